@@ -1,0 +1,14 @@
+"""vbr: a declarative rules language for volleyball tabletop games, and its toolchain."""
+from vbr.errors import VbrError
+
+__version__ = "0.1.0"
+
+
+def load(path, options=None):
+    """Load, check and compile a rule file (a path or a bundled name like "siatka")."""
+    from vbr.interpreter.game import load as _load
+
+    return _load(path, options or {})
+
+
+__all__ = ["load", "VbrError", "__version__"]

@@ -1,0 +1,125 @@
+"""Errors are values with positions until the CLI prints them.
+
+Every problem vbr reports about a rule file, a scenario or a run carries a `Span`; the CLI renders
+it gcc-style (`file:line:col: error: message`, the source line, a caret). Nothing in vbr raises a
+bare Python exception at a user on purpose: the CLI turns anything else into an internal error.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Span(BaseModel):
+    """Where a piece of text lives: 1-based line and column, as editors count them."""
+
+    model_config = ConfigDict(frozen=True)
+    file: str = "<input>"
+    line: int = 1
+    col: int = 1
+    end_line: int = 1
+    end_col: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    span: Span
+    message: str
+    severity: str = "error"  # or "warning"
+
+    def render(self, sources: dict[str, str] | None = None) -> str:
+        head = f"{self.span}: {self.severity}: {self.message}"
+        text = _source_text(self.span.file, sources)
+        if text is None:
+            return head
+        lines = text.splitlines()
+        if not 1 <= self.span.line <= len(lines):
+            return head
+        src = lines[self.span.line - 1].expandtabs(1)
+        caret = " " * max(self.span.col - 1, 0) + "^"
+        return f"{head}\n    {src}\n    {caret}"
+
+
+def _source_text(file: str, sources: dict[str, str] | None) -> str | None:
+    if sources and file in sources:
+        return sources[file]
+    try:
+        return Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+class VbrError(Exception):
+    """One or more located problems. The only exception vbr means users to see."""
+
+    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic, sources: dict[str, str] | None = None):
+        if isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics = list(diagnostics)
+        self.sources = sources or {}
+        super().__init__(self.render())
+
+    @classmethod
+    def at(cls, span: Span, message: str, sources: dict[str, str] | None = None) -> "VbrError":
+        return cls([Diagnostic(span, message)], sources)
+
+    @property
+    def span(self) -> Span:
+        return self.diagnostics[0].span
+
+    @property
+    def message(self) -> str:
+        return self.diagnostics[0].message
+
+    def render(self) -> str:
+        return "\n".join(d.render(self.sources) for d in self.diagnostics)
+
+
+class VbrSyntaxError(VbrError):
+    """The text is not a .vbr program."""
+
+
+class VbrCheckError(VbrError):
+    """The text parses but names or types do not resolve."""
+
+
+class VbrRuntimeError(VbrError):
+    """A rule file did something impossible while running (a located bug in the rule file)."""
+
+
+class StepLimitExceeded(VbrRuntimeError):
+    """A game ran past its step limit: an endless loop in the rules, most likely."""
+
+
+class IllegalActionError(ValueError):
+    """The action is well formed but not legal in this state (python-chess's IllegalMoveError)."""
+
+
+class InvalidActionError(ValueError):
+    """The text does not name an action at all."""
+
+
+@dataclass
+class Diagnostics:
+    """A collector: the checker reports every problem, not just the first."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, span: Span, message: str) -> None:
+        self.items.append(Diagnostic(span, message))
+
+    def warning(self, span: Span, message: str) -> None:
+        self.items.append(Diagnostic(span, message, "warning"))
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "warning"]
