@@ -1,0 +1,344 @@
+"""Declarations → a checked `Model`: every name defined once, every type known, options applied.
+
+The model is the symbol table the compiler works from. Bodies (phases, procs, handlers) are
+type-checked by the compiler as it translates them, into the same `Diagnostics`, so that
+`vbr check` reports every problem of a file at once.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from vbr.errors import Diagnostics, Span
+from vbr.grammar import ast as A
+from vbr.loader import RuleSet
+
+BASE_TYPES = {"int", "bool", "seat", "cell", "dir", "zone"}
+RESERVED = {"seats", "teams", "none", "true", "false"}
+DEFAULT_LIMITS = {"steps": 5_000_000, "choices": 200_000, "depth": 200}
+
+
+@dataclass
+class KindInfo:
+    index: int
+    decl: A.Kind
+    fields: dict[str, tuple[int, str]]  # name -> (position, type)
+
+
+@dataclass
+class Slotted:
+    """A var or zone: `count` consecutive slots from `base` (1, or one per seat/team)."""
+
+    decl: A.Decl
+    base: int
+    count: int
+    per: str | None
+    type: str = "any"
+
+
+@dataclass
+class Model:
+    rules: RuleSet
+    diags: Diagnostics
+    seats: int = 2
+    teams: list[list[int]] = field(default_factory=list)
+    team_of: list[int] = field(default_factory=list)
+    options: dict[str, object] = field(default_factory=dict)
+    option_decls: dict[str, A.Option] = field(default_factory=dict)
+    enums: dict[str, list[str]] = field(default_factory=dict)
+    member_enum: dict[str, str] = field(default_factory=dict)
+    kinds: dict[str, KindInfo] = field(default_factory=dict)
+    zones: dict[str, Slotted] = field(default_factory=dict)
+    zone_names: list[str] = field(default_factory=list)
+    zone_owner: list[int] = field(default_factory=list)  # slot -> seat/team index or -1
+    vars: dict[str, Slotted] = field(default_factory=dict)
+    nvals: int = 0
+    consts: dict[str, A.Const] = field(default_factory=dict)
+    directions: dict[str, tuple[int, int]] = field(default_factory=dict)
+    dice: dict[str, A.Die] = field(default_factory=dict)
+    court: A.Court | None = None
+    fns: dict[str, A.Fn] = field(default_factory=dict)
+    procs: dict[str, A.Proc] = field(default_factory=dict)
+    events: dict[str, A.Event] = field(default_factory=dict)
+    handlers: dict[str, list[A.Handler]] = field(default_factory=dict)
+    phases: dict[str, A.Phase] = field(default_factory=dict)
+    phase_stages: dict[str, list[A.Stage]] = field(default_factory=dict)
+    stages: list[A.Stage] = field(default_factory=list)
+    setup: A.Setup | None = None
+    start: A.StartAt | None = None
+    points: A.Points | None = None
+    limits: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_LIMITS))
+
+    @property
+    def title(self) -> str:
+        return self.rules.title
+
+    def owner_count(self, per: str | None) -> int:
+        return {None: 1, "seat": self.seats, "team": len(self.teams)}[per]
+
+    def suggest(self, name: str, pool) -> str:
+        close = difflib.get_close_matches(name, list(pool), n=1)
+        return f"; did you mean `{close[0]}`?" if close else ""
+
+    def global_names(self):
+        return (set(self.vars) | set(self.consts) | set(self.option_decls) | set(self.member_enum)
+                | set(self.directions) | set(self.zones) | set(self.enums) | set(self.kinds) | RESERVED)
+
+
+def type_of(model: Model, t: A.TypeRef) -> str:
+    if t.name == "list":
+        return "list:" + type_of(model, t.item)
+    if t.name in BASE_TYPES:
+        return t.name
+    if t.name in model.enums:
+        return "enum:" + t.name
+    if t.name in model.kinds:
+        return "ent:" + t.name
+    model.diags.error(t.span, f"unknown type `{t.name}`" + model.suggest(t.name, BASE_TYPES | set(model.enums) | set(model.kinds)))
+    return "any"
+
+
+def build_model(rules: RuleSet, options: dict[str, object] | None = None) -> Model:
+    m = Model(rules=rules, diags=Diagnostics())
+    decls = list(_flatten(rules.decls, [], m))
+    _first_pass(m, decls)
+    _apply_options(m, options or {})
+    _second_pass(m, decls)
+    return m
+
+
+def _flatten(decls, stages, m: Model):
+    for d in decls:
+        if isinstance(d, A.Stage):
+            m.stages.append(d)
+            yield from _flatten(d.members, stages + [d], m)
+        else:
+            if isinstance(d, A.Phase):
+                m.phase_stages[d.name] = stages
+            yield d
+
+
+def _first_pass(m: Model, decls: list[A.Decl]) -> None:
+    """Names that types and other declarations refer to: seats, enums, kinds, options."""
+    seen: dict[str, A.Decl] = {}
+    singletons = (A.Seats, A.Court, A.Setup, A.StartAt, A.Points)
+    for d in decls:
+        if isinstance(d, A.Handler):
+            continue
+        key = d.name
+        if key in seen:
+            what = "declared twice" if isinstance(d, singletons) else "defined twice"
+            m.diags.error(d.span, f"`{key}` is {what}; the first is at {seen[key].span}")
+            continue
+        seen[key] = d
+        if key in RESERVED and not isinstance(d, (A.Seats,)):
+            m.diags.error(d.span, f"`{key}` is a reserved name")
+    for d in decls:
+        match d:
+            case A.Seats():
+                _seats(m, d)
+            case A.Enum():
+                m.enums[d.name] = d.members
+                for mem in d.members:
+                    if mem in m.member_enum:
+                        m.diags.error(d.span, f"enum member `{mem}` is already a member of `{m.member_enum[mem]}`")
+                    m.member_enum[mem] = d.name
+            case A.Option():
+                m.option_decls[d.name] = d
+    if not m.teams:
+        m.teams = [[s] for s in range(m.seats)]
+        m.team_of = list(range(m.seats))
+    for d in decls:
+        if isinstance(d, A.Kind):
+            m.kinds[d.name] = KindInfo(len(m.kinds), d, {})
+    for k in m.kinds.values():
+        for i, f in enumerate(k.decl.fields):
+            if f.name in k.fields:
+                m.diags.error(f.span, f"field `{f.name}` appears twice in kind `{k.decl.name}`")
+            k.fields[f.name] = (i, type_of(m, f.type))
+
+
+def _seats(m: Model, d: A.Seats) -> None:
+    if not 1 <= d.count <= 16:
+        m.diags.error(d.span, "a game has between 1 and 16 seats")
+        return
+    m.seats = d.count
+    if d.teams:
+        taken: dict[int, str] = {}
+        for t in d.teams:
+            for s in t.seats:
+                if s >= d.count:
+                    m.diags.error(t.span, f"team `{t.name}` names seat {s}, but seats are 0..{d.count - 1}")
+                elif s in taken:
+                    m.diags.error(t.span, f"seat {s} is in team `{taken[s]}` already")
+                taken[s] = t.name
+        missing = [s for s in range(d.count) if s not in taken]
+        if missing:
+            m.diags.error(d.span, f"seats {missing} belong to no team")
+            return
+        m.teams = [list(t.seats) for t in d.teams]
+        m.team_of = [0] * d.count
+        for i, t in enumerate(d.teams):
+            for s in t.seats:
+                if s < d.count:
+                    m.team_of[s] = i
+
+
+def literal_value(m: Model, e: A.Expr):
+    match e:
+        case A.IntLit(value=v) | A.BoolLit(value=v):
+            return v
+        case A.Name(id=i) if i in m.member_enum:
+            return i
+    m.diags.error(e.span, "an option's value is a number, `true`, `false` or an enum member")
+    return None
+
+
+def literal_type(m: Model, v) -> str:
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, str):
+        return "enum:" + m.member_enum[v]
+    return "any"
+
+
+def parse_option_value(text: str):
+    low = text.strip().lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        return text.strip()
+
+
+def _apply_options(m: Model, given: dict[str, object]) -> None:
+    for name, d in m.option_decls.items():
+        m.options[name] = literal_value(m, d.default)
+    for name, raw in given.items():
+        d = m.option_decls.get(name)
+        if d is None:
+            avail = ", ".join(sorted(m.option_decls)) or "none"
+            m.diags.error(Span(file=str(m.rules.path)), f"unknown option `{name}` (this rule file's options: {avail})"
+                          + m.suggest(name, m.option_decls))
+            continue
+        value = parse_option_value(raw) if isinstance(raw, str) else raw
+        default = m.options[name]
+        if isinstance(default, bool) and not isinstance(value, bool):
+            m.diags.error(d.span, f"option `{name}` is true or false, not {raw!r}")
+            continue
+        if isinstance(default, int) and not isinstance(default, bool) and (isinstance(value, bool) or not isinstance(value, int)):
+            m.diags.error(d.span, f"option `{name}` is a number, not {raw!r}")
+            continue
+        if isinstance(default, str) and value not in m.enums.get(m.member_enum.get(default, ""), []):
+            allowed = ", ".join(m.enums.get(m.member_enum.get(default, ""), []))
+            m.diags.error(d.span, f"option `{name}` is one of {allowed}, not {raw!r}")
+            continue
+        if d.choices:
+            allowed = [literal_value(m, c) for c in d.choices]
+            if value not in allowed:
+                m.diags.error(d.span, f"option `{name}` is one of {', '.join(map(str, allowed))}, not {raw!r}")
+                continue
+        m.options[name] = value
+
+
+def _second_pass(m: Model, decls: list[A.Decl]) -> None:
+    for d in decls:
+        match d:
+            case A.Zone():
+                n = m.owner_count(d.per)
+                m.zones[d.name] = Slotted(d, len(m.zone_names), n, d.per, "zone")
+                for i in range(n):
+                    m.zone_names.append(f"{d.name}[{i}]" if d.per else d.name)
+                    m.zone_owner.append(i if d.per else -1)
+            case A.Var():
+                n = m.owner_count(d.per)
+                m.vars[d.name] = Slotted(d, m.nvals, n, d.per, type_of(m, d.type))
+                m.nvals += n
+                if d.range and d.range.lo > d.range.hi:
+                    m.diags.error(d.range.span, "a range's low end must not exceed its high end")
+            case A.Const():
+                m.consts[d.name] = d
+            case A.Direction():
+                m.directions[d.name] = (d.right, d.forward)
+            case A.Die():
+                m.dice[d.name] = d
+            case A.Court():
+                m.court = d
+            case A.Fn():
+                m.fns[d.name] = d
+            case A.Proc():
+                m.procs[d.name] = d
+            case A.Event():
+                m.events[d.name] = d
+            case A.Handler():
+                m.handlers.setdefault(d.event, []).append(d)
+            case A.Phase():
+                m.phases[d.name] = d
+            case A.Setup():
+                m.setup = d
+            case A.StartAt():
+                m.start = d
+            case A.Points():
+                m.points = d
+            case A.Limit():
+                key = d.name.split(" ", 1)[1]
+                if key not in DEFAULT_LIMITS:
+                    m.diags.error(d.span, f"unknown limit `{key}` (limits: {', '.join(DEFAULT_LIMITS)})")
+                elif d.value < 1:
+                    m.diags.error(d.span, "a limit must be at least 1")
+                else:
+                    m.limits[key] = d.value
+    _check_references(m)
+
+
+def _check_references(m: Model) -> None:
+    for ev, hs in m.handlers.items():
+        e = m.events.get(ev)
+        for h in hs:
+            if e is None:
+                m.diags.error(h.span, f"no event `{ev}` is declared" + m.suggest(ev, m.events))
+            elif len(h.params) != len(e.params):
+                m.diags.error(h.span, f"event `{ev}` has {len(e.params)} parameter(s), this handler takes {len(h.params)}")
+    if not m.phases:
+        m.diags.error(Span(file=str(m.rules.path)), "the rule file declares no `phase`")
+    if m.start is None:
+        if m.phases:
+            m.diags.error(Span(file=str(m.rules.path)), "say where play begins: `start PHASE`")
+    elif m.start.phase not in m.phases:
+        m.diags.error(m.start.span, f"`start` names no phase `{m.start.phase}`" + m.suggest(m.start.phase, m.phases))
+    if m.points is not None:
+        v = m.vars.get(m.points.var)
+        if v is None:
+            m.diags.error(m.points.span, f"`points` names no var `{m.points.var}`" + m.suggest(m.points.var, m.vars))
+        elif v.per is None or v.type not in ("int", "any"):
+            m.diags.error(m.points.span, "`points` names an int var kept per seat or per team")
+    if m.court is not None:
+        _check_court(m, m.court)
+    for name in m.zones:
+        if name in m.vars:
+            m.diags.error(m.zones[name].decl.span, f"`{name}` is both a zone and a var")
+
+
+def _check_court(m: Model, c: A.Court) -> None:
+    vals: dict[str, int] = {}
+    for it in c.items:
+        if it.what in ("rows", "cols", "net"):
+            vals[it.what] = it.values[0]
+    for need in ("rows", "cols"):
+        if need not in vals:
+            m.diags.error(c.span, f"the court needs `{need} N`")
+    rows, cols = vals.get("rows", 1), vals.get("cols", 1)
+    seen: dict[int, A.CourtItem] = {}
+    for it in c.items:
+        if it.what == "field":
+            n, r, col = it.values
+            if not (1 <= r <= rows and 1 <= col <= cols):
+                m.diags.error(it.span, f"field {n} is off the grid (rows 1..{rows}, cols 1..{cols})")
+            if n in seen:
+                m.diags.error(it.span, f"field {n} is numbered twice")
+            seen[n] = it

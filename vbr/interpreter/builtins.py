@@ -1,0 +1,293 @@
+"""The built-in functions of the language: collections, seats and teams, court geometry.
+
+Each is general (no game in here); docs/language.md lists them all with an example each.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from vbr.interpreter import types as T
+from vbr.interpreter.scope import Fault
+from vbr.interpreter.values import Cell, ZoneRef
+
+
+@dataclass
+class Builtin:
+    min_args: int
+    max_args: int
+    build: Callable  # (compiler, node, arg closures, arg types) -> (closure, type)
+    doc: str = ""
+
+
+BUILTINS: dict[str, Builtin] = {}
+
+
+def builtin(name: str, lo: int, hi: int | None = None, doc: str = ""):
+    def deco(fn):
+        BUILTINS[name] = Builtin(lo, hi if hi is not None else lo, fn, doc)
+        return fn
+    return deco
+
+
+def _want(c, node, i, t, want, what):
+    if not T.compatible(t, want):
+        c.diags.error(node.args[i].span, f"{what} must be {T.show(want)}, not {T.show(t)}")
+
+
+def _coll(st, x):
+    if isinstance(x, ZoneRef):
+        return st.zones[x]
+    if x is None:
+        raise Fault("expected a list or zone, got none")
+    return x
+
+
+# ------------------------------------------------------------------------- collections
+@builtin("count", 1, doc="how many items a list or zone holds")
+def _count(c, node, fs, ts):
+    (f,) = fs
+    if T.item_type(ts[0]) is None:
+        c.diags.error(node.args[0].span, f"`count` needs a list or zone, not {T.show(ts[0])}")
+    return (lambda st, L: len(_coll(st, f(st, L)))), "int"
+
+
+@builtin("empty", 1, doc="true when a list or zone holds nothing")
+def _empty(c, node, fs, ts):
+    (f,) = fs
+    if T.item_type(ts[0]) is None:
+        c.diags.error(node.args[0].span, f"`empty` needs a list or zone, not {T.show(ts[0])}")
+    return (lambda st, L: not _coll(st, f(st, L))), "bool"
+
+
+@builtin("top", 1, doc="the top item of a zone (the next to be drawn), or none")
+def _top(c, node, fs, ts):
+    (f,) = fs
+    _want(c, node, 0, ts[0], "zone", "`top`'s argument")
+
+    def top(st, L):
+        z = st.zones[f(st, L)]
+        return z[-1] if z else None
+    return top, "ent"
+
+
+@builtin("bottom", 1, doc="the bottom item of a zone, or none")
+def _bottom(c, node, fs, ts):
+    (f,) = fs
+    _want(c, node, 0, ts[0], "zone", "`bottom`'s argument")
+
+    def bottom(st, L):
+        z = st.zones[f(st, L)]
+        return z[0] if z else None
+    return bottom, "ent"
+
+
+@builtin("zone_of", 1, doc="the zone a card or piece is in")
+def _zone_of(c, node, fs, ts):
+    (f,) = fs
+    _want(c, node, 0, ts[0], "ent", "`zone_of`'s argument")
+    return (lambda st, L: ZoneRef(st.where[f(st, L)])), "zone"
+
+
+@builtin("owner", 1, doc="the seat (or team) owning a zone or the zone a card is in; -1 for a shared zone")
+def _owner(c, node, fs, ts):
+    (f,) = fs
+    owners = c.p.zone_owner
+
+    def owner(st, L):
+        x = f(st, L)
+        return owners[x if isinstance(x, ZoneRef) else st.where[x]]
+    return owner, "seat"
+
+
+@builtin("max", 1, 2, doc="the larger of two numbers, or the largest of a list (none if empty)")
+def _max(c, node, fs, ts):
+    return _extreme(c, node, fs, ts, max)
+
+
+@builtin("min", 1, 2, doc="the smaller of two numbers, or the smallest of a list (none if empty)")
+def _min(c, node, fs, ts):
+    return _extreme(c, node, fs, ts, min)
+
+
+def _extreme(c, node, fs, ts, fn):
+    if len(fs) == 2:
+        a, b = fs
+        for i in (0, 1):
+            _want(c, node, i, ts[i], "int", f"`{fn.__name__}`'s argument")
+        return (lambda st, L: fn(a(st, L), b(st, L))), "int"
+    (f,) = fs
+    _want(c, node, 0, ts[0], "list:int", f"`{fn.__name__}`'s argument")
+    return (lambda st, L: fn(_coll(st, f(st, L)), default=None)), "int"
+
+
+@builtin("abs", 1, doc="absolute value")
+def _abs(c, node, fs, ts):
+    (f,) = fs
+    _want(c, node, 0, ts[0], "int", "`abs`'s argument")
+    return (lambda st, L: abs(f(st, L))), "int"
+
+
+@builtin("index_of", 2, doc="position of an item in a list (0-based), or -1")
+def _index_of(c, node, fs, ts):
+    a, b = fs
+
+    def index_of(st, L):
+        xs = tuple(_coll(st, b(st, L)))
+        x = a(st, L)
+        return xs.index(x) if x in xs else -1
+    return index_of, "int"
+
+
+# ------------------------------------------------------------------------- seats and teams
+@builtin("next_seat", 1, doc="the seat after this one, round the table")
+def _next_seat(c, node, fs, ts):
+    (f,) = fs
+    n = c.m.seats
+    _want(c, node, 0, ts[0], "seat", "`next_seat`'s argument")
+    return (lambda st, L: (f(st, L) + 1) % n), "seat"
+
+
+@builtin("other", 1, doc="in a game of two sides: the other side (seat or team)")
+def _other(c, node, fs, ts):
+    (f,) = fs
+    _want(c, node, 0, ts[0], "int", "`other`'s argument")
+    return (lambda st, L: 1 - f(st, L)), "seat"
+
+
+@builtin("team_of", 1, doc="the team index of a seat")
+def _team_of(c, node, fs, ts):
+    (f,) = fs
+    table = tuple(c.m.team_of)
+    return (lambda st, L: table[f(st, L)]), "int"
+
+
+@builtin("team_seats", 1, doc="the seats of a team")
+def _team_seats(c, node, fs, ts):
+    (f,) = fs
+    table = tuple(tuple(t) for t in c.m.teams)
+    return (lambda st, L: table[f(st, L)]), "list:seat"
+
+
+@builtin("partner", 1, doc="the next seat of the same team (the seat itself in a team of one)")
+def _partner(c, node, fs, ts):
+    (f,) = fs
+    table = []
+    for s in range(c.m.seats):
+        team = c.m.teams[c.m.team_of[s]]
+        table.append(team[(team.index(s) + 1) % len(team)])
+    table = tuple(table)
+    return (lambda st, L: table[f(st, L)]), "seat"
+
+
+# ------------------------------------------------------------------------- court geometry
+def _court(c, node):
+    if c.p.court is None:
+        c.diags.error(node.span, f"`{node.func}` needs a `court` declaration")
+        return None
+    return c.p.court
+
+
+@builtin("field", 2, doc="the cell of field number n on a side")
+def _field(c, node, fs, ts):
+    court = _court(c, node)
+    side, num = fs
+
+    def field(st, L):
+        cell = court.field(side(st, L), num(st, L))
+        if cell is None:
+            raise Fault(f"there is no field {num(st, L)} on side {side(st, L)}")
+        return cell
+    return field, "cell"
+
+
+@builtin("space", 2, doc="the cell of a named space (e.g. a serve space) of a side")
+def _space(c, node, fs, ts):
+    court = _court(c, node)
+    name = node.args[0]
+    sname = getattr(name, "id", None)
+    if court is not None and sname not in court.spaces:
+        c.diags.error(name.span, f"the court has no space `{sname}`")
+    side = fs[1]
+    return (lambda st, L: court.space(sname, side(st, L))), "cell"
+
+
+def _cell_fn(name, method, rtype, doc):
+    @builtin(name, 1, doc=doc)
+    def build(c, node, fs, ts):
+        court = _court(c, node)
+        _want(c, node, 0, ts[0], "cell", f"`{name}`'s argument")
+        (f,) = fs
+        m = getattr(court, method) if court else None
+
+        def fn(st, L):
+            x = f(st, L)
+            if x is None:
+                raise Fault(f"`{name}` of none")
+            return m(x)
+        return fn, rtype
+
+
+_cell_fn("number", "number", "int", "the field number of a cell (0 if it is no numbered field)")
+_cell_fn("side", "side", "int", "the side a cell belongs to, or -1 on the net or out")
+_cell_fn("row", "row", "int", "the row of a cell in its side's frame (1 = back row)")
+_cell_fn("col", "col", "int", "the column of a cell in its side's frame (1 = its left)")
+_cell_fn("in_court", "in_court", "bool", "true unless the cell is out of the court")
+_cell_fn("on_net", "on_net", "bool", "true for the net's own cells")
+
+
+@builtin("cells", 1, doc="the numbered fields of a side, in number order")
+def _cells(c, node, fs, ts):
+    court = _court(c, node)
+    (f,) = fs
+    return (lambda st, L: court.cells(f(st, L))), "list:cell"
+
+
+@builtin("step", 4, doc="where a cell goes after n unit steps in a direction, in a side's frame (may be out)")
+def _step(c, node, fs, ts):
+    court = _court(c, node)
+    cell, d, side, n = fs
+    _want(c, node, 1, ts[1], "dir", "`step`'s direction")
+    vec = c.p.dir_vec
+
+    def step(st, L):
+        return court.step(cell(st, L), vec[d(st, L)], side(st, L), n(st, L))
+    return step, "cell"
+
+
+@builtin("reach", 4, 5, doc="every landing cell of an exact-distance movement: no reversing, no stop on the net")
+def _reach(c, node, fs, ts):
+    court = _court(c, node)
+    _want(c, node, 3, ts[3], "list:dir", "`reach`'s directions")
+    cell, dist, side, dirs = fs[:4]
+    net_cost = fs[4] if len(fs) == 5 else (lambda st, L: 1)
+    vec = c.p.dir_vec
+
+    def reach(st, L):
+        n = dist(st, L)
+        if not 0 <= n <= 64:
+            raise Fault(f"`reach` distance {n} is out of 0..64")
+        return court.reach(cell(st, L), n, side(st, L), [vec[d] for d in dirs(st, L)], net_cost(st, L))
+    return reach, "list:cell"
+
+
+@builtin("distance", 2, doc="unit steps between two cells along the axes (Manhattan)")
+def _distance(c, node, fs, ts):
+    a, b = fs
+    for i in (0, 1):
+        _want(c, node, i, ts[i], "cell", "`distance`'s argument")
+
+    def distance(st, L):
+        x, y = a(st, L), b(st, L)
+        return abs(x[0] - y[0]) + abs(x[1] - y[1])
+    return distance, "int"
+
+
+@builtin("directions", 0, doc="every declared direction")
+def _directions(c, node, fs, ts):
+    dirs = tuple(c.m.directions)
+    return (lambda st, L: dirs), "list:dir"
+
+
+def is_cell(x) -> bool:
+    return isinstance(x, Cell)

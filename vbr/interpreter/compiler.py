@@ -1,0 +1,143 @@
+"""Checked model → Program: every body compiled once, up front, into closures."""
+from __future__ import annotations
+
+from vbr.checker import Model, build_model, literal_type
+from vbr.errors import VbrCheckError
+from vbr.interpreter.court import Court
+from vbr.interpreter.expressions import ExprCompiler
+from vbr.interpreter.program import Program
+from vbr.interpreter.scope import Fault, Locals, Scope
+from vbr.interpreter.statements import StmtCompiler
+from vbr.interpreter import types as T
+from vbr.loader import RuleSet
+
+
+def compile_rules(rules: RuleSet, options: dict | None = None) -> Program:
+    model = build_model(rules, options)
+    program = _compile(model)
+    if model.diags.errors:
+        raise VbrCheckError(sorted(model.diags.errors, key=lambda d: (d.span.file, d.span.line, d.span.col)),
+                            rules.sources)
+    return program
+
+
+def _compile(m: Model) -> Program:
+    p = Program(model=m, title=m.title, seats=m.seats, teams=m.teams, team_of=m.team_of, options=dict(m.options),
+                zone_names=m.zone_names, zone_owner=m.zone_owner)
+    p.limits = dict(m.limits)
+    p.scratch_locals = Locals()
+    p.scratch_state = lambda: _Scratch(m.nvals)
+    for z in m.zones.values():
+        p.zone_visibility += [(z.decl.visibility, z.per)] * z.count
+    p.dir_vec = dict(m.directions)
+    p.court = _court(m)
+    p.kind_names = [k.decl.name for k in m.kinds.values()]
+    p.kind_fields = [list(k.fields) for k in m.kinds.values()]
+    x = ExprCompiler(m, p)
+    _dice(m, p, x)
+    _vars(m, p, x)
+    s = StmtCompiler(m, p, x)
+    for name, d in m.procs.items():
+        p.procs[name] = s.code(name, "proc", d.span, d.body, d.params, tail=_pop)
+    for name, d in m.phases.items():
+        p.phases[name] = s.code(name, "phase", d.span, d.body, tail=_fell_off(name))
+    for ev, hs in m.handlers.items():
+        p.handlers[ev] = [s.code(f"on {ev}", "handler", h.span, h.body, h.params, tail=_pop, guard=h.when) for h in hs]
+    for name, d in m.fns.items():
+        if name not in p.fn_code:
+            x.compile_fn(d)
+    if m.setup is not None:
+        p.setup = s.code("setup", "setup", m.setup.span, m.setup.body, tail=_setup_done)
+    p.start = m.start.phase if m.start else ""
+    if m.points is not None and m.points.var in m.vars:
+        v = m.vars[m.points.var]
+        p.points = (v.base, v.count)
+    p.var_names = []
+    for name, v in m.vars.items():
+        p.var_names += [f"{name}[{i}]" if v.per else name for i in range(v.count)]
+    return p
+
+
+class _Scratch:
+    """A stand-in state for computing consts and dice faces before any game exists."""
+
+    def __init__(self, nvals):
+        self.vals = [None] * nvals
+        self.zones, self.where, self.ent, self.kind = [], [], [], []
+
+    def of_kind(self, k):
+        return ()
+
+    def roll(self, i):
+        raise Fault("a constant cannot roll dice")
+
+    def pick(self, xs):
+        raise Fault("a constant cannot pick at random")
+
+
+def _court(m: Model):
+    if m.court is None:
+        return None
+    vals = {"net": 0}
+    fields, spaces = {}, {}
+    for it in m.court.items:
+        if it.what in ("rows", "cols", "net"):
+            vals[it.what] = it.values[0]
+        elif it.what == "field":
+            fields[it.values[0]] = (it.values[1], it.values[2])
+        elif it.what == "space":
+            spaces[it.values[0]] = (it.values[1], it.values[2])
+    return Court(vals.get("rows", 1), vals.get("cols", 1), vals["net"], fields, spaces)
+
+
+def _dice(m: Model, p: Program, x: ExprCompiler) -> None:
+    for name, d in m.dice.items():
+        f, t = x.compile(d.faces, Scope(p.scratch_locals))
+        item = T.item_type(t)
+        if item is None or t == "zone":
+            m.diags.error(d.faces.span, f"a die's faces are a list or a range, not {T.show(t)}")
+            continue
+        try:
+            faces = tuple(f(p.scratch_state(), [None] * 64))
+        except Exception as exc:
+            m.diags.error(d.span, f"die `{name}`'s faces cannot be computed before play: {exc}")
+            continue
+        if not faces:
+            m.diags.error(d.span, f"die `{name}` has no faces")
+            continue
+        p.die_index[name] = len(p.dice)
+        p.die_names.append(name)
+        p.dice.append(faces)
+        p.die_types[name] = item
+
+
+def _vars(m: Model, p: Program, x: ExprCompiler) -> None:
+    p.nvals = m.nvals
+    for name, v in m.vars.items():
+        init, t = x.compile(v.decl.init, Scope(p.scratch_locals))
+        if not T.compatible(t, v.type) and not (v.per and T.compatible(t, "list:" + v.type)):
+            m.diags.error(v.decl.init.span, f"`{name}` is {T.show(v.type)}, its initial value is {T.show(t)}")
+        p.var_init.append((v.base, v.count, init))
+        r = v.decl.range
+        if r is not None:
+            if not T.is_numeric(v.type):
+                m.diags.error(r.span, "only a number var takes a range")
+            for i in range(v.count):
+                p.var_ranges[v.base + i] = (r.lo, r.hi, r.overflow, r.wrap_to)
+
+
+def _pop(st, fr):
+    st.pop()
+
+
+def _fell_off(name):
+    def fell_off(st, fr):
+        raise Fault(f"phase `{name}` ended without `goto` or `end`")
+    return fell_off
+
+
+def _setup_done(st, fr):
+    st.setup_done()
+
+
+__all__ = ["compile_rules", "literal_type"]

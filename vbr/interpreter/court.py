@@ -1,0 +1,127 @@
+"""Court geometry: two halves of rows × cols, an optional band of net rows, extra spaces, frames.
+
+Global coordinates: x runs across (0..cols-1, seen from side 0), y from side 0's baseline. Side 0
+holds y = 0..rows-1 (row 1 is the back row), the net rows follow, then side 1 mirrored. Each side
+sees the court in its own frame: `forward` is towards the net, `right` is its own right hand.
+"""
+from __future__ import annotations
+
+from vbr.interpreter.values import Cell
+
+
+class Court:
+    def __init__(self, rows: int, cols: int, net: int, fields: dict[int, tuple[int, int]],
+                 spaces: dict[str, tuple[int, int]]):
+        self.rows, self.cols, self.net = rows, cols, net
+        self.fields = fields  # number -> (row, col) in the side's own frame
+        self.spaces = spaces  # name -> (row, col) in the side's own frame, outside the grid
+        self.height = 2 * rows + net
+        self._field_cell = {(s, n): self.cell(s, r, c) for s in (0, 1) for n, (r, c) in fields.items()}
+        self._cell_field = {v: k for k, v in self._field_cell.items()}
+        self._space_cell = {(s, n): self.cell(s, r, c) for s in (0, 1) for n, (r, c) in spaces.items()}
+        self._cell_space = {v: k for k, v in self._space_cell.items()}
+
+    # ------------------------------------------------------------------ frames
+    def cell(self, side: int, row: int, col: int) -> Cell:
+        if side == 0:
+            return Cell(col - 1, row - 1)
+        return Cell(self.cols - col, self.height - row)
+
+    def frame(self, side: int, right: int, forward: int) -> tuple[int, int]:
+        return (right, forward) if side == 0 else (-right, -forward)
+
+    # ------------------------------------------------------------------ queries
+    def field(self, side: int, number: int) -> Cell | None:
+        return self._field_cell.get((side, number))
+
+    def space(self, name: str, side: int) -> Cell | None:
+        return self._space_cell.get((side, name))
+
+    def in_grid(self, c: Cell) -> bool:
+        return 0 <= c[0] < self.cols and 0 <= c[1] < self.height
+
+    def in_court(self, c: Cell) -> bool:
+        return self.in_grid(c) or c in self._cell_space
+
+    def on_net(self, c: Cell) -> bool:
+        return 0 <= c[0] < self.cols and self.rows <= c[1] < self.rows + self.net
+
+    def side(self, c: Cell) -> int:
+        """The side a position belongs to, or -1 on the net or out of the court."""
+        if c in self._cell_space:
+            return self._cell_space[c][0]
+        if not self.in_grid(c) or self.on_net(c):
+            return -1
+        return 0 if c[1] < self.rows else 1
+
+    def row(self, c: Cell) -> int:
+        s = self.side(c)
+        if s == 0:
+            return c[1] + 1
+        if s == 1:
+            return self.height - c[1]
+        return 0
+
+    def col(self, c: Cell) -> int:
+        s = self.side(c)
+        if s == 0:
+            return c[0] + 1
+        if s == 1:
+            return self.cols - c[0]
+        return 0
+
+    def number(self, c: Cell) -> int:
+        f = self._cell_field.get(c)
+        return f[1] if f else 0
+
+    def cells(self, side: int) -> tuple[Cell, ...]:
+        return tuple(self._field_cell[(side, n)] for n in sorted(self.fields))
+
+    def step(self, c: Cell, vec: tuple[int, int], side: int, n: int) -> Cell:
+        dx, dy = self.frame(side, *vec)
+        return Cell(c[0] + dx * n, c[1] + dy * n)
+
+    def reach(self, start: Cell, distance: int, side: int, vecs: list[tuple[int, int]], net_cost: int = 1) -> tuple[Cell, ...]:
+        """Every end of a movement of exactly `distance` unit steps from `start`.
+
+        Steps come from `vecs` (in `side`'s frame); a movement never reverses on either axis,
+        never leaves the court, and never ends on the net. Net rows cost `net_cost` each (0: free).
+        """
+        moves = [self.frame(side, *v) for v in vecs]
+        ends: set[Cell] = set()
+        seen: set = set()
+        todo = [(start, 0, 0, 0)]
+        while todo:
+            item = todo.pop()
+            if item in seen:
+                continue
+            seen.add(item)
+            c, used, sx, sy = item
+            if used == distance:
+                if not self.on_net(c):
+                    ends.add(c)
+                continue
+            for dx, dy in moves:
+                if (dx and sx and dx * sx < 0) or (dy and sy and dy * sy < 0):
+                    continue
+                nc = Cell(c[0] + dx, c[1] + dy)
+                if not self.in_court(nc):
+                    continue
+                cost = 0 if (net_cost == 0 and self.on_net(nc)) else 1
+                if used + cost > distance:
+                    continue
+                todo.append((nc, used + cost, sx or _sign(dx), sy or _sign(dy)))
+        return tuple(sorted(ends, key=lambda c: (c[1], c[0])))
+
+    def cell_text(self, c: Cell) -> str:
+        if c in self._cell_field:
+            s, n = self._cell_field[c]
+            return f"@{s}:{n}"
+        if c in self._cell_space:
+            s, n = self._cell_space[c]
+            return f"@{s}:{n}"
+        return f"@{c[0]},{c[1]}"
+
+
+def _sign(v: int) -> int:
+    return (v > 0) - (v < 0)

@@ -1,0 +1,389 @@
+"""Expressions → Python closures `f(state, locals)`, type-checked on the way.
+
+Each AST expression is compiled once; running a game never walks the AST again.
+"""
+from __future__ import annotations
+
+from vbr.grammar import ast as A
+from vbr.interpreter import types as T
+from vbr.interpreter.builtins import BUILTINS
+from vbr.interpreter.scope import Fault, Scope
+from vbr.interpreter.values import ZoneRef
+
+_ARITH = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+}
+
+
+class ExprCompiler:
+    def __init__(self, model, program):
+        self.m = model
+        self.p = program
+        self.diags = model.diags
+        self._fn_stack: list[str] = []
+
+    def error(self, node: A.Node, msg: str):
+        self.diags.error(node.span, msg)
+        return (lambda st, L: None), "any"
+
+    # ------------------------------------------------------------------ entry
+    def compile(self, e: A.Expr, scope: Scope):
+        method = getattr(self, "c_" + type(e).__name__)
+        return method(e, scope)
+
+    def expect(self, e: A.Expr, scope: Scope, want: str, what: str):
+        f, t = self.compile(e, scope)
+        if not T.compatible(t, want):
+            self.diags.error(e.span, f"{what} must be {T.show(want)}, not {T.show(t)}")
+        return f
+
+    # ------------------------------------------------------------------ leaves
+    def c_IntLit(self, e, scope):
+        v = e.value
+        return (lambda st, L: v), "int"
+
+    def c_BoolLit(self, e, scope):
+        v = e.value
+        return (lambda st, L: v), "bool"
+
+    def c_NoneLit(self, e, scope):
+        return (lambda st, L: None), "none"
+
+    def c_Name(self, e: A.Name, scope: Scope):
+        name = e.id
+        local = scope.lookup(name)
+        if local is not None:
+            slot, t = local
+            return (lambda st, L: L[slot]), t
+        m = self.m
+        if name in m.vars:
+            v = m.vars[name]
+            base, n = v.base, v.count
+            if v.per:
+                return (lambda st, L: tuple(st.vals[base:base + n])), "list:" + v.type
+            return (lambda st, L: st.vals[base]), v.type
+        if name in m.consts:
+            return self.const(name, e)
+        if name in m.options:
+            val = m.options[name]
+            return (lambda st, L: val), _lit_type(m, val)
+        if name in m.member_enum:
+            return (lambda st, L: name), "enum:" + m.member_enum[name]
+        if name in m.directions:
+            return (lambda st, L: name), "dir"
+        if name in m.zones:
+            z = m.zones[name]
+            if z.per:
+                refs = tuple(ZoneRef(z.base + i) for i in range(z.count))
+                return (lambda st, L: refs), "list:zone"
+            ref = ZoneRef(z.base)
+            return (lambda st, L: ref), "zone"
+        if name in m.enums:
+            members = tuple(m.enums[name])
+            return (lambda st, L: members), "list:enum:" + name
+        if name in m.kinds:
+            k = m.kinds[name].index
+            return (lambda st, L: tuple(st.of_kind(k))), "list:ent:" + name
+        if name == "seats":
+            seats = tuple(range(m.seats))
+            return (lambda st, L: seats), "list:seat"
+        if name == "teams":
+            teams = tuple(range(len(m.teams)))
+            return (lambda st, L: teams), "list:int"
+        if name in m.phases or name in m.procs or name in m.fns:
+            return self.error(e, f"`{name}` is a {'phase' if name in m.phases else 'procedure or function'}, not a value")
+        pool = scope.visible() | m.global_names()
+        return self.error(e, f"unknown name `{name}`" + m.suggest(name, pool))
+
+    def const(self, name: str, at: A.Node):
+        if name in self._fn_stack:
+            return self.error(at, f"const `{name}` is defined in terms of itself")
+        cached = self.p.const_values.get(name)
+        if cached is None:
+            self._fn_stack.append(name)
+            d = self.m.consts[name]
+            f, t = self.compile(d.value, Scope(self.p.scratch_locals))
+            self._fn_stack.pop()
+            try:
+                value = f(self.p.scratch_state(), [None] * 64)
+            except Exception as exc:  # a const must be computable before play starts
+                self.diags.error(d.span, f"const `{name}` cannot be computed before play: {exc}")
+                value = None
+            cached = self.p.const_values[name] = (value, t)
+        value, t = cached
+        return (lambda st, L: value), t
+
+    # ------------------------------------------------------------------ structure
+    def c_Attr(self, e: A.Attr, scope: Scope):
+        obj, t = self.compile(e.obj, scope)
+        name = e.name
+        if t.startswith("ent:"):
+            kind = self.m.kinds[t[4:]]
+            if name not in kind.fields:
+                return self.error(e, f"kind `{kind.decl.name}` has no field `{name}`" + self.m.suggest(name, kind.fields))
+            pos, ft = kind.fields[name]
+
+            def attr(st, L):
+                x = obj(st, L)
+                if x is None:
+                    raise Fault(f"`.{name}` of none")
+                return st.ent[x][pos]
+            return attr, ft
+        if t in ("ent", "any"):
+            owners = [(k.index, k.fields[name]) for k in self.m.kinds.values() if name in k.fields]
+            if not owners:
+                return self.error(e, f"no kind has a field `{name}`")
+            table = {k: pos for k, (pos, _) in owners}
+            types = {ft for _, (_, ft) in owners}
+            ft = types.pop() if len(types) == 1 else "any"
+
+            def attr_any(st, L):
+                x = obj(st, L)
+                if x is None:
+                    raise Fault(f"`.{name}` of none")
+                pos = table.get(st.kind[x])
+                if pos is None:
+                    raise Fault(f"{x} has no field `{name}`")
+                return st.ent[x][pos]
+            return attr_any, ft
+        return self.error(e, f"only cards and pieces have fields; this is {T.show(t)}")
+
+    def c_Index(self, e: A.Index, scope: Scope):
+        # per-seat vars and zones index straight into their slots
+        if isinstance(e.obj, A.Name) and scope.lookup(e.obj.id) is None:
+            name = e.obj.id
+            slotted = self.m.vars.get(name) or self.m.zones.get(name)
+            if slotted is not None:
+                if not slotted.per:
+                    return self.error(e, f"`{name}` is not kept per seat or team; it takes no index")
+                idx = self.expect(e.index, scope, "int", "an index")
+                base, n = slotted.base, slotted.count
+                if name in self.m.zones:
+                    refs = tuple(ZoneRef(base + i) for i in range(n))
+
+                    def zone_at(st, L):
+                        i = idx(st, L)
+                        if i is None or not 0 <= i < n:
+                            raise Fault(f"`{name}[{i}]`: index out of range 0..{n - 1}")
+                        return refs[i]
+                    return zone_at, "zone"
+
+                def var_at(st, L):
+                    i = idx(st, L)
+                    if i is None or not 0 <= i < n:
+                        raise Fault(f"`{name}[{i}]`: index out of range 0..{n - 1}")
+                    return st.vals[base + i]
+                return var_at, slotted.type
+        obj, t = self.compile(e.obj, scope)
+        item = T.item_type(t)
+        if item is None or t == "zone":
+            return self.error(e, f"cannot index {T.show(t)}")
+        idx = self.expect(e.index, scope, "int", "an index")
+
+        def list_at(st, L):
+            xs, i = obj(st, L), idx(st, L)
+            if not 0 <= i < len(xs):
+                raise Fault(f"list index {i} out of range 0..{len(xs) - 1}")
+            return xs[i]
+        return list_at, item
+
+    def c_ListLit(self, e: A.ListLit, scope: Scope):
+        parts = [self.compile(x, scope) for x in e.items]
+        fs = tuple(f for f, _ in parts)
+        types = {t for _, t in parts if t != "none"}
+        item = types.pop() if len(types) == 1 else "any"
+        return (lambda st, L: tuple(f(st, L) for f in fs)), "list:" + item
+
+    def c_RangeExpr(self, e: A.RangeExpr, scope: Scope):
+        lo = self.expect(e.lo, scope, "int", "a range's low end")
+        hi = self.expect(e.hi, scope, "int", "a range's high end")
+        return (lambda st, L: tuple(range(lo(st, L), hi(st, L) + 1))), "list:int"
+
+    def c_Unary(self, e: A.Unary, scope: Scope):
+        if e.op == "not":
+            f = self.expect(e.operand, scope, "bool", "the operand of `not`")
+            return (lambda st, L: not f(st, L)), "bool"
+        f = self.expect(e.operand, scope, "int", "the operand of `-`")
+        return (lambda st, L: -f(st, L)), "int"
+
+    def c_Binary(self, e: A.Binary, scope: Scope):
+        op = e.op
+        if op in ("and", "or"):
+            a = self.expect(e.left, scope, "bool", f"the left side of `{op}`")
+            b = self.expect(e.right, scope, "bool", f"the right side of `{op}`")
+            if op == "and":
+                return (lambda st, L: a(st, L) and b(st, L)), "bool"
+            return (lambda st, L: a(st, L) or b(st, L)), "bool"
+        a, ta = self.compile(e.left, scope)
+        b, tb = self.compile(e.right, scope)
+        if op in ("in", "not in"):
+            item = T.item_type(tb)
+            if item is None:
+                self.diags.error(e.right.span, f"`{op}` needs a list, a range or a zone on its right, not {T.show(tb)}")
+            elif not T.compatible(ta, item):
+                self.diags.error(e.span, f"{T.show(ta)} can never be in {T.show(tb)}")
+            contains = _contains
+            if op == "in":
+                return (lambda st, L: contains(st, a(st, L), b(st, L))), "bool"
+            return (lambda st, L: not contains(st, a(st, L), b(st, L))), "bool"
+        if op in ("==", "!="):
+            if not T.compatible(ta, tb):
+                self.diags.error(e.span, f"comparing {T.show(ta)} with {T.show(tb)} is always {'false' if op == '==' else 'true'}")
+            if op == "==":
+                return (lambda st, L: a(st, L) == b(st, L)), "bool"
+            return (lambda st, L: a(st, L) != b(st, L)), "bool"
+        for side, t in ((e.left, ta), (e.right, tb)):
+            if not T.is_numeric(t):
+                self.diags.error(side.span, f"`{op}` works on numbers, not {T.show(t)}")
+        if op in ("<", "<=", ">", ">="):
+            import operator
+            fn = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
+            return (lambda st, L: fn(_num(a(st, L)), _num(b(st, L)))), "bool"
+        if op in _ARITH:
+            fn = _ARITH[op]
+            return (lambda st, L: fn(_num(a(st, L)), _num(b(st, L)))), "int"
+        if op in ("/", "%"):
+            def div(st, L):
+                x, y = _num(a(st, L)), _num(b(st, L))
+                if y == 0:
+                    raise Fault("division by zero")
+                return x // y if op == "/" else x % y
+            return div, "int"
+        return self.error(e, f"unknown operator {op}")
+
+    def c_Cond(self, e: A.Cond, scope: Scope):
+        t = self.expect(e.test, scope, "bool", "the condition")
+        a, ta = self.compile(e.then, scope)
+        b, tb = self.compile(e.orelse, scope)
+        if not T.compatible(ta, tb):
+            self.diags.error(e.span, f"the two branches give {T.show(ta)} and {T.show(tb)}")
+        rt = ta if tb == "none" else tb if ta == "none" else ta
+        return (lambda st, L: a(st, L) if t(st, L) else b(st, L)), rt
+
+    def c_Comprehension(self, e: A.Comprehension, scope: Scope):
+        src, ts = self.compile(e.source, scope)
+        item = T.item_type(ts)
+        if item is None:
+            self.diags.error(e.source.span, f"cannot iterate over {T.show(ts)}")
+            item = "any"
+        inner = scope.child()
+        slot = inner.define(e.var, item)
+        body, tb = self.compile(e.body, inner)
+        filt = self.expect(e.filter, inner, "bool", "the filter") if e.filter is not None else None
+        agg = e.agg
+
+        def items(st, L):
+            for x in _iterate(st, src(st, L)):
+                L[slot] = x
+                if filt is None or filt(st, L):
+                    yield body(st, L)
+        if agg == "sum":
+            if not T.is_numeric(tb):
+                self.diags.error(e.body.span, f"`sum` adds numbers, not {T.show(tb)}")
+            return (lambda st, L: sum(items(st, L))), "int"
+        if agg in ("any", "all"):
+            if tb != "bool" and tb != "any":
+                self.diags.error(e.body.span, f"`{agg}` needs a condition, not {T.show(tb)}")
+            fn = any if agg == "any" else all
+            return (lambda st, L: fn(items(st, L))), "bool"
+        if agg == "first":
+            return (lambda st, L: next(items(st, L), None)), tb
+        return (lambda st, L: tuple(items(st, L))), "list:" + tb
+
+    def c_Roll(self, e: A.Roll, scope: Scope):
+        if e.die not in self.m.dice:
+            return self.error(e, f"no die `{e.die}`" + self.m.suggest(e.die, self.m.dice))
+        idx = self.p.die_index[e.die]
+        return (lambda st, L: st.roll(idx)), self.p.die_types[e.die]
+
+    def c_Pick(self, e: A.Pick, scope: Scope):
+        src, t = self.compile(e.source, scope)
+        item = T.item_type(t)
+        if item is None:
+            return self.error(e, f"`pick` chooses at random from a list or zone, not {T.show(t)}")
+        return (lambda st, L: st.pick(_as_tuple(st, src(st, L)))), item
+
+    def c_Call(self, e: A.Call, scope: Scope):
+        name = e.func
+        if name in self.m.fns:
+            return self.call_fn(e, scope)
+        if name in self.m.procs:
+            return self.error(e, f"`{name}` is a procedure: call it as a statement, not inside an expression")
+        b = BUILTINS.get(name)
+        if b is None:
+            pool = set(self.m.fns) | set(BUILTINS)
+            return self.error(e, f"unknown function `{name}`" + self.m.suggest(name, pool))
+        if not b.min_args <= len(e.args) <= b.max_args:
+            n = b.min_args if b.min_args == b.max_args else f"{b.min_args} to {b.max_args}"
+            return self.error(e, f"`{name}` takes {n} argument(s), not {len(e.args)}")
+        parts = [self.compile(a, scope) for a in e.args]
+        return b.build(self, e, [f for f, _ in parts], [t for _, t in parts])
+
+    def call_fn(self, e: A.Call, scope: Scope):
+        d = self.m.fns[e.func]
+        if len(e.args) != len(d.params):
+            return self.error(e, f"`{d.name}` takes {len(d.params)} argument(s), not {len(e.args)}")
+        if d.name in self._fn_stack:
+            return self.error(e, f"function `{d.name}` calls itself; functions may not recurse (use a bounded loop)")
+        code = self.p.fn_code.get(d.name)
+        if code is None:
+            code = self.compile_fn(d)
+        body, nlocals, ptypes, rtype = code
+        args = []
+        for a, pt in zip(e.args, ptypes):
+            args.append(self.expect(a, scope, pt, f"argument of `{d.name}`"))
+        args = tuple(args)
+
+        def call(st, L):
+            L2 = [None] * nlocals
+            for i, f in enumerate(args):
+                L2[i] = f(st, L)
+            return body(st, L2)
+        return call, rtype
+
+    def compile_fn(self, d: A.Fn):
+        from vbr.checker import type_of
+        from vbr.interpreter.scope import Locals
+        self._fn_stack.append(d.name)
+        locals_ = Locals()
+        scope = Scope(locals_)
+        ptypes = []
+        for p in d.params:
+            pt = type_of(self.m, p.type) if p.type else "any"
+            scope.define(p.name, pt)
+            ptypes.append(pt)
+        body, rt = self.compile(d.body, scope)
+        self._fn_stack.pop()
+        code = self.p.fn_code[d.name] = (body, max(locals_.count, 1), ptypes, rt)
+        return code
+
+
+def _num(x):
+    if x is None or isinstance(x, (str, tuple)):
+        raise Fault(f"expected a number, got {x!r}")
+    return x
+
+
+def _iterate(st, coll):
+    if isinstance(coll, ZoneRef):
+        return tuple(st.zones[coll])
+    if coll is None:
+        raise Fault("cannot iterate over none")
+    return coll
+
+
+def _as_tuple(st, coll):
+    return tuple(st.zones[coll]) if isinstance(coll, ZoneRef) else tuple(coll)
+
+
+def _contains(st, x, coll):
+    if isinstance(coll, ZoneRef):
+        return x is not None and st.where[x] == coll
+    return x in coll
+
+
+def _lit_type(m, v) -> str:
+    from vbr.checker import literal_type
+    return literal_type(m, v)

@@ -1,0 +1,37 @@
+"""A game as an API: `load` a rule file, make states, play them. The CLI is a thin layer on this."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from vbr.interpreter.compiler import compile_rules
+from vbr.interpreter.program import Program
+from vbr.interpreter.state import State
+from vbr.loader import RuleSet, load_rules
+
+
+class Game:
+    def __init__(self, rules: RuleSet, program: Program, options: dict):
+        self.rules = rules
+        self.program = program
+        self.options = dict(options)
+
+    @property
+    def title(self) -> str:
+        return self.program.title
+
+    @property
+    def seats(self) -> int:
+        return self.program.seats
+
+    @property
+    def path(self) -> Path:
+        return self.rules.path
+
+    def new_state(self, seed: int = 0, record: bool = False) -> State:
+        return State.new(self.program, seed, record=record)
+
+
+def load(path, options: dict | None = None) -> Game:
+    rules = load_rules(path)
+    program = compile_rules(rules, options or {})
+    return Game(rules, program, options or {})

@@ -1,0 +1,92 @@
+"""The compiled form of a rule file: code objects of closures plus the tables they index."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from vbr.errors import Span
+
+
+@dataclass
+class Code:
+    """One phase, procedure, handler or setup block as a list of ops (`op(state, frame)`)."""
+
+    name: str
+    kind: str  # phase proc handler setup given
+    span: Span
+    ops: list = field(default_factory=list)
+    spans: list = field(default_factory=list)
+    nlocals: int = 1
+    nparams: int = 0
+    guard: object = None  # handlers: `when` condition over the parameters
+
+
+class Frame:
+    __slots__ = ("code", "pc", "L")
+
+    def __init__(self, code: Code, L: list | None = None):
+        self.code = code
+        self.pc = 0
+        self.L = L if L is not None else [None] * code.nlocals
+
+    def copy(self) -> "Frame":
+        f = Frame.__new__(Frame)
+        f.code, f.pc, f.L = self.code, self.pc, list(self.L)
+        return f
+
+
+@dataclass
+class Pending:
+    """A choice point: `seat` must pick one of `options`; the answer lands in local `slot`."""
+
+    seat: int
+    options: tuple
+    prompt: str
+    slot: int
+    next_pc: int
+    span: Span
+
+
+@dataclass
+class Program:
+    model: object
+    title: str
+    seats: int
+    teams: list
+    team_of: list
+    options: dict
+    zone_names: list
+    zone_owner: list
+    zone_visibility: list = field(default_factory=list)
+    court: object = None
+    dir_vec: dict = field(default_factory=dict)
+    die_names: list = field(default_factory=list)
+    die_index: dict = field(default_factory=dict)
+    die_types: dict = field(default_factory=dict)
+    dice: list = field(default_factory=list)
+    kind_names: list = field(default_factory=list)
+    kind_fields: list = field(default_factory=list)
+    nvals: int = 0
+    var_init: list = field(default_factory=list)  # (base, count, closure)
+    var_ranges: dict = field(default_factory=dict)  # slot -> (lo, hi, overflow, wrap_to)
+    var_names: list = field(default_factory=list)
+    phases: dict = field(default_factory=dict)
+    procs: dict = field(default_factory=dict)
+    handlers: dict = field(default_factory=dict)
+    setup: Code | None = None
+    start: str = ""
+    points: tuple | None = None  # (base, count)
+    limits: dict = field(default_factory=dict)
+    const_values: dict = field(default_factory=dict)
+    fn_code: dict = field(default_factory=dict)
+    scratch_locals: object = None
+    scratch_state: object = None
+
+    def cell_text(self, c) -> str:
+        return self.court.cell_text(c) if self.court else repr(c)
+
+    def team_seats(self, owner_kind: str | None, owner: int) -> tuple[int, ...]:
+        if owner < 0:
+            return ()
+        if owner_kind == "team":
+            return tuple(self.teams[owner])
+        return (owner,)

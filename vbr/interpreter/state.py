@@ -1,0 +1,372 @@
+"""Game states: plain data (values, zones, entities, frames, one RNG int) plus the VM that runs them.
+
+A state runs until it reaches a choice point or the end. The legal choices come from the one
+generator in the compiled rules; agents only pick among them (python-chess's push/push_san split:
+`apply` checks legality, `apply_index` trusts the index).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vbr.errors import Diagnostic, IllegalActionError, InvalidActionError, StepLimitExceeded, VbrRuntimeError
+from vbr.interpreter import rng as R
+from vbr.interpreter.program import Frame, Pending, Program
+from vbr.interpreter.scope import Fault
+from vbr.interpreter.values import Ent, ZoneRef, text
+
+
+@dataclass(frozen=True)
+class Action:
+    """A choice as text: `seat value`, e.g. `0 forward`, `1 #17`, `0 pass`. Parses back to itself."""
+
+    seat: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.seat} {self.text}"
+
+    @classmethod
+    def parse(cls, s: str) -> "Action":
+        head, _, rest = s.strip().partition(" ")
+        if not head.isdigit() or not rest:
+            raise InvalidActionError(f"{s!r} is not an action (expected `SEAT VALUE`, e.g. `0 pass`)")
+        return cls(int(head), rest.strip())
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the winning seat (None for a draw) and the final points."""
+
+    winner: int | None
+    points: tuple | None
+
+    def __str__(self) -> str:
+        who = "draw" if self.winner is None else f"seat {self.winner} wins"
+        return who + (f" ({'-'.join(map(str, self.points))})" if self.points else "")
+
+
+class State:
+    __slots__ = ("prog", "vals", "zones", "where", "ent", "kind", "stack", "rng", "pending", "result",
+                 "steps", "choices", "log", "forced", "phase", "trace", "hold_start")
+
+    def __init__(self, prog: Program):
+        self.prog = prog
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def new(cls, prog: Program, seed: int, record: bool = False, hold_start: bool = False) -> "State":
+        st = cls(prog)
+        st.vals = [None] * prog.nvals
+        st.zones = [[] for _ in prog.zone_names]
+        st.where, st.ent, st.kind = [], [], []
+        st.stack = []
+        st.rng = R.derive(seed)
+        st.pending = st.result = None
+        st.steps = st.choices = 0
+        st.log = [] if record else None
+        st.forced = {}
+        st.phase = ""
+        st.trace = None
+        st.hold_start = hold_start
+        for base, count, init in prog.var_init:
+            v = _run_expr(st, init, prog)
+            if isinstance(v, tuple) and count > 1:
+                if len(v) != count:
+                    raise VbrRuntimeError([Diagnostic(prog.model.vars[prog.var_names[base].split("[")[0]].decl.span,
+                                                      f"initial list has {len(v)} values for {count} slots")])
+                st.vals[base:base + count] = list(v)
+            else:
+                st.vals[base:base + count] = [v] * count
+        if prog.setup is not None:
+            st.stack.append(Frame(prog.setup))
+        elif not hold_start:
+            st.goto(prog.start, prog.phases[prog.start])
+        st.run()
+        return st
+
+    def clone(self) -> "State":
+        c = State.__new__(State)
+        c.prog = self.prog
+        c.vals = list(self.vals)
+        c.zones = [list(z) for z in self.zones]
+        c.where = list(self.where)
+        c.ent = [list(a) for a in self.ent]
+        c.kind = self.kind if self.kind is not None else None
+        c.kind = list(self.kind)
+        c.stack = [f.copy() for f in self.stack]
+        c.rng = self.rng
+        c.pending, c.result = self.pending, self.result
+        c.steps, c.choices = self.steps, self.choices
+        c.log = list(self.log) if self.log is not None else None
+        c.forced = {k: list(v) for k, v in self.forced.items()}
+        c.phase = self.phase
+        c.trace = dict(self.trace) if self.trace is not None else None
+        c.hold_start = self.hold_start
+        return c
+
+    # ------------------------------------------------------------------ the public API
+    def is_terminal(self) -> bool:
+        return self.result is not None
+
+    def outcome(self) -> Outcome | None:
+        return self.result
+
+    def current_player(self) -> int | None:
+        return self.pending.seat if self.pending is not None else None
+
+    def legal_actions(self) -> list[Action]:
+        p = self.pending
+        if p is None:
+            return []
+        return [Action(p.seat, text(v, self.prog)) for v in p.options]
+
+    def apply(self, action: "Action | str") -> None:
+        if isinstance(action, str):
+            action = Action.parse(action)
+        p = self.pending
+        if p is None:
+            raise IllegalActionError("the game is over" if self.result else "no choice is pending")
+        if action.seat != p.seat:
+            raise IllegalActionError(f"seat {action.seat} is not to choose; seat {p.seat} is")
+        for i, v in enumerate(p.options):
+            if text(v, self.prog) == action.text:
+                self.apply_index(i)
+                return
+        raise IllegalActionError(f"{action} is not legal here; legal: {', '.join(text(v, self.prog) for v in p.options)}")
+
+    def apply_value(self, value) -> None:
+        """Apply the option equal to `value` (scenario tests name values, not texts)."""
+        p = self.pending
+        if p is None:
+            raise IllegalActionError("no choice is pending")
+        for i, v in enumerate(p.options):
+            if v == value and type(v) is type(value) or (v is None and value is None):
+                self.apply_index(i)
+                return
+        raise IllegalActionError(f"{text(value, self.prog)} is not legal here; legal: "
+                                 f"{', '.join(text(v, self.prog) for v in p.options)}")
+
+    def apply_index(self, i: int) -> None:
+        p = self.pending
+        value = p.options[i]
+        if self.log is not None:
+            self.record({"t": "choice", "seat": p.seat, "prompt": p.prompt, "action": text(value, self.prog),
+                         "of": len(p.options), **({"item": self.describe(value)} if isinstance(value, Ent) else {})})
+        fr = self.stack[-1]
+        fr.L[p.slot] = value
+        fr.pc = p.next_pc
+        self.pending = None
+        self.choices += 1
+        if self.choices > self.prog.limits["choices"]:
+            raise StepLimitExceeded([Diagnostic(p.span, f"choice limit of {self.prog.limits['choices']} reached; "
+                                                "does the game ever end? (raise it with `limit choices N`)")])
+        self.run()
+
+    def points(self) -> tuple | None:
+        if self.prog.points is None:
+            return None
+        base, n = self.prog.points
+        return tuple(self.vals[base:base + n])
+
+    # ------------------------------------------------------------------ the machine
+    def run(self) -> None:
+        limit = self.prog.limits["steps"]
+        depth = self.prog.limits["depth"]
+        stack = None
+        fr = None
+        try:
+            while self.pending is None and self.result is None:
+                stack = self.stack
+                if not stack:
+                    return
+                fr = stack[-1]
+                fr.code.ops[fr.pc](self, fr)
+                self.steps += 1
+                if self.steps > limit:
+                    raise StepLimitExceeded([Diagnostic(fr.code.spans[fr.pc] if fr.pc < len(fr.code.spans) else fr.code.span,
+                                                        f"step limit of {limit} reached in `{fr.code.name}`; an endless "
+                                                        "loop in the rules? (raise it with `limit steps N`)")])
+                if len(stack) > depth:
+                    raise Fault(f"calls nest deeper than {depth}; a procedure calling itself without end?")
+        except Fault as exc:
+            raise self._located(fr, str(exc)) from None
+        except VbrRuntimeError:
+            raise
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError, RecursionError) as exc:
+            raise self._located(fr, f"cannot evaluate this: {type(exc).__name__}: {exc}") from None
+
+    def _located(self, fr, message: str) -> VbrRuntimeError:
+        if fr is None:
+            from vbr.errors import Span
+            return VbrRuntimeError([Diagnostic(Span(file="<rules>"), message)])
+        pc = min(fr.pc, len(fr.code.spans) - 1)
+        return VbrRuntimeError([Diagnostic(fr.code.spans[pc], message)], self.prog.model.rules.sources)
+
+    # ------------------------------------------------------------------ used by compiled ops
+    def push(self, frame: Frame) -> None:
+        self.stack.append(frame)
+
+    def pop(self) -> None:
+        self.stack.pop()
+
+    def goto(self, name: str, code) -> None:
+        if self.trace is not None:
+            key = (self.phase, name)
+            self.trace[key] = self.trace.get(key, 0) + 1
+        if self.log is not None:
+            self.record({"t": "phase", "phase": name})
+        self.phase = name
+        self.stack = [Frame(code)]
+
+    def setup_done(self) -> None:
+        self.stack = []
+        if not self.hold_start:
+            self.goto(self.prog.start, self.prog.phases[self.prog.start])
+
+    def finish(self, winner) -> None:
+        if winner is not None and not 0 <= winner < self.prog.seats:
+            raise Fault(f"`end winner {winner}`: no such seat")
+        self.result = Outcome(winner, self.points())
+        if self.log is not None:
+            self.record({"t": "end", "winner": winner, "points": list(self.result.points or [])})
+
+    def record(self, event: dict) -> None:
+        self.log.append(event)
+
+    def next_bits(self) -> int:
+        self.rng, bits = R.step(self.rng)
+        return bits
+
+    def below(self, n: int) -> int:
+        return (self.next_bits() * n) >> 64
+
+    def roll(self, die: int):
+        queue = self.forced.get(die)
+        faces = self.prog.dice[die]
+        if queue:
+            value = queue.pop(0)
+        else:
+            value = faces[self.below(len(faces))]
+        if self.log is not None:
+            self.record({"t": "roll", "die": self.prog.die_names[die], "value": text(value, self.prog)})
+        return value
+
+    def pick(self, items: tuple):
+        if not items:
+            return None
+        v = items[self.below(len(items))]
+        if self.log is not None:
+            self.record({"t": "pick", "value": text(v, self.prog)})
+        return v
+
+    def shuffle(self, z: int) -> None:
+        items = self.zones[z]
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+        if self.log is not None:
+            self.record({"t": "shuffle", "zone": self.prog.zone_names[z]})
+
+    def create(self, kind: int, attrs: list, z: int) -> None:
+        e = Ent(len(self.ent))
+        self.ent.append(attrs)
+        self.kind.append(kind)
+        self.where.append(z)
+        self.zones[z].append(e)
+
+    def set_attr(self, e: int, pos: int, v) -> None:
+        self.ent[e][pos] = v
+
+    def move(self, e: int, z: int, bottom: bool = False) -> None:
+        self.zones[self.where[e]].remove(e)
+        if bottom:
+            self.zones[z].insert(0, e)
+        else:
+            self.zones[z].append(e)
+        self.where[e] = z
+
+    def move_many(self, items: tuple, z: int, bottom: bool = False) -> None:
+        for e in (reversed(items) if bottom else items):
+            if e is None:
+                raise Fault("`move` of none")
+            self.move(e, z, bottom)
+
+    def of_kind(self, k: int):
+        return [Ent(i) for i, kk in enumerate(self.kind) if kk == k]
+
+    def describe(self, v) -> str:
+        if isinstance(v, Ent):
+            k = self.kind[v]
+            fields = ", ".join(f"{n}={text(x, self.prog)}" for n, x in zip(self.prog.kind_fields[k], self.ent[v]))
+            return f"{v} {self.prog.kind_names[k]}({fields})"
+        return text(v, self.prog)
+
+    # ------------------------------------------------------------------ what a seat may see
+    def visible(self, z: int, seat: int) -> bool:
+        vis, per = self.prog.zone_visibility[z]
+        if vis == "public":
+            return True
+        if vis == "hidden":
+            return False
+        owner = self.prog.zone_owner[z]
+        seats = self.prog.team_seats(per, owner)
+        if vis == "owner":
+            return seat in seats
+        # "team": every seat of the owner's team
+        teams = {self.prog.team_of[s] for s in seats}
+        return self.prog.team_of[seat] in teams
+
+    def observation(self, seat: int) -> dict:
+        """What `seat` may know: every var, the contents of zones it may see, the sizes of the rest."""
+        prog = self.prog
+        zones = {}
+        for z, name in enumerate(prog.zone_names):
+            if self.visible(z, seat):
+                zones[name] = [self.describe(e) for e in self.zones[z]]
+            else:
+                zones[name] = len(self.zones[z])
+        obs = {"phase": self.phase, "vars": {n: text(v, prog) for n, v in zip(prog.var_names, self.vals)},
+               "zones": zones}
+        if self.pending is not None and self.pending.seat == seat:
+            obs["prompt"] = self.pending.prompt
+            obs["legal"] = [text(v, prog) for v in self.pending.options]
+        return obs
+
+    def determinize(self, seat: int, seed: int) -> "State":
+        """A copy in which everything `seat` cannot see is dealt anew: what an honest agent may
+        imagine. Hidden cards of one kind are pooled and shuffled back into the same zones; the
+        copy's dice are reseeded."""
+        c = self.clone()
+        c.rng = R.derive(seed)
+        c.log = None
+        pools: dict[int, list] = {}
+        slots: list[tuple[int, int, int]] = []
+        for z in range(len(c.zones)):
+            if not c.visible(z, seat):
+                for i, e in enumerate(c.zones[z]):
+                    pools.setdefault(c.kind[e], []).append(e)
+                    slots.append((z, i, c.kind[e]))
+        for items in pools.values():
+            for i in range(len(items) - 1, 0, -1):
+                j = c.below(i + 1)
+                items[i], items[j] = items[j], items[i]
+        for z, i, k in slots:
+            e = pools[k].pop()
+            c.zones[z][i] = e
+            c.where[e] = z
+        return c
+
+
+def _run_expr(st: State, f, prog: Program):
+    try:
+        return f(st, [None] * 8)
+    except Fault as exc:
+        raise VbrRuntimeError([Diagnostic(prog.model.rules and _first_span(prog), str(exc))]) from None
+
+
+def _first_span(prog):
+    from vbr.errors import Span
+    return Span(file=str(prog.model.rules.path))
+
+
+__all__ = ["State", "Action", "Outcome", "ZoneRef"]

@@ -1,0 +1,544 @@
+"""Statements → a flat list of ops with jumps, so a game state is plain data (frames + pcs).
+
+A `choose` suspends the machine at its op; applying an action stores the answer in the frame's
+locals and resumes at the next op. Loops are bounded: `loop max N` / `while ... max N` fail with a
+located error past N rounds.
+"""
+from __future__ import annotations
+
+from vbr.grammar import ast as A
+from vbr.interpreter import types as T
+from vbr.interpreter.expressions import ExprCompiler, _iterate
+from vbr.interpreter.program import Code, Frame, Pending
+from vbr.interpreter.scope import Fault, Locals, Scope
+from vbr.interpreter.values import Ent, ZoneRef, text
+
+
+class Label:
+    __slots__ = ("pc",)
+
+    def __init__(self) -> None:
+        self.pc = -1
+
+
+class Builder:
+    """Appends ops to one Code object."""
+
+    def __init__(self, code: Code):
+        self.code = code
+
+    @property
+    def here(self) -> int:
+        return len(self.code.ops)
+
+    def emit(self, op, span) -> None:
+        self.code.ops.append(op)
+        self.code.spans.append(span)
+
+    def mark(self, label: Label) -> None:
+        label.pc = self.here
+
+    def jump(self, label: Label, span) -> None:
+        def jump(st, fr):
+            fr.pc = label.pc
+        self.emit(jump, span)
+
+
+class StmtCompiler:
+    def __init__(self, model, program, exprs: ExprCompiler):
+        self.m = model
+        self.p = program
+        self.x = exprs
+        self.diags = model.diags
+
+    # ------------------------------------------------------------------ code objects
+    def code(self, name: str, kind: str, span, body: A.Block, params: list[A.Param] = (), tail=None,
+             guard: A.Expr | None = None) -> Code:
+        from vbr.checker import type_of
+        code = Code(name, kind, span)
+        locals_ = Locals()
+        scope = Scope(locals_)
+        for p in params:
+            scope.define(p.name, type_of(self.m, p.type) if p.type else "any")
+        code.nparams = len(params)
+        if guard is not None:
+            code.guard = self.x.expect(guard, scope, "bool", "a handler's `when`")
+        b = Builder(code)
+        self.block(b, body, scope, loop=None)
+        if tail is not None:
+            b.emit(tail, body.span)
+        code.nlocals = max(locals_.count, 1)
+        return code
+
+    def block(self, b: Builder, blk: A.Block, scope: Scope, loop) -> None:
+        inner = scope.child()
+        for s in blk.body:
+            getattr(self, "s_" + type(s).__name__)(b, s, inner, loop)
+
+    # ------------------------------------------------------------------ simple statements
+    def s_Let(self, b, s: A.Let, scope, loop):
+        f, t = self.x.compile(s.value, scope)
+        if s.name in scope.names:
+            self.diags.error(s.span, f"`{s.name}` is already defined in this block; assign with `{s.name} = ...`")
+        slot = scope.define(s.name, t if t != "none" else "any")
+        nxt = b.here + 1
+
+        def let(st, fr):
+            fr.L[slot] = f(st, fr.L)
+            fr.pc = nxt
+        b.emit(let, s.span)
+
+    def s_Assign(self, b, s: A.Assign, scope, loop):
+        value, vt = self.x.compile(s.value, scope)
+        store, tt = self.target(s.target, scope)
+        if store is None:
+            return
+        if s.op != "=":
+            if not T.is_numeric(tt) or not T.is_numeric(vt):
+                self.diags.error(s.span, f"`{s.op}` works on numbers")
+            read, _ = self.x.compile(s.target, scope)
+            sign = 1 if s.op == "+=" else -1
+            inner = value
+            value = lambda st, L: read(st, L) + sign * inner(st, L)  # noqa: E731
+        elif not T.compatible(vt, tt):
+            self.diags.error(s.span, f"cannot assign {T.show(vt)} to {T.show(tt)}")
+        nxt = b.here + 1
+
+        def assign(st, fr):
+            store(st, fr.L, value(st, fr.L))
+            fr.pc = nxt
+        b.emit(assign, s.span)
+
+    def target(self, t: A.Expr, scope: Scope):
+        """A store function `(st, L, value)` for an assignable expression, and its type."""
+        if isinstance(t, A.Name):
+            local = scope.lookup(t.id)
+            if local is not None:
+                slot, typ = local
+                return (lambda st, L, v: L.__setitem__(slot, v)), typ
+            var = self.m.vars.get(t.id)
+            if var is None:
+                what = "an option" if t.id in self.m.options else "a const" if t.id in self.m.consts else None
+                msg = f"`{t.id}` is {what} and cannot be assigned" if what else f"unknown variable `{t.id}`" + self.m.suggest(t.id, set(self.m.vars) | scope.visible())
+                self.diags.error(t.span, msg)
+                return None, "any"
+            if var.per:
+                self.diags.error(t.span, f"`{t.id}` is kept per {var.per}: assign `{t.id}[i] = ...`")
+                return None, "any"
+            return self._slot_store(var.base, 1, None, t.id), var.type
+        if isinstance(t, A.Index) and isinstance(t.obj, A.Name) and t.obj.id in self.m.vars:
+            var = self.m.vars[t.obj.id]
+            if not var.per:
+                self.diags.error(t.span, f"`{t.obj.id}` is not kept per seat or team; it takes no index")
+                return None, "any"
+            idx = self.x.expect(t.index, scope, "int", "an index")
+            return self._slot_store(var.base, var.count, idx, t.obj.id), var.type
+        if isinstance(t, A.Attr):
+            obj, ot = self.x.compile(t.obj, scope)
+            kinds = [self.m.kinds[ot[4:]]] if ot.startswith("ent:") else [k for k in self.m.kinds.values() if t.name in k.fields]
+            kinds = [k for k in kinds if t.name in k.fields]
+            if not kinds:
+                self.diags.error(t.span, f"no field `{t.name}` to assign on {T.show(ot)}")
+                return None, "any"
+            table = {k.index: k.fields[t.name][0] for k in kinds}
+            ftype = kinds[0].fields[t.name][1]
+            name = t.name
+
+            def store_attr(st, L, v):
+                e = obj(st, L)
+                if e is None:
+                    raise Fault(f"cannot set `.{name}` of none")
+                pos = table.get(st.kind[e])
+                if pos is None:
+                    raise Fault(f"{e} has no field `{name}`")
+                st.set_attr(e, pos, v)
+            return store_attr, ftype
+        self.diags.error(t.span, "only a variable, `var[i]` or `thing.field` can be assigned")
+        return None, "any"
+
+    def _slot_store(self, base, count, idx, name):
+        ranges = self.p.var_ranges
+
+        def store(st, L, v):
+            i = 0
+            if idx is not None:
+                i = idx(st, L)
+                if i is None or not 0 <= i < count:
+                    raise Fault(f"`{name}[{i}]`: index out of range 0..{count - 1}")
+            slot = base + i
+            r = ranges.get(slot)
+            if r is not None and v is not None:
+                v = _bounded(v, r, name)
+            st.vals[slot] = v
+        return store
+
+    def s_CallStmt(self, b, s: A.CallStmt, scope, loop):
+        c = s.call
+        if not isinstance(c, A.Call):
+            self.diags.error(s.span, "this expression does nothing on its own; did you mean an assignment (`x = ...`)?")
+            return
+        if c.func in self.m.procs:
+            self.call_proc(b, c, scope)
+            return
+        f, _ = self.x.compile(c, scope)
+        nxt = b.here + 1
+
+        def call(st, fr):
+            f(st, fr.L)
+            fr.pc = nxt
+        b.emit(call, s.span)
+
+    def call_proc(self, b, c: A.Call, scope):
+        from vbr.checker import type_of
+        d = self.m.procs[c.func]
+        if len(c.args) != len(d.params):
+            self.diags.error(c.span, f"`{d.name}` takes {len(d.params)} argument(s), not {len(c.args)}")
+            return
+        args = tuple(self.x.expect(a, scope, type_of(self.m, p.type) if p.type else "any", f"argument `{p.name}` of `{d.name}`")
+                     for a, p in zip(c.args, d.params))
+        procs = self.p.procs
+        name = d.name
+        nxt = b.here + 1
+
+        def call(st, fr):
+            code = procs[name]
+            L = [None] * code.nlocals
+            for i, f in enumerate(args):
+                L[i] = f(st, fr.L)
+            fr.pc = nxt
+            st.push(Frame(code, L))
+        b.emit(call, c.span)
+
+    # ------------------------------------------------------------------ control flow
+    def s_If(self, b, s: A.If, scope, loop):
+        end = Label()
+        for br in s.branches:
+            test = self.x.expect(br.test, scope, "bool", "an `if` condition")
+            skip = Label()
+
+            def branch(st, fr, test=test, skip=skip, nxt=b.here + 1):
+                fr.pc = nxt if test(st, fr.L) else skip.pc
+            b.emit(branch, br.test.span)
+            self.block(b, br.body, scope, loop)
+            b.jump(end, br.span)
+            b.mark(skip)
+        if s.orelse is not None:
+            self.block(b, s.orelse, scope, loop)
+        b.mark(end)
+
+    def _loop(self, b, span, scope, body: A.Block, head_op_factory, setup_ops=()):
+        """Shared shape: setup ops, a head that either enters the body or jumps past it."""
+        end, head = Label(), Label()
+        for op in setup_ops:
+            b.emit(op, span)
+        b.mark(head)
+        b.emit(head_op_factory(end), span)
+        inner = scope.child(loop=True)
+        self.block(b, body, inner, (head, end))
+        b.jump(head, span)
+        b.mark(end)
+
+    def s_For(self, b, s: A.For, scope, loop):
+        src, ts = self.x.compile(s.source, scope)
+        item = T.item_type(ts)
+        if item is None:
+            self.diags.error(s.source.span, f"cannot loop over {T.show(ts)}")
+            item = "any"
+        hidden = scope.locals.alloc()
+        counter = scope.locals.alloc()
+        inner = scope.child(loop=True)
+        var = inner.define(s.var, item)
+
+        def start(st, fr, nxt=b.here + 1):
+            fr.L[hidden] = tuple(_iterate(st, src(st, fr.L)))
+            fr.L[counter] = 0
+            fr.pc = nxt
+        b.emit(start, s.span)
+        end, head = Label(), Label()
+        b.mark(head)
+
+        def head_op(st, fr, nxt=b.here + 1):
+            i = fr.L[counter]
+            xs = fr.L[hidden]
+            if i < len(xs):
+                fr.L[var] = xs[i]
+                fr.L[counter] = i + 1
+                fr.pc = nxt
+            else:
+                fr.pc = end.pc
+        b.emit(head_op, s.span)
+        self.block(b, s.body, inner, (head, end))
+        b.jump(head, s.span)
+        b.mark(end)
+
+    def s_Repeat(self, b, s: A.Repeat, scope, loop):
+        count = self.x.expect(s.count, scope, "int", "a repeat count")
+        left = scope.locals.alloc()
+        cap = self.p.limits["steps"]
+
+        def start(st, fr, nxt=b.here + 1):
+            n = count(st, fr.L)
+            if n is None or n < 0 or n > cap:
+                raise Fault(f"repeat count {n} is out of 0..{cap}")
+            fr.L[left] = n
+            fr.pc = nxt
+
+        def head(end):
+            def op(st, fr, nxt=b.here + 1):
+                if fr.L[left] > 0:
+                    fr.L[left] -= 1
+                    fr.pc = nxt
+                else:
+                    fr.pc = end.pc
+            return op
+        b.emit(start, s.span)
+        self._loop(b, s.span, scope, s.body, head)
+
+    def s_Loop(self, b, s: A.Loop, scope, loop):
+        self._bounded(b, s, scope, None)
+
+    def s_While(self, b, s: A.While, scope, loop):
+        test = self.x.expect(s.test, scope, "bool", "a `while` condition")
+        self._bounded(b, s, scope, test)
+
+    def _bounded(self, b, s, scope, test):
+        rounds = scope.locals.alloc()
+        limit = s.max
+        if limit < 1:
+            self.diags.error(s.span, "`max` must be at least 1")
+
+        def start(st, fr, nxt=b.here + 1):
+            fr.L[rounds] = 0
+            fr.pc = nxt
+
+        def head(end):
+            def op(st, fr, nxt=b.here + 1):
+                if test is not None and not test(st, fr.L):
+                    fr.pc = end.pc
+                    return
+                fr.L[rounds] += 1
+                if fr.L[rounds] > limit:
+                    raise Fault(f"loop ran more than its `max {limit}` rounds")
+                fr.pc = nxt
+            return op
+        b.emit(start, s.span)
+        self._loop(b, s.span, scope, s.body, head)
+
+    def s_Break(self, b, s, scope, loop):
+        if loop is None:
+            self.diags.error(s.span, "`break` outside a loop")
+            return
+        b.jump(loop[1], s.span)
+
+    def s_Continue(self, b, s, scope, loop):
+        if loop is None:
+            self.diags.error(s.span, "`continue` outside a loop")
+            return
+        b.jump(loop[0], s.span)
+
+    # ------------------------------------------------------------------ choices
+    def s_Choose(self, b, s: A.Choose, scope, loop):
+        src, ts = self.x.compile(s.source, scope)
+        item = T.item_type(ts)
+        if item is None:
+            self.diags.error(s.source.span, f"`choose` picks from a list, a range, an enum or a zone, not {T.show(ts)}")
+            item = "any"
+        by = self.x.expect(s.by, scope, "seat", "`by`")
+        inner = scope.child()
+        slot = inner.define(s.var, item)
+        where = self.x.expect(s.where, inner, "bool", "`where`") if s.where is not None else None
+        optional, prompt, span = s.optional, s.prompt or f"choose {s.var}", s.span
+        seats = self.p.seats
+        else_label = Label() if s.orelse is not None else None
+        after = Label()
+
+        def choose(st, fr):
+            L = fr.L
+            opts = []
+            for x in _iterate(st, src(st, L)):
+                if where is not None:
+                    L[slot] = x
+                    if not where(st, L):
+                        continue
+                opts.append(x)
+            if optional:
+                opts.append(None)
+            if not opts:
+                if else_label is not None:
+                    L[slot] = None
+                    fr.pc = else_label.pc
+                    return
+                raise Fault(f"`choose {s.var}` has nothing to choose from (add `optional` or an `else` block)")
+            seat = by(st, L)
+            if not isinstance(seat, int) or not 0 <= seat < seats:
+                raise Fault(f"`by` gave {seat!r}, which is no seat (0..{seats - 1})")
+            st.pending = Pending(seat, tuple(opts), prompt, slot, after.pc, span)
+        b.emit(choose, s.span)
+        # the rest of the block sees the chosen name
+        scope.names[s.var] = (slot, item)
+        if else_label is not None:
+            skip = Label()
+            b.jump(skip, s.span)
+            b.mark(else_label)
+            self.block(b, s.orelse, scope, loop)
+            b.mark(skip)
+            # resuming lands after the else block
+            after.pc = -1
+            b.mark(after)
+        else:
+            b.mark(after)
+
+    # ------------------------------------------------------------------ cards and pieces
+    def s_Move(self, b, s: A.Move, scope, loop):
+        what, tw = self.x.compile(s.what, scope)
+        dest = self.x.expect(s.dest, scope, "zone", "`to`")
+        if not (tw.startswith("ent") or tw == "zone" or T.item_type(tw) in ("ent", "any") or
+                (T.item_type(tw) or "").startswith("ent") or tw == "any"):
+            self.diags.error(s.what.span, f"`move` moves a card or piece, a list of them or a whole zone, not {T.show(tw)}")
+        bottom = s.position == "bottom"
+        nxt = b.here + 1
+
+        def move(st, fr):
+            x, z = what(st, fr.L), dest(st, fr.L)
+            if isinstance(x, ZoneRef):
+                st.move_many(tuple(st.zones[x]), z, bottom)
+            elif isinstance(x, tuple):
+                st.move_many(x, z, bottom)
+            elif x is None:
+                raise Fault("`move` of none")
+            else:
+                st.move(x, z, bottom)
+            fr.pc = nxt
+        b.emit(move, s.span)
+
+    def s_Shuffle(self, b, s: A.Shuffle, scope, loop):
+        z = self.x.expect(s.zone, scope, "zone", "`shuffle`'s argument")
+        nxt = b.here + 1
+
+        def shuffle(st, fr):
+            st.shuffle(z(st, fr.L))
+            fr.pc = nxt
+        b.emit(shuffle, s.span)
+
+    def s_Create(self, b, s: A.Create, scope, loop):
+        kind = self.m.kinds.get(s.kind)
+        dest = self.x.expect(s.dest, scope, "zone", "`in`")
+        if kind is None:
+            self.diags.error(s.span, f"unknown kind `{s.kind}`" + self.m.suggest(s.kind, self.m.kinds))
+            return
+        given = {}
+        for kw in s.fields:
+            if kw.name not in kind.fields:
+                self.diags.error(kw.span, f"kind `{s.kind}` has no field `{kw.name}`" + self.m.suggest(kw.name, kind.fields))
+                continue
+            pos, ft = kind.fields[kw.name]
+            given[pos] = self.x.expect(kw.value, scope, ft, f"field `{kw.name}`")
+        nfields = len(kind.fields)
+        times = self.x.expect(s.times, scope, "int", "`times`") if s.times is not None else None
+        kidx = kind.index
+        nxt = b.here + 1
+
+        def create(st, fr):
+            n = times(st, fr.L) if times is not None else 1
+            if not 0 <= n <= 10000:
+                raise Fault(f"`create ... times {n}`: out of 0..10000")
+            z = dest(st, fr.L)
+            for _ in range(n):
+                attrs = [None] * nfields
+                for pos, f in given.items():
+                    attrs[pos] = f(st, fr.L)
+                st.create(kidx, attrs, z)
+            fr.pc = nxt
+        b.emit(create, s.span)
+
+    # ------------------------------------------------------------------ flow
+    def s_Goto(self, b, s: A.Goto, scope, loop):
+        if s.phase not in self.m.phases:
+            self.diags.error(s.span, f"no phase `{s.phase}`" + self.m.suggest(s.phase, self.m.phases))
+            return
+        name = s.phase
+        phases = self.p.phases
+
+        def goto(st, fr):
+            st.goto(name, phases[name])
+        b.emit(goto, s.span)
+
+    def s_EndWinner(self, b, s: A.EndWinner, scope, loop):
+        w = self.x.expect(s.winner, scope, "seat", "the winner")
+        b.emit(lambda st, fr: st.finish(w(st, fr.L)), s.span)
+
+    def s_EndDraw(self, b, s, scope, loop):
+        b.emit(lambda st, fr: st.finish(None), s.span)
+
+    def s_Emit(self, b, s: A.Emit, scope, loop):
+        from vbr.checker import type_of
+        ev = self.m.events.get(s.event)
+        if ev is None:
+            self.diags.error(s.span, f"no event `{s.event}` is declared" + self.m.suggest(s.event, self.m.events))
+            return
+        if len(s.args) != len(ev.params):
+            self.diags.error(s.span, f"event `{s.event}` has {len(ev.params)} parameter(s), not {len(s.args)}")
+            return
+        args = tuple(self.x.expect(a, scope, type_of(self.m, p.type) if p.type else "any", f"argument `{p.name}`")
+                     for a, p in zip(s.args, ev.params))
+        handlers = self.p.handlers
+        name = s.event
+        nxt = b.here + 1
+
+        def emit(st, fr):
+            values = [f(st, fr.L) for f in args]
+            fr.pc = nxt
+            frames = []
+            for code in handlers.get(name, ()):
+                L = [None] * code.nlocals
+                L[:len(values)] = values
+                if code.guard is None or code.guard(st, L):
+                    frames.append(Frame(code, L))
+            for f in reversed(frames):
+                st.push(f)
+        b.emit(emit, s.span)
+
+    def s_Say(self, b, s: A.Say, scope, loop):
+        parts = []
+        for p in s.parts:
+            if isinstance(p, str):
+                parts.append(p)
+            else:
+                parts.append(self.x.compile(p, scope)[0])
+        parts = tuple(parts)
+        nxt = b.here + 1
+
+        def say(st, fr):
+            if st.log is not None:
+                st.record({"t": "say", "text": "".join(p if isinstance(p, str) else st.describe(p(st, fr.L)) for p in parts)})
+            fr.pc = nxt
+        b.emit(say, s.span)
+
+    def s_Return(self, b, s, scope, loop):
+        b.emit(lambda st, fr: st.pop(), s.span)
+
+    def s_Reveal(self, b, s: A.Reveal, scope, loop):
+        what, tw = self.x.compile(s.what, scope)
+        nxt = b.here + 1
+
+        def reveal(st, fr):
+            x = what(st, fr.L)
+            if st.log is not None:
+                items = st.zones[x] if isinstance(x, ZoneRef) else (x if isinstance(x, tuple) else (x,))
+                st.record({"t": "reveal", "what": text(x, st.prog), "items": [st.describe(i) for i in items]})
+            fr.pc = nxt
+        b.emit(reveal, s.span)
+
+
+def _bounded(v, r, name):
+    lo, hi, overflow, wrap_to = r
+    if lo <= v <= hi:
+        return v
+    if overflow == "clamp":
+        return lo if v < lo else hi
+    if overflow == "wrap":
+        return wrap_to if v > hi else lo
+    raise Fault(f"`{name}` = {v} leaves its range {lo}..{hi}")
+
+
+__all__ = ["StmtCompiler", "Ent"]
