@@ -37,6 +37,7 @@ def _compile(m: Model) -> Program:
     _dice(m, p, x)
     _vars(m, p, x)
     s = StmtCompiler(m, p, x)
+    p.compilers = (x, s)
     for name, d in m.procs.items():
         p.procs[name] = s.code(name, "proc", d.span, d.body, d.params, tail=_pop)
     for name, d in m.phases.items():

@@ -80,6 +80,7 @@ class Program:
     fn_code: dict = field(default_factory=dict)
     scratch_locals: object = None
     scratch_state: object = None
+    compilers: tuple = ()  # (ExprCompiler, StmtCompiler): scenarios compile against the same tables
 
     def cell_text(self, c) -> str:
         return self.court.cell_text(c) if self.court else repr(c)

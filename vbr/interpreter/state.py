@@ -54,7 +54,8 @@ class State:
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def new(cls, prog: Program, seed: int, record: bool = False, hold_start: bool = False) -> "State":
+    def new(cls, prog: Program, seed: int, record: bool = False, hold_start: bool = False,
+            trace: bool = False) -> "State":
         st = cls(prog)
         st.vals = [None] * prog.nvals
         st.zones = [[] for _ in prog.zone_names]
@@ -66,7 +67,7 @@ class State:
         st.log = [] if record else None
         st.forced = {}
         st.phase = ""
-        st.trace = None
+        st.trace = {} if trace else None
         st.hold_start = hold_start
         for base, count, init in prog.var_init:
             v = _run_expr(st, init, prog)

@@ -362,6 +362,10 @@ class StmtCompiler:
                         continue
                 opts.append(x)
             if optional:
+                if not opts:  # nothing to take but `pass`: no choice to make
+                    L[slot] = None
+                    fr.pc = after.pc
+                    return
                 opts.append(None)
             if not opts:
                 if else_label is not None:

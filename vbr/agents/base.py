@@ -1,0 +1,43 @@
+"""What an agent may see and do."""
+from __future__ import annotations
+
+from vbr.interpreter import rng as R
+
+
+class SeatView:
+    """One seat's window on a state: legal actions, observation, and imagined continuations."""
+
+    __slots__ = ("_state", "seat")
+
+    def __init__(self, state, seat: int):
+        self._state = state
+        self.seat = seat
+
+    def legal_actions(self):
+        return self._state.legal_actions()
+
+    def option_count(self) -> int:
+        return len(self._state.pending.options)
+
+    def observation(self) -> dict:
+        return self._state.observation(self.seat)
+
+    def imagine(self, seed: int):
+        """A state consistent with what this seat knows, hidden cards re-dealt, dice reseeded."""
+        return self._state.determinize(self.seat, seed)
+
+
+class Agent:
+    name = "agent"
+
+    def __init__(self, seat: int, seed: int):
+        self.seat = seat
+        self.rng = R.derive(seed, seat + 1)
+
+    def below(self, n: int) -> int:
+        self.rng, bits = R.step(self.rng)
+        return (bits * n) >> 64
+
+    def act(self, view: SeatView) -> int:
+        """The index of the chosen legal action."""
+        raise NotImplementedError

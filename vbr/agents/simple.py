@@ -1,0 +1,59 @@
+"""The stock agents: random, first legal, and a greedy one-step lookahead that prefers scoring."""
+from __future__ import annotations
+
+from vbr.agents.base import Agent, SeatView
+
+
+class RandomAgent(Agent):
+    name = "random"
+
+    def act(self, view: SeatView) -> int:
+        return self.below(view.option_count())
+
+
+class FirstAgent(Agent):
+    name = "first"
+
+    def act(self, view: SeatView) -> int:
+        return 0
+
+
+class GreedyAgent(Agent):
+    """Tries each legal action on a few imagined copies of the state (hidden cards re-dealt, dice
+    reseeded), and keeps the one whose immediate result is best for its side: a win first, then
+    its points lead. Ties are broken at random so it does not always pick the first option."""
+
+    name = "greedy"
+    samples = 2
+
+    def act(self, view: SeatView) -> int:
+        n = view.option_count()
+        if n == 1:
+            return 0
+        best, best_score = [], None
+        for i in range(n):
+            total = 0.0
+            for _ in range(self.samples):
+                world = view.imagine(self.rng)
+                self.below(2)  # advance our own stream so each imagined world differs
+                world.apply_index(i)
+                total += self.value(world)
+            if best_score is None or total > best_score:
+                best, best_score = [i], total
+            elif total == best_score:
+                best.append(i)
+        return best[self.below(len(best))]
+
+    def value(self, state) -> float:
+        prog = state.prog
+        out = state.outcome()
+        if out is not None:
+            if out.winner is None:
+                return 0.0
+            return 1000.0 if prog.team_of[out.winner] == prog.team_of[self.seat] else -1000.0
+        pts = state.points()
+        if not pts:
+            return 0.0
+        side = self.seat if len(pts) == prog.seats else prog.team_of[self.seat]
+        others = [p for j, p in enumerate(pts) if j != side]
+        return float(pts[side] - (max(others) if others else 0))

@@ -1,0 +1,214 @@
+"""The `vbr` command: a thin layer over the API. Every failure is a located message, never a traceback."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from vbr.errors import VbrError
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "graph":
+        from vbr.visualizer.command import main as graph_main
+        return _guard(lambda: graph_main(argv[1:]))
+    args = _parser().parse_args(argv)
+    if not getattr(args, "func", None):
+        _parser().print_help()
+        return 2
+    return _guard(lambda: args.func(args))
+
+
+def _guard(fn) -> int:
+    try:
+        return fn()
+    except VbrError as exc:
+        print(exc.render(), file=sys.stderr)
+        return 1
+    except (ValueError, OSError) as exc:
+        print(f"vbr: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("vbr: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # the last line of defence: say what broke, without a traceback
+        print(f"vbr: internal error: {type(exc).__name__}: {exc} (please report it)", file=sys.stderr)
+        return 3
+
+
+def parse_options(items: list[str] | None) -> dict:
+    out: dict = {}
+    for item in items or []:
+        name, eq, value = item.partition("=")
+        if not name:
+            raise ValueError(f"--option {item!r}: expected NAME or NAME=VALUE")
+        out[name.strip()] = value if eq else True
+    return out
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="vbr", description="Rules language for volleyball tabletop games.")
+    sub = p.add_subparsers(metavar="COMMAND")
+
+    c = sub.add_parser("check", help="check rule files (and scenario files)")
+    c.add_argument("files", nargs="+")
+    c.set_defaults(func=cmd_check)
+
+    def game_args(q):
+        q.add_argument("file", help="a .vbr file, or a bundled rule file's name (e.g. siatka)")
+        q.add_argument("--seed", type=int, default=0)
+        q.add_argument("--agents", default="random", help="one agent for all seats, or one per seat: random,greedy")
+        q.add_argument("--option", action="append", metavar="NAME[=VALUE]", help="set a rule option (repeatable)")
+
+    r = sub.add_parser("run", help="play one game and print it")
+    game_args(r)
+    r.add_argument("--log", help="write the game's events as JSON lines")
+    r.add_argument("--quiet", action="store_true", help="only the result")
+    r.set_defaults(func=cmd_run)
+
+    s = sub.add_parser("sim", help="play many games and report statistics")
+    game_args(s)
+    s.add_argument("-n", type=int, default=100, help="number of games")
+    s.add_argument("--workers", type=int, default=1)
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.set_defaults(func=cmd_sim)
+
+    rp = sub.add_parser("replay", help="re-run a log and say whether it reproduces exactly")
+    rp.add_argument("log")
+    rp.set_defaults(func=cmd_replay)
+
+    t = sub.add_parser("test", help="run scenario tests written in text")
+    t.add_argument("files", nargs="+")
+    t.set_defaults(func=cmd_test)
+
+    f = sub.add_parser("fmt", help="print a file in canonical form")
+    f.add_argument("file")
+    f.add_argument("--check", action="store_true", help="exit 1 if the file is not in canonical form")
+    f.set_defaults(func=cmd_fmt)
+
+    sub.add_parser("graph", help="draw the turn-flow diagram (see `vbr graph --help`)")
+    return p
+
+
+# ---------------------------------------------------------------------------------- commands
+def cmd_check(args) -> int:
+    from vbr.grammar import ast as A
+    from vbr.interpreter.game import load
+    from vbr.loader import parse_file, resolve
+    from vbr.scenario import check_file
+    failed = 0
+    for name in args.files:
+        path = resolve(name)
+        try:
+            tree, _ = parse_file(path)
+            if isinstance(tree, A.TestFile):
+                check_file(path)
+            else:
+                game = load(path)
+                for w in _warnings(game):
+                    print(w.render(game.rules.sources), file=sys.stderr)
+            print(f"{path}: ok")
+        except VbrError as exc:
+            print(exc.render(), file=sys.stderr)
+            failed += 1
+    return 1 if failed else 0
+
+
+def _warnings(game):
+    try:
+        from vbr.visualizer.findings import findings
+    except ImportError:
+        return []
+    return findings(game.program.model)
+
+
+def _load(args):
+    from vbr.interpreter.game import load
+    from vbr.play import parse_agents
+    game = load(args.file, parse_options(args.option))
+    return game, parse_agents(args.agents, game.seats)
+
+
+def cmd_run(args) -> int:
+    from vbr.gamelog import header, write_log
+    from vbr.play import play_game
+    from vbr.report import render_events
+    game, agents = _load(args)
+    result = play_game(game, args.seed, agents, record=True)
+    if not args.quiet:
+        print(f"{game.title}: seed {args.seed}, agents {', '.join(agents)}")
+        for line in render_events(result.state.log):
+            print(line)
+    print(f"result: {result.state.outcome()} after {result.choices} choices")
+    if args.log:
+        write_log(Path(args.log), header(game, args.seed, agents), result.state.log)
+        print(f"log written to {args.log}")
+    return 0
+
+
+def cmd_sim(args) -> int:
+    from vbr.sim import progress_bar, simulate
+    game, agents = _load(args)
+    if args.n < 1:
+        raise ValueError("-n must be at least 1")
+    show = progress_bar if sys.stderr.isatty() and not args.json else None
+    stats = simulate(game.path, game.options, args.n, args.seed, agents, max(1, args.workers), show)
+    stats = {"rules": str(game.path), "title": game.title, "options": game.options, **stats}
+    if args.json:
+        print(json.dumps(stats, sort_keys=True))
+        return 0
+    from vbr.report import render_stats
+    print(render_stats(stats))
+    return 0
+
+
+def cmd_replay(args) -> int:
+    from vbr.gamelog import replay
+    r = replay(Path(args.log))
+    print(r.message, file=sys.stdout if r.ok else sys.stderr)
+    return 0 if r.ok else 1
+
+
+def cmd_test(args) -> int:
+    from vbr.loader import resolve
+    from vbr.scenario import run_file
+    passed = failed = 0
+    for name in args.files:
+        path = resolve(name)
+        try:
+            results = run_file(path)
+        except VbrError as exc:
+            print(exc.render(), file=sys.stderr)
+            failed += 1
+            continue
+        for r in results:
+            if r.ok:
+                passed += 1
+                print(f"PASS {path}: {r.title}")
+            else:
+                failed += 1
+                print(f"FAIL {r.span}: {r.title}\n  {r.message}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def cmd_fmt(args) -> int:
+    from vbr.grammar.printer import program
+    from vbr.loader import parse_file, resolve
+    path = resolve(args.file)
+    tree, source = parse_file(path)
+    text = program(tree)
+    if args.check:
+        if text != source:
+            print(f"{path}: not in canonical form", file=sys.stderr)
+            return 1
+        print(f"{path}: canonical")
+        return 0
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

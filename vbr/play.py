@@ -1,0 +1,36 @@
+"""Playing whole games through the API: agents in seats, a seed, an optional log."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vbr.agents import SeatView, make_agent
+from vbr.interpreter import rng as R
+
+
+@dataclass
+class GameResult:
+    winner: int | None
+    points: tuple | None
+    choices: int
+    state: object = None
+
+
+def parse_agents(spec: str | None, seats: int) -> list[str]:
+    names = [a.strip() for a in (spec or "random").split(",") if a.strip()]
+    if not names:
+        names = ["random"]
+    if len(names) == 1:
+        names = names * seats
+    if len(names) != seats:
+        raise ValueError(f"{len(names)} agents given for {seats} seats (give one, or one per seat)")
+    return names
+
+
+def play_game(game, seed: int, agent_names: list[str], record: bool = False, trace: bool = False) -> GameResult:
+    state = game.new_state(seed, record=record, trace=trace)
+    agents = [make_agent(name, seat, R.derive(seed, 7919, seat)) for seat, name in enumerate(agent_names)]
+    while state.result is None:
+        seat = state.pending.seat
+        state.apply_index(agents[seat].act(SeatView(state, seat)))
+    out = state.result
+    return GameResult(out.winner, out.points, state.choices, state)
