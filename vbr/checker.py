@@ -103,6 +103,7 @@ def build_model(rules: RuleSet, options: dict[str, object] | None = None) -> Mod
     decls = list(_flatten(rules.decls, [], m))
     _first_pass(m, decls)
     _apply_options(m, options or {})
+    _choose_seats(m, [d for d in decls if isinstance(d, A.Seats)])
     _second_pass(m, decls)
     return m
 
@@ -126,6 +127,9 @@ def _first_pass(m: Model, decls: list[A.Decl]) -> None:
         if isinstance(d, A.Handler):
             continue
         key = d.name
+        if isinstance(d, A.Seats) and (d.when is not None or isinstance(seen.get(key), A.Seats) and seen[key].when is not None):
+            seen.setdefault(key, d)
+            continue
         if key in seen:
             what = "declared twice" if isinstance(d, singletons) else "defined twice"
             m.diags.error(d.span, f"`{key}` is {what}; the first is at {seen[key].span}")
@@ -135,8 +139,6 @@ def _first_pass(m: Model, decls: list[A.Decl]) -> None:
             m.diags.error(d.span, f"`{key}` is a reserved name")
     for d in decls:
         match d:
-            case A.Seats():
-                _seats(m, d)
             case A.Enum():
                 m.enums[d.name] = d.members
                 for mem in d.members:
@@ -145,9 +147,6 @@ def _first_pass(m: Model, decls: list[A.Decl]) -> None:
                     m.member_enum[mem] = d.name
             case A.Option():
                 m.option_decls[d.name] = d
-    if not m.teams:
-        m.teams = [[s] for s in range(m.seats)]
-        m.team_of = list(range(m.seats))
     for d in decls:
         if isinstance(d, A.Kind):
             m.kinds[d.name] = KindInfo(len(m.kinds), d, {})
@@ -156,6 +155,46 @@ def _first_pass(m: Model, decls: list[A.Decl]) -> None:
             if f.name in k.fields:
                 m.diags.error(f.span, f"field `{f.name}` appears twice in kind `{k.decl.name}`")
             k.fields[f.name] = (i, type_of(m, f.type))
+
+
+def _choose_seats(m: Model, decls: list[A.Seats]) -> None:
+    """The first `seats` declaration whose `when` holds for the chosen options applies."""
+    for d in decls:
+        if d.when is None or option_condition(m, d.when):
+            _seats(m, d)
+            break
+    else:
+        if decls:
+            m.diags.error(decls[0].span, "no `seats ... when` holds for these options")
+    if not m.teams:
+        m.teams = [[s] for s in range(m.seats)]
+        m.team_of = list(range(m.seats))
+
+
+def option_condition(m: Model, e: A.Expr):
+    """Evaluate a condition over options alone (declarations are chosen before anything runs)."""
+    match e:
+        case A.IntLit(value=v) | A.BoolLit(value=v):
+            return v
+        case A.Name(id=i) if i in m.options:
+            return m.options[i]
+        case A.Name(id=i) if i in m.member_enum:
+            return i
+        case A.Unary(op="not", operand=o):
+            return not option_condition(m, o)
+        case A.ListLit(items=items):
+            return tuple(option_condition(m, x) for x in items)
+        case A.Binary(op=op, left=l, right=r):
+            a, b = option_condition(m, l), option_condition(m, r)
+            ops = {"==": lambda: a == b, "!=": lambda: a != b, "<": lambda: a < b, "<=": lambda: a <= b,
+                   ">": lambda: a > b, ">=": lambda: a >= b, "and": lambda: a and b, "or": lambda: a or b,
+                   "in": lambda: a in b, "not in": lambda: a not in b}
+            try:
+                return ops[op]()
+            except (KeyError, TypeError):
+                pass
+    m.diags.error(e.span, "a declaration's `when` may use only options, literals, comparisons, `and`, `or`, `not` and `in`")
+    return False
 
 
 def _seats(m: Model, d: A.Seats) -> None:

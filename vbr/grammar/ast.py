@@ -279,6 +279,7 @@ class Team(Node):
 class Seats(Decl):
     count: int
     teams: list[Team] = []
+    when: Optional[Expr] = None  # a condition over options: the first `seats` that holds applies
 
 
 class Option(Decl):

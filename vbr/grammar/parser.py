@@ -10,34 +10,31 @@ from vbr.errors import Diagnostic, Span, VbrError, VbrSyntaxError
 from vbr.grammar import ast as A
 from vbr.grammar.transformer import ToAst
 
-# Friendly messages for common mistakes, matched against the parser state the bad input reaches
-# (Lark's `match_examples`). tests/test_parser.py walks this table so it cannot rot.
-SYNTAX_HINTS: dict[str, list[str]] = {
-    "a rule file starts with `game \"Title\"` and a scenario file with `tests for \"rules\"`": [
-        'seats 2',
-        'phase x { }',
-    ],
-    "a block is missing its closing `}`": [
-        'game "g" phase p { goto p',
-        'game "g" phase p { if true { goto p }',
-    ],
-    "`=` assigns; compare with `==`": [
-        'game "g" phase p { if x = 1 { } }',
-        'game "g" phase p { while x = 1 max 3 { } }',
-    ],
-    "`choose` needs `by SEAT`: who makes the choice": [
-        'game "g" phase p { choose c from hand[0] }',
-        'game "g" phase p { choose c from hand[0] where c.v > 1 }',
-    ],
-    "a loop must say how often it may run at most: `loop max N { ... }` or `while COND max N { ... }`": [
-        'game "g" phase p { loop { } }',
-        'game "g" phase p { while true { } }',
-    ],
-    "a statement cannot start here; expected a declaration such as `phase`, `var`, `zone` or `proc`": [
-        'game "g" goto p',
-        'game "g" let x = 1',
-    ],
-}
+# Friendly messages for common mistakes: (message, test on the unexpected token and what the
+# parser would have accepted, examples). tests/test_parser.py walks the examples so the table
+# cannot rot: each must fail to parse and get its own message.
+_STATEMENT_WORDS = {"GOTO", "LET", "IF", "CHOOSE", "MOVE", "SHUFFLE", "CREATE", "SAY", "EMIT", "FOR", "REPEAT",
+                    "LOOP", "WHILE", "BREAK", "CONTINUE", "RETURN", "REVEAL"}
+SYNTAX_HINTS: list[tuple[str, object, list[str]]] = [
+    ("a rule file starts with `game \"Title\"` and a scenario file with `tests for \"RULES\"`",
+     lambda tok, acc: "GAME" in acc and "TESTS" in acc,
+     ['seats 2', 'phase x { }']),
+    ("a block is missing its closing `}`",
+     lambda tok, acc: tok.type == "$END" and "RBRACE" in acc,
+     ['game "g" phase p { goto p', 'game "g" phase p { if true { goto p }']),
+    ("`=` assigns; compare with `==`",
+     lambda tok, acc: tok.type == "ASSIGN_OP" and "COMP_OP" in acc,
+     ['game "g" phase p { if x = 1 { } }', 'game "g" phase p { while x = 1 max 3 { } }']),
+    ("`choose` needs `by SEAT`: who makes the choice",
+     lambda tok, acc: "BY" in acc,
+     ['game "g" phase p { choose c from hand[0] }', 'game "g" phase p { choose c from hand[0] where c.v > 1 }']),
+    ("a loop must say how often it may run at most: `loop max N { ... }` or `while COND max N { ... }`",
+     lambda tok, acc: "MAX" in acc,
+     ['game "g" phase p { loop { } }', 'game "g" phase p { while true { } }']),
+    ("a statement cannot stand here; expected a declaration such as `phase`, `var`, `zone` or `proc`",
+     lambda tok, acc: tok.type in _STATEMENT_WORDS and "PHASE" in acc,
+     ['game "g" goto p', 'game "g" let x = 1']),
+]
 
 
 @lru_cache(maxsize=1)
@@ -102,24 +99,19 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str, start: str, line0:
 
 
 def _describe(exc: UnexpectedInput, text: str, start: str) -> str:
-    hint = None
-    if start == "start":
-        try:
-            hint = exc.match_examples(lambda t: _lark().parse(t, start="start"), SYNTAX_HINTS,
-                                      use_accepts=True)
-        except Exception:  # match_examples re-parses examples; a failure there must not hide the error
-            hint = None
     if isinstance(exc, UnexpectedCharacters):
-        base = f"unexpected character {exc.char!r}"
-    elif isinstance(exc, UnexpectedEOF):
-        base = "unexpected end of file"
-    elif isinstance(exc, UnexpectedToken):
-        tok = exc.token
-        shown = "end of file" if tok.type == "$END" else repr(str(tok))
-        expected = sorted(_pretty(t) for t in exc.accepts or exc.expected)[:8]
-        base = f"unexpected {shown}; expected {', '.join(expected)}" if expected else f"unexpected {shown}"
-    else:
-        base = "syntax error"
+        return f"unexpected character {exc.char!r}"
+    if isinstance(exc, UnexpectedEOF):
+        return "unexpected end of file"
+    if not isinstance(exc, UnexpectedToken):
+        return "syntax error"
+    tok = exc.token
+    accepts = set(exc.accepts or exc.expected)
+    shown = "end of file" if tok.type == "$END" else repr(str(tok))
+    expected = sorted(_pretty(t) for t in accepts)
+    more = f", ... ({len(expected)} in all)" if len(expected) > 8 else ""
+    base = f"unexpected {shown}; expected {', '.join(expected[:8])}{more}" if expected else f"unexpected {shown}"
+    hint = next((msg for msg, test, _ in SYNTAX_HINTS if test(tok, accepts)), None)
     return f"{hint} ({base})" if hint else base
 
 

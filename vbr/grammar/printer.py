@@ -149,11 +149,12 @@ def _decl(x: A.Decl, d: int) -> str:
     match x:
         case A.Extends(path=p):
             return f"extends {_q(p)}"
-        case A.Seats(count=c, teams=ts):
-            if not ts:
-                return f"seats {c}"
-            inner = " ".join(f"{t.name}: {' '.join(map(str, t.seats))}" for t in ts)
-            return f"seats {c} teams {{ {inner} }}"
+        case A.Seats(count=c, teams=ts, when=w):
+            out = f"seats {c}"
+            if ts:
+                inner = " ".join(f"{t.name}: {' '.join(map(str, t.seats))}" for t in ts)
+                out += f" teams {{ {inner} }}"
+            return out + (f" when {expr(w)}" if w is not None else "")
         case A.Option(name=n, default=v, choices=cs):
             tail = f" in {{ {', '.join(expr(c) for c in cs)} }}" if cs else ""
             return f"option {n} = {expr(v)}{tail}"

@@ -69,7 +69,9 @@ class ToAst(Transformer):
         return A.Team(span=self._span(meta, ch), name=str(ch[0]), seats=[int(t) for t in ch[1:]])
 
     def seats(self, meta, ch):
-        return A.Seats(span=self._span(meta, ch), name="seats", count=int(ch[0]), teams=list(ch[1:]))
+        teams = [c for c in ch[1:] if isinstance(c, A.Team)]
+        when = next((c for c in ch[1:] if isinstance(c, A.Expr)), None)
+        return A.Seats(span=self._span(meta, ch), name="seats", count=int(ch[0]), teams=teams, when=when)
 
     def option(self, meta, ch):
         return A.Option(span=self._span(meta, ch), name=str(ch[0]), default=ch[1], choices=list(ch[2:]))

@@ -134,7 +134,8 @@ class ExprCompiler:
         if t in ("ent", "any"):
             owners = [(k.index, k.fields[name]) for k in self.m.kinds.values() if name in k.fields]
             if not owners:
-                return self.error(e, f"no kind has a field `{name}`")
+                every = {f for k in self.m.kinds.values() for f in k.fields}
+                return self.error(e, f"no kind has a field `{name}`" + self.m.suggest(name, every))
             table = {k: pos for k, (pos, _) in owners}
             types = {ft for _, (_, ft) in owners}
             ft = types.pop() if len(types) == 1 else "any"

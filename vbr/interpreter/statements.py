@@ -133,6 +133,13 @@ class StmtCompiler:
                 return None, "any"
             idx = self.x.expect(t.index, scope, "int", "an index")
             return self._slot_store(var.base, var.count, idx, t.obj.id), var.type
+        if isinstance(t, A.Index) and isinstance(t.obj, A.Name) and scope.lookup(t.obj.id) is None:
+            name = t.obj.id
+            what = "a zone" if name in self.m.zones else None
+            msg = (f"`{name}` is {what}: move cards into it with `move`" if what else
+                   f"unknown variable `{name}`" + self.m.suggest(name, set(self.m.vars) | scope.visible()))
+            self.diags.error(t.obj.span, msg)
+            return None, "any"
         if isinstance(t, A.Attr):
             obj, ot = self.x.compile(t.obj, scope)
             kinds = [self.m.kinds[ot[4:]]] if ot.startswith("ent:") else [k for k in self.m.kinds.values() if t.name in k.fields]

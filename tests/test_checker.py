@@ -1,0 +1,84 @@
+"""Names and types: every problem reported at once, with positions; options and variants."""
+from pathlib import Path
+
+import pytest
+
+from vbr.errors import VbrCheckError
+from vbr.interpreter.game import load
+
+
+def write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def test_all_problems_are_reported_together(tmp_path):
+    p = write(tmp_path, "many.vbr", 'game "x"\nvar a: int = 0\nstart p\nphase p {\n  a = nope\n  b = 1\n  goto q\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        load(p)
+    lines = sorted((d.span.line, d.message.split(";")[0]) for d in info.value.diagnostics)
+    assert lines == [(5, "unknown name `nope`"), (6, "unknown variable `b`"), (7, "no phase `q`")]
+
+
+def test_type_errors(tmp_path):
+    p = write(tmp_path, "t.vbr", 'game "x"\nenum E { a, b }\nvar e: E = a\nvar n: int = 0\nstart p\nphase p {\n'
+                                  '  n = e\n  if n == a {\n    goto p\n  }\n  goto p\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        load(p)
+    msgs = [d.message for d in info.value.diagnostics]
+    assert "cannot assign E to int" in msgs
+    assert "comparing int with E is always false" in msgs
+
+
+def test_options_are_typed_and_listed(tmp_path):
+    p = write(tmp_path, "o.vbr", 'game "x"\noption n = 3 in { 1, 3 }\noption b = false\nstart p\nphase p {\n  end draw\n}\n')
+    assert load(p, {"n": "1", "b": True}).program.options == {"n": 1, "b": True}
+    with pytest.raises(VbrCheckError, match="option `n` is one of 1, 3, not '2'"):
+        load(p, {"n": "2"})
+    with pytest.raises(VbrCheckError, match=r"unknown option `x` \(this rule file's options: b, n\)"):
+        load(p, {"x": True})
+    with pytest.raises(VbrCheckError, match="option `b` is true or false"):
+        load(p, {"b": "7"})
+
+
+def test_seats_chosen_by_option(tmp_path):
+    p = write(tmp_path, "s.vbr", 'game "x"\noption players = 4 in { 2, 3, 4 }\n'
+                                  'seats 4 teams { a: 0 2 b: 1 3 } when players == 4\n'
+                                  'seats 3 teams { a: 0 2 b: 1 } when players == 3\nseats 2\nstart p\nphase p {\n  end draw\n}\n')
+    assert load(p).program.teams == [[0, 2], [1, 3]]
+    assert load(p, {"players": "3"}).program.teams == [[0, 2], [1]]
+    assert load(p, {"players": "2"}).seats == 2
+
+
+def test_variant_overrides_and_rejects_silent_redefinition(tmp_path):
+    write(tmp_path, "base.vbr", 'game "base"\noption target = 9\nvar x: int = 0\nstart p\nphase p {\n  end winner 0\n}\n')
+    v = write(tmp_path, "v.vbr", 'game "variant"\nextends "base.vbr"\noverride option target = 5\nvar y: int = 1\n')
+    g = load(v)
+    assert g.program.options["target"] == 5 and g.title == "variant"
+    bad = write(tmp_path, "bad.vbr", 'game "bad"\nextends "base.vbr"\nvar x: int = 2\n')
+    with pytest.raises(VbrCheckError, match="`x` is already defined at .*base.vbr:3:1; write `override`"):
+        load(bad)
+    none = write(tmp_path, "none.vbr", 'game "n"\nextends "base.vbr"\noverride var z: int = 2\n')
+    with pytest.raises(VbrCheckError, match="overrides nothing"):
+        load(none)
+
+
+def test_extends_cycle_is_an_error(tmp_path):
+    write(tmp_path, "a.vbr", 'game "a"\nextends "b.vbr"\n')
+    write(tmp_path, "b.vbr", 'game "b"\nextends "a.vbr"\n')
+    with pytest.raises(VbrCheckError, match="goes round in a circle"):
+        load(tmp_path / "a.vbr")
+
+
+def test_functions_may_not_recurse(tmp_path):
+    p = write(tmp_path, "f.vbr", 'game "x"\nfn f(n: int) = f(n)\nvar a: int = 0\nstart p\nphase p {\n  a = f(1)\n  goto p\n}\n')
+    with pytest.raises(VbrCheckError, match="calls itself"):
+        load(p)
+
+
+def test_bundled_rules_check_with_every_option_combination():
+    import itertools
+    for combo in itertools.product([False, True], repeat=3):
+        opts = dict(zip(["abilities", "block_marker", "rotation"], combo))
+        assert load("siatka", opts).seats == 2

@@ -1,0 +1,274 @@
+"""Turn-flow diagrams: the graph's exact shape for small fixtures, its findings, DOT, SVG, the CLI."""
+from __future__ import annotations
+
+import random
+import re
+import shutil
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+import vbr
+from vbr.checker import build_model
+from vbr.loader import load_rules
+from vbr.visualizer import command, regenerate
+from vbr.visualizer import render as render_mod
+from vbr.visualizer.findings import findings
+from vbr.visualizer.graph import END, START, build_graph
+from vbr.visualizer.render import RenderError, render, to_dot
+
+FIX = Path(__file__).parent / "fixtures" / "valid"
+RALLY, EVENTS, PROBLEMS = (str(FIX / f"flow_{n}.vbr") for n in ("rally", "events", "problems"))
+
+
+def graph_of(path: str) -> nx.DiGraph:
+    return build_graph(build_model(load_rules(path)))
+
+
+def guards(g: nx.DiGraph) -> dict[tuple[str, str], str]:
+    return {(u, v): d["guard"] for u, v, d in g.edges(data=True)}
+
+
+def node_attrs(dot: str, name: str) -> str:
+    """The attribute list of a node statement in DOT text."""
+    (line,) = [ln.strip() for ln in dot.splitlines() if ln.strip().startswith(f'"{name}" [')]
+    return line
+
+
+def edge_attrs(dot: str, u: str, v: str) -> str:
+    (line,) = [ln.strip() for ln in dot.splitlines() if ln.strip().startswith(f'"{u}" -> "{v}" [')]
+    return line
+
+
+def clusters_holding(dot: str) -> dict[str, tuple[str, ...]]:
+    """For each node statement, the `subgraph` blocks it sits in, outermost first."""
+    stack: list[str] = []
+    out: dict[str, tuple[str, ...]] = {}
+    for line in dot.splitlines():
+        s = line.strip()
+        if s.startswith("subgraph "):
+            stack.append(s.split('"')[1])
+        elif s == "}" and stack:
+            stack.pop()
+        elif m := re.match(r'^"([^"]+)" \[', s):
+            out[m.group(1)] = tuple(stack)
+    return out
+
+
+# ------------------------------------------------------------------------------ the graph
+def test_rally_graph_nodes_edges_and_guards():
+    g = graph_of(RALLY)
+    assert set(g.nodes) == {START, END, "serve", "receive", "fault"}
+    assert guards(g) == {
+        (START, "serve"): "",
+        ("serve", "receive"): "c == 1",
+        ("serve", "fault"): "not (c == 1)",
+        # the proc's `end` is followed; what comes after it runs only if it did not end
+        ("receive", END): "hits >= target",
+        ("receive", "fault"): "not (hits >= target) and (d == 3 or hits == 2)",
+        ("receive", "serve"): "not (hits >= target) and not (d == 3 or hits == 2)",
+        ("fault", "serve"): "",
+    }
+    auto = {(u, v) for u, v, a in g.edges(data="auto") if a}
+    assert auto == {(START, "serve"), ("fault", "serve")}
+
+
+def test_rally_nodes_carry_kind_stages_actors_titles_and_spans():
+    g = graph_of(RALLY)
+    assert g.nodes[START]["kind"] == "start" and g.nodes[END]["kind"] == "end"
+    assert {n: g.nodes[n]["stages"] for n in ("serve", "receive", "fault")} == {
+        "serve": ["match", "rally"], "receive": ["match", "rally"], "fault": ["match"]}
+    assert {n: g.nodes[n]["actors"] for n in ("serve", "receive", "fault")} == {
+        "serve": ["server"], "receive": ["1 - server"], "fault": []}
+    assert [g.nodes[n]["title"] for n in ("serve", "receive", "fault")] == ["Serve", "Receive", "Fault"]
+    assert [g.nodes[n]["span"].line for n in ("serve", "receive", "fault")] == [17, 21, 29]
+    assert g.edges["receive", END]["span"].line == 10  # the `end` inside the proc
+    assert g.graph["stages"] == {"match": "Match", "rally": "Rally"}
+
+
+def test_setup_handlers_loops_and_merged_edges():
+    g = graph_of(EVENTS)
+    assert set(g.nodes) == {START, END, "play", "bonus"}
+    assert guards(g) == {
+        (START, "bonus"): "opener == 1",
+        (START, "play"): "not (opener == 1)",
+        ("play", "bonus"): "who == 0 or tries > 5",  # a handler's `when`, and a goto in a loop
+        ("play", END): "not tries < 2",
+        ("play", "play"): "tries < 2",  # not (not tries < 2)
+        ("bonus", "play"): "not any(k > tries for k in 1..3) or (not (k == 3) and k == 2)",
+        ("bonus", END): "k == 3",
+        ("bonus", "bonus"): "not (k == 3) and not (k == 2)",
+    }
+    merged = g.edges["bonus", "play"]
+    assert merged["guards"] == ["not any(k > tries for k in 1..3)", "not (k == 3) and k == 2"]
+    assert [s.line for s in merged["spans"]] == [35, 37]
+    assert [s.line for s in g.edges["play", "bonus"]["spans"]] == [9, 28]
+    assert not any(a for _, _, a in g.edges(data="auto"))  # setup chooses too
+    assert g.nodes[START]["actors"] == ["0"]
+    assert g.nodes["play"]["actors"] == ["1"] and g.nodes["bonus"]["actors"] == ["0"]
+    assert g.nodes["play"]["stages"] == []
+
+
+def test_problem_graph_marks_automatic_edges():
+    g = graph_of(PROBLEMS)
+    assert set(g.nodes) == {START, END, "pick", "spin", "spun", "stuck", "lonely"}
+    auto = {(u, v) for u, v, a in g.edges(data="auto") if a}
+    assert auto == {(START, "pick"), ("spin", END), ("spin", "spun"), ("spun", "spin"), ("lonely", END)}
+    assert g.out_degree("stuck") == 0 and g.in_degree("lonely") == 0
+
+
+@pytest.mark.parametrize("path", [RALLY, EVENTS, PROBLEMS])
+def test_every_step_random_games_take_is_in_the_graph(path):
+    g = graph_of(path)
+    taken = command.simulate(vbr.load(path), 15, seed=1)
+    assert taken  # the games went somewhere
+    assert {(u or START, v) for u, v in taken} <= set(g.edges)
+
+
+# ------------------------------------------------------------------------------ findings
+def test_findings_name_each_flaw_at_its_phase():
+    found = findings(build_model(load_rules(PROBLEMS)))
+    assert [(d.span.line, d.severity) for d in found] == [(17, "warning"), (27, "warning"), (31, "warning")]
+    loop, dead, lonely = (d.message for d in found)
+    assert "`spin` → `spun` → `spin`" in loop and "could never stop" in loop
+    assert dead.startswith("phase `stuck` has no way out")
+    assert lonely.startswith("phase `lonely` can never be reached") and "`start pick`" in lonely
+    assert all(d.span.file == PROBLEMS for d in found)
+
+
+@pytest.mark.parametrize("path", [RALLY, EVENTS])
+def test_sound_flows_have_no_findings(path):
+    assert findings(build_model(load_rules(path))) == []
+
+
+# ------------------------------------------------------------------------------ DOT and SVG
+def test_dot_nests_stage_clusters_and_shapes_start_and_end():
+    dot = to_dot(graph_of(RALLY))
+    assert clusters_holding(dot) == {
+        START: (), END: (), "fault": ("cluster_match",),
+        "serve": ("cluster_match", "cluster_rally"), "receive": ("cluster_match", "cluster_rally")}
+    assert 'label="Rally"' in dot and 'label="Match"' in dot
+    assert 'shape="circle"' in node_attrs(dot, START)
+    assert 'shape="doublecircle"' in node_attrs(dot, END)
+    assert 'label="receive\\nReceive\\nby 1 - server"' in node_attrs(dot, "receive")
+    assert 'label="not (hits >= target)\\nand (d == 3 or hits == 2)"' in edge_attrs(dot, "receive", "fault")
+    assert 'style="dashed"' in edge_attrs(dot, "fault", "serve")
+    assert "dashed" not in edge_attrs(dot, "serve", "fault")
+
+
+def test_svg_drawn_by_graphviz_names_every_phase(tmp_path):
+    assert shutil.which("dot"), "Graphviz's `dot` must be installed to test diagrams"
+    out = render(to_dot(graph_of(RALLY)), tmp_path / "rally.svg")
+    svg = out.read_text()
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg
+    for name in ("serve", "receive", "fault", "start", "game over", "Rally", "Match"):
+        assert f">{name}</text>" in svg
+
+
+def test_quotes_and_backslashes_survive_into_the_drawing(tmp_path):
+    assert shutil.which("dot"), "Graphviz's `dot` must be installed to test diagrams"
+    g = nx.DiGraph(title='say "hi"')
+    g.add_node(START, kind="start")
+    g.add_node("p", kind="phase", title='a "quoted" \\ title', stages=[], actors=[])
+    g.add_edge(START, "p", guard='x == "y"', auto=False)
+    dot = to_dot(g)
+    assert 'label="p\\na \\"quoted\\" \\\\ title"' in dot
+    svg = render(dot, tmp_path / "q.svg").read_text()
+    assert "a &quot;quoted&quot; \\ title" in svg and "x == &quot;y&quot;" in svg
+
+
+def test_render_writes_dot_text_and_refuses_unknown_formats(tmp_path):
+    out = render("digraph x {}\n", tmp_path / "x.dot")
+    assert out.read_text() == "digraph x {}\n"
+    with pytest.raises(RenderError, match=r"\.svg, \.png, \.pdf or \.dot"):
+        render("digraph x {}\n", tmp_path / "x.gif")
+
+
+def test_render_without_graphviz_says_so(tmp_path, monkeypatch):
+    monkeypatch.setattr(render_mod.shutil, "which", lambda name: None)
+    with pytest.raises(RenderError, match="Graphviz's `dot` program is not installed"):
+        render("digraph x {}\n", tmp_path / "x.svg")
+    assert not (tmp_path / "x.svg").exists()
+
+
+# ------------------------------------------------------------------------------ overlay
+def test_overlay_counts_steps_and_greys_unreached_phases():
+    game = vbr.load(PROBLEMS)
+    overlay = command.simulate(game, 10, seed=0)
+    expected: dict = {}
+    for seed in range(10):  # the same games, played here by hand
+        st = game.new_state(seed, trace=True)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            st.apply_index(rng.randrange(len(st.legal_actions())))
+        for key, n in st.trace.items():
+            expected[key] = expected.get(key, 0) + n
+        expected[(st.phase, END)] = expected.get((st.phase, END), 0) + 1
+    assert overlay == expected and overlay[("", "pick")] == 10
+    assert sum(n for (_, to), n in overlay.items() if to == END) == 10
+
+    dot = to_dot(graph_of(PROBLEMS), overlay)
+    for unreached in ("stuck", "lonely"):
+        assert 'fillcolor="lightgrey"' in node_attrs(dot, unreached)
+    for reached in ("pick", "spin", "spun"):
+        assert "fillcolor" not in node_attrs(dot, reached)
+    assert f'label="c == 1\\n×{overlay[("pick", "spin")]}"' in edge_attrs(dot, "pick", "spin")
+    assert 'label="×10"' in edge_attrs(dot, START, "pick")
+    busiest = max(overlay, key=overlay.get)
+    assert 'penwidth="5.00"' in edge_attrs(dot, busiest[0] or START, busiest[1])
+    assert 'color="gray60"' in edge_attrs(dot, "pick", "stuck")  # never taken
+
+
+# ------------------------------------------------------------------------------ the command
+def test_command_prints_dot_and_warns_about_findings(capsys):
+    assert command.main([PROBLEMS]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith('digraph "Flow problems" {')
+    assert f"{PROBLEMS}:31:1: warning: phase `lonely` can never be reached" in err
+    assert f"{PROBLEMS}:27:1: warning: phase `stuck` has no way out" in err
+
+
+def test_command_draws_svg_with_simulation_and_options(tmp_path, capsys):
+    out = tmp_path / "rally.svg"
+    assert command.main([RALLY, "-o", str(out), "--sim", "3", "--seed", "7", "--option", "target=5"]) == 0
+    assert capsys.readouterr() == ("", "")
+    svg = out.read_text()
+    assert "×3</text>" in svg  # three games entered `serve` from the start
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["nowhere.vbr"], "cannot find rule file 'nowhere.vbr'"),
+    ([RALLY, "--option", "target=many"], "option `target` is a number, not 'many'"),
+    ([RALLY, "--option", "fast"], "unknown option `fast`"),
+    ([RALLY, "-o", "out.gif"], "vbr graph: error: cannot write out.gif"),
+])
+def test_command_reports_errors_without_a_traceback(argv, message, capsys):
+    assert command.main(argv) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and message in err and "Traceback" not in err
+
+
+def test_command_rejects_a_negative_number_of_games(capsys):
+    assert command.main([RALLY, "--sim", "-1"]) == 2
+    assert "is not a number of games" in capsys.readouterr().err
+
+
+def test_options_parse_as_flags_or_strings():
+    assert command.parse_options(["quick", "target = 5", "mode=fast=1"]) == {
+        "quick": True, "target": "5", "mode": "fast=1"}
+
+
+# ------------------------------------------------------------------------------ regenerate
+def test_regenerate_with_no_bundled_rules_writes_nothing(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(regenerate, "bundled_names", lambda: [])
+    assert regenerate.main([str(tmp_path / "diagrams")]) == 0
+    assert not (tmp_path / "diagrams").exists()
+    assert "nothing to draw" in capsys.readouterr().err
+
+
+def test_regenerate_writes_svg_and_dot_per_rule_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(regenerate, "bundled_names", lambda: [RALLY])
+    assert regenerate.main([str(tmp_path)]) == 0
+    assert (tmp_path / "flow_rally.dot").read_text() == to_dot(graph_of(RALLY))
+    assert ">receive</text>" in (tmp_path / "flow_rally.svg").read_text()
