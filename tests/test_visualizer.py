@@ -19,7 +19,7 @@ from vbr.visualizer.graph import END, START, build_graph
 from vbr.visualizer.render import RenderError, render, to_dot
 
 FIX = Path(__file__).parent / "fixtures" / "valid"
-RALLY, EVENTS, PROBLEMS = (str(FIX / f"flow_{n}.vbr") for n in ("rally", "events", "problems"))
+RALLY, EVENTS, PROBLEMS, JUMPS = (str(FIX / f"flow_{n}.vbr") for n in ("rally", "events", "problems", "jumps"))
 
 
 def graph_of(path: str) -> nx.DiGraph:
@@ -110,6 +110,19 @@ def test_setup_handlers_loops_and_merged_edges():
     assert g.nodes["play"]["stages"] == []
 
 
+def test_a_handler_that_always_jumps_cuts_its_emitter_short():
+    g = graph_of(JUMPS)
+    assert guards(g) == {
+        (START, "play"): "",
+        ("play", "rest"): "",  # unconditional through the handler, so the `or` is always true
+        ("rest", END): "x > 2",
+        ("rest", "play"): "not (x > 2)",
+    }  # no play -> play: the `goto play` after `emit whistle()` can never run
+    assert g.edges["play", "rest"]["guards"] == ["not (x > 1)", ""]  # after `return`, nothing is known
+    assert [s.line for s in g.edges["play", "rest"]["spans"]] == [12, 8]
+    assert g.nodes["rest"]["actors"] == ["1"]
+
+
 def test_problem_graph_marks_automatic_edges():
     g = graph_of(PROBLEMS)
     assert set(g.nodes) == {START, END, "pick", "spin", "spun", "stuck", "lonely"}
@@ -118,7 +131,7 @@ def test_problem_graph_marks_automatic_edges():
     assert g.out_degree("stuck") == 0 and g.in_degree("lonely") == 0
 
 
-@pytest.mark.parametrize("path", [RALLY, EVENTS, PROBLEMS])
+@pytest.mark.parametrize("path", [RALLY, EVENTS, PROBLEMS, JUMPS])
 def test_every_step_random_games_take_is_in_the_graph(path):
     g = graph_of(path)
     taken = command.simulate(vbr.load(path), 15, seed=1)
@@ -137,7 +150,7 @@ def test_findings_name_each_flaw_at_its_phase():
     assert all(d.span.file == PROBLEMS for d in found)
 
 
-@pytest.mark.parametrize("path", [RALLY, EVENTS])
+@pytest.mark.parametrize("path", [RALLY, EVENTS, JUMPS])
 def test_sound_flows_have_no_findings(path):
     assert findings(build_model(load_rules(path))) == []
 

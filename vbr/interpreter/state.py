@@ -302,6 +302,23 @@ class State:
             return f"{v} {self.prog.kind_names[k]}({fields})"
         return text(v, self.prog)
 
+    def audit(self) -> list[str]:
+        """Problems with the conservation invariant: every card and piece in exactly one zone, and
+        where it is recorded to be. Empty when all is well (tests and `vbr sim` soak runs call it)."""
+        problems = []
+        seen: dict[int, int] = {}
+        for z, items in enumerate(self.zones):
+            for e in items:
+                if e in seen:
+                    problems.append(f"{e} is in {self.prog.zone_names[seen[e]]} and {self.prog.zone_names[z]}")
+                seen[e] = z
+        for e in range(len(self.ent)):
+            if e not in seen:
+                problems.append(f"#{e} is in no zone")
+            elif self.where[e] != seen[e]:
+                problems.append(f"#{e} is recorded in {self.prog.zone_names[self.where[e]]} but lies in {self.prog.zone_names[seen[e]]}")
+        return problems
+
     # ------------------------------------------------------------------ what a seat may see
     def visible(self, z: int, seat: int) -> bool:
         vis, per = self.prog.zone_visibility[z]

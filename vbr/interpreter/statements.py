@@ -371,7 +371,7 @@ class StmtCompiler:
             if optional:
                 if not opts:  # nothing to take but `pass`: no choice to make
                     L[slot] = None
-                    fr.pc = after.pc
+                    fr.pc = else_label.pc if else_label is not None else after.pc
                     return
                 opts.append(None)
             if not opts:

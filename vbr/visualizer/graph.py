@@ -108,7 +108,7 @@ def flow_of(model: Model, body: A.Block) -> Flow:
 
 
 class _Walker:
-    """Follows every statement of a body once, collecting exits and choice points."""
+    """Follows the statements a body can run, into procedures and handlers, collecting exits and choices."""
 
     def __init__(self, model: Model):
         self.model = model

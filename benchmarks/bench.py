@@ -1,0 +1,250 @@
+"""How fast the interpreter is, and how it compares with Siatka written by hand.
+
+    python benchmarks/bench.py [--quick] [--json]      the timings (docs/performance.md)
+    python benchmarks/bench.py --agreement [N]         evidence that both play the same game
+
+Timings: (a) parse, check+compile time of every bundled rule file, the median of several runs;
+(b) games/s with random agents for every bundled rule file (Siatka also with all three variants
+on), single process, through the API; (c) the hand-written Siatka's games/s on the same number of
+games; (d) the ratio interpreter / hand-written, against the target of 1/3. Each games/s figure is
+the best of a few repeats, as timeit does: the least disturbed run.
+
+--agreement plays N games through the interpreter and 10 N hand-written ones for each set of
+options, and compares per-game means (choices, each kind of choice and the options it offered,
+wins, points) with a z score; |z| above 3 would mean the two are not the same game.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+
+import handwritten_siatka as hand
+
+import vbr
+from vbr.agents import SeatView, make_agent
+from vbr.interpreter import rng as R
+from vbr.interpreter.compiler import compile_rules
+from vbr.loader import bundled_names, load_rules
+from vbr.play import play_game
+
+TARGET_RATIO = 1 / 3
+ALL_VARIANTS = {name: True for name in hand.OPTIONS}
+SIATKA_CONFIGS = [{}, {"abilities": True}, {"block_marker": True}, {"rotation": True}, ALL_VARIANTS]
+
+# The rule file's prompts → the hand-written game's names for its choice points.
+PROMPT_KINDS = [
+    ("which tile stands", "placement"),
+    ("Zagrywka", "zagrywka"),
+    ("Rozegranie (R)", "R"),
+    ("R: which direction", "R direction"),
+    ("Rozegranie: roll again", "rozegranie"),
+    ("Mocne odbicie", "mocne_odbicie"),
+    ("which of the two bounces", "bounce"),
+    ("Atak z zaskoczenia", "zaskoczenie"),
+    ("Superatak", "superatak"),
+    ("Block marker", "block marker"),
+]
+
+
+def options_text(options: dict) -> str:
+    return ",".join(sorted(options)) or "default"
+
+
+# ---------------------------------------------------------------------- (a) load times
+def load_times(names: list[str], runs: int) -> dict:
+    out = {}
+    first = True
+    for name in names:
+        start = time.perf_counter()
+        vbr.load(name)
+        cold = time.perf_counter() - start
+        parse, check = [], []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            rules = load_rules(name)
+            t1 = time.perf_counter()
+            compile_rules(rules, {})
+            t2 = time.perf_counter()
+            parse.append(t1 - t0)
+            check.append(t2 - t1)
+        out[name] = {
+            "parse_ms": round(statistics.median(parse) * 1000, 2),
+            "check_compile_ms": round(statistics.median(check) * 1000, 2),
+            "total_ms": round(statistics.median(p + c for p, c in zip(parse, check)) * 1000, 2),
+            "first_load_ms": round(cold * 1000, 1),
+            "first_includes_parser_build": first,
+        }
+        first = False
+    return out
+
+
+# ---------------------------------------------------------------------- (b, c, d) games/s
+def best_rate(play, n: int, repeats: int) -> float:
+    best = math.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for seed in range(n):
+            play(seed)
+        best = min(best, time.perf_counter() - start)
+    return n / best
+
+
+def interpreter_rate(name: str, options: dict, n: int, repeats: int) -> tuple[float, float]:
+    """Games/s, and mean choices per game (from one untimed pass)."""
+    game = vbr.load(name, options)
+    agents = ["random"] * game.seats
+    choices = sum(play_game(game, seed, agents).choices for seed in range(n)) / n
+    rate = best_rate(lambda seed: play_game(game, seed, agents), n, repeats)
+    return rate, choices
+
+
+def handwritten_rate(options: dict, n: int, repeats: int) -> float:
+    return best_rate(lambda seed: hand.play_game(seed, **options), n, repeats)
+
+
+def speed_rows(names: list[str], n: int, repeats: int) -> list[dict]:
+    rows = []
+    for name in names:
+        for options in (SIATKA_CONFIGS[0], ALL_VARIANTS) if name == "siatka" else ({},):
+            rate, choices = interpreter_rate(name, options, n, repeats)
+            row = {"rules": name, "options": options_text(options), "games": n, "choices_per_game": round(choices, 2),
+                   "interpreter_games_per_s": round(rate, 1), "handwritten_games_per_s": None, "ratio": None}
+            if name == "siatka":
+                h = handwritten_rate(options, n, repeats)
+                row["handwritten_games_per_s"] = round(h, 1)
+                row["ratio"] = round(rate / h, 3)
+                row["meets_target"] = rate / h >= TARGET_RATIO
+            rows.append(row)
+    return rows
+
+
+def machine() -> dict:
+    return {"cpus": os.cpu_count(), "python": platform.python_version(), "implementation": platform.python_implementation(),
+            "platform": platform.platform(), "processor": platform.processor() or platform.machine()}
+
+
+def run_timings(quick: bool) -> dict:
+    names = bundled_names()
+    n, repeats, runs = (100, 1, 3) if quick else (1000, 3, 9)
+    return {
+        "date": datetime.date.today().isoformat(),
+        "machine": machine(),
+        "quick": quick,
+        "target_ratio": round(TARGET_RATIO, 3),
+        "load": load_times(names, runs),
+        "speed": speed_rows(names, n, repeats),
+    }
+
+
+def print_timings(res: dict) -> None:
+    m = res["machine"]
+    print(f"{res['date']}  {m['cpus']} CPUs, {m['implementation']} {m['python']}, {m['platform']}"
+          + ("  (--quick)" if res["quick"] else ""))
+    print()
+    print(f"{'rules':14} {'parse ms':>9} {'check+compile ms':>17} {'total ms':>9} {'first load ms':>14}")
+    for name, t in res["load"].items():
+        note = "  (includes building the parser)" if t["first_includes_parser_build"] else ""
+        print(f"{name:14} {t['parse_ms']:9.2f} {t['check_compile_ms']:17.2f} {t['total_ms']:9.2f} {t['first_load_ms']:14.1f}{note}")
+    print()
+    print(f"{'rules':14} {'options':38} {'games':>6} {'choices/game':>13} {'vbr games/s':>12} {'hand games/s':>13} {'ratio':>7}")
+    for r in res["speed"]:
+        hand_rate = f"{r['handwritten_games_per_s']:13.1f}" if r["handwritten_games_per_s"] else f"{'-':>13}"
+        ratio = f"{r['ratio']:7.3f}" if r["ratio"] is not None else f"{'-':>7}"
+        print(f"{r['rules']:14} {r['options']:38} {r['games']:6} {r['choices_per_game']:13.2f} "
+              f"{r['interpreter_games_per_s']:12.1f} {hand_rate} {ratio}")
+    print(f"\ntarget: interpreter / hand-written >= {res['target_ratio']}")
+
+
+# ---------------------------------------------------------------------- agreement
+def interpreter_game_stats(game, seed: int) -> dict:
+    """play_game's loop, counting every choice by kind and the options it offered."""
+    state = game.new_state(seed)
+    agents = [make_agent("random", seat, R.derive(seed, 7919, seat)) for seat in range(game.seats)]
+    tally: dict = {}
+    while state.result is None:
+        p = state.pending
+        kind = next((k for key, k in PROMPT_KINDS if key in p.prompt), p.prompt)
+        made, offered = tally.get(kind, (0, 0))
+        tally[kind] = (made + 1, offered + len(p.options))
+        state.apply_index(agents[p.seat].act(SeatView(state, p.seat)))
+    return game_stats(state.result.winner, state.result.points, state.choices, tally)
+
+
+def handwritten_game_stats(seed: int, options: dict) -> dict:
+    g = hand.Siatka(seed, **options)
+    g.tally = {}
+    winner = g.play()
+    return game_stats(winner, g.score, g.choices, g.tally)
+
+
+def game_stats(winner, points, choices, tally) -> dict:
+    out = {"choices": choices, "seat 0 wins": int(winner == 0), "points 0": points[0], "points 1": points[1]}
+    for kind, (made, offered) in tally.items():
+        out[f"{kind}: choices"] = made
+        out[f"{kind}: options"] = offered
+    return out
+
+
+def compare(a: list[dict], b: list[dict]) -> list[dict]:
+    keys = list(dict.fromkeys([k for g in a for k in g] + [k for g in b for k in g]))
+    rows = []
+    for k in keys:
+        xa = [g.get(k, 0) for g in a]
+        xb = [g.get(k, 0) for g in b]
+        ma, mb = statistics.fmean(xa), statistics.fmean(xb)
+        se = math.sqrt(statistics.pvariance(xa) / len(xa) + statistics.pvariance(xb) / len(xb))
+        z = (ma - mb) / se if se > 0 else (0.0 if ma == mb else math.inf)
+        rows.append({"per game": k, "vbr": round(ma, 3), "hand": round(mb, 3), "z": round(z, 2)})
+    return rows
+
+
+def run_agreement(n: int) -> dict:
+    out = []
+    for options in SIATKA_CONFIGS:
+        game = vbr.load("siatka", options)
+        a = [interpreter_game_stats(game, seed) for seed in range(n)]
+        b = [handwritten_game_stats(seed, options) for seed in range(10 * n)]
+        rows = compare(a, b)
+        out.append({"options": options_text(options), "vbr_games": n, "hand_games": 10 * n, "rows": rows,
+                    "max_abs_z": max(abs(r["z"]) for r in rows)})
+    return {"date": datetime.date.today().isoformat(), "agreement": out}
+
+
+def print_agreement(res: dict) -> None:
+    for block in res["agreement"]:
+        print(f"\n{block['options']}: {block['vbr_games']} interpreter games, {block['hand_games']} hand-written games")
+        print(f"  {'per game':32} {'vbr':>9} {'hand':>9} {'z':>7}")
+        for r in block["rows"]:
+            print(f"  {r['per game']:32} {r['vbr']:9.3f} {r['hand']:9.3f} {r['z']:7.2f}")
+        print(f"  largest |z|: {block['max_abs_z']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="small counts (well under 20 s)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--agreement", type=int, nargs="?", const=2000, metavar="N",
+                    help="instead of timing, compare the two implementations over N interpreter games (default 2000)")
+    args = ap.parse_args(argv)
+    if args.agreement:
+        res = run_agreement(args.agreement)
+        show = print_agreement
+    else:
+        res = run_timings(args.quick)
+        show = print_timings
+    if args.json:
+        print(json.dumps(res, sort_keys=True))
+    else:
+        show(res)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The main job on a fresh machine: set up, play one game of Siatka, draw its turn-flow diagram.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+mkdir -p out
+.venv/bin/vbr run siatka --seed 1 --agents greedy,random --option abilities --log out/siatka-game.jsonl
+.venv/bin/vbr replay out/siatka-game.jsonl
+.venv/bin/vbr sim siatka -n 200 --seed 1
+.venv/bin/vbr graph siatka -o out/siatka.svg
+echo "diagram written to out/siatka.svg"

@@ -1,0 +1,108 @@
+"""The CLI: thin, located errors, exit codes, never a traceback."""
+import json
+
+import pytest
+
+from vbr.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_check_ok(capsys):
+    code, out, _ = run(capsys, "check", "siatka", "rules/tests/siatka.vbr")
+    assert code == 0 and out.count(": ok") == 2
+
+
+@pytest.mark.parametrize("content,expect", [
+    (b"", "error: the file is empty"),
+    (b'game "x"\n\xff\xfe\n', ":2:1: error: the file is not valid UTF-8"),
+    (b'game "x"\nphase p { goto }\n', ":2:16: error: unexpected '}'"),
+])
+def test_bad_files_give_located_errors_without_traceback(tmp_path, capsys, content, expect):
+    p = tmp_path / "bad.vbr"
+    p.write_bytes(content)
+    code, _, err = run(capsys, "check", str(p))
+    assert code == 1
+    assert expect in err
+    assert "Traceback" not in err
+
+
+def test_missing_file_and_directory(tmp_path, capsys):
+    code, _, err = run(capsys, "check", str(tmp_path / "nope.vbr"))
+    assert code == 1 and "cannot find rule file" in err and "siatka" in err
+    code, _, err = run(capsys, "check", str(tmp_path))
+    assert code == 1 and "is a directory" in err
+
+
+def test_error_shows_source_line_and_caret(tmp_path, capsys):
+    p = tmp_path / "e.vbr"
+    p.write_text('game "x"\nstart p\nphase p {\n  goto nowhere\n}\n')
+    code, _, err = run(capsys, "check", str(p))
+    lines = err.splitlines()
+    assert lines[0] == f"{p}:4:3: error: no phase `nowhere`"
+    assert lines[1].strip() == "goto nowhere"
+    assert lines[2] == "    " + "  ^"
+
+
+def test_run_prints_play_and_writes_a_log_that_replays(tmp_path, capsys):
+    log = tmp_path / "g.jsonl"
+    code, out, _ = run(capsys, "run", "siatka", "--seed", "3", "--agents", "random,greedy", "--log", str(log))
+    assert code == 0 and "[serve]" in out and "result: seat" in out
+    first = json.loads(log.read_text().splitlines()[0])
+    assert first["t"] == "header" and first["seed"] == 3 and first["agents"] == ["random", "greedy"]
+    code, out, _ = run(capsys, "replay", str(log))
+    assert code == 0 and "reproduces exactly" in out
+    # tamper with one logged roll: the replay notices
+    lines = log.read_text().splitlines()
+    i = next(i for i, l in enumerate(lines) if '"t":"roll"' in l)
+    lines[i] = lines[i].replace('"value":"', '"value":"x')
+    log.write_text("\n".join(lines) + "\n")
+    code, _, err = run(capsys, "replay", str(log))
+    assert code == 1 and f":{i + 1}: differs on replay" in err
+
+
+def test_run_same_seed_same_output(capsys):
+    a = run(capsys, "run", "siatka", "--seed", "11")[1]
+    b = run(capsys, "run", "siatka", "--seed", "11")[1]
+    assert a == b
+
+
+def test_sim_json_is_the_same_for_one_and_two_workers(capsys):
+    stats = []
+    for w in ("1", "2"):
+        code, out, _ = run(capsys, "sim", "siatka", "-n", "40", "--seed", "5", "--workers", w, "--json", "--option", "rotation")
+        assert code == 0
+        s = json.loads(out)
+        for key in ("rules", "games", "seed", "wins", "win_rate", "ci95", "mean_steps", "games_per_s"):
+            assert key in s
+        stats.append({k: v for k, v in s.items() if k not in ("games_per_s", "seconds")})
+    assert stats[0] == stats[1]
+    assert sum(stats[0]["wins"].values()) == 40
+    lo, hi = stats[0]["ci95"]["0"]
+    assert lo <= stats[0]["win_rate"]["0"] <= hi
+
+
+def test_unknown_option_and_agent(capsys):
+    code, _, err = run(capsys, "run", "siatka", "--option", "rotaton")
+    assert code == 1 and "unknown option `rotaton`" in err and "did you mean `rotation`" in err
+    code, _, err = run(capsys, "run", "siatka", "--agents", "smart")
+    assert code == 1 and "unknown agent 'smart'" in err
+
+
+def test_test_command_last_line(capsys):
+    code, out, _ = run(capsys, "test", "rules/tests/siatka.vbr")
+    assert code == 0 and out.splitlines()[-1].endswith(" passed, 0 failed")
+
+
+def test_fmt_check(tmp_path, capsys):
+    p = tmp_path / "f.vbr"
+    p.write_text('game "x"\nstart p\nphase p {   goto p }\n')
+    code, _, err = run(capsys, "fmt", str(p), "--check")
+    assert code == 1 and "not in canonical form" in err
+    code, out, _ = run(capsys, "fmt", str(p))
+    p.write_text(out)
+    assert run(capsys, "fmt", str(p), "--check")[0] == 0

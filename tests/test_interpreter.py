@@ -1,0 +1,173 @@
+"""The generic interpreter through its public API: conservation, determinism, limits, visibility."""
+import itertools
+import random
+
+import pytest
+
+from vbr.errors import IllegalActionError, StepLimitExceeded, VbrRuntimeError
+from vbr.interpreter.game import load
+from vbr.interpreter.state import Action
+from vbr.play import play_game
+
+OPTION_SETS = [dict(zip(["abilities", "block_marker", "rotation"], c)) for c in itertools.product([False, True], repeat=3)]
+
+
+def write(tmp_path, text, name="g.vbr"):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: "+".join(k for k, v in o.items() if v) or "base")
+def test_random_games_keep_every_invariant(options):
+    """OpenSpiel's random_sim_test: many seeded games through the public API, checking after every
+    step that nothing is lost, scores never fall, and every game ends."""
+    game = load("siatka", options)
+    for seed in range(12):
+        st = game.new_state(seed)
+        rng = random.Random(seed)
+        last = st.points()
+        steps = 0
+        while not st.is_terminal():
+            assert st.audit() == []
+            legal = st.legal_actions()
+            assert legal and all(a.seat == st.current_player() for a in legal)
+            st.apply(legal[rng.randrange(len(legal))])
+            pts = st.points()
+            assert all(b >= a for a, b in zip(last, pts)), (last, pts)
+            last = pts
+            steps += 1
+            assert steps < 5000
+        assert st.audit() == []
+        out = st.outcome()
+        assert out.winner in (0, 1) and max(out.points) == 9 and out.points[out.winner] == 9
+        # 36 entities: 12 tiles and 24 cards
+        assert len(st.ent) == 36
+
+
+def test_same_seed_same_game_byte_for_byte():
+    game = load("siatka", {"abilities": True})
+    a = play_game(game, 42, ["random", "greedy"], record=True).state.log
+    b = play_game(game, 42, ["random", "greedy"], record=True).state.log
+    c = play_game(game, 43, ["random", "greedy"], record=True).state.log
+    assert a == b
+    assert a != c
+
+
+def test_legal_choice_counts_from_a_fixed_seed():
+    """A 'perft' for vbr: the exact legal-choice counts along the first-legal line of seed 7."""
+    game = load("siatka", {"abilities": True, "block_marker": True})
+    st = game.new_state(7)
+    counts = []
+    for _ in range(20):
+        counts.append(len(st.legal_actions()))
+        st.apply_index(0)
+    # placement offers 6, 5, ..., 1 tiles to each seat in turn
+    assert counts[:12] == [6, 5, 4, 3, 2, 1] * 2
+    # then, taking the first option each time (recorded, and read off the play-by-play):
+    # Zagrywka serve to one of 6 fields (an ace), Zagrywka again (6), the block marker on one of
+    # 3 front-row tiles or pass (4), Mocne odbicie or pass (2), left or right (2: out, a point),
+    # Zagrywka (6), the marker again (4), the two diagonals (2: out, a point).
+    assert counts[12:] == [6, 6, 4, 2, 2, 6, 4, 2]
+
+
+def test_actions_round_trip_through_text():
+    game = load("siatka")
+    st = game.new_state(1)
+    for a in st.legal_actions():
+        assert Action.parse(str(a)) == a
+    with pytest.raises(IllegalActionError):
+        st.apply(Action(1 - st.current_player(), st.legal_actions()[0].text))
+    with pytest.raises(IllegalActionError, match="not legal here"):
+        st.apply(Action(st.current_player(), "#999"))
+
+
+def test_clone_is_independent():
+    game = load("siatka")
+    st = game.new_state(3)
+    c = st.clone()
+    for _ in range(30):
+        c.apply_index(0)
+    assert st.choices == 0 and c.choices == 30
+    assert st.audit() == [] and c.audit() == []
+    assert st.legal_actions() == game.new_state(3).legal_actions()
+
+
+def test_observation_hides_what_a_seat_may_not_see():
+    game = load("siatka")
+    st = game.new_state(5)
+    o0, o1 = st.observation(0), st.observation(1)
+    assert isinstance(o0["zones"]["hand[0]"], list) and len(o0["zones"]["hand[0]"]) == 3
+    assert o0["zones"]["hand[1]"] == 3  # only the size of the other hand
+    assert o1["zones"]["deck[1]"] == 9  # a face-down deck: only its size, even to its owner
+    assert isinstance(o1["zones"]["discard[0]"], list)  # public
+    mover = st.current_player()
+    assert "legal" in st.observation(mover) and "legal" not in st.observation(1 - mover)
+
+
+def test_determinize_keeps_what_the_seat_knows():
+    game = load("siatka")
+    st = game.new_state(5)
+    for _ in range(20):
+        st.apply_index(0)
+    seat = st.current_player()
+    world = st.determinize(seat, 99)
+    assert world.audit() == []
+    assert world.observation(seat) == st.observation(seat)
+    other_hands = {tuple(world.zones[z]) for z in range(len(world.zones))}
+    assert other_hands  # a real copy
+    assert [len(z) for z in world.zones] == [len(z) for z in st.zones]
+
+
+def test_step_limit_is_a_clear_located_error(tmp_path):
+    p = write(tmp_path, 'game "x"\nlimit steps 1000\nvar n: int = 0\nstart p\nphase p {\n  n += 1\n  goto p\n}\n')
+    with pytest.raises(StepLimitExceeded) as info:
+        load(p).new_state(0)
+    assert "step limit of 1000 reached in `p`" in info.value.message
+    assert info.value.span.line in (6, 7)
+
+
+def test_loop_max_is_enforced(tmp_path):
+    p = write(tmp_path, 'game "x"\nvar n: int = 0\nstart p\nphase p {\n  loop max 5 {\n    n += 1\n  }\n  end draw\n}\n')
+    with pytest.raises(VbrRuntimeError, match="loop ran more than its `max 5` rounds") as info:
+        load(p).new_state(0)
+    assert info.value.span.line == 5
+
+
+def test_runtime_errors_are_located(tmp_path):
+    p = write(tmp_path, 'game "x"\nvar n: int per seat = 0\nstart p\nphase p {\n  n[7] = 1\n  end draw\n}\n')
+    with pytest.raises(VbrRuntimeError) as info:
+        load(p).new_state(0)
+    assert (info.value.span.line, info.value.span.col) == (5, 3)
+    assert "index out of range 0..1" in info.value.message
+
+
+def test_range_wrap_and_clamp(tmp_path):
+    p = write(tmp_path, 'game "x"\nvar s: int = 0 range 0..4 wrap 1\nvar c: int = 0 range 0..3 clamp\n'
+                        'var hist: int = 0\nstart p\nphase p {\n  repeat 6 {\n    s += 1\n    c += 1\n    hist = hist * 10 + s\n  }\n'
+                        '  end draw\n}\n')
+    st = load(p).new_state(0)
+    vals = dict(zip(st.prog.var_names, st.vals))
+    assert vals["hist"] == 123412  # 1, 2, 3, 4, then 4 + 1 wraps to 1, 2
+    assert vals["c"] == 3
+
+
+def test_events_run_handlers_in_order_with_guards(tmp_path):
+    p = write(tmp_path, 'game "x"\nvar log: int = 0\nevent scored(n: int)\n'
+                        'on scored(n: int) {\n  log = log * 10 + n\n}\n'
+                        'on scored(n: int) when n > 1 {\n  log = log * 10 + 9\n}\n'
+                        'start p\nphase p {\n  emit scored(1)\n  emit scored(2)\n  end draw\n}\n')
+    st = load(p).new_state(0)
+    assert st.vals[0] == 129
+
+
+def test_teams_visibility_and_partner(tmp_path):
+    p = write(tmp_path, 'game "x"\nseats 4 teams { a: 0 2 b: 1 3 }\nkind C { v: int }\nzone hand per seat owner\n'
+                        'zone shared per team team\nsetup {\n  for s in seats {\n    create C(v: s) in hand[s]\n  }\n'
+                        '  create C(v: 9) in shared[0]\n}\nstart p\nphase p {\n  choose c from hand[partner(0)] by 0\n  end winner partner(1)\n}\n')
+    st = load(p).new_state(0)
+    assert [a.text for a in st.legal_actions()] == ["#2"]
+    assert isinstance(st.observation(2)["zones"]["shared[0]"], list)
+    assert st.observation(1)["zones"]["shared[0]"] == 1
+    st.apply_index(0)
+    assert st.outcome().winner == 3
