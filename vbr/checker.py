@@ -174,7 +174,7 @@ def _choose_seats(m: Model, decls: list[A.Seats]) -> None:
 def option_condition(m: Model, e: A.Expr):
     """Evaluate a condition over options alone (declarations are chosen before anything runs)."""
     match e:
-        case A.IntLit(value=v) | A.BoolLit(value=v):
+        case A.IntLit(value=v) | A.BoolLit(value=v) | A.StrLit(value=v):
             return v
         case A.Name(id=i) if i in m.options:
             return m.options[i]
@@ -227,13 +227,21 @@ def literal_value(m: Model, e: A.Expr):
     match e:
         case A.IntLit(value=v) | A.BoolLit(value=v):
             return v
+        case A.StrLit(value=v):
+            return _Text(v)
         case A.Name(id=i) if i in m.member_enum:
             return i
-    m.diags.error(e.span, "an option's value is a number, `true`, `false` or an enum member")
+    m.diags.error(e.span, "an option's value is a number, `true`, `false`, a \"string\" or an enum member")
     return None
 
 
+class _Text(str):
+    """A string option value (as opposed to an enum member, also a str at run time)."""
+
+
 def literal_type(m: Model, v) -> str:
+    if isinstance(v, _Text):
+        return "str"
     if isinstance(v, bool):
         return "bool"
     if isinstance(v, int):
@@ -273,7 +281,9 @@ def _apply_options(m: Model, given: dict[str, object]) -> None:
         if isinstance(default, int) and not isinstance(default, bool) and (isinstance(value, bool) or not isinstance(value, int)):
             m.diags.error(d.span, f"option `{name}` is a number, not {raw!r}")
             continue
-        if isinstance(default, str) and value not in m.enums.get(m.member_enum.get(default, ""), []):
+        if isinstance(default, _Text):
+            value = _Text(str(raw) if not isinstance(raw, bool) else ("true" if raw else "false"))
+        elif isinstance(default, str) and value not in m.enums.get(m.member_enum.get(default, ""), []):
             allowed = ", ".join(m.enums.get(m.member_enum.get(default, ""), []))
             m.diags.error(d.span, f"option `{name}` is one of {allowed}, not {raw!r}")
             continue

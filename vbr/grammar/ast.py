@@ -74,6 +74,10 @@ class NoneLit(Expr):
     pass
 
 
+class StrLit(Expr):
+    value: str
+
+
 class Name(Expr):
     id: str
 

@@ -21,6 +21,8 @@ def _expr(e: A.Expr) -> tuple[str, int]:
             return ("true" if v else "false"), 9
         case A.NoneLit():
             return "none", 9
+        case A.StrLit(value=v):
+            return f'"{v}"', 9
         case A.Name(id=i):
             return i, 9
         case A.Attr(obj=o, name=n):

@@ -386,6 +386,9 @@ class ToAst(Transformer):
     def none_lit(self, meta, ch):
         return A.NoneLit(span=self._span(meta, ch))
 
+    def str_lit(self, meta, ch):
+        return A.StrLit(span=self._span(meta, ch), value=_str(ch[0]))
+
     def name(self, meta, ch):
         return A.Name(span=self._span(meta, ch), id=str(ch[0]))
 

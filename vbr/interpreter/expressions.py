@@ -48,6 +48,10 @@ class ExprCompiler:
         v = e.value
         return (lambda st, L: v), "bool"
 
+    def c_StrLit(self, e, scope):
+        v = e.value
+        return (lambda st, L: v), "str"
+
     def c_NoneLit(self, e, scope):
         return (lambda st, L: None), "none"
 
