@@ -86,27 +86,26 @@ def load_times(names: list[str], runs: int) -> dict:
 
 
 # ---------------------------------------------------------------------- (b, c, d) games/s
-def best_rate(play, n: int, repeats: int) -> float:
+def best_rate(play, n: int, repeats: int) -> tuple[float, float]:
+    """Games/s of the best of `repeats` runs of n games, and the mean of what `play` returns (choices)."""
     best = math.inf
     for _ in range(repeats):
+        total = 0
         start = time.perf_counter()
         for seed in range(n):
-            play(seed)
+            total += play(seed)
         best = min(best, time.perf_counter() - start)
-    return n / best
+    return n / best, total / n
 
 
 def interpreter_rate(name: str, options: dict, n: int, repeats: int) -> tuple[float, float]:
-    """Games/s, and mean choices per game (from one untimed pass)."""
     game = vbr.load(name, options)
     agents = ["random"] * game.seats
-    choices = sum(play_game(game, seed, agents).choices for seed in range(n)) / n
-    rate = best_rate(lambda seed: play_game(game, seed, agents), n, repeats)
-    return rate, choices
+    return best_rate(lambda seed: play_game(game, seed, agents).choices, n, repeats)
 
 
-def handwritten_rate(options: dict, n: int, repeats: int) -> float:
-    return best_rate(lambda seed: hand.play_game(seed, **options), n, repeats)
+def handwritten_rate(options: dict, n: int, repeats: int) -> tuple[float, float]:
+    return best_rate(lambda seed: hand.play_game(seed, **options)[2], n, repeats)
 
 
 def speed_rows(names: list[str], n: int, repeats: int) -> list[dict]:
@@ -114,11 +113,13 @@ def speed_rows(names: list[str], n: int, repeats: int) -> list[dict]:
     for name in names:
         for options in (SIATKA_CONFIGS[0], ALL_VARIANTS) if name == "siatka" else ({},):
             rate, choices = interpreter_rate(name, options, n, repeats)
-            row = {"rules": name, "options": options_text(options), "games": n, "choices_per_game": round(choices, 2),
-                   "interpreter_games_per_s": round(rate, 1), "handwritten_games_per_s": None, "ratio": None}
+            row = {"rules": name, "options": options_text(options), "games": n,
+                   "interpreter_games_per_s": round(rate, 1), "interpreter_choices_per_game": round(choices, 2),
+                   "handwritten_games_per_s": None, "handwritten_choices_per_game": None, "ratio": None}
             if name == "siatka":
-                h = handwritten_rate(options, n, repeats)
+                h, h_choices = handwritten_rate(options, n, repeats)
                 row["handwritten_games_per_s"] = round(h, 1)
+                row["handwritten_choices_per_game"] = round(h_choices, 2)
                 row["ratio"] = round(rate / h, 3)
                 row["meets_target"] = rate / h >= TARGET_RATIO
             rows.append(row)
@@ -132,7 +133,7 @@ def machine() -> dict:
 
 def run_timings(quick: bool) -> dict:
     names = bundled_names()
-    n, repeats, runs = (100, 1, 3) if quick else (1000, 3, 9)
+    n, repeats, runs = (200, 1, 3) if quick else (1000, 3, 9)
     return {
         "date": datetime.date.today().isoformat(),
         "machine": machine(),
@@ -153,12 +154,16 @@ def print_timings(res: dict) -> None:
         note = "  (includes building the parser)" if t["first_includes_parser_build"] else ""
         print(f"{name:14} {t['parse_ms']:9.2f} {t['check_compile_ms']:17.2f} {t['total_ms']:9.2f} {t['first_load_ms']:14.1f}{note}")
     print()
-    print(f"{'rules':14} {'options':38} {'games':>6} {'choices/game':>13} {'vbr games/s':>12} {'hand games/s':>13} {'ratio':>7}")
+    print(f"{'rules':10} {'options':32} {'games':>6} {'vbr games/s':>12} {'choices':>8} "
+          f"{'hand games/s':>13} {'choices':>8} {'ratio':>6}")
     for r in res["speed"]:
-        hand_rate = f"{r['handwritten_games_per_s']:13.1f}" if r["handwritten_games_per_s"] else f"{'-':>13}"
-        ratio = f"{r['ratio']:7.3f}" if r["ratio"] is not None else f"{'-':>7}"
-        print(f"{r['rules']:14} {r['options']:38} {r['games']:6} {r['choices_per_game']:13.2f} "
-              f"{r['interpreter_games_per_s']:12.1f} {hand_rate} {ratio}")
+        hand_rate, hand_choices, ratio = "-", "-", "-"
+        if r["ratio"] is not None:
+            hand_rate = f"{r['handwritten_games_per_s']:.1f}"
+            hand_choices = f"{r['handwritten_choices_per_game']:.2f}"
+            ratio = f"{r['ratio']:.3f}"
+        print(f"{r['rules']:10} {r['options']:32} {r['games']:6} {r['interpreter_games_per_s']:12.1f} "
+              f"{r['interpreter_choices_per_game']:8.2f} {hand_rate:>13} {hand_choices:>8} {ratio:>6}")
     print(f"\ntarget: interpreter / hand-written >= {res['target_ratio']}")
 
 

@@ -88,6 +88,12 @@ def _parser() -> argparse.ArgumentParser:
     f.add_argument("--check", action="store_true", help="exit 1 if the file is not in canonical form")
     f.set_defaults(func=cmd_fmt)
 
+    tr = sub.add_parser("trace", help="book passage → rule-file lines → scenario tests, as a Markdown table")
+    tr.add_argument("file", help="a rule file")
+    tr.add_argument("--tests", help="its scenario file (default: rules/tests/NAME.vbr beside it)")
+    tr.add_argument("--update", metavar="DOC", help="rewrite the generated part of a docs page instead of printing")
+    tr.set_defaults(func=cmd_trace)
+
     sub.add_parser("graph", help="draw the turn-flow diagram (see `vbr graph --help`)")
     return p
 
@@ -207,6 +213,21 @@ def cmd_fmt(args) -> int:
         print(f"{path}: canonical")
         return 0
     sys.stdout.write(text)
+    return 0
+
+
+def cmd_trace(args) -> int:
+    from vbr.loader import resolve
+    from vbr.trace import markdown
+    path = resolve(args.file)
+    tests = Path(args.tests) if args.tests else path.parent / "tests" / path.name
+    tests = tests if tests.is_file() else None
+    if args.update:
+        from vbr.trace import update_doc
+        changed = update_doc(Path(args.update), path, tests)
+        print(f"{args.update}: {'updated' if changed else 'up to date'}")
+        return 0
+    sys.stdout.write(markdown(path, tests))
     return 0
 
 

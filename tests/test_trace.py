@@ -1,0 +1,33 @@
+"""Traceability: rule files cite the book; the docs tables are generated and kept current."""
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, RULES, rule_files
+from vbr.trace import MARKER, citations, markdown, matches, scenario_tags
+
+
+def test_citations_and_matching():
+    text = 'var x: int = 0  # [Serve] "the die"\n# [Variant 1, Block (Blok, B)] and [Attack]\nsay "[not a cite]"\n'
+    c = citations(text)
+    assert {t: p.lines for t, p in c.items()} == {"Serve": [1], "Variant 1, Block (Blok, B)": [2], "Attack": [2]}
+    assert matches("Variant 1, Block (Blok, B)", "Variant 1, Block example")
+    assert not matches("Variant 1, Block (Blok, B)", "Variant 1, Serve (Zagrywka, Z)")
+    assert matches("Playing the Ball", "Playing the Ball, Example 2")
+    assert scenario_tags("[A] [B, c] text [D]") == ["A", "B, c"]
+
+
+@pytest.mark.parametrize("rules", rule_files(), ids=lambda p: p.stem)
+def test_every_rule_file_cites_the_book_and_states_assumptions(rules):
+    text = rules.read_text()
+    assert len(citations(text)) >= 10
+    assert "ASSUMPTION" in text
+
+
+def test_siatka_table_is_current_and_every_example_is_tested():
+    doc = ROOT / "docs" / "rulebooks" / "siatka.md"
+    generated = markdown(RULES / "siatka.vbr", RULES / "tests" / "siatka.vbr", "../../rules/siatka.vbr")
+    assert doc.read_text().split(MARKER)[1].strip() == generated.strip()
+    rows = [l for l in generated.splitlines() if l.startswith("| ") and not l.startswith("| Book")]
+    untested = [r.split("|")[1].strip() for r in rows if r.rstrip().endswith("| — |")]
+    assert untested == [], untested
