@@ -15,7 +15,7 @@ from vbr.loader import RuleSet
 
 BASE_TYPES = {"int", "bool", "seat", "cell", "dir", "zone"}
 RESERVED = {"seats", "teams", "none", "true", "false"}
-DEFAULT_LIMITS = {"steps": 5_000_000, "choices": 200_000, "depth": 200}
+DEFAULT_LIMITS = {"steps": 1_000_000, "choices": 200_000, "depth": 200}
 
 
 @dataclass

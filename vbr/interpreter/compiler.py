@@ -128,7 +128,7 @@ def _vars(m: Model, p: Program, x: ExprCompiler) -> None:
 
 
 def _pop(st, fr):
-    st.pop()
+    return st.pop()
 
 
 def _fell_off(name):
@@ -138,7 +138,7 @@ def _fell_off(name):
 
 
 def _setup_done(st, fr):
-    st.setup_done()
+    return st.setup_done()
 
 
 __all__ = ["compile_rules", "literal_type"]

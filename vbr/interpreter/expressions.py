@@ -4,16 +4,40 @@ Each AST expression is compiled once; running a game never walks the AST again.
 """
 from __future__ import annotations
 
+import operator
+
 from vbr.grammar import ast as A
 from vbr.interpreter import types as T
 from vbr.interpreter.builtins import BUILTINS
 from vbr.interpreter.scope import Fault, Scope
 from vbr.interpreter.values import ZoneRef
 
-_ARITH = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
+_FAST = {
+    "==": lambda a, b: lambda st, L: a(st, L) == b(st, L),
+    "!=": lambda a, b: lambda st, L: a(st, L) != b(st, L),
+    "<": lambda a, b: lambda st, L: a(st, L) < b(st, L),
+    "<=": lambda a, b: lambda st, L: a(st, L) <= b(st, L),
+    ">": lambda a, b: lambda st, L: a(st, L) > b(st, L),
+    ">=": lambda a, b: lambda st, L: a(st, L) >= b(st, L),
+    "+": lambda a, b: lambda st, L: a(st, L) + b(st, L),
+    "-": lambda a, b: lambda st, L: a(st, L) - b(st, L),
+    "*": lambda a, b: lambda st, L: a(st, L) * b(st, L),
+}
+_OPS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+        ">=": operator.ge, "+": operator.add, "-": operator.sub, "*": operator.mul}
+_LOCAL_CONST = {op: (lambda fn: lambda s, k: lambda st, L: fn(L[s], k))(fn) for op, fn in _OPS.items()}
+_GLOBAL_CONST = {op: (lambda fn: lambda g, k: lambda st, L: fn(st.vals[g], k))(fn) for op, fn in _OPS.items()}
+_LOCAL_LOCAL = {op: (lambda fn: lambda s, t: lambda st, L: fn(L[s], L[t]))(fn) for op, fn in _OPS.items()}
+_FAST_CONST = {
+    "==": lambda a, k: lambda st, L: a(st, L) == k,
+    "!=": lambda a, k: lambda st, L: a(st, L) != k,
+    "<": lambda a, k: lambda st, L: a(st, L) < k,
+    "<=": lambda a, k: lambda st, L: a(st, L) <= k,
+    ">": lambda a, k: lambda st, L: a(st, L) > k,
+    ">=": lambda a, k: lambda st, L: a(st, L) >= k,
+    "+": lambda a, k: lambda st, L: a(st, L) + k,
+    "-": lambda a, k: lambda st, L: a(st, L) - k,
+    "*": lambda a, k: lambda st, L: a(st, L) * k,
 }
 
 
@@ -23,6 +47,16 @@ class ExprCompiler:
         self.p = program
         self.diags = model.diags
         self._fn_stack: list[str] = []
+        # closures that only read a local slot or a global slot: operators built on them read
+        # the slot themselves instead of calling the closure (the commonest shapes, made cheap)
+        self.leaf: dict[int, tuple] = {}
+
+    def _mark(self, fn, kind: str, where):
+        self.leaf[id(fn)] = (kind, where, fn)  # keep fn alive so its id stays unique
+        return fn
+
+    def _leaf(self, fn):
+        return self.leaf.get(id(fn))
 
     def error(self, node: A.Node, msg: str):
         self.diags.error(node.span, msg)
@@ -60,14 +94,14 @@ class ExprCompiler:
         local = scope.lookup(name)
         if local is not None:
             slot, t = local
-            return (lambda st, L: L[slot]), t
+            return self._mark(lambda st, L: L[slot], "local", slot), t
         m = self.m
         if name in m.vars:
             v = m.vars[name]
             base, n = v.base, v.count
             if v.per:
                 return (lambda st, L: tuple(st.vals[base:base + n])), "list:" + v.type
-            return (lambda st, L: st.vals[base]), v.type
+            return self._mark(lambda st, L: st.vals[base], "global", base), v.type
         if name in m.consts:
             return self.const(name, e)
         if name in m.options:
@@ -128,13 +162,7 @@ class ExprCompiler:
             if name not in kind.fields:
                 return self.error(e, f"kind `{kind.decl.name}` has no field `{name}`" + self.m.suggest(name, kind.fields))
             pos, ft = kind.fields[name]
-
-            def attr(st, L):
-                x = obj(st, L)
-                if x is None:
-                    raise Fault(f"`.{name}` of none")
-                return st.ent[x][pos]
-            return attr, ft
+            return self._attr_of_kind(obj, kind.index, pos, name), ft
         if t in ("ent", "any"):
             owners = [(k.index, k.fields[name]) for k in self.m.kinds.values() if name in k.fields]
             if not owners:
@@ -143,6 +171,9 @@ class ExprCompiler:
             table = {k: pos for k, (pos, _) in owners}
             types = {ft for _, (_, ft) in owners}
             ft = types.pop() if len(types) == 1 else "any"
+            if len(owners) == 1:
+                (only, (pos, _)), = owners
+                return self._attr_of_kind(obj, only, pos, name), ft
 
             def attr_any(st, L):
                 x = obj(st, L)
@@ -155,6 +186,27 @@ class ExprCompiler:
             return attr_any, ft
         return self.error(e, f"only cards and pieces have fields; this is {T.show(t)}")
 
+    def _attr_of_kind(self, obj, kind: int, pos: int, name: str):
+        """`x.field` where the field sits at `pos` of kind `kind`; checked, since a var typed
+        loosely may hold a thing of another kind."""
+        leaf = self._leaf(obj)
+        if leaf and leaf[0] == "local":
+            slot = leaf[1]
+
+            def attr_local(st, L):
+                x = L[slot]
+                if x is None or st.kind[x] != kind:
+                    raise Fault(f"{x} has no field `{name}`" if x is not None else f"`.{name}` of none")
+                return st.ent[x][pos]
+            return attr_local
+
+        def attr(st, L):
+            x = obj(st, L)
+            if x is None or st.kind[x] != kind:
+                raise Fault(f"{x} has no field `{name}`" if x is not None else f"`.{name}` of none")
+            return st.ent[x][pos]
+        return attr
+
     def c_Index(self, e: A.Index, scope: Scope):
         # per-seat vars and zones index straight into their slots
         if isinstance(e.obj, A.Name) and scope.lookup(e.obj.id) is None:
@@ -165,8 +217,18 @@ class ExprCompiler:
                     return self.error(e, f"`{name}` is not kept per seat or team; it takes no index")
                 idx = self.expect(e.index, scope, "int", "an index")
                 base, n = slotted.base, slotted.count
+                leaf = self._leaf(idx)
                 if name in self.m.zones:
                     refs = tuple(ZoneRef(base + i) for i in range(n))
+                    if leaf and leaf[0] == "global":
+                        g = leaf[1]
+
+                        def zone_at_global(st, L):
+                            i = st.vals[g]
+                            if i is None or not 0 <= i < n:
+                                raise Fault(f"`{name}[{i}]`: index out of range 0..{n - 1}")
+                            return refs[i]
+                        return zone_at_global, "zone"
 
                     def zone_at(st, L):
                         i = idx(st, L)
@@ -236,19 +298,12 @@ class ExprCompiler:
         if op in ("==", "!="):
             if not T.compatible(ta, tb):
                 self.diags.error(e.span, f"comparing {T.show(ta)} with {T.show(tb)} is always {'false' if op == '==' else 'true'}")
-            if op == "==":
-                return (lambda st, L: a(st, L) == b(st, L)), "bool"
-            return (lambda st, L: a(st, L) != b(st, L)), "bool"
+            return self._fast(op, a, b, e.right, scope), "bool"
         for side, t in ((e.left, ta), (e.right, tb)):
             if not T.is_numeric(t):
                 self.diags.error(side.span, f"`{op}` works on numbers, not {T.show(t)}")
-        if op in ("<", "<=", ">", ">="):
-            import operator
-            fn = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
-            return (lambda st, L: fn(_num(a(st, L)), _num(b(st, L)))), "bool"
-        if op in _ARITH:
-            fn = _ARITH[op]
-            return (lambda st, L: fn(_num(a(st, L)), _num(b(st, L)))), "int"
+        if op in _FAST:
+            return self._fast(op, a, b, e.right, scope), ("bool" if op in ("<", "<=", ">", ">=") else "int")
         if op in ("/", "%"):
             def div(st, L):
                 x, y = _num(a(st, L)), _num(b(st, L))
@@ -257,6 +312,34 @@ class ExprCompiler:
                 return x // y if op == "/" else x % y
             return div, "int"
         return self.error(e, f"unknown operator {op}")
+
+    def _fast(self, op, a, b, right: A.Expr, scope: Scope):
+        """A closure for `a op b` with the operator inlined, and a constant right side folded in
+        (`t.field == 4`, `bounces < 3`): the commonest shapes in rule files."""
+        known, k = self.constant(right, scope)
+        la, lb = self._leaf(a), self._leaf(b)
+        if known and la:
+            table = _LOCAL_CONST if la[0] == "local" else _GLOBAL_CONST
+            return table[op](la[1], k)
+        if known:
+            return _FAST_CONST[op](a, k)
+        if la and lb and la[0] == lb[0] == "local":
+            return _LOCAL_LOCAL[op](la[1], lb[1])
+        return _FAST[op](a, b)
+
+    def constant(self, e: A.Expr, scope: Scope):
+        """(True, value) when e's value is fixed before play: a literal, an enum member, an option."""
+        match e:
+            case A.IntLit(value=v) | A.BoolLit(value=v) | A.StrLit(value=v):
+                return True, v
+            case A.NoneLit():
+                return True, None
+            case A.Name(id=i) if scope.lookup(i) is None:
+                if i in self.m.member_enum or i in self.m.directions:
+                    return True, i
+                if i in self.m.options and i not in self.m.vars:
+                    return True, self.m.options[i]
+        return False, None
 
     def c_Cond(self, e: A.Cond, scope: Scope):
         t = self.expect(e.test, scope, "bool", "the condition")

@@ -34,16 +34,14 @@ class Frame:
         return f
 
 
-@dataclass
 class Pending:
     """A choice point: `seat` must pick one of `options`; the answer lands in local `slot`."""
 
-    seat: int
-    options: tuple
-    prompt: str
-    slot: int
-    next_pc: int
-    span: Span
+    __slots__ = ("seat", "options", "prompt", "slot", "next_pc", "span")
+
+    def __init__(self, seat: int, options: tuple, prompt: str, slot: int, next_pc: int, span: Span):
+        self.seat, self.options, self.prompt = seat, options, prompt
+        self.slot, self.next_pc, self.span = slot, next_pc, span
 
 
 @dataclass
@@ -78,6 +76,7 @@ class Program:
     limits: dict = field(default_factory=dict)
     const_values: dict = field(default_factory=dict)
     fn_code: dict = field(default_factory=dict)
+    pure_procs: dict = field(default_factory=dict)  # name -> (closure, nlocals): procs that never suspend
     scratch_locals: object = None
     scratch_state: object = None
     compilers: tuple = ()  # (ExprCompiler, StmtCompiler): scenarios compile against the same tables

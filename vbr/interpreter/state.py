@@ -47,7 +47,7 @@ class Outcome:
 
 class State:
     __slots__ = ("prog", "vals", "zones", "where", "ent", "kind", "stack", "rng", "pending", "result",
-                 "steps", "choices", "log", "forced", "phase", "trace", "hold_start")
+                 "steps", "choices", "log", "forced", "phase", "trace", "hold_start", "fault_span")
 
     def __init__(self, prog: Program):
         self.prog = prog
@@ -69,6 +69,7 @@ class State:
         st.phase = ""
         st.trace = {} if trace else None
         st.hold_start = hold_start
+        st.fault_span = None
         for base, count, init in prog.var_init:
             v = _run_expr(st, init, prog)
             if isinstance(v, tuple) and count > 1:
@@ -103,6 +104,7 @@ class State:
         c.phase = self.phase
         c.trace = dict(self.trace) if self.trace is not None else None
         c.hold_start = self.hold_start
+        c.fault_span = None
         return c
 
     # ------------------------------------------------------------------ the public API
@@ -171,24 +173,30 @@ class State:
 
     # ------------------------------------------------------------------ the machine
     def run(self) -> None:
+        """Run ops until a choice point or the end. Ops return True when they change control
+        (a call, return, goto, emit, choice or end); only those are counted against the step
+        limit, since every loop in the language is bounded and only transfers can go on forever."""
         limit = self.prog.limits["steps"]
         depth = self.prog.limits["depth"]
-        stack = None
         fr = None
         try:
             while self.pending is None and self.result is None:
                 stack = self.stack
                 if not stack:
                     return
-                fr = stack[-1]
-                fr.code.ops[fr.pc](self, fr)
-                self.steps += 1
-                if self.steps > limit:
-                    raise StepLimitExceeded([Diagnostic(fr.code.spans[fr.pc] if fr.pc < len(fr.code.spans) else fr.code.span,
-                                                        f"step limit of {limit} reached in `{fr.code.name}`; an endless "
-                                                        "loop in the rules? (raise it with `limit steps N`)")])
                 if len(stack) > depth:
                     raise Fault(f"calls nest deeper than {depth}; a procedure calling itself without end?")
+                fr = stack[-1]
+                ops = fr.code.ops
+                while not ops[fr.pc](self, fr):
+                    pass
+                self.steps += 1
+                if self.steps > limit:
+                    top = self.stack[-1] if self.stack else fr
+                    raise StepLimitExceeded([Diagnostic(top.code.spans[min(top.pc, len(top.code.spans) - 1)],
+                                                        f"step limit of {limit} reached in `{top.code.name}`; an endless "
+                                                        "loop in the rules? (raise it with `limit steps N`)")],
+                                            self.prog.model.rules.sources)
         except Fault as exc:
             raise self._located(fr, str(exc)) from None
         except VbrRuntimeError:
@@ -201,14 +209,17 @@ class State:
             from vbr.errors import Span
             return VbrRuntimeError([Diagnostic(Span(file="<rules>"), message)])
         pc = min(fr.pc, len(fr.code.spans) - 1)
-        return VbrRuntimeError([Diagnostic(fr.code.spans[pc], message)], self.prog.model.rules.sources)
+        span, self.fault_span = self.fault_span or fr.code.spans[pc], None
+        return VbrRuntimeError([Diagnostic(span, message)], self.prog.model.rules.sources)
 
     # ------------------------------------------------------------------ used by compiled ops
-    def push(self, frame: Frame) -> None:
+    def push(self, frame: Frame) -> bool:
         self.stack.append(frame)
+        return True
 
-    def pop(self) -> None:
+    def pop(self) -> bool:
         self.stack.pop()
+        return True
 
     def goto(self, name: str, code) -> None:
         if self.trace is not None:
@@ -218,11 +229,13 @@ class State:
             self.record({"t": "phase", "phase": name})
         self.phase = name
         self.stack = [Frame(code)]
+        return True
 
-    def setup_done(self) -> None:
+    def setup_done(self) -> bool:
         self.stack = []
         if not self.hold_start:
             self.goto(self.prog.start, self.prog.phases[self.prog.start])
+        return True
 
     def finish(self, winner) -> None:
         if winner is not None and not 0 <= winner < self.prog.seats:
@@ -230,6 +243,7 @@ class State:
         self.result = Outcome(winner, self.points())
         if self.log is not None:
             self.record({"t": "end", "winner": winner, "points": list(self.result.points or [])})
+        return True
 
     def record(self, event: dict) -> None:
         self.log.append(event)

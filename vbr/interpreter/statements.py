@@ -22,16 +22,36 @@ class Label:
 
 
 class Builder:
-    """Appends ops to one Code object."""
+    """Appends ops to one Code object.
+
+    Straight-line statements (let, assignment, move, say, ...) are `actions` `f(state, locals)`;
+    consecutive actions are fused into one op, so the VM dispatches once per run of them."""
 
     def __init__(self, code: Code):
         self.code = code
+        self._actions: list = []
+        self._spans: list = []
 
     @property
     def here(self) -> int:
+        self.flush()
         return len(self.code.ops)
 
+    def action(self, fn, span) -> None:
+        self._actions.append(fn)
+        self._spans.append(span)
+
+    def flush(self) -> None:
+        if not self._actions:
+            return
+        fns, spans = tuple(self._actions), tuple(self._spans)
+        self._actions, self._spans = [], []
+        nxt = len(self.code.ops) + 1
+        self.code.ops.append(_fused(fns, spans, nxt))
+        self.code.spans.append(spans[0])
+
     def emit(self, op, span) -> None:
+        self.flush()
         self.code.ops.append(op)
         self.code.spans.append(span)
 
@@ -44,12 +64,39 @@ class Builder:
         self.emit(jump, span)
 
 
+def _fused(fns: tuple, spans: tuple, nxt: int):
+    """One op running a straight run of actions; a failure is located at its own statement."""
+    if len(fns) == 1:
+        (f,) = fns
+
+        def one(st, fr):
+            f(st, fr.L)
+            fr.pc = nxt
+        return one
+
+    def run(st, fr):
+        L = fr.L
+        k = 0
+        try:
+            for f in fns:
+                f(st, L)
+                k += 1
+        except Exception:
+            st.fault_span = spans[k]
+            raise
+        fr.pc = nxt
+    return run
+
+
 class StmtCompiler:
     def __init__(self, model, program, exprs: ExprCompiler):
+        from vbr.interpreter.structured import Purity, StructuredCompiler
         self.m = model
         self.p = program
         self.x = exprs
         self.diags = model.diags
+        self.purity = Purity(model)
+        self.structured = StructuredCompiler(self, self.purity)
 
     # ------------------------------------------------------------------ code objects
     def code(self, name: str, kind: str, span, body: A.Block, params: list[A.Param] = (), tail=None,
@@ -67,12 +114,19 @@ class StmtCompiler:
         self.block(b, body, scope, loop=None)
         if tail is not None:
             b.emit(tail, body.span)
+        b.flush()
         code.nlocals = max(locals_.count, 1)
         return code
 
     def block(self, b: Builder, blk: A.Block, scope: Scope, loop) -> None:
         inner = scope.child()
         for s in blk.body:
+            if self.purity.stmt(s, False):
+                compiled = self.structured.stmt(s, inner)
+                if compiled is not None:
+                    fn, span = compiled
+                    b.action(fn, span)
+                continue
             getattr(self, "s_" + type(s).__name__)(b, s, inner, loop)
 
     # ------------------------------------------------------------------ simple statements
@@ -81,12 +135,9 @@ class StmtCompiler:
         if s.name in scope.names:
             self.diags.error(s.span, f"`{s.name}` is already defined in this block; assign with `{s.name} = ...`")
         slot = scope.define(s.name, t if t != "none" else "any")
-        nxt = b.here + 1
-
-        def let(st, fr):
-            fr.L[slot] = f(st, fr.L)
-            fr.pc = nxt
-        b.emit(let, s.span)
+        def let(st, L):
+            L[slot] = f(st, L)
+        b.action(let, s.span)
 
     def s_Assign(self, b, s: A.Assign, scope, loop):
         value, vt = self.x.compile(s.value, scope)
@@ -102,12 +153,9 @@ class StmtCompiler:
             value = lambda st, L: read(st, L) + sign * inner(st, L)  # noqa: E731
         elif not T.compatible(vt, tt):
             self.diags.error(s.span, f"cannot assign {T.show(vt)} to {T.show(tt)}")
-        nxt = b.here + 1
-
-        def assign(st, fr):
-            store(st, fr.L, value(st, fr.L))
-            fr.pc = nxt
-        b.emit(assign, s.span)
+        def assign(st, L):
+            store(st, L, value(st, L))
+        b.action(assign, s.span)
 
     def target(self, t: A.Expr, scope: Scope):
         """A store function `(st, L, value)` for an assignable expression, and its type."""
@@ -188,12 +236,9 @@ class StmtCompiler:
             self.call_proc(b, c, scope)
             return
         f, _ = self.x.compile(c, scope)
-        nxt = b.here + 1
-
-        def call(st, fr):
-            f(st, fr.L)
-            fr.pc = nxt
-        b.emit(call, s.span)
+        def call(st, L):
+            f(st, L)
+        b.action(call, s.span)
 
     def call_proc(self, b, c: A.Call, scope):
         from vbr.checker import type_of
@@ -213,7 +258,7 @@ class StmtCompiler:
             for i, f in enumerate(args):
                 L[i] = f(st, fr.L)
             fr.pc = nxt
-            st.push(Frame(code, L))
+            return st.push(Frame(code, L))
         b.emit(call, c.span)
 
     # ------------------------------------------------------------------ control flow
@@ -227,7 +272,8 @@ class StmtCompiler:
                 fr.pc = nxt if test(st, fr.L) else skip.pc
             b.emit(branch, br.test.span)
             self.block(b, br.body, scope, loop)
-            b.jump(end, br.span)
+            if br is not s.branches[-1] or s.orelse is not None:
+                b.jump(end, br.span)
             b.mark(skip)
         if s.orelse is not None:
             self.block(b, s.orelse, scope, loop)
@@ -384,6 +430,7 @@ class StmtCompiler:
             if not isinstance(seat, int) or not 0 <= seat < seats:
                 raise Fault(f"`by` gave {seat!r}, which is no seat (0..{seats - 1})")
             st.pending = Pending(seat, tuple(opts), prompt, slot, after.pc, span)
+            return True
         b.emit(choose, s.span)
         # the rest of the block sees the chosen name
         scope.names[s.var] = (slot, item)
@@ -407,10 +454,8 @@ class StmtCompiler:
                 (T.item_type(tw) or "").startswith("ent") or tw == "any"):
             self.diags.error(s.what.span, f"`move` moves a card or piece, a list of them or a whole zone, not {T.show(tw)}")
         bottom = s.position == "bottom"
-        nxt = b.here + 1
-
-        def move(st, fr):
-            x, z = what(st, fr.L), dest(st, fr.L)
+        def move(st, L):
+            x, z = what(st, L), dest(st, L)
             if isinstance(x, ZoneRef):
                 st.move_many(tuple(st.zones[x]), z, bottom)
             elif isinstance(x, tuple):
@@ -419,17 +464,13 @@ class StmtCompiler:
                 raise Fault("`move` of none")
             else:
                 st.move(x, z, bottom)
-            fr.pc = nxt
-        b.emit(move, s.span)
+        b.action(move, s.span)
 
     def s_Shuffle(self, b, s: A.Shuffle, scope, loop):
         z = self.x.expect(s.zone, scope, "zone", "`shuffle`'s argument")
-        nxt = b.here + 1
-
-        def shuffle(st, fr):
-            st.shuffle(z(st, fr.L))
-            fr.pc = nxt
-        b.emit(shuffle, s.span)
+        def shuffle(st, L):
+            st.shuffle(z(st, L))
+        b.action(shuffle, s.span)
 
     def s_Create(self, b, s: A.Create, scope, loop):
         kind = self.m.kinds.get(s.kind)
@@ -447,20 +488,17 @@ class StmtCompiler:
         nfields = len(kind.fields)
         times = self.x.expect(s.times, scope, "int", "`times`") if s.times is not None else None
         kidx = kind.index
-        nxt = b.here + 1
-
-        def create(st, fr):
-            n = times(st, fr.L) if times is not None else 1
+        def create(st, L):
+            n = times(st, L) if times is not None else 1
             if not 0 <= n <= 10000:
                 raise Fault(f"`create ... times {n}`: out of 0..10000")
-            z = dest(st, fr.L)
+            z = dest(st, L)
             for _ in range(n):
                 attrs = [None] * nfields
                 for pos, f in given.items():
-                    attrs[pos] = f(st, fr.L)
+                    attrs[pos] = f(st, L)
                 st.create(kidx, attrs, z)
-            fr.pc = nxt
-        b.emit(create, s.span)
+        b.action(create, s.span)
 
     # ------------------------------------------------------------------ flow
     def s_Goto(self, b, s: A.Goto, scope, loop):
@@ -471,7 +509,7 @@ class StmtCompiler:
         phases = self.p.phases
 
         def goto(st, fr):
-            st.goto(name, phases[name])
+            return st.goto(name, phases[name])
         b.emit(goto, s.span)
 
     def s_EndWinner(self, b, s: A.EndWinner, scope, loop):
@@ -507,6 +545,7 @@ class StmtCompiler:
                     frames.append(Frame(code, L))
             for f in reversed(frames):
                 st.push(f)
+            return True
         b.emit(emit, s.span)
 
     def s_Say(self, b, s: A.Say, scope, loop):
@@ -517,28 +556,22 @@ class StmtCompiler:
             else:
                 parts.append(self.x.compile(p, scope)[0])
         parts = tuple(parts)
-        nxt = b.here + 1
-
-        def say(st, fr):
+        def say(st, L):
             if st.log is not None:
-                st.record({"t": "say", "text": "".join(p if isinstance(p, str) else st.describe(p(st, fr.L)) for p in parts)})
-            fr.pc = nxt
-        b.emit(say, s.span)
+                st.record({"t": "say", "text": "".join(p if isinstance(p, str) else st.describe(p(st, L)) for p in parts)})
+        b.action(say, s.span)
 
     def s_Return(self, b, s, scope, loop):
         b.emit(lambda st, fr: st.pop(), s.span)
 
     def s_Reveal(self, b, s: A.Reveal, scope, loop):
         what, tw = self.x.compile(s.what, scope)
-        nxt = b.here + 1
-
-        def reveal(st, fr):
-            x = what(st, fr.L)
+        def reveal(st, L):
+            x = what(st, L)
             if st.log is not None:
                 items = st.zones[x] if isinstance(x, ZoneRef) else (x if isinstance(x, tuple) else (x,))
                 st.record({"t": "reveal", "what": text(x, st.prog), "items": [st.describe(i) for i in items]})
-            fr.pc = nxt
-        b.emit(reveal, s.span)
+        b.action(reveal, s.span)
 
 
 def _bounded(v, r, name):

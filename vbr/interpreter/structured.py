@@ -1,0 +1,228 @@
+"""Straight Python closures for the parts of a body that can never stop for a choice.
+
+A statement is *pure* when nothing in it can suspend or transfer control: no `choose`, `goto`,
+`end`, `emit`, `return`, and calls only to pure procedures. Such a statement (an `if` with its
+branches, a whole loop, a call of a pure procedure) compiles into one nested closure that the
+VM runs as a single action, instead of a run of ops and jumps. Blocks return a signal: None to
+go on, BREAK or CONTINUE for the innermost loop.
+"""
+from __future__ import annotations
+
+from vbr.grammar import ast as A
+from vbr.interpreter import types as T
+from vbr.interpreter.expressions import _iterate
+from vbr.interpreter.scope import Fault, Locals, Scope
+
+BREAK, CONTINUE = 1, 2
+_SUSPENDING = (A.Choose, A.Goto, A.EndWinner, A.EndDraw, A.Emit, A.Return)
+
+
+class _Collect:
+    """A stand-in Builder that keeps the one action a simple statement compiles to."""
+
+    def __init__(self):
+        self.fn = None
+
+    def action(self, fn, span):
+        self.fn = fn
+
+
+class Purity:
+    def __init__(self, model):
+        self.m = model
+        self._procs: dict[str, bool] = {}
+
+    def proc(self, name: str) -> bool:
+        if name not in self._procs:
+            self._procs[name] = False  # while deciding: a recursive proc counts as impure
+            self._procs[name] = self.block(self.m.procs[name].body, False)
+        return self._procs[name]
+
+    def block(self, blk: A.Block, in_loop: bool) -> bool:
+        return all(self.stmt(s, in_loop) for s in blk.body)
+
+    def stmt(self, s: A.Stmt, in_loop: bool) -> bool:
+        if isinstance(s, _SUSPENDING):
+            return False
+        if isinstance(s, (A.Break, A.Continue)):
+            return in_loop
+        if isinstance(s, A.CallStmt) and isinstance(s.call, A.Call) and s.call.func in self.m.procs:
+            return self.proc(s.call.func)
+        if isinstance(s, A.If):
+            return all(self.block(b.body, in_loop) for b in s.branches) and \
+                (s.orelse is None or self.block(s.orelse, in_loop))
+        if isinstance(s, (A.For, A.Repeat, A.Loop, A.While)):
+            return self.block(s.body, True)
+        return True
+
+
+class StructuredCompiler:
+    def __init__(self, stmts, purity: Purity):
+        self.s = stmts  # the StmtCompiler: simple statements compile the same way in both modes
+        self.x = stmts.x
+        self.m = stmts.m
+        self.p = stmts.p
+        self.purity = purity
+
+    def block(self, blk: A.Block, scope: Scope):
+        inner = scope.child()
+        parts = [self.stmt(s, inner) for s in blk.body]
+        parts = [p for p in parts if p is not None]
+        fns = tuple(f for f, _ in parts)
+        spans = tuple(sp for _, sp in parts)
+        if len(fns) == 1:
+            f, span = fns[0], spans[0]
+
+            def one(st, L):
+                try:
+                    return f(st, L)
+                except Exception:
+                    if st.fault_span is None:
+                        st.fault_span = span
+                    raise
+            return one
+
+        def run(st, L):
+            k = 0
+            try:
+                for f in fns:
+                    r = f(st, L)
+                    if r:
+                        return r
+                    k += 1
+            except Exception:
+                if st.fault_span is None:
+                    st.fault_span = spans[k]
+                raise
+        return run
+
+    def stmt(self, s: A.Stmt, scope: Scope):
+        method = getattr(self, "p_" + type(s).__name__, None)
+        if method is not None:
+            return method(s, scope), s.span
+        c = _Collect()
+        getattr(self.s, "s_" + type(s).__name__)(c, s, scope, None)
+        return (c.fn, s.span) if c.fn is not None else None
+
+    # ------------------------------------------------------------------ calls of pure procs
+    def p_CallStmt(self, s: A.CallStmt, scope: Scope):
+        c = s.call
+        if not (isinstance(c, A.Call) and c.func in self.m.procs):
+            col = _Collect()
+            self.s.s_CallStmt(col, s, scope, None)
+            return col.fn or _nothing
+        return self.call(c, scope)
+
+    def call(self, c: A.Call, scope: Scope):
+        from vbr.checker import type_of
+        d = self.m.procs[c.func]
+        if len(c.args) != len(d.params):
+            self.m.diags.error(c.span, f"`{d.name}` takes {len(d.params)} argument(s), not {len(c.args)}")
+            return _nothing
+        args = tuple(self.x.expect(a, scope, type_of(self.m, p.type) if p.type else "any", f"argument `{p.name}` of `{d.name}`")
+                     for a, p in zip(c.args, d.params))
+        table = self.p.pure_procs
+        name = d.name
+        if name not in table:
+            table[name] = None  # compiled below, once, after every caller is known
+            self._compile_proc(d)
+
+        def call(st, L):
+            body, n = table[name]
+            L2 = [None] * n
+            for i, f in enumerate(args):
+                L2[i] = f(st, L)
+            body(st, L2)
+        return call
+
+    def _compile_proc(self, d: A.Proc) -> None:
+        from vbr.checker import type_of
+        locals_ = Locals()
+        scope = Scope(locals_)
+        for p in d.params:
+            scope.define(p.name, type_of(self.m, p.type) if p.type else "any")
+        body = self.block(d.body, scope)
+        self.p.pure_procs[d.name] = (body, max(locals_.count, 1))
+
+    # ------------------------------------------------------------------ control flow
+    def p_If(self, s: A.If, scope: Scope):
+        tests = tuple(self.x.expect(b.test, scope, "bool", "an `if` condition") for b in s.branches)
+        bodies = tuple(self.block(b.body, scope) for b in s.branches)
+        orelse = self.block(s.orelse, scope) if s.orelse is not None else None
+        if len(tests) == 1:
+            (t,), (body,) = tests, bodies
+            if orelse is None:
+                return lambda st, L: body(st, L) if t(st, L) else None
+            return lambda st, L: body(st, L) if t(st, L) else orelse(st, L)
+        pairs = tuple(zip(tests, bodies))
+
+        def if_(st, L):
+            for t, body in pairs:
+                if t(st, L):
+                    return body(st, L)
+            if orelse is not None:
+                return orelse(st, L)
+        return if_
+
+    def p_Break(self, s, scope):
+        return lambda st, L: BREAK
+
+    def p_Continue(self, s, scope):
+        return lambda st, L: CONTINUE
+
+    def p_For(self, s: A.For, scope: Scope):
+        src, ts = self.x.compile(s.source, scope)
+        item = T.item_type(ts)
+        if item is None:
+            self.m.diags.error(s.source.span, f"cannot loop over {T.show(ts)}")
+            item = "any"
+        inner = scope.child(loop=True)
+        var = inner.define(s.var, item)
+        body = self.block(s.body, inner)
+
+        def for_(st, L):
+            for x in tuple(_iterate(st, src(st, L))):
+                L[var] = x
+                if body(st, L) == BREAK:
+                    break
+        return for_
+
+    def p_Repeat(self, s: A.Repeat, scope: Scope):
+        count = self.x.expect(s.count, scope, "int", "a repeat count")
+        body = self.block(s.body, scope.child(loop=True))
+        cap = self.p.limits["steps"]
+
+        def repeat(st, L):
+            n = count(st, L)
+            if n is None or n < 0 or n > cap:
+                raise Fault(f"repeat count {n} is out of 0..{cap}")
+            for _ in range(n):
+                if body(st, L) == BREAK:
+                    break
+        return repeat
+
+    def p_Loop(self, s: A.Loop, scope: Scope):
+        return self._bounded(s, scope, None)
+
+    def p_While(self, s: A.While, scope: Scope):
+        return self._bounded(s, scope, self.x.expect(s.test, scope, "bool", "a `while` condition"))
+
+    def _bounded(self, s, scope, test):
+        body = self.block(s.body, scope.child(loop=True))
+        limit = s.max
+        if limit < 1:
+            self.m.diags.error(s.span, "`max` must be at least 1")
+
+        def loop(st, L):
+            rounds = 0
+            while test is None or test(st, L):
+                rounds += 1
+                if rounds > limit:
+                    raise Fault(f"loop ran more than its `max {limit}` rounds")
+                if body(st, L) == BREAK:
+                    break
+        return loop
+
+
+def _nothing(st, L):
+    return None
