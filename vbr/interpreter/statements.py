@@ -240,14 +240,21 @@ class StmtCompiler:
             f(st, L)
         b.action(call, s.span)
 
-    def call_proc(self, b, c: A.Call, scope):
+    def arguments(self, at: A.Node, what: str, params: list[A.Param], args: list[A.Expr], scope):
+        """Type-checked argument closures for a proc call or an emit, or None (reported) on a
+        wrong count."""
         from vbr.checker import type_of
+        if len(args) != len(params):
+            self.diags.error(at.span, f"{what} takes {len(params)} argument(s), not {len(args)}")
+            return None
+        return tuple(self.x.expect(a, scope, type_of(self.m, p.type) if p.type else "any", f"argument `{p.name}` of {what}")
+                     for a, p in zip(args, params))
+
+    def call_proc(self, b, c: A.Call, scope):
         d = self.m.procs[c.func]
-        if len(c.args) != len(d.params):
-            self.diags.error(c.span, f"`{d.name}` takes {len(d.params)} argument(s), not {len(c.args)}")
+        args = self.arguments(c, f"`{d.name}`", d.params, c.args, scope)
+        if args is None:
             return
-        args = tuple(self.x.expect(a, scope, type_of(self.m, p.type) if p.type else "any", f"argument `{p.name}` of `{d.name}`")
-                     for a, p in zip(c.args, d.params))
         procs = self.p.procs
         name = d.name
         nxt = b.here + 1
@@ -520,16 +527,13 @@ class StmtCompiler:
         b.emit(lambda st, fr: st.finish(None), s.span)
 
     def s_Emit(self, b, s: A.Emit, scope, loop):
-        from vbr.checker import type_of
         ev = self.m.events.get(s.event)
         if ev is None:
             self.diags.error(s.span, f"no event `{s.event}` is declared" + self.m.suggest(s.event, self.m.events))
             return
-        if len(s.args) != len(ev.params):
-            self.diags.error(s.span, f"event `{s.event}` has {len(ev.params)} parameter(s), not {len(s.args)}")
+        args = self.arguments(s, f"event `{s.event}`", ev.params, s.args, scope)
+        if args is None:
             return
-        args = tuple(self.x.expect(a, scope, type_of(self.m, p.type) if p.type else "any", f"argument `{p.name}`")
-                     for a, p in zip(s.args, ev.params))
         handlers = self.p.handlers
         name = s.event
         nxt = b.here + 1

@@ -114,13 +114,10 @@ class StructuredCompiler:
         return self.call(c, scope)
 
     def call(self, c: A.Call, scope: Scope):
-        from vbr.checker import type_of
         d = self.m.procs[c.func]
-        if len(c.args) != len(d.params):
-            self.m.diags.error(c.span, f"`{d.name}` takes {len(d.params)} argument(s), not {len(c.args)}")
+        args = self.s.arguments(c, f"`{d.name}`", d.params, c.args, scope)
+        if args is None:
             return _nothing
-        args = tuple(self.x.expect(a, scope, type_of(self.m, p.type) if p.type else "any", f"argument `{p.name}` of `{d.name}`")
-                     for a, p in zip(c.args, d.params))
         table = self.p.pure_procs
         name = d.name
         if name not in table:
