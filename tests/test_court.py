@@ -47,3 +47,16 @@ def test_net_rows_cost_distance_and_are_never_a_landing_spot():
     assert c.reach(start, 2, 0, [FWD]) == (c.field(1, 2),)
     # with the net free (a serve ignoring it), one step reaches the other side
     assert c.reach(start, 1, 0, [FWD], net_cost=0) == (c.field(1, 2),)
+
+
+def test_net_cost_is_charged_per_net_row_and_the_ball_never_runs_along_the_net():
+    c = court(net=1)
+    start = c.field(0, 2)
+    # a net that costs 2: forward twice lands on the net (not allowed), three steps cross
+    assert c.reach(start, 2, 0, [FWD], net_cost=2) == ()
+    assert c.reach(start, 3, 0, [FWD], net_cost=2) == (c.field(1, 2),)
+    # free net, two steps: across and then one more step; never sideways while on the net
+    ends = c.reach(start, 2, 0, [FWD, LEFT, RIGHT], net_cost=0)
+    assert c.field(1, 5) in ends                 # straight on to the back row
+    assert c.field(1, 1) in ends and c.field(1, 3) in ends  # across, then sideways
+    assert c.field(1, 4) not in ends and c.field(1, 6) not in ends  # would need a step along the net

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from conftest import FIXTURES, rule_files, scenario_files
+from conftest import FIXTURES, RULES as RULES_DIR, rule_files, scenario_files
 from vbr.errors import VbrError, VbrSyntaxError
 from vbr.grammar import ast as A
 from vbr.grammar.parser import SYNTAX_HINTS, parse, parse_expr
@@ -111,3 +111,29 @@ def test_mutated_rule_files_give_located_errors_only(data):
                 assert diag.span.line >= 1 and diag.span.col >= 1
                 assert diag.message
             assert exc.render().startswith(str(path)) or exc.render().startswith("<")
+
+
+@pytest.mark.parametrize("path", ALL, ids=[p.name for p in ALL])
+def test_fmt_keeps_every_comment_in_order(path):
+    text = path.read_text()
+    tree = parse(text, str(path))
+    printed = program(tree)
+    original = [c.text.strip() for c in tree.comments]
+    again = [c.text.strip() for c in parse(printed, str(path)).comments]
+    assert again == original
+    assert len(original) == sum(1 for line in text.splitlines() if _comment_start(line) is not None)
+
+
+def _comment_start(line: str):
+    in_string = False
+    for i, ch in enumerate(line):
+        if ch == '"':
+            in_string = not in_string
+        elif ch == "#" and not in_string:
+            return i
+    return None
+
+
+def test_the_siatka_files_are_in_canonical_form():
+    for path in (RULES_DIR / "siatka.vbr", RULES_DIR / "tests" / "siatka.vbr"):
+        assert program(parse(path.read_text(), str(path))) == path.read_text(), f"run `vbr fmt {path}`"

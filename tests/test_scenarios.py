@@ -14,9 +14,14 @@ def _collect():
             yield pytest.param(path, sc.title, id=f"{path.stem}: {sc.title[:60]}")
 
 
+_LOADED: dict = {}
+
+
 @pytest.mark.parametrize("path,title", list(_collect()))
 def test_scenario(path, title):
-    tree, rules, source = load_scenarios(path)
+    if path not in _LOADED:
+        _LOADED[path] = load_scenarios(path)
+    tree, rules, source = _LOADED[path]
     sc = next(s for s in tree.scenarios if s.title == title)
     result = run_scenario(sc, rules, {**rules.sources, str(path): source})
     assert result.ok, f"{result.span}: {result.message}"

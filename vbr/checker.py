@@ -85,6 +85,24 @@ class Model:
                 | set(self.directions) | set(self.zones) | set(self.enums) | set(self.kinds) | RESERVED)
 
 
+# Words that start a statement or an expression: a name spelled like one could not be read.
+# (Other grammar words, such as `points` or `to`, are fine as names except at the very start of
+# a statement; docs/language.md lists them.)
+RESERVED_WORDS = {"let", "if", "elif", "else", "for", "repeat", "loop", "while", "break", "continue", "choose",
+                  "move", "shuffle", "create", "goto", "end", "emit", "say", "return", "reveal", "not", "and",
+                  "or", "in", "true", "false", "none", "roll", "pick", "sum", "any", "all", "first", "every",
+                  "then", "seats", "teams"}
+
+
+def keywords() -> set[str]:
+    return RESERVED_WORDS
+
+
+def builtin_names() -> set[str]:
+    from vbr.interpreter.builtins import BUILTINS
+    return set(BUILTINS)
+
+
 def type_of(model: Model, t: A.TypeRef) -> str:
     if t.name == "list":
         return "list:" + type_of(model, t.item)
@@ -132,11 +150,13 @@ def _first_pass(m: Model, decls: list[A.Decl]) -> None:
             continue
         if key in seen:
             what = "declared twice" if isinstance(d, singletons) else "defined twice"
-            m.diags.error(d.span, f"`{key}` is {what}; the first is at {seen[key].span}")
+            m.diags.error(d.span, f"`{key.lstrip('@')}` is {what}; the first is at {seen[key].span}")
             continue
         seen[key] = d
-        if key in RESERVED and not isinstance(d, (A.Seats,)):
-            m.diags.error(d.span, f"`{key}` is a reserved name")
+        if key in RESERVED or (key in keywords() and not isinstance(d, (A.Phase, A.Stage, A.Event, A.Die, A.Limit))):
+            m.diags.error(d.span, f"`{key}` is a reserved word of the language; choose another name")
+        elif isinstance(d, A.Fn) and key in builtin_names():
+            m.diags.error(d.span, f"`{key}` is a built-in function; choose another name")
     for d in decls:
         match d:
             case A.Enum():

@@ -27,6 +27,9 @@ def _guard(fn) -> int:
     except VbrError as exc:
         print(exc.render(), file=sys.stderr)
         return 1
+    except BrokenPipeError:  # `vbr run ... | head`: the reader has seen enough
+        _silence_stdout()
+        return 0
     except (ValueError, OSError) as exc:
         print(f"vbr: error: {exc}", file=sys.stderr)
         return 1
@@ -36,6 +39,16 @@ def _guard(fn) -> int:
     except Exception as exc:  # the last line of defence: say what broke, without a traceback
         print(f"vbr: internal error: {type(exc).__name__}: {exc} (please report it)", file=sys.stderr)
         return 3
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe, point stdout at /dev/null so Python's exit flush stays quiet."""
+    import os
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        pass
 
 
 def parse_options(items: list[str] | None) -> dict:
@@ -142,9 +155,17 @@ def cmd_run(args) -> int:
     from vbr.play import play_game
     from vbr.report import render_events
     game, agents = _load(args)
-    result = play_game(game, args.seed, agents, record=True)
     if not args.quiet:
         print(f"{game.title}: seed {args.seed}, agents {', '.join(agents)}")
+    partial = []
+    try:
+        result = play_game(game, args.seed, agents, record=True, log_sink=partial)
+    except VbrError:
+        # show the play up to the failure: that is what a rule author needs to see
+        for line in render_events(partial[0].log if partial else []):
+            print(line)
+        raise
+    if not args.quiet:
         for line in render_events(result.state.log):
             print(line)
     print(f"result: {result.state.outcome()} after {result.choices} choices")
@@ -160,8 +181,10 @@ def cmd_sim(args) -> int:
     if args.n < 1:
         raise ValueError("-n must be at least 1")
     show = progress_bar if sys.stderr.isatty() and not args.json else None
-    stats = simulate(game.path, game.options, args.n, args.seed, agents, max(1, args.workers), show)
-    stats = {"rules": str(game.path), "title": game.title, "options": game.options, **stats}
+    teamed = any(len(t) > 1 for t in game.program.teams)
+    stats = simulate(game.path, game.options, args.n, args.seed, agents, max(1, args.workers), show,
+                     sides=len(game.program.teams) if teamed else game.seats, unit="team" if teamed else "seat")
+    stats = {"rules": str(game.path), "title": game.title, "options": game.program.options, **stats}
     if args.json:
         print(json.dumps(stats, sort_keys=True))
         return 0

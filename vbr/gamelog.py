@@ -16,8 +16,12 @@ def dumps(event: dict) -> str:
 
 
 def header(game, seed: int, agents: list[str]) -> dict:
-    return {"t": "header", "vbr": __version__, "rules": str(game.path), "options": game.options,
-            "seed": seed, "agents": agents}
+    from vbr.loader import bundled_dirs
+    path = game.path.resolve()
+    bundled = next((str(path.relative_to(d.resolve()).with_suffix("")) for d in bundled_dirs()
+                    if path.is_relative_to(d.resolve())), None)
+    return {"t": "header", "vbr": __version__, "rules": str(path), "bundled": bundled,
+            "options": game.options, "seed": seed, "agents": agents}
 
 
 def write_log(path: Path, head: dict, events: list[dict]) -> None:
@@ -46,7 +50,10 @@ def replay(path: Path) -> ReplayResult:
         return ReplayResult(False, f"{path}:{exc.lineno}: not a vbr log: {exc.msg}")
     if head.get("t") != "header":
         return ReplayResult(False, f"{path}:1: not a vbr log (no header line)")
-    game = load(head["rules"], head.get("options") or {})
+    rules = head["rules"]
+    if not Path(rules).is_file() and head.get("bundled"):
+        rules = head["bundled"]  # the log travelled to another machine or checkout
+    game = load(rules, head.get("options") or {})
     state = game.new_state(int(head["seed"]), record=True)
     for e in logged:
         if e.get("t") != "choice":

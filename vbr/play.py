@@ -9,7 +9,7 @@ from vbr.interpreter import rng as R
 
 @dataclass
 class GameResult:
-    winner: int | None
+    winner: int | None  # the winning seat; the winning team in a game of teams
     points: tuple | None
     choices: int
     state: object = None
@@ -26,11 +26,20 @@ def parse_agents(spec: str | None, seats: int) -> list[str]:
     return names
 
 
-def play_game(game, seed: int, agent_names: list[str], record: bool = False, trace: bool = False) -> GameResult:
-    state = game.new_state(seed, record=record, trace=trace)
+def play_game(game, seed: int, agent_names: list[str], record: bool = False, trace: bool = False,
+              log_sink: list | None = None) -> GameResult:
+    """Play one game to its end. `log_sink` receives the state as soon as it exists, so that a
+    caller can still show the play so far when a rule file fails at run time."""
+    state = game.new_state(seed, record=record, trace=trace, sink=log_sink)
     agents = [make_agent(name, seat, R.derive(seed, 7919, seat)) for seat, name in enumerate(agent_names)]
     while state.result is None:
         seat = state.pending.seat
         state.apply_index(agents[seat].act(SeatView(state, seat)))
     out = state.result
-    return GameResult(out.winner, out.points, state.choices, state)
+    return GameResult(out.winner if out.winner is None or not _teamed(game) else out.team, out.points,
+                      state.choices, state)
+
+
+def _teamed(game) -> bool:
+    """Games where some team has several seats are won, and counted, by team."""
+    return any(len(t) > 1 for t in game.program.teams)

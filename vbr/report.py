@@ -22,7 +22,10 @@ def render_events(events: list[dict]) -> list[str]:
         elif t == "reveal":
             lines.append(f"  reveal {e['what']}: {', '.join(e['items']) or 'nothing'}")
         elif t == "end":
-            who = "a draw" if e["winner"] is None else f"seat {e['winner']} wins"
+            if "team" in e:
+                who = f"team {e['team']} wins"
+            else:
+                who = "a draw" if e["winner"] is None else f"seat {e['winner']} wins"
             pts = "-".join(map(str, e.get("points") or []))
             lines.append(f"game over: {who}" + (f" ({pts})" if pts else ""))
     return lines
@@ -32,13 +35,15 @@ def render_stats(s: dict) -> str:
     out = [f"{s['title']} ({s['rules']}), {s['games']} games, seed {s['seed']}, agents {', '.join(s['agents'])}"]
     if s.get("options"):
         out.append("options: " + ", ".join(f"{k}={v}" for k, v in s["options"].items()))
-    for seat, wins in s["wins"].items():
-        lo, hi = s["ci95"][seat]
-        out.append(f"  seat {seat}: {wins} wins, {100 * s['win_rate'][seat]:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
+    unit = s.get("sides", "seat")
+    for side, wins in s["wins"].items():
+        lo, hi = s["ci95"][side]
+        out.append(f"  {unit} {side}: {wins} wins, {100 * s['win_rate'][side]:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
     if s["draws"]:
         out.append(f"  draws: {s['draws']}")
     out.append(f"mean choices per game: {s['mean_steps']}")
     if s.get("points_per_game"):
-        out.append("points per game: " + ", ".join(f"seat {i}: {p}" for i, p in enumerate(s["points_per_game"])))
+        label = "team" if unit == "team" or len(s["points_per_game"]) != len(s["agents"]) else "seat"
+        out.append("points per game: " + ", ".join(f"{label} {i}: {p}" for i, p in enumerate(s["points_per_game"])))
     out.append(f"{s['games_per_s']} games/s ({s['seconds']} s)")
     return "\n".join(out)

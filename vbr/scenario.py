@@ -80,7 +80,7 @@ class _Runner:
     def compile(self) -> None:
         options = {s.name: _literal(s.exprs[0]) for s in self.sc.steps if s.kind == "option"}
         self.seed = next((s.value for s in self.sc.steps if s.kind == "seed"), 0)
-        prog = compile_rules(self.rules, options)
+        prog = _compiled(self.rules, options)
         self.prog = prog
         model = prog.model
         x, stmts = prog.compilers
@@ -199,6 +199,19 @@ class _Runner:
             got = st.result.winner if st.result else "nobody yet (the game goes on)"
             if st.result is None or st.result.winner != want:
                 raise _Failed(step.span, f"expected seat {want} to win, got {got}")
+
+
+_PROGRAMS: dict = {}
+
+
+def _compiled(rules, options: dict):
+    """Scenarios with the same options share one compiled program (compiling a large rule file
+    for each of its scenarios would dominate a test run). Scenario steps compile into it too;
+    they only add code, never change what is there."""
+    key = (id(rules), tuple(sorted(options.items())))
+    if key not in _PROGRAMS:
+        _PROGRAMS[key] = (rules, compile_rules(rules, options))  # rules kept alive: its id stays unique
+    return _PROGRAMS[key][1]
 
 
 def _literal(e: A.Expr):

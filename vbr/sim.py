@@ -33,7 +33,8 @@ def _play_chunk(args):
 
 
 def simulate(path, options: dict, n: int, seed: int, agents: list[str], workers: int = 1, progress=None,
-             trace: bool = False) -> dict:
+             trace: bool = False, sides: int | None = None, unit: str = "seat") -> dict:
+    """Play n games; `sides`/`unit` say what a win is counted for (seats, or teams)."""
     start = time.perf_counter()
     chunks = _chunks(n, workers)
     results = []
@@ -52,7 +53,7 @@ def simulate(path, options: dict, n: int, seed: int, agents: list[str], workers:
                     progress(len(results), n)
     elapsed = time.perf_counter() - start
     results.sort()
-    return summarize(results, n, seed, agents, elapsed)
+    return summarize(results, n, seed, agents, elapsed, sides or len(agents), unit)
 
 
 def _chunks(n: int, workers: int) -> list[list[int]]:
@@ -71,9 +72,8 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (round(max(0.0, c - h), 4), round(min(1.0, c + h), 4))
 
 
-def summarize(results, n, seed, agents, elapsed) -> dict:
-    seats = len(agents)
-    wins = {str(s): 0 for s in range(seats)}
+def summarize(results, n, seed, agents, elapsed, sides: int, unit: str = "seat") -> dict:
+    wins = {str(s): 0 for s in range(sides)}
     draws = 0
     points_sum = None
     steps = 0
@@ -91,6 +91,7 @@ def summarize(results, n, seed, agents, elapsed) -> dict:
     out = {
         "games": n,
         "seed": seed,
+        "sides": unit,
         "agents": agents,
         "wins": wins,
         "draws": draws,

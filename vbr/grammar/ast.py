@@ -35,7 +35,7 @@ def shape(value: Any) -> Any:
     """The node without its spans: what the canonical printer must preserve."""
     if isinstance(value, Node):
         return (type(value).__name__,) + tuple(
-            (k, shape(getattr(value, k))) for k in type(value).model_fields if k != "span"
+            (k, shape(getattr(value, k))) for k in type(value).model_fields if k not in ("span", "own_line")
         )
     if isinstance(value, (list, tuple)):
         return tuple(shape(v) for v in value)
@@ -241,6 +241,7 @@ class Goto(Stmt):
 
 class EndWinner(Stmt):
     winner: Expr
+    team: bool = False  # `end winner team T`: the team wins, all its seats with it
 
 
 class EndDraw(Stmt):
@@ -398,9 +399,17 @@ class Limit(Decl):
     value: int
 
 
+class Comment(Node):
+    """A `#` comment, kept so that `vbr fmt` can put it back where it was."""
+
+    text: str
+    own_line: bool = True  # False: it trails code on its line
+
+
 class GameFile(Node):
     title: str
     decls: list[Decl]
+    comments: list[Comment] = []
 
 
 # -------------------------------------------------------------------------------- scenarios
@@ -420,6 +429,7 @@ class Scenario(Node):
 class TestFile(Node):
     rules: str
     scenarios: list[Scenario]
+    comments: list[Comment] = []
 
 
 for _cls in list(globals().values()):

@@ -41,9 +41,27 @@ SYNTAX_HINTS: list[tuple[str, object, list[str]]] = [
 
 
 @lru_cache(maxsize=1)
+def keywords() -> frozenset[str]:
+    """Every word-like literal of the grammar (`roll`, `choose`, `per`, ...)."""
+    import re
+    words = set()
+    for t in _lark().terminals:
+        p = t.pattern
+        if p.type == "str" and re.fullmatch(r"[a-z_]+", p.value):
+            words.add(p.value)
+        elif p.type == "re" and re.fullmatch(r"\(\?:[a-z_| ]+\)", p.value):
+            words.update(w for w in p.value[3:-1].split("|") if " " not in w)
+    return frozenset(words)
+
+
+_COMMENTS: list = []  # filled by the lexer while one file is parsed
+
+
+@lru_cache(maxsize=1)
 def _lark() -> Lark:
     return Lark.open("vbr.lark", rel_to=__file__, parser="lalr", propagate_positions=True,
-                     start=["start", "expr"], maybe_placeholders=False)
+                     start=["start", "expr"], maybe_placeholders=False,
+                     lexer_callbacks={"COMMENT": _COMMENTS.append})
 
 
 def parse(text: str, file: str = "<input>") -> A.GameFile | A.TestFile:
@@ -59,18 +77,35 @@ def parse_expr(text: str, file: str = "<input>", line: int = 1, col: int = 1) ->
 def _parse(text: str, file: str, start: str, line0: int = 1, col0: int = 1):
     if "\x00" in text:
         raise VbrSyntaxError(Diagnostic(Span(file=file), "the file contains NUL bytes; is it text?"))
+    _COMMENTS.clear()
     try:
         tree = _lark().parse(text, start=start)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, file, start, line0, col0) from None
+    comments = _comments(text, file) if start == "start" else []
     if line0 != 1 or col0 != 1:
         _shift_positions(tree, line0, col0)
     try:
-        return ToAst(file, lambda t, ln, c: _parse(t, file, "expr", ln, c)).transform(tree)
+        result = ToAst(file, lambda t, ln, c: _parse(t, file, "expr", ln, c)).transform(tree)
+        if comments:
+            result = result.model_copy(update={"comments": comments})
+        return result
     except VisitError as exc:
         if isinstance(exc.orig_exc, VbrError):
             raise exc.orig_exc from None
         raise
+
+
+def _comments(text: str, file: str) -> list[A.Comment]:
+    lines = text.splitlines()
+    out = []
+    for tok in _COMMENTS:
+        before = lines[tok.line - 1][: tok.column - 1] if tok.line <= len(lines) else ""
+        out.append(A.Comment(span=Span(file=file, line=tok.line, col=tok.column, end_line=tok.line,
+                                       end_col=tok.column + len(tok)),
+                             text=str(tok)[1:].rstrip(), own_line=not before.strip()))
+    _COMMENTS.clear()
+    return out
 
 
 def _shift_positions(tree, line0: int, col0: int) -> None:

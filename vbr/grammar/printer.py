@@ -8,6 +8,55 @@ _LEVEL = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4,
 IND = "  "
 
 
+class _Comments:
+    """Puts a file's comments back: each before the first node that follows it, at that node's
+    indentation; one that trailed a one-line statement trails it again. One blank line in the
+    source between statements is kept."""
+
+    def __init__(self, comments):
+        self.items = sorted(comments, key=lambda c: (c.span.line, c.span.col))
+        self.i = 0
+        self.last = 0  # last source line already printed
+
+    def lead(self, line: int, depth: int) -> str:
+        out = []
+        while self.i < len(self.items) and self.items[self.i].span.line < line:
+            c = self.items[self.i]
+            if self.last and c.span.line > self.last + 1 and out == []:
+                out.append("")
+            out.append(IND * depth + "#" + c.text)
+            self.last = c.span.line
+            self.i += 1
+        if self.last and line > self.last + 1 and line < 10**9:
+            out.append("")
+        return "".join(x + "\n" for x in out)
+
+    def trail(self, line: int) -> str:
+        if self.i < len(self.items) and self.items[self.i].span.line == line and not self.items[self.i].own_line:
+            c = self.items[self.i]
+            self.i += 1
+            return "  #" + c.text
+        return ""
+
+    def done(self, line: int) -> None:
+        self.last = max(self.last, line)
+
+
+_CTX: _Comments | None = None
+
+
+def _lead(node, depth: int) -> str:
+    return _CTX.lead(node.span.line, depth) if _CTX else ""
+
+
+def _trail(node) -> str:
+    if not _CTX:
+        return ""
+    t = _CTX.trail(node.span.end_line) if node.span.line == node.span.end_line else ""
+    _CTX.done(node.span.end_line)
+    return t
+
+
 def expr(e: A.Expr, need: int = 0) -> str:
     text, level = _expr(e)
     return f"({text})" if level < need else text
@@ -41,6 +90,8 @@ def _expr(e: A.Expr) -> tuple[str, int]:
             return f"-{expr(o, 8)}", 8
         case A.Binary(op=op, left=l, right=r):
             lv = _LEVEL[op]
+            if op == "or":  # `a and b or c` reads better as `(a and b) or c`
+                return f"{expr(l, 3 if _is_and(l) else lv)} or {expr(r, 3 if _is_and(r) else lv + 1)}", lv
             if lv == 4:
                 return f"{expr(l, 5)} {op} {expr(r, 5)}", 4
             return f"{expr(l, lv)} {op} {expr(r, lv + 1)}", lv
@@ -56,6 +107,10 @@ def _expr(e: A.Expr) -> tuple[str, int]:
     raise TypeError(f"cannot print {type(e).__name__}")
 
 
+def _is_and(e) -> bool:
+    return isinstance(e, A.Binary) and e.op == "and"
+
+
 def _type(t: A.TypeRef) -> str:
     return f"list of {_type(t.item)}" if t.name == "list" else t.name
 
@@ -69,14 +124,20 @@ def _q(s: str) -> str:
 
 
 def block(b: A.Block, depth: int) -> str:
-    if not b.body:
+    if _CTX:
+        _CTX.done(b.span.line)
+    tail = _CTX.lead(b.span.end_line, depth + 1) if _CTX and not b.body else ""
+    if not b.body and not tail.strip():
         return "{ }"
     inner = "\n".join(stmt(s, depth + 1) for s in b.body)
-    return "{\n" + inner + "\n" + IND * depth + "}"
+    if _CTX and b.body:
+        tail = _CTX.lead(b.span.end_line, depth + 1)
+    return "{\n" + inner + ("\n" + tail.rstrip("\n") if tail.strip() else "") + "\n" + IND * depth + "}"
 
 
 def stmt(s: A.Stmt, depth: int) -> str:
-    return IND * depth + _stmt(s, depth)
+    lead = _lead(s, depth)
+    return lead + IND * depth + _stmt(s, depth) + _trail(s)
 
 
 def _stmt(s: A.Stmt, d: int) -> str:
@@ -127,8 +188,8 @@ def _stmt(s: A.Stmt, d: int) -> str:
             return f"create {k}({kw}) in {expr(t)}" + (f" times {expr(n)}" if n is not None else "")
         case A.Goto(phase=p):
             return f"goto {p}"
-        case A.EndWinner(winner=w):
-            return f"end winner {expr(w)}"
+        case A.EndWinner(winner=w, team=t):
+            return f"end winner {'team ' if t else ''}{expr(w)}"
         case A.EndDraw():
             return "end draw"
         case A.Emit(event=e, args=args):
@@ -143,8 +204,9 @@ def _stmt(s: A.Stmt, d: int) -> str:
 
 
 def decl(x: A.Decl, depth: int = 0) -> str:
+    lead = _lead(x, depth) if _CTX else ""
     pre = IND * depth + ("override " if x.override else "")
-    return pre + _decl(x, depth)
+    return lead + pre + _decl(x, depth) + _trail(x)
 
 
 def _decl(x: A.Decl, d: int) -> str:
@@ -167,7 +229,9 @@ def _decl(x: A.Decl, d: int) -> str:
         case A.Zone(name=n, per=p, visibility=v, ordered=o):
             return f"zone {n}" + (f" per {p}" if p else "") + f" {v}" + (" ordered" if o else "")
         case A.Court(items=items):
-            lines = [IND * (d + 1) + _court_item(i) for i in items]
+            if _CTX:
+                _CTX.done(x.span.line)
+            lines = [_lead(i, d + 1) + IND * (d + 1) + _court_item(i) + _trail(i) for i in items]
             return "court {\n" + "\n".join(lines) + "\n" + IND * d + "}"
         case A.Direction(name=n, right=r, forward=f):
             return f"direction {n} = ({r}, {f})"
@@ -197,7 +261,9 @@ def _decl(x: A.Decl, d: int) -> str:
             return f"phase {n}" + (f" {_q(t)}" if t is not None else "") + f" {block(b, d)}"
         case A.Stage(name=n, title=t, members=ms):
             head = f"stage {n}" + (f" {_q(t)}" if t is not None else "")
-            inner = "\n\n".join(decl(m, d + 1) for m in ms)
+            if _CTX:
+                _CTX.done(x.span.line)
+            inner = ("\n" if _CTX else "\n\n").join(decl(m, d + 1) for m in ms)
             return head + " {\n" + inner + "\n" + IND * d + "}"
         case A.Setup(body=b):
             return f"setup {block(b, d)}"
@@ -244,10 +310,29 @@ def _step(s: A.ScenarioStep) -> str:
 
 
 def program(f: A.GameFile | A.TestFile) -> str:
-    if isinstance(f, A.TestFile):
-        parts = [f"tests for {_q(f.rules)}"]
-        for sc in f.scenarios:
-            body = "\n".join(IND + _step(s) for s in sc.steps)
-            parts.append(f"scenario {_q(sc.title)} {{\n{body}\n}}")
-        return "\n\n".join(parts) + "\n"
-    return "\n\n".join([f"game {_q(f.title)}"] + [decl(x) for x in f.decls]) + "\n"
+    global _CTX
+    _CTX = _Comments(f.comments)
+    try:
+        if isinstance(f, A.TestFile):
+            _CTX.done(f.span.line)
+            parts = [f"tests for {_q(f.rules)}" + _CTX.trail(f.span.line)]
+            for sc in f.scenarios:
+                lead = _lead(sc, 0)
+                _CTX.done(sc.span.line)
+                body = "\n".join(_lead(s, 1) + IND + _step(s) + _trail(s) for s in sc.steps)
+                rest = _CTX.lead(sc.span.end_line, 1)
+                body += ("\n" + rest.rstrip("\n")) if rest.strip() else ""
+                parts.append(f"{lead}scenario {_q(sc.title)} {{\n{body}\n}}")
+                _CTX.done(sc.span.end_line)
+            rest = _CTX.lead(10**9, 0).rstrip("\n")
+            return "\n".join(parts) + ("\n" + rest if rest else "") + "\n"
+        else:
+            head = f"game {_q(f.title)}"
+            _CTX.done(f.span.line)
+            parts = [head + _CTX.trail(f.span.line)] + [decl(x) for x in f.decls]
+            rest = _CTX.lead(10**9, 0).rstrip("\n")
+            return "\n".join(parts) + ("\n" + rest if rest else "") + "\n"
+        rest = _CTX.lead(10**9, 0).strip("\n")
+        return "\n\n".join(parts) + ("\n\n" + rest if rest else "") + "\n"
+    finally:
+        _CTX = None

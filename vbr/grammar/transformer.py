@@ -63,7 +63,7 @@ class ToAst(Transformer):
         return ch[0].model_copy(update={"override": True})
 
     def extends(self, meta, ch):
-        return A.Extends(span=self._span(meta, ch), name="extends", path=_str(ch[0]))
+        return A.Extends(span=self._span(meta, ch), name="@extends", path=_str(ch[0]))
 
     def team(self, meta, ch):
         return A.Team(span=self._span(meta, ch), name=str(ch[0]), seats=[int(t) for t in ch[1:]])
@@ -71,7 +71,7 @@ class ToAst(Transformer):
     def seats(self, meta, ch):
         teams = [c for c in ch[1:] if isinstance(c, A.Team)]
         when = next((c for c in ch[1:] if isinstance(c, A.Expr)), None)
-        return A.Seats(span=self._span(meta, ch), name="seats", count=int(ch[0]), teams=teams, when=when)
+        return A.Seats(span=self._span(meta, ch), name="@seats", count=int(ch[0]), teams=teams, when=when)
 
     def option(self, meta, ch):
         return A.Option(span=self._span(meta, ch), name=str(ch[0]), default=ch[1], choices=list(ch[2:]))
@@ -103,7 +103,7 @@ class ToAst(Transformer):
                       visibility=vis, ordered=ordered)
 
     def court(self, meta, ch):
-        return A.Court(span=self._span(meta, ch), name="court", items=list(ch))
+        return A.Court(span=self._span(meta, ch), name="@court", items=list(ch))
 
     def _court_item(self, what, meta, ch):
         return A.CourtItem(span=self._span(meta, ch), what=what,
@@ -196,13 +196,13 @@ class ToAst(Transformer):
         return A.Stage(span=self._span(meta, ch), name=str(ch[0]), title=title, members=list(rest))
 
     def setup(self, meta, ch):
-        return A.Setup(span=self._span(meta, ch), name="setup", body=ch[0])
+        return A.Setup(span=self._span(meta, ch), name="@setup", body=ch[0])
 
     def start_at(self, meta, ch):
-        return A.StartAt(span=self._span(meta, ch), name="start", phase=str(ch[0]))
+        return A.StartAt(span=self._span(meta, ch), name="@start", phase=str(ch[0]))
 
     def points(self, meta, ch):
-        return A.Points(span=self._span(meta, ch), name="points", var=str(ch[0]))
+        return A.Points(span=self._span(meta, ch), name="@points", var=str(ch[0]))
 
     def limits(self, meta, ch):
         return A.Limit(span=self._span(meta, ch), name="limit " + str(ch[0]), value=int(ch[1]))
@@ -291,6 +291,9 @@ class ToAst(Transformer):
 
     def end_winner(self, meta, ch):
         return A.EndWinner(span=self._span(meta, ch), winner=ch[0])
+
+    def end_team(self, meta, ch):
+        return A.EndWinner(span=self._span(meta, ch), winner=ch[0], team=True)
 
     def end_draw(self, meta, ch):
         return A.EndDraw(span=self._span(meta, ch))

@@ -18,14 +18,15 @@ class Builtin:
     max_args: int
     build: Callable  # (compiler, node, arg closures, arg types) -> (closure, type)
     doc: str = ""
+    raw_args: int = 0  # leading arguments that are names, not expressions (`space(serve, s)`)
 
 
 BUILTINS: dict[str, Builtin] = {}
 
 
-def builtin(name: str, lo: int, hi: int | None = None, doc: str = ""):
+def builtin(name: str, lo: int, hi: int | None = None, doc: str = "", raw_args: int = 0):
     def deco(fn):
-        BUILTINS[name] = Builtin(lo, hi if hi is not None else lo, fn, doc)
+        BUILTINS[name] = Builtin(lo, hi if hi is not None else lo, fn, doc, raw_args)
         return fn
     return deco
 
@@ -148,11 +149,17 @@ def _next_seat(c, node, fs, ts):
     return (lambda st, L: (f(st, L) + 1) % n), "seat"
 
 
-@builtin("other", 1, doc="in a game of two sides: the other side (seat or team)")
+@builtin("other", 1, doc="in a game of two sides: the other side (seat or team), 0 <-> 1")
 def _other(c, node, fs, ts):
     (f,) = fs
     _want(c, node, 0, ts[0], "int", "`other`'s argument")
-    return (lambda st, L: 1 - f(st, L)), "seat"
+
+    def other(st, L):
+        x = f(st, L)
+        if x != 0 and x != 1:
+            raise Fault(f"`other({x})`: only 0 and 1 have an other side; use next_seat or partner")
+        return 1 - x
+    return other, "seat"
 
 
 @builtin("team_of", 1, doc="the team index of a seat")
@@ -201,13 +208,14 @@ def _field(c, node, fs, ts):
     return field, "cell"
 
 
-@builtin("space", 2, doc="the cell of a named space (e.g. a serve space) of a side")
+@builtin("space", 2, doc="the cell of a named space (e.g. a serve space) of a side", raw_args=1)
 def _space(c, node, fs, ts):
     court = _court(c, node)
     name = node.args[0]
     sname = getattr(name, "id", None)
     if court is not None and sname not in court.spaces:
-        c.diags.error(name.span, f"the court has no space `{sname}`")
+        known = ", ".join(court.spaces) or "none declared"
+        c.diags.error(name.span, f"the court has no space `{sname}` (spaces: {known})")
     side = fs[1]
     return (lambda st, L: court.space(sname, side(st, L))), "cell"
 

@@ -85,7 +85,9 @@ class Court:
         """Every end of a movement of exactly `distance` unit steps from `start`.
 
         Steps come from `vecs` (in `side`'s frame); a movement never reverses on either axis,
-        never leaves the court, and never ends on the net. Net rows cost `net_cost` each (0: free).
+        never leaves the court, and never ends on the net. Entering a net row costs `net_cost`
+        (0: the net is crossed for free, as by a serve that ignores it); on the net the ball only
+        goes on across, never along it.
         """
         moves = [self.frame(side, *v) for v in vecs]
         ends: set[Cell] = set()
@@ -101,13 +103,16 @@ class Court:
                 if not self.on_net(c):
                     ends.add(c)
                 continue
+            on_net = self.on_net(c)
             for dx, dy in moves:
                 if (dx and sx and dx * sx < 0) or (dy and sy and dy * sy < 0):
+                    continue
+                if on_net and not dy:
                     continue
                 nc = Cell(c[0] + dx, c[1] + dy)
                 if not self.in_court(nc):
                     continue
-                cost = 0 if (net_cost == 0 and self.on_net(nc)) else 1
+                cost = net_cost if self.on_net(nc) else 1
                 if used + cost > distance:
                     continue
                 todo.append((nc, used + cost, sx or _sign(dx), sy or _sign(dy)))

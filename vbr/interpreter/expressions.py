@@ -142,6 +142,14 @@ class ExprCompiler:
         if cached is None:
             self._fn_stack.append(name)
             d = self.m.consts[name]
+            from vbr.grammar.ast import walk
+            for node in walk(d.value):
+                fixed = not isinstance(node, (A.Roll, A.Pick)) and not (
+                    isinstance(node, A.Name) and (node.id in self.m.vars or node.id in self.m.zones or node.id in self.m.kinds))
+                if not fixed:
+                    self._fn_stack.pop()
+                    return self.error(node, "a const is fixed before play: it may use literals, options, enum members "
+                                            "and other consts, not vars, zones, cards or dice")
             f, t = self.compile(d.value, Scope(self.p.scratch_locals))
             self._fn_stack.pop()
             try:
@@ -212,7 +220,7 @@ class ExprCompiler:
         if isinstance(e.obj, A.Name) and scope.lookup(e.obj.id) is None:
             name = e.obj.id
             slotted = self.m.vars.get(name) or self.m.zones.get(name)
-            if slotted is not None:
+            if slotted is not None and (slotted.per or T.item_type(slotted.type) is None or name in self.m.zones):
                 if not slotted.per:
                     return self.error(e, f"`{name}` is not kept per seat or team; it takes no index")
                 idx = self.expect(e.index, scope, "int", "an index")
@@ -406,7 +414,8 @@ class ExprCompiler:
         if not b.min_args <= len(e.args) <= b.max_args:
             n = b.min_args if b.min_args == b.max_args else f"{b.min_args} to {b.max_args}"
             return self.error(e, f"`{name}` takes {n} argument(s), not {len(e.args)}")
-        parts = [self.compile(a, scope) for a in e.args]
+        raw = b.raw_args
+        parts = [((lambda st, L: None), "any") if i < raw else self.compile(a, scope) for i, a in enumerate(e.args)]
         return b.build(self, e, [f for f, _ in parts], [t for _, t in parts])
 
     def call_fn(self, e: A.Call, scope: Scope):

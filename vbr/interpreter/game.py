@@ -27,10 +27,10 @@ class Game:
     def path(self) -> Path:
         return self.rules.path
 
-    def new_state(self, seed: int = 0, record: bool = False, trace: bool = False) -> State:
+    def new_state(self, seed: int = 0, record: bool = False, trace: bool = False, sink: list | None = None) -> State:
         """A new game. `record` keeps a log of events; `trace` counts phase transitions
         (state.trace: {(from_phase, to_phase): count}, from "" at the start)."""
-        return State.new(self.program, seed, record=record, trace=trace)
+        return State.new(self.program, seed, record=record, trace=trace, sink=sink)
 
 
 def load(path, options: dict | None = None) -> Game:

@@ -35,13 +35,23 @@ class Action:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: the winning seat (None for a draw) and the final points."""
+    """How a game ended: the winning side (None for a draw) and the final points.
+
+    `winner` is a seat; in a game of teams `team` is the winning team, and `winner` its first
+    seat when the team as a whole won (`end winner team T`)."""
 
     winner: int | None
     points: tuple | None
+    team: int | None = None
+    by_team: bool = False
 
     def __str__(self) -> str:
-        who = "draw" if self.winner is None else f"seat {self.winner} wins"
+        if self.winner is None:
+            who = "draw"
+        elif self.by_team:
+            who = f"team {self.team} wins"
+        else:
+            who = f"seat {self.winner} wins"
         return who + (f" ({'-'.join(map(str, self.points))})" if self.points else "")
 
 
@@ -55,8 +65,10 @@ class State:
     # ------------------------------------------------------------------ construction
     @classmethod
     def new(cls, prog: Program, seed: int, record: bool = False, hold_start: bool = False,
-            trace: bool = False) -> "State":
+            trace: bool = False, sink: list | None = None) -> "State":
         st = cls(prog)
+        if sink is not None:
+            sink.append(st)
         st.vals = [None] * prog.nvals
         st.zones = [[] for _ in prog.zone_names]
         st.where, st.ent, st.kind = [], [], []
@@ -240,9 +252,18 @@ class State:
     def finish(self, winner) -> None:
         if winner is not None and not 0 <= winner < self.prog.seats:
             raise Fault(f"`end winner {winner}`: no such seat")
-        self.result = Outcome(winner, self.points())
+        team = self.prog.team_of[winner] if winner is not None else None
+        self.result = Outcome(winner, self.points(), team)
         if self.log is not None:
             self.record({"t": "end", "winner": winner, "points": list(self.result.points or [])})
+        return True
+
+    def finish_team(self, team) -> bool:
+        if not isinstance(team, int) or not 0 <= team < len(self.prog.teams):
+            raise Fault(f"`end winner team {team}`: no such team (0..{len(self.prog.teams) - 1})")
+        self.result = Outcome(self.prog.teams[team][0], self.points(), team, by_team=True)
+        if self.log is not None:
+            self.record({"t": "end", "team": team, "points": list(self.result.points or [])})
         return True
 
     def record(self, event: dict) -> None:

@@ -103,9 +103,11 @@ class StmtCompiler:
              guard: A.Expr | None = None) -> Code:
         from vbr.checker import type_of
         code = Code(name, kind, span)
+        self.kind = kind
         locals_ = Locals()
         scope = Scope(locals_)
         for p in params:
+            self.local_name(p.name, p.span)
             scope.define(p.name, type_of(self.m, p.type) if p.type else "any")
         code.nparams = len(params)
         if guard is not None:
@@ -117,6 +119,11 @@ class StmtCompiler:
         b.flush()
         code.nlocals = max(locals_.count, 1)
         return code
+
+    def local_name(self, name: str, span) -> None:
+        from vbr.checker import keywords
+        if name in keywords():
+            self.diags.error(span, f"`{name}` is a reserved word of the language; choose another name")
 
     def block(self, b: Builder, blk: A.Block, scope: Scope, loop) -> None:
         inner = scope.child()
@@ -134,6 +141,7 @@ class StmtCompiler:
         f, t = self.x.compile(s.value, scope)
         if s.name in scope.names:
             self.diags.error(s.span, f"`{s.name}` is already defined in this block; assign with `{s.name} = ...`")
+        self.local_name(s.name, s.span)
         slot = scope.define(s.name, t if t != "none" else "any")
         def let(st, L):
             L[slot] = f(st, L)
@@ -304,6 +312,7 @@ class StmtCompiler:
         if item is None:
             self.diags.error(s.source.span, f"cannot loop over {T.show(ts)}")
             item = "any"
+        self.local_name(s.var, s.span)
         hidden = scope.locals.alloc()
         counter = scope.locals.alloc()
         inner = scope.child(loop=True)
@@ -404,6 +413,7 @@ class StmtCompiler:
             self.diags.error(s.source.span, f"`choose` picks from a list, a range, an enum or a zone, not {T.show(ts)}")
             item = "any"
         by = self.x.expect(s.by, scope, "seat", "`by`")
+        self.local_name(s.var, s.span)
         inner = scope.child()
         slot = inner.define(s.var, item)
         where = self.x.expect(s.where, inner, "bool", "`where`") if s.where is not None else None
@@ -520,8 +530,11 @@ class StmtCompiler:
         b.emit(goto, s.span)
 
     def s_EndWinner(self, b, s: A.EndWinner, scope, loop):
-        w = self.x.expect(s.winner, scope, "seat", "the winner")
-        b.emit(lambda st, fr: st.finish(w(st, fr.L)), s.span)
+        w = self.x.expect(s.winner, scope, "int" if s.team else "seat", "the winner")
+        if s.team:
+            b.emit(lambda st, fr: st.finish_team(w(st, fr.L)), s.span)
+        else:
+            b.emit(lambda st, fr: st.finish(w(st, fr.L)), s.span)
 
     def s_EndDraw(self, b, s, scope, loop):
         b.emit(lambda st, fr: st.finish(None), s.span)
@@ -566,6 +579,9 @@ class StmtCompiler:
         b.action(say, s.span)
 
     def s_Return(self, b, s, scope, loop):
+        if self.kind not in ("proc", "handler"):
+            self.diags.error(s.span, "`return` ends a procedure or a handler; a phase ends with `goto` or `end`")
+            return
         b.emit(lambda st, fr: st.pop(), s.span)
 
     def s_Reveal(self, b, s: A.Reveal, scope, loop):
