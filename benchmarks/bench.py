@@ -5,9 +5,10 @@
 
 Timings: (a) parse, check+compile time of every bundled rule file, the median of several runs;
 (b) games/s with random agents for every bundled rule file (Siatka also with all three variants
-on), single process, through the API; (c) the hand-written Siatka's games/s on the same number of
-games; (d) the ratio interpreter / hand-written, against the target of 1/3. Each games/s figure is
-the best of a few repeats, as timeit does: the least disturbed run.
+on), single process, through the API: 1000 games of Siatka, as many of any other file as fit in
+2 s; (c) the hand-written Siatka's games/s on the same games; (d) the ratio interpreter / hand-written, against the target of 1/3. Each games/s figure is
+the best of a few repeats, as timeit does: the least disturbed run; the hand-written runs, much
+shorter, are interleaved with the interpreter's, two after each.
 
 --agreement plays N games through the interpreter and 10 N hand-written ones for each set of
 options, and compares per-game means (choices, each kind of choice and the options it offered,
@@ -22,14 +23,17 @@ import math
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 
 import handwritten_siatka as hand
 
 import vbr
+from vbr import VbrError
 from vbr.agents import SeatView, make_agent
 from vbr.interpreter import rng as R
+from vbr.grammar.parser import parse
 from vbr.interpreter.compiler import compile_rules
 from vbr.loader import bundled_names, load_rules
 from vbr.play import play_game
@@ -58,72 +62,108 @@ def options_text(options: dict) -> str:
 
 
 # ---------------------------------------------------------------------- (a) load times
+def parser_build_time() -> float:
+    """Seconds to build the Lark parser, paid once per process by the first parse."""
+    start = time.perf_counter()
+    try:
+        parse('game "x"\n')
+    except VbrError:
+        pass  # the parser is built either way
+    return time.perf_counter() - start
+
+
 def load_times(names: list[str], runs: int) -> dict:
     out = {}
-    first = True
     for name in names:
-        start = time.perf_counter()
-        vbr.load(name)
-        cold = time.perf_counter() - start
-        parse, check = [], []
+        try:
+            vbr.load(name)
+        except VbrError as exc:  # one broken rule file does not stop the others' figures
+            out[name] = {"error": str(exc).splitlines()[0]}
+            continue
+        parse_s, check_s = [], []
         for _ in range(runs):
             t0 = time.perf_counter()
             rules = load_rules(name)
             t1 = time.perf_counter()
             compile_rules(rules, {})
             t2 = time.perf_counter()
-            parse.append(t1 - t0)
-            check.append(t2 - t1)
+            parse_s.append(t1 - t0)
+            check_s.append(t2 - t1)
         out[name] = {
-            "parse_ms": round(statistics.median(parse) * 1000, 2),
-            "check_compile_ms": round(statistics.median(check) * 1000, 2),
-            "total_ms": round(statistics.median(p + c for p, c in zip(parse, check)) * 1000, 2),
-            "first_load_ms": round(cold * 1000, 1),
-            "first_includes_parser_build": first,
+            "parse_ms": round(statistics.median(parse_s) * 1000, 2),
+            "check_compile_ms": round(statistics.median(check_s) * 1000, 2),
+            "total_ms": round(statistics.median(p + c for p, c in zip(parse_s, check_s)) * 1000, 2),
         }
-        first = False
     return out
 
 
 # ---------------------------------------------------------------------- (b, c, d) games/s
-def best_rate(play, n: int, repeats: int) -> tuple[float, float]:
-    """Games/s of the best of `repeats` runs of n games, and the mean of what `play` returns (choices)."""
-    best = math.inf
-    for _ in range(repeats):
-        total = 0
-        start = time.perf_counter()
-        for seed in range(n):
-            total += play(seed)
-        best = min(best, time.perf_counter() - start)
-    return n / best, total / n
+def timed(play, n: int) -> tuple[float, float]:
+    """Seconds for n games (seeds 0..n-1), and the mean of what `play` returns (choices)."""
+    total = 0
+    start = time.perf_counter()
+    for seed in range(n):
+        total += play(seed)
+    return time.perf_counter() - start, total / n
 
 
-def interpreter_rate(name: str, options: dict, n: int, repeats: int) -> tuple[float, float]:
-    game = vbr.load(name, options)
-    agents = ["random"] * game.seats
-    return best_rate(lambda seed: play_game(game, seed, agents).choices, n, repeats)
+def games_in(play, budget: float) -> int:
+    """How many games (seeds 0, 1, ...) fit in `budget` seconds; at least 20."""
+    games = 0
+    start = time.perf_counter()
+    while games < 20 or time.perf_counter() - start < budget:
+        play(games)
+        games += 1
+    return games
 
 
-def handwritten_rate(options: dict, n: int, repeats: int) -> tuple[float, float]:
-    return best_rate(lambda seed: hand.play_game(seed, **options)[2], n, repeats)
+def speed_rows(names: list[str], n: int, repeats: int, budget: float) -> list[dict]:
+    """One row per rule file and set of options; `names` are the files that loaded.
 
-
-def speed_rows(names: list[str], n: int, repeats: int) -> list[dict]:
+    Siatka plays n games; the hand-written runs are interleaved with the interpreter's (two after
+    each), so that on a shared machine both are sampled over the same stretch of time. The other
+    rule files play as many games as fit in `budget` seconds, so that a slow file cannot make the
+    run long."""
     rows = []
     for name in names:
         for options in (SIATKA_CONFIGS[0], ALL_VARIANTS) if name == "siatka" else ({},):
-            rate, choices = interpreter_rate(name, options, n, repeats)
-            row = {"rules": name, "options": options_text(options), "games": n,
-                   "interpreter_games_per_s": round(rate, 1), "interpreter_choices_per_game": round(choices, 2),
+            game = vbr.load(name, options)
+            agents = ["random"] * game.seats
+            play = lambda seed: play_game(game, seed, agents).choices  # noqa: E731
+            games = n if name == "siatka" else games_in(play, budget)
+            best, best_hand = math.inf, math.inf
+            for _ in range(repeats):
+                seconds, choices = timed(play, games)
+                best = min(best, seconds)
+                if name == "siatka":
+                    for _ in range(2):
+                        seconds, hand_choices = timed(lambda seed: hand.play_game(seed, **options)[2], games)
+                        best_hand = min(best_hand, seconds)
+            row = {"rules": name, "options": options_text(options), "games": games,
+                   "interpreter_games_per_s": round(games / best, 1), "interpreter_choices_per_game": round(choices, 2),
                    "handwritten_games_per_s": None, "handwritten_choices_per_game": None, "ratio": None}
             if name == "siatka":
-                h, h_choices = handwritten_rate(options, n, repeats)
-                row["handwritten_games_per_s"] = round(h, 1)
-                row["handwritten_choices_per_game"] = round(h_choices, 2)
-                row["ratio"] = round(rate / h, 3)
-                row["meets_target"] = rate / h >= TARGET_RATIO
+                ratio = best_hand / best
+                row["handwritten_games_per_s"] = round(games / best_hand, 1)
+                row["handwritten_choices_per_game"] = round(hand_choices, 2)
+                row["ratio"] = round(ratio, 3)
+                row["meets_target"] = ratio >= TARGET_RATIO
             rows.append(row)
     return rows
+
+
+def source() -> dict:
+    """Which vbr was measured: its directory, commit, and whether vbr/ or rules/ differ from it."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(vbr.__file__)))
+
+    def git(*args):
+        try:
+            return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+    commit = git("rev-parse", "--short", "HEAD")
+    return {"path": root, "commit": commit or None,
+            "modified": bool(git("status", "--porcelain", "--", "vbr", ":(glob)rules/*.vbr")) if commit else None}
 
 
 def machine() -> dict:
@@ -133,14 +173,18 @@ def machine() -> dict:
 
 def run_timings(quick: bool) -> dict:
     names = bundled_names()
-    n, repeats, runs = (200, 1, 3) if quick else (1000, 3, 9)
+    n, repeats, runs, budget = (100, 1, 3, 0.3) if quick else (1000, 3, 9, 2.0)
+    build = parser_build_time()
+    load = load_times(names, runs)
     return {
         "date": datetime.date.today().isoformat(),
         "machine": machine(),
+        "vbr": source(),
         "quick": quick,
         "target_ratio": round(TARGET_RATIO, 3),
-        "load": load_times(names, runs),
-        "speed": speed_rows(names, n, repeats),
+        "parser_build_ms": round(build * 1000, 1),
+        "load": load,
+        "speed": speed_rows([name for name in names if "error" not in load[name]], n, repeats, budget),
     }
 
 
@@ -148,13 +192,19 @@ def print_timings(res: dict) -> None:
     m = res["machine"]
     print(f"{res['date']}  {m['cpus']} CPUs, {m['implementation']} {m['python']}, {m['platform']}"
           + ("  (--quick)" if res["quick"] else ""))
+    v = res["vbr"]
+    print(f"vbr at {v['path']}, commit {v['commit']}" + (" with local changes" if v["modified"] else ""))
     print()
-    print(f"{'rules':14} {'parse ms':>9} {'check+compile ms':>17} {'total ms':>9} {'first load ms':>14}")
+    print(f"building the parser (once per process): {res['parser_build_ms']:.1f} ms")
+    w = max([len("rules")] + [len(name) for name in res["load"]])
+    print(f"{'rules':{w}} {'parse ms':>9} {'check+compile ms':>17} {'total ms':>9}")
     for name, t in res["load"].items():
-        note = "  (includes building the parser)" if t["first_includes_parser_build"] else ""
-        print(f"{name:14} {t['parse_ms']:9.2f} {t['check_compile_ms']:17.2f} {t['total_ms']:9.2f} {t['first_load_ms']:14.1f}{note}")
+        if "error" in t:
+            print(f"{name:{w}} cannot load: {t['error']}")
+            continue
+        print(f"{name:{w}} {t['parse_ms']:9.2f} {t['check_compile_ms']:17.2f} {t['total_ms']:9.2f}")
     print()
-    print(f"{'rules':10} {'options':32} {'games':>6} {'vbr games/s':>12} {'choices':>8} "
+    print(f"{'rules':{w}} {'options':32} {'games':>6} {'vbr games/s':>12} {'choices':>8} "
           f"{'hand games/s':>13} {'choices':>8} {'ratio':>6}")
     for r in res["speed"]:
         hand_rate, hand_choices, ratio = "-", "-", "-"
@@ -162,7 +212,7 @@ def print_timings(res: dict) -> None:
             hand_rate = f"{r['handwritten_games_per_s']:.1f}"
             hand_choices = f"{r['handwritten_choices_per_game']:.2f}"
             ratio = f"{r['ratio']:.3f}"
-        print(f"{r['rules']:10} {r['options']:32} {r['games']:6} {r['interpreter_games_per_s']:12.1f} "
+        print(f"{r['rules']:{w}} {r['options']:32} {r['games']:6} {r['interpreter_games_per_s']:12.1f} "
               f"{r['interpreter_choices_per_game']:8.2f} {hand_rate:>13} {hand_choices:>8} {ratio:>6}")
     print(f"\ntarget: interpreter / hand-written >= {res['target_ratio']}")
 

@@ -72,8 +72,8 @@ class Siatka:
     """One game. `play()` returns the winning seat; `score` and `choices` are read afterwards."""
 
     def __init__(self, seed: int, abilities: bool = False, block_marker: bool = False, rotation: bool = False):
-        self.rng = random.Random(seed)
-        self.agents = [RandomAgent(seed * 2 + 1 + s) for s in SEATS]
+        self.rng = random.Random(seed * 3)  # dice and shuffles; the agents draw from their own streams
+        self.agents = [RandomAgent(seed * 3 + 1 + s) for s in SEATS]
         self.abilities = abilities
         self.block_marker = block_marker
         self.rotation = rotation
