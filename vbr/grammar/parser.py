@@ -40,20 +40,6 @@ SYNTAX_HINTS: list[tuple[str, object, list[str]]] = [
 ]
 
 
-@lru_cache(maxsize=1)
-def keywords() -> frozenset[str]:
-    """Every word-like literal of the grammar (`roll`, `choose`, `per`, ...)."""
-    import re
-    words = set()
-    for t in _lark().terminals:
-        p = t.pattern
-        if p.type == "str" and re.fullmatch(r"[a-z_]+", p.value):
-            words.add(p.value)
-        elif p.type == "re" and re.fullmatch(r"\(\?:[a-z_| ]+\)", p.value):
-            words.update(w for w in p.value[3:-1].split("|") if " " not in w)
-    return frozenset(words)
-
-
 _COMMENTS: list = []  # filled by the lexer while one file is parsed
 
 

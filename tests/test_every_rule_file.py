@@ -1,0 +1,53 @@
+"""OpenSpiel's random_sim_test for every bundled rule file and each of its options: random games
+through the public API, checking the invariants after every step."""
+import random
+
+import pytest
+
+from conftest import rule_files
+from vbr.checker import literal_value
+from vbr.interpreter.game import load
+
+
+def option_sets(path):
+    """The defaults, each bool option switched on alone, all of them together, and every listed
+    value of the other options."""
+    model = load(path).program.model
+    sets = [{}]
+    bools = [n for n, v in model.options.items() if isinstance(v, bool)]
+    sets += [{n: True} for n in bools]
+    if len(bools) > 1:
+        sets.append({n: True for n in bools})
+    for name, decl in model.option_decls.items():
+        for choice in decl.choices:
+            value = literal_value(model, choice)
+            if value != model.options[name]:
+                sets.append({name: value})
+    return sets
+
+
+CASES = [pytest.param(p, o, id=f"{p.stem}-{'+'.join(f'{k}={v}' for k, v in o.items()) or 'defaults'}")
+         for p in rule_files() for o in option_sets(p)]
+
+
+@pytest.mark.parametrize("path,options", CASES)
+def test_random_games_keep_the_invariants(path, options):
+    game = load(path, options)
+    for seed in range(3):
+        st = game.new_state(seed)
+        rng = random.Random(seed)
+        last = st.points()
+        while not st.is_terminal():
+            assert st.audit() == []
+            legal = st.legal_actions()
+            assert legal, "a pending choice always offers something"
+            st.apply_index(rng.randrange(len(legal)))
+            pts = st.points()
+            if last is not None and pts is not None:
+                assert all(b >= a for a, b in zip(last, pts)), (last, pts)
+            last = pts
+        assert st.audit() == []
+        out = st.outcome()
+        assert out is not None
+        if out.winner is not None:
+            assert 0 <= out.winner < game.seats
