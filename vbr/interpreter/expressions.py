@@ -269,6 +269,10 @@ class ExprCompiler:
         fs = tuple(f for f, _ in parts)
         types = {t for _, t in parts if t != "none"}
         item = types.pop() if len(types) == 1 else "any"
+        known = [self.constant(x, scope) for x in e.items]
+        if all(k for k, _ in known):  # a list of literals, members, options: built once
+            fixed = tuple(v for _, v in known)
+            return (lambda st, L: fixed), "list:" + item
         return (lambda st, L: tuple(f(st, L) for f in fs)), "list:" + item
 
     def c_RangeExpr(self, e: A.RangeExpr, scope: Scope):
@@ -369,6 +373,9 @@ class ExprCompiler:
         body, tb = self.compile(e.body, inner)
         filt = self.expect(e.filter, inner, "bool", "the filter") if e.filter is not None else None
         agg = e.agg
+        fast = self._find_first(e, src, item, scope) if agg == "first" else None
+        if fast is not None:
+            return fast, tb
 
         def items(st, L):
             for x in _iterate(st, src(st, L)):
@@ -387,6 +394,38 @@ class ExprCompiler:
         if agg == "first":
             return (lambda st, L: next(items(st, L), None)), tb
         return (lambda st, L: tuple(items(st, L))), "list:" + tb
+
+    def _find_first(self, e: A.Comprehension, src, item: str, scope: Scope):
+        """`first(x for x in C if x.field OP v)` with v not depending on x, the commonest lookup
+        in rule files ("the tile on field f"): one tight loop, v computed once."""
+        f = e.filter
+        if not (isinstance(e.body, A.Name) and e.body.id == e.var and isinstance(f, A.Binary)
+                and f.op in _OPS and f.op not in ("+", "-", "*") and isinstance(f.left, A.Attr)
+                and isinstance(f.left.obj, A.Name) and f.left.obj.id == e.var):
+            return None
+        if any(isinstance(n, A.Name) and n.id == e.var for n in A.walk(f.right)) or \
+                any(isinstance(n, (A.Roll, A.Pick)) for n in A.walk(f.right)):
+            return None
+        kinds = [k for k in self.m.kinds.values() if f.left.name in k.fields]
+        if item.startswith("ent:"):
+            kinds = [k for k in kinds if k.decl.name == item[4:]]
+        if len(kinds) != 1:
+            return None
+        kind, (pos, _) = kinds[0].index, kinds[0].fields[f.left.name]
+        name = f.left.name
+        value, _ = self.compile(f.right, scope)
+        test = _OPS[f.op]
+
+        def find_first(st, L):
+            v = value(st, L)
+            kinds_, ents = st.kind, st.ent
+            for x in _iterate(st, src(st, L)):
+                if kinds_[x] != kind:
+                    raise Fault(f"{x} has no field `{name}`")
+                if test(ents[x][pos], v):
+                    return x
+            return None
+        return find_first
 
     def c_Roll(self, e: A.Roll, scope: Scope):
         if e.die not in self.m.dice:
