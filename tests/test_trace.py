@@ -24,10 +24,13 @@ def test_every_rule_file_cites_the_book_and_states_assumptions(rules):
     assert "ASSUMPTION" in text
 
 
-def test_siatka_table_is_current_and_every_example_is_tested():
-    doc = ROOT / "docs" / "rulebooks" / "siatka.md"
-    generated = markdown(RULES / "siatka.vbr", RULES / "tests" / "siatka.vbr", "../../rules/siatka.vbr")
-    assert doc.read_text().split(MARKER)[1].strip() == generated.strip()
+@pytest.mark.parametrize("rules", rule_files(), ids=lambda p: p.stem)
+def test_rulebook_table_is_current_and_every_passage_is_tested(rules):
+    doc = ROOT / "docs" / "rulebooks" / f"{rules.stem}.md"
+    assert doc.is_file(), f"write {doc} and run `vbr trace {rules.stem} --update {doc}`"
+    generated = markdown(rules, RULES / "tests" / rules.name, f"../../rules/{rules.name}")
+    assert MARKER in doc.read_text(), f"run `vbr trace {rules.stem} --update {doc}`"
+    assert doc.read_text().split(MARKER)[1].strip() == generated.strip(), f"run `vbr trace {rules.stem} --update {doc}`"
     rows = [l for l in generated.splitlines() if l.startswith("| ") and not l.startswith("| Book")]
     untested = [r.split("|")[1].strip() for r in rows if r.rstrip().endswith("| — |")]
     assert untested == [], untested
