@@ -122,6 +122,10 @@ def build_model(rules: RuleSet, options: dict[str, object] | None = None) -> Mod
     _first_pass(m, decls)
     _apply_options(m, options or {})
     _choose_seats(m, [d for d in decls if isinstance(d, A.Seats)])
+    for d in decls:
+        if isinstance(d, A.Require) and not option_condition(m, d.cond):
+            shown = ", ".join(f"{k}={v}" for k, v in m.options.items())
+            m.diags.error(d.span, f"{d.message} (options: {shown})")
     _second_pass(m, decls)
     return m
 
@@ -142,7 +146,7 @@ def _first_pass(m: Model, decls: list[A.Decl]) -> None:
     seen: dict[str, A.Decl] = {}
     singletons = (A.Seats, A.Court, A.Setup, A.StartAt, A.Points)
     for d in decls:
-        if isinstance(d, A.Handler):
+        if isinstance(d, (A.Handler, A.Require)):
             continue
         key = d.name
         if isinstance(d, A.Seats) and (d.when is not None or isinstance(seen.get(key), A.Seats) and seen[key].when is not None):

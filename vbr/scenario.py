@@ -216,7 +216,7 @@ def _compiled(rules, options: dict):
 
 def _literal(e: A.Expr):
     match e:
-        case A.IntLit(value=v) | A.BoolLit(value=v):
+        case A.IntLit(value=v) | A.BoolLit(value=v) | A.StrLit(value=v):
             return v
         case A.Name(id=i):
             return i

@@ -399,6 +399,13 @@ class Limit(Decl):
     value: int
 
 
+class Require(Decl):
+    """A condition over options that must hold before play; `message` says why when it does not."""
+
+    cond: Expr
+    message: str
+
+
 class Comment(Node):
     """A `#` comment, kept so that `vbr fmt` can put it back where it was."""
 

@@ -271,6 +271,8 @@ def _decl(x: A.Decl, d: int) -> str:
             return f"start {p}"
         case A.Points(var=v):
             return f"points {v}"
+        case A.Require(cond=c, message=m):
+            return f"require {expr(c)} as {_q(m)}"
         case A.Limit(name=n, value=v):
             return f"limit {n.split(' ', 1)[1]} {v}"
     raise TypeError(f"cannot print {type(x).__name__}")

@@ -204,6 +204,9 @@ class ToAst(Transformer):
     def points(self, meta, ch):
         return A.Points(span=self._span(meta, ch), name="@points", var=str(ch[0]))
 
+    def require(self, meta, ch):
+        return A.Require(span=self._span(meta, ch), name="", cond=ch[0], message=_str(ch[1]))
+
     def limits(self, meta, ch):
         return A.Limit(span=self._span(meta, ch), name="limit " + str(ch[0]), value=int(ch[1]))
 

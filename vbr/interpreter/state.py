@@ -387,18 +387,21 @@ class State:
 
     def determinize(self, seat: int, seed: int) -> "State":
         """A copy in which everything `seat` cannot see is dealt anew: what an honest agent may
-        imagine. Hidden cards of one kind are pooled and shuffled back into the same zones; the
-        copy's dice are reseeded."""
+        imagine. Hidden things of one kind and one owner (a seat's deck and hand, say) are pooled
+        and shuffled back into the same zones, since a seat knows its own deck holds its own
+        cards; the copy's dice are reseeded."""
         c = self.clone()
         c.rng = R.derive(seed)
         c.log = None
-        pools: dict[int, list] = {}
-        slots: list[tuple[int, int, int]] = []
+        pools: dict[tuple, list] = {}
+        slots: list[tuple[int, int, tuple]] = []
         for z in range(len(c.zones)):
             if not c.visible(z, seat):
+                owner = self.prog.zone_owner[z]
                 for i, e in enumerate(c.zones[z]):
-                    pools.setdefault(c.kind[e], []).append(e)
-                    slots.append((z, i, c.kind[e]))
+                    key = (c.kind[e], owner)
+                    pools.setdefault(key, []).append(e)
+                    slots.append((z, i, key))
         for items in pools.values():
             for i in range(len(items) - 1, 0, -1):
                 j = c.below(i + 1)
