@@ -285,3 +285,15 @@ def test_regenerate_writes_svg_and_dot_per_rule_file(tmp_path, monkeypatch):
     assert regenerate.main([str(tmp_path)]) == 0
     assert (tmp_path / "flow_rally.dot").read_text() == to_dot(graph_of(RALLY))
     assert ">receive</text>" in (tmp_path / "flow_rally.svg").read_text()
+
+
+def test_an_edge_taken_whichever_way_a_test_goes_is_unconditional(tmp_path):
+    from vbr.checker import build_model
+    from vbr.loader import load_rules
+    from vbr.visualizer.graph import build_graph
+    p = tmp_path / "either.vbr"
+    p.write_text('game "E"\nvar x: int = 0\nstart a\nphase a {\n  choose n from 1..2 by 0\n'
+                 '  if n == 1 {\n    x = 1\n    goto b\n  }\n  goto b\n}\nphase b {\n  end draw\n}\n')
+    g = build_graph(build_model(load_rules(p), {}))
+    assert g.edges["a", "b"]["guard"] == ""
+    assert g.edges["a", "b"]["guards"] == ["n == 1", "not (n == 1)"]

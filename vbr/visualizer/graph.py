@@ -90,9 +90,19 @@ def _add_exits(g: nx.DiGraph, model: Model, source: str, exits: list[Exit], auto
                    auto=auto, span=found[0].span, spans=[ex.span for ex in found])
 
 
+def _complementary(alternatives: list[Guards]) -> bool:
+    """`X or not (X)`, with the same conditions before: an edge taken either way is unconditional."""
+    if len(alternatives) != 2:
+        return False
+    a, b = alternatives
+    if len(a) != len(b) or a[:-1] != b[:-1]:
+        return False
+    return b[-1] == f"not ({a[-1]})" or a[-1] == f"not ({b[-1]})"
+
+
 def _either(alternatives: list[Guards]) -> str:
     """Alternatives joined by `or`; parentheses only for readability, `and` binds tighter."""
-    if () in alternatives:
+    if () in alternatives or _complementary(alternatives):
         return ""
     if len(alternatives) == 1:
         return " and ".join(alternatives[0])
