@@ -114,9 +114,17 @@ def test_determinize_keeps_what_the_seat_knows():
     world = st.determinize(seat, 99)
     assert world.audit() == []
     assert world.observation(seat) == st.observation(seat)
-    other_hands = {tuple(world.zones[z]) for z in range(len(world.zones))}
-    assert other_hands  # a real copy
     assert [len(z) for z in world.zones] == [len(z) for z in st.zones]
+    # what the seat cannot see is dealt anew: the other hand and the decks differ in some world...
+    hidden = [i for i, name in enumerate(st.prog.zone_names)
+              if name in (f"hand[{1 - seat}]", "deck[0]", "deck[1]")]
+    worlds = [st.determinize(seat, s) for s in range(5)]
+    assert any([w.zones[z] for z in hidden] != [st.zones[z] for z in hidden] for w in worlds)
+    # ...but each seat's cards stay among its own zones (a seat knows its deck holds its cards)
+    for w in worlds:
+        for z in hidden:
+            owner = st.prog.zone_owner[z]
+            assert all(st.prog.zone_owner[st.where[e]] == owner for e in w.zones[z])
 
 
 def test_step_limit_is_a_clear_located_error(tmp_path):

@@ -225,18 +225,8 @@ class ExprCompiler:
                     return self.error(e, f"`{name}` is not kept per seat or team; it takes no index")
                 idx = self.expect(e.index, scope, "int", "an index")
                 base, n = slotted.base, slotted.count
-                leaf = self._leaf(idx)
                 if name in self.m.zones:
                     refs = tuple(ZoneRef(base + i) for i in range(n))
-                    if leaf and leaf[0] == "global":
-                        g = leaf[1]
-
-                        def zone_at_global(st, L):
-                            i = st.vals[g]
-                            if i is None or not 0 <= i < n:
-                                raise Fault(f"`{name}[{i}]`: index out of range 0..{n - 1}")
-                            return refs[i]
-                        return zone_at_global, "zone"
 
                     def zone_at(st, L):
                         i = idx(st, L)
