@@ -179,3 +179,28 @@ def test_teams_visibility_and_partner(tmp_path):
     assert st.observation(1)["zones"]["shared[0]"] == 1
     st.apply_index(0)
     assert st.outcome().winner == 3
+
+
+def test_a_team_with_no_seat_is_played_by_the_rules(tmp_path):
+    """A solo game's opponent: per-team storage for it, and its win is every seat's loss."""
+    p = write(tmp_path, 'game "Solo"\nseats 1 teams { you: 0 ai: }\nvar score: int per team = 0\npoints score\n'
+                        'die d = [0, 1]\nstart p\nphase p {\n  let t = roll d\n  score[t] += 1\n'
+                        '  if score[t] >= 2 {\n    end winner team t\n  }\n  goto p\n}\n')
+    game = load(p)
+    assert game.program.teams == [[0], []]
+    outcomes = {str(game.new_state(seed).outcome()).split(" (")[0] for seed in range(12)}
+    assert outcomes == {"team 0 wins", "team 1 wins"}
+    ai_win = next(game.new_state(s) for s in range(12) if game.new_state(s).outcome().team == 1)
+    assert ai_win.outcome().winner is None and ai_win.outcome().by_team
+
+
+def test_sim_counts_wins_per_team_when_a_team_has_no_seat(tmp_path, capsys):
+    import json
+    from vbr.cli import main
+    p = write(tmp_path, 'game "Solo"\nseats 1 teams { you: 0 ai: }\nvar score: int per team = 0\npoints score\n'
+                        'die d = [0, 1]\nstart p\nphase p {\n  choose x from [0, 1] by 0\n  let t = roll d\n'
+                        '  score[t] += 1\n  if score[t] >= 2 {\n    end winner team t\n  }\n  goto p\n}\n')
+    assert main(["sim", str(p), "-n", "60", "--json", "--agents", "greedy"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["sides"] == "team" and set(stats["wins"]) == {"0", "1"}
+    assert sum(stats["wins"].values()) == 60 and stats["wins"]["1"] > 0 and stats["draws"] == 0

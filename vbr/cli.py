@@ -181,7 +181,7 @@ def cmd_sim(args) -> int:
     if args.n < 1:
         raise ValueError("-n must be at least 1")
     show = progress_bar if sys.stderr.isatty() and not args.json else None
-    teamed = any(len(t) > 1 for t in game.program.teams)
+    teamed = any(len(t) != 1 for t in game.program.teams)
     stats = simulate(game.path, game.options, args.n, args.seed, agents, max(1, args.workers), show,
                      sides=len(game.program.teams) if teamed else game.seats, unit="team" if teamed else "seat")
     stats = {"rules": str(game.path), "title": game.title, "options": game.program.options, **stats}

@@ -36,10 +36,11 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
         seat = state.pending.seat
         state.apply_index(agents[seat].act(SeatView(state, seat)))
     out = state.result
-    return GameResult(out.winner if out.winner is None or not _teamed(game) else out.team, out.points,
-                      state.choices, state)
+    winner = out.team if _teamed(game) else out.winner
+    return GameResult(winner, out.points, state.choices, state)
 
 
 def _teamed(game) -> bool:
-    """Games where some team has several seats are won, and counted, by team."""
-    return any(len(t) > 1 for t in game.program.teams)
+    """Games where a team has several seats, or none (a side the rules play), are won, and
+    counted, by team."""
+    return any(len(t) != 1 for t in game.program.teams)

@@ -48,9 +48,9 @@ class GreedyAgent(Agent):
         prog = state.prog
         out = state.outcome()
         if out is not None:
-            if out.winner is None:
+            if out.team is None:
                 return 0.0
-            return 1000.0 if prog.team_of[out.winner] == prog.team_of[self.seat] else -1000.0
+            return 1000.0 if out.team == prog.team_of[self.seat] else -1000.0
         pts = state.points()
         if not pts:
             return 0.0

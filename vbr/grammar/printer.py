@@ -216,7 +216,7 @@ def _decl(x: A.Decl, d: int) -> str:
         case A.Seats(count=c, teams=ts, when=w):
             out = f"seats {c}"
             if ts:
-                inner = " ".join(f"{t.name}: {' '.join(map(str, t.seats))}" for t in ts)
+                inner = " ".join(f"{t.name}:" + "".join(f" {s}" for s in t.seats) for t in ts)
                 out += f" teams {{ {inner} }}"
             return out + (f" when {expr(w)}" if w is not None else "")
         case A.Option(name=n, default=v, choices=cs):

@@ -46,10 +46,10 @@ class Outcome:
     by_team: bool = False
 
     def __str__(self) -> str:
-        if self.winner is None:
-            who = "draw"
-        elif self.by_team:
+        if self.by_team:
             who = f"team {self.team} wins"
+        elif self.winner is None:
+            who = "draw"
         else:
             who = f"seat {self.winner} wins"
         return who + (f" ({'-'.join(map(str, self.points))})" if self.points else "")
@@ -261,7 +261,9 @@ class State:
     def finish_team(self, team) -> bool:
         if not isinstance(team, int) or not 0 <= team < len(self.prog.teams):
             raise Fault(f"`end winner team {team}`: no such team (0..{len(self.prog.teams) - 1})")
-        self.result = Outcome(self.prog.teams[team][0], self.points(), team, by_team=True)
+        seats = self.prog.teams[team]
+        # a team with no seat is played by the rules (a solo game's opponent): every seat loses
+        self.result = Outcome(seats[0] if seats else None, self.points(), team, by_team=True)
         if self.log is not None:
             self.record({"t": "end", "team": team, "points": list(self.result.points or [])})
         return True
@@ -331,6 +333,8 @@ class State:
         return [Ent(i) for i, kk in enumerate(self.kind) if kk == k]
 
     def describe(self, v) -> str:
+        if v is None:
+            return "none"  # in play-by-play text; as a choice, none is still written `pass`
         if isinstance(v, Ent):
             k = self.kind[v]
             fields = ", ".join(f"{n}={text(x, self.prog)}" for n, x in zip(self.prog.kind_fields[k], self.ent[v]))
