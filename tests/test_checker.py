@@ -82,3 +82,14 @@ def test_bundled_rules_check_with_every_option_combination():
     for combo in itertools.product([False, True], repeat=3):
         opts = dict(zip(["abilities", "block_marker", "rotation"], combo))
         assert load("siatka", opts).seats == 2
+
+
+def test_code_behind_an_option_that_is_off_is_still_checked(tmp_path):
+    p = write(tmp_path, "dead.vbr", 'game "x"\noption flag = false\nvar n: int = 0\nstart p\nphase p {\n'
+                                     '  if flag and n == 0 {\n    n = true + 1\n  }\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        load(p)
+    assert [(d.span.line, d.message) for d in info.value.diagnostics] == [(7, "`+` works on numbers, not bool")]
+    # and with the option on the same code runs (and still fails to check)
+    with pytest.raises(VbrCheckError):
+        load(p, {"flag": True})

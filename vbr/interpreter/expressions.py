@@ -329,6 +329,32 @@ class ExprCompiler:
             return _LOCAL_LOCAL[op](la[1], lb[1])
         return _FAST[op](a, b)
 
+    def fold(self, e: A.Expr, scope: Scope):
+        """(True, value) when a condition's value is fixed by the options alone, so that code
+        behind an option that is off is never run (`if abilities and ...`)."""
+        match e:
+            case A.Unary(op="not", operand=o):
+                known, v = self.fold(o, scope)
+                return (True, not v) if known else (False, None)
+            case A.Binary(op="and" | "or", left=l, right=r):
+                kl, vl = self.fold(l, scope)
+                if kl and (not vl if e.op == "and" else vl):
+                    return True, vl
+                kr, vr = self.fold(r, scope)
+                if kl and kr:
+                    return True, (vl and vr) if e.op == "and" else (vl or vr)
+                if kr and (not vr if e.op == "and" else vr):
+                    return True, vr
+                return False, None
+            case A.Binary(op="==" | "!=", left=l, right=r):
+                kl, vl = self.constant(l, scope)
+                kr, vr = self.constant(r, scope)
+                if kl and kr:
+                    return True, (vl == vr) if e.op == "==" else (vl != vr)
+                return False, None
+        known, v = self.constant(e, scope)
+        return (known, v) if known and isinstance(v, bool) else (False, None)
+
     def constant(self, e: A.Expr, scope: Scope):
         """(True, value) when e's value is fixed before play: a literal, an enum member, an option."""
         match e:

@@ -277,7 +277,32 @@ class StmtCompiler:
         b.emit(call, c.span)
 
     # ------------------------------------------------------------------ control flow
+    def live(self, s: A.If, scope):
+        """The branches an option setting leaves alive, the `else` that applies, and the dead
+        blocks (still checked, never run)."""
+        live, dead = [], []
+        orelse = s.orelse
+        for i, br in enumerate(s.branches):
+            known, value = self.x.fold(br.test, scope)
+            if known and not value:
+                dead.append(br.body)
+            elif known:
+                dead += [b.body for b in s.branches[i + 1:]] + ([s.orelse] if s.orelse is not None else [])
+                orelse = br.body
+                break
+            else:
+                live.append(br)
+        return live, orelse, dead
+
     def s_If(self, b, s: A.If, scope, loop):
+        branches, orelse, dead = self.live(s, scope)
+        for blk in dead:
+            self.block(Builder(Code("dead", "dead", blk.span)), blk, scope, loop)
+        if not branches:
+            if orelse is not None:
+                self.block(b, orelse, scope, loop)
+            return
+        s = s.model_copy(update={"branches": branches, "orelse": orelse})
         end = Label()
         for br in s.branches:
             test = self.x.expect(br.test, scope, "bool", "an `if` condition")

@@ -143,6 +143,12 @@ class StructuredCompiler:
 
     # ------------------------------------------------------------------ control flow
     def p_If(self, s: A.If, scope: Scope):
+        branches, orelse, dead = self.s.live(s, scope)
+        for blk in dead:
+            self.block(blk, scope)  # checked, not kept
+        if not branches:
+            return self.block(orelse, scope) if orelse is not None else _nothing
+        s = s.model_copy(update={"branches": branches, "orelse": orelse})
         tests = tuple(self.x.expect(b.test, scope, "bool", "an `if` condition") for b in s.branches)
         bodies = tuple(self.block(b.body, scope) for b in s.branches)
         orelse = self.block(s.orelse, scope) if s.orelse is not None else None
