@@ -221,6 +221,11 @@ class StmtCompiler:
 
     def _slot_store(self, base, count, idx, name):
         ranges = self.p.var_ranges
+        bounded = any(base + i in ranges for i in range(count))
+        if idx is None and not bounded:  # the common case: a plain var, nothing to check
+            def store_plain(st, L, v):
+                st.vals[base] = v
+            return store_plain
 
         def store(st, L, v):
             i = 0
