@@ -185,12 +185,7 @@ class ExprCompiler:
 
             def attr_any(st, L):
                 x = obj(st, L)
-                if x is None:
-                    raise Fault(f"`.{name}` of none")
-                pos = table.get(st.kind[x])
-                if pos is None:
-                    raise Fault(f"{x} has no field `{name}`")
-                return st.ent[x][pos]
+                return st.ent[x][field_pos(st, x, table, name)]
             return attr_any, ft
         return self.error(e, f"only cards and pieces have fields; this is {T.show(t)}")
 
@@ -510,6 +505,16 @@ class ExprCompiler:
         self._fn_stack.pop()
         code = self.p.fn_code[d.name] = (body, max(locals_.count, 1), ptypes, rt)
         return code
+
+
+def field_pos(st, x, table: dict, name: str) -> int:
+    """Where field `name` sits in thing x, whose kind is known only at run time."""
+    if x is None:
+        raise Fault(f"`.{name}` of none")
+    pos = table.get(st.kind[x])
+    if pos is None:
+        raise Fault(f"{x} has no field `{name}`")
+    return pos
 
 
 def _num(x):

@@ -28,6 +28,13 @@ class Frame:
         self.pc = 0
         self.L = L if L is not None else [None] * code.nlocals
 
+    @classmethod
+    def called(cls, code: Code, args: list) -> "Frame":
+        """A frame for a proc or handler, its parameters in the first local slots."""
+        L = [None] * code.nlocals
+        L[:len(args)] = args
+        return cls(code, L)
+
     def copy(self) -> "Frame":
         f = Frame.__new__(Frame)
         f.code, f.pc, f.L = self.code, self.pc, list(self.L)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from vbr.grammar import ast as A
 from vbr.interpreter import types as T
-from vbr.interpreter.expressions import ExprCompiler, _iterate
+from vbr.interpreter.expressions import ExprCompiler, _iterate, field_pos
 from vbr.interpreter.program import Code, Frame, Pending
 from vbr.interpreter.scope import Fault, Locals, Scope
 from vbr.interpreter.values import Ent, ZoneRef, text
@@ -209,12 +209,7 @@ class StmtCompiler:
 
             def store_attr(st, L, v):
                 e = obj(st, L)
-                if e is None:
-                    raise Fault(f"cannot set `.{name}` of none")
-                pos = table.get(st.kind[e])
-                if pos is None:
-                    raise Fault(f"{e} has no field `{name}`")
-                st.set_attr(e, pos, v)
+                st.set_attr(e, field_pos(st, e, table, name), v)
             return store_attr, ftype
         self.diags.error(t.span, "only a variable, `var[i]` or `thing.field` can be assigned")
         return None, "any"
@@ -273,12 +268,9 @@ class StmtCompiler:
         nxt = b.here + 1
 
         def call(st, fr):
-            code = procs[name]
-            L = [None] * code.nlocals
-            for i, f in enumerate(args):
-                L[i] = f(st, fr.L)
+            values = [f(st, fr.L) for f in args]
             fr.pc = nxt
-            return st.push(Frame(code, L))
+            return st.push(Frame.called(procs[name], values))
         b.emit(call, c.span)
 
     # ------------------------------------------------------------------ control flow
@@ -586,10 +578,9 @@ class StmtCompiler:
             fr.pc = nxt
             frames = []
             for code in handlers.get(name, ()):
-                L = [None] * code.nlocals
-                L[:len(values)] = values
-                if code.guard is None or code.guard(st, L):
-                    frames.append(Frame(code, L))
+                frame = Frame.called(code, values)
+                if code.guard is None or code.guard(st, frame.L):
+                    frames.append(frame)
             for f in reversed(frames):
                 st.push(f)
             return True
