@@ -32,9 +32,10 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
     caller can still show the play so far when a rule file fails at run time."""
     state = game.new_state(seed, record=record, trace=trace, sink=log_sink)
     agents = [make_agent(name, seat, R.derive(seed, 7919, seat)) for seat, name in enumerate(agent_names)]
+    views = [SeatView(state, seat) for seat in range(len(agents))]  # one window per seat, reused
     while state.result is None:
         seat = state.pending.seat
-        state.apply_index(agents[seat].act(SeatView(state, seat)))
+        state.apply_index(agents[seat].act(views[seat]))
     out = state.result
     winner = out.team if _teamed(game) else out.winner
     return GameResult(winner, out.points, state.choices, state)

@@ -35,8 +35,8 @@ class Agent:
         self.rng = R.derive(seed, seat + 1)
 
     def below(self, n: int) -> int:
-        self.rng, bits = R.step(self.rng)
-        return (bits * n) >> 64
+        self.rng, value = R.below(self.rng, n)
+        return value
 
     def act(self, view: SeatView) -> int:
         """The index of the chosen legal action."""

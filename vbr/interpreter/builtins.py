@@ -7,6 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+import ast
+
+from vbr.interpreter import lowering as P
 from vbr.interpreter import types as T
 from vbr.interpreter.scope import Fault
 from vbr.interpreter.values import Cell, ZoneRef
@@ -36,6 +39,15 @@ def _want(c, node, i, t, want, what):
         c.diags.error(node.args[i].span, f"{what} must be {T.show(want)}, not {T.show(t)}")
 
 
+def _calls(c, fn, helper, *args):
+    """`fn` reads as `helper(arg values...)` in lowered code."""
+    return c._py(fn, lambda low: P.call(low.ref(helper), *(low.expr(a) for a in args)))
+
+
+def _zone_list(low, f) -> ast.expr:
+    return P.subscript(P.load("Z"), low.expr(f))
+
+
 def _coll(st, x):
     if isinstance(x, ZoneRef):
         return st.zones[x]
@@ -50,7 +62,10 @@ def _count(c, node, fs, ts):
     (f,) = fs
     if T.item_type(ts[0]) is None:
         c.diags.error(node.args[0].span, f"`count` needs a list or zone, not {T.show(ts[0])}")
-    return (lambda st, L: len(_coll(st, f(st, L)))), "int"
+    fn = lambda st, L: len(_coll(st, f(st, L)))  # noqa: E731
+    if ts[0] == "zone":
+        c._py(fn, lambda low: P.call(low.ref(len), _zone_list(low, f)))
+    return fn, "int"
 
 
 @builtin("empty", 1, doc="true when a list or zone holds nothing")
@@ -58,7 +73,10 @@ def _empty(c, node, fs, ts):
     (f,) = fs
     if T.item_type(ts[0]) is None:
         c.diags.error(node.args[0].span, f"`empty` needs a list or zone, not {T.show(ts[0])}")
-    return (lambda st, L: not _coll(st, f(st, L))), "bool"
+    fn = lambda st, L: not _coll(st, f(st, L))  # noqa: E731
+    if ts[0] == "zone":
+        c._py(fn, lambda low: ast.UnaryOp(ast.Not(), _zone_list(low, f)))
+    return fn, "bool"
 
 
 @builtin("top", 1, doc="the top item of a zone (the next to be drawn), or none")
@@ -69,7 +87,12 @@ def _top(c, node, fs, ts):
     def top(st, L):
         z = st.zones[f(st, L)]
         return z[-1] if z else None
-    return top, "ent"
+
+    def template(low):
+        z = low.tmp()
+        return ast.IfExp(ast.NamedExpr(P.store(z), _zone_list(low, f)),
+                         P.subscript(P.load(z), ast.Constant(-1)), ast.Constant(None))
+    return c._py(top, template), "ent"
 
 
 @builtin("bottom", 1, doc="the bottom item of a zone, or none")
@@ -116,7 +139,7 @@ def _extreme(c, node, fs, ts, fn):
         a, b = fs
         for i in (0, 1):
             _want(c, node, i, ts[i], "int", f"`{fn.__name__}`'s argument")
-        return (lambda st, L: fn(a(st, L), b(st, L))), "int"
+            return _calls(c, lambda st, L: fn(a(st, L), b(st, L)), fn, a, b), "int"
     (f,) = fs
     _want(c, node, 0, ts[0], "list:int", f"`{fn.__name__}`'s argument")
     return (lambda st, L: fn(_coll(st, f(st, L)), default=None)), "int"
@@ -126,7 +149,7 @@ def _extreme(c, node, fs, ts, fn):
 def _abs(c, node, fs, ts):
     (f,) = fs
     _want(c, node, 0, ts[0], "int", "`abs`'s argument")
-    return (lambda st, L: abs(f(st, L))), "int"
+    return _calls(c, lambda st, L: abs(f(st, L)), abs, f), "int"
 
 
 @builtin("index_of", 2, doc="position of an item in a list (0-based), or -1")
@@ -146,7 +169,8 @@ def _next_seat(c, node, fs, ts):
     (f,) = fs
     n = c.m.seats
     _want(c, node, 0, ts[0], "seat", "`next_seat`'s argument")
-    return (lambda st, L: (f(st, L) + 1) % n), "seat"
+    return c._py(lambda st, L: (f(st, L) + 1) % n,
+                 lambda low: ast.BinOp(ast.BinOp(low.expr(f), ast.Add(), ast.Constant(1)), ast.Mod(), ast.Constant(n))), "seat"
 
 
 @builtin("other", 1, doc="in a game of two sides: the other side (seat or team), 0 <-> 1")
@@ -154,26 +178,32 @@ def _other(c, node, fs, ts):
     (f,) = fs
     _want(c, node, 0, ts[0], "int", "`other`'s argument")
 
-    def other(st, L):
-        x = f(st, L)
-        if x != 0 and x != 1:
-            raise Fault(f"`other({x})`: only 0 and 1 have an other side; use next_seat or partner")
-        return 1 - x
-    return other, "seat"
+    return _calls(c, lambda st, L: other_side(f(st, L)), other_side, f), "seat"
+
+
+def other_side(x):
+    if x != 0 and x != 1:
+        raise Fault(f"`other({x})`: only 0 and 1 have an other side; use next_seat or partner")
+    return 1 - x
 
 
 @builtin("team_of", 1, doc="the team index of a seat")
 def _team_of(c, node, fs, ts):
     (f,) = fs
     table = tuple(c.m.team_of)
-    return (lambda st, L: table[f(st, L)]), "int"
+    return _indexes(c, lambda st, L: table[f(st, L)], table, f), "int"
+
+
+def _indexes(c, fn, table, f):
+    """`fn` reads as `table[arg]` in lowered code."""
+    return c._py(fn, lambda low: P.subscript(low.ref(table), low.expr(f)))
 
 
 @builtin("team_seats", 1, doc="the seats of a team")
 def _team_seats(c, node, fs, ts):
     (f,) = fs
     table = tuple(tuple(t) for t in c.m.teams)
-    return (lambda st, L: table[f(st, L)]), "list:seat"
+    return _indexes(c, lambda st, L: table[f(st, L)], table, f), "list:seat"
 
 
 @builtin("partner", 1, doc="the next seat of the same team (the seat itself in a team of one)")
@@ -184,7 +214,7 @@ def _partner(c, node, fs, ts):
         team = c.m.teams[c.m.team_of[s]]
         table.append(team[(team.index(s) + 1) % len(team)])
     table = tuple(table)
-    return (lambda st, L: table[f(st, L)]), "seat"
+    return _indexes(c, lambda st, L: table[f(st, L)], table, f), "seat"
 
 
 # ------------------------------------------------------------------------- court geometry
@@ -200,12 +230,12 @@ def _field(c, node, fs, ts):
     court = _court(c, node)
     side, num = fs
 
-    def field(st, L):
-        cell = court.field(side(st, L), num(st, L))
+    def field_of(s, n):
+        cell = court.field(s, n)
         if cell is None:
-            raise Fault(f"there is no field {num(st, L)} on side {side(st, L)}")
+            raise Fault(f"there is no field {n} on side {s}")
         return cell
-    return field, "cell"
+    return _calls(c, lambda st, L: field_of(side(st, L), num(st, L)), field_of, side, num), "cell"
 
 
 @builtin("space", 2, doc="the cell of a named space (e.g. a serve space) of a side", raw_args=1)
@@ -228,12 +258,11 @@ def _cell_fn(name, method, rtype, doc):
         (f,) = fs
         m = getattr(court, method) if court else None
 
-        def fn(st, L):
-            x = f(st, L)
+        def of(x):
             if x is None:
                 raise Fault(f"`{name}` of none")
             return m(x)
-        return fn, rtype
+        return _calls(c, lambda st, L: of(f(st, L)), of, f), rtype
 
 
 _cell_fn("number", "number", "int", "the field number of a cell (0 if it is no numbered field)")
@@ -260,7 +289,11 @@ def _step(c, node, fs, ts):
 
     def step(st, L):
         return court.step(cell(st, L), vec[d(st, L)], side(st, L), n(st, L))
-    return step, "cell"
+
+    def template(low):
+        return P.call(low.ref(court.step), low.expr(cell), P.subscript(low.ref(vec), low.expr(d)),
+                      low.expr(side), low.expr(n))
+    return (c._py(step, template) if court is not None else step), "cell"
 
 
 @builtin("reach", 4, 5, doc="every landing cell of an exact-distance movement: no reversing, no stop on the net")
@@ -294,7 +327,7 @@ def _distance(c, node, fs, ts):
 @builtin("directions", 0, doc="every declared direction")
 def _directions(c, node, fs, ts):
     dirs = tuple(c.m.directions)
-    return (lambda st, L: dirs), "list:dir"
+    return c._fixed(lambda st, L: dirs, dirs), "list:dir"
 
 
 def is_cell(x) -> bool:

@@ -5,6 +5,7 @@ from vbr.checker import Model, build_model, literal_type
 from vbr.errors import VbrCheckError
 from vbr.interpreter.court import Court
 from vbr.interpreter.expressions import ExprCompiler
+from vbr.interpreter.lowering import Lowering, lower_ops
 from vbr.interpreter.program import Program
 from vbr.interpreter.scope import Fault, Locals, Scope
 from vbr.interpreter.statements import StmtCompiler
@@ -12,18 +13,21 @@ from vbr.interpreter import types as T
 from vbr.loader import RuleSet
 
 
-def compile_rules(rules: RuleSet, options: dict | None = None) -> Program:
+def compile_rules(rules: RuleSet, options: dict | None = None, lower: bool = True) -> Program:
+    """`lower=False` keeps the closures as they are (tests compare both forms)."""
     model = build_model(rules, options)
-    program = _compile(model)
+    program = _compile(model, Lowering(enabled=lower))
     if model.diags.errors:
         raise VbrCheckError(sorted(model.diags.errors, key=lambda d: (d.span.file, d.span.line, d.span.col)),
                             rules.sources)
+    if lower:
+        _lower(program, f"<vbr: {rules.path.name}>")
     return program
 
 
-def _compile(m: Model) -> Program:
+def _compile(m: Model, lowering: Lowering) -> Program:
     p = Program(model=m, title=m.title, seats=m.seats, teams=m.teams, team_of=m.team_of, options=dict(m.options),
-                zone_names=m.zone_names, zone_owner=m.zone_owner)
+                zone_names=m.zone_names, zone_owner=m.zone_owner, lowering=lowering)
     p.limits = dict(m.limits)
     p.scratch_locals = Locals()
     p.scratch_state = lambda: _Scratch(m.nvals)
@@ -57,6 +61,19 @@ def _compile(m: Model) -> Program:
     for name, v in m.vars.items():
         p.var_names += [f"{name}[{i}]" if v.per else name for i in range(v.count)]
     return p
+
+
+def _lower(p: Program, filename: str) -> None:
+    """Swap the VM's straight-line ops and branch tests, and the pure procedures, for their
+    lowered Python functions (lowering.py)."""
+    codes = [*p.phases.values(), *p.procs.values(), *(h for hs in p.handlers.values() for h in hs)]
+    if p.setup is not None:
+        codes.append(p.setup)
+    lower_ops(p.lowering, codes, filename)
+    for name, (body, n) in list(p.pure_procs.items()):
+        lowered = p.lowering.lowered("proc", name)
+        if lowered is not None:
+            p.pure_procs[name] = (lowered, n)
 
 
 class _Scratch:

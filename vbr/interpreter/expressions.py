@@ -4,9 +4,11 @@ Each AST expression is compiled once; running a game never walks the AST again.
 """
 from __future__ import annotations
 
+import ast
 import operator
 
 from vbr.grammar import ast as A
+from vbr.interpreter import lowering as P
 from vbr.interpreter import types as T
 from vbr.interpreter.builtins import BUILTINS
 from vbr.interpreter.scope import Fault, Scope
@@ -50,6 +52,15 @@ class ExprCompiler:
         # closures that only read a local slot or a global slot: operators built on them read
         # the slot themselves instead of calling the closure (the commonest shapes, made cheap)
         self.leaf: dict[int, tuple] = {}
+        self.low = program.lowering  # Python templates of the closures (lowering.py)
+
+    def _py(self, fn, build):
+        """Record how `fn` reads as inline Python (`build(lowering) -> ast.expr`)."""
+        return self.low.expr_template(fn, build)
+
+    def _fixed(self, fn, value):
+        """`fn` always gives `value`."""
+        return self.low.expr_template(fn, lambda low: low.value(value))
 
     def _mark(self, fn, kind: str, where):
         self.leaf[id(fn)] = (kind, where, fn)  # keep fn alive so its id stays unique
@@ -76,60 +87,61 @@ class ExprCompiler:
     # ------------------------------------------------------------------ leaves
     def c_IntLit(self, e, scope):
         v = e.value
-        return (lambda st, L: v), "int"
+        return self._fixed(lambda st, L: v, v), "int"
 
     def c_BoolLit(self, e, scope):
         v = e.value
-        return (lambda st, L: v), "bool"
+        return self._fixed(lambda st, L: v, v), "bool"
 
     def c_StrLit(self, e, scope):
         v = e.value
-        return (lambda st, L: v), "str"
+        return self._fixed(lambda st, L: v, v), "str"
 
     def c_NoneLit(self, e, scope):
-        return (lambda st, L: None), "none"
+        return self._fixed(lambda st, L: None, None), "none"
 
     def c_Name(self, e: A.Name, scope: Scope):
         name = e.id
         local = scope.lookup(name)
         if local is not None:
             slot, t = local
-            return self._mark(lambda st, L: L[slot], "local", slot), t
+            return self._py(self._mark(lambda st, L: L[slot], "local", slot), lambda low: P.local(slot)), t
         m = self.m
         if name in m.vars:
             v = m.vars[name]
             base, n = v.base, v.count
             if v.per:
                 return (lambda st, L: tuple(st.vals[base:base + n])), "list:" + v.type
-            return self._mark(lambda st, L: st.vals[base], "global", base), v.type
+            return self._py(self._mark(lambda st, L: st.vals[base], "global", base),
+                            lambda low: P.subscript(P.load("V"), ast.Constant(base))), v.type
         if name in m.consts:
             return self.const(name, e)
         if name in m.options:
             val = m.options[name]
-            return (lambda st, L: val), _lit_type(m, val)
+            return self._fixed(lambda st, L: val, val), _lit_type(m, val)
         if name in m.member_enum:
-            return (lambda st, L: name), "enum:" + m.member_enum[name]
+            return self._fixed(lambda st, L: name, name), "enum:" + m.member_enum[name]
         if name in m.directions:
-            return (lambda st, L: name), "dir"
+            return self._fixed(lambda st, L: name, name), "dir"
         if name in m.zones:
             z = m.zones[name]
             if z.per:
                 refs = tuple(ZoneRef(z.base + i) for i in range(z.count))
-                return (lambda st, L: refs), "list:zone"
+                return self._fixed(lambda st, L: refs, refs), "list:zone"
             ref = ZoneRef(z.base)
-            return (lambda st, L: ref), "zone"
+            return self._fixed(lambda st, L: ref, ref), "zone"
         if name in m.enums:
             members = tuple(m.enums[name])
-            return (lambda st, L: members), "list:enum:" + name
+            return self._fixed(lambda st, L: members, members), "list:enum:" + name
         if name in m.kinds:
             k = m.kinds[name].index
             return (lambda st, L: tuple(st.of_kind(k))), "list:ent:" + name
         if name == "seats":
             seats = tuple(range(m.seats))
-            return (lambda st, L: seats), "list:seat"
+            return self._fixed(lambda st, L: seats, seats), "list:seat"
         if name == "teams":
             teams = tuple(range(len(m.teams)))
-            return (lambda st, L: teams), "list:int"
+            return self._fixed(lambda st, L: teams, teams), "list:int"
         if name in m.phases or name in m.procs or name in m.fns:
             return self.error(e, f"`{name}` is a {'phase' if name in m.phases else 'procedure or function'}, not a value")
         pool = scope.visible() | m.global_names()
@@ -159,7 +171,7 @@ class ExprCompiler:
                 value = None
             cached = self.p.const_values[name] = (value, t)
         value, t = cached
-        return (lambda st, L: value), t
+        return self._fixed(lambda st, L: value, value), t
 
     # ------------------------------------------------------------------ structure
     def c_Attr(self, e: A.Attr, scope: Scope):
@@ -193,22 +205,29 @@ class ExprCompiler:
         """`x.field` where the field sits at `pos` of kind `kind`; checked, since a var typed
         loosely may hold a thing of another kind."""
         leaf = self._leaf(obj)
+
+        def template(low):
+            x = low.tmp()
+            ok = P.binary("and", ast.Compare(ast.NamedExpr(P.store(x), low.expr(obj)), [ast.IsNot()], [ast.Constant(None)]),
+                          P.binary("==", P.subscript(P.load("KD"), P.load(x)), ast.Constant(kind)))
+            return ast.IfExp(ok, P.subscript(P.subscript(P.load("E"), P.load(x)), ast.Constant(pos)),
+                             P.call(low.ref(no_field), P.load(x), ast.Constant(name)))
         if leaf and leaf[0] == "local":
             slot = leaf[1]
 
             def attr_local(st, L):
                 x = L[slot]
                 if x is None or st.kind[x] != kind:
-                    raise Fault(f"{x} has no field `{name}`" if x is not None else f"`.{name}` of none")
+                    no_field(x, name)
                 return st.ent[x][pos]
-            return attr_local
+            return self._py(attr_local, template)
 
         def attr(st, L):
             x = obj(st, L)
             if x is None or st.kind[x] != kind:
-                raise Fault(f"{x} has no field `{name}`" if x is not None else f"`.{name}` of none")
+                no_field(x, name)
             return st.ent[x][pos]
-        return attr
+        return self._py(attr, template)
 
     def c_Index(self, e: A.Index, scope: Scope):
         # per-seat vars and zones index straight into their slots
@@ -226,16 +245,16 @@ class ExprCompiler:
                     def zone_at(st, L):
                         i = idx(st, L)
                         if i is None or not 0 <= i < n:
-                            raise Fault(f"`{name}[{i}]`: index out of range 0..{n - 1}")
+                            out_of_range(name, i, n)
                         return refs[i]
-                    return zone_at, "zone"
+                    return self._py(zone_at, lambda low: _slot_template(low, idx, name, n, low.ref(refs), None)), "zone"
 
                 def var_at(st, L):
                     i = idx(st, L)
                     if i is None or not 0 <= i < n:
-                        raise Fault(f"`{name}[{i}]`: index out of range 0..{n - 1}")
+                        out_of_range(name, i, n)
                     return st.vals[base + i]
-                return var_at, slotted.type
+                return self._py(var_at, lambda low: _slot_template(low, idx, name, n, P.load("V"), base)), slotted.type
         obj, t = self.compile(e.obj, scope)
         item = T.item_type(t)
         if item is None or t == "zone":
@@ -257,8 +276,9 @@ class ExprCompiler:
         known = [self.constant(x, scope) for x in e.items]
         if all(k for k, _ in known):  # a list of literals, members, options: built once
             fixed = tuple(v for _, v in known)
-            return (lambda st, L: fixed), "list:" + item
-        return (lambda st, L: tuple(f(st, L) for f in fs)), "list:" + item
+            return self._fixed(lambda st, L: fixed, fixed), "list:" + item
+        return self._py(lambda st, L: tuple(f(st, L) for f in fs),
+                        lambda low: ast.Tuple([low.expr(f) for f in fs], ast.Load())), "list:" + item
 
     def c_RangeExpr(self, e: A.RangeExpr, scope: Scope):
         lo = self.expect(e.lo, scope, "int", "a range's low end")
@@ -268,18 +288,19 @@ class ExprCompiler:
     def c_Unary(self, e: A.Unary, scope: Scope):
         if e.op == "not":
             f = self.expect(e.operand, scope, "bool", "the operand of `not`")
-            return (lambda st, L: not f(st, L)), "bool"
+            return self._py(lambda st, L: not f(st, L), lambda low: ast.UnaryOp(ast.Not(), low.expr(f))), "bool"
         f = self.expect(e.operand, scope, "int", "the operand of `-`")
-        return (lambda st, L: -f(st, L)), "int"
+        return self._py(lambda st, L: -f(st, L), lambda low: ast.UnaryOp(ast.USub(), low.expr(f))), "int"
 
     def c_Binary(self, e: A.Binary, scope: Scope):
         op = e.op
         if op in ("and", "or"):
             a = self.expect(e.left, scope, "bool", f"the left side of `{op}`")
             b = self.expect(e.right, scope, "bool", f"the right side of `{op}`")
+            both = (lambda low: P.binary(op, low.expr(a), low.expr(b)))
             if op == "and":
-                return (lambda st, L: a(st, L) and b(st, L)), "bool"
-            return (lambda st, L: a(st, L) or b(st, L)), "bool"
+                return self._py(lambda st, L: a(st, L) and b(st, L), both), "bool"
+            return self._py(lambda st, L: a(st, L) or b(st, L), both), "bool"
         a, ta = self.compile(e.left, scope)
         b, tb = self.compile(e.right, scope)
         if op in ("in", "not in"):
@@ -289,18 +310,23 @@ class ExprCompiler:
             elif not T.compatible(ta, item):
                 self.diags.error(e.span, f"{T.show(ta)} can never be in {T.show(tb)}")
             contains = _contains
+
+            def inside(low):
+                return P.call(low.ref(contains), P.load("st"), low.expr(a), low.expr(b))
             if op == "in":
-                return (lambda st, L: contains(st, a(st, L), b(st, L))), "bool"
-            return (lambda st, L: not contains(st, a(st, L), b(st, L))), "bool"
+                return self._py(lambda st, L: contains(st, a(st, L), b(st, L)), inside), "bool"
+            return self._py(lambda st, L: not contains(st, a(st, L), b(st, L)),
+                            lambda low: ast.UnaryOp(ast.Not(), inside(low))), "bool"
         if op in ("==", "!="):
             if not T.compatible(ta, tb):
                 self.diags.error(e.span, f"comparing {T.show(ta)} with {T.show(tb)} is always {'false' if op == '==' else 'true'}")
-            return self._fast(op, a, b, e.right, scope), "bool"
+            return self._py(self._fast(op, a, b, e.right, scope), lambda low: P.binary(op, low.expr(a), low.expr(b))), "bool"
         for side, t in ((e.left, ta), (e.right, tb)):
             if not T.is_numeric(t):
                 self.diags.error(side.span, f"`{op}` works on numbers, not {T.show(t)}")
         if op in _FAST:
-            return self._fast(op, a, b, e.right, scope), ("bool" if op in ("<", "<=", ">", ">=") else "int")
+            return (self._py(self._fast(op, a, b, e.right, scope), lambda low: P.binary(op, low.expr(a), low.expr(b))),
+                    "bool" if op in ("<", "<=", ">", ">=") else "int")
         if op in ("/", "%"):
             def div(st, L):
                 x, y = _num(a(st, L)), _num(b(st, L))
@@ -371,7 +397,8 @@ class ExprCompiler:
         if not T.compatible(ta, tb):
             self.diags.error(e.span, f"the two branches give {T.show(ta)} and {T.show(tb)}")
         rt = ta if tb == "none" else tb if ta == "none" else ta
-        return (lambda st, L: a(st, L) if t(st, L) else b(st, L)), rt
+        return self._py(lambda st, L: a(st, L) if t(st, L) else b(st, L),
+                        lambda low: ast.IfExp(low.expr(t), low.expr(a), low.expr(b))), rt
 
     def c_Comprehension(self, e: A.Comprehension, scope: Scope):
         src, ts = self.compile(e.source, scope)
@@ -384,7 +411,7 @@ class ExprCompiler:
         body, tb = self.compile(e.body, inner)
         filt = self.expect(e.filter, inner, "bool", "the filter") if e.filter is not None else None
         agg = e.agg
-        fast = self._find_first(e, src, item, scope) if agg == "first" else None
+        fast = self._find_first(e, src, ts, item, scope) if agg == "first" else None
         if fast is not None:
             return fast, tb
 
@@ -406,7 +433,7 @@ class ExprCompiler:
             return (lambda st, L: next(items(st, L), None)), tb
         return (lambda st, L: tuple(items(st, L))), "list:" + tb
 
-    def _find_first(self, e: A.Comprehension, src, item: str, scope: Scope):
+    def _find_first(self, e: A.Comprehension, src, src_type: str, item: str, scope: Scope):
         """`first(x for x in C if x.field OP v)` with v not depending on x, the commonest lookup
         in rule files ("the tile on field f"): one tight loop, v computed once."""
         f = e.filter
@@ -427,22 +454,35 @@ class ExprCompiler:
         value, _ = self.compile(f.right, scope)
         test = _OPS[f.op]
 
-        def find_first(st, L):
-            v = value(st, L)
+        def first_in(st, items, v):
             kinds_, ents = st.kind, st.ent
-            for x in _iterate(st, src(st, L)):
+            for x in items:
                 if kinds_[x] != kind:
                     raise Fault(f"{x} has no field `{name}`")
                 if test(ents[x][pos], v):
                     return x
             return None
-        return find_first
+
+        def find_first(st, L):
+            v = value(st, L)
+            return first_in(st, _iterate(st, src(st, L)), v)
+
+        def template(low):
+            items = low.expr(src)
+            if src_type == "zone":  # read in place: a condition cannot move cards
+                items = P.subscript(P.load("Z"), items)
+            else:
+                items = P.call(low.ref(_iterate), P.load("st"), items)
+            # neither side can roll, pick or change anything, so the order they run in is free
+            return P.call(low.ref(first_in), P.load("st"), items, low.expr(value))
+        return self._py(find_first, template)
 
     def c_Roll(self, e: A.Roll, scope: Scope):
         if e.die not in self.m.dice:
             return self.error(e, f"no die `{e.die}`" + self.m.suggest(e.die, self.m.dice))
         idx = self.p.die_index[e.die]
-        return (lambda st, L: st.roll(idx)), self.p.die_types[e.die]
+        return self._py(lambda st, L: st.roll(idx),
+                        lambda low: P.call(P.state_attr("roll"), ast.Constant(idx))), self.p.die_types[e.die]
 
     def c_Pick(self, e: A.Pick, scope: Scope):
         src, t = self.compile(e.source, scope)
@@ -488,7 +528,12 @@ class ExprCompiler:
             for i, f in enumerate(args):
                 L2[i] = f(st, L)
             return body(st, L2)
-        return call, rtype
+        name = d.name
+
+        def template(low):
+            frame = ast.List([low.expr(f) for f in args] + [ast.Constant(None)] * (nlocals - len(args)), ast.Load())
+            return P.call(low.function_ref("fn", name, body), P.load("st"), frame)
+        return self._py(call, template), rtype
 
     def compile_fn(self, d: A.Fn):
         from vbr.checker import type_of
@@ -505,6 +550,27 @@ class ExprCompiler:
         self._fn_stack.pop()
         code = self.p.fn_code[d.name] = (body, max(locals_.count, 1), ptypes, rt)
         return code
+
+
+def no_field(x, name: str):
+    raise Fault(f"{x} has no field `{name}`" if x is not None else f"`.{name}` of none")
+
+
+def out_of_range(name: str, i, n: int):
+    raise Fault(f"`{name}[{i}]`: index out of range 0..{n - 1}")
+
+
+def _slot_template(low, idx, name: str, n: int, table: ast.expr, base: int | None) -> ast.expr:
+    """`table[base + i]` for `name[i]`, range-checked; a constant index is checked now."""
+    i = low.expr(idx)
+    offset = 0 if base is None else base
+    if isinstance(i, ast.Constant) and type(i.value) is int and 0 <= i.value < n:
+        return P.subscript(table, ast.Constant(offset + i.value))
+    x = low.tmp()
+    ok = P.binary("and", ast.Compare(ast.NamedExpr(P.store(x), i), [ast.IsNot()], [ast.Constant(None)]),
+                  ast.Compare(ast.Constant(0), [ast.LtE(), ast.Lt()], [P.load(x), ast.Constant(n)]))
+    at = P.load(x) if not offset else ast.BinOp(ast.Constant(offset), ast.Add(), P.load(x))
+    return ast.IfExp(ok, P.subscript(table, at), P.call(low.ref(out_of_range), ast.Constant(name), P.load(x), ast.Constant(n)))
 
 
 def field_pos(st, x, table: dict, name: str) -> int:

@@ -86,6 +86,7 @@ class Program:
     pure_procs: dict = field(default_factory=dict)  # name -> (closure, nlocals): procs that never suspend
     scratch_locals: object = None
     scratch_state: object = None
+    lowering: object = None  # the Lowering that built the fast form (lowering.py)
     compilers: tuple = ()  # (ExprCompiler, StmtCompiler): scenarios compile against the same tables
 
     def cell_text(self, c) -> str:

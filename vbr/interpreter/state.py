@@ -276,7 +276,8 @@ class State:
         return bits
 
     def below(self, n: int) -> int:
-        return (self.next_bits() * n) >> 64
+        self.rng, value = R.below(self.rng, n)
+        return value
 
     def roll(self, die: int):
         queue = self.forced.get(die)

@@ -6,7 +6,10 @@ located error past N rounds.
 """
 from __future__ import annotations
 
+import ast
+
 from vbr.grammar import ast as A
+from vbr.interpreter import lowering as P
 from vbr.interpreter import types as T
 from vbr.interpreter.expressions import ExprCompiler, _iterate, field_pos
 from vbr.interpreter.program import Code, Frame, Pending
@@ -72,6 +75,7 @@ def _fused(fns: tuple, spans: tuple, nxt: int):
         def one(st, fr):
             f(st, fr.L)
             fr.pc = nxt
+        one.recipe = ("fused", fns, spans, nxt)
         return one
 
     def run(st, fr):
@@ -85,6 +89,7 @@ def _fused(fns: tuple, spans: tuple, nxt: int):
             st.fault_span = spans[k]
             raise
         fr.pc = nxt
+    run.recipe = ("fused", fns, spans, nxt)
     return run
 
 
@@ -96,6 +101,7 @@ class StmtCompiler:
         self.x = exprs
         self.diags = model.diags
         self.purity = Purity(model)
+        self.low = program.lowering
         self.structured = StructuredCompiler(self, self.purity)
 
     # ------------------------------------------------------------------ code objects
@@ -145,6 +151,7 @@ class StmtCompiler:
         slot = scope.define(s.name, t if t != "none" else "any")
         def let(st, L):
             L[slot] = f(st, L)
+        self.low.stmt_template(let, lambda low, in_loop: [P.set_item(P.load("L"), ast.Constant(slot), low.expr(f))])
         b.action(let, s.span)
 
     def s_Assign(self, b, s: A.Assign, scope, loop):
@@ -159,10 +166,12 @@ class StmtCompiler:
             sign = 1 if s.op == "+=" else -1
             inner = value
             value = lambda st, L: read(st, L) + sign * inner(st, L)  # noqa: E731
+            self.low.expr_template(value, lambda low: P.binary("+", low.expr(read), P.binary("*", ast.Constant(sign), low.expr(inner))))
         elif not T.compatible(vt, tt):
             self.diags.error(s.span, f"cannot assign {T.show(vt)} to {T.show(tt)}")
         def assign(st, L):
             store(st, L, value(st, L))
+        self.low.stmt_template(assign, lambda low, in_loop: _store_template(low, store, value))
         b.action(assign, s.span)
 
     def target(self, t: A.Expr, scope: Scope):
@@ -171,7 +180,9 @@ class StmtCompiler:
             local = scope.lookup(t.id)
             if local is not None:
                 slot, typ = local
-                return (lambda st, L, v: L.__setitem__(slot, v)), typ
+                store = (lambda st, L, v: L.__setitem__(slot, v))
+                self.low.store_template(store, "L", slot)
+                return store, typ
             var = self.m.vars.get(t.id)
             if var is None:
                 what = "an option" if t.id in self.m.options else "a const" if t.id in self.m.consts else None
@@ -220,6 +231,7 @@ class StmtCompiler:
         if idx is None and not bounded:  # the common case: a plain var, nothing to check
             def store_plain(st, L, v):
                 st.vals[base] = v
+            self.low.store_template(store_plain, "V", base)
             return store_plain
 
         def store(st, L, v):
@@ -246,6 +258,7 @@ class StmtCompiler:
         f, _ = self.x.compile(c, scope)
         def call(st, L):
             f(st, L)
+        self.low.stmt_template(call, lambda low, in_loop: [ast.Expr(low.expr(f))])
         b.action(call, s.span)
 
     def arguments(self, at: A.Node, what: str, params: list[A.Param], args: list[A.Expr], scope):
@@ -307,6 +320,7 @@ class StmtCompiler:
 
             def branch(st, fr, test=test, skip=skip, nxt=b.here + 1):
                 fr.pc = nxt if test(st, fr.L) else skip.pc
+            branch.recipe = ("branch", test, b.here + 1, skip)
             b.emit(branch, br.test.span)
             self.block(b, br.body, scope, loop)
             if br is not s.branches[-1] or s.orelse is not None:
@@ -453,6 +467,11 @@ class StmtCompiler:
                     if not where(st, L):
                         continue
                 opts.append(x)
+            return settle(st, fr, opts)
+
+        def settle(st, fr, opts):
+            """The options are known: skip, take the `else`, or suspend for a seat's answer."""
+            L = fr.L
             if optional:
                 if not opts:  # nothing to take but `pass`: no choice to make
                     L[slot] = None
@@ -470,6 +489,7 @@ class StmtCompiler:
                 raise Fault(f"`by` gave {seat!r}, which is no seat (0..{seats - 1})")
             st.pending = Pending(seat, tuple(opts), prompt, slot, after.pc, span)
             return True
+        choose.recipe = ("choose", src, ts, where, slot, settle)
         b.emit(choose, s.span)
         # the rest of the block sees the chosen name
         scope.names[s.var] = (slot, item)
@@ -493,6 +513,16 @@ class StmtCompiler:
                 (T.item_type(tw) or "").startswith("ent") or tw == "any"):
             self.diags.error(s.what.span, f"`move` moves a card or piece, a list of them or a whole zone, not {T.show(tw)}")
         bottom = s.position == "bottom"
+        if tw.startswith("ent"):
+            def move_one(st, L):
+                x, z = what(st, L), dest(st, L)
+                if x is None:
+                    raise Fault("`move` of none")
+                st.move(x, z, bottom)
+            self.low.stmt_template(move_one, lambda low, in_loop: _move_template(low, what, dest, bottom))
+            b.action(move_one, s.span)
+            return
+
         def move(st, L):
             x, z = what(st, L), dest(st, L)
             if isinstance(x, ZoneRef):
@@ -509,6 +539,7 @@ class StmtCompiler:
         z = self.x.expect(s.zone, scope, "zone", "`shuffle`'s argument")
         def shuffle(st, L):
             st.shuffle(z(st, L))
+        self.low.stmt_template(shuffle, lambda low, in_loop: [ast.Expr(P.call(P.state_attr("shuffle"), low.expr(z)))])
         b.action(shuffle, s.span)
 
     def s_Create(self, b, s: A.Create, scope, loop):
@@ -597,6 +628,7 @@ class StmtCompiler:
         def say(st, L):
             if st.log is not None:
                 st.record({"t": "say", "text": "".join(p if isinstance(p, str) else st.describe(p(st, L)) for p in parts)})
+        self.low.stmt_template(say, _when_logging(say))
         b.action(say, s.span)
 
     def s_Return(self, b, s, scope, loop):
@@ -612,7 +644,35 @@ class StmtCompiler:
             if st.log is not None:
                 items = st.zones[x] if isinstance(x, ZoneRef) else (x if isinstance(x, tuple) else (x,))
                 st.record({"t": "reveal", "what": text(x, st.prog), "items": [st.describe(i) for i in items]})
+        self.low.stmt_template(reveal, _when_logging(reveal))
         b.action(reveal, s.span)
+
+
+def _store_template(low, store, value) -> list:
+    where = low.store_target(store)
+    if where is not None:
+        return [P.set_item(P.load(where[0]), ast.Constant(where[1]), low.expr(value))]
+    return [ast.Expr(P.call(low.ref(store), P.load("st"), P.load("L"), low.expr(value)))]
+
+
+def _move_template(low, what, dest, bottom: bool) -> list:
+    x, z = low.tmp(), low.tmp()
+    return [ast.Assign([P.store(x)], low.expr(what)), ast.Assign([P.store(z)], low.expr(dest)),
+            ast.If(ast.Compare(P.load(x), [ast.Is()], [ast.Constant(None)]),
+                   [ast.Expr(P.call(low.ref(_move_of_none)))], []),
+            ast.Expr(P.call(P.state_attr("move"), P.load(x), P.load(z), ast.Constant(bottom)))]
+
+
+def _move_of_none():
+    raise Fault("`move` of none")
+
+
+def _when_logging(action):
+    """Play-by-play text is only built when a log is kept: skip the call otherwise."""
+    def build(low, in_loop):
+        logging = ast.Compare(P.state_attr("log"), [ast.IsNot()], [ast.Constant(None)])
+        return [ast.If(logging, [ast.Expr(P.call(low.ref(action), P.load("st"), P.load("L")))], [])]
+    return build
 
 
 def _bounded(v, r, name):

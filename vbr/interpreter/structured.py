@@ -8,7 +8,10 @@ go on, BREAK or CONTINUE for the innermost loop.
 """
 from __future__ import annotations
 
+import ast
+
 from vbr.grammar import ast as A
+from vbr.interpreter import lowering as P
 from vbr.interpreter import types as T
 from vbr.interpreter.expressions import _iterate
 from vbr.interpreter.scope import Fault, Locals, Scope
@@ -63,11 +66,15 @@ class StructuredCompiler:
         self.m = stmts.m
         self.p = stmts.p
         self.purity = purity
+        self.low = stmts.low
 
     def block(self, blk: A.Block, scope: Scope):
         inner = scope.child()
         parts = [self.stmt(s, inner) for s in blk.body]
         parts = [p for p in parts if p is not None]
+        return self.low.stmt_template(self._block(parts), lambda low, in_loop: low.block(parts, in_loop))
+
+    def _block(self, parts):
         fns = tuple(f for f, _ in parts)
         spans = tuple(sp for _, sp in parts)
         if len(fns) == 1:
@@ -130,7 +137,12 @@ class StructuredCompiler:
             for i, f in enumerate(args):
                 L2[i] = f(st, L)
             body(st, L2)
-        return call
+
+        def template(low, in_loop):
+            body, n = table[name]
+            frame = ast.List([low.expr(f) for f in args] + [ast.Constant(None)] * (n - len(args)), ast.Load())
+            return [ast.Expr(P.call(low.function_ref("proc", name, body), P.load("st"), frame))]
+        return self.low.stmt_template(call, template)
 
     def _compile_proc(self, d: A.Proc) -> None:
         from vbr.checker import type_of
@@ -152,6 +164,15 @@ class StructuredCompiler:
         tests = tuple(self.x.expect(b.test, scope, "bool", "an `if` condition") for b in s.branches)
         bodies = tuple(self.block(b.body, scope) for b in s.branches)
         orelse = self.block(s.orelse, scope) if s.orelse is not None else None
+        def template(low, in_loop):
+            tail = low.stmts(orelse, s.orelse.span, in_loop) if orelse is not None else []
+            for t, body, br in reversed(list(zip(tests, bodies, s.branches))):
+                tail = [ast.If(low.expr(t), low.stmts(body, br.body.span, in_loop), tail)]
+            return tail
+        return self.low.stmt_template(self._if(tests, bodies, orelse), template)
+
+    @staticmethod
+    def _if(tests, bodies, orelse):
         if len(tests) == 1:
             (t,), (body,) = tests, bodies
             if orelse is None:
@@ -168,10 +189,10 @@ class StructuredCompiler:
         return if_
 
     def p_Break(self, s, scope):
-        return lambda st, L: BREAK
+        return self.low.stmt_template(lambda st, L: BREAK, lambda low, in_loop: [ast.Break()])
 
     def p_Continue(self, s, scope):
-        return lambda st, L: CONTINUE
+        return self.low.stmt_template(lambda st, L: CONTINUE, lambda low, in_loop: [ast.Continue()])
 
     def p_For(self, s: A.For, scope: Scope):
         src, ts = self.x.compile(s.source, scope)
@@ -188,7 +209,13 @@ class StructuredCompiler:
                 L[var] = x
                 if body(st, L) == BREAK:
                     break
-        return for_
+
+        def template(low, in_loop):
+            x = low.tmp()
+            items = P.call(low.ref(_items), P.load("st"), low.expr(src))
+            return [ast.For(P.store(x), items, [P.set_item(P.load("L"), ast.Constant(var), P.load(x))]
+                            + low.stmts(body, s.body.span, True), [])]
+        return self.low.stmt_template(for_, template)
 
     def p_Repeat(self, s: A.Repeat, scope: Scope):
         count = self.x.expect(s.count, scope, "int", "a repeat count")
@@ -221,10 +248,29 @@ class StructuredCompiler:
             while test is None or test(st, L):
                 rounds += 1
                 if rounds > limit:
-                    raise Fault(f"loop ran more than its `max {limit}` rounds")
+                    too_many(limit)
                 if body(st, L) == BREAK:
                     break
-        return loop
+
+        def template(low, in_loop):
+            rounds = low.tmp()
+            head = [low.mark(s.span)]  # a failing test or too many rounds is the loop's own fault
+            if test is not None:
+                head.append(ast.If(ast.UnaryOp(ast.Not(), low.expr(test)), [ast.Break()], []))
+            head += [ast.AugAssign(P.store(rounds), ast.Add(), ast.Constant(1)),
+                     ast.If(ast.Compare(P.load(rounds), [ast.Gt()], [ast.Constant(limit)]),
+                            [ast.Expr(P.call(low.ref(too_many), ast.Constant(limit)))], [])]
+            return [ast.Assign([P.store(rounds)], ast.Constant(0)),
+                    ast.While(ast.Constant(True), head + low.stmts(body, s.body.span, True), [])]
+        return self.low.stmt_template(loop, template)
+
+
+def too_many(limit: int):
+    raise Fault(f"loop ran more than its `max {limit}` rounds")
+
+
+def _items(st, coll) -> tuple:
+    return tuple(_iterate(st, coll))
 
 
 def _nothing(st, L):
