@@ -9,6 +9,7 @@ from vbr.interpreter.lowering import Lowering, lower_ops
 from vbr.interpreter.program import Program
 from vbr.interpreter.scope import Fault, Locals, Scope
 from vbr.interpreter.statements import StmtCompiler
+from vbr.interpreter.statements import return_op as _pop  # a body's end works as `return`
 from vbr.interpreter import types as T
 from vbr.loader import RuleSet
 
@@ -143,9 +144,6 @@ def _vars(m: Model, p: Program, x: ExprCompiler) -> None:
             for i in range(v.count):
                 p.var_ranges[v.base + i] = (r.lo, r.hi, r.overflow, r.wrap_to)
 
-
-def _pop(st, fr):
-    return st.pop()
 
 
 def _fell_off(name):

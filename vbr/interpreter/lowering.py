@@ -20,6 +20,7 @@ that the lowered program plays exactly the games the closures play.
 from __future__ import annotations
 
 import ast
+import gc
 from typing import Callable
 
 # Names the generated functions bind from the state on entry, when their body uses them.
@@ -163,26 +164,55 @@ class Lowering:
                 ast.Raise()])
             body = [ast.Assign([_store("_k")], ast.Constant(0)), ast.Try(body, [handler], [], [])]
         body = body + list(tail)
-        used = {n.id for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+        used = _locate(body)
         prologue = [ast.Assign([_store(k)], ast.Attribute(_load("st"), attr, ast.Load()))
                     for k, attr in _STATE_FIELDS.items() if k in used]
         if "L" in used and "fr" in params and "L" not in params:
             prologue.append(ast.Assign([_store("L")], ast.Attribute(_load("fr"), "L", ast.Load())))
         args = ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params], vararg=None, kwonlyargs=[],
                              kw_defaults=[], kwarg=None, defaults=[])
-        self._defs.append(ast.FunctionDef(name, args, prologue + body, [], None))
+        definition = ast.FunctionDef(name, args, prologue, [], None)
+        _locate([definition])  # the body is located already
+        definition.body += body
+        self._defs.append(definition)
         return name
 
     def build(self, filename: str) -> dict:
         """Compile every queued function in one module; returns the namespace holding them."""
         if not self._defs:
             return self.namespace
-        module = ast.fix_missing_locations(ast.Module(self._defs, []))
+        module = ast.Module(self._defs, [])
         self.last_module = module
         exec(compile(module, filename, "exec"), self.namespace)  # our own ast, never rule text
         self.functions += len(self._defs)
         self._defs = []
         return self.namespace
+
+
+_AST = ast.AST
+_LOCATED = (ast.expr, ast.stmt, ast.excepthandler, ast.arg)
+
+
+def _locate(nodes: list) -> set[str]:
+    """Give every node the position compile() asks for (line 1: the code has no source), in one
+    pass that also collects the names used. Faster than ast.fix_missing_locations + ast.walk."""
+    used = set()
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _LOCATED):
+            node.lineno = node.end_lineno = 1
+            node.col_offset = node.end_col_offset = 0
+            if type(node) is ast.Name:
+                used.add(node.id)
+                continue
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                stack.extend(v for v in value if isinstance(v, _AST))
+            elif isinstance(value, _AST):
+                stack.append(value)
+    return used
 
 
 def _load(name: str) -> ast.Name:
@@ -241,25 +271,40 @@ def binary(op: str, a: ast.expr, b: ast.expr) -> ast.expr:
     raise ValueError(op)
 
 
-def lower_ops(low: Lowering, codes: list, filename: str) -> None:
-    """Rebuild every op that carries a recipe (a fused run of actions, a branch test) as one
-    generated function, and put it in the op's place."""
+def lower_ops(low: Lowering, codes: list, filename: str, budget: int = 24) -> None:
+    """Rebuild every op that carries a recipe (a fused run of actions, a branch test, a jump, a
+    choice) as one generated function, and put it in the op's place.
+
+    Each function goes on through the ops that follow without returning to the VM: a branch
+    becomes a Python `if` over the code of both ways, a jump is followed, a choice that is
+    skipped goes on after it. It stops (sets `fr.pc`, returns to the VM) at an op without a
+    recipe (a call, a `goto`, a loop head: every cycle passes one), at a place the path has
+    been before, at a place several ops lead to (so code is not copied down every path), and
+    after `budget` ops. The ops it runs through stay in the list for the VM to enter directly."""
+    collecting = gc.isenabled()
+    gc.disable()  # tens of thousands of short-lived ast nodes: no cycles to collect among them
+    try:
+        _lower_codes(low, codes, filename, budget)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _lower_codes(low: Lowering, codes: list, filename: str, budget: int) -> None:
     patches = []
     for code in codes:
-        for i, op in enumerate(code.ops):
-            recipe = getattr(op, "recipe", None)
-            if recipe is None:
+        joins = _joins(code.ops)
+        todo = sorted(_entries(code.ops))
+        done = set()
+        while todo:
+            i = todo.pop()
+            if i in done or not 0 <= i < len(code.ops) or getattr(code.ops[i], "recipe", None) is None:
                 continue
-            name = f"{recipe[0]}{len(patches)}"
-            if recipe[0] == "fused":
-                _, fns, spans, nxt = recipe
-                low.function(name, ("st", "fr"), low.block(zip(fns, spans), False), tail=[_set_pc(ast.Constant(nxt))])
-            elif recipe[0] == "branch":  # go on when the test holds, else jump past the branch
-                _, test, nxt, skip = recipe
-                target = ast.IfExp(low.expr(test), ast.Constant(nxt), ast.Constant(skip.pc))
-                low.function(name, ("st", "fr"), [_set_pc(target)], locate=False)
-            else:  # "choose": the options in one loop, then the choice's shared settling
-                low.function(name, ("st", "fr"), _choose_body(low, *recipe[1:]), locate=False)
+            done.add(i)
+            name = f"{code.ops[i].recipe[0]}{len(patches)}"
+            chain = _Chain(low, code, joins, budget)
+            low.function(name, ("st", "fr"), chain.run_from(i, frozenset()))
+            todo += chain.handed_over
             patches.append((code, i, name))
     low.drain()
     namespace = low.build(filename)
@@ -267,23 +312,124 @@ def lower_ops(low: Lowering, codes: list, filename: str) -> None:
         code.ops[i] = namespace[name]
 
 
+def _entries(ops: list) -> set[int]:
+    """Where the VM may enter a code: its start, where a suspended choice or a call resumes,
+    and wherever an op without a recipe may send it (loop heads say so in `exits`)."""
+    entries = {0}
+    for pc, op in enumerate(ops):
+        recipe = getattr(op, "recipe", None)
+        if recipe is None:
+            entries.update(label if isinstance(label, int) else label.pc for label in getattr(op, "exits", ()))
+            entries.add(pc + 1)
+        elif recipe[0] == "choose":
+            entries.add(recipe[1].after.pc)
+        elif recipe[0] == "tail":
+            entries.add(pc + 1)  # after a call returns
+    return entries
+
+
+def _successors(op, pc: int) -> list[int]:
+    recipe = getattr(op, "recipe", None)
+    if recipe is None:
+        return []
+    if recipe[0] == "fused":
+        return [recipe[3]]
+    if recipe[0] == "branch":
+        return [recipe[2], recipe[3].pc]
+    if recipe[0] == "jump":
+        return [recipe[1].pc]
+    if recipe[0] == "tail":
+        return []
+    c = recipe[1]  # a choice goes on after it when skipped, or in its `else`
+    return [c.after.pc] + ([c.else_label.pc] if c.else_label is not None else [])
+
+
+def _joins(ops: list) -> set[int]:
+    """Places more than one op with a recipe leads to."""
+    seen, joins = set(), set()
+    for pc, op in enumerate(ops):
+        for nxt in _successors(op, pc):
+            (joins if nxt in seen else seen).add(nxt)
+    return joins
+
+
+class _Chain:
+    """The code of one generated op: the op's own work, then its successors' (see lower_ops)."""
+
+    def __init__(self, low: Lowering, code, joins: set[int], budget: int):
+        self.low, self.code, self.joins, self.left = low, code, joins, budget
+        self.handed_over: list[int] = []  # where the VM goes on from this code: entries too
+
+    def run_from(self, pc: int, path: frozenset) -> list[ast.stmt]:
+        op = self.code.ops[pc] if 0 <= pc < len(self.code.ops) else None
+        recipe = getattr(op, "recipe", None)
+        if recipe is None or pc in path or self.left <= 0 or (path and pc in self.joins):
+            return self.hand_over(pc, op)
+        self.left -= 1
+        path = path | {pc}
+        low = self.low
+        if recipe[0] == "fused":
+            _, fns, spans, nxt = recipe
+            return low.block(zip(fns, spans), False) + self.run_from(nxt, path)
+        if recipe[0] == "jump":
+            return self.run_from(recipe[1].pc, path)
+        if recipe[0] == "tail":  # a transfer of control (goto, call, end, return): it ends the chain
+            return [low.mark(self.code.spans[pc])] + recipe[1](low)
+        if recipe[0] == "branch":  # go on when the test holds, else past the branch
+            _, test, nxt, skip = recipe
+            return [low.mark(self.code.spans[pc]),
+                    ast.If(low.expr(test), self.run_from(nxt, path), self.run_from(skip.pc, path))]
+        return self.choose(pc, recipe[1], path)
+
+    def choose(self, pc: int, c, path: frozenset) -> list[ast.stmt]:
+        """The options in one loop; none: skip to after the choice (optional), take the `else`,
+        or fail; else suspend for the seat's answer (as `settle` in statements.py does)."""
+        from vbr.interpreter.program import Pending
+        low = self.low
+        body = [low.mark(self.code.spans[pc])] + _choose_options(low, c.src, c.src_type, c.where, c.slot)
+        if c.optional or c.else_label is not None:
+            way_out = c.after if c.optional else c.else_label
+            none = [set_item(_load("L"), ast.Constant(c.slot), ast.Constant(None))] + self.run_from(way_out.pc, path)
+        else:
+            none = [ast.Expr(_call(low.ref(c.nothing)))]
+        body.append(ast.If(ast.UnaryOp(ast.Not(), _load("_opts")), none, []))
+        if c.optional:
+            body.append(ast.Expr(_call(ast.Attribute(_load("_opts"), "append", ast.Load()), ast.Constant(None))))
+        body += [ast.Assign([_store("_s")], low.expr(c.by)),
+                 ast.If(ast.Compare(_load("_s"), [ast.NotIn()], [low.ref(c.seats)]),
+                        [ast.Expr(_call(low.ref(c.no_seat), _load("_s")))], [])]
+        pending = _call(low.ref(Pending), _load("_s"), _call(low.ref(tuple), _load("_opts")), ast.Constant(c.prompt),
+                        ast.Constant(c.slot), ast.Constant(c.after.pc), low.ref(c.span))
+        body += [ast.Assign([ast.Attribute(_load("st"), "pending", ast.Store())], pending),
+                 ast.Return(ast.Constant(True))]
+        return body
+
+    def hand_over(self, pc: int, op) -> list[ast.stmt]:
+        """Stop here: the VM runs op `pc` next. An op without a recipe is called at once (it
+        sets the pc itself and says whether control changed)."""
+        stmts = [_set_pc(ast.Constant(pc))]
+        self.handed_over.append(pc)
+        if op is not None and getattr(op, "recipe", None) is None:
+            return stmts + [self.low.mark(self.code.spans[pc]),
+                            ast.Return(_call(self.low.ref(op), _load("st"), _load("fr")))]
+        return stmts + [ast.Return(ast.Constant(None))]
+
+
 def _set_pc(value: ast.expr) -> ast.Assign:
     return ast.Assign([ast.Attribute(_load("fr"), "pc", ast.Store())], value)
 
 
-def _choose_body(low: Lowering, src, src_type: str, where, slot: int, settle) -> list[ast.stmt]:
-    """`opts = [x for x in src if where(x)]` as a loop that puts each x in its local slot (the
-    `where` reads it there), then `return settle(st, fr, opts)`."""
-    x, opts = low.tmp(), low.tmp()
+def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> list[ast.stmt]:
+    """`_opts = [x for x in src if where(x)]` as a loop that puts each x in its local slot (the
+    `where` reads it there)."""
+    x = low.tmp()
     source = low.expr(src)
     if src_type == "zone":  # a zone's list, read in place: a condition cannot move cards
         items = subscript(_load("Z"), source)
     else:
         from vbr.interpreter.expressions import _iterate
         items = _call(low.ref(_iterate), _load("st"), source)
-    take = ast.Expr(_call(ast.Attribute(_load(opts), "append", ast.Load()), _load(x)))
+    take = ast.Expr(_call(ast.Attribute(_load("_opts"), "append", ast.Load()), _load(x)))
     body = [set_item(_load("L"), ast.Constant(slot), _load(x))]
     body += [ast.If(low.expr(where), [take], [])] if where is not None else [take]
-    return [ast.Assign([_store(opts)], ast.List([], ast.Load())),
-            ast.For(_store(x), items, body, []),
-            ast.Return(_call(low.ref(settle), _load("st"), _load("fr"), _load(opts)))]
+    return [ast.Assign([_store("_opts")], ast.List([], ast.Load())), ast.For(_store(x), items, body, [])]

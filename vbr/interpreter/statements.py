@@ -7,6 +7,7 @@ located error past N rounds.
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
 from vbr.grammar import ast as A
 from vbr.interpreter import lowering as P
@@ -22,6 +23,25 @@ class Label:
 
     def __init__(self) -> None:
         self.pc = -1
+
+
+@dataclass(frozen=True)
+class ChoiceRecipe:
+    """What the lowering needs to write a `choose` out in Python (lowering.py)."""
+
+    src: object
+    src_type: str
+    where: object
+    slot: int
+    by: object
+    optional: bool
+    else_label: "Label | None"
+    after: "Label"
+    prompt: str
+    span: object
+    seats: frozenset
+    nothing: object  # raises: no option and no way out
+    no_seat: object  # raises: `by` gave no seat
 
 
 class Builder:
@@ -64,6 +84,7 @@ class Builder:
     def jump(self, label: Label, span) -> None:
         def jump(st, fr):
             fr.pc = label.pc
+        jump.recipe = ("jump", label)
         self.emit(jump, span)
 
 
@@ -284,6 +305,13 @@ class StmtCompiler:
             values = [f(st, fr.L) for f in args]
             fr.pc = nxt
             return st.push(Frame.called(procs[name], values))
+
+        def tail(low):
+            code = procs[name]
+            frame = ast.List([low.expr(f) for f in args] + [ast.Constant(None)] * (code.nlocals - len(args)), ast.Load())
+            return [ast.Assign([ast.Attribute(P.load("fr"), "pc", ast.Store())], ast.Constant(nxt)),
+                    ast.Return(P.call(P.state_attr("push"), P.call(low.ref(Frame), low.ref(code), frame)))]
+        call.recipe = ("tail", tail)
         b.emit(call, c.span)
 
     # ------------------------------------------------------------------ control flow
@@ -371,6 +399,7 @@ class StmtCompiler:
                 fr.pc = nxt
             else:
                 fr.pc = end.pc
+        head_op.exits = (end,)  # where it may send the VM (lowering.py enters there)
         b.emit(head_op, s.span)
         self.block(b, s.body, inner, (head, end))
         b.jump(head, s.span)
@@ -395,6 +424,7 @@ class StmtCompiler:
                     fr.pc = nxt
                 else:
                     fr.pc = end.pc
+            op.exits = (end,)
             return op
         b.emit(start, s.span)
         self._loop(b, s.span, scope, s.body, head)
@@ -425,6 +455,7 @@ class StmtCompiler:
                 if fr.L[rounds] > limit:
                     raise Fault(f"loop ran more than its `max {limit}` rounds")
                 fr.pc = nxt
+            op.exits = (end,)
             return op
         b.emit(start, s.span)
         self._loop(b, s.span, scope, s.body, head)
@@ -483,13 +514,20 @@ class StmtCompiler:
                     L[slot] = None
                     fr.pc = else_label.pc
                     return
-                raise Fault(f"`choose {s.var}` has nothing to choose from (add `optional` or an `else` block)")
+                nothing()
             seat = by(st, L)
             if not isinstance(seat, int) or not 0 <= seat < seats:
-                raise Fault(f"`by` gave {seat!r}, which is no seat (0..{seats - 1})")
+                no_seat(seat)
             st.pending = Pending(seat, tuple(opts), prompt, slot, after.pc, span)
             return True
-        choose.recipe = ("choose", src, ts, where, slot, settle)
+
+        def nothing():
+            raise Fault(f"`choose {s.var}` has nothing to choose from (add `optional` or an `else` block)")
+
+        def no_seat(seat):
+            raise Fault(f"`by` gave {seat!r}, which is no seat (0..{seats - 1})")
+        choose.recipe = ("choose", ChoiceRecipe(src, ts, where, slot, by, optional, else_label, after, prompt, span,
+                                                frozenset(range(seats)), nothing, no_seat))
         b.emit(choose, s.span)
         # the rest of the block sees the chosen name
         scope.names[s.var] = (slot, item)
@@ -580,17 +618,21 @@ class StmtCompiler:
 
         def goto(st, fr):
             return st.goto(name, phases[name])
+        goto.recipe = ("tail", lambda low: [ast.Return(P.call(P.state_attr("goto"), ast.Constant(name), low.ref(phases[name])))])
         b.emit(goto, s.span)
 
     def s_EndWinner(self, b, s: A.EndWinner, scope, loop):
         w = self.x.expect(s.winner, scope, "int" if s.team else "seat", "the winner")
-        if s.team:
-            b.emit(lambda st, fr: st.finish_team(w(st, fr.L)), s.span)
-        else:
-            b.emit(lambda st, fr: st.finish(w(st, fr.L)), s.span)
+        how = "finish_team" if s.team else "finish"
+        end = (lambda st, fr: st.finish_team(w(st, fr.L))) if s.team else (lambda st, fr: st.finish(w(st, fr.L)))
+        end.recipe = ("tail", lambda low: [ast.Return(P.call(P.state_attr(how), low.expr(w)))])
+        b.emit(end, s.span)
 
     def s_EndDraw(self, b, s, scope, loop):
-        b.emit(lambda st, fr: st.finish(None), s.span)
+        def draw(st, fr):
+            return st.finish(None)
+        draw.recipe = ("tail", lambda low: [ast.Return(P.call(P.state_attr("finish"), ast.Constant(None)))])
+        b.emit(draw, s.span)
 
     def s_Emit(self, b, s: A.Emit, scope, loop):
         ev = self.m.events.get(s.event)
@@ -635,7 +677,7 @@ class StmtCompiler:
         if self.kind not in ("proc", "handler"):
             self.diags.error(s.span, "`return` ends a procedure or a handler; a phase ends with `goto` or `end`")
             return
-        b.emit(lambda st, fr: st.pop(), s.span)
+        b.emit(return_op, s.span)
 
     def s_Reveal(self, b, s: A.Reveal, scope, loop):
         what, tw = self.x.compile(s.what, scope)
@@ -646,6 +688,13 @@ class StmtCompiler:
                 st.record({"t": "reveal", "what": text(x, st.prog), "items": [st.describe(i) for i in items]})
         self.low.stmt_template(reveal, _when_logging(reveal))
         b.action(reveal, s.span)
+
+
+def return_op(st, fr):
+    return st.pop()
+
+
+return_op.recipe = ("tail", lambda low: [ast.Return(P.call(P.state_attr("pop")))])
 
 
 def _store_template(low, store, value) -> list:
