@@ -44,6 +44,7 @@ class Lowering:
         self._jobs: list[tuple] = []  # functions referenced before they are built
         self._functions: dict[tuple, str] = {}
         self.functions = 0
+        self.modules: list[ast.Module] = []
 
     # ------------------------------------------------------------------ registering templates
     def expr_template(self, fn, build: Callable) -> Callable:
@@ -182,7 +183,7 @@ class Lowering:
         if not self._defs:
             return self.namespace
         module = ast.Module(self._defs, [])
-        self.last_module = module
+        self.modules.append(module)  # kept for inspection (tests/test_lowering.py)
         exec(compile(module, filename, "exec"), self.namespace)  # our own ast, never rule text
         self.functions += len(self._defs)
         self._defs = []

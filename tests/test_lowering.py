@@ -1,0 +1,159 @@
+"""The lowered form (vbr/interpreter/lowering.py): the same games as the closures, the same
+located errors, and generated code that holds nothing of a rule file's text but data."""
+import ast
+import json
+import random
+import re
+
+import pytest
+
+from conftest import rule_files
+from test_every_rule_file import option_sets
+from vbr.errors import VbrRuntimeError
+from vbr.interpreter.compiler import compile_rules
+from vbr.interpreter.game import Game
+from vbr.loader import load_rules
+from vbr.play import play_game
+
+CASES = [pytest.param(p, o, id=f"{p.stem}-{'+'.join(f'{k}={v}' for k, v in o.items()) or 'defaults'}")
+         for p in rule_files() for o in option_sets(p)]
+
+
+def both_forms(path, options=None):
+    rules = load_rules(path)
+    return [Game(rules, compile_rules(rules, options or {}, lower=lower), options or {}) for lower in (False, True)]
+
+
+def random_game_log(game, seed):
+    st = game.new_state(seed, record=True)
+    rng = random.Random(seed)
+    while not st.is_terminal():
+        st.apply_index(rng.randrange(len(st.legal_actions())))
+    return json.dumps(st.log), str(st.outcome()), st.steps, st.choices
+
+
+@pytest.mark.parametrize("path,options", CASES)
+def test_lowered_program_plays_the_same_games(path, options):
+    closures, lowered = both_forms(path, options)
+    assert lowered.program.lowering.functions > 0
+    for seed in range(4):
+        assert random_game_log(lowered, seed) == random_game_log(closures, seed)
+
+
+def test_greedy_agents_imagine_the_same_worlds():
+    """Greedy agents clone and re-deal states: lowered states copy as the closures' do."""
+    closures, lowered = both_forms("siatka", {"abilities": True, "block_marker": True})
+    for seed in range(2):
+        a = play_game(closures, seed, ["greedy", "random"], record=True)
+        b = play_game(lowered, seed, ["greedy", "random"], record=True)
+        assert json.dumps(a.state.log) == json.dumps(b.state.log)
+
+
+def test_phases_run_as_generated_functions():
+    _, lowered = both_forms("siatka")
+    for name in ("serve", "bounce", "attack"):
+        assert lowered.program.phases[name].ops[0].__code__.co_filename == "<vbr: siatka.vbr>", name
+
+
+# ---------------------------------------------------------------------- located errors
+FAULTS = {
+    "loop max in a pure loop": "var n: int = 0\nstart p\nphase p {\n  n = 1\n  loop max 3 {\n    n += 1\n  }\n  end draw\n}\n",
+    "index out of range, second statement of a run":
+        "seats 2\nvar s: int per seat = 0\nvar i: int = 0\nstart p\nphase p {\n  i = 5\n  s[i] = 1\n  end draw\n}\n",
+    "field of none in a pure proc":
+        "kind K { v: int }\nvar k: K = none\nvar n: int = 0\nstart p\nproc f() {\n  n = 1\n  n = k.v\n}\n"
+        "phase p {\n  f()\n  end draw\n}\n",
+    "other of 5 in a branch test":
+        "var n: int = 5\nstart p\nphase p {\n  n += 0\n  if other(n) == 1 {\n    n = 0\n  }\n  end draw\n}\n",
+    "nothing to choose":
+        "var n: int = 0\nstart p\nphase p {\n  n = 1\n  choose x from 1..0 by 0\n  end draw\n}\n",
+    "by gives no seat":
+        "var n: int = 7\nstart p\nphase p {\n  n += 1\n  choose x from 1..3 by n\n  end draw\n}\n",
+    "move of none":
+        "kind K { v: int }\nzone z public\nvar k: K = none\nstart p\nphase p {\n  move k to z\n  end draw\n}\n",
+    "a pure loop's test fails on its second round":
+        "var n: int = 0\nstart p\nphase p {\n  while other(n) >= 0 max 5 {\n    n += 1\n  }\n  end draw\n}\n",
+}
+
+
+@pytest.mark.parametrize("text", FAULTS.values(), ids=FAULTS.keys())
+def test_faults_are_located_as_the_closures_locate_them(tmp_path, text):
+    path = tmp_path / "g.vbr"
+    path.write_text('game "x"\n' + text)
+    messages = []
+    for game in both_forms(path):
+        with pytest.raises(VbrRuntimeError) as info:
+            game.new_state(0)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+
+
+def test_a_pure_loop_fault_points_at_the_loop(tmp_path):
+    path = tmp_path / "g.vbr"
+    path.write_text('game "x"\n' + FAULTS["loop max in a pure loop"])
+    with pytest.raises(VbrRuntimeError, match=r"g.vbr:6:3: error: loop ran more than its `max 3` rounds"):
+        both_forms(path)[1].new_state(0)
+
+
+# ---------------------------------------------------------------------- nothing but data
+NAMES = re.compile(r"(st|fr|L|V|E|KD|Z|W|_k|_s|_opts|_t\d+|C\d+|F\d+|P\d+)\Z")
+FUNCTIONS = re.compile(r"(fused|branch|jump|choose|tail|F|P)\d+\Z")
+ATTRIBUTES = {"vals", "ent", "kind", "zones", "where", "L", "pc", "fault_span", "pending", "log", "append",
+              "roll", "shuffle", "move", "goto", "push", "pop", "finish", "finish_team"}
+NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Assign, ast.AugAssign, ast.Expr, ast.If,
+         ast.For, ast.While, ast.Break, ast.Continue, ast.Pass, ast.Return, ast.Try, ast.ExceptHandler, ast.Raise,
+         ast.Name, ast.Load, ast.Store, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.Tuple, ast.List,
+         ast.Compare, ast.BinOp, ast.BoolOp, ast.UnaryOp, ast.IfExp, ast.NamedExpr, ast.cmpop, ast.operator,
+         ast.boolop, ast.unaryop)
+
+
+def assert_only_data(program):
+    modules = program.lowering.modules
+    assert modules
+    for module in modules:
+        for node in ast.walk(module):
+            assert isinstance(node, NODES), ast.dump(node)
+            if isinstance(node, ast.Name):
+                assert NAMES.match(node.id), node.id
+            elif isinstance(node, ast.FunctionDef):
+                assert FUNCTIONS.match(node.name), node.name
+            elif isinstance(node, ast.Attribute):
+                assert node.attr in ATTRIBUTES, node.attr
+            elif isinstance(node, ast.Constant):
+                assert node.value is None or type(node.value) in (int, str, bool), repr(node.value)
+    assert "__builtins__" in program.lowering.namespace and not program.lowering.namespace["__builtins__"]
+
+
+@pytest.mark.parametrize("path", rule_files(), ids=lambda p: p.stem)
+def test_generated_code_holds_only_its_own_names(path):
+    assert_only_data(both_forms(path)[1].program)
+
+
+def test_hostile_names_and_strings_stay_data(tmp_path):
+    """Names and texts that would be code in Python are only ever values in the generated code."""
+    path = tmp_path / "g.vbr"
+    path.write_text(
+        'game "x\'); import os; (\'"\n'
+        "seats 2\n"
+        "enum E { __import__, exec, os }\n"
+        "var __class__: int = 0\n"
+        "var eval: E = exec\n"
+        "start p\n"
+        "fn __globals__(x: int) = x + 1\n"
+        "phase p {\n"
+        "  __class__ = __globals__(__class__)\n"
+        "  choose system from [__import__, os] by 0 as \"'); import os; os.system('x\"\n"
+        "  eval = system\n"
+        "  say \"'); __import__('os') {eval}\"\n"
+        "  if __class__ >= 2 {\n"
+        "    end winner 1\n"
+        "  }\n"
+        "  goto p\n"
+        "}\n")
+    closures, lowered = both_forms(path)
+    assert_only_data(lowered.program)
+    assert random_game_log(lowered, 3) == random_game_log(closures, 3)
+    st = lowered.new_state(0, record=True)
+    assert st.pending.prompt == "'); import os; os.system('x"
+    st.apply_index(1)
+    assert {"t": "say", "text": "'); __import__('os') os"} in st.log
