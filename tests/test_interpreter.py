@@ -204,3 +204,18 @@ def test_sim_counts_wins_per_team_when_a_team_has_no_seat(tmp_path, capsys):
     stats = json.loads(capsys.readouterr().out)
     assert stats["sides"] == "team" and set(stats["wins"]) == {"0", "1"}
     assert sum(stats["wins"].values()) == 60 and stats["wins"]["1"] > 0 and stats["draws"] == 0
+
+
+def test_rng_below_written_out_matches_step():
+    """State.below and Agent.below spell out rng.step + mix for speed: the same numbers."""
+    from vbr.agents.base import Agent
+    from vbr.interpreter import rng as R
+    game = load("siatka")
+    st = game.new_state(5)
+    agent = Agent(0, 5)
+    for n in (1, 2, 6, 7, 1000):
+        for holder in (st, agent):
+            seed = holder.rng
+            expect_state, bits = R.step(seed)
+            assert holder.below(n) == (bits * n) >> 64
+            assert holder.rng == expect_state

@@ -99,7 +99,7 @@ def test_a_pure_loop_fault_points_at_the_loop(tmp_path):
 NAMES = re.compile(r"(st|fr|L|V|E|KD|Z|W|_k|_s|_opts|_t\d+|C\d+|F\d+|P\d+)\Z")
 FUNCTIONS = re.compile(r"(fused|branch|jump|choose|tail|F|P)\d+\Z")
 ATTRIBUTES = {"vals", "ent", "kind", "zones", "where", "L", "pc", "fault_span", "pending", "log", "append",
-              "roll", "shuffle", "move", "goto", "push", "pop", "finish", "finish_team"}
+              "roll", "shuffle", "move", "create", "goto", "push", "pop", "finish", "finish_team"}
 NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Assign, ast.AugAssign, ast.Expr, ast.If,
          ast.For, ast.While, ast.Break, ast.Continue, ast.Pass, ast.Return, ast.Try, ast.ExceptHandler, ast.Raise,
          ast.Name, ast.Load, ast.Store, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.Tuple, ast.List,

@@ -35,8 +35,11 @@ class Agent:
         self.rng = R.derive(seed, seat + 1)
 
     def below(self, n: int) -> int:
-        self.rng, value = R.below(self.rng, n)
-        return value
+        # rng.below written out: random agents call this once per choice
+        x = self.rng = (self.rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9 & 0xFFFFFFFFFFFFFFFF
+        x = (x ^ (x >> 27)) * 0x94D049BB133111EB & 0xFFFFFFFFFFFFFFFF
+        return ((x ^ (x >> 31)) * n) >> 64
 
     def act(self, view: SeatView) -> int:
         """The index of the chosen legal action."""

@@ -262,7 +262,12 @@ def _cell_fn(name, method, rtype, doc):
             if x is None:
                 raise Fault(f"`{name}` of none")
             return m(x)
-        return _calls(c, lambda st, L: of(f(st, L)), of, f), rtype
+
+        def template(low):
+            x = low.tmp()
+            return ast.IfExp(ast.Compare(ast.NamedExpr(P.store(x), low.expr(f)), [ast.IsNot()], [ast.Constant(None)]),
+                             P.call(low.ref(m), P.load(x)), P.call(low.ref(of), ast.Constant(None)))
+        return (c._py(lambda st, L: of(f(st, L)), template) if m is not None else (lambda st, L: of(f(st, L)))), rtype
 
 
 _cell_fn("number", "number", "int", "the field number of a cell (0 if it is no numbered field)")

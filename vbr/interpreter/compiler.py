@@ -30,6 +30,7 @@ def _compile(m: Model, lowering: Lowering) -> Program:
     p = Program(model=m, title=m.title, seats=m.seats, teams=m.teams, team_of=m.team_of, options=dict(m.options),
                 zone_names=m.zone_names, zone_owner=m.zone_owner, lowering=lowering)
     p.limits = dict(m.limits)
+    p.step_limit, p.depth_limit, p.choice_limit = p.limits["steps"], p.limits["depth"], p.limits["choices"]
     p.scratch_locals = Locals()
     p.scratch_state = lambda: _Scratch(m.nvals)
     for z in m.zones.values():

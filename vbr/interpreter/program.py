@@ -81,6 +81,9 @@ class Program:
     start: str = ""
     points: tuple | None = None  # (base, count)
     limits: dict = field(default_factory=dict)
+    step_limit: int = 0  # limits["steps"], limits["depth"], limits["choices"] as plain attributes
+    depth_limit: int = 0
+    choice_limit: int = 0
     const_values: dict = field(default_factory=dict)
     fn_code: dict = field(default_factory=dict)
     pure_procs: dict = field(default_factory=dict)  # name -> (closure, nlocals): procs that never suspend

@@ -172,8 +172,8 @@ class State:
         fr.pc = p.next_pc
         self.pending = None
         self.choices += 1
-        if self.choices > self.prog.limits["choices"]:
-            raise StepLimitExceeded([Diagnostic(p.span, f"choice limit of {self.prog.limits['choices']} reached; "
+        if self.choices > self.prog.choice_limit:
+            raise StepLimitExceeded([Diagnostic(p.span, f"choice limit of {self.prog.choice_limit} reached; "
                                                 "does the game ever end? (raise it with `limit choices N`)")])
         self.run()
 
@@ -188,9 +188,11 @@ class State:
         """Run ops until a choice point or the end. Ops return True when they change control
         (a call, return, goto, emit, choice or end); only those are counted against the step
         limit, since every loop in the language is bounded and only transfers can go on forever."""
-        limit = self.prog.limits["steps"]
-        depth = self.prog.limits["depth"]
+        prog = self.prog
+        limit = prog.step_limit
+        depth = prog.depth_limit
         fr = None
+        steps = self.steps
         try:
             while self.pending is None and self.result is None:
                 stack = self.stack
@@ -202,8 +204,9 @@ class State:
                 ops = fr.code.ops
                 while not ops[fr.pc](self, fr):
                     pass
-                self.steps += 1
-                if self.steps > limit:
+                steps += 1
+                self.steps = steps
+                if steps > limit:
                     top = self.stack[-1] if self.stack else fr
                     raise StepLimitExceeded([Diagnostic(top.code.spans[min(top.pc, len(top.code.spans) - 1)],
                                                         f"step limit of {limit} reached in `{top.code.name}`; an endless "
@@ -240,7 +243,7 @@ class State:
         if self.log is not None:
             self.record({"t": "phase", "phase": name})
         self.phase = name
-        self.stack = [Frame(code)]
+        self.stack = [Frame(code, [None] * code.nlocals)]
         return True
 
     def setup_done(self) -> bool:
@@ -276,15 +279,17 @@ class State:
         return bits
 
     def below(self, n: int) -> int:
-        self.rng, value = R.below(self.rng, n)
-        return value
+        # R.below, written out: the dice and shuffles of every game come through here
+        x = self.rng = (self.rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9 & 0xFFFFFFFFFFFFFFFF
+        x = (x ^ (x >> 27)) * 0x94D049BB133111EB & 0xFFFFFFFFFFFFFFFF
+        return ((x ^ (x >> 31)) * n) >> 64
 
     def roll(self, die: int):
-        queue = self.forced.get(die)
-        faces = self.prog.dice[die]
-        if queue:
-            value = queue.pop(0)
+        if self.forced and self.forced.get(die):
+            value = self.forced[die].pop(0)
         else:
+            faces = self.prog.dice[die]
             value = faces[self.below(len(faces))]
         if self.log is not None:
             self.record({"t": "roll", "die": self.prog.die_names[die], "value": text(value, self.prog)})

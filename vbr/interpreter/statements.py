@@ -358,17 +358,24 @@ class StmtCompiler:
             self.block(b, s.orelse, scope, loop)
         b.mark(end)
 
-    def _loop(self, b, span, scope, body: A.Block, head_op_factory, setup_ops=()):
-        """Shared shape: setup ops, a head that either enters the body or jumps past it."""
+    def _loop(self, b, span, inner: Scope, body: A.Block, test) -> None:
+        """Shared shape: a head that tests `test(st, L)` (which may also advance the loop's
+        counters) and either enters the body or jumps past it; the body jumps back to it."""
         end, head = Label(), Label()
-        for op in setup_ops:
-            b.emit(op, span)
         b.mark(head)
-        b.emit(head_op_factory(end), span)
-        inner = scope.child(loop=True)
+
+        def head_op(st, fr, nxt=b.here + 1):
+            fr.pc = nxt if test(st, fr.L) else end.pc
+        head_op.recipe = ("branch", test, b.here + 1, end)
+        b.emit(head_op, span)
         self.block(b, body, inner, (head, end))
         b.jump(head, span)
         b.mark(end)
+
+    def _loop_action(self, fn, build, span, b) -> None:
+        """A loop's set-up, run as part of the straight-line code before it."""
+        self.low.stmt_template(fn, build)
+        b.action(fn, span)
 
     def s_For(self, b, s: A.For, scope, loop):
         src, ts = self.x.compile(s.source, scope)
@@ -382,52 +389,48 @@ class StmtCompiler:
         inner = scope.child(loop=True)
         var = inner.define(s.var, item)
 
-        def start(st, fr, nxt=b.here + 1):
-            fr.L[hidden] = tuple(_iterate(st, src(st, fr.L)))
-            fr.L[counter] = 0
-            fr.pc = nxt
-        b.emit(start, s.span)
-        end, head = Label(), Label()
-        b.mark(head)
+        def start(st, L):
+            L[hidden] = tuple(_iterate(st, src(st, L)))
+            L[counter] = 0
 
-        def head_op(st, fr, nxt=b.here + 1):
-            i = fr.L[counter]
-            xs = fr.L[hidden]
+        def build(low, in_loop):
+            items = P.call(low.ref(_items), P.load("st"), low.expr(src))
+            return [P.set_item(P.load("L"), ast.Constant(hidden), items),
+                    P.set_item(P.load("L"), ast.Constant(counter), ast.Constant(0))]
+        self._loop_action(start, build, s.span, b)
+
+        def advance(st, L):
+            """The next item into the loop's name; False once there is none."""
+            i = L[counter]
+            xs = L[hidden]
             if i < len(xs):
-                fr.L[var] = xs[i]
-                fr.L[counter] = i + 1
-                fr.pc = nxt
-            else:
-                fr.pc = end.pc
-        head_op.exits = (end,)  # where it may send the VM (lowering.py enters there)
-        b.emit(head_op, s.span)
-        self.block(b, s.body, inner, (head, end))
-        b.jump(head, s.span)
-        b.mark(end)
+                L[var] = xs[i]
+                L[counter] = i + 1
+                return True
+            return False
+        self.low.expr_template(advance, lambda low: P.call(low.ref(advance), P.load("st"), P.load("L")))
+        self._loop(b, s.span, inner, s.body, advance)
 
     def s_Repeat(self, b, s: A.Repeat, scope, loop):
         count = self.x.expect(s.count, scope, "int", "a repeat count")
         left = scope.locals.alloc()
         cap = self.p.limits["steps"]
 
-        def start(st, fr, nxt=b.here + 1):
-            n = count(st, fr.L)
-            if n is None or n < 0 or n > cap:
-                raise Fault(f"repeat count {n} is out of 0..{cap}")
-            fr.L[left] = n
-            fr.pc = nxt
+        def start(st, L):
+            L[left] = repeat_count(count(st, L), cap)
 
-        def head(end):
-            def op(st, fr, nxt=b.here + 1):
-                if fr.L[left] > 0:
-                    fr.L[left] -= 1
-                    fr.pc = nxt
-                else:
-                    fr.pc = end.pc
-            op.exits = (end,)
-            return op
-        b.emit(start, s.span)
-        self._loop(b, s.span, scope, s.body, head)
+        def build(low, in_loop):
+            value = P.call(low.ref(repeat_count), low.expr(count), ast.Constant(cap))
+            return [P.set_item(P.load("L"), ast.Constant(left), value)]
+        self._loop_action(start, build, s.span, b)
+
+        def again(st, L):
+            if L[left] > 0:
+                L[left] -= 1
+                return True
+            return False
+        self.low.expr_template(again, lambda low: P.call(low.ref(again), P.load("st"), P.load("L")))
+        self._loop(b, s.span, scope.child(loop=True), s.body, again)
 
     def s_Loop(self, b, s: A.Loop, scope, loop):
         self._bounded(b, s, scope, None)
@@ -442,23 +445,26 @@ class StmtCompiler:
         if limit < 1:
             self.diags.error(s.span, "`max` must be at least 1")
 
-        def start(st, fr, nxt=b.here + 1):
-            fr.L[rounds] = 0
-            fr.pc = nxt
+        def start(st, L):
+            L[rounds] = 0
+        self._loop_action(start, lambda low, in_loop: [P.set_item(P.load("L"), ast.Constant(rounds), ast.Constant(0))],
+                          s.span, b)
 
-        def head(end):
-            def op(st, fr, nxt=b.here + 1):
-                if test is not None and not test(st, fr.L):
-                    fr.pc = end.pc
-                    return
-                fr.L[rounds] += 1
-                if fr.L[rounds] > limit:
-                    raise Fault(f"loop ran more than its `max {limit}` rounds")
-                fr.pc = nxt
-            op.exits = (end,)
-            return op
-        b.emit(start, s.span)
-        self._loop(b, s.span, scope, s.body, head)
+        def count(st, L):
+            """One more round; past `max` the rules are at fault."""
+            n = L[rounds] = L[rounds] + 1
+            if n > limit:
+                raise Fault(f"loop ran more than its `max {limit}` rounds")
+            return True
+
+        def go_on(st, L):
+            return (test is None or test(st, L)) and count(st, L)
+
+        def template(low):
+            counted = P.call(low.ref(count), P.load("st"), P.load("L"))
+            return counted if test is None else P.binary("and", low.expr(test), counted)
+        self.low.expr_template(go_on, template)
+        self._loop(b, s.span, scope.child(loop=True), s.body, go_on)
 
     def s_Break(self, b, s, scope, loop):
         if loop is None:
@@ -597,15 +603,27 @@ class StmtCompiler:
         times = self.x.expect(s.times, scope, "int", "`times`") if s.times is not None else None
         kidx = kind.index
         def create(st, L):
-            n = times(st, L) if times is not None else 1
-            if not 0 <= n <= 10000:
-                raise Fault(f"`create ... times {n}`: out of 0..10000")
+            n = create_count(times(st, L)) if times is not None else 1
             z = dest(st, L)
             for _ in range(n):
                 attrs = [None] * nfields
                 for pos, f in given.items():
                     attrs[pos] = f(st, L)
                 st.create(kidx, attrs, z)
+
+        def build(low, in_loop):
+            """`st.create(kind, [fields...], zone)`, in a loop when `times` is given."""
+            attrs = ast.List([low.expr(given[i]) if i in given else ast.Constant(None) for i in range(nfields)],
+                             ast.Load())
+            z = low.tmp()
+            one = ast.Expr(P.call(P.state_attr("create"), ast.Constant(kidx), attrs, P.load(z)))
+            if times is None:
+                return [ast.Assign([P.store(z)], low.expr(dest)), one]
+            n = low.tmp()
+            return [ast.Assign([P.store(n)], P.call(low.ref(create_count), low.expr(times))),
+                    ast.Assign([P.store(z)], low.expr(dest)),
+                    ast.For(P.store(low.tmp()), P.call(low.ref(range), P.load(n)), [one], [])]
+        self.low.stmt_template(create, build)
         b.action(create, s.span)
 
     # ------------------------------------------------------------------ flow
@@ -688,6 +706,22 @@ class StmtCompiler:
                 st.record({"t": "reveal", "what": text(x, st.prog), "items": [st.describe(i) for i in items]})
         self.low.stmt_template(reveal, _when_logging(reveal))
         b.action(reveal, s.span)
+
+
+def _items(st, coll) -> tuple:
+    return tuple(_iterate(st, coll))
+
+
+def create_count(n) -> int:
+    if not 0 <= n <= 10000:
+        raise Fault(f"`create ... times {n}`: out of 0..10000")
+    return n
+
+
+def repeat_count(n, cap: int) -> int:
+    if n is None or n < 0 or n > cap:
+        raise Fault(f"repeat count {n} is out of 0..{cap}")
+    return n
 
 
 def return_op(st, fr):
