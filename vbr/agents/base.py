@@ -32,14 +32,14 @@ class Agent:
 
     def __init__(self, seat: int, seed: int):
         self.seat = seat
-        self.rng = R.derive(seed, seat + 1)
+        self.rng = R.stream(R.derive(seed, seat + 1))
 
     def below(self, n: int) -> int:
-        # rng.below written out: random agents call this once per choice
-        x = self.rng = (self.rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9 & 0xFFFFFFFFFFFFFFFF
-        x = (x ^ (x >> 27)) * 0x94D049BB133111EB & 0xFFFFFFFFFFFFFFFF
-        return ((x ^ (x >> 31)) * n) >> 64
+        return (self.rng.getrandbits(64) * n) >> 64  # rng.below, written out: once per choice
+
+    def seed(self) -> int:
+        """A fresh seed from this agent's stream (for imagined worlds)."""
+        return self.rng.getrandbits(64)
 
     def act(self, view: SeatView) -> int:
         """The index of the chosen legal action."""

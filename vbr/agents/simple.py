@@ -34,8 +34,7 @@ class GreedyAgent(Agent):
         for i in range(n):
             total = 0.0
             for _ in range(self.samples):
-                world = view.imagine(self.rng)
-                self.below(2)  # advance our own stream so each imagined world differs
+                world = view.imagine(self.seed())  # each imagined world from its own seed
                 world.apply_index(i)
                 total += self.value(world)
             if best_score is None or total > best_score:

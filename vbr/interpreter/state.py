@@ -73,7 +73,7 @@ class State:
         st.zones = [[] for _ in prog.zone_names]
         st.where, st.ent, st.kind = [], [], []
         st.stack = []
-        st.rng = R.derive(seed)
+        st.rng = R.stream(seed)
         st.pending = st.result = None
         st.steps = st.choices = 0
         st.log = [] if record else None
@@ -108,7 +108,7 @@ class State:
         c.kind = self.kind if self.kind is not None else None
         c.kind = list(self.kind)
         c.stack = [f.copy() for f in self.stack]
-        c.rng = self.rng
+        c.rng = R.copy(self.rng)
         c.pending, c.result = self.pending, self.result
         c.steps, c.choices = self.steps, self.choices
         c.log = list(self.log) if self.log is not None else None
@@ -274,16 +274,8 @@ class State:
     def record(self, event: dict) -> None:
         self.log.append(event)
 
-    def next_bits(self) -> int:
-        self.rng, bits = R.step(self.rng)
-        return bits
-
     def below(self, n: int) -> int:
-        # R.below, written out: the dice and shuffles of every game come through here
-        x = self.rng = (self.rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9 & 0xFFFFFFFFFFFFFFFF
-        x = (x ^ (x >> 27)) * 0x94D049BB133111EB & 0xFFFFFFFFFFFFFFFF
-        return ((x ^ (x >> 31)) * n) >> 64
+        return (self.rng.getrandbits(64) * n) >> 64  # rng.below, written out: every die comes here
 
     def roll(self, die: int):
         if self.forced and self.forced.get(die):
@@ -401,7 +393,7 @@ class State:
         and shuffled back into the same zones, since a seat knows its own deck holds its own
         cards; the copy's dice are reseeded."""
         c = self.clone()
-        c.rng = R.derive(seed)
+        c.rng = R.stream(seed)
         c.log = None
         pools: dict[tuple, list] = {}
         slots: list[tuple[int, int, tuple]] = []
