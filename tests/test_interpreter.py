@@ -222,3 +222,13 @@ def test_below_is_the_scaled_top_of_a_64_bit_draw():
             assert got == R.below(twin, n) == (bits * n) >> 64
             assert holder.rng.getstate() == twin.getstate()
         assert {holder.below(6) for _ in range(200)} == set(range(6))
+
+
+def test_endless_recursion_is_located_at_the_call(tmp_path):
+    p = write(tmp_path, 'game "x"\nvar n: int = 0\nstart p\nproc deeper() {\n  choose x from [1, 2] by 0 else {\n'
+                        '    return\n  }\n  n += 1\n  deeper()\n}\nphase p {\n  deeper()\n  end draw\n}\n')
+    st = load(p).new_state(0)
+    with pytest.raises(VbrRuntimeError, match=r"g.vbr:9:3: error: calls nest deeper than") as info:
+        while True:
+            st.apply_index(0)
+    assert "deeper()" in str(info.value)

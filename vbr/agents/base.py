@@ -1,6 +1,8 @@
 """What an agent may see and do."""
 from __future__ import annotations
 
+import random
+
 from vbr.interpreter import rng as R
 
 
@@ -32,7 +34,7 @@ class Agent:
 
     def __init__(self, seat: int, seed: int):
         self.seat = seat
-        self.rng = R.stream(R.derive(seed, seat + 1))
+        self.rng = random.Random(R.derive(seed, seat + 1))
 
     def below(self, n: int) -> int:
         return (self.rng.getrandbits(64) * n) >> 64  # rng.below, written out: once per choice

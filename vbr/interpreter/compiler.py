@@ -133,11 +133,16 @@ def _dice(m: Model, p: Program, x: ExprCompiler) -> None:
 
 def _vars(m: Model, p: Program, x: ExprCompiler) -> None:
     p.nvals = m.nvals
+    p.fixed_vals = [None] * m.nvals
     for name, v in m.vars.items():
         init, t = x.compile(v.decl.init, Scope(p.scratch_locals))
         if not T.compatible(t, v.type) and not (v.per and T.compatible(t, "list:" + v.type)):
             m.diags.error(v.decl.init.span, f"`{name}` is {T.show(v.type)}, its initial value is {T.show(t)}")
-        p.var_init.append((v.base, v.count, init))
+        known, value = x.constant(v.decl.init, Scope(p.scratch_locals))
+        if known and not isinstance(value, tuple):  # a literal or an option: written once, here
+            p.fixed_vals[v.base:v.base + v.count] = [value] * v.count
+        else:
+            p.var_init.append((v.base, v.count, init))
         r = v.decl.range
         if r is not None:
             if not T.is_numeric(v.type):

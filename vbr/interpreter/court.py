@@ -78,8 +78,10 @@ class Court:
         return tuple(self._field_cell[(side, n)] for n in sorted(self.fields))
 
     def step(self, c: Cell, vec: tuple[int, int], side: int, n: int) -> Cell:
-        dx, dy = self.frame(side, *vec)
-        return Cell(c[0] + dx * n, c[1] + dy * n)
+        # self.frame and Cell() written out: every bounce of a ball comes through here
+        if side == 0:
+            return _new_cell(Cell, (c[0] + vec[0] * n, c[1] + vec[1] * n))
+        return _new_cell(Cell, (c[0] - vec[0] * n, c[1] - vec[1] * n))
 
     def reach(self, start: Cell, distance: int, side: int, vecs: list[tuple[int, int]], net_cost: int = 1) -> tuple[Cell, ...]:
         """Every end of a movement of exactly `distance` unit steps from `start`.
@@ -126,6 +128,9 @@ class Court:
             s, n = self._cell_space[c]
             return f"@{s}:{n}"
         return f"@{c[0]},{c[1]}"
+
+
+_new_cell = tuple.__new__
 
 
 def _sign(v: int) -> int:

@@ -60,7 +60,7 @@ class ExprCompiler:
 
     def _fixed(self, fn, value):
         """`fn` always gives `value`."""
-        return self.low.expr_template(fn, lambda low: low.value(value))
+        return self.low.fixed_template(fn, value)
 
     def _mark(self, fn, kind: str, where):
         self.leaf[id(fn)] = (kind, where, fn)  # keep fn alive so its id stays unique
@@ -328,12 +328,9 @@ class ExprCompiler:
             return (self._py(self._fast(op, a, b, e.right, scope), lambda low: P.binary(op, low.expr(a), low.expr(b))),
                     "bool" if op in ("<", "<=", ">", ">=") else "int")
         if op in ("/", "%"):
-            def div(st, L):
-                x, y = _num(a(st, L)), _num(b(st, L))
-                if y == 0:
-                    raise Fault("division by zero")
-                return x // y if op == "/" else x % y
-            return div, "int"
+            how = divide if op == "/" else remainder
+            return self._py(lambda st, L: how(a(st, L), b(st, L)),
+                            lambda low: P.call(low.ref(how), low.expr(a), low.expr(b))), "int"
         return self.error(e, f"unknown operator {op}")
 
     def _fast(self, op, a, b, right: A.Expr, scope: Scope):
@@ -581,6 +578,20 @@ def field_pos(st, x, table: dict, name: str) -> int:
     if pos is None:
         raise Fault(f"{x} has no field `{name}`")
     return pos
+
+
+def divide(x, y) -> int:
+    x, y = _num(x), _num(y)
+    if y == 0:
+        raise Fault("division by zero")
+    return x // y
+
+
+def remainder(x, y) -> int:
+    x, y = _num(x), _num(y)
+    if y == 0:
+        raise Fault("division by zero")
+    return x % y
 
 
 def _num(x):

@@ -38,6 +38,7 @@ class Lowering:
         self._exprs: dict[int, tuple] = {}  # id(closure) -> (closure, build(self) -> ast.expr)
         self._stmts: dict[int, tuple] = {}  # id(action) -> (action, build(self, in_loop) -> [ast.stmt])
         self._storing: dict[int, tuple] = {}
+        self._fixed: dict[int, tuple] = {}
         self._tmp = 0
         self._spans: list = []  # the spans of the function being built
         self._defs: list[ast.FunctionDef] = []
@@ -65,6 +66,17 @@ class Lowering:
     def store_target(self, store):
         entry = self._storing.get(id(store))
         return entry[1:] if entry is not None else None
+
+    def fixed_template(self, fn, value) -> Callable:
+        """`fn` always gives `value` (a literal, an option, a list the rules spell out)."""
+        if self.enabled:
+            self._fixed[id(fn)] = (fn, value)
+            self._exprs[id(fn)] = (fn, lambda low: low.value(value))
+        return fn
+
+    def fixed_value(self, fn):
+        entry = self._fixed.get(id(fn))
+        return entry[1] if entry is not None else None
 
     def has_template(self, fn) -> bool:
         return id(fn) in self._exprs
@@ -399,9 +411,13 @@ class _Chain:
         body += [ast.Assign([_store("_s")], low.expr(c.by)),
                  ast.If(ast.Compare(_load("_s"), [ast.NotIn()], [low.ref(c.seats)]),
                         [ast.Expr(_call(low.ref(c.no_seat), _load("_s")))], [])]
-        pending = _call(low.ref(Pending), _load("_s"), _call(low.ref(tuple), _load("_opts")), ast.Constant(c.prompt),
-                        ast.Constant(c.slot), ast.Constant(c.after.pc), low.ref(c.span))
-        body += [ast.Assign([ast.Attribute(_load("st"), "pending", ast.Store())], pending),
+        # Pending(seat, options, prompt, slot, next_pc, span) with its __init__ written out
+        fields = [("seat", _load("_s")), ("options", _call(low.ref(tuple), _load("_opts"))),
+                  ("prompt", ast.Constant(c.prompt)), ("slot", ast.Constant(c.slot)),
+                  ("next_pc", ast.Constant(c.after.pc)), ("span", low.ref(c.span))]
+        body.append(ast.Assign([_store("_p")], _call(low.ref(object.__new__), low.ref(Pending))))
+        body += [ast.Assign([ast.Attribute(_load("_p"), name, ast.Store())], value) for name, value in fields]
+        body += [ast.Assign([ast.Attribute(_load("st"), "pending", ast.Store())], _load("_p")),
                  ast.Return(ast.Constant(True))]
         return body
 
@@ -423,14 +439,17 @@ def _set_pc(value: ast.expr) -> ast.Assign:
 def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> list[ast.stmt]:
     """`_opts = [x for x in src if where(x)]` as a loop that puts each x in its local slot (the
     `where` reads it there)."""
-    x = low.tmp()
-    source = low.expr(src)
-    if src_type == "zone":  # a zone's list, read in place: a condition cannot move cards
-        items = subscript(_load("Z"), source)
+    from vbr.interpreter.expressions import _iterate
+    fixed = low.fixed_value(src)
+    if isinstance(fixed, tuple):  # a list the rules spell out: iterated as it is
+        items = low.ref(fixed)
+    elif src_type == "zone":  # a zone's list, read in place: a condition cannot move cards
+        items = subscript(_load("Z"), low.expr(src))
     else:
-        from vbr.interpreter.expressions import _iterate
-        items = _call(low.ref(_iterate), _load("st"), source)
+        items = _call(low.ref(_iterate), _load("st"), low.expr(src))
+    if where is None:
+        return [ast.Assign([_store("_opts")], _call(low.ref(list), items))]
+    x = low.tmp()
     take = ast.Expr(_call(ast.Attribute(_load("_opts"), "append", ast.Load()), _load(x)))
-    body = [set_item(_load("L"), ast.Constant(slot), _load(x))]
-    body += [ast.If(low.expr(where), [take], [])] if where is not None else [take]
+    body = [set_item(_load("L"), ast.Constant(slot), _load(x)), ast.If(low.expr(where), [take], [])]
     return [ast.Assign([_store("_opts")], ast.List([], ast.Load())), ast.For(_store(x), items, body, [])]

@@ -71,7 +71,8 @@ class Program:
     kind_names: list = field(default_factory=list)
     kind_fields: list = field(default_factory=list)
     nvals: int = 0
-    var_init: list = field(default_factory=list)  # (base, count, closure)
+    var_init: list = field(default_factory=list)  # (base, count, closure) of vars set by an expression
+    fixed_vals: list = field(default_factory=list)  # every var's value at the start, where a constant fixes it
     var_ranges: dict = field(default_factory=dict)  # slot -> (lo, hi, overflow, wrap_to)
     var_names: list = field(default_factory=list)
     phases: dict = field(default_factory=dict)

@@ -69,7 +69,7 @@ class State:
         st = cls(prog)
         if sink is not None:
             sink.append(st)
-        st.vals = [None] * prog.nvals
+        st.vals = list(prog.fixed_vals)
         st.zones = [[] for _ in prog.zone_names]
         st.where, st.ent, st.kind = [], [], []
         st.stack = []
@@ -198,8 +198,6 @@ class State:
                 stack = self.stack
                 if not stack:
                     return
-                if len(stack) > depth:
-                    raise Fault(f"calls nest deeper than {depth}; a procedure calling itself without end?")
                 fr = stack[-1]
                 ops = fr.code.ops
                 while not ops[fr.pc](self, fr):
@@ -212,6 +210,9 @@ class State:
                                                         f"step limit of {limit} reached in `{top.code.name}`; an endless "
                                                         "loop in the rules? (raise it with `limit steps N`)")],
                                             self.prog.model.rules.sources)
+                if len(self.stack) > depth:  # fr, the caller, has moved past its call
+                    self.fault_span = fr.code.spans[max(fr.pc - 1, 0)]
+                    raise Fault(f"calls nest deeper than {depth}; a procedure calling itself without end?")
         except Fault as exc:
             raise self._located(fr, str(exc)) from None
         except VbrRuntimeError:

@@ -636,7 +636,7 @@ class StmtCompiler:
 
         def goto(st, fr):
             return st.goto(name, phases[name])
-        goto.recipe = ("tail", lambda low: [ast.Return(P.call(P.state_attr("goto"), ast.Constant(name), low.ref(phases[name])))])
+        goto.recipe = ("tail", lambda low: _goto_tail(low, name, phases[name]))
         b.emit(goto, s.span)
 
     def s_EndWinner(self, b, s: A.EndWinner, scope, loop):
@@ -722,6 +722,18 @@ def repeat_count(n, cap: int) -> int:
     if n is None or n < 0 or n > cap:
         raise Fault(f"repeat count {n} is out of 0..{cap}")
     return n
+
+
+def _goto_tail(low, name: str, code: Code) -> list:
+    """`st.goto(name, code)`; with no log or trace to keep, its two assignments written out."""
+    quiet = P.binary("and", ast.Compare(P.state_attr("trace"), [ast.Is()], [ast.Constant(None)]),
+                     ast.Compare(P.state_attr("log"), [ast.Is()], [ast.Constant(None)]))
+    frame = P.call(low.ref(Frame), low.ref(code),
+                   ast.BinOp(ast.List([ast.Constant(None)], ast.Load()), ast.Mult(), ast.Constant(code.nlocals)))
+    fast = [ast.Assign([ast.Attribute(P.load("st"), "phase", ast.Store())], ast.Constant(name)),
+            ast.Assign([ast.Attribute(P.load("st"), "stack", ast.Store())], ast.List([frame], ast.Load())),
+            ast.Return(ast.Constant(True))]
+    return [ast.If(quiet, fast, []), ast.Return(P.call(P.state_attr("goto"), ast.Constant(name), low.ref(code)))]
 
 
 def return_op(st, fr):
