@@ -1,4 +1,6 @@
 """Court geometry: frames, field numbering, exact-distance trajectories."""
+import pytest
+
 from vbr.interpreter.court import Court
 from vbr.interpreter.values import Cell
 
@@ -60,3 +62,16 @@ def test_net_cost_is_charged_per_net_row_and_the_ball_never_runs_along_the_net()
     assert c.field(1, 5) in ends                 # straight on to the back row
     assert c.field(1, 1) in ends and c.field(1, 3) in ends  # across, then sideways
     assert c.field(1, 4) not in ends and c.field(1, 6) not in ends  # would need a step along the net
+
+
+@pytest.mark.parametrize("net", [0, 1, 2])
+def test_lookup_tables_answer_as_the_methods_do(net):
+    """Lowered code reads `number`, `side`, `row`, `col`, `in_court` and `on_net` from
+    Court.table: the same answer as the method for every cell on, around and far off the court."""
+    court = Court(2, 3, net, {1: (2, 1), 2: (2, 2), 3: (2, 3), 4: (1, 3), 5: (1, 2), 6: (1, 1)}, {"serve": (0, 3)})
+    cells = [Cell(x, y) for x in range(-4, court.cols + 4) for y in range(-4, court.height + 4)]
+    for method in ("number", "side", "row", "col", "in_court", "on_net"):
+        table, default = court.table(method)
+        fn = getattr(court, method)
+        for c in cells:
+            assert table.get(c, default) == fn(c), (method, c)

@@ -235,7 +235,16 @@ def _field(c, node, fs, ts):
         if cell is None:
             raise Fault(f"there is no field {n} on side {s}")
         return cell
-    return _calls(c, lambda st, L: field_of(side(st, L), num(st, L)), field_of, side, num), "cell"
+
+    def template(low):
+        """`cells.get((s, n))`, and field_of only to report a field that is not there."""
+        s, n, cell = low.tmp(), low.tmp(), low.tmp()
+        key = ast.Tuple([ast.NamedExpr(P.store(s), low.expr(side)), ast.NamedExpr(P.store(n), low.expr(num))], ast.Load())
+        look = P.call(ast.Attribute(low.ref(court._field_cell), "get", ast.Load()), key)
+        return ast.IfExp(ast.Compare(ast.NamedExpr(P.store(cell), look), [ast.IsNot()], [ast.Constant(None)]),
+                         P.load(cell), P.call(low.ref(field_of), P.load(s), P.load(n)))
+    fn = lambda st, L: field_of(side(st, L), num(st, L))  # noqa: E731
+    return (c._py(fn, template) if court is not None else fn), "cell"
 
 
 @builtin("space", 2, doc="the cell of a named space (e.g. a serve space) of a side", raw_args=1)
@@ -264,9 +273,12 @@ def _cell_fn(name, method, rtype, doc):
             return m(x)
 
         def template(low):
+            """`table.get(x, default)`: the answer looked up, not computed."""
             x = low.tmp()
+            table, default = court.table(method)
+            look = P.call(ast.Attribute(low.ref(table), "get", ast.Load()), P.load(x), low.value(default))
             return ast.IfExp(ast.Compare(ast.NamedExpr(P.store(x), low.expr(f)), [ast.IsNot()], [ast.Constant(None)]),
-                             P.call(low.ref(m), P.load(x)), P.call(low.ref(of), ast.Constant(None)))
+                             look, P.call(low.ref(of), ast.Constant(None)))
         return (c._py(lambda st, L: of(f(st, L)), template) if m is not None else (lambda st, L: of(f(st, L)))), rtype
 
 

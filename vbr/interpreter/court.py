@@ -20,6 +20,18 @@ class Court:
         self._cell_field = {v: k for k, v in self._field_cell.items()}
         self._space_cell = {(s, n): self.cell(s, r, c) for s in (0, 1) for n, (r, c) in spaces.items()}
         self._cell_space = {v: k for k, v in self._space_cell.items()}
+        self._tables: dict[str, tuple] = {}
+
+    def table(self, method: str) -> tuple[dict, object]:
+        """`method`'s answer for every cell where it can differ from its answer off the court,
+        and that answer: so `number`, `side`, `row`, `col`, `in_court` and `on_net` of a cell are
+        one dict lookup in lowered code (tests/test_court.py checks them against the methods)."""
+        if method not in self._tables:
+            cells = [Cell(x, y) for x in range(self.cols) for y in range(self.height)] + list(self._cell_space)
+            fn = getattr(self, method)
+            default = fn(Cell(-99, -99))
+            self._tables[method] = ({c: fn(c) for c in cells if fn(c) != default}, default)
+        return self._tables[method]
 
     # ------------------------------------------------------------------ frames
     def cell(self, side: int, row: int, col: int) -> Cell:

@@ -528,8 +528,7 @@ class ExprCompiler:
         name = d.name
 
         def template(low):
-            frame = ast.List([low.expr(f) for f in args] + [ast.Constant(None)] * (nlocals - len(args)), ast.Load())
-            return P.call(low.function_ref("fn", name, body), P.load("st"), frame)
+            return low.fn_call(name, body, [low.expr(f) for f in args], nlocals)
         return self._py(call, template), rtype
 
     def compile_fn(self, d: A.Fn):

@@ -20,6 +20,7 @@ that the lowered program plays exactly the games the closures play.
 from __future__ import annotations
 
 import ast
+import copy
 import gc
 from typing import Callable
 
@@ -44,6 +45,7 @@ class Lowering:
         self._defs: list[ast.FunctionDef] = []
         self._jobs: list[tuple] = []  # functions referenced before they are built
         self._functions: dict[tuple, str] = {}
+        self._nparams: dict[str, int] = {}
         self.functions = 0
         self.modules: list[ast.Module] = []
 
@@ -97,15 +99,16 @@ class Lowering:
         """A value fixed at compile time: literals inline, anything else by reference."""
         return self.ref(v)
 
-    def function_ref(self, kind: str, name: str, closure) -> ast.expr:
+    def function_ref(self, kind: str, name: str, closure, nparams: int = 0) -> ast.expr:
         """A call target for a rule file's `fn` (kind "fn", the closure of its body) or pure
         `proc` (kind "proc", the closure of its block): the lowered function, built later by
         `drain`; or the closure itself when it has no template."""
-        if kind == "fn" and id(closure) not in self._exprs or kind == "proc" and id(closure) not in self._stmts:
+        if kind != "proc" and id(closure) not in self._exprs or kind == "proc" and id(closure) not in self._stmts:
             return self.ref(closure)
         key = (kind, name)
         if key not in self._functions:
-            self._functions[key] = f"{'F' if kind == 'fn' else 'P'}{len(self._functions)}"
+            self._functions[key] = fname = f"{'P' if kind == 'proc' else 'F'}{len(self._functions)}"
+            self._nparams[fname] = nparams
             self._jobs.append((kind, self._functions[key], closure))
         return _load(self._functions[key])
 
@@ -114,12 +117,33 @@ class Lowering:
         fname = self._functions.get((kind, name))
         return self.namespace.get(fname) if fname else None
 
+    def fn_call(self, name: str, body, args: list[ast.expr], nlocals: int) -> ast.expr:
+        """A call of a rule file's `fn`. Its body is an expression over its parameters (locals
+        0..n-1): with arguments that cannot fail or change anything (constants, vars, locals)
+        the body is written in place; else, when the body needs no other local, it becomes
+        `F(st, a0, a1, ...)`; else `F(st, [a0, a1, ..., None, ...])`, a frame of locals."""
+        if id(body) not in self._exprs:
+            frame = ast.List(args + [ast.Constant(None)] * (nlocals - len(args)), ast.Load())
+            return _call(self.ref(body), _load("st"), frame)
+        params = [_load(f"_a{i}") for i in range(len(args))]
+        shape = _with_params(self.expr(body), params)
+        if shape is None:  # it reads locals of its own (a comprehension's name)
+            frame = ast.List(args + [ast.Constant(None)] * (nlocals - len(args)), ast.Load())
+            return _call(self.function_ref("fn", name, body), _load("st"), frame)
+        if all(_is_plain(a) for a in args):
+            return _with_params(self.expr(body), args)
+        return _call(self.function_ref("fnp", name, body, len(args)), _load("st"), *args)
+
     def drain(self) -> None:
         """Build every function that `function_ref` promised."""
         while self._jobs:
             kind, fname, closure = self._jobs.pop()
             if kind == "fn":
                 self.function(fname, ("st", "L"), [ast.Return(self.expr(closure))], locate=False)
+            elif kind == "fnp":
+                nparams = self._nparams[fname]
+                value = _with_params(self.expr(closure), [_load(f"_a{i}") for i in range(nparams)])
+                self.function(fname, ("st", *(f"_a{i}" for i in range(nparams))), [ast.Return(value)], locate=False)
             else:
                 self.function(fname, ("st", "L"), self._stmts[id(closure)][1](self, False))
 
@@ -226,6 +250,42 @@ def _locate(nodes: list) -> set[str]:
             elif isinstance(value, _AST):
                 stack.append(value)
     return used
+
+
+def _is_plain(e: ast.expr) -> bool:
+    """A value that cannot fail, change anything or cost to read twice: a constant, a reference,
+    a var or a local."""
+    if isinstance(e, (ast.Constant, ast.Name)):
+        return True
+    return (isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and e.value.id in ("L", "V")
+            and isinstance(e.slice, ast.Constant))
+
+
+class _Params(ast.NodeTransformer):
+    """Locals 0..n-1 (`L[i]`) become copies of the given expressions; any other use of `L` is
+    noted in `other`."""
+
+    def __init__(self, params: list[ast.expr]):
+        self.params = params
+        self.other = False
+
+    def visit_Subscript(self, node):
+        if (isinstance(node.value, ast.Name) and node.value.id == "L" and isinstance(node.slice, ast.Constant)
+                and type(node.slice.value) is int and node.slice.value < len(self.params)):
+            return copy.deepcopy(self.params[node.slice.value])  # ast nodes are not shared
+        return self.generic_visit(node)
+
+    def visit_Name(self, node):
+        if node.id == "L":
+            self.other = True
+        return node
+
+
+def _with_params(body: ast.expr, params: list[ast.expr]) -> ast.expr | None:
+    """`body` with its parameters replaced, or None when it also reads other locals."""
+    swap = _Params(params)
+    out = swap.visit(body)
+    return None if swap.other else out
 
 
 def _load(name: str) -> ast.Name:
