@@ -33,9 +33,11 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
     state = game.new_state(seed, record=record, trace=trace, sink=log_sink)
     agents = [make_agent(name, seat, R.derive(seed, 7919, seat)) for seat, name in enumerate(agent_names)]
     views = [SeatView(state, seat) for seat in range(len(agents))]  # one window per seat, reused
+    acts = [agent.act for agent in agents]
+    apply = state.apply_index
     while state.result is None:
         seat = state.pending.seat
-        state.apply_index(agents[seat].act(views[seat]))
+        apply(acts[seat](views[seat]))
     out = state.result
     winner = out.team if _teamed(game) else out.winner
     return GameResult(winner, out.points, state.choices, state)

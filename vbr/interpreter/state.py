@@ -298,8 +298,9 @@ class State:
 
     def shuffle(self, z: int) -> None:
         items = self.zones[z]
+        bits = self.rng.getrandbits
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            j = (bits(64) * (i + 1)) >> 64  # self.below(i + 1), written out
             items[i], items[j] = items[j], items[i]
         if self.log is not None:
             self.record({"t": "shuffle", "zone": self.prog.zone_names[z]})
