@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-import ast
+from vbr.interpreter import pyast as ast
 
 from vbr.interpreter import lowering as P
 from vbr.interpreter import types as T

@@ -4,7 +4,7 @@ Each AST expression is compiled once; running a game never walks the AST again.
 """
 from __future__ import annotations
 
-import ast
+from vbr.interpreter import pyast as ast
 import operator
 
 from vbr.grammar import ast as A

@@ -19,9 +19,8 @@ that the lowered program plays exactly the games the closures play.
 """
 from __future__ import annotations
 
-import ast
-import copy
-import gc
+from vbr.interpreter import pyast as ast
+import collections
 from typing import Callable
 
 # Names the generated functions bind from the state on entry, when their body uses them.
@@ -46,6 +45,7 @@ class Lowering:
         self._jobs: list[tuple] = []  # functions referenced before they are built
         self._functions: dict[tuple, str] = {}
         self._nparams: dict[str, int] = {}
+        self._fn_own_locals: dict[str, bool] = {}
         self.functions = 0
         self.modules: list[ast.Module] = []
 
@@ -125,12 +125,13 @@ class Lowering:
         if id(body) not in self._exprs:
             frame = ast.List(args + [ast.Constant(None)] * (nlocals - len(args)), ast.Load())
             return _call(self.ref(body), _load("st"), frame)
-        params = [_load(f"_a{i}") for i in range(len(args))]
-        shape = _with_params(self.expr(body), params)
-        if shape is None:  # it reads locals of its own (a comprehension's name)
+        if name not in self._fn_own_locals:
+            params = [_load(f"_a{i}") for i in range(len(args))]
+            self._fn_own_locals[name] = _with_params(self.expr(body), params) is None
+        if self._fn_own_locals[name]:  # it reads locals of its own (a comprehension's name)
             frame = ast.List(args + [ast.Constant(None)] * (nlocals - len(args)), ast.Load())
             return _call(self.function_ref("fn", name, body), _load("st"), frame)
-        if all(_is_plain(a) for a in args):
+        if all(_is_plain(a) for a in args):  # plain: read twice or not at all, all the same
             return _with_params(self.expr(body), args)
         return _call(self.function_ref("fnp", name, body, len(args)), _load("st"), *args)
 
@@ -201,17 +202,14 @@ class Lowering:
                 ast.Raise()])
             body = [ast.Assign([_store("_k")], ast.Constant(0)), ast.Try(body, [handler], [], [])]
         body = body + list(tail)
-        used = _locate(body)
+        used = _seen_names()
         prologue = [ast.Assign([_store(k)], ast.Attribute(_load("st"), attr, ast.Load()))
                     for k, attr in _STATE_FIELDS.items() if k in used]
         if "L" in used and "fr" in params and "L" not in params:
             prologue.append(ast.Assign([_store("L")], ast.Attribute(_load("fr"), "L", ast.Load())))
         args = ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params], vararg=None, kwonlyargs=[],
                              kw_defaults=[], kwarg=None, defaults=[])
-        definition = ast.FunctionDef(name, args, prologue, [], None)
-        _locate([definition])  # the body is located already
-        definition.body += body
-        self._defs.append(definition)
+        self._defs.append(ast.FunctionDef(name, args, prologue + body, [], None))
         return name
 
     def build(self, filename: str) -> dict:
@@ -226,30 +224,14 @@ class Lowering:
         return self.namespace
 
 
-_AST = ast.AST
-_LOCATED = (ast.expr, ast.stmt, ast.excepthandler, ast.arg)
+_SEEN: set[str] = set()  # the names generated code has read since the last function was queued
 
 
-def _locate(nodes: list) -> set[str]:
-    """Give every node the position compile() asks for (line 1: the code has no source), in one
-    pass that also collects the names used. Faster than ast.fix_missing_locations + ast.walk."""
-    used = set()
-    stack = list(nodes)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, _LOCATED):
-            node.lineno = node.end_lineno = 1
-            node.col_offset = node.end_col_offset = 0
-            if type(node) is ast.Name:
-                used.add(node.id)
-                continue
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if isinstance(value, list):
-                stack.extend(v for v in value if isinstance(v, _AST))
-            elif isinstance(value, _AST):
-                stack.append(value)
-    return used
+def _seen_names() -> set[str]:
+    """The names the function being queued reads (its body was built just before)."""
+    seen = set(_SEEN)
+    _SEEN.clear()
+    return seen
 
 
 def _is_plain(e: ast.expr) -> bool:
@@ -261,34 +243,55 @@ def _is_plain(e: ast.expr) -> bool:
             and isinstance(e.slice, ast.Constant))
 
 
-class _Params(ast.NodeTransformer):
-    """Locals 0..n-1 (`L[i]`) become copies of the given expressions; any other use of `L` is
-    noted in `other`."""
+def _param_index(node, n: int) -> int | None:
+    """i when `node` is `L[i]` with i < n (a read of parameter i)."""
+    if (type(node) is ast.Subscript and type(node.value) is ast.Name and node.value.id == "L"
+            and type(node.slice) is ast.Constant and type(node.slice.value) is int and node.slice.value < n):
+        return node.slice.value
+    return None
 
-    def __init__(self, params: list[ast.expr]):
-        self.params = params
-        self.other = False
 
-    def visit_Subscript(self, node):
-        if (isinstance(node.value, ast.Name) and node.value.id == "L" and isinstance(node.slice, ast.Constant)
-                and type(node.slice.value) is int and node.slice.value < len(self.params)):
-            return copy.deepcopy(self.params[node.slice.value])  # ast nodes are not shared
-        return self.generic_visit(node)
-
-    def visit_Name(self, node):
-        if node.id == "L":
-            self.other = True
-        return node
+def _copy_plain(e: ast.expr) -> ast.expr:
+    """A fresh copy of a plain expression (ast nodes are not shared between places)."""
+    if type(e) is ast.Constant:
+        return ast.Constant(e.value)
+    if type(e) is ast.Name:
+        return _load(e.id)
+    return ast.Subscript(_copy_plain(e.value), _copy_plain(e.slice), ast.Load())
 
 
 def _with_params(body: ast.expr, params: list[ast.expr]) -> ast.expr | None:
-    """`body` with its parameters replaced, or None when it also reads other locals."""
-    swap = _Params(params)
-    out = swap.visit(body)
-    return None if swap.other else out
+    """`body` with its parameters (`L[0]`..`L[n-1]`) replaced by the plain expressions `params`,
+    or None when it also reads other locals (then it needs a frame of its own)."""
+    n = len(params)
+    i = _param_index(body, n)
+    if i is not None:
+        return _copy_plain(params[i])
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if type(node) is ast.Name and node.id == "L":
+            return None
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for k, item in enumerate(value):
+                    i = _param_index(item, n)
+                    if i is not None:
+                        value[k] = _copy_plain(params[i])
+                    elif isinstance(item, ast.AST):
+                        stack.append(item)
+            elif isinstance(value, ast.AST):
+                i = _param_index(value, n)
+                if i is not None:
+                    setattr(node, field, _copy_plain(params[i]))
+                else:
+                    stack.append(value)
+    return body
 
 
 def _load(name: str) -> ast.Name:
+    _SEEN.add(name)
     return ast.Name(name, ast.Load())
 
 
@@ -344,7 +347,7 @@ def binary(op: str, a: ast.expr, b: ast.expr) -> ast.expr:
     raise ValueError(op)
 
 
-def lower_ops(low: Lowering, codes: list, filename: str, budget: int = 24) -> None:
+def lower_ops(low: Lowering, codes: list, filename: str, budget: int = 16) -> None:
     """Rebuild every op that carries a recipe (a fused run of actions, a branch test, a jump, a
     choice) as one generated function, and put it in the op's place.
 
@@ -354,28 +357,19 @@ def lower_ops(low: Lowering, codes: list, filename: str, budget: int = 24) -> No
     recipe (a call, a `goto`, a loop head: every cycle passes one), at a place the path has
     been before, at a place several ops lead to (so code is not copied down every path), and
     after `budget` ops. The ops it runs through stay in the list for the VM to enter directly."""
-    collecting = gc.isenabled()
-    gc.disable()  # tens of thousands of short-lived ast nodes: no cycles to collect among them
-    try:
-        _lower_codes(low, codes, filename, budget)
-    finally:
-        if collecting:
-            gc.enable()
-
-
-def _lower_codes(low: Lowering, codes: list, filename: str, budget: int) -> None:
     patches = []
     for code in codes:
         joins = _joins(code.ops)
         todo = sorted(_entries(code.ops))
         done = set()
+        copies = collections.Counter()
         while todo:
             i = todo.pop()
             if i in done or not 0 <= i < len(code.ops) or getattr(code.ops[i], "recipe", None) is None:
                 continue
             done.add(i)
             name = f"{code.ops[i].recipe[0]}{len(patches)}"
-            chain = _Chain(low, code, joins, budget)
+            chain = _Chain(low, code, joins, budget, copies)
             low.function(name, ("st", "fr"), chain.run_from(i, frozenset()))
             todo += chain.handed_over
             patches.append((code, i, name))
@@ -429,16 +423,18 @@ def _joins(ops: list) -> set[int]:
 class _Chain:
     """The code of one generated op: the op's own work, then its successors' (see lower_ops)."""
 
-    def __init__(self, low: Lowering, code, joins: set[int], budget: int):
+    def __init__(self, low: Lowering, code, joins: set[int], budget: int, copies):
         self.low, self.code, self.joins, self.left = low, code, joins, budget
+        self.copies = copies  # how often each op's code was written so far, in this code object
         self.handed_over: list[int] = []  # where the VM goes on from this code: entries too
 
     def run_from(self, pc: int, path: frozenset) -> list[ast.stmt]:
         op = self.code.ops[pc] if 0 <= pc < len(self.code.ops) else None
         recipe = getattr(op, "recipe", None)
-        if recipe is None or pc in path or self.left <= 0 or (path and pc in self.joins):
+        if recipe is None or pc in path or self.left <= 0 or (path and pc in self.joins and self.copies[pc] >= 2):
             return self.hand_over(pc, op)
         self.left -= 1
+        self.copies[pc] += 1
         path = path | {pc}
         low = self.low
         if recipe[0] == "fused":

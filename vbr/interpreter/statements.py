@@ -6,7 +6,7 @@ located error past N rounds.
 """
 from __future__ import annotations
 
-import ast
+from vbr.interpreter import pyast as ast
 from dataclasses import dataclass
 
 from vbr.grammar import ast as A

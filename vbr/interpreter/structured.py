@@ -8,7 +8,7 @@ go on, BREAK or CONTINUE for the innermost loop.
 """
 from __future__ import annotations
 
-import ast
+from vbr.interpreter import pyast as ast
 
 from vbr.grammar import ast as A
 from vbr.interpreter import lowering as P
