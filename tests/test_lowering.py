@@ -96,10 +96,10 @@ def test_a_pure_loop_fault_points_at_the_loop(tmp_path):
 
 
 # ---------------------------------------------------------------------- nothing but data
-NAMES = re.compile(r"(st|fr|L|V|E|KD|Z|W|_k|_s|_p|_opts|_t\d+|_a\d+|C\d+|F\d+|P\d+)\Z")
-FUNCTIONS = re.compile(r"(fused|branch|jump|choose|tail|F|P)\d+\Z")
+NAMES = re.compile(r"(st|fr|L|V|E|KD|Z|W|_k|_s|_p|_f|_opts|_t\d+|_a\d+|C\d+|F\d+|P\d+)\Z")
+FUNCTIONS = re.compile(r"(fused|branch|loop|jump|choose|tail|F|P)\d+\Z")
 ATTRIBUTES = {"vals", "ent", "kind", "zones", "where", "L", "pc", "fault_span", "pending", "log", "trace", "phase",
-              "stack", "append", "get", "seat", "options", "prompt", "slot", "next_pc", "span",
+              "stack", "append", "get", "remove", "insert", "forced", "rng", "getrandbits", "code", "seat", "options", "prompt", "slot", "next_pc", "span",
               "roll", "shuffle", "move", "create", "goto", "push", "pop", "finish", "finish_team"}
 NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Assign, ast.AugAssign, ast.Expr, ast.If,
          ast.For, ast.While, ast.Break, ast.Continue, ast.Pass, ast.Return, ast.Try, ast.ExceptHandler, ast.Raise,

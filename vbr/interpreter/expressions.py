@@ -478,8 +478,16 @@ class ExprCompiler:
         if e.die not in self.m.dice:
             return self.error(e, f"no die `{e.die}`" + self.m.suggest(e.die, self.m.dice))
         idx = self.p.die_index[e.die]
-        return self._py(lambda st, L: st.roll(idx),
-                        lambda low: P.call(P.state_attr("roll"), ast.Constant(idx))), self.p.die_types[e.die]
+        faces = self.p.dice[idx]
+
+        def template(low):
+            """`st.roll(idx)`; with nothing forced and no log, the draw written out."""
+            quiet = P.binary("and", ast.UnaryOp(ast.Not(), P.state_attr("forced")),
+                             ast.Compare(P.state_attr("log"), [ast.Is()], [ast.Constant(None)]))
+            bits = P.call(ast.Attribute(P.state_attr("rng"), "getrandbits", ast.Load()), ast.Constant(64))
+            draw = ast.BinOp(ast.BinOp(bits, ast.Mult(), ast.Constant(len(faces))), ast.RShift(), ast.Constant(64))
+            return ast.IfExp(quiet, P.subscript(low.ref(faces), draw), P.call(P.state_attr("roll"), ast.Constant(idx)))
+        return self._py(lambda st, L: st.roll(idx), template), self.p.die_types[e.die]
 
     def c_Pick(self, e: A.Pick, scope: Scope):
         src, t = self.compile(e.source, scope)

@@ -46,6 +46,7 @@ class Lowering:
         self._functions: dict[tuple, str] = {}
         self._nparams: dict[str, int] = {}
         self._fn_own_locals: dict[str, bool] = {}
+        self._fn_sizes: dict[str, int] = {}
         self.functions = 0
         self.modules: list[ast.Module] = []
 
@@ -133,7 +134,18 @@ class Lowering:
             return _call(self.function_ref("fn", name, body), _load("st"), frame)
         if all(_is_plain(a) for a in args):  # plain: read twice or not at all, all the same
             return _with_params(self.expr(body), args)
-        return _call(self.function_ref("fnp", name, body, len(args)), _load("st"), *args)
+        if self._fn_size(name, body) > 80:  # a long body: called, not copied
+            return _call(self.function_ref("fnp", name, body, len(args)), _load("st"), *args)
+        # `(_a := arg0, _b := arg1, body)[-1]`: each argument once, in order, as a call would
+        temps = [self.tmp() for _ in args]
+        value = _with_params(self.expr(body), [_load(t) for t in temps])
+        items = [ast.NamedExpr(_store(t), a) for t, a in zip(temps, args)] + [value]
+        return subscript(ast.Tuple(items, ast.Load()), ast.Constant(-1))
+
+    def _fn_size(self, name: str, body) -> int:
+        if name not in self._fn_sizes:
+            self._fn_sizes[name] = sum(1 for _ in ast.walk(self.expr(body)))
+        return self._fn_sizes[name]
 
     def drain(self) -> None:
         """Build every function that `function_ref` promised."""
@@ -403,6 +415,8 @@ def _successors(op, pc: int) -> list[int]:
         return [recipe[3]]
     if recipe[0] == "branch":
         return [recipe[2], recipe[3].pc]
+    if recipe[0] == "loop":
+        return [recipe[4], recipe[5].pc]
     if recipe[0] == "jump":
         return [recipe[1].pc]
     if recipe[0] == "tail":
@@ -448,6 +462,16 @@ class _Chain:
             _, test, nxt, skip = recipe
             return [low.mark(self.code.spans[pc]),
                     ast.If(low.expr(test), self.run_from(nxt, path), self.run_from(skip.pc, path))]
+        if recipe[0] == "loop":  # a bounded loop's head: test, count the round, go in
+            _, test, slot, limit, nxt, end, too_many = recipe
+            counter = subscript(_load("L"), ast.Constant(slot))
+            go = [set_item(_load("L"), ast.Constant(slot), ast.BinOp(counter, ast.Add(), ast.Constant(1))),
+                  ast.If(ast.Compare(subscript(_load("L"), ast.Constant(slot)), [ast.Gt()], [ast.Constant(limit)]),
+                         [ast.Expr(_call(low.ref(too_many), ast.Constant(limit)))], [])]
+            go += self.run_from(nxt, path)
+            if test is None:
+                return [low.mark(self.code.spans[pc])] + go
+            return [low.mark(self.code.spans[pc]), ast.If(low.expr(test), go, self.run_from(end.pc, path))]
         return self.choose(pc, recipe[1], path)
 
     def choose(self, pc: int, c, path: frozenset) -> list[ast.stmt]:

@@ -190,7 +190,6 @@ class State:
         limit, since every loop in the language is bounded and only transfers can go on forever."""
         prog = self.prog
         limit = prog.step_limit
-        depth = prog.depth_limit
         fr = None
         steps = self.steps
         try:
@@ -210,9 +209,6 @@ class State:
                                                         f"step limit of {limit} reached in `{top.code.name}`; an endless "
                                                         "loop in the rules? (raise it with `limit steps N`)")],
                                             self.prog.model.rules.sources)
-                if len(self.stack) > depth:  # fr, the caller, has moved past its call
-                    self.fault_span = fr.code.spans[max(fr.pc - 1, 0)]
-                    raise Fault(f"calls nest deeper than {depth}; a procedure calling itself without end?")
         except Fault as exc:
             raise self._located(fr, str(exc)) from None
         except VbrRuntimeError:
@@ -230,6 +226,8 @@ class State:
 
     # ------------------------------------------------------------------ used by compiled ops
     def push(self, frame: Frame) -> bool:
+        if len(self.stack) >= self.prog.depth_limit:
+            raise Fault(f"calls nest deeper than {self.prog.depth_limit}; a procedure calling itself without end?")
         self.stack.append(frame)
         return True
 
@@ -283,7 +281,7 @@ class State:
             value = self.forced[die].pop(0)
         else:
             faces = self.prog.dice[die]
-            value = faces[self.below(len(faces))]
+            value = faces[(self.rng.getrandbits(64) * len(faces)) >> 64]  # self.below, written out
         if self.log is not None:
             self.record({"t": "roll", "die": self.prog.die_names[die], "value": text(value, self.prog)})
         return value

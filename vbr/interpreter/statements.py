@@ -303,14 +303,16 @@ class StmtCompiler:
 
         def call(st, fr):
             values = [f(st, fr.L) for f in args]
+            st.push(Frame.called(procs[name], values))  # a failing push is located at this call
             fr.pc = nxt
-            return st.push(Frame.called(procs[name], values))
+            return True
 
         def tail(low):
             code = procs[name]
             frame = ast.List([low.expr(f) for f in args] + [ast.Constant(None)] * (code.nlocals - len(args)), ast.Load())
-            return [ast.Assign([ast.Attribute(P.load("fr"), "pc", ast.Store())], ast.Constant(nxt)),
-                    ast.Return(P.call(P.state_attr("push"), P.call(low.ref(Frame), low.ref(code), frame)))]
+            return _new_frame(low, code, frame) + [
+                ast.Assign([ast.Attribute(P.load("fr"), "pc", ast.Store())], ast.Constant(nxt)),
+                ast.Return(P.call(P.state_attr("push"), P.load("_f")))]
         call.recipe = ("tail", tail)
         b.emit(call, c.span)
 
@@ -358,15 +360,19 @@ class StmtCompiler:
             self.block(b, s.orelse, scope, loop)
         b.mark(end)
 
-    def _loop(self, b, span, inner: Scope, body: A.Block, test) -> None:
+    def _loop(self, b, span, inner: Scope, body: A.Block, test, rounds=None) -> None:
         """Shared shape: a head that tests `test(st, L)` (which may also advance the loop's
-        counters) and either enters the body or jumps past it; the body jumps back to it."""
+        counters) and either enters the body or jumps past it; the body jumps back to it.
+        `rounds` = (condition or None, slot, max) marks a bounded loop's head for lowering."""
         end, head = Label(), Label()
         b.mark(head)
 
         def head_op(st, fr, nxt=b.here + 1):
             fr.pc = nxt if test(st, fr.L) else end.pc
-        head_op.recipe = ("branch", test, b.here + 1, end)
+        if rounds is not None:
+            head_op.recipe = ("loop", *rounds, b.here + 1, end, too_many)
+        else:
+            head_op.recipe = ("branch", test, b.here + 1, end)
         b.emit(head_op, span)
         self.block(b, body, inner, (head, end))
         b.jump(head, span)
@@ -450,21 +456,14 @@ class StmtCompiler:
         self._loop_action(start, lambda low, in_loop: [P.set_item(P.load("L"), ast.Constant(rounds), ast.Constant(0))],
                           s.span, b)
 
-        def count(st, L):
-            """One more round; past `max` the rules are at fault."""
-            n = L[rounds] = L[rounds] + 1
-            if n > limit:
-                raise Fault(f"loop ran more than its `max {limit}` rounds")
-            return True
-
         def go_on(st, L):
-            return (test is None or test(st, L)) and count(st, L)
-
-        def template(low):
-            counted = P.call(low.ref(count), P.load("st"), P.load("L"))
-            return counted if test is None else P.binary("and", low.expr(test), counted)
-        self.low.expr_template(go_on, template)
-        self._loop(b, s.span, scope.child(loop=True), s.body, go_on)
+            if test is not None and not test(st, L):
+                return False
+            n = L[rounds] = L[rounds] + 1  # one more round; past `max` the rules are at fault
+            if n > limit:
+                too_many(limit)
+            return True
+        self._loop(b, s.span, scope.child(loop=True), s.body, go_on, rounds=(test, rounds, limit))
 
     def s_Break(self, b, s, scope, loop):
         if loop is None:
@@ -666,7 +665,6 @@ class StmtCompiler:
 
         def emit(st, fr):
             values = [f(st, fr.L) for f in args]
-            fr.pc = nxt
             frames = []
             for code in handlers.get(name, ()):
                 frame = Frame.called(code, values)
@@ -674,6 +672,7 @@ class StmtCompiler:
                     frames.append(frame)
             for f in reversed(frames):
                 st.push(f)
+            fr.pc = nxt  # only now: a failing guard or push is located at this emit
             return True
         b.emit(emit, s.span)
 
@@ -712,6 +711,10 @@ def _items(st, coll) -> tuple:
     return tuple(_iterate(st, coll))
 
 
+def too_many(limit: int):
+    raise Fault(f"loop ran more than its `max {limit}` rounds")
+
+
 def create_count(n) -> int:
     if not 0 <= n <= 10000:
         raise Fault(f"`create ... times {n}`: out of 0..10000")
@@ -728,12 +731,20 @@ def _goto_tail(low, name: str, code: Code) -> list:
     """`st.goto(name, code)`; with no log or trace to keep, its two assignments written out."""
     quiet = P.binary("and", ast.Compare(P.state_attr("trace"), [ast.Is()], [ast.Constant(None)]),
                      ast.Compare(P.state_attr("log"), [ast.Is()], [ast.Constant(None)]))
-    frame = P.call(low.ref(Frame), low.ref(code),
-                   ast.BinOp(ast.List([ast.Constant(None)], ast.Load()), ast.Mult(), ast.Constant(code.nlocals)))
-    fast = [ast.Assign([ast.Attribute(P.load("st"), "phase", ast.Store())], ast.Constant(name)),
-            ast.Assign([ast.Attribute(P.load("st"), "stack", ast.Store())], ast.List([frame], ast.Load())),
-            ast.Return(ast.Constant(True))]
+    blank = ast.BinOp(ast.List([ast.Constant(None)], ast.Load()), ast.Mult(), ast.Constant(code.nlocals))
+    fast = _new_frame(low, code, blank) + [
+        ast.Assign([ast.Attribute(P.load("st"), "phase", ast.Store())], ast.Constant(name)),
+        ast.Assign([ast.Attribute(P.load("st"), "stack", ast.Store())], ast.List([P.load("_f")], ast.Load())),
+        ast.Return(ast.Constant(True))]
     return [ast.If(quiet, fast, []), ast.Return(P.call(P.state_attr("goto"), ast.Constant(name), low.ref(code)))]
+
+
+def _new_frame(low, code: Code, locals_: ast.expr) -> list:
+    """`_f = Frame(code, locals_)` with Frame.__init__ written out."""
+    return [ast.Assign([P.store("_f")], P.call(low.ref(object.__new__), low.ref(Frame))),
+            ast.Assign([ast.Attribute(P.load("_f"), "code", ast.Store())], low.ref(code)),
+            ast.Assign([ast.Attribute(P.load("_f"), "pc", ast.Store())], ast.Constant(0)),
+            ast.Assign([ast.Attribute(P.load("_f"), "L", ast.Store())], locals_)]
 
 
 def return_op(st, fr):
@@ -751,11 +762,17 @@ def _store_template(low, store, value) -> list:
 
 
 def _move_template(low, what, dest, bottom: bool) -> list:
+    """State.move written out: out of the zone it is in, onto the top (or bottom) of the other."""
     x, z = low.tmp(), low.tmp()
+    where = P.subscript(P.load("W"), P.load(x))
+    take = ast.Expr(P.call(ast.Attribute(P.subscript(P.load("Z"), where), "remove", ast.Load()), P.load(x)))
+    to = P.subscript(P.load("Z"), P.load(z))
+    put = (P.call(ast.Attribute(to, "insert", ast.Load()), ast.Constant(0), P.load(x)) if bottom
+           else P.call(ast.Attribute(to, "append", ast.Load()), P.load(x)))
     return [ast.Assign([P.store(x)], low.expr(what)), ast.Assign([P.store(z)], low.expr(dest)),
             ast.If(ast.Compare(P.load(x), [ast.Is()], [ast.Constant(None)]),
                    [ast.Expr(P.call(low.ref(_move_of_none)))], []),
-            ast.Expr(P.call(P.state_attr("move"), P.load(x), P.load(z), ast.Constant(bottom)))]
+            take, ast.Expr(put), P.set_item(P.load("W"), P.load(x), P.load(z))]
 
 
 def _move_of_none():
