@@ -142,6 +142,26 @@ class Lowering:
         items = [ast.NamedExpr(_store(t), a) for t, a in zip(temps, args)] + [value]
         return subscript(ast.Tuple(items, ast.Load()), ast.Constant(-1))
 
+    def proc_in_place(self, name: str, body, args: list[ast.expr], nlocals: int) -> list[ast.stmt] | None:
+        """A pure procedure's statements written at the call, its locals as Python locals of
+        the caller's function: `_t1 = arg0; ...; <body>`. None when the body is long, or hands
+        its frame of locals to a closure (then it is called)."""
+        if self._proc_size(name, body) > 150:
+            return None
+        names = [self.tmp() for _ in range(nlocals)]
+        stmts = self._stmts[id(body)][1](self, False)
+        if not _locals_renamed(stmts, names):
+            return None
+        head = [ast.Assign([_store(t)], a) for t, a in zip(names, args)]
+        if nlocals > len(args):  # the rest start as none, as in a fresh frame
+            head.append(ast.Assign([_store(t) for t in names[len(args):]], ast.Constant(None)))
+        return head + stmts
+
+    def _proc_size(self, name: str, body) -> int:
+        if ("proc", name) not in self._fn_sizes:
+            self._fn_sizes[("proc", name)] = sum(1 for s in self._stmts[id(body)][1](self, False) for _ in ast.walk(s))
+        return self._fn_sizes[("proc", name)]
+
     def _fn_size(self, name: str, body) -> int:
         if name not in self._fn_sizes:
             self._fn_sizes[name] = sum(1 for _ in ast.walk(self.expr(body)))
@@ -270,6 +290,40 @@ def _copy_plain(e: ast.expr) -> ast.expr:
     if type(e) is ast.Name:
         return _load(e.id)
     return ast.Subscript(_copy_plain(e.value), _copy_plain(e.slice), ast.Load())
+
+
+def _locals_renamed(stmts: list[ast.stmt], names: list[str]) -> bool:
+    """Rewrite `L[i]` (read or written) as the Python local `names[i]`, in place; False when
+    `L` is used any other way (handed to a closure), and then nothing may be used."""
+    n = len(names)
+
+    def swap(node):
+        i = _param_index(node, n)
+        if i is None:
+            return None
+        return ast.Name(names[i], type(node.ctx)())
+
+    stack = list(stmts)
+    while stack:
+        node = stack.pop()
+        if type(node) is ast.Name and node.id == "L":
+            return False
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for k, item in enumerate(value):
+                    new = swap(item)
+                    if new is not None:
+                        value[k] = new
+                    elif isinstance(item, ast.AST):
+                        stack.append(item)
+            elif isinstance(value, ast.AST):
+                new = swap(value)
+                if new is not None:
+                    setattr(node, field, new)
+                else:
+                    stack.append(value)
+    return True
 
 
 def _with_params(body: ast.expr, params: list[ast.expr]) -> ast.expr | None:

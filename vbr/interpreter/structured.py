@@ -140,7 +140,11 @@ class StructuredCompiler:
 
         def template(low, in_loop):
             body, n = table[name]
-            frame = ast.List([low.expr(f) for f in args] + [ast.Constant(None)] * (n - len(args)), ast.Load())
+            values = [low.expr(f) for f in args]
+            inline = low.proc_in_place(name, body, values, n)
+            if inline is not None:
+                return inline
+            frame = ast.List(values + [ast.Constant(None)] * (n - len(args)), ast.Load())
             return [ast.Expr(P.call(low.function_ref("proc", name, body), P.load("st"), frame))]
         return self.low.stmt_template(call, template)
 
