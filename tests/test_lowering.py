@@ -96,7 +96,7 @@ def test_a_pure_loop_fault_points_at_the_loop(tmp_path):
 
 
 # ---------------------------------------------------------------------- nothing but data
-NAMES = re.compile(r"(st|fr|L|V|E|KD|Z|W|_k|_s|_p|_f|_opts|_t\d+|_a\d+|C\d+|F\d+|P\d+)\Z")
+NAMES = re.compile(r"(st|fr|L|V|E|KD|Z|W|_k|_s|_p|_f|_opts|_t\d+|_a\d+|_v|C\d+|F\d+|P\d+)\Z")
 FUNCTIONS = re.compile(r"(fused|branch|loop|jump|choose|tail|F|P)\d+\Z")
 ATTRIBUTES = {"vals", "ent", "kind", "zones", "where", "L", "pc", "fault_span", "pending", "log", "trace", "phase",
               "stack", "append", "get", "remove", "insert", "forced", "rng", "getrandbits", "code", "seat", "options", "prompt", "slot", "next_pc", "span",

@@ -536,7 +536,7 @@ class ExprCompiler:
         name = d.name
 
         def template(low):
-            return low.fn_call(name, body, [low.expr(f) for f in args], nlocals)
+            return low.fn_call(name, body, [low.expr(f) for f in args], nlocals, ptypes)
         return self._py(call, template), rtype
 
     def compile_fn(self, d: A.Fn):

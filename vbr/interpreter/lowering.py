@@ -25,7 +25,10 @@ from typing import Callable
 
 # Names the generated functions bind from the state on entry, when their body uses them.
 _STATE_FIELDS = {"V": "vals", "E": "ent", "KD": "kind", "Z": "zones", "W": "where"}
-BREAK, CONTINUE = 1, 2  # the signals pure blocks return (structured.py)
+BREAK, CONTINUE = 1, 2
+_MEMO_TYPES = {"int", "seat", "bool", "str", "dir", "cell"}
+_MEMO_SIZE = 4096  # answers a fn remembers at most (per compiled program)
+_MISS = type("Miss", (), {"__repr__": lambda self: "MISS", "__slots__": ()})()  # the signals pure blocks return (structured.py)
 
 
 class Lowering:
@@ -47,6 +50,8 @@ class Lowering:
         self._nparams: dict[str, int] = {}
         self._fn_own_locals: dict[str, bool] = {}
         self._fn_sizes: dict[str, int] = {}
+        self._memo: dict[str, bool] = {}  # fn name -> remembered?
+        self._memos: dict[str, dict] = {}  # generated function -> its dict of answers
         self.functions = 0
         self.modules: list[ast.Module] = []
 
@@ -118,7 +123,7 @@ class Lowering:
         fname = self._functions.get((kind, name))
         return self.namespace.get(fname) if fname else None
 
-    def fn_call(self, name: str, body, args: list[ast.expr], nlocals: int) -> ast.expr:
+    def fn_call(self, name: str, body, args: list[ast.expr], nlocals: int, ptypes=()) -> ast.expr:
         """A call of a rule file's `fn`. Its body is an expression over its parameters (locals
         0..n-1): with arguments that cannot fail or change anything (constants, vars, locals)
         the body is written in place; else, when the body needs no other local, it becomes
@@ -132,6 +137,8 @@ class Lowering:
         if self._fn_own_locals[name]:  # it reads locals of its own (a comprehension's name)
             frame = ast.List(args + [ast.Constant(None)] * (nlocals - len(args)), ast.Load())
             return _call(self.function_ref("fn", name, body), _load("st"), frame)
+        if self._memo_ok(name, body, ptypes):
+            return self._memo_call(name, body, args)
         if all(_is_plain(a) for a in args):  # plain: read twice or not at all, all the same
             return _with_params(self.expr(body), args)
         if self._fn_size(name, body) > 80:  # a long body: called, not copied
@@ -141,6 +148,35 @@ class Lowering:
         value = _with_params(self.expr(body), [_load(t) for t in temps])
         items = [ast.NamedExpr(_store(t), a) for t, a in zip(temps, args)] + [value]
         return subscript(ast.Tuple(items, ast.Load()), ast.Constant(-1))
+
+    def _memo_ok(self, name: str, body, ptypes) -> bool:
+        """A fn worth remembering: its answer depends on its arguments alone (its body reads no
+        state: no `st`, var, zone, card or die), each argument is a plain value whose equality
+        is its identity in a dict (ints, seats, bools, texts, members, cells: not a card, whose id
+        would equal an int), and the body is more than a few steps."""
+        if name not in self._memo:
+            value = _with_params(self.expr(body), [_load(f"_a{i}") for i in range(len(ptypes))])
+            reads = {n.id for n in ast.walk(value) if type(n) is ast.Name} if value is not None else {"L"}
+            stateless = all(r.startswith(("_a", "_t", "C")) for r in reads)
+            plain = all(t in _MEMO_TYPES or t.startswith("enum:") for t in ptypes)
+            self._memo[name] = stateless and plain and bool(ptypes) and self._fn_size(name, body) > 15
+        return self._memo[name]
+
+    def _memo_call(self, name: str, body, args: list[ast.expr]) -> ast.expr:
+        """`memo.get(key, MISS)`, and the body (which remembers its answer) only on a miss."""
+        key = (name, "memo")
+        if key not in self._functions:
+            fname = self._functions[key] = f"F{len(self._functions)}"
+            memo: dict = {}
+            self._jobs.append(("memo", fname, (body, len(args), memo)))
+            self._memos[fname] = memo
+        fname = self._functions[key]
+        temps = [self.tmp() for _ in args]
+        found = self.tmp()
+        lookup = ast.Tuple([ast.NamedExpr(_store(t), a) for t, a in zip(temps, args)], ast.Load())
+        get = _call(ast.Attribute(self.ref(self._memos[fname]), "get", ast.Load()), lookup, self.ref(_MISS))
+        return ast.IfExp(ast.Compare(ast.NamedExpr(_store(found), get), [ast.IsNot()], [self.ref(_MISS)]),
+                         _load(found), _call(_load(fname), *(_load(t) for t in temps)))
 
     def proc_in_place(self, name: str, body, args: list[ast.expr], nlocals: int) -> list[ast.stmt] | None:
         """A pure procedure's statements written at the call, its locals as Python locals of
@@ -173,6 +209,16 @@ class Lowering:
             kind, fname, closure = self._jobs.pop()
             if kind == "fn":
                 self.function(fname, ("st", "L"), [ast.Return(self.expr(closure))], locate=False)
+            elif kind == "memo":  # def F(a0, ...): value = body; remember it (up to a bound); return it
+                body, nparams, memo = closure
+                params = [f"_a{i}" for i in range(nparams)]
+                value = _with_params(self.expr(body), [_load(p) for p in params])
+                key = ast.Tuple([_load(p) for p in params], ast.Load())
+                room = ast.Compare(_call(self.ref(len), self.ref(memo)), [ast.Lt()], [ast.Constant(_MEMO_SIZE)])
+                self.function(fname, tuple(params), [
+                    ast.Assign([_store("_v")], value),
+                    ast.If(room, [set_item(self.ref(memo), key, _load("_v"))], []),
+                    ast.Return(_load("_v"))], locate=False)
             elif kind == "fnp":
                 nparams = self._nparams[fname]
                 value = _with_params(self.expr(closure), [_load(f"_a{i}") for i in range(nparams)])

@@ -615,13 +615,13 @@ class StmtCompiler:
             attrs = ast.List([low.expr(given[i]) if i in given else ast.Constant(None) for i in range(nfields)],
                              ast.Load())
             z = low.tmp()
-            one = ast.Expr(P.call(P.state_attr("create"), ast.Constant(kidx), attrs, P.load(z)))
+            one = _create_written_out(low, kidx, attrs, P.load(z))
             if times is None:
-                return [ast.Assign([P.store(z)], low.expr(dest)), one]
+                return [ast.Assign([P.store(z)], low.expr(dest))] + one
             n = low.tmp()
             return [ast.Assign([P.store(n)], P.call(low.ref(create_count), low.expr(times))),
                     ast.Assign([P.store(z)], low.expr(dest)),
-                    ast.For(P.store(low.tmp()), P.call(low.ref(range), P.load(n)), [one], [])]
+                    ast.For(P.store(low.tmp()), P.call(low.ref(range), P.load(n)), one, [])]
         self.low.stmt_template(create, build)
         b.action(create, s.span)
 
@@ -725,6 +725,16 @@ def repeat_count(n, cap: int) -> int:
     if n is None or n < 0 or n > cap:
         raise Fault(f"repeat count {n} is out of 0..{cap}")
     return n
+
+
+def _create_written_out(low, kind: int, attrs: ast.expr, z: ast.expr) -> list:
+    """State.create written out: a new id, its fields, its kind, its zone (where it also lies)."""
+    e = low.tmp()
+    def append(table: str, value: ast.expr) -> ast.stmt:
+        return ast.Expr(P.call(ast.Attribute(P.load(table), "append", ast.Load()), value))
+    return [ast.Assign([P.store(e)], P.call(low.ref(Ent), P.call(low.ref(len), P.load("E")))),
+            append("E", attrs), append("KD", ast.Constant(kind)), append("W", z),
+            ast.Expr(P.call(ast.Attribute(P.subscript(P.load("Z"), z), "append", ast.Load()), P.load(e)))]
 
 
 def _goto_tail(low, name: str, code: Code) -> list:
