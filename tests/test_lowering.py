@@ -21,7 +21,8 @@ CASES = [pytest.param(p, o, id=f"{p.stem}-{'+'.join(f'{k}={v}' for k, v in o.ite
 
 def both_forms(path, options=None):
     rules = load_rules(path)
-    return [Game(rules, compile_rules(rules, options or {}, lower=lower), options or {}) for lower in (False, True)]
+    return [Game(rules, compile_rules(rules, options or {}, lower=lower, keep_code=True), options or {})
+            for lower in (False, True)]
 
 
 def random_game_log(game, seed):

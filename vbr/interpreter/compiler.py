@@ -16,13 +16,14 @@ from vbr.interpreter import types as T
 from vbr.loader import RuleSet
 
 
-def compile_rules(rules: RuleSet, options: dict | None = None, lower: bool = True) -> Program:
-    """`lower=False` keeps the closures as they are (tests compare both forms)."""
+def compile_rules(rules: RuleSet, options: dict | None = None, lower: bool = True, keep_code: bool = False) -> Program:
+    """`lower=False` keeps the closures as they are (tests compare both forms); `keep_code`
+    keeps the generated Python (as `ast` modules in program.lowering.modules) to inspect."""
     collecting = gc.isenabled()
     gc.disable()  # many small objects, few cycles: collecting while they are made costs up to half the time
     try:
         model = build_model(rules, options)
-        program = _compile(model, Lowering(enabled=lower))
+        program = _compile(model, Lowering(enabled=lower, keep_code=keep_code))
         if model.diags.errors:
             raise VbrCheckError(sorted(model.diags.errors, key=lambda d: (d.span.file, d.span.line, d.span.col)),
                                 rules.sources)

@@ -34,8 +34,9 @@ _MISS = type("Miss", (), {"__repr__": lambda self: "MISS", "__slots__": ()})()  
 class Lowering:
     """Collects templates while the compilers run, then builds the Python functions."""
 
-    def __init__(self, enabled: bool = True):
+    def __init__(self, enabled: bool = True, keep_code: bool = False):
         self.enabled = enabled
+        self.keep_code = keep_code  # keep the generated modules (`modules`) for inspection
         self.namespace: dict = {"__builtins__": {}}
         self._names: dict[int, str] = {}
         self._exprs: dict[int, tuple] = {}  # id(closure) -> (closure, build(self) -> ast.expr)
@@ -122,6 +123,13 @@ class Lowering:
         """The built function for a fn or pure proc, if it was lowered."""
         fname = self._functions.get((kind, name))
         return self.namespace.get(fname) if fname else None
+
+    def finish(self) -> None:
+        """Lowering is done: drop the templates (code compiled later, for scenarios, keeps its
+        closures) and record nothing more."""
+        self.enabled = False
+        for table in (self._exprs, self._stmts, self._storing, self._fixed):
+            table.clear()
 
     def fn_call(self, name: str, body, args: list[ast.expr], nlocals: int, ptypes=()) -> ast.expr:
         """A call of a rule file's `fn`. Its body is an expression over its parameters (locals
@@ -295,7 +303,8 @@ class Lowering:
         if not self._defs:
             return self.namespace
         module = ast.Module(self._defs, [])
-        self.modules.append(module)  # kept for inspection (tests/test_lowering.py)
+        if self.keep_code:
+            self.modules.append(module)
         exec(compile(module, filename, "exec"), self.namespace)  # our own ast, never rule text
         self.functions += len(self._defs)
         self._defs = []
@@ -489,6 +498,7 @@ def lower_ops(low: Lowering, codes: list, filename: str, budget: int = 16) -> No
     namespace = low.build(filename)
     for code, i, name in patches:
         code.ops[i] = namespace[name]
+    low.finish()
 
 
 def _entries(ops: list) -> set[int]:
