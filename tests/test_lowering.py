@@ -72,6 +72,9 @@ FAULTS = {
         "var n: int = 7\nstart p\nphase p {\n  n += 1\n  choose x from 1..3 by n\n  end draw\n}\n",
     "move of none":
         "kind K { v: int }\nzone z public\nvar k: K = none\nstart p\nphase p {\n  move k to z\n  end draw\n}\n",
+    "a card without the field, inside a comprehension":
+        "kind K { v: int }\nkind J { w: int }\nzone z public\nvar n: int = 0\nstart p\nsetup {\n  create J(w: 1) in z\n}\n"
+        "phase p {\n  n = 1\n  if any(k.v > 0 for k in z) {\n    n = 2\n  }\n  end draw\n}\n",
     "a pure loop's test fails on its second round":
         "var n: int = 0\nstart p\nphase p {\n  while other(n) >= 0 max 5 {\n    n += 1\n  }\n  end draw\n}\n",
 }
@@ -105,7 +108,8 @@ ATTRIBUTES = {"vals", "ent", "kind", "zones", "where", "L", "pc", "fault_span", 
 NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Assign, ast.AugAssign, ast.Expr, ast.If,
          ast.For, ast.While, ast.Break, ast.Continue, ast.Pass, ast.Return, ast.Try, ast.ExceptHandler, ast.Raise,
          ast.Name, ast.Load, ast.Store, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.Tuple, ast.List,
-         ast.Compare, ast.BinOp, ast.BoolOp, ast.UnaryOp, ast.IfExp, ast.NamedExpr, ast.cmpop, ast.operator,
+         ast.Compare, ast.BinOp, ast.BoolOp, ast.UnaryOp, ast.IfExp, ast.NamedExpr, ast.GeneratorExp,
+         ast.comprehension, ast.cmpop, ast.operator,
          ast.boolop, ast.unaryop)
 
 

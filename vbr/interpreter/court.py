@@ -21,6 +21,7 @@ class Court:
         self._space_cell = {(s, n): self.cell(s, r, c) for s in (0, 1) for n, (r, c) in spaces.items()}
         self._cell_space = {v: k for k, v in self._space_cell.items()}
         self._tables: dict[str, tuple] = {}
+        self._reached: dict[tuple, tuple] = {}  # reach's answers (see reach)
 
     def table(self, method: str) -> tuple[dict, object]:
         """`method`'s answer for every cell where it can differ from its answer off the court,
@@ -102,7 +103,19 @@ class Court:
         never leaves the court, and never ends on the net. Entering a net row costs `net_cost`
         (0: the net is crossed for free, as by a serve that ignores it); on the net the ball only
         goes on across, never along it.
+
+        The answer depends on the arguments and the court alone, so it is remembered (a search
+        per question costs far more than a lookup; the questions a game asks are few).
         """
+        key = (start, distance, side, tuple(vecs), net_cost)
+        found = self._reached.get(key)
+        if found is None:
+            found = self._reach(start, distance, side, vecs, net_cost)
+            if len(self._reached) < 1 << 16:
+                self._reached[key] = found
+        return found
+
+    def _reach(self, start: Cell, distance: int, side: int, vecs: list[tuple[int, int]], net_cost: int) -> tuple[Cell, ...]:
         moves = [self.frame(side, *v) for v in vecs]
         ends: set[Cell] = set()
         seen: set = set()

@@ -417,18 +417,23 @@ class ExprCompiler:
                 L[slot] = x
                 if filt is None or filt(st, L):
                     yield body(st, L)
+        def template(low):
+            return P.comprehension(low, agg, low.expr(src), low.expr(body), low.expr(filt) if filt else None, slot,
+                                   (lambda st, L: fn(st, L)))
         if agg == "sum":
             if not T.is_numeric(tb):
                 self.diags.error(e.body.span, f"`sum` adds numbers, not {T.show(tb)}")
-            return (lambda st, L: sum(items(st, L))), "int"
-        if agg in ("any", "all"):
+            fn, t = (lambda st, L: sum(items(st, L))), "int"
+        elif agg in ("any", "all"):
             if tb != "bool" and tb != "any":
                 self.diags.error(e.body.span, f"`{agg}` needs a condition, not {T.show(tb)}")
-            fn = any if agg == "any" else all
-            return (lambda st, L: fn(items(st, L))), "bool"
-        if agg == "first":
-            return (lambda st, L: next(items(st, L), None)), tb
-        return (lambda st, L: tuple(items(st, L))), "list:" + tb
+            test = any if agg == "any" else all
+            fn, t = (lambda st, L: test(items(st, L))), "bool"
+        elif agg == "first":
+            fn, t = (lambda st, L: next(items(st, L), None)), tb
+        else:
+            fn, t = (lambda st, L: tuple(items(st, L))), "list:" + tb
+        return self._py(fn, template), t
 
     def _find_first(self, e: A.Comprehension, src, src_type: str, item: str, scope: Scope):
         """`first(x for x in C if x.field OP v)` with v not depending on x, the commonest lookup

@@ -622,6 +622,71 @@ class _Chain:
         return stmts + [ast.Return(ast.Constant(None))]
 
 
+_AGGREGATE = {"any": any, "all": all, "sum": sum, "list": tuple}
+
+
+def comprehension(low: Lowering, agg: str, src: ast.expr, body: ast.expr, filt: ast.expr | None, slot: int,
+                  fallback) -> ast.expr:
+    """`any(body for x in src if filt)` (and all, sum, first, a list) as a Python generator
+    expression, the comprehension's name a Python name instead of local `slot`. When the body or
+    filter hands the locals to a closure (which would look for the name in its slot), the
+    comprehension is called as it was compiled: `fallback(st, L)`."""
+    from vbr.interpreter.expressions import _iterate
+    x = low.tmp()
+    body = _slot_renamed(body, slot, x)
+    if filt is not None:
+        filt = _slot_renamed(filt, slot, x)
+        if filt is None:
+            return _call(low.ref(fallback), _load("st"), _load("L"))
+    if body is None:
+        return _call(low.ref(fallback), _load("st"), _load("L"))
+    items = low.tmp()  # bound outside: Python allows no := in a comprehension's iterable
+    bind = ast.NamedExpr(_store(items), _call(low.ref(_iterate), _load("st"), src))
+    gen = ast.GeneratorExp(body, [ast.comprehension(_store(x), _load(items), [filt] if filt is not None else [], 0)])
+    if agg == "first":
+        value = _call(low.ref(next), gen, ast.Constant(None))
+    else:
+        value = _call(low.ref(_AGGREGATE[agg if agg in _AGGREGATE else "list"]), gen)
+    return subscript(ast.Tuple([bind, value], ast.Load()), ast.Constant(1))
+
+
+def _slot_renamed(node: ast.expr, slot: int, name: str) -> ast.expr | None:
+    """`node` with every `L[slot]` read as the Python name `name`; None when `L` is also used
+    other than as `L[constant]` (handed whole to a closure)."""
+    def swap(n):
+        if (type(n) is ast.Subscript and type(n.value) is ast.Name and n.value.id == "L"
+                and type(n.slice) is ast.Constant and n.slice.value == slot):
+            return _load(name)
+        return None
+
+    def plain_local(n):
+        return type(n) is ast.Subscript and type(n.value) is ast.Name and n.value.id == "L" and type(n.slice) is ast.Constant
+    first = swap(node)
+    if first is not None:
+        return first
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if type(n) is ast.Name and n.id == "L":
+            return None
+        for field in n._fields:
+            value = getattr(n, field, None)
+            for k, item in (enumerate(value) if isinstance(value, list) else [(None, value)]):
+                if not isinstance(item, ast.AST):
+                    continue
+                new = swap(item)
+                if new is not None:
+                    if k is None:
+                        setattr(n, field, new)
+                    else:
+                        value[k] = new
+                elif plain_local(item):
+                    continue  # another local of the enclosing code: fine as it is
+                else:
+                    stack.append(item)
+    return node
+
+
 def _set_pc(value: ast.expr) -> ast.Assign:
     return ast.Assign([ast.Attribute(_load("fr"), "pc", ast.Store())], value)
 
