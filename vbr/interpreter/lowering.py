@@ -347,68 +347,53 @@ def _copy_plain(e: ast.expr) -> ast.expr:
     return ast.Subscript(_copy_plain(e.value), _copy_plain(e.slice), ast.Load())
 
 
-def _locals_renamed(stmts: list[ast.stmt], names: list[str]) -> bool:
-    """Rewrite `L[i]` (read or written) as the Python local `names[i]`, in place; False when
-    `L` is used any other way (handed to a closure), and then nothing may be used."""
-    n = len(names)
-
-    def swap(node):
-        i = _param_index(node, n)
-        if i is None:
-            return None
-        return ast.Name(names[i], type(node.ctx)())
-
-    stack = list(stmts)
+def _rewrite(nodes: list, swap, skip=None) -> bool:
+    """Replace, in place, every node below `nodes` for which `swap(node)` gives a new node (its
+    children are not visited). False as soon as a bare `L` is met: the frame's locals handed
+    whole to a closure, which the rewrite cannot follow (the nodes are then half rewritten, to
+    be dropped). Nodes for which `skip(node)` holds are kept as they are, unvisited."""
+    stack = list(nodes)
     while stack:
         node = stack.pop()
         if type(node) is ast.Name and node.id == "L":
             return False
         for field in node._fields:
             value = getattr(node, field, None)
-            if isinstance(value, list):
-                for k, item in enumerate(value):
-                    new = swap(item)
-                    if new is not None:
-                        value[k] = new
-                    elif isinstance(item, ast.AST):
+            for k, item in (enumerate(value) if isinstance(value, list) else ((None, value),)):
+                if not isinstance(item, ast.AST):
+                    continue
+                new = swap(item)
+                if new is None:
+                    if skip is None or not skip(item):
                         stack.append(item)
-            elif isinstance(value, ast.AST):
-                new = swap(value)
-                if new is not None:
+                elif k is None:
                     setattr(node, field, new)
                 else:
-                    stack.append(value)
+                    value[k] = new
     return True
+
+
+def _rewrite_expr(e: ast.expr, swap, skip=None) -> ast.expr | None:
+    holder = ast.Expr(e)
+    return holder.value if _rewrite([holder], swap, skip) else None
+
+
+def _locals_renamed(stmts: list[ast.stmt], names: list[str]) -> bool:
+    """Rewrite `L[i]` (read or written) as the Python local `names[i]`, in place; False when
+    `L` is used any other way (handed to a closure), and then nothing may be used."""
+    def swap(node):
+        i = _param_index(node, len(names))
+        return None if i is None else ast.Name(names[i], type(node.ctx)())
+    return _rewrite(stmts, swap)
 
 
 def _with_params(body: ast.expr, params: list[ast.expr]) -> ast.expr | None:
     """`body` with its parameters (`L[0]`..`L[n-1]`) replaced by the plain expressions `params`,
     or None when it also reads other locals (then it needs a frame of its own)."""
-    n = len(params)
-    i = _param_index(body, n)
-    if i is not None:
-        return _copy_plain(params[i])
-    stack = [body]
-    while stack:
-        node = stack.pop()
-        if type(node) is ast.Name and node.id == "L":
-            return None
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if isinstance(value, list):
-                for k, item in enumerate(value):
-                    i = _param_index(item, n)
-                    if i is not None:
-                        value[k] = _copy_plain(params[i])
-                    elif isinstance(item, ast.AST):
-                        stack.append(item)
-            elif isinstance(value, ast.AST):
-                i = _param_index(value, n)
-                if i is not None:
-                    setattr(node, field, _copy_plain(params[i]))
-                else:
-                    stack.append(value)
-    return body
+    def swap(node):
+        i = _param_index(node, len(params))
+        return None if i is None else _copy_plain(params[i])
+    return _rewrite_expr(body, swap)
 
 
 def _load(name: str) -> ast.Name:
@@ -653,38 +638,13 @@ def comprehension(low: Lowering, agg: str, src: ast.expr, body: ast.expr, filt: 
 def _slot_renamed(node: ast.expr, slot: int, name: str) -> ast.expr | None:
     """`node` with every `L[slot]` read as the Python name `name`; None when `L` is also used
     other than as `L[constant]` (handed whole to a closure)."""
-    def swap(n):
-        if (type(n) is ast.Subscript and type(n.value) is ast.Name and n.value.id == "L"
-                and type(n.slice) is ast.Constant and n.slice.value == slot):
-            return _load(name)
-        return None
+    def local(n):
+        return (type(n) is ast.Subscript and type(n.value) is ast.Name and n.value.id == "L"
+                and type(n.slice) is ast.Constant)
 
-    def plain_local(n):
-        return type(n) is ast.Subscript and type(n.value) is ast.Name and n.value.id == "L" and type(n.slice) is ast.Constant
-    first = swap(node)
-    if first is not None:
-        return first
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if type(n) is ast.Name and n.id == "L":
-            return None
-        for field in n._fields:
-            value = getattr(n, field, None)
-            for k, item in (enumerate(value) if isinstance(value, list) else [(None, value)]):
-                if not isinstance(item, ast.AST):
-                    continue
-                new = swap(item)
-                if new is not None:
-                    if k is None:
-                        setattr(n, field, new)
-                    else:
-                        value[k] = new
-                elif plain_local(item):
-                    continue  # another local of the enclosing code: fine as it is
-                else:
-                    stack.append(item)
-    return node
+    def swap(n):
+        return _load(name) if local(n) and n.slice.value == slot else None
+    return _rewrite_expr(node, swap, skip=local)  # other locals of the enclosing code stay
 
 
 def _set_pc(value: ast.expr) -> ast.Assign:
