@@ -79,31 +79,26 @@ def _empty(c, node, fs, ts):
     return fn, "bool"
 
 
-@builtin("top", 1, doc="the top item of a zone (the next to be drawn), or none")
-def _top(c, node, fs, ts):
-    (f,) = fs
-    _want(c, node, 0, ts[0], "zone", "`top`'s argument")
+def _zone_end(name: str, index: int, doc: str) -> None:
+    """`top` (index -1, the next to be drawn) and `bottom` (index 0) of a zone, or none."""
+    @builtin(name, 1, doc=doc)
+    def build(c, node, fs, ts):
+        (f,) = fs
+        _want(c, node, 0, ts[0], "zone", f"`{name}`'s argument")
 
-    def top(st, L):
-        z = st.zones[f(st, L)]
-        return z[-1] if z else None
+        def end(st, L):
+            z = st.zones[f(st, L)]
+            return z[index] if z else None
 
-    def template(low):
-        z = low.tmp()
-        return ast.IfExp(ast.NamedExpr(P.store(z), _zone_list(low, f)),
-                         P.subscript(P.load(z), ast.Constant(-1)), ast.Constant(None))
-    return c._py(top, template), "ent"
+        def template(low):
+            z = low.tmp()
+            return ast.IfExp(ast.NamedExpr(P.store(z), _zone_list(low, f)),
+                             P.subscript(P.load(z), ast.Constant(index)), ast.Constant(None))
+        return c._py(end, template), "ent"
 
 
-@builtin("bottom", 1, doc="the bottom item of a zone, or none")
-def _bottom(c, node, fs, ts):
-    (f,) = fs
-    _want(c, node, 0, ts[0], "zone", "`bottom`'s argument")
-
-    def bottom(st, L):
-        z = st.zones[f(st, L)]
-        return z[0] if z else None
-    return bottom, "ent"
+_zone_end("top", -1, "the top item of a zone (the next to be drawn), or none")
+_zone_end("bottom", 0, "the bottom item of a zone, or none")
 
 
 @builtin("zone_of", 1, doc="the zone a card or piece is in")
