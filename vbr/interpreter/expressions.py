@@ -620,6 +620,11 @@ def _iterate(st, coll):
     return coll
 
 
+def items_of(st, coll) -> tuple:
+    """A loop's items, taken before it starts: the body may move cards out of the zone."""
+    return tuple(_iterate(st, coll))
+
+
 def _as_tuple(st, coll):
     return tuple(st.zones[coll]) if isinstance(coll, ZoneRef) else tuple(coll)
 

@@ -87,9 +87,6 @@ class Lowering:
         entry = self._fixed.get(id(fn))
         return entry[1] if entry is not None else None
 
-    def has_template(self, fn) -> bool:
-        return id(fn) in self._exprs
-
     # ------------------------------------------------------------------ building blocks
     def ref(self, obj) -> ast.expr:
         """A reference to an object the compiler made (a closure, a table, a helper)."""
@@ -98,8 +95,7 @@ class Lowering:
         name = self._names.get(id(obj))
         if name is None:
             name = self._names[id(obj)] = f"C{len(self._names)}"
-            self.namespace[name] = obj
-            self.namespace.setdefault("_keep", []).append(obj)  # keeps the id unique
+            self.namespace[name] = obj  # which also keeps it alive, so its id stays unique
         return _load(name)
 
     def value(self, v) -> ast.expr:
@@ -409,17 +405,7 @@ def _call(func: ast.expr, *args: ast.expr) -> ast.Call:
     return ast.Call(func, list(args), [])
 
 
-def load(name: str) -> ast.Name:
-    return _load(name)
-
-
-def store(name: str) -> ast.Name:
-    return _store(name)
-
-
-def call(func: ast.expr, *args: ast.expr) -> ast.Call:
-    return _call(func, *args)
-
+load, store, call = _load, _store, _call  # for the compilers' templates
 
 def subscript(obj: ast.expr, index: ast.expr) -> ast.Subscript:
     return ast.Subscript(obj, index, ast.Load())

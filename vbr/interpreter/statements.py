@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from vbr.grammar import ast as A
 from vbr.interpreter import lowering as P
 from vbr.interpreter import types as T
-from vbr.interpreter.expressions import ExprCompiler, _iterate, field_pos
+from vbr.interpreter.expressions import ExprCompiler, _iterate, field_pos, items_of
 from vbr.interpreter.program import Code, Frame, Pending
 from vbr.interpreter.scope import Fault, Locals, Scope
 from vbr.interpreter.values import Ent, ZoneRef, text
@@ -400,7 +400,7 @@ class StmtCompiler:
             L[counter] = 0
 
         def build(low, in_loop):
-            items = P.call(low.ref(_items), P.load("st"), low.expr(src))
+            items = P.call(low.ref(items_of), P.load("st"), low.expr(src))
             return [P.set_item(P.load("L"), ast.Constant(hidden), items),
                     P.set_item(P.load("L"), ast.Constant(counter), ast.Constant(0))]
         self._loop_action(start, build, s.span, b)
@@ -705,10 +705,6 @@ class StmtCompiler:
                 st.record({"t": "reveal", "what": text(x, st.prog), "items": [st.describe(i) for i in items]})
         self.low.stmt_template(reveal, _when_logging(reveal))
         b.action(reveal, s.span)
-
-
-def _items(st, coll) -> tuple:
-    return tuple(_iterate(st, coll))
 
 
 def too_many(limit: int):

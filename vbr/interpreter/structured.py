@@ -13,7 +13,8 @@ from vbr.interpreter import pyast as ast
 from vbr.grammar import ast as A
 from vbr.interpreter import lowering as P
 from vbr.interpreter import types as T
-from vbr.interpreter.expressions import _iterate
+from vbr.interpreter.expressions import items_of
+from vbr.interpreter.statements import too_many
 from vbr.interpreter.scope import Fault, Locals, Scope
 
 BREAK, CONTINUE = 1, 2
@@ -209,14 +210,14 @@ class StructuredCompiler:
         body = self.block(s.body, inner)
 
         def for_(st, L):
-            for x in tuple(_iterate(st, src(st, L))):
+            for x in items_of(st, src(st, L)):
                 L[var] = x
                 if body(st, L) == BREAK:
                     break
 
         def template(low, in_loop):
             x = low.tmp()
-            items = P.call(low.ref(_items), P.load("st"), low.expr(src))
+            items = P.call(low.ref(items_of), P.load("st"), low.expr(src))
             return [ast.For(P.store(x), items, [P.set_item(P.load("L"), ast.Constant(var), P.load(x))]
                             + low.stmts(body, s.body.span, True), [])]
         return self.low.stmt_template(for_, template)
@@ -267,14 +268,6 @@ class StructuredCompiler:
             return [ast.Assign([P.store(rounds)], ast.Constant(0)),
                     ast.While(ast.Constant(True), head + low.stmts(body, s.body.span, True), [])]
         return self.low.stmt_template(loop, template)
-
-
-def too_many(limit: int):
-    raise Fault(f"loop ran more than its `max {limit}` rounds")
-
-
-def _items(st, coll) -> tuple:
-    return tuple(_iterate(st, coll))
 
 
 def _nothing(st, L):
