@@ -86,6 +86,13 @@ def test_sim_json_is_the_same_for_one_and_two_workers(capsys):
     assert lo <= stats[0]["win_rate"]["0"] <= hi
 
 
+def test_sim_names_options_as_they_are_typed(capsys):
+    """The options line reads back as `--option` values: the language's true/false, not Python's."""
+    code, out, _ = run(capsys, "sim", "siatka", "-n", "3", "--option", "rotation")
+    assert code == 0
+    assert "options: target=9, abilities=false, block_marker=false, rotation=true" in out.splitlines()
+
+
 def test_unknown_option_and_agent(capsys):
     code, _, err = run(capsys, "run", "siatka", "--option", "rotaton")
     assert code == 1 and "unknown option `rotaton`" in err and "did you mean `rotation`" in err

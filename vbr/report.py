@@ -1,6 +1,8 @@
 """Human-readable renderings of game events and simulation statistics."""
 from __future__ import annotations
 
+from vbr.interpreter.values import text
+
 
 def render_events(events: list[dict]) -> list[str]:
     lines = []
@@ -34,7 +36,7 @@ def render_events(events: list[dict]) -> list[str]:
 def render_stats(s: dict) -> str:
     out = [f"{s['title']} ({s['rules']}), {s['games']} games, seed {s['seed']}, agents {', '.join(s['agents'])}"]
     if s.get("options"):
-        out.append("options: " + ", ".join(f"{k}={v}" for k, v in s["options"].items()))
+        out.append("options: " + ", ".join(f"{k}={text(v)}" for k, v in s["options"].items()))  # as typed: true, not True
     unit = s.get("sides", "seat")
     for side, wins in s["wins"].items():
         lo, hi = s["ci95"][side]
