@@ -3,12 +3,13 @@
 The expression and statement compilers turn a checked rule file into closures. Calling a tree of
 small closures costs a Python call per node, and that dispatch, not the work, was most of the
 interpreter's time (docs/performance.md). So each closure that has a direct Python equivalent
-also records a *template*: how to build that equivalent as Python `ast` nodes. After compiling, the
-VM's straight-line ops, its branch tests, pure procedures and functions are rebuilt from their
-templates as one Python function each, with the sub-expressions inlined (`V[3] + 1` instead of
-three calls). A closure without a template is still called, from inside the generated function,
+also records a *template*: how to build that equivalent as Python `ast` nodes. After compiling,
+every op the VM can enter is rebuilt from the templates as one Python function (`lower_ops`),
+which goes on through the ops after it (`_Chain`), with expressions inline (`V[3] + 1` instead of
+three calls), pure procedures and `fn`s written in place, comprehensions as generator
+expressions. A closure without a template is still called, from inside the generated function,
 so every construct works whether or not it has a fast form, with the same results and the same
-located errors.
+located errors (each statement sets `_k`; one `except` per function reports that span).
 
 Safety: the generated code is built from `ast` nodes by this module, never from text. Every name
 in it is one this module made up (`st`, `L`, `V`, `C12`, `_t3`, ...); every value that comes
@@ -19,16 +20,17 @@ that the lowered program plays exactly the games the closures play.
 """
 from __future__ import annotations
 
-from vbr.interpreter import pyast as ast
 import collections
 from typing import Callable
 
+from vbr.interpreter import pyast as ast
+
 # Names the generated functions bind from the state on entry, when their body uses them.
 _STATE_FIELDS = {"V": "vals", "E": "ent", "KD": "kind", "Z": "zones", "W": "where"}
-BREAK, CONTINUE = 1, 2
-_MEMO_TYPES = {"int", "seat", "bool", "str", "dir", "cell"}
+BREAK, CONTINUE = 1, 2  # the signals pure blocks return (structured.py)
+_MEMO_TYPES = {"int", "seat", "bool", "str", "dir", "cell"}  # arguments a remembered fn may take
 _MEMO_SIZE = 4096  # answers a fn remembers at most (per compiled program)
-_MISS = type("Miss", (), {"__repr__": lambda self: "MISS", "__slots__": ()})()  # the signals pure blocks return (structured.py)
+_MISS = type("Miss", (), {"__repr__": lambda self: "MISS", "__slots__": ()})()  # "not remembered yet"
 
 
 class Lowering:
