@@ -482,6 +482,8 @@ class ExprCompiler:
     def c_Roll(self, e: A.Roll, scope: Scope):
         if e.die not in self.m.dice:
             return self.error(e, f"no die `{e.die}`" + self.m.suggest(e.die, self.m.dice))
+        if e.die not in self.p.die_index:  # its faces could not be computed: reported at the die
+            return (lambda st, L: None), "any"
         idx = self.p.die_index[e.die]
         faces = self.p.dice[idx]
 
