@@ -1,6 +1,4 @@
 """Names and types: every problem reported at once, with positions; options and variants."""
-from pathlib import Path
-
 import pytest
 
 from vbr.errors import VbrCheckError

@@ -2,7 +2,6 @@
 import pytest
 
 from conftest import scenario_files
-from vbr.grammar import ast as A
 from vbr.loader import parse_file
 from vbr.scenario import load_scenarios, run_scenario
 

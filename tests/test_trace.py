@@ -1,6 +1,4 @@
 """Traceability: rule files cite the book; the docs tables are generated and kept current."""
-from pathlib import Path
-
 import pytest
 
 from conftest import ROOT, RULES, rule_files

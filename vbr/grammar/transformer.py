@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from lark import Token, Transformer, Tree, v_args
+from lark import Token, Transformer, v_args
 
 from vbr.grammar import ast as A
 from vbr.errors import Span

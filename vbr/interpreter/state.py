@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from vbr.errors import Diagnostic, IllegalActionError, InvalidActionError, StepLimitExceeded, VbrRuntimeError
 from vbr.interpreter import rng as R
-from vbr.interpreter.program import Frame, Pending, Program
+from vbr.interpreter.program import Frame, Program
 from vbr.interpreter.scope import Fault
 from vbr.interpreter.values import Ent, ZoneRef, text
 
