@@ -125,7 +125,7 @@ def cmd_check(args) -> int:
             if isinstance(tree, A.TestFile):
                 check_file(path)
             else:
-                game = load(path)
+                game = load(path, lower=False)  # the diagnostics only: no fast form to build
                 for w in _warnings(game):
                     print(w.render(game.rules.sources), file=sys.stderr)
             print(f"{path}: ok")
