@@ -63,9 +63,7 @@ def _count(c, node, fs, ts):
     if T.item_type(ts[0]) is None:
         c.diags.error(node.args[0].span, f"`count` needs a list or zone, not {T.show(ts[0])}")
     fn = lambda st, L: len(_coll(st, f(st, L)))  # noqa: E731
-    if ts[0] == "zone":
-        c._py(fn, lambda low: P.call(low.ref(len), _zone_list(low, f)))
-    return fn, "int"
+    return c._py(fn, lambda low: P.call(low.ref(len), _items(low, f, ts[0]))), "int"
 
 
 @builtin("empty", 1, doc="true when a list or zone holds nothing")
@@ -74,9 +72,14 @@ def _empty(c, node, fs, ts):
     if T.item_type(ts[0]) is None:
         c.diags.error(node.args[0].span, f"`empty` needs a list or zone, not {T.show(ts[0])}")
     fn = lambda st, L: not _coll(st, f(st, L))  # noqa: E731
-    if ts[0] == "zone":
-        c._py(fn, lambda low: ast.UnaryOp(ast.Not(), _zone_list(low, f)))
-    return fn, "bool"
+    return c._py(fn, lambda low: ast.UnaryOp(ast.Not(), _items(low, f, ts[0]))), "bool"
+
+
+def _items(low, f, t: str):
+    """A list's or zone's items in lowered code: a zone's list read in place, else `_coll`."""
+    if t == "zone":
+        return _zone_list(low, f)
+    return P.call(low.ref(_coll), P.load("st"), low.expr(f))
 
 
 def _zone_end(name: str, index: int, doc: str) -> None:
@@ -251,7 +254,10 @@ def _space(c, node, fs, ts):
         known = ", ".join(court.spaces) or "none declared"
         c.diags.error(name.span, f"the court has no space `{sname}` (spaces: {known})")
     side = fs[1]
-    return (lambda st, L: court.space(sname, side(st, L))), "cell"
+    fn = lambda st, L: court.space(sname, side(st, L))  # noqa: E731
+    if court is None:
+        return fn, "cell"
+    return c._py(fn, lambda low: P.call(low.ref(court.space), ast.Constant(sname), low.expr(side))), "cell"
 
 
 def _cell_fn(name, method, rtype, doc):
@@ -313,7 +319,7 @@ def _reach(c, node, fs, ts):
     court = _court(c, node)
     _want(c, node, 3, ts[3], "list:dir", "`reach`'s directions")
     cell, dist, side, dirs = fs[:4]
-    net_cost = fs[4] if len(fs) == 5 else (lambda st, L: 1)
+    net_cost = fs[4] if len(fs) == 5 else c._fixed(lambda st, L: 1, 1)
     vec = c.p.dir_vec
 
     def reach(st, L):
@@ -321,7 +327,14 @@ def _reach(c, node, fs, ts):
         if not 0 <= n <= 64:
             raise Fault(f"`reach` distance {n} is out of 0..64")
         return court.reach(cell(st, L), n, side(st, L), [vec[d] for d in dirs(st, L)], net_cost(st, L))
-    return reach, "list:cell"
+
+    def reach_of(n, at, s, ds, net):
+        if not 0 <= n <= 64:
+            raise Fault(f"`reach` distance {n} is out of 0..64")
+        return court.reach(at, n, s, [vec[d] for d in ds], net)
+    if court is None:
+        return reach, "list:cell"
+    return _calls(c, reach, reach_of, dist, cell, side, dirs, net_cost), "list:cell"
 
 
 @builtin("distance", 2, doc="unit steps between two cells along the axes (Manhattan)")
@@ -330,10 +343,11 @@ def _distance(c, node, fs, ts):
     for i in (0, 1):
         _want(c, node, i, ts[i], "cell", "`distance`'s argument")
 
-    def distance(st, L):
-        x, y = a(st, L), b(st, L)
-        return abs(x[0] - y[0]) + abs(x[1] - y[1])
-    return distance, "int"
+    return _calls(c, lambda st, L: manhattan(a(st, L), b(st, L)), manhattan, a, b), "int"
+
+
+def manhattan(x, y) -> int:
+    return abs(x[0] - y[0]) + abs(x[1] - y[1])
 
 
 @builtin("directions", 0, doc="every declared direction")

@@ -198,7 +198,10 @@ class ExprCompiler:
             def attr_any(st, L):
                 x = obj(st, L)
                 return st.ent[x][field_pos(st, x, table, name)]
-            return attr_any, ft
+
+            def template(low):
+                return P.call(low.ref(field_of_any), P.load("st"), low.expr(obj), low.ref(table), ast.Constant(name))
+            return self._py(attr_any, template), ft
         return self.error(e, f"only cards and pieces have fields; this is {T.show(t)}")
 
     def _attr_of_kind(self, obj, kind: int, pos: int, name: str):
@@ -261,12 +264,8 @@ class ExprCompiler:
             return self.error(e, f"cannot index {T.show(t)}")
         idx = self.expect(e.index, scope, "int", "an index")
 
-        def list_at(st, L):
-            xs, i = obj(st, L), idx(st, L)
-            if not 0 <= i < len(xs):
-                raise Fault(f"list index {i} out of range 0..{len(xs) - 1}")
-            return xs[i]
-        return list_at, item
+        return self._py(lambda st, L: item_at(obj(st, L), idx(st, L)),
+                        lambda low: P.call(low.ref(item_at), low.expr(obj), low.expr(idx))), item
 
     def c_ListLit(self, e: A.ListLit, scope: Scope):
         parts = [self.compile(x, scope) for x in e.items]
@@ -283,7 +282,8 @@ class ExprCompiler:
     def c_RangeExpr(self, e: A.RangeExpr, scope: Scope):
         lo = self.expect(e.lo, scope, "int", "a range's low end")
         hi = self.expect(e.hi, scope, "int", "a range's high end")
-        return (lambda st, L: tuple(range(lo(st, L), hi(st, L) + 1))), "list:int"
+        return self._py(lambda st, L: int_range(lo(st, L), hi(st, L)),
+                        lambda low: P.call(low.ref(int_range), low.expr(lo), low.expr(hi))), "list:int"
 
     def c_Unary(self, e: A.Unary, scope: Scope):
         if e.op == "not":
@@ -501,7 +501,8 @@ class ExprCompiler:
         item = T.item_type(t)
         if item is None:
             return self.error(e, f"`pick` chooses at random from a list or zone, not {T.show(t)}")
-        return (lambda st, L: st.pick(_as_tuple(st, src(st, L)))), item
+        return self._py(lambda st, L: st.pick(_as_tuple(st, src(st, L))),
+                        lambda low: P.call(P.state_attr("pick"), P.call(low.ref(_as_tuple), P.load("st"), low.expr(src)))), item
 
     def c_Call(self, e: A.Call, scope: Scope):
         name = e.func
@@ -592,6 +593,23 @@ def field_pos(st, x, table: dict, name: str) -> int:
     if pos is None:
         raise Fault(f"{x} has no field `{name}`")
     return pos
+
+
+def field_of_any(st, x, table: dict, name: str):
+    """`x.name` where x may be of several kinds, each keeping the field in its own place."""
+    return st.ent[x][field_pos(st, x, table, name)]
+
+
+def int_range(lo: int, hi: int) -> tuple:
+    """`lo..hi`, both ends included."""
+    return tuple(range(lo, hi + 1))
+
+
+def item_at(xs, i):
+    """`xs[i]` of a list, 0-based, checked."""
+    if not 0 <= i < len(xs):
+        raise Fault(f"list index {i} out of range 0..{len(xs) - 1}")
+    return xs[i]
 
 
 def divide(x, y) -> int:
