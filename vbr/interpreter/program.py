@@ -91,6 +91,7 @@ class Program:
     scratch_locals: object = None
     scratch_state: object = None
     lowering: object = None  # the Lowering that built the fast form (lowering.py)
+    hidden_cache: dict = field(default_factory=dict)  # seat -> the zones it may not see (State.hidden_zones)
     compilers: tuple = ()  # (ExprCompiler, StmtCompiler): scenarios compile against the same tables
 
     def cell_text(self, c) -> str:

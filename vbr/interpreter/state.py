@@ -98,17 +98,18 @@ class State:
         st.run()
         return st
 
-    def clone(self) -> "State":
+    def clone(self, rng=None) -> "State":
+        """An independent copy; with `rng`, the copy draws from that generator instead of a copy
+        of this state's (copying a generator's state costs more than the rest of a clone)."""
         c = State.__new__(State)
         c.prog = self.prog
         c.vals = list(self.vals)
         c.zones = [list(z) for z in self.zones]
         c.where = list(self.where)
         c.ent = [list(a) for a in self.ent]
-        c.kind = self.kind if self.kind is not None else None
         c.kind = list(self.kind)
         c.stack = [f.copy() for f in self.stack]
-        c.rng = R.copy(self.rng)
+        c.rng = R.copy(self.rng) if rng is None else rng
         c.pending, c.result = self.pending, self.result
         c.steps, c.choices = self.steps, self.choices
         c.log = list(self.log) if self.log is not None else None
@@ -392,27 +393,38 @@ class State:
         imagine. Hidden things of one kind and one owner (a seat's deck and hand, say) are pooled
         and shuffled back into the same zones, since a seat knows its own deck holds its own
         cards; the copy's dice are reseeded."""
-        c = self.clone()
-        c.rng = R.stream(seed)
+        c = self.clone(rng=R.stream(seed))
         c.log = None
+        zones, kinds, owners = c.zones, c.kind, self.prog.zone_owner
         pools: dict[tuple, list] = {}
         slots: list[tuple[int, int, tuple]] = []
-        for z in range(len(c.zones)):
-            if not c.visible(z, seat):
-                owner = self.prog.zone_owner[z]
-                for i, e in enumerate(c.zones[z]):
-                    key = (c.kind[e], owner)
-                    pools.setdefault(key, []).append(e)
-                    slots.append((z, i, key))
+        for z in self.hidden_zones(seat):
+            owner = owners[z]
+            for i, e in enumerate(zones[z]):
+                key = (kinds[e], owner)
+                pool = pools.get(key)
+                if pool is None:
+                    pool = pools[key] = []
+                pool.append(e)
+                slots.append((z, i, key))
+        bits = c.rng.getrandbits
         for items in pools.values():
             for i in range(len(items) - 1, 0, -1):
-                j = c.below(i + 1)
+                j = (bits(64) * (i + 1)) >> 64  # c.below(i + 1), written out
                 items[i], items[j] = items[j], items[i]
+        where = c.where
         for z, i, k in slots:
             e = pools[k].pop()
-            c.zones[z][i] = e
-            c.where[e] = z
+            zones[z][i] = e
+            where[e] = z
         return c
+
+    def hidden_zones(self, seat: int) -> tuple[int, ...]:
+        """The zones `seat` may not look into (fixed by the rule file, so worked out once)."""
+        cache = self.prog.hidden_cache
+        if seat not in cache:
+            cache[seat] = tuple(z for z in range(len(self.zones)) if not self.visible(z, seat))
+        return cache[seat]
 
 
 def _run_expr(st: State, f, prog: Program):
