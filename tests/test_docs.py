@@ -257,7 +257,8 @@ def test_every_command_shown_prints_what_is_shown(block, tmp_path, capsys, monke
         got_err = [_normal(x, tmp) for x in err.splitlines()]
         want = [_normal(x, tmp) for x in shown]
         assert _interleaves(want, got_out, got_err), (
-            f"{block.where}: `{cmd}` printed something else\n--- shown:\n" + "\n".join(want)
+            f"{block.where}: `{cmd}` printed something else (if on purpose: "
+            "python scripts/refresh_console_docs.py docs/tutorial.md docs/cli.md)\n--- shown:\n" + "\n".join(want)
             + "\n--- stdout:\n" + "\n".join(got_out) + "\n--- stderr:\n" + "\n".join(got_err))
 
 
