@@ -277,7 +277,7 @@ def _cell_fn(name, method, rtype, doc):
             """`table.get(x, default)`: the answer looked up, not computed."""
             x = low.tmp()
             table, default = court.table(method)
-            look = P.call(ast.Attribute(low.ref(table), "get", ast.Load()), P.load(x), low.value(default))
+            look = P.call(ast.Attribute(low.ref(table), "get", ast.Load()), P.load(x), low.ref(default))
             return ast.IfExp(ast.Compare(ast.NamedExpr(P.store(x), low.expr(f)), [ast.IsNot()], [ast.Constant(None)]),
                              look, P.call(low.ref(of), ast.Constant(None)))
         return (c._py(lambda st, L: of(f(st, L)), template) if m is not None else (lambda st, L: of(f(st, L)))), rtype

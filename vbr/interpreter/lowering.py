@@ -82,7 +82,7 @@ class Lowering:
         """`fn` always gives `value` (a literal, an option, a list the rules spell out)."""
         if self.enabled:
             self._fixed[id(fn)] = (fn, value)
-            self._exprs[id(fn)] = (fn, lambda low: low.value(value))
+            self._exprs[id(fn)] = (fn, lambda low: low.ref(value))
         return fn
 
     def fixed_value(self, fn):
@@ -91,7 +91,8 @@ class Lowering:
 
     # ------------------------------------------------------------------ building blocks
     def ref(self, obj) -> ast.expr:
-        """A reference to an object the compiler made (a closure, a table, a helper)."""
+        """A value fixed at compile time: an int, string, bool or None inline, anything else (a
+        closure, a table, a helper) by reference."""
         if obj is None or type(obj) in (int, str, bool):
             return ast.Constant(obj)
         name = self._names.get(id(obj))
@@ -99,10 +100,6 @@ class Lowering:
             name = self._names[id(obj)] = f"C{len(self._names)}"
             self.namespace[name] = obj  # which also keeps it alive, so its id stays unique
         return _load(name)
-
-    def value(self, v) -> ast.expr:
-        """A value fixed at compile time: literals inline, anything else by reference."""
-        return self.ref(v)
 
     def function_ref(self, kind: str, name: str, closure, nparams: int = 0) -> ast.expr:
         """A call target for a rule file's `fn` (kind "fn", the closure of its body) or pure

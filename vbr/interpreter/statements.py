@@ -107,7 +107,8 @@ def _fused(fns: tuple, spans: tuple, nxt: int):
                 f(st, L)
                 k += 1
         except Exception:
-            st.fault_span = spans[k]
+            if st.fault_span is None:  # the innermost statement wins, as in lowered code
+                st.fault_span = spans[k]
             raise
         fr.pc = nxt
     run.recipe = ("fused", fns, spans, nxt)
