@@ -1,0 +1,352 @@
+"""Balance metrics and their intervals, against values worked out by hand or taken from textbooks.
+
+The per-game fixtures are small made-up games: a score track of (choices made so far, score)
+after every score change, starting level.
+"""
+import json
+import math
+
+import pytest
+
+from vbr.analysis import metrics as M
+from vbr.analysis import stats as S
+from vbr.analysis.trial import Trial
+
+Z = S.Z95
+
+
+def trial(track, winner, choices, forced=0, options=None, first=0, sides=2, points="final", index=0):
+    if points == "final":
+        points = track[-1][1] if track else tuple([0] * sides)
+    return Trial(index, 100 + index, ["random"] * sides, sides, winner, points, choices, forced,
+                 options if options is not None else 2 * choices, first, list(track))
+
+
+# 1-0, 1-1, 1-2, 2-2, 3-2 in 14 choices, side 0 wins; side 1 chose first
+SEESAW = trial([(2, (1, 0)), (5, (1, 1)), (6, (1, 2)), (9, (2, 2)), (12, (3, 2))], 0, 14,
+               forced=4, options=30, first=1)
+# 1-0, 2-0, 2-1, 3-1 in 10 choices: side 0 leads from the first point to the end
+WIRE = trial([(3, (1, 0)), (4, (2, 0)), (8, (2, 1)), (10, (3, 1))], 0, 10, forced=2, options=25, first=0)
+# 0-1, 1-1 in 5 choices: a draw
+DRAW = trial([(2, (0, 1)), (4, (1, 1))], None, 5, forced=1, options=12, first=0)
+# no points declared; 7 choices, every one forced; side 1 wins and chose first
+POINTLESS = trial([], 1, 7, forced=7, options=7, first=1, points=None)
+FOUR = [SEESAW, WIRE, DRAW, POINTLESS]
+
+
+# ------------------------------------------------------------------------------ one game
+def test_lead_changes_skip_ties():
+    # leaders 0, -, 1: the tie takes no lead away, so 0 → 1 is the one change
+    assert M.lead_changes(trial([(1, (1, 0)), (2, (1, 1)), (3, (1, 2))], 1, 3)) == 1
+    # leaders 0, -, 1, -, 0 → two changes
+    assert M.lead_changes(SEESAW) == 2
+    # leaders 0, 0, 0, 0 → none; 1, - → none; no track → none
+    assert [M.lead_changes(t) for t in (WIRE, DRAW, POINTLESS)] == [0, 0, 0]
+
+
+def test_lead_changes_among_three_sides():
+    # 0-1-0, 0-1-1, 1-1-1, 2-1-1, 3-1-1: leaders 1, -, -, 0, 0 → one change
+    t = trial([(1, (0, 1, 0)), (2, (0, 1, 1)), (3, (1, 1, 1)), (4, (2, 1, 1)), (5, (3, 1, 1))], 0, 6, sides=3)
+    assert M.lead_changes(t) == 1
+    assert M.largest_lead(t) == 2  # gaps top − second: 1, 0, 0, 1, 2
+    assert M.final_margin(t) == 2  # 3 − max(1, 1)
+    assert M.comeback(t) is True  # side 1 was ahead of the winner after the first point
+    assert M.decisiveness(t) == 0.5  # last not-ahead moment at choice 3 of 6: (6 − 3) / 6
+
+
+def test_largest_lead_is_the_widest_gap_at_any_point():
+    assert M.largest_lead(SEESAW) == 1  # gaps 1, 0, 1, 0, 1
+    assert M.largest_lead(WIRE) == 2  # gaps 1, 2, 1, 2
+    assert M.largest_lead(DRAW) == 1  # gaps 1, 0
+    assert M.largest_lead(POINTLESS) == 0
+
+
+def test_final_margin_is_winner_minus_best_other():
+    assert M.final_margin(SEESAW) == 1  # 3 − 2
+    assert M.final_margin(WIRE) == 2  # 3 − 1
+    assert M.final_margin(DRAW) == 0  # no winner
+    assert M.final_margin(POINTLESS) == 0  # no points
+    # a side that wins without the most points has a negative margin
+    assert M.final_margin(trial([(1, (0, 1))], 0, 2)) == -1
+
+
+def test_decisiveness_counts_from_the_stretch_that_won_the_last_lead():
+    # leaders 0, -, 1, -, 0: the winner was last not ahead at choice 9 (2-2), then led to the
+    # end, so (14 − 9) / 14 of the game's choices come after that moment
+    assert M.decisiveness(SEESAW) == pytest.approx(5 / 14)
+    # led from the first point on: the whole game
+    assert M.decisiveness(WIRE) == 1.0
+
+
+def test_decisiveness_is_zero_without_a_final_lead():
+    assert M.decisiveness(DRAW) == 0.0
+    assert M.decisiveness(POINTLESS) == 0.0
+    # won at 2-2 (on some other rule): the winner never finished ahead on points
+    assert M.decisiveness(trial([(1, (1, 0)), (2, (1, 1)), (3, (2, 1)), (4, (2, 2))], 1, 4)) == 0.0
+
+
+def test_comeback_means_the_winner_trailed():
+    assert M.comeback(SEESAW) is True  # 1-2 after choice 6
+    assert M.comeback(WIRE) is False
+    assert M.comeback(DRAW) is False  # no winner
+    assert M.comeback(POINTLESS) is False
+
+
+def test_points_scored_counts_score_changes():
+    assert [M.points_scored(t) for t in FOUR] == [5, 4, 2, 0]
+
+
+def test_branching_and_forced_share_are_per_choice():
+    assert M.branching(SEESAW) == pytest.approx(30 / 14)
+    assert M.forced_share(SEESAW) == pytest.approx(4 / 14)
+    assert (M.branching(POINTLESS), M.forced_share(POINTLESS)) == (1.0, 1.0)  # all forced
+    assert (M.branching(trial([], None, 0, options=0)), M.forced_share(trial([], None, 0))) == (0.0, 0.0)
+
+
+def test_a_game_of_one_side_has_no_leads():
+    t = trial([(1, (1,)), (2, (2,))], 0, 2, sides=1)
+    assert (M.lead_changes(t), M.largest_lead(t), M.final_margin(t), M.comeback(t)) == (0, 0, 0, False)
+
+
+def test_row_flattens_a_game():
+    assert M.row(SEESAW) == {
+        "index": 0, "seed": 100, "agents": ["random", "random"], "winner": 0, "score": [3, 2],
+        "choices": 14, "points_scored": 5, "lead_changes": 2, "largest_lead": 1, "final_margin": 1,
+        "decisiveness": 0.3571, "comeback": True, "forced": 4, "branching": 2.1429, "first_side": 1}
+    assert tuple(M.row(SEESAW)) == M.CSV_FIELDS
+
+
+def test_csv_row_writes_lists_as_text():
+    cells = M.csv_row(SEESAW)
+    assert (cells["score"], cells["agents"], cells["comeback"]) == ("3-2", "random;random", "true")
+    empty = M.csv_row(DRAW)
+    assert (empty["winner"], M.csv_row(POINTLESS)["score"]) == ("", "")
+
+
+# ------------------------------------------------------------------------------ intervals
+def test_wilson_matches_hand_values():
+    lo, hi = S.wilson(8, 10)  # p = .8: (.8 + .19207 ± .31362) / 1.38415
+    assert (round(lo, 4), round(hi, 4)) == (0.4902, 0.9433)
+    # at k = 0 the interval is [0, z² / (n + z²)] = [0, 3.8415 / 13.8415]
+    assert S.wilson(0, 10) == (0.0, pytest.approx(Z * Z / (10 + Z * Z)))
+    assert S.wilson(3, 0) is None
+
+
+def test_mean_ci_is_normal_approximation():
+    # 1..5: mean 3, s = √2.5, se = √2.5 / √5 = √0.5
+    lo, hi = S.mean_ci([1, 2, 3, 4, 5])
+    assert (lo, hi) == (pytest.approx(3 - Z * math.sqrt(0.5)), pytest.approx(3 + Z * math.sqrt(0.5)))
+    assert (round(lo, 4), round(hi, 4)) == (1.6141, 4.3859)
+    assert S.mean_ci([4.0]) is None and S.mean_ci([]) is None
+
+
+def test_quantile_interpolates_between_order_statistics():
+    assert S.quantile([4, 1, 3, 2], 0.5) == 2.5
+    assert S.quantile(list(range(1, 11)), 0.1) == pytest.approx(1.9)  # rank 1 + 0.9·9 = 1.9 → 1.9
+    assert S.quantile([7], 0.9) == 7
+
+
+def test_quantile_ranks_match_the_median_tables():
+    # the exact-binomial tables' 95% ranks for the median
+    assert S.quantile_ranks(10, 0.5) == (2, 9)
+    assert S.quantile_ranks(100, 0.5) == (40, 61)
+    assert S.quantile_ranks(5, 0.5) is None  # X(1)..X(5) covers only 94%: too few
+    assert S.quantile_ci(list(range(10, 0, -1)), 0.5) == (2, 9)
+
+
+@pytest.mark.parametrize("q", [0.05, 0.1, 0.25, 0.5, 0.9])
+def test_quantile_ranks_cover_at_least_95_percent(q):
+    # [X(j), X(k)] covers the q-quantile when j ≤ B < k, B ~ Binomial(n, q)
+    for n in range(2, 401):
+        ranks = S.quantile_ranks(n, q)
+        if ranks:
+            pmf = [math.comb(n, b) * q ** b * (1 - q) ** (n - b) for b in range(ranks[0], ranks[1])]
+            assert sum(pmf) >= 0.95, (n, ranks)
+
+
+@pytest.mark.parametrize("a, b, lo, hi", [
+    ((48, 80), (56, 70), 0.0524, 0.3339),  # Newcombe (1998), Table II, method 10
+    ((3, 10), (9, 10), 0.1705, 0.8090),
+    ((0, 29), (5, 56), -0.0381, 0.1926),
+    ((0, 20), (0, 10), -0.1611, 0.2775),
+    ((0, 20), (10, 10), 0.6791, 1.0000),
+])
+def test_newcombe_matches_his_table(a, b, lo, hi):
+    ci = S.diff_proportions(*a, *b)
+    assert (round(ci[0], 4), round(ci[1], 4)) == (lo, hi)
+
+
+def test_welch_difference_of_means_by_hand():
+    # x̄ = 2, s²x = 1; ȳ = 5, s²y = 20/3; se = √(1/3 + 5/3) = √2
+    lo, hi = S.diff_means([1, 2, 3], [2, 4, 6, 8])
+    assert (lo, hi) == (pytest.approx(3 - Z * math.sqrt(2)), pytest.approx(3 + Z * math.sqrt(2)))
+    assert S.diff_means([1], [2, 3]) is None
+
+
+def test_ratio_interval_by_hand():
+    # R = 6/4 = 1.5; residuals 2 − 1.5, 4 − 4.5 → Σ = 0.5; √(0.5 / 2) / x̄ = 0.5 / 2 = 0.25
+    assert S.ratio_se([2, 4], [1, 3]) == pytest.approx(0.25)
+    assert S.ratio_ci([2, 4], [1, 3]) == (pytest.approx(1.5 - Z * 0.25), pytest.approx(1.5 + Z * 0.25))
+    assert S.ratio_ci([2], [1]) is None and S.ratio_ci([0, 0], [0, 0]) is None
+
+
+def test_difference_of_quantiles_by_hand():
+    # medians 5.5 and 15.5, each bounded by X(2)..X(9), 7 apart: se = 7 / 2z each, so the
+    # half-width is z · √2 · 7 / 2z = 7 / √2
+    lo, hi = S.diff_quantiles(list(range(1, 11)), list(range(11, 21)), 0.5)
+    assert (lo, hi) == (pytest.approx(10 - 7 / math.sqrt(2)), pytest.approx(10 + 7 / math.sqrt(2)))
+    assert S.diff_quantiles([3] * 20, list(range(20)), 0.5) is None  # ties: no spread to read
+
+
+# ------------------------------------------------------------------------------ many games
+@pytest.fixture(scope="module")
+def summary():
+    return M.summarize(FOUR)
+
+
+def test_summary_counts_wins_per_side(summary):
+    # side 0 won SEESAW and WIRE, side 1 POINTLESS, DRAW was drawn
+    assert summary["games"] == 4 and summary["sides"] == "seat"
+    assert summary["win_rate"]["0"] == {"wins": 2, "value": 0.5, "ci95": [0.15, 0.85]}  # Wilson 2/4
+    assert summary["win_rate"]["1"]["wins"] == 1
+
+
+def test_first_mover_advantage_is_over_decided_games(summary):
+    # decided: SEESAW (first 1, won by 0), WIRE (0, 0), POINTLESS (1, 1) → 2 of 3
+    m = summary["metrics"]["first_mover_advantage"]
+    assert (m["value"], m["n"], m["excess"]) == (0.6667, 3, 0.1667)  # 2/3 − 1/2
+    assert m["ci95"] == [round(x, 4) for x in S.wilson(2, 3)]
+
+
+def test_side_advantage_and_balance(summary):
+    # of 3 decided games side 0 won 2: 2/3 − 1/2; Ludii's Balance over all 4: 1 − (2/4 − 1/4)
+    m = summary["metrics"]["side_advantage"]
+    assert (m["value"], m["side"], m["balance"]) == (0.1667, "0", 0.75)
+
+
+def test_length_figures(summary):
+    ms = summary["metrics"]
+    # lengths 14, 10, 5, 7: mean 9, deviations 5, 1, −4, −2 → s² = 46/3, se = √(46/3)/2
+    se = math.sqrt(46 / 3) / 2
+    assert ms["length_mean"]["value"] == 9.0
+    assert ms["length_mean"]["ci95"] == [round(9 - Z * se, 4), round(9 + Z * se, 4)]
+    # sorted 5, 7, 10, 14: median at rank 1.5 → 8.5; p10 at 0.3 → 5.6; p90 at 2.7 → 12.8
+    assert [ms[k]["value"] for k in ("length_median", "length_p10", "length_p90")] == [8.5, 5.6, 12.8]
+    # four games are too few for a 95% interval on any of them
+    assert ms["length_median"]["ci95"] is None and "too few" in ms["length_median"]["reason"]
+
+
+def test_score_figures_skip_games_without_points(summary):
+    ms = summary["metrics"]
+    # SEESAW, WIRE, DRAW: points 5, 4, 2; lead changes 2, 0, 0; largest leads 1, 2, 1; margins 1, 2, 0
+    assert ms["points_mean"]["value"] == round(11 / 3, 4) and ms["points_mean"]["n"] == 3
+    assert ms["lead_changes_mean"]["value"] == round(2 / 3, 4)
+    assert ms["largest_lead_mean"]["value"] == round(4 / 3, 4)
+    assert ms["final_margin_mean"]["value"] == 1.0
+    # decided with points: SEESAW (5/14, a comeback) and WIRE (1.0, none)
+    assert ms["decisiveness_mean"]["value"] == round((5 / 14 + 1) / 2, 4)
+    assert (ms["comeback_rate"]["value"], ms["comeback_rate"]["n"]) == (0.5, 2)
+    assert ms["draw_rate"]["value"] == 0.25
+
+
+def test_branching_and_forced_are_pooled_over_choices(summary):
+    ms = summary["metrics"]
+    # options 30 + 25 + 12 + 7 = 74 over 36 choices (the mean of per-game ratios would be 2.0107)
+    assert ms["branching_factor"]["value"] == round(74 / 36, 4)
+    assert ms["forced_share"]["value"] == round(14 / 36, 4)  # forced 4 + 2 + 1 + 7
+
+
+def test_every_metric_has_an_interval_or_a_reason(summary):
+    for name, m in summary["metrics"].items():
+        assert m["unit"] in ("share", "choices", "points", "count"), name
+        assert (m["ci95"] is None) == ("reason" in m), name
+    json.dumps(summary)
+
+
+def test_summary_floats_have_four_decimals(summary):
+    def floats(x):
+        if isinstance(x, dict):
+            return [f for v in x.values() for f in floats(v)]
+        if isinstance(x, list):
+            return [f for v in x for f in floats(v)]
+        return [x] if isinstance(x, float) else []
+    assert all(round(f, 4) == f for f in floats(summary))
+
+
+def test_one_game_has_values_without_spread():
+    ms = M.summarize([WIRE])["metrics"]
+    assert ms["length_mean"]["value"] == 10.0 and ms["length_mean"]["ci95"] is None
+    assert ms["length_mean"]["reason"] == "too few games to measure a spread"
+    assert ms["first_mover_advantage"]["value"] == 1.0  # Wilson still bounds one game: 1/1
+    assert ms["first_mover_advantage"]["ci95"] == [round(x, 4) for x in S.wilson(1, 1)]
+
+
+def test_games_without_points_have_no_score_figures():
+    ms = M.summarize([POINTLESS, POINTLESS])["metrics"]
+    for name in ("points_mean", "lead_changes_mean", "decisiveness_mean", "comeback_rate",
+                 "largest_lead_mean", "final_margin_mean"):
+        assert ms[name]["value"] is None and "points" in ms[name]["reason"], name
+
+
+def test_all_forced_choices():
+    ms = M.summarize([POINTLESS, POINTLESS])["metrics"]
+    assert ms["forced_share"]["value"] == 1.0 and ms["forced_share"]["ci95"] == [1.0, 1.0]
+    assert ms["branching_factor"]["value"] == 1.0
+
+
+def test_only_draws():
+    ms = M.summarize([DRAW, DRAW])["metrics"]
+    assert ms["draw_rate"]["value"] == 1.0
+    assert ms["first_mover_advantage"]["value"] is None
+    assert ms["first_mover_advantage"]["reason"] == "no decided games with a first side"
+    assert ms["decisiveness_mean"]["value"] is None
+
+
+def test_no_games():
+    s = M.summarize([], side_label="team")
+    assert (s["games"], s["sides"], s["win_rate"]) == (0, "team", {})
+    assert all(m["value"] is None for m in s["metrics"].values())
+
+
+def test_side_label_is_seat_or_team():
+    with pytest.raises(ValueError):
+        M.summarize(FOUR, side_label="player")
+
+
+# ------------------------------------------------------------------------------ two runs
+def draws(k, n):
+    return [trial([], None if i < k else 0, 10, index=i) for i in range(n)]
+
+
+def test_compare_proportions_with_newcombe():
+    # draw rates 48/80 → 56/70: Newcombe's first example, 0.0524..0.3339
+    row = {r["metric"]: r for r in M.compare(draws(48, 80), draws(56, 70))}["draw_rate"]
+    assert (row["a"], row["b"], row["diff"]) == (0.6, 0.8, 0.2)
+    assert row["ci95"] == [0.0524, 0.3339] and row["significant"] is True
+    assert row["sentence"] == "draw rate 60.0 % \u2192 80.0 %, +20.0 percentage points, CI 5.2..33.4"
+
+
+def test_compare_means_with_welch():
+    a = [trial([], 0, c, index=i) for i, c in enumerate([1, 2, 3])]
+    b = [trial([], 0, c, index=i) for i, c in enumerate([2, 4, 6, 8])]
+    row = {r["metric"]: r for r in M.compare(a, b)}["length_mean"]
+    lo, hi = S.diff_means([1, 2, 3], [2, 4, 6, 8])
+    assert (row["diff"], row["ci95"]) == (3.0, [round(lo, 4), round(hi, 4)])
+    assert row["significant"] is True  # 0.23..5.77
+    assert row["sentence"] == "mean length 2 \u2192 5, +3 choices, CI 0.23..5.77"
+
+
+def test_compare_lists_win_rates_then_every_metric():
+    rows = M.compare(FOUR, FOUR)
+    assert [r["metric"] for r in rows] == ["win_rate_0", "win_rate_1"] + [m.name for m in M.METRICS]
+    assert all(r["diff"] in (0, None) for r in rows)
+    assert all(r["significant"] in (False, None) for r in rows)
+
+
+def test_compare_says_why_there_is_no_interval():
+    rows = {r["metric"]: r for r in M.compare([WIRE], [SEESAW])}
+    assert rows["length_mean"]["ci95"] is None
+    assert rows["length_mean"]["reason"] == "a: too few games to measure a spread"
+    assert rows["length_mean"]["sentence"].endswith("no CI (a: too few games to measure a spread)")
+    gone = {r["metric"]: r for r in M.compare([POINTLESS], [POINTLESS])}["points_mean"]
+    assert gone["sentence"] == "points per game: not measured (a: no games with points)"

@@ -1,0 +1,394 @@
+"""Balance metrics: what one finished game says, and what many say together, with 95% intervals.
+
+Per game, each metric is a pure function of one `Trial`, read from its score track, its winner
+and its choice counts only; a game's names never enter. Over many games, `summarize` gives every
+metric a value, an interval and the games it is taken over, and `compare` gives the difference
+between two runs (b − a) with an interval of its own. docs/analysis.md defines each metric and
+where it comes from (Browne 2008; Ludii's metrics).
+
+Lead and trail follow the declared points: after each score change the leader is the side with
+strictly the most points, and nobody leads while the top is shared. Every game starts level.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from statistics import fmean
+from typing import Callable
+
+from vbr.analysis import stats as S
+from vbr.analysis.trial import Trial
+
+SIDE_LABELS = ("seat", "team")
+
+
+# ------------------------------------------------------------------------------ one game
+def _leader(score) -> int | None:
+    """Why strictly: a shared top is nobody's lead, so a tie can neither start nor end one."""
+    if len(score) < 2:
+        return None
+    top = max(score)
+    tops = [i for i, p in enumerate(score) if p == top]
+    return tops[0] if len(tops) == 1 else None
+
+
+def _gap(score) -> float:
+    """Top minus second; a game of one side has nobody to lead."""
+    if len(score) < 2:
+        return 0
+    first, second = sorted(score, reverse=True)[:2]
+    return first - second
+
+
+def final_margin(t: Trial) -> float:
+    """The winner's final points minus the best of the other sides': against the nearest rival,
+    since with more than two sides the distant ones say nothing about how close it was.
+    Negative when a side won without the most points; 0 for a draw or a game without points."""
+    if t.winner is None or not t.points or len(t.points) < 2:
+        return 0
+    return t.points[t.winner] - max(p for i, p in enumerate(t.points) if i != t.winner)
+
+
+def lead_changes(t: Trial) -> int:
+    """How often the lead passed from one side to another, ties skipped: 1-0, 1-1, 1-2 is one
+    change (0 leads, nobody, 1 leads), not two, since a tie alone takes no lead away."""
+    leaders = [x for x in (_leader(s) for _, s in t.score_track) if x is not None]
+    return sum(1 for a, b in zip(leaders, leaders[1:]) if a != b)
+
+
+def largest_lead(t: Trial) -> float:
+    """The widest gap between first and second at any point: how far a game ran away, even if it
+    came back, which the final margin cannot show."""
+    return max((_gap(s) for _, s in t.score_track), default=0)
+
+
+def decisiveness(t: Trial) -> float:
+    """The share of the game's choices played from the start of the stretch of play in which the
+    eventual winner took the lead for the last time (the choices since the score change before
+    it), to the end: 1.0 when it led from the first point on, small when it went ahead late.
+
+    Why from that stretch's start: the lead was won by the play since the previous point, so that
+    play already belongs to the part of the game that decided it. 0 for a draw, a game without
+    points or choices, and a winner that did not finish strictly ahead on points.
+    """
+    if t.winner is None or not t.choices or not t.score_track:
+        return 0.0
+    if _leader(t.score_track[-1][1]) != t.winner:
+        return 0.0
+    start = 0
+    for c, s in t.score_track:
+        if _leader(s) != t.winner:
+            start = c
+    return (t.choices - start) / t.choices
+
+
+def comeback(t: Trial) -> bool:
+    """Whether the winner was behind (some other side strictly ahead of it) at some point."""
+    if t.winner is None:
+        return False
+    w = t.winner
+    return any(any(p > s[w] for i, p in enumerate(s) if i != w) for _, s in t.score_track)
+
+
+def points_scored(t: Trial) -> int:
+    """Score changes: the points (rallies) played, whatever each was worth."""
+    return len(t.score_track)
+
+
+def branching(t: Trial) -> float:
+    """Legal options per choice in this game (0 for a game of no choices)."""
+    return t.options / t.choices if t.choices else 0.0
+
+
+def forced_share(t: Trial) -> float:
+    """The share of this game's choices that offered one option only (0 for no choices)."""
+    return t.forced / t.choices if t.choices else 0.0
+
+
+def row(t: Trial) -> dict:
+    """One game as a flat record for JSONL: lists stay lists, floats have 4 decimals."""
+    return {"index": t.index, "seed": t.seed, "agents": list(t.agents), "winner": t.winner,
+            "score": list(t.points) if t.points is not None else None, "choices": t.choices,
+            "points_scored": points_scored(t), "lead_changes": lead_changes(t),
+            "largest_lead": largest_lead(t), "final_margin": final_margin(t),
+            "decisiveness": round(decisiveness(t), 4), "comeback": comeback(t), "forced": t.forced,
+            "branching": round(branching(t), 4), "first_side": t.first_side}
+
+
+CSV_FIELDS = ("index", "seed", "agents", "winner", "score", "choices", "points_scored", "lead_changes",
+              "largest_lead", "final_margin", "decisiveness", "comeback", "forced", "branching", "first_side")
+
+
+def csv_row(t: Trial) -> dict[str, str]:
+    """`row` as text cells, as vbr.analysis.output writes CSV: the score as `3-2`, the agents as
+    `greedy;random` (no comma, so no quoting), none as an empty cell, booleans as `true`/`false`
+    (as in JSON)."""
+    return {k: _cell(k, v) for k, v in row(t).items()}
+
+
+def _cell(key: str, v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if key == "agents":
+        return ";".join(v)
+    if isinstance(v, list):
+        return "-".join(str(x) for x in v)
+    return str(v)
+
+
+# ------------------------------------------------------------------------------ many games
+@dataclass(frozen=True)
+class Metric:
+    """One summary figure: `sample` draws from the trials what its `kind` of interval needs.
+
+    proportion: (k, n, offset), value k/n − offset; mean: one number per game; ratio: per-game
+    numerators and denominators, pooled; quantile: one number per game, at `q`.
+    """
+    name: str
+    label: str
+    unit: str  # share | choices | points | count
+    kind: str  # proportion | mean | ratio | quantile
+    over: str  # the games it is taken over, for the reader and for the reason of a missing value
+    sample: Callable[[list[Trial]], object]
+    q: float = 0.5
+
+
+def _decided(ts):
+    return [t for t in ts if t.winner is not None]
+
+
+def _scored(ts):
+    return [t for t in ts if t.points is not None]
+
+
+def _sides(ts) -> int:
+    return max((t.sides for t in ts), default=0)
+
+
+def _wins(ts) -> list[int]:
+    return [sum(1 for t in ts if t.winner == s) for s in range(_sides(ts))]
+
+
+def _first_mover(ts):
+    games = [t for t in _decided(ts) if t.first_side is not None]
+    return sum(1 for t in games if t.winner == t.first_side), len(games), 0.0
+
+
+def _top_side(ts) -> int | None:
+    """The side with the most wins (the lowest-numbered one on a tie)."""
+    wins = _wins(ts)
+    return max(range(len(wins)), key=wins.__getitem__) if wins else None
+
+
+def _side_advantage(ts):
+    top = _top_side(ts)
+    k = _wins(ts)[top] if top is not None else 0
+    return k, len(_decided(ts)), (1 / _sides(ts) if ts else 0.0)
+
+
+def _per_game(f, select=_scored):
+    return lambda ts: [float(f(t)) for t in select(ts)]
+
+
+def _decided_scored(ts):
+    return _decided(_scored(ts))
+
+
+_lengths = _per_game(lambda t: t.choices, list)
+
+
+METRICS = (
+    Metric("first_mover_advantage", "first-mover advantage", "share", "proportion",
+           "decided games with a first side", _first_mover),
+    Metric("side_advantage", "side advantage", "share", "proportion", "decided games", _side_advantage),
+    Metric("draw_rate", "draw rate", "share", "proportion", "games",
+           lambda ts: (len(ts) - len(_decided(ts)), len(ts), 0.0)),
+    Metric("length_mean", "mean length", "choices", "mean", "games", _lengths),
+    Metric("length_median", "median length", "choices", "quantile", "games",
+           _lengths, 0.5),
+    Metric("length_p10", "length, 10th percentile", "choices", "quantile", "games",
+           _lengths, 0.1),
+    Metric("length_p90", "length, 90th percentile", "choices", "quantile", "games",
+           _lengths, 0.9),
+    Metric("points_mean", "points per game", "points", "mean", "games with points", _per_game(points_scored)),
+    Metric("lead_changes_mean", "lead changes per game", "count", "mean", "games with points",
+           _per_game(lead_changes)),
+    Metric("decisiveness_mean", "decisiveness", "share", "mean", "decided games with points",
+           _per_game(decisiveness, _decided_scored)),
+    Metric("comeback_rate", "comeback rate", "share", "proportion", "decided games with points",
+           lambda ts: (sum(1 for t in _decided_scored(ts) if comeback(t)), len(_decided_scored(ts)), 0.0)),
+    Metric("largest_lead_mean", "mean largest lead", "points", "mean", "games with points",
+           _per_game(largest_lead)),
+    Metric("final_margin_mean", "mean final margin", "points", "mean", "games with points",
+           _per_game(final_margin)),
+    Metric("branching_factor", "branching factor", "count", "ratio", "games",
+           lambda ts: ([t.options for t in ts], [t.choices for t in ts])),
+    Metric("forced_share", "forced choices", "share", "ratio", "games",
+           lambda ts: ([t.forced for t in ts], [t.choices for t in ts])),
+)
+
+METHODS = {"proportion": "Wilson score", "mean": "normal approximation", "ratio": "ratio, games as clusters",
+           "quantile": "order statistics"}
+DIFF_METHODS = {"proportion": "Newcombe hybrid score", "mean": "Welch (normal approximation)",
+                "ratio": "ratio, games as clusters", "quantile": "Price-Bonett (order statistics)"}
+
+
+def _count(kind: str, sample) -> int:
+    return sample[1] if kind == "proportion" else len(sample[0] if kind == "ratio" else sample)
+
+
+def _estimate(m: Metric, sample) -> tuple[float | None, tuple | None, str | None]:
+    """(value, 95% interval, why there is none)."""
+    if _count(m.kind, sample) == 0:
+        return None, None, f"no {m.over}"
+    if m.kind == "ratio" and not sum(sample[1]):
+        return None, None, "no choices were made"
+    value, ci = _value_and_ci(m, sample)
+    if ci is None:
+        few = "for an interval at this quantile" if m.kind == "quantile" else "to measure a spread"
+        return value, None, f"too few {m.over} {few}"
+    return value, ci, None
+
+
+def _value_and_ci(m: Metric, sample) -> tuple[float, tuple | None]:
+    if m.kind == "proportion":
+        k, n, off = sample
+        lo, hi = S.wilson(k, n)
+        return k / n - off, (lo - off, hi - off)
+    if m.kind == "mean":
+        return fmean(sample), S.mean_ci(sample)
+    if m.kind == "ratio":
+        return sum(sample[0]) / sum(sample[1]), S.ratio_ci(*sample)
+    return S.quantile(sample, m.q), S.quantile_ci(sample, m.q)
+
+
+def _r(x):
+    """Four decimals for floats, lists for intervals (JSON has no tuples)."""
+    if isinstance(x, float):
+        return round(x, 4)
+    if isinstance(x, tuple):
+        return [_r(v) for v in x]
+    return x
+
+
+def _entry(m: Metric, ts: list[Trial]) -> dict:
+    sample = m.sample(ts)
+    value, ci, reason = _estimate(m, sample)
+    out = {"value": _r(value), "ci95": _r(ci), "label": m.label, "unit": m.unit, "n": _count(m.kind, sample),
+           "over": m.over, "method": METHODS[m.kind]}
+    if reason:
+        out["reason"] = reason
+    return out | _extra(m.name, ts, value, ci)
+
+
+def _extra(name: str, ts: list[Trial], value, ci) -> dict:
+    """The first mover's excess over an equal share, and which side the side advantage is of."""
+    if name == "first_mover_advantage" and value is not None:
+        fair = 1 / _sides(ts)
+        return {"excess": _r(value - fair), "excess_ci95": _r((ci[0] - fair, ci[1] - fair))}
+    if name == "side_advantage" and value is not None:
+        return {"side": str(_top_side(ts)), "balance": _r(balance(ts))}
+    return {}
+
+
+def balance(ts: list[Trial]) -> float | None:
+    """Ludii's Balance: 1 − the largest difference between two sides' win rates over all games."""
+    if not ts or _sides(ts) < 2:
+        return None
+    rates = [w / len(ts) for w in _wins(ts)]
+    return 1 - (max(rates) - min(rates))
+
+
+def _win_rates(ts: list[Trial]) -> dict:
+    n = len(ts)
+    return {str(s): {"wins": k, "value": _r(k / n) if n else None, "ci95": _r(S.wilson(k, n))}
+            for s, k in enumerate(_wins(ts))}
+
+
+def summarize(trials: list[Trial], side_label: str = "seat") -> dict:
+    """Every metric of METRICS over the trials, each with its interval, or none and the reason."""
+    if side_label not in SIDE_LABELS:
+        raise ValueError(f"side_label must be one of {SIDE_LABELS}, not {side_label!r}")
+    return {"games": len(trials), "sides": side_label, "win_rate": _win_rates(trials),
+            "metrics": {m.name: _entry(m, trials) for m in METRICS}}
+
+
+# ------------------------------------------------------------------------------ two runs
+def _win_metrics(a: list[Trial], b: list[Trial], side_label: str) -> list[Metric]:
+    sides = min(_sides(a), _sides(b))
+    return [Metric(f"win_rate_{s}", f"{side_label} {s} win rate", "share", "proportion", "games",
+                   lambda ts, s=s: (_wins(ts)[s], len(ts), 0.0)) for s in range(sides)]
+
+
+def _difference(m: Metric, sa, sb) -> tuple | None:
+    """The 95% interval of b − a, by the method that suits the metric's kind."""
+    if m.kind == "proportion":
+        ci = S.diff_proportions(sa[0], sa[1], sb[0], sb[1])
+        shift = sa[2] - sb[2]
+        return (ci[0] + shift, ci[1] + shift) if ci else None
+    if m.kind == "mean":
+        return S.diff_means(sa, sb)
+    if m.kind == "ratio":
+        return S.diff_ratios(*sa, *sb) if sum(sa[1]) and sum(sb[1]) else None
+    return S.diff_quantiles(sa, sb, m.q)
+
+
+def _compare_one(m: Metric, a: list[Trial], b: list[Trial]) -> dict:
+    sa, sb = m.sample(a), m.sample(b)
+    (va, _, ra), (vb, _, rb) = _estimate(m, sa), _estimate(m, sb)
+    both = va is not None and vb is not None
+    ci = _difference(m, sa, sb) if both else None
+    reason = None if ci else f"a: {ra}" if ra else f"b: {rb}" if rb else NO_SPREAD
+    out = {"metric": m.name, "label": m.label, "unit": m.unit, "a": _r(va), "b": _r(vb),
+           "diff": _r(vb - va) if both else None, "ci95": _r(ci), "method": DIFF_METHODS[m.kind],
+           "significant": (ci[0] > 0 or ci[1] < 0) if ci else None}
+    if reason:
+        out["reason"] = reason
+    return out | {"sentence": sentence(m.label, m.unit, va, vb, ci, reason)}
+
+
+NO_SPREAD = "ties fill the order-statistic interval: no standard error can be read off it"
+
+
+def compare(a: list[Trial], b: list[Trial], side_label: str = "seat") -> list[dict]:
+    """Each side's win rate, then every metric of METRICS: a, b, b − a and its 95% interval.
+
+    Why lists of trials rather than two summaries: the interval of a difference needs each run's
+    spread, not only its two interval ends.
+    """
+    if side_label not in SIDE_LABELS:
+        raise ValueError(f"side_label must be one of {SIDE_LABELS}, not {side_label!r}")
+    return [_compare_one(m, a, b) for m in (*_win_metrics(a, b, side_label), *METRICS)]
+
+
+# ------------------------------------------------------------------------------ in words
+def _minus(text: str) -> str:
+    return text.replace("-", "\u2212")
+
+
+def _num(x: float, unit: str = "") -> str:
+    """Shares in percent with one decimal; other figures with up to two, trailing zeros dropped;
+    a true minus sign, and none on a zero."""
+    text = f"{100 * x:.1f}" if unit == "share" else f"{x:.2f}".rstrip("0").rstrip(".")
+    if not text.strip("-0."):
+        text = text.lstrip("-")
+    return _minus(text)
+
+
+def _delta(x: float, unit: str) -> str:
+    """A signed change: percentage points for shares, the metric's own unit otherwise."""
+    text = _num(x, unit)
+    return ("+" if x > 0 and text.strip("0.") else "") + text
+
+
+def sentence(label: str, unit: str, a, b, ci, reason: str | None = None) -> str:
+    """One line a designer can read: `first-mover advantage 55.2 % → 50.9 %, −4.3 percentage
+    points, CI −6.1..−2.5`."""
+    if a is None or b is None:
+        return f"{label}: not measured ({reason})"
+    words = {"share": " percentage points", "choices": " choices", "points": " points"}.get(unit, "")
+    lo, hi = (_num(x, unit) for x in ci or (0, 0))
+    pct = " %" if unit == "share" else ""
+    text = f"{label} {_num(a, unit)}{pct} \u2192 {_num(b, unit)}{pct}, {_delta(b - a, unit)}{words}"
+    return f"{text}, no CI ({reason})" if ci is None else f"{text}, CI {lo}..{hi}"
