@@ -10,6 +10,7 @@ the user's seed with SplitMix64 (`derive`), which spreads nearby seeds apart.
 """
 from __future__ import annotations
 
+import _random
 import random
 
 MASK = (1 << 64) - 1
@@ -31,7 +32,15 @@ def derive(seed: int, *salt: int) -> int:
 
 def stream(seed: int) -> random.Random:
     """A generator for one game (or one agent) from a seed."""
-    return random.Random(derive(seed))
+    return generator(derive(seed))
+
+
+def generator(x: int) -> random.Random:
+    """`random.Random(x)` for an int x (the same numbers), without its Python-level layers."""
+    r = _new(random.Random)
+    _seed(r, x)
+    r.gauss_next = None
+    return r
 
 
 def below(r: random.Random, n: int) -> int:
@@ -41,6 +50,10 @@ def below(r: random.Random, n: int) -> int:
 
 def copy(r: random.Random) -> random.Random:
     """An independent generator at the same point of the same stream."""
-    c = random.Random(0)
+    c = _new(random.Random)  # not seeded (seeding costs more than the copy): setstate fills it all
     c.setstate(r.getstate())
     return c
+
+
+_new = random.Random.__new__
+_seed = _random.Random.seed

@@ -6,6 +6,7 @@ generator in the compiled rules; agents only pick among them (python-chess's pus
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from vbr.errors import Diagnostic, IllegalActionError, InvalidActionError, StepLimitExceeded, VbrRuntimeError
@@ -56,8 +57,11 @@ class Outcome:
 
 
 class State:
+    """One game in progress. Every table is plain data; a card's or piece's fields are a tuple
+    (`ent[e]`), replaced whole when a field changes, so that copies share the tuples."""
+
     __slots__ = ("prog", "vals", "zones", "where", "ent", "kind", "stack", "rng", "pending", "result",
-                 "steps", "choices", "log", "forced", "phase", "trace", "hold_start", "fault_span")
+                 "steps", "choices", "log", "forced", "phase", "trace", "hold_start", "fault_span", "__weakref__")
 
     def __init__(self, prog: Program):
         self.prog = prog
@@ -100,20 +104,32 @@ class State:
 
     def clone(self, rng=None) -> "State":
         """An independent copy; with `rng`, the copy draws from that generator instead of a copy
-        of this state's (copying a generator's state costs more than the rest of a clone)."""
+        of this state's. Cheap: cards' fields are shared tuples, and the generator is copied only
+        when the copy (or this state) first draws from it (`_Deferred`), since copying a
+        generator's state costs more than the rest of a clone."""
         c = State.__new__(State)
         c.prog = self.prog
-        c.vals = list(self.vals)
-        c.zones = [list(z) for z in self.zones]
-        c.where = list(self.where)
-        c.ent = [list(a) for a in self.ent]
-        c.kind = list(self.kind)
+        c.vals = self.vals[:]
+        c.zones = [z[:] for z in self.zones]
+        c.where = self.where[:]
+        c.ent = self.ent[:]
+        c.kind = self.kind[:]
         c.stack = [f.copy() for f in self.stack]
-        c.rng = R.copy(self.rng) if rng is None else rng
+        if rng is None:
+            r = self.rng
+            if type(r) is _Deferred:
+                r.shared.holders += 1
+                c.rng = _Deferred(r.shared, c)
+            else:
+                shared = _Shared(r)
+                self.rng = _Deferred(shared, self)
+                c.rng = _Deferred(shared, c)
+        else:
+            c.rng = rng
         c.pending, c.result = self.pending, self.result
         c.steps, c.choices = self.steps, self.choices
-        c.log = list(self.log) if self.log is not None else None
-        c.forced = {k: list(v) for k, v in self.forced.items()}
+        c.log = self.log[:] if self.log is not None else None
+        c.forced = {k: v[:] for k, v in self.forced.items()} if self.forced else {}
         c.phase = self.phase
         c.trace = dict(self.trace) if self.trace is not None else None
         c.hold_start = self.hold_start
@@ -312,7 +328,8 @@ class State:
         self.zones[z].append(e)
 
     def set_attr(self, e: int, pos: int, v) -> None:
-        self.ent[e][pos] = v
+        a = self.ent[e]  # a tuple other copies of this state may share: replaced, not changed
+        self.ent[e] = a[:pos] + (v,) + a[pos + 1:]
 
     def move(self, e: int, z: int, bottom: bool = False) -> None:
         self.zones[self.where[e]].remove(e)
@@ -396,27 +413,56 @@ class State:
         c = self.clone(rng=R.stream(seed))
         c.log = None
         zones, kinds, owners = c.zones, c.kind, self.prog.zone_owner
-        pools: dict[tuple, list] = {}
-        slots: list[tuple[int, int, tuple]] = []
+        pools: dict[tuple, list] = {}  # (kind, owner) -> its things, in the order of their places
+        places: dict[tuple, list] = {}  # (kind, owner) -> its places: a whole zone z, or (z, i)
         for z in self.hidden_zones(seat):
+            items = zones[z]
+            if not items:
+                continue
             owner = owners[z]
-            for i, e in enumerate(zones[z]):
-                key = (kinds[e], owner)
+            k = kinds[items[0]]
+            for e in items:
+                if kinds[e] != k:
+                    break
+            else:  # one kind (the usual case): the whole zone is one run of places
+                key = (k, owner)
                 pool = pools.get(key)
                 if pool is None:
-                    pool = pools[key] = []
-                pool.append(e)
-                slots.append((z, i, key))
+                    pools[key], places[key] = list(items), [z]
+                else:
+                    pool += items
+                    places[key].append(z)
+                continue
+            for i, e in enumerate(items):
+                key = (kinds[e], owner)
+                if key not in pools:
+                    pools[key], places[key] = [], []
+                pools[key].append(e)
+                places[key].append((z, i))
         bits = c.rng.getrandbits
-        for items in pools.values():
+        where = c.where
+        for key, items in pools.items():
             for i in range(len(items) - 1, 0, -1):
                 j = (bits(64) * (i + 1)) >> 64  # c.below(i + 1), written out
                 items[i], items[j] = items[j], items[i]
-        where = c.where
-        for z, i, k in slots:
-            e = pools[k].pop()
-            zones[z][i] = e
-            where[e] = z
+            items.reverse()  # dealt from the end: the first place gets the last of the shuffle
+            runs = places[key]
+            if len(runs) == 1 and type(runs[0]) is int:
+                zones[runs[0]] = items  # one zone's things shuffled among themselves: `where` holds
+                continue
+            at = 0
+            for p in runs:
+                if type(p) is int:
+                    n = len(zones[p])
+                    zones[p] = part = items[at:at + n]
+                    for e in part:
+                        where[e] = p
+                    at += n
+                else:
+                    e = items[at]
+                    zones[p[0]][p[1]] = e
+                    where[e] = p[0]
+                    at += 1
         return c
 
     def hidden_zones(self, seat: int) -> tuple[int, ...]:
@@ -425,6 +471,61 @@ class State:
         if seat not in cache:
             cache[seat] = tuple(z for z in range(len(self.zones)) if not self.visible(z, seat))
         return cache[seat]
+
+
+class _Shared:
+    """A generator that several copies of a state hold until they draw from it."""
+
+    __slots__ = ("gen", "holders")
+
+    def __init__(self, gen):
+        self.gen = gen
+        self.holders = 2
+
+
+class _Deferred:
+    """A state's generator, shared with its copies until one of them draws: the first to draw
+    takes a copy of it (the last holder takes the generator itself) and puts it in its `rng`,
+    so that every state draws exactly the numbers it would have drawn from a copy made at
+    clone time. A state given up before drawing hands its share back (`__del__`)."""
+
+    __slots__ = ("shared", "owner", "own")
+
+    def __init__(self, shared: _Shared, state: State):
+        self.shared = shared
+        self.owner = weakref.ref(state)
+        self.own = None
+
+    def _take(self):
+        own = self.own
+        if own is None:
+            shared = self.shared
+            self.shared = None
+            if shared.holders > 1:
+                shared.holders -= 1
+                own = R.copy(shared.gen)
+            else:
+                own = shared.gen
+                shared.gen = None
+            self.own = own
+            st = self.owner()
+            if st is not None and st.rng is self:
+                st.rng = own
+        return own
+
+    def getrandbits(self, k: int) -> int:
+        return self._take().getrandbits(k)
+
+    def getstate(self):
+        return self._take().getstate()
+
+    def setstate(self, state) -> None:
+        self._take().setstate(state)
+
+    def __del__(self):
+        shared = self.shared
+        if shared is not None:
+            shared.holders -= 1
 
 
 def _run_expr(st: State, f, prog: Program):

@@ -609,12 +609,12 @@ class StmtCompiler:
                 attrs = [None] * nfields
                 for pos, f in given.items():
                     attrs[pos] = f(st, L)
-                st.create(kidx, attrs, z)
+                st.create(kidx, tuple(attrs), z)
 
         def build(low, in_loop):
-            """`st.create(kind, [fields...], zone)`, in a loop when `times` is given."""
-            attrs = ast.List([low.expr(given[i]) if i in given else ast.Constant(None) for i in range(nfields)],
-                             ast.Load())
+            """`st.create(kind, (fields...), zone)`, in a loop when `times` is given."""
+            attrs = ast.Tuple([low.expr(given[i]) if i in given else ast.Constant(None) for i in range(nfields)],
+                              ast.Load())
             z = low.tmp()
             one = _create_written_out(low, kidx, attrs, P.load(z))
             if times is None:
