@@ -77,12 +77,26 @@ def load_rules(name: str | Path) -> RuleSet:
 
 
 def parse_file(path: Path, span: Span | None = None):
+    """The file's AST and text. The file is read every time; the last few ASTs are kept by
+    (path, text), so a file read twice unchanged (`vbr check` looks at what a file is, then
+    loads it) is parsed once. ASTs are frozen, so sharing one is safe."""
     text = read_source(path, span)
+    key = (str(path), text)
+    tree = _parsed.get(key)
+    if tree is not None:
+        return tree, text
     try:
-        return parse(text, str(path)), text
+        tree = parse(text, str(path))
     except VbrError as exc:
         exc.sources.setdefault(str(path), text)
         raise
+    if len(_parsed) >= 8:
+        _parsed.pop(next(iter(_parsed)))
+    _parsed[key] = tree
+    return tree, text
+
+
+_parsed: dict[tuple[str, str], object] = {}  # (path, text) -> AST, the last few parsed
 
 
 def _load(path: Path, span: Span | None, seen: list[Path]) -> RuleSet:

@@ -1,6 +1,7 @@
 """Text → AST. The only place that talks to Lark; every failure leaves here as a located VbrSyntaxError."""
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 
 from lark import Lark, Token
@@ -43,11 +44,51 @@ SYNTAX_HINTS: list[tuple[str, object, list[str]]] = [
 _COMMENTS: list = []  # filled by the lexer while one file is parsed
 
 
+_GRAMMAR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vbr.lark")
+_OPTIONS = dict(parser="lalr", propagate_positions=True, start=["start", "expr"], maybe_placeholders=False)
+
+
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    return Lark.open("vbr.lark", rel_to=__file__, parser="lalr", propagate_positions=True,
-                     start=["start", "expr"], maybe_placeholders=False,
-                     lexer_callbacks={"COMMENT": _COMMENTS.append})
+    """The parser. Building its LALR tables costs a few hundred ms, so the built parser is kept
+    in the user's cache directory (`cache_path`), under a name made from the grammar, the
+    options, Lark's version and Python's; Lark also checks that key inside the file before it
+    trusts it. Without a usable cache directory the parser is simply built."""
+    with open(_GRAMMAR, encoding="utf-8") as f:
+        grammar = f.read()
+    options = dict(_OPTIONS, lexer_callbacks={"COMMENT": _COMMENTS.append})
+    path = cache_path(grammar)
+    if path is None:
+        return Lark(grammar, **options)
+    if os.path.isfile(path):
+        return Lark(grammar, cache=path, **options)
+    # built once and written under a name of its own, then moved into place whole, so that a
+    # process starting meanwhile never reads half a file
+    tmp = f"{path}.{os.getpid()}.tmp"
+    parser = Lark(grammar, cache=tmp, **options)
+    try:
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return parser
+
+
+def cache_path(grammar: str) -> str | None:
+    """Where the built parser is kept: `$XDG_CACHE_HOME/vbr` (else `~/.cache/vbr`), one file per
+    key; None when that directory cannot be made or written (then nothing is cached)."""
+    import hashlib
+    import sys
+
+    import lark
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "vbr")
+    key = "\0".join([grammar, repr(sorted(_OPTIONS.items())), lark.__version__, sys.version.split()[0]])
+    name = f"parser-{hashlib.sha256(key.encode()).hexdigest()[:32]}.lark"
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return None
+    return os.path.join(folder, name) if os.access(folder, os.W_OK | os.X_OK) else None
 
 
 def parse(text: str, file: str = "<input>") -> A.GameFile | A.TestFile:
