@@ -1,10 +1,17 @@
-"""Siatka written by hand in plain Python: the yardstick for the interpreter's speed.
+"""Siatka written by hand in plain, idiomatic Python: the yardstick for the interpreter's speed.
 
 The same game as rules/siatka.vbr, with the same options (abilities, block_marker, rotation) and
 the same choice points in the same order, so that a choice here is a choice there. Random agents
 pick uniformly among the legal options of every choice; an optional card or marker choice with
 nothing to take but "pass" is skipped, as the interpreter skips it, and every other choice counts,
 even one with a single option.
+
+Randomness is drawn the way vbr draws it, so that neither side pays for a slower generator path:
+one `random.Random` for the dice and shuffles and one per agent, seeded as `vbr.play.play_game`
+seeds them (SplitMix64 `derive`, written out below), every number in 0..n-1 the top of a 64-bit
+draw scaled to n (`below`), shuffles the same Fisher-Yates as `State.shuffle`. Options are offered
+in the rule file's order too. So game `seed` here is game `seed` of `play_game(siatka, seed,
+["random", "random"])`, choice by choice: `bench.py --agreement` checks that they are the same.
 
     python benchmarks/handwritten_siatka.py [-n GAMES] [--seed S] [--option NAME ...] [--json]
 """
@@ -58,22 +65,51 @@ class Tile:
     def __init__(self, defence: int, ability: str):
         self.defence = defence
         self.ability = ability
+        self.field = 0
+
+
+MASK = (1 << 64) - 1
+
+
+def mix(x: int) -> int:
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9 & MASK
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EB & MASK
+    return x ^ (x >> 31)
+
+
+def derive(seed: int, *salt: int) -> int:
+    """A seed for a game or an agent, as vbr.interpreter.rng.derive makes it."""
+    x = seed & MASK
+    for s in salt:
+        x = mix((x ^ (s * 0x9E3779B97F4A7C15)) & MASK)
+    return mix(x)
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A number in 0..n-1: the top of a 64-bit draw scaled to n."""
+    return (rng.getrandbits(64) * n) >> 64
+
+
+def shuffle(rng: random.Random, items: list) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = below(rng, i + 1)
+        items[i], items[j] = items[j], items[i]
 
 
 class RandomAgent:
-    def __init__(self, seed: int):
-        self.rng = random.Random(seed)
+    def __init__(self, seed: int, seat: int):
+        self.rng = random.Random(derive(derive(seed, 7919, seat), seat + 1))
 
     def choose(self, options: list):
-        return self.rng.choice(options)
+        return options[below(self.rng, len(options))]
 
 
 class Siatka:
     """One game. `play()` returns the winning seat; `score` and `choices` are read afterwards."""
 
     def __init__(self, seed: int, abilities: bool = False, block_marker: bool = False, rotation: bool = False):
-        self.rng = random.Random(seed * 3)  # dice and shuffles; the agents draw from their own streams
-        self.agents = [RandomAgent(seed * 3 + 1 + s) for s in SEATS]
+        self.rng = random.Random(derive(seed))  # dice and shuffles; the agents draw from their own streams
+        self.agents = [RandomAgent(seed, s) for s in SEATS]
         self.abilities = abilities
         self.block_marker = block_marker
         self.rotation = rotation
@@ -81,6 +117,7 @@ class Siatka:
         self.tally = None  # set to a dict to count choices by kind: {what: (choices, options)}
         self.score = [0, 0]
         self.court = [[None] * 6 for _ in SEATS]  # court[s][f - 1]: the tile on field f
+        self.lineup = [[] for _ in SEATS]  # each side's tiles in the order they were placed
         self.decks = [[] for _ in SEATS]
         self.hands = [[] for _ in SEATS]
         self.discards = [[] for _ in SEATS]
@@ -101,10 +138,10 @@ class Siatka:
         return self.agents[seat].choose(options)
 
     def roll_green(self) -> int:
-        return self.rng.randint(1, 6)
+        return 1 + below(self.rng, 6)
 
     def roll_movement(self) -> str:
-        return self.rng.choice(MOVEMENT_DIE)
+        return MOVEMENT_DIE[below(self.rng, 6)]
 
     def tile_at(self, side: int, number: int) -> Tile:
         return self.court[side][number - 1]
@@ -138,7 +175,7 @@ class Siatka:
                     break
                 deck.extend(discard)
                 discard.clear()
-                self.rng.shuffle(deck)
+                shuffle(self.rng, deck)
             hand.append(deck.pop())
 
     def take_over(self, seat: int) -> None:
@@ -153,15 +190,17 @@ class Siatka:
             deck = self.decks[s]
             for tactic in TACTICS:
                 deck += [tactic] * 3
-            self.rng.shuffle(deck)
+            shuffle(self.rng, deck)
             self.refill(s)
-        self.server = self.rng.choice(SEATS)
+        self.server = SEATS[below(self.rng, len(SEATS))]
         for s in SEATS:
             bench = [Tile(defence, ability) for defence, ability in TILES]
             for f in FIELD_NUMBERS:
                 tile = self.choose(s, bench, "placement")
                 bench.remove(tile)
+                tile.field = f
                 self.court[s][f - 1] = tile
+                self.lineup[s].append(tile)
         while True:
             scorer = self.rally()
             self.score[scorer] += 1
@@ -170,6 +209,8 @@ class Siatka:
             if self.rotation and scorer != self.server:
                 team = self.court[scorer]
                 self.court[scorer] = [team[-1]] + team[:-1]  # field 6 to 1, 1 to 2, ...
+                for number, tile in enumerate(self.court[scorer], 1):
+                    tile.field = number
             self.server = scorer
 
     def rally(self) -> int:
@@ -225,7 +266,7 @@ class Siatka:
 
     def offer_block(self) -> None:
         defender = 1 - self.holder
-        options = [self.tile_at(defender, f) for f in FRONT_ROW] + [None]
+        options = [t for t in self.lineup[defender] if t.field in FRONT_ROW] + [None]
         self.marker = self.choose(defender, options, "block marker")
 
     def attack(self) -> int | None:
