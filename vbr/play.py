@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from vbr.agents import SeatView, make_agent
+from vbr.agents import SeatView, make_agent, parse_agent_list
 from vbr.interpreter import rng as R
 
 
@@ -16,14 +16,8 @@ class GameResult:
 
 
 def parse_agents(spec: str | None, seats: int) -> list[str]:
-    names = [a.strip() for a in (spec or "random").split(",") if a.strip()]
-    if not names:
-        names = ["random"]
-    if len(names) == 1:
-        names = names * seats
-    if len(names) != seats:
-        raise ValueError(f"{len(names)} agents given for {seats} seats (give one, or one per seat)")
-    return names
+    """One canonical agent spec per seat (the grammar is in vbr/agents/spec.py)."""
+    return parse_agent_list(spec, seats)
 
 
 def play_game(game, seed: int, agent_names: list[str], record: bool = False, trace: bool = False,

@@ -2,22 +2,23 @@
 
 An agent gets a `SeatView`, never the state itself: the legal actions, the seat's observation,
 and (for lookahead) `imagine()`, a copy of the state in which everything hidden from the seat has
-been dealt anew.
+been dealt anew. Agents are named by specs (`mcts:iterations=400`; vbr/agents/spec.py).
 """
 from __future__ import annotations
 
 from vbr.agents.base import Agent, SeatView
+from vbr.agents.mcts import MctsAgent
 from vbr.agents.simple import FirstAgent, GreedyAgent, RandomAgent
+from vbr.agents.spec import AgentSpecError, describe_agents, parse_agent, parse_agent_list
 
-AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent}
-
-
-def make_agent(name: str, seat: int, seed: int) -> Agent:
-    try:
-        cls = AGENTS[name]
-    except KeyError:
-        raise ValueError(f"unknown agent {name!r} (agents: {', '.join(AGENTS)})") from None
-    return cls(seat, seed)
+AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
 
 
-__all__ = ["AGENTS", "Agent", "SeatView", "make_agent"]
+def make_agent(spec: str, seat: int, seed: int) -> Agent:
+    """An agent from its spec (`greedy`, `mcts:iterations=400`), its parameters checked."""
+    name, params = parse_agent(spec)
+    return AGENTS[name](seat, seed, **params)
+
+
+__all__ = ["AGENTS", "Agent", "AgentSpecError", "SeatView", "describe_agents", "make_agent", "parse_agent",
+           "parse_agent_list"]

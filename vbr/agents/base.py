@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 
+from vbr.agents.spec import Param
 from vbr.interpreter import rng as R
 
 
@@ -30,9 +31,19 @@ class SeatView:
 
 
 class Agent:
-    name = "agent"
+    """An agent's settings are declared in `params` so that specs (`greedy:samples=4`) can be
+    checked, listed in `--help` and written back canonically; each becomes an attribute."""
 
-    def __init__(self, seat: int, seed: int):
+    name = "agent"
+    summary = ""
+    params: tuple[Param, ...] = ()
+
+    def __init__(self, seat: int, seed: int, **settings):
+        unknown = set(settings) - {p.name for p in self.params}
+        if unknown:
+            raise TypeError(f"{self.name} has no parameter {', '.join(sorted(unknown))}")
+        for p in self.params:
+            setattr(self, p.name, settings.get(p.name, p.default))
         self.seat = seat
         self.rng = random.Random(R.derive(seed, seat + 1))
 

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 from vbr.agents.base import Agent, SeatView
+from vbr.agents.spec import Param
 
 
 class RandomAgent(Agent):
     name = "random"
+    summary = "a uniformly random legal choice"
 
     def act(self, view: SeatView) -> int:
         return (self.rng.getrandbits(64) * view.option_count()) >> 64  # self.below, written out
@@ -13,6 +15,7 @@ class RandomAgent(Agent):
 
 class FirstAgent(Agent):
     name = "first"
+    summary = "always the first legal choice"
 
     def act(self, view: SeatView) -> int:
         return 0
@@ -24,7 +27,8 @@ class GreedyAgent(Agent):
     its points lead. Ties are broken at random so it does not always pick the first option."""
 
     name = "greedy"
-    samples = 2
+    summary = "one-step lookahead on imagined worlds: a win, else the best points lead"
+    params = (Param("samples", int, 2, (1, 1000), "imagined worlds per option"),)
 
     def act(self, view: SeatView) -> int:
         n = view.option_count()

@@ -1,0 +1,94 @@
+"""Agent specs: `NAME[:PARAM=VALUE,...]`, lists of them, their canonical text and their errors."""
+import pytest
+
+from vbr.agents import AGENTS, describe_agents, make_agent
+from vbr.agents.spec import AgentSpecError, parse_agent, parse_agent_list
+from vbr.play import parse_agents
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy:samples=5", "mcts", "mcts:iterations=400,c=0.25",
+                                  "mcts:depth=30,rollout=random,c=2", " mcts : c = 1.5 "])
+def test_canonical_spec_parses_back_to_the_same_agent(spec):
+    [canonical] = parse_agent_list(spec, 1)
+    assert parse_agent(canonical) == parse_agent(spec)
+    assert parse_agent_list(canonical, 1) == [canonical]
+
+
+def test_canonical_spec_names_only_changed_parameters_in_alphabetical_order():
+    assert parse_agent_list("mcts:rollout=random,iterations=400,c=1.5", 1) == ["mcts:c=1.5,iterations=400"]
+    assert parse_agent_list("mcts:c=0.70,iterations=200", 1) == ["mcts"]
+    assert parse_agent_list("mcts:c=2", 1) == ["mcts:c=2"]
+
+
+def test_parse_agent_fills_in_defaults():
+    assert parse_agent("mcts:iterations=7") == ("mcts", {"iterations": 7, "c": 0.7, "rollout": "random", "depth": 0})
+    assert parse_agent("random") == ("random", {})
+
+
+def test_token_with_equals_belongs_to_the_agent_before_it():
+    specs = parse_agent_list("mcts:iterations=400,c=0.9,rollout=random,mcts", 2)
+    assert specs == ["mcts:c=0.9,iterations=400", "mcts"]
+    assert parse_agent_list("greedy,samples=3,random", 2) == ["greedy:samples=3", "random"]
+
+
+def test_one_agent_plays_every_seat_and_none_means_random():
+    assert parse_agent_list("mcts:iterations=50", 3) == ["mcts:iterations=50"] * 3
+    assert parse_agent_list(None, 2) == ["random", "random"]
+    assert parse_agent_list(" , ", 2) == ["random", "random"]
+
+
+def test_play_parse_agents_reads_specs():
+    assert parse_agents("greedy:samples=3,first", 2) == ["greedy:samples=3", "first"]
+
+
+@pytest.mark.parametrize("spec, seats, message", [
+    ("nonsense", 2, "unknown agent 'nonsense' (agents: random, first, greedy, mcts)"),
+    ("mcts:iters=3", 2, "mcts: unknown parameter 'iters' (parameters: iterations, c, rollout, depth)"),
+    ("random:samples=3", 2, "random: unknown parameter 'samples' (parameters: none)"),
+    ("mcts:iterations=x", 2, "mcts: iterations must be an integer from 1 to 1000000, not 'x'"),
+    ("mcts:iterations=2.5", 2, "mcts: iterations must be an integer from 1 to 1000000, not '2.5'"),
+    ("mcts:iterations=0", 2, "mcts: iterations must be an integer from 1 to 1000000, not '0'"),
+    ("mcts:c=-1", 2, "mcts: c must be a number from 0 to 100, not '-1'"),
+    ("mcts:c=nan", 2, "mcts: c must be a number from 0 to 100, not 'nan'"),
+    ("mcts:rollout=smart", 2, "mcts: rollout must be one of random, not 'smart'"),
+    ("mcts:c", 2, "mcts: 'c' needs a value (c=VALUE)"),
+    ("mcts:c=1,c=2", 2, "mcts: c is given twice"),
+    ("c=1,mcts", 2, "parameter 'c=1' comes before any agent (write NAME:c=1)"),
+    ("random,random,random", 2, "3 agents given for 2 seats (give one, or one per seat)"),
+    ("mcts:c=1,random", 4, "2 agents given for 4 seats (give one, or one per seat)"),
+])
+def test_bad_spec_error_names_what_is_allowed(spec, seats, message):
+    with pytest.raises(AgentSpecError) as info:
+        parse_agent_list(spec, seats)
+    assert str(info.value) == message
+
+
+def test_spec_error_is_a_value_error():
+    with pytest.raises(ValueError, match="unknown agent 'x'"):
+        parse_agents("x", 2)
+
+
+def test_parse_agent_takes_exactly_one_agent():
+    with pytest.raises(AgentSpecError, match="expected one agent, found 2"):
+        parse_agent("mcts,random")
+
+
+def test_make_agent_passes_parameters_to_the_agent():
+    agent = make_agent("mcts:iterations=7,c=1.25,depth=9", 1, 3)
+    assert (agent.seat, agent.iterations, agent.c, agent.rollout, agent.depth) == (1, 7, 1.25, "random", 9)
+    assert make_agent("greedy:samples=5", 0, 3).samples == 5
+    assert make_agent("greedy", 0, 3).samples == 2
+
+
+def test_agent_rejects_settings_it_does_not_declare():
+    with pytest.raises(TypeError, match="has no parameter samples"):
+        AGENTS["random"](0, 1, samples=3)
+
+
+def test_describe_agents_lists_every_agent_and_parameter():
+    text = describe_agents()
+    for name, cls in AGENTS.items():
+        assert f"  {name} " in text
+        for p in cls.params:
+            assert f"{p.name}=" in text and p.help in text
+    assert "iterations=200" in text and "an integer from 1 to 1000000" in text

@@ -1,0 +1,144 @@
+"""Agents as text: `NAME` or `NAME:PARAM=VALUE,PARAM=VALUE`, so that a command line, a log header
+and a simulation's summary can all name an agent with its settings, and read the name back.
+
+Grammar of a list (`--agents`): comma-separated tokens. A token with `=` and no `:` before it is a
+parameter of the agent named before it; any other token starts a new agent. So
+`mcts:iterations=400,c=0.7,random` is two agents, `mcts:c=0.7,iterations=400` and `random`.
+
+Canonical form: the name, then only the parameters that differ from their defaults, sorted by
+name (`mcts:c=1.5,iterations=400`; an agent at its defaults is its bare name, `mcts`). Leaving
+defaults out keeps the names of the plain agents (`random`, `greedy`) what they always were in
+logs; sorting makes two spellings of one agent one string. `parse_agent(canonical(...))` gives
+back the same name and parameters.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class AgentSpecError(ValueError):
+    """An agent spec that names no agent, or gives it a parameter it does not have or cannot take."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One setting of an agent. `allowed` is (lo, hi) for numbers, the tuple of choices for text."""
+
+    name: str
+    type: type
+    default: object
+    allowed: tuple
+    help: str
+
+    def parse(self, agent: str, raw: str):
+        try:
+            value = self.type(raw)
+        except ValueError:
+            value = None
+        if value is None or not self.admits(value):
+            raise AgentSpecError(f"{agent}: {self.name} must be {self.domain()}, not {raw!r}")
+        return value
+
+    def admits(self, value) -> bool:
+        if self.type is str:
+            return value in self.allowed
+        lo, hi = self.allowed
+        return lo <= value <= hi
+
+    def domain(self) -> str:
+        if self.type is str:
+            return "one of " + ", ".join(self.allowed)
+        kind = "an integer" if self.type is int else "a number"
+        lo, hi = self.allowed
+        return f"{kind} from {_text(lo)} to {_text(hi)}"
+
+
+def _text(value) -> str:
+    """A value as it is written in a spec: floats without a needless `.0`, so `c=2` stays `c=2`."""
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+    return str(value)
+
+
+def _registry() -> dict:
+    from vbr.agents import AGENTS  # the registry imports this module for make_agent
+    return AGENTS
+
+
+def agent_class(name: str):
+    agents = _registry()
+    try:
+        return agents[name]
+    except KeyError:
+        raise AgentSpecError(f"unknown agent {name!r} (agents: {', '.join(agents)})") from None
+
+
+def _split(spec: str) -> list[tuple[str, list[str]]]:
+    """Tokens grouped into agents: (the agent's token, its further `name=value` tokens)."""
+    groups: list[tuple[str, list[str]]] = []
+    for token in (t.strip() for t in spec.split(",")):
+        if not token:
+            continue
+        if "=" in token and ":" not in token.split("=", 1)[0]:
+            if not groups:
+                raise AgentSpecError(f"parameter {token!r} comes before any agent (write NAME:{token})")
+            groups[-1][1].append(token)
+        else:
+            groups.append((token, []))
+    return groups
+
+
+def _parse_group(head: str, extra: list[str]) -> tuple[str, dict]:
+    name, colon, first = head.partition(":")
+    name = name.strip()
+    cls = agent_class(name)
+    declared = {p.name: p for p in cls.params}
+    given: dict = {}
+    for item in ([first] if colon and first.strip() else []) + extra:
+        key, eq, raw = (s.strip() for s in item.partition("="))
+        if not eq:
+            raise AgentSpecError(f"{name}: {key!r} needs a value ({key}=VALUE)")
+        if key not in declared:
+            names = ", ".join(declared) or "none"
+            raise AgentSpecError(f"{name}: unknown parameter {key!r} (parameters: {names})")
+        if key in given:
+            raise AgentSpecError(f"{name}: {key} is given twice")
+        given[key] = declared[key].parse(name, raw)
+    return name, {p.name: given.get(p.name, p.default) for p in cls.params}
+
+
+def parse_agent(spec: str) -> tuple[str, dict]:
+    """One agent: its name and every parameter's value (defaults filled in)."""
+    groups = _split(spec)
+    if len(groups) != 1:
+        raise AgentSpecError(f"{spec!r}: expected one agent, found {len(groups)}")
+    return _parse_group(*groups[0])
+
+
+def canonical(name: str, params: dict) -> str:
+    cls = agent_class(name)
+    changed = sorted(f"{p.name}={_text(params[p.name])}" for p in cls.params
+                     if p.name in params and params[p.name] != p.default)
+    return name + (":" + ",".join(changed) if changed else "")
+
+
+def parse_agent_list(spec: str | None, seats: int) -> list[str]:
+    """One canonical spec per seat: one agent given plays every seat, otherwise one per seat."""
+    groups = _split(spec or "") or [("random", [])]
+    specs = [canonical(*_parse_group(head, extra)) for head, extra in groups]
+    if len(specs) == 1:
+        return specs * seats
+    if len(specs) != seats:
+        raise AgentSpecError(f"{len(specs)} agents given for {seats} seats (give one, or one per seat)")
+    return specs
+
+
+def describe_agents() -> str:
+    """Every agent with its parameters, for `--help`."""
+    lines = ["agents: NAME or NAME:PARAM=VALUE,... (one for every seat, or one per seat, comma-separated)"]
+    for name, cls in _registry().items():
+        lines.append(f"  {name:<8} {cls.summary}")
+        for p in cls.params:
+            setting = f"{p.name}={_text(p.default)}"
+            lines.append(f"    {setting:<18} {p.help} ({p.domain()})")
+    return "\n".join(lines)
