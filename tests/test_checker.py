@@ -1,7 +1,7 @@
 """Names and types: every problem reported at once, with positions; options and variants."""
 import pytest
 
-from vbr.errors import VbrCheckError
+from vbr.errors import OptionError, VbrCheckError
 from vbr.interpreter.game import load
 
 
@@ -32,11 +32,11 @@ def test_type_errors(tmp_path):
 def test_options_are_typed_and_listed(tmp_path):
     p = write(tmp_path, "o.vbr", 'game "x"\noption n = 3 in { 1, 3 }\noption b = false\nstart p\nphase p {\n  end draw\n}\n')
     assert load(p, {"n": "1", "b": True}).program.options == {"n": 1, "b": True}
-    with pytest.raises(VbrCheckError, match="option `n` is one of 1, 3, not '2'"):
+    with pytest.raises(OptionError, match="option `n` is one of 1, 3, not '2'"):
         load(p, {"n": "2"})
-    with pytest.raises(VbrCheckError, match=r"unknown option `x` \(this rule file's options: b, n\)"):
+    with pytest.raises(OptionError, match=r"unknown option `x` \(o.vbr has options: b, n\)"):
         load(p, {"x": True})
-    with pytest.raises(VbrCheckError, match="option `b` is true or false"):
+    with pytest.raises(OptionError, match="option `b` is true or false"):
         load(p, {"b": "7"})
 
 

@@ -252,12 +252,20 @@ def test_command_draws_svg_with_simulation_and_options(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["nowhere.vbr"], "cannot find rule file 'nowhere.vbr'"),
-    ([RALLY, "--option", "target=many"], "option `target` is a number, not 'many'"),
-    ([RALLY, "--option", "fast"], "unknown option `fast`"),
     ([RALLY, "-o", "out.gif"], "vbr graph: error: cannot write out.gif"),
 ])
 def test_command_reports_errors_without_a_traceback(argv, message, capsys):
     assert command.main(argv) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([RALLY, "--option", "target=many"], "vbr graph: error: option `target` is a number, not 'many'"),
+    ([RALLY, "--option", "fast"], "vbr graph: error: unknown option `fast`"),
+])
+def test_command_reports_a_bad_option_as_a_usage_error(argv, message, capsys):
+    assert command.main(argv) == 2
     out, err = capsys.readouterr()
     assert out == "" and message in err and "Traceback" not in err
 

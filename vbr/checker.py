@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from vbr.errors import Diagnostics, Span
+from vbr.errors import Diagnostics, OptionError, Span
 from vbr.grammar import ast as A
 from vbr.loader import RuleSet
 
@@ -288,35 +288,38 @@ def parse_option_value(text: str):
 
 
 def _apply_options(m: Model, given: dict[str, object]) -> None:
+    """Options come from outside the file, so their problems have no place in it: they are
+    collected and raised together as one `OptionError` (a usage error) naming what is allowed."""
     for name, d in m.option_decls.items():
         m.options[name] = literal_value(m, d.default)
-    for name, raw in given.items():
-        d = m.option_decls.get(name)
-        if d is None:
-            avail = ", ".join(sorted(m.option_decls)) or "none"
-            m.diags.error(Span(file=str(m.rules.path)), f"unknown option `{name}` (this rule file's options: {avail})"
-                          + m.suggest(name, m.option_decls))
-            continue
-        value = parse_option_value(raw) if isinstance(raw, str) else raw
-        default = m.options[name]
-        if isinstance(default, bool) and not isinstance(value, bool):
-            m.diags.error(d.span, f"option `{name}` is true or false, not {raw!r}")
-            continue
-        if isinstance(default, int) and not isinstance(default, bool) and (isinstance(value, bool) or not isinstance(value, int)):
-            m.diags.error(d.span, f"option `{name}` is a number, not {raw!r}")
-            continue
-        if isinstance(default, _Text):
-            value = _Text(str(raw) if not isinstance(raw, bool) else ("true" if raw else "false"))
-        elif isinstance(default, str) and value not in m.enums.get(m.member_enum.get(default, ""), []):
-            allowed = ", ".join(m.enums.get(m.member_enum.get(default, ""), []))
-            m.diags.error(d.span, f"option `{name}` is one of {allowed}, not {raw!r}")
-            continue
-        if d.choices:
-            allowed = [literal_value(m, c) for c in d.choices]
-            if value not in allowed:
-                m.diags.error(d.span, f"option `{name}` is one of {', '.join(map(str, allowed))}, not {raw!r}")
-                continue
-        m.options[name] = value
+    problems = [p for p in (_apply_option(m, name, raw) for name, raw in given.items()) if p]
+    if problems:
+        raise OptionError("; ".join(problems))
+
+
+def _apply_option(m: Model, name: str, raw) -> str | None:
+    d = m.option_decls.get(name)
+    if d is None:
+        avail = ", ".join(sorted(m.option_decls)) or "none"
+        return (f"unknown option `{name}` ({m.rules.path.name} has options: {avail})"
+                + m.suggest(name, m.option_decls))
+    value = parse_option_value(raw) if isinstance(raw, str) else raw
+    default = m.options[name]
+    if isinstance(default, bool) and not isinstance(value, bool):
+        return f"option `{name}` is true or false, not {raw!r}"
+    if isinstance(default, int) and not isinstance(default, bool) and (isinstance(value, bool) or not isinstance(value, int)):
+        return f"option `{name}` is a number, not {raw!r}"
+    if isinstance(default, _Text):
+        value = _Text(str(raw) if not isinstance(raw, bool) else ("true" if raw else "false"))
+    elif isinstance(default, str) and value not in m.enums.get(m.member_enum.get(default, ""), []):
+        allowed = ", ".join(m.enums.get(m.member_enum.get(default, ""), []))
+        return f"option `{name}` is one of {allowed}, not {raw!r}"
+    if d.choices:
+        allowed = [literal_value(m, c) for c in d.choices]
+        if value not in allowed:
+            return f"option `{name}` is one of {', '.join(map(str, allowed))}, not {raw!r}"
+    m.options[name] = value
+    return None
 
 
 def _second_pass(m: Model, decls: list[A.Decl]) -> None:

@@ -96,6 +96,16 @@ class StepLimitExceeded(VbrRuntimeError):
     """A game ran past its step limit: an endless loop in the rules, most likely."""
 
 
+class UsageError(ValueError):
+    """The command line asks for something that cannot be (an unknown agent, an option the rule
+    file lacks, a bad count). It has no place in any file, so it carries none; the CLI exits 2."""
+
+
+class OptionError(UsageError):
+    """An option given from outside the rule file (`--option`, `--grid`, the API's `options`)
+    that the file does not declare, or a value of the wrong type."""
+
+
 class IllegalActionError(ValueError):
     """The action is well formed but not legal in this state (python-chess's IllegalMoveError)."""
 

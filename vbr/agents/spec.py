@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from vbr.errors import UsageError
 
-class AgentSpecError(ValueError):
+
+class AgentSpecError(UsageError):
     """An agent spec that names no agent, or gives it a parameter it does not have or cannot take."""
 
 

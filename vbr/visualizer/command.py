@@ -17,6 +17,7 @@ from vbr.checker import Model, build_model
 from vbr.errors import Span, VbrError, VbrRuntimeError
 from vbr.interpreter.game import Game
 from vbr.visualizer.findings import findings
+from vbr.errors import UsageError
 from vbr.visualizer.graph import END, build_graph
 from vbr.visualizer.render import Overlay, RenderError, render, to_dot
 
@@ -42,6 +43,9 @@ def main(argv: list[str]) -> int:
     except RenderError as exc:
         print(f"vbr graph: error: {exc}", file=sys.stderr)
         return 1
+    except UsageError as exc:
+        print(f"vbr graph: error: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
