@@ -1,7 +1,7 @@
 """Playing whole games through the API: agents in seats, a seed, an optional log."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from vbr.agents import SeatView, make_agent, parse_agent_list
 from vbr.interpreter import rng as R
@@ -13,6 +13,10 @@ class GameResult:
     points: tuple | None
     choices: int
     state: object = None
+    forced: int = 0  # choices that offered one legal option
+    options: int = 0  # legal options offered, summed over all choices
+    first_side: int | None = None  # the side (seat, or team) that made the first choice
+    score_track: list = field(default_factory=list)  # (choices so far, score) after each change
 
 
 def parse_agents(spec: str | None, seats: int) -> list[str]:
@@ -23,18 +27,62 @@ def parse_agents(spec: str | None, seats: int) -> list[str]:
 def play_game(game, seed: int, agent_names: list[str], record: bool = False, trace: bool = False,
               log_sink: list | None = None) -> GameResult:
     """Play one game to its end. `log_sink` receives the state as soon as it exists, so that a
-    caller can still show the play so far when a rule file fails at run time."""
+    caller can still show the play so far when a rule file fails at run time.
+
+    Besides the outcome, the loop keeps what balance metrics need and only the loop can see: how
+    many options each choice offered, and the score after every choice that changed it."""
     state = game.new_state(seed, record=record, trace=trace, sink=log_sink)
     agents = [make_agent(name, seat, R.derive(seed, 7919, seat)) for seat, name in enumerate(agent_names)]
     views = [SeatView(state, seat) for seat in range(len(agents))]  # one window per seat, reused
     acts = [agent.act for agent in agents]
     apply = state.apply_index
+    side_of = _side_of(game)
+    first_side = side_of[state.pending.seat] if state.pending is not None else None
+    track: list = []
+    score = state.points()
+    forced = options = 0
     while state.result is None:
-        seat = state.pending.seat
+        pending = state.pending
+        seat = pending.seat
+        k = len(pending.options)
+        options += k
+        forced += k == 1
         apply(acts[seat](views[seat]))
+        now = state.points()
+        if now != score:
+            score = now
+            track.append((state.choices, now))
     out = state.result
     winner = out.team if _teamed(game) else out.winner
-    return GameResult(winner, out.points, state.choices, state)
+    return GameResult(winner, out.points, state.choices, state, forced, options, first_side, track)
+
+
+def sides(game) -> int:
+    """How many sides can win: teams in a game of teams, seats otherwise."""
+    return len(game.program.teams) if _teamed(game) else game.seats
+
+
+def side_names(game) -> list[str]:
+    """The sides as the rule file names them (its team names), else `seat N`."""
+    if _teamed(game):
+        names = _team_names(game)
+        return [f"team {n}" for n in names] if names else [f"team {i}" for i in range(sides(game))]
+    return [f"seat {i}" for i in range(game.seats)]
+
+
+def _team_names(game) -> list[str] | None:
+    """The names of the `seats ... teams { ... }` declaration in force (the one whose teams the
+    program has: a file may declare several, one per option)."""
+    from vbr.grammar import ast as A
+    for d in game.rules.decls:
+        if isinstance(d, A.Seats) and [list(t.seats) for t in d.teams] == game.program.teams:
+            return [t.name for t in d.teams]
+    return None
+
+
+def _side_of(game) -> list[int]:
+    prog = game.program
+    return list(prog.team_of) if _teamed(game) else list(range(prog.seats))
 
 
 def _teamed(game) -> bool:

@@ -1,0 +1,38 @@
+"""One finished game as data: what every metric is computed from.
+
+A `Trial` is what `vbr sim --out` writes one row of, and what `metrics` reads. It holds no state
+and no names of a game: sides are seats, or teams in a game of teams; the score is the rule
+file's declared `points`, sampled after every choice.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Trial:
+    index: int  # the game's number in its run (0..n-1)
+    seed: int  # the game's own seed: `vbr run FILE --seed SEED` plays it again
+    agents: list[str]  # one agent spec per seat
+    sides: int  # how many sides can win: seats, or teams in a game of teams
+    winner: int | None  # the winning side, None for a draw
+    points: tuple | None  # the final score, one entry per side (None when the file declares no points)
+    choices: int  # choices made, forced ones included
+    forced: int  # choices that had exactly one legal option
+    options: int  # the sum, over all choices, of the number of legal options offered
+    first_side: int | None  # the side that made the game's first choice
+    # the score after every choice that changed it: (choices made so far, score); starts empty
+    score_track: list = field(default_factory=list)
+
+    def to_row(self) -> dict:
+        return {"index": self.index, "seed": self.seed, "agents": list(self.agents), "sides": self.sides,
+                "winner": self.winner, "points": list(self.points) if self.points is not None else None,
+                "choices": self.choices, "forced": self.forced, "options": self.options,
+                "first_side": self.first_side, "score_track": [[c, list(s)] for c, s in self.score_track]}
+
+    @classmethod
+    def from_row(cls, row: dict) -> "Trial":
+        pts = row.get("points")
+        return cls(row["index"], row["seed"], list(row["agents"]), row["sides"], row["winner"],
+                   tuple(pts) if pts is not None else None, row["choices"], row["forced"], row["options"],
+                   row["first_side"], [(c, tuple(s)) for c, s in row.get("score_track", [])])
