@@ -249,6 +249,16 @@ def test_score_figures_skip_games_without_points(summary):
     assert ms["draw_rate"]["value"] == 0.25
 
 
+def test_normal_intervals_are_cut_to_what_the_metric_can_be(summary):
+    ms = summary["metrics"]
+    # decisiveness 5/14 and 1: mean 0.6786, se (1 − 5/14)/√2/√2 = 0.3214, so x̄ + z·se ≈ 1.31 → 1
+    d = (5 / 14 + 1) / 2
+    se = (1 - 5 / 14) / 2
+    assert ms["decisiveness_mean"]["ci95"] == [round(d - Z * se, 4), 1.0]
+    # lead changes 2, 0, 0: mean 2/3, se = √(4/3)/√3 = 2/3, so x̄ − z·se < 0 → 0
+    assert ms["lead_changes_mean"]["ci95"] == [0.0, round(2 / 3 + Z * 2 / 3, 4)]
+
+
 def test_branching_and_forced_are_pooled_over_choices(summary):
     ms = summary["metrics"]
     # options 30 + 25 + 12 + 7 = 74 over 36 choices (the mean of per-game ratios would be 2.0107)

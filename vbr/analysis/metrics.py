@@ -257,10 +257,18 @@ def _value_and_ci(m: Metric, sample) -> tuple[float, tuple | None]:
         lo, hi = S.wilson(k, n)
         return k / n - off, (lo - off, hi - off)
     if m.kind == "mean":
-        return fmean(sample), S.mean_ci(sample)
+        return fmean(sample), _clip(m, S.mean_ci(sample))
     if m.kind == "ratio":
         return sum(sample[0]) / sum(sample[1]), S.ratio_ci(*sample)
     return S.quantile(sample, m.q), S.quantile_ci(sample, m.q)
+
+
+def _clip(m: Metric, ci: tuple | None) -> tuple | None:
+    """A normal interval cut to what the metric can be: no share above 100 %, no count below 0."""
+    if ci is None:
+        return None
+    lo, hi = max(ci[0], 0.0), ci[1]
+    return (lo, min(hi, 1.0)) if m.unit == "share" else (lo, hi)
 
 
 def _r(x):
