@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from vbr.errors import VbrError
+from vbr.errors import UsageError, VbrError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,11 +27,17 @@ def _guard(fn) -> int:
     except VbrError as exc:
         print(exc.render(), file=sys.stderr)
         return 1
+    except UsageError as exc:
+        print(f"vbr: error: {exc}", file=sys.stderr)
+        return 2
     except BrokenPipeError:  # `vbr run ... | head`: the reader has seen enough
         _silence_stdout()
         return 0
     except (ValueError, OSError) as exc:
         print(f"vbr: error: {exc}", file=sys.stderr)
+        return 1
+    except _game_failed() as exc:
+        print(exc.describe(), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("vbr: interrupted", file=sys.stderr)
@@ -39,6 +45,11 @@ def _guard(fn) -> int:
     except Exception as exc:  # the last line of defence: say what broke, without a traceback
         print(f"vbr: internal error: {type(exc).__name__}: {exc} (please report it)", file=sys.stderr)
         return 3
+
+
+def _game_failed():
+    from vbr.sim import GameFailed
+    return GameFailed
 
 
 def _silence_stdout() -> None:
@@ -55,8 +66,8 @@ def parse_options(items: list[str] | None) -> dict:
     out: dict = {}
     for item in items or []:
         name, eq, value = item.partition("=")
-        if not name:
-            raise ValueError(f"--option {item!r}: expected NAME or NAME=VALUE")
+        if not name.strip():
+            raise UsageError(f"--option {item!r}: expected NAME or NAME=VALUE")
         out[name.strip()] = value if eq else True
     return out
 
@@ -69,11 +80,22 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("files", nargs="+")
     c.set_defaults(func=cmd_check)
 
-    def game_args(q):
-        q.add_argument("file", help="a .vbr file, or a bundled rule file's name (e.g. siatka)")
-        q.add_argument("--seed", type=int, default=0)
-        q.add_argument("--agents", default="random", help="one agent for all seats, or one per seat: random,greedy")
+    def game_args(q, file=True):
+        if file:
+            q.add_argument("file", help="a .vbr file, or a bundled rule file's name (e.g. siatka)")
+        q.add_argument("--seed", type=int, default=0, help="the seed that fixes every roll, shuffle and agent's pick (default 0)")
+        q.add_argument("--agents", default="random", help=_agents_help())
         q.add_argument("--option", action="append", metavar="NAME[=VALUE]", help="set a rule option (repeatable)")
+
+    def many_args(q, out_formats=".jsonl or .csv"):
+        q.add_argument("-n", type=int, default=100, help="games per run (default 100)")
+        q.add_argument("--workers", type=int, default=1, help="processes to play in (default 1)")
+        q.add_argument("--backend", default="local", choices=["local", "ray"],
+                       help="where games are played: local processes, or Ray (pip install 'vbr[ray]')")
+        q.add_argument("--ray-address", metavar="auto|HOST:PORT", help="a running Ray cluster (default: start a local Ray)")
+        q.add_argument("--json", action="store_true", help="print one JSON object")
+        q.add_argument("--out", metavar="FILE", help=f"write the results ({out_formats})")
+        q.add_argument("--plot", metavar="DIR", help="write plots (PNG and SVG) into DIR")
 
     r = sub.add_parser("run", help="play one game and print it")
     game_args(r)
@@ -81,12 +103,25 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--quiet", action="store_true", help="only the result")
     r.set_defaults(func=cmd_run)
 
-    s = sub.add_parser("sim", help="play many games and report statistics")
+    s = sub.add_parser("sim", help="play many games and report balance metrics")
     game_args(s)
-    s.add_argument("-n", type=int, default=100, help="number of games")
-    s.add_argument("--workers", type=int, default=1)
-    s.add_argument("--json", action="store_true", help="print one JSON object")
-    s.set_defaults(func=cmd_sim)
+    many_args(s, "one row per game: .jsonl or .csv")
+    s.set_defaults(func=cmd_sim, command="sim")
+
+    w = sub.add_parser("sweep", help="play every combination of some options' values, one row each")
+    game_args(w)
+    w.add_argument("--grid", action="append", metavar="NAME=V1,V2,...", help="an option and the values to sweep (repeatable)")
+    many_args(w, "one row per combination: .csv, .jsonl or .json")
+    w.set_defaults(func=cmd_sweep, command="sweep")
+
+    cp = sub.add_parser("compare", help="a variant against a base: every metric side by side, with the difference's CI")
+    cp.add_argument("base", help="the base rule file")
+    cp.add_argument("variant", nargs="?", help="the variant rule file (default: the base file, under --variant-option)")
+    game_args(cp, file=False)
+    cp.add_argument("--base-option", action="append", metavar="NAME[=VALUE]", help="an option for the base only")
+    cp.add_argument("--variant-option", action="append", metavar="NAME[=VALUE]", help="an option for the variant only")
+    many_args(cp, "one row per metric: .jsonl or .csv")
+    cp.set_defaults(func=cmd_compare, command="compare")
 
     rp = sub.add_parser("replay", help="re-run a log and say whether it reproduces exactly")
     rp.add_argument("log")
@@ -176,21 +211,44 @@ def cmd_run(args) -> int:
 
 
 def cmd_sim(args) -> int:
-    from vbr.sim import progress_bar, simulate
+    from vbr.analysis.commands import cmd_sim as run_sim
     game, agents = _load(args)
-    if args.n < 1:
-        raise ValueError("-n must be at least 1")
-    show = progress_bar if sys.stderr.isatty() and not args.json else None
-    teamed = any(len(t) != 1 for t in game.program.teams)
-    stats = simulate(game.path, game.options, args.n, args.seed, agents, max(1, args.workers), show,
-                     sides=len(game.program.teams) if teamed else game.seats, unit="team" if teamed else "seat")
-    stats = {"rules": str(game.path), "title": game.title, "options": game.program.options, **stats}
-    if args.json:
-        print(json.dumps(stats, sort_keys=True))
-        return 0
-    from vbr.report import render_stats
-    print(render_stats(stats))
-    return 0
+    return run_sim(args, game, agents)
+
+
+def cmd_sweep(args) -> int:
+    from vbr.analysis.commands import cmd_sweep as run_sweep
+    return run_sweep(args, args.file, parse_options(args.option), args.agents)
+
+
+def cmd_compare(args) -> int:
+    from vbr.analysis.commands import cmd_compare as run_compare
+    from vbr.analysis.commands import load_variant
+    from vbr.play import parse_agents
+    shared = parse_options(args.option)
+    a_opts = {**shared, **parse_options(args.base_option)}
+    b_opts = {**shared, **parse_options(args.variant_option)}
+    b_file = args.variant or args.base
+    if b_file == args.base and a_opts == b_opts:
+        raise UsageError("compare needs two different things: a variant file, or --variant-option/--base-option")
+    base = load_variant(args.base, a_opts, _label(args.base, a_opts, args.variant))
+    variant = load_variant(b_file, b_opts, _label(b_file, b_opts, args.variant))
+    return run_compare(args, base, variant, parse_agents(args.agents, base.game.seats))
+
+
+def _label(file, options: dict, two_files) -> str:
+    shown = ", ".join(f"{k}={v}" if v is not True else k for k, v in options.items())
+    if two_files:
+        return f"{Path(file).stem}" + (f" ({shown})" if shown else "")
+    return shown or "as printed"
+
+
+def _agents_help() -> str:
+    try:
+        from vbr.agents.spec import describe_agents
+        return "one agent for all seats, or one per seat, e.g. mcts:iterations=200,random. " + describe_agents()
+    except ImportError:
+        return "one agent for all seats, or one per seat: random,greedy"
 
 
 def cmd_replay(args) -> int:

@@ -37,15 +37,109 @@ def render_stats(s: dict) -> str:
     out = [f"{s['title']} ({s['rules']}), {s['games']} games, seed {s['seed']}, agents {', '.join(s['agents'])}"]
     if s.get("options"):
         out.append("options: " + ", ".join(f"{k}={text(v)}" for k, v in s["options"].items()))  # as typed: true, not True
-    unit = s.get("sides", "seat")
-    for side, wins in s["wins"].items():
+    names = s.get("side_names") or [f"{s.get('sides', 'seat')} {k}" for k in s["wins"]]
+    for (side, wins), name in zip(s["wins"].items(), names):
         lo, hi = s["ci95"][side]
-        out.append(f"  {unit} {side}: {wins} wins, {100 * s['win_rate'][side]:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
+        out.append(f"  {name}: {wins} wins, {100 * s['win_rate'][side]:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
     if s["draws"]:
         out.append(f"  draws: {s['draws']}")
     out.append(f"mean choices per game: {s['mean_steps']}")
     if s.get("points_per_game"):
-        label = "team" if unit == "team" or len(s["points_per_game"]) != len(s["agents"]) else "seat"
-        out.append("points per game: " + ", ".join(f"{label} {i}: {p}" for i, p in enumerate(s["points_per_game"])))
-    out.append(f"{s['games_per_s']} games/s ({s['seconds']} s)")
+        out.append("points per game: " + ", ".join(f"{n}: {p}" for n, p in zip(names, s["points_per_game"])))
+    if s.get("metrics"):
+        out.append("balance (95% CI):")
+        out += metric_lines(s["metrics"], names)
+    speed = f"{s['games_per_s']} games/s ({s['seconds']} s"
+    out.append(speed + (f", loading {s['load_seconds']} s)" if s.get("load_seconds") else ")"))
+    return "\n".join(out)
+
+
+def metric_lines(metrics: dict, names: list[str]) -> list[str]:
+    """One aligned line per metric: label, value, interval."""
+    labels = [metric_label(m, names) for m in metrics.values()]
+    values = [metric_text(m, ci=False) for m in metrics.values()]
+    lw, vw = max(map(len, labels)), max(map(len, values))
+    return [f"  {lab:<{lw}}  {val:>{vw}}  {_interval(m)}".rstrip()
+            for lab, val, m in zip(labels, values, metrics.values())]
+
+
+def metric_label(m: dict, names: list[str]) -> str:
+    """The label, and for the side advantage which side has it, in the game's words."""
+    side = m.get("side")
+    if side is not None and side.isdigit() and int(side) < len(names):
+        return f"{m['label']} ({names[int(side)]})"
+    return m["label"]
+
+
+def metric_text(m: dict, ci: bool = True) -> str:
+    """A metric as a designer reads it: shares in percent, whole numbers whole, the rest to 2 places."""
+    if m["value"] is None:
+        return "n/a"
+    body = number(m["value"], m.get("unit"))
+    return body + (f"  {_interval(m)}" if ci and m.get("ci95") else "")
+
+
+def _interval(m: dict) -> str:
+    lohi = m.get("ci95")
+    if m["value"] is None:
+        return f"({m['reason']})" if m.get("reason") else ""
+    if not lohi:
+        return f"(no interval: {m['reason']})" if m.get("reason") else ""
+    return f"({number(lohi[0], m.get('unit'))}..{number(lohi[1], m.get('unit'))})"
+
+
+def number(x: float, unit: str | None) -> str:
+    if unit == "share":
+        return f"{100 * x:.1f}%"
+    if float(x).is_integer():
+        return str(int(x))
+    return f"{x:.2f}"
+
+
+def sweep_table(rows: list[dict]) -> list[dict]:
+    """One flat row per combination: the swept options, then every figure with its CI bounds."""
+    table = []
+    for r in rows:
+        s = r["summary"]
+        flat = {k: text(v) for k, v in r["options"].items()}
+        flat["games"] = s["games"]
+        for side, name in zip(s["win_rate"], s.get("side_names") or s["win_rate"]):
+            flat[f"win_rate {name}"] = s["win_rate"][side]
+            flat[f"win_rate {name} lo"], flat[f"win_rate {name} hi"] = s["ci95"][side]
+        for key, m in s["metrics"].items():
+            flat[key] = m["value"]
+            lohi = m.get("ci95") or (None, None)
+            flat[f"{key} lo"], flat[f"{key} hi"] = lohi
+        table.append(flat)
+    return table
+
+
+def render_sweep(title: str, rows: list[dict]) -> str:
+    """The sweep as a terminal table: a column per combination, a line per figure."""
+    heads = [", ".join(f"{k}={text(v)}" for k, v in r["options"].items()) for r in rows]
+    first = rows[0]["summary"]
+    lines: list[tuple[str, list[str]]] = [("games", [str(r["summary"]["games"]) for r in rows])]
+    for side, name in zip(first["win_rate"], first.get("side_names") or first["win_rate"]):
+        lines.append((f"{name} wins", [metric_text({"value": r["summary"]["win_rate"][side], "unit": "share",
+                                                     "ci95": r["summary"]["ci95"][side]}) for r in rows]))
+    for key, m in first["metrics"].items():
+        lines.append((m["label"], [metric_text(r["summary"]["metrics"][key]) for r in rows]))
+    w0 = max(len(a) for a, _ in lines)
+    widths = [max(len(h), *(len(v[i]) for _, v in lines)) for i, h in enumerate(heads)]
+    out = [f"{title}: sweep of {len(rows)} combinations, {first['games']} games each, agents {', '.join(first['agents'])}",
+           " " * w0 + "  " + "  ".join(h.ljust(w) for h, w in zip(heads, widths))]
+    out += [a.ljust(w0) + "  " + "  ".join(v.ljust(w) for v, w in zip(vals, widths)) for a, vals in lines]
+    return "\n".join(x.rstrip() for x in out)
+
+
+def render_compare(r: dict) -> str:
+    a, b = r["base"], r["variant"]
+    out = [f"base: {a['label']} ({a['rules']})", f"variant: {b['label']} ({b['rules']})",
+           f"{r['games']} games each, seed {r['seed']}, agents {', '.join(r['agents'])}", ""]
+    changed = [m for m in r["metrics"] if m.get("significant")]
+    out.append("changed significantly (95% CI of the difference excludes 0):" if changed
+               else "no metric changed significantly (95% CI of every difference includes 0)")
+    out += [f"  {m['sentence']}" for m in changed]
+    out += ["", "all metrics (base → variant, difference and its 95% CI):"]
+    out += [f"  {m['sentence']}" for m in r["metrics"] if not m.get("significant")]
     return "\n".join(out)

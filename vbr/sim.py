@@ -1,116 +1,130 @@
-"""Many games at once: seeds derived from one seed, results identical for any number of workers."""
+"""Many games at once: seeds derived from one seed, so a run's games are the same whatever runs them.
+
+Game i of a run is played with `game_seed(seed, i)`, wherever it runs: one process, a pool of
+them, or a Ray cluster (`vbr.backends`). Work is cut into chunks of consecutive games; chunks are
+made lazily (a run of a billion games holds no list of a billion indices) and their results come
+back in submission order, so the trials of a run are identical for every backend and every number
+of workers.
+"""
 from __future__ import annotations
 
-import math
-import multiprocessing
-import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
 
+from vbr.analysis.trial import Trial
 from vbr.interpreter import rng as R
-from vbr.play import play_game
 
-_GAME = None  # per worker process: the compiled game, loaded once
+_GAMES: dict = {}  # per process: compiled games by (path, options), loaded once
 
 
 def game_seed(seed: int, i: int) -> int:
     return R.derive(seed, i) & 0x7FFFFFFF
 
 
-def _init(path, options):
-    global _GAME
-    from vbr.interpreter.game import load
-    _GAME = load(path, options)
+@dataclass(frozen=True)
+class RunSpec:
+    """What to play: everything a worker needs, and nothing that cannot be pickled."""
+
+    path: str
+    options: tuple  # (name, value) pairs, sorted: hashable, so a worker caches one game per spec
+    seed: int
+    agents: tuple
+    n: int
+
+    @classmethod
+    def of(cls, path, options: dict, seed: int, agents: list[str], n: int) -> "RunSpec":
+        return cls(str(path), tuple(sorted(options.items())), seed, tuple(agents), n)
 
 
-def _play_chunk(args):
-    seed, indices, agents, trace = args
+def game_for(path: str, options: tuple):
+    key = (path, options)
+    game = _GAMES.get(key)
+    if game is None:
+        from vbr.interpreter.game import load
+        game = _GAMES[key] = load(path, dict(options))
+    return game
+
+
+def play_range(spec: RunSpec, start: int, stop: int) -> list[Trial]:
+    """Games start..stop-1 of a run: the unit of work every backend ships."""
+    from vbr.play import play_game, sides
+    game = game_for(spec.path, spec.options)
+    n_sides, agents = sides(game), list(spec.agents)
     out = []
-    for i in indices:
-        r = play_game(_GAME, game_seed(seed, i), agents, trace=trace)
-        out.append((i, r.winner, r.points, r.choices, r.state.trace if trace else None))
+    for i in range(start, stop):
+        s = game_seed(spec.seed, i)
+        try:
+            r = play_game(game, s, agents)
+        except Exception as exc:
+            raise GameFailed(i, s, exc) from None
+        out.append(Trial(i, s, agents, n_sides, r.winner, r.points, r.choices, r.forced, r.options,
+                         r.first_side, r.score_track))
     return out
 
 
-def simulate(path, options: dict, n: int, seed: int, agents: list[str], workers: int = 1, progress=None,
-             trace: bool = False, sides: int | None = None, unit: str = "seat") -> dict:
-    """Play n games; `sides`/`unit` say what a win is counted for (seats, or teams)."""
-    start = time.perf_counter()
-    chunks = _chunks(n, workers)
-    results = []
-    if workers <= 1:
-        _init(path, options)
-        for ch in chunks:
-            results += _play_chunk((seed, ch, agents, trace))
-            if progress:
-                progress(len(results), n)
-    else:
-        ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init, initargs=(str(path), options)) as ex:
-            for part in ex.map(_play_chunk, [(seed, ch, agents, trace) for ch in chunks]):
-                results += part
-                if progress:
-                    progress(len(results), n)
-    elapsed = time.perf_counter() - start
-    results.sort()
-    return summarize(results, n, seed, agents, elapsed, sides or len(agents), unit)
+class GameFailed(Exception):
+    """A game of a run failed: which one, with its seed, so `vbr run --seed S` plays it again.
+    Carries the error as text so it survives the trip back from a worker process."""
+
+    def __init__(self, index: int, seed: int, error: BaseException):
+        self.index, self.seed = index, seed
+        render = getattr(error, "render", None)
+        self.text = render() if callable(render) else f"{type(error).__name__}: {error}"
+        self.located = render is not None
+        super().__init__(index, seed, self.text)
+
+    def __reduce__(self):
+        return (_rebuild_failure, (self.index, self.seed, self.text, self.located))
+
+    def describe(self) -> str:
+        return f"{self.text}\n(game {self.index} of the run, seed {self.seed}: `vbr run FILE --seed {self.seed}` plays it again)"
 
 
-def _chunks(n: int, workers: int) -> list[list[int]]:
+def _rebuild_failure(index, seed, text, located):
+    f = GameFailed.__new__(GameFailed)
+    f.index, f.seed, f.text, f.located = index, seed, text, located
+    Exception.__init__(f, index, seed, text)
+    return f
+
+
+def chunk_ranges(n: int, workers: int) -> Iterator[tuple[int, int]]:
+    """Chunks small enough to balance the workers and to show progress, big enough to keep the
+    cost of shipping them small."""
     size = max(1, min(200, n // max(1, workers * 8)))
-    return [list(range(i, min(n, i + size))) for i in range(0, n, size)]
+    for start in range(0, n, size):
+        yield start, min(n, start + size)
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% confidence interval of a proportion (Wilson score interval)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (round(max(0.0, c - h), 4), round(min(1.0, c + h), 4))
+@dataclass
+class RunResult:
+    spec: RunSpec
+    trials: list[Trial] = field(default_factory=list)
+    seconds: float = 0.0  # play alone: loading the game in this process is not counted
+    interrupted: bool = False
+
+    @property
+    def games_per_s(self) -> float | None:
+        return round(len(self.trials) / self.seconds, 1) if self.seconds > 0 else None
 
 
-def summarize(results, n, seed, agents, elapsed, sides: int, unit: str = "seat") -> dict:
-    wins = {str(s): 0 for s in range(sides)}
-    draws = 0
-    points_sum = None
-    steps = 0
-    trace: dict = {}
-    for _, winner, points, choices, tr in results:
-        if winner is None:
-            draws += 1
-        else:
-            wins[str(winner)] += 1
-        steps += choices
-        if points:
-            points_sum = [a + b for a, b in zip(points_sum, points)] if points_sum else list(points)
-        for k, v in (tr or {}).items():
-            trace[k] = trace.get(k, 0) + v
-    out = {
-        "games": n,
-        "seed": seed,
-        "sides": unit,
-        "agents": agents,
-        "wins": wins,
-        "draws": draws,
-        "win_rate": {s: round(k / n, 4) if n else 0.0 for s, k in wins.items()},
-        "ci95": {s: list(wilson(k, n)) for s, k in wins.items()},
-        "mean_steps": round(steps / n, 2) if n else 0.0,
-        "points_per_game": [round(p / n, 3) for p in points_sum] if points_sum else None,
-        "seconds": round(elapsed, 3),
-        "games_per_s": round(n / elapsed, 1) if elapsed > 0 else None,
-    }
-    if trace:
-        out["trace"] = trace
-    return out
-
-
-def progress_bar(done: int, total: int) -> None:
-    width = 30
-    filled = int(width * done / max(total, 1))
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-    if done >= total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
+def run(spec: RunSpec, backend=None, progress: Callable[[int, int], None] | None = None,
+        sink: Callable[[list[Trial]], None] | None = None) -> RunResult:
+    """Play a whole run. Ctrl-C stops it between chunks: the games finished so far are kept and the
+    result says it was interrupted, so callers can still write them out."""
+    from vbr.backends import LocalBackend
+    backend = backend or LocalBackend(1)
+    backend.prepare(spec)
+    result = RunResult(spec)
+    start = time.perf_counter()
+    try:
+        for part in backend.map(spec, chunk_ranges(spec.n, backend.workers)):
+            result.trials += part
+            if sink:
+                sink(part)
+            if progress:
+                progress(len(result.trials), spec.n)
+    except KeyboardInterrupt:
+        result.interrupted = True
+    result.seconds = time.perf_counter() - start
+    return result

@@ -1,0 +1,221 @@
+"""`vbr sim`, `vbr sweep` and `vbr compare`: runs of many games turned into answers.
+
+Each command checks everything it can before the first game (options, agents, where its files go),
+plays through a backend, and on Ctrl-C still writes what finished, saying that the run was cut
+short. The arithmetic lives in `metrics`, the drawing in `plots`; this module only wires them.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from vbr.analysis import output
+from vbr.errors import UsageError
+
+INTERRUPTED = 130
+
+
+@dataclass
+class Variant:
+    """One side of a comparison, or one cell of a sweep: a loaded game and its label."""
+
+    game: object
+    label: str
+
+
+def load_variant(file, options: dict, label: str | None = None) -> Variant:
+    from vbr.interpreter.game import load
+    game = load(file, options)
+    return Variant(game, label or options_text(game.program.options))
+
+
+def options_text(options: dict) -> str:
+    from vbr.interpreter.values import text
+    return ", ".join(f"{k}={text(v)}" for k, v in options.items()) or "no options"
+
+
+def check_outputs(args) -> None:
+    """Before any game: the files and folders this run will write to must be writable."""
+    if getattr(args, "out", None):
+        output.check_file(args.out, "--out", (".jsonl", ".csv") if args.command != "sweep" else (".csv", ".jsonl", ".json"))
+    if getattr(args, "plot", None):
+        output.check_dir(args.plot, "--plot")
+
+
+def check_count(n: int) -> int:
+    if n < 1:
+        raise UsageError(f"-n must be at least 1, not {n}")
+    if n > 100_000_000:
+        raise UsageError(f"-n must be at most 100000000, not {n}")
+    return n
+
+
+def play(variant: Variant, args, agents: list[str], label: str = ""):
+    """One run of `args.n` games of a variant, on the chosen backend, with progress on a TTY."""
+    from vbr.backends import make_backend
+    from vbr.progress import Progress
+    from vbr.sim import RunSpec, run
+    backend = make_backend(args.backend, args.workers, getattr(args, "ray_address", None))
+    spec = RunSpec.of(variant.game.path, variant.game.options, args.seed, agents, args.n)
+    progress = Progress.for_terminal(label, quiet=getattr(args, "json", False))
+    try:
+        return run(spec, backend, progress), backend
+    finally:
+        if progress:
+            progress.close()
+        close = getattr(backend, "close", None)
+        if close:
+            close()
+
+
+def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
+    """Everything `vbr sim --json` prints: the counts, every metric with its CI, and the speed."""
+    from vbr.analysis.metrics import summarize
+    from vbr.play import side_names, sides
+    game = variant.game
+    unit = "team" if any(len(t) != 1 for t in game.program.teams) else "seat"
+    trials = result.trials
+    n = len(trials)
+    wins = {str(s): 0 for s in range(sides(game))}
+    for t in trials:
+        if t.winner is not None:
+            wins[str(t.winner)] += 1
+    m = summarize(trials, unit)
+    points = [t.points for t in trials if t.points]
+    return {
+        "rules": str(game.path), "title": game.title, "options": game.program.options,
+        "games": n, "games_planned": result.spec.n, "interrupted": result.interrupted,
+        "seed": result.spec.seed, "sides": unit, "side_names": side_names(game), "agents": agents,
+        "wins": wins, "draws": n - sum(wins.values()),
+        "win_rate": {s: v["value"] for s, v in m["win_rate"].items()},
+        "ci95": {s: v["ci95"] for s, v in m["win_rate"].items()},
+        "mean_steps": round(sum(t.choices for t in trials) / n, 2) if n else 0.0,
+        "points_per_game": [round(sum(p[i] for p in points) / n, 3) for i in range(len(points[0]))] if points else None,
+        "metrics": m["metrics"],
+        "backend": backend.name, "workers": backend.workers,
+        "seconds": round(result.seconds, 3), "games_per_s": result.games_per_s,
+        "load_seconds": round(getattr(backend, "load_seconds", 0.0), 3),
+    }
+
+
+def finish_trials(args, trials) -> None:
+    if getattr(args, "out", None):
+        from vbr.analysis.metrics import row
+        output.write_rows(Path(args.out), [row(t) for t in trials])
+
+
+def say_interrupted(done: int, planned: int, wrote: list[str]) -> None:
+    where = f"; written: {', '.join(wrote)}" if wrote else ""
+    print(f"vbr: interrupted after {done} of {planned} games{where}", file=sys.stderr)
+
+
+# ------------------------------------------------------------------------------------- sim
+def cmd_sim(args, game, agents) -> int:
+    check_count(args.n)
+    check_outputs(args)
+    variant = Variant(game, options_text(game.program.options))
+    result, backend = play(variant, args, agents)
+    if not result.trials:
+        say_interrupted(0, args.n, [])
+        return INTERRUPTED
+    stats = summary(variant, result, backend, agents)
+    finish_trials(args, result.trials)
+    wrote = [args.out] if args.out else []
+    if args.plot:
+        from vbr.analysis.plots import write_sim_plots
+        paths = write_sim_plots(Path(args.plot), result.trials, stats, stats["side_names"], game.title)
+        wrote.append(args.plot)
+        stats["plots"] = [str(p) for p in paths]
+    if args.json:
+        print(json.dumps(stats, sort_keys=True))
+    else:
+        from vbr.report import render_stats
+        print(render_stats(stats))
+    if result.interrupted:
+        say_interrupted(len(result.trials), args.n, wrote)
+        return INTERRUPTED
+    return 0
+
+
+# ----------------------------------------------------------------------------------- sweep
+def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
+    from vbr.analysis.sweep import combinations, parse_grid
+    from vbr.play import parse_agents
+    check_count(args.n)
+    check_outputs(args)
+    axes = parse_grid(args.grid or [])
+    variants = [load_variant(file, combo, combo_label(combo, axes)) for combo in combinations(axes, base_options)]
+    agents = parse_agents(agents_spec, variants[0].game.seats)
+    rows, interrupted = [], False
+    for i, v in enumerate(variants):
+        result, backend = play(v, args, agents, f"[{i + 1}/{len(variants)}] {v.label}")
+        if result.trials:
+            rows.append({"options": {a.name: v.game.program.options[a.name] for a in axes},
+                         "summary": summary(v, result, backend, agents)})
+        if result.interrupted:
+            interrupted = True
+            break
+    return _finish_sweep(args, rows, axes, variants, interrupted)
+
+
+def combo_label(combo: dict, axes) -> str:
+    return ", ".join(f"{a.name}={combo[a.name]}" for a in axes)
+
+
+def _finish_sweep(args, rows, axes, variants, interrupted: bool) -> int:
+    from vbr.report import render_sweep, sweep_table
+    wrote = []
+    if args.out and rows:
+        output.write_rows(Path(args.out), sweep_table(rows))
+        wrote.append(args.out)
+    if args.plot and rows:
+        from vbr.analysis.plots import write_sweep_plots
+        write_sweep_plots(Path(args.plot), rows, variants[0].game.title)
+        wrote.append(args.plot)
+    if args.json:
+        print(json.dumps({"grid": {a.name: list(a.values) for a in axes}, "rows": rows,
+                          "interrupted": interrupted}, sort_keys=True))
+    elif rows:
+        print(render_sweep(variants[0].game.title, rows))
+    if interrupted:
+        say_interrupted(sum(r["summary"]["games"] for r in rows), args.n * len(variants), wrote)
+        return INTERRUPTED
+    return 0
+
+
+# --------------------------------------------------------------------------------- compare
+def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int:
+    from vbr.analysis.metrics import compare
+    check_count(args.n)
+    check_outputs(args)
+    runs = []
+    for label, v in (("base", base), ("variant", variant)):
+        result, backend = play(v, args, agents, f"{label}: {v.label}")
+        runs.append((result, backend))
+        if result.interrupted:
+            break
+    if len(runs) < 2 or runs[1][0].interrupted or not runs[1][0].trials:
+        done = sum(len(r.trials) for r, _ in runs)
+        say_interrupted(done, 2 * args.n, [])
+        return INTERRUPTED
+    (ra, ba), (rb, bb) = runs
+    sa, sb = summary(base, ra, ba, agents), summary(variant, rb, bb, agents)
+    rows = compare(ra.trials, rb.trials)
+    report = {"base": {"label": base.label, "rules": sa["rules"], "options": sa["options"]},
+              "variant": {"label": variant.label, "rules": sb["rules"], "options": sb["options"]},
+              "games": args.n, "seed": args.seed, "agents": agents, "metrics": rows,
+              "base_summary": sa, "variant_summary": sb}
+    if args.out:
+        output.write_rows(Path(args.out), [{k: r[k] for k in r if k != "sentence"} for r in rows])
+    if args.plot:
+        from vbr.analysis.plots import write_compare_plots
+        write_compare_plots(Path(args.plot), ra.trials, sa, rb.trials, sb, base.label, variant.label,
+                            sa["side_names"], base.game.title)
+    if args.json:
+        print(json.dumps(report, sort_keys=True))
+    else:
+        from vbr.report import render_compare
+        print(render_compare(report))
+    return 0

@@ -1,0 +1,95 @@
+"""Writing results to files: checked before any game is played, and written whole or not at all.
+
+A run can take hours; finding out at the end that `--out` points nowhere would waste them, so
+`Destination.check` looks first. Files are written to a temporary name beside the target and
+renamed over it, so a Ctrl-C or a crash never leaves half a file.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from vbr.errors import UsageError
+
+FORMATS = {".jsonl": "jsonl", ".csv": "csv", ".json": "json"}
+
+
+def check_file(path: str | Path, flag: str, formats=(".jsonl", ".csv")) -> Path:
+    """A file we may create or replace, of a known format."""
+    p = Path(path)
+    if p.suffix.lower() not in formats:
+        raise UsageError(f"{flag} {path}: the file name must end in {' or '.join(formats)}")
+    if p.is_dir():
+        raise UsageError(f"{flag} {path}: is a directory")
+    _check_dir(p.parent if str(p.parent) else Path("."), flag, path)
+    return p
+
+
+def check_dir(path: str | Path, flag: str) -> Path:
+    """A folder we may write into (made if missing, as long as its parent lets us)."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise UsageError(f"{flag} {path}: exists and is not a folder")
+    probe = p
+    while not probe.exists():
+        probe = probe.parent
+    _check_dir(probe, flag, path)
+    return p
+
+
+def _check_dir(d: Path, flag: str, given) -> None:
+    if not d.is_dir():
+        raise UsageError(f"{flag} {given}: the folder {d} does not exist")
+    if not os.access(d, os.W_OK | os.X_OK):
+        raise UsageError(f"{flag} {given}: cannot write into {d}")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent or Path("."))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def rows_text(path: Path, rows: list[dict]) -> str:
+    """JSON lines keep every value's type; CSV flattens lists and dicts (see `_cell`)."""
+    if path.suffix.lower() == ".jsonl":
+        return "".join(json.dumps(r, sort_keys=False, ensure_ascii=False) + "\n" for r in rows)
+    if path.suffix.lower() == ".json":
+        return json.dumps(rows, ensure_ascii=False, indent=1) + "\n"
+    buf = io.StringIO()
+    columns = list(rows[0]) if rows else []
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(columns)
+    for r in rows:
+        w.writerow([_cell(r.get(c)) for c in columns])
+    return buf.getvalue()
+
+
+def _cell(v) -> str:
+    """One CSV cell: a score as `9-6`, agents as `mcts;random`, none as empty."""
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        sep = "-" if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v) else ";"
+        return sep.join(_cell(x) for x in v)
+    if isinstance(v, dict):
+        return ";".join(f"{k}={_cell(x)}" for k, x in v.items())
+    return str(v)
+
+
+def write_rows(path: Path, rows: list[dict]) -> None:
+    write_atomic(path, rows_text(path, rows))

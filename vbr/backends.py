@@ -1,0 +1,91 @@
+"""Where the chunks of a run are played: this process, a pool of local processes, or Ray.
+
+Every backend takes chunks lazily, keeps only a few of them in flight, and yields their results in
+submission order: that, and each game's seed depending only on its index, is why a run gives the
+same trials on every backend and for any number of workers.
+"""
+from __future__ import annotations
+
+import os
+import signal
+from collections import deque
+from typing import Iterable, Iterator
+
+from vbr.errors import UsageError
+from vbr.sim import RunSpec, game_for, play_range
+
+MAX_WORKERS = 256
+
+
+def check_workers(workers: int) -> int:
+    if workers < 1:
+        raise UsageError(f"--workers must be at least 1, not {workers}")
+    if workers > MAX_WORKERS:
+        raise UsageError(f"--workers must be at most {MAX_WORKERS} (this machine has {os.cpu_count()} cores), not {workers}")
+    return workers
+
+
+class LocalBackend:
+    """This process (`workers == 1`), or a pool of processes started with `spawn`: the start
+    method every platform has, and safe where `fork` is not (macOS, threads). Each worker loads the
+    game once, in its initializer."""
+
+    name = "local"
+
+    def __init__(self, workers: int = 1):
+        self.workers = check_workers(workers)
+        self.load_seconds = 0.0
+
+    def prepare(self, spec: RunSpec) -> None:
+        """Load the game here before the clock starts, so games/s counts play alone."""
+        import time
+        t = time.perf_counter()
+        game_for(spec.path, spec.options)
+        self.load_seconds = time.perf_counter() - t
+
+    def map(self, spec: RunSpec, chunks: Iterable[tuple[int, int]]) -> Iterator[list]:
+        if self.workers == 1:
+            for start, stop in chunks:
+                yield play_range(spec, start, stop)
+            return
+        yield from self._pool_map(spec, chunks)
+
+    def _pool_map(self, spec, chunks):
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        ctx = multiprocessing.get_context("spawn")
+        ex = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_worker_init,
+                                 initargs=(spec.path, spec.options))
+        try:
+            yield from in_order(lambda c: ex.submit(play_range, spec, *c), chunks, 2 * self.workers,
+                                lambda f: f.result())
+        finally:
+            ex.shutdown(wait=True, cancel_futures=True)
+
+
+def _worker_init(path: str, options: tuple) -> None:
+    """Workers leave Ctrl-C to the parent, which stops the run and keeps the games done."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    game_for(path, options)
+
+
+def in_order(submit, chunks: Iterable, window: int, wait) -> Iterator:
+    """Keep `window` chunks in flight and hand back their results in the order they were sent."""
+    pending: deque = deque()
+    for chunk in chunks:
+        pending.append(submit(chunk))
+        if len(pending) >= window:
+            yield wait(pending.popleft())
+    while pending:
+        yield wait(pending.popleft())
+
+
+def make_backend(name: str, workers: int, address: str | None = None):
+    if name == "local":
+        if address:
+            raise UsageError("--ray-address is for --backend ray")
+        return LocalBackend(workers)
+    if name == "ray":
+        from vbr.ray_backend import RayBackend
+        return RayBackend(workers, address)
+    raise UsageError(f"unknown backend {name!r} (backends: local, ray)")
