@@ -11,26 +11,17 @@ agent is not always the first to move. Single process; seeds 0..n-1 through vbr.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 
 from vbr.agents import SeatView, make_agent, parse_agent
+from vbr.analysis.stats import wilson
 from vbr.interpreter import rng as R
 from vbr.interpreter.game import load
 from vbr.loader import bundled_names
 from vbr.sim import game_seed
 
 clock = time.thread_time
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of k successes in n (kept here: a benchmark outlives moves)."""
-    p = k / n
-    d = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, mid - half), min(1.0, mid + half)
 
 
 class Match:

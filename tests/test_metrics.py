@@ -116,11 +116,14 @@ def test_row_flattens_a_game():
     assert tuple(M.row(SEESAW)) == M.CSV_FIELDS
 
 
-def test_csv_row_writes_lists_as_text():
-    cells = M.csv_row(SEESAW)
-    assert (cells["score"], cells["agents"], cells["comeback"]) == ("3-2", "random;random", "true")
-    empty = M.csv_row(DRAW)
-    assert (empty["winner"], M.csv_row(POINTLESS)["score"]) == ("", "")
+def test_csv_rows_write_lists_as_text(tmp_path):
+    import csv
+
+    from vbr.analysis.output import rows_text
+    text = rows_text(tmp_path / "g.csv", [M.row(t) for t in (SEESAW, DRAW, POINTLESS)])
+    seesaw, draw, pointless = csv.DictReader(text.splitlines())
+    assert (seesaw["score"], seesaw["agents"], seesaw["comeback"]) == ("3-2", "random;random", "true")
+    assert (draw["winner"], pointless["score"]) == ("", "")
 
 
 # ------------------------------------------------------------------------------ intervals

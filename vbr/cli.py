@@ -89,7 +89,7 @@ def _parser() -> argparse.ArgumentParser:
 
     def many_args(q, out_formats=".jsonl or .csv"):
         q.add_argument("-n", type=int, default=100, help="games per run (default 100)")
-        q.add_argument("--workers", type=int, default=1, help="processes to play in (default 1)")
+        q.add_argument("--workers", type=int, help="processes to play in (default: 1; on Ray, every CPU it has)")
         q.add_argument("--backend", default="local", choices=["local", "ray"],
                        help="where games are played: local processes, or Ray (pip install 'vbr[ray]')")
         q.add_argument("--ray-address", metavar="auto|HOST:PORT", help="a running Ray cluster (default: start a local Ray)")
@@ -191,7 +191,7 @@ def cmd_run(args) -> int:
     from vbr.report import render_events
     game, agents = _load(args)
     if not args.quiet:
-        print(f"{game.title}: seed {args.seed}, agents {', '.join(agents)}")
+        print(f"{game.title}: seed {args.seed}, agents {' | '.join(agents)}")
     partial = []
     try:
         result = play_game(game, args.seed, agents, record=True, log_sink=partial)

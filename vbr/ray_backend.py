@@ -56,7 +56,6 @@ class RayBackend:
             raise UsageError(f"--workers must be at least 1, not {workers}")
         self._ray = ray
         self.address = address
-        self.load_seconds = 0.0
         self._started = False  # True when this backend called ray.init, and so must shut it down
         self._connect(workers, address)
         cpus = int(ray.cluster_resources().get("CPU", 0))
@@ -84,10 +83,7 @@ class RayBackend:
 
     def prepare(self, spec: RunSpec) -> None:
         """Load the game here first: a broken rule file is reported once, before any task starts."""
-        import time
-        t = time.perf_counter()
         game_for(spec.path, spec.options)
-        self.load_seconds = time.perf_counter() - t
 
     def map(self, spec: RunSpec, chunks: Iterable[tuple[int, int]]) -> Iterator[list]:
         ray = self._ray

@@ -34,7 +34,7 @@ def render_events(events: list[dict]) -> list[str]:
 
 
 def render_stats(s: dict) -> str:
-    out = [f"{s['title']} ({s['rules']}), {s['games']} games, seed {s['seed']}, agents {', '.join(s['agents'])}"]
+    out = [f"{s['title']} ({s['rules']}), {s['games']} games, seed {s['seed']}, agents {' | '.join(s['agents'])}"]
     if s.get("options"):
         out.append("options: " + ", ".join(f"{k}={text(v)}" for k, v in s["options"].items()))  # as typed: true, not True
     names = s.get("side_names") or [f"{s.get('sides', 'seat')} {k}" for k in s["wins"]]
@@ -75,7 +75,7 @@ def metric_text(m: dict, ci: bool = True) -> str:
     """A metric as a designer reads it: shares in percent, whole numbers whole, the rest to 2 places."""
     if m["value"] is None:
         return "n/a"
-    body = number(m["value"], m.get("unit"))
+    body = number(m["value"], m)
     return body + (f"  {_interval(m)}" if ci and m.get("ci95") else "")
 
 
@@ -85,13 +85,14 @@ def _interval(m: dict) -> str:
         return f"({m['reason']})" if m.get("reason") else ""
     if not lohi:
         return f"(no interval: {m['reason']})" if m.get("reason") else ""
-    return f"({number(lohi[0], m.get('unit'))}..{number(lohi[1], m.get('unit'))})"
+    return f"({number(lohi[0], m)}..{number(lohi[1], m)})"
 
 
-def number(x: float, unit: str | None) -> str:
-    if unit == "share":
+def number(x: float, m: dict) -> str:
+    """Shares in percent; order statistics of whole counts whole (a median of 9 choices is 9)."""
+    if m.get("unit") == "share":
         return f"{100 * x:.1f}%"
-    if float(x).is_integer():
+    if m.get("method") == "order statistics" and float(x).is_integer():
         return str(int(x))
     return f"{x:.2f}"
 
@@ -126,7 +127,7 @@ def render_sweep(title: str, rows: list[dict]) -> str:
         lines.append((m["label"], [metric_text(r["summary"]["metrics"][key]) for r in rows]))
     w0 = max(len(a) for a, _ in lines)
     widths = [max(len(h), *(len(v[i]) for _, v in lines)) for i, h in enumerate(heads)]
-    out = [f"{title}: sweep of {len(rows)} combinations, {first['games']} games each, agents {', '.join(first['agents'])}",
+    out = [f"{title}: sweep of {len(rows)} combinations, {first['games']} games each, agents {' | '.join(first['agents'])}",
            " " * w0 + "  " + "  ".join(h.ljust(w) for h, w in zip(heads, widths))]
     out += [a.ljust(w0) + "  " + "  ".join(v.ljust(w) for v, w in zip(vals, widths)) for a, vals in lines]
     return "\n".join(x.rstrip() for x in out)
@@ -135,11 +136,13 @@ def render_sweep(title: str, rows: list[dict]) -> str:
 def render_compare(r: dict) -> str:
     a, b = r["base"], r["variant"]
     out = [f"base: {a['label']} ({a['rules']})", f"variant: {b['label']} ({b['rules']})",
-           f"{r['games']} games each, seed {r['seed']}, agents {', '.join(r['agents'])}", ""]
+           f"{r['games']} games each, seed {r['seed']}, agents {' | '.join(r['agents'])}", ""]
     changed = [m for m in r["metrics"] if m.get("significant")]
     out.append("changed significantly (95% CI of the difference excludes 0):" if changed
                else "no metric changed significantly (95% CI of every difference includes 0)")
     out += [f"  {m['sentence']}" for m in changed]
-    out += ["", "all metrics (base → variant, difference and its 95% CI):"]
-    out += [f"  {m['sentence']}" for m in r["metrics"] if not m.get("significant")]
+    rest = [m for m in r["metrics"] if not m.get("significant")]
+    if rest:
+        out += ["", "no significant change (base → variant, difference and its 95% CI):"]
+        out += [f"  {m['sentence']}" for m in rest]
     return "\n".join(out)

@@ -101,6 +101,7 @@ class RunResult:
     spec: RunSpec
     trials: list[Trial] = field(default_factory=list)
     seconds: float = 0.0  # play alone: loading the game in this process is not counted
+    load_seconds: float = 0.0  # loading the game here, before the clock starts
     interrupted: bool = False
 
     @property
@@ -114,8 +115,10 @@ def run(spec: RunSpec, backend=None, progress: Callable[[int, int], None] | None
     result says it was interrupted, so callers can still write them out."""
     from vbr.backends import LocalBackend
     backend = backend or LocalBackend(1)
-    backend.prepare(spec)
     result = RunResult(spec)
+    loading = time.perf_counter()
+    backend.prepare(spec)
+    result.load_seconds = time.perf_counter() - loading
     start = time.perf_counter()
     try:
         for part in backend.map(spec, chunk_ranges(spec.n, backend.workers)):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,22 +53,31 @@ def check_count(n: int) -> int:
     return n
 
 
-def play(variant: Variant, args, agents: list[str], label: str = ""):
-    """One run of `args.n` games of a variant, on the chosen backend, with progress on a TTY."""
+@contextmanager
+def backend_for(args):
+    """One backend for a whole command: a sweep or a comparison starts Ray (or checks the workers)
+    once, not once per run, and always shuts down what it started."""
     from vbr.backends import make_backend
-    from vbr.progress import Progress
-    from vbr.sim import RunSpec, run
     backend = make_backend(args.backend, args.workers, getattr(args, "ray_address", None))
-    spec = RunSpec.of(variant.game.path, variant.game.options, args.seed, agents, args.n)
-    progress = Progress.for_terminal(label, quiet=getattr(args, "json", False))
     try:
-        return run(spec, backend, progress), backend
+        yield backend
     finally:
-        if progress:
-            progress.close()
         close = getattr(backend, "close", None)
         if close:
             close()
+
+
+def play(variant: Variant, args, agents: list[str], backend, label: str = ""):
+    """One run of `args.n` games of a variant, on the given backend, with progress on a TTY."""
+    from vbr.progress import Progress
+    from vbr.sim import RunSpec, run
+    spec = RunSpec.of(variant.game.path, variant.game.options, args.seed, agents, args.n)
+    progress = Progress.for_terminal(label, quiet=getattr(args, "json", False))
+    try:
+        return run(spec, backend, progress)
+    finally:
+        if progress:
+            progress.close()
 
 
 def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
@@ -96,8 +106,16 @@ def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
         "metrics": m["metrics"],
         "backend": backend.name, "workers": backend.workers,
         "seconds": round(result.seconds, 3), "games_per_s": result.games_per_s,
-        "load_seconds": round(getattr(backend, "load_seconds", 0.0), 3),
+        "load_seconds": round(result.load_seconds, 3),
     }
+
+
+def plot_view(stats: dict) -> dict:
+    """The summary as `metrics.summarize` shapes it, which is what the plots read: a win rate per
+    side with its wins and interval in one entry (the JSON keeps them apart, as it always has)."""
+    return {"win_rate": {s: {"wins": stats["wins"][s], "value": stats["win_rate"][s], "ci95": stats["ci95"][s]}
+                         for s in stats["wins"]},
+            "metrics": stats["metrics"]}
 
 
 def finish_trials(args, trials) -> None:
@@ -116,7 +134,8 @@ def cmd_sim(args, game, agents) -> int:
     check_count(args.n)
     check_outputs(args)
     variant = Variant(game, options_text(game.program.options))
-    result, backend = play(variant, args, agents)
+    with backend_for(args) as backend:
+        result = play(variant, args, agents, backend)
     if not result.trials:
         say_interrupted(0, args.n, [])
         return INTERRUPTED
@@ -125,7 +144,7 @@ def cmd_sim(args, game, agents) -> int:
     wrote = [args.out] if args.out else []
     if args.plot:
         from vbr.analysis.plots import write_sim_plots
-        paths = write_sim_plots(Path(args.plot), result.trials, stats, stats["side_names"], game.title)
+        paths = write_sim_plots(Path(args.plot), result.trials, plot_view(stats), stats["side_names"], game.title)
         wrote.append(args.plot)
         stats["plots"] = [str(p) for p in paths]
     if args.json:
@@ -149,14 +168,15 @@ def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
     variants = [load_variant(file, combo, combo_label(combo, axes)) for combo in combinations(axes, base_options)]
     agents = parse_agents(agents_spec, variants[0].game.seats)
     rows, interrupted = [], False
-    for i, v in enumerate(variants):
-        result, backend = play(v, args, agents, f"[{i + 1}/{len(variants)}] {v.label}")
-        if result.trials:
-            rows.append({"options": {a.name: v.game.program.options[a.name] for a in axes},
-                         "summary": summary(v, result, backend, agents)})
-        if result.interrupted:
-            interrupted = True
-            break
+    with backend_for(args) as backend:
+        for i, v in enumerate(variants):
+            result = play(v, args, agents, backend, f"[{i + 1}/{len(variants)}] {v.label}")
+            if result.trials:
+                rows.append({"options": {a.name: v.game.program.options[a.name] for a in axes},
+                             "summary": summary(v, result, backend, agents)})
+            if result.interrupted:
+                interrupted = True
+                break
     return _finish_sweep(args, rows, axes, variants, interrupted)
 
 
@@ -172,7 +192,8 @@ def _finish_sweep(args, rows, axes, variants, interrupted: bool) -> int:
         wrote.append(args.out)
     if args.plot and rows:
         from vbr.analysis.plots import write_sweep_plots
-        write_sweep_plots(Path(args.plot), rows, variants[0].game.title)
+        view = [{"options": r["options"], "summary": plot_view(r["summary"])} for r in rows]
+        write_sweep_plots(Path(args.plot), view, variants[0].game.title, rows[0]["summary"]["side_names"])
         wrote.append(args.plot)
     if args.json:
         print(json.dumps({"grid": {a.name: list(a.values) for a in axes}, "rows": rows,
@@ -191,11 +212,12 @@ def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int
     check_count(args.n)
     check_outputs(args)
     runs = []
-    for label, v in (("base", base), ("variant", variant)):
-        result, backend = play(v, args, agents, f"{label}: {v.label}")
-        runs.append((result, backend))
-        if result.interrupted:
-            break
+    with backend_for(args) as backend:
+        for label, v in (("base", base), ("variant", variant)):
+            result = play(v, args, agents, backend, f"{label}: {v.label}")
+            runs.append((result, backend))
+            if result.interrupted:
+                break
     if len(runs) < 2 or runs[1][0].interrupted or not runs[1][0].trials:
         done = sum(len(r.trials) for r, _ in runs)
         say_interrupted(done, 2 * args.n, [])
@@ -211,7 +233,7 @@ def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int
         output.write_rows(Path(args.out), [{k: r[k] for k in r if k != "sentence"} for r in rows])
     if args.plot:
         from vbr.analysis.plots import write_compare_plots
-        write_compare_plots(Path(args.plot), ra.trials, sa, rb.trials, sb, base.label, variant.label,
+        write_compare_plots(Path(args.plot), ra.trials, plot_view(sa), rb.trials, plot_view(sb), base.label, variant.label,
                             sa["side_names"], base.game.title)
     if args.json:
         print(json.dumps(report, sort_keys=True))

@@ -118,25 +118,6 @@ CSV_FIELDS = ("index", "seed", "agents", "winner", "score", "choices", "points_s
               "largest_lead", "final_margin", "decisiveness", "comeback", "forced", "branching", "first_side")
 
 
-def csv_row(t: Trial) -> dict[str, str]:
-    """`row` as text cells, as vbr.analysis.output writes CSV: the score as `3-2`, the agents as
-    `greedy;random` (no comma, so no quoting), none as an empty cell, booleans as `true`/`false`
-    (as in JSON)."""
-    return {k: _cell(k, v) for k, v in row(t).items()}
-
-
-def _cell(key: str, v) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if key == "agents":
-        return ";".join(v)
-    if isinstance(v, list):
-        return "-".join(str(x) for x in v)
-    return str(v)
-
-
 # ------------------------------------------------------------------------------ many games
 @dataclass(frozen=True)
 class Metric:

@@ -1,7 +1,7 @@
 """Writing results to files: checked before any game is played, and written whole or not at all.
 
 A run can take hours; finding out at the end that `--out` points nowhere would waste them, so
-`Destination.check` looks first. Files are written to a temporary name beside the target and
+`check_file` and `check_dir` look first. Files are written to a temporary name beside the target and
 renamed over it, so a Ctrl-C or a crash never leaves half a file.
 """
 from __future__ import annotations
@@ -44,8 +44,12 @@ def check_dir(path: str | Path, flag: str) -> Path:
 def _check_dir(d: Path, flag: str, given) -> None:
     if not d.is_dir():
         raise UsageError(f"{flag} {given}: the folder {d} does not exist")
-    if not os.access(d, os.W_OK | os.X_OK):
-        raise UsageError(f"{flag} {given}: cannot write into {d}")
+    try:  # try it: permission bits do not tell root, read-only mounts or /proc apart
+        fd, probe = tempfile.mkstemp(prefix=".vbr-probe.", dir=d)
+    except OSError:
+        raise UsageError(f"{flag} {given}: cannot write into {d}") from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def write_atomic(path: Path, text: str) -> None:

@@ -1,0 +1,268 @@
+"""`vbr sim --out/--plot`, `vbr sweep` and `vbr compare` through the command line, as a designer
+runs them: rows per game, a row per combination, differences with intervals, and every bad input
+refused with exit 2 before a game is played."""
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from vbr.analysis.metrics import CSV_FIELDS
+from vbr.cli import main
+from vbr.play import play_game
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ----------------------------------------------------------------------------------- sim --out
+def test_sim_out_jsonl_has_one_row_per_game_that_vbr_run_plays_again(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    code, _, _ = run(capsys, "sim", "siatka", "-n", 6, "--seed", 3, "--agents", "random,greedy", "--out", out)
+    assert code == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["index"] for r in rows] == list(range(6))
+    assert len({r["seed"] for r in rows}) == 6
+    from vbr.interpreter.game import load
+    game = load("siatka")
+    for r in rows:  # each row's seed is the game: played again alone, it ends the same way
+        again = play_game(game, r["seed"], ["random", "greedy"])
+        assert (again.winner, list(again.points), again.choices) == (r["winner"], r["score"], r["choices"])
+        assert r["agents"] == ["random", "greedy"]
+        # Siatka is first to 9 points (Winning the Game): the winner has at least 9
+        assert r["score"][r["winner"]] >= 9
+        assert r["final_margin"] == r["score"][r["winner"]] - r["score"][1 - r["winner"]]
+        assert r["points_scored"] == sum(r["score"])
+
+
+def test_sim_out_csv_has_the_documented_columns(tmp_path, capsys):
+    out = tmp_path / "games.csv"
+    assert run(capsys, "sim", "docs/tutorial/bump.vbr", "-n", 5, "--out", out)[0] == 0
+    with out.open() as f:
+        reader = csv.DictReader(f)
+        rows = list(reader)
+    assert tuple(reader.fieldnames) == CSV_FIELDS
+    assert len(rows) == 5
+    for r in rows:
+        a, b = map(int, r["score"].split("-"))
+        assert max(a, b) == 3  # Bump is played to 3 (options: target=3)
+        assert r["agents"] == "random;random"
+
+
+def test_sim_plot_writes_png_and_svg(tmp_path, capsys):
+    plots = tmp_path / "plots"
+    code, out, _ = run(capsys, "sim", "siatka", "-n", 10, "--plot", plots, "--json")
+    assert code == 0
+    names = {p.name for p in plots.iterdir()}
+    assert {"win_rate.png", "win_rate.svg", "length.png", "length.svg"} <= names
+    assert json.loads(out)["plots"]
+
+
+def test_sim_json_carries_every_metric_with_an_interval_or_a_reason(capsys):
+    code, out, _ = run(capsys, "sim", "siatka", "-n", 40, "--json")
+    ms = json.loads(out)["metrics"]
+    for name in ("first_mover_advantage", "side_advantage", "draw_rate", "length_mean", "length_median",
+                 "length_p10", "length_p90", "lead_changes_mean", "decisiveness_mean", "comeback_rate",
+                 "branching_factor", "forced_share"):
+        assert name in ms
+        assert ms[name]["ci95"] is not None or ms[name]["reason"], name
+
+
+# --------------------------------------------------------------------------------------- sweep
+def test_sweep_plays_every_combination_in_grid_order(tmp_path, capsys):
+    out = tmp_path / "sweep.csv"
+    code, text, _ = run(capsys, "sweep", "siatka", "--grid", "target=5,9", "--grid", "abilities=false,true",
+                        "-n", 8, "--json", "--out", out)
+    assert code == 0
+    rows = json.loads(text)["rows"]
+    assert [r["options"] for r in rows] == [{"target": 5, "abilities": False}, {"target": 5, "abilities": True},
+                                            {"target": 9, "abilities": False}, {"target": 9, "abilities": True}]
+    assert all(r["summary"]["games"] == 8 for r in rows)
+    # first to 5 needs at least 5 points a game, first to 9 at least 9
+    for r in rows:
+        assert r["summary"]["metrics"]["points_mean"]["value"] >= r["options"]["target"]
+    with out.open() as f:
+        table = list(csv.DictReader(f))
+    assert [(t["target"], t["abilities"]) for t in table] == [("5", "false"), ("5", "true"), ("9", "false"), ("9", "true")]
+    assert {"games", "first_mover_advantage", "first_mover_advantage lo", "first_mover_advantage hi"} <= set(table[0])
+
+
+def test_sweep_table_names_each_combination(capsys):
+    code, text, _ = run(capsys, "sweep", "siatka", "--grid", "target=5,9", "-n", 4)
+    assert code == 0
+    head = text.splitlines()[1]
+    assert "target=5" in head and "target=9" in head
+    assert any(line.startswith("first-mover advantage") for line in text.splitlines())
+
+
+def test_sweep_plot_draws_each_metric_against_the_swept_option(tmp_path, capsys):
+    plots = tmp_path / "p"
+    assert run(capsys, "sweep", "siatka", "--grid", "target=5,9", "-n", 4, "--plot", plots)[0] == 0
+    assert any(p.suffix == ".svg" for p in plots.iterdir()) and any(p.suffix == ".png" for p in plots.iterdir())
+
+
+@pytest.mark.parametrize("grid,says", [
+    (["target=5,x"], "option `target` is a number, not 'x'"),
+    (["targt=5,9"], "unknown option `targt` (siatka.vbr has options: abilities, block_marker, rotation, target)"),
+    (["target=5,5"], "a value is listed twice"),
+    (["target"], "expected NAME=V1,V2,..."),
+    ([], "a sweep needs at least one --grid"),
+])
+def test_sweep_bad_grid_is_a_usage_error(capsys, grid, says):
+    argv = ["sweep", "siatka", "-n", 2]
+    for g in grid:
+        argv += ["--grid", g]
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and says in err and out == ""
+
+
+def test_sweep_option_both_swept_and_fixed_is_a_usage_error(capsys):
+    code, _, err = run(capsys, "sweep", "siatka", "--grid", "target=5,9", "--option", "target=7")
+    assert code == 2 and "both swept (--grid) and fixed (--option)" in err
+
+
+# ------------------------------------------------------------------------------------- compare
+def test_compare_one_file_under_two_option_sets(capsys):
+    code, text, _ = run(capsys, "compare", "siatka", "--variant-option", "target=5", "-n", 30, "--json")
+    assert code == 0
+    report = json.loads(text)
+    assert report["base"]["options"]["target"] == 9 and report["variant"]["options"]["target"] == 5
+    points = next(m for m in report["metrics"] if m["metric"] == "points_mean")
+    # first to 5 against first to 9: far fewer points, and with 30 games each the interval shows it
+    assert points["significant"] and points["ci95"][1] < 0
+    assert "→" in points["sentence"]
+
+
+def test_compare_prints_a_sentence_per_significant_change(capsys):
+    code, text, _ = run(capsys, "compare", "siatka", "--variant-option", "target=5", "-n", 30)
+    assert code == 0
+    lines = text.splitlines()
+    start = lines.index("changed significantly (95% CI of the difference excludes 0):")
+    assert any(line.strip().startswith("points per game") for line in lines[start:])
+
+
+def test_compare_two_files(tmp_path, capsys):
+    variant = tmp_path / "bump5.vbr"
+    text = open("docs/tutorial/bump.vbr").read()
+    assert "option target = 3" in text
+    variant.write_text(text.replace("option target = 3", "option target = 5"))
+    code, out, _ = run(capsys, "compare", "docs/tutorial/bump.vbr", variant, "-n", 60, "--json")
+    assert code == 0
+    points = next(m for m in json.loads(out)["metrics"] if m["metric"] == "points_mean")
+    assert points["significant"] and points["ci95"][0] > 0  # to 5 points scores more than to 3
+
+
+def test_compare_of_a_thing_with_itself_is_a_usage_error(capsys):
+    code, _, err = run(capsys, "compare", "siatka", "-n", 2)
+    assert code == 2 and "compare needs two different things" in err
+
+
+# ---------------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize("argv,says", [
+    (["sim", "siatka", "--agents", "smart"], "unknown agent 'smart'"),
+    (["sim", "siatka", "--agents", "mcts:iters=3"], "unknown parameter 'iters' (parameters: iterations, c, rollout, depth)"),
+    (["sim", "siatka", "--option", "rotaton"], "did you mean `rotation`"),
+    (["sim", "siatka", "-n", "0"], "-n must be at least 1"),
+    (["sim", "siatka", "--workers", "0"], "--workers must be at least 1"),
+    (["sim", "siatka", "--workers", "-4"], "--workers must be at least 1"),
+    (["sim", "siatka", "--ray-address", "auto"], "--ray-address is for --backend ray"),
+    (["sim", "siatka", "--out", "games.txt"], "must end in .jsonl or .csv"),
+    (["compare", "siatka", "--variant-option", "target=x"], "option `target` is a number, not 'x'"),
+])
+def test_bad_run_requests_are_usage_errors(capsys, argv, says):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and says in err and out == ""
+
+
+def _vbr(*argv, **kw):
+    return subprocess.run([sys.executable, "-c", "import sys, vbr.cli; sys.exit(vbr.cli.main())", *map(str, argv)],
+                          capture_output=True, text=True, **kw)
+
+
+@pytest.mark.parametrize("flag,where", [("--out", "nowhere/games.jsonl"), ("--plot", "a-file/plots")])
+def test_unwritable_destination_is_refused_before_any_game(tmp_path, flag, where):
+    (tmp_path / "a-file").write_text("")
+    # a hundred million games would take days: returning at all shows that none was played
+    r = _vbr("sim", "siatka", "-n", 100_000_000, flag, tmp_path / where, timeout=120)
+    assert r.returncode == 2 and r.stdout == ""
+    assert f"vbr: error: {flag} {tmp_path / where}" in r.stderr
+
+
+@pytest.mark.parametrize("folder", ["/proc", "/sys"])
+def test_a_folder_no_one_may_write_into_is_refused(capsys, folder):
+    # not even root can create a file here, so the probe must try, not read permission bits
+    code, _, err = run(capsys, "sim", "siatka", "-n", 2, "--out", f"{folder}/games.jsonl")
+    assert code == 2 and f"cannot write into {folder}" in err
+
+
+def _interrupt(argv, tmp_path, wait=5.0):
+    p = subprocess.Popen([sys.executable, "-c", "import sys, vbr.cli; sys.exit(vbr.cli.main())", *map(str, argv)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=os.getcwd())
+    time.sleep(wait)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    return p.returncode, out, err
+
+
+def test_ctrl_c_during_sim_writes_the_finished_games_and_says_so(tmp_path):
+    out = tmp_path / "games.jsonl"
+    code, _, err = _interrupt(["sim", "siatka", "-n", 100_000_000, "--out", out], tmp_path)
+    assert code == 130
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert rows and [r["index"] for r in rows] == list(range(len(rows)))
+    assert f"vbr: interrupted after {len(rows)} of 100000000 games; written: {out}" in err
+    assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]  # no half-written file beside it
+
+
+def test_ctrl_c_during_sweep_writes_the_rows_so_far(tmp_path):
+    out = tmp_path / "sweep.csv"
+    code, _, err = _interrupt(["sweep", "siatka", "--grid", "target=5,9", "-n", 100_000_000, "--workers", 2,
+                               "--out", out], tmp_path, wait=8.0)
+    assert code == 130
+    with out.open() as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 1 and rows[0]["target"] == "5" and int(rows[0]["games"]) > 0
+    assert "vbr: interrupted after" in err and "of 200000000 games" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sweep.csv"]
+
+
+# ------------------------------------------------------------------------------------ progress
+def test_progress_is_silent_when_stderr_is_not_a_terminal(capsys):
+    code, _, err = run(capsys, "sim", "siatka", "-n", 30)
+    assert code == 0 and err == ""
+
+
+def test_progress_on_a_terminal_shows_games_rate_and_time_left():
+    import io
+
+    from vbr.progress import Progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    stream = Tty()
+    p = Progress("target=5", stream, every=0.0)
+    p(50, 200)
+    p(200, 200)
+    p.close()
+    shown = stream.getvalue()
+    assert "\rtarget=5: 50/200 games" in shown and "games/s" in shown and " left" in shown
+    assert "200/200 games" in shown and shown.endswith("\n")
+
+
+# ------------------------------------------------------------------------------------------ Ray
+def test_ray_backend_writes_the_same_rows_as_the_local_one(tmp_path, capsys):
+    local, ray = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
+    argv = ["sim", "siatka", "-n", 24, "--seed", 11, "--agents", "greedy,random"]
+    assert run(capsys, *argv, "--out", local)[0] == 0
+    assert run(capsys, *argv, "--backend", "ray", "--workers", 2, "--out", ray)[0] == 0
+    assert ray.read_text() == local.read_text()
+    assert len(local.read_text().splitlines()) == 24
