@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from conftest import rule_files
+from conftest import rule_files, scenario_files
 from vbr.checker import literal_value
 from vbr.interpreter.game import load
 
@@ -51,3 +51,12 @@ def test_random_games_keep_the_invariants(path, options):
         assert out is not None
         if out.winner is not None:
             assert 0 <= out.winner < game.seats
+
+
+@pytest.mark.parametrize("path", rule_files() + scenario_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_bundled_file_is_in_canonical_form(path):
+    """`vbr fmt --check rules/*.vbr rules/tests/*.vbr` passes: printing the file gives the file."""
+    from vbr.grammar.parser import parse
+    from vbr.grammar.printer import program
+    text = path.read_text(encoding="utf-8")
+    assert program(parse(text, str(path))) == text, f"run `vbr fmt {path}`"

@@ -22,7 +22,7 @@ class _Comments:
         out = []
         while self.i < len(self.items) and self.items[self.i].span.line < line:
             c = self.items[self.i]
-            if self.last and c.span.line > self.last + 1 and out == []:
+            if self.last and c.span.line > self.last + 1:
                 out.append("")
             out.append(IND * depth + "#" + c.text)
             self.last = c.span.line
@@ -96,7 +96,7 @@ def _expr(e: A.Expr) -> tuple[str, int]:
                 return f"{expr(l, 5)} {op} {expr(r, 5)}", 4
             return f"{expr(l, lv)} {op} {expr(r, lv + 1)}", lv
         case A.Cond(test=t, then=a, orelse=b):
-            return f"if {expr(t, 1)} then {expr(a)} else {expr(b)}", 0
+            return f"if {expr(t, 1)} then {expr(a, 1)} else {expr(b)}", 0
         case A.Comprehension(agg=g, body=b, var=v, source=s, filter=f):
             tail = f" if {expr(f)}" if f is not None else ""
             return f"{g}({expr(b)} for {v} in {expr(s)}{tail})", 9
