@@ -49,3 +49,72 @@ def test_siatka_scenarios_cover_every_worked_example():
     for example in ["Example 1", "Example 2", "Example 3", "[Attack]", "[Example of card use]",
                     "Block example", "Rotation"]:
         assert example in titles, example
+
+
+TINY = '''game "tiny"
+seats 2
+kind Card { value: int }
+zone pile public ordered
+zone gone public
+var n: int = 0
+var m: int = 0
+start play
+setup {
+  create Card(value: 5) in pile
+}
+phase play {
+  n += 1
+  say "n is {n}"
+  choose k from [1, 2] by 0 as "how many"
+  m = k
+  end winner 0
+}
+'''
+
+
+def _tiny(tmp_path, body: str):
+    (tmp_path / "tiny.vbr").write_text(TINY)
+    (tmp_path / "t.vbr").write_text('tests for "tiny.vbr"\n' + body)
+    from vbr.scenario import run_file
+    return run_file(tmp_path / "t.vbr")
+
+
+def test_a_failed_conjunction_shows_both_sides_of_every_comparison(tmp_path):
+    (r,) = _tiny(tmp_path, 'scenario "x" {\n  choose 2\n  expect n == 1 and m < 2\n}\n')
+    assert not r.ok and r.span.line == 4
+    assert r.message == ("expectation failed:\n"
+                         "    `n == 1` is true: left side 1, right side 1\n"
+                         "    `m < 2` is false: left side 2, right side 2")
+
+
+def test_an_expectation_that_cannot_be_evaluated_fails_its_scenario_only(tmp_path):
+    """`top(zone).field` on an empty zone: that scenario fails at its line; the file goes on."""
+    results = _tiny(tmp_path, 'scenario "top of an empty zone" {\n  given {\n    move pile to gone\n  }\n'
+                              '  expect top(pile).value == 5\n}\n'
+                              'scenario "the next one still runs" {\n  expect n == 1\n}\n')
+    assert [r.ok for r in results] == [False, True]
+    assert results[0].span.line == 6, results[0].message
+    assert "cannot evaluate" in results[0].message and "internal error" not in results[0].message
+
+
+def test_a_field_of_nothing_in_an_expectation_is_a_located_failure(tmp_path):
+    results = _tiny(tmp_path, 'scenario "field of nothing" {\n'
+                              '  expect first(c for c in pile if c.value == 9).value == 5\n}\n'
+                              'scenario "the next one still runs" {\n  expect n == 1\n}\n')
+    assert [r.ok for r in results] == [False, True]
+    assert results[0].span.line == 3, results[0].message
+    assert "cannot evaluate" in results[0].message
+
+
+def test_trace_collects_the_events_between_steps(tmp_path):
+    from vbr.scenario import format_trace
+    (tmp_path / "tiny.vbr").write_text(TINY)
+    (tmp_path / "t.vbr").write_text('tests for "tiny.vbr"\nscenario "x" {\n  choose 2\n  expect m == 2\n}\n')
+    from vbr.scenario import run_file
+    (r,) = run_file(tmp_path / "t.vbr", trace=True)
+    assert r.ok
+    text = "\n".join(format_trace(r))
+    assert "after line 3 (choose 2):" in text
+    assert "n is 1" in text and "how many -> 2" in text and "game over: seat 0 wins" in text
+    (quiet,) = run_file(tmp_path / "t.vbr")
+    assert quiet.trace == []

@@ -11,7 +11,7 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from vbr.errors import Diagnostic, IllegalActionError, Span, VbrCheckError, VbrError
@@ -23,6 +23,8 @@ from vbr.interpreter.scope import Fault, Locals, Scope
 from vbr.interpreter.state import State
 from vbr.interpreter.values import text
 from vbr.loader import load_rules, parse_file, resolve
+from vbr.grammar import printer
+from vbr.report import render_events
 
 
 @dataclass
@@ -31,6 +33,17 @@ class ScenarioResult:
     span: Span
     ok: bool
     message: str = ""
+    steps: int = 0  # transfers of control the interpreter counted (what its step limit bounds)
+    trace: list = field(default_factory=list)  # with trace=True: (step, event lines) after each step
+
+
+def format_trace(result: ScenarioResult) -> list[str]:
+    """The events a scenario's steps caused, one block per step that caused any: for `vbr test --trace`."""
+    out = []
+    for where, lines in result.trace:
+        out.append(f"  after {where}:")
+        out += [f"    {line}" for line in lines]
+    return out
 
 
 def load_scenarios(path: Path):
@@ -42,30 +55,45 @@ def load_scenarios(path: Path):
     return tree, rules, source
 
 
-def run_file(path: Path) -> list[ScenarioResult]:
-    tree, rules, source = load_scenarios(path)
+def run_file(path: Path, rules=None, *, trace: bool = False, step_limit: int | None = None) -> list[ScenarioResult]:
+    """Run every scenario of a file. `rules`: a RuleSet to run them against instead of the file the
+    scenarios name (`vbr mutate` runs them against each mutant); `trace`: keep the events between
+    steps in each result (`format_trace`); `step_limit`: a lower step limit than the rule file's,
+    for each scenario."""
+    if rules is None:
+        tree, rules, source = load_scenarios(path)
+    else:
+        tree, source = parse_file(Path(path))
+        if not isinstance(tree, A.TestFile):
+            raise VbrCheckError([Diagnostic(tree.span, "not a scenario file: it should start with `tests for \"RULES\"`")],
+                                {str(path): source})
     sources = {**rules.sources, str(path): source}
-    return [run_scenario(sc, rules, sources) for sc in tree.scenarios]
+    cache: dict = {}
+    return [run_scenario(sc, rules, sources, trace=trace, step_limit=step_limit, cache=cache) for sc in tree.scenarios]
 
 
 def check_file(path: Path) -> None:
     """Compile every scenario without running it (for `vbr check`)."""
     tree, rules, source = load_scenarios(path)
     sources = {**rules.sources, str(path): source}
+    cache: dict = {}
     for sc in tree.scenarios:
-        _Runner(sc, rules, sources).compile()
+        _Runner(sc, rules, sources, cache=cache).compile()
 
 
-def run_scenario(sc: A.Scenario, rules, sources) -> ScenarioResult:
+def run_scenario(sc: A.Scenario, rules, sources, *, trace: bool = False, step_limit: int | None = None,
+                 cache: dict | None = None) -> ScenarioResult:
+    """One scenario's result. A failure of the rule file or of the scenario while running (a
+    fault, a step limit, an expectation that cannot be evaluated) fails this scenario only."""
+    runner = _Runner(sc, rules, sources, trace=trace, step_limit=step_limit, cache=cache)
     try:
-        runner = _Runner(sc, rules, sources)
         runner.compile()
         runner.run()
     except _Failed as f:
-        return ScenarioResult(sc.title, f.span, False, f.message)
+        return ScenarioResult(sc.title, f.span, False, f.message, runner.steps_used(), runner.events)
     except VbrError as exc:
-        return ScenarioResult(sc.title, exc.span, False, exc.render())
-    return ScenarioResult(sc.title, sc.span, True)
+        return ScenarioResult(sc.title, exc.span, False, exc.render(), runner.steps_used(), runner.events)
+    return ScenarioResult(sc.title, sc.span, True, "", runner.steps_used(), runner.events)
 
 
 class _Failed(Exception):
@@ -73,14 +101,27 @@ class _Failed(Exception):
         self.span, self.message = span, message
 
 
+# what evaluating a scenario's expression can raise when the value is not what it expects (a field
+# of nothing, the top of an empty zone): the scenario fails there, with its position
+_EVAL_ERRORS = (Fault, TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError)
+
+
 class _Runner:
-    def __init__(self, sc: A.Scenario, rules, sources):
+    def __init__(self, sc: A.Scenario, rules, sources, trace: bool = False, step_limit: int | None = None,
+                 cache: dict | None = None):
         self.sc, self.rules, self.sources = sc, rules, sources
+        self.trace, self.step_limit = trace, step_limit
+        self.cache = {} if cache is None else cache
+        self.events: list = []
+        self.st = None
+
+    def steps_used(self) -> int:
+        return self.st.steps if self.st is not None else 0
 
     def compile(self) -> None:
         options = {s.name: _literal(s.exprs[0]) for s in self.sc.steps if s.kind == "option"}
         self.seed = next((s.value for s in self.sc.steps if s.kind == "seed"), 0)
-        prog = _compiled(self.rules, options)
+        prog = _compiled(self.rules, options, self.cache)
         self.prog = prog
         model = prog.model
         x, stmts = prog.compilers
@@ -113,9 +154,8 @@ class _Runner:
             e = step.exprs[0]
             if step.kind == "expect":
                 f = x.expect(e, scope, "bool", "an expectation")
-                parts = None
-                if isinstance(e, A.Binary) and e.op in ("==", "!=", "<", "<=", ">", ">="):
-                    parts = (x.compile(e.left, scope)[0], x.compile(e.right, scope)[0])
+                parts = [(printer.expr(c), x.compile(c.left, scope)[0], x.compile(c.right, scope)[0], x.compile(c, scope)[0])
+                         for c in _comparisons(e)]
                 return (f, parts)
             return x.compile(e, scope)[0]
         return None
@@ -123,17 +163,34 @@ class _Runner:
     # ------------------------------------------------------------------ running
     def run(self) -> None:
         prog = self.prog
-        st = State.new(prog, self.seed, record=True, hold_start=True)
+        limit = prog.step_limit
+        if self.step_limit is not None and self.step_limit < limit:
+            prog.step_limit = self.step_limit  # the program is shared by this run's scenarios only
+        try:
+            self._run_all()
+        finally:
+            prog.step_limit = limit
+
+    def _run_all(self) -> None:
+        st = State.new(self.prog, self.seed, record=True, hold_start=True)
         self.st = st
         self.L = [None] * self.nlocals
         self.started = False
+        seen = 0
+        if self.trace and st.log:
+            self.events.append(("setup", render_events(st.log)))
+            seen = len(st.log)
         for step, compiled in self.steps:
             try:
                 self._run_step(step, compiled)
             except IllegalActionError as exc:
                 raise _Failed(step.span, str(exc)) from None
-            except Fault as exc:
-                raise _Failed(step.span, str(exc)) from None
+            except _EVAL_ERRORS as exc:
+                raise _Failed(step.span, f"cannot evaluate this step: {_why(exc)}") from None
+            finally:
+                if self.trace and st.log is not None and len(st.log) > seen:
+                    self.events.append((f"line {step.span.line} ({_step_text(step)})", render_events(st.log[seen:])))
+                    seen = len(st.log)
 
     def _ensure_started(self, step) -> None:
         if not self.started:
@@ -180,10 +237,7 @@ class _Runner:
         elif k == "expect":
             f, parts = c
             if not f(st, self.L):
-                detail = ""
-                if parts:
-                    detail = f" (left side is {text(parts[0](st, self.L), self.prog)}, right side is {text(parts[1](st, self.L), self.prog)})"
-                raise _Failed(step.span, f"expectation failed{detail}")
+                raise _Failed(step.span, "expectation failed" + self._sides(step.exprs[0], parts))
         elif k in ("legal", "illegal"):
             v = c(st, self.L)
             opts = st.pending.options if st.pending else ()
@@ -201,17 +255,60 @@ class _Runner:
                 raise _Failed(step.span, f"expected seat {want} to win, got {got}")
 
 
-_PROGRAMS: dict = {}
+    def _sides(self, e: A.Expr, parts) -> str:
+        """The value of each side of every comparison in a failed expectation: for one comparison
+        `(left side is X, right side is Y)`; for several (`a and b`), each with its text and truth."""
+        def value(f):
+            try:
+                return text(f(self.st, self.L), self.prog)
+            except _EVAL_ERRORS as exc:
+                return f"not evaluable ({_why(exc)})"
+        if not parts:
+            return ""
+        if len(parts) == 1 and parts[0][0] == printer.expr(e):
+            _, left, right, _ = parts[0]
+            return f" (left side is {value(left)}, right side is {value(right)})"
+        shown = []
+        for src, left, right, whole in parts:
+            shown.append(f"`{src}` is {value(whole)}: left side {value(left)}, right side {value(right)}")
+        return ":\n    " + "\n    ".join(shown)
 
 
-def _compiled(rules, options: dict):
+def _comparisons(e: A.Expr) -> list[A.Binary]:
+    """The comparisons in an expectation, outside comprehensions (whose variables have no value
+    outside them), left to right."""
+    out = []
+
+    def visit(n):
+        if isinstance(n, A.Comprehension):
+            return
+        if isinstance(n, A.Binary) and n.op in ("==", "!=", "<", "<=", ">", ">=", "in", "not in"):
+            out.append(n)
+        for c in n.children():
+            visit(c)
+    visit(e)
+    return out
+
+
+def _why(exc: Exception) -> str:
+    return str(exc) if isinstance(exc, Fault) else f"{type(exc).__name__}: {exc}"
+
+
+def _step_text(step: A.ScenarioStep) -> str:
+    try:
+        return printer._step(step).split("\n")[0]
+    except Exception:  # a step the printer cannot show is still traced, by its kind
+        return step.kind
+
+
+def _compiled(rules, options: dict, cache: dict):
     """Scenarios with the same options share one compiled program (compiling a large rule file
-    for each of its scenarios would dominate a test run). Scenario steps compile into it too;
-    they only add code, never change what is there."""
-    key = (id(rules), tuple(sorted(options.items())))
-    if key not in _PROGRAMS:
-        _PROGRAMS[key] = (rules, compile_rules(rules, options))  # rules kept alive: its id stays unique
-    return _PROGRAMS[key][1]
+    for each of its scenarios would dominate a test run); `cache` lives for one run of a file.
+    Scenario steps compile into it too; they only add code, never change what is there."""
+    key = tuple(sorted(options.items()))
+    if key not in cache:
+        cache[key] = compile_rules(rules, options)
+    return cache[key]
 
 
 def _literal(e: A.Expr):
@@ -223,4 +320,4 @@ def _literal(e: A.Expr):
     return None
 
 
-__all__ = ["run_file", "check_file", "ScenarioResult", "T"]
+__all__ = ["run_file", "run_scenario", "check_file", "format_trace", "ScenarioResult", "T"]
