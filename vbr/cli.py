@@ -2,21 +2,41 @@
 from __future__ import annotations
 
 import argparse
-import json
+import errno
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from vbr.errors import UsageError, VbrError
+from vbr.terminal import SafeStream, clean
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = SafeStream(out), SafeStream(err)  # a last guard; output is cleaned where it is made
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: list[str]) -> int:
     if argv and argv[0] == "graph":
         from vbr.visualizer.command import main as graph_main
         return _guard(lambda: graph_main(argv[1:]))
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    if not argv:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # said by the command's own parser, so the usage shown is the command's
+            getattr(args, "parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
+    except SystemExit as exc:  # argparse has printed the usage, the help or the version
+        return exc.code if isinstance(exc.code, int) else 0
     if not getattr(args, "func", None):
-        _parser().print_help()
+        parser.print_help(sys.stderr)
         return 2
     return _guard(lambda: args.func(args))
 
@@ -28,23 +48,39 @@ def _guard(fn) -> int:
         print(exc.render(), file=sys.stderr)
         return 1
     except UsageError as exc:
-        print(f"vbr: error: {exc}", file=sys.stderr)
+        print(clean(f"vbr: error: {exc}"), file=sys.stderr)
         return 2
     except BrokenPipeError:  # `vbr run ... | head`: the reader has seen enough
         _silence_stdout()
         return 0
-    except (ValueError, OSError) as exc:
-        print(f"vbr: error: {exc}", file=sys.stderr)
+    except OSError as exc:
+        print(clean(f"vbr: error: {file_error(exc)}"), file=sys.stderr)
+        return 1
+    except ValueError as exc:
+        print(clean(f"vbr: error: {exc}"), file=sys.stderr)
         return 1
     except _game_failed() as exc:
-        print(exc.describe(), file=sys.stderr)
+        print(clean(exc.describe()), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("vbr: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # the last line of defence: say what broke, without a traceback
-        print(f"vbr: internal error: {type(exc).__name__}: {exc} (please report it)", file=sys.stderr)
+        print(clean(f"vbr: internal error: {type(exc).__name__}: {exc} (please report it)"), file=sys.stderr)
         return 3
+
+
+_REASONS = {errno.ENOENT: "no such file", errno.EISDIR: "is a directory", errno.ENOTDIR: "a part of the path is not a folder",
+            errno.EACCES: "permission denied", errno.EPERM: "permission denied", errno.ENOSPC: "no space left on the device",
+            errno.EROFS: "read-only file system"}
+
+
+def file_error(exc: OSError, verb: str = "") -> str:
+    """An OSError in words: `cannot read game.jsonl: no such file`, not `[Errno 2] ...`."""
+    reason = _REASONS.get(exc.errno) or (exc.strerror or str(exc)).lower()
+    if exc.filename is None:
+        return reason
+    return f"cannot {verb or 'open'} {exc.filename}: {reason}"
 
 
 def _game_failed():
@@ -72,24 +108,73 @@ def parse_options(items: list[str] | None) -> dict:
     return out
 
 
+SEED_MAX = 2**63 - 1
+
+
+def seed(text: str) -> int:
+    """A `--seed`: a whole number from 0 to 2**63 - 1 (larger ones would be cut down silently)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= n <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"{n} is not a seed: seeds run from 0 to {SEED_MAX} (2**63 - 1)")
+    return n
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, but a help text's own line breaks are kept (the agents' list)."""
+
+    def _split_lines(self, text, width):
+        lines = []
+        for part in text.splitlines():
+            indent = part[:len(part) - len(part.lstrip())]
+            lines += [indent + line for line in super()._split_lines(part, width - len(indent))] or [""]
+        return lines
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+    try:
+        return installed("vbr")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        import vbr
+        return vbr.__version__
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="vbr", description="Rules language for volleyball tabletop games.")
+    p.add_argument("--version", action="version", version=f"vbr {version()}")
     sub = p.add_subparsers(metavar="COMMAND")
+    add = sub.add_parser
+
+    def add_parser(name, **kw):
+        q = add(name, formatter_class=HelpFormatter, **kw)
+        q.set_defaults(parser=q)
+        return q
+    sub.add_parser = add_parser
 
     c = sub.add_parser("check", help="check rule files (and scenario files)")
     c.add_argument("files", nargs="+")
+    c.add_argument("--strict", action="store_true",
+                   help="count the turn flow's warnings (unreachable phases, no way out, loops without a choice) as errors")
     c.set_defaults(func=cmd_check)
 
     def game_args(q, file=True):
         if file:
             q.add_argument("file", help="a .vbr file, or a bundled rule file's name (e.g. siatka)")
-        q.add_argument("--seed", type=int, default=0, help="the seed that fixes every roll, shuffle and agent's pick (default 0)")
+        q.add_argument("--seed", type=seed, default=0, metavar="S",
+                       help="the seed that fixes every roll, shuffle and agent's pick: a whole number from 0 to 2**63 - 1 "
+                            "(default 0); the same seed plays the same game")
         q.add_argument("--agents", default="random", help=_agents_help())
         q.add_argument("--option", action="append", metavar="NAME[=VALUE]", help="set a rule option (repeatable)")
 
     def many_args(q, out_formats=".jsonl or .csv"):
         q.add_argument("-n", type=int, default=100, help="games per run (default 100)")
-        q.add_argument("--workers", type=int, help="processes to play in (default: 1; on Ray, every CPU it has)")
+        q.add_argument("--workers", type=int, metavar="W",
+                       help="play in W processes at once, 1 or more (default: 1; on Ray, every CPU it has); "
+                            "the results do not depend on it")
         q.add_argument("--backend", default="local", choices=["local", "ray"],
                        help="where games are played: local processes, or Ray (pip install 'vbr[ray]')")
         q.add_argument("--ray-address", metavar="auto|HOST:PORT", help="a running Ray cluster (default: start a local Ray)")
@@ -131,9 +216,10 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("files", nargs="+")
     t.set_defaults(func=cmd_test)
 
-    f = sub.add_parser("fmt", help="print a file in canonical form")
-    f.add_argument("file")
-    f.add_argument("--check", action="store_true", help="exit 1 if the file is not in canonical form")
+    f = sub.add_parser("fmt", help="print files in canonical form")
+    f.add_argument("files", nargs="+", metavar="FILE")
+    f.add_argument("--check", action="store_true",
+                   help="print only a verdict for each file; exit 1 if any is not in canonical form")
     f.set_defaults(func=cmd_fmt)
 
     tr = sub.add_parser("trace", help="book passage → rule-file lines → scenario tests, as a Markdown table")
@@ -161,9 +247,13 @@ def cmd_check(args) -> int:
                 check_file(path)
             else:
                 game = load(path, lower=False)  # the diagnostics only: no fast form to build
-                for w in _warnings(game):
+                warnings = _warnings(game)
+                if args.strict and warnings:  # the same findings, as errors
+                    warnings = [replace(w, severity="error") for w in warnings]
+                    raise VbrError(warnings, game.rules.sources)
+                for w in warnings:
                     print(w.render(game.rules.sources), file=sys.stderr)
-            print(f"{path}: ok")
+            print(clean(f"{path}: ok"))
         except VbrError as exc:
             print(exc.render(), file=sys.stderr)
             failed += 1
@@ -190,8 +280,10 @@ def cmd_run(args) -> int:
     from vbr.play import play_game
     from vbr.report import render_events
     game, agents = _load(args)
+    if args.log:  # before the game: finding out after it that the log cannot be written wastes it
+        _check_writable(args.log, "--log")
     if not args.quiet:
-        print(f"{game.title}: seed {args.seed}, agents {' | '.join(agents)}")
+        print(clean(f"{game.title}: seed {args.seed}, agents {' | '.join(agents)}"))
     partial = []
     try:
         result = play_game(game, args.seed, agents, record=True, log_sink=partial)
@@ -203,11 +295,31 @@ def cmd_run(args) -> int:
     if not args.quiet:
         for line in render_events(result.state.log):
             print(line)
-    print(f"result: {result.state.outcome()} after {result.choices} choices")
+    print(clean(f"result: {result.state.outcome()} after {result.choices} choices"))
     if args.log:
-        write_log(Path(args.log), header(game, args.seed, agents), result.state.log)
-        print(f"log written to {args.log}")
+        try:
+            write_log(Path(args.log), header(game, args.seed, agents), result.state.log)
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, args.log) from None
+        print(clean(f"log written to {args.log}"))
     return 0
+
+
+def _check_writable(path: str, flag: str) -> None:
+    p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"{flag} {path}: is a directory")
+    folder = p.parent
+    if not folder.is_dir():
+        raise UsageError(f"{flag} {path}: the folder {folder} does not exist")
+    existed = p.exists()
+    try:
+        with open(p, "a", encoding="utf-8"):  # try it: permission bits do not tell root or read-only mounts apart
+            pass
+    except OSError as exc:
+        raise UsageError(f"{flag}: {file_error(exc, 'write')}") from None
+    if not existed:
+        p.unlink()
 
 
 def cmd_sim(args) -> int:
@@ -246,15 +358,24 @@ def _label(file, options: dict, two_files) -> str:
 def _agents_help() -> str:
     try:
         from vbr.agents.spec import describe_agents
-        return "one agent for all seats, or one per seat, e.g. mcts:iterations=200,random. " + describe_agents()
+        return "one agent for all seats, or one per seat, e.g. mcts:iterations=200,random (default random)\n" + describe_agents()
     except ImportError:
         return "one agent for all seats, or one per seat: random,greedy"
 
 
 def cmd_replay(args) -> int:
     from vbr.gamelog import replay
-    r = replay(Path(args.log))
-    print(r.message, file=sys.stdout if r.ok else sys.stderr)
+    path = Path(args.log)
+    if not path.is_file():  # the reason in words, as for a rule file
+        reason = "is a directory" if path.is_dir() else "no such file" if not path.exists() else "not a regular file"
+        print(clean(f"vbr: error: cannot read {args.log}: {reason}"), file=sys.stderr)
+        return 1
+    try:
+        r = replay(path)
+    except OSError as exc:
+        print(clean(f"vbr: error: {file_error(exc, 'read')}"), file=sys.stderr)
+        return 1
+    print(clean(r.message), file=sys.stdout if r.ok else sys.stderr)
     return 0 if r.ok else 1
 
 
@@ -273,28 +394,37 @@ def cmd_test(args) -> int:
         for r in results:
             if r.ok:
                 passed += 1
-                print(f"PASS {path}: {r.title}")
+                print(clean(f"PASS {path}: {r.title}"))
             else:
                 failed += 1
-                print(f"FAIL {r.span}: {r.title}\n  {r.message}")
+                print(clean(f"FAIL {r.span}: {r.title}\n  {r.message}"))
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
 
 def cmd_fmt(args) -> int:
+    """Each file in canonical form, one after another; with --check, a verdict for each."""
     from vbr.grammar.printer import program
     from vbr.loader import parse_file, resolve
-    path = resolve(args.file)
-    tree, source = parse_file(path)
-    text = program(tree)
-    if args.check:
-        if text != source:
-            print(f"{path}: not in canonical form", file=sys.stderr)
-            return 1
-        print(f"{path}: canonical")
-        return 0
-    sys.stdout.write(text)
-    return 0
+    failed = 0
+    for name in args.files:
+        try:
+            path = resolve(name)
+            tree, source = parse_file(path)
+        except VbrError as exc:
+            print(exc.render(), file=sys.stderr)
+            failed += 1
+            continue
+        text = program(tree)
+        if args.check:
+            if text != source:
+                print(clean(f"{path}: not in canonical form"), file=sys.stderr)
+                failed += 1
+            else:
+                print(clean(f"{path}: canonical"))
+        else:
+            sys.stdout.write(clean(text))
+    return 1 if failed else 0
 
 
 def cmd_trace(args) -> int:
@@ -306,9 +436,9 @@ def cmd_trace(args) -> int:
     if args.update:
         from vbr.trace import update_doc
         changed = update_doc(Path(args.update), path, tests)
-        print(f"{args.update}: {'updated' if changed else 'up to date'}")
+        print(clean(f"{args.update}: {'updated' if changed else 'up to date'}"))
         return 0
-    sys.stdout.write(markdown(path, tests))
+    sys.stdout.write(clean(markdown(path, tests)))
     return 0
 
 

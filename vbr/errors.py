@@ -11,6 +11,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from vbr.terminal import clean, clean_line
+
 
 class Span(BaseModel):
     """Where a piece of text lives: 1-based line and column, as editors count them."""
@@ -33,16 +35,20 @@ class Diagnostic:
     severity: str = "error"  # or "warning"
 
     def render(self, sources: dict[str, str] | None = None) -> str:
-        head = f"{self.span}: {self.severity}: {self.message}"
+        """`file:line:col: error: message`, the source line and a caret under the column. Text from
+        the file (the line, names and strings quoted in the message) is shown with its control
+        characters escaped (vbr/terminal.py), and the caret still points at the same character."""
+        head = clean(f"{self.span}: {self.severity}: {self.message}")
         text = _source_text(self.span.file, sources)
         if text is None:
             return head
-        lines = text.splitlines()
-        if not 1 <= self.span.line <= len(lines):
+        lines = text.split("\n")  # as the parser counts lines: str.splitlines also splits at \f, \x1c, ...
+        if not 1 <= self.span.line <= len(lines) or (self.span.line == len(lines) and not lines[-1]):
             return head
-        src = lines[self.span.line - 1].expandtabs(1)
-        caret = " " * max(self.span.col - 1, 0) + "^"
-        return f"{head}\n    {src}\n    {caret}"
+        raw = lines[self.span.line - 1].removesuffix("\r").expandtabs(1)
+        col = max(self.span.col - 1, 0)
+        caret = " " * len(clean_line(raw[:col])) + "^"
+        return f"{head}\n    {clean_line(raw)}\n    {caret}"
 
 
 def _source_text(file: str, sources: dict[str, str] | None) -> str | None:

@@ -1,0 +1,245 @@
+"""Command-line conventions: usage errors exit 2 with `vbr: error:`, file errors in words, the
+version, `python -m vbr`, several files for `fmt`, help that lists what it should, `--strict`."""
+import subprocess
+import sys
+from importlib.metadata import version
+
+import pytest
+
+from vbr.agents import AGENTS
+from vbr.cli import main
+
+BUMP = "docs/tutorial/bump.vbr"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ------------------------------------------------------------------------------ usage errors
+@pytest.mark.parametrize("argv,message", [
+    (["sim", BUMP, "-n", "0"], "vbr: error: -n must be at least 1, not 0"),
+    (["sim", BUMP, "--agents", "nonsense"], "vbr: error: unknown agent 'nonsense'"),
+    (["sim", BUMP, "--option", "=3"], "vbr: error: --option '=3': expected NAME or NAME=VALUE"),
+    (["sim", BUMP, "--option", "nope=1"], "vbr: error: unknown option `nope`"),
+    (["run", BUMP, "--option", "target=abc"], "vbr: error: option `target` is a number, not 'abc'"),
+])
+def test_usage_errors_exit_2_with_one_vbr_error_line(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.startswith(message)
+    assert len(err.splitlines()) == 1  # no source line, no caret: an option has no place in the file
+
+
+def test_option_error_names_no_location_in_the_rule_file(capsys):
+    code, _, err = run(capsys, "run", BUMP, "--option", "nope=1")
+    assert code == 2
+    assert "bump.vbr:" not in err and "^" not in err
+
+
+@pytest.mark.parametrize("given,why", [
+    ("x", "'x' is not a whole number"),
+    ("1.5", "'1.5' is not a whole number"),
+    ("-1", "-1 is not a seed: seeds run from 0 to 9223372036854775807 (2**63 - 1)"),
+    (str(2**63), f"{2**63} is not a seed: seeds run from 0 to 9223372036854775807 (2**63 - 1)"),
+])
+def test_a_seed_that_is_not_a_whole_number_in_range_is_a_usage_error_of_the_command(capsys, given, why):
+    code, out, err = run(capsys, "run", BUMP, "--seed", given)
+    assert code == 2 and out == ""
+    assert err.startswith("usage: vbr run ")
+    assert err.splitlines()[-1] == f"vbr run: error: argument --seed: {why}"
+
+
+def test_the_largest_seed_is_accepted(capsys):
+    code, out, _ = run(capsys, "run", BUMP, "--seed", str(2**63 - 1), "--quiet")
+    assert code == 0 and out.startswith("result: ")
+
+
+def test_an_unknown_flag_shows_the_commands_usage(capsys):
+    code, _, err = run(capsys, "run", BUMP, "--json")
+    assert code == 2
+    assert err.startswith("usage: vbr run ")
+    assert err.splitlines()[-1] == "vbr run: error: unrecognized arguments: --json"
+
+
+def test_a_bad_agent_is_reported_before_anything_is_printed(capsys):
+    code, out, err = run(capsys, "run", BUMP, "--agents", "random,smart")
+    assert code == 2 and out == ""
+    assert err.startswith("vbr: error: unknown agent 'smart'")
+
+
+def test_an_unwritable_log_is_refused_before_the_game(tmp_path, capsys):
+    code, out, err = run(capsys, "run", BUMP, "--log", str(tmp_path / "no" / "g.jsonl"))
+    assert code == 2 and out == ""
+    assert err == f"vbr: error: --log {tmp_path / 'no' / 'g.jsonl'}: the folder {tmp_path / 'no'} does not exist\n"
+
+
+def test_a_missing_log_is_said_in_words(tmp_path, capsys):
+    log = tmp_path / "nosuch.jsonl"
+    code, out, err = run(capsys, "replay", str(log))
+    assert code == 1 and out == ""
+    assert err == f"vbr: error: cannot read {log}: no such file\n"
+
+
+def test_a_folder_given_as_a_log_is_said_in_words(tmp_path, capsys):
+    code, _, err = run(capsys, "replay", str(tmp_path))
+    assert code == 1
+    assert err == f"vbr: error: cannot read {tmp_path}: is a directory\n"
+
+
+# ------------------------------------------------------------------------ version, -m, bare
+def test_version_is_the_installed_packages(capsys):
+    with pytest.raises(SystemExit) as stop:  # argparse's version action ends the parse
+        from vbr.cli import _parser
+        _parser().parse_args(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out == f"vbr {version('vbr')}\n"
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out == f"vbr {version('vbr')}\n"
+
+
+def test_python_dash_m_vbr_runs_the_command():
+    done = subprocess.run([sys.executable, "-m", "vbr", "run", BUMP, "--seed", "4", "--quiet"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("result: ")
+    done = subprocess.run([sys.executable, "-m", "vbr", "run", BUMP, "--seed", "x"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "vbr run: error: argument --seed" in done.stderr
+
+
+def test_bare_vbr_prints_help_to_stderr_and_exits_2(capsys):
+    code, out, err = run(capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("usage: vbr ") and "COMMAND" in err and "check" in err
+
+
+# ---------------------------------------------------------------------------------- help
+def test_agents_help_lists_every_registered_agent(capsys):
+    code, out, _ = run(capsys, "run", "--help")
+    assert code == 0
+    lines = [line.strip() for line in out.splitlines()]
+    for name in AGENTS:
+        assert any(line.startswith(f"{name} ") for line in lines), name
+
+
+def test_seed_and_workers_have_help(capsys):
+    code, out, _ = run(capsys, "sim", "--help")
+    assert code == 0
+    flat = " ".join(out.split())
+    assert "--seed S the seed that fixes every roll" in flat and "2**63 - 1" in flat
+    assert "--workers W play in W processes at once" in flat
+
+
+# ------------------------------------------------------------------------------------ fmt
+MESSY = 'game "x"\nstart p\n# the only phase\nphase p {   goto p }\n'
+
+
+def test_fmt_check_gives_a_verdict_for_each_file(tmp_path, capsys):
+    good, bad = tmp_path / "good.vbr", tmp_path / "bad.vbr"
+    bad.write_text(MESSY)
+    code, canonical, _ = run(capsys, "fmt", str(bad))
+    assert code == 0
+    good.write_text(canonical)
+    code, out, err = run(capsys, "fmt", "--check", str(good), str(bad))
+    assert code == 1
+    assert out == f"{good}: canonical\n"
+    assert err == f"{bad}: not in canonical form\n"
+    assert run(capsys, "fmt", "--check", str(good), str(good))[0] == 0
+
+
+def test_fmt_prints_each_file_in_turn(tmp_path, capsys):
+    a, b = tmp_path / "a.vbr", tmp_path / "b.vbr"
+    a.write_text(MESSY)
+    b.write_text(MESSY.replace('"x"', '"y"'))
+    one = run(capsys, "fmt", str(a))[1]
+    two = run(capsys, "fmt", str(b))[1]
+    code, out, _ = run(capsys, "fmt", str(a), str(b))
+    assert code == 0 and out == one + two
+
+
+def test_fmt_keeps_comments(tmp_path, capsys):
+    p = tmp_path / "c.vbr"
+    p.write_text(MESSY)
+    code, out, _ = run(capsys, "fmt", str(p))
+    assert code == 0 and "# the only phase" in out
+
+
+def test_fmt_check_passes_on_every_bundled_rule_file(capsys):
+    from vbr.loader import bundled_names
+    names = bundled_names()
+    assert len(names) >= 4
+    code, out, err = run(capsys, "fmt", "--check", *names)
+    assert code == 0, err
+    assert out.count(": canonical") == len(names)
+
+
+# ------------------------------------------------------------------------------- --strict
+DEAD_END = """game "Dead"
+seats 2
+start a
+phase a {
+  choose c from 1..2 by 0 as "pick"
+  if c == 1 {
+    goto b
+  }
+  end draw
+}
+phase b {
+  say "stuck"
+}
+"""
+
+
+def test_check_strict_counts_flow_warnings_as_errors(tmp_path, capsys):
+    p = tmp_path / "dead.vbr"
+    p.write_text(DEAD_END)
+    message = f"{p}:11:1: %s: phase `b` has no way out"
+    code, out, err = run(capsys, "check", str(p))
+    assert code == 0 and out == f"{p}: ok\n" and err.startswith(message % "warning")
+    code, out, err = run(capsys, "check", "--strict", str(p))
+    assert code == 1 and out == "" and err.startswith(message % "error")
+    assert "warning" not in err
+
+
+def test_check_strict_passes_a_file_without_warnings(capsys):
+    code, out, err = run(capsys, "check", "--strict", BUMP)
+    assert code == 0 and out == f"{BUMP}: ok\n" and err == ""
+
+
+# -------------------------------------------------------------------------- faults in sim
+DIVIDES = """game "Div"
+seats 2
+start p
+die d = 1..6
+var n: int = 0
+phase p {
+  let r = roll d
+  choose c from 1..2 by 0 as "pick"
+  n = 10 / (r - 6)
+  end draw
+}
+"""
+
+
+def test_a_fault_in_sim_names_the_game_and_its_seed_for_any_number_of_workers(tmp_path, capsys):
+    p = tmp_path / "div.vbr"
+    p.write_text(DIVIDES)
+    seen = []
+    for workers in ("1", "2"):
+        code, out, err = run(capsys, "sim", str(p), "-n", "20", "--workers", workers)
+        assert code == 1 and out == ""
+        seen.append(err)
+    assert seen[0] == seen[1]
+    lines = seen[0].splitlines()
+    assert lines[0] == f"{p}:9:3: error: division by zero"
+    assert lines[1].strip() == "n = 10 / (r - 6)"
+    last = lines[-1]
+    assert last.startswith("(game ") and " of the run, seed " in last
+    seed = last.split("seed ")[1].split(":")[0]
+    # the named seed plays the failing game again
+    code, _, err = run(capsys, "run", str(p), "--seed", seed)
+    assert code == 1 and err.splitlines()[0] == f"{p}:9:3: error: division by zero"
