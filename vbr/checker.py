@@ -118,6 +118,7 @@ def type_of(model: Model, t: A.TypeRef) -> str:
 
 def build_model(rules: RuleSet, options: dict[str, object] | None = None) -> Model:
     m = Model(rules=rules, diags=Diagnostics())
+    m.diags.items += rules.problems  # an `override` of nothing, say: reported with everything else
     decls = list(_flatten(rules.decls, [], m))
     _first_pass(m, decls)
     _apply_options(m, options or {})

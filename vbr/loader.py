@@ -1,12 +1,17 @@
 """Finding, reading and merging rule files: paths, bundled names, and `extends` chains."""
 from __future__ import annotations
 
+import difflib
+import os
+import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from vbr.errors import Diagnostic, Span, VbrCheckError, VbrError
 from vbr.grammar import ast as A
 from vbr.grammar.parser import parse
+from vbr.limits import MAX_EXTENDS_DEPTH, MAX_FILE_BYTES
 
 
 def bundled_dirs() -> list[Path]:
@@ -37,27 +42,112 @@ def resolve(name: str | Path, relative_to: Path | None = None) -> Path:
     return p  # read_source reports it missing, with the name the user gave
 
 
+def resolve_extends(name: str, including: Path, span: Span) -> Path:
+    """What `extends "NAME"` in `including` names: a bundled rule file's name, or a `.vbr` file in
+    the including file's own folder or below it. Nothing else is opened, so a shared variant cannot
+    make vbr read (and show a line of) any other file the user can read."""
+    bundled = bundled_names()
+    if name in bundled:  # a bundled name has no folder in it
+        return next(d / f"{name}.vbr" for d in bundled_dirs() if (d / f"{name}.vbr").is_file())
+    what = ("`extends` takes a bundled rule file's name (" + ", ".join(bundled) + ") or the path of a "
+            f".vbr file in this file's folder or below it, not {name!r}")
+    p = Path(name)
+    if not name or p.is_absolute() or p.drive or p.suffix != ".vbr":
+        raise VbrCheckError([Diagnostic(span, what)])
+    folder = including.parent.resolve()
+    target = (including.parent / p).resolve()
+    if target != folder and folder not in target.parents:
+        raise VbrCheckError([Diagnostic(span, what + " (it leads out of the folder)")])
+    local = including.parent / p
+    if not local.exists() and p.stem in bundled and p.name == name:  # `extends "siatka.vbr"`
+        return next(d / p for d in bundled_dirs() if (d / p).is_file())
+    return local
+
+
+class MissingFileError(VbrError):
+    """A file named on the command line (or to the API) that cannot be read as a rule file. Such a
+    file has no line to point at, so it is shown as `FILE: error: ...`, without a position (its
+    span's line and column are 0)."""
+
+    def render(self) -> str:
+        return "\n".join(f"{d.span.file}: {d.severity}: {d.message}" for d in self.diagnostics)
+
+
+def _nowhere(path: Path, message: str, span: Span | None) -> VbrError:
+    if span is not None:
+        return VbrError.at(span, message)
+    return MissingFileError([Diagnostic(Span(file=str(path), line=0, col=0, end_line=0, end_col=0), message)])
+
+
+def _not_found(path: Path) -> str:
+    bundled = bundled_names()
+    close = difflib.get_close_matches(path.stem if path.suffix == ".vbr" else str(path), bundled, n=1)
+    if close:
+        return f"cannot find rule file {str(path)!r}; did you mean {close[0]}?"
+    hint = f" (bundled rule files: {', '.join(bundled)})" if bundled else ""
+    return f"cannot find rule file {str(path)!r}{hint}"
+
+
 def read_source(path: Path, span: Span | None = None) -> str:
-    where = span or Span(file=str(path))
+    """The text of a rule or scenario file: a regular file (not a device, a pipe or a directory)
+    of at most `limits.MAX_FILE_BYTES`, in UTF-8. A byte-order mark is dropped, and line ends
+    (`\\r\\n` or a lone `\\r`) become `\\n`, so positions count lines as editors do."""
     try:
-        data = path.read_bytes()
-    except IsADirectoryError:
-        raise VbrError.at(where, f"{path} is a directory, not a rule file") from None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
-        hint = f" (bundled rule files: {', '.join(bundled_names())})" if bundled_names() else ""
-        raise VbrError.at(where, f"cannot find rule file {str(path)!r}{hint}") from None
+        raise _nowhere(path, _not_found(path), span) from None
+    except IsADirectoryError:
+        raise _nowhere(path, f"{path} is a directory, not a rule file", span) from None
     except OSError as exc:
-        raise VbrError.at(where, f"cannot read {path}: {exc.strerror}") from None
+        raise _nowhere(path, f"cannot read {path}: {exc.strerror}", span) from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise _nowhere(path, f"{path} is a directory, not a rule file", span)
+        if not stat.S_ISREG(info.st_mode):
+            raise _nowhere(path, f"{path} is not a regular file (a device, a pipe or a socket); "
+                                 "vbr reads rule files only from regular files", span)
+        if info.st_size > MAX_FILE_BYTES:
+            raise _nowhere(path, _too_big(path), span)
+        chunks, size = [], 0
+        while size <= MAX_FILE_BYTES:
+            chunk = os.read(fd, MAX_FILE_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > MAX_FILE_BYTES:  # it grew while being read
+            raise _nowhere(path, _too_big(path), span)
+        data = b"".join(chunks)
+    except OSError as exc:
+        raise _nowhere(path, f"cannot read {path}: {exc.strerror}", span) from None
+    finally:
+        os.close(fd)
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise VbrError.at(Span(file=str(path), line=line, col=col),
+        line = len(_LINE_END.split(data[: exc.start].decode("utf-8", "replace")))
+        col = exc.start - max(data.rfind(b"\n", 0, exc.start), data.rfind(b"\r", 0, exc.start))
+        raise VbrError.at(Span(file=str(path), line=line, col=col, end_line=line, end_col=col),
                           f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
+    text = normalize_newlines(text)
     if not text.strip():
         raise VbrError.at(Span(file=str(path)), "the file is empty; a rule file starts with `game \"Title\"`")
     return text
+
+
+_LINE_END = re.compile(r"\r\n?|\n")
+
+
+def normalize_newlines(text: str) -> str:
+    """`\\r\\n` and a lone `\\r` (old Mac files) end a line as `\\n` does."""
+    return _LINE_END.sub("\n", text) if "\r" in text else text
+
+
+def _too_big(path: Path) -> str:
+    return f"{path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB, the most vbr reads from a rule file"
 
 
 @dataclass
@@ -69,11 +159,48 @@ class RuleSet:
     decls: list[A.Decl]
     sources: dict[str, str] = field(default_factory=dict)
     chain: list[str] = field(default_factory=list)  # files, most derived first
+    problems: list[Diagnostic] = field(default_factory=list)  # from merging: reported by the checker
 
 
 def load_rules(name: str | Path) -> RuleSet:
+    """A rule file with the chain of files it `extends` merged in. The chain is followed in a loop
+    (at most `limits.MAX_EXTENDS_DEPTH` files); problems of merging (an `override` of nothing, a
+    name declared again) are kept in `RuleSet.problems` for the checker to report with the rest."""
     path = resolve(name)
-    return _load(path, None, [])
+    span: Span | None = None
+    chain: list[tuple[Path, A.GameFile, list[A.Decl]]] = []
+    sources: dict[str, str] = {}
+    seen: list[Path] = []
+    while True:
+        if path.resolve() in seen:
+            raise VbrCheckError([Diagnostic(span or Span(file=str(path)), f"`extends` goes round in a circle through {path}")],
+                                sources)
+        if len(chain) >= MAX_EXTENDS_DEPTH:
+            raise VbrCheckError([Diagnostic(span, f"`extends` chains at most {MAX_EXTENDS_DEPTH} files "
+                                                  f"(the limit on `extends` depth); this chain is longer")], sources)
+        tree, text = parse_file(path, span)
+        sources[str(path)] = text
+        if not isinstance(tree, A.GameFile):
+            raise VbrCheckError([Diagnostic(tree.span, "this is a scenario file (`tests for ...`), not a rule file")], sources)
+        parents = [d for d in tree.decls if isinstance(d, A.Extends)]
+        if len(parents) > 1:
+            raise VbrCheckError([Diagnostic(parents[1].span, "a rule file extends at most one other file")], sources)
+        chain.append((path, tree, [d for d in tree.decls if not isinstance(d, A.Extends)]))
+        if not parents:
+            break
+        seen.append(path.resolve())
+        span = parents[0].span
+        try:
+            path = resolve_extends(parents[0].path, path, span)
+        except VbrError as exc:
+            raise VbrCheckError(exc.diagnostics, sources) from None
+    decls: list[A.Decl] = chain[-1][2]
+    problems: list[Diagnostic] = []
+    for _, _, own in reversed(chain[:-1]):
+        decls, more = merge(decls, own)
+        problems += more
+    top_path, top, _ = chain[0]
+    return RuleSet(top_path, top.title, decls, sources, [str(p) for p, _, _ in chain], problems)
 
 
 def parse_file(path: Path, span: Span | None = None):
@@ -97,27 +224,6 @@ def parse_file(path: Path, span: Span | None = None):
 
 
 _parsed: dict[tuple[str, str], object] = {}  # (path, text) -> AST, the last few parsed
-
-
-def _load(path: Path, span: Span | None, seen: list[Path]) -> RuleSet:
-    if path.resolve() in seen:
-        raise VbrCheckError([Diagnostic(span or Span(file=str(path)), f"`extends` goes round in a circle through {path}")])
-    tree, text = parse_file(path, span)
-    if not isinstance(tree, A.GameFile):
-        raise VbrCheckError([Diagnostic(tree.span, "this is a scenario file (`tests for ...`), not a rule file")],
-                            {str(path): text})
-    parents = [d for d in tree.decls if isinstance(d, A.Extends)]
-    own = [d for d in tree.decls if not isinstance(d, A.Extends)]
-    if len(parents) > 1:
-        raise VbrCheckError([Diagnostic(parents[1].span, "a rule file extends at most one other file")], {str(path): text})
-    if not parents:
-        return RuleSet(path, tree.title, own, {str(path): text}, [str(path)])
-    base = _load(resolve(parents[0].path, path), parents[0].span, seen + [path.resolve()])
-    decls, problems = merge(base.decls, own)
-    sources = {**base.sources, str(path): text}
-    if problems:
-        raise VbrCheckError(problems, sources)
-    return RuleSet(path, tree.title, decls, sources, [str(path)] + base.chain)
 
 
 def _key(d: A.Decl) -> str:

@@ -1,0 +1,164 @@
+"""Untrusted rule files: whatever one holds, reading, parsing and checking it ends quickly with a
+located error naming the limit it went past (vbr/limits.py), never a traceback or a hang.
+
+Large inputs are generated here at test time, just past each limit."""
+import os
+import time
+
+import pytest
+
+from vbr import limits as L
+from vbr.errors import VbrError
+from vbr.interpreter.game import load
+from vbr.loader import load_rules, read_source
+
+GOOD_TAIL = "start p\nphase p {\n  end draw\n}\n"
+
+
+def write(folder, name, text):
+    p = folder / name
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text)
+    return p
+
+
+def error_of(path, **kw) -> VbrError:
+    with pytest.raises(VbrError) as info:
+        load(path, **kw)
+    return info.value
+
+
+# ---------------------------------------------------------------- reading files
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_a_device_is_refused_without_being_read():
+    start = time.monotonic()
+    with pytest.raises(VbrError) as info:
+        load_rules("/dev/zero")
+    assert time.monotonic() - start < 2
+    assert info.value.render() == ("/dev/zero: error: /dev/zero is not a regular file (a device, a pipe or a socket); "
+                                   "vbr reads rule files only from regular files")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
+    fifo = tmp_path / "pipe.vbr"
+    os.mkfifo(fifo)
+    with pytest.raises(VbrError, match="is not a regular file"):
+        load_rules(fifo)
+
+
+def test_a_file_larger_than_the_limit_is_refused(tmp_path):
+    p = tmp_path / "huge.vbr"
+    line = "# " + "x" * 1021 + "\n"  # 1024 bytes
+    p.write_text('game "x"\n' + line * (L.MAX_FILE_BYTES // 1024))  # 9 bytes over the limit
+    assert p.stat().st_size == L.MAX_FILE_BYTES + 9
+    with pytest.raises(VbrError) as info:
+        read_source(p)
+    assert info.value.message == f"{p} is larger than 4 MB, the most vbr reads from a rule file"
+
+
+def test_a_missing_file_has_no_invented_position_and_a_near_bundled_name():
+    with pytest.raises(VbrError) as info:
+        load_rules("siatk")
+    assert info.value.render() == "siatk: error: cannot find rule file 'siatk'; did you mean siatka?"
+
+
+def test_a_missing_file_far_from_any_bundled_name_lists_them(tmp_path):
+    with pytest.raises(VbrError) as info:
+        load_rules(tmp_path / "zzzzzz.vbr")
+    assert info.value.render().startswith(f"{tmp_path / 'zzzzzz.vbr'}: error: cannot find rule file ")
+    assert "(bundled rule files: cattack, siatka," in info.value.message
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path):
+    p = tmp_path / "bom.vbr"
+    p.write_bytes(b"\xef\xbb\xbf" + ('game "x"\n' + GOOD_TAIL).encode())
+    assert load(p).title == "x"
+
+
+@pytest.mark.parametrize("newline", ["\r", "\r\n"], ids=["cr", "crlf"])
+def test_cr_and_crlf_end_lines_and_positions_count_them(tmp_path, newline):
+    text = 'game "x"\n# a comment\nstart p\nphase p {\n  goto nowhere\n}\n'
+    p = tmp_path / "cr.vbr"
+    p.write_bytes(text.replace("\n", newline).encode())
+    err = error_of(p)
+    assert [(d.span.line, d.span.col, d.message) for d in err.diagnostics] == [(5, 3, "no phase `nowhere`")]
+    assert err.render().splitlines()[1].strip() == "goto nowhere"
+
+
+# ---------------------------------------------------------------- `extends`
+
+
+def test_extends_of_an_absolute_path_is_refused_and_nothing_of_it_is_shown(tmp_path):
+    secret = write(tmp_path, "secret.txt", "TOP SECRET LINE\n")
+    p = write(tmp_path / "variant", "v.vbr", f'game "v"\nextends "{secret}"\n')
+    err = error_of(p)
+    assert (err.span.file, err.span.line, err.span.col) == (str(p), 2, 1)
+    assert err.message.startswith("`extends` takes a bundled rule file's name (")
+    assert "TOP SECRET" not in err.render()
+
+
+@pytest.mark.parametrize("target", ["../base.vbr", "sub/../../base.vbr", "../secret.txt", "notes.txt"])
+def test_extends_out_of_the_folder_or_of_a_non_rule_file_is_refused(tmp_path, target):
+    write(tmp_path, "base.vbr", 'game "b"\n' + GOOD_TAIL)
+    write(tmp_path, "secret.txt", "TOP SECRET LINE\n")
+    write(tmp_path / "variant", "notes.txt", "TOP SECRET LINE\n")
+    p = write(tmp_path / "variant", "v.vbr", f'game "v"\nextends "{target}"\n')
+    err = error_of(p)
+    assert (err.span.line, err.span.col) == (2, 1)
+    assert f"or the path of a .vbr file in this file's folder or below it, not {target!r}" in err.message
+    assert "TOP SECRET" not in err.render()
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_extends_through_a_symlink_out_of_the_folder_is_refused(tmp_path):
+    write(tmp_path, "outside.vbr", 'game "b"\n' + GOOD_TAIL)
+    (tmp_path / "variant").mkdir()
+    os.symlink(tmp_path / "outside.vbr", tmp_path / "variant" / "link.vbr")
+    p = write(tmp_path / "variant", "v.vbr", 'game "v"\nextends "link.vbr"\n')
+    assert error_of(p).message.endswith("(it leads out of the folder)")
+
+
+def test_extends_of_a_file_below_the_folder_and_of_a_bundled_name_work(tmp_path):
+    write(tmp_path, "sub/base.vbr", 'game "b"\n' + GOOD_TAIL)
+    assert load(write(tmp_path, "v.vbr", 'game "v"\nextends "sub/base.vbr"\n')).title == "v"
+    assert load(write(tmp_path, "s.vbr", 'game "s"\nextends "siatka"\n')).seats == 2
+
+
+def extends_chain(folder, n):
+    """n files, f{n-1} extends ... extends f0."""
+    write(folder, "f0.vbr", 'game "f0"\n' + GOOD_TAIL)
+    for i in range(1, n):
+        write(folder, f"f{i}.vbr", f'game "f{i}"\nextends "f{i - 1}.vbr"\n')
+    return folder / f"f{n - 1}.vbr"
+
+
+def test_an_extends_chain_at_the_limit_loads(tmp_path):
+    assert load(extends_chain(tmp_path, L.MAX_EXTENDS_DEPTH)).title == f"f{L.MAX_EXTENDS_DEPTH - 1}"
+
+
+def test_an_extends_chain_past_the_limit_is_a_located_error(tmp_path):
+    n = L.MAX_EXTENDS_DEPTH + 1
+    err = error_of(extends_chain(tmp_path, n))
+    # the file that is the limit's last asks for one more: f1 extends f0
+    assert (err.span.file, err.span.line, err.span.col) == (str(tmp_path / "f1.vbr"), 2, 1)
+    assert err.message == (f"`extends` chains at most {L.MAX_EXTENDS_DEPTH} files (the limit on `extends` depth); "
+                           "this chain is longer")
+
+
+def test_an_extends_chain_of_a_thousand_files_ends_at_the_limit(tmp_path):
+    start = time.monotonic()
+    err = error_of(extends_chain(tmp_path, 1000))
+    assert "chains at most" in err.message and time.monotonic() - start < 2
+
+
+def test_override_problems_are_reported_with_every_other_problem(tmp_path):
+    write(tmp_path, "base.vbr", 'game "b"\nvar x: int = 0\n' + GOOD_TAIL)
+    p = write(tmp_path, "v.vbr", 'game "v"\nextends "base.vbr"\noverride var nope: int = 1\nvar x: int = 2\n'
+                                 'phase q {\n  goto zz\n}\n')
+    found = [(d.span.line, d.message.split(";")[0]) for d in error_of(p).diagnostics]
+    assert found == [(3, "`override nope` overrides nothing: the base file has no `nope`"),
+                     (4, "`x` is already defined at " + str(tmp_path / "base.vbr") + ":2:1"),
+                     (6, "no phase `zz`")]

@@ -1,0 +1,50 @@
+"""Every limit vbr puts on a rule file, in one place (docs/language.md, "Limits", lists them).
+
+Rule files are untrusted: whatever one says, reading, parsing and checking it ends in bounded time
+and memory, and going past a limit is a located error that names the limit and its value. The
+values are far above what the bundled rule files need (the largest has about 8,000 tokens and
+nests 22 levels deep).
+"""
+from __future__ import annotations
+
+# ---------------------------------------------------------------- reading
+MAX_FILE_BYTES = 4 * 1024 * 1024   # a rule or scenario file, read at most this much
+MAX_EXTENDS_DEPTH = 16             # files in one `extends` chain, the file itself included
+
+# ---------------------------------------------------------------- parsing
+MAX_TOKENS = 50_000                # words, numbers, strings and symbols in one file (holes in strings count)
+MAX_NESTING = 100                  # levels of the parse tree: each operator, call, statement, block
+MAX_INT = 2 ** 63 - 1              # an integer literal's magnitude
+
+# ---------------------------------------------------------------- checking
+MAX_DECLARATIONS = 5_000           # declarations, with everything `extends` brings in
+MAX_DEPTH_THROUGH_CALLS = 150      # nesting counted into every fn, proc and const a body uses
+MAX_EXPANDED_SIZE = 50_000         # expression nodes of a fn or const with every fn call written out
+MAX_FIELDS = 256                   # fields of one kind
+MAX_MEMBERS = 1_000                # members of one enum, values of one option's `in { ... }`
+MAX_COURT_SIDE = 100               # a court's rows, and its cols
+MAX_LITERAL_RANGE = 100_000        # items of a range whose ends are written as numbers (`1..N`)
+MAX_USER_LIMITS = {                # the most a rule file may ask for with `limit NAME N`
+    "steps": 100_000_000,
+    "choices": 10_000_000,
+    "depth": 10_000,
+}
+
+
+def describe() -> list[tuple[str, str]]:
+    """(what, value) for each limit above, as docs/language.md lists them (a test compares)."""
+    return [
+        ("file size", f"{MAX_FILE_BYTES:,} bytes (4 MB)"),
+        ("`extends` chain", f"{MAX_EXTENDS_DEPTH} files"),
+        ("tokens in a file", f"{MAX_TOKENS:,}"),
+        ("nesting depth", f"{MAX_NESTING} levels"),
+        ("integer literal", f"{MAX_INT:,} (2^63 - 1)"),
+        ("declarations", f"{MAX_DECLARATIONS:,}"),
+        ("depth through calls", f"{MAX_DEPTH_THROUGH_CALLS} levels"),
+        ("expanded size", f"{MAX_EXPANDED_SIZE:,} nodes"),
+        ("fields of a kind", f"{MAX_FIELDS}"),
+        ("enum members, option values", f"{MAX_MEMBERS:,}"),
+        ("court rows, court cols", f"{MAX_COURT_SIDE} each"),
+        ("literal range", f"{MAX_LITERAL_RANGE:,} items"),
+        *((f"`limit {k}`", f"at most {v:,}") for k, v in MAX_USER_LIMITS.items()),
+    ]
