@@ -11,9 +11,9 @@ import pytest
 
 import vbr
 from vbr.checker import build_model
+from vbr.errors import UsageError
 from vbr.loader import load_rules
 from vbr.visualizer import command, regenerate
-from vbr.visualizer import render as render_mod
 from vbr.visualizer.findings import findings
 from vbr.visualizer.graph import END, START, build_graph
 from vbr.visualizer.render import RenderError, render, to_dot
@@ -194,15 +194,46 @@ def test_quotes_and_backslashes_survive_into_the_drawing(tmp_path):
 def test_render_writes_dot_text_and_refuses_unknown_formats(tmp_path):
     out = render("digraph x {}\n", tmp_path / "x.dot")
     assert out.read_text() == "digraph x {}\n"
-    with pytest.raises(RenderError, match=r"\.svg, \.png, \.pdf or \.dot"):
+    with pytest.raises(UsageError, match=r"\.svg, \.png, \.pdf or \.dot"):
         render("digraph x {}\n", tmp_path / "x.gif")
+    assert not (tmp_path / "x.gif").exists()
 
 
 def test_render_without_graphviz_says_so(tmp_path, monkeypatch):
-    monkeypatch.setattr(render_mod.shutil, "which", lambda name: None)
+    monkeypatch.setenv("PATH", str(tmp_path))  # no `dot` to be found: the graphviz package says so
     with pytest.raises(RenderError, match="Graphviz's `dot` program is not installed"):
         render("digraph x {}\n", tmp_path / "x.svg")
-    assert not (tmp_path / "x.svg").exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_drawing_that_fails_leaves_the_old_file_and_no_temporary_one(tmp_path):
+    assert shutil.which("dot"), "Graphviz's `dot` must be installed to test diagrams"
+    out = tmp_path / "x.svg"
+    out.write_text("the old drawing")
+    with pytest.raises(RenderError, match="Graphviz's `dot` could not draw the graph: .*syntax error"):
+        render("digraph x { -> }\n", out)
+    assert out.read_text() == "the old drawing"
+    assert list(tmp_path.iterdir()) == [out]
+
+
+def test_render_replaces_a_file_whole(tmp_path):
+    assert shutil.which("dot"), "Graphviz's `dot` must be installed to test diagrams"
+    out = tmp_path / "x.png"
+    out.write_text("the old drawing")
+    render(to_dot(graph_of(RALLY)), out)
+    assert out.read_bytes().startswith(b"\x89PNG\r\n")
+    assert list(tmp_path.iterdir()) == [out]
+
+
+def test_control_characters_of_a_rule_file_are_escaped_in_dot_text():
+    g = nx.DiGraph(title="T\x1b]0;x\x07")
+    g.add_node(START, kind="start")
+    g.add_node("p", kind="phase", title="Serve\x1b[2J\x9b", stages=[], actors=[])
+    g.add_edge(START, "p", guard="", auto=False)
+    dot = to_dot(g)
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f]", dot)
+    assert 'digraph "T\\\\x1b]0;x\\\\x07" {' in dot  # DOT's `\\` is one backslash: the label reads T\x1b]0;x\x07
+    assert 'label="p\\nServe\\\\x1b[2J\\\\x9b"' in dot
 
 
 # ------------------------------------------------------------------------------ overlay
@@ -252,7 +283,6 @@ def test_command_draws_svg_with_simulation_and_options(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["nowhere.vbr"], "cannot find rule file 'nowhere.vbr'"),
-    ([RALLY, "-o", "out.gif"], "vbr graph: error: cannot write out.gif"),
 ])
 def test_command_reports_errors_without_a_traceback(argv, message, capsys):
     assert command.main(argv) == 1
@@ -263,6 +293,10 @@ def test_command_reports_errors_without_a_traceback(argv, message, capsys):
 @pytest.mark.parametrize("argv, message", [
     ([RALLY, "--option", "target=many"], "vbr graph: error: option `target` is a number, not 'many'"),
     ([RALLY, "--option", "fast"], "vbr graph: error: unknown option `fast`"),
+    ([RALLY, "--option", "=5"], "vbr graph: error: --option '=5': expected NAME or NAME=VALUE"),
+    ([RALLY, "-o", "out.gif"], "vbr graph: error: cannot write out.gif: give a file ending in .svg, .png, .pdf or .dot"),
+    ([RALLY, "-o", "nowhere/out.svg", "--sim", "100000000"],  # refused before a game: this returns at all
+     "vbr graph: error: cannot write nowhere/out.svg: the folder nowhere does not exist"),
 ])
 def test_command_reports_a_bad_option_as_a_usage_error(argv, message, capsys):
     assert command.main(argv) == 2
@@ -273,6 +307,12 @@ def test_command_reports_a_bad_option_as_a_usage_error(argv, message, capsys):
 def test_command_rejects_a_negative_number_of_games(capsys):
     assert command.main([RALLY, "--sim", "-1"]) == 2
     assert "is not a number of games" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("given", ["-1", "x", str(2**63)])
+def test_command_rejects_a_seed_out_of_range(given, capsys):
+    assert command.main([RALLY, "--seed", given]) == 2
+    assert "vbr graph: error: argument --seed: " in capsys.readouterr().err
 
 
 def test_options_parse_as_flags_or_strings():

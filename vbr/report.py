@@ -1,10 +1,19 @@
-"""Human-readable renderings of game events and simulation statistics."""
+"""Human-readable renderings of game events and simulation statistics.
+
+Titles, side names, `say` strings, prompts and items come from the rule file, which is untrusted:
+every rendering here passes them through `vbr.terminal.clean`, so none of their control characters
+reaches a terminal raw (JSON output is escaped by `json.dumps` instead)."""
 from __future__ import annotations
 
 from vbr.interpreter.values import text
+from vbr.terminal import clean
 
 
 def render_events(events: list[dict]) -> list[str]:
+    return [clean(line) for line in _event_lines(events)]
+
+
+def _event_lines(events: list[dict]) -> list[str]:
     lines = []
     for e in events:
         t = e["t"]
@@ -34,6 +43,10 @@ def render_events(events: list[dict]) -> list[str]:
 
 
 def render_stats(s: dict) -> str:
+    return clean(_stats_text(s))
+
+
+def _stats_text(s: dict) -> str:
     out = [f"{s['title']} ({s['rules']}), {s['games']} games, seed {s['seed']}, agents {' | '.join(s['agents'])}"]
     if s.get("options"):
         out.append("options: " + ", ".join(f"{k}={text(v)}" for k, v in s["options"].items()))  # as typed: true, not True
@@ -56,7 +69,7 @@ def render_stats(s: dict) -> str:
 
 def metric_lines(metrics: dict, names: list[str]) -> list[str]:
     """One aligned line per metric: label, value, interval."""
-    labels = [metric_label(m, names) for m in metrics.values()]
+    labels = [clean(metric_label(m, names)) for m in metrics.values()]
     values = [metric_text(m, ci=False) for m in metrics.values()]
     lw, vw = max(map(len, labels)), max(map(len, values))
     return [f"  {lab:<{lw}}  {val:>{vw}}  {_interval(m)}".rstrip()
@@ -117,12 +130,13 @@ def sweep_table(rows: list[dict]) -> list[dict]:
 
 def render_sweep(title: str, rows: list[dict]) -> str:
     """The sweep as a terminal table: a column per combination, a line per figure."""
-    heads = [", ".join(f"{k}={text(v)}" for k, v in r["options"].items()) for r in rows]
+    heads = [clean(", ".join(f"{k}={text(v)}" for k, v in r["options"].items())) for r in rows]
     first = rows[0]["summary"]
     lines: list[tuple[str, list[str]]] = [("games", [str(r["summary"]["games"]) for r in rows])]
     for side, name in zip(first["win_rate"], first.get("side_names") or first["win_rate"]):
-        lines.append((f"{name} wins", [metric_text({"value": r["summary"]["win_rate"][side], "unit": "share",
-                                                     "ci95": r["summary"]["ci95"][side]}) for r in rows]))
+        shares = [metric_text({"value": r["summary"]["win_rate"][side], "unit": "share", "ci95": r["summary"]["ci95"][side]})
+                  for r in rows]
+        lines.append((clean(f"{name} wins"), shares))
     for key, m in first["metrics"].items():
         lines.append((m["label"], [metric_text(r["summary"]["metrics"][key]) for r in rows]))
     w0 = max(len(a) for a, _ in lines)
@@ -130,10 +144,14 @@ def render_sweep(title: str, rows: list[dict]) -> str:
     out = [f"{title}: sweep of {len(rows)} combinations, {first['games']} games each, agents {' | '.join(first['agents'])}",
            " " * w0 + "  " + "  ".join(h.ljust(w) for h, w in zip(heads, widths))]
     out += [a.ljust(w0) + "  " + "  ".join(v.ljust(w) for v, w in zip(vals, widths)) for a, vals in lines]
-    return "\n".join(x.rstrip() for x in out)
+    return clean("\n".join(x.rstrip() for x in out))
 
 
 def render_compare(r: dict) -> str:
+    return clean(_compare_text(r))
+
+
+def _compare_text(r: dict) -> str:
     a, b = r["base"], r["variant"]
     out = [f"base: {a['label']} ({a['rules']})", f"variant: {b['label']} ({b['rules']})",
            f"{r['games']} games each, seed {r['seed']}, agents {' | '.join(r['agents'])}", ""]

@@ -14,12 +14,13 @@ import networkx as nx
 
 import vbr
 from vbr.checker import Model, build_model
-from vbr.errors import Span, VbrError, VbrRuntimeError
+from vbr.cli import seed
+from vbr.errors import Span, UsageError, VbrError, VbrRuntimeError
 from vbr.interpreter.game import Game
+from vbr.terminal import clean
 from vbr.visualizer.findings import findings
-from vbr.errors import UsageError
 from vbr.visualizer.graph import END, build_graph
-from vbr.visualizer.render import Overlay, RenderError, render, to_dot
+from vbr.visualizer.render import Overlay, RenderError, check_output, render, to_dot
 
 
 def main(argv: list[str]) -> int:
@@ -28,23 +29,25 @@ def main(argv: list[str]) -> int:
     except SystemExit as exc:  # argparse has printed the usage or the help
         return int(exc.code or 0)
     try:
+        if args.output is not None:
+            check_output(args.output)
         options = parse_options(args.option)
         game, model, graph = load_graph(args.file, options)
         _warn(model, graph)
         overlay = simulate(game, args.sim, args.seed) if args.sim else None
         text = to_dot(graph, overlay)
         if args.output is None:
-            sys.stdout.write(text)
+            sys.stdout.write(text)  # control characters from the rule file are escaped by to_dot
         else:
             render(text, args.output)
     except VbrError as exc:
         print(exc.render(), file=sys.stderr)
         return 1
     except RenderError as exc:
-        print(f"vbr graph: error: {exc}", file=sys.stderr)
+        print(clean(f"vbr graph: error: {exc}"), file=sys.stderr)
         return 1
     except UsageError as exc:
-        print(f"vbr graph: error: {exc}", file=sys.stderr)
+        print(clean(f"vbr graph: error: {exc}"), file=sys.stderr)
         return 2
     return 0
 
@@ -58,7 +61,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="set a rule option (NAME alone means true); repeatable")
     p.add_argument("--sim", type=_count, default=0, metavar="N",
                    help="play N random games and draw how often each step was taken")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="games use seeds S, S+1, ... (default 0)")
+    p.add_argument("--seed", type=seed, default=0, metavar="S",
+                   help="games use seeds S, S+1, ...: a whole number from 0 to 2**63 - 1 (default 0)")
     return p
 
 
@@ -74,6 +78,8 @@ def parse_options(given: list[str]) -> dict[str, object]:
     out: dict[str, object] = {}
     for item in given:
         name, eq, value = item.partition("=")
+        if not name.strip():
+            raise UsageError(f"--option {item!r}: expected NAME or NAME=VALUE")
         out[name.strip()] = value.strip() if eq else True
     return out
 

@@ -1,4 +1,5 @@
-"""Turn-flow graph → Graphviz DOT text, and DOT text → SVG, PNG or PDF through the real `dot`.
+"""Turn-flow graph → Graphviz DOT text, and DOT text → SVG, PNG or PDF through the `graphviz`
+package (which runs Graphviz's `dot`).
 
 Writing DOT ourselves keeps the layout choices in one readable place: stages become nested
 clusters, automatic edges (no one chooses in the phase they leave) are dashed, and an optional
@@ -7,12 +8,14 @@ never reached, so a diagram shows at a glance which parts of the rules real game
 """
 from __future__ import annotations
 
-import shutil
-import subprocess
+import os
+import tempfile
 from pathlib import Path
 
 import networkx as nx
 
+from vbr.errors import UsageError
+from vbr.terminal import clean
 from vbr.visualizer.graph import END, START
 
 FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
@@ -127,8 +130,10 @@ def _stray(key: tuple[str, str], n: int) -> str:
 
 # ---------------------------------------------------------------------------------- DOT text
 def _q(text: str) -> str:
-    """A DOT quoted string. Newlines become DOT's centred line break `\\n`."""
-    escaped = str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    """A DOT quoted string. Newlines become DOT's centred line break `\\n`; control characters from
+    the rule file are shown as `\\xNN` (vbr/terminal.py), so neither the DOT text on a terminal nor
+    the drawing carries them raw."""
+    escaped = clean(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
     return f'"{escaped}"'
 
 
@@ -137,36 +142,64 @@ def _attrs(**attrs) -> str:
 
 
 # ---------------------------------------------------------------------------------- files
-def render(dot_text: str, out_path: str | Path) -> Path:
-    """Write DOT text as-is (.dot) or drawn by Graphviz's `dot` (.svg, .png, .pdf)."""
+def check_output(out_path: str | Path) -> Path:
+    """The file `render` can write: a known format, in a folder that exists. Checked before any
+    work, so that a long `--sim` is not wasted on a name that cannot be written."""
     out = Path(out_path)
-    suffix = out.suffix.lower()
-    if suffix == ".dot":
-        _write(out, dot_text)
-    elif suffix in FORMATS:
-        _run_dot(dot_text, out, FORMATS[suffix])
-    else:
-        raise RenderError(f"cannot write {out}: give a file ending in .svg, .png, .pdf or .dot")
+    if out.suffix.lower() not in (*FORMATS, ".dot"):
+        raise UsageError(f"cannot write {out}: give a file ending in .svg, .png, .pdf or .dot")
+    if out.is_dir():
+        raise UsageError(f"cannot write {out}: it is a directory")
+    if not out.parent.is_dir():
+        raise UsageError(f"cannot write {out}: the folder {out.parent} does not exist")
     return out
 
 
-def _write(out: Path, text: str) -> None:
+def render(dot_text: str, out_path: str | Path) -> Path:
+    """Write DOT text as-is (.dot) or drawn by Graphviz (.svg, .png, .pdf), through the `graphviz`
+    package. The file appears whole or not at all: written beside its name, then renamed over it."""
+    out = check_output(out_path)
+    suffix = out.suffix.lower()
+    data = dot_text.encode("utf-8") if suffix == ".dot" else draw(dot_text, FORMATS[suffix])
+    _write_atomic(out, data)
+    return out
+
+
+def draw(dot_text: str, fmt: str) -> bytes:
+    """DOT text drawn by Graphviz's `dot` into `fmt` (svg, png, pdf)."""
+    import graphviz
     try:
-        out.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise RenderError(f"cannot write {out}: {exc.strerror}") from None
-
-
-def _run_dot(dot_text: str, out: Path, fmt: str) -> None:
-    exe = shutil.which("dot")
-    if exe is None:
-        raise RenderError(f"cannot draw {out}: Graphviz's `dot` program is not installed (or not on PATH). "
+        return graphviz.Source(dot_text, engine="dot").pipe(format=fmt, quiet=True)
+    except graphviz.ExecutableNotFound:
+        raise RenderError("cannot draw: Graphviz's `dot` program is not installed (or not on PATH). "
                           "Install Graphviz (`apt install graphviz`, `brew install graphviz`), "
-                          "or write the DOT text with `-o FILE.dot`")
+                          "or write the DOT text with `-o FILE.dot`") from None
+    except graphviz.CalledProcessError as exc:
+        said = (exc.stderr or b"").decode("utf-8", "replace").strip()
+        raise RenderError(f"Graphviz's `dot` could not draw the graph: {said or f'exit status {exc.returncode}'}") from None
+    except OSError as exc:
+        raise RenderError(f"cannot run Graphviz's `dot`: {exc.strerror or exc}") from None
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _write_atomic(out: Path, data: bytes) -> None:
+    tmp = None
     try:
-        done = subprocess.run([exe, f"-T{fmt}", "-o", str(out)], input=dot_text, text=True,
-                              capture_output=True, timeout=120)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise RenderError(f"cannot run Graphviz's `dot`: {exc}") from None
-    if done.returncode != 0:
-        raise RenderError(f"Graphviz's `dot` could not draw {out}: {done.stderr.strip()}")
+        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".part", dir=out.parent)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())  # as a plain open() would make it, not mkstemp's 0600
+        os.replace(tmp, out)
+    except OSError as exc:
+        if tmp:
+            Path(tmp).unlink(missing_ok=True)
+        raise RenderError(f"cannot write {out}: {(exc.strerror or str(exc)).lower()}") from None
+    except BaseException:
+        if tmp:
+            Path(tmp).unlink(missing_ok=True)
+        raise
