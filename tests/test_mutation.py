@@ -1,0 +1,212 @@
+"""`vbr mutate` on a tiny rule file: which mutants it makes, how they are judged, and the report."""
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from vbr.grammar.parser import parse
+from vbr.mutation import command, report, runner
+from vbr.mutation.mutants import apply, mutants
+
+MINI = '''game "Mini"
+seats 2
+# [Rules 1] "Roll the die: 4 or more scores for seat 0, less scores for seat 1."
+die d = 1..6
+option target = 2
+var score: int per seat = 0
+var bonus: int = 0
+points score
+start roll
+phase roll {
+  let r = roll d
+  # [Rules 2] "A 6 scores one more."
+  if r == 6 {
+    bonus += 1
+  }
+  if r >= 4 {
+    score[0] += 1 + bonus
+  } else {
+    score[1] += 1
+  }
+  bonus = 0  # EQUIVALENT(delete): bonus is set only just before it is read
+  if score[0] >= target or score[1] >= target {
+    end winner if score[0] >= target then 0 else 1
+  }
+  goto again
+}
+phase again {
+  choose go from [true] by 0 as "roll again"
+  goto roll
+}
+'''
+
+TESTS = '''tests for "../mini.vbr"
+scenario "[Rules 1] a 4 scores for seat 0" {
+  force d = 4
+  start roll
+  expect score[0] == 1 and score[1] == 0
+}
+scenario "[Rules 1] a 3 scores for seat 1" {
+  force d = 3
+  start roll
+  expect score[0] == 0 and score[1] == 1
+}
+'''
+
+SIX = '''scenario "[Rules 2] a 6 scores 1 + 1 = 2 for seat 0" {
+  force d = 6
+  start roll
+  expect score[0] == 2
+}
+'''
+
+
+@pytest.fixture
+def mini(tmp_path):
+    (tmp_path / "mini.vbr").write_text(MINI)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "mini.vbr").write_text(TESTS)
+    return tmp_path / "mini.vbr"
+
+
+def _find(ms, line, kind, after):
+    (m,) = [m for m in ms if m.line == line and m.kind == kind and m.after == after]
+    return m
+
+
+def test_the_kinds_of_mutant_and_where_they_are():
+    ms = mutants(parse(MINI, "mini.vbr"))
+    assert {m.kind for m in ms} == {"number", "compare", "logic", "delete"}
+    assert _find(ms, 14, "number", "bonus += 2").before == "bonus += 1"
+    assert _find(ms, 14, "number", "bonus += 0").col == 14
+    assert _find(ms, 16, "compare", "r > 4").before == "r >= 4"
+    assert _find(ms, 22, "logic", "score[0] >= target and score[1] >= target").col == 6
+    assert _find(ms, 14, "delete", "(deleted)").before == "bonus += 1"
+    assert _find(ms, 13, "delete", "(deleted)").before == "if r == 6 { … }"
+    assert [m.index for m in ms] == list(range(len(ms)))
+    # the list is the same every time it is made
+    assert [(m.line, m.col, m.kind, m.after) for m in ms] == \
+           [(m.line, m.col, m.kind, m.after) for m in mutants(parse(MINI, "mini.vbr"))]
+
+
+def test_a_mutant_changes_only_its_node():
+    tree = parse(MINI, "mini.vbr")
+    m = _find(mutants(tree), 14, "number", "bonus += 2")
+    from vbr.grammar.printer import program
+    before, after = program(tree).splitlines(), program(apply(tree, m)).splitlines()
+    assert [(a, b) for a, b in zip(before, after) if a != b] == [("    bonus += 1", "    bonus += 2")]
+
+
+def test_two_list_items_swapped_and_a_direction_changed():
+    text = 'game "x"\nseats 2\ndirection up = (0, 1)\ndie d = [1, 1, 2]\nstart p\nphase p {\n  end draw\n}\n'
+    ms = mutants(parse(text, "x.vbr"))
+    swaps = [m for m in ms if m.kind == "swap"]
+    assert [(m.before, m.after) for m in swaps] == [("[1, 1, 2]", "[1, 2, 1]")]  # equal neighbours are not swapped
+    dirs = sorted(m.after for m in ms if m.kind == "direction")
+    assert dirs == ["direction up = (-1, 1)", "direction up = (0, 0)", "direction up = (0, 2)", "direction up = (1, 1)"]
+
+
+def test_survivors_are_killed_by_a_scenario_that_pins_the_amount(mini):
+    res = runner.run(mini, n=1000, seed=1)
+    s = report.summary(res.ctx, res)
+    gone = [(x["line"], x["after"]) for x in s["survivors"]]
+    assert (14, "(deleted)") in gone and (14, "bonus += 2") in gone  # no scenario rolls a 6
+    # every mutant that passes the checker is counted, once
+    assert s["checked"] == s["killed"] + s["survived"] + s["equivalent"] and s["tried"] == s["mutants"]
+    (mini.parent / "tests" / "mini.vbr").write_text(TESTS + SIX)
+    s2 = report.summary(runner.context(mini), runner.run(mini, n=1000, seed=1))
+    gone2 = [(x["line"], x["after"]) for x in s2["survivors"]]
+    assert (14, "(deleted)") not in gone2 and (14, "bonus += 2") not in gone2 and (14, "bonus += 0") not in gone2
+    assert s2["killed"] > s["killed"]
+    assert s2["score"] == round(100 * s2["killed"] / (s2["checked"] - s2["equivalent"]), 1)
+
+
+def test_equivalent_survivors_are_listed_apart_with_the_reason(mini):
+    res = runner.run(mini, n=1000, seed=1)
+    s = report.summary(res.ctx, res)
+    assert [(x["line"], x["kind"], x["why"]) for x in s["equivalents"]] == \
+           [(21, "delete", "bonus is set only just before it is read")]
+    assert all(x["line"] != 21 or x["kind"] != "delete" for x in s["survivors"])
+    text = report.text(s)
+    assert "equivalent survivors (1), not counted:" in text
+    assert "mini.vbr:21:3: bonus = 0 → (deleted)  (delete): bonus is set only just before it is read" in text
+
+
+def test_survivors_are_grouped_by_the_passage_their_line_cites(mini):
+    res = runner.run(mini, n=1000, seed=1)
+    s = report.summary(res.ctx, res)
+    by_line = {x["line"]: x["passages"] for x in s["survivors"]}
+    assert by_line[4] == ["Rules 1"] and by_line[14] == ["Rules 2"] and by_line[5] == []
+    text = report.text(s)
+    assert "  [Rules 2]\n" in text and "  (no passage cited)\n" in text
+    assert "mini.vbr:14:14: bonus += 1 → bonus += 2  (number)" in text
+
+
+SPIN = '''game "Spin"
+seats 2
+var n: int = 0
+start spin
+phase spin {
+  n += 1
+  if n < 3 {
+    goto spin
+  }
+  choose go from [true] by 0 as "stop"
+  end winner 0
+}
+'''
+
+
+def test_a_mutant_that_loops_is_killed_by_the_step_guard(tmp_path):
+    (tmp_path / "spin.vbr").write_text(SPIN)
+    (tmp_path / "spin_test.vbr").write_text('tests for "spin.vbr"\nscenario "three spins" {\n  expect n == 3\n}\n')
+    ctx = runner.context(tmp_path / "spin.vbr", tmp_path / "spin_test.vbr")
+    ctx.guard = runner.baseline(ctx)
+    assert ctx.guard == runner.GUARD_FLOOR  # the scenario takes a few steps; ten times that is less
+    m = _find(ctx.mutants, 6, "delete", "(deleted)")  # `n += 1` gone: `goto spin` for ever
+    out = runner.evaluate(ctx, m)
+    assert out.status == "killed" and f"step limit of {runner.GUARD_FLOOR} reached" in out.reason
+
+
+def test_a_mutant_the_checker_rejects_is_not_counted(mini):
+    ctx = runner.context(mini)
+    ctx.guard = runner.baseline(ctx)
+    m = _find(ctx.mutants, 11, "delete", "(deleted)")  # `let r` gone: `r` is unknown
+    out = runner.evaluate(ctx, m)
+    assert out.status == "invalid" and "r" in out.reason
+
+
+def test_sampling_is_fixed_by_the_seed(mini):
+    a = runner.run(mini, n=5, seed=3)
+    b = runner.run(mini, n=5, seed=3)
+    c = runner.run(mini, n=5, seed=4)
+    assert [o.index for o in a.tried] == [o.index for o in b.tried]
+    assert sum(o.status != "invalid" for o in a.tried) == 5
+    assert [o.index for o in a.tried] != [o.index for o in c.tried]
+
+
+def test_workers_give_the_same_report(mini):
+    one = runner.run(mini, n=12, seed=2, workers=1)
+    two = runner.run(mini, n=12, seed=2, workers=2)
+    assert report.summary(one.ctx, one) == report.summary(two.ctx, two)
+
+
+def test_scenarios_failing_on_the_file_itself_are_an_error(mini):
+    (mini.parent / "tests" / "mini.vbr").write_text(TESTS.replace("score[0] == 1 and", "score[0] == 5 and"))
+    args = argparse.Namespace(file=str(mini), tests=None, n=10, seed=1, workers=1, json=False)
+    assert command.run(args) == 2
+
+
+def test_the_command_prints_json(mini, capsys, monkeypatch):
+    monkeypatch.chdir(mini.parent)
+    parser = argparse.ArgumentParser(prog="vbr")
+    command.add_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["mutate", "mini.vbr", "--tests", "tests/mini.vbr", "-n", "1000", "--json"])
+    assert args.func(args) == 1  # some mutants survive
+    s = json.loads(capsys.readouterr().out)
+    assert s["file"] == "mini.vbr" and s["tests"] == "tests/mini.vbr"
+    assert s["survived"] == len(s["survivors"]) and s["killed"] + s["survived"] + s["equivalent"] == s["checked"]
+    assert parser.parse_args(["mutate", "x.vbr"]).n == 100
+    with pytest.raises(SystemExit):
+        parser.parse_args(["mutate", "x.vbr", "--workers", "0"])

@@ -1,0 +1,4 @@
+"""`vbr mutate`: how much of a rule file its scenarios pin down.
+
+mutants.py makes small semantic changes from the AST, runner.py checks each and runs the scenarios
+against it, report.py writes the score and the survivors, command.py is the command line."""

@@ -1,0 +1,125 @@
+"""The score and the survivors of a `vbr mutate` run, as text and as JSON.
+
+Survivors are grouped by the rulebook passage the mutated line cites: the `[Section, part]` tags of
+the line's own comment, else of the nearest cited line above it in the same declaration (counting
+the comment block just above the declaration), as `vbr trace` reads them (vbr.trace.citations).
+Survivors the rule file marks `EQUIVALENT(kind): why` are listed apart, with the reason, and left
+out of the score.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vbr.grammar import ast as A
+from vbr.mutation.mutants import Mutant
+from vbr.mutation.runner import Context, Result, equivalences
+from vbr.trace import citations
+
+
+@dataclass
+class Line:
+    mutant: Mutant
+    passages: list[str]
+    reason: str = ""  # for an equivalent survivor: why; for a killed one: what killed it
+
+
+def passages_by_line(ctx: Context) -> dict[int, list[str]]:
+    """Line → the passages it falls under (see the module's docstring)."""
+    cited: dict[int, list[str]] = {}
+    for tag, p in citations(ctx.text).items():
+        for n in p.lines:
+            cited.setdefault(n, []).append(tag)
+    lines = ctx.text.splitlines()
+    out: dict[int, list[str]] = {}
+    for d in _decls(ctx.tree.decls):
+        top = d.span.line
+        while top > 1 and lines[top - 2].strip().startswith("#"):
+            top -= 1
+        current: list[str] = []
+        for n in range(top, d.span.end_line + 1):
+            if n in cited:
+                current = cited[n]
+            if n >= d.span.line:
+                out[n] = current
+    return out
+
+
+def _decls(decls):
+    for d in decls:
+        if isinstance(d, A.Stage):
+            yield from _decls(d.members)
+        else:
+            yield d
+
+
+def shown(path) -> str:
+    """A path as the user would type it: relative to the working directory when it is under it."""
+    from pathlib import Path
+    p = Path(path)
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(p)
+
+
+def summary(ctx: Context, result: Result) -> dict:
+    equiv = equivalences(ctx.text)
+    where = passages_by_line(ctx)
+    checked = [o for o in result.tried if o.status != "invalid"]
+    killed = [o for o in checked if o.status == "killed"]
+    survivors, equivalent = [], []
+    for o in checked:
+        if o.status != "survived":
+            continue
+        m = ctx.mutants[o.index]
+        why = equiv.get((m.line, m.kind))
+        item = {"file": shown(ctx.path), "line": m.line, "col": m.col, "kind": m.kind, "before": m.before,
+                "after": m.after, "passages": where.get(m.line, [])}
+        if why is not None:
+            equivalent.append({**item, "why": why})
+        else:
+            survivors.append(item)
+    key = lambda x: (x["line"], x["col"], x["kind"], x["after"])  # noqa: E731
+    counted = len(checked) - len(equivalent)
+    return {
+        "file": shown(ctx.path), "tests": shown(result.tests), "seed": result.seed, "n": result.requested,
+        "mutants": result.total, "tried": len(result.tried), "invalid": len(result.tried) - len(checked),
+        "checked": len(checked), "killed": len(killed), "survived": len(survivors), "equivalent": len(equivalent),
+        "score": round(100 * len(killed) / counted, 1) if counted else 100.0,
+        "step_guard": result.guard,
+        "by_kind": _by_kind(ctx, checked),
+        "survivors": sorted(survivors, key=key), "equivalents": sorted(equivalent, key=key),
+        "killed_by": {str(o.index): o.reason for o in killed},
+    }
+
+
+def _by_kind(ctx: Context, checked) -> dict:
+    out: dict[str, list[int]] = {}
+    for o in checked:
+        k = out.setdefault(ctx.mutants[o.index].kind, [0, 0])
+        k[1] += 1
+        k[0] += o.status == "killed"
+    return {k: {"killed": v[0], "of": v[1]} for k, v in sorted(out.items())}
+
+
+def text(s: dict) -> str:
+    counted = s["checked"] - s["equivalent"]
+    out = [f"{s['file']}: {s['killed']} of {counted} mutants killed ({s['score']} %) by {s['tests']}",
+           f"  seed {s['seed']}, {s['checked']} mutants checked of {s['mutants']} (n {s['n']}); "
+           f"{s['invalid']} rejected by the checker and not counted; {s['equivalent']} marked equivalent; "
+           f"step guard {s['step_guard']}",
+           "  by kind: " + ", ".join(f"{k} {v['killed']}/{v['of']}" for k, v in s["by_kind"].items())]
+    if s["survivors"]:
+        out += ["", f"survivors ({len(s['survivors'])}):"]
+        groups: dict[str, list[dict]] = {}
+        for x in s["survivors"]:
+            groups.setdefault(", ".join(f"[{p}]" for p in x["passages"]) or "(no passage cited)", []).append(x)
+        for g in sorted(groups, key=lambda g: min(x["line"] for x in groups[g])):
+            out.append(f"  {g}")
+            out += [f"    {x['file']}:{x['line']}:{x['col']}: {x['before']} → {x['after']}  ({x['kind']})"
+                    for x in groups[g]]
+    if s["equivalents"]:
+        out += ["", f"equivalent survivors ({len(s['equivalents'])}), not counted:"]
+        out += [f"  {x['file']}:{x['line']}:{x['col']}: {x['before']} → {x['after']}  ({x['kind']}): {x['why']}"
+                for x in s["equivalents"]]
+    return "\n".join(out) + "\n"

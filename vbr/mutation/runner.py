@@ -1,0 +1,205 @@
+"""Running a rule file's scenarios against its mutants.
+
+Each mutant is printed back to text through the canonical printer, parsed and checked in memory (no
+file is written: an `extends` is resolved beside the original), and kept only when it passes the
+checker with the default options. Its scenarios are then run; it is killed when any scenario fails,
+errors, or reaches the step limit. The step limit of a mutant's scenarios is a guard derived from
+the original file (ten times the most steps any of its scenarios takes, at least 10 000, never more
+than the rule file's own limit): a mutant that loops ends, deterministically, with no clock.
+
+Mutants are sampled with a seeded generator from the full list (the list shuffled by the seed; the
+first `n` that pass the checker count); with `workers` > 1 they are run in a process pool (`spawn`) and the results are
+taken in the sampled order, so the report is the same for any number of workers.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import random
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from vbr.errors import Diagnostic, VbrCheckError, VbrError
+from vbr.grammar import ast as A
+from vbr.grammar import printer
+from vbr.grammar.parser import parse
+from vbr.interpreter.compiler import compile_rules
+from vbr.loader import RuleSet, load_rules, merge, parse_file, resolve
+from vbr.mutation.mutants import Mutant, apply, mutants
+from vbr.scenario import run_file
+
+GUARD_FACTOR = 10
+GUARD_FLOOR = 10_000
+
+
+@dataclass
+class Outcome:
+    index: int
+    status: str  # "invalid" (the checker rejects it), "killed", "survived"
+    reason: str = ""  # the checker's first error, or the first scenario that failed and why
+
+
+@dataclass
+class Context:
+    path: Path
+    tests: Path
+    tree: A.GameFile
+    text: str
+    mutants: list[Mutant]
+    guard: int = 0
+
+
+@dataclass
+class Result:
+    path: Path
+    tests: Path
+    seed: int
+    requested: int
+    total: int  # mutants the file has
+    tried: list[Outcome] = field(default_factory=list)  # in the sampled order, up to `requested` valid ones
+    guard: int = 0
+    ctx: Context | None = None
+
+
+def default_tests(path: Path) -> Path:
+    return Path(path).parent / "tests" / Path(path).name
+
+
+def ruleset(path: Path, text: str) -> RuleSet:
+    """A rule file's RuleSet from its text, as the loader would make it from the file at `path`."""
+    tree = parse(text, str(path))
+    if not isinstance(tree, A.GameFile):
+        raise VbrCheckError([Diagnostic(tree.span, "this is a scenario file, not a rule file")], {str(path): text})
+    parents = [d for d in tree.decls if isinstance(d, A.Extends)]
+    own = [d for d in tree.decls if not isinstance(d, A.Extends)]
+    if not parents:
+        return RuleSet(Path(path), tree.title, own, {str(path): text}, [str(path)])
+    base = load_rules(resolve(parents[0].path, Path(path)))
+    decls, problems = merge(base.decls, own)
+    sources = {**base.sources, str(path): text}
+    if problems:
+        raise VbrCheckError(problems, sources)
+    return RuleSet(Path(path), tree.title, decls, sources, [str(path)] + base.chain)
+
+
+def context(path: Path, tests: Path | None = None) -> Context:
+    path = Path(path)
+    tests = Path(tests) if tests is not None else default_tests(path)
+    tree, text = parse_file(path)
+    if not isinstance(tree, A.GameFile):
+        raise VbrCheckError([Diagnostic(tree.span, "this is a scenario file; `vbr mutate` takes a rule file")],
+                            {str(path): text})
+    parse_file(tests)  # a missing or broken scenario file is reported before any work
+    return Context(path, tests, tree, text, mutants(tree))
+
+
+def baseline(ctx: Context) -> int:
+    """Run the scenarios against the file itself (printed and read back, as every mutant is); all
+    must pass. Returns the step guard for the mutants."""
+    rules = ruleset(ctx.path, printer.program(ctx.tree))
+    compile_rules(rules, {}, lower=False)
+    results = run_file(ctx.tests, rules)
+    failed = [r for r in results if not r.ok]
+    if failed:
+        r = failed[0]
+        raise VbrError.at(r.span, f"{len(failed)} scenario(s) fail on the rule file itself, so mutants cannot be "
+                                  f"judged by them; first: {r.title}: {r.message.splitlines()[0] if r.message else ''}")
+    limit = compile_rules(rules, {}, lower=False).step_limit
+    most = max((r.steps for r in results), default=0)
+    return min(limit, max(GUARD_FLOOR, GUARD_FACTOR * most))
+
+
+def evaluate(ctx: Context, m: Mutant) -> Outcome:
+    text = printer.program(apply(ctx.tree, m))
+    try:
+        rules = ruleset(ctx.path, text)
+        compile_rules(rules, {}, lower=False)
+    except VbrError as exc:
+        return Outcome(m.index, "invalid", _first_line(exc.render()))
+    try:
+        results = run_file(ctx.tests, rules, step_limit=ctx.guard)
+    except VbrError as exc:  # the scenario file does not compile against the mutant
+        return Outcome(m.index, "killed", _first_line(exc.render()))
+    except Exception as exc:  # noqa: BLE001 — an interpreter fault still tells the mutant apart
+        return Outcome(m.index, "killed", f"{type(exc).__name__}: {exc}")
+    for r in results:
+        if not r.ok:
+            return Outcome(m.index, "killed", f"{r.title}: {_first_line(r.message)}")
+    return Outcome(m.index, "survived")
+
+
+def order(total: int, seed: int) -> list[int]:
+    """The mutants to try, in order: all of them shuffled by the seed (the first `n` valid ones count)."""
+    idx = list(range(total))
+    random.Random(seed).shuffle(idx)
+    return idx
+
+
+def run(path: Path, tests: Path | None = None, n: int = 100, seed: int = 1, workers: int = 1) -> Result:
+    ctx = context(path, tests)
+    ctx.guard = baseline(ctx)
+    result = Result(ctx.path, ctx.tests, seed, n, len(ctx.mutants), guard=ctx.guard, ctx=ctx)
+    todo = order(len(ctx.mutants), seed)
+    valid = 0
+    if workers <= 1:
+        outcomes = (evaluate(ctx, ctx.mutants[i]) for i in todo)
+        pool = None
+    else:
+        pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_init,
+                                                         initargs=(str(ctx.path), str(ctx.tests), ctx.guard))
+        outcomes = pool.imap(_work, todo, chunksize=1)
+    try:
+        for o in outcomes:
+            if valid >= n:
+                break
+            result.tried.append(o)
+            if o.status != "invalid":
+                valid += 1
+            if valid >= n:
+                break
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+    return result
+
+
+_CTX: Context | None = None
+
+
+def _init(path: str, tests: str, guard: int) -> None:
+    global _CTX
+    _CTX = context(Path(path), Path(tests))
+    _CTX.guard = guard
+
+
+def _work(i: int) -> Outcome:
+    return evaluate(_CTX, _CTX.mutants[i])
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""
+
+
+# ------------------------------------------------------------------------------------ annotations
+_EQUIV = re.compile(r"EQUIVALENT\(([a-z, ]+)\):\s*(.*)")
+
+
+def equivalences(text: str) -> dict[tuple[int, str], str]:
+    """Survivors the rule file marks as provably equivalent: a comment `EQUIVALENT(kind, ...): why`
+    on the line of the mutated code, or on its own line just above it. (line, kind) → why."""
+    from vbr.trace import _comment
+    out: dict[tuple[int, str], str] = {}
+    lines = text.splitlines()
+    for n, line in enumerate(lines, 1):
+        found = _EQUIV.search(_comment(line))
+        if not found:
+            continue
+        target = n
+        if line.strip().startswith("#"):
+            target = n + 1
+            while target <= len(lines) and lines[target - 1].strip().startswith("#"):
+                target += 1
+        for kind in (k.strip() for k in found.group(1).split(",")):
+            out[(target, kind)] = found.group(2).strip()
+    return out
