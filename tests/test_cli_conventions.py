@@ -243,3 +243,19 @@ def test_a_fault_in_sim_names_the_game_and_its_seed_for_any_number_of_workers(tm
     # the named seed plays the failing game again
     code, _, err = run(capsys, "run", str(p), "--seed", seed)
     assert code == 1 and err.splitlines()[0] == f"{p}:9:3: error: division by zero"
+
+
+def test_test_strict_fails_a_file_whose_rules_have_flow_warnings(tmp_path, capsys):
+    (tmp_path / "dead.vbr").write_text(DEAD_END)
+    scenarios = tmp_path / "dead_test.vbr"
+    scenarios.write_text('tests for "dead.vbr"\n\nscenario "choosing 2 ends play in phase a" {\n  choose 2\n  expect phase a\n}\n')
+    code, out, err = run(capsys, "test", str(scenarios))
+    assert code == 0 and out.splitlines()[-1] == "1 passed, 0 failed"
+    code, out, err = run(capsys, "test", "--strict", str(scenarios))
+    assert code == 1 and out.splitlines()[-1] == "0 passed, 1 failed"
+    assert err.startswith(f"{tmp_path / 'dead.vbr'}:11:1: error: phase `b` has no way out")
+
+
+def test_test_strict_runs_a_file_whose_rules_have_no_warnings(capsys):
+    code, out, err = run(capsys, "test", "--strict", "docs/tutorial/bump_test.vbr")
+    assert code == 0 and out.splitlines()[-1] == "4 passed, 0 failed" and err == ""

@@ -214,6 +214,8 @@ def _parser() -> argparse.ArgumentParser:
 
     t = sub.add_parser("test", help="run scenario tests written in text")
     t.add_argument("files", nargs="+")
+    t.add_argument("--strict", action="store_true",
+                   help="also fail a file whose rule file's turn flow has warnings (as `vbr check --strict`)")
     t.set_defaults(func=cmd_test)
 
     f = sub.add_parser("fmt", help="print files in canonical form")
@@ -386,6 +388,8 @@ def cmd_test(args) -> int:
     for name in args.files:
         path = resolve(name)
         try:
+            if args.strict:
+                _strict_flow(path)
             results = run_file(path)
         except VbrError as exc:
             print(exc.render(), file=sys.stderr)
@@ -400,6 +404,17 @@ def cmd_test(args) -> int:
                 print(clean(f"FAIL {r.span}: {r.title}\n  {r.message}"))
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def _strict_flow(scenarios: Path) -> None:
+    """The flow findings of the rule file a scenario file tests, raised as errors."""
+    from vbr.checker import build_model
+    from vbr.scenario import load_scenarios
+    from vbr.visualizer.findings import findings
+    _, rules, _ = load_scenarios(scenarios)
+    found = findings(build_model(rules, {}))
+    if found:
+        raise VbrError([replace(w, severity="error") for w in found], rules.sources)
 
 
 def cmd_fmt(args) -> int:
