@@ -315,6 +315,12 @@ def test_command_rejects_a_seed_out_of_range(given, capsys):
     assert "vbr graph: error: argument --seed: " in capsys.readouterr().err
 
 
+def test_command_rejects_games_whose_seeds_would_pass_the_largest(capsys):
+    assert command.main([RALLY, "--seed", str(2**63 - 2), "--sim", "3"]) == 2
+    assert "the last game's seed would pass 9223372036854775807" in capsys.readouterr().err
+    assert command.main([RALLY, "--seed", str(2**63 - 3), "--sim", "3"]) == 0
+
+
 def test_options_parse_as_flags_or_strings():
     assert command.parse_options(["quick", "target = 5", "mode=fast=1"]) == {
         "quick": True, "target": "5", "mode": "fast=1"}

@@ -14,7 +14,7 @@ import networkx as nx
 
 import vbr
 from vbr.checker import Model, build_model
-from vbr.cli import seed
+from vbr.cli import SEED_MAX, seed
 from vbr.errors import Span, UsageError, VbrError, VbrRuntimeError
 from vbr.interpreter.game import Game
 from vbr.terminal import clean
@@ -31,6 +31,8 @@ def main(argv: list[str]) -> int:
     try:
         if args.output is not None:
             check_output(args.output)
+        if args.sim and args.seed + args.sim - 1 > SEED_MAX:
+            raise UsageError(f"--seed {args.seed} --sim {args.sim}: the last game's seed would pass {SEED_MAX} (2**63 - 1)")
         options = parse_options(args.option)
         game, model, graph = load_graph(args.file, options)
         _warn(model, graph)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from vbr.errors import VbrError
+from vbr.errors import UsageError, VbrError
 from vbr.loader import bundled_names
 from vbr.visualizer.command import load_graph
 from vbr.visualizer.render import RenderError, render, to_dot
@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
         except VbrError as exc:
             print(exc.render(), file=sys.stderr)
             failed += 1
-        except RenderError as exc:
+        except (RenderError, UsageError) as exc:
             print(f"regenerate: error: {exc}", file=sys.stderr)
             failed += 1
     return 1 if failed else 0
