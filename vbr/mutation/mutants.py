@@ -131,6 +131,10 @@ def _context(n: A.IntLit, parent, new: A.IntLit) -> str:
                 return _short(printer.expr(parent.model_copy(update={name: new})))
             if isinstance(value, list) and any(v is n for v in value):
                 return _short(printer.expr(parent.model_copy(update={name: [new if v is n else v for v in value]})))
+    if isinstance(parent, A.Kwarg):
+        return f"{parent.name}: {printer.expr(new)}"
+    if isinstance(parent, (A.Var, A.Option)):
+        return f"{parent.name} = {printer.expr(new)}"
     if isinstance(parent, A.Assign) and parent.value is n:
         return _short(printer.stmt(parent.model_copy(update={"value": new}), 0))
     return printer.expr(new)

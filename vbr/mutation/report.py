@@ -72,7 +72,7 @@ def summary(ctx: Context, result: Result) -> dict:
         if o.status != "survived":
             continue
         m = ctx.mutants[o.index]
-        why = equiv.get((m.line, m.kind))
+        why = next((e.why for e in equiv if e.covers(m)), None)
         item = {"file": shown(ctx.path), "line": m.line, "col": m.col, "kind": m.kind, "before": m.before,
                 "after": m.after, "passages": where.get(m.line, [])}
         if why is not None:

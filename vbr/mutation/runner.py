@@ -182,14 +182,27 @@ def _first_line(text: str) -> str:
 
 
 # ------------------------------------------------------------------------------------ annotations
-_EQUIV = re.compile(r"EQUIVALENT\(([a-z, ]+)\):\s*(.*)")
+_EQUIV = re.compile(r'EQUIVALENT\(([a-z]+(?:\s*,\s*[a-z]+)*)(?:\s+"([^"]*)")?\):\s*(.*)')
 
 
-def equivalences(text: str) -> dict[tuple[int, str], str]:
-    """Survivors the rule file marks as provably equivalent: a comment `EQUIVALENT(kind, ...): why`
-    on the line of the mutated code, or on its own line just above it. (line, kind) → why."""
+@dataclass(frozen=True)
+class Equivalence:
+    line: int
+    kinds: tuple[str, ...]
+    text: str  # when given, only mutants whose `before` contains it
+    why: str
+
+    def covers(self, m: Mutant) -> bool:
+        return m.line == self.line and m.kind in self.kinds and self.text in m.before
+
+
+def equivalences(text: str) -> list[Equivalence]:
+    """Survivors the rule file marks as provably equivalent: a comment
+    `EQUIVALENT(kind, ... "text"): why` on the line of the mutated code, or on its own line just
+    above it (the next line of code). With "text", only the mutants of that line whose code before
+    the change contains it (`EQUIVALENT(number "field: 0"): ...`)."""
     from vbr.trace import _comment
-    out: dict[tuple[int, str], str] = {}
+    out: list[Equivalence] = []
     lines = text.splitlines()
     for n, line in enumerate(lines, 1):
         found = _EQUIV.search(_comment(line))
@@ -200,6 +213,6 @@ def equivalences(text: str) -> dict[tuple[int, str], str]:
             target = n + 1
             while target <= len(lines) and lines[target - 1].strip().startswith("#"):
                 target += 1
-        for kind in (k.strip() for k in found.group(1).split(",")):
-            out[(target, kind)] = found.group(2).strip()
+        kinds = tuple(k.strip() for k in found.group(1).split(","))
+        out.append(Equivalence(target, kinds, found.group(2) or "", found.group(3).strip()))
     return out
