@@ -1,0 +1,167 @@
+"""`vbr play FILE [--seat N] [--agents ...] [--option ...] [--seed N] [--log PATH]`.
+
+vbr/cli.py wires it in with `add_parser(subparsers)`; the parser's default `func` is `run`.
+Until then: `python -m vbr.tty_play FILE ...`.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from vbr.errors import UsageError, VbrError
+from vbr.terminal import SafeStream, clean
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    from vbr.agents.spec import describe_agents
+    from vbr.cli import seed  # here, not at the top: cli.py imports this module
+    p = subparsers.add_parser(
+        "play", help="play a game yourself, in the terminal, against agents",
+        description="Play one seat of a game (in a game of teams, every seat of that team) against agents. "
+                    "The screen shows what that seat may see; type the number of a choice and Enter, "
+                    "? to see the choices again, q or Ctrl-D to leave (the log so far is written). "
+                    "See docs/play.md.")
+    p.add_argument("file", help="a .vbr file, or a bundled rule file's name (e.g. siatka)")
+    p.add_argument("--seat", type=int, default=0, metavar="N",
+                   help="the seat you play (default 0); in a game of teams you play every seat of its team")
+    p.add_argument("--agents", default="random",
+                   help="the other seats' agents: one for all of them, or one per other seat in seat order "
+                        "(default random)\n" + describe_agents())
+    p.add_argument("--option", action="append", metavar="NAME[=VALUE]", help="set a rule option (repeatable)")
+    p.add_argument("--seed", type=seed, default=0, metavar="S",
+                   help="the seed that fixes every roll, shuffle and agent's pick (default 0)")
+    p.add_argument("--log", metavar="PATH",
+                   help="write the game's events as JSON lines (also when you leave early); `vbr replay` checks it")
+    p.set_defaults(func=run)
+    return p
+
+
+def run(args) -> int:
+    """0 when the game ends or the person leaves it, 2 on a usage error, 1 when the rule file or
+    the log cannot be read or written, 130 on Ctrl-C."""
+    from vbr.cli import file_error
+    try:
+        return _run(args)
+    except UsageError as exc:
+        print(clean(f"vbr: error: {exc}"), file=sys.stderr)
+        return 2
+    except VbrError as exc:
+        print(exc.render(), file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(clean(f"vbr: error: {file_error(exc)}"), file=sys.stderr)
+        return 1
+
+
+def _run(args) -> int:
+    from vbr.cli import parse_options
+    from vbr.interpreter.game import load
+    from vbr.tty_play.screen import wrap
+    from vbr.tty_play.session import Session
+    game = load(args.file, parse_options(args.option))
+    you = seats_played(game, args.seat)
+    agents = other_agents(game, you, args.agents)
+    log = Path(args.log) if args.log else None
+    if log is not None:
+        _check_writable(log)
+    out = sys.stdout.stream if isinstance(sys.stdout, SafeStream) else sys.stdout  # colour codes are ours
+    colour = _isatty(out) and not os.environ.get("NO_COLOR")
+    others = ", ".join(f"seat {s} {a}" for s, a in enumerate(agents) if a is not None) or "no agents"
+    mine = f"seat {args.seat}" if len(you) == 1 else f"seats {_and(you)}"
+    for line in wrap(clean(f"{game.title}: seed {args.seed}; you play {mine}, against {others}")):
+        print(line, file=out)
+    print("Type a choice's number and Enter; ? shows the choices again, q or Ctrl-D leaves.", file=out)
+    session = Session(game, args.seed, you, agents, out, sys.stdin, colour=colour, log_path=log)
+    try:
+        result = session.play()
+    except KeyboardInterrupt:
+        print(file=out)
+        print(clean("vbr: interrupted; the game was left" + (f", log written to {log}" if log else "")), file=sys.stderr)
+        return 130
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, exc.filename or args.log) from None
+    if not result.finished:
+        print(clean(f"You left the game after {result.choices} choices."), file=out)
+    if log is not None:
+        print(clean(f"log written to {log}"), file=out)
+    return 0
+
+
+def seats_played(game, seat: int) -> tuple[int, ...]:
+    """The seats the person plays: `seat`, or in a game of teams every seat of its team."""
+    n = game.seats
+    if not 0 <= seat < n:
+        which = "one seat, 0" if n == 1 else f"seats {_and(range(n))}"
+        raise UsageError(f"--seat {seat}: no such seat; {game.title} has {which}")
+    prog = game.program
+    if any(len(t) != 1 for t in prog.teams):
+        return tuple(prog.teams[prog.team_of[seat]])
+    return (seat,)
+
+
+def other_agents(game, you: tuple[int, ...], spec: str) -> list[str | None]:
+    """One agent spec per seat, None for the person's: `spec` is one agent for every other seat,
+    or one per other seat in seat order."""
+    from vbr.agents import AgentSpecError
+    from vbr.play import parse_agents
+    others = [s for s in range(game.seats) if s not in you]
+    if not others:
+        return [None] * game.seats
+    try:
+        specs = parse_agents(spec, len(others))
+    except AgentSpecError as exc:
+        for n in range(1, game.seats + 1):  # well formed, but for another number of seats?
+            try:
+                parse_agents(spec, n)
+            except AgentSpecError:
+                continue
+            raise UsageError(f"--agents {spec}: {n} agents for {len(others)} other "
+                             f"seat{'s' if len(others) > 1 else ''} ({_and(others)}); "
+                             "give one agent for all of them, or one per other seat") from None
+        raise UsageError(f"--agents: {exc}") from None
+    out: list[str | None] = [None] * game.seats
+    for s, a in zip(others, specs):
+        out[s] = a
+    return out
+
+
+def _and(items) -> str:
+    items = [str(i) for i in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _check_writable(p: Path) -> None:
+    """Before the game: finding out after it that the log cannot be written wastes it."""
+    from vbr.cli import file_error
+    if p.is_dir():
+        raise UsageError(f"--log {p}: is a directory")
+    if not p.parent.is_dir():
+        raise UsageError(f"--log {p}: the folder {p.parent} does not exist")
+    existed = p.exists()
+    try:
+        with open(p, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise UsageError(f"--log: {file_error(exc, 'write')}") from None
+    if not existed:
+        p.unlink()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m vbr.tty_play FILE ...`, until `vbr play` is wired into vbr/cli.py."""
+    parser = argparse.ArgumentParser(prog="vbr")
+    add_parser(parser.add_subparsers(dest="command", required=True))
+    try:
+        args = parser.parse_args(["play", *(sys.argv[1:] if argv is None else argv)])
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 0
+    return args.func(args)

@@ -1,0 +1,508 @@
+"""What one seat may see, as lines of text for an 80×24 terminal.
+
+Everything here is drawn from a seat's observation (`SeatView.observation()`: the vars, the
+contents of the zones the seat may look into and the sizes of the rest, the prompt and the legal
+choices), from the events of the log filtered for that seat, and from the rule file's fixed
+declarations (the court, the kinds' fields, the zones' owners). It never sees the state itself,
+so a hidden card cannot reach the screen.
+
+A line is a list of spans `(text, style)`; `plain` and `styled` turn it into a string, with ANSI
+colour or without. All text that comes from the rule file or the log passes through
+`vbr.terminal.clean` here, so control characters show as `\\xNN`.
+"""
+from __future__ import annotations
+
+import unicodedata
+
+from vbr.interpreter.values import Cell
+from vbr.terminal import clean
+
+WIDTH = 80
+HEIGHT = 24
+
+Span = tuple[str, str | None]
+Line = list[Span]
+
+_SGR = {"title": "1;7", "ball": "1;33", "mine": "32", "num": "1", "prompt": "1;36", "hint": "31",
+        "result": "1", "dim": "2"}
+
+
+# ---------------------------------------------------------------------------------------- lines
+def width(s: str) -> int:
+    """Columns `s` takes on a terminal: wide East Asian characters two, combining marks none."""
+    w = 0
+    for ch in s:
+        if unicodedata.combining(ch):
+            continue
+        w += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+    return w
+
+
+def plain(line: Line) -> str:
+    return "".join(t for t, _ in line).rstrip()
+
+
+def styled(line: Line) -> str:
+    out = []
+    for t, style in line:
+        code = _SGR.get(style) if style else None
+        out.append(f"\x1b[{code}m{t}\x1b[0m" if code and t else t)
+    return "".join(out).rstrip()
+
+
+def text_line(text: str, style: str | None = None) -> Line:
+    return [(text, style)]
+
+
+def truncate(s: str, w: int) -> str:
+    """`s` cut to at most `w` columns, a cut marked with `~`."""
+    if width(s) <= w:
+        return s
+    out, used = [], 0
+    for ch in s:
+        cw = 0 if unicodedata.combining(ch) else (2 if unicodedata.east_asian_width(ch) in "WF" else 1)
+        if used + cw > w - 1:
+            break
+        out.append(ch)
+        used += cw
+    return "".join(out) + "~"
+
+
+def wrap(text: str | list[str], first: str = "", rest: str = "    ", limit: int = WIDTH) -> list[str]:
+    """Words of `text` in lines of at most `limit` columns, the first line led by `first`, the
+    others by `rest`; a word longer than a line is cut across lines. `text` may be a list of
+    words already (a card's `#3 2/A/0` kept on one line)."""
+    lines: list[str] = []
+    cur = first
+    fresh = True  # nothing but the lead on the current line yet
+    for word in (text.split(" ") if isinstance(text, str) else text):
+        if not word:
+            continue
+        sep = "" if fresh else " "
+        if width(cur) + len(sep) + width(word) <= limit:
+            cur += sep + word
+            fresh = False
+            continue
+        if not fresh:
+            lines.append(cur)
+            cur, fresh = rest, True
+        while width(cur) + width(word) > limit:  # a word longer than a whole line
+            room = limit - width(cur)
+            head = truncate(word, room + 1)[:-1] or word[:1]
+            lines.append(cur + head)
+            word = word[len(head):]
+            cur = rest
+        cur += word
+        fresh = False
+    if not fresh or not lines:
+        lines.append(cur)
+    return lines
+
+
+# ---------------------------------------------------------------------------------------- the game
+class Board:
+    """The fixed facts of a game that the screen needs: names, the court, kinds and zones."""
+
+    def __init__(self, game):
+        from vbr.play import side_names
+        prog = game.program
+        model = prog.model
+        self.title = clean(game.title)
+        self.prog = prog
+        self.court = prog.court
+        self.seats = prog.seats
+        self.team_of = list(prog.team_of)
+        self.teams = [list(t) for t in prog.teams]
+        self.side_names = [clean(n) for n in side_names(game)]
+        self.teamed = any(len(t) != 1 for t in self.teams)
+        self.kind_fields = {name: list(fields) for name, fields in zip(prog.kind_names, prog.kind_fields)}
+        self.kind_types = {name: {f: t for f, (_, t) in k.fields.items()} for name, k in model.kinds.items()}
+        self.zone_owner = dict(zip(prog.zone_names, prog.zone_owner))
+        self.zone_per = {name: per for name, (_, per) in zip(prog.zone_names, prog.zone_visibility)}
+        self.phase_titles = {name: (p.title or name) for name, p in model.phases.items()}
+        self.points = model.points.var if model.points is not None else None
+        enum_members = {m for ms in model.enums.values() for m in ms}
+        self.none_word = "pass" not in enum_members  # `pass` in a var is none, unless an enum has it
+        self.cell_vars = [name for name, v in model.vars.items() if v.type == "cell"]
+        court = self.court
+        self.space_cells = ({court.space(n, s): n for s in (0, 1) for n in court.spaces}
+                            if court is not None else {})  # cell -> the space's name
+
+    # -------------------------------------------------------------- sides
+    def side_of_seat(self, seat: int) -> int:
+        t = self.team_of[seat] if seat < len(self.team_of) else 0
+        return t if t in (0, 1) else 0
+
+    def zone_side(self, zone: str) -> int | None:
+        """The court side a zone's owner plays on, or None for a zone nobody owns."""
+        owner = self.zone_owner.get(zone, -1)
+        per = self.zone_per.get(zone)
+        if owner < 0 or per is None:
+            return None
+        side = owner if per == "team" else self.side_of_seat(owner)
+        return side if side in (0, 1) else None
+
+    def owns(self, zone: str, seat: int) -> bool:
+        owner = self.zone_owner.get(zone, -1)
+        per = self.zone_per.get(zone)
+        if owner < 0 or per is None:
+            return False
+        return owner == (self.team_of[seat] if per == "team" else seat)
+
+    def side_label(self, side: int, viewer_side: int) -> str:
+        name = self.side_names[side] if self.teamed and side < len(self.side_names) else self._seats_of_side(side)
+        return f"you ({name})" if side == viewer_side else name
+
+    def _seats_of_side(self, side: int) -> str:
+        seats = [s for s in range(self.seats) if self.side_of_seat(s) == side]
+        if len(seats) == 1:
+            return f"seat {seats[0]}"
+        return self.side_names[side] if side < len(self.side_names) else f"side {side}"
+
+    # -------------------------------------------------------------- values
+    def cell(self, text: str):
+        """A cell from its canonical text (`@1:3` field 3 of side 1, `@0:serve`, `@2,4`)."""
+        if not text.startswith("@") or self.court is None:
+            return None
+        body = text[1:]
+        if ":" in body:
+            s, _, n = body.partition(":")
+            if not s.lstrip("-").isdigit():
+                return None
+            side = int(s)
+            return self.court.field(side, int(n)) if n.isdigit() else self.court.space(n, side)
+        x, _, y = body.partition(",")
+        try:
+            return Cell(int(x), int(y))
+        except ValueError:
+            return None
+
+    def cell_words(self, text: str, viewer_side: int) -> str:
+        """`@1:3` as a person says it: field 3 on seat 1's side."""
+        body = text[1:]
+        if text.startswith("@") and ":" in body:
+            s, _, n = body.partition(":")
+            if s.isdigit() and int(s) in (0, 1):
+                where = "your side" if int(s) == viewer_side else f"{self.side_label(int(s), viewer_side)}'s side"
+                return f"{'field ' + n if n.isdigit() else n} on {where}"
+        return ""
+
+
+class Item:
+    """A card or piece as the observation describes it: `#3 Tile(defence=2, ability=A, field=1)`."""
+
+    __slots__ = ("id", "kind", "fields", "desc")
+
+    def __init__(self, desc: str, board: Board):
+        self.desc = desc
+        self.id, _, rest = desc.partition(" ")
+        self.kind, _, body = rest.partition("(")
+        if body.endswith(")"):
+            body = body[:-1]
+        self.fields = _split_fields(body, board.kind_fields.get(self.kind, []))
+
+    def values(self, skip=()) -> str:
+        return "/".join(v for f, v in self.fields.items() if f not in skip)
+
+
+def _split_fields(body: str, names: list[str]) -> dict[str, str]:
+    """`a=1, b=[x, y], c=z` split at the declared field names (values may hold commas)."""
+    out: dict[str, str] = {}
+    pos = 0
+    for i, name in enumerate(names):
+        if not body.startswith(f"{name}=", pos):
+            return out
+        start = pos + len(name) + 1
+        if i + 1 < len(names):
+            end = body.find(f", {names[i + 1]}=", start)
+            if end < 0:
+                return out
+        else:
+            end = len(body)
+        out[name] = body[start:end]
+        pos = end + 2
+    return out
+
+
+# ---------------------------------------------------------------------------------------- screen
+class Screen:
+    """One seat's view of one moment: built from an observation, drawn as lines."""
+
+    def __init__(self, board: Board, obs: dict, seat: int, you: tuple[int, ...] | None = None):
+        self.board = board
+        self.obs = obs
+        self.seat = seat
+        self.you = tuple(you) if you else (seat,)
+        self.side = board.side_of_seat(seat)
+        self.items: dict[str, Item] = {}  # every card and piece the seat may see, by `#id`
+        self.zone_items: dict[str, list[Item]] = {}
+        for zone, content in obs["zones"].items():
+            if isinstance(content, list):
+                items = [Item(d, board) for d in content]
+                self.zone_items[zone] = items
+                for it in items:
+                    self.items[it.id] = it
+        self.placed: dict = {}  # cell -> [(label, mine)]
+        self.on_court: dict[str, int] = {}  # zone -> how many of its things are on the court
+        self.cut = False  # some piece's label did not fit its cell
+        self._place_pieces()
+
+    # -------------------------------------------------------------- what is where
+    def _place_pieces(self) -> None:
+        b = self.board
+        if b.court is None:
+            return
+        for zone, items in self.zone_items.items():
+            owner_side = b.zone_side(zone)
+            for it in items:
+                where, skip = self._position(it, owner_side)
+                if where is None or not b.court.in_court(where):
+                    continue
+                label = clean(it.id + (" " + it.values(skip) if it.values(skip) else ""))
+                self.placed.setdefault(where, []).append((label, b.owns(zone, self.seat)))
+                self.on_court[zone] = self.on_court.get(zone, 0) + 1
+
+    def _position(self, it: Item, owner_side: int | None):
+        b = self.board
+        types = b.kind_types.get(it.kind, {})
+        for f, t in types.items():
+            if t == "cell" and f in it.fields:
+                c = b.cell(it.fields[f])
+                if c is not None:
+                    return c, (f,)
+        n = it.fields.get("field")
+        if types.get("field") == "int" and n is not None and n.isdigit() and int(n) in b.court.fields:
+            side = owner_side
+            skip = ("field",)
+            s = it.fields.get("side")
+            if types.get("side") == "int" and s is not None and s.isdigit():
+                side, skip = int(s), ("field", "side")
+            if side in (0, 1):
+                return b.court.field(side, int(n)), skip
+        return None, ()
+
+    def _cell_vars(self) -> dict:
+        out: dict = {}
+        for name, value in self.obs["vars"].items():
+            if name.split("[")[0] in self.board.cell_vars and value != "pass":
+                c = self.board.cell(value)
+                if c is not None:
+                    out.setdefault(c, []).append(clean(name))
+        return out
+
+    # -------------------------------------------------------------- parts
+    def header(self) -> list[Line]:
+        b = self.board
+        phase = clean(b.phase_titles.get(self.obs["phase"], self.obs["phase"]))
+        who = f"you: seat {self.seat}"
+        if b.teamed:
+            who += f" of {b.side_names[b.team_of[self.seat]]}" if b.team_of[self.seat] < len(b.side_names) else ""
+        score = ""
+        if b.points:
+            pts = [v for k, v in self.obs["vars"].items() if k.split("[")[0] == b.points]
+            if pts:
+                score = f" | {clean(b.points)} {'-'.join(clean(p) for p in pts)}"
+        tail = f" | {who}{score} "
+        room = WIDTH - 3 - width(tail) - 3  # `== `, the tail, ` | ` between title and phase
+        title = truncate(b.title, max(room // 2, room - width(phase), 8))
+        phase = truncate(phase, max(room - width(title), 8))
+        head = truncate(f"== {title} | {phase}{tail}", WIDTH)
+        return [text_line(head + "=" * (WIDTH - width(head)), "title")]
+
+    def var_lines(self) -> list[Line]:
+        words = []
+        for name, value in self.obs["vars"].items():
+            if self.board.points and name.split("[")[0] == self.board.points:
+                continue
+            shown = "none" if value == "pass" and self.board.none_word else value
+            words.append(clean(f"{name}={shown}"))
+        if not words:
+            return []
+        return [text_line(s) for s in wrap(" ".join(words), first="", rest="")]
+
+    def court_lines(self) -> list[Line]:
+        b = self.board
+        court = b.court
+        if court is None:
+            return []
+        balls = self._cell_vars()
+        cells = [Cell(x, y) for x in range(court.cols) for y in range(court.height)] + list(b.space_cells)
+        xs = [c[0] for c in cells]
+        ys = [c[1] for c in cells]
+        xr = range(min(xs), max(xs) + 1)
+        yr = range(max(ys), min(ys) - 1, -1)  # side 0 at the bottom
+        if self.side == 1:
+            xr, yr = xr[::-1], yr[::-1]
+        labels = {s: b.side_label(s, self.side) for s in (0, 1)}
+        margin = min(max(width(v) for v in labels.values()) + 1, 16)
+
+        def content(c) -> list[tuple[str, str | None]]:
+            if not court.in_court(c):
+                return []
+            if court.on_net(c):
+                spans = [("net", "dim")]
+            elif court.number(c):
+                spans = [(str(court.number(c)), "dim")]
+            else:
+                spans = [(clean(b.space_cells.get(c, "?")), "dim")]
+            for label, mine in self.placed.get(c, []):
+                spans.append((" " + label, "mine" if mine else None))
+            for name in balls.get(c, []):
+                spans.append((" " + name.upper() if name == "ball" else " " + name, "ball"))
+            return spans
+
+        grid = [[content(Cell(x, y)) for x in xr] for y in yr]
+        natural = max([sum(width(t) for t, _ in sp) for row in grid for sp in row] + [3])
+        room = (WIDTH - margin - 3 * (len(xr) - 1)) // max(len(xr), 1)
+        cw = min(natural, room)
+        self.cut = natural > room
+        lines: list[Line] = []
+        sides_started: set = set()
+        prev_side = None
+        for y, row in zip(yr, grid):
+            row_side = _row_side(court, y)
+            if court.net == 0 and prev_side is not None and row_side != prev_side and -1 not in (row_side, prev_side):
+                total = margin + cw * len(xr) + 3 * (len(xr) - 1)
+                lines.append(text_line(" " * margin + " net ".center(total - margin, "-"), "dim"))
+            if row_side != -1:
+                prev_side = row_side
+            label = ""
+            if row_side in (0, 1) and row_side not in sides_started and any(court.in_grid(Cell(x, y)) for x in xr):
+                sides_started.add(row_side)
+                label = labels[row_side]
+            line: Line = [(truncate(label, margin - 1).ljust(margin), "mine" if row_side == self.side and label else None)]
+            for i, sp in enumerate(row):
+                if i:
+                    inside = court.in_court(Cell(xr[i - 1], y)) or court.in_court(Cell(xr[i], y))
+                    line.append((" | " if inside else "   ", "dim"))
+                line += _fit(sp, cw)
+            lines.append(line)
+        return lines
+
+    def zone_lines(self) -> list[Line]:
+        b = self.board
+        lines: list[Line] = []
+        hidden, empty = [], []
+        for zone, content in self.obs["zones"].items():
+            name = clean(zone)
+            if not isinstance(content, list):
+                hidden.append(f"{name} {content}")
+                continue
+            if not content:
+                empty.append(name)
+                continue
+            mine = b.owns(zone, self.seat)
+            tag = f"{name} (yours)" if mine else name
+            items = self.zone_items[zone]
+            if self.on_court.get(zone) == len(items) and not self.cut:
+                lines += [text_line(s, "mine" if mine else None) for s in
+                          wrap(f"{tag}: {len(items)} on the court", rest="    ")]
+                continue
+            kinds = {it.kind for it in items}
+            if len(kinds) == 1:
+                kind = items[0].kind
+                fields = b.kind_fields.get(kind, [])
+                head = f"{tag}: {kind}" + (f"({'/'.join(fields)})" if len(fields) > 1 else "")
+                words = [f"{it.id} {it.values()}".rstrip() for it in items]
+            else:
+                head = f"{tag}:"
+                words = [f"{it.id} {it.kind}({it.values()})" for it in items]
+            words = [clean(w) + ("," if i < len(words) - 1 else "") for i, w in enumerate(words)]
+            lines += [text_line(s, "mine" if mine else None) for s in wrap([clean(head)] + words, rest="    ")]
+        if hidden:
+            lines += [text_line(s, "dim") for s in wrap("hidden (how many): " + ", ".join(hidden), rest="    ")]
+        if empty:
+            lines += [text_line(s, "dim") for s in wrap("empty: " + ", ".join(empty), rest="    ")]
+        return lines
+
+    def board_lines(self) -> list[Line]:
+        return self.header() + self.var_lines() + self.court_lines() + self.zone_lines()
+
+    # -------------------------------------------------------------- the choice
+    def labels(self) -> list[str]:
+        """Each legal choice as the person reads it: the card's description, where a cell is."""
+        out = []
+        for action in self.obs.get("legal", []):
+            it = self.items.get(action)
+            if it is not None:
+                label = it.desc
+            elif action.startswith("@"):
+                words = self.board.cell_words(action, self.side)
+                label = f"{action} ({words})" if words else action
+            else:
+                label = action
+            out.append(clean(label))
+        return out
+
+    def choice_lines(self) -> list[Line]:
+        prompt = clean(self.obs.get("prompt", ""))
+        who = f"seat {self.seat}, " if len(self.you) > 1 else ""
+        lines = [text_line(s, "prompt") for s in wrap(f"{who}{prompt}", first="> ", rest="  ")]
+        labels = self.labels()
+        nw = len(str(len(labels)))
+        for i, label in enumerate(labels, 1):
+            lead = f"  {str(i).rjust(nw)}) "
+            parts = wrap(label, first=lead, rest=" " * len(lead))
+            lines.append([(lead, "num"), (parts[0][len(lead):], None)])
+            lines += [text_line(p) for p in parts[1:]]
+        return lines
+
+    def ask(self) -> str:
+        n = len(self.obs.get("legal", []))
+        return f"your choice (1-{n}, ? choices, q leave): "
+
+
+def _row_side(court, y: int) -> int:
+    if 0 <= y < court.rows:
+        return 0
+    if court.rows + court.net <= y < court.height:
+        return 1
+    if court.rows <= y < court.rows + court.net:
+        return -1
+    return 0 if y < 0 else 1
+
+
+def _fit(spans: list, w: int) -> Line:
+    """Spans cut or padded to exactly `w` columns."""
+    out: Line = []
+    used = 0
+    for t, style in spans:
+        if used >= w:
+            break
+        if used + width(t) > w:
+            t = truncate(t, w - used)
+        out.append((t, style))
+        used += width(t)
+    out.append((" " * (w - used), None))
+    return out
+
+
+# ---------------------------------------------------------------------------------------- events
+def event_lines(events: list[dict], board: Board, screen: Screen) -> list[Line]:
+    """The events as the seat may know them, in the rule file's words (`render_events`).
+
+    The log is written for replay and holds everything; a person sees less. Another seat's
+    choice shows the card chosen only when the seat may see that card now (an id alone would
+    tell which card it is: ids follow the order the rule file creates things in), and never
+    whether it was that seat's only option (that would tell what its hidden hand holds)."""
+    from vbr.report import render_events
+    lines: list[Line] = []
+    for e in events:
+        if e.get("t") == "choice":
+            seat = e["seat"]
+            what = e["action"]
+            if "item" in e:
+                what = e["item"] if what in screen.items else "(hidden)"
+            prompt = e.get("prompt", "")
+            if seat in screen.you:
+                text = f"you (seat {seat}): {prompt} -> {what}" + (" (only option)" if e.get("of") == 1 else "")
+                style = "mine"
+            else:
+                text, style = f"seat {seat}: {prompt} -> {what}", None
+            lines += [text_line(s, style) for s in wrap(clean(text), first="  ", rest="      ")]
+            continue
+        for r in render_events([e]):
+            style = "result" if e.get("t") == "end" else None
+            lines += [text_line(s, style) for s in wrap(r.strip(), first="  " if r.startswith(" ") else "",
+                                                        rest="      ")]
+    return lines

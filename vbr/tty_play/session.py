@@ -1,0 +1,141 @@
+"""The loop of a game a person plays: agents move, the screen is drawn, the person is asked, the
+answer is checked and applied; at the end (or when the person leaves) the log is written.
+
+The person's seats are asked only when they have a real choice: a choice with one legal option
+is made for them and shows among the events as `(only option)`."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from vbr.agents import SeatView, make_agent
+from vbr.interpreter import rng as R
+from vbr.tty_play.screen import Board, Screen, event_lines, plain, styled, text_line
+
+QUIT = {"q", "quit", "exit"}
+
+
+@dataclass
+class Outcome:
+    finished: bool  # the game reached its end (else the person left)
+    choices: int
+    events: int
+
+
+class Left(Exception):
+    """The person left the game (q, Ctrl-D)."""
+
+
+class Session:
+    def __init__(self, game, seed: int, seats: tuple[int, ...], agents: list[str | None], out, inp,
+                 colour: bool = False, log_path: Path | None = None):
+        self.game = game
+        self.seed = seed
+        self.you = tuple(seats)
+        self.specs = agents  # one spec per seat; None for the person's seats
+        self.out = out
+        self.inp = inp
+        self.colour = colour
+        self.log_path = log_path
+        self.board = Board(game)
+        self.state = None
+        self.shown = 0  # events of the log already on the screen
+
+    # -------------------------------------------------------------- output
+    def put(self, lines) -> None:
+        draw = styled if self.colour else plain
+        for line in lines:
+            self.out.write(draw(line) + "\n")
+        self.out.flush()
+
+    def say(self, text: str, style: str | None = None) -> None:
+        self.put([text_line(text, style)])
+
+    # -------------------------------------------------------------- the game
+    def play(self) -> Outcome:
+        state = self.state = self.game.new_state(self.seed, record=True)
+        agents = {seat: make_agent(spec, seat, R.derive(self.seed, 7919, seat))
+                  for seat, spec in enumerate(self.specs) if spec is not None}
+        views = {seat: SeatView(state, seat) for seat in range(self.game.seats)}
+        try:
+            while state.result is None:
+                seat = state.pending.seat
+                if seat not in self.you:
+                    state.apply_index(agents[seat].act(views[seat]))
+                elif len(state.pending.options) == 1:
+                    state.apply_index(0)
+                else:
+                    state.apply_index(self.decide(views[seat]))
+        except Left:
+            self.write_log()
+            return Outcome(False, state.choices, len(state.log))
+        except BaseException:
+            self.write_log()  # the play so far, for whoever looks into what went wrong
+            raise
+        self.finish()
+        self.write_log()
+        return Outcome(True, state.choices, len(state.log))
+
+    def screen(self, seat: int) -> Screen:
+        return Screen(self.board, SeatView(self.state, seat).observation(), seat, self.you)
+
+    def news(self, screen: Screen) -> list:
+        events = self.state.log[self.shown:]
+        self.shown = len(self.state.log)
+        return event_lines(events, self.board, screen)
+
+    def decide(self, view: SeatView) -> int:
+        sc = self.screen(view.seat)
+        self.put(self.news(sc) + sc.board_lines() + sc.choice_lines())
+        n = len(sc.obs["legal"])
+        while True:
+            answer = self.ask(sc.ask())
+            if answer is None or answer.lower() in QUIT:
+                raise Left
+            if answer == "?":
+                self.put(sc.choice_lines())
+                continue
+            if not answer:
+                self.say(f"type a number from 1 to {n} and Enter (? shows the choices, q leaves)", "hint")
+                continue
+            if not answer.isdigit():
+                self.say(f"{_quote(answer)} is not a number: type 1 to {n} (? shows the choices)", "hint")
+                continue
+            k = int(answer)
+            if not 1 <= k <= n:
+                self.say(f"{k} is not a choice: type 1 to {n} (? shows the choices)", "hint")
+                continue
+            return k - 1
+
+    def ask(self, prompt: str) -> str | None:
+        """A line from the person, None at the end of input (Ctrl-D)."""
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.out.write("\n")
+            return None
+        return line.strip()
+
+    def finish(self) -> None:
+        seat = self.you[0]
+        sc = self.screen(seat)
+        self.put(self.news(sc) + sc.board_lines())
+        out = self.state.outcome()
+        side = self.board.team_of[seat] if self.board.teamed else seat
+        won = out.team if self.board.teamed else out.winner
+        verdict = "a draw" if won is None else ("you won" if won == side else "you lost")
+        self.say(f"result: {out} after {self.state.choices} choices: {verdict}", "result")
+
+    def write_log(self) -> None:
+        if self.log_path is None or self.state is None:
+            return
+        from vbr.gamelog import header, write_log
+        agents = [spec if spec is not None else "human" for spec in self.specs]
+        write_log(self.log_path, header(self.game, self.seed, agents), self.state.log)
+
+
+def _quote(text: str) -> str:
+    from vbr.terminal import clean
+    shown = clean(text)
+    return repr(shown if len(shown) <= 20 else shown[:20] + "...")
