@@ -41,7 +41,7 @@ def _compile(m: Model, lowering: Lowering) -> Program:
     p.limits = dict(m.limits)
     p.step_limit, p.depth_limit, p.choice_limit = p.limits["steps"], p.limits["depth"], p.limits["choices"]
     p.scratch_locals = Locals()
-    p.scratch_state = lambda: _Scratch(m.nvals)
+    p.scratch_state = lambda: _Scratch(m.nvals, p)
     for z in m.zones.values():
         p.zone_visibility += [(z.decl.visibility, z.per)] * z.count
     p.dir_vec = dict(m.directions)
@@ -90,7 +90,9 @@ def _lower(p: Program, filename: str) -> None:
 class _Scratch:
     """A stand-in state for computing consts and dice faces before any game exists."""
 
-    def __init__(self, nvals):
+    def __init__(self, nvals, prog):
+        self.prog = prog  # its step limit bounds the work of a const or a die's faces
+        self.steps = 0
         self.vals = [None] * nvals
         self.zones, self.where, self.ent, self.kind = [], [], [], []
 

@@ -11,8 +11,29 @@ from vbr.grammar import ast as A
 from vbr.interpreter import lowering as P
 from vbr.interpreter import types as T
 from vbr.interpreter.builtins import BUILTINS
-from vbr.interpreter.scope import Fault, Scope
+from vbr.interpreter.scope import INT_MAX, MAX_RANGE, Fault, OverBudget, Scope, checked, int_overflow, spend
 from vbr.interpreter.values import ZoneRef
+
+def add(a, b):
+    v = a + b
+    if -INT_MAX <= v <= INT_MAX:
+        return v
+    int_overflow(v)
+
+
+def sub(a, b):
+    v = a - b
+    if -INT_MAX <= v <= INT_MAX:
+        return v
+    int_overflow(v)
+
+
+def mul(a, b):
+    v = a * b
+    if -INT_MAX <= v <= INT_MAX:
+        return v
+    int_overflow(v)
+
 
 _FAST = {
     "==": lambda a, b: lambda st, L: a(st, L) == b(st, L),
@@ -21,12 +42,12 @@ _FAST = {
     "<=": lambda a, b: lambda st, L: a(st, L) <= b(st, L),
     ">": lambda a, b: lambda st, L: a(st, L) > b(st, L),
     ">=": lambda a, b: lambda st, L: a(st, L) >= b(st, L),
-    "+": lambda a, b: lambda st, L: a(st, L) + b(st, L),
-    "-": lambda a, b: lambda st, L: a(st, L) - b(st, L),
-    "*": lambda a, b: lambda st, L: a(st, L) * b(st, L),
+    "+": lambda a, b: lambda st, L: add(a(st, L), b(st, L)),
+    "-": lambda a, b: lambda st, L: sub(a(st, L), b(st, L)),
+    "*": lambda a, b: lambda st, L: mul(a(st, L), b(st, L)),
 }
 _OPS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
-        ">=": operator.ge, "+": operator.add, "-": operator.sub, "*": operator.mul}
+        ">=": operator.ge, "+": add, "-": sub, "*": mul}
 _LOCAL_CONST = {op: (lambda fn: lambda s, k: lambda st, L: fn(L[s], k))(fn) for op, fn in _OPS.items()}
 _GLOBAL_CONST = {op: (lambda fn: lambda g, k: lambda st, L: fn(st.vals[g], k))(fn) for op, fn in _OPS.items()}
 _LOCAL_LOCAL = {op: (lambda fn: lambda s, t: lambda st, L: fn(L[s], L[t]))(fn) for op, fn in _OPS.items()}
@@ -37,10 +58,14 @@ _FAST_CONST = {
     "<=": lambda a, k: lambda st, L: a(st, L) <= k,
     ">": lambda a, k: lambda st, L: a(st, L) > k,
     ">=": lambda a, k: lambda st, L: a(st, L) >= k,
-    "+": lambda a, k: lambda st, L: a(st, L) + k,
-    "-": lambda a, k: lambda st, L: a(st, L) - k,
-    "*": lambda a, k: lambda st, L: a(st, L) * k,
+    "+": lambda a, k: lambda st, L: add(a(st, L), k),
+    "-": lambda a, k: lambda st, L: sub(a(st, L), k),
+    "*": lambda a, k: lambda st, L: mul(a(st, L), k),
 }
+
+
+FN_CHARGED = 1024  # a fn of at least this weight (`fn_weight`) is paid for at its call...
+FN_STEP = 64  # ...a step per this many nodes
 
 
 class ExprCompiler:
@@ -282,8 +307,8 @@ class ExprCompiler:
     def c_RangeExpr(self, e: A.RangeExpr, scope: Scope):
         lo = self.expect(e.lo, scope, "int", "a range's low end")
         hi = self.expect(e.hi, scope, "int", "a range's high end")
-        return self._py(lambda st, L: int_range(lo(st, L), hi(st, L)),
-                        lambda low: P.call(low.ref(int_range), low.expr(lo), low.expr(hi))), "list:int"
+        return self._py(lambda st, L: int_range(st, lo(st, L), hi(st, L)),
+                        lambda low: P.call(low.ref(int_range), P.load("st"), low.expr(lo), low.expr(hi))), "list:int"
 
     def c_Unary(self, e: A.Unary, scope: Scope):
         if e.op == "not":
@@ -325,7 +350,7 @@ class ExprCompiler:
             if not T.is_numeric(t):
                 self.diags.error(side.span, f"`{op}` works on numbers, not {T.show(t)}")
         if op in _FAST:
-            return (self._py(self._fast(op, a, b, e.right, scope), lambda low: P.binary(op, low.expr(a), low.expr(b))),
+            return (self._py(self._fast(op, a, b, e.right, scope), lambda low: P.arith(low, op, low.expr(a), low.expr(b))),
                     "bool" if op in ("<", "<=", ">", ">=") else "int")
         if op in ("/", "%"):
             how = divide if op == "/" else remainder
@@ -413,7 +438,7 @@ class ExprCompiler:
             return fast, tb
 
         def items(st, L):
-            for x in _iterate(st, src(st, L)):
+            for x in counted(st, src(st, L)):
                 L[slot] = x
                 if filt is None or filt(st, L):
                     yield body(st, L)
@@ -423,7 +448,7 @@ class ExprCompiler:
         if agg == "sum":
             if not T.is_numeric(tb):
                 self.diags.error(e.body.span, f"`sum` adds numbers, not {T.show(tb)}")
-            fn, t = (lambda st, L: sum(items(st, L))), "int"
+            fn, t = (lambda st, L: checked(sum(items(st, L)))), "int"
         elif agg in ("any", "all"):
             if tb != "bool" and tb != "any":
                 self.diags.error(e.body.span, f"`{agg}` needs a condition, not {T.show(tb)}")
@@ -457,6 +482,7 @@ class ExprCompiler:
         test = _OPS[f.op]
 
         def first_in(st, items, v):
+            st.steps += len(items)  # checked at the next loop round or transfer: this loop nests none
             kinds_, ents = st.kind, st.ent
             for x in items:
                 if kinds_[x] != kind:
@@ -535,8 +561,14 @@ class ExprCompiler:
         for a, pt in zip(e.args, ptypes):
             args.append(self.expect(a, scope, pt, f"argument of `{d.name}`"))
         args = tuple(args)
+        weight = self.fn_weight(d.name)
+        # a call from outside any fn pays for the whole tree of calls below it, up front: a fn
+        # cannot loop or recurse, so its weight bounds its work (what it iterates counts itself)
+        charge = weight // FN_STEP if weight >= FN_CHARGED and not self._fn_stack else 0
 
         def call(st, L):
+            if charge:
+                spend(st, charge)
             L2 = [None] * nlocals
             for i, f in enumerate(args):
                 L2[i] = f(st, L)
@@ -544,8 +576,26 @@ class ExprCompiler:
         name = d.name
 
         def template(low):
-            return low.fn_call(name, body, [low.expr(f) for f in args], nlocals, ptypes)
+            value = low.fn_call(name, body, [low.expr(f) for f in args], nlocals, ptypes, weight)
+            if not charge:
+                return value
+            paid = P.call(low.ref(spend), P.load("st"), ast.Constant(charge))
+            return P.subscript(ast.Tuple([paid, value], ast.Load()), ast.Constant(1))
         return self._py(call, template), rtype
+
+    def fn_weight(self, name: str) -> int:
+        """How many nodes a call of fn `name` evaluates at most, calls of other fns written out
+        (they nest, so this can be exponential in the file's size: `f2(a) = f1(a) + f1(a)`)."""
+        weights = self.p.fn_weight
+        if name not in weights:
+            weights[name] = 1  # while counting: a fn calling itself is reported elsewhere
+            total = 0
+            for node in A.walk(self.m.fns[name].body):
+                total += 1
+                if isinstance(node, A.Call) and node.func in self.m.fns:
+                    total += self.fn_weight(node.func)
+            weights[name] = min(total, 1 << 62)
+        return weights[name]
 
     def compile_fn(self, d: A.Fn):
         from vbr.checker import type_of
@@ -600,8 +650,13 @@ def field_of_any(st, x, table: dict, name: str):
     return st.ent[x][field_pos(st, x, table, name)]
 
 
-def int_range(lo: int, hi: int) -> tuple:
-    """`lo..hi`, both ends included."""
+def int_range(st, lo: int, hi: int) -> tuple:
+    """`lo..hi`, both ends included: a step per number (`spend`), at most MAX_RANGE of them."""
+    n = hi - lo + 1
+    if n > MAX_RANGE:
+        raise Fault(f"the range {lo}..{hi} holds {n} numbers; a range holds at most {MAX_RANGE}")
+    if n > 0:
+        spend(st, n)
     return tuple(range(lo, hi + 1))
 
 
@@ -641,8 +696,35 @@ def _iterate(st, coll):
 
 
 def items_of(st, coll) -> tuple:
-    """A loop's items, taken before it starts: the body may move cards out of the zone."""
-    return tuple(_iterate(st, coll))
+    """A loop's items, taken before it starts: the body may move cards out of the zone. Each
+    is a step of the game (`spend`), counted here, before the first round."""
+    items = tuple(_iterate(st, coll))
+    s = st.steps = st.steps + len(items)  # spend(st, len(items)), written out
+    if s > st.prog.step_limit:
+        raise OverBudget("step limit")
+    return items
+
+
+def choice_items(st, coll):
+    """A choice's items, each a step of the game, counted but checked only at the next loop round
+    or transfer: going through them nests no other loop (what `where` runs counts itself)."""
+    items = _iterate(st, coll)
+    st.steps += len(items)
+    return items
+
+
+def counted(st, coll):
+    """A comprehension's items, each a step of the game (`spend`)."""
+    if type(coll) is ZoneRef:
+        items = tuple(st.zones[coll])
+    elif coll is None:
+        raise Fault("cannot iterate over none")
+    else:
+        items = coll
+    s = st.steps = st.steps + len(items)  # spend(st, len(items)), written out
+    if s > st.prog.step_limit:
+        raise OverBudget("step limit")
+    return items
 
 
 def _as_tuple(st, coll):

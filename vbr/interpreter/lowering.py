@@ -30,6 +30,7 @@ _STATE_FIELDS = {"V": "vals", "E": "ent", "KD": "kind", "Z": "zones", "W": "wher
 BREAK, CONTINUE = 1, 2  # the signals pure blocks return (structured.py)
 _MEMO_TYPES = {"int", "seat", "bool", "str", "dir", "cell"}  # arguments a remembered fn may take
 _MEMO_SIZE = 4096  # answers a fn remembers at most (per compiled program)
+_INLINE_WEIGHT = 200  # a fn evaluating more nodes than this (ExprCompiler.fn_weight) is called, not copied
 _MISS = type("Miss", (), {"__repr__": lambda self: "MISS", "__slots__": ()})()  # "not remembered yet"
 
 
@@ -126,11 +127,14 @@ class Lowering:
         for table in (self._exprs, self._stmts, self._storing, self._fixed):
             table.clear()
 
-    def fn_call(self, name: str, body, args: list[ast.expr], nlocals: int, ptypes=()) -> ast.expr:
+    def fn_call(self, name: str, body, args: list[ast.expr], nlocals: int, ptypes=(), weight: int = 0) -> ast.expr:
         """A call of a rule file's `fn`. Its body is an expression over its parameters (locals
         0..n-1): with arguments that cannot fail or change anything (constants, vars, locals)
         the body is written in place; else, when the body needs no other local, it becomes
-        `F(st, a0, a1, ...)`; else `F(st, [a0, a1, ..., None, ...])`, a frame of locals."""
+        `F(st, a0, a1, ...)`; else `F(st, [a0, a1, ..., None, ...])`, a frame of locals.
+        A fn whose `weight` (its nodes, the fns it calls written out) is over _INLINE_WEIGHT is
+        never written in place, so what the lowering writes grows with the file, not with the
+        calls below calls (`f2(a) = f1(a) + f1(a)`, and so on, doubles at each level)."""
         if id(body) not in self._exprs:
             frame = ast.List(args + [ast.Constant(None)] * (nlocals - len(args)), ast.Load())
             return _call(self.ref(body), _load("st"), frame)
@@ -142,9 +146,10 @@ class Lowering:
             return _call(self.function_ref("fn", name, body), _load("st"), frame)
         if self._memo_ok(name, body, ptypes):
             return self._memo_call(name, body, args)
-        if all(_is_plain(a) for a in args):  # plain: read twice or not at all, all the same
+        heavy = weight > _INLINE_WEIGHT
+        if not heavy and all(_is_plain(a) for a in args):  # plain: read twice or not at all, all the same
             return _with_params(self.expr(body), args)
-        if self._fn_size(name, body) > 80:  # a long body: called, not copied
+        if heavy or self._fn_size(name, body) > 80:  # a long body: called, not copied
             return _call(self.function_ref("fnp", name, body, len(args)), _load("st"), *args)
         # `(_a := arg0, _b := arg1, body)[-1]`: each argument once, in order, as a call would
         temps = [self.tmp() for _ in args]
@@ -438,6 +443,28 @@ def binary(op: str, a: ast.expr, b: ast.expr) -> ast.expr:
     raise ValueError(op)
 
 
+def arith(low: Lowering, op: str, a: ast.expr, b: ast.expr) -> ast.expr:
+    """`a op b`; for `+`, `-` and `*`, checked to be an integer of the language:
+    `_t if -MAX <= (_t := a + b) <= MAX else int_overflow(_t)`."""
+    if op not in _ARITH:
+        return binary(op, a, b)
+    from vbr.interpreter.scope import INT_MAX, int_overflow
+    t = low.tmp()
+    ok = ast.Compare(ast.Constant(-INT_MAX), [ast.LtE(), ast.LtE()],
+                     [ast.NamedExpr(_store(t), ast.BinOp(a, _ARITH[op](), b)), ast.Constant(INT_MAX)])
+    return ast.IfExp(ok, _load(t), _call(low.ref(int_overflow), _load(t)))
+
+
+def spend_inline(low: Lowering, n: int = 1) -> list[ast.stmt]:
+    """`st.steps += n`, and past the step limit the error (`scope.spend`, written out)."""
+    from vbr.interpreter.scope import OverBudget
+    steps = ast.Attribute(_load("st"), "steps", ast.Load())
+    return [ast.AugAssign(ast.Attribute(_load("st"), "steps", ast.Store()), ast.Add(), ast.Constant(n)),
+            ast.If(ast.Compare(steps, [ast.Gt()], [ast.Attribute(ast.Attribute(_load("st"), "prog", ast.Load()),
+                                                                 "step_limit", ast.Load())]),
+                   [ast.Raise(_call(low.ref(OverBudget), ast.Constant("step limit")), None)], [])]
+
+
 def lower_ops(low: Lowering, codes: list, filename: str, budget: int = 16) -> None:
     """Rebuild every op that carries a recipe (a fused run of actions, a branch test, a jump, a
     choice) as one generated function, and put it in the op's place.
@@ -547,7 +574,7 @@ class _Chain:
             counter = subscript(_load("L"), ast.Constant(slot))
             go = [set_item(_load("L"), ast.Constant(slot), ast.BinOp(counter, ast.Add(), ast.Constant(1))),
                   ast.If(ast.Compare(subscript(_load("L"), ast.Constant(slot)), [ast.Gt()], [ast.Constant(limit)]),
-                         [ast.Expr(_call(low.ref(too_many), ast.Constant(limit)))], [])]
+                         [ast.Expr(_call(low.ref(too_many), ast.Constant(limit)))], [])] + spend_inline(low)
             go += self.run_from(nxt, path)
             if test is None:
                 return [low.mark(self.code.spans[pc])] + go
@@ -559,7 +586,10 @@ class _Chain:
         or fail; else suspend for the seat's answer (as `settle` in statements.py does)."""
         from vbr.interpreter.program import Pending
         low = self.low
+        from vbr.interpreter.scope import MAX_OPTIONS
         body = [low.mark(self.code.spans[pc])] + _choose_options(low, c.src, c.src_type, c.where, c.slot)
+        many = ast.Compare(_call(low.ref(len), _load("_opts")), [ast.Gt()], [ast.Constant(MAX_OPTIONS)])
+        body.append(ast.If(many, [ast.Expr(_call(low.ref(c.too_many), _call(low.ref(len), _load("_opts"))))], []))
         if c.optional or c.else_label is not None:
             way_out = c.after if c.optional else c.else_label
             none = [set_item(_load("L"), ast.Constant(c.slot), ast.Constant(None))] + self.run_from(way_out.pc, path)
@@ -592,7 +622,12 @@ class _Chain:
         return stmts + [ast.Return(ast.Constant(None))]
 
 
-_AGGREGATE = {"any": any, "all": all, "sum": sum, "list": tuple}
+def _checked_sum(items) -> int:
+    from vbr.interpreter.scope import checked
+    return checked(sum(items))
+
+
+_AGGREGATE = {"any": any, "all": all, "sum": _checked_sum, "list": tuple}
 
 
 def comprehension(low: Lowering, agg: str, src: ast.expr, body: ast.expr, filt: ast.expr | None, slot: int,
@@ -601,7 +636,7 @@ def comprehension(low: Lowering, agg: str, src: ast.expr, body: ast.expr, filt: 
     expression, the comprehension's name a Python name instead of local `slot`. When the body or
     filter hands the locals to a closure (which would look for the name in its slot), the
     comprehension is called as it was compiled: `fallback(st, L)`."""
-    from vbr.interpreter.expressions import _iterate
+    from vbr.interpreter.expressions import counted
     x = low.tmp()
     body = _slot_renamed(body, slot, x)
     if filt is not None:
@@ -611,7 +646,7 @@ def comprehension(low: Lowering, agg: str, src: ast.expr, body: ast.expr, filt: 
     if body is None:
         return _call(low.ref(fallback), _load("st"), _load("L"))
     items = low.tmp()  # bound outside: Python allows no := in a comprehension's iterable
-    bind = ast.NamedExpr(_store(items), _call(low.ref(_iterate), _load("st"), src))
+    bind = ast.NamedExpr(_store(items), _call(low.ref(counted), _load("st"), src))
     gen = ast.GeneratorExp(body, [ast.comprehension(_store(x), _load(items), [filt] if filt is not None else [], 0)])
     if agg == "first":
         value = _call(low.ref(next), gen, ast.Constant(None))
@@ -638,18 +673,24 @@ def _set_pc(value: ast.expr) -> ast.Assign:
 
 def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> list[ast.stmt]:
     """`_opts = [x for x in src if where(x)]` as a loop that puts each x in its local slot (the
-    `where` reads it there)."""
-    from vbr.interpreter.expressions import _iterate
+    `where` reads it there); its items counted as steps, as `choice_items` counts them."""
+    from vbr.interpreter.expressions import choice_items
     fixed = low.fixed_value(src)
+    head = []
     if isinstance(fixed, tuple):  # a list the rules spell out: iterated as it is
         items = low.ref(fixed)
+        head = [ast.AugAssign(ast.Attribute(_load("st"), "steps", ast.Store()), ast.Add(), ast.Constant(len(fixed)))]
     elif src_type == "zone":  # a zone's list, read in place: a condition cannot move cards
-        items = subscript(_load("Z"), low.expr(src))
+        items = low.tmp()  # `_t = Z[z]; st.steps += len(_t)`: counted, and checked at the next check
+        head = [ast.Assign([_store(items)], subscript(_load("Z"), low.expr(src))),
+                ast.AugAssign(ast.Attribute(_load("st"), "steps", ast.Store()), ast.Add(),
+                              _call(low.ref(len), _load(items)))]
+        items = _load(items)
     else:
-        items = _call(low.ref(_iterate), _load("st"), low.expr(src))
+        items = _call(low.ref(choice_items), _load("st"), low.expr(src))
     if where is None:
-        return [ast.Assign([_store("_opts")], _call(low.ref(list), items))]
+        return head + [ast.Assign([_store("_opts")], _call(low.ref(list), items))]
     x = low.tmp()
     take = ast.Expr(_call(ast.Attribute(_load("_opts"), "append", ast.Load()), _load(x)))
     body = [set_item(_load("L"), ast.Constant(slot), _load(x)), ast.If(low.expr(where), [take], [])]
-    return [ast.Assign([_store("_opts")], ast.List([], ast.Load())), ast.For(_store(x), items, body, [])]
+    return head + [ast.Assign([_store("_opts")], ast.List([], ast.Load())), ast.For(_store(x), items, body, [])]

@@ -87,6 +87,7 @@ class Program:
     choice_limit: int = 0
     const_values: dict = field(default_factory=dict)
     fn_code: dict = field(default_factory=dict)
+    fn_weight: dict = field(default_factory=dict)  # name -> nodes a call evaluates at most (ExprCompiler.fn_weight)
     pure_procs: dict = field(default_factory=dict)  # name -> (closure, nlocals): procs that never suspend
     scratch_locals: object = None
     scratch_state: object = None

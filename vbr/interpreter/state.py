@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from vbr.errors import Diagnostic, IllegalActionError, InvalidActionError, StepLimitExceeded, VbrRuntimeError
 from vbr.interpreter import rng as R
 from vbr.interpreter.program import Frame, Program
-from vbr.interpreter.scope import Fault
+from vbr.interpreter.scope import Fault, OverBudget
 from vbr.interpreter.values import Ent, ZoneRef, text
 
 
@@ -203,12 +203,13 @@ class State:
     # ------------------------------------------------------------------ the machine
     def run(self) -> None:
         """Run ops until a choice point or the end. Ops return True when they change control
-        (a call, return, goto, emit, choice or end); only those are counted against the step
-        limit, since every loop in the language is bounded and only transfers can go on forever."""
+        (a call, return, goto, emit, choice or end); each of those is a step, and so is every
+        round of a loop and every item a loop, a comprehension or a choice goes through or a
+        range builds (`scope.spend`, called by the ops themselves): one budget, `limit steps`,
+        bounds the work of a whole game."""
         prog = self.prog
         limit = prog.step_limit
         fr = None
-        steps = self.steps
         try:
             while self.pending is None and self.result is None:
                 stack = self.stack
@@ -218,28 +219,30 @@ class State:
                 ops = fr.code.ops
                 while not ops[fr.pc](self, fr):
                     pass
-                steps += 1
-                self.steps = steps
+                steps = self.steps = self.steps + 1
                 if steps > limit:
                     top = self.stack[-1] if self.stack else fr
                     raise StepLimitExceeded([Diagnostic(top.code.spans[min(top.pc, len(top.code.spans) - 1)],
-                                                        f"step limit of {limit} reached in `{top.code.name}`; an endless "
-                                                        "loop in the rules? (raise it with `limit steps N`)")],
+                                                        _over_budget(limit, top.code.name))],
                                             self.prog.model.rules.sources)
+        except OverBudget:
+            raise self._located(fr, _over_budget(limit, fr.code.name if fr else "setup"), StepLimitExceeded) from None
         except Fault as exc:
             raise self._located(fr, str(exc)) from None
         except VbrRuntimeError:
             raise
-        except (TypeError, ValueError, IndexError, KeyError, AttributeError, RecursionError) as exc:
+        except MemoryError:
+            raise self._located(fr, "out of memory") from None
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError, RecursionError, ArithmeticError) as exc:
             raise self._located(fr, f"cannot evaluate this: {type(exc).__name__}: {exc}") from None
 
-    def _located(self, fr, message: str) -> VbrRuntimeError:
+    def _located(self, fr, message: str, cls=VbrRuntimeError) -> VbrRuntimeError:
         if fr is None:
             from vbr.errors import Span
-            return VbrRuntimeError([Diagnostic(Span(file="<rules>"), message)])
+            return cls([Diagnostic(Span(file="<rules>"), message)])
         pc = min(fr.pc, len(fr.code.spans) - 1)
         span, self.fault_span = self.fault_span or fr.code.spans[pc], None
-        return VbrRuntimeError([Diagnostic(span, message)], self.prog.model.rules.sources)
+        return cls([Diagnostic(span, message)], self.prog.model.rules.sources)
 
     # ------------------------------------------------------------------ used by compiled ops
     def push(self, frame: Frame) -> bool:
@@ -528,9 +531,16 @@ class _Deferred:
             shared.holders -= 1
 
 
+def _over_budget(limit: int, where: str) -> str:
+    return (f"step limit of {limit} reached in `{where}`; an endless loop in the rules? "
+            "(raise it with `limit steps N`)")
+
+
 def _run_expr(st: State, f, prog: Program):
     try:
         return f(st, [None] * 8)
+    except OverBudget:
+        raise StepLimitExceeded([Diagnostic(_first_span(prog), _over_budget(prog.step_limit, "a var's initial value"))]) from None
     except Fault as exc:
         raise VbrRuntimeError([Diagnostic(prog.model.rules and _first_span(prog), str(exc))]) from None
 

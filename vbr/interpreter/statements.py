@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from vbr.grammar import ast as A
 from vbr.interpreter import lowering as P
 from vbr.interpreter import types as T
-from vbr.interpreter.expressions import ExprCompiler, _iterate, field_pos, items_of
+from vbr.interpreter.expressions import ExprCompiler, add, choice_items, field_pos, items_of
 from vbr.interpreter.program import Code, Frame, Pending
-from vbr.interpreter.scope import Fault, Locals, Scope
+from vbr.interpreter.scope import MAX_OPTIONS, Fault, Locals, Scope, spend
 from vbr.interpreter.values import Ent, ZoneRef, text
 
 
@@ -42,6 +42,7 @@ class ChoiceRecipe:
     seats: frozenset
     nothing: object  # raises: no option and no way out
     no_seat: object  # raises: `by` gave no seat
+    too_many: object  # raises: more than MAX_OPTIONS options
 
 
 class Builder:
@@ -187,8 +188,8 @@ class StmtCompiler:
             read, _ = self.x.compile(s.target, scope)
             sign = 1 if s.op == "+=" else -1
             inner = value
-            value = lambda st, L: read(st, L) + sign * inner(st, L)  # noqa: E731
-            self.low.expr_template(value, lambda low: P.binary("+", low.expr(read), P.binary("*", ast.Constant(sign), low.expr(inner))))
+            value = lambda st, L: add(read(st, L), sign * inner(st, L))  # noqa: E731
+            self.low.expr_template(value, lambda low: P.arith(low, "+", low.expr(read), P.binary("*", ast.Constant(sign), low.expr(inner))))
         elif not T.compatible(vt, tt):
             self.diags.error(s.span, f"cannot assign {T.show(vt)} to {T.show(tt)}")
         def assign(st, L):
@@ -397,7 +398,7 @@ class StmtCompiler:
         var = inner.define(s.var, item)
 
         def start(st, L):
-            L[hidden] = tuple(_iterate(st, src(st, L)))
+            L[hidden] = items_of(st, src(st, L))
             L[counter] = 0
 
         def build(low, in_loop):
@@ -424,10 +425,10 @@ class StmtCompiler:
         cap = self.p.limits["steps"]
 
         def start(st, L):
-            L[left] = repeat_count(count(st, L), cap)
+            L[left] = repeat_count(st, count(st, L), cap)
 
         def build(low, in_loop):
-            value = P.call(low.ref(repeat_count), low.expr(count), ast.Constant(cap))
+            value = P.call(low.ref(repeat_count), P.load("st"), low.expr(count), ast.Constant(cap))
             return [P.set_item(P.load("L"), ast.Constant(left), value)]
         self._loop_action(start, build, s.span, b)
 
@@ -463,6 +464,7 @@ class StmtCompiler:
             n = L[rounds] = L[rounds] + 1  # one more round; past `max` the rules are at fault
             if n > limit:
                 too_many(limit)
+            spend(st, 1)
             return True
         self._loop(b, s.span, scope.child(loop=True), s.body, go_on, rounds=(test, rounds, limit))
 
@@ -498,12 +500,14 @@ class StmtCompiler:
         def choose(st, fr):
             L = fr.L
             opts = []
-            for x in _iterate(st, src(st, L)):
+            for x in choice_items(st, src(st, L)):
                 if where is not None:
                     L[slot] = x
                     if not where(st, L):
                         continue
                 opts.append(x)
+            if len(opts) > MAX_OPTIONS:
+                too_many(len(opts))
             return settle(st, fr, opts)
 
         def settle(st, fr, opts):
@@ -532,8 +536,11 @@ class StmtCompiler:
 
         def no_seat(seat):
             raise Fault(f"`by` gave {seat!r}, which is no seat (0..{seats - 1})")
+
+        def too_many(n):
+            raise Fault(f"`choose {s.var}` offers {n} options; a choice offers at most {MAX_OPTIONS}")
         choose.recipe = ("choose", ChoiceRecipe(src, ts, where, slot, by, optional, else_label, after, prompt, span,
-                                                frozenset(range(seats)), nothing, no_seat))
+                                                frozenset(range(seats)), nothing, no_seat, too_many))
         b.emit(choose, s.span)
         # the rest of the block sees the chosen name
         scope.names[s.var] = (slot, item)
@@ -603,7 +610,7 @@ class StmtCompiler:
         times = self.x.expect(s.times, scope, "int", "`times`") if s.times is not None else None
         kidx = kind.index
         def create(st, L):
-            n = create_count(times(st, L)) if times is not None else 1
+            n = create_count(st, times(st, L)) if times is not None else 1
             z = dest(st, L)
             for _ in range(n):
                 attrs = [None] * nfields
@@ -620,7 +627,7 @@ class StmtCompiler:
             if times is None:
                 return [ast.Assign([P.store(z)], low.expr(dest))] + one
             n = low.tmp()
-            return [ast.Assign([P.store(n)], P.call(low.ref(create_count), low.expr(times))),
+            return [ast.Assign([P.store(n)], P.call(low.ref(create_count), P.load("st"), low.expr(times))),
                     ast.Assign([P.store(z)], low.expr(dest)),
                     ast.For(P.store(low.tmp()), P.call(low.ref(range), P.load(n)), one, [])]
         self.low.stmt_template(create, build)
@@ -712,15 +719,19 @@ def too_many(limit: int):
     raise Fault(f"loop ran more than its `max {limit}` rounds")
 
 
-def create_count(n) -> int:
+def create_count(st, n) -> int:
+    """A checked `times`; each thing created is a step of the game."""
     if not 0 <= n <= 10000:
         raise Fault(f"`create ... times {n}`: out of 0..10000")
+    spend(st, n)
     return n
 
 
-def repeat_count(n, cap: int) -> int:
+def repeat_count(st, n, cap: int) -> int:
+    """A checked `repeat` count; its rounds are steps of the game, counted before the first."""
     if n is None or n < 0 or n > cap:
         raise Fault(f"repeat count {n} is out of 0..{cap}")
+    spend(st, n)
     return n
 
 

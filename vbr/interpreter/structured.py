@@ -14,7 +14,8 @@ from vbr.grammar import ast as A
 from vbr.interpreter import lowering as P
 from vbr.interpreter import types as T
 from vbr.interpreter.expressions import items_of
-from vbr.interpreter.statements import too_many
+from vbr.interpreter.scope import spend
+from vbr.interpreter.statements import repeat_count, too_many
 from vbr.interpreter.scope import Fault, Locals, Scope
 
 BREAK, CONTINUE = 1, 2
@@ -228,9 +229,7 @@ class StructuredCompiler:
         cap = self.p.limits["steps"]
 
         def repeat(st, L):
-            n = count(st, L)
-            if n is None or n < 0 or n > cap:
-                raise Fault(f"repeat count {n} is out of 0..{cap}")
+            n = repeat_count(st, count(st, L), cap)
             for _ in range(n):
                 if body(st, L) == BREAK:
                     break
@@ -254,6 +253,7 @@ class StructuredCompiler:
                 rounds += 1
                 if rounds > limit:
                     too_many(limit)
+                spend(st, 1)
                 if body(st, L) == BREAK:
                     break
 
@@ -265,6 +265,7 @@ class StructuredCompiler:
             head += [ast.AugAssign(P.store(rounds), ast.Add(), ast.Constant(1)),
                      ast.If(ast.Compare(P.load(rounds), [ast.Gt()], [ast.Constant(limit)]),
                             [ast.Expr(P.call(low.ref(too_many), ast.Constant(limit)))], [])]
+            head += P.spend_inline(low)
             return [ast.Assign([P.store(rounds)], ast.Constant(0)),
                     ast.While(ast.Constant(True), head + low.stmts(body, s.body.span, True), [])]
         return self.low.stmt_template(loop, template)
