@@ -1,0 +1,307 @@
+"""`vbr play`'s screen and loop without a terminal (vbr/tty_play): what one seat may see, within
+80 columns, hidden things kept hidden, bad entries, leaving, colour. The same game driven through
+tmux, as a person plays it, is tests/test_play_tmux.py."""
+import io
+import json
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import vbr
+from vbr.agents import SeatView
+from vbr.gamelog import replay
+from vbr.tty_play.command import main as play_main
+from vbr.tty_play.screen import HEIGHT, WIDTH, Board, Screen, event_lines, plain, styled, truncate, width, wrap
+from vbr.tty_play.session import Session
+
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # control characters a terminal would obey
+BUNDLED = [("siatka", {}), ("siatka", {"abilities": True, "block_marker": True, "rotation": True}),
+           ("cattack", {}), ("cattack", {"players": "2"}), ("tanto-cuore-beach-volleyball", {}),
+           ("volleyball-high", {}), ("volleyball-high", {"mode": "2v2"}), ("volleyball-high", {"mode": "solo"})]
+
+
+def ids_in(state, zone: str) -> list[str]:
+    return [f"#{int(e)}" for e in state.zones[state.prog.zone_names.index(zone)]]
+
+
+def shows(text: str, ident: str) -> bool:
+    return re.search(rf"{re.escape(ident)}\b", text) is not None
+
+
+def screen_of(game, state, seat=None) -> Screen:
+    seat = state.pending.seat if seat is None else seat
+    return Screen(Board(game), SeatView(state, seat).observation(), seat)
+
+
+def text_of(lines) -> str:
+    return "\n".join(plain(x) for x in lines)
+
+
+def session(game, answers: str, seed=3, seats=(0,), agents=None, colour=False, log=None):
+    agents = agents or ["random" if s not in seats else None for s in range(game.seats)]
+    out = io.StringIO()
+    s = Session(game, seed, seats, agents, out, io.StringIO(answers), colour=colour, log_path=log)
+    return s, s.play(), out.getvalue()
+
+
+# ------------------------------------------------------------------------------- what is shown
+def test_the_opponents_hand_and_both_decks_stay_hidden():
+    game = vbr.load("siatka")
+    state = game.new_state(3)
+    text = text_of(screen_of(game, state, 0).board_lines())
+    for ident in ids_in(state, "hand[1]") + ids_in(state, "deck[0]") + ids_in(state, "deck[1]"):
+        assert not shows(text, ident), ident
+    for ident in ids_in(state, "hand[0]"):
+        assert shows(text, ident)
+    assert "hand[1] 3" in text and "deck[0] 9" in text  # hidden zones: how many, never what
+
+
+def test_every_screen_of_every_bundled_game_fits_80_columns_and_shows_no_hidden_card():
+    """A whole game of each, a screen at every choice, drawn for the seat to choose."""
+    for name, options in BUNDLED:
+        game = vbr.load(name, options)
+        state = game.new_state(11)
+        board = Board(game)
+        while not state.is_terminal():
+            seat = state.pending.seat
+            sc = Screen(board, SeatView(state, seat).observation(), seat)
+            lines = [plain(x) for x in sc.board_lines() + sc.choice_lines()] + [sc.ask()]
+            assert max(width(x) for x in lines) <= WIDTH, (name, [x for x in lines if width(x) > WIDTH])
+            text = "\n".join(lines)
+            for z in state.hidden_zones(seat):
+                for ident in ids_in(state, state.prog.zone_names[z]):
+                    assert not shows(text, ident), (name, options, ident, state.prog.zone_names[z])
+            state.apply_index(0)
+
+
+def test_a_decision_of_siatka_fits_one_24_line_screen():
+    game = vbr.load("siatka")
+    state = game.new_state(5)
+    board = Board(game)
+    most = 0
+    while not state.is_terminal():
+        seat = state.pending.seat
+        sc = Screen(board, SeatView(state, seat).observation(), seat)
+        most = max(most, len(sc.board_lines() + sc.choice_lines()) + 1)  # + the line that asks
+        state.apply_index(len(state.pending.options) - 1)
+    assert most <= HEIGHT
+
+
+def _at_first_serve(game, seed=4):
+    state = game.new_state(seed)
+    while state.phase != "bounce":
+        state.apply_index(0)
+    return state
+
+
+def test_the_court_puts_the_seat_at_the_bottom_with_the_ball_where_it_is():
+    game = vbr.load("siatka")
+    state = _at_first_serve(game)
+    ball = state.observation(0)["vars"]["ball"]  # @S:N, field N on side S
+    ball_side = int(ball[1])
+    for seat in (0, 1):
+        lines = [plain(x) for x in screen_of(game, state, seat).court_lines()]
+        net = next(i for i, x in enumerate(lines) if " net " in x)
+        at = next(i for i, x in enumerate(lines) if "BALL" in x)
+        assert (at > net) == (ball_side == seat), (seat, ball, lines)  # the own half is below the net
+        assert lines[net + 1].startswith(f"you (seat {seat})")
+        assert re.search(rf"(^|\| ){ball.split(':')[1]} [^|]*BALL", lines[at][13:]), lines[at]  # in its field
+
+
+def test_tiles_on_the_court_are_drawn_in_their_fields():
+    game = vbr.load("siatka")
+    state = _at_first_serve(game)
+    text = text_of(screen_of(game, state, 0).court_lines())
+    for zone in ("team[0]", "team[1]"):
+        for ident in ids_in(state, zone):
+            assert shows(text, ident)
+    assert "team[0] (yours): 6 on the court" in text_of(screen_of(game, state, 0).zone_lines())
+
+
+def test_choices_are_numbered_with_what_they_choose():
+    game = vbr.load("siatka")
+    state = game.new_state(3)
+    lines = [plain(x) for x in screen_of(game, state, 0).choice_lines()]
+    assert lines[0] == "> which tile stands on the next field"
+    assert lines[1] == "  1) #0 Tile(defence=2, ability=A, field=0)"
+    assert len(lines) == 1 + len(state.legal_actions())
+
+
+def test_cattack_choices_name_the_field_and_its_side():
+    game = vbr.load("cattack")
+    state = game.new_state(1)
+    sc = screen_of(game, state)
+    assert any(label.startswith("@") and "field" in label and "side" in label for label in sc.labels())
+
+
+def test_another_seats_hidden_pick_and_only_option_are_not_told():
+    game = vbr.load("siatka")
+    state = game.new_state(3)
+    sc = screen_of(game, state, 0)
+    mine = ids_in(state, "hand[0]")[0]
+    events = [
+        {"t": "choice", "seat": 1, "prompt": "Rozegranie: roll again?", "action": ids_in(state, "hand[1]")[0], "of": 2,
+         "item": f"{ids_in(state, 'hand[1]')[0]} Card(tactic=rozegranie)"},
+        {"t": "choice", "seat": 1, "prompt": "Mocne odbicie: bounce 2 fields?", "action": "pass", "of": 1},
+        {"t": "choice", "seat": 0, "prompt": "Superatak?", "action": mine, "of": 1, "item": f"{mine} Card(tactic=x)"},
+        {"t": "say", "text": "point to seat 1: 0-1"},
+        {"t": "end", "winner": 1, "points": [0, 1]},
+    ]
+    lines = [plain(x) for x in event_lines(events, sc.board, sc)]
+    assert lines[0] == "  seat 1: Rozegranie: roll again? -> (hidden)"
+    assert lines[1] == "  seat 1: Mocne odbicie: bounce 2 fields? -> pass"
+    assert lines[2] == f"  you (seat 0): Superatak? -> {mine} Card(tactic=x) (only option)"
+    assert lines[3:] == ["  point to seat 1: 0-1", "game over: seat 1 wins (0-1)"]
+
+
+@given(st.text(alphabet=st.sampled_from("ab cd\u00e9\u4e2d\u0301-"), max_size=300))
+def test_wrapped_lines_never_pass_80_columns(text):
+    for line in wrap(text, first="  ", rest="    "):
+        assert width(line) <= WIDTH
+    assert width(truncate(text, 10)) <= 10
+
+
+def test_wide_characters_count_two_columns():
+    assert width("\u4e2d\u6587") == 4 and width("e\u0301") == 1
+
+
+# ------------------------------------------------------------------------------- the loop
+def test_bad_entries_are_asked_again_with_a_hint_and_question_mark_shows_the_choices(tmp_path):
+    game = vbr.load("siatka")
+    log = tmp_path / "game.jsonl"
+    _, result, out = session(game, "\nabc\n0\n7\n?\n1\nq\n", log=log)
+    assert "type a number from 1 to 6 and Enter" in out
+    assert "'abc' is not a number: type 1 to 6" in out
+    assert "0 is not a choice: type 1 to 6" in out and "7 is not a choice: type 1 to 6" in out
+    assert out.count("> which tile stands on the next field") == 3  # the screen, ?, the next screen
+    assert not result.finished and result.choices == 1
+    r = replay(log)
+    assert r.ok, r.message
+
+
+@pytest.mark.parametrize("answers", ["1\n2\nq\n", "1\n2\n", "1\n2\nQuit\n"])
+def test_leaving_with_q_or_at_the_end_of_input_writes_a_log_that_replays(tmp_path, answers):
+    game = vbr.load("siatka")
+    log = tmp_path / "left.jsonl"
+    _, result, _ = session(game, answers, log=log)
+    assert not result.finished and result.choices == 2
+    head = json.loads(log.read_text().splitlines()[0])
+    assert head["agents"] == ["human", "random"] and head["seed"] == 3
+    r = replay(log)
+    assert r.ok, r.message
+
+
+def test_a_whole_game_answering_1_ends_with_the_result_and_a_log_that_replays(tmp_path):
+    game = vbr.load("siatka")
+    log = tmp_path / "whole.jsonl"
+    s, result, out = session(game, "1\n" * 2000, log=log)
+    assert result.finished
+    assert re.search(r"^result: seat [01] wins \(\d-\d\) after \d+ choices: you (won|lost)$", out, re.M)
+    r = replay(log)
+    assert r.ok and r.outcome == s.state.outcome()
+    again = tmp_path / "again.jsonl"
+    session(game, "1\n" * 2000, log=again)
+    assert again.read_text() == log.read_text()  # the same seed and answers play the same game
+
+
+def test_a_team_is_played_seat_by_seat_each_with_its_own_view(tmp_path):
+    game = vbr.load("cattack")  # 4 players: red 0 2, blue 1 3
+    log = tmp_path / "team.jsonl"
+    _, result, out = session(game, "1\n" * 3000, seed=2, seats=(1, 3), log=log)
+    assert result.finished
+    assert "you: seat 1 of team blue" in out and "you: seat 3 of team blue" in out
+    assert json.loads(log.read_text().splitlines()[0])["agents"] == ["random", "human", "random", "human"]
+    assert replay(log).ok
+
+
+def test_colour_only_when_asked_for(tmp_path):
+    game = vbr.load("siatka")
+    assert "\x1b[" not in session(game, "q\n")[2]
+    out = session(game, "q\n", colour=True)[2]
+    assert "\x1b[1;7m== Siatka" in out
+    line = [("a", "ball"), ("b", None)]
+    assert styled(line) == "\x1b[1;33ma\x1b[0mb" and plain(line) == "ab"
+
+
+def test_a_rule_files_control_characters_never_reach_the_terminal(tmp_path):
+    esc, bel = "\x1b", "\x07"
+    rules = tmp_path / "evil.vbr"
+    rules.write_text(f'''game "Evil{esc}]0;pwned{bel}"
+seats 2
+start p
+var score: int per seat = 0
+points score
+zone hand per seat owner
+kind Card {{ name: int }}
+setup {{
+  create Card(name: 1) in hand[0]
+  create Card(name: 2) in hand[0]
+}}
+phase p "Serve{esc}[2J" {{
+  choose c from ["x{esc}[31m", "y"] by 0 as "pick{esc}]52;c;aGVsbG8={bel}"
+  choose k from hand[0] by 0 as "card{esc}[1m"
+  say "hello{esc}[2J\x9b"
+  score[0] += 1
+  end winner 0
+}}
+''', encoding="utf-8")
+    game = vbr.load(str(rules))
+    _, result, out = session(game, "1\n1\n", colour=True)
+    assert result.finished
+    styled_out = re.sub(r"\x1b\[[0-9;]*m", "", out)  # our own colour codes, nothing else
+    assert not RAW.search(styled_out.replace("\n", "")), repr(styled_out)
+    assert "pick\\x1b]52;c;aGVsbG8=\\x07" in out and "hello\\x1b[2J\\x9b" in out
+
+
+# ------------------------------------------------------------------------------- the command
+class FakeTty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("no_color,coloured", [(None, True), ("1", False), ("", True)])
+def test_no_color_turns_colour_off_on_a_terminal(monkeypatch, no_color, coloured):
+    out = FakeTty()
+    monkeypatch.setattr("sys.stdout", out)
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    if no_color is None:
+        monkeypatch.delenv("NO_COLOR", raising=False)
+    else:
+        monkeypatch.setenv("NO_COLOR", no_color)
+    assert play_main(["siatka", "--seed", "1"]) == 0
+    assert ("\x1b[" in out.getvalue()) == coloured
+    assert "You left the game after 0 choices." in out.getvalue()
+
+
+def test_not_a_terminal_no_colour(monkeypatch, capsys):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert play_main(["siatka"]) == 0
+    assert "\x1b" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["siatka", "--seat", "5"], "vbr: error: --seat 5: no such seat; Siatka has seats 0 and 1"),
+    (["siatka", "--seat", "-1"], "vbr: error: --seat -1: no such seat; Siatka has seats 0 and 1"),
+    (["volleyball-high", "--option", "mode=solo", "--seat", "1"],
+     "vbr: error: --seat 1: no such seat; Volleyball High has one seat, 0"),
+    (["siatka", "--agents", "bogus"], "vbr: error: --agents: unknown agent 'bogus'"),
+    (["siatka", "--agents", "random,greedy"], "vbr: error: --agents random,greedy: 2 agents for 1 other seat (seat 1)"),
+    (["siatka", "--agents", "mcts:nope=1"], "vbr: error: --agents: mcts: unknown parameter 'nope'"),
+    (["siatka", "--log", "/no/such/folder/x.jsonl"], "vbr: error: --log /no/such/folder/x.jsonl: the folder"),
+])
+def test_bad_seats_agents_and_logs_are_usage_errors(monkeypatch, capsys, argv, message):
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert play_main(argv) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith(message) and out == ""
+
+
+def test_other_agents_may_be_given_one_per_other_seat(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    log = tmp_path / "x.jsonl"
+    assert play_main(["cattack", "--seat", "0", "--agents", "greedy,first", "--log", str(log)]) == 0
+    assert json.loads(log.read_text().splitlines()[0])["agents"] == ["human", "greedy", "human", "first"]
+    assert "you play seats 0 and 2, against seat 1 greedy, seat 3 first" in capsys.readouterr().out.replace("\n    ", " ")
