@@ -1,0 +1,270 @@
+"""`vbr lsp` over a real LSP session on stdio (pytest-lsp drives `python -m vbr.lsp`): what each
+request returns is reasoned from the text of the file, not from the server's own functions."""
+import re
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("pygls")
+pytest_lsp = pytest.importorskip("pytest_lsp")
+
+from lsprotocol import types as T  # noqa: E402
+from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
+
+from conftest import ROOT, RULES  # noqa: E402
+from vbr.grammar.parser import parse  # noqa: E402
+from vbr.grammar.printer import program  # noqa: E402
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+SIATKA = RULES / "siatka.vbr"
+HIGH = RULES / "volleyball-high.vbr"
+
+
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=[sys.executable, "-m", "vbr.lsp"]))
+async def client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(T.InitializeParams(capabilities=T.ClientCapabilities(),
+                                                           root_uri=ROOT.as_uri()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+# ------------------------------------------------------------------------------ helpers
+_versions: dict[str, int] = {}
+
+
+async def open_doc(client: LanguageClient, path, text: str | None = None) -> list[T.Diagnostic]:
+    uri = path.as_uri()
+    text = path.read_text(encoding="utf-8") if text is None else text
+    _versions[uri] = 1
+    client.text_document_did_open(T.DidOpenTextDocumentParams(
+        text_document=T.TextDocumentItem(uri=uri, language_id="vbr", version=1, text=text)))
+    return await _diagnostics(client, uri)
+
+
+async def change_doc(client: LanguageClient, path, text: str) -> list[T.Diagnostic]:
+    uri = path.as_uri()
+    _versions[uri] += 1
+    client.text_document_did_change(T.DidChangeTextDocumentParams(
+        text_document=T.VersionedTextDocumentIdentifier(uri=uri, version=_versions[uri]),
+        content_changes=[T.TextDocumentContentChangeWholeDocument(text=text)]))
+    return await _diagnostics(client, uri)
+
+
+async def _diagnostics(client: LanguageClient, uri: str) -> list[T.Diagnostic]:
+    while True:
+        params = await client.wait_for_notification(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if params.uri == uri and params.version == _versions[uri]:
+            return list(params.diagnostics)
+
+
+def position(text: str, needle: str, nth: int = 0, into: int = 0) -> T.Position:
+    """Where the nth occurrence of `needle` starts (plus `into` characters), 0-based."""
+    starts = [m.start() for m in re.finditer(re.escape(needle), text)]
+    at = starts[nth] + into
+    line = text.count("\n", 0, at)
+    return T.Position(line=line, character=at - (text.rfind("\n", 0, at) + 1))
+
+
+def vbr_check(path) -> set[tuple[int, int, str, str]]:
+    """(line, col, severity, message) of every problem `vbr check` prints for a file."""
+    run = subprocess.run([sys.executable, "-m", "vbr", "check", str(path)], capture_output=True, text=True)
+    head = re.compile(rf"^{re.escape(str(path))}:(\d+):(\d+): (error|warning): (.*)$")
+    return {(int(m[1]), int(m[2]), m[3], m[4]) for m in map(head.match, run.stderr.splitlines()) if m}
+
+
+def as_found(diags: list[T.Diagnostic]) -> set[tuple[int, int, str, str]]:
+    sev = {T.DiagnosticSeverity.Error: "error", T.DiagnosticSeverity.Warning: "warning"}
+    return {(d.range.start.line + 1, d.range.start.character + 1, sev[d.severity], d.message) for d in diags}
+
+
+# ------------------------------------------------------------------------------ diagnostics
+async def test_a_bundled_file_has_no_diagnostics(client: LanguageClient):
+    assert await open_doc(client, SIATKA) == []
+    assert await open_doc(client, HIGH) == []
+
+
+async def test_an_error_arrives_at_its_range_with_the_text_of_vbr_check(client: LanguageClient, tmp_path):
+    text = SIATKA.read_text(encoding="utf-8")
+    path = tmp_path / "siatka.vbr"
+    assert await open_doc(client, path, text) == []
+    bad = text.replace("  goto serve\n", "  goto serv\n", 1)  # the placement phase's last line
+    diags = await change_doc(client, path, bad)
+    where = position(bad, "goto serv\n")  # the checker's span: the whole `goto` statement
+    (d,) = [d for d in diags if d.severity == T.DiagnosticSeverity.Error]
+    assert d.range.start == where
+    assert d.range.end == T.Position(line=where.line, character=where.character + len("goto serv"))
+    assert "`serv`" in d.message
+    path.write_text(bad, encoding="utf-8")
+    assert as_found(diags) == vbr_check(path)
+    assert await change_doc(client, path, text) == []  # and it goes away when fixed
+
+
+async def test_all_problems_at_once(client: LanguageClient, tmp_path):
+    text = SIATKA.read_text(encoding="utf-8")
+    path = tmp_path / "two.vbr"
+    bad = text.replace("var ball: cell = none", "var ball: cel = none").replace("goto bounce", "goto bounse", 1)
+    diags = await open_doc(client, path, bad)
+    path.write_text(bad, encoding="utf-8")
+    expected = vbr_check(path)
+    assert len([e for e in expected if e[2] == "error"]) >= 2
+    assert as_found(diags) == expected
+
+
+async def test_a_syntax_error_keeps_the_rest_of_the_file(client: LanguageClient, tmp_path):
+    text = SIATKA.read_text(encoding="utf-8")
+    path = tmp_path / "broken.vbr"
+    # a syntax error inside one procedure, and an unknown name in a phase further up
+    bad = text.replace("proc refill(s: seat) {", "proc refill(s: seat) {\n  let = 3", 1)
+    bad = bad.replace("var ball: cell = none", "var ball: cel = none")
+    diags = await open_doc(client, path, bad)
+    syntax = position(bad, "let = 3", into=len("let "))
+    assert any(d.range.start == syntax for d in diags), diags
+    unknown = position(bad, "cel = none")
+    assert any(d.range.start == unknown and "cel" in d.message for d in diags), diags
+    # nothing that follows from refill's absence (its callers) is reported
+    assert not [d for d in diags if "refill" in d.message]
+    symbols = await client.text_document_document_symbol_async(
+        T.DocumentSymbolParams(text_document=T.TextDocumentIdentifier(uri=path.as_uri())))
+    names = {s.name for s in _flat(symbols)}
+    assert {"placement", "play_card", "take_over", "Tile", "hand"} <= names  # before and after the break
+    assert "refill" not in names
+
+
+# ------------------------------------------------------------------------------ names
+async def test_hover_shows_the_declaration_its_comment_and_the_passage(client: LanguageClient):
+    text = SIATKA.read_text(encoding="utf-8")
+    await open_doc(client, SIATKA)
+    # `hand` is used in proc refill; its declaration is `zone hand per seat owner  # [Setup 4] "..."`
+    use = position(text, "hand[s]", into=1)
+    hover = await client.text_document_hover_async(
+        T.HoverParams(text_document=T.TextDocumentIdentifier(uri=SIATKA.as_uri()), position=use))
+    value = hover.contents.value
+    assert "**zone** `hand`" in value
+    assert "zone hand per seat owner" in value
+    assert "Keep your hand hidden from your opponent." in value
+    assert "Rulebook: [Setup 4]" in value
+    # an option, with the comment block above it
+    use = position(text, "option target")
+    hover = await client.text_document_hover_async(T.HoverParams(
+        text_document=T.TextDocumentIdentifier(uri=SIATKA.as_uri()),
+        position=T.Position(line=use.line, character=use.character + len("option t"))))
+    assert "**option** `target`" in hover.contents.value
+    assert "option target = 9" in hover.contents.value
+    assert "[Goal of the Game]" in hover.contents.value
+
+
+async def test_definition_and_references(client: LanguageClient):
+    text = SIATKA.read_text(encoding="utf-8")
+    await open_doc(client, SIATKA)
+    doc = T.TextDocumentIdentifier(uri=SIATKA.as_uri())
+    use = position(text, "goto bounce", into=len("goto b"))
+    (loc,) = await client.text_document_definition_async(T.DefinitionParams(text_document=doc, position=use))
+    assert loc.uri == SIATKA.as_uri()
+    assert loc.range.start == position(text, "phase bounce", into=len("phase "))
+    refs = await client.text_document_references_async(T.ReferenceParams(
+        text_document=doc, position=use, context=T.ReferenceContext(include_declaration=True)))
+    expected = [position(text, "goto bounce", nth=i, into=len("goto ")) for i in range(text.count("goto bounce"))]
+    expected.append(position(text, "phase bounce", into=len("phase ")))
+    assert {_at(r.range.start) for r in refs} == {_at(p) for p in expected}
+    # a field of a kind: `t.field` goes to `field: int` in `kind Tile`
+    use = position(text, "t.field", into=2)
+    (loc,) = await client.text_document_definition_async(T.DefinitionParams(text_document=doc, position=use))
+    assert loc.range.start == position(text, "field: int")
+
+
+async def test_definition_and_references_across_extends(client: LanguageClient, tmp_path):
+    path = tmp_path / "variant.vbr"
+    text = ('game "Siatka, first to 5"\nextends "siatka"\n\n# a shorter game\n'
+            "override option target = 5\n\nvar rallies: int = 0\n\n"
+            "override proc take_over(s: seat) {\n  holder = s\n  rallies += 1\n  bounces = 0\n  played = 0\n}\n")
+    assert await open_doc(client, path, text) == []
+    doc = T.TextDocumentIdentifier(uri=path.as_uri())
+    base = SIATKA.read_text(encoding="utf-8")
+    use = position(text, "holder = s")
+    (loc,) = await client.text_document_definition_async(T.DefinitionParams(text_document=doc, position=use))
+    assert loc.uri == SIATKA.as_uri()
+    assert loc.range.start == position(base, "var holder", into=len("var "))
+    refs = await client.text_document_references_async(T.ReferenceParams(
+        text_document=doc, position=use, context=T.ReferenceContext(include_declaration=False)))
+    in_variant = [r.range.start for r in refs if r.uri == path.as_uri()]
+    assert in_variant == [use]
+    base_uses = {_at(r.range.start) for r in refs if r.uri == SIATKA.as_uri()}
+    # every whole word `holder` of the base file's code (not its comments), less its declaration
+    code_lines = [re.sub(r"#.*", "", line) for line in base.split("\n")]
+    words = {(i, m.start()) for i, line in enumerate(code_lines) for m in re.finditer(r"\bholder\b", line)}
+    assert base_uses == words - {_at(position(base, "var holder", into=len("var ")))}
+
+
+# ------------------------------------------------------------------------------ completion
+async def test_completion_offers_names_keywords_and_options(client: LanguageClient, tmp_path):
+    text = SIATKA.read_text(encoding="utf-8")
+    path = tmp_path / "complete.vbr"
+    bad = text.replace("  goto serve\n", "  goto serve\n  \n", 1)
+    await open_doc(client, path, bad)
+    at = position(bad, "  goto serve\n  \n", into=len("  goto serve\n  "))
+    result = await client.text_document_completion_async(
+        T.CompletionParams(text_document=T.TextDocumentIdentifier(uri=path.as_uri()), position=at))
+    labels = {i.label for i in result.items}
+    declared = set(re.findall(r"^\s*(?:override\s+)?(?:phase|proc|fn|var|zone|kind|option|die|enum)\s+(\w+)", text, re.M))
+    options = set(re.findall(r"^option (\w+)", text, re.M))
+    assert options == {"target", "abilities", "block_marker", "rotation"}
+    assert declared <= labels
+    assert {"goto", "choose", "phase", "let"} <= labels  # keywords
+    assert {"other", "field", "top"} <= labels  # built-in functions
+    after_dot = bad.replace("  goto serve\n  \n", "  goto serve\n  hitter.\n", 1)
+    await change_doc(client, path, after_dot)
+    at = position(after_dot, "hitter.\n", into=len("hitter."))
+    result = await client.text_document_completion_async(
+        T.CompletionParams(text_document=T.TextDocumentIdentifier(uri=path.as_uri()), position=at))
+    fields = set()
+    for body in re.findall(r"^kind \w+ \{(.*)\}", text, re.M):
+        fields |= set(re.findall(r"(\w+):", body))
+    assert {i.label for i in result.items} == fields
+
+
+# ------------------------------------------------------------------------------ fmt, outline
+async def test_formatting_gives_the_canonical_form(client: LanguageClient, tmp_path):
+    text = SIATKA.read_text(encoding="utf-8")
+    path = tmp_path / "messy.vbr"
+    messy = text.replace("seats 2\n", "seats    2\n").replace("  goto serve\n", "      goto   serve\n", 1)
+    await open_doc(client, path, messy)
+    edits = await client.text_document_formatting_async(T.DocumentFormattingParams(
+        text_document=T.TextDocumentIdentifier(uri=path.as_uri()),
+        options=T.FormattingOptions(tab_size=2, insert_spaces=True)))
+    (edit,) = edits
+    assert edit.range.start == T.Position(line=0, character=0)
+    assert edit.range.end.line >= messy.count("\n")
+    assert edit.new_text == program(parse(messy, str(path))) == text  # the bundled file is canonical
+
+
+async def test_document_symbols_are_the_files_declarations(client: LanguageClient):
+    text = HIGH.read_text(encoding="utf-8")
+    await open_doc(client, HIGH)
+    symbols = await client.text_document_document_symbol_async(
+        T.DocumentSymbolParams(text_document=T.TextDocumentIdentifier(uri=HIGH.as_uri())))
+    flat = _flat(symbols)
+    for word, kind in (("phase", T.SymbolKind.Method), ("proc", T.SymbolKind.Function),
+                       ("kind", T.SymbolKind.Struct), ("zone", T.SymbolKind.Array)):
+        in_text = re.findall(rf"^\s*(?:override\s+)?{word}\s+(\w+)", text, re.M)
+        assert in_text
+        shown = [s.name for s in flat if s.kind == kind and s.detail.split()[0] == word]
+        assert sorted(shown) == sorted(in_text), word
+    lines = text.split("\n")
+    for s in flat:
+        if s.kind == T.SymbolKind.Method:  # the name's range covers the name, on the phase's line
+            line = lines[s.selection_range.start.line]
+            assert line[s.selection_range.start.character:s.selection_range.end.character] == s.name
+
+
+def _at(p: T.Position) -> tuple[int, int]:
+    return p.line, p.character
+
+
+def _flat(symbols) -> list:
+    out = []
+    for s in symbols or []:
+        out.append(s)
+        out += _flat(s.children)
+    return out

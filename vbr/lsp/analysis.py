@@ -1,0 +1,648 @@
+"""What the language server knows about one open document, computed from its text alone (the
+editor's buffer, saved or not): its declarations, its problems, its outline and where each name is
+declared and used. No LSP types here; server.py turns these into protocol messages.
+
+Parsing is done a top-level declaration at a time. A rule file's declarations start at the left
+margin (`vbr fmt` writes them so), so the text is cut into pieces at every line that starts with
+a declaration's keyword, and each piece is parsed alone, padded with blank lines so that its
+positions are those of the whole file. Two things follow:
+
+- a syntax error spoils only its own piece: the other declarations are still checked, outlined and
+  resolved (problems that merely follow from the broken piece, such as "unknown `x`" for a name
+  it declared, are left out while it is broken);
+- an edit re-parses only the pieces it changed; a piece that merely moved up or down is reused
+  with its positions shifted.
+
+When a piece fails, the whole text is parsed once as well: if that succeeds, the cut was wrong
+(a declaration that does not start at the left margin, say) and the whole parse is used. When
+nothing can be recovered, the server keeps the last good outline (server.py).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from vbr.errors import Diagnostic, Span, VbrError
+from vbr.grammar import ast as A
+from vbr.grammar.parser import parse
+
+GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "vbr.lark"
+
+
+def _declaration_keywords() -> tuple[str, ...]:
+    """The first word of every declaration the grammar allows (`_decl_body`'s rules)."""
+    text = GRAMMAR.read_text(encoding="utf-8")
+    body = re.search(r"^_decl_body:(.*?)\n(?=\S)", text, re.M | re.S)
+    rules = re.findall(r"[a-z_]+", body.group(1)) if body else []
+    words = []
+    for rule in rules:
+        m = re.search(rf'^{rule}:\s*"([a-z_]+)"', text, re.M)
+        if m:
+            words.append(m.group(1))
+    return tuple(words)
+
+
+DECLARATION_KEYWORDS = _declaration_keywords()
+_GAME_CUT = re.compile(r"^(?:override[ \t]+)?(?:%s)\b" % "|".join(DECLARATION_KEYWORDS))
+_TEST_CUT = re.compile(r"^scenario\b")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_QUOTED = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`")
+
+
+# ------------------------------------------------------------------------------- positions
+def line_starts(text: str) -> list[int]:
+    starts = [0]
+    starts += [m.end() for m in re.finditer("\n", text)]
+    return starts
+
+
+@dataclass(frozen=True)
+class Range:
+    """0-based lines and columns (code points), end exclusive: what server.py converts for LSP."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def contains(self, line: int, col: int) -> bool:
+        return (self.line, self.col) <= (line, col) <= (self.end_line, self.end_col)
+
+
+def span_range(span: Span, lines: list[str] | None = None) -> Range:
+    """A span as a range. A span of one point (a syntax error's position) covers the word there,
+    or one character."""
+    line, col = max(span.line - 1, 0), max(span.col - 1, 0)
+    end_line, end_col = max(span.end_line - 1, 0), max(span.end_col - 1, 0)
+    if (end_line, end_col) <= (line, col):
+        end_line, end_col = line, col + 1
+        if lines is not None and line < len(lines):
+            m = _WORD.match(lines[line], col)
+            if m:
+                end_col = m.end()
+    return Range(line, col, end_line, end_col)
+
+
+# ------------------------------------------------------------------------------- pieces
+@dataclass
+class Piece:
+    start: int  # 1-based line of its first line
+    text: str
+    decls: list[A.Decl] = field(default_factory=list)
+    scenarios: list[A.Scenario] = field(default_factory=list)
+    header: A.Node | None = None  # the GameFile or TestFile of the first piece
+    error: VbrError | None = None
+
+
+def cut(text: str) -> tuple[str, list[tuple[int, str]]]:
+    """The file's kind ("game" or "tests") and its pieces: (first line, text), in order. The
+    first piece holds the header (`game "..."` or `tests for "..."`) and whatever precedes the first
+    declaration."""
+    lines = text.split("\n")
+    kind = "game"
+    for line in lines:
+        s = line.strip()
+        if s and not s.startswith("#"):
+            kind = "tests" if re.match(r"tests\b", s) else "game"
+            break
+    pattern = _TEST_CUT if kind == "tests" else _GAME_CUT
+    cuts = [0]
+    seen_header = False
+    for i, line in enumerate(lines):
+        if not seen_header:
+            if line.strip() and not line.lstrip().startswith("#"):
+                seen_header = True
+                if not re.match(r"(game|tests)\b", line.strip()):  # no header: cut at declarations from here
+                    if i and pattern.match(line):
+                        cuts.append(i)
+            continue
+        if pattern.match(line):
+            cuts.append(i)
+    cuts.append(len(lines))
+    pieces = []
+    for a, b in zip(cuts, cuts[1:]):
+        if b > a:
+            pieces.append((a + 1, "\n".join(lines[a:b]) + ("\n" if b < len(lines) else "")))
+    return kind, pieces
+
+
+_HEADERS = {"game": 'game ""', "tests": 'tests for ""'}
+
+
+def parse_piece(kind: str, start: int, text: str, path: str) -> Piece:
+    piece = Piece(start, text)
+    if start == 1:
+        padded = text
+    else:
+        padded = _HEADERS[kind] + "\n" * (start - 1) + text
+    try:
+        tree = parse(padded, path)
+    except VbrError as exc:
+        piece.error = exc
+        return piece
+    if start == 1:
+        piece.header = tree
+    if isinstance(tree, A.GameFile):
+        piece.decls = list(tree.decls)
+    elif isinstance(tree, A.TestFile):
+        piece.scenarios = list(tree.scenarios)
+    return piece
+
+
+def shift(node: A.Node, delta: int) -> None:
+    """Move every span below `node` by `delta` lines, in place (the piece owns its nodes). Walks
+    the nodes' fields directly: `Node.children` costs more than the shift itself."""
+    stack = [node]
+    node_type = A.Node
+    while stack:
+        n = stack.pop()
+        fields = n.__dict__
+        s = fields["span"]
+        new = s.__copy__()
+        new.__dict__["line"] = s.line + delta
+        new.__dict__["end_line"] = s.end_line + delta
+        fields["span"] = new
+        for v in fields.values():
+            if isinstance(v, node_type):
+                stack.append(v)
+            elif isinstance(v, list):
+                stack.extend(x for x in v if isinstance(x, node_type))
+
+
+class PieceCache:
+    """Parsed pieces of one document by their text: an edit re-parses only what it changed."""
+
+    def __init__(self):
+        self.pieces: dict[str, Piece] = {}
+        self.whole: tuple[str, object] | None = None  # (text, AST or VbrError) of the last whole parse
+
+    def get(self, kind: str, start: int, text: str, path: str) -> Piece:
+        key = f"{kind}\x00{text}"
+        piece = self.pieces.get(key)
+        if piece is None or (start == 1) != (piece.start == 1):
+            piece = parse_piece(kind, start, text, path)
+        elif piece.start != start:
+            delta = start - piece.start
+            for d in piece.decls + piece.scenarios:
+                shift(d, delta)
+            if piece.error is not None:
+                piece = parse_piece(kind, start, text, path)  # its message carries its position
+            piece.start = start
+        return piece
+
+    def parse(self, text: str, path: str) -> tuple[str, list[Piece]]:
+        kind, cuts = cut(text)
+        pieces = [self.get(kind, start, t, path) for start, t in cuts]
+        self.pieces = {f"{kind}\x00{p.text}": p for p in pieces}
+        return kind, pieces
+
+    def parse_whole(self, text: str, path: str):
+        if self.whole is not None and self.whole[0] == text:
+            return self.whole[1]
+        try:
+            result = parse(text, path)
+        except VbrError as exc:
+            result = exc
+        self.whole = (text, result)
+        return result
+
+
+# ------------------------------------------------------------------------------- names
+@dataclass
+class Declared:
+    """A declared name: what declares it and where."""
+
+    name: str
+    what: str  # var, option, phase, ..., "member of enum E", "field of kind K", "team"
+    file: str
+    range: Range  # the name itself
+    decl: A.Node  # the declaration (for an enum member or a field: the enum or the kind)
+    signature: str  # the declaration's text, up to its block
+
+
+@dataclass
+class Analysis:
+    """One version of one document, analysed."""
+
+    path: str
+    text: str
+    kind: str  # "game" or "tests"
+    diagnostics: list[Diagnostic]
+    decls: list[A.Decl]  # this file's own declarations (of a rule file)
+    scenarios: list[A.Scenario]
+    recovered: bool  # some pieces failed to parse; what is here comes from the others
+    sources: dict[str, str]  # every file of the chain (this one first), by path
+    trees: dict[str, list[A.Node]]  # every file's own declarations (or scenarios), by path
+    rules: object | None = None  # the merged RuleSet, when there is one
+    _index: tuple | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
+
+    # ------------------------------------------------------------- declarations and uses
+    def index(self) -> tuple[dict[str, list[Declared]], dict[str, list[tuple[str, Range]]]]:
+        """(name -> its declarations, name -> every use) over the whole chain, built on demand."""
+        if self._index is None:
+            self._index = _build_index(self)
+        return self._index
+
+    def word_at(self, line: int, col: int) -> tuple[str, Range] | None:
+        lines = self.lines
+        if not 0 <= line < len(lines):
+            return None
+        text = lines[line]
+        for m in _WORD.finditer(text):
+            if m.start() <= col <= m.end():
+                return m.group(), Range(line, m.start(), line, m.end())
+        return None
+
+    def is_attribute(self, line: int, col: int) -> bool:
+        text = self.lines[line]
+        return col > 0 and text[:col].rstrip().endswith(".")
+
+
+def _source_line_range(text_lines: list[str], span: Span, name: str) -> Range:
+    """Where `name` is written in the declaration that starts at `span`."""
+    line = span.line - 1
+    for ln in range(line, min(span.end_line, len(text_lines))):
+        start = span.col - 1 if ln == line else 0
+        m = re.compile(rf"\b{re.escape(name)}\b").search(text_lines[ln], start)
+        if m:
+            return Range(ln, m.start(), ln, m.end())
+    return span_range(span)
+
+
+def _signature(text_lines: list[str], span: Span) -> str:
+    """The declaration's text from its keyword to its block's `{` or the end of its first line."""
+    line = text_lines[span.line - 1] if 0 < span.line <= len(text_lines) else ""
+    text = line[span.col - 1:]
+    if span.line > 1 and text_lines[span.line - 1][: span.col - 1].strip() == "override":
+        text = "override " + text
+    text = _strip_comment(text)
+    if "{" in text and not text.startswith(("enum", "kind", "seats")):
+        text = text[: text.index("{")].rstrip()
+    return text.rstrip()
+
+
+def _strip_comment(line: str) -> str:
+    in_str = False
+    for i, ch in enumerate(line):
+        if ch == '"':
+            in_str = not in_str
+        elif ch == "#" and not in_str:
+            return line[:i].rstrip()
+    return line
+
+
+def comment_above(text_lines: list[str], line: int) -> list[str]:
+    """The `#` lines right above 0-based `line` and a comment trailing it, without the `#`."""
+    out = []
+    i = line - 1
+    while i >= 0 and text_lines[i].lstrip().startswith("#"):
+        out.append(text_lines[i].lstrip()[1:].rstrip())
+        i -= 1
+    out.reverse()
+    if 0 <= line < len(text_lines):
+        code = _strip_comment(text_lines[line])
+        rest = text_lines[line][len(code):].strip()
+        if rest.startswith("#"):
+            out.append(rest[1:].strip())
+    return out
+
+
+_WHAT = {A.Var: "var", A.Const: "const", A.Option: "option", A.Enum: "enum", A.Kind: "kind", A.Zone: "zone",
+         A.Direction: "direction", A.Die: "die", A.Fn: "fn", A.Proc: "proc", A.Event: "event", A.Phase: "phase",
+         A.Stage: "stage"}
+
+
+def _declarations(decls, file: str, text_lines: list[str], out: dict[str, list[Declared]]) -> None:
+    for d in decls:
+        what = _WHAT.get(type(d))
+        if what and d.name:
+            out.setdefault(d.name, []).append(
+                Declared(d.name, what, file, _source_line_range(text_lines, d.span, d.name), d, _signature(text_lines, d.span)))
+        if isinstance(d, A.Stage):
+            _declarations(d.members, file, text_lines, out)
+        elif isinstance(d, A.Enum):
+            for member in d.members:
+                r = _find_after(text_lines, d.span, member, skip_first=True)
+                out.setdefault(member, []).append(
+                    Declared(member, f"member of enum `{d.name}`", file, r, d, _signature(text_lines, d.span)))
+        elif isinstance(d, A.Kind):
+            for f in d.fields:
+                r = _source_line_range(text_lines, f.span, f.name)
+                out.setdefault("." + f.name, []).append(
+                    Declared(f.name, f"field of kind `{d.name}`", file, r, d,
+                             f"{f.name}: {_text_of(text_lines, f.type.span)}"))
+        elif isinstance(d, A.Seats):
+            for t in d.teams:
+                r = _source_line_range(text_lines, t.span, t.name)
+                out.setdefault(t.name, []).append(Declared(t.name, "team", file, r, d, _signature(text_lines, d.span)))
+
+
+def _find_after(text_lines, span: Span, name: str, skip_first: bool) -> Range:
+    """`name` in the span's text, after the declaration's own name when `skip_first`."""
+    pattern = re.compile(rf"\b{re.escape(name)}\b")
+    brace = False
+    for ln in range(span.line - 1, min(span.end_line, len(text_lines))):
+        text = text_lines[ln]
+        start = span.col - 1 if ln == span.line - 1 else 0
+        if skip_first and not brace:
+            i = text.find("{", start)
+            if i < 0:
+                continue
+            brace, start = True, i
+        m = pattern.search(text, start)
+        if m:
+            return Range(ln, m.start(), ln, m.end())
+    return span_range(span)
+
+
+def _text_of(text_lines, span: Span) -> str:
+    if span.line != span.end_line or not 0 < span.line <= len(text_lines):
+        return ""
+    return text_lines[span.line - 1][span.col - 1: span.end_col - 1]
+
+
+def _locals(node: A.Node) -> set[str]:
+    names = set()
+    for n in A.walk(node):
+        if isinstance(n, A.Param):
+            names.add(n.name)
+        elif isinstance(n, A.Let):
+            names.add(n.name)
+        elif isinstance(n, (A.For, A.Choose, A.Comprehension)):
+            names.add(n.var)
+    return names
+
+
+def _uses(top: A.Node, file: str, text_lines: list[str], out: dict[str, list[tuple[str, Range]]]) -> None:
+    """Every use of a global name in one declaration (or scenario)."""
+    local = _locals(top)
+
+    def at(name: str, span: Span, last: bool = False, after_first_word: bool = False, key: str | None = None):
+        pattern = re.compile(rf"\b{re.escape(name)}\b")
+        found = None
+        for ln in range(span.line - 1, min(span.end_line, len(text_lines))):
+            text = text_lines[ln]
+            a = span.col - 1 if ln == span.line - 1 else 0
+            b = span.end_col - 1 if ln == span.end_line - 1 else len(text)
+            if after_first_word and ln == span.line - 1:
+                m0 = _WORD.match(text, a)
+                a = m0.end() if m0 else a
+            for m in pattern.finditer(text, a, b):
+                found = Range(ln, m.start(), ln, m.end())
+                if not last:
+                    out.setdefault(key or name, []).append((file, found))
+                    return
+        if found is not None:
+            out.setdefault(key or name, []).append((file, found))
+
+    for n in A.walk(top):
+        if isinstance(n, A.Name):
+            if n.id not in local:
+                at(n.id, n.span)
+        elif isinstance(n, A.Call):
+            at(n.func, n.span)
+        elif isinstance(n, A.Attr):
+            at(n.name, n.span, last=True, key="." + n.name)
+        elif isinstance(n, A.Roll):
+            at(n.die, n.span, after_first_word=True)
+        elif isinstance(n, A.Goto):
+            at(n.phase, n.span, after_first_word=True)
+        elif isinstance(n, A.StartAt):
+            at(n.phase, n.span, after_first_word=True)
+        elif isinstance(n, A.Points):
+            at(n.var, n.span, after_first_word=True)
+        elif isinstance(n, A.Emit):
+            at(n.event, n.span, after_first_word=True)
+        elif isinstance(n, A.Handler):
+            at(n.event, n.span, after_first_word=True)
+        elif isinstance(n, A.Create):
+            at(n.kind, n.span, after_first_word=True)
+        elif isinstance(n, A.Kwarg):
+            at(n.name, n.span, key="." + n.name)
+        elif isinstance(n, A.TypeRef):
+            at(n.name, n.span)
+        elif isinstance(n, A.ScenarioStep) and n.name and n.kind in ("option", "start", "force", "phase"):
+            at(n.name, n.span, after_first_word=True)
+
+
+def _build_index(a: Analysis):
+    declared: dict[str, list[Declared]] = {}
+    used: dict[str, list[tuple[str, Range]]] = {}
+    for file, nodes in a.trees.items():
+        text_lines = a.sources.get(file, "").split("\n")
+        decls = [n for n in nodes if isinstance(n, A.Decl)]
+        _declarations(decls, file, text_lines, declared)
+        for n in nodes:
+            _uses(n, file, text_lines, used)
+    for name, sites in declared.items():  # a declaration is a use of its name too
+        for d in sites:
+            if (d.file, d.range) not in used.get(name, []):
+                used.setdefault(name, []).append((d.file, d.range))
+    for v in used.values():
+        v.sort(key=lambda fr: (fr[0] != a.path, fr[0], fr[1].line, fr[1].col))
+    return declared, used
+
+
+# ------------------------------------------------------------------------------- checking
+def analyse(text: str, path: str, cache: PieceCache | None = None) -> Analysis:
+    """Parse (piece by piece) and check the text of the document at `path`."""
+    cache = cache or PieceCache()
+    kind, pieces = cache.parse(text, path)
+    broken = [p for p in pieces if p.error is not None]
+    header = pieces[0].header if pieces else None
+    decls = [d for p in pieces for d in p.decls]
+    scenarios = [s for p in pieces for s in p.scenarios]
+    diags: list[Diagnostic] = []
+    if broken:
+        whole = cache.parse_whole(text, path)
+        if not isinstance(whole, VbrError):  # the cut was wrong, the file is fine
+            broken, header = [], whole
+            decls = list(whole.decls) if isinstance(whole, A.GameFile) else []
+            scenarios = list(whole.scenarios) if isinstance(whole, A.TestFile) else []
+    for p in broken:
+        diags += p.error.diagnostics
+    spoiled = {w for p in broken for w in _WORD.findall(p.text)}
+    a = Analysis(path, text, kind, [], decls, scenarios, bool(broken), {path: text}, {})
+    a.trees[path] = list(scenarios) if kind == "tests" else list(decls)
+    try:
+        if kind == "tests":
+            more = _check_scenarios(a, header, scenarios)
+        else:
+            title = header.title if isinstance(header, A.GameFile) else ""
+            more = _check_rules(a, title, decls)
+    except VbrError as exc:  # a problem that stops the check (a missing parent, a cycle)
+        more = list(exc.diagnostics)
+        a.sources.update({k: v for k, v in exc.sources.items() if k not in a.sources})
+    more = [d for d in more if not (spoiled and set(_QUOTED.findall(d.message)) & spoiled)]
+    diags += more
+    a.diagnostics = _dedupe(diags)
+    return a
+
+
+def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
+    seen, out = set(), []
+    for d in diags:
+        key = (d.span.file, d.span.line, d.span.col, d.message, d.severity)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+def _chain_trees(a: Analysis, chain: list[str]) -> None:
+    from vbr.loader import parse_file
+    for file in chain:
+        if file in a.trees:
+            continue
+        try:
+            tree, source = parse_file(Path(file))
+        except VbrError:
+            continue
+        a.sources[file] = source
+        a.trees[file] = list(getattr(tree, "decls", []))
+
+
+def _check_rules(a: Analysis, title: str, decls: list[A.Decl]) -> list[Diagnostic]:
+    from vbr.interpreter.compiler import compile_rules
+    from vbr.loader import RuleSet, load_rules, merge, resolve_extends
+    problems: list[Diagnostic] = []
+    parents = [d for d in decls if isinstance(d, A.Extends)]
+    own = [d for d in decls if not isinstance(d, A.Extends)]
+    if len(parents) > 1:
+        return [Diagnostic(parents[1].span, "a rule file extends at most one other file")]
+    if parents:
+        base = load_rules(resolve_extends(parents[0].path, Path(a.path), parents[0].span))
+        a.sources.update({k: v for k, v in base.sources.items() if k != a.path})
+        merged, more = merge(base.decls, own)
+        rules = RuleSet(Path(a.path), title, merged, dict(a.sources), [a.path] + base.chain, base.problems + more)
+        _chain_trees(a, base.chain)
+    else:
+        rules = RuleSet(Path(a.path), title, own, {a.path: a.text}, [a.path], [])
+    a.rules = rules
+    try:
+        program = compile_rules(rules, {}, lower=False)
+    except VbrError as exc:
+        return problems + list(exc.diagnostics)
+    try:
+        from vbr.visualizer.findings import findings
+    except ImportError:
+        return problems
+    return problems + list(findings(program.model))
+
+
+def _check_scenarios(a: Analysis, header, scenarios: list[A.Scenario]) -> list[Diagnostic]:
+    from vbr.loader import load_rules, resolve
+    if not isinstance(header, A.TestFile):
+        return []
+    rules = load_rules(resolve(header.rules, Path(a.path)))
+    a.rules = rules
+    a.sources.update({k: v for k, v in rules.sources.items() if k != a.path})
+    _chain_trees(a, rules.chain)
+    try:
+        from vbr.scenario import _Runner  # no public call checks scenarios given as text yet
+    except ImportError:
+        return []
+    out: list[Diagnostic] = []
+    cache: dict = {}
+    sources = {**rules.sources, a.path: a.text}
+    for sc in scenarios:
+        try:
+            _Runner(sc, rules, sources, cache=cache).compile()
+        except VbrError as exc:
+            out += exc.diagnostics
+    return out
+
+
+# ------------------------------------------------------------------------------- outline
+@dataclass
+class Symbol:
+    name: str
+    what: str  # phase, stage, proc, fn, kind, zone, ..., scenario
+    range: Range
+    name_range: Range
+    children: list["Symbol"] = field(default_factory=list)
+    detail: str = ""
+
+
+_OUTLINED = {A.Phase: "phase", A.Stage: "stage", A.Proc: "proc", A.Fn: "fn", A.Kind: "kind", A.Zone: "zone",
+             A.Enum: "enum", A.Var: "var", A.Const: "const", A.Option: "option", A.Die: "die", A.Event: "event",
+             A.Direction: "direction", A.Handler: "on", A.Setup: "setup", A.Court: "court"}
+
+
+def outline(a: Analysis) -> list[Symbol]:
+    text_lines = a.lines
+    if a.kind == "tests":
+        out = []
+        for sc in a.scenarios:
+            r = span_range(sc.span)
+            name = _find_after(text_lines, sc.span, "scenario", skip_first=False)
+            out.append(Symbol(sc.title, "scenario", r, name))
+        return out
+    return _outline(a.decls, text_lines)
+
+
+def _outline(decls, text_lines) -> list[Symbol]:
+    out = []
+    for d in decls:
+        what = _OUTLINED.get(type(d))
+        if what is None:
+            continue
+        r = span_range(d.span)
+        if isinstance(d, A.Handler):
+            name, name_range = d.name, _source_line_range(text_lines, d.span, d.event)
+        elif isinstance(d, (A.Setup, A.Court)):
+            name, name_range = what, Range(r.line, r.col, r.line, r.col + len(what))
+        else:
+            name, name_range = d.name, _source_line_range(text_lines, d.span, d.name)
+        sym = Symbol(name, what, r, name_range, detail=getattr(d, "title", None) or "")
+        if isinstance(d, A.Stage):
+            sym.children = _outline(d.members, text_lines)
+        elif isinstance(d, A.Kind):
+            sym.children = [Symbol(f.name, "field", span_range(f.span), _source_line_range(text_lines, f.span, f.name))
+                            for f in d.fields]
+        elif isinstance(d, A.Enum):
+            for m in d.members:
+                mr = _find_after(text_lines, d.span, m, skip_first=True)
+                sym.children.append(Symbol(m, "member", mr, mr))
+        out.append(sym)
+    return out
+
+
+# ------------------------------------------------------------------------------- problems here
+@dataclass
+class Problem:
+    range: Range
+    message: str
+    severity: str  # "error" or "warning"
+
+
+def problems(a: Analysis) -> list[Problem]:
+    """The diagnostics as this document shows them. A problem located in another file (the file
+    this one extends, or the rule file a scenario file tests) is shown at the line that names that
+    file, with its own position in front of its message."""
+    lines = a.lines
+    anchor = _anchor(a)
+    out = []
+    for d in a.diagnostics:
+        if d.span.file == a.path and d.span.line > 0:
+            out.append(Problem(span_range(d.span, lines), d.message, d.severity))
+        else:
+            where = f"{d.span}: " if d.span.line > 0 else f"{d.span.file}: "
+            out.append(Problem(anchor, where + d.message, d.severity))
+    return out
+
+
+def _anchor(a: Analysis) -> Range:
+    for d in a.decls:
+        if isinstance(d, A.Extends):
+            return span_range(d.span)
+    lines = a.lines
+    for i, line in enumerate(lines):  # the header line
+        if line.strip() and not line.lstrip().startswith("#"):
+            return Range(i, 0, i, len(line.rstrip()))
+    return Range(0, 0, 0, 0)

@@ -1,0 +1,308 @@
+"""`vbr lsp`: a language server for .vbr files over stdio (pygls).
+
+Every open document is analysed (analysis.py) when it is opened and at every change, and its
+problems are published at once: the checker's errors and warnings, with the same text as
+`vbr check`, each at its range. Requests read the latest analysis: hover, go to definition, find
+references, completion, formatting (`vbr fmt`) and the outline.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from lsprotocol import types as T
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from vbr.errors import VbrError
+from vbr.lsp import analysis as an
+
+try:
+    from importlib.metadata import version as _version
+    VERSION = _version("vbr")
+except Exception:  # not installed: running from a checkout
+    VERSION = "0"
+
+_KINDS = {
+    "phase": T.SymbolKind.Method, "stage": T.SymbolKind.Namespace, "proc": T.SymbolKind.Function,
+    "fn": T.SymbolKind.Function, "kind": T.SymbolKind.Struct, "zone": T.SymbolKind.Array,
+    "enum": T.SymbolKind.Enum, "member": T.SymbolKind.EnumMember, "field": T.SymbolKind.Field,
+    "var": T.SymbolKind.Variable, "const": T.SymbolKind.Constant, "option": T.SymbolKind.Property,
+    "die": T.SymbolKind.Object, "event": T.SymbolKind.Event, "direction": T.SymbolKind.Constant,
+    "on": T.SymbolKind.Event, "setup": T.SymbolKind.Constructor, "court": T.SymbolKind.Object,
+    "scenario": T.SymbolKind.Method, "team": T.SymbolKind.Constant,
+}
+_COMPLETION_KINDS = {
+    "phase": T.CompletionItemKind.Method, "stage": T.CompletionItemKind.Module,
+    "proc": T.CompletionItemKind.Function, "fn": T.CompletionItemKind.Function,
+    "kind": T.CompletionItemKind.Struct, "zone": T.CompletionItemKind.Variable,
+    "enum": T.CompletionItemKind.Enum, "var": T.CompletionItemKind.Variable,
+    "const": T.CompletionItemKind.Constant, "option": T.CompletionItemKind.Property,
+    "die": T.CompletionItemKind.Value, "event": T.CompletionItemKind.Event,
+    "direction": T.CompletionItemKind.Constant, "team": T.CompletionItemKind.Constant,
+}
+
+
+class Document:
+    """What the server keeps of one open document."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.cache = an.PieceCache()
+        self.analysis: an.Analysis | None = None
+        self.outline: list[an.Symbol] = []  # the last outline that had anything in it
+
+
+class VbrLanguageServer(LanguageServer):
+    def __init__(self):
+        super().__init__("vbr", VERSION, text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
+        self.documents: dict[str, Document] = {}
+
+    # ------------------------------------------------------------------ analysis
+    def analyse(self, uri: str) -> Document:
+        doc = self.workspace.get_text_document(uri)
+        state = self.documents.get(uri)
+        if state is None:
+            state = self.documents[uri] = Document(_path(uri))
+        text = doc.source
+        if state.analysis is None or state.analysis.text != text:
+            state.analysis = an.analyse(text, state.path, state.cache)
+            symbols = an.outline(state.analysis)
+            if symbols or not state.analysis.recovered:
+                state.outline = symbols
+        return state
+
+    def publish(self, uri: str) -> None:
+        state = self.analyse(uri)
+        a = state.analysis
+        doc = self.workspace.get_text_document(uri)
+        diagnostics = [
+            T.Diagnostic(range=self.client_range(doc, p.range), message=p.message, source="vbr",
+                         severity=T.DiagnosticSeverity.Warning if p.severity == "warning" else T.DiagnosticSeverity.Error)
+            for p in an.problems(a)
+        ]
+        self.text_document_publish_diagnostics(
+            T.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diagnostics))
+
+    def state(self, uri: str) -> Document | None:
+        if uri not in self.documents:
+            try:
+                self.analyse(uri)
+            except Exception:
+                return None
+        return self.documents.get(uri)
+
+    # ------------------------------------------------------------------ positions
+    def client_range(self, doc, r: an.Range, lines: list[str] | None = None) -> T.Range:
+        lines = lines if lines is not None else doc.lines
+        return doc.position_codec.range_to_client_units(
+            lines, T.Range(start=T.Position(line=r.line, character=r.col),
+                           end=T.Position(line=r.end_line, character=r.end_col)))
+
+    def server_position(self, doc, pos: T.Position) -> tuple[int, int]:
+        p = doc.position_codec.position_from_client_units(doc.lines, pos)
+        return p.line, p.character
+
+    def location(self, doc, a: an.Analysis, file: str, r: an.Range) -> T.Location:
+        lines = [line + "\n" for line in a.sources.get(file, "").split("\n")]
+        return T.Location(uri=from_fs_path(file) or file, range=self.client_range(doc, r, lines))
+
+
+def _path(uri: str) -> str:
+    path = to_fs_path(uri)
+    if not path or not uri.startswith("file:"):
+        return str(Path.cwd() / (re.sub(r"\W+", "_", uri) + ".vbr"))
+    return path
+
+
+server = VbrLanguageServer()
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: VbrLanguageServer, params: T.DidOpenTextDocumentParams) -> None:
+    ls.publish(params.text_document.uri)
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: VbrLanguageServer, params: T.DidChangeTextDocumentParams) -> None:
+    ls.publish(params.text_document.uri)
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: VbrLanguageServer, params: T.DidSaveTextDocumentParams) -> None:
+    ls.publish(params.text_document.uri)
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: VbrLanguageServer, params: T.DidCloseTextDocumentParams) -> None:
+    ls.documents.pop(params.text_document.uri, None)
+    ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+
+
+# ---------------------------------------------------------------------- names
+def _lookup(a: an.Analysis, line: int, col: int):
+    """The word under the cursor, its range, and what it may name: (word, range, key) where key is
+    the index key (`.name` for a field of a kind)."""
+    found = a.word_at(line, col)
+    if found is None:
+        return None
+    word, r = found
+    declared, _ = a.index()
+    keys = ["." + word, word] if a.is_attribute(line, r.col) else [word, "." + word]
+    for key in keys:
+        if key in declared:
+            return word, r, key
+    return word, r, keys[0]
+
+
+@server.feature(T.TEXT_DOCUMENT_DEFINITION)
+def definition(ls: VbrLanguageServer, params: T.DefinitionParams):
+    state = ls.state(params.text_document.uri)
+    if state is None:
+        return None
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    a = state.analysis
+    hit = _lookup(a, *ls.server_position(doc, params.position))
+    if hit is None:
+        return None
+    declared, _ = a.index()
+    sites = declared.get(hit[2], [])
+    return [ls.location(doc, a, d.file, d.range) for d in sites] or None
+
+
+@server.feature(T.TEXT_DOCUMENT_REFERENCES)
+def references(ls: VbrLanguageServer, params: T.ReferenceParams):
+    state = ls.state(params.text_document.uri)
+    if state is None:
+        return None
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    a = state.analysis
+    hit = _lookup(a, *ls.server_position(doc, params.position))
+    if hit is None:
+        return None
+    declared, used = a.index()
+    sites = used.get(hit[2], [])
+    if not params.context.include_declaration:
+        own = {(d.file, d.range) for d in declared.get(hit[2], [])}
+        sites = [s for s in sites if s not in own]
+    return [ls.location(doc, a, file, r) for file, r in sites] or None
+
+
+@server.feature(T.TEXT_DOCUMENT_HOVER)
+def hover(ls: VbrLanguageServer, params: T.HoverParams):
+    state = ls.state(params.text_document.uri)
+    if state is None:
+        return None
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    a = state.analysis
+    hit = _lookup(a, *ls.server_position(doc, params.position))
+    if hit is None:
+        return None
+    word, r, key = hit
+    declared, _ = a.index()
+    sites = declared.get(key)
+    if not sites:
+        return None
+    parts = [describe(a, d) for d in sites]
+    return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)),
+                   range=ls.client_range(doc, r))
+
+
+def describe(a: an.Analysis, d: an.Declared) -> str:
+    """A declaration as hover text: what it is, its text, the comment above it, the passages it cites."""
+    from vbr.trace import citations
+    lines = a.sources.get(d.file, "").split("\n")
+    out = [f"**{d.what}** `{d.name}`", f"```vbr\n{d.signature}\n```"]
+    line = d.range.line if d.what.startswith("field") or d.what == "team" else d.decl.span.line - 1
+    comment = an.comment_above(lines, line)
+    if d.what.startswith("member"):  # the member's own line may trail a comment too
+        comment = comment or an.comment_above(lines, d.range.line)
+    if comment:
+        out.append("\n".join(c.strip() for c in comment))
+    cited = list(citations("\n".join("#" + c for c in comment)))
+    if cited:
+        out.append("Rulebook: " + ", ".join(f"[{c}]" for c in cited))
+    where = Path(d.file).name if d.file != a.path else "this file"
+    out.append(f"_declared in {where}, line {d.range.line + 1}_")
+    return "\n\n".join(out)
+
+
+# ---------------------------------------------------------------------- completion
+@server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=["."]))
+def completion(ls: VbrLanguageServer, params: T.CompletionParams):
+    from vbr.checker import builtin_names
+    from vbr.highlight import grammar_keywords
+    state = ls.state(params.text_document.uri)
+    if state is None:
+        return None
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    a = state.analysis
+    line, col = ls.server_position(doc, params.position)
+    declared, _ = a.index()
+    items: dict[str, T.CompletionItem] = {}
+    text = a.lines[line] if line < len(a.lines) else ""
+    before = re.sub(r"[A-Za-z0-9_]*$", "", text[:col])
+    if before.rstrip().endswith("."):  # a field of an entity
+        for key, sites in declared.items():
+            if key.startswith("."):
+                items[key[1:]] = T.CompletionItem(label=key[1:], kind=T.CompletionItemKind.Field,
+                                                  detail=", ".join(s.what for s in sites))
+        return T.CompletionList(is_incomplete=False, items=sorted(items.values(), key=lambda i: i.label))
+    for key, sites in declared.items():
+        if key.startswith("."):
+            continue
+        what = sites[0].what
+        kind = _COMPLETION_KINDS.get(what, T.CompletionItemKind.EnumMember if what.startswith("member")
+                                     else T.CompletionItemKind.Variable)
+        items[key] = T.CompletionItem(label=key, kind=kind, detail=sites[0].signature or what)
+    for name in sorted(builtin_names()):
+        items.setdefault(name, T.CompletionItem(label=name, kind=T.CompletionItemKind.Function, detail="built-in"))
+    for word in grammar_keywords():
+        items.setdefault(word, T.CompletionItem(label=word, kind=T.CompletionItemKind.Keyword))
+    return T.CompletionList(is_incomplete=False, items=sorted(items.values(), key=lambda i: i.label))
+
+
+# ---------------------------------------------------------------------- formatting, outline
+@server.feature(T.TEXT_DOCUMENT_FORMATTING)
+def formatting(ls: VbrLanguageServer, params: T.DocumentFormattingParams):
+    from vbr.grammar.parser import parse
+    from vbr.grammar.printer import program
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    text = doc.source
+    try:
+        formatted = program(parse(text, _path(params.text_document.uri)))
+    except VbrError:
+        return None  # `vbr fmt` formats only a file that parses
+    if formatted == text:
+        return []
+    lines = doc.lines
+    end = T.Position(line=len(lines), character=0)
+    return [T.TextEdit(range=T.Range(start=T.Position(line=0, character=0), end=end), new_text=formatted)]
+
+
+@server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def document_symbol(ls: VbrLanguageServer, params: T.DocumentSymbolParams):
+    state = ls.state(params.text_document.uri)
+    if state is None:
+        return None
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    return [_symbol(ls, doc, s) for s in state.outline]
+
+
+def _symbol(ls: VbrLanguageServer, doc, s: an.Symbol) -> T.DocumentSymbol:
+    r = ls.client_range(doc, s.range)
+    sel = ls.client_range(doc, s.name_range)
+    if not (_le(r.start, sel.start) and _le(sel.end, r.end)):  # the protocol wants it inside
+        sel = T.Range(start=r.start, end=r.start)
+    detail = f'{s.what} "{s.detail}"' if s.detail else s.what  # `phase "Serve"`: the word, then the title
+    return T.DocumentSymbol(name=s.name or s.what, detail=detail, kind=_KINDS.get(s.what, T.SymbolKind.Object),
+                            range=r, selection_range=sel, children=[_symbol(ls, doc, c) for c in s.children])
+
+
+def _le(a: T.Position, b: T.Position) -> bool:
+    return (a.line, a.character) <= (b.line, b.character)
+
+
+def main() -> int:
+    server.start_io()
+    return 0
