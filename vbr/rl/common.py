@@ -1,0 +1,130 @@
+"""What the PettingZoo and OpenSpiel adapters share: loading, the action space's size, the returns
+of an outcome, and the text of a state for people."""
+from __future__ import annotations
+
+import re
+
+import vbr
+from vbr.errors import UsageError
+from vbr.grammar import ast as A
+
+
+def load(rule_file, options: dict | None):
+    """A loaded game from a path or a bundled name; a loaded `Game` passes through."""
+    if hasattr(rule_file, "program") and hasattr(rule_file, "new_state"):
+        if options:
+            raise UsageError("options are given when loading; pass a rule file, not a loaded game, with options")
+        return rule_file
+    if options is not None and not isinstance(options, dict):
+        raise UsageError(f"options are a dict of option names to values, not {type(options).__name__}")
+    return vbr.load(rule_file, options or {})
+
+
+def derived_max_actions(game, first_state) -> int:
+    """The most options one choice can offer, from the declarations: a choice picks among
+    entities, court places, directions, enum members, seats, teams or booleans, and an optional
+    choice adds `pass`. Entities are counted in the first state of a game (after `setup`).
+    A choice over numbers has no declared bound: one that offers more than this at run time
+    stops the game with an error naming it (`check_options`), and `max_actions=N` raises it."""
+    prog = game.program
+    court = prog.court
+    places = 0
+    if court is not None:
+        places = court.height * court.cols + len(court._cell_space)
+    enums = max((len(v) for v in prog.model.enums.values()), default=0)
+    return max(len(first_state.ent), places, len(prog.dir_vec), enums, prog.seats, len(prog.teams), 2) + 1
+
+
+def resolve_max_actions(game, first_state, max_actions) -> int:
+    if max_actions is None:
+        return derived_max_actions(game, first_state)
+    if isinstance(max_actions, bool) or not isinstance(max_actions, int) or max_actions < 1:
+        raise UsageError(f"max_actions must be a whole number of at least 1, not {max_actions!r}")
+    return max_actions
+
+
+def check_options(state, limit: int) -> None:
+    """A choice with more options than the action space holds is a clear error, not a crash."""
+    p = state.pending
+    if p is not None and len(p.options) > limit:
+        raise UsageError(f"{p.span}: the choice `{p.prompt}` offers {len(p.options)} options, more than the "
+                         f"{limit} actions of this environment's action space; pass max_actions={len(p.options)} "
+                         "or more")
+
+
+def seat_returns(prog, outcome) -> list[float]:
+    """+1 to every seat of the winning side, -1 to the others, 0 to all in a draw. In a game of
+    teams, each seat gets its team's result; a win by a team with no seats (a solo game's
+    opponent) is a loss for every seat."""
+    n = prog.seats
+    if outcome is None:
+        return [0.0] * n
+    if outcome.by_team:
+        team = outcome.team
+    elif outcome.winner is None:
+        return [0.0] * n
+    else:
+        team = prog.team_of[outcome.winner]
+    return [1.0 if prog.team_of[s] == team else -1.0 for s in range(n)]
+
+
+def zero_sum(prog) -> bool:
+    """Two sides of equal size: +1 to one and -1 to the other always sum to zero."""
+    teams = prog.teams
+    return len(teams) == 2 and len(teams[0]) == len(teams[1]) > 0
+
+
+def has_chance(prog) -> bool:
+    """Does the rule file roll a die, pick at random or shuffle anywhere?"""
+    m = prog.model
+    decls = [*m.phases.values(), *m.procs.values(), *m.fns.values(), *(h for hs in m.handlers.values() for h in hs)]
+    if m.setup is not None:
+        decls.append(m.setup)
+    for d in decls:
+        for n in A.walk(d):
+            if isinstance(n, (A.Roll, A.Pick, A.Shuffle)):
+                return True
+    return False
+
+
+def has_hidden_zones(prog) -> bool:
+    from vbr.rl.observation import encoding
+    return any(encoding(prog).hidden[s] for s in range(prog.seats))
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "game"
+
+
+def public_text(state) -> str:
+    """The state as a spectator sees it: phase, vars, public zones' contents, other zones' sizes."""
+    prog = state.prog
+    from vbr.interpreter.values import text
+    lines = [f"{prog.title} — phase {state.phase or '(setup)'}"]
+    lines.append("  " + ", ".join(f"{n}={text(v, prog)}" for n, v in zip(prog.var_names, state.vals)))
+    for z, name in enumerate(prog.zone_names):
+        items = state.zones[z]
+        if prog.zone_visibility[z][0] == "public":
+            lines.append(f"  {name}: " + (", ".join(state.describe(e) for e in items) or "empty"))
+        else:
+            lines.append(f"  {name}: {len(items)} unseen")
+    if state.result is not None:
+        lines.append(f"  over: {state.result}")
+    elif state.pending is not None:
+        lines.append(f"  seat {state.pending.seat} to choose: {state.pending.prompt}")
+    return "\n".join(lines)
+
+
+def full_text(state) -> str:
+    """Everything in the state (for OpenSpiel's `str(state)`: two states print alike when equal)."""
+    prog = state.prog
+    from vbr.interpreter.values import text
+    lines = [f"phase {state.phase}", " ".join(f"{n}={text(v, prog)}" for n, v in zip(prog.var_names, state.vals))]
+    for z, name in enumerate(prog.zone_names):
+        lines.append(f"{name}: " + " ".join(state.describe(e) for e in state.zones[z]))
+    if state.result is not None:
+        lines.append(f"over: {state.result}")
+    elif state.pending is not None:
+        p = state.pending
+        lines.append(f"seat {p.seat} {p.prompt}: " + " | ".join(text(v, prog) for v in p.options))
+    return "\n".join(lines)

@@ -1,0 +1,406 @@
+"""Observations as tensors: one fixed-shape float vector per seat, derived from the declarations.
+
+The layout is worked out once per compiled program (`Encoding`), from the seats, phases, `choose`
+statements, vars, court, kinds and zones the rule file declares; no game is known here. A seat's
+vector holds only what that seat may see (`State.observation` is the reference): every var, the
+size of every zone, the contents of the zones it may see, and the court positions of the pieces
+in those zones. docs/rl.md lists the blocks in order.
+
+    enc = encoding(game.program)
+    x = observation_tensor(state, seat)      # numpy float32, shape enc.shape
+    enc.layout                               # [(block name, offset, size), ...]
+"""
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from vbr.errors import Diagnostic, UsageError, VbrError
+from vbr.grammar import ast as A
+from vbr.interpreter import types as T
+
+INF = np.inf
+
+
+class EncodingError(VbrError):
+    """A declaration whose values have no fixed-size encoding (a list of lists, say)."""
+
+
+class Encoding:
+    """The tensor layout of one compiled program, and the function that fills it."""
+
+    def __init__(self, prog):
+        self.prog = prog
+        m = prog.model
+        self.seats = prog.seats
+        self._blocks: list[tuple[str, int]] = []
+        self._low: list[float] = []
+        self._high: list[float] = []
+        self._problems: list[Diagnostic] = []
+
+        # who is looking, who is to choose, where play is, which choice is asked (of the looker)
+        self.off_seat = self._block("seat (the observer, one-hot)", self.seats, 0, 1)
+        self.off_turn = self._block("to choose (one-hot seat)", self.seats, 0, 1)
+        self.phase_index = {name: i for i, name in enumerate(prog.phases)}
+        self.off_phase = self._block("phase (one-hot)", len(self.phase_index), 0, 1)
+        self.choice_index = _choice_points(m)
+        self.off_choice = self._block("choice point asked of the observer (one-hot `choose`)",
+                                      len(self.choice_index), 0, 1)
+
+        # the court: every cell of the grid (net rows included), each space of each side, off court
+        self.court = prog.court
+        c = prog.court
+        if c is not None:
+            self.grid = (c.height, c.cols)
+            self.space_index = {key: i for i, key in enumerate(sorted((s, n) for (s, n) in c._space_cell))}
+            self._space_of = dict(c._cell_space)
+        else:
+            self.grid = (0, 0)
+            self.space_index, self._space_of = {}, {}
+        self.places = self.grid[0] * self.grid[1] + len(self.space_index) + 1
+
+        # vars, slot by slot
+        self.var_fill = []  # (slot, offset, adder)
+        self.cell_vars = []  # (slot, offset of its plane)
+        self.ent_vars = []  # (slot, offset, kind index or None, field adders)
+        for name, v in m.vars.items():
+            span = v.decl.span
+            for i in range(v.count):
+                slot = v.base + i
+                label = f"var {name}[{i}]" if v.per else f"var {name}"
+                if v.type == "cell":
+                    self.cell_vars.append((slot, self._block(label + " (court plane)", self.places, 0, 1)))
+                elif v.type.startswith("ent"):
+                    k = m.kinds[v.type[4:]].index if v.type.startswith("ent:") else None
+                    fields = self._fields(k, span, label) if k is not None else []
+                    size = 2 + sum(f[1] for f in fields)
+                    off = self._block(label + " (present, visible, fields)", size, 0, 1,
+                                      lows=[0, 0] + _cat(f[2] for f in fields),
+                                      highs=[1, 1] + _cat(f[3] for f in fields))
+                    self.ent_vars.append((slot, off, k, fields))
+                else:
+                    rng = prog.var_ranges.get(slot)
+                    enc = self._adder(v.type, span, label, single=True, rng=rng)
+                    if enc is not None:
+                        size, lows, highs, add = enc
+                        self.var_fill.append((slot, self._block(label, size, 0, 1, lows=lows, highs=highs), add))
+
+        # pieces on the court: one plane per kind and cell field, counting the seen pieces
+        self.piece_planes = []  # (kind, field position, offset)
+        for kname, k in m.kinds.items():
+            for fname, (pos, t) in k.fields.items():
+                if t == "cell":
+                    self.piece_planes.append((k.index, pos, self._block(f"pieces {kname}.{fname} (court plane, counts)",
+                                                                         self.places, 0, INF)))
+
+        # zones: every size; the contents of those some seat may see, per kind and field value
+        self.kind_fields = [self._fields(k.index, k.decl.span, f"kind {kname}") for kname, k in m.kinds.items()]
+        self.zone_fill = []  # (zone, offset of size, offset of contents or None)
+        for z, zname in enumerate(prog.zone_names):
+            size_off = self._block(f"zone {zname} size", 1, 0, INF)
+            seen = any(_visible(prog, z, s) for s in range(self.seats))
+            contents = None
+            if seen:
+                contents = len(self._low)
+                for ki, kname in enumerate(prog.kind_names):
+                    fields = self.kind_fields[ki]
+                    self._block(f"zone {zname}: {kname} count", 1, 0, INF)
+                    for fname, size, lows, highs, _pos, _add in fields:
+                        self._block(f"zone {zname}: {kname}.{fname}", size, 0, INF, lows=lows, highs=highs)
+            self.zone_fill.append((z, size_off, contents))
+        self.hidden = {s: frozenset(z for z in range(len(prog.zone_names)) if not _visible(prog, z, s))
+                       for s in range(self.seats)}
+
+        if self._problems:
+            raise EncodingError(self._problems, prog.model.rules.sources)
+        self.size = len(self._low)
+        self.shape = (self.size,)
+        self.low = np.array(self._low, dtype=np.float32)
+        self.high = np.array(self._high, dtype=np.float32)
+        self.layout = []
+        offsets = [off for _, off in self._blocks] + [self.size]
+        for (name, off), end in zip(self._blocks, offsets[1:]):
+            self.layout.append((name, off, end - off))
+
+    # ------------------------------------------------------------------ building the layout
+    def _block(self, name: str, size: int, lo: float, hi: float, lows=None, highs=None) -> int:
+        off = len(self._low)
+        self._blocks.append((name, off))
+        self._low += list(lows) if lows is not None else [lo] * size
+        self._high += list(highs) if highs is not None else [hi] * size
+        return off
+
+    def _fields(self, k: int, span, label: str):
+        """(name, size, lows, highs, position, adder) of each field of kind k but its cells (those
+        go on the court planes), counted over many entities."""
+        out = []
+        kinfo = list(self.prog.model.kinds.values())[k]
+        for fname, (pos, t) in kinfo.fields.items():
+            if t == "cell":
+                continue
+            field_span = next((f.span for f in kinfo.decl.fields if f.name == fname), span)
+            enc = self._adder(t, field_span, f"field `{kinfo.decl.name}.{fname}`", single=False)
+            if enc is not None:
+                size, lows, highs, add = enc
+                out.append((fname, size, lows, highs, pos, add))
+        return out
+
+    def _adder(self, t: str, span, label: str, single: bool, rng=None):
+        """(size, lows, highs, add) for a value of type t: `add(out, off, v)` adds its encoding, so
+        that over many entities the one-hots become counts. None (with a problem noted) when t has
+        no fixed-size encoding."""
+        prog = self.prog
+        m = prog.model
+        top = 1 if single else INF
+        if t == "bool":
+            return 1, [0], [top], _add_true
+        if t == "int":
+            if single:
+                if rng is not None:
+                    lo, hi = rng[0], rng[1]
+                    return 1, [0], [1], _add_scaled(lo, hi)
+                return 1, [-INF], [INF], _add_number
+            return 2, [-INF, 0], [INF, INF], _add_sum_and_count
+        if t == "seat":
+            return self.seats, [0] * self.seats, [top] * self.seats, _add_index(range(self.seats), int_keys=True)
+        if t.startswith("enum:"):
+            members = m.enums[t[5:]]
+            return len(members), [0] * len(members), [top] * len(members), _add_index(members)
+        if t == "dir":
+            dirs = list(prog.dir_vec)
+            return len(dirs), [0] * len(dirs), [top] * len(dirs), _add_index(dirs)
+        if t == "zone":
+            n = len(prog.zone_names)
+            return n, [0] * n, [top] * n, _add_index(range(n), int_keys=True)
+        if t.startswith("ent"):
+            return 1, [0], [top], _add_present
+        if t.startswith("list:"):
+            item = t[5:]
+            if item == "int":
+                return 2, [-INF, 0], [INF, INF], _add_list_sum
+            if item in ("bool", "seat", "dir", "zone") or item.startswith("enum:"):
+                size, lows, highs, add = self._adder(item, span, label, single=False)
+                return size + 1, [0] * (size + 1), [INF] * (size + 1), _add_list_counts(add, size)
+        self._problems.append(Diagnostic(span, f"observations cannot be encoded: {label} is a {T.show(t)}, which has "
+                                               "no fixed-size tensor encoding (vbr.rl encodes numbers, bools, seats, "
+                                               "enums, directions, zones, cells, cards and pieces, and lists of "
+                                               "numbers, bools, seats, enums, directions or zones)"))
+        return None
+
+    # ------------------------------------------------------------------ filling it
+    def encode(self, state, seat: int) -> np.ndarray:
+        prog = self.prog
+        check_seat(prog, seat)
+        out = np.zeros(self.size, dtype=np.float32)
+        out[self.off_seat + seat] = 1
+        p = state.pending
+        if p is not None and state.result is None:
+            out[self.off_turn + p.seat] = 1
+            if p.seat == seat:
+                i = self.choice_index.get(_span_key(p.span))
+                if i is not None:
+                    out[self.off_choice + i] = 1
+        i = self.phase_index.get(state.phase)
+        if i is not None:
+            out[self.off_phase + i] = 1
+        vals = state.vals
+        for slot, off, add in self.var_fill:
+            add(out, off, vals[slot])
+        for slot, off in self.cell_vars:
+            place = self._place(vals[slot])
+            if place is not None:
+                out[off + place] = 1
+        hidden = self.hidden[seat]
+        where, ents, kinds = state.where, state.ent, state.kind
+        for slot, off, k, fields in self.ent_vars:
+            e = vals[slot]
+            if e is None:
+                continue
+            out[off] = 1
+            if where[e] in hidden:
+                continue
+            out[off + 1] = 1
+            at = off + 2
+            attrs = ents[e]
+            for _name, size, _lo, _hi, pos, add in fields:
+                add(out, at, attrs[pos])
+                at += size
+        zones = state.zones
+        kind_fields = self.kind_fields
+        kind_offsets = self._kind_offsets()
+        for z, size_off, contents in self.zone_fill:
+            items = zones[z]
+            out[size_off] = len(items)
+            if contents is None or z in hidden:
+                continue
+            for e in items:
+                k = kinds[e]
+                at = contents + kind_offsets[k]
+                out[at] += 1
+                at += 1
+                attrs = ents[e]
+                for _name, size, _lo, _hi, pos, add in kind_fields[k]:
+                    add(out, at, attrs[pos])
+                    at += size
+        for k, pos, off in self.piece_planes:
+            for e, kk in enumerate(kinds):
+                if kk == k and where[e] not in hidden:
+                    place = self._place(ents[e][pos])
+                    if place is not None:
+                        out[off + place] += 1
+        return out
+
+    def _kind_offsets(self) -> list[int]:
+        offs = getattr(self, "_koffs", None)
+        if offs is None:
+            offs, at = [], 0
+            for fields in self.kind_fields:
+                offs.append(at)
+                at += 1 + sum(f[1] for f in fields)
+            self._koffs = offs
+        return offs
+
+    def _place(self, c) -> int | None:
+        """The index of a cell among the court's places: the grid row-major in global
+        coordinates (y from side 0's baseline, x across), then the spaces, then `off the court`."""
+        if c is None:
+            return None
+        h, w = self.grid
+        x, y = c[0], c[1]
+        if 0 <= x < w and 0 <= y < h:
+            return y * w + x
+        key = self._space_of.get(c)
+        if key is not None:
+            return h * w + self.space_index[key]
+        return self.places - 1
+
+
+# ---------------------------------------------------------------------- adders
+def _add_true(out, off, v):
+    if v is True:
+        out[off] += 1
+
+
+def _add_number(out, off, v):
+    if isinstance(v, int):
+        out[off] += v
+
+
+def _add_scaled(lo, hi):
+    span = hi - lo
+
+    def add(out, off, v):
+        if isinstance(v, int) and span:
+            out[off] += (v - lo) / span
+    return add
+
+
+def _add_sum_and_count(out, off, v):
+    if isinstance(v, int) and not isinstance(v, bool):
+        out[off] += v
+        out[off + 1] += 1
+
+
+def _add_index(keys, int_keys: bool = False):
+    index = {k: i for i, k in enumerate(keys)}
+
+    def add(out, off, v):
+        if v is None or isinstance(v, bool):
+            return
+        i = index.get(int(v) if int_keys else v)
+        if i is not None:
+            out[off + i] += 1
+    return add
+
+
+def _add_present(out, off, v):
+    if v is not None:
+        out[off] += 1
+
+
+def _add_list_sum(out, off, v):
+    if isinstance(v, tuple):
+        out[off] += sum(x for x in v if isinstance(x, int))
+        out[off + 1] += len(v)
+
+
+def _add_list_counts(item_add, size):
+    def add(out, off, v):
+        if isinstance(v, tuple):
+            for x in v:
+                item_add(out, off, x)
+            out[off + size] += len(v)
+    return add
+
+
+def _cat(lists):
+    out = []
+    for x in lists:
+        out += list(x)
+    return out
+
+
+# ---------------------------------------------------------------------- helpers
+def _visible(prog, z: int, seat: int) -> bool:
+    vis, per = prog.zone_visibility[z]
+    if vis == "public":
+        return True
+    if vis == "hidden":
+        return False
+    seats = prog.team_seats(per, prog.zone_owner[z])
+    if vis == "owner":
+        return seat in seats
+    return prog.team_of[seat] in {prog.team_of[s] for s in seats}
+
+
+def _span_key(span) -> tuple:
+    return (span.file, span.line, span.col)
+
+
+def _choice_points(model) -> dict[tuple, int]:
+    """Every `choose` statement of the rule file, in file order: its place -> its index."""
+    decls = [*model.phases.values(), *model.procs.values(), *(h for hs in model.handlers.values() for h in hs)]
+    if model.setup is not None:
+        decls.append(model.setup)
+    keys = set()
+    for d in decls:
+        for n in A.walk(d):
+            if isinstance(n, A.Choose):
+                keys.add(_span_key(n.span))
+    return {k: i for i, k in enumerate(sorted(keys))}
+
+
+def check_seat(prog, seat) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= int(seat) < prog.seats:
+        raise UsageError(f"seat {seat!r} does not exist: {prog.title!r} has seats 0..{prog.seats - 1}")
+    return int(seat)
+
+
+_CACHE: dict[int, tuple] = {}
+
+
+def encoding(prog) -> Encoding:
+    """The layout for a compiled program (a `Game`'s `.program`), built once and remembered."""
+    prog = getattr(prog, "program", prog)
+    hit = _CACHE.get(id(prog))
+    if hit is not None and hit[0]() is prog:
+        return hit[1]
+    enc = Encoding(prog)
+    key = id(prog)
+    _CACHE[key] = (weakref.ref(prog, lambda _r, key=key: _CACHE.pop(key, None)), enc)
+    return enc
+
+
+def observation_tensor(state, seat: int) -> np.ndarray:
+    """What `seat` may see of `state`, as a float32 vector of `observation_shape(state.prog)`."""
+    return encoding(state.prog).encode(state, seat)
+
+
+def observation_shape(prog) -> tuple[int]:
+    return encoding(prog).shape
+
+
+def layout(prog) -> list[tuple[str, int, int]]:
+    """(block, offset, size) of every block of the tensor, in order."""
+    return list(encoding(prog).layout)

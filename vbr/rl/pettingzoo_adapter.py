@@ -1,0 +1,154 @@
+"""A rule file as a PettingZoo AEC environment: one agent per seat, actions are option indices.
+
+Agent `seat_i` plays seat i. Its observation is `{"observation": its tensor (observation.py),
+"action_mask": 1 for each legal option}`; action `a` picks the a-th legal option of the pending
+choice (`State.apply_index`). Rewards come at the end only: +1 to the winning side, -1 to the
+others, 0 in a draw (common.seat_returns). Same seed, same game: `reset(seed=s)` plays the game
+that `vbr run --seed s` plays, and each later `reset()` the next game of that seed's series.
+"""
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from vbr.errors import IllegalActionError, UsageError
+from vbr.interpreter import rng as R
+from vbr.rl import common
+from vbr.rl.observation import encoding, observation_tensor
+
+
+class VbrAECEnv(AECEnv):
+    metadata = {"render_modes": ["human", "ansi"], "name": "vbr", "is_parallelizable": False}
+
+    def __init__(self, rule_file, options: dict | None = None, seed: int = 0, render_mode: str | None = None,
+                 max_actions: int | None = None):
+        super().__init__()
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise UsageError(f"render_mode {render_mode!r} is not one of {', '.join(self.metadata['render_modes'])}")
+        _check_seed(seed)
+        self.game = common.load(rule_file, options)
+        prog = self.game.program
+        self.encoding = encoding(prog)
+        self.render_mode = render_mode
+        self.metadata = dict(self.metadata, name="vbr_" + common.slug(prog.title))
+        self._seed, self._played = seed, 0
+        self.max_actions = common.resolve_max_actions(self.game, self.game.new_state(seed), max_actions)
+        self.possible_agents = [f"seat_{i}" for i in range(prog.seats)]
+        self.agents = self.possible_agents[:]
+        box = spaces.Box(low=self.encoding.low, high=self.encoding.high, dtype=np.float32)
+        self._observation_spaces = {
+            a: spaces.Dict({"observation": box,
+                            "action_mask": spaces.Box(0, 1, shape=(self.max_actions,), dtype=np.int8)})
+            for a in self.possible_agents}
+        self._action_spaces = {a: spaces.Discrete(self.max_actions) for a in self.possible_agents}
+        self.vbr_state = None
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent):
+        return self._observation_spaces[self._known(agent)]
+
+    def action_space(self, agent):
+        return self._action_spaces[self._known(agent)]
+
+    def _known(self, agent) -> str:
+        if agent not in self._action_spaces:
+            raise UsageError(f"{agent!r} is not an agent of this game: its agents are {', '.join(self.possible_agents)}")
+        return agent
+
+    # ------------------------------------------------------------------ the AEC cycle
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        """A new game. `options` is accepted for PettingZoo's API and ignored: the rule file's
+        options are fixed when the environment is made."""
+        if seed is not None:
+            _check_seed(seed)
+            self._seed, self._played = seed, 0
+        game_seed = self._seed if self._played == 0 else R.derive(self._seed, self._played) >> 1
+        self._played += 1
+        self.vbr_state = self.game.new_state(game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._settle()
+        if self.render_mode == "human":
+            self.render()
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        st = self.vbr_state
+        if st is None:
+            raise UsageError("call reset() before step()")
+        options = st.pending.options
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise IllegalActionError(f"{agent}: {action!r} is not an action (an option index 0..{len(options) - 1})") from None
+        if a != action or not 0 <= a < len(options):
+            raise IllegalActionError(f"{agent}: action {action!r} is not legal here; the choice `{st.pending.prompt}` "
+                                     f"has options 0..{len(options) - 1} (see the action_mask)")
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        st.apply_index(a)
+        self._settle()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _settle(self) -> None:
+        """After a move: either the game is over (rewards, every agent terminated) or a seat is
+        to choose, among no more options than the action space holds."""
+        st = self.vbr_state
+        if st.is_terminal():
+            for a, r in zip(self.possible_agents, common.seat_returns(self.game.program, st.outcome())):
+                if a in self.rewards:
+                    self.rewards[a] = r
+                    self.terminations[a] = True
+            return
+        common.check_options(st, self.max_actions)
+        self.agent_selection = self.possible_agents[st.pending.seat]
+
+    def observe(self, agent):
+        seat = self.possible_agents.index(self._known(agent))
+        mask = np.zeros(self.max_actions, dtype=np.int8)
+        st = self.vbr_state
+        if st is None:
+            raise UsageError("call reset() before observe()")
+        p = st.pending
+        if p is not None and st.result is None and p.seat == seat:
+            mask[:len(p.options)] = 1
+        return {"observation": observation_tensor(st, seat), "action_mask": mask}
+
+    # ------------------------------------------------------------------ for people
+    def action_text(self, action: int) -> str:
+        """The rule file's text of an action of the seat to choose (`forward`, `#17`, `pass`)."""
+        from vbr.interpreter.values import text
+        return text(self.vbr_state.pending.options[int(action)], self.game.program)
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        out = common.public_text(self.vbr_state) if self.vbr_state is not None else "(not reset)"
+        if self.render_mode == "ansi":
+            return out
+        print(out)
+        return None
+
+    def close(self):
+        pass
+
+
+def _check_seed(seed) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
+        raise UsageError(f"a seed is a whole number in 0..2**63-1, not {seed!r}")
