@@ -163,3 +163,30 @@ def test_hostile_names_and_strings_stay_data(tmp_path):
     assert st.pending.prompt == "'); import os; os.system('x"
     st.apply_index(1)
     assert {"t": "say", "text": "'); __import__('os') os"} in st.log
+
+
+# ---------------------------------------------------------------------- code Python refuses
+def nested_fors(depth: int, body: str, indent: int = 1) -> str:
+    """`depth` nested `for` loops of one round each around `body`."""
+    heads = "".join("  " * (indent + i) + f"for i{i} in [1] {{\n" for i in range(depth))
+    tails = "".join("  " * (indent + i) + "}\n" for i in reversed(range(depth)))
+    return heads + "  " * (indent + depth) + body + "\n" + tails
+
+
+DEEP = {
+    "in a phase": "var n: int = 0\nstart p\nphase p {\n" + nested_fors(20, "n += 1") + "  end draw\n}\n",
+    "in a pure proc": "var n: int = 0\nstart p\nproc deep() {\n" + nested_fors(20, "n += 1")
+                      + "".join(f"  n += {i}\n" for i in range(60)) + "}\nphase p {\n  deep()\n  deep()\n  end draw\n}\n",
+}
+
+
+@pytest.mark.parametrize("text", DEEP.values(), ids=DEEP.keys())
+def test_code_nested_past_what_python_compiles_stays_closures(tmp_path, text):
+    """Twenty nested loops are more blocks than Python compiles in one function: the lowered
+    form keeps that code as closures and plays the same game."""
+    path = tmp_path / "g.vbr"
+    path.write_text('game "x"\n' + text)
+    closures, lowered = both_forms(path)
+    assert lowered.program.lowering.refused  # Python did refuse something, and it still plays
+    assert random_game_log(lowered, 0) == random_game_log(closures, 0)
+    assert lowered.new_state(0).vals[0] == closures.new_state(0).vals[0] > 0

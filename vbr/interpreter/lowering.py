@@ -58,6 +58,8 @@ class Lowering:
         self._memos: dict[str, dict] = {}  # generated function -> its dict of answers
         self.functions = 0
         self.modules: list[ast.Module] = []
+        self.refused: list[str] = []  # generated functions Python would not compile (`build`)
+        self._fallbacks: dict[str, Callable] = {}  # a fn's or proc's function -> what stands in for it
 
     # ------------------------------------------------------------------ registering templates
     def expr_template(self, fn, build: Callable) -> Callable:
@@ -215,6 +217,7 @@ class Lowering:
         """Build every function that `function_ref` promised."""
         while self._jobs:
             kind, fname, closure = self._jobs.pop()
+            self._fallbacks[fname] = _fallback(kind, closure)
             if kind == "fn":
                 self.function(fname, ("st", "L"), [ast.Return(self.expr(closure))], locate=False)
             elif kind == "memo":  # def F(a0, ...): value = body; remember it (up to a bound); return it
@@ -299,19 +302,42 @@ class Lowering:
         return name
 
     def build(self, filename: str) -> dict:
-        """Compile every queued function in one module; returns the namespace holding them."""
+        """Compile every queued function in one module; returns the namespace holding them.
+
+        Python refuses some code it could run (more than 20 blocks nested in one function, an
+        expression nested too deep for its compiler): then each function is compiled alone, and
+        one that Python refuses is left out. An op left out stays a closure (`lower_ops` patches
+        only what was built); a fn's or proc's function is replaced by its closure
+        (`_fallbacks`), so whatever calls it still works."""
         if not self._defs:
             return self.namespace
         module = ast.Module(self._defs, [])
         if self.keep_code:
             self.modules.append(module)
-        exec(compile(module, filename, "exec"), self.namespace)  # our own ast, never rule text
-        self.functions += len(self._defs)
+        try:
+            code = compile(module, filename, "exec")  # our own ast, never rule text
+        except _REFUSED:
+            code = None
+        if code is not None:
+            exec(code, self.namespace)
+            self.functions += len(self._defs)
+        else:
+            for d in self._defs:
+                try:
+                    one = compile(ast.Module([d], []), filename, "exec")
+                except _REFUSED:
+                    self.refused.append(d.name)
+                    if d.name in self._fallbacks:
+                        self.namespace[d.name] = self._fallbacks[d.name]
+                    continue
+                exec(one, self.namespace)
+                self.functions += 1
         self._defs = []
         return self.namespace
 
 
 _SEEN: set[str] = set()  # the names generated code has read since the last function was queued
+_REFUSED = (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError)  # what compile() may raise
 
 
 def _seen_names() -> set[str]:
@@ -319,6 +345,17 @@ def _seen_names() -> set[str]:
     seen = set(_SEEN)
     _SEEN.clear()
     return seen
+
+
+def _fallback(kind: str, closure) -> Callable:
+    """What stands in for a fn's or pure proc's generated function, with the same signature,
+    when Python refuses to compile that function: its closure."""
+    if kind == "memo":  # F(a0, a1, ...): the body reads nothing but its parameters
+        body = closure[0]
+        return lambda *args: body(None, list(args))
+    if kind == "fnp":  # F(st, a0, a1, ...): the body needs no local but its parameters
+        return lambda st, *args: closure(st, list(args))
+    return closure  # F(st, L) and P(st, L): the closure's own signature
 
 
 def _is_plain(e: ast.expr) -> bool:
@@ -494,7 +531,8 @@ def lower_ops(low: Lowering, codes: list, filename: str, budget: int = 16) -> No
     low.drain()
     namespace = low.build(filename)
     for code, i, name in patches:
-        code.ops[i] = namespace[name]
+        if name in namespace:  # else Python refused it (`build`): the op stays a closure
+            code.ops[i] = namespace[name]
     low.finish()
 
 
