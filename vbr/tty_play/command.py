@@ -27,8 +27,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, default=0, metavar="N",
                    help="the seat you play (default 0); in a game of teams you play every seat of its team")
     p.add_argument("--agents", default="random",
-                   help="the other seats' agents: one for all of them, or one per other seat in seat order "
-                        "(default random)\n" + describe_agents())
+                   help="the other seats' agents, comma-separated: one for all of them, or one per other "
+                        "seat in seat order (default random)\nagents: NAME or NAME:PARAM=VALUE,...\n"
+                        + describe_agents().split("\n", 1)[-1])
     p.add_argument("--option", action="append", metavar="NAME[=VALUE]", help="set a rule option (repeatable)")
     p.add_argument("--seed", type=seed, default=0, metavar="S",
                    help="the seed that fixes every roll, shuffle and agent's pick (default 0)")
@@ -83,7 +84,8 @@ def _run(args) -> int:
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, exc.filename or args.log) from None
     if not result.finished:
-        print(clean(f"You left the game after {result.choices} choices."), file=out)
+        n = result.choices
+        print(f"You left the game after {n} choice{'' if n == 1 else 's'}.", file=out)
     if log is not None:
         print(clean(f"log written to {log}"), file=out)
     return 0
@@ -118,7 +120,7 @@ def other_agents(game, you: tuple[int, ...], spec: str) -> list[str | None]:
             except AgentSpecError:
                 continue
             raise UsageError(f"--agents {spec}: {n} agents for {len(others)} other "
-                             f"seat{'s' if len(others) > 1 else ''} ({_and(others)}); "
+                             f"seat{'s' if len(others) > 1 else ''} (seat{'s' if len(others) > 1 else ''} {_and(others)}); "
                              "give one agent for all of them, or one per other seat") from None
         raise UsageError(f"--agents: {exc}") from None
     out: list[str | None] = [None] * game.seats
@@ -158,8 +160,12 @@ def _check_writable(p: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """`python -m vbr.tty_play FILE ...`, until `vbr play` is wired into vbr/cli.py."""
+    from vbr.cli import HelpFormatter
     parser = argparse.ArgumentParser(prog="vbr")
-    add_parser(parser.add_subparsers(dest="command", required=True))
+    sub = parser.add_subparsers(dest="command", required=True)
+    add = sub.add_parser
+    sub.add_parser = lambda name, **kw: add(name, formatter_class=HelpFormatter, **kw)  # as vbr/cli.py does
+    add_parser(sub)
     try:
         args = parser.parse_args(["play", *(sys.argv[1:] if argv is None else argv)])
     except SystemExit as exc:

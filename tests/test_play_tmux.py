@@ -1,0 +1,201 @@
+"""`vbr play` as a person plays it: in an 80×24 tmux pane, keys sent with `send-keys`, screens read
+with `capture-pane`. Each wait polls the pane until what is awaited shows (a generous timeout,
+never a fixed sleep). tmux is required: without it these tests fail, saying how to install it.
+
+The command is `python -m vbr.tty_play`, or `python -m vbr play` once vbr/cli.py has `play`."""
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+import vbr
+from vbr.gamelog import replay
+
+from conftest import ROOT
+
+PROMPT = "your choice ("
+SEED = 7
+WAIT = 120  # seconds: the machine may be busy
+
+
+def entry() -> list[str]:
+    wired = subprocess.run([sys.executable, "-m", "vbr", "play", "--help"], cwd=ROOT, capture_output=True, timeout=120)
+    return [sys.executable, "-m", "vbr", "play"] if wired.returncode == 0 else [sys.executable, "-m", "vbr.tty_play"]
+
+
+class Pane:
+    """One tmux server of our own (its own socket), one 80×24 session in it."""
+
+    def __init__(self, tmp_path):
+        if shutil.which("tmux") is None:
+            pytest.fail("tmux is not installed; these tests play vbr in it: apt-get install -y tmux", pytrace=False)
+        self.socket = f"vbr-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.conf = tmp_path / "tmux.conf"
+        self.conf.write_text("set -g history-limit 100000\n", encoding="utf-8")
+
+    def tmux(self, *args) -> str:
+        r = subprocess.run(["tmux", "-L", self.socket, "-f", str(self.conf), *args], capture_output=True,
+                           text=True, timeout=60)
+        assert r.returncode == 0, f"tmux {' '.join(args)}: {r.stderr}"
+        return r.stdout
+
+    def start(self, argv: list[str], env: str = "env -u NO_COLOR") -> None:
+        command = f"cd {shlex.quote(str(ROOT))} && {env} {shlex.join(argv)}; echo \"[exit $?]\"; exec sleep 600"
+        self.tmux("new-session", "-d", "-x", "80", "-y", "24", "-s", "play", command)
+
+    def screen(self) -> str:
+        """What the 80×24 pane shows now (lines wrapped by the pane joined back, -J)."""
+        return self.tmux("capture-pane", "-p", "-J", "-t", "play")
+
+    def history(self, escapes: bool = False) -> str:
+        return self.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "play", *(["-e"] if escapes else []))
+
+    def send(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "play", *keys)
+
+    def answer(self, text: str) -> None:
+        if text:
+            self.send("-l", text)
+        self.send("Enter")
+
+    def wait(self, what: str, ok) -> str:
+        """Poll the whole history until `ok(history)`; fail showing the screen when it never comes."""
+        deadline = time.monotonic() + WAIT
+        while True:
+            text = self.history()
+            if ok(text):
+                return text
+            if time.monotonic() > deadline:
+                pytest.fail(f"waited {WAIT} s for {what}; the pane shows:\n{self.screen()}", pytrace=False)
+            time.sleep(0.05)
+
+    def wait_prompt(self, count: int) -> str:
+        """Until the `count`-th question is asked, or the command has ended."""
+        return self.wait(f"question {count}", lambda t: t.count(PROMPT) >= count and t.rstrip().endswith("leave):")
+                         or "[exit " in t)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=60)
+
+
+@pytest.fixture
+def pane(tmp_path):
+    p = Pane(tmp_path)
+    yield p
+    p.close()
+
+
+def zone_ids(state, zone: str) -> list[str]:
+    return [f"#{int(e)}" for e in state.zones[state.prog.zone_names.index(zone)]]
+
+
+def shows(text: str, ident: str) -> bool:
+    return re.search(rf"{re.escape(ident)}\b", text) is not None
+
+
+def replays(log) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "vbr", "replay", str(log)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_a_whole_seeded_game_of_siatka_played_in_tmux(pane, tmp_path):
+    log = tmp_path / "game.jsonl"
+    pane.start(entry() + ["siatka", "--seed", str(SEED), "--log", str(log)])
+    pane.wait_prompt(1)
+    first = pane.screen()
+    lines = first.rstrip("\n").split("\n")
+    assert len(lines) <= 24 and max(len(x) for x in lines) <= 80
+    assert "== Siatka | Place the tiles | you: seat 0 | score 0-0 =" in first
+    assert "> which tile stands on the next field" in first
+    assert "  1) #0 Tile(defence=2, ability=A, field=0)" in first and "  6) #5 Tile(defence=5, ability=B, field=0)" in first
+    assert lines[-1].startswith("your choice (1-6, ? choices, q leave):")
+    start = vbr.load("siatka").new_state(SEED)
+    for ident in zone_ids(start, "hand[1]") + zone_ids(start, "deck[1]") + zone_ids(start, "deck[0]"):
+        assert not shows(first, ident), f"the screen shows {ident}, a hidden card:\n{first}"
+    for ident in zone_ids(start, "hand[0]"):
+        assert shows(first, ident)
+    assert "hand[1] 3" in first
+
+    # bad entries: asked again, with a hint; ? shows the choices again
+    pane.answer("abc")
+    assert "'abc' is not a number: type 1 to 6" in pane.wait_prompt(2)
+    pane.answer("")
+    assert "type a number from 1 to 6 and Enter" in pane.wait_prompt(3)
+    pane.answer("99")
+    assert "99 is not a choice: type 1 to 6" in pane.wait_prompt(4)
+    pane.answer("?")
+    text = pane.wait_prompt(5)
+    assert text.count("> which tile stands on the next field") == 2 and text.count("  6) #5 Tile(") == 2
+
+    # the rest of the game: always the first choice
+    asked = 5
+    decisions = 0
+    while True:
+        pane.answer("1")
+        asked += 1
+        text = pane.wait_prompt(asked)
+        if "[exit " in text:
+            break
+        decisions += 1
+        screen = pane.screen()
+        rows = screen.rstrip("\n").split("\n")
+        n = int(re.search(r"your choice \(1-(\d+),", rows[-1]).group(1))
+        # one decision fits the screen: the board's top line, the question and every choice
+        assert any(r.startswith("== Siatka |") for r in rows), screen
+        assert any(r.startswith("> ") for r in rows) and f"  {n}) " in screen, screen
+        assert max(len(r) for r in rows) <= 80, screen
+        assert decisions < 400, "the game does not end"
+    assert decisions > 5
+    assert re.search(r"^result: seat [01] wins \(\d+-\d+\) after \d+ choices: you (won|lost)$", text, re.M), text
+    assert f"log written to {log}" in text and "[exit 0]" in text
+    long = [x for x in text.split("\n") if len(x) > 80 and str(log) not in x]  # a path is as long as it is
+    assert not long, long
+    assert "\x1b[" in pane.history(escapes=True)  # a terminal, no NO_COLOR: colour
+
+    # the final screen hides the other hand as the first did
+    r = replay(log)
+    assert r.ok, r.message
+    end = vbr.load("siatka").new_state(SEED)
+    for line in log.read_text().splitlines()[1:]:
+        e = json.loads(line)
+        if e["t"] == "choice":
+            end.apply(f"{e['seat']} {e['action']}")
+    assert end.is_terminal()
+    board = text[text.rindex("== Siatka |"):]
+    for ident in zone_ids(end, "hand[1]"):
+        assert not shows(board, ident), f"the last screen shows {ident} of the other hand"
+    assert f"hand[1] {len(zone_ids(end, 'hand[1]'))}" in board
+
+    done = replays(log)
+    assert done.returncode == 0 and "reproduces exactly" in done.stdout, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("keys", [["-l", "q"], ["C-d"]], ids=["q", "ctrl-d"])
+def test_leaving_mid_game_ends_cleanly_with_a_log_that_replays(pane, tmp_path, keys):
+    log = tmp_path / "left.jsonl"
+    pane.start(entry() + ["siatka", "--seed", str(SEED), "--log", str(log)], env="NO_COLOR=1")
+    pane.wait_prompt(1)
+    pane.answer("2")
+    pane.wait_prompt(2)
+    pane.send(*keys)
+    if keys[0] != "C-d":
+        pane.send("Enter")
+    text = pane.wait("the command to end", lambda t: "[exit " in t)
+    assert "You left the game after 1 choice." in text and f"log written to {log}" in text
+    assert "[exit 0]" in text
+    assert "\x1b[" not in pane.history(escapes=True)  # NO_COLOR: no colour, even on a terminal
+    done = replays(log)
+    assert done.returncode == 0 and "reproduces exactly" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_seat_that_does_not_exist_is_a_usage_error(pane):
+    pane.start(entry() + ["siatka", "--seat", "5"])
+    text = pane.wait("the command to end", lambda t: "[exit " in t)
+    assert "vbr: error: --seat 5: no such seat; Siatka has seats 0 and 1" in text and "[exit 2]" in text
