@@ -259,3 +259,11 @@ def test_test_strict_fails_a_file_whose_rules_have_flow_warnings(tmp_path, capsy
 def test_test_strict_runs_a_file_whose_rules_have_no_warnings(capsys):
     code, out, err = run(capsys, "test", "--strict", "docs/tutorial/bump_test.vbr")
     assert code == 0 and out.splitlines()[-1] == "4 passed, 0 failed" and err == ""
+
+
+def test_play_is_a_command_of_vbr(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "play a game yourself, in the terminal" in out
+    code, out, err = run(capsys, "play", BUMP, "--seat", "7")
+    assert code == 2 and out == ""
+    assert err == "vbr: error: --seat 7: no such seat; Bump has seats 0 and 1\n"

@@ -230,6 +230,9 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--update", metavar="DOC", help="rewrite the generated part of a docs page instead of printing")
     tr.set_defaults(func=cmd_trace)
 
+    from vbr.tty_play.command import add_parser as play_parser
+    play_parser(sub)
+
     sub.add_parser("graph", help="draw the turn-flow diagram (see `vbr graph --help`)")
     return p
 
