@@ -1,0 +1,141 @@
+"""The PettingZoo AEC environment (vbr/rl/pettingzoo_adapter.py): PettingZoo's own API test on
+every bundled game under its main option sets, then what that test cannot know: the same seed
+plays the same game as vbr itself, masks match the legal choices, rewards follow the outcome."""
+from __future__ import annotations
+
+import random
+import sys
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test
+
+import vbr
+import vbr.rl
+from vbr.errors import IllegalActionError, UsageError
+from vbr.rl.common import seat_returns
+
+CONFIGS = [("siatka", {}), ("cattack", {"players": 4}), ("cattack", {"players": 2}),
+           ("tanto-cuore-beach-volleyball", {}), ("volleyball-high", {"mode": "1v1"}),
+           ("volleyball-high", {"mode": "2v2"})]
+IDS = [f"{n}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'default'}" for n, o in CONFIGS]
+
+
+@pytest.mark.parametrize("name,options", CONFIGS, ids=IDS)
+def test_pettingzoo_api_test_passes(name, options):
+    env = vbr.rl.pettingzoo_env(name, options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its advice for Dict observations (as its classic games get too)
+        api_test(env, num_cycles=500)  # 500 cycles: longer than any game of random choices here
+
+
+def _play(env, seed: int, pick_seed: int):
+    """One whole game with seeded random legal actions; returns (the actions, the final rewards)."""
+    env.reset(seed=seed)
+    rng = random.Random(pick_seed)
+    actions, total = [], {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        total[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        a = int(rng.choice(legal))
+        actions.append((agent, a))
+        env.step(a)
+    return actions, total
+
+
+def test_the_same_seed_plays_the_same_game_as_vbr_itself():
+    env = vbr.rl.pettingzoo_env("siatka")
+    actions, _ = _play(env, seed=7, pick_seed=1)
+    again, _ = _play(vbr.rl.pettingzoo_env("siatka"), seed=7, pick_seed=1)
+    assert actions == again
+    st = vbr.load("siatka").new_state(7)  # `vbr run siatka --seed 7` starts here
+    for agent, a in actions:
+        assert agent == f"seat_{st.pending.seat}"
+        st.apply_index(a)
+    assert st.is_terminal() and str(st.outcome()) == str(env.vbr_state.outcome())
+
+
+@pytest.mark.parametrize("name,options", [("cattack", {"players": 4}), ("volleyball-high", {"mode": "2v2"}),
+                                          ("siatka", {})], ids=["cattack-4", "vbh-2v2", "siatka"])
+def test_rewards_at_the_end_are_each_seats_side_result(name, options):
+    env = vbr.rl.pettingzoo_env(name, options)
+    for seed in range(3):
+        _, total = _play(env, seed=seed, pick_seed=seed)
+        outcome = env.vbr_state.outcome()
+        prog = env.game.program
+        expected = seat_returns(prog, outcome)
+        assert [total[f"seat_{s}"] for s in range(prog.seats)] == expected
+        winners = [s for s in range(prog.seats) if expected[s] == 1]
+        # a side wins whole: in a game of teams, both seats of the winning team get +1
+        assert winners == (prog.teams[outcome.team] if outcome.team is not None else [])
+
+
+def test_the_mask_marks_exactly_the_legal_choices_of_the_seat_to_choose():
+    env = vbr.rl.pettingzoo_env("tanto-cuore-beach-volleyball")
+    env.reset(seed=4)
+    rng = random.Random(4)
+    for _ in range(40):
+        st = env.vbr_state
+        n = len(st.pending.options)
+        for agent in env.agents:
+            mask = env.observe(agent)["action_mask"]
+            if agent == env.agent_selection:
+                assert mask.tolist() == [1] * n + [0] * (env.max_actions - n)
+            else:
+                assert not mask.any()
+        env.step(rng.randrange(n))
+        if env.vbr_state.is_terminal():
+            break
+
+
+def test_the_action_space_is_derived_from_the_declarations():
+    # Siatka: 36 cards and tiles are the largest set a choice can pick from (court: 12 places,
+    # 8 directions, enums of at most 4), and an optional choice adds `pass`: 37
+    env = vbr.rl.pettingzoo_env("siatka")
+    assert env.action_space("seat_0").n == 37 == len(vbr.load("siatka").new_state(0).ent) + 1
+
+
+def test_a_choice_with_more_options_than_the_action_space_is_a_clear_error():
+    env = vbr.rl.pettingzoo_env("siatka", max_actions=1)
+    with pytest.raises(UsageError, match=r"siatka.vbr:\d+:\d+: the choice `.*` offers \d+ options, more than the 1 "
+                                         r"actions .*max_actions="):
+        env.reset(seed=0)
+
+
+def test_bad_input_is_a_clear_error():
+    env = vbr.rl.pettingzoo_env("siatka")
+    env.reset(seed=0)
+    with pytest.raises(UsageError, match="'seat_2' is not an agent of this game: its agents are seat_0, seat_1"):
+        env.observe("seat_2")
+    with pytest.raises(UsageError, match="is not an agent"):
+        env.action_space("player_0")
+    n = len(env.vbr_state.pending.options)
+    with pytest.raises(IllegalActionError, match=f"has options 0..{n - 1}"):
+        env.step(n)
+    with pytest.raises(IllegalActionError, match="not an action"):
+        env.step("forward")
+    with pytest.raises(UsageError, match="render_mode 'rgb_array' is not one of human, ansi"):
+        vbr.rl.pettingzoo_env("siatka", render_mode="rgb_array")
+    with pytest.raises(UsageError, match="seed"):
+        vbr.rl.pettingzoo_env("siatka", seed=-1)
+    with pytest.raises(UsageError, match="unknown option `nonsense`"):
+        vbr.rl.pettingzoo_env("siatka", {"nonsense": 1})
+
+
+def test_ansi_render_shows_public_zones_and_only_the_sizes_of_the_others():
+    env = vbr.rl.pettingzoo_env("siatka", render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert text.startswith("Siatka")
+    assert "hand[0]: " in text and "unseen" in text.split("hand[0]: ")[1].splitlines()[0]
+
+
+def test_without_the_rl_extra_the_error_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if pettingzoo were not installed
+    with pytest.raises(UsageError, match=r"needs the optional package 'pettingzoo'.*pip install 'vbr\[rl\]'"):
+        vbr.rl.pettingzoo_env("siatka")
