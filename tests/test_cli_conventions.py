@@ -267,3 +267,9 @@ def test_play_is_a_command_of_vbr(capsys):
     code, out, err = run(capsys, "play", BUMP, "--seat", "7")
     assert code == 2 and out == ""
     assert err == "vbr: error: --seat 7: no such seat; Bump has seats 0 and 1\n"
+
+
+def test_any_file_that_cannot_be_opened_is_said_in_words(capsys):
+    code, out, err = run(capsys, "trace", BUMP, "--update", "nowhere/doc.md")
+    assert code == 1 and out == ""
+    assert err == "vbr: error: cannot open nowhere/doc.md: no such file\n"
