@@ -305,3 +305,40 @@ def test_other_agents_may_be_given_one_per_other_seat(tmp_path, monkeypatch, cap
     assert play_main(["cattack", "--seat", "0", "--agents", "greedy,first", "--log", str(log)]) == 0
     assert json.loads(log.read_text().splitlines()[0])["agents"] == ["human", "greedy", "human", "first"]
     assert "you play seats 0 and 2, against seat 1 greedy, seat 3 first" in capsys.readouterr().out.replace("\n    ", " ")
+
+
+def _deep_into(name, options, seed, until):
+    game = vbr.load(name, options)
+    state = game.new_state(seed)
+    while not state.is_terminal() and not until(state):
+        state.apply_index(1 % len(state.pending.options))
+    assert not state.is_terminal()
+    return game, state
+
+
+def test_a_long_pile_of_another_seat_is_cut_to_its_latest_and_z_shows_it_whole():
+    game, state = _deep_into("tanto-cuore-beach-volleyball", {}, 1,
+                             lambda s: len(ids_in(s, "discard[0]")) > 12 and s.pending.seat == 1)
+    sc = screen_of(game, state, 1)
+    pile = ids_in(state, "discard[0]")
+    short, whole = text_of(sc.zone_lines()), text_of(sc.zone_lines(full=True))
+    assert re.search(r"^discard\[0\]: Card\(maid/cat/title/value/tossed\) \.\.\. \d+ more,", short, re.M)
+    assert shows(short, pile[-1]) and not shows(short, pile[0])  # the latest kept
+    assert all(shows(whole, i) for i in pile)
+    for i in ids_in(state, "hand[1]"):  # the seat's own zones are never cut
+        assert shows(short, i)
+
+
+def test_long_card_choices_name_the_fields_once():
+    game, state = _deep_into("volleyball-high", {}, 1, lambda s: s.pending.prompt.startswith("line-up"))
+    lines = [plain(x) for x in screen_of(game, state).choice_lines()]
+    assert lines[1].strip() == "Member(side/name/is_star/spec1/spec2/red/field/down):"
+    assert re.match(r"^  1\) #\d+ Member\(0/\w+/", lines[2])
+    assert all(width(x) <= WIDTH for x in lines)
+
+
+def test_question_mark_and_z(tmp_path):
+    game = vbr.load("siatka")
+    _, _, out = session(game, "?\nz\nq\n")
+    assert "keys: a number and Enter chooses, ? the choices, z every zone in full, q leaves" in out
+    assert out.count("== Siatka |") == 2  # the screen, and z's whole board

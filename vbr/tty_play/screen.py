@@ -379,7 +379,10 @@ class Screen:
             lines.append(line)
         return lines
 
-    def zone_lines(self) -> list[Line]:
+    def zone_lines(self, full: bool = False) -> list[Line]:
+        """Every zone the seat may see with its contents; hidden zones as counts. Unless `full`,
+        a zone of another seat, or of nobody, takes at most 2 lines, its latest things kept: a
+        long discard pile shows as `... 20 more, #8 ..., #9 ...`. The seat's own are never cut."""
         b = self.board
         lines: list[Line] = []
         hidden, empty = [], []
@@ -392,11 +395,11 @@ class Screen:
                 empty.append(name)
                 continue
             mine = b.owns(zone, self.seat)
+            style = "mine" if mine else None
             tag = f"{name} (yours)" if mine else name
             items = self.zone_items[zone]
             if self.on_court.get(zone) == len(items) and not self.cut:
-                lines += [text_line(s, "mine" if mine else None) for s in
-                          wrap(f"{tag}: {len(items)} on the court", rest="    ")]
+                lines += [text_line(s, style) for s in wrap(f"{tag}: {len(items)} on the court", rest="    ")]
                 continue
             kinds = {it.kind for it in items}
             if len(kinds) == 1:
@@ -407,16 +410,17 @@ class Screen:
             else:
                 head = f"{tag}:"
                 words = [f"{it.id} {it.kind}({it.values()})" for it in items]
-            words = [clean(w) + ("," if i < len(words) - 1 else "") for i, w in enumerate(words)]
-            lines += [text_line(s, "mine" if mine else None) for s in wrap([clean(head)] + words, rest="    ")]
+            words = [clean(w) for w in words]
+            cap = None if full or mine else 2
+            lines += [text_line(s, style) for s in _listing(clean(head), words, cap)]
         if hidden:
             lines += [text_line(s, "dim") for s in wrap("hidden (how many): " + ", ".join(hidden), rest="    ")]
         if empty:
             lines += [text_line(s, "dim") for s in wrap("empty: " + ", ".join(empty), rest="    ")]
         return lines
 
-    def board_lines(self) -> list[Line]:
-        return self.header() + self.var_lines() + self.court_lines() + self.zone_lines()
+    def board_lines(self, full: bool = False) -> list[Line]:
+        return self.header() + self.var_lines() + self.court_lines() + self.zone_lines(full)
 
     # -------------------------------------------------------------- the choice
     def labels(self) -> list[str]:
@@ -440,6 +444,12 @@ class Screen:
         lines = [text_line(s, "prompt") for s in wrap(f"{who}{prompt}", first="> ", rest="  ")]
         labels = self.labels()
         nw = len(str(len(labels)))
+        lead = " " * (nw + 4)
+        if any(width(lead + x) > WIDTH for x in labels):  # cards in short: the fields named once
+            labels, kinds = self._short_labels()
+            for kind in kinds:
+                fields = self.board.kind_fields.get(kind, [])
+                lines.append(text_line(truncate(clean(f"{lead}{kind}({'/'.join(fields)}):"), WIDTH), "dim"))
         for i, label in enumerate(labels, 1):
             lead = f"  {str(i).rjust(nw)}) "
             parts = wrap(label, first=lead, rest=" " * len(lead))
@@ -447,9 +457,35 @@ class Screen:
             lines += [text_line(p) for p in parts[1:]]
         return lines
 
+    def _short_labels(self) -> tuple[list[str], list[str]]:
+        labels, kinds = [], []
+        for action, full in zip(self.obs.get("legal", []), self.labels()):
+            it = self.items.get(action)
+            if it is None or len(self.board.kind_fields.get(it.kind, [])) < 2:
+                labels.append(full)
+                continue
+            if it.kind not in kinds:
+                kinds.append(it.kind)
+            labels.append(clean(f"{it.id} {it.kind}({it.values()})"))
+        return labels, kinds
+
     def ask(self) -> str:
         n = len(self.obs.get("legal", []))
         return f"your choice (1-{n}, ? choices, q leave): "
+
+
+def _listing(head: str, words: list[str], cap: int | None) -> list[str]:
+    """`head` and the comma-separated `words`, wrapped; cut to `cap` lines by leaving out the
+    first words (`... N more,`), since the last are the latest (a move puts a thing on top)."""
+    def lay(ws: list[str], more: int) -> list[str]:
+        ws = [w + ("," if i < len(ws) - 1 else "") for i, w in enumerate(ws)]
+        return wrap([head] + ([f"... {more} more,"] if more else []) + ws, rest="    ")
+    out = lay(words, 0)
+    cut = 0
+    while cap is not None and len(out) > cap and cut < len(words) - 1:
+        cut += 1
+        out = lay(words[cut:], cut)
+    return out
 
 
 def _row_side(court, y: int) -> int:

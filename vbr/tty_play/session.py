@@ -13,6 +13,7 @@ from vbr.interpreter import rng as R
 from vbr.tty_play.screen import Board, Screen, event_lines, plain, styled, text_line
 
 QUIT = {"q", "quit", "exit"}
+KEYS = "keys: a number and Enter chooses, ? the choices, z every zone in full, q leaves"
 
 
 @dataclass
@@ -93,7 +94,10 @@ class Session:
             if answer is None or answer.lower() in QUIT:
                 raise Left
             if answer == "?":
-                self.put(sc.choice_lines())
+                self.put(sc.choice_lines() + [text_line(KEYS, "dim")])
+                continue
+            if answer.lower() == "z":
+                self.put(sc.board_lines(full=True) + sc.choice_lines())
                 continue
             if not answer:
                 self.say(f"type a number from 1 to {n} and Enter (? shows the choices, q leaves)", "hint")
