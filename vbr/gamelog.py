@@ -1,14 +1,28 @@
 """Game logs as JSON lines, and replaying them: the same seed, options and choices must give the
-same events, byte for byte."""
+same events, byte for byte.
+
+A log is untrusted input like a rule file: each line is checked against a schema (`Header`,
+`Event`, `ChoiceEvent`) before it is used, and every problem is reported at its own line
+(`LOG:LINE: error: ...`). A choice is logged with its option's index and kind beside its text,
+since two options may read alike (`pass` is none, and may also be an enum member); replay takes
+the index and checks the text and kind against what the game offers. Replay stops at the first
+line that differs.
+"""
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
 from vbr import __version__
-from vbr.errors import IllegalActionError, InvalidActionError
-from vbr.interpreter.state import Action
+from vbr.errors import VbrError
+
+SEED_MAX = 2 ** 63 - 1  # the seeds `vbr run --seed` takes
 
 
 def dumps(event: dict) -> str:
@@ -25,10 +39,52 @@ def header(game, seed: int, agents: list[str]) -> dict:
 
 
 def write_log(path: Path, head: dict, events: list[dict]) -> None:
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(dumps(head) + "\n")
-        for e in events:
-            f.write(dumps(e) + "\n")
+    """Write the log whole or not at all: into a temporary file in the same folder, moved into
+    place once complete (a full disk leaves the old file, or none, never half a log)."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(dumps(head) + "\n")
+            for e in events:
+                f.write(dumps(e) + "\n")
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# ------------------------------------------------------------------------------ the schema
+class Header(BaseModel):
+    """The first line: which rules, options, seed and agents played."""
+
+    model_config = ConfigDict(extra="forbid")
+    t: StrictStr = Field(pattern="^header$")
+    vbr: StrictStr
+    rules: StrictStr
+    bundled: Optional[StrictStr] = None
+    options: dict[StrictStr, Union[StrictBool, StrictInt, StrictStr]] = {}
+    seed: StrictInt = Field(ge=0, le=SEED_MAX)
+    agents: list[StrictStr] = []
+
+
+class Event(BaseModel):
+    """Any later line: an object naming its kind of event (the rest is compared as it is)."""
+
+    model_config = ConfigDict(extra="allow")
+    t: StrictStr
+
+
+class ChoiceEvent(Event):
+    """A choice: who chose, which option (its index among those offered) and its text."""
+
+    seat: StrictInt = Field(ge=0)
+    action: StrictStr
+    index: Optional[StrictInt] = Field(default=None, ge=0)  # logs before index and kind: by text
+    kind: Optional[StrictStr] = None
 
 
 @dataclass
@@ -38,37 +94,113 @@ class ReplayResult:
     outcome: object = None
 
 
-def replay(path: Path) -> ReplayResult:
-    from vbr.interpreter.game import load
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
-    if not lines:
-        return ReplayResult(False, f"{path}: the log is empty")
+class _Bad(Exception):
+    def __init__(self, line: int, message: str):
+        self.line, self.message = line, message
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _parse(line: int, raw: str, model: type[BaseModel]):
     try:
-        head = json.loads(lines[0])
-        logged = [json.loads(x) for x in lines[1:]]
-    except json.JSONDecodeError as exc:
-        return ReplayResult(False, f"{path}:{exc.lineno}: not a vbr log: {exc.msg}")
-    if head.get("t") != "header":
-        return ReplayResult(False, f"{path}:1: not a vbr log (no header line)")
+        data = json.loads(raw, parse_constant=_no_constant)
+    except ValueError as exc:  # JSONDecodeError is a ValueError, as is a refused Infinity or NaN
+        raise _Bad(line, f"not a vbr log line: {getattr(exc, 'msg', str(exc))}") from None
+    if not isinstance(data, dict):
+        raise _Bad(line, f"not a vbr log line: a JSON {type(data).__name__ if data is not None else 'null'}, "
+                         "not an object")
+    try:
+        model.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'line'}: {e['msg']}" for e in exc.errors())
+        raise _Bad(line, f"not a vbr log line ({problems})") from None
+    return data
+
+
+def read_log(path: Path) -> tuple[dict, list[dict]]:
+    """The header and the events of a log, each line checked; `_Bad` names the first wrong one.
+    Lines end at `\\n` only: a JSON string may hold U+2028 and the like, which `splitlines` cuts."""
+    raw = Path(path).read_bytes()
+    try:
+        content = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _Bad(raw[:exc.start].count(b"\n") + 1, "not a vbr log: not UTF-8 text") from None
+    lines = content.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last line
+    if not lines:
+        raise _Bad(1, "the log is empty")
+    head = _parse(1, lines[0], Header)
+    events = []
+    for i, raw_line in enumerate(lines[1:], start=2):
+        e = _parse(i, raw_line, Event)
+        if e["t"] == "choice":
+            _parse(i, raw_line, ChoiceEvent)
+        events.append(e)
+    return head, events
+
+
+def replay(path: Path) -> ReplayResult:
+    """Play the log's game again from its header and its choices; ok when every event comes out
+    the same. Stops at the first line that differs, and says which."""
+    try:
+        return _replay(path)
+    except _Bad as bad:
+        return ReplayResult(False, f"{path}:{bad.line}: error: {bad.message}")
+
+
+def _replay(path: Path) -> ReplayResult:
+    from vbr.interpreter.game import load
+    from vbr.interpreter.values import kind, text
+    head, logged = read_log(path)
     rules = head["rules"]
     if not Path(rules).is_file() and head.get("bundled"):
         rules = head["bundled"]  # the log travelled to another machine or checkout
-    game = load(rules, head.get("options") or {})
-    state = game.new_state(int(head["seed"]), record=True)
-    for e in logged:
-        if e.get("t") != "choice":
+    try:
+        game = load(rules, head.get("options") or {})
+    except (VbrError, ValueError) as exc:
+        raise _Bad(1, f"cannot load the rules this log names: {exc}") from None
+    state = game.new_state(head["seed"], record=True)
+    produced = state.log
+    done = 0  # events compared so far
+    for j, e in enumerate(logged):
+        line = j + 2
+        if e["t"] != "choice":
             continue
-        if state.is_terminal():
-            break
-        try:
-            state.apply(Action(int(e["seat"]), str(e["action"])))
-        except (IllegalActionError, InvalidActionError) as exc:
-            return ReplayResult(False, f"the logged choice {e['seat']} {e['action']} is not legal on replay: {exc}")
-    produced = [dumps(e) for e in state.log]
-    expected = [dumps(e) for e in logged]
-    for i, (a, b) in enumerate(zip(produced, expected)):
+        # everything before this choice came out as logged, and nothing more
+        done = _same(produced, logged, done, j)
+        p = state.pending
+        if p is None:
+            raise _Bad(line, "the logged choice is not on replay: " +
+                       ("the game is over" if state.is_terminal() else "no choice is pending"))
+        i = e.get("index")
+        if i is None:  # a log written before choices kept their index: the first option of that text
+            i = next((k for k, v in enumerate(p.options) if text(v, state.prog) == e["action"]), len(p.options))
+        if e["seat"] != p.seat or i >= len(p.options) or text(p.options[i], state.prog) != e["action"] \
+                or e.get("kind", kind(p.options[i])) != kind(p.options[i]):
+            offered = ", ".join(f"{k}: {text(v, state.prog)} ({kind(v)})" for k, v in enumerate(p.options))
+            raise _Bad(line, f"the logged choice {e['seat']} {e['action']} (option {i}, {e.get('kind', 'any kind')}) "
+                             f"is not legal on replay: seat {p.seat} is offered {offered}")
+        state.apply_index(i)
+    _same(produced, logged, done, len(logged))
+    return ReplayResult(True, f"{path}: reproduces exactly ({len(logged)} events, {state.outcome()})", state.outcome())
+
+
+def _same(produced: list, logged: list, start: int, upto: int) -> int:
+    """The replay's events from `start` to `upto` (exclusive) match the log's, and there are no
+    more of them than that; else `_Bad` at the first line that differs. Returns `upto`."""
+    for k in range(start, min(len(produced), upto)):
+        a, b = produced[k], logged[k]
+        if b["t"] == "choice" and "index" not in b:  # logged before choices kept index and kind
+            a = {key: v for key, v in a.items() if key not in ("index", "kind")}
+        a, b = dumps(a), dumps(b)
         if a != b:
-            return ReplayResult(False, f"{path}:{i + 2}: differs on replay\n  logged:   {b}\n  replayed: {a}")
-    if len(produced) != len(expected):
-        return ReplayResult(False, f"{path}: the replay has {len(produced)} events, the log {len(expected)}")
-    return ReplayResult(True, f"{path}: reproduces exactly ({len(expected)} events, {state.outcome()})", state.outcome())
+            raise _Bad(k + 2, f"differs on replay\n  logged:   {b}\n  replayed: {a}")
+    if len(produced) < upto:
+        k = len(produced)
+        raise _Bad(k + 2, f"differs on replay: the replay has no such event\n  logged:   {dumps(logged[k])}")
+    if len(produced) > upto:
+        raise _Bad(upto + 2, f"differs on replay: the replay has another event here\n  replayed: {dumps(produced[upto])}")
+    return upto

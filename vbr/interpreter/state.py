@@ -14,6 +14,7 @@ from vbr.interpreter import rng as R
 from vbr.interpreter.program import Frame, Program
 from vbr.interpreter.scope import Fault, OverBudget
 from vbr.interpreter.values import Ent, ZoneRef, text
+from vbr.interpreter.values import kind as value_kind
 
 
 @dataclass(frozen=True)
@@ -183,7 +184,8 @@ class State:
         value = p.options[i]
         if self.log is not None:
             self.record({"t": "choice", "seat": p.seat, "prompt": p.prompt, "action": text(value, self.prog),
-                         "of": len(p.options), **({"item": self.describe(value)} if isinstance(value, Ent) else {})})
+                         "index": i, "kind": value_kind(value), "of": len(p.options),
+                         **({"item": self.describe(value)} if isinstance(value, Ent) else {})})
         fr = self.stack[-1]
         fr.L[p.slot] = value
         fr.pc = p.next_pc

@@ -45,6 +45,19 @@ class ZoneRef(int):
     __slots__ = ()
 
 
+def kind(value) -> str:
+    """What sort of value this is, logged beside a choice's text: two options may read alike
+    (`pass`: none, or an enum member named `pass`; `"1"` and `1`) but never are of one kind and
+    at one index both."""
+    if value is None:
+        return "none"
+    for cls, name in ((bool, "bool"), (Ent, "thing"), (ZoneRef, "zone"), (Cell, "cell"), (int, "int"),
+                      (str, "text"), (tuple, "list")):
+        if isinstance(value, cls):
+            return name
+    return type(value).__name__
+
+
 def text(value, names=None) -> str:
     """The canonical text of a value: what choices and logs are written in."""
     if value is None:

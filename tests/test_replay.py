@@ -1,0 +1,159 @@
+"""Logs and replay (vbr/gamelog.py): an honest log always replays, options that read alike are
+told apart, a broken or changed log is reported at its own line, and a log is written whole."""
+import json
+
+import pytest
+
+from vbr.gamelog import header, replay, write_log
+from vbr.interpreter.game import load
+
+# Two options of each choice read alike: the member `pass` and none (optional), "1" and 1.
+ALIKE = ('game "x"\nseats 2\nenum E { pass, go }\nstart p\nphase p {\n'
+         '  choose x from [pass, go] by 0 optional\n  choose y from ["1", 1] by 1\n'
+         '  say "x is {x}, y is {y}"\n  end draw\n}\n')
+
+
+def play(tmp_path, text: str, picks: list[int], name="g.vbr"):
+    """Play `text` taking option `picks[k]` at the k-th choice; write its log; return its path."""
+    rules = tmp_path / name
+    rules.write_text(text, encoding="utf-8")
+    game = load(rules)
+    st = game.new_state(5, record=True)
+    for i in picks:
+        st.apply_index(i)
+    assert st.is_terminal()
+    log = tmp_path / "g.jsonl"
+    write_log(log, header(game, 5, ["random"] * game.seats), st.log)
+    return log
+
+
+def lines(log) -> list[str]:
+    return log.read_text(encoding="utf-8").split("\n")[:-1]
+
+
+def rewrite(log, k: int, change) -> None:
+    """Replace line k (1-based) of the log by `change(its JSON)` (a dict, or raw text)."""
+    all_lines = lines(log)
+    new = change(json.loads(all_lines[k - 1]))
+    all_lines[k - 1] = new if isinstance(new, str) else json.dumps(new)
+    log.write_text("\n".join(all_lines) + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("picks", [[2, 0], [0, 1], [1, 0], [2, 1]])
+def test_options_that_read_alike_replay_as_chosen(tmp_path, picks):
+    log = play(tmp_path, ALIKE, picks)
+    r = replay(log)
+    assert r.ok, r.message
+
+
+def test_a_choice_is_logged_with_its_index_and_kind(tmp_path):
+    choices = [json.loads(x) for x in lines(play(tmp_path, ALIKE, [2, 1])) if '"t": "choice"' in x or '"t":"choice"' in x]
+    assert [(c["action"], c["index"], c["kind"]) for c in choices] == [("pass", 2, "none"), ("1", 1, "int")]
+
+
+def test_a_say_with_unicode_line_separators_replays(tmp_path):
+    text = 'game "x"\nstart p\nphase p {\n  say "a\u2028b\u2029c\u0085d"\n  end draw\n}\n'
+    log = play(tmp_path, text, [])
+    assert len(lines(log)) == 4  # header, phase, say, end: one line each
+    r = replay(log)
+    assert r.ok, r.message
+
+
+def test_a_log_without_indexes_replays_by_text(tmp_path):
+    log = play(tmp_path, ALIKE, [1, 0])  # go, "1": no option before them reads alike
+    for k in (3, 4):
+        rewrite(log, k, lambda e: {key: v for key, v in e.items() if key not in ("index", "kind")})
+    assert replay(log).ok
+
+
+# ---------------------------------------------------------------------- broken logs
+@pytest.mark.parametrize("change,words", [
+    (lambda h: {k: v for k, v in h.items() if k != "rules"}, "rules: Field required"),
+    (lambda h: {k: v for k, v in h.items() if k != "seed"}, "seed: Field required"),
+    (lambda h: {**h, "seed": 4.7}, "seed: Input should be a valid integer"),
+    (lambda h: {**h, "seed": -1}, "seed: Input should be greater than or equal to 0"),
+    (lambda h: {**h, "seed": 2 ** 64 + 4}, "seed: Input should be less than or equal to 9223372036854775807"),
+    (lambda h: {**h, "options": [1, 2]}, "options: Input should be a valid dictionary"),
+    (lambda h: {**h, "t": "choice"}, "t: String should match pattern"),
+    (lambda h: '[1, 2]', "a JSON list, not an object"),
+    (lambda h: '{"t": "header", "seed": Infinity}', "Infinity is not a number JSON allows"),
+    (lambda h: '{"t": "header"', "not a vbr log line"),
+], ids=["no rules", "no seed", "seed 4.7", "negative seed", "seed past 2**63", "options a list", "not a header",
+        "an array", "Infinity", "cut short"])
+def test_a_broken_header_is_reported_at_line_1(tmp_path, change, words):
+    log = play(tmp_path, ALIKE, [0, 0])
+    rewrite(log, 1, change)
+    r = replay(log)
+    assert not r.ok
+    assert r.message.startswith(f"{log}:1: error: ") and words in r.message, r.message
+
+
+@pytest.mark.parametrize("change,words", [
+    (lambda e: {**e, "seat": "0"}, "seat: Input should be a valid integer"),
+    (lambda e: {k: v for k, v in e.items() if k != "action"}, "action: Field required"),
+    (lambda e: {**e, "index": 1.0}, "index: Input should be a valid integer"),
+    (lambda e: '["choice"]', "a JSON list, not an object"),
+    (lambda e: '{"t": "choice", "seat": NaN}', "NaN is not a number JSON allows"),
+], ids=["seat a string", "no action", "index a float", "an array", "NaN"])
+def test_a_broken_choice_is_reported_at_its_line(tmp_path, change, words):
+    log = play(tmp_path, ALIKE, [0, 0])
+    k = next(i for i, x in enumerate(lines(log), start=1) if '"t":"choice"' in x)
+    rewrite(log, k, change)
+    r = replay(log)
+    assert r.message.startswith(f"{log}:{k}: error: ") and words in r.message, r.message
+
+
+def test_a_changed_choice_is_reported_at_its_own_line(tmp_path):
+    log = play(tmp_path, ALIKE, [0, 0])
+    k = next(i for i, x in enumerate(lines(log), start=1) if '"t":"choice"' in x)
+    rewrite(log, k, lambda e: {**e, "action": "go"})  # a legal option's text, at the index of another
+    r = replay(log)
+    assert r.message.startswith(f"{log}:{k}: error: the logged choice 0 go (option 0, text) is not legal"), r.message
+
+
+def test_another_legal_choice_is_reported_at_the_first_event_it_changes(tmp_path):
+    log = play(tmp_path, ALIKE, [0, 0])
+    k = next(i for i, x in enumerate(lines(log), start=1) if '"t":"choice"' in x)
+    rewrite(log, k, lambda e: {**e, "action": "go", "index": 1})  # all of a piece: the game plays it
+    r = replay(log)
+    say = next(i for i, x in enumerate(lines(log), start=1) if '"t": "say"' in x or '"t":"say"' in x)
+    assert r.message.startswith(f"{log}:{say}: error: differs on replay"), r.message  # not at the end
+
+
+def test_a_choice_of_the_wrong_kind_is_refused(tmp_path):
+    log = play(tmp_path, ALIKE, [2, 0])  # x: none, which reads `pass`
+    k = next(i for i, x in enumerate(lines(log), start=1) if '"t":"choice"' in x)
+    rewrite(log, k, lambda e: {**e, "kind": "text"})  # the member `pass`, claimed at none's index
+    r = replay(log)
+    assert r.message.startswith(f"{log}:{k}: error: the logged choice 0 pass (option 2, text) is not legal"), r.message
+
+
+def test_a_changed_event_before_a_choice_is_reported_at_its_line(tmp_path):
+    log = play(tmp_path, ALIKE, [0, 0])
+    rewrite(log, 2, lambda e: {**e, "phase": "q"})  # the phase event, before any choice
+    assert replay(log).message.startswith(f"{log}:2: error: differs on replay")
+
+
+def test_a_log_cut_short_is_reported_where_it_ends(tmp_path):
+    log = play(tmp_path, ALIKE, [0, 0])
+    all_lines = lines(log)
+    log.write_text("\n".join(all_lines[:-1]) + "\n", encoding="utf-8")  # the `end` event lost
+    r = replay(log)
+    assert r.message.startswith(f"{log}:{len(all_lines)}: error: differs on replay: the replay has another event"), \
+        r.message
+
+
+def test_an_empty_log_is_reported(tmp_path):
+    log = tmp_path / "g.jsonl"
+    log.write_text("")
+    assert replay(log).message == f"{log}:1: error: the log is empty"
+
+
+# ---------------------------------------------------------------------- writing
+def test_a_log_is_written_whole_or_not_at_all(tmp_path):
+    log = play(tmp_path, ALIKE, [0, 0])
+    before = log.read_text()
+    with pytest.raises(TypeError):
+        write_log(log, {"t": "header"}, [{"t": "say", "text": object()}])  # fails half way through
+    assert log.read_text() == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
