@@ -268,3 +268,26 @@ def _flat(symbols) -> list:
         out.append(s)
         out += _flat(s.children)
     return out
+
+
+async def test_a_scenario_file(client: LanguageClient):
+    tests = RULES / "tests" / "siatka.vbr"
+    text = tests.read_text(encoding="utf-8")
+    assert await open_doc(client, tests) == []
+    symbols = await client.text_document_document_symbol_async(
+        T.DocumentSymbolParams(text_document=T.TextDocumentIdentifier(uri=tests.as_uri())))
+    assert [s.name for s in symbols] == re.findall(r'^scenario "([^"]*)"', text, re.M)
+    # a name of the rule file, used in an expectation: its declaration is in rules/siatka.vbr
+    use = position(text, "expect holder", into=len("expect "))
+    hover = await client.text_document_hover_async(
+        T.HoverParams(text_document=T.TextDocumentIdentifier(uri=tests.as_uri()), position=use))
+    assert "**var** `holder`" in hover.contents.value
+    assert "_declared in siatka.vbr" in hover.contents.value
+    # a misspelt name: the error arrives where `vbr check` puts it (the copy must sit beside its rules)
+    path = RULES / "tests" / "siatka.vbr"  # the same URI, changed in the editor only
+    bad = text.replace("expect holder", "expect holdr", 1)
+    diags = await change_doc(client, path, bad)
+    where = position(bad, "expect holdr", into=len("expect "))
+    assert [(d.range.start.line, d.range.start.character, d.message) for d in diags] == \
+        [(where.line, where.character, "unknown name `holdr`; did you mean `holder`?")]
+    assert await change_doc(client, path, text) == []

@@ -176,6 +176,7 @@ class PieceCache:
     def __init__(self):
         self.pieces: dict[str, Piece] = {}
         self.whole: tuple[str, object] | None = None  # (text, AST or VbrError) of the last whole parse
+        self.scenarios: dict = {}  # a scenario file's compiled programs and problems (_check_scenarios)
 
     def get(self, kind: str, start: int, text: str, path: str) -> Piece:
         key = f"{kind}\x00{text}"
@@ -471,7 +472,7 @@ def analyse(text: str, path: str, cache: PieceCache | None = None) -> Analysis:
     a.trees[path] = list(scenarios) if kind == "tests" else list(decls)
     try:
         if kind == "tests":
-            more = _check_scenarios(a, header, scenarios)
+            more = _check_scenarios(a, header, scenarios, cache)
         else:
             title = header.title if isinstance(header, A.GameFile) else ""
             more = _check_rules(a, title, decls)
@@ -535,7 +536,12 @@ def _check_rules(a: Analysis, title: str, decls: list[A.Decl]) -> list[Diagnosti
     return problems + list(findings(program.model))
 
 
-def _check_scenarios(a: Analysis, header, scenarios: list[A.Scenario]) -> list[Diagnostic]:
+def _check_scenarios(a: Analysis, header, scenarios: list[A.Scenario], cache: "PieceCache") -> list[Diagnostic]:
+    """Each scenario compiled against the rule file it tests, as `vbr check` does. Compiled rule
+    programs (one per set of options) are kept while the rule files are unchanged, and each
+    scenario's problems while its text and place are, so an edit compiles only the scenario it
+    touched."""
+    from vbr.interpreter.compiler import compile_rules
     from vbr.loader import load_rules, resolve
     if not isinstance(header, A.TestFile):
         return []
@@ -544,17 +550,35 @@ def _check_scenarios(a: Analysis, header, scenarios: list[A.Scenario]) -> list[D
     a.sources.update({k: v for k, v in rules.sources.items() if k != a.path})
     _chain_trees(a, rules.chain)
     try:
-        from vbr.scenario import _Runner  # no public call checks scenarios given as text yet
+        from vbr.scenario import _Runner, _literal  # no public call checks scenarios given as text yet
     except ImportError:
         return []
-    out: list[Diagnostic] = []
-    cache: dict = {}
+    key = tuple(sorted(rules.sources.items()))
+    state = cache.scenarios
+    if state.get("rules") != key or state.get("compiled", 0) > 500:  # steps add code to the shared programs
+        state.clear()
+        state.update(rules=key, programs={}, found={}, compiled=0)
+    programs, found = state["programs"], state["found"]
     sources = {**rules.sources, a.path: a.text}
+    out: list[Diagnostic] = []
+    lines = a.lines
     for sc in scenarios:
-        try:
-            _Runner(sc, rules, sources, cache=cache).compile()
-        except VbrError as exc:
-            out += exc.diagnostics
+        sc_key = (sc.span.line, sc.span.col, "\n".join(lines[sc.span.line - 1:sc.span.end_line]))
+        if sc_key not in found:
+            options = {s.name: _literal(s.exprs[0]) for s in sc.steps if s.kind == "option"}
+            opt_key = tuple(sorted(options.items()))
+            problems: list[Diagnostic] = []
+            try:
+                if opt_key not in programs:
+                    programs[opt_key] = compile_rules(rules, options, lower=False)  # checking needs no fast form
+                _Runner(sc, rules, sources, cache=programs).compile()
+            except VbrError as exc:
+                problems = list(exc.diagnostics)
+            except Exception as exc:  # options the rule file refuses, say
+                problems = [Diagnostic(sc.span, str(exc))]
+            state["compiled"] += 1
+            found[sc_key] = problems
+        out += found[sc_key]
     return out
 
 
