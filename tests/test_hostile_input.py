@@ -162,3 +162,81 @@ def test_override_problems_are_reported_with_every_other_problem(tmp_path):
     assert found == [(3, "`override nope` overrides nothing: the base file has no `nope`"),
                      (4, "`x` is already defined at " + str(tmp_path / "base.vbr") + ":2:1"),
                      (6, "no phase `zz`")]
+
+
+# ---------------------------------------------------------------- parsing: tokens, nesting, numbers
+
+
+def phase_with(statement: str, head: str = "") -> str:
+    return f'game "x"\nvar v: int = 0\n{head}start p\nphase p {{\n  {statement}\n  end draw\n}}\n'
+
+
+def play_to_the_end(path):
+    state = load(path).new_state(seed=1)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    return state.outcome()
+
+
+def test_an_expression_of_a_thousand_terms_is_a_located_nesting_error(tmp_path):
+    p = write(tmp_path, "plus.vbr", phase_with("v = " + " + ".join(["1"] * 1000)))
+    err = error_of(p)
+    assert (err.span.line, err.span.col) == (5, 3)  # the statement holding it
+    assert err.message.startswith(f"this nests more than {L.MAX_NESTING} levels deep (each operator, call, "
+                                  "statement and block is a level), the limit on nesting")
+
+
+def test_an_expression_at_the_nesting_limit_checks_and_plays(tmp_path):
+    # start > game_file > phase > block > assign, then n - 1 `+` nodes, then the first `1`: n + 5 levels
+    n = L.MAX_NESTING - 5
+    assert play_to_the_end(write(tmp_path, "ok.vbr", phase_with("v = " + " + ".join(["1"] * n))))
+    with pytest.raises(VbrError, match="the limit on nesting"):
+        load(write(tmp_path, "over.vbr", phase_with("v = " + " + ".join(["1"] * (n + 1)))))
+
+
+def test_nested_blocks_past_the_limit_are_reported_at_the_statement_that_goes_past(tmp_path):
+    # each `if` adds two levels (the if and its block); the assignment inside 48 of them is at 101
+    n = 48
+    body = "".join("if true {\n" for _ in range(n)) + "v = 1\n" + "}\n" * n
+    err = error_of(write(tmp_path, "ifs.vbr", phase_with(body)))
+    assert (err.span.line, err.span.col) == (5 + n, 1) and "the limit on nesting" in err.message
+
+
+def test_a_say_hole_gets_what_is_left_of_the_nesting_limit(tmp_path):
+    p = write(tmp_path, "hole.vbr", phase_with('say "{' + "+".join(["1"] * 200) + '}"'))
+    err = error_of(p)
+    assert (err.span.line, err.span.col) == (5, 9)  # the hole's first character, after `say "{`
+    assert "the limit on nesting" in err.message
+
+
+def test_an_integer_literal_of_5000_digits_is_a_located_error(tmp_path):
+    err = error_of(write(tmp_path, "big.vbr", phase_with("v = " + "9" * 5000)))
+    assert (err.span.line, err.span.col) == (5, 7)
+    assert err.message == ("the number 999999999999...999999 (5000 digits) is too large: integers in a rule file "
+                           f"are at most {L.MAX_INT} (2^63 - 1)")
+
+
+def test_integer_literals_stop_at_2_63_minus_1(tmp_path):
+    assert play_to_the_end(write(tmp_path, "max.vbr", phase_with(f"v = {L.MAX_INT} - {L.MAX_INT}")))
+    err = error_of(write(tmp_path, "over.vbr", phase_with(f"v = {L.MAX_INT + 1}")))
+    assert err.message.startswith(f"the number {L.MAX_INT + 1} is too large")
+
+
+def test_a_file_of_too_many_tokens_is_refused_at_the_token_past_the_limit(tmp_path):
+    # `game "x"` is 3 tokens (a string counts once, and once more for each token written inside
+    # it), `var v: int = 0` 6, `start p` 2, `phase p {` 3: 14; then each `v += 1` is 4 (`+`, `=`)
+    head = 'game "x"\nvar v: int = 0\nstart p\nphase p {\n'
+    k, r = divmod(L.MAX_TOKENS + 1 - 14, 4)  # token number MAX_TOKENS + 1: r-th token of statement k + 1
+    p = write(tmp_path, "long.vbr", head + "v += 1\n" * (k + 1) + "end draw\n}\n")
+    err = error_of(p)
+    assert (err.span.line, err.span.col) == (4 + k + 1, [1, 3, 4, 6][r - 1] if r else 6)
+    assert err.message == (f"the file has more than {L.MAX_TOKENS:,} tokens (words, numbers, strings and symbols), "
+                           "the limit on a file's size; split it with `extends`")
+
+
+def test_a_megabyte_of_statements_is_refused_within_seconds(tmp_path):
+    p = write(tmp_path, "mb.vbr", 'game "x"\nvar v: int = 0\nstart p\nphase p {\n' + "  v += 1\n" * 120_000 + "}\n")
+    assert p.stat().st_size > 1_000_000
+    start = time.monotonic()
+    assert "tokens" in error_of(p).message
+    assert time.monotonic() - start < 2

@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import difflib
 import os
-import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from vbr.errors import Diagnostic, Span, VbrCheckError, VbrError
 from vbr.grammar import ast as A
-from vbr.grammar.parser import parse
+from vbr.grammar.parser import normalize_newlines, parse
 from vbr.limits import MAX_EXTENDS_DEPTH, MAX_FILE_BYTES
 
 
@@ -128,7 +127,7 @@ def read_source(path: Path, span: Span | None = None) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = len(_LINE_END.split(data[: exc.start].decode("utf-8", "replace")))
+        line = normalize_newlines(data[: exc.start].decode("utf-8", "replace")).count("\n") + 1
         col = exc.start - max(data.rfind(b"\n", 0, exc.start), data.rfind(b"\r", 0, exc.start))
         raise VbrError.at(Span(file=str(path), line=line, col=col, end_line=line, end_col=col),
                           f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
@@ -137,13 +136,6 @@ def read_source(path: Path, span: Span | None = None) -> str:
         raise VbrError.at(Span(file=str(path)), "the file is empty; a rule file starts with `game \"Title\"`")
     return text
 
-
-_LINE_END = re.compile(r"\r\n?|\n")
-
-
-def normalize_newlines(text: str) -> str:
-    """`\\r\\n` and a lone `\\r` (old Mac files) end a line as `\\n` does."""
-    return _LINE_END.sub("\n", text) if "\r" in text else text
 
 
 def _too_big(path: Path) -> str:

@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import os
+import re
 from functools import lru_cache
 
-from lark import Lark, Token
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from vbr.errors import Diagnostic, Span, VbrError, VbrSyntaxError
 from vbr.grammar import ast as A
 from vbr.grammar.transformer import ToAst
+from vbr.limits import MAX_NESTING, MAX_TOKENS
 
 # Friendly messages for common mistakes: (message, test on the unexpected token and what the
 # parser would have accepted, examples). tests/test_parser.py walks the examples so the table
@@ -101,9 +103,12 @@ def parse_expr(text: str, file: str = "<input>", line: int = 1, col: int = 1) ->
     return _parse(text, file, "expr", line, col)
 
 
-def _parse(text: str, file: str, start: str, line0: int = 1, col0: int = 1):
+def _parse(text: str, file: str, start: str, line0: int = 1, col0: int = 1, nesting: int = MAX_NESTING):
     if "\x00" in text:
         raise VbrSyntaxError(Diagnostic(Span(file=file), "the file contains NUL bytes; is it text?"))
+    if line0 == 1 and col0 == 1:
+        text = normalize_newlines(text.removeprefix("\ufeff"))
+        _count_tokens(text, file)
     _COMMENTS.clear()
     try:
         tree = _lark().parse(text, start=start)
@@ -112,8 +117,9 @@ def _parse(text: str, file: str, start: str, line0: int = 1, col0: int = 1):
     comments = _comments(text, file) if start == "start" else []
     if line0 != 1 or col0 != 1:
         _shift_positions(tree, line0, col0)
+    says = _check_nesting(tree, nesting, file, text if line0 == 1 else None)
     try:
-        result = ToAst(file, lambda t, ln, c: _parse(t, file, "expr", ln, c)).transform(tree)
+        result = ToAst(file, lambda t, ln, c, tok: _parse(t, file, "expr", ln, c, nesting - says.get(id(tok), 0))).transform(tree)
         if comments:
             result = result.model_copy(update={"comments": comments})
         return result
@@ -121,6 +127,78 @@ def _parse(text: str, file: str, start: str, line0: int = 1, col0: int = 1):
         if isinstance(exc.orig_exc, VbrError):
             raise exc.orig_exc from None
         raise
+
+
+_LINE_END = re.compile(r"\r\n?")
+
+
+def normalize_newlines(text: str) -> str:
+    """`\\r\\n` and a lone `\\r` (old Mac files) end a line as `\\n` does, so that positions count
+    lines as editors do."""
+    return _LINE_END.sub("\n", text) if "\r" in text else text
+
+
+# what the lexer makes a token of, roughly: a string (with the tokens of its {holes}), a comment
+# (not counted), a word or number, any other character
+_TOKEN = re.compile(r'"[^"\n]*"|#[^\n]*|\w+|[^\s\w]')
+
+
+def _count_tokens(text: str, file: str) -> None:
+    """Refuse a file of more than `MAX_TOKENS` tokens before Lark builds anything for it: parsing
+    and checking cost memory and time in proportion to the tokens."""
+    count = 0
+    for m in _TOKEN.finditer(text):
+        tok = m.group()
+        if tok[0] == "#":
+            continue
+        count += 1 if tok[0] != '"' else 1 + sum(1 for _ in _TOKEN.finditer(tok[1:-1]))
+        if count > MAX_TOKENS:
+            line = text.count("\n", 0, m.start()) + 1
+            col = m.start() - text.rfind("\n", 0, m.start())
+            raise VbrSyntaxError(Diagnostic(Span(file=file, line=line, col=col, end_line=line, end_col=col),
+                                            f"the file has more than {MAX_TOKENS:,} tokens (words, numbers, strings "
+                                            "and symbols), the limit on a file's size; split it with `extends`"),
+                                 {file: text})
+
+
+def _check_nesting(tree: Tree, limit: int, file: str, text: str | None) -> dict[int, int]:
+    """Refuse a parse tree deeper than `limit` (every pass over the AST after this one may recurse
+    freely). Walks without recursion. Returns the depth of each `say` string (by the token's id),
+    so that the expressions in its {holes} get only what is left of the limit."""
+    says: dict[int, int] = {}
+    stack = [(tree, 1, tree)]
+    while stack:
+        node, depth, anchor = stack.pop()
+        if node.data in _ANCHORS:
+            anchor = node
+        if depth > limit:
+            line, col = _position(anchor)
+            raise VbrSyntaxError(Diagnostic(Span(file=file, line=line, col=col, end_line=line, end_col=col),
+                                            f"this nests more than {MAX_NESTING} levels deep (each operator, call, "
+                                            "statement and block is a level), the limit on nesting; "
+                                            "split it with `let`, `fn` or `proc`"),
+                                 {file: text} if text is not None else None)
+        if node.data == "say":
+            says.update((id(c), depth) for c in node.children if isinstance(c, Token))
+        stack.extend((c, depth + 1, anchor) for c in node.children if isinstance(c, Tree))
+    return says
+
+
+# statements and declarations: a too deep tree is reported at the innermost one holding the fault
+_ANCHORS = {"let", "assign", "call_stmt", "if_", "elif_", "for_", "repeat", "loop", "while_", "choose", "move",
+            "shuffle", "create", "emit", "say", "reveal", "end_winner", "end_team", "seats", "option", "die",
+            "var", "const", "fn", "proc", "handler", "require", "sc_given", "sc_force", "sc_choose", "sc_expect",
+            "sc_expect_legal", "sc_expect_illegal", "sc_expect_winner"}
+
+
+def _position(node: Tree) -> tuple[int, int]:
+    m = node.meta
+    if not getattr(m, "empty", True):
+        return m.line, m.column
+    for tok in node.scan_values(lambda v: isinstance(v, Token)):
+        if tok.line is not None:
+            return tok.line, tok.column
+    return 1, 1
 
 
 def _comments(text: str, file: str) -> list[A.Comment]:

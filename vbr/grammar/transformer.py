@@ -6,7 +6,8 @@ import re
 from lark import Token, Transformer, v_args
 
 from vbr.grammar import ast as A
-from vbr.errors import Span
+from vbr.errors import Diagnostic, Span, VbrSyntaxError
+from vbr.limits import MAX_INT
 
 
 class _Tagged(tuple):
@@ -41,6 +42,15 @@ class ToAst(Transformer):
         return Span(file=self.file, line=tok.line, col=tok.column,
                     end_line=tok.end_line or tok.line, end_col=tok.end_column or tok.column)
 
+    def _int(self, tok: Token) -> int:
+        """An integer literal, of at most `MAX_INT` (a 5,000-digit number is not converted at all)."""
+        digits = str(tok).lstrip("0")
+        if len(digits) > len(str(MAX_INT)) or int(digits or "0") > MAX_INT:
+            shown = digits if len(digits) <= 30 else f"{digits[:12]}...{digits[-6:]} ({len(digits)} digits)"
+            raise VbrSyntaxError(Diagnostic(self.tok_span(tok), f"the number {shown} is too large: integers in a "
+                                                                f"rule file are at most {MAX_INT} (2^63 - 1)"))
+        return int(digits or "0")
+
     def __default__(self, data, children, meta):
         raise NotImplementedError(f"grammar rule {data!r} has no AST mapping")
 
@@ -66,12 +76,12 @@ class ToAst(Transformer):
         return A.Extends(span=self._span(meta, ch), name="@extends", path=_str(ch[0]))
 
     def team(self, meta, ch):
-        return A.Team(span=self._span(meta, ch), name=str(ch[0]), seats=[int(t) for t in ch[1:]])
+        return A.Team(span=self._span(meta, ch), name=str(ch[0]), seats=[self._int(t) for t in ch[1:]])
 
     def seats(self, meta, ch):
         teams = [c for c in ch[1:] if isinstance(c, A.Team)]
         when = next((c for c in ch[1:] if isinstance(c, A.Expr)), None)
-        return A.Seats(span=self._span(meta, ch), name="@seats", count=int(ch[0]), teams=teams, when=when)
+        return A.Seats(span=self._span(meta, ch), name="@seats", count=self._int(ch[0]), teams=teams, when=when)
 
     def option(self, meta, ch):
         return A.Option(span=self._span(meta, ch), name=str(ch[0]), default=ch[1], choices=list(ch[2:]))
@@ -107,7 +117,7 @@ class ToAst(Transformer):
 
     def _court_item(self, what, meta, ch):
         return A.CourtItem(span=self._span(meta, ch), what=what,
-                           values=[c if isinstance(c, int) else (str(c) if c.type == "NAME" else int(c)) for c in ch])
+                           values=[c if isinstance(c, int) else (str(c) if c.type == "NAME" else self._int(c)) for c in ch])
 
     def court_rows(self, meta, ch):
         return self._court_item("rows", meta, ch)
@@ -125,10 +135,10 @@ class ToAst(Transformer):
         return self._court_item("space", meta, ch)
 
     def signed(self, meta, ch):
-        return int(ch[0])
+        return self._int(ch[0])
 
     def neg_int(self, meta, ch):
-        return -int(ch[0])
+        return -self._int(ch[0])
 
     def direction(self, meta, ch):
         return A.Direction(span=self._span(meta, ch), name=str(ch[0]), right=ch[1], forward=ch[2])
@@ -208,7 +218,7 @@ class ToAst(Transformer):
         return A.Require(span=self._span(meta, ch), name="", cond=ch[0], message=_str(ch[1]))
 
     def limits(self, meta, ch):
-        return A.Limit(span=self._span(meta, ch), name="limit " + str(ch[0]), value=int(ch[1]))
+        return A.Limit(span=self._span(meta, ch), name="limit " + str(ch[0]), value=self._int(ch[1]))
 
     # -------------------------------------------------------------- statements
     def block(self, meta, ch):
@@ -242,10 +252,10 @@ class ToAst(Transformer):
         return A.Repeat(span=self._span(meta, ch), count=ch[0], body=ch[1])
 
     def loop(self, meta, ch):
-        return A.Loop(span=self._span(meta, ch), max=int(ch[0]), body=ch[1])
+        return A.Loop(span=self._span(meta, ch), max=self._int(ch[0]), body=ch[1])
 
     def while_(self, meta, ch):
-        return A.While(span=self._span(meta, ch), test=ch[0], max=int(ch[1]), body=ch[2])
+        return A.While(span=self._span(meta, ch), test=ch[0], max=self._int(ch[1]), body=ch[2])
 
     def brk(self, meta, ch):
         return A.Break(span=self._span(meta, ch))
@@ -324,7 +334,7 @@ class ToAst(Transformer):
             if m.start() > pos:
                 parts.append(text[pos:m.start()])
             col = tok.column + 1 + m.start(1)  # +1 for the opening quote
-            parts.append(self.parse_expr(m.group(1), tok.line, col))
+            parts.append(self.parse_expr(m.group(1), tok.line, col, tok))
             pos = m.end()
         if pos < len(text):
             parts.append(text[pos:])
@@ -378,10 +388,10 @@ class ToAst(Transformer):
         return _tag("args", list(ch))
 
     def int_lit(self, meta, ch):
-        return A.IntLit(span=self._span(meta, ch), value=int(ch[0]))
+        return A.IntLit(span=self._span(meta, ch), value=self._int(ch[0]))
 
     def neg_int_lit(self, meta, ch):
-        return A.IntLit(span=self._span(meta, ch), value=-int(ch[0]))
+        return A.IntLit(span=self._span(meta, ch), value=-self._int(ch[0]))
 
     def true_lit(self, meta, ch):
         return A.BoolLit(span=self._span(meta, ch), value=True)
@@ -427,7 +437,7 @@ class ToAst(Transformer):
         return self._step("option", meta, ch, name=str(ch[0]), exprs=[ch[1]])
 
     def sc_seed(self, meta, ch):
-        return self._step("seed", meta, ch, value=int(ch[0]))
+        return self._step("seed", meta, ch, value=self._int(ch[0]))
 
     def sc_given(self, meta, ch):
         return self._step("given", meta, ch, block=ch[0])
