@@ -233,3 +233,18 @@ def test_without_the_rl_extra_the_error_says_how_to_install_it(monkeypatch):
     st = vbr.load("siatka").new_state(0)
     with pytest.raises(UsageError, match=r"pip install 'vbr\[rl\]'"):
         vbr.rl.observation_tensor(st, 0)
+
+
+def _python_blocks(doc):
+    import re
+    return re.findall(r"^```python\n(.*?)^```", doc.read_text(encoding="utf-8"), flags=re.M | re.S)
+
+
+def test_every_python_example_in_docs_rl_runs(capsys):
+    from pathlib import Path
+    doc = Path(__file__).resolve().parent.parent / "docs" / "rl.md"
+    examples = _python_blocks(doc)
+    assert len(examples) == 3  # PettingZoo, OpenSpiel, observations
+    for i, code in enumerate(examples):
+        exec(compile(code, f"{doc}:example {i + 1}", "exec"), {})
+    assert "seat (the observer, one-hot)" in capsys.readouterr().out
