@@ -1,6 +1,8 @@
 """Names and types: every problem reported at once, with positions; options and variants."""
 import pytest
 
+from conftest import rule_files
+
 from vbr.errors import OptionError, VbrCheckError
 from vbr.interpreter.game import load
 
@@ -75,11 +77,30 @@ def test_functions_may_not_recurse(tmp_path):
         load(p)
 
 
-def test_bundled_rules_check_with_every_option_combination():
+def _combinations(path):
+    """Every combination of a rule file's options that have a set of values: each bool option
+    false and true, each option with an `in { ... }` list every listed value. Options without a
+    list (a number such as `target`, a free name such as Tanto Cuore's `chars0`) keep their
+    default."""
     import itertools
-    for combo in itertools.product([False, True], repeat=3):
-        opts = dict(zip(["abilities", "block_marker", "rotation"], combo))
-        assert load("siatka", opts).seats == 2
+    from vbr.checker import literal_value
+    model = load(path, lower=False).program.model
+    axes = []
+    for name, decl in model.option_decls.items():
+        if isinstance(model.options[name], bool):
+            axes.append([(name, False), (name, True)])
+        elif decl.choices:
+            axes.append([(name, literal_value(model, c)) for c in decl.choices])
+    return [dict(combo) for combo in itertools.product(*axes)]
+
+
+@pytest.mark.parametrize("path", rule_files(), ids=lambda p: p.stem)
+def test_bundled_rules_check_with_every_option_combination(path):
+    combos = _combinations(path)
+    assert len(combos) >= 6  # each bundled file has at least 3 bools or a 3-way and a 2-way choice
+    for opts in combos:
+        game = load(path, opts, lower=False)
+        assert game.seats >= 1 and game.program.options == {**game.program.options, **opts}
 
 
 def test_code_behind_an_option_that_is_off_is_still_checked(tmp_path):

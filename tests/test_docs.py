@@ -138,12 +138,16 @@ def test_every_whole_rule_file_passes_the_checker(block, tmp_path):
 
 @pytest.mark.parametrize("block", WHOLE_TESTS, ids=[b.where for b in WHOLE_TESTS])
 def test_every_whole_scenario_file_parses_and_passes_against_the_tutorial(block, tmp_path):
-    """A scenario file shown for one of the tutorial's games must pass against it."""
+    """A scenario file shown in the docs must pass against the game it names: one of the
+    tutorial's games, or a bundled rule file."""
+    from vbr.loader import resolve
     tree = parse(block.text, block.where)
     assert isinstance(tree, A.TestFile)
     rules = DOCS / "tutorial" / tree.rules
     if not rules.is_file():
-        return
+        rules = resolve(tree.rules)
+    assert rules.is_file(), f"{block.where}: names {tree.rules!r}, neither a tutorial game nor a bundled rule file"
+    rules = rules.resolve()
     path = tmp_path / "example_test.vbr"
     path.write_text(block.text.replace(f'"{tree.rules}"', f'"{rules}"', 1), encoding="utf-8")
     failed = [f"{r.title}: {r.message}" for r in run_file(path) if not r.ok]

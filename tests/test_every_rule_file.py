@@ -49,8 +49,29 @@ def test_random_games_keep_the_invariants(path, options):
         assert st.audit() == []
         out = st.outcome()
         assert out is not None
-        if out.winner is not None:
-            assert 0 <= out.winner < game.seats
+        _check_the_end(game, out)
+
+
+# the option that sets the points to win, where it is not called `target`
+TARGET_OPTION = {"volleyball-high": "points"}
+
+
+def _check_the_end(game, out):
+    """Every bundled game ends the moment a side reaches the points to win: there is a winning
+    side (a seat, or a team in a game of teams), its points are exactly the target and every
+    other side's are below it."""
+    prog = game.program
+    target = prog.options[TARGET_OPTION.get(game.path.stem, "target")]
+    assert out.team is not None or out.winner is not None, f"no winner: {out}"
+    if out.winner is not None:
+        assert 0 <= out.winner < game.seats
+    side = out.team if out.team is not None else prog.team_of[out.winner]
+    if out.winner is not None and out.team is not None:
+        assert prog.team_of[out.winner] == out.team
+    points = out.points
+    assert points is not None and len(points) == len(prog.teams)
+    assert points[side] == target, f"{out}: the winner has {points[side]} points, the target is {target}"
+    assert all(p < target for i, p in enumerate(points) if i != side), out
 
 
 @pytest.mark.parametrize("path", rule_files() + scenario_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
