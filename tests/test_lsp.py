@@ -16,7 +16,7 @@ from conftest import ROOT, RULES  # noqa: E402
 from vbr.grammar.parser import parse  # noqa: E402
 from vbr.grammar.printer import program  # noqa: E402
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+session = pytest.mark.asyncio(loop_scope="module")  # the tests that share one server
 
 SIATKA = RULES / "siatka.vbr"
 HIGH = RULES / "volleyball-high.vbr"
@@ -80,11 +80,13 @@ def as_found(diags: list[T.Diagnostic]) -> set[tuple[int, int, str, str]]:
 
 
 # ------------------------------------------------------------------------------ diagnostics
+@session
 async def test_a_bundled_file_has_no_diagnostics(client: LanguageClient):
     assert await open_doc(client, SIATKA) == []
     assert await open_doc(client, HIGH) == []
 
 
+@session
 async def test_an_error_arrives_at_its_range_with_the_text_of_vbr_check(client: LanguageClient, tmp_path):
     text = SIATKA.read_text(encoding="utf-8")
     path = tmp_path / "siatka.vbr"
@@ -101,6 +103,7 @@ async def test_an_error_arrives_at_its_range_with_the_text_of_vbr_check(client: 
     assert await change_doc(client, path, text) == []  # and it goes away when fixed
 
 
+@session
 async def test_all_problems_at_once(client: LanguageClient, tmp_path):
     text = SIATKA.read_text(encoding="utf-8")
     path = tmp_path / "two.vbr"
@@ -112,6 +115,7 @@ async def test_all_problems_at_once(client: LanguageClient, tmp_path):
     assert as_found(diags) == expected
 
 
+@session
 async def test_a_syntax_error_keeps_the_rest_of_the_file(client: LanguageClient, tmp_path):
     text = SIATKA.read_text(encoding="utf-8")
     path = tmp_path / "broken.vbr"
@@ -133,6 +137,7 @@ async def test_a_syntax_error_keeps_the_rest_of_the_file(client: LanguageClient,
 
 
 # ------------------------------------------------------------------------------ names
+@session
 async def test_hover_shows_the_declaration_its_comment_and_the_passage(client: LanguageClient):
     text = SIATKA.read_text(encoding="utf-8")
     await open_doc(client, SIATKA)
@@ -155,6 +160,7 @@ async def test_hover_shows_the_declaration_its_comment_and_the_passage(client: L
     assert "[Goal of the Game]" in hover.contents.value
 
 
+@session
 async def test_definition_and_references(client: LanguageClient):
     text = SIATKA.read_text(encoding="utf-8")
     await open_doc(client, SIATKA)
@@ -174,6 +180,7 @@ async def test_definition_and_references(client: LanguageClient):
     assert loc.range.start == position(text, "field: int")
 
 
+@session
 async def test_definition_and_references_across_extends(client: LanguageClient, tmp_path):
     path = tmp_path / "variant.vbr"
     text = ('game "Siatka, first to 5"\nextends "siatka"\n\n# a shorter game\n'
@@ -198,6 +205,7 @@ async def test_definition_and_references_across_extends(client: LanguageClient, 
 
 
 # ------------------------------------------------------------------------------ completion
+@session
 async def test_completion_offers_names_keywords_and_options(client: LanguageClient, tmp_path):
     text = SIATKA.read_text(encoding="utf-8")
     path = tmp_path / "complete.vbr"
@@ -225,6 +233,7 @@ async def test_completion_offers_names_keywords_and_options(client: LanguageClie
 
 
 # ------------------------------------------------------------------------------ fmt, outline
+@session
 async def test_formatting_gives_the_canonical_form(client: LanguageClient, tmp_path):
     text = SIATKA.read_text(encoding="utf-8")
     path = tmp_path / "messy.vbr"
@@ -239,6 +248,7 @@ async def test_formatting_gives_the_canonical_form(client: LanguageClient, tmp_p
     assert edit.new_text == program(parse(messy, str(path))) == text  # the bundled file is canonical
 
 
+@session
 async def test_document_symbols_are_the_files_declarations(client: LanguageClient):
     text = HIGH.read_text(encoding="utf-8")
     await open_doc(client, HIGH)
@@ -270,6 +280,7 @@ def _flat(symbols) -> list:
     return out
 
 
+@session
 async def test_a_scenario_file(client: LanguageClient):
     tests = RULES / "tests" / "siatka.vbr"
     text = tests.read_text(encoding="utf-8")
@@ -291,3 +302,30 @@ async def test_a_scenario_file(client: LanguageClient):
     assert [(d.range.start.line, d.range.start.character, d.message) for d in diags] == \
         [(where.line, where.character, "unknown name `holdr`; did you mean `holder`?")]
     assert await change_doc(client, path, text) == []
+
+
+def test_edits_parsed_a_declaration_at_a_time_equal_a_whole_parse():
+    """The server re-parses only the declarations an edit touched and shifts the others: after any
+    sequence of edits, what it holds equals a parse of the whole text, positions included."""
+    import random
+
+    from vbr.lsp.analysis import PieceCache, analyse
+    path = str(HIGH)
+    text = HIGH.read_text(encoding="utf-8")
+    cache = PieceCache()
+    rnd = random.Random(3)
+    for _ in range(12):
+        lines = text.split("\n")
+        i = rnd.randrange(1, len(lines) - 1)
+        edit = rnd.choice(["blank", "drop_blank", "comment"])
+        if edit == "blank":
+            lines.insert(i, "")
+        elif edit == "drop_blank" and not lines[i].strip():
+            del lines[i]
+        else:
+            lines.insert(i, "  # a note")
+        text = "\n".join(lines)
+        a = analyse(text, path, cache)
+        whole = parse(text, path)
+        assert not a.recovered
+        assert a.decls == list(whole.decls)

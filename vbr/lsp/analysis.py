@@ -178,23 +178,27 @@ class PieceCache:
         self.whole: tuple[str, object] | None = None  # (text, AST or VbrError) of the last whole parse
         self.scenarios: dict = {}  # a scenario file's compiled programs and problems (_check_scenarios)
 
-    def get(self, kind: str, start: int, text: str, path: str) -> Piece:
-        key = f"{kind}\x00{text}"
-        piece = self.pieces.get(key)
-        if piece is None or (start == 1) != (piece.start == 1):
+    def get(self, kind: str, start: int, text: str, path: str, taken: set[int] | None = None) -> Piece:
+        """The piece of `text` starting at line `start`: the cached one (moved if it has moved),
+        unless this pass has `taken` it already (two pieces of the same text)."""
+        piece = self.pieces.get(f"{kind}\x00{text}")
+        if piece is None or id(piece) in (taken or ()) or (start == 1) != (piece.start == 1):
             piece = parse_piece(kind, start, text, path)
         elif piece.start != start:
-            delta = start - piece.start
-            for d in piece.decls + piece.scenarios:
-                shift(d, delta)
             if piece.error is not None:
                 piece = parse_piece(kind, start, text, path)  # its message carries its position
-            piece.start = start
+            else:
+                for d in piece.decls + piece.scenarios:
+                    shift(d, start - piece.start)
+                piece.start = start
+        if taken is not None:
+            taken.add(id(piece))
         return piece
 
     def parse(self, text: str, path: str) -> tuple[str, list[Piece]]:
         kind, cuts = cut(text)
-        pieces = [self.get(kind, start, t, path) for start, t in cuts]
+        taken: set[int] = set()
+        pieces = [self.get(kind, start, t, path, taken) for start, t in cuts]
         self.pieces = {f"{kind}\x00{p.text}": p for p in pieces}
         return kind, pieces
 
@@ -479,6 +483,8 @@ def analyse(text: str, path: str, cache: PieceCache | None = None) -> Analysis:
     except VbrError as exc:  # a problem that stops the check (a missing parent, a cycle)
         more = list(exc.diagnostics)
         a.sources.update({k: v for k, v in exc.sources.items() if k not in a.sources})
+    except Exception as exc:  # a bug of vbr's, not of the file: say so rather than go quiet
+        more = [Diagnostic(Span(file=path), f"internal error in vbr while checking: {type(exc).__name__}: {exc}")]
     more = [d for d in more if not (spoiled and set(_QUOTED.findall(d.message)) & spoiled)]
     diags += more
     a.diagnostics = _dedupe(diags)
