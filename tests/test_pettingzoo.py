@@ -139,3 +139,16 @@ def test_without_the_rl_extra_the_error_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if pettingzoo were not installed
     with pytest.raises(UsageError, match=r"needs the optional package 'pettingzoo'.*pip install 'vbr\[rl\]'"):
         vbr.rl.pettingzoo_env("siatka")
+
+
+@pytest.mark.parametrize("name,options", CONFIGS, ids=IDS)
+def test_pettingzoo_api_test_passes_with_the_options_observed(name, options):
+    env = vbr.rl.pettingzoo_env(name, options, observe_options=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=500)
+    env.reset(seed=1)
+    obs = env.observe(env.agent_selection)
+    n = int(obs["action_mask"].sum())
+    assert obs["options"].shape[0] == env.max_actions
+    assert obs["options"][:n].any(axis=1).all() and not obs["options"][n:].any()

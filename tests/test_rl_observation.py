@@ -248,3 +248,44 @@ def test_every_python_example_in_docs_rl_runs(capsys):
     for i, code in enumerate(examples):
         exec(compile(code, f"{doc}:example {i + 1}", "exec"), {})
     assert "seat (the observer, one-hot)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name,options", CONFIGS, ids=IDS)
+def test_each_options_row_says_what_that_option_is_to_the_chooser_alone(name, options):
+    from vbr.interpreter.values import Cell, Ent
+    from vbr.rl.observation import option_features
+    game = vbr.load(name, options)
+    enc = encoding(game.program)
+    off = {block: at for block, at, _ in enc.option_layout()}
+    n_actions = 80  # more than any choice of the bundled games offers
+    for st in _states(game, seed=4, every=2):
+        if st.is_terminal():
+            continue
+        chooser = st.pending.seat
+        rows = option_features(st, chooser, n_actions)
+        assert rows.shape == (n_actions, enc.option_size)
+        assert not rows[len(st.pending.options):].any()
+        for other in range(game.seats):
+            if other != chooser:
+                assert not option_features(st, other, n_actions).any()
+        for i, v in enumerate(st.pending.options):
+            row = rows[i]
+            if v is None:
+                assert row[off["pass"]] == 1 and row.sum() == 1
+            elif isinstance(v, Ent):
+                if st.where[v] in st.hidden_zones(chooser):  # the option's text, #id, says no more
+                    assert row[off["card or piece: unseen"]] == 1 and row.sum() == 1
+                else:
+                    assert row[off["card or piece: kind (one-hot)"] + st.kind[v]] == 1
+                    assert row[off["card or piece: the zone it lies in (one-hot)"] + st.where[v]] == 1
+            elif isinstance(v, Cell):
+                assert row[off["cell (court place, one-hot)"] + enc._place(v)] == 1 and row.sum() == 1
+            elif isinstance(v, str) and v in game.program.dir_vec:
+                assert row[off["direction (one-hot)"] + list(game.program.dir_vec).index(v)] == 1
+            elif isinstance(v, bool):
+                assert row[off["false, true"] + int(v)] == 1
+            elif isinstance(v, int):
+                assert row[off["number"]] == v
+        # what the chooser cannot see stays unseen: a re-deal of it leaves the rows as they were
+        dealt = st.determinize(chooser, seed=1)
+        assert np.array_equal(option_features(dealt, chooser, n_actions), rows)

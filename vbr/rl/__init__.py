@@ -42,7 +42,8 @@ def observation_shape(game) -> tuple[int]:
 
 def pettingzoo_env(rule_file, options: dict | None = None, **settings):
     """A PettingZoo AEC environment playing `rule_file` (a path or a bundled name), one agent per
-    seat (`seat_0`, ...). Settings: `seed`, `render_mode` ("human" or "ansi"), `max_actions`."""
+    seat (`seat_0`, ...). Settings: `seed`, `render_mode` ("human" or "ansi"), `max_actions`,
+    `observe_options` (add what each option is to the observation)."""
     require("numpy", "vbr.rl.pettingzoo_env")
     require("gymnasium", "vbr.rl.pettingzoo_env")
     require("pettingzoo", "vbr.rl.pettingzoo_env")

@@ -19,6 +19,7 @@ import numpy as np
 from vbr.errors import Diagnostic, UsageError, VbrError
 from vbr.grammar import ast as A
 from vbr.interpreter import types as T
+from vbr.interpreter.values import Cell, Ent, ZoneRef
 
 INF = np.inf
 
@@ -251,6 +252,83 @@ class Encoding:
                         out[off + place] += 1
         return out
 
+    # ------------------------------------------------------------------ the options of a choice
+    def option_layout(self) -> list[tuple[str, int, int]]:
+        """(block, offset, size) of one option's features (`option_features`)."""
+        if getattr(self, "_opt_layout", None) is None:
+            prog = self.prog
+            self._members = [x for members in prog.model.enums.values() for x in members]
+            self._member_index = {x: i for i, x in enumerate(self._members)}
+            self._dir_index = {d: i for i, d in enumerate(prog.dir_vec)}
+            blocks = [("pass", 1), ("number", 1), ("false, true", 2), ("direction (one-hot)", len(self._dir_index)),
+                      ("enum member (one-hot over every enum's members)", len(self._members)),
+                      ("zone (one-hot)", len(prog.zone_names)), ("cell (court place, one-hot)", self.places),
+                      ("card or piece: unseen", 1), ("card or piece: kind (one-hot)", len(prog.kind_names)),
+                      ("card or piece: the zone it lies in (one-hot)", len(prog.zone_names))]
+            bounds = {"number": ([-INF], [INF])}
+            for kname, fields in zip(prog.kind_names, self.kind_fields):
+                for fname, size, lows, highs, *_ in fields:
+                    blocks.append((f"card or piece: {kname}.{fname}", size))
+                    bounds[blocks[-1][0]] = (lows, highs)
+            blocks.append(("other (a list, a text)", 1))
+            layout, at, low, high = [], 0, [], []
+            for name, size in blocks:
+                layout.append((name, at, size))
+                lo, hi = bounds.get(name, ([0] * size, [1] * size))
+                low += list(lo)
+                high += list(hi)
+                at += size
+            self.option_low = np.array(low, dtype=np.float32)
+            self.option_high = np.array(high, dtype=np.float32)
+            self._opt_layout = layout
+            self._opt = {name: off for name, off, _ in layout}
+            self.option_size = at
+        return self._opt_layout
+
+    def option_features(self, state, seat: int, max_actions: int) -> np.ndarray:
+        """One row per action: what the option with that index is, as the observer may see it;
+        all zero for a seat that is not asked (the options are the chooser's to see) and for rows
+        past the options. A card or piece in a zone the observer may not look into is only
+        `unseen` (the option's text, `#17`, says no more)."""
+        self.option_layout()
+        check_seat(self.prog, seat)
+        out = np.zeros((max_actions, self.option_size), dtype=np.float32)
+        p = state.pending
+        if p is None or state.result is not None or p.seat != seat:
+            return out
+        o = self._opt
+        hidden = self.hidden[seat]
+        for i, v in enumerate(p.options[:max_actions]):
+            row = out[i]
+            if v is None:
+                row[o["pass"]] = 1
+            elif v is True or v is False:
+                row[o["false, true"] + (1 if v else 0)] = 1
+            elif isinstance(v, Ent):
+                if state.where[v] in hidden:
+                    row[o["card or piece: unseen"]] = 1
+                    continue
+                k = state.kind[v]
+                row[o["card or piece: kind (one-hot)"] + k] = 1
+                row[o["card or piece: the zone it lies in (one-hot)"] + state.where[v]] = 1
+                attrs = state.ent[v]
+                kname = self.prog.kind_names[k]
+                for fname, _size, _lo, _hi, pos, add in self.kind_fields[k]:
+                    add(row, o[f"card or piece: {kname}.{fname}"], attrs[pos])
+            elif isinstance(v, ZoneRef):
+                row[o["zone (one-hot)"] + int(v)] = 1
+            elif isinstance(v, Cell):
+                row[o["cell (court place, one-hot)"] + self._place(v)] = 1
+            elif isinstance(v, int):
+                row[o["number"]] = v
+            elif isinstance(v, str) and v in self._dir_index:
+                row[o["direction (one-hot)"] + self._dir_index[v]] = 1
+            elif isinstance(v, str) and v in self._member_index:
+                row[o["enum member (one-hot over every enum's members)"] + self._member_index[v]] = 1
+            else:
+                row[o["other (a list, a text)"]] = 1
+        return out
+
     def _kind_offsets(self) -> list[int]:
         offs = getattr(self, "_koffs", None)
         if offs is None:
@@ -395,6 +473,12 @@ def encoding(prog) -> Encoding:
 def observation_tensor(state, seat: int) -> np.ndarray:
     """What `seat` may see of `state`, as a float32 vector of `observation_shape(state.prog)`."""
     return encoding(state.prog).encode(state, seat)
+
+
+def option_features(state, seat: int, max_actions: int) -> np.ndarray:
+    """What each of the pending choice's options is, one row per action index, for the seat that
+    chooses (zeros for the others): shape (max_actions, option_size)."""
+    return encoding(state.prog).option_features(state, seat, max_actions)
 
 
 def observation_shape(prog) -> tuple[int]:

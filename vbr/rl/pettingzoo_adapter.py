@@ -1,10 +1,12 @@
 """A rule file as a PettingZoo AEC environment: one agent per seat, actions are option indices.
 
 Agent `seat_i` plays seat i. Its observation is `{"observation": its tensor (observation.py),
-"action_mask": 1 for each legal option}`; action `a` picks the a-th legal option of the pending
-choice (`State.apply_index`). Rewards come at the end only: +1 to the winning side, -1 to the
-others, 0 in a draw (common.seat_returns). Same seed, same game: `reset(seed=s)` plays the game
-that `vbr run --seed s` plays, and each later `reset()` the next game of that seed's series.
+"action_mask": 1 for each legal option}`, and with `observe_options=True` also `"options"`: a row
+of features per action index saying what that option is (observation.option_features). Action
+`a` picks the a-th legal option of the pending choice (`State.apply_index`). Rewards come at the
+end only: +1 to the winning side, -1 to the others, 0 in a draw (common.seat_returns). Same seed,
+same game: `reset(seed=s)` plays the game that `vbr run --seed s` plays, and each later `reset()`
+the next game of that seed's series.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ class VbrAECEnv(AECEnv):
     metadata = {"render_modes": ["human", "ansi"], "name": "vbr", "is_parallelizable": False}
 
     def __init__(self, rule_file, options: dict | None = None, seed: int = 0, render_mode: str | None = None,
-                 max_actions: int | None = None):
+                 max_actions: int | None = None, observe_options: bool = False):
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise UsageError(f"render_mode {render_mode!r} is not one of {', '.join(self.metadata['render_modes'])}")
@@ -36,11 +38,15 @@ class VbrAECEnv(AECEnv):
         self.max_actions = common.resolve_max_actions(self.game, self.game.new_state(seed), max_actions)
         self.possible_agents = [f"seat_{i}" for i in range(prog.seats)]
         self.agents = self.possible_agents[:]
-        box = spaces.Box(low=self.encoding.low, high=self.encoding.high, dtype=np.float32)
-        self._observation_spaces = {
-            a: spaces.Dict({"observation": box,
-                            "action_mask": spaces.Box(0, 1, shape=(self.max_actions,), dtype=np.int8)})
-            for a in self.possible_agents}
+        self.observe_options = bool(observe_options)
+        box = {"observation": spaces.Box(low=self.encoding.low, high=self.encoding.high, dtype=np.float32),
+               "action_mask": spaces.Box(0, 1, shape=(self.max_actions,), dtype=np.int8)}
+        if self.observe_options:
+            self.encoding.option_layout()
+            tile = (self.max_actions, 1)
+            box["options"] = spaces.Box(low=np.tile(self.encoding.option_low, tile),
+                                        high=np.tile(self.encoding.option_high, tile), dtype=np.float32)
+        self._observation_spaces = {a: spaces.Dict(box) for a in self.possible_agents}
         self._action_spaces = {a: spaces.Discrete(self.max_actions) for a in self.possible_agents}
         self.vbr_state = None
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -128,7 +134,10 @@ class VbrAECEnv(AECEnv):
         p = st.pending
         if p is not None and st.result is None and p.seat == seat:
             mask[:len(p.options)] = 1
-        return {"observation": observation_tensor(st, seat), "action_mask": mask}
+        obs = {"observation": observation_tensor(st, seat), "action_mask": mask}
+        if self.observe_options:
+            obs["options"] = self.encoding.option_features(st, seat, self.max_actions)
+        return obs
 
     # ------------------------------------------------------------------ for people
     def action_text(self, action: int) -> str:
