@@ -182,7 +182,7 @@ def _first_line(text: str) -> str:
 
 
 # ------------------------------------------------------------------------------------ annotations
-_EQUIV = re.compile(r'EQUIVALENT\(([a-z]+(?:\s*,\s*[a-z]+)*)(?:\s+"([^"]*)")?\):\s*(.*)')
+_EQUIV = re.compile(r'EQUIVALENT\(([a-z]+(?:\s*,\s*[a-z]+)*)(?:\s+"([^"]*)")?(?:\s*(?:→|->)\s*"([^"]*)")?\):\s*(.*)')
 
 
 @dataclass(frozen=True)
@@ -191,16 +191,18 @@ class Equivalence:
     kinds: tuple[str, ...]
     text: str  # when given, only mutants whose `before` contains it
     why: str
+    after: str = ""  # when given, only mutants whose `after` contains it
 
     def covers(self, m: Mutant) -> bool:
-        return m.line == self.line and m.kind in self.kinds and self.text in m.before
+        return m.line == self.line and m.kind in self.kinds and self.text in m.before and self.after in m.after
 
 
 def equivalences(text: str) -> list[Equivalence]:
     """Survivors the rule file marks as provably equivalent: a comment
     `EQUIVALENT(kind, ... "text"): why` on the line of the mutated code, or on its own line just
     above it (the next line of code). With "text", only the mutants of that line whose code before
-    the change contains it (`EQUIVALENT(number "field: 0"): ...`)."""
+    the change contains it (`EQUIVALENT(number "field: 0"): ...`); with `→ "text"` as well, only
+    those whose code after the change contains that (`EQUIVALENT(number "n > 0" → "n > -1"): ...`)."""
     from vbr.trace import _comment
     out: list[Equivalence] = []
     lines = text.splitlines()
@@ -214,5 +216,5 @@ def equivalences(text: str) -> list[Equivalence]:
             while target <= len(lines) and lines[target - 1].strip().startswith("#"):
                 target += 1
         kinds = tuple(k.strip() for k in found.group(1).split(","))
-        out.append(Equivalence(target, kinds, found.group(2) or "", found.group(3).strip()))
+        out.append(Equivalence(target, kinds, found.group(2) or "", found.group(4).strip(), found.group(3) or ""))
     return out
