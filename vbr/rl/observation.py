@@ -19,6 +19,7 @@ import numpy as np
 from vbr.errors import Diagnostic, UsageError, VbrError
 from vbr.grammar import ast as A
 from vbr.interpreter import types as T
+from vbr.interpreter.state import State
 from vbr.interpreter.values import Cell, Ent, ZoneRef
 
 INF = np.inf
@@ -420,16 +421,17 @@ def _cat(lists):
 
 
 # ---------------------------------------------------------------------- helpers
+class _ProgramOnly:
+    """What `State.visible` reads (the program alone): the one rule of who sees which zone."""
+
+    __slots__ = ("prog",)
+
+    def __init__(self, prog):
+        self.prog = prog
+
+
 def _visible(prog, z: int, seat: int) -> bool:
-    vis, per = prog.zone_visibility[z]
-    if vis == "public":
-        return True
-    if vis == "hidden":
-        return False
-    seats = prog.team_seats(per, prog.zone_owner[z])
-    if vis == "owner":
-        return seat in seats
-    return prog.team_of[seat] in {prog.team_of[s] for s in seats}
+    return State.visible(_ProgramOnly(prog), z, seat)
 
 
 def _span_key(span) -> tuple:
