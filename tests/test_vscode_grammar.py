@@ -144,3 +144,31 @@ def test_the_extension_packs_into_a_vsix(node_modules, tmp_path):
     assert not [n for n in names if "/node_modules/vscode-textmate/" in n or "/node_modules/@vscode/vsce/" in n]
     manifest = json.loads(zipfile.ZipFile(target).read("extension/package.json"))
     assert manifest["contributes"]["languages"][0]["extensions"] == [".vbr"]
+
+
+def test_the_manifest_points_at_files_that_exist():
+    manifest = json.loads((VSCODE / "package.json").read_text(encoding="utf-8"))
+    (language,) = manifest["contributes"]["languages"]
+    (grammar,) = manifest["contributes"]["grammars"]
+    assert language["id"] == grammar["language"] == "vbr"
+    assert grammar["scopeName"] == json.loads(GRAMMAR.read_text(encoding="utf-8"))["scopeName"]
+    for rel in (manifest["main"], language["configuration"], grammar["path"]):
+        assert (VSCODE / rel).is_file(), rel
+    config = json.loads((VSCODE / language["configuration"]).read_text(encoding="utf-8"))
+    assert config["comments"] == {"lineComment": "#"}
+    assert ["{", "}"] in config["brackets"]
+    assert "vscode-languageclient" in manifest["dependencies"]
+
+
+@pytest.mark.skipif(not NODE, reason="node is not installed")
+@pytest.mark.parametrize("setting, command", [
+    ({}, ["vbr", "lsp"]),
+    ({"vbr.server.command": ["/venv/bin/python", "-m", "vbr.lsp"]}, ["/venv/bin/python", "-m", "vbr.lsp"]),
+])
+def test_the_client_starts_vbr_lsp_for_vbr_documents(setting, command):
+    """extension.js activated with stand-ins for VS Code and the language client (test/activate.js)."""
+    run = subprocess.run([NODE, "test/activate.js", json.dumps(setting)], cwd=VSCODE, capture_output=True, text=True,
+                         timeout=120, check=True)
+    started = json.loads(run.stdout)
+    assert [started["command"], *started["args"]] == command
+    assert started["documentSelector"] == [{"language": "vbr"}]
