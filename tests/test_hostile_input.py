@@ -149,8 +149,9 @@ def test_an_extends_chain_past_the_limit_is_a_located_error(tmp_path):
 
 
 def test_an_extends_chain_of_a_thousand_files_ends_at_the_limit(tmp_path):
+    top = extends_chain(tmp_path, 1000)
     start = time.monotonic()
-    err = error_of(extends_chain(tmp_path, 1000))
+    err = error_of(top)
     assert "chains at most" in err.message and time.monotonic() - start < 2
 
 
@@ -240,3 +241,123 @@ def test_a_megabyte_of_statements_is_refused_within_seconds(tmp_path):
     start = time.monotonic()
     assert "tokens" in error_of(p).message
     assert time.monotonic() - start < 2
+
+
+# ---------------------------------------------------------------- checking: chains, work, sizes
+
+
+def located(err: VbrError, fragment: str) -> list[tuple[int, int, str]]:
+    return [(d.span.line, d.span.col, d.message) for d in err.diagnostics if fragment in d.message]
+
+
+def chain_of_fns(n: int) -> str:
+    fns = "".join(f"fn f{i}(a: int) = f{i - 1}(a) + 1\n" for i in range(1, n))
+    return 'game "x"\nfn f0(a: int) = a\n' + fns + f"var v: int = 0\nstart p\nphase p {{\n  v = f{n - 1}(1)\n  end draw\n}}\n"
+
+
+def test_a_chain_of_a_thousand_fns_is_one_located_error_at_the_fn_past_the_limit(tmp_path):
+    # f0's depth is 2 (its parameter's type); each f_i adds its `+` and call: f_i is 2i + 2 deep,
+    # first past 150 at f75 (152), declared on line 77
+    start = time.monotonic()
+    err = error_of(write(tmp_path, "fns.vbr", chain_of_fns(1000)))
+    assert located(err, "depth through calls") == [
+        (77, 1, f"this nests 152 levels deep counting into the functions, procedures and consts it uses; "
+                f"the limit on depth through calls is {L.MAX_DEPTH_THROUGH_CALLS} (a chain of calls too long?)")]
+    assert time.monotonic() - start < 2
+
+
+def test_a_chain_of_fns_within_the_limit_checks_and_plays(tmp_path):
+    # f72 is 146 deep, used 3 deep in the phase (block, assignment, call): 149
+    assert play_to_the_end(write(tmp_path, "fns.vbr", chain_of_fns(73)))
+    with pytest.raises(VbrError, match="depth through calls"):  # f73 is 148, 151 in the phase
+        load(write(tmp_path, "over.vbr", chain_of_fns(74)))
+
+
+def test_a_chain_of_a_thousand_procs_is_one_located_error(tmp_path):
+    # p0 is 2 deep (block, say); each p_i adds block, call statement and call: 3i + 2, past 150 at p50
+    procs = "".join(f"proc p{i}() {{\n  p{i - 1}()\n}}\n" for i in range(1, 1000))
+    text = 'game "x"\nproc p0() {\n  say "hi"\n}\n' + procs + "start p\nphase p {\n  p999()\n  end draw\n}\n"
+    err = error_of(write(tmp_path, "procs.vbr", text))
+    assert [(line, col) for line, col, _ in located(err, "depth through calls")] == [(2 + 3 * 50, 1)]
+
+
+def test_a_chain_of_a_thousand_consts_is_one_located_error(tmp_path):
+    # c0 is 1 deep; each c_i adds its `+` and the name: 2i + 1, past 150 at c75 (151), line 77
+    consts = "".join(f"const c{i} = c{i - 1} + 1\n" for i in range(1, 1000))
+    text = 'game "x"\nconst c0 = 1\n' + consts + "var v: int = 0\nstart p\nphase p {\n  v = c999\n  end draw\n}\n"
+    err = error_of(write(tmp_path, "consts.vbr", text))
+    assert [(line, col) for line, col, _ in located(err, "depth through calls")] == [(77, 1)]
+    assert "this nests 151 levels deep" in err.message
+
+
+def test_a_const_from_40_doubling_fns_is_refused_before_it_is_computed(tmp_path):
+    # g0 is 3 nodes (parameter, its type, body); g_i is 7 of its own plus two g_(i-1): 10 * 2^i - 7,
+    # first past 50,000 at g13 (81,913), on line 15
+    fns = "".join(f"fn g{i}(a: int) = g{i - 1}(a) + g{i - 1}(a)\n" for i in range(1, 41))
+    text = 'game "x"\nfn g0(a: int) = a\n' + fns + "const c = g40(1)\n" + phase_with("v = c").split("\n", 1)[1]
+    start = time.monotonic()
+    err = error_of(write(tmp_path, "expo.vbr", text))
+    assert located(err, "expanded size") == [
+        (15, 1, f"fn `g13` is more than {L.MAX_EXPANDED_SIZE:,} expression nodes with every fn it calls written "
+                "out, the limit on expanded size (functions that each call the one before more than once?)")]
+    assert time.monotonic() - start < 2
+
+
+def test_doubling_fns_within_the_expanded_size_check_and_compute(tmp_path):
+    fns = "".join(f"fn g{i}(a: int) = g{i - 1}(a) + g{i - 1}(a)\n" for i in range(1, 13))  # g12: 40,953
+    text = 'game "x"\nfn g0(a: int) = a\n' + fns + "const c = g12(1)\n" + phase_with("v = c").split("\n", 1)[1]
+    assert load(write(tmp_path, "ok.vbr", text)).program.const_values["c"][0] == 2 ** 12
+
+
+def test_user_limits_above_the_caps_are_reported_with_the_maximum(tmp_path):
+    p = write(tmp_path, "lim.vbr", phase_with("v = 1", head="limit depth 100000000\nlimit steps 999999999999\n"))
+    assert [(d.span.line, d.message) for d in error_of(p).diagnostics] == [
+        (3, "`limit depth` may be at most 10,000, the most a rule file may ask for"),
+        (4, "`limit steps` may be at most 100,000,000, the most a rule file may ask for")]
+    caps = "".join(f"limit {k} {v}\n" for k, v in L.MAX_USER_LIMITS.items())
+    assert load(write(tmp_path, "caps.vbr", phase_with("v = 1", head=caps))).program.limits == L.MAX_USER_LIMITS
+
+
+def test_a_court_of_a_billion_columns_is_refused_at_check(tmp_path):
+    court = "court {\n  rows 10\n  cols 1000000000\n}\n"
+    err = error_of(write(tmp_path, "court.vbr", phase_with("v = 1", head=court)))
+    assert located(err, "court") == [(5, 3, "a court has 1 to 100 cols, not 1,000,000,000 (the limit on a court's size)")]
+
+
+def test_a_literal_range_too_large_is_refused_at_check(tmp_path):
+    err = error_of(write(tmp_path, "r.vbr", phase_with("choose n from 1..100000000 by 0")))
+    assert located(err, "range") == [(5, 17, "the range 1..100000000 has 100,000,000 items; a range written with "
+                                             f"fixed ends has at most {L.MAX_LITERAL_RANGE:,}, the limit on ranges")]
+    assert load(write(tmp_path, "ok.vbr", phase_with(f"choose n from 1..{L.MAX_LITERAL_RANGE} by 0")))
+
+
+def test_a_kind_with_too_many_fields_is_refused_at_the_first_field_past_the_limit(tmp_path):
+    fields = ", ".join(f"f{i}: int" for i in range(L.MAX_FIELDS + 1))
+    err = error_of(write(tmp_path, "k.vbr", phase_with("v = 1", head=f"kind card {{ {fields} }}\n")))
+    col = len("kind card { ") + len(", ".join(f"f{i}: int" for i in range(L.MAX_FIELDS))) + len(", ") + 1
+    assert located(err, "fields") == [(3, col, f"kind `card` has more than {L.MAX_FIELDS} fields, the limit on fields of a kind")]
+
+
+def test_a_kind_of_100000_fields_ends_at_a_limit_quickly(tmp_path):
+    fields = ", ".join(f"f{i}: int" for i in range(100_000))
+    start = time.monotonic()
+    assert "tokens" in error_of(write(tmp_path, "k.vbr", phase_with("v = 1", head=f"kind card {{ {fields} }}\n"))).message
+    assert time.monotonic() - start < 2
+
+
+def test_enum_members_and_option_values_past_the_limit_are_refused(tmp_path):
+    n = L.MAX_MEMBERS + 1
+    head = "enum big { " + ", ".join(f"m{i}" for i in range(n)) + " }\n"
+    head += "option o = 0 in { " + ", ".join(str(i) for i in range(n)) + " }\n"
+    err = error_of(write(tmp_path, "e.vbr", phase_with("v = 1", head=head)))
+    assert [(line, msg) for line, _, msg in located(err, "the limit on")] == [
+        (3, f"enum `big` has more than {L.MAX_MEMBERS:,} members, the limit on enum members"),
+        (4, f"option `o` lists more than {L.MAX_MEMBERS:,} values, the limit on an option's values")]
+
+
+def test_too_many_declarations_are_refused_at_the_first_past_the_limit(tmp_path):
+    consts = "".join(f"const c{i} = {i}\n" for i in range(L.MAX_DECLARATIONS + 1))
+    err = error_of(write(tmp_path, "d.vbr", 'game "x"\n' + consts + GOOD_TAIL))
+    # the declaration number MAX_DECLARATIONS + 1 is const c5000, on line 5002
+    assert located(err, "declarations") == [(L.MAX_DECLARATIONS + 2, 1, f"more than {L.MAX_DECLARATIONS:,} declarations "
+                                             "(with everything `extends` brings in), the limit on declarations")]

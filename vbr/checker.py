@@ -9,7 +9,8 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from vbr.errors import Diagnostics, OptionError, Span
+from vbr import limits as LIM
+from vbr.errors import Diagnostic, Diagnostics, OptionError, Span, VbrCheckError
 from vbr.grammar import ast as A
 from vbr.loader import RuleSet
 
@@ -128,6 +129,11 @@ def build_model(rules: RuleSet, options: dict[str, object] | None = None) -> Mod
             shown = ", ".join(f"{k}={v}" for k, v in m.options.items())
             m.diags.error(d.span, f"{d.message} (options: {shown})")
     _second_pass(m, decls)
+    sizes = _check_sizes(m, decls)
+    if sizes:  # past a limit, compiling could recurse too deep or work without end: stop here
+        m.diags.items += sizes
+        raise VbrCheckError(sorted(m.diags.errors, key=lambda d: (d.span.file, d.span.line, d.span.col)),
+                            rules.sources)
     return m
 
 
@@ -368,6 +374,9 @@ def _second_pass(m: Model, decls: list[A.Decl]) -> None:
                     m.diags.error(d.span, f"unknown limit `{key}` (limits: {', '.join(DEFAULT_LIMITS)})")
                 elif d.value < 1:
                     m.diags.error(d.span, "a limit must be at least 1")
+                elif d.value > LIM.MAX_USER_LIMITS[key]:
+                    m.diags.error(d.span, f"`limit {key}` may be at most {LIM.MAX_USER_LIMITS[key]:,}, "
+                                          f"the most a rule file may ask for")
                 else:
                     m.limits[key] = d.value
     _check_references(m)
@@ -419,3 +428,138 @@ def _check_court(m: Model, c: A.Court) -> None:
             if n in seen:
                 m.diags.error(it.span, f"field {n} is numbered twice")
             seen[n] = it
+
+
+# ------------------------------------------------------------------------------------ limits
+
+
+def _check_sizes(m: Model, decls: list[A.Decl]) -> list[Diagnostic]:
+    """The limits of vbr/limits.py that only the whole model shows: counts, sizes, and depth and
+    size counted through calls. Each problem is located and names its limit."""
+    out: list[Diagnostic] = []
+
+    def error(span: Span, message: str) -> None:
+        out.append(Diagnostic(span, message))
+
+    if len(decls) > LIM.MAX_DECLARATIONS:
+        error(decls[LIM.MAX_DECLARATIONS].span, f"more than {LIM.MAX_DECLARATIONS:,} declarations (with everything "
+                                                "`extends` brings in), the limit on declarations")
+    for d in decls:
+        match d:
+            case A.Kind() if len(d.fields) > LIM.MAX_FIELDS:
+                error(d.fields[LIM.MAX_FIELDS].span, f"kind `{d.name}` has more than {LIM.MAX_FIELDS} fields, "
+                                                     "the limit on fields of a kind")
+            case A.Enum() if len(d.members) > LIM.MAX_MEMBERS:
+                error(d.span, f"enum `{d.name}` has more than {LIM.MAX_MEMBERS:,} members, the limit on enum members")
+            case A.Option() if len(d.choices) > LIM.MAX_MEMBERS:
+                error(d.choices[LIM.MAX_MEMBERS].span, f"option `{d.name}` lists more than {LIM.MAX_MEMBERS:,} "
+                                                       "values, the limit on an option's values")
+            case A.Court():
+                for it in d.items:
+                    if it.what in ("rows", "cols") and not 1 <= it.values[0] <= LIM.MAX_COURT_SIDE:
+                        error(it.span, f"a court has 1 to {LIM.MAX_COURT_SIDE} {it.what}, not {it.values[0]:,} "
+                                       "(the limit on a court's size)")
+    for d in decls:
+        for node in A.walk(d):
+            if isinstance(node, A.RangeExpr):
+                lo, hi = _fixed_int(m, node.lo), _fixed_int(m, node.hi)
+                if lo is not None and hi is not None and hi - lo + 1 > LIM.MAX_LITERAL_RANGE:
+                    error(node.span, f"the range {lo}..{hi} has {hi - lo + 1:,} items; a range written with "
+                                     f"fixed ends has at most {LIM.MAX_LITERAL_RANGE:,}, the limit on ranges")
+    out += _through_calls(m, decls)
+    return out
+
+
+def _fixed_int(m: Model, e: A.Expr) -> int | None:
+    """An int known before play from the text alone: a literal, its negation, or an int option."""
+    match e:
+        case A.IntLit(value=v):
+            return v
+        case A.Unary(op="-", operand=A.IntLit(value=v)):
+            return -v
+        case A.Name(id=i) if type(m.options.get(i)) is int:
+            return m.options[i]
+    return None
+
+
+@dataclass
+class _Body:
+    """One body's own shape: its depth, its size, and where it uses a fn, proc or const."""
+
+    decl: A.Decl
+    depth: int = 0
+    size: int = 0
+    uses: list[tuple[int, str]] = field(default_factory=list)  # (depth of the use, name)
+
+
+def _through_calls(m: Model, decls: list[A.Decl]) -> list[Diagnostic]:
+    """Depth counted into every fn, proc and const a body uses (compiling and running follow
+    them), and the size of each fn and const with every fn call written out (what evaluating one
+    may cost). Both are computed without recursion, over the graph of uses; a cycle adds nothing
+    (a fn or const defined through itself is reported as such by the compiler; a proc may recurse,
+    bounded at run time by `limit depth`). Each limit is reported once per chain: at the
+    declaration that goes past it while everything it uses stays within."""
+    callables = {**m.fns, **m.procs, **m.consts}
+    bodies: dict[str, _Body] = {}
+    roots: list[_Body] = []
+    for d in decls:
+        b = _shape(d, callables)
+        if isinstance(d, (A.Fn, A.Proc, A.Const)) and callables.get(d.name) is d:
+            bodies[d.name] = b
+        else:
+            roots.append(b)
+    depth: dict[str, int] = {}
+    size: dict[str, int] = {}
+    cap = LIM.MAX_EXPANDED_SIZE + 1
+    for name in bodies:
+        if name in depth:
+            continue
+        stack, on_path = [(name, False)], set()
+        while stack:
+            n, done = stack.pop()
+            b = bodies[n]
+            if done:
+                on_path.discard(n)
+                depth[n] = max([b.depth] + [at + depth.get(u, 0) for at, u in b.uses])
+                if isinstance(b.decl, A.Proc):
+                    size[n] = 0
+                else:  # a const is computed once: using one costs nothing more
+                    size[n] = min(cap, b.size + sum(size.get(u, 0) for _, u in b.uses if u in m.fns))
+                continue
+            if n in depth or n in on_path:
+                continue
+            on_path.add(n)
+            stack.append((n, True))
+            stack.extend((u, False) for _, u in b.uses if u not in depth and u not in on_path)
+    out: list[Diagnostic] = []
+    for b in [*bodies.values(), *roots]:
+        d = max([b.depth] + [at + depth.get(u, 0) for at, u in b.uses])
+        if d > LIM.MAX_DEPTH_THROUGH_CALLS and all(depth.get(u, 0) <= LIM.MAX_DEPTH_THROUGH_CALLS for _, u in b.uses):
+            out.append(Diagnostic(b.decl.span, f"this nests {d} levels deep counting into the functions, procedures "
+                                                f"and consts it uses; the limit on depth through calls is "
+                                                f"{LIM.MAX_DEPTH_THROUGH_CALLS} (a chain of calls too long?)"))
+        name = getattr(b.decl, "name", "")
+        if isinstance(b.decl, (A.Fn, A.Const)) and size.get(name, 0) > LIM.MAX_EXPANDED_SIZE and all(
+                size.get(u, 0) <= LIM.MAX_EXPANDED_SIZE for _, u in b.uses):
+            what = "fn" if isinstance(b.decl, A.Fn) else "const"
+            out.append(Diagnostic(b.decl.span, f"{what} `{name}` is more than {LIM.MAX_EXPANDED_SIZE:,} expression "
+                                                "nodes with every fn it calls written out, the limit on expanded size "
+                                                "(functions that each call the one before more than once?)"))
+    return out
+
+
+def _shape(d: A.Decl, callables: dict) -> _Body:
+    """Walk one declaration without recursion: its depth (the declaration's body at 1), its node
+    count, and its uses of fns, procs and consts with their depth."""
+    b = _Body(d)
+    stack = [(c, 1) for c in d.children()]
+    while stack:
+        node, at = stack.pop()
+        b.size += 1
+        b.depth = max(b.depth, at)
+        if isinstance(node, A.Call) and node.func in callables:
+            b.uses.append((at, node.func))
+        elif isinstance(node, A.Name) and node.id in callables:
+            b.uses.append((at, node.id))
+        stack.extend((c, at + 1) for c in node.children())
+    return b
