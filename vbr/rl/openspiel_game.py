@@ -71,6 +71,8 @@ class _Spec:
     def first_state(self, seed: int):
         st = self.initial.get(seed)
         if st is None:
+            if len(self.initial) >= 256:  # the oldest seeds go: a long training run uses many
+                del self.initial[next(iter(self.initial))]
             st = self.initial[seed] = self.game.new_state(seed)
             common.check_options(st, self.max_actions)
         return st.clone()
