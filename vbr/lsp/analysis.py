@@ -279,15 +279,16 @@ def _source_line_range(text_lines: list[str], span: Span, name: str) -> Range:
     return span_range(span)
 
 
-def _signature(text_lines: list[str], span: Span) -> str:
-    """The declaration's text from its keyword to its block's `{` or the end of its first line."""
+def _signature(text_lines: list[str], decl: A.Node) -> str:
+    """The declaration's first line, from its keyword (and an `override` before it) to its
+    block's `{` if it has a block of statements or phases, without a trailing comment."""
+    span = decl.span
     line = text_lines[span.line - 1] if 0 < span.line <= len(text_lines) else ""
-    text = line[span.col - 1:]
-    if span.line > 1 and text_lines[span.line - 1][: span.col - 1].strip() == "override":
+    text = _strip_comment(line[span.col - 1:])
+    if line[: span.col - 1].strip() == "override":
         text = "override " + text
-    text = _strip_comment(text)
-    if "{" in text and not text.startswith(("enum", "kind", "seats")):
-        text = text[: text.index("{")].rstrip()
+    if isinstance(decl, (A.Phase, A.Stage, A.Proc, A.Setup, A.Handler, A.Court)) and "{" in text:
+        text = text[: text.index("{")]
     return text.rstrip()
 
 
@@ -327,14 +328,14 @@ def _declarations(decls, file: str, text_lines: list[str], out: dict[str, list[D
         what = _WHAT.get(type(d))
         if what and d.name:
             out.setdefault(d.name, []).append(
-                Declared(d.name, what, file, _source_line_range(text_lines, d.span, d.name), d, _signature(text_lines, d.span)))
+                Declared(d.name, what, file, _source_line_range(text_lines, d.span, d.name), d, _signature(text_lines, d)))
         if isinstance(d, A.Stage):
             _declarations(d.members, file, text_lines, out)
         elif isinstance(d, A.Enum):
             for member in d.members:
                 r = _find_after(text_lines, d.span, member, skip_first=True)
                 out.setdefault(member, []).append(
-                    Declared(member, f"member of enum `{d.name}`", file, r, d, _signature(text_lines, d.span)))
+                    Declared(member, f"member of enum `{d.name}`", file, r, d, _signature(text_lines, d)))
         elif isinstance(d, A.Kind):
             for f in d.fields:
                 r = _source_line_range(text_lines, f.span, f.name)
@@ -344,7 +345,7 @@ def _declarations(decls, file: str, text_lines: list[str], out: dict[str, list[D
         elif isinstance(d, A.Seats):
             for t in d.teams:
                 r = _source_line_range(text_lines, t.span, t.name)
-                out.setdefault(t.name, []).append(Declared(t.name, "team", file, r, d, _signature(text_lines, d.span)))
+                out.setdefault(t.name, []).append(Declared(t.name, "team", file, r, d, _signature(text_lines, d)))
 
 
 def _find_after(text_lines, span: Span, name: str, skip_first: bool) -> Range:
