@@ -211,6 +211,9 @@ seats 2
 start play
 kind Token { steps: list of cell }
 zone pile public
+zone stash public
+var held: Token = none
+var trail: list of cell = none
 phase play {
   end draw
 }
@@ -224,8 +227,10 @@ def test_a_rule_file_that_cannot_be_encoded_is_an_error_naming_the_construct(tmp
     with pytest.raises(EncodingError) as info:
         vbr.rl.observation_shape(game)
     message = str(info.value)
-    assert "paths.vbr:4:" in message and "`Token.steps` is a list of cell" in message
-    assert "observations cannot be encoded" in message
+    assert "paths.vbr:4:14: error: observations cannot be encoded: field `Token.steps` is a list of cell" in message
+    assert "paths.vbr:8:1: error: observations cannot be encoded: var `trail` is a list of cell" in message
+    # the field is met in two zones and a var, and reported once
+    assert message.count("error:") == 2
 
 
 def test_without_the_rl_extra_the_error_says_how_to_install_it(monkeypatch):

@@ -83,7 +83,7 @@ class Encoding:
                     self.ent_vars.append((slot, off, k, fields))
                 else:
                     rng = prog.var_ranges.get(slot)
-                    enc = self._adder(v.type, span, label, single=True, rng=rng)
+                    enc = self._adder(v.type, span, f"var `{name}`", single=True, rng=rng)
                     if enc is not None:
                         size, lows, highs, add = enc
                         self.var_fill.append((slot, self._block(label, size, 0, 1, lows=lows, highs=highs), add))
@@ -114,8 +114,9 @@ class Encoding:
         self.hidden = {s: frozenset(z for z in range(len(prog.zone_names)) if not _visible(prog, z, s))
                        for s in range(self.seats)}
 
-        if self._problems:
-            raise EncodingError(self._problems, prog.model.rules.sources)
+        if self._problems:  # a kind's field is met once per zone and var: report it once
+            unique = list(dict.fromkeys(self._problems))
+            raise EncodingError(unique, prog.model.rules.sources)
         self.size = len(self._low)
         self.shape = (self.size,)
         self.low = np.array(self._low, dtype=np.float32)
