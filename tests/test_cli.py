@@ -62,7 +62,7 @@ def test_run_prints_play_and_writes_a_log_that_replays(tmp_path, capsys):
     lines[i] = lines[i].replace('"value":"', '"value":"x')
     log.write_text("\n".join(lines) + "\n")
     code, _, err = run(capsys, "replay", str(log))
-    assert code == 1 and f":{i + 1}: differs on replay" in err
+    assert code == 1 and f"{log}:{i + 1}: error: differs on replay" in err
 
 
 def test_run_same_seed_same_output(capsys):
