@@ -206,6 +206,17 @@ def test_render_without_graphviz_says_so(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_command_without_graphviz_exits_1_and_says_how_to_get_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert command.main([RALLY, "-o", str(tmp_path / "rally.svg")]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("vbr graph: error: cannot draw: Graphviz's `dot` program is not installed")
+    assert "apt install graphviz" in err and "-o FILE.dot" in err
+    assert list(tmp_path.iterdir()) == []
+    assert command.main([RALLY, "-o", str(tmp_path / "rally.dot")]) == 0  # DOT text needs no Graphviz
+
+
 def test_a_drawing_that_fails_leaves_the_old_file_and_no_temporary_one(tmp_path):
     assert shutil.which("dot"), "Graphviz's `dot` must be installed to test diagrams"
     out = tmp_path / "x.svg"
