@@ -42,6 +42,16 @@ def test_sim_out_jsonl_has_one_row_per_game_that_vbr_run_plays_again(tmp_path, c
         assert r["points_scored"] == sum(r["score"])
 
 
+def test_out_file_gets_the_usual_permissions(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    old = os.umask(0o022)
+    try:
+        assert run(capsys, "sim", "siatka", "-n", 2, "--out", out)[0] == 0
+    finally:
+        os.umask(old)
+    assert out.stat().st_mode & 0o777 == 0o644  # 0666 under umask 022, as `>` would make it
+
+
 def test_sim_out_csv_has_the_documented_columns(tmp_path, capsys):
     out = tmp_path / "games.csv"
     assert run(capsys, "sim", "docs/tutorial/bump.vbr", "-n", 5, "--out", out)[0] == 0

@@ -57,6 +57,7 @@ def write_atomic(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a result file is as any other
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -64,6 +65,12 @@ def write_atomic(path: Path, text: str) -> None:
         except OSError:
             pass
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def rows_text(path: Path, rows: list[dict]) -> str:
