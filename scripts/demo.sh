@@ -6,6 +6,6 @@ bash scripts/setup.sh
 mkdir -p out
 .venv/bin/vbr run siatka --seed 1 --agents greedy,random --option abilities --log out/siatka-game.jsonl
 .venv/bin/vbr replay out/siatka-game.jsonl
-.venv/bin/vbr sim siatka -n 200 --seed 1
+.venv/bin/vbr sim siatka -n 200 --seed 1 --out out/siatka-games.csv --plot out/siatka-plots
 .venv/bin/vbr graph siatka -o out/siatka.svg
-echo "diagram written to out/siatka.svg"
+echo "diagram written to out/siatka.svg; per-game rows in out/siatka-games.csv, plots in out/siatka-plots/"
