@@ -30,7 +30,7 @@ def derived_max_actions(game, first_state) -> int:
     court = prog.court
     places = 0
     if court is not None:
-        places = court.height * court.cols + len(court._cell_space)
+        places = court.height * court.cols + 2 * len(court.spaces)
     enums = max((len(v) for v in prog.model.enums.values()), default=0)
     return max(len(first_state.ent), places, len(prog.dir_vec), enums, prog.seats, len(prog.teams), 2) + 1
 

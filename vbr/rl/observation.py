@@ -55,8 +55,11 @@ class Encoding:
         c = prog.court
         if c is not None:
             self.grid = (c.height, c.cols)
-            self.space_index = {key: i for i, key in enumerate(sorted((s, n) for (s, n) in c._space_cell))}
-            self._space_of = dict(c._cell_space)
+            keys = sorted((side, name) for side in (0, 1) for name in c.spaces)
+            self.space_index = {key: i for i, key in enumerate(keys)}
+            self._space_of = {}
+            for side, name in reversed(keys):  # two spaces on one cell: the first in order names it
+                self._space_of[c.space(name, side)] = (side, name)
         else:
             self.grid = (0, 0)
             self.space_index, self._space_of = {}, {}
