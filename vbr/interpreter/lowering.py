@@ -626,14 +626,14 @@ class _Chain:
         low = self.low
         from vbr.interpreter.scope import MAX_OPTIONS
         body = [low.mark(self.code.spans[pc])] + _choose_options(low, c.src, c.src_type, c.where, c.slot)
-        many = ast.Compare(_call(low.ref(len), _load("_opts")), [ast.Gt()], [ast.Constant(MAX_OPTIONS)])
-        body.append(ast.If(many, [ast.Expr(_call(low.ref(c.too_many), _call(low.ref(len), _load("_opts"))))], []))
         if c.optional or c.else_label is not None:
             way_out = c.after if c.optional else c.else_label
             none = [set_item(_load("L"), ast.Constant(c.slot), ast.Constant(None))] + self.run_from(way_out.pc, path)
         else:
             none = [ast.Expr(_call(low.ref(c.nothing)))]
         body.append(ast.If(ast.UnaryOp(ast.Not(), _load("_opts")), none, []))
+        many = ast.Compare(_call(low.ref(len), _load("_opts")), [ast.Gt()], [ast.Constant(MAX_OPTIONS)])
+        body.append(ast.If(many, [ast.Expr(_call(low.ref(c.too_many), _call(low.ref(len), _load("_opts"))))], []))
         if c.optional:
             body.append(ast.Expr(_call(ast.Attribute(_load("_opts"), "append", ast.Load()), ast.Constant(None))))
         body += [ast.Assign([_store("_s")], low.expr(c.by)),
@@ -712,7 +712,7 @@ def _set_pc(value: ast.expr) -> ast.Assign:
 def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> list[ast.stmt]:
     """`_opts = [x for x in src if where(x)]` as a loop that puts each x in its local slot (the
     `where` reads it there); its items counted as steps, as `choice_items` counts them."""
-    from vbr.interpreter.expressions import choice_items
+    from vbr.interpreter.expressions import _iterate
     fixed = low.fixed_value(src)
     head = []
     if isinstance(fixed, tuple):  # a list the rules spell out: iterated as it is
@@ -724,8 +724,12 @@ def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> list
                 ast.AugAssign(ast.Attribute(_load("st"), "steps", ast.Store()), ast.Add(),
                               _call(low.ref(len), _load(items)))]
         items = _load(items)
-    else:
-        items = _call(low.ref(choice_items), _load("st"), low.expr(src))
+    else:  # `_t = _iterate(st, src); st.steps += len(_t)`: choice_items, written out
+        items = low.tmp()
+        head = [ast.Assign([_store(items)], _call(low.ref(_iterate), _load("st"), low.expr(src))),
+                ast.AugAssign(ast.Attribute(_load("st"), "steps", ast.Store()), ast.Add(),
+                              _call(low.ref(len), _load(items)))]
+        items = _load(items)
     if where is None:
         return head + [ast.Assign([_store("_opts")], _call(low.ref(list), items))]
     x = low.tmp()

@@ -506,25 +506,25 @@ class StmtCompiler:
                     if not where(st, L):
                         continue
                 opts.append(x)
-            if len(opts) > MAX_OPTIONS:
-                too_many(len(opts))
             return settle(st, fr, opts)
 
         def settle(st, fr, opts):
             """The options are known: skip, take the `else`, or suspend for a seat's answer."""
             L = fr.L
-            if optional:
-                if not opts:  # nothing to take but `pass`: no choice to make
+            if not opts:
+                if optional:  # nothing to take but `pass`: no choice to make
                     L[slot] = None
                     fr.pc = else_label.pc if else_label is not None else after.pc
                     return
-                opts.append(None)
-            if not opts:
                 if else_label is not None:
                     L[slot] = None
                     fr.pc = else_label.pc
                     return
                 nothing()
+            if len(opts) > MAX_OPTIONS:
+                too_many(len(opts))
+            if optional:
+                opts.append(None)
             seat = by(st, L)
             if not isinstance(seat, int) or not 0 <= seat < seats:
                 no_seat(seat)
