@@ -361,3 +361,31 @@ def test_too_many_declarations_are_refused_at_the_first_past_the_limit(tmp_path)
     # the declaration number MAX_DECLARATIONS + 1 is const c5000, on line 5002
     assert located(err, "declarations") == [(L.MAX_DECLARATIONS + 2, 1, f"more than {L.MAX_DECLARATIONS:,} declarations "
                                              "(with everything `extends` brings in), the limit on declarations")]
+
+
+def test_the_language_reference_lists_every_limit_with_its_value():
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text()
+    section = doc[doc.index("### Reading, parsing and checking"):doc.index("### Run-time limits")]
+    values = [L.MAX_FILE_BYTES, L.MAX_EXTENDS_DEPTH, L.MAX_TOKENS, L.MAX_NESTING, L.MAX_INT, L.MAX_DECLARATIONS,
+              L.MAX_DEPTH_THROUGH_CALLS, L.MAX_EXPANDED_SIZE, L.MAX_FIELDS, L.MAX_MEMBERS, L.MAX_COURT_SIDE,
+              L.MAX_LITERAL_RANGE]
+    rows = [line for line in section.splitlines() if line.startswith("| ")]
+    for value in values:
+        assert any(f"| {value:,}" in row or f"({value:,}" in row for row in rows), f"no row gives {value:,}"
+    for name, value in L.MAX_USER_LIMITS.items():
+        assert f"| `limit {name}` | at most {value:,} |" in section
+
+
+def test_a_scenario_file_names_its_rules_by_bundled_name_or_relative_vbr_path_only(tmp_path):
+    from vbr.errors import Span
+    write(tmp_path, "secret.txt", "TOP SECRET LINE\n")
+    tests = write(tmp_path / "tests", "t.vbr", 'tests for "../secret.txt"\n')
+    for name in ["../secret.txt", str(tmp_path / "secret.txt"), "/etc/passwd"]:
+        with pytest.raises(VbrError) as info:
+            load_rules(name, tests=tests, span=Span(file=str(tests), line=1, col=1))
+        assert info.value.message.startswith("`tests for` takes a bundled rule file's name (")
+        assert "TOP SECRET" not in info.value.render()
+    write(tmp_path, "rules.vbr", 'game "r"\n' + GOOD_TAIL)
+    assert load_rules("../rules.vbr", tests=tests).title == "r"
+    assert load_rules("siatka", tests=tests).title == "Siatka"

@@ -41,21 +41,23 @@ def resolve(name: str | Path, relative_to: Path | None = None) -> Path:
     return p  # read_source reports it missing, with the name the user gave
 
 
-def resolve_extends(name: str, including: Path, span: Span) -> Path:
+def resolve_extends(name: str, including: Path, span: Span, *, up: bool = False) -> Path:
     """What `extends "NAME"` in `including` names: a bundled rule file's name, or a `.vbr` file in
     the including file's own folder or below it. Nothing else is opened, so a shared variant cannot
-    make vbr read (and show a line of) any other file the user can read."""
+    make vbr read (and show a line of) any other file the user can read. `up=True` (a scenario
+    file's `tests for "../rules.vbr"`) also allows `..`, still to a `.vbr` file only."""
     bundled = bundled_names()
     if name in bundled:  # a bundled name has no folder in it
         return next(d / f"{name}.vbr" for d in bundled_dirs() if (d / f"{name}.vbr").is_file())
-    what = ("`extends` takes a bundled rule file's name (" + ", ".join(bundled) + ") or the path of a "
-            f".vbr file in this file's folder or below it, not {name!r}")
+    what = (("`tests for`" if up else "`extends`") + " takes a bundled rule file's name (" + ", ".join(bundled)
+            + ") or the path of a .vbr file " + ("relative to this file" if up else "in this file's folder or below it")
+            + f", not {name!r}")
     p = Path(name)
     if not name or p.is_absolute() or p.drive or p.suffix != ".vbr":
         raise VbrCheckError([Diagnostic(span, what)])
     folder = including.parent.resolve()
     target = (including.parent / p).resolve()
-    if target != folder and folder not in target.parents:
+    if not up and target != folder and folder not in target.parents:
         raise VbrCheckError([Diagnostic(span, what + " (it leads out of the folder)")])
     local = including.parent / p
     if not local.exists() and p.stem in bundled and p.name == name:  # `extends "siatka.vbr"`
@@ -154,14 +156,22 @@ class RuleSet:
     problems: list[Diagnostic] = field(default_factory=list)  # from merging: reported by the checker
 
 
-def load_rules(name: str | Path) -> RuleSet:
+def load_rules(name: str | Path, *, tests: Path | None = None, span: Span | None = None) -> RuleSet:
     """A rule file with the chain of files it `extends` merged in. The chain is followed in a loop
     (at most `limits.MAX_EXTENDS_DEPTH` files); problems of merging (an `override` of nothing, a
-    name declared again) are kept in `RuleSet.problems` for the checker to report with the rest."""
-    path = resolve(name)
-    span: Span | None = None
-    chain: list[tuple[Path, A.GameFile, list[A.Decl]]] = []
+    name declared again) are kept in `RuleSet.problems` for the checker to report with the rest.
+
+    `tests`: the scenario file whose `tests for "NAME"` (at `span`) names the rule file; then NAME
+    must be a bundled name or a relative path of a `.vbr` file (see `resolve_extends`)."""
     sources: dict[str, str] = {}
+    if tests is not None:
+        try:
+            path = resolve_extends(str(name), Path(tests), span or Span(file=str(tests)), up=True)
+        except VbrError as exc:
+            raise VbrCheckError(exc.diagnostics) from None
+    else:
+        path = resolve(name)
+    chain: list[tuple[Path, A.GameFile, list[A.Decl]]] = []
     seen: list[Path] = []
     while True:
         if path.resolve() in seen:
