@@ -4,7 +4,7 @@ choice have a largest size. Each limit stops the game with a located error, the 
 forms (closures and lowered code)."""
 import pytest
 
-from vbr.errors import StepLimitExceeded, VbrRuntimeError
+from vbr.errors import OptionError, StepLimitExceeded, VbrRuntimeError
 from vbr.interpreter.compiler import compile_rules
 from vbr.interpreter.game import Game
 from vbr.loader import load_rules
@@ -156,3 +156,28 @@ def test_a_call_of_a_heavy_fn_is_paid_for_up_front(tmp_path):
 def test_a_loop_of_heavy_fn_calls_stops_at_the_step_limit(tmp_path):
     text = doubling_fns(12) + phase("  loop max 1000000 {\n    n = f12(n)\n  }\n", "limit steps 5000\nvar n: int = 0\n")
     assert "g.vbr:20:5: error: step limit of 5000 reached in `p`" in fails_alike(tmp_path, text, StepLimitExceeded)
+
+
+def test_an_option_past_64_bits_is_refused(tmp_path):
+    path = tmp_path / "g.vbr"
+    path.write_text('game "x"\noption target = 7\nstart p\nphase p {\n  end draw\n}\n')
+    with pytest.raises(OptionError, match=r"option `target` = 99999999999999999999 is out of the range of integers"):
+        compile_rules(load_rules(path), {"target": "99999999999999999999"})
+    assert compile_rules(load_rules(path), {"target": str(MAX)}).options["target"] == MAX
+
+
+# ---------------------------------------------------------------------- what Python itself may raise
+@pytest.mark.parametrize("exc,words", [(MemoryError(), "out of memory"),
+                                       (OverflowError("int too large"), "OverflowError: int too large")])
+def test_python_running_out_is_a_located_error(tmp_path, exc, words):
+    (game,) = both_forms(tmp_path, phase("  n = 1\n"))[1:]
+    st = game.new_state(0)
+    st.result = None
+    st.goto("p", game.program.phases["p"])
+
+    def failing(st, fr):
+        raise exc
+    st.stack[-1].code.ops[0] = failing
+    with pytest.raises(VbrRuntimeError) as info:
+        st.run()
+    assert words in info.value.message and info.value.span.line == 5

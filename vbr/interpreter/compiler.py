@@ -4,12 +4,12 @@ from __future__ import annotations
 import gc
 
 from vbr.checker import Model, build_model, literal_type
-from vbr.errors import VbrCheckError
+from vbr.errors import OptionError, VbrCheckError
 from vbr.interpreter.court import Court
 from vbr.interpreter.expressions import ExprCompiler
 from vbr.interpreter.lowering import Lowering, lower_ops
 from vbr.interpreter.program import Program
-from vbr.interpreter.scope import Fault, Locals, Scope
+from vbr.interpreter.scope import INT_MAX, Fault, Locals, Scope
 from vbr.interpreter.statements import StmtCompiler
 from vbr.interpreter.statements import return_op as _pop  # a body's end works as `return`
 from vbr.interpreter import types as T
@@ -23,6 +23,7 @@ def compile_rules(rules: RuleSet, options: dict | None = None, lower: bool = Tru
     gc.disable()  # many small objects, few cycles: collecting while they are made costs up to half the time
     try:
         model = build_model(rules, options)
+        _options_in_range(model)
         program = _compile(model, Lowering(enabled=lower, keep_code=keep_code))
         if model.diags.errors:
             raise VbrCheckError(sorted(model.diags.errors, key=lambda d: (d.span.file, d.span.line, d.span.col)),
@@ -33,6 +34,13 @@ def compile_rules(rules: RuleSet, options: dict | None = None, lower: bool = Tru
     finally:
         if collecting:
             gc.enable()
+
+
+def _options_in_range(m: Model) -> None:
+    """An option given from outside (`--option target=N`) is an integer of the language too."""
+    for name, value in m.options.items():
+        if type(value) is int and not -INT_MAX <= value <= INT_MAX:
+            raise OptionError(f"option `{name}` = {value} is out of the range of integers (-{INT_MAX}..{INT_MAX})")
 
 
 def _compile(m: Model, lowering: Lowering) -> Program:
