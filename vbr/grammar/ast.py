@@ -237,6 +237,7 @@ class Create(Stmt):
 
 class Goto(Stmt):
     phase: str
+    label: Optional[str] = None  # `goto serve as "point scored"`: the transition's name in diagrams
 
 
 class EndWinner(Stmt):

@@ -186,8 +186,8 @@ def _stmt(s: A.Stmt, d: int) -> str:
         case A.Create(kind=k, fields=fs, times=n, dest=t):
             kw = ", ".join(f"{f.name}: {expr(f.value)}" for f in fs)
             return f"create {k}({kw}) in {expr(t)}" + (f" times {expr(n)}" if n is not None else "")
-        case A.Goto(phase=p):
-            return f"goto {p}"
+        case A.Goto(phase=p, label=label):
+            return f"goto {p}" + (f" as {_q(label)}" if label is not None else "")
         case A.EndWinner(winner=w, team=t):
             return f"end winner {'team ' if t else ''}{expr(w)}"
         case A.EndDraw():

@@ -300,7 +300,7 @@ class ToAst(Transformer):
                         times=tags.get("times"), dest=plain[1])
 
     def goto(self, meta, ch):
-        return A.Goto(span=self._span(meta, ch), phase=str(ch[0]))
+        return A.Goto(span=self._span(meta, ch), phase=str(ch[0]), label=self._tags(ch).get("prompt"))
 
     def end_winner(self, meta, ch):
         return A.EndWinner(span=self._span(meta, ch), winner=ch[0])
