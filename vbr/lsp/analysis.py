@@ -436,6 +436,15 @@ def _uses(top: A.Node, file: str, text_lines: list[str], out: dict[str, list[tup
             at(n.name, n.span, after_first_word=True)
 
 
+def _units(nodes):
+    """The declarations whose locals are their own: a stage's phases one by one."""
+    for n in nodes:
+        if isinstance(n, A.Stage):
+            yield from _units(n.members)
+        else:
+            yield n
+
+
 def _build_index(a: Analysis):
     declared: dict[str, list[Declared]] = {}
     used: dict[str, list[tuple[str, Range]]] = {}
@@ -443,7 +452,7 @@ def _build_index(a: Analysis):
         text_lines = a.sources.get(file, "").split("\n")
         decls = [n for n in nodes if isinstance(n, A.Decl)]
         _declarations(decls, file, text_lines, declared)
-        for n in nodes:
+        for n in _units(nodes):
             _uses(n, file, text_lines, used)
     for name, sites in declared.items():  # a declaration is a use of its name too
         for d in sites:

@@ -242,7 +242,7 @@ def completion(ls: VbrLanguageServer, params: T.CompletionParams):
     items: dict[str, T.CompletionItem] = {}
     text = a.lines[line] if line < len(a.lines) else ""
     before = re.sub(r"[A-Za-z0-9_]*$", "", text[:col])
-    if before.rstrip().endswith("."):  # a field of an entity
+    if before.rstrip().endswith(".") and not before.rstrip().endswith(".."):  # a field of an entity
         for key, sites in declared.items():
             if key.startswith("."):
                 items[key[1:]] = T.CompletionItem(label=key[1:], kind=T.CompletionItemKind.Field,
