@@ -10,8 +10,8 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
-import uuid
 
 import pytest
 
@@ -31,17 +31,18 @@ def entry() -> list[str]:
 
 
 class Pane:
-    """One tmux server of our own (its own socket), one 80×24 session in it."""
+    """One tmux server of our own (its own socket, in a folder of its own), one 80×24 session in it."""
 
     def __init__(self, tmp_path):
         if shutil.which("tmux") is None:
             pytest.fail("tmux is not installed; these tests play vbr in it: apt-get install -y tmux", pytrace=False)
-        self.socket = f"vbr-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.dir = tempfile.mkdtemp(prefix="vbr-tmux-")  # short: a socket's path has a length limit
+        self.socket = os.path.join(self.dir, "sock")
         self.conf = tmp_path / "tmux.conf"
         self.conf.write_text("set -g history-limit 100000\n", encoding="utf-8")
 
     def tmux(self, *args) -> str:
-        r = subprocess.run(["tmux", "-L", self.socket, "-f", str(self.conf), *args], capture_output=True,
+        r = subprocess.run(["tmux", "-S", self.socket, "-f", str(self.conf), *args], capture_output=True,
                            text=True, timeout=60)
         assert r.returncode == 0, f"tmux {' '.join(args)}: {r.stderr}"
         return r.stdout
@@ -82,7 +83,8 @@ class Pane:
                          or "[exit " in t)
 
     def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=60)
+        subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, timeout=60)
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 @pytest.fixture
