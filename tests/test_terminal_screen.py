@@ -146,6 +146,9 @@ def test_another_seats_hidden_pick_and_only_option_are_not_told():
          "item": f"{ids_in(state, 'hand[1]')[0]} Card(tactic=rozegranie)"},
         {"t": "choice", "seat": 1, "prompt": "Mocne odbicie: bounce 2 fields?", "action": "pass", "of": 1},
         {"t": "choice", "seat": 0, "prompt": "Superatak?", "action": mine, "of": 1, "item": f"{mine} Card(tactic=x)"},
+        {"t": "pick", "value": ids_in(state, "deck[1]")[0]},
+        {"t": "pick", "value": mine},
+        {"t": "pick", "value": "3"},
         {"t": "say", "text": "point to seat 1: 0-1"},
         {"t": "end", "winner": 1, "points": [0, 1]},
     ]
@@ -153,7 +156,8 @@ def test_another_seats_hidden_pick_and_only_option_are_not_told():
     assert lines[0] == "  seat 1: Rozegranie: roll again? -> (hidden)"
     assert lines[1] == "  seat 1: Mocne odbicie: bounce 2 fields? -> pass"
     assert lines[2] == f"  you (seat 0): Superatak? -> {mine} Card(tactic=x) (only option)"
-    assert lines[3:] == ["  point to seat 1: 0-1", "game over: seat 1 wins (0-1)"]
+    assert lines[3:6] == ["  drawn at random: (hidden)", f"  drawn at random: {mine}", "  drawn at random: 3"]
+    assert lines[6:] == ["  point to seat 1: 0-1", "game over: seat 1 wins (0-1)"]
 
 
 @given(st.text(alphabet=st.sampled_from("ab cd\u00e9\u4e2d\u0301-"), max_size=300))

@@ -12,6 +12,7 @@ colour or without. All text that comes from the rule file or the log passes thro
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from vbr.interpreter.values import Cell
@@ -520,7 +521,8 @@ def event_lines(events: list[dict], board: Board, screen: Screen) -> list[Line]:
     The log is written for replay and holds everything; a person sees less. Another seat's
     choice shows the card chosen only when the seat may see that card now (an id alone would
     tell which card it is: ids follow the order the rule file creates things in), and never
-    whether it was that seat's only option (that would tell what its hidden hand holds)."""
+    whether it was that seat's only option (that would tell what its hidden hand holds). A card
+    drawn at random (`pick`) is named only when the seat may see it now."""
     from vbr.report import render_events
     lines: list[Line] = []
     for e in events:
@@ -537,6 +539,8 @@ def event_lines(events: list[dict], board: Board, screen: Screen) -> list[Line]:
                 text, style = f"seat {seat}: {prompt} -> {what}", None
             lines += [text_line(s, style) for s in wrap(clean(text), first="  ", rest="      ")]
             continue
+        if e.get("t") == "pick" and re.fullmatch(r"#\d+", str(e.get("value"))) and e["value"] not in screen.items:
+            e = {**e, "value": "(hidden)"}  # a card drawn blind that stays hidden: its id would name it
         for r in render_events([e]):
             style = "result" if e.get("t") == "end" else None
             lines += [text_line(s, style) for s in wrap(r.strip(), first="  " if r.startswith(" ") else "",
