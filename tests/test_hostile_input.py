@@ -65,6 +65,12 @@ def test_a_missing_file_has_no_invented_position_and_a_near_bundled_name():
     assert info.value.render() == "siatk: error: cannot find rule file 'siatk'; did you mean siatka?"
 
 
+def test_a_missing_file_s_name_reaches_the_terminal_with_its_control_characters_escaped():
+    with pytest.raises(VbrError) as info:
+        load_rules("si\x1b[2Jatk")
+    assert "\x1b" not in info.value.render() and info.value.render().startswith("si\\x1b[2Jatk: error: ")
+
+
 def test_a_missing_file_far_from_any_bundled_name_lists_them(tmp_path):
     with pytest.raises(VbrError) as info:
         load_rules(tmp_path / "zzzzzz.vbr")

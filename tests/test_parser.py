@@ -1,10 +1,12 @@
 """Text → AST: syntax errors are located and explained; the canonical printer round-trips."""
+import os
 import re
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from conftest import FIXTURES, RULES as RULES_DIR, rule_files, scenario_files
 from vbr.errors import VbrError, VbrSyntaxError
@@ -111,6 +113,53 @@ def test_mutated_rule_files_give_located_errors_only(data):
                 assert diag.span.line >= 1 and diag.span.col >= 1
                 assert diag.message
             assert exc.render().startswith(str(path)) or exc.render().startswith("<")
+
+
+def _deep_or_large(data, text: str) -> str:
+    """A valid file with something deep or large put in: a long sum, nested blocks, nested calls,
+    a chain of fns, consts or procs, a huge number, a slice copied thousands of times."""
+    i = data.draw(st.integers(0, len(text) - 1))
+    n = data.draw(st.integers(1, 1200))
+    how = data.draw(st.sampled_from(["sum", "blocks", "calls", "fns", "consts", "procs", "number", "copies"]))
+    if how == "sum":
+        return text[:i] + " + ".join(["1"] * n) + text[i:]
+    if how == "blocks":
+        return text[:i] + "if true {\n" * n + "}\n" * n + text[i:]
+    if how == "calls":
+        return text[:i] + "abs(" * n + "1" + ")" * n + text[i:]
+    if how == "fns":
+        twice = data.draw(st.booleans())
+        call = "h{0}(a) + h{0}(a)" if twice else "h{0}(a) + 1"
+        return text + "fn h0(a: int) = a\n" + "".join(f"fn h{k}(a: int) = {call.format(k - 1)}\n" for k in range(1, n))
+    if how == "consts":
+        return text + "const k0 = 1\n" + "".join(f"const k{k} = k{k - 1} + 1\n" for k in range(1, n)) + f"const kk = k{n - 1}\n"
+    if how == "procs":
+        return text + "proc q0() {\n}\n" + "".join(f"proc q{k}() {{\n  q{k - 1}()\n}}\n" for k in range(1, n))
+    if how == "number":
+        return text[:i] + "9" * (n * 4) + text[i:]
+    j = data.draw(st.integers(i, min(len(text), i + 40)))
+    return text[:j] + text[i:j] * (n * 5) + text[j:]
+
+
+@given(st.data())
+@settings(max_examples=int(os.environ.get("VBR_DEEP_EXAMPLES", "8")))
+def test_deep_and_large_mutations_give_located_errors_only(data):
+    """Putting something deep or large into a valid file ends, within a few seconds, in a load or
+    in a VbrError with real positions: no RecursionError, no internal error, no hang. (A longer
+    run: VBR_DEEP_EXAMPLES=500.)"""
+    mutated = _deep_or_large(data, VALID_TEXT)
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "m.vbr"
+        path.write_text(mutated)
+        start = time.monotonic()
+        try:
+            load(path)
+        except VbrError as exc:
+            for diag in exc.diagnostics:
+                assert diag.span.line >= 1 and diag.span.col >= 1
+                assert diag.message
+            assert exc.render().startswith(str(path))
+        assert time.monotonic() - start < 20
 
 
 @pytest.mark.parametrize("path", ALL, ids=[p.name for p in ALL])

@@ -71,7 +71,8 @@ class MissingFileError(VbrError):
     span's line and column are 0)."""
 
     def render(self) -> str:
-        return "\n".join(f"{d.span.file}: {d.severity}: {d.message}" for d in self.diagnostics)
+        from vbr.terminal import clean
+        return "\n".join(clean(f"{d.span.file}: {d.severity}: {d.message}") for d in self.diagnostics)
 
 
 def _nowhere(path: Path, message: str, span: Span | None) -> VbrError:
