@@ -146,3 +146,20 @@ def test_without_the_rl_extra_the_error_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "pyspiel", None)  # as if open-spiel were not installed
     with pytest.raises(UsageError, match=r"needs the optional package 'pyspiel'.*pip install 'vbr\[rl\]'"):
         vbr.rl.register_openspiel("siatka")
+
+
+def test_observe_options_appends_each_options_row_to_the_observation_tensor():
+    from vbr.rl.observation import encoding, option_features
+    name = vbr.rl.register_openspiel("cattack", {"players": 2}, name="vbr_test_cattack_options", observe_options=True)
+    game = pyspiel.load_game(name)
+    enc = encoding(vbr.load("cattack", {"players": 2}).program)
+    enc.option_layout()
+    n = game.num_distinct_actions()
+    assert game.observation_tensor_shape() == [enc.size + n * enc.option_size]
+    state = game.new_initial_state()
+    p = state.current_player()
+    x = np.array(state.observation_tensor(p), dtype=np.float32)
+    assert np.array_equal(x[:enc.size], vbr.rl.observation_tensor(state.vbr_state(), p))
+    rows = option_features(state.vbr_state(), p, n)
+    assert rows.any() and np.array_equal(x[enc.size:].reshape(rows.shape), rows)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)

@@ -31,8 +31,9 @@ _REGISTRY: dict[str, tuple[tuple, "_Spec"]] = {}
 class _Spec:
     """One registration: the loaded game, its action space and its OpenSpiel type."""
 
-    def __init__(self, name, game, seed, max_actions):
+    def __init__(self, name, game, seed, max_actions, observe_options=False):
         self.name = name
+        self.observe_options = bool(observe_options)
         self.game = game
         prog = game.program
         self.encoding = encoding(prog)
@@ -191,18 +192,30 @@ class _Observer:
                                          or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
             raise ValueError("vbr games offer one observation: a seat's own view of the present state "
                              "(no perfect-recall information states, no public-only or all-players views)")
-        self.encoding = spec.encoding
-        self.tensor = np.zeros(spec.encoding.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        enc = self.encoding = spec.encoding
+        self.max_actions = spec.max_actions
+        self.options = spec.observe_options
+        size = enc.size
+        if self.options:  # the options' rows after the flat tensor (observation.option_features)
+            enc.option_layout()
+            size += spec.max_actions * enc.option_size
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor[:enc.size]}
+        if self.options:
+            self.dict["options"] = self.tensor[enc.size:].reshape(spec.max_actions, enc.option_size)
 
     def set_from(self, state, player):
-        self.tensor[:] = self.encoding.encode(state.held.state, player)
+        st = state.held.state
+        self.dict["observation"][:] = self.encoding.encode(st, player)
+        if self.options:
+            self.dict["options"][:] = self.encoding.option_features(st, player, self.max_actions)
 
     def string_from(self, state, player):
         return json.dumps(state.held.state.observation(player), sort_keys=True)
 
 
-def register(rule_file, options=None, name: str | None = None, seed: int = 0, max_actions: int | None = None) -> str:
+def register(rule_file, options=None, name: str | None = None, seed: int = 0, max_actions: int | None = None,
+             observe_options: bool = False) -> str:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
         raise UsageError(f"a seed is a whole number in 0..2**63-1, not {seed!r}")
     game = common.load(rule_file, options)
@@ -213,7 +226,8 @@ def register(rule_file, options=None, name: str | None = None, seed: int = 0, ma
             name += "_" + common.slug("_".join(f"{k}_{v}" for k, v in sorted(game.options.items())))
     elif not isinstance(name, str) or not name or not all(c.isalnum() or c == "_" for c in name):
         raise UsageError(f"an OpenSpiel game name is letters, digits and `_`, not {name!r}")
-    key = (str(game.path), tuple(sorted((k, repr(v)) for k, v in game.options.items())), seed, max_actions)
+    key = (str(game.path), tuple(sorted((k, repr(v)) for k, v in game.options.items())), seed, max_actions,
+           bool(observe_options))
     if name in _REGISTRY:
         if _REGISTRY[name][0] == key:
             return name
@@ -221,7 +235,7 @@ def register(rule_file, options=None, name: str | None = None, seed: int = 0, ma
                          "settings; pass another name=")
     if name in pyspiel.registered_names():
         raise UsageError(f"OpenSpiel already has a game named {name!r}; pass another name=")
-    spec = _Spec(name, game, seed, max_actions)
+    spec = _Spec(name, game, seed, max_actions, observe_options)
     _REGISTRY[name] = (key, spec)
     pyspiel.register_game(spec.game_type, type(f"VbrGame_{name}", (VbrGame,), {"spec": spec}))
     return name
