@@ -1,6 +1,7 @@
 """Turn-flow diagrams: the graph's exact shape for small fixtures, its findings, DOT, SVG, the CLI."""
 from __future__ import annotations
 
+import os
 import random
 import re
 import shutil
@@ -165,7 +166,12 @@ def test_dot_nests_stage_clusters_and_shapes_start_and_end():
     assert 'shape="circle"' in node_attrs(dot, START)
     assert 'shape="doublecircle"' in node_attrs(dot, END)
     assert 'label="receive\\nReceive\\nby 1 - server"' in node_attrs(dot, "receive")
-    assert 'label="not (hits >= target)\\nand (d == 3 or hits == 2)"' in edge_attrs(dot, "receive", "fault")
+    edge = edge_attrs(dot, "receive", "fault")
+    assert 'label="hits < target\\nand (d == 3 or hits == 2)"' in edge  # short: `not (a >= b)` read as `a < b`
+    assert 'tooltip="not (hits >= target)\\nand (d == 3 or hits == 2)"' in edge  # the whole guard
+    full = to_dot(graph_of(RALLY), labels="full")
+    assert 'label="not (hits >= target)\\nand (d == 3 or hits == 2)"' in edge_attrs(full, "receive", "fault")
+    assert 'label=""' in edge_attrs(to_dot(graph_of(RALLY), labels="none"), "receive", "fault")
     assert 'style="dashed"' in edge_attrs(dot, "fault", "serve")
     assert "dashed" not in edge_attrs(dot, "serve", "fault")
 
@@ -268,8 +274,9 @@ def test_overlay_counts_steps_and_greys_unreached_phases():
         assert 'fillcolor="lightgrey"' in node_attrs(dot, unreached)
     for reached in ("pick", "spin", "spun"):
         assert "fillcolor" not in node_attrs(dot, reached)
-    assert f'label="c == 1\\n×{overlay[("pick", "spin")]}"' in edge_attrs(dot, "pick", "spin")
-    assert 'label="×10"' in edge_attrs(dot, START, "pick")
+    share = overlay[("pick", "spin")] / sum(n for (u, _), n in overlay.items() if u == "pick")
+    assert f'label="c == 1\\n{100 * share:.0f}%"' in edge_attrs(dot, "pick", "spin")
+    assert 'label="100%"' in edge_attrs(dot, START, "pick")
     busiest = max(overlay, key=overlay.get)
     assert 'penwidth="5.00"' in edge_attrs(dot, busiest[0] or START, busiest[1])
     assert 'color="gray60"' in edge_attrs(dot, "pick", "stuck")  # never taken
@@ -289,7 +296,8 @@ def test_command_draws_svg_with_simulation_and_options(tmp_path, capsys):
     assert command.main([RALLY, "-o", str(out), "--sim", "3", "--seed", "7", "--option", "target=5"]) == 0
     assert capsys.readouterr() == ("", "")
     svg = out.read_text()
-    assert "×3</text>" in svg  # three games entered `serve` from the start
+    assert ">100%</text>" in svg  # every game entered `serve` from the start
+    assert "1 visits/game</text>" in svg
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -348,7 +356,7 @@ def test_regenerate_with_no_bundled_rules_writes_nothing(tmp_path, monkeypatch, 
 def test_regenerate_writes_svg_and_dot_per_rule_file(tmp_path, monkeypatch):
     monkeypatch.setattr(regenerate, "bundled_names", lambda: [RALLY])
     assert regenerate.main([str(tmp_path)]) == 0
-    assert (tmp_path / "flow_rally.dot").read_text() == to_dot(graph_of(RALLY))
+    assert (tmp_path / "flow_rally.dot").read_text() == to_dot(command.load_graph(RALLY, {})[2])
     assert ">receive</text>" in (tmp_path / "flow_rally.svg").read_text()
 
 
@@ -362,3 +370,129 @@ def test_an_edge_taken_whichever_way_a_test_goes_is_unconditional(tmp_path):
     g = build_graph(build_model(load_rules(p), {}))
     assert g.edges["a", "b"]["guard"] == ""
     assert g.edges["a", "b"]["guards"] == ["n == 1", "not (n == 1)"]
+
+
+# ------------------------------------------------------------------------------ drawing for designers
+from vbr.visualizer import labels as L  # noqa: E402
+
+
+def test_simplify_drops_contradictions_merges_complements_and_absorbs():
+    assert L.simplify([["a", "not (a)"], ["b"]]) == [["b"]]  # a and not a: never
+    assert L.simplify([["s", "k == none", "x"], ["s", "not (k == none)", "x"]]) == [["s", "x"]]
+    assert L.simplify([["a"], ["a", "b"]]) == [["a"]]
+    assert L.simplify([["a", "b"], ["not (a)"]]) == [["b"], ["not (a)"]]  # b or not a
+    assert L.simplify([["a"], ["not (a)"]]) == [[]]  # always
+
+
+def test_short_labels_factor_shared_terms_and_keep_to_four_lines():
+    assert L.short([["p", "q", "x"], ["p", "r", "x"]]) == "p\nand x\nand (q\nor r)"
+    many = [["s", f"c{i} == {i}"] for i in range(9)]
+    assert L.short(many) == "s\nand one of 9 ways"
+    long = [[f"t{i} > 0" for i in range(9)]]
+    assert L.short(long).splitlines() == ["…", "and t6 > 0", "and t7 > 0", "and t8 > 0"]
+    assert L.short([["x"]], names=["point scored"]) == "point scored"
+    assert L.readable("not (score >= target)") == "score < target"
+    assert L.readable("not (in_court(ball))") == "not in_court(ball)"
+
+
+def test_a_procedure_that_ends_the_game_is_drawn_once_as_its_own_node():
+    g = command.load_graph(RALLY, {})[2]
+    assert g.nodes["maybe_end()"]["kind"] == "proc"
+    assert g.has_edge("receive", "maybe_end()") and g.has_edge("maybe_end()", END)
+    assert not g.has_edge("receive", END)  # the one way to the end runs through the procedure
+    assert g.edges["maybe_end()", END]["guard"] == "hits >= target"
+    assert g.edges["maybe_end()", "receive"]["returns"]  # else play goes on where it was called
+    assert graph_of(RALLY).has_edge("receive", END)  # the plain graph, for findings, is unchanged
+
+
+def write(tmp_path, text: str) -> str:
+    p = tmp_path / "g.vbr"
+    p.write_text(text)
+    return str(p)
+
+
+NAMED = '''game "Named"
+seats 2
+option fast = false
+var x: int = 0
+start a
+phase a {
+  choose n from 1..2 by 0
+  if n == 1 {
+    goto b as "point scored"
+  }
+  if fast and n == 2 {
+    goto c
+  }
+  goto b
+}
+phase b {
+  end draw
+}
+phase c {
+  end draw
+}
+'''
+
+
+def test_a_named_transition_is_labelled_with_its_name(tmp_path):
+    g = command.load_graph(write(tmp_path, NAMED), {})[2]
+    assert g.edges["a", "b"]["names"] == ["point scored"]
+    dot = to_dot(g)
+    assert 'label="point scored"' not in edge_attrs(dot, "a", "b")  # one of the two ways is unnamed
+    assert 'tooltip="point scored: ' in edge_attrs(dot, "a", "b")
+
+
+def test_transitions_the_options_rule_out_are_left_out(tmp_path):
+    path = write(tmp_path, NAMED)
+    assert command.load_graph(path, {})[2].has_edge("a", "c")
+    assert not command.load_graph(path, {}, fold=True)[2].has_edge("a", "c")  # fast is false
+    assert command.load_graph(path, {"fast": True}, fold=True)[2].has_edge("a", "c")
+
+
+def test_actors_read_as_the_rules_do():
+    from vbr.visualizer.render import actor_words
+    assert [actor_words(a) for a in ("holder", "0", "each of seats", "each of players(t)", "other(holder)")] == [
+        "the holder", "seat 0", "each seat", "each player", "other(holder)"]
+
+
+def test_expand_lists_a_phases_choice_points(tmp_path, capsys):
+    out = tmp_path / "x.dot"
+    assert command.main([RALLY, "--expand", "receive", "-o", str(out)]) == 0
+    dot = out.read_text()
+    assert 'subgraph "cluster_expand_receive"' in dot
+    assert "1. choose d — by 1 - server" in dot
+
+
+def test_sim_with_agents_and_workers_gives_the_same_shares(tmp_path):
+    game = vbr.load(RALLY)
+    one = command.simulate(game, 120, seed=3, agents=["greedy", "random"], workers=1)
+    two = command.simulate(game, 120, seed=3, agents=["greedy", "random"], workers=2)
+    assert one == two and sum(n for (_, v), n in one.items() if v == END) == 120
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([RALLY, "--labels", "long"], "argument --labels: invalid choice: 'long'"),
+    ([RALLY, "--expand", "nowhere"], "vbr graph: error: --expand nowhere: no phase or procedure node of that name"),
+    ([RALLY, "--workers", "0"], "argument --workers: 0: give from 1 to"),
+])
+def test_bad_drawing_flags_are_usage_errors(argv, message, capsys, tmp_path):
+    out = tmp_path / "x.svg"
+    assert command.main(argv + ["-o", str(out)]) == 2
+    assert message in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unwritable_output_leaves_nothing_behind(tmp_path, capsys):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        code = command.main([RALLY, "-o", str(locked / "x.svg")])
+        err = capsys.readouterr().err
+        if os.geteuid() != 0:  # root writes anywhere
+            assert code == 1 and "cannot write" in err
+        assert [p.name for p in locked.iterdir()] in ([], ["x.svg"])
+        assert not [p for p in locked.iterdir() if p.name.endswith(".part")]
+    finally:
+        locked.chmod(0o700)

@@ -20,7 +20,7 @@ from vbr.interpreter.game import Game
 from vbr.terminal import clean
 from vbr.visualizer.findings import findings
 from vbr.visualizer.graph import END, build_graph
-from vbr.visualizer.render import Overlay, RenderError, check_output, render, to_dot
+from vbr.visualizer.render import LABELS, Overlay, RenderError, check_output, render, to_dot
 
 
 def main(argv: list[str]) -> int:
@@ -34,10 +34,13 @@ def main(argv: list[str]) -> int:
         if args.sim and args.seed + args.sim - 1 > SEED_MAX:
             raise UsageError(f"--seed {args.seed} --sim {args.sim}: the last game's seed would pass {SEED_MAX} (2**63 - 1)")
         options = parse_options(args.option)
-        game, model, graph = load_graph(args.file, options)
-        _warn(model, graph)
-        overlay = simulate(game, args.sim, args.seed) if args.sim else None
-        text = to_dot(graph, overlay)
+        game, model, graph = load_graph(args.file, options, fold=bool(args.option or args.sim))
+        _warn(model, build_graph(model))
+        check_expand(graph, args.expand)
+        agents = _agents(game, args) if args.sim else None
+        overlay = simulate(game, args.sim, args.seed, agents, args.workers) if args.sim else None
+        text = to_dot(graph, overlay, labels=args.labels, games=args.sim or None,
+                      expand=expand_names(graph, args.expand))
         if args.output is None:
             sys.stdout.write(text)  # control characters from the rule file are escaped by to_dot
         else:
@@ -61,11 +64,51 @@ def _parser() -> argparse.ArgumentParser:
                                           "without it, DOT text goes to stdout")
     p.add_argument("--option", action="append", default=[], metavar="NAME[=VALUE]",
                    help="set a rule option (NAME alone means true); repeatable")
+    p.add_argument("--labels", choices=LABELS, default="short",
+                   help="edge labels: short (the transition's name, or its condition simplified, at most 4 lines; "
+                        "the default), full (the whole condition) or none; the full condition is always the tooltip")
+    p.add_argument("--expand", action="append", default=[], metavar="PHASE",
+                   help="list the choice points play meets inside PHASE (or a procedure drawn as a node), "
+                        "procedures included; repeatable")
     p.add_argument("--sim", type=_count, default=0, metavar="N",
-                   help="play N random games and draw how often each step was taken")
+                   help="play N games and draw each step's share of the exits from its node, and each node's visits per game")
+    p.add_argument("--agents", default=None,
+                   help="with --sim: the agents, one for all seats or one per seat (default: uniformly random choices)")
+    p.add_argument("--workers", type=_workers, default=1, metavar="W",
+                   help="with --sim: play in W processes at once (default 1); the counts do not depend on it")
     p.add_argument("--seed", type=seed, default=0, metavar="S",
                    help="games use seeds S, S+1, ...: a whole number from 0 to 2**63 - 1 (default 0)")
     return p
+
+
+def _workers(text: str) -> int:
+    from vbr.backends import MAX_WORKERS
+    n = int(text)
+    if not 1 <= n <= MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"{n}: give from 1 to {MAX_WORKERS} workers")
+    return n
+
+
+def _agents(game: Game, args) -> list[str] | None:
+    if args.agents is None:
+        return None
+    from vbr.play import parse_agents
+    return parse_agents(args.agents, game.seats)
+
+
+def check_expand(graph: nx.DiGraph, names: list[str]) -> None:
+    """Every `--expand` names a phase, or a procedure the diagram draws as its own node."""
+    known = [n for n, k in graph.nodes(data="kind") if k in ("phase", "proc")]
+    for name in names:
+        if name not in known and f"{name}()" not in known:
+            phases = ", ".join(n for n in known if not n.endswith("()"))
+            procs = ", ".join(n for n in known if n.endswith("()"))
+            raise UsageError(f"--expand {name}: no phase or procedure node of that name (phases: {phases}"
+                             + (f"; procedures drawn as nodes: {procs}" if procs else "") + ")")
+
+
+def expand_names(graph: nx.DiGraph, names: list[str]) -> list[str]:
+    return [n if n in graph else f"{n}()" for n in names]
 
 
 def _count(text: str) -> int:
@@ -86,11 +129,13 @@ def parse_options(given: list[str]) -> dict[str, object]:
     return out
 
 
-def load_graph(path: str, options: dict[str, object]) -> tuple[Game, Model, nx.DiGraph]:
-    """Load and fully check the rules (a broken file is reported, not drawn), then graph them."""
+def load_graph(path: str, options: dict[str, object], fold: bool = False) -> tuple[Game, Model, nx.DiGraph]:
+    """Load and fully check the rules (a broken file is reported, not drawn), then graph them for
+    drawing: procedures that jump as nodes of their own, and with `fold`, what the options rule
+    out left out."""
     game = vbr.load(path, options)
     model = build_model(game.rules, options)
-    return game, model, build_graph(model)
+    return game, model, build_graph(model, procs=True, fold=fold)
 
 
 def _warn(model: Model, graph: nx.DiGraph) -> None:
@@ -98,14 +143,48 @@ def _warn(model: Model, graph: nx.DiGraph) -> None:
         print(d.render(model.rules.sources), file=sys.stderr)
 
 
-def simulate(game: Game, n: int, seed: int = 0) -> Overlay:
-    """The summed phase-to-phase counts of n random games (seeds seed, seed+1, ...), each game's
-    last phase counted once more as the step to "game over"."""
+def simulate(game: Game, n: int, seed: int = 0, agents: list[str] | None = None, workers: int = 1) -> Overlay:
+    """The summed phase-to-phase counts of n games (seeds seed, seed+1, ...), each game's last
+    phase counted once more as the step to "game over". Without agents every choice is uniformly
+    random; with them, they play. With workers > 1 the games are shared among processes; the
+    counts are the same."""
+    chunks = [(start, min(n, start + 50)) for start in range(0, n, 50)]
+    if workers > 1 and len(chunks) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        opts = tuple(sorted(game.options.items())) if hasattr(game, "options") else ()
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as ex:
+            parts = list(ex.map(_play_chunk, [(str(game.path), opts, seed, agents, a, b) for a, b in chunks]))
+    else:
+        parts = [_play_range(game, seed, agents, a, b) for a, b in chunks]
     total: Overlay = {}
-    for i in range(n):
-        for key, count in play_random(game, seed + i).items():
+    for part in parts:
+        for key, count in part.items():
             total[key] = total.get(key, 0) + count
     return total
+
+
+def _play_chunk(job) -> Overlay:
+    path, options, seed, agents, start, stop = job
+    from vbr.sim import game_for
+    return _play_range(game_for(path, options), seed, agents, start, stop)
+
+
+def _play_range(game: Game, seed: int, agents: list[str] | None, start: int, stop: int) -> Overlay:
+    total: Overlay = {}
+    for i in range(start, stop):
+        trace = play_random(game, seed + i) if agents is None else play_agents(game, seed + i, agents)
+        for key, count in trace.items():
+            total[key] = total.get(key, 0) + count
+    return total
+
+
+def play_agents(game: Game, seed: int, agents: list[str]) -> Overlay:
+    from vbr.play import play_game
+    state = play_game(game, seed, agents, trace=True).state
+    trace = dict(state.trace)
+    trace[(state.phase, END)] = trace.get((state.phase, END), 0) + 1
+    return trace
 
 
 def play_random(game: Game, seed: int) -> Overlay:

@@ -11,6 +11,15 @@ that leads there, each a conjunction), `alternatives` the same split into their 
 `if a { goto x }`, a later `goto y` carries `not (a)`, because only then does play get there.
 They are necessary conditions, never stronger than the truth: where the walk cannot tell (a
 `return` part-way through a procedure, a handler's own branches) it leaves a condition out.
+`names` lists the names the rules give the transition (`goto serve as "point scored"`).
+
+For drawing, `build_graph(model, procs=True, fold=True)` goes further than the flow itself needs:
+- `procs`: a procedure that can end the game or jump (like `point`) becomes a node of its own
+  (kind "proc"), so every way of scoring is one edge into it rather than a copy of its exits on
+  every path; if it can also return, an edge "returns" leads back to each caller.
+- `fold`: a test the chosen options decide (`if abilities and ...` with abilities false) is
+  decided here, so transitions the options rule out are not in the graph at all.
+`findings` and `vbr check` use the plain graph, which does neither: the flow of every option.
 """
 from __future__ import annotations
 
@@ -37,9 +46,21 @@ Guards = tuple[str, ...]
 class Exit:
     """One `goto`/`end` found in a body, with the conditions under which it runs."""
 
-    target: str  # a phase name, or END
+    target: str  # a phase name, END, or a procedure's node (`proc_node(name)`)
     guards: Guards
     span: Span
+    name: str | None = None  # `goto serve as "point scored"`
+
+
+@dataclass
+class ChoicePoint:
+    """A `choose` a body can reach: what it asks, who answers, under which conditions, where."""
+
+    prompt: str
+    actor: str
+    guards: Guards
+    span: Span
+    proc: str | None  # the procedure it is written in (None: the body itself)
 
 
 @dataclass
@@ -50,43 +71,97 @@ class Flow:
     actors: set[str] = field(default_factory=set)
     choices: int = 0
     falls_through: Guards | None = None  # when the body can end without a goto (None: never)
+    returns: bool = False  # a `return` can leave the body (a procedure's)
+    choice_points: list = field(default_factory=list)  # (choose statement, guards, actor) in walk order
 
 
-def build_graph(model: Model) -> nx.DiGraph:
+def proc_node(name: str) -> str:
+    """The node of a procedure drawn on its own: `point()`, never a phase's name."""
+    return f"{name}()"
+
+
+def build_graph(model: Model, procs: bool = False, fold: bool = False) -> nx.DiGraph:
     """The turn-flow graph of a checked model (see the module docstring for its shape)."""
     g = nx.DiGraph(title=model.title, stages={s.name: s.title or s.name for s in model.stages})
-    _add_start(g, model)
+    nodes = jumping_procs(model) if procs else set()
+    ctx = _Context(model, nodes, fold)
+    _add_start(g, ctx)
     g.add_node(END, kind="end", label=END, actors=[], span=None)
     for name, phase in model.phases.items():
-        flow = flow_of(model, phase.body)
+        flow = ctx.flow(phase.body)
         g.add_node(name, kind="phase", label=name, title=phase.title or "",
                    stages=[s.name for s in model.phase_stages.get(name, [])],
-                   actors=sorted(flow.actors), auto=flow.choices == 0, span=phase.span)
-        _add_exits(g, model, name, flow.exits, auto=flow.choices == 0)
+                   actors=sorted(flow.actors), auto=flow.choices == 0, span=phase.span,
+                   choice_points=flow.choice_points)
+        _add_exits(g, ctx, name, flow.exits, auto=flow.choices == 0)
+    for name in sorted(nodes, key=lambda n: (model.procs[n].span.line, n)):
+        proc = model.procs[name]
+        flow = ctx.flow(proc.body, following=[name])
+        node = proc_node(name)
+        g.add_node(node, kind="proc", label=node, title="(" + ", ".join(p.name for p in proc.params) + ")",
+                   stages=[], actors=sorted(flow.actors), auto=flow.choices == 0, span=proc.span,
+                   choice_points=flow.choice_points,
+                   returns=flow.falls_through is not None or flow.returns)
+        _add_exits(g, ctx, node, flow.exits, auto=flow.choices == 0)
+    for node in [n for n, k in g.nodes(data="kind") if k == "proc"]:
+        if g.in_degree(node) == 0:
+            g.remove_node(node)  # a procedure only the folded-away branches call
+        elif g.nodes[node]["returns"]:
+            for caller in list(g.predecessors(node)):
+                if caller != node and not g.has_edge(node, caller):
+                    g.add_edge(node, caller, guard="", guards=[""], alternatives=[[]], names=["returns"], named=["returns"],
+                               auto=True, returns=True, span=None, spans=[])
     return g
 
 
-def _add_start(g: nx.DiGraph, model: Model) -> None:
+def jumping_procs(model: Model) -> set[str]:
+    """The procedures that can end the game or hand play to a phase, themselves or through the
+    procedures and handlers they run."""
+    ctx = _Context(model, set(), False)
+    return {name for name, proc in model.procs.items() if ctx.flow(proc.body, following=[name]).exits}
+
+
+@dataclass
+class _Context:
+    model: Model
+    nodes: set[str]
+    fold: bool
+
+    def flow(self, body: A.Block, following: list[str] | None = None) -> Flow:
+        walker = _Walker(self.model, self.nodes, self.fold)
+        walker.following = list(following or [])
+        ways, after = walker.block(body.body, ())
+        walker.flow.falls_through = after if NEXT in ways else None
+        walker.flow.returns = RETURN in ways
+        return walker.flow
+
+
+def _add_start(g: nx.DiGraph, ctx: "_Context") -> None:
     """The start node leads through `setup` (which may choose, or jump) to the `start` phase."""
-    flow = flow_of(model, model.setup.body) if model.setup else Flow(falls_through=())
+    model = ctx.model
+    flow = ctx.flow(model.setup.body) if model.setup else Flow(falls_through=())
     span = model.start.span if model.start else None
     g.add_node(START, kind="start", label=START, actors=sorted(flow.actors), auto=flow.choices == 0, span=span)
     exits = list(flow.exits)
     if model.start is not None and flow.falls_through is not None:
         exits.append(Exit(model.start.phase, flow.falls_through, model.start.span))
-    _add_exits(g, model, START, exits, auto=flow.choices == 0)
+    _add_exits(g, ctx, START, exits, auto=flow.choices == 0)
 
 
-def _add_exits(g: nx.DiGraph, model: Model, source: str, exits: list[Exit], auto: bool) -> None:
+def _add_exits(g: nx.DiGraph, ctx: "_Context", source: str, exits: list[Exit], auto: bool) -> None:
     """One edge per target; several ways to the same target become alternatives joined by `or`."""
+    model = ctx.model
     by_target: dict[str, list[Exit]] = {}
     for ex in exits:
-        if ex.target == END or ex.target in model.phases:  # else the compiler reports it
+        known = ex.target == END or ex.target in model.phases or ex.target in {proc_node(n) for n in ctx.nodes}
+        if known:  # else the compiler reports it
             by_target.setdefault(ex.target, []).append(ex)
     for target, found in by_target.items():
         alternatives = list(dict.fromkeys(ex.guards for ex in found))
         g.add_edge(source, target, guard=_either(alternatives), guards=[" and ".join(a) for a in alternatives],
                    alternatives=[list(a) for a in alternatives],
+                   names=list(dict.fromkeys(ex.name for ex in found if ex.name)),
+                   named=[ex.name for ex in found],
                    auto=auto, span=found[0].span, spans=[ex.span for ex in found])
 
 
@@ -111,19 +186,20 @@ def _either(alternatives: list[Guards]) -> str:
 
 def flow_of(model: Model, body: A.Block) -> Flow:
     """Walk one body (a phase's or setup's), following procedure calls and emitted events."""
-    walker = _Walker(model)
-    ways, after = walker.block(body.body, ())
-    walker.flow.falls_through = after if NEXT in ways else None
-    return walker.flow
+    return _Context(model, set(), False).flow(body)
 
 
 class _Walker:
     """Follows the statements a body can run, into procedures and handlers, collecting exits and choices."""
 
-    def __init__(self, model: Model):
+    def __init__(self, model: Model, nodes: set[str] | None = None, fold: bool = False):
         self.model = model
+        self.nodes = nodes or set()  # procedures drawn as nodes: a call is an exit into them
+        self.fold = fold
         self.flow = Flow()
         self.following: list[str] = []  # procedures and events being followed: stops recursion
+        self.quiet = 0  # > 0 inside a procedure drawn as its own node: its exits and actors are its own
+        self.env: dict[str, str] = {}  # names bound here (parameters, `let`, loop variables) → how the rules read
 
     def block(self, body: list[A.Stmt], guards: Guards) -> tuple[set[str], Guards]:
         """How the block can finish, and what holds when it falls off its end."""
@@ -145,10 +221,14 @@ class _Walker:
             case A.Choose():
                 return self.choose(s, guards)
             case A.For() | A.Repeat() | A.Loop() | A.While():
+                if isinstance(s, A.For):
+                    self.env[s.var] = "each of " + self.read(s.source)
                 outs, _ = self.block(s.body.body, guards)
                 return {NEXT} | (outs & {RETURN}), guards
-            case A.CallStmt(call=A.Call(func=name)) if name in self.model.procs:
-                return self.call(name, guards)
+            case A.Let():
+                self.env[s.name] = self.read(s.value)
+            case A.CallStmt(call=A.Call(func=name, args=args)) if name in self.model.procs:
+                return self.call(name, guards, args)
             case A.Emit():
                 return self.emit(s, guards)
             case A.Break() | A.Continue():
@@ -157,21 +237,36 @@ class _Walker:
                 return {RETURN}, guards
         return {NEXT}, guards
 
+    def read(self, e: A.Expr) -> str:
+        """An expression as the rules read here: a bound name becomes what it was bound to."""
+        if isinstance(e, A.Name) and e.id in self.env:
+            return self.env[e.id]
+        return expr(e)
+
     def leave(self, s: A.Stmt, guards: Guards) -> None:
+        if self.quiet:
+            return
         target = s.phase if isinstance(s, A.Goto) else END
-        self.flow.exits.append(Exit(target, guards, s.span))
+        self.flow.exits.append(Exit(target, guards, s.span, getattr(s, "label", None)))
 
     def if_(self, s: A.If, guards: Guards) -> tuple[set[str], Guards]:
         """Each branch runs under its test and the earlier tests' negations. What follows the
-        `if` runs under whatever every branch that falls through has in common."""
+        `if` runs under whatever every branch that falls through has in common. With `fold`, a
+        test the options decide is decided: a branch that cannot run is not walked."""
         ways: set[str] = set()
         earlier: list[str] = []
         through: list[Guards] = []
         for br in s.branches:
-            outs, after = self.block(br.body.body, _and(guards, earlier + [_test(br.test)]))
+            known = static_value(self.model, br.test) if self.fold else None
+            if known is False:
+                continue
+            test = [] if known is True else [_test(br.test)]
+            outs, after = self.block(br.body.body, _and(guards, earlier + test))
             ways |= outs
             if NEXT in outs:
                 through.append(after)
+            if known is True:
+                return ways, _common_prefix(through) if through else guards
             earlier.append(_negate(br.test))
         if s.orelse is not None:
             outs, after = self.block(s.orelse.body, _and(guards, earlier))
@@ -185,17 +280,30 @@ class _Walker:
     def choose(self, s: A.Choose, guards: Guards) -> tuple[set[str], Guards]:
         """A choice point. Its `else` block runs when nothing is left to choose from."""
         self.flow.choices += 1
-        self.flow.actors.add(expr(s.by))
+        actor = self.read(s.by)
+        if not self.quiet:
+            self.flow.actors.add(actor)
+            where = next((f for f in reversed(self.following) if not f.startswith("on ")), None)
+            self.flow.choice_points.append(ChoicePoint(s.prompt or f"choose {s.var}", actor, guards, s.span, where))
         if s.orelse is None or s.optional:  # `optional` always offers "none": no else
             return {NEXT}, guards
         outs, _ = self.block(s.orelse.body, _and(guards, [_nothing_to_choose(s)]))
         return outs | {NEXT}, guards
 
-    def call(self, name: str, guards: Guards) -> tuple[set[str], Guards]:
+    def call(self, name: str, guards: Guards, args: list[A.Expr] = ()) -> tuple[set[str], Guards]:
         if name in self.following:
             return {NEXT}, guards
+        node = name in self.nodes
+        if node and not self.quiet:
+            self.flow.exits.append(Exit(proc_node(name), guards, self.model.procs[name].span))
         self.following.append(name)
+        saved = dict(self.env)
+        params = [p.name for p in self.model.procs[name].params]
+        self.env.update({p: self.read(a) for p, a in zip(params, args)})
+        self.quiet += node
         outs, after = self.block(self.model.procs[name].body.body, guards)
+        self.quiet -= node
+        self.env = saved
         self.following.pop()
         if RETURN in outs:
             after = guards  # a `return` leaves under conditions this walk does not keep
@@ -215,6 +323,44 @@ class _Walker:
             leaves |= h.when is None and not outs & {NEXT, RETURN}
         self.following.pop()
         return (set() if leaves else {NEXT}), guards
+
+
+def static_value(model: Model, e: A.Expr, depth: int = 0):
+    """The value of an expression the options alone decide (literals, options, constants built
+    from them, `not`, `and`, `or`, comparisons), or None when play decides it."""
+    if depth > 50:
+        return None
+    match e:
+        case A.BoolLit() | A.IntLit() | A.StrLit():
+            return e.value
+        case A.Name(id=name):
+            if name in model.options:
+                value = model.options[name]
+                return str(value) if isinstance(value, str) else value
+            if name in model.consts:
+                return static_value(model, model.consts[name].value, depth + 1)
+            if name in model.member_enum:
+                return name
+            return None
+        case A.Unary(op="not"):
+            v = static_value(model, e.operand, depth + 1)
+            return None if v is None else not v
+        case A.Binary(op="and"):
+            a, b = static_value(model, e.left, depth + 1), static_value(model, e.right, depth + 1)
+            if a is False or b is False:
+                return False
+            return True if a is True and b is True else None
+        case A.Binary(op="or"):
+            a, b = static_value(model, e.left, depth + 1), static_value(model, e.right, depth + 1)
+            if a is True or b is True:
+                return True
+            return False if a is False and b is False else None
+        case A.Binary(op=op) if op in ("==", "!=", "<", "<=", ">", ">="):
+            a, b = static_value(model, e.left, depth + 1), static_value(model, e.right, depth + 1)
+            if a is None or b is None or type(a) is not type(b) or isinstance(a, bool) and op not in ("==", "!="):
+                return None
+            return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+    return None
 
 
 def _test(e: A.Expr) -> str:

@@ -11,12 +11,14 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Iterable
 
 import networkx as nx
 
 from vbr.errors import UsageError
 from vbr.terminal import clean
 from vbr.visualizer.graph import END, START
+from vbr.visualizer.labels import MAX_LINES, full, short
 
 FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
 FONT = "Helvetica"
@@ -29,42 +31,94 @@ class RenderError(Exception):
     """The diagram could not be written: no Graphviz, an unknown format, a file that won't open."""
 
 
-def to_dot(graph: nx.DiGraph, overlay: Overlay | None = None) -> str:
+LABELS = ("short", "full", "none")
+
+
+def to_dot(graph: nx.DiGraph, overlay: Overlay | None = None, labels: str = "short", games: int | None = None,
+           expand: Iterable[str] = (), links: dict[str, str] | None = None) -> str:
     """DOT text for the graph; `overlay` maps (from, to) to how often games took that step
-    (from "" means the start, as in `state.trace`)."""
-    counts = _counts(overlay)
+    (from "" means the start, as in `state.trace`), over `games` games. `labels`: short, full or
+    none (the full guard is always the edge's tooltip). `expand`: phases (or procedure nodes)
+    whose choice points are listed beside them. `links`: node → URL (the report's source lines)."""
+    if labels not in LABELS:
+        raise UsageError(f"--labels {labels!r}: choose short, full or none")
+    counts = _counts(graph, overlay)
+    shares = _shares(counts)
+    visits = _visits(graph, counts, games) if counts is not None else None
     title = graph.graph.get("title", "turn flow")
     lines = [f"digraph {_q(title)} {{",
-             f"  graph [label={_q(title)}, labelloc=t, fontname={_q(FONT)}, compound=true];",
-             f"  node [shape=box, style=rounded, fontname={_q(FONT)}];",
+             f"  graph [label={_q(title)}, labelloc=t, fontname={_q(FONT)}, compound=true, tooltip={_q(title)}, "
+             "nodesep=0.25, ranksep=0.4];",
+             f"  node [shape=box, style=rounded, fontname={_q(FONT)}, fontsize=12, margin=\"0.1,0.04\"];",
              f"  edge [fontname={_q(FONT)}, fontsize=10];"]
-    lines += _nodes_in(graph, (), counts, "  ")
-    lines += ["  " + _edge(u, v, data, counts) for u, v, data in graph.edges(data=True)]
+    ctx = _Drawing(counts, visits, set(expand), links or {})
+    lines += _nodes_in(graph, (), ctx, "  ")
+    lines += ["  " + _edge(u, v, data, counts, shares, labels) for u, v, data in graph.edges(data=True)]
     lines += ["  " + _stray(key, n) for key, n in (counts or {}).items() if not graph.has_edge(*key)]
+    for name in sorted(ctx.expand):
+        if name in graph:
+            lines += _expansion(name, graph.nodes[name], "  ")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
-def _counts(overlay: Overlay | None) -> Overlay | None:
+class _Drawing:
+    def __init__(self, counts, visits, expand, links):
+        self.counts, self.visits, self.expand, self.links = counts, visits, expand, links
+
+
+def _counts(graph: nx.DiGraph, overlay: Overlay | None) -> Overlay | None:
+    """Phase-to-phase counts laid onto the drawn edges: a step through a procedure drawn as its
+    own node (bounce → point() → serve) counts on each edge of the way."""
     if overlay is None:
         return None
     out: Overlay = {}
+    procs = {n for n, k in graph.nodes(data="kind") if k == "proc"}
     for (src, dst), n in overlay.items():
-        key = (src or START, dst)
-        out[key] = out.get(key, 0) + n
+        src = src or START
+        path = [src, dst]
+        if not graph.has_edge(src, dst) and procs and src in graph and dst in graph:
+            via = graph.subgraph(procs | {src, dst})
+            try:
+                path = nx.shortest_path(via, src, dst)
+            except nx.NetworkXNoPath:
+                path = [src, dst]
+        for key in zip(path, path[1:]):
+            out[key] = out.get(key, 0) + n
+    return out
+
+
+def _shares(counts: Overlay | None) -> dict[tuple[str, str], float]:
+    """Each step's share of the exits from its node."""
+    if counts is None:
+        return {}
+    total: dict[str, int] = {}
+    for (u, _), n in counts.items():
+        total[u] = total.get(u, 0) + n
+    return {(u, v): n / total[u] for (u, v), n in counts.items() if total[u]}
+
+
+def _visits(graph: nx.DiGraph, counts: Overlay, games: int | None) -> dict[str, float]:
+    """How often play entered each node, per game (the start: once a game)."""
+    entered: dict[str, int] = {}
+    for (_, v), n in counts.items():
+        entered[v] = entered.get(v, 0) + n
+    games = games or entered.get(END, 0) or 1
+    out = {n: entered.get(n, 0) / games for n in graph.nodes}
+    out[START] = 1.0
     return out
 
 
 # ---------------------------------------------------------------------------------- nodes
-def _nodes_in(g: nx.DiGraph, path: tuple[str, ...], counts: Overlay | None, indent: str) -> list[str]:
+def _nodes_in(g: nx.DiGraph, path: tuple[str, ...], ctx: _Drawing, indent: str) -> list[str]:
     """The nodes directly inside the stage `path` (() is the top level), then its sub-stages."""
-    lines = [indent + _node(n, data, counts) for n, data in g.nodes(data=True)
+    lines = [indent + _node(n, data, ctx) for n, data in g.nodes(data=True)
              if tuple(data.get("stages", ())) == path]
     titles = g.graph.get("stages", {})
     for stage in _child_stages(g, path):
         lines.append(f"{indent}subgraph {_q('cluster_' + stage)} {{")
         lines.append(f"{indent}  label={_q(titles.get(stage, stage))}; style=rounded; color=gray50;")
-        lines += _nodes_in(g, path + (stage,), counts, indent + "  ")
+        lines += _nodes_in(g, path + (stage,), ctx, indent + "  ")
         lines.append(indent + "}")
     return lines
 
@@ -79,37 +133,118 @@ def _child_stages(g: nx.DiGraph, path: tuple[str, ...]) -> list[str]:
     return sorted(found, key=lambda s: order.index(s) if s in order else len(order))
 
 
-def _node(name: str, data: dict, counts: Overlay | None) -> str:
+def actor_words(actor: str) -> str:
+    """Who chooses, the way the rules read: `holder` is the holder, `0` seat 0, a loop over
+    `seats` each seat; anything else stays the expression the rule file wrote."""
+    if actor.isdigit():
+        return f"seat {actor}"
+    if actor.startswith("each of "):
+        rest = actor[len("each of "):]
+        head = rest.split("(", 1)[0]
+        return f"each {head[:-1]}" if head.isidentifier() and head.endswith("s") else actor
+    if actor.isidentifier() and not actor.isupper() and len(actor) > 1:
+        return "the " + actor.replace("_", " ")
+    return actor
+
+
+def _node(name: str, data: dict, ctx: _Drawing) -> str:
     kind = data.get("kind", "phase")
+    extra = {}
+    if name in ctx.links:
+        extra["URL"] = ctx.links[name]
+        extra["target"] = "_top"
+    span = data.get("span")
+    if span is not None and getattr(span, "line", None):
+        extra["tooltip"] = f"{name}: line {span.line}"
+    visits = ctx.visits.get(name) if ctx.visits is not None else None
     if kind == "start":
-        return f"{_q(name)} {_attrs(shape='circle', label=START, style='filled', fillcolor='black', fontcolor='white')};"
+        return f"{_q(name)} {_attrs(shape='circle', label=START, style='filled', fillcolor='black', fontcolor='white', **extra)};"
     if kind == "end":
-        return f"{_q(name)} {_attrs(shape='doublecircle', label=END)};"
+        label = END if visits is None else f"{END}\n{visits:.2g}/game"
+        return f"{_q(name)} {_attrs(shape='doublecircle', label=label, **extra)};"
     lines = [name]
-    if data.get("title") and data["title"] != name:
+    if data.get("title") and data["title"] != name and kind != "proc":
         lines.append(data["title"])
     if data.get("actors"):
-        lines.append("by " + ", ".join(data["actors"]))
+        lines.append(_who(data["actors"]))
+    if visits is not None:
+        lines.append(f"{_per_game(visits)} visits/game")
     attrs = {"label": "\n".join(lines)}
-    if counts is not None and not _reached(name, counts):
+    if kind == "proc":
+        attrs.update(style="rounded,filled", fillcolor="#eef3fb")
+    if ctx.counts is not None and not _reached(name, ctx.counts):
         attrs.update(style="rounded,filled", fillcolor=UNREACHED, fontcolor="gray40")
+    attrs.update(extra)
     return f"{_q(name)} {_attrs(**attrs)};"
+
+
+def _who(actors: list[str], width: int = 30) -> str:
+    """`by the holder, seat 0`: as many actors as fit on one line, then how many more."""
+    words = list(dict.fromkeys(actor_words(a) for a in actors))
+    shown = [words[0]]
+    for w in words[1:]:
+        if len(", ".join(shown + [w])) > width:
+            break
+        shown.append(w)
+    more = len(words) - len(shown)
+    return "by " + ", ".join(shown) + (f" +{more} more" if more else "")
+
+
+def _per_game(x: float) -> str:
+    return f"{x:.1f}" if x >= 10 else f"{x:.2f}".rstrip("0").rstrip(".") if x else "0"
 
 
 def _reached(phase: str, counts: Overlay) -> bool:
     return any(phase in key for key in counts)
 
 
+def _expansion(name: str, data: dict, indent: str) -> list[str]:
+    """The choice points a node reaches, listed in a box beside it, in the order play meets them."""
+    points = data.get("choice_points") or []
+    own = name[:-2] if name.endswith("()") else None
+    rows = []
+    for i, cp in enumerate(points, 1):
+        where = f" (in {cp.proc}())" if cp.proc and cp.proc != own else ""
+        rows.append(f"{i}. {cp.prompt} — by {actor_words(cp.actor)}{where}")
+    if not rows:
+        rows = ["no choice points: play goes on by itself"]
+    box = f"choices: {name}"
+    label = "\\l".join(_esc(r) for r in [f"choice points of {name}:"] + rows) + "\\l"
+    tip = "\n".join(f"{i}. line {cp.span.line}: {cp.prompt}" for i, cp in enumerate(points, 1)) or name
+    return [f'{indent}subgraph {_q("cluster_expand_" + name)} {{',
+            f"{indent}  label={_q('inside ' + name)}; style=dotted; color=gray50;",
+            f'{indent}  {_q(box)} [shape=note, fontsize=10, label="{label}", tooltip={_q(tip)}];',
+            f"{indent}}}",
+            f"{indent}{_q(name)} -> {_q(box)} [style=dotted, arrowhead=none, constraint=false];"]
+
+
 # ---------------------------------------------------------------------------------- edges
-def _edge(u: str, v: str, data: dict, counts: Overlay | None) -> str:
-    attrs = {"label": _guard_label(data)}
+def _edge(u: str, v: str, data: dict, counts: Overlay | None, shares: dict, labels: str) -> str:
+    guard = _guard_label(data)
+    named = data.get("named") or []
+    names = data.get("names") if named and all(named) else None  # every way there is named
+    if labels == "full":
+        label = "\n".join(t for t in ("\n".join(data.get("names") or []), guard) if t)
+    elif labels == "short":
+        label = short(data.get("alternatives") or ([[data["guard"]]] if data.get("guard") else [[]]), names,
+                      MAX_LINES - (counts is not None))
+    else:
+        label = ""
+    tip = guard or "always"
+    if data.get("names"):
+        tip = " / ".join(data["names"]) + ": " + tip
+    attrs = {"label": label, "tooltip": tip, "labeltooltip": tip}
     if data.get("auto"):
         attrs["style"] = "dashed"
+    if data.get("returns"):
+        attrs.update(constraint="false", color="gray50", fontcolor="gray40")
     if counts is not None:
         n = counts.get((u, v), 0)
         if n:
-            attrs["label"] = "\n".join(t for t in (attrs["label"], f"×{n}") if t)
+            attrs["label"] = "\n".join(t for t in (attrs["label"], f"{100 * shares.get((u, v), 0):.0f}%") if t)
             attrs["penwidth"] = f"{1 + 4 * n / max(counts.values()):.2f}"
+            attrs["tooltip"] += f"\n(taken {n} times: {100 * shares.get((u, v), 0):.1f}% of the exits from {u})"
+            attrs["labeltooltip"] = attrs["tooltip"]
         else:
             attrs.update(color="gray60", fontcolor="gray60")
     return f"{_q(u)} -> {_q(v)} {_attrs(**attrs)};"
@@ -120,7 +255,7 @@ def _guard_label(data: dict) -> str:
     if not data.get("guard"):
         return ""
     alternatives = data.get("alternatives") or [[data["guard"]]]
-    return "\nor\n".join("\nand ".join(a) for a in alternatives)
+    return full(alternatives)
 
 
 def _stray(key: tuple[str, str], n: int) -> str:
@@ -129,6 +264,11 @@ def _stray(key: tuple[str, str], n: int) -> str:
 
 
 # ---------------------------------------------------------------------------------- DOT text
+def _esc(text: str) -> str:
+    """Text for inside a DOT quoted string (see `_q`)."""
+    return clean(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
 def _q(text: str) -> str:
     """A DOT quoted string. Newlines become DOT's centred line break `\\n`; control characters from
     the rule file are shown as `\\xNN` (vbr/terminal.py), so neither the DOT text on a terminal nor
