@@ -237,8 +237,18 @@ def test_a_file_of_too_many_tokens_is_refused_at_the_token_past_the_limit(tmp_pa
     p = write(tmp_path, "long.vbr", head + "v += 1\n" * (k + 1) + "end draw\n}\n")
     err = error_of(p)
     assert (err.span.line, err.span.col) == (4 + k + 1, [1, 3, 4, 6][r - 1] if r else 6)
-    assert err.message == (f"the file has more than {L.MAX_TOKENS:,} tokens (words, numbers, strings and symbols), "
-                           "the limit on a file's size; split it with `extends`")
+    assert err.message == (f"the file has more than {L.MAX_TOKENS:,} tokens (words, numbers, strings, symbols and "
+                           "comments), the limit on a file's size; split it with `extends`")
+
+
+def test_a_file_of_millions_of_comments_is_refused_within_seconds(tmp_path):
+    # the five lines before the comments hold 11 tokens (`"x"` counts twice); the comment on line
+    # 5 + k is token 11 + k, so token MAX_TOKENS + 1 is on line MAX_TOKENS - 5
+    p = write(tmp_path, "c.vbr", 'game "x"\nstart p\nphase p {\n  end draw\n}\n' + "#\n" * 1_000_000)
+    start = time.monotonic()
+    err = error_of(p)
+    assert time.monotonic() - start < 2
+    assert (err.span.line, err.span.col) == (L.MAX_TOKENS - 5, 1) and "tokens" in err.message
 
 
 def test_a_megabyte_of_statements_is_refused_within_seconds(tmp_path):

@@ -12,7 +12,7 @@ MAX_FILE_BYTES = 4 * 1024 * 1024   # a rule or scenario file, read at most this 
 MAX_EXTENDS_DEPTH = 16             # files in one `extends` chain, the file itself included
 
 # ---------------------------------------------------------------- parsing
-MAX_TOKENS = 50_000                # words, numbers, strings and symbols in one file (holes in strings count)
+MAX_TOKENS = 50_000                # words, numbers, strings, symbols and comments in one file (holes count)
 MAX_NESTING = 100                  # levels of the parse tree: each operator, call, statement, block
 MAX_INT = 2 ** 63 - 1              # an integer literal's magnitude
 

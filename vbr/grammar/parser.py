@@ -138,8 +138,8 @@ def normalize_newlines(text: str) -> str:
     return _LINE_END.sub("\n", text) if "\r" in text else text
 
 
-# what the lexer makes a token of, roughly: a string (with the tokens of its {holes}), a comment
-# (not counted), a word or number, any other character
+# what the lexer makes a token of, roughly: a string (with the tokens of its {holes}), a comment,
+# a word or number, any other character
 _TOKEN = re.compile(r'"[^"\n]*"|#[^\n]*|\w+|[^\s\w]')
 
 
@@ -149,15 +149,13 @@ def _count_tokens(text: str, file: str) -> None:
     count = 0
     for m in _TOKEN.finditer(text):
         tok = m.group()
-        if tok[0] == "#":
-            continue
         count += 1 if tok[0] != '"' else 1 + sum(1 for _ in _TOKEN.finditer(tok[1:-1]))
         if count > MAX_TOKENS:
             line = text.count("\n", 0, m.start()) + 1
             col = m.start() - text.rfind("\n", 0, m.start())
             raise VbrSyntaxError(Diagnostic(Span(file=file, line=line, col=col, end_line=line, end_col=col),
-                                            f"the file has more than {MAX_TOKENS:,} tokens (words, numbers, strings "
-                                            "and symbols), the limit on a file's size; split it with `extends`"),
+                                            f"the file has more than {MAX_TOKENS:,} tokens (words, numbers, strings, "
+                                            "symbols and comments), the limit on a file's size; split it with `extends`"),
                                  {file: text})
 
 
