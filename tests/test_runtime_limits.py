@@ -61,13 +61,14 @@ def test_nested_comprehensions_count_their_items(tmp_path):
 
 
 def test_steps_are_rounds_items_and_transfers(tmp_path):
-    # repeat: 10 rounds; for: 3 items; a range of 3 numbers; a comprehension over it: 3; `end`: 1
+    # repeat: 10 rounds; for: 3 items; a range of 3 numbers; a comprehension over it: 3; a
+    # comprehension over a range with fixed ends (built before play, so not counted): 4; `end`: 1
     text = phase("  repeat 10 {\n    n += 1\n  }\n  for i in [1, 2, 3] {\n    n += i\n  }\n"
-                 "  n = sum(i for i in 1..3)\n")
+                 "  let k = 3\n  n = sum(i for i in 1..k)\n  n = sum(i for i in 1..4)\n")
     for game in both_forms(tmp_path, text):
         st = game.new_state(0)
         assert st.is_terminal()
-        assert st.steps == 10 + 3 + 3 + 3 + 1
+        assert st.steps == 10 + 3 + 3 + 3 + 4 + 1
 
 
 def test_a_scenario_given_block_is_bounded(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vbr.agents import SeatView, make_agent, parse_agent_list
+from vbr.agents.simple import RandomAgent
 from vbr.interpreter import rng as R
 
 
@@ -35,11 +36,16 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
     agents = [make_agent(name, seat, R.derive(seed, 7919, seat)) for seat, name in enumerate(agent_names)]
     views = [SeatView(state, seat) for seat in range(len(agents))]  # one window per seat, reused
     acts = [agent.act for agent in agents]
+    # a random agent's pick, written out (RandomAgent.act: the same draw from the same generator)
+    draws = [agent.rng.getrandbits if type(agent) is RandomAgent else None for agent in agents]
     apply = state.apply_index
     side_of = _side_of(game)
     first_side = side_of[state.pending.seat] if state.pending is not None else None
     track: list = []
     score = state.points()
+    # the score read in place (State.points without a call): vals[lo:hi], compared as a list
+    lo, hi = (game.program.points[0], sum(game.program.points)) if score is not None else (0, 0)
+    last = list(score) if score is not None else None
     forced = options = 0
     while state.result is None:
         pending = state.pending
@@ -47,11 +53,13 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
         k = len(pending.options)
         options += k
         forced += k == 1
-        apply(acts[seat](views[seat]))
-        now = state.points()
-        if now != score:
-            score = now
-            track.append((state.choices, now))
+        draw = draws[seat]
+        apply((draw(64) * k) >> 64 if draw is not None else acts[seat](views[seat]))
+        if last is not None:
+            now = state.vals[lo:hi]
+            if now != last:
+                last = now
+                track.append((state.choices, tuple(now)))
     out = state.result
     winner = out.team if _teamed(game) else out.winner
     return GameResult(winner, out.points, state.choices, state, forced, options, first_side, track)

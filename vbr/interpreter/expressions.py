@@ -64,6 +64,7 @@ _FAST_CONST = {
 }
 
 
+_FOLDED_RANGE = 10_000  # a range with fixed ends and at most this many numbers is built at compile time
 FN_CHARGED = 1024  # a fn of at least this weight (`fn_weight`) is paid for at its call...
 FN_STEP = 64  # ...a step per this many nodes
 
@@ -307,6 +308,10 @@ class ExprCompiler:
     def c_RangeExpr(self, e: A.RangeExpr, scope: Scope):
         lo = self.expect(e.lo, scope, "int", "a range's low end")
         hi = self.expect(e.hi, scope, "int", "a range's high end")
+        (klo, vlo), (khi, vhi) = self.constant(e.lo, scope), self.constant(e.hi, scope)
+        if klo and khi and type(vlo) is int and type(vhi) is int and vhi - vlo < _FOLDED_RANGE:
+            fixed = tuple(range(vlo, vhi + 1))  # `1..6`: built once, here, like a list of literals
+            return self._fixed(lambda st, L: fixed, fixed), "list:int"
         return self._py(lambda st, L: int_range(st, lo(st, L), hi(st, L)),
                         lambda low: P.call(low.ref(int_range), P.load("st"), low.expr(lo), low.expr(hi))), "list:int"
 
