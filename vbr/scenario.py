@@ -55,11 +55,13 @@ def load_scenarios(path: Path):
     return tree, rules, source
 
 
-def run_file(path: Path, rules=None, *, trace: bool = False, step_limit: int | None = None) -> list[ScenarioResult]:
+def run_file(path: Path, rules=None, *, trace: bool = False, step_limit: int | None = None,
+             lower: bool = True) -> list[ScenarioResult]:
     """Run every scenario of a file. `rules`: a RuleSet to run them against instead of the file the
     scenarios name (`vbr mutate` runs them against each mutant); `trace`: keep the events between
     steps in each result (`format_trace`); `step_limit`: a lower step limit than the rule file's,
-    for each scenario."""
+    for each scenario; `lower=False`: run the closures without building the fast form (cheaper
+    for a file run once, as `vbr mutate` runs each mutant)."""
     if rules is None:
         tree, rules, source = load_scenarios(path)
     else:
@@ -68,7 +70,7 @@ def run_file(path: Path, rules=None, *, trace: bool = False, step_limit: int | N
             raise VbrCheckError([Diagnostic(tree.span, "not a scenario file: it should start with `tests for \"RULES\"`")],
                                 {str(path): source})
     sources = {**rules.sources, str(path): source}
-    cache: dict = {}
+    cache: dict = {"lower": lower}
     return [run_scenario(sc, rules, sources, trace=trace, step_limit=step_limit, cache=cache) for sc in tree.scenarios]
 
 
@@ -307,7 +309,7 @@ def _compiled(rules, options: dict, cache: dict):
     Scenario steps compile into it too; they only add code, never change what is there."""
     key = tuple(sorted(options.items()))
     if key not in cache:
-        cache[key] = compile_rules(rules, options)
+        cache[key] = compile_rules(rules, options, lower=cache.get("lower", True))
     return cache[key]
 
 

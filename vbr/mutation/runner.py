@@ -98,7 +98,7 @@ def baseline(ctx: Context) -> int:
     must pass. Returns the step guard for the mutants."""
     rules = ruleset(ctx.path, printer.program(ctx.tree))
     compile_rules(rules, {}, lower=False)
-    results = run_file(ctx.tests, rules)
+    results = run_file(ctx.tests, rules, lower=False)
     failed = [r for r in results if not r.ok]
     if failed:
         r = failed[0]
@@ -117,7 +117,7 @@ def evaluate(ctx: Context, m: Mutant) -> Outcome:
     except VbrError as exc:
         return Outcome(m.index, "invalid", _first_line(exc.render()))
     try:
-        results = run_file(ctx.tests, rules, step_limit=ctx.guard)
+        results = run_file(ctx.tests, rules, step_limit=ctx.guard, lower=False)
     except VbrError as exc:  # the scenario file does not compile against the mutant
         return Outcome(m.index, "killed", _first_line(exc.render()))
     except Exception as exc:  # noqa: BLE001 — an interpreter fault still tells the mutant apart
