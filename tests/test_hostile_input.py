@@ -161,6 +161,19 @@ def test_an_extends_chain_of_a_thousand_files_ends_at_the_limit(tmp_path):
     assert "chains at most" in err.message and time.monotonic() - start < 2
 
 
+def test_the_files_of_an_extends_chain_share_the_token_limit(tmp_path):
+    lines = "#\n" * 20_000
+    write(tmp_path, "f0.vbr", 'game "f0"\n' + GOOD_TAIL + lines)
+    write(tmp_path, "f1.vbr", 'game "f1"\nextends "f0.vbr"\n' + lines)
+    write(tmp_path, "f2.vbr", 'game "f2"\nextends "f1.vbr"\n' + lines)
+    err = error_of(tmp_path / "f2.vbr")
+    # f2 and f1 hold 20,008 tokens each: `game "fN"` 3 (a string counts once more for each token in
+    # it), `extends "fN.vbr"` 5 (`fN`, `.`, `vbr`), 20,000 comments. That leaves f0 9,984: its
+    # first five lines hold 11, so its 9,974th comment, on line 5 + 9,974, is the one past.
+    assert (err.span.file, err.span.line, err.span.col) == (str(tmp_path / "f0.vbr"), 5 + 9_974, 1)
+    assert err.message.startswith(f"the files of this `extends` chain have more than {L.MAX_TOKENS:,} tokens together")
+
+
 def test_override_problems_are_reported_with_every_other_problem(tmp_path):
     write(tmp_path, "base.vbr", 'game "b"\nvar x: int = 0\n' + GOOD_TAIL)
     p = write(tmp_path, "v.vbr", 'game "v"\nextends "base.vbr"\noverride var nope: int = 1\nvar x: int = 2\n'

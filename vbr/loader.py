@@ -9,8 +9,8 @@ from pathlib import Path
 
 from vbr.errors import Diagnostic, Span, VbrCheckError, VbrError
 from vbr.grammar import ast as A
-from vbr.grammar.parser import normalize_newlines, parse
-from vbr.limits import MAX_EXTENDS_DEPTH, MAX_FILE_BYTES
+from vbr.grammar.parser import count_tokens, normalize_newlines, parse
+from vbr.limits import MAX_EXTENDS_DEPTH, MAX_FILE_BYTES, MAX_TOKENS
 
 
 def bundled_dirs() -> list[Path]:
@@ -174,6 +174,7 @@ def load_rules(name: str | Path, *, tests: Path | None = None, span: Span | None
         path = resolve(name)
     chain: list[tuple[Path, A.GameFile, list[A.Decl]]] = []
     seen: list[Path] = []
+    tokens = 0  # in the files of the chain so far: together at most MAX_TOKENS
     while True:
         if path.resolve() in seen:
             raise VbrCheckError([Diagnostic(span or Span(file=str(path)), f"`extends` goes round in a circle through {path}")],
@@ -181,7 +182,9 @@ def load_rules(name: str | Path, *, tests: Path | None = None, span: Span | None
         if len(chain) >= MAX_EXTENDS_DEPTH:
             raise VbrCheckError([Diagnostic(span, f"`extends` chains at most {MAX_EXTENDS_DEPTH} files "
                                                   f"(the limit on `extends` depth); this chain is longer")], sources)
-        tree, text = parse_file(path, span)
+        text = read_source(path, span)
+        tokens += count_tokens(text, str(path), MAX_TOKENS - tokens, chain=bool(chain))
+        tree, text = parse_file(path, span, text)
         sources[str(path)] = text
         if not isinstance(tree, A.GameFile):
             raise VbrCheckError([Diagnostic(tree.span, "this is a scenario file (`tests for ...`), not a rule file")], sources)
@@ -206,11 +209,12 @@ def load_rules(name: str | Path, *, tests: Path | None = None, span: Span | None
     return RuleSet(top_path, top.title, decls, sources, [str(p) for p, _, _ in chain], problems)
 
 
-def parse_file(path: Path, span: Span | None = None):
-    """The file's AST and text. The file is read every time; the last few ASTs are kept by
-    (path, text), so a file read twice unchanged (`vbr check` looks at what a file is, then
-    loads it) is parsed once. ASTs are frozen, so sharing one is safe."""
-    text = read_source(path, span)
+def parse_file(path: Path, span: Span | None = None, text: str | None = None):
+    """The file's AST and text (`text`: as `read_source` gave it, already read). The file is read
+    every time; the last few ASTs are kept by (path, text), so a file read twice unchanged (`vbr
+    check` looks at what a file is, then loads it) is parsed once. ASTs are frozen, so sharing one
+    is safe."""
+    text = read_source(path, span) if text is None else text
     key = (str(path), text)
     tree = _parsed.get(key)
     if tree is not None:

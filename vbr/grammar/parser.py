@@ -144,19 +144,30 @@ _TOKEN = re.compile(r'"[^"\n]*"|#[^\n]*|\w+|[^\s\w]')
 
 
 def _count_tokens(text: str, file: str) -> None:
-    """Refuse a file of more than `MAX_TOKENS` tokens before Lark builds anything for it: parsing
-    and checking cost memory and time in proportion to the tokens."""
+    count_tokens(text, file, MAX_TOKENS)
+
+
+def count_tokens(text: str, file: str, limit: int, chain: bool = False) -> int:
+    """The file's tokens; more than `limit` is a located error at the token past it, raised before
+    Lark builds anything for the text (parsing and checking cost memory and time in proportion to
+    the tokens). `chain`: the limit is what is left for the files of an `extends` chain."""
     count = 0
     for m in _TOKEN.finditer(text):
         tok = m.group()
         count += 1 if tok[0] != '"' else 1 + sum(1 for _ in _TOKEN.finditer(tok[1:-1]))
-        if count > MAX_TOKENS:
+        if count > limit:
             line = text.count("\n", 0, m.start()) + 1
             col = m.start() - text.rfind("\n", 0, m.start())
-            raise VbrSyntaxError(Diagnostic(Span(file=file, line=line, col=col, end_line=line, end_col=col),
-                                            f"the file has more than {MAX_TOKENS:,} tokens (words, numbers, strings, "
-                                            "symbols and comments), the limit on a file's size; split it with `extends`"),
+            if chain:
+                message = (f"the files of this `extends` chain have more than {MAX_TOKENS:,} tokens together "
+                           "(words, numbers, strings, symbols and comments), the limit on a file's size, for a "
+                           "chain as for one file")
+            else:
+                message = (f"the file has more than {MAX_TOKENS:,} tokens (words, numbers, strings, symbols and "
+                           "comments), the limit on a file's size; split it with `extends`")
+            raise VbrSyntaxError(Diagnostic(Span(file=file, line=line, col=col, end_line=line, end_col=col), message),
                                  {file: text})
+    return count
 
 
 def _check_nesting(tree: Tree, limit: int, file: str, text: str | None) -> dict[int, int]:
