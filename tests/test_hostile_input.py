@@ -347,10 +347,13 @@ def test_user_limits_above_the_caps_are_reported_with_the_maximum(tmp_path):
     assert load(write(tmp_path, "caps.vbr", phase_with("v = 1", head=caps))).program.limits == L.MAX_USER_LIMITS
 
 
-def test_a_court_of_a_billion_columns_is_refused_at_check(tmp_path):
+def test_a_court_of_a_billion_columns_or_a_huge_net_is_refused_at_check(tmp_path):
     court = "court {\n  rows 10\n  cols 1000000000\n}\n"
     err = error_of(write(tmp_path, "court.vbr", phase_with("v = 1", head=court)))
     assert located(err, "court") == [(5, 3, "a court has 1 to 100 cols, not 1,000,000,000 (the limit on a court's size)")]
+    court = "court {\n  rows 2\n  cols 2\n  net 100000000\n}\n"
+    err = error_of(write(tmp_path, "net.vbr", phase_with("v = 1", head=court)))
+    assert located(err, "court") == [(6, 3, "a court has 0 to 100 net rows, not 100,000,000 (the limit on a court's size)")]
 
 
 def test_a_literal_range_too_large_is_refused_at_check(tmp_path):

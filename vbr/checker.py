@@ -456,9 +456,10 @@ def _check_sizes(m: Model, decls: list[A.Decl]) -> list[Diagnostic]:
                                                        "values, the limit on an option's values")
             case A.Court():
                 for it in d.items:
-                    if it.what in ("rows", "cols") and not 1 <= it.values[0] <= LIM.MAX_COURT_SIDE:
-                        error(it.span, f"a court has 1 to {LIM.MAX_COURT_SIDE} {it.what}, not {it.values[0]:,} "
-                                       "(the limit on a court's size)")
+                    low = 0 if it.what == "net" else 1
+                    if it.what in ("rows", "cols", "net") and not low <= it.values[0] <= LIM.MAX_COURT_SIDE:
+                        error(it.span, f"a court has {low} to {LIM.MAX_COURT_SIDE} {it.what if low else 'net rows'}, "
+                                       f"not {it.values[0]:,} (the limit on a court's size)")
     for d in decls:
         for node in A.walk(d):
             if isinstance(node, A.RangeExpr):
