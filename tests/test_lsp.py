@@ -204,6 +204,27 @@ async def test_definition_and_references_across_extends(client: LanguageClient, 
     assert base_uses == words - {_at(position(base, "var holder", into=len("var ")))}
 
 
+@session
+async def test_a_parameter_is_its_own_name(client: LanguageClient):
+    """In `proc refill(s: seat) { ... }` the `s` is the parameter, not anything global."""
+    text = SIATKA.read_text(encoding="utf-8")
+    await open_doc(client, SIATKA)
+    doc = T.TextDocumentIdentifier(uri=SIATKA.as_uri())
+    head = position(text, "proc refill(s: seat)", into=len("proc refill("))
+    lines = text.split("\n")
+    end = next(i for i in range(head.line, len(lines)) if lines[i] == "}")
+    body = [(i, m.start()) for i in range(head.line + 1, end)
+            for m in re.finditer(r"\bs\b", re.sub(r"#.*", "", lines[i]))]
+    use = T.Position(line=body[0][0], character=body[0][1])
+    (loc,) = await client.text_document_definition_async(T.DefinitionParams(text_document=doc, position=use))
+    assert _at(loc.range.start) == _at(head)
+    refs = await client.text_document_references_async(T.ReferenceParams(
+        text_document=doc, position=use, context=T.ReferenceContext(include_declaration=True)))
+    assert sorted(_at(r.range.start) for r in refs) == [_at(head)] + body
+    hover = await client.text_document_hover_async(T.HoverParams(text_document=doc, position=use))
+    assert "**parameter** `s`" in hover.contents.value and "proc refill(s: seat)" in hover.contents.value
+
+
 # ------------------------------------------------------------------------------ completion
 @session
 async def test_completion_offers_names_keywords_and_options(client: LanguageClient, tmp_path):

@@ -686,3 +686,65 @@ def _anchor(a: Analysis) -> Range:
         if line.strip() and not line.lstrip().startswith("#"):
             return Range(i, 0, i, len(line.rstrip()))
     return Range(0, 0, 0, 0)
+
+
+# ------------------------------------------------------------------------------- locals
+@dataclass
+class Local:
+    """A parameter or a local (`let`, `for`, `choose`, a comprehension's variable) of one declaration."""
+
+    name: str
+    what: str  # parameter, let, for, choose, comprehension
+    range: Range
+    text: str  # the line that declares it, trimmed
+
+
+def unit_at(a: Analysis, line: int, col: int) -> A.Node | None:
+    """The declaration (a stage's phase, not the stage) or scenario of this file at a position."""
+    for n in _units(a.trees.get(a.path, [])):
+        r = span_range(n.span)
+        if (r.line, r.col) <= (line, col) <= (r.end_line, r.end_col):
+            return n
+    return None
+
+
+def locals_of(a: Analysis, unit: A.Node, name: str) -> tuple[list[Local], list[Range]]:
+    """Where `name` is declared as a local of `unit`, and every use of it there."""
+    lines = a.lines
+    sites: list[Local] = []
+    uses: list[Range] = []
+    for n in A.walk(unit):
+        what = None
+        if isinstance(n, A.Param) and n.name == name:
+            what = "parameter"
+        elif isinstance(n, A.Let) and n.name == name:
+            what = "let"
+        elif isinstance(n, A.For) and n.var == name:
+            what = "for"
+        elif isinstance(n, A.Choose) and n.var == name:
+            what = "choose"
+        elif isinstance(n, A.Comprehension) and n.var == name:
+            what = "comprehension"
+        if what is not None:
+            r = (_source_line_range(lines, n.span, name) if what in ("parameter",)
+                 else _find_word_after(lines, n.span, {"let": "let", "for": "for", "choose": "choose",
+                                                      "comprehension": "for"}[what], name))
+            sites.append(Local(name, what, r, lines[r.line].strip() if r.line < len(lines) else ""))
+        elif isinstance(n, A.Name) and n.id == name:
+            uses.append(span_range(n.span))
+    for s in sites:
+        if s.range not in uses:
+            uses.append(s.range)
+    uses.sort(key=lambda r: (r.line, r.col))
+    return sites, uses
+
+
+def _find_word_after(lines: list[str], span: Span, keyword: str, name: str) -> Range:
+    """`name` where it follows `keyword` (`let x`, `for t in`) within the span."""
+    pattern = re.compile(rf"\b{keyword}\s+({re.escape(name)})\b")
+    for ln in range(span.line - 1, min(span.end_line, len(lines))):
+        a = span.col - 1 if ln == span.line - 1 else 0
+        m = pattern.search(lines[ln], a)
+        if m:
+            return Range(ln, m.start(1), ln, m.end(1))
+    return span_range(span)

@@ -155,6 +155,19 @@ def _lookup(a: an.Analysis, line: int, col: int):
     return word, r, keys[0]
 
 
+def _local(a: an.Analysis, line: int, col: int):
+    """(sites, uses) when the word at the position is a parameter or local of the declaration it
+    is in; None otherwise."""
+    found = a.word_at(line, col)
+    if found is None or a.is_attribute(line, found[1].col):
+        return None
+    unit = an.unit_at(a, line, col)
+    if unit is None:
+        return None
+    sites, uses = an.locals_of(a, unit, found[0])
+    return (sites, uses) if sites else None
+
+
 @server.feature(T.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: VbrLanguageServer, params: T.DefinitionParams):
     state = ls.state(params.text_document.uri)
@@ -162,7 +175,11 @@ def definition(ls: VbrLanguageServer, params: T.DefinitionParams):
         return None
     doc = ls.workspace.get_text_document(params.text_document.uri)
     a = state.analysis
-    hit = _lookup(a, *ls.server_position(doc, params.position))
+    at = ls.server_position(doc, params.position)
+    local = _local(a, *at)
+    if local is not None:
+        return [ls.location(doc, a, a.path, s.range) for s in local[0]]
+    hit = _lookup(a, *at)
     if hit is None:
         return None
     declared, _ = a.index()
@@ -177,7 +194,14 @@ def references(ls: VbrLanguageServer, params: T.ReferenceParams):
         return None
     doc = ls.workspace.get_text_document(params.text_document.uri)
     a = state.analysis
-    hit = _lookup(a, *ls.server_position(doc, params.position))
+    at = ls.server_position(doc, params.position)
+    local = _local(a, *at)
+    if local is not None:
+        sites, uses = local
+        if not params.context.include_declaration:
+            uses = [u for u in uses if u not in {s.range for s in sites}]
+        return [ls.location(doc, a, a.path, r) for r in uses] or None
+    hit = _lookup(a, *at)
     if hit is None:
         return None
     declared, used = a.index()
@@ -195,7 +219,14 @@ def hover(ls: VbrLanguageServer, params: T.HoverParams):
         return None
     doc = ls.workspace.get_text_document(params.text_document.uri)
     a = state.analysis
-    hit = _lookup(a, *ls.server_position(doc, params.position))
+    at = ls.server_position(doc, params.position)
+    local = _local(a, *at)
+    if local is not None:
+        word, r = a.word_at(*at)
+        text = "\n\n---\n\n".join(f"**{s.what}** `{s.name}`\n\n```vbr\n{s.text}\n```\n\n_line {s.range.line + 1}_"
+                                   for s in local[0])
+        return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=text), range=ls.client_range(doc, r))
+    hit = _lookup(a, *at)
     if hit is None:
         return None
     word, r, key = hit
