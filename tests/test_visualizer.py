@@ -496,3 +496,11 @@ def test_an_unwritable_output_leaves_nothing_behind(tmp_path, capsys):
         assert not [p for p in locked.iterdir() if p.name.endswith(".part")]
     finally:
         locked.chmod(0o700)
+
+
+def test_functions_of_options_are_folded_too(tmp_path):
+    text = NAMED.replace("option fast = false\n", "option fast = false\nfn quick(t: int) = fast and t == 1\n")
+    text = text.replace("if fast and n == 2", "if quick(n)")
+    path = write(tmp_path, text)
+    assert not command.load_graph(path, {}, fold=True)[2].has_edge("a", "c")  # quick(n) is false whatever n is
+    assert command.load_graph(path, {"fast": True}, fold=True)[2].has_edge("a", "c")  # now n decides

@@ -325,15 +325,19 @@ class _Walker:
         return (set() if leaves else {NEXT}), guards
 
 
-def static_value(model: Model, e: A.Expr, depth: int = 0):
-    """The value of an expression the options alone decide (literals, options, constants built
-    from them, `not`, `and`, `or`, comparisons), or None when play decides it."""
+def static_value(model: Model, e: A.Expr, depth: int = 0, bound: frozenset = frozenset()):
+    """The value of an expression the options alone decide (literals, options, constants and
+    functions built from them, `not`, `and`, `or`, comparisons), or None when play decides it.
+    A function's parameters are unknown: `fn is_ai(t) = SOLO and t == 1` is false when SOLO is."""
     if depth > 50:
         return None
+    again = lambda x, b=bound: static_value(model, x, depth + 1, b)  # noqa: E731
     match e:
         case A.BoolLit() | A.IntLit() | A.StrLit():
             return e.value
         case A.Name(id=name):
+            if name in bound:
+                return None
             if name in model.options:
                 value = model.options[name]
                 return str(value) if isinstance(value, str) else value
@@ -342,21 +346,24 @@ def static_value(model: Model, e: A.Expr, depth: int = 0):
             if name in model.member_enum:
                 return name
             return None
+        case A.Call(func=name) if name in model.fns:
+            fn = model.fns[name]
+            return static_value(model, fn.body, depth + 1, frozenset(p.name for p in fn.params))
         case A.Unary(op="not"):
-            v = static_value(model, e.operand, depth + 1)
+            v = again(e.operand)
             return None if v is None else not v
         case A.Binary(op="and"):
-            a, b = static_value(model, e.left, depth + 1), static_value(model, e.right, depth + 1)
+            a, b = again(e.left), again(e.right)
             if a is False or b is False:
                 return False
             return True if a is True and b is True else None
         case A.Binary(op="or"):
-            a, b = static_value(model, e.left, depth + 1), static_value(model, e.right, depth + 1)
+            a, b = again(e.left), again(e.right)
             if a is True or b is True:
                 return True
             return False if a is False and b is False else None
         case A.Binary(op=op) if op in ("==", "!=", "<", "<=", ">", ">="):
-            a, b = static_value(model, e.left, depth + 1), static_value(model, e.right, depth + 1)
+            a, b = again(e.left), again(e.right)
             if a is None or b is None or type(a) is not type(b) or isinstance(a, bool) and op not in ("==", "!="):
                 return None
             return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 MAX_LINES = 4
-MAX_WIDTH = 44  # characters in one line of a short label
+MAX_WIDTH = 52  # characters in one line of a short label
 
 Alternative = list[str]
 
