@@ -233,6 +233,14 @@ def _parser() -> argparse.ArgumentParser:
     from vbr.tty_play.command import add_parser as play_parser
     play_parser(sub)
 
+    # each module is small at the top: what the command needs is imported when it runs
+    from vbr.html_report.command import add_parser as report_parser
+    report_parser(sub)
+    from vbr.mutation.command import add_parser as mutate_parser
+    mutate_parser(sub)
+    from vbr.lsp.command import add_parser as lsp_parser
+    lsp_parser(sub)
+
     sub.add_parser("graph", help="draw the turn-flow diagram (see `vbr graph --help`)")
     return p
 

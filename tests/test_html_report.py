@@ -1,0 +1,164 @@
+"""`vbr report`: one self-contained HTML page, checked in a real headless Chromium (Playwright).
+
+The browser is Debian's `chromium` (`apt-get install -y chromium`), driven by the `playwright`
+Python package with `executable_path` (no `playwright install`, no network). These tests fail,
+never skip, when either is missing: a report nobody has opened in a browser is not tested.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from vbr.cli import main
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+HOSTILE = '''game "<script>alert('t')</script> & Co"
+seats 2
+var n: int = 0
+start a
+phase a "<img src=x onerror=alert(1)>" {
+  choose k from 1..2 by 0 as "<b>pick</b>"
+  n += k
+  if n > 3 {
+    goto b as "</title><script>x()</script>"
+  }
+  goto a
+}
+phase b {
+  end draw
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("report") / "siatka.html"
+    assert main(["report", "siatka", "-n", "20", "-o", str(out)]) == 0
+    return out
+
+
+def browser_context(user_data: Path):
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("the `playwright` Python package is missing: pip install playwright (or the test extra)")
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        pytest.fail("no Chromium at /usr/bin/chromium: install Debian's `chromium` package (apt-get install -y chromium)")
+    pw = sync_playwright().start()
+    try:
+        ctx = pw.chromium.launch_persistent_context(str(user_data), executable_path=CHROMIUM, args=ARGS, headless=True,
+                                                    viewport={"width": 1280, "height": 900})
+    except Exception:
+        pw.stop()
+        raise
+    return pw, ctx
+
+
+def test_the_page_is_self_contained(report):
+    text = report.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>")
+    assert not re.search(r'(src|href)="(https?:)?//', text), "the page must load nothing from the network"
+    assert "<link" not in text and "@import" not in text and "<script src" not in text
+    assert text.count("<svg") >= 3  # the diagram and the plots, inline
+    for part in ('id="diagram"', 'id="phases"', 'id="simulation"', 'id="trace"', 'id="options"', 'id="source"'):
+        assert part in text
+    assert 'href="#src0-' in text and 'id="src0-1"' in text  # phases link to their highlighted lines
+    assert "20 simulated games, agents random, random" in text
+    assert "Assumptions where the book is silent" in text
+
+
+def test_in_a_real_browser(report, tmp_path):
+    pw, ctx = browser_context(tmp_path / "profile")
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        requests: list[str] = []
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(report.as_uri())
+        assert page.locator("#flow svg").is_visible()
+        assert page.locator("table.metrics").is_visible()
+        assert "win rate" in page.locator("table.metrics").inner_text()
+        label = page.locator("#flow g.edge text", has_text="score[s] >= target").first
+        label.hover()
+        tip = page.locator("#tip")
+        assert tip.is_visible() and "score[s] >= target" in tip.inner_text()
+        page.screenshot(path=str(tmp_path / "laptop.png"))
+        page.set_viewport_size({"width": 375, "height": 800})
+        widths = page.evaluate("[document.documentElement.scrollWidth, document.body.scrollWidth, window.innerWidth]")
+        assert max(widths[:2]) <= widths[2], f"horizontal overflow at 375 px: {widths}"
+        page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
+        assert errors == []
+        assert all(u.startswith("file:") or u.startswith("data:") for u in requests), requests
+    finally:
+        ctx.close()
+        pw.stop()
+    assert (tmp_path / "laptop.png").stat().st_size > 0 and (tmp_path / "phone.png").stat().st_size > 0
+
+
+def test_strings_from_the_rule_file_are_escaped(tmp_path):
+    rules = tmp_path / "hostile.vbr"
+    rules.write_text(HOSTILE)
+    out = tmp_path / "hostile.html"
+    assert main(["report", str(rules), "-n", "3", "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "<script>alert" not in text and "<img src=x" not in text and "<b>pick" not in text
+    assert "</title><script>x()" not in text
+    assert text.count("<script>") == 1  # ours, the tooltip
+    assert "&lt;script&gt;alert(" in text
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--expand", "nowhere"], "--expand nowhere: no phase or procedure node of that name"),
+    (["--labels", "long"], "argument --labels: invalid choice: 'long'"),
+    (["-n", "0"], "-n must be at least 1"),
+])
+def test_bad_input_is_a_usage_error_and_leaves_no_file(tmp_path, capsys, extra, message):
+    out = tmp_path / "r.html"
+    assert main(["report", "siatka", "-o", str(out)] + extra) == 2
+    assert message in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("where, message", [
+    ("nowhere/r.html", "the folder"),
+    ("r.txt", "give a file ending in .html"),
+])
+def test_an_output_that_cannot_be_written_is_refused_first(tmp_path, capsys, where, message):
+    assert main(["report", "siatka", "-o", str(tmp_path / where)]) == 2
+    assert message in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_read_only_folder_is_refused_and_keeps_the_old_page(tmp_path, capsys, monkeypatch):
+    from vbr.html_report import command as report_command
+    out = tmp_path / "r.html"
+    out.write_text("the old page")
+
+    def refuse(*a, **k):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(report_command.tempfile, "mkstemp", refuse)  # as a read-only folder would, even for root
+    assert main(["report", "siatka", "-o", str(out)]) == 2
+    assert "cannot write in" in capsys.readouterr().err
+    assert out.read_text() == "the old page" and list(tmp_path.iterdir()) == [out]
+
+
+def test_a_failure_while_building_leaves_no_partial_file(tmp_path, monkeypatch):
+    from vbr.html_report import build
+    out = tmp_path / "r.html"
+
+    def boom(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(build, "_sources", boom)
+    with pytest.raises(KeyboardInterrupt):
+        from vbr.html_report.command import run
+        import argparse
+        run(argparse.Namespace(file="siatka", output=str(out), option=None, n=2, agents="random", seed=0,
+                               workers=1, labels="short", expand=[]))
+    assert list(tmp_path.iterdir()) == []

@@ -1,0 +1,91 @@
+"""`vbr report FILE [--option ...] [-n N] [--agents ...] [--seed S] [--workers W] -o report.html`.
+
+vbr/cli.py wires it in with `add_parser(subparsers)`; the parser's default `func` is `run`.
+Everything that can be checked is checked before a game is played: the output's name and folder
+(by creating and removing a file there), the options, the agents, `--expand` and `--labels`. The
+page is written beside its name and renamed over it, so a failure leaves no partial file.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+
+from vbr.errors import UsageError
+
+SUFFIXES = (".html", ".htm")
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "report", help="one self-contained HTML page: diagram, source, simulation, rulebook trace",
+        description="Write one HTML file (no network needed: everything inline) with the turn-flow diagram "
+                    "(hover an edge for its condition), every phase linked to its highlighted source lines, "
+                    "a simulation's balance metrics with their 95%% CIs and plots, the rulebook trace "
+                    "(passage → rule lines → scenarios), the assumptions and the options used.")
+    p.add_argument("file", help="a .vbr rule file, or a bundled rule file's name (e.g. siatka)")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.html", help="the page to write")
+    p.add_argument("--option", action="append", metavar="NAME[=VALUE]", help="set a rule option (repeatable)")
+    p.add_argument("-n", type=int, default=200, help="games to simulate (default 200)")
+    p.add_argument("--agents", default="random", help="one agent for all seats, or one per seat (default random)")
+    p.add_argument("--seed", type=_seed, default=0, metavar="S", help="the run's seed (default 0)")
+    p.add_argument("--workers", type=int, default=1, metavar="W", help="play in W processes (default 1)")
+    p.add_argument("--labels", choices=("short", "full", "none"), default="short",
+                   help="the diagram's edge labels (default short; the full condition is always on hover)")
+    p.add_argument("--expand", action="append", default=[], metavar="PHASE",
+                   help="list the choice points inside PHASE in the diagram (repeatable)")
+    p.set_defaults(func=run)
+    return p
+
+
+def _seed(text: str) -> int:
+    from vbr.cli import seed
+    return seed(text)
+
+
+def check_output(path: str) -> Path:
+    """A file we can write: an .html name, in a folder that exists and takes a new file."""
+    out = Path(path)
+    if out.suffix.lower() not in SUFFIXES:
+        raise UsageError(f"-o {path}: give a file ending in .html")
+    if out.is_dir():
+        raise UsageError(f"-o {path}: is a directory")
+    if not out.parent.is_dir():
+        raise UsageError(f"-o {path}: the folder {out.parent} does not exist")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".part", dir=out.parent)
+    except OSError as exc:
+        raise UsageError(f"-o {path}: cannot write in {out.parent}: {(exc.strerror or str(exc)).lower()}") from None
+    os.close(fd)
+    os.unlink(probe)
+    return out
+
+
+def write_atomic(out: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".part", dir=out.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def run(args) -> int:
+    from vbr.analysis.commands import check_count
+    from vbr.backends import check_workers
+    from vbr.html_report.build import build_report
+    from vbr.visualizer.command import parse_options
+    out = check_output(args.output)
+    check_count(args.n)
+    check_workers(args.workers)
+    text = build_report(args.file, parse_options(args.option or []), n=args.n, agents=args.agents,
+                        seed=args.seed, workers=args.workers, labels=args.labels, expand=args.expand)
+    write_atomic(out, text)
+    print(f"wrote {out}")
+    return 0
