@@ -504,3 +504,20 @@ def test_functions_of_options_are_folded_too(tmp_path):
     path = write(tmp_path, text)
     assert not command.load_graph(path, {}, fold=True)[2].has_edge("a", "c")  # quick(n) is false whatever n is
     assert command.load_graph(path, {"fast": True}, fold=True)[2].has_edge("a", "c")  # now n decides
+
+
+def test_negated_comparisons_read_directly_and_long_ways_are_cut_not_hidden():
+    assert L.readable("not (total + bonus >= need())") == "total + bonus < need()"
+    assert L.readable("not (x > f(a, b))") == "x <= f(a, b)"
+    assert L.readable("not (a == b and c)") == "not (a == b and c)"  # more than one comparison: kept
+    label = L.short([["not (any(k > 1 for k in cards_in_the_hand_of_the_player(s)))"], ["x == 1", "y == 2"]])
+    first, second = label.splitlines()
+    assert first.startswith("not any(k > 1 for k in") and first.endswith("…") and len(first) <= L.MAX_WIDTH
+    assert second == "or x == 1 and y == 2"
+
+
+def test_a_named_goto_survives_fmt():
+    from vbr.grammar.parser import parse
+    from vbr.grammar.printer import program
+    text = program(parse(NAMED))
+    assert 'goto b as "point scored"' in text and program(parse(text)) == text

@@ -79,7 +79,6 @@ def simplify(alternatives: list[Alternative]) -> list[Alternative]:
     return alts
 
 
-_CMP = re.compile(r"^(\S+) (==|!=|>=|<=|>|<) (\S+)$")
 _ATOM = re.compile(r"^[\w.]+(\[[^\s]*\])?(\(.*\))?$")
 _FLIP = {"==": "!=", "!=": "==", ">=": "<", "<": ">=", "<=": ">", ">": "<="}
 
@@ -88,12 +87,39 @@ def readable(term: str) -> str:
     """`not (a == b)` as `a != b`, `not (x >= t)` as `x < t`: the same condition, read at once."""
     if term.startswith("not (") and term.endswith(")") and _balanced(term[5:-1]):
         inner = term[5:-1]
-        m = _CMP.match(inner)
-        if m:
-            return f"{m.group(1)} {_FLIP[m.group(2)]} {m.group(3)}"
+        flipped = _flip(inner)
+        if flipped:
+            return flipped
         if _ATOM.match(inner):
             return f"not {inner}"
     return term
+
+
+def _top_level(text: str) -> list[tuple[int, str]]:
+    """The operators (` == `, ` and `, ...) outside brackets and strings, with where they start."""
+    found, depth, quoted = [], 0, False
+    ops = [f" {o} " for o in ("==", "!=", ">=", "<=", ">", "<", "and", "or", "in", "not in")]
+    for i, ch in enumerate(text):
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in "([":
+            depth += 1
+        elif not quoted and ch in ")]":
+            depth -= 1
+        elif not quoted and depth == 0 and ch == " ":
+            for o in ops:
+                if text.startswith(o, i):
+                    found.append((i, o.strip()))
+    return found
+
+
+def _flip(inner: str) -> str | None:
+    """`a + b >= c` negated as `a + b < c`: one comparison, nothing else at the top level."""
+    ops = _top_level(inner)
+    if len(ops) != 1 or ops[0][1] not in _FLIP:
+        return None
+    at, op = ops[0]
+    return f"{inner[:at]} {_FLIP[op]} {inner[at + len(op) + 2:]}"
 
 
 def _cut(line: str, width: int = MAX_WIDTH) -> str:
@@ -133,12 +159,13 @@ def short(alternatives: list[Alternative], names: list[str] | None = None, max_l
         return _lines(common, max_lines)
     options = [" and ".join(r) for r in rests]
     room = max_lines - min(len(common), max_lines - 1)
-    if len(options) <= room and all(len(o) <= MAX_WIDTH for o in options):
+    if len(options) <= room:  # a line each, cut at MAX_WIDTH (the tooltip has them whole)
         head = _lines(common, max_lines - len(options)) if common else ""
         either = [f"({options[0]}" if common else options[0]] + [f"or {o}" for o in options[1:]]
         if common:
             either[-1] += ")"
             either[0] = "and " + either[0]
+        either = [_cut(line) for line in either]
         return "\n".join(([head] if head else []) + either)
     ways = f"one of {len(rests)} ways"
     if not common:
