@@ -140,7 +140,6 @@ def read_source(path: Path, span: Span | None = None) -> str:
     return text
 
 
-
 def _too_big(path: Path) -> str:
     return f"{path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB, the most vbr reads from a rule file"
 
