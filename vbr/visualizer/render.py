@@ -230,7 +230,7 @@ def _edge(u: str, v: str, data: dict, counts: Overlay | None, shares: dict, labe
                       MAX_LINES - (counts is not None))
     else:
         label = ""
-    tip = guard or "always"
+    tip = guard or "no condition"
     if data.get("names"):
         tip = " / ".join(data["names"]) + ": " + tip
     attrs = {"label": label, "tooltip": tip, "labeltooltip": tip}
