@@ -57,3 +57,14 @@ def test_full_labels_keep_the_whole_guard(name):
         for alternative in data.get("alternatives") or []:
             for term in alternative:
                 assert term.replace('"', '\\"') in dot
+
+
+def test_volleyball_highs_turn_expanded_still_fits():
+    _, _, graph = load_graph("volleyball-high", {"mode": "1v1"}, fold=True)
+    drawing = json.loads(draw(to_dot(graph, expand=["touch"]), "json"))
+    w, h = size_px(drawing)
+    assert w <= MAX_PX and h <= MAX_PX, f"{w:.0f} × {h:.0f} px"
+    listed = [o["text"] for n in drawing["objects"] if n.get("name") == "choices: touch" for o in n.get("_ldraw_", [])
+              if o.get("op") == "T"]
+    assert listed[0] == "choice points of touch:" and len(listed) > 3
+    assert any("(in take())" in t for t in listed)  # a choice inside a procedure the phase calls

@@ -211,11 +211,8 @@ def _expansion(name: str, data: dict, indent: str) -> list[str]:
     box = f"choices: {name}"
     label = "\\l".join(_esc(r) for r in [f"choice points of {name}:"] + rows) + "\\l"
     tip = "\n".join(f"{i}. line {cp.span.line}: {cp.prompt}" for i, cp in enumerate(points, 1)) or name
-    return [f'{indent}subgraph {_q("cluster_expand_" + name)} {{',
-            f"{indent}  label={_q('inside ' + name)}; style=dotted; color=gray50;",
-            f'{indent}  {_q(box)} [shape=note, fontsize=10, label="{label}", tooltip={_q(tip)}];',
-            f"{indent}}}",
-            f"{indent}{_q(name)} -> {_q(box)} [style=dotted, arrowhead=none, constraint=false];"]
+    return [f"{indent}{_q(box)} [shape=note, fontsize=10, label=\"{label}\", tooltip={_q(tip)}];",
+            f"{indent}{_q(name)} -> {_q(box)} [style=dotted, arrowhead=none, tooltip={_q('inside ' + name)}];"]
 
 
 # ---------------------------------------------------------------------------------- edges
