@@ -12,7 +12,6 @@ import re
 import tempfile
 from pathlib import Path
 
-XLINK = "http://www.w3.org/1999/xlink"
 
 
 def esc(value) -> str:

@@ -72,7 +72,7 @@ class Flow:
     choices: int = 0
     falls_through: Guards | None = None  # when the body can end without a goto (None: never)
     returns: bool = False  # a `return` can leave the body (a procedure's)
-    choice_points: list = field(default_factory=list)  # (choose statement, guards, actor) in walk order
+    choice_points: list = field(default_factory=list)  # ChoicePoint, in the order the walk meets them
 
 
 def proc_node(name: str) -> str:
