@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,11 @@ def test_a_failure_while_building_leaves_no_partial_file(tmp_path, monkeypatch):
         run(argparse.Namespace(file="siatka", output=str(out), option=None, n=2, agents="random", seed=0,
                                workers=1, labels="short", expand=[]))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_missing_browser_fails_the_test_naming_the_package(tmp_path, monkeypatch):
+    me = sys.modules[__name__]
+    monkeypatch.setattr(me, "CHROMIUM", str(tmp_path / "no-chromium"))
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(pytest.fail.Exception, match=r"apt-get install -y chromium"):
+        browser_context(tmp_path / "profile")
