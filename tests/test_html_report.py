@@ -91,6 +91,10 @@ def test_in_a_real_browser(report, tmp_path):
         tip = page.locator("#tip")
         assert tip.is_visible() and "score[s] >= target" in tip.inner_text()
         page.screenshot(path=str(tmp_path / "laptop.png"))
+        page.locator("#flow g.node", has_text="bounce").first.locator("text").first.click()
+        assert re.search(r"#src0-\d+$", page.url), page.url  # a box leads to its source lines
+        line = int(page.url.rsplit("-", 1)[1])
+        assert page.locator(f'[id="src0-{line}"]').count() == 1
         page.set_viewport_size({"width": 375, "height": 800})
         widths = page.evaluate("[document.documentElement.scrollWidth, document.body.scrollWidth, window.innerWidth]")
         assert max(widths[:2]) <= widths[2], f"horizontal overflow at 375 px: {widths}"
