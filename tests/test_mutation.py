@@ -216,10 +216,11 @@ def test_an_equivalence_can_name_the_code_it_covers():
     text = ('game "x"\nseats 2\nkind T { a: int, b: int }\nzone z public\nstart p\nsetup {\n'
             '  create T(a: 1, b: 2) in z  # EQUIVALENT(number "b: 2"): b is never read\n'
             '  create T(a: 3, b: 0) in z  # EQUIVALENT(number "a: 3" → "a: 4"): only a 3 or more counts\n}\n'
-            'phase p {\n  # EQUIVALENT(delete, swap): the game ends here either way\n  end draw\n}\n')
+            'phase p {\n  # EQUIVALENT(delete, swap): the game ends\n  # here either way\n  end draw\n}\n')
     eq = runner.equivalences(text)
     assert [(e.line, e.kinds, e.text, e.after) for e in eq] == \
-           [(7, ("number",), "b: 2", ""), (8, ("number",), "a: 3", "a: 4"), (12, ("delete", "swap"), "", "")]
+           [(7, ("number",), "b: 2", ""), (8, ("number",), "a: 3", "a: 4"), (13, ("delete", "swap"), "", "")]
+    assert eq[2].why == "the game ends here either way"
     ms = mutants(parse(text, "x.vbr"))
     covered = sorted((m.line, m.before, m.after) for m in ms if any(e.covers(m) for e in eq))
-    assert covered == [(7, "b: 2", "b: 1"), (7, "b: 2", "b: 3"), (8, "a: 3", "a: 4"), (12, "end draw", "(deleted)")]
+    assert covered == [(7, "b: 2", "b: 1"), (7, "b: 2", "b: 3"), (8, "a: 3", "a: 4"), (13, "end draw", "(deleted)")]

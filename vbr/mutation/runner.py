@@ -202,7 +202,8 @@ def equivalences(text: str) -> list[Equivalence]:
     `EQUIVALENT(kind, ... "text"): why` on the line of the mutated code, or on its own line just
     above it (the next line of code). With "text", only the mutants of that line whose code before
     the change contains it (`EQUIVALENT(number "field: 0"): ...`); with `→ "text"` as well, only
-    those whose code after the change contains that (`EQUIVALENT(number "n > 0" → "n > -1"): ...`)."""
+    those whose code after the change contains that (`EQUIVALENT(number "n > 0" → "n > -1"): ...`).
+    On its own line, the reason may go on over the comment lines below it, up to the code."""
     from vbr.trace import _comment
     out: list[Equivalence] = []
     lines = text.splitlines()
@@ -211,10 +212,12 @@ def equivalences(text: str) -> list[Equivalence]:
         if not found:
             continue
         target = n
+        why = [found.group(4).strip()]
         if line.strip().startswith("#"):
             target = n + 1
             while target <= len(lines) and lines[target - 1].strip().startswith("#"):
+                why.append(_comment(lines[target - 1]).strip())  # the reason goes on to the code
                 target += 1
         kinds = tuple(k.strip() for k in found.group(1).split(","))
-        out.append(Equivalence(target, kinds, found.group(2) or "", found.group(4).strip(), found.group(3) or ""))
+        out.append(Equivalence(target, kinds, found.group(2) or "", " ".join(w for w in why if w), found.group(3) or ""))
     return out
