@@ -232,3 +232,18 @@ def test_endless_recursion_is_located_at_the_call(tmp_path):
         while True:
             st.apply_index(0)
     assert "deeper()" in str(info.value)
+
+
+def test_play_game_draws_for_random_agents_as_the_agents_do():
+    """play_game writes a random agent's pick into its loop: the same games as asking agents made
+    from their specs, with their own views, choice by choice."""
+    from vbr.agents import SeatView, make_agent
+    from vbr.interpreter import rng as R
+    game = load("siatka", {"abilities": True})
+    for seed in range(3):
+        played = play_game(game, seed, ["random", "random"], record=True).state
+        st = game.new_state(seed, record=True)
+        agents = [make_agent("random", s, R.derive(seed, 7919, s)) for s in range(2)]
+        while not st.is_terminal():
+            st.apply_index(agents[st.current_player()].act(SeatView(st, st.current_player())))
+        assert st.log == played.log

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from vbr.agents import SeatView, make_agent, parse_agent_list
+import random
+
+from vbr.agents import AGENTS, SeatView, make_agent, parse_agent, parse_agent_list
 from vbr.agents.simple import RandomAgent
 from vbr.interpreter import rng as R
 
@@ -20,6 +22,10 @@ class GameResult:
     score_track: list = field(default_factory=list)  # (choices so far, score) after each change
 
 
+# the spec `random` makes a RandomAgent with no settings (what play_game's shortcut assumes)
+_RANDOM_IS_PLAIN = AGENTS.get("random") is RandomAgent and parse_agent("random") == ("random", {})
+
+
 def parse_agents(spec: str | None, seats: int) -> list[str]:
     """One canonical agent spec per seat (the grammar is in vbr/agents/spec.py)."""
     return parse_agent_list(spec, seats)
@@ -33,11 +39,21 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
     Besides the outcome, the loop keeps what balance metrics need and only the loop can see: how
     many options each choice offered, and the score after every choice that changed it."""
     state = game.new_state(seed, record=record, trace=trace, sink=log_sink)
-    agents = [make_agent(name, seat, R.derive(seed, 7919, seat)) for seat, name in enumerate(agent_names)]
-    views = [SeatView(state, seat) for seat in range(len(agents))]  # one window per seat, reused
-    acts = [agent.act for agent in agents]
-    # a random agent's pick, written out (RandomAgent.act: the same draw from the same generator)
-    draws = [agent.rng.getrandbits if type(agent) is RandomAgent else None for agent in agents]
+    # A random agent's pick is written into the loop below (RandomAgent.act: the same draw from the
+    # same generator), so a seat played by `random` needs only that generator, seeded as
+    # Agent.__init__ seeds it; any other agent is made from its spec and asked.
+    acts, views, draws = [], [], []
+    for seat, name in enumerate(agent_names):
+        agent_seed = R.derive(seed, 7919, seat)
+        if name == "random" and _RANDOM_IS_PLAIN:
+            acts.append(None)
+            views.append(None)
+            draws.append(random.Random(R.derive(agent_seed, seat + 1)).getrandbits)
+            continue
+        agent = make_agent(name, seat, agent_seed)
+        acts.append(agent.act)
+        views.append(SeatView(state, seat))  # one window per seat, reused
+        draws.append(agent.rng.getrandbits if type(agent) is RandomAgent else None)
     apply = state.apply_index
     side_of = _side_of(game)
     first_side = side_of[state.pending.seat] if state.pending is not None else None
