@@ -94,6 +94,23 @@ def test_cr_and_crlf_end_lines_and_positions_count_them(tmp_path, newline):
     assert err.render().splitlines()[1].strip() == "goto nowhere"
 
 
+def test_a_file_not_named_vbr_that_is_no_rule_file_is_refused_without_showing_a_line(tmp_path):
+    p = write(tmp_path, "passwd", "root:x:0:0:TOP SECRET:/root:/bin/bash\n")
+    with pytest.raises(VbrError) as info:
+        load_rules(p)
+    assert info.value.render() == (f"{p}: error: {p} is not a rule file: a rule file starts with `game \"Title\"`, "
+                                   'a scenario file with `tests for "RULES"`')
+
+
+def test_a_vbr_file_that_is_no_rule_file_gets_a_located_syntax_error(tmp_path):
+    p = write(tmp_path, "junk.vbr", "root:x:0:0\n")
+    with pytest.raises(VbrError) as info:
+        load_rules(p)
+    assert (info.value.span.line, info.value.span.col) == (1, 1) and "root:x:0:0" in info.value.render()
+    write(tmp_path, "named", '# a rule file without .vbr\ngame "g"\n' + GOOD_TAIL)
+    assert load(tmp_path / "named").title == "g"
+
+
 # ---------------------------------------------------------------- `extends`
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -214,6 +215,11 @@ def parse_file(path: Path, span: Span | None = None, text: str | None = None):
     check` looks at what a file is, then loads it) is parsed once. ASTs are frozen, so sharing one
     is safe."""
     text = read_source(path, span) if text is None else text
+    if path.suffix != ".vbr" and not _LOOKS_LIKE_VBR.match(text):
+        # not named as a rule file and not one: say so without showing any of it (a log or a
+        # command line may name any file the user can read)
+        raise _nowhere(path, f"{path} is not a rule file: a rule file starts with `game \"Title\"`, a scenario "
+                             "file with `tests for \"RULES\"`", span)
     key = (str(path), text)
     tree = _parsed.get(key)
     if tree is not None:
@@ -230,6 +236,7 @@ def parse_file(path: Path, span: Span | None = None, text: str | None = None):
 
 
 _parsed: dict[tuple[str, str], object] = {}  # (path, text) -> AST, the last few parsed
+_LOOKS_LIKE_VBR = re.compile(r"(\s|#[^\n]*)*(game|tests)\b")
 
 
 def _key(d: A.Decl) -> str:
