@@ -175,3 +175,10 @@ def test_a_missing_browser_fails_the_test_naming_the_package(tmp_path, monkeypat
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(pytest.fail.Exception, match=r"apt-get install -y chromium"):
         browser_context(tmp_path / "profile")
+
+
+def test_the_same_run_makes_the_same_page(tmp_path):
+    a, b = tmp_path / "a.html", tmp_path / "b.html"
+    for out in (a, b):
+        assert main(["report", "siatka", "-n", "5", "--seed", "3", "-o", str(out)]) == 0
+    assert a.read_text(encoding="utf-8") == b.read_text(encoding="utf-8")

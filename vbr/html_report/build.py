@@ -128,9 +128,9 @@ def _simulation_html(stats: dict, trials, game) -> str:
         paths = write_sim_plots(Path(tmp), trials, plot_view(stats), names, game.title)
         plots = [inline_svg(p.read_text(encoding="utf-8"), f"p{i}") for i, p in enumerate(paths) if p.suffix == ".svg"]
     figures = "".join(f'<figure class="plot">{svg}</figure>' for svg in plots)
-    speed = f"{stats['games_per_s']} games/s" if stats.get("games_per_s") else ""
+    # no games/s: the same run makes the same page, so a regenerated report changes only with the rules
     return (f'<p class="note">{esc(stats["games"])} games, agents {esc(", ".join(stats["agents"]))}, seed '
-            f'{esc(stats["seed"])}; mean {esc(stats["mean_steps"])} choices a game{"; " + esc(speed) if speed else ""}. '
+            f'{esc(stats["seed"])}; mean {esc(stats["mean_steps"])} choices a game. '
             'Intervals as docs/analysis.md describes them.</p>' + table + f'<div class="plots">{figures}</div>')
 
 
