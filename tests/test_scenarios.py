@@ -118,3 +118,12 @@ def test_trace_collects_the_events_between_steps(tmp_path):
     assert "n is 1" in text and "how many -> 2" in text and "game over: seat 0 wins" in text
     (quiet,) = run_file(tmp_path / "t.vbr")
     assert quiet.trace == []
+
+
+def test_a_failed_expectation_shows_each_operand_of_and_or_not(tmp_path):
+    (r,) = _tiny(tmp_path, 'scenario "x" {\n  choose 1\n  expect not empty(pile) and empty(gone) and n > 1\n}\n')
+    assert not r.ok
+    assert r.message == ("expectation failed:\n"
+                         "    `empty(pile)` is false\n"
+                         "    `empty(gone)` is true\n"
+                         "    `n > 1` is false: left side 1, right side 1")

@@ -157,6 +157,8 @@ class _Runner:
             if step.kind == "expect":
                 f = x.expect(e, scope, "bool", "an expectation")
                 parts = [(printer.expr(c), x.compile(c.left, scope)[0], x.compile(c.right, scope)[0], x.compile(c, scope)[0])
+                         if isinstance(c, A.Binary) and c.op not in ("and", "or") else
+                         (printer.expr(c), None, None, x.compile(c, scope)[0])
                          for c in _comparisons(e)]
                 return (f, parts)
             return x.compile(e, scope)[0]
@@ -272,23 +274,35 @@ class _Runner:
             return f" (left side is {value(left)}, right side is {value(right)})"
         shown = []
         for src, left, right, whole in parts:
-            shown.append(f"`{src}` is {value(whole)}: left side {value(left)}, right side {value(right)}")
+            sides = f": left side {value(left)}, right side {value(right)}" if left is not None else ""
+            shown.append(f"`{src}` is {value(whole)}{sides}")
         return ":\n    " + "\n    ".join(shown)
 
 
-def _comparisons(e: A.Expr) -> list[A.Binary]:
-    """The comparisons in an expectation, outside comprehensions (whose variables have no value
-    outside them), left to right."""
+def _comparisons(e: A.Expr) -> list[A.Expr]:
+    """What a failed expectation shows, left to right: every comparison in it, and every other
+    operand of its `and`, `or` and `not` (`empty(hand[1])`), outside comprehensions (whose
+    variables have no value outside them)."""
     out = []
 
-    def visit(n):
+    def visit(n, in_logic):
         if isinstance(n, A.Comprehension):
             return
         if isinstance(n, A.Binary) and n.op in ("==", "!=", "<", "<=", ">", ">=", "in", "not in"):
             out.append(n)
+        elif isinstance(n, A.Binary) and n.op in ("and", "or"):
+            visit(n.left, True)
+            visit(n.right, True)
+            return
+        elif isinstance(n, A.Unary) and n.op == "not":
+            visit(n.operand, True)
+            return
+        elif in_logic:
+            out.append(n)
+            return
         for c in n.children():
-            visit(c)
-    visit(e)
+            visit(c, False)
+    visit(e, False)
     return out
 
 
