@@ -128,6 +128,31 @@ def test_determinize_keeps_what_the_seat_knows():
             assert all(st.prog.zone_owner[st.where[e]] == owner for e in w.zones[z])
 
 
+def test_determinize_pools_a_teams_deck_with_its_players_hands():
+    """Cattack: team decks (`per team hidden`) and seat hands (`per seat owner`). An imagined world
+    must not keep an opponent's hand as it truly is (a card of their team's deck could be there
+    instead), and must never move a card to the other team's zones."""
+    game = load("cattack", {"players": 4})
+    prog = game.program
+    st = game.new_state(3)
+    for _ in range(6):
+        st.apply_index(0)
+    seat = st.current_player()
+    mine = prog.team_of[seat]
+    names = prog.zone_names
+    hands = [i for i, n in enumerate(names) if n.startswith("hand[") and int(n[5:-1]) != seat]
+    assert len(hands) == 3 and all(st.zones[z] for z in hands)
+    assert {prog.team_of[int(names[z][5:-1])] for z in hands} == {0, 1}  # a partner and two rivals
+    worlds = [st.determinize(seat, k) for k in range(8)]
+    for z in hands:  # every other hand is dealt anew from its team's hidden cards in some world
+        assert any(set(w.zones[z]) != set(st.zones[z]) for w in worlds), names[z]
+    side = prog.zone_sides()
+    for w in worlds:
+        assert w.audit() == [] and w.observation(seat) == st.observation(seat)
+        for z in st.hidden_zones(seat):
+            assert all(side[st.where[e]] == side[z] for e in w.zones[z]), names[z]
+
+
 def test_step_limit_is_a_clear_located_error(tmp_path):
     p = write(tmp_path, 'game "x"\nlimit steps 1000\nvar n: int = 0\nstart p\nphase p {\n  n += 1\n  goto p\n}\n')
     with pytest.raises(StepLimitExceeded) as info:

@@ -294,3 +294,10 @@ def test_each_options_row_says_what_that_option_is_to_the_chooser_alone(name, op
         # what the chooser cannot see stays unseen: a re-deal of it leaves the rows as they were
         dealt = st.determinize(chooser, seed=1)
         assert np.array_equal(option_features(dealt, chooser, n_actions), rows)
+
+
+def test_state_method_gives_the_seats_tensor():
+    st = vbr.load("siatka").new_state(4)
+    for seat in (0, 1):
+        assert np.array_equal(st.observation_tensor(seat), observation_tensor(st, seat))
+    assert not np.array_equal(st.observation_tensor(0), st.observation_tensor(1))  # the observer is part of it

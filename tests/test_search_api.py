@@ -66,13 +66,13 @@ def test_a_field_set_in_a_clone_stays_in_the_clone():
 
 def test_determinize_deals_the_same_worlds_as_the_pooled_shuffle():
     """The per-zone fast path of determinize gives the worlds of the plain algorithm: pool the
-    hidden things by (kind, owner), shuffle each pool, deal back from its end in place order."""
+    hidden things by (kind, side), shuffle each pool, deal back from its end in place order."""
     def reference(st, seat, seed):
         c = st.clone(rng=R.stream(seed))
         pools, slots = {}, []
         for z in st.hidden_zones(seat):
             for i, e in enumerate(c.zones[z]):
-                key = (c.kind[e], st.prog.zone_owner[z])
+                key = (c.kind[e], st.prog.zone_sides()[z])
                 pools.setdefault(key, []).append(e)
                 slots.append((z, i, key))
         for items in pools.values():

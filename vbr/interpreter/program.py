@@ -94,9 +94,21 @@ class Program:
     lowering: object = None  # the Lowering that built the fast form (lowering.py)
     hidden_cache: dict = field(default_factory=dict)  # seat -> the zones it may not see (State.hidden_zones)
     compilers: tuple = ()  # (ExprCompiler, StmtCompiler): scenarios compile against the same tables
+    zone_side: list = field(default_factory=list)  # zone -> the teams it belongs to (zone_sides)
 
     def cell_text(self, c) -> str:
         return self.court.cell_text(c) if self.court else repr(c)
+
+    def zone_sides(self) -> list:
+        """For each zone, the teams it belongs to as a sorted tuple (None for a zone of nobody).
+
+        An owner index alone names a seat in one zone and a team in another; imagined worlds pool
+        hidden things by side, so that a team's deck and its players' hands share one pool (a card
+        goes from one to the other) and no two unrelated owners that happen to share a number do."""
+        if not self.zone_side:
+            self.zone_side = [None if owner < 0 else tuple(sorted({self.team_of[s] for s in self.team_seats(per, owner)}))
+                              for owner, (_, per) in zip(self.zone_owner, self.zone_visibility)]
+        return self.zone_side
 
     def team_seats(self, owner_kind: str | None, owner: int) -> tuple[int, ...]:
         if owner < 0:

@@ -394,6 +394,11 @@ class State:
         teams = {self.prog.team_of[s] for s in seats}
         return self.prog.team_of[seat] in teams
 
+    def observation_tensor(self, seat: int):
+        """What `seat` may see as a fixed-shape float32 vector (layout in docs/rl.md; needs vbr[rl])."""
+        from vbr.rl import observation_tensor
+        return observation_tensor(self, seat)
+
     def observation(self, seat: int) -> dict:
         """What `seat` may know: every var, the contents of zones it may see, the sizes of the rest."""
         prog = self.prog
@@ -412,14 +417,15 @@ class State:
 
     def determinize(self, seat: int, seed: int) -> "State":
         """A copy in which everything `seat` cannot see is dealt anew: what an honest agent may
-        imagine. Hidden things of one kind and one owner (a seat's deck and hand, say) are pooled
-        and shuffled back into the same zones, since a seat knows its own deck holds its own
-        cards; the copy's dice are reseeded."""
+        imagine. Hidden things of one kind and one side (a team's deck and its players' hands, say)
+        are pooled and shuffled back into the same zones, since a seat knows a side's deck holds
+        that side's cards; so a hidden hand's cards are never kept as they truly are. The copy's
+        dice are reseeded."""
         c = self.clone(rng=R.stream(seed))
         c.log = None
-        zones, kinds, owners = c.zones, c.kind, self.prog.zone_owner
-        pools: dict[tuple, list] = {}  # (kind, owner) -> its things, in the order of their places
-        places: dict[tuple, list] = {}  # (kind, owner) -> its places: a whole zone z, or (z, i)
+        zones, kinds, owners = c.zones, c.kind, self.prog.zone_sides()
+        pools: dict[tuple, list] = {}  # (kind, side) -> its things, in the order of their places
+        places: dict[tuple, list] = {}  # (kind, side) -> its places: a whole zone z, or (z, i)
         for z in self.hidden_zones(seat):
             items = zones[z]
             if not items:
