@@ -438,3 +438,14 @@ def test_a_scenario_file_names_its_rules_by_bundled_name_or_relative_vbr_path_on
     write(tmp_path, "rules.vbr", 'game "r"\n' + GOOD_TAIL)
     assert load_rules("../rules.vbr", tests=tests).title == "r"
     assert load_rules("siatka", tests=tests).title == "Siatka"
+
+
+def test_an_error_located_in_a_file_that_is_not_a_rule_file_quotes_none_of_it(tmp_path):
+    from vbr.errors import Span, VbrError
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOPSECRET=1\n")
+    text = VbrError.at(Span(file=str(secret), line=1, col=1), "something").render()
+    assert "something" in text and "TOPSECRET" not in text
+    rule = tmp_path / "g.vbr"
+    rule.write_text('game "x"\nstart p\nphase p { end draw }\n')
+    assert "phase p { end draw }" in VbrError.at(Span(file=str(rule), line=3, col=1), "here").render()

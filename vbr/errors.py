@@ -52,12 +52,24 @@ class Diagnostic:
 
 
 def _source_text(file: str, sources: dict[str, str] | None) -> str | None:
+    """The text to quote a line from. A file not handed over is read as the loader reads a rule
+    file (a regular file, of bounded size, that is a rule or scenario file), so an error naming
+    some other file never shows a line of it."""
     if sources and file in sources:
         return sources[file]
-    try:
-        return Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+    if file in _READING:  # the file's own read failed: its error is being rendered
         return None
+    from vbr.loader import read_source  # here: the loader itself raises these errors
+    _READING.add(file)
+    try:
+        return read_source(Path(file))
+    except (VbrError, OSError, UnicodeDecodeError):
+        return None
+    finally:
+        _READING.discard(file)
+
+
+_READING: set[str] = set()
 
 
 class VbrError(Exception):
