@@ -59,10 +59,11 @@ def _source_text(file: str, sources: dict[str, str] | None) -> str | None:
         return sources[file]
     if file in _READING:  # the file's own read failed: its error is being rendered
         return None
-    from vbr.loader import read_source  # here: the loader itself raises these errors
+    from vbr.loader import is_rule_text, read_source  # here: the loader itself raises these errors
     _READING.add(file)
     try:
-        return read_source(Path(file))
+        text = read_source(Path(file))
+        return text if is_rule_text(Path(file), text) else None
     except (VbrError, OSError, UnicodeDecodeError):
         return None
     finally:

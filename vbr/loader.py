@@ -215,7 +215,7 @@ def parse_file(path: Path, span: Span | None = None, text: str | None = None):
     check` looks at what a file is, then loads it) is parsed once. ASTs are frozen, so sharing one
     is safe."""
     text = read_source(path, span) if text is None else text
-    if path.suffix != ".vbr" and not _LOOKS_LIKE_VBR.match(text):
+    if not is_rule_text(path, text):
         # not named as a rule file and not one: say so without showing any of it (a log or a
         # command line may name any file the user can read)
         raise _nowhere(path, f"{path} is not a rule file: a rule file starts with `game \"Title\"`, a scenario "
@@ -233,6 +233,11 @@ def parse_file(path: Path, span: Span | None = None, text: str | None = None):
         _parsed.pop(next(iter(_parsed)))
     _parsed[key] = tree
     return tree, text
+
+
+def is_rule_text(path: Path, text: str) -> bool:
+    """Named as a rule file, or starting like one: only such a file's lines are ever shown."""
+    return path.suffix == ".vbr" or bool(_LOOKS_LIKE_VBR.match(text))
 
 
 _parsed: dict[tuple[str, str], object] = {}  # (path, text) -> AST, the last few parsed
