@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import re
 
-from lark import Token, Transformer, v_args
+from lark import Token, Transformer, Tree, v_args
+from lark.exceptions import VisitError
 
 from vbr.grammar import ast as A
 from vbr.errors import Diagnostic, Span, VbrSyntaxError
@@ -50,6 +51,20 @@ class ToAst(Transformer):
             raise VbrSyntaxError(Diagnostic(self.tok_span(tok), f"the number {shown} is too large: integers in a "
                                                                 f"rule file are at most {MAX_INT} (2^63 - 1)"))
         return int(digits or "0")
+
+    # Lark's own walk calls each rule through its `v_args` wrapper, which builds a new wrapper
+    # object (functools.update_wrapper) on every call: about half of the transform's time. The
+    # walk below calls the same methods, with the same (meta, children), errors wrapped in
+    # VisitError as Lark wraps them.
+    def _transform_tree(self, tree):
+        children = [self._transform_tree(c) if isinstance(c, Tree) else c for c in tree.children]
+        f = _RULES.get(tree.data)
+        if f is None:
+            return self._call_userfunc(tree, children)
+        try:
+            return f(self, tree.meta, children)
+        except Exception as e:
+            raise VisitError(tree.data, tree, e)
 
     def __default__(self, data, children, meta):
         raise NotImplementedError(f"grammar rule {data!r} has no AST mapping")
@@ -469,3 +484,10 @@ class ToAst(Transformer):
 
 def _str(tok) -> str:
     return str(tok)[1:-1]
+
+
+# rule name -> the plain function under Lark's `v_args(meta=True)` wrapper (see `_transform_tree`);
+# a method Lark does not wrap so, or a Lark without `base_func`, goes through Lark's own call
+_RULES = {name: value.base_func for name, value in vars(ToAst).items()
+          if getattr(value, "visit_wrapper", None) is not None and callable(getattr(value, "base_func", None))
+          and getattr(value.visit_wrapper, "__name__", "") == "_vargs_meta"}
