@@ -10,6 +10,7 @@ import pytest
 from lark import Transformer
 
 from vbr.errors import VbrError
+from vbr.grammar import ast as A
 from vbr.grammar import parser as P
 from vbr.grammar.transformer import _RULES, ToAst
 
@@ -78,3 +79,19 @@ def test_check_imports_no_heavy_library():
                                        "graph.py) import networkx at module level; remove this mark when they do not")
 def test_check_imports_no_networkx():
     assert "networkx" not in _modules_after_check("rules/siatka.vbr")
+
+
+def _children_by_model_fields(node):
+    out = []
+    for name in type(node).model_fields:
+        A._collect(getattr(node, name), out)
+    return out
+
+
+@pytest.mark.parametrize("path", [p for p in FILES if "invalid" not in p.parts], ids=lambda p: str(p.relative_to(ROOT)))
+def test_children_are_those_of_every_field(path):
+    tree = P.parse(path.read_text(encoding="utf-8"), str(path))
+    nodes = list(A.walk(tree))
+    assert len(nodes) > 1
+    for node in nodes:
+        assert node.children() == _children_by_model_fields(node)

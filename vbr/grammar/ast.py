@@ -18,9 +18,19 @@ class Node(BaseModel):
 
     def children(self) -> list["Node"]:
         out: list[Node] = []
-        for name in type(self).model_fields:
+        for name in _FIELDS.get(type(self)) or _fields(type(self)):
             _collect(getattr(self, name), out)
         return out
+
+
+# each class's fields but the span, in order: pydantic's `model_fields` is a descriptor that costs
+# more than the walk itself, and `walk` asks for the children of every node
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    names = _FIELDS[cls] = tuple(name for name in cls.model_fields if name != "span")
+    return names
 
 
 def _collect(value: Any, out: list) -> None:
