@@ -11,6 +11,7 @@ from lark import Transformer
 
 from vbr.errors import VbrError
 from vbr.grammar import ast as A
+from vbr import loader as L
 from vbr.grammar import parser as P
 from vbr.grammar.transformer import _RULES, ToAst
 
@@ -95,3 +96,71 @@ def test_children_are_those_of_every_field(path):
     assert len(nodes) > 1
     for node in nodes:
         assert node.children() == _children_by_model_fields(node)
+
+
+# ------------------------------------------------------------------ ASTs kept on disk
+@pytest.fixture
+def ast_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(L, "_parsed", {})
+    return tmp_path / "cache" / "vbr" / "ast"
+
+
+def _parse_calls(monkeypatch):
+    calls = []
+    real = L.parse
+    monkeypatch.setattr(L, "parse", lambda text, file: calls.append(file) or real(text, file))
+    return calls
+
+
+@pytest.mark.parametrize("path", [p for p in FILES if "invalid" not in p.parts], ids=lambda p: str(p.relative_to(ROOT)))
+def test_an_ast_read_back_is_the_ast_parsed(ast_cache, monkeypatch, path):
+    calls = _parse_calls(monkeypatch)
+    parsed, _ = L.parse_file(path)
+    L._parsed.clear()
+    kept, _ = L.parse_file(path)
+    assert calls == [str(path)]  # the second time from the disk
+    assert kept == parsed and repr(kept) == repr(parsed)
+
+
+def test_a_changed_file_is_parsed_again(ast_cache, monkeypatch, tmp_path):
+    calls = _parse_calls(monkeypatch)
+    f = tmp_path / "g.vbr"
+    f.write_text('game "one"\nstart p\nphase p { end draw }\n')
+    assert L.parse_file(f)[0].title == "one"
+    f.write_text('game "two"\nstart p\nphase p { end draw }\n')
+    L._parsed.clear()
+    assert L.parse_file(f)[0].title == "two"
+    assert len(calls) == 2 and len(list(ast_cache.iterdir())) == 1  # one file per rule file
+
+
+def test_a_kept_file_with_another_key_is_not_read(ast_cache, monkeypatch, tmp_path):
+    f = tmp_path / "g.vbr"
+    f.write_text('game "one"\nstart p\nphase p { end draw }\n')
+    L.parse_file(f)
+    (kept,) = ast_cache.iterdir()
+    data = kept.read_bytes()
+    kept.write_bytes(bytes([data[0] ^ 1]) + data[1:])
+    L._parsed.clear()
+    calls = _parse_calls(monkeypatch)
+    assert L.parse_file(f)[0].title == "one" and calls == [str(f)]
+    kept.write_bytes(data[:40])  # the right key, then garbage
+    L._parsed.clear()
+    assert L.parse_file(f)[0].title == "one" and len(calls) == 2
+
+
+def test_the_kept_files_are_few(ast_cache, monkeypatch, tmp_path):
+    monkeypatch.setattr(L, "_AST_FILES", 3)
+    for i in range(6):
+        f = tmp_path / f"g{i}.vbr"
+        f.write_text(f'game "g{i}"\nstart p\nphase p {{ end draw }}\n')
+        L.parse_file(f)
+    assert len(list(ast_cache.iterdir())) == 3
+
+
+def test_no_cache_directory_no_kept_asts(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    monkeypatch.setattr(L, "_parsed", {})
+    assert L.parse_file(ROOT / "rules" / "siatka.vbr")[0].title

@@ -2,15 +2,19 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
+import pickle
 import re
 import stat
+import sys
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from vbr.errors import Diagnostic, Span, VbrCheckError, VbrError
 from vbr.grammar import ast as A
-from vbr.grammar.parser import count_tokens, normalize_newlines, parse
+from vbr.grammar.parser import cache_dir, count_tokens, normalize_newlines, parse
 from vbr.limits import MAX_EXTENDS_DEPTH, MAX_FILE_BYTES, MAX_TOKENS
 
 
@@ -224,15 +228,93 @@ def parse_file(path: Path, span: Span | None = None, text: str | None = None):
     tree = _parsed.get(key)
     if tree is not None:
         return tree, text
-    try:
-        tree = parse(text, str(path))
-    except VbrError as exc:
-        exc.sources.setdefault(str(path), text)
-        raise
+    kept = _ast_file(path, text)
+    tree = _read_ast(*kept) if kept else None
+    if tree is None:
+        try:
+            tree = parse(text, str(path))
+        except VbrError as exc:
+            exc.sources.setdefault(str(path), text)
+            raise
+        if kept:
+            _write_ast(*kept, tree)
     if len(_parsed) >= 8:
         _parsed.pop(next(iter(_parsed)))
     _parsed[key] = tree
     return tree, text
+
+
+# ------------------------------------------------------------------ ASTs kept on disk
+# A file's AST is kept in the user's cache directory (`vbr/ast/`, beside the built parser), so
+# that checking a file again unchanged does not parse it (nor load the parser): reading it back
+# costs about a third of parsing. One file per rule file's absolute path, at most `_AST_FILES` of
+# them (the oldest written goes first); each starts with its key, a hash of the code that builds
+# ASTs, the versions of Python, pydantic and Lark, the path as given (spans name it) and the text,
+# and a file whose key does not match is never read further. Only a parse that succeeded is kept.
+_AST_FILES = 32
+_AST_CODE = ("grammar/vbr.lark", "grammar/parser.py", "grammar/transformer.py", "grammar/ast.py", "errors.py",
+             "limits.py")
+
+
+def _ast_file(path: Path, text: str) -> tuple[str, bytes] | None:
+    """Where the file's AST is kept and the key it must carry; None: no cache."""
+    code = _code_key()
+    folder = cache_dir("ast") if code else None
+    if folder is None:
+        return None
+    where = os.path.abspath(path).encode("utf-8", "surrogatepass")
+    name = f"ast-{hashlib.sha256(where).hexdigest()[:32]}.pickle"
+    key = hashlib.sha256(b"\0".join([code, str(path).encode("utf-8", "surrogatepass"),
+                                     text.encode("utf-8", "surrogatepass")])).digest()
+    return os.path.join(folder, name), key
+
+
+@lru_cache(maxsize=1)
+def _code_key() -> bytes:
+    """A hash of what builds an AST: vbr's parsing code and the libraries' versions (b"" when the
+    code cannot be read: then nothing is kept)."""
+    import lark
+    import pydantic
+    h = hashlib.sha256("\0".join([sys.version, pydantic.VERSION, lark.__version__]).encode())
+    root = os.path.dirname(os.path.abspath(__file__))
+    try:
+        for name in _AST_CODE:
+            with open(os.path.join(root, name), "rb") as f:
+                h.update(b"\0" + f.read())
+    except OSError:
+        return b""
+    return h.digest()
+
+
+def _read_ast(file: str, key: bytes):
+    try:
+        with open(file, "rb") as f:
+            if f.read(len(key)) != key:
+                return None
+            tree = pickle.loads(f.read())
+    except Exception:  # missing, unreadable, cut short: parse instead
+        return None
+    return tree if isinstance(tree, (A.GameFile, A.TestFile)) else None
+
+
+def _write_ast(file: str, key: bytes, tree) -> None:
+    """Written under a name of its own and moved into place whole; then the oldest files go."""
+    tmp = f"{file}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(key + pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, file)
+        folder = os.path.dirname(file)
+        kept = [os.path.join(folder, n) for n in os.listdir(folder) if n.startswith("ast-") and n.endswith(".pickle")]
+        if len(kept) > _AST_FILES:
+            kept.sort(key=lambda p: os.stat(p).st_mtime)
+            for old in kept[:len(kept) - _AST_FILES]:
+                os.remove(old)
+    except Exception:  # no room, no right, too deep to pickle: nothing is kept
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
 
 
 def is_rule_text(path: Path, text: str) -> bool:

@@ -82,15 +82,22 @@ def cache_path(grammar: str) -> str | None:
     import sys
 
     import lark
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "vbr")
+    folder = cache_dir()
     key = "\0".join([grammar, repr(sorted(_OPTIONS.items())), lark.__version__, sys.version.split()[0]])
     name = f"parser-{hashlib.sha256(key.encode()).hexdigest()[:32]}.lark"
+    return None if folder is None else os.path.join(folder, name)
+
+
+def cache_dir(*sub: str) -> str | None:
+    """vbr's folder in the user's cache directory (`$XDG_CACHE_HOME/vbr`, else `~/.cache/vbr`),
+    or a folder inside it; made if need be. None when it cannot be made or written."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "vbr", *sub)
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError:
         return None
-    return os.path.join(folder, name) if os.access(folder, os.W_OK | os.X_OK) else None
+    return folder if os.access(folder, os.W_OK | os.X_OK) else None
 
 
 def parse(text: str, file: str = "<input>") -> A.GameFile | A.TestFile:
