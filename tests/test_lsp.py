@@ -1,5 +1,6 @@
 """`vbr lsp` over a real LSP session on stdio (pytest-lsp drives `python -m vbr.lsp`): what each
 request returns is reasoned from the text of the file, not from the server's own functions."""
+import asyncio
 import re
 import subprocess
 import sys
@@ -350,3 +351,24 @@ def test_edits_parsed_a_declaration_at_a_time_equal_a_whole_parse():
         whole = parse(text, path)
         assert not a.recovered
         assert a.decls == list(whole.decls)
+
+
+@session
+async def test_saving_a_base_file_checks_its_variants_again(client: LanguageClient, tmp_path):
+    base = tmp_path / "base.vbr"
+    base.write_text('game "Base"\nstart p\nvar n: int = 0\nphase p {\n  end draw\n}\n', encoding="utf-8")
+    variant = tmp_path / "variant.vbr"
+    text = 'game "Variant"\nextends "base.vbr"\nsetup {\n  n = 1\n}\n'
+    assert await open_doc(client, variant, text) == []
+    # the base file loses `n`, is saved: the variant's use of it is now an error
+    base.write_text('game "Base"\nstart p\nvar m: int = 0\nphase p {\n  end draw\n}\n', encoding="utf-8")
+    client.text_document_did_save(T.DidSaveTextDocumentParams(text_document=T.TextDocumentIdentifier(uri=base.as_uri())))
+    # two publications come (the base file's, then the variant's), maybe in one read: watch what
+    # the client has received rather than wait for one notification after another
+    for _ in range(600):
+        if client.diagnostics.get(variant.as_uri()):
+            break
+        await asyncio.sleep(0.1)
+    (d,) = client.diagnostics[variant.as_uri()]
+    assert "`n`" in d.message
+    assert d.range.start == position(text, "n = 1")

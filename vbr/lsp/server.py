@@ -84,6 +84,15 @@ class VbrLanguageServer(LanguageServer):
         self.text_document_publish_diagnostics(
             T.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diagnostics))
 
+    def refresh_readers(self, path: str, except_uri: str | None = None) -> None:
+        """Check again every open document that reads `path` from disk: a variant that extends
+        it, a scenario file that tests it."""
+        for uri, state in list(self.documents.items()):
+            if uri != except_uri and state.analysis is not None and path in state.analysis.sources \
+                    and path != state.path:
+                state.analysis = None
+                self.publish(uri)
+
     def state(self, uri: str) -> Document | None:
         if uri not in self.documents:
             try:
@@ -131,6 +140,13 @@ def did_change(ls: VbrLanguageServer, params: T.DidChangeTextDocumentParams) -> 
 @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: VbrLanguageServer, params: T.DidSaveTextDocumentParams) -> None:
     ls.publish(params.text_document.uri)
+    ls.refresh_readers(_path(params.text_document.uri), params.text_document.uri)
+
+
+@server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: VbrLanguageServer, params: T.DidChangeWatchedFilesParams) -> None:
+    for change in params.changes:
+        ls.refresh_readers(_path(change.uri), change.uri)
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
