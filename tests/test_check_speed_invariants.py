@@ -2,6 +2,7 @@
 no test here times anything)."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from vbr.errors import VbrError
 from vbr.grammar import ast as A
 from vbr import loader as L
 from vbr.grammar import parser as P
+from vbr.grammar import transformer as T
 from vbr.grammar.transformer import _RULES, ToAst
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,7 +29,7 @@ class _LarkWalk(ToAst):
 def _both(monkeypatch, text: str, file: str):
     out = []
     for cls in (ToAst, _LarkWalk):
-        monkeypatch.setattr(P, "ToAst", cls)
+        monkeypatch.setattr(T, "ToAst", cls)  # the parser takes it from there when it parses
         try:
             out.append(P.parse(text, file))
         except VbrError as exc:  # an invalid fixture: the same error both ways
@@ -64,10 +66,17 @@ print(" ".join(sorted({m.split(".")[0] for m in sys.modules})))
 """
 
 
-def _modules_after_check(*files: str) -> set[str]:
-    done = subprocess.run([sys.executable, "-c", _IMPORTS, *files], capture_output=True, text=True, cwd=ROOT)
+def _modules_after_check(*files: str, env: dict | None = None) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", _IMPORTS, *files], capture_output=True, text=True, cwd=ROOT,
+                          env=env)
     assert done.returncode == 0, done.stderr
     return set(done.stdout.split("\n")[-2].split())
+
+
+def test_check_of_a_kept_ast_imports_no_lark(tmp_path):
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}  # a cache of its own: no other process writes it
+    assert "lark" in _modules_after_check("rules/siatka.vbr", env=env)  # parsed, and kept
+    assert "lark" not in _modules_after_check("rules/siatka.vbr", env=env)
 
 
 def test_check_imports_no_heavy_library():

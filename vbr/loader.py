@@ -273,15 +273,17 @@ def _ast_file(path: Path, text: str) -> tuple[str, bytes] | None:
 def _code_key() -> bytes:
     """A hash of what builds an AST: vbr's parsing code and the libraries' versions (b"" when the
     code cannot be read: then nothing is kept)."""
-    import lark
+    import importlib.util
+
     import pydantic
-    h = hashlib.sha256("\0".join([sys.version, pydantic.VERSION, lark.__version__]).encode())
+    h = hashlib.sha256("\0".join([sys.version, pydantic.VERSION]).encode())
     root = os.path.dirname(os.path.abspath(__file__))
     try:
-        for name in _AST_CODE:
-            with open(os.path.join(root, name), "rb") as f:
+        lark = importlib.util.find_spec("lark")  # its __init__.py, which names its version, not imported
+        for name in [*(os.path.join(root, n) for n in _AST_CODE), lark.origin]:
+            with open(name, "rb") as f:
                 h.update(b"\0" + f.read())
-    except OSError:
+    except (OSError, AttributeError, TypeError, ImportError, ValueError):
         return b""
     return h.digest()
 

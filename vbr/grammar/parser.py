@@ -5,13 +5,18 @@ import os
 import re
 from functools import lru_cache
 
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from typing import TYPE_CHECKING
 
 from vbr.errors import Diagnostic, Span, VbrError, VbrSyntaxError
 from vbr.grammar import ast as A
-from vbr.grammar.transformer import ToAst
 from vbr.limits import MAX_NESTING, MAX_TOKENS
+
+if TYPE_CHECKING:
+    from lark import Lark, Tree
+    from lark.exceptions import UnexpectedInput
+
+# Lark (and the transformer built on it) is imported by the functions that parse: a file whose AST
+# the loader reads back from the cache (vbr/loader.py) needs neither.
 
 # Friendly messages for common mistakes: (message, test on the unexpected token and what the
 # parser would have accepted, examples). tests/test_parser.py walks the examples so the table
@@ -56,6 +61,7 @@ def _lark() -> Lark:
     in the user's cache directory (`cache_path`), under a name made from the grammar, the
     options, Lark's version and Python's; Lark also checks that key inside the file before it
     trusts it. Without a usable cache directory the parser is simply built."""
+    from lark import Lark
     with open(_GRAMMAR, encoding="utf-8") as f:
         grammar = f.read()
     options = dict(_OPTIONS, lexer_callbacks={"COMMENT": _COMMENTS.append})
@@ -111,6 +117,9 @@ def parse_expr(text: str, file: str = "<input>", line: int = 1, col: int = 1) ->
 
 
 def _parse(text: str, file: str, start: str, line0: int = 1, col0: int = 1, nesting: int = MAX_NESTING):
+    from lark.exceptions import UnexpectedInput, VisitError
+
+    from vbr.grammar.transformer import ToAst
     if "\x00" in text:
         raise VbrSyntaxError(Diagnostic(Span(file=file), "the file contains NUL bytes; is it text?"))
     if line0 == 1 and col0 == 1:
@@ -181,6 +190,7 @@ def _check_nesting(tree: Tree, limit: int, file: str, text: str | None) -> dict[
     """Refuse a parse tree deeper than `limit` (every pass over the AST after this one may recurse
     freely). Walks without recursion. Returns the depth of each `say` string (by the token's id),
     so that the expressions in its {holes} get only what is left of the limit."""
+    from lark import Token, Tree
     says: dict[int, int] = {}
     stack = [(tree, 1, tree)]
     while stack:
@@ -208,6 +218,7 @@ _ANCHORS = {"let", "assign", "call_stmt", "if_", "elif_", "for_", "repeat", "loo
 
 
 def _position(node: Tree) -> tuple[int, int]:
+    from lark import Token
     m = node.meta
     if not getattr(m, "empty", True):
         return m.line, m.column
@@ -230,6 +241,8 @@ def _comments(text: str, file: str) -> list[A.Comment]:
 
 
 def _shift_positions(tree, line0: int, col0: int) -> None:
+    from lark import Token
+
     def fix(line, col):
         return (line + line0 - 1, col + col0 - 1 if line == 1 else col)
 
@@ -245,6 +258,7 @@ def _shift_positions(tree, line0: int, col0: int) -> None:
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, file: str, start: str, line0: int, col0: int) -> VbrSyntaxError:
+    from lark.exceptions import UnexpectedEOF
     line, col = exc.line, exc.column
     if isinstance(exc, UnexpectedEOF) or line is None or line < 1:
         lines = text.splitlines() or [""]
@@ -258,6 +272,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str, start: str, line0:
 
 
 def _describe(exc: UnexpectedInput, text: str, start: str) -> str:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
     if isinstance(exc, UnexpectedCharacters):
         return f"unexpected character {exc.char!r}"
     if isinstance(exc, UnexpectedEOF):
