@@ -70,9 +70,9 @@ def test_found_by_name_and_by_file_name():
 PYGMENTIZE = Path(sys.executable).parent / "pygmentize"  # the script pip installed beside this Python
 
 
-@pytest.mark.skipif(not PYGMENTIZE.exists(), reason="pygmentize is not installed beside this Python")
 def test_pygmentize_finds_the_entry_point():
     """Needs `pip install -e .` (the entry point lives in the installed metadata)."""
+    assert PYGMENTIZE.exists(), "pygmentize is not installed beside this Python: pip install -e '.[test]'"
     out = subprocess.run([str(PYGMENTIZE), "-l", "vbr", "-f", "html", str(ROOT / "rules" / "siatka.vbr")],
                          capture_output=True, text=True, check=True).stdout
     assert '<span class="kd">phase</span>' in out

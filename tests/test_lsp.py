@@ -7,11 +7,9 @@ import sys
 
 import pytest
 
-pytest.importorskip("pygls")
-pytest_lsp = pytest.importorskip("pytest_lsp")
-
-from lsprotocol import types as T  # noqa: E402
-from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
+import pytest_lsp  # the test extra installs it, with vbr[lsp]: a missing one is a failure, not a skip
+from lsprotocol import types as T
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 from conftest import ROOT, RULES  # noqa: E402
 from vbr.grammar.parser import parse  # noqa: E402
