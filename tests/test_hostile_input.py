@@ -449,3 +449,24 @@ def test_an_error_located_in_a_file_that_is_not_a_rule_file_quotes_none_of_it(tm
     rule = tmp_path / "g.vbr"
     rule.write_text('game "x"\nstart p\nphase p { end draw }\n')
     assert "phase p { end draw }" in VbrError.at(Span(file=str(rule), line=3, col=1), "here").render()
+
+
+def test_many_problems_on_a_long_line_render_in_bounded_size(tmp_path):
+    """Each problem quotes its line: 12,000 problems on one 180 kB line once printed 2 GB. The
+    line is cut to a window around the caret, and only the first 100 problems are rendered."""
+    from vbr.errors import MAX_SHOWN, SHOWN_WIDTH
+    fields = ", ".join(f"f{i}: nope" for i in range(3000))  # 3,000 unknown types on one line
+    p = tmp_path / "wide.vbr"
+    p.write_text(f'game "x"\nkind K {{ {fields} }}\nstart q\nphase q {{ end draw }}\n')
+    with pytest.raises(VbrError) as info:
+        load(p)
+    text = info.value.render()
+    assert len(info.value.diagnostics) > MAX_SHOWN
+    assert text.count(": error: ") == MAX_SHOWN
+    assert text.endswith(f"more problems (the first {MAX_SHOWN} are shown)")
+    lines = text.splitlines()
+    assert max(len(x) for x in lines) <= SHOWN_WIDTH + 200  # the head's message plus a cut line
+    # the caret still sits under the name the message is about
+    head, quoted, caret = lines[3:6]
+    name = head.split("`")[1]
+    assert quoted[caret.index("^"):].startswith(name)

@@ -7,6 +7,7 @@ bare Python exception at a user on purpose: the CLI turns anything else into an 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
@@ -42,13 +43,39 @@ class Diagnostic:
         text = _source_text(self.span.file, sources)
         if text is None:
             return head
-        lines = text.split("\n")  # as the parser counts lines: str.splitlines also splits at \f, \x1c, ...
+        lines = _lines(text)
         if not 1 <= self.span.line <= len(lines) or (self.span.line == len(lines) and not lines[-1]):
             return head
-        raw = lines[self.span.line - 1].removesuffix("\r").expandtabs(1)
+        raw = lines[self.span.line - 1].removesuffix("\r")
         col = max(self.span.col - 1, 0)
-        caret = " " * len(clean_line(raw[:col])) + "^"
-        return f"{head}\n    {clean_line(raw)}\n    {caret}"
+        before, after = _window(raw, col)
+        before, after = before.expandtabs(1), after.expandtabs(1)
+        caret = " " * len(clean_line(before)) + "^"
+        return f"{head}\n    {clean_line(before + after)}\n    {caret}"
+
+
+SHOWN_WIDTH = 100  # characters of a long source line shown around the caret
+MAX_SHOWN = 100  # problems rendered in full; the rest are counted
+
+
+@lru_cache(maxsize=4)
+def _lines(text: str) -> list[str]:
+    """As the parser counts lines (str.splitlines also splits at \f, \x1c, ...); kept, since one
+    file can have many problems."""
+    return text.split("\n")
+
+
+def _window(raw: str, col: int) -> tuple[str, str]:
+    """The line before and from the caret, cut to SHOWN_WIDTH around it with … where cut, so that
+    a problem on a line of megabytes shows a line, not the megabytes."""
+    if len(raw) <= SHOWN_WIDTH:
+        return raw[:col], raw[col:]
+    half = SHOWN_WIDTH // 2
+    start = max(0, min(col - half, len(raw) - SHOWN_WIDTH))
+    stop = start + SHOWN_WIDTH
+    before = ("…" if start else "") + raw[start:col]
+    after = raw[col:stop] + ("…" if stop < len(raw) else "")
+    return before, after
 
 
 def _source_text(file: str, sources: dict[str, str] | None) -> str | None:
@@ -96,7 +123,11 @@ class VbrError(Exception):
         return self.diagnostics[0].message
 
     def render(self) -> str:
-        return "\n".join(d.render(self.sources) for d in self.diagnostics)
+        shown = [d.render(self.sources) for d in self.diagnostics[:MAX_SHOWN]]
+        rest = len(self.diagnostics) - MAX_SHOWN
+        if rest > 0:
+            shown.append(f"... and {rest} more problem{'s' if rest > 1 else ''} (the first {MAX_SHOWN} are shown)")
+        return "\n".join(shown)
 
 
 class VbrSyntaxError(VbrError):
