@@ -115,3 +115,18 @@ def test_fmt_check(tmp_path, capsys):
     code, out, _ = run(capsys, "fmt", str(p))
     p.write_text(out)
     assert run(capsys, "fmt", str(p), "--check")[0] == 0
+
+
+def test_test_trace_prints_the_events_of_a_failing_scenario(tmp_path, capsys):
+    (tmp_path / "bump.vbr").write_text(open("docs/tutorial/bump.vbr").read())
+    (tmp_path / "t.vbr").write_text('tests for "bump.vbr"\n\nscenario "a serve of 4 gives power 5 (wrong on purpose)" {\n'
+                                    '  given {\n    server = 0\n  }\n  force serve_die = 4\n  choose none\n'
+                                    '  expect power == 5\n}\n')
+    code, out, _ = run(capsys, "test", str(tmp_path / "t.vbr"), "--trace")
+    assert code == 1
+    lines = out.splitlines()
+    at = lines.index("  after line 8 (choose none):")
+    # the forced roll of 4 and the serve it made, in the rule file's words, after that step
+    assert "      roll serve_die: 4" in lines[at:] and "      seat 0 serves with power 4" in lines[at:]
+    code, out, _ = run(capsys, "test", str(tmp_path / "t.vbr"))
+    assert code == 1 and "after line 8" not in out

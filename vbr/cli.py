@@ -216,6 +216,7 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("files", nargs="+")
     t.add_argument("--strict", action="store_true",
                    help="also fail a file whose rule file's turn flow has warnings (as `vbr check --strict`)")
+    t.add_argument("--trace", action="store_true", help="print the events between the steps of each failing scenario")
     t.set_defaults(func=cmd_test)
 
     f = sub.add_parser("fmt", help="print files in canonical form")
@@ -394,14 +395,14 @@ def cmd_replay(args) -> int:
 
 def cmd_test(args) -> int:
     from vbr.loader import resolve
-    from vbr.scenario import run_file
+    from vbr.scenario import format_trace, run_file
     passed = failed = 0
     for name in args.files:
         path = resolve(name)
         try:
             if args.strict:
                 _strict_flow(path)
-            results = run_file(path)
+            results = run_file(path, trace=args.trace)
         except VbrError as exc:
             print(exc.render(), file=sys.stderr)
             failed += 1
@@ -413,6 +414,8 @@ def cmd_test(args) -> int:
             else:
                 failed += 1
                 print(clean(f"FAIL {r.span}: {r.title}\n  {r.message}"))
+                if args.trace:
+                    print(clean("\n".join(format_trace(r))))
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
