@@ -470,3 +470,12 @@ def test_many_problems_on_a_long_line_render_in_bounded_size(tmp_path):
     head, quoted, caret = lines[3:6]
     name = head.split("`")[1]
     assert quoted[caret.index("^"):].startswith(name)
+
+
+def test_a_scenario_file_may_not_name_a_rule_file_outside_its_reach(tmp_path):
+    from vbr.scenario import run_file
+    p = tmp_path / "evil_test.vbr"
+    p.write_text('tests for "/etc/passwd"\n\nscenario "x" {\n  expect true\n}\n')
+    with pytest.raises(VbrError) as info:
+        run_file(p)
+    assert "takes a bundled rule file's name" in info.value.render() and "root:" not in info.value.render()

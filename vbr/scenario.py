@@ -22,7 +22,7 @@ from vbr.interpreter.program import Frame
 from vbr.interpreter.scope import Fault, Locals, Scope
 from vbr.interpreter.state import State
 from vbr.interpreter.values import text
-from vbr.loader import load_rules, parse_file, resolve
+from vbr.loader import load_rules, parse_file
 from vbr.grammar import printer
 from vbr.report import render_events
 
@@ -51,7 +51,7 @@ def load_scenarios(path: Path):
     if not isinstance(tree, A.TestFile):
         raise VbrCheckError([Diagnostic(tree.span, "not a scenario file: it should start with `tests for \"RULES\"`")],
                             {str(path): source})
-    rules = load_rules(resolve(tree.rules, Path(path)))
+    rules = load_rules(tree.rules, tests=Path(path), span=tree.span)
     return tree, rules, source
 
 
