@@ -68,12 +68,13 @@ def main(argv: list[str] | None = None) -> int:
                           "median_s": {k: {"wall": round(w, 4), "cpu": round(c, 4)} for k, (w, c) in rows.items()}},
                          indent=1))
         return 0
+    names = {k: k if k.startswith("python") else f"vbr check {k}" for k in rows}
+    width = max(map(len, names.values()))
     print(f"median of {args.runs} runs, {root}")
-    print(f"| {'command':<40} | wall ms | CPU ms |")
-    print(f"|{'-' * 42}|--------:|-------:|")
+    print(f"| {'command':<{width}} | wall ms | CPU ms |")
+    print(f"|{'-' * (width + 2)}|--------:|-------:|")
     for k, (w, c) in rows.items():
-        name = k if k.startswith("python") else f"vbr check {k}"
-        print(f"| {name:<40} | {w * 1000:7.0f} | {c * 1000:6.0f} |")
+        print(f"| {names[k]:<{width}} | {w * 1000:7.0f} | {c * 1000:6.0f} |")
     return 0
 
 
