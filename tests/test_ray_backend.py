@@ -5,14 +5,13 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
 
 import pytest
 
 from conftest import ROOT, RULES
 from vbr.backends import LocalBackend
 from vbr.errors import UsageError
-from vbr.ray_backend import CONNECT_TIMEOUT, NEEDS_RAY, RayBackend, _bundled_name, _play_chunk
+from vbr.ray_backend import NEEDS_RAY, RayBackend, _bundled_name, _play_chunk
 from vbr.sim import GameFailed, RunSpec, play_range, run
 
 SIATKA = RunSpec.of("siatka", {}, 3, ["random", "greedy"], 60)
@@ -116,11 +115,10 @@ def test_a_bundled_rule_file_is_found_by_its_name_where_its_path_is_missing():
     assert [t.to_row() for t in got] == [t.to_row() for t in play_range(here, 0, 4)]
 
 
-def test_an_unreachable_address_is_a_usage_error_within_the_timeout():
-    start = time.monotonic()
+def test_an_unreachable_address_is_a_usage_error_naming_it():
+    # vbr looks for the address itself before Ray does (Ray alone retries for a minute or more)
     with pytest.raises(UsageError, match="cannot reach a Ray cluster at 127.0.0.1:1"):
         RayBackend(None, "127.0.0.1:1")
-    assert time.monotonic() - start < CONNECT_TIMEOUT + 1
 
 
 def test_an_address_that_is_not_host_and_port_is_a_usage_error():
