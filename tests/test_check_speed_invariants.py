@@ -173,3 +173,17 @@ def test_no_cache_directory_no_kept_asts(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
     monkeypatch.setattr(L, "_parsed", {})
     assert L.parse_file(ROOT / "rules" / "siatka.vbr")[0].title
+
+
+def test_check_as_a_process_freezes_its_objects_and_a_caller_keeps_its_collector():
+    code = ("import gc, sys, vbr.cli\n"
+            "vbr.cli.main(['check', 'rules/siatka.vbr'])\n"
+            "print(gc.isenabled(), gc.get_freeze_count())\n"
+            "sys.argv = ['vbr', 'check', 'rules/siatka.vbr']\n"
+            "vbr.cli.main()\n"
+            "print(gc.isenabled(), gc.get_freeze_count() > 0)\n")
+    import subprocess
+    import sys
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    lines = [x for x in run.stdout.splitlines() if not x.endswith(": ok")]
+    assert lines == ["True 0", "True True"]

@@ -11,8 +11,28 @@ from vbr.errors import UsageError, VbrError
 from vbr.terminal import SafeStream, clean
 
 
+# Short commands whose work the file limits bound: no cyclic garbage collection while they run,
+# and none of their objects collected at exit (the collections cost more than the parse).
+_NO_GC = {"check", "fmt", "trace"}
+
+
 def main(argv: list[str] | None = None) -> int:
+    """`argv=None`: the process is this command (the console script, `python -m vbr`); a caller
+    that passes its own argv keeps its garbage collector as it was."""
+    whole_process = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
+    if whole_process and argv and argv[0] in _NO_GC:
+        import gc
+        gc.disable()
+        try:
+            return _main(argv)
+        finally:
+            gc.freeze()
+            gc.enable()
+    return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
     out, err = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = SafeStream(out), SafeStream(err)  # a last guard; output is cleaned where it is made
     try:
