@@ -142,13 +142,13 @@ def test_an_output_that_cannot_be_written_is_refused_first(tmp_path, capsys, whe
 
 
 def test_a_read_only_folder_is_refused_and_keeps_the_old_page(tmp_path, capsys, monkeypatch):
-    from vbr.html_report import command as report_command
+    from vbr import atomic_file
     out = tmp_path / "r.html"
     out.write_text("the old page")
 
     def refuse(*a, **k):
         raise PermissionError(13, "Permission denied")
-    monkeypatch.setattr(report_command.tempfile, "mkstemp", refuse)  # as a read-only folder would, even for root
+    monkeypatch.setattr(atomic_file.tempfile, "mkstemp", refuse)  # as a read-only folder would, even for root
     assert main(["report", "siatka", "-o", str(out)]) == 2
     assert "cannot write in" in capsys.readouterr().err
     assert out.read_text() == "the old page" and list(tmp_path.iterdir()) == [out]

@@ -11,8 +11,6 @@ line that differs.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Union
@@ -20,6 +18,7 @@ from typing import Optional, Union
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
 from vbr import __version__
+from vbr.atomic_file import write_atomic
 from vbr.errors import VbrError
 
 SEED_MAX = 2 ** 63 - 1  # the seeds `vbr run --seed` takes
@@ -41,20 +40,8 @@ def header(game, seed: int, agents: list[str]) -> dict:
 def write_log(path: Path, head: dict, events: list[dict]) -> None:
     """Write the log whole or not at all: into a temporary file in the same folder, moved into
     place once complete (a full disk leaves the old file, or none, never half a log)."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(dumps(head) + "\n")
-            for e in events:
-                f.write(dumps(e) + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    lines = [dumps(head)] + [dumps(e) for e in events]
+    write_atomic(Path(path), "\n".join(lines) + "\n")
 
 
 # ------------------------------------------------------------------------------ the schema

@@ -9,10 +9,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import tempfile
 from pathlib import Path
 
+from vbr.atomic_file import can_create_in, write_atomic
 from vbr.errors import UsageError
 
 FORMATS = {".jsonl": "jsonl", ".csv": "csv", ".json": "json"}
@@ -44,33 +43,9 @@ def check_dir(path: str | Path, flag: str) -> Path:
 def _check_dir(d: Path, flag: str, given) -> None:
     if not d.is_dir():
         raise UsageError(f"{flag} {given}: the folder {d} does not exist")
-    try:  # try it: permission bits do not tell root, read-only mounts or /proc apart
-        fd, probe = tempfile.mkstemp(prefix=".vbr-probe.", dir=d)
-    except OSError:
-        raise UsageError(f"{flag} {given}: cannot write into {d}") from None
-    os.close(fd)
-    os.unlink(probe)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent or Path("."))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a result file is as any other
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    why = can_create_in(d)
+    if why is not None:
+        raise UsageError(f"{flag} {given}: cannot write into {d}")
 
 
 def rows_text(path: Path, rows: list[dict]) -> str:

@@ -8,10 +8,9 @@ page is written beside its name and renamed over it, so a failure leaves no part
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 from pathlib import Path
 
+from vbr.atomic_file import can_create_in, write_atomic
 from vbr.errors import UsageError
 
 SUFFIXES = (".html", ".htm")
@@ -53,27 +52,10 @@ def check_output(path: str) -> Path:
         raise UsageError(f"-o {path}: is a directory")
     if not out.parent.is_dir():
         raise UsageError(f"-o {path}: the folder {out.parent} does not exist")
-    try:
-        fd, probe = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".part", dir=out.parent)
-    except OSError as exc:
-        raise UsageError(f"-o {path}: cannot write in {out.parent}: {(exc.strerror or str(exc)).lower()}") from None
-    os.close(fd)
-    os.unlink(probe)
+    why = can_create_in(out.parent)
+    if why is not None:
+        raise UsageError(f"-o {path}: cannot write in {out.parent}: {why}")
     return out
-
-
-def write_atomic(out: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".part", dir=out.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def run(args) -> int:

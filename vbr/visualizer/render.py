@@ -8,13 +8,12 @@ never reached, so a diagram shows at a glance which parts of the rules real game
 """
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Iterable
 
 import networkx as nx
 
+from vbr.atomic_file import write_atomic
 from vbr.errors import UsageError
 from vbr.terminal import clean
 from vbr.visualizer.graph import END, START
@@ -318,25 +317,8 @@ def draw(dot_text: str, fmt: str) -> bytes:
         raise RenderError(f"cannot run Graphviz's `dot`: {exc.strerror or exc}") from None
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def _write_atomic(out: Path, data: bytes) -> None:
-    tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".part", dir=out.parent)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())  # as a plain open() would make it, not mkstemp's 0600
-        os.replace(tmp, out)
+        write_atomic(out, data)
     except OSError as exc:
-        if tmp:
-            Path(tmp).unlink(missing_ok=True)
         raise RenderError(f"cannot write {out}: {(exc.strerror or str(exc)).lower()}") from None
-    except BaseException:
-        if tmp:
-            Path(tmp).unlink(missing_ok=True)
-        raise
