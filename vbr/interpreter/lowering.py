@@ -148,10 +148,10 @@ class Lowering:
             return _call(self.function_ref("fn", name, body), _load("st"), frame)
         if self._memo_ok(name, body, ptypes):
             return self._memo_call(name, body, args)
-        heavy = weight > _INLINE_WEIGHT
-        if not heavy and all(_is_plain(a) for a in args):  # plain: read twice or not at all, all the same
+        oversized = weight > _INLINE_WEIGHT
+        if not oversized and all(_is_plain(a) for a in args):  # plain: read twice or not at all, all the same
             return _with_params(self.expr(body), args)
-        if heavy or self._fn_size(name, body) > 80:  # a long body: called, not copied
+        if oversized or self._fn_size(name, body) > 80:  # a long body: called, not copied
             return _call(self.function_ref("fnp", name, body, len(args)), _load("st"), *args)
         # `(_a := arg0, _b := arg1, body)[-1]`: each argument once, in order, as a call would
         temps = [self.tmp() for _ in args]
