@@ -1,4 +1,4 @@
-"""`python -m vbr.tty_play FILE ...`: `vbr play` before it is wired into vbr/cli.py."""
+"""`python -m vbr.tty_play FILE ...`: the same as `vbr play FILE ...`."""
 import sys
 
 from vbr.tty_play.command import main

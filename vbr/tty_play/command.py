@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from vbr.errors import UsageError, VbrError
+from vbr.errors import UsageError
 from vbr.terminal import SafeStream, clean
 
 
@@ -40,23 +40,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    """0 when the game ends or the person leaves it, 2 on a usage error, 1 when the rule file or
-    the log cannot be read or written, 130 on Ctrl-C."""
-    from vbr.cli import file_error
-    try:
-        return _run(args)
-    except UsageError as exc:
-        print(clean(f"vbr: error: {exc}"), file=sys.stderr)
-        return 2
-    except VbrError as exc:
-        print(exc.render(), file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(clean(f"vbr: error: {file_error(exc)}"), file=sys.stderr)
-        return 1
-
-
-def _run(args) -> int:
+    """0 when the game ends or the person leaves it; errors are reported by `vbr.cli`'s guard
+    (2 on a usage error, 1 when the rule file or the log cannot be read or written, 130 on Ctrl-C)."""
     from vbr.cli import parse_options
     from vbr.interpreter.game import load
     from vbr.tty_play.screen import wrap
@@ -159,15 +144,6 @@ def _check_writable(p: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m vbr.tty_play FILE ...`, until `vbr play` is wired into vbr/cli.py."""
-    from vbr.cli import HelpFormatter
-    parser = argparse.ArgumentParser(prog="vbr")
-    sub = parser.add_subparsers(dest="command", required=True)
-    add = sub.add_parser
-    sub.add_parser = lambda name, **kw: add(name, formatter_class=HelpFormatter, **kw)  # as vbr/cli.py does
-    add_parser(sub)
-    try:
-        args = parser.parse_args(["play", *(sys.argv[1:] if argv is None else argv)])
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else 0
-    return args.func(args)
+    """`python -m vbr.tty_play FILE ...`: the same as `vbr play FILE ...`."""
+    from vbr.cli import main as vbr_main
+    return vbr_main(["play", *(sys.argv[1:] if argv is None else argv)])
