@@ -83,16 +83,13 @@ def play(variant: Variant, args, agents: list[str], backend, label: str = ""):
 def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
     """Everything `vbr sim --json` prints: the counts, every metric with its CI, and the speed."""
     from vbr.analysis.metrics import summarize
-    from vbr.play import side_names, sides
+    from vbr.play import side_names
     game = variant.game
     unit = "team" if any(len(t) != 1 for t in game.program.teams) else "seat"
     trials = result.trials
     n = len(trials)
-    wins = {str(s): 0 for s in range(sides(game))}
-    for t in trials:
-        if t.winner is not None:
-            wins[str(t.winner)] += 1
     m = summarize(trials, unit)
+    wins = {s: v["wins"] for s, v in m["win_rate"].items()}
     points = [t.points for t in trials if t.points]
     return {
         "rules": str(game.path), "title": game.title, "options": game.program.options,
