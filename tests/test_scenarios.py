@@ -127,3 +127,61 @@ def test_a_failed_expectation_shows_each_operand_of_and_or_not(tmp_path):
                          "    `empty(pile)` is false\n"
                          "    `empty(gone)` is true\n"
                          "    `n > 1` is false: left side 1, right side 1")
+
+
+CHANCE_IN_SETUP = '''game "chance in setup"
+seats 2
+die d = 1..6
+var opener: int = 0
+var rolled: int = 0
+var later: int = 0
+start play
+setup {
+  opener = pick [0, 1]
+  rolled = roll d
+}
+phase play {
+  later = pick [10, 20, 30]
+  end winner opener
+}
+'''
+
+
+def _chance(tmp_path, body: str):
+    (tmp_path / "chance.vbr").write_text(CHANCE_IN_SETUP)
+    (tmp_path / "t.vbr").write_text('tests for "chance.vbr"\n' + body)
+    from vbr.scenario import run_file
+    return run_file(tmp_path / "t.vbr")
+
+
+@pytest.mark.parametrize("drawn", [0, 1])
+def test_force_pick_above_the_first_step_decides_setups_pick(tmp_path, drawn):
+    (r,) = _chance(tmp_path, f'scenario "x" {{\n  force pick = {drawn}\n  expect opener == {drawn}\n}}\n')
+    assert r.ok, r.message
+
+
+@pytest.mark.parametrize("face", [1, 6])
+def test_force_above_the_first_step_decides_a_roll_in_setup(tmp_path, face):
+    (r,) = _chance(tmp_path, f'scenario "x" {{\n  force d = {face}\n  expect rolled == {face}\n}}\n')
+    assert r.ok, r.message
+
+
+def test_forced_picks_are_used_in_order_through_setup_and_play(tmp_path):
+    (r,) = _chance(tmp_path, 'scenario "x" {\n  force pick = 1, 30\n  start play\n'
+                             '  expect later == 30\n  expect winner 1\n}\n')
+    assert r.ok, r.message
+
+
+def test_a_force_after_setup_reaches_only_play(tmp_path):
+    """`given` ran setup, so the pick forced below it is the one in `play`."""
+    (r,) = _chance(tmp_path, 'scenario "x" {\n  given {\n    opener = 1\n  }\n  force pick = 20\n'
+                             '  start play\n  expect later == 20 and opener == 1\n}\n')
+    assert r.ok, r.message
+
+
+def test_a_forced_pick_not_on_offer_fails_that_scenario_at_the_pick(tmp_path):
+    results = _chance(tmp_path, 'scenario "x" {\n  force pick = 7\n  expect opener == 7\n}\n'
+                                'scenario "the next one still runs" {\n  expect rolled >= 1\n}\n')
+    assert [r.ok for r in results] == [False, True]
+    assert "the forced pick 7 is not among the items on offer (0, 1)" in results[0].message
+    assert results[0].span.line == 9  # `first = pick [0, 1]` in chance.vbr

@@ -20,7 +20,7 @@ from vbr.interpreter import types as T
 from vbr.interpreter.compiler import compile_rules
 from vbr.interpreter.program import Frame
 from vbr.interpreter.scope import Fault, Locals, Scope
-from vbr.interpreter.state import State
+from vbr.interpreter.state import FORCED_PICK, State
 from vbr.interpreter.values import text
 from vbr.loader import load_rules, parse_file
 from vbr.grammar import printer
@@ -98,6 +98,11 @@ def run_scenario(sc: A.Scenario, rules, sources, *, trace: bool = False, step_li
     return ScenarioResult(sc.title, sc.span, True, "", runner.steps_used(), runner.events)
 
 
+# the steps that come before the rules' setup runs: setup starts at the first other step, so a
+# `force` above it reaches setup's rolls and picks
+_BEFORE_SETUP = ("option", "seed", "force")
+
+
 class _Failed(Exception):
     def __init__(self, span: Span, message: str):
         self.span, self.message = span, message
@@ -146,6 +151,8 @@ class _Runner:
             if step.name not in m.phases:
                 m.diags.error(step.span, f"no phase `{step.name}`" + m.suggest(step.name, m.phases))
             return None
+        if step.kind == "force" and step.name == "pick":
+            return [x.compile(e, scope)[0] for e in step.exprs]
         if step.kind == "force":
             if step.name not in m.dice:
                 m.diags.error(step.span, f"no die `{step.name}`" + m.suggest(step.name, m.dice))
@@ -176,16 +183,15 @@ class _Runner:
             prog.step_limit = limit
 
     def _run_all(self) -> None:
-        st = State.new(self.prog, self.seed, record=True, hold_start=True)
+        st = State.new(self.prog, self.seed, record=True, hold_start=True, run_setup=False)
         self.st = st
         self.L = [None] * self.nlocals
-        self.started = False
+        self.started = self.set_up = False
         seen = 0
-        if self.trace and st.log:
-            self.events.append(("setup", render_events(st.log)))
-            seen = len(st.log)
         for step, compiled in self.steps:
             try:
+                if not self.set_up and step.kind not in _BEFORE_SETUP:
+                    seen = self._set_up(step)
                 self._run_step(step, compiled)
             except IllegalActionError as exc:
                 raise _Failed(step.span, str(exc)) from None
@@ -195,6 +201,19 @@ class _Runner:
                 if self.trace and st.log is not None and len(st.log) > seen:
                     self.events.append((f"line {step.span.line} ({_step_text(step)})", render_events(st.log[seen:])))
                     seen = len(st.log)
+
+    def _set_up(self, step: A.ScenarioStep) -> int:
+        """Run the rules' setup, with whatever the `force` lines above this step queued (a
+        first server drawn by `pick`, a die rolled in setup). Returns how much of the log is seen."""
+        self.set_up = True
+        try:
+            self.st.run()
+        except _EVAL_ERRORS as exc:
+            raise _Failed(step.span, f"setup failed: {_why(exc)}") from None
+        log = self.st.log
+        if self.trace and log:
+            self.events.append(("setup", render_events(log)))
+        return len(log)
 
     def _ensure_started(self, step) -> None:
         if not self.started:
@@ -223,6 +242,9 @@ class _Runner:
                 raise _Failed(step.span, "play has started already")
             self.started = True
             self._goto(step.name)
+            return
+        if k == "force" and step.name == "pick":
+            st.forced.setdefault(FORCED_PICK, []).extend(f(st, self.L) for f in c)
             return
         if k == "force":
             idx = self.prog.die_index[step.name]

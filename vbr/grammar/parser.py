@@ -213,7 +213,7 @@ def _check_nesting(tree: Tree, limit: int, file: str, text: str | None) -> dict[
 # statements and declarations: a too deep tree is reported at the innermost one holding the fault
 _ANCHORS = {"let", "assign", "call_stmt", "if_", "elif_", "for_", "repeat", "loop", "while_", "choose", "move",
             "shuffle", "create", "emit", "say", "reveal", "end_winner", "end_team", "seats", "option", "die",
-            "var", "const", "fn", "proc", "handler", "require", "sc_given", "sc_force", "sc_choose", "sc_expect",
+            "var", "const", "fn", "proc", "handler", "require", "sc_given", "sc_force", "sc_force_pick", "sc_choose", "sc_expect",
             "sc_expect_legal", "sc_expect_illegal", "sc_expect_winner"}
 
 

@@ -463,6 +463,9 @@ class ToAst(Transformer):
     def sc_force(self, meta, ch):
         return self._step("force", meta, ch, name=str(ch[0]), exprs=list(ch[1:]))
 
+    def sc_force_pick(self, meta, ch):
+        return self._step("force", meta, ch, name="pick", exprs=list(ch))
+
     def sc_choose(self, meta, ch):
         return self._step("choose", meta, ch, exprs=[ch[0]])
 

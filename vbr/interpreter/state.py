@@ -16,6 +16,8 @@ from vbr.interpreter.scope import Fault, OverBudget
 from vbr.interpreter.values import Ent, ZoneRef, text
 from vbr.interpreter.values import kind as value_kind
 
+FORCED_PICK = -1  # the key of `forced` whose values the next `pick`s return (dice use their index)
+
 
 @dataclass(frozen=True)
 class Action:
@@ -70,7 +72,9 @@ class State:
     # ------------------------------------------------------------------ construction
     @classmethod
     def new(cls, prog: Program, seed: int, record: bool = False, hold_start: bool = False,
-            trace: bool = False, sink: list | None = None) -> "State":
+            trace: bool = False, sink: list | None = None, run_setup: bool = True) -> "State":
+        """`run_setup=False` stops before setup runs (a scenario forces setup's chance first);
+        `run()` then plays it."""
         st = cls(prog)
         if sink is not None:
             sink.append(st)
@@ -100,7 +104,8 @@ class State:
             st.stack.append(Frame(prog.setup))
         elif not hold_start:
             st.goto(prog.start, prog.phases[prog.start])
-        st.run()
+        if run_setup:
+            st.run()
         return st
 
     def clone(self, rng=None) -> "State":
@@ -311,10 +316,22 @@ class State:
     def pick(self, items: tuple):
         if not items:
             return None
-        v = items[self.below(len(items))]
+        if self.forced and self.forced.get(FORCED_PICK):
+            v = self._forced_pick(items)
+        else:
+            v = items[self.below(len(items))]
         if self.log is not None:
             self.record({"t": "pick", "value": text(v, self.prog)})
         return v
+
+    def _forced_pick(self, items: tuple):
+        """The next value a scenario forced for `pick`: it must be one of the items on offer."""
+        want = self.forced[FORCED_PICK].pop(0)
+        for v in items:
+            if v == want and type(v) is type(want):
+                return v
+        shown = ", ".join(text(v, self.prog) for v in items[:20]) + (", ..." if len(items) > 20 else "")
+        raise Fault(f"the forced pick {text(want, self.prog)} is not among the items on offer ({shown})")
 
     def shuffle(self, z: int) -> None:
         items = self.zones[z]

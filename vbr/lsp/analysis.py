@@ -432,7 +432,8 @@ def _uses(top: A.Node, file: str, text_lines: list[str], out: dict[str, list[tup
             at(n.name, n.span, key="." + n.name)
         elif isinstance(n, A.TypeRef):
             at(n.name, n.span)
-        elif isinstance(n, A.ScenarioStep) and n.name and n.kind in ("option", "start", "force", "phase"):
+        elif (isinstance(n, A.ScenarioStep) and n.name and n.kind in ("option", "start", "force", "phase")
+              and not (n.kind == "force" and n.name == "pick")):  # `force pick` names no declaration
             at(n.name, n.span, after_first_word=True)
 
 
