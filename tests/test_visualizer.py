@@ -521,3 +521,44 @@ def test_a_named_goto_survives_fmt():
     from vbr.grammar.printer import program
     text = program(parse(NAMED))
     assert 'goto b as "point scored"' in text and program(parse(text)) == text
+
+
+OPEN_END = """game "open end"
+seats 2
+var n: int = 0
+start a
+phase a {
+  choose k from [1, 2] by 0 as "k"
+  n = k
+  if n == 1 {
+    goto b
+  }
+}
+phase b {
+  end winner 0
+}
+"""
+
+
+def test_a_phase_that_falls_off_its_end_on_some_paths_is_a_finding_with_the_condition(tmp_path):
+    p = tmp_path / "open.vbr"
+    p.write_text(OPEN_END)
+    (found,) = findings(build_model(load_rules(p)))
+    assert (found.span.line, found.severity) == (5, "warning")
+    assert found.message.startswith("phase `a` can reach its end without a `goto` or `end` (when not (n == 1))")
+
+
+def test_a_phase_whose_every_branch_hands_play_on_is_no_open_end(tmp_path):
+    p = tmp_path / "closed.vbr"
+    p.write_text(OPEN_END.replace("    goto b\n  }\n}", "    goto b\n  } else {\n    end winner 1\n  }\n}"))
+    assert findings(build_model(load_rules(p))) == []
+
+
+def test_the_open_end_really_stops_a_game_with_an_error(tmp_path):
+    """What the finding warns of: choosing 2 falls off `a`'s end."""
+    from vbr.errors import VbrError
+    p = tmp_path / "open.vbr"
+    p.write_text(OPEN_END)
+    st = vbr.load(p).new_state(0)
+    with pytest.raises(VbrError, match="ended without `goto` or `end`"):
+        st.apply_value(2)

@@ -1,5 +1,6 @@
 """Flaws in a turn flow that the graph shows before anyone plays: phases play can never reach,
-phases play can never leave, and loops that go round without anyone choosing.
+phases play can never leave or can leave only on some paths, and loops that go round without
+anyone choosing.
 
 boardgame.io notices an endless loop of automatic phase ends only while a game runs; here the
 same loop is a cycle of automatic edges, found ahead of time. These are warnings, not errors:
@@ -17,7 +18,7 @@ from vbr.visualizer.graph import START, build_graph
 def findings(model: Model, graph: nx.DiGraph | None = None) -> list[Diagnostic]:
     """Every flaw of the model's turn flow, as warnings at the phases concerned, in file order."""
     g = graph if graph is not None else build_graph(model)
-    found = _unreachable(g, model) + _dead_ends(g) + _automatic_cycles(g)
+    found = _unreachable(g, model) + _dead_ends(g) + _open_ends(g) + _automatic_cycles(g)
     return sorted(found, key=lambda d: (d.span.file, d.span.line, d.span.col))
 
 
@@ -40,6 +41,20 @@ def _dead_ends(g: nx.DiGraph) -> list[Diagnostic]:
     return [_warn(g, p, f"phase `{p}` has no way out: no `goto` or `end` can run in it, "
                         "so a game that gets here stops with an error")
             for p in _phases(g) if g.out_degree(p) == 0]
+
+
+def _open_ends(g: nx.DiGraph) -> list[Diagnostic]:
+    """Phases where some paths hand play on and others fall off the end (a phase with no way
+    out at all is `_dead_ends`'s): the game stops with an error on the paths that fall off."""
+    found = []
+    for p in _phases(g):
+        after = g.nodes[p].get("falls_through")
+        if after is None or g.out_degree(p) == 0:
+            continue
+        when = f" (when {' and '.join(after)})" if after else ""
+        found.append(_warn(g, p, f"phase `{p}` can reach its end without a `goto` or `end`{when}: "
+                                 "a game that takes that path stops with an error"))
+    return found
 
 
 def _automatic_cycles(g: nx.DiGraph) -> list[Diagnostic]:

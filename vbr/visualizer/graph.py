@@ -92,7 +92,7 @@ def build_graph(model: Model, procs: bool = False, fold: bool = False) -> nx.DiG
         g.add_node(name, kind="phase", label=name, title=phase.title or "",
                    stages=[s.name for s in model.phase_stages.get(name, [])],
                    actors=sorted(flow.actors), auto=flow.choices == 0, span=phase.span,
-                   choice_points=flow.choice_points)
+                   choice_points=flow.choice_points, falls_through=flow.falls_through)
         _add_exits(g, ctx, name, flow.exits, auto=flow.choices == 0)
     for name in sorted(nodes, key=lambda n: (model.procs[n].span.line, n)):
         proc = model.procs[name]
