@@ -25,10 +25,37 @@ def test_each_side_has_its_own_frame():
     assert (c.row(c.field(1, 1)), c.col(c.field(1, 1))) == (2, 1)
 
 
-def test_spaces_are_in_play_and_belong_to_a_side():
+def test_a_space_belongs_to_a_side_but_is_off_the_court_proper():
     c = court()
     s = c.space("serve", 0)
-    assert c.in_court(s) and c.side(s) == 0 and not c.in_grid(s)
+    assert c.side(s) == 0 and (c.row(s), c.col(s)) == (0, 4)
+    assert not c.in_court(s) and not c.in_grid(s)
+
+
+def test_reach_starts_from_a_space_but_never_ends_on_one():
+    c = Court(2, 3, 0, {4: (1, 3), 3: (2, 3)}, {"serve": (0, 3)})  # the space behind field 4
+    assert c.reach(c.space("serve", 0), 1, 0, [FWD]) == (c.field(0, 4),)
+    assert c.reach(c.space("serve", 0), 2, 0, [FWD]) == (c.field(0, 3),)
+    assert c.reach(c.field(0, 4), 1, 0, [BACK]) == ()  # not onto the serve space
+    assert c.reach(c.field(0, 3), 2, 0, [BACK]) == ()  # nor through it
+
+
+def test_step_with_a_free_net_crosses_it_without_paying():
+    c = court(net=1)
+    front = c.field(0, 2)
+    assert c.on_net(c.step(front, FWD, 0, 1))                     # the net row costs a step
+    assert c.step(front, FWD, 0, 1, 0) == c.field(1, 2)           # free: straight across
+    assert c.step(front, FWD, 0, 2, 0) == c.field(1, 5)           # and on to the back row
+    assert c.step(front, FWD, 0, 3, 2) == c.field(1, 2)           # a net of 2: 2 + 1 to cross
+    assert c.step(c.field(0, 5), FWD, 0, 1, 0) == front           # no net on the way: as ever
+    assert c.step(front, BACK, 0, 1, 0) == c.field(0, 5)
+
+
+def test_cell_at_counts_rows_and_columns_in_the_sides_own_frame():
+    c = court()
+    assert c.cell(0, 2, 1) == c.field(0, 1) and c.cell(1, 2, 1) == c.field(1, 1)
+    assert c.cell(1, 1, 3) == c.field(1, 4)
+    assert c.cell(0, 0, 4) == c.space("serve", 0)
 
 
 def test_reach_exact_distance_never_reverses():
@@ -75,3 +102,54 @@ def test_lookup_tables_answer_as_the_methods_do(net):
         fn = getattr(court, method)
         for c in cells:
             assert table.get(c, default) == fn(c), (method, c)
+
+
+GEOMETRY = '''game "geometry"
+seats 2
+enum Spot { serve }
+court {
+  rows 2
+  cols 3
+  net 1
+  field 1 at row 2 col 1
+  field 2 at row 2 col 2
+  field 3 at row 2 col 3
+  field 4 at row 1 col 3
+  space serve at row 0 col 3
+}
+direction forward = (0, 1)
+direction backward = (0, -1)
+start p
+phase p {
+  end winner 0
+}
+'''
+
+GEOMETRY_TESTS = '''tests for "geometry.vbr"
+scenario "cell_at, step with a net cost, and a space off the court" {
+  expect cell_at(0, 2, 1) == field(0, 1)
+  expect cell_at(1, 1, 3) == field(1, 4)
+  expect number(cell_at(0, 1, 1)) == 0 and in_court(cell_at(0, 1, 1))
+  expect cell_at(0, 0, 3) == space(serve, 0)
+  expect not in_court(space(serve, 0)) and side(space(serve, 0)) == 0
+  expect not in_court(step(field(0, 4), backward, 0, 1))
+  expect on_net(step(field(0, 1), forward, 0, 1))
+  expect step(field(0, 1), forward, 0, 1, 0) == field(1, 3)
+  expect step(field(0, 1), forward, 0, 1, 1) == step(field(0, 1), forward, 0, 1)
+  expect reach(space(serve, 0), 1, 0, [forward]) == [field(0, 4)]
+  expect reach(field(0, 4), 1, 0, [backward]) == []
+}
+scenario "a negative net cost is a located fault" {
+  expect step(field(0, 1), forward, 0, 1, -1) == field(1, 3)
+}
+'''
+
+
+@pytest.mark.parametrize("lower", [True, False], ids=["lowered", "closures"])
+def test_the_geometry_built_ins_in_a_rule_file(tmp_path, lower):
+    from vbr.scenario import run_file
+    (tmp_path / "geometry.vbr").write_text(GEOMETRY)
+    (tmp_path / "t.vbr").write_text(GEOMETRY_TESTS)
+    ok, bad = run_file(tmp_path / "t.vbr", lower=lower)
+    assert ok.ok, ok.message
+    assert not bad.ok and "`step`'s net cost is -1: it must be 0 or more" in bad.message

@@ -47,6 +47,18 @@ def session(game, answers: str, seed=3, seats=(0,), agents=None, colour=False, l
 
 
 # ------------------------------------------------------------------------------- what is shown
+def test_the_court_picture_draws_each_sides_serve_space_although_it_is_off_the_court():
+    """A declared space is no part of the court proper (`in_court` is false there), yet the
+    picture shows it: behind each side's back-right field in Volleyball High."""
+    game = vbr.load("volleyball-high")
+    state = game.new_state(3)
+    lines = [plain(x) for x in screen_of(game, state, 0).board_lines()]
+    court = [line for line in lines if "|" in line and not line.startswith("==")]
+    assert court[0].split("|")[0].strip() == "serve"     # side 1's, above its back row (its right)
+    assert court[-1].split("|")[-1].strip() == "serve"   # side 0's, below its field 8
+    assert court[-2].split("|")[-1].strip() == "8"
+
+
 def test_the_opponents_hand_and_both_decks_stay_hidden():
     game = vbr.load("siatka")
     state = game.new_state(3)

@@ -245,6 +245,23 @@ def _field(c, node, fs, ts):
     return (c._py(fn, template) if court is not None else fn), "cell"
 
 
+@builtin("cell_at", 3, doc="the cell at a row and column of a side, in that side's frame (row 1 = its back row, "
+                            "col 1 = its left; row 0 is behind its baseline): numbered field or not")
+def _cell_at(c, node, fs, ts):
+    court = _court(c, node)
+    for i, what in ((0, "side"), (1, "row"), (2, "column")):
+        _want(c, node, i, ts[i], "int", f"`cell_at`'s {what}")
+
+    def cell_of(s, r, col):
+        if s not in (0, 1):
+            raise Fault(f"`cell_at`: there is no side {s} (0 or 1)")
+        return court.cell(s, r, col)
+    fn = lambda st, L: cell_of(*(f(st, L) for f in fs))  # noqa: E731
+    if court is None:
+        return fn, "cell"
+    return _calls(c, fn, cell_of, *fs), "cell"
+
+
 @builtin("space", 2, doc="the cell of a named space (e.g. a serve space) of a side", raw_args=1)
 def _space(c, node, fs, ts):
     court = _court(c, node)
@@ -298,12 +315,16 @@ def _cells(c, node, fs, ts):
     return (lambda st, L: court.cells(f(st, L))), "list:cell"
 
 
-@builtin("step", 4, doc="where a cell goes after n unit steps in a direction, in a side's frame (may be out)")
+@builtin("step", 4, 5, doc="where a cell goes after n unit steps in a direction, in a side's frame (may be out); "
+                            "an optional fifth argument is what a step onto the net costs (default 1)")
 def _step(c, node, fs, ts):
     court = _court(c, node)
-    cell, d, side, n = fs
+    cell, d, side, n = fs[:4]
     _want(c, node, 1, ts[1], "dir", "`step`'s direction")
     vec = c.p.dir_vec
+    if len(fs) == 5:
+        _want(c, node, 4, ts[4], "int", "`step`'s net cost")
+        return _step_with_net_cost(c, court, cell, d, side, n, fs[4]), "cell"
 
     def step(st, L):
         return court.step(cell(st, L), vec[d(st, L)], side(st, L), n(st, L))
@@ -314,6 +335,21 @@ def _step(c, node, fs, ts):
     return (c._py(step, template) if court is not None else step), "cell"
 
 
+def _step_with_net_cost(c, court, cell, d, side, n, net):
+    vec = c.p.dir_vec
+
+    def step_of(at, way, s, k, cost):
+        if cost < 0:
+            raise Fault(f"`step`'s net cost is {cost}: it must be 0 or more")
+        if not 0 <= k <= 1024:  # paid for one unit step at a time
+            raise Fault(f"`step` of {k} with a net cost is out of 0..1024")
+        return court.step(at, vec[way], s, k, cost)
+    fn = lambda st, L: step_of(cell(st, L), d(st, L), side(st, L), n(st, L), net(st, L))  # noqa: E731
+    if court is None:
+        return fn
+    return _calls(c, fn, step_of, cell, d, side, n, net)
+
+
 @builtin("reach", 4, 5, doc="every landing cell of an exact-distance movement: no reversing, no stop on the net")
 def _reach(c, node, fs, ts):
     court = _court(c, node)
@@ -322,16 +358,15 @@ def _reach(c, node, fs, ts):
     net_cost = fs[4] if len(fs) == 5 else c._fixed(lambda st, L: 1, 1)
     vec = c.p.dir_vec
 
-    def reach(st, L):
-        n = dist(st, L)
-        if not 0 <= n <= 64:
-            raise Fault(f"`reach` distance {n} is out of 0..64")
-        return court.reach(cell(st, L), n, side(st, L), [vec[d] for d in dirs(st, L)], net_cost(st, L))
-
     def reach_of(n, at, s, ds, net):
         if not 0 <= n <= 64:
             raise Fault(f"`reach` distance {n} is out of 0..64")
+        if net < 0:
+            raise Fault(f"`reach`'s net cost is {net}: it must be 0 or more")
         return court.reach(at, n, s, [vec[d] for d in ds], net)
+
+    def reach(st, L):
+        return reach_of(dist(st, L), cell(st, L), side(st, L), dirs(st, L), net_cost(st, L))
     if court is None:
         return reach, "list:cell"
     return _calls(c, reach, reach_of, dist, cell, side, dirs, net_cost), "list:cell"

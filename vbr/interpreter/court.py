@@ -54,6 +54,13 @@ class Court:
         return 0 <= c[0] < self.cols and 0 <= c[1] < self.height
 
     def in_court(self, c: Cell) -> bool:
+        """On the court proper: either half or the net. A declared space (a serve space) lies
+        outside it: a ball that moves onto one is out, and `reach` neither ends on one nor
+        passes through it (a movement may start there, as a serve does)."""
+        return self.in_grid(c)
+
+    def on_board(self, c: Cell) -> bool:
+        """Drawn on a picture of the court: the court proper and the declared spaces."""
         return self.in_grid(c) or c in self._cell_space
 
     def on_net(self, c: Cell) -> bool:
@@ -90,11 +97,28 @@ class Court:
     def cells(self, side: int) -> tuple[Cell, ...]:
         return tuple(self._field_cell[(side, n)] for n in sorted(self.fields))
 
-    def step(self, c: Cell, vec: tuple[int, int], side: int, n: int) -> Cell:
+    def step(self, c: Cell, vec: tuple[int, int], side: int, n: int, net_cost: int = 1) -> Cell:
         # self.frame and Cell() written out: every bounce of a ball comes through here
+        if net_cost != 1 and self.net:
+            return self._step_paying(c, vec, side, n, net_cost)
         if side == 0:
             return _new_cell(Cell, (c[0] + vec[0] * n, c[1] + vec[1] * n))
         return _new_cell(Cell, (c[0] - vec[0] * n, c[1] - vec[1] * n))
+
+    def _step_paying(self, c: Cell, vec: tuple[int, int], side: int, n: int, net_cost: int) -> Cell:
+        """Unit steps until `n` is paid, a step onto a net row costing `net_cost` (0: crossing
+        the net is free, so the ball goes on until it has paid for `n` cells off the net)."""
+        if net_cost < 0:
+            raise ValueError(f"a net cost of {net_cost}: it must be 0 or more")
+        dx, dy = self.frame(side, *vec)
+        if dx == dy == 0:
+            return c
+        x, y = c
+        paid = 0
+        while paid < n:
+            x, y = x + dx, y + dy
+            paid += net_cost if self.on_net((x, y)) else 1
+        return Cell(x, y)
 
     def reach(self, start: Cell, distance: int, side: int, vecs: list[tuple[int, int]], net_cost: int = 1) -> tuple[Cell, ...]:
         """Every end of a movement of exactly `distance` unit steps from `start`.

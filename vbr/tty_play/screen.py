@@ -257,7 +257,7 @@ class Screen:
             owner_side = b.zone_side(zone)
             for it in items:
                 where, skip = self._position(it, owner_side)
-                if where is None or not b.court.in_court(where):
+                if where is None or not b.court.on_board(where):
                     continue
                 label = clean(it.id + (" " + it.values(skip) if it.values(skip) else ""))
                 self.placed.setdefault(where, []).append((label, b.owns(zone, self.seat)))
@@ -338,7 +338,7 @@ class Screen:
         margin = min(max(width(v) for v in labels.values()) + 1, 16)
 
         def content(c) -> list[tuple[str, str | None]]:
-            if not court.in_court(c):
+            if not court.on_board(c):
                 return []
             if court.on_net(c):
                 spans = [("net", "dim")]
@@ -374,7 +374,7 @@ class Screen:
             line: Line = [(truncate(label, margin - 1).ljust(margin), "mine" if row_side == self.side and label else None)]
             for i, sp in enumerate(row):
                 if i:
-                    inside = court.in_court(Cell(xr[i - 1], y)) or court.in_court(Cell(xr[i], y))
+                    inside = court.on_board(Cell(xr[i - 1], y)) or court.on_board(Cell(xr[i], y))
                     line.append((" | " if inside else "   ", "dim"))
                 line += _fit(sp, cw)
             lines.append(line)
