@@ -272,3 +272,45 @@ def test_play_game_draws_for_random_agents_as_the_agents_do():
         while not st.is_terminal():
             st.apply_index(agents[st.current_player()].act(SeatView(st, st.current_player())))
         assert st.log == played.log
+
+
+BY_TEAM = """game "pairs"
+seats 3 teams { red: 0 2 blue: 1 ghost: }
+var who: int = 0
+start p
+phase p {
+  choose s from [0, 2] by team 0 as "which of you serves"
+  choose k from [1, 2] by team 1 as "blue decides"
+  who = s
+  choose x from [7] by team 2 as "nobody can"
+  end winner who
+}
+"""
+
+
+@pytest.mark.parametrize("lower", [True, False], ids=["lowered", "closures"])
+def test_choose_by_team_asks_the_teams_first_seat(tmp_path, lower):
+    game = load(write(tmp_path, BY_TEAM), lower=lower)
+    st = game.new_state(0)
+    assert st.pending.seat == 0 and st.pending.prompt == "which of you serves"
+    st.apply_value(2)
+    assert st.pending.seat == 1
+
+
+@pytest.mark.parametrize("lower", [True, False], ids=["lowered", "closures"])
+def test_choose_by_a_team_without_seats_is_a_located_error(tmp_path, lower):
+    game = load(write(tmp_path, BY_TEAM), lower=lower)
+    st = game.new_state(0)
+    st.apply_value(0)
+    with pytest.raises(VbrRuntimeError) as exc:
+        st.apply_value(1)
+    assert exc.value.span.line == 9
+    assert "`by team 2`: that team has no seat to answer" in exc.value.render()
+
+
+def test_choose_by_team_wants_a_team_number(tmp_path):
+    from vbr.errors import VbrError
+    p = write(tmp_path, BY_TEAM.replace("by team 1 as", 'by team "blue" as'))
+    with pytest.raises(VbrError) as exc:
+        load(p)
+    assert f"{p}:7:" in exc.value.render() and "`by team`" in exc.value.render()

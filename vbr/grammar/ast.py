@@ -218,6 +218,7 @@ class Choose(Stmt):
     source: Expr
     where: Optional[Expr] = None
     by: Expr
+    by_team: bool = False  # `by team T`: the team T answers (through its first seat)
     optional: bool = False
     prompt: Optional[str] = None
     orelse: Optional[Block] = None

@@ -171,7 +171,7 @@ def _stmt(s: A.Stmt, d: int) -> str:
             out = f"choose {s.var} from {expr(s.source)}"
             if s.where is not None:
                 out += f" where {expr(s.where)}"
-            out += f" by {expr(s.by)}"
+            out += f" by {'team ' if s.by_team else ''}{expr(s.by)}"
             if s.optional:
                 out += " optional"
             if s.prompt is not None:

@@ -288,9 +288,10 @@ class ToAst(Transformer):
         tags = self._tags(ch)
         plain = self._plain(ch)
         optional = any(isinstance(c, Token) and c.type == "OPTIONAL" for c in plain)
+        by_team = any(isinstance(c, Token) and c.type == "BY_TEAM" for c in plain)
         exprs = [c for c in plain if not isinstance(c, Token) or c.type == "NAME"]
         return A.Choose(span=self._span(meta, ch), var=str(exprs[0]), source=exprs[1], where=tags.get("where"),
-                        by=exprs[2], optional=optional, prompt=tags.get("prompt"), orelse=tags.get("else"))
+                        by=exprs[2], by_team=by_team, optional=optional, prompt=tags.get("prompt"), orelse=tags.get("else"))
 
     def move(self, meta, ch):
         pos = str(ch[2]) if len(ch) > 2 else "top"

@@ -487,7 +487,7 @@ class StmtCompiler:
         if item is None:
             self.diags.error(s.source.span, f"`choose` picks from a list, a range, an enum or a zone, not {T.show(ts)}")
             item = "any"
-        by = self.x.expect(s.by, scope, "seat", "`by`")
+        by = self._team_seat(s.by, scope) if s.by_team else self.x.expect(s.by, scope, "seat", "`by`")
         self.local_name(s.var, s.span)
         inner = scope.child()
         slot = inner.define(s.var, item)
@@ -555,6 +555,21 @@ class StmtCompiler:
             b.mark(after)
         else:
             b.mark(after)
+
+    def _team_seat(self, team_expr: A.Expr, scope):
+        """`by team T`: the seat that answers for team T is its first seat, the team's voice
+        (a team decides together; the engine asks one seat, and that seat's view is the team's
+        own). A team with no seat (one the rules play) cannot be asked."""
+        team = self.x.expect(team_expr, scope, "int", "`by team`")
+        teams = tuple(tuple(t) for t in self.p.teams)
+
+        def voice(t):
+            if not isinstance(t, int) or not 0 <= t < len(teams):
+                raise Fault(f"`by team` gave {t!r}, which is no team (0..{len(teams) - 1})")
+            if not teams[t]:
+                raise Fault(f"`by team {t}`: that team has no seat to answer (the rules play it)")
+            return teams[t][0]
+        return self.x._py(lambda st, L: voice(team(st, L)), lambda low: P.call(low.ref(voice), low.expr(team)))
 
     # ------------------------------------------------------------------ cards and pieces
     def s_Move(self, b, s: A.Move, scope, loop):

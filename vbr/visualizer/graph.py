@@ -280,7 +280,7 @@ class _Walker:
     def choose(self, s: A.Choose, guards: Guards) -> tuple[set[str], Guards]:
         """A choice point. Its `else` block runs when nothing is left to choose from."""
         self.flow.choices += 1
-        actor = self.read(s.by)
+        actor = ("team " if s.by_team else "") + self.read(s.by)
         if not self.quiet:
             self.flow.actors.add(actor)
             where = next((f for f in reversed(self.following) if not f.startswith("on ")), None)
