@@ -314,3 +314,58 @@ def test_choose_by_team_wants_a_team_number(tmp_path):
     with pytest.raises(VbrError) as exc:
         load(p)
     assert f"{p}:7:" in exc.value.render() and "`by team`" in exc.value.render()
+
+
+RESULTS = """game "results"
+seats 2
+var got: int = 0
+var far: int = 0
+start p
+proc maybe(n: int): int {
+  if n > 5 {
+    return n
+  }
+}
+proc ask(s: int): int {
+  choose k from [1, 2, 3] by s as "how many"
+  return k * 10
+}
+proc nested(s: int): int {
+  let a = ask(s)
+  return a + 1
+}
+phase p {
+  let a = maybe(7)
+  let b = maybe(1)
+  got = ask(1)
+  far = nested(0)
+  end winner (if a == 7 and b == none and got == 20 and far == 31 then 1 else 0)
+}
+"""
+
+
+@pytest.mark.parametrize("lower", [True, False], ids=["lowered", "closures"])
+def test_a_procedure_returns_a_value_across_its_choices(tmp_path, lower):
+    """7 is returned, 1 falls off the end (none), 2 chosen gives 20, 3 chosen in a nested call 31."""
+    st = load(write(tmp_path, RESULTS), lower=lower).new_state(0)
+    assert (st.pending.seat, st.pending.prompt) == (1, "how many")
+    st.apply_value(2)
+    assert st.pending.seat == 0
+    st.apply_value(3)
+    assert st.result is not None and st.result.winner == 1
+
+
+@pytest.mark.parametrize("text, message", [
+    ("proc f() {\n  return 1\n}\n", "`return` with a value needs a declared result type: `proc f(...): TYPE`"),
+    ("event e()\non e() {\n  return 1\n}\n", "`return` with a value needs a declared result type"),
+    ("proc f(): int {\n  return true\n}\n", "the returned value must be int"),
+    ("proc f() {\n  say \"x\"\n}\nphase q {\n  let x = f()\n  end draw\n}\n", "`f` gives no value: declare its result type"),
+    ("proc f(): int {\n  return 1\n}\nphase q {\n  let x = f() + 1\n  end draw\n}\n",
+     "`f` is a procedure: take its result whole (`let x = f(...)` or `x = f(...)`)"),
+])
+def test_procedure_results_are_checked(tmp_path, text, message):
+    from vbr.errors import VbrError
+    p = write(tmp_path, 'game "g"\nseats 2\nstart p\nphase p {\n  end draw\n}\n' + text)
+    with pytest.raises(VbrError) as exc:
+        load(p)
+    assert message in exc.value.render()

@@ -562,3 +562,13 @@ def test_the_open_end_really_stops_a_game_with_an_error(tmp_path):
     st = vbr.load(p).new_state(0)
     with pytest.raises(VbrError, match="ended without `goto` or `end`"):
         st.apply_value(2)
+
+
+def test_a_procedures_choices_show_where_its_result_is_taken(tmp_path):
+    p = tmp_path / "take.vbr"
+    p.write_text('game "take"\nseats 2\nvar got: int = 0\nstart a\n'
+                 'proc ask(s: int): int {\n  choose k from [1, 2] by s as "how many"\n  return k\n}\n'
+                 'phase a {\n  let n = ask(1)\n  got = ask(0)\n  end winner 0\n}\n')
+    g = build_graph(build_model(load_rules(p)))
+    points = g.nodes["a"]["choice_points"]
+    assert [(c.prompt, c.actor) for c in points] == [("how many", "1"), ("how many", "0")]

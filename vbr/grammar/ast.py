@@ -271,7 +271,7 @@ class Say(Stmt):
 
 
 class Return(Stmt):
-    pass
+    value: Optional[Expr] = None  # `return EXPR`: a procedure's result
 
 
 class Reveal(Stmt):
@@ -372,6 +372,7 @@ class Fn(Decl):
 class Proc(Decl):
     params: list[Param]
     body: Block
+    result: Optional[TypeRef] = None  # `proc f(...): TYPE { ... }` gives a value
 
 
 class Event(Decl):

@@ -196,8 +196,8 @@ def _stmt(s: A.Stmt, d: int) -> str:
             return f"emit {e}({', '.join(expr(a) for a in args)})"
         case A.Say(text=t):
             return f"say {_q(t)}"
-        case A.Return():
-            return "return"
+        case A.Return(value=v):
+            return "return" if v is None else f"return {expr(v)}"
         case A.Reveal(what=w):
             return f"reveal {expr(w)}"
     raise TypeError(f"cannot print {type(s).__name__}")
@@ -250,8 +250,8 @@ def _decl(x: A.Decl, d: int) -> str:
             return f"const {n} = {expr(v)}"
         case A.Fn(name=n, params=ps, body=b):
             return f"fn {n}({_params(ps)}) = {expr(b)}"
-        case A.Proc(name=n, params=ps, body=b):
-            return f"proc {n}({_params(ps)}) {block(b, d)}"
+        case A.Proc(name=n, params=ps, body=b, result=r):
+            return f"proc {n}({_params(ps)}){f': {_type(r)}' if r else ''} {block(b, d)}"
         case A.Event(name=n, params=ps):
             return f"event {n}({_params(ps)})"
         case A.Handler(event=e, params=ps, when=w, body=b):

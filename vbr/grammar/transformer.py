@@ -195,7 +195,11 @@ class ToAst(Transformer):
     def proc(self, meta, ch):
         tags = self._tags(ch)
         plain = self._plain(ch)
-        return A.Proc(span=self._span(meta, ch), name=str(plain[0]), params=tags.get("params", []), body=plain[1])
+        return A.Proc(span=self._span(meta, ch), name=str(plain[0]), params=tags.get("params", []), body=plain[1],
+                      result=tags.get("result"))
+
+    def proc_result(self, meta, ch):
+        return _tag("result", ch[0])
 
     def event(self, meta, ch):
         tags = self._tags(ch)
@@ -336,7 +340,7 @@ class ToAst(Transformer):
         return A.Say(span=self._span(meta, ch), text=_str(tok), parts=self._holes(tok))
 
     def ret(self, meta, ch):
-        return A.Return(span=self._span(meta, ch))
+        return A.Return(span=self._span(meta, ch), value=ch[0] if ch else None)
 
     def reveal(self, meta, ch):
         return A.Reveal(span=self._span(meta, ch), what=ch[0])

@@ -540,6 +540,9 @@ class ExprCompiler:
         if name in self.m.fns:
             return self.call_fn(e, scope)
         if name in self.m.procs:
+            if self.m.procs[name].result is not None:
+                return self.error(e, f"`{name}` is a procedure: take its result whole (`let x = {name}(...)` or "
+                                     f"`x = {name}(...)`), not inside an expression")
             return self.error(e, f"`{name}` is a procedure: call it as a statement, not inside an expression")
         b = BUILTINS.get(name)
         if b is None:

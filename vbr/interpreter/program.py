@@ -18,6 +18,7 @@ class Code:
     nlocals: int = 1
     nparams: int = 0
     guard: object = None  # handlers: `when` condition over the parameters
+    result_slot: int | None = None  # the local a called procedure's `return VALUE` lands in
 
 
 class Frame:

@@ -133,6 +133,7 @@ class StmtCompiler:
         from vbr.checker import type_of
         code = Code(name, kind, span)
         self.kind = kind
+        self.proc = self.m.procs.get(name) if kind == "proc" else None
         locals_ = Locals()
         scope = Scope(locals_)
         for p in params:
@@ -167,7 +168,12 @@ class StmtCompiler:
 
     # ------------------------------------------------------------------ simple statements
     def s_Let(self, b, s: A.Let, scope, loop):
-        f, t = self.x.compile(s.value, scope)
+        if self._proc_call(s.value):
+            f, t = self.take_result(b, s.value, scope)
+            if f is None:
+                return
+        else:
+            f, t = self.x.compile(s.value, scope)
         if s.name in scope.names:
             self.diags.error(s.span, f"`{s.name}` is already defined in this block; assign with `{s.name} = ...`")
         self.local_name(s.name, s.span)
@@ -178,7 +184,12 @@ class StmtCompiler:
         b.action(let, s.span)
 
     def s_Assign(self, b, s: A.Assign, scope, loop):
-        value, vt = self.x.compile(s.value, scope)
+        if self._proc_call(s.value) and s.op == "=":
+            value, vt = self.take_result(b, s.value, scope)
+            if value is None:
+                return
+        else:
+            value, vt = self.x.compile(s.value, scope)
         store, tt = self.target(s.target, scope)
         if store is None:
             return
@@ -269,6 +280,31 @@ class StmtCompiler:
                 v = _bounded(v, r, name)
             st.vals[slot] = v
         return store
+
+    def _proc_call(self, e: A.Expr) -> bool:
+        return isinstance(e, A.Call) and e.func in self.m.procs
+
+    def take_result(self, b, c: A.Call, scope):
+        """`x = p(...)`: call the procedure, then read what its `return VALUE` left in this code's
+        result slot (a procedure may stop for choices, so its value cannot be an expression's).
+        The closure that reads the slot, and the procedure's result type; (None, None) when it
+        declares none (reported)."""
+        from vbr.checker import type_of
+        d = self.m.procs[c.func]
+        if d.result is None:
+            self.diags.error(c.span, f"`{d.name}` gives no value: declare its result type, `proc {d.name}(...): TYPE`, "
+                                     "and `return` a value")
+            return None, None
+        rs = b.code.result_slot
+        if rs is None:
+            rs = b.code.result_slot = scope.locals.alloc()
+        def clear(st, L):  # a procedure that ends without `return VALUE` gives none
+            L[rs] = None
+        self.low.stmt_template(clear, lambda low, in_loop: [P.set_item(P.load("L"), ast.Constant(rs), ast.Constant(None))])
+        b.action(clear, c.span)
+        self.call_proc(b, c, scope)
+        read = self.x._py(lambda st, L: L[rs], lambda low: P.local(rs))
+        return read, type_of(self.m, d.result)
 
     def s_CallStmt(self, b, s: A.CallStmt, scope, loop):
         c = s.call
@@ -717,7 +753,24 @@ class StmtCompiler:
         if self.kind not in ("proc", "handler"):
             self.diags.error(s.span, "`return` ends a procedure or a handler; a phase ends with `goto` or `end`")
             return
-        b.emit(return_op, s.span)
+        if s.value is None:
+            b.emit(return_op, s.span)
+            return
+        if self.proc is None or self.proc.result is None:
+            where = f"`proc {self.proc.name}(...): TYPE`" if self.proc is not None else "a procedure's"
+            self.diags.error(s.value.span, f"`return` with a value needs a declared result type: {where}")
+            return
+        from vbr.checker import type_of
+        value = self.x.expect(s.value, scope, type_of(self.m, self.proc.result), "the returned value")
+
+        def return_value(st, fr):
+            v = value(st, fr.L)
+            st.pop()
+            caller = st.stack[-1]  # a procedure always has a caller's frame below its own
+            if caller.code.result_slot is not None:
+                caller.L[caller.code.result_slot] = v
+            return True
+        b.emit(return_value, s.span)
 
     def s_Reveal(self, b, s: A.Reveal, scope, loop):
         what, tw = self.x.compile(s.what, scope)

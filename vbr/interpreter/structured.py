@@ -53,6 +53,8 @@ class Purity:
             return in_loop
         if isinstance(s, A.CallStmt) and isinstance(s.call, A.Call) and s.call.func in self.m.procs:
             return self.proc(s.call.func)
+        if isinstance(s, (A.Let, A.Assign)) and isinstance(s.value, A.Call) and s.value.func in self.m.procs:
+            return False  # a procedure's result is taken after its frame returns (StmtCompiler.take_result)
         if isinstance(s, A.If):
             return all(self.block(b.body, in_loop) for b in s.branches) and \
                 (s.orelse is None or self.block(s.orelse, in_loop))

@@ -225,6 +225,11 @@ class _Walker:
                     self.env[s.var] = "each of " + self.read(s.source)
                 outs, _ = self.block(s.body.body, guards)
                 return {NEXT} | (outs & {RETURN}), guards
+            case A.Let(value=A.Call(func=name, args=args)) | A.Assign(value=A.Call(func=name, args=args)) \
+                    if name in self.model.procs:  # a procedure's result taken: its flow is the call's
+                if isinstance(s, A.Let):
+                    self.env[s.name] = f"the result of {name}()"
+                return self.call(name, guards, args)
             case A.Let():
                 self.env[s.name] = self.read(s.value)
             case A.CallStmt(call=A.Call(func=name, args=args)) if name in self.model.procs:
