@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
+from functools import lru_cache
 
 from vbr.errors import Diagnostic, IllegalActionError, InvalidActionError, StepLimitExceeded, VbrRuntimeError
 from vbr.interpreter import rng as R
@@ -17,6 +18,53 @@ from vbr.interpreter.values import Ent, ZoneRef, text
 from vbr.interpreter.values import kind as value_kind
 
 FORCED_PICK = -1  # the key of `forced` whose values the next `pick`s return (dice use their index)
+
+
+class ChanceNeeded(Exception):
+    """A draw the state's chance oracle has not decided: `what` it is (`roll d`, `pick`,
+    `shuffle deck[0], position 11`) and the `values` it draws one of, uniformly. The state is left
+    in the middle of a step: a caller decides the outcome and replays the step from a copy made
+    before it (vbr/rl/chance_nodes.py). Not a Fault: `State.run` lets it through."""
+
+    def __init__(self, what: str, values):
+        super().__init__(what)
+        self.what = what
+        self.values = values
+
+    def outcomes(self) -> tuple[tuple[int, float], ...]:
+        """(index, probability) per distinct value, in order: equal values (the two 1s of a die
+        [1, 1, 2]) are one outcome, named by the first index holding it."""
+        values = self.values
+        return _outcomes(values, None if type(values) is range else tuple(map(type, values)))
+
+
+class Chance:
+    """An oracle for a state's draws: the outcomes decided outside it (by OpenSpiel's chance
+    nodes), in order, each an index into the draw's values as `ChanceNeeded.outcomes` names them.
+    The draw after the last one decided raises ChanceNeeded. Installed with `State.decide`."""
+
+    __slots__ = ("decided", "used")
+
+    def __init__(self, decided=()):
+        self.decided = list(decided)
+        self.used = 0
+
+    def draw(self, what: str, values) -> int:
+        i = self.used
+        if i == len(self.decided):
+            raise ChanceNeeded(what, values)
+        self.used = i + 1
+        return self.decided[i]
+
+
+class _Routed(dict):
+    """`forced` while an oracle decides the draws: true even when empty, so that the compiled
+    `roll` (which draws in place while `forced` is empty and nothing is logged) calls State.roll."""
+
+    __slots__ = ()
+
+    def __bool__(self) -> bool:
+        return True
 
 
 @dataclass(frozen=True)
@@ -64,7 +112,8 @@ class State:
     (`ent[e]`), replaced whole when a field changes, so that copies share the tuples."""
 
     __slots__ = ("prog", "vals", "zones", "where", "ent", "kind", "stack", "rng", "pending", "result",
-                 "steps", "choices", "log", "forced", "phase", "trace", "hold_start", "fault_span", "__weakref__")
+                 "steps", "choices", "log", "forced", "chance", "phase", "trace", "hold_start", "fault_span",
+                 "__weakref__")
 
     def __init__(self, prog: Program):
         self.prog = prog
@@ -72,9 +121,11 @@ class State:
     # ------------------------------------------------------------------ construction
     @classmethod
     def new(cls, prog: Program, seed: int, record: bool = False, hold_start: bool = False,
-            trace: bool = False, sink: list | None = None, run_setup: bool = True) -> "State":
+            trace: bool = False, sink: list | None = None, run_setup: bool = True,
+            chance: "Chance | None" = None) -> "State":
         """`run_setup=False` stops before setup runs (a scenario forces setup's chance first);
-        `run()` then plays it."""
+        `run()` then plays it. `chance` decides the draws from the first (a var's initial value
+        may roll) instead of the generator (`decide`)."""
         st = cls(prog)
         if sink is not None:
             sink.append(st)
@@ -87,6 +138,9 @@ class State:
         st.steps = st.choices = 0
         st.log = [] if record else None
         st.forced = {}
+        st.chance = None
+        if chance is not None:
+            st.decide(chance)
         st.phase = ""
         st.trace = {} if trace else None
         st.hold_start = hold_start
@@ -109,10 +163,10 @@ class State:
         return st
 
     def clone(self, rng=None) -> "State":
-        """An independent copy; with `rng`, the copy draws from that generator instead of a copy
-        of this state's. Cheap: cards' fields are shared tuples, and the generator is copied only
-        when the copy (or this state) first draws from it (`_Deferred`), since copying a
-        generator's state costs more than the rest of a clone."""
+        """An independent copy (without a chance oracle); with `rng`, the copy draws from that
+        generator instead of a copy of this state's. Cheap: cards' fields are shared tuples, and
+        the generator is copied only when the copy (or this state) first draws from it
+        (`_Deferred`), since copying a generator's state costs more than the rest of a clone."""
         c = State.__new__(State)
         c.prog = self.prog
         c.vals = self.vals[:]
@@ -136,6 +190,7 @@ class State:
         c.steps, c.choices = self.steps, self.choices
         c.log = self.log[:] if self.log is not None else None
         c.forced = {k: v[:] for k, v in self.forced.items()} if self.forced else {}
+        c.chance = None  # an oracle decides one run of one state: a copy draws from its generator
         c.phase = self.phase
         c.trace = dict(self.trace) if self.trace is not None else None
         c.hold_start = self.hold_start
@@ -304,10 +359,13 @@ class State:
         return (self.rng.getrandbits(64) * n) >> 64  # rng.below, written out: every die comes here
 
     def roll(self, die: int):
-        if self.forced and self.forced.get(die):
-            value = self.forced[die].pop(0)
+        forced = self.forced
+        faces = self.prog.dice[die]
+        if forced and forced.get(die):
+            value = forced[die].pop(0)
+        elif self.chance is not None:
+            value = faces[self.chance.draw(f"roll {self.prog.die_names[die]}", faces)]
         else:
-            faces = self.prog.dice[die]
             value = faces[(self.rng.getrandbits(64) * len(faces)) >> 64]  # self.below, written out
         if self.log is not None:
             self.record({"t": "roll", "die": self.prog.die_names[die], "value": text(value, self.prog)})
@@ -316,13 +374,20 @@ class State:
     def pick(self, items: tuple):
         if not items:
             return None
-        if self.forced and self.forced.get(FORCED_PICK):
-            v = self._forced_pick(items)
+        if self.forced:  # a scenario's forced pick, or an oracle (which makes `forced` true)
+            v = self._decided_pick(items)
         else:
             v = items[self.below(len(items))]
         if self.log is not None:
             self.record({"t": "pick", "value": text(v, self.prog)})
         return v
+
+    def _decided_pick(self, items: tuple):
+        if self.forced.get(FORCED_PICK):
+            return self._forced_pick(items)
+        if self.chance is not None:
+            return items[self.chance.draw("pick", items)]
+        return items[self.below(len(items))]
 
     def _forced_pick(self, items: tuple):
         """The next value a scenario forced for `pick`: it must be one of the items on offer."""
@@ -335,12 +400,31 @@ class State:
 
     def shuffle(self, z: int) -> None:
         items = self.zones[z]
-        bits = self.rng.getrandbits
-        for i in range(len(items) - 1, 0, -1):
-            j = (bits(64) * (i + 1)) >> 64  # self.below(i + 1), written out
-            items[i], items[j] = items[j], items[i]
+        if self.chance is not None:
+            self._decided_shuffle(z, items)
+        else:
+            bits = self.rng.getrandbits
+            for i in range(len(items) - 1, 0, -1):
+                j = (bits(64) * (i + 1)) >> 64  # self.below(i + 1), written out
+                items[i], items[j] = items[j], items[i]
         if self.log is not None:
             self.record({"t": "shuffle", "zone": self.prog.zone_names[z]})
+
+    def _decided_shuffle(self, z: int, items: list) -> None:
+        """The same Fisher–Yates swaps, each position's partner decided by the oracle: n - 1
+        draws for n things, from the last position down, position i swapping with one of 0..i."""
+        name = self.prog.zone_names[z]
+        for i in range(len(items) - 1, 0, -1):
+            j = self.chance.draw(f"shuffle {name}, position {i}", range(i + 1))
+            items[i], items[j] = items[j], items[i]
+
+    def decide(self, chance: "Chance | None") -> None:
+        """Let `chance` decide this state's draws from now on (None: its generator again)."""
+        self.chance = chance
+        if chance is not None:
+            self.forced = _Routed(self.forced)
+        elif type(self.forced) is _Routed:
+            self.forced = dict(self.forced)
 
     def create(self, kind: int, attrs: list, z: int) -> None:
         e = Ent(len(self.ent))
@@ -556,6 +640,23 @@ class _Deferred:
             shared.holders -= 1
 
 
+@lru_cache(maxsize=1024)
+def _outcomes(values, types) -> tuple[tuple[int, float], ...]:
+    """ChanceNeeded.outcomes, remembered: the same dice, ranges and short lists come back all
+    game. Values of the language are immutable (numbers, texts, cards, cells, tuples for lists)
+    and so hashable; types count, as a forced pick compares them (card #1 is not the number 1),
+    so they are part of the key too."""
+    seen: dict = {}
+    for i, v in enumerate(values):
+        c = seen.get((type(v), v))
+        if c is None:
+            seen[(type(v), v)] = [i, 1]
+        else:
+            c[1] += 1
+    n = len(values)
+    return tuple((i, k / n) for i, k in seen.values())
+
+
 def _over_budget(limit: int, where: str) -> str:
     return (f"step limit of {limit} reached in `{where}`; an endless loop in the rules? "
             "(raise it with `limit steps N`)")
@@ -575,4 +676,4 @@ def _first_span(prog):
     return Span(file=str(prog.model.rules.path))
 
 
-__all__ = ["State", "Action", "Outcome", "ZoneRef"]
+__all__ = ["State", "Action", "Outcome", "ZoneRef", "Chance", "ChanceNeeded"]
