@@ -53,9 +53,9 @@ def pettingzoo_env(rule_file, options: dict | None = None, **settings):
 
 def register_openspiel(rule_file, options: dict | None = None, name: str | None = None, **settings) -> str:
     """Register `rule_file` as an OpenSpiel Python game and return its short name, for
-    `pyspiel.load_game(name)` or `pyspiel.load_game(name, {"seed": 7})`. Settings: `seed` (the
-    default of the game parameter), `max_actions`, `observe_options` (append what each option is
-    to the observation tensor)."""
+    `pyspiel.load_game(name)`; every roll, pick and shuffle is a chance node. Settings:
+    `max_actions`, `max_chance_outcomes` (raise the bound on one draw's outcomes),
+    `observe_options` (append what each option is to the observation tensor)."""
     require("numpy", "vbr.rl.register_openspiel")
     require("pyspiel", "vbr.rl.register_openspiel")
     from vbr.rl.openspiel_game import register

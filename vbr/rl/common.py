@@ -74,17 +74,48 @@ def zero_sum(prog) -> bool:
     return len(teams) == 2 and len(teams[0]) == len(teams[1]) > 0
 
 
-def has_chance(prog) -> bool:
-    """Does the rule file roll a die, pick at random or shuffle anywhere?"""
+def chance_constructs(prog):
+    """Every `roll`, `pick` and `shuffle` in the rule file: in phases, stages, procedures,
+    functions, handlers, setup and the vars' initial values."""
     m = prog.model
-    decls = [*m.phases.values(), *m.procs.values(), *m.fns.values(), *(h for hs in m.handlers.values() for h in hs)]
+    decls = [*m.phases.values(), *m.stages, *m.procs.values(), *m.fns.values(),
+             *(h for hs in m.handlers.values() for h in hs), *(v.decl for v in m.vars.values())]
     if m.setup is not None:
         decls.append(m.setup)
     for d in decls:
         for n in A.walk(d):
             if isinstance(n, (A.Roll, A.Pick, A.Shuffle)):
-                return True
-    return False
+                yield n
+
+
+def has_chance(prog) -> bool:
+    """Does the rule file roll a die, pick at random or shuffle anywhere?"""
+    return next(chance_constructs(prog), None) is not None
+
+
+def derived_max_chance_outcomes(game, first_state) -> int:
+    """A bound on the outcomes of one draw, from the declarations: a die's faces, a `pick` from a
+    list written out or a range of two numbers, the seats, the teams, and for a shuffle or a pick
+    from a zone the cards and pieces (counted in the first state of a game, after `setup`). A
+    draw among more (a pick from a list built at run time, cards created in play) stops the game
+    with an error naming it; `max_chance_outcomes=N` raises the bound."""
+    prog = game.program
+    sizes = [len(f) for f in prog.dice]
+    for n in chance_constructs(prog):
+        if isinstance(n, A.Pick) and isinstance(n.source, A.ListLit):
+            sizes.append(len(n.source.items))
+        elif isinstance(n, A.Pick) and isinstance(n.source, A.RangeExpr) and \
+                isinstance(n.source.lo, A.IntLit) and isinstance(n.source.hi, A.IntLit):
+            sizes.append(n.source.hi.value - n.source.lo.value + 1)
+    return max(*sizes, len(first_state.ent), prog.seats, len(prog.teams), 1)
+
+
+def resolve_max_chance_outcomes(game, first_state, bound) -> int:
+    if bound is None:
+        return derived_max_chance_outcomes(game, first_state)
+    if isinstance(bound, bool) or not isinstance(bound, int) or bound < 1:
+        raise UsageError(f"max_chance_outcomes must be a whole number of at least 1, not {bound!r}")
+    return bound
 
 
 def has_hidden_zones(prog) -> bool:

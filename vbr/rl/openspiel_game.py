@@ -1,15 +1,15 @@
 """A rule file as an OpenSpiel Python game (`pyspiel.register_game`).
 
 The game's type comes from the rule file: sequential turns (one seat chooses at a time); chance
-`SAMPLED_STOCHASTIC` when the file rolls, picks at random or shuffles anywhere, else
-`DETERMINISTIC` — the interpreter draws chance from the generator inside the state, in the middle
-of running the rules, so its outcomes are not offered as chance nodes (docs/rl.md, "Chance");
-`IMPERFECT_INFORMATION` when some seat may not look into some zone; `ZERO_SUM` for two sides of
-equal size, else `GENERAL_SUM`; terminal rewards (+1, -1, 0, as common.seat_returns).
+`EXPLICIT_STOCHASTIC` when the file rolls, picks at random or shuffles anywhere, else
+`DETERMINISTIC`: every draw is a chance node whose outcomes OpenSpiel chooses (chance_nodes.py;
+docs/rl.md, "Chance"); `IMPERFECT_INFORMATION` when some seat may not look into some zone;
+`ZERO_SUM` for two sides of equal size, else `GENERAL_SUM`; terminal rewards (+1, -1, 0, as
+common.seat_returns).
 
-The game parameter `seed` (default: the one given at registration) fixes the game: two states
-made from the same seed and given the same actions are equal, as OpenSpiel's clone and
-serialization checks require.
+The actions so far, chance outcomes included, fix a state: two states given the same actions are
+equal, as OpenSpiel's clone and serialization checks require. The generator inside the vbr state
+draws nothing, so the game has no seed.
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ import pyspiel
 from vbr.errors import IllegalActionError, UsageError
 from vbr.interpreter.values import text
 from vbr.rl import common
+from vbr.rl.chance_nodes import Position
 from vbr.rl.observation import encoding
 
 # name -> (key, spec): what each registered name plays, so that registering the same rule file
@@ -31,23 +32,25 @@ _REGISTRY: dict[str, tuple[tuple, "_Spec"]] = {}
 class _Spec:
     """One registration: the loaded game, its action space and its OpenSpiel type."""
 
-    def __init__(self, name, game, seed, max_actions, observe_options=False):
+    def __init__(self, name, game, max_actions, max_chance_outcomes=None, observe_options=False):
         self.name = name
         self.observe_options = bool(observe_options)
         self.game = game
         prog = game.program
         self.encoding = encoding(prog)
-        self.max_actions = common.resolve_max_actions(game, game.new_state(seed), max_actions)
-        self.initial: dict[int, object] = {}  # seed -> the first state, cloned for every new game
+        first = game.new_state(0)  # a sample game, to count its cards and pieces
+        self.max_actions = common.resolve_max_actions(game, first, max_actions)
+        self.initial: Position | None = None  # the start, copied for every new game
         T = pyspiel.GameType
         self.zero_sum = common.zero_sum(prog)
         self.stochastic = common.has_chance(prog)
+        self.max_chance = common.resolve_max_chance_outcomes(game, first, max_chance_outcomes) if self.stochastic else 0
         self.imperfect = common.has_hidden_zones(prog)
         self.game_type = T(
             short_name=name,
             long_name=f"{prog.title} (vbr)",
             dynamics=T.Dynamics.SEQUENTIAL,
-            chance_mode=T.ChanceMode.SAMPLED_STOCHASTIC if self.stochastic else T.ChanceMode.DETERMINISTIC,
+            chance_mode=T.ChanceMode.EXPLICIT_STOCHASTIC if self.stochastic else T.ChanceMode.DETERMINISTIC,
             information=T.Information.IMPERFECT_INFORMATION if self.imperfect else T.Information.PERFECT_INFORMATION,
             utility=T.Utility.ZERO_SUM if self.zero_sum else T.Utility.GENERAL_SUM,
             reward_model=T.RewardModel.TERMINAL,
@@ -57,11 +60,11 @@ class _Spec:
             provides_information_state_tensor=False,
             provides_observation_string=True,
             provides_observation_tensor=True,
-            parameter_specification={"seed": seed},
+            parameter_specification={},
         )
         self.game_info = pyspiel.GameInfo(
             num_distinct_actions=self.max_actions,
-            max_chance_outcomes=0,
+            max_chance_outcomes=self.max_chance,
             num_players=prog.seats,
             min_utility=-1.0,
             max_utility=1.0,
@@ -69,66 +72,56 @@ class _Spec:
             max_game_length=prog.choice_limit,
         )
 
-    def first_state(self, seed: int):
-        st = self.initial.get(seed)
-        if st is None:
-            if len(self.initial) >= 256:  # the oldest seeds go: a long training run uses many
-                del self.initial[next(iter(self.initial))]
-            st = self.initial[seed] = self.game.new_state(seed)
-            common.check_options(st, self.max_actions)
-        return st.clone()
+    def start(self) -> Position:
+        if self.initial is None:
+            self.initial = Position.start(self.game.program, self.max_chance)
+            self.check(self.initial)
+        return self.initial.copy()
+
+    def check(self, pos: Position) -> None:
+        if pos.need is None:
+            common.check_options(pos.state, self.max_actions)
 
 
 class VbrGame(pyspiel.Game):
-    """A registered rule file; `pyspiel.load_game(name, {"seed": s})` makes one. Each
-    registration is a subclass holding its `spec` (OpenSpiel keeps the factory until the process
-    ends, and a class, unlike a closure, is safe to hold that long)."""
+    """A registered rule file; `pyspiel.load_game(name)` makes one. Each registration is a
+    subclass holding its `spec` (OpenSpiel keeps the factory until the process ends, and a class,
+    unlike a closure, is safe to hold that long)."""
 
     spec: _Spec
 
     def __init__(self, params=None):
-        params = dict(params or {})
-        spec = self.spec
-        super().__init__(spec.game_type, spec.game_info, params)
-        seed = params.get("seed", spec.game_type.parameter_specification["seed"])
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
-            raise UsageError(f"a seed is a whole number in 0..2**63-1, not {seed!r}")
-        self.seed = seed
+        super().__init__(self.spec.game_type, self.spec.game_info, dict(params or {}))
 
     def new_initial_state(self):
-        return VbrState(self, _Held((self.spec.name, self.seed), self.spec.first_state(self.seed), []))
+        return VbrState(self, _Held(self.spec, self.spec.start()))
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         return _Observer(self.spec, iig_obs_type, params)
 
 
 class _Held:
-    """The vbr state inside an OpenSpiel state, with the option indices chosen so far. OpenSpiel
-    copies a Python state's attributes with `copy.deepcopy` and serializes them with pickle:
-    copying clones the vbr state (cheap, and it keeps the generator's place), pickling keeps the
-    choices and replays them from the seed."""
+    """The position inside an OpenSpiel state. OpenSpiel copies a Python state's attributes with
+    `copy.deepcopy` and serializes them with pickle: copying copies the position (its vbr states
+    are shared, never changed), pickling keeps the game's name and the steps, replayed on load."""
 
-    __slots__ = ("key", "state", "choices")
+    __slots__ = ("spec", "pos")
 
-    def __init__(self, key, state, choices):
-        self.key, self.state, self.choices = key, state, choices
+    def __init__(self, spec: _Spec, pos: Position):
+        self.spec, self.pos = spec, pos
 
     def __deepcopy__(self, memo):
-        return _Held(self.key, self.state.clone(), list(self.choices))
+        return _Held(self.spec, self.pos.copy())
 
     def __reduce__(self):
-        return (_replay, (self.key, list(self.choices)))
+        return (_replay, (self.spec.name, self.pos.moves()))
 
 
-def _replay(key, choices) -> _Held:
-    name, seed = key
+def _replay(name, moves) -> _Held:
     if name not in _REGISTRY:
         raise UsageError(f"cannot rebuild a state of {name!r}: register its rule file first (vbr.rl.register_openspiel)")
     spec = _REGISTRY[name][1]
-    st = spec.first_state(seed)
-    for i in choices:
-        st.apply_index(i)
-    return _Held(key, st, list(choices))
+    return _Held(spec, Position.replay(spec.game.program, spec.max_chance, moves))
 
 
 class VbrState(pyspiel.State):
@@ -137,48 +130,66 @@ class VbrState(pyspiel.State):
         self.held = held
 
     def current_player(self):
-        st = self.held.state
+        pos = self.held.pos
+        if pos.need is not None:
+            return pyspiel.PlayerId.CHANCE
+        st = pos.state
         if st.result is not None:
             return pyspiel.PlayerId.TERMINAL
         return st.pending.seat
 
+    def chance_outcomes(self):
+        """(outcome, probability) of the pending draw, outcomes in increasing order (docs/rl.md)."""
+        return list(self.held.pos.outcomes or ())
+
     def _legal_actions(self, player):
-        st = self.held.state
-        if st.result is not None or st.pending is None or st.pending.seat != player:
+        pos = self.held.pos
+        st = pos.state
+        if pos.need is not None or st.result is not None or st.pending is None or st.pending.seat != player:
             return []
         return list(range(len(st.pending.options)))
 
     def _apply_action(self, action):
-        st = self.held.state
-        n = len(st.pending.options)
-        if not 0 <= action < n:
-            raise IllegalActionError(f"action {action} is not legal here: the choice `{st.pending.prompt}` has options 0..{n - 1}")
-        st.apply_index(action)
-        self.held.choices.append(int(action))
-        common.check_options(st, self.get_game().spec.max_actions)
+        pos = self.held.pos
+        if pos.need is not None:
+            pos.settle(action)
+        else:
+            p = pos.state.pending
+            n = len(p.options)
+            if not 0 <= action < n:
+                raise IllegalActionError(f"action {action} is not legal here: the choice `{p.prompt}` has options 0..{n - 1}")
+            pos.choose(int(action))
+        self.held.spec.check(pos)
 
     def _action_to_string(self, player, action):
-        st = self.held.state
+        pos = self.held.pos
+        if player == pyspiel.PlayerId.CHANCE:
+            return pos.label(action) or f"chance outcome {action}"
+        st = pos.state
         p = st.pending
-        if p is None or p.seat != player or not 0 <= action < len(p.options):
+        if pos.need is not None or p is None or p.seat != player or not 0 <= action < len(p.options):
             return f"option {action}"
         texts = [text(v, st.prog) for v in p.options]
         t = texts[action]
         return t if texts.count(t) == 1 else f"{t} (option {action})"
 
     def is_terminal(self):
-        return self.held.state.result is not None
+        pos = self.held.pos
+        return pos.need is None and pos.state.result is not None
 
     def returns(self):
-        st = self.held.state
+        st = self.held.pos.state
         return common.seat_returns(st.prog, st.result)
 
     def vbr_state(self):
-        """The interpreter's state (everything in it, hidden cards included)."""
-        return self.held.state
+        """The interpreter's state (everything in it, hidden cards included); at a chance node,
+        the game as it stands at the draw, in the middle of a step: read it, never play on it."""
+        return self.held.pos.state
 
     def __str__(self):
-        return common.full_text(self.held.state)
+        pos = self.held.pos
+        s = common.full_text(pos.state)
+        return s if pos.need is None else f"{s}\nchance: {pos.need.what}"
 
 
 class _Observer:
@@ -205,19 +216,17 @@ class _Observer:
             self.dict["options"] = self.tensor[enc.size:].reshape(spec.max_actions, enc.option_size)
 
     def set_from(self, state, player):
-        st = state.held.state
+        st = state.held.pos.state
         self.dict["observation"][:] = self.encoding.encode(st, player)
         if self.options:
             self.dict["options"][:] = self.encoding.option_features(st, player, self.max_actions)
 
     def string_from(self, state, player):
-        return json.dumps(state.held.state.observation(player), sort_keys=True)
+        return json.dumps(state.held.pos.state.observation(player), sort_keys=True)
 
 
-def register(rule_file, options=None, name: str | None = None, seed: int = 0, max_actions: int | None = None,
-             observe_options: bool = False) -> str:
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
-        raise UsageError(f"a seed is a whole number in 0..2**63-1, not {seed!r}")
+def register(rule_file, options=None, name: str | None = None, max_actions: int | None = None,
+             max_chance_outcomes: int | None = None, observe_options: bool = False) -> str:
     game = common.load(rule_file, options)
     prog = game.program
     if name is None:
@@ -226,8 +235,8 @@ def register(rule_file, options=None, name: str | None = None, seed: int = 0, ma
             name += "_" + common.slug("_".join(f"{k}_{v}" for k, v in sorted(game.options.items())))
     elif not isinstance(name, str) or not name or not all(c.isalnum() or c == "_" for c in name):
         raise UsageError(f"an OpenSpiel game name is letters, digits and `_`, not {name!r}")
-    key = (str(game.path), tuple(sorted((k, repr(v)) for k, v in game.options.items())), seed, max_actions,
-           bool(observe_options))
+    key = (str(game.path), tuple(sorted((k, repr(v)) for k, v in game.options.items())), max_actions,
+           max_chance_outcomes, bool(observe_options))
     if name in _REGISTRY:
         if _REGISTRY[name][0] == key:
             return name
@@ -235,7 +244,7 @@ def register(rule_file, options=None, name: str | None = None, seed: int = 0, ma
                          "settings; pass another name=")
     if name in pyspiel.registered_names():
         raise UsageError(f"OpenSpiel already has a game named {name!r}; pass another name=")
-    spec = _Spec(name, game, seed, max_actions, observe_options)
+    spec = _Spec(name, game, max_actions, max_chance_outcomes, observe_options)
     _REGISTRY[name] = (key, spec)
     pyspiel.register_game(spec.game_type, type(f"VbrGame_{name}", (VbrGame,), {"spec": spec}))
     return name
