@@ -9,6 +9,8 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import vbr
 from vbr.checker import build_model
@@ -572,3 +574,50 @@ def test_a_procedures_choices_show_where_its_result_is_taken(tmp_path):
     g = build_graph(build_model(load_rules(p)))
     points = g.nodes["a"]["choice_points"]
     assert [(c.prompt, c.actor) for c in points] == [("how many", "1"), ("how many", "0")]
+
+
+def _flow_file(spec) -> str:
+    """A rule file from (chooses, targets) per phase: `goto`s behind a choice's value when it
+    chooses, else behind tests of a var, so some phases are automatic and some are not."""
+    n = len(spec)
+    out = ['game "random flow"', "seats 2", "var k: int = 0", "start p0"]
+    for i, (chooses, targets) in enumerate(spec):
+        body = ['  choose c from [1, 2, 3] by 0 as "c"', "  k = c"] if chooses else ["  k += 1"]
+        for j, t in enumerate(targets):
+            body += [f"  if k == {j} {{", f"    goto p{t % n}", "  }"]
+        if not targets:
+            body.append('  say "stuck"')
+        elif len(targets) % 2:
+            body.append("  end draw")
+        out += [f"phase p{i} {{", *body, "}"]
+    return "\n".join(out) + "\n"
+
+
+@given(st.lists(st.tuples(st.booleans(), st.lists(st.integers(0, 9), max_size=3)), min_size=1, max_size=8))
+@settings(max_examples=60, deadline=None)
+def test_findings_agree_with_the_networkx_graph(tmp_path_factory, spec):
+    """findings read the walk without NetworkX; on random flows they name the same phases the
+    graph's own algorithms find: unreachable, without a way out, in a knot of automatic edges."""
+    p = tmp_path_factory.mktemp("flow") / "f.vbr"
+    p.write_text(_flow_file(spec))
+    model = build_model(load_rules(p))
+    g = build_graph(model)
+    phases = [n for n, k in g.nodes(data="kind") if k == "phase"]
+    reached = nx.descendants(g, START)
+    auto = nx.DiGraph((u, v) for u, v, a in g.edges(data="auto") if a and g.nodes[v]["kind"] == "phase"
+                      and g.nodes[u]["kind"] == "phase")
+    knots = [c for c in nx.strongly_connected_components(auto) if len(c) > 1 or auto.has_edge(*(2 * [next(iter(c))]))]
+    found = findings(model)
+
+    def named(words):
+        return {d.message.split("`")[1] for d in found if words in d.message}
+    assert named("can never be reached") == {q for q in phases if q not in reached}
+    assert named("has no way out") == {q for q in phases if g.out_degree(q) == 0}
+    loops = [d for d in found if "the loop" in d.message]
+    assert len(loops) == len(knots)
+    for d, knot in zip(sorted(loops, key=lambda d: d.span.line), sorted(knots, key=lambda c: min(int(q[1:]) for q in c))):
+        ring = re.findall(r"`(p\d+)`", d.message)
+        assert set(ring) <= knot and ring[0] == ring[-1]
+        assert all(auto.has_edge(a, b) for a, b in zip(ring, ring[1:]))
+        back = [nx.shortest_path(auto, w, ring[0]) for w in auto.successors(ring[0]) if nx.has_path(auto, w, ring[0])]
+        assert len(ring) - 1 == min(map(len, back))  # the shortest way round

@@ -24,7 +24,6 @@ def build_report(file, options: dict, n: int = 200, agents: str = "random", seed
     from vbr.play import parse_agents
     from vbr.visualizer.command import check_expand, expand_names, load_graph, simulate
     from vbr.visualizer.findings import findings
-    from vbr.visualizer.graph import build_graph
     game, model, graph = load_graph(file, options, fold=True)
     check_expand(graph, list(expand))
     agent_list = parse_agents(agents, game.seats)
@@ -38,7 +37,7 @@ def build_report(file, options: dict, n: int = 200, agents: str = "random", seed
         if span is not None and span.file in anchors:
             links[node] = f"#{anchors[span.file]}-{span.line}"
     diagram = _diagram(graph, overlay, labels, n, expand_names(graph, list(expand)), links)
-    warnings = [d.render(model.rules.sources) for d in findings(model, build_graph(model))]
+    warnings = [d.render(model.rules.sources) for d in findings(model)]
     sections = [
         _header(game, model, stats, n, seed, agent_list, options),
         _section("diagram", "Turn flow", _diagram_help(n, agent_list) + diagram

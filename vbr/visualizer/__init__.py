@@ -1,9 +1,20 @@
 """Turn-flow diagrams: the rules' phases as a NetworkX graph, its flaws, and Graphviz drawings.
 
-Modules: `graph` (build_graph), `findings`, `render` (to_dot, render), `command` (`vbr graph`),
-`regenerate` (docs/diagrams/). Only the graph is re-exported here: exporting the functions
-`findings` and `render` would hide the submodules of the same names.
+Modules: `flow` (the walk of the rules' statements), `graph` (build_graph, NetworkX), `findings`
+(read from the walk alone, so `vbr check` does not import NetworkX), `render` (to_dot, render),
+`command` (`vbr graph`), `regenerate` (docs/diagrams/). `build_graph`, `START` and `END` are
+reachable from here, loaded on first use: importing the package must stay as cheap as `findings`.
 """
-from vbr.visualizer.graph import END, START, build_graph
+from __future__ import annotations
 
 __all__ = ["build_graph", "START", "END"]
+
+
+def __getattr__(name: str):
+    if name == "build_graph":
+        from vbr.visualizer.graph import build_graph
+        return build_graph
+    if name in ("START", "END"):
+        from vbr.visualizer import flow
+        return getattr(flow, name)
+    raise AttributeError(f"module 'vbr.visualizer' has no attribute {name!r}")

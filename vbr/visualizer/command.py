@@ -139,7 +139,7 @@ def load_graph(path: str, options: dict[str, object], fold: bool = False) -> tup
 
 
 def _warn(model: Model, graph: nx.DiGraph) -> None:
-    for d in findings(model, graph):
+    for d in findings(model):
         print(d.render(model.rules.sources), file=sys.stderr)
 
 

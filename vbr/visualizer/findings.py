@@ -1,78 +1,166 @@
-"""Flaws in a turn flow that the graph shows before anyone plays: phases play can never reach,
-phases play can never leave or can leave only on some paths, and loops that go round without
-anyone choosing.
+"""Flaws in a turn flow that show before anyone plays: phases play can never reach, phases play
+can never leave or can leave only on some paths, and loops that go round without anyone choosing.
 
 boardgame.io notices an endless loop of automatic phase ends only while a game runs; here the
-same loop is a cycle of automatic edges, found ahead of time. These are warnings, not errors:
-a loop's guards may well get play out of it (a counter, say), which the graph cannot judge.
+same loop is a cycle of automatic transitions, found ahead of time. These are warnings, not
+errors: a loop's guards may well get play out of it (a counter, say), which the flow cannot judge.
+
+They are read from the walked flow (flow.py), the same walk graph.py draws, without building the
+NetworkX graph: `vbr check` and the language server run them on every check, and importing
+NetworkX would cost more than the whole walk. A turn flow has tens of phases, so plain searches do.
 """
 from __future__ import annotations
 
-import networkx as nx
+from dataclasses import dataclass
 
 from vbr.checker import Model
-from vbr.errors import Diagnostic
-from vbr.visualizer.graph import START, build_graph
+from vbr.errors import Diagnostic, Span
+from vbr.visualizer.flow import END, Exit, Flow, FlowContext
 
 
-def findings(model: Model, graph: nx.DiGraph | None = None) -> list[Diagnostic]:
+@dataclass
+class _Phase:
+    span: Span
+    flow: Flow
+    next: list[str]  # the phases (and END) its exits lead to, in the order they are written
+
+
+def findings(model: Model) -> list[Diagnostic]:
     """Every flaw of the model's turn flow, as warnings at the phases concerned, in file order."""
-    g = graph if graph is not None else build_graph(model)
-    found = _unreachable(g, model) + _dead_ends(g) + _open_ends(g) + _automatic_cycles(g)
+    phases, first = _walk(model)
+    found = _unreachable(phases, first, model) + _dead_ends(phases) + _open_ends(phases) + _automatic_cycles(phases)
     return sorted(found, key=lambda d: (d.span.file, d.span.line, d.span.col))
 
 
-def _phases(g: nx.DiGraph) -> list[str]:
-    return [n for n, kind in g.nodes(data="kind") if kind == "phase"]
+def _walk(model: Model) -> tuple[dict[str, _Phase], list[str]]:
+    """Each phase's flow and where it leads, and where play goes from the start (through setup)."""
+    ctx = FlowContext(model, set(), False)
+    known = set(model.phases) | {END}
+
+    def targets(exits: list[Exit]) -> list[str]:
+        return list(dict.fromkeys(ex.target for ex in exits if ex.target in known))  # else the compiler reports it
+    phases = {}
+    for name, phase in model.phases.items():
+        flow = ctx.flow(phase.body)
+        phases[name] = _Phase(phase.span, flow, targets(flow.exits))
+    setup = ctx.flow(model.setup.body) if model.setup else Flow(falls_through=())
+    first = targets(setup.exits)
+    if model.start is not None and setup.falls_through is not None and model.start.phase in known:
+        first.append(model.start.phase)
+    return phases, first
 
 
-def _warn(g: nx.DiGraph, phase: str, message: str) -> Diagnostic:
-    return Diagnostic(g.nodes[phase]["span"], message, "warning")
+def _warn(phase: _Phase, message: str) -> Diagnostic:
+    return Diagnostic(phase.span, message, "warning")
 
 
-def _unreachable(g: nx.DiGraph, model: Model) -> list[Diagnostic]:
-    reached = nx.descendants(g, START)
+def _unreachable(phases: dict[str, _Phase], first: list[str], model: Model) -> list[Diagnostic]:
+    reached, todo = set(first), list(first)
+    while todo:
+        p = todo.pop()
+        for q in phases[p].next if p in phases else ():
+            if q not in reached:
+                reached.add(q)
+                todo.append(q)
     where = f"`start {model.start.phase}`" if model.start else "the start"
-    return [_warn(g, p, f"phase `{p}` can never be reached: no chain of `goto`s leads to it from {where}")
-            for p in _phases(g) if p not in reached]
+    return [_warn(ph, f"phase `{p}` can never be reached: no chain of `goto`s leads to it from {where}")
+            for p, ph in phases.items() if p not in reached]
 
 
-def _dead_ends(g: nx.DiGraph) -> list[Diagnostic]:
-    return [_warn(g, p, f"phase `{p}` has no way out: no `goto` or `end` can run in it, "
-                        "so a game that gets here stops with an error")
-            for p in _phases(g) if g.out_degree(p) == 0]
+def _dead_ends(phases: dict[str, _Phase]) -> list[Diagnostic]:
+    return [_warn(ph, f"phase `{p}` has no way out: no `goto` or `end` can run in it, "
+                      "so a game that gets here stops with an error")
+            for p, ph in phases.items() if not ph.next]
 
 
-def _open_ends(g: nx.DiGraph) -> list[Diagnostic]:
+def _open_ends(phases: dict[str, _Phase]) -> list[Diagnostic]:
     """Phases where some paths hand play on and others fall off the end (a phase with no way
     out at all is `_dead_ends`'s): the game stops with an error on the paths that fall off."""
     found = []
-    for p in _phases(g):
-        after = g.nodes[p].get("falls_through")
-        if after is None or g.out_degree(p) == 0:
+    for p, ph in phases.items():
+        after = ph.flow.falls_through
+        if after is None or not ph.next:
             continue
         when = f" (when {' and '.join(after)})" if after else ""
-        found.append(_warn(g, p, f"phase `{p}` can reach its end without a `goto` or `end`{when}: "
-                                 "a game that takes that path stops with an error"))
+        found.append(_warn(ph, f"phase `{p}` can reach its end without a `goto` or `end`{when}: "
+                               "a game that takes that path stops with an error"))
     return found
 
 
-def _automatic_cycles(g: nx.DiGraph) -> list[Diagnostic]:
-    """One warning per knot of automatic edges (a strongly connected part of them)."""
-    auto = nx.DiGraph((u, v) for u, v, a in g.edges(data="auto") if a and g.nodes[v]["kind"] == "phase")
+def _automatic_cycles(phases: dict[str, _Phase]) -> list[Diagnostic]:
+    """One warning per knot of automatic transitions (phases without a choice leading to phases)."""
+    auto = {p: [q for q in ph.next if q in phases] for p, ph in phases.items() if ph.flow.choices == 0}
+    auto = {p: [q for q in nxt if q in auto] for p, nxt in auto.items()}
     found = []
-    for part in nx.strongly_connected_components(auto):
-        knot = auto.subgraph(part)
-        if len(part) == 1 and not knot.number_of_edges():
+    for knot in _strongly_connected(auto):
+        if len(knot) == 1 and knot[0] not in auto[knot[0]]:
             continue
-        first = min(part, key=lambda p: (g.nodes[p]["span"].line, g.nodes[p]["span"].col))
-        path = " → ".join(f"`{p}`" for p in _cycle_through(knot, first))
-        found.append(_warn(g, first, f"the loop {path} has no choice point on the way: "
-                                     "unless its conditions change, play could never stop"))
+        first = min(knot, key=lambda p: (phases[p].span.line, phases[p].span.col))
+        path = " → ".join(f"`{p}`" for p in _cycle_through(auto, set(knot), first))
+        found.append(_warn(phases[first], f"the loop {path} has no choice point on the way: "
+                                          "unless its conditions change, play could never stop"))
     return found
 
 
-def _cycle_through(knot: nx.DiGraph, first: str) -> list[str]:
-    """The shortest cycle through `first` in a strongly connected knot, `first` at both ends."""
-    back = min((nx.shortest_path(knot, nxt, first) for nxt in knot.successors(first)), key=len)
-    return [first] + back
+def _strongly_connected(succ: dict[str, list[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components, iterative (a rule file may chain many phases)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    parts = []
+    for root in succ:
+        if root in index:
+            continue
+        work = [(root, iter(succ[root]))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(succ[w])))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                part = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    part.append(w)
+                    if w == v:
+                        break
+                parts.append(part)
+    return parts
+
+
+def _cycle_through(succ: dict[str, list[str]], knot: set[str], first: str) -> list[str]:
+    """The shortest cycle through `first` inside a strongly connected knot, `first` at both ends
+    (breadth first, successors in the order the rules write them)."""
+    came_from: dict[str, str] = {}
+    frontier = [first]
+    while frontier:
+        nxt = []
+        for v in frontier:
+            for w in succ[v]:
+                if w not in knot:
+                    continue
+                if w == first:  # back at the start: the way here, read backwards, and round
+                    back = [v]
+                    while back[-1] != first:
+                        back.append(came_from[back[-1]])
+                    return back[::-1] + [first]
+                if w not in came_from:
+                    came_from[w] = v
+                    nxt.append(w)
+        frontier = nxt
+    return [first]
