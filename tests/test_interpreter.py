@@ -274,6 +274,71 @@ def test_play_game_draws_for_random_agents_as_the_agents_do():
         assert st.log == played.log
 
 
+
+def random_agent_loop(game, seed):
+    """A game played by asking agents made from their specs, choice by choice, with the counts
+    play_game keeps (options offered, forced choices, the score after each change)."""
+    from vbr.agents import SeatView, make_agent
+    from vbr.interpreter import rng as R
+    st = game.new_state(seed)
+    agents = [make_agent("random", s, R.derive(seed, 7919, s)) for s in range(game.seats)]
+    options = forced = 0
+    track, last = [], st.points()
+    while not st.is_terminal():
+        k = len(st.legal_actions())
+        options, forced = options + k, forced + (k == 1)
+        st.apply_index(agents[st.current_player()].act(SeatView(st, st.current_player())))
+        if st.points() != last:
+            last = st.points()
+            track.append((st.choices, last))
+    return st, options, forced, track
+
+
+@pytest.mark.parametrize("name,options", [("siatka", {}), ("siatka", {"abilities": True, "block_marker": True}),
+                                          ("cattack", {}), ("volleyball-high", {})])
+def test_play_random_plays_the_games_the_agents_play(name, options):
+    """Without a log, play_game runs random seats through State.play_random (apply_index and run
+    written into one loop): the same states, steps and counts as the loop through the API."""
+    game = load(name, options)
+    for seed in range(3):
+        r = play_game(game, seed, ["random"] * game.seats)
+        st, n_options, n_forced, track = random_agent_loop(game, seed)
+        assert (r.state.vals, r.state.zones, r.state.ent, r.state.steps, r.state.choices) == \
+               (st.vals, st.zones, st.ent, st.steps, st.choices)
+        assert (r.options, r.forced, r.score_track) == (n_options, n_forced, track)
+
+
+FAULT_AFTER_CHOICES = """game "g"
+seats 2
+limit choices 50
+var n: int = 0
+start p
+phase p {
+  loop max 1000 {
+    choose x from [1, 2, 3] by n % 2 as "pick"
+    n = n + x
+    if n > 40 {
+      n = n / (n - n)
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("text,error", [(FAULT_AFTER_CHOICES, VbrRuntimeError),
+                                        (FAULT_AFTER_CHOICES.replace("40", "400"), StepLimitExceeded)],
+                         ids=["fault", "choice-limit"])
+def test_play_random_fails_as_apply_index_fails(tmp_path, text, error):
+    """A fault after some choices, or the choice limit, is the same located error from
+    play_game's loop (State.play_random) as from apply_index."""
+    game = load(write(tmp_path, text))
+    with pytest.raises(error) as fast:
+        play_game(game, 1, ["random", "random"])
+    with pytest.raises(error) as slow:
+        random_agent_loop(game, 1)
+    assert str(fast.value) == str(slow.value)
+
+
 BY_TEAM = """game "pairs"
 seats 3 teams { red: 0 2 blue: 1 ghost: }
 var who: int = 0

@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import random
-
 from vbr.agents import AGENTS, SeatView, make_agent, parse_agent, parse_agent_list
 from vbr.agents.simple import RandomAgent
 from vbr.interpreter import rng as R
@@ -48,21 +46,23 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
         if name == "random" and _RANDOM_IS_PLAIN:
             acts.append(None)
             views.append(None)
-            draws.append(random.Random(R.derive(agent_seed, seat + 1)).getrandbits)
+            draws.append(R.generator(R.derive(agent_seed, seat + 1)).getrandbits)  # random.Random(...), seeded alike
             continue
         agent = make_agent(name, seat, agent_seed)
         acts.append(agent.act)
         views.append(SeatView(state, seat))  # one window per seat, reused
         draws.append(agent.rng.getrandbits if type(agent) is RandomAgent else None)
-    apply = state.apply_index
     side_of = _side_of(game)
     first_side = side_of[state.pending.seat] if state.pending is not None else None
     track: list = []
     score = state.points()
     # the score read in place (State.points without a call): vals[lo:hi], compared as a list
     lo, hi = (game.program.points[0], sum(game.program.points)) if score is not None else (0, 0)
-    last = list(score) if score is not None else None
     forced = options = 0
+    if state.log is None and None not in draws:  # every seat random: the loop is State.play_random's
+        options, forced = state.play_random(draws, lo, hi, track if score is not None else None)
+    apply = state.apply_index
+    last = state.vals[lo:hi] if score is not None else None
     while state.result is None:
         pending = state.pending
         seat = pending.seat

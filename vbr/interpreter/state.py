@@ -252,8 +252,7 @@ class State:
         self.pending = None
         self.choices += 1
         if self.choices > self.prog.choice_limit:
-            raise StepLimitExceeded([Diagnostic(p.span, f"choice limit of {self.prog.choice_limit} reached; "
-                                                "does the game ever end? (raise it with `limit choices N`)")])
+            raise self._too_many_choices(p)
         self.run()
 
     def points(self) -> tuple | None:
@@ -283,20 +282,90 @@ class State:
                     pass
                 steps = self.steps = self.steps + 1
                 if steps > limit:
-                    top = self.stack[-1] if self.stack else fr
-                    raise StepLimitExceeded([Diagnostic(top.code.spans[min(top.pc, len(top.code.spans) - 1)],
-                                                        _over_budget(limit, top.code.name))],
-                                            self.prog.model.rules.sources)
-        except OverBudget:
-            raise self._located(fr, _over_budget(limit, fr.code.name if fr else "setup"), StepLimitExceeded) from None
-        except Fault as exc:
-            raise self._located(fr, str(exc)) from None
-        except VbrRuntimeError:
-            raise
-        except MemoryError:
-            raise self._located(fr, "out of memory") from None
-        except (TypeError, ValueError, IndexError, KeyError, AttributeError, RecursionError, ArithmeticError) as exc:
-            raise self._located(fr, f"cannot evaluate this: {type(exc).__name__}: {exc}") from None
+                    raise self._over_limit(fr)
+        except Exception as exc:
+            failure = self._failure(exc, fr, limit)
+            if failure is None:
+                raise
+            raise failure from None
+
+    def play_random(self, draws: list, lo: int = 0, hi: int = 0, track: list | None = None) -> tuple[int, int]:
+        """Play on to the end, every seat choosing uniformly at random: `draws[seat]` is its
+        generator's `getrandbits`, and of k options it takes `(draws[seat](64) * k) >> 64`, as
+        RandomAgent.act does. `apply_index` and `run` written into one loop (the same steps in the
+        same order, without two Python calls a choice). Returns (options offered in all, choices
+        that offered one); with `track`, appends (choices, vals[lo:hi]) after each choice that
+        changed those values (the score). Stops early, as `run` does, if the game stalls with no
+        choice pending (an empty stack)."""
+        prog = self.prog
+        limit, choice_limit = prog.step_limit, prog.choice_limit
+        last = self.vals[lo:hi] if track is not None else None
+        options = forced = 0
+        fr = None
+        try:
+            p = self.pending
+            while p is not None:
+                opts = p.options
+                k = len(opts)
+                options += k
+                forced += k == 1
+                fr = self.stack[-1]
+                fr.L[p.slot] = opts[(draws[p.seat](64) * k) >> 64]
+                fr.pc = p.next_pc
+                self.pending = None
+                choices = self.choices = self.choices + 1
+                if choices > choice_limit:
+                    raise self._too_many_choices(p)
+                while self.result is None:  # run(), written out
+                    stack = self.stack
+                    if not stack:
+                        return options, forced
+                    fr = stack[-1]
+                    ops = fr.code.ops
+                    while not ops[fr.pc](self, fr):
+                        pass
+                    steps = self.steps = self.steps + 1
+                    if steps > limit:
+                        raise self._over_limit(fr)
+                    if self.pending is not None:
+                        break
+                p = self.pending
+                if last is not None:
+                    now = self.vals[lo:hi]
+                    if now != last:
+                        last = now
+                        track.append((choices, tuple(now)))
+        except Exception as exc:
+            failure = self._failure(exc, fr, limit)
+            if failure is None:
+                raise
+            raise failure from None
+        return options, forced
+
+    def _failure(self, exc: Exception, fr, limit: int) -> VbrRuntimeError | None:
+        """What `run` raises for an exception out of an op: a located error, or None to let it
+        through as it is (the VM's own errors, a chance oracle's question, anything unexpected)."""
+        if isinstance(exc, OverBudget):
+            return self._located(fr, _over_budget(limit, fr.code.name if fr else "setup"), StepLimitExceeded)
+        if isinstance(exc, Fault):
+            return self._located(fr, str(exc))
+        if isinstance(exc, VbrRuntimeError):
+            return None
+        if isinstance(exc, MemoryError):
+            return self._located(fr, "out of memory")
+        if isinstance(exc, (TypeError, ValueError, IndexError, KeyError, AttributeError, RecursionError, ArithmeticError)):
+            return self._located(fr, f"cannot evaluate this: {type(exc).__name__}: {exc}")
+        return None
+
+    def _over_limit(self, fr) -> StepLimitExceeded:
+        limit = self.prog.step_limit
+        top = self.stack[-1] if self.stack else fr
+        return StepLimitExceeded([Diagnostic(top.code.spans[min(top.pc, len(top.code.spans) - 1)],
+                                             _over_budget(limit, top.code.name))], self.prog.model.rules.sources)
+
+    def _too_many_choices(self, p) -> StepLimitExceeded:
+        return StepLimitExceeded([Diagnostic(p.span, f"choice limit of {self.prog.choice_limit} reached; "
+                                             "does the game ever end? (raise it with `limit choices N`)")])
 
     def _located(self, fr, message: str, cls=VbrRuntimeError) -> VbrRuntimeError:
         if fr is None:
