@@ -326,11 +326,14 @@ phase p {
 
 
 @pytest.mark.parametrize("text,error", [(FAULT_AFTER_CHOICES, VbrRuntimeError),
-                                        (FAULT_AFTER_CHOICES.replace("40", "400"), StepLimitExceeded)],
-                         ids=["fault", "choice-limit"])
+                                        (FAULT_AFTER_CHOICES.replace("40", "400"), StepLimitExceeded),
+                                        (FAULT_AFTER_CHOICES.replace("40", "400").replace("limit choices 50",
+                                                                                          "limit steps 77"),
+                                         StepLimitExceeded)],
+                         ids=["fault", "choice-limit", "step-limit"])
 def test_play_random_fails_as_apply_index_fails(tmp_path, text, error):
-    """A fault after some choices, or the choice limit, is the same located error from
-    play_game's loop (State.play_random) as from apply_index."""
+    """A fault after some choices, or the choice or step limit, is the same located error from
+    play_game's loop (State.play_random, random seats answered in place) as from apply_index."""
     game = load(write(tmp_path, text))
     with pytest.raises(error) as fast:
         play_game(game, 1, ["random", "random"])

@@ -41,6 +41,23 @@ def test_lowered_program_plays_the_same_games(path, options):
         assert random_game_log(lowered, seed) == random_game_log(closures, seed)
 
 
+def final_state(game, seed):
+    r = play_game(game, seed, ["random"] * game.seats)
+    st = r.state
+    return (st.vals, st.zones, st.where, st.ent, st.kind, st.steps, st.choices, str(st.outcome()), st.phase,
+            r.options, r.forced, r.score_track)
+
+
+@pytest.mark.parametrize("path,options", CASES)
+def test_random_seats_answered_in_place_play_the_same_games(path, options):
+    """Without a log, play_game's random seats are answered where the lowered code offers the
+    choice (State.play_random, `_Chain.answered`), while the closures suspend at every choice:
+    the same games, steps and counts."""
+    closures, lowered = both_forms(path, options)
+    for seed in range(4):
+        assert final_state(lowered, seed) == final_state(closures, seed)
+
+
 def test_greedy_agents_imagine_the_same_worlds():
     """Greedy agents clone and re-deal states: lowered states copy as the closures' do."""
     closures, lowered = both_forms("siatka", {"abilities": True, "block_marker": True})
@@ -100,11 +117,12 @@ def test_a_pure_loop_fault_points_at_the_loop(tmp_path):
 
 
 # ---------------------------------------------------------------------- nothing but data
-NAMES = re.compile(r"(st|fr|L|V|E|KD|Z|W|_k|_s|_p|_f|_opts|_t\d+|_a\d+|_v|C\d+|F\d+|P\d+)\Z")
+NAMES = re.compile(r"(st|fr|L|V|E|KD|Z|W|_k|_s|_p|_f|_a|_opts|_t\d+|_a\d+|_v|C\d+|F\d+|P\d+)\Z")
 FUNCTIONS = re.compile(r"(fused|branch|loop|jump|choose|tail|F|P)\d+\Z")
 ATTRIBUTES = {"vals", "ent", "kind", "zones", "where", "L", "pc", "fault_span", "pending", "log", "trace", "phase",
               "stack", "append", "get", "remove", "insert", "forced", "rng", "getrandbits", "code", "seat", "options", "prompt", "slot", "next_pc", "span",
-              "roll", "pick", "shuffle", "move", "create", "goto", "push", "pop", "finish", "finish_team", "steps", "prog", "step_limit"}
+              "roll", "pick", "shuffle", "move", "create", "goto", "push", "pop", "finish", "finish_team", "steps", "prog", "step_limit",
+              "auto", "choices", "choice_limit"}
 NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Assign, ast.AugAssign, ast.Expr, ast.If,
          ast.For, ast.While, ast.Break, ast.Continue, ast.Pass, ast.Return, ast.Try, ast.ExceptHandler, ast.Raise,
          ast.Name, ast.Load, ast.Store, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.Tuple, ast.List,

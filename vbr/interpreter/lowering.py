@@ -508,7 +508,8 @@ def lower_ops(low: Lowering, codes: list, filename: str, budget: int = 16) -> No
 
     Each function goes on through the ops that follow without returning to the VM: a branch
     becomes a Python `if` over the code of both ways, a jump is followed, a choice that is
-    skipped goes on after it. It stops (sets `fr.pc`, returns to the VM) at an op without a
+    skipped goes on after it, and so does a choice that random seats answer in place while
+    `State.play_random` plays (`_Chain.answered`). It stops (sets `fr.pc`, returns to the VM) at an op without a
     recipe (a call, a `goto`, a loop head: every cycle passes one), at a place the path has
     been before, at a place several ops lead to (so code is not copied down every path), and
     after `budget` ops. The ops it runs through stay in the list for the VM to enter directly."""
@@ -639,6 +640,7 @@ class _Chain:
         body += [ast.Assign([_store("_s")], low.expr(c.by)),
                  ast.If(ast.Compare(_load("_s"), [ast.NotIn()], [low.ref(c.seats)]),
                         [ast.Expr(_call(low.ref(c.no_seat), _load("_s")))], [])]
+        body.append(self.answered(c, path))
         # Pending(seat, options, prompt, slot, next_pc, span) with its __init__ written out
         fields = [("seat", _load("_s")), ("options", _call(low.ref(tuple), _load("_opts"))),
                   ("prompt", ast.Constant(c.prompt)), ("slot", ast.Constant(c.slot)),
@@ -648,6 +650,22 @@ class _Chain:
         body += [ast.Assign([ast.Attribute(_load("st"), "pending", ast.Store())], _load("_p")),
                  ast.Return(ast.Constant(True))]
         return body
+
+    def answered(self, c, path: frozenset) -> ast.stmt:
+        """While random seats play (`st.auto`, State.play_random), the seat's answer is asked
+        for here and the code goes on after the choice, without suspending: the step the VM
+        would count for the choice counted here. Near the step or choice limit the choice
+        suspends as usual, and the VM stops the game where it always did."""
+        low = self.low
+        st_attr = lambda *names: _attrs(_load("st"), names)  # noqa: E731
+        room = ast.BoolOp(ast.And(), [
+            ast.Compare(ast.NamedExpr(_store("_a"), st_attr("auto")), [ast.IsNot()], [ast.Constant(None)]),
+            ast.Compare(st_attr("steps"), [ast.Lt()], [st_attr("prog", "step_limit")]),
+            ast.Compare(st_attr("choices"), [ast.Lt()], [st_attr("prog", "choice_limit")])])
+        pick = _call(ast.Attribute(_load("_a"), "pick", ast.Load()), _load("st"), _load("_s"), _load("_opts"))
+        go = [set_item(_load("L"), ast.Constant(c.slot), pick),
+              ast.AugAssign(ast.Attribute(_load("st"), "steps", ast.Store()), ast.Add(), ast.Constant(1))]
+        return ast.If(room, go + self.run_from(c.after.pc, path), [])
 
     def hand_over(self, pc: int, op) -> list[ast.stmt]:
         """Stop here: the VM runs op `pc` next. An op without a recipe is called at once (it
@@ -703,6 +721,12 @@ def _slot_renamed(node: ast.expr, slot: int, name: str) -> ast.expr | None:
     def swap(n):
         return _load(name) if local(n) and n.slice.value == slot else None
     return _rewrite_expr(node, swap, skip=local)  # other locals of the enclosing code stay
+
+
+def _attrs(obj: ast.expr, names) -> ast.expr:
+    for name in names:
+        obj = ast.Attribute(obj, name, ast.Load())
+    return obj
 
 
 def _set_pc(value: ast.expr) -> ast.Assign:

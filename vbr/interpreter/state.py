@@ -113,7 +113,7 @@ class State:
 
     __slots__ = ("prog", "vals", "zones", "where", "ent", "kind", "stack", "rng", "pending", "result",
                  "steps", "choices", "log", "forced", "chance", "phase", "trace", "hold_start", "fault_span",
-                 "__weakref__")
+                 "auto", "__weakref__")
 
     def __init__(self, prog: Program):
         self.prog = prog
@@ -145,6 +145,7 @@ class State:
         st.trace = {} if trace else None
         st.hold_start = hold_start
         st.fault_span = None
+        st.auto = None
         for base, count, init in prog.var_init:
             v = _run_expr(st, init, prog)
             if isinstance(v, tuple) and count > 1:
@@ -195,6 +196,7 @@ class State:
         c.trace = dict(self.trace) if self.trace is not None else None
         c.hold_start = self.hold_start
         c.fault_span = None
+        c.auto = None  # random seats answer for one play_random of one state
         return c
 
     # ------------------------------------------------------------------ the public API
@@ -292,34 +294,31 @@ class State:
     def play_random(self, draws: list, lo: int = 0, hi: int = 0, track: list | None = None) -> tuple[int, int]:
         """Play on to the end, every seat choosing uniformly at random: `draws[seat]` is its
         generator's `getrandbits`, and of k options it takes `(draws[seat](64) * k) >> 64`, as
-        RandomAgent.act does. `apply_index` and `run` written into one loop (the same steps in the
-        same order, without two Python calls a choice). Returns (options offered in all, choices
-        that offered one); with `track`, appends (choices, vals[lo:hi]) after each choice that
-        changed those values (the score). Stops early, as `run` does, if the game stalls with no
-        choice pending (an empty stack)."""
+        RandomAgent.act does. Returns (options offered in all, choices that offered one); with
+        `track`, appends (choices, vals[lo:hi]) after each choice that changed those values (the
+        score). Stops early, as `run` does, if the game stalls with no choice pending.
+
+        While it plays, `auto` answers for the seats: the lowered code asks it where a choice is
+        offered and goes on without suspending (lowering.py, `_Chain.choose`); a choice that
+        suspends all the same (the closures, or near a limit) is answered here, with apply_index
+        and run written into one loop. Either way the same draws, steps and counts."""
         prog = self.prog
         limit, choice_limit = prog.step_limit, prog.choice_limit
-        last = self.vals[lo:hi] if track is not None else None
-        options = forced = 0
+        auto = self.auto = Autoplay(draws, self.vals[lo:hi] if track is not None else None, lo, hi, track)
         fr = None
         try:
             p = self.pending
             while p is not None:
-                opts = p.options
-                k = len(opts)
-                options += k
-                forced += k == 1
                 fr = self.stack[-1]
-                fr.L[p.slot] = opts[(draws[p.seat](64) * k) >> 64]
+                fr.L[p.slot] = auto.pick(self, p.seat, p.options)
                 fr.pc = p.next_pc
                 self.pending = None
-                choices = self.choices = self.choices + 1
-                if choices > choice_limit:
+                if self.choices > choice_limit:
                     raise self._too_many_choices(p)
                 while self.result is None:  # run(), written out
                     stack = self.stack
                     if not stack:
-                        return options, forced
+                        return auto.options, auto.forced
                     fr = stack[-1]
                     ops = fr.code.ops
                     while not ops[fr.pc](self, fr):
@@ -330,17 +329,15 @@ class State:
                     if self.pending is not None:
                         break
                 p = self.pending
-                if last is not None:
-                    now = self.vals[lo:hi]
-                    if now != last:
-                        last = now
-                        track.append((choices, tuple(now)))
+            auto.score(self)
         except Exception as exc:
             failure = self._failure(exc, fr, limit)
             if failure is None:
                 raise
             raise failure from None
-        return options, forced
+        finally:
+            self.auto = None
+        return auto.options, auto.forced
 
     def _failure(self, exc: Exception, fr, limit: int) -> VbrRuntimeError | None:
         """What `run` raises for an exception out of an op: a located error, or None to let it
@@ -652,6 +649,41 @@ class State:
         if seat not in cache:
             cache[seat] = tuple(z for z in range(len(self.zones)) if not self.visible(z, seat))
         return cache[seat]
+
+
+class Autoplay:
+    """Random seats' answers while `State.play_random` plays: the pick each seat's generator
+    makes, and the counts play_game reports (options offered, forced choices, score changes).
+    The lowered code calls `pick` where a choice is offered, while `st.auto` is set."""
+
+    __slots__ = ("draws", "last", "lo", "hi", "track", "options", "forced")
+
+    def __init__(self, draws: list, last: list | None, lo: int, hi: int, track: list | None):
+        self.draws, self.last, self.lo, self.hi, self.track = draws, last, lo, hi, track
+        self.options = self.forced = 0
+
+    def pick(self, st: State, seat: int, options):
+        """Seat `seat`'s answer among `options`, counted as a choice made (`st.choices`). The
+        score is looked at first: what the previous choice led to."""
+        k = len(options)
+        self.options += k
+        if k == 1:
+            self.forced += 1
+        last = self.last
+        if last is not None:  # self.score(st), written out
+            now = st.vals[self.lo:self.hi]
+            if now != last:
+                self.last = now
+                self.track.append((st.choices, tuple(now)))
+        st.choices += 1
+        return options[(self.draws[seat](64) * k) >> 64]
+
+    def score(self, st: State) -> None:
+        if self.last is not None:
+            now = st.vals[self.lo:self.hi]
+            if now != self.last:
+                self.last = now
+                self.track.append((st.choices, tuple(now)))
 
 
 class _Shared:
