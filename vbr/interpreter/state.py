@@ -14,7 +14,7 @@ from vbr.errors import Diagnostic, IllegalActionError, InvalidActionError, StepL
 from vbr.interpreter import rng as R
 from vbr.interpreter.program import Frame, Program
 from vbr.interpreter.scope import Fault, OverBudget
-from vbr.interpreter.values import Ent, ZoneRef, text
+from vbr.interpreter.values import ENT_IDS, Ent, ZoneRef, text
 from vbr.interpreter.values import kind as value_kind
 
 FORCED_PICK = -1  # the key of `forced` whose values the next `pick`s return (dice use their index)
@@ -493,7 +493,8 @@ class State:
             self.forced = dict(self.forced)
 
     def create(self, kind: int, attrs: list, z: int) -> None:
-        e = Ent(len(self.ent))
+        n = len(self.ent)
+        e = ENT_IDS[n] if n < len(ENT_IDS) else Ent(n)
         self.ent.append(attrs)
         self.kind.append(kind)
         self.where.append(z)

@@ -15,7 +15,7 @@ from vbr.interpreter import types as T
 from vbr.interpreter.expressions import ExprCompiler, add, choice_items, field_pos, items_of
 from vbr.interpreter.program import Code, Frame, Pending
 from vbr.interpreter.scope import MAX_OPTIONS, Fault, Locals, Scope, spend
-from vbr.interpreter.values import Ent, ZoneRef, text
+from vbr.interpreter.values import ENT_IDS, Ent, ZoneRef, text
 
 
 class Label:
@@ -808,7 +808,12 @@ def _create_written_out(low, kind: int, attrs: ast.expr, z: ast.expr) -> list:
     e = low.tmp()
     def append(table: str, value: ast.expr) -> ast.stmt:
         return ast.Expr(P.call(ast.Attribute(P.load(table), "append", ast.Load()), value))
-    return [ast.Assign([P.store(e)], P.call(low.ref(Ent), P.call(low.ref(len), P.load("E")))),
+    n = low.tmp()
+    # `IDS[n] if (n := len(E)) < len(IDS) else Ent(n)`: the first ids made once, shared by every game
+    fresh = ast.IfExp(ast.Compare(ast.NamedExpr(P.store(n), P.call(low.ref(len), P.load("E"))), [ast.Lt()],
+                                  [ast.Constant(len(ENT_IDS))]),
+                      P.subscript(low.ref(ENT_IDS), P.load(n)), P.call(low.ref(Ent), P.load(n)))
+    return [ast.Assign([P.store(e)], fresh),
             append("E", attrs), append("KD", ast.Constant(kind)), append("W", z),
             ast.Expr(P.call(ast.Attribute(P.subscript(P.load("Z"), z), "append", ast.Load()), P.load(e)))]
 

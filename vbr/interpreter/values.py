@@ -17,6 +17,9 @@ class Ent(int):
     __str__ = __repr__
 
 
+ENT_IDS = tuple(Ent(i) for i in range(1024))  # the commonest ids, made once: a value, shared by every state
+
+
 class Cell(tuple):
     """A court position in global coordinates (x across, y from side 0's baseline)."""
 
