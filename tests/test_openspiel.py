@@ -297,3 +297,245 @@ def test_observe_options_appends_each_options_row_to_the_observation_tensor():
     rows = option_features(state.vbr_state(), p, n)
     assert rows.any() and np.array_equal(x[enc.size:].reshape(rows.shape), rows)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+# ---------------------------------------------------------------------- information states
+HIGH_CARD = """game "High card"
+seats 2
+start bet
+
+kind Card { v: int }
+enum Move { call, fold }
+
+zone deck hidden ordered
+zone hand per seat owner
+
+setup {
+  for v in 1..4 {
+    create Card(v: v) in deck
+  }
+  shuffle deck
+  move top(deck) to hand[0]
+  move top(deck) to hand[1]
+}
+
+phase bet "Bet" {
+  choose m from [call, fold] by 0 as "call or fold"
+  if m == fold {
+    end draw
+  }
+  if top(hand[0]).v > top(hand[1]).v {
+    end winner 0
+  }
+  end winner 1
+}
+"""
+
+# seat 1 lays one of its two cards face down (a public var names it); then seat 0 guesses its value
+SECRET = """game "Secret"
+seats 2
+start hide
+
+kind Card { v: int }
+var laid: Card = none
+
+zone hand per seat owner
+zone secret hidden
+
+setup {
+  create Card(v: 1) in hand[1]
+  create Card(v: 2) in hand[1]
+}
+
+phase hide "Hide" {
+  choose c from hand[1] by 1 as "which card to lay face down"
+  move c to secret
+  laid = c
+  choose g from 1..2 by 0 as "guess its value"
+  if g == top(secret).v {
+    end winner 0
+  }
+  end winner 1
+}
+"""
+
+
+def siatka_setup(changes=None):
+    """A Siatka state after setup's 23 chance nodes (11 swaps of deck[0], 11 of deck[1], the
+    first server's pick): each node's first outcome unless `changes` maps its index to another."""
+    state = pyspiel.load_game(vbr.rl.register_openspiel("siatka")).new_initial_state()
+    for i in range(23):
+        assert state.is_chance_node()
+        state.apply_action((changes or {}).get(i, state.chance_outcomes()[0][0]))
+    return state
+
+
+def zone_text(state, name):
+    st = state.vbr_state()
+    return sorted(st.describe(e).split(" ", 1)[1] for e in st.zones[st.prog.zone_names.index(name)])
+
+
+def test_siatka_declares_information_state_strings_but_no_tensor():
+    kind = pyspiel.load_game(vbr.rl.register_openspiel("siatka")).get_type()
+    assert kind.provides_information_state_string and not kind.provides_information_state_tensor
+
+
+@pytest.mark.parametrize("hidden_from", [0, 1])
+def test_a_shuffle_of_a_deck_a_seat_cannot_see_leaves_its_information_state_unchanged(hidden_from):
+    # deck[s]'s shuffle is nodes 11 s .. 11 s + 10; its first swap (position 11 taking the thing
+    # at the outcome) decides a card of the three seat s draws into its hand, which only s sees
+    owner = 1 - hidden_from
+    first = siatka_setup()
+    for outcome in range(12):
+        second = siatka_setup({11 * owner: outcome})
+        if zone_text(second, f"hand[{owner}]") != zone_text(first, f"hand[{owner}]"):
+            break
+    else:
+        raise AssertionError("no first swap changes the owner's hand")
+    assert first.history() != second.history() and not first.is_chance_node()
+    assert first.information_state_string(hidden_from) == second.information_state_string(hidden_from)
+    assert first.information_state_string(owner) != second.information_state_string(owner)
+
+
+def test_a_public_chance_outcome_changes_every_seats_information_state():
+    # node 22 is `server = pick seats`: the vars are public
+    first, second = siatka_setup({22: 0}), siatka_setup({22: 1})
+    assert var_text(first, "server") != var_text(second, "server")
+    for seat in range(2):
+        assert first.information_state_string(seat) != second.information_state_string(seat)
+
+
+def test_another_seats_hidden_choice_is_not_in_a_seats_information_state(tmp_path):
+    path = tmp_path / "secret.vbr"
+    path.write_text(SECRET)
+    game = pyspiel.load_game(vbr.rl.register_openspiel(path, name="vbr_test_secret"))
+    laid = []
+    for card in (0, 1):
+        state = game.new_initial_state()
+        assert state.current_player() == 1
+        state.apply_action(card)
+        laid.append(state)
+    assert laid[0].current_player() == laid[1].current_player() == 0
+    assert laid[0].information_state_string(0) == laid[1].information_state_string(0)
+    assert laid[0].information_state_string(1) != laid[1].information_state_string(1)
+    # the var holding the face-down card is `unseen` to seat 0; cards are written without their ids
+    assert '"var laid":"unseen"' in laid[0].information_state_string(0)
+    assert "#" not in laid[1].information_state_string(1)
+
+
+def test_no_card_id_appears_in_information_states_though_the_observation_json_has_them():
+    state = siatka_setup()
+    assert "#" in state.observation_string(0)  # State.observation writes `#24 Card(...)`
+    assert all("#" not in state.information_state_string(s) for s in range(2))
+
+
+def random_playouts(game, games, seed, steps=None):
+    """States along `games` random playouts (chance sampled by its probabilities), at most
+    `steps` actions each."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = game.new_initial_state()
+        n = 0
+        while not state.is_terminal() and (steps is None or n < steps):
+            yield state
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            n += 1
+        yield state
+
+
+@pytest.mark.parametrize("rules", ["high card", "siatka"])
+def test_the_information_state_of_the_seat_to_move_determines_its_legal_actions(tmp_path, rules):
+    if rules == "high card":
+        path = tmp_path / "high_card.vbr"
+        path.write_text(HIGH_CARD)
+        game = pyspiel.load_game(vbr.rl.register_openspiel(path, name="vbr_test_high_card"))
+        playouts = random_playouts(game, 60, seed=3)
+    else:  # the opening of Siatka: 40 actions (setup's 23 draws, then the first choices) of 40 games
+        game = pyspiel.load_game(vbr.rl.register_openspiel("siatka"))
+        playouts = random_playouts(game, 40, seed=4, steps=40)
+    legal: dict[str, set] = {}
+    visits = 0
+    for state in playouts:
+        if state.is_chance_node() or state.is_terminal():
+            continue
+        p = state.current_player()
+        legal.setdefault(state.information_state_string(p), set()).add(tuple(state.legal_actions()))
+        visits += 1
+    assert visits > len(legal)  # some information states were reached by more than one history
+    assert all(len(sets) == 1 for sets in legal.values())
+
+
+def test_each_seats_earlier_information_state_and_action_begin_its_later_ones():
+    game = pyspiel.load_game(vbr.rl.register_openspiel("cattack", {"players": 2}))
+    before: list[list[str]] = [[], []]  # per seat: its information state + its action, at each choice
+    for state in random_playouts(game, 2, seed=6, steps=400):
+        for s in range(2):
+            now = state.information_state_string(s)
+            assert all(now.startswith(prefix) for prefix in before[s])
+            assert now.startswith(f"seat {s}\n")
+        if not state.is_chance_node() and not state.is_terminal():
+            p = state.current_player()
+            # the history appends the action before the state moves on: record it here
+            before[p].append(state.information_state_string(p) + "\n> ")
+        if state.is_terminal():
+            before = [[], []]
+
+
+def test_cfr_finds_the_dominant_strategy_of_a_hidden_high_card_game(tmp_path):
+    """Four cards 1..4 shuffled face down, one dealt to each seat; seat 0 sees its own and calls
+    (the higher card wins) or folds (a draw). Against the three cards left, calling wins on
+    average with a 3 (+1/3) or a 4 (+1) and loses with a 1 (-1) or a 2 (-1/3), so the only
+    equilibrium strategy calls with 3 and 4 and folds with 1 and 2 (game value +1/3 to seat 0).
+    The 24 deals must give seat 0 exactly four information states: its card."""
+    from open_spiel.python.algorithms import cfr, exploitability
+    path = tmp_path / "high_card.vbr"
+    path.write_text(HIGH_CARD)
+    game = pyspiel.load_game(vbr.rl.register_openspiel(path, name="vbr_test_high_card_cfr"))
+    solver = cfr.CFRSolver(game)
+    for _ in range(30):
+        solver.evaluate_and_update_policy()
+    policy = solver.average_policy()
+    assert len(policy.state_lookup) == 4
+    call = {}
+    for info, row in policy.state_lookup.items():
+        probs = policy.action_probability_array[row]
+        assert probs[:2].sum() == pytest.approx(1) and not probs[2:].any()  # over the 2 legal actions only
+        card = info.rsplit('"zone hand[0]":["Card(v=', 1)[1][0]
+        call[int(card)] = probs[0]  # option 0 is `call`
+    assert call[1] < 0.05 and call[2] < 0.05 and call[3] > 0.95 and call[4] > 0.95
+    assert exploitability.exploitability(game, policy) < 0.02
+
+
+def test_outcome_sampling_mccfr_gives_a_policy_over_the_legal_actions(tmp_path):
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+    path = tmp_path / "secret.vbr"
+    path.write_text(SECRET)
+    game = pyspiel.load_game(vbr.rl.register_openspiel(path, name="vbr_test_secret_mccfr"))
+    np.random.seed(0)  # the solver samples with numpy's global generator
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(200):
+        solver.iteration()
+    policy = solver.average_policy()
+    for state in random_playouts(game, 10, seed=1):
+        if not state.is_terminal():
+            probs = policy.action_probabilities(state)
+            assert sorted(probs) == state.legal_actions() and sum(probs.values()) == pytest.approx(1)
+
+
+def test_draws_whose_outcomes_a_seat_cannot_see_add_no_line_to_its_information_state(tmp_path):
+    # HIGH_CARD's setup shuffles the face-down deck (3 chance nodes), then deals: seat 0 sees the
+    # start, then the deal and its choice; nothing for the three swaps
+    path = tmp_path / "high_card.vbr"
+    path.write_text(HIGH_CARD)
+    state = pyspiel.load_game(vbr.rl.register_openspiel(path, name="vbr_test_high_card_lines")).new_initial_state()
+    swaps = 0
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+        swaps += 1
+    assert swaps == 3
+    lines = state.information_state_string(0).splitlines()
+    assert lines[0] == "seat 0" and len(lines) == 3 and '"options":["call","fold"]' in lines[2]

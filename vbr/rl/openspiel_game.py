@@ -7,6 +7,10 @@ docs/rl.md, "Chance"); `IMPERFECT_INFORMATION` when some seat may not look into 
 `ZERO_SUM` for two sides of equal size, else `GENERAL_SUM`; terminal rewards (+1, -1, 0, as
 common.seat_returns).
 
+Observations are the seat's present view (observation.py); information states (perfect recall,
+a string only) are the seat's action-observation history (information_state.py), kept per state
+from the first time one is asked for.
+
 The actions so far, chance outcomes included, fix a state: two states given the same actions are
 equal, as OpenSpiel's clone and serialization checks require. The generator inside the vbr state
 draws nothing, so the game has no seed.
@@ -22,6 +26,7 @@ from vbr.errors import IllegalActionError, UsageError
 from vbr.interpreter.values import text
 from vbr.rl import common
 from vbr.rl.chance_nodes import Position
+from vbr.rl.information_state import Record
 from vbr.rl.observation import encoding
 
 # name -> (key, spec): what each registered name plays, so that registering the same rule file
@@ -56,7 +61,7 @@ class _Spec:
             reward_model=T.RewardModel.TERMINAL,
             max_num_players=prog.seats,
             min_num_players=prog.seats,
-            provides_information_state_string=False,
+            provides_information_state_string=True,
             provides_information_state_tensor=False,
             provides_observation_string=True,
             provides_observation_tensor=True,
@@ -97,6 +102,8 @@ class VbrGame(pyspiel.Game):
         return VbrState(self, _Held(self.spec, self.spec.start()))
 
     def make_py_observer(self, iig_obs_type=None, params=None):
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            return _InfoStateObserver(iig_obs_type, params)
         return _Observer(self.spec, iig_obs_type, params)
 
 
@@ -105,13 +112,30 @@ class _Held:
     `copy.deepcopy` and serializes them with pickle: copying copies the position (its vbr states
     are shared, never changed), pickling keeps the game's name and the steps, replayed on load."""
 
-    __slots__ = ("spec", "pos")
+    __slots__ = ("spec", "pos", "record")
 
-    def __init__(self, spec: _Spec, pos: Position):
+    def __init__(self, spec: _Spec, pos: Position, record: Record | None = None):
         self.spec, self.pos = spec, pos
+        self.record = record  # the seats' histories (information_state.py), kept once asked for
 
     def __deepcopy__(self, memo):
-        return _Held(self.spec, self.pos.copy())
+        return _Held(self.spec, self.pos.copy(), self.record)  # a record is never changed: shared
+
+    def histories(self, actions) -> Record:
+        """The seats' histories, built on the first request by replaying `actions` (the state's
+        history) from the start, and kept up to date from then on by every move."""
+        if self.record is None:
+            pos = self.spec.start()
+            rec = Record.start(pos)
+            for a in actions:
+                actor = None if pos.need is not None else pos.state.pending.seat
+                if actor is None:
+                    pos.settle(a)
+                else:
+                    pos.choose(int(a))
+                rec = rec.step(pos, actor, a)
+            self.record = rec
+        return self.record
 
     def __reduce__(self):
         return (_replay, (self.spec.name, self.pos.moves()))
@@ -150,16 +174,21 @@ class VbrState(pyspiel.State):
         return list(range(len(st.pending.options)))
 
     def _apply_action(self, action):
-        pos = self.held.pos
+        held = self.held
+        pos = held.pos
         if pos.need is not None:
+            actor = None
             pos.settle(action)
         else:
             p = pos.state.pending
             n = len(p.options)
             if not 0 <= action < n:
                 raise IllegalActionError(f"action {action} is not legal here: the choice `{p.prompt}` has options 0..{n - 1}")
+            actor = p.seat
             pos.choose(int(action))
-        self.held.spec.check(pos)
+        held.spec.check(pos)
+        if held.record is not None:
+            held.record = held.record.step(pos, actor, int(action))
 
     def _action_to_string(self, player, action):
         pos = self.held.pos
@@ -201,8 +230,8 @@ class _Observer:
             raise ValueError(f"vbr observers take no parameters, not {params}")
         if iig_obs_type is not None and (iig_obs_type.perfect_recall or not iig_obs_type.public_info
                                          or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
-            raise ValueError("vbr games offer one observation: a seat's own view of the present state "
-                             "(no perfect-recall information states, no public-only or all-players views)")
+            raise ValueError("vbr games offer a seat's own view of the present state, and its information state "
+                             "(perfect recall, a string only); no public-only or all-players views")
         enc = self.encoding = spec.encoding
         self.max_actions = spec.max_actions
         self.options = spec.observe_options
@@ -223,6 +252,27 @@ class _Observer:
 
     def string_from(self, state, player):
         return json.dumps(state.held.pos.state.observation(player), sort_keys=True)
+
+
+class _InfoStateObserver:
+    """The perfect-recall observer: `string_from` is the seat's information state
+    (information_state.py); there is no tensor (docs/rl.md, "Information states")."""
+
+    def __init__(self, iig_obs_type, params):
+        if params:
+            raise ValueError(f"vbr observers take no parameters, not {params}")
+        if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            raise ValueError("vbr games offer one perfect-recall view: a seat's own information state "
+                             "(no public-only or all-players views)")
+        self.tensor = None
+        self.dict = {}
+
+    def set_from(self, state, player):
+        raise ValueError("vbr games have no information-state tensor, only the string "
+                         "(information_state_string; docs/rl.md, \"Information states\")")
+
+    def string_from(self, state, player):
+        return state.held.histories(state.history()).string(player)
 
 
 def register(rule_file, options=None, name: str | None = None, max_actions: int | None = None,

@@ -1,0 +1,122 @@
+"""Information states (perfect recall) for the OpenSpiel games: what one seat has seen and done.
+
+A seat's information state is its action-observation history: the seat's *view* of the game at
+the start and after every transition (choice or chance outcome), with its own choices between,
+each view written as what changed since the previous one; a transition that changes nothing the
+seat sees adds nothing. Everything in it is something the seat saw or did, so two histories the
+seat cannot tell apart give the same sequence; and each earlier information state of the seat is
+a prefix of a later one (cut just before the seat's own choice), which is perfect recall.
+
+A *view* is what `State.observation` shows, made safe to remember: cards and pieces are written
+by kind and fields, never by id (ids follow creation order, so an id would tell which of two
+identical copies a hidden shuffle put where, or name a card lying face down), and a card the
+seat cannot see (in a var, a list, a field or an option) is written `unseen`. A view holds:
+
+- `phase`, `to choose` (the seat asked to choose, `none` at the end: the observation tensor's
+  "to choose" block; at a chance node it stays what it was, so that a draw whose outcome the seat
+  cannot see leaves no trace) and `over` (the outcome, at the end);
+- every var (`var NAME`), its value as text (cards as above);
+- every zone (`zone NAME`): its contents in order when the seat may look in, else its size;
+- when the seat itself is asked to choose: `choose` (the statement's line:column and prompt) and
+  `options` (each option as text, cards as above): the number of legal actions.
+
+The string is its lines: `seat S` first, then one line per change of view (a JSON object of the
+changed entries; an entry that disappeared is `null`) and one per own choice (`> I`, the index).
+No game is known here: the views come from the declarations and the interpreter's state.
+"""
+from __future__ import annotations
+
+import json
+
+from vbr.interpreter.values import Cell, Ent, text
+
+
+def view(st, seat: int, at_chance: bool) -> dict:
+    """What `seat` sees of `st` (a decision state, the end, or a state stopped at a draw), flat:
+    entry name -> text or list of texts. No card id appears."""
+    prog = st.prog
+    hidden = st.hidden_zones(seat)
+    where, kinds, ents = st.where, st.kind, st.ent
+
+    def show(v, depth=0):
+        if isinstance(v, Ent):
+            if where[v] in hidden:
+                return "unseen"
+            name = prog.kind_names[kinds[v]]
+            if depth:  # a card inside a card's field: its kind (no cycles, no ids)
+                return name
+            fields = ", ".join(f"{n}={show(x, 1)}" for n, x in zip(prog.kind_fields[kinds[v]], ents[v]))
+            return f"{name}({fields})"
+        if isinstance(v, tuple) and not isinstance(v, Cell):
+            return "[" + ", ".join(show(x, depth) for x in v) + "]"
+        return text(v, prog)
+
+    p = None if at_chance or st.result is not None else st.pending
+    out = {"phase": str(st.phase), "to choose": "none" if p is None else str(p.seat)}
+    if st.result is not None:
+        out["over"] = str(st.result)
+    for n, v in zip(prog.var_names, st.vals):
+        out["var " + n] = show(v)
+    for z, name in enumerate(prog.zone_names):
+        items = st.zones[z]
+        out["zone " + name] = str(len(items)) if z in hidden else [show(e) for e in items]
+    if p is not None and p.seat == seat:
+        span = p.span
+        out["choose"] = f"{getattr(span, 'line', '?')}:{getattr(span, 'col', '?')} {p.prompt}"
+        out["options"] = [show(v) for v in p.options]
+    return out
+
+
+def _diff(old: dict, new: dict) -> str | None:
+    changed = {k: v for k, v in new.items() if old.get(k) != v}
+    for k in old:
+        if k not in new:
+            changed[k] = None
+    if not changed:
+        return None
+    return json.dumps(changed, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class Record:
+    """Every seat's history so far: per seat, its lines as a chain of (earlier, line) pairs, which
+    copies of a state share, and its last view. Immutable in use: `step` returns a new record."""
+
+    __slots__ = ("chains", "last")
+
+    def __init__(self, chains: list, last: list):
+        self.chains, self.last = chains, last
+
+    @classmethod
+    def start(cls, pos) -> "Record":
+        seats = pos.prog.seats
+        return cls([(None, f"seat {s}") for s in range(seats)], [{} for _ in range(seats)])._observe(pos)
+
+    def step(self, pos, actor: int | None, action: int) -> "Record":
+        """The record after `actor` (None for chance) took `action`, `pos` being where it led."""
+        chains = self.chains[:]
+        if actor is not None:
+            chains[actor] = (chains[actor], f"> {action}")
+        return Record(chains, self.last)._observe(pos)
+
+    def _observe(self, pos) -> "Record":
+        st, at_chance = pos.state, pos.need is not None
+        chains, last = self.chains, self.last[:]
+        for s in range(len(chains)):
+            v = view(st, s, at_chance)
+            if at_chance:  # a draw does not announce itself: whose turn it was stays as the seat saw it
+                v["to choose"] = last[s].get("to choose", "none")
+            line = _diff(last[s], v)
+            if line is not None:
+                chains[s] = (chains[s], line)
+                last[s] = v
+        self.last = last
+        return self
+
+    def string(self, seat: int) -> str:
+        lines = []
+        node = self.chains[seat]
+        while node is not None:
+            node, line = node
+            lines.append(line)
+        lines.reverse()
+        return "\n".join(lines)
