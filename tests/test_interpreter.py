@@ -342,6 +342,29 @@ def test_play_random_fails_as_apply_index_fails(tmp_path, text, error):
     assert str(fast.value) == str(slow.value)
 
 
+
+def test_things_of_a_kind_are_remembered_until_a_thing_is_made():
+    """State.of_kind keeps its answer per kind while no thing is made; a copy that makes other
+    things under the same ids than the original does sees its own."""
+    game = load("cattack")
+    st = game.new_state(3)
+
+    def brute(state, k):
+        return tuple(i for i, kk in enumerate(state.kind) if kk == k)
+    kinds = sorted(set(st.kind))
+    assert len(kinds) >= 2
+    for k in kinds:
+        assert st.of_kind(k) == brute(st, k) and st.of_kind(k) is st.of_kind(k)
+    a, b = kinds[:2]
+    copy = st.clone()
+    st.create(a, st.ent[st.of_kind(a)[0]], 0)
+    copy.create(b, copy.ent[copy.of_kind(b)[0]], 0)
+    for state in (st, copy):
+        for k in kinds:
+            assert state.of_kind(k) == brute(state, k)
+    assert st.of_kind(a)[-1] == copy.of_kind(b)[-1] == len(st.kind) - 1
+
+
 BY_TEAM = """game "pairs"
 seats 3 teams { red: 0 2 blue: 1 ghost: }
 var who: int = 0

@@ -113,7 +113,7 @@ class State:
 
     __slots__ = ("prog", "vals", "zones", "where", "ent", "kind", "stack", "rng", "pending", "result",
                  "steps", "choices", "log", "forced", "chance", "phase", "trace", "hold_start", "fault_span",
-                 "auto", "__weakref__")
+                 "auto", "by_kind", "__weakref__")
 
     def __init__(self, prog: Program):
         self.prog = prog
@@ -146,6 +146,7 @@ class State:
         st.hold_start = hold_start
         st.fault_span = None
         st.auto = None
+        st.by_kind = {}
         for base, count, init in prog.var_init:
             v = _run_expr(st, init, prog)
             if isinstance(v, tuple) and count > 1:
@@ -197,6 +198,7 @@ class State:
         c.hold_start = self.hold_start
         c.fault_span = None
         c.auto = None  # random seats answer for one play_random of one state
+        c.by_kind = {}  # not shared: a copy may go on to make other things under the same ids
         return c
 
     # ------------------------------------------------------------------ the public API
@@ -518,8 +520,19 @@ class State:
                 raise Fault("`move` of none")
             self.move(e, z, bottom)
 
-    def of_kind(self, k: int):
-        return [Ent(i) for i, kk in enumerate(self.kind) if kk == k]
+    def of_kind(self, k: int) -> tuple:
+        """Every thing of kind `k`, in the order they were made. Things are only ever added, and
+        never change kind, so the answer holds while no thing is made: kept in `by_kind` with the
+        number of things it was worked out for."""
+        kinds = self.kind
+        n = len(kinds)
+        known = self.by_kind.get(k)
+        if known is not None and known[0] == n:
+            return known[1]
+        ids = ENT_IDS if n <= len(ENT_IDS) else tuple(Ent(i) for i in range(n))
+        found = tuple([ids[i] for i, kk in enumerate(kinds) if kk == k])
+        self.by_kind[k] = (n, found)
+        return found
 
     def describe(self, v) -> str:
         if v is None:
