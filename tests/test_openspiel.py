@@ -539,3 +539,14 @@ def test_draws_whose_outcomes_a_seat_cannot_see_add_no_line_to_its_information_s
     assert swaps == 3
     lines = state.information_state_string(0).splitlines()
     assert lines[0] == "seat 0" and len(lines) == 3 and '"options":["call","fold"]' in lines[2]
+
+
+def test_the_cfr_example_of_docs_rl_runs_and_prints_a_small_exploitability(tmp_path, monkeypatch, capsys):
+    import re
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    (block,) = [b for b in re.findall(r"^```py\n(.*?)^```", doc, flags=re.M | re.S) if "CFRSolver" in b]
+    (tmp_path / "high_card.vbr").write_text(HIGH_CARD)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(block, "docs/rl.md: the CFR example", "exec"), {})
+    assert 0 <= float(capsys.readouterr().out.split()[-1]) < 0.02
