@@ -92,6 +92,16 @@ FAULTS = {
     "a card without the field, inside a comprehension":
         "kind K { v: int }\nkind J { w: int }\nzone z public\nvar n: int = 0\nstart p\nsetup {\n  create J(w: 1) in z\n}\n"
         "phase p {\n  n = 1\n  if any(k.v > 0 for k in z) {\n    n = 2\n  }\n  end draw\n}\n",
+    "a field of none assigned":
+        "kind K { v: int }\nvar k: K = none\nvar n: int = 0\nstart p\nphase p {\n  n = 1\n  k.v = 2\n  end draw\n}\n",
+    "a field assigned on a thing of another kind":
+        "kind K { v: int }\nkind J { w: int }\nzone z public\nvar n: int = 0\nstart p\nsetup {\n  create J(w: 1) in z\n}\n"
+        "phase p {\n  n = 1\n  for k in z {\n    k.v = 3\n  }\n  end draw\n}\n",
+    "a field of one of several kinds assigned on a third":
+        "kind K { v: int }\nkind J { v: int }\nkind M { w: int }\nzone z public\nvar n: int = 0\nstart p\nsetup {\n"
+        "  create K(v: 1) in z\n  create M(w: 1) in z\n}\nphase p {\n  for k in z {\n    k.v += 1\n  }\n  end draw\n}\n",
+    "index out of range, assigned after its value":
+        "seats 2\nvar s: int per seat = 0\nvar i: int = 0\nstart p\nphase p {\n  i = -1\n  s[i] = other(3)\n  end draw\n}\n",
     "a pure loop's test fails on its second round":
         "var n: int = 0\nstart p\nphase p {\n  while other(n) >= 0 max 5 {\n    n += 1\n  }\n  end draw\n}\n",
 }
@@ -122,11 +132,11 @@ FUNCTIONS = re.compile(r"(fused|branch|loop|jump|choose|tail|F|P)\d+\Z")
 ATTRIBUTES = {"vals", "ent", "kind", "zones", "where", "L", "pc", "fault_span", "pending", "log", "trace", "phase",
               "stack", "append", "get", "remove", "insert", "forced", "rng", "getrandbits", "code", "seat", "options", "prompt", "slot", "next_pc", "span",
               "roll", "pick", "shuffle", "move", "create", "goto", "push", "pop", "finish", "finish_team", "steps", "prog", "step_limit",
-              "auto", "choices", "choice_limit"}
+              "auto", "choices", "choice_limit", "of_kind"}
 NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Assign, ast.AugAssign, ast.Expr, ast.If,
          ast.For, ast.While, ast.Break, ast.Continue, ast.Pass, ast.Return, ast.Try, ast.ExceptHandler, ast.Raise,
          ast.Name, ast.Load, ast.Store, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.Tuple, ast.List,
-         ast.Compare, ast.BinOp, ast.BoolOp, ast.UnaryOp, ast.IfExp, ast.NamedExpr, ast.GeneratorExp,
+         ast.Compare, ast.BinOp, ast.BoolOp, ast.UnaryOp, ast.IfExp, ast.NamedExpr, ast.GeneratorExp, ast.Slice,
          ast.comprehension, ast.cmpop, ast.operator,
          ast.boolop, ast.unaryop)
 

@@ -140,7 +140,20 @@ def _extreme(c, node, fs, ts, fn):
             return _calls(c, lambda st, L: fn(a(st, L), b(st, L)), fn, a, b), "int"
     (f,) = fs
     _want(c, node, 0, ts[0], "list:int", f"`{fn.__name__}`'s argument")
-    return (lambda st, L: fn(_coll(st, f(st, L)), default=None)), "int"
+    of = _EXTREME_OF[fn]
+    return c._py(lambda st, L: of(st, f(st, L)),
+                 lambda low: P.call(low.ref(of), P.load("st"), low.expr(f))), "int"
+
+
+def _largest(st, xs):
+    return max(_coll(st, xs), default=None)
+
+
+def _smallest(st, xs):
+    return min(_coll(st, xs), default=None)
+
+
+_EXTREME_OF = {max: _largest, min: _smallest}
 
 
 @builtin("abs", 1, doc="absolute value")

@@ -161,7 +161,8 @@ class ExprCompiler:
             return self._fixed(lambda st, L: members, members), "list:enum:" + name
         if name in m.kinds:
             k = m.kinds[name].index
-            return (lambda st, L: tuple(st.of_kind(k))), "list:ent:" + name
+            return self._py(lambda st, L: st.of_kind(k), lambda low: P.call(P.state_attr("of_kind"), ast.Constant(k))), \
+                "list:ent:" + name
         if name == "seats":
             seats = tuple(range(m.seats))
             return self._fixed(lambda st, L: seats, seats), "list:seat"

@@ -45,6 +45,7 @@ class Lowering:
         self._exprs: dict[int, tuple] = {}  # id(closure) -> (closure, build(self) -> ast.expr)
         self._stmts: dict[int, tuple] = {}  # id(action) -> (action, build(self, in_loop) -> [ast.stmt])
         self._storing: dict[int, tuple] = {}
+        self._writing: dict[int, tuple] = {}  # id(store) -> (store, build(self, value) -> [ast.stmt])
         self._fixed: dict[int, tuple] = {}
         self._tmp = 0
         self._spans: list = []  # the spans of the function being built
@@ -80,6 +81,16 @@ class Lowering:
     def store_target(self, store):
         entry = self._storing.get(id(store))
         return entry[1:] if entry is not None else None
+
+    def store_written(self, store, build: Callable) -> None:
+        """`store(st, L, v)` written out by `build(low, v)` -> [ast.stmt], v a plain expression
+        holding the value (already computed: a store runs after its value)."""
+        if self.enabled:
+            self._writing[id(store)] = (store, build)
+
+    def store_writer(self, store):
+        entry = self._writing.get(id(store))
+        return entry[1] if entry is not None else None
 
     def fixed_template(self, fn, value) -> Callable:
         """`fn` always gives `value` (a literal, an option, a list the rules spell out)."""
@@ -126,7 +137,7 @@ class Lowering:
         """Lowering is done: drop the templates (code compiled later, for scenarios, keeps its
         closures) and record nothing more."""
         self.enabled = False
-        for table in (self._exprs, self._stmts, self._storing, self._fixed):
+        for table in (self._exprs, self._stmts, self._storing, self._writing, self._fixed):
             table.clear()
 
     def fn_call(self, name: str, body, args: list[ast.expr], nlocals: int, ptypes=(), weight: int = 0) -> ast.expr:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from vbr.grammar import ast as A
 from vbr.interpreter import lowering as P
 from vbr.interpreter import types as T
-from vbr.interpreter.expressions import ExprCompiler, add, choice_items, field_pos, items_of
+from vbr.interpreter.expressions import ExprCompiler, add, choice_items, field_pos, items_of, out_of_range
 from vbr.interpreter.program import Code, Frame, Pending
 from vbr.interpreter.scope import MAX_OPTIONS, Fault, Locals, Scope, spend
 from vbr.interpreter.values import ENT_IDS, Ent, ZoneRef, text
@@ -255,6 +255,28 @@ class StmtCompiler:
             def store_attr(st, L, v):
                 e = obj(st, L)
                 st.set_attr(e, field_pos(st, e, table, name), v)
+
+            def written(low, v):  # the thing, its field's place (checked), State.set_attr written out
+                e, a = low.tmp(), low.tmp()
+                out = [ast.Assign([P.store(e)], low.expr(obj))]
+                where = P.call(low.ref(field_pos), P.load("st"), P.load(e), low.ref(table), ast.Constant(name))
+                if len(table) == 1:  # one kind: `if e is None or KD[e] != kind: field_pos(...)` (it fails)
+                    (kind, pos), = table.items()
+                    bad = P.binary("or", ast.Compare(P.load(e), [ast.Is()], [ast.Constant(None)]),
+                                   ast.Compare(P.subscript(P.load("KD"), P.load(e)), [ast.NotEq()], [ast.Constant(kind)]))
+                    out.append(ast.If(bad, [ast.Expr(where)], []))
+                    at = ast.Constant(pos)
+                else:
+                    at = P.load(low.tmp())
+                    out.append(ast.Assign([P.store(at.id)], where))
+                    at = P.load(at.id)
+                old = ast.NamedExpr(P.store(a), P.subscript(P.load("E"), P.load(e)))
+                head = ast.Subscript(old, ast.Slice(None, at, None), ast.Load())
+                tail = ast.Subscript(P.load(a), ast.Slice(ast.BinOp(_copy_at(at), ast.Add(), ast.Constant(1)), None, None),
+                                     ast.Load())
+                value = ast.BinOp(ast.BinOp(head, ast.Add(), ast.Tuple([v], ast.Load())), ast.Add(), tail)
+                return out + [P.set_item(P.load("E"), P.load(e), value)]
+            self.low.store_written(store_attr, written)
             return store_attr, ftype
         self.diags.error(t.span, "only a variable, `var[i]` or `thing.field` can be assigned")
         return None, "any"
@@ -279,6 +301,17 @@ class StmtCompiler:
             if r is not None and v is not None:
                 v = _bounded(v, r, name)
             st.vals[slot] = v
+
+        def written(low, v):  # `name[i] = v`, i checked: `V[base + i] = v`
+            i = low.tmp()
+            bad = P.binary("or", ast.Compare(P.load(i), [ast.Is()], [ast.Constant(None)]),
+                           ast.UnaryOp(ast.Not(), ast.Compare(ast.Constant(0), [ast.LtE(), ast.Lt()],
+                                                             [P.load(i), ast.Constant(count)])))
+            return [ast.Assign([P.store(i)], low.expr(idx)),
+                    ast.If(bad, [ast.Expr(P.call(low.ref(out_of_range), ast.Constant(name), P.load(i), ast.Constant(count)))], []),
+                    P.set_item(P.load("V"), ast.BinOp(ast.Constant(base), ast.Add(), P.load(i)), v)]
+        if idx is not None and not bounded:
+            self.low.store_written(store, written)
         return store
 
     def _proc_call(self, e: A.Expr) -> bool:
@@ -849,7 +882,15 @@ def _store_template(low, store, value) -> list:
     where = low.store_target(store)
     if where is not None:
         return [P.set_item(P.load(where[0]), ast.Constant(where[1]), low.expr(value))]
+    written = low.store_writer(store)
+    if written is not None:  # the value first, as the store's caller computes it first
+        v = low.tmp()
+        return [ast.Assign([P.store(v)], low.expr(value))] + written(low, P.load(v))
     return [ast.Expr(P.call(low.ref(store), P.load("st"), P.load("L"), low.expr(value)))]
+
+
+def _copy_at(at: ast.expr) -> ast.expr:
+    return ast.Constant(at.value) if type(at) is ast.Constant else P.load(at.id)
 
 
 def _move_template(low, what, dest, bottom: bool) -> list:
