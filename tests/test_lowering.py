@@ -102,6 +102,12 @@ FAULTS = {
         "  create K(v: 1) in z\n  create M(w: 1) in z\n}\nphase p {\n  for k in z {\n    k.v += 1\n  }\n  end draw\n}\n",
     "index out of range, assigned after its value":
         "seats 2\nvar s: int per seat = 0\nvar i: int = 0\nstart p\nphase p {\n  i = -1\n  s[i] = other(3)\n  end draw\n}\n",
+    "a repeat count out of range in a pure proc":
+        "var n: int = 0\nstart p\nproc f() {\n  n = 1\n  repeat n - 5 {\n    n += 1\n  }\n}\n"
+        "phase p {\n  f()\n  end draw\n}\n",
+    "a fault in the third round of a repeat, in a pure proc":
+        "var n: int = 0\nvar m: int = 0\nstart p\nproc f() {\n  repeat 4 {\n    n += 1\n    if n == 2 {\n      continue\n    }\n"
+        "    m = 6 / (3 - n)\n  }\n}\nphase p {\n  f()\n  end draw\n}\n",
     "a pure loop's test fails on its second round":
         "var n: int = 0\nstart p\nphase p {\n  while other(n) >= 0 max 5 {\n    n += 1\n  }\n  end draw\n}\n",
 }

@@ -371,12 +371,21 @@ def _reach(c, node, fs, ts):
     net_cost = fs[4] if len(fs) == 5 else c._fixed(lambda st, L: 1, 1)
     vec = c.p.dir_vec
 
+    answers: dict = {}  # this call's answers by its arguments, before any work (Court.reach remembers too)
+
     def reach_of(n, at, s, ds, net):
+        key = (n, at, s, ds, net)
+        found = answers.get(key)
+        if found is not None:
+            return found
         if not 0 <= n <= 64:
             raise Fault(f"`reach` distance {n} is out of 0..64")
         if net < 0:
             raise Fault(f"`reach`'s net cost is {net}: it must be 0 or more")
-        return court.reach(at, n, s, [vec[d] for d in ds], net)
+        found = court.reach(at, n, s, [vec[d] for d in ds], net)
+        if len(answers) < 1 << 16:
+            answers[key] = found
+        return found
 
     def reach(st, L):
         return reach_of(dist(st, L), cell(st, L), side(st, L), dirs(st, L), net_cost(st, L))

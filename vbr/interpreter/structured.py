@@ -235,7 +235,11 @@ class StructuredCompiler:
             for _ in range(n):
                 if body(st, L) == BREAK:
                     break
-        return repeat
+
+        def template(low, in_loop):  # `for _ in range(repeat_count(...)): body`
+            n = P.call(low.ref(repeat_count), P.load("st"), low.expr(count), ast.Constant(cap))
+            return [ast.For(P.store(low.tmp()), P.call(low.ref(range), n), low.stmts(body, s.body.span, True), [])]
+        return self.low.stmt_template(repeat, template)
 
     def p_Loop(self, s: A.Loop, scope: Scope):
         return self._bounded(s, scope, None)
