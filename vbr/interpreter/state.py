@@ -301,7 +301,7 @@ class State:
         score). Stops early, as `run` does, if the game stalls with no choice pending.
 
         While it plays, `auto` answers for the seats: the lowered code asks it where a choice is
-        offered and goes on without suspending (lowering.py, `_Chain.choose`); a choice that
+        offered and goes on without suspending (lowering.py, `_Chain.answered`); a choice that
         suspends all the same (the closures, or near a limit) is answered here, with apply_index
         and run written into one loop. Either way the same draws, steps and counts."""
         prog = self.prog
