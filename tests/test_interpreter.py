@@ -460,3 +460,12 @@ def test_procedure_results_are_checked(tmp_path, text, message):
     with pytest.raises(VbrError) as exc:
         load(p)
     assert message in exc.value.render()
+
+
+@pytest.mark.parametrize("args", ["true, 1", "1, true"])
+def test_two_argument_max_checks_both_arguments(tmp_path, args):
+    from vbr.errors import VbrError
+    p = write(tmp_path, f'game "g"\nseats 2\nvar n: int = 0\nstart p\nphase p {{\n  n = max({args})\n  end draw\n}}\n')
+    with pytest.raises(VbrError) as exc:
+        load(p)
+    assert "`max`'s argument must be int, not bool" in exc.value.render()

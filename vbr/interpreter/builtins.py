@@ -137,7 +137,7 @@ def _extreme(c, node, fs, ts, fn):
         a, b = fs
         for i in (0, 1):
             _want(c, node, i, ts[i], "int", f"`{fn.__name__}`'s argument")
-            return _calls(c, lambda st, L: fn(a(st, L), b(st, L)), fn, a, b), "int"
+        return _calls(c, lambda st, L: fn(a(st, L), b(st, L)), fn, a, b), "int"
     (f,) = fs
     _want(c, node, 0, ts[0], "list:int", f"`{fn.__name__}`'s argument")
     of = _EXTREME_OF[fn]
