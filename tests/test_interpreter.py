@@ -469,3 +469,36 @@ def test_two_argument_max_checks_both_arguments(tmp_path, args):
     with pytest.raises(VbrError) as exc:
         load(p)
     assert "`max`'s argument must be int, not bool" in exc.value.render()
+
+
+FACE_DOWN = """game "face down"
+seats 2
+kind Card { v: int }
+zone hand per seat owner
+zone pile public
+var laid: Card = none
+start p
+setup {
+  create Card(v: 1) in hand[0]
+  create Card(v: 2) in hand[0]
+}
+phase p {
+  choose c from hand[0] by 0 as "lay one"
+  laid = c
+  choose g from hand[0] by 1 as "guess blind"
+  move g to pile
+  end draw
+}
+"""
+
+
+def test_an_observation_never_names_a_card_the_seat_cannot_see(tmp_path):
+    """A public var naming a card in seat 0's hand, and a blind choice among that hand's cards:
+    seat 1 sees `hidden` (an id would say which card, ids follow creation order); seat 0 sees ids."""
+    st = load(write(tmp_path, FACE_DOWN)).new_state(0)
+    st.apply_value(st.pending.options[1])
+    assert st.observation(0)["vars"]["laid"] == "#1"
+    assert st.observation(1)["vars"]["laid"] == "hidden"
+    assert st.observation(1)["legal"] == ["hidden", "hidden"]
+    st.apply_index(0)
+    assert st.observation(1)["zones"]["pile"] and st.result is not None

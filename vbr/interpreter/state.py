@@ -589,12 +589,23 @@ class State:
                 zones[name] = [self.describe(e) for e in self.zones[z]]
             else:
                 zones[name] = len(self.zones[z])
-        obs = {"phase": self.phase, "vars": {n: text(v, prog) for n, v in zip(prog.var_names, self.vals)},
+        hidden = set(self.hidden_zones(seat))
+        seen = (lambda v: self._seen_text(v, hidden)) if hidden else (lambda v: text(v, prog))
+        obs = {"phase": self.phase, "vars": {n: seen(v) for n, v in zip(prog.var_names, self.vals)},
                "zones": zones}
         if self.pending is not None and self.pending.seat == seat:
             obs["prompt"] = self.pending.prompt
-            obs["legal"] = [text(v, prog) for v in self.pending.options]
+            obs["legal"] = [seen(v) for v in self.pending.options]
         return obs
+
+    def _seen_text(self, value, hidden: set) -> str:
+        """A value as a seat that cannot look into the `hidden` zones sees it: a card lying in one
+        is `hidden`, never its id (ids follow creation order, so an id would name the card)."""
+        if isinstance(value, Ent) and self.where[value] in hidden:
+            return "hidden"
+        if isinstance(value, tuple) and any(isinstance(x, Ent) for x in value):
+            return "[" + ", ".join(self._seen_text(x, hidden) for x in value) + "]"
+        return text(value, self.prog)
 
     def determinize(self, seat: int, seed: int) -> "State":
         """A copy in which everything `seat` cannot see is dealt anew: what an honest agent may
