@@ -36,11 +36,16 @@ def derived_max_actions(game, first_state) -> int:
 
 
 def resolve_max_actions(game, first_state, max_actions) -> int:
-    if max_actions is None:
-        return derived_max_actions(game, first_state)
-    if isinstance(max_actions, bool) or not isinstance(max_actions, int) or max_actions < 1:
-        raise UsageError(f"max_actions must be a whole number of at least 1, not {max_actions!r}")
-    return max_actions
+    return _resolve("max_actions", max_actions, lambda: derived_max_actions(game, first_state))
+
+
+def _resolve(name: str, given, derive) -> int:
+    """A bound the user gave (a whole number ≥ 1, else a usage error), or the derived one."""
+    if given is None:
+        return derive()
+    if isinstance(given, bool) or not isinstance(given, int) or given < 1:
+        raise UsageError(f"{name} must be a whole number of at least 1, not {given!r}")
+    return given
 
 
 def check_options(state, limit: int) -> None:
@@ -111,11 +116,7 @@ def derived_max_chance_outcomes(game, first_state) -> int:
 
 
 def resolve_max_chance_outcomes(game, first_state, bound) -> int:
-    if bound is None:
-        return derived_max_chance_outcomes(game, first_state)
-    if isinstance(bound, bool) or not isinstance(bound, int) or bound < 1:
-        raise UsageError(f"max_chance_outcomes must be a whole number of at least 1, not {bound!r}")
-    return bound
+    return _resolve("max_chance_outcomes", bound, lambda: derived_max_chance_outcomes(game, first_state))
 
 
 def has_hidden_zones(prog) -> bool:
