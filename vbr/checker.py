@@ -10,6 +10,7 @@ import difflib
 from dataclasses import dataclass, field
 
 from vbr import limits as LIM
+from vbr.builtin_signatures import SIGNATURES
 from vbr.errors import Diagnostic, Diagnostics, OptionError, Span, VbrCheckError
 from vbr.grammar import ast as A
 from vbr.loader import RuleSet
@@ -100,8 +101,7 @@ def keywords() -> set[str]:
 
 
 def builtin_names() -> set[str]:
-    from vbr.interpreter.builtins import BUILTINS
-    return set(BUILTINS)
+    return set(SIGNATURES)
 
 
 def type_of(model: Model, t: A.TypeRef) -> str:

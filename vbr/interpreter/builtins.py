@@ -1,12 +1,15 @@
 """The built-in functions of the language: collections, seats and teams, court geometry.
 
-Each is general (no game in here); docs/language.md lists them all with an example each.
+Each is general (no game in here); docs/language.md lists them all with an example each. Here is
+how each is type-checked and compiled; its name, arity and one-line doc are its entry in
+`vbr/builtin_signatures.py`, which the checker reads without importing the interpreter.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable
 
+from vbr.builtin_signatures import SIGNATURES
 from vbr.interpreter import pyast as ast
 
 from vbr.interpreter import lowering as P
@@ -27,9 +30,17 @@ class Builtin:
 BUILTINS: dict[str, Builtin] = {}
 
 
-def builtin(name: str, lo: int, hi: int | None = None, doc: str = "", raw_args: int = 0):
+def builtin(name: str):
+    """Register the build function of the built-in `name`; its arity and doc are its entry in
+    `vbr/builtin_signatures.py`, the table the checker and the editor read."""
+    sig = SIGNATURES.get(name)
+    if sig is None:
+        raise RuntimeError(f"built-in `{name}` has no entry in vbr/builtin_signatures.py")
+    if name in BUILTINS:
+        raise RuntimeError(f"built-in `{name}` is registered twice")
+
     def deco(fn):
-        BUILTINS[name] = Builtin(lo, hi if hi is not None else lo, fn, doc, raw_args)
+        BUILTINS[name] = Builtin(sig.min_args, sig.max_args, fn, sig.doc, sig.raw_args)
         return fn
     return deco
 
@@ -57,7 +68,7 @@ def _coll(st, x):
 
 
 # ------------------------------------------------------------------------- collections
-@builtin("count", 1, doc="how many items a list or zone holds")
+@builtin("count")
 def _count(c, node, fs, ts):
     (f,) = fs
     if T.item_type(ts[0]) is None:
@@ -66,7 +77,7 @@ def _count(c, node, fs, ts):
     return c._py(fn, lambda low: P.call(low.ref(len), _items(low, f, ts[0]))), "int"
 
 
-@builtin("empty", 1, doc="true when a list or zone holds nothing")
+@builtin("empty")
 def _empty(c, node, fs, ts):
     (f,) = fs
     if T.item_type(ts[0]) is None:
@@ -82,9 +93,9 @@ def _items(low, f, t: str):
     return P.call(low.ref(_coll), P.load("st"), low.expr(f))
 
 
-def _zone_end(name: str, index: int, doc: str) -> None:
+def _zone_end(name: str, index: int) -> None:
     """`top` (index -1, the next to be drawn) and `bottom` (index 0) of a zone, or none."""
-    @builtin(name, 1, doc=doc)
+    @builtin(name)
     def build(c, node, fs, ts):
         (f,) = fs
         _want(c, node, 0, ts[0], "zone", f"`{name}`'s argument")
@@ -100,18 +111,18 @@ def _zone_end(name: str, index: int, doc: str) -> None:
         return c._py(end, template), "ent"
 
 
-_zone_end("top", -1, "the top item of a zone (the next to be drawn), or none")
-_zone_end("bottom", 0, "the bottom item of a zone, or none")
+_zone_end("top", -1)
+_zone_end("bottom", 0)
 
 
-@builtin("zone_of", 1, doc="the zone a card or piece is in")
+@builtin("zone_of")
 def _zone_of(c, node, fs, ts):
     (f,) = fs
     _want(c, node, 0, ts[0], "ent", "`zone_of`'s argument")
     return (lambda st, L: ZoneRef(st.where[f(st, L)])), "zone"
 
 
-@builtin("owner", 1, doc="the seat (or team) owning a zone or the zone a card is in; -1 for a shared zone")
+@builtin("owner")
 def _owner(c, node, fs, ts):
     (f,) = fs
     owners = c.p.zone_owner
@@ -122,12 +133,12 @@ def _owner(c, node, fs, ts):
     return owner, "seat"
 
 
-@builtin("max", 1, 2, doc="the larger of two numbers, or the largest of a list (none if empty)")
+@builtin("max")
 def _max(c, node, fs, ts):
     return _extreme(c, node, fs, ts, max)
 
 
-@builtin("min", 1, 2, doc="the smaller of two numbers, or the smallest of a list (none if empty)")
+@builtin("min")
 def _min(c, node, fs, ts):
     return _extreme(c, node, fs, ts, min)
 
@@ -156,14 +167,14 @@ def _smallest(st, xs):
 _EXTREME_OF = {max: _largest, min: _smallest}
 
 
-@builtin("abs", 1, doc="absolute value")
+@builtin("abs")
 def _abs(c, node, fs, ts):
     (f,) = fs
     _want(c, node, 0, ts[0], "int", "`abs`'s argument")
     return _calls(c, lambda st, L: abs(f(st, L)), abs, f), "int"
 
 
-@builtin("index_of", 2, doc="position of an item in a list (0-based), or -1")
+@builtin("index_of")
 def _index_of(c, node, fs, ts):
     a, b = fs
 
@@ -175,7 +186,7 @@ def _index_of(c, node, fs, ts):
 
 
 # ------------------------------------------------------------------------- seats and teams
-@builtin("next_seat", 1, doc="the seat after this one, round the table")
+@builtin("next_seat")
 def _next_seat(c, node, fs, ts):
     (f,) = fs
     n = c.m.seats
@@ -184,7 +195,7 @@ def _next_seat(c, node, fs, ts):
                  lambda low: ast.BinOp(ast.BinOp(low.expr(f), ast.Add(), ast.Constant(1)), ast.Mod(), ast.Constant(n))), "seat"
 
 
-@builtin("other", 1, doc="in a game of two sides: the other side (seat or team), 0 <-> 1")
+@builtin("other")
 def _other(c, node, fs, ts):
     (f,) = fs
     _want(c, node, 0, ts[0], "int", "`other`'s argument")
@@ -198,7 +209,7 @@ def other_side(x):
     return 1 - x
 
 
-@builtin("team_of", 1, doc="the team index of a seat")
+@builtin("team_of")
 def _team_of(c, node, fs, ts):
     (f,) = fs
     table = tuple(c.m.team_of)
@@ -210,14 +221,14 @@ def _indexes(c, fn, table, f):
     return c._py(fn, lambda low: P.subscript(low.ref(table), low.expr(f)))
 
 
-@builtin("team_seats", 1, doc="the seats of a team")
+@builtin("team_seats")
 def _team_seats(c, node, fs, ts):
     (f,) = fs
     table = tuple(tuple(t) for t in c.m.teams)
     return _indexes(c, lambda st, L: table[f(st, L)], table, f), "list:seat"
 
 
-@builtin("partner", 1, doc="the next seat of the same team (the seat itself in a team of one)")
+@builtin("partner")
 def _partner(c, node, fs, ts):
     (f,) = fs
     table = []
@@ -236,7 +247,7 @@ def _court(c, node):
     return c.p.court
 
 
-@builtin("field", 2, doc="the cell of field number n on a side")
+@builtin("field")
 def _field(c, node, fs, ts):
     court = _court(c, node)
     side, num = fs
@@ -258,8 +269,7 @@ def _field(c, node, fs, ts):
     return (c._py(fn, template) if court is not None else fn), "cell"
 
 
-@builtin("cell_at", 3, doc="the cell at a row and column of a side, in that side's frame (row 1 = its back row, "
-                            "col 1 = its left; row 0 is behind its baseline): numbered field or not")
+@builtin("cell_at")
 def _cell_at(c, node, fs, ts):
     court = _court(c, node)
     for i, what in ((0, "side"), (1, "row"), (2, "column")):
@@ -275,7 +285,7 @@ def _cell_at(c, node, fs, ts):
     return _calls(c, fn, cell_of, *fs), "cell"
 
 
-@builtin("space", 2, doc="the cell of a named space (e.g. a serve space) of a side", raw_args=1)
+@builtin("space")
 def _space(c, node, fs, ts):
     court = _court(c, node)
     name = node.args[0]
@@ -290,8 +300,8 @@ def _space(c, node, fs, ts):
     return c._py(fn, lambda low: P.call(low.ref(court.space), ast.Constant(sname), low.expr(side))), "cell"
 
 
-def _cell_fn(name, method, rtype, doc):
-    @builtin(name, 1, doc=doc)
+def _cell_fn(name, method, rtype):
+    @builtin(name)
     def build(c, node, fs, ts):
         court = _court(c, node)
         _want(c, node, 0, ts[0], "cell", f"`{name}`'s argument")
@@ -313,23 +323,22 @@ def _cell_fn(name, method, rtype, doc):
         return (c._py(lambda st, L: of(f(st, L)), template) if m is not None else (lambda st, L: of(f(st, L)))), rtype
 
 
-_cell_fn("number", "number", "int", "the field number of a cell (0 if it is no numbered field)")
-_cell_fn("side", "side", "int", "the side a cell belongs to, or -1 on the net or out")
-_cell_fn("row", "row", "int", "the row of a cell in its side's frame (1 = back row)")
-_cell_fn("col", "col", "int", "the column of a cell in its side's frame (1 = its left)")
-_cell_fn("in_court", "in_court", "bool", "true unless the cell is out of the court")
-_cell_fn("on_net", "on_net", "bool", "true for the net's own cells")
+_cell_fn("number", "number", "int")
+_cell_fn("side", "side", "int")
+_cell_fn("row", "row", "int")
+_cell_fn("col", "col", "int")
+_cell_fn("in_court", "in_court", "bool")
+_cell_fn("on_net", "on_net", "bool")
 
 
-@builtin("cells", 1, doc="the numbered fields of a side, in number order")
+@builtin("cells")
 def _cells(c, node, fs, ts):
     court = _court(c, node)
     (f,) = fs
     return (lambda st, L: court.cells(f(st, L))), "list:cell"
 
 
-@builtin("step", 4, 5, doc="where a cell goes after n unit steps in a direction, in a side's frame (may be out); "
-                            "an optional fifth argument is what a step onto the net costs (default 1)")
+@builtin("step")
 def _step(c, node, fs, ts):
     court = _court(c, node)
     cell, d, side, n = fs[:4]
@@ -363,7 +372,7 @@ def _step_with_net_cost(c, court, cell, d, side, n, net):
     return _calls(c, fn, step_of, cell, d, side, n, net)
 
 
-@builtin("reach", 4, 5, doc="every landing cell of an exact-distance movement: no reversing, no stop on the net")
+@builtin("reach")
 def _reach(c, node, fs, ts):
     court = _court(c, node)
     _want(c, node, 3, ts[3], "list:dir", "`reach`'s directions")
@@ -394,7 +403,7 @@ def _reach(c, node, fs, ts):
     return _calls(c, reach, reach_of, dist, cell, side, dirs, net_cost), "list:cell"
 
 
-@builtin("distance", 2, doc="unit steps between two cells along the axes (Manhattan)")
+@builtin("distance")
 def _distance(c, node, fs, ts):
     a, b = fs
     for i in (0, 1):
@@ -407,7 +416,7 @@ def manhattan(x, y) -> int:
     return abs(x[0] - y[0]) + abs(x[1] - y[1])
 
 
-@builtin("directions", 0, doc="every declared direction")
+@builtin("directions")
 def _directions(c, node, fs, ts):
     dirs = tuple(c.m.directions)
     return c._fixed(lambda st, L: dirs, dirs), "list:dir"
@@ -415,3 +424,8 @@ def _directions(c, node, fs, ts):
 
 def is_cell(x) -> bool:
     return isinstance(x, Cell)
+
+
+_unbuilt = [name for name in SIGNATURES if name not in BUILTINS]
+if _unbuilt:
+    raise RuntimeError(f"vbr/builtin_signatures.py lists built-ins with no build function here: {', '.join(_unbuilt)}")

@@ -277,7 +277,7 @@ def describe(a: an.Analysis, d: an.Declared) -> str:
 # ---------------------------------------------------------------------- completion
 @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=["."]))
 def completion(ls: VbrLanguageServer, params: T.CompletionParams):
-    from vbr.checker import builtin_names
+    from vbr.builtin_signatures import SIGNATURES
     from vbr.highlight import grammar_keywords
     state = ls.state(params.text_document.uri)
     if state is None:
@@ -302,8 +302,9 @@ def completion(ls: VbrLanguageServer, params: T.CompletionParams):
         kind = _COMPLETION_KINDS.get(what, T.CompletionItemKind.EnumMember if what.startswith("member")
                                      else T.CompletionItemKind.Variable)
         items[key] = T.CompletionItem(label=key, kind=kind, detail=sites[0].signature or what)
-    for name in sorted(builtin_names()):
-        items.setdefault(name, T.CompletionItem(label=name, kind=T.CompletionItemKind.Function, detail="built-in"))
+    for name, sig in sorted(SIGNATURES.items()):
+        items.setdefault(name, T.CompletionItem(label=name, kind=T.CompletionItemKind.Function, detail="built-in",
+                                                documentation=sig.doc))
     for word in grammar_keywords():
         items.setdefault(word, T.CompletionItem(label=word, kind=T.CompletionItemKind.Keyword))
     return T.CompletionList(is_incomplete=False, items=sorted(items.values(), key=lambda i: i.label))

@@ -1,0 +1,137 @@
+"""Layering: the checker sits below the interpreter and never imports it.
+
+The built-ins' names, arities and docs live in `vbr/builtin_signatures.py`, below both; the
+interpreter registers one build function per entry there (`vbr/interpreter/builtins.py`).
+"""
+import ast
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, rule_files
+
+VBR = ROOT / "vbr"
+
+
+def _run(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=ROOT)
+
+
+# ------------------------------------------------------------------------- at run time
+def test_checking_a_bundled_file_imports_no_interpreter():
+    files = [str(p) for p in rule_files()]
+    assert files
+    done = _run(f"""
+        import sys
+        import vbr.checker, vbr.loader
+        for path in {files!r}:
+            vbr.checker.build_model(vbr.loader.load_rules(path))
+        print(" ".join(sorted(m for m in sys.modules if m == "vbr.interpreter" or m.startswith("vbr.interpreter."))))
+    """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "", f"the checker imported {done.stdout.strip()}"
+
+
+# ------------------------------------------------------------------------- the table and the interpreter agree
+def test_the_table_and_the_registered_builtins_agree():
+    from vbr.builtin_signatures import SIGNATURES
+    from vbr.interpreter.builtins import BUILTINS
+
+    assert list(BUILTINS) == list(SIGNATURES)
+    for name, b in BUILTINS.items():
+        s = SIGNATURES[name]
+        assert (b.min_args, b.max_args, b.raw_args, b.doc) == (s.min_args, s.max_args, s.raw_args, s.doc), name
+        assert 0 <= s.min_args <= s.max_args and 0 <= s.raw_args <= s.min_args and s.doc, name
+
+
+def test_the_checker_refuses_every_builtin_name_as_a_function():
+    from vbr.builtin_signatures import SIGNATURES
+    from vbr.checker import builtin_names
+
+    assert builtin_names() == set(SIGNATURES)
+
+
+def test_registering_a_builtin_missing_from_the_table_is_an_error():
+    from vbr.interpreter.builtins import builtin
+
+    with pytest.raises(RuntimeError, match="no entry in vbr/builtin_signatures.py"):
+        builtin("no_such_builtin")
+
+
+def test_registering_a_builtin_twice_is_an_error():
+    from vbr.interpreter.builtins import builtin
+
+    with pytest.raises(RuntimeError, match="registered twice"):
+        builtin("count")
+
+
+def test_a_table_entry_with_no_build_function_stops_the_import():
+    done = _run("""
+        from vbr.builtin_signatures import SIGNATURES, Signature
+        SIGNATURES["no_such_builtin"] = Signature("no_such_builtin", 1, 1, "nothing")
+        import vbr.interpreter.builtins
+    """)
+    assert done.returncode != 0
+    assert "no build function here: no_such_builtin" in done.stderr
+
+
+# ------------------------------------------------------------------------- statically, lazy imports included
+def _module_file(name: str) -> Path | None:
+    parts = name.split(".")
+    if parts[0] != "vbr":
+        return None
+    base = ROOT.joinpath(*parts)
+    for f in (base.with_suffix(".py"), base / "__init__.py"):
+        if f.is_file():
+            return f
+    return None
+
+
+def _imports(path: Path, name: str) -> set[str]:
+    """The vbr modules a file imports anywhere in it (inside functions too)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{anchor}.{base}" if base else anchor
+            for a in node.names:  # `from vbr import limits`: the module vbr.limits
+                out.add(f"{base}.{a.name}" if _module_file(f"{base}.{a.name}") else base)
+    return {m for m in out if m == "vbr" or m.startswith("vbr.")}
+
+
+def _closure(start: str) -> dict[str, str]:
+    """Every vbr module reachable from `start` by imports, each with the module that imports it."""
+    seen = {start: ""}
+    todo = [start]
+    while todo:
+        name = todo.pop()
+        path = _module_file(name)
+        if path is None:
+            continue
+        for m in _imports(path, name):
+            if m not in seen:
+                seen[m] = name
+                todo.append(m)
+    return seen
+
+
+@pytest.mark.parametrize("start", ["vbr.checker", "vbr.loader", "vbr.errors", "vbr.limits", "vbr.grammar.parser",
+                                   "vbr.grammar.printer", "vbr.builtin_signatures"])
+def test_below_the_interpreter_nothing_imports_it(start):
+    reached = _closure(start)
+    assert _module_file(start) is not None
+    bad = sorted(m for m in reached if m == "vbr.interpreter" or m.startswith("vbr.interpreter."))
+    assert not bad, f"{start} reaches {bad[0]} (imported by {reached[bad[0]]})"
+
+
+def test_the_signature_table_imports_nothing_from_vbr():
+    path = VBR / "builtin_signatures.py"
+    assert _imports(path, "vbr.builtin_signatures") == set()
