@@ -226,8 +226,20 @@ class ExprCompiler:
                 x = obj(st, L)
                 return st.ent[x][field_pos(st, x, table, name)]
 
+            by_kind = tuple(table.get(k.index) for k in sorted(self.m.kinds.values(), key=lambda k: k.index))
+
             def template(low):
-                return P.call(low.ref(field_of_any), P.load("st"), low.expr(obj), low.ref(table), ast.Constant(name))
+                if not P.FIELD_BY_KIND:
+                    return P.call(low.ref(field_of_any), P.load("st"), low.expr(obj), low.ref(table), ast.Constant(name))
+                # `E[_x][_p] if (_x := x) is not None and (_p := POS[KD[_x]]) is not None else
+                # field_of_any(...)`: POS gives the field's place by kind (none: no such field),
+                # field_of_any reports what is wrong
+                x, pos = low.tmp(), low.tmp()
+                ok = P.binary("and", ast.Compare(ast.NamedExpr(P.store(x), low.expr(obj)), [ast.IsNot()], [ast.Constant(None)]),
+                              ast.Compare(ast.NamedExpr(P.store(pos), P.subscript(low.ref(by_kind), P.subscript(P.load("KD"), P.load(x)))),
+                                          [ast.IsNot()], [ast.Constant(None)]))
+                return ast.IfExp(ok, P.subscript(P.subscript(P.load("E"), P.load(x)), P.load(pos)),
+                                 P.call(low.ref(field_of_any), P.load("st"), P.load(x), low.ref(table), ast.Constant(name)))
             return self._py(attr_any, template), ft
         return self.error(e, f"only cards and pieces have fields; this is {T.show(t)}")
 
@@ -343,6 +355,10 @@ class ExprCompiler:
             contains = _contains
 
             def inside(low):
+                if P.INLINE_IN and tb == "zone":
+                    return _in_zone_template(low, a, b)
+                if P.INLINE_IN and tb.startswith("list:"):  # Python's `in`, as _contains does for a list
+                    return ast.Compare(low.expr(a), [ast.In()], [low.expr(b)])
                 return P.call(low.ref(contains), P.load("st"), low.expr(a), low.expr(b))
             if op == "in":
                 return self._py(lambda st, L: contains(st, a(st, L), b(st, L)), inside), "bool"
@@ -738,6 +754,26 @@ def counted(st, coll):
 
 def _as_tuple(st, coll):
     return tuple(st.zones[coll]) if isinstance(coll, ZoneRef) else tuple(coll)
+
+
+def _in_zone_template(low, a, b) -> ast.expr:
+    """`a in b`, b a zone: `W[x] == z`, as _contains does, written out. A zone fixed by the rules:
+    `(_x := a) is not None and W[_x] == Z`. Else `a`, then `b`, as a call evaluates them:
+    `W[_x] == _z if (_x := a) is not None and type(_z := b) is ZoneRef else ...`, and
+    _contains for the rest (a none: `b` evaluated there, once; a zone that is none)."""
+    x = low.tmp()
+    fixed = low.fixed_value(b)
+    if isinstance(fixed, ZoneRef):
+        return P.binary("and", ast.Compare(ast.NamedExpr(P.store(x), low.expr(a)), [ast.IsNot()], [ast.Constant(None)]),
+                        P.binary("==", P.subscript(P.load("W"), P.load(x)), low.ref(fixed)))
+    z = low.tmp()
+    test = P.binary("and", ast.Compare(ast.NamedExpr(P.store(x), low.expr(a)), [ast.IsNot()], [ast.Constant(None)]),
+                    ast.Compare(P.call(low.ref(type), ast.NamedExpr(P.store(z), low.expr(b))),
+                                [ast.Is()], [low.ref(ZoneRef)]))
+    rest = ast.IfExp(ast.Compare(P.load(x), [ast.Is()], [ast.Constant(None)]),
+                     P.call(low.ref(_contains), P.load("st"), P.load(x), low.expr(b)),
+                     P.call(low.ref(_contains), P.load("st"), P.load(x), P.load(z)))
+    return ast.IfExp(test, P.binary("==", P.subscript(P.load("W"), P.load(x)), P.load(z)), rest)
 
 
 def _contains(st, x, coll):

@@ -32,6 +32,8 @@ _MEMO_TYPES = {"int", "seat", "bool", "str", "dir", "cell"}  # arguments a remem
 _MEMO_SIZE = 4096  # answers a fn remembers at most (per compiled program)
 _INLINE_WEIGHT = 200  # a fn evaluating more nodes than this (ExprCompiler.fn_weight) is called, not copied
 _MISS = type("Miss", (), {"__repr__": lambda self: "MISS", "__slots__": ()})()  # "not remembered yet"
+INLINE_IN = True  # `x in zone` and `x in list` written out (expressions.py, `_in_zone_template`)
+FIELD_BY_KIND = True  # `x.f` of a thing of several kinds: its place read from a tuple by kind (expressions.py)
 
 
 class Lowering:
