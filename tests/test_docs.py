@@ -33,7 +33,7 @@ from conftest import ROOT
 from vbr.errors import VbrError
 from vbr.grammar import ast as A
 from vbr.grammar.parser import parse, parse_expr
-from vbr.interpreter.builtins import BUILTINS
+from vbr.builtin_signatures import SIGNATURES as BUILTINS  # the table the checker reads; the interpreter registers the same names
 from vbr.scenario import run_file
 
 DOCS = ROOT / "docs"
