@@ -34,6 +34,7 @@ _INLINE_WEIGHT = 200  # a fn evaluating more nodes than this (ExprCompiler.fn_we
 _MISS = type("Miss", (), {"__repr__": lambda self: "MISS", "__slots__": ()})()  # "not remembered yet"
 INLINE_IN = True  # `x in zone` and `x in list` written out (expressions.py, `_in_zone_template`)
 FIELD_BY_KIND = True  # `x.f` of a thing of several kinds: its place read from a tuple by kind (expressions.py)
+WHERE_BY_NAME = True  # a choice's `where` reads each item as a Python name, not from its local slot (`_choose_options`)
 
 
 class Lowering:
@@ -639,21 +640,28 @@ class _Chain:
         from vbr.interpreter.program import Pending
         low = self.low
         from vbr.interpreter.scope import MAX_OPTIONS
-        body = [low.mark(self.code.spans[pc])] + _choose_options(low, c.src, c.src_type, c.where, c.slot)
+        options, restore = _choose_options(low, c.src, c.src_type, c.where, c.slot)
+        body = [low.mark(self.code.spans[pc])] + options
         if c.optional or c.else_label is not None:
             way_out = c.after if c.optional else c.else_label
             none = [set_item(_load("L"), ast.Constant(c.slot), ast.Constant(None))] + self.run_from(way_out.pc, path)
         else:
-            none = [ast.Expr(_call(low.ref(c.nothing)))]
+            none = restore() + [ast.Expr(_call(low.ref(c.nothing)))]
         body.append(ast.If(ast.UnaryOp(ast.Not(), _load("_opts")), none, []))
         many = ast.Compare(_call(low.ref(len), _load("_opts")), [ast.Gt()], [ast.Constant(MAX_OPTIONS)])
-        body.append(ast.If(many, [ast.Expr(_call(low.ref(c.too_many), _call(low.ref(len), _load("_opts"))))], []))
+        body.append(ast.If(many, restore() + [ast.Expr(_call(low.ref(c.too_many), _call(low.ref(len), _load("_opts"))))],
+                           []))
         if c.optional:
             body.append(ast.Expr(_call(ast.Attribute(_load("_opts"), "append", ast.Load()), ast.Constant(None))))
-        body += [ast.Assign([_store("_s")], low.expr(c.by)),
+        by = low.expr(c.by)
+        if restore() and _reads_slot(by, c.slot):
+            body += restore()  # `by` may read the slot: the slot as the closures leave it, first
+            restore = list
+        body += [ast.Assign([_store("_s")], by),
                  ast.If(ast.Compare(_load("_s"), [ast.NotIn()], [low.ref(c.seats)]),
-                        [ast.Expr(_call(low.ref(c.no_seat), _load("_s")))], [])]
+                        restore() + [ast.Expr(_call(low.ref(c.no_seat), _load("_s")))], [])]
         body.append(self.answered(c, path))
+        body += restore()  # suspending: the frame as the closures leave it (the last item in the slot)
         # Pending(seat, options, prompt, slot, next_pc, span) with its __init__ written out
         fields = [("seat", _load("_s")), ("options", _call(low.ref(tuple), _load("_opts"))),
                   ("prompt", ast.Constant(c.prompt)), ("slot", ast.Constant(c.slot)),
@@ -736,6 +744,38 @@ def _slot_renamed(node: ast.expr, slot: int, name: str) -> ast.expr | None:
     return _rewrite_expr(node, swap, skip=local)  # other locals of the enclosing code stay
 
 
+def _aliases_dropped(node: ast.expr, name: str) -> ast.expr:
+    """`node` with each `(_t := name)` read as `name` itself, and `_t` after it as `name`: the
+    item of a loop, which nothing in an expression rebinds (each `_t` bound there once)."""
+    stores = collections.Counter(n.id for n in ast.walk(node) if type(n) is ast.Name and type(n.ctx) is ast.Store)
+    aliases = {n.target.id for n in ast.walk(node) if type(n) is ast.NamedExpr and type(n.value) is ast.Name
+               and n.value.id == name and stores[n.target.id] == 1}
+    if not aliases:
+        return node
+
+    def swap(n):
+        if type(n) is ast.NamedExpr and n.target.id in aliases:
+            return _load(name)
+        if type(n) is ast.Name and n.id in aliases:
+            return _load(name)
+        return None
+    return _rewrite_expr(node, swap, skip=_is_local)  # (`node` has `L` in `L[i]` only: _slot_renamed)
+
+
+def _is_local(n) -> bool:
+    """`L[constant]`."""
+    return type(n) is ast.Subscript and type(n.value) is ast.Name and n.value.id == "L" and type(n.slice) is ast.Constant
+
+
+def _reads_slot(node: ast.expr, slot: int) -> bool:
+    """Whether `node` may read local `slot`: it reads `L[slot]`, or uses `L` other than as
+    `L[constant]` (hands the locals whole to a closure)."""
+    names = sum(1 for n in ast.walk(node) if type(n) is ast.Name and n.id == "L")
+    others = sum(1 for n in ast.walk(node) if type(n) is ast.Subscript and type(n.value) is ast.Name
+                 and n.value.id == "L" and type(n.slice) is ast.Constant and n.slice.value != slot)
+    return names != others
+
+
 def _attrs(obj: ast.expr, names) -> ast.expr:
     for name in names:
         obj = ast.Attribute(obj, name, ast.Load())
@@ -746,9 +786,17 @@ def _set_pc(value: ast.expr) -> ast.Assign:
     return ast.Assign([ast.Attribute(_load("fr"), "pc", ast.Store())], value)
 
 
-def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> list[ast.stmt]:
-    """`_opts = [x for x in src if where(x)]` as a loop that puts each x in its local slot (the
-    `where` reads it there); its items counted as steps, as `choice_items` counts them."""
+def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> tuple[list[ast.stmt], Callable]:
+    """`_opts = [x for x in src if where(x)]` as a loop, its items counted as steps, as
+    `choice_items` counts them. Returns (that code, restore).
+
+    The closures put each x in its local slot for `where` to read there. The loop here reads
+    x as a Python name instead (WHERE_BY_NAME), unless `where` hands the locals whole to a
+    closure. Then `restore()` makes the code that leaves the slot as the closures leave it (the
+    last item, if any), which the choice runs before anything can see the slot: before a failure
+    it reports, before `by` when `by` may read it, and before suspending. Every other way on
+    overwrites the slot first (none for no option, the answer for an answered choice). A
+    failure inside `where` itself leaves the slot as it was before the loop."""
     from vbr.interpreter.expressions import _iterate
     fixed = low.fixed_value(src)
     head = []
@@ -768,8 +816,22 @@ def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> list
                               _call(low.ref(len), _load(items)))]
         items = _load(items)
     if where is None:
-        return head + [ast.Assign([_store("_opts")], _call(low.ref(list), items))]
+        return head + [ast.Assign([_store("_opts")], _call(low.ref(list), items))], list
     x = low.tmp()
     take = ast.Expr(_call(ast.Attribute(_load("_opts"), "append", ast.Load()), _load(x)))
-    body = [set_item(_load("L"), ast.Constant(slot), _load(x)), ast.If(low.expr(where), [take], [])]
-    return head + [ast.Assign([_store("_opts")], ast.List([], ast.Load())), ast.For(_store(x), items, body, [])]
+    renamed = _slot_renamed(low.expr(where), slot, x) if WHERE_BY_NAME else None
+    restore = list  # nothing to restore: [] each time
+    if renamed is None:  # (a failed rename leaves its nodes half done: the test is built afresh)
+        body = [set_item(_load("L"), ast.Constant(slot), _load(x)), ast.If(low.expr(where), [take], [])]
+    else:
+        body = [ast.If(_aliases_dropped(renamed, x), [take], [])]
+        if isinstance(fixed, tuple):
+            if fixed:
+                def restore():
+                    return [set_item(_load("L"), ast.Constant(slot), low.ref(fixed[-1]))]
+        else:
+            def restore():  # `if items: L[slot] = items[-1]`, fresh nodes each time
+                last = subscript(_copy_plain(items), ast.Constant(-1))
+                return [ast.If(_copy_plain(items), [set_item(_load("L"), ast.Constant(slot), last)], [])]
+    loop = [ast.Assign([_store("_opts")], ast.List([], ast.Load())), ast.For(_store(x), items, body, [])]
+    return head + loop, restore

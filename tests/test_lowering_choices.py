@@ -1,0 +1,158 @@
+"""A choice written out by the lowering (vbr/interpreter/lowering.py, `_Chain.choose`,
+`_choose_options`), against the closures (statements.py, `choose`/`settle`):
+
+- WHERE_BY_NAME: a `where` reads each item as a Python name, not through its local slot; the
+  slot is left as the closures leave it (the last item) wherever it can be seen: a suspended
+  choice, a copy of the state, a fault.
+
+The same games (state, steps, counts, logs), the same frames at every suspended choice, the same
+located faults."""
+import ast
+import json
+import random
+
+import pytest
+
+from vbr.errors import VbrRuntimeError
+from vbr.interpreter import lowering as LW
+from vbr.interpreter.compiler import compile_rules
+from vbr.interpreter.game import Game
+from vbr.loader import load_rules
+from vbr.play import play_game
+
+FLAGS = {"WHERE_BY_NAME": True}
+
+CHOICES = """seats 2
+kind Card { v: int }
+zone z public
+zone h per seat public
+var n: int = 0
+var rounds: int = 0
+start p
+setup {
+  create Card(v: 1) in z times 3
+  create Card(v: 2) in z times 2
+  create Card(v: 3) in h[0]
+}
+phase p {
+  choose c from z where c.v == 1 + rounds % 2 by rounds % 2 optional
+  if c != none {
+    move c to h[rounds % 2]
+  }
+  choose k from [1, 2, 3, 4] where k != rounds % 4 by 0
+  n += k
+  choose m from h[0] where m.v > 2 by 1 else {
+    n += 100
+  }
+  choose d from [5, 6] by 1
+  choose e from 0..3 where e >= rounds % 3 by rounds % 2
+  choose w from z by 0 optional
+  n += d + e
+  rounds += 1
+  if rounds > 6 {
+    end draw
+  }
+  goto p
+}
+"""
+
+
+def forms(path, **flags):
+    """The closures, and the lowered program compiled with `flags` set on the module."""
+    rules = load_rules(path)
+    closures = Game(rules, compile_rules(rules, {}, lower=False), {})
+    saved = {k: getattr(LW, k) for k in flags}
+    try:
+        for k, v in flags.items():
+            setattr(LW, k, v)
+        lowered = Game(rules, compile_rules(rules, {}, lower=True, keep_code=True), {})
+    finally:
+        for k, v in saved.items():
+            setattr(LW, k, v)
+    return closures, lowered
+
+
+def write(tmp_path, text):
+    path = tmp_path / "g.vbr"
+    path.write_text('game "x"\n' + text)
+    return path
+
+
+def final_state(game, seed):
+    r = play_game(game, seed, ["random"] * game.seats)
+    st = r.state
+    return (st.vals, st.zones, st.where, st.ent, st.kind, st.steps, st.choices, str(st.outcome()), r.options,
+            r.forced, r.score_track)
+
+
+def frames(game, seed):
+    """Play by answering each suspended choice (as an agent that is asked does): at each one,
+    the frames' locals, of the state and of a copy of it; then the log and outcome."""
+    st = game.new_state(seed, record=True)
+    rng = random.Random(seed)
+    seen = []
+    while not st.is_terminal():
+        copy = st.clone()
+        seen.append(([list(fr.L) for fr in st.stack], [list(fr.L) for fr in copy.stack], st.pending.slot,
+                     st.steps, st.choices))
+        st.apply_index(rng.randrange(len(st.legal_actions())))
+    return seen, json.dumps(st.log), str(st.outcome()), st.steps, st.choices
+
+
+def test_choices_play_the_same_games(tmp_path):
+    closures, lowered = forms(write(tmp_path, CHOICES), **FLAGS)
+    for seed in range(12):
+        assert final_state(lowered, seed) == final_state(closures, seed)
+
+
+def test_a_suspended_choice_leaves_the_same_frame(tmp_path):
+    """The slot of a choice with `where` holds the last item looked at, in both forms, when the
+    choice suspends, and in a copy of the state."""
+    closures, lowered = forms(write(tmp_path, CHOICES), **FLAGS)
+    for seed in range(8):
+        got, want = frames(lowered, seed), frames(closures, seed)
+        assert got == want
+        assert any(L[-1][slot] is not None for L, _, slot, _, _ in got[0])  # a slot the loop left set
+
+
+def loops_over_options(game):
+    """The `for` loops that collect a choice's options, in the generated code."""
+    for module in game.program.lowering.modules:
+        for node in ast.walk(module):
+            if isinstance(node, ast.For) and "_opts.append" in ast.unparse(node):
+                yield node
+
+
+def test_where_reads_the_item_by_name(tmp_path):
+    _, lowered = forms(write(tmp_path, CHOICES), **FLAGS)
+    loops = list(loops_over_options(lowered))
+    assert loops
+    for loop in loops:  # nothing stored in a local slot per item
+        assert not [n for n in ast.walk(loop) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)]
+    _, before = forms(write(tmp_path, CHOICES), WHERE_BY_NAME=False)
+    assert all(isinstance(loop.body[0], ast.Assign) for loop in loops_over_options(before))
+
+
+FAULTS = {
+    "nothing to choose from":
+        "seats 2\nkind Card { v: int }\nzone z public\nvar n: int = 0\nstart p\n"
+        "setup {\n  create Card(v: 1) in z times 2\n}\n"
+        "phase p {\n  n = 1\n  choose c from z where c.v > 1 by 0\n  end draw\n}\n",
+    "no seat":
+        "seats 2\nkind Card { v: int }\nzone z public\nvar n: int = 0\nvar s: seat = 0\nstart p\n"
+        "setup {\n  create Card(v: 1) in z times 2\n}\n"
+        "phase p {\n  n = 1\n  s = s + 5\n  choose c from z where c.v == 1 by s\n  end draw\n}\n",
+}
+
+
+@pytest.mark.parametrize("text", FAULTS.values(), ids=FAULTS.keys())
+def test_a_faulting_choice_is_located_and_leaves_the_slot_as_before(tmp_path, text):
+    seen = []
+    for game in forms(write(tmp_path, text), **FLAGS):
+        sink = []
+        with pytest.raises(VbrRuntimeError) as info:
+            game.new_state(0, sink=sink)
+        L = sink[0].stack[-1].L if sink and sink[0].stack else None
+        seen.append((str(info.value), L))
+    assert seen[0] == seen[1]
+    assert seen[0][1] is not None and any(v is not None for v in seen[0][1])
