@@ -3,7 +3,9 @@
 
 - WHERE_BY_NAME: a `where` reads each item as a Python name, not through its local slot; the
   slot is left as the closures leave it (the last item) wherever it can be seen: a suspended
-  choice, a copy of the state, a fault.
+  choice, a copy of the state, a fault;
+- CHOICE_LEAN: the options counted once, no check that a static bound makes moot (the number of
+  options of a list the rules spell out, a seat the rules name), the choice limit a constant.
 
 The same games (state, steps, counts, logs), the same frames at every suspended choice, the same
 located faults."""
@@ -20,7 +22,7 @@ from vbr.interpreter.game import Game
 from vbr.loader import load_rules
 from vbr.play import play_game
 
-FLAGS = {"WHERE_BY_NAME": True}
+FLAGS = {"WHERE_BY_NAME": True, "CHOICE_LEAN": True}
 
 CHOICES = """seats 2
 kind Card { v: int }
@@ -131,6 +133,15 @@ def test_where_reads_the_item_by_name(tmp_path):
         assert not [n for n in ast.walk(loop) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)]
     _, before = forms(write(tmp_path, CHOICES), WHERE_BY_NAME=False)
     assert all(isinstance(loop.body[0], ast.Assign) for loop in loops_over_options(before))
+
+
+def test_lean_choice_drops_checks_a_static_bound_makes_moot(tmp_path):
+    _, lean = forms(write(tmp_path, CHOICES), **FLAGS)
+    _, plain = forms(write(tmp_path, CHOICES), CHOICE_LEAN=False)
+    text, before = ("\n".join(ast.unparse(m) for m in g.program.lowering.modules) for g in (lean, plain))
+    assert "choice_limit" not in text and "choice_limit" in before
+    assert text.count("> 10000") < before.count("> 10000")  # the lists `[1, 2, 3, 4]` and `[5, 6]`
+    assert text.count("_s not in") < before.count("_s not in")  # `by 0`, `by 1`
 
 
 FAULTS = {

@@ -34,6 +34,7 @@ _INLINE_WEIGHT = 200  # a fn evaluating more nodes than this (ExprCompiler.fn_we
 _MISS = type("Miss", (), {"__repr__": lambda self: "MISS", "__slots__": ()})()  # "not remembered yet"
 INLINE_IN = True  # `x in zone` and `x in list` written out (expressions.py, `_in_zone_template`)
 FIELD_BY_KIND = True  # `x.f` of a thing of several kinds: its place read from a tuple by kind (expressions.py)
+CHOICE_LEAN = True  # a choice's options counted once (`_n`), no check a static bound makes moot, limits read short
 WHERE_BY_NAME = True  # a choice's `where` reads each item as a Python name, not from its local slot (`_choose_options`)
 
 
@@ -640,7 +641,7 @@ class _Chain:
         from vbr.interpreter.program import Pending
         low = self.low
         from vbr.interpreter.scope import MAX_OPTIONS
-        options, restore = _choose_options(low, c.src, c.src_type, c.where, c.slot)
+        options, restore, count = _choose_options(low, c.src, c.src_type, c.where, c.slot)
         body = [low.mark(self.code.spans[pc])] + options
         if c.optional or c.else_label is not None:
             way_out = c.after if c.optional else c.else_label
@@ -649,17 +650,26 @@ class _Chain:
             none = restore() + [ast.Expr(_call(low.ref(c.nothing)))]
         body.append(ast.If(ast.UnaryOp(ast.Not(), _load("_opts")), none, []))
         many = ast.Compare(_call(low.ref(len), _load("_opts")), [ast.Gt()], [ast.Constant(MAX_OPTIONS)])
-        body.append(ast.If(many, restore() + [ast.Expr(_call(low.ref(c.too_many), _call(low.ref(len), _load("_opts"))))],
-                           []))
+        n_opts = _call(low.ref(len), _load("_opts"))
+        if type(count) is int:  # as many items as a list the rules spell out: at most that many options
+            many = None if count <= MAX_OPTIONS else many
+        elif count is not None:  # `_n` items: no more options; without `where`, exactly as many
+            over = ast.Compare(_load(count), [ast.Gt()], [ast.Constant(MAX_OPTIONS)])
+            many = over if c.where is None else ast.BoolOp(ast.And(), [over, many])
+            n_opts = _load(count) if c.where is None else n_opts
+        if many is not None:
+            body.append(ast.If(many, restore() + [ast.Expr(_call(low.ref(c.too_many), n_opts))], []))
         if c.optional:
             body.append(ast.Expr(_call(ast.Attribute(_load("_opts"), "append", ast.Load()), ast.Constant(None))))
         by = low.expr(c.by)
         if restore() and _reads_slot(by, c.slot):
             body += restore()  # `by` may read the slot: the slot as the closures leave it, first
             restore = list
-        body += [ast.Assign([_store("_s")], by),
-                 ast.If(ast.Compare(_load("_s"), [ast.NotIn()], [low.ref(c.seats)]),
-                        restore() + [ast.Expr(_call(low.ref(c.no_seat), _load("_s")))], [])]
+        body.append(ast.Assign([_store("_s")], by))
+        seat = low.fixed_value(c.by)
+        if not (CHOICE_LEAN and type(seat) is int and seat in c.seats):  # a seat the rules name: no check
+            body.append(ast.If(ast.Compare(_load("_s"), [ast.NotIn()], [low.ref(c.seats)]),
+                               restore() + [ast.Expr(_call(low.ref(c.no_seat), _load("_s")))], []))
         body.append(self.answered(c, path))
         body += restore()  # suspending: the frame as the closures leave it (the last item in the slot)
         # Pending(seat, options, prompt, slot, next_pc, span) with its __init__ written out
@@ -679,10 +689,14 @@ class _Chain:
         suspends as usual, and the VM stops the game where it always did."""
         low = self.low
         st_attr = lambda *names: _attrs(_load("st"), names)  # noqa: E731
+        step_limit, choice_limit = st_attr("prog", "step_limit"), st_attr("prog", "choice_limit")
+        if CHOICE_LEAN and c.prog is not None:  # this code runs for this program only; its choice
+            step_limit = _attrs(low.ref(c.prog), ["step_limit"])  # limit is set once (compiler.py),
+            choice_limit = ast.Constant(c.prog.choice_limit)  # its step limit may change (scenario.py)
         room = ast.BoolOp(ast.And(), [
             ast.Compare(ast.NamedExpr(_store("_a"), st_attr("auto")), [ast.IsNot()], [ast.Constant(None)]),
-            ast.Compare(st_attr("steps"), [ast.Lt()], [st_attr("prog", "step_limit")]),
-            ast.Compare(st_attr("choices"), [ast.Lt()], [st_attr("prog", "choice_limit")])])
+            ast.Compare(st_attr("steps"), [ast.Lt()], [step_limit]),
+            ast.Compare(st_attr("choices"), [ast.Lt()], [choice_limit])])
         pick = _call(ast.Attribute(_load("_a"), "pick", ast.Load()), _load("st"), _load("_s"), _load("_opts"))
         go = [set_item(_load("L"), ast.Constant(c.slot), pick),
               ast.AugAssign(ast.Attribute(_load("st"), "steps", ast.Store()), ast.Add(), ast.Constant(1))]
@@ -786,9 +800,11 @@ def _set_pc(value: ast.expr) -> ast.Assign:
     return ast.Assign([ast.Attribute(_load("fr"), "pc", ast.Store())], value)
 
 
-def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> tuple[list[ast.stmt], Callable]:
+def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> tuple[list[ast.stmt], Callable, object]:
     """`_opts = [x for x in src if where(x)]` as a loop, its items counted as steps, as
-    `choice_items` counts them. Returns (that code, restore).
+    `choice_items` counts them. Returns (that code, restore, count): count is how many items
+    there are, an int when fixed, else (CHOICE_LEAN) the name of a Python local holding it, or
+    None.
 
     The closures put each x in its local slot for `where` to read there. The loop here reads
     x as a Python name instead (WHERE_BY_NAME), unless `where` hands the locals whole to a
@@ -800,23 +816,30 @@ def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> tupl
     from vbr.interpreter.expressions import _iterate
     fixed = low.fixed_value(src)
     head = []
+    count = None
     if isinstance(fixed, tuple):  # a list the rules spell out: iterated as it is
         items = low.ref(fixed)
         head = [ast.AugAssign(ast.Attribute(_load("st"), "steps", ast.Store()), ast.Add(), ast.Constant(len(fixed)))]
-    elif src_type == "zone":  # a zone's list, read in place: a condition cannot move cards
-        items = low.tmp()  # `_t = Z[z]; st.steps += len(_t)`: counted, and checked at the next check
-        head = [ast.Assign([_store(items)], subscript(_load("Z"), low.expr(src))),
-                ast.AugAssign(ast.Attribute(_load("st"), "steps", ast.Store()), ast.Add(),
-                              _call(low.ref(len), _load(items)))]
-        items = _load(items)
-    else:  # `_t = _iterate(st, src); st.steps += len(_t)`: choice_items, written out
-        items = low.tmp()
-        head = [ast.Assign([_store(items)], _call(low.ref(_iterate), _load("st"), low.expr(src))),
-                ast.AugAssign(ast.Attribute(_load("st"), "steps", ast.Store()), ast.Add(),
-                              _call(low.ref(len), _load(items)))]
+        count = len(fixed) if CHOICE_LEAN else None
+    else:
+        if src_type == "zone":  # a zone's list, read in place: a condition cannot move cards
+            items = low.tmp()  # `_t = Z[z]; st.steps += len(_t)`: counted, and checked at the next check
+            head = [ast.Assign([_store(items)], subscript(_load("Z"), low.expr(src)))]
+        else:  # `_t = _iterate(st, src); st.steps += len(_t)`: choice_items, written out
+            items = low.tmp()
+            head = [ast.Assign([_store(items)], _call(low.ref(_iterate), _load("st"), low.expr(src)))]
+        n = _call(low.ref(len), _load(items))
+        if CHOICE_LEAN:  # `st.steps += (_n := len(_t))`
+            count = low.tmp()
+            n = ast.NamedExpr(_store(count), n)
+        head.append(ast.AugAssign(ast.Attribute(_load("st"), "steps", ast.Store()), ast.Add(), n))
         items = _load(items)
     if where is None:
-        return head + [ast.Assign([_store("_opts")], _call(low.ref(list), items))], list
+        if CHOICE_LEAN and src_type == "zone" and not isinstance(fixed, tuple):  # `_t[:]`: a zone's list copied
+            copy = ast.Subscript(items, ast.Slice(None, None, None), ast.Load())  # without a call
+        else:
+            copy = _call(low.ref(list), items)
+        return head + [ast.Assign([_store("_opts")], copy)], list, count
     x = low.tmp()
     take = ast.Expr(_call(ast.Attribute(_load("_opts"), "append", ast.Load()), _load(x)))
     renamed = _slot_renamed(low.expr(where), slot, x) if WHERE_BY_NAME else None
@@ -834,4 +857,4 @@ def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> tupl
                 last = subscript(_copy_plain(items), ast.Constant(-1))
                 return [ast.If(_copy_plain(items), [set_item(_load("L"), ast.Constant(slot), last)], [])]
     loop = [ast.Assign([_store("_opts")], ast.List([], ast.Load())), ast.For(_store(x), items, body, [])]
-    return head + loop, restore
+    return head + loop, restore, count

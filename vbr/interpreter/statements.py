@@ -43,6 +43,7 @@ class ChoiceRecipe:
     nothing: object  # raises: no option and no way out
     no_seat: object  # raises: `by` gave no seat
     too_many: object  # raises: more than MAX_OPTIONS options
+    prog: object = None  # the program (its limits, read by the lowered code)
 
 
 class Builder:
@@ -609,7 +610,7 @@ class StmtCompiler:
         def too_many(n):
             raise Fault(f"`choose {s.var}` offers {n} options; a choice offers at most {MAX_OPTIONS}")
         choose.recipe = ("choose", ChoiceRecipe(src, ts, where, slot, by, optional, else_label, after, prompt, span,
-                                                frozenset(range(seats)), nothing, no_seat, too_many))
+                                                frozenset(range(seats)), nothing, no_seat, too_many, self.p))
         b.emit(choose, s.span)
         # the rest of the block sees the chosen name
         scope.names[s.var] = (slot, item)
