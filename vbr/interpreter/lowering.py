@@ -36,6 +36,8 @@ INLINE_IN = True  # `x in zone` and `x in list` written out (expressions.py, `_i
 FIELD_BY_KIND = True  # `x.f` of a thing of several kinds: its place read from a tuple by kind (expressions.py)
 CHOICE_LEAN = True  # a choice's options counted once (`_n`), no check a static bound makes moot, limits read short
 WHERE_BY_NAME = True  # a choice's `where` reads each item as a Python name, not from its local slot (`_choose_options`)
+HOIST_INVARIANTS = True  # what a choice's `where` computes alike for every item, computed once per loop (`_hoisted`)
+_UNSET = type("Unset", (), {"__repr__": lambda self: "UNSET", "__slots__": ()})()  # "not computed in this loop yet"
 
 
 class Lowering:
@@ -847,7 +849,13 @@ def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> tupl
     if renamed is None:  # (a failed rename leaves its nodes half done: the test is built afresh)
         body = [set_item(_load("L"), ast.Constant(slot), _load(x)), ast.If(low.expr(where), [take], [])]
     else:
-        body = [ast.If(_aliases_dropped(renamed, x), [take], [])]
+        test = _aliases_dropped(renamed, x)
+        lazy = []
+        if HOIST_INVARIANTS:
+            test, lazy = _hoisted(low, test)
+        body = [ast.If(test, [take], [])]
+        if lazy:  # `_t1 = _t2 = UNSET` before the loop: each computed at most once per loop
+            head = head + [ast.Assign([_store(t) for t in lazy], low.ref(_UNSET))]
         if isinstance(fixed, tuple):
             if fixed:
                 def restore():
@@ -858,3 +866,127 @@ def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> tupl
                 return [ast.If(_copy_plain(items), [set_item(_load("L"), ast.Constant(slot), last)], [])]
     loop = [ast.Assign([_store("_opts")], ast.List([], ast.Load())), ast.For(_store(x), items, body, [])]
     return head + loop, restore, count
+
+
+# ---------------------------------------------------------------------- values the same for every item
+_STATE_ARRAYS = frozenset(("V", "E", "KD", "Z", "W"))
+_OPS = (ast.Subscript, ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.IfExp)  # what a part's worth counts
+
+
+def _pure_helpers() -> tuple:
+    """Functions a hoisted value may call: each gives the same answer for the same arguments,
+    reads no state, spends no step and changes nothing; some raise a fault (the same one, at
+    its first evaluation, as before)."""
+    from vbr.interpreter import builtins as B, expressions as X
+    from vbr.interpreter.scope import int_overflow
+    return (type, len, X.remainder, X.divide, X.out_of_range, X.no_field, X.item_at, int_overflow,
+            B.other_side, B.manhattan, B.is_cell)
+
+
+def _hoisted(low: Lowering, test: ast.expr) -> tuple[ast.expr, list[str]]:
+    """`test`, a choice's `where` read once per item, with each largest part that is the same
+    for every item computed once, lazily: `(_t if _t is not UNSET else (_t := part))`, `_t`
+    set to UNSET before the loop (the names returned). The first evaluation happens where it
+    happened before, so faults, and the order of everything, stay as they were; later ones
+    would have given the same value.
+
+    A part is the same for every item when it reads neither the item (a Python name) nor a temp
+    bound outside it, and nothing in it can change or spend: constants, the compiler's objects,
+    the state's arrays (V, E, KD, Z, W: a condition cannot move cards or set vars; it cannot
+    call a procedure, and a roll or pick touches only the dice), locals `L[i]` (no closure
+    taking the locals whole is in the test: `_slot_renamed`), operators, subscripts, and calls
+    of `_pure_helpers`, of a remembered fn (`_memo_ok`: its body reads its arguments only, so
+    it spends nothing) or of a dict's `get` (the compiler's tables and the remembered answers).
+    Not `st`: no attribute of the state, nothing that spends or rolls. A temp a part binds must
+    be bound nowhere else: the lazy form binds it at the first evaluation only, and as the part
+    takes the same way each time, a read of it after the part (in this or a later item) finds
+    the value it would have been given again. A part must be worth a name: it calls something,
+    or does at least four operations (`V[3] > 0` costs about what the lazy test costs)."""
+    if _reads_slot(test, -1):  # the locals handed whole to a closure (`_slot_renamed` lets none through)
+        return test, []
+    ns = low.namespace
+    helpers = _pure_helpers()
+    stores = collections.Counter(n.target.id for n in ast.walk(test) if type(n) is ast.NamedExpr)
+    memo_fns = set(low._memos)
+
+    def callable_ok(f) -> bool:
+        if type(f) is ast.Name:
+            if f.id in memo_fns:
+                return True
+            obj = ns.get(f.id) if f.id.startswith("C") else None
+            return obj is not None and any(obj is h for h in helpers)
+        return (type(f) is ast.Attribute and f.attr == "get" and type(f.value) is ast.Name
+                and f.value.id.startswith("C") and type(ns.get(f.value.id)) is dict)
+
+    info: dict[int, tuple | None] = {}  # id(node) -> (binds, reads of temps, calls) or None: not pure
+
+    def pure(node):
+        """(temps bound, temps read, whether it calls) for a pure node, or None."""
+        key = id(node)
+        if key in info:
+            return info[key]
+        result = None
+        t = type(node)
+        if t is ast.Constant:
+            result = (frozenset(), frozenset(), False)
+        elif t is ast.Name:
+            if node.id in _STATE_ARRAYS or node.id.startswith("C") and node.id in ns:
+                result = (frozenset(), frozenset(), False)
+            elif node.id.startswith("_t"):
+                result = (frozenset(), frozenset((node.id,)), False)
+        elif t is ast.Subscript and type(node.value) is ast.Name and node.value.id == "L":
+            if type(node.slice) is ast.Constant:
+                result = (frozenset(), frozenset(), False)
+        elif t is ast.Call:
+            if callable_ok(node.func) and not node.keywords:
+                parts = [pure(a) for a in node.args]
+                if all(p is not None for p in parts) and not any(type(a) is ast.Starred for a in node.args):
+                    result = _joined(parts, True)
+        elif t in (ast.Subscript, ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.IfExp, ast.Tuple,
+                   ast.NamedExpr):
+            if t is ast.Subscript and type(node.slice) is ast.Slice:
+                parts = None
+            else:
+                parts = [pure(c) for c in ast.iter_child_nodes(node)
+                         if not isinstance(c, (ast.expr_context, ast.cmpop, ast.boolop, ast.operator, ast.unaryop))]
+            if parts is not None and all(p is not None for p in parts):
+                result = _joined(parts, False)
+                if t is ast.NamedExpr:
+                    result = (result[0] | {node.target.id}, result[1] - {node.target.id}, result[2])
+        info[key] = result
+        return result
+
+    def hoistable(node) -> bool:
+        p = pure(node)
+        if p is None or _is_plain(node):
+            return False
+        binds, reads, calls = p
+        if not reads <= binds:  # the item, or a temp bound outside
+            return False
+        if binds:
+            own_stores = collections.Counter(n.target.id for n in ast.walk(node) if type(n) is ast.NamedExpr)
+            if any(stores[b] != own_stores[b] or own_stores[b] != 1 for b in binds):
+                return False
+        return calls or sum(1 for n in ast.walk(node) if type(n) in _OPS) >= 4
+
+    names: list[str] = []
+
+    def swap(node):
+        if not isinstance(node, ast.expr) or not hoistable(node):
+            return None
+        t = low.tmp()
+        names.append(t)
+        unset = low.ref(_UNSET)
+        return ast.IfExp(ast.Compare(_load(t), [ast.IsNot()], [unset]), _load(t),
+                         ast.NamedExpr(_store(t), node))
+
+    def skip(node):  # a comprehension inside binds names of its own: left as it is; `L[i]` too
+        return type(node) in (ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp, ast.Lambda) or _is_local(node)
+
+    return _rewrite_expr(test, swap, skip), names
+
+
+def _joined(parts, calls: bool) -> tuple:
+    binds = frozenset().union(*(p[0] for p in parts)) if parts else frozenset()
+    reads = frozenset().union(*(p[1] for p in parts)) if parts else frozenset()
+    return binds, reads, calls or any(p[2] for p in parts)

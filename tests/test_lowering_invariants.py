@@ -1,0 +1,197 @@
+"""HOIST_INVARIANTS (vbr/interpreter/lowering.py, `_hoisted`): what a choice's `where` computes
+alike for every item (a remembered fn of a var, a per-seat zone's index and its range check) is
+computed once per loop, lazily, where it was computed before. The same games and steps as the
+closures; a fault inside the hoisted part fires when the filter first reaches it (not before the
+loop), at the same span; the remembered fn is looked up once per loop, not once per item."""
+import ast
+
+import pytest
+
+from vbr.errors import VbrRuntimeError
+from vbr.interpreter import lowering as LW
+from vbr.interpreter.compiler import compile_rules
+from vbr.interpreter.game import Game
+from vbr.loader import load_rules
+from vbr.play import play_game
+
+from test_lowering import NODES, assert_only_data
+
+HEAD = """seats 2
+kind Card { v: int }
+die d6 = 1..6
+zone pool public
+zone hand per seat public
+var turn: int = 0
+var rounds: int = 0
+var bad: int = 0
+var n: int = 0
+start p
+fn side_of(t: int) = if t % 4 == 0 then 0 else if t % 4 == 1 then 1 else if t % 4 == 2 then 1 else if t % 4 == 3 then 0 else t % 2
+setup {
+  create Card(v: 1) in pool times 3
+  create Card(v: 2) in pool times 3
+  create Card(v: 3) in hand[0]
+  create Card(v: 4) in hand[1] times 2
+}
+"""
+# `roll d6 >= 1` holds always: the number of rolls tells how many items the filter looked at
+GAME = HEAD + """phase p {
+  choose c from Card where roll d6 >= 1 and (c in hand[side_of(turn)] or c.v == 2 and c in hand[bad % 2]) by turn % 2 else {
+    n += 100
+  }
+  if c != none {
+    move c to hand[(rounds + 1) % 2]
+    n += c.v
+  }
+  turn += 1
+  bad += 3
+  rounds += 1
+  if rounds > 8 {
+    end draw
+  }
+  goto p
+}
+"""
+# `hand[bad]` out of range from round 2 on, but the filter reaches it only once a card of 9 exists
+FAULT = HEAD + """phase p {
+  choose c from Card where roll d6 >= 1 and (c in hand[side_of(turn)] or c.v == 9 and c in hand[bad]) by turn % 2 else {
+    n += 100
+  }
+  if c != none {
+    move c to hand[(rounds + 1) % 2]
+  }
+  turn += 1
+  rounds += 1
+  if rounds == 2 {
+    bad = 5
+  }
+  if rounds == 4 {
+    create Card(v: 9) in pool
+  }
+  if rounds > 8 {
+    end draw
+  }
+  goto p
+}
+"""
+
+
+def forms(path, hoist=True):
+    """The closures, and the lowered program compiled with HOIST_INVARIANTS set to `hoist`."""
+    rules = load_rules(path)
+    closures = Game(rules, compile_rules(rules, {}, lower=False), {})
+    saved = LW.HOIST_INVARIANTS
+    try:
+        LW.HOIST_INVARIANTS = hoist
+        lowered = Game(rules, compile_rules(rules, {}, lower=True, keep_code=True), {})
+    finally:
+        LW.HOIST_INVARIANTS = saved
+    return closures, lowered
+
+
+def write(tmp_path, text):
+    path = tmp_path / "g.vbr"
+    path.write_text('game "x"\n' + text)
+    return path
+
+
+def final_state(game, seed):
+    r = play_game(game, seed, ["random"] * game.seats)
+    st = r.state
+    return (st.vals, st.zones, st.where, st.ent, st.steps, st.choices, str(st.outcome()), r.options,
+            r.winner, r.points, st.rng.getstate())
+
+
+def lazy_parts(game):
+    """The hoisted parts in the generated code: `(_t if _t is not UNSET else (_t := part))`."""
+    ns = game.program.lowering.namespace
+    unset = [k for k, v in ns.items() if v is LW._UNSET]
+    for module in game.program.lowering.modules:
+        for node in ast.walk(module):
+            if (isinstance(node, ast.IfExp) and isinstance(node.test, ast.Compare)
+                    and isinstance(node.test.comparators[0], ast.Name) and node.test.comparators[0].id in unset):
+                yield node.orelse.value
+
+
+def test_hoisted_where_plays_the_same_games(tmp_path):
+    closures, lowered = forms(write(tmp_path, GAME))
+    _, plain = forms(write(tmp_path, GAME), hoist=False)
+    for seed in range(12):
+        want = final_state(closures, seed)
+        assert final_state(lowered, seed) == want
+        assert final_state(plain, seed) == want
+
+
+def test_the_remembered_fn_and_the_zone_index_are_hoisted(tmp_path):
+    _, lowered = forms(write(tmp_path, GAME))
+    parts = [ast.unparse(p) for p in lazy_parts(lowered)]
+    memo = lowered.program.lowering._memos
+    assert len(memo) == 1  # side_of is remembered
+    memo_name = lowered.program.lowering._names[id(next(iter(memo.values())))]
+    assert any(f"{memo_name}.get(" in p for p in parts)  # side_of(turn)
+    assert any("C" in p and "0 <= " in p for p in parts)  # hand[bad % 2], range-checked
+    for p in lazy_parts(lowered):  # nothing reading the item, the state object, or spending
+        names = {n.id for n in ast.walk(p) if isinstance(n, ast.Name)}
+        assert "st" not in names
+        assert all(isinstance(n, NODES) for n in ast.walk(p))
+    assert_only_data(lowered.program)
+    _, plain = forms(write(tmp_path, GAME), hoist=False)
+    assert not list(lazy_parts(plain))
+
+
+class CountingDict(dict):
+    gets = 0
+
+    def get(self, *args):
+        CountingDict.gets += 1
+        return dict.get(self, *args)
+
+
+def memo_lookups(game, seed):
+    """How often the remembered fn's answers are looked up in one game."""
+    low = game.program.lowering
+    (memo,) = low._memos.values()
+    name = low._names[id(memo)]
+    counting = CountingDict(memo)
+    saved = low.namespace[name]
+    low.namespace[name] = counting
+    CountingDict.gets = 0
+    try:
+        r = play_game(game, seed, ["random"] * game.seats)
+    finally:
+        low.namespace[name] = saved
+    return CountingDict.gets, r.state
+
+
+def test_the_hoisted_value_is_computed_once_per_loop(tmp_path):
+    _, lowered = forms(write(tmp_path, GAME))
+    _, plain = forms(write(tmp_path, GAME), hoist=False)
+    for seed in range(4):
+        once, st = memo_lookups(lowered, seed)
+        each, st2 = memo_lookups(plain, seed)
+        assert st.steps == st2.steps
+        assert once == 9  # one choice a round, the fn looked up once in each
+        assert each == 9 * 9  # without: once per item (nine cards)
+
+
+def fault(game):
+    """Play answering each choice with its first option until the fault: what it says, and the
+    state then (steps, dice rolled: how many items the filter looked at, vars)."""
+    sink = []
+    with pytest.raises(VbrRuntimeError) as info:
+        st = game.new_state(0, sink=sink)
+        while not st.is_terminal():
+            st.apply_index(0)
+    st = sink[0]
+    return str(info.value), st.steps, st.rng.getstate(), list(st.vals)
+
+
+@pytest.mark.parametrize("hoist", [True, False])
+def test_a_fault_in_the_hoisted_part_fires_where_it_did(tmp_path, hoist):
+    closures, lowered = forms(write(tmp_path, FAULT), hoist)
+    got, want = fault(lowered), fault(closures)
+    assert got == want
+    message, _, _, vals = got
+    assert "`hand[5]`: index out of range" in message
+    assert ":20:3: error" in message  # the choice
+    assert 5 in vals and 4 in vals  # at round 4, when a card of 9 is there: not at round 2, when it became bad
