@@ -36,6 +36,7 @@ INLINE_IN = True  # `x in zone` and `x in list` written out (expressions.py, `_i
 FIELD_BY_KIND = True  # `x.f` of a thing of several kinds: its place read from a tuple by kind (expressions.py)
 CHOICE_LEAN = True  # a choice's options counted once (`_n`), no check a static bound makes moot, limits read short
 WHERE_BY_NAME = True  # a choice's `where` reads each item as a Python name, not from its local slot (`_choose_options`)
+COMP_BY_NAME = True  # a comprehension's body and filter read its item as the Python name, `(_t := x)` aliases dropped
 HOIST_INVARIANTS = True  # what a choice's `where` computes alike for every item, computed once per loop (`_hoisted`)
 _UNSET = type("Unset", (), {"__repr__": lambda self: "UNSET", "__slots__": ()})()  # "not computed in this loop yet"
 
@@ -738,6 +739,9 @@ def comprehension(low: Lowering, agg: str, src: ast.expr, body: ast.expr, filt: 
             return _call(low.ref(fallback), _load("st"), _load("L"))
     if body is None:
         return _call(low.ref(fallback), _load("st"), _load("L"))
+    if COMP_BY_NAME:  # (a walrus in a generator expression binds in the enclosing function: a cell, PEP 572)
+        both = _aliases_dropped(ast.Tuple([body] + ([filt] if filt is not None else []), ast.Load()), x)
+        body, filt = both.elts[0], (both.elts[1] if filt is not None else None)
     items = low.tmp()  # bound outside: Python allows no := in a comprehension's iterable
     bind = ast.NamedExpr(_store(items), _call(low.ref(counted), _load("st"), src))
     gen = ast.GeneratorExp(body, [ast.comprehension(_store(x), _load(items), [filt] if filt is not None else [], 0)])

@@ -1,0 +1,163 @@
+"""COMP_BY_NAME (vbr/interpreter/lowering.py, `comprehension`): a comprehension's body and filter
+read its item as the generator's own Python name, the `(_t := x)` aliases its field reads made
+dropped (a walrus inside a generator expression binds in the enclosing function, PEP 572: a cell
+written once per item). The same games and steps as the closures, the step limit firing at the
+same place in a comprehension over a zone, a fault in its body located alike."""
+import ast
+
+import pytest
+
+from vbr.errors import StepLimitExceeded, VbrRuntimeError
+from vbr.interpreter import lowering as LW
+from vbr.interpreter.compiler import compile_rules
+from vbr.interpreter.game import Game
+from vbr.loader import load_rules
+from vbr.play import play_game
+
+from test_lowering import assert_only_data
+
+HEAD = """seats 2
+kind Card { v: int, side: int }
+die d6 = 1..6
+zone pool public
+zone hand per seat public
+var turn: int = 0
+var n: int = 0
+var m: int = 0
+start p
+setup {
+  create Card(v: 1, side: 0) in pool times 3
+  create Card(v: 2, side: 1) in pool times 3
+  create Card(v: 3, side: 0) in hand[0]
+  create Card(v: 4, side: 1) in hand[1] times 2
+}
+"""
+# every aggregate over a zone, nested in a choice's `where` and in plain conditions, reading the
+# item's fields in the body and the filter (`roll` in a filter: the number of rolls tells how
+# many items it looked at)
+GAME = HEAD + """phase p {
+  choose c from pool where c.side == turn % 2 or any(d.v == c.v + 1 and d.side != c.side for d in pool) by turn % 2 else {
+    n += 100
+  }
+  if c != none {
+    move c to hand[turn % 2]
+  }
+  if all(d.v >= 1 and d.side <= 1 for d in hand[0] if roll d6 >= 2) {
+    n += sum(d.v * 2 + d.side for d in pool if d.v != 3)
+  }
+  let f = first(d for d in hand[1] if d.v > 1 and d.side == 1)
+  if f != none {
+    m += f.v
+  }
+  m += count(every(d.v + d.side for d in hand[0] if any(e.v == d.v for e in pool)))
+  turn += 1
+  if turn > 7 {
+    end draw
+  }
+  goto p
+}
+"""
+
+
+def write(tmp_path, text):
+    path = tmp_path / "g.vbr"
+    path.write_text('game "x"\n' + text)
+    return path
+
+
+def forms(path, by_name=True):
+    """The closures, and the lowered program compiled with COMP_BY_NAME set to `by_name`."""
+    rules = load_rules(path)
+    closures = Game(rules, compile_rules(rules, {}, lower=False), {})
+    saved = LW.COMP_BY_NAME
+    try:
+        LW.COMP_BY_NAME = by_name
+        lowered = Game(rules, compile_rules(rules, {}, lower=True, keep_code=True), {})
+    finally:
+        LW.COMP_BY_NAME = saved
+    return closures, lowered
+
+
+def final_state(game, seed):
+    r = play_game(game, seed, ["random"] * game.seats)
+    st = r.state
+    return (st.vals, st.zones, st.where, st.ent, st.steps, st.choices, str(st.outcome()), r.options,
+            r.winner, r.points, st.rng.getstate())
+
+
+def item_aliases(game):
+    """Walruses inside generator expressions that only rename the generator's item."""
+    found = []
+    for module in game.program.lowering.modules:
+        for gen in ast.walk(module):
+            if isinstance(gen, ast.GeneratorExp):
+                item = gen.generators[0].target.id
+                found += [n for n in ast.walk(gen) if isinstance(n, ast.NamedExpr)
+                          and isinstance(n.value, ast.Name) and n.value.id == item]
+    return found
+
+
+def test_comprehensions_by_name_play_the_same_games(tmp_path):
+    closures, lowered = forms(write(tmp_path, GAME))
+    _, plain = forms(write(tmp_path, GAME), by_name=False)
+    for seed in range(16):
+        want = final_state(closures, seed)
+        assert final_state(lowered, seed) == want
+        assert final_state(plain, seed) == want
+
+
+def test_the_item_is_read_by_name(tmp_path):
+    _, lowered = forms(write(tmp_path, GAME))
+    _, plain = forms(write(tmp_path, GAME), by_name=False)
+    assert item_aliases(plain)  # the path is exercised: the fields read through aliases before
+    assert not item_aliases(lowered)
+    assert_only_data(lowered.program)
+
+
+STEPS = """seats 2
+kind Card { v: int }
+zone pool public
+var n: int = 0
+limit steps 3000
+start p
+setup {
+  create Card(v: 1) in pool times 40
+}
+phase p {
+  loop max 1000000 {
+    n += sum(c.v * 2 for c in pool if any(d.v == c.v for d in pool))
+  }
+  end draw
+}
+"""
+FAULT = HEAD + """phase p {
+  turn += 1
+  n += sum(12 / (c.v - turn) for c in pool if c.side >= 0)
+  if turn > 5 {
+    end draw
+  }
+  goto p
+}
+"""
+
+
+def stops(game, error):
+    with pytest.raises(error) as info:
+        game.new_state(0)
+    return str(info.value)
+
+
+@pytest.mark.parametrize("by_name", [True, False])
+def test_the_step_limit_fires_at_the_same_place(tmp_path, by_name):
+    closures, lowered = forms(write(tmp_path, STEPS), by_name)
+    got, want = stops(lowered, StepLimitExceeded), stops(closures, StepLimitExceeded)
+    assert got == want
+    assert "g.vbr:13:5: error: step limit of 3000" in got  # the comprehension, in the loop
+
+
+@pytest.mark.parametrize("by_name", [True, False])
+def test_a_fault_in_the_body_is_located_alike(tmp_path, by_name):
+    closures, lowered = forms(write(tmp_path, FAULT), by_name)
+    got, want = stops(lowered, VbrRuntimeError), stops(closures, VbrRuntimeError)
+    assert got == want
+    assert "division by zero" in got and "g.vbr:19:3: error" in got
