@@ -357,8 +357,8 @@ class ExprCompiler:
             def inside(low):
                 if P.INLINE_IN and tb == "zone":
                     return _in_zone_template(low, a, b)
-                if P.INLINE_IN and tb.startswith("list:"):  # Python's `in`, as _contains does for a list
-                    return ast.Compare(low.expr(a), [ast.In()], [low.expr(b)])
+                if P.INLINE_IN and tb.startswith("list:"):
+                    return _in_list_template(low, a, b)
                 return P.call(low.ref(contains), P.load("st"), low.expr(a), low.expr(b))
             if op == "in":
                 return self._py(lambda st, L: contains(st, a(st, L), b(st, L)), inside), "bool"
@@ -774,6 +774,23 @@ def _in_zone_template(low, a, b) -> ast.expr:
                      P.call(low.ref(_contains), P.load("st"), P.load(x), low.expr(b)),
                      P.call(low.ref(_contains), P.load("st"), P.load(x), P.load(z)))
     return ast.IfExp(test, P.binary("==", P.subscript(P.load("W"), P.load(x)), P.load(z)), rest)
+
+
+def _in_list_template(low, a, b) -> ast.expr:
+    """`a in b`, b typed a list: Python's `in`, as _contains does for a list. A list the rules
+    spell out is used as it is; any other is checked not to be a zone first, for a zone can
+    stand where a list is typed (an untyped parameter stored in a list var, `if c then [] else
+    z`): `_x in _z if ((_x := a), type(_z := b) is not ZoneRef)[-1] else _contains(st, _x, _z)`,
+    `a` then `b`, each once, as a call evaluates them."""
+    if isinstance(low.fixed_value(b), tuple):
+        return ast.Compare(low.expr(a), [ast.In()], [low.expr(b)])
+    x, z = low.tmp(), low.tmp()
+    test = ast.Subscript(ast.Tuple([ast.NamedExpr(P.store(x), low.expr(a)),
+                                    ast.Compare(P.call(low.ref(type), ast.NamedExpr(P.store(z), low.expr(b))),
+                                                [ast.IsNot()], [low.ref(ZoneRef)])], ast.Load()),
+                         ast.UnaryOp(ast.USub(), ast.Constant(1)), ast.Load())
+    return ast.IfExp(test, ast.Compare(P.load(x), [ast.In()], [P.load(z)]),
+                     P.call(low.ref(_contains), P.load("st"), P.load(x), P.load(z)))
 
 
 def _contains(st, x, coll):
