@@ -16,11 +16,7 @@ import random
 import pytest
 
 from vbr.errors import VbrRuntimeError
-from vbr.interpreter import lowering as LW
-from vbr.interpreter.compiler import compile_rules
-from vbr.interpreter.game import Game
-from vbr.loader import load_rules
-from vbr.play import play_game
+from lowering_forms import final_state, forms, write
 
 FLAGS = {"WHERE_BY_NAME": True, "CHOICE_LEAN": True}
 
@@ -57,34 +53,6 @@ phase p {
   goto p
 }
 """
-
-
-def forms(path, **flags):
-    """The closures, and the lowered program compiled with `flags` set on the module."""
-    rules = load_rules(path)
-    closures = Game(rules, compile_rules(rules, {}, lower=False), {})
-    saved = {k: getattr(LW, k) for k in flags}
-    try:
-        for k, v in flags.items():
-            setattr(LW, k, v)
-        lowered = Game(rules, compile_rules(rules, {}, lower=True, keep_code=True), {})
-    finally:
-        for k, v in saved.items():
-            setattr(LW, k, v)
-    return closures, lowered
-
-
-def write(tmp_path, text):
-    path = tmp_path / "g.vbr"
-    path.write_text('game "x"\n' + text)
-    return path
-
-
-def final_state(game, seed):
-    r = play_game(game, seed, ["random"] * game.seats)
-    st = r.state
-    return (st.vals, st.zones, st.where, st.ent, st.kind, st.steps, st.choices, str(st.outcome()), r.options,
-            r.forced, r.score_track)
 
 
 def frames(game, seed):

@@ -8,13 +8,9 @@ import ast
 import pytest
 
 from vbr.errors import StepLimitExceeded, VbrRuntimeError
-from vbr.interpreter import lowering as LW
-from vbr.interpreter.compiler import compile_rules
-from vbr.interpreter.game import Game
-from vbr.loader import load_rules
-from vbr.play import play_game
 
 from test_lowering import assert_only_data
+from lowering_forms import final_state, forms, write
 
 HEAD = """seats 2
 kind Card { v: int, side: int }
@@ -59,32 +55,6 @@ GAME = HEAD + """phase p {
 """
 
 
-def write(tmp_path, text):
-    path = tmp_path / "g.vbr"
-    path.write_text('game "x"\n' + text)
-    return path
-
-
-def forms(path, by_name=True):
-    """The closures, and the lowered program compiled with COMP_BY_NAME set to `by_name`."""
-    rules = load_rules(path)
-    closures = Game(rules, compile_rules(rules, {}, lower=False), {})
-    saved = LW.COMP_BY_NAME
-    try:
-        LW.COMP_BY_NAME = by_name
-        lowered = Game(rules, compile_rules(rules, {}, lower=True, keep_code=True), {})
-    finally:
-        LW.COMP_BY_NAME = saved
-    return closures, lowered
-
-
-def final_state(game, seed):
-    r = play_game(game, seed, ["random"] * game.seats)
-    st = r.state
-    return (st.vals, st.zones, st.where, st.ent, st.steps, st.choices, str(st.outcome()), r.options,
-            r.winner, r.points, st.rng.getstate())
-
-
 def item_aliases(game):
     """Walruses inside generator expressions that only rename the generator's item."""
     found = []
@@ -99,7 +69,7 @@ def item_aliases(game):
 
 def test_comprehensions_by_name_play_the_same_games(tmp_path):
     closures, lowered = forms(write(tmp_path, GAME))
-    _, plain = forms(write(tmp_path, GAME), by_name=False)
+    _, plain = forms(write(tmp_path, GAME), COMP_BY_NAME=False)
     for seed in range(16):
         want = final_state(closures, seed)
         assert final_state(lowered, seed) == want
@@ -108,7 +78,7 @@ def test_comprehensions_by_name_play_the_same_games(tmp_path):
 
 def test_the_item_is_read_by_name(tmp_path):
     _, lowered = forms(write(tmp_path, GAME))
-    _, plain = forms(write(tmp_path, GAME), by_name=False)
+    _, plain = forms(write(tmp_path, GAME), COMP_BY_NAME=False)
     assert item_aliases(plain)  # the path is exercised: the fields read through aliases before
     assert not item_aliases(lowered)
     assert_only_data(lowered.program)
@@ -149,7 +119,7 @@ def stops(game, error):
 
 @pytest.mark.parametrize("by_name", [True, False])
 def test_the_step_limit_fires_at_the_same_place(tmp_path, by_name):
-    closures, lowered = forms(write(tmp_path, STEPS), by_name)
+    closures, lowered = forms(write(tmp_path, STEPS), COMP_BY_NAME=by_name)
     got, want = stops(lowered, StepLimitExceeded), stops(closures, StepLimitExceeded)
     assert got == want
     assert "g.vbr:13:5: error: step limit of 3000" in got  # the comprehension, in the loop
@@ -157,7 +127,7 @@ def test_the_step_limit_fires_at_the_same_place(tmp_path, by_name):
 
 @pytest.mark.parametrize("by_name", [True, False])
 def test_a_fault_in_the_body_is_located_alike(tmp_path, by_name):
-    closures, lowered = forms(write(tmp_path, FAULT), by_name)
+    closures, lowered = forms(write(tmp_path, FAULT), COMP_BY_NAME=by_name)
     got, want = stops(lowered, VbrRuntimeError), stops(closures, VbrRuntimeError)
     assert got == want
     assert "division by zero" in got and "g.vbr:19:3: error" in got

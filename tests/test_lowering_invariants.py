@@ -9,12 +9,10 @@ import pytest
 
 from vbr.errors import VbrRuntimeError
 from vbr.interpreter import lowering as LW
-from vbr.interpreter.compiler import compile_rules
-from vbr.interpreter.game import Game
-from vbr.loader import load_rules
 from vbr.play import play_game
 
 from test_lowering import NODES, assert_only_data
+from lowering_forms import final_state, forms, write
 
 HEAD = """seats 2
 kind Card { v: int }
@@ -76,32 +74,6 @@ FAULT = HEAD + """phase p {
 """
 
 
-def forms(path, hoist=True):
-    """The closures, and the lowered program compiled with HOIST_INVARIANTS set to `hoist`."""
-    rules = load_rules(path)
-    closures = Game(rules, compile_rules(rules, {}, lower=False), {})
-    saved = LW.HOIST_INVARIANTS
-    try:
-        LW.HOIST_INVARIANTS = hoist
-        lowered = Game(rules, compile_rules(rules, {}, lower=True, keep_code=True), {})
-    finally:
-        LW.HOIST_INVARIANTS = saved
-    return closures, lowered
-
-
-def write(tmp_path, text):
-    path = tmp_path / "g.vbr"
-    path.write_text('game "x"\n' + text)
-    return path
-
-
-def final_state(game, seed):
-    r = play_game(game, seed, ["random"] * game.seats)
-    st = r.state
-    return (st.vals, st.zones, st.where, st.ent, st.steps, st.choices, str(st.outcome()), r.options,
-            r.winner, r.points, st.rng.getstate())
-
-
 def lazy_parts(game):
     """The hoisted parts in the generated code: `(_t if _t is not UNSET else (_t := part))`."""
     ns = game.program.lowering.namespace
@@ -115,7 +87,7 @@ def lazy_parts(game):
 
 def test_hoisted_where_plays_the_same_games(tmp_path):
     closures, lowered = forms(write(tmp_path, GAME))
-    _, plain = forms(write(tmp_path, GAME), hoist=False)
+    _, plain = forms(write(tmp_path, GAME), HOIST_INVARIANTS=False)
     for seed in range(12):
         want = final_state(closures, seed)
         assert final_state(lowered, seed) == want
@@ -135,7 +107,7 @@ def test_the_remembered_fn_and_the_zone_index_are_hoisted(tmp_path):
         assert "st" not in names
         assert all(isinstance(n, NODES) for n in ast.walk(p))
     assert_only_data(lowered.program)
-    _, plain = forms(write(tmp_path, GAME), hoist=False)
+    _, plain = forms(write(tmp_path, GAME), HOIST_INVARIANTS=False)
     assert not list(lazy_parts(plain))
 
 
@@ -165,7 +137,7 @@ def memo_lookups(game, seed):
 
 def test_the_hoisted_value_is_computed_once_per_loop(tmp_path):
     _, lowered = forms(write(tmp_path, GAME))
-    _, plain = forms(write(tmp_path, GAME), hoist=False)
+    _, plain = forms(write(tmp_path, GAME), HOIST_INVARIANTS=False)
     for seed in range(4):
         once, st = memo_lookups(lowered, seed)
         each, st2 = memo_lookups(plain, seed)
@@ -188,7 +160,7 @@ def fault(game):
 
 @pytest.mark.parametrize("hoist", [True, False])
 def test_a_fault_in_the_hoisted_part_fires_where_it_did(tmp_path, hoist):
-    closures, lowered = forms(write(tmp_path, FAULT), hoist)
+    closures, lowered = forms(write(tmp_path, FAULT), HOIST_INVARIANTS=hoist)
     got, want = fault(lowered), fault(closures)
     assert got == want
     message, _, _, vals = got

@@ -8,42 +8,11 @@ import re
 import pytest
 
 from vbr.errors import VbrRuntimeError
-from vbr.interpreter import lowering as LW
-from vbr.interpreter.compiler import compile_rules
-from vbr.interpreter.game import Game
-from vbr.loader import load_rules
-from vbr.play import play_game
-
-
-def forms(path, **flags):
-    """The closures, and the lowered program compiled with `flags` set on the module."""
-    rules = load_rules(path)
-    closures = Game(rules, compile_rules(rules, {}, lower=False), {})
-    saved = {k: getattr(LW, k) for k in flags}
-    try:
-        for k, v in flags.items():
-            setattr(LW, k, v)
-        lowered = Game(rules, compile_rules(rules, {}, keep_code=True), {})
-    finally:
-        for k, v in saved.items():
-            setattr(LW, k, v)
-    return closures, lowered
+from lowering_forms import final_state, forms, write
 
 
 def code(game) -> str:
     return "\n".join(ast.unparse(m) for m in game.program.lowering.modules)
-
-
-def final_state(game, seed):
-    r = play_game(game, seed, ["random"] * game.seats)
-    st = r.state
-    return (st.vals, st.zones, st.where, st.ent, st.kind, st.steps, st.choices, str(st.outcome()), r.options)
-
-
-def write(tmp_path, text):
-    path = tmp_path / "g.vbr"
-    path.write_text('game "x"\n' + text)
-    return path
 
 
 def same_games(path, seeds=range(12), **flags):

@@ -1,0 +1,39 @@
+"""What the tests of the lowering's paths (tests/test_lowering_*.py) share: a rule text written to
+a file, the closures and the lowered program compiled with some of lowering.py's flags set, and
+everything a game ends with, to compare the two forms by."""
+from vbr.interpreter import lowering as LW
+from vbr.interpreter.compiler import compile_rules
+from vbr.interpreter.game import Game
+from vbr.loader import load_rules
+from vbr.play import play_game
+
+
+def write(tmp_path, text):
+    path = tmp_path / "g.vbr"
+    path.write_text('game "x"\n' + text)
+    return path
+
+
+def forms(path, **flags):
+    """The closures, and the lowered program compiled with `flags` set on lowering.py (each put
+    back afterwards)."""
+    rules = load_rules(path)
+    closures = Game(rules, compile_rules(rules, {}, lower=False), {})
+    saved = {k: getattr(LW, k) for k in flags}
+    try:
+        for k, v in flags.items():
+            setattr(LW, k, v)
+        lowered = Game(rules, compile_rules(rules, {}, lower=True, keep_code=True), {})
+    finally:
+        for k, v in saved.items():
+            setattr(LW, k, v)
+    return closures, lowered
+
+
+def final_state(game, seed):
+    """A game between random seats, to its end: the state (values, zones, things, steps, the
+    generator) and what play_game counted."""
+    r = play_game(game, seed, ["random"] * game.seats)
+    st = r.state
+    return (st.vals, st.zones, st.where, st.ent, st.kind, st.steps, st.choices, str(st.outcome()), r.winner,
+            r.points, r.options, r.forced, r.score_track, st.rng.getstate())
