@@ -37,3 +37,14 @@ def final_state(game, seed):
     st = r.state
     return (st.vals, st.zones, st.where, st.ent, st.kind, st.steps, st.choices, str(st.outcome()), r.winner,
             r.points, r.options, r.forced, r.score_track, st.rng.getstate())
+
+
+def assert_same_games_with_and_without(path, flag: str, seeds):
+    """The closures, the lowered program as it is, and the lowered program with `flag` off, all
+    end every game alike."""
+    closures, lowered = forms(path)
+    _, without = forms(path, **{flag: False})
+    for seed in seeds:
+        want = final_state(closures, seed)
+        assert final_state(lowered, seed) == want
+        assert final_state(without, seed) == want

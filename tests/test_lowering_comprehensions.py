@@ -10,7 +10,7 @@ import pytest
 from vbr.errors import StepLimitExceeded, VbrRuntimeError
 
 from test_lowering import assert_only_data
-from lowering_forms import final_state, forms, write
+from lowering_forms import assert_same_games_with_and_without, forms, write
 
 HEAD = """seats 2
 kind Card { v: int, side: int }
@@ -68,12 +68,7 @@ def item_aliases(game):
 
 
 def test_comprehensions_by_name_play_the_same_games(tmp_path):
-    closures, lowered = forms(write(tmp_path, GAME))
-    _, plain = forms(write(tmp_path, GAME), COMP_BY_NAME=False)
-    for seed in range(16):
-        want = final_state(closures, seed)
-        assert final_state(lowered, seed) == want
-        assert final_state(plain, seed) == want
+    assert_same_games_with_and_without(write(tmp_path, GAME), "COMP_BY_NAME", range(16))
 
 
 def test_the_item_is_read_by_name(tmp_path):

@@ -12,7 +12,7 @@ from vbr.interpreter import lowering as LW
 from vbr.play import play_game
 
 from test_lowering import NODES, assert_only_data
-from lowering_forms import final_state, forms, write
+from lowering_forms import assert_same_games_with_and_without, forms, write
 
 HEAD = """seats 2
 kind Card { v: int }
@@ -86,12 +86,7 @@ def lazy_parts(game):
 
 
 def test_hoisted_where_plays_the_same_games(tmp_path):
-    closures, lowered = forms(write(tmp_path, GAME))
-    _, plain = forms(write(tmp_path, GAME), HOIST_INVARIANTS=False)
-    for seed in range(12):
-        want = final_state(closures, seed)
-        assert final_state(lowered, seed) == want
-        assert final_state(plain, seed) == want
+    assert_same_games_with_and_without(write(tmp_path, GAME), "HOIST_INVARIANTS", range(12))
 
 
 def test_the_remembered_fn_and_the_zone_index_are_hoisted(tmp_path):
