@@ -1,6 +1,8 @@
 """What the tests of the lowering's paths (tests/test_lowering_*.py) share: a rule text written to
 a file, the closures and the lowered program compiled with some of lowering.py's flags set, and
 everything a game ends with, to compare the two forms by."""
+import ast
+
 from vbr.interpreter import lowering as LW
 from vbr.interpreter.compiler import compile_rules
 from vbr.interpreter.game import Game
@@ -12,6 +14,11 @@ def write(tmp_path, text):
     path = tmp_path / "g.vbr"
     path.write_text('game "x"\n' + text)
     return path
+
+
+def code(game) -> str:
+    """The lowered program's generated Python, as text."""
+    return "\n".join(ast.unparse(m) for m in game.program.lowering.modules)
 
 
 def forms(path, **flags):

@@ -16,7 +16,7 @@ import random
 import pytest
 
 from vbr.errors import VbrRuntimeError
-from lowering_forms import final_state, forms, write
+from lowering_forms import code, final_state, forms, write
 
 FLAGS = {"WHERE_BY_NAME": True, "CHOICE_LEAN": True}
 
@@ -106,7 +106,7 @@ def test_where_reads_the_item_by_name(tmp_path):
 def test_lean_choice_drops_checks_a_static_bound_makes_moot(tmp_path):
     _, lean = forms(write(tmp_path, CHOICES), **FLAGS)
     _, plain = forms(write(tmp_path, CHOICES), CHOICE_LEAN=False)
-    text, before = ("\n".join(ast.unparse(m) for m in g.program.lowering.modules) for g in (lean, plain))
+    text, before = code(lean), code(plain)
     assert "choice_limit" not in text and "choice_limit" in before
     assert text.count("> 10000") < before.count("> 10000")  # the lists `[1, 2, 3, 4]` and `[5, 6]`
     assert text.count("_s not in") < before.count("_s not in")  # `by 0`, `by 1`

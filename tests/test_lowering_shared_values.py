@@ -2,17 +2,12 @@
 closures: `x in zone` and `x in list` written out (`_in_zone_template`), a field of a thing of
 several kinds read through a tuple by kind. The same games (state, steps, counts), the same
 located faults."""
-import ast
 import re
 
 import pytest
 
 from vbr.errors import VbrRuntimeError
-from lowering_forms import final_state, forms, write
-
-
-def code(game) -> str:
-    return "\n".join(ast.unparse(m) for m in game.program.lowering.modules)
+from lowering_forms import code, final_state, forms, write
 
 
 def same_games(path, seeds=range(12), **flags):

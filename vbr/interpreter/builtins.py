@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from vbr.builtin_signatures import SIGNATURES
+from vbr.builtin_signatures import SIGNATURES, Signature
 from vbr.interpreter import pyast as ast
 
 from vbr.interpreter import lowering as P
@@ -20,11 +20,8 @@ from vbr.interpreter.values import Cell, ZoneRef
 
 @dataclass
 class Builtin:
-    min_args: int
-    max_args: int
+    sig: Signature  # name, arity, doc: the table's entry
     build: Callable  # (compiler, node, arg closures, arg types) -> (closure, type)
-    doc: str = ""
-    raw_args: int = 0  # leading arguments that are names, not expressions (`space(serve, s)`)
 
 
 BUILTINS: dict[str, Builtin] = {}
@@ -40,7 +37,7 @@ def builtin(name: str):
         raise RuntimeError(f"built-in `{name}` is registered twice")
 
     def deco(fn):
-        BUILTINS[name] = Builtin(sig.min_args, sig.max_args, fn, sig.doc, sig.raw_args)
+        BUILTINS[name] = Builtin(sig, fn)
         return fn
     return deco
 

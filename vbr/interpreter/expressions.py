@@ -565,10 +565,11 @@ class ExprCompiler:
         if b is None:
             pool = set(self.m.fns) | set(BUILTINS)
             return self.error(e, f"unknown function `{name}`" + self.m.suggest(name, pool))
-        if not b.min_args <= len(e.args) <= b.max_args:
-            n = b.min_args if b.min_args == b.max_args else f"{b.min_args} to {b.max_args}"
+        sig = b.sig
+        if not sig.min_args <= len(e.args) <= sig.max_args:
+            n = sig.min_args if sig.min_args == sig.max_args else f"{sig.min_args} to {sig.max_args}"
             return self.error(e, f"`{name}` takes {n} argument(s), not {len(e.args)}")
-        raw = b.raw_args
+        raw = sig.raw_args
         parts = [((lambda st, L: None), "any") if i < raw else self.compile(a, scope) for i, a in enumerate(e.args)]
         return b.build(self, e, [f for f, _ in parts], [t for _, t in parts])
 

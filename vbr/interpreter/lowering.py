@@ -31,14 +31,23 @@ BREAK, CONTINUE = 1, 2  # the signals pure blocks return (structured.py)
 _MEMO_TYPES = {"int", "seat", "bool", "str", "dir", "cell"}  # arguments a remembered fn may take
 _MEMO_SIZE = 4096  # answers a fn remembers at most (per compiled program)
 _INLINE_WEIGHT = 200  # a fn evaluating more nodes than this (ExprCompiler.fn_weight) is called, not copied
-_MISS = type("Miss", (), {"__repr__": lambda self: "MISS", "__slots__": ()})()  # "not remembered yet"
+
+
+def _sentinel(name: str):
+    """A value no rule file can make, which says its name when shown."""
+    return type(name.title(), (), {"__repr__": lambda self: name, "__slots__": ()})()
+
+
+_MISS = _sentinel("MISS")  # "not remembered yet"
+_UNSET = _sentinel("UNSET")  # "not computed in this loop yet"
+
+# Fast paths, each on by default; a test turns one off to compare its code and games with it on.
 INLINE_IN = True  # `x in zone` and `x in list` written out (expressions.py, `_in_zone_template`)
 FIELD_BY_KIND = True  # `x.f` of a thing of several kinds: its place read from a tuple by kind (expressions.py)
 CHOICE_LEAN = True  # a choice's options counted once (`_n`), no check a static bound makes moot, limits read short
 WHERE_BY_NAME = True  # a choice's `where` reads each item as a Python name, not from its local slot (`_choose_options`)
 COMP_BY_NAME = True  # a comprehension's body and filter read its item as the Python name, `(_t := x)` aliases dropped
 HOIST_INVARIANTS = True  # what a choice's `where` computes alike for every item, computed once per loop (`_hoisted`)
-_UNSET = type("Unset", (), {"__repr__": lambda self: "UNSET", "__slots__": ()})()  # "not computed in this loop yet"
 
 
 class Lowering:
@@ -755,13 +764,9 @@ def comprehension(low: Lowering, agg: str, src: ast.expr, body: ast.expr, filt: 
 def _slot_renamed(node: ast.expr, slot: int, name: str) -> ast.expr | None:
     """`node` with every `L[slot]` read as the Python name `name`; None when `L` is also used
     other than as `L[constant]` (handed whole to a closure)."""
-    def local(n):
-        return (type(n) is ast.Subscript and type(n.value) is ast.Name and n.value.id == "L"
-                and type(n.slice) is ast.Constant)
-
     def swap(n):
-        return _load(name) if local(n) and n.slice.value == slot else None
-    return _rewrite_expr(node, swap, skip=local)  # other locals of the enclosing code stay
+        return _load(name) if _is_local(n) and n.slice.value == slot else None
+    return _rewrite_expr(node, swap, skip=_is_local)  # other locals of the enclosing code stay
 
 
 def _aliases_dropped(node: ast.expr, name: str) -> ast.expr:
@@ -849,7 +854,6 @@ def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> tupl
     x = low.tmp()
     take = ast.Expr(_call(ast.Attribute(_load("_opts"), "append", ast.Load()), _load(x)))
     renamed = _slot_renamed(low.expr(where), slot, x) if WHERE_BY_NAME else None
-    restore = list  # nothing to restore: [] each time
     if renamed is None:  # (a failed rename leaves its nodes half done: the test is built afresh)
         body = [set_item(_load("L"), ast.Constant(slot), _load(x)), ast.If(low.expr(where), [take], [])]
     else:
@@ -860,14 +864,16 @@ def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> tupl
         body = [ast.If(test, [take], [])]
         if lazy:  # `_t1 = _t2 = UNSET` before the loop: each computed at most once per loop
             head = head + [ast.Assign([_store(t) for t in lazy], low.ref(_UNSET))]
+
+    def restore() -> list[ast.stmt]:
+        """The slot as the closures leave it (the last item, if any), in fresh nodes each time;
+        nothing when the loop itself puts each item there."""
+        if renamed is None or fixed == ():
+            return []
         if isinstance(fixed, tuple):
-            if fixed:
-                def restore():
-                    return [set_item(_load("L"), ast.Constant(slot), low.ref(fixed[-1]))]
-        else:
-            def restore():  # `if items: L[slot] = items[-1]`, fresh nodes each time
-                last = subscript(_copy_plain(items), ast.Constant(-1))
-                return [ast.If(_copy_plain(items), [set_item(_load("L"), ast.Constant(slot), last)], [])]
+            return [set_item(_load("L"), ast.Constant(slot), low.ref(fixed[-1]))]
+        last = subscript(_copy_plain(items), ast.Constant(-1))
+        return [ast.If(_copy_plain(items), [set_item(_load("L"), ast.Constant(slot), last)], [])]
     loop = [ast.Assign([_store("_opts")], ast.List([], ast.Load())), ast.For(_store(x), items, body, [])]
     return head + loop, restore, count
 
@@ -946,8 +952,7 @@ def _hoisted(low: Lowering, test: ast.expr) -> tuple[ast.expr, list[str]]:
                 parts = [pure(a) for a in node.args]
                 if all(p is not None for p in parts) and not any(type(a) is ast.Starred for a in node.args):
                     result = _joined(parts, True)
-        elif t in (ast.Subscript, ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.IfExp, ast.Tuple,
-                   ast.NamedExpr):
+        elif t in _OPS or t is ast.Tuple or t is ast.NamedExpr:
             if t is ast.Subscript and type(node.slice) is ast.Slice:
                 parts = None
             else:
