@@ -48,6 +48,8 @@ CHOICE_LEAN = True  # a choice's options counted once (`_n`), no check a static 
 WHERE_BY_NAME = True  # a choice's `where` reads each item as a Python name, not from its local slot (`_choose_options`)
 COMP_BY_NAME = True  # a comprehension's body and filter read its item as the Python name, `(_t := x)` aliases dropped
 HOIST_INVARIANTS = True  # what a choice's `where` computes alike for every item, computed once per loop (`_hoisted`)
+STRUCTURED = True  # the ways of a branch or choice meet again in one function, a loop is a Python `while` (`_Flow`)
+JOIN_COPIES = 8  # a place several ops lead to is written in at most this many functions of its code
 
 
 class Lowering:
@@ -529,20 +531,24 @@ def spend_inline(low: Lowering, n: int = 1) -> list[ast.stmt]:
                    [ast.Raise(_call(low.ref(OverBudget), ast.Constant("step limit")), None)], [])]
 
 
-def lower_ops(low: Lowering, codes: list, filename: str, budget: int = 16) -> None:
+def lower_ops(low: Lowering, codes: list, filename: str, budget: int = 64) -> None:
     """Rebuild every op that carries a recipe (a fused run of actions, a branch test, a jump, a
     choice) as one generated function, and put it in the op's place.
 
     Each function goes on through the ops that follow without returning to the VM: a branch
     becomes a Python `if` over the code of both ways, a jump is followed, a choice that is
     skipped goes on after it, and so does a choice that random seats answer in place while
-    `State.play_random` plays (`_Chain.answered`). It stops (sets `fr.pc`, returns to the VM) at an op without a
-    recipe (a call, a `goto`, a loop head: every cycle passes one), at a place the path has
-    been before, at a place several ops lead to (so code is not copied down every path), and
-    after `budget` ops. The ops it runs through stay in the list for the VM to enter directly."""
+    `State.play_random` plays (`_Chain.answered`). With STRUCTURED, the ways of a branch or a
+    choice stop where they meet again, which is written once after the `if`, and a loop is a
+    Python `while` (`_Flow`). It stops (sets `fr.pc`, returns to the VM) at an op without a
+    recipe (a call, a `goto`), at a place the path has been before (other than a loop's head,
+    inside its `while`), at a place several ops lead to once it is written in JOIN_COPIES
+    functions, and after `budget` ops. The ops it runs through stay in the list for the VM to
+    enter directly."""
     patches = []
     for code in codes:
         joins = _joins(code.ops)
+        flow = _Flow(code.ops) if STRUCTURED else None
         todo = sorted(_entries(code.ops))
         done = set()
         copies = collections.Counter()
@@ -552,7 +558,7 @@ def lower_ops(low: Lowering, codes: list, filename: str, budget: int = 16) -> No
                 continue
             done.add(i)
             name = f"{code.ops[i].recipe[0]}{len(patches)}"
-            chain = _Chain(low, code, joins, budget, copies)
+            chain = _Chain(low, code, joins, budget, copies, flow)
             low.function(name, ("st", "fr"), chain.run_from(i, frozenset()))
             todo += chain.handed_over
             patches.append((code, i, name))
@@ -607,47 +613,197 @@ def _joins(ops: list) -> set[int]:
     return joins
 
 
-class _Chain:
-    """The code of one generated op: the op's own work, then its successors' (see lower_ops)."""
+class _Flow:
+    """Where the ways out of an op meet again, and which ops head a loop: what `_Chain` needs
+    to write a branch as Python `if`/`else` followed by the code both ways reach (STRUCTURED),
+    and a loop as a Python `while`, instead of returning to the VM at each.
 
-    def __init__(self, low: Lowering, code, joins: set[int], budget: int, copies):
+    The ops of a code come from structured statements, so every cycle enters through its head
+    (a `branch` or `loop` op that a later op jumps back to) and leaves through the head's end
+    label, a `break` (a jump there) or a transfer of control (which returns from the function
+    anyway). Where the ways of a branch meet is its nearest post-dominator: the first op every
+    way from it passes. Ops without a recipe and transfers count as leaving the code (the
+    generated code returns there), so a branch with a way that transfers control has no
+    meeting place: each of its ways is written out to its end, as before."""
+
+    def __init__(self, ops: list):
+        n = len(ops)
+        succ = [[s if 0 <= s < n else -1 for s in _successors(op, pc)] or [-1] for pc, op in enumerate(ops)]
+        self.meet = _nearest_post_dominators(succ)
+        self.loops: dict[int, tuple[int, frozenset]] = {}  # head -> (end, its body and the ways from it to its end)
+        for pc, nxt in enumerate(succ):
+            for head in nxt:
+                if 0 <= head <= pc:
+                    self._add_loop(ops, succ, head, pc)
+
+    def _add_loop(self, ops, succ, head: int, tail: int) -> None:
+        recipe = getattr(ops[head], "recipe", None)
+        if recipe is None or recipe[0] not in ("branch", "loop"):
+            return
+        end = (recipe[3] if recipe[0] == "branch" else recipe[5]).pc
+        preds = collections.defaultdict(list)
+        for pc, nxt in enumerate(succ):
+            for s in nxt:
+                preds[s].append(pc)
+        body, todo = {head}, [tail]
+        while todo:
+            pc = todo.pop()
+            if pc not in body:
+                body.add(pc)
+                todo += preds[pc]
+        if end in body or (head in self.loops and self.loops[head][0] != end):
+            return
+        todo = [s for pc in body for s in succ[pc]]  # and the ways out of it that lead to its end (`break`)
+        while todo:
+            pc = todo.pop()
+            if pc not in body and pc not in (head, end, -1):
+                body.add(pc)
+                todo += succ[pc]
+        old = self.loops.get(head, (end, frozenset()))[1]
+        self.loops[head] = (end, old | body)
+
+
+def _if(test: ast.expr, body: list[ast.stmt], orelse: list[ast.stmt]) -> ast.If:
+    """`if test: body else: orelse`, a way that falls out at once written `pass`."""
+    return ast.If(test, body or [ast.Pass()], orelse)
+
+
+def _nearest_post_dominators(succ: list[list[int]]) -> dict[int, int]:
+    """pc -> the nearest op that every way from pc to the end of the code passes, for the ops
+    that have one (-1 in `succ`: the end). The classic fixed point: an op's post-dominators
+    are itself and those common to all its successors."""
+    n = len(succ)
+    pdom: list[frozenset | None] = [None] * n  # None: not known yet (every op)
+    changed = True
+    while changed:
+        changed = False
+        for pc in reversed(range(n)):
+            common = None
+            for s in succ[pc]:
+                d = frozenset({-1}) if s == -1 else pdom[s]
+                if d is not None:
+                    common = d if common is None else common & d
+            if common is not None and common | {pc} != pdom[pc]:
+                pdom[pc], changed = common | {pc}, True
+    meet = {}
+    for pc in range(n):
+        after = pdom[pc] - {pc, -1} if pdom[pc] is not None else None
+        if after:  # the nearest is the one the others post-dominate: the largest set
+            meet[pc] = max(after, key=lambda d: len(pdom[d]))
+    return meet
+
+
+class _Chain:
+    """The code of one generated op: the op's own work, then its successors' (see lower_ops).
+
+    `stop` is where the code being written falls out of the Python `if` it is in (where the
+    ways of a branch meet: written once, after the `if`); inside a Python `while`, reaching its
+    head is `continue` and reaching its end is `break` (STRUCTURED, `_Flow`)."""
+
+    def __init__(self, low: Lowering, code, joins: set[int], budget: int, copies, flow: _Flow | None = None):
         self.low, self.code, self.joins, self.left = low, code, joins, budget
         self.copies = copies  # how often each op's code was written so far, in this code object
         self.handed_over: list[int] = []  # where the VM goes on from this code: entries too
+        self.flow = flow
+        self.loops: list[tuple] = []  # the Python `while`s the code being written is in: (head, end, body)
 
-    def run_from(self, pc: int, path: frozenset) -> list[ast.stmt]:
+    def run_from(self, pc: int, path: frozenset, stop: int | None = None) -> list[ast.stmt]:
         op = self.code.ops[pc] if 0 <= pc < len(self.code.ops) else None
+        if pc == stop:
+            return []
+        if self.loops:
+            head, end, body = self.loops[-1]
+            if pc == head:
+                return [ast.Continue()]
+            if pc == end:
+                return [ast.Break()]
+            if pc not in body:
+                return self.hand_over(pc, op)  # out of the loop other than at its end: not from structured code
         recipe = getattr(op, "recipe", None)
-        if recipe is None or pc in path or self.left <= 0 or (path and pc in self.joins and self.copies[pc] >= 2):
+        if recipe is None or pc in path or self.left <= 0 or (path and pc in self.joins and self.copies[pc] >= JOIN_COPIES):
             return self.hand_over(pc, op)
         self.left -= 1
         self.copies[pc] += 1
         path = path | {pc}
         low = self.low
+        if self.flow is not None and pc in self.flow.loops:
+            return self.loop(pc, recipe, path, stop)
         if recipe[0] == "fused":
             _, fns, spans, nxt = recipe
-            return low.block(zip(fns, spans), False) + self.run_from(nxt, path)
+            return low.block(zip(fns, spans), False) + self.run_from(nxt, path, stop)
         if recipe[0] == "jump":
-            return self.run_from(recipe[1].pc, path)
+            return self.run_from(recipe[1].pc, path, stop)
         if recipe[0] == "tail":  # a transfer of control (goto, call, end, return): it ends the chain
             return [low.mark(self.code.spans[pc])] + recipe[1](low)
+        meet, inner = self.meeting(pc, stop)
         if recipe[0] == "branch":  # go on when the test holds, else past the branch
             _, test, nxt, skip = recipe
             return [low.mark(self.code.spans[pc]),
-                    ast.If(low.expr(test), self.run_from(nxt, path), self.run_from(skip.pc, path))]
-        if recipe[0] == "loop":  # a bounded loop's head: test, count the round, go in
+                    _if(low.expr(test), self.run_from(nxt, path, inner), self.run_from(skip.pc, path, inner))] \
+                + self.after(meet, path, stop)
+        if recipe[0] == "loop":  # a bounded loop's head (not written as a `while`): test, count the round, go in
             _, test, slot, limit, nxt, end, too_many = recipe
-            counter = subscript(_load("L"), ast.Constant(slot))
-            go = [set_item(_load("L"), ast.Constant(slot), ast.BinOp(counter, ast.Add(), ast.Constant(1))),
-                  ast.If(ast.Compare(subscript(_load("L"), ast.Constant(slot)), [ast.Gt()], [ast.Constant(limit)]),
-                         [ast.Expr(_call(low.ref(too_many), ast.Constant(limit)))], [])] + spend_inline(low)
-            go += self.run_from(nxt, path)
+            go = self.round(slot, limit, too_many) + self.run_from(nxt, path, inner)
             if test is None:
-                return [low.mark(self.code.spans[pc])] + go
-            return [low.mark(self.code.spans[pc]), ast.If(low.expr(test), go, self.run_from(end.pc, path))]
-        return self.choose(pc, recipe[1], path)
+                return [low.mark(self.code.spans[pc])] + go + self.after(meet, path, stop)
+            return [low.mark(self.code.spans[pc]), _if(low.expr(test), go, self.run_from(end.pc, path, inner))] \
+                + self.after(meet, path, stop)
+        return self.choose(pc, recipe[1], path, inner) + self.after(meet, path, stop)
 
-    def choose(self, pc: int, c, path: frozenset) -> list[ast.stmt]:
+    def meeting(self, pc: int, stop: int | None) -> tuple[int | None, int | None]:
+        """(where the ways out of op pc meet, to be written after them, or None; where the code
+        of each way stops): the meeting place when it lies in the loop being written."""
+        meet = self.flow.meet.get(pc) if self.flow is not None else None
+        if meet is None or meet == stop:
+            return None, stop
+        if self.loops:
+            head, end, body = self.loops[-1]
+            if meet not in body and meet != end:
+                return None, stop
+        return meet, meet
+
+    def after(self, meet: int | None, path: frozenset, stop: int | None) -> list[ast.stmt]:
+        return [] if meet is None else self.run_from(meet, path, stop)
+
+    def round(self, slot: int, limit: int, too_many) -> list[ast.stmt]:
+        """A bounded loop's round counted, and too many rounds an error."""
+        counter = subscript(_load("L"), ast.Constant(slot))
+        return [set_item(_load("L"), ast.Constant(slot), ast.BinOp(counter, ast.Add(), ast.Constant(1))),
+                ast.If(ast.Compare(subscript(_load("L"), ast.Constant(slot)), [ast.Gt()], [ast.Constant(limit)]),
+                       [ast.Expr(_call(self.low.ref(too_many), ast.Constant(limit)))], [])] + spend_inline(self.low)
+
+    def loop(self, pc: int, recipe: tuple, path: frozenset, stop: int | None) -> list[ast.stmt]:
+        """A loop head and its body as `while True:`; its end after the loop."""
+        end, body = self.flow.loops[pc]
+        low = self.low
+        self.loops.append((pc, end, body))
+        path = frozenset({pc})  # every way round passes the head: the body may be written again here
+        if recipe[0] == "branch" and hasattr(recipe[1], "for_slots"):
+            inside = self.next_item(recipe[1].for_slots, self.run_from(recipe[2], path))
+        elif recipe[0] == "branch":
+            _, test, nxt, _skip = recipe
+            inside = [ast.If(low.expr(test), self.run_from(nxt, path), [ast.Break()])]
+        else:
+            _, test, slot, limit, nxt, _end, too_many = recipe
+            inside = self.round(slot, limit, too_many) + self.run_from(nxt, path)
+            if test is not None:
+                inside = [ast.If(low.expr(test), inside, [ast.Break()])]
+        self.loops.pop()
+        return [ast.While(ast.Constant(True), [low.mark(self.code.spans[pc])] + inside, [])] + \
+            self.run_from(end, path, stop)
+
+    def next_item(self, slots: tuple[int, int, int], go: list[ast.stmt]) -> list[ast.stmt]:
+        """A `for` loop's head (`advance` in statements.py, written out): the next item into
+        the loop's name and `go`, or out of the loop when there is none."""
+        counter, hidden, var = slots
+        i, xs = self.low.tmp(), self.low.tmp()
+        return [ast.Assign([_store(i)], local(counter)), ast.Assign([_store(xs)], local(hidden)),
+                ast.If(ast.Compare(_load(i), [ast.Lt()], [_call(self.low.ref(len), _load(xs))]),
+                       [set_item(_load("L"), ast.Constant(var), subscript(_load(xs), _load(i))),
+                        set_item(_load("L"), ast.Constant(counter), ast.BinOp(_load(i), ast.Add(), ast.Constant(1)))]
+                       + go, [ast.Break()])]
+
+    def choose(self, pc: int, c, path: frozenset, stop: int | None = None) -> list[ast.stmt]:
         """The options in one loop; none: skip to after the choice (optional), take the `else`,
         or fail; else suspend for the seat's answer (as `settle` in statements.py does)."""
         from vbr.interpreter.program import Pending
@@ -657,10 +813,11 @@ class _Chain:
         body = [low.mark(self.code.spans[pc])] + options
         if c.optional or c.else_label is not None:
             way_out = c.after if c.optional else c.else_label
-            none = [set_item(_load("L"), ast.Constant(c.slot), ast.Constant(None))] + self.run_from(way_out.pc, path)
+            none = [set_item(_load("L"), ast.Constant(c.slot), ast.Constant(None))] + self.run_from(way_out.pc, path, stop)
         else:
             none = restore() + [ast.Expr(_call(low.ref(c.nothing)))]
-        body.append(ast.If(ast.UnaryOp(ast.Not(), _load("_opts")), none, []))
+        rest = []  # when there are options (`none` may fall out of its `if` at `stop`)
+        body.append(ast.If(ast.UnaryOp(ast.Not(), _load("_opts")), none, rest))
         many = ast.Compare(_call(low.ref(len), _load("_opts")), [ast.Gt()], [ast.Constant(MAX_OPTIONS)])
         n_opts = _call(low.ref(len), _load("_opts"))
         if type(count) is int:  # as many items as a list the rules spell out: at most that many options
@@ -670,35 +827,35 @@ class _Chain:
             many = over if c.where is None else ast.BoolOp(ast.And(), [over, many])
             n_opts = _load(count) if c.where is None else n_opts
         if many is not None:
-            body.append(ast.If(many, restore() + [ast.Expr(_call(low.ref(c.too_many), n_opts))], []))
+            rest.append(ast.If(many, restore() + [ast.Expr(_call(low.ref(c.too_many), n_opts))], []))
         if c.optional:
-            body.append(ast.Expr(_call(ast.Attribute(_load("_opts"), "append", ast.Load()), ast.Constant(None))))
+            rest.append(ast.Expr(_call(ast.Attribute(_load("_opts"), "append", ast.Load()), ast.Constant(None))))
         by = low.expr(c.by)
         if restore() and _reads_slot(by, c.slot):
-            body += restore()  # `by` may read the slot: the slot as the closures leave it, first
+            rest += restore()  # `by` may read the slot: the slot as the closures leave it, first
             restore = list
-        body.append(ast.Assign([_store("_s")], by))
+        rest.append(ast.Assign([_store("_s")], by))
         seat = low.fixed_value(c.by)
         if not (CHOICE_LEAN and type(seat) is int and seat in c.seats):  # a seat the rules name: no check
-            body.append(ast.If(ast.Compare(_load("_s"), [ast.NotIn()], [low.ref(c.seats)]),
+            rest.append(ast.If(ast.Compare(_load("_s"), [ast.NotIn()], [low.ref(c.seats)]),
                                restore() + [ast.Expr(_call(low.ref(c.no_seat), _load("_s")))], []))
-        body.append(self.answered(c, path))
-        body += restore()  # suspending: the frame as the closures leave it (the last item in the slot)
+        suspend = restore()  # suspending: the frame as the closures leave it (the last item in the slot)
         # Pending(seat, options, prompt, slot, next_pc, span) with its __init__ written out
         fields = [("seat", _load("_s")), ("options", _call(low.ref(tuple), _load("_opts"))),
                   ("prompt", ast.Constant(c.prompt)), ("slot", ast.Constant(c.slot)),
                   ("next_pc", ast.Constant(c.after.pc)), ("span", low.ref(c.span))]
-        body.append(ast.Assign([_store("_p")], _call(low.ref(object.__new__), low.ref(Pending))))
-        body += [ast.Assign([ast.Attribute(_load("_p"), name, ast.Store())], value) for name, value in fields]
-        body += [ast.Assign([ast.Attribute(_load("st"), "pending", ast.Store())], _load("_p")),
-                 ast.Return(ast.Constant(True))]
+        suspend.append(ast.Assign([_store("_p")], _call(low.ref(object.__new__), low.ref(Pending))))
+        suspend += [ast.Assign([ast.Attribute(_load("_p"), name, ast.Store())], value) for name, value in fields]
+        suspend += [ast.Assign([ast.Attribute(_load("st"), "pending", ast.Store())], _load("_p")),
+                    ast.Return(ast.Constant(True))]
+        rest.append(self.answered(c, path, stop, suspend))
         return body
 
-    def answered(self, c, path: frozenset) -> ast.stmt:
+    def answered(self, c, path: frozenset, stop: int | None, suspend: list[ast.stmt]) -> ast.stmt:
         """While random seats play (`st.auto`, State.play_random), the seat's answer is asked
         for here and the code goes on after the choice, without suspending: the step the VM
         would count for the choice counted here. Near the step or choice limit the choice
-        suspends as usual, and the VM stops the game where it always did."""
+        suspends as usual (`suspend`), and the VM stops the game where it always did."""
         low = self.low
         st_attr = lambda *names: _attrs(_load("st"), names)  # noqa: E731
         step_limit, choice_limit = st_attr("prog", "step_limit"), st_attr("prog", "choice_limit")
@@ -712,7 +869,7 @@ class _Chain:
         pick = _call(ast.Attribute(_load("_a"), "pick", ast.Load()), _load("st"), _load("_s"), _load("_opts"))
         go = [set_item(_load("L"), ast.Constant(c.slot), pick),
               ast.AugAssign(ast.Attribute(_load("st"), "steps", ast.Store()), ast.Add(), ast.Constant(1))]
-        return ast.If(room, go + self.run_from(c.after.pc, path), [])
+        return ast.If(room, go + self.run_from(c.after.pc, path, stop), suspend)
 
     def hand_over(self, pc: int, op) -> list[ast.stmt]:
         """Stop here: the VM runs op `pc` next. An op without a recipe is called at once (it

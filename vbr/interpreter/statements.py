@@ -486,6 +486,7 @@ class StmtCompiler:
                 L[counter] = i + 1
                 return True
             return False
+        advance.for_slots = (counter, hidden, var)  # for lowering.py's `_Chain.next_item`
         self.low.expr_template(advance, lambda low: P.call(low.ref(advance), P.load("st"), P.load("L")))
         self._loop(b, s.span, inner, s.body, advance)
 
