@@ -135,3 +135,41 @@ def test_a_faulting_choice_is_located_and_leaves_the_slot_as_before(tmp_path, te
         seen.append((str(info.value), L))
     assert seen[0] == seen[1]
     assert seen[0][1] is not None and any(v is not None for v in seen[0][1])
+
+
+def with_step_limit(tmp_path, source: str, limit: int):
+    """`source` (a rule file) with `limit steps N` after its `game` line, written beside the test."""
+    lines = [line for line in open(source).read().split("\n") if not line.startswith("limit steps")]
+    at = next(i for i, line in enumerate(lines) if line.startswith("game "))
+    path = tmp_path / f"limited_{limit}.vbr"
+    path.write_text("\n".join(lines[:at + 1] + [f"limit steps {limit}"] + lines[at + 1:]))
+    return path
+
+
+def ending(game, seed) -> str:
+    from vbr.play import play_game
+    try:
+        return f"ended after {play_game(game, seed, ['random'] * game.seats).state.steps} steps"
+    except VbrRuntimeError as e:
+        return str(e)
+
+
+@pytest.mark.parametrize("source, limits", [
+    ("rules/volleyball-high.vbr", (333, 611)),
+    ("tests/fixtures/valid/every_construct_court.vbr", (50, 97)),
+    ("tests/fixtures/valid/every_construct_cards.vbr", (50, 180)),
+])
+def test_the_step_limit_stops_both_forms_at_the_same_statement(tmp_path, source, limits):
+    """The VM names the choosing frame's statement when the step after a suspended choice passes
+    the limit; the lowered code leaves the frame at its choice, as the closures do, so the error
+    names the same line (these limits are reached right after a choice)."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    endings = []
+    for limit in limits:
+        closures, lowered = forms(with_step_limit(tmp_path, root / source, limit), **FLAGS)
+        for seed in range(4):
+            want = ending(closures, seed)
+            assert ending(lowered, seed) == want
+            endings.append(want)
+    assert any("step limit" in e for e in endings)

@@ -847,6 +847,7 @@ class _Chain:
         suspend.append(ast.Assign([_store("_p")], _call(low.ref(object.__new__), low.ref(Pending))))
         suspend += [ast.Assign([ast.Attribute(_load("_p"), name, ast.Store())], value) for name, value in fields]
         suspend += [ast.Assign([ast.Attribute(_load("st"), "pending", ast.Store())], _load("_p")),
+                    _set_pc(ast.Constant(pc)),  # the frame at its choice, as the closures leave it (a step-limit error names it)
                     ast.Return(ast.Constant(True))]
         rest.append(self.answered(c, path, stop, suspend))
         return body
