@@ -16,6 +16,7 @@ import random
 import pytest
 
 from vbr.errors import VbrRuntimeError
+from vbr.interpreter.values import Ent
 from lowering_forms import code, final_state, forms, write
 
 FLAGS = {"WHERE_BY_NAME": True, "CHOICE_LEAN": True}
@@ -173,3 +174,36 @@ def test_the_step_limit_stops_both_forms_at_the_same_statement(tmp_path, source,
             assert ending(lowered, seed) == want
             endings.append(want)
     assert any("step limit" in e for e in endings)
+
+
+WHERE_FAULT = """seats 2
+kind Card { v: int }
+zone z public
+var n: int = 0
+start p
+setup {
+  create Card(v: 1) in z times 2
+  create Card(v: 0) in z
+  create Card(v: 3) in z
+}
+phase p {
+  n = 1
+  choose c from z where 6 / c.v > 1 by 0
+  end draw
+}
+"""
+
+
+def test_a_fault_inside_where_leaves_the_item_it_failed_at_in_the_slot(tmp_path):
+    """`6 / c.v` fails at the third card (v = 0): both forms report it there and leave that card
+    in the choice's slot (the state a caller's log sink shows)."""
+    seen = []
+    for game in forms(write(tmp_path, WHERE_FAULT), **FLAGS):
+        sink = []
+        with pytest.raises(VbrRuntimeError) as info:
+            game.new_state(0, sink=sink)
+        st = sink[0]
+        held = [x for x in st.stack[-1].L if isinstance(x, Ent)]
+        seen.append((str(info.value), list(st.stack[-1].L), [st.ent[x] for x in held]))
+    assert seen[0] == seen[1]
+    assert "division by zero" in seen[0][0] and seen[0][2] == [(0,)]

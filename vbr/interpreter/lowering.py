@@ -981,7 +981,7 @@ def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> tupl
     last item, if any), which the choice runs before anything can see the slot: before a failure
     it reports, before `by` when `by` may read it, and before suspending. Every other way on
     overwrites the slot first (none for no option, the answer for an answered choice). A
-    failure inside `where` itself leaves the slot as it was before the loop."""
+    failure inside `where` leaves the item it failed at in the slot, as the closures do."""
     from vbr.interpreter.expressions import _iterate
     fixed = low.fixed_value(src)
     head = []
@@ -1032,8 +1032,11 @@ def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> tupl
             return [set_item(_load("L"), ast.Constant(slot), low.ref(fixed[-1]))]
         last = subscript(_copy_plain(items), ast.Constant(-1))
         return [ast.If(_copy_plain(items), [set_item(_load("L"), ast.Constant(slot), last)], [])]
-    loop = [ast.Assign([_store("_opts")], ast.List([], ast.Load())), ast.For(_store(x), items, body, [])]
-    return head + loop, restore, count
+    loop = ast.For(_store(x), items, body, [])
+    if renamed is not None:  # a fault in `where` leaves its item in the slot, as the closures leave it
+        keep = ast.ExceptHandler(low.ref(Exception), None, [set_item(_load("L"), ast.Constant(slot), _load(x)), ast.Raise()])
+        loop = ast.Try([loop], [keep], [], [])
+    return head + [ast.Assign([_store("_opts")], ast.List([], ast.Load())), loop], restore, count
 
 
 # ---------------------------------------------------------------------- values the same for every item
