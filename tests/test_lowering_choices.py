@@ -207,3 +207,25 @@ def test_a_fault_inside_where_leaves_the_item_it_failed_at_in_the_slot(tmp_path)
         seen.append((str(info.value), list(st.stack[-1].L), [st.ent[x] for x in held]))
     assert seen[0] == seen[1]
     assert "division by zero" in seen[0][0] and seen[0][2] == [(0,)]
+
+
+OPTIONAL_ELSE = """seats 2
+var n: int = 0
+start p
+phase p {
+  choose c from [1, 2] where c > 5 by 0 optional else {
+    n = 7
+  }
+  if n == 7 {
+    end winner 0
+  }
+  end draw
+}
+"""
+
+
+def test_an_optional_choice_with_nothing_to_offer_takes_its_else(tmp_path):
+    """docs/language.md: with no option, a choice with an `else` runs it, `optional` or not."""
+    for game in forms(write(tmp_path, OPTIONAL_ELSE), **FLAGS):
+        st = game.new_state(0)
+        assert st.vals[0] == 7 and str(st.outcome()) == "seat 0 wins"

@@ -812,7 +812,7 @@ class _Chain:
         options, restore, count = _choose_options(low, c.src, c.src_type, c.where, c.slot)
         body = [low.mark(self.code.spans[pc])] + options
         if c.optional or c.else_label is not None:
-            way_out = c.after if c.optional else c.else_label
+            way_out = c.else_label if c.else_label is not None else c.after  # nothing to choose: the `else`, if any
             none = [set_item(_load("L"), ast.Constant(c.slot), ast.Constant(None))] + self.run_from(way_out.pc, path, stop)
         else:
             none = restore() + [ast.Expr(_call(low.ref(c.nothing)))]
