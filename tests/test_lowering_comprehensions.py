@@ -126,3 +126,40 @@ def test_a_fault_in_the_body_is_located_alike(tmp_path, by_name):
     got, want = stops(lowered, VbrRuntimeError), stops(closures, VbrRuntimeError)
     assert got == want
     assert "division by zero" in got and "g.vbr:19:3: error" in got
+
+
+SLOT = """seats 2
+kind Card { v: int }
+zone z public
+var n: int = 0
+var k: int = 0
+start p
+setup {
+  create Card(v: 1) in z times 2
+  create Card(v: 5) in z
+}
+phase p {
+  n = sum(c.v for c in z)
+  if any(c.v > 3 for c in z) {
+    k = 1
+  }
+  choose x from [1, 2] by 0
+  n += x
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("by_name", [True, False])
+def test_a_comprehension_leaves_its_slot_as_it_found_it(tmp_path, by_name):
+    """The name of a comprehension is gone after it: at the choice that follows, the frame's
+    locals are the same in both forms, and the comprehension's slot holds what it held before
+    (none), not its last item (the lowered form reads the item as a Python name and never
+    writes the slot)."""
+    seen = []
+    for game in forms(write(tmp_path, SLOT), COMP_BY_NAME=by_name):
+        st = game.new_state(0)
+        assert st.pending is not None and st.vals[:2] == [7, 1]
+        seen.append(list(st.stack[-1].L))
+    assert seen[0] == seen[1]
+    assert all(v is None for v in seen[0][:-1])  # all but the choice's own slot

@@ -460,10 +460,17 @@ class ExprCompiler:
             return fast, tb
 
         def items(st, L):
-            for x in counted(st, src(st, L)):
-                L[slot] = x
-                if filt is None or filt(st, L):
-                    yield body(st, L)
+            """The items through the comprehension's slot, which is left as it was found (the
+            name is gone after the comprehension): the lowered form reads the item as a Python
+            name and never writes the slot, and a suspended frame must look the same in both."""
+            old = L[slot]
+            try:
+                for x in counted(st, src(st, L)):
+                    L[slot] = x
+                    if filt is None or filt(st, L):
+                        yield body(st, L)
+            finally:
+                L[slot] = old
         def template(low):
             return P.comprehension(low, agg, low.expr(src), low.expr(body), low.expr(filt) if filt else None, slot,
                                    (lambda st, L: fn(st, L)))
