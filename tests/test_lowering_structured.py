@@ -233,3 +233,18 @@ def test_a_fault_inside_a_python_loop_is_located_alike(tmp_path):
                 play_game(game, seed, ["random"] * 2)
         seen.append(str(info.value))
     assert seen[0] == seen[1] and "g.vbr:11:7: error: division by zero" in seen[0]  # `n = n / (n - n)`
+
+
+def test_generated_code_stays_within_a_few_copies_of_each_op(tmp_path):
+    """A phase of 300 choices in a row: every choice is an entry (where a suspended game goes
+    on), and each entry's function could write every choice after it (300 × 300 / 2). No op is
+    written into more than COPIES other entries' functions (JOIN_COPIES for a place several ops
+    lead to), besides starting its own, so the generated code grows with the rules, not with
+    their square: a rule file is untrusted."""
+    text = "seats 2\nvar v: int = 0\nstart p\nphase p {\n" + \
+        "".join(f"  choose x{i} from [1, 2] by 0 optional\n" for i in range(300)) + "  end draw\n}\n"
+    closures, lowered = forms(write(tmp_path, text))
+    picks = code(lowered).count("_a.pick(")
+    assert 300 <= picks <= (LW.COPIES + 1) * 300
+    from vbr.play import play_game
+    assert play_game(lowered, 1, ["random"] * 2).choices == play_game(closures, 1, ["random"] * 2).choices == 300

@@ -21,6 +21,7 @@ that the lowered program plays exactly the games the closures play.
 from __future__ import annotations
 
 import collections
+import heapq
 from typing import Callable
 
 from vbr.interpreter import pyast as ast
@@ -50,6 +51,7 @@ COMP_BY_NAME = True  # a comprehension's body and filter read its item as the Py
 HOIST_INVARIANTS = True  # what a choice's `where` computes alike for every item, computed once per loop (`_hoisted`)
 STRUCTURED = True  # the ways of a branch or choice meet again in one function, a loop is a Python `while` (`_Flow`)
 JOIN_COPIES = 8  # a place several ops lead to is written in at most this many functions of its code
+COPIES = 4  # any other op in at most this many (generated code stays within a few times the ops)
 
 
 class Lowering:
@@ -542,25 +544,28 @@ def lower_ops(low: Lowering, codes: list, filename: str, budget: int = 64) -> No
     choice stop where they meet again, which is written once after the `if`, and a loop is a
     Python `while` (`_Flow`). It stops (sets `fr.pc`, returns to the VM) at an op without a
     recipe (a call, a `goto`), at a place the path has been before (other than a loop's head,
-    inside its `while`), at a place several ops lead to once it is written in JOIN_COPIES
-    functions, and after `budget` ops. The ops it runs through stay in the list for the VM to
-    enter directly."""
+    inside its `while`), at an op already written into COPIES other functions (JOIN_COPIES for
+    a place several ops lead to), and after `budget` ops: the generated code grows with the
+    rules, never with their square. The start of each code is written first, so the function
+    random play runs most gets the copies. The ops it runs through stay in the list for the VM
+    to enter directly."""
     patches = []
     for code in codes:
         joins = _joins(code.ops)
         flow = _Flow(code.ops) if STRUCTURED else None
-        todo = sorted(_entries(code.ops))
+        todo = sorted(_entries(code.ops))  # the start first: the function random play runs most gets the copies
         done = set()
         copies = collections.Counter()
         while todo:
-            i = todo.pop()
+            i = heapq.heappop(todo)
             if i in done or not 0 <= i < len(code.ops) or getattr(code.ops[i], "recipe", None) is None:
                 continue
             done.add(i)
             name = f"{code.ops[i].recipe[0]}{len(patches)}"
             chain = _Chain(low, code, joins, budget, copies, flow)
             low.function(name, ("st", "fr"), chain.run_from(i, frozenset()))
-            todo += chain.handed_over
+            for j in chain.handed_over:
+                heapq.heappush(todo, j)
             patches.append((code, i, name))
     low.drain()
     namespace = low.build(filename)
@@ -670,27 +675,54 @@ def _if(test: ast.expr, body: list[ast.stmt], orelse: list[ast.stmt]) -> ast.If:
 
 def _nearest_post_dominators(succ: list[list[int]]) -> dict[int, int]:
     """pc -> the nearest op that every way from pc to the end of the code passes, for the ops
-    that have one (-1 in `succ`: the end). The classic fixed point: an op's post-dominators
-    are itself and those common to all its successors."""
+    that have one (-1 in `succ`: the end). Cooper, Harvey and Kennedy's iterative algorithm ("A
+    Simple, Fast Dominance Algorithm") on the reversed graph: nearly linear in the ops, as a rule
+    file of thousands of statements needs (sets of post-dominators would be quadratic)."""
     n = len(succ)
-    pdom: list[frozenset | None] = [None] * n  # None: not known yet (every op)
+    end = n  # the end of the code, as a node
+    preds: list[list[int]] = [[] for _ in range(n + 1)]  # the reversed graph's successors
+    for pc, nxt in enumerate(succ):
+        for s in nxt:
+            preds[end if s == -1 else s].append(pc)
+    order, number = [], [-1] * (n + 1)  # postorder of the reversed graph from the end
+    seen = [False] * (n + 1)
+    seen[end] = True
+    stack = [(end, iter(preds[end]))]
+    while stack:
+        node, it = stack[-1]
+        for p in it:
+            if not seen[p]:
+                seen[p] = True
+                stack.append((p, iter(preds[p])))
+                break
+        else:
+            stack.pop()
+            number[node] = len(order)
+            order.append(node)
+    ipdom = [-1] * (n + 1)
+    ipdom[end] = end
     changed = True
     while changed:
         changed = False
-        for pc in reversed(range(n)):
-            common = None
-            for s in succ[pc]:
-                d = frozenset({-1}) if s == -1 else pdom[s]
-                if d is not None:
-                    common = d if common is None else common & d
-            if common is not None and common | {pc} != pdom[pc]:
-                pdom[pc], changed = common | {pc}, True
-    meet = {}
-    for pc in range(n):
-        after = pdom[pc] - {pc, -1} if pdom[pc] is not None else None
-        if after:  # the nearest is the one the others post-dominate: the largest set
-            meet[pc] = max(after, key=lambda d: len(pdom[d]))
-    return meet
+        for node in reversed(order[:-1]):  # reverse postorder, the end (last in postorder) left out
+            new = -1
+            for s in succ[node]:
+                s = end if s == -1 else s
+                if ipdom[s] == -1:
+                    continue
+                if new == -1:
+                    new = s
+                    continue
+                a, b = s, new
+                while a != b:
+                    while number[a] < number[b]:
+                        a = ipdom[a]
+                    while number[b] < number[a]:
+                        b = ipdom[b]
+                new = a
+            if new != ipdom[node]:
+                ipdom[node], changed = new, True
+    return {pc: ipdom[pc] for pc in range(n) if ipdom[pc] not in (-1, end)}
 
 
 class _Chain:
@@ -720,7 +752,8 @@ class _Chain:
             if pc not in body:
                 return self.hand_over(pc, op)  # out of the loop other than at its end: not from structured code
         recipe = getattr(op, "recipe", None)
-        if recipe is None or pc in path or self.left <= 0 or (path and pc in self.joins and self.copies[pc] >= JOIN_COPIES):
+        if recipe is None or pc in path or self.left <= 0 or \
+                (path and self.copies[pc] >= (JOIN_COPIES if pc in self.joins else COPIES)):
             return self.hand_over(pc, op)
         self.left -= 1
         self.copies[pc] += 1
