@@ -636,20 +636,20 @@ class _Flow:
         succ = [[s if 0 <= s < n else -1 for s in _successors(op, pc)] or [-1] for pc, op in enumerate(ops)]
         self.meet = _nearest_post_dominators(succ)
         self.loops: dict[int, tuple[int, frozenset]] = {}  # head -> (end, its body and the ways from it to its end)
-        for pc, nxt in enumerate(succ):
-            for head in nxt:
-                if 0 <= head <= pc:
-                    self._add_loop(ops, succ, head, pc)
-
-    def _add_loop(self, ops, succ, head: int, tail: int) -> None:
-        recipe = getattr(ops[head], "recipe", None)
-        if recipe is None or recipe[0] not in ("branch", "loop"):
-            return
-        end = (recipe[3] if recipe[0] == "branch" else recipe[5]).pc
         preds = collections.defaultdict(list)
         for pc, nxt in enumerate(succ):
             for s in nxt:
                 preds[s].append(pc)
+        for pc, nxt in enumerate(succ):
+            for head in nxt:
+                if 0 <= head <= pc:
+                    self._add_loop(ops, succ, preds, head, pc)
+
+    def _add_loop(self, ops, succ, preds, head: int, tail: int) -> None:
+        recipe = getattr(ops[head], "recipe", None)
+        if recipe is None or recipe[0] not in ("branch", "loop"):
+            return
+        end = (recipe[3] if recipe[0] == "branch" else recipe[5]).pc
         body, todo = {head}, [tail]
         while todo:
             pc = todo.pop()
