@@ -681,25 +681,23 @@ class Autoplay:
     makes, and the counts play_game reports (options offered, forced choices, score changes).
     The lowered code calls `pick` where a choice is offered, while `st.auto` is set."""
 
-    __slots__ = ("draws", "last", "lo", "hi", "track", "options", "forced")
+    __slots__ = ("draws", "last", "lo", "hi", "track", "options", "forced", "scored")
 
     def __init__(self, draws: list, last: list | None, lo: int, hi: int, track: list | None):
         self.draws, self.last, self.lo, self.hi, self.track = draws, last, lo, hi, track
         self.options = self.forced = 0
+        self.scored = False  # the score var written since it was last looked at (statements.py)
 
     def pick(self, st: State, seat: int, options):
         """Seat `seat`'s answer among `options`, counted as a choice made (`st.choices`). The
-        score is looked at first: what the previous choice led to."""
+        score is looked at first, if anything wrote it since: what the previous choice led to."""
         k = len(options)
         self.options += k
         if k == 1:
             self.forced += 1
-        last = self.last
-        if last is not None:  # self.score(st), written out
-            now = st.vals[self.lo:self.hi]
-            if now != last:
-                self.last = now
-                self.track.append((st.choices, tuple(now)))
+        if self.scored:
+            self.scored = False
+            self.score(st)
         st.choices += 1
         return options[(self.draws[seat](64) * k) >> 64]
 

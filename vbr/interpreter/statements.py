@@ -285,7 +285,8 @@ class StmtCompiler:
     def _slot_store(self, base, count, idx, name):
         ranges = self.p.var_ranges
         bounded = any(base + i in ranges for i in range(count))
-        if idx is None and not bounded:  # the common case: a plain var, nothing to check
+        scored = self.m.points is not None and name == self.m.points.var  # the score: random play tracks it
+        if idx is None and not bounded and not scored:  # the common case: a plain var, nothing to check
             def store_plain(st, L, v):
                 st.vals[base] = v
             self.low.store_template(store_plain, "V", base)
@@ -302,16 +303,21 @@ class StmtCompiler:
             if r is not None and v is not None:
                 v = _bounded(v, r, name)
             st.vals[slot] = v
+            if scored and st.auto is not None:
+                st.auto.scored = True
 
         def written(low, v):  # `name[i] = v`, i checked: `V[base + i] = v`
+            if idx is None:
+                return [P.set_item(P.load("V"), ast.Constant(base), v)] + _score_written(low)
             i = low.tmp()
             bad = P.binary("or", ast.Compare(P.load(i), [ast.Is()], [ast.Constant(None)]),
                            ast.UnaryOp(ast.Not(), ast.Compare(ast.Constant(0), [ast.LtE(), ast.Lt()],
                                                              [P.load(i), ast.Constant(count)])))
             return [ast.Assign([P.store(i)], low.expr(idx)),
                     ast.If(bad, [ast.Expr(P.call(low.ref(out_of_range), ast.Constant(name), P.load(i), ast.Constant(count)))], []),
-                    P.set_item(P.load("V"), ast.BinOp(ast.Constant(base), ast.Add(), P.load(i)), v)]
-        if idx is not None and not bounded:
+                    P.set_item(P.load("V"), ast.BinOp(ast.Constant(base), ast.Add(), P.load(i)), v)] + \
+                (_score_written(low) if scored else [])
+        if not bounded:
             self.low.store_written(store, written)
         return store
 
@@ -889,6 +895,15 @@ def _store_template(low, store, value) -> list:
         v = low.tmp()
         return [ast.Assign([P.store(v)], low.expr(value))] + written(low, P.load(v))
     return [ast.Expr(P.call(low.ref(store), P.load("st"), P.load("L"), low.expr(value)))]
+
+
+def _score_written(low) -> list:
+    """`if (_a := st.auto) is not None: _a.scored = True`: random play (Autoplay.pick) looks at
+    the score only after a choice that wrote it, instead of comparing it after every choice."""
+    a = low.tmp()
+    auto = ast.NamedExpr(P.store(a), P.state_attr("auto"))
+    return [ast.If(ast.Compare(auto, [ast.IsNot()], [ast.Constant(None)]),
+                   [ast.Assign([ast.Attribute(P.load(a), "scored", ast.Store())], ast.Constant(True))], [])]
 
 
 def _copy_at(at: ast.expr) -> ast.expr:
