@@ -162,3 +162,18 @@ def test_a_fault_in_the_hoisted_part_fires_where_it_did(tmp_path, hoist):
     assert "`hand[5]`: index out of range" in message
     assert ":20:3: error" in message  # the choice
     assert 5 in vals and 4 in vals  # at round 4, when a card of 9 is there: not at round 2, when it became bad
+
+
+def test_a_remembered_fn_of_one_argument_keys_its_answers_by_the_argument(tmp_path):
+    """MEMO_BARE_KEY: `side_of(t)` remembers its answers under `t` itself, not a 1-tuple built at
+    every call; the games are the same with and without."""
+    path = write(tmp_path, GAME)
+    assert_same_games_with_and_without(path, "MEMO_BARE_KEY", range(6))
+    keys = []
+    for bare in (True, False):
+        _, lowered = forms(path, MEMO_BARE_KEY=bare)
+        play_game(lowered, 0, ["random"] * 2)
+        (memo,) = [m for m in lowered.program.lowering._memos.values() if m]
+        keys.append(sorted(memo))
+    assert keys[0] and all(type(k) is int for k in keys[0])
+    assert keys[1] == [(k,) for k in keys[0]]

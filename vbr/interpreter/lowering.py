@@ -50,6 +50,7 @@ WHERE_BY_NAME = True  # a choice's `where` reads each item as a Python name, not
 COMP_BY_NAME = True  # a comprehension's body and filter read its item as the Python name, `(_t := x)` aliases dropped
 HOIST_INVARIANTS = True  # what a choice's `where` computes alike for every item, computed once per loop (`_hoisted`)
 STRUCTURED = True  # the ways of a branch or choice meet again in one function, a loop is a Python `while` (`_Flow`)
+MEMO_BARE_KEY = True  # a remembered fn of one argument keys its answers by the argument, not a 1-tuple
 JOIN_COPIES = 8  # a place several ops lead to is written in at most this many functions of its code
 COPIES = 4  # any other op in at most this many (generated code stays within a few times the ops)
 
@@ -215,6 +216,8 @@ class Lowering:
         temps = [self.tmp() for _ in args]
         found = self.tmp()
         lookup = ast.Tuple([ast.NamedExpr(_store(t), a) for t, a in zip(temps, args)], ast.Load())
+        if MEMO_BARE_KEY and len(args) == 1:  # one argument: the key is the value itself, no tuple built
+            lookup = lookup.elts[0]
         get = _call(ast.Attribute(self.ref(self._memos[fname]), "get", ast.Load()), lookup, self.ref(_MISS))
         return ast.IfExp(ast.Compare(ast.NamedExpr(_store(found), get), [ast.IsNot()], [self.ref(_MISS)]),
                          _load(found), _call(_load(fname), *(_load(t) for t in temps)))
@@ -256,6 +259,8 @@ class Lowering:
                 params = [f"_a{i}" for i in range(nparams)]
                 value = _with_params(self.expr(body), [_load(p) for p in params])
                 key = ast.Tuple([_load(p) for p in params], ast.Load())
+                if MEMO_BARE_KEY and nparams == 1:
+                    key = key.elts[0]
                 room = ast.Compare(_call(self.ref(len), self.ref(memo)), [ast.Lt()], [ast.Constant(_MEMO_SIZE)])
                 self.function(fname, tuple(params), [
                     ast.Assign([_store("_v")], value),
