@@ -2,6 +2,8 @@
 a file, the closures and the lowered program compiled with some of lowering.py's flags set, and
 everything a game ends with, to compare the two forms by."""
 import ast
+import json
+import random
 
 from vbr.interpreter import lowering as LW
 from vbr.interpreter.compiler import compile_rules
@@ -55,3 +57,20 @@ def assert_same_games_with_and_without(path, flag: str, seeds):
         want = final_state(closures, seed)
         assert final_state(lowered, seed) == want
         assert final_state(without, seed) == want
+
+
+def frames(game, seed):
+    """Play by answering each suspended choice at random, as an agent that is asked does: at
+    each, the frames' locals (of the state and of a copy of it), their pcs (a caller's: where it
+    goes on when its callee returns; the choosing frame's: its choice, which a step-limit error
+    names), where the choosing frame goes on once answered, and its slot; then the log and the
+    outcome."""
+    st = game.new_state(seed, record=True)
+    rng = random.Random(seed)
+    seen = []
+    while not st.is_terminal():
+        copy = st.clone()
+        seen.append(([list(fr.L) for fr in st.stack], [list(fr.L) for fr in copy.stack],
+                     [fr.pc for fr in st.stack], st.pending.next_pc, st.pending.slot, st.steps, st.choices))
+        st.apply_index(rng.randrange(len(st.legal_actions())))
+    return seen, json.dumps(st.log), str(st.outcome()), st.steps, st.choices

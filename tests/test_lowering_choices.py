@@ -10,14 +10,12 @@
 The same games (state, steps, counts, logs), the same frames at every suspended choice, the same
 located faults."""
 import ast
-import json
-import random
 
 import pytest
 
 from vbr.errors import VbrRuntimeError
 from vbr.interpreter.values import Ent
-from lowering_forms import code, final_state, forms, write
+from lowering_forms import code, final_state, forms, frames, write
 
 FLAGS = {"WHERE_BY_NAME": True, "CHOICE_LEAN": True}
 
@@ -56,20 +54,6 @@ phase p {
 """
 
 
-def frames(game, seed):
-    """Play by answering each suspended choice (as an agent that is asked does): at each one,
-    the frames' locals, of the state and of a copy of it; then the log and outcome."""
-    st = game.new_state(seed, record=True)
-    rng = random.Random(seed)
-    seen = []
-    while not st.is_terminal():
-        copy = st.clone()
-        seen.append(([list(fr.L) for fr in st.stack], [list(fr.L) for fr in copy.stack], st.pending.slot,
-                     st.steps, st.choices))
-        st.apply_index(rng.randrange(len(st.legal_actions())))
-    return seen, json.dumps(st.log), str(st.outcome()), st.steps, st.choices
-
-
 def test_choices_play_the_same_games(tmp_path):
     closures, lowered = forms(write(tmp_path, CHOICES), **FLAGS)
     for seed in range(12):
@@ -83,7 +67,7 @@ def test_a_suspended_choice_leaves_the_same_frame(tmp_path):
     for seed in range(8):
         got, want = frames(lowered, seed), frames(closures, seed)
         assert got == want
-        assert any(L[-1][slot] is not None for L, _, slot, _, _ in got[0])  # a slot the loop left set
+        assert any(L[-1][slot] is not None for L, _, _, _, slot, _, _ in got[0])  # a slot the loop left set
 
 
 def loops_over_options(game):
@@ -125,17 +109,23 @@ FAULTS = {
 }
 
 
-@pytest.mark.parametrize("text", FAULTS.values(), ids=FAULTS.keys())
-def test_a_faulting_choice_is_located_and_leaves_the_slot_as_before(tmp_path, text):
+def faults(path) -> list:
+    """For the closures and the lowered program: the error a new game stops with, and the state
+    it leaves (which a caller's log sink shows)."""
     seen = []
-    for game in forms(write(tmp_path, text), **FLAGS):
+    for game in forms(path, **FLAGS):
         sink = []
         with pytest.raises(VbrRuntimeError) as info:
             game.new_state(0, sink=sink)
-        L = sink[0].stack[-1].L if sink and sink[0].stack else None
-        seen.append((str(info.value), L))
+        seen.append((str(info.value), sink[0]))
+    return seen
+
+
+@pytest.mark.parametrize("text", FAULTS.values(), ids=FAULTS.keys())
+def test_a_faulting_choice_is_located_and_leaves_the_slot_as_before(tmp_path, text):
+    seen = [(message, list(st.stack[-1].L)) for message, st in faults(write(tmp_path, text))]
     assert seen[0] == seen[1]
-    assert seen[0][1] is not None and any(v is not None for v in seen[0][1])
+    assert any(v is not None for v in seen[0][1])
 
 
 def with_step_limit(tmp_path, source: str, limit: int):
@@ -197,14 +187,8 @@ phase p {
 def test_a_fault_inside_where_leaves_the_item_it_failed_at_in_the_slot(tmp_path):
     """`6 / c.v` fails at the third card (v = 0): both forms report it there and leave that card
     in the choice's slot (the state a caller's log sink shows)."""
-    seen = []
-    for game in forms(write(tmp_path, WHERE_FAULT), **FLAGS):
-        sink = []
-        with pytest.raises(VbrRuntimeError) as info:
-            game.new_state(0, sink=sink)
-        st = sink[0]
-        held = [x for x in st.stack[-1].L if isinstance(x, Ent)]
-        seen.append((str(info.value), list(st.stack[-1].L), [st.ent[x] for x in held]))
+    seen = [(message, list(st.stack[-1].L), [st.ent[x] for x in st.stack[-1].L if isinstance(x, Ent)])
+            for message, st in faults(write(tmp_path, WHERE_FAULT))]
     assert seen[0] == seen[1]
     assert "division by zero" in seen[0][0] and seen[0][2] == [(0,)]
 

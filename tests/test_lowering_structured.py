@@ -5,14 +5,12 @@ instead of each returning to the VM. The closures, the lowered program and the l
 without STRUCTURED play the same games, suspend with the same frames, and fail at the same
 places."""
 import ast
-import json
-import random
 
 import pytest
 
 from vbr.errors import VbrRuntimeError
 from vbr.interpreter import lowering as LW
-from lowering_forms import assert_same_games_with_and_without, code, forms, write
+from lowering_forms import assert_same_games_with_and_without, code, forms, frames, write
 
 # Every kind of loop around a choice; branches and choices whose ways meet again; `break` and
 # `continue` out of a choice's way; a procedure that makes a choice, called inside a loop (its
@@ -95,22 +93,6 @@ def test_structured_code_plays_the_same_games(tmp_path):
     """The closures, the lowered program, and the lowered program without STRUCTURED end every
     game alike (state, steps, counts, the generator)."""
     assert_same_games_with_and_without(write(tmp_path, LOOPS), "STRUCTURED", range(16))
-
-
-def frames(game, seed):
-    """Play by answering each suspended choice at random: at each, the frames' locals (of the
-    state and of a copy), their pcs (a caller's: where it goes on when its callee returns; the
-    choosing frame's: its choice, which a step-limit error names), and where the choosing frame
-    goes on once answered; then the log and the outcome."""
-    st = game.new_state(seed, record=True)
-    rng = random.Random(seed)
-    seen = []
-    while not st.is_terminal():
-        copy = st.clone()
-        seen.append(([list(fr.L) for fr in st.stack], [list(fr.L) for fr in copy.stack],
-                     [fr.pc for fr in st.stack], st.pending.next_pc, st.pending.slot, st.steps, st.choices))
-        st.apply_index(rng.randrange(len(st.legal_actions())))
-    return seen, json.dumps(st.log), str(st.outcome()), st.steps, st.choices
 
 
 def test_a_choice_inside_a_python_loop_suspends_and_resumes_as_the_closures_do(tmp_path):

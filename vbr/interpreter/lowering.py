@@ -795,7 +795,7 @@ class _Chain:
         if meet is None or meet == stop:
             return None, stop
         if self.loops:
-            head, end, body = self.loops[-1]
+            _, end, body = self.loops[-1]
             if meet not in body and meet != end:
                 return None, stop
         return meet, meet
