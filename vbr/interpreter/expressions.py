@@ -250,7 +250,9 @@ class ExprCompiler:
 
         def template(low):
             x = low.tmp()
-            ok = P.binary("and", ast.Compare(ast.NamedExpr(P.store(x), low.expr(obj)), [ast.IsNot()], [ast.Constant(None)]),
+            thing = low.expr(obj)
+            low.checked_read(thing)
+            ok = P.binary("and", ast.Compare(ast.NamedExpr(P.store(x), thing), [ast.IsNot()], [ast.Constant(None)]),
                           P.binary("==", P.subscript(P.load("KD"), P.load(x)), ast.Constant(kind)))
             return ast.IfExp(ok, P.subscript(P.subscript(P.load("E"), P.load(x)), ast.Constant(pos)),
                              P.call(low.ref(no_field), P.load(x), ast.Constant(name)))

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import collections
 import heapq
+import sys
 from typing import Callable
 
 from vbr.interpreter import pyast as ast
+from vbr.interpreter.field_reads import key_of_thing, read_fields_once
 
 # Names the generated functions bind from the state on entry, when their body uses them.
 _STATE_FIELDS = {"V": "vals", "E": "ent", "KD": "kind", "Z": "zones", "W": "where"}
@@ -51,6 +53,7 @@ COMP_BY_NAME = True  # a comprehension's body and filter read its item as the Py
 HOIST_INVARIANTS = True  # what a choice's `where` computes alike for every item, computed once per loop (`_hoisted`)
 STRUCTURED = True  # the ways of a branch or choice meet again in one function, a loop is a Python `while` (`_Flow`)
 MEMO_BARE_KEY = True  # a remembered fn of one argument keys its answers by the argument, not a 1-tuple
+FIELDS_ONCE = True  # a thing's field read once per expression, its kind checked once (field_reads.py)
 JOIN_COPIES = 8  # a place several ops lead to is written in at most this many functions of its code
 COPIES = 4  # any other op in at most this many (generated code stays within a few times the ops)
 
@@ -82,6 +85,7 @@ class Lowering:
         self.modules: list[ast.Module] = []
         self.refused: list[str] = []  # generated functions Python would not compile (`build`)
         self._fallbacks: dict[str, Callable] = {}  # a fn's or proc's function -> what stands in for it
+        self._checked: dict = {}  # thing -> checked reads of it written since the last function was queued
 
     # ------------------------------------------------------------------ registering templates
     def expr_template(self, fn, build: Callable) -> Callable:
@@ -273,6 +277,40 @@ class Lowering:
             else:
                 self.function(fname, ("st", "L"), self._stmts[id(closure)][1](self, False))
 
+    def checked_read(self, thing: ast.expr) -> None:
+        """A checked read of a field of `thing` was written for the function being built: a
+        function where no thing is read twice is not given to field_reads.py (its walk costs
+        about a fifth of the load). Templates built only to be measured count too, which
+        only makes the pass look at more."""
+        key = key_of_thing(thing)
+        if key is not None:
+            self._checked[key] = self._checked.get(key, 0) + 1
+
+    def _harmless(self, func: ast.expr) -> bool:
+        """Whether a call of `func` in generated code leaves the state and the frame's locals as
+        they were (field_reads.py relies on it): a fn's function (an expression's body moves
+        nothing), a module-level function of the modules holding the language's builtins and
+        checks (none writes the state), a Python builtin that only reads, a table's `get`. Not a
+        closure (it may hold the frame's locals), not a procedure's function."""
+        if type(func) is ast.Attribute:
+            return (func.attr == "get" and type(func.value) is ast.Name
+                    and type(self.namespace.get(func.value.id)) is dict)
+        if type(func) is not ast.Name:
+            return False
+        if func.id.startswith("F"):
+            return func.id in self._fn_functions()
+        obj = self.namespace.get(func.id) if func.id.startswith("C") else None
+        if obj is None:
+            return False
+        if any(obj is b for b in _READING_BUILTINS):
+            return True
+        module = sys.modules.get(getattr(obj, "__module__", None) or "")
+        return (module is not None and module.__name__ in _HARMLESS_MODULES
+                and getattr(module, getattr(obj, "__name__", ""), None) is obj and callable(obj))
+
+    def _fn_functions(self) -> set[str]:
+        return {fname for key, fname in self._functions.items() if key[0] != "proc"}
+
     def tmp(self) -> str:
         self._tmp += 1
         return f"_t{self._tmp}"
@@ -327,14 +365,19 @@ class Lowering:
                 ast.Raise()])
             body = [ast.Assign([_store("_k")], ast.Constant(0)), ast.Try(body, [handler], [], [])]
         body = body + list(tail)
+        fn = ast.FunctionDef(name, ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params], vararg=None,
+                                                 kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]), body, [], None)
+        repeated = any(n > 1 for n in self._checked.values())
+        self._checked.clear()
+        if FIELDS_ONCE and repeated:
+            read_fields_once(fn, self.tmp, self._harmless)
         used = _seen_names()
         prologue = [ast.Assign([_store(k)], ast.Attribute(_load("st"), attr, ast.Load()))
                     for k, attr in _STATE_FIELDS.items() if k in used]
         if "L" in used and "fr" in params and "L" not in params:
             prologue.append(ast.Assign([_store("L")], ast.Attribute(_load("fr"), "L", ast.Load())))
-        args = ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params], vararg=None, kwonlyargs=[],
-                             kw_defaults=[], kwarg=None, defaults=[])
-        self._defs.append(ast.FunctionDef(name, args, prologue + body, [], None))
+        fn.body = prologue + fn.body
+        self._defs.append(fn)
         return name
 
     def build(self, filename: str) -> dict:
@@ -372,6 +415,9 @@ class Lowering:
         return self.namespace
 
 
+_READING_BUILTINS = (len, any, all, tuple, type, min, max, sorted, sum, abs)
+_HARMLESS_MODULES = frozenset(("vbr.interpreter.builtins", "vbr.interpreter.expressions", "vbr.interpreter.scope",
+                               "vbr.interpreter.lowering"))
 _SEEN: set[str] = set()  # the names generated code has read since the last function was queued
 _REFUSED = (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError)  # what compile() may raise
 
