@@ -10,7 +10,7 @@ import pytest
 from vbr.errors import StepLimitExceeded, VbrRuntimeError
 
 from test_lowering import assert_only_data
-from lowering_forms import assert_same_games_with_and_without, forms, write
+from lowering_forms import assert_same_games_with_and_without, final_state, forms, write
 
 HEAD = """seats 2
 kind Card { v: int, side: int }
@@ -163,3 +163,48 @@ def test_a_comprehension_leaves_its_slot_as_it_found_it(tmp_path, by_name):
         seen.append(list(st.stack[-1].L))
     assert seen[0] == seen[1]
     assert all(v is None for v in seen[0][:-1])  # all but the choice's own slot
+
+
+RANGES = """seats 2
+var lo: int = 1
+var hi: int = 4
+var n: int = 0
+start p
+phase p {
+  n += sum(i * i for i in lo..hi if i != 2) + count(every(i for i in hi..lo))
+  if any(i > n for i in 0..hi) {
+    n += 1
+  }
+  hi += GROW
+  lo -= 1
+  if lo < STOP {
+    end winner n % 2
+  }
+  goto p
+}
+"""
+
+
+def range_game(tmp_path, grow: int, stop: int = -1000000):
+    return write(tmp_path, RANGES.replace("GROW", str(grow)).replace("STOP", str(stop)))
+
+
+def test_a_comprehension_over_a_range_counts_the_same_steps(tmp_path):
+    """`lo..hi` in a comprehension is gone through as a range (`counted_range`), not built as a
+    tuple and then counted: the same steps, round after round, and the same sums; with the step
+    limit reached inside the range's comprehension, the same error at the same place."""
+    closures, lowered = forms(range_game(tmp_path, 3, stop=-6))
+    assert any(getattr(v, "__name__", "") == "counted_range" for v in lowered.program.lowering.namespace.values())
+    assert final_state(lowered, 0) == final_state(closures, 0)
+    closures, lowered = forms(range_game(tmp_path, 1))
+    got, want = stops(lowered, StepLimitExceeded), stops(closures, StepLimitExceeded)
+    assert got == want and "step limit" in got
+
+
+def test_a_range_too_long_faults_alike(tmp_path):
+    """A range holds at most MAX_RANGE (1,000,000) numbers: with `hi` grown by 2,000,000 after
+    the first round, both forms stop in the second with the same message, before any of its
+    steps (the step limit is 1,000,000 too: counted first, it would fire instead)."""
+    closures, lowered = forms(range_game(tmp_path, 2000000))
+    got, want = stops(lowered, VbrRuntimeError), stops(closures, VbrRuntimeError)
+    assert got == want and "a range holds at most" in got
