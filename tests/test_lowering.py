@@ -133,8 +133,8 @@ def test_a_pure_loop_fault_points_at_the_loop(tmp_path):
 
 
 # ---------------------------------------------------------------------- nothing but data
-NAMES = re.compile(r"(st|fr|L|V|E|KD|Z|W|_k|_s|_p|_f|_a|_opts|_t\d+|_a\d+|_v|C\d+|F\d+|P\d+)\Z")
-FUNCTIONS = re.compile(r"(fused|branch|loop|jump|choose|tail|F|P)\d+\Z")
+NAMES = re.compile(r"(st|fr|L|V|E|KD|Z|W|_k|_s|_p|_f|_a|_opts|_items|_r|_t\d+|_a\d+|_L\d+|_v|C\d+|F\d+|P\d+|Q\d+)\Z")
+FUNCTIONS = re.compile(r"(fused|branch|loop|jump|choose|tail|F|P|Q)\d+\Z")
 ATTRIBUTES = {"vals", "ent", "kind", "zones", "where", "L", "pc", "fault_span", "pending", "log", "trace", "phase",
               "stack", "append", "get", "remove", "insert", "forced", "rng", "getrandbits", "code", "seat", "options", "prompt", "slot", "next_pc", "span",
               "roll", "pick", "shuffle", "move", "create", "goto", "push", "pop", "finish", "finish_team", "steps", "prog", "step_limit",

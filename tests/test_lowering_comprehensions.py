@@ -56,14 +56,20 @@ GAME = HEAD + """phase p {
 
 
 def item_aliases(game):
-    """Walruses inside generator expressions that only rename the generator's item."""
+    """Walruses inside a comprehension (a generator expression, or the loop of a comprehension's
+    function, COMP_LOOPS) that only rename its item."""
     found = []
     for module in game.program.lowering.modules:
-        for gen in ast.walk(module):
-            if isinstance(gen, ast.GeneratorExp):
-                item = gen.generators[0].target.id
-                found += [n for n in ast.walk(gen) if isinstance(n, ast.NamedExpr)
-                          and isinstance(n.value, ast.Name) and n.value.id == item]
+        for node in ast.walk(module):
+            if isinstance(node, ast.GeneratorExp):
+                item, inside = node.generators[0].target.id, node
+            elif isinstance(node, ast.For) and any(isinstance(d, ast.FunctionDef) and d.name.startswith("Q")
+                                                   and node in d.body for d in module.body):
+                item, inside = node.target.id, node
+            else:
+                continue
+            found += [n for n in ast.walk(inside) if isinstance(n, ast.NamedExpr)
+                      and isinstance(n.value, ast.Name) and n.value.id == item]
     return found
 
 
@@ -208,3 +214,64 @@ def test_a_range_too_long_faults_alike(tmp_path):
     closures, lowered = forms(range_game(tmp_path, 2000000))
     got, want = stops(lowered, VbrRuntimeError), stops(closures, VbrRuntimeError)
     assert got == want and "a range holds at most" in got
+
+
+NESTED = HEAD + """fn deep(t: int) = sum(c.v + count(every(d for d in pool if d.v == c.v and d.side != t)) for c in pool if all(e.v >= 1 for e in hand[t % 2] if e.side == c.side))
+fn best(s: seat) = first(c for c in hand[s] if c.v == max(every(d.v for d in hand[s])) and any(d.side == c.side for d in pool))
+proc shift(s: seat) {
+  let top = first(c for c in pool if c.v + s > 2 and not any(d.v > c.v for d in hand[s]))
+  if top != none {
+    move top to hand[s]
+  }
+}
+phase p {
+  choose c from pool where any(d.v == c.v + turn % 3 for d in pool if d.side != c.side) or sum(e.v for e in hand[turn % 2] if e.v >= c.v) > 4 by turn % 2 else {
+    n += deep(turn)
+  }
+  if c != none {
+    move c to hand[turn % 2]
+  }
+  shift(turn % 2)
+  let b = best(turn % 2)
+  if b != none {
+    m += b.v + deep(turn + 1)
+    move b to pool
+  }
+  turn += 1
+  if turn > 9 {
+    end winner n % 2
+  }
+  goto p
+}
+"""
+
+
+def generators_and_loops(game) -> tuple[int, int]:
+    modules = game.program.lowering.modules
+    return (sum(isinstance(n, ast.GeneratorExp) for m in modules for n in ast.walk(m)),
+            sum(isinstance(d, ast.FunctionDef) and d.name.startswith("Q") for m in modules for d in m.body))
+
+
+def test_comprehension_functions_play_the_same_games(tmp_path):
+    """COMP_LOOPS: every aggregate (any, all, sum, first, every, count), nested in one another
+    and reading the outer item, in a choice's `where`, a fn, a procedure and a plain statement,
+    as a generated function with a `for` loop: the same games and steps as the closures and as
+    generator expressions."""
+    path = write(tmp_path, NESTED)
+    assert_same_games_with_and_without(path, "COMP_LOOPS", range(24))
+    assert_same_games_with_and_without(write(tmp_path, GAME), "COMP_LOOPS", range(8))
+
+
+def test_every_comprehension_is_a_loop_and_none_falls_back(tmp_path):
+    """With COMP_LOOPS no generator expression is left and no comprehension runs as its closure:
+    a nested comprehension takes what it reads of the frame's locals (`L[i]`) by value, so the
+    comprehension around it can still read its own item as a name."""
+    _, lowered = forms(write(tmp_path, NESTED))
+    _, generators = forms(write(tmp_path, NESTED), COMP_LOOPS=False)
+    assert generators_and_loops(lowered)[0] == 0 and generators_and_loops(lowered)[1] >= 10
+    assert generators_and_loops(generators)[0] >= 10 and generators_and_loops(generators)[1] == 0
+    namespace = lowered.program.lowering.namespace
+    text = "\n".join(ast.unparse(m) for m in lowered.program.lowering.modules)
+    fallbacks = [k for k, v in namespace.items() if "c_Comprehension" in getattr(v, "__qualname__", "")]
+    assert not [k for k in fallbacks if f"{k}(" in text]
+    assert_only_data(lowered.program)
