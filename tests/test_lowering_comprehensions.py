@@ -275,3 +275,26 @@ def test_every_comprehension_is_a_loop_and_none_falls_back(tmp_path):
     fallbacks = [k for k, v in namespace.items() if "c_Comprehension" in getattr(v, "__qualname__", "")]
     assert not [k for k in fallbacks if f"{k}(" in text]
     assert_only_data(lowered.program)
+
+
+OVER_NONE = """seats 2
+zone pool public
+var n: int = 0
+var l: list of int = [1, 2]
+start p
+phase p {
+  n += sum(i for i in l) + count(every(z for z in pool))
+  l = none
+  n += sum(i for i in l)
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("loops", [True, False])
+def test_a_comprehension_over_none_faults_alike(tmp_path, loops):
+    """The items counted inside a comprehension's function (COMP_LOOPS) as `counted` counts
+    them: over a list var set to none, the same fault at the same statement as the closures."""
+    closures, lowered = forms(write(tmp_path, OVER_NONE), COMP_LOOPS=loops)
+    got, want = stops(lowered, VbrRuntimeError), stops(closures, VbrRuntimeError)
+    assert got == want and "g.vbr:10:3: error: cannot iterate over none" in got

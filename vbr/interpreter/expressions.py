@@ -748,6 +748,10 @@ def choice_items(st, coll):
     return items
 
 
+def no_items():
+    raise Fault("cannot iterate over none")
+
+
 def counted(st, coll):
     """A comprehension's items, each a step of the game (`spend`)."""
     if type(coll) is ZoneRef:

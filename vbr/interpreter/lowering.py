@@ -27,7 +27,7 @@ from typing import Callable
 
 from vbr.interpreter import pyast as ast
 from vbr.interpreter.field_reads import key_of_thing, read_fields_once
-from vbr.interpreter.scope import checked
+from vbr.interpreter.scope import OverBudget, checked
 
 # Names the generated functions bind from the state on entry, when their body uses them.
 _STATE_FIELDS = {"V": "vals", "E": "ent", "KD": "kind", "Z": "zones", "W": "where"}
@@ -295,7 +295,7 @@ class Lowering:
         if key is not None:
             self._checked[key] = self._checked.get(key, 0) + 1
 
-    def loop_function(self, agg: str, x: str, body: ast.expr, filt: ast.expr | None) -> tuple | None:
+    def loop_function(self, agg: str, x: str, body: ast.expr, filt: ast.expr | None, counts: bool) -> tuple | None:
         """The comprehension `agg(body for x in items if filt)` as a generated function with a
         `for` loop (`_aggregate_loop`): `def Q(st, _items, <what it reads of the function
         around it>)`, called as `Q(st, counted(st, src), ...)`. The same expressions in the same
@@ -303,8 +303,9 @@ class Lowering:
         ...: Volleyball High 1.27×, Tanto Cuore 1.13× (docs/performance.md). What it reads of
         the frame's locals, `L[i]`, it is handed by value (nothing in an expression writes them),
         so that a comprehension around it can still read its own item, `L[slot]`, as a Python
-        name. Returns (name, arguments after `st` and the items), or None when the locals are
-        handed whole to a closure inside."""
+        name. With `counts`, it is handed the items' source and counts them itself, as
+        `counted` does (`_counting`). Returns (name, arguments after `st` and the items), or
+        None when the locals are handed whole to a closure inside."""
         slots: dict[str, int] = {}
 
         def by_value(n):
@@ -324,7 +325,7 @@ class Lowering:
         params = ("st", "_items", *free)
         fn = ast.FunctionDef(name, ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params], vararg=None,
                                                  kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
-                             _aggregate_loop(self, agg, x, body, filt), [], None)
+                             (_counting(self) if counts else []) + _aggregate_loop(self, agg, x, body, filt), [], None)
         if FIELDS_ONCE:
             read_fields_once(fn, self.tmp, self._harmless)
         self._loops[name] = fn
@@ -1039,6 +1040,25 @@ def _free_names(parts: list[ast.expr], item: str) -> list[str]:
     return sorted(r for r in reads - bound - {item, "st"} if not _is_global(r))
 
 
+def _counting(low: Lowering) -> list[ast.stmt]:
+    """`expressions.counted` written out at the start of a comprehension's function: a zone's
+    items are its own list (an expression moves nothing, so no copy), none is a fault, and each
+    item is a step, checked against the limit."""
+    from vbr.interpreter.expressions import no_items
+    from vbr.interpreter.values import ZoneRef
+    items, steps = _load("_items"), ast.Attribute(_load("st"), "steps", ast.Load())
+    zones = ast.Attribute(_load("st"), "zones", ast.Load())
+    return [
+        ast.If(ast.Compare(_call(low.ref(type), items), [ast.Is()], [low.ref(ZoneRef)]),
+               [ast.Assign([_store("_items")], subscript(zones, _load("_items")))],
+               [ast.If(ast.Compare(_load("_items"), [ast.Is()], [ast.Constant(None)]),
+                       [ast.Expr(_call(low.ref(no_items)))], [])]),
+        ast.Assign([ast.Attribute(_load("st"), "steps", ast.Store())],
+                   ast.BinOp(steps, ast.Add(), _call(low.ref(len), _load("_items")))),
+        ast.If(ast.Compare(steps, [ast.Gt()], [_attrs(_load("st"), ["prog", "step_limit"])]),
+               [ast.Raise(_call(low.ref(OverBudget), ast.Constant("step limit")), None)], [])]
+
+
 def _aggregate_loop(low: Lowering, agg: str, x: str, body: ast.expr, filt: ast.expr | None) -> list[ast.stmt]:
     """`for x in _items: ...` answering `agg` as Python's would: `any` returns at the first true
     body, `all` at the first false one, `first` the body of the first item that passes; `sum`
@@ -1095,10 +1115,11 @@ def comprehension(low: Lowering, agg: str, src: ast.expr, body: ast.expr, filt: 
         counting = _call(low.ref(counted_range), *src.args)
     else:
         counting = _call(low.ref(counted), _load("st"), src)
-    made = low.loop_function(agg, x, body, filt) if COMP_LOOPS else None
-    if made is not None:
+    ranged = type(src) is ast.Call and len(src.args) == 3 and low.is_ref(src.func, int_range)
+    made = low.loop_function(agg, x, body, filt, counts=not ranged) if COMP_LOOPS else None
+    if made is not None:  # the items counted inside, but a range's (counted_range: no tuple built)
         name, args = made
-        return _call(_load(name), _load("st"), counting, *args)
+        return _call(_load(name), _load("st"), counting if ranged else src, *args)
     items = low.tmp()  # bound outside: Python allows no := in a comprehension's iterable
     bind = ast.NamedExpr(_store(items), counting)
     gen = ast.GeneratorExp(body, [ast.comprehension(_store(x), _load(items), [filt] if filt is not None else [], 0)])
