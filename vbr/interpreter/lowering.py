@@ -298,14 +298,14 @@ class Lowering:
     def loop_function(self, agg: str, x: str, body: ast.expr, filt: ast.expr | None, counts: bool) -> tuple | None:
         """The comprehension `agg(body for x in items if filt)` as a generated function with a
         `for` loop (`_aggregate_loop`): `def Q(st, _items, <what it reads of the function
-        around it>)`, called as `Q(st, counted(st, src), ...)`. The same expressions in the same
-        order, each item once, but no generator resumed per item and no helper for `any`, `sum`,
-        ...: Volleyball High 1.27×, Tanto Cuore 1.13× (docs/performance.md). What it reads of
-        the frame's locals, `L[i]`, it is handed by value (nothing in an expression writes them),
-        so that a comprehension around it can still read its own item, `L[slot]`, as a Python
-        name. With `counts`, it is handed the items' source and counts them itself, as
-        `counted` does (`_counting`). Returns (name, arguments after `st` and the items), or
-        None when the locals are handed whole to a closure inside."""
+        around it>)`. The same expressions in the same order, each item once, but no generator
+        resumed per item and no helper call for `any`, `sum`, ... (what that bought:
+        docs/performance.md, session 8). What it reads of the frame's locals, `L[i]`, it is
+        handed by value (nothing in an expression writes them), so that a comprehension around
+        it can still read its own item, `L[slot]`, as a Python name. With `counts`, it is
+        handed the items' source and counts them itself, as `counted` does (`_counting`);
+        without, the counted items (a range's, `counted_range`). Returns (name, the arguments
+        after `st` and the items), or None when the locals are handed whole to a closure inside."""
         slots: dict[str, int] = {}
 
         def by_value(n):
