@@ -326,9 +326,7 @@ class Lowering:
         fn = ast.FunctionDef(name, ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params], vararg=None,
                                                  kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
                              (_counting(self) if counts else []) + _aggregate_loop(self, agg, x, body, filt), [], None)
-        if FIELDS_ONCE:
-            read_fields_once(fn, self.tmp, self._harmless)
-        self._loops[name] = fn
+        self._loops[name] = fn  # (field_reads.py runs on it in `build`, if some function calls it)
         return name, [subscript(_load("L"), ast.Constant(slots[f])) if f in slots else _load(f) for f in free]
 
     def _harmless(self, func: ast.expr) -> bool:
@@ -438,6 +436,9 @@ class Lowering:
         (`_fallbacks`), so whatever calls it still works."""
         loops = [d for name, d in self._loops.items() if name in self._loops_used]
         self._loops = {name: d for name, d in self._loops.items() if name not in self._loops_used}
+        if FIELDS_ONCE:
+            for d in loops:
+                read_fields_once(d, self.tmp, self._harmless)
         self._defs = loops + self._defs
         if not self._defs:
             return self.namespace
