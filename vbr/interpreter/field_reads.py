@@ -175,6 +175,9 @@ class _Facts:
 
 
 class _Walker:
+    """The rewrite: each statement's expressions visited in the order Python evaluates them,
+    with what is known so far (`facts`)."""
+
     def __init__(self, tmp, survey: _Survey):
         self.tmp = tmp
         self.survey = survey
@@ -198,54 +201,60 @@ class _Walker:
         return self.visit(e)
 
     def visit(self, e):
+        """`e` rewritten, and `self.facts` what holds once it has been evaluated."""
         if id(e) not in self.survey.interesting:
             return e  # no read, call, binding or comprehension in it: nothing to learn or change
-        if isinstance(e, _std.IfExp):
-            read = _checked_read(e)
-            if read is not None and read[0] is not None:
-                return self.read(e, *read)
-            test = self.visit(e.test)
-            saved = self.facts
-            self.facts = saved.copy()
-            body = self.visit(e.body)
-            self.facts = saved.copy()
-            orelse = self.visit(e.orelse)
-            self.facts = saved
-            return self.rebuilt(e, test=test, body=body, orelse=orelse)
-        if isinstance(e, _std.BoolOp):
-            values = [self.visit(e.values[0])]
-            saved = self.facts
-            self.facts = saved.copy()
-            values += [self.visit(v) for v in e.values[1:]]  # each only if those before let it
-            self.facts = saved
-            return self.rebuilt(e, values=values)
-        if isinstance(e, _std.Compare):
-            left = self.visit(e.left)
-            first = self.visit(e.comparators[0])
-            saved = self.facts
-            self.facts = saved.copy()
-            rest = [self.visit(c) for c in e.comparators[1:]]  # a chain goes on only while true
-            self.facts = saved
-            return self.rebuilt(e, left=left, comparators=[first, *rest])
-        if isinstance(e, _std.Call):
-            func = self.visit(e.func)
-            args = [self.visit(a) for a in e.args]
-            keywords = [self.rebuilt(k, value=self.visit(k.value)) for k in e.keywords]
-            if id(e) in self.survey.harmful:
-                self.facts.forget()
-            return self.rebuilt(e, func=func, args=args, keywords=keywords)
-        if isinstance(e, _std.NamedExpr):
-            value = self.visit(e.value)
-            self.facts.forget(e.target.id)
-            return self.rebuilt(e, value=value)
-        if isinstance(e, _COMPREHENSIONS):
-            return self.comprehension(e)
+        for cls, how in self._BY_CLASS:
+            if isinstance(e, cls):
+                return how(self, e)
         if isinstance(e, (_std.Lambda, _std.Name, _std.Constant)):
             return e  # a lambda's body runs later, somewhere else
         if not isinstance(e, _IN_ORDER):
             if id(e) in self.survey.harmful:
                 self.facts.forget()
             return e
+        return self._in_order(e)
+
+    def _conditional(self, parts: list) -> list:
+        """`parts` visited in order, each only if those before let it run: what they teach is
+        forgotten after them."""
+        saved = self.facts
+        self.facts = saved.copy()
+        done = [self.visit(p) for p in parts]
+        self.facts = saved
+        return done
+
+    def _if(self, e):
+        read = _checked_read(e)
+        if read is not None and read[0] is not None:
+            return self.read(e, *read)
+        test = self.visit(e.test)
+        body, = self._conditional([e.body])
+        orelse, = self._conditional([e.orelse])
+        return self.rebuilt(e, test=test, body=body, orelse=orelse)
+
+    def _bool(self, e):
+        first = self.visit(e.values[0])
+        return self.rebuilt(e, values=[first, *self._conditional(e.values[1:])])
+
+    def _compare(self, e):  # a chain goes on only while true
+        left, first = self.visit(e.left), self.visit(e.comparators[0])
+        return self.rebuilt(e, left=left, comparators=[first, *self._conditional(e.comparators[1:])])
+
+    def _call(self, e):
+        func = self.visit(e.func)
+        args = [self.visit(a) for a in e.args]
+        keywords = [self.rebuilt(k, value=self.visit(k.value)) for k in e.keywords]
+        if id(e) in self.survey.harmful:
+            self.facts.forget()
+        return self.rebuilt(e, func=func, args=args, keywords=keywords)
+
+    def _named(self, e):
+        value = self.visit(e.value)
+        self.facts.forget(e.target.id)
+        return self.rebuilt(e, value=value)
+
+    def _in_order(self, e):
         changes = {}
         for field, value in ast.iter_fields(e):
             if isinstance(value, ast.expr):
@@ -314,6 +323,11 @@ class _Walker:
             return self.visit(e)
         finally:
             self.no_binding -= 1
+
+
+_Walker._BY_CLASS = ((_std.IfExp, _Walker._if), (_std.BoolOp, _Walker._bool), (_std.Compare, _Walker._compare),
+                     (_std.Call, _Walker._call), (_std.NamedExpr, _Walker._named),
+                     (_COMPREHENSIONS, _Walker.comprehension))
 
 
 def _checked_read(e: ast.IfExp):
