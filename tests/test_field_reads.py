@@ -290,7 +290,7 @@ def run(f, x, y, c):
         return f"error: {e}", things
 
 
-@settings(max_examples=300)
+@settings(max_examples=max(300, settings.default.max_examples))  # more under VBR_HYPOTHESIS=soak
 @given(number(3), hs.sampled_from((0, 1, 2, None)), hs.sampled_from((0, 1, 2, None)), hs.booleans())
 def test_any_expression_gives_what_it_gave_before_the_pass(body, x, y, c):
     harmless = lambda func: not (isinstance(func, ast.Name) and func.id == "g")  # noqa: E731

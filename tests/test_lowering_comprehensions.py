@@ -395,7 +395,7 @@ def ending(game, seed):
         return str(e)
 
 
-@settings(max_examples=40)
+@settings(max_examples=max(40, settings.default.max_examples))  # more under VBR_HYPOTHESIS=soak
 @given(vbr_truth(2, ("c",), ()), vbr_number(3, (), ()))
 def test_any_nesting_of_comprehensions_plays_as_the_closures(tmp_path_factory, test, number):
     """Random rule files: a choice's `where` and a statement, each any nesting of every
