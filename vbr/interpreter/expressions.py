@@ -685,11 +685,17 @@ def field_of_any(st, x, table: dict, name: str):
     return st.ent[x][field_pos(st, x, table, name)]
 
 
-def int_range(st, lo: int, hi: int) -> tuple:
-    """`lo..hi`, both ends included: a step per number (`spend`), at most MAX_RANGE of them."""
+def _range_length(lo: int, hi: int) -> int:
+    """How many numbers `lo..hi` holds; more than MAX_RANGE is a fault."""
     n = hi - lo + 1
     if n > MAX_RANGE:
         raise Fault(f"the range {lo}..{hi} holds {n} numbers; a range holds at most {MAX_RANGE}")
+    return n
+
+
+def int_range(st, lo: int, hi: int) -> tuple:
+    """`lo..hi`, both ends included: a step per number (`spend`), at most MAX_RANGE of them."""
+    n = _range_length(lo, hi)
     if n > 0:
         spend(st, n)
     return tuple(range(lo, hi + 1))
@@ -770,9 +776,7 @@ def counted_range(st, lo: int, hi: int):
     """`counted(st, int_range(st, lo, hi))`, the items of a comprehension over `lo..hi`, in one
     call: the same check, the same steps in the same order, and a range to go through instead
     of a tuple built (a comprehension keeps nothing of its items)."""
-    n = hi - lo + 1
-    if n > MAX_RANGE:
-        raise Fault(f"the range {lo}..{hi} holds {n} numbers; a range holds at most {MAX_RANGE}")
+    n = _range_length(lo, hi)
     if n > 0:
         spend(st, n)
         s = st.steps = st.steps + n
