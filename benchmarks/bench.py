@@ -7,7 +7,8 @@ Timings: (a) building the Lark parser, and loading it from the cache; per bundle
 check+compile time, the median of several runs, and the wall time of `vbr check FILE` in a fresh
 Python (start included); (b) games/s with random agents for every bundled rule file (Siatka also
 with all three variants on), single process, through the API: 1000 games of Siatka, as many of
-any other file as fit in 2 s (the best of 3 runs); (c) Siatka written by hand twice, in plain
+any other file as fit in 2 s (the best of 3 runs), and each other file against its own speed at
+daad334, that commit measured now in turns of fresh processes (then_and_now.py); (c) Siatka written by hand twice, in plain
 idiomatic Python (`handwritten_siatka.py`) and for speed (`fast_siatka.py`), on the same seeds;
 (d) the ratios interpreter / each. The three Siatkas play in turns of 20 games (vbr seeds
 0-19, plain 0-19, fast 0-19, vbr 20-39, ...), so all meet the same machine; of 3 such runs the one
@@ -33,6 +34,7 @@ import time
 import fast_siatka as fast
 import handwritten_siatka as hand
 import search
+import then_and_now
 
 import vbr
 from vbr import VbrError
@@ -44,9 +46,6 @@ from vbr.play import play_game
 
 TARGET_RATIO = 1.0  # issue 11: at least the speed of the plain hand-written Siatka
 FAST_TARGET_RATIO = 0.5  # issue 11: on the way, half the speed of the speed-written Siatka
-# issue 11: the other bundled files at least 3x their random games/s at daad334 on a quiet machine
-# (cattack 1,100, Tanto Cuore 650, Volleyball High 420): wall time, as their rows are measured
-GAMES_PER_S_TARGET = {"cattack": 3300, "tanto-cuore-beach-volleyball": 1950, "volleyball-high": 1260}
 ALL_VARIANTS = {name: True for name in hand.OPTIONS}
 SIATKA_CONFIGS = [{}, {"abilities": True}, {"block_marker": True}, {"rotation": True}, ALL_VARIANTS]
 
@@ -198,9 +197,6 @@ def speed_rows(names: list[str], n: int, repeats: int, budget: float) -> list[di
                 row.update(games=games, interpreter_games_per_s=round(games / best[0], 1),
                            interpreter_choices_per_game=round(best[1], 2),
                            interpreter_choices_per_s=round(games * best[1] / best[0]))
-                if name in GAMES_PER_S_TARGET:
-                    row.update(games_per_s_target=GAMES_PER_S_TARGET[name],
-                               meets_target=games / best[0] >= GAMES_PER_S_TARGET[name])
             rows.append(row)
     return rows
 
@@ -242,6 +238,10 @@ def run_timings(quick: bool) -> dict:
         "check_ms": check_times(loaded, 3 if quick else 7),
         "speed": speed_rows(loaded, n, repeats, budget),
         "search": search.run(loaded, 20, *((0.15, 1) if quick else (0.4, 3))),
+        # issue 11: the files without a hand-written twin at least 3x their games/s at daad334,
+        # that commit measured now, on this machine (then_and_now.py)
+        "then_and_now": then_and_now.compare(then_and_now.repo_root(), games=100 if quick else 300,
+                                             rounds=1 if quick else 3),
     }
 
 
@@ -281,10 +281,8 @@ def print_timings(res: dict) -> None:
         if r["ratio"] is not None:
             print(f"  {r['rules']} {r['options']}: {r['ratio']:.3f} -> {'met' if r['ratio'] >= res['target_ratio'] else 'not met'}; "
                   f"{r['fast_ratio']:.3f} -> {'met' if r['fast_ratio'] >= FAST_TARGET_RATIO else 'not met'}")
-        elif r["rules"] in GAMES_PER_S_TARGET:
-            goal = GAMES_PER_S_TARGET[r["rules"]]
-            print(f"  {r['rules']}: {r['interpreter_games_per_s']:.0f} games/s, goal {goal} (3x daad334) -> "
-                  f"{'met' if r['interpreter_games_per_s'] >= goal else 'not met'}")
+    print()
+    then_and_now.print_comparison(res["then_and_now"])
     print()
     print(f"{'rules':{w}} {'clone/s':>9} {'determinize/s':>14} {'step/s':>9} {'apply/s':>9}  (mid-game states, thread CPU time)")
     for name, r in res["search"].items():
