@@ -91,6 +91,20 @@ def test_net_cost_is_charged_per_net_row_and_the_ball_never_runs_along_the_net()
     assert c.field(1, 4) not in ends and c.field(1, 6) not in ends  # would need a step along the net
 
 
+def test_cells_of_a_side_are_its_fields_in_number_order_every_time():
+    """`cells(side)` is worked out once per side and then handed out again: the same fields in
+    number order at the second ask as at the first, and a side that has no fields still fails
+    every time (nothing remembered for it)."""
+    c = court()
+    for side in (0, 1):
+        first = c.cells(side)
+        assert first == tuple(c.field(side, n) for n in range(1, 7))
+        assert c.cells(side) == first
+    for _ in range(2):
+        with pytest.raises(KeyError):
+            c.cells(2)
+
+
 @pytest.mark.parametrize("net", [0, 1, 2])
 def test_lookup_tables_answer_as_the_methods_do(net):
     """Lowered code reads `number`, `side`, `row`, `col`, `in_court` and `on_net` from

@@ -332,7 +332,8 @@ _cell_fn("on_net", "on_net", "bool")
 def _cells(c, node, fs, ts):
     court = _court(c, node)
     (f,) = fs
-    return (lambda st, L: court.cells(f(st, L))), "list:cell"
+    fn = lambda st, L: court.cells(f(st, L))  # noqa: E731
+    return (_calls(c, fn, court.cells, f) if court is not None else fn), "list:cell"
 
 
 @builtin("step")

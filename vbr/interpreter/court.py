@@ -22,6 +22,7 @@ class Court:
         self._cell_space = {v: k for k, v in self._space_cell.items()}
         self._tables: dict[str, tuple] = {}
         self._reached: dict[tuple, tuple] = {}  # reach's answers (see reach)
+        self._cells: dict[int, tuple] = {}  # cells' answers, per side
 
     def table(self, method: str) -> tuple[dict, object]:
         """`method`'s answer for every cell where it can differ from its answer off the court,
@@ -95,7 +96,13 @@ class Court:
         return f[1] if f else 0
 
     def cells(self, side: int) -> tuple[Cell, ...]:
-        return tuple(self._field_cell[(side, n)] for n in sorted(self.fields))
+        """A side's fields' cells in number order: the same tuple at every call (a rule file
+        asks it at every serve or move), so it is worked out once per side. A side with no
+        fields raises (KeyError) as before and is not remembered."""
+        got = self._cells.get(side)
+        if got is None:
+            got = self._cells[side] = tuple(self._field_cell[(side, n)] for n in sorted(self.fields))
+        return got
 
     def step(self, c: Cell, vec: tuple[int, int], side: int, n: int, net_cost: int = 1) -> Cell:
         # self.frame and Cell() written out: every bounce of a ball comes through here
