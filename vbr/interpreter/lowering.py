@@ -947,7 +947,7 @@ class _Chain:
         from vbr.interpreter.program import Pending
         low = self.low
         from vbr.interpreter.scope import MAX_OPTIONS
-        options, restore, count = _choose_options(low, c.src, c.src_type, c.where, c.slot)
+        options, restore, count = _choose_options(low, c.src, c.src_type, c.where, c.slot, c.narrow)
         body = [low.mark(self.code.spans[pc])] + options
         if c.optional or c.else_label is not None:
             way_out = c.else_label if c.else_label is not None else c.after  # nothing to choose: the `else`, if any
@@ -1178,7 +1178,8 @@ def _set_pc(value: ast.expr) -> ast.Assign:
     return ast.Assign([ast.Attribute(_load("fr"), "pc", ast.Store())], value)
 
 
-def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> tuple[list[ast.stmt], Callable, object]:
+def _choose_options(low: Lowering, src, src_type: str, where, slot: int,
+                    narrow=None) -> tuple[list[ast.stmt], Callable, object]:
     """`_opts = [x for x in src if where(x)]` as a loop, its items counted as steps, as
     `choice_items` counts them. Returns (that code, restore, count): count is how many items
     there are, an int when fixed, else (CHOICE_LEAN) the name of a Python local holding it, or
@@ -1190,7 +1191,11 @@ def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> tupl
     last item, if any), which the choice runs before anything can see the slot: before a failure
     it reports, before `by` when `by` may read it, and before suspending. Every other way on
     overwrites the slot first (none for no option, the answer for an answered choice). A
-    failure inside `where` leaves the item it failed at in the slot, as the closures do."""
+    failure inside `where` leaves the item it failed at in the slot, as the closures do.
+
+    With `narrow` (narrowing.py), the loop goes through the things of the kind in the zones
+    `where` requires, worked out first as the closure works them out; `restore` still leaves
+    the last of all the items in the slot, as the closure does."""
     from vbr.interpreter.expressions import _iterate
     fixed = low.fixed_value(src)
     head = []
@@ -1241,11 +1246,29 @@ def _choose_options(low: Lowering, src, src_type: str, where, slot: int) -> tupl
             return [set_item(_load("L"), ast.Constant(slot), low.ref(fixed[-1]))]
         last = subscript(_copy_plain(items), ast.Constant(-1))
         return [ast.If(_copy_plain(items), [set_item(_load("L"), ast.Constant(slot), last)], [])]
-    loop = ast.For(_store(x), items, body, [])
+    if narrow is not None and renamed is not None:
+        found = low.tmp()
+        head = head + _narrowed_items(low, narrow, items, found)
+        loop = ast.For(_store(x), _load(found), body, [])
+    else:
+        loop = ast.For(_store(x), items, body, [])
     if renamed is not None:  # a fault in `where` leaves its item in the slot, as the closures leave it
         keep = ast.ExceptHandler(low.ref(Exception), None, [set_item(_load("L"), ast.Constant(slot), _load(x)), ast.Raise()])
         loop = ast.Try([loop], [keep], [], [])
     return head + [ast.Assign([_store("_opts")], ast.List([], ast.Load())), loop], restore, count
+
+
+def _narrowed_items(low: Lowering, narrow, items: ast.expr, found: str) -> list[ast.stmt]:
+    """`try: _z = <the zones> except Exception: _z = None`, then `found = narrowed(st, _z,
+    kind, items)`: narrowing.py's `plan_zones` and `narrowed`, written out."""
+    from vbr.interpreter import narrowing as N
+    plan, kind = narrow
+    zs = low.tmp()
+    zones = ast.Try([ast.Assign([_store(zs)], N.zones_template(plan, low))],
+                    [ast.ExceptHandler(low.ref(Exception), None, [ast.Assign([_store(zs)], ast.Constant(None))])],
+                    [], [])
+    pick = _call(low.ref(N.narrowed), _load("st"), _load(zs), ast.Constant(kind), _copy_plain(items))
+    return [zones, ast.Assign([_store(found)], pick)]
 
 
 # ---------------------------------------------------------------------- values the same for every item

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from vbr.grammar import ast as A
 from vbr.interpreter import lowering as P
+from vbr.interpreter import narrowing as N
 from vbr.interpreter import types as T
 from vbr.interpreter.expressions import ExprCompiler, add, choice_items, field_pos, items_of, out_of_range
 from vbr.interpreter.program import Code, Frame, Pending
@@ -44,6 +45,7 @@ class ChoiceRecipe:
     no_seat: object  # raises: `by` gave no seat
     too_many: object  # raises: more than MAX_OPTIONS options
     prog: object = None  # the program (its limits, read by the lowered code)
+    narrow: object = None  # (plan, kind): the zones to look in instead of every thing of the kind
 
 
 class Builder:
@@ -573,11 +575,22 @@ class StmtCompiler:
         seats = self.p.seats
         else_label = Label() if s.orelse is not None else None
         after = Label()
+        narrow = self._narrowing(s, scope) if where is not None else None
 
         def choose(st, fr):
             L = fr.L
             opts = []
-            for x in choice_items(st, src(st, L)):
+            items = choice_items(st, src(st, L))
+            if narrow is not None:  # only the things in the zones `where` requires (narrowing.py)
+                plan, kind = narrow
+                for x in N.narrowed(st, N.plan_zones(plan, st, L), kind, items):
+                    L[slot] = x
+                    if where(st, L):
+                        opts.append(x)
+                if items:
+                    L[slot] = items[-1]  # the slot as going through every item leaves it
+                return settle(st, fr, opts)
+            for x in items:
                 if where is not None:
                     L[slot] = x
                     if not where(st, L):
@@ -617,7 +630,7 @@ class StmtCompiler:
         def too_many(n):
             raise Fault(f"`choose {s.var}` offers {n} options; a choice offers at most {MAX_OPTIONS}")
         choose.recipe = ("choose", ChoiceRecipe(src, ts, where, slot, by, optional, else_label, after, prompt, span,
-                                                frozenset(range(seats)), nothing, no_seat, too_many, self.p))
+                                                frozenset(range(seats)), nothing, no_seat, too_many, self.p, narrow))
         b.emit(choose, s.span)
         # the rest of the block sees the chosen name
         scope.names[s.var] = (slot, item)
@@ -632,6 +645,15 @@ class StmtCompiler:
             b.mark(after)
         else:
             b.mark(after)
+
+    def _narrowing(self, s: A.Choose, scope) -> tuple | None:
+        """(plan, kind) when `s` chooses among every thing of a kind and its `where` requires
+        the thing to lie in some zones (narrowing.py); else None."""
+        src = s.source
+        if not (N.ENABLED and isinstance(src, A.Name) and src.id in self.m.kinds and scope.lookup(src.id) is None):
+            return None
+        plan = N.Planner(self.x, s.var, scope).plan(s.where)
+        return (plan, self.m.kinds[src.id].index) if plan is not None else None
 
     def _team_seat(self, team_expr: A.Expr, scope):
         """`by team T`: the seat that answers for team T is its first seat, the team's voice
