@@ -8,8 +8,9 @@ check+compile time, the median of several runs, and the wall time of `vbr check 
 Python (start included); (b) games/s with random agents for every bundled rule file (Siatka also
 with all three variants on), single process, through the API: 1000 games of Siatka, as many of
 any other file as fit in 2 s (the best of 3 runs), and each other file against its own speed at
-daad334, that commit measured now in turns of fresh processes (then_and_now.py); (c) Siatka written by hand twice, in plain
-idiomatic Python (`handwritten_siatka.py`) and for speed (`fast_siatka.py`), on the same seeds;
+daad334, that commit measured now, the two trees' player processes taking turns in blocks of
+20 games (then_and_now.py); (c) Siatka written by hand twice, in plain idiomatic Python
+(`handwritten_siatka.py`) and for speed (`fast_siatka.py`), on the same seeds;
 (d) the ratios interpreter / each. The three Siatkas play in turns of 20 games (vbr seeds
 0-19, plain 0-19, fast 0-19, vbr 20-39, ...), so all meet the same machine; of 3 such runs the one
 with the median ratio against the plain one is shown; (e) clone/s, determinize/s and apply/s at
