@@ -214,3 +214,17 @@ def test_a_broken_narrowing_is_caught(tmp_path, monkeypatch):
         return found[::-1] if found is not items else items
     monkeypatch.setattr(N, "narrowed", unordered)
     assert [ending(forms[(True, False)], seed) for seed in range(6)] != want
+
+
+def test_working_out_a_plan_is_bounded(tmp_path):
+    """Each fn call at the condition's top is written out to be looked into: a condition calling
+    a long fn many times is not narrowed (the planner stops past its budget) and plays as before;
+    the same fn called a few times is narrowed."""
+    ones = " + ".join(["1"] * 40)
+    wide = f"fn wide(c: Card) = c in pile[0] and ({ones}) + ({ones}) + ({ones}) + ({ones}) > 0\n"
+    for calls, narrowed in ((70, False), (10, True)):
+        test = " or ".join(["wide(k)"] * calls)
+        (tmp_path / str(calls)).mkdir()
+        forms = games(tmp_path / str(calls), rule_text(test, fns=FNS + wide))
+        assert (narrowed_choices(forms[(True, False)]) != [None]) == narrowed, calls
+        assert_alike(forms, seeds=range(2))

@@ -54,15 +54,38 @@ class Guarded:
     plan: object
 
 
+class _OverBudget(Exception):
+    pass
+
+
 class Planner:
     """Works out a condition's plan (or None) for one choice: `x` is the expression compiler,
-    `var` the choice's name, `scope` the scope around the choice (without the name)."""
+    `var` the choice's name, `scope` the scope around the choice (without the name).
+
+    The work is bounded: a condition may call a fn thousands of times, each written out here;
+    past BUDGET nodes looked at or copied, the choice is simply not narrowed."""
+
+    BUDGET = 20_000
 
     def __init__(self, x, var: str, scope):
         self.x, self.m, self.var, self.scope = x, x.m, var, scope
         self._clean_fns: dict[str, bool] = {}
+        self.left = self.BUDGET
+
+    def spend(self, n: int = 1) -> None:
+        self.left -= n
+        if self.left < 0:
+            raise _OverBudget
+
+    def plan_of(self, where: A.Expr):
+        """The plan of a choice's whole `where`, or None."""
+        try:
+            return self.plan(where)
+        except (_OverBudget, RecursionError):
+            return None
 
     def plan(self, e: A.Expr):
+        self.spend()
         if isinstance(e, A.Binary):
             if e.op == "in" and isinstance(e.left, A.Name) and e.left.id == self.var:
                 zone = self.compiled(e.right, "zone")
@@ -99,12 +122,13 @@ class Planner:
         own = {n.id for n in A.walk(d.body) if isinstance(n, A.Name)} - params
         if any(self.scope.lookup(n) is not None or n == self.var for n in own):
             return None
-        return _substituted(d.body, {p.name: a for p, a in zip(d.params, call.args)})
+        return _substituted(d.body, {p.name: a for p, a in zip(d.params, call.args)}, self.spend)
 
     def clean(self, e: A.Expr) -> bool:
         """Whether `e` may be evaluated once before the loop: it does not read the choice's
         name, and it neither draws, nor counts steps, nor calls a fn that does."""
         for n in A.walk(e):
+            self.spend()
             if isinstance(n, _BANNED) or (isinstance(n, A.Name) and n.id == self.var):
                 return False
             if isinstance(n, A.Call) and n.func in self.m.fns and not self.clean_fn(n.func):
@@ -116,6 +140,7 @@ class Planner:
             from vbr.interpreter.expressions import FN_CHARGED
             self._clean_fns[name] = False  # (fns do not recurse; this only guards the walk)
             body = self.m.fns[name].body
+            self.spend(len(list(A.walk(body))))
             ok = self.x.fn_weight(name) < FN_CHARGED and all(
                 not isinstance(n, _BANNED) and not (isinstance(n, A.Call) and n.func in self.m.fns
                                                     and not self.clean_fn(n.func))
@@ -139,25 +164,26 @@ class Planner:
         return f if quiet and t == want else None
 
 
-def _substituted(node, names: dict):
+def _substituted(node, names: dict, spend):
     """A copy of `node` with each Name in `names` replaced (not inside a comprehension that
-    binds the same name)."""
+    binds the same name); `spend()` is called for each node."""
+    spend()
     if isinstance(node, A.Name):
         return names.get(node.id, node)
     if isinstance(node, A.Comprehension) and node.var in names:
         names = {k: v for k, v in names.items() if k != node.var}
-        return node.model_copy(update={"source": _substituted(node.source, names),
-                                       "body": _substituted(node.body, names),
-                                       "filter": _substituted(node.filter, names) if node.filter else None})
+        return node.model_copy(update={"source": _substituted(node.source, names, spend),
+                                       "body": _substituted(node.body, names, spend),
+                                       "filter": _substituted(node.filter, names, spend) if node.filter else None})
     if not isinstance(node, A.Node):
         return node
     changes = {}
     for field in type(node).model_fields:
         value = getattr(node, field)
         if isinstance(value, A.Node):
-            changes[field] = _substituted(value, names)
+            changes[field] = _substituted(value, names, spend)
         elif isinstance(value, list) and value and isinstance(value[0], A.Node):
-            changes[field] = [_substituted(v, names) for v in value]
+            changes[field] = [_substituted(v, names, spend) for v in value]
     return node.model_copy(update=changes) if changes else node
 
 

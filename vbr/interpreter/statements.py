@@ -652,7 +652,7 @@ class StmtCompiler:
         src = s.source
         if not (N.ENABLED and isinstance(src, A.Name) and src.id in self.m.kinds and scope.lookup(src.id) is None):
             return None
-        plan = N.Planner(self.x, s.var, scope).plan(s.where)
+        plan = N.Planner(self.x, s.var, scope).plan_of(s.where)
         return (plan, self.m.kinds[src.id].index) if plan is not None else None
 
     def _team_seat(self, team_expr: A.Expr, scope):
