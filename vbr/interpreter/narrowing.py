@@ -1,8 +1,8 @@
 """A choice over every thing of a kind, narrowed to the zones its condition requires.
 
-`choose k from Card where usable(k, c) and k.symbol != x` goes through every Card of the game,
-while `usable` says `k in cards_of(c) or (... and k in faceup[t])`: only the cards in one or
-two zones can pass. When the condition has that shape, the choice looks at the things of the
+`choose k from Card where playable(k, s) and k.value > 2` goes through every Card of the game,
+while `playable` says `k in hand[s] or (... and k in table[t])`: only the cards in one or two
+zones can pass. When the condition has that shape, the choice looks at the things of the
 kind in those zones instead, in the order of the kind (creation order, as `Card` lists them),
 and the game is the same game: the same options in the same order, the same steps counted (one
 per thing of the kind, as before), the same faults at the same items.

@@ -652,6 +652,8 @@ class StmtCompiler:
         src = s.source
         if not (N.ENABLED and isinstance(src, A.Name) and src.id in self.m.kinds and scope.lookup(src.id) is None):
             return None
+        if self.diags.errors:  # the file will not run: nothing to plan for
+            return None
         plan = N.Planner(self.x, s.var, scope).plan_of(s.where)
         return (plan, self.m.kinds[src.id].index) if plan is not None else None
 
