@@ -139,12 +139,13 @@ class Planner:
         if name not in self._clean_fns:
             from vbr.interpreter.expressions import FN_CHARGED
             self._clean_fns[name] = False  # (fns do not recurse; this only guards the walk)
-            body = self.m.fns[name].body
-            self.spend(len(list(A.walk(body))))
-            ok = self.x.fn_weight(name) < FN_CHARGED and all(
-                not isinstance(n, _BANNED) and not (isinstance(n, A.Call) and n.func in self.m.fns
-                                                    and not self.clean_fn(n.func))
-                for n in A.walk(body))
+            ok = self.x.fn_weight(name) < FN_CHARGED
+            for n in A.walk(self.m.fns[name].body) if ok else ():
+                self.spend()
+                if isinstance(n, _BANNED) or (isinstance(n, A.Call) and n.func in self.m.fns
+                                              and not self.clean_fn(n.func)):
+                    ok = False
+                    break
             self._clean_fns[name] = ok
         return self._clean_fns[name]
 
