@@ -190,6 +190,12 @@ def _parser() -> argparse.ArgumentParser:
         q.add_argument("--agents", default="random", help=_agents_help())
         q.add_argument("--option", action="append", metavar="NAME[=VALUE]", help="set a rule option (repeatable)")
 
+    def native_arg(q):
+        q.add_argument("--native", action="store_true",
+                       help="play through machine code compiled from the rules (the same games, faster; "
+                            "needs pip install 'vbr[native]' and a C compiler; the first build of a rule file "
+                            "with its options takes 20 s to minutes and is kept in ~/.cache/vbr/native)")
+
     def many_args(q, out_formats=".jsonl or .csv"):
         q.add_argument("-n", type=int, default=100, help="games per run (default 100)")
         q.add_argument("--workers", type=int, metavar="W",
@@ -206,11 +212,13 @@ def _parser() -> argparse.ArgumentParser:
     game_args(r)
     r.add_argument("--log", help="write the game's events as JSON lines")
     r.add_argument("--quiet", action="store_true", help="only the result")
+    native_arg(r)
     r.set_defaults(func=cmd_run)
 
     s = sub.add_parser("sim", help="play many games and report balance metrics")
     game_args(s)
     many_args(s, "one row per game: .jsonl or .csv")
+    native_arg(s)
     s.set_defaults(func=cmd_sim, command="sim")
 
     w = sub.add_parser("sweep", help="play every combination of some options' values, one row each")
@@ -305,8 +313,12 @@ def _warnings(game):
 def _load(args):
     from vbr.interpreter.game import load
     from vbr.play import parse_agents
-    game = load(args.file, parse_options(args.option))
+    game = load(args.file, parse_options(args.option), native=args.native, note=_note)
     return game, parse_agents(args.agents, game.seats)
+
+
+def _note(text: str) -> None:
+    print(clean(f"vbr: {text}"), file=sys.stderr, flush=True)
 
 
 def cmd_run(args) -> int:

@@ -31,25 +31,26 @@ class RunSpec:
     seed: int
     agents: tuple
     n: int
+    native: bool = False  # play through the compiled form (vbr/interpreter/native.py)
 
     @classmethod
-    def of(cls, path, options: dict, seed: int, agents: list[str], n: int) -> "RunSpec":
-        return cls(str(path), tuple(sorted(options.items())), seed, tuple(agents), n)
+    def of(cls, path, options: dict, seed: int, agents: list[str], n: int, native: bool = False) -> "RunSpec":
+        return cls(str(path), tuple(sorted(options.items())), seed, tuple(agents), n, native)
 
 
-def game_for(path: str, options: tuple):
-    key = (path, options)
+def game_for(path: str, options: tuple, native: bool = False):
+    key = (path, options, native)
     game = _GAMES.get(key)
     if game is None:
         from vbr.interpreter.game import load
-        game = _GAMES[key] = load(path, dict(options))
+        game = _GAMES[key] = load(path, dict(options), native=native)
     return game
 
 
 def play_range(spec: RunSpec, start: int, stop: int) -> list[Trial]:
     """Games start..stop-1 of a run: the unit of work every backend ships."""
     from vbr.play import play_game, sides
-    game = game_for(spec.path, spec.options)
+    game = game_for(spec.path, spec.options, spec.native)
     n_sides, agents = sides(game), list(spec.agents)
     out = []
     for i in range(start, stop):

@@ -71,7 +71,8 @@ def play(variant: Variant, args, agents: list[str], backend, label: str = ""):
     """One run of `args.n` games of a variant, on the given backend, with progress on a TTY."""
     from vbr.progress import Progress
     from vbr.sim import RunSpec, run
-    spec = RunSpec.of(variant.game.path, variant.game.options, args.seed, agents, args.n)
+    spec = RunSpec.of(variant.game.path, variant.game.options, args.seed, agents, args.n,
+                      native=getattr(args, "native", False))
     progress = Progress.for_terminal(label, quiet=getattr(args, "json", False))
     try:
         return run(spec, backend, progress)

@@ -16,20 +16,25 @@ from vbr.interpreter import types as T
 from vbr.loader import RuleSet
 
 
-def compile_rules(rules: RuleSet, options: dict | None = None, lower: bool = True, keep_code: bool = False) -> Program:
+def compile_rules(rules: RuleSet, options: dict | None = None, lower: bool = True, keep_code: bool = False,
+                  native: bool = False, note=None) -> Program:
     """`lower=False` keeps the closures as they are (tests compare both forms); `keep_code`
-    keeps the generated Python (as `ast` modules in program.lowering.modules) to inspect."""
+    keeps the generated Python (as `ast` modules in program.lowering.modules) to inspect;
+    `native` swaps the generated functions for their compiled form (native.py; `note` hears of a
+    build), and raises NativeUnavailable when that cannot be had here."""
     collecting = gc.isenabled()
     gc.disable()  # many small objects, few cycles: collecting while they are made costs up to half the time
     try:
         model = build_model(rules, options)
         _options_in_range(model)
-        program = _compile(model, Lowering(enabled=lower, keep_code=keep_code))
+        program = _compile(model, Lowering(enabled=lower, keep_code=keep_code or native))
         if model.diags.errors:
             raise VbrCheckError(sorted(model.diags.errors, key=lambda d: (d.span.file, d.span.line, d.span.col)),
                                 rules.sources)
         if lower:
             _lower(program, f"<vbr: {rules.path.name}>")
+            if native:
+                _native(program, keep_code, note)
         return program
     finally:
         if collecting:
@@ -82,17 +87,29 @@ def _compile(m: Model, lowering: Lowering) -> Program:
     return p
 
 
-def _lower(p: Program, filename: str) -> None:
-    """Swap the VM's straight-line ops and branch tests, and the pure procedures, for their
-    lowered Python functions (lowering.py)."""
+def _codes(p: Program) -> list:
     codes = [*p.phases.values(), *p.procs.values(), *(h for hs in p.handlers.values() for h in hs)]
     if p.setup is not None:
         codes.append(p.setup)
-    lower_ops(p.lowering, codes, filename)
+    return codes
+
+
+def _lower(p: Program, filename: str) -> None:
+    """Swap the VM's straight-line ops and branch tests, and the pure procedures, for their
+    lowered Python functions (lowering.py)."""
+    lower_ops(p.lowering, _codes(p), filename)
     for name, (body, n) in list(p.pure_procs.items()):
         lowered = p.lowering.lowered("proc", name)
         if lowered is not None:
             p.pure_procs[name] = (lowered, n)
+
+
+def _native(p: Program, keep_code: bool, note) -> None:
+    from vbr.interpreter.native import make_native
+    low = p.lowering
+    make_native(p, low.modules, low.refused, _codes(p), note)
+    if not keep_code:
+        low.modules = []  # kept only to be compiled
 
 
 class _Scratch:

@@ -33,9 +33,11 @@ class Game:
         return State.new(self.program, seed, record=record, trace=trace, sink=sink)
 
 
-def load(path, options: dict | None = None, lower: bool = True) -> Game:
+def load(path, options: dict | None = None, lower: bool = True, native: bool = False, note=None) -> Game:
     """`lower=False` skips building the fast form (lowering.py): for checking, which only needs
-    the diagnostics; the game still plays, through the closures."""
+    the diagnostics; the game still plays, through the closures. `native` compiles the fast
+    form to machine code (native.py: the same games, faster; its first build takes a while and
+    `note` hears of it; NativeUnavailable when it cannot be had here)."""
     rules = load_rules(path)
-    program = compile_rules(rules, options or {}, lower=lower)
+    program = compile_rules(rules, options or {}, lower=lower, native=native, note=note)
     return Game(rules, program, options or {})
