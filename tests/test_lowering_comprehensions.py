@@ -406,3 +406,71 @@ def test_any_nesting_of_comprehensions_plays_as_the_closures(tmp_path_factory, t
     closures, lowered = forms(path)
     for seed in range(3):
         assert ending(lowered, seed) == ending(closures, seed)
+
+
+# ---------------------------------------------------------------------- first(x for x in C if x.f OP v) (FIRST_LOOPS)
+FIRST = """seats 2
+kind Card { v: int, side: int }
+kind Coin { worth: int }
+die d4 = 1..4
+zone pool public
+zone spare public
+var turn: int = 0
+var n: int = 0
+start p
+setup {
+  create Card(v: 1, side: 0) in pool times 2
+  create Card(v: 2, side: 1) in pool times 2
+  create Card(v: 3, side: 0) in pool
+  create Coin(worth: 5) in spare
+}
+phase p {
+  let want = roll d4
+  let f = first(c for c in pool if c.v == want)
+  if f != none {
+    n += f.side + 1
+    move f to pool bottom
+  }
+  let g = first(c for c in pool if c.v >= want)
+  if g != none {
+    n += g.v
+  }
+  let h = first(c for c in every(d for d in pool if d.v != want) if c.side != turn % 2)
+  if h != none {
+    n += h.v * 3
+  }
+  choose k from pool where k.v < 3 by turn % 2
+  move k to pool
+  turn += 1
+  if turn > 9 {
+    end draw
+  }
+  goto p
+}
+"""
+
+
+def test_first_lookups_as_generated_loops_play_the_same_games(tmp_path):
+    """The zone read in place, a list through `_iterate`, each comparison: the same games, steps
+    and draws as the closures (`first_in`) and as the lowered form calling `first_in`."""
+    path = write(tmp_path, FIRST)
+    assert_same_games_with_and_without(path, "FIRST_LOOPS", range(12))
+    _, lowered = forms(path)
+    loops = [d for m in lowered.program.lowering.modules for d in m.body
+             if d.name.startswith("Q") and any(isinstance(n, ast.For) for n in ast.walk(d))]
+    assert len(loops) >= 3  # `==`, `>=` and `!=` on the fields they compare: one loop each
+    called = {getattr(lowered.program.lowering.namespace.get(n.id), "__name__", None)
+              for m in lowered.program.lowering.modules for n in ast.walk(m) if isinstance(n, ast.Name)}
+    assert "first_in" not in called
+
+
+FIRST_FAULT = FIRST.replace("  let want = roll d4\n",
+                            "  let want = roll d4\n  let odd = first(x for x in spare if x.side == 9)\n")
+
+
+@pytest.mark.parametrize("loops", [True, False])
+def test_a_first_lookup_meeting_a_thing_of_another_kind_faults_alike(tmp_path, loops):
+    """`x.side` of a Coin: the loop stops with the closures' fault, at the same statement."""
+    closures, lowered = forms(write(tmp_path, FIRST_FAULT), FIRST_LOOPS=loops)
+    got, want = stops(lowered, VbrRuntimeError), stops(closures, VbrRuntimeError)
+    assert got == want and "has no field `side`" in got

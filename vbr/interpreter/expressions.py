@@ -533,7 +533,9 @@ class ExprCompiler:
             else:
                 items = P.call(low.ref(_iterate), P.load("st"), items)
             # neither side can roll, pick or change anything, so the order they run in is free
-            return P.call(low.ref(first_in), P.load("st"), items, low.expr(value))
+            if not P.FIRST_LOOPS:
+                return P.call(low.ref(first_in), P.load("st"), items, low.expr(value))
+            return P.call(P.load(low.first_in_loop(kind, pos, f.op, name)), P.load("st"), items, low.expr(value))
         return self._py(find_first, template)
 
     def c_Roll(self, e: A.Roll, scope: Scope):

@@ -56,6 +56,7 @@ STRUCTURED = True  # the ways of a branch or choice meet again in one function, 
 MEMO_BARE_KEY = True  # a remembered fn of one argument keys its answers by the argument, not a 1-tuple
 FIELDS_ONCE = True  # a thing's field read once per expression, its kind checked once (field_reads.py)
 COMP_LOOPS = True  # a comprehension is a generated function with a `for` loop, not a generator expression
+FIRST_LOOPS = True  # `first(x for x in C if x.f OP v)` a generated loop (`first_in_loop`), not expressions.py's `first_in`
 JOIN_COPIES = 8  # a place several ops lead to is written in at most this many functions of its code
 COPIES = 4  # any other op in at most this many (generated code stays within a few times the ops)
 
@@ -91,6 +92,7 @@ class Lowering:
         self._loops: dict[str, ast.FunctionDef] = {}  # a comprehension's function (`loop_function`), by name
         self._loops_used: set[str] = set()  # the ones a queued function names
         self._loop_count = 0
+        self._first_loops: dict[tuple, str] = {}  # (kind, field's place, op, field) -> its `first_in_loop`
 
     # ------------------------------------------------------------------ registering templates
     def expr_template(self, fn, build: Callable) -> Callable:
@@ -328,6 +330,42 @@ class Lowering:
                              (_counting(self) if counts else []) + _aggregate_loop(self, agg, x, body, filt), [], None)
         self._loops[name] = fn  # (field_reads.py runs on it in `build`, if some function calls it)
         return name, [subscript(_load("L"), ast.Constant(slots[f])) if f in slots else _load(f) for f in free]
+
+    def first_in_loop(self, kind: int, pos: int, op: str, field: str) -> str:
+        """`first(x for x in items if x.field OP v)` as a generated function `Q(st, _items, _v)`:
+        expressions.py's `first_in` written out, with the kind, the field's place and the
+        comparison in the code, so that native code (native.py) compiles the loop too. The same
+        steps (the items, counted first and checked later), the same fault, the same answer.
+        One function per (kind, field, op)."""
+        from vbr.interpreter.expressions import no_field
+        key = (kind, pos, op, field)
+        name = self._first_loops.get(key)
+        if name is not None:
+            _SEEN.add(name)
+            return name
+        name = self._first_loops[key] = f"Q{self._loop_count}"
+        self._loop_count += 1
+        x = self.tmp()
+        steps = ast.Attribute(_load("st"), "steps", ast.Store())
+        body = [
+            ast.AugAssign(steps, ast.Add(), _call(self.ref(len), _load("_items"))),
+            ast.Assign([_store("KD")], ast.Attribute(_load("st"), "kind", ast.Load())),
+            ast.Assign([_store("E")], ast.Attribute(_load("st"), "ent", ast.Load())),
+            ast.For(_store(x), _load("_items"), [
+                ast.If(ast.Compare(subscript(_load("KD"), _load(x)), [ast.NotEq()], [ast.Constant(kind)]),
+                       [ast.Expr(_call(self.ref(no_field), _load(x), ast.Constant(field)))], []),
+                ast.If(ast.Compare(subscript(subscript(_load("E"), _load(x)), ast.Constant(pos)), [_CMP[op]()],
+                                   [_load("_v")]),
+                       [ast.Return(_load(x))], []),
+            ], [], None),
+            ast.Return(ast.Constant(None)),
+        ]
+        params = ("st", "_items", "_v")
+        self._loops[name] = ast.FunctionDef(name, ast.arguments(
+            posonlyargs=[], args=[ast.arg(p) for p in params], vararg=None, kwonlyargs=[], kw_defaults=[],
+            kwarg=None, defaults=[]), body, [], None)
+        _SEEN.add(name)
+        return name
 
     def _harmless(self, func: ast.expr) -> bool:
         """Whether a call of `func` in generated code leaves the state and the frame's locals as
