@@ -51,7 +51,7 @@ class LocalBackend:
         from concurrent.futures import ProcessPoolExecutor
         ctx = multiprocessing.get_context("spawn")
         ex = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_worker_init,
-                                 initargs=(spec.path, spec.options))
+                                 initargs=(spec.path, spec.options, spec.native))
         try:
             yield from in_order(lambda c: ex.submit(play_range, spec, *c), chunks, 2 * self.workers,
                                 lambda f: f.result())
@@ -59,10 +59,10 @@ class LocalBackend:
             ex.shutdown(wait=True, cancel_futures=True)
 
 
-def _worker_init(path: str, options: tuple) -> None:
+def _worker_init(path: str, options: tuple, native: bool = False) -> None:
     """Workers leave Ctrl-C to the parent, which stops the run and keeps the games done."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    game_for(path, options)
+    game_for(path, options, native)
 
 
 def in_order(submit, chunks: Iterable, window: int, wait) -> Iterator:

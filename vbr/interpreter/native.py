@@ -150,9 +150,11 @@ def _build(text: str, name: str, folder: str, path: str) -> None:
         source, c_file, built = (os.path.join(work, name + ext) for ext in (".py", ".c", _suffix()))
         with open(source, "w", encoding="utf-8") as f:
             f.write(text)
-        _run([sys.executable, "-m", "cython", "-3", "--fast-fail", source, "-o", c_file], "Cython")
+        # -I and the private folder as the working directory: no `cython.py` lying where the user
+        # stands (beside a rule file, say) is ever imported in Cython's place
+        _run([sys.executable, "-I", "-m", "cython", "-3", "--fast-fail", source, "-o", c_file], "Cython", work)
         include = sysconfig.get_paths()["include"]
-        _run([*_compiler(), *CFLAGS, *_platform_flags(), "-I", include, c_file, "-o", built], "the C compiler")
+        _run([*_compiler(), *CFLAGS, *_platform_flags(), "-I", include, c_file, "-o", built], "the C compiler", work)
         with open(built, "rb") as f:
             digest = hashlib.sha256(f.read()).hexdigest()
         os.replace(built, path)
@@ -162,16 +164,17 @@ def _build(text: str, name: str, folder: str, path: str) -> None:
     os.replace(tmp, path + ".sha256")
 
 
-def _run(argv: list[str], what: str) -> None:
+def _run(argv: list[str], what: str, cwd: str) -> None:
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=BUILD_SECONDS)
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=BUILD_SECONDS, cwd=cwd)
     except subprocess.TimeoutExpired:
         raise NativeUnavailable(f"{what} took more than {BUILD_SECONDS} s on the generated code") from None
     except OSError as exc:
         raise NativeUnavailable(f"{what} could not be run: {exc.strerror}") from None
     if done.returncode != 0:
         last = (done.stderr or done.stdout).strip().splitlines()[-3:]
-        raise NativeUnavailable(f"{what} failed on the generated code: " + " / ".join(last))
+        raise NativeUnavailable(f"{what} failed on the generated code (exit {done.returncode})"
+                                + (": " + " / ".join(last) if last else ""))
 
 
 def _load(name: str, path: str):
@@ -194,7 +197,10 @@ def _cache_folder() -> str:
 def _compiler() -> list[str] | None:
     import shutil
     cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
-    argv = shlex.split(cc)
+    try:
+        argv = shlex.split(cc)
+    except ValueError:  # an unclosed quote in $CC
+        return None
     return argv if argv and shutil.which(argv[0]) else None
 
 
