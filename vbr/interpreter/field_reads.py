@@ -221,7 +221,9 @@ class _Walker:
         saved = self.facts
         self.facts = saved.copy()
         done = [self.visit(p) for p in parts]
-        self.facts = saved
+        end = self.facts  # what held before holds after only if no part forgot or rebound it
+        self.facts = _Facts({k: v for k, v in saved.kinds.items() if end.kinds.get(k) == v},
+                            {k: v for k, v in saved.values.items() if end.values.get(k) == v})
         return done
 
     def _if(self, e):
