@@ -71,7 +71,7 @@ def test_two_programs_of_the_same_rules_each_get_functions_of_their_own(in_cache
     op_a, op_b = a.program.phases[next(iter(a.program.phases))].ops[0], b.program.phases[next(iter(b.program.phases))].ops[0]
     assert op_a is not op_b
     python = load(SMALL)
-    for seed in range(5):  # interleaved: neither program's constants stand in for the other's
+    for seed in range(5):
         assert final_state(a, seed) == final_state(python, seed) == final_state(b, seed)
 
 

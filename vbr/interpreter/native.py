@@ -32,7 +32,7 @@ import textwrap
 from vbr.errors import UsageError
 
 FORMAT = 1  # the shape of the source below: a change of it must change every key
-MAX_SOURCE = 1_500_000  # characters of generated source (Volleyball High: 522,000): beyond, no build is tried
+MAX_SOURCE = 1_500_000  # characters of generated source (the largest bundled file: 522,000): beyond, no build is tried
 BUILD_SECONDS = 900  # each of the two steps (Cython, the C compiler)
 CFLAGS = ("-O2", "-fPIC", "-shared")
 
