@@ -100,19 +100,20 @@ def test_a_later_process_loads_the_build_from_the_cache(tmp_path):
     assert [line for line in second if line.startswith("NOTE")] == []
     assert first[-1] == second[-1]
     built = sorted(p.name for p in (tmp_path / "vbr" / "native").iterdir())
-    assert len(built) == 2 and built[1] == built[0] + ".sha256"  # the module, and its hash beside it
+    # the module, its hash and its build lock beside it; no build folder or private copy is left
+    assert len(built) == 3 and built[1:] == [built[0] + ".lock", built[0] + ".sha256"]
 
 
 def test_a_build_whose_bytes_do_not_match_its_hash_is_built_again_not_loaded(tmp_path):
     first = load_in_a_process(SMALL, tmp_path)
-    (module,) = [p for p in (tmp_path / "vbr" / "native").iterdir() if not p.name.endswith(".sha256")]
+    (module,) = [p for p in (tmp_path / "vbr" / "native").iterdir() if p.suffix not in (".sha256", ".lock")]
     data = bytearray(module.read_bytes())
     data[len(data) // 2] ^= 0xFF  # a file changed after its build: its hash no longer matches
     module.write_bytes(bytes(data))
     again = load_in_a_process(SMALL, tmp_path)
     assert [line for line in again if line.startswith("NOTE")] != []
     assert again[-1] == first[-1]
-    assert N._intact(str(module))
+    assert N._intact(str(module)) is not None
 
 
 def test_without_a_c_compiler_the_cli_says_why_and_exits_2(tmp_path):
@@ -167,3 +168,106 @@ def test_sim_native_with_two_workers_gives_the_same_trials_as_python(in_cache, t
         out[form] = [json.loads(line) for line in path.read_text().splitlines()]
     assert len(out["python"]) == 60
     assert out["native"] == out["python"]
+
+
+def deep_rules(levels: int) -> str:
+    """A small game whose one assignment nests `levels` pairs of arithmetic, each with its own
+    overflow check: 2 * levels assignment expressions, one inside the other."""
+    expr = "c"
+    for i in range(levels):
+        expr = f"((1 - {expr}) + {2 * i + 1})"
+    return ('game "Deep"\nseats 2\nvar x: int = 0\nstart play\nphase play {\n'
+            f"  choose c from 1..2 by 0\n  x = {expr}\n  if x > 3 {{ end winner 1 }}\n  end draw\n}}\n")
+
+
+def test_nested_assignments_counts_the_deepest_chain_of_assignment_expressions():
+    import ast
+    assert N.nested_assignments(ast.parse("(a := (b := 1)) + (c := 2)")) == 2
+    assert N.nested_assignments(ast.parse("f(x) + [y for y in z]")) == 0
+    assert N.nested_assignments(ast.parse("(a := g((b := (c := 1)), (d := 2)))")) == 3
+
+
+def test_a_function_nested_too_deep_for_cython_stays_python_and_the_rest_is_compiled(in_cache, tmp_path):
+    path = tmp_path / "deep.vbr"
+    path.write_text(deep_rules(7))  # 14 nested checks: beyond MAX_NESTED_ASSIGNMENTS (12)
+    notes = []
+    compiled = load(path, native=True, note=notes.append)
+    python = load(path)
+    left = generated_ops_left(compiled)
+    assert left and set(left) < set(generated_ops_left(python))  # some stayed Python, not all
+    assert any("stay Python" in n for n in notes)
+    for seed in range(5):
+        assert random_game_log(compiled, seed) == random_game_log(python, seed), seed
+
+
+def write_compiler(tmp_path, body: str) -> str:
+    cc = tmp_path / "fake-cc"
+    cc.write_text("#!/bin/sh\n" + body + "\n")
+    cc.chmod(0o755)
+    return str(cc)
+
+
+def test_a_failing_compiler_is_a_usage_error_that_quotes_it(tmp_path):
+    cc = write_compiler(tmp_path, 'echo "fake-cc: cannot compile today" >&2\nexit 7')
+    env = {**os.environ, "CC": cc, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-m", "vbr", "run", str(SMALL), "--native"], env=env,
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == ("vbr: error: the C compiler failed on the generated code (exit 7): "
+                                            "fake-cc: cannot compile today")
+    assert [p for p in (tmp_path / "cache" / "vbr" / "native").iterdir() if p.suffix != ".lock"] == []
+
+
+def test_a_build_step_over_its_time_bound_is_stopped_and_reported(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("CC", write_compiler(tmp_path, "exec sleep 600"))
+    monkeypatch.setattr(N, "BUILD_SECONDS", 3)
+    with pytest.raises(N.NativeUnavailable, match=r"took more than 3 s on the generated code"):
+        load(SMALL, native=True)
+
+
+def test_an_unwritable_cache_is_a_usage_error(tmp_path, monkeypatch):
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(not_a_folder))
+    monkeypatch.setattr(N, "_LOADED", {})  # this process may have loaded the module already
+    with pytest.raises(N.NativeUnavailable, match="cannot be written"):
+        load(SMALL, native=True)
+
+
+def test_a_cached_file_that_matches_its_hash_but_does_not_load_is_built_again(tmp_path):
+    import hashlib
+    first = load_in_a_process(SMALL, tmp_path)
+    (module,) = [p for p in (tmp_path / "vbr" / "native").iterdir() if p.suffix not in (".sha256", ".lock")]
+    junk = b"not a shared object"
+    module.write_bytes(junk)
+    (tmp_path / "vbr" / "native" / (module.name + ".sha256")).write_text(hashlib.sha256(junk).hexdigest() + "\n")
+    again = load_in_a_process(SMALL, tmp_path)
+    assert [line for line in again if line.startswith("NOTE")] != []
+    assert again[-1] == first[-1]
+    assert module.read_bytes() != junk
+
+
+def test_the_folder_of_a_killed_build_is_swept_by_the_next_build(tmp_path):
+    native = tmp_path / "vbr" / "native"
+    native.mkdir(parents=True)
+    (native / "tmpkilled").mkdir()
+    (native / "tmpkilled" / "half.c").write_text("")
+    old = N.STALE_SECONDS + 60
+    os.utime(native / "tmpkilled", (os.path.getmtime(native) - old,) * 2)
+    (native / "tmprunning").mkdir()  # another build, under way now
+    load_in_a_process(SMALL, tmp_path)
+    names = {p.name for p in native.iterdir()}
+    assert "tmpkilled" not in names and "tmprunning" in names
+
+
+def test_two_processes_building_at_once_build_once(tmp_path):
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    argv = [sys.executable, "-c", LOAD_AND_PLAY, str(SMALL)]
+    both = [subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+            for _ in range(2)]
+    outs = [p.communicate(timeout=600) for p in both]
+    assert [p.returncode for p in both] == [0, 0], [err for _, err in outs]
+    notes = [sum(line.startswith("NOTE") for line in out.splitlines()) for out, _ in outs]
+    assert sorted(notes) == [0, 1]  # the second waited for the first's build and loaded it
+    assert outs[0][0].splitlines()[-1] == outs[1][0].splitlines()[-1]

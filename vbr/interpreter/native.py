@@ -33,7 +33,12 @@ from vbr.errors import UsageError
 
 FORMAT = 1  # the shape of the source below: a change of it must change every key
 MAX_SOURCE = 1_500_000  # characters of generated source (the largest bundled file: 522,000): beyond, no build is tried
-BUILD_SECONDS = 900  # each of the two steps (Cython, the C compiler)
+BUILD_SECONDS = 900  # each of the two steps (Cython, the C compiler), wall clock and CPU
+# Cython's time doubles with each assignment expression nested in another (`(_t := ... (_u := ...))`,
+# the overflow checks of nested arithmetic): 18 deep takes seconds, 30 would take hours. A function
+# nested deeper than this stays Python (the bundled files reach 6).
+MAX_NESTED_ASSIGNMENTS = 12
+STALE_SECONDS = 2 * BUILD_SECONDS + 60  # a build folder this old belongs to a build that was killed
 CFLAGS = ("-O2", "-fPIC", "-shared")
 
 _LOADED: dict[str, object] = {}  # key -> module: an extension module loads once per process
@@ -65,7 +70,11 @@ def make_native(program, modules: list, refused: list, codes: list, note=None) -
     if reason is not None:
         raise NativeUnavailable(reason)
     namespace = program.lowering.namespace
-    text, names = factory_source(modules, namespace, set(refused))
+    too_deep = {d.name for d in _defs(modules) if nested_assignments(d) > MAX_NESTED_ASSIGNMENTS}
+    if too_deep and note is not None:
+        note(f"{len(too_deep)} generated function(s) stay Python: their expressions nest deeper than "
+             f"the compiler handles in reasonable time")
+    text, names = factory_source(modules, namespace, set(refused) | too_deep)
     if not names:
         return 0
     if len(text) > MAX_SOURCE:
@@ -79,7 +88,7 @@ def make_native(program, modules: list, refused: list, codes: list, note=None) -
 def factory_source(modules: list, namespace: dict, refused: set) -> tuple[str, list[str]]:
     """`def make(ns):` holding every generated function, its free names read from `ns` first,
     returning the functions by name. Python's own form runs the same text at module level."""
-    defs = [d for m in modules for d in m.body if isinstance(d, ast.FunctionDef) and d.name not in refused]
+    defs = [d for d in _defs(modules) if d.name not in refused]
     names = [d.name for d in defs]
     own = set(names)
     free = sorted(k for k in namespace if not k.startswith("__") and k not in own)
@@ -87,6 +96,23 @@ def factory_source(modules: list, namespace: dict, refused: set) -> tuple[str, l
     body += [ast.unparse(d) for d in defs]
     body.append("return {" + ", ".join(f"{n!r}: {n}" for n in names) + "}")
     return "def make(ns):\n" + textwrap.indent("\n".join(body), "    ") + "\n", names
+
+
+def _defs(modules: list) -> list[ast.FunctionDef]:
+    return [d for m in modules for d in m.body if isinstance(d, ast.FunctionDef)]
+
+
+def nested_assignments(node: ast.AST) -> int:
+    """How deep assignment expressions nest in `node` (iteratively: the tree may be deep)."""
+    deepest = 0
+    stack = [(node, 0)]
+    while stack:
+        n, depth = stack.pop()
+        if isinstance(n, ast.NamedExpr):
+            depth += 1
+            deepest = max(deepest, depth)
+        stack.extend((child, depth) for child in ast.iter_child_nodes(n))
+    return deepest
 
 
 def _install(program, namespace: dict, made: dict, codes: list) -> int:
@@ -124,28 +150,79 @@ def _module(text: str, note):
     folder = _cache_folder()
     name = f"vbr_native_{key[:40]}"
     path = os.path.join(folder, name + _suffix())
-    if not _intact(path):
-        if note is not None:
-            note(f"building native code (once for these rules and options; kept in {folder})")
-        _build(text, name, folder, path)
-    module = _LOADED[key] = _load(name, path)
+    with _BuildLock(path + ".lock"):  # a second process waits for the first's build, then loads it
+        data = _intact(path)
+        if data is not None:
+            try:
+                module = _load(name, data, folder)
+            except _LOAD_ERRORS:  # its hash matches, yet it does not load (a file damaged with its hash)
+                module = None
+        if module is None:
+            if note is not None:
+                note(f"building native code (once for these rules and options; kept in {folder})")
+            _sweep(folder)
+            data = _build(text, name, folder, path)
+            try:
+                module = _load(name, data, folder)
+            except _LOAD_ERRORS as exc:
+                raise NativeUnavailable(f"the native code built here does not load: {exc}") from None
+    _LOADED[key] = module
     return module
 
 
-def _intact(path: str) -> bool:
-    """The built file is there and its bytes are those its build recorded."""
+def _intact(path: str) -> bytes | None:
+    """The built file's bytes, if they are those its build recorded."""
     try:
         with open(path, "rb") as f:
-            digest = hashlib.sha256(f.read()).hexdigest()
+            data = f.read()
         with open(path + ".sha256", encoding="ascii") as f:
-            return f.read().strip() == digest
+            recorded = f.read().strip()
     except OSError:
-        return False
+        return None
+    return data if recorded == hashlib.sha256(data).hexdigest() else None
 
 
-def _build(text: str, name: str, folder: str, path: str) -> None:
+class _BuildLock:
+    """An advisory lock on a file beside the module (none where `fcntl` is missing: then two
+    processes may both build, and the last one's file stands, which is still whole)."""
+
+    def __init__(self, path: str):
+        self.path, self.file = path, None
+
+    def __enter__(self):
+        try:
+            import fcntl
+            self.file = open(self.path, "a+b")
+            fcntl.flock(self.file, fcntl.LOCK_EX)
+        except (ImportError, OSError):
+            if self.file is not None:
+                self.file.close()
+            self.file = None
+        return self
+
+    def __exit__(self, *exc):
+        if self.file is not None:
+            self.file.close()  # closing releases the lock
+
+
+def _sweep(folder: str) -> None:
+    """Remove the build folders of builds that were killed (a finished or failed build removes
+    its own)."""
+    import shutil
+    import time
+    now = time.time()
+    for entry in os.scandir(folder):
+        try:
+            if entry.name.startswith("tmp") and entry.is_dir() and now - entry.stat().st_mtime > STALE_SECONDS:
+                shutil.rmtree(entry.path, ignore_errors=True)
+        except OSError:
+            pass
+
+
+def _build(text: str, name: str, folder: str, path: str) -> bytes:
     """Cython, then the C compiler, in a private folder; the result moved into place whole (a
-    process starting meanwhile never reads half a file), its hash written beside it last."""
+    process starting meanwhile never reads half a file), its hash written beside it last.
+    Returns the built file's bytes."""
     with tempfile.TemporaryDirectory(dir=folder) as work:
         source, c_file, built = (os.path.join(work, name + ext) for ext in (".py", ".c", _suffix()))
         with open(source, "w", encoding="utf-8") as f:
@@ -156,32 +233,72 @@ def _build(text: str, name: str, folder: str, path: str) -> None:
         include = sysconfig.get_paths()["include"]
         _run([*_compiler(), *CFLAGS, *_platform_flags(), "-I", include, c_file, "-o", built], "the C compiler", work)
         with open(built, "rb") as f:
-            digest = hashlib.sha256(f.read()).hexdigest()
+            data = f.read()
         os.replace(built, path)
-    tmp = f"{path}.sha256.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="ascii") as f:
-        f.write(digest + "\n")
-    os.replace(tmp, path + ".sha256")
+        tmp = os.path.join(work, "sha256")  # removed with the folder if the write fails
+        with open(tmp, "w", encoding="ascii") as f:
+            f.write(hashlib.sha256(data).hexdigest() + "\n")
+        os.replace(tmp, path + ".sha256")
+    return data
+
+
+# Each step runs under a CPU-time limit of its own (set by this trampoline, which then becomes the
+# step): a step orphaned by a killed vbr still stops.
+_LIMITED = ("import os, sys\n"
+            "try:\n"
+            "    import resource\n"
+            "    resource.setrlimit(resource.RLIMIT_CPU, (int(sys.argv[1]), int(sys.argv[1]) + 5))\n"
+            "except (ImportError, ValueError, OSError):\n"
+            "    pass\n"
+            "os.execvp(sys.argv[2], sys.argv[2:])\n")
 
 
 def _run(argv: list[str], what: str, cwd: str) -> None:
+    """One step, in a process group of its own, so that a timeout or Ctrl-C stops the step and
+    whatever it started (the C compiler's own passes)."""
+    limited = [sys.executable, "-I", "-c", _LIMITED, str(BUILD_SECONDS), *argv]
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=BUILD_SECONDS, cwd=cwd)
-    except subprocess.TimeoutExpired:
-        raise NativeUnavailable(f"{what} took more than {BUILD_SECONDS} s on the generated code") from None
+        step = subprocess.Popen(limited, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                errors="replace", cwd=cwd, start_new_session=True)
     except OSError as exc:
         raise NativeUnavailable(f"{what} could not be run: {exc.strerror}") from None
-    if done.returncode != 0:
-        last = (done.stderr or done.stdout).strip().splitlines()[-3:]
-        raise NativeUnavailable(f"{what} failed on the generated code (exit {done.returncode})"
+    try:
+        out, err = step.communicate(timeout=BUILD_SECONDS)
+    except subprocess.TimeoutExpired:
+        _stop(step)
+        raise NativeUnavailable(f"{what} took more than {BUILD_SECONDS} s on the generated code") from None
+    except BaseException:
+        _stop(step)
+        raise
+    if step.returncode != 0:
+        last = (err or out).strip().splitlines()[-3:]
+        raise NativeUnavailable(f"{what} failed on the generated code (exit {step.returncode})"
                                 + (": " + " / ".join(last) if last else ""))
 
 
-def _load(name: str, path: str):
-    loader = importlib.machinery.ExtensionFileLoader(name, path)
-    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
+def _stop(step: subprocess.Popen) -> None:
+    import signal
+    try:
+        os.killpg(step.pid, signal.SIGKILL)
+    except (AttributeError, OSError):  # no process groups here, or the group is gone
+        step.kill()
+    step.wait()
+
+
+_LOAD_ERRORS = (ImportError, OSError, SystemError)
+
+
+def _load(name: str, data: bytes, folder: str):
+    """Load the module from a private copy of the bytes whose hash was checked: what is loaded is
+    what was checked, whatever happens to the cached file meanwhile."""
+    with tempfile.TemporaryDirectory(dir=folder, ignore_cleanup_errors=True) as work:
+        path = os.path.join(work, name + _suffix())
+        with open(path, "wb") as f:
+            f.write(data)
+        loader = importlib.machinery.ExtensionFileLoader(name, path)
+        spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+        module = importlib.util.module_from_spec(spec)
+        loader.exec_module(module)
     return module
 
 
