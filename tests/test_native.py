@@ -275,3 +275,39 @@ def test_two_processes_building_at_once_build_once(tmp_path):
     notes = [sum(line.startswith("NOTE") for line in out.splitlines()) for out, _ in outs]
     assert sorted(notes) == [0, 1]  # the second waited for the first's build and loaded it
     assert outs[0][0].splitlines()[-1] == outs[1][0].splitlines()[-1]
+
+
+def test_a_build_past_the_cache_bound_removes_the_modules_used_longest_ago(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(N, "CFLAGS", ("-O0", "-fPIC", "-shared"))  # the builds' speed is not what is tested
+    native = tmp_path / "vbr" / "native"
+
+    def build(levels: int) -> str:
+        monkeypatch.setattr(N, "_LOADED", {})  # as a new process would: from the cache, or built
+        path = tmp_path / f"game{levels}.vbr"
+        path.write_text(deep_rules(levels))
+        load(path, native=True)
+        return N.key_of(N.factory_source(*source_of(path))[0])
+
+    def cached() -> set[str]:
+        return {p.name.split(".")[0][len("vbr_native_"):] for p in native.iterdir() if p.suffix == ".sha256"}
+
+    a, b = build(2), build(3)
+    assert cached() == {a[:40], b[:40]}
+    os.utime(native / next(p.name for p in native.iterdir() if a[:40] in p.name and p.suffix == ".sha256"),
+             (1, 1))  # as if a and b were used in turn, long ago
+    os.utime(native / next(p.name for p in native.iterdir() if b[:40] in p.name and p.suffix == ".sha256"),
+             (2, 2))
+    build(2)  # a, loaded from the cache: used now
+    sizes = sum(p.stat().st_size for p in native.iterdir() if p.name.endswith(N._suffix()))
+    monkeypatch.setattr(N, "MAX_CACHE_BYTES", sizes)  # a and b fill it; c, the smallest, fits in b's place
+    c = build(1)
+    assert cached() == {a[:40], c[:40]}  # b, used longest ago, is gone; a stays
+    assert not any(b[:40] in p.name and p.suffix != ".lock" for p in native.iterdir())
+
+
+def source_of(path):
+    from vbr.interpreter.compiler import compile_rules
+    from vbr.loader import load_rules
+    program = compile_rules(load_rules(path), {}, keep_code=True)
+    return program.lowering.modules, program.lowering.namespace, set(program.lowering.refused)

@@ -39,6 +39,7 @@ BUILD_SECONDS = 900  # each of the two steps (Cython, the C compiler), wall cloc
 # nested deeper than this stays Python (the bundled files reach 6).
 MAX_NESTED_ASSIGNMENTS = 12
 STALE_SECONDS = 2 * BUILD_SECONDS + 60  # a build folder this old belongs to a build that was killed
+MAX_CACHE_BYTES = 1 << 30  # beyond, a new build removes the modules used longest ago (a module is 1-11 MB)
 CFLAGS = ("-O2", "-fPIC", "-shared")
 
 _LOADED: dict[str, object] = {}  # key -> module: an extension module loads once per process
@@ -155,6 +156,7 @@ def _module(text: str, note):
         if data is not None:
             try:
                 module = _load(name, data, folder)
+                _used(path)
             except _LOAD_ERRORS:  # its hash matches, yet it does not load (a file damaged with its hash)
                 module = None
         if module is None:
@@ -166,6 +168,7 @@ def _module(text: str, note):
                 module = _load(name, data, folder)
             except _LOAD_ERRORS as exc:
                 raise NativeUnavailable(f"the native code built here does not load: {exc}") from None
+            _evict(folder, keep=path)
     _LOADED[key] = module
     return module
 
@@ -184,25 +187,74 @@ def _intact(path: str) -> bytes | None:
 
 class _BuildLock:
     """An advisory lock on a file beside the module (none where `fcntl` is missing: then two
-    processes may both build, and the last one's file stands, which is still whole)."""
+    processes may both build, and the last one's file stands, which is still whole). With
+    `wait=False`, `held` says whether it was had at once."""
 
-    def __init__(self, path: str):
-        self.path, self.file = path, None
+    def __init__(self, path: str, wait: bool = True):
+        self.path, self.wait, self.file, self.held = path, wait, None, False
 
     def __enter__(self):
         try:
             import fcntl
+        except ImportError:
+            self.held = True
+            return self
+        try:
             self.file = open(self.path, "a+b")
-            fcntl.flock(self.file, fcntl.LOCK_EX)
-        except (ImportError, OSError):
+            fcntl.flock(self.file, fcntl.LOCK_EX if self.wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+            self.held = True
+        except OSError:
             if self.file is not None:
                 self.file.close()
             self.file = None
+            self.held = self.wait  # a lock file that cannot be opened: go on unlocked, as without fcntl
         return self
 
     def __exit__(self, *exc):
         if self.file is not None:
             self.file.close()  # closing releases the lock
+
+
+def _used(path: str) -> None:
+    """Mark the module as used now: eviction goes by the time its hash file was last touched."""
+    try:
+        os.utime(path + ".sha256")
+    except OSError:
+        pass
+
+
+def _evict(folder: str, keep: str) -> None:
+    """Keep the folder under MAX_CACHE_BYTES: remove the modules used longest ago (never `keep`,
+    just built, nor one another process holds the lock of: it is building or loading it)."""
+    suffix = _suffix()
+    modules = []
+    for entry in os.scandir(folder):
+        if entry.name.startswith("vbr_native_") and entry.name.endswith(suffix) and entry.path != keep:
+            try:
+                used = os.stat(entry.path + ".sha256").st_mtime
+            except OSError:
+                used = 0.0
+            modules.append((used, entry.path, entry.stat().st_size))
+    total = sum(size for _, _, size in modules) + _size(keep)
+    for _, path, size in sorted(modules):
+        if total <= MAX_CACHE_BYTES:
+            return
+        with _BuildLock(path + ".lock", wait=False) as lock:
+            if not lock.held:
+                continue
+            for gone in (path + ".sha256", path):  # the hash first: a module without one is never loaded
+                try:
+                    os.remove(gone)
+                except OSError:
+                    pass
+            total -= size
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
 
 def _sweep(folder: str) -> None:
