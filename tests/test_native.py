@@ -169,6 +169,7 @@ def test_sim_native_with_two_workers_gives_the_same_trials_as_python(in_cache, t
         done = subprocess.run(argv + (["--native"] if form == "native" else []), env=env, capture_output=True,
                               text=True, timeout=600, cwd=ROOT)
         assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["native"] == (form == "native")  # the summary says which form played
         out[form] = [json.loads(line) for line in path.read_text().splitlines()]
     assert len(out["python"]) == 60
     assert out["native"] == out["python"]

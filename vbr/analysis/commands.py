@@ -102,7 +102,7 @@ def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
         "mean_steps": round(sum(t.choices for t in trials) / n, 2) if n else 0.0,
         "points_per_game": [round(sum(p[i] for p in points) / n, 3) for i in range(len(points[0]))] if points else None,
         "metrics": m["metrics"],
-        "backend": backend.name, "workers": backend.workers,
+        "backend": backend.name, "workers": backend.workers, "native": result.spec.native,
         "seconds": round(result.seconds, 3), "games_per_s": result.games_per_s,
         "load_seconds": round(result.load_seconds, 3),
     }
