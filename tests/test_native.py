@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import symtable
+import time
+from pathlib import Path
 
 import pytest
 
 from conftest import FIXTURES, ROOT
 from test_lowering import both_forms, final_state, random_game_log
 from vbr.interpreter import native as N
+from vbr.interpreter import native_build as NB
+from vbr.interpreter import native_cache as NC
 from vbr.interpreter.game import load
 
 CORPUS = sorted((FIXTURES / "valid").glob("every_construct_*.vbr"))
@@ -61,7 +66,7 @@ def test_every_construct_compiled_plays_the_games_of_the_closures(in_cache, path
     # Built at -O0: what is tested here is Cython's translation of every construct; the C
     # compiler's optimisation does not change what C means, and -O2 takes 34 s of the suite's time
     # on the cards corpus (3.5 s at -O0). Siatka's test above builds with the flags users get.
-    monkeypatch.setattr(N, "CFLAGS", ("-O0", "-fPIC", "-shared"))
+    monkeypatch.setattr(NB, "CFLAGS", ("-O0", "-fPIC", "-shared"))
     closures, _ = both_forms(path)
     compiled = load(path, native=True)
     assert generated_ops_left(compiled) == []
@@ -117,7 +122,7 @@ def test_a_build_whose_bytes_do_not_match_its_hash_is_built_again_not_loaded(tmp
     again = load_in_a_process(SMALL, tmp_path)
     assert [line for line in again if line.startswith("NOTE")] != []
     assert again[-1] == first[-1]
-    assert N._intact(str(module)) is not None
+    assert NC.intact(str(module)) is not None
 
 
 def test_without_a_c_compiler_the_cli_says_why_and_exits_2(tmp_path):
@@ -223,12 +228,67 @@ def test_a_failing_compiler_is_a_usage_error_that_quotes_it(tmp_path):
     assert [p for p in (tmp_path / "cache" / "vbr" / "native").iterdir() if p.suffix != ".lock"] == []
 
 
-def test_a_build_step_over_its_time_bound_is_stopped_and_reported(tmp_path, monkeypatch):
+# A compiler that starts a pass of its own (a child that writes its pid), then hangs.
+HANGING_COMPILER = 'sleep 600 &\necho $! > "$(dirname "$0")/child.pid"\nexec sleep 600'
+
+
+def gone(pid: int) -> bool:
+    """The process has ended (a zombie waiting for init to reap it counts as ended)."""
+    for _ in range(100):
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_a_build_step_over_its_time_bound_is_stopped_with_all_it_started(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("CC", write_compiler(tmp_path, "exec sleep 600"))
-    monkeypatch.setattr(N, "BUILD_SECONDS", 3)
-    with pytest.raises(N.NativeUnavailable, match=r"took more than 3 s on the generated code"):
+    monkeypatch.setenv("CC", write_compiler(tmp_path, HANGING_COMPILER))
+    monkeypatch.setattr(NB, "BUILD_SECONDS", 6)  # Cython takes about a second on this file
+    with pytest.raises(N.NativeUnavailable, match=r"^the C compiler took more than 6 s on the generated code$"):
         load(SMALL, native=True)
+    assert gone(int((tmp_path / "child.pid").read_text()))
+    assert [p.name for p in (tmp_path / "cache" / "vbr" / "native").iterdir() if p.is_dir()] == []
+
+
+def test_sigterm_during_a_build_stops_the_build_and_removes_its_folder(tmp_path):
+    cc = write_compiler(tmp_path, HANGING_COMPILER)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "CC": cc}
+    vbr = subprocess.Popen([sys.executable, "-m", "vbr", "run", str(SMALL), "--native"], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    pid_file = tmp_path / "child.pid"
+    for _ in range(1200):  # Cython runs first: until the compiler has started its child
+        if pid_file.exists() and pid_file.read_text().strip():
+            break
+        time.sleep(0.1)
+    vbr.send_signal(signal.SIGTERM)
+    _, err = vbr.communicate(timeout=60)
+    assert vbr.returncode == 128 + signal.SIGTERM, err
+    assert "Traceback" not in err
+    assert gone(int(pid_file.read_text()))
+    assert [p.name for p in (tmp_path / "cache" / "vbr" / "native").iterdir() if p.is_dir()] == []
+
+
+def test_a_step_is_stopped_by_its_cpu_limit_even_with_no_one_waiting():
+    """What stops a step orphaned by a vbr killed outright: the trampoline's RLIMIT_CPU."""
+    burn = [sys.executable, "-c", "while True: pass"]
+    done = subprocess.run([sys.executable, "-I", "-c", NB.LIMITED, "1", *burn], capture_output=True, timeout=120)
+    assert done.returncode == -signal.SIGXCPU
+
+
+def test_a_compiler_that_cannot_be_started_is_reported_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    cc = tmp_path / "broken-cc"
+    cc.write_text("#!/no/such/interpreter\n")
+    cc.chmod(0o755)
+    monkeypatch.setenv("CC", str(cc))
+    with pytest.raises(N.NativeUnavailable) as caught:
+        load(SMALL, native=True)
+    assert str(caught.value) == f"the C compiler could not be run: {cc}: No such file or directory"
 
 
 def test_an_unwritable_cache_is_a_usage_error(tmp_path, monkeypatch):
@@ -258,7 +318,7 @@ def test_the_folder_of_a_killed_build_is_swept_by_the_next_build(tmp_path):
     native.mkdir(parents=True)
     (native / "tmpkilled").mkdir()
     (native / "tmpkilled" / "half.c").write_text("")
-    old = N.STALE_SECONDS + 60
+    old = NC.STALE_SECONDS + 60
     os.utime(native / "tmpkilled", (os.path.getmtime(native) - old,) * 2)
     (native / "tmprunning").mkdir()  # another build, under way now
     load_in_a_process(SMALL, tmp_path)
@@ -273,14 +333,14 @@ def test_two_processes_building_at_once_build_once(tmp_path):
             for _ in range(2)]
     outs = [p.communicate(timeout=600) for p in both]
     assert [p.returncode for p in both] == [0, 0], [err for _, err in outs]
-    notes = [sum(line.startswith("NOTE") for line in out.splitlines()) for out, _ in outs]
-    assert sorted(notes) == [0, 1]  # the second waited for the first's build and loaded it
+    builds = [sum(line.startswith("NOTE building") for line in out.splitlines()) for out, _ in outs]
+    assert sorted(builds) == [0, 1]  # the second waited for the first's build and loaded it
     assert outs[0][0].splitlines()[-1] == outs[1][0].splitlines()[-1]
 
 
 def test_a_build_past_the_cache_bound_removes_the_modules_used_longest_ago(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(N, "CFLAGS", ("-O0", "-fPIC", "-shared"))  # the builds' speed is not what is tested
+    monkeypatch.setattr(NB, "CFLAGS", ("-O0", "-fPIC", "-shared"))  # the builds' speed is not what is tested
     native = tmp_path / "vbr" / "native"
 
     def build(levels: int) -> str:
@@ -300,11 +360,19 @@ def test_a_build_past_the_cache_bound_removes_the_modules_used_longest_ago(tmp_p
     os.utime(native / next(p.name for p in native.iterdir() if b[:40] in p.name and p.suffix == ".sha256"),
              (2, 2))
     build(2)  # a, loaded from the cache: used now
-    sizes = sum(p.stat().st_size for p in native.iterdir() if p.name.endswith(N._suffix()))
-    monkeypatch.setattr(N, "MAX_CACHE_BYTES", sizes)  # a and b fill it; c, the smallest, fits in b's place
+    sizes = sum(p.stat().st_size for p in native.iterdir() if p.name.endswith(NB.suffix()))
+    monkeypatch.setattr(NC, "MAX_CACHE_BYTES", sizes)  # a and b fill it; c, the smallest, fits in b's place
     c = build(1)
     assert cached() == {a[:40], c[:40]}  # b, used longest ago, is gone; a stays
     assert not any(b[:40] in p.name and p.suffix != ".lock" for p in native.iterdir())
+
+    import fcntl
+    monkeypatch.setattr(NC, "MAX_CACHE_BYTES", 1)  # room for nothing but the newest
+    (lock,) = [p for p in native.iterdir() if a[:40] in p.name and p.suffix == ".lock"]
+    with open(lock, "a+b") as held:  # as another process loading a would hold it
+        fcntl.flock(held, fcntl.LOCK_SH)
+        d = build(4)
+    assert cached() == {a[:40], d[:40]}  # c is gone; a, held, stays
 
 
 def source_of(path):

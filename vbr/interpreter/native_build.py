@@ -1,0 +1,180 @@
+"""One native build: Cython, then the C compiler, on the generated source, in a private folder.
+
+Why a module of its own: a build runs other programs on this machine, and every way they can
+misbehave is handled here and nowhere else. Each step runs in a process group of its own under a
+CPU-time limit (a small trampoline sets it, then becomes the step), so a timeout, Ctrl-C, or a
+SIGTERM or SIGHUP to vbr stops the step and whatever it started (the C compiler's own passes); a
+step that outlives a vbr killed outright still stops at its CPU limit, and on Linux the step
+itself is killed with its parent.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import sysconfig
+import tempfile
+
+from vbr.errors import UsageError
+
+BUILD_SECONDS = 900  # each of the two steps (Cython, the C compiler): wall clock, and CPU of each process
+CFLAGS = ("-O2", "-fPIC", "-shared")
+
+
+class NativeUnavailable(UsageError):
+    """Native code cannot be had here: the reason, in words a user can act on (the CLI prints it
+    as a usage error: the command asked for what this machine cannot give)."""
+
+
+class BuildStopped(SystemExit):
+    """vbr was told to stop (SIGTERM, SIGHUP) while a step ran: the step is stopped and its folder
+    removed on the way out, and vbr exits as the signal asks (128 + its number)."""
+
+
+def unavailable() -> str | None:
+    """Why no native build can be made on this machine, or None when one can be tried."""
+    try:
+        import Cython  # noqa: F401
+    except ImportError:
+        return "native code needs Cython: install vbr with the `native` extra (pip install 'vbr[native]')"
+    if compiler() is None:
+        return "native code needs a C compiler (`cc`, or the one in $CC) and none was found"
+    if not os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")):
+        return "native code needs Python's C headers (Python.h), and this Python has none (python3-dev)"
+    return None
+
+
+def compiler() -> list[str] | None:
+    """The C compiler's command, its program as an absolute path (the steps run in the build
+    folder, where a relative `./cc` would name nothing)."""
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    try:
+        argv = shlex.split(cc)
+    except ValueError:  # an unclosed quote in $CC
+        return None
+    found = shutil.which(argv[0]) if argv else None
+    return [os.path.abspath(found), *argv[1:]] if found else None
+
+
+def suffix() -> str:
+    return importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+def build(text: str, name: str, folder: str, path: str) -> bytes:
+    """Build `text` as the extension module `name` at `path`: the steps in a private folder, the
+    result moved into place whole (a process starting meanwhile never reads half a file), its
+    hash written beside it last. Returns the built file's bytes."""
+    with tempfile.TemporaryDirectory(dir=folder) as work:
+        source, c_file, built = (os.path.join(work, name + ext) for ext in (".py", ".c", suffix()))
+        with open(source, "w", encoding="utf-8") as f:
+            f.write(text)
+        # -I and the private folder as the working directory: no `cython.py` lying where the user
+        # stands (beside a rule file, say) is ever imported in Cython's place
+        run([sys.executable, "-I", "-m", "cython", "-3", "--fast-fail", source, "-o", c_file], "Cython", work)
+        include = sysconfig.get_paths()["include"]
+        run([*compiler(), *CFLAGS, *_platform_flags(), "-I", include, c_file, "-o", built], "the C compiler", work)
+        with open(built, "rb") as f:
+            data = f.read()
+        os.replace(built, path)
+        tmp = os.path.join(work, "sha256")  # removed with the folder if the write fails
+        with open(tmp, "w", encoding="ascii") as f:
+            f.write(hashlib.sha256(data).hexdigest() + "\n")
+        os.replace(tmp, path + ".sha256")
+    return data
+
+
+# Run as `python -I -c LIMITED SECONDS PROGRAM ARGS...`: limits its own CPU time, asks Linux to
+# kill it when vbr dies, and becomes PROGRAM; a PROGRAM that cannot be run is one line and exit 127.
+LIMITED = """\
+import os, sys
+try:
+    import resource
+    resource.setrlimit(resource.RLIMIT_CPU, (int(sys.argv[1]), int(sys.argv[1]) + 5))
+except (ImportError, ValueError, OSError):
+    pass
+if sys.platform.startswith("linux"):
+    try:
+        import ctypes, signal
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+try:
+    os.execvp(sys.argv[2], sys.argv[2:])
+except OSError as exc:
+    print(f"cannot run {sys.argv[2]}: {exc.strerror}", file=sys.stderr)
+    sys.exit(127)
+"""
+CANNOT_RUN = 127
+
+
+def run(argv: list[str], what: str, cwd: str) -> None:
+    """One step, in a process group of its own, stopped with all it started if it takes longer
+    than BUILD_SECONDS or vbr is interrupted or told to stop."""
+    limited = [sys.executable, "-I", "-c", LIMITED, str(BUILD_SECONDS), *argv]
+    with _StopSignals():
+        try:
+            step = subprocess.Popen(limited, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    errors="replace", cwd=cwd, start_new_session=True)
+        except OSError as exc:
+            raise NativeUnavailable(f"{what} could not be run: {exc.strerror}") from None
+        try:
+            out, err = step.communicate(timeout=BUILD_SECONDS)
+        except subprocess.TimeoutExpired:
+            _stop(step)
+            raise NativeUnavailable(f"{what} took more than {BUILD_SECONDS} s on the generated code") from None
+        except BaseException:
+            _stop(step)
+            raise
+    code = step.returncode
+    if code == 0:
+        return
+    last = (err or out).strip().splitlines()[-3:]
+    if code == CANNOT_RUN and last and last[-1].startswith("cannot run "):
+        raise NativeUnavailable(f"{what} could not be run: {last[-1][len('cannot run '):]}")
+    if code == -getattr(signal, "SIGXCPU", 0):
+        raise NativeUnavailable(f"{what} used more than {BUILD_SECONDS} s of CPU time on the generated code")
+    how = f"killed by signal {-code}" if code < 0 else f"exit {code}"
+    raise NativeUnavailable(f"{what} failed on the generated code ({how})" + (": " + " / ".join(last) if last else ""))
+
+
+def _stop(step: subprocess.Popen) -> None:
+    try:
+        os.killpg(step.pid, signal.SIGKILL)
+    except (AttributeError, OSError):  # no process groups here, or the group is gone
+        step.kill()
+    step.wait()
+
+
+class _StopSignals:
+    """While a step runs, SIGTERM and SIGHUP stop vbr through Python (BuildStopped) instead of at
+    once, so that the step is stopped and the build folder removed. Only the main thread can set
+    handlers; elsewhere the signals keep theirs."""
+
+    SIGNALS = tuple(getattr(signal, s) for s in ("SIGTERM", "SIGHUP") if hasattr(signal, s))
+
+    def __enter__(self):
+        self.old = {}
+        try:
+            for s in self.SIGNALS:
+                if signal.getsignal(s) is signal.SIG_DFL:
+                    self.old[s] = signal.signal(s, _stopped)
+        except ValueError:  # not the main thread
+            pass
+        return self
+
+    def __exit__(self, *exc):
+        for s, old in self.old.items():
+            signal.signal(s, old)
+
+
+def _stopped(signum, frame):
+    raise BuildStopped(128 + signum)
+
+
+def _platform_flags() -> list[str]:
+    return ["-undefined", "dynamic_lookup"] if sys.platform == "darwin" else []
