@@ -165,7 +165,7 @@ def test_the_compiled_code_reaches_nothing_but_what_the_program_hands_it():
         assert t.get_globals() == (), (t.get_name(), t.get_globals())
 
 
-def test_sim_native_with_two_workers_gives_the_same_trials_as_python(in_cache, tmp_path):
+def test_sim_native_with_two_workers_gives_the_same_trials_as_python_and_says_which_played(in_cache, tmp_path):
     env = {**os.environ, "XDG_CACHE_HOME": str(in_cache)}
     out = {}
     for form in ("python", "native"):
@@ -338,7 +338,7 @@ def test_two_processes_building_at_once_build_once(tmp_path):
     assert outs[0][0].splitlines()[-1] == outs[1][0].splitlines()[-1]
 
 
-def test_a_build_past_the_cache_bound_removes_the_modules_used_longest_ago(tmp_path, monkeypatch):
+def test_a_build_past_the_cache_bound_removes_the_modules_used_longest_ago_but_not_one_in_use(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(NB, "CFLAGS", ("-O0", "-fPIC", "-shared"))  # the builds' speed is not what is tested
     native = tmp_path / "vbr" / "native"
