@@ -113,9 +113,14 @@ def test_a_later_process_loads_the_build_from_the_cache(tmp_path):
     assert len(built) == 3 and built[1:] == [built[0] + ".lock", built[0] + ".sha256"]
 
 
+def the_module_built_in(cache_home) -> Path:
+    (module,) = (cache_home / "vbr" / "native").glob("*" + NB.suffix())
+    return module
+
+
 def test_a_build_whose_bytes_do_not_match_its_hash_is_built_again_not_loaded(tmp_path):
     first = load_in_a_process(SMALL, tmp_path)
-    (module,) = [p for p in (tmp_path / "vbr" / "native").iterdir() if p.suffix not in (".sha256", ".lock")]
+    module = the_module_built_in(tmp_path)
     data = bytearray(module.read_bytes())
     data[len(data) // 2] ^= 0xFF  # a file changed after its build: its hash no longer matches
     module.write_bytes(bytes(data))
@@ -303,7 +308,7 @@ def test_an_unwritable_cache_is_a_usage_error(tmp_path, monkeypatch):
 def test_a_cached_file_that_matches_its_hash_but_does_not_load_is_built_again(tmp_path):
     import hashlib
     first = load_in_a_process(SMALL, tmp_path)
-    (module,) = [p for p in (tmp_path / "vbr" / "native").iterdir() if p.suffix not in (".sha256", ".lock")]
+    module = the_module_built_in(tmp_path)
     junk = b"not a shared object"
     module.write_bytes(junk)
     (tmp_path / "vbr" / "native" / (module.name + ".sha256")).write_text(hashlib.sha256(junk).hexdigest() + "\n")
@@ -343,40 +348,32 @@ def test_a_build_past_the_cache_bound_removes_the_modules_used_longest_ago_but_n
     monkeypatch.setattr(NB, "CFLAGS", ("-O0", "-fPIC", "-shared"))  # the builds' speed is not what is tested
     native = tmp_path / "vbr" / "native"
 
+    def cached() -> set[str]:
+        return {p.name for p in native.glob("*" + NB.suffix())}
+
     def build(levels: int) -> str:
-        monkeypatch.setattr(N, "_LOADED", {})  # as a new process would: from the cache, or built
+        """The module a new process would load for a game of `levels`: from the cache, or built."""
+        monkeypatch.setattr(N, "_LOADED", {})
+        before = cached() if native.exists() else set()
         path = tmp_path / f"game{levels}.vbr"
         path.write_text(deep_rules(levels))
         load(path, native=True)
-        return N.key_of(N.factory_source(*source_of(path))[0])
-
-    def cached() -> set[str]:
-        return {p.name.split(".")[0][len("vbr_native_"):] for p in native.iterdir() if p.suffix == ".sha256"}
+        return "".join(cached() - before)
 
     a, b = build(2), build(3)
-    assert cached() == {a[:40], b[:40]}
-    os.utime(native / next(p.name for p in native.iterdir() if a[:40] in p.name and p.suffix == ".sha256"),
-             (1, 1))  # as if a and b were used in turn, long ago
-    os.utime(native / next(p.name for p in native.iterdir() if b[:40] in p.name and p.suffix == ".sha256"),
-             (2, 2))
+    assert cached() == {a, b}
+    os.utime(native / (a + ".sha256"), (1, 1))  # as if a and b were used in turn, long ago
+    os.utime(native / (b + ".sha256"), (2, 2))
     build(2)  # a, loaded from the cache: used now
-    sizes = sum(p.stat().st_size for p in native.iterdir() if p.name.endswith(NB.suffix()))
+    sizes = sum(p.stat().st_size for p in native.glob("*" + NB.suffix()))
     monkeypatch.setattr(NC, "MAX_CACHE_BYTES", sizes)  # a and b fill it; c, the smallest, fits in b's place
     c = build(1)
-    assert cached() == {a[:40], c[:40]}  # b, used longest ago, is gone; a stays
-    assert not any(b[:40] in p.name and p.suffix != ".lock" for p in native.iterdir())
+    assert cached() == {a, c}  # b, used longest ago, is gone; a stays
+    assert not (native / (b + ".sha256")).exists()
 
     import fcntl
     monkeypatch.setattr(NC, "MAX_CACHE_BYTES", 1)  # room for nothing but the newest
-    (lock,) = [p for p in native.iterdir() if a[:40] in p.name and p.suffix == ".lock"]
-    with open(lock, "a+b") as held:  # as another process loading a would hold it
+    with open(native / (a + ".lock"), "a+b") as held:  # as another process loading a would hold it
         fcntl.flock(held, fcntl.LOCK_SH)
         d = build(4)
-    assert cached() == {a[:40], d[:40]}  # c is gone; a, held, stays
-
-
-def source_of(path):
-    from vbr.interpreter.compiler import compile_rules
-    from vbr.loader import load_rules
-    program = compile_rules(load_rules(path), {}, keep_code=True)
-    return program.lowering.modules, program.lowering.namespace, set(program.lowering.refused)
+    assert cached() == {a, d}  # c is gone; a, held, stays
