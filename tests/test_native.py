@@ -153,9 +153,10 @@ def test_generated_code_over_the_size_bound_is_not_compiled(in_cache, monkeypatc
 
 
 def test_the_compiled_code_reaches_nothing_but_what_the_program_hands_it():
-    """Python runs the generated code with no builtins; Cython would resolve a name that is not
-    assigned anywhere as a builtin. So in the text given to Cython, no function may have a global
-    name: every name is a parameter, a local, or one `make` reads from the program's namespace."""
+    """Python runs the generated code with no builtins; Cython resolves a name that is not
+    assigned anywhere as a builtin. So in the text given to Cython, a function's only global
+    names are builtins the program's namespace holds under other names (`len` for C5): every
+    other name is a parameter, a local, or one `make` reads from the program's namespace."""
     from vbr.interpreter.compiler import compile_rules
     from vbr.loader import load_rules
     program = compile_rules(load_rules("siatka"), {}, keep_code=True)
@@ -166,8 +167,13 @@ def test_the_compiled_code_reaches_nothing_but_what_the_program_hands_it():
     assert make.get_name() == "make" and make.get_parameters() == ("ns",)
     tables = [make, *make.get_children()]
     assert {t.get_name() for t in tables[1:]} == set(names)
+    handed = {v.__name__ for v in program.lowering.namespace.values() if any(v is b for b in N.BUILTINS_BY_NAME)}
+    assert {"len", "tuple"} <= handed
+    named = set()
     for t in tables:
-        assert t.get_globals() == (), (t.get_name(), t.get_globals())
+        named.update(t.get_globals())
+    assert named == handed  # each builtin handed over is named, and nothing else is global
+    assert make.get_globals() == ()
 
 
 def test_sim_native_with_two_workers_gives_the_same_trials_as_python_and_says_which_played(in_cache, tmp_path):

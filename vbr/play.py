@@ -112,4 +112,4 @@ def _side_of(game) -> list[int]:
 def _teamed(game) -> bool:
     """Games where a team has several seats, or none (a side the rules play), are won, and
     counted, by team."""
-    return any(len(t) != 1 for t in game.program.teams)
+    return game.program.by_team

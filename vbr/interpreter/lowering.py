@@ -48,7 +48,7 @@ _UNSET = _sentinel("UNSET")  # "not computed in this loop yet"
 # Fast paths, each on by default; a test turns one off to compare its code and games with it on.
 INLINE_IN = True  # `x in zone` and `x in list` written out (expressions.py, `_in_zone_template`)
 FIELD_BY_KIND = True  # `x.f` of a thing of several kinds: its place read from a tuple by kind (expressions.py)
-CHOICE_LEAN = True  # a choice's options counted once (`_n`), no check a static bound makes moot, limits read short
+CHOICE_LEAN = True  # a choice's options counted once (`_n`), no check a static bound makes moot
 WHERE_BY_NAME = True  # a choice's `where` reads each item as a Python name, not from its local slot (`_choose_options`)
 COMP_BY_NAME = True  # a comprehension's body and filter read its item as the Python name, `(_t := x)` aliases dropped
 HOIST_INVARIANTS = True  # what a choice's `where` computes alike for every item, computed once per loop (`_hoisted`)
@@ -1030,22 +1030,18 @@ class _Chain:
 
     def answered(self, c, path: frozenset, stop: int | None, suspend: list[ast.stmt]) -> ast.stmt:
         """While random seats play (`st.auto`, State.play_random), the seat's answer is asked
-        for here and the code goes on after the choice, without suspending: the step the VM
-        would count for the choice counted here. Near the step or choice limit the choice
-        suspends as usual (`suspend`), and the VM stops the game where it always did."""
-        low = self.low
-        st_attr = lambda *names: _attrs(_load("st"), names)  # noqa: E731
-        step_limit, choice_limit = st_attr("prog", "step_limit"), st_attr("prog", "choice_limit")
-        if CHOICE_LEAN and c.prog is not None:  # this code runs for this program only; its choice
-            step_limit = _attrs(low.ref(c.prog), ["step_limit"])  # limit is set once (compiler.py),
-            choice_limit = ast.Constant(c.prog.choice_limit)  # its step limit may change (scenario.py)
+        for here (`Autoplay.take`, which also counts the step the VM would count for the choice)
+        and the code goes on after the choice, without suspending. Near the step or choice
+        limit `take` answers NO_PICK and the choice suspends as usual (`suspend`), and the VM
+        stops the game where it always did."""
+        from vbr.interpreter.state import NO_PICK
+        answer = self.low.tmp()
+        take = _call(ast.Attribute(_load("_a"), "take", ast.Load()), _load("st"), _load("_s"), _load("_opts"))
         room = ast.BoolOp(ast.And(), [
-            ast.Compare(ast.NamedExpr(_store("_a"), st_attr("auto")), [ast.IsNot()], [ast.Constant(None)]),
-            ast.Compare(st_attr("steps"), [ast.Lt()], [step_limit]),
-            ast.Compare(st_attr("choices"), [ast.Lt()], [choice_limit])])
-        pick = _call(ast.Attribute(_load("_a"), "pick", ast.Load()), _load("st"), _load("_s"), _load("_opts"))
-        go = [set_item(_load("L"), ast.Constant(c.slot), pick),
-              ast.AugAssign(ast.Attribute(_load("st"), "steps", ast.Store()), ast.Add(), ast.Constant(1))]
+            ast.Compare(ast.NamedExpr(_store("_a"), ast.Attribute(_load("st"), "auto", ast.Load())),
+                        [ast.IsNot()], [ast.Constant(None)]),
+            ast.Compare(ast.NamedExpr(_store(answer), take), [ast.IsNot()], [self.low.ref(NO_PICK)])])
+        go = [set_item(_load("L"), ast.Constant(c.slot), _load(answer))]
         return ast.If(room, go + self.run_from(c.after.pc, path, stop), suspend)
 
     def hand_over(self, pc: int, op) -> list[ast.stmt]:

@@ -96,6 +96,10 @@ class Program:
     hidden_cache: dict = field(default_factory=dict)  # seat -> the zones it may not see (State.hidden_zones)
     compilers: tuple = ()  # (ExprCompiler, StmtCompiler): scenarios compile against the same tables
     zone_side: list = field(default_factory=list)  # zone -> the teams it belongs to (zone_sides)
+    by_team: bool = False  # a team has several seats, or none: games are won, and counted, by team
+
+    def __post_init__(self):
+        self.by_team = any(len(t) != 1 for t in self.teams)
 
     def cell_text(self, c) -> str:
         return self.court.cell_text(c) if self.court else repr(c)
