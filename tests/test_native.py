@@ -7,6 +7,7 @@ Every build here is real (Cython and `cc`, installed by scripts/setup.sh with th
 extra), in a cache directory of the test's own."""
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import symtable
 import time
+import types
 from pathlib import Path
 
 import pytest
@@ -27,6 +29,7 @@ from vbr.interpreter.game import load
 
 CORPUS = sorted((FIXTURES / "valid").glob("every_construct_*.vbr"))
 SMALL = FIXTURES / "valid" / "flow_jumps.vbr"  # the smallest valid rule file: a build of a few seconds
+CALLS = FIXTURES / "valid" / "every_construct_court.vbr"  # a small file whose ops call its fns and procs
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +69,7 @@ def test_every_construct_compiled_plays_the_games_of_the_closures(in_cache, path
     # Built at -O0: what is tested here is Cython's translation of every construct; the C
     # compiler's optimisation does not change what C means, and -O2 takes 34 s of the suite's time
     # on the cards corpus (3.5 s at -O0). Siatka's test above builds with the flags users get.
-    monkeypatch.setattr(NB, "CFLAGS", ("-O0", "-fPIC", "-shared"))
+    monkeypatch.setattr(NB, "CFLAGS", ("-O0", "-fPIC"))
     closures, _ = both_forms(path)
     compiled = load(path, native=True)
     assert generated_ops_left(compiled) == []
@@ -152,28 +155,66 @@ def test_generated_code_over_the_size_bound_is_not_compiled(in_cache, monkeypatc
         load(SMALL, native=True)
 
 
-def test_the_compiled_code_reaches_nothing_but_what_the_program_hands_it():
+def test_the_compiled_code_reaches_nothing_but_what_the_program_hands_it(monkeypatch):
     """Python runs the generated code with no builtins; Cython resolves a name that is not
     assigned anywhere as a builtin. So in the text given to Cython, a function's only global
     names are builtins the program's namespace holds under other names (`len` for C5): every
-    other name is a parameter, a local, or one `make` reads from the program's namespace."""
+    other name is a parameter, a local, or one `make` reads from the program's namespace. Each
+    part holds `make`, its functions and `link`, and `link` rebinds exactly the functions of
+    other parts that the part calls."""
     from vbr.interpreter.compiler import compile_rules
     from vbr.loader import load_rules
     program = compile_rules(load_rules("siatka"), {}, keep_code=True)
-    text, names = N.factory_source(program.lowering.modules, program.lowering.namespace, set())
-    assert len(names) > 10
-    top = symtable.symtable(text, "<native>", "exec")
-    (make,) = top.get_children()
-    assert make.get_name() == "make" and make.get_parameters() == ("ns",)
-    tables = [make, *make.get_children()]
-    assert {t.get_name() for t in tables[1:]} == set(names)
+    monkeypatch.setattr(NB, "cpus", lambda: 3)
+    parts = N.factory_sources(program.lowering.modules, program.lowering.namespace, set())
+    assert len(parts) == 2  # Siatka's source is between one and two PART_CHARS, and there are 3 CPUs
     handed = {v.__name__ for v in program.lowering.namespace.values() if any(v is b for b in N.BUILTINS_BY_NAME)}
     assert {"len", "tuple"} <= handed
-    named = set()
-    for t in tables:
-        named.update(t.get_globals())
+    every = {n for _, names in parts for n in names}
+    named, linked = set(), set()
+    assert len(every) > 20
+    for text, names in parts:
+        assert names
+        top = symtable.symtable(text, "<native>", "exec")
+        (make,) = top.get_children()
+        assert make.get_name() == "make" and make.get_parameters() == ("ns",)
+        tables = {t.get_name(): t for t in make.get_children()}
+        assert set(tables) == set(names) | {"link"}
+        for t in [make, *tables.values()]:
+            named.update(t.get_globals())
+        called = {s for t in tables.values() if t.get_name() != "link" for s in t.get_frees()} & (every - set(names))
+        assert set(tables["link"].get_frees()) == called | {"ns"}  # and reads them from the namespace
+        linked |= called
     assert named == handed  # each builtin handed over is named, and nothing else is global
-    assert make.get_globals() == ()
+    assert linked  # the parts call each other
+
+
+def test_a_build_in_parts_plays_the_games_of_one_part(in_cache, monkeypatch):
+    """Cut into three parts (each its own module in one built file, calling the others' compiled
+    functions once linked), the compiled game is the Python form's."""
+    monkeypatch.setattr(NB, "CFLAGS", ("-O0", "-fPIC"))  # what C means does not depend on its optimisation
+    monkeypatch.setattr(NB, "cpus", lambda: 3)
+    monkeypatch.setattr(N, "PART_CHARS", 2_000)
+    from vbr.interpreter.compiler import compile_rules
+    from vbr.loader import load_rules
+    program = compile_rules(load_rules(CALLS), {}, keep_code=True)
+    texts = [t for t, _ in N.factory_sources(program.lowering.modules, program.lowering.namespace, set())]
+    assert sum("nonlocal" in t for t in texts) >= 2  # parts that call another part's functions
+    python = load(CALLS)
+    before = set(N._LOADED)
+    compiled = load(CALLS, native=True)
+    (modules,) = [m for key, m in N._LOADED.items() if key not in before]
+    assert len(modules) == 3
+    assert generated_ops_left(compiled) == []
+    # what each part's functions call is the compiled function of whichever part holds it
+    ns = compiled.program.lowering.namespace
+    generated = [f for k, f in ns.items() if k[:1] in "FPQ" and k[1:].isdigit() or k.startswith(("fused", "branch"))]
+    scopes = {id(r): r for f in generated for r in gc.get_referents(f) if type(r).__name__.endswith("scope_struct__make")}
+    assert len(scopes) == 3
+    held = [v for scope in scopes.values() for v in gc.get_referents(scope) if callable(v)]
+    assert not [v.__name__ for v in held if isinstance(v, types.FunctionType) and v.__name__ in ns]
+    for seed in range(10):
+        assert final_state(compiled, seed) == final_state(python, seed), seed
 
 
 def test_sim_native_with_two_workers_gives_the_same_trials_as_python_and_says_which_played(in_cache, tmp_path):
@@ -266,6 +307,23 @@ def test_a_build_step_over_its_time_bound_is_stopped_with_all_it_started(tmp_pat
     assert [p.name for p in (tmp_path / "cache" / "vbr" / "native").iterdir() if p.is_dir()] == []
 
 
+def test_when_one_part_fails_to_compile_the_parts_compiling_beside_it_are_stopped(tmp_path, monkeypatch):
+    """Parts compile at once: the one that fails says why, and the others (here: hanging, each
+    with a pass of its own) are stopped with all they started."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(NB, "cpus", lambda: 3)
+    monkeypatch.setattr(N, "PART_CHARS", 2_000)
+    # the part whose source file ends in _1.c fails after a moment; the others hang
+    script = ('for a in "$@"; do case "$a" in *_1.c) sleep 1; echo "fake-cc: part 1 is wrong" >&2; exit 3;; esac; done\n'
+              'sleep 600 &\necho $! >> "$(dirname "$0")/child.pid"\nexec sleep 600')
+    monkeypatch.setenv("CC", write_compiler(tmp_path, script))
+    with pytest.raises(N.NativeUnavailable, match=r"^the C compiler failed on the generated code \(exit 3\): fake-cc: part 1 is wrong$"):
+        load(CALLS, native=True)
+    children = [int(line) for line in (tmp_path / "child.pid").read_text().split()]
+    assert len(children) == 2 and all(gone(pid) for pid in children)
+    assert [p.name for p in (tmp_path / "cache" / "vbr" / "native").iterdir() if p.is_dir()] == []
+
+
 def test_sigterm_during_a_build_stops_the_build_and_removes_its_folder(tmp_path):
     cc = write_compiler(tmp_path, HANGING_COMPILER)
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "CC": cc}
@@ -351,7 +409,7 @@ def test_two_processes_building_at_once_build_once(tmp_path):
 
 def test_a_build_past_the_cache_bound_removes_the_modules_used_longest_ago_but_not_one_in_use(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(NB, "CFLAGS", ("-O0", "-fPIC", "-shared"))  # the builds' speed is not what is tested
+    monkeypatch.setattr(NB, "CFLAGS", ("-O0", "-fPIC"))  # the builds' speed is not what is tested
     native = tmp_path / "vbr" / "native"
 
     def cached() -> set[str]:

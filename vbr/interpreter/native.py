@@ -1,5 +1,5 @@
 """The lowered program as machine code: its generated Python compiled by Cython and a C compiler
-into one extension module, kept in the user's cache directory.
+into one shared library, kept in the user's cache directory.
 
 Why. The generated functions are most of a game's time, and CPython spends much of it between
 their bytecodes. Compiled as they are (no types added), the same functions play the same games
@@ -8,12 +8,15 @@ asked for (`load(..., native=True)`, `vbr sim --native`) and kept: a rule file w
 options loads its module from the cache the next time.
 
 What is compiled is exactly the text of the lowered program (`ast.unparse` of our own `ast`
-nodes, never rule text), wrapped in one function `make(ns)` that takes the program's constants
-from its namespace and returns the functions: so each program gets functions of its own over its
-own constants, however many programs of the same rules one process loads. The module is keyed
-by a hash of that text and of everything the build depends on (this module's FORMAT, vbr's,
-Cython's and Python's versions, the compiler and its flags). Building is native_build.py's work,
-the cache folder native_cache.py's.
+nodes, never rule text; the builtins it calls named, BUILTINS_BY_NAME), wrapped in a function
+`make(ns)` that takes the program's constants from its namespace and returns the functions: so
+each program gets functions of its own over its own constants, however many programs of the same
+rules one process loads. A large source is cut into parts compiled side by side (PART_CHARS),
+each part a module with a `make` of its own and a `link` that then points its calls of other
+parts' functions at their compiled form. The library is keyed by a hash of the parts and of
+everything the build depends on (this module's FORMAT, vbr's, Cython's and Python's versions,
+the compiler and its flags). Building is native_build.py's work, the cache folder
+native_cache.py's.
 """
 from __future__ import annotations
 
@@ -26,14 +29,19 @@ import textwrap
 from vbr.interpreter import native_build, native_cache
 from vbr.interpreter.native_build import NativeUnavailable, unavailable  # noqa: F401  (the API's names)
 
-FORMAT = 1  # the shape of the source below: a change of it must change every key
+FORMAT = 2  # the shape of the source below: a change of it must change every key
 MAX_SOURCE = 1_500_000  # characters of generated source (the largest bundled file: 522,000): beyond, no build is tried
 # Cython's time doubles with each assignment expression nested in another (`(_t := ... (_u := ...))`,
 # the overflow checks of nested arithmetic): 18 deep takes seconds, 30 would take hours. A function
 # nested deeper than this stays Python (the bundled files reach 6).
 MAX_NESTED_ASSIGNMENTS = 12
+# A source of more than this many characters is cut into parts, as many as there are CPUs, each
+# compiled by its own C compiler at the same time as the others (the C compiler is nearly all of
+# a build's time: 110 s for Volleyball High's 520,000 characters at -O2). A call from one part
+# into another costs a little more: 2-4 % slower play where it was measured (docs/performance.md).
+PART_CHARS = 60_000
 
-_LOADED: dict[str, object] = {}  # key -> module: an extension module loads once per process
+_LOADED: dict[str, list] = {}  # key -> its modules: an extension module loads once per process
 
 
 def make_native(program, modules: list, refused: list, codes: list, note=None) -> int:
@@ -49,15 +57,22 @@ def make_native(program, modules: list, refused: list, codes: list, note=None) -
     if too_deep and note is not None:
         note(f"{len(too_deep)} generated function(s) stay Python: their expressions nest deeper than "
              f"the compiler handles in reasonable time")
-    text, names = factory_source(modules, namespace, set(refused) | too_deep)
-    if not names:
+    parts = factory_sources(modules, namespace, set(refused) | too_deep)
+    if not parts:
         return 0
-    if len(text) > MAX_SOURCE:
-        raise NativeUnavailable(f"the generated code is too large to compile ({len(text):,} characters, "
+    size = sum(len(text) for text, _ in parts)
+    if size > MAX_SOURCE:
+        raise NativeUnavailable(f"the generated code is too large to compile ({size:,} characters, "
                                 f"at most {MAX_SOURCE:,})")
-    module = _module(text, note)
-    made = module.make(namespace)
-    return _install(program, namespace, made, codes)
+    made, links = {}, []
+    for module in _modules([text for text, _ in parts], note):
+        functions, link = module.make(namespace)
+        made.update(functions)
+        links.append(link)
+    swapped = _install(program, namespace, made, codes)
+    for link in links:  # each part's calls of another part's functions, to their compiled form
+        link()
+    return swapped
 
 
 # Builtins the generated code calls through the namespace (`C5(x)` where C5 is `len`), which Cython
@@ -66,18 +81,53 @@ def make_native(program, modules: list, refused: list, codes: list, note=None) -
 BUILTINS_BY_NAME = (len, tuple, list, type, range, min, max, abs, Exception)
 
 
-def factory_source(modules: list, namespace: dict, refused: set) -> tuple[str, list[str]]:
-    """`def make(ns):` holding every generated function, its free names read from `ns` first,
-    returning the functions by name. Python's own form runs the same text at module level, but
-    for the namespace's builtins (BUILTINS_BY_NAME), which the text given to Cython names."""
+def factory_sources(modules: list, namespace: dict, refused: set) -> list[tuple[str, list[str]]]:
+    """The source of each part, and the names of the functions it holds: a `def make(ns):`
+    holding the part's generated functions, its free names read from `ns` first, returning the
+    functions by name and `link`, which reads again from `ns` the functions of other parts it
+    calls (once every part's compiled functions are there). Python's own form runs the same text
+    at module level, but for the namespace's builtins (BUILTINS_BY_NAME), which the text given to
+    Cython names."""
     defs = [d for d in _defs(modules) if d.name not in refused]
+    if not defs:
+        return []
+    every = {d.name for d in defs}
+    free = sorted(k for k in namespace if not k.startswith("__"))
+    builtin = {k: namespace[k].__name__ for k in free if any(namespace[k] is b for b in BUILTINS_BY_NAME)}
+    texts = [_unparse_naming(d, builtin) for d in defs]
+    return [_factory([defs[i] for i in part], [texts[i] for i in part], free, builtin, every)
+            for part in _parts([len(t) for t in texts])]
+
+
+def _parts(sizes: list[int]) -> list[list[int]]:
+    """The functions (by index) of each part: runs of the source in its order, of about equal
+    size: one part for each PART_CHARS begun, at most one a CPU."""
+    count = max(1, min(len(sizes), -(-sum(sizes) // PART_CHARS), native_build.cpus()))
+    share = sum(sizes) / count
+    parts: list[list[int]] = [[]]
+    done = 0
+    for i, size in enumerate(sizes):
+        if parts[-1] and done + size / 2 > share * len(parts) and len(parts) < count:
+            parts.append([])
+        parts[-1].append(i)
+        done += size
+    return parts
+
+
+def _factory(defs: list, texts: list[str], free: list[str], builtin: dict, every: set) -> tuple[str, list[str]]:
     names = [d.name for d in defs]
     own = set(names)
-    free = sorted(k for k in namespace if not k.startswith("__") and k not in own)
-    builtin = {k: namespace[k].__name__ for k in free if any(namespace[k] is b for b in BUILTINS_BY_NAME)}
-    body = [f"{k} = ns[{k!r}]" for k in free if k not in builtin]
-    body += [_unparse_naming(d, builtin) for d in defs]
-    body.append("return {" + ", ".join(f"{n!r}: {n}" for n in names) + "}")
+    read = {n.id for d in defs for n in ast.walk(d) if isinstance(n, ast.Name)}
+    called = sorted(read & (every - own))
+    body = [f"{k} = ns[{k!r}]" for k in free if k in read and k not in own and k not in builtin]
+    body += texts
+    link = ["def link():"]
+    if called:
+        link += ["    nonlocal " + ", ".join(called)] + [f"    {k} = ns[{k!r}]" for k in called]
+    else:
+        link.append("    pass")
+    body += link
+    body.append("return ({" + ", ".join(f"{n!r}: {n}" for n in names) + "}, link)")
     return "def make(ns):\n" + textwrap.indent("\n".join(body), "    ") + "\n", names
 
 
@@ -129,18 +179,19 @@ def _install(program, namespace: dict, made: dict, codes: list) -> int:
     return swapped
 
 
-def key_of(text: str) -> str:
+def key_of(texts: list[str]) -> str:
     import Cython
 
     from vbr import __version__
     parts = [str(FORMAT), __version__, Cython.__version__, sys.version, sysconfig.get_platform(),
-             " ".join(native_build.compiler() or []), " ".join(native_build.CFLAGS), text]
+             " ".join(native_build.compiler() or []), " ".join(native_build.CFLAGS), " ".join(native_build.LDFLAGS),
+             *texts]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
-def _module(text: str, note):
-    key = key_of(text)
-    module = _LOADED.get(key)
-    if module is None:
-        module = _LOADED[key] = native_cache.module_for(text, key, note)
-    return module
+def _modules(texts: list[str], note) -> list:
+    key = key_of(texts)
+    modules = _LOADED.get(key)
+    if modules is None:
+        modules = _LOADED[key] = native_cache.modules_for(texts, key, note)
+    return modules

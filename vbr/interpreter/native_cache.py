@@ -37,40 +37,42 @@ def folder() -> str:
     return where
 
 
-def module_for(text: str, key: str, note=None):
-    """The extension module built from `text`, from the cache or built now."""
+def modules_for(texts: list[str], key: str, note=None) -> list:
+    """The extension modules built from `texts` (one module a text, all in one file), from the
+    cache or built now."""
     where = folder()
     name = f"vbr_native_{key[:40]}"
+    parts = B.part_names(name, len(texts))
     path = os.path.join(where, name + B.suffix())
     with Lock(path + ".lock", shared=True, note=note):
-        module = _load_cached(name, path, where)
-    if module is not None:
-        return module
+        modules = _load_cached(parts, path, where)
+    if modules is not None:
+        return modules
     with Lock(path + ".lock", note=note):
-        module = _load_cached(name, path, where)  # another process may have built it meanwhile
-        if module is None:
+        modules = _load_cached(parts, path, where)  # another process may have built it meanwhile
+        if modules is None:
             if note is not None:
                 note(f"building native code (once for these rules and options; kept in {where})")
             sweep(where)
-            data = B.build(text, name, where, path)
+            data = B.build(texts, name, where, path)
             try:
-                module = load(name, data, where)
+                modules = load(parts, data, where)
             except _LOAD_ERRORS as exc:
                 raise NativeUnavailable(f"the native code built here does not load: {exc}") from None
     evict(where, keep=path)
-    return module
+    return modules
 
 
-def _load_cached(name: str, path: str, where: str):
+def _load_cached(parts: list[str], path: str, where: str):
     data = intact(path)
     if data is None:
         return None
     try:
-        module = load(name, data, where)
+        modules = load(parts, data, where)
     except _LOAD_ERRORS:  # its hash matches, yet it does not load (a file damaged with its hash)
         return None
     used(path)
-    return module
+    return modules
 
 
 def intact(path: str) -> bytes | None:
@@ -85,23 +87,26 @@ def intact(path: str) -> bytes | None:
     return data if recorded == hashlib.sha256(data).hexdigest() else None
 
 
-def load(name: str, data: bytes, where: str):
-    """Load the module from a private copy of `data`: what is loaded is what was checked,
-    whatever happens to the cached file meanwhile. Failing to write the copy is the cache's
-    trouble, not the module's: a usage error, not a reason to build again."""
+def load(parts: list[str], data: bytes, where: str) -> list:
+    """Load the modules `parts` from a private copy of `data`: what is loaded is what was
+    checked, whatever happens to the cached file meanwhile. Failing to write the copy is the
+    cache's trouble, not the modules': a usage error, not a reason to build again."""
     work = tempfile.mkdtemp(dir=where)
     try:
-        copy = os.path.join(work, name + B.suffix())
+        copy = os.path.join(work, parts[0] + B.suffix())
         try:
             with open(copy, "wb") as f:
                 f.write(data)
         except OSError as exc:
             raise NativeUnavailable(f"cannot write a copy of the native module into {where}: {exc.strerror}") from None
-        loader = importlib.machinery.ExtensionFileLoader(name, copy)
-        spec = importlib.util.spec_from_file_location(name, copy, loader=loader)
-        module = importlib.util.module_from_spec(spec)
-        loader.exec_module(module)
-        return module
+        modules = []
+        for name in parts:
+            loader = importlib.machinery.ExtensionFileLoader(name, copy)
+            spec = importlib.util.spec_from_file_location(name, copy, loader=loader)
+            module = importlib.util.module_from_spec(spec)
+            loader.exec_module(module)
+            modules.append(module)
+        return modules
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
