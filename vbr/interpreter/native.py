@@ -35,11 +35,13 @@ MAX_SOURCE = 1_500_000  # characters of generated source (the largest bundled fi
 # the overflow checks of nested arithmetic): 18 deep takes seconds, 30 would take hours. A function
 # nested deeper than this stays Python (the bundled files reach 6).
 MAX_NESTED_ASSIGNMENTS = 12
-# A source of more than this many characters is cut into parts, as many as there are CPUs, each
-# compiled by its own C compiler at the same time as the others (the C compiler is nearly all of
-# a build's time: 110 s for Volleyball High's 520,000 characters at -O2). A call from one part
-# into another costs a little more: 2-4 % slower play where it was measured (docs/performance.md).
+# A source of more than this many characters is cut into parts, one for each PART_CHARS begun (at
+# most MAX_PARTS), each compiled by its own C compiler, as many at once as there are CPUs (the C
+# compiler is nearly all of a build's time: 110 s for Volleyball High's 520,000 characters at
+# -O2). A call from one part into another costs a little more: 0-4 % slower play where it was
+# measured (docs/performance.md).
 PART_CHARS = 60_000
+MAX_PARTS = 8
 
 _LOADED: dict[str, list] = {}  # key -> its modules: an extension module loads once per process
 
@@ -101,8 +103,10 @@ def factory_sources(modules: list, namespace: dict, refused: set) -> list[tuple[
 
 def _parts(sizes: list[int]) -> list[list[int]]:
     """The functions (by index) of each part: runs of the source in its order, of about equal
-    size: one part for each PART_CHARS begun, at most one a CPU."""
-    count = max(1, min(len(sizes), -(-sum(sizes) // PART_CHARS), native_build.cpus()))
+    size, one part for each PART_CHARS of functions begun, at most MAX_PARTS. The size alone
+    decides, so that the same rules give the same parts, and the same key, on every machine;
+    how many compile at once is the build's business (native_build.run_all)."""
+    count = max(1, min(len(sizes), -(-sum(sizes) // PART_CHARS), MAX_PARTS))
     share = sum(sizes) / count
     parts: list[list[int]] = [[]]
     done = 0
@@ -133,7 +137,8 @@ def _factory(defs: list, texts: list[str], free: list[str], builtin: dict, every
 
 def _unparse_naming(d: ast.FunctionDef, builtin: dict) -> str:
     """`ast.unparse(d)` with each name of `builtin` read as the builtin's own name; `d` itself is
-    left as it was (the program keeps its code)."""
+    left as it was (the program keeps its code). The names are swapped in place for the time of
+    the unparse (copying the tree would cost more): one thread compiles a program."""
     renamed = [(n, n.id) for n in ast.walk(d) if isinstance(n, ast.Name) and n.id in builtin]
     for n, name in renamed:
         n.id = builtin[name]

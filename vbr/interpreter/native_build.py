@@ -151,34 +151,43 @@ def run_all(steps: list[list[str]], what: str, cwd: str) -> None:
         try:
             while waiting or running:
                 while waiting and len(running) < at_once:
-                    running.append(_start(waiting.pop(0), what, cwd))
+                    _start(waiting.pop(0), what, cwd, running)
                 time.sleep(0.02)
                 for entry in list(running):
                     step, log, deadline = entry
                     if step.poll() is not None:
                         running.remove(entry)
                         try:
+                            if step.returncode != 0:
+                                _kill(step)  # what a failed step started (a compiler wrapper's passes)
                             _check(step.returncode, log, what)
                         finally:
                             log.close()
                     elif time.monotonic() > deadline:
                         raise NativeUnavailable(f"{what} took more than {BUILD_SECONDS} s on the generated code")
         finally:
-            for step, log, _ in running:  # left running only when the build stops: a failure, a signal, Ctrl-C
-                _stop(step)
+            # left running only when the build stops (a failure, a signal, Ctrl-C): every group is
+            # killed first, which never blocks, so that a second signal while waiting for them
+            # leaves nothing running
+            for step, _, _ in running:
+                _kill(step)
+            for step, log, _ in running:
                 log.close()
+                step.wait()
 
 
-def _start(argv: list[str], what: str, cwd: str) -> tuple[subprocess.Popen, object, float]:
+def _start(argv: list[str], what: str, cwd: str, running: list) -> None:
     # the step's output in a file of its own: steps running at once never wait on a full pipe
     log = tempfile.TemporaryFile("w+", dir=cwd, encoding="utf-8", errors="replace")
     try:
         step = subprocess.Popen([sys.executable, "-I", "-c", LIMITED, str(BUILD_SECONDS), *argv],
                                 stdout=log, stderr=subprocess.STDOUT, cwd=cwd, start_new_session=True)
-    except OSError as exc:
+    except BaseException as exc:
         log.close()
-        raise NativeUnavailable(f"{what} could not be run: {exc.strerror}") from None
-    return step, log, time.monotonic() + BUILD_SECONDS
+        if isinstance(exc, OSError):
+            raise NativeUnavailable(f"{what} could not be run: {exc.strerror}") from None
+        raise
+    running.append((step, log, time.monotonic() + BUILD_SECONDS))
 
 
 def _check(code: int, log, what: str) -> None:
@@ -194,13 +203,13 @@ def _check(code: int, log, what: str) -> None:
     raise NativeUnavailable(f"{what} failed on the generated code ({how})" + (": " + " / ".join(last) if last else ""))
 
 
-def _stop(step: subprocess.Popen) -> None:
+def _kill(step: subprocess.Popen) -> None:
+    """Kill the step's process group (the step and all it started); does not wait."""
     try:
         os.killpg(step.pid, signal.SIGKILL)
     except (AttributeError, OSError):  # no process groups here, or the group is gone
         if step.poll() is None:
             step.kill()
-    step.wait()
 
 
 class _StopSignals:

@@ -24,7 +24,7 @@ from vbr.interpreter import native_build as B
 from vbr.interpreter.native_build import NativeUnavailable
 
 MAX_CACHE_BYTES = 1 << 30  # beyond, a new build removes the modules used longest ago (a module is 1-11 MB)
-STALE_SECONDS = 2 * B.BUILD_SECONDS + 60  # a build folder this old belongs to a build that was killed
+STALE_SECONDS = 3 * B.BUILD_SECONDS + 60  # a build folder this old belongs to a build that was killed (3 stages)
 _LOAD_ERRORS = (ImportError, OSError, SystemError)  # what loading a damaged extension module raises
 
 

@@ -688,7 +688,7 @@ class Autoplay:
     __slots__ = ("draws", "last", "lo", "hi", "track", "options", "forced", "scored", "step_limit", "choice_limit")
 
     def __init__(self, draws: list, last: list | None, lo: int, hi: int, track: list | None,
-                 step_limit: int = 0, choice_limit: int = 0):
+                 step_limit: int, choice_limit: int):
         self.draws, self.last, self.lo, self.hi, self.track = draws, last, lo, hi, track
         self.options = self.forced = 0
         self.scored = False  # the score var written since it was last looked at (statements.py)
