@@ -37,9 +37,9 @@ MAX_SOURCE = 1_500_000  # characters of generated source (the largest bundled fi
 MAX_NESTED_ASSIGNMENTS = 12
 # A source of more than this many characters is cut into parts, one for each PART_CHARS begun (at
 # most MAX_PARTS), each compiled by its own C compiler, as many at once as there are CPUs (the C
-# compiler is nearly all of a build's time: 110 s for Volleyball High's 520,000 characters at
-# -O2). A call from one part into another costs a little more: 0-4 % slower play where it was
-# measured (docs/performance.md).
+# compiler is nearly all of a build's time: 110 s at -O2 for the 520,000 characters of the largest
+# bundled file). A call from one part into another costs a little more: 0-4 % slower play where
+# it was measured (docs/performance.md).
 PART_CHARS = 60_000
 MAX_PARTS = 8
 
@@ -79,7 +79,7 @@ def make_native(program, modules: list, refused: list, codes: list, note=None) -
 
 # Builtins the generated code calls through the namespace (`C5(x)` where C5 is `len`), which Cython
 # compiles to the C call itself when named (`len(x)`: PyObject_Length, no call of a Python object):
-# the same functions, so the same results; 1.03x on native Siatka and Cattack.
+# the same functions, so the same results; 1.03x on two bundled files (docs/performance.md).
 BUILTINS_BY_NAME = (len, tuple, list, type, range, min, max, abs, Exception)
 
 
