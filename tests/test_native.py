@@ -19,12 +19,15 @@ import types
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import FIXTURES, ROOT
 from test_lowering import both_forms, final_state, random_game_log
 from vbr.interpreter import native as N
 from vbr.interpreter import native_build as NB
 from vbr.interpreter import native_cache as NC
+from vbr.interpreter import rng
 from vbr.interpreter.game import load
 
 CORPUS = sorted((FIXTURES / "valid").glob("every_construct_*.vbr"))
@@ -76,6 +79,22 @@ def test_every_construct_compiled_plays_the_games_of_the_closures(in_cache, path
     for seed in range(10):
         assert random_game_log(compiled, seed) == random_game_log(closures, seed), seed
         assert final_state(compiled, seed) == final_state(closures, seed), seed
+
+
+@pytest.fixture(scope="module")
+def compiled_derive(cache):
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(cache))
+        derive = load(SMALL, native=True).program.derive
+    assert derive is not rng.derive and derive.__module__.startswith("vbr_native_")
+    return derive
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.integers(min_value=-(2 ** 70), max_value=2 ** 130),
+       st.lists(st.integers(min_value=-(2 ** 70), max_value=2 ** 80), max_size=4))
+def test_the_compiled_seed_derivation_gives_the_seeds_of_rng_derive(compiled_derive, seed, salt):
+    assert compiled_derive(seed, *salt) == rng.derive(seed, *salt)
 
 
 def test_two_programs_of_the_same_rules_each_get_functions_of_their_own(in_cache):
@@ -204,7 +223,7 @@ def test_a_build_in_parts_calls_only_compiled_functions_and_plays_the_python_for
     before = set(N._LOADED)
     compiled = load(CALLS, native=True)
     (modules,) = [m for key, m in N._LOADED.items() if key not in before]
-    assert len(modules) == 3
+    assert len(modules) == 3 + 1  # and the seeds' module
     assert generated_ops_left(compiled) == []
     # what each part's functions call is the compiled function of whichever part holds it
     ns = compiled.program.lowering.namespace

@@ -41,12 +41,13 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
     # same generator), so a seat played by `random` needs only that generator, seeded as
     # Agent.__init__ seeds it; any other agent is made from its spec and asked.
     acts, views, draws = [], [], []
+    derive = game.program.derive  # R.derive, or its compiled form (the same seeds)
     for seat, name in enumerate(agent_names):
-        agent_seed = R.derive(seed, 7919, seat)
+        agent_seed = derive(seed, 7919, seat)
         if name == "random" and _RANDOM_IS_PLAIN:
             acts.append(None)
             views.append(None)
-            draws.append(R.generator(R.derive(agent_seed, seat + 1)).getrandbits)  # random.Random(...), seeded alike
+            draws.append(R.generator(derive(agent_seed, seat + 1)).getrandbits)  # random.Random(...), seeded alike
             continue
         agent = make_agent(name, seat, agent_seed)
         acts.append(agent.act)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vbr.errors import Span
+from vbr.interpreter import rng
 
 
 @dataclass
@@ -97,6 +98,7 @@ class Program:
     compilers: tuple = ()  # (ExprCompiler, StmtCompiler): scenarios compile against the same tables
     zone_side: list = field(default_factory=list)  # zone -> the teams it belongs to (zone_sides)
     by_team: bool = False  # a team has several seats, or none: games are won, and counted, by team
+    derive: object = rng.derive  # seeds from the user's (rng.derive; native.py puts a compiled one with the same results)
 
     def __post_init__(self):
         self.by_team = any(len(t) != 1 for t in self.teams)
