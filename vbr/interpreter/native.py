@@ -13,9 +13,10 @@ nodes, never rule text; the builtins it calls named, BUILTINS_BY_NAME), wrapped 
 each program gets functions of its own over its own constants, however many programs of the same
 rules one process loads. A large source is cut into parts compiled side by side (PART_CHARS),
 each part a module with a `make` of its own and a `link` that then points its calls of other
-parts' functions at their compiled form. The library is keyed by a hash of the parts and of
-everything the build depends on (this module's FORMAT, vbr's, Cython's and Python's versions,
-the compiler and its flags). Building is native_build.py's work, the cache folder
+parts' functions at their compiled form; one more module (SEEDS) gives the program a compiled
+`rng.derive`, for the seeds every new game derives. The library is keyed by a hash of the parts
+and of everything the build depends on (this module's FORMAT, vbr's, Cython's and Python's
+versions, the compiler and its flags). Building is native_build.py's work, the cache folder
 native_cache.py's.
 """
 from __future__ import annotations
