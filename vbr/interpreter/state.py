@@ -313,7 +313,7 @@ class State:
             p = self.pending
             while p is not None:
                 fr = self.stack[-1]
-                fr.L[p.slot] = auto.pick(self, p.seat, p.options)
+                fr.L[p.slot] = auto.take(self, p.seat, p.options, False)
                 fr.pc = p.next_pc
                 self.pending = None
                 if self.choices > choice_limit:
@@ -694,13 +694,17 @@ class Autoplay:
         self.scored = False  # the score var written since it was last looked at (statements.py)
         self.step_limit, self.choice_limit = step_limit, choice_limit
 
-    def take(self, st: State, seat: int, options):
-        """`pick` where the lowered code offers a choice, with the step the VM would count for
-        it; `NO_PICK` when the choice must suspend instead (the step or choice limit is near),
-        so that the VM stops the game where it always did. The tests of the limits are here and
-        not in the generated code, where compiled code pays more for each attribute; `pick`'s
-        body is written out (one call less per choice)."""
-        if st.steps >= self.step_limit or st.choices >= self.choice_limit:
+    def take(self, st: State, seat: int, options, in_place: bool = True):
+        """Seat `seat`'s answer among `options`, counted as a choice made (`st.choices`); the
+        score is looked at first, if anything wrote it since (what the previous choice led to).
+
+        `in_place`: the lowered code asks where it offers the choice, and the step the VM would
+        count for the choice is counted here; near the step or choice limit the answer is
+        NO_PICK, and the choice suspends so that the VM stops the game where it always did. The
+        tests of the limits are here and not in the generated code, where compiled code pays
+        more for each attribute. Otherwise the VM asks, for a choice that suspended, and counts
+        the step itself."""
+        if in_place and (st.steps >= self.step_limit or st.choices >= self.choice_limit):
             return NO_PICK
         k = len(options)
         self.options += k
@@ -710,20 +714,8 @@ class Autoplay:
             self.scored = False
             self.score(st)
         st.choices += 1
-        st.steps += 1
-        return options[(self.draws[seat](64) * k) >> 64]
-
-    def pick(self, st: State, seat: int, options):
-        """Seat `seat`'s answer among `options`, counted as a choice made (`st.choices`). The
-        score is looked at first, if anything wrote it since: what the previous choice led to."""
-        k = len(options)
-        self.options += k
-        if k == 1:
-            self.forced += 1
-        if self.scored:
-            self.scored = False
-            self.score(st)
-        st.choices += 1
+        if in_place:
+            st.steps += 1
         return options[(self.draws[seat](64) * k) >> 64]
 
     def score(self, st: State) -> None:
