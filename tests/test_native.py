@@ -27,7 +27,7 @@ from test_lowering import both_forms, final_state, random_game_log
 from vbr.interpreter import native as N
 from vbr.interpreter import native_build as NB
 from vbr.interpreter import native_cache as NC
-from vbr.interpreter import rng
+from vbr.interpreter import native_slots, rng
 from vbr.interpreter.game import load
 
 CORPUS = sorted((FIXTURES / "valid").glob("every_construct_*.vbr"))
@@ -177,10 +177,11 @@ def test_generated_code_over_the_size_bound_is_not_compiled(in_cache, monkeypatc
 def test_the_compiled_code_reaches_nothing_but_what_the_program_hands_it():
     """Python runs the generated code with no builtins; Cython resolves a name that is not
     assigned anywhere as a builtin. So in the text given to Cython, a function's only global
-    names are builtins the program's namespace holds under other names (`len` for C5): every
-    other name is a parameter, a local, or one `make` reads from the program's namespace. Each
-    part holds `make`, its functions and `link`, and `link` rebinds exactly the functions of
-    other parts that the part calls."""
+    names are builtins the program's namespace holds under other names (`len` for C5) and the
+    slot accessors the part cimports (native_slots.py): every other name is a parameter, a
+    local, or one `make` reads from the program's namespace. Each part holds `make`, its
+    functions and `link`, and `link` rebinds exactly the functions of other parts that the part
+    calls."""
     from vbr.interpreter.compiler import compile_rules
     from vbr.loader import load_rules
     program = compile_rules(load_rules("siatka"), {}, keep_code=True)
@@ -188,14 +189,16 @@ def test_the_compiled_code_reaches_nothing_but_what_the_program_hands_it():
     assert len(parts) == 2  # Siatka's functions are between one and two PART_CHARS
     handed = {v.__name__ for v in program.lowering.namespace.values() if any(v is b for b in N.BUILTINS_BY_NAME)}
     assert {"len", "tuple"} <= handed
+    cimported = (native_slots.GET, native_slots.SET, native_slots.BIND)
     every = {n for _, names in parts for n in names}
     named, linked = set(), set()
     assert len(every) > 20
     for text, names in parts:
         assert names
         top = symtable.symtable(text, "<native>", "exec")
+        assert {s.get_name() for s in top.get_symbols() if s.is_imported()} == set(cimported)
         (make,) = top.get_children()
-        assert make.get_name() == "make" and make.get_parameters() == ("ns",)
+        assert make.get_name() == "make" and make.get_parameters() == ("ns", "fields")
         tables = {t.get_name(): t for t in make.get_children()}
         assert set(tables) == set(names) | {"link"}
         for t in [make, *tables.values()]:
@@ -203,7 +206,7 @@ def test_the_compiled_code_reaches_nothing_but_what_the_program_hands_it():
         called = {s for t in tables.values() if t.get_name() != "link" for s in t.get_frees()} & (every - set(names))
         assert set(tables["link"].get_frees()) == called | ({"ns"} if called else set())  # read from the namespace
         linked |= called
-    assert named == handed  # each builtin handed over is named, and nothing else is global
+    assert named == handed | set(cimported)  # each builtin handed over is named, and nothing else is global
     assert linked  # the parts call each other
 
 

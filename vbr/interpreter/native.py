@@ -9,13 +9,15 @@ options loads its module from the cache the next time.
 
 What is compiled is exactly the text of the lowered program (`ast.unparse` of our own `ast`
 nodes, never rule text; the builtins it calls named, BUILTINS_BY_NAME), wrapped in a function
-`make(ns)` that takes the program's constants from its namespace and returns the functions: so
+`make(ns, fields)` that takes the program's constants from its namespace and returns the functions: so
 each program gets functions of its own over its own constants, however many programs of the same
 rules one process loads. A large source is cut into parts compiled side by side (PART_CHARS),
 each part a module with a `make` of its own and a `link` that then points its calls of other
 parts' functions at their compiled form; one more module (SEEDS) gives the program a compiled
-`rng.derive`, for the seeds every new game derives. The library is keyed by a hash of the parts
-and of everything the build depends on (this module's FORMAT, vbr's, Cython's and Python's
+`rng.derive`, for the seeds every new game derives. The fields of the state, its frames and
+its choice points are read and written through their slots (native_slots.py, a .pxd every part
+cimports). The library is keyed by a hash of the parts
+and of everything the build depends on (the .pxd, this module's FORMAT, vbr's, Cython's and Python's
 versions, the compiler and its flags). Building is native_build.py's work, the cache folder
 native_cache.py's.
 """
@@ -27,10 +29,10 @@ import sys
 import sysconfig
 import textwrap
 
-from vbr.interpreter import native_build, native_cache
+from vbr.interpreter import native_build, native_cache, native_slots
 from vbr.interpreter.native_build import NativeUnavailable, unavailable  # noqa: F401  (the API's names)
 
-FORMAT = 3  # the shape of the source below: a change of it must change every key
+FORMAT = 4  # the shape of the source below: a change of it must change every key
 MAX_SOURCE = 1_500_000  # characters of generated source (the largest bundled file: 522,000): beyond, no build is tried
 # Cython's time doubles with each assignment expression nested in another (`(_t := ... (_u := ...))`,
 # the overflow checks of nested arithmetic): 18 deep takes seconds, 30 would take hours. A function
@@ -70,7 +72,7 @@ def make_native(program, modules: list, refused: list, codes: list, note=None) -
     made, links = {}, []
     *compiled, seeds = _modules([text for text, _ in parts] + [SEEDS], note)
     for module in compiled:
-        functions, link = module.make(namespace)
+        functions, link = module.make(namespace, native_slots.FIELDS)
         made.update(functions)
         links.append(link)
     swapped = _install(program, namespace, made, codes)
@@ -113,8 +115,9 @@ BUILTINS_BY_NAME = (len, tuple, list, type, range, min, max, abs, Exception)
 
 
 def factory_sources(modules: list, namespace: dict, refused: set) -> list[tuple[str, list[str]]]:
-    """The source of each part, and the names of the functions it holds: a `def make(ns):`
-    holding the part's generated functions, its free names read from `ns` first, returning the
+    """The source of each part, and the names of the functions it holds: a `def make(ns, fields):`
+    holding the part's generated functions, the slot accessors bound to `fields` and its free
+    names read from `ns` first, returning the
     functions by name and `link`, which reads again from `ns` the functions of other parts it
     calls (once every part's compiled functions are there). Python's own form runs the same text
     at module level, but for the namespace's builtins (BUILTINS_BY_NAME), which the text given to
@@ -125,7 +128,7 @@ def factory_sources(modules: list, namespace: dict, refused: set) -> list[tuple[
     every = {d.name for d in defs}
     free = sorted(k for k in namespace if not k.startswith("__"))
     builtin = {k: namespace[k].__name__ for k in free if any(namespace[k] is b for b in BUILTINS_BY_NAME)}
-    texts = [_unparse_naming(d, builtin) for d in defs]
+    texts = [_native_text(d, builtin) for d in defs]
     return [_factory([defs[i] for i in part], [texts[i] for i in part], free, builtin, every)
             for part in _parts([len(t) for t in texts])]
 
@@ -152,7 +155,8 @@ def _factory(defs: list, texts: list[str], free: list[str], builtin: dict, every
     own = set(names)
     read = {n.id for d in defs for n in ast.walk(d) if isinstance(n, ast.Name)}
     called = sorted(read & (every - own))
-    body = [f"{k} = ns[{k!r}]" for k in free if k in read and k not in own and k not in builtin]
+    body = [f"{native_slots.BIND}(fields)"]
+    body += [f"{k} = ns[{k!r}]" for k in free if k in read and k not in own and k not in builtin]
     body += texts
     link = ["def link():"]
     if called:
@@ -161,19 +165,24 @@ def _factory(defs: list, texts: list[str], free: list[str], builtin: dict, every
         link.append("    pass")
     body += link
     body.append("return ({" + ", ".join(f"{n!r}: {n}" for n in names) + "}, link)")
-    return "def make(ns):\n" + textwrap.indent("\n".join(body), "    ") + "\n", names
+    return (native_slots.IMPORT + "\n\n\ndef make(ns, fields):\n" + textwrap.indent("\n".join(body), "    ") + "\n",
+            names)
 
 
-def _unparse_naming(d: ast.FunctionDef, builtin: dict) -> str:
-    """`ast.unparse(d)` with each name of `builtin` read as the builtin's own name; `d` itself is
-    left as it was (the program keeps its code). The names are swapped in place for the time of
-    the unparse (copying the tree would cost more): one thread compiles a program."""
+def _native_text(d: ast.FunctionDef, builtin: dict) -> str:
+    """`ast.unparse(d)` with each name of `builtin` read as the builtin's own name, and the
+    fields of the engine's objects read and written through their slots (native_slots.py); `d`
+    itself is left as it was (the program keeps its code). The nodes are swapped in place for
+    the time of the unparse (copying the tree would cost more): one thread compiles a program."""
     renamed = [(n, n.id) for n in ast.walk(d) if isinstance(n, ast.Name) and n.id in builtin]
     for n, name in renamed:
         n.id = builtin[name]
+    slots = native_slots.SlotAccess()
     try:
+        slots.rewrite(d)
         return ast.unparse(d)
     finally:
+        slots.undo()
         for n, name in renamed:
             n.id = name
 
@@ -213,13 +222,18 @@ def _install(program, namespace: dict, made: dict, codes: list) -> int:
     return swapped
 
 
+def headers() -> dict[str, str]:
+    """Files every part's source reads besides itself (its cimports)."""
+    return {native_slots.MODULE + ".pxd": native_slots.pxd_text()}
+
+
 def key_of(texts: list[str]) -> str:
     import Cython
 
     from vbr import __version__
     parts = [str(FORMAT), __version__, Cython.__version__, sys.version, sysconfig.get_platform(),
              " ".join(native_build.compiler() or []), " ".join(native_build.CFLAGS), " ".join(native_build.LDFLAGS),
-             *texts]
+             *(f"{name}\0{text}" for name, text in sorted(headers().items())), *texts]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
@@ -227,5 +241,5 @@ def _modules(texts: list[str], note) -> list:
     key = key_of(texts)
     modules = _LOADED.get(key)
     if modules is None:
-        modules = _LOADED[key] = native_cache.modules_for(texts, key, note)
+        modules = _LOADED[key] = native_cache.modules_for(texts, key, note, headers())
     return modules

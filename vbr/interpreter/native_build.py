@@ -80,17 +80,18 @@ def part_names(name: str, parts: int) -> list[str]:
     return [f"{name}_{i}" for i in range(parts)]
 
 
-def build(texts: list[str], name: str, folder: str, path: str) -> bytes:
+def build(texts: list[str], name: str, folder: str, path: str, headers: dict[str, str] | None = None) -> bytes:
     """Build `texts` as the extension modules `part_names(name, len(texts))`, all in the one
     shared library at `path`: the steps in a private folder, each part's Cython and C compiler
     running at once with the other parts' (as many at a time as there are CPUs: the C compiler
     takes most of a build, about 100 s for 500,000 characters at -O2), the result moved into
     place whole (a process starting meanwhile never reads half a file), its hash written beside
-    it last. Returns the built file's bytes."""
+    it last; `headers` (name: text) are written beside the sources, for their cimports. Returns
+    the built file's bytes."""
     with tempfile.TemporaryDirectory(dir=folder) as work:
         parts = part_names(name, len(texts))
         sources, c_files, objects = ([os.path.join(work, n + ext) for n in parts] for ext in (".py", ".c", ".o"))
-        for source, text in zip(sources, texts):
+        for source, text in [*zip(sources, texts), *((os.path.join(work, n), t) for n, t in (headers or {}).items())]:
             with open(source, "w", encoding="utf-8") as f:
                 f.write(text)
         # -I and the private folder as the working directory: no `cython.py` lying where the user

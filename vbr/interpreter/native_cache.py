@@ -37,9 +37,9 @@ def folder() -> str:
     return where
 
 
-def modules_for(texts: list[str], key: str, note=None) -> list:
+def modules_for(texts: list[str], key: str, note=None, headers: dict[str, str] | None = None) -> list:
     """The extension modules built from `texts` (one module a text, all in one file), from the
-    cache or built now."""
+    cache or built now; `headers` are the files (name: text) the sources cimport."""
     where = folder()
     name = f"vbr_native_{key[:40]}"
     parts = B.part_names(name, len(texts))
@@ -54,7 +54,7 @@ def modules_for(texts: list[str], key: str, note=None) -> list:
             if note is not None:
                 note(f"building native code (once for these rules and options; kept in {where})")
             sweep(where)
-            data = B.build(texts, name, where, path)
+            data = B.build(texts, name, where, path, headers)
             try:
                 modules = load(parts, data, where)
             except _LOAD_ERRORS as exc:
