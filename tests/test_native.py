@@ -27,7 +27,7 @@ from test_lowering import both_forms, final_state, random_game_log
 from vbr.interpreter import native as N
 from vbr.interpreter import native_build as NB
 from vbr.interpreter import native_cache as NC
-from vbr.interpreter import native_slots, rng
+from vbr.interpreter import native_helpers, native_slots, rng
 from vbr.interpreter.game import load
 
 CORPUS = sorted((FIXTURES / "valid").glob("every_construct_*.vbr"))
@@ -226,7 +226,9 @@ def test_a_build_in_parts_calls_only_compiled_functions_and_plays_the_python_for
     before = set(N._LOADED)
     compiled = load(CALLS, native=True)
     (modules,) = [m for key, m in N._LOADED.items() if key not in before]
-    assert len(modules) == 3 + 1  # and the seeds' module
+    helper_modules = native_helpers.sources(native_helpers.helpers(program.lowering.namespace).values())
+    assert len(helper_modules) >= 3
+    assert len(modules) == 3 + 1 + len(helper_modules)  # and the seeds' module, and the engine's helpers
     assert generated_ops_left(compiled) == []
     # what each part's functions call is the compiled function of whichever part holds it
     ns = compiled.program.lowering.namespace

@@ -1,0 +1,81 @@
+"""The engine's helpers compiled beside the generated code (vbr/interpreter/native_helpers.py):
+which are chosen, what their compiled text holds, and that a native program calls their
+compiled form, which fails as the Python one does. That the games are the Python form's is
+tests/test_native.py's business (every built-in is called by its corpus)."""
+from __future__ import annotations
+
+import ast
+import types
+
+import pytest
+
+from vbr.interpreter import builtins as B
+from vbr.interpreter import expressions as X
+from vbr.interpreter import native_helpers as H
+from vbr.interpreter.compiler import compile_rules
+from vbr.interpreter.game import load
+from vbr.interpreter.scope import Fault
+from vbr.loader import load_rules
+
+RECORD = []  # a module-level list: a function reading it must not be compiled (bound once)
+
+
+def reads_a_list():
+    return RECORD
+
+
+def namespace(name: str) -> dict:
+    return compile_rules(load_rules(name), {}).lowering.namespace
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("native-cache")
+
+
+def test_module_level_functions_of_the_engine_are_chosen_and_closures_and_methods_are_not():
+    ns = namespace("cattack")
+    chosen = H.helpers(ns)
+    assert B.other_side in chosen.values() and X.items_of in chosen.values()
+    for f in chosen.values():
+        assert f.__module__.startswith("vbr.interpreter.") and f.__closure__ is None and f.__qualname__ == f.__name__
+    left = [v for v in ns.values() if callable(v) and v not in chosen.values()]
+    assert any(isinstance(v, types.FunctionType) and v.__closure__ for v in left)  # `say`, `store`: closures
+    assert any(isinstance(v, types.MethodType) for v in left)  # Court.step, bound to the court
+
+
+def test_a_function_whose_globals_may_be_rebound_is_not_chosen(monkeypatch):
+    monkeypatch.setattr(reads_a_list, "__module__", "vbr.interpreter.somewhere")
+    assert H.helpers({"C1": reads_a_list, "C2": B.other_side}) == {"C2": B.other_side}
+
+
+def test_each_source_module_is_one_text_of_its_helpers_with_their_globals_imported_from_it():
+    texts = dict(H.sources([B.other_side, B._coll, X.items_of, X._iterate]))
+    assert set(texts) == {"vbr.interpreter.builtins", "vbr.interpreter.expressions"}
+    tree = ast.parse(texts["vbr.interpreter.expressions"])
+    assert [d.name for d in tree.body if isinstance(d, ast.FunctionDef)] == ["_iterate", "items_of"]
+    imports = {(n.module, a.name) for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names}
+    assert ("vbr.interpreter.expressions", "OverBudget") in imports  # the class the engine catches
+    assert ("vbr.interpreter.expressions", "_iterate") not in imports  # defined beside it instead
+    assert "vbr_get(st" in texts["vbr.interpreter.expressions"]  # st.steps through its slot
+
+
+def test_a_native_program_calls_the_compiled_helpers_and_they_fail_as_pythons_do(cache, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    game = load("cattack", native=True)
+    ns = game.program.lowering.namespace
+    python = H.helpers(namespace("cattack"))
+    compiled = {name: ns[name] for name in python}
+    assert all(type(f) is not types.FunctionType for f in compiled.values())  # none left in Python
+    (other,) = [f for name, f in compiled.items() if python[name] is B.other_side]
+    assert other(0) == 1 and other(1) == 0
+    for bad in (2, -1, None):
+        with pytest.raises(Fault) as native_fault:
+            other(bad)
+        with pytest.raises(Fault) as python_fault:
+            B.other_side(bad)
+        assert str(native_fault.value) == str(python_fault.value)
+    state = game.new_state(3)
+    (iterate,) = [f for name, f in compiled.items() if python[name] is X._iterate]
+    with pytest.raises(Fault, match="cannot iterate over none"):
+        iterate(state, None)

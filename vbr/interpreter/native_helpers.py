@@ -1,0 +1,99 @@
+"""The engine's own helpers that generated code calls, compiled beside it from their own source.
+
+Why. Generated code calls small helpers of the engine (`other_side`, `items_of`, `spend`,
+`counted_range`, ...) for what its templates do not write out: Volleyball High calls them about
+a thousand times a game. Compiled code calling a Python function pays for a Python frame each
+time; the same function compiled costs less. Measured against the helpers left in Python, in one
+process: native Cattack 1.06x, Volleyball High 1.04x, Siatka 1.02x, Tanto Cuore 1.00x
+(docs/performance.md, session 13).
+
+Which. A function of vbr.interpreter that a program's namespace holds, written at module level
+(no closure: a closure's values come from compiling the rules, not from its text), without
+decorators, whose global names are functions, classes, modules or immutable constants (bound once,
+when the compiled module is imported: a global rebound later would not be seen). Each source
+module's helpers become one module of the library: their text, parsed and unparsed (vbr's own
+code, never rule text), with their globals imported from the module they come from (so an
+exception class is the very class the engine catches), their fields read through their slots
+(native_slots.py) and their annotations not taken as types.
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+import types
+
+from vbr.interpreter import native_slots
+
+PACKAGE = "vbr.interpreter."
+_CONSTANTS = (int, str, bool, float, tuple, frozenset, type(None))
+_BOUND_ONCE = (types.FunctionType, types.BuiltinFunctionType, type, types.ModuleType)
+
+
+def helpers(namespace: dict) -> dict[str, types.FunctionType]:
+    """The namespace's names of the helpers to compile, and the helpers."""
+    return {name: value for name, value in namespace.items() if _compilable(value)}
+
+
+def _compilable(f) -> bool:
+    if not (isinstance(f, types.FunctionType) and f.__closure__ is None and f.__qualname__ == f.__name__
+            and (f.__module__ or "").startswith(PACKAGE) and not f.__code__.co_filename.startswith("<")):
+        return False
+    for name in f.__code__.co_names:
+        value = f.__globals__.get(name)
+        if name in f.__globals__ and not isinstance(value, _BOUND_ONCE + _CONSTANTS):
+            return False
+    return True
+
+
+def sources(functions) -> list[tuple[str, str]]:
+    """(source module, text) for each module the helpers come from, in a fixed order (the text
+    is part of the build's key). A helper whose source cannot be had, or that is decorated, is
+    left out: it stays Python."""
+    by_module: dict[str, dict[str, types.FunctionType]] = {}
+    for f in functions:
+        by_module.setdefault(f.__module__, {})[f.__name__] = f
+    out = []
+    for module, named in sorted(by_module.items()):
+        defs, imported = [], set()
+        for name, f in sorted(named.items()):
+            d = _definition(f)
+            if d is None:
+                continue
+            defs.append(d)
+            imported |= {n for n in f.__code__.co_names if n in f.__globals__ and n not in named}
+        if defs:
+            out.append((module, _text(module, sorted(imported), defs)))
+    return out
+
+
+def _definition(f) -> ast.FunctionDef | None:
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(f)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    (d,) = tree.body
+    if not isinstance(d, ast.FunctionDef) or d.decorator_list or d.name != f.__name__:
+        return None
+    native_slots.SlotAccess().rewrite(d)  # a tree of our own: nothing to undo
+    return d
+
+
+def _text(module: str, imported: list[str], defs: list[ast.FunctionDef]) -> str:
+    head = ["# cython: annotation_typing=False", "from __future__ import annotations", native_slots.IMPORT,
+            "from vbr.interpreter.native_slots import FIELDS as _FIELDS",
+            *(f"from {module} import {name}" for name in imported),
+            f"{native_slots.BIND}(_FIELDS)"]
+    return "\n".join(head) + "\n\n\n" + "\n\n\n".join(ast.unparse(d) for d in defs) + "\n"
+
+
+def swap(namespace: dict, chosen: dict[str, types.FunctionType], modules: dict[str, types.ModuleType]) -> int:
+    """Point the namespace's names of the helpers at their compiled form (before the generated
+    code's parts read the namespace); returns how many."""
+    swapped = 0
+    for name, f in chosen.items():
+        compiled = getattr(modules.get(f.__module__), f.__name__, None)
+        if compiled is not None:
+            namespace[name] = compiled
+            swapped += 1
+    return swapped
