@@ -17,6 +17,10 @@ from vbr.interpreter.game import load
 from vbr.interpreter.scope import Fault
 from vbr.loader import load_rules
 
+from conftest import FIXTURES
+
+COURT = FIXTURES / "valid" / "every_construct_court.vbr"  # a small file calling every built-in of a court
+
 RECORD = []  # a module-level list: a function reading it must not be compiled (bound once)
 
 
@@ -62,9 +66,9 @@ def test_each_source_module_is_one_text_of_its_helpers_with_their_globals_import
 
 def test_a_native_program_calls_the_compiled_helpers_and_they_fail_as_pythons_do(cache, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
-    game = load("cattack", native=True)
+    game = load(COURT, native=True)
     ns = game.program.lowering.namespace
-    python = H.helpers(namespace("cattack"))
+    python = H.helpers(namespace(COURT))
     compiled = {name: ns[name] for name in python}
     assert all(type(f) is not types.FunctionType for f in compiled.values())  # none left in Python
     (other,) = [f for name, f in compiled.items() if python[name] is B.other_side]
