@@ -53,15 +53,25 @@ def test_a_function_whose_globals_may_be_rebound_is_not_chosen(monkeypatch):
     assert H.helpers({"C1": reads_a_list, "C2": B.other_side}) == {"C2": B.other_side}
 
 
-def test_each_source_module_is_one_text_of_its_helpers_with_their_globals_imported_from_it():
-    texts = dict(H.sources([B.other_side, B._coll, X.items_of, X._iterate]))
-    assert set(texts) == {"vbr.interpreter.builtins", "vbr.interpreter.expressions"}
-    tree = ast.parse(texts["vbr.interpreter.expressions"])
-    assert [d.name for d in tree.body if isinstance(d, ast.FunctionDef)] == ["_iterate", "items_of"]
+def test_the_helpers_are_one_text_with_their_globals_imported_from_their_own_modules():
+    text, names = H.source([B.other_side, B._coll, X.items_of, X._iterate])
+    assert names == ["_coll", "other_side", "_iterate", "items_of"]  # by module, then by name
+    tree = ast.parse(text)
+    assert [d.name for d in tree.body if isinstance(d, ast.FunctionDef)] == names
     imports = {(n.module, a.name) for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names}
     assert ("vbr.interpreter.expressions", "OverBudget") in imports  # the class the engine catches
-    assert ("vbr.interpreter.expressions", "_iterate") not in imports  # defined beside it instead
-    assert "vbr_get(st" in texts["vbr.interpreter.expressions"]  # st.steps through its slot
+    assert ("vbr.interpreter.builtins", "Fault") in imports
+    assert not {name for _, name in imports} & set(names)  # defined here instead, and called here
+    assert "vbr_get(st" in text  # st.steps through its slot
+
+
+def test_a_helper_whose_name_another_module_binds_to_something_else_stays_python():
+    def _iterate(st, coll):  # a second `_iterate`, of another module
+        return coll
+    _iterate.__module__ = "vbr.interpreter.zzz"
+    text, names = H.source([X._iterate, _iterate, B.other_side])
+    assert names == ["other_side", "_iterate"]
+    assert "isinstance(coll, ZoneRef)" in text  # the engine's own, first in the order
 
 
 def test_a_native_program_calls_the_compiled_helpers_and_they_fail_as_pythons_do(cache, monkeypatch):

@@ -14,8 +14,8 @@ each program gets functions of its own over its own constants, however many prog
 rules one process loads. A large source is cut into parts compiled side by side (PART_CHARS),
 each part a module with a `make` of its own and a `link` that then points its calls of other
 parts' functions at their compiled form; one more module (SEEDS) gives the program a compiled
-`rng.derive`, for the seeds every new game derives; and one a source module holds the engine's
-helpers the generated code calls, compiled from their own source (native_helpers.py). The fields of the state, its frames and
+`rng.derive`, for the seeds every new game derives; and one more the engine's helpers the
+generated code calls, compiled from their own source (native_helpers.py). The fields of the state, its frames and
 its choice points are read and written through their slots (native_slots.py, a .pxd every part
 cimports). The library is keyed by a hash of the parts
 and of everything the build depends on (the .pxd, this module's FORMAT, vbr's, Cython's and Python's
@@ -72,10 +72,11 @@ def make_native(program, modules: list, refused: list, codes: list, note=None) -
                                 f"at most {MAX_SOURCE:,})")
     made, links = {}, []
     chosen = native_helpers.helpers(namespace)
-    helper_sources = native_helpers.sources(chosen.values())
-    modules = _modules([text for text, _ in parts] + [SEEDS] + [text for _, text in helper_sources], note)
-    compiled, seeds, helper_modules = modules[:len(parts)], modules[len(parts)], modules[len(parts) + 1:]
-    native_helpers.swap(namespace, chosen, dict(zip([m for m, _ in helper_sources], helper_modules)))
+    helper_source = native_helpers.source(chosen.values())
+    modules = _modules([text for text, _ in parts] + [SEEDS] + ([helper_source[0]] if helper_source else []), note)
+    compiled, seeds = modules[:len(parts)], modules[len(parts)]
+    if helper_source:
+        native_helpers.swap(namespace, chosen, modules[-1])
     for module in compiled:
         functions, link = module.make(namespace, native_slots.FIELDS)
         made.update(functions)

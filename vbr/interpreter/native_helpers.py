@@ -10,11 +10,11 @@ process: native Cattack 1.06x, Volleyball High 1.04x, Siatka 1.02x, Tanto Cuore 
 Which. A function of vbr.interpreter that a program's namespace holds, written at module level
 (no closure: a closure's values come from compiling the rules, not from its text), without
 decorators, whose global names are functions, classes, modules or immutable constants (bound once,
-when the compiled module is imported: a global rebound later would not be seen). Each source
-module's helpers become one module of the library: their text, parsed and unparsed (vbr's own
-code, never rule text), with their globals imported from the module they come from (so an
-exception class is the very class the engine catches), their fields read through their slots
-(native_slots.py) and their annotations not taken as types.
+when the compiled module is imported: a global rebound later would not be seen). They become one
+module of the library: their text, parsed and unparsed (vbr's own code, never rule text), with
+their globals imported from the module they come from (so an exception class is the very class
+the engine catches), their fields read through their slots (native_slots.py) and their
+annotations not taken as types.
 """
 from __future__ import annotations
 
@@ -46,25 +46,32 @@ def _compilable(f) -> bool:
     return True
 
 
-def sources(functions) -> list[tuple[str, str]]:
-    """(source module, text) for each module the helpers come from, in a fixed order (the text
-    is part of the build's key). A helper whose source cannot be had, or that is decorated, is
-    left out: it stays Python."""
-    by_module: dict[str, dict[str, types.FunctionType]] = {}
-    for f in functions:
-        by_module.setdefault(f.__module__, {})[f.__name__] = f
-    out = []
-    for module, named in sorted(by_module.items()):
-        defs, imported = [], set()
-        for name, f in sorted(named.items()):
-            d = _definition(f)
-            if d is None:
-                continue
-            defs.append(d)
-            imported |= {n for n in f.__code__.co_names if n in f.__globals__ and n not in named}
-        if defs:
-            out.append((module, _text(module, sorted(imported), defs)))
-    return out
+def source(functions) -> tuple[str, list[str]] | None:
+    """The text of one module holding the helpers, and their names; None if there are none.
+    One module, not one per source module: each more module would cost a build a Cython and a
+    C compiler run of its own. A helper whose name or globals would mean another object than
+    what the module already binds to that name (two modules' functions of one name) is left
+    out, as is one whose source cannot be had or that is decorated: it stays Python. The order
+    is fixed (the text is part of the build's key)."""
+    bound: dict[str, object] = {}
+    imports: dict[str, str] = {}  # global name -> the module it is imported from
+    defs = []
+    for f in sorted(set(functions), key=lambda f: (f.__module__, f.__name__)):
+        wanted = {n: f.__globals__[n] for n in f.__code__.co_names if n in f.__globals__}
+        wanted[f.__name__] = f
+        if any(n in bound and bound[n] is not v for n, v in wanted.items()):
+            continue
+        d = _definition(f)
+        if d is None:
+            continue
+        defs.append(d)
+        bound.update(wanted)
+        imports.update({n: f.__module__ for n in wanted if n != f.__name__ and n not in imports})
+    if not defs:
+        return None
+    names = [d.name for d in defs]
+    imported = sorted((module, n) for n, module in imports.items() if n not in names)
+    return _text(imported, defs), names
 
 
 def _definition(f) -> ast.FunctionDef | None:
@@ -79,20 +86,20 @@ def _definition(f) -> ast.FunctionDef | None:
     return d
 
 
-def _text(module: str, imported: list[str], defs: list[ast.FunctionDef]) -> str:
+def _text(imported: list[tuple[str, str]], defs: list[ast.FunctionDef]) -> str:
     head = ["# cython: annotation_typing=False", "from __future__ import annotations", native_slots.IMPORT,
             "from vbr.interpreter.native_slots import FIELDS as _FIELDS",
-            *(f"from {module} import {name}" for name in imported),
+            *(f"from {module} import {name}" for module, name in imported),
             f"{native_slots.BIND}(_FIELDS)"]
     return "\n".join(head) + "\n\n\n" + "\n\n\n".join(ast.unparse(d) for d in defs) + "\n"
 
 
-def swap(namespace: dict, chosen: dict[str, types.FunctionType], modules: dict[str, types.ModuleType]) -> int:
+def swap(namespace: dict, chosen: dict[str, types.FunctionType], module: types.ModuleType) -> int:
     """Point the namespace's names of the helpers at their compiled form (before the generated
     code's parts read the namespace); returns how many."""
     swapped = 0
     for name, f in chosen.items():
-        compiled = getattr(modules.get(f.__module__), f.__name__, None)
+        compiled = getattr(module, f.__name__, None)
         if compiled is not None:
             namespace[name] = compiled
             swapped += 1
