@@ -28,6 +28,10 @@ def reads_a_list():
     return RECORD
 
 
+def faults_of(xs):
+    return [Fault(x) for x in xs]  # `Fault` is read in the comprehension's code only
+
+
 def namespace(name: str) -> dict:
     return compile_rules(load_rules(name), {}).lowering.namespace
 
@@ -63,6 +67,13 @@ def test_the_helpers_are_one_text_with_their_globals_imported_from_their_own_mod
     assert ("vbr.interpreter.builtins", "Fault") in imports
     assert not {name for _, name in imports} & set(names)  # defined here instead, and called here
     assert "vbr_get(st" in text  # st.steps through its slot
+
+
+def test_a_global_read_only_in_a_comprehension_is_imported_too(monkeypatch):
+    monkeypatch.setattr(faults_of, "__module__", "vbr.interpreter.somewhere")
+    text, names = H.source([faults_of])
+    assert names == ["faults_of"]
+    assert "from vbr.interpreter.somewhere import Fault" in text.splitlines()
 
 
 def test_a_helper_whose_name_another_module_binds_to_something_else_stays_python():

@@ -39,11 +39,21 @@ def _compilable(f) -> bool:
     if not (isinstance(f, types.FunctionType) and f.__closure__ is None and f.__qualname__ == f.__name__
             and (f.__module__ or "").startswith(PACKAGE) and not f.__code__.co_filename.startswith("<")):
         return False
-    for name in f.__code__.co_names:
+    for name in _names(f.__code__):
         value = f.__globals__.get(name)
         if name in f.__globals__ and not isinstance(value, _BOUND_ONCE + _CONSTANTS):
             return False
     return True
+
+
+def _names(code: types.CodeType) -> set[str]:
+    """The names a function's code reads as globals or attributes, its comprehensions' and
+    lambdas' included (each a code object of its own)."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _names(const)
+    return names
 
 
 def source(functions) -> tuple[str, list[str]] | None:
@@ -57,7 +67,7 @@ def source(functions) -> tuple[str, list[str]] | None:
     imports: dict[str, str] = {}  # global name -> the module it is imported from
     defs = []
     for f in sorted(set(functions), key=lambda f: (f.__module__, f.__name__)):
-        wanted = {n: f.__globals__[n] for n in f.__code__.co_names if n in f.__globals__}
+        wanted = {n: f.__globals__[n] for n in _names(f.__code__) if n in f.__globals__}
         wanted[f.__name__] = f
         if any(n in bound and bound[n] is not v for n, v in wanted.items()):
             continue
