@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import types
+from types import SimpleNamespace
 
 import pytest
 
@@ -58,8 +59,9 @@ def test_a_function_whose_globals_may_be_rebound_is_not_chosen(monkeypatch):
 
 
 def test_the_helpers_are_one_text_with_their_globals_imported_from_their_own_modules():
-    text, names = H.source([B.other_side, B._coll, X.items_of, X._iterate])
-    assert names == ["_coll", "other_side", "_iterate", "items_of"]  # by module, then by name
+    text, held = H.source([B.other_side, B._coll, X.items_of, X._iterate])
+    assert held == [B._coll, B.other_side, X._iterate, X.items_of]  # by module, then by name
+    names = [f.__name__ for f in held]
     tree = ast.parse(text)
     assert [d.name for d in tree.body if isinstance(d, ast.FunctionDef)] == names
     imports = {(n.module, a.name) for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names}
@@ -71,8 +73,8 @@ def test_the_helpers_are_one_text_with_their_globals_imported_from_their_own_mod
 
 def test_a_global_read_only_in_a_comprehension_is_imported_too(monkeypatch):
     monkeypatch.setattr(faults_of, "__module__", "vbr.interpreter.somewhere")
-    text, names = H.source([faults_of])
-    assert names == ["faults_of"]
+    text, held = H.source([faults_of])
+    assert held == [faults_of]
     assert "from vbr.interpreter.somewhere import Fault" in text.splitlines()
 
 
@@ -80,9 +82,32 @@ def test_a_helper_whose_name_another_module_binds_to_something_else_stays_python
     def _iterate(st, coll):  # a second `_iterate`, of another module
         return coll
     _iterate.__module__ = "vbr.interpreter.zzz"
-    text, names = H.source([X._iterate, _iterate, B.other_side])
-    assert names == ["other_side", "_iterate"]
+    text, held = H.source([X._iterate, _iterate, B.other_side])
+    assert held == [B.other_side, X._iterate]
     assert "isinstance(coll, ZoneRef)" in text  # the engine's own, first in the order
+    ns = {"C1": X._iterate, "C2": _iterate}
+    compiled = SimpleNamespace(_iterate="the compiled _iterate")
+    assert H.swap(ns, dict(ns), held, compiled) == 1
+    assert ns == {"C1": "the compiled _iterate", "C2": _iterate}  # the namesake left out stays Python
+
+
+def with_a_default(x, limit=len(RECORD)):
+    return x if x < limit else limit
+
+
+def test_a_helper_with_a_default_that_is_not_a_constant_stays_python(monkeypatch):
+    monkeypatch.setattr(with_a_default, "__module__", "vbr.interpreter.somewhere")
+    assert with_a_default in H.helpers({"C1": with_a_default}).values()
+    assert H.source([with_a_default]) is None
+
+
+PICK = lambda x: x  # noqa: E731  (a lambda at module level: its qualified name is its name)
+
+
+def test_a_lambda_is_not_chosen(monkeypatch):
+    monkeypatch.setattr(PICK, "__module__", "vbr.interpreter.somewhere")
+    assert PICK.__qualname__ == PICK.__name__ == "<lambda>"
+    assert H.helpers({"C1": PICK}) == {}
 
 
 def test_a_native_program_calls_the_compiled_helpers_and_they_fail_as_pythons_do(cache, monkeypatch):

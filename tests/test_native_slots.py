@@ -73,6 +73,11 @@ def test_an_augmented_field_is_read_added_to_in_place_and_written_back():
         f"_slot = vbr_get(st, {i('steps')})", "_slot += len(x)", f"vbr_set(st, {i('steps')}, _slot)"]
 
 
+def test_an_augmented_field_whose_value_rebinds_its_owner_keeps_the_generic_path():
+    # Python adds to the `steps` of the state `st` named before the value rebound it
+    assert rewritten("st.steps += (st := o).steps") == "st.steps += (st := o).steps"
+
+
 def test_only_fields_read_from_a_name_are_rewritten_and_methods_are_left_alone():
     # st.prog is a field; Program's step_limit is not a slot; goto and take are methods
     assert rewritten("y = st.prog.step_limit") == f"y = vbr_get(st, {i('prog')}).step_limit"

@@ -76,7 +76,7 @@ def make_native(program, modules: list, refused: list, codes: list, note=None) -
     modules = _modules([text for text, _ in parts] + [SEEDS] + ([helper_source[0]] if helper_source else []), note)
     compiled, seeds = modules[:len(parts)], modules[len(parts)]
     if helper_source:
-        native_helpers.swap(namespace, chosen, modules[-1])
+        native_helpers.swap(namespace, chosen, helper_source[1], modules[-1])
     for module in compiled:
         functions, link = module.make(namespace, native_slots.FIELDS)
         made.update(functions)

@@ -37,6 +37,7 @@ def helpers(namespace: dict) -> dict[str, types.FunctionType]:
 
 def _compilable(f) -> bool:
     if not (isinstance(f, types.FunctionType) and f.__closure__ is None and f.__qualname__ == f.__name__
+            and f.__name__.isidentifier()  # not a lambda
             and (f.__module__ or "").startswith(PACKAGE) and not f.__code__.co_filename.startswith("<")):
         return False
     for name in _names(f.__code__):
@@ -56,16 +57,18 @@ def _names(code: types.CodeType) -> set[str]:
     return names
 
 
-def source(functions) -> tuple[str, list[str]] | None:
-    """The text of one module holding the helpers, and their names; None if there are none.
+def source(functions) -> tuple[str, list[types.FunctionType]] | None:
+    """The text of one module holding the helpers, and the helpers it holds; None if none.
     One module, not one per source module: each more module would cost a build a Cython and a
     C compiler run of its own. A helper whose name or globals would mean another object than
     what the module already binds to that name (two modules' functions of one name) is left
-    out, as is one whose source cannot be had or that is decorated: it stays Python. The order
-    is fixed (the text is part of the build's key)."""
+    out, as is one whose source cannot be had, that is decorated or whose defaults are not
+    constants (names in a default are evaluated when the module is imported, and no code
+    object says which): it stays Python. The order is fixed (the text is part of the build's
+    key)."""
     bound: dict[str, object] = {}
     imports: dict[str, str] = {}  # global name -> the module it is imported from
-    defs = []
+    defs, held = [], []
     for f in sorted(set(functions), key=lambda f: (f.__module__, f.__name__)):
         wanted = {n: f.__globals__[n] for n in _names(f.__code__) if n in f.__globals__}
         wanted[f.__name__] = f
@@ -75,13 +78,14 @@ def source(functions) -> tuple[str, list[str]] | None:
         if d is None:
             continue
         defs.append(d)
+        held.append(f)
         bound.update(wanted)
         imports.update({n: f.__module__ for n in wanted if n != f.__name__ and n not in imports})
     if not defs:
         return None
-    names = [d.name for d in defs]
+    names = {f.__name__ for f in held}
     imported = sorted((module, n) for n, module in imports.items() if n not in names)
-    return _text(imported, defs), names
+    return _text(imported, defs), held
 
 
 def _definition(f) -> ast.FunctionDef | None:
@@ -89,8 +93,12 @@ def _definition(f) -> ast.FunctionDef | None:
         tree = ast.parse(textwrap.dedent(inspect.getsource(f)))
     except (OSError, TypeError, SyntaxError):
         return None
+    if len(tree.body) != 1:
+        return None
     (d,) = tree.body
     if not isinstance(d, ast.FunctionDef) or d.decorator_list or d.name != f.__name__:
+        return None
+    if not all(isinstance(v, ast.Constant) for v in [*d.args.defaults, *d.args.kw_defaults] if v is not None):
         return None
     native_slots.SlotAccess().rewrite(d)  # a tree of our own: nothing to undo
     return d
@@ -104,12 +112,13 @@ def _text(imported: list[tuple[str, str]], defs: list[ast.FunctionDef]) -> str:
     return "\n".join(head) + "\n\n\n" + "\n\n\n".join(ast.unparse(d) for d in defs) + "\n"
 
 
-def swap(namespace: dict, chosen: dict[str, types.FunctionType], module: types.ModuleType) -> int:
-    """Point the namespace's names of the helpers at their compiled form (before the generated
-    code's parts read the namespace); returns how many."""
+def swap(namespace: dict, chosen: dict[str, types.FunctionType], held: list, module: types.ModuleType) -> int:
+    """Point the namespace's names of the helpers the module holds (`held`, as `source` gave
+    them: not a namesake it left out) at their compiled form, before the generated code's parts
+    read the namespace; returns how many."""
     swapped = 0
     for name, f in chosen.items():
-        compiled = getattr(module, f.__name__, None)
+        compiled = getattr(module, f.__name__, None) if any(f is h for h in held) else None
         if compiled is not None:
             namespace[name] = compiled
             swapped += 1

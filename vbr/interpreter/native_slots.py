@@ -11,6 +11,10 @@ is exactly the field's class (as bound when a part is made), and otherwise do wh
 the generic lookup. The same object, the same slot, the same reference counting: the games
 cannot differ (tests/test_native.py plays both forms).
 
+The binding is taken when a part is made: a class whose field were later replaced on the class
+(a property assigned to `State.steps`, say) would not be seen by code made before; nothing in vbr
+does that.
+
 Which object a name holds does not matter for correctness, only for speed: a field is found by
 its attribute name alone (the classes share none), and any object that is not exactly of the
 field's class takes the generic path.
@@ -175,7 +179,7 @@ class SlotAccess:
         if isinstance(node, std.Assign) and len(node.targets) == 1 and (i := _field(node.targets[0])) is not None:
             self._children(node)
             return [_set(node.targets[0].value, i, node.value)]
-        if isinstance(node, std.AugAssign) and (i := _field(node.target)) is not None:
+        if isinstance(node, std.AugAssign) and (i := _field(node.target)) is not None and not _rebinds(node):
             # `st.steps += v` reads, evaluates v, adds in place, writes: the same steps in turn
             self._children(node)
             owner = node.target.value
@@ -191,6 +195,13 @@ def _field(node) -> int | None:
     if isinstance(node, std.Attribute) and isinstance(node.value, std.Name):
         return INDEX.get(node.attr)
     return None
+
+
+def _rebinds(node) -> bool:
+    """`st.x += (st := o).y`: Python takes the owner once, before the value; the rewrite would
+    take it again after (such an augmented assignment keeps the generic path)."""
+    owner = node.target.value.id
+    return any(isinstance(n, std.NamedExpr) and n.target.id == owner for n in std.walk(node.value))
 
 
 def _set(owner: ast.expr, i: int, value: ast.expr) -> ast.stmt:
