@@ -73,9 +73,11 @@ def test_an_augmented_field_is_read_added_to_in_place_and_written_back():
         f"_slot = vbr_get(st, {i('steps')})", "_slot += len(x)", f"vbr_set(st, {i('steps')}, _slot)"]
 
 
-def test_an_augmented_field_whose_value_rebinds_its_owner_keeps_the_generic_path():
-    # Python adds to the `steps` of the state `st` named before the value rebound it
+def test_a_field_assignment_whose_value_rebinds_its_owner_keeps_the_generic_path():
+    # Python adds to the `steps` of the state `st` named before the value rebound it, and
+    # assigns `pending` on the one named after
     assert rewritten("st.steps += (st := o).steps") == "st.steps += (st := o).steps"
+    assert rewritten("st.pending = (st := o)") == "st.pending = (st := o)"
 
 
 def test_only_fields_read_from_a_name_are_rewritten_and_methods_are_left_alone():

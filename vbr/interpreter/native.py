@@ -3,24 +3,24 @@ into one shared library, kept in the user's cache directory.
 
 Why. The generated functions are most of a game's time, and CPython spends much of it between
 their bytecodes. Compiled as they are (no types added), the same functions play the same games
-1.1-1.4x as fast (docs/performance.md, session 10). A build takes from 20 s to minutes, so it is
+1.2-1.6x as fast (docs/performance.md, sessions 10-13). A build takes from seconds to minutes, so it is
 asked for (`load(..., native=True)`, `vbr sim --native`) and kept: a rule file with the same
 options loads its module from the cache the next time.
 
-What is compiled is exactly the text of the lowered program (`ast.unparse` of our own `ast`
-nodes, never rule text; the builtins it calls named, BUILTINS_BY_NAME), wrapped in a function
-`make(ns, fields)` that takes the program's constants from its namespace and returns the functions: so
-each program gets functions of its own over its own constants, however many programs of the same
-rules one process loads. A large source is cut into parts compiled side by side (PART_CHARS),
-each part a module with a `make` of its own and a `link` that then points its calls of other
-parts' functions at their compiled form; one more module (SEEDS) gives the program a compiled
-`rng.derive`, for the seeds every new game derives; and one more the engine's helpers the
-generated code calls, compiled from their own source (native_helpers.py). The fields of the state, its frames and
-its choice points are read and written through their slots (native_slots.py, a .pxd every part
-cimports). The library is keyed by a hash of the parts
-and of everything the build depends on (the .pxd, this module's FORMAT, vbr's, Cython's and Python's
-versions, the compiler and its flags). Building is native_build.py's work, the cache folder
-native_cache.py's.
+What is compiled is the text of the lowered program (`ast.unparse` of our own `ast` nodes, never
+rule text) with two changes that do not change what it does: the builtins it calls are named
+(BUILTINS_BY_NAME), and the fields of the state, its frames and its choice points are read and
+written through their slots (native_slots.py, a .pxd every part cimports). It is wrapped in a
+function `make(ns, fields)` that takes the program's constants from its namespace and returns
+the functions: so each program gets functions of its own over its own constants, however many
+programs of the same rules one process loads. A large source is cut into parts compiled side by
+side (PART_CHARS), each part a module with a `make` of its own and a `link` that then points its
+calls of other parts' functions at their compiled form. One more module (SEEDS) gives the
+program a compiled `rng.derive`, for the seeds every new game derives, and one more holds the
+engine's helpers the generated code calls, compiled from their own source (native_helpers.py).
+The library is keyed by a hash of the parts and of everything the build depends on (the .pxd,
+this module's FORMAT, vbr's, Cython's and Python's versions, the compiler and its flags).
+Building is native_build.py's work, the cache folder native_cache.py's.
 """
 from __future__ import annotations
 
@@ -121,13 +121,12 @@ BUILTINS_BY_NAME = (len, tuple, list, type, range, min, max, abs, Exception)
 
 
 def factory_sources(modules: list, namespace: dict, refused: set) -> list[tuple[str, list[str]]]:
-    """The source of each part, and the names of the functions it holds: a `def make(ns, fields):`
-    holding the part's generated functions, the slot accessors bound to `fields` and its free
-    names read from `ns` first, returning the
-    functions by name and `link`, which reads again from `ns` the functions of other parts it
-    calls (once every part's compiled functions are there). Python's own form runs the same text
-    at module level, but for the namespace's builtins (BUILTINS_BY_NAME), which the text given to
-    Cython names."""
+    """The source of each part, and the names of the functions it holds: a `def make(ns,
+    fields):` holding the part's generated functions, which binds the slot accessors to `fields`
+    and reads the part's free names from `ns` first, and returns the functions by name and
+    `link`, which reads again from `ns` the functions of other parts it calls (once every part's
+    compiled functions are there). Python's own form runs the same functions, but for the
+    builtins' names and the slot accessors, which only the text given to Cython has."""
     defs = [d for d in _defs(modules) if d.name not in refused]
     if not defs:
         return []

@@ -11,9 +11,8 @@ is exactly the field's class (as bound when a part is made), and otherwise do wh
 the generic lookup. The same object, the same slot, the same reference counting: the games
 cannot differ (tests/test_native.py plays both forms).
 
-The binding is taken when a part is made: a class whose field were later replaced on the class
-(a property assigned to `State.steps`, say) would not be seen by code made before; nothing in vbr
-does that.
+The binding is taken when a part is made: a field replaced on its class later (a property
+assigned to `State.steps`, say) would not be seen by code made before; nothing in vbr does that.
 
 Which object a name holds does not matter for correctness, only for speed: a field is found by
 its attribute name alone (the classes share none), and any object that is not exactly of the
@@ -176,10 +175,11 @@ class SlotAccess:
         return node
 
     def _stmt(self, node: ast.stmt) -> list[ast.stmt]:
-        if isinstance(node, std.Assign) and len(node.targets) == 1 and (i := _field(node.targets[0])) is not None:
+        if (isinstance(node, std.Assign) and len(node.targets) == 1 and (i := _field(node.targets[0])) is not None
+                and not _rebinds(node.targets[0], node.value)):
             self._children(node)
             return [_set(node.targets[0].value, i, node.value)]
-        if isinstance(node, std.AugAssign) and (i := _field(node.target)) is not None and not _rebinds(node):
+        if isinstance(node, std.AugAssign) and (i := _field(node.target)) is not None and not _rebinds(node.target, node.value):
             # `st.steps += v` reads, evaluates v, adds in place, writes: the same steps in turn
             self._children(node)
             owner = node.target.value
@@ -197,11 +197,12 @@ def _field(node) -> int | None:
     return None
 
 
-def _rebinds(node) -> bool:
-    """`st.x += (st := o).y`: Python takes the owner once, before the value; the rewrite would
-    take it again after (such an augmented assignment keeps the generic path)."""
-    owner = node.target.value.id
-    return any(isinstance(n, std.NamedExpr) and n.target.id == owner for n in std.walk(node.value))
+def _rebinds(target, value) -> bool:
+    """`st.x += (st := o).y`, `st.x = (st := o)`: the value rebinds the name of the target's
+    owner, and when the owner is taken differs between Python and the rewritten call (such an
+    assignment keeps the generic path)."""
+    owner = target.value.id
+    return any(isinstance(n, std.NamedExpr) and n.target.id == owner for n in std.walk(value))
 
 
 def _set(owner: ast.expr, i: int, value: ast.expr) -> ast.stmt:
