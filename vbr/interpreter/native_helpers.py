@@ -1,11 +1,10 @@
 """The engine's own helpers that generated code calls, compiled beside it from their own source.
 
 Why. Generated code calls small helpers of the engine (`other_side`, `items_of`, `spend`,
-`counted_range`, ...) for what its templates do not write out: Volleyball High calls them about
-a thousand times a game. Compiled code calling a Python function pays for a Python frame each
-time; the same function compiled costs less. Measured against the helpers left in Python, in one
-process: native Cattack 1.06x, Volleyball High 1.04x, Siatka 1.02x, Tanto Cuore 1.00x
-(docs/performance.md, session 13).
+`counted_range`, ...) for what its templates do not write out: a bundled rule file calls them
+about a thousand times a game. Compiled code calling a Python function pays for a Python frame
+each time; the same function compiled costs less. Measured against the helpers left in Python,
+in one process: 1.02-1.07x on the bundled files (docs/performance.md, session 13).
 
 Which. A function of vbr.interpreter that a program's namespace holds, written at module level
 (no closure: a closure's values come from compiling the rules, not from its text), without

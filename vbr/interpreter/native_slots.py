@@ -4,7 +4,7 @@ Why. Generated code reads and writes the fields of the state, of frames and of c
 all the time (`st.steps += 1`, `fr.pc = 4`, `st.pending = _p`). CPython's interpreter does
 that through a specialised instruction that goes straight to the slot; compiled code asks
 `PyObject_GetAttr`, which looks the name up in the type and calls the slot's descriptor: a
-tenth of native Siatka's time (docs/performance.md, session 13). So in the text given to Cython,
+tenth of a bundled file's native time (docs/performance.md, session 13). So in the text given to Cython,
 `st.steps` becomes `vbr_get(st, I)` and `st.steps = v` becomes `vbr_set(st, I, v)`, where I
 numbers the field in FIELDS; the two C functions of PXD go to the slot when the object's type
 is exactly the field's class (as bound when a part is made), and otherwise do what Python does,
