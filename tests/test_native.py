@@ -227,7 +227,7 @@ def test_a_build_in_parts_calls_only_compiled_functions_and_plays_the_python_for
     compiled = load(CALLS, native=True)
     (modules,) = [m for key, m in N._LOADED.items() if key not in before]
     assert native_helpers.source(native_helpers.helpers(program.lowering.namespace).values()) is not None
-    assert len(modules) == 3 + 1 + 1  # and the seeds' module, and the engine's helpers'
+    assert len(modules) == 3 + 1 + 1  # and the seeds' module, and the engine's helpers
     assert generated_ops_left(compiled) == []
     # what each part's functions call is the compiled function of whichever part holds it
     ns = compiled.program.lowering.namespace
