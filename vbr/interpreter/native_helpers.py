@@ -39,11 +39,12 @@ def _compilable(f) -> bool:
             and f.__name__.isidentifier()  # not a lambda
             and (f.__module__ or "").startswith(PACKAGE) and not f.__code__.co_filename.startswith("<")):
         return False
-    for name in _names(f.__code__):
-        value = f.__globals__.get(name)
-        if name in f.__globals__ and not isinstance(value, _BOUND_ONCE + _CONSTANTS):
-            return False
-    return True
+    return all(isinstance(value, _BOUND_ONCE + _CONSTANTS) for value in _globals(f).values())
+
+
+def _globals(f: types.FunctionType) -> dict[str, object]:
+    """The globals a function reads, by name."""
+    return {n: f.__globals__[n] for n in _names(f.__code__) if n in f.__globals__}
 
 
 def _names(code: types.CodeType) -> set[str]:
@@ -69,8 +70,7 @@ def source(functions) -> tuple[str, list[types.FunctionType]] | None:
     imports: dict[str, str] = {}  # global name -> the module it is imported from
     defs, held = [], []
     for f in sorted(set(functions), key=lambda f: (f.__module__, f.__name__)):
-        wanted = {n: f.__globals__[n] for n in _names(f.__code__) if n in f.__globals__}
-        wanted[f.__name__] = f
+        wanted = {**_globals(f), f.__name__: f}
         if any(n in bound and bound[n] is not v for n, v in wanted.items()):
             continue
         d = _definition(f)
@@ -115,10 +115,10 @@ def swap(namespace: dict, chosen: dict[str, types.FunctionType], held: list, mod
     """Point the namespace's names of the helpers the module holds (`held`, as `source` gave
     them: not a namesake it left out) at their compiled form, before the generated code's parts
     read the namespace; returns how many."""
+    ids = {id(h) for h in held}
     swapped = 0
     for name, f in chosen.items():
-        compiled = getattr(module, f.__name__, None) if any(f is h for h in held) else None
-        if compiled is not None:
-            namespace[name] = compiled
+        if id(f) in ids:
+            namespace[name] = getattr(module, f.__name__)
             swapped += 1
     return swapped
