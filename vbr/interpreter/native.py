@@ -8,9 +8,10 @@ asked for (`load(..., native=True)`, `vbr sim --native`) and kept: a rule file w
 options loads its module from the cache the next time.
 
 What is compiled is the text of the lowered program (`ast.unparse` of our own `ast` nodes, never
-rule text) with two changes that do not change what it does: the builtins it calls are named
-(BUILTINS_BY_NAME), and the fields of the state, its frames and its choice points are read and
-written through their slots (native_slots.py, a .pxd every part cimports). It is wrapped in a
+rule text) with three changes that do not change what it does: the builtins it calls are named
+(BUILTINS_BY_NAME), the fields of the state, its frames and its choice points are read and
+written through their slots (native_slots.py), and its ordering comparisons compare small
+integers in C (native_compare.py); the C of both is in a .pxd every part cimports. It is wrapped in a
 function `make(ns, fields)` that takes the program's constants from its namespace and returns
 the functions: so each program gets functions of its own over its own constants, however many
 programs of the same rules one process loads. A large source is cut into parts compiled side by
@@ -18,7 +19,7 @@ side (PART_CHARS), each part a module with a `make` of its own and a `link` that
 calls of other parts' functions at their compiled form. One more module (SEEDS) gives the
 program a compiled `rng.derive`, for the seeds every new game derives, and one more holds the
 engine's helpers the generated code calls, compiled from their own source (native_helpers.py).
-The library is keyed by a hash of the parts and of everything the build depends on (the .pxd,
+The library is keyed by a hash of the parts and of everything the build depends on (the .pxds,
 this module's FORMAT, vbr's, Cython's and Python's versions, the compiler and its flags).
 Building is native_build.py's work, the cache folder native_cache.py's.
 """
@@ -30,10 +31,10 @@ import sys
 import sysconfig
 import textwrap
 
-from vbr.interpreter import native_build, native_cache, native_helpers, native_slots
+from vbr.interpreter import native_build, native_cache, native_compare, native_helpers, native_slots
 from vbr.interpreter.native_build import NativeUnavailable, unavailable  # noqa: F401  (the API's names)
 
-FORMAT = 4  # the shape of the source below: a change of it must change every key
+FORMAT = 5  # the shape of the source below: a change of it must change every key
 MAX_SOURCE = 1_500_000  # characters of generated source (the largest bundled file: 522,000): beyond, no build is tried
 # Cython's time doubles with each assignment expression nested in another (`(_t := ... (_u := ...))`,
 # the overflow checks of nested arithmetic): 18 deep takes seconds, 30 would take hours. A function
@@ -170,23 +171,26 @@ def _factory(defs: list, texts: list[str], free: list[str], builtin: dict, every
         link.append("    pass")
     body += link
     body.append("return ({" + ", ".join(f"{n!r}: {n}" for n in names) + "}, link)")
-    return (native_slots.IMPORT + "\n\n\ndef make(ns, fields):\n" + textwrap.indent("\n".join(body), "    ") + "\n",
+    return (native_slots.IMPORT + "\n" + native_compare.IMPORT + "\n\n\ndef make(ns, fields):\n" + textwrap.indent("\n".join(body), "    ") + "\n",
             names)
 
 
 def _native_text(d: ast.FunctionDef, builtin: dict) -> str:
     """`ast.unparse(d)` with each name of `builtin` read as the builtin's own name, and the
-    fields of the engine's objects read and written through their slots (native_slots.py); `d`
+    fields of the engine's objects read and written through their slots (native_slots.py), and
+    its ordering comparisons made in C where both sides are small integers (native_compare.py); `d`
     itself is left as it was (the program keeps its code). The nodes are swapped in place for
     the time of the unparse (copying the tree would cost more): one thread compiles a program."""
     renamed = [(n, n.id) for n in ast.walk(d) if isinstance(n, ast.Name) and n.id in builtin]
     for n, name in renamed:
         n.id = builtin[name]
-    slots = native_slots.SlotAccess()
+    slots, compares = native_slots.SlotAccess(), native_compare.IntCompares()
     try:
         slots.rewrite(d)
+        compares.rewrite(d)
         return ast.unparse(d)
     finally:
+        compares.undo()
         slots.undo()
         for n, name in renamed:
             n.id = name
@@ -229,7 +233,7 @@ def _install(program, namespace: dict, made: dict, codes: list) -> int:
 
 def headers() -> dict[str, str]:
     """Files every part's source reads besides itself (its cimports)."""
-    return {native_slots.MODULE + ".pxd": native_slots.pxd_text()}
+    return {native_slots.MODULE + ".pxd": native_slots.pxd_text(), native_compare.MODULE + ".pxd": native_compare.pxd_text()}
 
 
 def key_of(texts: list[str]) -> str:

@@ -1,0 +1,131 @@
+"""Ordering comparisons in compiled code (vbr/interpreter/native_compare.py): which comparisons
+of a generated function are rewritten, and what the C functions answer, built for real (Cython
+and `cc`) into a small module that exposes them: Python's own answer for every pair of values.
+
+That the rewritten, compiled rule files play the games of their Python form is
+tests/test_native.py's business."""
+from __future__ import annotations
+
+import ast
+import operator
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vbr.interpreter import native as N
+from vbr.interpreter import native_build as NB
+from vbr.interpreter import native_cache as NC
+from vbr.interpreter import native_compare as C
+from vbr.interpreter.scope import INT_MAX
+
+PROBE = f"""\
+{C.IMPORT}
+
+
+def compare(a, b, op):
+    return {C.COMPARE}(a, b, op)
+
+
+def fits(x):
+    return {C.FITS}(x)
+"""
+
+PYTHON = {0: operator.lt, 1: operator.le, 4: operator.gt, 5: operator.ge}
+
+
+@pytest.fixture(scope="module")
+def probe(tmp_path_factory):
+    where = str(tmp_path_factory.mktemp("compare"))
+    name = "vbr_compare_probe"
+    data = NB.build([PROBE], name, where, f"{where}/{name}{NB.suffix()}", N.headers())
+    (module,) = NC.load(NB.part_names(name, 1), data, where)
+    return module
+
+
+def rewritten(source: str) -> str:
+    tree = ast.parse(source)
+    before = ast.dump(tree)
+    compares = C.IntCompares()
+    compares.rewrite(tree)
+    text = ast.unparse(tree)
+    compares.undo()
+    assert ast.dump(tree) == before  # the program keeps its code as it was
+    return text
+
+
+def test_an_ordering_comparison_becomes_a_call_with_pythons_code_of_the_operator():
+    assert rewritten("a = x < 3") == "a = vbr_compare(x, 3, 0)"
+    assert rewritten("a = V[2] <= y") == "a = vbr_compare(V[2], y, 1)"
+    assert rewritten("a = f(x) > (t := V[1])") == "a = vbr_compare(f(x), (t := V[1]), 4)"
+    assert rewritten("a = L[0] >= -4") == "a = vbr_compare(L[0], -4, 5)"
+
+
+def test_a_chain_whose_middle_is_a_name_becomes_one_call_per_link():
+    assert rewritten("a = 0 <= t < 2") == "a = vbr_compare(0, t, 1) and vbr_compare(t, 2, 0)"
+
+
+def test_a_chain_whose_middle_is_evaluated_is_left_to_python():
+    # `0 <= f() < 2` calls f once; two links would call it twice
+    assert rewritten("a = 0 <= f() < 2") == "a = 0 <= f() < 2"
+
+
+def test_the_range_check_of_arithmetic_becomes_one_call():
+    source = f"a = t if {-INT_MAX} <= (t := x + y) <= {INT_MAX} else over(t)"
+    assert rewritten(source) == "a = t if vbr_fits((t := (x + y))) else over(t)"
+
+
+def test_equality_other_constants_and_c_numbers_are_left_to_cython():
+    for source in ["a = x == 3", "a = x != y", "a = x < 'b'", "a = x < True", "a = len(xs) > 10000",
+                   "a = (not x) < y", "a = x in y", "a = x < 0.5"]:
+        assert rewritten(source) == source
+    # the inner comparison is a C number once rewritten: the outer one is Cython's
+    assert rewritten("a = (x < y) < z") == "a = vbr_compare(x, y, 0) < z"
+
+
+def test_comparisons_nested_in_statements_and_calls_are_rewritten():
+    text = rewritten("while x < n:\n    if g(V[0] > 1):\n        x = x + 1")
+    assert text.count("vbr_compare") == 2 and "<" not in text and ">" not in text
+
+
+def test_the_declarations_are_part_of_the_builds_key(monkeypatch):
+    before = N.key_of(["x"])
+    monkeypatch.setattr(C, "PXD", C.PXD + "\n# changed\n")
+    assert N.key_of(["x"]) != before
+
+
+EDGES = [0, 1, -1, 2 ** 30 - 1, 2 ** 30, -(2 ** 30) + 1, -(2 ** 30), 2 ** 62, INT_MAX, -INT_MAX, INT_MAX + 1,
+         -INT_MAX - 1, 10 ** 30, -(10 ** 30)]
+integers = st.one_of(st.sampled_from(EDGES), st.integers(-5, 5), st.integers(-(2 ** 40), 2 ** 40), st.integers(),
+                     st.booleans())
+
+
+def test_compare_and_fits_answer_as_python_at_the_edges_of_machine_words(probe):
+    for a in EDGES:
+        assert probe.fits(a) is (-INT_MAX <= a <= INT_MAX), a
+        for b in EDGES:
+            for op, python in PYTHON.items():
+                assert probe.compare(a, b, op) is python(a, b), (a, b, op)
+
+
+@given(integers, integers, st.sampled_from(sorted(PYTHON)))
+def test_compare_answers_as_python_orders_integers_and_bools(probe, a, b, op):
+    assert probe.compare(a, b, op) is PYTHON[op](a, b)
+
+
+@given(integers)
+def test_fits_says_whether_a_value_is_in_the_languages_range_of_integers(probe, x):
+    assert probe.fits(x) is (-INT_MAX <= x <= INT_MAX)
+
+
+def test_values_other_than_integers_are_ordered_and_refused_as_python_does(probe):
+    assert probe.compare("a", "b", 0) is True and probe.compare((1, 2), (1, 1), 4) is True
+    assert probe.compare(2, 1.5, 4) is True
+    with pytest.raises(TypeError) as python:
+        None < 1
+    with pytest.raises(TypeError) as compiled:
+        probe.compare(None, 1, 0)
+    assert str(compiled.value) == str(python.value)
+    with pytest.raises(TypeError) as compiled:
+        probe.fits("7")
+    assert "'<=' not supported" in str(compiled.value)
