@@ -71,6 +71,28 @@ def test_the_helpers_are_one_text_with_their_globals_imported_from_their_own_mod
     assert "vbr_get(st" in text  # st.steps through its slot
 
 
+def test_the_engine_functions_a_helper_calls_are_compiled_with_it():
+    from vbr.interpreter import scope, statements
+    text, held = H.source([statements.repeat_count])
+    assert held == [scope.spend, statements.repeat_count]  # spend, called by repeat_count, is held too
+    tree = ast.parse(text)
+    assert [d.name for d in tree.body if isinstance(d, ast.FunctionDef)] == ["spend", "repeat_count"]
+    imports = {a.name for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names}
+    assert "spend" not in imports and {"Fault", "OverBudget"} <= imports
+
+
+def calls_a_list_reader():
+    return reads_a_list()
+
+
+def test_a_called_function_that_cannot_be_compiled_is_imported_as_it_is(monkeypatch):
+    monkeypatch.setattr(calls_a_list_reader, "__module__", "vbr.interpreter.somewhere")
+    monkeypatch.setattr(reads_a_list, "__module__", "vbr.interpreter.somewhere")
+    text, held = H.source([calls_a_list_reader])
+    assert held == [calls_a_list_reader]
+    assert "from vbr.interpreter.somewhere import reads_a_list" in text.splitlines()
+
+
 def test_a_global_read_only_in_a_comprehension_is_imported_too(monkeypatch):
     monkeypatch.setattr(faults_of, "__module__", "vbr.interpreter.somewhere")
     text, held = H.source([faults_of])
