@@ -53,6 +53,13 @@ def test_module_level_functions_of_the_engine_are_chosen_and_closures_and_method
     assert any(isinstance(v, types.MethodType) for v in left)  # Court.step, bound to the court
 
 
+def test_reach_and_a_repeats_count_down_are_helpers_not_closures():
+    from vbr.interpreter import statements
+    chosen = H.helpers(namespace(COURT)).values()
+    assert B.reach_of in chosen  # its memo and the court are passed in
+    assert statements.count_down in H.helpers(namespace("volleyball-high")).values()
+
+
 def test_a_function_whose_globals_may_be_rebound_is_not_chosen(monkeypatch):
     monkeypatch.setattr(reads_a_list, "__module__", "vbr.interpreter.somewhere")
     assert H.helpers({"C1": reads_a_list, "C2": B.other_side}) == {"C2": B.other_side}

@@ -47,9 +47,11 @@ def _want(c, node, i, t, want, what):
         c.diags.error(node.args[i].span, f"{what} must be {T.show(want)}, not {T.show(t)}")
 
 
-def _calls(c, fn, helper, *args):
-    """`fn` reads as `helper(arg values...)` in lowered code."""
-    return c._py(fn, lambda low: P.call(low.ref(helper), *(low.expr(a) for a in args)))
+def _calls(c, fn, helper, *args, bound: tuple = ()):
+    """`fn` reads as `helper(*bound, arg values...)` in lowered code. `bound` are objects made
+    when the rules are compiled (a memo, the court): passed in, rather than closed over, they let
+    `helper` be a module-level function, which native code compiles (native_helpers.py)."""
+    return c._py(fn, lambda low: P.call(low.ref(helper), *(low.ref(b) for b in bound), *(low.expr(a) for a in args)))
 
 
 def _zone_list(low, f) -> ast.expr:
@@ -294,7 +296,12 @@ def _space(c, node, fs, ts):
     fn = lambda st, L: court.space(sname, side(st, L))  # noqa: E731
     if court is None:
         return fn, "cell"
-    return c._py(fn, lambda low: P.call(low.ref(court.space), ast.Constant(sname), low.expr(side))), "cell"
+
+    def template(low):
+        """`Court.space` written out: `cells.get((side, name))`."""
+        key = ast.Tuple([low.expr(side), ast.Constant(sname)], ast.Load())
+        return P.call(ast.Attribute(low.ref(court._space_cell), "get", ast.Load()), key)
+    return c._py(fn, template), "cell"
 
 
 def _cell_fn(name, method, rtype):
@@ -380,25 +387,27 @@ def _reach(c, node, fs, ts):
 
     answers: dict = {}  # this call's answers by its arguments, before any work (Court.reach remembers too)
 
-    def reach_of(n, at, s, ds, net):
-        key = (n, at, s, ds, net)
-        found = answers.get(key)
-        if found is not None:
-            return found
-        if not 0 <= n <= 64:
-            raise Fault(f"`reach` distance {n} is out of 0..64")
-        if net < 0:
-            raise Fault(f"`reach`'s net cost is {net}: it must be 0 or more")
-        found = court.reach(at, n, s, [vec[d] for d in ds], net)
-        if len(answers) < 1 << 16:
-            answers[key] = found
-        return found
-
     def reach(st, L):
-        return reach_of(dist(st, L), cell(st, L), side(st, L), dirs(st, L), net_cost(st, L))
+        return reach_of(answers, court, vec, dist(st, L), cell(st, L), side(st, L), dirs(st, L), net_cost(st, L))
     if court is None:
         return reach, "list:cell"
-    return _calls(c, reach, reach_of, dist, cell, side, dirs, net_cost), "list:cell"
+    return _calls(c, reach, reach_of, dist, cell, side, dirs, net_cost, bound=(answers, court, vec)), "list:cell"
+
+
+def reach_of(answers: dict, court, vec, n, at, s, ds, net):
+    """`reach`'s cells, remembered in the call's own `answers` by its arguments."""
+    key = (n, at, s, ds, net)
+    found = answers.get(key)
+    if found is not None:
+        return found
+    if not 0 <= n <= 64:
+        raise Fault(f"`reach` distance {n} is out of 0..64")
+    if net < 0:
+        raise Fault(f"`reach`'s net cost is {net}: it must be 0 or more")
+    found = court.reach(at, n, s, [vec[d] for d in ds], net)
+    if len(answers) < 1 << 16:
+        answers[key] = found
+    return found
 
 
 @builtin("distance")

@@ -512,11 +512,8 @@ class StmtCompiler:
         self._loop_action(start, build, s.span, b)
 
         def again(st, L):
-            if L[left] > 0:
-                L[left] -= 1
-                return True
-            return False
-        self.low.expr_template(again, lambda low: P.call(low.ref(again), P.load("st"), P.load("L")))
+            return count_down(L, left)
+        self.low.expr_template(again, lambda low: P.call(low.ref(count_down), P.load("L"), ast.Constant(left)))
         self._loop(b, s.span, scope.child(loop=True), s.body, again)
 
     def s_Loop(self, b, s: A.Loop, scope, loop):
@@ -858,6 +855,14 @@ def create_count(st, n) -> int:
         raise Fault(f"`create ... times {n}`: out of 0..10000")
     spend(st, n)
     return n
+
+
+def count_down(L: list, slot: int) -> bool:
+    """Whether a `repeat` has a round left (its count in `L[slot]`), the round counted off."""
+    if L[slot] > 0:
+        L[slot] -= 1
+        return True
+    return False
 
 
 def repeat_count(st, n, cap: int) -> int:
