@@ -503,3 +503,15 @@ def test_an_observation_never_names_a_card_the_seat_cannot_see(tmp_path):
     st.apply_index(0)  # the blind guess takes #0 to the public pile: seen now, it is named
     assert st.observation(1)["zones"]["pile"] == ["#0 Card(v=1)"]
     assert st.observation(1)["vars"]["laid"] == "hidden"  # #1 is still in seat 0's hand
+
+
+@pytest.mark.parametrize("lower", [True, False])
+def test_a_procedure_calling_itself_stops_at_the_depth_limit_in_both_forms(tmp_path, lower):
+    p = write(tmp_path, 'game "x"\nlimit depth 30\nvar n: int = 0\nstart p\nproc deeper() {\n  n += 1\n  deeper()\n}\n'
+                        'phase p {\n  deeper()\n  end draw\n}\n')
+    game, sink = load(p, lower=lower), []
+    with pytest.raises(VbrRuntimeError, match=r"g.vbr:7:3: error: calls nest deeper than 30"):
+        game.new_state(0, sink=sink)
+    # the phase's frame and 29 calls make 30 frames: the 29th call's own call is refused
+    (st,) = sink
+    assert st.vals[0] == 29 and len(st.stack) == 30

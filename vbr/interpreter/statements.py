@@ -392,7 +392,7 @@ class StmtCompiler:
             frame = ast.List([low.expr(f) for f in args] + [ast.Constant(None)] * (code.nlocals - len(args)), ast.Load())
             return _new_frame(low, code, frame) + [
                 ast.Assign([ast.Attribute(P.load("fr"), "pc", ast.Store())], ast.Constant(nxt)),
-                ast.Return(P.call(P.state_attr("push"), P.load("_f")))]
+                *_push_written_out(low, self.p.depth_limit)]
         call.recipe = ("tail", tail)
         b.emit(call, c.span)
 
@@ -908,11 +908,25 @@ def _new_frame(low, code: Code, locals_: ast.expr) -> list:
             ast.Assign([ast.Attribute(P.load("_f"), "L", ast.Store())], locals_)]
 
 
+def _push_written_out(low, limit: int) -> list:
+    """`return st.push(_f)` with State.push written out; at the depth limit, State.push itself
+    is called, for its error."""
+    t = low.tmp()
+    stack = P.load(t)
+    return [ast.Assign([P.store(t)], P.state_attr("stack")),
+            ast.If(ast.Compare(P.call(low.ref(len), stack), [ast.GtE()], [ast.Constant(limit)]),
+                   [ast.Return(P.call(P.state_attr("push"), P.load("_f")))], []),
+            ast.Expr(P.call(ast.Attribute(stack, "append", ast.Load()), P.load("_f"))),
+            ast.Return(ast.Constant(True))]
+
+
 def return_op(st, fr):
     return st.pop()
 
 
-return_op.recipe = ("tail", lambda low: [ast.Return(P.call(P.state_attr("pop")))])
+# State.pop written out
+return_op.recipe = ("tail", lambda low: [ast.Expr(P.call(ast.Attribute(P.state_attr("stack"), "pop", ast.Load()))),
+                                         ast.Return(ast.Constant(True))])
 
 
 def _store_template(low, store, value) -> list:
