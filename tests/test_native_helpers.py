@@ -53,10 +53,11 @@ def test_module_level_functions_of_the_engine_are_chosen_and_closures_and_method
     assert any(isinstance(v, types.MethodType) for v in left)  # Court.step, bound to the court
 
 
-def test_reach_and_a_repeats_count_down_are_helpers_not_closures():
-    from vbr.interpreter import statements
+def test_reach_step_and_a_repeats_count_down_are_helpers_not_closures():
+    from vbr.interpreter import court, statements
     chosen = H.helpers(namespace(COURT)).values()
     assert B.reach_of in chosen  # its memo and the court are passed in
+    assert court.shifted in chosen  # `step` without a net cost
     assert statements.count_down in H.helpers(namespace("volleyball-high")).values()
 
 

@@ -13,6 +13,7 @@ from vbr.builtin_signatures import SIGNATURES, Signature
 from vbr.interpreter import pyast as ast
 
 from vbr.interpreter import lowering as P
+from vbr.interpreter.court import shifted
 from vbr.interpreter import types as T
 from vbr.interpreter.scope import Fault
 from vbr.interpreter.values import Cell, ZoneRef
@@ -357,7 +358,9 @@ def _step(c, node, fs, ts):
         return court.step(cell(st, L), vec[d(st, L)], side(st, L), n(st, L))
 
     def template(low):
-        return P.call(low.ref(court.step), low.expr(cell), P.subscript(low.ref(vec), low.expr(d)),
+        """Court.step at its default net cost (1: the net costs what any cell costs) is
+        `shifted`, a helper native code compiles."""
+        return P.call(low.ref(shifted), low.expr(cell), P.subscript(low.ref(vec), low.expr(d)),
                       low.expr(side), low.expr(n))
     return (c._py(step, template) if court is not None else step), "cell"
 

@@ -108,9 +108,7 @@ class Court:
         # self.frame and Cell() written out: every bounce of a ball comes through here
         if net_cost != 1 and self.net:
             return self._step_paying(c, vec, side, n, net_cost)
-        if side == 0:
-            return _new_cell(Cell, (c[0] + vec[0] * n, c[1] + vec[1] * n))
-        return _new_cell(Cell, (c[0] - vec[0] * n, c[1] - vec[1] * n))
+        return shifted(c, vec, side, n)
 
     def _step_paying(self, c: Cell, vec: tuple[int, int], side: int, n: int, net_cost: int) -> Cell:
         """Unit steps until `n` is paid, a step onto a net row costing `net_cost` (0: crossing
@@ -187,6 +185,14 @@ class Court:
 
 
 _new_cell = tuple.__new__
+
+
+def shifted(c: Cell, vec: tuple[int, int], side: int, n: int) -> Cell:
+    """`n` times `vec` from `c`, in `side`'s frame: Court.step where the net costs what any
+    cell costs (a module-level function, which native code compiles: native_helpers.py)."""
+    if side == 0:
+        return _new_cell(Cell, (c[0] + vec[0] * n, c[1] + vec[1] * n))
+    return _new_cell(Cell, (c[0] - vec[0] * n, c[1] - vec[1] * n))
 
 
 def _sign(v: int) -> int:
