@@ -73,6 +73,14 @@ def test_an_augmented_field_is_read_added_to_in_place_and_written_back():
         f"_slot = vbr_get(st, {i('steps')})", "_slot += len(x)", f"vbr_set(st, {i('steps')}, _slot)"]
 
 
+def test_a_chained_assignment_evaluates_its_value_once_and_assigns_each_target_in_turn():
+    assert rewritten("s = st.steps = st.steps + n").splitlines() == [
+        f"_slot = vbr_get(st, {i('steps')}) + n", "s = _slot", f"vbr_set(st, {i('steps')}, _slot)"]
+    assert rewritten("st.pending = st.result = None").splitlines() == [
+        "_slot = None", f"vbr_set(st, {i('pending')}, _slot)", f"vbr_set(st, {i('result')}, _slot)"]
+    assert rewritten("a = b = f()") == "a = b = f()"  # no field: as it was
+
+
 def test_a_field_assignment_whose_value_rebinds_its_owner_keeps_the_generic_path():
     # Python adds to the `steps` of the state `st` named before the value rebound it, and
     # assigns `pending` on the one named after

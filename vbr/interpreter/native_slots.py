@@ -179,6 +179,14 @@ class SlotAccess:
                 and not _rebinds(node.targets[0], node.value)):
             self._children(node)
             return [_set(node.targets[0].value, i, node.value)]
+        if (isinstance(node, std.Assign) and len(node.targets) > 1 and any(_field(t) is not None for t in node.targets)
+                and not any(_rebinds(t, node.value) for t in node.targets if _field(t) is not None)):
+            # `s = st.steps = v` evaluates v once, then assigns each target from the left
+            self._children(node)
+            temp = ast.Name(TEMP, ast.Load())
+            return [ast.Assign([ast.Name(TEMP, ast.Store())], node.value),
+                    *(_set(t.value, i, temp) if (i := _field(t)) is not None else ast.Assign([t], temp)
+                      for t in node.targets)]
         if isinstance(node, std.AugAssign) and (i := _field(node.target)) is not None and not _rebinds(node.target, node.value):
             # `st.steps += v` reads, evaluates v, adds in place, writes: the same steps in turn
             self._children(node)
