@@ -27,7 +27,7 @@ from test_lowering import both_forms, final_state, random_game_log
 from vbr.interpreter import native as N
 from vbr.interpreter import native_build as NB
 from vbr.interpreter import native_cache as NC
-from vbr.interpreter import native_compare, native_helpers, native_slots, rng
+from vbr.interpreter import native_helpers, native_ints, native_slots, rng
 from vbr.interpreter.game import load
 
 CORPUS = sorted((FIXTURES / "valid").glob("every_construct_*.vbr"))
@@ -178,7 +178,7 @@ def test_the_compiled_code_reaches_nothing_but_what_the_program_hands_it():
     """Python runs the generated code with no builtins; Cython resolves a name that is not
     assigned anywhere as a builtin. So in the text given to Cython, a function's only global
     names are builtins the program's namespace holds under other names (`len` for C5) and the
-    slot accessors and comparisons the part cimports (native_slots.py, native_compare.py): every other name is a parameter, a
+    slot accessors and comparisons the part cimports (native_slots.py, native_ints.py): every other name is a parameter, a
     local, or one `make` reads from the program's namespace. Each part holds `make`, its
     functions and `link`, and `link` rebinds exactly the functions of other parts that the part
     calls."""
@@ -189,7 +189,7 @@ def test_the_compiled_code_reaches_nothing_but_what_the_program_hands_it():
     assert len(parts) == 2  # Siatka's functions are between one and two PART_CHARS
     handed = {v.__name__ for v in program.lowering.namespace.values() if any(v is b for b in N.BUILTINS_BY_NAME)}
     assert {"len", "tuple"} <= handed
-    cimported = (native_slots.GET, native_slots.SET, native_slots.BIND, native_compare.COMPARE, native_compare.FITS)
+    cimported = (native_slots.GET, native_slots.SET, native_slots.BIND, native_ints.COMPARE, native_ints.FITS, native_ints.ITEM)
     every = {n for _, names in parts for n in names}
     named, linked = set(), set()
     assert len(every) > 20

@@ -10,8 +10,9 @@ options loads its module from the cache the next time.
 What is compiled is the text of the lowered program (`ast.unparse` of our own `ast` nodes, never
 rule text) with three changes that do not change what it does: the builtins it calls are named
 (BUILTINS_BY_NAME), the fields of the state, its frames and its choice points are read and
-written through their slots (native_slots.py), and its ordering comparisons compare small
-integers in C (native_compare.py); the C of both is in a .pxd every part cimports. It is wrapped in a
+written through their slots (native_slots.py), and its ordering comparisons and computed
+indexes take small integers in C (native_ints.py); the C of both is in .pxd files every part
+cimports. It is wrapped in a
 function `make(ns, fields)` that takes the program's constants from its namespace and returns
 the functions: so each program gets functions of its own over its own constants, however many
 programs of the same rules one process loads. A large source is cut into parts compiled side by
@@ -31,7 +32,7 @@ import sys
 import sysconfig
 import textwrap
 
-from vbr.interpreter import native_build, native_cache, native_compare, native_helpers, native_slots
+from vbr.interpreter import native_build, native_cache, native_helpers, native_ints, native_slots
 from vbr.interpreter.native_build import NativeUnavailable, unavailable  # noqa: F401  (the API's names)
 
 FORMAT = 5  # the shape of the source below: a change of it must change every key
@@ -171,26 +172,26 @@ def _factory(defs: list, texts: list[str], free: list[str], builtin: dict, every
         link.append("    pass")
     body += link
     body.append("return ({" + ", ".join(f"{n!r}: {n}" for n in names) + "}, link)")
-    return (native_slots.IMPORT + "\n" + native_compare.IMPORT + "\n\n\ndef make(ns, fields):\n" + textwrap.indent("\n".join(body), "    ") + "\n",
+    return (native_slots.IMPORT + "\n" + native_ints.IMPORT + "\n\n\ndef make(ns, fields):\n" + textwrap.indent("\n".join(body), "    ") + "\n",
             names)
 
 
 def _native_text(d: ast.FunctionDef, builtin: dict) -> str:
     """`ast.unparse(d)` with each name of `builtin` read as the builtin's own name, and the
     fields of the engine's objects read and written through their slots (native_slots.py), and
-    its ordering comparisons made in C where both sides are small integers (native_compare.py); `d`
+    its ordering comparisons and computed indexes done in C for small integers (native_ints.py); `d`
     itself is left as it was (the program keeps its code). The nodes are swapped in place for
     the time of the unparse (copying the tree would cost more): one thread compiles a program."""
     renamed = [(n, n.id) for n in ast.walk(d) if isinstance(n, ast.Name) and n.id in builtin]
     for n, name in renamed:
         n.id = builtin[name]
-    slots, compares = native_slots.SlotAccess(), native_compare.IntCompares()
+    slots, ints = native_slots.SlotAccess(), native_ints.IntOps()
     try:
         slots.rewrite(d)
-        compares.rewrite(d)
+        ints.rewrite(d)
         return ast.unparse(d)
     finally:
-        compares.undo()
+        ints.undo()
         slots.undo()
         for n, name in renamed:
             n.id = name
@@ -233,7 +234,7 @@ def _install(program, namespace: dict, made: dict, codes: list) -> int:
 
 def headers() -> dict[str, str]:
     """Files every part's source reads besides itself (its cimports)."""
-    return {native_slots.MODULE + ".pxd": native_slots.pxd_text(), native_compare.MODULE + ".pxd": native_compare.pxd_text()}
+    return {native_slots.MODULE + ".pxd": native_slots.pxd_text(), native_ints.MODULE + ".pxd": native_ints.pxd_text()}
 
 
 def key_of(texts: list[str]) -> str:

@@ -1,6 +1,6 @@
-"""Ordering comparisons in compiled code (vbr/interpreter/native_compare.py): which comparisons
-of a generated function are rewritten, and what the C functions answer, built for real (Cython
-and `cc`) into a small module that exposes them: Python's own answer for every pair of values.
+"""Small integers in compiled code (vbr/interpreter/native_ints.py): which comparisons and
+indexes of a generated function are rewritten, and what the C functions answer, built for real
+(Cython and `cc`) into a small module that exposes them: Python's own answer for every value.
 
 That the rewritten, compiled rule files play the games of their Python form is
 tests/test_native.py's business."""
@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from vbr.interpreter import native as N
 from vbr.interpreter import native_build as NB
 from vbr.interpreter import native_cache as NC
-from vbr.interpreter import native_compare as C
+from vbr.interpreter import native_ints as C
+from vbr.interpreter.values import Ent
 from vbr.interpreter.scope import INT_MAX
 
 PROBE = f"""\
@@ -29,6 +30,10 @@ def compare(a, b, op):
 
 def fits(x):
     return {C.FITS}(x)
+
+
+def item(x, i):
+    return {C.ITEM}(x, i)
 """
 
 PYTHON = {0: operator.lt, 1: operator.le, 4: operator.gt, 5: operator.ge}
@@ -36,8 +41,8 @@ PYTHON = {0: operator.lt, 1: operator.le, 4: operator.gt, 5: operator.ge}
 
 @pytest.fixture(scope="module")
 def probe(tmp_path_factory):
-    where = str(tmp_path_factory.mktemp("compare"))
-    name = "vbr_compare_probe"
+    where = str(tmp_path_factory.mktemp("ints"))
+    name = "vbr_ints_probe"
     data = NB.build([PROBE], name, where, f"{where}/{name}{NB.suffix()}", N.headers())
     (module,) = NC.load(NB.part_names(name, 1), data, where)
     return module
@@ -46,7 +51,7 @@ def probe(tmp_path_factory):
 def rewritten(source: str) -> str:
     tree = ast.parse(source)
     before = ast.dump(tree)
-    compares = C.IntCompares()
+    compares = C.IntOps()
     compares.rewrite(tree)
     text = ast.unparse(tree)
     compares.undo()
@@ -129,3 +134,44 @@ def test_values_other_than_integers_are_ordered_and_refused_as_python_does(probe
     with pytest.raises(TypeError) as compiled:
         probe.fits("7")
     assert "'<=' not supported" in str(compiled.value)
+
+
+def test_a_computed_index_becomes_a_call_and_a_constant_index_or_slice_does_not():
+    assert rewritten("a = E[_t][1]") == "a = vbr_item(E, _t)[1]"
+    assert rewritten("a = Z[C3[s] if s is not None else f(s)]") == \
+        "a = vbr_item(Z, vbr_item(C3, s) if s is not None else f(s))"
+    for source in ["a = V[3]", "a = V[-1]", "a = V[1:3]", "a = V[i:]", "V[i] = 2", "a = D[i, j]"]:
+        assert rewritten(source) == source
+
+
+ITEMS = st.one_of(st.sampled_from([-(2 ** 30), -3, -1, 0, 1, 2, 3, 2 ** 30, 2 ** 70]), st.integers(-8, 8))
+
+
+@given(st.lists(st.integers(), max_size=6), ITEMS, st.booleans())
+def test_item_answers_as_python_indexes_lists_and_tuples(probe, xs, i, as_tuple):
+    x = tuple(xs) if as_tuple else xs
+    for index in (i, Ent(i) if i >= 0 else i):
+        try:
+            expected = x[index]
+        except IndexError as python:
+            with pytest.raises(IndexError) as compiled:
+                probe.item(x, index)
+            assert str(compiled.value) == str(python)
+        else:
+            assert probe.item(x, index) is expected
+
+
+def test_item_of_other_containers_and_indexes_is_pythons(probe):
+    class Tracked(list):
+        def __getitem__(self, i):
+            return ("seen", i)
+
+    assert probe.item({3: "three"}, 3) == "three" and probe.item("abc", 1) == "b"
+    assert probe.item(Tracked([1, 2]), 0) == ("seen", 0)  # not exactly a list: its own indexing
+    assert probe.item([5, 6], True) == 6  # a bool is an int, as Python indexes it
+    index = None
+    with pytest.raises(TypeError) as python:
+        [1][index]
+    with pytest.raises(TypeError) as compiled:
+        probe.item([1], index)
+    assert str(compiled.value) == str(python.value)

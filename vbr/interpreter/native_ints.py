@@ -1,22 +1,29 @@
-"""Ordering comparisons in compiled code without Python's rich comparison, when both sides are
-small integers.
+"""Small integers in compiled code: ordering comparisons and indexing done in C when the
+values are small integers, and by Python's own means otherwise.
 
 Why. Generated code orders integers all the time: a seat against the number of seats
 (`0 <= _t < 2`), a counter against a limit, and every `+`, `-` and `*` of the language is
 checked against the range of its integers (`-MAX <= (_t := a + b) <= MAX`, lowering.arith).
 Cython compiles `a < b` on objects as `PyObject_RichCompare`, which dispatches on the type,
-hands back a bool object and is then asked for its truth: with the integer's own comparison,
-about 5 % of a bundled file's native time (docs/performance.md, session 14). So in the text given to
-Cython, `a < b` becomes `vbr_compare(a, b, OP)`, a chain of them (`0 <= i < n`, the middle a name
-or a constant) one call per link joined by `and`, and the range check `vbr_fits(x)`. The C
-functions compare the machine values when both sides are exactly `int` and small enough to sit
-in one machine word of the integer (CPython's "compact" integers); anything else takes Python's
-own path (`PyObject_RichCompareBool`), so errors and the order of non-integers are Python's.
+hands back a bool object and is then asked for its truth. And it indexes tables by computed
+integers (`E[_t]`, a card's fields by its id) through `PyObject_GetItem`, which converts the index
+through three more calls. Together about a fifth of a bundled file's instructions
+(docs/performance.md, session 14). So in the text given to Cython:
 
-The value of a comparison is a bool either way: Python's built-in types answer an ordering
-with a bool, and a rule file's values are built-in types. A side that Cython may hold as a C
-number (a call of `len`, another comparison, `not`) is left to Cython, which compares C numbers
-itself; wrapping it would box it first.
+- `a < b` becomes `vbr_compare(a, b, OP)`, a chain of them (`0 <= i < n`, the middle a name or
+  a constant) one call per link joined by `and`, and the range check `vbr_fits(x)`; both sides
+  exactly `int` and small enough to sit in one machine word of the integer (CPython's
+  "compact" integers) are compared as machine numbers;
+- `x[i]` (read, `i` neither a constant nor a slice) becomes `vbr_item(x, i)`: `x` exactly a list
+  or tuple and `i` a compact `int` (a card's id, `Ent`, is an int subclass: CPython indexes by
+  an int subclass's value too) within its length reads the item at once.
+
+Anything else takes Python's own path (`PyObject_RichCompareBool`, `PyObject_GetItem`), so
+errors, negative indexes and the order of non-integers are Python's. The value of a comparison
+is a bool either way: Python's built-in types answer an ordering with a bool, and a rule file's
+values are built-in types. A side that Cython may hold as a C number (a call of `len`, another
+comparison, `not`) is left to Cython, which compares C numbers itself; wrapping it would box it
+first. Constant indexes are left to Cython too, which has its own fast path for them.
 """
 from __future__ import annotations
 
@@ -26,9 +33,9 @@ from vbr.interpreter import pyast as ast  # the node classes to make (located)
 
 from vbr.interpreter.scope import INT_MAX
 
-COMPARE, FITS = "vbr_compare", "vbr_fits"
-MODULE = "vbr_compare"  # the .pxd beside each part's source
-IMPORT = f"from cython.cimports.{MODULE} import {COMPARE}, {FITS}"
+COMPARE, FITS, ITEM = "vbr_compare", "vbr_fits", "vbr_item"
+MODULE = "vbr_ints"  # the .pxd beside each part's source
+IMPORT = f"from cython.cimports.{MODULE} import {COMPARE}, {FITS}, {ITEM}"
 
 # Python's comparison codes (object.h), which PyObject_RichCompareBool takes as they are
 OPS = {std.Lt: 0, std.LtE: 1, std.Gt: 4, std.GtE: 5}
@@ -76,6 +83,26 @@ cdef extern from *:
         return r;
     }
 
+    static inline PyObject *vbr_item(PyObject *o, PyObject *i) {
+        if (PyLong_Check(i) && VBR_COMPACT(i)) {
+            long long k = VBR_COMPACT_VALUE(i);
+            if (PyList_CheckExact(o)) {
+                if (k >= 0 && k < PyList_GET_SIZE(o)) {
+                    PyObject *v = PyList_GET_ITEM(o, k);
+                    Py_INCREF(v);
+                    return v;
+                }
+            } else if (PyTuple_CheckExact(o)) {
+                if (k >= 0 && k < PyTuple_GET_SIZE(o)) {
+                    PyObject *v = PyTuple_GET_ITEM(o, k);
+                    Py_INCREF(v);
+                    return v;
+                }
+            }
+        }
+        return PyObject_GetItem(o, i);
+    }
+
     /* -LLONG_MAX <= x <= LLONG_MAX */
     static inline int vbr_fits(PyObject *x) {
         if (PyLong_CheckExact(x) && VBR_COMPACT(x))
@@ -85,6 +112,7 @@ cdef extern from *:
     """
     bint vbr_compare(object a, object b, int op) except -1
     bint vbr_fits(object x) except -1
+    object vbr_item(object o, object i)
 '''
 
 
@@ -93,9 +121,10 @@ def pxd_text() -> str:
     return PXD
 
 
-class IntCompares:
-    """Rewrites a generated function's ordering comparisons into vbr_compare/vbr_fits calls in
-    place, for the time of an unparse: `undo()` puts back every node it replaced."""
+class IntOps:
+    """Rewrites a generated function's ordering comparisons and computed indexes into calls of
+    vbr_compare, vbr_fits and vbr_item in place, for the time of an unparse: `undo()` puts back
+    every node it replaced."""
 
     def __init__(self):
         self.swaps: list[tuple[object, str, object]] = []
@@ -123,8 +152,12 @@ class IntCompares:
     def _node(self, node):
         if not isinstance(node, std.AST):
             return node
-        self.rewrite(node)  # the sides first: a comparison may hold another
-        return compiled(node) if isinstance(node, std.Compare) else node
+        self.rewrite(node)  # the parts first: a comparison may hold another
+        if isinstance(node, std.Compare):
+            return compiled(node)
+        if isinstance(node, std.Subscript) and isinstance(node.ctx, std.Load) and _computed(node.slice):
+            return _call(ITEM, [node.value, node.slice])
+        return node
 
 
 def compiled(node: std.Compare) -> ast.expr:
@@ -138,6 +171,12 @@ def compiled(node: std.Compare) -> ast.expr:
         return node  # a middle side is evaluated once: only a name or constant may be read twice
     links = [_call(COMPARE, [a, b, ast.Constant(OPS[type(op)])]) for a, op, b in zip(sides, node.ops, sides[1:])]
     return links[0] if len(links) == 1 else ast.BoolOp(ast.And(), links)
+
+
+def _computed(index) -> bool:
+    """An index worked out at run time: not a constant, a slice or a tuple (Cython indexes by a
+    constant itself)."""
+    return not isinstance(index, (std.Constant, std.Slice, std.Tuple)) and _integer(index) is None
 
 
 def _is_range_check(node: std.Compare) -> bool:
