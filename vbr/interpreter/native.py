@@ -3,7 +3,7 @@ into one shared library, kept in the user's cache directory.
 
 Why. The generated functions are most of a game's time, and CPython spends much of it between
 their bytecodes. Compiled as they are (no types added), the same functions play the same games
-1.2-1.6x as fast (docs/performance.md, sessions 10-13). A build takes from seconds to minutes, so it is
+1.2-1.6x as fast (docs/performance.md, sessions 10-14). A build takes from seconds to minutes, so it is
 asked for (`load(..., native=True)`, `vbr sim --native`) and kept: a rule file with the same
 options loads its module from the cache the next time.
 
