@@ -19,3 +19,27 @@ def rule_files():
 
 def scenario_files():
     return sorted((RULES / "tests").glob("*.vbr"))
+
+
+def built_probe(where: str, name: str, text: str):
+    """`text` built for real (Cython and `cc`) as the one module of a library in `where`, with the
+    .pxd files every native part cimports, and loaded."""
+    from vbr.interpreter import native as N
+    from vbr.interpreter import native_build as NB
+    from vbr.interpreter import native_cache as NC
+    data = NB.build([text], name, where, f"{where}/{name}{NB.suffix()}", N.headers())
+    (module,) = NC.load(NB.part_names(name, 1), data, where)
+    return module
+
+
+def rewritten_by(rewriter, source: str) -> str:
+    """The text of `source` rewritten by `rewriter` (native_slots, native_ints), which must leave
+    the tree as it found it once undone (the program keeps its code)."""
+    import ast
+    tree = ast.parse(source)
+    before = ast.dump(tree)
+    rewriter.rewrite(tree)
+    text = ast.unparse(tree)
+    rewriter.undo()
+    assert ast.dump(tree) == before
+    return text

@@ -6,16 +6,14 @@ That the rewritten, compiled rule files play the games of their Python form is
 tests/test_native.py's business."""
 from __future__ import annotations
 
-import ast
 import operator
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import built_probe, rewritten_by
 from vbr.interpreter import native as N
-from vbr.interpreter import native_build as NB
-from vbr.interpreter import native_cache as NC
 from vbr.interpreter import native_ints as C
 from vbr.interpreter.values import Ent
 from vbr.interpreter.scope import INT_MAX
@@ -41,22 +39,11 @@ PYTHON = {0: operator.lt, 1: operator.le, 4: operator.gt, 5: operator.ge}
 
 @pytest.fixture(scope="module")
 def probe(tmp_path_factory):
-    where = str(tmp_path_factory.mktemp("ints"))
-    name = "vbr_ints_probe"
-    data = NB.build([PROBE], name, where, f"{where}/{name}{NB.suffix()}", N.headers())
-    (module,) = NC.load(NB.part_names(name, 1), data, where)
-    return module
+    return built_probe(str(tmp_path_factory.mktemp("ints")), "vbr_ints_probe", PROBE)
 
 
 def rewritten(source: str) -> str:
-    tree = ast.parse(source)
-    before = ast.dump(tree)
-    compares = C.IntOps()
-    compares.rewrite(tree)
-    text = ast.unparse(tree)
-    compares.undo()
-    assert ast.dump(tree) == before  # the program keeps its code as it was
-    return text
+    return rewritten_by(C.IntOps(), source)
 
 
 def test_an_ordering_comparison_becomes_a_call_with_pythons_code_of_the_operator():

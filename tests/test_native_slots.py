@@ -6,15 +6,13 @@ That the rewritten, compiled rule files play the games of their Python form is
 tests/test_native.py's business."""
 from __future__ import annotations
 
-import ast
 import sys
 from types import SimpleNamespace
 
 import pytest
 
+from conftest import built_probe, rewritten_by
 from vbr.interpreter import native as N
-from vbr.interpreter import native_build as NB
-from vbr.interpreter import native_cache as NC
 from vbr.interpreter import native_slots as S
 from vbr.interpreter.program import Frame, Pending
 from vbr.interpreter.state import State
@@ -39,22 +37,12 @@ def make(ns, fields):
 @pytest.fixture(scope="module")
 def probe(tmp_path_factory):
     """get(o, i) and put(o, i, v): vbr_get and vbr_set as Python functions, bound to FIELDS."""
-    where = str(tmp_path_factory.mktemp("slots"))
-    name = "vbr_slots_probe"
-    data = NB.build([PROBE], name, where, f"{where}/{name}{NB.suffix()}", N.headers())
-    (module,) = NC.load(NB.part_names(name, 1), data, where)
+    module = built_probe(str(tmp_path_factory.mktemp("slots")), "vbr_slots_probe", PROBE)
     return module, module.make({}, S.FIELDS)
 
 
 def rewritten(source: str) -> str:
-    tree = ast.parse(source)
-    before = ast.dump(tree)
-    access = S.SlotAccess()
-    access.rewrite(tree)
-    text = ast.unparse(tree)
-    access.undo()
-    assert ast.dump(tree) == before  # the program keeps its code as it was
-    return text
+    return rewritten_by(S.SlotAccess(), source)
 
 
 def i(name: str) -> int:

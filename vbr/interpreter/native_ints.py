@@ -30,6 +30,7 @@ from __future__ import annotations
 import ast as std  # the node classes to test against (generated nodes are pyast's subclasses of them)
 
 from vbr.interpreter import pyast as ast  # the node classes to make (located)
+from vbr.interpreter.tree_swaps import TreeSwaps
 
 from vbr.interpreter.scope import INT_MAX
 
@@ -121,13 +122,10 @@ def pxd_text() -> str:
     return PXD
 
 
-class IntOps:
+class IntOps(TreeSwaps):
     """Rewrites a generated function's ordering comparisons and computed indexes into calls of
     vbr_compare, vbr_fits and vbr_item in place, for the time of an unparse: `undo()` puts back
     every node it replaced."""
-
-    def __init__(self):
-        self.swaps: list[tuple[object, str, object]] = []
 
     def rewrite(self, node: ast.AST) -> None:
         for field, value in std.iter_fields(node):
@@ -139,15 +137,6 @@ class IntOps:
                 new = self._node(value)
                 if new is not value:
                     self._swap(node, field, new)
-
-    def undo(self) -> None:
-        for owner, field, old in reversed(self.swaps):
-            setattr(owner, field, old)
-        self.swaps.clear()
-
-    def _swap(self, owner, field: str, new) -> None:
-        self.swaps.append((owner, field, getattr(owner, field)))
-        setattr(owner, field, new)
 
     def _node(self, node):
         if not isinstance(node, std.AST):

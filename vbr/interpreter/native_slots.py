@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast as std  # the node classes to test against (generated nodes are pyast's subclasses of them)
 
 from vbr.interpreter import pyast as ast  # the node classes to make (located)
+from vbr.interpreter.tree_swaps import TreeSwaps
 
 from vbr.interpreter.program import Frame, Pending
 from vbr.interpreter.state import State
@@ -125,25 +126,13 @@ def pxd_text() -> str:
     return PXD % {"count": len(FIELDS), "names": " ".join(f"{cls.__name__}.{name}" for cls, name in FIELDS)}
 
 
-class SlotAccess:
+class SlotAccess(TreeSwaps):
     """Rewrites a generated function's field accesses into vbr_get/vbr_set calls in place, for
     the time of an unparse: `undo()` puts back every node and list it replaced (the program
     keeps its code, and copying the tree would cost more than this)."""
 
-    def __init__(self):
-        self.swaps: list[tuple[object, str, object]] = []
-
     def rewrite(self, node: ast.AST) -> None:
         self._children(node)
-
-    def undo(self) -> None:
-        for owner, field, old in reversed(self.swaps):
-            setattr(owner, field, old)
-        self.swaps.clear()
-
-    def _swap(self, owner, field: str, new) -> None:
-        self.swaps.append((owner, field, getattr(owner, field)))
-        setattr(owner, field, new)
 
     def _children(self, node: ast.AST) -> None:
         for field, value in std.iter_fields(node):
