@@ -15,8 +15,8 @@ their globals imported from the module they come from (so an exception class is 
 the engine catches), their fields read through their slots (native_slots.py) and their
 annotations not taken as types. The functions of vbr.interpreter that a helper calls (`spend`),
 and those they call in turn, are compiled with it where the same test allows: a compiled
-helper calling a Python function would pay for its frame again (Volleyball High 1.10x,
-Siatka 1.03x, Cattack 1.02x, measured in one process).
+helper calling a Python function would pay for its frame again (up to 1.10x on a bundled file,
+docs/performance.md, session 14).
 """
 from __future__ import annotations
 

@@ -34,6 +34,8 @@ from vbr.interpreter.tree_swaps import TreeSwaps
 
 from vbr.interpreter.scope import INT_MAX
 
+assert INT_MAX == 2 ** 63 - 1, "vbr_fits's bounds are LLONG_MAX's"
+
 COMPARE, FITS, ITEM = "vbr_compare", "vbr_fits", "vbr_item"
 MODULE = "vbr_ints"  # the .pxd beside each part's source
 IMPORT = f"from cython.cimports.{MODULE} import {COMPARE}, {FITS}, {ITEM}"
@@ -171,12 +173,7 @@ def _computed(index) -> bool:
 def _is_range_check(node: std.Compare) -> bool:
     """`-MAX <= x <= MAX` (lowering.arith's check), MAX the largest long long."""
     return (len(node.ops) == 2 and all(type(op) is std.LtE for op in node.ops)
-            and _constant(node.left, -INT_MAX) and _constant(node.comparators[1], INT_MAX)
-            and INT_MAX == 2 ** 63 - 1)
-
-
-def _constant(node, value: int) -> bool:
-    return _integer(node) == value
+            and _integer(node.left) == -INT_MAX and _integer(node.comparators[1]) == INT_MAX)
 
 
 def _integer(node) -> int | None:
