@@ -212,18 +212,47 @@ def test_a_folder_no_one_may_write_into_is_refused(capsys, folder):
     assert code == 2 and f"cannot write into {folder}" in err
 
 
-def _interrupt(argv, tmp_path, wait=5.0):
+def _as_a_shell_starts_it():
+    """Ctrl-C's default action, whatever this test run inherited: a shell without job control
+    starts its background jobs with SIGINT ignored, and Python then keeps it ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _interrupt_once_games_are_done(argv):
+    """Run vbr with its stderr on a terminal (a pty), so it shows progress, and press Ctrl-C once
+    the progress line counts a finished game: the moment the test is about, reached without a
+    guess at how long start-up takes on this machine."""
+    import pty
+    import re
+    import select
+    master, terminal = pty.openpty()
     p = subprocess.Popen([sys.executable, "-c", "import sys, vbr.cli; sys.exit(vbr.cli.main())", *map(str, argv)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=os.getcwd())
-    time.sleep(wait)
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=120)
-    return p.returncode, out, err
+                         stdout=subprocess.PIPE, stderr=terminal, text=True, cwd=os.getcwd(),
+                         preexec_fn=_as_a_shell_starts_it)
+    os.close(terminal)
+    seen = b""
+    try:
+        while not re.search(rb"\r(?:[^\r]*: )?[1-9][0-9]*/[0-9]+ games", seen):
+            assert select.select([master], [], [], 120)[0], seen  # no progress in two minutes
+            seen += os.read(master, 4096)
+        p.send_signal(signal.SIGINT)
+        out = p.communicate(timeout=120)[0]
+        while select.select([master], [], [], 5)[0]:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # EIO: every writer of the terminal has closed it
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(master)
+    return p.returncode, out, seen.decode().replace("\r\n", "\n")
 
 
 def test_ctrl_c_during_sim_writes_the_finished_games_and_says_so(tmp_path):
     out = tmp_path / "games.jsonl"
-    code, _, err = _interrupt(["sim", "siatka", "-n", 100_000_000, "--out", out], tmp_path)
+    code, _, err = _interrupt_once_games_are_done(["sim", "siatka", "-n", 100_000_000, "--out", out])
     assert code == 130
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert rows and [r["index"] for r in rows] == list(range(len(rows)))
@@ -233,8 +262,8 @@ def test_ctrl_c_during_sim_writes_the_finished_games_and_says_so(tmp_path):
 
 def test_ctrl_c_during_sweep_writes_the_rows_so_far(tmp_path):
     out = tmp_path / "sweep.csv"
-    code, _, err = _interrupt(["sweep", "siatka", "--grid", "target=5,9", "-n", 100_000_000, "--workers", 2,
-                               "--out", out], tmp_path, wait=8.0)
+    code, _, err = _interrupt_once_games_are_done(["sweep", "siatka", "--grid", "target=5,9", "-n", 100_000_000, "--workers", 2,
+                               "--out", out])
     assert code == 130
     with out.open() as f:
         rows = list(csv.DictReader(f))
