@@ -85,7 +85,7 @@ def test_every_construct_compiled_plays_the_games_of_the_closures(in_cache, path
 def compiled_derive(cache):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("XDG_CACHE_HOME", str(cache))
-        derive = load(SMALL, native=True).program.derive
+        derive = load("siatka", native=True).program.derive  # the build Siatka's test plays, at users' flags
     assert derive is not rng.derive and derive.__module__.startswith("vbr_native_")
     return derive
 
@@ -98,17 +98,21 @@ def test_the_compiled_seed_derivation_gives_the_seeds_of_rng_derive(compiled_der
 
 
 def test_two_programs_of_the_same_rules_each_get_functions_of_their_own(in_cache):
-    a, b = load(SMALL, native=True), load(SMALL, native=True)
+    a, b = load("siatka", native=True), load("siatka", native=True)  # one build, in the cache
     op_a, op_b = a.program.phases[next(iter(a.program.phases))].ops[0], b.program.phases[next(iter(b.program.phases))].ops[0]
     assert op_a is not op_b
-    python = load(SMALL)
+    python = load("siatka")
     for seed in range(5):
         assert final_state(a, seed) == final_state(python, seed) == final_state(b, seed)
 
 
+# A later process's load, as `vbr run --native` does it, built at -O0: what these tests check is the
+# cache (which file is loaded, built again or swept), not the C compiler's optimisation.
 LOAD_AND_PLAY = """
 import sys
+from vbr.interpreter import native_build
 from vbr.interpreter.game import load
+native_build.CFLAGS = ("-O0", "-fPIC")
 from vbr.play import play_game
 game = load(sys.argv[1], native=True, note=lambda text: print("NOTE", text))
 r = play_game(game, 7, ["random"] * game.seats)
@@ -124,8 +128,25 @@ def load_in_a_process(path, cache_home) -> list[str]:
     return done.stdout.splitlines()
 
 
-def test_a_later_process_loads_the_build_from_the_cache(tmp_path):
-    first = load_in_a_process(SMALL, tmp_path)
+@pytest.fixture(scope="module")
+def first_build(tmp_path_factory) -> tuple[list[str], Path]:
+    """The output of the first process to load SMALL natively, and the cache it built the module
+    in: copied by each test that starts from a cache holding that one build."""
+    home = tmp_path_factory.mktemp("first-build")
+    return load_in_a_process(SMALL, home), home
+
+
+def cache_after(first_build, tmp_path) -> list[str]:
+    """tmp_path becomes a cache home holding the first build (a copy); returns the first process's
+    output."""
+    import shutil
+    lines, home = first_build
+    shutil.copytree(home / "vbr", tmp_path / "vbr")
+    return lines
+
+
+def test_a_later_process_loads_the_build_from_the_cache(first_build, tmp_path):
+    first = cache_after(first_build, tmp_path)
     second = load_in_a_process(SMALL, tmp_path)
     assert [line for line in first if line.startswith("NOTE")] != []
     assert [line for line in second if line.startswith("NOTE")] == []
@@ -140,8 +161,8 @@ def the_module_built_in(cache_home) -> Path:
     return module
 
 
-def test_a_build_whose_bytes_do_not_match_its_hash_is_built_again_not_loaded(tmp_path):
-    first = load_in_a_process(SMALL, tmp_path)
+def test_a_build_whose_bytes_do_not_match_its_hash_is_built_again_not_loaded(first_build, tmp_path):
+    first = cache_after(first_build, tmp_path)
     module = the_module_built_in(tmp_path)
     data = bytearray(module.read_bytes())
     data[len(data) // 2] ^= 0xFF  # a file changed after its build: its hash no longer matches
@@ -399,9 +420,9 @@ def test_an_unwritable_cache_is_a_usage_error(tmp_path, monkeypatch):
         load(SMALL, native=True)
 
 
-def test_a_cached_file_that_matches_its_hash_but_does_not_load_is_built_again(tmp_path):
+def test_a_cached_file_that_matches_its_hash_but_does_not_load_is_built_again(first_build, tmp_path):
     import hashlib
-    first = load_in_a_process(SMALL, tmp_path)
+    first = cache_after(first_build, tmp_path)
     module = the_module_built_in(tmp_path)
     junk = b"not a shared object"
     module.write_bytes(junk)

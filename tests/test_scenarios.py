@@ -18,11 +18,13 @@ _LOADED: dict = {}
 
 @pytest.mark.parametrize("path,title", list(_collect()))
 def test_scenario(path, title):
+    """Run as `vbr test` runs a file: its scenarios with the same options share one compiled
+    program (the cache, one per file)."""
     if path not in _LOADED:
-        _LOADED[path] = load_scenarios(path)
-    tree, rules, source = _LOADED[path]
+        _LOADED[path] = (*load_scenarios(path), {})
+    tree, rules, source, compiled = _LOADED[path]
     sc = next(s for s in tree.scenarios if s.title == title)
-    result = run_scenario(sc, rules, {**rules.sources, str(path): source})
+    result = run_scenario(sc, rules, {**rules.sources, str(path): source}, cache=compiled)
     assert result.ok, f"{result.span}: {result.message}"
 
 
