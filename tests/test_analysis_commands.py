@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -218,10 +219,38 @@ def _as_a_shell_starts_it():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def _interrupt_once_games_are_done(argv):
-    """Run vbr with its stderr on a terminal (a pty), so it shows progress, and press Ctrl-C once
-    the progress line counts a finished game: the moment the test is about, reached without a
-    guess at how long start-up takes on this machine."""
+def _children(pid: int) -> set[int]:
+    ppid_of = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid_of[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):  # a process that ended while we looked
+            pass
+    return {child for child, parent in ppid_of.items() if parent == pid}
+
+
+def _gone(pids: set[int], seconds: float = 30) -> bool:
+    """Every one of `pids` has ended (or is a zombie for init to reap) within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        alive = set()
+        for pid in pids:
+            try:
+                if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                    alive.add(pid)
+            except OSError:
+                pass
+        if not alive:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def _signal_once_games_are_done(argv, sig=signal.SIGINT):
+    """Run vbr with its stderr on a terminal (a pty), so it shows progress, and send it `sig`
+    (Ctrl-C's, unless told) once the progress line counts a finished game: the moment the test is
+    about, reached without a guess at how long start-up takes on this machine. Returns the exit
+    code, stdout, what reached the terminal, and the processes vbr had started by then."""
     import pty
     import re
     import select
@@ -235,7 +264,8 @@ def _interrupt_once_games_are_done(argv):
         while not re.search(rb"\r(?:[^\r]*: )?[1-9][0-9]*/[0-9]+ games", seen):
             assert select.select([master], [], [], 120)[0], seen  # no progress in two minutes
             seen += os.read(master, 4096)
-        p.send_signal(signal.SIGINT)
+        children = _children(p.pid)
+        p.send_signal(sig)
         out = p.communicate(timeout=120)[0]
         while select.select([master], [], [], 5)[0]:
             try:
@@ -247,12 +277,12 @@ def _interrupt_once_games_are_done(argv):
             seen += chunk
     finally:
         os.close(master)
-    return p.returncode, out, seen.decode().replace("\r\n", "\n")
+    return p.returncode, out, seen.decode().replace("\r\n", "\n"), children
 
 
 def test_ctrl_c_during_sim_writes_the_finished_games_and_says_so(tmp_path):
     out = tmp_path / "games.jsonl"
-    code, _, err = _interrupt_once_games_are_done(["sim", "siatka", "-n", 100_000_000, "--out", out])
+    code, _, err, _ = _signal_once_games_are_done(["sim", "siatka", "-n", 100_000_000, "--out", out])
     assert code == 130
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert rows and [r["index"] for r in rows] == list(range(len(rows)))
@@ -262,14 +292,40 @@ def test_ctrl_c_during_sim_writes_the_finished_games_and_says_so(tmp_path):
 
 def test_ctrl_c_during_sweep_writes_the_rows_so_far(tmp_path):
     out = tmp_path / "sweep.csv"
-    code, _, err = _interrupt_once_games_are_done(["sweep", "siatka", "--grid", "target=5,9", "-n", 100_000_000, "--workers", 2,
-                               "--out", out])
+    code, _, err, _ = _signal_once_games_are_done(["sweep", "siatka", "--grid", "target=5,9", "-n", 100_000_000,
+                                                   "--workers", 2, "--out", out])
     assert code == 130
     with out.open() as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == 1 and rows[0]["target"] == "5" and int(rows[0]["games"]) > 0
     assert "vbr: interrupted after" in err and "of 200000000 games" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sweep.csv"]
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_sigterm_or_sighup_during_sim_with_workers_writes_the_finished_games_and_ends_the_workers(tmp_path, name):
+    sig = getattr(signal, name)
+    out = tmp_path / "games.jsonl"
+    code, _, err, children = _signal_once_games_are_done(
+        ["sim", "siatka", "-n", 100_000_000, "--workers", 2, "--out", out], sig)
+    assert code == 128 + sig  # as a shell reports a process ended by the signal
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert rows and [r["index"] for r in rows] == list(range(len(rows)))
+    assert f"vbr: interrupted after {len(rows)} of 100000000 games; written: {out}" in err
+    assert len(children) >= 2 and _gone(children)  # the two workers (and the pool's helper), not left running
+
+
+def test_workers_end_when_vbr_is_killed_outright():
+    p = subprocess.Popen([sys.executable, "-m", "vbr", "sim", "siatka", "-n", "100000000", "--workers", "2"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers := _children(p.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        p.kill()  # SIGKILL: vbr cannot clean up; its workers must notice on their own
+        p.wait()
+    assert len(workers) >= 2 and _gone(workers)
 
 
 # ------------------------------------------------------------------------------------ progress

@@ -11,6 +11,7 @@ import signal
 from collections import deque
 from typing import Iterable, Iterator
 
+from vbr import stop_signals
 from vbr.errors import UsageError
 from vbr.sim import RunSpec, game_for, play_range
 
@@ -60,9 +61,28 @@ class LocalBackend:
 
 
 def _worker_init(path: str, options: tuple, native: bool = False) -> None:
-    """Workers leave Ctrl-C to the parent, which stops the run and keeps the games done."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """Workers leave Ctrl-C, SIGTERM and SIGHUP to the parent, which stops the run, keeps the
+    games done and shuts the pool down; and they end with the parent however it ends (a SIGKILL
+    included), instead of waiting for work that will never come."""
+    for s in (signal.SIGINT, *stop_signals.STOP_SIGNALS):
+        signal.signal(s, signal.SIG_IGN)
+    _end_with_parent()
     game_for(path, options, native)
+
+
+def _end_with_parent() -> None:
+    import multiprocessing
+    import threading
+    from multiprocessing.connection import wait
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        wait([parent.sentinel])  # ready once the parent has ended
+        os._exit(1)
+
+    threading.Thread(target=watch, name="vbr-end-with-parent", daemon=True).start()
 
 
 def in_order(submit, chunks: Iterable, window: int, wait) -> Iterator:

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
+from vbr import stop_signals
 from vbr.analysis.trial import Trial
 from vbr.interpreter import rng as R
 
@@ -103,7 +104,8 @@ class RunResult:
     trials: list[Trial] = field(default_factory=list)
     seconds: float = 0.0  # play alone: loading the game in this process is not counted
     load_seconds: float = 0.0  # loading the game here, before the clock starts
-    interrupted: bool = False
+    interrupted: bool = False  # by Ctrl-C, SIGTERM or SIGHUP (vbr.stop_signals)
+    exit_code: int = 0  # what vbr exits with once it has written what the run played
 
     @property
     def games_per_s(self) -> float | None:
@@ -112,8 +114,8 @@ class RunResult:
 
 def run(spec: RunSpec, backend=None, progress: Callable[[int, int], None] | None = None,
         sink: Callable[[list[Trial]], None] | None = None) -> RunResult:
-    """Play a whole run. Ctrl-C stops it between chunks: the games finished so far are kept and the
-    result says it was interrupted, so callers can still write them out."""
+    """Play a whole run. Ctrl-C (or SIGTERM, SIGHUP) stops it between chunks: the games finished
+    so far are kept and the result says it was interrupted, so callers can still write them out."""
     from vbr.backends import LocalBackend
     backend = backend or LocalBackend(1)
     result = RunResult(spec)
@@ -122,13 +124,15 @@ def run(spec: RunSpec, backend=None, progress: Callable[[int, int], None] | None
     result.load_seconds = time.perf_counter() - loading
     start = time.perf_counter()
     try:
-        for part in backend.map(spec, chunk_ranges(spec.n, backend.workers)):
-            result.trials += part
-            if sink:
-                sink(part)
-            if progress:
-                progress(len(result.trials), spec.n)
-    except KeyboardInterrupt:
+        with stop_signals.as_ctrl_c():
+            for part in backend.map(spec, chunk_ranges(spec.n, backend.workers)):
+                result.trials += part
+                if sink:
+                    sink(part)
+                if progress:
+                    progress(len(result.trials), spec.n)
+    except KeyboardInterrupt as exc:
         result.interrupted = True
+        result.exit_code = stop_signals.exit_code(exc)
     result.seconds = time.perf_counter() - start
     return result

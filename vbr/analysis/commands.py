@@ -136,7 +136,7 @@ def cmd_sim(args, game, agents) -> int:
         result = play(variant, args, agents, backend)
     if not result.trials:
         say_interrupted(0, args.n, [])
-        return INTERRUPTED
+        return result.exit_code or INTERRUPTED
     stats = summary(variant, result, backend, agents)
     finish_trials(args, result.trials)
     wrote = [args.out] if args.out else []
@@ -152,7 +152,7 @@ def cmd_sim(args, game, agents) -> int:
         print(render_stats(stats))
     if result.interrupted:
         say_interrupted(len(result.trials), args.n, wrote)
-        return INTERRUPTED
+        return result.exit_code
     return 0
 
 
@@ -165,7 +165,7 @@ def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
     axes = parse_grid(args.grid or [])
     variants = [load_variant(file, combo, combo_label(combo, axes)) for combo in combinations(axes, base_options)]
     agents = parse_agents(agents_spec, variants[0].game.seats)
-    rows, interrupted = [], False
+    rows, interrupted = [], 0  # or the exit code of what stopped the sweep
     with backend_for(args) as backend:
         for i, v in enumerate(variants):
             result = play(v, args, agents, backend, f"[{i + 1}/{len(variants)}] {v.label}")
@@ -173,7 +173,7 @@ def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
                 rows.append({"options": {a.name: v.game.program.options[a.name] for a in axes},
                              "summary": summary(v, result, backend, agents)})
             if result.interrupted:
-                interrupted = True
+                interrupted = result.exit_code
                 break
     return _finish_sweep(args, rows, axes, variants, interrupted)
 
@@ -182,7 +182,7 @@ def combo_label(combo: dict, axes) -> str:
     return ", ".join(f"{a.name}={combo[a.name]}" for a in axes)
 
 
-def _finish_sweep(args, rows, axes, variants, interrupted: bool) -> int:
+def _finish_sweep(args, rows, axes, variants, interrupted: int) -> int:
     from vbr.report import render_sweep, sweep_table
     wrote = []
     if args.out and rows:
@@ -195,12 +195,12 @@ def _finish_sweep(args, rows, axes, variants, interrupted: bool) -> int:
         wrote.append(args.plot)
     if args.json:
         print(json.dumps({"grid": {a.name: list(a.values) for a in axes}, "rows": rows,
-                          "interrupted": interrupted}, sort_keys=True))
+                          "interrupted": bool(interrupted)}, sort_keys=True))
     elif rows:
         print(render_sweep(variants[0].game.title, rows))
     if interrupted:
         say_interrupted(sum(r["summary"]["games"] for r in rows), args.n * len(variants), wrote)
-        return INTERRUPTED
+        return interrupted
     return 0
 
 
@@ -219,7 +219,7 @@ def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int
     if len(runs) < 2 or runs[1][0].interrupted or not runs[1][0].trials:
         done = sum(len(r.trials) for r, _ in runs)
         say_interrupted(done, 2 * args.n, [])
-        return INTERRUPTED
+        return runs[-1][0].exit_code or INTERRUPTED
     (ra, ba), (rb, bb) = runs
     sa, sb = summary(base, ra, ba, agents), summary(variant, rb, bb, agents)
     rows = compare(ra.trials, rb.trials)

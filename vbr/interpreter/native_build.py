@@ -21,6 +21,7 @@ import sysconfig
 import tempfile
 import time
 
+from vbr import stop_signals
 from vbr.errors import UsageError
 
 BUILD_SECONDS = 900  # each step (Cython, the C compiler, on one part): wall clock, and CPU of each process
@@ -148,7 +149,7 @@ def run_all(steps: list[list[str]], what: str, cwd: str) -> None:
     waiting = list(steps)
     running: list[tuple[subprocess.Popen, object, float]] = []  # (step, its output, its deadline)
     at_once = cpus()
-    with _StopSignals():
+    with stop_signals.raising(_stopped):  # SIGTERM, SIGHUP: BuildStopped, through the cleanup
         try:
             while waiting or running:
                 while waiting and len(running) < at_once:
@@ -211,28 +212,6 @@ def _kill(step: subprocess.Popen) -> None:
     except (AttributeError, OSError):  # no process groups here, or the group is gone
         if step.poll() is None:
             step.kill()
-
-
-class _StopSignals:
-    """While a step runs, SIGTERM and SIGHUP stop vbr through Python (BuildStopped) instead of at
-    once, so that the step is stopped and the build folder removed. Only the main thread can set
-    handlers; elsewhere the signals keep theirs."""
-
-    SIGNALS = tuple(getattr(signal, s) for s in ("SIGTERM", "SIGHUP") if hasattr(signal, s))
-
-    def __enter__(self):
-        self.old = {}
-        try:
-            for s in self.SIGNALS:
-                if signal.getsignal(s) is signal.SIG_DFL:
-                    self.old[s] = signal.signal(s, _stopped)
-        except ValueError:  # not the main thread
-            pass
-        return self
-
-    def __exit__(self, *exc):
-        for s, old in self.old.items():
-            signal.signal(s, old)
 
 
 def _stopped(signum, frame):

@@ -1,0 +1,57 @@
+"""SIGTERM and SIGHUP (a `kill`, a closed terminal, a batch scheduler's time limit) reach vbr as
+Python exceptions while it does work that must be left tidy: a native build stops its compiler
+and removes its folder (native_build.py), and a run of games stops as Ctrl-C stops it, keeping
+and writing the games finished (sim.py). Their default action would end vbr at once, leaving
+worker processes and half-built folders behind.
+
+A handler is set only where the signal still has its default action, and only by the main thread
+(the only one Python lets set handlers): a program that embeds vbr and handles these signals
+itself keeps its own handling.
+"""
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import AbstractContextManager, contextmanager
+from typing import Callable, Iterator
+
+STOP_SIGNALS = tuple(getattr(signal, s) for s in ("SIGTERM", "SIGHUP") if hasattr(signal, s))
+
+
+class Stopped(KeyboardInterrupt):
+    """Ctrl-C's exception for another stop signal, so that whatever keeps the finished games on
+    Ctrl-C keeps them on a SIGTERM too; `signum` tells them apart (the exit code is 128 + it)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def raising(handler: Callable[[int, object], None]) -> Iterator[None]:
+    """While the block runs, the stop signals call `handler` (which raises) instead of ending
+    the process."""
+    old = {}
+    if threading.current_thread() is threading.main_thread():
+        for s in STOP_SIGNALS:
+            if signal.getsignal(s) is signal.SIG_DFL:
+                old[s] = signal.signal(s, handler)
+    try:
+        yield
+    finally:
+        for s, handler_before in old.items():
+            signal.signal(s, handler_before)
+
+
+def as_ctrl_c() -> AbstractContextManager[None]:
+    """While the block runs, a stop signal raises Stopped, a KeyboardInterrupt."""
+    return raising(_raise_stopped)
+
+
+def _raise_stopped(signum: int, frame) -> None:
+    raise Stopped(signum)
+
+
+def exit_code(exc: KeyboardInterrupt) -> int:
+    """128 + the signal's number, as a shell reports a process ended by it (130 for Ctrl-C)."""
+    return 128 + getattr(exc, "signum", signal.SIGINT)
