@@ -315,8 +315,10 @@ def test_sigterm_or_sighup_during_sim_with_workers_writes_the_finished_games_and
     assert len(children) >= 2 and _gone(children)  # the two workers (and the pool's helper), not left running
 
 
-def test_workers_end_when_vbr_is_killed_outright():
-    p = subprocess.Popen([sys.executable, "-m", "vbr", "sim", "siatka", "-n", "100000000", "--workers", "2"],
+@pytest.mark.parametrize("argv", [["sim", "siatka", "-n", "100000000"], ["graph", "siatka", "--sim", "100000000"],
+                                  ["mutate", "siatka", "-n", "1000"]], ids=lambda a: a[0])
+def test_workers_end_when_vbr_is_killed_outright(argv):
+    p = subprocess.Popen([sys.executable, "-m", "vbr", *argv, "--workers", "2"],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 120

@@ -7,7 +7,6 @@ same trials on every backend and for any number of workers.
 from __future__ import annotations
 
 import os
-import signal
 from collections import deque
 from typing import Iterable, Iterator
 
@@ -61,28 +60,10 @@ class LocalBackend:
 
 
 def _worker_init(path: str, options: tuple, native: bool = False) -> None:
-    """Workers leave Ctrl-C, SIGTERM and SIGHUP to the parent, which stops the run, keeps the
-    games done and shuts the pool down; and they end with the parent however it ends (a SIGKILL
-    included), instead of waiting for work that will never come."""
-    for s in (signal.SIGINT, *stop_signals.STOP_SIGNALS):
-        signal.signal(s, signal.SIG_IGN)
-    _end_with_parent()
+    """Workers leave Ctrl-C and SIGHUP to the parent, which stops the run, keeps the games done
+    and shuts the pool down; and they end with the parent however it ends."""
+    stop_signals.in_a_worker()
     game_for(path, options, native)
-
-
-def _end_with_parent() -> None:
-    import multiprocessing
-    import threading
-    from multiprocessing.connection import wait
-    parent = multiprocessing.parent_process()
-    if parent is None:
-        return
-
-    def watch() -> None:
-        wait([parent.sentinel])  # ready once the parent has ended
-        os._exit(1)
-
-    threading.Thread(target=watch, name="vbr-end-with-parent", daemon=True).start()
 
 
 def in_order(submit, chunks: Iterable, window: int, wait) -> Iterator:

@@ -4,12 +4,17 @@ and removes its folder (native_build.py), and a run of games stops as Ctrl-C sto
 and writing the games finished (sim.py). Their default action would end vbr at once, leaving
 worker processes and half-built folders behind.
 
+A worker process of vbr's pools (runs of games, `vbr mutate`, `vbr graph --sim`) leaves Ctrl-C
+and SIGHUP to vbr, which shuts the pool down, and ends when vbr ends, however vbr ends: see
+`in_a_worker`.
+
 A handler is set only where the signal still has its default action, and only by the main thread
 (the only one Python lets set handlers): a program that embeds vbr and handles these signals
 itself keeps its own handling.
 """
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from contextlib import AbstractContextManager, contextmanager
@@ -55,3 +60,24 @@ def _raise_stopped(signum: int, frame) -> None:
 def exit_code(exc: KeyboardInterrupt) -> int:
     """128 + the signal's number, as a shell reports a process ended by it (130 for Ctrl-C)."""
     return 128 + getattr(exc, "signum", signal.SIGINT)
+
+
+def in_a_worker() -> None:
+    """Called first in a worker process (a pool's initializer). Ctrl-C, and SIGHUP when a
+    terminal closes, reach the whole process group, workers included; vbr alone handles them.
+    SIGTERM keeps its default action: it is how a pool stops its workers. And a worker whose vbr
+    was killed outright (SIGKILL) would otherwise wait for work that will never come, for ever: a
+    thread waits for the parent to end and ends the worker with it."""
+    import multiprocessing
+    for s in (signal.SIGINT, getattr(signal, "SIGHUP", None)):
+        if s is not None:
+            signal.signal(s, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent.sentinel,), name="vbr-end-with-parent", daemon=True).start()
+
+
+def _end_with(sentinel: int) -> None:
+    from multiprocessing.connection import wait
+    wait([sentinel])  # ready once the parent has ended
+    os._exit(1)

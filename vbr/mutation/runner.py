@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from vbr import stop_signals
 from vbr.errors import Diagnostic, VbrCheckError, VbrError
 from vbr.grammar import ast as A
 from vbr.grammar import printer
@@ -169,6 +170,7 @@ _CTX: Context | None = None
 
 def _init(path: str, tests: str, guard: int) -> None:
     global _CTX
+    stop_signals.in_a_worker()
     _CTX = context(Path(path), Path(tests))
     _CTX.guard = guard
 

@@ -153,7 +153,9 @@ def simulate(game: Game, n: int, seed: int = 0, agents: list[str] | None = None,
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
         opts = tuple(sorted(game.options.items())) if hasattr(game, "options") else ()
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as ex:
+        from vbr import stop_signals
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=stop_signals.in_a_worker) as ex:
             parts = list(ex.map(_play_chunk, [(str(game.path), opts, seed, agents, a, b) for a, b in chunks]))
     else:
         parts = [_play_range(game, seed, agents, a, b) for a, b in chunks]
