@@ -138,7 +138,7 @@ FUNCTIONS = re.compile(r"(fused|branch|loop|jump|choose|tail|F|P|Q)\d+\Z")
 ATTRIBUTES = {"vals", "ent", "kind", "zones", "where", "L", "pc", "fault_span", "pending", "log", "trace", "phase",
               "stack", "append", "get", "remove", "insert", "forced", "rng", "getrandbits", "code", "seat", "options", "prompt", "slot", "next_pc", "span",
               "roll", "pick", "shuffle", "move", "create", "goto", "push", "pop", "finish", "finish_team", "steps", "prog", "step_limit",
-              "auto", "take", "scored", "choices", "choice_limit", "of_kind"}
+              "auto", "scored", "choices", "choice_limit", "of_kind"}
 NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Assign, ast.AugAssign, ast.Expr, ast.If,
          ast.For, ast.While, ast.Break, ast.Continue, ast.Pass, ast.Return, ast.Try, ast.ExceptHandler, ast.Raise,
          ast.Name, ast.Load, ast.Store, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.Tuple, ast.List,

@@ -61,6 +61,13 @@ def test_reach_step_and_a_repeats_count_down_are_helpers_not_closures():
     assert statements.count_down in H.helpers(namespace("volleyball-high")).values()
 
 
+def test_a_random_seats_answer_is_a_helper_whose_fields_are_read_by_their_slots():
+    from vbr.interpreter import native_slots
+    from vbr.interpreter import state as S
+    assert S.take in H.helpers(namespace("siatka")).values()  # its global NO_PICK is a class: bound once
+    assert {(S.Autoplay, name) for name in ("offered", "one_option", "scored", "draws")} <= set(native_slots.FIELDS)
+
+
 def test_a_function_whose_globals_may_be_rebound_is_not_chosen(monkeypatch):
     monkeypatch.setattr(reads_a_list, "__module__", "vbr.interpreter.somewhere")
     assert H.helpers({"C1": reads_a_list, "C2": B.other_side}) == {"C2": B.other_side}

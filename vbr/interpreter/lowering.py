@@ -1030,13 +1030,13 @@ class _Chain:
 
     def answered(self, c, path: frozenset, stop: int | None, suspend: list[ast.stmt]) -> ast.stmt:
         """While random seats play (`st.auto`, State.play_random), the seat's answer is asked
-        for here (`Autoplay.take`, which also counts the step the VM would count for the choice)
+        for here (`state.take`, which also counts the step the VM would count for the choice)
         and the code goes on after the choice, without suspending. Near the step or choice
         limit `take` answers NO_PICK and the choice suspends as usual (`suspend`), and the VM
         stops the game where it always did."""
-        from vbr.interpreter.state import NO_PICK
+        from vbr.interpreter.state import NO_PICK, take as take_answer
         answer = self.low.tmp()
-        take = _call(ast.Attribute(_load("_a"), "take", ast.Load()), _load("st"), _load("_s"), _load("_opts"))
+        take = _call(self.low.ref(take_answer), _load("_a"), _load("st"), _load("_s"), _load("_opts"), ast.Constant(True))
         room = ast.BoolOp(ast.And(), [
             ast.Compare(ast.NamedExpr(_store("_a"), ast.Attribute(_load("st"), "auto", ast.Load())),
                         [ast.IsNot()], [ast.Constant(None)]),

@@ -26,9 +26,9 @@ from vbr.interpreter import pyast as ast  # the node classes to make (located)
 from vbr.interpreter.tree_swaps import TreeSwaps
 
 from vbr.interpreter.program import Frame, Pending
-from vbr.interpreter.state import State
+from vbr.interpreter.state import Autoplay, State
 
-SLOTTED = (State, Frame, Pending)  # what generated code holds: the state, frames, a choice point
+SLOTTED = (State, Frame, Pending, Autoplay)  # what generated code holds: the state, frames, a choice point, random seats
 FIELDS: list[tuple[type, str]] = [(cls, name) for cls in SLOTTED for name in cls.__slots__ if not name.startswith("__")]
 INDEX = {name: i for i, (_, name) in enumerate(FIELDS)}
 assert len(INDEX) == len(FIELDS), "two slotted classes share a field name"

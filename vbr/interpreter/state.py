@@ -313,7 +313,7 @@ class State:
             p = self.pending
             while p is not None:
                 fr = self.stack[-1]
-                fr.L[p.slot] = auto.take(self, p.seat, p.options, False)
+                fr.L[p.slot] = take(auto, self, p.seat, p.options, False)
                 fr.pc = p.next_pc
                 self.pending = None
                 if self.choices > choice_limit:
@@ -321,7 +321,7 @@ class State:
                 while self.result is None:  # run(), written out
                     stack = self.stack
                     if not stack:
-                        return auto.options, auto.forced
+                        return auto.offered, auto.one_option
                     fr = stack[-1]
                     ops = fr.code.ops
                     while not ops[fr.pc](self, fr):
@@ -340,7 +340,7 @@ class State:
             raise failure from None
         finally:
             self.auto = None
-        return auto.options, auto.forced
+        return auto.offered, auto.one_option
 
     def _failure(self, exc: Exception, fr, limit: int) -> VbrRuntimeError | None:
         """What `run` raises for an exception out of an op: a located error, or None to let it
@@ -677,46 +677,27 @@ class State:
         return cache[seat]
 
 
-NO_PICK = object()  # Autoplay.take: no answer here, the choice suspends
+class NO_PICK:
+    """take's answer where it gives none: the choice suspends. A class and not an instance, so
+    that the compiled helpers may import the name (native_helpers compiles a function whose
+    globals are bound once: functions, classes, modules, constants)."""
 
 
 class Autoplay:
     """Random seats' answers while `State.play_random` plays: the pick each seat's generator
     makes, and the counts play_game reports (options offered, forced choices, score changes).
-    The lowered code calls `pick` where a choice is offered, while `st.auto` is set."""
+    The lowered code calls `take` where a choice is offered, while `st.auto` is set. Its
+    fields' names are its own (`offered`, not `options`): compiled code finds a field by its
+    name alone (native_slots.py)."""
 
-    __slots__ = ("draws", "last", "lo", "hi", "track", "options", "forced", "scored", "step_limit", "choice_limit")
+    __slots__ = ("draws", "last", "lo", "hi", "track", "offered", "one_option", "scored", "step_limit", "choice_limit")
 
     def __init__(self, draws: list, last: list | None, lo: int, hi: int, track: list | None,
                  step_limit: int, choice_limit: int):
         self.draws, self.last, self.lo, self.hi, self.track = draws, last, lo, hi, track
-        self.options = self.forced = 0
+        self.offered = self.one_option = 0  # options offered in all; choices that offered one
         self.scored = False  # the score var written since it was last looked at (statements.py)
         self.step_limit, self.choice_limit = step_limit, choice_limit
-
-    def take(self, st: State, seat: int, options, in_place: bool = True):
-        """Seat `seat`'s answer among `options`, counted as a choice made (`st.choices`); the
-        score is looked at first, if anything wrote it since (what the previous choice led to).
-
-        `in_place`: the lowered code asks where it offers the choice, and the step the VM would
-        count for the choice is counted here; near the step or choice limit the answer is
-        NO_PICK, and the choice suspends so that the VM stops the game where it always did. The
-        tests of the limits are here and not in the generated code, where compiled code pays
-        more for each attribute. Otherwise the VM asks, for a choice that suspended, and counts
-        the step itself."""
-        if in_place and (st.steps >= self.step_limit or st.choices >= self.choice_limit):
-            return NO_PICK
-        k = len(options)
-        self.options += k
-        if k == 1:
-            self.forced += 1
-        if self.scored:
-            self.scored = False
-            self.score(st)
-        st.choices += 1
-        if in_place:
-            st.steps += 1
-        return options[(self.draws[seat](64) * k) >> 64]
 
     def score(self, st: State) -> None:
         if self.last is not None:
@@ -724,6 +705,32 @@ class Autoplay:
             if now != self.last:
                 self.last = now
                 self.track.append((st.choices, tuple(now)))
+
+
+def take(a: Autoplay, st: State, seat: int, options, in_place: bool):
+    """Seat `seat`'s answer among `options`, counted as a choice made (`st.choices`); the score
+    is looked at first, if anything wrote it since (what the previous choice led to). A function
+    and not a method of Autoplay: the native form compiles it with the engine's helpers
+    (native_helpers.py), and the lowered code calls it once a choice.
+
+    `in_place`: the lowered code asks where it offers the choice, and the step the VM would
+    count for the choice is counted here; near the step or choice limit the answer is NO_PICK,
+    and the choice suspends so that the VM stops the game where it always did. The tests of the
+    limits are here and not in the generated code, where compiled code pays more for each
+    attribute. Otherwise the VM asks, for a choice that suspended, and counts the step itself."""
+    if in_place and (st.steps >= a.step_limit or st.choices >= a.choice_limit):
+        return NO_PICK
+    k = len(options)
+    a.offered += k
+    if k == 1:
+        a.one_option += 1
+    if a.scored:
+        a.scored = False
+        a.score(st)
+    st.choices += 1
+    if in_place:
+        st.steps += 1
+    return options[(a.draws[seat](64) * k) >> 64]
 
 
 class _Shared:

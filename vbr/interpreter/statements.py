@@ -941,7 +941,7 @@ def _store_template(low, store, value) -> list:
 
 
 def _score_written(low) -> list:
-    """`if (_a := st.auto) is not None: _a.scored = True`: random play (Autoplay.take) looks at
+    """`if (_a := st.auto) is not None: _a.scored = True`: random play (state.take) looks at
     the score only after a choice that wrote it, instead of comparing it after every choice."""
     a = low.tmp()
     auto = ast.NamedExpr(P.store(a), P.state_attr("auto"))
