@@ -332,7 +332,7 @@ class State:
                     if self.pending is not None:
                         break
                 p = self.pending
-            auto.score(self)
+            look_at_score(auto, self)
         except Exception as exc:
             failure = self._failure(exc, fr, limit)
             if failure is None:
@@ -699,12 +699,15 @@ class Autoplay:
         self.scored = False  # the score var written since it was last looked at (statements.py)
         self.step_limit, self.choice_limit = step_limit, choice_limit
 
-    def score(self, st: State) -> None:
-        if self.last is not None:
-            now = st.vals[self.lo:self.hi]
-            if now != self.last:
-                self.last = now
-                self.track.append((st.choices, tuple(now)))
+
+def look_at_score(a: Autoplay, st: State) -> None:
+    """With `track`: note the score if it changed since it was last noted. A function for the
+    reason `take` is one (it calls this)."""
+    if a.last is not None:
+        now = st.vals[a.lo:a.hi]
+        if now != a.last:
+            a.last = now
+            a.track.append((st.choices, tuple(now)))
 
 
 def take(a: Autoplay, st: State, seat: int, options, in_place: bool):
@@ -726,7 +729,7 @@ def take(a: Autoplay, st: State, seat: int, options, in_place: bool):
         a.one_option += 1
     if a.scored:
         a.scored = False
-        a.score(st)
+        look_at_score(a, st)
     st.choices += 1
     if in_place:
         st.steps += 1
