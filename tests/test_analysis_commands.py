@@ -246,18 +246,20 @@ def _gone(pids: set[int], seconds: float = 30) -> bool:
     return False
 
 
-def _signal_once_games_are_done(argv, sig=signal.SIGINT):
+def _signal_once_games_are_done(argv, sig=signal.SIGINT, to=None):
     """Run vbr with its stderr on a terminal (a pty), so it shows progress, and send it `sig`
     (Ctrl-C's, unless told) once the progress line counts a finished game: the moment the test is
     about, reached without a guess at how long start-up takes on this machine. Returns the exit
-    code, stdout, what reached the terminal, and the processes vbr had started by then."""
+    code, stdout, what reached the terminal, and the processes vbr had started by then. `to`:
+    who gets the signal instead of vbr, given vbr's pid and those processes ("group": vbr's
+    whole process group, as a service manager or `kill -- -PGID` sends it)."""
     import pty
     import re
     import select
     master, terminal = pty.openpty()
     p = subprocess.Popen([sys.executable, "-c", "import sys, vbr.cli; sys.exit(vbr.cli.main())", *map(str, argv)],
                          stdout=subprocess.PIPE, stderr=terminal, text=True, cwd=os.getcwd(),
-                         preexec_fn=_as_a_shell_starts_it)
+                         preexec_fn=_as_a_shell_starts_it, start_new_session=to == "group")
     os.close(terminal)
     seen = b""
     try:
@@ -265,7 +267,12 @@ def _signal_once_games_are_done(argv, sig=signal.SIGINT):
             assert select.select([master], [], [], 120)[0], seen  # no progress in two minutes
             seen += os.read(master, 4096)
         children = _children(p.pid)
-        p.send_signal(sig)
+        if to == "group":
+            os.killpg(p.pid, sig)
+        elif to is not None:
+            os.kill(to(children), sig)
+        else:
+            p.send_signal(sig)
         out = p.communicate(timeout=120)[0]
         while select.select([master], [], [], 5)[0]:
             try:
@@ -313,6 +320,29 @@ def test_sigterm_or_sighup_during_sim_with_workers_writes_the_finished_games_and
     assert rows and [r["index"] for r in rows] == list(range(len(rows)))
     assert f"vbr: interrupted after {len(rows)} of 100000000 games; written: {out}" in err
     assert len(children) >= 2 and _gone(children)  # the two workers (and the pool's helper), not left running
+
+
+def test_sigterm_to_vbrs_whole_process_group_writes_the_finished_games_and_does_not_hang(tmp_path):
+    # the workers die of it at once, possibly halfway through sending a result
+    out = tmp_path / "games.jsonl"
+    for _ in range(3):
+        code, _, err, children = _signal_once_games_are_done(
+            ["sim", "siatka", "-n", 100_000_000, "--workers", 2, "--out", out], signal.SIGTERM, to="group")
+        assert code == 128 + signal.SIGTERM
+        rows = out.read_text().splitlines()
+        assert rows and f"vbr: interrupted after {len(rows)} of 100000000 games" in err
+        assert _gone(children)
+
+
+def test_a_worker_killed_during_a_run_is_a_one_line_error_not_a_hang(tmp_path):
+    def a_worker(children):
+        return max(c for c in children if "multiprocessing.spawn" in Path(f"/proc/{c}/cmdline").read_text())
+
+    code, out, err, children = _signal_once_games_are_done(
+        ["sim", "siatka", "-n", 100_000_000, "--workers", 2], signal.SIGKILL, to=a_worker)
+    assert code == 1 and out == ""
+    assert err.rstrip().endswith(f"vbr: error: a worker process ended (exit code -{signal.SIGKILL}) while it played a chunk of games")
+    assert "Traceback" not in err and _gone(children)
 
 
 @pytest.mark.parametrize("argv", [["sim", "siatka", "-n", "100000000"], ["graph", "siatka", "--sim", "100000000"],

@@ -10,7 +10,6 @@ import os
 from collections import deque
 from typing import Iterable, Iterator
 
-from vbr import stop_signals
 from vbr.errors import UsageError
 from vbr.sim import RunSpec, game_for, play_range
 
@@ -26,9 +25,7 @@ def check_workers(workers: int) -> int:
 
 
 class LocalBackend:
-    """This process (`workers == 1`), or a pool of processes started with `spawn`: the start
-    method every platform has, and safe where `fork` is not (macOS, threads). Each worker loads the
-    game once, in its initializer."""
+    """This process (`workers == 1`), or a pool of processes (vbr/worker_pool.py)."""
 
     name = "local"
 
@@ -48,22 +45,9 @@ class LocalBackend:
 
     def _pool_map(self, spec, chunks):
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-        ctx = multiprocessing.get_context("spawn")
-        ex = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_worker_init,
-                                 initargs=(spec.path, spec.options, spec.native))
-        try:
-            yield from in_order(lambda c: ex.submit(play_range, spec, *c), chunks, 2 * self.workers,
-                                lambda f: f.result())
-        finally:
-            ex.shutdown(wait=True, cancel_futures=True)
 
-
-def _worker_init(path: str, options: tuple, native: bool = False) -> None:
-    """Workers leave Ctrl-C and SIGHUP to the parent, which stops the run, keeps the games done
-    and shuts the pool down; and they end with the parent however it ends."""
-    stop_signals.in_a_worker()
-    game_for(path, options, native)
+        from vbr.worker_pool import map_in_order
+        yield from map_in_order(multiprocessing.get_context("spawn"), self.workers, spec, chunks)
 
 
 def in_order(submit, chunks: Iterable, window: int, wait) -> Iterator:

@@ -1,0 +1,123 @@
+"""Chunks of a run played in worker processes, results handed back in the order sent.
+
+Why not `concurrent.futures.ProcessPoolExecutor`: a worker killed while it writes a result (a
+SIGTERM to vbr's whole process group, as `kill -- -PGID` or a service manager sends) leaves half
+a message in the pool's one result pipe, and the executor, which holds that pipe's writing end
+itself, waits for the rest for ever: vbr hung on shutdown. Here each worker has a pipe of its
+own, and vbr closes the worker's end once the worker has started, so a worker that ends, at any
+moment, is an end of file: an error with its exit code, never a wait.
+
+Workers are started with `spawn` (every platform has it, and it is safe where `fork` is not:
+macOS, threads), load the game once, leave Ctrl-C and SIGHUP to vbr and end with it
+(stop_signals.in_a_worker).
+"""
+from __future__ import annotations
+
+from collections import deque
+from multiprocessing.connection import wait
+from typing import Iterable, Iterator
+
+from vbr import stop_signals
+from vbr.sim import RunSpec, game_for, play_range
+
+PER_WORKER = 2  # chunks sent to a worker ahead of its results: it never waits for the next
+
+
+class WorkerEnded(ChildProcessError):
+    """A worker process ended before it sent the result of a chunk it was given (killed, out of
+    memory): the CLI says so in one line, as it does for other failures of the system."""
+
+
+class _Worker:
+    def __init__(self, ctx, spec: RunSpec):
+        self.conn, theirs = ctx.Pipe()
+        self.process = ctx.Process(target=_serve, args=(theirs, spec), daemon=True, name="vbr-worker")
+        self.process.start()
+        theirs.close()  # the worker's end is the worker's alone: its end of file is the worker's end
+        self.sent: deque[int] = deque()  # the indices of the chunks it holds, in the order sent
+
+    def ended(self) -> WorkerEnded:
+        self.process.join(5)
+        return WorkerEnded(f"a worker process ended (exit code {self.process.exitcode}) while it played a chunk of games")
+
+    def stop(self, at_once: bool) -> None:
+        """`at_once` (vbr stops, or a chunk failed): the chunks it holds are not waited for."""
+        try:
+            if at_once:
+                self.process.terminate()
+            else:
+                self.conn.send(None)
+        except OSError:  # it has ended already
+            pass
+        self.process.join()
+        self.conn.close()
+
+
+def map_in_order(ctx, workers: int, spec: RunSpec, chunks: Iterable[tuple[int, int]]) -> Iterator[list]:
+    """The results of `play_range(spec, start, stop)` for each chunk, in the order of `chunks`."""
+    pool = [_Worker(ctx, spec) for _ in range(workers)]
+    clean = False
+    try:
+        yield from _results(pool, iter(chunks))
+        clean = True
+    finally:
+        for w in pool:
+            w.stop(at_once=not clean)
+
+
+def _results(pool: list[_Worker], chunks: Iterator[tuple[int, int]]) -> Iterator[list]:
+    done: dict[int, list] = {}
+    sent = handed = 0
+    more = True
+    while True:
+        while more:  # keep every worker PER_WORKER chunks ahead
+            w = min(pool, key=lambda w: len(w.sent))
+            if len(w.sent) >= PER_WORKER:
+                break
+            chunk = next(chunks, None)
+            if chunk is None:
+                more = False
+                break
+            w.conn.send(chunk)
+            w.sent.append(sent)
+            sent += 1
+        while handed in done:
+            yield done.pop(handed)
+            handed += 1
+        if handed == sent and not more:
+            return
+        _receive(pool, done)
+
+
+def _receive(pool: list[_Worker], done: dict[int, list]) -> None:
+    busy = [w for w in pool if w.sent]
+    ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy]))
+    for w in busy:
+        if w.conn in ready:
+            try:
+                ok, value = w.conn.recv()
+            except (EOFError, OSError):
+                raise w.ended() from None
+            if not ok:
+                raise value
+            done[w.sent.popleft()] = value
+        elif w.process.sentinel in ready:
+            raise w.ended()
+
+
+def _serve(conn, spec: RunSpec) -> None:
+    """A worker: chunks in, results (or the exception a chunk raised) out, until told to stop."""
+    stop_signals.in_a_worker()
+    game_for(spec.path, spec.options, spec.native)
+    while True:
+        try:
+            chunk = conn.recv()
+        except EOFError:  # vbr has ended
+            return
+        if chunk is None:
+            return
+        try:
+            reply = (True, play_range(spec, *chunk))
+        except Exception as exc:  # a rule file that fails: the parent raises it, as played here
+            reply = (False, exc)
+        conn.send(reply)
