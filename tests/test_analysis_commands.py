@@ -394,11 +394,3 @@ def test_ray_backend_writes_the_same_rows_as_the_local_one(tmp_path, capsys):
     assert ray.read_text() == local.read_text()
     assert len(local.read_text().splitlines()) == 24
 
-
-def test_a_game_that_fails_in_a_worker_is_reported_as_in_one_process(tmp_path, capsys):
-    (tmp_path / "f.vbr").write_text('game "f"\nseats 2\nvar x: int = 0\nstart play\nphase play {\n'
-                                    '  choose c from 1..3 by 0\n  x = 10 / (c - 2)\n  end winner 0\n}\n')
-    one = run(capsys, "sim", tmp_path / "f.vbr", "-n", 100)
-    two = run(capsys, "sim", tmp_path / "f.vbr", "-n", 100, "--workers", 2)
-    assert one == two and one[0] == 1  # the same located error, the same game and seed
-    assert f"{tmp_path / 'f.vbr'}:7:3: error: division by zero" in one[2] and "plays it again" in one[2]

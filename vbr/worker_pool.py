@@ -66,7 +66,7 @@ def map_in_order(ctx, workers: int, spec: RunSpec, chunks: Iterable[tuple[int, i
 
 
 def _results(pool: list[_Worker], chunks: Iterator[tuple[int, int]]) -> Iterator[list]:
-    done: dict[int, list] = {}
+    done: dict[int, tuple[bool, object]] = {}
     sent = handed = 0
     more = True
     while True:
@@ -81,26 +81,27 @@ def _results(pool: list[_Worker], chunks: Iterator[tuple[int, int]]) -> Iterator
             w.conn.send(chunk)
             w.sent.append(sent)
             sent += 1
-        while handed in done:
-            yield done.pop(handed)
+        while handed in done:  # in the order sent: a failure is raised where its chunk comes
+            ok, value = done.pop(handed)
+            if not ok:
+                raise value
+            yield value
             handed += 1
         if handed == sent and not more:
             return
         _receive(pool, done)
 
 
-def _receive(pool: list[_Worker], done: dict[int, list]) -> None:
+def _receive(pool: list[_Worker], done: dict[int, tuple[bool, object]]) -> None:
     busy = [w for w in pool if w.sent]
     ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy]))
     for w in busy:
         if w.conn in ready:
             try:
-                ok, value = w.conn.recv()
+                reply = w.conn.recv()
             except (EOFError, OSError):
                 raise w.ended() from None
-            if not ok:
-                raise value
-            done[w.sent.popleft()] = value
+            done[w.sent.popleft()] = reply  # (True, the results) or (False, what the chunk raised)
         elif w.process.sentinel in ready:
             raise w.ended()
 
