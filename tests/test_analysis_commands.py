@@ -393,4 +393,3 @@ def test_ray_backend_writes_the_same_rows_as_the_local_one(tmp_path, capsys):
     assert run(capsys, *argv, "--backend", "ray", "--workers", 2, "--out", ray)[0] == 0
     assert ray.read_text() == local.read_text()
     assert len(local.read_text().splitlines()) == 24
-
