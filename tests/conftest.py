@@ -1,4 +1,5 @@
 import os
+import time
 from pathlib import Path
 
 from hypothesis import HealthCheck, settings
@@ -43,3 +44,20 @@ def rewritten_by(rewriter, source: str) -> str:
     rewriter.undo()
     assert ast.dump(tree) == before
     return text
+
+
+def ended(pids, seconds: float = 30) -> bool:
+    """Every process of `pids` has ended (a zombie waiting for its parent or init to reap it
+    counts as ended) within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        alive = set()
+        for pid in pids:
+            try:
+                if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                    alive.add(pid)
+            except OSError:
+                pass
+        if not alive or time.monotonic() > deadline:
+            return not alive
+        time.sleep(0.1)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import ended
 from vbr.analysis.metrics import CSV_FIELDS
 from vbr.cli import main
 from vbr.play import play_game
@@ -229,23 +230,6 @@ def _children(pid: int) -> set[int]:
     return {child for child, parent in ppid_of.items() if parent == pid}
 
 
-def _gone(pids: set[int], seconds: float = 30) -> bool:
-    """Every one of `pids` has ended (or is a zombie for init to reap) within `seconds`."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        alive = set()
-        for pid in pids:
-            try:
-                if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
-                    alive.add(pid)
-            except OSError:
-                pass
-        if not alive:
-            return True
-        time.sleep(0.1)
-    return False
-
-
 def _signal_once_games_are_done(argv, sig=signal.SIGINT, to=None):
     """Run vbr with its stderr on a terminal (a pty), so it shows progress, and send it `sig`
     (Ctrl-C's, unless told) once the progress line counts a finished game: the moment the test is
@@ -319,7 +303,7 @@ def test_sigterm_or_sighup_during_sim_with_workers_writes_the_finished_games_and
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert rows and [r["index"] for r in rows] == list(range(len(rows)))
     assert f"vbr: interrupted after {len(rows)} of 100000000 games; written: {out}" in err
-    assert len(children) >= 2 and _gone(children)  # the two workers (and the pool's helper), not left running
+    assert len(children) >= 2 and ended(children)  # the two workers (and the pool's helper), not left running
 
 
 def test_sigterm_to_vbrs_whole_process_group_writes_the_finished_games_and_does_not_hang(tmp_path):
@@ -331,7 +315,7 @@ def test_sigterm_to_vbrs_whole_process_group_writes_the_finished_games_and_does_
         assert code == 128 + signal.SIGTERM
         rows = out.read_text().splitlines()
         assert rows and f"vbr: interrupted after {len(rows)} of 100000000 games" in err
-        assert _gone(children)
+        assert ended(children)
 
 
 def test_a_worker_killed_during_a_run_is_a_one_line_error_not_a_hang(tmp_path):
@@ -342,7 +326,7 @@ def test_a_worker_killed_during_a_run_is_a_one_line_error_not_a_hang(tmp_path):
         ["sim", "siatka", "-n", 100_000_000, "--workers", 2], signal.SIGKILL, to=a_worker)
     assert code == 1 and out == ""
     assert err.rstrip().endswith(f"vbr: error: a worker process ended (exit code -{signal.SIGKILL}) while it played a chunk of games")
-    assert "Traceback" not in err and _gone(children)
+    assert "Traceback" not in err and ended(children)
 
 
 @pytest.mark.parametrize("argv", [["sim", "siatka", "-n", "100000000"], ["graph", "siatka", "--sim", "100000000"],
@@ -357,7 +341,7 @@ def test_workers_end_when_vbr_is_killed_outright(argv):
     finally:
         p.kill()  # SIGKILL: vbr cannot clean up; its workers must notice on their own
         p.wait()
-    assert len(workers) >= 2 and _gone(workers)
+    assert len(workers) >= 2 and ended(workers)
 
 
 # ------------------------------------------------------------------------------------ progress

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, ROOT, ended
 from test_lowering import both_forms, final_state, random_game_log
 from vbr.interpreter import native as N
 from vbr.interpreter import native_build as NB
@@ -328,26 +328,13 @@ def test_a_failing_compiler_is_a_usage_error_that_quotes_it(tmp_path):
 HANGING_COMPILER = 'sleep 600 &\necho $! > "$(dirname "$0")/child.pid"\nexec sleep 600'
 
 
-def gone(pid: int) -> bool:
-    """The process has ended (a zombie waiting for init to reap it counts as ended)."""
-    for _ in range(100):
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except FileNotFoundError:
-            return True
-        if state == "Z":
-            return True
-        time.sleep(0.1)
-    return False
-
-
 def test_a_build_step_over_its_time_bound_is_stopped_with_all_it_started(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("CC", write_compiler(tmp_path, HANGING_COMPILER))
     monkeypatch.setattr(NB, "BUILD_SECONDS", 6)  # Cython takes about a second on this file
     with pytest.raises(N.NativeUnavailable, match=r"^the C compiler took more than 6 s on the generated code$"):
         load(SMALL, native=True)
-    assert gone(int((tmp_path / "child.pid").read_text()))
+    assert ended({int((tmp_path / "child.pid").read_text())})
     assert [p.name for p in (tmp_path / "cache" / "vbr" / "native").iterdir() if p.is_dir()] == []
 
 
@@ -370,8 +357,8 @@ def test_when_one_part_fails_to_compile_the_parts_compiling_beside_it_are_stoppe
     with pytest.raises(N.NativeUnavailable, match=r"^the C compiler failed on the generated code \(exit 3\): fake-cc: part 1 is wrong$"):
         load(CALLS, native=True)
     children = [int(line) for line in (tmp_path / "child.pid").read_text().split()]
-    assert len(children) == 2 and all(gone(pid) for pid in children)
-    assert gone(int((tmp_path / "child.pid.failed").read_text()))
+    assert len(children) == 2 and ended(children)
+    assert ended({int((tmp_path / "child.pid.failed").read_text())})
     assert [p.name for p in (tmp_path / "cache" / "vbr" / "native").iterdir() if p.is_dir()] == []
 
 
@@ -389,7 +376,7 @@ def test_sigterm_during_a_build_stops_the_build_and_removes_its_folder(tmp_path)
     _, err = vbr.communicate(timeout=60)
     assert vbr.returncode == 128 + signal.SIGTERM, err
     assert "Traceback" not in err
-    assert gone(int(pid_file.read_text()))
+    assert ended({int(pid_file.read_text())})
     assert [p.name for p in (tmp_path / "cache" / "vbr" / "native").iterdir() if p.is_dir()] == []
 
 
