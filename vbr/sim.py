@@ -104,8 +104,13 @@ class RunResult:
     trials: list[Trial] = field(default_factory=list)
     seconds: float = 0.0  # play alone: loading the game in this process is not counted
     load_seconds: float = 0.0  # loading the game here, before the clock starts
-    interrupted: bool = False  # by Ctrl-C, SIGTERM or SIGHUP (vbr.stop_signals)
-    exit_code: int = 0  # what vbr exits with once it has written what the run played
+    # not 0: the run was stopped (Ctrl-C, SIGTERM, SIGHUP), and vbr exits with this once it has
+    # written what the run played
+    exit_code: int = 0
+
+    @property
+    def interrupted(self) -> bool:
+        return self.exit_code != 0
 
     @property
     def games_per_s(self) -> float | None:
@@ -132,7 +137,6 @@ def run(spec: RunSpec, backend=None, progress: Callable[[int, int], None] | None
                 if progress:
                     progress(len(result.trials), spec.n)
     except KeyboardInterrupt as exc:
-        result.interrupted = True
         result.exit_code = stop_signals.exit_code(exc)
     result.seconds = time.perf_counter() - start
     return result
