@@ -27,7 +27,7 @@ from test_lowering import both_forms, final_state, random_game_log
 from vbr.interpreter import native as N
 from vbr.interpreter import native_build as NB
 from vbr.interpreter import native_cache as NC
-from vbr.interpreter import native_helpers, native_ints, native_slots, rng
+from vbr.interpreter import native_helpers, native_ints, native_slots, native_training, rng
 from vbr.interpreter.game import load
 
 CORPUS = sorted((FIXTURES / "valid").glob("every_construct_*.vbr"))
@@ -332,6 +332,7 @@ def test_a_build_step_over_its_time_bound_is_stopped_with_all_it_started(tmp_pat
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("CC", write_compiler(tmp_path, HANGING_COMPILER))
     monkeypatch.setattr(NB, "BUILD_SECONDS", 6)  # Cython takes about a second on this file
+    monkeypatch.setattr(native_training, "GAMES", 0)  # the compile step is tested: no probe of the fake compiler
     with pytest.raises(N.NativeUnavailable, match=r"^the C compiler took more than 6 s on the generated code$"):
         load(SMALL, native=True)
     assert ended({int((tmp_path / "child.pid").read_text())})
@@ -345,6 +346,7 @@ def test_when_one_part_fails_to_compile_the_parts_compiling_beside_it_are_stoppe
     monkeypatch.setattr(NB, "cpus", lambda: 3)  # the three parts compile at once
     monkeypatch.setattr(N, "PART_CHARS", 2_000)
     monkeypatch.setattr(N, "MAX_PARTS", 3)
+    monkeypatch.setattr(native_training, "GAMES", 0)  # the compile steps are tested: no probe of the fake compiler
     # the part whose source file ends in _1.c fails once the other two have started their passes
     # (or after 60 s); the others hang
     script = ('pids="$(dirname "$0")/child.pid"\n'

@@ -22,7 +22,8 @@ program a compiled `rng.derive`, for the seeds every new game derives, and one m
 engine's helpers the generated code calls, compiled from their own source (native_helpers.py).
 The library is keyed by a hash of the parts and of everything the build depends on (the .pxds,
 this module's FORMAT, vbr's, Cython's and Python's versions, the compiler and its flags).
-Building is native_build.py's work, the cache folder native_cache.py's.
+Building is native_build.py's work, the cache folder native_cache.py's; where it can be, a build
+is profile-guided, its profile from games played on an instrumented build (native_training.py).
 """
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ import sys
 import sysconfig
 import textwrap
 
-from vbr.interpreter import native_build, native_cache, native_helpers, native_ints, native_slots
+from vbr.interpreter import native_build, native_cache, native_helpers, native_ints, native_slots, native_training
 from vbr.interpreter.native_build import NativeUnavailable, unavailable  # noqa: F401  (the API's names)
 
 FORMAT = 5  # the shape of the source below: a change of it must change every key
@@ -72,22 +73,30 @@ def make_native(program, modules: list, refused: list, codes: list, note=None) -
     if size > MAX_SOURCE:
         raise NativeUnavailable(f"the generated code is too large to compile ({size:,} characters, "
                                 f"at most {MAX_SOURCE:,})")
-    made, links = {}, []
     chosen = native_helpers.helpers(namespace)
     helper_source = native_helpers.source(chosen.values())
-    modules = _modules([text for text, _ in parts] + [SEEDS] + ([helper_source[0]] if helper_source else []), note)
-    compiled, seeds = modules[:len(parts)], modules[len(parts)]
-    if helper_source:
-        native_helpers.swap(namespace, chosen, helper_source[1], modules[-1])
-    for module in compiled:
-        functions, link = module.make(namespace, native_slots.FIELDS)
-        made.update(functions)
-        links.append(link)
-    swapped = _install(program, namespace, made, codes)
-    for link in links:  # each part's calls of another part's functions, to their compiled form
-        link()
-    program.derive = seeds.derive
-    return swapped
+
+    def put_in_place(modules: list) -> int:
+        compiled, seeds = modules[:len(parts)], modules[len(parts)]
+        if helper_source:
+            native_helpers.swap(namespace, chosen, helper_source[1], modules[-1])
+        made, links = {}, []
+        for module in compiled:
+            functions, link = module.make(namespace, native_slots.FIELDS)
+            made.update(functions)
+            links.append(link)
+        swapped = _install(program, namespace, made, codes)
+        for link in links:  # each part's calls of another part's functions, to their compiled form
+            link()
+        program.derive = seeds.derive
+        return swapped
+
+    def train(modules: list) -> None:  # in a child process of its own (native_training.trained)
+        put_in_place(modules)
+        native_training.play(program)
+
+    texts = [text for text, _ in parts] + [SEEDS] + ([helper_source[0]] if helper_source else [])
+    return put_in_place(_modules(texts, note, train))
 
 
 # rng.derive in machine integers, a module of every build: a game's and its seats' seeds are
@@ -243,13 +252,14 @@ def key_of(texts: list[str]) -> str:
     from vbr import __version__
     parts = [str(FORMAT), __version__, Cython.__version__, sys.version, sysconfig.get_platform(),
              " ".join(native_build.compiler() or []), " ".join(native_build.CFLAGS), " ".join(native_build.LDFLAGS),
+             native_training.settings(),
              *(f"{name}\0{text}" for name, text in sorted(headers().items())), *texts]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
-def _modules(texts: list[str], note) -> list:
+def _modules(texts: list[str], note, train=None) -> list:
     key = key_of(texts)
     modules = _LOADED.get(key)
     if modules is None:
-        modules = _LOADED[key] = native_cache.modules_for(texts, key, note, headers())
+        modules = _LOADED[key] = native_cache.modules_for(texts, key, note, headers(), train)
     return modules

@@ -22,6 +22,7 @@ import tempfile
 import time
 
 from vbr import stop_signals
+from vbr.interpreter import native_training
 from vbr.errors import UsageError
 
 BUILD_SECONDS = 900  # each step (Cython, the C compiler, on one part): wall clock, and CPU of each process
@@ -81,14 +82,16 @@ def part_names(name: str, parts: int) -> list[str]:
     return [f"{name}_{i}" for i in range(parts)]
 
 
-def build(texts: list[str], name: str, folder: str, path: str, headers: dict[str, str] | None = None) -> bytes:
+def build(texts: list[str], name: str, folder: str, path: str, headers: dict[str, str] | None = None,
+          train=None) -> bytes:
     """Build `texts` as the extension modules `part_names(name, len(texts))`, all in the one
     shared library at `path`: the steps in a private folder, each part's Cython and C compiler
     running at once with the other parts' (as many at a time as there are CPUs: the C compiler
     takes most of a build, about 100 s for 500,000 characters at -O2), the result moved into
     place whole (a process starting meanwhile never reads half a file), its hash written beside
-    it last; `headers` (name: text) are written beside the sources, for their cimports. Returns
-    the built file's bytes."""
+    it last; `headers` (name: text) are written beside the sources, for their cimports. With
+    `train(data)`, which plays games on the library whose bytes it is given, the build is
+    profile-guided where it can be (native_training.py). Returns the built file's bytes."""
     with tempfile.TemporaryDirectory(dir=folder) as work:
         parts = part_names(name, len(texts))
         sources, c_files, objects = ([os.path.join(work, n + ext) for n in parts] for ext in (".py", ".c", ".o"))
@@ -99,19 +102,42 @@ def build(texts: list[str], name: str, folder: str, path: str, headers: dict[str
         # stands (beside a rule file, say) is ever imported in Cython's place
         run_all([[sys.executable, "-I", "-m", "cython", "-3", "--fast-fail", source, "-o", c_file]
                  for source, c_file in zip(sources, c_files)], "Cython", work)
-        include = sysconfig.get_paths()["include"]
-        run_all([[*compiler(), *CFLAGS, "-I", include, "-c", c_file, "-o", obj]
-                 for c_file, obj in zip(c_files, objects)], "the C compiler", work)
         built = os.path.join(work, name + suffix())
-        run([*compiler(), *LDFLAGS, *_platform_flags(), *objects, "-o", built], "the C compiler", work)
-        with open(built, "rb") as f:
-            data = f.read()
+        profile = ()
+        if train is not None and native_training.GAMES > 0:
+            with stop_signals.raising(_stopped):  # SIGTERM, SIGHUP: BuildStopped, through the cleanup
+                if native_training.possible(compiler()):
+                    profile = _trained(c_files, objects, built, work, train)
+        data = _compiled(c_files, objects, built, work, profile)
         os.replace(built, path)
         tmp = os.path.join(work, "sha256")  # removed with the folder if the write fails
         with open(tmp, "w", encoding="ascii") as f:
             f.write(hashlib.sha256(data).hexdigest() + "\n")
         os.replace(tmp, path + ".sha256")
     return data
+
+
+def _compiled(c_files: list[str], objects: list[str], built: str, work: str, flags: tuple = (),
+              link: tuple = ()) -> bytes:
+    """Compile every part (at once) with `flags` added, and link them into `built` with `link`
+    added; the library's bytes."""
+    include = sysconfig.get_paths()["include"]
+    run_all([[*compiler(), *CFLAGS, *flags, "-I", include, "-c", c_file, "-o", obj]
+             for c_file, obj in zip(c_files, objects)], "the C compiler", work)
+    run([*compiler(), *LDFLAGS, *link, *_platform_flags(), *objects, "-o", built], "the C compiler", work)
+    with open(built, "rb") as f:
+        return f.read()
+
+
+def _trained(c_files: list[str], objects: list[str], built: str, work: str, train) -> tuple:
+    """The flags of the final compile: USE once an instrumented build has been trained (its
+    profile is then beside the objects), none if it could not be (a compiler without profiling
+    support, a training that did not finish)."""
+    try:
+        data = _compiled(c_files, objects, built, work, native_training.GENERATE, native_training.GENERATE)
+    except NativeUnavailable:
+        return ()
+    return native_training.USE if native_training.trained(lambda: train(data)) else ()
 
 
 # Run as `python -I -c LIMITED SECONDS PROGRAM ARGS...`: limits its own CPU time, asks Linux to

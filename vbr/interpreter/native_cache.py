@@ -37,9 +37,10 @@ def folder() -> str:
     return where
 
 
-def modules_for(texts: list[str], key: str, note=None, headers: dict[str, str] | None = None) -> list:
+def modules_for(texts: list[str], key: str, note=None, headers: dict[str, str] | None = None, train=None) -> list:
     """The extension modules built from `texts` (one module a text, all in one file), from the
-    cache or built now; `headers` are the files (name: text) the sources cimport."""
+    cache or built now; `headers` are the files (name: text) the sources cimport; `train(modules)`,
+    given a build's modules instrumented to profile, plays games on them (native_training.py)."""
     where = folder()
     name = f"vbr_native_{key[:40]}"
     parts = B.part_names(name, len(texts))
@@ -54,7 +55,8 @@ def modules_for(texts: list[str], key: str, note=None, headers: dict[str, str] |
             if note is not None:
                 note(f"building native code (once for these rules and options; kept in {where})")
             sweep(where)
-            data = B.build(texts, name, where, path, headers)
+            trial = None if train is None else (lambda data: train(load(parts, data, where)))
+            data = B.build(texts, name, where, path, headers, trial)
             try:
                 modules = load(parts, data, where)
             except _LOAD_ERRORS as exc:
