@@ -106,13 +106,14 @@ def test_two_programs_of_the_same_rules_each_get_functions_of_their_own(in_cache
         assert final_state(a, seed) == final_state(python, seed) == final_state(b, seed)
 
 
-# A later process's load, as `vbr run --native` does it, built at -O0: what these tests check is the
-# cache (which file is loaded, built again or swept), not the C compiler's optimisation.
+# A later process's load, as `vbr run --native` does it, built at -O0 and untrained: what these tests
+# check is the cache (which file is loaded, built again or swept), not the C compiler's optimisation.
 LOAD_AND_PLAY = """
 import sys
-from vbr.interpreter import native_build
+from vbr.interpreter import native_build, native_training
 from vbr.interpreter.game import load
 native_build.CFLAGS = ("-O0", "-fPIC")
+native_training.GAMES = 0
 from vbr.play import play_game
 game = load(sys.argv[1], native=True, note=lambda text: print("NOTE", text))
 r = play_game(game, 7, ["random"] * game.seats)
@@ -450,6 +451,7 @@ def test_two_processes_building_at_once_build_once(tmp_path):
 def test_a_build_past_the_cache_bound_removes_the_modules_used_longest_ago_but_not_one_in_use(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(NB, "CFLAGS", ("-O0", "-fPIC"))  # the builds' speed is not what is tested
+    monkeypatch.setattr(native_training, "GAMES", 0)  # nor their training (test_native_training.py)
     native = tmp_path / "vbr" / "native"
 
     def cached() -> set[str]:

@@ -65,6 +65,8 @@ def test_a_random_seats_answer_is_a_helper_whose_fields_are_read_by_their_slots(
     from vbr.interpreter import native_slots
     from vbr.interpreter import state as S
     assert S.take in H.helpers(namespace("siatka")).values()  # its global NO_PICK is a class: bound once
+    text, held = H.source([S.take])
+    assert S.take in held and "return options[vbr_scaled(vbr_get(a, " in text  # its draw scaled in C
     assert {(S.Autoplay, name) for name in ("offered", "one_option", "scored", "draws")} <= set(native_slots.FIELDS)
 
 

@@ -32,6 +32,10 @@ def fits(x):
 
 def item(x, i):
     return {C.ITEM}(x, i)
+
+
+def scaled(x, n):
+    return {C.SCALED}(x, n)
 """
 
 PYTHON = {0: operator.lt, 1: operator.le, 4: operator.gt, 5: operator.ge}
@@ -161,4 +165,40 @@ def test_item_of_other_containers_and_indexes_is_pythons(probe):
         [1][index]
     with pytest.raises(TypeError) as compiled:
         probe.item([1], index)
+    assert str(compiled.value) == str(python.value)
+
+
+def test_a_draw_scaled_to_a_range_becomes_one_call():
+    assert rewritten("j = (bits(64) * (i + 1)) >> 64") == "j = vbr_scaled(bits(64), i + 1)"
+    assert rewritten("v = F[st.rng.getrandbits(64) * 6 >> 64]") == "v = vbr_item(F, vbr_scaled(st.rng.getrandbits(64), 6))"
+    for source in ["j = x * n >> 32", "j = x >> 64", "j = x + n >> 64", "j = x * (n >> 64)"]:
+        assert rewritten(source) == source
+
+
+def test_scale_draws_rewrites_a_helpers_own_tree_in_place():
+    import ast
+    tree = ast.parse("def take(a, k):\n    return options[(a.draws[0](64) * k) >> 64]")
+    C.scale_draws(tree)
+    assert ast.unparse(tree) == "def take(a, k):\n    return options[vbr_scaled(a.draws[0](64), k)]"
+
+
+DRAWS = st.one_of(st.integers(0, 2 ** 64 - 1), st.sampled_from([0, 1, 2 ** 32 - 1, 2 ** 32, 2 ** 63, 2 ** 64 - 1]),
+                  st.integers(-(2 ** 70), 2 ** 130))
+RANGES = st.one_of(st.integers(0, 2 ** 30), st.sampled_from([0, 1, 2 ** 30 - 1, 2 ** 30, 2 ** 32, 2 ** 40]),
+                   st.integers(-(2 ** 40), 2 ** 70))
+
+
+@given(DRAWS, RANGES)
+def test_scaled_answers_as_python_multiplies_and_shifts(probe, x, n):
+    assert probe.scaled(x, n) == (x * n) >> 64
+    assert type(probe.scaled(x, n)) is int
+
+
+def test_scaled_of_other_values_is_pythons(probe):
+    assert probe.scaled(2 ** 63, True) == (2 ** 63 * True) >> 64  # a bool is an int, not exactly
+    assert probe.scaled(Ent(2 ** 63), 4) == 2  # an int subclass: Python's own operators
+    with pytest.raises(TypeError) as python:
+        (2 ** 63 * None) >> 64
+    with pytest.raises(TypeError) as compiled:
+        probe.scaled(2 ** 63, None)
     assert str(compiled.value) == str(python.value)

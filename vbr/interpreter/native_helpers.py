@@ -25,7 +25,7 @@ import inspect
 import textwrap
 import types
 
-from vbr.interpreter import native_slots
+from vbr.interpreter import native_ints, native_slots
 
 PACKAGE = "vbr.interpreter."
 _CONSTANTS = (int, str, bool, float, tuple, frozenset, type(None))
@@ -116,11 +116,12 @@ def _definition(f) -> ast.FunctionDef | None:
     if not all(isinstance(v, ast.Constant) for v in [*d.args.defaults, *d.args.kw_defaults] if v is not None):
         return None
     native_slots.SlotAccess().rewrite(d)  # a tree of our own: nothing to undo
+    native_ints.scale_draws(d)
     return d
 
 
 def _text(imported: list[tuple[str, str]], defs: list[ast.FunctionDef]) -> str:
-    head = ["# cython: annotation_typing=False", "from __future__ import annotations", native_slots.IMPORT,
+    head = ["# cython: annotation_typing=False", "from __future__ import annotations", native_slots.IMPORT, native_ints.IMPORT,
             "from vbr.interpreter.native_slots import FIELDS as _FIELDS",
             *(f"from {module} import {name}" for module, name in imported),
             f"{native_slots.BIND}(_FIELDS)"]

@@ -16,7 +16,12 @@ through three more calls. Together about a fifth of a bundled file's instruction
   "compact" integers) are compared as machine numbers;
 - `x[i]` (read, `i` neither a constant nor a slice) becomes `vbr_item(x, i)`: `x` exactly a list
   or tuple and `i` a compact `int` (a card's id, `Ent`, is an int subclass: CPython indexes by
-  an int subclass's value too) within its length reads the item at once.
+  an int subclass's value too) within its length reads the item at once;
+- `(x * n) >> 64`, a 64-bit draw scaled to 0..n-1 (rng.below: every die, shuffle and random
+  seat's pick), becomes `vbr_scaled(x, n)`: `x` an exact `int` below 2**64 and `n` a compact
+  non-negative one are multiplied and shifted in machine words (two 32-bit halves, so no 128-bit
+  type is needed), where Python makes a three-digit product and shifts it, two integers more. The
+  engine's helpers compiled beside the generated code get this one too (`scale_draws`).
 
 Anything else takes Python's own path (`PyObject_RichCompareBool`, `PyObject_GetItem`), so
 errors, negative indexes and the order of non-integers are Python's. The value of a comparison
@@ -36,9 +41,9 @@ from vbr.interpreter.scope import INT_MAX
 
 assert INT_MAX == 2 ** 63 - 1, "vbr_fits's bounds are LLONG_MAX's"
 
-COMPARE, FITS, ITEM = "vbr_compare", "vbr_fits", "vbr_item"
+COMPARE, FITS, ITEM, SCALED = "vbr_compare", "vbr_fits", "vbr_item", "vbr_scaled"
 MODULE = "vbr_ints"  # the .pxd beside each part's source
-IMPORT = f"from cython.cimports.{MODULE} import {COMPARE}, {FITS}, {ITEM}"
+IMPORT = f"from cython.cimports.{MODULE} import {COMPARE}, {FITS}, {ITEM}, {SCALED}"
 
 # Python's comparison codes (object.h), which PyObject_RichCompareBool takes as they are
 OPS = {std.Lt: 0, std.LtE: 1, std.Gt: 4, std.GtE: 5}
@@ -106,6 +111,41 @@ cdef extern from *:
         return PyObject_GetItem(o, i);
     }
 
+    /* (x * n) >> 64 by Python's own operators */
+    static PyObject *vbr_scaled_slow(PyObject *x, PyObject *n) {
+        PyObject *product = PyNumber_Multiply(x, n), *shift, *r;
+        if (product == NULL)
+            return NULL;
+        shift = PyLong_FromLong(64);
+        if (shift == NULL) {
+            Py_DECREF(product);
+            return NULL;
+        }
+        r = PyNumber_Rshift(product, shift);
+        Py_DECREF(product);
+        Py_DECREF(shift);
+        return r;
+    }
+
+    /* (x * n) >> 64, a 64-bit draw scaled to 0..n-1: in machine words when x is an exact int in
+       0..2**64-1 and n an exact compact int in 0..2**30; x = h * 2**32 + l gives
+       (x * n) >> 64 == (h * n + ((l * n) >> 32)) >> 32, no sum above 2**64 - 2**32 */
+    static inline PyObject *vbr_scaled(PyObject *x, PyObject *n) {
+        if (PyLong_CheckExact(x) && PyLong_CheckExact(n) && VBR_COMPACT(n)) {
+            long long k = VBR_COMPACT_VALUE(n);
+            if (k >= 0) {
+                unsigned long long v = PyLong_AsUnsignedLongLong(x);
+                if (v != (unsigned long long)-1 || !PyErr_Occurred()) {
+                    unsigned long long high = (v >> 32) * (unsigned long long)k;
+                    unsigned long long low = (v & 0xFFFFFFFFULL) * (unsigned long long)k;
+                    return PyLong_FromUnsignedLongLong((high + (low >> 32)) >> 32);
+                }
+                PyErr_Clear();  /* negative, or 2**64 and above: Python's own way */
+            }
+        }
+        return vbr_scaled_slow(x, n);
+    }
+
     /* -LLONG_MAX <= x <= LLONG_MAX */
     static inline int vbr_fits(PyObject *x) {
         if (PyLong_CheckExact(x) && VBR_COMPACT(x))
@@ -116,6 +156,7 @@ cdef extern from *:
     bint vbr_compare(object a, object b, int op) except -1
     bint vbr_fits(object x) except -1
     object vbr_item(object o, object i)
+    object vbr_scaled(object x, object n)
 '''
 
 
@@ -148,7 +189,26 @@ class IntOps(TreeSwaps):
             return compiled(node)
         if isinstance(node, std.Subscript) and isinstance(node.ctx, std.Load) and _computed(node.slice):
             return _call(ITEM, [node.value, node.slice])
-        return node
+        return scaled(node)
+
+
+def scaled(node):
+    """`(x * n) >> 64` (a 64-bit draw scaled to 0..n-1, rng.below) as `vbr_scaled(x, n)`, else `node`."""
+    if (isinstance(node, std.BinOp) and isinstance(node.op, std.RShift) and _integer(node.right) == 64
+            and isinstance(node.left, std.BinOp) and isinstance(node.left.op, std.Mult)):
+        return _call(SCALED, [node.left.left, node.left.right])
+    return node
+
+
+def scale_draws(tree: std.AST) -> None:
+    """Rewrite, in place, every `(x * n) >> 64` below `tree` as `vbr_scaled(x, n)` (for a tree
+    of the caller's own: nothing is undone)."""
+    for node in std.walk(tree):
+        for field, value in std.iter_fields(node):
+            if isinstance(value, list):
+                value[:] = [scaled(item) for item in value]
+            elif isinstance(value, std.AST):
+                setattr(node, field, scaled(value))
 
 
 def compiled(node: std.Compare) -> ast.expr:
