@@ -468,16 +468,7 @@ class State:
         raise Fault(f"the forced pick {text(want, self.prog)} is not among the items on offer ({shown})")
 
     def shuffle(self, z: int) -> None:
-        items = self.zones[z]
-        if self.chance is not None:
-            self._decided_shuffle(z, items)
-        else:
-            bits = self.rng.getrandbits
-            for i in range(len(items) - 1, 0, -1):
-                j = (bits(64) * (i + 1)) >> 64  # self.below(i + 1), written out
-                items[i], items[j] = items[j], items[i]
-        if self.log is not None:
-            self.record({"t": "shuffle", "zone": self.prog.zone_names[z]})
+        shuffle(self, z)
 
     def _decided_shuffle(self, z: int, items: list) -> None:
         """The same Fisher–Yates swaps, each position's partner decided by the oracle: n - 1
@@ -734,6 +725,23 @@ def take(a: Autoplay, st: State, seat: int, options, in_place: bool):
     if in_place:
         st.steps += 1
     return options[(a.draws[seat](64) * k) >> 64]
+
+
+def shuffle(st: State, z: int) -> None:
+    """Zone `z` in a random order (Fisher–Yates, from the last position down). A function and
+    not only State's method: the generated code calls it, and the native form compiles it with
+    the engine's helpers, its loop and its draws in C (native_helpers.py, docs/performance.md,
+    session 16)."""
+    items = st.zones[z]
+    if st.chance is not None:
+        st._decided_shuffle(z, items)
+    else:
+        bits = st.rng.getrandbits
+        for i in range(len(items) - 1, 0, -1):
+            j = (bits(64) * (i + 1)) >> 64  # st.below(i + 1), written out
+            items[i], items[j] = items[j], items[i]
+    if st.log is not None:
+        st.record({"t": "shuffle", "zone": st.prog.zone_names[z]})
 
 
 class _Shared:

@@ -16,6 +16,7 @@ from vbr.interpreter import types as T
 from vbr.interpreter.expressions import ExprCompiler, add, choice_items, field_pos, items_of, out_of_range
 from vbr.interpreter.program import Code, Frame, Pending
 from vbr.interpreter.scope import MAX_OPTIONS, Fault, Locals, Scope, spend
+from vbr.interpreter.state import shuffle as shuffle_zone
 from vbr.interpreter.values import ENT_IDS, Ent, ZoneRef, text
 
 
@@ -703,7 +704,7 @@ class StmtCompiler:
         z = self.x.expect(s.zone, scope, "zone", "`shuffle`'s argument")
         def shuffle(st, L):
             st.shuffle(z(st, L))
-        self.low.stmt_template(shuffle, lambda low, in_loop: [ast.Expr(P.call(P.state_attr("shuffle"), low.expr(z)))])
+        self.low.stmt_template(shuffle, lambda low, in_loop: [ast.Expr(P.call(low.ref(shuffle_zone), P.load("st"), low.expr(z)))])
         b.action(shuffle, s.span)
 
     def s_Create(self, b, s: A.Create, scope, loop):
