@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 
 import pytest
@@ -157,3 +158,16 @@ def test_a_compiler_that_does_not_answer_the_probe_is_stopped_and_the_build_goes
     assert small_builds and all("-fprofile-generate" not in c and "-fprofile-use" not in c for c in small_builds)
     python = load(SMALL)
     assert random_game_log(compiled, 3) == random_game_log(python, 3)
+
+
+def test_a_build_in_a_process_running_other_threads_goes_untrained(small_builds):
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)  # as a Ray worker's or gRPC's threads would be
+    other.start()
+    try:
+        compiled = load(SMALL, native=True)
+    finally:
+        release.set()
+        other.join()
+    assert small_builds and all("-fprofile-generate" not in c and "-fprofile-use" not in c for c in small_builds)
+    assert random_game_log(compiled, 2) == random_game_log(load(SMALL), 2)

@@ -22,8 +22,8 @@ import tempfile
 import time
 
 from vbr import stop_signals
-from vbr.interpreter import native_training
 from vbr.errors import UsageError
+from vbr.interpreter import native_training
 
 BUILD_SECONDS = 900  # each step (Cython, the C compiler, on one part): wall clock, and CPU of each process
 CFLAGS = ("-O2", "-fPIC")  # compiling each part's C

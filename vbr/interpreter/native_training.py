@@ -17,8 +17,8 @@ through `apply_index` (as agents that search, and a log's replay, drive a game),
 the rule file's own step and choice limits, all of it by SECONDS. The child exits through C's
 `exit`, which runs the instrumented library's destructor that writes the profile beside the
 objects. The parts are then compiled again with `-fprofile-use`. A training that does not finish
-(the child fails, is killed, runs out of time, or there is no `fork` or no GCC here) gives a
-build without a profile: slower, never wrong, since a profile changes how the C is laid out and
+(the child fails, is killed, runs out of time, or there is no `fork` or no GCC here, or the
+process runs other threads) gives a build without a profile: slower, never wrong, since a profile changes how the C is laid out and
 never what it computes. The games are the same on every machine (seeds 0 to GAMES - 1), so the
 same rules give the same profile.
 """
@@ -49,14 +49,26 @@ def settings() -> str:
 
 
 def possible(compiler: list[str]) -> bool:
-    """Whether a build here can be trained: a POSIX `fork`, and GCC (Clang's profiles need a
-    merging tool of their own)."""
-    if not hasattr(os, "fork") or os.name != "posix":
+    """Whether a build here can be trained: a POSIX `fork`, a process of one thread, and GCC
+    (Clang's profiles need a merging tool of their own)."""
+    if not hasattr(os, "fork") or os.name != "posix" or not _one_thread():
         return False
     key = tuple(compiler)
     if key not in _GCC:
         _GCC[key] = _is_gcc(compiler)
     return _GCC[key]
+
+
+def _one_thread() -> bool:
+    """Whether this process runs a single thread. A forked child holds only the thread that
+    forked: a library whose other threads it cuts off (a Ray worker's, gRPC's) may wait for them
+    for ever, or act on their sockets, when C's `exit` runs its handlers in the child. vbr
+    itself builds from its one thread; elsewhere the build goes untrained."""
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:  # no /proc here: the threads Python knows of
+        import threading
+        return threading.active_count() == 1
 
 
 def _is_gcc(compiler: list[str]) -> bool:
