@@ -16,11 +16,11 @@ inside the lowered code (`State.play_random`, as `vbr sim` plays), the rest choi
 through `apply_index` (as agents that search, and a log's replay, drive a game), each bounded by
 the rule file's own step and choice limits, all of it by SECONDS. The child exits through C's
 `exit`, which runs the instrumented library's destructor that writes the profile beside the
-objects. The parts are then compiled again with `-fprofile-use`. A training that does not finish
-(the child fails, is killed, runs out of time, or there is no `fork` or no GCC here, or the
-process runs other threads) gives a build without a profile: slower, never wrong, since a profile changes how the C is laid out and
-never what it computes. The games are the same on every machine (seeds 0 to GAMES - 1), so the
-same rules give the same profile.
+objects. The parts are then compiled again with `-fprofile-use`. A training that cannot be
+had or does not finish (no `fork` or no GCC here, a process running other threads, a child that
+fails, is killed or runs out of time) gives a build without a profile: slower, never wrong,
+since a profile changes how the C is laid out and never what it computes. The games are the
+same on every machine (seeds 0 to GAMES - 1), so the same rules give the same profile.
 """
 from __future__ import annotations
 
