@@ -467,9 +467,6 @@ class State:
         shown = ", ".join(text(v, self.prog) for v in items[:20]) + (", ..." if len(items) > 20 else "")
         raise Fault(f"the forced pick {text(want, self.prog)} is not among the items on offer ({shown})")
 
-    def shuffle(self, z: int) -> None:
-        shuffle(self, z)
-
     def _decided_shuffle(self, z: int, items: list) -> None:
         """The same Fisher–Yates swaps, each position's partner decided by the oracle: n - 1
         draws for n things, from the last position down, position i swapping with one of 0..i."""
@@ -729,9 +726,9 @@ def take(a: Autoplay, st: State, seat: int, options, in_place: bool):
 
 def shuffle(st: State, z: int) -> None:
     """Zone `z` in a random order (Fisher–Yates, from the last position down). A function and
-    not only State's method: the generated code calls it, and the native form compiles it with
-    the engine's helpers, its loop and its draws in C (native_helpers.py, docs/performance.md,
-    session 16)."""
+    not a method of State: the generated code and the closures call it, and the native form
+    compiles it with the engine's helpers, its loop and its draws in C (native_helpers.py,
+    docs/performance.md, session 16)."""
     items = st.zones[z]
     if st.chance is not None:
         st._decided_shuffle(z, items)

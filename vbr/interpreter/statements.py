@@ -703,7 +703,7 @@ class StmtCompiler:
     def s_Shuffle(self, b, s: A.Shuffle, scope, loop):
         z = self.x.expect(s.zone, scope, "zone", "`shuffle`'s argument")
         def shuffle(st, L):
-            st.shuffle(z(st, L))
+            shuffle_zone(st, z(st, L))
         self.low.stmt_template(shuffle, lambda low, in_loop: [ast.Expr(P.call(low.ref(shuffle_zone), P.load("st"), low.expr(z)))])
         b.action(shuffle, s.span)
 
