@@ -110,6 +110,8 @@ FAULTS = {
         "    m = 6 / (3 - n)\n  }\n}\nphase p {\n  f()\n  end draw\n}\n",
     "a pure loop's test fails on its second round":
         "var n: int = 0\nstart p\nphase p {\n  while other(n) >= 0 max 5 {\n    n += 1\n  }\n  end draw\n}\n",
+    "a list holding none moved":
+        "kind K { v: int }\nzone z public\nvar k: K = none\nvar n: int = 0\nstart p\nphase p {\n  n = 1\n  move [k] to z\n  end draw\n}\n",
 }
 
 
@@ -123,6 +125,38 @@ def test_faults_are_located_as_the_closures_locate_them(tmp_path, text):
             game.new_state(0)
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+MOVES = """game "x"
+kind K { v: int }
+zone a public
+zone b public
+start p
+setup {
+  create K(v: 1) in a
+  create K(v: 2) in a
+  create K(v: 3) in a
+  create K(v: 9) in b
+}
+phase p {
+  move a to b bottom
+  move [top(b), bottom(b)] to a bottom
+  end draw
+}
+"""
+
+
+def test_a_zone_and_a_list_moved_to_the_bottom_keep_their_order(tmp_path):
+    # docs/language.md, `move`: "Moving a whole zone or a list keeps the entities' order"; a zone
+    # lists its things from the bottom (first) to the top (last). So `a` (1 2 3) under b's 9 makes
+    # b 1 2 3 9, and [top(b), bottom(b)] = [9, 1] under the then empty `a` makes a 9 1.
+    path = tmp_path / "g.vbr"
+    path.write_text(MOVES)
+    for game in both_forms(path):
+        st = game.new_state(0)
+        names = game.program.zone_names
+        order = {z: [st.ent[e][0] for e in st.zones[names.index(z)]] for z in ("a", "b")}
+        assert order == {"a": [9, 1], "b": [2, 3]}
 
 
 def test_a_pure_loop_fault_points_at_the_loop(tmp_path):

@@ -24,11 +24,13 @@ from hypothesis import strategies as st
 
 from conftest import FIXTURES, ROOT, ended
 from test_lowering import both_forms, final_state, random_game_log
+from vbr.errors import StepLimitExceeded
 from vbr.interpreter import native as N
 from vbr.interpreter import native_build as NB
 from vbr.interpreter import native_cache as NC
-from vbr.interpreter import native_helpers, native_ints, native_slots, native_training, rng
+from vbr.interpreter import native_helpers, native_ints, native_slots, native_training, rng, state
 from vbr.interpreter.game import load
+from vbr.play import play_game
 
 CORPUS = sorted((FIXTURES / "valid").glob("every_construct_*.vbr"))
 SMALL = FIXTURES / "valid" / "flow_jumps.vbr"  # the smallest valid rule file: a build of a few seconds
@@ -95,6 +97,42 @@ def compiled_derive(cache):
        st.lists(st.integers(min_value=-(2 ** 70), max_value=2 ** 80), max_size=4))
 def test_the_compiled_seed_derivation_gives_the_seeds_of_rng_derive(compiled_derive, seed, salt):
     assert compiled_derive(seed, *salt) == rng.derive(seed, *salt)
+
+
+# A game that never ends: the step limit or the choice limit stops it.
+ENDLESS = '''game "x"
+seats 2
+limit %s
+var n: int = 0
+start p
+phase p {
+  choose x from 1..3 by n %% 2
+  n += x
+  goto p
+}
+'''
+
+
+@pytest.mark.parametrize("limit,message", [("steps 400", "step limit of 400"), ("choices 30", "choice limit of 30")])
+def test_the_compiled_loops_stop_a_game_where_the_python_ones_do(in_cache, tmp_path, monkeypatch, limit, message):
+    """The VM's loops (state.run_ops, state.play_ops) are compiled with the engine's helpers and
+    put in the program; they stop a game at its limits with the Python loops' very error, played
+    by random seats (play_ops) and choice by choice (run_ops)."""
+    monkeypatch.setattr(NB, "CFLAGS", ("-O0", "-fPIC"))  # what C means does not depend on its optimisation
+    monkeypatch.setattr(native_training, "GAMES", 0)
+    path = tmp_path / "endless.vbr"
+    path.write_text(ENDLESS % limit)
+    python, compiled = load(path), load(path, native=True)
+    assert (python.program.run_ops, python.program.play_ops) == (state.run_ops, state.play_ops)
+    for loop in (compiled.program.run_ops, compiled.program.play_ops):
+        assert loop.__module__.startswith("vbr_native_"), loop
+    for play in (lambda g: play_game(g, 3, ["random"] * g.seats), lambda g: random_game_log(g, 3)):
+        errors = []
+        for game in (python, compiled):
+            with pytest.raises(StepLimitExceeded) as info:
+                play(game)
+            errors.append(str(info.value))
+        assert errors[0] == errors[1] and message in errors[0]
 
 
 def test_two_programs_of_the_same_rules_each_get_functions_of_their_own(in_cache):
@@ -212,7 +250,7 @@ def test_the_compiled_code_reaches_nothing_but_what_the_program_hands_it():
     handed = {v.__name__ for v in program.lowering.namespace.values() if any(v is b for b in N.BUILTINS_BY_NAME)}
     assert {"len", "tuple"} <= handed
     cimported = (native_slots.GET, native_slots.SET, native_slots.BIND, native_ints.COMPARE, native_ints.FITS, native_ints.ITEM,
-                 native_ints.SCALED)
+                 native_ints.SCALED, native_ints.ADD, native_ints.SUB)
     every = {n for _, names in parts for n in names}
     named, linked = set(), set()
     assert len(every) > 20
@@ -229,7 +267,8 @@ def test_the_compiled_code_reaches_nothing_but_what_the_program_hands_it():
         called = {s for t in tables.values() if t.get_name() != "link" for s in t.get_frees()} & (every - set(names))
         assert set(tables["link"].get_frees()) == called | ({"ns"} if called else set())  # read from the namespace
         linked |= called
-    assert named == handed | set(cimported)  # each builtin handed over is named, and nothing else is global
+    assert handed <= named  # each builtin handed over is named
+    assert named - handed <= set(cimported)  # and every other global name is one the part cimports
     assert linked  # the parts call each other
 
 

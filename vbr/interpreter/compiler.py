@@ -12,6 +12,7 @@ from vbr.interpreter.program import Program
 from vbr.interpreter.scope import INT_MAX, Fault, Locals, Scope
 from vbr.interpreter.statements import StmtCompiler
 from vbr.interpreter.statements import return_op as _pop  # a body's end works as `return`
+from vbr.interpreter import state
 from vbr.interpreter import types as T
 from vbr.loader import RuleSet
 
@@ -51,6 +52,7 @@ def _options_in_range(m: Model) -> None:
 def _compile(m: Model, lowering: Lowering) -> Program:
     p = Program(model=m, title=m.title, seats=m.seats, teams=m.teams, team_of=m.team_of, options=dict(m.options),
                 zone_names=m.zone_names, zone_owner=m.zone_owner, lowering=lowering)
+    p.run_ops, p.play_ops = state.run_ops, state.play_ops
     p.limits = dict(m.limits)
     p.step_limit, p.depth_limit, p.choice_limit = p.limits["steps"], p.limits["depth"], p.limits["choices"]
     p.scratch_locals = Locals()

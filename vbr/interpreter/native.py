@@ -33,7 +33,7 @@ import sys
 import sysconfig
 import textwrap
 
-from vbr.interpreter import native_build, native_cache, native_helpers, native_ints, native_slots, native_training
+from vbr.interpreter import native_build, native_cache, native_helpers, native_ints, native_slots, native_training, state
 from vbr.interpreter.native_build import NativeUnavailable, unavailable  # noqa: F401  (the API's names)
 
 FORMAT = 5  # the shape of the source below: a change of it must change every key
@@ -74,12 +74,15 @@ def make_native(program, modules: list, refused: list, codes: list, note=None) -
         raise NativeUnavailable(f"the generated code is too large to compile ({size:,} characters, "
                                 f"at most {MAX_SOURCE:,})")
     chosen = native_helpers.helpers(namespace)
-    helper_source = native_helpers.source(chosen.values())
+    helper_source = native_helpers.source([*chosen.values(), *LOOPS])
 
     def put_in_place(modules: list) -> int:
         compiled, seeds = modules[:len(parts)], modules[len(parts)]
         if helper_source:
             native_helpers.swap(namespace, chosen, helper_source[1], modules[-1])
+            for loop in LOOPS:
+                if loop in helper_source[1]:
+                    setattr(program, loop.__name__, getattr(modules[-1], loop.__name__))
         made, links = {}, []
         for module in compiled:
             functions, link = module.make(namespace, native_slots.FIELDS)
@@ -123,6 +126,12 @@ def derive(seed, *salt):
         x = _mix(x ^ (s * cython.cast(cython.ulonglong, 0x9E3779B97F4A7C15)))
     return _mix(x)
 """
+
+
+# The VM's loops (State.run's and State.play_random's), compiled with the engine's helpers and put in
+# the program in place of the Python ones: the step from one generated op to the next is then C
+# (docs/performance.md, session 17).
+LOOPS = (state.run_ops, state.play_ops)
 
 
 # Builtins the generated code calls through the namespace (`C5(x)` where C5 is `len`), which Cython

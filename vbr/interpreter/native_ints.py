@@ -41,12 +41,13 @@ from vbr.interpreter.scope import INT_MAX
 
 assert INT_MAX == 2 ** 63 - 1, "vbr_fits's bounds are LLONG_MAX's"
 
-COMPARE, FITS, ITEM, SCALED = "vbr_compare", "vbr_fits", "vbr_item", "vbr_scaled"
+COMPARE, FITS, ITEM, SCALED, ADD, SUB = "vbr_compare", "vbr_fits", "vbr_item", "vbr_scaled", "vbr_add", "vbr_sub"
 MODULE = "vbr_ints"  # the .pxd beside each part's source
-IMPORT = f"from cython.cimports.{MODULE} import {COMPARE}, {FITS}, {ITEM}, {SCALED}"
+IMPORT = f"from cython.cimports.{MODULE} import {COMPARE}, {FITS}, {ITEM}, {SCALED}, {ADD}, {SUB}"
 
 # Python's comparison codes (object.h), which PyObject_RichCompareBool takes as they are
 OPS = {std.Lt: 0, std.LtE: 1, std.Gt: 4, std.GtE: 5}
+SUMS = {std.Add: ADD, std.Sub: SUB}
 C_NUMBERS = frozenset({"len", COMPARE, FITS})  # calls whose result Cython holds as a C number
 
 PXD = '''\
@@ -146,6 +147,20 @@ cdef extern from *:
         return vbr_scaled_slow(x, n);
     }
 
+    /* a + b and a - b: two compact ints (below 2**30 in size on CPython 3.11, 2**62 on 3.12+)
+       never overflow a long long */
+    static inline PyObject *vbr_add(PyObject *a, PyObject *b) {
+        if (PyLong_CheckExact(a) && PyLong_CheckExact(b) && VBR_COMPACT(a) && VBR_COMPACT(b))
+            return PyLong_FromLongLong(VBR_COMPACT_VALUE(a) + VBR_COMPACT_VALUE(b));
+        return PyNumber_Add(a, b);
+    }
+
+    static inline PyObject *vbr_sub(PyObject *a, PyObject *b) {
+        if (PyLong_CheckExact(a) && PyLong_CheckExact(b) && VBR_COMPACT(a) && VBR_COMPACT(b))
+            return PyLong_FromLongLong(VBR_COMPACT_VALUE(a) - VBR_COMPACT_VALUE(b));
+        return PyNumber_Subtract(a, b);
+    }
+
     /* -LLONG_MAX <= x <= LLONG_MAX */
     static inline int vbr_fits(PyObject *x) {
         if (PyLong_CheckExact(x) && VBR_COMPACT(x))
@@ -157,6 +172,8 @@ cdef extern from *:
     bint vbr_fits(object x) except -1
     object vbr_item(object o, object i)
     object vbr_scaled(object x, object n)
+    object vbr_add(object a, object b)
+    object vbr_sub(object a, object b)
 '''
 
 
@@ -189,6 +206,8 @@ class IntOps(TreeSwaps):
             return compiled(node)
         if isinstance(node, std.Subscript) and isinstance(node.ctx, std.Load) and _computed(node.slice):
             return _call(ITEM, [node.value, node.slice])
+        if isinstance(node, std.BinOp) and type(node.op) in SUMS and _object(node.left) and _object(node.right):
+            return _call(SUMS[type(node.op)], [node.left, node.right])
         return scaled(node)
 
 
@@ -244,6 +263,24 @@ def _integer(node) -> int | None:
     if isinstance(node, std.Constant) and type(node.value) is int:
         return node.value
     return None
+
+
+def _object(node) -> bool:
+    """Whether `node` is an operand that `vbr_add` takes as it is: not an integer constant (Cython
+    adds a constant in C itself) and not what Cython may hold as a C number (a comparison, `not`,
+    `and`/`or` of those, a call of `len`), which the call would box first."""
+    if _constant(node) or isinstance(node, (std.Compare, std.BoolOp, std.UnaryOp)):
+        return False
+    if isinstance(node, std.Call):
+        return not (isinstance(node.func, std.Name) and node.func.id in C_NUMBERS)
+    return True
+
+
+def _constant(node) -> bool:
+    """An integer constant, or arithmetic of them (`1 * 3`), which Cython works out itself."""
+    if isinstance(node, std.BinOp):
+        return _constant(node.left) and _constant(node.right)
+    return _integer(node) is not None
 
 
 def _boxed(node) -> bool:

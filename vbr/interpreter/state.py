@@ -271,27 +271,9 @@ class State:
         (a call, return, goto, emit, choice or end); each of those is a step, and so is every
         round of a loop and every item a loop, a comprehension or a choice goes through or a
         range builds (`scope.spend`, called by the ops themselves): one budget, `limit steps`,
-        bounds the work of a whole game."""
-        prog = self.prog
-        limit = prog.step_limit
-        fr = None
-        try:
-            while self.pending is None and self.result is None:
-                stack = self.stack
-                if not stack:
-                    return
-                fr = stack[-1]
-                ops = fr.code.ops
-                while not ops[fr.pc](self, fr):
-                    pass
-                steps = self.steps = self.steps + 1
-                if steps > limit:
-                    raise self._over_limit(fr)
-        except Exception as exc:
-            failure = self._failure(exc, fr, limit)
-            if failure is None:
-                raise
-            raise failure from None
+        bounds the work of a whole game. The loop is `run_ops`, or the program's compiled copy
+        of it."""
+        self.prog.run_ops(self)
 
     def play_random(self, draws: list, lo: int = 0, hi: int = 0, track: list | None = None) -> tuple[int, int]:
         """Play on to the end, every seat choosing uniformly at random: `draws[seat]` is its
@@ -302,45 +284,16 @@ class State:
 
         While it plays, `auto` answers for the seats: the lowered code asks it where a choice is
         offered and goes on without suspending (lowering.py, `_Chain.answered`); a choice that
-        suspends all the same (the closures, or near a limit) is answered here, with apply_index
-        and run written into one loop. Either way the same draws, steps and counts."""
+        suspends all the same (the closures, or near a limit) is answered in `play_ops` (or the
+        program's compiled copy of it), with apply_index and run written into one loop. Either
+        way the same draws, steps and counts."""
         prog = self.prog
-        limit, choice_limit = prog.step_limit, prog.choice_limit
-        auto = self.auto = Autoplay(draws, self.vals[lo:hi] if track is not None else None, lo, hi, track,
-                                    limit, choice_limit)
-        fr = None
+        self.auto = Autoplay(draws, self.vals[lo:hi] if track is not None else None, lo, hi, track,
+                             prog.step_limit, prog.choice_limit)
         try:
-            p = self.pending
-            while p is not None:
-                fr = self.stack[-1]
-                fr.L[p.slot] = take(auto, self, p.seat, p.options, False)
-                fr.pc = p.next_pc
-                self.pending = None
-                if self.choices > choice_limit:
-                    raise self._too_many_choices(p)
-                while self.result is None:  # run(), written out
-                    stack = self.stack
-                    if not stack:
-                        return auto.offered, auto.one_option
-                    fr = stack[-1]
-                    ops = fr.code.ops
-                    while not ops[fr.pc](self, fr):
-                        pass
-                    steps = self.steps = self.steps + 1
-                    if steps > limit:
-                        raise self._over_limit(fr)
-                    if self.pending is not None:
-                        break
-                p = self.pending
-            look_at_score(auto, self)
-        except Exception as exc:
-            failure = self._failure(exc, fr, limit)
-            if failure is None:
-                raise
-            raise failure from None
+            return prog.play_ops(self, self.auto)
         finally:
             self.auto = None
-        return auto.offered, auto.one_option
 
     def _failure(self, exc: Exception, fr, limit: int) -> VbrRuntimeError | None:
         """What `run` raises for an exception out of an op: a located error, or None to let it
@@ -502,12 +455,6 @@ class State:
         else:
             self.zones[z].append(e)
         self.where[e] = z
-
-    def move_many(self, items: tuple, z: int, bottom: bool = False) -> None:
-        for e in (reversed(items) if bottom else items):
-            if e is None:
-                raise Fault("`move` of none")
-            self.move(e, z, bottom)
 
     def of_kind(self, k: int) -> tuple:
         """Every thing of kind `k`, in the order they were made. Things are only ever added, and
@@ -688,6 +635,70 @@ class Autoplay:
         self.step_limit, self.choice_limit = step_limit, choice_limit
 
 
+def run_ops(st: State) -> None:
+    """State.run's loop. A function and not a method, for the reason `take` is one: the native
+    form compiles it with the engine's helpers (native_helpers.py) and puts it in the program
+    (`Program.run_ops`), so that the VM's step between two generated ops is C, not Python
+    (docs/performance.md, session 17)."""
+    limit = st.prog.step_limit
+    fr = None
+    try:
+        while st.pending is None and st.result is None:
+            stack = st.stack
+            if not stack:
+                return
+            fr = stack[-1]
+            ops = fr.code.ops
+            while not ops[fr.pc](st, fr):
+                pass
+            steps = st.steps + 1
+            st.steps = steps
+            if steps > limit:
+                raise st._over_limit(fr)
+    except Exception as exc:
+        failure = st._failure(exc, fr, limit)
+        if failure is None:
+            raise
+        raise failure from None
+
+
+def play_ops(st: State, auto: Autoplay) -> tuple[int, int]:
+    """State.play_random's loop, a function for the reason `run_ops` is one."""
+    limit, choice_limit = auto.step_limit, auto.choice_limit
+    fr = None
+    try:
+        p = st.pending
+        while p is not None:
+            fr = st.stack[-1]
+            fr.L[p.slot] = take(auto, st, p.seat, p.options, False)
+            fr.pc = p.next_pc
+            st.pending = None
+            if st.choices > choice_limit:
+                raise st._too_many_choices(p)
+            while st.result is None:  # run_ops, written out
+                stack = st.stack
+                if not stack:
+                    return auto.offered, auto.one_option
+                fr = stack[-1]
+                ops = fr.code.ops
+                while not ops[fr.pc](st, fr):
+                    pass
+                steps = st.steps + 1
+                st.steps = steps
+                if steps > limit:
+                    raise st._over_limit(fr)
+                if st.pending is not None:
+                    break
+            p = st.pending
+        look_at_score(auto, st)
+    except Exception as exc:
+        failure = st._failure(exc, fr, limit)
+        if failure is None:
+            raise
+        raise failure from None
+    return auto.offered, auto.one_option
+
+
 def look_at_score(a: Autoplay, st: State) -> None:
     """With `track`: note the score if it changed since it was last noted. A function for the
     reason `take` is one (it calls this)."""
@@ -722,6 +733,32 @@ def take(a: Autoplay, st: State, seat: int, options, in_place: bool):
     if in_place:
         st.steps += 1
     return options[(a.draws[seat](64) * k) >> 64]
+
+
+def move_items(st: State, x, z: int, bottom: bool) -> None:
+    """`move X to Z`, X a whole zone, a list of things or a value whose type was left open (one
+    thing or a list): the things in order onto the top of Z, or one by one from the last onto its
+    bottom, so that they keep their order. A function and not a method of State: the statement's
+    closure and its lowered form call it, and the native form compiles it with the engine's
+    helpers (native_helpers.py, docs/performance.md, session 17)."""
+    if isinstance(x, ZoneRef):
+        items = tuple(st.zones[x])
+    elif isinstance(x, tuple):
+        items = x
+    elif x is None:
+        raise Fault("`move` of none")
+    else:
+        items = (x,)
+    zones, where = st.zones, st.where
+    for e in (reversed(items) if bottom else items):
+        if e is None:
+            raise Fault("`move` of none")
+        zones[where[e]].remove(e)
+        if bottom:
+            zones[z].insert(0, e)
+        else:
+            zones[z].append(e)
+        where[e] = z
 
 
 def shuffle(st: State, z: int) -> None:

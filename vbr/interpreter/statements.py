@@ -16,6 +16,7 @@ from vbr.interpreter import types as T
 from vbr.interpreter.expressions import ExprCompiler, add, choice_items, field_pos, items_of, out_of_range
 from vbr.interpreter.program import Code, Frame, Pending
 from vbr.interpreter.scope import MAX_OPTIONS, Fault, Locals, Scope, spend
+from vbr.interpreter.state import move_items
 from vbr.interpreter.state import shuffle as shuffle_zone
 from vbr.interpreter.values import ENT_IDS, Ent, ZoneRef, text
 
@@ -689,15 +690,9 @@ class StmtCompiler:
             return
 
         def move(st, L):
-            x, z = what(st, L), dest(st, L)
-            if isinstance(x, ZoneRef):
-                st.move_many(tuple(st.zones[x]), z, bottom)
-            elif isinstance(x, tuple):
-                st.move_many(x, z, bottom)
-            elif x is None:
-                raise Fault("`move` of none")
-            else:
-                st.move(x, z, bottom)
+            move_items(st, what(st, L), dest(st, L), bottom)
+        self.low.stmt_template(move, lambda low, in_loop: [ast.Expr(P.call(
+            low.ref(move_items), P.load("st"), low.expr(what), low.expr(dest), ast.Constant(bottom)))])
         b.action(move, s.span)
 
     def s_Shuffle(self, b, s: A.Shuffle, scope, loop):
