@@ -44,6 +44,10 @@ def add(a, b):
 
 def sub(a, b):
     return {C.SUB}(a, b)
+
+
+def remove(xs, x):
+    {C.REMOVE}(xs, x)
 """
 
 PYTHON = {0: operator.lt, 1: operator.le, 4: operator.gt, 5: operator.ge}
@@ -222,11 +226,45 @@ def test_a_draw_scaled_to_a_range_becomes_one_call():
     assert rewritten("j = x + n >> 64") == "j = vbr_add(x, n) >> 64"  # a sum, not a draw
 
 
-def test_scale_draws_rewrites_a_helpers_own_tree_in_place():
+def test_rewrite_helper_rewrites_a_helpers_own_tree_in_place():
     import ast
-    tree = ast.parse("def take(a, k):\n    return options[(a.draws[0](64) * k) >> 64]")
-    C.scale_draws(tree)
-    assert ast.unparse(tree) == "def take(a, k):\n    return options[vbr_scaled(a.draws[0](64), k)]"
+    tree = ast.parse("def take(a, k):\n    Z[W[x]].remove(x)\n    return options[(a.draws[0](64) * k) >> 64]")
+    C.rewrite_helper(tree)
+    assert ast.unparse(tree) == ("def take(a, k):\n    vbr_remove(Z[W[x]], x)\n"
+                                 "    return options[vbr_scaled(a.draws[0](64), k)]")
+
+
+def test_a_remove_statement_becomes_a_call_and_other_removes_do_not():
+    assert rewritten("Z[W[x]].remove(x)") == "vbr_remove(vbr_item(Z, vbr_item(W, x)), x)"
+    for source in ["a = xs.remove(x)", "xs.remove(x, y)", "xs.remove(*x)", "xs.remove(x=1)", "remove(x)"]:
+        assert rewritten(source) == source
+
+
+@given(st.lists(st.integers(-3, 3) | st.sampled_from([2 ** 40, -(2 ** 70), True, False, 1.0, "1"]), max_size=8),
+       st.integers(-3, 3) | st.sampled_from([2 ** 40, -(2 ** 70), True, 1.0, "1", None]), st.booleans())
+def test_remove_takes_out_the_item_list_remove_takes_out(probe, items, x, as_ent):
+    if as_ent and type(x) is int and x >= 0:
+        x = Ent(x)
+    python, compiled = list(items), list(items)
+    try:
+        python.remove(x)
+    except ValueError as error:
+        with pytest.raises(ValueError) as info:
+            probe.remove(compiled, x)
+        assert str(info.value) == str(error)
+    else:
+        probe.remove(compiled, x)
+    assert [(type(v), v) for v in compiled] == [(type(v), v) for v in python]
+
+
+def test_remove_of_the_same_object_and_of_other_containers(probe):
+    card = Ent(2000)  # past ENT_IDS: an Ent made apart, equal to another of its id
+    deck = [Ent(5), Ent(2000), card]
+    probe.remove(deck, card)
+    assert deck == [5, 2000] and deck[1] is card  # the first equal one went, as list.remove takes it
+    held = {1, 2}
+    probe.remove(held, 2)  # a set's own remove
+    assert held == {1}
 
 
 DRAWS = st.one_of(st.integers(0, 2 ** 64 - 1), st.sampled_from([0, 1, 2 ** 32 - 1, 2 ** 32, 2 ** 63, 2 ** 64 - 1]),

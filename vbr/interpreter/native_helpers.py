@@ -116,7 +116,7 @@ def _definition(f) -> ast.FunctionDef | None:
     if not all(isinstance(v, ast.Constant) for v in [*d.args.defaults, *d.args.kw_defaults] if v is not None):
         return None
     native_slots.SlotAccess().rewrite(d)  # a tree of our own: nothing to undo
-    native_ints.scale_draws(d)
+    native_ints.rewrite_helper(d)
     return d
 
 

@@ -21,7 +21,16 @@ through three more calls. Together about a fifth of a bundled file's instruction
   seat's pick), becomes `vbr_scaled(x, n)`: `x` an exact `int` below 2**64 and `n` a compact
   non-negative one are multiplied and shifted in machine words (two 32-bit halves, so no 128-bit
   type is needed), where Python makes a three-digit product and shifts it, two integers more. The
-  engine's helpers compiled beside the generated code get this one too (`scale_draws`).
+  engine's helpers compiled beside the generated code get this one too (`rewrite_helper`);
+- `a + b` and `a - b`, neither side an integer constant (Cython adds a constant in C itself),
+  become `vbr_add(a, b)` and `vbr_sub(a, b)`: two compact `int`s are added in machine words
+  (no overflow: a compact int is below 2**62 in size), where Python dispatches on the types
+  through three calls;
+- the statement `o.remove(x)` (a thing taken out of its zone) becomes `vbr_remove(o, x)`:
+  list.remove compares every item before `x` by Python's `==`, about 80 instructions for two
+  ints, and a deck is long; for an exact list, an item that is `x`, or two compact ints compared
+  by int's own comparison (a card's id, `Ent`, included), are compared in C, in list.remove's
+  order and with its result. The helpers get this one too.
 
 Anything else takes Python's own path (`PyObject_RichCompareBool`, `PyObject_GetItem`), so
 errors, negative indexes and the order of non-integers are Python's. The value of a comparison
@@ -42,8 +51,9 @@ from vbr.interpreter.scope import INT_MAX
 assert INT_MAX == 2 ** 63 - 1, "vbr_fits's bounds are LLONG_MAX's"
 
 COMPARE, FITS, ITEM, SCALED, ADD, SUB = "vbr_compare", "vbr_fits", "vbr_item", "vbr_scaled", "vbr_add", "vbr_sub"
+REMOVE = "vbr_remove"
 MODULE = "vbr_ints"  # the .pxd beside each part's source
-IMPORT = f"from cython.cimports.{MODULE} import {COMPARE}, {FITS}, {ITEM}, {SCALED}, {ADD}, {SUB}"
+IMPORT = f"from cython.cimports.{MODULE} import {COMPARE}, {FITS}, {ITEM}, {SCALED}, {ADD}, {SUB}, {REMOVE}"
 
 # Python's comparison codes (object.h), which PyObject_RichCompareBool takes as they are
 OPS = {std.Lt: 0, std.LtE: 1, std.Gt: 4, std.GtE: 5}
@@ -161,6 +171,47 @@ cdef extern from *:
         return PyNumber_Subtract(a, b);
     }
 
+    /* an int compared by int's own comparison (an Ent too), small enough to compare in C */
+    static inline int vbr_plain_compact(PyObject *x) {
+        return PyLong_Check(x) && Py_TYPE(x)->tp_richcompare == PyLong_Type.tp_richcompare && VBR_COMPACT(x);
+    }
+
+    /* o.remove(x) as list.remove does it (the first item equal to x, compared item == x, each
+       item held while it is compared), for an exact list with two compact ints compared in C;
+       anything else by Python's comparison, or o's own method for anything but a list */
+    static int vbr_remove(PyObject *o, PyObject *x) {
+        PyObject *r;
+        if (PyList_CheckExact(o)) {
+            int x_int = vbr_plain_compact(x);
+            long long xv = x_int ? VBR_COMPACT_VALUE(x) : 0;
+            Py_ssize_t i;
+            for (i = 0; i < PyList_GET_SIZE(o); i++) {
+                PyObject *item = PyList_GET_ITEM(o, i);
+                int eq;
+                if (item == x)
+                    eq = 1;
+                else if (x_int && vbr_plain_compact(item))
+                    eq = VBR_COMPACT_VALUE(item) == xv;
+                else {
+                    Py_INCREF(item);
+                    eq = PyObject_RichCompareBool(item, x, Py_EQ);
+                    Py_DECREF(item);
+                    if (eq < 0)
+                        return -1;
+                }
+                if (eq)
+                    return PyList_SetSlice(o, i, i + 1, NULL);
+            }
+            PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
+            return -1;
+        }
+        r = PyObject_CallMethod(o, "remove", "O", x);
+        if (r == NULL)
+            return -1;
+        Py_DECREF(r);
+        return 0;
+    }
+
     /* -LLONG_MAX <= x <= LLONG_MAX */
     static inline int vbr_fits(PyObject *x) {
         if (PyLong_CheckExact(x) && VBR_COMPACT(x))
@@ -174,6 +225,7 @@ cdef extern from *:
     object vbr_scaled(object x, object n)
     object vbr_add(object a, object b)
     object vbr_sub(object a, object b)
+    int vbr_remove(object o, object x) except -1
 '''
 
 
@@ -208,7 +260,7 @@ class IntOps(TreeSwaps):
             return _call(ITEM, [node.value, node.slice])
         if isinstance(node, std.BinOp) and type(node.op) in SUMS and _object(node.left) and _object(node.right):
             return _call(SUMS[type(node.op)], [node.left, node.right])
-        return scaled(node)
+        return removed(scaled(node))
 
 
 def scaled(node):
@@ -219,15 +271,25 @@ def scaled(node):
     return node
 
 
-def scale_draws(tree: std.AST) -> None:
-    """Rewrite, in place, every `(x * n) >> 64` below `tree` as `vbr_scaled(x, n)` (for a tree
-    of the caller's own: nothing is undone)."""
+def removed(node):
+    """The statement `o.remove(x)` (a thing out of its zone) as `vbr_remove(o, x)`, else `node`."""
+    if (isinstance(node, std.Expr) and isinstance(node.value, std.Call) and isinstance(node.value.func, std.Attribute)
+            and node.value.func.attr == "remove" and len(node.value.args) == 1 and not node.value.keywords
+            and not isinstance(node.value.args[0], std.Starred)):
+        return ast.Expr(_call(REMOVE, [node.value.func.value, node.value.args[0]]))
+    return node
+
+
+def rewrite_helper(tree: std.AST) -> None:
+    """Rewrite, in place, every `(x * n) >> 64` below `tree` as `vbr_scaled(x, n)` and every
+    `o.remove(x)` statement as `vbr_remove(o, x)` (for a tree of the caller's own: nothing is
+    undone)."""
     for node in std.walk(tree):
         for field, value in std.iter_fields(node):
             if isinstance(value, list):
-                value[:] = [scaled(item) for item in value]
+                value[:] = [removed(scaled(item)) for item in value]
             elif isinstance(value, std.AST):
-                setattr(node, field, scaled(value))
+                setattr(node, field, removed(scaled(value)))
 
 
 def compiled(node: std.Compare) -> ast.expr:
