@@ -1,5 +1,5 @@
-"""Small integers in compiled code: ordering comparisons and indexing done in C when the
-values are small integers, and by Python's own means otherwise.
+"""Small integers in compiled code: comparisons, sums, indexing and removals from a list done in
+C when the values are small integers, and by Python's own means otherwise.
 
 Why. Generated code orders integers all the time: a seat against the number of seats
 (`0 <= _t < 2`), a counter against a limit, and every `+`, `-` and `*` of the language is
@@ -20,8 +20,7 @@ through three more calls. Together about a fifth of a bundled file's instruction
 - `(x * n) >> 64`, a 64-bit draw scaled to 0..n-1 (rng.below: every die, shuffle and random
   seat's pick), becomes `vbr_scaled(x, n)`: `x` an exact `int` below 2**64 and `n` a compact
   non-negative one are multiplied and shifted in machine words (two 32-bit halves, so no 128-bit
-  type is needed), where Python makes a three-digit product and shifts it, two integers more. The
-  engine's helpers compiled beside the generated code get this one too (`rewrite_helper`);
+  type is needed), where Python makes a three-digit product and shifts it, two integers more;
 - `a + b` and `a - b`, neither side an integer constant (Cython adds a constant in C itself),
   become `vbr_add(a, b)` and `vbr_sub(a, b)`: two compact `int`s are added in machine words
   (no overflow: a compact int is below 2**62 in size), where Python dispatches on the types
@@ -30,7 +29,14 @@ through three more calls. Together about a fifth of a bundled file's instruction
   list.remove compares every item before `x` by Python's `==`, about 80 instructions for two
   ints, and a deck is long; for an exact list, an item that is `x`, or two compact ints compared
   by int's own comparison (a card's id, `Ent`, included), are compared in C, in list.remove's
-  order and with its result. The helpers get this one too.
+  order and with its result;
+- `a == b` and `a != b`, neither side a constant, become `vbr_equal(a, b, OP)`: two compact ints
+  (by int's own comparison, Ents included) are compared in C, anything else by the operands'
+  own comparison, its answer taken for its truth as an `if` takes it. Against a constant, Cython's
+  own test (an int's, a string's) is as quick and stays.
+
+The engine's helpers compiled beside the generated code get every one of these too
+(`rewrite_helper`).
 
 Anything else takes Python's own path (`PyObject_RichCompareBool`, `PyObject_GetItem`), so
 errors, negative indexes and the order of non-integers are Python's. The value of a comparison
@@ -51,14 +57,15 @@ from vbr.interpreter.scope import INT_MAX
 assert INT_MAX == 2 ** 63 - 1, "vbr_fits's bounds are LLONG_MAX's"
 
 COMPARE, FITS, ITEM, SCALED, ADD, SUB = "vbr_compare", "vbr_fits", "vbr_item", "vbr_scaled", "vbr_add", "vbr_sub"
-REMOVE = "vbr_remove"
+REMOVE, EQUAL = "vbr_remove", "vbr_equal"
 MODULE = "vbr_ints"  # the .pxd beside each part's source
-IMPORT = f"from cython.cimports.{MODULE} import {COMPARE}, {FITS}, {ITEM}, {SCALED}, {ADD}, {SUB}, {REMOVE}"
+IMPORT = f"from cython.cimports.{MODULE} import {COMPARE}, {FITS}, {ITEM}, {SCALED}, {ADD}, {SUB}, {REMOVE}, {EQUAL}"
 
 # Python's comparison codes (object.h), which PyObject_RichCompareBool takes as they are
 OPS = {std.Lt: 0, std.LtE: 1, std.Gt: 4, std.GtE: 5}
 SUMS = {std.Add: ADD, std.Sub: SUB}
-C_NUMBERS = frozenset({"len", COMPARE, FITS})  # calls whose result Cython holds as a C number
+EQUALITY = {std.Eq: 2, std.NotEq: 3}
+C_NUMBERS = frozenset({"len", COMPARE, FITS, EQUAL})  # calls whose result Cython holds as a C number
 
 PXD = '''\
 cdef extern from *:
@@ -122,6 +129,36 @@ cdef extern from *:
         return PyObject_GetItem(o, i);
     }
 
+    /* *v = x for an exact int x in 0..2**64-1 (1), else 0. On CPython 3.11 from its 30-bit digits
+       (at most three, the third below 16): PyLong_AsUnsignedLongLong takes any int of more than
+       one digit, every 64-bit draw, through _PyLong_AsByteArray, about 190 instructions */
+    #if PY_VERSION_HEX < 0x030C0000 && PyLong_SHIFT == 30
+    static inline int vbr_u64(PyObject *x, unsigned long long *v) {
+        const digit *d = ((PyLongObject *)x)->ob_digit;
+        switch (Py_SIZE(x)) {
+        case 0: *v = 0; return 1;
+        case 1: *v = d[0]; return 1;
+        case 2: *v = (unsigned long long)d[0] | ((unsigned long long)d[1] << 30); return 1;
+        case 3:
+            if (d[2] < 16) {
+                *v = (unsigned long long)d[0] | ((unsigned long long)d[1] << 30) | ((unsigned long long)d[2] << 60);
+                return 1;
+            }
+            return 0;
+        default: return 0;  /* negative, or 2**90 and above */
+        }
+    }
+    #else
+    static inline int vbr_u64(PyObject *x, unsigned long long *v) {
+        *v = PyLong_AsUnsignedLongLong(x);
+        if (*v == (unsigned long long)-1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+        return 1;
+    }
+    #endif
+
     /* (x * n) >> 64 by Python's own operators */
     static PyObject *vbr_scaled_slow(PyObject *x, PyObject *n) {
         PyObject *product = PyNumber_Multiply(x, n), *shift, *r;
@@ -144,17 +181,14 @@ cdef extern from *:
     static inline PyObject *vbr_scaled(PyObject *x, PyObject *n) {
         if (PyLong_CheckExact(x) && PyLong_CheckExact(n) && VBR_COMPACT(n)) {
             long long k = VBR_COMPACT_VALUE(n);
-            if (k >= 0) {
-                unsigned long long v = PyLong_AsUnsignedLongLong(x);
-                if (v != (unsigned long long)-1 || !PyErr_Occurred()) {
-                    unsigned long long high = (v >> 32) * (unsigned long long)k;
-                    unsigned long long low = (v & 0xFFFFFFFFULL) * (unsigned long long)k;
-                    return PyLong_FromUnsignedLongLong((high + (low >> 32)) >> 32);
-                }
-                PyErr_Clear();  /* negative, or 2**64 and above: Python's own way */
+            unsigned long long v;
+            if (k >= 0 && vbr_u64(x, &v)) {
+                unsigned long long high = (v >> 32) * (unsigned long long)k;
+                unsigned long long low = (v & 0xFFFFFFFFULL) * (unsigned long long)k;
+                return PyLong_FromUnsignedLongLong((high + (low >> 32)) >> 32);
             }
         }
-        return vbr_scaled_slow(x, n);
+        return vbr_scaled_slow(x, n);  /* negative, or 2**64 and above: Python's own way */
     }
 
     /* a + b and a - b: two compact ints (below 2**30 in size on CPython 3.11, 2**62 on 3.12+)
@@ -174,6 +208,21 @@ cdef extern from *:
     /* an int compared by int's own comparison (an Ent too), small enough to compare in C */
     static inline int vbr_plain_compact(PyObject *x) {
         return PyLong_Check(x) && Py_TYPE(x)->tp_richcompare == PyLong_Type.tp_richcompare && VBR_COMPACT(x);
+    }
+
+    /* a == b (op Py_EQ) or a != b (Py_NE), true or false as Python answers it: two compact ints
+       of int's own comparison in C, anything else by the operands' own comparison and its truth */
+    static inline int vbr_equal(PyObject *a, PyObject *b, int op) {
+        PyObject *r;
+        int truth;
+        if (vbr_plain_compact(a) && vbr_plain_compact(b))
+            return (VBR_COMPACT_VALUE(a) == VBR_COMPACT_VALUE(b)) == (op == Py_EQ);
+        r = PyObject_RichCompare(a, b, op);
+        if (r == NULL)
+            return -1;
+        truth = PyObject_IsTrue(r);
+        Py_DECREF(r);
+        return truth;
     }
 
     /* o.remove(x) as list.remove does it (the first item equal to x, compared item == x, each
@@ -226,6 +275,7 @@ cdef extern from *:
     object vbr_add(object a, object b)
     object vbr_sub(object a, object b)
     int vbr_remove(object o, object x) except -1
+    bint vbr_equal(object a, object b, int op) except -1
 '''
 
 
@@ -281,15 +331,9 @@ def removed(node):
 
 
 def rewrite_helper(tree: std.AST) -> None:
-    """Rewrite, in place, every `(x * n) >> 64` below `tree` as `vbr_scaled(x, n)` and every
-    `o.remove(x)` statement as `vbr_remove(o, x)` (for a tree of the caller's own: nothing is
-    undone)."""
-    for node in std.walk(tree):
-        for field, value in std.iter_fields(node):
-            if isinstance(value, list):
-                value[:] = [removed(scaled(item)) for item in value]
-            elif isinstance(value, std.AST):
-                setattr(node, field, removed(scaled(value)))
+    """Rewrite, in place, a tree of the caller's own (an engine helper's) as IntOps rewrites a
+    generated function: nothing is undone."""
+    IntOps().rewrite(tree)
 
 
 def compiled(node: std.Compare) -> ast.expr:
@@ -297,6 +341,10 @@ def compiled(node: std.Compare) -> ast.expr:
     if _is_range_check(node):
         return _call(FITS, [node.comparators[0]])
     sides = [node.left, *node.comparators]
+    if len(node.ops) == 1 and type(node.ops[0]) in EQUALITY:
+        if not any(isinstance(s, std.Constant) or _integer(s) is not None for s in sides) and all(_boxed(s) for s in sides):
+            return _call(EQUAL, [*sides, ast.Constant(EQUALITY[type(node.ops[0])])])
+        return node  # against a constant, Cython's own test (an int's, a string's) is as quick
     if not all(type(op) in OPS for op in node.ops) or not all(_boxed(s) for s in sides):
         return node
     if any(not isinstance(s, (std.Name, std.Constant)) for s in sides[1:-1]):
