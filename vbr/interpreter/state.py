@@ -663,8 +663,11 @@ def run_ops(st: State) -> None:
 
 
 def play_ops(st: State, auto: Autoplay) -> tuple[int, int]:
-    """State.play_random's loop, a function for the reason `run_ops` is one."""
-    limit, choice_limit = auto.step_limit, auto.choice_limit
+    """State.play_random's loop, a function for the reason `run_ops` is one: a choice that
+    suspended answered, then the ops run on (`run_ops`, the program's: compiled with this one)
+    to the next such choice or the end. The lowered code answers most choices where it offers
+    them, so this loop turns about once a game."""
+    run = st.prog.run_ops
     fr = None
     try:
         p = st.pending
@@ -673,26 +676,15 @@ def play_ops(st: State, auto: Autoplay) -> tuple[int, int]:
             fr.L[p.slot] = take(auto, st, p.seat, p.options, False)
             fr.pc = p.next_pc
             st.pending = None
-            if st.choices > choice_limit:
+            if st.choices > auto.choice_limit:
                 raise st._too_many_choices(p)
-            while st.result is None:  # run_ops, written out
-                stack = st.stack
-                if not stack:
-                    return auto.offered, auto.one_option
-                fr = stack[-1]
-                ops = fr.code.ops
-                while not ops[fr.pc](st, fr):
-                    pass
-                steps = st.steps + 1
-                st.steps = steps
-                if steps > limit:
-                    raise st._over_limit(fr)
-                if st.pending is not None:
-                    break
+            run(st)  # its own errors come out located
+            if st.result is None and st.pending is None:
+                return auto.offered, auto.one_option  # no op left to run: the game stalled
             p = st.pending
         look_at_score(auto, st)
     except Exception as exc:
-        failure = st._failure(exc, fr, limit)
+        failure = st._failure(exc, fr, auto.step_limit)
         if failure is None:
             raise
         raise failure from None
