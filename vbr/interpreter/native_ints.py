@@ -23,7 +23,7 @@ through three more calls. Together about a fifth of a bundled file's instruction
   type is needed), where Python makes a three-digit product and shifts it, two integers more;
 - `a + b` and `a - b`, neither side an integer constant (Cython adds a constant in C itself),
   become `vbr_add(a, b)` and `vbr_sub(a, b)`: two compact `int`s are added in machine words
-  (no overflow: a compact int is below 2**62 in size), where Python dispatches on the types
+  (no overflow: a compact int is below 2**30 in size), where Python dispatches on the types
   through three calls;
 - the statement `o.remove(x)` (a thing taken out of its zone) becomes `vbr_remove(o, x)`:
   list.remove compares every item before `x` by Python's `==`, about 80 instructions for two
@@ -191,8 +191,8 @@ cdef extern from *:
         return vbr_scaled_slow(x, n);  /* negative, or 2**64 and above: Python's own way */
     }
 
-    /* a + b and a - b: two compact ints (below 2**30 in size on CPython 3.11, 2**62 on 3.12+)
-       never overflow a long long */
+    /* a + b and a - b: two compact ints (one digit, below 2**30 in size) never overflow a
+       long long */
     static inline PyObject *vbr_add(PyObject *a, PyObject *b) {
         if (PyLong_CheckExact(a) && PyLong_CheckExact(b) && VBR_COMPACT(a) && VBR_COMPACT(b))
             return PyLong_FromLongLong(VBR_COMPACT_VALUE(a) + VBR_COMPACT_VALUE(b));

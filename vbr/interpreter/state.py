@@ -285,8 +285,8 @@ class State:
         While it plays, `auto` answers for the seats: the lowered code asks it where a choice is
         offered and goes on without suspending (lowering.py, `_Chain.answered`); a choice that
         suspends all the same (the closures, or near a limit) is answered in `play_ops` (or the
-        program's compiled copy of it), with apply_index and run written into one loop. Either
-        way the same draws, steps and counts."""
+        program's compiled copy of it), as apply_index would answer it. Either way the same
+        draws, steps and counts."""
         prog = self.prog
         self.auto = Autoplay(draws, self.vals[lo:hi] if track is not None else None, lo, hi, track,
                              prog.step_limit, prog.choice_limit)
@@ -449,12 +449,8 @@ class State:
         self.ent[e] = a[:pos] + (v,) + a[pos + 1:]
 
     def move(self, e: int, z: int, bottom: bool = False) -> None:
-        self.zones[self.where[e]].remove(e)
-        if bottom:
-            self.zones[z].insert(0, e)
-        else:
-            self.zones[z].append(e)
-        self.where[e] = z
+        """Thing `e` onto the top (or the bottom) of zone `z`, as the rules' `move` does."""
+        move_items(self, e, z, bottom)
 
     def of_kind(self, k: int) -> tuple:
         """Every thing of kind `k`, in the order they were made. Things are only ever added, and
@@ -728,11 +724,12 @@ def take(a: Autoplay, st: State, seat: int, options, in_place: bool):
 
 
 def move_items(st: State, x, z: int, bottom: bool) -> None:
-    """`move X to Z`, X a whole zone, a list of things or a value whose type was left open (one
-    thing or a list): the things in order onto the top of Z, or one by one from the last onto its
-    bottom, so that they keep their order. A function and not a method of State: the statement's
-    closure and its lowered form call it, and the native form compiles it with the engine's
-    helpers (native_helpers.py, docs/performance.md, session 17)."""
+    """`move X to Z`, X one thing, a list of things or a whole zone: the things in order onto
+    the top of Z, or one by one from the last onto its bottom, so that they keep their order. A
+    function and not a method of State: the statement's closures and the lowered form of a list
+    or zone's move call it (one thing's is written out, statements.py `_move_template`), and the
+    native form compiles it with the engine's helpers (native_helpers.py, docs/performance.md,
+    session 17)."""
     if isinstance(x, ZoneRef):
         items = tuple(st.zones[x])
     elif isinstance(x, tuple):

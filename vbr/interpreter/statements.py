@@ -681,10 +681,7 @@ class StmtCompiler:
         bottom = s.position == "bottom"
         if tw.startswith("ent"):
             def move_one(st, L):
-                x, z = what(st, L), dest(st, L)
-                if x is None:
-                    raise Fault("`move` of none")
-                st.move(x, z, bottom)
+                move_items(st, what(st, L), dest(st, L), bottom)
             self.low.stmt_template(move_one, lambda low, in_loop: _move_template(low, what, dest, bottom))
             b.action(move_one, s.span)
             return
