@@ -28,7 +28,7 @@ from vbr.errors import StepLimitExceeded
 from vbr.interpreter import native as N
 from vbr.interpreter import native_build as NB
 from vbr.interpreter import native_cache as NC
-from vbr.interpreter import native_helpers, native_ints, native_slots, native_training, rng, state
+from vbr.interpreter import native_helpers, native_ints, native_slots, native_training, native_types, rng, state
 from vbr.interpreter.game import load
 from vbr.play import play_game
 
@@ -238,8 +238,9 @@ def test_the_compiled_code_reaches_nothing_but_what_the_program_hands_it():
     """Python runs the generated code with no builtins; Cython resolves a name that is not
     assigned anywhere as a builtin. So in the text given to Cython, a function's only global
     names are builtins the program's namespace holds under other names (`len` for C5) and the
-    slot accessors and comparisons the part cimports (native_slots.py, native_ints.py): every other name is a parameter, a
-    local, or one `make` reads from the program's namespace. Each part holds `make`, its
+    slot accessors and comparisons the part cimports (native_slots.py, native_ints.py), and
+    the types that annotate some names (native_types.py: `cython.int` and builtin types): every
+    other name is a parameter, a local, or one `make` reads from the program's namespace. Each part holds `make`, its
     functions and `link`, and `link` rebinds exactly the functions of other parts that the part
     calls."""
     from vbr.interpreter.compiler import compile_rules
@@ -257,7 +258,7 @@ def test_the_compiled_code_reaches_nothing_but_what_the_program_hands_it():
     for text, names in parts:
         assert names
         top = symtable.symtable(text, "<native>", "exec")
-        assert {s.get_name() for s in top.get_symbols() if s.is_imported()} == set(cimported)
+        assert {s.get_name() for s in top.get_symbols() if s.is_imported()} == {*cimported, "cython"}
         (make,) = top.get_children()
         assert make.get_name() == "make" and make.get_parameters() == ("ns", "fields")
         tables = {t.get_name(): t for t in make.get_children()}
@@ -268,7 +269,8 @@ def test_the_compiled_code_reaches_nothing_but_what_the_program_hands_it():
         assert set(tables["link"].get_frees()) == called | ({"ns"} if called else set())  # read from the namespace
         linked |= called
     assert handed <= named  # each builtin handed over is named
-    assert named - handed <= set(cimported)  # and every other global name is one the part cimports
+    declared = {"cython", "list", *(t.__name__ for t in native_types.CONSTANT_TYPES)}
+    assert named - handed <= set(cimported) | declared  # and every other global name is one the part imports or a type
     assert linked  # the parts call each other
 
 

@@ -33,7 +33,8 @@ import sys
 import sysconfig
 import textwrap
 
-from vbr.interpreter import native_build, native_cache, native_helpers, native_ints, native_slots, native_training, state
+from vbr.interpreter import (native_build, native_cache, native_helpers, native_ints, native_slots, native_training,
+                             native_types, state)
 from vbr.interpreter.native_build import NativeUnavailable, unavailable  # noqa: F401  (the API's names)
 
 FORMAT = 5  # the shape of the source below: a change of it must change every key
@@ -154,7 +155,7 @@ def factory_sources(modules: list, namespace: dict, refused: set) -> list[tuple[
     free = sorted(k for k in namespace if not k.startswith("__"))
     builtin = {k: namespace[k].__name__ for k in free if any(namespace[k] is b for b in BUILTINS_BY_NAME)}
     texts = [_native_text(d, builtin) for d in defs]
-    return [_factory([defs[i] for i in part], [texts[i] for i in part], free, builtin, every)
+    return [_factory([defs[i] for i in part], [texts[i] for i in part], free, builtin, every, namespace)
             for part in _parts([len(t) for t in texts])]
 
 
@@ -175,13 +176,14 @@ def _parts(sizes: list[int]) -> list[list[int]]:
     return parts
 
 
-def _factory(defs: list, texts: list[str], free: list[str], builtin: dict, every: set) -> tuple[str, list[str]]:
+def _factory(defs: list, texts: list[str], free: list[str], builtin: dict, every: set,
+             namespace: dict) -> tuple[str, list[str]]:
     names = [d.name for d in defs]
     own = set(names)
     read = {n.id for d in defs for n in ast.walk(d) if isinstance(n, ast.Name)}
     called = sorted(read & (every - own))
     body = [f"{native_slots.BIND}(fields)"]
-    body += [f"{k} = ns[{k!r}]" for k in free if k in read and k not in own and k not in builtin]
+    body += [native_types.constant_line(k, namespace[k]) for k in free if k in read and k not in own and k not in builtin]
     body += texts
     link = ["def link():"]
     if called:
@@ -190,7 +192,7 @@ def _factory(defs: list, texts: list[str], free: list[str], builtin: dict, every
         link.append("    pass")
     body += link
     body.append("return ({" + ", ".join(f"{n!r}: {n}" for n in names) + "}, link)")
-    return (native_slots.IMPORT + "\n" + native_ints.IMPORT + "\n\n\ndef make(ns, fields):\n" + textwrap.indent("\n".join(body), "    ") + "\n",
+    return ("\n".join((native_types.IMPORT, native_slots.IMPORT, native_ints.IMPORT)) + "\n\n\ndef make(ns, fields):\n" + textwrap.indent("\n".join(body), "    ") + "\n",
             names)
 
 
@@ -203,12 +205,14 @@ def _native_text(d: ast.FunctionDef, builtin: dict) -> str:
     renamed = [(n, n.id) for n in ast.walk(d) if isinstance(n, ast.Name) and n.id in builtin]
     for n, name in renamed:
         n.id = builtin[name]
-    slots, ints = native_slots.SlotAccess(), native_ints.IntOps()
+    slots, ints, types = native_slots.SlotAccess(), native_ints.IntOps(), native_types.Declared()
     try:
         slots.rewrite(d)
         ints.rewrite(d)
+        types.rewrite(d)
         return ast.unparse(d)
     finally:
+        types.undo()
         ints.undo()
         slots.undo()
         for n, name in renamed:
