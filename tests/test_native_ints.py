@@ -88,11 +88,25 @@ def test_the_range_check_of_arithmetic_becomes_one_call():
 
 
 def test_equality_other_constants_and_c_numbers_are_left_to_cython():
-    for source in ["a = x == 3", "a = x != 'b'", "a = x == None", "a = x < 'b'", "a = x < True", "a = len(xs) > 10000",
+    for source in ["a = x == 3", "a = x != 'b'", "a = x is None", "a = x < 'b'", "a = x < True", "a = len(xs) > 10000",
                    "a = (not x) < y", "a = x in y", "a = x < 0.5"]:
         assert rewritten(source) == source
     # the inner comparison is a C number once rewritten: the outer one is Cython's
     assert rewritten("a = (x < y) < z") == "a = vbr_compare(x, y, 0) < z"
+
+
+def test_equality_with_none_becomes_identity():
+    # values.py: no rule file's value equals None but None itself
+    assert rewritten("a = x == None") == "a = x is None"
+    assert rewritten("a = None != L[3]") == "a = None is not L[3]"
+    assert rewritten("a = x == y == None") == "a = x == y == None"  # a chain is left as it is
+
+
+@pytest.mark.parametrize("value", [None, 0, False, "", (), (None,), Ent(0), 0.0, float("nan")])
+def test_no_value_of_a_rule_file_equals_none_but_none(value):
+    from vbr.interpreter.values import Cell, ZoneRef
+    for v in [value, Cell(0, 0), ZoneRef(0)]:
+        assert (v == None) is (v is None) and (v != None) is (v is not None)  # noqa: E711  (what is compared)
 
 
 def test_comparisons_nested_in_statements_and_calls_are_rewritten():

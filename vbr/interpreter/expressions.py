@@ -731,7 +731,9 @@ def _num(x):
 
 
 def _iterate(st, coll):
-    if isinstance(coll, ZoneRef):
+    # `type(...) is`: ZoneRef has no subclass, and isinstance of a tuple, which is not one, asks
+    # for its __class__ as well (about 150 instructions compiled, each loop over a list)
+    if type(coll) is ZoneRef:
         return tuple(st.zones[coll])
     if coll is None:
         raise Fault("cannot iterate over none")

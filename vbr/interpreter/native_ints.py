@@ -65,6 +65,7 @@ IMPORT = f"from cython.cimports.{MODULE} import {COMPARE}, {FITS}, {ITEM}, {SCAL
 OPS = {std.Lt: 0, std.LtE: 1, std.Gt: 4, std.GtE: 5}
 SUMS = {std.Add: ADD, std.Sub: SUB}
 EQUALITY = {std.Eq: 2, std.NotEq: 3}
+IDENTITY = {std.Eq: std.Is, std.NotEq: std.IsNot}  # `x == None` as `x is None`
 C_NUMBERS = frozenset({"len", COMPARE, FITS, EQUAL})  # calls whose result Cython holds as a C number
 
 PXD = '''\
@@ -341,6 +342,11 @@ def compiled(node: std.Compare) -> ast.expr:
     if _is_range_check(node):
         return _call(FITS, [node.comparators[0]])
     sides = [node.left, *node.comparators]
+    if len(node.ops) == 1 and type(node.ops[0]) in EQUALITY and any(_none(s) for s in sides):
+        # no value of a rule file equals none but none (values.py: Python's own types and
+        # subclasses of int, str and tuple that keep their comparison), so `==` is `is`: a
+        # pointer compared, where Cython would ask Python's comparison and the truth of its answer
+        return ast.Compare(node.left, [IDENTITY[type(node.ops[0])]()], node.comparators)
     if len(node.ops) == 1 and type(node.ops[0]) in EQUALITY:
         if not any(isinstance(s, std.Constant) or _integer(s) is not None for s in sides) and all(_boxed(s) for s in sides):
             return _call(EQUAL, [*sides, ast.Constant(EQUALITY[type(node.ops[0])])])
@@ -351,6 +357,10 @@ def compiled(node: std.Compare) -> ast.expr:
         return node  # a middle side is evaluated once: only a name or constant may be read twice
     links = [_call(COMPARE, [a, b, ast.Constant(OPS[type(op)])]) for a, op, b in zip(sides, node.ops, sides[1:])]
     return links[0] if len(links) == 1 else ast.BoolOp(ast.And(), links)
+
+
+def _none(node) -> bool:
+    return isinstance(node, std.Constant) and node.value is None
 
 
 def _computed(index) -> bool:
