@@ -52,6 +52,10 @@ def remove(xs, x):
 
 def equal(a, b, op):
     return {C.EQUAL}(a, b, op)
+
+
+def field(E, KD, x, kind, pos, fail, name):
+    return {C.FIELD}(E, KD, x, kind, pos, fail, name)
 """
 
 PYTHON = {0: operator.lt, 1: operator.le, 4: operator.gt, 5: operator.ge}
@@ -329,3 +333,67 @@ def test_equal_of_a_nan_and_itself_is_pythons(probe):
     nan = float("nan")
     assert probe.equal(nan, nan, 2) is (nan == nan) is False
     assert probe.equal(nan, nan, 3) is (nan != nan) is True
+
+
+def test_a_checked_field_read_becomes_one_call():
+    # expressions.py `_attr_of_kind`, once the indexes are rewritten; the thing named or bound
+    assert rewritten("a = E[x][0] if x is not None and KD[x] == 1 else no_field(x, 'tactic')") == \
+        "a = vbr_field(E, KD, x, 1, 0, no_field, 'tactic')"
+    assert rewritten("a = E[_t][2] if (_t := V[3]) is not None and KD[_t] == 0 else no_field(_t, 'f')") == \
+        "a = vbr_field(E, KD, (_t := V[3]), 0, 2, no_field, 'f')"
+
+
+@pytest.mark.parametrize("source", [
+    "a = E[_t][_p] if (_t := x) is not None and (_p := P[KD[_t]]) is not None else f(st, _t, T, 'n')",  # by kind
+    "a = E[x][0] if x is not None and KD[y] == 1 else no_field(x, 'f')",  # another thing's kind
+    "a = E[x][0] if x is not None and KD[x] == k else no_field(x, 'f')",  # a kind not constant
+    "a = E[x][i] if x is not None and KD[x] == 1 else no_field(x, 'f')",  # a place not constant
+    "a = V[x][0] if x is not None and KD[x] == 1 else no_field(x, 'f')",  # not the things' table
+    "a = E[x][0] if x is not None and KD[x] != 1 else no_field(x, 'f')",
+    "a = E[x][0] if x is not None or KD[x] == 1 else no_field(x, 'f')",
+    "a = E[x][0] if x is not None and KD[x] == 1 else no_field(y, 'f')",
+    "a = E[x][0] if x is not None and KD[x] == 1 else other"])
+def test_other_conditional_reads_are_left_as_they_are(source):
+    assert "vbr_field" not in rewritten(source)
+
+
+def python_field(E, KD, x, kind, pos, fail, name):
+    return E[x][pos] if x is not None and KD[x] == kind else fail(x, name)
+
+
+def missing(x, name):
+    raise LookupError(f"{x} has no field {name}")
+
+
+THINGS = st.one_of(st.integers(-4, 5), st.sampled_from([None, True, False, 2 ** 40, -(2 ** 70), 1.0, "1"]))
+
+
+@given(st.lists(st.one_of(st.tuples(st.integers(), st.integers()), st.lists(st.integers(), max_size=3), st.none()),
+                max_size=5),
+       st.lists(st.integers(-1, 2) | st.sampled_from([True, 1.0, None]), max_size=6),
+       THINGS, st.integers(-1, 2), st.integers(-3, 3), st.booleans())
+def test_field_answers_as_pythons_checked_read(probe, E, KD, x, kind, pos, as_ent):
+    if as_ent and type(x) is int and x >= 0:
+        x = Ent(x)
+    try:
+        expected = python_field(E, KD, x, kind, pos, missing, "f")
+    except Exception as python:
+        with pytest.raises(type(python)) as compiled:
+            probe.field(E, KD, x, kind, pos, missing, "f")
+        assert str(compiled.value) == str(python)
+    else:
+        assert probe.field(E, KD, x, kind, pos, missing, "f") is expected
+
+
+def test_field_of_other_containers_and_kinds_is_pythons(probe):
+    class Kinds(list):
+        def __getitem__(self, i):
+            return 7
+
+    E = [(10, 11), (20, 21)]
+    assert probe.field(E, Kinds([0, 0]), 1, 7, 0, missing, "f") == 20  # not exactly a list: its own indexing
+    assert probe.field(tuple(E), (0, 3), 1, 3, 1, missing, "f") == 21
+    assert probe.field({5: ("a",)}, {5: 2}, 5, 2, 0, missing, "f") == "a"
+    assert probe.field(E, [0, 1], 1, True, 0, missing, "f") == 20  # True == 1, as Python compares
+    with pytest.raises(LookupError, match="None has no field f"):
+        probe.field(E, [0, 1], None, 1, 0, missing, "f")

@@ -57,9 +57,9 @@ from vbr.interpreter.scope import INT_MAX
 assert INT_MAX == 2 ** 63 - 1, "vbr_fits's bounds are LLONG_MAX's"
 
 COMPARE, FITS, ITEM, SCALED, ADD, SUB = "vbr_compare", "vbr_fits", "vbr_item", "vbr_scaled", "vbr_add", "vbr_sub"
-REMOVE, EQUAL = "vbr_remove", "vbr_equal"
+REMOVE, EQUAL, FIELD = "vbr_remove", "vbr_equal", "vbr_field"
 MODULE = "vbr_ints"  # the .pxd beside each part's source
-IMPORT = f"from cython.cimports.{MODULE} import {COMPARE}, {FITS}, {ITEM}, {SCALED}, {ADD}, {SUB}, {REMOVE}, {EQUAL}"
+IMPORT = f"from cython.cimports.{MODULE} import {COMPARE}, {FITS}, {ITEM}, {SCALED}, {ADD}, {SUB}, {REMOVE}, {EQUAL}, {FIELD}"
 
 # Python's comparison codes (object.h), which PyObject_RichCompareBool takes as they are
 OPS = {std.Lt: 0, std.LtE: 1, std.Gt: 4, std.GtE: 5}
@@ -262,6 +262,55 @@ cdef extern from *:
         return 0;
     }
 
+    /* a thing's field, checked (expressions.py, `_attr_of_kind`): `E[x][pos] if x is not None
+       and KD[x] == kind else fail(x, name)`, as Python evaluates it, x evaluated once; in C when
+       x, KD[x], kind and pos are compact ints, x indexes both lists and E[x] is a tuple */
+    static PyObject *vbr_field_slow(PyObject *E, PyObject *KD, PyObject *x, PyObject *kind, PyObject *pos,
+                                    PyObject *fail, PyObject *name) {
+        if (x != Py_None) {
+            PyObject *k = PyObject_GetItem(KD, x), *same, *t, *v;
+            int eq;
+            if (k == NULL)
+                return NULL;
+            same = PyObject_RichCompare(k, kind, Py_EQ);
+            Py_DECREF(k);
+            if (same == NULL)
+                return NULL;
+            eq = PyObject_IsTrue(same);
+            Py_DECREF(same);
+            if (eq < 0)
+                return NULL;
+            if (eq) {
+                t = PyObject_GetItem(E, x);
+                if (t == NULL)
+                    return NULL;
+                v = PyObject_GetItem(t, pos);
+                Py_DECREF(t);
+                return v;
+            }
+        }
+        return PyObject_CallFunctionObjArgs(fail, x, name, NULL);
+    }
+
+    static inline PyObject *vbr_field(PyObject *E, PyObject *KD, PyObject *x, PyObject *kind, PyObject *pos,
+                                      PyObject *fail, PyObject *name) {
+        if (PyLong_Check(x) && VBR_COMPACT(x) && PyList_CheckExact(E) && PyList_CheckExact(KD)
+                && PyLong_CheckExact(kind) && VBR_COMPACT(kind) && PyLong_CheckExact(pos) && VBR_COMPACT(pos)) {
+            long long i = VBR_COMPACT_VALUE(x);
+            if (i >= 0 && i < PyList_GET_SIZE(KD) && i < PyList_GET_SIZE(E)) {
+                PyObject *k = PyList_GET_ITEM(KD, i), *t = PyList_GET_ITEM(E, i);
+                if (PyLong_CheckExact(k) && VBR_COMPACT(k) && VBR_COMPACT_VALUE(k) == VBR_COMPACT_VALUE(kind)
+                        && PyTuple_CheckExact(t) && VBR_COMPACT_VALUE(pos) >= 0
+                        && VBR_COMPACT_VALUE(pos) < PyTuple_GET_SIZE(t)) {
+                    PyObject *v = PyTuple_GET_ITEM(t, VBR_COMPACT_VALUE(pos));
+                    Py_INCREF(v);
+                    return v;
+                }
+            }
+        }
+        return vbr_field_slow(E, KD, x, kind, pos, fail, name);
+    }
+
     /* -LLONG_MAX <= x <= LLONG_MAX */
     static inline int vbr_fits(PyObject *x) {
         if (PyLong_CheckExact(x) && VBR_COMPACT(x))
@@ -277,6 +326,7 @@ cdef extern from *:
     object vbr_sub(object a, object b)
     int vbr_remove(object o, object x) except -1
     bint vbr_equal(object a, object b, int op) except -1
+    object vbr_field(object E, object KD, object x, object kind, object pos, object fail, object name)
 '''
 
 
@@ -307,11 +357,50 @@ class IntOps(TreeSwaps):
         self.rewrite(node)  # the parts first: a comparison may hold another
         if isinstance(node, std.Compare):
             return compiled(node)
+        if isinstance(node, std.IfExp):
+            return field_read(node)
         if isinstance(node, std.Subscript) and isinstance(node.ctx, std.Load) and _computed(node.slice):
             return _call(ITEM, [node.value, node.slice])
         if isinstance(node, std.BinOp) and type(node.op) in SUMS and _object(node.left) and _object(node.right):
             return _call(SUMS[type(node.op)], [node.left, node.right])
         return removed(scaled(node))
+
+
+def field_read(node: std.IfExp):
+    """A thing's checked field read as the expression compiler writes it (expressions.py,
+    `_attr_of_kind`), once rewritten here: `vbr_item(E, x)[pos] if X is not None and
+    vbr_item(KD, x) == kind else fail(x, 'name')`, X being the name x or `(x := thing)`, as
+    `vbr_field(E, KD, X, kind, pos, fail, 'name')`, else `node`."""
+    test, body, fail = node.test, node.body, node.orelse
+    if not (isinstance(test, std.BoolOp) and isinstance(test.op, std.And) and len(test.values) == 2):
+        return node
+    present, of_kind = test.values
+    if not (isinstance(present, std.Compare) and len(present.ops) == 1 and isinstance(present.ops[0], std.IsNot)
+            and _none(present.comparators[0])):
+        return node
+    thing = present.left
+    x = thing.target if isinstance(thing, std.NamedExpr) else thing
+    if not isinstance(x, std.Name):
+        return node
+    if not (isinstance(of_kind, std.Compare) and len(of_kind.ops) == 1 and isinstance(of_kind.ops[0], std.Eq)
+            and _integer(kind := of_kind.comparators[0]) is not None and _item_of(of_kind.left, "KD", x.id)):
+        return node
+    if not (isinstance(body, std.Subscript) and _integer(body.slice) is not None and _item_of(body.value, "E", x.id)):
+        return node
+    if not (isinstance(fail, std.Call) and not fail.keywords and len(fail.args) == 2 and _named(fail.args[0], x.id)
+            and isinstance(fail.args[1], std.Constant) and isinstance(fail.func, std.Name)):
+        return node
+    return _call(FIELD, [body.value.args[0], of_kind.left.args[0], thing, kind, body.slice, fail.func, fail.args[1]])
+
+
+def _item_of(node, table: str, x: str) -> bool:
+    """Whether `node` is `vbr_item(table, x)`."""
+    return (isinstance(node, std.Call) and _named(node.func, ITEM) and len(node.args) == 2 and not node.keywords
+            and _named(node.args[0], table) and _named(node.args[1], x))
+
+
+def _named(node, name: str) -> bool:
+    return isinstance(node, std.Name) and node.id == name
 
 
 def scaled(node):
