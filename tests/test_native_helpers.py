@@ -125,7 +125,7 @@ def test_a_helper_whose_name_another_module_binds_to_something_else_stays_python
     _iterate.__module__ = "vbr.interpreter.zzz"
     text, held = H.source([X._iterate, _iterate, B.other_side])
     assert held == [B.other_side, X._iterate]
-    assert "isinstance(coll, ZoneRef)" in text  # the engine's own, first in the order
+    assert "type(coll) is ZoneRef" in text  # the engine's own, first in the order
     ns = {"C1": X._iterate, "C2": _iterate}
     compiled = SimpleNamespace(_iterate="the compiled _iterate")
     assert H.swap(ns, dict(ns), held, compiled) == 1

@@ -34,7 +34,7 @@ import sysconfig
 import textwrap
 
 from vbr.interpreter import (native_build, native_cache, native_helpers, native_ints, native_slots, native_training,
-                             native_types, state)
+                             native_mt, native_types, state)
 from vbr.interpreter.native_build import NativeUnavailable, unavailable  # noqa: F401  (the API's names)
 
 FORMAT = 5  # the shape of the source below: a change of it must change every key
@@ -93,6 +93,8 @@ def make_native(program, modules: list, refused: list, codes: list, note=None) -
         for link in links:  # each part's calls of another part's functions, to their compiled form
             link()
         program.derive = seeds.derive
+        if native_mt.usable(seeds):
+            program.generator = seeds.generator
         return swapped
 
     def train(modules: list) -> None:  # in a child process of its own (native_training.trained)
@@ -126,7 +128,7 @@ def derive(seed, *salt):
         s = v & 0xFFFFFFFFFFFFFFFF
         x = _mix(x ^ (s * cython.cast(cython.ulonglong, 0x9E3779B97F4A7C15)))
     return _mix(x)
-"""
+""" + native_mt.SOURCE
 
 
 # The VM's loops (State.run's and State.play_random's), compiled with the engine's helpers and put in
@@ -256,7 +258,8 @@ def _install(program, namespace: dict, made: dict, codes: list) -> int:
 
 def headers() -> dict[str, str]:
     """Files every part's source reads besides itself (its cimports)."""
-    return {native_slots.MODULE + ".pxd": native_slots.pxd_text(), native_ints.MODULE + ".pxd": native_ints.pxd_text()}
+    return {native_slots.MODULE + ".pxd": native_slots.pxd_text(), native_ints.MODULE + ".pxd": native_ints.pxd_text(),
+            native_mt.MODULE + ".pxd": native_mt.PXD}
 
 
 def key_of(texts: list[str]) -> str:

@@ -133,7 +133,7 @@ class State:
         st.zones = [[] for _ in prog.zone_names]
         st.where, st.ent, st.kind = [], [], []
         st.stack = []
-        st.rng = R.generator(prog.derive(seed))  # R.stream(seed), with the program's derive
+        st.rng = prog.generator(prog.derive(seed))  # R.stream(seed), with the program's derive and generator
         st.pending = st.result = None
         st.steps = st.choices = 0
         st.log = [] if record else None
