@@ -122,28 +122,6 @@ def test_the_generator_seeded_in_c_is_pythons_generator_of_that_seed(compiled_ge
     assert [mine.getrandbits(64) for _ in range(700)] == [python.getrandbits(64) for _ in range(700)]
 
 
-class _Seeds:
-    """A seeds module whose C seeding is wrong in one way."""
-
-    def __init__(self, size: int, scramble: bool):
-        self.size, self.scramble, self.checked = size, scramble, False
-
-    def layout_size(self):
-        return self.size
-
-    def generator(self, x):
-        return random.Random(x ^ 1 if self.scramble and self.checked else x)
-
-
-def test_c_seeding_is_refused_where_the_layout_or_the_numbers_differ():
-    import _random
-    size = _random.Random.__basicsize__
-    for seeds in (_Seeds(size + 8, False), _Seeds(size - 8, False), _Seeds(size, True)):
-        assert not native_mt.usable(seeds) and not seeds.checked
-    right = _Seeds(size, False)
-    assert native_mt.usable(right) and right.checked
-
-
 # A game that never ends: the step limit or the choice limit stops it.
 ENDLESS = '''game "x"
 seats 2
@@ -296,7 +274,8 @@ def test_the_compiled_code_reaches_nothing_but_what_the_program_hands_it():
     handed = {v.__name__ for v in program.lowering.namespace.values() if any(v is b for b in N.BUILTINS_BY_NAME)}
     assert {"len", "tuple"} <= handed
     cimported = (native_slots.GET, native_slots.SET, native_slots.BIND, native_ints.COMPARE, native_ints.FITS, native_ints.ITEM,
-                 native_ints.SCALED, native_ints.ADD, native_ints.SUB, native_ints.REMOVE, native_ints.EQUAL, native_ints.FIELD)
+                 native_ints.SCALED, native_ints.ADD, native_ints.SUB, native_ints.REMOVE, native_ints.EQUAL, native_ints.FIELD,
+                 "vbr_mt_seed", "vbr_mt_usable", native_mt.BELOW, native_mt.BELOW_OF)
     every = {n for _, names in parts for n in names}
     named, linked = set(), set()
     assert len(every) > 20

@@ -67,7 +67,7 @@ def test_a_random_seats_answer_is_a_helper_whose_fields_are_read_by_their_slots(
     assert S.take in H.helpers(namespace("siatka")).values()  # its global NO_PICK is a class: bound once
     text, held = H.source([S.take])
     # its draw scaled and its option read in C, its limits compared in C
-    assert S.take in held and "return vbr_item(options, vbr_scaled(vbr_item(vbr_get(a, " in text
+    assert S.take in held and "return vbr_item(options, vbr_below(vbr_item(vbr_get(a, " in text
     assert "if in_place and (vbr_compare(vbr_get(st, " in text
     assert {(S.Autoplay, name) for name in ("offered", "one_option", "scored", "draws")} <= set(native_slots.FIELDS)
 

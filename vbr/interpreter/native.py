@@ -93,7 +93,7 @@ def make_native(program, modules: list, refused: list, codes: list, note=None) -
         for link in links:  # each part's calls of another part's functions, to their compiled form
             link()
         program.derive = seeds.derive
-        if native_mt.usable(seeds):
+        if seeds.usable():  # this CPython's generators are laid out as native_mt.py's C says
             program.generator = seeds.generator
         return swapped
 
@@ -194,7 +194,7 @@ def _factory(defs: list, texts: list[str], free: list[str], builtin: dict, every
         link.append("    pass")
     body += link
     body.append("return ({" + ", ".join(f"{n!r}: {n}" for n in names) + "}, link)")
-    return ("\n".join((native_types.IMPORT, native_slots.IMPORT, native_ints.IMPORT)) + "\n\n\ndef make(ns, fields):\n" + textwrap.indent("\n".join(body), "    ") + "\n",
+    return ("\n".join((native_types.IMPORT, native_slots.IMPORT, native_ints.IMPORT, native_mt.IMPORT)) + "\n\n\ndef make(ns, fields):\n" + textwrap.indent("\n".join(body), "    ") + "\n",
             names)
 
 

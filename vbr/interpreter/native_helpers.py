@@ -25,7 +25,7 @@ import inspect
 import textwrap
 import types
 
-from vbr.interpreter import native_ints, native_slots
+from vbr.interpreter import native_ints, native_mt, native_slots
 
 PACKAGE = "vbr.interpreter."
 _CONSTANTS = (int, str, bool, float, tuple, frozenset, type(None))
@@ -122,6 +122,7 @@ def _definition(f) -> ast.FunctionDef | None:
 
 def _text(imported: list[tuple[str, str]], defs: list[ast.FunctionDef]) -> str:
     head = ["# cython: annotation_typing=False", "from __future__ import annotations", native_slots.IMPORT, native_ints.IMPORT,
+            native_mt.IMPORT,
             "from vbr.interpreter.native_slots import FIELDS as _FIELDS",
             *(f"from {module} import {name}" for module, name in imported),
             f"{native_slots.BIND}(_FIELDS)"]

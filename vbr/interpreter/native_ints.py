@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import ast as std  # the node classes to test against (generated nodes are pyast's subclasses of them)
 
+from vbr.interpreter import native_mt
 from vbr.interpreter import pyast as ast  # the node classes to make (located)
 from vbr.interpreter.tree_swaps import TreeSwaps
 
@@ -404,11 +405,30 @@ def _named(node, name: str) -> bool:
 
 
 def scaled(node):
-    """`(x * n) >> 64` (a 64-bit draw scaled to 0..n-1, rng.below) as `vbr_scaled(x, n)`, else `node`."""
+    """`(x * n) >> 64` (a 64-bit draw scaled to 0..n-1, rng.below) as `vbr_scaled(x, n)`, else `node`;
+    where x is the draw itself, `f(64)` or `g.getrandbits(64)`, and n reads nothing that could
+    draw, as native_mt.py's `vbr_below(f, n)` or `vbr_below_of(g, n)`: the draw made in C."""
     if (isinstance(node, std.BinOp) and isinstance(node.op, std.RShift) and _integer(node.right) == 64
             and isinstance(node.left, std.BinOp) and isinstance(node.left.op, std.Mult)):
-        return _call(SCALED, [node.left.left, node.left.right])
+        x, n = node.left.left, node.left.right
+        if (isinstance(x, std.Call) and len(x.args) == 1 and not x.keywords and _integer(x.args[0]) == 64
+                and _drawless(n)):
+            if isinstance(x.func, std.Attribute) and x.func.attr == "getrandbits":
+                return _call(native_mt.BELOW_OF, [x.func.value, n])
+            return _call(native_mt.BELOW, [x.func, n])
+        return _call(SCALED, [x, n])
     return node
+
+
+def _drawless(node) -> bool:
+    """A name, a constant, `len` of a name, or arithmetic of those: evaluated after the draw
+    instead of before, it reads the same."""
+    if isinstance(node, std.BinOp):
+        return _drawless(node.left) and _drawless(node.right)
+    if isinstance(node, std.Call):
+        return (_named(node.func, "len") and len(node.args) == 1 and not node.keywords
+                and isinstance(node.args[0], std.Name))
+    return isinstance(node, (std.Name, std.Constant))
 
 
 def removed(node):

@@ -1,28 +1,35 @@
-"""A generator seeded in C: `random.Random(x)` for a 64-bit seed, the same numbers, a third
-cheaper to make.
+"""Python's Mersenne Twister in C: `random.Random(x)` for a 64-bit seed made a third cheaper,
+and a draw scaled to a range, `(g.getrandbits(64) * n) >> 64`, made without a call or an int of
+64 bits. The same numbers, the same generator state after.
 
 Why. Every game makes a generator for its dice and shuffles and one for each random seat, and
 seeding a Mersenne Twister is about 1,900 dependent multiplications: three of them were a tenth
 of a Siatka game (docs/performance.md, session 18). Python's seeding first fills the table from
 the constant 19650218 (624 of those multiplications, the same every time) and then mixes the
-seed in; here the first part is done once per process and copied.
+seed in; here the first part is done once per process and copied. A draw (a die, a shuffle, a
+random seat's pick: about 200 a Siatka game) looked the method up, called it, built an int from
+two 32-bit words (`_PyLong_FromByteArray`) and multiplied it: about 300 instructions, where the
+two words and the scaling take about 40.
 
 How. `random.Random(x)` for an int x of 0..2**64-1 takes x as its one or two 32-bit words, low
 first (one word when x is below 2**32, zero included), and runs MT19937's `init_by_array`
-(Matsumoto and Nishimura's reference, 2002) over them; the C below does the same. It writes the
-generator's table where CPython keeps it, just after the object's header and its `index`: a
-layout CPython does not promise. So the seeded form is used only where it was checked, once per
-process and before it is used (`usable`): the object is exactly as large as the layout says, and
-generators seeded both ways draw the same numbers for seeds at every edge of the key's length.
-Anywhere else vbr seeds as Python does (rng.generator).
+(Matsumoto and Nishimura's reference, 2002) over them; `getrandbits(64)` is two of the
+reference's words, the first the low half. The C below does the same on the generator's own
+table, which CPython keeps just after the object's header and its `index`: a layout CPython
+does not promise. So the C is used only where it was checked, once per compiled module and
+before anything is read or written through it (`vbr_mt_usable`): the object is exactly as large
+as the layout says, and generators seeded and drawn both ways, Python's and this, give the same
+numbers for seeds at every edge of the key's length (EDGES), through two renewals of the table.
+Anywhere else, and for any other generator (a clone's `_Deferred`, a subclass), Python's own
+way is taken.
 """
 from __future__ import annotations
 
-import _random
-import random
-
-MODULE = "vbr_mt"  # the .pxd the seeds module cimports
-IMPORT = f"from cython.cimports.{MODULE} import vbr_mt_seed, vbr_mt_size"
+MODULE = "vbr_mt"  # the .pxd the seeds module, the parts and the helpers cimport
+# the seeds the check seeds both ways (the C's `edges`): the ends of one and of two key words
+EDGES = (0, 1, 2, 0xFFFFFFFF, 1 << 32, (1 << 32) + 1, 0x9E3779B97F4A7C15, (1 << 64) - 1)
+BELOW, BELOW_OF = "vbr_below", "vbr_below_of"
+IMPORT = f"from cython.cimports.{MODULE} import vbr_mt_seed, vbr_mt_usable, {BELOW}, {BELOW_OF}"
 
 PXD = '''\
 cdef extern from *:
@@ -83,16 +90,193 @@ cdef extern from *:
         ((vbr_mt_object *)r)->index = VBR_MT_N;  /* the first draw makes the next 624 words */
     }
 
-    static Py_ssize_t vbr_mt_size(void) {
-        return (Py_ssize_t)sizeof(vbr_mt_object);
+
+    /* MT19937's next 32-bit word (the reference's genrand_int32): every 624 words the table is
+       made anew */
+    static inline uint32_t vbr_mt_next(vbr_mt_object *r) {
+        uint32_t *mt = r->state, y;
+        if (r->index >= VBR_MT_N) {
+            int k;
+            for (k = 0; k < VBR_MT_N; k++) {
+                y = (mt[k] & 0x80000000U) | (mt[(k + 1) % VBR_MT_N] & 0x7fffffffU);
+                mt[k] = mt[(k + 397) % VBR_MT_N] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+            }
+            r->index = 0;
+        }
+        y = mt[r->index++];
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c5680U;
+        y ^= (y << 15) & 0xefc60000U;
+        y ^= y >> 18;
+        return y;
+    }
+
+    /* getrandbits(64): two words, the first the low half */
+    static inline unsigned long long vbr_mt_bits64(vbr_mt_object *r) {
+        unsigned long long low = vbr_mt_next(r);
+        return low | ((unsigned long long)vbr_mt_next(r) << 32);
+    }
+
+    /* Whether this process's generators are laid out as vbr_mt_object says, checked once (per
+       module) before anything is read or written through it: the object's size, then seeds at
+       the edges of the key's length, seeded and drawn both ways, Python's and the C above,
+       through two renewals of the table. 1 yes, -1 no (and Python's way is taken). */
+    static int vbr_mt_checked = 0;
+    static PyTypeObject *vbr_mt_random = NULL;  /* random.Random, once checked */
+    static PyCFunction vbr_mt_getrandbits = NULL;  /* _random.Random.getrandbits, once checked */
+
+    static int vbr_mt_same_draws(PyObject *python, PyObject *mine) {
+        int i;
+        for (i = 0; i < 700; i++) {  /* two renewals of the table */
+            PyObject *bits = PyObject_CallMethod(python, "getrandbits", "i", 64);
+            unsigned long long b;
+            if (bits == NULL)
+                return -1;
+            b = PyLong_AsUnsignedLongLong(bits);
+            Py_DECREF(bits);
+            if (b == (unsigned long long)-1 && PyErr_Occurred())
+                return -1;
+            if (b != vbr_mt_bits64((vbr_mt_object *)mine))
+                return 0;
+        }
+        return 1;
+    }
+
+    static int vbr_mt_check(void) {
+        static const unsigned long long edges[] = {0ULL, 1ULL, 2ULL, 0xFFFFFFFFULL, 0x100000000ULL,
+                                                    0x100000001ULL, 0x9E3779B97F4A7C15ULL, 0xFFFFFFFFFFFFFFFFULL};
+        PyObject *random = NULL, *Random = NULL, *base = NULL, *descr = NULL;
+        int ok = 0;
+        size_t e;
+        random = PyImport_ImportModule("random");
+        if (random == NULL) goto done;
+        Random = PyObject_GetAttrString(random, "Random");
+        base = PyImport_ImportModule("_random");
+        if (Random == NULL || base == NULL) goto done;
+        descr = PyObject_GetAttrString(base, "Random");
+        Py_DECREF(base);
+        base = descr;
+        descr = base == NULL ? NULL : PyObject_GetAttrString(base, "getrandbits");
+        if (descr == NULL || !PyType_Check(Random) || !PyType_Check(base)
+                || Py_TYPE(descr) != &PyMethodDescr_Type
+                || ((PyTypeObject *)base)->tp_basicsize != (Py_ssize_t)sizeof(vbr_mt_object)
+                || !PyType_IsSubtype((PyTypeObject *)Random, (PyTypeObject *)base))
+            goto done;
+        for (e = 0; e < sizeof edges / sizeof edges[0]; e++) {
+            PyObject *seed = PyLong_FromUnsignedLongLong(edges[e]);
+            PyObject *python = seed ? PyObject_CallOneArg(Random, seed) : NULL;
+            PyObject *again = seed ? PyObject_CallOneArg(Random, seed) : NULL;
+            PyObject *twin = seed ? PyObject_CallOneArg(Random, seed) : NULL;
+            PyObject *mine = PyObject_CallMethod(Random, "__new__", "O", Random);
+            int same = -1;
+            if (python && again && twin && mine) {
+                vbr_mt_seed(mine, edges[e]);
+                same = vbr_mt_same_draws(python, mine);  /* seeded here, drawn here */
+                if (same == 1)
+                    same = vbr_mt_same_draws(again, twin);  /* seeded by Python, drawn here */
+            }
+            Py_XDECREF(seed);
+            Py_XDECREF(python);
+            Py_XDECREF(again);
+            Py_XDECREF(twin);
+            Py_XDECREF(mine);
+            if (same != 1) goto done;
+        }
+        vbr_mt_random = (PyTypeObject *)Random;
+        Py_INCREF(Random);
+        vbr_mt_getrandbits = ((PyMethodDescrObject *)descr)->d_method->ml_meth;
+        ok = 1;
+    done:
+        PyErr_Clear();
+        Py_XDECREF(random);
+        Py_XDECREF(Random);
+        Py_XDECREF(base);
+        Py_XDECREF(descr);
+        return ok ? 1 : -1;
+    }
+
+    static inline int vbr_mt_usable(void) {
+        if (vbr_mt_checked == 0)
+            vbr_mt_checked = vbr_mt_check();
+        return vbr_mt_checked > 0;
+    }
+
+    static PyObject *vbr_mt_sixty_four(void) {  /* 64, an int Python keeps: never freed */
+        static PyObject *k = NULL;
+        if (k == NULL)
+            k = PyLong_FromLong(64);
+        return k;
+    }
+
+    /* (x * n) >> 64 for a draw x = bits(64), by Python's operators */
+    static PyObject *vbr_below_slow(PyObject *bits, PyObject *n) {
+        PyObject *product, *shift, *r;
+        if (bits == NULL)
+            return NULL;
+        product = PyNumber_Multiply(bits, n);
+        Py_DECREF(bits);
+        if (product == NULL)
+            return NULL;
+        shift = PyLong_FromLong(64);
+        if (shift == NULL) {
+            Py_DECREF(product);
+            return NULL;
+        }
+        r = PyNumber_Rshift(product, shift);
+        Py_DECREF(product);
+        Py_DECREF(shift);
+        return r;
+    }
+
+    /* n for the draw in C: an exact int of 0..2**30 */
+    static inline long long vbr_mt_range(PyObject *n) {
+        int overflow;
+        long long k;
+        if (!PyLong_CheckExact(n))
+            return -1;
+        k = PyLong_AsLongLongAndOverflow(n, &overflow);
+        return overflow || k > 0x40000000LL ? -1 : k;
+    }
+
+    static inline PyObject *vbr_mt_scaled(vbr_mt_object *r, long long k) {
+        unsigned long long v = vbr_mt_bits64(r);
+        unsigned long long high = (v >> 32) * (unsigned long long)k, low = (v & 0xFFFFFFFFULL) * (unsigned long long)k;
+        return PyLong_FromUnsignedLongLong((high + (low >> 32)) >> 32);
+    }
+
+    /* (f(64) * n) >> 64, f a generator's getrandbits (a random seat's draws) */
+    static PyObject *vbr_below(PyObject *f, PyObject *n) {
+        long long k;
+        if (PyCFunction_Check(f) && (k = vbr_mt_range(n)) >= 0 && vbr_mt_usable()) {
+            PyObject *self = PyCFunction_GET_SELF(f);
+            if (self != NULL && Py_TYPE(self) == vbr_mt_random && PyCFunction_GET_FUNCTION(f) == vbr_mt_getrandbits)
+                return vbr_mt_scaled((vbr_mt_object *)self, k);
+        }
+        return vbr_below_slow(PyObject_CallOneArg(f, vbr_mt_sixty_four()), n);
+    }
+
+    /* (g.getrandbits(64) * n) >> 64, g a generator (a die's roll) */
+    static PyObject *vbr_below_of(PyObject *g, PyObject *n) {
+        long long k;
+        if ((k = vbr_mt_range(n)) >= 0 && vbr_mt_usable() && Py_TYPE(g) == vbr_mt_random)
+            return vbr_mt_scaled((vbr_mt_object *)g, k);
+        return vbr_below_slow(PyObject_CallMethod(g, "getrandbits", "i", 64), n);
+    }
+
+    static int vbr_mt_refuse(void) {  /* for tests: Python's way from now on */
+        vbr_mt_checked = -1;
+        return 0;
     }
     """
     void vbr_mt_seed(object r, unsigned long long seed)
-    Py_ssize_t vbr_mt_size()
+    bint vbr_mt_usable()
+    int vbr_mt_refuse()
+    object vbr_below(object f, object n)
+    object vbr_below_of(object g, object n)
 '''
 
 # the seeds module's part (native.py SEEDS): a generator as rng.generator makes it, seeded in C
-# when `checked` was set (by `usable`), else by Python's own seeding
+# where this process's generators were checked to be laid out as the C says (`vbr_mt_usable`)
 SOURCE = f'''
 {IMPORT}
 import random as _random_module
@@ -101,12 +285,11 @@ import _random as _c_random
 _new = _random_module.Random.__new__
 _Random = _random_module.Random
 _python_seed = _c_random.Random.seed
-checked = False
 
 
 def generator(x):
     r = _new(_Random)
-    if checked and type(x) is int and 0 <= x <= 0xFFFFFFFFFFFFFFFF:
+    if type(x) is int and 0 <= x <= 0xFFFFFFFFFFFFFFFF and vbr_mt_usable():
         vbr_mt_seed(r, x)
     else:
         _python_seed(r, x)
@@ -114,23 +297,6 @@ def generator(x):
     return r
 
 
-def layout_size():
-    return vbr_mt_size()
+def usable():
+    return vbr_mt_usable()
 '''
-
-EDGES = (0, 1, 2, 0xFFFFFFFF, 1 << 32, (1 << 32) + 1, 0x9E3779B97F4A7C15, (1 << 64) - 1)
-
-
-def usable(seeds) -> bool:
-    """Whether the seeds module's C seeding may be used here: the generator object is laid out as
-    it assumes (its size; the table written inside it), and generators it seeds draw Python's
-    numbers at the edges of the key's length. Sets `seeds.checked` when it may."""
-    if _random.Random.__basicsize__ != seeds.layout_size() or random.Random.__basicsize__ < seeds.layout_size():
-        return False
-    seeds.checked = True
-    for x in EDGES:
-        mine, python = seeds.generator(x), random.Random(x)
-        if mine.getstate() != python.getstate() or mine.getrandbits(64) != python.getrandbits(64):
-            seeds.checked = False
-            return False
-    return True
