@@ -95,12 +95,18 @@ cdef extern from *:
        made anew */
     static inline uint32_t vbr_mt_next(vbr_mt_object *r) {
         uint32_t *mt = r->state, y;
-        if (r->index >= VBR_MT_N) {
+        if (r->index >= VBR_MT_N) {  /* word k from words k, k + 1 and k + 397, round the table */
             int k;
-            for (k = 0; k < VBR_MT_N; k++) {
-                y = (mt[k] & 0x80000000U) | (mt[(k + 1) % VBR_MT_N] & 0x7fffffffU);
-                mt[k] = mt[(k + 397) % VBR_MT_N] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+            for (k = 0; k < VBR_MT_N - 397; k++) {
+                y = (mt[k] & 0x80000000U) | (mt[k + 1] & 0x7fffffffU);
+                mt[k] = mt[k + 397] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
             }
+            for (; k < VBR_MT_N - 1; k++) {
+                y = (mt[k] & 0x80000000U) | (mt[k + 1] & 0x7fffffffU);
+                mt[k] = mt[k + 397 - VBR_MT_N] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+            }
+            y = (mt[VBR_MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+            mt[VBR_MT_N - 1] = mt[396] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
             r->index = 0;
         }
         y = mt[r->index++];
