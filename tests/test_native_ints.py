@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from conftest import built_probe, rewritten_by
 from vbr.interpreter import native as N
 from vbr.interpreter import native_ints as C
-from vbr.interpreter.values import Ent
+from vbr.interpreter.values import Cell, Ent
 from vbr.interpreter.scope import INT_MAX
 
 PROBE = f"""\
@@ -56,6 +56,10 @@ def equal(a, b, op):
 
 def field(E, KD, x, kind, pos, fail, name):
     return {C.FIELD}(E, KD, x, kind, pos, fail, name)
+
+
+def with_(t, at, v):
+    return {C.WITH}(t, at, v)
 """
 
 PYTHON = {0: operator.lt, 1: operator.le, 4: operator.gt, 5: operator.ge}
@@ -399,3 +403,36 @@ def test_field_of_other_containers_and_kinds_is_pythons(probe):
     assert probe.field(E, [0, 1], 1, True, 0, missing, "f") == 20  # True == 1, as Python compares
     with pytest.raises(LookupError, match="None has no field f"):
         probe.field(E, [0, 1], None, 1, 0, missing, "f")
+
+
+def test_a_things_fields_with_one_changed_become_one_call():
+    # statements.py, a field's store: the place a constant, or a name (a field of several kinds)
+    assert rewritten("E[e] = (_a := E[e])[:2] + (v,) + _a[2 + 1:]") == "E[e] = vbr_with((_a := vbr_item(E, e)), 2, v)"
+    assert rewritten("E[e] = (_a := E[e])[:_p] + (3,) + _a[_p + 1:]") == "E[e] = vbr_with((_a := vbr_item(E, e)), _p, 3)"
+
+
+@pytest.mark.parametrize("source", [
+    "E[e] = (_a := E[e])[:2] + (f(x),) + _a[2 + 1:]",  # the value is evaluated after the first slice
+    "E[e] = (_a := E[e])[:2] + (v,) + _a[2 + 2:]",
+    "E[e] = (_a := E[e])[:2] + (v,) + _b[2 + 1:]",
+    "E[e] = (_a := E[e])[:2] + (v, w) + _a[2 + 1:]",
+    "E[e] = (_a := E[e])[:p] + (v,) + _a[q + 1:]",
+    "E[e] = E[e][:2] + (v,) + _a[2 + 1:]"])
+def test_other_sums_of_slices_stay_sums(source):
+    assert "vbr_with" not in rewritten(source)
+
+
+@given(st.one_of(st.lists(st.integers(), max_size=5).map(tuple), st.lists(st.integers(), max_size=5),
+                 st.tuples(st.integers(), st.integers()).map(lambda p: Cell(*p))),
+       st.integers(-7, 7) | st.sampled_from([2 ** 40, True, None, 1.0]), st.integers() | st.none())
+def test_with_answers_as_pythons_sum_of_slices(probe, t, at, v):
+    try:
+        expected = t[:at] + (v,) + t[at + 1:]
+    except Exception as python:
+        with pytest.raises(type(python)) as compiled:
+            probe.with_(t, at, v)
+        assert str(compiled.value) == str(python)
+    else:
+        got = probe.with_(t, at, v)
+        assert got == expected and type(got) is type(expected)
+        assert all(a is b for a, b in zip(got, expected))

@@ -58,9 +58,9 @@ from vbr.interpreter.scope import INT_MAX
 assert INT_MAX == 2 ** 63 - 1, "vbr_fits's bounds are LLONG_MAX's"
 
 COMPARE, FITS, ITEM, SCALED, ADD, SUB = "vbr_compare", "vbr_fits", "vbr_item", "vbr_scaled", "vbr_add", "vbr_sub"
-REMOVE, EQUAL, FIELD = "vbr_remove", "vbr_equal", "vbr_field"
+REMOVE, EQUAL, FIELD, WITH = "vbr_remove", "vbr_equal", "vbr_field", "vbr_with"
 MODULE = "vbr_ints"  # the .pxd beside each part's source
-IMPORT = f"from cython.cimports.{MODULE} import {COMPARE}, {FITS}, {ITEM}, {SCALED}, {ADD}, {SUB}, {REMOVE}, {EQUAL}, {FIELD}"
+IMPORT = f"from cython.cimports.{MODULE} import {COMPARE}, {FITS}, {ITEM}, {SCALED}, {ADD}, {SUB}, {REMOVE}, {EQUAL}, {FIELD}, {WITH}"
 
 # Python's comparison codes (object.h), which PyObject_RichCompareBool takes as they are
 OPS = {std.Lt: 0, std.LtE: 1, std.Gt: 4, std.GtE: 5}
@@ -312,6 +312,59 @@ cdef extern from *:
         return vbr_field_slow(E, KD, x, kind, pos, fail, name);
     }
 
+    /* a thing's fields with one changed (statements.py, a field's store): `t[:at] + (v,) +
+       t[at + 1:]`, by Python's operators, and in C a copy of the tuple with item `at` replaced
+       when t is exactly a tuple and at a compact int in range (the same items, the same size) */
+    static PyObject *vbr_with_slow(PyObject *t, PyObject *at, PyObject *v) {
+        PyObject *one = NULL, *after = NULL, *slice = NULL, *head = NULL, *single = NULL, *tail = NULL;
+        PyObject *front = NULL, *r = NULL;
+        slice = PySlice_New(Py_None, at, Py_None);
+        if (slice == NULL) goto done;
+        head = PyObject_GetItem(t, slice);
+        if (head == NULL) goto done;
+        single = PyTuple_Pack(1, v);
+        if (single == NULL) goto done;
+        front = PyNumber_Add(head, single);
+        if (front == NULL) goto done;
+        one = PyLong_FromLong(1);
+        after = one == NULL ? NULL : PyNumber_Add(at, one);
+        if (after == NULL) goto done;
+        Py_DECREF(slice);
+        slice = PySlice_New(after, Py_None, Py_None);
+        if (slice == NULL) goto done;
+        tail = PyObject_GetItem(t, slice);
+        if (tail == NULL) goto done;
+        r = PyNumber_Add(front, tail);
+    done:
+        Py_XDECREF(one);
+        Py_XDECREF(after);
+        Py_XDECREF(slice);
+        Py_XDECREF(head);
+        Py_XDECREF(single);
+        Py_XDECREF(tail);
+        Py_XDECREF(front);
+        return r;
+    }
+
+    static inline PyObject *vbr_with(PyObject *t, PyObject *at, PyObject *v) {
+        if (PyTuple_CheckExact(t) && PyLong_CheckExact(at) && VBR_COMPACT(at)) {
+            long long k = VBR_COMPACT_VALUE(at);
+            Py_ssize_t n = PyTuple_GET_SIZE(t), i;
+            if (k >= 0 && k < n) {
+                PyObject *r = PyTuple_New(n);
+                if (r == NULL)
+                    return NULL;
+                for (i = 0; i < n; i++) {
+                    PyObject *item = i == k ? v : PyTuple_GET_ITEM(t, i);
+                    Py_INCREF(item);
+                    PyTuple_SET_ITEM(r, i, item);
+                }
+                return r;
+            }
+        }
+        return vbr_with_slow(t, at, v);
+    }
+
     /* -LLONG_MAX <= x <= LLONG_MAX */
     static inline int vbr_fits(PyObject *x) {
         if (PyLong_CheckExact(x) && VBR_COMPACT(x))
@@ -328,6 +381,7 @@ cdef extern from *:
     int vbr_remove(object o, object x) except -1
     bint vbr_equal(object a, object b, int op) except -1
     object vbr_field(object E, object KD, object x, object kind, object pos, object fail, object name)
+    object vbr_with(object t, object at, object v)
 '''
 
 
@@ -362,9 +416,34 @@ class IntOps(TreeSwaps):
             return field_read(node)
         if isinstance(node, std.Subscript) and isinstance(node.ctx, std.Load) and _computed(node.slice):
             return _call(ITEM, [node.value, node.slice])
+        if isinstance(node, std.BinOp) and (changed := one_changed(node)) is not None:
+            return changed
         if isinstance(node, std.BinOp) and type(node.op) in SUMS and _object(node.left) and _object(node.right):
             return _call(SUMS[type(node.op)], [node.left, node.right])
         return removed(scaled(node))
+
+
+def one_changed(node: std.BinOp):
+    """A thing's fields with one changed, as a field's store writes them (statements.py) once
+    the inner sum is rewritten: `vbr_add(X[:at], (v,)) + t[at + 1:]`, X being `(t := ...)`, at a
+    constant or a name and v a name or a constant (evaluated before the slices are taken, it
+    reads the same), as `vbr_with(X, at, v)`; else None."""
+    left, right = node.left, node.right
+    if not (isinstance(node.op, std.Add) and isinstance(left, std.Call) and _named(left.func, ADD)
+            and len(left.args) == 2 and isinstance(right, std.Subscript) and isinstance(right.slice, std.Slice)):
+        return None
+    head, single = left.args
+    if not (isinstance(head, std.Subscript) and isinstance(head.slice, std.Slice) and isinstance(head.value, std.NamedExpr)
+            and head.slice.lower is None and head.slice.step is None and head.slice.upper is not None
+            and isinstance(single, std.Tuple) and len(single.elts) == 1
+            and isinstance(single.elts[0], (std.Name, std.Constant))):
+        return None
+    t, at, after = head.value.target.id, head.slice.upper, right.slice.lower
+    if not (isinstance(at, (std.Name, std.Constant)) and _named(right.value, t) and right.slice.upper is None
+            and right.slice.step is None and isinstance(after, std.BinOp) and isinstance(after.op, std.Add)
+            and _integer(after.right) == 1 and std.dump(after.left) == std.dump(at)):
+        return None
+    return _call(WITH, [head.value, at, single.elts[0]])
 
 
 def field_read(node: std.IfExp):
