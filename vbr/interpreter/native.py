@@ -8,11 +8,12 @@ asked for (`load(..., native=True)`, `vbr sim --native`) and kept: a rule file w
 options loads its module from the cache the next time.
 
 What is compiled is the text of the lowered program (`ast.unparse` of our own `ast` nodes, never
-rule text) with three changes that do not change what it does: the builtins it calls are named
+rule text) with changes that do not change what it does: the builtins it calls are named
 (BUILTINS_BY_NAME), the fields of the state, its frames and its choice points are read and
-written through their slots (native_slots.py), and its ordering comparisons and computed
-indexes take small integers in C (native_ints.py); the C of both is in .pxd files every part
-cimports. It is wrapped in a
+written through their slots (native_slots.py), its comparisons, sums, computed indexes and
+field reads take small integers in C (native_ints.py), its draws are made in C from the
+generator's own table (native_mt.py), and the types it guarantees are declared
+(native_types.py); the C of these is in .pxd files every part cimports. It is wrapped in a
 function `make(ns, fields)` that takes the program's constants from its namespace and returns
 the functions: so each program gets functions of its own over its own constants, however many
 programs of the same rules one process loads. A large source is cut into parts compiled side by

@@ -161,22 +161,7 @@ cdef extern from *:
     }
     #endif
 
-    /* (x * n) >> 64 by Python's own operators */
-    static PyObject *vbr_scaled_slow(PyObject *x, PyObject *n) {
-        PyObject *product = PyNumber_Multiply(x, n), *shift, *r;
-        if (product == NULL)
-            return NULL;
-        shift = PyLong_FromLong(64);
-        if (shift == NULL) {
-            Py_DECREF(product);
-            return NULL;
-        }
-        r = PyNumber_Rshift(product, shift);
-        Py_DECREF(product);
-        Py_DECREF(shift);
-        return r;
-    }
-
+''' + native_mt.SCALED_SLOW + '''
     /* (x * n) >> 64, a 64-bit draw scaled to 0..n-1: in machine words when x is an exact int in
        0..2**64-1 and n an exact compact int in 0..2**30; x = h * 2**32 + l gives
        (x * n) >> 64 == (h * n + ((l * n) >> 32)) >> 32, no sum above 2**64 - 2**32 */
