@@ -4,12 +4,12 @@ and a draw scaled to a range, `(g.getrandbits(64) * n) >> 64`, made without a ca
 
 Why. Every game makes a generator for its dice and shuffles and one for each random seat, and
 seeding a Mersenne Twister is about 1,900 dependent multiplications: three of them were a tenth
-of a Siatka game (docs/performance.md, session 18). Python's seeding first fills the table from
+of a bundled game (docs/performance.md, session 18). Python's seeding first fills the table from
 the constant 19650218 (624 of those multiplications, the same every time) and then mixes the
 seed in; here the first part is done once per process and copied. A draw (a die, a shuffle, a
-random seat's pick: about 200 a Siatka game) looked the method up, called it, built an int from
-two 32-bit words (`_PyLong_FromByteArray`) and multiplied it: about 300 instructions, where the
-two words and the scaling take about 40.
+random seat's pick: about 200 a game of a bundled file) looked the method up, called it, built
+an int from two 32-bit words (`_PyLong_FromByteArray`) and multiplied it: about 300
+instructions, where the two words and the scaling take about 40.
 
 How. `random.Random(x)` for an int x of 0..2**64-1 takes x as its one or two 32-bit words, low
 first (one word when x is below 2**32, zero included), and runs MT19937's `init_by_array`
