@@ -177,6 +177,7 @@ NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Assign, ast.Au
          ast.For, ast.While, ast.Break, ast.Continue, ast.Pass, ast.Return, ast.Try, ast.ExceptHandler, ast.Raise,
          ast.Name, ast.Load, ast.Store, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.Tuple, ast.List,
          ast.Compare, ast.BinOp, ast.BoolOp, ast.UnaryOp, ast.IfExp, ast.NamedExpr, ast.GeneratorExp, ast.Slice,
+         ast.Dict,  # `{}`: a remembered fn's answers for its first arguments (lowering._remembered)
          ast.comprehension, ast.cmpop, ast.operator,
          ast.boolop, ast.unaryop)
 

@@ -177,3 +177,53 @@ def test_a_remembered_fn_of_one_argument_keys_its_answers_by_the_argument(tmp_pa
         keys.append(sorted(memo))
     assert keys[0] and all(type(k) is int for k in keys[0])
     assert keys[1] == [(k,) for k in keys[0]]
+
+
+# `mix(a, b)`: which of the two hands, by the two counters (a remembered fn of two arguments)
+MIX = "fn mix(a: int, b: int) = if (a + b) % 3 == 0 then 0 else if (a * b) % 2 == 1 then 1 else if a > b then 0 else 1\n"
+GAME2 = HEAD.replace("start p\n", "start p\n" + MIX) + GAME[len(HEAD):].replace(
+    "c in hand[side_of(turn)]", "c in hand[mix(turn, rounds % 5)]")
+
+
+def mix(a, b):
+    return 0 if (a + b) % 3 == 0 else 1 if (a * b) % 2 == 1 else 0 if a > b else 1
+
+
+def remembered(game, fn: str):
+    """A remembered fn's dict of answers and its generated function F(a0, a1, ...)."""
+    low = game.program.lowering
+    fname = low._functions[(fn, "memo")]
+    return low._memos[fname], low.namespace[fname]
+
+
+def test_a_remembered_fn_of_two_arguments_keys_its_answers_by_each_argument_in_turn(tmp_path):
+    """MEMO_BARE_KEY: `mix(a, b)` remembers its answers as `memo[a][b]`, a dict per first
+    argument, not under a tuple built at every call; the games and the answers are the same."""
+    path = write(tmp_path, GAME2)
+    assert_same_games_with_and_without(path, "MEMO_BARE_KEY", range(6))
+    answers = []
+    for bare in (True, False):
+        _, lowered = forms(path, MEMO_BARE_KEY=bare)
+        play_game(lowered, 0, ["random"] * 2)
+        memo, _ = remembered(lowered, "mix")
+        if bare:
+            assert memo and all(type(a) is int and type(inner) is dict for a, inner in memo.items())
+            memo = {(a, b): v for a, inner in memo.items() for b, v in inner.items()}
+        else:
+            assert memo and all(type(k) is tuple and len(k) == 2 for k in memo)
+        assert all(v == mix(a, b) for (a, b), v in memo.items())
+        answers.append(memo)
+    assert answers[0] == answers[1]
+
+
+def test_a_remembered_fn_of_two_arguments_holds_at_most_the_bound_of_answers(tmp_path):
+    """Each level holds at most 64 keys (the square root of _MEMO_SIZE, 4096), so the memo holds
+    at most 4096 answers, and an answer it has no room for is still the fn's."""
+    _, lowered = forms(write(tmp_path, GAME2))
+    memo, F = remembered(lowered, "mix")
+    for a in range(100):
+        for b in range(100):
+            assert F(a, b) == mix(a, b)
+    assert len(memo) == 64 and all(len(inner) == 64 for inner in memo.values())
+    assert sorted(memo) == list(range(64)) and all(sorted(inner) == list(range(64)) for inner in memo.values())
+    assert sum(len(inner) for inner in memo.values()) == LW._MEMO_SIZE

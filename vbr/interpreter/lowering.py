@@ -43,6 +43,7 @@ def _sentinel(name: str):
 
 
 _MISS = _sentinel("MISS")  # "not remembered yet"
+_NO_ANSWERS: dict = {}  # where a remembered fn's lookup goes on when its first arguments are new: never written
 _UNSET = _sentinel("UNSET")  # "not computed in this loop yet"
 
 # Fast paths, each on by default; a test turns one off to compare its code and games with it on.
@@ -53,7 +54,7 @@ WHERE_BY_NAME = True  # a choice's `where` reads each item as a Python name, not
 COMP_BY_NAME = True  # a comprehension's body and filter read its item as the Python name, `(_t := x)` aliases dropped
 HOIST_INVARIANTS = True  # what a choice's `where` computes alike for every item, computed once per loop (`_hoisted`)
 STRUCTURED = True  # the ways of a branch or choice meet again in one function, a loop is a Python `while` (`_Flow`)
-MEMO_BARE_KEY = True  # a remembered fn of one argument keys its answers by the argument, not a 1-tuple
+MEMO_BARE_KEY = True  # a remembered fn keys its answers by its arguments themselves, a dict per argument, not a tuple
 FIELDS_ONCE = True  # a thing's field read once per expression, its kind checked once (field_reads.py)
 COMP_LOOPS = True  # a comprehension is a generated function with a `for` loop, not a generator expression
 FIRST_LOOPS = True  # `first(x for x in C if x.f OP v)` a generated loop (`first_in_loop`), not expressions.py's `first_in`
@@ -226,10 +227,14 @@ class Lowering:
         fname = self._functions[key]
         temps = [self.tmp() for _ in args]
         found = self.tmp()
-        lookup = ast.Tuple([ast.NamedExpr(_store(t), a) for t, a in zip(temps, args)], ast.Load())
-        if MEMO_BARE_KEY and len(args) == 1:  # one argument: the key is the value itself, no tuple built
-            lookup = lookup.elts[0]
-        get = _call(ast.Attribute(self.ref(self._memos[fname]), "get", ast.Load()), lookup, self.ref(_MISS))
+        keys = [ast.NamedExpr(_store(t), a) for t, a in zip(temps, args)]
+        if MEMO_BARE_KEY:  # `memo.get(a0, NO).get(a1, MISS)`: a dict per argument, no tuple built at each call
+            get = self.ref(self._memos[fname])
+            for i, k in enumerate(keys):
+                get = _call(ast.Attribute(get, "get", ast.Load()), k, self.ref(_MISS if i == len(keys) - 1 else _NO_ANSWERS))
+        else:
+            get = _call(ast.Attribute(self.ref(self._memos[fname]), "get", ast.Load()),
+                        ast.Tuple(keys, ast.Load()), self.ref(_MISS))
         return ast.IfExp(ast.Compare(ast.NamedExpr(_store(found), get), [ast.IsNot()], [self.ref(_MISS)]),
                          _load(found), _call(_load(fname), *(_load(t) for t in temps)))
 
@@ -269,20 +274,38 @@ class Lowering:
                 body, nparams, memo = closure
                 params = [f"_a{i}" for i in range(nparams)]
                 value = _with_params(self.expr(body), [_load(p) for p in params])
-                key = ast.Tuple([_load(p) for p in params], ast.Load())
-                if MEMO_BARE_KEY and nparams == 1:
-                    key = key.elts[0]
-                room = ast.Compare(_call(self.ref(len), self.ref(memo)), [ast.Lt()], [ast.Constant(_MEMO_SIZE)])
-                self.function(fname, tuple(params), [
-                    ast.Assign([_store("_v")], value),
-                    ast.If(room, [set_item(self.ref(memo), key, _load("_v"))], []),
-                    ast.Return(_load("_v"))], locate=False)
+                self.function(fname, tuple(params), [ast.Assign([_store("_v")], value)]
+                              + self._remembered(memo, params) + [ast.Return(_load("_v"))], locate=False)
             elif kind == "fnp":
                 nparams = self._nparams[fname]
                 value = _with_params(self.expr(closure), [_load(f"_a{i}") for i in range(nparams)])
                 self.function(fname, ("st", *(f"_a{i}" for i in range(nparams))), [ast.Return(value)], locate=False)
             else:
                 self.function(fname, ("st", "L"), self._stmts[id(closure)][1](self, False))
+
+    def _remembered(self, memo: dict, params: list[str]) -> list[ast.stmt]:
+        """The statements that remember `_v` as the answer for `params`, while there is room.
+        Keyed by a dict per argument (MEMO_BARE_KEY), each level holds at most the
+        len(params)-th root of _MEMO_SIZE keys, so that all of them hold at most _MEMO_SIZE answers:
+        `m = memo; n = m.get(a0); if n is None: (if len(m) >= B: return _v); n = m[a0] = {}`,
+        `m = n`, and so on, then `if len(m) < B: m[a_last] = _v`."""
+        def room(d: ast.expr, bound: int) -> ast.expr:
+            return ast.Compare(_call(self.ref(len), d), [ast.Lt()], [ast.Constant(bound)])
+        if not MEMO_BARE_KEY:
+            key = ast.Tuple([_load(p) for p in params], ast.Load())
+            return [ast.If(room(self.ref(memo), _MEMO_SIZE), [set_item(self.ref(memo), key, _load("_v"))], [])]
+        bound = int(round(_MEMO_SIZE ** (1 / len(params))))
+        while bound ** len(params) > _MEMO_SIZE:
+            bound -= 1
+        m, n = self.tmp(), self.tmp()
+        out: list[ast.stmt] = [ast.Assign([_store(m)], self.ref(memo))]
+        for p in params[:-1]:
+            new = [ast.If(ast.UnaryOp(ast.Not(), room(_load(m), bound)), [ast.Return(_load("_v"))], []),
+                   ast.Assign([_store(n), ast.Subscript(_load(m), _load(p), ast.Store())], ast.Dict([], []))]
+            out += [ast.Assign([_store(n)], _call(ast.Attribute(_load(m), "get", ast.Load()), _load(p))),
+                    ast.If(ast.Compare(_load(n), [ast.Is()], [ast.Constant(None)]), new, []),
+                    ast.Assign([_store(m)], _load(n))]
+        return out + [ast.If(room(_load(m), bound), [set_item(_load(m), _load(params[-1]), _load("_v"))], [])]
 
     def is_ref(self, e: ast.expr, obj) -> bool:
         """Whether `e` is `ref(obj)`."""
