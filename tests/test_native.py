@@ -275,6 +275,7 @@ def test_the_compiled_code_reaches_nothing_but_what_the_program_hands_it():
     assert {"len", "tuple"} <= handed
     cimported = (native_slots.GET, native_slots.SET, native_slots.BIND, native_ints.COMPARE, native_ints.FITS, native_ints.ITEM,
                  native_ints.SCALED, native_ints.ADD, native_ints.SUB, native_ints.REMOVE, native_ints.EQUAL, native_ints.FIELD, native_ints.WITH,
+                 native_ints.SLOT, native_ints.GET_IN,
                  "vbr_mt_seed", "vbr_mt_usable", native_mt.BELOW, native_mt.BELOW_OF)
     every = {n for _, names in parts for n in names}
     named, linked = set(), set()

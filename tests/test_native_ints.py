@@ -60,6 +60,14 @@ def field(E, KD, x, kind, pos, fail, name):
 
 def with_(t, at, v):
     return {C.WITH}(t, at, v)
+
+
+def slot(T, x, off, n, fail, name):
+    return {C.SLOT}(T, x, off, n, fail, name)
+
+
+def get_in(d, k, dflt):
+    return {C.GET_IN}(d, k, dflt)
 """
 
 PYTHON = {0: operator.lt, 1: operator.le, 4: operator.gt, 5: operator.ge}
@@ -436,3 +444,103 @@ def test_with_answers_as_pythons_sum_of_slices(probe, t, at, v):
         got = probe.with_(t, at, v)
         assert got == expected and type(got) is type(expected)
         assert all(a is b for a, b in zip(got, expected))
+
+
+def test_a_checked_index_into_a_table_becomes_one_call():
+    # expressions.py `_slot_template` (a seat's zone, a list var's item), once rewritten; the
+    # index's name is dropped where nothing else reads it
+    assert rewritten("a = T[_t] if (_t := V[2]) is not None and 0 <= _t < 2 else out_of_range('team', _t, 2)") == \
+        "a = vbr_slot(T, V[2], 0, 2, out_of_range, 'team')"
+    assert rewritten("a = T[3 + _t] if (_t := f(x)) is not None and 0 <= _t < 4 else out_of_range('v', _t, 4)") == \
+        "a = vbr_slot(T, f(x), 3, 4, out_of_range, 'v')"
+    assert rewritten("a = T[_t] if (_t := V[2]) is not None and 0 <= _t < 2 else out_of_range('team', _t, 2)\nb = _t") \
+        == "a = vbr_slot(T, (_t := V[2]), 0, 2, out_of_range, 'team')\nb = _t"
+
+
+@pytest.mark.parametrize("source", [
+    "a = T[_t] if (_t := V[2]) is not None and 0 <= _t < 2 else out_of_range('team', _t, 3)",  # another bound
+    "a = T[_t] if (_t := V[2]) is not None and 1 <= _t < 2 else out_of_range('team', _t, 2)",
+    "a = T[_t] if (_t := V[2]) is not None and 0 <= _t <= 2 else out_of_range('team', _t, 2)",
+    "a = T[_t] if (_t := V[2]) is not None and 0 <= _t < n else out_of_range('team', _t, n)",
+    "a = T[_u] if (_t := V[2]) is not None and 0 <= _t < 2 else out_of_range('team', _t, 2)",
+    "a = f(T)[_t] if (_t := V[2]) is not None and 0 <= _t < 2 else out_of_range('team', _t, 2)",  # read after
+    "a = T[_t] if (_t := V[2]) is not None or 0 <= _t < 2 else out_of_range('team', _t, 2)",
+    "a = T[_t] if (_t := V[2]) is not None and 0 <= _t < 2 else out_of_range('team', _u, 2)",
+    "a = T[_t * 2] if (_t := V[2]) is not None and 0 <= _t < 2 else out_of_range('team', _t, 2)"])
+def test_other_checked_reads_are_left_as_they_are(source):
+    assert "vbr_slot" not in rewritten(source)
+
+
+def python_slot(T, x, off, n, fail, name):
+    return (T[off + x] if off else T[x]) if x is not None and 0 <= x < n else fail(name, x, n)
+
+
+def out_of_range(name, i, n):
+    raise IndexError(f"`{name}[{i}]`: index out of range 0..{n - 1}")
+
+
+@given(st.lists(st.integers(), max_size=6), st.booleans(),
+       st.integers(-3, 8) | st.sampled_from([None, True, False, 2 ** 40, -(2 ** 70), 1.0, 0.5, "1"]),
+       st.integers(0, 3), st.integers(0, 6))
+def test_slot_answers_as_pythons_checked_index(probe, T, as_tuple, x, off, n):
+    if as_tuple:
+        T = tuple(T)
+    try:
+        expected = python_slot(T, x, off, n, out_of_range, "v")
+    except Exception as python:
+        with pytest.raises(type(python)) as compiled:
+            probe.slot(T, x, off, n, out_of_range, "v")
+        assert str(compiled.value) == str(python)
+    else:
+        assert probe.slot(T, x, off, n, out_of_range, "v") is expected
+
+
+def test_slot_of_other_tables_is_pythons(probe):
+    class Seats(list):
+        def __getitem__(self, i):
+            return ("seat", i)
+
+    assert probe.slot(Seats([1, 2]), 1, 0, 2, out_of_range, "v") == ("seat", 1)  # its own indexing
+    assert probe.slot({0: "a", 3: "b"}, 1, 2, 2, out_of_range, "v") == "b"
+    assert probe.slot((7, 8), True, 0, 2, out_of_range, "v") == 8  # 0 <= True < 2: T[True] is T[1]
+    assert probe.slot([7, 8], Ent(1), 0, 2, out_of_range, "v") == 8
+    with pytest.raises(IndexError, match=r"`v\[None\]`"):
+        probe.slot((7, 8), None, 0, 2, out_of_range, "v")
+
+
+def test_a_remembered_fns_second_lookup_becomes_one_call():
+    # lowering.py `_memo_call`: `memo.get(a0, NO).get(a1, MISS)`, and its first lookup hoisted
+    assert rewritten("a = M.get(x, NO).get(y, MISS)") == "a = vbr_get_in(M.get(x, NO), y, MISS)"
+    assert rewritten("a = M.get(x, NO).get(y, NO).get(z, MISS)") == \
+        "a = vbr_get_in(vbr_get_in(M.get(x, NO), y, NO), z, MISS)"
+    assert rewritten("a = (_t if (_t := h) is not U else (_t := M.get(x, NO))).get(y, MISS)") == \
+        "a = vbr_get_in(_t if (_t := h) is not U else (_t := M.get(x, NO)), y, MISS)"
+
+
+@pytest.mark.parametrize("source", [
+    "a = f(x).get(y, MISS)",  # not a lookup's answer: its `get` might not be a dict's
+    "a = M.get(x).get(y, MISS)",
+    "a = M.get(x, NO).get(y)",
+    "a = M.get(x, NO).get(y, f())",
+    "a = M.get(x, NO).pop(y, MISS)"])
+def test_other_gets_are_left_as_they_are(source):
+    assert "vbr_get_in" not in rewritten(source)
+
+
+@given(st.dictionaries(st.integers(-3, 3) | st.text(max_size=1), st.integers(), max_size=5),
+       st.integers(-4, 4) | st.sampled_from([True, 1.0, "a", (1, 2), Cell(1, 2)]))
+def test_get_in_answers_as_a_dicts_get(probe, d, k):
+    miss = object()
+    assert probe.get_in(d, k, miss) is d.get(k, miss)
+
+
+def test_get_in_of_other_mappings_and_unhashable_keys_is_pythons(probe):
+    class Counting(dict):
+        def get(self, k, dflt=None):
+            return ("own", k)
+
+    assert probe.get_in(Counting(a=1), "a", None) == ("own", "a")
+    with pytest.raises(TypeError, match="unhashable type: 'list'"):
+        probe.get_in({}, [1], None)
+    with pytest.raises(AttributeError, match="'int' object has no attribute 'get'"):
+        probe.get_in(3, 1, None)

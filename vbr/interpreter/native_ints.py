@@ -33,7 +33,14 @@ through three more calls. Together about a fifth of a bundled file's instruction
 - `a == b` and `a != b`, neither side a constant, become `vbr_equal(a, b, OP)`: two compact ints
   (by int's own comparison, Ents included) are compared in C, anything else by the operands'
   own comparison, its answer taken for its truth as an `if` takes it. Against a constant, Cython's
-  own test (an int's, a string's) is as quick and stays.
+  own test (an int's, a string's) is as quick and stays;
+- a checked index into a table (a seat's zone, a list variable's item: `T[x] if (x := i) is not
+  None and 0 <= x < n else fail('name', x, n)`) becomes `vbr_slot(T, i, off, n, fail, 'name')`:
+  one call where Cython wrote out a test for none, two comparisons, an index and a call, which
+  spread through the biggest functions (the instruction cache, docs/performance.md);
+- a remembered fn's lookup past its first argument (`memo.get(a, NO).get(b, MISS)`, a dict per
+  argument) becomes `vbr_get_in(memo.get(a, NO), b, MISS)`: the second lookup a dict's in C,
+  where Cython looks up and calls the `get` method of an object it knows nothing of.
 
 The engine's helpers compiled beside the generated code get every one of these too
 (`rewrite_helper`).
@@ -47,6 +54,8 @@ first. Constant indexes are left to Cython too, which has its own fast path for 
 """
 from __future__ import annotations
 
+import collections
+
 import ast as std  # the node classes to test against (generated nodes are pyast's subclasses of them)
 
 from vbr.interpreter import native_mt
@@ -58,9 +67,10 @@ from vbr.interpreter.scope import INT_MAX
 assert INT_MAX == 2 ** 63 - 1, "vbr_fits's bounds are LLONG_MAX's"
 
 COMPARE, FITS, ITEM, SCALED, ADD, SUB = "vbr_compare", "vbr_fits", "vbr_item", "vbr_scaled", "vbr_add", "vbr_sub"
-REMOVE, EQUAL, FIELD, WITH = "vbr_remove", "vbr_equal", "vbr_field", "vbr_with"
+REMOVE, EQUAL, FIELD, WITH, SLOT, GET_IN = "vbr_remove", "vbr_equal", "vbr_field", "vbr_with", "vbr_slot", "vbr_get_in"
 MODULE = "vbr_ints"  # the .pxd beside each part's source
-IMPORT = f"from cython.cimports.{MODULE} import {COMPARE}, {FITS}, {ITEM}, {SCALED}, {ADD}, {SUB}, {REMOVE}, {EQUAL}, {FIELD}, {WITH}"
+IMPORT = (f"from cython.cimports.{MODULE} import {COMPARE}, {FITS}, {ITEM}, {SCALED}, {ADD}, {SUB}, {REMOVE}, "
+          f"{EQUAL}, {FIELD}, {WITH}, {SLOT}, {GET_IN}")
 
 # Python's comparison codes (object.h), which PyObject_RichCompareBool takes as they are
 OPS = {std.Lt: 0, std.LtE: 1, std.Gt: 4, std.GtE: 5}
@@ -350,6 +360,78 @@ cdef extern from *:
         return vbr_with_slow(t, at, v);
     }
 
+    /* a checked index into a table (expressions.py, `_slot_template`: a seat's zone, a list
+       variable's item): `T[off + x] if x is not None and 0 <= x < n else fail(name, x, n)`, as
+       Python evaluates it; in C when x is a compact int and T exactly a list or tuple */
+    static PyObject *vbr_slot_slow(PyObject *T, PyObject *x, long off, long n, PyObject *fail, PyObject *name) {
+        PyObject *zero = NULL, *bound = NULL, *base = NULL, *at = NULL, *r = NULL;
+        int ok = 0;
+        bound = PyLong_FromLong(n);
+        if (bound == NULL) goto done;
+        if (x != Py_None) {
+            zero = PyLong_FromLong(0);
+            if (zero == NULL) goto done;
+            ok = PyObject_RichCompareBool(zero, x, Py_LE);
+            if (ok > 0)
+                ok = PyObject_RichCompareBool(x, bound, Py_LT);
+            if (ok < 0) goto done;
+        }
+        if (!ok) {
+            r = PyObject_CallFunctionObjArgs(fail, name, x, bound, NULL);
+            goto done;
+        }
+        if (off == 0) {
+            r = PyObject_GetItem(T, x);
+            goto done;
+        }
+        base = PyLong_FromLong(off);
+        if (base == NULL) goto done;
+        at = PyNumber_Add(base, x);
+        if (at == NULL) goto done;
+        r = PyObject_GetItem(T, at);
+    done:
+        Py_XDECREF(zero);
+        Py_XDECREF(bound);
+        Py_XDECREF(base);
+        Py_XDECREF(at);
+        return r;
+    }
+
+    static inline PyObject *vbr_slot(PyObject *T, PyObject *x, long off, long n, PyObject *fail, PyObject *name) {
+        if (PyLong_CheckExact(x) && VBR_COMPACT(x)) {
+            long long v = VBR_COMPACT_VALUE(x), at = VBR_COMPACT_VALUE(x) + off;
+            if (v >= 0 && v < n && at >= 0) {
+                PyObject *item = NULL;
+                if (PyTuple_CheckExact(T) && at < PyTuple_GET_SIZE(T))
+                    item = PyTuple_GET_ITEM(T, at);
+                else if (PyList_CheckExact(T) && at < PyList_GET_SIZE(T))
+                    item = PyList_GET_ITEM(T, at);
+                if (item != NULL) {
+                    Py_INCREF(item);
+                    return item;
+                }
+            }
+        }
+        return vbr_slot_slow(T, x, off, n, fail, name);
+    }
+
+    /* `d.get(k, dflt)` where d is the answer of a remembered fn's first lookup (lowering.py,
+       `_memo_call`: `memo.get(a0, NO).get(a1, MISS)`), always a dict: looked up in C when d is
+       exactly a dict, else by calling its `get` */
+    static inline PyObject *vbr_get_in(PyObject *d, PyObject *k, PyObject *dflt) {
+        if (PyDict_CheckExact(d)) {
+            PyObject *v = PyDict_GetItemWithError(d, k);
+            if (v == NULL) {
+                if (PyErr_Occurred())
+                    return NULL;
+                v = dflt;
+            }
+            Py_INCREF(v);
+            return v;
+        }
+        return PyObject_CallMethod(d, "get", "OO", k, dflt);
+    }
+
     /* -LLONG_MAX <= x <= LLONG_MAX */
     static inline int vbr_fits(PyObject *x) {
         if (PyLong_CheckExact(x) && VBR_COMPACT(x))
@@ -367,6 +449,8 @@ cdef extern from *:
     bint vbr_equal(object a, object b, int op) except -1
     object vbr_field(object E, object KD, object x, object kind, object pos, object fail, object name)
     object vbr_with(object t, object at, object v)
+    object vbr_slot(object T, object x, long off, long n, object fail, object name)
+    object vbr_get_in(object d, object k, object dflt)
 '''
 
 
@@ -381,6 +465,9 @@ class IntOps(TreeSwaps):
     every node it replaced."""
 
     def rewrite(self, node: ast.AST) -> None:
+        if isinstance(node, (std.FunctionDef, std.Module)):  # what a name's binding may be dropped for
+            self._reads = collections.Counter(n.id for n in std.walk(node)
+                                              if isinstance(n, std.Name) and isinstance(n.ctx, std.Load))
         for field, value in std.iter_fields(node):
             if isinstance(value, list):
                 new = [self._node(item) for item in value]
@@ -398,14 +485,39 @@ class IntOps(TreeSwaps):
         if isinstance(node, std.Compare):
             return compiled(node)
         if isinstance(node, std.IfExp):
-            return field_read(node)
+            slot = slot_read(node, getattr(self, "_reads", None))
+            return field_read(node) if slot is node else slot
         if isinstance(node, std.Subscript) and isinstance(node.ctx, std.Load) and _computed(node.slice):
             return _call(ITEM, [node.value, node.slice])
+        if isinstance(node, std.Call) and (looked := looked_up_in(node)) is not None:
+            return looked
         if isinstance(node, std.BinOp) and (changed := one_changed(node)) is not None:
             return changed
         if isinstance(node, std.BinOp) and type(node.op) in SUMS and _object(node.left) and _object(node.right):
             return _call(SUMS[type(node.op)], [node.left, node.right])
         return removed(scaled(node))
+
+
+def looked_up_in(node: std.Call):
+    """A remembered fn's lookup past its first argument (lowering.py, `_memo_call`):
+    `M.get(a, NO).get(b, MISS)`, M, NO and MISS names, as `vbr_get_in(M.get(a, NO), b, MISS)`,
+    also where the first lookup was hoisted out of a loop (lowering.py, `_hoisted`: `(_t if _t is
+    not UNSET else (_t := M.get(a, NO))).get(b, MISS)`) and past a third argument; else None. The inner lookup answers a dict (the memo holds nothing else), so `get` is
+    looked up on a dict, which cannot fail, and evaluating b before that reads the same."""
+    outer = node.func
+    if not (isinstance(outer, std.Attribute) and outer.attr == "get" and len(node.args) == 2 and not node.keywords
+            and isinstance(node.args[1], std.Name)):
+        return None
+    inner = outer.value
+    first = inner.orelse if isinstance(inner, std.IfExp) and isinstance(inner.body, std.Name) else inner
+    first = first.value if isinstance(first, std.NamedExpr) else first  # hoisted: `(_t if ... else (_t := M.get(a, NO)))`
+    if isinstance(first, std.Call) and _named(first.func, GET_IN):  # a third argument's: the second's, rewritten
+        return _call(GET_IN, [inner, *node.args])
+    if not (isinstance(first, std.Call) and isinstance(first.func, std.Attribute) and first.func.attr == "get"
+            and isinstance(first.func.value, std.Name) and len(first.args) == 2 and not first.keywords
+            and isinstance(first.args[1], std.Name)):
+        return None
+    return _call(GET_IN, [inner, *node.args])
 
 
 def one_changed(node: std.BinOp):
@@ -429,6 +541,49 @@ def one_changed(node: std.BinOp):
             and _integer(after.right) == 1 and std.dump(after.left) == std.dump(at)):
         return None
     return _call(WITH, [head.value, at, single.elts[0]])
+
+
+def slot_read(node: std.IfExp, reads) -> std.expr:
+    """A checked index into a table as the expression compiler writes it (expressions.py,
+    `_slot_template`), once rewritten here: `vbr_item(T, x) if X is not None and
+    (vbr_compare(0, x, 1) and vbr_compare(x, n, 0)) else fail('name', x, n)`, X being `(x :=
+    index)`, the index possibly `off + x`, T and fail names and n, off integer constants, as
+    `vbr_slot(T, X, off, n, fail, 'name')`, else `node`. T and fail are names, so reading them
+    before the index instead of after reads the same. `(x := index)` becomes `index` where the
+    function reads x nowhere else (`reads` counts the reads of each name in the function as the
+    lowering wrote it: three are the template's own)."""
+    test, body, fail = node.test, node.body, node.orelse
+    if not (isinstance(test, std.BoolOp) and isinstance(test.op, std.And) and len(test.values) == 2):
+        return node
+    present, in_range = test.values
+    if not (isinstance(present, std.Compare) and len(present.ops) == 1 and isinstance(present.ops[0], std.IsNot)
+            and _none(present.comparators[0]) and isinstance(present.left, std.NamedExpr)):
+        return node
+    x = present.left.target.id
+    if not (isinstance(in_range, std.BoolOp) and isinstance(in_range.op, std.And) and len(in_range.values) == 2):
+        return node
+    low, high = in_range.values
+    n = _integer(high.args[1]) if _compare_call(high, 0) and _named(high.args[0], x) else None
+    if not (_compare_call(low, 1) and _integer(low.args[0]) == 0 and _named(low.args[1], x) and n is not None):
+        return node
+    if not (isinstance(body, std.Call) and _named(body.func, ITEM) and len(body.args) == 2
+            and isinstance(body.args[0], std.Name)):
+        return node
+    at, off = body.args[1], 0
+    if isinstance(at, std.BinOp) and isinstance(at.op, std.Add) and _integer(at.left) is not None:
+        at, off = at.right, _integer(at.left)
+    if not (_named(at, x) and isinstance(fail, std.Call) and isinstance(fail.func, std.Name) and not fail.keywords
+            and len(fail.args) == 3 and isinstance(fail.args[0], std.Constant) and _named(fail.args[1], x)
+            and _integer(fail.args[2]) == n and abs(n) < 2 ** 31 and abs(off) < 2 ** 31):
+        return node
+    index = present.left if reads is None or reads[x] != 3 else present.left.value  # the test, T[x], fail
+    return _call(SLOT, [body.args[0], index, ast.Constant(off), ast.Constant(n), fail.func, fail.args[0]])
+
+
+def _compare_call(node, op: int) -> bool:
+    """Whether `node` is `vbr_compare(a, b, op)`."""
+    return (isinstance(node, std.Call) and _named(node.func, COMPARE) and len(node.args) == 3 and not node.keywords
+            and _integer(node.args[2]) == op)
 
 
 def field_read(node: std.IfExp):
