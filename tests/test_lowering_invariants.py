@@ -12,7 +12,7 @@ from vbr.interpreter import lowering as LW
 from vbr.play import play_game
 
 from test_lowering import NODES, assert_only_data
-from lowering_forms import assert_same_games_with_and_without, forms, write
+from lowering_forms import assert_same_games_with_and_without, code, forms, write
 
 HEAD = """seats 2
 kind Card { v: int }
@@ -164,17 +164,26 @@ def test_a_fault_in_the_hoisted_part_fires_where_it_did(tmp_path, hoist):
     assert 5 in vals and 4 in vals  # at round 4, when a card of 9 is there: not at round 2, when it became bad
 
 
+def remembered(game, fn: str):
+    """A remembered fn's dict of answers and its generated function F(a0, a1, ...)."""
+    low = game.program.lowering
+    fname = low._functions[(fn, "memo")]
+    return low._memos[fname], low.namespace[fname]
+
+
+def memo_after_a_game(path, fn: str, bare: bool) -> dict:
+    """The answers `fn` remembered in one game (seed 0), MEMO_BARE_KEY set to `bare`."""
+    _, lowered = forms(path, MEMO_BARE_KEY=bare)
+    play_game(lowered, 0, ["random"] * 2)
+    return remembered(lowered, fn)[0]
+
+
 def test_a_remembered_fn_of_one_argument_keys_its_answers_by_the_argument(tmp_path):
     """MEMO_BARE_KEY: `side_of(t)` remembers its answers under `t` itself, not a 1-tuple built at
     every call; the games are the same with and without."""
     path = write(tmp_path, GAME)
     assert_same_games_with_and_without(path, "MEMO_BARE_KEY", range(6))
-    keys = []
-    for bare in (True, False):
-        _, lowered = forms(path, MEMO_BARE_KEY=bare)
-        play_game(lowered, 0, ["random"] * 2)
-        (memo,) = [m for m in lowered.program.lowering._memos.values() if m]
-        keys.append(sorted(memo))
+    keys = [sorted(memo_after_a_game(path, "side_of", bare)) for bare in (True, False)]
     assert keys[0] and all(type(k) is int for k in keys[0])
     assert keys[1] == [(k,) for k in keys[0]]
 
@@ -189,13 +198,6 @@ def mix(a, b):
     return 0 if (a + b) % 3 == 0 else 1 if (a * b) % 2 == 1 else 0 if a > b else 1
 
 
-def remembered(game, fn: str):
-    """A remembered fn's dict of answers and its generated function F(a0, a1, ...)."""
-    low = game.program.lowering
-    fname = low._functions[(fn, "memo")]
-    return low._memos[fname], low.namespace[fname]
-
-
 def test_a_remembered_fn_of_two_arguments_keys_its_answers_by_each_argument_in_turn(tmp_path):
     """MEMO_BARE_KEY: `mix(a, b)` remembers its answers as `memo[a][b]`, a dict per first
     argument, not under a tuple built at every call; the games and the answers are the same."""
@@ -203,9 +205,7 @@ def test_a_remembered_fn_of_two_arguments_keys_its_answers_by_each_argument_in_t
     assert_same_games_with_and_without(path, "MEMO_BARE_KEY", range(6))
     answers = []
     for bare in (True, False):
-        _, lowered = forms(path, MEMO_BARE_KEY=bare)
-        play_game(lowered, 0, ["random"] * 2)
-        memo, _ = remembered(lowered, "mix")
+        memo = memo_after_a_game(path, "mix", bare)
         if bare:
             assert memo and all(type(a) is int and type(inner) is dict for a, inner in memo.items())
             memo = {(a, b): v for a, inner in memo.items() for b, v in inner.items()}
@@ -217,13 +217,50 @@ def test_a_remembered_fn_of_two_arguments_keys_its_answers_by_each_argument_in_t
 
 
 def test_a_remembered_fn_of_two_arguments_holds_at_most_the_bound_of_answers(tmp_path):
-    """Each level holds at most 64 keys (the square root of _MEMO_SIZE, 4096), so the memo holds
-    at most 4096 answers, and an answer it has no room for is still the fn's."""
+    """The answers are counted, not the first arguments: asked for 100 × 100 pairs in turn, the
+    memo keeps the first _MEMO_SIZE (4096) it was asked for (40 full rows of 100 and 96 of the
+    41st), and an answer it has no room for is still the fn's."""
     _, lowered = forms(write(tmp_path, GAME2))
     memo, F = remembered(lowered, "mix")
-    for a in range(100):
-        for b in range(100):
-            assert F(a, b) == mix(a, b)
-    assert len(memo) == 64 and all(len(inner) == 64 for inner in memo.values())
-    assert sorted(memo) == list(range(64)) and all(sorted(inner) == list(range(64)) for inner in memo.values())
-    assert sum(len(inner) for inner in memo.values()) == LW._MEMO_SIZE
+    asked = [(a, b) for a in range(100) for b in range(100)]
+    for a, b in asked:
+        assert F(a, b) == mix(a, b)
+    held = [(a, b) for a, inner in memo.items() for b in inner]
+    assert sorted(held) == asked[:LW._MEMO_SIZE] and len(memo) == 41
+    assert all(F(a, b) == mix(a, b) for a, b in asked)  # asked again: the same answers, remembered or not
+
+
+def runs_of(game, fn: str, seed: int) -> tuple[int, int]:
+    """How often `fn`'s answers were looked up in one game (memo_lookups), and how often its
+    function ran (its answer missing)."""
+    low = game.program.lowering
+    fname = low._functions[(fn, "memo")]
+    body, runs = low.namespace[fname], []
+    low.namespace[fname] = lambda *args: runs.append(args) or body(*args)
+    try:
+        gets, _ = memo_lookups(game, seed)
+    finally:
+        low.namespace[fname] = body
+    return gets, len(runs)
+
+
+@pytest.mark.parametrize("hoist,gets", [(True, 9 + 9), (False, 9 * 9 + 9)])
+def test_a_remembered_fn_of_two_arguments_is_hoisted_whole(tmp_path, hoist, gets):
+    """`mix(turn, rounds % 5)` in the `where`: its lookup, and its function on a miss, once per
+    loop. Every round asks a pair not asked before (turn grows), so each loop misses once and
+    the function runs 9 times a game either way; the memo is looked up once a round hoisted, once
+    per item (nine) without, and once more by the function when it stores its answer."""
+    _, lowered = forms(write(tmp_path, GAME2), HOIST_INVARIANTS=hoist)
+    for seed in range(3):
+        assert runs_of(lowered, "mix", seed) == (gets, 9)
+
+
+@pytest.mark.parametrize("between", ["mix(turn, rounds % 5)", "side_of(turn)"])
+def test_a_remembered_fns_lookup_between_two_reads_of_a_field_reads_it_once(tmp_path, between):
+    """FIELDS_ONCE: looking up a remembered fn's answers (`C.get(a0, NO).get(a1, MISS)` for two
+    arguments) changes nothing, so `c.v + fn(...) + c.v` reads c's field as `c.v + c.v` does."""
+    reads = []
+    for expr in (f"c.v + {between} + c.v", "c.v + c.v"):
+        _, lowered = forms(write(tmp_path, GAME2.replace("n += c.v\n", f"n += {expr}\n")))
+        reads.append(code(lowered).count("KD["))
+    assert reads[0] == reads[1]

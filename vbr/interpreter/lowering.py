@@ -54,7 +54,7 @@ WHERE_BY_NAME = True  # a choice's `where` reads each item as a Python name, not
 COMP_BY_NAME = True  # a comprehension's body and filter read its item as the Python name, `(_t := x)` aliases dropped
 HOIST_INVARIANTS = True  # what a choice's `where` computes alike for every item, computed once per loop (`_hoisted`)
 STRUCTURED = True  # the ways of a branch or choice meet again in one function, a loop is a Python `while` (`_Flow`)
-MEMO_BARE_KEY = True  # a remembered fn keys its answers by its arguments themselves, a dict per argument, not a tuple
+MEMO_BARE_KEY = True  # a remembered fn keys its answers by its arguments themselves (a dict per argument), not by a tuple
 FIELDS_ONCE = True  # a thing's field read once per expression, its kind checked once (field_reads.py)
 COMP_LOOPS = True  # a comprehension is a generated function with a `for` loop, not a generator expression
 FIRST_LOOPS = True  # `first(x for x in C if x.f OP v)` a generated loop (`first_in_loop`), not expressions.py's `first_in`
@@ -85,6 +85,7 @@ class Lowering:
         self._fn_sizes: dict[str, int] = {}
         self._memo: dict[str, bool] = {}  # fn name -> remembered?
         self._memos: dict[str, dict] = {}  # generated function -> its dict of answers
+        self._memo_counts: dict[int, list] = {}  # id of a memo keyed by several arguments -> [answers it holds]
         self.functions = 0
         self.modules: list[ast.Module] = []
         self.refused: list[str] = []  # generated functions Python would not compile (`build`)
@@ -284,28 +285,30 @@ class Lowering:
                 self.function(fname, ("st", "L"), self._stmts[id(closure)][1](self, False))
 
     def _remembered(self, memo: dict, params: list[str]) -> list[ast.stmt]:
-        """The statements that remember `_v` as the answer for `params`, while there is room.
-        Keyed by a dict per argument (MEMO_BARE_KEY), each level holds at most the
-        len(params)-th root of _MEMO_SIZE keys, so that all of them hold at most _MEMO_SIZE answers:
-        `m = memo; n = m.get(a0); if n is None: (if len(m) >= B: return _v); n = m[a0] = {}`,
-        `m = n`, and so on, then `if len(m) < B: m[a_last] = _v`."""
-        def room(d: ast.expr, bound: int) -> ast.expr:
-            return ast.Compare(_call(self.ref(len), d), [ast.Lt()], [ast.Constant(bound)])
-        if not MEMO_BARE_KEY:
-            key = ast.Tuple([_load(p) for p in params], ast.Load())
-            return [ast.If(room(self.ref(memo), _MEMO_SIZE), [set_item(self.ref(memo), key, _load("_v"))], [])]
-        bound = int(round(_MEMO_SIZE ** (1 / len(params))))
-        while bound ** len(params) > _MEMO_SIZE:
-            bound -= 1
+        """The statements that remember `_v` as the answer for `params`, while the memo holds
+        fewer than _MEMO_SIZE answers. Keyed by a dict per argument (MEMO_BARE_KEY), the answers
+        are counted in a list of one int beside the memo (a dict's len counts its first
+        arguments only): `if count[0] < SIZE: count[0] += 1; m = memo; n = m.get(a0); if n is
+        None: n = m[a0] = {}; m = n; ...; m[a_last] = _v`. The function runs only when the
+        answer was missing, so each count is a new answer, and there are never more dicts than
+        answers."""
+        if not MEMO_BARE_KEY or len(params) == 1:
+            key = _load(params[0]) if MEMO_BARE_KEY else ast.Tuple([_load(p) for p in params], ast.Load())
+            room = ast.Compare(_call(self.ref(len), self.ref(memo)), [ast.Lt()], [ast.Constant(_MEMO_SIZE)])
+            return [ast.If(room, [set_item(self.ref(memo), key, _load("_v"))], [])]
+        count = self._memo_counts.setdefault(id(memo), [0])
+        counted = subscript(self.ref(count), ast.Constant(0))
         m, n = self.tmp(), self.tmp()
-        out: list[ast.stmt] = [ast.Assign([_store(m)], self.ref(memo))]
+        body: list[ast.stmt] = [
+            ast.AugAssign(ast.Subscript(self.ref(count), ast.Constant(0), ast.Store()), ast.Add(), ast.Constant(1)),
+            ast.Assign([_store(m)], self.ref(memo))]
         for p in params[:-1]:
-            new = [ast.If(ast.UnaryOp(ast.Not(), room(_load(m), bound)), [ast.Return(_load("_v"))], []),
-                   ast.Assign([_store(n), ast.Subscript(_load(m), _load(p), ast.Store())], ast.Dict([], []))]
-            out += [ast.Assign([_store(n)], _call(ast.Attribute(_load(m), "get", ast.Load()), _load(p))),
-                    ast.If(ast.Compare(_load(n), [ast.Is()], [ast.Constant(None)]), new, []),
-                    ast.Assign([_store(m)], _load(n))]
-        return out + [ast.If(room(_load(m), bound), [set_item(_load(m), _load(params[-1]), _load("_v"))], [])]
+            new = [ast.Assign([_store(n), ast.Subscript(_load(m), _load(p), ast.Store())], ast.Dict([], []))]
+            body += [ast.Assign([_store(n)], _call(ast.Attribute(_load(m), "get", ast.Load()), _load(p))),
+                     ast.If(ast.Compare(_load(n), [ast.Is()], [ast.Constant(None)]), new, []),
+                     ast.Assign([_store(m)], _load(n))]
+        body.append(set_item(_load(m), _load(params[-1]), _load("_v")))
+        return [ast.If(ast.Compare(counted, [ast.Lt()], [ast.Constant(_MEMO_SIZE)]), body, [])]
 
     def is_ref(self, e: ast.expr, obj) -> bool:
         """Whether `e` is `ref(obj)`."""
@@ -397,8 +400,7 @@ class Lowering:
         checks (none writes the state), a Python builtin that only reads, a table's `get`. Not a
         closure (it may hold the frame's locals), not a procedure's function."""
         if type(func) is ast.Attribute:
-            return (func.attr == "get" and type(func.value) is ast.Name
-                    and type(self.namespace.get(func.value.id)) is dict)
+            return _table_get(func, self.namespace)
         if type(func) is not ast.Name:
             return False
         if func.id.startswith("F"):  # (a procedure's function is named P...: `function_ref`)
@@ -553,6 +555,18 @@ def _fallback(kind: str, closure) -> Callable:
     if kind == "fnp":  # F(st, a0, a1, ...): the body needs no local but its parameters
         return lambda st, *args: closure(st, list(args))
     return closure  # F(st, L) and P(st, L): the closure's own signature
+
+
+def _table_get(f: ast.expr, ns: dict) -> bool:
+    """Whether `f` is the `get` of a dict the program holds (a compiler's table, a remembered fn's
+    answers: `C7.get`), or of what such a `get` answered (`C7.get(a0, NO).get`: a remembered fn
+    of several arguments keeps a dict per argument, `_memo_call`). Either only reads."""
+    if not (type(f) is ast.Attribute and f.attr == "get"):
+        return False
+    on = f.value
+    if type(on) is ast.Call:
+        return _table_get(on.func, ns)
+    return type(on) is ast.Name and on.id.startswith("C") and type(ns.get(on.id)) is dict
 
 
 def _is_plain(e: ast.expr) -> bool:
@@ -1377,8 +1391,7 @@ def _hoisted(low: Lowering, test: ast.expr) -> tuple[ast.expr, list[str]]:
                 return True
             obj = ns.get(f.id) if f.id.startswith("C") else None
             return obj is not None and any(obj is h for h in helpers)
-        return (type(f) is ast.Attribute and f.attr == "get" and type(f.value) is ast.Name
-                and f.value.id.startswith("C") and type(ns.get(f.value.id)) is dict)
+        return _table_get(f, ns)
 
     info: dict[int, tuple | None] = {}  # id(node) -> (binds, reads of temps, calls) or None: not pure
 
@@ -1402,6 +1415,8 @@ def _hoisted(low: Lowering, test: ast.expr) -> tuple[ast.expr, list[str]]:
         elif t is ast.Call:
             if callable_ok(node.func) and not node.keywords:
                 parts = [pure(a) for a in node.args]
+                if type(node.func) is ast.Attribute and type(node.func.value) is not ast.Name:
+                    parts.append(pure(node.func.value))  # `C7.get(a0, NO).get(a1, MISS)`: the first lookup too
                 if all(p is not None for p in parts) and not any(type(a) is ast.Starred for a in node.args):
                     result = _joined(parts, True)
         elif t in _OPS or t is ast.Tuple or t is ast.NamedExpr:
