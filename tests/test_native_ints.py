@@ -457,13 +457,19 @@ def test_a_checked_index_into_a_table_becomes_one_call():
         == "a = vbr_slot(T, (_t := V[2]), 0, 2, out_of_range, 'team')\nb = _t"
 
 
+@pytest.mark.parametrize("after", ["_t += 1", "del _t", "def g():\n    return _t", "_t = 0"])
+def test_the_index_keeps_its_name_where_anything_else_uses_the_name(after):
+    template = "a = T[_t] if (_t := V[2]) is not None and 0 <= _t < 2 else out_of_range('team', _t, 2)"
+    assert rewritten(f"{template}\n{after}").startswith("a = vbr_slot(T, (_t := V[2]), 0, 2, out_of_range, 'team')")
+
+
 @pytest.mark.parametrize("source", [
     "a = T[_t] if (_t := V[2]) is not None and 0 <= _t < 2 else out_of_range('team', _t, 3)",  # another bound
     "a = T[_t] if (_t := V[2]) is not None and 1 <= _t < 2 else out_of_range('team', _t, 2)",
     "a = T[_t] if (_t := V[2]) is not None and 0 <= _t <= 2 else out_of_range('team', _t, 2)",
     "a = T[_t] if (_t := V[2]) is not None and 0 <= _t < n else out_of_range('team', _t, n)",
     "a = T[_u] if (_t := V[2]) is not None and 0 <= _t < 2 else out_of_range('team', _t, 2)",
-    "a = f(T)[_t] if (_t := V[2]) is not None and 0 <= _t < 2 else out_of_range('team', _t, 2)",  # read after
+    "a = f(T)[_t] if (_t := V[2]) is not None and 0 <= _t < 2 else out_of_range('team', _t, 2)",  # T not a name
     "a = T[_t] if (_t := V[2]) is not None or 0 <= _t < 2 else out_of_range('team', _t, 2)",
     "a = T[_t] if (_t := V[2]) is not None and 0 <= _t < 2 else out_of_range('team', _u, 2)",
     "a = T[_t * 2] if (_t := V[2]) is not None and 0 <= _t < 2 else out_of_range('team', _t, 2)"])
@@ -495,7 +501,7 @@ def test_slot_answers_as_pythons_checked_index(probe, T, as_tuple, x, off, n):
         assert probe.slot(T, x, off, n, out_of_range, "v") is expected
 
 
-def test_slot_of_other_tables_is_pythons(probe):
+def test_slot_of_other_tables_and_indexes_is_pythons(probe):
     class Seats(list):
         def __getitem__(self, i):
             return ("seat", i)
@@ -535,11 +541,11 @@ def test_get_in_answers_as_a_dicts_get(probe, d, k):
 
 
 def test_get_in_of_other_mappings_and_unhashable_keys_is_pythons(probe):
-    class Counting(dict):
+    class OwnGet(dict):
         def get(self, k, dflt=None):
             return ("own", k)
 
-    assert probe.get_in(Counting(a=1), "a", None) == ("own", "a")
+    assert probe.get_in(OwnGet(a=1), "a", None) == ("own", "a")
     with pytest.raises(TypeError, match="unhashable type: 'list'"):
         probe.get_in({}, [1], None)
     with pytest.raises(AttributeError, match="'int' object has no attribute 'get'"):

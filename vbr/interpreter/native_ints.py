@@ -465,9 +465,13 @@ class IntOps(TreeSwaps):
     every node it replaced."""
 
     def rewrite(self, node: ast.AST) -> None:
-        if isinstance(node, (std.FunctionDef, std.Module)):  # what a name's binding may be dropped for
-            self._reads = collections.Counter(n.id for n in std.walk(node)
-                                              if isinstance(n, std.Name) and isinstance(n.ctx, std.Load))
+        """Rewrite `node` (a generated function, or a helper's tree) and everything in it. Every
+        use of each name in it is counted first (read, bound, augmented or deleted, in nested
+        scopes too): `slot_read` drops a binding only where the template's own four are all."""
+        self._uses = collections.Counter(n.id for n in std.walk(node) if isinstance(n, std.Name))
+        self._parts(node)
+
+    def _parts(self, node: ast.AST) -> None:
         for field, value in std.iter_fields(node):
             if isinstance(value, list):
                 new = [self._node(item) for item in value]
@@ -481,11 +485,11 @@ class IntOps(TreeSwaps):
     def _node(self, node):
         if not isinstance(node, std.AST):
             return node
-        self.rewrite(node)  # the parts first: a comparison may hold another
+        self._parts(node)  # the parts first: a comparison may hold another
         if isinstance(node, std.Compare):
             return compiled(node)
         if isinstance(node, std.IfExp):
-            slot = slot_read(node, getattr(self, "_reads", None))
+            slot = slot_read(node, self._uses)
             return field_read(node) if slot is node else slot
         if isinstance(node, std.Subscript) and isinstance(node.ctx, std.Load) and _computed(node.slice):
             return _call(ITEM, [node.value, node.slice])
@@ -501,9 +505,10 @@ class IntOps(TreeSwaps):
 def looked_up_in(node: std.Call):
     """A remembered fn's lookup past its first argument (lowering.py, `_memo_call`):
     `M.get(a, NO).get(b, MISS)`, M, NO and MISS names, as `vbr_get_in(M.get(a, NO), b, MISS)`,
-    also where the first lookup was hoisted out of a loop (lowering.py, `_hoisted`: `(_t if _t is
-    not UNSET else (_t := M.get(a, NO))).get(b, MISS)`) and past a third argument; else None. The inner lookup answers a dict (the memo holds nothing else), so `get` is
-    looked up on a dict, which cannot fail, and evaluating b before that reads the same."""
+    also where the first lookup alone was hoisted out of a loop (lowering.py, `_hoisted`: `(_t if
+    _t is not UNSET else (_t := M.get(a, NO))).get(b, MISS)`) and past a third argument; else
+    None. The inner lookup answers a dict (the memo holds nothing else), so `get` is looked up on
+    a dict, which cannot fail, and evaluating b before that reads the same."""
     outer = node.func
     if not (isinstance(outer, std.Attribute) and outer.attr == "get" and len(node.args) == 2 and not node.keywords
             and isinstance(node.args[1], std.Name)):
@@ -543,15 +548,15 @@ def one_changed(node: std.BinOp):
     return _call(WITH, [head.value, at, single.elts[0]])
 
 
-def slot_read(node: std.IfExp, reads) -> std.expr:
+def slot_read(node: std.IfExp, uses: collections.Counter) -> std.expr:
     """A checked index into a table as the expression compiler writes it (expressions.py,
     `_slot_template`), once rewritten here: `vbr_item(T, x) if X is not None and
     (vbr_compare(0, x, 1) and vbr_compare(x, n, 0)) else fail('name', x, n)`, X being `(x :=
     index)`, the index possibly `off + x`, T and fail names and n, off integer constants, as
     `vbr_slot(T, X, off, n, fail, 'name')`, else `node`. T and fail are names, so reading them
     before the index instead of after reads the same. `(x := index)` becomes `index` where the
-    function reads x nowhere else (`reads` counts the reads of each name in the function as the
-    lowering wrote it: three are the template's own)."""
+    function uses x nowhere else (`uses` counts each name's uses in the function as the lowering
+    wrote it: four are the template's own)."""
     test, body, fail = node.test, node.body, node.orelse
     if not (isinstance(test, std.BoolOp) and isinstance(test.op, std.And) and len(test.values) == 2):
         return node
@@ -576,7 +581,7 @@ def slot_read(node: std.IfExp, reads) -> std.expr:
             and len(fail.args) == 3 and isinstance(fail.args[0], std.Constant) and _named(fail.args[1], x)
             and _integer(fail.args[2]) == n and abs(n) < 2 ** 31 and abs(off) < 2 ** 31):
         return node
-    index = present.left if reads is None or reads[x] != 3 else present.left.value  # the test, T[x], fail
+    index = present.left if uses[x] != 4 else present.left.value  # `x :=`, the test, T[x], fail's argument
     return _call(SLOT, [body.args[0], index, ast.Constant(off), ast.Constant(n), fail.func, fail.args[0]])
 
 
