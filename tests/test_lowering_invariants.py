@@ -214,6 +214,34 @@ def test_a_remembered_fn_of_two_arguments_keys_its_answers_by_each_argument_in_t
         assert all(v == mix(a, b) for (a, b), v in memo.items())
         answers.append(memo)
     assert answers[0] == answers[1]
+    assert LW._NO_ANSWERS == {}  # where a lookup of a new first argument goes on: never written
+
+
+# `mix3(a, b, c)`: the same by three counters, a dict per argument of the first two
+MIX3 = ("fn mix3(a: int, b: int, c: int) = if (a + b + c) % 3 == 0 then 0 else if (a * b + c) % 2 == 1 then 1 "
+        "else if a > b + c then 0 else 1\n")
+GAME3 = HEAD.replace("start p\n", "start p\n" + MIX3) + GAME[len(HEAD):].replace(
+    "c in hand[side_of(turn)]", "c in hand[mix3(turn, rounds % 5, n % 3)]")
+
+
+def mix3(a, b, c):
+    return 0 if (a + b + c) % 3 == 0 else 1 if (a * b + c) % 2 == 1 else 0 if a > b + c else 1
+
+
+def test_a_remembered_fn_of_three_arguments_keys_its_answers_by_each_argument_in_turn(tmp_path):
+    """`mix3(a, b, c)` remembers its answers as `memo[a][b][c]`; the games are those of the
+    closures with and without MEMO_BARE_KEY, and each answer is the fn's."""
+    path = write(tmp_path, GAME3)
+    assert_same_games_with_and_without(path, "MEMO_BARE_KEY", range(6))
+    memo = memo_after_a_game(path, "mix3", True)
+    held = [(a, b, c, v) for a, bs in memo.items() for b, cs in bs.items() for c, v in cs.items()]
+    assert held and all(v == mix3(a, b, c) for a, b, c, v in held)
+    _, lowered = forms(path)
+    _, F = remembered(lowered, "mix3")
+    asked = [(a, b, c) for a in range(20) for b in range(15) for c in range(15)]  # 4500: more than it holds
+    assert all(F(*abc) == mix3(*abc) for abc in asked)
+    memo, _ = remembered(lowered, "mix3")
+    assert sum(len(cs) for bs in memo.values() for cs in bs.values()) == LW._MEMO_SIZE
 
 
 def test_a_remembered_fn_of_two_arguments_holds_at_most_the_bound_of_answers(tmp_path):
