@@ -85,7 +85,6 @@ class Lowering:
         self._fn_sizes: dict[str, int] = {}
         self._memo: dict[str, bool] = {}  # fn name -> remembered?
         self._memos: dict[str, dict] = {}  # generated function -> its dict of answers
-        self._memo_counts: dict[int, list] = {}  # id of a memo keyed by several arguments -> [answers it holds]
         self.functions = 0
         self.modules: list[ast.Module] = []
         self.refused: list[str] = []  # generated functions Python would not compile (`build`)
@@ -229,13 +228,11 @@ class Lowering:
         temps = [self.tmp() for _ in args]
         found = self.tmp()
         keys = [ast.NamedExpr(_store(t), a) for t, a in zip(temps, args)]
-        if MEMO_BARE_KEY:  # `memo.get(a0, NO).get(a1, MISS)`: a dict per argument, no tuple built at each call
-            get = self.ref(self._memos[fname])
-            for i, k in enumerate(keys):
-                get = _call(ast.Attribute(get, "get", ast.Load()), k, self.ref(_MISS if i == len(keys) - 1 else _NO_ANSWERS))
-        else:
-            get = _call(ast.Attribute(self.ref(self._memos[fname]), "get", ast.Load()),
-                        ast.Tuple(keys, ast.Load()), self.ref(_MISS))
+        if not MEMO_BARE_KEY:
+            keys = [ast.Tuple(keys, ast.Load())]
+        get = self.ref(self._memos[fname])
+        for i, k in enumerate(keys):  # `memo.get(a0, NO).get(a1, MISS)`: a dict per argument, no tuple built
+            get = _call(ast.Attribute(get, "get", ast.Load()), k, self.ref(_MISS if i == len(keys) - 1 else _NO_ANSWERS))
         return ast.IfExp(ast.Compare(ast.NamedExpr(_store(found), get), [ast.IsNot()], [self.ref(_MISS)]),
                          _load(found), _call(_load(fname), *(_load(t) for t in temps)))
 
@@ -296,7 +293,7 @@ class Lowering:
             key = _load(params[0]) if MEMO_BARE_KEY else ast.Tuple([_load(p) for p in params], ast.Load())
             room = ast.Compare(_call(self.ref(len), self.ref(memo)), [ast.Lt()], [ast.Constant(_MEMO_SIZE)])
             return [ast.If(room, [set_item(self.ref(memo), key, _load("_v"))], [])]
-        count = self._memo_counts.setdefault(id(memo), [0])
+        count = [0]  # the answers the memo holds (this function is built once per remembered fn)
         counted = subscript(self.ref(count), ast.Constant(0))
         m, n = self.tmp(), self.tmp()
         body: list[ast.stmt] = [

@@ -399,7 +399,7 @@ cdef extern from *:
 
     static inline PyObject *vbr_slot(PyObject *T, PyObject *x, long off, long n, PyObject *fail, PyObject *name) {
         if (PyLong_CheckExact(x) && VBR_COMPACT(x)) {
-            long long v = VBR_COMPACT_VALUE(x), at = VBR_COMPACT_VALUE(x) + off;
+            long long v = VBR_COMPACT_VALUE(x), at = v + off;
             if (v >= 0 && v < n && at >= 0) {
                 PyObject *item = NULL;
                 if (PyTuple_CheckExact(T) && at < PyTuple_GET_SIZE(T))
