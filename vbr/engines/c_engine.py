@@ -1,0 +1,152 @@
+"""The C engine: a typed program's generated C (c_source.py), compiled by the system's C
+compiler into a shared library, cached, and called through ctypes. A state is an array of
+64-bit words (`vbr.ir.layout`), the same words the Python engine keeps in a list.
+
+The cache lives in the user's cache directory (`$XDG_CACHE_HOME/vbr/c`, mode 0700), one library
+per hash of the generated source and the compiler's version. A library is used only when the
+folder and the file belong to this user and no one else may write them, and when its name's
+hash matches its recorded digest; two processes building the same program build it once (a lock
+file), and a library is written under a temporary name and renamed into place.
+"""
+from __future__ import annotations
+
+import ctypes
+import fcntl
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from vbr.engines.c_source import c_source
+from vbr.ir import nodes as N
+from vbr.ir import random_streams as R
+from vbr.ir.layout import CHOICE, Header as H
+
+COMPILER_FLAGS = ["-O2", "-shared", "-fPIC", "-fno-strict-aliasing", "-w"]
+BUILD_TIMEOUT = 300  # seconds a compile may take before it counts as failed
+
+
+class CEngineUnavailable(Exception):
+    """The C engine cannot run here: no C compiler, a build that failed, an untrusted cache."""
+
+
+def compiler() -> str:
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if not cc:
+        raise CEngineUnavailable("no C compiler found (install gcc, or set CC)")
+    return cc
+
+
+def compiler_version(cc: str) -> str:
+    try:
+        out = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise CEngineUnavailable(f"the C compiler `{cc}` does not answer: {exc}") from None
+    return out.stdout.splitlines()[0] if out.stdout else cc
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    d = Path(base) / "vbr" / "c"
+    d.mkdir(parents=True, exist_ok=True, mode=0o700)
+    _trusted(d, folder=True)
+    return d
+
+
+def _trusted(path: Path, folder: bool = False) -> None:
+    st = os.stat(path, follow_symlinks=False)
+    if st.st_uid != os.getuid():
+        raise CEngineUnavailable(f"{path} belongs to another user; the C engine will not load from it")
+    if st.st_mode & 0o022:
+        raise CEngineUnavailable(f"{path} may be written by others; the C engine will not load from it")
+    if folder and not os.path.isdir(path):
+        raise CEngineUnavailable(f"{path} is not a folder")
+
+
+def build_library(source: str, note=None) -> Path:
+    """The compiled library of `source`, from the cache or built now (`note` hears of a build)."""
+    cc = compiler()
+    digest = hashlib.sha256((compiler_version(cc) + "\0" + " ".join(COMPILER_FLAGS) + "\0" + source).encode()).hexdigest()
+    folder = cache_dir()
+    lib = folder / f"vbr-{digest[:32]}.so"
+    sums = folder / f"vbr-{digest[:32]}.sha256"
+    with open(folder / f"vbr-{digest[:32]}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if lib.exists() and sums.exists() and _intact(lib, sums):
+            return lib
+        if note is not None:
+            note(f"building the C engine ({len(source.splitlines())} lines of C)")
+        with tempfile.TemporaryDirectory(dir=folder) as tmp:
+            src = Path(tmp) / "engine.c"
+            src.write_text(source)
+            out = Path(tmp) / "engine.so"
+            try:
+                done = subprocess.run([cc, *COMPILER_FLAGS, "-o", str(out), str(src)], capture_output=True, text=True,
+                                      timeout=BUILD_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                raise CEngineUnavailable(f"the C compiler took more than {BUILD_TIMEOUT} s") from None
+            if done.returncode != 0:
+                raise CEngineUnavailable("the C compiler failed: " + done.stderr.strip()[-2000:])
+            os.chmod(out, 0o700)
+            sums.write_text(hashlib.sha256(out.read_bytes()).hexdigest())
+            os.replace(out, lib)
+        return lib
+
+
+def _intact(lib: Path, sums: Path) -> bool:
+    _trusted(lib)
+    _trusted(sums)
+    return hashlib.sha256(lib.read_bytes()).hexdigest() == sums.read_text().strip()
+
+
+class CEngine:
+    """Runs one typed program's states in C. The same interface as PythonEngine, on ctypes arrays."""
+
+    name = "c"
+
+    def __init__(self, program: N.Program, note=None):
+        self.program = program
+        self.layout = program.layout
+        self.source = c_source(program)
+        self.lib = ctypes.CDLL(str(build_library(self.source, note)))
+        W, U = ctypes.c_int64, ctypes.c_uint64
+        P = ctypes.POINTER(W)
+        for name, args in (("vbr_new", [P, U]), ("vbr_apply", [P, W]), ("vbr_play_random", [P, U])):
+            fn = getattr(self.lib, name)
+            fn.argtypes, fn.restype = args, ctypes.c_int
+        self.lib.vbr_play_many.argtypes = [ctypes.POINTER(U), ctypes.POINTER(U), W, P, P, P, P]
+        self.lib.vbr_play_many.restype = None
+        self.words = self.layout.words
+        self.array = W * self.words
+
+    def new(self, seed: int, log=None):
+        S = self.array()
+        self.lib.vbr_new(S, seed & R.MASK)
+        return S
+
+    def options(self, S) -> list[int]:
+        at = self.layout.options
+        return S[at:at + S[H.NOPTS]] if S[H.STATUS] == CHOICE else []
+
+    def apply(self, S, i: int, log=None) -> None:
+        self.lib.vbr_apply(S, i)
+
+    def play_random(self, S, agent_seed: int) -> None:
+        self.lib.vbr_play_random(S, agent_seed & R.MASK)
+
+    def copy(self, S):
+        c = self.array()
+        ctypes.memmove(c, S, 8 * S[H.TOP])
+        return c
+
+    def play_many(self, seeds: list[int], agent_seeds: list[int]) -> tuple[list[int], list[int], list[int]]:
+        """Random games, one per (seed, agent seed), in one call: (winners, statuses, choices)."""
+        n = len(seeds)
+        U, W = ctypes.c_uint64, ctypes.c_int64
+        s = (U * n)(*[x & R.MASK for x in seeds])
+        a = (U * n)(*[x & R.MASK for x in agent_seeds])
+        winners, statuses, choices = (W * n)(), (W * n)(), (W * n)()
+        self.lib.vbr_play_many(s, a, n, self.array(), winners, statuses, choices)
+        return list(winners), list(statuses), list(choices)

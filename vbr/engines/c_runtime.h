@@ -1,0 +1,190 @@
+/* The C engine's runtime: what the generated C of a typed program calls. Each function is the
+ * C engine's rule for one operation and mirrors the function of the same name in
+ * python_runtime.py; the differential tests hold the two equal. A state is an array of 64-bit
+ * words laid out as vbr/ir/layout.py says. No text of a rule file is ever part of this file or
+ * of the generated code: names are numbers, texts stay in Python's tables. */
+#include <stdint.h>
+#include <string.h>
+#include <setjmp.h>
+#include <stdlib.h>
+
+typedef int64_t W;
+typedef uint64_t U;
+
+#define VBR_NONE INT64_MIN
+#define VBR_INT_MAX INT64_MAX
+#define CELL_BIAS 32768
+#define CELL_SPAN 65536
+
+enum { H_STATUS = 0, H_WINNER = 1, H_STEPS = 2, H_CHOICES = 3, H_FP = 4, H_SEAT = 5, H_SITE = 6, H_NOPTS = 7,
+       H_DEST = 8, H_FAULT = 9, H_THINGS = 10, H_TOP = 11, H_RETURNED = 12, H_WINNER_TEAM = 13, H_DEPTH = 14,
+       H_FAULT_A = 15, H_FAULT_B = 16 };
+enum { RUNNING = 0, CHOICE = 1, OVER = 2, FAULT = 3 };
+
+static __thread jmp_buf *vbr_jump;
+
+static void vbr_fault(W *S, W f, W a, W b) {
+    S[H_STATUS] = FAULT;
+    S[H_FAULT] = f;
+    S[H_FAULT_A] = a;
+    S[H_FAULT_B] = b;
+    longjmp(*vbr_jump, 1);
+}
+
+static inline void vbr_operands(W *S, W a, W b, W f) {
+    if (a == VBR_NONE || b == VBR_NONE) vbr_fault(S, f + 2, VBR_NONE, VBR_NONE);
+}
+
+static inline W vbr_fits(W *S, W r, int over, W f) {
+    if (over || r == INT64_MIN) vbr_fault(S, f, VBR_NONE, VBR_NONE);
+    return r;
+}
+
+static inline W vbr_add(W *S, W a, W b, W f) {
+    W r; vbr_operands(S, a, b, f);
+    return vbr_fits(S, r, __builtin_add_overflow(a, b, &r), f);
+}
+
+static inline W vbr_sub(W *S, W a, W b, W f) {
+    W r; vbr_operands(S, a, b, f);
+    return vbr_fits(S, r, __builtin_sub_overflow(a, b, &r), f);
+}
+
+static inline W vbr_mul(W *S, W a, W b, W f) {
+    W r; vbr_operands(S, a, b, f);
+    return vbr_fits(S, r, __builtin_mul_overflow(a, b, &r), f);
+}
+
+/* Rounds towards minus infinity, as Python's //. */
+static inline W vbr_div(W *S, W a, W b, W f) {
+    vbr_operands(S, a, b, f);
+    if (b == 0) vbr_fault(S, f + 1, VBR_NONE, VBR_NONE);
+    W q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
+    return q;
+}
+
+/* Takes the divisor's sign, as Python's %. */
+static inline W vbr_mod(W *S, W a, W b, W f) {
+    vbr_operands(S, a, b, f);
+    if (b == 0) vbr_fault(S, f + 1, VBR_NONE, VBR_NONE);
+    W r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+}
+
+static inline W vbr_neg(W *S, W a, W f) {
+    vbr_operands(S, a, 0, f);
+    return -a;
+}
+
+static inline W vbr_index(W *S, W i, W n, W f) {
+    if (i < 0 || i >= n) vbr_fault(S, f, i, VBR_NONE);
+    return i;
+}
+
+static inline W vbr_thing_word(W *S, W e, W kind, W kinds, W fields, W width, W pos, W f) {
+    if (e == VBR_NONE || e < 0 || S[kinds + e] != kind) vbr_fault(S, f, e, VBR_NONE);
+    return fields + e * width + pos;
+}
+
+static inline W vbr_other(W *S, W x, W f) {
+    if (x == 0 || x == 1) return 1 - x;
+    vbr_fault(S, f, x, VBR_NONE);
+    return 0;
+}
+
+static inline W vbr_floordiv(W a, W b) {
+    W q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
+    return q;
+}
+
+static inline W vbr_step(W *S, W c, W right, W forward, W side, W n, W f) {
+    if (c == VBR_NONE) vbr_fault(S, f, VBR_NONE, VBR_NONE);
+    W x = vbr_floordiv(c, CELL_SPAN) - CELL_BIAS, y = c - vbr_floordiv(c, CELL_SPAN) * CELL_SPAN - CELL_BIAS;
+    if (side == 0) { x += right * n; y += forward * n; }
+    else { x -= right * n; y -= forward * n; }
+    if (!(-CELL_BIAS <= x && x < CELL_BIAS && -CELL_BIAS <= y && y < CELL_BIAS)) vbr_fault(S, f, VBR_NONE, VBR_NONE);
+    return (x + CELL_BIAS) * CELL_SPAN + (y + CELL_BIAS);
+}
+
+static inline W vbr_on_court(W *S, W c, const W *table, W dflt, const W *spaces, const W *answers, W nspaces,
+                             W cols, W height, W f) {
+    if (c == VBR_NONE) vbr_fault(S, f, VBR_NONE, VBR_NONE);
+    W x = vbr_floordiv(c, CELL_SPAN) - CELL_BIAS, y = c - vbr_floordiv(c, CELL_SPAN) * CELL_SPAN - CELL_BIAS;
+    if (0 <= x && x < cols && 0 <= y && y < height) return table[x * height + y];
+    for (W i = 0; i < nspaces; i++) if (spaces[i] == c) return answers[i];
+    return dflt;
+}
+
+static inline W vbr_zone_items(const W *S, W z, W *out) {
+    W n = S[z];
+    memcpy(out, S + z + 1, (size_t)n * sizeof(W));
+    return n;
+}
+
+/* Thing e out of the zone at z; the items above it move down one word, the freed word is 0. */
+static inline void vbr_take_out(W *S, W z, W e) {
+    W n = S[z], k = z + 1;
+    while (S[k] != e) k++;
+    memmove(S + k, S + k + 1, (size_t)(z + n - k) * sizeof(W));
+    S[z + n] = 0;
+    S[z] = n - 1;
+}
+
+static inline void vbr_put(W *S, W z, W e, int bottom) {
+    W n = S[z];
+    if (bottom) {
+        memmove(S + z + 2, S + z + 1, (size_t)n * sizeof(W));
+        S[z + 1] = e;
+    } else {
+        S[z + 1 + n] = e;
+    }
+    S[z] = n + 1;
+}
+
+/* random_streams.py: SplitMix64 counters, Lemire's unbiased draw below n. */
+#define VBR_GAMMA 0x9E3779B97F4A7C15ULL
+
+static inline U vbr_mix(U z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline U vbr_first_state(U seed, U key) {
+    return vbr_mix(vbr_mix(seed) ^ key);
+}
+
+static inline W vbr_below_of(U *state, W n) {
+    U s = *state + VBR_GAMMA, x = vbr_mix(s);
+    __uint128_t m = (__uint128_t)x * (U)n;
+    U low = (U)m;
+    if (low < (U)n) {
+        U threshold = (0 - (U)n) % (U)n;
+        while (low < threshold) {
+            s += VBR_GAMMA;
+            x = vbr_mix(s);
+            m = (__uint128_t)x * (U)n;
+            low = (U)m;
+        }
+    }
+    *state = s;
+    return (W)(m >> 64);
+}
+
+static inline W vbr_below(W *S, W at, W n) {
+    U s = (U)S[at];
+    W v = vbr_below_of(&s, n);
+    S[at] = (W)s;
+    return v;
+}
+
+static inline void vbr_shuffle(W *S, W z, W at) {
+    W n = S[z];
+    for (W i = n - 1; i > 0; i--) {
+        W j = vbr_below(S, at, i + 1);
+        W t = S[z + 1 + i]; S[z + 1 + i] = S[z + 1 + j]; S[z + 1 + j] = t;
+    }
+}

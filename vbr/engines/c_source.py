@@ -1,0 +1,462 @@
+"""The C engine's rules: each node of the typed program as C source.
+
+`c_source(program)` gives one C file: c_runtime.h, per block of each unit a function
+`b<unit>_<block>(S, fp)` returning the next block of the same frame or -1 when control moved,
+the tables of blocks, and the entry points `vbr_new`, `vbr_apply`, `vbr_play_random`,
+`vbr_play_many`. It mirrors python_source.py rule for rule. Nothing of the rule file's text is in
+the source: every number is written by this module from an int, names are numbers, and texts
+stay in the program's tables on the Python side.
+"""
+from __future__ import annotations
+
+from importlib import resources
+
+from vbr.ir import nodes as N
+from vbr.ir import random_streams as R
+from vbr.ir.build import CHOICE_FAULT, DEPTH_FAULT, STEP_FAULT
+from vbr.ir.layout import FRAME_HEAD, Header as H
+from vbr.ir.values import NONE
+
+_ARITH = {"+": "vbr_add", "-": "vbr_sub", "*": "vbr_mul", "/": "vbr_div", "%": "vbr_mod"}
+_CELL_FNS = ("number", "side", "row", "col", "in_court", "on_net")
+_COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+
+
+def c_source(program: N.Program) -> str:
+    return _Source(program).module()
+
+
+def runtime() -> str:
+    return resources.files("vbr.engines").joinpath("c_runtime.h").read_text()
+
+
+def _w(v: int) -> str:
+    """An int as a C constant of type W (INT64_MIN has no literal of its own)."""
+    v = int(v)
+    if v == NONE:
+        return "VBR_NONE"
+    return f"((W){v}LL)"
+
+
+def _array(values) -> str:
+    return "{" + ", ".join(_w(v) for v in values) + "}" if values else "{0}"
+
+
+class _Source:
+    def __init__(self, p: N.Program):
+        self.p, self.lay = p, p.layout
+        self.defs: list[str] = []
+        self.n = 0
+
+    def fresh(self, stem: str) -> str:
+        self.n += 1
+        return f"{stem}{self.n}"
+
+    # ------------------------------------------------------------------ the file
+    def module(self) -> str:
+        p, lay = self.p, self.lay
+        blocks, tables = [], []
+        for u, unit in enumerate(p.units):
+            names = []
+            for b, block in enumerate(unit.blocks):
+                name = f"b{u}_{b}"
+                names.append(name)
+                body = [x for s in block.stmts for x in self.stmt(s)] + self.term(block.term)
+                blocks.append(f"static W {name}(W *S, W fp) {{\n" + "".join(f"    {x}\n" for x in body) + "}")
+            tables.append(f"static BlockFn *const U{u}[] = {{{', '.join(names)}}};")
+        head = [runtime(), "typedef W BlockFn(W *S, W fp);", self.constants()]
+        units = f"static BlockFn *const *const UNITS[] = {{{', '.join(f'U{u}' for u in range(len(p.units)))}}};"
+        return "\n\n".join(head + self.defs + blocks + tables + [units, self.entry_points()]) + "\n"
+
+    def constants(self) -> str:
+        p, lay = self.p, self.lay
+        lines = [f"static const U KEYS[] = {{{', '.join(f'{R.key(k)}ULL' for k in p.streams) or '0'}}};",
+                 f"static const W DIRS[][2] = {{{', '.join('{%d, %d}' % tuple(v) for v in p.directions) or '{0, 0}'}}};"]
+        for i, faces in enumerate(p.dice):
+            lines.append(f"static const W DIE{i}[] = {_array(faces)};")
+        t = p.court_tables
+        if t is not None:
+            lines.append(f"static const W SPACES[] = {_array(t['spaces'])};")
+            for name in _CELL_FNS:
+                table, default, answers = t[name]
+                lines.append(f"static const W CT_{name}[] = {_array(table)};")
+                lines.append(f"static const W CA_{name}[] = {_array(answers)};")
+            fields = sorted(t["fields"].items())
+            lines.append(f"static const W FIELD_KEYS[][2] = {{{', '.join('{%d, %d}' % k for k, _ in fields)}}};")
+            lines.append(f"static const W FIELD_CELLS[] = {_array([c for _, c in fields])};")
+            lines.append(f"static W field_of(W *S, W side, W number, W f) {{\n"
+                         f"    for (int i = 0; i < {len(fields)}; i++)\n"
+                         f"        if (FIELD_KEYS[i][0] == side && FIELD_KEYS[i][1] == number) return FIELD_CELLS[i];\n"
+                         f"    vbr_fault(S, f, side, number);\n    return 0;\n}}")
+        return "\n".join(lines)
+
+    def entry_points(self) -> str:
+        p, lay = self.p, self.lay
+        init = p.units[p.init]
+        agent_key = R.key("agent")
+        return f"""
+static int run_state(W *S) {{
+    jmp_buf jb;
+    jmp_buf *saved = vbr_jump;
+    vbr_jump = &jb;
+    if (setjmp(jb)) {{
+        vbr_jump = saved;
+        return FAULT;
+    }}
+    while (S[H_STATUS] == RUNNING) {{
+        W fp = S[H_FP];
+        BlockFn *const *code = UNITS[S[fp + 1]];
+        W pc = S[fp + 2];
+        while (pc >= 0) {{
+            if (++S[H_STEPS] > {_w(p.limits['steps'])}) vbr_fault(S, {STEP_FAULT}, VBR_NONE, VBR_NONE);
+            pc = code[pc](S, fp);
+        }}
+    }}
+    vbr_jump = saved;
+    return (int)S[H_STATUS];
+}}
+
+W vbr_words(void) {{ return {lay.words}; }}
+
+int vbr_new(W *S, U seed) {{
+    memset(S, 0, sizeof(W) * {lay.stack});
+    S[H_FP] = {lay.stack};
+    S[H_WINNER] = S[H_RETURNED] = S[H_FAULT_A] = S[H_FAULT_B] = VBR_NONE;
+    for (int k = 0; k < {len(p.streams)}; k++) S[{lay.streams} + k] = (W)vbr_first_state(seed, KEYS[k]);
+    S[{lay.stack}] = -1;
+    S[{lay.stack} + 1] = {p.init};
+    S[{lay.stack} + 2] = 0;
+    for (int i = 0; i < {init.nlocals}; i++) S[{lay.stack + FRAME_HEAD} + i] = VBR_NONE;
+    S[H_TOP] = {lay.stack + FRAME_HEAD + init.nlocals};
+    S[H_DEPTH] = 1;
+    return run_state(S);
+}}
+
+int vbr_apply(W *S, W i) {{
+    S[S[H_DEST]] = S[{lay.options} + i];
+    if (++S[H_CHOICES] > {_w(p.limits['choices'])}) {{
+        S[H_STATUS] = FAULT; S[H_FAULT] = {CHOICE_FAULT}; S[H_FAULT_A] = VBR_NONE; S[H_FAULT_B] = VBR_NONE;
+        return FAULT;
+    }}
+    S[H_STATUS] = RUNNING;
+    return run_state(S);
+}}
+
+int vbr_play_random(W *S, U agent_seed) {{
+    U agent = vbr_first_state(agent_seed, {agent_key}ULL);
+    while (S[H_STATUS] == CHOICE) vbr_apply(S, vbr_below_of(&agent, S[H_NOPTS]));
+    return (int)S[H_STATUS];
+}}
+
+void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, W *statuses, W *choices) {{
+    for (W g = 0; g < n; g++) {{
+        vbr_new(S, seeds[g]);
+        vbr_play_random(S, agent_seeds[g]);
+        winners[g] = S[H_WINNER];
+        statuses[g] = S[H_STATUS];
+        choices[g] = S[H_CHOICES];
+    }}
+}}
+"""
+
+    # ------------------------------------------------------------------ expressions
+    def local(self, slot: int) -> str:
+        return f"S[fp + {FRAME_HEAD + slot}]"
+
+    def expr(self, e: N.Expr) -> str:
+        return getattr(self, "x_" + type(e).__name__)(e)
+
+    def x_Const(self, e):
+        return _w(e.value)
+
+    def x_Local(self, e):
+        return self.local(e.slot)
+
+    def x_LocalAt(self, e):
+        return f"S[fp + {FRAME_HEAD + e.base} + {self.expr(e.index)}]"
+
+    def x_Returned(self, e):
+        return f"S[{H.RETURNED}]"
+
+    def x_Global(self, e):
+        return f"S[{self.global_word(e)}]"
+
+    def global_word(self, g: N.Global) -> str:
+        at = self.lay.vars + g.base
+        if g.index is None:
+            return str(at)
+        return f"{at} + vbr_index(S, {self.expr(g.index)}, {g.count}, {g.fault})"
+
+    def x_ZoneAt(self, e):
+        return f"({e.base} + vbr_index(S, {self.expr(e.index)}, {e.count}, {e.fault}))"
+
+    def x_Field(self, e):
+        return f"S[{self.field_word(e)}]"
+
+    def field_word(self, f: N.Field) -> str:
+        lay = self.lay
+        return (f"vbr_thing_word(S, {self.expr(f.obj)}, {f.kind}, {lay.kinds}, {lay.fields}, {lay.width}, "
+                f"{f.pos}, {f.fault})")
+
+    def x_Unary(self, e):
+        if e.op == "not":
+            return f"(W)(!{self.expr(e.operand)})"
+        return f"vbr_neg(S, {self.expr(e.operand)}, {e.fault})"
+
+    def x_Binary(self, e):
+        a, b = self.expr(e.left), self.expr(e.right)
+        if e.op in _ARITH:
+            return f"{_ARITH[e.op]}(S, {a}, {b}, {e.fault})"
+        if e.op == "and":
+            return f"(W)({a} && {b})"
+        if e.op == "or":
+            return f"(W)({a} || {b})"
+        return f"(W)({a} {e.op} {b})"
+
+    def x_IfElse(self, e):
+        return f"({self.expr(e.test)} ? {self.expr(e.then)} : {self.expr(e.orelse)})"
+
+    def x_Bind(self, e):
+        name = self.fresh("bind")
+        self.function(name, [f"{self.local(e.slot)} = {self.expr(e.value)};", f"return {self.expr(e.body)};"])
+        return f"{name}(S, fp)"
+
+    def x_Roll(self, e):
+        return f"DIE{e.die}[vbr_below(S, {self.lay.streams + e.stream}, {len(self.p.dice[e.die])})]"
+
+    def x_Pick(self, e):
+        name = self.fresh("pick")
+        self.function(name, [f"W xs[{max(e.seq.bound, 1)}];", f"W n = {self.seq(e.seq)}(S, fp, xs);",
+                             f"return n ? xs[vbr_below(S, {self.lay.streams + e.stream}, n)] : VBR_NONE;"])
+        return f"{name}(S, fp)"
+
+    def x_Contains(self, e):
+        name = self.fresh("contains")
+        self.function(name, [f"W x = {self.expr(e.item)};", f"W xs[{max(e.seq.bound, 1)}];",
+                             f"W n = {self.seq(e.seq)}(S, fp, xs);",
+                             "for (W i = 0; i < n; i++) if (xs[i] == x) return 1;", "return 0;"])
+        return f"{name}(S, fp)"
+
+    def x_Aggregate(self, e):
+        name = self.fresh("agg")
+        body = self.expr(e.body)
+        start, each = {
+            "sum": ("0", f"r = vbr_add(S, r, {body}, {e.fault});"),
+            "count": ("0", "r += 1;"),
+            "any": ("0", f"if ({body}) return 1;"),
+            "all": ("1", f"if (!({body})) return 0;"),
+            "first": ("VBR_NONE", f"return {body};"),
+        }[e.agg]
+        skip = [f"    if (!({self.expr(e.cond)})) continue;"] if e.cond is not None else []
+        self.function(name, [f"W xs[{max(e.seq.bound, 1)}];", f"W n = {self.seq(e.seq)}(S, fp, xs);", f"W r = {start};",
+                             "for (W i = 0; i < n; i++) {", f"    {self.local(e.slot)} = xs[i];", *skip,
+                             f"    {each}", "}", "return r;"])
+        return f"{name}(S, fp)"
+
+    def x_Builtin(self, e):
+        a = [self.expr(x) for x in e.args]
+        name, f, seats = e.name, e.fault, self.p.seats
+        if name == "other":
+            return f"vbr_other(S, {a[0]}, {f})"
+        if name == "next_seat":
+            return f"((vbr_index(S, {a[0]}, {seats}, {f}) + 1) % {seats})"
+        if name == "team_of":
+            from vbr.engines.python_source import team_table
+            table = self.fresh("TEAMS")
+            self.defs.append(f"static const W {table}[] = {_array(team_table(self.p))};")
+            return f"{table}[vbr_index(S, {a[0]}, {seats}, {f})]"
+        if name == "abs":
+            return f"llabs({a[0]})"
+        if name in ("max", "min"):
+            fn = self.fresh(name)
+            op = ">" if name == "max" else "<"
+            self.function(fn, [f"W a = {a[0]}, b = {a[1]};", f"return a {op}= b ? a : b;"])
+            return f"{fn}(S, fp)"
+        if name in ("top", "bottom"):
+            fn = self.fresh(name)
+            pick = "S[zb + S[zb]]" if name == "top" else "S[zb + 1]"
+            self.function(fn, [f"W zb = {self.zone_word(a[0])};", f"return S[zb] ? {pick} : VBR_NONE;"])
+            return f"{fn}(S, fp)"
+        if name == "zone_of":
+            return f"S[{self.lay.zone_of} + vbr_index(S, {a[0]}, S[{H.THINGS}], {f})]"
+        if name == "field":
+            return f"field_of(S, {a[0]}, {a[1]}, {f})"
+        if name in _CELL_FNS:
+            t = self.p.court_tables
+            _, default, answers = t[name]
+            return (f"vbr_on_court(S, {a[0]}, CT_{name}, {_w(default)}, SPACES, CA_{name}, {len(answers)}, "
+                    f"{t['cols']}, {t['height']}, {f})")
+        if name == "step":
+            fn = self.fresh("step")
+            self.function(fn, [f"W c = {a[0]}, d = {a[1]}, s = {a[2]}, n = {a[3]};",
+                               f"return vbr_step(S, c, DIRS[d][0], DIRS[d][1], s, n, {f});"])
+            return f"{fn}(S, fp)"
+        raise AssertionError(f"no C rule for the built-in {name}")
+
+    def zone_word(self, zone: str) -> str:
+        return f"({self.lay.zones} + ({zone}) * {self.lay.zone_size})"
+
+    def function(self, name: str, body: list[str], params: str = "W *S, W fp") -> None:
+        self.defs.append(f"static W {name}({params}) {{\n" + "".join(f"    {x}\n" for x in body) + "}")
+
+    # ------------------------------------------------------------------ sequences
+    def seq(self, s: N.Seq) -> str:
+        """The name of a function (S, fp, out) -> how many items it wrote to out (at most s.bound)."""
+        name = self.fresh("seq")
+        self.function(name, self.seq_body(s), "W *S, W fp, W *out")
+        return name
+
+    def seq_body(self, s: N.Seq) -> list[str]:
+        if isinstance(s, N.ZoneItems):
+            return [f"return vbr_zone_items(S, {self.zone_word(self.expr(s.zone))}, out);"]
+        if isinstance(s, N.RangeItems):
+            lines = [f"W lo = {self.expr(s.lo)};", f"W hi = {self.expr(s.hi)};", "W n = hi < lo ? 0 : hi - lo + 1;"]
+            if s.fault >= 0:
+                lines += [f"if (hi >= lo && n > {s.bound}) vbr_fault(S, {s.fault}, n, VBR_NONE);"]
+            return lines + ["for (W i = 0; i < n; i++) out[i] = lo + i;", "return n;"]
+        if isinstance(s, N.Items):
+            return [f"out[{i}] = {self.expr(x)};" for i, x in enumerate(s.items)] + [f"return {len(s.items)};"]
+        if isinstance(s, N.KindItems):
+            return ["W n = 0;", f"for (W e = 0; e < S[{H.THINGS}]; e++) if (S[{self.lay.kinds} + e] == {s.kind}) out[n++] = e;",
+                    "return n;"]
+        if isinstance(s, N.ChooseSeq):
+            return [f"return {self.expr(s.test)} ? {self.seq(s.then)}(S, fp, out) : {self.seq(s.orelse)}(S, fp, out);"]
+        if isinstance(s, N.BindSeq):
+            return [f"{self.local(s.slot)} = {self.expr(s.value)};", f"return {self.seq(s.body)}(S, fp, out);"]
+        if isinstance(s, N.Comprehension):
+            skip = [f"    if (!({self.expr(s.cond)})) continue;"] if s.cond is not None else []
+            return [f"W xs[{max(s.source.bound, 1)}];", f"W n = {self.seq(s.source)}(S, fp, xs), k = 0;",
+                    "for (W i = 0; i < n; i++) {", f"    {self.local(s.slot)} = xs[i];", *skip,
+                    f"    out[k++] = {self.expr(s.body)};", "}", "return k;"]
+        raise AssertionError(f"no C rule for the sequence {type(s).__name__}")
+
+    # ------------------------------------------------------------------ statements
+    def stmt(self, s: N.Stmt) -> list[str]:
+        return ["{", *("    " + x for x in getattr(self, "s_" + type(s).__name__)(s)), "}"]
+
+    def s_SetLocal(self, s):
+        return [f"W v = {self.expr(s.value)};", f"{self.local(s.slot)} = v;"]
+
+    def s_SetGlobal(self, s):
+        lines = [f"W v = {self.expr(s.value)};"]
+        if s.lo is not None:
+            if s.overflow == "wrap":
+                span = s.hi - s.wrap_to + 1
+                lines += [f"if (v > {s.hi}) v = {s.wrap_to} + vbr_mod(S, v - {s.wrap_to}, {span}, 0);",
+                          f"else if (v < {s.lo}) vbr_fault(S, {s.range_fault}, v, VBR_NONE);"]
+            elif s.overflow == "clamp":
+                lines += [f"v = v < {s.lo} ? {s.lo} : v > {s.hi} ? {s.hi} : v;"]
+            else:
+                lines += [f"if (v != VBR_NONE && !({s.lo} <= v && v <= {s.hi})) vbr_fault(S, {s.range_fault}, v, VBR_NONE);"]
+        return lines + [f"S[{self.global_word(s.target)}] = v;"]
+
+    def s_SetField(self, s):
+        return [f"W v = {self.expr(s.value)};", f"S[{self.field_word(s.target)}] = v;"]
+
+    def s_Check(self, s):
+        arg = self.expr(s.arg) if s.arg is not None else "VBR_NONE"
+        return [f"if (!({self.expr(s.test)})) vbr_fault(S, {s.fault}, {arg}, VBR_NONE);"]
+
+    def s_Collect(self, s):
+        return [f"W n = {self.seq(s.seq)}(S, fp, S + fp + {FRAME_HEAD + s.base});", f"{self.local(s.count)} = n;"]
+
+    def move_lines(self, what: str, bottom: bool, fault: int) -> list[str]:
+        lay = self.lay
+        return [f"W e = {what};", f"if (e == VBR_NONE) vbr_fault(S, {fault}, VBR_NONE, VBR_NONE);",
+                f"vbr_take_out(S, {lay.zones} + S[{lay.zone_of} + e] * {lay.zone_size}, e);",
+                f"vbr_put(S, {self.zone_word('d')}, e, {int(bottom)});", f"S[{lay.zone_of} + e] = d;"]
+
+    def s_MoveOne(self, s):
+        return [f"W d = {self.expr(s.dest)};", *self.move_lines(self.expr(s.what), s.bottom, s.fault)]
+
+    def s_MoveAll(self, s):
+        order = "for (W i = n - 1; i >= 0; i--) {" if s.bottom else "for (W i = 0; i < n; i++) {"
+        return [f"W xs[{max(s.seq.bound, 1)}];", f"W n = {self.seq(s.seq)}(S, fp, xs);", f"W d = {self.expr(s.dest)};",
+                order, *("    " + x for x in self.move_lines("xs[i]", s.bottom, s.fault)), "}"]
+
+    def s_Shuffle(self, s):
+        return [f"vbr_shuffle(S, {self.zone_word(self.expr(s.zone))}, {self.lay.streams + s.stream});"]
+
+    def s_Create(self, s):
+        lay = self.lay
+        times = self.expr(s.times) if s.times is not None else "1"
+        values = [f"vs[{i}] = {self.expr(v)};" for i, v in enumerate(s.fields)]
+        return [f"W vs[{max(len(s.fields), 1)}];", *values, f"W d = {self.expr(s.dest)};", f"W times = {times};",
+                "for (W t = 0; t < times; t++) {", f"    W e = S[{H.THINGS}];",
+                f"    if (e >= {lay.things}) vbr_fault(S, {s.fault}, VBR_NONE, VBR_NONE);",
+                f"    S[{H.THINGS}] = e + 1;", f"    S[{lay.kinds} + e] = {s.kind};",
+                f"    for (int i = 0; i < {len(s.fields)}; i++) S[{lay.fields} + e * {lay.width} + i] = vs[i];",
+                f"    vbr_put(S, {self.zone_word('d')}, e, 0);", f"    S[{lay.zone_of} + e] = d;", "}"]
+
+    def s_Say(self, s):
+        return [f"(void){self.expr(a)};" for a in s.args]
+
+    def s_Reveal(self, s):
+        return [f"(void){self.expr(s.what if s.what is not None else s.zone)};"]
+
+    # ------------------------------------------------------------------ terminators
+    def term(self, t: N.Term) -> list[str]:
+        return getattr(self, "t_" + type(t).__name__)(t)
+
+    def t_Jump(self, t):
+        return [f"return {t.target};"]
+
+    def t_Branch(self, t):
+        return [f"return {self.expr(t.test)} ? {t.then} : {t.orelse};"]
+
+    def t_Choose(self, t):
+        lay, slot = self.lay, self.local(t.slot)
+        bound = max(t.seq.bound, 1)
+        lines = [f"W xs[{bound}], opts[{bound + 1}];", f"W n = {self.seq(t.seq)}(S, fp, xs), k = 0;",
+                 "for (W i = 0; i < n; i++) {"]
+        if t.cond is not None:
+            lines += [f"    {slot} = xs[i];", f"    if ({self.expr(t.cond)}) opts[k++] = xs[i];", "}"]
+        else:
+            lines += ["    opts[k++] = xs[i];", "}"]
+        if t.optional or t.empty != t.next:
+            lines += ["if (k == 0) {", f"    {slot} = VBR_NONE;", f"    return {t.empty};", "}"]
+        else:
+            lines += [f"if (k == 0) vbr_fault(S, {t.nothing}, VBR_NONE, VBR_NONE);"]
+        lines += [f"if (k > {lay.max_options - 1}) vbr_fault(S, {t.too_many}, k, VBR_NONE);"]
+        if t.optional:
+            lines += ["opts[k++] = VBR_NONE;"]
+        lines += [f"W seat = {self.expr(t.by)};",
+                  f"if (!(0 <= seat && seat < {self.p.seats})) vbr_fault(S, {t.no_seat}, seat, VBR_NONE);",
+                  f"memcpy(S + {lay.options}, opts, sizeof(W) * (size_t)k);", f"S[{H.NOPTS}] = k;",
+                  f"S[{H.SEAT}] = seat;", f"S[{H.SITE}] = {t.site};", f"S[{H.DEST}] = fp + {FRAME_HEAD + t.slot};",
+                  f"S[fp + 2] = {t.next};", f"S[{H.STATUS}] = CHOICE;", "return -1;"]
+        return lines
+
+    def t_Call(self, t):
+        callee = self.p.units[t.unit]
+        lines = [f"S[fp + 2] = {t.next};",
+                 f"if (S[{H.DEPTH}] >= {self.lay.depth}) vbr_fault(S, {DEPTH_FAULT}, VBR_NONE, VBR_NONE);"]
+        lines += [f"W a{i} = {self.expr(a)};" for i, a in enumerate(t.args)]
+        lines += [f"W nf = S[{H.TOP}];", "S[nf] = fp;", f"S[nf + 1] = {t.unit};", "S[nf + 2] = 0;"]
+        lines += [f"S[nf + {FRAME_HEAD + i}] = a{i};" for i in range(len(t.args))]
+        lines += [f"for (int i = {len(t.args)}; i < {callee.nlocals}; i++) S[nf + {FRAME_HEAD} + i] = VBR_NONE;",
+                  f"S[{H.FP}] = nf;", f"S[{H.TOP}] = nf + {FRAME_HEAD + callee.nlocals};", f"S[{H.DEPTH}] += 1;",
+                  "return -1;"]
+        return lines
+
+    def t_Return(self, t):
+        value = self.expr(t.value) if t.value is not None else "VBR_NONE"
+        return [f"S[{H.RETURNED}] = {value};", f"S[{H.FP}] = S[fp];", f"S[{H.TOP}] = fp;", f"S[{H.DEPTH}] -= 1;",
+                "return -1;"]
+
+    def t_Goto(self, t):
+        callee, at = self.p.units[t.unit], self.lay.stack
+        return [f"S[{at}] = -1;", f"S[{at + 1}] = {t.unit};", f"S[{at + 2}] = 0;",
+                f"for (int i = 0; i < {callee.nlocals}; i++) S[{at + FRAME_HEAD} + i] = VBR_NONE;",
+                f"S[{H.FP}] = {at};", f"S[{H.TOP}] = {at + FRAME_HEAD + callee.nlocals};", f"S[{H.DEPTH}] = 1;",
+                "return -1;"]
+
+    def t_End(self, t):
+        if t.winner is None:
+            return [f"S[{H.WINNER}] = VBR_NONE;", f"S[{H.STATUS}] = OVER;", "return -1;"]
+        return [f"W w = {self.expr(t.winner)};",
+                f"if (!(0 <= w && w < {self.p.seats})) vbr_fault(S, {t.fault}, w, VBR_NONE);",
+                f"S[{H.WINNER}] = w;", f"S[{H.STATUS}] = OVER;", "return -1;"]
+
+    def t_Fail(self, t):
+        return [f"vbr_fault(S, {t.fault}, VBR_NONE, VBR_NONE);", "return -1;"]

@@ -1,0 +1,96 @@
+"""The Python engine: a typed program's generated Python (python_source.py) and the loop that
+runs it. A state is a list of ints (`vbr.ir.layout`); the engine runs it until a choice point,
+the end or a fault, and never decides a choice itself.
+"""
+from __future__ import annotations
+
+from vbr.engines.python_runtime import EngineFault
+from vbr.engines.python_source import python_source
+from vbr.ir import nodes as N
+from vbr.ir.build import CHOICE_FAULT, DEPTH_FAULT, STEP_FAULT
+from vbr.ir import random_streams as R
+from vbr.ir.layout import CHOICE, FAULT, RUNNING, Header as H
+from vbr.ir.values import NONE
+
+
+class PythonEngine:
+    """Runs one typed program's states. `name` goes into results and logs."""
+
+    name = "python"
+
+    def __init__(self, program: N.Program):
+        self.program = program
+        self.layout = program.layout
+        self.keys = [R.key(k) for k in program.streams]
+        self.source = python_source(program)
+        tables = program.court_tables or {}
+        namespace = {
+            "FIELDS_OF": {k: v for k, v in tables.get("fields", {}).items()},
+            "DIRS": tuple(program.directions),
+            "DEPTH_FAULT": DEPTH_FAULT,
+            "LOG": None,
+            "field_missing": _field_missing,
+        }
+        exec(compile(self.source, f"<vbr python engine: {program.title}>", "exec"), namespace)
+        self.namespace = namespace
+        self.blocks = namespace["BLOCKS"]
+        self.step_limit = program.limits["steps"]
+        self.choice_limit = program.limits["choices"]
+
+    def new(self, seed: int, log=None) -> list:
+        """A state seeded with `seed`, run to its first choice (or its end)."""
+        lay, p = self.layout, self.program
+        S = [0] * lay.stack
+        S[H.FP] = lay.stack
+        S[H.WINNER] = S[H.RETURNED] = S[H.FAULT_A] = S[H.FAULT_B] = NONE
+        for k, key in enumerate(self.keys):
+            S[lay.streams + k] = R.signed(R.first_state(seed, key))
+        S += [-1, p.init, 0] + [NONE] * p.units[p.init].nlocals
+        S[H.TOP] = len(S)
+        S[H.DEPTH] = 1
+        self.run(S, log)
+        return S
+
+    def run(self, S: list, log=None) -> None:
+        """Play on until a choice, the end or a fault; `log(S, what, *args)` hears says and phases."""
+        self.namespace["LOG"] = log
+        blocks, limit = self.blocks, self.step_limit
+        try:
+            while S[H.STATUS] == RUNNING:
+                fp = S[H.FP]
+                code = blocks[S[fp + 1]]
+                pc = S[fp + 2]
+                while pc >= 0:
+                    steps = S[H.STEPS] = S[H.STEPS] + 1
+                    if steps > limit:
+                        raise EngineFault(STEP_FAULT)
+                    pc = code[pc](S, fp)
+        except EngineFault as f:
+            S[H.STATUS], S[H.FAULT], S[H.FAULT_A], S[H.FAULT_B] = FAULT, f.fault, f.a, f.b
+        finally:
+            self.namespace["LOG"] = None
+
+    def options(self, S: list) -> list[int]:
+        at = self.layout.options
+        return S[at:at + S[H.NOPTS]] if S[H.STATUS] == CHOICE else []
+
+    def apply(self, S: list, i: int, log=None) -> None:
+        """Option i of the pending choice is the answer; play goes on. i is trusted."""
+        S[S[H.DEST]] = S[self.layout.options + i]
+        choices = S[H.CHOICES] = S[H.CHOICES] + 1
+        if choices > self.choice_limit:
+            S[H.STATUS], S[H.FAULT], S[H.FAULT_A], S[H.FAULT_B] = FAULT, CHOICE_FAULT, NONE, NONE
+            return
+        S[H.STATUS] = RUNNING
+        self.run(S, log)
+
+    def play_random(self, S: list, agent_seed: int) -> None:
+        """Every choice answered uniformly at random from the agents' stream until the end."""
+        agent = R.first_state(agent_seed, R.key("agent"))
+        while S[H.STATUS] == CHOICE:
+            agent, i = R.below(agent, S[H.NOPTS])
+            self.apply(S, i)
+
+
+def _field_missing(side: int, number: int, fault: int):
+    raise EngineFault(fault, side, number)

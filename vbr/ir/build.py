@@ -1,0 +1,581 @@
+"""The checked model → the typed program (`vbr.ir.nodes.Program`).
+
+`build_program(model)` gives the program or raises `Unsupported` (located) for a construct the
+typed program does not express yet. Statements become blocks: loops and `if`s become branches
+and jumps, a `choose` and a procedure call end a block (play may stop there), a `goto` drops
+every frame. The state's bounds (things, options, frames) come from the program: a thing count
+from its `create`s where they are fixed, else the `things` limit.
+"""
+from __future__ import annotations
+
+import hashlib
+
+from vbr.checker import Model, type_of
+from vbr.grammar import ast as A
+from vbr.interpreter.court import Court
+from vbr.ir import nodes as N
+from vbr.ir.build_expr import ExprBuilder, Scope, Unsupported
+from vbr.ir.layout import FRAME_HEAD, make_layout
+from vbr.ir.values import INT_MAX, NONE, Names, cell
+
+MAX_THINGS = 4096  # most things a game may hold when its `create`s do not fix the number
+MAX_OPTIONS = 4096  # most options a choice may offer (the closure engine's limit too)
+MAX_COPY = 64  # most items a `for` over a zone or list copies into its frame
+STEP_FAULT, DEPTH_FAULT, CHOICE_FAULT, CELL_FAULT = 0, 1, 2, 3  # every program's first messages
+
+
+def build_program(m: Model) -> N.Program:
+    return ProgramBuilder(m).build()
+
+
+class ProgramBuilder:
+    def __init__(self, m: Model):
+        self.m = m
+        self.texts: list[str] = []
+        self._text_ids: dict[str, int] = {}
+        self.messages: list[tuple[str, object]] = []
+        self.streams: list[str] = []
+        self._stream_uses: dict[tuple[str, str], int] = {}
+        self.choices: list[N.ChoiceSite] = []
+        self.die_index = {name: i for i, name in enumerate(m.dice)}
+        self.die_types: list[str] = []
+        self.dice: list[tuple[int, ...]] = []
+        self.court = _court(m)
+        self.things = _thing_bound(m)
+        self.max_range = MAX_OPTIONS
+        self.unit_index: dict[tuple[str, str], int] = {}
+        self.units: list[N.Unit] = []
+        limits = m.limits  # these four are messages 0..3 of every program (STEP_FAULT ... CELL_FAULT)
+        self.step_fault = self.fault(f"the game ran more than {limits['steps']} steps (`limit steps`)", None)
+        self.depth_fault = self.fault(f"calls nest deeper than {limits['depth']}; a procedure calling itself without end?", None)
+        self.choice_fault = self.fault(f"the game asked more than {limits['choices']} choices (`limit choices`)", None)
+        self.cell_fault = self.fault("a position off the court by more than 32768", None)
+
+    # ------------------------------------------------------------------ tables
+    def text(self, s: str) -> int:
+        if s not in self._text_ids:
+            self._text_ids[s] = len(self.texts)
+            self.texts.append(s)
+        return self._text_ids[s]
+
+    def fault(self, message: str, span) -> int:
+        self.messages.append((message, span))
+        return len(self.messages) - 1
+
+    def overflow_fault(self, span) -> int:
+        """Three messages for an arithmetic node: its result out of range, a division by zero,
+        arithmetic on none."""
+        first = self.fault("a result out of the range of integers (-%d..%d)" % (INT_MAX, INT_MAX), span)
+        self.fault("division by zero", span)
+        self.fault("arithmetic on none", span)
+        return first
+
+    def stream(self, unit: str, what: str) -> int:
+        """A random stream per place a draw happens: the unit, what is drawn, and which such
+        draw of the unit it is, so that a variant's other draws leave this one's numbers alone."""
+        n = self._stream_uses.get((unit, what), 0)
+        self._stream_uses[(unit, what)] = n + 1
+        self.streams.append(f"{unit}/{what}/{n}")
+        return len(self.streams) - 1
+
+    def option_const(self, name: str, span) -> N.Const:
+        v = self.m.options[name]
+        if isinstance(v, bool):
+            return N.Const("bool", int(v))
+        if isinstance(v, int):
+            return N.Const("int", v)
+        if isinstance(v, str):
+            return N.Const("str", self.text(v))
+        raise Unsupported(f"option `{name}`'s value {v!r}", span)
+
+    # ------------------------------------------------------------------ the program
+    def build(self) -> N.Program:
+        m = self.m
+        if any(len(t) != 1 for t in m.teams):
+            raise Unsupported("teams of several seats (or none)", None)
+        if m.handlers or m.events:
+            raise Unsupported("events and handlers", next(iter(m.events.values())).span if m.events else None)
+        self._dice()
+        for name, d in m.phases.items():
+            self._declare(name, "phase", d.span)
+        for name, d in m.procs.items():
+            self._declare(name, "proc", d.span)
+        init = self._declare("start of play", "setup", m.setup.span if m.setup else None)
+        for name, d in m.procs.items():
+            UnitBuilder(self, self.units[self.unit_index[(name, "proc")]]).proc(d)
+        for name, d in m.phases.items():
+            UnitBuilder(self, self.units[self.unit_index[(name, "phase")]]).phase(d)
+        UnitBuilder(self, self.units[init]).start()
+        options = min(MAX_OPTIONS, max((c.bound for c in self.choices), default=0)) + 1
+        layout = make_layout(len(self.streams), m.nvals, self.things, max((len(k.fields) for k in m.kinds.values()), default=0),
+                             len(m.zone_names), options, FRAME_HEAD + max(u.nlocals for u in self.units),
+                             m.limits["depth"])
+        names = Names({k: list(v) for k, v in m.enums.items()}, list(m.directions), list(m.zone_names),
+                      self._cell_text())
+        points = None
+        if m.points is not None and m.points.var in m.vars:
+            v = m.vars[m.points.var]
+            points = (v.base, v.count)
+        p = N.Program(m.title, m.seats, [list(t) for t in m.teams], layout, self.units, init, self.dice,
+                      list(m.dice), self.die_types, self.texts, self.messages, self.choices, self.streams, names,
+                      points, dict(m.limits))
+        p.kinds = [(k.decl.name, list(k.fields), [t for _, t in k.fields.values()]) for k in m.kinds.values()]
+        p.var_types = _var_types(m)
+        p.court_tables = self._court_tables()
+        p.directions = [m.directions[d] for d in m.directions]
+        p.source_hash = hashlib.sha256(repr(sorted(m.options.items())).encode() +
+                                       b"".join(s.encode() for s in m.rules.sources.values())).hexdigest()
+        return p
+
+    def _declare(self, name: str, kind: str, span) -> int:
+        self.unit_index[(name, kind)] = len(self.units)
+        self.units.append(N.Unit(name, kind, span))
+        return len(self.units) - 1
+
+    def phase_unit(self, name: str) -> int:
+        return self.unit_index[(name, "phase")]
+
+    def _dice(self) -> None:
+        for name, d in self.m.dice.items():
+            ub = UnitBuilder(self, N.Unit(f"die {name}", "setup", d.span))
+            seq = ExprBuilder(self, ub).seq(d.faces, Scope())
+            items = seq.items if isinstance(seq, N.Items) else None
+            if isinstance(seq, N.RangeItems) and isinstance(seq.lo, N.Const) and isinstance(seq.hi, N.Const):
+                items = [N.Const("int", v) for v in range(seq.lo.value, seq.hi.value + 1)]
+            if items is None or not all(isinstance(x, N.Const) for x in items):
+                raise Unsupported(f"die `{name}`'s faces are not fixed before play", d.span)
+            self.dice.append(tuple(x.value for x in items))
+            self.die_types.append(seq.item)
+
+    def _cell_text(self):
+        court = self.court
+        if court is None:
+            return None
+        from vbr.interpreter.values import Cell
+        return lambda x, y: court.cell_text(Cell(x, y))
+
+    def _court_tables(self) -> dict | None:
+        """Each position function's answer on every cell of the grid (x * height + y), its answer
+        off the grid, the answers on the declared spaces, and every field's cell by (side, number)."""
+        court = self.court
+        if court is None:
+            return None
+        from vbr.interpreter.values import Cell
+        grid = [Cell(x, y) for x in range(court.cols) for y in range(court.height)]
+        spaces = list(court._cell_space)
+        tables = {"cols": court.cols, "height": court.height, "spaces": [cell(*c) for c in spaces]}
+        for name in ("number", "side", "row", "col", "in_court", "on_net"):
+            fn = getattr(court, name)
+            tables[name] = ([int(fn(c)) for c in grid], int(fn(Cell(-99, -99))), [int(fn(c)) for c in spaces])
+        numbers = sorted(court.fields)
+        tables["fields"] = {(s, n): cell(*court.field(s, n)) for s in (0, 1) for n in numbers}
+        return tables
+
+
+def _var_types(m: Model) -> list[str]:
+    types = ["any"] * m.nvals
+    for v in m.vars.values():
+        for i in range(v.count):
+            types[v.base + i] = v.type
+    return types
+
+
+def _court(m: Model):
+    if m.court is None:
+        return None
+    vals = {"net": 0}
+    fields, spaces = {}, {}
+    for it in m.court.items:
+        if it.what in ("rows", "cols", "net"):
+            vals[it.what] = it.values[0]
+        elif it.what == "field":
+            fields[it.values[0]] = (it.values[1], it.values[2])
+        elif it.what == "space":
+            spaces[it.values[0]] = (it.values[1], it.values[2])
+    return Court(vals.get("rows", 1), vals.get("cols", 1), vals["net"], fields, spaces)
+
+
+def _thing_bound(m: Model) -> int:
+    """The most things a game holds: the `create`s of `setup` counted where each runs a fixed
+    number of times (under `for s in seats`, a fixed range or `times N`), else MAX_THINGS."""
+    bodies = [d.body for d in [*m.phases.values(), *m.procs.values()]]
+    if any(isinstance(n, A.Create) for b in bodies for n in A.walk(b)):
+        return MAX_THINGS
+    if m.setup is None:
+        return 1
+    total = _creates(m, m.setup.body.body, 1)
+    return MAX_THINGS if total is None else max(total, 1)
+
+
+def _creates(m: Model, stmts, times: int) -> int | None:
+    total = 0
+    for s in stmts:
+        n: int | None = 0
+        if isinstance(s, A.Create):
+            k = 1 if s.times is None else _fixed(m, s.times)
+            n = None if k is None else k * times
+        elif isinstance(s, A.For):
+            k = _fixed_count(m, s.source)
+            n = None if k is None else _creates(m, s.body.body, times * k)
+        elif isinstance(s, A.Repeat):
+            k = _fixed(m, s.count)
+            n = None if k is None else _creates(m, s.body.body, times * k)
+        elif isinstance(s, A.If):
+            counts = [_creates(m, b.body.body, times) for b in s.branches]
+            if s.orelse is not None:
+                counts.append(_creates(m, s.orelse.body, times))
+            n = None if None in counts else max(counts, default=0)
+        elif any(isinstance(x, A.Create) for x in A.walk(s)):
+            n = None
+        if n is None:
+            return None
+        total += n
+    return total
+
+
+def _fixed(m: Model, e) -> int | None:
+    if isinstance(e, A.IntLit):
+        return e.value
+    if isinstance(e, A.Name) and e.id in m.options and type(m.options[e.id]) is int:
+        return m.options[e.id]
+    return None
+
+
+def _fixed_count(m: Model, e) -> int | None:
+    if isinstance(e, A.Name) and e.id == "seats":
+        return m.seats
+    if isinstance(e, A.RangeExpr):
+        lo, hi = _fixed(m, e.lo), _fixed(m, e.hi)
+        return None if lo is None or hi is None else max(hi - lo + 1, 0)
+    if isinstance(e, A.ListLit):
+        return len(e.items)
+    return None
+
+
+class UnitBuilder:
+    """Builds one unit's blocks from its body."""
+
+    def __init__(self, pb: ProgramBuilder, unit: N.Unit):
+        self.pb, self.m, self.unit = pb, pb.m, unit
+        self.name = unit.name
+        self.inlining: list[str] = []
+        self.x = ExprBuilder(pb, self)
+        self.current = self.new_block()
+        self.proc_decl = None
+
+    # ------------------------------------------------------------------ plumbing
+    def local(self, ty: str) -> int:
+        self.unit.local_types.append(ty)
+        self.unit.nlocals += 1
+        return self.unit.nlocals - 1
+
+    def new_block(self) -> int:
+        self.unit.blocks.append(N.Block())
+        return len(self.unit.blocks) - 1
+
+    def emit(self, stmt: N.Stmt) -> None:
+        if self.current is not None:
+            self.unit.blocks[self.current].stmts.append(stmt)
+
+    def end(self, term: N.Term) -> None:
+        """`term` ends the current block; code after it (unreachable) goes to a fresh block."""
+        if self.current is not None:
+            self.unit.blocks[self.current].term = term
+        self.current = None
+
+    def enter(self, b: int) -> None:
+        if self.current is not None:
+            self.end(N.Jump(None, b))
+        self.current = b
+
+    # ------------------------------------------------------------------ units
+    def proc(self, d: A.Proc) -> None:
+        self.proc_decl = d
+        scope = self._params(d.params)
+        self.block(d.body, scope, None)
+        self.end(N.Return(d.body.span, None))
+        self._close()
+
+    def phase(self, d: A.Phase) -> None:
+        self.block(d.body, Scope(), None)
+        self.end(N.Fail(d.body.span, self.pb.fault(f"phase `{d.name}` ended without `goto` or `end`", d.span)))
+        self._close()
+
+    def start(self) -> None:
+        """The vars an expression sets, in declaration order, then `setup`, then the start phase."""
+        m = self.m
+        for name, v in m.vars.items():
+            value = self.x.expr(v.decl.init, Scope())
+            for i in range(v.count):
+                self.emit(N.SetGlobal(v.decl.span, N.Global(v.type, v.base + i), value))
+        if m.setup is not None:
+            self.block(m.setup.body, Scope(), None)
+        start = m.start.phase if m.start else next(iter(m.phases))
+        self.end(N.Goto(None, self.pb.phase_unit(start)))
+        self._close()
+
+    def _params(self, params) -> Scope:
+        scope = Scope()
+        for p in params:
+            ty = type_of(self.m, p.type) if p.type else "any"
+            scope.names[p.name] = (ty, self.local(ty))
+        self.unit.nparams = len(params)
+        return scope
+
+    def _close(self) -> None:
+        for b in self.unit.blocks:
+            if b.term is None:
+                b.term = N.Return(None, None)
+
+    # ------------------------------------------------------------------ statements
+    def block(self, blk: A.Block, scope: Scope, loop) -> None:
+        for s in blk.body:
+            if self.current is None:  # after a goto, end or return: never run, never built
+                return
+            method = getattr(self, "s_" + type(s).__name__, None)
+            if method is None:
+                raise Unsupported(f"the statement {type(s).__name__}", s.span)
+            method(s, scope, loop)
+
+    def s_Let(self, s: A.Let, scope, loop):
+        if isinstance(s.value, A.Call) and s.value.func in self.m.procs:
+            ty = type_of(self.m, self.m.procs[s.value.func].result)
+            slot = self.local(ty)
+            self._call(s.value, scope, result=slot)
+            scope.names[s.name] = (ty, slot)
+            return
+        value = self.x.expr(s.value, scope)
+        slot = self.local(value.ty)
+        self.emit(N.SetLocal(s.span, slot, value))
+        scope.names[s.name] = (value.ty, slot)
+
+    def s_Assign(self, s: A.Assign, scope, loop):
+        target = self.x.expr(s.target, scope)
+        value = self.x.expr(s.value, scope)
+        if s.op != "=":
+            value = N.Binary(target.ty, s.op[0], target, value, s.span, self.pb.overflow_fault(s.span))
+        if isinstance(target, N.Local):
+            self.emit(N.SetLocal(s.span, target.slot, value))
+        elif isinstance(target, N.Global):
+            self.emit(self._set_global(s, target, value))
+        elif isinstance(target, N.Field):
+            self.emit(N.SetField(s.span, target, value))
+        else:
+            raise Unsupported("this assignment's target", s.span)
+
+    def _set_global(self, s, target: N.Global, value: N.Expr) -> N.SetGlobal:
+        var = next((v for v in self.m.vars.values() if v.base <= target.base < v.base + v.count), None)
+        r = var.decl.range if var is not None else None
+        if r is None:
+            return N.SetGlobal(s.span, target, value)
+        name = var.decl.name
+        fault = self.pb.fault(f"`{name}` = {{0}} is out of its range {r.lo}..{r.hi}", s.span)
+        return N.SetGlobal(s.span, target, value, r.lo, r.hi, r.overflow, r.wrap_to, fault)
+
+    def s_CallStmt(self, s: A.CallStmt, scope, loop):
+        c = s.call
+        if isinstance(c, A.Call) and c.func in self.m.procs:
+            self._call(c, scope, result=None)
+            return
+        raise Unsupported("a call of a built-in or fn as a statement", s.span)
+
+    def _call(self, c: A.Call, scope, result) -> None:
+        args = [self.x.expr(a, scope) for a in c.args]
+        unit = self.pb.unit_index[(c.func, "proc")]
+        after = self.new_block()
+        if result is not None:
+            self.end(N.Call(c.span, unit, args, result, after))
+            self.current = after
+            self.emit(N.SetLocal(c.span, result, N.Returned("any")))
+            return
+        self.end(N.Call(c.span, unit, args, None, after))
+        self.current = after
+
+    def s_If(self, s: A.If, scope, loop):
+        done = self.new_block()
+        for br in s.branches:
+            test = self.x.expr(br.test, scope)
+            if isinstance(test, N.Const) and not test.value:
+                continue
+            if isinstance(test, N.Const):
+                self.block(br.body, scope.child(), loop)
+                self.enter(done)
+                return
+            then, orelse = self.new_block(), self.new_block()
+            self.end(N.Branch(br.test.span, test, then, orelse))
+            self.current = then
+            self.block(br.body, scope.child(), loop)
+            self.enter(done)
+            self.current = orelse
+        if s.orelse is not None:
+            self.block(s.orelse, scope.child(), loop)
+        self.enter(done)
+
+    def _loop(self, span, scope, body: A.Block, head_test, before_body=(), advance=()) -> None:
+        """head: `head_test` (None: always) else leave; body (with `before_body` first); then
+        `advance`, back to head. `continue` goes to the advance, `break` past the loop."""
+        head, body_b, step, done = self.new_block(), self.new_block(), self.new_block(), self.new_block()
+        self.enter(head)
+        if head_test is None:
+            self.end(N.Jump(span, body_b))
+        else:
+            self.end(N.Branch(span, head_test, body_b, done))
+        self.current = body_b
+        for st in before_body:
+            self.emit(st)
+        self.block(body, scope, (step, done))
+        self.enter(step)
+        for st in advance:
+            self.emit(st)
+        self.end(N.Jump(span, head))
+        self.current = done
+
+    def s_For(self, s: A.For, scope, loop):
+        seq = self.x.seq(s.source, scope)
+        inner = scope.child()
+        var = self.local(seq.item)
+        inner.names[s.var] = (seq.item, var)
+        i = self.local("int")
+        if isinstance(seq, N.RangeItems):
+            hi = self.local("int")
+            self.emit(N.SetLocal(s.span, i, seq.lo))
+            self.emit(N.SetLocal(s.span, hi, seq.hi))
+            test = N.Binary("bool", "<=", N.Local("int", i), N.Local("int", hi))
+            self._loop(s.span, inner, s.body, test, [N.SetLocal(s.span, var, N.Local("int", i))],
+                       [N.SetLocal(s.span, i, N.Binary("int", "+", N.Local("int", i), N.Const("int", 1), s.span, self.pb.overflow_fault(s.span)))])
+            return
+        if seq.bound > MAX_COPY:
+            raise Unsupported(f"a `for` over up to {seq.bound} items (the typed program copies at most {MAX_COPY})", s.span)
+        base = self.unit.nlocals
+        for _ in range(seq.bound):
+            self.local(seq.item)
+        n = self.local("int")
+        self.emit(N.Collect(s.span, seq, base, n))
+        self.emit(N.SetLocal(s.span, i, N.Const("int", 0)))
+        test = N.Binary("bool", "<", N.Local("int", i), N.Local("int", n))
+        self._loop(s.span, inner, s.body, test, [N.SetLocal(s.span, var, N.LocalAt(seq.item, base, N.Local("int", i)))],
+                   [N.SetLocal(s.span, i, N.Binary("int", "+", N.Local("int", i), N.Const("int", 1), s.span, self.pb.overflow_fault(s.span)))])
+
+    def s_Repeat(self, s: A.Repeat, scope, loop):
+        left = self.local("int")
+        cap = self.m.limits["steps"]
+        count = self.x.expr(s.count, scope)
+        fault = self.pb.fault(f"repeat count {{0}} is out of 0..{cap}", s.span)
+        self.emit(N.SetLocal(s.span, left, count))
+        ok = N.Binary("bool", "and", N.Binary("bool", ">=", N.Local("int", left), N.Const("int", 0)),
+                      N.Binary("bool", "<=", N.Local("int", left), N.Const("int", cap)))
+        self.emit(N.Check(s.span, ok, fault, N.Local("int", left)))
+        test = N.Binary("bool", ">", N.Local("int", left), N.Const("int", 0))
+        self._loop(s.span, scope.child(), s.body, test,
+                   [N.SetLocal(s.span, left, N.Binary("int", "-", N.Local("int", left), N.Const("int", 1), s.span, self.pb.overflow_fault(s.span)))])
+
+    def s_Loop(self, s: A.Loop, scope, loop):
+        self._bounded(s, scope, None)
+
+    def s_While(self, s: A.While, scope, loop):
+        self._bounded(s, scope, self.x.expr(s.test, scope.child()))
+
+    def _bounded(self, s, scope, test) -> None:
+        rounds = self.local("int")
+        self.emit(N.SetLocal(s.span, rounds, N.Const("int", 0)))
+        fault = self.pb.fault(f"loop ran more than its `max {s.max}` rounds", s.span)
+        more = N.Binary("int", "+", N.Local("int", rounds), N.Const("int", 1), s.span, self.pb.overflow_fault(s.span))
+        within = N.Binary("bool", "<=", N.Local("int", rounds), N.Const("int", s.max))
+        self._loop(s.span, scope.child(), s.body, test,
+                   [N.SetLocal(s.span, rounds, more), N.Check(s.span, within, fault, None)])
+
+    def s_Break(self, s, scope, loop):
+        self.end(N.Jump(s.span, loop[1]))
+
+    def s_Continue(self, s, scope, loop):
+        self.end(N.Jump(s.span, loop[0]))
+
+    def s_Choose(self, s: A.Choose, scope, loop):
+        if s.by_team:
+            raise Unsupported("`choose ... by team`", s.span)
+        seq = self.x.seq(s.source, scope)
+        inner = scope.child()
+        slot = self.local(seq.item)
+        inner.names[s.var] = (seq.item, slot)
+        cond = self.x.expr(s.where, inner) if s.where is not None else None
+        by = self.x.expr(s.by, scope)
+        site = len(self.pb.choices)
+        prompt = s.prompt or f"choose {s.var}"
+        self.pb.choices.append(N.ChoiceSite(s.var, seq.item, prompt, s.span, seq.bound))
+        nothing = self.pb.fault(f"`choose {s.var}` has nothing to choose from (add `optional` or an `else` block)", s.span)
+        no_seat = self.pb.fault(f"`by` gave {{0}}, which is no seat (0..{self.m.seats - 1})", s.span)
+        too_many = self.pb.fault(f"`choose {s.var}` offers {{0}} options; a choice offers at most {MAX_OPTIONS}", s.span)
+        after = self.new_block()
+        empty = self.new_block() if s.orelse is not None else after
+        self.end(N.Choose(s.span, seq, slot, cond, by, s.optional, empty, after, self.pb.text(prompt), site,
+                          nothing, no_seat, too_many))
+        if s.orelse is not None:
+            self.current = empty
+            self.block(s.orelse, scope.child(), loop)
+            self.enter(after)
+        self.current = after
+        scope.names[s.var] = (seq.item, slot)
+
+    def s_Move(self, s: A.Move, scope, loop):
+        dest = self.x.expr(s.dest, scope)
+        bottom = s.position == "bottom"
+        fault = self.pb.fault("`move` of none", s.span)
+        try:
+            what = self.x.expr(s.what, scope)
+        except Unsupported:
+            what = None
+        if what is not None and what.ty.startswith(("ent", "any", "none")):
+            self.emit(N.MoveOne(s.span, what, dest, bottom, fault))
+            return
+        self.emit(N.MoveAll(s.span, self.x.seq(s.what, scope), dest, bottom, fault))
+
+    def s_Shuffle(self, s: A.Shuffle, scope, loop):
+        zone = self.x.expr(s.zone, scope)
+        self.emit(N.Shuffle(s.span, zone, self.pb.stream(self.name, "shuffle")))
+
+    def s_Create(self, s: A.Create, scope, loop):
+        kind = self.m.kinds[s.kind]
+        given = {kw.name: self.x.expr(kw.value, scope) for kw in s.fields}
+        values = []
+        for name, (pos, ty) in sorted(kind.fields.items(), key=lambda kv: kv[1][0]):
+            values.append(given.get(name, N.Const("none", NONE)))
+        dest = self.x.expr(s.dest, scope)
+        times = self.x.expr(s.times, scope) if s.times is not None else None
+        fault = self.pb.fault(f"more than {self.pb.things} things (the `things` bound of this file)", s.span)
+        self.emit(N.Create(s.span, kind.index, values, dest, times, fault))
+
+    def s_Goto(self, s: A.Goto, scope, loop):
+        self.end(N.Goto(s.span, self.pb.phase_unit(s.phase)))
+
+    def s_EndWinner(self, s: A.EndWinner, scope, loop):
+        if s.team:
+            raise Unsupported("`end winner team`", s.span)
+        fault = self.pb.fault("`end winner {0}`: no such seat", s.span)
+        self.end(N.End(s.span, self.x.expr(s.winner, scope), False, fault))
+
+    def s_EndDraw(self, s, scope, loop):
+        self.end(N.End(s.span, None))
+
+    def s_Say(self, s: A.Say, scope, loop):
+        pieces, args = [], []
+        text = ""
+        for part in s.parts:
+            if isinstance(part, str):
+                text += part
+            else:
+                pieces.append(self.pb.text(text))
+                text = ""
+                args.append(self.x.expr(part, scope))
+        pieces.append(self.pb.text(text))
+        self.emit(N.Say(s.span, pieces, args))
+
+    def s_Return(self, s: A.Return, scope, loop):
+        value = self.x.expr(s.value, scope) if s.value is not None else None
+        self.end(N.Return(s.span, value))
+
+    def s_Reveal(self, s: A.Reveal, scope, loop):
+        what = self.x.expr(s.what, scope)
+        if what.ty == "zone":
+            self.emit(N.Reveal(s.span, None, what))
+        else:
+            self.emit(N.Reveal(s.span, what, None))

@@ -1,0 +1,307 @@
+"""Expressions and sequences of the checked model → typed nodes (`vbr.ir.nodes`).
+
+`ExprBuilder.expr` gives a value's node and `ExprBuilder.seq` a list's; a construct the typed
+program cannot express yet raises `Unsupported` with where it is, so that a caller can say why
+the engine that needs it cannot run the file. A `fn` is written out where it is called, its
+arguments bound once to fresh locals, so no engine has a function call inside an expression.
+"""
+from __future__ import annotations
+
+from vbr.grammar import ast as A
+from vbr.interpreter import types as T
+from vbr.ir import nodes as N
+from vbr.ir.values import NONE
+
+BUILTIN_TYPES = {
+    "other": "seat", "next_seat": "seat", "team_of": "int", "abs": "int", "count": "int", "empty": "bool",
+    "top": "ent", "bottom": "ent", "zone_of": "zone", "field": "cell", "number": "int", "side": "int", "row": "int",
+    "col": "int", "in_court": "bool", "on_net": "bool", "step": "cell", "max": "int", "min": "int",
+}
+
+
+class Unsupported(Exception):
+    """A construct the typed program does not express yet: `message`, at `span`."""
+
+    def __init__(self, message: str, span):
+        super().__init__(message)
+        self.message, self.span = message, span
+
+    def located(self) -> str:
+        s = self.span
+        return f"{s.file}:{s.line}:{s.col}: {self.message}" if s is not None else self.message
+
+
+class Scope:
+    """Names visible in a body: each a local slot and its type; a child sees its parent's."""
+
+    def __init__(self, parent: "Scope | None" = None):
+        self.parent, self.names = parent, {}
+
+    def lookup(self, name: str):
+        s = self
+        while s is not None:
+            if name in s.names:
+                return s.names[name]
+            s = s.parent
+        return None
+
+    def child(self) -> "Scope":
+        return Scope(self)
+
+
+class ExprBuilder:
+    """Builds the nodes of one unit's expressions; `unit` lends it locals, faults, texts, streams."""
+
+    def __init__(self, program_builder, unit_builder):
+        self.pb, self.ub, self.m = program_builder, unit_builder, program_builder.m
+
+    # ------------------------------------------------------------------ values
+    def expr(self, e: A.Expr, scope: Scope) -> N.Expr:
+        method = getattr(self, "x_" + type(e).__name__, None)
+        if method is None:
+            raise Unsupported(f"the typed program has no value form of {type(e).__name__} yet", e.span)
+        return method(e, scope)
+
+    def x_IntLit(self, e, scope):
+        return N.Const("int", e.value)
+
+    def x_BoolLit(self, e, scope):
+        return N.Const("bool", int(e.value))
+
+    def x_NoneLit(self, e, scope):
+        return N.Const("none", NONE)
+
+    def x_StrLit(self, e, scope):
+        return N.Const("str", self.pb.text(e.value))
+
+    def x_Name(self, e: A.Name, scope: Scope):
+        name, m = e.id, self.m
+        local = scope.lookup(name)
+        if local is not None:
+            return N.Local(local[0], local[1])
+        if name in m.vars:
+            v = m.vars[name]
+            if v.per:
+                raise Unsupported(f"`{name}` is kept per {v.per}: as a value it is a list", e.span)
+            return N.Global(v.type, v.base)
+        if name in m.consts:
+            return self.expr(m.consts[name].value, Scope())
+        if name in m.options:
+            return self.pb.option_const(name, e.span)
+        if name in m.member_enum:
+            enum = m.member_enum[name]
+            return N.Const("enum:" + enum, m.enums[enum].index(name))
+        if name in m.directions:
+            return N.Const("dir", list(m.directions).index(name))
+        if name in m.zones and not m.zones[name].per:
+            return N.Const("zone", m.zones[name].base)
+        raise Unsupported(f"`{name}` as a value", e.span)
+
+    def x_Attr(self, e: A.Attr, scope: Scope):
+        obj = self.expr(e.obj, scope)
+        if obj.ty.startswith("ent:"):
+            kind = self.m.kinds[obj.ty[4:]]
+        elif obj.ty in ("ent", "any"):
+            owners = [k for k in self.m.kinds.values() if e.name in k.fields]
+            if len(owners) != 1:
+                raise Unsupported(f"`.{e.name}` of a thing whose kind is not known, where "
+                                  f"{len(owners)} kinds have that field", e.span)
+            kind = owners[0]
+        else:
+            raise Unsupported(f"a field of {T.show(obj.ty)}", e.span)
+        pos, ft = kind.fields[e.name]
+        fault = self.pb.fault(f"`.{e.name}` of {{0}}, which is no {kind.decl.name}", e.span)
+        return N.Field(ft, obj, kind.index, pos, fault, e.span)
+
+    def x_Index(self, e: A.Index, scope: Scope):
+        if isinstance(e.obj, A.Name) and scope.lookup(e.obj.id) is None:
+            name = e.obj.id
+            slotted = self.m.vars.get(name) or self.m.zones.get(name)
+            if slotted is not None and slotted.per:
+                idx = self.expr(e.index, scope)
+                fault = self.pb.fault(f"`{name}[{{0}}]`: out of 0..{slotted.count - 1}", e.span)
+                if name in self.m.zones:
+                    return N.ZoneAt("zone", slotted.base, slotted.count, idx, fault, e.span)
+                return N.Global(slotted.type, slotted.base, slotted.count, idx, fault, e.span)
+        raise Unsupported("an index into a list", e.span)
+
+    def x_Unary(self, e: A.Unary, scope: Scope):
+        operand = self.expr(e.operand, scope)
+        if e.op == "not":
+            if isinstance(operand, N.Const):
+                return N.Const("bool", int(not operand.value))
+            return N.Unary("bool", "not", operand)
+        return N.Unary("int", "neg", operand, e.span, self.pb.overflow_fault(e.span))
+
+    def x_Binary(self, e: A.Binary, scope: Scope):
+        op = e.op
+        if op in ("in", "not in"):
+            found = N.Contains("bool", self.expr(e.left, scope), self.seq(e.right, scope))
+            return found if op == "in" else N.Unary("bool", "not", found)
+        left = self.expr(e.left, scope)
+        if op in ("and", "or") and isinstance(left, N.Const):
+            decided = bool(left.value) == (op == "or")
+            return N.Const("bool", left.value) if decided else self.expr(e.right, scope)
+        right = self.expr(e.right, scope)
+        if op in ("and", "or"):
+            if isinstance(right, N.Const) and bool(right.value) == (op == "and"):
+                return left
+            return N.Binary("bool", op, left, right)
+        if op in ("==", "!="):
+            if isinstance(left, N.Const) and isinstance(right, N.Const):
+                return N.Const("bool", int((left.value == right.value) == (op == "==")))
+            return N.Binary("bool", op, left, right)
+        if op in ("<", "<=", ">", ">="):
+            return N.Binary("bool", op, left, right, e.span)
+        return N.Binary("int", op, left, right, e.span, self.pb.overflow_fault(e.span))
+
+    def x_Cond(self, e: A.Cond, scope: Scope):
+        test = self.expr(e.test, scope)
+        then, orelse = self.expr(e.then, scope), self.expr(e.orelse, scope)
+        if isinstance(test, N.Const):
+            return then if test.value else orelse
+        ty = orelse.ty if then.ty == "none" else then.ty
+        return N.IfElse(ty, test, then, orelse)
+
+    def x_Roll(self, e: A.Roll, scope: Scope):
+        die = self.pb.die_index[e.die]
+        return N.Roll(self.pb.die_types[die], die, self.pb.stream(self.ub.name, f"roll {e.die}"))
+
+    def x_Pick(self, e: A.Pick, scope: Scope):
+        seq = self.seq(e.source, scope)
+        return N.Pick(seq.item, seq, self.pb.stream(self.ub.name, "pick"), -1, e.span)
+
+    def x_Comprehension(self, e: A.Comprehension, scope: Scope):
+        if e.agg == "every":
+            raise Unsupported("`every(...)` as a value (a list)", e.span)
+        source = self.seq(e.source, scope)
+        inner = scope.child()
+        slot = self.ub.local(source.item)
+        inner.names[e.var] = (source.item, slot)
+        body = self.expr(e.body, inner)
+        cond = self.expr(e.filter, inner) if e.filter is not None else None
+        ty = {"sum": "int", "any": "bool", "all": "bool"}.get(e.agg, body.ty)
+        fault = self.pb.overflow_fault(e.span) if e.agg == "sum" else -1
+        return N.Aggregate(ty, e.agg, source, slot, body, cond, e.span, fault)
+
+    def x_Call(self, e: A.Call, scope: Scope):
+        if e.func in self.m.fns:
+            return self._inline(e, scope, self.expr)
+        if e.func in self.m.procs:
+            raise Unsupported("a procedure's result inside an expression (only `let x = f(...)`)", e.span)
+        return self._builtin(e, scope)
+
+    # ------------------------------------------------------------------ built-ins
+    def _builtin(self, e: A.Call, scope: Scope) -> N.Expr:
+        name, args = e.func, e.args
+        if name in ("count", "empty"):
+            seq = self.seq(args[0], scope)
+            slot = self.ub.local(seq.item)
+            count = N.Aggregate("int", "count", seq, slot, N.Const("int", 1))
+            if name == "count":
+                return count
+            return N.Binary("bool", "==", count, N.Const("int", 0))
+        if name in ("max", "min") and len(args) == 1:
+            raise Unsupported(f"`{name}` of a list", e.span)
+        if name not in BUILTIN_TYPES:
+            raise Unsupported(f"the built-in `{name}`", e.span)
+        values = [self.expr(a, scope) for a in args]
+        if name in ("field", "number", "side", "row", "col", "in_court", "on_net", "step") and self.pb.court is None:
+            raise Unsupported(f"`{name}` needs a court", e.span)
+        messages = {
+            "other": "`other({0})`: only 0 and 1 have an other side; use next_seat or partner",
+            "field": "there is no field {1} on side {0}",
+            "number": "`number` of none", "side": "`side` of none", "row": "`row` of none", "col": "`col` of none",
+            "in_court": "`in_court` of none", "on_net": "`on_net` of none",
+            "zone_of": "`zone_of` of {0}, which is no thing", "top": "`top` of none", "bottom": "`bottom` of none",
+            "step": "`step` gave a position off the court by more than 32768",
+            "team_of": "`team_of({0})`: no such seat", "next_seat": "`next_seat({0})`: no such seat",
+            "abs": "the number {0} is out of the range of integers",
+        }
+        fault = self.pb.fault(messages[name], e.span) if name in messages else -1
+        return N.Builtin(BUILTIN_TYPES[name], name, values, fault, e.span)
+
+    def _inline(self, e: A.Call, scope: Scope, build):
+        """`fn f(a, b) = body` written out at its call: each argument into a fresh local."""
+        d = self.m.fns[e.func]
+        if e.func in self.ub.inlining:
+            raise Unsupported(f"`{e.func}` calls itself", e.span)
+        values = [self.expr(a, scope) for a in e.args]
+        inner = Scope()
+        slots = []
+        for p, v in zip(d.params, values):
+            slot = self.ub.local(v.ty)
+            inner.names[p.name] = (v.ty, slot)
+            slots.append((slot, v))
+        self.ub.inlining.append(e.func)
+        try:
+            body = build(d.body, inner)
+        finally:
+            self.ub.inlining.pop()
+        for slot, v in reversed(slots):
+            body = N.BindSeq(body.item, body.bound, slot, v, body) if isinstance(body, N.Seq) \
+                else N.Bind(body.ty, slot, v, body)
+        return body
+
+    # ------------------------------------------------------------------ sequences
+    def seq(self, e: A.Expr, scope: Scope) -> N.Seq:
+        m = self.m
+        if isinstance(e, A.Name) and scope.lookup(e.id) is None:
+            return self._named_seq(e, scope)
+        if isinstance(e, A.ListLit):
+            items = [self.expr(x, scope) for x in e.items]
+            types = {x.ty for x in items if x.ty != "none"}
+            return N.Items(types.pop() if len(types) == 1 else "any", len(items), items)
+        if isinstance(e, A.RangeExpr):
+            lo, hi = self.expr(e.lo, scope), self.expr(e.hi, scope)
+            if isinstance(lo, N.Const) and isinstance(hi, N.Const):
+                return N.RangeItems("int", max(hi.value - lo.value + 1, 0), lo, hi)
+            bound = self.pb.max_range
+            fault = self.pb.fault(f"a range of {{0}} numbers; a range holds at most {bound} here", e.span)
+            return N.RangeItems("int", bound, lo, hi, fault)
+        if isinstance(e, A.Cond):
+            test = self.expr(e.test, scope)
+            then, orelse = self.seq(e.then, scope), self.seq(e.orelse, scope)
+            if isinstance(test, N.Const):
+                return then if test.value else orelse
+            return N.ChooseSeq(then.item, max(then.bound, orelse.bound), test, then, orelse)
+        if isinstance(e, A.Call) and e.func in m.fns:
+            return self._inline(e, scope, self.seq)
+        if isinstance(e, A.Call) and e.func == "directions":
+            return N.Items("dir", len(m.directions), [N.Const("dir", i) for i in range(len(m.directions))])
+        if isinstance(e, A.Comprehension) and e.agg == "every":
+            source = self.seq(e.source, scope)
+            inner = scope.child()
+            slot = self.ub.local(source.item)
+            inner.names[e.var] = (source.item, slot)
+            body = self.expr(e.body, inner)
+            cond = self.expr(e.filter, inner) if e.filter is not None else None
+            return N.Comprehension(body.ty, source.bound, source, slot, body, cond)
+        value = self.expr(e, scope)
+        if value.ty == "zone":
+            return N.ZoneItems("ent", self.pb.things, value)
+        raise Unsupported(f"{T.show(value.ty)} is not a list", e.span)
+
+    def _named_seq(self, e: A.Name, scope: Scope) -> N.Seq:
+        m, name = self.m, e.id
+        if name == "seats":
+            return N.Items("seat", m.seats, [N.Const("seat", s) for s in range(m.seats)])
+        if name == "teams":
+            return N.Items("int", len(m.teams), [N.Const("int", t) for t in range(len(m.teams))])
+        if name in m.enums:
+            members = m.enums[name]
+            return N.Items("enum:" + name, len(members), [N.Const("enum:" + name, i) for i in range(len(members))])
+        if name in m.kinds:
+            return N.KindItems("ent:" + name, self.pb.things, m.kinds[name].index)
+        if name in m.vars and m.vars[name].per:
+            v = m.vars[name]
+            return N.Items(v.type, v.count, [N.Global(v.type, v.base + i) for i in range(v.count)])
+        if name in m.zones:
+            z = m.zones[name]
+            if z.per:
+                return N.Items("zone", z.count, [N.Const("zone", z.base + i) for i in range(z.count)])
+            return N.ZoneItems("ent", self.pb.things, N.Const("zone", z.base))
+        if name in m.consts:
+            return self.seq(m.consts[name].value, Scope())
+        value = self.expr(e, scope)
+        raise Unsupported(f"{T.show(value.ty)} is not a list", e.span)

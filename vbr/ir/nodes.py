@@ -1,0 +1,462 @@
+"""The typed program's nodes: one class per construct, each documented with its meaning once.
+
+Every run-time value is a 64-bit signed integer (`vbr.ir.values` says how each type is encoded;
+`none` is NONE, which no integer of the language reaches). A node carries its type as the
+checker's type string (`int`, `seat`, `enum:Face`, `ent:Tile`, ...), so an engine can render a
+value as text without asking the program again.
+
+Expressions (`Expr`) never suspend and never change the state, except that `Roll` and `Pick`
+advance their random stream. Sequences (`Seq`) are list-valued expressions that are only ever
+iterated (by an aggregate, a `choose`, a `for`, `move`, `pick`, `count`), so no engine builds a
+list value. Statements (`Stmt`) change the state; a block ends in exactly one terminator (`Term`),
+the only nodes that transfer control: a jump, a branch, a choice point, a call, a return, a `goto`
+or the end of the game.
+
+A fault (`Fault` message ids, `Program.messages`) stops the game with a located error: both
+engines raise the same message at the same node, with the node's `span`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from vbr.errors import Span
+
+# ---------------------------------------------------------------------------------- expressions
+
+
+@dataclass(eq=False)
+class Expr:
+    ty: str
+
+
+@dataclass(eq=False)
+class Const(Expr):
+    """A value fixed before play (a literal, an option, an enum member, a direction), encoded."""
+    value: int
+
+
+@dataclass(eq=False)
+class Local(Expr):
+    """The frame's local `slot` (a parameter, a `let`, a loop's or a choice's name)."""
+    slot: int
+
+
+@dataclass(eq=False)
+class Global(Expr):
+    """A var: slot `base`, or `base + index` of a var kept per seat or team (`count` slots); an
+    index out of 0..count-1 faults with `fault` (a message id)."""
+    base: int
+    count: int = 1
+    index: Expr | None = None
+    fault: int = -1
+    span: Span | None = None
+
+
+@dataclass(eq=False)
+class ZoneAt(Expr):
+    """The zone id `base + index` of a zone kept per seat or team, checked like `Global`."""
+    base: int
+    count: int
+    index: Expr
+    fault: int
+    span: Span | None = None
+
+
+@dataclass(eq=False)
+class Field(Expr):
+    """Field `pos` of the thing `obj`; faults with `fault` when `obj` is none or of another kind."""
+    obj: Expr
+    kind: int
+    pos: int
+    fault: int
+    span: Span | None = None
+
+
+@dataclass(eq=False)
+class Unary(Expr):
+    """`neg` (checked against the range of integers) or `not`."""
+    op: str
+    operand: Expr
+    span: Span | None = None
+    fault: int = -1  # `neg`: the result out of range
+
+
+@dataclass(eq=False)
+class Binary(Expr):
+    """Arithmetic `+ - * / %` on integers, checked: a result out of -INT_MAX..INT_MAX or a
+    division by zero faults; `/` rounds towards minus infinity and `%` takes the divisor's sign
+    (Python's). Comparisons `== != < <= > >=` give a bool; `and`/`or` short-circuit."""
+    op: str
+    left: Expr
+    right: Expr
+    span: Span | None = None
+    fault: int = -1  # arithmetic: the result out of range; fault + 1: a division by zero
+
+
+@dataclass(eq=False)
+class IfElse(Expr):
+    test: Expr
+    then: Expr
+    orelse: Expr
+
+
+@dataclass(eq=False)
+class LocalAt(Expr):
+    """Local `base + index` (a loop's copy of the items it goes through)."""
+    base: int
+    index: Expr
+
+
+@dataclass(eq=False)
+class Returned(Expr):
+    """What the procedure that last returned gave (none when it gave nothing)."""
+
+
+@dataclass(eq=False)
+class Bind(Expr):
+    """`value` into local `slot`, then `body`: an inlined `fn`'s parameter, evaluated once."""
+    slot: int
+    value: Expr
+    body: Expr
+
+
+@dataclass(eq=False)
+class Builtin(Expr):
+    """A built-in function by name (`vbr.ir.builtins` lists each with its meaning), its arguments
+    evaluated left to right; `fault` is the message id raised when an argument is outside the
+    built-in's domain."""
+    name: str
+    args: list[Expr]
+    fault: int = -1
+    span: Span | None = None
+
+
+@dataclass(eq=False)
+class Roll(Expr):
+    """A face of die `die`, drawn uniformly from random stream `stream`."""
+    die: int
+    stream: int
+
+
+@dataclass(eq=False)
+class Pick(Expr):
+    """An item of `seq` drawn uniformly from stream `stream`; faults on an empty sequence."""
+    seq: "Seq"
+    stream: int
+    fault: int
+    span: Span | None = None
+
+
+@dataclass(eq=False)
+class Aggregate(Expr):
+    """`sum`, `any`, `all`, `first` or `count` of `body` over `seq`, the item in local `slot`,
+    the items where `cond` is false skipped. `first` gives none when no item passes."""
+    agg: str
+    seq: "Seq"
+    slot: int
+    body: Expr
+    cond: Expr | None = None
+    span: Span | None = None
+    fault: int = -1  # `sum`: the total out of range
+
+
+@dataclass(eq=False)
+class Contains(Expr):
+    """`item in seq`."""
+    item: Expr
+    seq: "Seq"
+
+
+# ------------------------------------------------------------------------------------ sequences
+
+
+@dataclass(eq=False)
+class Seq:
+    """A list-valued expression; `bound` is the most items it can hold (known from the program)."""
+    item: str
+    bound: int
+
+
+@dataclass(eq=False)
+class ZoneItems(Seq):
+    """The things in zone `zone` from the bottom up (the top last)."""
+    zone: Expr
+
+
+@dataclass(eq=False)
+class RangeItems(Seq):
+    """lo..hi, both ends included; empty when hi < lo; more than `bound` numbers fault."""
+    lo: Expr
+    hi: Expr
+    fault: int = -1
+
+
+@dataclass(eq=False)
+class Items(Seq):
+    """A list literal's items, in order."""
+    items: list[Expr]
+
+
+@dataclass(eq=False)
+class KindItems(Seq):
+    """Every thing of kind `kind`, in creation order."""
+    kind: int
+
+
+@dataclass(eq=False)
+class ChooseSeq(Seq):
+    """`then` or `orelse` by `test`."""
+    test: Expr
+    then: Seq
+    orelse: Seq
+
+
+@dataclass(eq=False)
+class BindSeq(Seq):
+    """`value` into local `slot`, then the sequence `body` (an inlined `fn` giving a list)."""
+    slot: int
+    value: Expr
+    body: Seq
+
+
+@dataclass(eq=False)
+class Comprehension(Seq):
+    """`every(body for x in source if cond)`: body per item of `source` (in local `slot`)."""
+    source: Seq
+    slot: int
+    body: Expr
+    cond: Expr | None = None
+
+
+# ----------------------------------------------------------------------------------- statements
+
+
+@dataclass(eq=False)
+class Stmt:
+    span: Span
+
+
+@dataclass(eq=False)
+class SetLocal(Stmt):
+    slot: int
+    value: Expr
+
+
+@dataclass(eq=False)
+class SetGlobal(Stmt):
+    """A var's slot (checked index as in `Global`) set to `value`, kept within the var's range
+    (`lo..hi`: `wrap` to `wrap_to`, `clamp`, or fault `range_fault`) when it has one."""
+    target: Global
+    value: Expr
+    lo: int | None = None
+    hi: int | None = None
+    overflow: str | None = None
+    wrap_to: int | None = None
+    range_fault: int = -1
+
+
+@dataclass(eq=False)
+class SetField(Stmt):
+    """Field `pos` of thing `obj` (checked as `Field`) set to `value`."""
+    target: Field
+    value: Expr
+
+
+@dataclass(eq=False)
+class MoveOne(Stmt):
+    """Thing `what` out of its zone onto the top (or the bottom) of zone `dest`; moving none faults."""
+    what: Expr
+    dest: Expr
+    bottom: bool
+    fault: int
+
+
+@dataclass(eq=False)
+class MoveAll(Stmt):
+    """Every item of `seq` (taken before any moves), in order, as `MoveOne` each."""
+    seq: Seq
+    dest: Expr
+    bottom: bool
+    fault: int
+
+
+@dataclass(eq=False)
+class Shuffle(Stmt):
+    """Zone `zone` put in a uniformly random order (Fisher-Yates from the top down, stream `stream`)."""
+    zone: Expr
+    stream: int
+
+
+@dataclass(eq=False)
+class Create(Stmt):
+    """`times` new things of kind `kind` with `fields` (evaluated once), each onto the top of `dest`;
+    more things than the program's bound faults with `fault`."""
+    kind: int
+    fields: list[Expr]
+    dest: Expr
+    times: Expr | None
+    fault: int
+
+
+@dataclass(eq=False)
+class Say(Stmt):
+    """A line of the game's log: its literal pieces (indexes into `Program.texts`) with `args`
+    between them, each described by its type (a thing with its kind and fields)."""
+    pieces: list[int]
+    args: list[Expr]
+
+
+@dataclass(eq=False)
+class Collect(Stmt):
+    """The items of `seq` into locals `base`, `base + 1`, ... and their number into local `count`."""
+    seq: Seq
+    base: int
+    count: int
+
+
+@dataclass(eq=False)
+class Check(Stmt):
+    """Faults with `fault` (naming `arg`'s value) unless `test` holds (a loop past its `max`,
+    a count out of range)."""
+    test: Expr
+    fault: int
+    arg: Expr | None = None
+
+
+@dataclass(eq=False)
+class Reveal(Stmt):
+    """Thing `what` (or every thing of zone `zone`) shown in the log; the state is unchanged."""
+    what: Expr | None
+    zone: Expr | None
+
+
+# ---------------------------------------------------------------------------------- terminators
+
+
+@dataclass(eq=False)
+class Term:
+    span: Span
+
+
+@dataclass(eq=False)
+class Jump(Term):
+    target: int
+
+
+@dataclass(eq=False)
+class Branch(Term):
+    test: Expr
+    then: int
+    orelse: int
+
+
+@dataclass(eq=False)
+class Choose(Term):
+    """A choice point. The options are the items of `seq` for which `cond` holds (the item in
+    local `slot` while `cond` is asked), then none if `optional`. No options: an optional choice
+    or one with an `else` sets the slot to none and goes on at `empty` without asking; any other
+    faults with `nothing`. Otherwise seat `by` (a seat, else fault `no_seat`) answers, the answer
+    lands in `slot` and play goes on at `next`. `prompt` indexes `Program.texts`; `site` names
+    the choice (its index in `Program.choices`)."""
+    seq: Seq
+    slot: int
+    cond: Expr | None
+    by: Expr
+    optional: bool
+    empty: int
+    next: int
+    prompt: int
+    site: int
+    nothing: int
+    no_seat: int
+    too_many: int
+
+
+@dataclass(eq=False)
+class Call(Term):
+    """Procedure `unit` called with `args` (evaluated here, into its first locals); play goes on
+    at `next` when it returns, its result (or none) in local `result` when that is not None."""
+    unit: int
+    args: list[Expr]
+    result: int | None
+    next: int
+
+
+@dataclass(eq=False)
+class Return(Term):
+    value: Expr | None
+
+
+@dataclass(eq=False)
+class Goto(Term):
+    """Every frame dropped; phase `unit` starts."""
+    unit: int
+
+
+@dataclass(eq=False)
+class End(Term):
+    """The game ends: seat (or team, when `team`) `winner` wins, or a draw when winner is None."""
+    winner: Expr | None
+    team: bool = False
+    fault: int = -1
+
+
+@dataclass(eq=False)
+class Fail(Term):
+    """A fault the program knows before play it would reach (a phase that falls off its end)."""
+    fault: int
+
+
+# ---------------------------------------------------------------------------------------- units
+
+
+@dataclass(eq=False)
+class Block:
+    stmts: list[Stmt] = field(default_factory=list)
+    term: Term | None = None
+
+
+@dataclass(eq=False)
+class Unit:
+    """A phase, procedure or set-up: its blocks (entry 0) over `nlocals` locals, the first
+    `nparams` its parameters."""
+    name: str
+    kind: str  # phase proc setup
+    span: Span
+    nparams: int = 0
+    nlocals: int = 0
+    blocks: list[Block] = field(default_factory=list)
+    local_types: list[str] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class ChoiceSite:
+    """A `choose` of the rule file: its name (the chosen name), the options' type, its prompt."""
+    var: str
+    item: str
+    prompt: str
+    span: Span
+    bound: int = 0  # the most options it can offer, `pass` aside
+
+
+@dataclass(eq=False)
+class Program:
+    """The typed program of one rule file under one set of options."""
+    title: str
+    seats: int
+    teams: list[list[int]]
+    layout: "object"  # vbr.ir.layout.Layout
+    units: list[Unit]
+    init: int  # the unit that sets the vars computed at the start, runs `setup` and goes to `start`
+    dice: list[tuple[int, ...]]
+    die_names: list[str]
+    die_types: list[str]
+    texts: list[str]
+    messages: list[tuple[str, Span]]  # fault id -> (message, where)
+    choices: list[ChoiceSite]
+    streams: list[str]  # random stream id -> its key (where the draw happens in the rules)
+    names: "object"  # vbr.ir.values.Names: how values of each type read as text
+    points: tuple[int, int] | None  # (base, count) of the points var
+    limits: dict[str, int]
+    by_team: bool = False
+    source_hash: str = ""

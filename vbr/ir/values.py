@@ -1,0 +1,70 @@
+"""How each type's values are encoded as 64-bit integers, and read back as text.
+
+- `none` is NONE (-2**63): no integer of the language reaches it (they stay in -INT_MAX..INT_MAX).
+- int and seat: themselves; a team: its index; bool: 0 or 1.
+- an enum member: its index among its enum's members; a direction: its index in declaration order.
+- a thing (card, piece): its id, in creation order; a zone: its index among the zones' slots.
+- a court position (x, y): (x + CELL_BIAS) * CELL_SPAN + (y + CELL_BIAS); a position further than
+  CELL_BIAS from the court's corner faults ("off the court by more than ...").
+
+The text of a value is what choices and logs are written in, as the closure engine wrote it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+NONE = -(1 << 63)
+INT_MAX = (1 << 63) - 1
+CELL_BIAS = 1 << 15
+CELL_SPAN = 1 << 16
+
+
+def cell(x: int, y: int) -> int:
+    return (x + CELL_BIAS) * CELL_SPAN + (y + CELL_BIAS)
+
+
+def cell_xy(c: int) -> tuple[int, int]:
+    return c // CELL_SPAN - CELL_BIAS, c % CELL_SPAN - CELL_BIAS
+
+
+@dataclass
+class Names:
+    """What a value of each type reads as: enum members, directions, zones, the court's cells."""
+    enums: dict[str, list[str]]
+    directions: list[str]
+    zones: list[str]
+    cell_text: object  # (x, y) -> text, or None for a file without a court
+
+    def text(self, ty: str, v: int) -> str:
+        if v == NONE:
+            return "pass"
+        if ty == "bool":
+            return "true" if v else "false"
+        if ty.startswith("enum:"):
+            return self.enums[ty[5:]][v]
+        if ty == "dir":
+            return self.directions[v]
+        if ty.startswith("ent"):
+            return f"#{v}"
+        if ty == "zone":
+            return self.zones[v]
+        if ty == "cell":
+            x, y = cell_xy(v)
+            return self.cell_text(x, y) if self.cell_text else f"@{x},{y}"
+        return str(v)
+
+    def kind_of(self, ty: str, v: int) -> str:
+        """The sort of value, logged beside a choice's text (values.kind of the closure engine)."""
+        if v == NONE:
+            return "none"
+        if ty == "bool":
+            return "bool"
+        if ty.startswith("ent"):
+            return "thing"
+        if ty == "zone":
+            return "zone"
+        if ty == "cell":
+            return "cell"
+        if ty.startswith("enum:") or ty == "dir":
+            return "text"
+        return "int"
