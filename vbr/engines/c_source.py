@@ -1,7 +1,7 @@
 """The C engine's rules: each node of the typed program as C source.
 
 `c_source(program)` gives one C file: c_runtime.h, per block of each unit a function
-`b<unit>_<block>(S, fp)` returning the next block of the same frame or -1 when control moved,
+`u<unit>(S, fp, pc)` that enters at block pc and returns when control moves,
 the tables of blocks, and the entry points `vbr_new`, `vbr_apply`, `vbr_play_random`,
 `vbr_play_many`. It mirrors python_source.py rule for rule. Nothing of the rule file's text is in
 the source: every number is written by this module from an int, names are numbers, and texts
@@ -54,19 +54,21 @@ class _Source:
 
     # ------------------------------------------------------------------ the file
     def module(self) -> str:
-        p, lay = self.p, self.lay
-        blocks, tables = [], []
-        for u, unit in enumerate(p.units):
-            names = []
-            for b, block in enumerate(unit.blocks):
-                name = f"b{u}_{b}"
-                names.append(name)
-                body = [x for s in block.stmts for x in self.stmt(s)] + self.term(block.term)
-                blocks.append(f"static W {name}(W *S, W fp) {{\n" + "".join(f"    {x}\n" for x in body) + "}")
-            tables.append(f"static BlockFn *const U{u}[] = {{{', '.join(names)}}};")
-        head = [runtime(), "typedef W BlockFn(W *S, W fp);", self.constants()]
-        units = f"static BlockFn *const *const UNITS[] = {{{', '.join(f'U{u}' for u in range(len(p.units)))}}};"
-        return "\n\n".join(head + self.defs + blocks + tables + [units, self.entry_points()]) + "\n"
+        p = self.p
+        units = [self.unit(u, unit) for u, unit in enumerate(p.units)]
+        head = [runtime(), "typedef void UnitFn(W *S, W fp, W pc);", self.constants()]
+        table = f"static UnitFn *const UNITS[] = {{{', '.join(f'u{u}' for u in range(len(p.units)))}}};"
+        return "\n\n".join(head + self.defs + units + [table, self.entry_points()]) + "\n"
+
+    def unit(self, u: int, unit: N.Unit) -> str:
+        """One function per unit: it enters at block `pc`, goes from block to block by `goto`,
+        and returns when control moves (a call, a return, a choice, a `goto`, the end)."""
+        steps = _w(self.p.limits["steps"])
+        lines = ["switch (pc) {", *(f"case {b}: goto L{b};" for b in range(len(unit.blocks))), "}", "return;"]
+        for b, block in enumerate(unit.blocks):
+            lines += [f"L{b}:", f"if (++S[{H.STEPS}] > {steps}) vbr_fault(S, {STEP_FAULT}, VBR_NONE, VBR_NONE);"]
+            lines += [x for s in block.stmts for x in self.stmt(s)] + self.term(block.term)
+        return f"static void u{u}(W *S, W fp, W pc) {{\n" + "".join(f"    {x}\n" for x in lines) + "}"
 
     def constants(self) -> str:
         p, lay = self.p, self.lay
@@ -105,12 +107,7 @@ static int run_state(W *S) {{
     }}
     while (S[H_STATUS] == RUNNING) {{
         W fp = S[H_FP];
-        BlockFn *const *code = UNITS[S[fp + 1]];
-        W pc = S[fp + 2];
-        while (pc >= 0) {{
-            if (++S[H_STEPS] > {_w(p.limits['steps'])}) vbr_fault(S, {STEP_FAULT}, VBR_NONE, VBR_NONE);
-            pc = code[pc](S, fp);
-        }}
+        UNITS[S[fp + 1]](S, fp, S[fp + 2]);
     }}
     vbr_jump = saved;
     return (int)S[H_STATUS];
@@ -396,13 +393,13 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 
     # ------------------------------------------------------------------ terminators
     def term(self, t: N.Term) -> list[str]:
-        return getattr(self, "t_" + type(t).__name__)(t)
+        return ["{", *("    " + x for x in getattr(self, "t_" + type(t).__name__)(t)), "}"]
 
     def t_Jump(self, t):
-        return [f"return {t.target};"]
+        return [f"goto L{t.target};"]
 
     def t_Branch(self, t):
-        return [f"return {self.expr(t.test)} ? {t.then} : {t.orelse};"]
+        return [f"if ({self.expr(t.test)}) goto L{t.then};", f"goto L{t.orelse};"]
 
     def t_Choose(self, t):
         lay, slot = self.lay, self.local(t.slot)
@@ -414,7 +411,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         else:
             lines += ["    opts[k++] = xs[i];", "}"]
         if t.optional or t.empty != t.next:
-            lines += ["if (k == 0) {", f"    {slot} = VBR_NONE;", f"    return {t.empty};", "}"]
+            lines += ["if (k == 0) {", f"    {slot} = VBR_NONE;", f"    goto L{t.empty};", "}"]
         else:
             lines += [f"if (k == 0) vbr_fault(S, {t.nothing}, VBR_NONE, VBR_NONE);"]
         lines += [f"if (k > {lay.max_options - 1}) vbr_fault(S, {t.too_many}, k, VBR_NONE);"]
@@ -424,7 +421,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
                   f"if (!(0 <= seat && seat < {self.p.seats})) vbr_fault(S, {t.no_seat}, seat, VBR_NONE);",
                   f"memcpy(S + {lay.options}, opts, sizeof(W) * (size_t)k);", f"S[{H.NOPTS}] = k;",
                   f"S[{H.SEAT}] = seat;", f"S[{H.SITE}] = {t.site};", f"S[{H.DEST}] = fp + {FRAME_HEAD + t.slot};",
-                  f"S[fp + 2] = {t.next};", f"S[{H.STATUS}] = CHOICE;", "return -1;"]
+                  f"S[fp + 2] = {t.next};", f"S[{H.STATUS}] = CHOICE;", "return;"]
         return lines
 
     def t_Call(self, t):
@@ -436,27 +433,27 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         lines += [f"S[nf + {FRAME_HEAD + i}] = a{i};" for i in range(len(t.args))]
         lines += [f"for (int i = {len(t.args)}; i < {callee.nlocals}; i++) S[nf + {FRAME_HEAD} + i] = VBR_NONE;",
                   f"S[{H.FP}] = nf;", f"S[{H.TOP}] = nf + {FRAME_HEAD + callee.nlocals};", f"S[{H.DEPTH}] += 1;",
-                  "return -1;"]
+                  "return;"]
         return lines
 
     def t_Return(self, t):
         value = self.expr(t.value) if t.value is not None else "VBR_NONE"
         return [f"S[{H.RETURNED}] = {value};", f"S[{H.FP}] = S[fp];", f"S[{H.TOP}] = fp;", f"S[{H.DEPTH}] -= 1;",
-                "return -1;"]
+                "return;"]
 
     def t_Goto(self, t):
         callee, at = self.p.units[t.unit], self.lay.stack
         return [f"S[{at}] = -1;", f"S[{at + 1}] = {t.unit};", f"S[{at + 2}] = 0;",
                 f"for (int i = 0; i < {callee.nlocals}; i++) S[{at + FRAME_HEAD} + i] = VBR_NONE;",
                 f"S[{H.FP}] = {at};", f"S[{H.TOP}] = {at + FRAME_HEAD + callee.nlocals};", f"S[{H.DEPTH}] = 1;",
-                "return -1;"]
+                "return;"]
 
     def t_End(self, t):
         if t.winner is None:
-            return [f"S[{H.WINNER}] = VBR_NONE;", f"S[{H.STATUS}] = OVER;", "return -1;"]
+            return [f"S[{H.WINNER}] = VBR_NONE;", f"S[{H.STATUS}] = OVER;", "return;"]
         return [f"W w = {self.expr(t.winner)};",
                 f"if (!(0 <= w && w < {self.p.seats})) vbr_fault(S, {t.fault}, w, VBR_NONE);",
-                f"S[{H.WINNER}] = w;", f"S[{H.STATUS}] = OVER;", "return -1;"]
+                f"S[{H.WINNER}] = w;", f"S[{H.STATUS}] = OVER;", "return;"]
 
     def t_Fail(self, t):
-        return [f"vbr_fault(S, {t.fault}, VBR_NONE, VBR_NONE);", "return -1;"]
+        return [f"vbr_fault(S, {t.fault}, VBR_NONE, VBR_NONE);", "return;"]

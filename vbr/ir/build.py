@@ -16,6 +16,7 @@ from vbr.interpreter.court import Court
 from vbr.ir import nodes as N
 from vbr.ir.build_expr import ExprBuilder, Scope, Unsupported
 from vbr.ir.layout import FRAME_HEAD, make_layout
+from vbr.ir.simplify import simplify
 from vbr.ir.values import INT_MAX, NONE, Names, cell
 
 MAX_THINGS = 4096  # most things a game may hold when its `create`s do not fix the number
@@ -106,6 +107,8 @@ class ProgramBuilder:
         for name, d in m.phases.items():
             UnitBuilder(self, self.units[self.unit_index[(name, "phase")]]).phase(d)
         UnitBuilder(self, self.units[init]).start()
+        for unit in self.units:
+            simplify(unit)
         options = min(MAX_OPTIONS, max((c.bound for c in self.choices), default=0)) + 1
         layout = make_layout(len(self.streams), m.nvals, self.things, max((len(k.fields) for k in m.kinds.values()), default=0),
                              len(m.zone_names), options, FRAME_HEAD + max(u.nlocals for u in self.units),
