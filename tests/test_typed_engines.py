@@ -1,0 +1,232 @@
+"""The typed program and its two engines: the same words in Python and in C, the same options and
+results as the closure engine where nothing is drawn, the random streams' definition, located
+faults, and the C build's cache trusted only when it is this user's and intact."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from vbr.engines import c_engine
+from vbr.engines.game import load
+from vbr.errors import IllegalActionError, VbrRuntimeError
+from vbr.ir import random_streams as R
+from vbr.ir.build_expr import Unsupported
+from vbr.ir.layout import Header as H
+
+ROOT = Path(__file__).resolve().parent.parent
+CONSTRUCTS = ROOT / "tests" / "fixtures" / "typed" / "constructs.vbr"
+PIG = ROOT / "examples" / "pig.vbr"
+SIATKA = ROOT / "rules" / "siatka.vbr"
+ALL_VARIANTS = {"abilities": True, "block_marker": True, "rotation": True}
+
+
+# ---------------------------------------------------------------------------- random streams
+
+def test_a_stream_from_state_zero_gives_splitmix64s_published_first_outputs():
+    # SplitMix64 (Steele, Lea, Flood 2014) seeded with 0: the reference implementation's first three outputs
+    state, outputs = 0, []
+    for _ in range(3):
+        state, x = R.next_word(state)
+        outputs.append(x)
+    assert outputs == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+
+
+def test_a_draw_below_n_stays_in_range_and_is_close_to_uniform():
+    state, counts = R.first_state(1, R.key("test")), [0] * 6
+    for _ in range(60_000):
+        state, v = R.below(state, 6)
+        counts[v] += 1
+    # each count is binomial(60000, 1/6): mean 10000, sd ~91; 6 sd is a bound a fair draw never reaches here
+    assert all(abs(c - 10_000) < 550 for c in counts), counts
+
+
+def test_a_draw_below_a_large_n_redraws_the_products_that_would_favour_low_values():
+    # n = 3 * 2**62: 2**64 mod n = 2**62, so a low product under 2**62 must be redrawn; a state whose
+    # next output is small enough to give one shows the redraw (a second word is consumed)
+    n = 3 << 62
+    state = 0
+    consumed_two = False
+    for _ in range(2000):
+        s1, x = R.next_word(state)
+        _, v = R.below(state, n)
+        expected_single = (x * n) >> 64
+        if ((x * n) & R.MASK) < (1 << 62):
+            consumed_two = True
+            assert v == (R.next_word(s1)[1] * n) >> 64 or ((R.next_word(s1)[1] * n) & R.MASK) < (1 << 62)
+        else:
+            assert v == expected_single
+        state = s1
+    assert consumed_two
+
+
+def test_each_stream_starts_from_the_seed_mixed_with_its_key_so_streams_differ():
+    a, b = R.first_state(7, R.key("serve/roll green/0")), R.first_state(7, R.key("bounce/roll movement/0"))
+    assert a != b and R.first_state(7, R.key("serve/roll green/0")) == a
+
+
+# ---------------------------------------------------------------------------- the two engines
+
+def _words_match_step_by_step(path, options, seeds, answer):
+    """Both engines play the same answers; their words agree after every one."""
+    py, c = load(path, options, engine="python"), load(path, options, engine="c")
+    ends = []
+    for seed in seeds:
+        a, b = py.new_state(seed), c.new_state(seed)
+        k = 0
+        assert a.words_in_use() == b.words_in_use()
+        while not a.is_terminal():
+            i = answer(seed, k, len(a.legal_actions()))
+            a.apply_index(i)
+            b.apply_index(i)
+            assert a.words_in_use() == b.words_in_use(), (seed, k)
+            k += 1
+        assert b.is_terminal() and a.outcome() == b.outcome()
+        ends.append(a.outcome())
+    return ends
+
+
+@pytest.mark.parametrize("options", [{}, ALL_VARIANTS], ids=["default", "all-variants"])
+def test_siatka_plays_the_same_words_in_python_and_in_c(options):
+    ends = _words_match_step_by_step(SIATKA, options, range(15), lambda seed, k, n: (seed * 7 + k) % n)
+    # the book: "The player who first scores 9 points wins"
+    assert all(max(o.points) == 9 and o.points[o.winner] == 9 for o in ends)
+
+
+def test_pig_plays_the_same_words_in_python_and_in_c():
+    ends = _words_match_step_by_step(PIG, {"target": 30}, range(20), lambda seed, k, n: (seed + k) % n)
+    assert all(o.points[o.winner] >= 30 for o in ends)
+
+
+def test_a_whole_random_game_in_one_c_call_equals_the_python_engines_answer_by_answer():
+    py, c = load(PIG, {}, engine="python"), load(PIG, {}, engine="c")
+    for seed in range(20):
+        a, b = py.new_state(seed), c.new_state(seed)
+        a.play_random(seed + 1000)
+        b.play_random(seed + 1000)
+        assert a.words_in_use() == b.words_in_use()
+
+
+def test_with_nothing_drawn_the_typed_engines_offer_and_end_as_the_closure_engine():
+    import vbr
+    old = vbr.load(str(CONSTRUCTS))
+    py, c = load(CONSTRUCTS, {}, engine="python"), load(CONSTRUCTS, {}, engine="c")
+    outcomes = set()
+    for seed in range(25):
+        a, b, d = old.new_state(seed), py.new_state(seed), c.new_state(seed)
+        k = 0
+        while not a.is_terminal():
+            assert [str(x) for x in a.legal_actions()] == [str(x) for x in b.legal_actions()]
+            i = (seed + 3 * k) % len(a.legal_actions())
+            for s in (a, b, d):
+                s.apply_index(i)
+            assert b.words_in_use() == d.words_in_use()
+            k += 1
+        assert b.is_terminal() and str(a.outcome()) == str(b.outcome())
+        outcomes.add(str(b.outcome()).split(" (")[0])
+    assert len(outcomes) >= 2, outcomes  # the answers lead to more than one kind of end
+
+
+def test_a_state_keeps_every_thing_in_exactly_one_zone():
+    g = load(SIATKA, ALL_VARIANTS, engine="c")
+    lay = g.program.layout
+    for seed in range(10):
+        s, k = g.new_state(seed), 0
+        while not s.is_terminal():
+            w = s.words_in_use()
+            things = w[H.THINGS]
+            held = [x for z in range(lay.nzones) for x in w[lay.zone(z) + 1:lay.zone(z) + 1 + w[lay.zone(z)]]]
+            assert sorted(held) == list(range(things))
+            assert all(w[lay.zone_of + e] == z for z in range(lay.nzones)
+                       for e in w[lay.zone(z) + 1:lay.zone(z) + 1 + w[lay.zone(z)]])
+            s.apply_index((seed * 7 + k) % len(s.legal_actions()))
+            k += 1
+
+
+def test_a_clone_goes_on_alone():
+    g = load(PIG, {}, engine="c")
+    s = g.new_state(3)
+    before = s.words_in_use()
+    t = s.clone()
+    t.apply_index(0)
+    assert s.words_in_use() == before and t.words_in_use() != before
+
+
+# ---------------------------------------------------------------------------- faults and refusals
+
+FAULTY = """game "Faults"
+seats 2
+start one
+option which = 0
+var n: int = 0
+phase one {
+  if which == 0 {
+    end winner 5
+  }
+  if which == 1 {
+    while true max 3 {
+      n += 1
+    }
+  }
+  choose x from [1, 2] where x > 5 by 0 as "none fits"
+  goto one
+}
+"""
+
+
+@pytest.mark.parametrize("which, line, message", [
+    (0, 8, "`end winner 5`: no such seat"),
+    (1, 11, "loop ran more than its `max 3` rounds"),
+    (2, 15, "`choose x` has nothing to choose from"),
+])
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_fault_is_the_same_located_message_in_both_engines(tmp_path, engine, which, line, message):
+    f = tmp_path / "faults.vbr"
+    f.write_text(FAULTY)
+    g = load(f, {"which": which}, engine=engine)
+    with pytest.raises(VbrRuntimeError) as err:
+        g.new_state(1)
+    assert err.value.span.line == line and message in err.value.message
+
+
+def test_an_index_out_of_the_options_is_an_illegal_action_naming_the_range():
+    s = load(PIG, {}, engine="python").new_state(1)
+    with pytest.raises(IllegalActionError, match="there are 2 options"):
+        s.apply_index(999)
+
+
+def test_a_construct_the_typed_program_lacks_is_refused_with_where_it_is():
+    with pytest.raises(Unsupported) as err:
+        load(ROOT / "rules" / "volleyball-high.vbr", {}, engine="python")
+    assert err.value.span is not None and err.value.located().startswith(str(ROOT / "rules" / "volleyball-high.vbr"))
+
+
+def test_no_text_of_the_rule_file_reaches_the_c_source(tmp_path):
+    marker = "zq_marker_name"
+    f = tmp_path / "names.vbr"
+    f.write_text(PIG.read_text().replace("turn_total", marker).replace('"A turn"', '"*/ #include <x> /*"'))
+    g = load(f, {}, engine="c")
+    assert marker not in g.engine.source and "#include <x>" not in g.engine.source
+
+
+# ---------------------------------------------------------------------------- the build cache
+
+def test_the_cache_refuses_a_folder_others_may_write(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    folder = tmp_path / "vbr" / "c"
+    folder.mkdir(parents=True)
+    os.chmod(folder, 0o777)
+    with pytest.raises(c_engine.CEngineUnavailable, match="written by others"):
+        c_engine.cache_dir()
+
+
+def test_a_tampered_library_is_rebuilt_not_loaded(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    source = c_engine.c_source(load(PIG, {}, engine="python").program)
+    lib = c_engine.build_library(source)
+    good = lib.read_bytes()
+    lib.write_bytes(good[:-16] + b"\0" * 16)
+    notes = []
+    again = c_engine.build_library(source, note=notes.append)
+    assert again == lib and again.read_bytes() == good and notes, "the damaged library was built again"

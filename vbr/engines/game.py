@@ -1,0 +1,134 @@
+"""A rule file as a game API over the typed program's engines: `load(path, options, engine)`,
+`Game.new_state(seed)`, `State.legal_actions()`, `apply`, `apply_index`, `is_terminal`,
+`outcome`, `current_player`, `clone`.
+
+Choices read as the closure engine's (`Action`: `seat value`); a run-time error is a
+`VbrRuntimeError` located at the rule that failed, with the same message from either engine.
+"""
+from __future__ import annotations
+
+from vbr.errors import IllegalActionError, VbrRuntimeError
+from vbr.interpreter.compiler import compile_rules
+from vbr.interpreter.state import Action, Outcome
+from vbr.ir import nodes as N
+from vbr.ir.build import build_program
+from vbr.ir.layout import CHOICE, FAULT, OVER, Header as H
+from vbr.ir.values import NONE
+from vbr.loader import load_rules
+
+ENGINES = ("python", "c")
+
+
+def load(path, options: dict | None = None, engine: str = "python", note=None) -> "Game":
+    """The game of rule file `path` under `options`, run by `engine` ("python" or "c").
+    Raises VbrCheckError for a file with errors, `Unsupported` (vbr.ir.build_expr) for a
+    construct the typed program does not express yet, CEngineUnavailable when C cannot be had."""
+    rules = load_rules(path)
+    checked = compile_rules(rules, options or {}, lower=False)  # every body type-checked, errors raised
+    program = build_program(checked.model)
+    return Game(program, make_engine(program, engine, note))
+
+
+def make_engine(program: N.Program, engine: str, note=None):
+    if engine == "python":
+        from vbr.engines.python_engine import PythonEngine
+        return PythonEngine(program)
+    if engine == "c":
+        from vbr.engines.c_engine import CEngine
+        return CEngine(program, note)
+    raise ValueError(f"no engine `{engine}` (engines: {', '.join(ENGINES)})")
+
+
+class Game:
+    def __init__(self, program: N.Program, engine):
+        self.program, self.engine = program, engine
+
+    @property
+    def title(self) -> str:
+        return self.program.title
+
+    def new_state(self, seed: int) -> "State":
+        return State(self, self.engine.new(seed))
+
+
+class State:
+    """One game in progress: its words (a list or a C array) and the game that runs them."""
+
+    def __init__(self, game: Game, words):
+        self.game, self.words = game, words
+        self._raise_fault()
+
+    def words_in_use(self) -> list[int]:
+        """The state's words up to its top: equal in every engine for the same game and answers."""
+        return [int(w) for w in self.words[:self.words[H.TOP]]]
+
+    def is_terminal(self) -> bool:
+        return self.words[H.STATUS] != CHOICE
+
+    def current_player(self) -> int | None:
+        return int(self.words[H.SEAT]) if self.words[H.STATUS] == CHOICE else None
+
+    def options(self) -> list[int]:
+        return [int(v) for v in self.game.engine.options(self.words)]
+
+    def legal_actions(self) -> list[Action]:
+        if self.words[H.STATUS] != CHOICE:
+            return []
+        p = self.game.program
+        site = p.choices[self.words[H.SITE]]
+        seat = int(self.words[H.SEAT])
+        return [Action(seat, p.names.text(site.item, v)) for v in self.options()]
+
+    def apply_index(self, i: int) -> None:
+        n = self.words[H.NOPTS] if self.words[H.STATUS] == CHOICE else 0
+        if not (isinstance(i, int) and 0 <= i < n):
+            raise IllegalActionError(f"option {i!r} is not legal here: there are {n} options (0..{n - 1})")
+        self.game.engine.apply(self.words, i)
+        self._raise_fault()
+
+    def apply(self, action: "Action | str") -> None:
+        if isinstance(action, str):
+            action = Action.parse(action)
+        legal = self.legal_actions()
+        for i, a in enumerate(legal):
+            if a == action:
+                self.apply_index(i)
+                return
+        shown = ", ".join(str(a) for a in legal[:20])
+        raise IllegalActionError(f"`{action}` is not legal here; legal: {shown or 'none (the game is over)'}")
+
+    def outcome(self) -> Outcome | None:
+        if self.words[H.STATUS] != OVER:
+            return None
+        w = int(self.words[H.WINNER])
+        p = self.game.program
+        points = None
+        if p.points is not None:
+            base, count = p.points
+            at = p.layout.vars + base
+            points = tuple(int(v) for v in self.words[at:at + count])
+        return Outcome(None if w == NONE else w, points, None if w == NONE else w)
+
+    def clone(self) -> "State":
+        engine = self.game.engine
+        copy = engine.copy(self.words) if hasattr(engine, "copy") else list(self.words)
+        s = State.__new__(State)
+        s.game, s.words = self.game, copy
+        return s
+
+    def play_random(self, agent_seed: int) -> None:
+        self.game.engine.play_random(self.words, agent_seed)
+        self._raise_fault()
+
+    def _raise_fault(self) -> None:
+        w = self.words
+        if w[H.STATUS] != FAULT:
+            return
+        p = self.game.program
+        message, span = p.messages[w[H.FAULT]]
+        a, b = (self._shown(x) for x in (w[H.FAULT_A], w[H.FAULT_B]))
+        raise VbrRuntimeError.at(span or p.units[p.init].span, message.format(a, b))
+
+    @staticmethod
+    def _shown(v: int) -> str:
+        return "none" if v == NONE else str(int(v))
