@@ -58,7 +58,31 @@ class _Source:
         units = [self.unit(u, unit) for u, unit in enumerate(p.units)]
         head = [runtime(), "typedef void UnitFn(W *S, W fp, W pc);", self.constants()]
         table = f"static UnitFn *const UNITS[] = {{{', '.join(f'u{u}' for u in range(len(p.units)))}}};"
-        return "\n\n".join(head + self.defs + units + [table, self.entry_points()]) + "\n"
+        return "\n\n".join(head + self.defs + units + [table, self.entry_points(), self.search_constants()]) + "\n"
+
+    def search_constants(self) -> str:
+        """What code that searches over states (c_search.h) may know of this program's layout."""
+        p, lay = self.p, self.lay
+        from vbr.engines.python_source import team_table
+        hidden = [[len(h), *h] for h in p.hidden]
+        width = max(len(h) for h in hidden)
+        rows = ", ".join(_array(h + [0] * (width - len(h))) for h in hidden)
+        points = p.points or (-1, 0)
+        thing_sites = [int(c.item.startswith("ent")) for c in p.choices]
+        return "\n".join([
+            f"#define VBR_SEATS {p.seats}", f"#define VBR_TEAMS {len(p.teams)}",
+            f"#define L_WORDS {lay.words}", f"#define L_STREAMS {lay.streams}", f"#define L_NSTREAMS {lay.nstreams}",
+            f"#define L_VARS {lay.vars}", f"#define L_THINGS {lay.things}", f"#define L_KINDS {lay.kinds}",
+            f"#define L_ZONE_OF {lay.zone_of}", f"#define L_FIELDS {lay.fields}", f"#define L_WIDTH {lay.width}",
+            f"#define L_ZONES {lay.zones}", f"#define L_NZONES {lay.nzones}", f"#define L_ZONE_SIZE {lay.zone_size}",
+            f"#define L_OPTIONS {lay.options}", f"#define L_MAX_OPTIONS {lay.max_options}",
+            f"#define POINTS_AT {lay.vars + points[0] if p.points else -1}", f"#define POINTS_COUNT {points[1]}",
+            f"static const W TEAM_OF[] = {_array(team_table(p))};",
+            f"static const W ZONE_SIDE[] = {_array(p.zone_side)};",
+            f"static const W HIDDEN_OF[][{width}] = {{{rows}}};  /* per seat: how many, then the zones */",
+            f"static const W SITE_OFFERS_THINGS[] = {_array(thing_sites)};",
+            f"static const U STREAM_KEYS[] = {{{', '.join(f'{R.key(k)}ULL' for k in p.streams) or '0'}}};",
+        ])
 
     def unit(self, u: int, unit: N.Unit) -> str:
         """One function per unit: it enters at block `pc`, goes from block to block by `goto`,

@@ -126,6 +126,7 @@ class ProgramBuilder:
         p.var_types = _var_types(m)
         p.court_tables = self._court_tables()
         p.directions = [m.directions[d] for d in m.directions]
+        p.zone_side, p.hidden = _visibility(m)
         p.source_hash = hashlib.sha256(repr(sorted(m.options.items())).encode() +
                                        b"".join(s.encode() for s in m.rules.sources.values())).hexdigest()
         return p
@@ -173,6 +174,26 @@ class ProgramBuilder:
         numbers = sorted(court.fields)
         tables["fields"] = {(s, n): cell(*court.field(s, n)) for s in (0, 1) for n in numbers}
         return tables
+
+
+def _visibility(m: Model) -> tuple[list[int], list[list[int]]]:
+    """Each zone's side (the team that owns it, -1 for nobody), and per seat the zones it may not
+    look into: `hidden` ones, another seat's `owner` ones, another team's `team` ones."""
+    team_of = m.team_of
+    sides, hidden = [], [[] for _ in range(m.seats)]
+    for z in m.zones.values():
+        vis, per = z.decl.visibility, z.per
+        for i in range(z.count):
+            zone = z.base + i
+            owner_seats = ([] if per is None else list(m.teams[i]) if per == "team" else [i])
+            sides.append(-1 if per is None else i if per == "team" else team_of[i])
+            for seat in range(m.seats):
+                if vis == "public":
+                    continue
+                if vis == "hidden" or (vis == "owner" and seat not in owner_seats) or \
+                        (vis == "team" and team_of[seat] not in {team_of[s] for s in owner_seats}):
+                    hidden[seat].append(zone)
+    return sides, [sorted(h) for h in hidden]
 
 
 def _var_types(m: Model) -> list[str]:

@@ -460,3 +460,9 @@ class Program:
     limits: dict[str, int]
     by_team: bool = False
     source_hash: str = ""
+    kinds: list = field(default_factory=list)  # (name, field names, field types) per kind
+    var_types: list[str] = field(default_factory=list)  # per var slot
+    court_tables: dict | None = None  # build.py's ProgramBuilder._court_tables
+    directions: list = field(default_factory=list)  # (right, forward) per direction
+    zone_side: list[int] = field(default_factory=list)  # the team owning each zone, -1 for nobody
+    hidden: list[list[int]] = field(default_factory=list)  # per seat: the zones it may not look into

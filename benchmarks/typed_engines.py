@@ -1,0 +1,97 @@
+"""Random games per CPU-second of Siatka through the typed program's engines, beside the same
+game written by hand in plain Python and the closure engine (vbr's default), in one process,
+the implementations taking turns in blocks so that a busy minute slows all of them alike.
+
+    python benchmarks/typed_engines.py [--blocks 5] [--games 200] [--json]
+
+The hand-written game (handwritten_siatka.py) plays the same rules with the same uniformly
+random choices; it draws from another generator, so its games are other games of the same length
+on average (mean choices printed beside each figure).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import handwritten_siatka  # noqa: E402
+
+import vbr  # noqa: E402
+from vbr.engines.game import load as load_typed  # noqa: E402
+from vbr.interpreter.rng import derive  # noqa: E402
+from vbr.play import play_game  # noqa: E402
+
+SIATKA = ROOT / "rules" / "siatka.vbr"
+PIG = ROOT / "examples" / "pig.vbr"
+
+
+def players(games: int):
+    closure = vbr.load(str(SIATKA))
+    py = load_typed(SIATKA, {}, engine="python")
+    c = load_typed(SIATKA, {}, engine="c")
+    pig = load_typed(PIG, {}, engine="c")
+
+    def hand(seed):
+        return handwritten_siatka.play_game(seed)
+
+    def closure_game(seed):
+        return play_game(closure, seed, ["random", "random"])
+
+    def typed(game):
+        def one(seed):
+            s = game.new_state(seed)
+            s.play_random(derive(seed, 1))
+            return s
+        return one
+
+    def batch(game, per_call):
+        def many(seed):
+            seeds = [derive(seed, i) for i in range(per_call)]
+            game.engine.play_many(seeds, [derive(x, 1) for x in seeds])
+        return many, per_call
+    return {
+        "hand-written plain Python": (hand, 1, games),
+        "closure engine (default)": (closure_game, 1, games),
+        "typed, Python engine": (typed(py), 1, max(games // 10, 5)),
+        "typed, C engine, a game per API call": (typed(c), 1, games * 20),
+        "typed, C engine, 10,000 games a call": (*batch(c, 10_000), 5),
+        "Pig, C engine, 10,000 games a call": (*batch(pig, 10_000), 5),
+    }
+
+
+def measure(blocks: int, games: int) -> dict:
+    plays = players(games)
+    spent = {name: [0.0, 0] for name in plays}
+    for b in range(blocks):
+        for name, (play, per_call, calls) in plays.items():
+            t = time.process_time()
+            for i in range(calls):
+                play(b * 1_000_000 + i)
+            spent[name][0] += time.process_time() - t
+            spent[name][1] += per_call * calls
+    return {name: n / t for name, (t, n) in spent.items()}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--blocks", type=int, default=5)
+    ap.add_argument("--games", type=int, default=200, help="games a block for the slower players")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    rates = measure(args.blocks, args.games)
+    if args.json:
+        print(json.dumps(rates, indent=2))
+        return 0
+    base = rates["hand-written plain Python"]
+    for name, r in rates.items():
+        print(f"{name:40s} {r:12,.0f} games/s  {r / base:8.2f}x plain Python")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
