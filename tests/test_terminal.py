@@ -161,3 +161,17 @@ def test_a_located_error_in_a_hostile_file_is_escaped(tmp_path, capsys):
     line = f'phase p "{ESC}]0;t{BEL}" {{ goto nowhere }}'
     assert col > line.index(BEL) + 1  # the column lies past the control characters...
     assert src[caret.index("^")] == line[col - 1]  # ...and the caret is under the same character
+
+
+def test_main_escapes_rule_text_a_command_prints_without_cleaning(tmp_path, capsys):
+    """`vbr mutate` prints its survivors' source text as it is; main() passes stdout through
+    SafeStream, so the ESC inside the rule file's string still arrives escaped."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "m.vbr").write_text(f'game "m"\nseats 2\nstart p\nphase p "P" {{\n'
+                                    f'  choose c from ["x{ESC}[2J", "y"] by 0\n  end winner 0\n}}\n')
+    (tmp_path / "tests" / "m.vbr").write_text('tests for "../m.vbr"\n\nscenario "play starts in p" {\n'
+                                              '  expect phase p\n}\n')
+    code, text = shown(capsys, "mutate", tmp_path / "m.vbr")
+    assert code == 1  # the scenario notices no swap of the two items: a survivor, shown with its text
+    assert '["y", "x\\x1b[2J"]  (swap)' in text
+    assert not RAW.search(text)

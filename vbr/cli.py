@@ -33,15 +33,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
+    """The command, with stdout and stderr passed through `SafeStream` while it runs: a last
+    guard, for output is cleaned where it is made."""
     out, err = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = SafeStream(out), SafeStream(err)  # a last guard; output is cleaned where it is made
+    sys.stdout, sys.stderr = SafeStream(out), SafeStream(err)
     try:
-        return _main(argv)
+        return _dispatch(argv)
     finally:
         sys.stdout, sys.stderr = out, err
 
 
-def _main(argv: list[str]) -> int:
+def _dispatch(argv: list[str]) -> int:
     if argv and argv[0] == "graph":
         from vbr.visualizer.command import main as graph_main
         return _guard(lambda: graph_main(argv[1:]))
