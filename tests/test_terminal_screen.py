@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import vbr
 from vbr.agents import SeatView
 from vbr.gamelog import replay
-from vbr.tty_play.command import main as play_main
+from vbr.cli import main
 from vbr.tty_play.screen import HEIGHT, WIDTH, Board, Screen, event_lines, plain, styled, truncate, width, wrap
 from vbr.tty_play.session import Session
 
@@ -286,7 +286,7 @@ def test_no_color_turns_colour_off_on_a_terminal(monkeypatch, no_color, coloured
         monkeypatch.delenv("NO_COLOR", raising=False)
     else:
         monkeypatch.setenv("NO_COLOR", no_color)
-    assert play_main(["siatka", "--seed", "1"]) == 0
+    assert main(["play", "siatka", "--seed", "1"]) == 0
     assert ("\x1b[" in out.getvalue()) == coloured
     assert "You left the game after 0 choices." in out.getvalue()
 
@@ -294,7 +294,7 @@ def test_no_color_turns_colour_off_on_a_terminal(monkeypatch, no_color, coloured
 def test_not_a_terminal_no_colour(monkeypatch, capsys):
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
-    assert play_main(["siatka"]) == 0
+    assert main(["play", "siatka"]) == 0
     assert "\x1b" not in capsys.readouterr().out
 
 
@@ -310,7 +310,7 @@ def test_not_a_terminal_no_colour(monkeypatch, capsys):
 ])
 def test_bad_seats_agents_and_logs_are_usage_errors(monkeypatch, capsys, argv, message):
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    assert play_main(argv) == 2
+    assert main(["play", *argv]) == 2
     out, err = capsys.readouterr()
     assert err.startswith(message) and out == ""
 
@@ -318,7 +318,7 @@ def test_bad_seats_agents_and_logs_are_usage_errors(monkeypatch, capsys, argv, m
 def test_other_agents_may_be_given_one_per_other_seat(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
     log = tmp_path / "x.jsonl"
-    assert play_main(["cattack", "--seat", "0", "--agents", "greedy,first", "--log", str(log)]) == 0
+    assert main(["play", "cattack", "--seat", "0", "--agents", "greedy,first", "--log", str(log)]) == 0
     assert json.loads(log.read_text().splitlines()[0])["agents"] == ["human", "greedy", "human", "first"]
     assert "you play seats 0 and 2, against seat 1 greedy, seat 3 first" in capsys.readouterr().out.replace("\n    ", " ")
 

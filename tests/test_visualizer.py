@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import vbr
 from vbr.checker import build_model
+from vbr.cli import main
 from vbr.errors import UsageError
 from vbr.loader import load_rules
 from vbr.visualizer import command, regenerate
@@ -23,6 +24,10 @@ from vbr.visualizer.render import RenderError, render, to_dot
 
 FIX = Path(__file__).parent / "fixtures" / "valid"
 RALLY, EVENTS, PROBLEMS, JUMPS = (str(FIX / f"flow_{n}.vbr") for n in ("rally", "events", "problems", "jumps"))
+
+
+def vbr_graph(argv: list[str]) -> int:
+    return main(["graph", *argv])
 
 
 def graph_of(path: str) -> nx.DiGraph:
@@ -216,13 +221,13 @@ def test_render_without_graphviz_says_so(tmp_path, monkeypatch):
 
 def test_command_without_graphviz_exits_1_and_says_how_to_get_it(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("PATH", str(tmp_path))
-    assert command.main([RALLY, "-o", str(tmp_path / "rally.svg")]) == 1
+    assert vbr_graph([RALLY, "-o", str(tmp_path / "rally.svg")]) == 1
     out, err = capsys.readouterr()
     assert out == ""
-    assert err.startswith("vbr graph: error: cannot draw: Graphviz's `dot` program is not installed")
+    assert err.startswith("vbr: error: cannot draw: Graphviz's `dot` program is not installed")
     assert "apt install graphviz" in err and "-o FILE.dot" in err
     assert list(tmp_path.iterdir()) == []
-    assert command.main([RALLY, "-o", str(tmp_path / "rally.dot")]) == 0  # DOT text needs no Graphviz
+    assert vbr_graph([RALLY, "-o", str(tmp_path / "rally.dot")]) == 0  # DOT text needs no Graphviz
 
 
 def test_a_drawing_that_fails_leaves_the_old_file_and_no_temporary_one(tmp_path):
@@ -286,7 +291,7 @@ def test_overlay_counts_steps_and_greys_unreached_phases():
 
 # ------------------------------------------------------------------------------ the command
 def test_command_prints_dot_and_warns_about_findings(capsys):
-    assert command.main([PROBLEMS]) == 0
+    assert vbr_graph([PROBLEMS]) == 0
     out, err = capsys.readouterr()
     assert out.startswith('digraph "Flow problems" {')
     assert f"{PROBLEMS}:31:1: warning: phase `lonely` can never be reached" in err
@@ -295,7 +300,7 @@ def test_command_prints_dot_and_warns_about_findings(capsys):
 
 def test_command_draws_svg_with_simulation_and_options(tmp_path, capsys):
     out = tmp_path / "rally.svg"
-    assert command.main([RALLY, "-o", str(out), "--sim", "3", "--seed", "7", "--option", "target=5"]) == 0
+    assert vbr_graph([RALLY, "-o", str(out), "--sim", "3", "--seed", "7", "--option", "target=5"]) == 0
     assert capsys.readouterr() == ("", "")
     svg = out.read_text()
     assert ">100%</text>" in svg  # every game entered `serve` from the start
@@ -306,40 +311,40 @@ def test_command_draws_svg_with_simulation_and_options(tmp_path, capsys):
     (["nowhere.vbr"], "cannot find rule file 'nowhere.vbr'"),
 ])
 def test_command_reports_errors_without_a_traceback(argv, message, capsys):
-    assert command.main(argv) == 1
+    assert vbr_graph(argv) == 1
     out, err = capsys.readouterr()
     assert out == "" and message in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("argv, message", [
-    ([RALLY, "--option", "target=many"], "vbr graph: error: option `target` is a number, not 'many'"),
-    ([RALLY, "--option", "fast"], "vbr graph: error: unknown option `fast`"),
-    ([RALLY, "--option", "=5"], "vbr graph: error: --option '=5': expected NAME or NAME=VALUE"),
-    ([RALLY, "-o", "out.gif"], "vbr graph: error: cannot write out.gif: give a file ending in .svg, .png, .pdf or .dot"),
+    ([RALLY, "--option", "target=many"], "vbr: error: option `target` is a number, not 'many'"),
+    ([RALLY, "--option", "fast"], "vbr: error: unknown option `fast`"),
+    ([RALLY, "--option", "=5"], "vbr: error: --option '=5': expected NAME or NAME=VALUE"),
+    ([RALLY, "-o", "out.gif"], "vbr: error: cannot write out.gif: give a file ending in .svg, .png, .pdf or .dot"),
     ([RALLY, "-o", "nowhere/out.svg", "--sim", "100000000"],  # refused before a game: this returns at all
-     "vbr graph: error: cannot write nowhere/out.svg: the folder nowhere does not exist"),
+     "vbr: error: cannot write nowhere/out.svg: the folder nowhere does not exist"),
 ])
 def test_command_reports_a_bad_option_as_a_usage_error(argv, message, capsys):
-    assert command.main(argv) == 2
+    assert vbr_graph(argv) == 2
     out, err = capsys.readouterr()
     assert out == "" and message in err and "Traceback" not in err
 
 
 def test_command_rejects_a_negative_number_of_games(capsys):
-    assert command.main([RALLY, "--sim", "-1"]) == 2
+    assert vbr_graph([RALLY, "--sim", "-1"]) == 2
     assert "is not a number of games" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("given", ["-1", "x", str(2**63)])
 def test_command_rejects_a_seed_out_of_range(given, capsys):
-    assert command.main([RALLY, "--seed", given]) == 2
+    assert vbr_graph([RALLY, "--seed", given]) == 2
     assert "vbr graph: error: argument --seed: " in capsys.readouterr().err
 
 
 def test_command_rejects_games_whose_seeds_would_pass_the_largest(capsys):
-    assert command.main([RALLY, "--seed", str(2**63 - 2), "--sim", "3"]) == 2
+    assert vbr_graph([RALLY, "--seed", str(2**63 - 2), "--sim", "3"]) == 2
     assert "the last game's seed would pass 9223372036854775807" in capsys.readouterr().err
-    assert command.main([RALLY, "--seed", str(2**63 - 3), "--sim", "3"]) == 0
+    assert vbr_graph([RALLY, "--seed", str(2**63 - 3), "--sim", "3"]) == 0
 
 
 def test_options_parse_as_flags_or_strings():
@@ -460,7 +465,7 @@ def test_actors_read_as_the_rules_do():
 
 def test_expand_lists_a_phases_choice_points(tmp_path, capsys):
     out = tmp_path / "x.dot"
-    assert command.main([RALLY, "--expand", "receive", "-o", str(out)]) == 0
+    assert vbr_graph([RALLY, "--expand", "receive", "-o", str(out)]) == 0
     dot = out.read_text()
     assert "\"receive\" -> \"choices: receive\" [style=dotted" in dot
     assert "1. choose d — by 1 - server" in dot
@@ -475,12 +480,12 @@ def test_sim_with_agents_and_workers_gives_the_same_shares(tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     ([RALLY, "--labels", "long"], "argument --labels: invalid choice: 'long'"),
-    ([RALLY, "--expand", "nowhere"], "vbr graph: error: --expand nowhere: no phase or procedure node of that name"),
+    ([RALLY, "--expand", "nowhere"], "vbr: error: --expand nowhere: no phase or procedure node of that name"),
     ([RALLY, "--workers", "0"], "argument --workers: 0: give from 1 to"),
 ])
 def test_bad_drawing_flags_are_usage_errors(argv, message, capsys, tmp_path):
     out = tmp_path / "x.svg"
-    assert command.main(argv + ["-o", str(out)]) == 2
+    assert vbr_graph(argv + ["-o", str(out)]) == 2
     assert message in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
 
@@ -490,7 +495,7 @@ def test_an_unwritable_output_leaves_nothing_behind(tmp_path, capsys):
     locked.mkdir()
     locked.chmod(0o500)
     try:
-        code = command.main([RALLY, "-o", str(locked / "x.svg")])
+        code = vbr_graph([RALLY, "-o", str(locked / "x.svg")])
         err = capsys.readouterr().err
         if os.geteuid() != 0:  # root writes anywhere
             assert code == 1 and "cannot write" in err

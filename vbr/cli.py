@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import argparse
-import errno
 import sys
 from dataclasses import replace
 from pathlib import Path
 
+from vbr.cli_common import HelpFormatter, check_writable, file_error, parse_options, seed, version
 from vbr.errors import UsageError, VbrError
 from vbr.terminal import SafeStream, clean
 
@@ -44,9 +44,6 @@ def _main(argv: list[str]) -> int:
 
 
 def _dispatch(argv: list[str]) -> int:
-    if argv and argv[0] == "graph":
-        from vbr.visualizer.command import main as graph_main
-        return _guard(lambda: graph_main(argv[1:]))
     parser = _parser()
     if not argv:
         parser.print_help(sys.stderr)
@@ -92,19 +89,6 @@ def _guard(fn) -> int:
         return 3
 
 
-_REASONS = {errno.ENOENT: "no such file", errno.EISDIR: "is a directory", errno.ENOTDIR: "a part of the path is not a folder",
-            errno.EACCES: "permission denied", errno.EPERM: "permission denied", errno.ENOSPC: "no space left on the device",
-            errno.EROFS: "read-only file system"}
-
-
-def file_error(exc: OSError, verb: str = "") -> str:
-    """An OSError in words: `cannot read game.jsonl: no such file`, not `[Errno 2] ...`."""
-    reason = _REASONS.get(exc.errno) or (exc.strerror or str(exc)).lower()
-    if exc.filename is None:
-        return reason
-    return f"cannot {verb or 'open'} {exc.filename}: {reason}"
-
-
 def _game_failed():
     from vbr.sim import GameFailed
     return GameFailed
@@ -118,51 +102,6 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except OSError:
         pass
-
-
-def parse_options(items: list[str] | None) -> dict:
-    out: dict = {}
-    for item in items or []:
-        name, eq, value = item.partition("=")
-        if not name.strip():
-            raise UsageError(f"--option {item!r}: expected NAME or NAME=VALUE")
-        out[name.strip()] = value if eq else True
-    return out
-
-
-SEED_MAX = 2**63 - 1
-
-
-def seed(text: str) -> int:
-    """A `--seed`: a whole number from 0 to 2**63 - 1 (larger ones would be cut down silently)."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= n <= SEED_MAX:
-        raise argparse.ArgumentTypeError(f"{n} is not a seed: seeds run from 0 to {SEED_MAX} (2**63 - 1)")
-    return n
-
-
-class HelpFormatter(argparse.HelpFormatter):
-    """argparse's formatter, but a help text's own line breaks are kept (the agents' list)."""
-
-    def _split_lines(self, text, width):
-        lines = []
-        for part in text.splitlines():
-            indent = part[:len(part) - len(part.lstrip())]
-            lines += [indent + line for line in super()._split_lines(part, width - len(indent))] or [""]
-        return lines
-
-
-def version() -> str:
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
-    try:
-        return installed("vbr")
-    except PackageNotFoundError:  # run from a checkout that was never installed
-        import vbr
-        return vbr.__version__
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -271,8 +210,8 @@ def _parser() -> argparse.ArgumentParser:
     mutate_parser(sub)
     from vbr.lsp.command import add_parser as lsp_parser
     lsp_parser(sub)
-
-    sub.add_parser("graph", help="draw the turn-flow diagram (see `vbr graph --help`)")
+    from vbr.visualizer.command import add_parser as graph_parser
+    graph_parser(sub)
     return p
 
 
@@ -329,7 +268,7 @@ def cmd_run(args) -> int:
     from vbr.report import render_events
     game, agents = _load(args)
     if args.log:  # before the game: finding out after it that the log cannot be written wastes it
-        _check_writable(args.log, "--log")
+        check_writable(args.log, "--log")
     if not args.quiet:
         print(clean(f"{game.title}: seed {args.seed}, agents {' | '.join(agents)}"))
     partial = []
@@ -351,23 +290,6 @@ def cmd_run(args) -> int:
             raise OSError(exc.errno, exc.strerror, args.log) from None
         print(clean(f"log written to {args.log}"))
     return 0
-
-
-def _check_writable(path: str, flag: str) -> None:
-    p = Path(path)
-    if p.is_dir():
-        raise UsageError(f"{flag} {path}: is a directory")
-    folder = p.parent
-    if not folder.is_dir():
-        raise UsageError(f"{flag} {path}: the folder {folder} does not exist")
-    existed = p.exists()
-    try:
-        with open(p, "a", encoding="utf-8"):  # try it: permission bits do not tell root or read-only mounts apart
-            pass
-    except OSError as exc:
-        raise UsageError(f"{flag}: {file_error(exc, 'write')}") from None
-    if not existed:
-        p.unlink()
 
 
 def cmd_sim(args) -> int:

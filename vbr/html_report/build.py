@@ -62,7 +62,7 @@ def _simulation(game, n: int, seed: int, agents: list[str], workers: int):
 
 # ------------------------------------------------------------------------------ parts
 def _header(game, model, stats, n, seed, agents, options) -> str:
-    from vbr.cli import version
+    from vbr.cli_common import version
     shown = ", ".join(f"{k}={_word(v)}" for k, v in model.options.items()) or "none"
     return (f'<header><h1>{esc(game.title)}</h1>'
             f'<p class="meta">Rule file <code>{esc(shown_path(game.path))}</code> · options {esc(shown)} · '

@@ -11,6 +11,7 @@ import argparse
 from pathlib import Path
 
 from vbr.atomic_file import can_create_in, write_atomic
+from vbr.cli_common import parse_options, seed
 from vbr.errors import UsageError
 
 SUFFIXES = (".html", ".htm")
@@ -28,7 +29,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", metavar="NAME[=VALUE]", help="set a rule option (repeatable)")
     p.add_argument("-n", type=int, default=200, help="games to simulate (default 200)")
     p.add_argument("--agents", default="random", help="one agent for all seats, or one per seat (default random)")
-    p.add_argument("--seed", type=_seed, default=0, metavar="S", help="the run's seed (default 0)")
+    p.add_argument("--seed", type=seed, default=0, metavar="S", help="the run's seed (default 0)")
     p.add_argument("--workers", type=int, default=1, metavar="W", help="play in W processes (default 1)")
     p.add_argument("--labels", choices=("short", "full", "none"), default="short",
                    help="the diagram's edge labels (default short; the full condition is always on hover)")
@@ -36,11 +37,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="list the choice points inside PHASE in the diagram (repeatable)")
     p.set_defaults(func=run)
     return p
-
-
-def _seed(text: str) -> int:
-    from vbr.cli import seed
-    return seed(text)
 
 
 def check_output(path: str) -> Path:
@@ -62,7 +58,6 @@ def run(args) -> int:
     from vbr.analysis.commands import check_count
     from vbr.backends import check_workers
     from vbr.html_report.build import build_report
-    from vbr.visualizer.command import parse_options
     out = check_output(args.output)
     check_count(args.n)
     check_workers(args.workers)

@@ -1,6 +1,6 @@
 """`python -m vbr.tty_play FILE ...`: the same as `vbr play FILE ...`."""
 import sys
 
-from vbr.tty_play.command import main
+from vbr.cli import main
 
-sys.exit(main())
+sys.exit(main(["play", *sys.argv[1:]]))

@@ -1,7 +1,7 @@
 """`vbr play FILE [--seat N] [--agents ...] [--option ...] [--seed N] [--log PATH]`.
 
 vbr/cli.py wires it in with `add_parser(subparsers)`; the parser's default `func` is `run`.
-Until then: `python -m vbr.tty_play FILE ...`.
+`python -m vbr.tty_play FILE ...` is the same command.
 """
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ import os
 import sys
 from pathlib import Path
 
+from vbr.cli_common import check_writable, parse_options, seed
 from vbr.errors import UsageError
 from vbr.terminal import SafeStream, clean
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     from vbr.agents.spec import describe_agents
-    from vbr.cli import seed  # here, not at the top: cli.py imports this module
     p = subparsers.add_parser(
         "play", help="play a game yourself, in the terminal, against agents",
         description="Play one seat of a game (in a game of teams, every seat of that team) against agents. "
@@ -42,7 +42,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run(args) -> int:
     """0 when the game ends or the person leaves it; errors are reported by `vbr.cli`'s guard
     (2 on a usage error, 1 when the rule file or the log cannot be read or written, 130 on Ctrl-C)."""
-    from vbr.cli import parse_options
     from vbr.interpreter.game import load
     from vbr.tty_play.screen import wrap
     from vbr.tty_play.session import Session
@@ -50,8 +49,8 @@ def run(args) -> int:
     you = seats_played(game, args.seat)
     agents = other_agents(game, you, args.agents)
     log = Path(args.log) if args.log else None
-    if log is not None:
-        _check_writable(log)
+    if log is not None:  # before the game: finding out after it that the log cannot be written wastes it
+        check_writable(log, "--log")
     out = sys.stdout.stream if isinstance(sys.stdout, SafeStream) else sys.stdout  # colour codes are ours
     colour = _isatty(out) and not os.environ.get("NO_COLOR")
     others = ", ".join(f"seat {s} {a}" for s, a in enumerate(agents) if a is not None) or "no agents"
@@ -124,26 +123,3 @@ def _isatty(stream) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
-
-
-def _check_writable(p: Path) -> None:
-    """Before the game: finding out after it that the log cannot be written wastes it."""
-    from vbr.cli import file_error
-    if p.is_dir():
-        raise UsageError(f"--log {p}: is a directory")
-    if not p.parent.is_dir():
-        raise UsageError(f"--log {p}: the folder {p.parent} does not exist")
-    existed = p.exists()
-    try:
-        with open(p, "a", encoding="utf-8"):
-            pass
-    except OSError as exc:
-        raise UsageError(f"--log: {file_error(exc, 'write')}") from None
-    if not existed:
-        p.unlink()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m vbr.tty_play FILE ...`: the same as `vbr play FILE ...`."""
-    from vbr.cli import main as vbr_main
-    return vbr_main(["play", *(sys.argv[1:] if argv is None else argv)])

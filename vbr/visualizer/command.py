@@ -2,32 +2,59 @@
 
 Without `-o` the DOT text goes to stdout, to pipe into Graphviz or keep under version control.
 The flow's findings (unreachable phases, dead ends, automatic loops) go to stderr as warnings,
-since a diagram is often the moment someone looks at the flow as a whole.
+since a diagram is often the moment someone looks at the flow as a whole. vbr/cli.py wires the
+command in with `add_parser(subparsers)`; the parser's default `func` is `run`. The module is
+small at the top: what drawing needs is imported when it draws.
 """
 from __future__ import annotations
 
 import argparse
-import random
 import sys
+from typing import TYPE_CHECKING
 
-import networkx as nx
+from vbr.cli_common import SEED_MAX, parse_options, seed
+from vbr.errors import UsageError
 
-import vbr
-from vbr.checker import Model, build_model
-from vbr.cli import SEED_MAX, seed
-from vbr.errors import Span, UsageError, VbrError, VbrRuntimeError
-from vbr.interpreter.game import Game
-from vbr.terminal import clean
-from vbr.visualizer.findings import findings
-from vbr.visualizer.graph import END, build_graph
-from vbr.visualizer.render import LABELS, Overlay, RenderError, check_output, render, to_dot
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from vbr.checker import Model
+    from vbr.interpreter.game import Game
+    from vbr.visualizer.render import Overlay
 
 
-def main(argv: list[str]) -> int:
-    try:
-        args = _parser().parse_args(argv)
-    except SystemExit as exc:  # argparse has printed the usage or the help
-        return int(exc.code or 0)
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser("graph", help="draw the turn-flow diagram",
+                              description="Draw a rule file's turn flow.")
+    p.add_argument("file", help="a .vbr rule file, or a bundled rule file's name")
+    p.add_argument("-o", "--output", help="write OUT.svg, .png or .pdf (drawn by Graphviz) or .dot; "
+                                          "without it, DOT text goes to stdout")
+    p.add_argument("--option", action="append", default=[], metavar="NAME[=VALUE]",
+                   help="set a rule option (NAME alone means true); repeatable")
+    p.add_argument("--labels", choices=("short", "full", "none"), default="short",
+                   help="edge labels: short (the transition's name, or its condition simplified, at most 4 lines; "
+                        "the default), full (the whole condition) or none; the full condition is always the tooltip")
+    p.add_argument("--expand", action="append", default=[], metavar="PHASE",
+                   help="list the choice points play meets inside PHASE (or a procedure drawn as a node), "
+                        "procedures included; repeatable")
+    p.add_argument("--sim", type=_count, default=0, metavar="N",
+                   help="play N games and draw each step's share of the exits from its node, and each node's visits per game")
+    p.add_argument("--agents", default=None,
+                   help="with --sim: the agents, one for all seats or one per seat (default: uniformly random choices)")
+    p.add_argument("--workers", type=_workers, default=1, metavar="W",
+                   help="with --sim: play in W processes at once (default 1); the counts do not depend on it")
+    p.add_argument("--seed", type=seed, default=0, metavar="S",
+                   help="games use seeds S, S+1, ...: a whole number from 0 to 2**63 - 1 (default 0)")
+    p.set_defaults(func=run)
+    return p
+
+
+def run(args) -> int:
+    """0 when the diagram is written; a broken rule file is reported by `vbr.cli`'s guard (1),
+    as is a usage error (2). 1 when Graphviz cannot draw it."""
+    from vbr.terminal import clean
+    from vbr.visualizer.graph import build_graph
+    from vbr.visualizer.render import RenderError, check_output, render, to_dot
     try:
         if args.output is not None:
             check_output(args.output)
@@ -45,40 +72,10 @@ def main(argv: list[str]) -> int:
             sys.stdout.write(text)  # control characters from the rule file are escaped by to_dot
         else:
             render(text, args.output)
-    except VbrError as exc:
-        print(exc.render(), file=sys.stderr)
-        return 1
     except RenderError as exc:
-        print(clean(f"vbr graph: error: {exc}"), file=sys.stderr)
+        print(clean(f"vbr: error: {exc}"), file=sys.stderr)
         return 1
-    except UsageError as exc:
-        print(clean(f"vbr graph: error: {exc}"), file=sys.stderr)
-        return 2
     return 0
-
-
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="vbr graph", description="Draw a rule file's turn flow.")
-    p.add_argument("file", help="a .vbr rule file, or a bundled rule file's name")
-    p.add_argument("-o", "--output", help="write OUT.svg, .png or .pdf (drawn by Graphviz) or .dot; "
-                                          "without it, DOT text goes to stdout")
-    p.add_argument("--option", action="append", default=[], metavar="NAME[=VALUE]",
-                   help="set a rule option (NAME alone means true); repeatable")
-    p.add_argument("--labels", choices=LABELS, default="short",
-                   help="edge labels: short (the transition's name, or its condition simplified, at most 4 lines; "
-                        "the default), full (the whole condition) or none; the full condition is always the tooltip")
-    p.add_argument("--expand", action="append", default=[], metavar="PHASE",
-                   help="list the choice points play meets inside PHASE (or a procedure drawn as a node), "
-                        "procedures included; repeatable")
-    p.add_argument("--sim", type=_count, default=0, metavar="N",
-                   help="play N games and draw each step's share of the exits from its node, and each node's visits per game")
-    p.add_argument("--agents", default=None,
-                   help="with --sim: the agents, one for all seats or one per seat (default: uniformly random choices)")
-    p.add_argument("--workers", type=_workers, default=1, metavar="W",
-                   help="with --sim: play in W processes at once (default 1); the counts do not depend on it")
-    p.add_argument("--seed", type=seed, default=0, metavar="S",
-                   help="games use seeds S, S+1, ...: a whole number from 0 to 2**63 - 1 (default 0)")
-    return p
 
 
 def _workers(text: str) -> int:
@@ -118,27 +115,20 @@ def _count(text: str) -> int:
     return n
 
 
-def parse_options(given: list[str]) -> dict[str, object]:
-    """`NAME` means true; `NAME=VALUE` stays a string, which the checker converts and checks."""
-    out: dict[str, object] = {}
-    for item in given:
-        name, eq, value = item.partition("=")
-        if not name.strip():
-            raise UsageError(f"--option {item!r}: expected NAME or NAME=VALUE")
-        out[name.strip()] = value.strip() if eq else True
-    return out
-
-
 def load_graph(path: str, options: dict[str, object], fold: bool = False) -> tuple[Game, Model, nx.DiGraph]:
     """Load and fully check the rules (a broken file is reported, not drawn), then graph them for
     drawing: procedures that jump as nodes of their own, and with `fold`, what the options rule
     out left out."""
+    import vbr
+    from vbr.checker import build_model
+    from vbr.visualizer.graph import build_graph
     game = vbr.load(path, options)
     model = build_model(game.rules, options)
     return game, model, build_graph(model, procs=True, fold=fold)
 
 
 def _warn(model: Model, graph: nx.DiGraph) -> None:
+    from vbr.visualizer.findings import findings
     for d in findings(model):
         print(d.render(model.rules.sources), file=sys.stderr)
 
@@ -183,6 +173,7 @@ def _play_range(game: Game, seed: int, agents: list[str] | None, start: int, sto
 
 def play_agents(game: Game, seed: int, agents: list[str]) -> Overlay:
     from vbr.play import play_game
+    from vbr.visualizer.graph import END
     state = play_game(game, seed, agents, trace=True).state
     trace = dict(state.trace)
     trace[(state.phase, END)] = trace.get((state.phase, END), 0) + 1
@@ -190,6 +181,10 @@ def play_agents(game: Game, seed: int, agents: list[str]) -> Overlay:
 
 
 def play_random(game: Game, seed: int) -> Overlay:
+    import random
+
+    from vbr.errors import Span, VbrRuntimeError
+    from vbr.visualizer.graph import END
     state = game.new_state(seed, trace=True)
     rng = random.Random(seed)
     while not state.is_terminal():

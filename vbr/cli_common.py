@@ -1,0 +1,93 @@
+"""What every `vbr` command parses and says alike, below all of them: `--seed`, `--option`, an
+output file checked before the work, an OSError in words, and vbr's version.
+
+`vbr.cli` builds the one parser and each command module (vbr/*/command.py) adds its own
+subcommand to it; they all take these from here, and this module imports no command.
+"""
+from __future__ import annotations
+
+import argparse
+import errno
+from pathlib import Path
+
+from vbr.errors import UsageError
+
+SEED_MAX = 2**63 - 1
+
+
+def seed(text: str) -> int:
+    """A `--seed`: a whole number from 0 to 2**63 - 1 (larger ones would be cut down silently)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= n <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"{n} is not a seed: seeds run from 0 to {SEED_MAX} (2**63 - 1)")
+    return n
+
+
+def parse_options(items: list[str] | None) -> dict[str, object]:
+    """`--option` values: `NAME` alone means true; `NAME=VALUE` keeps VALUE as a string (the
+    checker converts it to the option's type and checks it). Spaces around the name and the value
+    are dropped."""
+    out: dict[str, object] = {}
+    for item in items or []:
+        name, eq, value = item.partition("=")
+        if not name.strip():
+            raise UsageError(f"--option {item!r}: expected NAME or NAME=VALUE")
+        out[name.strip()] = value.strip() if eq else True
+    return out
+
+
+_REASONS = {errno.ENOENT: "no such file", errno.EISDIR: "is a directory", errno.ENOTDIR: "a part of the path is not a folder",
+            errno.EACCES: "permission denied", errno.EPERM: "permission denied", errno.ENOSPC: "no space left on the device",
+            errno.EROFS: "read-only file system"}
+
+
+def file_error(exc: OSError, verb: str = "") -> str:
+    """An OSError in words: `cannot read game.jsonl: no such file`, not `[Errno 2] ...`."""
+    reason = _REASONS.get(exc.errno) or (exc.strerror or str(exc)).lower()
+    if exc.filename is None:
+        return reason
+    return f"cannot {verb or 'open'} {exc.filename}: {reason}"
+
+
+def check_writable(path: str | Path, flag: str) -> None:
+    """Before the work: `path` can be written (its folder exists, and a file there can be opened
+    for writing), else a UsageError naming `flag`. Finding out after a game that its log cannot
+    be written wastes the game. A file that did not exist is not left behind."""
+    p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"{flag} {path}: is a directory")
+    if not p.parent.is_dir():
+        raise UsageError(f"{flag} {path}: the folder {p.parent} does not exist")
+    existed = p.exists()
+    try:
+        with open(p, "a", encoding="utf-8"):  # try it: permission bits do not tell root or read-only mounts apart
+            pass
+    except OSError as exc:
+        raise UsageError(f"{flag}: {file_error(exc, 'write')}") from None
+    if not existed:
+        p.unlink()
+
+
+def version() -> str:
+    """The installed vbr's version, or the checkout's when vbr was never installed."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+    try:
+        return installed("vbr")
+    except PackageNotFoundError:
+        import vbr
+        return vbr.__version__
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, but a help text's own line breaks are kept (the agents' list)."""
+
+    def _split_lines(self, text, width):
+        lines = []
+        for part in text.splitlines():
+            indent = part[:len(part) - len(part.lstrip())]
+            lines += [indent + line for line in super()._split_lines(part, width - len(indent))] or [""]
+        return lines
