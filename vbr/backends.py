@@ -6,22 +6,10 @@ same trials on every backend and for any number of workers.
 """
 from __future__ import annotations
 
-import os
-from collections import deque
 from typing import Iterable, Iterator
 
 from vbr.errors import UsageError
-from vbr.sim import RunSpec, game_for, play_range
-
-MAX_WORKERS = 256
-
-
-def check_workers(workers: int) -> int:
-    if workers < 1:
-        raise UsageError(f"--workers must be at least 1, not {workers}")
-    if workers > MAX_WORKERS:
-        raise UsageError(f"--workers must be at most {MAX_WORKERS} (this machine has {os.cpu_count()} cores), not {workers}")
-    return workers
+from vbr.sim import RunSpec, check_workers, game_for, play_range
 
 
 class LocalBackend:
@@ -48,17 +36,6 @@ class LocalBackend:
 
         from vbr.worker_pool import map_in_order
         yield from map_in_order(multiprocessing.get_context("spawn"), self.workers, spec, chunks)
-
-
-def in_order(submit, chunks: Iterable, window: int, wait) -> Iterator:
-    """Keep `window` chunks in flight and hand back their results in the order they were sent."""
-    pending: deque = deque()
-    for chunk in chunks:
-        pending.append(submit(chunk))
-        if len(pending) >= window:
-            yield wait(pending.popleft())
-    while pending:
-        yield wait(pending.popleft())
 
 
 def make_backend(name: str, workers: int | None, address: str | None = None):

@@ -34,9 +34,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from vbr.backends import check_workers, in_order
 from vbr.errors import UsageError
-from vbr.sim import GameFailed, RunSpec, game_for, play_range
+from vbr.sim import GameFailed, RunSpec, check_workers, game_for, in_order, play_range
 
 NEEDS_RAY = "the ray backend needs Ray: pip install 'vbr[ray]'"
 CONNECT_TIMEOUT = 5.0  # seconds a cluster's address has to answer before the run gives up

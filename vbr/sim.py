@@ -8,13 +8,18 @@ of workers.
 """
 from __future__ import annotations
 
+import os
 import time
+from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from vbr import stop_signals
 from vbr.analysis.trial import Trial
+from vbr.errors import UsageError
 from vbr.interpreter import rng as R
+
+MAX_WORKERS = 256
 
 _GAMES: dict = {}  # per process: compiled games by (path, options), loaded once
 
@@ -90,6 +95,27 @@ def _rebuild_failure(index, seed, text, located):
     return f
 
 
+def check_workers(workers: int) -> int:
+    """`workers` if it is a number of processes a run may use (1 to MAX_WORKERS), else a UsageError."""
+    if workers < 1:
+        raise UsageError(f"--workers must be at least 1, not {workers}")
+    if workers > MAX_WORKERS:
+        raise UsageError(f"--workers must be at most {MAX_WORKERS} (this machine has {os.cpu_count()} cores), not {workers}")
+    return workers
+
+
+def in_order(submit, chunks: Iterable, window: int, wait) -> Iterator:
+    """Keep `window` chunks in flight and hand back their results in the order they were sent:
+    what every backend does with the chunks of a run."""
+    pending: deque = deque()
+    for chunk in chunks:
+        pending.append(submit(chunk))
+        if len(pending) >= window:
+            yield wait(pending.popleft())
+    while pending:
+        yield wait(pending.popleft())
+
+
 def chunk_ranges(n: int, workers: int) -> Iterator[tuple[int, int]]:
     """Chunks small enough to balance the workers and to show progress, big enough to keep the
     cost of shipping them small."""
@@ -117,12 +143,11 @@ class RunResult:
         return round(len(self.trials) / self.seconds, 1) if self.seconds > 0 else None
 
 
-def run(spec: RunSpec, backend=None, progress: Callable[[int, int], None] | None = None,
+def run(spec: RunSpec, backend, progress: Callable[[int, int], None] | None = None,
         sink: Callable[[list[Trial]], None] | None = None) -> RunResult:
-    """Play a whole run. Ctrl-C (or SIGTERM, SIGHUP) stops it between chunks: the games finished
-    so far are kept and the result says it was interrupted, so callers can still write them out."""
-    from vbr.backends import LocalBackend
-    backend = backend or LocalBackend(1)
+    """Play a whole run on `backend` (vbr.backends: `LocalBackend(1)` plays it in this process).
+    Ctrl-C (or SIGTERM, SIGHUP) stops it between chunks: the games finished so far are kept and the
+    result says it was interrupted, so callers can still write them out."""
     result = RunResult(spec)
     loading = time.perf_counter()
     backend.prepare(spec)

@@ -56,7 +56,7 @@ def check_output(path: str) -> Path:
 
 def run(args) -> int:
     from vbr.analysis.commands import check_count
-    from vbr.backends import check_workers
+    from vbr.sim import check_workers
     from vbr.html_report.build import build_report
     out = check_output(args.output)
     check_count(args.n)

@@ -79,7 +79,7 @@ def run(args) -> int:
 
 
 def _workers(text: str) -> int:
-    from vbr.backends import MAX_WORKERS
+    from vbr.sim import MAX_WORKERS
     n = int(text)
     if not 1 <= n <= MAX_WORKERS:
         raise argparse.ArgumentTypeError(f"{n}: give from 1 to {MAX_WORKERS} workers")
