@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from vbr.source_files import quotable_text
 from vbr.terminal import clean, clean_line
 
 
@@ -84,20 +85,7 @@ def _source_text(file: str, sources: dict[str, str] | None) -> str | None:
     some other file never shows a line of it."""
     if sources and file in sources:
         return sources[file]
-    if file in _READING:  # the file's own read failed: its error is being rendered
-        return None
-    from vbr.loader import is_rule_text, read_source  # here: the loader itself raises these errors
-    _READING.add(file)
-    try:
-        text = read_source(Path(file))
-        return text if is_rule_text(Path(file), text) else None
-    except (VbrError, OSError, UnicodeDecodeError):
-        return None
-    finally:
-        _READING.discard(file)
-
-
-_READING: set[str] = set()
+    return quotable_text(Path(file))
 
 
 class VbrError(Exception):

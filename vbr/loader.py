@@ -5,8 +5,6 @@ import difflib
 import hashlib
 import os
 import pickle
-import re
-import stat
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -14,8 +12,9 @@ from pathlib import Path
 
 from vbr.errors import Diagnostic, Span, VbrCheckError, VbrError
 from vbr.grammar import ast as A
-from vbr.grammar.parser import cache_dir, count_tokens, normalize_newlines, parse
+from vbr.grammar.parser import cache_dir, count_tokens, parse
 from vbr.limits import MAX_EXTENDS_DEPTH, MAX_FILE_BYTES, MAX_TOKENS
+from vbr.source_files import Unreadable, decode, is_rule_text, normalize_newlines, read_bytes
 
 
 def bundled_dirs() -> list[Path]:
@@ -100,49 +99,32 @@ def read_source(path: Path, span: Span | None = None) -> str:
     of at most `limits.MAX_FILE_BYTES`, in UTF-8. A byte-order mark is dropped, and line ends
     (`\\r\\n` or a lone `\\r`) become `\\n`, so positions count lines as editors do."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except FileNotFoundError:
-        raise _nowhere(path, _not_found(path), span) from None
-    except IsADirectoryError:
-        raise _nowhere(path, f"{path} is a directory, not a rule file", span) from None
-    except OSError as exc:
-        raise _nowhere(path, f"cannot read {path}: {exc.strerror}", span) from None
+        data = read_bytes(path)
+    except Unreadable as exc:
+        raise _nowhere(path, _unreadable(path, exc), span) from None
     try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise _nowhere(path, f"{path} is a directory, not a rule file", span)
-        if not stat.S_ISREG(info.st_mode):
-            raise _nowhere(path, f"{path} is not a regular file (a device, a pipe or a socket); "
-                                 "vbr reads rule files only from regular files", span)
-        if info.st_size > MAX_FILE_BYTES:
-            raise _nowhere(path, _too_big(path), span)
-        chunks, size = [], 0
-        while size <= MAX_FILE_BYTES:
-            chunk = os.read(fd, MAX_FILE_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > MAX_FILE_BYTES:  # it grew while being read
-            raise _nowhere(path, _too_big(path), span)
-        data = b"".join(chunks)
-    except OSError as exc:
-        raise _nowhere(path, f"cannot read {path}: {exc.strerror}", span) from None
-    finally:
-        os.close(fd)
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
+        text = decode(data)
     except UnicodeDecodeError as exc:
         line = normalize_newlines(data[: exc.start].decode("utf-8", "replace")).count("\n") + 1
         col = exc.start - max(data.rfind(b"\n", 0, exc.start), data.rfind(b"\r", 0, exc.start))
         raise VbrError.at(Span(file=str(path), line=line, col=col, end_line=line, end_col=col),
                           f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
-    text = normalize_newlines(text)
     if not text.strip():
         raise VbrError.at(Span(file=str(path)), "the file is empty; a rule file starts with `game \"Title\"`")
     return text
+
+
+def _unreadable(path: Path, exc: Unreadable) -> str:
+    if exc.kind == "missing":
+        return _not_found(path)
+    if exc.kind == "directory":
+        return f"{path} is a directory, not a rule file"
+    if exc.kind == "special":
+        return (f"{path} is not a regular file (a device, a pipe or a socket); "
+                "vbr reads rule files only from regular files")
+    if exc.kind == "too big":
+        return _too_big(path)
+    return f"cannot read {path}: {exc.detail}"
 
 
 def _too_big(path: Path) -> str:
@@ -319,13 +301,7 @@ def _write_ast(file: str, key: bytes, tree) -> None:
             pass
 
 
-def is_rule_text(path: Path, text: str) -> bool:
-    """Named as a rule file, or starting like one: only such a file's lines are ever shown."""
-    return path.suffix == ".vbr" or bool(_LOOKS_LIKE_VBR.match(text))
-
-
 _parsed: dict[tuple[str, str], object] = {}  # (path, text) -> AST, the last few parsed
-_LOOKS_LIKE_VBR = re.compile(r"(\s|#[^\n]*)*(game|tests)\b")
 
 
 def _key(d: A.Decl) -> str:

@@ -31,7 +31,6 @@ import sys
 import tempfile
 from contextlib import contextmanager
 from dataclasses import replace
-from pathlib import Path
 from typing import Iterable, Iterator
 
 from vbr.errors import UsageError
