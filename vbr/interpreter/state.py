@@ -507,11 +507,6 @@ class State:
         teams = {self.prog.team_of[s] for s in seats}
         return self.prog.team_of[seat] in teams
 
-    def observation_tensor(self, seat: int):
-        """What `seat` may see as a fixed-shape float32 vector (layout in docs/rl.md; needs vbr[rl])."""
-        from vbr.rl import observation_tensor
-        return observation_tensor(self, seat)
-
     def observation(self, seat: int) -> dict:
         """What `seat` may know: every var, the contents of zones it may see, the sizes of the rest."""
         prog = self.prog
