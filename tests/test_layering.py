@@ -135,3 +135,79 @@ def test_below_the_interpreter_nothing_imports_it(start):
 def test_the_signature_table_imports_nothing_from_vbr():
     path = VBR / "builtin_signatures.py"
     assert _imports(path, "vbr.builtin_signatures") == set()
+
+
+# ------------------------------------------------------------------------- no import circles
+def _import_graph() -> dict[str, set[str]]:
+    names = {".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__") for p in VBR.rglob("*.py")}
+    # a module's own packages (`import vbr` in vbr.x.y) are left out, as the project's tool
+    # (shared/tools/import_cycles.py) leaves them: a package's __init__ runs first anyway
+    return {n: {m for m in _imports(_module_file(n), n) if m in names and m != n and not n.startswith(m + ".")}
+            for n in names}
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                group = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    group.append(w)
+                    if w == v:
+                        break
+                if len(group) > 1:
+                    out.append(sorted(group))
+    return out
+
+
+def test_the_circle_finder_finds_a_circle_and_nothing_else():
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_import_circle_outside_the_interpreter():
+    """The CLI and its command modules (shared parsing in vbr/cli_common.py), the run and its
+    backends, errors and the loader, the interpreter's state and vbr.rl: each imports downwards only."""
+    outside = [c for c in _circles(_import_graph()) if not all(m.startswith("vbr.interpreter.") for m in c)]
+    assert outside == []
+
+
+@pytest.mark.parametrize("module", ["vbr.cli_common", "vbr.visualizer.command", "vbr.html_report.command",
+                                    "vbr.html_report.build", "vbr.tty_play.command", "vbr.mutation.command",
+                                    "vbr.lsp.command"])
+def test_no_command_module_imports_the_cli(module):
+    assert "vbr.cli" not in _closure(module), f"{module} reaches vbr.cli"
+
+
+def test_the_interpreter_imports_nothing_of_vbr_rl():
+    for path in (VBR / "interpreter").glob("*.py"):
+        name = "vbr.interpreter." + path.stem
+        bad = sorted(m for m in _imports(path, name) if m == "vbr.rl" or m.startswith("vbr.rl."))
+        assert not bad, f"{name} imports {bad}"
