@@ -1,7 +1,9 @@
 """Many games at once: seeds derived from one seed, so a run's games are the same whatever runs them.
 
-Game i of a run is played with `game_seed(seed, i)`, wherever it runs: one process, a pool of
-them, or a Ray cluster (`vbr.backends`). Work is cut into chunks of consecutive games; chunks are
+Game i of a run with seed S is the game `vbr run FILE --seed game_seed(S, i)` plays (`play_game`
+with that seed and the run's agents), wherever it runs: one process, a pool of them, or a Ray
+cluster (`vbr.backends`). Every command that plays many games plays these: `vbr sim`, `sweep`,
+`compare`, `graph --sim` and `report` (docs/cli.md, "Seeds"). Work is cut into chunks of consecutive games; chunks are
 made lazily (a run of a billion games holds no list of a billion indices) and their results come
 back in submission order, so the trials of a run are identical for every backend and every number
 of workers.
@@ -25,6 +27,8 @@ _GAMES: dict = {}  # per process: compiled games by (path, options), loaded once
 
 
 def game_seed(seed: int, i: int) -> int:
+    """The seed of game i of a run with seed `seed`: the game's own seed, which `vbr run --seed`
+    takes to play it again."""
     return R.derive(seed, i) & 0x7FFFFFFF
 
 
@@ -38,10 +42,20 @@ class RunSpec:
     agents: tuple
     n: int
     native: bool = False  # play through the compiled form (vbr/interpreter/native.py)
+    trace: bool = False  # also count each game's steps between phases (TracedTrial)
 
     @classmethod
-    def of(cls, path, options: dict, seed: int, agents: list[str], n: int, native: bool = False) -> "RunSpec":
-        return cls(str(path), tuple(sorted(options.items())), seed, tuple(agents), n, native)
+    def of(cls, path, options: dict, seed: int, agents: list[str], n: int, native: bool = False,
+           trace: bool = False) -> "RunSpec":
+        return cls(str(path), tuple(sorted(options.items())), seed, tuple(agents), n, native, trace)
+
+
+@dataclass
+class TracedTrial(Trial):
+    """A game of a traced run: its Trial, and the steps between phases it took."""
+
+    steps: dict = field(default_factory=dict)  # {(from phase, to phase): count}; from "" at the start
+    last_phase: str = ""  # the phase the game ended in
 
 
 def game_for(path: str, options: tuple, native: bool = False):
@@ -62,11 +76,11 @@ def play_range(spec: RunSpec, start: int, stop: int) -> list[Trial]:
     for i in range(start, stop):
         s = game_seed(spec.seed, i)
         try:
-            r = play_game(game, s, agents)
+            r = play_game(game, s, agents, trace=spec.trace)
         except Exception as exc:
             raise GameFailed(i, s, exc) from None
-        out.append(Trial(i, s, agents, n_sides, r.winner, r.points, r.choices, r.forced, r.options,
-                         r.first_side, r.score_track))
+        fields = (i, s, agents, n_sides, r.winner, r.points, r.choices, r.forced, r.options, r.first_side, r.score_track)
+        out.append(TracedTrial(*fields, dict(r.state.trace), r.state.phase) if spec.trace else Trial(*fields))
     return out
 
 

@@ -22,13 +22,13 @@ def esc(value) -> str:
 def build_report(file, options: dict, n: int = 200, agents: str = "random", seed: int = 0, workers: int = 1,
                  labels: str = "short", expand=()) -> str:
     from vbr.play import parse_agents
-    from vbr.visualizer.command import check_expand, expand_names, load_graph, simulate
+    from vbr.visualizer.command import check_expand, expand_names, load_graph, overlay_of
     from vbr.visualizer.findings import findings
     game, model, graph = load_graph(file, options, fold=True)
     check_expand(graph, list(expand))
     agent_list = parse_agents(agents, game.seats)
     stats, trials = _simulation(game, n, seed, agent_list, workers)
-    overlay = simulate(game, n, seed, agent_list, workers)
+    overlay = overlay_of(trials)  # the diagram's counts come from the games of the metrics
     files = list(model.rules.sources)
     anchors = {f: f"src{i}" for i, f in enumerate(files)}
     links = {}
@@ -56,7 +56,7 @@ def _simulation(game, n: int, seed: int, agents: list[str], workers: int):
     from vbr.backends import LocalBackend
     from vbr.sim import RunSpec, run
     backend = LocalBackend(workers)
-    result = run(RunSpec.of(game.path, game.options, seed, agents, n), backend)
+    result = run(RunSpec.of(game.path, game.options, seed, agents, n, trace=True), backend)
     return summary(Variant(game, options_text(game.program.options)), result, backend, agents), result.trials
 
 

@@ -12,7 +12,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from vbr.cli_common import SEED_MAX, parse_options, seed
+from vbr.cli_common import parse_options, seed
 from vbr.errors import UsageError
 
 if TYPE_CHECKING:
@@ -44,7 +44,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--workers", type=_workers, default=1, metavar="W",
                    help="with --sim: play in W processes at once (default 1); the counts do not depend on it")
     p.add_argument("--seed", type=seed, default=0, metavar="S",
-                   help="games use seeds S, S+1, ...: a whole number from 0 to 2**63 - 1 (default 0)")
+                   help="with --sim: the run's seed, as for `vbr sim`: the same games `vbr sim --seed S` plays "
+                        "(a whole number from 0 to 2**63 - 1, default 0)")
     p.set_defaults(func=run)
     return p
 
@@ -58,8 +59,6 @@ def run(args) -> int:
     try:
         if args.output is not None:
             check_output(args.output)
-        if args.sim and args.seed + args.sim - 1 > SEED_MAX:
-            raise UsageError(f"--seed {args.seed} --sim {args.sim}: the last game's seed would pass {SEED_MAX} (2**63 - 1)")
         options = parse_options(args.option)
         game, model, graph = load_graph(args.file, options, fold=bool(args.option or args.sim))
         _warn(model, build_graph(model))
@@ -134,65 +133,25 @@ def _warn(model: Model, graph: nx.DiGraph) -> None:
 
 
 def simulate(game: Game, n: int, seed: int = 0, agents: list[str] | None = None, workers: int = 1) -> Overlay:
-    """The summed phase-to-phase counts of n games (seeds seed, seed+1, ...), each game's last
-    phase counted once more as the step to "game over". Without agents every choice is uniformly
-    random; with them, they play. With workers > 1 the games are shared among processes; the
-    counts are the same."""
-    chunks = [(start, min(n, start + 50)) for start in range(0, n, 50)]
-    if workers > 1 and len(chunks) > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-        opts = tuple(sorted(game.options.items())) if hasattr(game, "options") else ()
-        from vbr import stop_signals
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                 initializer=stop_signals.in_a_worker) as ex:
-            parts = list(ex.map(_play_chunk, [(str(game.path), opts, seed, agents, a, b) for a, b in chunks]))
-    else:
-        parts = [_play_range(game, seed, agents, a, b) for a, b in chunks]
-    total: Overlay = {}
-    for part in parts:
-        for key, count in part.items():
-            total[key] = total.get(key, 0) + count
-    return total
+    """The summed steps between phases of the n games of a run with `seed`: the games `vbr sim`
+    plays (game i is `vbr run --seed game_seed(seed, i)`), with `agents`, or `random` in every
+    seat. With workers > 1 the games are shared among processes; the counts are the same."""
+    from vbr.backends import LocalBackend
+    from vbr.sim import RunSpec, run
+    spec = RunSpec.of(game.path, game.options, seed, agents or ["random"] * game.seats, n, trace=True)
+    result = run(spec, LocalBackend(workers))
+    if result.interrupted:
+        raise KeyboardInterrupt
+    return overlay_of(result.trials)
 
 
-def _play_chunk(job) -> Overlay:
-    path, options, seed, agents, start, stop = job
-    from vbr.sim import game_for
-    return _play_range(game_for(path, options), seed, agents, start, stop)
-
-
-def _play_range(game: Game, seed: int, agents: list[str] | None, start: int, stop: int) -> Overlay:
-    total: Overlay = {}
-    for i in range(start, stop):
-        trace = play_random(game, seed + i) if agents is None else play_agents(game, seed + i, agents)
-        for key, count in trace.items():
-            total[key] = total.get(key, 0) + count
-    return total
-
-
-def play_agents(game: Game, seed: int, agents: list[str]) -> Overlay:
-    from vbr.play import play_game
+def overlay_of(trials) -> Overlay:
+    """The steps of a traced run's games (`vbr.sim.TracedTrial`) summed, each game's last phase
+    counted once more as the step to "game over"."""
     from vbr.visualizer.graph import END
-    state = play_game(game, seed, agents, trace=True).state
-    trace = dict(state.trace)
-    trace[(state.phase, END)] = trace.get((state.phase, END), 0) + 1
-    return trace
-
-
-def play_random(game: Game, seed: int) -> Overlay:
-    import random
-
-    from vbr.errors import Span, VbrRuntimeError
-    from vbr.visualizer.graph import END
-    state = game.new_state(seed, trace=True)
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        actions = state.legal_actions()
-        if not actions:
-            raise VbrRuntimeError.at(Span(file=str(game.path)), f"seed {seed}: play stopped in phase "
-                                     f"`{state.phase}` with nothing to choose and no end")
-        state.apply_index(rng.randrange(len(actions)))
-    trace = dict(state.trace)
-    trace[(state.phase, END)] = trace.get((state.phase, END), 0) + 1
-    return trace
+    total: Overlay = {}
+    for t in trials:
+        for key, count in t.steps.items():
+            total[key] = total.get(key, 0) + count
+        total[(t.last_phase, END)] = total.get((t.last_phase, END), 0) + 1
+    return total
