@@ -151,6 +151,50 @@ def test_fmt_check_gives_a_verdict_for_each_file(tmp_path, capsys):
     assert run(capsys, "fmt", "--check", str(good), str(good))[0] == 0
 
 
+CANONICAL = 'game "x"\nstart p\n# the only phase\nphase p {\n  goto p\n}\n'  # MESSY as docs/cli.md formats
+
+
+def test_fmt_write_rewrites_each_file_not_in_canonical_form_in_place(tmp_path, capsys):
+    messy, good = tmp_path / "messy.vbr", tmp_path / "good.vbr"
+    messy.write_text(MESSY)
+    messy.chmod(0o640)
+    good.write_text(CANONICAL)
+    before = good.stat()
+    code, out, err = run(capsys, "fmt", "-w", str(messy), str(good))
+    assert (code, err) == (0, "")
+    assert out == f"{messy}: rewritten in canonical form\n{good}: canonical\n"
+    assert messy.read_text() == CANONICAL and run(capsys, "fmt", str(messy))[1] == CANONICAL
+    assert messy.stat().st_mode & 0o777 == 0o640  # its own permissions kept
+    assert good.stat().st_mtime_ns == before.st_mtime_ns and good.stat().st_ino == before.st_ino  # not touched
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["good.vbr", "messy.vbr"]  # no temporary file left
+
+
+def test_fmt_write_through_a_link_rewrites_the_file_and_keeps_the_link(tmp_path, capsys):
+    real, link = tmp_path / "real.vbr", tmp_path / "link.vbr"
+    real.write_text(MESSY)
+    link.symlink_to(real)
+    assert run(capsys, "fmt", "--write", str(link))[0] == 0
+    assert link.is_symlink() and real.read_text() == CANONICAL
+
+
+def test_fmt_write_leaves_a_file_that_does_not_parse_and_does_the_others(tmp_path, capsys):
+    broken, messy = tmp_path / "broken.vbr", tmp_path / "messy.vbr"
+    broken.write_text('game "x"\nstart p\nphase p { goto }\n')
+    messy.write_text(MESSY)
+    code, out, err = run(capsys, "fmt", "-w", str(broken), str(messy))
+    assert code == 1 and f"{broken}:3:" in err
+    assert broken.read_text() == 'game "x"\nstart p\nphase p { goto }\n'
+    assert messy.read_text() == CANONICAL
+
+
+def test_fmt_write_and_check_together_are_a_usage_error(tmp_path, capsys):
+    messy = tmp_path / "messy.vbr"
+    messy.write_text(MESSY)
+    code, _, err = run(capsys, "fmt", "-w", "--check", str(messy))
+    assert code == 2 and "not allowed with argument" in err
+    assert messy.read_text() == MESSY
+
+
 def test_fmt_prints_each_file_in_turn(tmp_path, capsys):
     a, b = tmp_path / "a.vbr", tmp_path / "b.vbr"
     a.write_text(MESSY)

@@ -13,7 +13,9 @@ import tempfile
 from pathlib import Path
 
 
-def write_atomic(path: Path, data: str | bytes) -> None:
+def write_atomic(path: Path, data: str | bytes, mode: int | None = None) -> None:
+    """`data` as the whole of `path`, or `path` as it was. The new file's permissions are `mode`
+    (a file rewritten in place keeps its own), else what a plain `open()` gives."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
@@ -23,7 +25,7 @@ def write_atomic(path: Path, data: str | bytes) -> None:
         else:
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
                 f.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, 0o666 & ~_umask() if mode is None else mode)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

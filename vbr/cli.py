@@ -188,10 +188,14 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--trace", action="store_true", help="print the events between the steps of each failing scenario")
     t.set_defaults(func=cmd_test)
 
-    f = sub.add_parser("fmt", help="print files in canonical form")
+    f = sub.add_parser("fmt", help="print files in canonical form, or rewrite them in it (-w)")
     f.add_argument("files", nargs="+", metavar="FILE")
-    f.add_argument("--check", action="store_true",
-                   help="print only a verdict for each file; exit 1 if any is not in canonical form")
+    mode = f.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true",
+                      help="print only a verdict for each file; exit 1 if any is not in canonical form")
+    mode.add_argument("-w", "--write", action="store_true",
+                      help="rewrite each file not in canonical form in place (whole or not at all) and say so; "
+                           "not `vbr fmt f.vbr > f.vbr`, which empties f.vbr before vbr reads it")
     f.set_defaults(func=cmd_fmt)
 
     tr = sub.add_parser("trace", help="book passage → rule-file lines → scenario tests, as a Markdown table")
@@ -388,7 +392,9 @@ def _strict_flow(scenarios: Path) -> None:
 
 
 def cmd_fmt(args) -> int:
-    """Each file in canonical form, one after another; with --check, a verdict for each."""
+    """Each file in canonical form, one after another; with --check, a verdict for each; with
+    --write, each file not in canonical form rewritten in place. A file that does not parse is
+    reported and left as it is; the others are still done."""
     from vbr.grammar.printer import program
     from vbr.loader import parse_file, resolve
     failed = 0
@@ -402,14 +408,37 @@ def cmd_fmt(args) -> int:
             continue
         text = program(tree)
         if args.check:
-            if text != source:
-                print(clean(f"{path}: not in canonical form"), file=sys.stderr)
-                failed += 1
-            else:
-                print(clean(f"{path}: canonical"))
+            failed += _fmt_verdict(path, text == source)
+        elif args.write:
+            failed += _fmt_rewrite(path, text, source)
         else:
             sys.stdout.write(clean(text))
     return 1 if failed else 0
+
+
+def _fmt_verdict(path: Path, canonical: bool) -> int:
+    if canonical:
+        print(clean(f"{path}: canonical"))
+        return 0
+    print(clean(f"{path}: not in canonical form"), file=sys.stderr)
+    return 1
+
+
+def _fmt_rewrite(path: Path, text: str, source: str) -> int:
+    """`path` rewritten whole in canonical form, keeping its permissions (through a symbolic link,
+    the file it leads to is rewritten and the link stays); 1 if it cannot be written."""
+    from vbr.atomic_file import write_atomic
+    if text == source:
+        print(clean(f"{path}: canonical"))
+        return 0
+    target = path.resolve()
+    try:
+        write_atomic(target, text, mode=target.stat().st_mode & 0o7777)
+    except OSError as exc:
+        print(clean(f"vbr: error: {file_error(OSError(exc.errno, exc.strerror, str(path)), 'write')}"), file=sys.stderr)
+        return 1
+    print(clean(f"{path}: rewritten in canonical form"))
+    return 0
 
 
 def cmd_trace(args) -> int:
