@@ -143,6 +143,28 @@ def test_a_log_cut_short_is_reported_where_it_ends(tmp_path):
         r.message
 
 
+def test_replay_of_a_game_left_early_says_it_was_left(tmp_path, capsys):
+    from vbr.cli import main
+    rules = tmp_path / "g.vbr"
+    rules.write_text(ALIKE, encoding="utf-8")
+    game = load(rules)
+    st = game.new_state(5, record=True)
+    st.apply_index(0)  # seat 0 chooses x; seat 1's choice of y never comes
+    log = tmp_path / "g.jsonl"
+    write_log(log, header(game, 5, ["random"] * game.seats), st.log)
+    assert main(["replay", str(log)]) == 0
+    n = len(lines(log)) - 1  # the events after the header
+    assert capsys.readouterr().out == (f"{log}: reproduces exactly ({n} events, "
+                                       "the game was left unfinished, seat 1 to choose)\n")
+
+
+def test_replay_of_a_finished_game_names_its_result(tmp_path, capsys):
+    from vbr.cli import main
+    log = play(tmp_path, ALIKE, [0, 0])
+    assert main(["replay", str(log)]) == 0
+    assert capsys.readouterr().out == f"{log}: reproduces exactly ({len(lines(log)) - 1} events, draw)\n"
+
+
 def test_an_empty_log_is_reported(tmp_path):
     log = tmp_path / "g.jsonl"
     log.write_text("")

@@ -172,7 +172,16 @@ def _replay(path: Path) -> ReplayResult:
                              f"is not legal on replay: seat {p.seat} is offered {offered}")
         state.apply_index(i)
     _same(produced, logged, done, len(logged))
-    return ReplayResult(True, f"{path}: reproduces exactly ({len(logged)} events, {state.outcome()})", state.outcome())
+    return ReplayResult(True, f"{path}: reproduces exactly ({len(logged)} events, {_how_it_ended(state)})", state.outcome())
+
+
+def _how_it_ended(state) -> str:
+    """The game's result (`seat 0 wins`), or, for a game left before its end, that it was."""
+    if state.outcome() is not None:
+        return str(state.outcome())
+    if state.pending is not None:
+        return f"the game was left unfinished, seat {state.pending.seat} to choose"
+    return "the game was left unfinished"
 
 
 def _same(produced: list, logged: list, start: int, upto: int) -> int:
