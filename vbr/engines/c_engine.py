@@ -20,11 +20,14 @@ import tempfile
 from pathlib import Path
 
 from vbr.engines.c_source import c_source
+from vbr.engines.python_runtime import EngineFault
 from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
 from vbr.ir.layout import CHOICE, Header as H
 
-COMPILER_FLAGS = ["-O2", "-shared", "-fPIC", "-fno-strict-aliasing", "-w"]
+# -ffp-contract=off: no fused multiply-adds, so the search's doubles are Python's, bit for bit
+COMPILER_FLAGS = ["-O2", "-shared", "-fPIC", "-fno-strict-aliasing", "-ffp-contract=off", "-w"]
+LINK_FLAGS = ["-lm"]  # after the source: the search's log, sqrt and tanh
 BUILD_TIMEOUT = 300  # seconds a compile may take before it counts as failed
 
 
@@ -68,7 +71,8 @@ def _trusted(path: Path, folder: bool = False) -> None:
 def build_library(source: str, note=None) -> Path:
     """The compiled library of `source`, from the cache or built now (`note` hears of a build)."""
     cc = compiler()
-    digest = hashlib.sha256((compiler_version(cc) + "\0" + " ".join(COMPILER_FLAGS) + "\0" + source).encode()).hexdigest()
+    flags = " ".join(COMPILER_FLAGS + LINK_FLAGS)
+    digest = hashlib.sha256((compiler_version(cc) + "\0" + flags + "\0" + source).encode()).hexdigest()
     folder = cache_dir()
     lib = folder / f"vbr-{digest[:32]}.so"
     sums = folder / f"vbr-{digest[:32]}.sha256"
@@ -83,8 +87,8 @@ def build_library(source: str, note=None) -> Path:
             src.write_text(source)
             out = Path(tmp) / "engine.so"
             try:
-                done = subprocess.run([cc, *COMPILER_FLAGS, "-o", str(out), str(src)], capture_output=True, text=True,
-                                      timeout=BUILD_TIMEOUT)
+                done = subprocess.run([cc, *COMPILER_FLAGS, "-o", str(out), str(src), *LINK_FLAGS], capture_output=True,
+                                      text=True, timeout=BUILD_TIMEOUT)
             except subprocess.TimeoutExpired:
                 raise CEngineUnavailable(f"the C compiler took more than {BUILD_TIMEOUT} s") from None
             if done.returncode != 0:
@@ -118,6 +122,11 @@ class CEngine:
             fn.argtypes, fn.restype = args, ctypes.c_int
         self.lib.vbr_play_many.argtypes = [ctypes.POINTER(U), ctypes.POINTER(U), W, P, P, P, P]
         self.lib.vbr_play_many.restype = None
+        self.lib.vbr_determinize.argtypes, self.lib.vbr_determinize.restype = [P, P, W, U], ctypes.c_int
+        self.lib.vbr_mcts.argtypes, self.lib.vbr_mcts.restype = [P, W, W, ctypes.c_double, W, U], W
+        self.lib.vbr_mcts_visits.argtypes = [P, W, W, ctypes.c_double, W, U, P]
+        self.lib.vbr_mcts_visits.restype = W
+        self.lib.vbr_search_fault.argtypes, self.lib.vbr_search_fault.restype = [P], None
         self.words = self.layout.words
         self.array = W * self.words
 
@@ -150,3 +159,40 @@ class CEngine:
         winners, statuses, choices = (W * n)(), (W * n)(), (W * n)()
         self.lib.vbr_play_many(s, a, n, self.array(), winners, statuses, choices)
         return list(winners), list(statuses), list(choices)
+
+    def determinize(self, S, seat: int, seed: int):
+        """A copy of S with what `seat` cannot see dealt anew (python_search.determinize, in C)."""
+        out = self.array()
+        if not 0 <= seat < self.program.seats:
+            raise ValueError(f"no seat {seat}: the game has {self.program.seats}")
+        if self.lib.vbr_determinize(S, out, seat, seed & R.MASK):
+            raise MemoryError("the C engine could not allocate the determinization's scratch")
+        return out
+
+    def mcts(self, S, seat: int, iterations: int, c: float, depth: int, seed: int) -> int:
+        """The option SO-ISMCTS picks for `seat` at S's pending choice (python_search.mcts_choice, in C).
+        A fault in an imagined world raises EngineFault with its message and arguments."""
+        self._search_arguments(S, seat)
+        return self._searched(self.lib.vbr_mcts(S, seat, iterations, c, depth, seed & R.MASK))
+
+    def mcts_visits(self, S, seat: int, iterations: int, c: float, depth: int, seed: int) -> tuple[int, list[int]]:
+        """python_search.mcts_visits in C: (the option, the root's visits per option)."""
+        self._search_arguments(S, seat)
+        visits = (ctypes.c_int64 * max(1, S[H.NOPTS]))()
+        answer = self._searched(self.lib.vbr_mcts_visits(S, seat, iterations, c, depth, seed & R.MASK, visits))
+        return answer, list(visits)[:S[H.NOPTS]]
+
+    def _search_arguments(self, S, seat: int) -> None:
+        if S[H.STATUS] != CHOICE:
+            raise ValueError("mcts needs a state waiting for a choice")
+        if not 0 <= seat < self.program.seats:
+            raise ValueError(f"no seat {seat}: the game has {self.program.seats}")
+
+    def _searched(self, answer: int) -> int:
+        if answer == -1:
+            fault = (ctypes.c_int64 * 3)()
+            self.lib.vbr_search_fault(fault)
+            raise EngineFault(*(int(x) for x in fault))
+        if answer < 0:
+            raise MemoryError("the C engine could not allocate the search's tree")
+        return answer

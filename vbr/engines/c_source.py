@@ -58,7 +58,8 @@ class _Source:
         units = [self.unit(u, unit) for u, unit in enumerate(p.units)]
         head = [runtime(), "typedef void UnitFn(W *S, W fp, W pc);", self.constants()]
         table = f"static UnitFn *const UNITS[] = {{{', '.join(f'u{u}' for u in range(len(p.units)))}}};"
-        return "\n\n".join(head + self.defs + units + [table, self.entry_points(), self.search_constants()]) + "\n"
+        return "\n\n".join(head + self.defs + units + [table, self.entry_points(), self.search_constants(),
+                                          resources.files("vbr.engines").joinpath("c_search.h").read_text()]) + "\n"
 
     def search_constants(self) -> str:
         """What code that searches over states (c_search.h) may know of this program's layout."""

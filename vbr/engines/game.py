@@ -116,6 +116,36 @@ class State:
         s.game, s.words = self.game, copy
         return s
 
+    def determinize(self, seat: int, seed: int) -> "State":
+        """A copy in which everything `seat` cannot see is dealt anew and every random stream
+        reseeded from `seed` (vbr.engines.python_search.determinize); the same words in either engine."""
+        engine = self.game.engine
+        if hasattr(engine, "determinize"):
+            words = engine.determinize(self.words, seat, seed)
+        else:
+            from vbr.engines.python_search import determinize
+            words = determinize(engine, self.words, seat, seed)
+        s = State.__new__(State)
+        s.game, s.words = self.game, words
+        return s
+
+    def mcts(self, iterations: int = 200, c: float = 0.7, depth: int = 0, seed: int = 0) -> int:
+        """The option index information-set MCTS picks for the seat to move (python_search.mcts_choice,
+        run in C by the C engine): the same answer from either engine for the same seed."""
+        from vbr.engines.python_runtime import EngineFault
+        from vbr.engines.python_search import mcts_choice
+        engine, seat = self.game.engine, self.current_player()
+        if seat is None:
+            raise IllegalActionError("the game is over: there is no choice to search")
+        try:
+            if hasattr(engine, "mcts"):
+                return engine.mcts(self.words, seat, iterations, c, depth, seed)
+            return mcts_choice(engine, self.words, seat, iterations, c, depth, seed)
+        except EngineFault as f:  # an imagined world met a run-time error of the rules
+            p = self.game.program
+            message, span = p.messages[f.fault]
+            raise VbrRuntimeError.at(span or p.units[p.init].span, message.format(self._shown(f.a), self._shown(f.b)))
+
     def play_random(self, agent_seed: int) -> None:
         self.game.engine.play_random(self.words, agent_seed)
         self._raise_fault()

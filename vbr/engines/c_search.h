@@ -1,0 +1,312 @@
+/* Determinization and information-set Monte Carlo tree search over a program's states, in C.
+ * The same search as vbr/engines/python_search.py, whose docstring is the definition (how a world
+ * is dealt, how options are keyed, the order of the agent stream's draws): for the same state,
+ * seat, parameters and seed both give the same words and the same option. Generic code: it is
+ * compiled into every program's library after the program's search constants (L_*, TEAM_OF,
+ * ZONE_SIDE, HIDDEN_OF, SITE_OFFERS_THINGS, STREAM_KEYS, POINTS_AT, POINTS_COUNT) and calls the
+ * engine's vbr_apply. Memory: a node pool grown with realloc, freed before vbr_mcts returns.
+ *
+ *   int vbr_determinize(W *S, W *out, W seat, U seed)   0, or -2 for a seat out of range / no memory
+ *   W vbr_mcts(W *S, W seat, W iterations, double c, W depth, U seed)
+ *       the option index; -1 when an imagined world faulted (vbr_search_fault gives its message
+ *       id and arguments); -2 for a state not at a choice, a seat out of range, or no memory.
+ *   W vbr_mcts_visits(the same, W *visits)
+ *       the same search even for a single option, the root's visits per option into `visits`. */
+#include <math.h>
+
+#define VBR_DETERMINIZE_KEY 0x31e77123b7b5b9eaULL /* random_streams.key("determinize") */
+#define VBR_MCTS_KEY 0x43c6ac1ffdfca906ULL        /* random_streams.key("mcts") */
+#define VBR_LEAD_SCALE 2.0
+#define VBR_KEY_WORDS (3 + L_WIDTH)               /* the chooser's seat, the key's tag, its words */
+enum { KEY_PLAIN = 0, KEY_SEEN = 1, KEY_HIDDEN = 2, KEY_ROOT = 3 };
+
+static __thread W vbr_search_fault_words[3];
+
+void vbr_search_fault(W *out) {
+    memcpy(out, vbr_search_fault_words, sizeof vbr_search_fault_words);
+}
+
+/* --------------------------------------------------------------------------- determinization */
+
+typedef struct {
+    W *place, *zone, *pool, *items, *pool_kind, *pool_side;  /* L_THINGS words each */
+} VbrDeal;
+
+static int vbr_deal_open(VbrDeal *d) {
+    size_t n = (size_t)L_THINGS + 1;
+    W *block = malloc(6 * n * sizeof(W));
+    if (!block) return -2;
+    d->place = block; d->zone = block + n; d->pool = block + 2 * n;
+    d->items = block + 3 * n; d->pool_kind = block + 4 * n; d->pool_side = block + 5 * n;
+    return 0;
+}
+
+static void vbr_deal_close(VbrDeal *d) { free(d->place); }
+
+/* S determinized in place for `seat` (python_search.redeal). */
+static void vbr_redeal(W *S, W seat, U seed, VbrDeal *d) {
+    U st = vbr_first_state(seed, VBR_DETERMINIZE_KEY);
+    W nplaces = 0, npools = 0;
+    for (W h = 0; h < HIDDEN_OF[seat][0]; h++) {
+        W z = HIDDEN_OF[seat][1 + h], at = L_ZONES + z * L_ZONE_SIZE, side = ZONE_SIDE[z];
+        for (W w = at + 1; w <= at + S[at]; w++) {
+            W kind = S[L_KINDS + S[w]], p = 0;
+            while (p < npools && !(d->pool_kind[p] == kind && d->pool_side[p] == side)) p++;
+            if (p == npools) { d->pool_kind[p] = kind; d->pool_side[p] = side; npools++; }
+            d->place[nplaces] = w; d->zone[nplaces] = z; d->pool[nplaces] = p; nplaces++;
+        }
+    }
+    for (W p = 0; p < npools; p++) {
+        W n = 0;
+        for (W k = 0; k < nplaces; k++) if (d->pool[k] == p) d->items[n++] = S[d->place[k]];
+        for (W i = n - 1; i > 0; i--) {
+            W j = vbr_below_of(&st, i + 1), t = d->items[i];
+            d->items[i] = d->items[j]; d->items[j] = t;
+        }
+        for (W k = 0; k < nplaces; k++) {
+            if (d->pool[k] != p) continue;
+            W e = d->items[--n];  /* dealt in reverse: the first place gets the shuffle's last */
+            S[d->place[k]] = e;
+            S[L_ZONE_OF + e] = d->zone[k];
+        }
+    }
+    for (W k = 0; k < L_NSTREAMS; k++) S[L_STREAMS + k] = (W)vbr_first_state(seed, STREAM_KEYS[k]);
+}
+
+int vbr_determinize(W *S, W *out, W seat, U seed) {
+    VbrDeal d;
+    if (seat < 0 || seat >= VBR_SEATS || vbr_deal_open(&d)) return -2;
+    memcpy(out, S, (size_t)S[H_TOP] * sizeof(W));
+    vbr_redeal(out, seat, seed, &d);
+    vbr_deal_close(&d);
+    return 0;
+}
+
+/* --------------------------------------------------------------------------------- the search */
+
+typedef struct {
+    W key[VBR_KEY_WORDS];
+    W visits, available, side, first, next;  /* first child, next sibling: pool indexes, -1 none */
+    double total;
+} VbrNode;
+
+typedef struct {
+    VbrNode *nodes;
+    W *path, used, cap;
+    W *root_words, *world, *keys, *key_option, *untried, *legal;
+    char *hidden;  /* per thing: in a zone the searching seat could not see at the root */
+    VbrDeal deal;
+    U agent;
+    W seat, depth;
+    double c;
+} VbrSearch;
+
+static int vbr_search_grow(VbrSearch *s) {
+    W cap = s->cap ? 2 * s->cap : 64;
+    VbrNode *nodes = realloc(s->nodes, (size_t)cap * sizeof(VbrNode));
+    if (!nodes) return -2;
+    s->nodes = nodes;
+    W *path = realloc(s->path, (size_t)cap * sizeof(W));
+    if (!path) return -2;
+    s->path = path;
+    s->cap = cap;
+    return 0;
+}
+
+static W vbr_new_node(VbrSearch *s, W parent, const W *key, W side) {
+    if (s->used == s->cap && vbr_search_grow(s)) return -2;
+    W k = s->used++;
+    VbrNode *n = &s->nodes[k];
+    if (key) memcpy(n->key, key, sizeof n->key); else memset(n->key, 0, sizeof n->key);
+    n->visits = 0; n->available = 1; n->side = side; n->first = -1; n->total = 0.0;
+    if (parent >= 0) { n->next = s->nodes[parent].first; s->nodes[parent].first = k; }
+    else n->next = -1;
+    return k;
+}
+
+static W vbr_child(const VbrSearch *s, W node, const W *key) {
+    for (W k = s->nodes[node].first; k >= 0; k = s->nodes[k].next)
+        if (!memcmp(s->nodes[k].key, key, sizeof s->nodes[k].key)) return k;
+    return -1;
+}
+
+static void vbr_option_key(const VbrSearch *s, const W *world, W i, int root, W *key) {
+    W v = world[L_OPTIONS + i];
+    memset(key, 0, VBR_KEY_WORDS * sizeof(W));
+    key[0] = world[H_SEAT];
+    if (root) { key[1] = KEY_ROOT; key[2] = i; }
+    else if (!SITE_OFFERS_THINGS[world[H_SITE]] || v == VBR_NONE) { key[1] = KEY_PLAIN; key[2] = v; }
+    else if (s->hidden[v]) {
+        key[1] = KEY_HIDDEN; key[2] = world[L_KINDS + v];
+        memcpy(key + 3, world + L_FIELDS + v * L_WIDTH, L_WIDTH * sizeof(W));
+    } else { key[1] = KEY_SEEN; key[2] = v; }
+}
+
+/* Option i applied to the world; -1 (the fault kept) when the world faulted. */
+static int vbr_search_apply(W *world, W i) {
+    if (vbr_apply(world, i) != FAULT) return 0;
+    vbr_search_fault_words[0] = world[H_FAULT];
+    vbr_search_fault_words[1] = world[H_FAULT_A];
+    vbr_search_fault_words[2] = world[H_FAULT_B];
+    return -1;
+}
+
+static double vbr_ucb(const VbrSearch *s, const VbrNode *n) {
+    return n->total / (double)n->visits + s->c * sqrt(log((double)n->available) / (double)n->visits);
+}
+
+/* The chosen option applied to the world; its child, or a negative code. An untried key first
+ * (a draw among them when several), else the first best UCB bound among the legal ones. */
+static W vbr_choose(VbrSearch *s, W node, W *world, int root) {
+    W n = world[H_NOPTS], nk = 0, nu = 0, nl = 0;
+    for (W i = 0; i < n; i++) {
+        W *key = s->keys + nk * VBR_KEY_WORDS, j = 0;
+        vbr_option_key(s, world, i, root, key);
+        while (j < nk && memcmp(s->keys + j * VBR_KEY_WORDS, key, VBR_KEY_WORDS * sizeof(W))) j++;
+        if (j == nk) s->key_option[nk++] = i;
+    }
+    for (W j = 0; j < nk; j++) {
+        W child = vbr_child(s, node, s->keys + j * VBR_KEY_WORDS);
+        if (child < 0) s->untried[nu++] = j;
+        else { s->nodes[child].available++; s->legal[nl++] = child; s->legal[nl++] = j; }
+    }
+    W child, option;
+    if (nu) {
+        W j = s->untried[nu > 1 ? vbr_below_of(&s->agent, nu) : 0];
+        child = vbr_new_node(s, node, s->keys + j * VBR_KEY_WORDS, TEAM_OF[world[H_SEAT]]);
+        if (child < 0) return child;
+        option = s->key_option[j];
+    } else {
+        child = s->legal[0]; option = s->key_option[s->legal[1]];
+        double best = vbr_ucb(s, &s->nodes[child]);
+        for (W l = 2; l < nl; l += 2) {
+            double u = vbr_ucb(s, &s->nodes[s->legal[l]]);
+            if (u > best) { best = u; child = s->legal[l]; option = s->key_option[s->legal[l + 1]]; }
+        }
+    }
+    if (vbr_search_apply(world, option)) return -1;
+    return child;
+}
+
+/* The path's length, or a negative code. */
+static W vbr_descend(VbrSearch *s, W *world) {
+    W node = vbr_choose(s, 0, world, 1), len = 0;
+    if (node < 0) return node;
+    s->path[len++] = node;
+    while (world[H_STATUS] == CHOICE && s->nodes[node].visits) {
+        if (world[H_NOPTS] == 1) {
+            if (vbr_search_apply(world, 0)) return -1;
+            continue;
+        }
+        node = vbr_choose(s, node, world, 0);
+        if (node < 0) return node;
+        s->path[len++] = node;
+    }
+    return len;
+}
+
+static void vbr_estimate(const W *world, double *r) {
+    W lead[VBR_TEAMS];
+    int have = 0;
+    if (POINTS_AT >= 0 && POINTS_COUNT > 0) {
+        if (POINTS_COUNT == VBR_TEAMS) {
+            for (W t = 0; t < VBR_TEAMS; t++) lead[t] = world[POINTS_AT + t];
+            have = 1;
+        } else if (POINTS_COUNT == VBR_SEATS) {
+            for (W t = 0; t < VBR_TEAMS; t++) lead[t] = 0;
+            for (W s = 0; s < VBR_SEATS; s++) lead[TEAM_OF[s]] += world[POINTS_AT + s];
+            have = 1;
+        }
+    }
+    for (W t = 0; t < VBR_TEAMS; t++) {
+        if (!have) { r[t] = 0.5; continue; }
+        W best = lead[t];
+        int found = 0;
+        for (W u = 0; u < VBR_TEAMS; u++)
+            if (u != t && (!found || lead[u] > best)) { best = lead[u]; found = 1; }
+        r[t] = 0.5 + 0.5 * tanh((double)(lead[t] - best) / VBR_LEAD_SCALE);
+    }
+}
+
+static int vbr_playout(VbrSearch *s, W *world, double *r) {
+    W left = s->depth ? s->depth : -1;
+    while (world[H_STATUS] == CHOICE) {
+        if (left == 0) { vbr_estimate(world, r); return 0; }
+        left--;
+        W n = world[H_NOPTS];
+        if (vbr_search_apply(world, n > 1 ? vbr_below_of(&s->agent, n) : 0)) return -1;
+    }
+    W w = world[H_WINNER];  /* H_WINNER_TEAM: a team as a whole won, its index + 1 */
+    W team = world[H_WINNER_TEAM] ? world[H_WINNER_TEAM] - 1 : w == VBR_NONE ? -1 : TEAM_OF[w];
+    for (W t = 0; t < VBR_TEAMS; t++) r[t] = team < 0 ? 0.5 : t == team ? 1.0 : 0.0;
+    return 0;
+}
+
+static W vbr_iterate(VbrSearch *s) {
+    double r[VBR_TEAMS];
+    s->agent += VBR_GAMMA;
+    U world_seed = vbr_mix(s->agent);
+    memcpy(s->world, s->root_words, (size_t)s->root_words[H_TOP] * sizeof(W));
+    vbr_redeal(s->world, s->seat, world_seed, &s->deal);
+    W len = vbr_descend(s, s->world);
+    if (len < 0) return len;
+    if (vbr_playout(s, s->world, r)) return -1;
+    for (W k = 0; k < len; k++) {
+        VbrNode *n = &s->nodes[s->path[k]];
+        n->visits++;
+        n->total += r[n->side];
+    }
+    return 0;
+}
+
+static W vbr_most_visited(VbrSearch *s, W n, W *out) {
+    W *visits = s->untried, top = 0, nbest = 0;
+    for (W i = 0; i < n; i++) visits[i] = 0;
+    for (W k = s->nodes[0].first; k >= 0; k = s->nodes[k].next)
+        if (s->nodes[k].key[2] < n) visits[s->nodes[k].key[2]] = s->nodes[k].visits;
+    if (out) memcpy(out, visits, (size_t)n * sizeof(W));
+    for (W i = 0; i < n; i++) if (visits[i] > top) top = visits[i];
+    for (W i = 0; i < n; i++) if (visits[i] == top) s->legal[nbest++] = i;
+    return s->legal[nbest > 1 ? vbr_below_of(&s->agent, nbest) : 0];
+}
+
+static int vbr_search_open(VbrSearch *s, W *S, W seat, double c, W depth, U seed) {
+    memset(s, 0, sizeof *s);
+    s->seat = seat; s->c = c; s->depth = depth; s->root_words = S;
+    s->agent = vbr_first_state(seed, VBR_MCTS_KEY);
+    size_t opts = (size_t)L_MAX_OPTIONS + 1;
+    s->world = malloc((size_t)L_WORDS * sizeof(W));
+    s->keys = malloc(opts * VBR_KEY_WORDS * sizeof(W));
+    s->key_option = malloc(opts * sizeof(W));
+    s->untried = malloc(opts * sizeof(W));
+    s->legal = malloc(2 * opts * sizeof(W));
+    s->hidden = calloc((size_t)L_THINGS + 1, 1);
+    if (vbr_deal_open(&s->deal)) s->deal.place = NULL;
+    if (!s->world || !s->keys || !s->key_option || !s->untried || !s->legal || !s->hidden || !s->deal.place) return -2;
+    for (W h = 0; h < HIDDEN_OF[seat][0]; h++) {
+        W at = L_ZONES + HIDDEN_OF[seat][1 + h] * L_ZONE_SIZE;
+        for (W w = at + 1; w <= at + S[at]; w++) s->hidden[S[w]] = 1;
+    }
+    return vbr_new_node(s, -1, NULL, -1) < 0 ? -2 : 0;
+}
+
+static void vbr_search_close(VbrSearch *s) {
+    free(s->nodes); free(s->path); free(s->world); free(s->keys); free(s->key_option);
+    free(s->untried); free(s->legal); free(s->hidden);
+    if (s->deal.place) vbr_deal_close(&s->deal);
+}
+
+W vbr_mcts_visits(W *S, W seat, W iterations, double c, W depth, U seed, W *visits) {
+    if (S[H_STATUS] != CHOICE || seat < 0 || seat >= VBR_SEATS) return -2;
+    VbrSearch s;
+    W answer = vbr_search_open(&s, S, seat, c, depth, seed);
+    for (W it = 0; it < iterations && answer == 0; it++) answer = vbr_iterate(&s);
+    if (answer == 0) answer = vbr_most_visited(&s, S[H_NOPTS], visits);
+    vbr_search_close(&s);
+    return answer;
+}
+
+W vbr_mcts(W *S, W seat, W iterations, double c, W depth, U seed) {
+    if (S[H_STATUS] == CHOICE && S[H_NOPTS] == 1 && seat >= 0 && seat < VBR_SEATS) return 0;
+    return vbr_mcts_visits(S, seat, iterations, c, depth, seed, NULL);
+}
