@@ -12,6 +12,7 @@ import pytest
 
 from vbr.engines import python_search as PS
 from vbr.engines.game import load
+from vbr.errors import VbrRuntimeError
 from vbr.ir import random_streams as R
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -133,6 +134,35 @@ def test_the_game_api_searches_with_either_engine_alike(games):
     py, c = games["siatka"]
     a, b = py.new_state(11), c.new_state(11)
     assert a.mcts(iterations=50, seed=4) == b.mcts(iterations=50, seed=4)
+
+
+FAULT_IN_PLAY = """game "A fault in a playout"
+seats 2
+start turn
+die d6 = 1..6
+var n: int = 0
+var player: seat = 0
+phase turn {
+  choose m from [1, 2] by player as "which?"
+  let r = roll d6
+  if r == 6 {
+    n = m / (r - 6)
+  }
+  player = other(player)
+  goto turn
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_fault_in_an_imagined_world_stops_the_search_with_its_located_message(tmp_path, engine):
+    # the game never ends, so every playout goes on until a 6 is rolled and divides by zero
+    f = tmp_path / "fault.vbr"
+    f.write_text(FAULT_IN_PLAY)
+    s = load(f, {}, engine=engine).new_state(1)
+    with pytest.raises(VbrRuntimeError) as err:
+        s.mcts(iterations=50, seed=3)
+    assert err.value.span.line == 11 and "division by zero" in err.value.message
 
 
 # ---------------------------------------------------------------------------- play
