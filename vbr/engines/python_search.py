@@ -61,12 +61,16 @@ def determinize(engine, words, seat: int, seed: int):
     if not 0 <= seat < engine.program.seats:
         raise ValueError(f"no seat {seat}: the game has {engine.program.seats}")
     S = copy_words(engine, words)
-    redeal(engine.program, S, seat, seed)
+    redeal(engine.program, S, seat, seed, stream_keys(engine.program))
     return S
 
 
-def redeal(p, S, seat: int, seed: int) -> None:
-    """Determinize the state S in place."""
+def stream_keys(p) -> list[int]:
+    return [R.key(where) for where in p.streams]
+
+
+def redeal(p, S, seat: int, seed: int, keys: list[int]) -> None:
+    """Determinize the state S in place; `keys` are the program's stream keys."""
     lay = p.layout
     state = R.first_state(seed, DETERMINIZE_KEY)
     pools: dict[tuple[int, int], list[tuple[int, int]]] = {}  # (kind, side) -> its places (word, zone)
@@ -84,8 +88,8 @@ def redeal(p, S, seat: int, seed: int) -> None:
         for (w, z), e in zip(places, items):
             S[w] = e
             S[lay.zone_of + e] = z
-    for k, where in enumerate(p.streams):
-        S[lay.streams + k] = R.signed(R.first_state(seed, R.key(where)))
+    for k, key in enumerate(keys):
+        S[lay.streams + k] = R.signed(R.first_state(seed, key))
 
 
 class _Node:
@@ -125,6 +129,7 @@ class _Search:
         p = self.p = engine.program
         lay = p.layout
         self.agent = R.first_state(seed, MCTS_KEY)
+        self.streams = stream_keys(p)
         self.root = _Node(-1)
         self.hidden = {int(words[at + 1 + i]) for at in map(lay.zone, p.hidden[seat]) for i in range(words[at])}
         self.team_of = [0] * p.seats
@@ -142,7 +147,8 @@ class _Search:
 
     def iterate(self) -> None:
         self.agent, world_seed = R.next_word(self.agent)
-        world = determinize(self.engine, self.words, self.seat, world_seed)
+        world = copy_words(self.engine, self.words)
+        redeal(self.p, world, self.seat, world_seed, self.streams)
         path = self.descend(world)
         rewards = self.playout(world)
         for node in path:
