@@ -15,16 +15,17 @@ shuffled list into the places in order, pools in the order their first place was
 dealt gets its new zone. The draws come from a stream seeded by `seed` with key "determinize";
 then every random stream k of the copy restarts from `first_state(seed, key(streams[k]))`.
 
-The search is SO-ISMCTS as vbr/agents/mcts.py describes it: every iteration imagines a world,
-all worlds share one tree keyed by the choices made (open-loop over chance), a child counts how
-often it was available and UCB is `mean + c * sqrt(ln(available) / visits)`. An option's key: at
-the root, its index; elsewhere a thing by its id when it was visible to the searching seat at the
-root, a thing that was hidden then by its kind and its fields (all `width` words), any other value
-by itself; a node's children are told apart by the chooser's seat and that key. A choice with a
-single option makes no node. Rewards per team: a win 1, a loss 0, a draw 0.5; with `depth` > 0 a
+The search is SO-ISMCTS as vbr/agents/mcts.py describes it: every iteration imagines a world, all
+worlds share one tree keyed by the choices made (open-loop over chance), a child counts how often
+it was available and UCB is `mean + c * sqrt(ln(available) / visits)`, the first of equal bounds
+(in option order) taken. An option's key: at the root, its index; elsewhere a thing by its id when
+it was visible to the searching seat at the root, a thing that was hidden then by its kind and its
+fields (all `width` words), any other value by itself; a node's children are told apart by the
+chooser's seat and that key. A choice with a single option makes no node (in a playout it still
+counts towards `depth`). Rewards per team: a win 1, a loss 0, a draw 0.5; with `depth` > 0 a
 playout still running after `depth` choices is scored by each team's points lead over the best
-other team, 0.5 + 0.5 * tanh(lead / 2) (points kept per seat are summed by team; no points: a draw).
-The answer is the root's most visited option.
+other team, 0.5 + 0.5 * tanh(lead / 2) (points kept per seat are summed by team; no points: a
+draw). The answer is the root's most visited option.
 
 Every draw comes from one agent stream, `first_state(seed, key("mcts"))`, in this order:
   1. each iteration: a 64-bit word (`next_word`), the seed of that iteration's world;
@@ -32,7 +33,7 @@ Every draw comes from one agent stream, `first_state(seed, key("mcts"))`, in thi
      number picks the option to add (no draw when only one is untried);
   3. each playout choice of n > 1 options: a draw below n (a single option is taken undrawn);
   4. at the end, when several root options share the most visits: a draw below their number.
-A root choice of a single option returns 0 with no draw and no search. A child's rewards are
+`mcts_choice` at a root choice of a single option returns 0 with no draw and no search. A child's rewards are
 added in iteration order, so both languages sum the same doubles. A fault in an imagined world
 stops the search with that fault (EngineFault here; the C engine reports it the same way).
 """
