@@ -114,6 +114,27 @@ def test_sweep_table_names_each_combination(capsys):
     assert any(line.startswith("first-mover advantage") for line in text.splitlines())
 
 
+def test_sweep_table_of_six_combinations_fits_100_columns(capsys):
+    code, text, _ = run(capsys, "sweep", "siatka", "--grid", "target=5,9,15", "--grid", "abilities=false,true", "-n", 4)
+    assert code == 0
+    lines = text.splitlines()
+    assert max(map(len, lines)) <= 100
+    heads = " ".join(line for line in lines if line.startswith(" ")).split()
+    combos = [f"target={t}" for t in (5, 9, 15)] + ["abilities=false", "abilities=true"]
+    assert sorted(heads) == sorted(combos[:3] * 2 + combos[3:] * 3)  # each combination once
+    # each block of columns names every figure
+    assert sum(line.startswith("first-mover advantage") for line in lines) >= 2
+
+
+def test_sim_win_rates_of_three_sides_add_up_to_100():
+    from vbr.report import render_stats
+    stats = {"title": "T", "rules": "t.vbr", "games": 3, "seed": 0, "agents": ["random"] * 3,
+             "wins": {"0": 1, "1": 1, "2": 1}, "draws": 0, "win_rate": {"0": 0.3333, "1": 0.3333, "2": 0.3333},
+             "ci95": {s: [0.0615, 0.7923] for s in "012"}, "mean_steps": 5, "games_per_s": 1, "seconds": 3}
+    shares = [line.split(", ")[1].split("%")[0] for line in render_stats(stats).splitlines() if " wins, " in line]
+    assert shares == ["33.4", "33.3", "33.3"]  # each alone rounds to 33.3: 99.9 in all
+
+
 def test_sweep_plot_draws_each_metric_against_the_swept_option(tmp_path, capsys):
     plots = tmp_path / "p"
     assert run(capsys, "sweep", "siatka", "--grid", "target=5,9", "-n", 4, "--plot", plots)[0] == 0
@@ -158,6 +179,18 @@ def test_compare_prints_a_sentence_per_significant_change(capsys):
     lines = text.splitlines()
     start = lines.index("changed significantly (95% CI of the difference excludes 0):")
     assert any(line.strip().startswith("points per game") for line in lines[start:])
+
+
+def test_compare_out_csv_gives_each_interval_end_a_column(tmp_path, capsys):
+    out = tmp_path / "diff.csv"
+    code, _, _ = run(capsys, "compare", "siatka", "--variant-option", "target=5", "-n", 30, "--out", out)
+    assert code == 0
+    with out.open() as f:
+        rows = {r["metric"]: r for r in csv.DictReader(f)}
+    points = rows["points_mean"]
+    lo, diff, hi = float(points["diff lo"]), float(points["diff"]), float(points["diff hi"])
+    assert lo <= diff <= hi < 0 and points["significant"] == "true"
+    assert rows["win_rate_0"]["reason"] == "" and "ci95" not in points
 
 
 def test_compare_two_files(tmp_path, capsys):

@@ -363,3 +363,36 @@ def test_compare_says_why_there_is_no_interval():
     assert rows["length_mean"]["sentence"].endswith("no CI (a: too few games to measure a spread)")
     gone = {r["metric"]: r for r in M.compare([POINTLESS], [POINTLESS])}["points_mean"]
     assert gone["sentence"] == "points per game: not measured (a: no games with points)"
+
+
+# ------------------------------------------------------------------------------ digits shown
+def test_a_significant_change_of_a_share_gets_the_digits_that_show_it():
+    # 1.60 % → 1.64 %, CI 0.01..0.07 points: at one decimal both read 1.6 and the CI 0.0..0.1
+    assert M.sentence("forced choices", "share", 0.0160, 0.0164, (0.0001, 0.0007)) == (
+        "forced choices 1.60 % \u2192 1.64 %, +0.04 percentage points, CI 0.01..0.07")
+
+
+def test_a_significant_change_of_a_mean_gets_the_digits_that_show_it():
+    # 2.001 → 2.004 choices, CI 0.002..0.004: at two decimals a change of 0 with a CI 0..0
+    assert M.sentence("mean length", "choices", 2.001, 2.004, (0.002, 0.004)) == (
+        "mean length 2.001 \u2192 2.004, +0.003 choices, CI 0.002..0.004")
+
+
+def test_a_change_that_is_not_significant_keeps_the_usual_digits():
+    assert M.sentence("draw rate", "share", 0.0160, 0.0164, (-0.0001, 0.0009)) == (
+        "draw rate 1.6 % \u2192 1.6 %, 0.0 percentage points, CI 0.0..0.1")  # no minus on a zero
+
+
+def test_shares_rounded_together_add_up_to_100():
+    assert M.percent_shares([1, 1, 1]) == ["33.4", "33.3", "33.3"]  # not 33.3 three times: 99.9
+    assert M.percent_shares([2, 1]) == ["66.7", "33.3"]
+    # of 21: 4.76 9.52 14.29 19.05 23.81 28.57; floors add to 97, the 3 left go to .81, .76, .57
+    assert M.percent_shares([1, 2, 3, 4, 5, 6], places=0) == ["5", "9", "14", "19", "24", "29"]
+    assert M.percent_shares([0, 0]) == ["0.0", "0.0"]
+
+
+def test_compared_win_rates_of_three_sides_add_up_to_100():
+    thirds = [trial([], s, 5, sides=3, points=None, index=s) for s in range(3)]
+    rows = M.compare(thirds, thirds)[:3]
+    shown = [float(r["sentence"].split()[4]) for r in rows]  # "seat 0 win rate 33.4 % → 33.4 %, ..."
+    assert sum(shown) == pytest.approx(100.0)

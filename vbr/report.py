@@ -51,11 +51,12 @@ def _stats_text(s: dict) -> str:
     if s.get("options"):
         out.append("options: " + ", ".join(f"{k}={text(v)}" for k, v in s["options"].items()))  # as typed: true, not True
     names = s.get("side_names") or [f"{s.get('sides', 'seat')} {k}" for k in s["wins"]]
-    for (side, wins), name in zip(s["wins"].items(), names):
+    shares = _win_percents(s)
+    for (side, wins), name, share in zip(s["wins"].items(), names, shares):
         lo, hi = s["ci95"][side]
-        out.append(f"  {name}: {wins} wins, {100 * s['win_rate'][side]:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
+        out.append(f"  {name}: {wins} wins, {share}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
     if s["draws"]:
-        out.append(f"  draws: {s['draws']}")
+        out.append(f"  draws: {s['draws']}, {shares[-1]}%")
     out.append(f"mean choices per game: {s['mean_steps']}")
     if s.get("points_per_game"):
         out.append("points per game: " + ", ".join(f"{n}: {p}" for n, p in zip(names, s["points_per_game"])))
@@ -128,23 +129,61 @@ def sweep_table(rows: list[dict]) -> list[dict]:
     return table
 
 
+WIDTH = 100  # the sweep table is cut into blocks of columns no wider than this
+
+
 def render_sweep(title: str, rows: list[dict]) -> str:
-    """The sweep as a terminal table: a column per combination, a line per figure."""
-    heads = [clean(", ".join(f"{k}={text(v)}" for k, v in r["options"].items())) for r in rows]
+    """The sweep as a terminal table: a column per combination, a line per figure, each swept
+    option on a header line of its own; wider than `WIDTH`, it is cut into blocks of columns, one
+    below the other, each with the figures' names."""
+    first = rows[0]["summary"]
+    heads = [[clean(f"{k}={text(v)}") for k, v in r["options"].items()] for r in rows]
+    lines = _sweep_lines(rows)
+    w0 = max(len(a) for a, _ in lines)
+    widths = [max(*map(len, h), *(len(v[i]) for _, v in lines)) for i, h in enumerate(heads)]
+    out = [f"{title}: sweep of {len(rows)} combinations, {first['games']} games each, agents {' | '.join(first['agents'])}"]
+    for n, block in enumerate(_blocks(widths, WIDTH - w0)):
+        out += [""] if n else []
+        for k in range(len(heads[0])):
+            out.append(" " * w0 + "  " + "  ".join(heads[i][k].ljust(widths[i]) for i in block))
+        out += [a.ljust(w0) + "  " + "  ".join(vals[i].ljust(widths[i]) for i in block) for a, vals in lines]
+    return clean("\n".join(x.rstrip() for x in out))
+
+
+def _sweep_lines(rows: list[dict]) -> list[tuple[str, list[str]]]:
+    """(figure, its text in each combination): games, each side's wins, every metric."""
     first = rows[0]["summary"]
     lines: list[tuple[str, list[str]]] = [("games", [str(r["summary"]["games"]) for r in rows])]
-    for side, name in zip(first["win_rate"], first.get("side_names") or first["win_rate"]):
-        shares = [metric_text({"value": r["summary"]["win_rate"][side], "unit": "share", "ci95": r["summary"]["ci95"][side]})
-                  for r in rows]
-        lines.append((clean(f"{name} wins"), shares))
+    shares = [_win_percents(r["summary"]) for r in rows]
+    for k, (side, name) in enumerate(zip(first["win_rate"], first.get("side_names") or first["win_rate"])):
+        lines.append((clean(f"{name} wins"), [f"{shares[i][k]}%  {_interval({**_SHARE, 'ci95': r['summary']['ci95'][side]})}"
+                                              for i, r in enumerate(rows)]))
     for key, m in first["metrics"].items():
         lines.append((m["label"], [metric_text(r["summary"]["metrics"][key]) for r in rows]))
-    w0 = max(len(a) for a, _ in lines)
-    widths = [max(len(h), *(len(v[i]) for _, v in lines)) for i, h in enumerate(heads)]
-    out = [f"{title}: sweep of {len(rows)} combinations, {first['games']} games each, agents {' | '.join(first['agents'])}",
-           " " * w0 + "  " + "  ".join(h.ljust(w) for h, w in zip(heads, widths))]
-    out += [a.ljust(w0) + "  " + "  ".join(v.ljust(w) for v, w in zip(vals, widths)) for a, vals in lines]
-    return clean("\n".join(x.rstrip() for x in out))
+    return lines
+
+
+_SHARE = {"value": 0.0, "unit": "share"}
+
+
+def _blocks(widths: list[int], room: int) -> list[list[int]]:
+    """The columns cut into runs that fit `room` characters (two between columns), in order; a
+    column wider than the room alone gets a block of its own."""
+    blocks: list[list[int]] = [[]]
+    used = 0
+    for i, w in enumerate(widths):
+        if blocks[-1] and used + 2 + w > room:
+            blocks.append([])
+            used = 0
+        blocks[-1].append(i)
+        used += 2 + w
+    return blocks
+
+
+def _win_percents(s: dict) -> list[str]:
+    """Each side's win rate in percent, rounded together with the draws so that they add to 100."""
+    from vbr.analysis.metrics import percent_shares
+    return percent_shares([*s["wins"].values(), s["draws"]])
 
 
 def render_compare(r: dict) -> str:

@@ -205,6 +205,16 @@ def _finish_sweep(args, rows, axes, variants, interrupted: int) -> int:
 
 
 # --------------------------------------------------------------------------------- compare
+def compare_row(r: dict) -> dict:
+    """One figure of a comparison as `--out` writes it: the interval of the difference in two
+    columns, `diff lo` and `diff hi` (as `vbr sweep` writes its intervals), and the same columns
+    in every row (`reason` empty where there is an interval)."""
+    lo, hi = r["ci95"] or (None, None)
+    return {"metric": r["metric"], "label": r["label"], "unit": r["unit"], "a": r["a"], "b": r["b"],
+            "diff": r["diff"], "diff lo": lo, "diff hi": hi, "method": r["method"],
+            "significant": r["significant"], "reason": r.get("reason")}
+
+
 def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int:
     from vbr.analysis.metrics import compare
     check_count(args.n)
@@ -228,7 +238,7 @@ def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int
               "games": args.n, "seed": args.seed, "agents": agents, "metrics": rows,
               "base_summary": sa, "variant_summary": sb}
     if args.out:
-        output.write_rows(Path(args.out), [{k: r[k] for k in r if k != "sentence"} for r in rows])
+        output.write_rows(Path(args.out), [compare_row(r) for r in rows])
     if args.plot:
         from vbr.analysis.plots import write_compare_plots
         write_compare_plots(Path(args.plot), ra.trials, plot_view(sa), rb.trials, plot_view(sb), base.label, variant.label,

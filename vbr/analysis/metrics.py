@@ -323,7 +323,7 @@ def _difference(m: Metric, sa, sb) -> tuple | None:
     return S.diff_quantiles(sa, sb, m.q)
 
 
-def _compare_one(m: Metric, a: list[Trial], b: list[Trial]) -> dict:
+def _compare_one(m: Metric, a: list[Trial], b: list[Trial], shown=None) -> dict:
     sa, sb = m.sample(a), m.sample(b)
     (va, _, ra), (vb, _, rb) = _estimate(m, sa), _estimate(m, sb)
     both = va is not None and vb is not None
@@ -334,7 +334,7 @@ def _compare_one(m: Metric, a: list[Trial], b: list[Trial]) -> dict:
            "significant": (ci[0] > 0 or ci[1] < 0) if ci else None}
     if reason:
         out["reason"] = reason
-    return out | {"sentence": sentence(m.label, m.unit, va, vb, ci, reason)}
+    return out | {"sentence": sentence(m.label, m.unit, va, vb, ci, reason, shown)}
 
 
 NO_SPREAD = "ties fill the order-statistic interval: no standard error can be read off it"
@@ -348,7 +348,16 @@ def compare(a: list[Trial], b: list[Trial], side_label: str = "seat") -> list[di
     """
     if side_label not in SIDE_LABELS:
         raise ValueError(f"side_label must be one of {SIDE_LABELS}, not {side_label!r}")
-    return [_compare_one(m, a, b) for m in (*_win_metrics(a, b, side_label), *METRICS)]
+    wins = _win_metrics(a, b, side_label)
+    shares = list(zip(win_shares(a), win_shares(b)))
+    return [*(_compare_one(m, a, b, shares[s]) for s, m in enumerate(wins)),
+            *(_compare_one(m, a, b) for m in METRICS)]
+
+
+def win_shares(ts: list[Trial]) -> list[str]:
+    """Each side's win rate in percent, then the draw rate, rounded so that they add up to 100."""
+    wins = _wins(ts)
+    return percent_shares([*wins, len(ts) - sum(wins)])
 
 
 # ------------------------------------------------------------------------------ in words
@@ -356,28 +365,70 @@ def _minus(text: str) -> str:
     return text.replace("-", "\u2212")
 
 
-def _num(x: float, unit: str = "") -> str:
+def _num(x: float, unit: str = "", places: int | None = None) -> str:
     """Shares in percent with one decimal; other figures with up to two, trailing zeros dropped;
-    a true minus sign, and none on a zero."""
-    text = f"{100 * x:.1f}" if unit == "share" else f"{x:.2f}".rstrip("0").rstrip(".")
+    `places` more digits where they are needed; a true minus sign, and none on a zero."""
+    if unit == "share":
+        text = f"{100 * x:.{1 if places is None else places}f}"
+    else:
+        text = f"{x:.{2 if places is None else places}f}".rstrip("0").rstrip(".")
     if not text.strip("-0."):
         text = text.lstrip("-")
     return _minus(text)
 
 
-def _delta(x: float, unit: str) -> str:
+def _delta(x: float, unit: str, places: int | None = None) -> str:
     """A signed change: percentage points for shares, the metric's own unit otherwise."""
-    text = _num(x, unit)
+    text = _num(x, unit, places)
     return ("+" if x > 0 and text.strip("0.") else "") + text
 
 
-def sentence(label: str, unit: str, a, b, ci, reason: str | None = None) -> str:
+def _is_zero(text: str) -> bool:
+    return not text.strip("\u2212+0.")
+
+
+MAX_PLACES = 6
+
+
+def places_for(unit: str, a: float, b: float, ci) -> int:
+    """The decimals a change needs to be seen: the usual ones (1 for shares in percent, 2 for the
+    rest), or more for a significant change (an interval that excludes 0) until its two values,
+    its difference and both ends of its interval print different from each other and from zero."""
+    places = 1 if unit == "share" else 2
+    if not ci or not (ci[0] > 0 or ci[1] < 0):
+        return places
+    while places < MAX_PLACES and (_num(a, unit, places) == _num(b, unit, places)
+                                   or any(_is_zero(_num(x, unit, places)) for x in (b - a, *ci))):
+        places += 1
+    return places
+
+
+def sentence(label: str, unit: str, a, b, ci, reason: str | None = None, shown=None) -> str:
     """One line a designer can read: `first-mover advantage 55.2 % → 50.9 %, −4.3 percentage
-    points, CI −6.1..−2.5`."""
+    points, CI −6.1..−2.5`. A significant change gets the digits that show it (`places_for`);
+    `shown`, if given, is the text of the two values at the usual digits (win rates rounded to
+    add up)."""
     if a is None or b is None:
         return f"{label}: not measured ({reason})"
     words = {"share": " percentage points", "choices": " choices", "points": " points"}.get(unit, "")
-    lo, hi = (_num(x, unit) for x in ci or (0, 0))
+    places = places_for(unit, a, b, ci)
+    lo, hi = (_num(x, unit, places) for x in ci or (0, 0))
+    usual = places == (1 if unit == "share" else 2)
+    ta, tb = shown if shown and usual else (_num(a, unit, places), _num(b, unit, places))
     pct = " %" if unit == "share" else ""
-    text = f"{label} {_num(a, unit)}{pct} \u2192 {_num(b, unit)}{pct}, {_delta(b - a, unit)}{words}"
+    text = f"{label} {ta}{pct} \u2192 {tb}{pct}, {_delta(b - a, unit, places)}{words}"
     return f"{text}, no CI ({reason})" if ci is None else f"{text}, CI {lo}..{hi}"
+
+
+def percent_shares(counts: list[int], places: int = 1) -> list[str]:
+    """Each count's share of their sum in percent, rounded so the shares add up to exactly 100
+    (largest remainder: each share rounded down, then the units left over go to the largest
+    remainders, the first of equal ones first). No counts at all: every share 0."""
+    total, unit = sum(counts), 10 ** places
+    if not total:
+        return [f"{0:.{places}f}" for _ in counts]
+    floors = [100 * unit * k // total for k in counts]
+    order = sorted(range(len(counts)), key=lambda i: -(100 * unit * counts[i] % total))
+    for i in order[:100 * unit - sum(floors)]:
+        floors[i] += 1
+    return [f"{f / unit:.{places}f}" for f in floors]
