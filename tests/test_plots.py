@@ -11,7 +11,7 @@ import pytest
 
 from vbr.analysis.plots import (final_margin, length_edges, length_histogram, margin_distribution, metric_pairs,
                                 sweep_axes, sweep_metrics, sweep_series, win_rates, write_compare_plots,
-                                write_sim_plots, write_sweep_plots)
+                                write_sim_plots, write_sweep_plots, y_floor)
 from vbr.analysis.trial import Trial
 
 
@@ -234,3 +234,21 @@ def test_importing_plots_does_not_import_matplotlib():
     code = "import vbr.analysis.plots, sys; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_shares_and_counts_start_at_zero_or_below_an_interval_that_reaches_under_it():
+    assert y_floor("share", [0.0160, 0.0168]) == 0.0  # 1.60 % against 1.68 %: seen from zero
+    assert y_floor("count", [2.3, 2.7]) == 0.0
+    assert y_floor("share", [-0.02, 0.01]) == -0.02  # side advantage's interval below zero
+    assert y_floor("choices", [61.0, 63.5]) is None  # lengths zoom in, and say so
+
+
+def test_compare_metrics_figure_names_the_agents_shows_percent_and_marks_a_zoomed_axis(tmp_path):
+    other = [trial(0, 1, (20, 25), 6), trial(1, 1, (21, 25), 8)]
+    write_compare_plots(tmp_path, TRIALS, summary(0.5, 0.25, draw=0.25), other, summary(0.0, 1.0),
+                        "target=25", "target=15", ["you", "ai"], "rules.vbr", ["random", "greedy"])
+    text = svg_text(tmp_path / "metrics.svg")
+    assert "rules.vbr, random | greedy: metrics, target=25 vs target=15 (95% CI)" in text
+    assert "%" in text  # the draw rate's ticks
+    assert "axis from" in text  # mean game length: its panel does not start at zero
+    assert "random | greedy" in svg_text(tmp_path / "win_rate.svg")

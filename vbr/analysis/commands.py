@@ -142,7 +142,8 @@ def cmd_sim(args, game, agents) -> int:
     wrote = [args.out] if args.out else []
     if args.plot:
         from vbr.analysis.plots import write_sim_plots
-        paths = write_sim_plots(Path(args.plot), result.trials, plot_view(stats), stats["side_names"], game.title)
+        paths = write_sim_plots(Path(args.plot), result.trials, plot_view(stats), stats["side_names"], game.title,
+                                agents)
         wrote.append(args.plot)
         stats["plots"] = [str(p) for p in paths]
     if args.json:
@@ -191,7 +192,8 @@ def _finish_sweep(args, rows, axes, variants, interrupted: int) -> int:
     if args.plot and rows:
         from vbr.analysis.plots import write_sweep_plots
         view = [{"options": r["options"], "summary": plot_view(r["summary"])} for r in rows]
-        write_sweep_plots(Path(args.plot), view, variants[0].game.title, rows[0]["summary"]["side_names"])
+        first = rows[0]["summary"]
+        write_sweep_plots(Path(args.plot), view, variants[0].game.title, first["side_names"], first["agents"])
         wrote.append(args.plot)
     if args.json:
         print(json.dumps({"grid": {a.name: list(a.values) for a in axes}, "rows": rows,
@@ -242,7 +244,7 @@ def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int
     if args.plot:
         from vbr.analysis.plots import write_compare_plots
         write_compare_plots(Path(args.plot), ra.trials, plot_view(sa), rb.trials, plot_view(sb), base.label, variant.label,
-                            sa["side_names"], base.game.title)
+                            sa["side_names"], base.game.title, agents)
     if args.json:
         print(json.dumps(report, sort_keys=True))
     else:

@@ -255,7 +255,7 @@ def _figure(title: str, what: str, size=(6.4, 4.2)):
     from matplotlib.figure import Figure
     fig = Figure(figsize=size, layout="constrained")
     FigureCanvasAgg(fig)
-    fig.suptitle(_wrap(f"{title}: {what}" if title else what), fontsize=11)
+    fig.suptitle(_wrap(f"{title}: {what}" if title else what, int(11 * size[0])), fontsize=11)
     return fig
 
 
@@ -305,6 +305,7 @@ def _win_rate_axes(ax, bars: list[tuple[str, dict]], sides: int):
         ax.axhline(1 / sides, color="0.4", linestyle="--", linewidth=1, label=f"even share (1/{sides})")
     ax.set_xticks(range(len(labels)), labels)
     ax.set_ylim(0, 1)
+    _percent_y(ax)
     ax.set_ylabel("share of games (95% CI)")
 
 
@@ -325,6 +326,8 @@ def _length_axes(ax, hists: list[tuple[str, dict]], share: bool):
     _integer_x(ax)
     ax.set_xlabel("game length (choices made, forced ones included)")
     ax.set_ylabel("share of games" if share else "games")
+    if share:
+        _percent_y(ax)
 
 
 def _margin_axes(ax, dists: list[tuple[str, dict[int, int]]], share: bool):
@@ -337,6 +340,8 @@ def _margin_axes(ax, dists: list[tuple[str, dict[int, int]]], share: bool):
     _integer_x(ax)
     ax.set_xlabel("final margin (points: leader minus runner-up)")
     ax.set_ylabel("share of games" if share else "games")
+    if share:
+        _percent_y(ax)
 
 
 def _legend(fig, variants: int):
@@ -374,23 +379,57 @@ def draw_margin(directory: Path, dists: list[tuple[str, dict[int, int]]], title:
         return _save(fig, directory, "margin")
 
 
+def y_floor(unit: str, lows: list[float]) -> float | None:
+    """Where a panel's y axis starts: shares and counts (rates per game or per choice) at zero, or
+    below it for an interval that reaches under zero, so that 1.60 % against 1.68 % looks as close
+    as it is; None for lengths and points, whose panels zoom in and say where their axis starts."""
+    if unit in ("share", "count"):
+        return min(0.0, *lows)
+    return None
+
+
+def _metric_panel(ax, p: dict, labels: tuple[str, str]):
+    for j, key in enumerate(("a", "b")):
+        v, lo, hi = p[key]
+        ax.errorbar([j], [v], yerr=[[v - lo], [hi - v]], fmt="o", color=_colour(j), capsize=4, label=labels[j])
+    ax.set_xlim(-0.6, 1.6)
+    ax.set_xticks([0, 1], [_wrap(x, 16) for x in labels])
+    ax.set_title(_wrap(p["label"], 30), fontsize=10)
+    lows = [p["a"][1], p["b"][1]]
+    floor = y_floor(p["unit"], lows)
+    unit = "" if p["unit"] == "share" else p["unit"]
+    if floor is not None:
+        _floor_at(ax, floor)
+    else:
+        start = max((t for t in ax.get_yticks() if t <= min(lows)), default=min(lows))
+        ax.set_ylim(bottom=start)
+        unit = f"{unit}, axis from {start:g}" if start > 0 else unit
+    if p["unit"] == "share":
+        _percent_y(ax)
+    ax.set_ylabel(unit, fontsize=9)
+    ax.tick_params(labelsize=9)
+
+
+def _floor_at(ax, floor: float):
+    """The y axis from `floor`, with a little room below it when it is an interval's end."""
+    top = ax.get_ylim()[1]
+    ax.set_ylim(bottom=floor - 0.04 * (top - floor) if floor < 0 else floor)
+
+
+def _percent_y(ax):
+    from matplotlib.ticker import PercentFormatter
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
+
+
 def draw_metrics(directory: Path, pairs: list[dict], a_label: str, b_label: str, title: str) -> list[Path]:
     """One small panel per metric: the metrics' units differ, so one shared axis would lie."""
     cols = min(5, max(1, len(pairs)))
     rows = max(1, math.ceil(len(pairs) / cols))
     with _style():
-        fig = _figure(title, f"metrics, {a_label} vs {b_label} (95% CI)", size=(2.6 * cols + 0.4, 2.3 * rows + 1.4))
+        fig = _figure(title, f"metrics, {a_label} vs {b_label} (95% CI)", size=(2.9 * cols + 0.4, 2.7 * rows + 1.4))
         axes = list(fig.subplots(rows, cols, squeeze=False).flat)
         for ax, p in zip(axes, pairs):
-            for j, key in enumerate(("a", "b")):
-                v, lo, hi = p[key]
-                ax.errorbar([j], [v], yerr=[[v - lo], [hi - v]], fmt="o", color=_colour(j), capsize=4,
-                            label=(a_label, b_label)[j])
-            ax.set_xlim(-0.6, 1.6)
-            ax.set_xticks([])
-            ax.set_title(_wrap(p["label"], 32), fontsize=9)
-            ax.set_ylabel(p["unit"], fontsize=8)
-            ax.tick_params(labelsize=8)
+            _metric_panel(ax, p, (a_label, b_label))
         for ax in axes[len(pairs):]:
             ax.set_visible(False)
         handles, labels = fig.axes[0].get_legend_handles_labels()
@@ -409,7 +448,7 @@ def draw_sweep(directory: Path, s: dict, title: str) -> list[Path]:
             ax.errorbar([x + shift for x in xs], ys, yerr=_yerr(line["y"], line["lo"], line["hi"]), capsize=3,
                         marker=_MARKERS[j // 10 % len(_MARKERS)], color=_colour(j), label=line["label"])
         _sweep_x(ax, s, xs)
-        ax.set_ylabel(_sweep_y_label(s))
+        _sweep_y(ax, s)
         labelled = [line for line in s["series"] if line["label"]]
         if labelled:
             rows = math.ceil(len(labelled) / 3)
@@ -438,6 +477,17 @@ def _sweep_x(ax, s: dict, xs: list):
         _integer_x(ax)
 
 
+def _sweep_y(ax, s: dict):
+    """Shares in percent; shares and counts from zero (as in `y_floor`)."""
+    lows = [lo for line in s["series"] for lo in line["lo"] if lo is not None]
+    floor = y_floor(s["unit"], lows)
+    if floor is not None:
+        _floor_at(ax, floor)
+    if s["unit"] == "share":
+        _percent_y(ax)
+    ax.set_ylabel(_sweep_y_label(s))
+
+
 def _sweep_y_label(s: dict) -> str:
     ci = any(lo is not None and lo != y for line in s["series"] for y, lo in zip(line["y"], line["lo"]))
     words = ", ".join(w for w in (s["unit"], "95% CI" if ci else "") if w)
@@ -445,11 +495,18 @@ def _sweep_y_label(s: dict) -> str:
 
 
 # ------------------------------------------------------------------------------ writers
+def titled(title: str, agents: list[str] | None) -> str:
+    """A figure's title: the game's, and the agents that played it (`Siatka, random | greedy`)."""
+    return f"{title}, {' | '.join(agents)}" if agents else title
+
+
 def write_sim_plots(directory, trials: list[Trial], summary: dict, side_names: list[str] | None,
-                    title: str) -> list[Path]:
+                    title: str, agents: list[str] | None = None) -> list[Path]:
     """`vbr sim --plot DIR`: win_rate, length, margin (margin only when games have a score).
-    Without `side_names`, sides are called as the summary counts them: `seat 0`, `team 1`."""
+    Without `side_names`, sides are called as the summary counts them: `seat 0`, `team 1`.
+    Each title names the game and, when given, the agents."""
     d = _ready(directory)
+    title = titled(title, agents)
     sides = len(summary["win_rate"])
     paths = draw_win_rate(d, [("", win_rates(summary, side_names))], sides, title)
     paths += draw_length(d, [("", length_histogram(trials))], title)
@@ -460,10 +517,12 @@ def write_sim_plots(directory, trials: list[Trial], summary: dict, side_names: l
 
 
 def write_compare_plots(directory, a_trials: list[Trial], a_summary: dict, b_trials: list[Trial], b_summary: dict,
-                        a_label: str, b_label: str, side_names: list[str] | None, title: str) -> list[Path]:
+                        a_label: str, b_label: str, side_names: list[str] | None, title: str,
+                        agents: list[str] | None = None) -> list[Path]:
     """`vbr compare --plot DIR`: win_rate, length, margin with both variants on each (heights as
     shares of games, since the variants may have played different numbers), then metrics."""
     d = _ready(directory)
+    title = titled(title, agents)
     sides = len(a_summary["win_rate"])
     draws = _had_draws(a_summary) or _had_draws(b_summary)
     bars = [(a_label, win_rates(a_summary, side_names, draws)), (b_label, win_rates(b_summary, side_names, draws))]
@@ -480,9 +539,11 @@ def write_compare_plots(directory, a_trials: list[Trial], a_summary: dict, b_tri
     return paths
 
 
-def write_sweep_plots(directory, rows: list[dict], title: str, side_names: list[str] | None = None) -> list[Path]:
+def write_sweep_plots(directory, rows: list[dict], title: str, side_names: list[str] | None = None,
+                      agents: list[str] | None = None) -> list[Path]:
     """`vbr sweep --plot DIR`: sweep_win_rate_<side> per side, then sweep_<metric> per metric."""
     d = _ready(directory)
+    title = titled(title, agents)
     if not rows:
         return []
     paths = []

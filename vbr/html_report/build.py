@@ -124,7 +124,7 @@ def _simulation_html(stats: dict, trials, game) -> str:
                     f"<td>{esc(m.get('over', ''))}, n = {esc(m.get('n', ''))}</td></tr>")
     table = _table(["figure", "value", "95% CI", "over"], rows, "metrics")
     with tempfile.TemporaryDirectory() as tmp:
-        paths = write_sim_plots(Path(tmp), trials, plot_view(stats), names, game.title)
+        paths = write_sim_plots(Path(tmp), trials, plot_view(stats), names, game.title, stats["agents"])
         plots = [inline_svg(p.read_text(encoding="utf-8"), f"p{i}") for i, p in enumerate(paths) if p.suffix == ".svg"]
     figures = "".join(f'<figure class="plot">{svg}</figure>' for svg in plots)
     # no games/s: the same run makes the same page, so a regenerated report changes only with the rules
