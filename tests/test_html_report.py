@@ -182,3 +182,39 @@ def test_the_same_run_makes_the_same_page(tmp_path):
     for out in (a, b):
         assert main(["report", "siatka", "-n", "5", "--seed", "3", "-o", str(out)]) == 0
     assert a.read_text(encoding="utf-8") == b.read_text(encoding="utf-8")
+
+
+def _section_rows(page: str, anchor: str) -> list[list[str]]:
+    """The cells of each row of a section's table, tags stripped, the header row first."""
+    import html
+    body = page[page.index(f'id="{anchor}"'):]
+    body = body[:body.index("</section>")]
+    return [[html.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+            for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)]
+
+
+@pytest.fixture(scope="module")
+def vh_report(tmp_path_factory) -> str:
+    out = tmp_path_factory.mktemp("report") / "vh.html"
+    assert main(["report", "volleyball-high", "-n", "2", "--option", "points=3", "-o", str(out)]) == 0
+    return out.read_text(encoding="utf-8")
+
+
+def test_the_options_table_shows_value_default_and_allowed_values_under_headed_columns(vh_report):
+    head, *rows = _section_rows(vh_report, "options")
+    assert head == ["option", "value", "default", "allowed values", "value from"]
+    by_name = {r[0]: r for r in rows}
+    # volleyball-high.vbr: option points = 2 in { 2, 3 }; option school0 = hawk (an enum School)
+    assert by_name["points"] == ["points", "3", "2", "2, 3", "set for this report"]
+    assert by_name["mode"][1:4] == ["1v1", '"1v1"', '"1v1", "2v2", "solo"']
+    school = by_name["school0"][3].split(", ")
+    assert "hawk" in school and "panther" in school and by_name["school0"][4] == "the default"
+
+
+def test_procedures_get_a_title_and_who_chooses_reads_as_words(vh_report):
+    head, *rows = _section_rows(vh_report, "phases")
+    assert head[:4] == ["name", "title", "source", "who chooses"]
+    by_name = {r[0].split()[0]: r for r in rows}
+    assert by_name["heavy_defence()"][1] == "Heavy defence, called with t"
+    assert by_name["serve"][3] == "the server of t"  # serve's `by server_of(t)`
+    assert all("(" not in r[3] for r in rows), [r[3] for r in rows]

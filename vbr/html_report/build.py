@@ -100,9 +100,18 @@ def _phases(graph, links: dict, overlay, games: int) -> str:
         who = ", ".join(dict.fromkeys(actor_words(a) for a in data.get("actors", []))) or "no one"
         choices = len(data.get("choice_points") or [])
         kind = "procedure" if data["kind"] == "proc" else "phase"
-        rows.append(f"<tr><td><code>{esc(node)}</code> <small>{kind}</small></td><td>{esc(data.get('title') or '')}</td>"
+        title = proc_title(node, data.get("title") or "") if kind == "procedure" else data.get("title") or ""
+        rows.append(f"<tr><td><code>{esc(node)}</code> <small>{kind}</small></td><td>{esc(title)}</td>"
                     f"<td>{where}</td><td>{esc(who)}</td><td>{choices}</td><td>{visits.get(node, 0):.2f}</td></tr>")
     return _table(["name", "title", "source", "who chooses", "choice points", "visits/game"], rows)
+
+
+def proc_title(node: str, params: str) -> str:
+    """A procedure's title, which the language does not give it: its name in words, and what it is
+    called with (`heavy_defence()`, `(t)` → `Heavy defence, called with t`)."""
+    words = node.removesuffix("()").replace("_", " ").strip().capitalize()
+    inner = params.strip("()")
+    return f"{words}, called with {inner}" if inner else words
 
 
 def _simulation_html(stats: dict, trials, game) -> str:
@@ -151,16 +160,31 @@ def _trace(game, anchors: dict) -> str:
 
 
 def _options(model, given: dict) -> str:
+    """One row per option: its value in this report, its default, what it may be, who set it."""
     rows = []
     for name, value in model.options.items():
         decl = model.option_decls.get(name)
-        allowed = ""
-        if decl is not None and getattr(decl, "choices", None):
-            allowed = ", ".join(_literal(c) for c in decl.choices)
-        origin = "set for this report" if name in given else "default"
-        rows.append(f"<tr><td><code>{esc(name)}</code></td><td>{esc(_word(value))}</td><td>{esc(origin)}</td>"
-                    f"<td>{esc(allowed)}</td></tr>")
-    return _table(["option", "value", "", "allowed values"], rows) if rows else "<p>The rule file has no options.</p>"
+        default = _literal(decl.default) if decl is not None else ""
+        origin = "set for this report" if name in given else "the default"
+        rows.append(f"<tr><td><code>{esc(name)}</code></td><td>{esc(_word(value))}</td><td>{esc(default)}</td>"
+                    f"<td>{esc(allowed_values(model, decl, value))}</td><td>{esc(origin)}</td></tr>")
+    head = ["option", "value", "default", "allowed values", "value from"]
+    return _table(head, rows) if rows else "<p>The rule file has no options.</p>"
+
+
+def allowed_values(model, decl, value) -> str:
+    """What an option may be set to: the values its declaration lists (`in { 2, 3 }`), the members
+    of its enum, true or false, else any value of its default's type."""
+    if decl is not None and decl.choices:
+        return ", ".join(_literal(c) for c in decl.choices)
+    enum = model.member_enum.get(_literal(decl.default)) if decl is not None else None
+    if enum:
+        return ", ".join(model.enums[enum])
+    if isinstance(value, bool):
+        return "true, false"
+    if isinstance(value, int):
+        return "any whole number"
+    return "any text" if isinstance(value, str) else ""
 
 
 def _sources(sources: dict[str, str], anchors: dict) -> str:

@@ -8,6 +8,8 @@ never reached, so a diagram shows at a glance which parts of the rules real game
 """
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 from typing import Iterable
 
@@ -134,16 +136,32 @@ def _child_stages(g: nx.DiGraph, path: tuple[str, ...]) -> list[str]:
 
 def actor_words(actor: str) -> str:
     """Who chooses, the way the rules read: `holder` is the holder, `0` seat 0, a loop over
-    `seats` each seat; anything else stays the expression the rule file wrote."""
+    `seats` each seat, `seat_of(coach)` the seat of the coach, `lead(t)` the lead of t, `can[0]`
+    the first of the can; anything else stays the expression the rule file wrote."""
     if actor.isdigit():
         return f"seat {actor}"
     if actor.startswith("each of "):
         rest = actor[len("each of "):]
         head = rest.split("(", 1)[0]
         return f"each {head[:-1]}" if head.isidentifier() and head.endswith("s") else actor
-    if actor.isidentifier() and not actor.isupper() and len(actor) > 1:
-        return "the " + actor.replace("_", " ")
-    return actor
+    return _words(actor)
+
+
+_ORDINALS = ("first", "second", "third", "fourth")
+
+
+def _words(expr: str) -> str:
+    """A name, a call of one argument or an index by a number, in words; else the expression."""
+    expr = expr.strip()
+    if expr.isidentifier():
+        return "the " + expr.replace("_", " ") if len(expr) > 1 and not expr.isupper() else expr
+    call = re.fullmatch(r"([a-z]\w*)\(([^(),]*)\)", expr)
+    if call:
+        return f"the {call.group(1).removesuffix('_of').replace('_', ' ')} of {_words(call.group(2))}"
+    index = re.fullmatch(r"(\w+)\[([0-3])\]", expr)
+    if index:
+        return f"the {_ORDINALS[int(index.group(2))]} of {_words(index.group(1))}"
+    return expr
 
 
 def _node(name: str, data: dict, ctx: _Drawing) -> str:
