@@ -116,7 +116,9 @@ def test_a_whole_seeded_game_of_siatka_played_in_tmux(pane, tmp_path):
     assert len(lines) <= 24 and max(len(x) for x in lines) <= 80
     assert "== Siatka | Place the tiles | you: seat 0 | score 0-0 =" in first
     assert "> which tile stands on the next field" in first
-    assert "  1) #0 Tile(defence=2, ability=A, field=0)" in first and "  6) #5 Tile(defence=5, ability=B, field=0)" in first
+    assert "  free on your side: field 1, field 2, field 3, field 4, field 5, field 6" in first
+    assert "  1) #0 Tile(defence=2, ability=A)" in first and "  6) #5 Tile(defence=5, ability=B)" in first
+    assert "field=0" not in first and "bench[0] (yours): Tile(defence/ability) #0 2/A," in first
     assert lines[-1].startswith("your choice (1-6, ? choices, q leave):")
     start = vbr.load("siatka").new_state(SEED)
     for ident in zone_ids(start, "hand[1]") + zone_ids(start, "deck[1]") + zone_ids(start, "deck[0]"):

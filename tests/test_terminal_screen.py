@@ -137,8 +137,33 @@ def test_choices_are_numbered_with_what_they_choose():
     state = game.new_state(3)
     lines = [plain(x) for x in screen_of(game, state, 0).choice_lines()]
     assert lines[0] == "> which tile stands on the next field"
-    assert lines[1] == "  1) #0 Tile(defence=2, ability=A, field=0)"
-    assert len(lines) == 1 + len(state.legal_actions())
+    assert lines[1] == "  free on your side: field 1, field 2, field 3, field 4, field 5, field 6"
+    assert lines[2] == "  1) #0 Tile(defence=2, ability=A)"  # field=0, on the bench, places it nowhere
+    assert len(lines) == 2 + len(state.legal_actions())
+
+
+def test_the_free_fields_shrink_as_tiles_are_placed_and_a_placed_tile_keeps_its_field():
+    game = vbr.load("siatka")
+    state = game.new_state(3)
+    for _ in range(2):
+        state.apply_index(0)
+    sc = screen_of(game, state, 0)
+    assert plain(sc.choice_lines()[1]) == "  free on your side: field 3, field 4, field 5, field 6"
+    assert "team[0] (yours): 2 on the court" in text_of(sc.zone_lines())
+    assert "bench[0] (yours): Tile(defence/ability) #2 3/R, #3 4/Z, #4 4/A, #5 5/B" in text_of(sc.zone_lines())
+
+
+def test_cards_alike_are_offered_once_with_a_count_and_stand_for_the_first_of_them():
+    game, state = _deep_into("siatka", {}, 3, lambda s: s.pending.prompt.startswith("Mocne odbicie")
+                             and len(s.pending.options) > 2)
+    sc = screen_of(game, state)
+    legal = sc.obs["legal"]
+    alike = [a for a in legal if a != "pass"]
+    assert len(alike) == 3 and len({sc.items[a].desc.partition(" ")[2] for a in alike}) == 1  # the same card, thrice
+    assert sc.offers() == [(0, 3), (3, 1)]
+    lines = [plain(x) for x in sc.choice_lines()]
+    assert lines[1:] == [f"  1) {alike[0]} Card(tactic=mocne_odbicie) \u00d73", "  2) pass"]
+    assert sc.ask() == "your choice (1-2, ? choices, q leave): "
 
 
 def test_cattack_choices_name_the_field_and_its_side():

@@ -205,6 +205,13 @@ class Item:
     def values(self, skip=()) -> str:
         return "/".join(v for f, v in self.fields.items() if f not in skip)
 
+    def text(self, skip=()) -> str:
+        """`#3 Tile(defence=2, ability=A)`: the description without the fields in `skip`."""
+        if not skip:
+            return self.desc
+        body = ", ".join(f"{f}={v}" for f, v in self.fields.items() if f not in skip)
+        return f"{self.id} {self.kind}({body})"
+
 
 def _split_fields(body: str, names: list[str]) -> dict[str, str]:
     """`a=1, b=[x, y], c=z` split at the declared field names (values may hold commas)."""
@@ -281,6 +288,28 @@ class Screen:
             if side in (0, 1):
                 return b.court.field(side, int(n)), skip
         return None, ()
+
+    def idle_fields(self, items: list[Item]) -> dict[str, tuple[str, ...]]:
+        """Per kind, the fields that would place a piece on the court but place none of `items`
+        there (a tile's `field=0` on the bench): they mean nothing for these things, so they are
+        not shown. A field is left out only when it is idle for every item of its kind."""
+        out: dict[str, tuple[str, ...]] = {}
+        for kind in dict.fromkeys(it.kind for it in items):
+            mine = [it for it in items if it.kind == kind]
+            if any(len(it.fields) != len(self.board.kind_fields.get(kind, [])) for it in mine):
+                continue  # a description we could not split: shown as it is
+            out[kind] = tuple(f for f in self.board.kind_fields.get(kind, [])
+                              if all(self._idle(it, f) for it in mine))
+        return out
+
+    def _idle(self, it: Item, f: str) -> bool:
+        b = self.board
+        if b.court is None:
+            return False
+        t, v = b.kind_types.get(it.kind, {}).get(f), it.fields.get(f, "")
+        if t == "cell":
+            return v in ("none", "pass") or (v.startswith("@") and b.cell(v) is None)
+        return f == "field" and t == "int" and v.lstrip("-").isdigit() and int(v) not in b.court.fields
 
     def _cell_vars(self) -> dict:
         out: dict = {}
@@ -403,14 +432,16 @@ class Screen:
                 lines += [text_line(s, style) for s in wrap(f"{tag}: {len(items)} on the court", rest="    ")]
                 continue
             kinds = {it.kind for it in items}
+            idle = self.idle_fields(items)
             if len(kinds) == 1:
                 kind = items[0].kind
-                fields = b.kind_fields.get(kind, [])
+                skip = idle.get(kind, ())
+                fields = [f for f in b.kind_fields.get(kind, []) if f not in skip]
                 head = f"{tag}: {kind}" + (f"({'/'.join(fields)})" if len(fields) > 1 else "")
-                words = [f"{it.id} {it.values()}".rstrip() for it in items]
+                words = [f"{it.id} {it.values(skip)}".rstrip() for it in items]
             else:
                 head = f"{tag}:"
-                words = [f"{it.id} {it.kind}({it.values()})" for it in items]
+                words = [f"{it.id} {it.kind}({it.values(idle.get(it.kind, ()))})" for it in items]
             words = [clean(w) for w in words]
             cap = None if full or mine else 2
             lines += [text_line(s, style) for s in _listing(clean(head), words, cap)]
@@ -425,12 +456,15 @@ class Screen:
 
     # -------------------------------------------------------------- the choice
     def labels(self) -> list[str]:
-        """Each legal choice as the person reads it: the card's description, where a cell is."""
+        """Each legal choice as the person reads it: the card's description (without the fields
+        that place nothing, `idle_fields`), where a cell is."""
+        legal = self.obs.get("legal", [])
+        idle = self.idle_fields([self.items[a] for a in legal if a in self.items])
         out = []
-        for action in self.obs.get("legal", []):
+        for action in legal:
             it = self.items.get(action)
             if it is not None:
-                label = it.desc
+                label = it.text(idle.get(it.kind, ()))
             elif action.startswith("@"):
                 words = self.board.cell_words(action, self.side)
                 label = f"{action} ({words})" if words else action
@@ -439,18 +473,49 @@ class Screen:
             out.append(clean(label))
         return out
 
+    def placing_hint(self) -> list[str]:
+        """When the choice is among pieces not on the court, the prompt cannot say where the one
+        chosen goes (its text is fixed), so the free fields of the seat's side are named under
+        it: `free on your side: field 4, field 5, field 6`."""
+        legal = [self.items[a] for a in self.obs.get("legal", []) if a in self.items]
+        court = self.board.court
+        if court is None or not any(self.idle_fields(legal).values()) or self.side not in (0, 1):
+            return []
+        free = [f"field {n}" for n in sorted(court.fields) if court.field(self.side, n) not in self.placed]
+        return wrap("free on your side: " + ", ".join(free), first="  ", rest="    ") if free else []
+
+    def offers(self) -> list[tuple[int, int]]:
+        """What the person picks from: (index of a legal choice, how many choices it stands for).
+        Cards alike in everything but their id are offered once, as the first of them, with a
+        count: which of two equal cards is played changes nothing a person can see."""
+        legal = self.obs.get("legal", [])
+        firsts: dict[str, int] = {}
+        out: list[list[int]] = []
+        for i, action in enumerate(legal):
+            it = self.items.get(action)
+            key = f"{it.kind}({it.desc.partition('(')[2]}" if it is not None else None
+            if key is not None and key in firsts:
+                out[firsts[key]][1] += 1
+                continue
+            if key is not None:
+                firsts[key] = len(out)
+            out.append([i, 1])
+        return [(i, n) for i, n in out]
+
     def choice_lines(self) -> list[Line]:
         prompt = clean(self.obs.get("prompt", ""))
         who = f"seat {self.seat}, " if len(self.you) > 1 else ""
         lines = [text_line(s, "prompt") for s in wrap(f"{who}{prompt}", first="> ", rest="  ")]
+        lines += [text_line(s, "dim") for s in self.placing_hint()]
+        offers = self.offers()
         labels = self.labels()
-        nw = len(str(len(labels)))
+        nw = len(str(len(offers)))
         lead = " " * (nw + 4)
-        if any(width(lead + x) > WIDTH for x in labels):  # cards in short: the fields named once
+        if any(width(lead + labels[i]) > WIDTH for i, _ in offers):  # cards in short: the fields named once
             labels, kinds = self._short_labels()
-            for kind in kinds:
-                fields = self.board.kind_fields.get(kind, [])
+            for kind, fields in kinds.items():
                 lines.append(text_line(truncate(clean(f"{lead}{kind}({'/'.join(fields)}):"), WIDTH), "dim"))
+        labels = [labels[i] + (f" \u00d7{n}" if n > 1 else "") for i, n in offers]
         for i, label in enumerate(labels, 1):
             lead = f"  {str(i).rjust(nw)}) "
             parts = wrap(label, first=lead, rest=" " * len(lead))
@@ -458,20 +523,23 @@ class Screen:
             lines += [text_line(p) for p in parts[1:]]
         return lines
 
-    def _short_labels(self) -> tuple[list[str], list[str]]:
-        labels, kinds = [], []
-        for action, full in zip(self.obs.get("legal", []), self.labels()):
+    def _short_labels(self) -> tuple[list[str], dict[str, list[str]]]:
+        """Cards as `#3 Tile(2/A)`, and per kind the fields those values are of."""
+        legal = self.obs.get("legal", [])
+        idle = self.idle_fields([self.items[a] for a in legal if a in self.items])
+        labels, kinds = [], {}
+        for action, full in zip(legal, self.labels()):
             it = self.items.get(action)
             if it is None or len(self.board.kind_fields.get(it.kind, [])) < 2:
                 labels.append(full)
                 continue
-            if it.kind not in kinds:
-                kinds.append(it.kind)
-            labels.append(clean(f"{it.id} {it.kind}({it.values()})"))
+            skip = idle.get(it.kind, ())
+            kinds.setdefault(it.kind, [f for f in self.board.kind_fields[it.kind] if f not in skip])
+            labels.append(clean(f"{it.id} {it.kind}({it.values(skip)})"))
         return labels, kinds
 
     def ask(self) -> str:
-        n = len(self.obs.get("legal", []))
+        n = len(self.offers())
         return f"your choice (1-{n}, ? choices, q leave): "
 
 

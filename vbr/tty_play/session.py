@@ -88,7 +88,8 @@ class Session:
     def decide(self, view: SeatView) -> int:
         sc = self.screen(view.seat)
         self.put(self.news(sc) + sc.board_lines() + sc.choice_lines())
-        n = len(sc.obs["legal"])
+        offers = sc.offers()
+        n = len(offers)
         while True:
             answer = self.ask(sc.ask())
             if answer is None or answer.lower() in QUIT:
@@ -109,7 +110,7 @@ class Session:
             if not 1 <= k <= n:
                 self.say(f"{k} is not a choice: type 1 to {n} (? shows the choices)", "hint")
                 continue
-            return k - 1
+            return offers[k - 1][0]
 
     def ask(self, prompt: str) -> str | None:
         """A line from the person, None at the end of input (Ctrl-D)."""
