@@ -449,9 +449,11 @@ def test_transitions_the_options_rule_out_are_left_out(tmp_path):
 def test_actors_read_as_the_rules_do():
     from vbr.visualizer.render import actor_words
     assert [actor_words(a) for a in ("holder", "0", "each of seats", "each of players(t)", "other(holder)",
-                                     "server_of(t)", "seat_of(coach)", "can[0]", "f(a, b)")] == [
+                                     "server_of(t)", "seat_of(coach)", "can[0]", "f(a, b)",
+                                     "team each of teams", "team other(scorer)", "team t")] == [
         "the holder", "seat 0", "each seat", "each player", "the other of the holder",
-        "the server of t", "the seat of the coach", "the first of the can", "f(a, b)"]
+        "the server of t", "the seat of the coach", "the first of the can", "f(a, b)",
+        "each team", "team other of the scorer", "team t"]
 
 
 def test_expand_lists_a_phases_choice_points(tmp_path, capsys):

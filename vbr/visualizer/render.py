@@ -54,7 +54,8 @@ def to_dot(graph: nx.DiGraph, overlay: Overlay | None = None, labels: str = "sho
              f"  edge [fontname={_q(FONT)}, fontsize=10];"]
     ctx = _Drawing(counts, visits, set(expand), links or {})
     lines += _nodes_in(graph, (), ctx, "  ")
-    lines += ["  " + _edge(u, v, data, counts, shares, labels) for u, v, data in graph.edges(data=True)]
+    lines += ["  " + _edge(u, v, data, counts, shares, labels, _hands_back(graph, u, v))
+              for u, v, data in graph.edges(data=True)]
     lines += ["  " + _stray(key, n) for key, n in (counts or {}).items() if not graph.has_edge(*key)]
     for name in sorted(ctx.expand):
         if name in graph:
@@ -136,10 +137,13 @@ def _child_stages(g: nx.DiGraph, path: tuple[str, ...]) -> list[str]:
 
 def actor_words(actor: str) -> str:
     """Who chooses, the way the rules read: `holder` is the holder, `0` seat 0, a loop over
-    `seats` each seat, `seat_of(coach)` the seat of the coach, `lead(t)` the lead of t, `can[0]`
+    `seats` each seat, `by team scorer` team scorer, `seat_of(coach)` the seat of the coach, `lead(t)` the lead of t, `can[0]`
     the first of the can; anything else stays the expression the rule file wrote."""
     if actor.isdigit():
         return f"seat {actor}"
+    if actor.startswith("team "):
+        rest = actor[len("team "):]
+        return "each team" if rest == "each of teams" else "team " + _words(rest).removeprefix("the ")
     if actor.startswith("each of "):
         rest = actor[len("each of "):]
         head = rest.split("(", 1)[0]
@@ -195,16 +199,22 @@ def _node(name: str, data: dict, ctx: _Drawing) -> str:
     return f"{_q(name)} {_attrs(**attrs)};"
 
 
-def _who(actors: list[str], width: int = 30) -> str:
-    """`by the holder, seat 0`: as many actors as fit on one line, then how many more."""
+def _who(actors: list[str], width: int = 24, lines: int = 3) -> str:
+    """`by the holder, seat 0`: as many actors as fit on `lines` lines of `width` characters,
+    then how many more."""
     words = list(dict.fromkeys(actor_words(a) for a in actors))
-    shown = [words[0]]
+    rows = [["by " + words[0]]]
+    shown = 1
     for w in words[1:]:
-        if len(", ".join(shown + [w])) > width:
-            break
-        shown.append(w)
-    more = len(words) - len(shown)
-    return "by " + ", ".join(shown) + (f" +{more} more" if more else "")
+        if len(", ".join(rows[-1] + [w])) > width:
+            if len(rows) == lines:
+                break
+            rows.append([])
+        rows[-1].append(w)
+        shown += 1
+    more = len(words) - shown
+    text = ",\n".join(", ".join(r) for r in rows)
+    return text + (f" +{more} more" if more else "")
 
 
 def _per_game(x: float) -> str:
@@ -233,7 +243,16 @@ def _expansion(name: str, data: dict, indent: str) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------- edges
-def _edge(u: str, v: str, data: dict, counts: Overlay | None, shares: dict, labels: str) -> str:
+def _hands_back(graph: nx.DiGraph, u: str, v: str) -> bool:
+    """Whether an edge leads from a procedure's box to a phase: play handed back into the turn,
+    usually to a phase drawn above the procedure. Such edges do not rank their ends (dot's
+    `constraint=false`): ranked, they pull the procedure up among its callers, and the arrows into
+    it then cross the labels of its neighbours' arrows."""
+    return graph.nodes[u].get("kind") == "proc" and graph.nodes[v].get("kind") == "phase"
+
+
+def _edge(u: str, v: str, data: dict, counts: Overlay | None, shares: dict, labels: str,
+          hands_back: bool = False) -> str:
     guard = _guard_label(data)
     named = data.get("named") or []
     names = data.get("names") if named and all(named) else None  # every way there is named
@@ -250,6 +269,8 @@ def _edge(u: str, v: str, data: dict, counts: Overlay | None, shares: dict, labe
     attrs = {"label": label, "tooltip": tip, "labeltooltip": tip}
     if data.get("auto"):
         attrs["style"] = "dashed"
+    if hands_back:
+        attrs["constraint"] = "false"
     if data.get("returns"):
         attrs.update(constraint="false", color="gray50", fontcolor="gray40")
     if counts is not None:
