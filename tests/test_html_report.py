@@ -218,3 +218,17 @@ def test_procedures_get_a_title_and_who_chooses_reads_as_words(vh_report):
     assert by_name["heavy_defence()"][1] == "Heavy defence, called with t"
     assert by_name["serve"][3] == "the server of t"  # serve's `by server_of(t)`
     assert all("(" not in r[3] for r in rows), [r[3] for r in rows]
+
+
+def test_the_win_rates_of_three_sides_add_up_to_100(tmp_path):
+    from types import SimpleNamespace
+
+    from vbr.analysis.trial import Trial
+    from vbr.html_report.build import _simulation_html
+    trials = [Trial(i, i, ["random"] * 3, 3, i, None, 5, 0, 10, 0, []) for i in range(3)]  # one win each
+    stats = {"side_names": ["a", "b", "c"], "wins": {"0": 1, "1": 1, "2": 1}, "draws": 0, "games": 3,
+             "win_rate": {s: 0.3333 for s in "012"}, "ci95": {s: [0.0615, 0.7923] for s in "012"},
+             "metrics": {}, "agents": ["random"] * 3, "seed": 0, "mean_steps": 5}
+    page = _simulation_html(stats, trials, SimpleNamespace(title="T"))
+    shown = re.findall(r"<th>win rate, \w</th><td>([\d.]+) %</td>", page)
+    assert shown == ["33.4", "33.3", "33.3"]  # each alone rounds to 33.3: 99.9 in all

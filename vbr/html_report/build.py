@@ -118,11 +118,13 @@ def _simulation_html(stats: dict, trials, game) -> str:
     from vbr.analysis.commands import plot_view
     from vbr.analysis.plots import write_sim_plots
     names = stats["side_names"]
+    from vbr.analysis.metrics import percent_shares
+    shares = percent_shares([*stats["wins"].values(), stats["draws"]])  # rounded to add up to 100
     rows = []
-    for side, rate in stats["win_rate"].items():
+    for share, side in zip(shares, stats["win_rate"]):
         lo, hi = stats["ci95"][side]
         label = names[int(side)] if int(side) < len(names) else f"side {side}"
-        rows.append(f"<tr><th>win rate, {esc(label)}</th><td>{_pct(rate)}</td><td>{_pct(lo)} – {_pct(hi)}</td>"
+        rows.append(f"<tr><th>win rate, {esc(label)}</th><td>{share} %</td><td>{_pct(lo)} – {_pct(hi)}</td>"
                     f"<td>{esc(stats['wins'][side])} of {esc(stats['games'])} games</td></tr>")
     for key, m in stats["metrics"].items():
         unit = m.get("unit")
