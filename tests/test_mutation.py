@@ -1,6 +1,7 @@
 """`vbr mutate` on a tiny rule file: which mutants it makes, how they are judged, and the report."""
 import argparse
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -224,3 +225,105 @@ def test_an_equivalence_can_name_the_code_it_covers():
     ms = mutants(parse(text, "x.vbr"))
     covered = sorted((m.line, m.before, m.after) for m in ms if any(e.covers(m) for e in eq))
     assert covered == [(7, "b: 2", "b: 1"), (7, "b: 2", "b: 3"), (8, "a: 3", "a: 4"), (13, "end draw", "(deleted)")]
+
+
+PICKS = '''game "Picks"
+seats 2
+const FACES = [1, 2, 3, 4, 5, 6]
+var score: int per seat = 0
+start count
+fn diff(a: int, b: int) = a - b
+phase count {
+  score[0] = sum(x for x in FACES if x % 2 == 0)
+  score[1] = diff(5, 2)
+  reveal FACES
+  end winner 0
+}
+'''
+
+
+def test_a_comprehension_condition_is_dropped_and_negated():
+    ms = mutants(parse(PICKS + 'fn odd(n: int) = any(x for x in FACES if not x % 2 == 0)\n', "picks.vbr"))
+    got = [(m.line, m.before, m.after) for m in ms if m.kind == "filter"]
+    assert got == [(8, "for x in FACES if x % 2 == 0", "for x in FACES"),
+                   (8, "for x in FACES if x % 2 == 0", "for x in FACES if not x % 2 == 0"),
+                   (13, "for x in FACES if not x % 2 == 0", "for x in FACES"),
+                   (13, "for x in FACES if not x % 2 == 0", "for x in FACES if x % 2 == 0")]
+    assert _find(ms, 8, "filter", "for x in FACES").col == 38  # the condition's place
+
+
+def test_neighbouring_call_arguments_that_differ_are_swapped():
+    ms = mutants(parse(PICKS + 'fn same(n: int) = diff(n, n) + diff(1, n)\n', "picks.vbr"))
+    got = [(m.line, m.col, m.before, m.after) for m in ms if m.kind == "argument"]
+    assert got == [(9, 19, "diff(5, 2)", "diff(2, 5)"), (13, 37, "diff(1, n)", "diff(n, 1)")]
+    # an integer argument ±1 is a number mutant
+    assert {m.after for m in ms if m.line == 9 and m.kind == "number" and m.col > 14} == {"diff(6, 2)", "diff(4, 2)", "diff(5, 3)", "diff(5, 1)"}
+
+
+def test_a_reveal_is_deleted():
+    ms = mutants(parse(PICKS, "picks.vbr"))
+    assert _find(ms, 10, "delete", "(deleted)").before == "reveal FACES"
+
+
+def _picks(tmp_path, expectations):
+    (tmp_path / "picks.vbr").write_text(PICKS)
+    (tmp_path / "tests").mkdir(exist_ok=True)
+    (tmp_path / "tests" / "picks.vbr").write_text(
+        'tests for "../picks.vbr"\nscenario "the sum of the even faces, and 5 - 2" {\n  start count\n'
+        + "".join(f"  expect {e}\n" for e in expectations) + "}\n")
+    return tmp_path / "picks.vbr"
+
+
+def test_the_new_kinds_find_what_a_loose_scenario_misses_and_an_exact_one_kills(tmp_path):
+    loose = _picks(tmp_path, ["score[0] > 0", "score[1] != 0"])
+    s = report.summary(*_ctx_and(runner.run(loose, n=1000, kinds=["filter", "argument"])))
+    assert sorted((x["kind"], x["after"]) for x in s["survivors"]) == [
+        ("argument", "diff(2, 5)"), ("filter", "for x in FACES"), ("filter", "for x in FACES if not x % 2 == 0")]
+    # 2 + 4 + 6 = 12, not 21 (every face) or 9 (the odd ones); 5 - 2 = 3, not 2 - 5
+    exact = _picks(tmp_path, ["score[0] == 12", "score[1] == 3"])
+    s = report.summary(*_ctx_and(runner.run(exact, n=1000, kinds=["filter", "argument"])))
+    assert s["survived"] == 0 and s["killed"] == 3
+
+
+def _ctx_and(result):
+    return result.ctx, result
+
+
+def test_kinds_and_lines_restrict_the_mutants_tried(mini):
+    res = runner.run(mini, n=1000, seed=1, kinds=["number", "delete"], lines=[(14, 14), (16, 18)])
+    tried = [res.ctx.mutants[o.index] for o in res.tried]
+    # line 14 `bonus += 1`: 2 numbers and its deletion; 16 `if r >= 4`: 2 numbers and the deleted if;
+    # 17 `score[0] += 1 + bonus`: the 0 and the 1 each ±1, and its deletion; 18 `} else {`: nothing
+    assert sorted(Counter((m.line, m.kind) for m in tried).items()) == [
+        ((14, "delete"), 1), ((14, "number"), 2), ((16, "delete"), 1), ((16, "number"), 2), ((17, "delete"), 1),
+        ((17, "number"), 4)]
+    assert res.selected == len(tried) == 11 and res.total == len(res.ctx.mutants) > 11
+    s = report.summary(res.ctx, res)
+    assert f"11 mutants checked of 11 selected of {res.total} " in report.text(s)
+
+
+def test_the_score_line_and_the_counts_per_kind_count_the_same_mutants(mini):
+    res = runner.run(mini, n=1000, seed=1)
+    s = report.summary(res.ctx, res)
+    kinds = s["by_kind"].values()
+    counted = s["checked"] - s["equivalent"]
+    assert sum(k["of"] for k in kinds) == counted
+    assert sum(k["killed"] for k in kinds) == s["killed"]
+    assert sum(k["equivalent"] for k in kinds) == s["equivalent"] == 1
+    assert s["by_kind"]["delete"]["equivalent"] == 1  # line 21's `bonus = 0`
+    text = report.text(s)
+    assert f": {s['killed']} of {counted} counted mutants killed" in text
+    d = s["by_kind"]["delete"]
+    assert f"delete {d['killed']}/{d['of']} (+1 equivalent)" in text
+
+
+def test_the_command_takes_kinds_and_line_ranges():
+    parser = argparse.ArgumentParser(prog="vbr")
+    command.add_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["mutate", "x.vbr", "--kind", "filter", "--kind", "argument", "--lines", "12-40",
+                              "--lines", "7"])
+    assert args.kinds == ["filter", "argument"] and args.lines == [(12, 40), (7, 7)]
+    for bad in (["--kind", "nothing"], ["--lines", "40-12"], ["--lines", "a-b"], ["--lines", "0"]):
+        with pytest.raises(SystemExit) as e:
+            parser.parse_args(["mutate", "x.vbr", *bad])
+        assert e.value.code == 2

@@ -1,4 +1,4 @@
-"""`vbr mutate FILE [--tests TESTFILE] [-n N] [--seed S] [--workers K] [--json]`.
+"""`vbr mutate FILE [--tests TESTFILE] [-n N] [--seed S] [--workers K] [--kind KIND]... [--lines A-B]... [--json]`.
 
 vbr/cli.py wires it in with `add_parser(subparsers)`; the parser's default `func` is `run`.
 """
@@ -10,13 +10,15 @@ import sys
 from pathlib import Path
 
 from vbr.errors import VbrError
+from vbr.mutation import KINDS
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "mutate", help="score a rule file's scenarios: how many small rule changes they notice",
         description="Make small semantic changes of a rule file (a number ±1, a flipped comparison, and↔or, "
-                    "a deleted statement, two list items swapped, a direction changed), keep those that pass "
+                    "a deleted statement, two list items swapped, a direction changed, a comprehension's condition "
+                    "dropped or negated, two call arguments swapped), keep those that pass "
                     "the checker, run the scenarios against each and report the share they kill and every "
                     "survivor, grouped by the rulebook passage its line cites.")
     p.add_argument("file", help="a rule file, or a bundled rule file's name")
@@ -26,6 +28,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="the seed that samples the mutants (default 1)")
     p.add_argument("--workers", type=_positive, default=1,
                    help="processes to run mutants in (default 1); any number gives the same report")
+    p.add_argument("--kind", action="append", choices=KINDS, dest="kinds", metavar="KIND",
+                   help=f"only mutants of this kind (repeatable; one of {', '.join(KINDS)})")
+    p.add_argument("--lines", action="append", type=_line_range, metavar="A-B",
+                   help="only mutants on lines A to B of the rule file, or on line A alone (repeatable)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=run)
     return p
@@ -41,6 +47,17 @@ def _positive(s: str) -> int:
     return v
 
 
+def _line_range(s: str) -> tuple[int, int]:
+    first, _, last = s.partition("-")
+    try:
+        a, b = int(first), int(last or first)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{s!r} is not a line (12) or a range of lines (12-40)") from None
+    if a < 1 or b < a:
+        raise argparse.ArgumentTypeError(f"{s!r} is not a range of lines from 1 up (12-40)")
+    return a, b
+
+
 def run(args) -> int:
     """0 when every counted mutant is killed, 1 when some survive, 2 on a usage or file error."""
     from vbr.loader import resolve
@@ -48,7 +65,8 @@ def run(args) -> int:
     path = resolve(args.file)
     tests = Path(args.tests) if getattr(args, "tests", None) else runner.default_tests(path)
     try:
-        result = runner.run(path, tests, n=args.n, seed=args.seed, workers=args.workers)
+        result = runner.run(path, tests, n=args.n, seed=args.seed, workers=args.workers,
+                            kinds=getattr(args, "kinds", None), lines=getattr(args, "lines", None))
     except VbrError as exc:
         print(exc.render(), file=sys.stderr)
         return 2

@@ -4,9 +4,12 @@ Kinds (what `vbr mutate` changes):
   number     an integer literal ±1 (a bonus, a distance, a card value, a threshold, a count)
   compare    `<`↔`<=`, `>`↔`>=`, `==`↔`!=`
   logic      `and`↔`or`
-  delete     one statement removed from its block
+  delete     one statement removed from its block (a `reveal` too: what the players are shown)
   swap       two neighbouring items of a list literal exchanged (die faces, card lists)
   direction  one component of a `direction` vector ±1
+  filter     a comprehension's condition dropped, or negated (`if c` → `if not c`, `if not c` → `if c`)
+  argument   two neighbouring arguments of a call exchanged (`reach(src, d, t)` → `reach(src, t, d)`);
+             an integer argument ±1 is a `number` mutant
 
 Not mutated: `say` text, an option's list of allowed values, the court's layout, enums, kinds,
 zones, limits, `require` and `seats` (declarations rather than rules; a change there is caught by
@@ -21,7 +24,6 @@ from vbr.grammar import ast as A
 from vbr.grammar import printer
 
 FLIP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "==", "and": "or", "or": "and"}
-KINDS = ("number", "compare", "logic", "delete", "swap", "direction")
 _SKIP_DECLS = (A.Seats, A.Enum, A.Kind, A.Zone, A.Court, A.Extends, A.Limit, A.Require, A.Event, A.Points,
                A.StartAt)
 
@@ -116,9 +118,38 @@ def _node(n: A.Node, path: Path, parent: A.Node | None, out: list) -> None:
             items = n.items[:i] + [b, a] + n.items[i + 2:]
             out.append(Mutant(0, "swap", path + (("items", None),), a.span.line, a.span.col,
                               _short(printer.expr(n)), _short(printer.expr(n.model_copy(update={"items": items}))), items))
+    elif isinstance(n, A.Comprehension) and n.filter is not None:
+        _filters(n, path, out)
+    elif isinstance(n, A.Call):
+        _arguments(n, path, out)
     for name in type(n).model_fields:
         if name != "span":
             _field(n, name, path, out)
+
+
+def _filters(n: A.Comprehension, path: Path, out: list) -> None:
+    """The comprehension's condition dropped, then negated."""
+    f = n.filter
+    negated = f.operand if isinstance(f, A.Unary) and f.op == "not" else A.Unary(span=f.span, op="not", operand=f)
+    for new in (n.model_copy(update={"filter": None}), n.model_copy(update={"filter": negated})):
+        out.append(Mutant(0, "filter", path, f.span.line, f.span.col, _head(n), _head(new), new))
+
+
+def _head(n: A.Comprehension) -> str:
+    """`for x in spots if empty_space(x)`: the part of a comprehension a filter mutant changes."""
+    tail = f" if {printer.expr(n.filter)}" if n.filter is not None else ""
+    return _short(f"for {n.var} in {printer.expr(n.source)}{tail}")
+
+
+def _arguments(n: A.Call, path: Path, out: list) -> None:
+    """Each pair of neighbouring arguments that differ, exchanged."""
+    for i in range(len(n.args) - 1):
+        a, b = n.args[i], n.args[i + 1]
+        if A.shape(a) == A.shape(b):
+            continue
+        args = n.args[:i] + [b, a] + n.args[i + 2:]
+        out.append(Mutant(0, "argument", path + (("args", None),), a.span.line, a.span.col, _short(printer.expr(n)),
+                          _short(printer.expr(n.model_copy(update={"args": args}))), args))
 
 
 # ------------------------------------------------------------------------------------ text

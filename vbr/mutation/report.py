@@ -4,7 +4,9 @@ Survivors are grouped by the rulebook passage the mutated line cites: the `[Sect
 the line's own comment, else of the nearest cited line above it in the same declaration (counting
 the comment block just above the declaration), as `vbr trace` reads them (vbr.trace.citations).
 Survivors the rule file marks `EQUIVALENT(kind): why` are listed apart, with the reason, and left
-out of the score.
+out of the score. One count throughout: a mutant is *counted* when it passes the checker and is not
+marked equivalent; the score, its line and the counts per kind are all killed of counted, and the
+equivalent ones are given apart, in total and per kind.
 """
 from __future__ import annotations
 
@@ -67,7 +69,7 @@ def summary(ctx: Context, result: Result) -> dict:
     where = passages_by_line(ctx)
     checked = [o for o in result.tried if o.status != "invalid"]
     killed = [o for o in checked if o.status == "killed"]
-    survivors, equivalent = [], []
+    survivors, equivalent, equivalent_ids = [], [], set()
     for o in checked:
         if o.status != "survived":
             continue
@@ -75,40 +77,50 @@ def summary(ctx: Context, result: Result) -> dict:
         why = next((e.why for e in equiv if e.covers(m)), None)
         item = {"file": shown(ctx.path), "line": m.line, "col": m.col, "kind": m.kind, "before": m.before,
                 "after": m.after, "passages": where.get(m.line, [])}
-        if why is not None:
-            equivalent.append({**item, "why": why})
-        else:
+        if why is None:
             survivors.append(item)
+        else:
+            equivalent.append({**item, "why": why})
+            equivalent_ids.add(o.index)
     key = lambda x: (x["line"], x["col"], x["kind"], x["after"])  # noqa: E731
     counted = len(checked) - len(equivalent)
     return {
         "file": shown(ctx.path), "tests": shown(result.tests), "seed": result.seed, "n": result.requested,
-        "mutants": result.total, "tried": len(result.tried), "invalid": len(result.tried) - len(checked),
+        "mutants": result.total, "selected": result.selected, "tried": len(result.tried), "invalid": len(result.tried) - len(checked),
         "checked": len(checked), "killed": len(killed), "survived": len(survivors), "equivalent": len(equivalent),
         "score": round(100 * len(killed) / counted, 1) if counted else 100.0,
         "step_guard": result.guard,
-        "by_kind": _by_kind(ctx, checked),
+        "by_kind": _by_kind(ctx, checked, equivalent_ids),
         "survivors": sorted(survivors, key=key), "equivalents": sorted(equivalent, key=key),
         "killed_by": {str(o.index): o.reason for o in killed},
     }
 
 
-def _by_kind(ctx: Context, checked) -> dict:
-    out: dict[str, list[int]] = {}
+def _by_kind(ctx: Context, checked, equivalent_ids: set[int]) -> dict:
+    """Kind → killed, of (counted: checked and not marked equivalent) and equivalent, as in the score."""
+    out: dict[str, dict[str, int]] = {}
     for o in checked:
-        k = out.setdefault(ctx.mutants[o.index].kind, [0, 0])
-        k[1] += 1
-        k[0] += o.status == "killed"
-    return {k: {"killed": v[0], "of": v[1]} for k, v in sorted(out.items())}
+        k = out.setdefault(ctx.mutants[o.index].kind, {"killed": 0, "of": 0, "equivalent": 0})
+        if o.index in equivalent_ids:
+            k["equivalent"] += 1
+        else:
+            k["of"] += 1
+            k["killed"] += o.status == "killed"
+    return dict(sorted(out.items()))
+
+
+def _kind_text(kind: str, v: dict) -> str:
+    return f"{kind} {v['killed']}/{v['of']}" + (f" (+{v['equivalent']} equivalent)" if v["equivalent"] else "")
 
 
 def text(s: dict) -> str:
     counted = s["checked"] - s["equivalent"]
-    out = [f"{s['file']}: {s['killed']} of {counted} mutants killed ({s['score']} %) by {s['tests']}",
-           f"  seed {s['seed']}, {s['checked']} mutants checked of {s['mutants']} (n {s['n']}); "
-           f"{s['invalid']} rejected by the checker and not counted; {s['equivalent']} marked equivalent; "
+    pool = f"{s['mutants']}" if s["selected"] == s["mutants"] else f"{s['selected']} selected of {s['mutants']}"
+    out = [f"{s['file']}: {s['killed']} of {counted} counted mutants killed ({s['score']} %) by {s['tests']}",
+           f"  seed {s['seed']}, {s['checked']} mutants checked of {pool} (n {s['n']}); "
+           f"{s['invalid']} rejected by the checker and {s['equivalent']} marked equivalent, neither counted; "
            f"step guard {s['step_guard']}",
-           "  by kind: " + ", ".join(f"{k} {v['killed']}/{v['of']}" for k, v in s["by_kind"].items())]
+           "  killed of counted by kind: " + ", ".join(_kind_text(k, v) for k, v in s["by_kind"].items())]
     if s["survivors"]:
         out += ["", f"survivors ({len(s['survivors'])}):"]
         groups: dict[str, list[dict]] = {}

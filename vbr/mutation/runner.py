@@ -8,7 +8,7 @@ the original file (ten times the most steps any of its scenarios takes, at least
 than the rule file's own limit): a mutant that loops ends, deterministically, with no clock.
 
 Mutants are sampled with a seeded generator from the full list (the list shuffled by the seed; the
-first `n` that pass the checker count); with `workers` > 1 they are run in a process pool (`spawn`) and the results are
+first `n` that pass the checker count), restricted first, when asked, to some kinds or some lines; with `workers` > 1 they are run in a process pool (`spawn`) and the results are
 taken in the sampled order, so the report is the same for any number of workers.
 """
 from __future__ import annotations
@@ -57,6 +57,7 @@ class Result:
     seed: int
     requested: int
     total: int  # mutants the file has
+    selected: int = 0  # of them, those of the kinds and lines asked for (all when none are asked for)
     tried: list[Outcome] = field(default_factory=list)  # in the sampled order, up to `requested` valid ones
     guard: int = 0
     ctx: Context | None = None
@@ -136,11 +137,20 @@ def order(total: int, seed: int) -> list[int]:
     return idx
 
 
-def run(path: Path, tests: Path | None = None, n: int = 100, seed: int = 1, workers: int = 1) -> Result:
+def selected(m: Mutant, kinds=None, lines=None) -> bool:
+    """Whether the mutant is of one of `kinds` and on a line of one of the (first, last) ranges in
+    `lines`; None asks for every kind, or every line."""
+    return (not kinds or m.kind in kinds) and (not lines or any(a <= m.line <= b for a, b in lines))
+
+
+def run(path: Path, tests: Path | None = None, n: int = 100, seed: int = 1, workers: int = 1,
+        kinds=None, lines=None) -> Result:
+    """Sample up to `n` mutants that pass the checker from those `selected` by kinds and lines, and
+    judge each."""
     ctx = context(path, tests)
     ctx.guard = baseline(ctx)
-    result = Result(ctx.path, ctx.tests, seed, n, len(ctx.mutants), guard=ctx.guard, ctx=ctx)
-    todo = order(len(ctx.mutants), seed)
+    todo = [i for i in order(len(ctx.mutants), seed) if selected(ctx.mutants[i], kinds, lines)]
+    result = Result(ctx.path, ctx.tests, seed, n, len(ctx.mutants), len(todo), guard=ctx.guard, ctx=ctx)
     valid = 0
     if workers <= 1:
         outcomes = (evaluate(ctx, ctx.mutants[i]) for i in todo)
