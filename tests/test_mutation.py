@@ -327,3 +327,10 @@ def test_the_command_takes_kinds_and_line_ranges():
         with pytest.raises(SystemExit) as e:
             parser.parse_args(["mutate", "x.vbr", *bad])
         assert e.value.code == 2
+
+
+def test_either_side_of_and_or_or_is_dropped():
+    ms = mutants(parse(MINI, "mini.vbr"))
+    got = sorted(m.after for m in ms if m.line == 22 and m.kind == "logic")
+    assert got == ["score[0] >= target", "score[0] >= target and score[1] >= target", "score[1] >= target"]
+    assert {m.col for m in ms if m.line == 22 and m.kind == "logic"} == {6}

@@ -3,7 +3,7 @@
 Kinds (what `vbr mutate` changes):
   number     an integer literal ±1 (a bonus, a distance, a card value, a threshold, a count)
   compare    `<`↔`<=`, `>`↔`>=`, `==`↔`!=`
-  logic      `and`↔`or`
+  logic      `and`↔`or`, and either side of an `and` or `or` dropped (`a and b` → `a`, `a and b` → `b`)
   delete     one statement removed from its block (a `reveal` too: what the players are shown)
   swap       two neighbouring items of a list literal exchanged (die faces, card lists)
   direction  one component of a `direction` vector ±1
@@ -103,6 +103,10 @@ def _node(n: A.Node, path: Path, parent: A.Node | None, out: list) -> None:
         new = n.model_copy(update={"op": FLIP[n.op]})
         kind = "logic" if n.op in ("and", "or") else "compare"
         out.append(Mutant(0, kind, path, n.span.line, n.span.col, _short(printer.expr(n)), _short(printer.expr(new)), new))
+        if kind == "logic":
+            for side in (n.left, n.right):
+                out.append(Mutant(0, kind, path, n.span.line, n.span.col, _short(printer.expr(n)),
+                                  _short(printer.expr(side)), side))
     elif isinstance(n, A.Block):
         for i, s in enumerate(n.body):
             if isinstance(s, A.Say):  # text for the reader; no rule of play
