@@ -18,7 +18,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "mutate", help="score a rule file's scenarios: how many small rule changes they notice",
         description="Make small semantic changes of a rule file (a number ±1, a flipped comparison, and↔or, "
                     "a deleted statement, two list items swapped, a direction changed, a comprehension's condition "
-                    "dropped or negated, two call arguments swapped), keep those that pass "
+                    "dropped or negated, a side of and/or dropped, two call arguments swapped), keep those that pass "
                     "the checker, run the scenarios against each and report the share they kill and every "
                     "survivor, grouped by the rulebook passage its line cites.")
     p.add_argument("file", help="a rule file, or a bundled rule file's name")
