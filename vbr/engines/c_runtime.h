@@ -88,6 +88,35 @@ static inline W vbr_thing_word(W *S, W e, W kind, W kinds, W fields, W width, W 
     return fields + e * width + pos;
 }
 
+static inline W vbr_thing_word_any(W *S, W e, const W *positions, W kinds, W fields, W width, W f) {
+    if (e == VBR_NONE || e < 0) vbr_fault(S, f, e, VBR_NONE);
+    W pos = positions[S[kinds + e]];
+    if (pos < 0) vbr_fault(S, f, e, VBR_NONE);
+    return fields + e * width + pos;
+}
+
+static inline W vbr_lookup_or_none(const W *table, W n, W i) {
+    return (0 <= i && i < n) ? table[i] : VBR_NONE;
+}
+
+/* The index of `key` in a sorted table of n, or a fault naming the key. */
+static inline W vbr_find(W *S, const W *sorted, W n, W key, W f) {
+    W lo = 0, hi = n - 1;
+    while (lo <= hi) {
+        W mid = lo + (hi - lo) / 2;
+        if (sorted[mid] == key) return mid;
+        if (sorted[mid] < key) lo = mid + 1; else hi = mid - 1;
+    }
+    vbr_fault(S, f, key, VBR_NONE);
+    return 0;
+}
+
+static inline W vbr_distance(W *S, W a, W b, W f) {
+    if (a == VBR_NONE || b == VBR_NONE) vbr_fault(S, f, VBR_NONE, VBR_NONE);
+    W dx = a / CELL_SPAN - b / CELL_SPAN, dy = a % CELL_SPAN - b % CELL_SPAN;
+    return (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
+}
+
 static inline W vbr_other(W *S, W x, W f) {
     if (x == 0 || x == 1) return 1 - x;
     vbr_fault(S, f, x, VBR_NONE);

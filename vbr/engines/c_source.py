@@ -13,7 +13,7 @@ from importlib import resources
 
 from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
-from vbr.ir.build import CHOICE_FAULT, DEPTH_FAULT, STEP_FAULT
+from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, STEP_FAULT
 from vbr.ir.layout import FRAME_HEAD, Header as H
 from vbr.ir.values import NONE
 
@@ -46,6 +46,7 @@ class _Source:
     def __init__(self, p: N.Program):
         self.p, self.lay = p, p.layout
         self.defs: list[str] = []
+        self.tables: dict[tuple, str] = {}
         self.n = 0
 
     def fresh(self, stem: str) -> str:
@@ -194,8 +195,33 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
     def x_Local(self, e):
         return self.local(e.slot)
 
-    def x_LocalAt(self, e):
-        return f"S[fp + {FRAME_HEAD + e.base} + {self.expr(e.index)}]"
+    def x_StackAt(self, e):
+        return f"S[{self.local(e.base)} + {self.expr(e.index)}]"
+
+    def x_ItemAt(self, e):
+        name = self.fresh("item")
+        self.function(name, [f"W xs[{max(e.seq.bound, 1)}];", f"W n = {self.seq(e.seq)}(S, fp, xs);",
+                             f"W i = {self.expr(e.index)};",
+                             f"if (i < 0 || i >= n) vbr_fault(S, {e.fault}, i, n - 1);", "return xs[i];"])
+        return f"{name}(S, fp)"
+
+    def x_Lookup(self, e):
+        table = self.table(e.table)
+        if e.fault < 0:
+            return f"vbr_lookup_or_none({table}, {len(e.table)}, {self.expr(e.index)})"
+        return f"{table}[vbr_index(S, {self.expr(e.index)}, {len(e.table)}, {e.fault})]"
+
+    def table(self, values) -> str:
+        """A constant array of these values, shared by every node that asks for the same one."""
+        key = tuple(values)
+        if key not in self.tables:
+            name = self.fresh("T")
+            self.tables[key] = name
+            self.defs.append(f"static const W {name}[] = {_array(values)};")
+        return self.tables[key]
+
+    def x_FieldOfAny(self, e):
+        return f"S[{self.field_word(e)}]"
 
     def x_Returned(self, e):
         return f"S[{H.RETURNED}]"
@@ -215,8 +241,11 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
     def x_Field(self, e):
         return f"S[{self.field_word(e)}]"
 
-    def field_word(self, f: N.Field) -> str:
+    def field_word(self, f) -> str:
         lay = self.lay
+        if isinstance(f, N.FieldOfAny):
+            return (f"vbr_thing_word_any(S, {self.expr(f.obj)}, {self.table(f.positions)}, {lay.kinds}, {lay.fields}, "
+                    f"{lay.width}, {f.fault})")
         return (f"vbr_thing_word(S, {self.expr(f.obj)}, {f.kind}, {lay.kinds}, {lay.fields}, {lay.width}, "
                 f"{f.pos}, {f.fault})")
 
@@ -268,6 +297,8 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             "any": ("0", f"if ({body}) return 1;"),
             "all": ("1", f"if (!({body})) return 0;"),
             "first": ("VBR_NONE", f"return {body};"),
+            "max": ("VBR_NONE", f"{{ W b = {body}; if (r == VBR_NONE || b > r) r = b; }}"),
+            "min": ("VBR_NONE", f"{{ W b = {body}; if (r == VBR_NONE || b < r) r = b; }}"),
         }[e.agg]
         skip = [f"    if (!({self.expr(e.cond)})) continue;"] if e.cond is not None else []
         self.function(name, [f"W xs[{max(e.seq.bound, 1)}];", f"W n = {self.seq(e.seq)}(S, fp, xs);", f"W r = {start};",
@@ -308,6 +339,8 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             _, default, answers = t[name]
             return (f"vbr_on_court(S, {a[0]}, CT_{name}, {_w(default)}, SPACES, CA_{name}, {len(answers)}, "
                     f"{t['cols']}, {t['height']}, {f})")
+        if name == "distance":
+            return f"vbr_distance(S, {a[0]}, {a[1]}, {f})"
         if name == "step":
             fn = self.fresh("step")
             self.function(fn, [f"W c = {a[0]}, d = {a[1]}, s = {a[2]}, n = {a[3]};",
@@ -317,6 +350,21 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 
     def zone_word(self, zone: str) -> str:
         return f"({self.lay.zones} + ({zone}) * {self.lay.zone_size})"
+
+    def reach_arrays(self, table: int) -> tuple[str, str, str, str]:
+        """A `reach` table as arrays: the sorted starts, and per (start, distance, side) row where
+        its ends begin and how many."""
+        rows = self.p.reach_tables[table]
+        starts = sorted({k[0] for k in rows})
+        begin, sizes, cells = [], [], []
+        for start in starts:
+            for d in range(65):
+                for side in (0, 1):
+                    ends = rows[(start, d, side)]
+                    begin.append(len(cells))
+                    sizes.append(len(ends))
+                    cells += ends
+        return self.table(starts), self.table(begin), self.table(sizes), self.table(cells or [0])
 
     def function(self, name: str, body: list[str], params: str = "W *S, W fp") -> None:
         self.defs.append(f"static W {name}({params}) {{\n" + "".join(f"    {x}\n" for x in body) + "}")
@@ -338,6 +386,26 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             return lines + ["for (W i = 0; i < n; i++) out[i] = lo + i;", "return n;"]
         if isinstance(s, N.Items):
             return [f"out[{i}] = {self.expr(x)};" for i, x in enumerate(s.items)] + [f"return {len(s.items)};"]
+        if isinstance(s, N.StackItems):
+            return [f"W n = {self.local(s.count)};", f"memcpy(out, S + {self.local(s.base)}, sizeof(W) * (size_t)n);",
+                    "return n;"]
+        if isinstance(s, N.TableItems):
+            width = max(len(r) for r in s.rows)
+            flat = [x for r in s.rows for x in r + [0] * (width - len(r))]
+            rows, sizes = self.table(flat), self.table([len(r) for r in s.rows])
+            return [f"W i = vbr_index(S, {self.expr(s.index)}, {len(s.rows)}, {s.fault});",
+                    f"memcpy(out, {rows} + i * {width}, sizeof(W) * (size_t){sizes}[i]);", f"return {sizes}[i];"]
+        if isinstance(s, N.FieldItems):
+            lay = self.lay
+            return [f"W w = vbr_thing_word(S, {self.expr(s.obj)}, {s.kind}, {lay.kinds}, {lay.fields}, {lay.width}, "
+                    f"{s.pos}, {s.fault});", "memcpy(out, S + w + 1, sizeof(W) * (size_t)S[w]);", "return S[w];"]
+        if isinstance(s, N.ReachItems):
+            keys, starts, sizes, cells = self.reach_arrays(s.table)
+            return [f"W start = {self.expr(s.start)}, dist = {self.expr(s.dist)}, side = {self.expr(s.side)} == 0 ? 0 : 1;",
+                    f"if (dist < 0 || dist > 64) vbr_fault(S, {s.fault + 1}, dist, VBR_NONE);",
+                    f"W k = vbr_find(S, {keys}, {len(self.p.reach_tables[s.table]) // 130}, start, {s.fault});",
+                    f"W row = (k * 65 + dist) * 2 + side;",
+                    f"memcpy(out, {cells} + {starts}[row], sizeof(W) * (size_t){sizes}[row]);", f"return {sizes}[row];"]
         if isinstance(s, N.KindItems):
             return ["W n = 0;", f"for (W e = 0; e < S[{H.THINGS}]; e++) if (S[{self.lay.kinds} + e] == {s.kind}) out[n++] = e;",
                     "return n;"]
@@ -380,7 +448,16 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         return [f"if (!({self.expr(s.test)})) vbr_fault(S, {s.fault}, {arg}, VBR_NONE);"]
 
     def s_Collect(self, s):
-        return [f"W n = {self.seq(s.seq)}(S, fp, S + fp + {FRAME_HEAD + s.base});", f"{self.local(s.count)} = n;"]
+        return [f"W xs[{max(s.seq.bound, 1)}];", f"W n = {self.seq(s.seq)}(S, fp, xs);", f"W top = S[{H.TOP}];",
+                f"if (top + n > {self.lay.words}) vbr_fault(S, {COPY_FAULT}, VBR_NONE, VBR_NONE);",
+                f"{self.local(s.base)} = top;", f"{self.local(s.count)} = n;",
+                "memcpy(S + top, xs, sizeof(W) * (size_t)n);", f"S[{H.TOP}] = top + n;"]
+
+    def s_Mark(self, s):
+        return [f"{self.local(s.slot)} = S[{H.TOP}];"]
+
+    def s_Release(self, s):
+        return [f"S[{H.TOP}] = {self.local(s.slot)};"]
 
     def move_lines(self, what: str, bottom: bool, fault: int) -> list[str]:
         lay = self.lay
@@ -402,19 +479,28 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
     def s_Create(self, s):
         lay = self.lay
         times = self.expr(s.times) if s.times is not None else "1"
-        values = [f"vs[{i}] = {self.expr(v)};" for i, v in enumerate(s.fields)]
-        return [f"W vs[{max(len(s.fields), 1)}];", *values, f"W d = {self.expr(s.dest)};", f"W times = {times};",
-                "for (W t = 0; t < times; t++) {", f"    W e = S[{H.THINGS}];",
-                f"    if (e >= {lay.things}) vbr_fault(S, {s.fault}, VBR_NONE, VBR_NONE);",
-                f"    S[{H.THINGS}] = e + 1;", f"    S[{lay.kinds} + e] = {s.kind};",
-                f"    for (int i = 0; i < {len(s.fields)}; i++) S[{lay.fields} + e * {lay.width} + i] = vs[i];",
-                f"    vbr_put(S, {self.zone_word('d')}, e, 0);", f"    S[{lay.zone_of} + e] = d;", "}"]
+        lines, writes = [], []
+        for i, (v, at) in enumerate(zip(s.fields, s.offsets)):
+            if isinstance(v, N.Seq):
+                cap = self.p.list_caps[(s.kind, at)]
+                lines += [f"W v{i}[{max(v.bound, 1)}];", f"W n{i} = {self.seq(v)}(S, fp, v{i});",
+                          f"if (n{i} > {cap}) vbr_fault(S, {s.fault + 1}, VBR_NONE, VBR_NONE);"]
+                writes += [f"    S[r + {at}] = n{i};", f"    memcpy(S + r + {at + 1}, v{i}, sizeof(W) * (size_t)n{i});"]
+            else:
+                lines.append(f"W v{i} = {self.expr(v)};")
+                writes.append(f"    S[r + {at}] = v{i};")
+        return lines + [f"W d = {self.expr(s.dest)};", f"W times = {times};",
+                        "for (W t = 0; t < times; t++) {", f"    W e = S[{H.THINGS}];",
+                        f"    if (e >= {lay.things}) vbr_fault(S, {s.fault}, VBR_NONE, VBR_NONE);",
+                        f"    S[{H.THINGS}] = e + 1;", f"    S[{lay.kinds} + e] = {s.kind};",
+                        f"    W r = {lay.fields} + e * {lay.width};", *writes,
+                        f"    vbr_put(S, {self.zone_word('d')}, e, 0);", f"    S[{lay.zone_of} + e] = d;", "}"]
 
     def s_Say(self, s):
-        return [f"(void){self.expr(a)};" for a in s.args]
+        return []  # a say's values are worked out only for a log, which the C engine does not keep
 
     def s_Reveal(self, s):
-        return [f"(void){self.expr(s.what if s.what is not None else s.zone)};"]
+        return []
 
     # ------------------------------------------------------------------ terminators
     def term(self, t: N.Term) -> list[str]:
@@ -454,7 +540,9 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         lines = [f"S[fp + 2] = {t.next};",
                  f"if (S[{H.DEPTH}] >= {self.lay.depth}) vbr_fault(S, {DEPTH_FAULT}, VBR_NONE, VBR_NONE);"]
         lines += [f"W a{i} = {self.expr(a)};" for i, a in enumerate(t.args)]
-        lines += [f"W nf = S[{H.TOP}];", "S[nf] = fp;", f"S[nf + 1] = {t.unit};", "S[nf + 2] = 0;"]
+        lines += [f"W nf = S[{H.TOP}];",
+                  f"if (nf + {FRAME_HEAD + callee.nlocals} > {self.lay.words}) vbr_fault(S, {COPY_FAULT}, VBR_NONE, VBR_NONE);",
+                  "S[nf] = fp;", f"S[nf + 1] = {t.unit};", "S[nf + 2] = 0;"]
         lines += [f"S[nf + {FRAME_HEAD + i}] = a{i};" for i in range(len(t.args))]
         lines += [f"for (int i = {len(t.args)}; i < {callee.nlocals}; i++) S[nf + {FRAME_HEAD} + i] = VBR_NONE;",
                   f"S[{H.FP}] = nf;", f"S[{H.TOP}] = nf + {FRAME_HEAD + callee.nlocals};", f"S[{H.DEPTH}] += 1;",
@@ -474,6 +562,11 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
                 "return;"]
 
     def t_End(self, t):
+        if t.team:
+            voices = self.table([ts[0] if ts else NONE for ts in self.p.teams])
+            return [f"W w = {self.expr(t.winner)};",
+                    f"if (!(0 <= w && w < {len(self.p.teams)})) vbr_fault(S, {t.fault}, w, VBR_NONE);",
+                    f"S[{H.WINNER}] = {voices}[w];", f"S[{H.WINNER_TEAM}] = w + 1;", f"S[{H.STATUS}] = OVER;", "return;"]
         if t.winner is None:
             return [f"S[{H.WINNER}] = VBR_NONE;", f"S[{H.STATUS}] = OVER;", "return;"]
         return [f"W w = {self.expr(t.winner)};",

@@ -59,8 +59,9 @@ class State:
         self._raise_fault()
 
     def words_in_use(self) -> list[int]:
-        """The state's words up to its top: equal in every engine for the same game and answers."""
-        return [int(w) for w in self.words[:self.words[H.TOP]]]
+        """The state's words up to its top: equal in every engine for the same game and answers
+        (a Python engine's comparisons leave bools, which equal 1 and 0)."""
+        return self.words[:self.words[H.TOP]]
 
     def is_terminal(self) -> bool:
         return self.words[H.STATUS] != CHOICE
@@ -107,7 +108,13 @@ class State:
             base, count = p.points
             at = p.layout.vars + base
             points = tuple(int(v) for v in self.words[at:at + count])
-        return Outcome(None if w == NONE else w, points, None if w == NONE else w)
+        team = int(self.words[H.WINNER_TEAM])
+        if team:
+            return Outcome(None if w == NONE else w, points, team - 1, by_team=True)
+        if w == NONE:
+            return Outcome(None, points, None)
+        team_of = {s: t for t, seats in enumerate(p.teams) for s in seats}
+        return Outcome(w, points, team_of.get(w))
 
     def clone(self) -> "State":
         engine = self.game.engine

@@ -79,6 +79,37 @@ def thing_word(S: list, e: int, kind: int, kinds: int, fields: int, width: int, 
     return fields + e * width + pos
 
 
+def thing_word_any(S: list, e: int, positions: tuple, kinds: int, fields: int, width: int, f: int) -> int:
+    """Where a field lies in thing e, by e's kind (-1: its kind has no such field)."""
+    if e == NONE or e < 0:
+        raise EngineFault(f, e)
+    pos = positions[S[kinds + e]]
+    if pos < 0:
+        raise EngineFault(f, e)
+    return fields + e * width + pos
+
+
+def lookup_or_none(table: tuple, i: int) -> int:
+    return table[i] if 0 <= i < len(table) else NONE
+
+
+def distance(a: int, b: int, f: int) -> int:
+    """Steps across plus steps along between two cells."""
+    if a == NONE or b == NONE:
+        raise EngineFault(f)
+    return abs(a // CELL_SPAN - b // CELL_SPAN) + abs(a % CELL_SPAN - b % CELL_SPAN)
+
+
+def reach(table: dict, start: int, dist: int, side: int, f: int) -> list:
+    """A row of a `reach` table (build.py's ProgramBuilder.reach_table)."""
+    if not 0 <= dist <= 64:
+        raise EngineFault(f + 1, dist)
+    row = table.get((start, dist, 0 if side == 0 else 1))
+    if row is None:
+        raise EngineFault(f, start)
+    return list(row)
+
+
 def other(x: int, f: int) -> int:
     if x == 0 or x == 1:
         return 1 - x

@@ -13,8 +13,9 @@ from vbr.ir import nodes as N
 from vbr.ir.layout import CHOICE, FRAME_HEAD, OVER, Header as H
 from vbr.ir.values import NONE
 
-RUNTIME = ("EngineFault", "add", "sub", "mul", "div", "mod", "neg", "index", "thing_word", "other", "step",
-           "on_court", "zone_items", "take_out", "put", "draw_below", "shuffle")
+RUNTIME = ("EngineFault", "add", "sub", "mul", "div", "mod", "neg", "index", "thing_word", "thing_word_any", "other",
+           "step", "distance", "on_court", "reach", "lookup_or_none", "zone_items", "take_out", "put", "draw_below",
+           "shuffle")
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod"}
 _CELL_FNS = ("number", "side", "row", "col", "in_court", "on_net")
 
@@ -74,8 +75,23 @@ class _Source:
     def x_Local(self, e):
         return self.local(e.slot)
 
-    def x_LocalAt(self, e):
-        return f"S[fp + {FRAME_HEAD + e.base} + {self.expr(e.index)}]"
+    def x_StackAt(self, e):
+        return f"S[{self.local(e.base)} + {self.expr(e.index)}]"
+
+    def x_ItemAt(self, e):
+        name = self.fresh("item")
+        self.defs.append(f"def {name}(S, fp):\n    xs = {self.seq(e.seq)}(S, fp)\n    i = {self.expr(e.index)}\n"
+                         f"    if not 0 <= i < len(xs):\n        raise EngineFault({e.fault}, i, len(xs) - 1)\n    return xs[i]")
+        return f"{name}(S, fp)"
+
+    def x_Lookup(self, e):
+        table = tuple(e.table)
+        if e.fault < 0:
+            return f"lookup_or_none({table!r}, {self.expr(e.index)})"
+        return f"{table!r}[index({self.expr(e.index)}, {len(table)}, {e.fault})]"
+
+    def x_FieldOfAny(self, e):
+        return f"S[{self.field_word(e)}]"
 
     def x_Returned(self, e):
         return f"S[{H.RETURNED}]"
@@ -95,8 +111,11 @@ class _Source:
     def x_Field(self, e):
         return f"S[{self.field_word(e)}]"
 
-    def field_word(self, f: N.Field) -> str:
+    def field_word(self, f) -> str:
         lay = self.lay
+        if isinstance(f, N.FieldOfAny):
+            return (f"thing_word_any(S, {self.expr(f.obj)}, {tuple(f.positions)!r}, {lay.kinds}, {lay.fields}, "
+                    f"{lay.width}, {f.fault})")
         return f"thing_word(S, {self.expr(f.obj)}, {f.kind}, {lay.kinds}, {lay.fields}, {lay.width}, {f.pos}, {f.fault})"
 
     def x_Unary(self, e):
@@ -143,6 +162,8 @@ class _Source:
             "any": ("False", f"        if {body}:\n            return True\n", "r"),
             "all": ("True", f"        if not {body}:\n            return False\n", "r"),
             "first": (str(NONE), f"        return {body}\n", "r"),
+            "max": (str(NONE), f"        b = {body}\n        if r == {NONE} or b > r:\n            r = b\n", "r"),
+            "min": (str(NONE), f"        b = {body}\n        if r == {NONE} or b < r:\n            r = b\n", "r"),
         }[e.agg]
         self.defs.append(f"def {name}(S, fp):\n    r = {start}\n    for v in {self.seq(e.seq)}(S, fp):\n"
                          f"        {item} = v\n{skip}{each}    return {end}")
@@ -178,6 +199,8 @@ class _Source:
                     f"{t['cols']}, {t['height']}, {f})")
         if name == "step":
             return f"step({a[0]}, *DIRS[{a[1]}], {a[2]}, {a[3]}, {f})"
+        if name == "distance":
+            return f"distance({a[0]}, {a[1]}, {f})"
         raise AssertionError(f"no Python rule for the built-in {name}")
 
     def zone_word(self, zone: str) -> str:
@@ -200,6 +223,17 @@ class _Source:
             return lines + ["return list(range(lo, hi + 1))"]
         if isinstance(s, N.Items):
             return ["return [" + "".join(self.expr(x) + ", " for x in s.items) + "]"]
+        if isinstance(s, N.StackItems):
+            return [f"b = {self.local(s.base)}", f"return S[b:b + {self.local(s.count)}]"]
+        if isinstance(s, N.TableItems):
+            rows = tuple(tuple(r) for r in s.rows)
+            return [f"return list({rows!r}[index({self.expr(s.index)}, {len(rows)}, {s.fault})])"]
+        if isinstance(s, N.FieldItems):
+            lay = self.lay
+            return [f"w = thing_word(S, {self.expr(s.obj)}, {s.kind}, {lay.kinds}, {lay.fields}, {lay.width}, {s.pos}, {s.fault})",
+                    "return S[w + 1:w + 1 + S[w]]"]
+        if isinstance(s, N.ReachItems):
+            return [f"return reach(REACH[{s.table}], {self.expr(s.start)}, {self.expr(s.dist)}, {self.expr(s.side)}, {s.fault})"]
         if isinstance(s, N.KindItems):
             k = self.lay.kinds
             return [f"return [e for e in range(S[{H.THINGS}]) if S[{k} + e] == {s.kind}]"]
@@ -241,8 +275,15 @@ class _Source:
         return [f"if not {self.expr(s.test)}:", f"    raise EngineFault({s.fault}, {arg})"]
 
     def s_Collect(self, s):
-        return [f"xs = {self.seq(s.seq)}(S, fp)", f"S[fp + {FRAME_HEAD + s.base}:fp + {FRAME_HEAD + s.base} + len(xs)] = xs",
-                f"{self.local(s.count)} = len(xs)"]
+        return [f"xs = {self.seq(s.seq)}(S, fp)", f"if len(S) + len(xs) > {self.lay.words}:",
+                "    raise EngineFault(COPY_FAULT)", f"{self.local(s.base)} = len(S)", f"{self.local(s.count)} = len(xs)",
+                "S += xs", f"S[{H.TOP}] = len(S)"]
+
+    def s_Mark(self, s):
+        return [f"{self.local(s.slot)} = S[{H.TOP}]"]
+
+    def s_Release(self, s):
+        return [f"del S[{self.local(s.slot)}:]", f"S[{H.TOP}] = len(S)"]
 
     def move_lines(self, what: str, dest: str, bottom: bool, fault: int) -> list[str]:
         lay = self.lay
@@ -265,12 +306,20 @@ class _Source:
     def s_Create(self, s):
         lay = self.lay
         times = self.expr(s.times) if s.times is not None else "1"
-        values = "(" + "".join(self.expr(v) + ", " for v in s.fields) + ")"
-        return [f"vs = {values}", f"d = {self.expr(s.dest)}", f"for _ in range({times}):",
-                f"    e = S[{H.THINGS}]", f"    if e >= {lay.things}:", f"        raise EngineFault({s.fault})",
-                f"    S[{H.THINGS}] = e + 1", f"    S[{lay.kinds} + e] = {s.kind}",
-                f"    S[{lay.fields} + e * {lay.width}:{lay.fields} + e * {lay.width} + len(vs)] = vs",
-                f"    put(S, {self.zone_word('d')}, e, False)", f"    S[{lay.zone_of} + e] = d"]
+        lines, writes = [], []
+        for i, (v, at) in enumerate(zip(s.fields, s.offsets)):
+            if isinstance(v, N.Seq):
+                cap = self.p.list_caps[(s.kind, at)]
+                lines += [f"v{i} = {self.seq(v)}(S, fp)", f"if len(v{i}) > {cap}:", f"    raise EngineFault({s.fault + 1})"]
+                writes += [f"    S[r + {at}] = len(v{i})", f"    S[r + {at + 1}:r + {at + 1} + len(v{i})] = v{i}"]
+            else:
+                lines.append(f"v{i} = {self.expr(v)}")
+                writes.append(f"    S[r + {at}] = v{i}")
+        return lines + [f"d = {self.expr(s.dest)}", f"for _ in range({times}):",
+                        f"    e = S[{H.THINGS}]", f"    if e >= {lay.things}:", f"        raise EngineFault({s.fault})",
+                        f"    S[{H.THINGS}] = e + 1", f"    S[{lay.kinds} + e] = {s.kind}",
+                        f"    r = {lay.fields} + e * {lay.width}", *writes,
+                        f"    put(S, {self.zone_word('d')}, e, False)", f"    S[{lay.zone_of} + e] = d"]
 
     def s_Say(self, s):
         args = "(" + "".join(f"({a.ty!r}, {self.expr(a)}), " for a in s.args) + ")"
@@ -316,7 +365,8 @@ class _Source:
         pad = callee.nlocals - len(args)
         frame = "[fp, " + f"{t.unit}, 0, " + "".join(a + ", " for a in args) + "]" + (f" + [{NONE}] * {pad}" if pad else "")
         return [f"S[fp + 2] = {t.next}", f"if S[{H.DEPTH}] >= {self.lay.depth}:", f"    raise EngineFault(DEPTH_FAULT)",
-                f"frame = {frame}", f"S[{H.FP}] = len(S)", "S += frame", f"S[{H.TOP}] = len(S)",
+                f"frame = {frame}", f"if len(S) + {FRAME_HEAD + callee.nlocals} > {self.lay.words}:",
+                "    raise EngineFault(COPY_FAULT)", f"S[{H.FP}] = len(S)", "S += frame", f"S[{H.TOP}] = len(S)",
                 f"S[{H.DEPTH}] += 1", "return -1"]
 
     def t_Return(self, t, unit):
@@ -332,6 +382,10 @@ class _Source:
                 f"S[{H.TOP}] = len(S)", f"S[{H.DEPTH}] = 1", "return -1"]
 
     def t_End(self, t, unit):
+        if t.team:
+            voices = tuple(ts[0] if ts else NONE for ts in self.p.teams)
+            return [f"w = {self.expr(t.winner)}", f"if not 0 <= w < {len(voices)}:", f"    raise EngineFault({t.fault}, w)",
+                    f"S[{H.WINNER}] = {voices!r}[w]", f"S[{H.WINNER_TEAM}] = w + 1", f"S[{H.STATUS}] = {OVER}", "return -1"]
         if t.winner is None:
             return [f"S[{H.WINNER}] = {NONE}", f"S[{H.STATUS}] = {OVER}", "return -1"]
         return [f"w = {self.expr(t.winner)}", f"if not 0 <= w < {self.p.seats}:", f"    raise EngineFault({t.fault}, w)",

@@ -21,8 +21,9 @@ from vbr.ir.values import INT_MAX, NONE, Names, cell
 
 MAX_THINGS = 4096  # most things a game may hold when its `create`s do not fix the number
 MAX_OPTIONS = 4096  # most options a choice may offer (the closure engine's limit too)
-MAX_COPY = 64  # most items a `for` over a zone or list copies into its frame
-STEP_FAULT, DEPTH_FAULT, CHOICE_FAULT, CELL_FAULT = 0, 1, 2, 3  # every program's first messages
+COPY_WORDS = 4096  # words for copied lists beyond four per thing (Layout.copies)
+MAX_LIST_FIELD = 16  # most items a thing's list field holds when no `create` fixes it
+STEP_FAULT, DEPTH_FAULT, CHOICE_FAULT, CELL_FAULT, COPY_FAULT = 0, 1, 2, 3, 4  # every program's first messages
 
 
 def build_program(m: Model) -> N.Program:
@@ -43,7 +44,10 @@ class ProgramBuilder:
         self.dice: list[tuple[int, ...]] = []
         self.court = _court(m)
         self.things = _thing_bound(m)
+        self.field_at, self.list_cap, self.width = _field_layout(m)
         self.max_range = MAX_OPTIONS
+        self.reach_tables: list[dict] = []
+        self._reach_keys: dict[tuple, int] = {}
         self.unit_index: dict[tuple[str, str], int] = {}
         self.units: list[N.Unit] = []
         limits = m.limits  # these four are messages 0..3 of every program (STEP_FAULT ... CELL_FAULT)
@@ -51,6 +55,7 @@ class ProgramBuilder:
         self.depth_fault = self.fault(f"calls nest deeper than {limits['depth']}; a procedure calling itself without end?", None)
         self.choice_fault = self.fault(f"the game asked more than {limits['choices']} choices (`limit choices`)", None)
         self.cell_fault = self.fault("a position off the court by more than 32768", None)
+        self.copy_fault = self.fault("the lists that loops, `let`s and arguments hold at once fill the state", None)
 
     # ------------------------------------------------------------------ tables
     def text(self, s: str) -> int:
@@ -79,12 +84,43 @@ class ProgramBuilder:
         self.streams.append(f"{unit}/{what}/{n}")
         return len(self.streams) - 1
 
+    def court_cells(self, side: int) -> list[int]:
+        """A side's fields' cells in number order, encoded."""
+        return [cell(*c) for c in self.court.cells(side)]
+
+    def reach_table(self, dirs: tuple[int, ...], net_cost: int) -> int:
+        """The table of `reach` with these directions and net cost: every start on or next to the
+        court (and every declared space), every distance 0..64 a movement on this court can
+        take, both sides; each row the ends in the court's order (Court.reach)."""
+        key = (dirs, net_cost)
+        if key not in self._reach_keys:
+            from vbr.interpreter.values import Cell
+            court = self.court
+            vecs = [self.m.directions[list(self.m.directions)[d]] for d in dirs]
+            starts = [Cell(x, y) for x in range(-1, court.cols + 1) for y in range(-1, court.height + 1)]
+            starts += [c for c in court._cell_space if c not in starts]
+            longest = court.cols + court.height + 1
+            table = {}
+            for c in starts:
+                for side in (0, 1):
+                    for d in range(0, 65):
+                        ends = court.reach(c, d, side, vecs, net_cost) if d <= longest else ()
+                        table[(cell(*c), d, side)] = [cell(*x) for x in ends]
+            self._reach_keys[key] = len(self.reach_tables)
+            self.reach_tables.append(table)
+        return self._reach_keys[key]
+
     def option_const(self, name: str, span) -> N.Const:
         v = self.m.options[name]
         if isinstance(v, bool):
             return N.Const("bool", int(v))
         if isinstance(v, int):
             return N.Const("int", v)
+        if isinstance(v, str) and v in self.m.member_enum:  # `option mode = solo in {...}`: the member
+            enum = self.m.member_enum[v]
+            return N.Const("enum:" + enum, self.m.enums[enum].index(v))
+        if isinstance(v, str) and v in self.m.directions:
+            return N.Const("dir", list(self.m.directions).index(v))
         if isinstance(v, str):
             return N.Const("str", self.text(v))
         raise Unsupported(f"option `{name}`'s value {v!r}", span)
@@ -92,8 +128,6 @@ class ProgramBuilder:
     # ------------------------------------------------------------------ the program
     def build(self) -> N.Program:
         m = self.m
-        if any(len(t) != 1 for t in m.teams):
-            raise Unsupported("teams of several seats (or none)", None)
         if m.handlers or m.events:
             raise Unsupported("events and handlers", next(iter(m.events.values())).span if m.events else None)
         self._dice()
@@ -110,9 +144,9 @@ class ProgramBuilder:
         for unit in self.units:
             simplify(unit)
         options = min(MAX_OPTIONS, max((c.bound for c in self.choices), default=0)) + 1
-        layout = make_layout(len(self.streams), m.nvals, self.things, max((len(k.fields) for k in m.kinds.values()), default=0),
+        layout = make_layout(len(self.streams), m.nvals, self.things, self.width,
                              len(m.zone_names), options, FRAME_HEAD + max(u.nlocals for u in self.units),
-                             m.limits["depth"])
+                             m.limits["depth"], COPY_WORDS + 4 * self.things)
         names = Names({k: list(v) for k, v in m.enums.items()}, list(m.directions), list(m.zone_names),
                       self._cell_text())
         points = None
@@ -127,6 +161,8 @@ class ProgramBuilder:
         p.court_tables = self._court_tables()
         p.directions = [m.directions[d] for d in m.directions]
         p.zone_side, p.hidden = _visibility(m)
+        p.reach_tables = self.reach_tables
+        p.list_caps = {(k, self.field_at[(k, name)]): cap for (k, name), cap in self.list_cap.items()}
         p.source_hash = hashlib.sha256(repr(sorted(m.options.items())).encode() +
                                        b"".join(s.encode() for s in m.rules.sources.values())).hexdigest()
         return p
@@ -176,6 +212,33 @@ class ProgramBuilder:
         return tables
 
 
+def _field_layout(m: Model) -> tuple[dict, dict, int]:
+    """Each field's word in its thing's record, keyed (kind, name); a list field's capacity (its
+    count, then the items), the longest list literal any `create` gives it, else MAX_LIST_FIELD;
+    and the widest record."""
+    longest: dict[tuple[int, str], int] = {}
+    bodies = [d.body for d in [*m.phases.values(), *m.procs.values()]] + ([m.setup.body] if m.setup else [])
+    for body in bodies:
+        for n in A.walk(body):
+            if isinstance(n, A.Create) and n.kind in m.kinds:
+                k = m.kinds[n.kind].index
+                for kw in n.fields:
+                    size = len(kw.value.items) if isinstance(kw.value, A.ListLit) else MAX_LIST_FIELD
+                    longest[(k, kw.name)] = max(longest.get((k, kw.name), 0), size)
+    at, caps, width = {}, {}, 0
+    for kind in m.kinds.values():
+        word = 0
+        for name, (pos, ty) in sorted(kind.fields.items(), key=lambda kv: kv[1][0]):
+            at[(kind.index, name)] = word
+            if ty.startswith("list:"):
+                caps[(kind.index, name)] = longest.get((kind.index, name), 0)
+                word += 1 + caps[(kind.index, name)]
+            else:
+                word += 1
+        width = max(width, word)
+    return at, caps, width
+
+
 def _visibility(m: Model) -> tuple[list[int], list[list[int]]]:
     """Each zone's side (the team that owns it, -1 for nobody), and per seat the zones it may not
     look into: `hidden` ones, another seat's `owner` ones, another team's `team` ones."""
@@ -220,59 +283,90 @@ def _court(m: Model):
 
 
 def _thing_bound(m: Model) -> int:
-    """The most things a game holds: the `create`s of `setup` counted where each runs a fixed
-    number of times (under `for s in seats`, a fixed range or `times N`), else MAX_THINGS."""
-    bodies = [d.body for d in [*m.phases.values(), *m.procs.values()]]
-    if any(isinstance(n, A.Create) for b in bodies for n in A.walk(b)):
+    """The most things a game holds: the `create`s that `setup` reaches (through the procedures
+    it calls) counted where each runs a fixed number of times, taking the larger branch of an
+    `if`; MAX_THINGS when a phase creates things or a count is not fixed before play."""
+    if any(isinstance(n, A.Create) for d in m.phases.values() for n in A.walk(d.body)):
         return MAX_THINGS
     if m.setup is None:
         return 1
-    total = _creates(m, m.setup.body.body, 1)
+    total = _creates(m, m.setup.body.body, 1, ())
     return MAX_THINGS if total is None else max(total, 1)
 
 
-def _creates(m: Model, stmts, times: int) -> int | None:
+def _creates(m: Model, stmts, times: int, calling: tuple) -> int | None:
     total = 0
     for s in stmts:
-        n: int | None = 0
-        if isinstance(s, A.Create):
-            k = 1 if s.times is None else _fixed(m, s.times)
-            n = None if k is None else k * times
-        elif isinstance(s, A.For):
-            k = _fixed_count(m, s.source)
-            n = None if k is None else _creates(m, s.body.body, times * k)
-        elif isinstance(s, A.Repeat):
-            k = _fixed(m, s.count)
-            n = None if k is None else _creates(m, s.body.body, times * k)
-        elif isinstance(s, A.If):
-            counts = [_creates(m, b.body.body, times) for b in s.branches]
-            if s.orelse is not None:
-                counts.append(_creates(m, s.orelse.body, times))
-            n = None if None in counts else max(counts, default=0)
-        elif any(isinstance(x, A.Create) for x in A.walk(s)):
-            n = None
+        n = _creates_in(m, s, times, calling)
         if n is None:
             return None
         total += n
     return total
 
 
+def _creates_in(m: Model, s, times: int, calling: tuple) -> int | None:
+    if isinstance(s, A.Create):
+        k = 1 if s.times is None else _fixed(m, s.times)
+        return None if k is None else k * times
+    if isinstance(s, A.For):
+        k = _fixed_count(m, s.source)
+        return None if k is None else _creates(m, s.body.body, times * k, calling)
+    if isinstance(s, A.Repeat):
+        k = _fixed(m, s.count)
+        return None if k is None else _creates(m, s.body.body, times * k, calling)
+    if isinstance(s, (A.While, A.Loop)):
+        return _creates(m, s.body.body, times * s.max, calling)
+    if isinstance(s, A.If):
+        counts = [_creates(m, b.body.body, times, calling) for b in s.branches]
+        if s.orelse is not None:
+            counts.append(_creates(m, s.orelse.body, times, calling))
+        return None if None in counts else max(counts, default=0)
+    if isinstance(s, A.Choose):
+        return _creates(m, s.orelse.body, times, calling) if s.orelse is not None else 0
+    if isinstance(s, A.CallStmt) and isinstance(s.call, A.Call) and s.call.func in m.procs:
+        name = s.call.func
+        if name in calling:
+            return None
+        return _creates(m, m.procs[name].body.body, times, calling + (name,))
+    if any(isinstance(x, A.Create) for x in A.walk(s)):
+        return None
+    return 0
+
+
 def _fixed(m: Model, e) -> int | None:
+    """An integer fixed before play: a literal, an option, either of two by a fixed condition (the larger)."""
     if isinstance(e, A.IntLit):
         return e.value
     if isinstance(e, A.Name) and e.id in m.options and type(m.options[e.id]) is int:
         return m.options[e.id]
+    if isinstance(e, A.Name) and e.id in m.consts:
+        return _fixed(m, m.consts[e.id].value)
+    if isinstance(e, A.Cond):
+        a, b = _fixed(m, e.then), _fixed(m, e.orelse)
+        return None if a is None or b is None else max(a, b)
     return None
 
 
 def _fixed_count(m: Model, e) -> int | None:
+    """How many items a `for` goes through, when that is fixed before play."""
     if isinstance(e, A.Name) and e.id == "seats":
         return m.seats
+    if isinstance(e, A.Name) and e.id == "teams":
+        return len(m.teams)
+    if isinstance(e, A.Name) and e.id in m.enums:
+        return len(m.enums[e.id])
+    if isinstance(e, A.Name) and e.id in m.consts:
+        return _fixed_count(m, m.consts[e.id].value)
     if isinstance(e, A.RangeExpr):
         lo, hi = _fixed(m, e.lo), _fixed(m, e.hi)
         return None if lo is None or hi is None else max(hi - lo + 1, 0)
     if isinstance(e, A.ListLit):
         return len(e.items)
+    if isinstance(e, A.Cond):
+        a, b = _fixed_count(m, e.then), _fixed_count(m, e.orelse)
+        return None if a is None or b is None else max(a, b)
+    if isinstance(e, A.Call) and e.func in m.fns:
+        return _fixed_count(m, m.fns[e.func].body)
     return None
 
 
@@ -339,11 +433,15 @@ class UnitBuilder:
         self._close()
 
     def _params(self, params) -> Scope:
+        """A parameter's local; a list's two (where its items start on the stack, how many)."""
         scope = Scope()
         for p in params:
             ty = type_of(self.m, p.type) if p.type else "any"
-            scope.names[p.name] = (ty, self.local(ty))
-        self.unit.nparams = len(params)
+            if ty.startswith("list:"):
+                scope.names[p.name] = (ty, (self.local("int"), self.local("int"), MAX_OPTIONS))
+            else:
+                scope.names[p.name] = (ty, self.local(ty))
+        self.unit.nparams = self.unit.nlocals
         return scope
 
     def _close(self) -> None:
@@ -362,6 +460,12 @@ class UnitBuilder:
             method(s, scope, loop)
 
     def s_Let(self, s: A.Let, scope, loop):
+        if self.x.is_list(s.value, scope):
+            seq = self.x.seq(s.value, scope)
+            base, n = self.local("int"), self.local("int")
+            self.emit(N.Collect(s.span, seq, base, n))
+            scope.names[s.name] = ("list:" + seq.item, (base, n, seq.bound))
+            return
         if isinstance(s.value, A.Call) and s.value.func in self.m.procs:
             ty = type_of(self.m, self.m.procs[s.value.func].result)
             slot = self.local(ty)
@@ -374,15 +478,29 @@ class UnitBuilder:
         scope.names[s.name] = (value.ty, slot)
 
     def s_Assign(self, s: A.Assign, scope, loop):
+        if isinstance(s.target, A.Name) and (scope.lookup(s.target.id) or ("",))[0].startswith("list:"):
+            if s.op != "=":
+                raise Unsupported("`+=` or `-=` on a list", s.span)
+            ty, (base, n, bound) = scope.lookup(s.target.id)
+            seq = self.x.seq(s.value, scope)
+            self.emit(N.Collect(s.span, seq, base, n))
+            scope.names[s.target.id] = (ty, (base, n, max(bound, seq.bound)))
+            return
         target = self.x.expr(s.target, scope)
-        value = self.x.expr(s.value, scope)
+        if isinstance(s.value, A.Call) and s.value.func in self.m.procs:
+            ty = type_of(self.m, self.m.procs[s.value.func].result)
+            slot = self.local(ty)
+            self._call(s.value, scope, result=slot)
+            value = N.Local(ty, slot)
+        else:
+            value = self.x.expr(s.value, scope)
         if s.op != "=":
             value = N.Binary(target.ty, s.op[0], target, value, s.span, self.pb.overflow_fault(s.span))
         if isinstance(target, N.Local):
             self.emit(N.SetLocal(s.span, target.slot, value))
         elif isinstance(target, N.Global):
             self.emit(self._set_global(s, target, value))
-        elif isinstance(target, N.Field):
+        elif isinstance(target, (N.Field, N.FieldOfAny)):
             self.emit(N.SetField(s.span, target, value))
         else:
             raise Unsupported("this assignment's target", s.span)
@@ -404,7 +522,14 @@ class UnitBuilder:
         raise Unsupported("a call of a built-in or fn as a statement", s.span)
 
     def _call(self, c: A.Call, scope, result) -> None:
-        args = [self.x.expr(a, scope) for a in c.args]
+        args = []
+        for a, p in zip(c.args, self.m.procs[c.func].params):
+            if p.type is not None and type_of(self.m, p.type).startswith("list:"):
+                base, n = self.local("int"), self.local("int")
+                self.emit(N.Collect(c.span, self.x.seq(a, scope), base, n))
+                args += [N.Local("int", base), N.Local("int", n)]
+            else:
+                args.append(self.x.expr(a, scope))
         unit = self.pb.unit_index[(c.func, "proc")]
         after = self.new_block()
         if result is not None:
@@ -435,9 +560,12 @@ class UnitBuilder:
             self.block(s.orelse, scope.child(), loop)
         self.enter(done)
 
-    def _loop(self, span, scope, body: A.Block, head_test, before_body=(), advance=()) -> None:
+    def _loop(self, span, scope, body: A.Block, head_test, before_body=(), advance=(), release=None) -> None:
         """head: `head_test` (None: always) else leave; body (with `before_body` first); then
-        `advance`, back to head. `continue` goes to the advance, `break` past the loop."""
+        `advance`, back to head. `continue` goes to the advance, `break` past the loop. The lists
+        a round copies are released when it ends; those before the loop (`release`) when it ends."""
+        mark = self.local("int")
+        self.emit(N.Mark(span, mark))
         head, body_b, step, done = self.new_block(), self.new_block(), self.new_block(), self.new_block()
         self.enter(head)
         if head_test is None:
@@ -449,10 +577,12 @@ class UnitBuilder:
             self.emit(st)
         self.block(body, scope, (step, done))
         self.enter(step)
+        self.emit(N.Release(span, mark))
         for st in advance:
             self.emit(st)
         self.end(N.Jump(span, head))
         self.current = done
+        self.emit(N.Release(span, release if release is not None else mark))
 
     def s_For(self, s: A.For, scope, loop):
         seq = self.x.seq(s.source, scope)
@@ -460,25 +590,22 @@ class UnitBuilder:
         var = self.local(seq.item)
         inner.names[s.var] = (seq.item, var)
         i = self.local("int")
+        one = N.Binary("int", "+", N.Local("int", i), N.Const("int", 1), s.span, self.pb.overflow_fault(s.span))
         if isinstance(seq, N.RangeItems):
             hi = self.local("int")
             self.emit(N.SetLocal(s.span, i, seq.lo))
             self.emit(N.SetLocal(s.span, hi, seq.hi))
             test = N.Binary("bool", "<=", N.Local("int", i), N.Local("int", hi))
             self._loop(s.span, inner, s.body, test, [N.SetLocal(s.span, var, N.Local("int", i))],
-                       [N.SetLocal(s.span, i, N.Binary("int", "+", N.Local("int", i), N.Const("int", 1), s.span, self.pb.overflow_fault(s.span)))])
+                       [N.SetLocal(s.span, i, one)])
             return
-        if seq.bound > MAX_COPY:
-            raise Unsupported(f"a `for` over up to {seq.bound} items (the typed program copies at most {MAX_COPY})", s.span)
-        base = self.unit.nlocals
-        for _ in range(seq.bound):
-            self.local(seq.item)
-        n = self.local("int")
+        before, base, n = self.local("int"), self.local("int"), self.local("int")
+        self.emit(N.Mark(s.span, before))
         self.emit(N.Collect(s.span, seq, base, n))
         self.emit(N.SetLocal(s.span, i, N.Const("int", 0)))
         test = N.Binary("bool", "<", N.Local("int", i), N.Local("int", n))
-        self._loop(s.span, inner, s.body, test, [N.SetLocal(s.span, var, N.LocalAt(seq.item, base, N.Local("int", i)))],
-                   [N.SetLocal(s.span, i, N.Binary("int", "+", N.Local("int", i), N.Const("int", 1), s.span, self.pb.overflow_fault(s.span)))])
+        self._loop(s.span, inner, s.body, test, [N.SetLocal(s.span, var, N.StackAt(seq.item, base, N.Local("int", i)))],
+                   [N.SetLocal(s.span, i, one)], release=before)
 
     def s_Repeat(self, s: A.Repeat, scope, loop):
         left = self.local("int")
@@ -515,14 +642,19 @@ class UnitBuilder:
         self.end(N.Jump(s.span, loop[0]))
 
     def s_Choose(self, s: A.Choose, scope, loop):
-        if s.by_team:
-            raise Unsupported("`choose ... by team`", s.span)
         seq = self.x.seq(s.source, scope)
         inner = scope.child()
         slot = self.local(seq.item)
         inner.names[s.var] = (seq.item, slot)
         cond = self.x.expr(s.where, inner) if s.where is not None else None
         by = self.x.expr(s.by, scope)
+        if s.by_team:
+            teams = self.m.teams
+            fault = self.pb.fault(f"`by team` gave {{0}}, which is no team (0..{len(teams) - 1})", s.span)
+            voice = [t[0] if t else NONE for t in teams]
+            if NONE in voice:
+                raise Unsupported("`choose ... by team` where a team has no seat", s.span)
+            by = N.Lookup("seat", voice, by, fault)
         site = len(self.pb.choices)
         prompt = s.prompt or f"choose {s.var}"
         self.pb.choices.append(N.ChoiceSite(s.var, seq.item, prompt, s.span, seq.bound))
@@ -559,21 +691,30 @@ class UnitBuilder:
 
     def s_Create(self, s: A.Create, scope, loop):
         kind = self.m.kinds[s.kind]
-        given = {kw.name: self.x.expr(kw.value, scope) for kw in s.fields}
-        values = []
+        given = {kw.name: self.x.expr(kw.value, scope) for kw in s.fields
+                 if not kind.fields[kw.name][1].startswith("list:")}
+        values, offsets = [], []
         for name, (pos, ty) in sorted(kind.fields.items(), key=lambda kv: kv[1][0]):
-            values.append(given.get(name, N.Const("none", NONE)))
+            offsets.append(self.pb.field_at[(kind.index, name)])
+            if ty.startswith("list:"):
+                given_list = next((kw.value for kw in s.fields if kw.name == name), None)
+                values.append(self.x.seq(given_list, scope) if given_list is not None else N.Items(ty[5:], 0, []))
+            else:
+                values.append(given.get(name, N.Const("none", NONE)))
         dest = self.x.expr(s.dest, scope)
         times = self.x.expr(s.times, scope) if s.times is not None else None
         fault = self.pb.fault(f"more than {self.pb.things} things (the `things` bound of this file)", s.span)
-        self.emit(N.Create(s.span, kind.index, values, dest, times, fault))
+        self.pb.fault(f"a list longer than its field holds ({MAX_LIST_FIELD})", s.span)
+        self.emit(N.Create(s.span, kind.index, values, offsets, dest, times, fault))
 
     def s_Goto(self, s: A.Goto, scope, loop):
         self.end(N.Goto(s.span, self.pb.phase_unit(s.phase)))
 
     def s_EndWinner(self, s: A.EndWinner, scope, loop):
         if s.team:
-            raise Unsupported("`end winner team`", s.span)
+            fault = self.pb.fault(f"`end winner team {{0}}`: no such team (0..{len(self.m.teams) - 1})", s.span)
+            self.end(N.End(s.span, self.x.expr(s.winner, scope), True, fault))
+            return
         fault = self.pb.fault("`end winner {0}`: no such seat", s.span)
         self.end(N.End(s.span, self.x.expr(s.winner, scope), False, fault))
 

@@ -78,6 +78,8 @@ class ExprBuilder:
         name, m = e.id, self.m
         local = scope.lookup(name)
         if local is not None:
+            if local[0].startswith("list:"):
+                raise Unsupported(f"the list `{name}` as a value", e.span)
             return N.Local(local[0], local[1])
         if name in m.vars:
             v = m.vars[name]
@@ -103,15 +105,41 @@ class ExprBuilder:
             kind = self.m.kinds[obj.ty[4:]]
         elif obj.ty in ("ent", "any"):
             owners = [k for k in self.m.kinds.values() if e.name in k.fields]
-            if len(owners) != 1:
-                raise Unsupported(f"`.{e.name}` of a thing whose kind is not known, where "
-                                  f"{len(owners)} kinds have that field", e.span)
+            if not owners:
+                raise Unsupported(f"no kind has a field `{e.name}`", e.span)
+            if len(owners) > 1:
+                return self._field_of_any(e, obj, owners)
             kind = owners[0]
         else:
             raise Unsupported(f"a field of {T.show(obj.ty)}", e.span)
         pos, ft = kind.fields[e.name]
+        if ft.startswith("list:"):
+            raise Unsupported(f"the list field `{e.name}` as a value", e.span)
         fault = self.pb.fault(f"`.{e.name}` of {{0}}, which is no {kind.decl.name}", e.span)
-        return N.Field(ft, obj, kind.index, pos, fault, e.span)
+        return N.Field(ft, obj, kind.index, self.pb.field_at[(kind.index, e.name)], fault, e.span)
+
+    def _field_of_any(self, e: A.Attr, obj: N.Expr, owners) -> N.Expr:
+        types = {k.fields[e.name][1] for k in owners}
+        if any(t.startswith("list:") for t in types):
+            raise Unsupported(f"the list field `{e.name}` of a thing whose kind is known only in play", e.span)
+        positions = [-1] * len(self.m.kinds)
+        for k in owners:
+            positions[k.index] = self.pb.field_at[(k.index, e.name)]
+        fault = self.pb.fault(f"`.{e.name}` of {{0}}, which has no such field", e.span)
+        return N.FieldOfAny(types.pop() if len(types) == 1 else "any", obj, positions, fault, e.span)
+
+    def field_items(self, e: A.Attr, scope: Scope) -> N.Seq | None:
+        """`thing.field` of a list field, as a sequence; None when e is no such field."""
+        obj = self.expr(e.obj, scope)
+        kinds = [self.m.kinds[obj.ty[4:]]] if obj.ty.startswith("ent:") else \
+            [k for k in self.m.kinds.values() if e.name in k.fields]
+        if len(kinds) != 1 or e.name not in kinds[0].fields or not kinds[0].fields[e.name][1].startswith("list:"):
+            return None
+        kind = kinds[0]
+        item = kind.fields[e.name][1][5:]
+        fault = self.pb.fault(f"`.{e.name}` of {{0}}, which is no {kind.decl.name}", e.span)
+        return N.FieldItems(item, self.pb.list_cap[(kind.index, e.name)], obj, kind.index,
+                            self.pb.field_at[(kind.index, e.name)], fault)
 
     def x_Index(self, e: A.Index, scope: Scope):
         if isinstance(e.obj, A.Name) and scope.lookup(e.obj.id) is None:
@@ -123,7 +151,9 @@ class ExprBuilder:
                 if name in self.m.zones:
                     return N.ZoneAt("zone", slotted.base, slotted.count, idx, fault, e.span)
                 return N.Global(slotted.type, slotted.base, slotted.count, idx, fault, e.span)
-        raise Unsupported("an index into a list", e.span)
+        seq = self.seq(e.obj, scope)
+        fault = self.pb.fault("list index {0} out of range 0..{1}", e.span)
+        return N.ItemAt(seq.item, seq, self.expr(e.index, scope), fault)
 
     def x_Unary(self, e: A.Unary, scope: Scope):
         operand = self.expr(e.operand, scope)
@@ -202,7 +232,29 @@ class ExprBuilder:
                 return count
             return N.Binary("bool", "==", count, N.Const("int", 0))
         if name in ("max", "min") and len(args) == 1:
-            raise Unsupported(f"`{name}` of a list", e.span)
+            seq = self.seq(args[0], scope)
+            slot = self.ub.local(seq.item)
+            return N.Aggregate("int", name, seq, slot, N.Local(seq.item, slot))
+        if name == "partner":
+            table = []
+            for seat in range(self.m.seats):
+                team = self.m.teams[self.m.team_of[seat]]
+                table.append(team[(team.index(seat) + 1) % len(team)])
+            fault = self.pb.fault("`partner({0})`: no such seat", e.span)
+            return N.Lookup("seat", table, self.expr(args[0], scope), fault)
+        if name == "team_of":
+            fault = self.pb.fault("`team_of({0})`: no such seat", e.span)
+            return N.Lookup("int", list(self.m.team_of), self.expr(args[0], scope), fault)
+        if name == "space":
+            court = self.pb.court
+            sname = getattr(args[0], "id", None)
+            if court is None or sname not in court.spaces:
+                raise Unsupported("`space` of no declared space", e.span)
+            from vbr.ir.values import cell
+            return N.Lookup("cell", [cell(*court.space(sname, side)) for side in (0, 1)], self.expr(args[1], scope))
+        if name == "distance":
+            values = [self.expr(a, scope) for a in args]
+            return N.Builtin("int", "distance", values, self.pb.fault("`distance` of none", e.span), e.span)
         if name not in BUILTIN_TYPES:
             raise Unsupported(f"the built-in `{name}`", e.span)
         values = [self.expr(a, scope) for a in args]
@@ -244,8 +296,41 @@ class ExprBuilder:
         return body
 
     # ------------------------------------------------------------------ sequences
+    def is_list(self, e: A.Expr, scope: Scope) -> bool:
+        """Whether e gives a list (by its form alone, before it is built)."""
+        m = self.m
+        if isinstance(e, (A.ListLit, A.RangeExpr)):
+            return True
+        if isinstance(e, A.Comprehension):
+            return e.agg == "every"
+        if isinstance(e, A.Cond):
+            return self.is_list(e.then, scope) or self.is_list(e.orelse, scope)
+        if isinstance(e, A.Name):
+            local = scope.lookup(e.id)
+            if local is not None:
+                return local[0].startswith("list:")
+            if e.id in m.consts:
+                return self.is_list(m.consts[e.id].value, Scope())
+            return e.id in ("seats", "teams") or e.id in m.enums or e.id in m.kinds or \
+                (e.id in m.vars and bool(m.vars[e.id].per)) or (e.id in m.zones and bool(m.zones[e.id].per))
+        if isinstance(e, A.Call):
+            if e.func in m.fns:
+                d = m.fns[e.func]
+                inner = Scope()
+                for p in d.params:
+                    inner.names[p.name] = ("list:any" if p.type is not None and p.type.name == "list" else "any", -1)
+                return self.is_list(d.body, inner)
+            return e.func in ("cells", "reach", "team_seats", "directions")
+        if isinstance(e, A.Attr):
+            kinds = [k for k in m.kinds.values() if e.name in k.fields]
+            return any(k.fields[e.name][1].startswith("list:") for k in kinds)
+        return False
+
     def seq(self, e: A.Expr, scope: Scope) -> N.Seq:
         m = self.m
+        if isinstance(e, A.Name) and scope.lookup(e.id) is not None and scope.lookup(e.id)[0].startswith("list:"):
+            ty, (base, count, bound) = scope.lookup(e.id)
+            return N.StackItems(ty[5:], bound, base, count)
         if isinstance(e, A.Name) and scope.lookup(e.id) is None:
             return self._named_seq(e, scope)
         if isinstance(e, A.ListLit):
@@ -267,6 +352,20 @@ class ExprBuilder:
             return N.ChooseSeq(then.item, max(then.bound, orelse.bound), test, then, orelse)
         if isinstance(e, A.Call) and e.func in m.fns:
             return self._inline(e, scope, self.seq)
+        if isinstance(e, A.Attr):
+            items = self.field_items(e, scope)
+            if items is not None:
+                return items
+        if isinstance(e, A.Call) and e.func == "team_seats":
+            rows = [list(t) for t in m.teams]
+            fault = self.pb.fault(f"`team_seats({{0}})`: no such team (0..{len(rows) - 1})", e.span)
+            return N.TableItems("seat", max(len(r) for r in rows), rows, self.expr(e.args[0], scope), fault)
+        if isinstance(e, A.Call) and e.func == "cells" and self.pb.court is not None:
+            rows = [[c for c in self.pb.court_cells(side)] for side in (0, 1)]
+            fault = self.pb.fault("`cells({0})`: no such side (0 or 1)", e.span)
+            return N.TableItems("cell", max(len(r) for r in rows), rows, self.expr(e.args[0], scope), fault)
+        if isinstance(e, A.Call) and e.func == "reach" and self.pb.court is not None:
+            return self._reach(e, scope)
         if isinstance(e, A.Call) and e.func == "directions":
             return N.Items("dir", len(m.directions), [N.Const("dir", i) for i in range(len(m.directions))])
         if isinstance(e, A.Comprehension) and e.agg == "every":
@@ -281,6 +380,20 @@ class ExprBuilder:
         if value.ty == "zone":
             return N.ZoneItems("ent", self.pb.things, value)
         raise Unsupported(f"{T.show(value.ty)} is not a list", e.span)
+
+    def _reach(self, e: A.Call, scope: Scope) -> N.Seq:
+        """`reach(start, distance, side, DIRS[, net cost])` with the directions and the net cost
+        fixed before play: a table the court's search fills for every start and distance."""
+        dirs = self.seq(e.args[3], scope)
+        net = self.expr(e.args[4], scope) if len(e.args) == 5 else N.Const("int", 1)
+        if not (isinstance(dirs, N.Items) and all(isinstance(d, N.Const) for d in dirs.items) and isinstance(net, N.Const)):
+            raise Unsupported("`reach` with directions or a net cost not fixed before play", e.span)
+        table = self.pb.reach_table(tuple(d.value for d in dirs.items), net.value)
+        fault = self.pb.fault("`reach` from {0}, a position the court's table does not hold", e.span)
+        self.pb.fault("`reach` distance {0} is out of 0..64", e.span)
+        start, dist, side = (self.expr(a, scope) for a in e.args[:3])
+        bound = max(len(v) for v in self.pb.reach_tables[table].values())
+        return N.ReachItems("cell", bound, start, dist, side, table, fault)
 
     def _named_seq(self, e: A.Name, scope: Scope) -> N.Seq:
         m, name = self.m, e.id

@@ -57,18 +57,19 @@ class Layout:
     stack: int        # where the stack starts
     max_frame: int    # the largest frame, head included
     depth: int        # most frames at once
+    copies: int = 0   # words for the lists frames copy onto the stack (`Collect`)
 
     @property
     def words(self) -> int:
-        """The most words a state can use."""
-        return self.stack + self.depth * self.max_frame
+        """The most words a state can use: every frame at its largest, and the copies."""
+        return self.stack + self.depth * self.max_frame + self.copies
 
     def zone(self, z: int) -> int:
         return self.zones + z * self.zone_size
 
 
 def make_layout(nstreams: int, nvars: int, things: int, width: int, nzones: int, max_options: int,
-                max_frame: int, depth: int) -> Layout:
+                max_frame: int, depth: int, copies: int = 0) -> Layout:
     streams = Header.SIZE
     var_at = streams + nstreams
     kinds = var_at + nvars
@@ -79,4 +80,4 @@ def make_layout(nstreams: int, nvars: int, things: int, width: int, nzones: int,
     options = zones + nzones * (1 + things)
     stack = options + max_options
     return Layout(streams, nstreams, var_at, nvars, things, kinds, zone_of, revealed, fields, width, zones, nzones,
-                  1 + things, options, max_options, stack, max_frame, depth)
+                  1 + things, options, max_options, stack, max_frame, depth, copies)

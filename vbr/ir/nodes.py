@@ -73,6 +73,16 @@ class Field(Expr):
 
 
 @dataclass(eq=False)
+class FieldOfAny(Expr):
+    """A field several kinds have, of a thing whose kind is known only in play: its word by the
+    thing's kind (`positions`, -1 for a kind without it); none or a kind without it faults."""
+    obj: Expr
+    positions: list[int]
+    fault: int
+    span: Span | None = None
+
+
+@dataclass(eq=False)
 class Unary(Expr):
     """`neg` (checked against the range of integers) or `not`."""
     op: str
@@ -101,8 +111,9 @@ class IfElse(Expr):
 
 
 @dataclass(eq=False)
-class LocalAt(Expr):
-    """Local `base + index` (a loop's copy of the items it goes through)."""
+class StackAt(Expr):
+    """Item `index` of a list copied onto the stack (`Collect`), which starts at the word local
+    `base` holds."""
     base: int
     index: Expr
 
@@ -132,6 +143,15 @@ class Builtin(Expr):
 
 
 @dataclass(eq=False)
+class Lookup(Expr):
+    """Entry `index` of a table fixed before play (a seat's partner, a team's voice, a space's
+    cell per side); out of range faults with `fault`, or gives none when `fault` is -1."""
+    table: list[int]
+    index: Expr
+    fault: int = -1
+
+
+@dataclass(eq=False)
 class Roll(Expr):
     """A face of die `die`, drawn uniformly from random stream `stream`."""
     die: int
@@ -149,8 +169,9 @@ class Pick(Expr):
 
 @dataclass(eq=False)
 class Aggregate(Expr):
-    """`sum`, `any`, `all`, `first` or `count` of `body` over `seq`, the item in local `slot`,
-    the items where `cond` is false skipped. `first` gives none when no item passes."""
+    """`sum`, `any`, `all`, `first`, `count`, `max` or `min` of `body` over `seq`, the item in
+    local `slot`, the items where `cond` is false skipped. `first`, `max` and `min` give none
+    when no item passes."""
     agg: str
     seq: "Seq"
     slot: int
@@ -158,6 +179,14 @@ class Aggregate(Expr):
     cond: Expr | None = None
     span: Span | None = None
     fault: int = -1  # `sum`: the total out of range
+
+
+@dataclass(eq=False)
+class ItemAt(Expr):
+    """Item `index` (0-based) of `seq`; out of range faults with `fault` naming the index and the last."""
+    seq: "Seq"
+    index: Expr
+    fault: int
 
 
 @dataclass(eq=False)
@@ -195,6 +224,44 @@ class RangeItems(Seq):
 class Items(Seq):
     """A list literal's items, in order."""
     items: list[Expr]
+
+
+@dataclass(eq=False)
+class TableItems(Seq):
+    """Row `index` of a table fixed before play (a team's seats); out of range faults."""
+    rows: list[list[int]]
+    index: Expr
+    fault: int
+
+
+@dataclass(eq=False)
+class FieldItems(Seq):
+    """The items of a thing's list field: its count at word `pos` of the thing, the items after
+    (checked as `Field`)."""
+    obj: Expr
+    kind: int
+    pos: int
+    fault: int
+
+
+@dataclass(eq=False)
+class ReachItems(Seq):
+    """Every end of a movement of exactly `dist` steps from `start` in `side`'s frame: row
+    (start, dist, side) of `Program.reach_tables[table]`, worked out before play by the court's
+    own search (Court.reach). A start the table does not hold faults with `fault`; a distance
+    out of 0..64 with `fault + 1`."""
+    start: Expr
+    dist: Expr
+    side: Expr
+    table: int
+    fault: int
+
+
+@dataclass(eq=False)
+class StackItems(Seq):
+    """A list copied onto the stack: local `count` items from the word local `base` holds."""
+    base: int
+    count: int
 
 
 @dataclass(eq=False)
@@ -257,8 +324,8 @@ class SetGlobal(Stmt):
 
 @dataclass(eq=False)
 class SetField(Stmt):
-    """Field `pos` of thing `obj` (checked as `Field`) set to `value`."""
-    target: Field
+    """A thing's field (checked as `Field` or `FieldOfAny`) set to `value`."""
+    target: Expr
     value: Expr
 
 
@@ -289,10 +356,13 @@ class Shuffle(Stmt):
 
 @dataclass(eq=False)
 class Create(Stmt):
-    """`times` new things of kind `kind` with `fields` (evaluated once), each onto the top of `dest`;
-    more things than the program's bound faults with `fault`."""
+    """`times` new things of kind `kind` with `fields` (evaluated once; a list field's items as a
+    sequence, written as its count then its items), each field at its word of `offsets`, each
+    thing onto the top of `dest`; more things than the program's bound faults with `fault`, a
+    list longer than its field holds with `fault + 1`."""
     kind: int
-    fields: list[Expr]
+    fields: list
+    offsets: list[int]
     dest: Expr
     times: Expr | None
     fault: int
@@ -308,10 +378,24 @@ class Say(Stmt):
 
 @dataclass(eq=False)
 class Collect(Stmt):
-    """The items of `seq` into locals `base`, `base + 1`, ... and their number into local `count`."""
+    """The items of `seq` copied onto the top of the stack, above the running frame: where they
+    start into local `base`, how many into local `count`. More words than the state holds faults
+    (message COPY_FAULT). A `let` of a list, a list argument and a `for` keep their items so."""
     seq: Seq
     base: int
     count: int
+
+
+@dataclass(eq=False)
+class Mark(Stmt):
+    """The stack's top into local `slot` (a loop's lists are released back to it)."""
+    slot: int
+
+
+@dataclass(eq=False)
+class Release(Stmt):
+    """The stack cut back to the word local `slot` holds: the lists copied since are gone."""
+    slot: int
 
 
 @dataclass(eq=False)
@@ -466,3 +550,5 @@ class Program:
     directions: list = field(default_factory=list)  # (right, forward) per direction
     zone_side: list[int] = field(default_factory=list)  # the team owning each zone, -1 for nobody
     hidden: list[list[int]] = field(default_factory=list)  # per seat: the zones it may not look into
+    reach_tables: list[dict] = field(default_factory=list)  # ReachItems' tables: (start, dist, side) -> ends
+    list_caps: dict = field(default_factory=dict)  # (kind, word) of a list field -> the items it holds
