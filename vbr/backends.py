@@ -22,7 +22,7 @@ class LocalBackend:
 
     def prepare(self, spec: RunSpec) -> None:
         """Load the game here before the clock starts, so games/s counts play alone."""
-        game_for(spec.path, spec.options, spec.native)
+        game_for(spec.path, spec.options, spec.native, spec.engine)
 
     def map(self, spec: RunSpec, chunks: Iterable[tuple[int, int]]) -> Iterator[list]:
         if self.workers == 1:

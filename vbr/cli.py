@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from vbr.cli_common import HelpFormatter, check_writable, file_error, parse_options, seed, version
-from vbr.errors import UsageError, VbrError
+from vbr.errors import EngineUnavailable, UsageError, VbrError
 from vbr.terminal import SafeStream, clean
 
 
@@ -69,6 +69,9 @@ def _guard(fn) -> int:
     except UsageError as exc:
         print(clean(f"vbr: error: {exc}"), file=sys.stderr)
         return 2
+    except EngineUnavailable as exc:
+        print(clean(exc.located()), file=sys.stderr)
+        return 1
     except BrokenPipeError:  # `vbr run ... | head`: the reader has seen enough
         _silence_stdout()
         return 0
@@ -137,6 +140,13 @@ def _parser() -> argparse.ArgumentParser:
                             "needs pip install 'vbr[native]' and a C compiler; the first build of a rule file "
                             "with its options takes 20 s to minutes and is kept in ~/.cache/vbr/native)")
 
+    def engine_arg(q):
+        q.add_argument("--engine", default="closure", choices=["closure", "python", "c", "auto"],
+                       help="what plays the games: closure (the default), or the typed program's engines, python "
+                            "or c (the same games in both; c compiles the rules with the system's C compiler and "
+                            "caches the build); auto takes c where it can play the file and the agents, else "
+                            "closure, with a note. The typed engines play the random and mcts agents")
+
     def many_args(q, out_formats=".jsonl or .csv"):
         q.add_argument("-n", type=int, default=100, help="games per run (default 100)")
         q.add_argument("--workers", type=int, metavar="W",
@@ -154,12 +164,14 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--log", help="write the game's events as JSON lines")
     r.add_argument("--quiet", action="store_true", help="only the result")
     native_arg(r)
+    engine_arg(r)
     r.set_defaults(func=cmd_run)
 
     s = sub.add_parser("sim", help="play many games and report balance metrics")
     game_args(s)
     many_args(s, "one row per game: .jsonl or .csv")
     native_arg(s)
+    engine_arg(s)
     s.set_defaults(func=cmd_sim, command="sim")
 
     w = sub.add_parser("sweep", help="play every combination of some options' values, one row each")
@@ -271,6 +283,8 @@ def cmd_run(args) -> int:
     from vbr.play import play_game
     from vbr.report import render_events
     game, agents = _load(args)
+    if _engine(args, agents) != "closure":
+        return _run_typed(args, game, agents)
     if args.log:  # before the game: finding out after it that the log cannot be written wastes it
         check_writable(args.log, "--log")
     if not args.quiet:
@@ -296,9 +310,37 @@ def cmd_run(args) -> int:
     return 0
 
 
+def _engine(args, agents) -> str:
+    """args.engine, `auto` resolved (vbr.sim.resolve_engine), kept in args for the run."""
+    from vbr.sim import resolve_engine
+    args.engine = resolve_engine(args.file, parse_options(args.option), args.engine, agents, _note)
+    if args.engine != "closure" and args.native:
+        raise UsageError("--native is the closure engine's compiled form; it does not go with --engine python or c")
+    if args.engine != "closure":
+        from vbr.play import typed_agent
+        for name in agents:
+            typed_agent(name)  # a UsageError for an agent the typed engines lack, before any game
+    return args.engine
+
+
+def _run_typed(args, game, agents) -> int:
+    """`vbr run --engine python|c`: the game through a typed engine, its result (no event log yet)."""
+    from vbr.play import play_typed_game
+    from vbr.sim import game_for
+    if args.log:
+        raise UsageError(f"--log: the typed engines keep no log yet; use --engine closure")
+    typed = game_for(str(args.file), tuple(sorted(parse_options(args.option).items())), False, args.engine)
+    if not args.quiet:
+        print(clean(f"{game.title}: seed {args.seed}, agents {' | '.join(agents)}, engine {args.engine}"))
+    result = play_typed_game(typed, args.seed, agents)
+    print(clean(f"result: {result.state.outcome()} after {result.choices} choices"))
+    return 0
+
+
 def cmd_sim(args) -> int:
     from vbr.analysis.commands import cmd_sim as run_sim
     game, agents = _load(args)
+    _engine(args, agents)
     return run_sim(args, game, agents)
 
 

@@ -144,6 +144,14 @@ class OptionError(UsageError):
     that the file does not declare, or a value of the wrong type."""
 
 
+class EngineUnavailable(Exception):
+    """An engine cannot run this rule file here: a construct it does not express yet (located),
+    or what it needs is missing (a C compiler). `located()` is the text to show."""
+
+    def located(self) -> str:
+        return str(self)
+
+
 class IllegalActionError(ValueError):
     """The action is well formed but not legal in this state (python-chess's IllegalMoveError)."""
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from vbr.agents import AGENTS, SeatView, make_agent, parse_agent, parse_agent_list
 from vbr.agents.simple import RandomAgent
@@ -113,3 +114,85 @@ def _teamed(game) -> bool:
     """Games where a team has several seats, or none (a side the rules play), are won, and
     counted, by team."""
     return game.program.by_team
+
+
+TYPED_AGENTS = ("random", "mcts")  # the agents that play through the typed engines (vbr/engines)
+_AGENT_KEY = 0x0  # set below: random_streams.key("agent"), the agents' streams' key
+
+
+def play_typed_game(game, seed: int, agent_names: list[str]) -> GameResult:
+    """One game through a typed engine (vbr.engines.game: `--engine python` or `c`), with what
+    play_game keeps for balance metrics. Seat s's agent draws from its own stream, seeded from
+    `derive(seed, 7919, s)` as play_game seeds it: a random seat's pick of k options is one
+    unbiased draw below k; an mcts seat searches with the next draw as its seed. Agents other
+    than random and mcts are refused (a UsageError naming the ones there are)."""
+    from vbr.errors import UsageError
+    from vbr.interpreter import rng as R
+    from vbr.ir import random_streams as S
+    from vbr.ir.layout import Header
+    program = game.program
+    agents = []
+    for seat, name in enumerate(agent_names):
+        kind, params = typed_agent(name)
+        agents.append((kind, params, S.first_state(R.derive(seed, 7919, seat), _AGENT_KEY)))
+    teams = program.teams
+    team_of = {s: t for t, seats in enumerate(teams) for s in seats}
+    by_team = any(len(t) != 1 for t in teams)
+    state = game.new_state(seed)
+    engine = game.engine
+    streams = [a[2] for a in agents]
+    kinds = [0 if a[0] == "random" else 1 for a in agents]
+    points = _points(state)
+    stats = [0, 0, -1, 0, *(points or ())]
+    track: list = []
+    while True:
+        streams = engine.play_seats(state.words, streams, kinds, stats, track)
+        state.check()
+        if state.is_terminal():
+            break
+        seat = state.current_player()  # a searching seat: one turn by hand, as play_seats counts one
+        kind, params, _ = agents[seat]
+        k = int(state.words[Header.NOPTS])
+        stats[2] = seat if stats[2] < 0 else stats[2]
+        stats[0] += k
+        stats[1] += k == 1
+        streams[seat], draw = S.below(streams[seat], 1 << 62)
+        state.apply_index(state.mcts(iterations=params.get("iterations", 200), c=params.get("c", 0.7),
+                                     depth=params.get("depth", 0), seed=draw))
+        now = _points(state)
+        if now is not None and list(now) != stats[4:]:
+            stats[4:] = list(now)
+            track.append((int(state.words[Header.CHOICES]), now))
+            stats[3] += 1
+    out = state.outcome()
+    winner = out.team if by_team else out.winner
+    first = stats[2] if stats[2] >= 0 else None
+    first_side = None if first is None else team_of[first] if by_team else first
+    return GameResult(winner, out.points, int(state.words[Header.CHOICES]), state, stats[1], stats[0], first_side, track)
+
+
+@lru_cache(maxsize=64)
+def typed_agent(name: str) -> tuple[str, dict]:
+    """(kind, parameters) of an agent spec the typed engines can play; a UsageError for any other."""
+    from vbr.errors import UsageError
+    kind, params = parse_agent(name)
+    if kind not in TYPED_AGENTS:
+        raise UsageError(f"agent `{kind}` does not play through the typed engines yet; they play "
+                         f"{', '.join(TYPED_AGENTS)} (or use --engine closure)")
+    return kind, params
+
+
+def _points(state) -> tuple | None:
+    o = state.game.program.points
+    if o is None:
+        return None
+    at = state.game.program.layout.vars + o[0]
+    return tuple(int(v) for v in state.words[at:at + o[1]])
+
+
+def _agent_key() -> int:
+    from vbr.ir.random_streams import key
+    return key("agent")
+
+
+_AGENT_KEY = _agent_key()

@@ -43,11 +43,12 @@ class RunSpec:
     n: int
     native: bool = False  # play through the compiled form (vbr/interpreter/native.py)
     trace: bool = False  # also count each game's steps between phases (TracedTrial)
+    engine: str = "closure"  # closure (vbr/interpreter), or a typed engine: python or c (vbr/engines)
 
     @classmethod
     def of(cls, path, options: dict, seed: int, agents: list[str], n: int, native: bool = False,
-           trace: bool = False) -> "RunSpec":
-        return cls(str(path), tuple(sorted(options.items())), seed, tuple(agents), n, native, trace)
+           trace: bool = False, engine: str = "closure") -> "RunSpec":
+        return cls(str(path), tuple(sorted(options.items())), seed, tuple(agents), n, native, trace, engine)
 
 
 @dataclass
@@ -58,30 +59,67 @@ class TracedTrial(Trial):
     last_phase: str = ""  # the phase the game ended in
 
 
-def game_for(path: str, options: tuple, native: bool = False):
-    key = (path, options, native)
+def game_for(path: str, options: tuple, native: bool = False, engine: str = "closure"):
+    """The game a run plays, loaded once per process: the closure engine's, or a typed engine's."""
+    key = (path, options, native, engine)
     game = _GAMES.get(key)
     if game is None:
-        from vbr.interpreter.game import load
-        game = _GAMES[key] = load(path, dict(options), native=native)
+        if engine == "closure":
+            from vbr.interpreter.game import load
+            game = load(path, dict(options), native=native)
+        else:
+            from vbr.engines.game import load as load_typed
+            game = load_typed(path, dict(options), engine=engine)
+        _GAMES[key] = game
     return game
+
+
+ENGINES = ("closure", "python", "c", "auto")
+
+
+def resolve_engine(path, options: dict, engine: str, agents: list[str], note) -> str:
+    """The engine `--engine` names; for `auto`, c where it can play this file with these agents,
+    else closure, with a note saying why."""
+    if engine != "auto":
+        return engine
+    from vbr.agents import parse_agent
+    from vbr.errors import EngineUnavailable
+    from vbr.play import TYPED_AGENTS
+    others = sorted({parse_agent(a)[0] for a in agents} - set(TYPED_AGENTS))
+    if others:
+        note(f"--engine auto: {', '.join(others)} play only through the closure engine; playing there")
+        return "closure"
+    try:
+        game_for(str(path), tuple(sorted(options.items())), False, "c")
+    except EngineUnavailable as exc:
+        note(f"--engine auto: {exc.located()}; playing through the closure engine")
+        return "closure"
+    return "c"
 
 
 def play_range(spec: RunSpec, start: int, stop: int) -> list[Trial]:
     """Games start..stop-1 of a run: the unit of work every backend ships."""
-    from vbr.play import play_game, sides
-    game = game_for(spec.path, spec.options, spec.native)
-    n_sides, agents = sides(game), list(spec.agents)
+    from vbr.play import play_game, play_typed_game, sides
+    game = game_for(spec.path, spec.options, spec.native, spec.engine)
+    typed = spec.engine != "closure"
+    n_sides = game_sides(game) if typed else sides(game)
+    agents = list(spec.agents)
     out = []
     for i in range(start, stop):
         s = game_seed(spec.seed, i)
         try:
-            r = play_game(game, s, agents, trace=spec.trace)
+            r = play_typed_game(game, s, agents) if typed else play_game(game, s, agents, trace=spec.trace)
         except Exception as exc:
             raise GameFailed(i, s, exc) from None
         fields = (i, s, agents, n_sides, r.winner, r.points, r.choices, r.forced, r.options, r.first_side, r.score_track)
         out.append(TracedTrial(*fields, dict(r.state.trace), r.state.phase) if spec.trace else Trial(*fields))
     return out
+
+
+def game_sides(game) -> int:
+    """How many sides can win a typed engine's game: its teams when a team has several seats (or none)."""
+    teams = game.program.teams
+    return len(teams) if any(len(t) != 1 for t in teams) else game.program.seats
 
 
 class GameFailed(Exception):

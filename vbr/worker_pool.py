@@ -109,7 +109,7 @@ def _receive(pool: list[_Worker], done: dict[int, tuple[bool, object]]) -> None:
 def _serve(conn, spec: RunSpec) -> None:
     """A worker: chunks in, results (or the exception a chunk raised) out, until told to stop."""
     stop_signals.in_a_worker()
-    game_for(spec.path, spec.options, spec.native)
+    game_for(spec.path, spec.options, spec.native, spec.engine)
     while True:
         try:
             chunk = conn.recv()

@@ -72,7 +72,7 @@ def play(variant: Variant, args, agents: list[str], backend, label: str = ""):
     from vbr.progress import Progress
     from vbr.sim import RunSpec, run
     spec = RunSpec.of(variant.game.path, variant.game.options, args.seed, agents, args.n,
-                      native=getattr(args, "native", False))
+                      native=getattr(args, "native", False), engine=getattr(args, "engine", "closure"))
     progress = Progress.for_terminal(label, quiet=getattr(args, "json", False))
     try:
         return run(spec, backend, progress)
@@ -102,7 +102,7 @@ def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
         "mean_steps": round(sum(t.choices for t in trials) / n, 2) if n else 0.0,
         "points_per_game": [round(sum(p[i] for p in points) / n, 3) for i in range(len(points[0]))] if points else None,
         "metrics": m["metrics"],
-        "backend": backend.name, "workers": backend.workers, "native": result.spec.native,
+        "backend": backend.name, "workers": backend.workers, "native": result.spec.native, "engine": result.spec.engine,
         "seconds": round(result.seconds, 3), "games_per_s": result.games_per_s,
         "load_seconds": round(result.load_seconds, 3),
     }

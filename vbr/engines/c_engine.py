@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 from vbr.engines.c_source import c_source
+from vbr.errors import EngineUnavailable
 from vbr.engines.python_runtime import EngineFault
 from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
@@ -28,11 +29,15 @@ from vbr.ir.layout import CHOICE, Header as H
 # -ffp-contract=off: no fused multiply-adds, so the search's doubles are Python's, bit for bit
 COMPILER_FLAGS = ["-O2", "-shared", "-fPIC", "-fno-strict-aliasing", "-ffp-contract=off", "-w"]
 LINK_FLAGS = ["-lm"]  # after the source: the search's log, sqrt and tanh
+TRACK_ROWS = 4096  # score changes a game's track keeps (play_seats)
 BUILD_TIMEOUT = 300  # seconds a compile may take before it counts as failed
 
 
-class CEngineUnavailable(Exception):
+class CEngineUnavailable(EngineUnavailable):
     """The C engine cannot run here: no C compiler, a build that failed, an untrusted cache."""
+
+    def located(self) -> str:
+        return f"vbr: error: the C engine cannot run here: {self}"
 
 
 def compiler() -> str:
@@ -120,6 +125,8 @@ class CEngine:
         for name, args in (("vbr_new", [P, U]), ("vbr_apply", [P, W]), ("vbr_play_random", [P, U])):
             fn = getattr(self.lib, name)
             fn.argtypes, fn.restype = args, ctypes.c_int
+        self.lib.vbr_play_seats.argtypes = [P, ctypes.POINTER(U), P, P, P, W]
+        self.lib.vbr_play_seats.restype = ctypes.c_int
         self.lib.vbr_play_many.argtypes = [ctypes.POINTER(U), ctypes.POINTER(U), W, P, P, P, P]
         self.lib.vbr_play_many.restype = None
         self.lib.vbr_determinize.argtypes, self.lib.vbr_determinize.restype = [P, P, W, U], ctypes.c_int
@@ -144,6 +151,28 @@ class CEngine:
 
     def play_random(self, S, agent_seed: int) -> None:
         self.lib.vbr_play_random(S, agent_seed & R.MASK)
+
+    def play_seats(self, S, streams: list[int], kinds: list[int], stats: list[int], track: list) -> list[int]:
+        """PythonEngine.play_seats, in C: the same answers, streams, stats and rows."""
+        n = len(streams)
+        st, kd, sa, buf = self._seat_buffers(n, len(stats))
+        st[:n] = [x & R.MASK for x in streams]
+        kd[:n] = kinds
+        sa[:len(stats)] = stats
+        width = 1 + (self.program.points[1] if self.program.points else 0)
+        before = stats[3]
+        self.lib.vbr_play_seats(S, st, kd, sa, buf, TRACK_ROWS - before)
+        stats[:] = sa[:len(stats)]
+        track += [(buf[r * width], tuple(buf[r * width + 1:(r + 1) * width])) for r in range(stats[3] - before)]
+        return st[:n]
+
+    def _seat_buffers(self, seats: int, nstats: int):
+        """The arrays play_seats hands to C, made once per engine."""
+        if getattr(self, "_buffers", None) is None or len(self._buffers[0]) < seats:
+            W, U = ctypes.c_int64, ctypes.c_uint64
+            width = 1 + (self.program.points[1] if self.program.points else 0)
+            self._buffers = ((U * seats)(), (W * seats)(), (W * max(nstats, 8))(), (W * (TRACK_ROWS * width))())
+        return self._buffers
 
     def copy(self, S):
         c = self.array()

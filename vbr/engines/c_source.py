@@ -59,7 +59,7 @@ class _Source:
         units = [self.unit(u, unit) for u, unit in enumerate(p.units)]
         head = [runtime(), "typedef void UnitFn(W *S, W fp, W pc);", self.constants()]
         table = f"static UnitFn *const UNITS[] = {{{', '.join(f'u{u}' for u in range(len(p.units)))}}};"
-        return "\n\n".join(head + self.defs + units + [table, self.entry_points(), self.search_constants(),
+        return "\n\n".join(head + self.defs + units + [table, self.search_constants(), self.entry_points(),
                                           resources.files("vbr.engines").joinpath("c_search.h").read_text()]) + "\n"
 
     def search_constants(self) -> str:
@@ -168,6 +168,33 @@ int vbr_apply(W *S, W i) {{
 int vbr_play_random(W *S, U agent_seed) {{
     U agent = vbr_first_state(agent_seed, {agent_key}ULL);
     while (S[H_STATUS] == CHOICE) vbr_apply(S, vbr_below_of(&agent, S[H_NOPTS]));
+    return (int)S[H_STATUS];
+}}
+
+/* Play on while the seat to move is a random one (kinds[seat] == 0), its pick of k options one
+ * draw below k from its stream (streams[seat]); stop at the end or where another seat is to move.
+ * stats: [options offered, choices with one option, the first chooser's seat or -1, rows of
+ * track, then the points as they last were]; a row of track (the choices made, then the points)
+ * is appended, while there is room for it, each time the points change. */
+int vbr_play_seats(W *S, U *streams, const W *kinds, W *stats, W *track, W track_rows) {{
+    while (S[H_STATUS] == CHOICE && kinds[S[H_SEAT]] == 0) {{
+        W k = S[H_NOPTS], seat = S[H_SEAT];
+        if (stats[2] < 0) stats[2] = seat;
+        stats[0] += k;
+        stats[1] += k == 1;
+        vbr_apply(S, vbr_below_of(&streams[seat], k));
+        int changed = 0;
+        for (W i = 0; i < POINTS_COUNT; i++) {{
+            if (S[POINTS_AT + i] != stats[4 + i]) changed = 1;
+            stats[4 + i] = S[POINTS_AT + i];
+        }}
+        if (changed && stats[3] < track_rows) {{
+            W *row = track + stats[3] * (1 + POINTS_COUNT);
+            row[0] = S[H_CHOICES];
+            for (W i = 0; i < POINTS_COUNT; i++) row[1 + i] = S[POINTS_AT + i];
+            stats[3] += 1;
+        }}
+    }}
     return (int)S[H_STATUS];
 }}
 

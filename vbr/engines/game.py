@@ -153,6 +153,10 @@ class State:
             message, span = p.messages[f.fault]
             raise VbrRuntimeError.at(span or p.units[p.init].span, message.format(self._shown(f.a), self._shown(f.b)))
 
+    def check(self) -> None:
+        """Raise the located run-time error the state stopped at, if it stopped at one."""
+        self._raise_fault()
+
     def play_random(self, agent_seed: int) -> None:
         self.game.engine.play_random(self.words, agent_seed)
         self._raise_fault()

@@ -12,6 +12,8 @@ from vbr.ir import random_streams as R
 from vbr.ir.layout import CHOICE, FAULT, RUNNING, Header as H
 from vbr.ir.values import NONE
 
+TRACK_ROWS = 4096  # score changes a game's track keeps (play_seats)
+
 
 class PythonEngine:
     """Runs one typed program's states. `name` goes into results and logs."""
@@ -85,6 +87,32 @@ class PythonEngine:
             return
         S[H.STATUS] = RUNNING
         self.run(S, log)
+
+    def play_seats(self, S: list, streams: list[int], kinds: list[int], stats: list[int], track: list) -> list[int]:
+        """Play on while the seat to move is random (kinds[seat] == 0): its pick of k options is one
+        draw below k from its stream. `stats` = [options offered, one-option choices, the first
+        chooser or -1, rows of `track`, then the points as they last were]; `track` gets
+        (choices made, points) each time the points change, while it holds fewer than TRACK_ROWS.
+        Returns the streams as they are left."""
+        streams = list(streams)
+        points = self.program.points
+        at = self.layout.vars + points[0] if points else 0
+        count = points[1] if points else 0
+        while S[H.STATUS] == CHOICE and kinds[S[H.SEAT]] == 0:
+            k, seat = S[H.NOPTS], S[H.SEAT]
+            if stats[2] < 0:
+                stats[2] = seat
+            stats[0] += k
+            stats[1] += k == 1
+            streams[seat], i = R.below(streams[seat], k)
+            self.apply(S, i)
+            now = S[at:at + count]
+            if now != stats[4:4 + count]:
+                stats[4:4 + count] = now
+                if stats[3] < TRACK_ROWS:
+                    track.append((S[H.CHOICES], tuple(now)))
+                    stats[3] += 1
+        return streams
 
     def play_random(self, S: list, agent_seed: int) -> None:
         """Every choice answered uniformly at random from the agents' stream until the end."""

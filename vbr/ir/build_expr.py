@@ -7,6 +7,7 @@ arguments bound once to fresh locals, so no engine has a function call inside an
 """
 from __future__ import annotations
 
+from vbr.errors import EngineUnavailable
 from vbr.grammar import ast as A
 from vbr.interpreter import types as T
 from vbr.ir import nodes as N
@@ -19,7 +20,7 @@ BUILTIN_TYPES = {
 }
 
 
-class Unsupported(Exception):
+class Unsupported(EngineUnavailable):
     """A construct the typed program does not express yet: `message`, at `span`."""
 
     def __init__(self, message: str, span):
@@ -28,7 +29,8 @@ class Unsupported(Exception):
 
     def located(self) -> str:
         s = self.span
-        return f"{s.file}:{s.line}:{s.col}: {self.message}" if s is not None else self.message
+        where = f"{s.file}:{s.line}:{s.col}: " if s is not None else ""
+        return f"{where}error: the typed engines cannot run this yet: {self.message}"
 
 
 class Scope:
