@@ -21,14 +21,28 @@ enum { H_STATUS = 0, H_WINNER = 1, H_STEPS = 2, H_CHOICES = 3, H_FP = 4, H_SEAT 
        H_FAULT_A = 15, H_FAULT_B = 16 };
 enum { RUNNING = 0, CHOICE = 1, OVER = 2, FAULT = 3 };
 
-static __thread jmp_buf *vbr_jump;
+/* A fault leaves the running code at once: GCC's and Clang's own setjmp (a few instructions, no
+ * signal mask), else the C library's. */
+#if defined(__GNUC__)
+#define VBR_COLD __attribute__((noinline, noreturn, cold))
+typedef void *vbr_jmp_buf[5];
+#define VBR_SETJMP(b) __builtin_setjmp(b)
+#define VBR_LONGJMP(b) __builtin_longjmp(b, 1)
+#else
+#define VBR_COLD
+typedef jmp_buf vbr_jmp_buf;
+#define VBR_SETJMP(b) setjmp(b)
+#define VBR_LONGJMP(b) longjmp(b, 1)
+#endif
 
-static void vbr_fault(W *S, W f, W a, W b) {
+static __thread vbr_jmp_buf *vbr_jump;
+
+VBR_COLD static void vbr_fault(W *S, W f, W a, W b) {
     S[H_STATUS] = FAULT;
     S[H_FAULT] = f;
     S[H_FAULT_A] = a;
     S[H_FAULT_B] = b;
-    longjmp(*vbr_jump, 1);
+    VBR_LONGJMP(*vbr_jump);
 }
 
 static inline void vbr_operands(W *S, W a, W b, W f) {
@@ -131,7 +145,7 @@ static inline W vbr_floordiv(W a, W b) {
 
 static inline W vbr_step(W *S, W c, W right, W forward, W side, W n, W f) {
     if (c == VBR_NONE) vbr_fault(S, f, VBR_NONE, VBR_NONE);
-    W x = vbr_floordiv(c, CELL_SPAN) - CELL_BIAS, y = c - vbr_floordiv(c, CELL_SPAN) * CELL_SPAN - CELL_BIAS;
+    W x = (c >> 16) - CELL_BIAS, y = (c & 0xFFFF) - CELL_BIAS;  /* c >= 0: an encoded cell */
     if (side == 0) { x += right * n; y += forward * n; }
     else { x -= right * n; y -= forward * n; }
     if (!(-CELL_BIAS <= x && x < CELL_BIAS && -CELL_BIAS <= y && y < CELL_BIAS)) vbr_fault(S, f, VBR_NONE, VBR_NONE);
@@ -141,7 +155,7 @@ static inline W vbr_step(W *S, W c, W right, W forward, W side, W n, W f) {
 static inline W vbr_on_court(W *S, W c, const W *table, W dflt, const W *spaces, const W *answers, W nspaces,
                              W cols, W height, W f) {
     if (c == VBR_NONE) vbr_fault(S, f, VBR_NONE, VBR_NONE);
-    W x = vbr_floordiv(c, CELL_SPAN) - CELL_BIAS, y = c - vbr_floordiv(c, CELL_SPAN) * CELL_SPAN - CELL_BIAS;
+    W x = (c >> 16) - CELL_BIAS, y = (c & 0xFFFF) - CELL_BIAS;  /* c >= 0: an encoded cell */
     if (0 <= x && x < cols && 0 <= y && y < height) return table[x * height + y];
     for (W i = 0; i < nspaces; i++) if (spaces[i] == c) return answers[i];
     return dflt;

@@ -124,10 +124,10 @@ class _Source:
         agent_key = R.key("agent")
         return f"""
 static int run_state(W *S) {{
-    jmp_buf jb;
-    jmp_buf *saved = vbr_jump;
+    vbr_jmp_buf jb;
+    vbr_jmp_buf *saved = vbr_jump;
     vbr_jump = &jb;
-    if (setjmp(jb)) {{
+    if (VBR_SETJMP(jb)) {{
         vbr_jump = saved;
         return FAULT;
     }}
@@ -227,8 +227,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 
     def x_ItemAt(self, e):
         name = self.fresh("item")
-        self.function(name, [f"W xs[{max(e.seq.bound, 1)}];", f"W n = {self.seq(e.seq)}(S, fp, xs);",
-                             f"W i = {self.expr(e.index)};",
+        self.function(name, [*self.items(e.seq), f"W i = {self.expr(e.index)};",
                              f"if (i < 0 || i >= n) vbr_fault(S, {e.fault}, i, n - 1);", "return xs[i];"])
         return f"{name}(S, fp)"
 
@@ -304,16 +303,24 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 
     def x_Pick(self, e):
         name = self.fresh("pick")
-        self.function(name, [f"W xs[{max(e.seq.bound, 1)}];", f"W n = {self.seq(e.seq)}(S, fp, xs);",
+        self.function(name, [*self.items(e.seq),
                              f"return n ? xs[vbr_below(S, {self.lay.streams + e.stream}, n)] : VBR_NONE;"])
         return f"{name}(S, fp)"
 
     def x_Contains(self, e):
         name = self.fresh("contains")
-        self.function(name, [f"W x = {self.expr(e.item)};", f"W xs[{max(e.seq.bound, 1)}];",
-                             f"W n = {self.seq(e.seq)}(S, fp, xs);",
+        self.function(name, [f"W x = {self.expr(e.item)};", *self.items(e.seq),
                              "for (W i = 0; i < n; i++) if (xs[i] == x) return 1;", "return 0;"])
         return f"{name}(S, fp)"
+
+    def items(self, seq: N.Seq) -> list[str]:
+        """Lines that make `xs` (the items, read only) and `n` (how many) of a sequence inside an
+        expression, which changes no zone: a zone's own words, a fixed list's table, else a copy."""
+        if isinstance(seq, N.ZoneItems):
+            return [f"W zb = {self.zone_word(self.expr(seq.zone))};", "W n = S[zb];", "const W *xs = S + zb + 1;"]
+        if isinstance(seq, N.Items) and seq.items and all(isinstance(x, N.Const) for x in seq.items):
+            return [f"const W *xs = {self.table([x.value for x in seq.items])};", f"W n = {len(seq.items)};"]
+        return [f"W buf[{max(seq.bound, 1)}];", f"W n = {self.seq(seq)}(S, fp, buf);", "const W *xs = buf;"]
 
     def x_Aggregate(self, e):
         name = self.fresh("agg")
@@ -328,7 +335,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             "min": ("VBR_NONE", f"{{ W b = {body}; if (r == VBR_NONE || b < r) r = b; }}"),
         }[e.agg]
         skip = [f"    if (!({self.expr(e.cond)})) continue;"] if e.cond is not None else []
-        self.function(name, [f"W xs[{max(e.seq.bound, 1)}];", f"W n = {self.seq(e.seq)}(S, fp, xs);", f"W r = {start};",
+        self.function(name, [*self.items(e.seq), f"W r = {start};",
                              "for (W i = 0; i < n; i++) {", f"    {self.local(e.slot)} = xs[i];", *skip,
                              f"    {each}", "}", "return r;"])
         return f"{name}(S, fp)"
@@ -542,8 +549,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
     def t_Choose(self, t):
         lay, slot = self.lay, self.local(t.slot)
         bound = max(t.seq.bound, 1)
-        lines = [f"W xs[{bound}], opts[{bound + 1}];", f"W n = {self.seq(t.seq)}(S, fp, xs), k = 0;",
-                 "for (W i = 0; i < n; i++) {"]
+        lines = [*self.items(t.seq), f"W opts[{bound + 1}], k = 0;", "for (W i = 0; i < n; i++) {"]
         if t.cond is not None:
             lines += [f"    {slot} = xs[i];", f"    if ({self.expr(t.cond)}) opts[k++] = xs[i];", "}"]
         else:
