@@ -28,6 +28,16 @@ def test_sim_plays_the_same_games_through_the_python_and_the_c_engine(tmp_path):
     assert all(max(r["score"]) == 9 and r["score"][r["winner"]] == 9 for r in rows["c"])
 
 
+def test_greedy_and_mcts_seats_play_the_same_games_through_the_python_and_the_c_engine(tmp_path):
+    rows = {}
+    for engine in ("python", "c"):
+        out = tmp_path / f"{engine}.jsonl"
+        done = vbr("sim", "siatka", "-n", 4, "--agents", "greedy,mcts:iterations=20", "--engine", engine, "--out", out)
+        assert done.returncode == 0, done.stderr
+        rows[engine] = [json.loads(line) for line in out.read_text().splitlines()]
+    assert rows["python"] == rows["c"] and len(rows["c"]) == 4
+
+
 def test_sim_json_names_the_engine():
     done = vbr("sim", "siatka", "-n", 10, "--engine", "c", "--json")
     assert done.returncode == 0, done.stderr
@@ -35,15 +45,15 @@ def test_sim_json_names_the_engine():
 
 
 def test_auto_falls_back_to_the_closure_engine_for_an_agent_the_typed_engines_lack_and_says_so():
-    done = vbr("sim", "siatka", "-n", 4, "--agents", "greedy,random", "--engine", "auto", "--json")
+    done = vbr("sim", "siatka", "-n", 4, "--agents", "first,random", "--engine", "auto", "--json")
     assert done.returncode == 0, done.stderr
-    assert "greedy play only through the closure engine" in done.stderr
+    assert "first play only through the closure engine" in done.stderr
     assert json.loads(done.stdout)["engine"] == "closure"
 
 
 def test_a_typed_engine_refuses_an_agent_it_lacks_with_a_usage_error():
-    done = vbr("sim", "siatka", "-n", 4, "--agents", "greedy,random", "--engine", "c")
-    assert done.returncode == 2 and "agent `greedy` does not play through the typed engines" in done.stderr
+    done = vbr("sim", "siatka", "-n", 4, "--agents", "first,random", "--engine", "c")
+    assert done.returncode == 2 and "agent `first` does not play through the typed engines" in done.stderr
     assert "Traceback" not in done.stderr
 
 

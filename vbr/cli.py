@@ -145,7 +145,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="what plays the games: closure (the default), or the typed program's engines, python "
                             "or c (the same games in both; c compiles the rules with the system's C compiler and "
                             "caches the build); auto takes c where it can play the file and the agents, else "
-                            "closure, with a note. The typed engines play the random and mcts agents")
+                            "closure, with a note. The typed engines play the random, greedy and mcts agents")
 
     def many_args(q, out_formats=".jsonl or .csv"):
         q.add_argument("-n", type=int, default=100, help="games per run (default 100)")

@@ -116,7 +116,7 @@ def _teamed(game) -> bool:
     return game.program.by_team
 
 
-TYPED_AGENTS = ("random", "mcts")  # the agents that play through the typed engines (vbr/engines)
+TYPED_AGENTS = ("random", "greedy", "mcts")  # the agents that play through the typed engines (vbr/engines)
 _AGENT_KEY = 0x0  # set below: random_streams.key("agent"), the agents' streams' key
 
 
@@ -124,8 +124,9 @@ def play_typed_game(game, seed: int, agent_names: list[str]) -> GameResult:
     """One game through a typed engine (vbr.engines.game: `--engine python` or `c`), with what
     play_game keeps for balance metrics. Seat s's agent draws from its own stream, seeded from
     `derive(seed, 7919, s)` as play_game seeds it: a random seat's pick of k options is one
-    unbiased draw below k; an mcts seat searches with the next draw as its seed. Agents other
-    than random and mcts are refused (a UsageError naming the ones there are)."""
+    unbiased draw below k; an mcts seat searches with the next draw as its seed; a greedy seat
+    seeds its imagined worlds and breaks ties from its stream (greedy_choice). Other agents are
+    refused (a UsageError naming the ones there are)."""
     from vbr.errors import UsageError
     from vbr.interpreter import rng as R
     from vbr.ir import random_streams as S
@@ -156,9 +157,13 @@ def play_typed_game(game, seed: int, agent_names: list[str]) -> GameResult:
         stats[2] = seat if stats[2] < 0 else stats[2]
         stats[0] += k
         stats[1] += k == 1
-        streams[seat], draw = S.below(streams[seat], 1 << 62)
-        state.apply_index(state.mcts(iterations=params.get("iterations", 200), c=params.get("c", 0.7),
-                                     depth=params.get("depth", 0), seed=draw))
+        if kind == "greedy":
+            choice, streams[seat] = greedy_choice(state, params.get("samples", 2), streams[seat])
+        else:
+            streams[seat], draw = S.below(streams[seat], 1 << 62)
+            choice = state.mcts(iterations=params.get("iterations", 200), c=params.get("c", 0.7),
+                                depth=params.get("depth", 0), seed=draw)
+        state.apply_index(choice)
         now = _points(state)
         if now is not None and list(now) != stats[4:]:
             stats[4:] = list(now)
@@ -169,6 +174,50 @@ def play_typed_game(game, seed: int, agent_names: list[str]) -> GameResult:
     first = stats[2] if stats[2] >= 0 else None
     first_side = None if first is None else team_of[first] if by_team else first
     return GameResult(winner, out.points, int(state.words[Header.CHOICES]), state, stats[1], stats[0], first_side, track)
+
+
+def greedy_choice(state, samples: int, stream: int) -> tuple[int, int]:
+    """GreedyAgent's choice over a typed state: each option tried on `samples` worlds the seat to
+    move may imagine (State.determinize, each seeded by the next draw of `stream`), scored by its
+    immediate result for the seat's side (a win 1000, a loss -1000, else its points lead), ties
+    broken by a draw. A single option is taken without a draw. Returns (option, stream left)."""
+    from vbr.ir import random_streams as S
+    seat = state.current_player()
+    n = len(state.options())
+    if n == 1:
+        return 0, stream
+    best, best_score = [], None
+    for i in range(n):
+        total = 0.0
+        for _ in range(samples):
+            stream, seed = S.below(stream, 1 << 62)
+            world = state.determinize(seat, seed)
+            world.apply_index(i)
+            total += _typed_value(world, seat)
+        if best_score is None or total > best_score:
+            best, best_score = [i], total
+        elif total == best_score:
+            best.append(i)
+    if len(best) == 1:
+        return best[0], stream
+    stream, pick = S.below(stream, len(best))
+    return best[pick], stream
+
+
+def _typed_value(world, seat: int) -> float:
+    teams = world.game.program.teams
+    team_of = {s: t for t, seats in enumerate(teams) for s in seats}
+    out = world.outcome()
+    if out is not None:
+        if out.team is None:
+            return 0.0
+        return 1000.0 if out.team == team_of.get(seat) else -1000.0
+    pts = _points(world)
+    if not pts:
+        return 0.0
+    side = seat if len(pts) == world.game.program.seats else team_of.get(seat)
+    others = [p for j, p in enumerate(pts) if j != side]
+    return float(pts[side] - (max(others) if others else 0))
 
 
 @lru_cache(maxsize=64)
