@@ -71,3 +71,20 @@ def test_run_through_the_c_engine_ends_as_the_python_engine_and_refuses_a_log(tm
     assert ends[0] == ends[1] and ends[0].startswith("result: seat ")
     done = vbr("run", "siatka", "--engine", "c", "--log", tmp_path / "x.jsonl")
     assert done.returncode == 2 and "--log" in done.stderr
+
+
+def test_sweep_and_compare_take_the_engine():
+    sweep = vbr("sweep", "siatka", "--grid", "target=3,5", "-n", 30, "--engine", "c", "--json")
+    assert sweep.returncode == 0, sweep.stderr
+    compare = vbr("compare", "siatka", "--variant-option", "target=3", "-n", 30, "--engine", "python", "--json")
+    assert compare.returncode == 0, compare.stderr
+
+
+def test_vbr_load_gives_a_typed_game_that_plays_to_the_books_end():
+    import vbr as package
+    game = package.load("siatka", {"target": 3}, engine="c")
+    state = game.new_state(4)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[-1])
+    # [Goal of the Game] first to `target` points wins
+    assert max(state.outcome().points) == 3

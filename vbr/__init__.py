@@ -4,9 +4,16 @@ from vbr.errors import VbrError
 __version__ = "0.1.0"
 
 
-def load(path, options=None, native=False):
-    """Load, check and compile a rule file (a path or a bundled name like "siatka"); `native`
-    compiles it to machine code (vbr/interpreter/native.py)."""
+def load(path, options=None, native=False, engine="closure"):
+    """Load, check and compile a rule file (a path or a bundled name like "siatka"). `engine`:
+    "closure" (the default; `native` compiles it to machine code, vbr/interpreter/native.py), or a
+    typed engine, "python" or "c" (vbr/engines/game.py: the same games in both)."""
+    if engine in ("python", "c"):
+        from vbr.engines.game import load as _typed
+
+        return _typed(path, options or {}, engine=engine)
+    if engine != "closure":
+        raise ValueError(f"no engine {engine!r} (engines: closure, python, c)")
     from vbr.interpreter.game import load as _load
 
     return _load(path, options or {}, native=native)

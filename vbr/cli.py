@@ -178,6 +178,7 @@ def _parser() -> argparse.ArgumentParser:
     game_args(w)
     w.add_argument("--grid", action="append", metavar="NAME=V1,V2,...", help="an option and the values to sweep (repeatable)")
     many_args(w, "one row per combination: .csv, .jsonl or .json")
+    engine_arg(w)
     w.set_defaults(func=cmd_sweep, command="sweep")
 
     cp = sub.add_parser("compare", help="a variant against a base: every metric side by side, with the difference's CI")
@@ -187,6 +188,7 @@ def _parser() -> argparse.ArgumentParser:
     cp.add_argument("--base-option", action="append", metavar="NAME[=VALUE]", help="an option for the base only")
     cp.add_argument("--variant-option", action="append", metavar="NAME[=VALUE]", help="an option for the variant only")
     many_args(cp, "one row per metric: .jsonl or .csv")
+    engine_arg(cp)
     cp.set_defaults(func=cmd_compare, command="compare")
 
     rp = sub.add_parser("replay", help="re-run a log and say whether it reproduces exactly")
@@ -270,7 +272,7 @@ def _warnings(game):
 def _load(args):
     from vbr.interpreter.game import load
     from vbr.play import parse_agents
-    game = load(args.file, parse_options(args.option), native=args.native, note=_note)
+    game = load(args.file, parse_options(args.option), native=getattr(args, "native", False), note=_note)
     return game, parse_agents(args.agents, game.seats)
 
 
@@ -310,11 +312,14 @@ def cmd_run(args) -> int:
     return 0
 
 
-def _engine(args, agents) -> str:
-    """args.engine, `auto` resolved (vbr.sim.resolve_engine), kept in args for the run."""
+def _engine(args, agents, file=None, options=None) -> str:
+    """args.engine, `auto` resolved (vbr.sim.resolve_engine) for `file` under `options` (the
+    command's own by default), kept in args for the run."""
     from vbr.sim import resolve_engine
-    args.engine = resolve_engine(args.file, parse_options(args.option), args.engine, agents, _note)
-    if args.engine != "closure" and args.native:
+    file = args.file if file is None else file
+    options = parse_options(args.option) if options is None else options
+    args.engine = resolve_engine(file, options, args.engine, agents, _note)
+    if args.engine != "closure" and getattr(args, "native", False):
         raise UsageError("--native is the closure engine's compiled form; it does not go with --engine python or c")
     if args.engine != "closure":
         from vbr.play import typed_agent
@@ -346,6 +351,8 @@ def cmd_sim(args) -> int:
 
 def cmd_sweep(args) -> int:
     from vbr.analysis.commands import cmd_sweep as run_sweep
+    game, agents = _load(args)
+    _engine(args, agents)
     return run_sweep(args, args.file, parse_options(args.option), args.agents)
 
 
@@ -361,7 +368,11 @@ def cmd_compare(args) -> int:
         raise UsageError("compare needs two different things: a variant file, or --variant-option/--base-option")
     base = load_variant(args.base, a_opts, _label(args.base, a_opts, args.variant))
     variant = load_variant(b_file, b_opts, _label(b_file, b_opts, args.variant))
-    return run_compare(args, base, variant, parse_agents(args.agents, base.game.seats))
+    agents = parse_agents(args.agents, base.game.seats)
+    _engine(args, agents, args.base, a_opts)
+    if args.engine != "closure":
+        _engine(args, agents, b_file, b_opts)
+    return run_compare(args, base, variant, agents)
 
 
 def _label(file, options: dict, two_files) -> str:
