@@ -135,20 +135,24 @@ BOOKS = [
 ]
 
 
-@pytest.mark.parametrize("book, options", BOOKS, ids=[f"{b}-{o}" for b, o in BOOKS])
-def test_every_book_plays_the_same_words_in_python_and_in_c(book, options):
-    _words_match_step_by_step(ROOT / "rules" / book, options, range(2), lambda seed, k, n: (seed * 7 + k) % n)
+FLOWS = ["flow_events.vbr", "flow_jumps.vbr", "flow_problems.vbr", "flow_rally.vbr"]
+RULES = [(ROOT / "rules" / b, o) for b, o in BOOKS] + [(ROOT / "tests" / "fixtures" / "valid" / f, {}) for f in FLOWS]
+RULE_IDS = [f"{p.name}-{o}" for p, o in RULES]
 
 
-@pytest.mark.parametrize("book, options", BOOKS, ids=[f"{b}-{o}" for b, o in BOOKS])
-def test_every_book_offers_and_ends_as_the_closure_engine_when_every_draw_is_the_first(book, options, monkeypatch):
+@pytest.mark.parametrize("path, options", RULES, ids=RULE_IDS)
+def test_every_book_and_flow_plays_the_same_words_in_python_and_in_c(path, options):
+    _words_match_step_by_step(path, options, range(2), lambda seed, k, n: (seed * 7 + k) % n)
+
+
+@pytest.mark.parametrize("path, options", RULES, ids=RULE_IDS)
+def test_every_book_and_flow_offers_and_ends_as_the_closure_engine_when_every_draw_is_the_first(path, options, monkeypatch):
     """Dice, picks and shuffles decided alike in both (the first outcome of each, through the
     closure engine's chance oracle and the typed engine's one draw function): then the same
     options at every choice and the same end."""
     import vbr
     from vbr.engines import python_runtime
     from vbr.interpreter.state import Chance, State as ClosureState
-    path = ROOT / "rules" / book
     old, new = vbr.load(str(path), options), load(path, options, engine="python")
     first = lambda S, at, n: 0  # noqa: E731
     monkeypatch.setattr(python_runtime, "draw_below", first)
@@ -235,11 +239,11 @@ def test_an_index_out_of_the_options_is_an_illegal_action_naming_the_range():
 
 def test_a_construct_the_typed_program_lacks_is_refused_with_where_it_is(tmp_path):
     f = tmp_path / "events.vbr"
-    f.write_text('game "Events"\nseats 2\nstart one\nevent rang(s: seat)\non rang(s: seat) {\n  end winner s\n}\n'
-                 'phase one {\n  emit rang(1)\n  goto one\n}\n')
+    f.write_text('game "Lists"\nseats 2\nstart one\nvar picks: list of int = []\n'
+                 'phase one {\n  picks = [1, 2]\n  end draw\n}\n')
     with pytest.raises(Unsupported) as err:
         load(f, {}, engine="python")
-    assert err.value.located().startswith(f"{f}:4:1: error: the typed engines cannot run this yet: events")
+    assert err.value.located().startswith(f"{f}:6:11: error: the typed engines cannot run this yet:")
 
 
 def test_no_text_of_the_rule_file_reaches_the_c_source(tmp_path):

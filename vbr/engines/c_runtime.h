@@ -125,6 +125,15 @@ static inline W vbr_find(W *S, const W *sorted, W n, W key, W f) {
     return 0;
 }
 
+static inline W vbr_cell_at(W *S, W side, W row, W col, W cols, W height, W f, W too_far) {
+    W x, y;
+    if (side == 0) { x = col - 1; y = row - 1; }
+    else if (side == 1) { x = cols - col; y = height - row; }
+    else { vbr_fault(S, f, side, VBR_NONE); return 0; }
+    if (!(-CELL_BIAS <= x && x < CELL_BIAS && -CELL_BIAS <= y && y < CELL_BIAS)) vbr_fault(S, too_far, VBR_NONE, VBR_NONE);
+    return (x + CELL_BIAS) * CELL_SPAN + (y + CELL_BIAS);
+}
+
 static inline W vbr_distance(W *S, W a, W b, W f) {
     if (a == VBR_NONE || b == VBR_NONE) vbr_fault(S, f, VBR_NONE, VBR_NONE);
     W dx = a / CELL_SPAN - b / CELL_SPAN, dy = a % CELL_SPAN - b % CELL_SPAN;

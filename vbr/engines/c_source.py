@@ -13,7 +13,7 @@ from importlib import resources
 
 from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
-from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, STEP_FAULT
+from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, STEP_FAULT
 from vbr.ir.layout import FRAME_HEAD, Header as H
 from vbr.ir.values import NONE
 
@@ -375,6 +375,9 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
                     f"{t['cols']}, {t['height']}, {f})")
         if name == "distance":
             return f"vbr_distance(S, {a[0]}, {a[1]}, {f})"
+        if name == "cell_at":
+            t = self.p.court_tables
+            return f"vbr_cell_at(S, {a[0]}, {a[1]}, {a[2]}, {t['cols']}, {t['height']}, {f}, {CELL_FAULT})"
         if name == "step":
             fn = self.fresh("step")
             self.function(fn, [f"W c = {a[0]}, d = {a[1]}, s = {a[2]}, n = {a[3]};",
@@ -581,6 +584,21 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
                   f"S[{H.FP}] = nf;", f"S[{H.TOP}] = nf + {FRAME_HEAD + callee.nlocals};", f"S[{H.DEPTH}] += 1;",
                   "return;"]
         return lines
+
+    def t_Emit(self, t):
+        lines = [f"int ok{i} = {self.expr(g) if g is not None else '1'} ? 1 : 0;" for i, g in enumerate(t.guards)]
+        lines.append(f"S[fp + 2] = {t.next};")
+        for i in reversed(range(len(t.handlers))):
+            callee = self.p.units[t.handlers[i]]
+            body = [f"if (S[{H.DEPTH}] >= {self.lay.depth}) vbr_fault(S, {DEPTH_FAULT}, VBR_NONE, VBR_NONE);",
+                    f"W nf = S[{H.TOP}];",
+                    f"if (nf + {FRAME_HEAD + callee.nlocals} > {self.lay.words}) vbr_fault(S, {COPY_FAULT}, VBR_NONE, VBR_NONE);",
+                    f"S[nf] = S[{H.FP}];", f"S[nf + 1] = {t.handlers[i]};", "S[nf + 2] = 0;"]
+            body += [f"S[nf + {FRAME_HEAD + j}] = {self.local(a)};" for j, a in enumerate(t.args)]
+            body += [f"for (int i = {len(t.args)}; i < {callee.nlocals}; i++) S[nf + {FRAME_HEAD} + i] = VBR_NONE;",
+                     f"S[{H.FP}] = nf;", f"S[{H.TOP}] = nf + {FRAME_HEAD + callee.nlocals};", f"S[{H.DEPTH}] += 1;"]
+            lines += [f"if (ok{i}) {{", *("    " + x for x in body), "}"]
+        return lines + ["return;"]
 
     def t_Return(self, t):
         value = self.expr(t.value) if t.value is not None else "VBR_NONE"

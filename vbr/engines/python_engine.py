@@ -7,7 +7,7 @@ from __future__ import annotations
 from vbr.engines.python_runtime import EngineFault
 from vbr.engines.python_source import python_source
 from vbr.ir import nodes as N
-from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, STEP_FAULT
+from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, STEP_FAULT
 from vbr.ir import random_streams as R
 from vbr.ir.layout import CHOICE, FAULT, RUNNING, Header as H
 from vbr.ir.values import NONE
@@ -31,6 +31,7 @@ class PythonEngine:
             "DIRS": tuple(program.directions),
             "DEPTH_FAULT": DEPTH_FAULT,
             "COPY_FAULT": COPY_FAULT,
+            "CELL_FAULT": CELL_FAULT,
             "REACH": program.reach_tables,
             "LOG": None,
             "field_missing": _field_missing,

@@ -100,6 +100,19 @@ def distance(a: int, b: int, f: int) -> int:
     return abs(a // CELL_SPAN - b // CELL_SPAN) + abs(a % CELL_SPAN - b % CELL_SPAN)
 
 
+def cell_at(side: int, row: int, col: int, cols: int, height: int, f: int, too_far: int) -> int:
+    """The cell at a row and column of a side, in that side's own frame (Court.cell)."""
+    if side == 0:
+        x, y = col - 1, row - 1
+    elif side == 1:
+        x, y = cols - col, height - row
+    else:
+        raise EngineFault(f, side)
+    if not (-CELL_BIAS <= x < CELL_BIAS and -CELL_BIAS <= y < CELL_BIAS):
+        raise EngineFault(too_far)
+    return (x + CELL_BIAS) * CELL_SPAN + (y + CELL_BIAS)
+
+
 def reach(table: dict, start: int, dist: int, side: int, f: int) -> list:
     """A row of a `reach` table (build.py's ProgramBuilder.reach_table)."""
     if not 0 <= dist <= 64:

@@ -14,7 +14,7 @@ from vbr.ir.layout import CHOICE, FRAME_HEAD, OVER, Header as H
 from vbr.ir.values import NONE
 
 RUNTIME = ("EngineFault", "add", "sub", "mul", "div", "mod", "neg", "index", "thing_word", "thing_word_any", "other",
-           "step", "distance", "on_court", "reach", "lookup_or_none", "zone_items", "take_out", "put", "draw_below",
+           "step", "distance", "cell_at", "on_court", "reach", "lookup_or_none", "zone_items", "take_out", "put", "draw_below",
            "shuffle")
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod"}
 _CELL_FNS = ("number", "side", "row", "col", "in_court", "on_net")
@@ -201,6 +201,9 @@ class _Source:
             return f"step({a[0]}, *DIRS[{a[1]}], {a[2]}, {a[3]}, {f})"
         if name == "distance":
             return f"distance({a[0]}, {a[1]}, {f})"
+        if name == "cell_at":
+            t = self.p.court_tables
+            return f"cell_at({a[0]}, {a[1]}, {a[2]}, {t['cols']}, {t['height']}, {f}, CELL_FAULT)"
         raise AssertionError(f"no Python rule for the built-in {name}")
 
     def zone_word(self, zone: str) -> str:
@@ -368,6 +371,22 @@ class _Source:
                 f"frame = {frame}", f"if len(S) + {FRAME_HEAD + callee.nlocals} > {self.lay.words}:",
                 "    raise EngineFault(COPY_FAULT)", f"S[{H.FP}] = len(S)", "S += frame", f"S[{H.TOP}] = len(S)",
                 f"S[{H.DEPTH}] += 1", "return -1"]
+
+    def t_Emit(self, t, unit):
+        lines = []
+        for i, guard in enumerate(t.guards):
+            lines.append(f"ok{i} = {self.expr(guard) if guard is not None else 'True'}")
+        lines.append(f"S[fp + 2] = {t.next}")
+        args = "".join(self.local(a) + ", " for a in t.args)
+        for i in reversed(range(len(t.handlers))):
+            callee = self.p.units[t.handlers[i]]
+            pad = callee.nlocals - len(t.args)
+            frame = f"[S[{H.FP}], {t.handlers[i]}, 0, {args}]" + (f" + [{NONE}] * {pad}" if pad else "")
+            lines += [f"if ok{i}:", f"    if S[{H.DEPTH}] >= {self.lay.depth}:", "        raise EngineFault(DEPTH_FAULT)",
+                      f"    frame = {frame}", f"    if len(S) + {FRAME_HEAD + callee.nlocals} > {self.lay.words}:",
+                      "        raise EngineFault(COPY_FAULT)", f"    S[{H.FP}] = len(S)", "    S += frame",
+                      f"    S[{H.TOP}] = len(S)", f"    S[{H.DEPTH}] += 1"]
+        return lines + ["return -1"]
 
     def t_Return(self, t, unit):
         value = self.expr(t.value) if t.value is not None else str(NONE)

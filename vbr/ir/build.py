@@ -128,18 +128,22 @@ class ProgramBuilder:
     # ------------------------------------------------------------------ the program
     def build(self) -> N.Program:
         m = self.m
-        if m.handlers or m.events:
-            raise Unsupported("events and handlers", next(iter(m.events.values())).span if m.events else None)
         self._dice()
         for name, d in m.phases.items():
             self._declare(name, "phase", d.span)
         for name, d in m.procs.items():
             self._declare(name, "proc", d.span)
+        self.handler_units: dict[str, list[int]] = {}
+        for ev, hs in m.handlers.items():
+            self.handler_units[ev] = [self._declare(f"on {ev} #{i}", "handler", h.span) for i, h in enumerate(hs)]
         init = self._declare("start of play", "setup", m.setup.span if m.setup else None)
         for name, d in m.procs.items():
             UnitBuilder(self, self.units[self.unit_index[(name, "proc")]]).proc(d)
         for name, d in m.phases.items():
             UnitBuilder(self, self.units[self.unit_index[(name, "phase")]]).phase(d)
+        for ev, hs in m.handlers.items():
+            for unit, h in zip(self.handler_units[ev], hs):
+                UnitBuilder(self, self.units[unit]).handler(h)
         UnitBuilder(self, self.units[init]).start()
         for unit in self.units:
             simplify(unit)
@@ -412,6 +416,12 @@ class UnitBuilder:
         scope = self._params(d.params)
         self.block(d.body, scope, None)
         self.end(N.Return(d.body.span, None))
+        self._close()
+
+    def handler(self, h: A.Handler) -> None:
+        scope = self._params(h.params)
+        self.block(h.body, scope, None)
+        self.end(N.Return(h.body.span, None))
         self._close()
 
     def phase(self, d: A.Phase) -> None:
@@ -720,6 +730,30 @@ class UnitBuilder:
 
     def s_EndDraw(self, s, scope, loop):
         self.end(N.End(s.span, None))
+
+    def s_Emit(self, s: A.Emit, scope, loop):
+        ev = self.m.events[s.event]
+        if any(p.type is not None and type_of(self.m, p.type).startswith("list:") for p in ev.params):
+            raise Unsupported("an event with a list parameter", s.span)
+        slots = []
+        for a in s.args:
+            value = self.x.expr(a, scope)
+            slot = self.local(value.ty)
+            self.emit(N.SetLocal(s.span, slot, value))
+            slots.append((slot, value.ty))
+        units = self.pb.handler_units.get(s.event, [])
+        guards = []
+        for h in self.m.handlers.get(s.event, []):
+            if h.when is None:
+                guards.append(None)
+                continue
+            inner = Scope()
+            for p, (slot, ty) in zip(h.params, slots):
+                inner.names[p.name] = (type_of(self.m, p.type) if p.type else ty, slot)
+            guards.append(self.x.expr(h.when, inner))
+        after = self.new_block()
+        self.end(N.Emit(s.span, units, guards, [slot for slot, _ in slots], after))
+        self.current = after
 
     def s_Say(self, s: A.Say, scope, loop):
         pieces, args = [], []

@@ -254,6 +254,13 @@ class ExprBuilder:
                 raise Unsupported("`space` of no declared space", e.span)
             from vbr.ir.values import cell
             return N.Lookup("cell", [cell(*court.space(sname, side)) for side in (0, 1)], self.expr(args[1], scope))
+        if name == "cell_at":
+            court = self.pb.court
+            if court is None:
+                raise Unsupported("`cell_at` needs a court", e.span)
+            values = [self.expr(a, scope) for a in args]
+            fault = self.pb.fault("`cell_at`: there is no side {0} (0 or 1)", e.span)
+            return N.Builtin("cell", "cell_at", values, fault, e.span)
         if name == "distance":
             values = [self.expr(a, scope) for a in args]
             return N.Builtin("int", "distance", values, self.pb.fault("`distance` of none", e.span), e.span)

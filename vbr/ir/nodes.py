@@ -467,6 +467,17 @@ class Call(Term):
 
 
 @dataclass(eq=False)
+class Emit(Term):
+    """`emit EVENT(args)`: the arguments are already in locals `args`; each handler's `when`
+    (in `guards`, None for none) is asked in order, reading them; then every handler whose guard
+    held is called with them, the first first, and play goes on at `next` when the last returns."""
+    handlers: list[int]
+    guards: list
+    args: list[int]
+    next: int
+
+
+@dataclass(eq=False)
 class Return(Term):
     value: Expr | None
 
@@ -505,7 +516,7 @@ class Unit:
     """A phase, procedure or set-up: its blocks (entry 0) over `nlocals` locals, the first
     `nparams` its parameters."""
     name: str
-    kind: str  # phase proc setup
+    kind: str  # phase proc handler setup
     span: Span
     nparams: int = 0
     nlocals: int = 0

@@ -21,7 +21,7 @@ def _targets(t: N.Term) -> list[tuple[str, int]]:
         return [("then", t.then), ("orelse", t.orelse)]
     if isinstance(t, N.Choose):
         return [("empty", t.empty), ("next", t.next)]
-    if isinstance(t, N.Call):
+    if isinstance(t, (N.Call, N.Emit)):
         return [("next", t.next)]
     return []
 
