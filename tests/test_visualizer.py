@@ -263,8 +263,14 @@ def test_control_characters_of_a_rule_file_are_escaped_in_dot_text():
 def test_overlay_counts_steps_and_greys_unreached_phases():
     game = vbr.load(PROBLEMS)
     overlay = command.simulate(game, 10, seed=0)  # which games: tests/test_seeds.py
-    assert overlay[("", "pick")] == 10
-    assert sum(n for (_, to), n in overlay.items() if to == END) == 10
+    # From the rule file: every game starts in `pick`, which chooses c. With c == 2 (n is 0, never
+    # below) the game ends there; with c == 1 it goes to `spin`, which counts n up to 4 through
+    # `spun` (spin n=1 -> spun -> spin n=2 -> spun -> spin n=3 -> spun -> spin n=4, draw): three
+    # rounds of the loop, then the end from `spin`. `stuck` and `lonely` are never entered.
+    spins = overlay[("pick", "spin")]
+    assert 0 < spins < 10  # ten random choices of two took both ways
+    assert overlay == {("", "pick"): 10, ("pick", END): 10 - spins, ("pick", "spin"): spins,
+                       ("spin", "spun"): 3 * spins, ("spun", "spin"): 3 * spins, ("spin", END): spins}
 
     dot = to_dot(graph_of(PROBLEMS), overlay)
     for unreached in ("stuck", "lonely"):
