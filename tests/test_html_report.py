@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -169,12 +168,31 @@ def test_a_failure_while_building_leaves_no_partial_file(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_missing_browser_fails_the_test_naming_the_package(tmp_path, monkeypatch):
-    me = sys.modules[__name__]
-    monkeypatch.setattr(me, "CHROMIUM", str(tmp_path / "no-chromium"))
-    monkeypatch.setattr(shutil, "which", lambda name: None)
-    with pytest.raises(pytest.fail.Exception, match=r"apt-get install -y chromium"):
-        browser_context(tmp_path / "profile")
+def test_a_hostile_rule_file_runs_nothing_in_a_real_browser_and_shows_its_strings_as_text(tmp_path):
+    rules = tmp_path / "hostile.vbr"
+    rules.write_text(HOSTILE)
+    out = tmp_path / "hostile.html"
+    assert main(["report", str(rules), "-n", "3", "-o", str(out)]) == 0
+    pw, ctx = browser_context(tmp_path / "profile")
+    try:
+        page = ctx.new_page()
+        dialogs: list[str] = []
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))  # `x()` run would be "x is not defined"
+        requests: list[str] = []
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(out.as_uri())
+        page.wait_for_load_state("load")
+        assert dialogs == [] and errors == []
+        assert page.locator("img").count() == 0  # `<img src=x onerror=...>` stayed text
+        assert requests == [out.as_uri()]
+        assert "<script>alert('t')</script> & Co" in page.title()
+        body = page.locator("body").inner_text()
+        assert "<img src=x onerror=alert(1)>" in body and "<b>pick</b>" in body
+    finally:
+        ctx.close()
+        pw.stop()
 
 
 def test_the_same_run_makes_the_same_page(tmp_path):
