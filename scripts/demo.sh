@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The main job on a fresh machine: set up, play one game of Siatka, draw its turn-flow diagram.
+# The main job on a fresh machine: set up what it needs (`setup.sh --demo`: graphviz's `dot`, vbr and
+# its plain dependencies), play one game of Siatka and replay it, simulate 200, draw its turn flow.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh --demo
 mkdir -p out
 .venv/bin/vbr run siatka --seed 1 --agents greedy,random --option abilities --log out/siatka-game.jsonl
 .venv/bin/vbr replay out/siatka-game.jsonl

@@ -1,27 +1,47 @@
 #!/usr/bin/env bash
-# Set up a fresh machine: the Debian packages the tests drive for real (graphviz's `dot`, tmux for
-# terminal play, chromium for the HTML report, node and npm for the VS Code extension, a C compiler
-# and Python's headers for native builds), a virtualenv, vbr with its extras and test tools, and
-# the extension's node packages.
+# Set up a fresh machine, for one of two jobs:
+#   --demo  what scripts/demo.sh runs: graphviz's `dot` (Debian package), a virtualenv in .venv/
+#           and vbr with its plain dependencies (`pip install -e .`), nothing more;
+#   --test  (the default) what the whole test suite drives for real: the Debian packages graphviz, tmux (terminal
+#           play), chromium (the HTML report), nodejs and npm (the VS Code extension), gcc and
+#           python3-dev (native builds); vbr with its `test` extra (Ray, OpenSpiel, PettingZoo, the
+#           language server, Cython, pytest, Playwright...); the extension's node packages.
+# Debian packages already present (their command found) are not installed again; apt-get runs as
+# root, or through sudo.
 set -euo pipefail
+usage="usage: bash scripts/setup.sh [--demo | --test]"
+[ "$#" -le 1 ] || { echo "$usage" >&2; exit 2; }
+case "${1:---test}" in
+  --demo) job=demo ;;
+  --test) job=test ;;
+  *) echo "$usage" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/.."
+
 missing=()
 command -v dot >/dev/null 2>&1 || missing+=(graphviz)
-command -v tmux >/dev/null 2>&1 || missing+=(tmux)
-command -v chromium >/dev/null 2>&1 || missing+=(chromium)
-command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
-command -v cc >/dev/null 2>&1 || missing+=(gcc)  # `--native` builds (vbr[native]): Cython's C, compiled
-python3 -c 'import os, sysconfig; raise SystemExit(not os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
-  || missing+=(python3-dev)
+if [ "$job" = test ]; then
+  command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+  command -v cc >/dev/null 2>&1 || missing+=(gcc)  # `--native` builds (vbr[native]): Cython's C, compiled
+  python3 -c 'import os, sysconfig; raise SystemExit(not os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+    || missing+=(python3-dev)
+fi
 if [ "${#missing[@]}" -gt 0 ]; then
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
   $sudo apt-get update -qq && $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
-if [ ! -d editors/vscode/node_modules ]; then
-  (cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error)
+if [ "$job" = demo ]; then
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e .
+else
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+  if [ ! -d editors/vscode/node_modules ]; then
+    (cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error)
+  fi
 fi

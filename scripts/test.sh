@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Set up a fresh machine and run the whole test suite (pytest collects the text scenarios too).
+# Set up what the tests need (`setup.sh --test`) and run the whole test suite, every tier (pytest
+# collects the text scenarios too). Arguments go to pytest.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh || exit 1
+bash scripts/setup.sh --test || exit 1
 .venv/bin/vbr check rules/*.vbr rules/tests/*.vbr || exit 1
 .venv/bin/python -m pytest -q "$@"
 code=$?

@@ -1,4 +1,5 @@
-"""An installed wheel carries the bundled rule files: `vbr run siatka` works outside the repo."""
+"""An installed wheel carries the bundled rule files: `vbr run siatka` works outside the repo. The
+README's two commands of a fresh machine install what each needs: the demo the package alone."""
 import subprocess
 import sys
 import zipfile
@@ -31,3 +32,73 @@ def test_wheel_bundles_rules_and_runs_outside_the_repository(tmp_path):
                           cwd=away, env=env, capture_output=True, text=True)
     assert test.returncode == 0, test.stdout + test.stderr
     assert test.stdout.splitlines()[-1].endswith(" passed, 0 failed")
+
+
+# ---------------------------------------------------------------- the two commands of a fresh machine
+# scripts/demo.sh and scripts/test.sh run for real in a copy of scripts/, on a PATH where nothing the
+# set-up looks for is installed and where apt-get, python3 and the virtualenv's programs are
+# recorders: each writes its arguments to a log (python3's check for Python's headers fails, and
+# apt-get's install of `npm` puts an `npm` recorder on the PATH, as the real package would).
+def recorder(path, name: str, exit_code: int = 0):
+    path.write_text(f'#!/bin/sh\necho "{name} $*" >> "$RECORD"\nexit {exit_code}\n')
+    path.chmod(0o755)
+
+
+def apt_get(path):
+    path.write_text(f"""#!{sys.executable}
+import os, sys
+with open(os.environ["RECORD"], "a") as log:
+    log.write(" ".join(["apt-get", *sys.argv[1:]]) + "\\n")
+if sys.argv[1] == "install" and "npm" in sys.argv:
+    npm = os.path.join(os.path.dirname(sys.argv[0]), "npm")
+    with open(npm, "w") as f:
+        f.write('#!/bin/sh\\necho "npm $*" >> "$RECORD"\\n')
+    os.chmod(npm, 0o755)
+""")
+    path.chmod(0o755)
+
+
+def run_script(tmp_path, script: str, present: tuple[str, ...] = ()) -> list[str]:
+    """What `bash scripts/<script>` asked for, one command a line, with the commands `present` found."""
+    import shutil
+    repo, bin_dir = tmp_path / "repo", tmp_path / "bin"
+    shutil.copytree(ROOT / "scripts", repo / "scripts")
+    (repo / "editors" / "vscode").mkdir(parents=True)
+    (repo / ".venv" / "bin").mkdir(parents=True)
+    for name in ("python", "vbr"):
+        recorder(repo / ".venv" / "bin" / name, f".venv/bin/{name}")
+    bin_dir.mkdir()
+    for tool in ("bash", "dirname", "id", "mkdir"):
+        (bin_dir / tool).symlink_to(shutil.which(tool))
+    for tool in ("sudo", *present):
+        recorder(bin_dir / tool, tool)
+    apt_get(bin_dir / "apt-get")
+    recorder(bin_dir / "python3", "python3", exit_code=1)
+    log = tmp_path / "record"
+    run = subprocess.run([shutil.which("bash"), str(repo / "scripts" / script)], cwd=tmp_path, capture_output=True,
+                         text=True, env={"PATH": str(bin_dir), "RECORD": str(log)}, timeout=60)
+    assert run.returncode == 0, run.stderr
+    return log.read_text().splitlines()
+
+
+PIP = ".venv/bin/python -m pip install -q --disable-pip-version-check -e"
+
+
+def test_the_demo_installs_graphviz_and_the_package_alone_then_runs_the_main_job(tmp_path):
+    record = run_script(tmp_path, "demo.sh")
+    assert record[:3] == ["apt-get update -qq", "apt-get install -y -qq graphviz", f"{PIP} ."]
+    assert [line.split()[:2] for line in record[3:]] == [[".venv/bin/vbr", c] for c in ("run", "replay", "sim", "graph")]
+
+
+def test_the_demo_installs_no_debian_package_where_dot_is_found(tmp_path):
+    record = run_script(tmp_path, "demo.sh", present=("dot",))
+    assert record[0] == f"{PIP} ." and not any(line.startswith("apt-get") for line in record)
+
+
+def test_the_test_command_installs_what_the_tests_drive_then_runs_every_test(tmp_path):
+    record = run_script(tmp_path, "test.sh")
+    assert record[0].startswith("python3 -c ") and "Python.h" in record[0]  # answered "missing"
+    assert record[1:] == ["apt-get update -qq",
+                          "apt-get install -y -qq graphviz tmux chromium nodejs npm gcc python3-dev",
+                          f"{PIP} .[test]", "npm ci --no-audit --no-fund --loglevel=error",
+                          ".venv/bin/vbr check rules/*.vbr rules/tests/*.vbr", ".venv/bin/python -m pytest -q"]
