@@ -324,31 +324,92 @@ async def test_a_scenario_file(client: LanguageClient):
     assert await change_doc(client, path, text) == []
 
 
+def _code_lines(text: str, decl) -> list[int]:
+    """0-based lines strictly inside `decl` (not its first or last) holding code, not a comment,
+    a blank or a string."""
+    lines = text.split("\n")
+    return [i for i in range(decl.span.line, decl.span.end_line - 1)
+            if lines[i].strip() and not lines[i].lstrip().startswith("#") and '"' not in lines[i]]
+
+
+def _shape(decls) -> list[tuple[str, str | None]]:
+    return [(type(d).__name__, getattr(d, "name", None)) for d in decls]
+
+
+def _said(a) -> list[tuple]:
+    return [(d.span.line, d.span.col, d.severity, d.message) for d in a.diagnostics]
+
+
+def _edit(rnd, text: str, decls) -> tuple[str, str, object]:
+    """One random edit of `text` (which parses into `decls`): (its kind, the new text, the
+    declaration it touched or None). Code edits change a number, insert a stray `)` or delete a
+    line inside one declaration, or move a whole declaration to the end of the file."""
+    lines = text.split("\n")
+    kind = rnd.choice(["blank", "comment", "number", "break", "drop", "move"])
+    inner = [d for d in decls if _code_lines(text, d)]
+    decl = rnd.choice(inner)
+    i = rnd.choice(_code_lines(text, decl))
+    if kind == "blank":
+        lines.insert(rnd.randrange(1, len(lines)), "")
+        decl = None
+    elif kind == "comment":
+        lines.insert(rnd.randrange(1, len(lines)), "  # a note")
+        decl = None
+    elif kind == "number":
+        numbered = [d for d in inner if any(re.search(r"\b\d+\b", lines[k].split("#")[0])
+                                              for k in _code_lines(text, d))]
+        decl = rnd.choice(numbered)
+        i = rnd.choice([k for k in _code_lines(text, decl) if re.search(r"\b\d+\b", lines[k].split("#")[0])])
+        code, _, note = lines[i].partition("#")
+        number = rnd.choice(list(re.finditer(r"\b\d+\b", code)))
+        code = code[:number.start()] + str(int(number.group()) + 1) + code[number.end():]
+        lines[i] = code + ("#" + note if note else "")
+    elif kind == "break":
+        indent = len(lines[i]) - len(lines[i].lstrip())
+        lines[i] = lines[i][:indent] + ") " + lines[i][indent:]
+    elif kind == "drop":
+        del lines[i]
+    else:  # move
+        block = lines[decl.span.line - 1:decl.span.end_line]
+        del lines[decl.span.line - 1:decl.span.end_line]
+        lines += ["", *block]
+    return kind, "\n".join(lines), decl
+
+
 def test_edits_parsed_a_declaration_at_a_time_equal_a_whole_parse():
-    """The server re-parses only the declarations an edit touched and shifts the others: after any
-    sequence of edits, what it holds equals a parse of the whole text, positions included."""
+    """The server re-parses only the declarations an edit touched and shifts the others: after a
+    sequence of edits of code, comments and blank lines, what it holds (declarations, positions
+    included, and problems) equals what it makes of the same text afresh; when the text parses,
+    its declarations are the whole parse's; when an edit breaks one declaration, the server
+    reports a syntax error inside it and keeps every other declaration."""
     import random
 
+    from vbr.errors import VbrError
     from vbr.lsp.analysis import PieceCache, analyse
     path = str(HIGH)
     text = HIGH.read_text(encoding="utf-8")
+    decls = list(parse(text, path).decls)
     cache = PieceCache()
     rnd = random.Random(3)
-    for _ in range(12):
-        lines = text.split("\n")
-        i = rnd.randrange(1, len(lines) - 1)
-        edit = rnd.choice(["blank", "drop_blank", "comment"])
-        if edit == "blank":
-            lines.insert(i, "")
-        elif edit == "drop_blank" and not lines[i].strip():
-            del lines[i]
-        else:
-            lines.insert(i, "  # a note")
-        text = "\n".join(lines)
-        a = analyse(text, path, cache)
-        whole = parse(text, path)
-        assert not a.recovered
-        assert a.decls == list(whole.decls)
+    kinds = []
+    for _ in range(16):
+        kind, edited, touched = _edit(rnd, text, decls)
+        kinds.append(kind)
+        a = analyse(edited, path, cache)
+        fresh = analyse(edited, path)
+        assert (a.decls, _said(a), a.recovered) == (fresh.decls, _said(fresh), fresh.recovered), kind
+        try:
+            whole = list(parse(edited, path).decls)
+        except VbrError:
+            assert kind in ("break", "drop") and a.recovered
+            assert any(touched.span.line <= d.span.line <= touched.span.end_line and d.severity == "error"
+                       for d in a.diagnostics), (kind, _said(a))
+            assert _shape(a.decls) == _shape(d for d in decls if d is not touched)
+            assert analyse(text, path, cache).decls == decls  # the edit undone
+            continue
+        assert not a.recovered and a.decls == whole
+        text, decls = edited, whole
+    assert {"number", "break", "move"} <= set(kinds)
 
 
 @session
