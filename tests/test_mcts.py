@@ -49,24 +49,62 @@ def test_mcts_beats_random(name, spec, games):
     assert binomial_tail(wins, games) < 0.01, f"{wins}/{games}"
 
 
-def test_same_seed_gives_the_same_game():
-    game = load(RULES / "tanto-cuore-beach-volleyball.vbr")
-    agents = ["mcts:iterations=10", "mcts:iterations=10,depth=5"]
+@pytest.mark.parametrize("name, options, agents", [
+    ("tanto-cuore-beach-volleyball", {}, ["mcts:iterations=10", "mcts:iterations=10,depth=5"]),
+    ("cattack", {"players": 4}, ["mcts:iterations=10", "random", "mcts:iterations=10", "random"]),
+    ("volleyball-high", {"mode": "solo"}, ["mcts:iterations=5"]),  # one seat against the book's AI
+], ids=["tanto-cuore", "cattack-4-players-in-teams", "volleyball-high-solo"])
+def test_same_seed_gives_the_same_game(name, options, agents):
+    game = load(RULES / f"{name}.vbr", options)
     first = play_game(game, 11, agents, record=True).state.log
     again = play_game(game, 11, agents, record=True).state.log
     assert first == again
 
 
-def test_mcts_plays_a_team_game():
-    game = load(RULES / "cattack.vbr", {"players": 4})
-    result = play_game(game, 3, ["mcts:iterations=10", "random", "mcts:iterations=10", "random"])
-    assert game.seats == 4 and result.winner in (0, 1)
+# One choice decides the game: `k == chooser` wins for the chooser's side, anything else loses.
+DECIDER = """
+    game "Decider"
+    seats 4 teams { a: 0 2  b: 1 3 }
+    option chooser = 1
+    start first
+
+    phase first "First" {
+      choose k from 0..3 by chooser as "the winning number is the chooser's seat"
+      if k == chooser {
+        end winner chooser
+      }
+      end winner (chooser + 1) % 4
+    }
+"""
+
+SOLO = """
+    game "Solo"
+    seats 1 teams { you: 0  rules: }
+    start first
+
+    phase first "First" {
+      choose k from 0..3 by 0 as "2 wins, anything else hands the game to the seatless side"
+      if k == 2 {
+        end winner 0
+      }
+      end winner team 1
+    }
+"""
 
 
-def test_mcts_plays_a_solo_game_against_a_seatless_team():
-    game = load(RULES / "volleyball-high.vbr", {"mode": "solo"})
-    result = play_game(game, 3, ["mcts:iterations=5"])
-    assert game.program.teams[1] == [] and result.winner in (0, 1)
+@pytest.mark.parametrize("chooser", [1, 2, 3])
+def test_mcts_at_any_seat_of_a_team_game_picks_its_own_teams_win(tmp_path, chooser):
+    game = load(write(tmp_path, "decider", DECIDER), {"chooser": chooser})
+    state = game.new_state(0)
+    picks = {make_agent("mcts:iterations=40", chooser, seed).act(SeatView(state, chooser)) for seed in range(3)}
+    assert [state.pending.options[i] for i in picks] == [chooser]
+
+
+def test_mcts_alone_against_a_seatless_team_picks_its_win_over_the_teams(tmp_path):
+    game = load(write(tmp_path, "solo", SOLO))
+    state = game.new_state(0)
+    picks = {make_agent("mcts:iterations=40", 0, seed).act(SeatView(state, 0)) for seed in range(3)}
+    assert [state.pending.options[i] for i in picks] == [2]
 
 
 # ---------------------------------------------------------------------- whose reward a choice serves
