@@ -2,7 +2,7 @@
 with `capture-pane`. Each wait polls the pane until what is awaited shows (a generous timeout,
 never a fixed sleep). tmux is required: without it these tests fail, saying how to install it.
 
-The command is `python -m vbr.tty_play`, or `python -m vbr play` once vbr/cli.py has `play`."""
+The command is `python -m vbr play` (the CLI's own `play`): a broken `vbr play` fails these tests."""
 import json
 import os
 import re
@@ -26,8 +26,7 @@ WAIT = 120  # seconds: the machine may be busy
 
 
 def entry() -> list[str]:
-    wired = subprocess.run([sys.executable, "-m", "vbr", "play", "--help"], cwd=ROOT, capture_output=True, timeout=120)
-    return [sys.executable, "-m", "vbr", "play"] if wired.returncode == 0 else [sys.executable, "-m", "vbr.tty_play"]
+    return [sys.executable, "-m", "vbr", "play"]
 
 
 class Pane:
