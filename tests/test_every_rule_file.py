@@ -1,8 +1,13 @@
-"""OpenSpiel's random_sim_test for every bundled rule file and each of its options: random games
-through the public API, checking the invariants after every step."""
+"""Every bundled rule file under each of its option sets: random games through vbr's own API,
+checking vbr's invariants after every step and how each game ends; the same file as an OpenSpiel
+game through OpenSpiel's own `pyspiel.random_sim_test` (its checks of the API, chance outcomes and
+serialization); and every bundled file in canonical form."""
 import random
 
+import pyspiel  # the test extra installs it, with vbr[rl]: a missing one is a failure, not a skip
 import pytest
+
+import vbr.rl
 
 from conftest import rule_files, scenario_files
 from vbr.checker import literal_value
@@ -50,6 +55,13 @@ def test_random_games_keep_the_invariants(path, options):
         out = st.outcome()
         assert out is not None
         _check_the_end(game, out)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path,options", CASES)
+def test_openspiel_random_sim_test_passes(path, options):
+    game = pyspiel.load_game(vbr.rl.register_openspiel(path, options))
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 # the option that sets the points to win, where it is not called `target`
