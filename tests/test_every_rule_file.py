@@ -57,7 +57,6 @@ def test_random_games_keep_the_invariants(path, options):
         _check_the_end(game, out)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("path,options", CASES)
 def test_openspiel_random_sim_test_passes(path, options):
     game = pyspiel.load_game(vbr.rl.register_openspiel(path, options))

@@ -102,3 +102,27 @@ def test_the_test_command_installs_what_the_tests_drive_then_runs_every_test(tmp
                           "apt-get install -y -qq graphviz tmux chromium nodejs npm gcc python3-dev",
                           f"{PIP} .[test]", "npm ci --no-audit --no-fund --loglevel=error",
                           ".venv/bin/vbr check rules/*.vbr rules/tests/*.vbr", ".venv/bin/python -m pytest -q"]
+
+
+# ---------------------------------------------------------------- the test tiers
+def collected(*args: str) -> list[str]:
+    run = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return [line for line in run.stdout.splitlines() if "::" in line] if run.returncode == 0 else [run.stdout + run.stderr]
+
+
+def test_the_fast_tier_leaves_out_the_tests_conftest_names_slow_and_the_slow_tier_holds_them():
+    fast = collected("-m", "not slow", "tests/test_mcts.py")
+    slow = collected("-m", "slow", "tests/test_mcts.py")
+    assert fast and slow and not set(fast) & set(slow)
+    assert not any("::test_mcts_beats_random[" in t for t in fast)
+    assert sum("::test_mcts_beats_random[" in t for t in slow) == 4
+    assert any("::test_mcts_at_any_seat_of_a_team_game_picks_its_own_teams_win[" in t for t in fast)
+
+
+def test_an_unregistered_marker_is_an_error(tmp_path):
+    (tmp_path / "test_x.py").write_text("import pytest\n\n@pytest.mark.slo\ndef test_x():\n    pass\n")
+    run = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                          "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path), str(tmp_path)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0 and "'slo' not found in `markers` configuration option" in run.stdout + run.stderr
