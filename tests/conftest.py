@@ -17,9 +17,10 @@ settings.load_profile(os.environ.get("VBR_HYPOTHESIS", "ci"))
 
 # The slow tier: a test marked `@pytest.mark.slow`, or named here ("file", or "file::test" with the
 # test's name without its parameters). The fast tier, `pytest -m "not slow"`, is the inner loop;
-# CI and scripts/test.sh run both. Named here: every test that took over a second (all its
-# parameters together) in one run of the whole suite with --durations=0 on a busy 2-core machine
-# (README, "Tests"). A name here that matches no test fails the collection, so the list cannot rot.
+# CI and scripts/test.sh run both. Named here: every test that took over 0.4 s (all its parameters
+# together) in one run of the whole suite with --durations=0 on a busy 2-core machine, and the
+# like among tests added since (README, "Tests"). A name here that matches no test fails the
+# collection, so the list cannot rot.
 SLOW = {
     # whole files: their fast tests are few and brief
     "test_check_speed_invariants.py", "test_diagram_legibility.py", "test_every_rule_file.py",
@@ -36,8 +37,11 @@ SLOW = {
     "test_analysis_commands.py::test_ray_backend_writes_the_same_rows_as_the_local_one",
     "test_analysis_commands.py::test_sigterm_or_sighup_during_sim_with_workers_writes_the_finished_games_and_ends_the_workers",
     "test_analysis_commands.py::test_sigterm_to_vbrs_whole_process_group_writes_the_finished_games_and_does_not_hang",
+    "test_analysis_commands.py::test_sim_out_jsonl_has_one_row_per_game_that_vbr_run_plays_again",
     "test_analysis_commands.py::test_sim_plot_writes_png_and_svg",
+    "test_analysis_commands.py::test_sweep_plays_every_combination_in_grid_order",
     "test_analysis_commands.py::test_sweep_plot_draws_each_metric_against_the_swept_option",
+    "test_analysis_commands.py::test_sweep_table_names_each_combination",
     "test_analysis_commands.py::test_unwritable_destination_is_refused_before_any_game",
     "test_analysis_commands.py::test_workers_end_when_vbr_is_killed_outright",
     # test_checker.py
@@ -45,16 +49,21 @@ SLOW = {
     # test_cli.py
     "test_cli.py::test_check_ok",
     "test_cli.py::test_run_prints_play_and_writes_a_log_that_replays",
+    "test_cli.py::test_run_same_seed_same_output",
     "test_cli.py::test_sim_json_is_the_same_for_one_and_two_workers",
+    "test_cli.py::test_test_command_last_line",
     # test_cli_conventions.py
     "test_cli_conventions.py::test_a_fault_in_sim_names_the_game_and_its_seed_for_any_number_of_workers",
+    "test_cli_conventions.py::test_fmt_check_passes_on_every_bundled_rule_file",
     "test_cli_conventions.py::test_python_dash_m_vbr_runs_the_command",
     # test_docs.py
     "test_docs.py::test_every_command_shown_prints_what_is_shown",
     "test_docs.py::test_every_fragment_parses",
+    "test_docs.py::test_tutorial_rule_files_load",
     "test_docs.py::test_tutorial_scenarios_pass",
     # test_field_reads.py
     "test_field_reads.py::test_any_expression_gives_what_it_gave_before_the_pass",
+    "test_field_reads.py::test_rule_files_play_alike_with_and_without_the_pass",
     # test_hostile_input.py
     "test_hostile_input.py::test_a_chain_of_a_thousand_consts_is_one_located_error",
     "test_hostile_input.py::test_a_chain_of_a_thousand_fns_is_one_located_error_at_the_fn_past_the_limit",
@@ -63,7 +72,10 @@ SLOW = {
     "test_hostile_input.py::test_a_file_of_millions_of_comments_is_refused_by_vbr_check_within_the_hang_guard",
     "test_hostile_input.py::test_a_kind_of_100000_fields_is_refused_at_the_token_limit_within_the_hang_guard",
     "test_hostile_input.py::test_a_megabyte_of_statements_is_refused_by_vbr_check_within_the_hang_guard",
+    "test_hostile_input.py::test_an_extends_chain_at_the_limit_loads",
     "test_hostile_input.py::test_an_extends_chain_of_a_thousand_files_ends_at_the_limit",
+    "test_hostile_input.py::test_an_extends_chain_past_the_limit_is_a_located_error",
+    "test_hostile_input.py::test_enum_members_and_option_values_past_the_limit_are_refused",
     "test_hostile_input.py::test_extends_of_a_file_below_the_folder_and_of_a_bundled_name_work",
     "test_hostile_input.py::test_extends_out_of_the_folder_or_of_a_non_rule_file_is_refused",
     "test_hostile_input.py::test_many_problems_on_a_long_line_render_in_bounded_size",
@@ -71,30 +83,50 @@ SLOW = {
     "test_hostile_input.py::test_too_many_declarations_are_refused_at_the_first_past_the_limit",
     # test_interpreter.py
     "test_interpreter.py::test_below_is_the_scaled_top_of_a_64_bit_draw",
+    "test_interpreter.py::test_play_game_draws_for_random_agents_as_the_agents_do",
     "test_interpreter.py::test_play_random_plays_the_games_the_agents_play",
     "test_interpreter.py::test_random_games_keep_every_invariant",
+    "test_interpreter.py::test_range_wrap_and_clamp",
+    "test_interpreter.py::test_sim_counts_wins_per_team_when_a_team_has_no_seat",
+    "test_interpreter.py::test_teams_visibility_and_partner",
+    "test_interpreter.py::test_things_of_a_kind_are_remembered_until_a_thing_is_made",
     # test_layering.py
     "test_layering.py::test_a_table_entry_with_no_build_function_stops_the_import",
     "test_layering.py::test_below_the_interpreter_nothing_imports_it",
     "test_layering.py::test_checking_a_bundled_file_imports_no_interpreter",
     # test_lowering_choices.py
+    "test_lowering_choices.py::test_lean_choice_drops_checks_a_static_bound_makes_moot",
     "test_lowering_choices.py::test_the_step_limit_stops_both_forms_at_the_same_statement",
+    "test_lowering_choices.py::test_where_reads_the_item_by_name",
     # test_lowering_comprehensions.py
+    "test_lowering_comprehensions.py::test_a_comprehension_over_a_range_counts_the_same_steps",
     "test_lowering_comprehensions.py::test_any_nesting_of_comprehensions_plays_as_the_closures",
+    "test_lowering_comprehensions.py::test_comprehension_functions_play_the_same_games",
+    "test_lowering_comprehensions.py::test_every_comprehension_is_a_loop_and_none_falls_back",
     "test_lowering_comprehensions.py::test_the_item_is_read_by_name",
+    # test_lowering_invariants.py
+    "test_lowering_invariants.py::test_a_remembered_fns_lookup_between_two_reads_of_a_field_reads_it_once",
     # test_lowering_reach.py
     "test_lowering_reach.py::test_both_forms_play_the_same_games",
+    "test_lowering_reach.py::test_generated_code_holds_only_its_own_names",
     "test_lowering_reach.py::test_random_games_run_every_statement_and_fn",
+    "test_lowering_reach.py::test_the_corpus_holds_every_node_class_and_builtin",
     "test_lowering_reach.py::test_the_lowered_games_run_generated_code",
     # test_lowering_shared_values.py
     "test_lowering_shared_values.py::test_in_zone_and_in_list_play_the_same_games",
     # test_lowering_structured.py
+    "test_lowering_structured.py::test_a_choice_inside_a_python_loop_suspends_and_resumes_as_the_closures_do",
+    "test_lowering_structured.py::test_a_loop_with_a_choice_is_a_python_while",
     "test_lowering_structured.py::test_generated_code_stays_within_a_few_copies_of_each_op",
+    "test_lowering_structured.py::test_random_play_enters_the_vm_less_often",
+    "test_lowering_structured.py::test_structured_code_plays_the_same_games",
     # test_lsp.py
     "test_lsp.py::test_a_bundled_file_has_no_diagnostics",
     "test_lsp.py::test_a_scenario_file",
+    "test_lsp.py::test_a_syntax_error_keeps_the_rest_of_the_file",
     "test_lsp.py::test_all_problems_at_once",
     "test_lsp.py::test_an_error_arrives_at_its_range_with_the_text_of_vbr_check",
+    "test_lsp.py::test_completion_offers_names_keywords_and_options",
     "test_lsp.py::test_edits_parsed_a_declaration_at_a_time_equal_a_whole_parse",
     "test_lsp.py::test_formatting_gives_the_canonical_form",
     "test_lsp.py::test_saving_a_base_file_checks_its_variants_again",
@@ -103,31 +135,42 @@ SLOW = {
     "test_mcts.py::test_same_seed_gives_the_same_game",
     # test_mutation.py
     "test_mutation.py::test_equivalent_survivors_are_listed_apart_with_the_reason",
+    "test_mutation.py::test_sampling_is_fixed_by_the_seed",
     "test_mutation.py::test_survivors_are_grouped_by_the_passage_their_line_cites",
     "test_mutation.py::test_survivors_are_killed_by_a_scenario_that_pins_the_amount",
     "test_mutation.py::test_the_command_prints_json",
     "test_mutation.py::test_workers_give_the_same_report",
     # test_native_helpers.py
     "test_native_helpers.py::test_a_native_program_calls_the_compiled_helpers_and_they_fail_as_pythons_do",
+    "test_native_helpers.py::test_a_random_seats_answer_is_a_helper_whose_fields_are_read_by_their_slots",
     "test_native_helpers.py::test_module_level_functions_of_the_engine_are_chosen_and_closures_and_methods_are_not",
     "test_native_helpers.py::test_reach_step_and_a_repeats_count_down_are_helpers_not_closures",
     # test_native_ints.py
     "test_native_ints.py::test_compare_and_fits_answer_as_python_at_the_edges_of_machine_words",
+    "test_native_ints.py::test_field_answers_as_pythons_checked_read",
     "test_native_ints.py::test_get_in_answers_as_a_dicts_get",
+    "test_native_ints.py::test_item_answers_as_python_indexes_lists_and_tuples",
+    "test_native_ints.py::test_remove_takes_out_the_item_list_remove_takes_out",
+    "test_native_ints.py::test_slot_answers_as_pythons_checked_index",
     # test_native_slots.py
     "test_native_slots.py::test_a_state_field_written_and_read_through_its_slot_holds_one_reference",
     # test_native_types.py
     "test_native_types.py::test_declared_names_read_their_values_as_python_does",
     # test_openspiel.py
+    "test_openspiel.py::test_a_chance_outcome_that_is_not_offered_is_an_illegal_action",
+    "test_openspiel.py::test_a_draw_beyond_the_bound_is_an_error_naming_the_draw",
+    "test_openspiel.py::test_a_public_chance_outcome_changes_every_seats_information_state",
     "test_openspiel.py::test_a_shuffle_of_a_deck_a_seat_cannot_see_leaves_its_information_state_unchanged",
     "test_openspiel.py::test_a_state_serializes_and_replays_its_choices_and_chance_outcomes",
     "test_openspiel.py::test_cfr_finds_the_dominant_strategy_of_a_hidden_high_card_game",
+    "test_openspiel.py::test_each_seats_earlier_information_state_and_action_begin_its_later_ones",
     "test_openspiel.py::test_mcts_beats_the_random_bot_at_siatka",
     "test_openspiel.py::test_observations_are_the_seats_tensors",
     "test_openspiel.py::test_observe_options_appends_each_options_row_to_the_observation_tensor",
     "test_openspiel.py::test_openspiel_random_simulation_check_passes_with_explicit_chance_and_serialization",
     "test_openspiel.py::test_registering_again_is_harmless_and_a_clash_is_an_error",
     "test_openspiel.py::test_setup_pick_of_the_first_server_follows_the_chosen_outcome",
+    "test_openspiel.py::test_shuffle_swaps_follow_the_chosen_outcomes",
     "test_openspiel.py::test_the_cfr_example_of_docs_rl_runs_and_prints_a_small_exploitability",
     "test_openspiel.py::test_the_game_type_comes_from_the_rules",
     "test_openspiel.py::test_the_information_state_of_the_seat_to_move_determines_its_legal_actions",
@@ -138,41 +181,64 @@ SLOW = {
     "test_parser.py::test_deep_and_large_mutations_give_located_errors_only",
     "test_parser.py::test_fmt_keeps_every_comment_in_order",
     "test_parser.py::test_mutated_rule_files_give_located_errors_only",
+    "test_parser.py::test_the_siatka_files_are_in_canonical_form",
     # test_pettingzoo.py
     "test_pettingzoo.py::test_pettingzoo_api_test_passes",
     "test_pettingzoo.py::test_pettingzoo_api_test_passes_with_the_options_observed",
     "test_pettingzoo.py::test_rewards_at_the_end_are_each_seats_side_result",
+    "test_pettingzoo.py::test_the_action_space_is_derived_from_the_declarations",
     "test_pettingzoo.py::test_the_mask_marks_exactly_the_legal_choices_of_the_seat_to_choose",
+    "test_pettingzoo.py::test_the_same_seed_plays_the_same_game_as_vbr_itself",
     # test_plots.py
+    "test_plots.py::test_importing_plots_does_not_import_matplotlib",
     "test_plots.py::test_write_compare_plots_writes_both_variants_and_the_metrics",
     "test_plots.py::test_write_sim_plots_writes_no_margin_when_no_game_has_a_score",
     "test_plots.py::test_write_sim_plots_writes_png_and_svg_with_side_names_and_axis_labels",
     "test_plots.py::test_write_sweep_plots_writes_one_figure_per_metric_labelled_with_options",
     # test_ray_backend.py
+    "test_ray_backend.py::test_chunks_come_back_in_the_order_they_were_sent",
     "test_ray_backend.py::test_trials_equal_the_local_backends_with_one_and_two_workers",
     "test_ray_backend.py::test_without_ray_the_error_says_how_to_install_it",
     # test_runtime_limits.py
     "test_runtime_limits.py::test_a_scenario_given_block_is_bounded",
     # test_scenarios.py
     "test_scenarios.py::test_scenario",
+    "test_scenarios.py::test_siatka_scenarios_cover_every_worked_example",
     # test_search_api.py
     "test_search_api.py::test_a_field_set_in_a_clone_stays_in_the_clone",
     "test_search_api.py::test_cloned_games_play_on_like_the_original",
+    "test_search_api.py::test_determinize_deals_the_same_worlds_as_the_pooled_shuffle",
+    # test_seeds.py
+    "test_seeds.py::test_a_reports_diagram_counts_the_games_of_its_metrics",
+    "test_seeds.py::test_graph_sim_counts_the_games_sim_plays",
+    # test_terminal.py
+    "test_terminal.py::test_no_command_lets_a_control_character_of_the_rule_file_through",
     # test_terminal_screen.py
     "test_terminal_screen.py::test_a_long_pile_of_another_seat_is_cut_to_its_latest_and_z_shows_it_whole",
+    "test_terminal_screen.py::test_a_team_is_played_seat_by_seat_each_with_its_own_view",
+    "test_terminal_screen.py::test_a_whole_game_answering_1_ends_with_the_result_and_a_log_that_replays",
+    "test_terminal_screen.py::test_bad_entries_are_asked_again_with_a_hint_and_question_mark_shows_the_choices",
     "test_terminal_screen.py::test_bad_seats_agents_and_logs_are_usage_errors",
     "test_terminal_screen.py::test_every_screen_of_every_bundled_game_fits_80_columns_and_shows_no_hidden_card",
     "test_terminal_screen.py::test_leaving_with_q_or_at_the_end_of_input_writes_a_log_that_replays",
     "test_terminal_screen.py::test_long_card_choices_name_the_fields_once",
+    "test_terminal_screen.py::test_no_color_turns_colour_off_on_a_terminal",
+    "test_terminal_screen.py::test_other_agents_may_be_given_one_per_other_seat",
     "test_terminal_screen.py::test_the_court_picture_draws_each_sides_serve_space_although_it_is_off_the_court",
+    "test_terminal_screen.py::test_the_opponents_hand_and_both_decks_stay_hidden",
     # test_trace.py
     "test_trace.py::test_rulebook_table_is_current_and_every_passage_is_tested",
+    # test_typed_engines.py
+    "test_typed_engines.py::test_a_tampered_library_is_rebuilt_not_loaded",
+    # test_typed_search.py
+    "test_typed_search.py::test_python_and_c_mcts_pick_the_same_option_after_the_same_visits",
     # test_visualizer.py
     "test_visualizer.py::test_findings_agree_with_the_networkx_graph",
     "test_visualizer.py::test_sim_with_agents_and_workers_gives_the_same_shares",
     # test_vscode_grammar.py
     "test_vscode_grammar.py::test_every_bundled_file_comments_are_comments",
     "test_vscode_grammar.py::test_every_keyword_is_a_keyword_to_vscode_textmate",
+    "test_vscode_grammar.py::test_the_client_starts_vbr_lsp_for_vbr_documents",
     "test_vscode_grammar.py::test_the_extension_packs_into_a_vsix",
     "test_vscode_grammar.py::test_the_sample_gives_the_snapshot",
 }

@@ -4,6 +4,8 @@ import subprocess
 import sys
 import zipfile
 
+import pytest
+
 from conftest import ROOT
 
 
@@ -111,6 +113,7 @@ def collected(*args: str) -> list[str]:
     return [line for line in run.stdout.splitlines() if "::" in line] if run.returncode == 0 else [run.stdout + run.stderr]
 
 
+@pytest.mark.slow  # each collects tests in a pytest of its own
 def test_the_fast_tier_leaves_out_the_tests_conftest_names_slow_and_the_slow_tier_holds_them():
     fast = collected("-m", "not slow", "tests/test_mcts.py")
     slow = collected("-m", "slow", "tests/test_mcts.py")
@@ -120,6 +123,7 @@ def test_the_fast_tier_leaves_out_the_tests_conftest_names_slow_and_the_slow_tie
     assert any("::test_mcts_at_any_seat_of_a_team_game_picks_its_own_teams_win[" in t for t in fast)
 
 
+@pytest.mark.slow
 def test_an_unregistered_marker_is_an_error(tmp_path):
     (tmp_path / "test_x.py").write_text("import pytest\n\n@pytest.mark.slo\ndef test_x():\n    pass\n")
     run = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
