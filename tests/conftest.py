@@ -61,6 +61,12 @@ SLOW = {
     "test_docs.py::test_every_fragment_parses",
     "test_docs.py::test_tutorial_rule_files_load",
     "test_docs.py::test_tutorial_scenarios_pass",
+    # test_engine_option.py
+    "test_engine_option.py::test_a_construct_the_typed_engines_lack_is_a_located_error",
+    "test_engine_option.py::test_auto_falls_back_to_the_closure_engine_for_an_agent_the_typed_engines_lack_and_says_so",
+    "test_engine_option.py::test_run_through_the_c_engine_ends_as_the_python_engine_and_refuses_a_log",
+    "test_engine_option.py::test_sim_json_names_the_engine",
+    "test_engine_option.py::test_sim_plays_the_same_games_through_the_python_and_the_c_engine",
     # test_field_reads.py
     "test_field_reads.py::test_any_expression_gives_what_it_gave_before_the_pass",
     "test_field_reads.py::test_rule_files_play_alike_with_and_without_the_pass",

@@ -130,3 +130,17 @@ def test_an_unregistered_marker_is_an_error(tmp_path):
                           "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path), str(tmp_path)],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode != 0 and "'slo' not found in `markers` configuration option" in run.stdout + run.stderr
+
+
+@pytest.mark.slow
+def test_a_slow_name_that_matches_no_test_fails_the_collection(tmp_path):
+    conftest = (ROOT / "tests" / "conftest.py").read_text(encoding="utf-8")
+    start = conftest.index("SLOW = {")
+    end = conftest.index("}\n", start) + 2
+    slow = 'SLOW = {"test_x.py::test_here", "test_x.py::test_gone"}\n'
+    (tmp_path / "conftest.py").write_text(conftest[:start] + slow + conftest[end:])
+    (tmp_path / "test_x.py").write_text("def test_here():\n    pass\n")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c", str(ROOT / "pyproject.toml"),
+                          "--rootdir", str(tmp_path), str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 4, run.stdout + run.stderr  # pytest's usage error
+    assert "ERROR: tests/conftest.py SLOW names tests that do not exist: test_x.py::test_gone\n" in run.stderr
