@@ -27,7 +27,7 @@ SLOW = {
     "test_highlight.py", "test_html_report.py", "test_lowering.py",
     "test_narrowing.py", "test_native.py", "test_native_mt.py",
     "test_native_training.py", "test_parser_cache.py", "test_play_tmux.py",
-    "test_rl_observation.py",
+    "test_rl_observation.py", "test_engine_option.py",
     # test_analysis_commands.py
     "test_analysis_commands.py::test_a_worker_killed_during_a_run_is_a_one_line_error_not_a_hang",
     "test_analysis_commands.py::test_bad_run_requests_are_usage_errors",
@@ -61,12 +61,6 @@ SLOW = {
     "test_docs.py::test_every_fragment_parses",
     "test_docs.py::test_tutorial_rule_files_load",
     "test_docs.py::test_tutorial_scenarios_pass",
-    # test_engine_option.py
-    "test_engine_option.py::test_a_construct_the_typed_engines_lack_is_a_located_error",
-    "test_engine_option.py::test_auto_falls_back_to_the_closure_engine_for_an_agent_the_typed_engines_lack_and_says_so",
-    "test_engine_option.py::test_run_through_the_c_engine_ends_as_the_python_engine_and_refuses_a_log",
-    "test_engine_option.py::test_sim_json_names_the_engine",
-    "test_engine_option.py::test_sim_plays_the_same_games_through_the_python_and_the_c_engine",
     # test_field_reads.py
     "test_field_reads.py::test_any_expression_gives_what_it_gave_before_the_pass",
     "test_field_reads.py::test_rule_files_play_alike_with_and_without_the_pass",
@@ -236,6 +230,11 @@ SLOW = {
     "test_trace.py::test_rulebook_table_is_current_and_every_passage_is_tested",
     # test_typed_engines.py
     "test_typed_engines.py::test_a_tampered_library_is_rebuilt_not_loaded",
+    "test_typed_engines.py::test_every_book_and_flow_plays_the_same_words_in_python_and_in_c",
+    "test_typed_engines.py::test_every_book_and_flow_offers_and_ends_as_the_closure_engine_when_every_draw_is_the_first",
+    "test_typed_engines.py::test_siatka_plays_the_same_words_in_python_and_in_c",
+    "test_typed_engines.py::test_with_nothing_drawn_the_typed_engines_offer_and_end_as_the_closure_engine",
+    "test_typed_engines.py::test_a_state_keeps_every_thing_in_exactly_one_zone",
     # test_typed_search.py
     "test_typed_search.py::test_python_and_c_mcts_pick_the_same_option_after_the_same_visits",
     # test_visualizer.py
