@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from importlib import resources
 
+from vbr.engines.word_source import WordSource
 from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
 from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, STEP_FAULT
@@ -42,16 +43,10 @@ def _array(values) -> str:
     return "{" + ", ".join(_w(v) for v in values) + "}" if values else "{0}"
 
 
-class _Source:
+class _Source(WordSource):
     def __init__(self, p: N.Program):
-        self.p, self.lay = p, p.layout
-        self.defs: list[str] = []
-        self.tables: dict[tuple, str] = {}
-        self.n = 0
-
-    def fresh(self, stem: str) -> str:
-        self.n += 1
-        return f"{stem}{self.n}"
+        super().__init__(p)
+        self.tables: dict[tuple, str] = {}  # each constant array once, by its values
 
     # ------------------------------------------------------------------ the file
     def module(self) -> str:
@@ -210,20 +205,11 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 """
 
     # ------------------------------------------------------------------ expressions
-    def local(self, slot: int) -> str:
-        return f"S[fp + {FRAME_HEAD + slot}]"
-
-    def expr(self, e: N.Expr) -> str:
-        return getattr(self, "x_" + type(e).__name__)(e)
+    def index_call(self, i: str, n: int, fault: int) -> str:
+        return f"vbr_index(S, {i}, {n}, {fault})"
 
     def x_Const(self, e):
         return _w(e.value)
-
-    def x_Local(self, e):
-        return self.local(e.slot)
-
-    def x_StackAt(self, e):
-        return f"S[{self.local(e.base)} + {self.expr(e.index)}]"
 
     def x_ItemAt(self, e):
         name = self.fresh("item")
@@ -245,27 +231,6 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             self.tables[key] = name
             self.defs.append(f"static const W {name}[] = {_array(values)};")
         return self.tables[key]
-
-    def x_FieldOfAny(self, e):
-        return f"S[{self.field_word(e)}]"
-
-    def x_Returned(self, e):
-        return f"S[{H.RETURNED}]"
-
-    def x_Global(self, e):
-        return f"S[{self.global_word(e)}]"
-
-    def global_word(self, g: N.Global) -> str:
-        at = self.lay.vars + g.base
-        if g.index is None:
-            return str(at)
-        return f"{at} + vbr_index(S, {self.expr(g.index)}, {g.count}, {g.fault})"
-
-    def x_ZoneAt(self, e):
-        return f"({e.base} + vbr_index(S, {self.expr(e.index)}, {e.count}, {e.fault}))"
-
-    def x_Field(self, e):
-        return f"S[{self.field_word(e)}]"
 
     def field_word(self, f) -> str:
         lay = self.lay

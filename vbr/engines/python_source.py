@@ -9,6 +9,7 @@ in the source: names are numbers, texts are indexes into the program's tables.
 """
 from __future__ import annotations
 
+from vbr.engines.word_source import WordSource
 from vbr.ir import nodes as N
 from vbr.ir.layout import CHOICE, FRAME_HEAD, OVER, Header as H
 from vbr.ir.values import NONE
@@ -33,16 +34,7 @@ def python_source(program: N.Program) -> str:
     return _Source(program).module()
 
 
-class _Source:
-    def __init__(self, p: N.Program):
-        self.p, self.lay = p, p.layout
-        self.defs: list[str] = []
-        self.n = 0
-
-    def fresh(self, stem: str) -> str:
-        self.n += 1
-        return f"{stem}{self.n}"
-
+class _Source(WordSource):
     # ------------------------------------------------------------------ the module
     def module(self) -> str:
         out = [f"from vbr.engines.python_runtime import {', '.join(RUNTIME)}", ""]
@@ -63,20 +55,11 @@ class _Source:
         return "\n\n".join(out) + "\n"
 
     # ------------------------------------------------------------------ expressions
-    def local(self, slot: int) -> str:
-        return f"S[fp + {FRAME_HEAD + slot}]"
-
-    def expr(self, e: N.Expr) -> str:
-        return getattr(self, "x_" + type(e).__name__)(e)
+    def index_call(self, i: str, n: int, fault: int) -> str:
+        return f"index({i}, {n}, {fault})"
 
     def x_Const(self, e):
         return str(e.value)
-
-    def x_Local(self, e):
-        return self.local(e.slot)
-
-    def x_StackAt(self, e):
-        return f"S[{self.local(e.base)} + {self.expr(e.index)}]"
 
     def x_ItemAt(self, e):
         name = self.fresh("item")
@@ -89,27 +72,6 @@ class _Source:
         if e.fault < 0:
             return f"lookup_or_none({table!r}, {self.expr(e.index)})"
         return f"{table!r}[index({self.expr(e.index)}, {len(table)}, {e.fault})]"
-
-    def x_FieldOfAny(self, e):
-        return f"S[{self.field_word(e)}]"
-
-    def x_Returned(self, e):
-        return f"S[{H.RETURNED}]"
-
-    def x_Global(self, e):
-        return f"S[{self.global_word(e)}]"
-
-    def global_word(self, g: N.Global) -> str:
-        at = self.lay.vars + g.base
-        if g.index is None:
-            return str(at)
-        return f"{at} + index({self.expr(g.index)}, {g.count}, {g.fault})"
-
-    def x_ZoneAt(self, e):
-        return f"{e.base} + index({self.expr(e.index)}, {e.count}, {e.fault})"
-
-    def x_Field(self, e):
-        return f"S[{self.field_word(e)}]"
 
     def field_word(self, f) -> str:
         lay = self.lay

@@ -5,7 +5,7 @@ import gc
 
 from vbr.checker import Model, build_model, literal_type
 from vbr.errors import OptionError, VbrCheckError
-from vbr.interpreter.court import Court
+from vbr.interpreter.court import court_of
 from vbr.interpreter.expressions import ExprCompiler
 from vbr.interpreter.lowering import Lowering, lower_ops
 from vbr.interpreter.program import Program
@@ -60,7 +60,7 @@ def _compile(m: Model, lowering: Lowering) -> Program:
     for z in m.zones.values():
         p.zone_visibility += [(z.decl.visibility, z.per)] * z.count
     p.dir_vec = dict(m.directions)
-    p.court = _court(m)
+    p.court = court_of(m.court)
     p.kind_names = [k.decl.name for k in m.kinds.values()]
     p.kind_fields = [list(k.fields) for k in m.kinds.values()]
     x = ExprCompiler(m, p)
@@ -133,19 +133,6 @@ class _Scratch:
         raise Fault("a constant cannot pick at random")
 
 
-def _court(m: Model):
-    if m.court is None:
-        return None
-    vals = {"net": 0}
-    fields, spaces = {}, {}
-    for it in m.court.items:
-        if it.what in ("rows", "cols", "net"):
-            vals[it.what] = it.values[0]
-        elif it.what == "field":
-            fields[it.values[0]] = (it.values[1], it.values[2])
-        elif it.what == "space":
-            spaces[it.values[0]] = (it.values[1], it.values[2])
-    return Court(vals.get("rows", 1), vals.get("cols", 1), vals["net"], fields, spaces)
 
 
 def _dice(m: Model, p: Program, x: ExprCompiler) -> None:

@@ -184,6 +184,22 @@ class Court:
         return f"@{c[0]},{c[1]}"
 
 
+def court_of(decl) -> Court | None:
+    """The court a rule file's `court { ... }` declaration describes (None without one)."""
+    if decl is None:
+        return None
+    vals = {"net": 0}
+    fields, spaces = {}, {}
+    for it in decl.items:
+        if it.what in ("rows", "cols", "net"):
+            vals[it.what] = it.values[0]
+        elif it.what == "field":
+            fields[it.values[0]] = (it.values[1], it.values[2])
+        elif it.what == "space":
+            spaces[it.values[0]] = (it.values[1], it.values[2])
+    return Court(vals.get("rows", 1), vals.get("cols", 1), vals["net"], fields, spaces)
+
+
 _new_cell = tuple.__new__
 
 

@@ -12,7 +12,7 @@ import hashlib
 
 from vbr.checker import Model, type_of
 from vbr.grammar import ast as A
-from vbr.interpreter.court import Court
+from vbr.interpreter.court import court_of
 from vbr.ir import nodes as N
 from vbr.ir.build_expr import ExprBuilder, Scope, Unsupported
 from vbr.ir.layout import FRAME_HEAD, make_layout
@@ -42,7 +42,7 @@ class ProgramBuilder:
         self.die_index = {name: i for i, name in enumerate(m.dice)}
         self.die_types: list[str] = []
         self.dice: list[tuple[int, ...]] = []
-        self.court = _court(m)
+        self.court = court_of(m.court)
         self.things = _thing_bound(m)
         self.field_at, self.list_cap, self.width = _field_layout(m)
         self.max_range = MAX_OPTIONS
@@ -271,19 +271,6 @@ def _var_types(m: Model) -> list[str]:
     return types
 
 
-def _court(m: Model):
-    if m.court is None:
-        return None
-    vals = {"net": 0}
-    fields, spaces = {}, {}
-    for it in m.court.items:
-        if it.what in ("rows", "cols", "net"):
-            vals[it.what] = it.values[0]
-        elif it.what == "field":
-            fields[it.values[0]] = (it.values[1], it.values[2])
-        elif it.what == "space":
-            spaces[it.values[0]] = (it.values[1], it.values[2])
-    return Court(vals.get("rows", 1), vals.get("cols", 1), vals["net"], fields, spaces)
 
 
 def _thing_bound(m: Model) -> int:

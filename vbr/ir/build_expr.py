@@ -206,15 +206,20 @@ class ExprBuilder:
     def x_Comprehension(self, e: A.Comprehension, scope: Scope):
         if e.agg == "every":
             raise Unsupported("`every(...)` as a value (a list)", e.span)
+        source, slot, body, cond = self._comprehension(e, scope)
+        ty = {"sum": "int", "any": "bool", "all": "bool"}.get(e.agg, body.ty)
+        fault = self.pb.overflow_fault(e.span) if e.agg == "sum" else -1
+        return N.Aggregate(ty, e.agg, source, slot, body, cond, e.span, fault)
+
+    def _comprehension(self, e: A.Comprehension, scope: Scope):
+        """(source, the item's local, body, condition) of `AGG(body for x in source if cond)`."""
         source = self.seq(e.source, scope)
         inner = scope.child()
         slot = self.ub.local(source.item)
         inner.names[e.var] = (source.item, slot)
         body = self.expr(e.body, inner)
         cond = self.expr(e.filter, inner) if e.filter is not None else None
-        ty = {"sum": "int", "any": "bool", "all": "bool"}.get(e.agg, body.ty)
-        fault = self.pb.overflow_fault(e.span) if e.agg == "sum" else -1
-        return N.Aggregate(ty, e.agg, source, slot, body, cond, e.span, fault)
+        return source, slot, body, cond
 
     def x_Call(self, e: A.Call, scope: Scope):
         if e.func in self.m.fns:
@@ -378,12 +383,7 @@ class ExprBuilder:
         if isinstance(e, A.Call) and e.func == "directions":
             return N.Items("dir", len(m.directions), [N.Const("dir", i) for i in range(len(m.directions))])
         if isinstance(e, A.Comprehension) and e.agg == "every":
-            source = self.seq(e.source, scope)
-            inner = scope.child()
-            slot = self.ub.local(source.item)
-            inner.names[e.var] = (source.item, slot)
-            body = self.expr(e.body, inner)
-            cond = self.expr(e.filter, inner) if e.filter is not None else None
+            source, slot, body, cond = self._comprehension(e, scope)
             return N.Comprehension(body.ty, source.bound, source, slot, body, cond)
         value = self.expr(e, scope)
         if value.ty == "zone":

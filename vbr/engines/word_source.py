@@ -1,0 +1,61 @@
+"""What the Python and the C engine's sources write alike: a state is `S`, the running frame
+starts at `fp`, and a word is `S[...]` in both languages. Each engine's source (python_source.py,
+c_source.py) derives from WordSource and gives its own `index_call` and `field_word`, and its own
+rule for every other node."""
+from __future__ import annotations
+
+from vbr.ir import nodes as N
+from vbr.ir.layout import FRAME_HEAD, Header as H
+
+
+class WordSource:
+    def __init__(self, p: N.Program):
+        self.p, self.lay = p, p.layout
+        self.defs: list[str] = []
+        self.n = 0
+
+    def fresh(self, stem: str) -> str:
+        """A name no other generated function or table has."""
+        self.n += 1
+        return f"{stem}{self.n}"
+
+    def expr(self, e: N.Expr) -> str:
+        return getattr(self, "x_" + type(e).__name__)(e)
+
+    def local(self, slot: int) -> str:
+        return f"S[fp + {FRAME_HEAD + slot}]"
+
+    def index_call(self, i: str, n: int, fault: int) -> str:
+        """An expression giving i when 0 <= i < n, else faulting with message `fault`."""
+        raise NotImplementedError
+
+    def field_word(self, f) -> str:
+        """An expression giving where a thing's field lies (checked), for a Field or FieldOfAny."""
+        raise NotImplementedError
+
+    def x_Local(self, e):
+        return self.local(e.slot)
+
+    def x_StackAt(self, e):
+        return f"S[{self.local(e.base)} + {self.expr(e.index)}]"
+
+    def x_Returned(self, e):
+        return f"S[{H.RETURNED}]"
+
+    def x_Global(self, e):
+        return f"S[{self.global_word(e)}]"
+
+    def global_word(self, g: N.Global) -> str:
+        at = self.lay.vars + g.base
+        if g.index is None:
+            return str(at)
+        return f"{at} + {self.index_call(self.expr(g.index), g.count, g.fault)}"
+
+    def x_ZoneAt(self, e):
+        return f"({e.base} + {self.index_call(self.expr(e.index), e.count, e.fault)})"
+
+    def x_Field(self, e):
+        return f"S[{self.field_word(e)}]"
+
+    def x_FieldOfAny(self, e):
+        return f"S[{self.field_word(e)}]"
