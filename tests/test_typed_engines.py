@@ -274,3 +274,13 @@ def test_a_tampered_library_is_rebuilt_not_loaded(tmp_path, monkeypatch):
     notes = []
     again = c_engine.build_library(source, note=notes.append)
     assert again == lib and again.read_bytes() == good and notes, "the damaged library was built again"
+
+
+def test_things_a_procedure_creates_during_play_fit_the_state(tmp_path):
+    f = tmp_path / "grow.vbr"
+    f.write_text('game "Grow"\nseats 2\nstart one\nkind Chip { v: int }\nzone pile public\nvar n: int = 0\n'
+                 'proc add() {\n  create Chip(v: 1) in pile\n}\n'
+                 'phase one {\n  add()\n  n += 1\n  if n > 100 {\n    end draw\n  }\n  goto one\n}\n')
+    for engine in ("python", "c"):
+        s = load(f, {}, engine=engine).new_state(0)
+        assert s.is_terminal() and s.words[H.THINGS] == 101

@@ -277,12 +277,26 @@ def _thing_bound(m: Model) -> int:
     """The most things a game holds: the `create`s that `setup` reaches (through the procedures
     it calls) counted where each runs a fixed number of times, taking the larger branch of an
     `if`; MAX_THINGS when a phase creates things or a count is not fixed before play."""
-    if any(isinstance(n, A.Create) for d in m.phases.values() for n in A.walk(d.body)):
+    in_play = [d.body for d in m.phases.values()] + [h.body for hs in m.handlers.values() for h in hs]
+    if any(isinstance(n, A.Create) for body in _reached(m, in_play) for n in A.walk(body)):
         return MAX_THINGS
     if m.setup is None:
         return 1
     total = _creates(m, m.setup.body.body, 1, ())
     return MAX_THINGS if total is None else max(total, 1)
+
+
+def _reached(m: Model, bodies: list) -> list:
+    """The bodies, and those of every procedure they call, directly or not."""
+    seen, todo, out = set(), list(bodies), []
+    while todo:
+        body = todo.pop()
+        out.append(body)
+        for n in A.walk(body):
+            if isinstance(n, A.Call) and n.func in m.procs and n.func not in seen:
+                seen.add(n.func)
+                todo.append(m.procs[n.func].body)
+    return out
 
 
 def _creates(m: Model, stmts, times: int, calling: tuple) -> int | None:
