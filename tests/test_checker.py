@@ -112,3 +112,60 @@ def test_code_behind_an_option_that_is_off_is_still_checked(tmp_path):
     # and with the option on the same code runs (and still fails to check)
     with pytest.raises(VbrCheckError):
         load(p, {"flag": True})
+
+
+# ------------------------------------------------------------------ reserved words
+
+
+def test_a_reserved_enum_member_is_reported_where_declared_although_its_use_fails_to_parse(tmp_path):
+    from vbr.errors import VbrSyntaxError
+    p = write(tmp_path, "pig.vbr", 'game "pig"\nenum Move { roll, stop }\nstart p\nphase p {\n'
+                                    '  choose m from [roll, stop] by 0\n  if m == roll { end draw }\n  end winner 0\n}\n')
+    with pytest.raises(VbrSyntaxError) as info:
+        load(p)
+    first = info.value.diagnostics[0]
+    assert (first.span.line, first.span.col) == (2, 13)
+    assert "`roll` is a reserved word" in first.message and "enum member" in first.message
+
+
+@pytest.mark.parametrize("decl, at", [
+    ("enum Move { go, roll }", (2, 17)),
+    ("kind Card { value: int, first: int }", (2, 25)),
+    ("var pick: int = 0", (2, 1)),
+    ("const every = 3", (2, 1)),
+    ("zone end public", (2, 1)),
+    ("event say(n: int)", (2, 1)),
+    ("die roll = 1..6", (2, 1)),
+])
+def test_a_reserved_word_declared_as_a_name_is_refused_where_declared(tmp_path, decl, at):
+    p = write(tmp_path, "r.vbr", f'game "r"\n{decl}\nstart p\nphase p {{\n  end draw\n}}\n')
+    with pytest.raises(VbrCheckError) as info:
+        load(p)
+    reserved = [d for d in info.value.diagnostics if "is a reserved word" in d.message]
+    assert [(d.span.line, d.span.col) for d in reserved] == [at]
+
+
+def test_a_phase_named_with_a_reserved_word_is_refused(tmp_path):
+    p = write(tmp_path, "r.vbr", 'game "r"\nstart end\nphase end {\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError, match="`end` is a reserved word"):
+        load(p)
+
+
+def test_a_reserved_parameter_is_refused(tmp_path):
+    p = write(tmp_path, "r.vbr", 'game "r"\nfn twice(any: int) = 2\nstart p\nphase p {\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError, match="`any` is a reserved word"):
+        load(p)
+
+
+def _grammar_words_not_reserved():
+    from vbr.checker import RESERVED_WORDS
+    from vbr.highlight import grammar_keywords
+    return sorted(set(grammar_keywords()) - RESERVED_WORDS)
+
+
+@pytest.mark.parametrize("word", _grammar_words_not_reserved())
+def test_a_grammar_word_that_is_not_reserved_works_as_a_member_and_a_value(tmp_path, word):
+    p = write(tmp_path, "w.vbr", f'game "w"\nenum E {{ {word}, other }}\nvar e: E = {word}\nstart p\nphase p {{\n'
+                                  f'  let x = [other, {word}]\n  if e == {word} and {word} in x {{ end winner 0 }}\n'
+                                  '  end draw\n}\n')
+    assert load(p).title == "w"

@@ -389,3 +389,10 @@ def test_siatka_line_references_are_current():
         now = [i + 1 for i, x in enumerate(lines) if snippet in x]
         stale.append(f"rules/siatka.vbr:{n} for `{snippet}` is now at line(s) {now or 'nowhere'}")
     assert not stale, "docs/language.md cites stale lines; update them:\n" + "\n".join(stale)
+
+
+def test_the_reference_lists_exactly_the_reserved_words():
+    from vbr.checker import RESERVED_WORDS
+    files = REFERENCE[REFERENCE.index("## 1. Files"):REFERENCE.index("## 2. Declarations")]
+    listed = re.search(r"reserved —.*?: `([^`]*)`", files, re.S).group(1).split()
+    assert sorted(listed) == sorted(RESERVED_WORDS)

@@ -13,6 +13,7 @@ from vbr import limits as LIM
 from vbr.builtin_signatures import SIGNATURES
 from vbr.errors import Diagnostic, Diagnostics, OptionError, Span, VbrCheckError
 from vbr.grammar import ast as A
+from vbr.grammar.reserved import RESERVED_WORDS, reserved_message
 from vbr.loader import RuleSet
 
 BASE_TYPES = {"int", "bool", "seat", "cell", "dir", "zone"}
@@ -87,15 +88,6 @@ class Model:
                 | set(self.directions) | set(self.zones) | set(self.enums) | set(self.kinds) | RESERVED)
 
 
-# Words that start a statement or an expression: a name spelled like one could not be read.
-# (Other grammar words, such as `points` or `to`, are fine as names except at the very start of
-# a statement; docs/language.md lists them.)
-RESERVED_WORDS = {"let", "if", "elif", "else", "for", "repeat", "loop", "while", "break", "continue", "choose",
-                  "move", "shuffle", "create", "goto", "end", "emit", "say", "return", "reveal", "not", "and",
-                  "or", "in", "true", "false", "none", "roll", "pick", "sum", "any", "all", "first", "every",
-                  "then", "seats", "teams"}
-
-
 def keywords() -> set[str]:
     return RESERVED_WORDS
 
@@ -164,15 +156,20 @@ def _first_pass(m: Model, decls: list[A.Decl]) -> None:
             m.diags.error(d.span, f"`{key.lstrip('@')}` is {what}; the first is at {seen[key].span}")
             continue
         seen[key] = d
-        if key in RESERVED or (key in keywords() and not isinstance(d, (A.Phase, A.Stage, A.Event, A.Die, A.Limit))):
-            m.diags.error(d.span, f"`{key}` is a reserved word of the language; choose another name")
+        if key in RESERVED_WORDS:
+            _refuse_reserved(m, key, d.span)
         elif isinstance(d, A.Fn) and key in builtin_names():
             m.diags.error(d.span, f"`{key}` is a built-in function; choose another name")
     for d in decls:
+        for param in getattr(d, "params", None) or []:
+            if param.name in RESERVED_WORDS:
+                _refuse_reserved(m, param.name, param.span, "a parameter")
         match d:
             case A.Enum():
                 m.enums[d.name] = d.members
-                for mem in d.members:
+                for mem, span in zip(d.members, d.member_spans or [d.span] * len(d.members)):
+                    if mem in RESERVED_WORDS:
+                        _refuse_reserved(m, mem, span, "an enum member")
                     if mem in m.member_enum:
                         m.diags.error(d.span, f"enum member `{mem}` is already a member of `{m.member_enum[mem]}`")
                     m.member_enum[mem] = d.name
@@ -183,9 +180,15 @@ def _first_pass(m: Model, decls: list[A.Decl]) -> None:
             m.kinds[d.name] = KindInfo(len(m.kinds), d, {})
     for k in m.kinds.values():
         for i, f in enumerate(k.decl.fields):
+            if f.name in RESERVED_WORDS:
+                _refuse_reserved(m, f.name, f.span, "a field")
             if f.name in k.fields:
                 m.diags.error(f.span, f"field `{f.name}` appears twice in kind `{k.decl.name}`")
             k.fields[f.name] = (i, type_of(m, f.type))
+
+
+def _refuse_reserved(m: Model, word: str, span: Span, what: str = "a name") -> None:
+    m.diags.error(span, reserved_message(word, what))
 
 
 def _choose_seats(m: Model, decls: list[A.Seats]) -> None:

@@ -45,7 +45,7 @@ def shape(value: Any) -> Any:
     """The node without its spans: what the canonical printer must preserve."""
     if isinstance(value, Node):
         return (type(value).__name__,) + tuple(
-            (k, shape(getattr(value, k))) for k in type(value).model_fields if k not in ("span", "own_line")
+            (k, shape(getattr(value, k))) for k in type(value).model_fields if k not in ("span", "own_line", "member_spans")
         )
     if isinstance(value, (list, tuple)):
         return tuple(shape(v) for v in value)
@@ -306,6 +306,7 @@ class Option(Decl):
 
 class Enum(Decl):
     members: list[str]
+    member_spans: list[Span] = []  # where each member is written (empty for a built enum)
 
 
 class Field(Node):

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from vbr.errors import Diagnostic, Span, VbrError, VbrSyntaxError
 from vbr.grammar import ast as A
+from vbr.grammar.reserved import declared_reserved
 from vbr.limits import MAX_NESTING, MAX_TOKENS
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ SYNTAX_HINTS: list[tuple[str, object, list[str]]] = [
      ['game "g" phase p { loop { } }', 'game "g" phase p { while true { } }']),
     ("`sum`, `any`, `all`, `first` and `every` are reserved words and need `(` after them; rename the variable",
      lambda tok, acc: acc == {"LPAR"},
-     ['game "g" phase p { let first = 1 if first == 1 { } }']),
+     ['game "g" phase p { if first == 1 { } }', 'game "g" phase p { goto p } fn f(a: int) = sum + 1']),
     ("a statement cannot stand here; expected a declaration such as `phase`, `var`, `zone` or `proc`",
      lambda tok, acc: tok.type in _STATEMENT_WORDS and "PHASE" in acc,
      ['game "g" goto p', 'game "g" let x = 1']),
@@ -267,8 +268,11 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str, start: str, line0:
         col += col0 - 1
     line += line0 - 1
     message = _describe(exc, text, start)
-    return VbrSyntaxError(Diagnostic(Span(file=file, line=line, col=col, end_line=line, end_col=col), message),
-                          {file: text} if line0 == 1 else None)
+    found = Diagnostic(Span(file=file, line=line, col=col, end_line=line, end_col=col), message)
+    # a reserved word declared as a name parses where it is declared and fails where it is used:
+    # the declaration is the mistake to show first
+    declared = declared_reserved(text, file) if start == "start" and line0 == 1 else []
+    return VbrSyntaxError(declared + [found], {file: text} if line0 == 1 else None)
 
 
 def _describe(exc: UnexpectedInput, text: str, start: str) -> str:

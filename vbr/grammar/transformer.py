@@ -102,7 +102,8 @@ class ToAst(Transformer):
         return A.Option(span=self._span(meta, ch), name=str(ch[0]), default=ch[1], choices=list(ch[2:]))
 
     def enum(self, meta, ch):
-        return A.Enum(span=self._span(meta, ch), name=str(ch[0]), members=[str(t) for t in ch[1:]])
+        return A.Enum(span=self._span(meta, ch), name=str(ch[0]), members=[str(t) for t in ch[1:]],
+                      member_spans=[self.tok_span(t) for t in ch[1:]])
 
     def field(self, meta, ch):
         return A.Field(span=self._span(meta, ch), name=str(ch[0]), type=ch[1])

@@ -10,6 +10,7 @@ from vbr.interpreter import pyast as ast
 from dataclasses import dataclass
 
 from vbr.grammar import ast as A
+from vbr.grammar.reserved import reserved_message
 from vbr.interpreter import lowering as P
 from vbr.interpreter import narrowing as N
 from vbr.interpreter import types as T
@@ -141,8 +142,7 @@ class StmtCompiler:
         self.proc = self.m.procs.get(name) if kind == "proc" else None
         locals_ = Locals()
         scope = Scope(locals_)
-        for p in params:
-            self.local_name(p.name, p.span)
+        for p in params:  # a parameter spelled as a reserved word is refused by the checker
             scope.define(p.name, type_of(self.m, p.type) if p.type else "any")
         code.nparams = len(params)
         if guard is not None:
@@ -158,7 +158,7 @@ class StmtCompiler:
     def local_name(self, name: str, span) -> None:
         from vbr.checker import keywords
         if name in keywords():
-            self.diags.error(span, f"`{name}` is a reserved word of the language; choose another name")
+            self.diags.error(span, reserved_message(name))
 
     def block(self, b: Builder, blk: A.Block, scope: Scope, loop) -> None:
         inner = scope.child()

@@ -1,0 +1,54 @@
+"""The reserved words, and where a rule file declares one as a name.
+
+A reserved word starts a statement or an expression, so the parser reads it as that word wherever
+a name could stand in an expression. After `let`, `enum X {`, `var` and the like only a name can
+follow, so `enum Move { roll, stop }` parses, and the file fails later where `roll` is used.
+`declared_reserved` finds such declarations in the text, so that a syntax error can be reported
+where the real mistake is.
+"""
+from __future__ import annotations
+
+import re
+
+from vbr.errors import Diagnostic, Span
+
+# Words that start a statement or an expression: a name spelled like one could not be read.
+# (Other grammar words, such as `points` or `to`, are fine as names; docs/language.md lists both.)
+RESERVED_WORDS = frozenset({
+    "let", "if", "elif", "else", "for", "repeat", "loop", "while", "break", "continue", "choose", "move",
+    "shuffle", "create", "goto", "end", "emit", "say", "return", "reveal", "not", "and", "or", "in", "true",
+    "false", "none", "roll", "pick", "sum", "any", "all", "first", "every", "then", "seats", "teams"})
+
+_WORD = r"[A-Za-z_][A-Za-z0-9_]*"
+# a declaration keyword and the name it declares
+_NAMED = re.compile(rf"\b(?:var|const|fn|proc|zone|kind|option|die|event|phase|stage|direction|let|for|choose)"
+                    rf"\s+({_WORD})")
+# a list of names in braces or parentheses after a declared name: enum members, kind fields, parameters
+_LISTED = re.compile(rf"\b(enum|kind|fn|proc|event|on)\s+{_WORD}\s*([{{(])([^{{}}()]*)")
+_LIST_ITEM = re.compile(rf"(?:^|,)\s*({_WORD})")
+_BLANKED = re.compile(r'"[^"\n]*"|#[^\n]*')
+
+
+def reserved_message(word: str, what: str = "a name") -> str:
+    return f"`{word}` is a reserved word of the language and cannot be {what}; choose another name"
+
+
+def declared_reserved(text: str, file: str) -> list[Diagnostic]:
+    """Each place the text declares a reserved word as a name (a var, a parameter, an enum member,
+    a kind's field, a local, ...), in the order written. Strings and comments are not looked in."""
+    plain = _BLANKED.sub(lambda m: " " * len(m.group()), text)
+    found: list[tuple[int, str, str]] = []
+    for m in _NAMED.finditer(plain):
+        found.append((m.start(1), m.group(1), "a name"))
+    for m in _LISTED.finditer(plain):
+        what = "an enum member" if m.group(1) == "enum" else ("a field" if m.group(1) == "kind" else "a parameter")
+        for item in _LIST_ITEM.finditer(m.group(3)):
+            found.append((m.start(3) + item.start(1), item.group(1), what))
+    out = []
+    for offset, word, what in sorted(found):
+        if word in RESERVED_WORDS:
+            line = text.count("\n", 0, offset) + 1
+            col = offset - text.rfind("\n", 0, offset)
+            span = Span(file=file, line=line, col=col, end_line=line, end_col=col + len(word))
+            out.append(Diagnostic(span, reserved_message(word, what)))
+    return out
