@@ -156,7 +156,7 @@ def test_a_whole_seeded_game_of_siatka_played_in_tmux(pane, tmp_path):
         assert max(len(r) for r in rows) <= 80, screen
         assert decisions < 400, "the game does not end"
     assert decisions > 5
-    assert re.search(r"^result: seat [01] wins \(\d+-\d+\) after \d+ choices: you (won|lost)$", text, re.M), text
+    assert re.search(r"^result: seat [01] wins \(\d+, \d+\) after \d+ choices: you (won|lost)$", text, re.M), text
     assert f"log written to {log}" in text and "[exit 0]" in text
     long = [x for x in text.split("\n") if len(x) > 80 and str(log) not in x]  # a path is as long as it is
     assert not long, long

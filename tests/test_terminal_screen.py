@@ -194,7 +194,7 @@ def test_another_seats_hidden_pick_and_only_option_are_not_told():
     assert lines[1] == "  seat 1: Mocne odbicie: bounce 2 fields? -> pass"
     assert lines[2] == f"  you (seat 0): Superatak? -> {mine} Card(tactic=x) (only option)"
     assert lines[3:6] == ["  drawn at random: (hidden)", f"  drawn at random: {mine}", "  drawn at random: 3"]
-    assert lines[6:] == ["  point to seat 1: 0-1", "game over: seat 1 wins (0-1)"]
+    assert lines[6:] == ["  point to seat 1: 0-1", "game over: seat 1 wins (0, 1)"]
 
 
 @given(st.text(alphabet=st.sampled_from("ab cd\u00e9\u4e2d\u0301-"), max_size=300))
@@ -239,7 +239,7 @@ def test_a_whole_game_answering_1_ends_with_the_result_and_a_log_that_replays(tm
     log = tmp_path / "whole.jsonl"
     s, result, out = session(game, "1\n" * 2000, log=log)
     assert result.finished
-    assert re.search(r"^result: seat [01] wins \(\d-\d\) after \d+ choices: you (won|lost)$", out, re.M)
+    assert re.search(r"^result: seat [01] wins \(\d+, \d+\) after \d+ choices: you (won|lost)$", out, re.M)
     r = replay(log)
     assert r.ok and r.outcome == s.state.outcome()
     again = tmp_path / "again.jsonl"

@@ -37,7 +37,7 @@ def _event_lines(events: list[dict]) -> list[str]:
                 who = f"team {e['team']} wins"
             else:
                 who = "a draw" if e["winner"] is None else f"seat {e['winner']} wins"
-            pts = "-".join(map(str, e.get("points") or []))
+            pts = ", ".join(map(str, e.get("points") or []))  # as Outcome prints them: (1, -1)
             lines.append(f"game over: {who}" + (f" ({pts})" if pts else ""))
     return lines
 

@@ -90,7 +90,8 @@ class Outcome:
     """How a game ended: the winning side (None for a draw) and the final points.
 
     `winner` is a seat; in a game of teams `team` is the winning team, and `winner` its first
-    seat when the team as a whole won (`end winner team T`)."""
+    seat when the team as a whole won (`end winner team T`). Its text names the winner and the
+    points in seat (or team) order: `seat 0 wins (3, -1)`."""
 
     winner: int | None
     points: tuple | None
@@ -104,7 +105,7 @@ class Outcome:
             who = "draw"
         else:
             who = f"seat {self.winner} wins"
-        return who + (f" ({'-'.join(map(str, self.points))})" if self.points else "")
+        return who + (f" ({', '.join(map(str, self.points))})" if self.points else "")
 
 
 class State:
@@ -218,18 +219,28 @@ class State:
         return [Action(p.seat, text(v, self.prog)) for v in p.options]
 
     def apply(self, action: "Action | str") -> None:
+        """Make the pending choice named by `action` (an `Action`, or its text `SEAT VALUE` as
+        `legal_actions` prints it). Anything else, or a choice not legal now, raises
+        IllegalActionError (a ValueError) naming what is legal; text that is no action at all
+        raises InvalidActionError."""
         if isinstance(action, str):
             action = Action.parse(action)
         p = self.pending
         if p is None:
             raise IllegalActionError("the game is over" if self.result else "no choice is pending")
+        if not isinstance(action, Action):
+            hint = "; to choose by position, use apply_index(i)" if isinstance(action, int) else ""
+            raise IllegalActionError(f"{action!r} is not an Action or its text{hint}; {self._legal_text()}")
         if action.seat != p.seat:
             raise IllegalActionError(f"seat {action.seat} is not to choose; seat {p.seat} is")
         for i, v in enumerate(p.options):
             if text(v, self.prog) == action.text:
                 self.apply_index(i)
                 return
-        raise IllegalActionError(f"{action} is not legal here; legal: {', '.join(text(v, self.prog) for v in p.options)}")
+        raise IllegalActionError(f"{action} is not legal here; {self._legal_text()}")
+
+    def _legal_text(self) -> str:
+        return "legal: " + ", ".join(str(a) for a in self.legal_actions())
 
     def apply_value(self, value) -> None:
         """Apply the option equal to `value` (scenario tests name values, not texts)."""
@@ -244,7 +255,11 @@ class State:
                                  f"{', '.join(text(v, self.prog) for v in p.options)}")
 
     def apply_index(self, i: int) -> None:
+        """Make the pending choice by its position `i` in `legal_actions()` (0-based); a position
+        out of range, or no pending choice, raises IllegalActionError."""
         p = self.pending
+        if p is None or not hasattr(type(i), "__index__") or not 0 <= i < len(p.options):
+            raise self._bad_index(i)
         value = p.options[i]
         if self.log is not None:
             self.record({"t": "choice", "seat": p.seat, "prompt": p.prompt, "action": text(value, self.prog),
@@ -258,6 +273,12 @@ class State:
         if self.choices > self.prog.choice_limit:
             raise self._too_many_choices(p)
         self.run()
+
+    def _bad_index(self, i) -> IllegalActionError:
+        if self.pending is None:
+            return IllegalActionError("the game is over" if self.result else "no choice is pending")
+        return IllegalActionError(f"{i!r} is not a position among the {len(self.pending.options)} legal actions "
+                                  f"(0..{len(self.pending.options) - 1}); {self._legal_text()}")
 
     def points(self) -> tuple | None:
         if self.prog.points is None:

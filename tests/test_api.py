@@ -1,0 +1,79 @@
+"""The public Python API (docs/api.md): every name it documents exists as documented, its example
+runs, and misuse raises the documented errors."""
+import inspect
+import re
+
+import pytest
+
+import vbr
+import vbr.errors as vbr_errors
+import vbr.play as vbr_play
+from conftest import ROOT
+from vbr.errors import IllegalActionError, InvalidActionError
+from vbr.interpreter.state import Outcome
+from vbr.play import play_game
+
+API = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+# a table row's name: `Owner.name` or `Owner.name(params)`
+DOCUMENTED = re.findall(r"^\| `([A-Za-z_.]+?)\.([a-z_]+)(?:\(([^)]*)\))?` \|", API, re.M)
+
+
+@pytest.fixture(scope="module")
+def things():
+    game = vbr.load("siatka")
+    result = play_game(game, 1, ["random", "random"])
+    state = game.new_state(1)
+    return {"vbr": vbr, "vbr.errors": vbr_errors, "vbr.play": vbr_play, "Game": game, "State": state,
+            "Action": state.legal_actions()[0], "Outcome": result.state.outcome(), "GameResult": result}
+
+
+def test_the_api_page_documents_the_core_names():
+    names = {f"{owner}.{name}" for owner, name, _ in DOCUMENTED}
+    assert {"vbr.load", "Game.new_state", "State.legal_actions", "State.apply", "State.apply_index",
+            "State.is_terminal", "State.outcome", "State.current_player", "State.clone", "State.observation",
+            "vbr.play.play_game", "GameResult.winner", "GameResult.choices"} <= names
+
+
+@pytest.mark.parametrize("owner, name, params", DOCUMENTED, ids=[f"{o}.{n}" for o, n, _ in DOCUMENTED])
+def test_each_documented_name_exists_with_its_documented_parameters(things, owner, name, params):
+    assert hasattr(things[owner], name), f"docs/api.md documents `{owner}.{name}`, which does not exist"
+    if params:
+        taken = inspect.signature(getattr(things[owner], name)).parameters
+        for p in params.split(","):
+            assert p.split("=")[0].strip() in taken, f"`{owner}.{name}` takes no parameter `{p.strip()}`"
+
+
+@pytest.mark.parametrize("block", re.findall(r"```python\n(.*?)```", API, re.S))
+def test_the_api_examples_run(block, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    exec(compile(block, "docs/api.md", "exec"), {})
+
+
+def test_applying_a_number_raises_an_illegal_action_naming_what_is_legal():
+    state = vbr.load("siatka").new_state(1)
+    legal = [str(a) for a in state.legal_actions()]
+    with pytest.raises(IllegalActionError) as info:
+        state.apply(999)
+    assert isinstance(info.value, ValueError)
+    assert "apply_index" in str(info.value) and all(a in str(info.value) for a in legal)
+    assert [str(a) for a in state.legal_actions()] == legal  # nothing was applied
+
+
+def test_an_index_past_the_legal_actions_raises_an_illegal_action():
+    state = vbr.load("siatka").new_state(1)
+    n = len(state.legal_actions())
+    with pytest.raises(IllegalActionError, match=rf"not a position among the {n} legal actions"):
+        state.apply_index(n)
+    with pytest.raises(IllegalActionError):
+        state.apply_index(-1)
+
+
+def test_an_action_text_without_a_seat_is_invalid():
+    state = vbr.load("siatka").new_state(1)
+    with pytest.raises(InvalidActionError):
+        state.apply("forward")
+
+
+def test_an_outcome_with_negative_points_prints_them_apart():
+    assert str(Outcome(winner=0, points=(1, -1))) == "seat 0 wins (1, -1)"
+    assert str(Outcome(winner=None, points=(-2, -2))) == "draw (-2, -2)"
