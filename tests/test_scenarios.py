@@ -187,3 +187,53 @@ def test_a_forced_pick_not_on_offer_fails_that_scenario_at_the_pick(tmp_path):
     assert [r.ok for r in results] == [False, True]
     assert "the forced pick 7 is not among the items on offer (0, 1)" in results[0].message
     assert results[0].span.line == 9  # `first = pick [0, 1]` in chance.vbr
+
+
+# A game seat 0 ends by its one choice: 0 wins for seat 0, 1 wins for seat 1, 2 is a draw.
+ONE_CHOICE = '''game "one choice"
+seats 2
+start play
+phase play {
+  choose c from [0, 1, 2] by 0
+  if c == 2 {
+    end draw
+  }
+  end winner c
+}
+'''
+
+
+def _one_choice(tmp_path, *bodies: str):
+    (tmp_path / "one.vbr").write_text(ONE_CHOICE)
+    (tmp_path / "t.vbr").write_text('tests for "one.vbr"\n' + "".join(
+        f'scenario "s{i}" {{\n{body}}}\n' for i, body in enumerate(bodies)))
+    from vbr.scenario import run_file
+    return run_file(tmp_path / "t.vbr")
+
+
+def test_expect_draw_passes_after_a_draw_and_fails_otherwise(tmp_path):
+    drawn, won, going_on = _one_choice(tmp_path, "  choose 2\n  expect draw\n", "  choose 1\n  expect draw\n",
+                                       "  expect draw\n")
+    assert drawn.ok, drawn.message
+    assert (won.ok, won.message) == (False, "expected a draw, but seat 1 won")
+    assert (going_on.ok, going_on.message) == (False, "expected a draw, but the game is not over")
+
+
+def test_a_failed_expect_winner_says_how_the_game_stands(tmp_path):
+    won, drawn, going_on = _one_choice(tmp_path, "  choose 0\n  expect winner 0\n", "  choose 2\n  expect winner 1\n",
+                                       "  expect winner 1\n")
+    assert won.ok, won.message
+    assert (drawn.ok, drawn.message) == (False, "expected seat 1 to win, but the game was a draw")
+    assert (going_on.ok, going_on.message) == (False, "expected seat 1 to win, but the game is not over")
+
+
+def test_expect_winner_none_points_to_expect_draw(tmp_path):
+    (r,) = _one_choice(tmp_path, "  choose 2\n  expect winner none\n")
+    assert not r.ok and "None" not in r.message and "`expect draw`" in r.message
+
+
+def test_expect_draw_prints_back_as_written():
+    from vbr.grammar.parser import parse
+    from vbr.grammar.printer import program
+    text = 'tests for "one.vbr"\n\nscenario "s" {\n  choose 2\n  expect draw\n}\n'
+    assert program(parse(text)) == text

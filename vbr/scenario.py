@@ -276,9 +276,24 @@ class _Runner:
                 raise _Failed(step.span, f"expected phase `{step.name}`, the game is in `{st.phase}`")
         elif k == "winner":
             want = c(st, self.L)
-            got = st.result.winner if st.result else "nobody yet (the game goes on)"
+            if type(want) is not int:
+                raise _Failed(step.span, f"`expect winner` names a seat, not {text(want, self.prog)}"
+                                         + (" (for a draw, write `expect draw`)" if want is None else ""))
             if st.result is None or st.result.winner != want:
-                raise _Failed(step.span, f"expected seat {want} to win, got {got}")
+                raise _Failed(step.span, f"expected seat {want} to win, but {self._how_it_stands()}")
+        elif k == "draw":
+            if st.result is None or st.result.winner is not None or st.result.by_team:
+                raise _Failed(step.span, f"expected a draw, but {self._how_it_stands()}")
+
+    def _how_it_stands(self) -> str:
+        """The game's state as the end of a sentence: `the game is not over`, `the game was a
+        draw`, `seat 1 won`, `team 0 won`."""
+        r = self.st.result
+        if r is None:
+            return "the game is not over"
+        if r.by_team:
+            return f"team {r.team} won"
+        return "the game was a draw" if r.winner is None else f"seat {r.winner} won"
 
 
     def _sides(self, e: A.Expr, parts) -> str:

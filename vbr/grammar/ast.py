@@ -435,7 +435,7 @@ class GameFile(Node):
 
 # -------------------------------------------------------------------------------- scenarios
 class ScenarioStep(Node):
-    kind: str  # option seed given start force choose expect legal illegal phase winner
+    kind: str  # option seed given start force choose expect legal illegal phase winner draw
     name: Optional[str] = None
     exprs: list[Expr] = []
     block: Optional[Block] = None

@@ -308,6 +308,8 @@ def _step(s: A.ScenarioStep) -> str:
             return f"expect {s.kind} {e[0]}"
         case "phase":
             return f"expect phase {s.name}"
+        case "draw":
+            return "expect draw"
     raise TypeError(s.kind)
 
 

@@ -490,6 +490,9 @@ class ToAst(Transformer):
     def sc_expect_winner(self, meta, ch):
         return self._step("winner", meta, ch, exprs=[ch[0]])
 
+    def sc_expect_draw(self, meta, ch):
+        return self._step("draw", meta, ch)
+
 
 def _str(tok) -> str:
     return str(tok)[1:-1]
