@@ -169,3 +169,31 @@ def test_a_grammar_word_that_is_not_reserved_works_as_a_member_and_a_value(tmp_p
                                   f'  let x = [other, {word}]\n  if e == {word} and {word} in x {{ end winner 0 }}\n'
                                   '  end draw\n}\n')
     assert load(p).title == "w"
+
+
+# ------------------------------------------------------------------ limits
+
+
+def _with_limit(tmp_path, lines: str):
+    return write(tmp_path, "l.vbr", f'game "l"\noption rounds = 50\nconst per_round = 4\nvar n: int = 3\n{lines}\n'
+                                     'start p\nphase p {\n  end draw\n}\n')
+
+
+def test_a_limit_may_be_an_option_or_arithmetic_on_options_and_consts(tmp_path):
+    p = _with_limit(tmp_path, "limit choices rounds * per_round + 1\nlimit steps 1000")
+    assert (load(p).program.choice_limit, load(p).program.step_limit) == (201, 1000)
+    assert load(p, {"rounds": "10"}).program.choice_limit == 41
+
+
+@pytest.mark.parametrize("value, message", [
+    ("n", "takes a whole number known before play"),
+    ("rounds / 0", "takes a whole number known before play"),
+    ("per_round - 4", "a limit must be at least 1; this is 0"),
+    ("rounds * 1000000000", "may be at most 10,000,000"),
+])
+def test_a_limit_that_is_not_a_positive_constant_is_an_error_at_its_value(tmp_path, value, message):
+    p = _with_limit(tmp_path, f"limit choices {value}")
+    with pytest.raises(VbrCheckError) as info:
+        load(p)
+    (d,) = info.value.diagnostics
+    assert message in d.message and (d.span.line, d.span.col) == (5, 15)

@@ -371,18 +371,60 @@ def _second_pass(m: Model, decls: list[A.Decl]) -> None:
                 m.start = d
             case A.Points():
                 m.points = d
-            case A.Limit():
-                key = d.name.split(" ", 1)[1]
-                if key not in DEFAULT_LIMITS:
-                    m.diags.error(d.span, f"unknown limit `{key}` (limits: {', '.join(DEFAULT_LIMITS)})")
-                elif d.value < 1:
-                    m.diags.error(d.span, "a limit must be at least 1")
-                elif d.value > LIM.MAX_USER_LIMITS[key]:
-                    m.diags.error(d.span, f"`limit {key}` may be at most {LIM.MAX_USER_LIMITS[key]:,}, "
-                                          f"the most a rule file may ask for")
-                else:
-                    m.limits[key] = d.value
+    for d in decls:  # after every const is known
+        if isinstance(d, A.Limit):
+            _limit(m, d)
     _check_references(m)
+
+
+def _limit(m: Model, d: A.Limit) -> None:
+    key = d.name.split(" ", 1)[1]
+    if key not in DEFAULT_LIMITS:
+        m.diags.error(d.span, f"unknown limit `{key}` (limits: {', '.join(DEFAULT_LIMITS)})")
+        return
+    value = constant_int(m, d.value)
+    if value is None:
+        m.diags.error(d.value.span, f"`limit {key}` takes a whole number known before play: a number, an int "
+                                    "option, a const, or `+ - * / %` on them")
+    elif value < 1:
+        m.diags.error(d.value.span, f"a limit must be at least 1; this is {value}")
+    elif value > LIM.MAX_USER_LIMITS[key]:
+        m.diags.error(d.value.span, f"`limit {key}` may be at most {LIM.MAX_USER_LIMITS[key]:,}, "
+                                    f"the most a rule file may ask for")
+    else:
+        m.limits[key] = value
+
+
+_ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+               "/": lambda a, b: a // b if b else None, "%": lambda a, b: a % b if b else None}
+
+
+def constant_int(m: Model, e: A.Expr, known: dict[str, int | None] | None = None) -> int | None:
+    """The int an expression has before play, from the text and the chosen options alone: a
+    number, an int option, a const defined so, and `-`, `+ - * / %` on them (dividing as the
+    game does: rounding down). None when it is anything else, divides by zero, or goes past
+    the largest int a rule file may hold. `known`: each const's value once worked out (None
+    while it is, so a const defined through itself is no number), so that each is evaluated once."""
+    known = {} if known is None else known
+    match e:
+        case A.IntLit(value=v):
+            value = v
+        case A.Name(id=i) if type(m.options.get(i)) is int:
+            value = m.options[i]
+        case A.Name(id=i) if i in m.consts:
+            if i not in known:
+                known[i] = None
+                known[i] = constant_int(m, m.consts[i].value, known)
+            value = known[i]
+        case A.Unary(op="-", operand=o):
+            v = constant_int(m, o, known)
+            value = None if v is None else -v
+        case A.Binary(op=op, left=l, right=r) if op in _ARITHMETIC:
+            a, b = constant_int(m, l, known), constant_int(m, r, known)
+            value = None if a is None or b is None else _ARITHMETIC[op](a, b)
+        case _:
+            value = None
+    return value if value is not None and abs(value) <= LIM.MAX_INT else None
 
 
 def _check_references(m: Model) -> None:

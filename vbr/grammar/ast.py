@@ -410,7 +410,7 @@ class Points(Decl):
 
 
 class Limit(Decl):
-    value: int
+    value: Expr  # known before play: see checker.constant_int
 
 
 class Require(Decl):

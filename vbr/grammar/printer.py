@@ -274,7 +274,7 @@ def _decl(x: A.Decl, d: int) -> str:
         case A.Require(cond=c, message=m):
             return f"require {expr(c)} as {_q(m)}"
         case A.Limit(name=n, value=v):
-            return f"limit {n.split(' ', 1)[1]} {v}"
+            return f"limit {n.split(' ', 1)[1]} {expr(v)}"
     raise TypeError(f"cannot print {type(x).__name__}")
 
 

@@ -238,7 +238,7 @@ class ToAst(Transformer):
         return A.Require(span=self._span(meta, ch), name="", cond=ch[0], message=_str(ch[1]))
 
     def limits(self, meta, ch):
-        return A.Limit(span=self._span(meta, ch), name="limit " + str(ch[0]), value=self._int(ch[1]))
+        return A.Limit(span=self._span(meta, ch), name="limit " + str(ch[0]), value=ch[1])
 
     # -------------------------------------------------------------- statements
     def block(self, meta, ch):
