@@ -197,3 +197,33 @@ def test_a_limit_that_is_not_a_positive_constant_is_an_error_at_its_value(tmp_pa
         load(p)
     (d,) = info.value.diagnostics
     assert message in d.message and (d.span.line, d.span.col) == (5, 15)
+
+
+# ------------------------------------------------------------------ ints stored into seats
+
+SEAT_BASE = ('game "base"\nseats 2\nvar server: seat = 0\nvar score: int per seat = 0\nstart p\n'
+             'setup {\n  server = 1\n}\nphase p {\n  score[server] += 1\n  end winner server\n}\n')
+
+
+def test_an_int_option_that_is_no_seat_is_refused_at_the_variants_assignment(tmp_path):
+    write(tmp_path, "base.vbr", SEAT_BASE)
+    v = write(tmp_path, "v.vbr", 'game "v"\nextends "base.vbr"\noption first_server = 2\n'
+                                  'override setup {\n  server = first_server\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        load(v)
+    (d,) = info.value.diagnostics
+    assert d.span.file.endswith("v.vbr") and (d.span.line, d.span.col) == (5, 3)
+    assert d.message == "cannot assign int to seat: `first_server` is 2, and the seats are 0..1"
+    assert load(v, {"first_server": "1"}).new_state(0).outcome().winner == 1
+
+
+@pytest.mark.parametrize("value", ["-1", "2", "1 + 1"])
+def test_a_number_known_before_play_that_is_no_seat_is_refused(tmp_path, value):
+    p = write(tmp_path, "s.vbr", SEAT_BASE.replace("server = 1", f"server = {value}"))
+    with pytest.raises(VbrCheckError, match="cannot assign int to seat"):
+        load(p)
+
+
+def test_an_int_computed_in_play_may_be_stored_into_a_seat(tmp_path):
+    p = write(tmp_path, "s.vbr", SEAT_BASE.replace("server = 1", "let n = count(seats) - 1\n  server = n"))
+    assert load(p).new_state(0).outcome().winner == 1

@@ -208,10 +208,26 @@ class StmtCompiler:
             self.low.expr_template(value, lambda low: P.arith(low, "+", low.expr(read), P.binary("*", ast.Constant(sign), low.expr(inner))))
         elif not T.compatible(vt, tt):
             self.diags.error(s.span, f"cannot assign {T.show(vt)} to {T.show(tt)}")
+        elif tt == "seat" and vt == "int":
+            self._int_as_seat(s)
         def assign(st, L):
             store(st, L, value(st, L))
         self.low.stmt_template(assign, lambda low, in_loop: _store_template(low, store, value))
         b.action(assign, s.span)
+
+    def _int_as_seat(self, s: A.Assign) -> None:
+        """An int stored into a seat: one known before play (a number, an option, a const, or
+        arithmetic on them, under the options chosen: checker.constant_int) must be among the
+        seats, and is refused here, at the assignment, when it is not. An int computed in play
+        (a var, a parameter) cannot be judged before play and is taken as it is."""
+        from vbr.checker import constant_int
+        from vbr.grammar import printer
+        value = constant_int(self.m, s.value)
+        seats = self.m.seats
+        if value is not None and not 0 <= value < seats:
+            shown = printer.expr(s.value)
+            what = f"`{shown}` is {value}" if shown != str(value) else str(value)
+            self.diags.error(s.span, f"cannot assign int to seat: {what}, and the seats are 0..{seats - 1}")
 
     def target(self, t: A.Expr, scope: Scope):
         """A store function `(st, L, value)` for an assignable expression, and its type."""
