@@ -227,3 +227,36 @@ def test_a_number_known_before_play_that_is_no_seat_is_refused(tmp_path, value):
 def test_an_int_computed_in_play_may_be_stored_into_a_seat(tmp_path):
     p = write(tmp_path, "s.vbr", SEAT_BASE.replace("server = 1", "let n = count(seats) - 1\n  server = n"))
     assert load(p).new_state(0).outcome().winner == 1
+
+
+# ------------------------------------------------------------------ choices from zones nothing fills
+
+CARDS_BASE = ('game "cards"\nseats 2\nkind Card { v: int }\nzone hand per seat public\nzone pile public\n'
+              'start play\nsetup {\n  for s in seats {\n    create Card(v: 1) in hand[s] times 2\n  }\n}\n'
+              'phase play {\n  choose c from hand[0] by 0\n  move c to pile\n  end winner 0\n}\n')
+
+
+def _findings(path):
+    from vbr.visualizer.findings import findings
+    return [d for d in findings(load(path).program.model) if "nothing ever" in d.message]
+
+
+def test_an_override_of_setup_that_creates_nothing_warns_at_the_choice_it_empties(tmp_path):
+    base = write(tmp_path, "base.vbr", CARDS_BASE)
+    assert _findings(base) == []
+    v = write(tmp_path, "v.vbr", 'game "v"\nextends "base.vbr"\noverride setup {\n  say "no cards"\n}\n')
+    (w,) = _findings(v)
+    assert w.severity == "warning" and w.span.file.endswith("base.vbr") and (w.span.line, w.span.col) == (13, 3)
+    assert w.message.startswith("`choose c` chooses from `hand`, which nothing ever creates things in")
+
+
+def test_a_zone_filled_through_a_zone_parameter_counts_as_filled(tmp_path):
+    p = write(tmp_path, "p.vbr", CARDS_BASE.replace('create Card(v: 1) in hand[s] times 2', 'deal(hand[s])')
+              + 'proc deal(into: zone) {\n  create Card(v: 1) in into times 2\n}\n')
+    assert _findings(p) == []
+
+
+def test_an_optional_choice_from_an_empty_zone_is_not_warned_of(tmp_path):
+    p = write(tmp_path, "p.vbr", CARDS_BASE.replace("create Card(v: 1) in hand[s] times 2", "say \"none\"")
+              .replace("by 0\n", "by 0 optional\n  if c == none {\n    end draw\n  }\n"))
+    assert _findings(p) == []

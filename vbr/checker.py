@@ -121,6 +121,7 @@ def build_model(rules: RuleSet, options: dict[str, object] | None = None) -> Mod
             shown = ", ".join(f"{k}={v}" for k, v in m.options.items())
             m.diags.error(d.span, f"{d.message} (options: {shown})")
     _second_pass(m, decls)
+    _warn_choices_from_zones_never_filled(m, decls)
     sizes = _check_sizes(m, decls)
     if sizes:  # past a limit, compiling could recurse too deep or work without end: stop here
         m.diags.items += sizes
@@ -473,6 +474,64 @@ def _check_court(m: Model, c: A.Court) -> None:
             if n in seen:
                 m.diags.error(it.span, f"field {n} is numbered twice")
             seen[n] = it
+
+
+# --------------------------------------------------------------------- zones nothing fills
+
+
+def _warn_choices_from_zones_never_filled(m: Model, decls: list[A.Decl]) -> None:
+    """Warn at each `choose` (with no `optional` and no `else`) from a zone that nothing in the
+    program ever creates things in or moves things to: it will have nothing to offer (an
+    `override setup` that leaves out the `create`s, say). A destination the text does not name
+    (a zone parameter, a fn's result) may be any zone that is handed around (in a call, a
+    `let`, a fn): those zones count as filled."""
+    named: set[str] = set()
+    loose = False
+    for d in decls:
+        for node in A.walk(d):
+            if isinstance(node, (A.Create, A.Move)):
+                zone = _zone_named(m, node.dest)
+                if zone is None:
+                    loose = True
+                else:
+                    named.add(zone)
+    if loose:
+        named |= _zones_handed_around(m, decls)
+    for d in decls:
+        for node in A.walk(d):
+            if isinstance(node, A.Choose) and not node.optional and node.orelse is None:
+                zone = _zone_named(m, node.source)
+                if zone is not None and zone not in named:
+                    m.diags.warning(node.span, f"`choose {node.var}` chooses from `{zone}`, which nothing ever "
+                                               "creates things in or moves things to: it will have nothing "
+                                               "to choose from")
+
+
+def _zone_named(m: Model, e: A.Expr) -> str | None:
+    """The zone `e` names in the text: `hand` or `hand[s]`; None for anything else."""
+    if isinstance(e, A.Index):
+        e = e.obj
+    return e.id if isinstance(e, A.Name) and e.id in m.zones else None
+
+
+def _zones_handed_around(m: Model, decls: list[A.Decl]) -> set[str]:
+    """The zones named in a call's arguments, a `let`, a fn's body or a destination the text does
+    not name directly: where a zone may travel to a `move` or `create` elsewhere."""
+    out: set[str] = set()
+    for d in decls:
+        for node in A.walk(d):
+            if isinstance(node, A.Call):
+                parts = node.args
+            elif isinstance(node, A.Let):
+                parts = [node.value]
+            elif isinstance(node, A.Fn):
+                parts = [node.body]
+            elif isinstance(node, (A.Create, A.Move)):
+                parts = [node.dest]
+            else:
+                continue
+            out |= {n.id for part in parts for n in A.walk(part) if isinstance(n, A.Name) and n.id in m.zones}
+    return out
 
 
 # ------------------------------------------------------------------------------------ limits

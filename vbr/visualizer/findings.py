@@ -26,9 +26,11 @@ class _Phase:
 
 
 def findings(model: Model) -> list[Diagnostic]:
-    """Every flaw of the model's turn flow, as warnings at the phases concerned, in file order."""
+    """Every flaw of the model's turn flow, as warnings at the phases concerned, and the warnings
+    the checker found, in file order."""
     phases, first = _walk(model)
-    found = _unreachable(phases, first, model) + _dead_ends(phases) + _open_ends(phases) + _automatic_cycles(phases)
+    found = (_unreachable(phases, first, model) + _dead_ends(phases) + _open_ends(phases) + _automatic_cycles(phases)
+             + model.diags.warnings)  # the checker's own (a choice from a zone nothing fills)
     return sorted(found, key=lambda d: (d.span.file, d.span.line, d.span.col))
 
 
