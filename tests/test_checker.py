@@ -260,3 +260,35 @@ def test_an_optional_choice_from_an_empty_zone_is_not_warned_of(tmp_path):
     p = write(tmp_path, "p.vbr", CARDS_BASE.replace("create Card(v: 1) in hand[s] times 2", "say \"none\"")
               .replace("by 0\n", "by 0 optional\n  if c == none {\n    end draw\n  }\n"))
     assert _findings(p) == []
+
+
+# ------------------------------------------------------------------ returns
+
+
+def _returns(tmp_path, line: str):
+    return write(tmp_path, "r.vbr", f'game "r"\nvar chips: int per seat = 0\n{line}\nstart p\nphase p {{\n  end draw\n}}\n')
+
+
+def test_returns_is_compiled_as_a_number_of_each_seat(tmp_path):
+    assert load(_returns(tmp_path, "returns(s) = chips[s] * 2 range -4..4")).program.model.returns.hi == 4
+
+
+@pytest.mark.parametrize("line, message", [
+    ("returns(s) = chips[s] > 0 range -1..1", "`returns` gives each seat a number, not bool"),
+    ("returns(s) = score[s] range -1..1", "unknown name `score`"),
+    ("returns(s) = chips[s] range 1..-1", "a range's low end must not exceed its high end"),
+    ("returns(s) = 1 range 0..1\nreturns(t) = 0 range 0..1", "`returns` is declared twice"),
+    ("returns(all) = 1 range 0..1", "`all` is a reserved word"),
+])
+def test_a_bad_returns_is_a_located_error(tmp_path, line, message):
+    with pytest.raises(VbrCheckError, match=message):
+        load(_returns(tmp_path, line))
+
+
+def test_returns_that_do_not_add_up_to_the_declared_total_are_a_located_error(tmp_path):
+    from vbr.errors import VbrRuntimeError
+    from vbr.rl.common import seat_returns
+    state = load(_returns(tmp_path, "returns(s) = s range 0..1 total 0")).new_state(0)
+    with pytest.raises(VbrRuntimeError, match=r"gives the seats \[0, 1\], which add up to 1, not 0") as info:
+        seat_returns(state)
+    assert info.value.span.line == 3

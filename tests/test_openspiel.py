@@ -14,6 +14,7 @@ from open_spiel.python.algorithms import evaluate_bots, mcts
 
 import vbr
 import vbr.rl
+from conftest import ROOT
 from vbr.errors import IllegalActionError, UsageError
 from vbr.interpreter.values import text
 
@@ -550,3 +551,39 @@ def test_the_cfr_example_of_docs_rl_runs_and_prints_a_small_exploitability(tmp_p
     monkeypatch.chdir(tmp_path)
     exec(compile(block, "docs/rl.md: the CFR example", "exec"), {})
     assert 0 <= float(capsys.readouterr().out.split()[-1]) < 0.02
+
+
+STAKES = ROOT / "tests" / "fixtures" / "valid" / "stakes.vbr"
+
+
+def test_declared_returns_set_the_utility_bounds_and_are_each_seats_stake():
+    """tests/fixtures/valid/stakes.vbr: a raised stake (2) or not (1) goes from the loser to the winner."""
+    game = pyspiel.load_game(vbr.rl.register_openspiel(STAKES, name="vbr_test_stakes"))
+    assert (game.min_utility(), game.max_utility()) == (-2.0, 2.0)
+    assert game.get_type().utility == T.Utility.ZERO_SUM and game.utility_sum() == 0.0  # `total 0`
+    for raise_, winner, returns in [(0, 1, [-2.0, 2.0]), (1, 0, [1.0, -1.0])]:  # option 0 is `true`
+        state = game.new_initial_state()
+        state.apply_action(raise_)
+        state.apply_action(winner)
+        assert state.is_terminal() and state.returns() == returns
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+
+
+def test_returns_without_a_total_are_general_sum(tmp_path):
+    path = tmp_path / "stakes.vbr"
+    path.write_text(STAKES.read_text().replace(" total 0", ""))
+    game = pyspiel.load_game(vbr.rl.register_openspiel(path, name="vbr_test_stakes_general"))
+    assert game.get_type().utility == T.Utility.GENERAL_SUM
+
+
+def test_a_return_outside_its_range_is_a_located_error(tmp_path):
+    from vbr.errors import VbrRuntimeError
+    path = tmp_path / "stakes.vbr"
+    path.write_text(STAKES.read_text().replace("stake = 2", "stake = 3"))
+    game = pyspiel.load_game(vbr.rl.register_openspiel(path, name="vbr_test_stakes_over"))
+    state = game.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(0)
+    with pytest.raises(VbrRuntimeError, match=r"`returns` gives seat 0 3, outside its range -2..2") as info:
+        state.returns()
+    assert (info.value.span.line, info.value.span.col) == (7, 14)

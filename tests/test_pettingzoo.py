@@ -75,7 +75,7 @@ def test_rewards_at_the_end_are_each_seats_side_result(name, options):
         _, total = _play(env, seed=seed, pick_seed=seed)
         outcome = env.vbr_state.outcome()
         prog = env.game.program
-        expected = seat_returns(prog, outcome)
+        expected = seat_returns(env.vbr_state)
         assert [total[f"seat_{s}"] for s in range(prog.seats)] == expected
         winners = [s for s in range(prog.seats) if expected[s] == 1]
         # a side wins whole: in a game of teams, both seats of the winning team get +1
@@ -159,3 +159,15 @@ def test_pettingzoo_api_test_passes_with_the_options_observed(name, options):
     n = int(obs["action_mask"].sum())
     assert obs["options"].shape[0] == env.max_actions
     assert obs["options"][:n].any(axis=1).all() and not obs["options"][n:].any()
+
+
+def test_rewards_follow_the_declared_returns():
+    """tests/fixtures/valid/stakes.vbr: seat 0 raises the stake to 2 (action 0, `true`), seat 1
+    names itself the winner (action 1): seat 1 takes 2 chips from seat 0."""
+    from conftest import ROOT
+    env = vbr.rl.pettingzoo_env(ROOT / "tests" / "fixtures" / "valid" / "stakes.vbr")
+    env.reset(seed=0)
+    env.step(0)
+    env.step(1)
+    assert env.rewards == {"seat_0": -2.0, "seat_1": 2.0}
+    assert all(env.terminations.values())

@@ -70,6 +70,7 @@ class Model:
     setup: A.Setup | None = None
     start: A.StartAt | None = None
     points: A.Points | None = None
+    returns: A.Returns | None = None
     limits: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_LIMITS))
 
     @property
@@ -144,7 +145,7 @@ def _flatten(decls, stages, m: Model):
 def _first_pass(m: Model, decls: list[A.Decl]) -> None:
     """Names that types and other declarations refer to: seats, enums, kinds, options."""
     seen: dict[str, A.Decl] = {}
-    singletons = (A.Seats, A.Court, A.Setup, A.StartAt, A.Points)
+    singletons = (A.Seats, A.Court, A.Setup, A.StartAt, A.Points, A.Returns)
     for d in decls:
         if isinstance(d, (A.Handler, A.Require)):
             continue
@@ -162,7 +163,7 @@ def _first_pass(m: Model, decls: list[A.Decl]) -> None:
         elif isinstance(d, A.Fn) and key in builtin_names():
             m.diags.error(d.span, f"`{key}` is a built-in function; choose another name")
     for d in decls:
-        for param in getattr(d, "params", None) or []:
+        for param in getattr(d, "params", None) or ([d.param] if isinstance(d, A.Returns) else []):
             if param.name in RESERVED_WORDS:
                 _refuse_reserved(m, param.name, param.span, "a parameter")
         match d:
@@ -372,6 +373,10 @@ def _second_pass(m: Model, decls: list[A.Decl]) -> None:
                 m.start = d
             case A.Points():
                 m.points = d
+            case A.Returns():
+                m.returns = d
+                if d.lo > d.hi:
+                    m.diags.error(d.span, "a range's low end must not exceed its high end")
     for d in decls:  # after every const is known
         if isinstance(d, A.Limit):
             _limit(m, d)

@@ -22,7 +22,7 @@ GRAMMAR = Path(__file__).resolve().parent / "grammar" / "vbr.lark"
 DECLARATION_WORDS = frozenset({
     "game", "extends", "override", "seats", "teams", "option", "enum", "kind", "zone", "court", "direction",
     "die", "var", "const", "fn", "proc", "event", "on", "phase", "stage", "setup", "start", "points", "limit",
-    "require", "tests", "scenario",
+    "require", "returns", "tests", "scenario",
 })
 CONSTANT_WORDS = frozenset({"true", "false", "none"})
 OPERATOR_WORDS = frozenset({"and", "or", "not", "in"})

@@ -413,6 +413,17 @@ class Limit(Decl):
     value: Expr  # known before play: see checker.constant_int
 
 
+class Returns(Decl):
+    """What each seat gets at the end of a game, for the RL adapters: `value` with `param` a
+    seat, between `lo` and `hi`, all seats' together `total` if given."""
+
+    param: Param
+    value: Expr
+    lo: int
+    hi: int
+    total: Optional[int] = None  # what the seats' returns always add up to, when the file says
+
+
 class Require(Decl):
     """A condition over options that must hold before play; `message` says why when it does not."""
 

@@ -271,6 +271,8 @@ def _decl(x: A.Decl, d: int) -> str:
             return f"start {p}"
         case A.Points(var=v):
             return f"points {v}"
+        case A.Returns(param=p, value=v, lo=lo, hi=hi, total=t):
+            return f"returns({p.name}) = {expr(v)} range {lo}..{hi}" + (f" total {t}" if t is not None else "")
         case A.Require(cond=c, message=m):
             return f"require {expr(c)} as {_q(m)}"
         case A.Limit(name=n, value=v):

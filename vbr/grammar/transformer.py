@@ -237,6 +237,12 @@ class ToAst(Transformer):
     def require(self, meta, ch):
         return A.Require(span=self._span(meta, ch), name="", cond=ch[0], message=_str(ch[1]))
 
+    def returns(self, meta, ch):
+        seat = A.TypeRef(span=self.tok_span(ch[0]), name="seat")
+        return A.Returns(span=self._span(meta, ch), name="@returns",
+                         param=A.Param(span=self.tok_span(ch[0]), name=str(ch[0]), type=seat),
+                         value=ch[1], lo=ch[2], hi=ch[3], total=ch[4] if len(ch) > 4 else None)
+
     def limits(self, meta, ch):
         return A.Limit(span=self._span(meta, ch), name="limit " + str(ch[0]), value=ch[1])
 

@@ -5,6 +5,7 @@ import gc
 
 from vbr.checker import Model, build_model, literal_type
 from vbr.errors import OptionError, VbrCheckError
+from vbr.grammar import ast as A
 from vbr.interpreter.court import court_of
 from vbr.interpreter.expressions import ExprCompiler
 from vbr.interpreter.lowering import Lowering, lower_ops
@@ -77,6 +78,8 @@ def _compile(m: Model, lowering: Lowering) -> Program:
     for name, d in m.fns.items():
         if name not in p.fn_code:
             x.compile_fn(d)
+    if m.returns is not None:
+        _returns(m, x)
     if m.setup is not None:
         p.setup = s.code("setup", "setup", m.setup.span, m.setup.body, tail=_setup_done)
     p.start = m.start.phase if m.start else ""
@@ -87,6 +90,15 @@ def _compile(m: Model, lowering: Lowering) -> Program:
     for name, v in m.vars.items():
         p.var_names += [f"{name}[{i}]" if v.per else name for i in range(v.count)]
     return p
+
+
+def _returns(m: Model, x: ExprCompiler) -> None:
+    """`returns(s) = EXPR range LO..HI`: compiled as a fn of one seat, `fn_code["@returns"]`
+    (a name no rule file can call), which must give a number."""
+    d = m.returns
+    _, _, _, rt = x.compile_fn(A.Fn(span=d.span, name="@returns", params=[d.param], body=d.value))
+    if not T.is_numeric(rt):
+        m.diags.error(d.value.span, f"`returns` gives each seat a number, not {T.show(rt)}")
 
 
 def _codes(p: Program) -> list:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 import vbr
-from vbr.errors import UsageError
+from vbr.errors import Diagnostic, UsageError, VbrRuntimeError
 from vbr.grammar import ast as A
+from vbr.interpreter.scope import Fault
 
 
 def load(rule_file, options: dict | None):
@@ -57,13 +58,18 @@ def check_options(state, limit: int) -> None:
                          "or more")
 
 
-def seat_returns(prog, outcome) -> list[float]:
-    """+1 to every seat of the winning side, -1 to the others, 0 to all in a draw. In a game of
-    teams, each seat gets its team's result; a win by a team with no seats (a solo game's
-    opponent) is a loss for every seat."""
+def seat_returns(state) -> list[float]:
+    """Each seat's return: 0 to all until the game is over; then what the rule file's
+    `returns(s) = EXPR range LO..HI` gives each seat (a value outside LO..HI is a located
+    error), and without one, +1 to every seat of the winning side, -1 to the others and 0 to
+    all in a draw. In a game of teams, each seat gets its team's result; a win by a team with
+    no seats (a solo game's opponent) is a loss for every seat."""
+    prog, outcome = state.prog, state.result
     n = prog.seats
     if outcome is None:
         return [0.0] * n
+    if prog.model.returns is not None:
+        return _declared_returns(state)
     if outcome.by_team:
         team = outcome.team
     elif outcome.winner is None:
@@ -73,10 +79,47 @@ def seat_returns(prog, outcome) -> list[float]:
     return [1.0 if prog.team_of[s] == team else -1.0 for s in range(n)]
 
 
-def zero_sum(prog) -> bool:
-    """Two sides of equal size: +1 to one and -1 to the other always sum to zero."""
+def _declared_returns(state) -> list[float]:
+    prog = state.prog
+    d = prog.model.returns
+    values = [_declared_return(state, s) for s in range(prog.seats)]
+    if d.total is not None and sum(values) != d.total:
+        raise VbrRuntimeError([Diagnostic(d.span, f"`returns` gives the seats {values}, which add up to "
+                                                  f"{sum(values)}, not {d.total}")], prog.model.rules.sources)
+    return [float(v) for v in values]
+
+
+def _declared_return(state, seat: int) -> int:
+    prog = state.prog
+    d = prog.model.returns
+    body, nlocals, _, _ = prog.fn_code["@returns"]
+    locals_ = [None] * nlocals
+    locals_[0] = seat
+    try:
+        value = body(state, locals_)
+    except Fault as exc:
+        raise VbrRuntimeError([Diagnostic(d.value.span, f"`returns` for seat {seat}: {exc}")], prog.model.rules.sources)
+    if type(value) is not int or not d.lo <= value <= d.hi:
+        raise VbrRuntimeError([Diagnostic(d.value.span, f"`returns` gives seat {seat} {value}, outside its range "
+                                                        f"{d.lo}..{d.hi}")], prog.model.rules.sources)
+    return value
+
+
+def utility_bounds(prog) -> tuple[float, float]:
+    """The least and the most a seat's return can be: the declared `returns` range, else -1..1."""
+    d = prog.model.returns
+    return (float(d.lo), float(d.hi)) if d is not None else (-1.0, 1.0)
+
+
+def utility_sum(prog) -> float | None:
+    """What the seats' returns always add up to, or None when that varies: the declared
+    `returns ... total N`; without `returns`, 0 for two sides of equal size (each seat +1 or -1
+    by its side)."""
+    d = prog.model.returns
+    if d is not None:
+        return float(d.total) if d.total is not None else None
     teams = prog.teams
-    return len(teams) == 2 and len(teams[0]) == len(teams[1]) > 0
+    return 0.0 if len(teams) == 2 and len(teams[0]) == len(teams[1]) > 0 else None
 
 
 def chance_constructs(prog):

@@ -4,8 +4,10 @@ The game's type comes from the rule file: sequential turns (one seat chooses at 
 `EXPLICIT_STOCHASTIC` when the file rolls, picks at random or shuffles anywhere, else
 `DETERMINISTIC`: every draw is a chance node whose outcomes OpenSpiel chooses (chance_nodes.py;
 docs/rl.md, "Chance"); `IMPERFECT_INFORMATION` when some seat may not look into some zone;
-`ZERO_SUM` for two sides of equal size, else `GENERAL_SUM`; terminal rewards (+1, -1, 0, as
-common.seat_returns).
+`ZERO_SUM` for two sides of equal size with win/loss returns or `returns ... total 0`,
+`CONSTANT_SUM` for another declared total, else `GENERAL_SUM`; terminal
+rewards (the file's `returns`, else +1, -1, 0: common.seat_returns), bounded by
+`min_utility`/`max_utility` (the `returns` range, else -1..1).
 
 Observations are the seat's present view (observation.py); information states (perfect recall,
 a string only) are the seat's action-observation history (information_state.py), kept per state
@@ -47,7 +49,8 @@ class _Spec:
         self.max_actions = common.resolve_max_actions(game, first, max_actions)
         self.initial: Position | None = None  # the start, copied for every new game
         T = pyspiel.GameType
-        self.zero_sum = common.zero_sum(prog)
+        self.utility_sum = common.utility_sum(prog)
+        lowest, highest = common.utility_bounds(prog)
         self.stochastic = common.has_chance(prog)
         self.max_chance = common.resolve_max_chance_outcomes(game, first, max_chance_outcomes) if self.stochastic else 0
         self.imperfect = common.has_hidden_zones(prog)
@@ -57,7 +60,7 @@ class _Spec:
             dynamics=T.Dynamics.SEQUENTIAL,
             chance_mode=T.ChanceMode.EXPLICIT_STOCHASTIC if self.stochastic else T.ChanceMode.DETERMINISTIC,
             information=T.Information.IMPERFECT_INFORMATION if self.imperfect else T.Information.PERFECT_INFORMATION,
-            utility=T.Utility.ZERO_SUM if self.zero_sum else T.Utility.GENERAL_SUM,
+            utility=_utility(self.utility_sum),
             reward_model=T.RewardModel.TERMINAL,
             max_num_players=prog.seats,
             min_num_players=prog.seats,
@@ -71,9 +74,9 @@ class _Spec:
             num_distinct_actions=self.max_actions,
             max_chance_outcomes=self.max_chance,
             num_players=prog.seats,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0 if self.zero_sum else None,
+            min_utility=lowest,
+            max_utility=highest,
+            utility_sum=self.utility_sum,
             max_game_length=prog.choice_limit,
         )
 
@@ -86,6 +89,14 @@ class _Spec:
     def check(self, pos: Position) -> None:
         if pos.need is None:
             common.check_options(pos.state, self.max_actions)
+
+
+def _utility(total: float | None):
+    """OpenSpiel's kind of utility for returns that always add up to `total` (None: they vary)."""
+    kinds = pyspiel.GameType.Utility
+    if total is None:
+        return kinds.GENERAL_SUM
+    return kinds.ZERO_SUM if total == 0 else kinds.CONSTANT_SUM
 
 
 class VbrGame(pyspiel.Game):
@@ -208,7 +219,7 @@ class VbrState(pyspiel.State):
 
     def returns(self):
         st = self.held.pos.state
-        return common.seat_returns(st.prog, st.result)
+        return common.seat_returns(st)
 
     def vbr_state(self):
         """The interpreter's state (everything in it, hidden cards included); at a chance node,

@@ -4,7 +4,8 @@ Agent `seat_i` plays seat i. Its observation is `{"observation": its tensor (obs
 "action_mask": 1 for each legal option}`, and with `observe_options=True` also `"options"`: a row
 of features per action index saying what that option is (observation.option_features). Action
 `a` picks the a-th legal option of the pending choice (`State.apply_index`). Rewards come at the
-end only: +1 to the winning side, -1 to the others, 0 in a draw (common.seat_returns). Same seed,
+end only: what the rule file's `returns` gives each seat, else +1 to the winning side, -1 to the
+others, 0 in a draw (common.seat_returns). Same seed,
 same game: `reset(seed=s)` plays the game that `vbr run --seed s` plays, and each later `reset()`
 the next game of that seed's series.
 """
@@ -117,7 +118,7 @@ class VbrAECEnv(AECEnv):
         to choose, among no more options than the action space holds."""
         st = self.vbr_state
         if st.is_terminal():
-            for a, r in zip(self.possible_agents, common.seat_returns(self.game.program, st.outcome())):
+            for a, r in zip(self.possible_agents, common.seat_returns(st)):
                 if a in self.rewards:
                     self.rewards[a] = r
                     self.terminations[a] = True
