@@ -87,13 +87,13 @@ def test_a_deterministic_perfect_information_file_is_declared_so_and_has_no_chan
     assert kind.chance_mode == T.ChanceMode.DETERMINISTIC  # no roll, pick or shuffle
     assert kind.information == T.Information.PERFECT_INFORMATION  # no zone at all
     assert kind.utility == T.Utility.ZERO_SUM
-    assert game.num_distinct_actions() == 3  # 2 seats, 2 teams, 2 booleans: at most 2 values, +1 for `pass`
+    assert game.num_distinct_actions() == 2  # fixed ids: the only choice is among the numbers 1..2
     assert game.max_chance_outcomes() == 0
     state = game.new_initial_state()
     while not state.is_terminal():
         assert not state.is_chance_node() and state.current_player() in (0, 1)
         state.apply_action(state.legal_actions()[-1])
-    assert state.history() == [1, 1, 1]  # 2 + 2 + 2 reaches five: three choices, nothing else
+    assert state.history() == [1, 1, 1]  # id 1 is the number 2: 2 + 2 + 2 reaches five: three choices
     pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 
 
@@ -561,7 +561,8 @@ def test_declared_returns_set_the_utility_bounds_and_are_each_seats_stake():
     game = pyspiel.load_game(vbr.rl.register_openspiel(STAKES, name="vbr_test_stakes"))
     assert (game.min_utility(), game.max_utility()) == (-2.0, 2.0)
     assert game.get_type().utility == T.Utility.ZERO_SUM and game.utility_sum() == 0.0  # `total 0`
-    for raise_, winner, returns in [(0, 1, [-2.0, 2.0]), (1, 0, [1.0, -1.0])]:  # option 0 is `true`
+    # fixed action ids: 0 `false`, 1 `true`, 2 seat 0, 3 seat 1
+    for raise_, winner, returns in [(1, 3, [-2.0, 2.0]), (0, 2, [1.0, -1.0])]:
         state = game.new_initial_state()
         state.apply_action(raise_)
         state.apply_action(winner)
@@ -582,8 +583,50 @@ def test_a_return_outside_its_range_is_a_located_error(tmp_path):
     path.write_text(STAKES.read_text().replace("stake = 2", "stake = 3"))
     game = pyspiel.load_game(vbr.rl.register_openspiel(path, name="vbr_test_stakes_over"))
     state = game.new_initial_state()
-    state.apply_action(0)
-    state.apply_action(0)
+    state.apply_action(1)  # `true`: raise
+    state.apply_action(2)  # seat 0 wins
     with pytest.raises(VbrRuntimeError, match=r"`returns` gives seat 0 3, outside its range -2..2") as info:
         state.returns()
     assert (info.value.span.line, info.value.span.col) == (7, 14)
+
+
+PIG = ROOT / "tests" / "fixtures" / "valid" / "pig.vbr"
+
+
+def test_pig_has_two_fixed_action_ids_meaning_the_same_move_in_every_state():
+    """tests/fixtures/valid/pig.vbr chooses only among the members of `enum Move { go_on, hold }`:
+    as in OpenSpiel's own pig, two actions, 0 to roll again and 1 to hold, whatever the state."""
+    game = pyspiel.load_game(vbr.rl.register_openspiel(PIG, name="vbr_test_pig"))
+    assert game.num_distinct_actions() == 2
+    rng = random.Random(3)
+    for _ in range(20):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+                continue
+            assert state.legal_actions() == [0, 1]
+            assert [state.action_to_string(a) for a in (0, 1)] == ["go_on", "hold"]
+            state.apply_action(rng.choice([0, 1]))
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def test_a_choice_among_cards_keeps_position_ids():
+    game = pyspiel.load_game(vbr.rl.register_openspiel("siatka"))
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert state.legal_actions() == list(range(6))  # six tiles to place: their positions 0..5
+    assert game.num_distinct_actions() == 37
+
+
+def test_option_rows_follow_the_fixed_ids():
+    """Stakes: seat 1 chooses among the seats, ids 2 and 3: row 3 is the number 1 (seat 1); rows 0
+    and 1 (`false`, `true`, not offered) are empty, and so is row 2 (seat 0 is the number 0)."""
+    game = pyspiel.load_game(vbr.rl.register_openspiel(STAKES, name="vbr_test_stakes_rows", observe_options=True))
+    state = game.new_initial_state()
+    state.apply_action(0)
+    observer = game.make_py_observer()
+    observer.set_from(state, 1)
+    rows = observer.dict["options"]
+    assert rows.shape[0] == 4 and not rows[:3].any() and rows[3].sum() == 1

@@ -122,7 +122,7 @@ def test_bad_input_is_a_clear_error():
     with pytest.raises(UsageError, match="is not an agent"):
         env.action_space("player_0")
     n = len(env.vbr_state.pending.options)
-    with pytest.raises(IllegalActionError, match=f"has options 0..{n - 1}"):
+    with pytest.raises(IllegalActionError, match=f"has actions {', '.join(map(str, range(n)))} "):
         env.step(n)
     with pytest.raises(IllegalActionError, match="not an action"):
         env.step("forward")
@@ -162,12 +162,23 @@ def test_pettingzoo_api_test_passes_with_the_options_observed(name, options):
 
 
 def test_rewards_follow_the_declared_returns():
-    """tests/fixtures/valid/stakes.vbr: seat 0 raises the stake to 2 (action 0, `true`), seat 1
-    names itself the winner (action 1): seat 1 takes 2 chips from seat 0."""
+    """tests/fixtures/valid/stakes.vbr: seat 0 raises the stake to 2 (action 1, `true`: the fixed
+    ids are `false`, `true`, seat 0, seat 1), seat 1 names itself the winner (action 3): seat 1
+    takes 2 chips from seat 0."""
     from conftest import ROOT
     env = vbr.rl.pettingzoo_env(ROOT / "tests" / "fixtures" / "valid" / "stakes.vbr")
     env.reset(seed=0)
-    env.step(0)
     env.step(1)
+    env.step(3)
     assert env.rewards == {"seat_0": -2.0, "seat_1": 2.0}
     assert all(env.terminations.values())
+
+
+def test_pig_has_two_fixed_actions_and_masks_them_by_id():
+    from conftest import ROOT
+    env = vbr.rl.pettingzoo_env(ROOT / "tests" / "fixtures" / "valid" / "pig.vbr")
+    env.reset(seed=1)
+    assert env.action_space("seat_0").n == 2
+    obs = env.observe(env.agent_selection)
+    assert obs["action_mask"].tolist() == [1, 1]
+    assert [env.action_text(a) for a in (0, 1)] == ["go_on", "hold"]

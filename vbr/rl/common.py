@@ -26,7 +26,7 @@ def derived_max_actions(game, first_state) -> int:
     entities, court places, directions, enum members, seats, teams or booleans, and an optional
     choice adds `pass`. Entities are counted in the first state of a game (after `setup`).
     A choice over numbers has no declared bound: one that offers more than this at run time
-    stops the game with an error naming it (`check_options`), and `max_actions=N` raises it."""
+    stops the game with an error naming it (`ActionIds.check`), and `max_actions=N` raises it."""
     prog = game.program
     court = prog.court
     places = 0
@@ -40,6 +40,13 @@ def resolve_max_actions(game, first_state, max_actions) -> int:
     return _resolve("max_actions", max_actions, lambda: derived_max_actions(game, first_state))
 
 
+def resolve_action_ids(game, first_state, max_actions):
+    """The game's action ids (action_ids.py): fixed where every choice's domain is fixed before
+    play, else positions among at most `max_actions` (given, or derived) options."""
+    from vbr.rl.action_ids import action_ids
+    return action_ids(game.program, resolve_max_actions(game, first_state, max_actions))
+
+
 def _resolve(name: str, given, derive) -> int:
     """A bound the user gave (a whole number ≥ 1, else a usage error), or the derived one."""
     if given is None:
@@ -47,15 +54,6 @@ def _resolve(name: str, given, derive) -> int:
     if isinstance(given, bool) or not isinstance(given, int) or given < 1:
         raise UsageError(f"{name} must be a whole number of at least 1, not {given!r}")
     return given
-
-
-def check_options(state, limit: int) -> None:
-    """A choice with more options than the action space holds is a clear error, not a crash."""
-    p = state.pending
-    if p is not None and len(p.options) > limit:
-        raise UsageError(f"{p.span}: the choice `{p.prompt}` offers {len(p.options)} options, more than the "
-                         f"{limit} actions of this environment's action space; pass max_actions={len(p.options)} "
-                         "or more")
 
 
 def seat_returns(state) -> list[float]:

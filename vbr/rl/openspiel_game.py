@@ -9,7 +9,8 @@ docs/rl.md, "Chance"); `IMPERFECT_INFORMATION` when some seat may not look into 
 rewards (the file's `returns`, else +1, -1, 0: common.seat_returns), bounded by
 `min_utility`/`max_utility` (the `returns` range, else -1..1).
 
-Observations are the seat's present view (observation.py); information states (perfect recall,
+Actions are fixed ids of values where every choice's domain is fixed before play, else option
+positions (action_ids.py). Observations are the seat's present view (observation.py); information states (perfect recall,
 a string only) are the seat's action-observation history (information_state.py), kept per state
 from the first time one is asked for.
 
@@ -46,7 +47,8 @@ class _Spec:
         prog = game.program
         self.encoding = encoding(prog)
         first = game.new_state(0)  # a sample game, to count its cards and pieces
-        self.max_actions = common.resolve_max_actions(game, first, max_actions)
+        self.ids = common.resolve_action_ids(game, first, max_actions)
+        self.max_actions = self.ids.size
         self.initial: Position | None = None  # the start, copied for every new game
         T = pyspiel.GameType
         self.utility_sum = common.utility_sum(prog)
@@ -88,7 +90,7 @@ class _Spec:
 
     def check(self, pos: Position) -> None:
         if pos.need is None:
-            common.check_options(pos.state, self.max_actions)
+            self.ids.check(pos.state)
 
 
 def _utility(total: float | None):
@@ -143,7 +145,7 @@ class _Held:
                 if actor is None:
                     pos.settle(a)
                 else:
-                    pos.choose(int(a))
+                    pos.choose(self.spec.ids.position(pos.state.pending.options, int(a)))
                 rec = rec.step(pos, actor, a)
             self.record = rec
         return self.record
@@ -182,7 +184,7 @@ class VbrState(pyspiel.State):
         st = pos.state
         if pos.need is not None or st.result is not None or st.pending is None or st.pending.seat != player:
             return []
-        return list(range(len(st.pending.options)))
+        return self.held.spec.ids.legal(st.pending.options)
 
     def _apply_action(self, action):
         held = self.held
@@ -192,11 +194,13 @@ class VbrState(pyspiel.State):
             pos.settle(action)
         else:
             p = pos.state.pending
-            n = len(p.options)
-            if not 0 <= action < n:
-                raise IllegalActionError(f"action {action} is not legal here: the choice `{p.prompt}` has options 0..{n - 1}")
+            ids = held.spec.ids
+            at = ids.position(p.options, int(action))
+            if at is None:
+                raise IllegalActionError(f"action {action} is not legal here: the choice `{p.prompt}` has actions "
+                                         f"{', '.join(map(str, ids.legal(p.options)))}")
             actor = p.seat
-            pos.choose(int(action))
+            pos.choose(at)
         held.spec.check(pos)
         if held.record is not None:
             held.record = held.record.step(pos, actor, int(action))
@@ -207,10 +211,12 @@ class VbrState(pyspiel.State):
             return pos.label(action) or f"chance outcome {action}"
         st = pos.state
         p = st.pending
-        if pos.need is not None or p is None or p.seat != player or not 0 <= action < len(p.options):
+        mine = pos.need is None and p is not None and p.seat == player
+        at = self.held.spec.ids.position(p.options, action) if mine else None
+        if at is None:
             return f"option {action}"
         texts = [text(v, st.prog) for v in p.options]
-        t = texts[action]
+        t = texts[at]
         return t if texts.count(t) == 1 else f"{t} (option {action})"
 
     def is_terminal(self):
@@ -245,6 +251,7 @@ class _Observer:
                              "(perfect recall, a string only); no public-only or all-players views")
         enc = self.encoding = spec.encoding
         self.max_actions = spec.max_actions
+        self.ids = spec.ids
         self.options = spec.observe_options
         size = enc.size
         if self.options:  # the options' rows after the flat tensor (observation.option_features)
@@ -259,7 +266,8 @@ class _Observer:
         st = state.held.pos.state
         self.dict["observation"][:] = self.encoding.encode(st, player)
         if self.options:
-            self.dict["options"][:] = self.encoding.option_features(st, player, self.max_actions)
+            offered = st.pending.options if st.pending is not None else ()
+            self.dict["options"][:] = self.ids.rows(self.encoding.option_features(st, player, self.max_actions), offered)
 
     def string_from(self, state, player):
         return json.dumps(state.held.pos.state.observation(player), sort_keys=True)

@@ -1,9 +1,9 @@
-"""A rule file as a PettingZoo AEC environment: one agent per seat, actions are option indices.
+"""A rule file as a PettingZoo AEC environment: one agent per seat, actions are action ids.
 
 Agent `seat_i` plays seat i. Its observation is `{"observation": its tensor (observation.py),
-"action_mask": 1 for each legal option}`, and with `observe_options=True` also `"options"`: a row
-of features per action index saying what that option is (observation.option_features). Action
-`a` picks the a-th legal option of the pending choice (`State.apply_index`). Rewards come at the
+"action_mask": 1 for each legal action}`, and with `observe_options=True` also `"options"`: a row
+of features per action saying what that option is (observation.option_features). An action is a
+fixed id of a value or an option's position in the pending choice (action_ids.py). Rewards come at the
 end only: what the rule file's `returns` gives each seat, else +1 to the winning side, -1 to the
 others, 0 in a draw (common.seat_returns). Same seed,
 same game: `reset(seed=s)` plays the game that `vbr run --seed s` plays, and each later `reset()`
@@ -36,7 +36,8 @@ class VbrAECEnv(AECEnv):
         self.render_mode = render_mode
         self.metadata = dict(self.metadata, name="vbr_" + common.slug(prog.title))
         self._seed, self._played = seed, 0
-        self.max_actions = common.resolve_max_actions(self.game, self.game.new_state(seed), max_actions)
+        self.ids = common.resolve_action_ids(self.game, self.game.new_state(seed), max_actions)
+        self.max_actions = self.ids.size
         self.possible_agents = [f"seat_{i}" for i in range(prog.seats)]
         self.agents = self.possible_agents[:]
         self.observe_options = bool(observe_options)
@@ -98,16 +99,18 @@ class VbrAECEnv(AECEnv):
         if st is None:
             raise UsageError("call reset() before step()")
         options = st.pending.options
+        legal = ", ".join(map(str, self.ids.legal(options)))
         try:
             a = int(action)
         except (TypeError, ValueError):
-            raise IllegalActionError(f"{agent}: {action!r} is not an action (an option index 0..{len(options) - 1})") from None
-        if a != action or not 0 <= a < len(options):
+            raise IllegalActionError(f"{agent}: {action!r} is not an action (legal: {legal})") from None
+        at = self.ids.position(options, a) if a == action else None
+        if at is None:
             raise IllegalActionError(f"{agent}: action {action!r} is not legal here; the choice `{st.pending.prompt}` "
-                                     f"has options 0..{len(options) - 1} (see the action_mask)")
+                                     f"has actions {legal} (see the action_mask)")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        st.apply_index(a)
+        st.apply_index(at)
         self._settle()
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -123,7 +126,7 @@ class VbrAECEnv(AECEnv):
                     self.rewards[a] = r
                     self.terminations[a] = True
             return
-        common.check_options(st, self.max_actions)
+        self.ids.check(st)
         self.agent_selection = self.possible_agents[st.pending.seat]
 
     def observe(self, agent):
@@ -133,18 +136,22 @@ class VbrAECEnv(AECEnv):
         if st is None:
             raise UsageError("call reset() before observe()")
         p = st.pending
-        if p is not None and st.result is None and p.seat == seat:
-            mask[:len(p.options)] = 1
+        offered = p.options if p is not None and st.result is None and p.seat == seat else ()
+        mask[self.ids.of(offered)] = 1
         obs = {"observation": observation_tensor(st, seat), "action_mask": mask}
         if self.observe_options:
-            obs["options"] = self.encoding.option_features(st, seat, self.max_actions)
+            obs["options"] = self.ids.rows(self.encoding.option_features(st, seat, self.max_actions), offered)
         return obs
 
     # ------------------------------------------------------------------ for people
     def action_text(self, action: int) -> str:
         """The rule file's text of an action of the seat to choose (`forward`, `#17`, `pass`)."""
         from vbr.interpreter.values import text
-        return text(self.vbr_state.pending.options[int(action)], self.game.program)
+        options = self.vbr_state.pending.options
+        at = self.ids.position(options, int(action))
+        if at is None:
+            raise IllegalActionError(f"action {action!r} is not legal here (legal: {', '.join(map(str, self.ids.legal(options)))})")
+        return text(options[at], self.game.program)
 
     def render(self):
         if self.render_mode is None:
