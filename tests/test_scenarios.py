@@ -227,9 +227,10 @@ def test_a_failed_expect_winner_says_how_the_game_stands(tmp_path):
     assert (going_on.ok, going_on.message) == (False, "expected seat 1 to win, but the game is not over")
 
 
-def test_expect_winner_none_points_to_expect_draw(tmp_path):
-    (r,) = _one_choice(tmp_path, "  choose 2\n  expect winner none\n")
-    assert not r.ok and "None" not in r.message and "`expect draw`" in r.message
+def test_a_failed_expect_winner_none_says_who_won(tmp_path):
+    drawn, won = _one_choice(tmp_path, "  choose 2\n  expect winner none\n", "  choose 0\n  expect winner none\n")
+    assert drawn.ok, drawn.message  # a draw: no seat won
+    assert (won.ok, won.message) == (False, "expected no seat to win, but seat 0 won")
 
 
 def test_expect_draw_prints_back_as_written():

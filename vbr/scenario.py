@@ -276,11 +276,11 @@ class _Runner:
                 raise _Failed(step.span, f"expected phase `{step.name}`, the game is in `{st.phase}`")
         elif k == "winner":
             want = c(st, self.L)
-            if type(want) is not int:
-                raise _Failed(step.span, f"`expect winner` names a seat, not {text(want, self.prog)}"
-                                         + (" (for a draw, write `expect draw`)" if want is None else ""))
+            if want is not None and type(want) is not int:
+                raise _Failed(step.span, f"`expect winner` names a seat or `none`, not {text(want, self.prog)}")
             if st.result is None or st.result.winner != want:
-                raise _Failed(step.span, f"expected seat {want} to win, but {self._how_it_stands()}")
+                who = "no seat" if want is None else f"seat {want}"
+                raise _Failed(step.span, f"expected {who} to win, but {self._how_it_stands()}")
         elif k == "draw":
             if st.result is None or st.result.winner is not None or st.result.by_team:
                 raise _Failed(step.span, f"expected a draw, but {self._how_it_stands()}")
