@@ -183,3 +183,11 @@ def _comment_start(line: str):
 def test_the_siatka_files_are_in_canonical_form():
     for path in (RULES_DIR / "siatka.vbr", RULES_DIR / "tests" / "siatka.vbr"):
         assert program(parse(path.read_text(), str(path))) == path.read_text(), f"run `vbr fmt {path}`"
+
+
+def test_declared_reserved_words_are_found_outside_strings_and_comments():
+    from vbr.grammar.reserved import declared_reserved
+    text = ('game "g"\nenum first { a, b }\n# let if = 1\nphase p {\n  say "let any = 2"\n  let x = 1\n}\n'
+            'fn f(a: int, pick: int) = a\n')
+    found = [(d.span.line, d.span.col, d.message.split(" is ")[0]) for d in declared_reserved(text, "f.vbr")]
+    assert found == [(2, 6, "`first`"), (8, 14, "`pick`")]

@@ -21,7 +21,7 @@ RESERVED_WORDS = frozenset({
 
 _WORD = r"[A-Za-z_][A-Za-z0-9_]*"
 # a declaration keyword and the name it declares
-_NAMED = re.compile(rf"\b(?:var|const|fn|proc|zone|kind|option|die|event|phase|stage|direction|let|for|choose)"
+_NAMED = re.compile(rf"\b(?:var|const|fn|proc|zone|kind|enum|option|die|event|phase|stage|direction|let|for|choose)"
                     rf"\s+({_WORD})")
 # a list of names in braces or parentheses after a declared name: enum members, kind fields, parameters
 _LISTED = re.compile(rf"\b(enum|kind|fn|proc|event|on)\s+{_WORD}\s*([{{(])([^{{}}()]*)")
