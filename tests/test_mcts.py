@@ -112,9 +112,9 @@ TRAP = """
     game "Trap"
     seats 4 teams { a: 0 2  b: 1 3 }
     option answerer = 1
-    start first
+    start opening
 
-    phase first "First" {
+    phase opening "First" {
       choose a from [0, 1] by 0 as "risk it (0) or settle for a draw (1)"
       if a == 1 {
         end draw

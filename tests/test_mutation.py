@@ -18,8 +18,8 @@ option target = 2
 var score: int per seat = 0
 var bonus: int = 0
 points score
-start roll
-phase roll {
+start throw
+phase throw {
   let r = roll d
   # [Rules 2] "A 6 scores one more."
   if r == 6 {
@@ -38,26 +38,26 @@ phase roll {
 }
 phase again {
   choose go from [true] by 0 as "roll again"
-  goto roll
+  goto throw
 }
 '''
 
 TESTS = '''tests for "../mini.vbr"
 scenario "[Rules 1] a 4 scores for seat 0" {
   force d = 4
-  start roll
+  start throw
   expect score[0] == 1 and score[1] == 0
 }
 scenario "[Rules 1] a 3 scores for seat 1" {
   force d = 3
-  start roll
+  start throw
   expect score[0] == 0 and score[1] == 1
 }
 '''
 
 SIX = '''scenario "[Rules 2] a 6 scores 1 + 1 = 2 for seat 0" {
   force d = 6
-  start roll
+  start throw
   expect score[0] == 2
 }
 '''

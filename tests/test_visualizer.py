@@ -132,9 +132,9 @@ def test_a_handler_that_always_jumps_cuts_its_emitter_short():
 
 def test_problem_graph_marks_automatic_edges():
     g = graph_of(PROBLEMS)
-    assert set(g.nodes) == {START, END, "pick", "spin", "spun", "stuck", "lonely"}
+    assert set(g.nodes) == {START, END, "toss", "spin", "spun", "stuck", "lonely"}
     auto = {(u, v) for u, v, a in g.edges(data="auto") if a}
-    assert auto == {(START, "pick"), ("spin", END), ("spin", "spun"), ("spun", "spin"), ("lonely", END)}
+    assert auto == {(START, "toss"), ("spin", END), ("spin", "spun"), ("spun", "spin"), ("lonely", END)}
     assert g.out_degree("stuck") == 0 and g.in_degree("lonely") == 0
 
 
@@ -153,7 +153,7 @@ def test_findings_name_each_flaw_at_its_phase():
     loop, dead, lonely = (d.message for d in found)
     assert "`spin` → `spun` → `spin`" in loop and "could never stop" in loop
     assert dead.startswith("phase `stuck` has no way out")
-    assert lonely.startswith("phase `lonely` can never be reached") and "`start pick`" in lonely
+    assert lonely.startswith("phase `lonely` can never be reached") and "`start toss`" in lonely
     assert all(d.span.file == PROBLEMS for d in found)
 
 
@@ -263,26 +263,26 @@ def test_control_characters_of_a_rule_file_are_escaped_in_dot_text():
 def test_overlay_counts_steps_and_greys_unreached_phases():
     game = vbr.load(PROBLEMS)
     overlay = command.simulate(game, 10, seed=0)  # which games: tests/test_seeds.py
-    # From the rule file: every game starts in `pick`, which chooses c. With c == 2 (n is 0, never
+    # From the rule file: every game starts in `toss`, which chooses c. With c == 2 (n is 0, never
     # below) the game ends there; with c == 1 it goes to `spin`, which counts n up to 4 through
     # `spun` (spin n=1 -> spun -> spin n=2 -> spun -> spin n=3 -> spun -> spin n=4, draw): three
     # rounds of the loop, then the end from `spin`. `stuck` and `lonely` are never entered.
-    spins = overlay[("pick", "spin")]
+    spins = overlay[("toss", "spin")]
     assert 0 < spins < 10  # ten random choices of two took both ways
-    assert overlay == {("", "pick"): 10, ("pick", END): 10 - spins, ("pick", "spin"): spins,
+    assert overlay == {("", "toss"): 10, ("toss", END): 10 - spins, ("toss", "spin"): spins,
                        ("spin", "spun"): 3 * spins, ("spun", "spin"): 3 * spins, ("spin", END): spins}
 
     dot = to_dot(graph_of(PROBLEMS), overlay)
     for unreached in ("stuck", "lonely"):
         assert 'fillcolor="lightgrey"' in node_attrs(dot, unreached)
-    for reached in ("pick", "spin", "spun"):
+    for reached in ("toss", "spin", "spun"):
         assert "fillcolor" not in node_attrs(dot, reached)
-    share = overlay[("pick", "spin")] / sum(n for (u, _), n in overlay.items() if u == "pick")
-    assert f'label="c == 1\\n{100 * share:.0f}%"' in edge_attrs(dot, "pick", "spin")
-    assert 'label="100%"' in edge_attrs(dot, START, "pick")
+    share = overlay[("toss", "spin")] / sum(n for (u, _), n in overlay.items() if u == "toss")
+    assert f'label="c == 1\\n{100 * share:.0f}%"' in edge_attrs(dot, "toss", "spin")
+    assert 'label="100%"' in edge_attrs(dot, START, "toss")
     busiest = max(overlay, key=overlay.get)
     assert 'penwidth="5.00"' in edge_attrs(dot, busiest[0] or START, busiest[1])
-    assert 'color="gray60"' in edge_attrs(dot, "pick", "stuck")  # never taken
+    assert 'color="gray60"' in edge_attrs(dot, "toss", "stuck")  # never taken
 
 
 # ------------------------------------------------------------------------------ the command

@@ -20,9 +20,16 @@ RESERVED_WORDS = frozenset({
     "false", "none", "roll", "pick", "sum", "any", "all", "first", "every", "then", "seats", "teams"})
 
 _WORD = r"[A-Za-z_][A-Za-z0-9_]*"
-# a declaration keyword and the name it declares
-_NAMED = re.compile(rf"\b(?:var|const|fn|proc|zone|kind|enum|option|die|event|phase|stage|direction|let|for|choose)"
-                    rf"\s+({_WORD})")
+# a declaration keyword, the name it declares, and what must follow the name there
+_NAMED = re.compile("|".join([
+    rf"\bvar\s+({_WORD})\s*:",
+    rf"\b(?:const|option|die|direction|let)\s+({_WORD})\s*=",
+    rf"\b(?:fn|proc|event)\s+({_WORD})\s*\(",
+    rf"\b(?:kind|enum|phase|stage)\s+({_WORD})\s*\{{",  # a title is blanked out before this is matched
+    rf"\bzone\s+({_WORD})\s+(?:per|hidden|owner|team|public)\b",
+    rf"\bfor\s+({_WORD})\s+in\b",
+    rf"\bchoose\s+({_WORD})\s+from\b",
+]))
 # a list of names in braces or parentheses after a declared name: enum members, kind fields, parameters
 _LISTED = re.compile(rf"\b(enum|kind|fn|proc|event|on)\s+{_WORD}\s*([{{(])([^{{}}()]*)")
 _LIST_ITEM = re.compile(rf"(?:^|,)\s*({_WORD})")
@@ -39,7 +46,8 @@ def declared_reserved(text: str, file: str) -> list[Diagnostic]:
     plain = _BLANKED.sub(lambda m: " " * len(m.group()), text)
     found: list[tuple[int, str, str]] = []
     for m in _NAMED.finditer(plain):
-        found.append((m.start(1), m.group(1), "a name"))
+        group = next(i for i in range(1, len(m.groups()) + 1) if m.group(i) is not None)
+        found.append((m.start(group), m.group(group), "a name"))
     for m in _LISTED.finditer(plain):
         what = "an enum member" if m.group(1) == "enum" else ("a field" if m.group(1) == "kind" else "a parameter")
         for item in _LIST_ITEM.finditer(m.group(3)):

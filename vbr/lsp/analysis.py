@@ -158,16 +158,21 @@ def shift(node: A.Node, delta: int) -> None:
     while stack:
         n = stack.pop()
         fields = n.__dict__
-        s = fields["span"]
-        new = s.__copy__()
-        new.__dict__["line"] = s.line + delta
-        new.__dict__["end_line"] = s.end_line + delta
-        fields["span"] = new
-        for v in fields.values():
+        fields["span"] = _shifted(fields["span"], delta)
+        for name, v in fields.items():
             if isinstance(v, node_type):
                 stack.append(v)
             elif isinstance(v, list):
                 stack.extend(x for x in v if isinstance(x, node_type))
+                if v and isinstance(v[0], Span):  # an enum's member_spans
+                    fields[name] = [_shifted(x, delta) for x in v]
+
+
+def _shifted(s: Span, delta: int) -> Span:
+    new = s.__copy__()
+    new.__dict__["line"] = s.line + delta
+    new.__dict__["end_line"] = s.end_line + delta
+    return new
 
 
 class PieceCache:
