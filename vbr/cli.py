@@ -158,6 +158,10 @@ def _parser() -> argparse.ArgumentParser:
         q.add_argument("--json", action="store_true", help="print one JSON object")
         q.add_argument("--out", metavar="FILE", help=f"write the results ({out_formats})")
         q.add_argument("--plot", metavar="DIR", help="write plots (PNG and SVG) into DIR")
+        q.add_argument("--rotate-seats", action=argparse.BooleanOptionalAction, default=None,
+                       help="play every deal (seed) with the agents in each seating (their cyclic rotations over "
+                            "the seats), -n counting games, and report each agent's win rate as well as each "
+                            "seat's (default: on when the agents differ, with a note saying so)")
 
     r = sub.add_parser("run", help="play one game and print it")
     game_args(r)

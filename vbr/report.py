@@ -57,6 +57,7 @@ def _stats_text(s: dict) -> str:
         out.append(f"  {name}: {wins} wins, {share}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
     if s["draws"]:
         out.append(f"  draws: {s['draws']}, {shares[-1]}%")
+    out += agent_lines(s)
     out.append(f"mean choices per game: {s['mean_steps']}")
     if s.get("points_per_game"):
         out.append("points per game: " + ", ".join(f"{n}: {p}" for n, p in zip(names, s["points_per_game"])))
@@ -66,6 +67,20 @@ def _stats_text(s: dict) -> str:
     speed = f"{s['games_per_s']} games/s ({s['seconds']} s"
     out.append(speed + (f", loading {s['load_seconds']} s)" if s.get("load_seconds") else ")"))
     return "\n".join(out)
+
+
+def agent_lines(s: dict) -> list[str]:
+    """With the seats rotated: the seatings, then each agent's wins over every seating it played,
+    with its Wilson interval. Nothing for a run that kept its seats."""
+    if not s.get("per_agent"):
+        return []
+    seatings = ", ".join(" | ".join(x) for x in s["seatings"])
+    out = [f"per agent, seats rotated ({len(s['seatings'])} seatings: {seatings}):"]
+    for name, a in s["per_agent"].items():
+        lo, hi = a["ci95"]
+        out.append(f"  {name}: {a['wins']} wins of {a['games']}, {100 * a['value']:.1f}% "
+                   f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
+    return out
 
 
 def metric_lines(metrics: dict, names: list[str]) -> list[str]:

@@ -1,7 +1,9 @@
 """Many games at once: seeds derived from one seed, so a run's games are the same whatever runs them.
 
 Game i of a run with seed S is the game `vbr run FILE --seed game_seed(S, i)` plays (`play_game`
-with that seed and the run's agents), wherever it runs: one process, a pool of them, or a Ray
+with that seed and the run's agents), wherever it runs; in a run with its seats rotated, game i is
+deal i // k played in seating i % k of the k `seatings` of the agents, with the deal's seed
+`game_seed(S, i // k)`. Wherever it runs: one process, a pool of them, or a Ray
 cluster (`vbr.backends`). Every command that plays many games plays these: `vbr sim`, `sweep`,
 `compare`, `graph --sim` and `report` (docs/cli.md, "Seeds"). Work is cut into chunks of consecutive games; chunks are
 made lazily (a run of a billion games holds no list of a billion indices) and their results come
@@ -44,11 +46,36 @@ class RunSpec:
     native: bool = False  # play through the compiled form (vbr/interpreter/native.py)
     trace: bool = False  # also count each game's steps between phases (TracedTrial)
     engine: str = "closure"  # closure (vbr/interpreter), or a typed engine: python or c (vbr/engines)
+    rotate: bool = False  # play every deal (seed) in each of the agents' `seatings`
 
     @classmethod
     def of(cls, path, options: dict, seed: int, agents: list[str], n: int, native: bool = False,
-           trace: bool = False, engine: str = "closure") -> "RunSpec":
-        return cls(str(path), tuple(sorted(options.items())), seed, tuple(agents), n, native, trace, engine)
+           trace: bool = False, engine: str = "closure", rotate: bool = False) -> "RunSpec":
+        return cls(str(path), tuple(sorted(options.items())), seed, tuple(agents), n, native, trace, engine, rotate)
+
+    def plan(self) -> list[tuple]:
+        """The seatings each deal is played in, in order: all of `seatings(agents)` when the run
+        rotates seats, else the agents as given."""
+        return seatings(self.agents) if self.rotate else [tuple(self.agents)]
+
+    def deal(self, i: int) -> tuple[int, list[str]]:
+        """Game i's seed, and its agents in seat order."""
+        plan = self.plan()
+        deal, k = divmod(i, len(plan))
+        return game_seed(self.seed, deal), list(plan[k])
+
+
+def seatings(agents) -> list[tuple]:
+    """The distinct cyclic rotations of the agents over the seats, the given order first: seating k
+    puts the agent given for seat (s + k) mod n in seat s. Two agents: (a, b), then (b, a); agents
+    that repeat give fewer seatings ((a, b, a, b) has two)."""
+    agents = tuple(agents)
+    out: list[tuple] = []
+    for k in range(len(agents)):
+        seating = agents[k:] + agents[:k]
+        if seating not in out:
+            out.append(seating)
+    return out
 
 
 @dataclass
@@ -103,10 +130,9 @@ def play_range(spec: RunSpec, start: int, stop: int) -> list[Trial]:
     game = game_for(spec.path, spec.options, spec.native, spec.engine)
     typed = spec.engine != "closure"
     n_sides = game_sides(game) if typed else sides(game)
-    agents = list(spec.agents)
     out = []
     for i in range(start, stop):
-        s = game_seed(spec.seed, i)
+        s, agents = spec.deal(i)
         try:
             r = play_typed_game(game, s, agents) if typed else play_game(game, s, agents, trace=spec.trace)
         except Exception as exc:

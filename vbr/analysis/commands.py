@@ -67,12 +67,36 @@ def backend_for(args):
             close()
 
 
+def rotate_seats(args, agents: list[str]) -> bool:
+    """Whether the run rotates seats (every deal played in each of the agents' seatings, see
+    `vbr.sim.seatings`): as `--rotate-seats` or `--no-rotate-seats` says, else exactly when the
+    agents differ, with a note on stderr saying so; and a note when `-n` ends inside a deal."""
+    from vbr.sim import seatings
+    chosen = getattr(args, "rotate_seats", None)
+    rotate = len(set(agents)) > 1 if chosen is None else bool(chosen)
+    k = len(seatings(agents)) if rotate else 1
+    if rotate and chosen is None:
+        note(f"the agents differ, so seats are rotated: every deal is played in each of the {k} seatings "
+             f"of the agents (--no-rotate-seats plays each deal once, agents as given)")
+    if args.n % k:
+        note(f"-n {args.n} is not a multiple of the {k} seatings: the last deal is played in the first "
+             f"{args.n % k} of them only")
+    return rotate
+
+
+def note(text: str) -> None:
+    from vbr.terminal import clean
+    print(clean(f"vbr: {text}"), file=sys.stderr, flush=True)
+
+
 def play(variant: Variant, args, agents: list[str], backend, label: str = ""):
-    """One run of `args.n` games of a variant, on the given backend, with progress on a TTY."""
+    """One run of `args.n` games of a variant, on the given backend, with progress on a TTY; its
+    seats rotated when `args.rotate_seats` (as `rotate_seats` decided it)."""
     from vbr.progress import Progress
     from vbr.sim import RunSpec, run
     spec = RunSpec.of(variant.game.path, variant.game.options, args.seed, agents, args.n,
-                      native=getattr(args, "native", False), engine=getattr(args, "engine", "closure"))
+                      native=getattr(args, "native", False), engine=getattr(args, "engine", "closure"),
+                      rotate=bool(getattr(args, "rotate_seats", False)))
     progress = Progress.for_terminal(label, quiet=getattr(args, "json", False))
     try:
         return run(spec, backend, progress)
@@ -82,8 +106,9 @@ def play(variant: Variant, args, agents: list[str], backend, label: str = ""):
 
 
 def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
-    """Everything `vbr sim --json` prints: the counts, every metric with its CI, and the speed."""
-    from vbr.analysis.metrics import summarize
+    """Everything `vbr sim --json` prints: the counts, every metric with its CI, the seatings
+    played and, when the seats were rotated, each agent's win rate (`per_agent`), and the speed."""
+    from vbr.analysis.metrics import agent_win_rates, summarize
     from vbr.play import side_names
     game = variant.game
     unit = "team" if any(len(t) != 1 for t in game.program.teams) else "seat"
@@ -102,10 +127,18 @@ def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
         "mean_steps": round(sum(t.choices for t in trials) / n, 2) if n else 0.0,
         "points_per_game": [round(sum(p[i] for p in points) / n, 3) for i in range(len(points[0]))] if points else None,
         "metrics": m["metrics"],
+        "rotate_seats": result.spec.rotate, "seatings": [list(x) for x in result.spec.plan()],
+        "per_agent": agent_win_rates(trials, side_of_seat(game)) if result.spec.rotate else None,
         "backend": backend.name, "workers": backend.workers, "native": result.spec.native, "engine": result.spec.engine,
         "seconds": round(result.seconds, 3), "games_per_s": result.games_per_s,
         "load_seconds": round(result.load_seconds, 3),
     }
+
+
+def side_of_seat(game) -> list[int]:
+    """The side each seat plays for: its team in a game of teams, else itself."""
+    program = game.program
+    return list(program.team_of) if program.by_team else list(range(program.seats))
 
 
 def plot_view(stats: dict) -> dict:
@@ -131,6 +164,7 @@ def say_interrupted(done: int, planned: int, wrote: list[str]) -> None:
 def cmd_sim(args, game, agents) -> int:
     check_count(args.n)
     check_outputs(args)
+    args.rotate_seats = rotate_seats(args, agents)
     variant = Variant(game, options_text(game.program.options))
     with backend_for(args) as backend:
         result = play(variant, args, agents, backend)
@@ -166,6 +200,7 @@ def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
     axes = parse_grid(args.grid or [])
     variants = [load_variant(file, combo, combo_label(combo, axes)) for combo in combinations(axes, base_options)]
     agents = parse_agents(agents_spec, variants[0].game.seats)
+    args.rotate_seats = rotate_seats(args, agents)
     rows, interrupted = [], 0  # or the exit code of what stopped the sweep
     with backend_for(args) as backend:
         for i, v in enumerate(variants):
@@ -221,6 +256,7 @@ def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int
     from vbr.analysis.metrics import compare
     check_count(args.n)
     check_outputs(args)
+    args.rotate_seats = rotate_seats(args, agents)
     runs = []
     with backend_for(args) as backend:
         for label, v in (("base", base), ("variant", variant)):

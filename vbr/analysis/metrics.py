@@ -295,6 +295,25 @@ def _win_rates(ts: list[Trial]) -> dict:
             for s, k in enumerate(_wins(ts))}
 
 
+def agent_win_rates(trials: list[Trial], side_of_seat: list[int]) -> dict:
+    """Each agent's win rate over the games it played, whatever seat it sat in: the rate that
+    rotating the seats makes a measure of the agent rather than of its seat.
+
+    An agent wins a game when the winning side is the side (`side_of_seat[seat]`) of a seat it
+    played; draws are nobody's wins. Keyed by agent spec, in the order the agents first appear;
+    each entry has its games, wins, the rate and its Wilson interval.
+    """
+    games: dict[str, int] = {}
+    wins: dict[str, int] = {}
+    for t in trials:
+        for name in dict.fromkeys(t.agents):
+            games[name] = games.get(name, 0) + 1
+            won = t.winner is not None and any(side_of_seat[s] == t.winner for s, a in enumerate(t.agents) if a == name)
+            wins[name] = wins.get(name, 0) + won
+    return {name: {"games": n, "wins": wins[name], "value": _r(wins[name] / n), "ci95": _r(S.wilson(wins[name], n))}
+            for name, n in games.items()}
+
+
 def summarize(trials: list[Trial], side_label: str = "seat") -> dict:
     """Every metric of METRICS over the trials, each with its interval, or none and the reason."""
     if side_label not in SIDE_LABELS:
