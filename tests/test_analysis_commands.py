@@ -27,7 +27,8 @@ def run(capsys, *argv):
 # ----------------------------------------------------------------------------------- sim --out
 def test_sim_out_jsonl_has_one_row_per_game_that_vbr_run_plays_again(tmp_path, capsys):
     out = tmp_path / "games.jsonl"
-    code, _, _ = run(capsys, "sim", "siatka", "-n", 6, "--seed", 3, "--agents", "random,greedy", "--out", out)
+    code, _, _ = run(capsys, "sim", "siatka", "-n", 6, "--seed", 3, "--agents", "random,greedy",
+                      "--no-rotate-seats", "--out", out)
     assert code == 0
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["index"] for r in rows] == list(range(6))

@@ -1,0 +1,178 @@
+"""Fair seating (`--rotate-seats`): every deal (seed) is played with each seating of the agents,
+`-n` counts games, rows carry the agents in seat order, and each agent's win rate is reported
+over all its seatings. On by default exactly when the agents differ, with a note saying so."""
+import json
+
+import pytest
+
+from vbr.analysis.metrics import agent_win_rates
+from vbr.analysis.trial import Trial
+from vbr.cli import main
+from vbr.interpreter.game import load
+from vbr.play import play_game
+from vbr.sim import RunSpec, game_seed, seatings
+
+NOTE = "the agents differ, so seats are rotated"
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def rows_of(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+# ------------------------------------------------------------------------------ the seatings
+def test_two_agents_are_seated_both_ways():
+    assert seatings(["mcts", "greedy"]) == [("mcts", "greedy"), ("greedy", "mcts")]
+
+
+def test_more_seats_get_the_cyclic_rotations_of_the_agents():
+    assert seatings(["a", "b", "c"]) == [("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b")]
+
+
+def test_a_rotation_that_repeats_a_seating_is_played_once():
+    assert seatings(["a", "b", "a", "b"]) == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
+    assert seatings(["greedy", "greedy"]) == [("greedy", "greedy")]
+
+
+def test_a_rotated_run_plays_each_deal_seed_in_every_seating_in_turn():
+    spec = RunSpec.of("siatka", {}, 5, ["a", "b", "c"], 9, rotate=True)
+    games = [spec.deal(i) for i in range(9)]
+    assert [seed for seed, _ in games] == [game_seed(5, d) for d in (0, 0, 0, 1, 1, 1, 2, 2, 2)]
+    assert [agents for _, agents in games[:3]] == [["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"]]
+    assert games[3:6] == [(game_seed(5, 1), a) for _, a in games[:3]]
+
+
+def test_an_unrotated_run_plays_game_i_on_seed_i_with_the_agents_as_given():
+    spec = RunSpec.of("siatka", {}, 5, ["a", "b"], 4)
+    assert [spec.deal(i) for i in range(4)] == [(game_seed(5, i), ["a", "b"]) for i in range(4)]
+
+
+# --------------------------------------------------------------------------- through `vbr sim`
+def test_sim_rows_cover_every_seating_of_each_deal_and_replay_with_their_agents(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    code, _, _ = run(capsys, "sim", "siatka", "-n", 8, "--seed", 2, "--agents", "greedy,random", "--out", out)
+    assert code == 0
+    rows = rows_of(out)
+    assert [r["index"] for r in rows] == list(range(8))
+    assert [r["seed"] for r in rows] == [game_seed(2, d) for d in (0, 0, 1, 1, 2, 2, 3, 3)]
+    assert [r["agents"] for r in rows] == [["greedy", "random"], ["random", "greedy"]] * 4
+    game = load("siatka")
+    for r in rows[:4]:  # a row is its game: its seed with its agents in seat order plays it again
+        again = play_game(game, r["seed"], r["agents"])
+        assert (again.winner, list(again.points), again.choices) == (r["winner"], r["score"], r["choices"])
+
+
+def test_an_odd_n_plays_the_last_deal_in_its_first_seating_only_and_says_so(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    code, _, err = run(capsys, "sim", "siatka", "-n", 5, "--agents", "greedy,random", "--out", out)
+    assert code == 0
+    rows = rows_of(out)
+    assert len(rows) == 5
+    assert rows[4]["seed"] == game_seed(0, 2) and rows[4]["agents"] == ["greedy", "random"]
+    assert "-n 5 is not a multiple of the 2 seatings" in err
+
+
+def test_sim_reports_each_agents_wins_over_both_seatings_as_its_rows_count_them(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    code, text, _ = run(capsys, "sim", "siatka", "-n", 12, "--seed", 4, "--agents", "greedy,random", "--json",
+                        "--out", out)
+    assert code == 0
+    stats, rows = json.loads(text), rows_of(out)
+    for name in ("greedy", "random"):
+        won = sum(1 for r in rows if r["winner"] is not None and r["agents"][r["winner"]] == name)
+        assert stats["per_agent"][name]["wins"] == won and stats["per_agent"][name]["games"] == 12
+    # per seat, as without rotation: seat 0's wins are the rows seat 0 won
+    assert stats["wins"]["0"] == sum(1 for r in rows if r["winner"] == 0)
+    assert stats["seatings"] == [["greedy", "random"], ["random", "greedy"]] and stats["rotate_seats"] is True
+
+
+def test_sim_text_has_a_line_per_agent_with_its_interval(capsys):
+    code, text, _ = run(capsys, "sim", "siatka", "-n", 8, "--agents", "greedy,random")
+    assert code == 0
+    assert "per agent, seats rotated (2 seatings: greedy | random, random | greedy):" in text
+    assert "  greedy: " in text and " wins of 8, " in text and "(95% CI " in text
+
+
+# ----------------------------------------------------------------------------- the default
+def test_rotation_is_on_by_default_when_the_agents_differ_and_a_note_says_so(capsys):
+    code, text, err = run(capsys, "sim", "siatka", "-n", 4, "--agents", "greedy,random", "--json")
+    assert code == 0 and json.loads(text)["rotate_seats"] is True
+    assert NOTE in err and "--no-rotate-seats" in err
+
+
+@pytest.mark.parametrize("agents", ["greedy", "random,random"])
+def test_rotation_is_off_by_default_when_every_seat_has_the_same_agent(capsys, agents):
+    code, text, err = run(capsys, "sim", "siatka", "-n", 4, "--agents", agents, "--json")
+    assert code == 0
+    stats = json.loads(text)
+    assert stats["rotate_seats"] is False and stats["per_agent"] is None
+    assert NOTE not in err
+
+
+def test_asking_for_rotation_needs_no_note(capsys):
+    code, text, err = run(capsys, "sim", "siatka", "-n", 4, "--agents", "greedy,random", "--rotate-seats", "--json")
+    assert code == 0 and json.loads(text)["rotate_seats"] is True
+    assert err == ""
+
+
+def test_no_rotate_seats_plays_game_i_on_its_own_seed_with_the_agents_as_given(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    code, text, err = run(capsys, "sim", "siatka", "-n", 6, "--seed", 3, "--agents", "greedy,random",
+                          "--no-rotate-seats", "--out", out)
+    assert code == 0 and NOTE not in err and "per agent" not in text
+    rows = rows_of(out)
+    assert [r["seed"] for r in rows] == [game_seed(3, i) for i in range(6)]
+    assert all(r["agents"] == ["greedy", "random"] for r in rows)
+
+
+# --------------------------------------------------------------------- sweep, compare, engines
+def test_sweep_and_compare_rotate_the_seats_of_every_run(capsys):
+    code, text, err = run(capsys, "sweep", "siatka", "-n", 4, "--agents", "greedy,random", "--grid", "target=3,5",
+                          "--json")
+    assert code == 0 and NOTE in err
+    for r in json.loads(text)["rows"]:
+        assert r["summary"]["rotate_seats"] is True and set(r["summary"]["per_agent"]) == {"greedy", "random"}
+    code, text, err = run(capsys, "compare", "siatka", "--variant-option", "target=5", "-n", 4,
+                          "--agents", "greedy,random", "--json")
+    assert code == 0 and NOTE in err
+    report = json.loads(text)
+    assert report["base_summary"]["rotate_seats"] and report["variant_summary"]["rotate_seats"]
+
+
+def test_the_python_engine_plays_each_deal_in_both_seatings(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    code, _, _ = run(capsys, "sim", "siatka", "-n", 4, "--agents", "greedy,random", "--engine", "python", "--out", out)
+    assert code == 0
+    rows = rows_of(out)
+    assert [r["agents"] for r in rows] == [["greedy", "random"], ["random", "greedy"]] * 2
+    assert [r["seed"] for r in rows] == [game_seed(0, d) for d in (0, 0, 1, 1)]
+
+
+# -------------------------------------------------------------------------- per-agent rates
+def trial(i, agents, winner, sides=2):
+    return Trial(i, 100 + i // 2, list(agents), sides, winner, None, 10, 0, 20, 0)
+
+
+def test_an_agents_win_rate_counts_its_wins_in_every_seat():
+    # deal 0: a wins from seat 0, then b wins from seat 0; deal 1: a wins both; deal 2: a draw, then b wins
+    trials = [trial(0, "ab", 0), trial(1, "ba", 0), trial(2, "ab", 0), trial(3, "ba", 1),
+              trial(4, "ab", None), trial(5, "ba", 0)]
+    rates = agent_win_rates(trials, [0, 1])
+    assert list(rates) == ["a", "b"]
+    assert (rates["a"]["wins"], rates["a"]["games"], rates["a"]["value"]) == (3, 6, 0.5)
+    assert (rates["b"]["wins"], rates["b"]["games"], rates["b"]["value"]) == (2, 6, 0.3333)
+    # Wilson at 3/6: (0.5 + 1.96²/12 ± 1.96·√(0.25/6 + 1.96²/144)) / (1 + 1.96²/6) = 0.1876..0.8124
+    assert rates["a"]["ci95"] == pytest.approx([0.1876, 0.8124], abs=1e-4)
+
+
+def test_in_a_game_of_teams_an_agent_wins_with_the_team_of_its_seats():
+    # seats 0 and 2 are team 0, seats 1 and 3 team 1; team 1 wins, then team 1 again
+    trials = [trial(0, "abab", 1, sides=2), trial(1, "baba", 1, sides=2)]
+    rates = agent_win_rates(trials, [0, 1, 0, 1])
+    assert (rates["a"]["wins"], rates["b"]["wins"]) == (1, 1)
+    assert rates["a"]["games"] == rates["b"]["games"] == 2
