@@ -176,3 +176,14 @@ def test_in_a_game_of_teams_an_agent_wins_with_the_team_of_its_seats():
     rates = agent_win_rates(trials, [0, 1, 0, 1])
     assert (rates["a"]["wins"], rates["b"]["wins"]) == (1, 1)
     assert rates["a"]["games"] == rates["b"]["games"] == 2
+
+
+def test_a_rotated_sweep_has_a_line_and_columns_per_agent(tmp_path, capsys):
+    out = tmp_path / "sweep.csv"
+    code, text, _ = run(capsys, "sweep", "siatka", "-n", 4, "--agents", "greedy,random", "--grid", "target=3,5",
+                        "--out", out)
+    assert code == 0
+    assert "seats rotated" in text.splitlines()[0]
+    assert any(line.startswith("agent greedy wins ") for line in text.splitlines())
+    header = out.read_text().splitlines()[0].split(",")
+    assert {"win_rate agent greedy", "win_rate agent greedy lo", "win_rate agent random hi"} <= set(header)

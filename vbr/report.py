@@ -136,6 +136,9 @@ def sweep_table(rows: list[dict]) -> list[dict]:
         for side, name in zip(s["win_rate"], s.get("side_names") or s["win_rate"]):
             flat[f"win_rate {name}"] = s["win_rate"][side]
             flat[f"win_rate {name} lo"], flat[f"win_rate {name} hi"] = s["ci95"][side]
+        for name, a in (s.get("per_agent") or {}).items():
+            flat[f"win_rate agent {name}"] = a["value"]
+            flat[f"win_rate agent {name} lo"], flat[f"win_rate agent {name} hi"] = a["ci95"]
         for key, m in s["metrics"].items():
             flat[key] = m["value"]
             lohi = m.get("ci95") or (None, None)
@@ -156,7 +159,8 @@ def render_sweep(title: str, rows: list[dict]) -> str:
     lines = _sweep_lines(rows)
     w0 = max(len(a) for a, _ in lines)
     widths = [max(*map(len, h), *(len(v[i]) for _, v in lines)) for i, h in enumerate(heads)]
-    out = [f"{title}: sweep of {len(rows)} combinations, {first['games']} games each, agents {' | '.join(first['agents'])}"]
+    out = [f"{title}: sweep of {len(rows)} combinations, {first['games']} games each, agents {' | '.join(first['agents'])}"
+           + (", seats rotated" if first.get("rotate_seats") else "")]
     for n, block in enumerate(_blocks(widths, WIDTH - w0)):
         out += [""] if n else []
         for k in range(len(heads[0])):
@@ -166,13 +170,17 @@ def render_sweep(title: str, rows: list[dict]) -> str:
 
 
 def _sweep_lines(rows: list[dict]) -> list[tuple[str, list[str]]]:
-    """(figure, its text in each combination): games, each side's wins, every metric."""
+    """(figure, its text in each combination): games, each side's wins, each agent's when the
+    seats were rotated, every metric."""
     first = rows[0]["summary"]
     lines: list[tuple[str, list[str]]] = [("games", [str(r["summary"]["games"]) for r in rows])]
     shares = [_win_percents(r["summary"]) for r in rows]
     for k, (side, name) in enumerate(zip(first["win_rate"], first.get("side_names") or first["win_rate"])):
         lines.append((clean(f"{name} wins"), [f"{shares[i][k]}%  {_interval({**_SHARE, 'ci95': r['summary']['ci95'][side]})}"
                                               for i, r in enumerate(rows)]))
+    for name in first.get("per_agent") or {}:
+        lines.append((clean(f"agent {name} wins"), [metric_text({**_SHARE, **r["summary"]["per_agent"][name]})
+                                                    for r in rows]))
     for key, m in first["metrics"].items():
         lines.append((m["label"], [metric_text(r["summary"]["metrics"][key]) for r in rows]))
     return lines
@@ -208,7 +216,8 @@ def render_compare(r: dict) -> str:
 def _compare_text(r: dict) -> str:
     a, b = r["base"], r["variant"]
     out = [f"base: {a['label']} ({a['rules']})", f"variant: {b['label']} ({b['rules']})",
-           f"{r['games']} games each, seed {r['seed']}, agents {' | '.join(r['agents'])}", ""]
+           f"{r['games']} games each, seed {r['seed']}, agents {' | '.join(r['agents'])}"
+           + (", seats rotated" if r["base_summary"].get("rotate_seats") else ""), ""]
     changed = [m for m in r["metrics"] if m.get("significant")]
     out.append("changed significantly (95% CI of the difference excludes 0):" if changed
                else "no metric changed significantly (95% CI of every difference includes 0)")
