@@ -66,9 +66,9 @@ DECIDER = """
     game "Decider"
     seats 4 teams { a: 0 2  b: 1 3 }
     option chooser = 1
-    start first
+    start opening
 
-    phase first "First" {
+    phase opening "First" {
       choose k from 0..3 by chooser as "the winning number is the chooser's seat"
       if k == chooser {
         end winner chooser
@@ -80,9 +80,9 @@ DECIDER = """
 SOLO = """
     game "Solo"
     seats 1 teams { you: 0  rules: }
-    start first
+    start opening
 
-    phase first "First" {
+    phase opening "First" {
       choose k from 0..3 by 0 as "2 wins, anything else hands the game to the seatless side"
       if k == 2 {
         end winner 0
