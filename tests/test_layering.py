@@ -147,45 +147,12 @@ def _import_graph() -> dict[str, set[str]]:
 
 
 def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected groups of more than one module (Tarjan's algorithm, iteratively)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    out = []
-    for root in sorted(graph):
-        if root in index:
-            continue
-        work = [(root, iter(sorted(graph[root])))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on.add(root)
-        while work:
-            v, it = work[-1]
-            w = next(it, None)
-            if w is not None:
-                if w not in index:
-                    index[w] = low[w] = len(index)
-                    stack.append(w)
-                    on.add(w)
-                    work.append((w, iter(sorted(graph[w]))))
-                elif w in on:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                group = []
-                while True:
-                    w = stack.pop()
-                    on.discard(w)
-                    group.append(w)
-                    if w == v:
-                        break
-                if len(group) > 1:
-                    out.append(sorted(group))
-    return out
+    """The strongly connected groups of more than one module, each sorted, in sorted order."""
+    import networkx as nx
+    g = nx.DiGraph()
+    g.add_nodes_from(graph)
+    g.add_edges_from((a, b) for a, targets in graph.items() for b in targets)
+    return sorted(sorted(c) for c in nx.strongly_connected_components(g) if len(c) > 1)
 
 
 def test_the_circle_finder_finds_a_circle_and_nothing_else():
