@@ -31,13 +31,14 @@ CLOSURE = "closure engine's mcts agent"
 ITERATIONS = {CLOSURE: 100, "typed, Python engine": 100, "typed, C engine": 2000}
 
 
-def typed_positions(game, count: int) -> list:
-    """Every third choice, when it offers two or more options, along random games of the typed engine."""
+def walk_positions(game, count: int, over, options) -> list:
+    """Every third choice, when it offers two or more options, along random games: `over(state)`
+    and `options(state)` read the engine's state."""
     out, seed, rng = [], 0, R.first_state(1, R.key("benchmark answers"))
     while len(out) < count:
         s, k = game.new_state(seed), 0
-        while not s.is_terminal() and len(out) < count:
-            n = len(s.legal_actions())
+        while not over(s) and len(out) < count:
+            n = options(s)
             k += 1
             if n > 1 and k % 3 == 0:
                 out.append(s.clone())
@@ -45,22 +46,14 @@ def typed_positions(game, count: int) -> list:
             s.apply_index(i)
         seed += 1
     return out
+
+
+def typed_positions(game, count: int) -> list:
+    return walk_positions(game, count, lambda s: s.is_terminal(), lambda s: len(s.legal_actions()))
 
 
 def closure_positions(game, count: int) -> list:
-    """The same for the closure engine's states."""
-    out, seed, rng = [], 0, R.first_state(1, R.key("benchmark answers"))
-    while len(out) < count:
-        s, k = game.new_state(seed), 0
-        while s.result is None and len(out) < count:
-            n = len(s.pending.options)
-            k += 1
-            if n > 1 and k % 3 == 0:
-                out.append(s.clone())
-            rng, i = R.below(rng, n)
-            s.apply_index(i)
-        seed += 1
-    return out
+    return walk_positions(game, count, lambda s: s.result is not None, lambda s: len(s.pending.options))
 
 
 def searchers(path: Path, positions: int) -> dict:

@@ -186,6 +186,8 @@ def greedy_choice(state, samples: int, stream: int) -> tuple[int, int]:
     n = len(state.options())
     if n == 1:
         return 0, stream
+    teams = state.game.program.teams
+    side = next(t for t, seats in enumerate(teams) if seat in seats)
     best, best_score = [], None
     for i in range(n):
         total = 0.0
@@ -193,7 +195,7 @@ def greedy_choice(state, samples: int, stream: int) -> tuple[int, int]:
             stream, seed = S.below(stream, 1 << 62)
             world = state.determinize(seat, seed)
             world.apply_index(i)
-            total += _typed_value(world, seat)
+            total += _typed_value(world, seat, side)
         if best_score is None or total > best_score:
             best, best_score = [i], total
         elif total == best_score:
@@ -204,18 +206,17 @@ def greedy_choice(state, samples: int, stream: int) -> tuple[int, int]:
     return best[pick], stream
 
 
-def _typed_value(world, seat: int) -> float:
-    teams = world.game.program.teams
-    team_of = {s: t for t, seats in enumerate(teams) for s in seats}
+def _typed_value(world, seat: int, team: int) -> float:
+    """A world's worth to `seat` of `team`: a win 1000, a loss -1000, else its side's points lead."""
     out = world.outcome()
     if out is not None:
         if out.team is None:
             return 0.0
-        return 1000.0 if out.team == team_of.get(seat) else -1000.0
+        return 1000.0 if out.team == team else -1000.0
     pts = _points(world)
     if not pts:
         return 0.0
-    side = seat if len(pts) == world.game.program.seats else team_of.get(seat)
+    side = seat if len(pts) == world.game.program.seats else team
     others = [p for j, p in enumerate(pts) if j != side]
     return float(pts[side] - (max(others) if others else 0))
 
