@@ -71,6 +71,7 @@ class Model:
     start: A.StartAt | None = None
     points: A.Points | None = None
     returns: A.Returns | None = None
+    measures: dict[str, A.Measure] = field(default_factory=dict)  # by short name, in declaration order
     limits: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_LIMITS))
 
     @property
@@ -373,6 +374,8 @@ def _second_pass(m: Model, decls: list[A.Decl]) -> None:
                 m.start = d
             case A.Points():
                 m.points = d
+            case A.Measure():
+                _measure(m, d)
             case A.Returns():
                 m.returns = d
                 if d.lo > d.hi:
@@ -381,6 +384,55 @@ def _second_pass(m: Model, decls: list[A.Decl]) -> None:
         if isinstance(d, A.Limit):
             _limit(m, d)
     _check_references(m)
+
+
+MEASURE_TYPES = ("seat", "side", "int", "bool")
+
+
+@dataclass(frozen=True)
+class MeasureSlot:
+    """A declared measure as the engines keep it: its var slot, and how sims report it."""
+    name: str
+    type: str  # seat | side | int | bool
+    base: int  # its var slot
+    first_mover: bool
+    label: str  # what a report calls it: the declared `as` text, else the name
+
+    def value(self, raw):
+        """The measure's value in a game from its var's value (None or an int or bool): None when
+        unset, True/False for a bool, else an int."""
+        if raw is None:
+            return None
+        return bool(raw) if self.type == "bool" else int(raw)
+
+
+def measure_slots(m: Model) -> tuple[MeasureSlot, ...]:
+    """The file's measures, in declaration order."""
+    return tuple(MeasureSlot(d.short, d.type, m.vars[d.name].base, d.first_mover, d.label or d.short)
+                 for d in m.measures.values())
+
+
+def _measure(m: Model, d: A.Measure) -> None:
+    """A measure is kept as a var named `measure NAME` that only `measure NAME = ...` writes: a
+    seat or side measure starts unset (none), an int one at 0, a bool one false. A side is a team
+    in a file of teams, else a seat: an int held to the sides' numbers (a `range`, so a wrong side
+    faults where it is set)."""
+    if d.type not in MEASURE_TYPES:
+        m.diags.error(d.span, f"a measure is one of {', '.join(MEASURE_TYPES)}, not `{d.type}`")
+        return
+    if d.first_mover and d.type not in ("seat", "side"):
+        m.diags.error(d.span, "only a seat or side measure can be the first mover")
+    first = next((o for o in m.measures.values() if o.first_mover), None)
+    if d.first_mover and first is not None:
+        m.diags.error(d.span, f"`{first.short}` is already the first mover, at {first.span}")
+    init = {"seat": A.NoneLit, "side": A.NoneLit, "int": lambda span: A.IntLit(span=span, value=0),
+            "bool": lambda span: A.BoolLit(span=span, value=False)}[d.type](span=d.span)
+    var_type = "int" if d.type == "side" else d.type
+    rng = A.VarRange(span=d.span, lo=0, hi=(len(m.teams) or m.seats) - 1) if d.type == "side" else None
+    var = A.Var(span=d.span, name=d.name, type=A.TypeRef(span=d.span, name=var_type), init=init, range=rng)
+    m.vars[d.name] = Slotted(var, m.nvals, 1, None, var_type)
+    m.nvals += 1
+    m.measures[d.short] = d
 
 
 def _limit(m: Model, d: A.Limit) -> None:

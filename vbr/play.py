@@ -18,6 +18,7 @@ class GameResult:
     options: int = 0  # legal options offered, summed over all choices
     first_side: int | None = None  # the side (seat, or team) that made the first choice
     score_track: list = field(default_factory=list)  # (choices so far, score) after each change
+    measures: dict = field(default_factory=dict)  # the file's measures: see measure_values
 
 
 # the spec `random` makes a RandomAgent with no settings (what play_game's shortcut assumes)
@@ -54,32 +55,99 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
         views.append(SeatView(state, seat))  # one window per seat, reused
         draws.append(agent.rng.getrandbits if type(agent) is RandomAgent else None)
     side_of = _side_of(game)
-    first_side = side_of[state.pending.seat] if state.pending is not None else None
     track: list = []
     score = state.points()
     # the score read in place (State.points without a call): vals[lo:hi], compared as a list
     lo, hi = (game.program.points[0], sum(game.program.points)) if score is not None else (0, 0)
-    forced = options = 0
+    hand = _ByHand(state, draws, acts, views, lo, hi, track if score is not None else None)
+    repeating = repeating_phases(game)
+    if repeating:  # the set-up phases played by hand: the first choice after them is the first move
+        hand.play(lambda: state.phase in repeating)
+    first_side = side_of[state.pending.seat] if state.pending is not None else None
     if state.log is None and None not in draws:  # every seat random: the loop is State.play_random's
-        options, forced = state.play_random(draws, lo, hi, track if score is not None else None)
-    apply = state.apply_index
-    last = state.vals[lo:hi] if score is not None else None
-    while state.result is None:
-        pending = state.pending
-        seat = pending.seat
-        k = len(pending.options)
-        options += k
-        forced += k == 1
-        draw = draws[seat]
-        apply((draw(64) * k) >> 64 if draw is not None else acts[seat](views[seat]))
-        if last is not None:
-            now = state.vals[lo:hi]
-            if now != last:
-                last = now
-                track.append((state.choices, tuple(now)))
+        o, f = state.play_random(draws, lo, hi, track if score is not None else None)
+        hand.options += o
+        hand.forced += f
+    hand.play(None)
+    forced, options = hand.forced, hand.options
     out = state.result
     winner = out.team if _teamed(game) else out.winner
-    return GameResult(winner, out.points, state.choices, state, forced, options, first_side, track)
+    measures = measure_values(game, lambda base: state.vals[base])
+    first_side = _first_mover(game, measures, first_side)
+    return GameResult(winner, out.points, state.choices, state, forced, options, first_side, track, measures)
+
+
+class _ByHand:
+    """play_game's loop, one choice at a time: each seat's agent (or its random draw) answers,
+    counting options, one-option choices and the score's changes."""
+
+    def __init__(self, state, draws, acts, views, lo: int, hi: int, track: list | None):
+        self.state, self.draws, self.acts, self.views = state, draws, acts, views
+        self.lo, self.hi, self.track = lo, hi, track
+        self.options = self.forced = 0
+
+    def play(self, until) -> None:
+        """Play until the game ends or `until()` holds at a choice."""
+        state, draws, acts, views, lo, hi = self.state, self.draws, self.acts, self.views, self.lo, self.hi
+        apply = state.apply_index
+        last = state.vals[lo:hi] if self.track is not None else None
+        while state.result is None and (until is None or not until()):
+            pending = state.pending
+            seat = pending.seat
+            k = len(pending.options)
+            self.options += k
+            self.forced += k == 1
+            draw = draws[seat]
+            apply((draw(64) * k) >> 64 if draw is not None else acts[seat](views[seat]))
+            if last is not None:
+                now = state.vals[lo:hi]
+                if now != last:
+                    last = now
+                    self.track.append((state.choices, tuple(now)))
+
+
+@lru_cache(maxsize=32)
+def repeating_phases(game) -> frozenset:
+    """The phases on a cycle of the file's turn flow (vbr graph): play comes back to them. The
+    others are its set-up phases (Siatka's tile placement): the game's first move, for the
+    first-mover figure of a file that declares no first-mover measure, is the first choice made in
+    a repeating phase. Empty when no phase repeats: then it is the game's first choice."""
+    import networkx as nx
+    from vbr.visualizer.graph import build_graph
+    graph = build_graph(game.model if hasattr(game, "model") else game.program.model)
+    phases = {n for n, kind in graph.nodes(data="kind") if kind == "phase"}
+    cyclic = {n for part in nx.strongly_connected_components(graph) if len(part) > 1 for n in part}
+    cyclic |= {n for n in phases if graph.has_edge(n, n)}
+    return frozenset(phases & cyclic)
+
+
+def _repeating_units(game) -> frozenset:
+    """The units of a typed program that are repeating phases (repeating_phases)."""
+    names = repeating_phases(game)
+    return frozenset(u for u, unit in enumerate(game.program.units) if unit.kind == "phase" and unit.name in names)
+
+
+def measure_values(game, read) -> dict:
+    """The file's measures at a game's end, by name: (kind, value), kind `side` for a seat or side
+    measure (its value the side it names: for a seat, the seat, or in a game of teams its team),
+    else `int` or `bool`; value None when the game never set it. `read(base)` gives a var slot's
+    value, None for none."""
+    out = {}
+    side_of = _side_of(game)
+    for m in game.program.measures:
+        value = m.value(read(m.base))
+        if m.type == "seat":
+            out[m.name] = ("side", side_of[value] if value is not None and 0 <= value < len(side_of) else None)
+        else:
+            out[m.name] = (m.type, value)
+    return out
+
+
+def _first_mover(game, measures: dict, first_choice_side: int | None) -> int | None:
+    """The side the file's first-mover measure names when it declares one (None when a game
+    left it unset), else the side that made the game's first choice."""
+    first = next((m for m in game.program.measures if m.first_mover), None)
+    return measures[first.name][1] if first is not None else first_choice_side
 
 
 def sides(game) -> int:
@@ -106,8 +174,15 @@ def _team_names(game) -> list[str] | None:
 
 
 def _side_of(game) -> list[int]:
+    """Each seat's side: its team in a game of teams, else the seat itself."""
     prog = game.program
-    return list(prog.team_of) if _teamed(game) else list(range(prog.seats))
+    if not _teamed(game):
+        return list(range(prog.seats))
+    team_of = [-1] * prog.seats
+    for team, seats in enumerate(prog.teams):
+        for seat in seats:
+            team_of[seat] = team
+    return team_of
 
 
 def _teamed(game) -> bool:
@@ -131,6 +206,7 @@ def play_typed_game(game, seed: int, agent_names: list[str]) -> GameResult:
     from vbr.interpreter import rng as R
     from vbr.ir import random_streams as S
     from vbr.ir.layout import Header
+    from vbr.ir.values import NONE
     program = game.program
     agents = []
     for seat, name in enumerate(agent_names):
@@ -146,8 +222,12 @@ def play_typed_game(game, seed: int, agent_names: list[str]) -> GameResult:
     points = _points(state)
     stats = [0, 0, -1, 0, *(points or ())]
     track: list = []
+    repeating = _repeating_units(game)
+    phase_word = program.layout.stack + 1  # the running phase's unit (the bottom frame's)
+    first_move = None if repeating else -1  # -1: the first choice of all (stats[2])
+    by_hand = [1] * len(kinds)  # in the set-up phases every seat plays by hand, to see where each choice is
     while True:
-        streams = engine.play_seats(state.words, streams, kinds, stats, track)
+        streams = engine.play_seats(state.words, streams, kinds if first_move is not None else by_hand, stats, track)
         state.check()
         if state.is_terminal():
             break
@@ -157,7 +237,11 @@ def play_typed_game(game, seed: int, agent_names: list[str]) -> GameResult:
         stats[2] = seat if stats[2] < 0 else stats[2]
         stats[0] += k
         stats[1] += k == 1
-        if kind == "greedy":
+        if first_move is None and int(state.words[phase_word]) in repeating:
+            first_move = seat
+        if kind == "random":
+            streams[seat], choice = S.below(streams[seat], k)
+        elif kind == "greedy":
             choice, streams[seat] = greedy_choice(state, params.get("samples", 2), streams[seat])
         else:
             streams[seat], draw = S.below(streams[seat], 1 << 62)
@@ -171,9 +255,13 @@ def play_typed_game(game, seed: int, agent_names: list[str]) -> GameResult:
             stats[3] += 1
     out = state.outcome()
     winner = out.team if by_team else out.winner
-    first = stats[2] if stats[2] >= 0 else None
+    first = first_move if first_move is None or first_move >= 0 else stats[2] if stats[2] >= 0 else None
     first_side = None if first is None else team_of[first] if by_team else first
-    return GameResult(winner, out.points, int(state.words[Header.CHOICES]), state, stats[1], stats[0], first_side, track)
+    at = program.layout.vars
+    measures = measure_values(game, lambda base: None if state.words[at + base] == NONE else int(state.words[at + base]))
+    first_side = _first_mover(game, measures, first_side)
+    return GameResult(winner, out.points, int(state.words[Header.CHOICES]), state, stats[1], stats[0], first_side,
+                      track, measures)
 
 
 def greedy_choice(state, samples: int, stream: int) -> tuple[int, int]:

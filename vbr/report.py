@@ -64,6 +64,9 @@ def _stats_text(s: dict) -> str:
     if s.get("metrics"):
         out.append("balance (95% CI):")
         out += metric_lines(s["metrics"], names)
+    if s.get("measures"):
+        out.append("measures the rule file declares (95% CI):")
+        out += metric_lines(s["measures"], names)
     speed = f"{s['games_per_s']} games/s ({s['seconds']} s"
     out.append(speed + (f", loading {s['load_seconds']} s)" if s.get("load_seconds") else ")"))
     return "\n".join(out)
@@ -88,8 +91,13 @@ def metric_lines(metrics: dict, names: list[str]) -> list[str]:
     labels = [clean(metric_label(m, names)) for m in metrics.values()]
     values = [metric_text(m, ci=False) for m in metrics.values()]
     lw, vw = max(map(len, labels)), max(map(len, values))
-    return [f"  {lab:<{lw}}  {val:>{vw}}  {_interval(m)}".rstrip()
+    return [f"  {lab:<{lw}}  {val:>{vw}}  {_interval(m)}{_unset_text(m)}".rstrip()
             for lab, val, m in zip(labels, values, metrics.values())]
+
+
+def _unset_text(m: dict) -> str:
+    """For a declared measure some games never set: how many."""
+    return f"; unset in {m['unset']} of {m['games']} games" if m.get("unset") else ""
 
 
 def metric_label(m: dict, names: list[str]) -> str:

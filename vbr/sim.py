@@ -138,7 +138,8 @@ def play_range(spec: RunSpec, start: int, stop: int) -> list[Trial]:
         except Exception as exc:
             raise GameFailed(i, s, exc) from None
         fields = (i, s, agents, n_sides, r.winner, r.points, r.choices, r.forced, r.options, r.first_side, r.score_track)
-        out.append(TracedTrial(*fields, dict(r.state.trace), r.state.phase) if spec.trace else Trial(*fields))
+        out.append(TracedTrial(*fields, r.measures, dict(r.state.trace), r.state.phase) if spec.trace
+                   else Trial(*fields, r.measures))
     return out
 
 

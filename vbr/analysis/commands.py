@@ -114,7 +114,8 @@ def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
     unit = "team" if any(len(t) != 1 for t in game.program.teams) else "seat"
     trials = result.trials
     n = len(trials)
-    m = summarize(trials, unit)
+    m = summarize(trials, unit, measure_labels(game))
+    name_first_mover(m["metrics"], game)
     wins = {s: v["wins"] for s, v in m["win_rate"].items()}
     points = [t.points for t in trials if t.points]
     return {
@@ -126,13 +127,27 @@ def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
         "ci95": {s: v["ci95"] for s, v in m["win_rate"].items()},
         "mean_steps": round(sum(t.choices for t in trials) / n, 2) if n else 0.0,
         "points_per_game": [round(sum(p[i] for p in points) / n, 3) for i in range(len(points[0]))] if points else None,
-        "metrics": m["metrics"],
+        "metrics": m["metrics"], "measures": m["measures"],
         "rotate_seats": result.spec.rotate, "seatings": [list(x) for x in result.spec.plan()],
         "per_agent": agent_win_rates(trials, side_of_seat(game)) if result.spec.rotate else None,
         "backend": backend.name, "workers": backend.workers, "native": result.spec.native, "engine": result.spec.engine,
         "seconds": round(result.seconds, 3), "games_per_s": result.games_per_s,
         "load_seconds": round(result.load_seconds, 3),
     }
+
+
+def name_first_mover(metrics: dict, game) -> None:
+    """Say in the first-mover figure's label whose first move it is: the file's first-mover
+    measure's, or the first choice's when the file declares none."""
+    entry = metrics.get("first_mover_advantage")
+    first = next((m for m in game.program.measures if m.first_mover), None)
+    if entry is not None:
+        entry["label"] += f" ({first.label})" if first is not None else " (first choice)"
+
+
+def measure_labels(game) -> dict[str, str]:
+    """What reports call each of the file's measures: its `as` text, else its name."""
+    return {m.name: m.label for m in game.program.measures}
 
 
 def side_of_seat(game) -> list[int]:
@@ -270,7 +285,7 @@ def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int
         return runs[-1][0].exit_code or INTERRUPTED
     (ra, ba), (rb, bb) = runs
     sa, sb = summary(base, ra, ba, agents), summary(variant, rb, bb, agents)
-    rows = compare(ra.trials, rb.trials)
+    rows = compare(ra.trials, rb.trials, measure_labels=measure_labels(base.game) | measure_labels(variant.game))
     report = {"base": {"label": base.label, "rules": sa["rules"], "options": sa["options"]},
               "variant": {"label": variant.label, "rules": sb["rules"], "options": sb["options"]},
               "games": args.n, "seed": args.seed, "agents": agents, "metrics": rows,

@@ -111,7 +111,8 @@ def row(t: Trial) -> dict:
             "points_scored": points_scored(t), "lead_changes": lead_changes(t),
             "largest_lead": largest_lead(t), "final_margin": final_margin(t),
             "decisiveness": round(decisiveness(t), 4), "comeback": comeback(t), "forced": t.forced,
-            "branching": round(branching(t), 4), "first_side": t.first_side}
+            "branching": round(branching(t), 4), "first_side": t.first_side,
+            **{f"measure:{name}": value for name, (_, value) in t.measures.items()}}
 
 
 CSV_FIELDS = ("index", "seed", "agents", "winner", "score", "choices", "points_scored", "lead_changes",
@@ -314,12 +315,62 @@ def agent_win_rates(trials: list[Trial], side_of_seat: list[int]) -> dict:
             for name, n in games.items()}
 
 
-def summarize(trials: list[Trial], side_label: str = "seat") -> dict:
-    """Every metric of METRICS over the trials, each with its interval, or none and the reason."""
+def summarize(trials: list[Trial], side_label: str = "seat", measure_labels: dict | None = None) -> dict:
+    """Every metric of METRICS over the trials, each with its interval, or none and the reason;
+    then each of the file's measures (`measure_metrics`), with how many games left it unset."""
     if side_label not in SIDE_LABELS:
         raise ValueError(f"side_label must be one of {SIDE_LABELS}, not {side_label!r}")
     return {"games": len(trials), "sides": side_label, "win_rate": _win_rates(trials),
-            "metrics": {m.name: _entry(m, trials) for m in METRICS}}
+            "metrics": {m.name: _entry(m, trials) for m in METRICS},
+            "measures": {m.name: _entry(m, trials) | _unset(m.name, trials)
+                         for m in measure_metrics(trials, measure_labels)}}
+
+
+# ------------------------------------------------------------------------------ declared measures
+def measure_kinds(trials: list[Trial]) -> dict[str, str]:
+    """The measures the trials carry, in the order the file declares them, with their kinds."""
+    kinds: dict[str, str] = {}
+    for t in trials:
+        for name, (kind, _) in t.measures.items():
+            kinds.setdefault(name, kind)
+    return kinds
+
+
+def measure_metrics(trials: list[Trial], labels: dict | None = None) -> list[Metric]:
+    """One metric per declared measure: a side measure as the win rate of the side it names, over
+    the decided games that set it ("first server wins"); an int measure as its mean over the games;
+    a bool one as the share of games that set it true. `labels` maps a measure to its `as` text."""
+    out = []
+    for name, kind in measure_kinds(trials).items():
+        label = (labels or {}).get(name, name)
+        key = f"measure:{name}"
+        if kind == "side":
+            out.append(Metric(key, f"{label} wins", "share", "proportion", "decided games that set it",
+                              lambda ts, name=name: _measure_side_wins(ts, name)))
+        elif kind == "int":
+            out.append(Metric(key, f"{label}, mean", "count", "mean", "games that set it",
+                              lambda ts, name=name: [float(v) for v in _measure_values(ts, name)]))
+        else:
+            out.append(Metric(key, label, "share", "proportion", "games that set it",
+                              lambda ts, name=name: (sum(1 for v in _measure_values(ts, name) if v),
+                                                     len(_measure_values(ts, name)), 0.0)))
+    return out
+
+
+def _measure_values(ts: list[Trial], name: str) -> list:
+    return [t.measures[name][1] for t in ts if name in t.measures and t.measures[name][1] is not None]
+
+
+def _measure_side_wins(ts: list[Trial], name: str):
+    games = [t for t in _decided(ts) if name in t.measures and t.measures[name][1] is not None]
+    return sum(1 for t in games if t.winner == t.measures[name][1]), len(games), 0.0
+
+
+def _unset(key: str, trials: list[Trial]) -> dict:
+    """How many games never set the measure (as `unset`, when some did not)."""
+    name = key.split(":", 1)[1]
+    unset = sum(1 for t in trials if name in t.measures and t.measures[name][1] is None)
+    return {"unset": unset, "games": len(trials)} if unset else {}
 
 
 # ------------------------------------------------------------------------------ two runs
@@ -359,8 +410,9 @@ def _compare_one(m: Metric, a: list[Trial], b: list[Trial], shown=None) -> dict:
 NO_SPREAD = "ties fill the order-statistic interval: no standard error can be read off it"
 
 
-def compare(a: list[Trial], b: list[Trial], side_label: str = "seat") -> list[dict]:
-    """Each side's win rate, then every metric of METRICS: a, b, b − a and its 95% interval.
+def compare(a: list[Trial], b: list[Trial], side_label: str = "seat", measure_labels: dict | None = None) -> list[dict]:
+    """Each side's win rate, then every metric of METRICS, then the measures both runs carry:
+    a, b, b − a and its 95% interval.
 
     Why lists of trials rather than two summaries: the interval of a difference needs each run's
     spread, not only its two interval ends.
@@ -369,8 +421,12 @@ def compare(a: list[Trial], b: list[Trial], side_label: str = "seat") -> list[di
         raise ValueError(f"side_label must be one of {SIDE_LABELS}, not {side_label!r}")
     wins = _win_metrics(a, b, side_label)
     shares = list(zip(win_shares(a), win_shares(b)))
+    kinds_b = measure_kinds(b)
+    shared = {name for name, kind in measure_kinds(a).items() if kinds_b.get(name) == kind}
+    measures = [m for m in measure_metrics(a, measure_labels) if m.name.split(":", 1)[1] in shared]
     return [*(_compare_one(m, a, b, shares[s]) for s, m in enumerate(wins)),
-            *(_compare_one(m, a, b) for m in METRICS)]
+            *(_compare_one(m, a, b) for m in METRICS), *(_compare_one(m, a, b) for m in measures)]
+
 
 
 def win_shares(ts: list[Trial]) -> list[str]:

@@ -23,16 +23,21 @@ class Trial:
     first_side: int | None  # the side that made the game's first choice
     # the score after every choice that changed it: (choices made so far, score); starts empty
     score_track: list = field(default_factory=list)
+    # the rule file's measures (`measure NAME: TYPE`): name -> (kind, value), kind `side` (a seat or
+    # side measure, as the side it names), `int` or `bool`; value None where the game never set it
+    measures: dict = field(default_factory=dict)
 
     def to_row(self) -> dict:
         return {"index": self.index, "seed": self.seed, "agents": list(self.agents), "sides": self.sides,
                 "winner": self.winner, "points": list(self.points) if self.points is not None else None,
                 "choices": self.choices, "forced": self.forced, "options": self.options,
-                "first_side": self.first_side, "score_track": [[c, list(s)] for c, s in self.score_track]}
+                "first_side": self.first_side, "score_track": [[c, list(s)] for c, s in self.score_track],
+                "measures": {k: list(v) for k, v in self.measures.items()}}
 
     @classmethod
     def from_row(cls, row: dict) -> "Trial":
         pts = row.get("points")
         return cls(row["index"], row["seed"], list(row["agents"]), row["sides"], row["winner"],
                    tuple(pts) if pts is not None else None, row["choices"], row["forced"], row["options"],
-                   row["first_side"], [(c, tuple(s)) for c, s in row.get("score_track", [])])
+                   row["first_side"], [(c, tuple(s)) for c, s in row.get("score_track", [])],
+                   {k: tuple(v) for k, v in row.get("measures", {}).items()})

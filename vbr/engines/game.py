@@ -26,7 +26,7 @@ def load(path, options: dict | None = None, engine: str = "python", note=None) -
     rules = load_rules(path)
     checked = compile_rules(rules, options or {}, lower=False)  # every body type-checked, errors raised
     program = build_program(checked.model)
-    return Game(program, make_engine(program, engine, note))
+    return Game(program, make_engine(program, engine, note), checked.model)
 
 
 def make_engine(program: N.Program, engine: str, note=None):
@@ -40,8 +40,10 @@ def make_engine(program: N.Program, engine: str, note=None):
 
 
 class Game:
-    def __init__(self, program: N.Program, engine):
-        self.program, self.engine = program, engine
+    """A typed program, the engine that runs it and the checked model it was built from."""
+
+    def __init__(self, program: N.Program, engine, model=None):
+        self.program, self.engine, self.model = program, engine, model
 
     @property
     def title(self) -> str:

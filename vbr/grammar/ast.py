@@ -413,6 +413,22 @@ class Limit(Decl):
     value: Expr  # known before play: see checker.constant_int
 
 
+class Measure(Decl):
+    """`measure NAME: TYPE [first mover] [as "LABEL"]`: a figure of each game that sims report.
+    Its name is `measure NAME`, a name no expression can spell: the rules set a measure
+    (`measure NAME = EXPR`, an `Assign` to that name) but never read it, so measuring never changes
+    play. `type` is seat, side, int or bool; `first_mover` marks the seat or side measure that says
+    who moves first in the game's sense (docs/analysis.md)."""
+
+    type: str
+    first_mover: bool = False
+    label: Optional[str] = None
+
+    @property
+    def short(self) -> str:
+        return self.name.split(" ", 1)[1]
+
+
 class Returns(Decl):
     """What each seat gets at the end of a game, for the RL adapters: `value` with `param` a
     seat, between `lo` and `hi`, all seats' together `total` if given."""

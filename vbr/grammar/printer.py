@@ -277,6 +277,9 @@ def _decl(x: A.Decl, d: int) -> str:
             return f"require {expr(c)} as {_q(m)}"
         case A.Limit(name=n, value=v):
             return f"limit {n.split(' ', 1)[1]} {expr(v)}"
+        case A.Measure(type=ty, first_mover=first, label=label):
+            return (f"measure {x.short}: {ty}" + (" first mover" if first else "")
+                    + (f" as {_q(label)}" if label is not None else ""))
     raise TypeError(f"cannot print {type(x).__name__}")
 
 

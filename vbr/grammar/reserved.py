@@ -17,7 +17,7 @@ from vbr.errors import Diagnostic, Span
 RESERVED_WORDS = frozenset({
     "let", "if", "elif", "else", "for", "repeat", "loop", "while", "break", "continue", "choose", "move",
     "shuffle", "create", "goto", "end", "emit", "say", "return", "reveal", "not", "and", "or", "in", "true",
-    "false", "none", "roll", "pick", "sum", "any", "all", "first", "every", "then", "seats", "teams"})
+    "false", "none", "roll", "pick", "sum", "any", "all", "first", "every", "then", "seats", "teams", "measure"})
 
 _WORD = r"[A-Za-z_][A-Za-z0-9_]*"
 # a declaration keyword, the name it declares, and what must follow the name there

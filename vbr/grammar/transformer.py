@@ -246,6 +246,11 @@ class ToAst(Transformer):
     def limits(self, meta, ch):
         return A.Limit(span=self._span(meta, ch), name="limit " + str(ch[0]), value=ch[1])
 
+    def measure(self, meta, ch):
+        label = next((_str(c) for c in ch[2:] if c.type == "STRING"), None)
+        return A.Measure(span=self._span(meta, ch), name="measure " + str(ch[0]), type=str(ch[1]),
+                         first_mover=any(c.type == "FIRST_MOVER" for c in ch[2:]), label=label)
+
     # -------------------------------------------------------------- statements
     def block(self, meta, ch):
         return A.Block(span=self._span(meta, ch), body=list(ch))
@@ -351,6 +356,11 @@ class ToAst(Transformer):
 
     def reveal(self, meta, ch):
         return A.Reveal(span=self._span(meta, ch), what=ch[0])
+
+    def measure_set(self, meta, ch):
+        """`measure NAME op EXPR`: an assignment to the measure's var (see ast.Measure)."""
+        target = A.Name(span=self.tok_span(ch[0]), id="measure " + str(ch[0]))
+        return A.Assign(span=self._span(meta, ch), target=target, op=str(ch[1]), value=ch[2])
 
     def _holes(self, tok: Token) -> list:
         """Split "text {expr} text" into pieces; each hole is parsed as an expression in place."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import gc
 
-from vbr.checker import Model, build_model, literal_type
+from vbr.checker import Model, build_model, literal_type, measure_slots
 from vbr.errors import OptionError, VbrCheckError
 from vbr.grammar import ast as A
 from vbr.interpreter.court import court_of
@@ -86,6 +86,7 @@ def _compile(m: Model, lowering: Lowering) -> Program:
     if m.points is not None and m.points.var in m.vars:
         v = m.vars[m.points.var]
         p.points = (v.base, v.count)
+    p.measures = measure_slots(m)
     p.var_names = []
     for name, v in m.vars.items():
         p.var_names += [f"{name}[{i}]" if v.per else name for i in range(v.count)]

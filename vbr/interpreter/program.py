@@ -83,6 +83,7 @@ class Program:
     setup: Code | None = None
     start: str = ""
     points: tuple | None = None  # (base, count)
+    measures: tuple = ()  # checker.MeasureSlot per declared measure
     limits: dict = field(default_factory=dict)
     step_limit: int = 0  # limits["steps"], limits["depth"], limits["choices"] as plain attributes
     depth_limit: int = 0

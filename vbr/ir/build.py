@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 
-from vbr.checker import Model, type_of
+from vbr.checker import Model, type_of, measure_slots
 from vbr.grammar import ast as A
 from vbr.interpreter.court import court_of
 from vbr.ir import nodes as N
@@ -162,6 +162,7 @@ class ProgramBuilder:
                       points, dict(m.limits))
         p.kinds = [(k.decl.name, list(k.fields), [t for _, t in k.fields.values()]) for k in m.kinds.values()]
         p.var_types = _var_types(m)
+        p.measures = measure_slots(m)
         p.court_tables = self._court_tables()
         p.directions = [m.directions[d] for d in m.directions]
         p.zone_side, p.hidden = _visibility(m)

@@ -563,3 +563,4 @@ class Program:
     hidden: list[list[int]] = field(default_factory=list)  # per seat: the zones it may not look into
     reach_tables: list[dict] = field(default_factory=list)  # ReachItems' tables: (start, dist, side) -> ends
     list_caps: dict = field(default_factory=dict)  # (kind, word) of a list field -> the items it holds
+    measures: tuple = ()  # checker.MeasureSlot per declared measure
