@@ -147,7 +147,7 @@ def sweep_table(rows: list[dict]) -> list[dict]:
         for name, a in (s.get("per_agent") or {}).items():
             flat[f"win_rate agent {name}"] = a["value"]
             flat[f"win_rate agent {name} lo"], flat[f"win_rate agent {name} hi"] = a["ci95"]
-        for key, m in s["metrics"].items():
+        for key, m in {**s["metrics"], **s.get("measures", {})}.items():
             flat[key] = m["value"]
             lohi = m.get("ci95") or (None, None)
             flat[f"{key} lo"], flat[f"{key} hi"] = lohi

@@ -126,7 +126,7 @@ def _simulation_html(stats: dict, trials, game) -> str:
         label = names[int(side)] if int(side) < len(names) else f"side {side}"
         rows.append(f"<tr><th>win rate, {esc(label)}</th><td>{share} %</td><td>{_pct(lo)} – {_pct(hi)}</td>"
                     f"<td>{esc(stats['wins'][side])} of {esc(stats['games'])} games</td></tr>")
-    for key, m in stats["metrics"].items():
+    for key, m in {**stats["metrics"], **stats.get("measures", {})}.items():
         unit = m.get("unit")
         value = "—" if m.get("value") is None else _figure(m["value"], unit)
         ci = m.get("ci95")

@@ -241,7 +241,7 @@ class StmtCompiler:
             var = self.m.vars.get(t.id)
             if var is None:
                 what = "an option" if t.id in self.m.options else "a const" if t.id in self.m.consts else None
-                msg = f"`{t.id}` is {what} and cannot be assigned" if what else f"unknown variable `{t.id}`" + self.m.suggest(t.id, set(self.m.vars) | scope.visible())
+                msg = f"`{t.id}` is {what} and cannot be assigned" if what else _unknown_target(self.m, t.id, scope)
                 self.diags.error(t.span, msg)
                 return None, "any"
             if var.per:
@@ -936,6 +936,13 @@ def return_op(st, fr):
 # State.pop written out
 return_op.recipe = ("tail", lambda low: [ast.Expr(P.call(ast.Attribute(P.state_attr("stack"), "pop", ast.Load()))),
                                          ast.Return(ast.Constant(True))])
+
+
+def _unknown_target(m, name: str, scope) -> str:
+    """Why `name = ...` assigns nothing: no such variable, or (`measure NAME = ...`) no such measure."""
+    if name.startswith("measure "):
+        return f"no measure `{name.split(' ', 1)[1]}` is declared" + m.suggest(name.split(" ", 1)[1], m.measures)
+    return f"unknown variable `{name}`" + m.suggest(name, set(m.vars) | scope.visible())
 
 
 def _store_template(low, store, value) -> list:
