@@ -4,6 +4,7 @@ refused with exit 2 before a game is played."""
 import csv
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ended
+from conftest import ROOT, ended
 from vbr.analysis.metrics import CSV_FIELDS
 from vbr.cli import main
 from vbr.play import play_game
@@ -264,13 +265,17 @@ def _children(pid: int) -> set[int]:
     return {child for child, parent in ppid_of.items() if parent == pid}
 
 
-def _signal_once_games_are_done(argv, sig=signal.SIGINT, to=None):
+ANY_GAMES = rb"\r(?:[^\r]*: )?[1-9][0-9]*/[0-9]+ games"
+
+
+def _signal_once_games_are_done(argv, sig=signal.SIGINT, to=None, shown=ANY_GAMES):
     """Run vbr with its stderr on a terminal (a pty), so it shows progress, and send it `sig`
     (Ctrl-C's, unless told) once the progress line counts a finished game: the moment the test is
     about, reached without a guess at how long start-up takes on this machine. Returns the exit
     code, stdout, what reached the terminal, and the processes vbr had started by then. `to`:
     who gets the signal instead of vbr, given vbr's pid and those processes ("group": vbr's
-    whole process group, as a service manager or `kill -- -PGID` sends it)."""
+    whole process group, as a service manager or `kill -- -PGID` sends it). `shown`: the pattern
+    of the progress line to wait for (any count of finished games, unless told)."""
     import pty
     import re
     import select
@@ -281,7 +286,7 @@ def _signal_once_games_are_done(argv, sig=signal.SIGINT, to=None):
     os.close(terminal)
     seen = b""
     try:
-        while not re.search(rb"\r(?:[^\r]*: )?[1-9][0-9]*/[0-9]+ games", seen):
+        while not re.search(shown, seen):
             assert select.select([master], [], [], 120)[0], seen  # no progress in two minutes
             seen += os.read(master, 4096)
         children = _children(p.pid)
@@ -325,6 +330,23 @@ def test_ctrl_c_during_sweep_writes_the_rows_so_far(tmp_path):
     assert len(rows) == 1 and rows[0]["target"] == "5" and int(rows[0]["games"]) > 0
     assert "vbr: interrupted after" in err and "of 200000000 games" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sweep.csv"]
+
+
+# Greedy Siatka plays a few games a second here: the progress line counts games one by one long
+# before the first chunk (25 games of 200 in one process, 12 with two workers) is over.
+FIRST_CHUNK = {1: rb"\r([1-9]|1[0-9]|2[0-4])/200 games", 2: rb"\r([1-9]|1[01])/200 games"}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_in_the_first_chunk_keeps_the_games_finished(tmp_path, workers):
+    out = tmp_path / "games.jsonl"
+    code, _, err, _ = _signal_once_games_are_done(["sim", "siatka", "-n", 200, "--agents", "greedy",
+                                                   "--workers", workers, "--out", out], shown=FIRST_CHUNK[workers])
+    shown = max(int(m) for m in re.findall(r"\r(\d+)/200 games", err.split("vbr: interrupted")[0]))
+    assert code == 130
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) >= shown >= 1 and [r["index"] for r in rows] == list(range(len(rows)))
+    assert f"vbr: interrupted after {len(rows)} of 200 games; written: {out}" in err
 
 
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
@@ -401,6 +423,28 @@ def test_progress_on_a_terminal_shows_games_rate_and_time_left():
     shown = stream.getvalue()
     assert "\rtarget=5: 50/200 games" in shown and "games/s" in shown and " left" in shown
     assert "200/200 games" in shown and shown.endswith("\n")
+
+
+def test_progress_on_a_real_terminal_counts_each_game_with_rate_time_left_and_the_running_estimate():
+    _, _, shown, _ = _signal_once_games_are_done(["sim", "siatka", "-n", 200, "--agents", "greedy"],
+                                                 shown=FIRST_CHUNK[1] + rb"[^\r]*\)")
+    line = re.findall(r"\r(\d+/200 games[^\r\n]*)", shown)[-1].rstrip()
+    assert re.fullmatch(r"([1-9]|1[0-9]|2[0-4])/200 games  \d+\.\d (games/s|s per game)  \d+:\d\d left  "
+                        r"seat 0 wins \d+\.\d% \(\d+\.\d-\d+\.\d\)", line), line
+
+
+def test_progress_flag_writes_whole_lines_where_stderr_is_not_a_terminal(capsys):
+    code, _, err = run(capsys, "sim", ROOT / "tests/fixtures/valid/loaded_die.vbr", "-n", 40, "--progress")
+    assert code == 0 and "\r" not in err
+    assert err.splitlines()[0] == "0/40 games  seat 0 wins: none yet"
+    assert re.fullmatch(r"40/40 games  .* games/s  0:00 left  seat 0 wins \d+\.\d% \(\d+\.\d-\d+\.\d\)",
+                        err.splitlines()[-1])
+
+
+def test_a_slow_run_reports_seconds_per_game_not_zero_games_a_second():
+    from vbr.report import speed_line
+    assert speed_line({"games": 3, "seconds": 100.0, "load_seconds": 0}) == "33.3 s per game (100.0 s)"
+    assert speed_line({"games": 3000, "seconds": 2.5, "load_seconds": 0.1}) == "1,200 games/s (2.5 s, loading 0.1 s)"
 
 
 # ------------------------------------------------------------------------------------------ Ray

@@ -1,7 +1,8 @@
 """Where the chunks of a run are played: this process, a pool of local processes, or Ray.
 
 Every backend takes chunks lazily, keeps only a few of them in flight, and yields their results in
-submission order: that, and each game's seed depending only on its index, is why a run gives the
+submission order (this process and a pool of processes hand back each game as it ends, Ray each
+chunk): that, and each game's seed depending only on its index, is why a run gives the
 same trials on every backend and for any number of workers.
 """
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from vbr.errors import UsageError
-from vbr.sim import RunSpec, check_workers, game_for, play_range
+from vbr.sim import RunSpec, check_workers, game_for, play_games
 
 
 class LocalBackend:
@@ -25,9 +26,11 @@ class LocalBackend:
         game_for(spec.path, spec.options, spec.native, spec.engine)
 
     def map(self, spec: RunSpec, chunks: Iterable[tuple[int, int]]) -> Iterator[list]:
+        """The chunks' games in their order, each game in a list of its own as soon as it ends."""
         if self.workers == 1:
             for start, stop in chunks:
-                yield play_range(spec, start, stop)
+                for trial in play_games(spec, start, stop):
+                    yield [trial]
             return
         yield from self._pool_map(spec, chunks)
 

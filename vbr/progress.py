@@ -1,46 +1,86 @@
-"""Progress of a long run on a terminal: games done, games/s, time left. Silent when stderr is not
-a terminal (a pipe, a file, CI), so logs and JSON output stay clean."""
+"""Progress of a long run: games done, the rate, the time left and a running estimate.
+
+On a terminal the line is redrawn in place (`\\r`) after each game, at most five times a second.
+Elsewhere (a pipe, a file, CI) a run is silent, so logs and JSON output stay clean, unless
+`--progress` asks for it: then a whole line is written every few seconds, fit for a log file.
+"""
 from __future__ import annotations
 
 import sys
 import time
+from typing import Callable
+
+ON_A_TERMINAL = 0.2  # seconds between two redraws of the line on a terminal
+IN_A_LOG = 5.0  # seconds between two lines written to a log (stderr not a terminal, --progress)
 
 
 class Progress:
-    def __init__(self, label: str = "", stream=None, every: float = 0.2):
+    def __init__(self, label: str = "", stream=None, every: float = ON_A_TERMINAL,
+                 estimate: Callable[[], str] | None = None, in_place: bool = True):
         self.stream = stream or sys.stderr
         self.label = label
         self.every = every
+        self.estimate = estimate  # the running estimate's text, asked for at each redraw
+        self.in_place = in_place  # redraw one line (a terminal), or write a line each time (a log)
         self.start = time.perf_counter()
-        self.last = 0.0
+        self.last = None
         self.shown = False
 
     @classmethod
-    def for_terminal(cls, label: str = "", quiet: bool = False) -> "Progress | None":
+    def for_terminal(cls, label: str = "", quiet: bool = False, force: bool | None = None,
+                     estimate: Callable[[], str] | None = None) -> "Progress | None":
+        """Progress on stderr when it is a terminal and the output is not `quiet`, or whenever
+        `force` is True (`--progress`); never when `force` is False (`--no-progress`)."""
         stream = sys.stderr
-        return cls(label, stream) if not quiet and stream.isatty() else None
+        tty = stream.isatty()
+        if force is False or (force is None and (quiet or not tty)):
+            return None
+        return cls(label, stream, ON_A_TERMINAL if tty else IN_A_LOG, estimate, in_place=tty)
 
     def __call__(self, done: int, total: int) -> None:
         now = time.perf_counter()
-        if done < total and now - self.last < self.every:
+        if done < total and self.last is not None and now - self.last < self.every:
             return
         self.last = now
-        elapsed = now - self.start
-        rate = done / elapsed if elapsed > 0 else 0.0
-        left = (total - done) / rate if rate > 0 else 0.0
-        head = f"{self.label}: " if self.label else ""
-        self.stream.write(f"\r{head}{done}/{total} games  {rate:,.0f} games/s  {_clock(left)} left  ")
+        line = progress_line(self.label, done, total, now - self.start, self.estimate() if self.estimate else "")
+        self.stream.write(f"\r{line}  " if self.in_place else f"{line}\n")
         self.stream.flush()
         self.shown = True
 
     def close(self) -> None:
-        if self.shown:
+        if self.shown and self.in_place:
             self.stream.write("\n")
             self.stream.flush()
-            self.shown = False
+        self.shown = False
 
 
-def _clock(seconds: float) -> str:
+def progress_line(label: str, done: int, total: int, elapsed: float, estimate: str = "") -> str:
+    """`target=5: 120/1000 games  35.2 games/s  0:25 left  seat 0 wins 51.7% (42.4-60.9)`: no rate
+    and no time left before the first game has ended."""
+    head = f"{label}: " if label else ""
+    parts = [f"{head}{done}/{total} games"]
+    if done and elapsed > 0:
+        parts += [speed(done, elapsed), f"{clock((total - done) * elapsed / done)} left"]
+    if estimate:
+        parts.append(estimate)
+    return "  ".join(parts)
+
+
+def speed(games: int, seconds: float) -> str:
+    """How fast games were played, in words that never round to zero: `1,234 games/s`,
+    `12.5 games/s`, or, slower than a game a second, `8.3 s per game`."""
+    if games <= 0 or seconds <= 0:
+        return "no games played"
+    rate = games / seconds
+    if rate >= 100:
+        return f"{rate:,.0f} games/s"
+    if rate >= 1:
+        return f"{rate:.1f} games/s"
+    per = seconds / games
+    return f"{per:.1f} s per game" if per < 100 else f"{per:,.0f} s per game"
+
+
+def clock(seconds: float) -> str:
     s = int(round(seconds))
     h, rest = divmod(s, 3600)
     m, s = divmod(rest, 60)

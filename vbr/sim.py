@@ -16,7 +16,7 @@ import os
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Protocol
 
 from vbr import stop_signals
 from vbr.analysis.trial import Trial
@@ -126,11 +126,16 @@ def resolve_engine(path, options: dict, engine: str, agents: list[str], note) ->
 
 def play_range(spec: RunSpec, start: int, stop: int) -> list[Trial]:
     """Games start..stop-1 of a run: the unit of work every backend ships."""
+    return list(play_games(spec, start, stop))
+
+
+def play_games(spec: RunSpec, start: int, stop: int) -> Iterator[Trial]:
+    """Games start..stop-1 of a run, each handed on as soon as it ends: what shows progress game
+    by game and keeps every finished game when a run is stopped inside a chunk."""
     from vbr.play import play_game, play_typed_game, sides
     game = game_for(spec.path, spec.options, spec.native, spec.engine)
     typed = spec.engine != "closure"
     n_sides = game_sides(game) if typed else sides(game)
-    out = []
     for i in range(start, stop):
         s, agents = spec.deal(i)
         try:
@@ -138,9 +143,8 @@ def play_range(spec: RunSpec, start: int, stop: int) -> list[Trial]:
         except Exception as exc:
             raise GameFailed(i, s, exc) from None
         fields = (i, s, agents, n_sides, r.winner, r.points, r.choices, r.forced, r.options, r.first_side, r.score_track)
-        out.append(TracedTrial(*fields, r.measures, dict(r.state.trace), r.state.phase) if spec.trace
-                   else Trial(*fields, r.measures))
-    return out
+        yield (TracedTrial(*fields, r.measures, dict(r.state.trace), r.state.phase) if spec.trace
+               else Trial(*fields, r.measures))
 
 
 def game_sides(game) -> int:
@@ -212,6 +216,7 @@ class RunResult:
     # not 0: the run was stopped (Ctrl-C, SIGTERM, SIGHUP), and vbr exits with this once it has
     # written what the run played
     exit_code: int = 0
+    precise: bool = False  # the run's `watch` said stop: its precision was reached before -n
 
     @property
     def interrupted(self) -> bool:
@@ -219,14 +224,26 @@ class RunResult:
 
     @property
     def games_per_s(self) -> float | None:
-        return round(len(self.trials) / self.seconds, 1) if self.seconds > 0 else None
+        """Three significant digits, so that a slow run reads 0.0312, not 0.0."""
+        return float(f"{len(self.trials) / self.seconds:.3g}") if self.seconds > 0 else None
+
+
+class Watch(Protocol):
+    """What a run tells about each game it keeps, in the order of the games: `add` says whether the
+    run has seen enough (`vbr.analysis.sequential.Running` stops a run at a precision)."""
+
+    def add(self, trial: Trial) -> bool: ...
 
 
 def run(spec: RunSpec, backend, progress: Callable[[int, int], None] | None = None,
-        sink: Callable[[list[Trial]], None] | None = None) -> RunResult:
-    """Play a whole run on `backend` (vbr.backends: `LocalBackend(1)` plays it in this process).
-    Ctrl-C (or SIGTERM, SIGHUP) stops it between chunks: the games finished so far are kept and the
-    result says it was interrupted, so callers can still write them out."""
+        sink: Callable[[list[Trial]], None] | None = None, watch: Watch | None = None) -> RunResult:
+    """Play a whole run on `backend` (vbr.backends: `LocalBackend(1)` plays it in this process),
+    or, with a `watch`, up to the first game after which it says stop (whatever the backend: the
+    games are seen in their order). Ctrl-C (or SIGTERM, SIGHUP) stops it at once: the games
+    finished before the first unfinished one are kept and the result says it was interrupted, so
+    callers can still write them out. `progress(done, planned)` is called at the start and after
+    every game the backend hands back (one at a time in this process and from a pool of workers;
+    a chunk at a time from Ray)."""
     result = RunResult(spec)
     loading = time.perf_counter()
     backend.prepare(spec)
@@ -234,13 +251,31 @@ def run(spec: RunSpec, backend, progress: Callable[[int, int], None] | None = No
     start = time.perf_counter()
     try:
         with stop_signals.as_ctrl_c():
+            if progress:
+                progress(0, spec.n)
             for part in backend.map(spec, chunk_ranges(spec.n, backend.workers)):
-                result.trials += part
-                if sink:
-                    sink(part)
+                kept = _keep(result, part, watch)
+                if sink and kept:
+                    sink(kept)
                 if progress:
                     progress(len(result.trials), spec.n)
+                if result.precise:
+                    break
     except KeyboardInterrupt as exc:
         result.exit_code = stop_signals.exit_code(exc)
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _keep(result: RunResult, part: list[Trial], watch: Watch | None) -> list[Trial]:
+    """The games of `part` the run keeps, added to `result`: all of them, or those up to the one
+    after which `watch` says stop (and then `result.precise` is set)."""
+    if watch is None:
+        result.trials += part
+        return part
+    for k, trial in enumerate(part):
+        result.trials.append(trial)
+        if watch.add(trial):
+            result.precise = True
+            return part[:k + 1]
+    return part

@@ -1,4 +1,4 @@
-"""Chunks of a run played in worker processes, results handed back in the order sent.
+"""Chunks of a run played in worker processes, their games handed back in the order sent, each as it ends.
 
 Why not `concurrent.futures.ProcessPoolExecutor`: a worker killed while it writes a result (a
 SIGTERM to vbr's whole process group, as `kill -- -PGID` or a service manager sends) leaves half
@@ -18,7 +18,7 @@ from multiprocessing.connection import wait
 from typing import Iterable, Iterator
 
 from vbr import stop_signals
-from vbr.sim import RunSpec, game_for, play_range
+from vbr.sim import RunSpec, game_for, play_games
 
 PER_WORKER = 2  # chunks sent to a worker ahead of its results: it never waits for the next
 
@@ -54,7 +54,9 @@ class _Worker:
 
 
 def map_in_order(ctx, workers: int, spec: RunSpec, chunks: Iterable[tuple[int, int]]) -> Iterator[list]:
-    """The results of `play_range(spec, start, stop)` for each chunk, in the order of `chunks`."""
+    """The games of `play_range(spec, start, stop)` for each chunk, in the order of `chunks`, handed
+    on as they arrive: each worker sends every game as it ends, so a run shows progress game by
+    game and keeps, when it is stopped, every game up to the first unfinished one."""
     pool = [_Worker(ctx, spec) for _ in range(workers)]
     clean = False
     try:
@@ -66,7 +68,8 @@ def map_in_order(ctx, workers: int, spec: RunSpec, chunks: Iterable[tuple[int, i
 
 
 def _results(pool: list[_Worker], chunks: Iterator[tuple[int, int]]) -> Iterator[list]:
-    done: dict[int, tuple[bool, object]] = {}
+    got: dict[int, list] = {}  # games received, by the index of their chunk, not yet handed on
+    ended: dict[int, BaseException | None] = {}  # chunks a worker is done with: None, or what they raised
     sent = handed = 0
     more = True
     while True:
@@ -81,33 +84,44 @@ def _results(pool: list[_Worker], chunks: Iterator[tuple[int, int]]) -> Iterator
             w.conn.send(chunk)
             w.sent.append(sent)
             sent += 1
-        while handed in done:  # in the order sent: a failure is raised where its chunk comes
-            ok, value = done.pop(handed)
-            if not ok:
-                raise value
-            yield value
+        while True:  # in the order sent: a failure is raised where its chunk comes
+            games = got.pop(handed, None)
+            if games:
+                yield games
+            if handed not in ended:
+                break
+            failure = ended.pop(handed)
+            if failure is not None:
+                raise failure
             handed += 1
         if handed == sent and not more:
             return
-        _receive(pool, done)
+        _receive(pool, got, ended)
 
 
-def _receive(pool: list[_Worker], done: dict[int, tuple[bool, object]]) -> None:
+def _receive(pool: list[_Worker], got: dict[int, list], ended: dict[int, BaseException | None]) -> None:
     busy = [w for w in pool if w.sent]
     ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy]))
     for w in busy:
         if w.conn in ready:
             try:
-                reply = w.conn.recv()
+                kind, value = w.conn.recv()
             except (EOFError, OSError):
                 raise w.ended() from None
-            done[w.sent.popleft()] = reply  # (True, the results) or (False, what the chunk raised)
+            if kind == GAME:
+                got.setdefault(w.sent[0], []).append(value)
+            else:  # DONE, or FAILED with what the chunk raised
+                ended[w.sent.popleft()] = value
         elif w.process.sentinel in ready:
             raise w.ended()
 
 
+GAME, DONE, FAILED = "game", "done", "failed"  # what a worker sends: a game of its chunk, its end, its failure
+
+
 def _serve(conn, spec: RunSpec) -> None:
-    """A worker: chunks in, results (or the exception a chunk raised) out, until told to stop."""
+    """A worker: chunks in; each game of a chunk out as it ends, then the chunk's end (or the
+    exception it raised), until told to stop."""
     stop_signals.in_a_worker()
     game_for(spec.path, spec.options, spec.native, spec.engine)
     while True:
@@ -118,7 +132,9 @@ def _serve(conn, spec: RunSpec) -> None:
         if chunk is None:
             return
         try:
-            reply = (True, play_range(spec, *chunk))
+            for trial in play_games(spec, *chunk):
+                conn.send((GAME, trial))
+            reply = (DONE, None)
         except Exception as exc:  # a rule file that fails: the parent raises it, as played here
-            reply = (False, exc)
+            reply = (FAILED, exc)
         conn.send(reply)
