@@ -162,6 +162,23 @@ def _parser() -> argparse.ArgumentParser:
                        help="play every deal (seed) with the agents in each seating (their cyclic rotations over "
                             "the seats), -n counting games, and report each agent's win rate as well as each "
                             "seat's (default: on when the agents differ, with a note saying so)")
+        progress_arg(q)
+
+    def progress_arg(q):
+        q.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                       help="show progress on stderr, game by game, with the rate, the time left and the running "
+                            "estimate (default: on a terminal only; elsewhere --progress writes a line every few "
+                            "seconds)")
+
+    def precision_args(q):
+        q.add_argument("--precision", type=float, metavar="H",
+                       help="stop once the 95%% confidence sequence of the watched rate is narrower than +/-H "
+                            "(e.g. 0.02), or at -n games, whichever comes first (docs/analysis.md, \"Stopping at "
+                            "a precision\")")
+        q.add_argument("--metric", metavar="NAME",
+                       help="the rate --precision watches and the progress line shows: win_rate (default: the "
+                            "first side's, or with the seats rotated the first agent's), win_rate_S for side S, "
+                            "or draw_rate")
 
     r = sub.add_parser("run", help="play one game and print it")
     game_args(r)
@@ -174,6 +191,7 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("sim", help="play many games and report balance metrics")
     game_args(s)
     many_args(s, "one row per game: .jsonl or .csv")
+    precision_args(s)
     native_arg(s)
     engine_arg(s)
     s.set_defaults(func=cmd_sim, command="sim")

@@ -67,9 +67,38 @@ def _stats_text(s: dict) -> str:
     if s.get("measures"):
         out.append("measures the rule file declares (95% CI):")
         out += metric_lines(s["measures"], names)
-    speed = f"{s['games_per_s']} games/s ({s['seconds']} s"
-    out.append(speed + (f", loading {s['load_seconds']} s)" if s.get("load_seconds") else ")"))
+    if s.get("precision"):
+        out.append(precision_line(s["precision"]))
+    out.append(speed_line(s))
     return "\n".join(out)
+
+
+def speed_line(s: dict) -> str:
+    """`720 games/s (2.78 s, loading 0.14 s)`; a run slower than a game a second in seconds per
+    game, never `0.0 games/s`."""
+    from vbr.progress import speed
+    return f"{speed(s['games'], s['seconds'])} ({s['seconds']} s" + (f", loading {s['load_seconds']} s)"
+                                                                       if s.get("load_seconds") else ")")
+
+
+def _points(share: float | None) -> str:
+    """A half width in percentage points, cut (not rounded) to two decimals: a width just below its
+    target never prints as the target itself."""
+    import math
+    return "none" if share is None else f"\u00b1{math.floor(10_000 * share) / 100:.2f}"
+
+
+def precision_line(p: dict) -> str:
+    """Where a run with `--precision` stopped, and why: its watched rate with its 95 % confidence
+    sequence, and the target it reached or did not."""
+    lo, hi = p["cs95"] if p.get("cs95") else (0.0, 1.0)
+    value = "none" if p["value"] is None else f"{100 * p['value']:.1f}%"
+    rate = f"{p['label']} {value} (95% confidence sequence {100 * lo:.1f}-{100 * hi:.1f}%)"
+    half, target = _points(p.get("half_width")), f"{100 * p['target']:g}"
+    if p["reached"]:
+        return f"precision reached: {rate}, half width {half} < {target} percentage points"
+    return (f"precision not reached: {rate}, half width {half}, not below {target} percentage points; "
+            f"a rate of 50% needs about {p['games_needed_at_half']:,} games (raise -n)")
 
 
 def agent_lines(s: dict) -> list[str]:

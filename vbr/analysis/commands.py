@@ -89,20 +89,48 @@ def note(text: str) -> None:
     print(clean(f"vbr: {text}"), file=sys.stderr, flush=True)
 
 
-def play(variant: Variant, args, agents: list[str], backend, label: str = ""):
-    """One run of `args.n` games of a variant, on the given backend, with progress on a TTY; its
-    seats rotated when `args.rotate_seats` (as `rotate_seats` decided it)."""
+def play(variant: Variant, args, agents: list[str], backend, label: str = "", watch=None):
+    """One run of `args.n` games of a variant, on the given backend, its seats rotated when
+    `args.rotate_seats` (as `rotate_seats` decided it); stopped early when `watch` (a
+    `sequential.Running` with a target) says so. Progress on a terminal, or wherever `--progress`
+    asks, with the running estimate of `watch`, else of the headline win rate."""
     from vbr.progress import Progress
     from vbr.sim import RunSpec, run
     spec = RunSpec.of(variant.game.path, variant.game.options, args.seed, agents, args.n,
                       native=getattr(args, "native", False), engine=getattr(args, "engine", "closure"),
                       rotate=bool(getattr(args, "rotate_seats", False)))
-    progress = Progress.for_terminal(label, quiet=getattr(args, "json", False))
+    shown = watch or running(variant, args, agents)
+    progress = Progress.for_terminal(label, quiet=getattr(args, "json", False), force=getattr(args, "progress", None),
+                                     estimate=shown.text)
     try:
-        return run(spec, backend, progress)
+        return run(spec, backend, progress, watch=shown)
     finally:
         if progress:
             progress.close()
+
+
+def running(variant: Variant, args, agents: list[str], target: float | None = None):
+    """The measure `--metric` names (the headline win rate without it), watched game by game
+    (`vbr.analysis.sequential.Running`), with `target` the half width that stops the run."""
+    from vbr.analysis.sequential import Running, measures
+    from vbr.play import side_names
+    from vbr.sim import seatings
+    rotated = bool(getattr(args, "rotate_seats", False))
+    known = measures(side_names(variant.game), agents, rotated, side_of_seat(variant.game))
+    name = getattr(args, "metric", None) or "win_rate"
+    if name not in known:
+        raise UsageError(f"--metric {name}: not a measure a run can be stopped on; the measures are "
+                         f"{', '.join(known)}")
+    return Running(known[name], len(seatings(agents)) if rotated else 1, target)
+
+
+def check_precision(args) -> float | None:
+    """`--precision`, if given: a half width between 0 and 0.5 (a rate's interval is never wider)."""
+    target = getattr(args, "precision", None)
+    if target is not None and not 0 < target < 0.5:
+        raise UsageError(f"--precision must be above 0 and below 0.5 (a half width of a rate: 0.02 is "
+                         f"\u00b12 percentage points), not {target}")
+    return target
 
 
 def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
@@ -179,14 +207,18 @@ def say_interrupted(done: int, planned: int, wrote: list[str]) -> None:
 def cmd_sim(args, game, agents) -> int:
     check_count(args.n)
     check_outputs(args)
+    target = check_precision(args)
     args.rotate_seats = rotate_seats(args, agents)
     variant = Variant(game, options_text(game.program.options))
+    watch = running(variant, args, agents, target) if target is not None else None
     with backend_for(args) as backend:
-        result = play(variant, args, agents, backend)
+        result = play(variant, args, agents, backend, watch=watch)
     if not result.trials:
         say_interrupted(0, args.n, [])
         return result.exit_code or INTERRUPTED
     stats = summary(variant, result, backend, agents)
+    if watch is not None:
+        stats["precision"] = precision_summary(watch, result)
     finish_trials(args, result.trials)
     wrote = [args.out] if args.out else []
     if args.plot:
@@ -204,6 +236,13 @@ def cmd_sim(args, game, agents) -> int:
         say_interrupted(len(result.trials), args.n, wrote)
         return result.exit_code
     return 0
+
+
+def precision_summary(watch, result) -> dict:
+    """A run with `--precision`: the watched measure, its confidence sequence, whether the target
+    was reached (else how many games a rate of 50 % would need), over the games kept."""
+    from vbr.analysis.sequential import games_needed
+    return watch.report() | {"reached": result.precise, "games_needed_at_half": games_needed(watch.target, watch.c)}
 
 
 # ----------------------------------------------------------------------------------- sweep

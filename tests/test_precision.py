@@ -1,0 +1,111 @@
+"""`vbr sim --precision H`: a run that stops once the confidence sequence of its watched rate is
+narrower than ±H, checked against the sequence computed here on its own (scipy's log-beta and root
+finder) from the games the run wrote; on tests/fixtures/valid/loaded_die.vbr, where seat 0 wins
+exactly 30 % of the games (a roll of 1-3 on a d10)."""
+import json
+import math
+
+import pytest
+from scipy.optimize import brentq
+from scipy.special import betaln
+
+from conftest import ROOT
+from vbr.analysis.sequential import confidence_sequence, games_needed, log_wealth, next_check
+from vbr.cli import main
+
+DIE = ROOT / "tests" / "fixtures" / "valid" / "loaded_die.vbr"
+LEVEL = math.log(20)  # 1/α for α = 0.05
+
+
+def wealth(k, t, p, c):
+    """log M_t(p) of the beta-binomial mixture, written from its definition with scipy's log-beta."""
+    return betaln(c * p + k, c * (1 - p) + t - k) - betaln(c * p, c * (1 - p)) - k * math.log(p) - (t - k) * math.log(1 - p)
+
+
+def sequence(k, t, c):
+    """The interval {p : log M_t(p) < log 20}, its ends found by scipy's brentq on each side of k/t."""
+    f = lambda p: wealth(k, t, p, c) - LEVEL
+    centre = min(max(k / t, 1e-12), 1 - 1e-12)
+    lo = 0.0 if f(1e-12) < 0 else brentq(f, 1e-12, centre, xtol=1e-12)
+    hi = 1.0 if f(1 - 1e-12) < 0 else brentq(f, centre, 1 - 1e-12, xtol=1e-12)
+    return lo, hi
+
+
+def sim(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("k,t,c", [(3, 10, 1.0), (300, 1000, 512.0), (0, 40, 128.0), (95, 100, 16.0)])
+def test_the_log_wealth_and_the_interval_agree_with_the_definition(k, t, c):
+    assert log_wealth(k, t, 0.37, c) == pytest.approx(wealth(k, t, 0.37, c), rel=1e-9)
+    assert confidence_sequence(k, t, c) == pytest.approx(sequence(k, t, c), abs=1e-9)
+
+
+def test_the_interval_is_every_rate_whose_wealth_is_below_twenty():
+    # a grid of rates: inside the interval exactly when the wealth is below 1/α
+    k, t, c = 47, 100, 64.0
+    lo, hi = confidence_sequence(k, t, c)
+    for i in range(1, 1000):
+        p = i / 1000
+        if abs(p - lo) > 1e-6 and abs(p - hi) > 1e-6:
+            assert (lo < p < hi) == (wealth(k, t, p, c) < LEVEL), p
+
+
+def test_a_run_stops_at_the_first_check_where_the_half_width_is_below_the_target_and_covers_the_known_rate(
+        tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    code, stdout, _ = sim(capsys, "sim", DIE, "-n", 100_000, "--precision", 0.05, "--seed", 5, "--json", "--out", out)
+    assert code == 0
+    stats = json.loads(stdout)
+    p = stats["precision"]
+    wins = [json.loads(line)["winner"] == 0 for line in out.read_text().splitlines()]
+    c = p["concentration"]
+    # the stopping rule by hand: checks after 1, 2, ... games (every game up to 100, then 1 % more)
+    k = stop = 0
+    check = 1
+    for t, won in enumerate(wins, 1):
+        k += won
+        if t == check:
+            check = t + max(1, t // 100)
+            lo, hi = sequence(k, t, c)
+            if (hi - lo) / 2 < 0.05:
+                stop = t
+                break
+    assert stop == len(wins) == stats["games"] < 100_000
+    assert p["reached"] and p["half_width"] < 0.05
+    assert p["cs95"] == pytest.approx(sequence(k, stop, c), abs=1e-4)
+    assert p["cs95"][0] < 0.3 < p["cs95"][1]  # the die's known rate
+
+
+def test_a_run_that_reaches_n_first_says_the_precision_was_not_reached(capsys):
+    code, stdout, _ = sim(capsys, "sim", DIE, "-n", 50, "--precision", 0.02)
+    assert code == 0 and "50 games" in stdout.splitlines()[0]
+    assert "precision not reached: seat 0 wins" in stdout and "not below 2 percentage points" in stdout
+
+
+def test_with_the_seats_rotated_a_deal_in_both_seatings_is_one_observation(capsys):
+    # the same roll in both seatings: each agent wins one of a deal's two games, an observation of ½
+    # every deal, so the run stops at the first check at or after the deals a rate of ½ needs
+    code, stdout, _ = sim(capsys, "sim", DIE, "-n", 100_000, "--agents", "random,greedy", "--precision", 0.1, "--json")
+    assert code == 0
+    p = json.loads(stdout)["precision"]
+    needed = games_needed(0.1, p["concentration"])
+    check = 1
+    while check < needed:
+        check = next_check(check)
+    assert p["deals"] == check and p["games"] == 2 * check and p["value"] == 0.5
+    assert p["label"] == "random wins"
+
+
+@pytest.mark.parametrize("argv,says", [
+    (["--precision", "0.5"], "--precision must be above 0 and below 0.5"),
+    (["--precision", "0"], "--precision must be above 0 and below 0.5"),
+    (["--precision", "0.02", "--metric", "first_mover"],
+     "--metric first_mover: not a measure a run can be stopped on; the measures are win_rate, win_rate_0, "
+     "win_rate_1, draw_rate"),
+])
+def test_a_bad_precision_or_metric_is_a_usage_error(capsys, argv, says):
+    code, _, err = sim(capsys, "sim", DIE, *argv)
+    assert code == 2 and says in err
