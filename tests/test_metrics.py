@@ -51,7 +51,7 @@ def test_lead_changes_among_three_sides():
     assert M.largest_lead(t) == 2  # gaps top − second: 1, 0, 0, 1, 2
     assert M.final_margin(t) == 2  # 3 − max(1, 1)
     assert M.comeback(t) is True  # side 1 was ahead of the winner after the first point
-    assert M.decisiveness(t) == 0.5  # last not-ahead moment at choice 3 of 6: (6 − 3) / 6
+    assert M.decisiveness(t) == 0.4  # last not-ahead after the 3rd of 5 points: (5 − 3) / 5
 
 
 def test_largest_lead_is_the_widest_gap_at_any_point():
@@ -71,11 +71,17 @@ def test_final_margin_is_winner_minus_best_other():
 
 
 def test_decisiveness_counts_from_the_stretch_that_won_the_last_lead():
-    # leaders 0, -, 1, -, 0: the winner was last not ahead at choice 9 (2-2), then led to the
-    # end, so (14 − 9) / 14 of the game's choices come after that moment
-    assert M.decisiveness(SEESAW) == pytest.approx(5 / 14)
+    # leaders 0, -, 1, -, 0: the winner was last not ahead after the 4th point (2-2), then led to
+    # the end, so (5 − 4) / 5 of the game's points come after that moment
+    assert M.decisiveness(SEESAW) == pytest.approx(1 / 5)
     # led from the first point on: the whole game
     assert M.decisiveness(WIRE) == 1.0
+
+
+def test_decisiveness_does_not_count_choices_made_before_play():
+    # SEESAW after 12 set-up choices that score nothing (as Siatka's tile placement): the same game
+    placed = trial([(c + 12, s) for c, s in SEESAW.score_track], 0, SEESAW.choices + 12)
+    assert M.decisiveness(placed) == M.decisiveness(SEESAW)
 
 
 def test_decisiveness_is_zero_without_a_final_lead():
@@ -112,7 +118,7 @@ def test_row_flattens_a_game():
     assert M.row(SEESAW) == {
         "index": 0, "seed": 100, "agents": ["random", "random"], "winner": 0, "score": [3, 2],
         "choices": 14, "points_scored": 5, "lead_changes": 2, "largest_lead": 1, "final_margin": 1,
-        "decisiveness": 0.3571, "comeback": True, "forced": 4, "branching": 2.1429, "first_side": 1}
+        "decisiveness": 0.2, "comeback": True, "forced": 4, "branching": 2.1429, "first_side": 1}
     assert tuple(M.row(SEESAW)) == M.CSV_FIELDS
 
 
@@ -135,12 +141,25 @@ def test_wilson_matches_hand_values():
     assert S.wilson(3, 0) is None
 
 
-def test_mean_ci_is_normal_approximation():
-    # 1..5: mean 3, s = √2.5, se = √2.5 / √5 = √0.5
+def test_mean_ci_is_students_t():
+    # 1..5: mean 3, s = √2.5, se = √2.5 / √5 = √0.5; t(4 df) = 2.776 in the tables
     lo, hi = S.mean_ci([1, 2, 3, 4, 5])
-    assert (lo, hi) == (pytest.approx(3 - Z * math.sqrt(0.5)), pytest.approx(3 + Z * math.sqrt(0.5)))
-    assert (round(lo, 4), round(hi, 4)) == (1.6141, 4.3859)
+    assert (lo, hi) == (pytest.approx(3 - 2.776 * math.sqrt(0.5), abs=1e-3), pytest.approx(3 + 2.776 * math.sqrt(0.5), abs=1e-3))
     assert S.mean_ci([4.0]) is None and S.mean_ci([]) is None
+
+
+def test_mean_ci_of_twelve_games_is_wider_than_the_normal_one_by_students_t():
+    # 0, 1 six times each: mean ½, s = √(3/11), se = s / √12; t(11 df) = 2.201 in the tables
+    xs = [0, 1] * 6
+    se = math.sqrt(3 / 11) / math.sqrt(12)
+    lo, hi = S.mean_ci(xs)
+    assert (hi - lo) / 2 == pytest.approx(2.201 * se, abs=1e-4)
+
+
+@pytest.mark.parametrize("df,table", [(1, 12.706), (2, 4.303), (3, 3.182), (4, 2.776), (11, 2.201), (30, 2.042),
+                                      (100, 1.984)])
+def test_student_t_quantiles_match_the_tables(df, table):
+    assert S.student_t(df) == pytest.approx(table, rel=1.5e-3)
 
 
 def test_quantile_interpolates_between_order_statistics():
@@ -231,8 +250,9 @@ def test_length_figures(summary):
     ms = summary["metrics"]
     # lengths 14, 10, 5, 7: mean 9, deviations 5, 1, −4, −2 → s² = 46/3, se = √(46/3)/2
     se = math.sqrt(46 / 3) / 2
+    t3 = S.student_t(3)  # 3.182 in the tables
     assert ms["length_mean"]["value"] == 9.0
-    assert ms["length_mean"]["ci95"] == [round(9 - Z * se, 4), round(9 + Z * se, 4)]
+    assert ms["length_mean"]["ci95"] == [round(9 - t3 * se, 4), round(9 + t3 * se, 4)]
     # sorted 5, 7, 10, 14: median at rank 1.5 → 8.5; p10 at 0.3 → 5.6; p90 at 2.7 → 12.8
     assert [ms[k]["value"] for k in ("length_median", "length_p10", "length_p90")] == [8.5, 5.6, 12.8]
     # four games are too few for a 95% interval on any of them
@@ -246,20 +266,18 @@ def test_score_figures_skip_games_without_points(summary):
     assert ms["lead_changes_mean"]["value"] == round(2 / 3, 4)
     assert ms["largest_lead_mean"]["value"] == round(4 / 3, 4)
     assert ms["final_margin_mean"]["value"] == 1.0
-    # decided with points: SEESAW (5/14, a comeback) and WIRE (1.0, none)
-    assert ms["decisiveness_mean"]["value"] == round((5 / 14 + 1) / 2, 4)
+    # decided with points: SEESAW (1/5, a comeback) and WIRE (1.0, none)
+    assert ms["decisiveness_mean"]["value"] == 0.6
     assert (ms["comeback_rate"]["value"], ms["comeback_rate"]["n"]) == (0.5, 2)
     assert ms["draw_rate"]["value"] == 0.25
 
 
 def test_normal_intervals_are_cut_to_what_the_metric_can_be(summary):
     ms = summary["metrics"]
-    # decisiveness 5/14 and 1: mean 0.6786, se (1 − 5/14)/√2/√2 = 0.3214, so x̄ + z·se ≈ 1.31 → 1
-    d = (5 / 14 + 1) / 2
-    se = (1 - 5 / 14) / 2
-    assert ms["decisiveness_mean"]["ci95"] == [round(d - Z * se, 4), 1.0]
-    # lead changes 2, 0, 0: mean 2/3, se = √(4/3)/√3 = 2/3, so x̄ − z·se < 0 → 0
-    assert ms["lead_changes_mean"]["ci95"] == [0.0, round(2 / 3 + Z * 2 / 3, 4)]
+    # decisiveness 1/5 and 1: mean 0.6, se (1 − 1/5)/2 = 0.4, t(1 df) = 12.706: both ends cut
+    assert ms["decisiveness_mean"]["ci95"] == [0.0, 1.0]
+    # lead changes 2, 0, 0: mean 2/3, se = √(4/3)/√3 = 2/3, t(2 df) = 4.303, so x̄ − t·se < 0 → 0
+    assert ms["lead_changes_mean"]["ci95"] == [0.0, round(2 / 3 + S.student_t(2) * 2 / 3, 4)]
 
 
 def test_branching_and_forced_are_pooled_over_choices(summary):
@@ -389,6 +407,20 @@ def test_shares_rounded_together_add_up_to_100():
     # of 21: 4.76 9.52 14.29 19.05 23.81 28.57; floors add to 97, the 3 left go to .81, .76, .57
     assert M.percent_shares([1, 2, 3, 4, 5, 6], places=0) == ["5", "9", "14", "19", "24", "29"]
     assert M.percent_shares([0, 0]) == ["0.0", "0.0"]
+
+
+def test_compare_calls_the_sides_by_the_games_names():
+    rows = M.compare(FOUR, FOUR, "team", ["team red", "team blue"])
+    assert [r["label"] for r in rows[:2]] == ["team red win rate", "team blue win rate"]
+    assert rows[0]["sentence"].startswith("team red win rate 50.0 %")
+
+
+def test_compare_takes_the_side_advantage_of_the_base_runs_side_in_both_runs():
+    # side 0 wins 7 of 10 in a, side 1 wins 7 of 10 in b: side 0's advantage goes from +20 to −20 points
+    a = [trial([], 0 if i < 7 else 1, 5, index=i) for i in range(10)]
+    b = [trial([], 1 if i < 7 else 0, 5, index=i) for i in range(10)]
+    row = {r["metric"]: r for r in M.compare(a, b)}["side_advantage"]
+    assert (row["label"], row["a"], row["b"], row["diff"]) == ("side advantage of seat 0", 0.2, -0.2, -0.4)
 
 
 def test_compared_win_rates_of_three_sides_add_up_to_100():

@@ -62,23 +62,26 @@ def largest_lead(t: Trial) -> float:
 
 
 def decisiveness(t: Trial) -> float:
-    """The share of the game's choices played from the start of the stretch of play in which the
-    eventual winner took the lead for the last time (the choices since the score change before
-    it), to the end: 1.0 when it led from the first point on, small when it went ahead late.
+    """The share of the game's points (score changes) played from the start of the stretch in
+    which the eventual winner took the lead for the last time, to the end: 1.0 when it led from
+    the first point on, small when it went ahead late.
 
-    Why from that stretch's start: the lead was won by the play since the previous point, so that
-    play already belongs to the part of the game that decided it. 0 for a draw, a game without
-    points or choices, and a winner that did not finish strictly ahead on points.
+    Why points, not choices: choices made before play (Siatka's tile placement, a draft, any
+    set-up a file plays as choices) score nothing and decide nothing in this sense, yet were a
+    fifth of a Siatka game's choices; a point is the unit of play every game with a score has.
+    Why from that stretch's start: the point that put the winner ahead for good belongs to the
+    part of the game that decided it. 0 for a draw, a game without points, and a winner that did
+    not finish strictly ahead on points.
     """
-    if t.winner is None or not t.choices or not t.score_track:
+    if t.winner is None or not t.score_track:
         return 0.0
     if _leader(t.score_track[-1][1]) != t.winner:
         return 0.0
-    start = 0
-    for c, s in t.score_track:
+    start = 0  # score changes made when the winner was last not ahead
+    for i, (_, s) in enumerate(t.score_track, 1):
         if _leader(s) != t.winner:
-            start = c
-    return (t.choices - start) / t.choices
+            start = i
+    return (len(t.score_track) - start) / len(t.score_track)
 
 
 def comeback(t: Trial) -> bool:
@@ -210,7 +213,7 @@ METRICS = (
            lambda ts: ([t.forced for t in ts], [t.choices for t in ts])),
 )
 
-METHODS = {"proportion": "Wilson score", "mean": "normal approximation", "ratio": "ratio, games as clusters",
+METHODS = {"proportion": "Wilson score", "mean": "Student's t", "ratio": "ratio, games as clusters",
            "quantile": "order statistics"}
 DIFF_METHODS = {"proportion": "Newcombe hybrid score", "mean": "Welch (normal approximation)",
                 "ratio": "ratio, games as clusters", "quantile": "Price-Bonett (order statistics)"}
@@ -374,10 +377,23 @@ def _unset(key: str, trials: list[Trial]) -> dict:
 
 
 # ------------------------------------------------------------------------------ two runs
-def _win_metrics(a: list[Trial], b: list[Trial], side_label: str) -> list[Metric]:
+def _win_metrics(a: list[Trial], b: list[Trial], side_label: str, names: list[str] | None = None) -> list[Metric]:
     sides = min(_sides(a), _sides(b))
-    return [Metric(f"win_rate_{s}", f"{side_label} {s} win rate", "share", "proportion", "games",
+    return [Metric(f"win_rate_{s}", f"{side_name(s, side_label, names)} win rate", "share", "proportion", "games",
                    lambda ts, s=s: (_wins(ts)[s], len(ts), 0.0)) for s in range(sides)]
+
+
+def side_name(s: int, side_label: str, names: list[str] | None) -> str:
+    """Side s as the game names it (`team red`), else by its number (`seat 1`)."""
+    return names[s] if names and s < len(names) else f"{side_label} {s}"
+
+
+def _side_advantage_of(side: int, name: str) -> Metric:
+    """The side advantage of one side, the same in both runs: its win share over decided games
+    less an equal share. Why fixed: each run's own top side may differ (base favours red, the
+    variant blue), and a difference of two different sides' advantages measures nothing."""
+    return Metric("side_advantage", f"side advantage of {name}", "share", "proportion", "decided games",
+                  lambda ts: (_wins(ts)[side] if side < _sides(ts) else 0, len(_decided(ts)), 1 / _sides(ts) if ts else 0.0))
 
 
 def _difference(m: Metric, sa, sb) -> tuple | None:
@@ -410,23 +426,35 @@ def _compare_one(m: Metric, a: list[Trial], b: list[Trial], shown=None) -> dict:
 NO_SPREAD = "ties fill the order-statistic interval: no standard error can be read off it"
 
 
-def compare(a: list[Trial], b: list[Trial], side_label: str = "seat", measure_labels: dict | None = None) -> list[dict]:
+def compare(a: list[Trial], b: list[Trial], side_label: str = "seat", names: list[str] | None = None,
+            measure_labels: dict | None = None) -> list[dict]:
     """Each side's win rate, then every metric of METRICS, then the measures both runs carry:
-    a, b, b − a and its 95% interval.
+    a, b, b − a and its 95% interval; the sides called by `names` (the game's, as
+    `vbr.play.side_names` gives them) when given, and the side advantage taken in both runs of the
+    side that has it in `a`.
 
     Why lists of trials rather than two summaries: the interval of a difference needs each run's
     spread, not only its two interval ends.
     """
     if side_label not in SIDE_LABELS:
         raise ValueError(f"side_label must be one of {SIDE_LABELS}, not {side_label!r}")
-    wins = _win_metrics(a, b, side_label)
+    wins = _win_metrics(a, b, side_label, names)
     shares = list(zip(win_shares(a), win_shares(b)))
     kinds_b = measure_kinds(b)
     shared = {name for name, kind in measure_kinds(a).items() if kinds_b.get(name) == kind}
     measures = [m for m in measure_metrics(a, measure_labels) if m.name.split(":", 1)[1] in shared]
     return [*(_compare_one(m, a, b, shares[s]) for s, m in enumerate(wins)),
-            *(_compare_one(m, a, b) for m in METRICS), *(_compare_one(m, a, b) for m in measures)]
+            *(_compare_one(m, a, b) for m in _compared_metrics(a, side_label, names)),
+            *(_compare_one(m, a, b) for m in measures)]
 
+
+def _compared_metrics(a: list[Trial], side_label: str, names: list[str] | None) -> list[Metric]:
+    """METRICS, with the side advantage fixed to the side that has it in the base run `a`."""
+    top = _top_side(a)
+    if top is None:
+        return list(METRICS)
+    fixed = _side_advantage_of(top, side_name(top, side_label, names))
+    return [fixed if m.name == "side_advantage" else m for m in METRICS]
 
 
 def win_shares(ts: list[Trial]) -> list[str]:

@@ -37,17 +37,40 @@ def mean_se(xs: list[float]) -> float | None:
 
 
 def mean_ci(xs: list[float], z: float = Z95) -> tuple[float, float] | None:
-    """x̄ ± z·s/√n: the normal approximation, as the central limit theorem gives it.
+    """x̄ ± t·s/√n, t the quantile of Student's t with n − 1 degrees of freedom at the level of z
+    (`student_t`: 2.201 at n = 12, 1.984 at n = 101, z itself as n grows).
 
-    Why not Student's t: our samples are hundreds or thousands of games, where t and z agree to
-    the third digit. Below 30 games this interval is a little too narrow (about 93% at n = 10);
-    below 2 there is no spread to measure, so no interval.
+    Why Student's t rather than z: z is right only once n is large; at n = 12 an interval with z
+    covers about 92 %, not 95 %. Both assume the mean is close to normal, which the central limit
+    theorem gives for hundreds of games and a sample of a dozen only for a fairly symmetric
+    measure. Below 2 there is no spread to measure, so no interval.
     """
     se = mean_se(xs)
     if se is None:
         return None
     m = fmean(xs)
-    return (m - z * se, m + z * se)
+    t = student_t(len(xs) - 1, z)
+    return (m - t * se, m + t * se)
+
+
+def student_t(df: int, z: float = Z95) -> float:
+    """The quantile of Student's t with `df` degrees of freedom at the standard normal quantile z
+    (1.96 → the 97.5 % point, for two-sided 95 % intervals).
+
+    Exact for 1 and 2 degrees of freedom (the Cauchy, and t = (2u − 1) / √(2u(1 − u)) at level u);
+    from 3 on the Cornish-Fisher expansion in 1/df to its fourth term (Abramowitz & Stegun 26.7.5),
+    within 0.12 % of the exact value at df = 3, 0.0011 % at df = 8 and closer beyond.
+    """
+    u = NormalDist().cdf(z)
+    if df == 1:
+        return math.tan(math.pi * (u - 0.5))
+    if df == 2:
+        return (2 * u - 1) / math.sqrt(2 * u * (1 - u))
+    g1 = (z ** 3 + z) / 4
+    g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
+    g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
+    g4 = (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4
 
 
 def quantile(xs: list[float], q: float) -> float:
