@@ -195,6 +195,13 @@ def test_compare_out_csv_gives_each_interval_end_a_column(tmp_path, capsys):
     assert rows["win_rate_0"]["reason"] == "" and "ci95" not in points
 
 
+def test_compare_calls_cattacks_teams_by_their_names_as_sim_does(capsys):
+    code, out, _ = run(capsys, "compare", "cattack", "--variant-option", "target=5", "-n", 4)
+    assert code == 0
+    assert "team red win rate" in out and "team blue win rate" in out and "seat 0" not in out
+    assert "side advantage of team " in out
+
+
 def test_compare_two_files(tmp_path, capsys):
     variant = tmp_path / "bump5.vbr"
     text = open("docs/tutorial/bump.vbr").read()
@@ -442,6 +449,9 @@ def test_progress_flag_writes_whole_lines_where_stderr_is_not_a_terminal(capsys)
 
 
 def test_a_slow_run_reports_seconds_per_game_not_zero_games_a_second():
+    from vbr.sim import RunResult, RunSpec
+    slow = RunResult(RunSpec.of("siatka", {}, 0, ["random"] * 2, 3), trials=[None] * 3, seconds=96.0)
+    assert slow.games_per_s == 0.0312
     from vbr.report import speed_line
     assert speed_line({"games": 3, "seconds": 100.0, "load_seconds": 0}) == "33.3 s per game (100.0 s)"
     assert speed_line({"games": 3000, "seconds": 2.5, "load_seconds": 0.1}) == "1,200 games/s (2.5 s, loading 0.1 s)"

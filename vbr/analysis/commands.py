@@ -324,7 +324,8 @@ def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int
         return runs[-1][0].exit_code or INTERRUPTED
     (ra, ba), (rb, bb) = runs
     sa, sb = summary(base, ra, ba, agents), summary(variant, rb, bb, agents)
-    rows = compare(ra.trials, rb.trials, measure_labels=measure_labels(base.game) | measure_labels(variant.game))
+    rows = compare(ra.trials, rb.trials, sa["sides"], sa["side_names"],
+                   measure_labels=measure_labels(base.game) | measure_labels(variant.game))
     report = {"base": {"label": base.label, "rules": sa["rules"], "options": sa["options"]},
               "variant": {"label": variant.label, "rules": sb["rules"], "options": sb["options"]},
               "games": args.n, "seed": args.seed, "agents": agents, "metrics": rows,
