@@ -134,6 +134,17 @@ def test_seed_and_workers_have_help(capsys):
     assert "--workers W play in W processes at once" in flat
 
 
+def test_no_commands_help_shows_a_doubled_percent_sign(capsys):
+    import argparse
+
+    from vbr.cli import _parser
+    sub = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for name in sub.choices:
+        code, out, _ = run(capsys, name, "--help")
+        assert code == 0 and "%%" not in out, name
+    assert "95% CIs" in " ".join(run(capsys, "report", "--help")[1].split())
+
+
 # ------------------------------------------------------------------------------------ fmt
 MESSY = 'game "x"\nstart p\n# the only phase\nphase p {   goto p }\n'
 

@@ -22,7 +22,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "report", help="one self-contained HTML page: diagram, source, simulation, rulebook trace",
         description="Write one HTML file (no network needed: everything inline) with the turn-flow diagram "
                     "(hover an edge for its condition), every phase linked to its highlighted source lines, "
-                    "a simulation's balance metrics with their 95%% CIs and plots, the rulebook trace "
+                    "a simulation's balance metrics with their 95% CIs and plots, the rulebook trace "
                     "(passage → rule lines → scenarios), the assumptions and the options used.")
     p.add_argument("file", help="a .vbr rule file, or a bundled rule file's name (e.g. siatka)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.html", help="the page to write")
