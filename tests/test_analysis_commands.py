@@ -454,7 +454,7 @@ def test_a_slow_run_reports_seconds_per_game_not_zero_games_a_second():
     assert slow.games_per_s == 0.0312
     from vbr.report import speed_line
     assert speed_line({"games": 3, "seconds": 100.0, "load_seconds": 0}) == "33.3 s per game (100.0 s)"
-    assert speed_line({"games": 3000, "seconds": 2.5, "load_seconds": 0.1}) == "1,200 games/s (2.5 s, loading 0.1 s)"
+    assert speed_line({"games": 3000, "seconds": 2.5, "load_seconds": 0.1}) == "1200.0 games/s (2.5 s, loading 0.1 s)"
 
 
 # ------------------------------------------------------------------------------------------ Ray

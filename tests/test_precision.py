@@ -109,3 +109,4 @@ def test_with_the_seats_rotated_a_deal_in_both_seatings_is_one_observation(capsy
 def test_a_bad_precision_or_metric_is_a_usage_error(capsys, argv, says):
     code, _, err = sim(capsys, "sim", DIE, *argv)
     assert code == 2 and says in err
+

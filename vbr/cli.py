@@ -192,6 +192,10 @@ def _parser() -> argparse.ArgumentParser:
     game_args(s)
     many_args(s, "one row per game: .jsonl or .csv")
     precision_args(s)
+    s.add_argument("--skill", metavar="PARAM=LOW,HIGH",
+                   help="the skill-expression figure: the one agent of --agents with PARAM=HIGH against itself "
+                        "with PARAM=LOW (e.g. --agents mcts --skill iterations=50,400), seats rotated, and how "
+                        "often the higher setting wins")
     native_arg(s)
     engine_arg(s)
     s.set_defaults(func=cmd_sim, command="sim")
@@ -366,7 +370,11 @@ def _run_typed(args, game, agents) -> int:
 
 def cmd_sim(args) -> int:
     from vbr.analysis.commands import cmd_sim as run_sim
+    from vbr.analysis.commands import skill_agents
     game, agents = _load(args)
+    if args.skill:
+        agents = skill_agents(args.skill, agents, game)
+        args.rotate_seats = True if args.rotate_seats is None else args.rotate_seats
     _engine(args, agents)
     return run_sim(args, game, agents)
 

@@ -67,13 +67,11 @@ def progress_line(label: str, done: int, total: int, elapsed: float, estimate: s
 
 
 def speed(games: int, seconds: float) -> str:
-    """How fast games were played, in words that never round to zero: `1,234 games/s`,
-    `12.5 games/s`, or, slower than a game a second, `8.3 s per game`."""
+    """How fast games were played, in words that never round to zero: `1234.5 games/s`, or,
+    slower than a game a second, `8.3 s per game`."""
     if games <= 0 or seconds <= 0:
         return "no games played"
     rate = games / seconds
-    if rate >= 100:
-        return f"{rate:,.0f} games/s"
     if rate >= 1:
         return f"{rate:.1f} games/s"
     per = seconds / games

@@ -219,6 +219,8 @@ def cmd_sim(args, game, agents) -> int:
     stats = summary(variant, result, backend, agents)
     if watch is not None:
         stats["precision"] = precision_summary(watch, result)
+    if getattr(args, "skill", None):
+        stats["skill"] = skill_summary(stats)
     finish_trials(args, result.trials)
     wrote = [args.out] if args.out else []
     if args.plot:
@@ -243,6 +245,32 @@ def precision_summary(watch, result) -> dict:
     was reached (else how many games a rate of 50 % would need), over the games kept."""
     from vbr.analysis.sequential import games_needed
     return watch.report() | {"reached": result.precise, "games_needed_at_half": games_needed(watch.target, watch.c)}
+
+
+def skill_agents(skill: str, agents: list[str], game) -> list[str]:
+    """`--skill PARAM=LOW,HIGH`: the one agent of `--agents` at two values of one parameter, one
+    agent per seat, HIGH in the seats of the first side and LOW in the others (the seats are then
+    rotated, so each plays every seat). HIGH comes first, so it is the headline (`--precision`,
+    the progress line, the `skill` line)."""
+    from vbr.play import parse_agents
+    name, eq, values = skill.partition("=")
+    levels = [v.strip() for v in values.split(",")]
+    if not name.strip() or not eq or len(levels) != 2 or not all(levels):
+        raise UsageError(f"--skill {skill!r}: expected PARAM=LOW,HIGH (e.g. --skill iterations=50,400)")
+    if len(set(agents)) != 1:
+        raise UsageError("--skill plays one agent against itself: give one agent in --agents (e.g. --agents mcts)")
+    base = agents[0]
+    low, high = (parse_agents(f"{base}{',' if ':' in base else ':'}{name.strip()}={v}", 1)[0] for v in levels)
+    if low == high:
+        raise UsageError(f"--skill {skill!r}: the two values make the same agent, {low}")
+    return [high if side == 0 else low for side in side_of_seat(game)]
+
+
+def skill_summary(stats: dict) -> dict:
+    """The skill-expression figure of a `--skill` run: how often the higher setting wins against
+    the lower, over every seating (`per_agent` of the first agent)."""
+    high, low = stats["agents"][0], next(a for a in stats["agents"] if a != stats["agents"][0])
+    return {"high": high, "low": low} | stats["per_agent"][high]
 
 
 # ----------------------------------------------------------------------------------- sweep
