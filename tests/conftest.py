@@ -34,6 +34,14 @@ SLOW = {
     "test_analysis_commands.py::test_ctrl_c_during_sim_writes_the_finished_games_and_says_so",
     "test_analysis_commands.py::test_ctrl_c_during_sweep_writes_the_rows_so_far",
     "test_analysis_commands.py::test_progress_is_silent_when_stderr_is_not_a_terminal",
+    "test_analysis_commands.py::test_ctrl_c_in_the_first_chunk_keeps_the_games_finished",
+    "test_analysis_commands.py::test_progress_on_a_real_terminal_counts_each_game_with_rate_time_left_and_the_running_estimate",
+    "test_analysis_commands.py::test_compare_calls_cattacks_teams_by_their_names_as_sim_does",
+    "test_cli_conventions.py::test_no_commands_help_shows_a_doubled_percent_sign",
+    # test_precision.py
+    "test_precision.py::test_a_run_stops_at_the_first_check_where_the_half_width_is_below_the_target_and_covers_the_known_rate",
+    "test_precision.py::test_with_the_seats_rotated_a_deal_in_both_seatings_is_one_observation",
+    "test_precision.py::test_a_run_that_reaches_n_first_says_the_precision_was_not_reached",
     "test_analysis_commands.py::test_ray_backend_writes_the_same_rows_as_the_local_one",
     "test_analysis_commands.py::test_sigterm_or_sighup_during_sim_with_workers_writes_the_finished_games_and_ends_the_workers",
     "test_analysis_commands.py::test_sigterm_to_vbrs_whole_process_group_writes_the_finished_games_and_does_not_hang",
@@ -196,7 +204,7 @@ SLOW = {
     "test_plots.py::test_write_sim_plots_writes_png_and_svg_with_side_names_and_axis_labels",
     "test_plots.py::test_write_sweep_plots_writes_one_figure_per_metric_labelled_with_options",
     # test_ray_backend.py
-    "test_ray_backend.py::test_chunks_come_back_in_the_order_they_were_sent",
+    "test_ray_backend.py::test_games_come_back_one_by_one_in_the_order_their_chunks_were_sent",
     "test_ray_backend.py::test_trials_equal_the_local_backends_with_one_and_two_workers",
     "test_ray_backend.py::test_without_ray_the_error_says_how_to_install_it",
     # test_runtime_limits.py

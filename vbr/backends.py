@@ -1,9 +1,9 @@
 """Where the chunks of a run are played: this process, a pool of local processes, or Ray.
 
 Every backend takes chunks lazily, keeps only a few of them in flight, and yields their results in
-submission order (this process and a pool of processes hand back each game as it ends, Ray each
-chunk): that, and each game's seed depending only on its index, is why a run gives the
-same trials on every backend and for any number of workers.
+submission order, each game as soon as it ends: that, and each game's seed depending only on its
+index, is why a run gives the same trials on every backend and for any number of workers, and why
+a stopped run keeps every game up to the first unfinished one.
 """
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
 """Chunks of a run as Ray tasks: the cores of this machine, or of every machine of a Ray cluster.
 
 `RayBackend` has the interface of `vbr.backends.LocalBackend`. It ships the same chunks to
-`play_range`, keeps `workers` of them in flight and takes their results back in submission order
-(`ray.get` on the oldest first), so a run gives the same trials, field for field, as on the local
-backend with any number of workers.
+`play_games` as Ray generator tasks, keeps `workers` of them in flight and takes their games back
+in submission order, each game as soon as it ends (the oldest chunk's games first), so a run
+gives the same trials, field for field, as on the local backend with any number of workers, shows
+progress game by game, and keeps, when stopped, every game up to the first unfinished one.
 
 - `address=None`: a private Ray on this machine, started for the run (`address="local"`: a
   `RAY_ADDRESS` or a cluster started with `ray start` is not picked up by accident) and stopped by
@@ -34,7 +35,7 @@ from dataclasses import replace
 from typing import Iterable, Iterator
 
 from vbr.errors import UsageError
-from vbr.sim import GameFailed, RunSpec, check_workers, game_for, in_order, play_range
+from vbr.sim import GameFailed, RunSpec, check_workers, game_for, in_order, play_games
 
 NEEDS_RAY = "the ray backend needs Ray: pip install 'vbr[ray]'"
 CONNECT_TIMEOUT = 5.0  # seconds a cluster's address has to answer before the run gives up
@@ -90,22 +91,24 @@ class RayBackend:
         waiting: set = set()
 
         def submit(chunk):
-            ref = self._task.remote(spec, chunk[0], chunk[1], cwd, bundled)
-            waiting.add(ref)
-            return ref
+            games = self._task.remote(spec, chunk[0], chunk[1], cwd, bundled)  # a generator of refs
+            waiting.add(games)
+            return games
 
-        def wait(ref):
-            waiting.discard(ref)
-            try:
-                return ray.get(ref)
-            except ray.exceptions.RayTaskError as exc:
-                raise _unwrap(exc) from None
+        def drain(games):
+            for ref in games:
+                try:
+                    yield [ray.get(ref)]
+                except ray.exceptions.RayTaskError as exc:
+                    raise _unwrap(exc) from None
+            waiting.discard(games)
 
         try:
-            yield from in_order(submit, chunks, self.workers, wait)
+            for chunk_games in in_order(submit, chunks, self.workers, drain):
+                yield from chunk_games
         finally:  # stopped early (a failed game, Ctrl-C, a reader that had enough): drop the rest
-            for ref in waiting:
-                ray.cancel(ref)
+            for games in waiting:
+                ray.cancel(games)
 
     def close(self) -> None:
         """Shut down the Ray this backend started (a cluster is only disconnected from)."""
@@ -120,8 +123,9 @@ class RayBackend:
         self.close()
 
 
-def _play_chunk(spec: RunSpec, start: int, stop: int, cwd: str, bundled: str | None) -> list:
-    """One chunk, on a Ray worker. At module level so that Ray ships it by name, not by value."""
+def _play_chunk(spec: RunSpec, start: int, stop: int, cwd: str, bundled: str | None) -> Iterator:
+    """One chunk, on a Ray worker, each game handed back as it ends (a Ray generator task). At
+    module level so that Ray ships it by name, not by value."""
     if os.path.isdir(cwd) and os.getcwd() != cwd:
         os.chdir(cwd)  # relative rule file paths, and the source lines in error messages, as on the driver
     if bundled and not os.path.isfile(spec.path):
@@ -137,7 +141,7 @@ def _play_chunk(spec: RunSpec, start: int, stop: int, cwd: str, bundled: str | N
         text = render() if callable(render) else f"{type(exc).__name__}: {exc}"
         raise UsageError(f"a Ray worker on {socket.gethostname()} cannot load the rule file {spec.path}:\n"
                          f"{text}\n({RULE_FILE_HINT})") from None
-    return play_range(spec, start, stop)
+    yield from play_games(spec, start, stop)
 
 
 def _unwrap(exc) -> BaseException:

@@ -242,8 +242,7 @@ def run(spec: RunSpec, backend, progress: Callable[[int, int], None] | None = No
     games are seen in their order). Ctrl-C (or SIGTERM, SIGHUP) stops it at once: the games
     finished before the first unfinished one are kept and the result says it was interrupted, so
     callers can still write them out. `progress(done, planned)` is called at the start and after
-    every game the backend hands back (one at a time in this process and from a pool of workers;
-    a chunk at a time from Ray)."""
+    every part the backend hands back (every backend hands back each game as it ends)."""
     result = RunResult(spec)
     loading = time.perf_counter()
     backend.prepare(spec)
