@@ -117,9 +117,10 @@ class Measure:
 
 def measures(side_names: list[str], agents: list[str], rotated: bool, side_of_seat: list[int]) -> dict[str, Measure]:
     """The measures `--metric` may name: `win_rate` (the headline: the first agent's win rate when
-    the seats are rotated, else the first side's), `win_rate_S` for each side S, and `draw_rate`."""
+    the seats are rotated among different agents, else the first side's), `win_rate_S` for each
+    side S, and `draw_rate`."""
     out: dict[str, Measure] = {}
-    if rotated:
+    if rotated and len(set(agents)) > 1:
         first = agents[0]
         out["win_rate"] = Measure("win_rate", f"{first} wins", lambda t: float(_agent_won(t, first, side_of_seat)))
     else:
