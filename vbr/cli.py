@@ -177,7 +177,7 @@ def _parser() -> argparse.ArgumentParser:
                             "a precision\")")
         q.add_argument("--metric", metavar="NAME",
                        help="the rate --precision watches and the progress line shows: win_rate (default: the "
-                            "first side's, or with the seats rotated the first agent's), win_rate_S for side S, "
+                            "first side's, or with different agents, seats rotated, the first agent's), win_rate_S for side S, "
                             "or draw_rate")
 
     r = sub.add_parser("run", help="play one game and print it")
