@@ -177,8 +177,8 @@ def _parser() -> argparse.ArgumentParser:
                             "a precision\")")
         q.add_argument("--metric", metavar="NAME",
                        help="the rate --precision watches and the progress line shows: win_rate (default: the "
-                            "first side's, or with different agents, seats rotated, the first agent's), win_rate_S for side S, "
-                            "or draw_rate")
+                            "first side's, or with different agents, seats rotated, the first agent's), "
+                            "win_rate_S for side S, or draw_rate")
 
     r = sub.add_parser("run", help="play one game and print it")
     game_args(r)
