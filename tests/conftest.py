@@ -42,6 +42,7 @@ SLOW = {
     "test_precision.py::test_a_run_stops_at_the_first_check_where_the_half_width_is_below_the_target_and_covers_the_known_rate",
     "test_precision.py::test_with_the_seats_rotated_a_deal_in_both_seatings_is_one_observation",
     "test_precision.py::test_a_run_that_reaches_n_first_says_the_precision_was_not_reached",
+    "test_precision.py::test_a_run_stops_at_the_same_game_with_two_workers_as_in_one_process",
     "test_analysis_commands.py::test_ray_backend_writes_the_same_rows_as_the_local_one",
     "test_analysis_commands.py::test_sigterm_or_sighup_during_sim_with_workers_writes_the_finished_games_and_ends_the_workers",
     "test_analysis_commands.py::test_sigterm_to_vbrs_whole_process_group_writes_the_finished_games_and_does_not_hang",

@@ -110,3 +110,10 @@ def test_a_bad_precision_or_metric_is_a_usage_error(capsys, argv, says):
     code, _, err = sim(capsys, "sim", DIE, *argv)
     assert code == 2 and says in err
 
+
+
+def test_a_run_stops_at_the_same_game_with_two_workers_as_in_one_process(capsys):
+    argv = ["sim", DIE, "-n", 100_000, "--precision", 0.05, "--seed", 3, "--json"]
+    one = json.loads(sim(capsys, *argv)[1])
+    two = json.loads(sim(capsys, *argv, "--workers", 2)[1])
+    assert (two["games"], two["precision"]) == (one["games"], one["precision"])
