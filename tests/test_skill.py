@@ -34,6 +34,7 @@ def test_skill_plays_one_agent_at_two_settings_seats_rotated_and_says_how_often_
     (["--agents", "greedy", "--skill", "samples=1"], "expected PARAM=LOW,HIGH"),
     (["--agents", "greedy", "--skill", "samples=2,2"], "the two values make the same agent"),
     (["--agents", "greedy", "--skill", "budget=1,4"], "unknown parameter 'budget'"),
+    (["--agents", "greedy", "--skill", "samples=1,4", "--no-rotate-seats"], "it does not go with --no-rotate-seats"),
 ])
 def test_a_bad_skill_request_is_a_usage_error(capsys, argv, says):
     code, _, err = sim(capsys, "sim", DIE, *argv)

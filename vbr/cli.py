@@ -373,8 +373,10 @@ def cmd_sim(args) -> int:
     from vbr.analysis.commands import skill_agents
     game, agents = _load(args)
     if args.skill:
+        if args.rotate_seats is False:
+            raise UsageError("--skill plays each setting in every seat: it does not go with --no-rotate-seats")
         agents = skill_agents(args.skill, agents, game)
-        args.rotate_seats = True if args.rotate_seats is None else args.rotate_seats
+        args.rotate_seats = True
     _engine(args, agents)
     return run_sim(args, game, agents)
 
