@@ -440,6 +440,23 @@ def test_progress_on_a_real_terminal_counts_each_game_with_rate_time_left_and_th
                         r"seat 0 wins \d+\.\d% \(\d+\.\d-\d+\.\d\)", line), line
 
 
+def test_progress_on_a_narrow_terminal_is_cut_to_its_width_so_it_is_redrawn_in_place():
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    from vbr.progress import Progress
+    master, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 40, 0, 0))  # 24 rows, 40 columns
+    with os.fdopen(terminal, "w") as stream:
+        p = Progress("[3/6] target=5, abilities=true", stream, every=0.0, estimate=lambda: "seat 0 wins 51.7% (42.4-60.9)")
+        p(120, 1000)
+    shown = os.read(master, 4096).decode()
+    os.close(master)
+    assert shown == "\r" + "[3/6] target=5, abilities=true: 120/1000 games"[:39]
+
+
 def test_progress_flag_writes_whole_lines_where_stderr_is_not_a_terminal(capsys):
     code, _, err = run(capsys, "sim", ROOT / "tests/fixtures/valid/loaded_die.vbr", "-n", 40, "--progress")
     assert code == 0 and "\r" not in err

@@ -6,6 +6,7 @@ Elsewhere (a pipe, a file, CI) a run is silent, so logs and JSON output stay cle
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import Callable
@@ -43,7 +44,11 @@ class Progress:
             return
         self.last = now
         line = progress_line(self.label, done, total, now - self.start, self.estimate() if self.estimate else "")
-        self.stream.write(f"\r{line}  " if self.in_place else f"{line}\n")
+        if self.in_place:  # one row, never wrapped (a wrapped line is not redrawn in place)
+            width = _columns(self.stream) - 1
+            self.stream.write(f"\r{line[:width]:<{min(width, len(line) + 2)}}")
+        else:
+            self.stream.write(f"{line}\n")
         self.stream.flush()
         self.shown = True
 
@@ -52,6 +57,15 @@ class Progress:
             self.stream.write("\n")
             self.stream.flush()
         self.shown = False
+
+
+def _columns(stream) -> int:
+    """The width of the terminal `stream` writes to; a very wide one when it does not say."""
+    try:
+        columns = os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, OSError, ValueError):
+        return 10_000
+    return columns if columns > 1 else 10_000
 
 
 def progress_line(label: str, done: int, total: int, elapsed: float, estimate: str = "") -> str:
