@@ -196,6 +196,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="the skill-expression figure: the one agent of --agents with PARAM=HIGH against itself "
                         "with PARAM=LOW (e.g. --agents mcts --skill iterations=50,400), seats rotated, and how "
                         "often the higher setting wins")
+    s.add_argument("--restrict", action="append", metavar="SEAT=RULE",
+                   help="restricted play: SEAT never takes the options a rule names (never:WORD[,WORD...], a WORD "
+                        "an enum member, a kind, or an option's text; or pass: it passes wherever it may); a choice "
+                        "left with no option is played whole and counted (repeatable)")
     native_arg(s)
     engine_arg(s)
     s.set_defaults(func=cmd_sim, command="sim")
@@ -378,7 +382,19 @@ def cmd_sim(args) -> int:
         agents = skill_agents(args.skill, agents, game)
         args.rotate_seats = True
     _engine(args, agents)
+    _check_restrictions(args, game, agents)
     return run_sim(args, game, agents)
+
+
+def _check_restrictions(args, game, agents: list[str]) -> None:
+    """`--restrict` read before any game is played: a UsageError for one that names nothing."""
+    from vbr.agents import parse_agent
+    from vbr.play import game_model
+    from vbr.restrict import parse_restrictions
+    restrict = parse_restrictions(args.restrict, game.seats, game_model(game))
+    if args.engine != "closure" and any(parse_agent(agents[s])[0] == "mcts" for s in restrict):
+        raise UsageError("--restrict: a restricted seat plays random or greedy under the typed engines "
+                         "(use --engine closure for mcts)")
 
 
 def cmd_sweep(args) -> int:

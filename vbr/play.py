@@ -19,6 +19,7 @@ class GameResult:
     first_side: int | None = None  # the side (seat, or team) that made the first choice
     score_track: list = field(default_factory=list)  # (choices so far, score) after each change
     measures: dict = field(default_factory=dict)  # the file's measures: see measure_values
+    restricted: tuple = (0, 0)  # a restricted seat's choices narrowed, and played whole as none was left
 
 
 # the spec `random` makes a RandomAgent with no settings (what play_game's shortcut assumes)
@@ -31,12 +32,15 @@ def parse_agents(spec: str | None, seats: int) -> list[str]:
 
 
 def play_game(game, seed: int, agent_names: list[str], record: bool = False, trace: bool = False,
-              log_sink: list | None = None) -> GameResult:
+              log_sink: list | None = None, restrict: dict | None = None) -> GameResult:
     """Play one game to its end. `log_sink` receives the state as soon as it exists, so that a
     caller can still show the play so far when a rule file fails at run time.
 
     Besides the outcome, the loop keeps what balance metrics need and only the loop can see: how
-    many options each choice offered, and the score after every choice that changed it."""
+    many options each choice offered, and the score after every choice that changed it.
+    `restrict` maps seats to their Restriction (vbr.restrict): such a seat's agent is handed only
+    the options left to it, and the result counts its restricted choices."""
+    restrict = restrict or {}
     state = game.new_state(seed, record=record, trace=trace, sink=log_sink)
     # A random agent's pick is written into the loop below (RandomAgent.act: the same draw from the
     # same generator), so a seat played by `random` needs only that generator, seeded as
@@ -45,7 +49,7 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
     derive, generator = game.program.derive, game.program.generator  # R.derive and R.generator, or their compiled forms
     for seat, name in enumerate(agent_names):
         agent_seed = derive(seed, 7919, seat)
-        if name == "random" and _RANDOM_IS_PLAIN:
+        if name == "random" and _RANDOM_IS_PLAIN and seat not in restrict:
             acts.append(None)
             views.append(None)
             draws.append(generator(derive(agent_seed, seat + 1)).getrandbits)  # random.Random(...), seeded alike
@@ -59,7 +63,7 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
     score = state.points()
     # the score read in place (State.points without a call): vals[lo:hi], compared as a list
     lo, hi = (game.program.points[0], sum(game.program.points)) if score is not None else (0, 0)
-    hand = _ByHand(state, draws, acts, views, lo, hi, track if score is not None else None)
+    hand = _ByHand(state, draws, acts, views, lo, hi, track if score is not None else None, restrict)
     repeating = repeating_phases(game)
     if repeating:  # the set-up phases played by hand: the first choice after them is the first move
         hand.play(lambda: state.phase in repeating)
@@ -74,17 +78,22 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
     winner = out.team if _teamed(game) else out.winner
     measures = measure_values(game, lambda base: state.vals[base])
     first_side = _first_mover(game, measures, first_side)
-    return GameResult(winner, out.points, state.choices, state, forced, options, first_side, track, measures)
+    return GameResult(winner, out.points, state.choices, state, forced, options, first_side, track, measures,
+                      tuple(hand.restricted))
 
 
 class _ByHand:
     """play_game's loop, one choice at a time: each seat's agent (or its random draw) answers,
     counting options, one-option choices and the score's changes."""
 
-    def __init__(self, state, draws, acts, views, lo: int, hi: int, track: list | None):
+    def __init__(self, state, draws, acts, views, lo: int, hi: int, track: list | None, restrict: dict):
         self.state, self.draws, self.acts, self.views = state, draws, acts, views
         self.lo, self.hi, self.track = lo, hi, track
         self.options = self.forced = 0
+        self.restrict = restrict
+        self.restricted = [0, 0]  # choices a restriction narrowed, and ones it would have emptied
+        for seat in restrict:  # a restricted seat is always asked, never drawn for
+            self.draws[seat] = None
 
     def play(self, until) -> None:
         """Play until the game ends or `until()` holds at a choice."""
@@ -98,12 +107,35 @@ class _ByHand:
             self.options += k
             self.forced += k == 1
             draw = draws[seat]
+            if seat in self.restrict:
+                views[seat].allowed = self._allowed(seat)
             apply((draw(64) * k) >> 64 if draw is not None else acts[seat](views[seat]))
             if last is not None:
                 now = state.vals[lo:hi]
                 if now != last:
                     last = now
                     self.track.append((state.choices, tuple(now)))
+
+
+    def _allowed(self, seat: int) -> list[int] | None:
+        from vbr.restrict import closure_option_words
+        return count_restricted(self.restrict[seat], closure_option_words(self.state), self.restricted)
+
+
+def count_restricted(restriction, option_words: list, counts: list) -> list[int] | None:
+    """The options `restriction` leaves the seat, None for all of them: when it takes none, and
+    when it would take every one (the choice is then played unrestricted). `counts` gets +1 in [0]
+    for a choice it narrowed, in [1] for one it would have emptied."""
+    kept = restriction.keep(option_words)
+    if len(kept) == len(option_words):
+        return None
+    counts[0 if kept else 1] += 1
+    return kept or None
+
+
+def game_model(game):
+    """The checked model a game was built from, under either engine."""
+    return game.model if hasattr(game, "model") else game.program.model
 
 
 @lru_cache(maxsize=32)
@@ -114,7 +146,7 @@ def repeating_phases(game) -> frozenset:
     a repeating phase. Empty when no phase repeats: then it is the game's first choice."""
     import networkx as nx
     from vbr.visualizer.graph import build_graph
-    graph = build_graph(game.model if hasattr(game, "model") else game.program.model)
+    graph = build_graph(game_model(game))
     phases = {n for n, kind in graph.nodes(data="kind") if kind == "phase"}
     cyclic = {n for part in nx.strongly_connected_components(graph) if len(part) > 1 for n in part}
     cyclic |= {n for n in phases if graph.has_edge(n, n)}
@@ -195,13 +227,14 @@ TYPED_AGENTS = ("random", "greedy", "mcts")  # the agents that play through the 
 _AGENT_KEY = 0x0  # set below: random_streams.key("agent"), the agents' streams' key
 
 
-def play_typed_game(game, seed: int, agent_names: list[str]) -> GameResult:
+def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | None = None) -> GameResult:
     """One game through a typed engine (vbr.engines.game: `--engine python` or `c`), with what
     play_game keeps for balance metrics. Seat s's agent draws from its own stream, seeded from
     `derive(seed, 7919, s)` as play_game seeds it: a random seat's pick of k options is one
     unbiased draw below k; an mcts seat searches with the next draw as its seed; a greedy seat
     seeds its imagined worlds and breaks ties from its stream (greedy_choice). Other agents are
-    refused (a UsageError naming the ones there are)."""
+    refused (a UsageError naming the ones there are). A seat in `restrict` (vbr.restrict) plays
+    by hand among the options left to it; an mcts seat cannot be restricted here yet."""
     from vbr.errors import UsageError
     from vbr.interpreter import rng as R
     from vbr.ir import random_streams as S
@@ -218,7 +251,11 @@ def play_typed_game(game, seed: int, agent_names: list[str]) -> GameResult:
     state = game.new_state(seed)
     engine = game.engine
     streams = [a[2] for a in agents]
-    kinds = [0 if a[0] == "random" else 1 for a in agents]
+    restrict = restrict or {}
+    if any(agents[seat][0] == "mcts" for seat in restrict):
+        raise UsageError("a restricted seat plays random or greedy under the typed engines (or use --engine closure)")
+    kinds = [0 if a[0] == "random" and seat not in restrict else 1 for seat, a in enumerate(agents)]
+    restricted = [0, 0]
     points = _points(state)
     stats = [0, 0, -1, 0, *(points or ())]
     track: list = []
@@ -239,10 +276,15 @@ def play_typed_game(game, seed: int, agent_names: list[str]) -> GameResult:
         stats[1] += k == 1
         if first_move is None and int(state.words[phase_word]) in repeating:
             first_move = seat
+        allowed = None
+        if seat in restrict:
+            from vbr.restrict import typed_option_words
+            allowed = count_restricted(restrict[seat], typed_option_words(state), restricted)
         if kind == "random":
-            streams[seat], choice = S.below(streams[seat], k)
+            streams[seat], choice = S.below(streams[seat], k if allowed is None else len(allowed))
+            choice = choice if allowed is None else allowed[choice]
         elif kind == "greedy":
-            choice, streams[seat] = greedy_choice(state, params.get("samples", 2), streams[seat])
+            choice, streams[seat] = greedy_choice(state, params.get("samples", 2), streams[seat], allowed)
         else:
             streams[seat], draw = S.below(streams[seat], 1 << 62)
             choice = state.mcts(iterations=params.get("iterations", 200), c=params.get("c", 0.7),
@@ -261,23 +303,24 @@ def play_typed_game(game, seed: int, agent_names: list[str]) -> GameResult:
     measures = measure_values(game, lambda base: None if state.words[at + base] == NONE else int(state.words[at + base]))
     first_side = _first_mover(game, measures, first_side)
     return GameResult(winner, out.points, int(state.words[Header.CHOICES]), state, stats[1], stats[0], first_side,
-                      track, measures)
+                      track, measures, tuple(restricted))
 
 
-def greedy_choice(state, samples: int, stream: int) -> tuple[int, int]:
+def greedy_choice(state, samples: int, stream: int, allowed: list[int] | None = None) -> tuple[int, int]:
     """GreedyAgent's choice over a typed state: each option tried on `samples` worlds the seat to
     move may imagine (State.determinize, each seeded by the next draw of `stream`), scored by its
     immediate result for the seat's side (a win 1000, a loss -1000, else its points lead), ties
-    broken by a draw. A single option is taken without a draw. Returns (option, stream left)."""
+    broken by a draw. A single option is taken without a draw. `allowed`: the options a restricted
+    seat may take (all when None). Returns (option, stream left)."""
     from vbr.ir import random_streams as S
     seat = state.current_player()
-    n = len(state.options())
-    if n == 1:
-        return 0, stream
+    candidates = allowed if allowed is not None else range(len(state.options()))
+    if len(candidates) == 1:
+        return candidates[0], stream
     teams = state.game.program.teams
     side = next(t for t, seats in enumerate(teams) if seat in seats)
     best, best_score = [], None
-    for i in range(n):
+    for i in candidates:
         total = 0.0
         for _ in range(samples):
             stream, seed = S.below(stream, 1 << 62)

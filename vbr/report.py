@@ -60,6 +60,10 @@ def _stats_text(s: dict) -> str:
     out += agent_lines(s)
     if s.get("skill"):
         out.append(skill_line(s["skill"]))
+    if s.get("restricted"):
+        r = s["restricted"]
+        out.append(f"restricted play ({', '.join(r['rules'])}): {r['narrowed_per_game']} choices narrowed per game, "
+                   f"{r['played_whole']} left with no option and played whole")
     out.append(f"mean choices per game: {s['mean_steps']}")
     if s.get("points_per_game"):
         out.append("points per game: " + ", ".join(f"{n}: {p}" for n, p in zip(names, s["points_per_game"])))

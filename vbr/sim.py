@@ -47,11 +47,13 @@ class RunSpec:
     trace: bool = False  # also count each game's steps between phases (TracedTrial)
     engine: str = "closure"  # closure (vbr/interpreter), or a typed engine: python or c (vbr/engines)
     rotate: bool = False  # play every deal (seed) in each of the agents' `seatings`
+    restrict: tuple = ()  # `--restrict` specs (SEAT=RULE, vbr.restrict): the seat, whoever sits in it
 
     @classmethod
     def of(cls, path, options: dict, seed: int, agents: list[str], n: int, native: bool = False,
-           trace: bool = False, engine: str = "closure", rotate: bool = False) -> "RunSpec":
-        return cls(str(path), tuple(sorted(options.items())), seed, tuple(agents), n, native, trace, engine, rotate)
+           trace: bool = False, engine: str = "closure", rotate: bool = False, restrict=()) -> "RunSpec":
+        return cls(str(path), tuple(sorted(options.items())), seed, tuple(agents), n, native, trace, engine, rotate,
+                   tuple(restrict))
 
     def plan(self) -> list[tuple]:
         """The seatings each deal is played in, in order: all of `seatings(agents)` when the run
@@ -132,19 +134,23 @@ def play_range(spec: RunSpec, start: int, stop: int) -> list[Trial]:
 def play_games(spec: RunSpec, start: int, stop: int) -> Iterator[Trial]:
     """Games start..stop-1 of a run, each handed on as soon as it ends: what shows progress game
     by game and keeps every finished game when a run is stopped inside a chunk."""
-    from vbr.play import play_game, play_typed_game, sides
+    from vbr.play import game_model, play_game, play_typed_game, sides
+    from vbr.restrict import parse_restrictions
     game = game_for(spec.path, spec.options, spec.native, spec.engine)
     typed = spec.engine != "closure"
     n_sides = game_sides(game) if typed else sides(game)
+    restrict = parse_restrictions(list(spec.restrict), game.program.seats, game_model(game)) if spec.restrict else None
+    out = []
     for i in range(start, stop):
         s, agents = spec.deal(i)
         try:
-            r = play_typed_game(game, s, agents) if typed else play_game(game, s, agents, trace=spec.trace)
+            r = (play_typed_game(game, s, agents, restrict) if typed
+                 else play_game(game, s, agents, trace=spec.trace, restrict=restrict))
         except Exception as exc:
             raise GameFailed(i, s, exc) from None
         fields = (i, s, agents, n_sides, r.winner, r.points, r.choices, r.forced, r.options, r.first_side, r.score_track)
-        yield (TracedTrial(*fields, r.measures, dict(r.state.trace), r.state.phase) if spec.trace
-               else Trial(*fields, r.measures))
+        yield (TracedTrial(*fields, r.measures, r.restricted, dict(r.state.trace), r.state.phase) if spec.trace
+               else Trial(*fields, r.measures, r.restricted))
 
 
 def game_sides(game) -> int:

@@ -10,11 +10,17 @@ from vbr.interpreter import rng as R
 class SeatView:
     """One seat's window on a state: legal actions, observation, and imagined continuations."""
 
-    __slots__ = ("_state", "seat")
+    __slots__ = ("_state", "seat", "allowed")
 
     def __init__(self, state, seat: int):
         self._state = state
         self.seat = seat
+        self.allowed = None  # the indices a restricted seat may take now (vbr.restrict), None: all
+
+    def candidates(self) -> list[int]:
+        """The indices of the legal actions this seat may take: all of them, unless its play is
+        restricted (`--restrict`), when the play loop has narrowed them."""
+        return list(self.allowed) if self.allowed is not None else list(range(self.option_count()))
 
     def legal_actions(self):
         return self._state.legal_actions()

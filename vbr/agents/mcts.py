@@ -61,10 +61,13 @@ class MctsAgent(Agent):
         Param("depth", int, 0, (0, 100_000), "playout cut-off in choices, scored by points lead (0: play to the end)"),
     )
 
+    _root_options = None  # the options a search may take at its root (SeatView.candidates)
+
     def act(self, view: SeatView) -> int:
         n = view.option_count()
         if n == 1:
             return 0
+        self._root_options = view.candidates()  # a restricted seat searches only what it may take
         root = _Node(-1)
         world = view.imagine(self.seed())
         self._prepare(world)
@@ -107,7 +110,8 @@ class MctsAgent(Agent):
         return path
 
     def _root_step(self, root: _Node, world, seat: int, n: int) -> _Node:
-        return self._choose(root, world, seat, {i: i for i in range(n)})
+        options = self._root_options if self._root_options is not None else range(n)
+        return self._choose(root, world, seat, {i: i for i in options if i < n})
 
     def _step(self, node: _Node, world, seat: int, options) -> _Node:
         keys: dict = {}
@@ -149,8 +153,9 @@ class MctsAgent(Agent):
         for (_, i), child in root.children.items():
             if i < n:  # an imagined world should offer the real options; if not, its extras are no answer
                 visits[i] = child.visits
-        top = max(visits)
-        best = [i for i, v in enumerate(visits) if v == top]
+        options = self._root_options if self._root_options is not None else range(n)
+        top = max(visits[i] for i in options)
+        best = [i for i in options if visits[i] == top]
         return best[self.below(len(best))]
 
     # ------------------------------------------------------------------ playouts

@@ -10,6 +10,8 @@ class RandomAgent(Agent):
     summary = "a uniformly random legal choice"
 
     def act(self, view: SeatView) -> int:
+        if view.allowed is not None:
+            return view.allowed[self.below(len(view.allowed))]
         return (self.rng.getrandbits(64) * view.option_count()) >> 64  # self.below, written out
 
 
@@ -18,7 +20,7 @@ class FirstAgent(Agent):
     summary = "always the first legal choice"
 
     def act(self, view: SeatView) -> int:
-        return 0
+        return view.candidates()[0]
 
 
 class GreedyAgent(Agent):
@@ -31,11 +33,11 @@ class GreedyAgent(Agent):
     params = (Param("samples", int, 2, (1, 1000), "imagined worlds per option"),)
 
     def act(self, view: SeatView) -> int:
-        n = view.option_count()
-        if n == 1:
-            return 0
+        candidates = view.candidates()
+        if len(candidates) == 1:
+            return candidates[0]
         best, best_score = [], None
-        for i in range(n):
+        for i in candidates:
             total = 0.0
             for _ in range(self.samples):
                 world = view.imagine(self.seed())  # each imagined world from its own seed

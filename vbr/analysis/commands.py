@@ -98,7 +98,7 @@ def play(variant: Variant, args, agents: list[str], backend, label: str = "", wa
     from vbr.sim import RunSpec, run
     spec = RunSpec.of(variant.game.path, variant.game.options, args.seed, agents, args.n,
                       native=getattr(args, "native", False), engine=getattr(args, "engine", "closure"),
-                      rotate=bool(getattr(args, "rotate_seats", False)))
+                      rotate=bool(getattr(args, "rotate_seats", False)), restrict=getattr(args, "restrict", None) or ())
     shown = watch or running(variant, args, agents)
     progress = Progress.for_terminal(label, quiet=getattr(args, "json", False), force=getattr(args, "progress", None),
                                      estimate=shown.text)
@@ -156,12 +156,23 @@ def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
         "mean_steps": round(sum(t.choices for t in trials) / n, 2) if n else 0.0,
         "points_per_game": [round(sum(p[i] for p in points) / n, 3) for i in range(len(points[0]))] if points else None,
         "metrics": m["metrics"], "measures": m["measures"],
+        "restricted": restricted_summary(result.spec.restrict, trials),
         "rotate_seats": result.spec.rotate, "seatings": [list(x) for x in result.spec.plan()],
         "per_agent": agent_win_rates(trials, side_of_seat(game)) if result.spec.rotate else None,
         "backend": backend.name, "workers": backend.workers, "native": result.spec.native, "engine": result.spec.engine,
         "seconds": round(result.seconds, 3), "games_per_s": result.games_per_s,
         "load_seconds": round(result.load_seconds, 3),
     }
+
+
+def restricted_summary(specs, trials) -> dict | None:
+    """Under `--restrict`: the rules in force by seat, and how often they bit: choices narrowed
+    per game, and choices left with no option (played whole)."""
+    if not specs:
+        return None
+    n = len(trials) or 1
+    return {"rules": list(specs), "narrowed_per_game": round(sum(t.restricted[0] for t in trials) / n, 3),
+            "played_whole": sum(t.restricted[1] for t in trials)}
 
 
 def name_first_mover(metrics: dict, game) -> None:

@@ -26,13 +26,16 @@ class Trial:
     # the rule file's measures (`measure NAME: TYPE`): name -> (kind, value), kind `side` (a seat or
     # side measure, as the side it names), `int` or `bool`; value None where the game never set it
     measures: dict = field(default_factory=dict)
+    # under `--restrict`: the restricted seat's choices a restriction narrowed, and those it would
+    # have emptied (played unrestricted)
+    restricted: tuple = (0, 0)
 
     def to_row(self) -> dict:
         return {"index": self.index, "seed": self.seed, "agents": list(self.agents), "sides": self.sides,
                 "winner": self.winner, "points": list(self.points) if self.points is not None else None,
                 "choices": self.choices, "forced": self.forced, "options": self.options,
                 "first_side": self.first_side, "score_track": [[c, list(s)] for c, s in self.score_track],
-                "measures": {k: list(v) for k, v in self.measures.items()}}
+                "measures": {k: list(v) for k, v in self.measures.items()}, "restricted": list(self.restricted)}
 
     @classmethod
     def from_row(cls, row: dict) -> "Trial":
@@ -40,4 +43,4 @@ class Trial:
         return cls(row["index"], row["seed"], list(row["agents"]), row["sides"], row["winner"],
                    tuple(pts) if pts is not None else None, row["choices"], row["forced"], row["options"],
                    row["first_side"], [(c, tuple(s)) for c, s in row.get("score_track", [])],
-                   {k: tuple(v) for k, v in row.get("measures", {}).items()})
+                   {k: tuple(v) for k, v in row.get("measures", {}).items()}, tuple(row.get("restricted", (0, 0))))

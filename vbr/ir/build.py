@@ -163,6 +163,7 @@ class ProgramBuilder:
         p.kinds = [(k.decl.name, list(k.fields), [t for _, t in k.fields.values()]) for k in m.kinds.values()]
         p.var_types = _var_types(m)
         p.measures = measure_slots(m)
+        p.field_at = dict(self.field_at)
         p.court_tables = self._court_tables()
         p.directions = [m.directions[d] for d in m.directions]
         p.zone_side, p.hidden = _visibility(m)

@@ -564,3 +564,4 @@ class Program:
     reach_tables: list[dict] = field(default_factory=list)  # ReachItems' tables: (start, dist, side) -> ends
     list_caps: dict = field(default_factory=dict)  # (kind, word) of a list field -> the items it holds
     measures: tuple = ()  # checker.MeasureSlot per declared measure
+    field_at: dict = field(default_factory=dict)  # (kind, field name) -> its word in a thing's row

@@ -1,0 +1,123 @@
+"""Restricted play (Jaffe et al., AIIDE 2012): one seat plays without some of its options, and
+the win rate it loses measures what those options are worth.
+
+A restriction is `SEAT=RULE` (`--restrict 0=never:superatak`): `never:WORD[,WORD...]` takes away
+every option that WORD names — an option whose text is WORD (an enum member, a number, `pass`), a
+thing of kind WORD, or a thing with an enum field whose member is WORD (Siatka's `never:mocne_odbicie`
+is every Mocne odbicie card) — and `pass` takes away every option but `pass` where a choice may be
+passed. A choice whose every option is taken away is played unrestricted, and counted. The engine
+still generates the legal choices; the play loop only hands the seat's agent the ones it may take
+(`SeatView.candidates`), so any agent plays restricted.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vbr.errors import UsageError
+from vbr.grammar import ast as A
+
+
+@dataclass(frozen=True)
+class Restriction:
+    """What one seat may not choose."""
+    never: frozenset = frozenset()  # words naming options it never takes
+    only_pass: bool = False  # where passing is allowed, it passes
+
+    def keep(self, options: list[frozenset]) -> list[int]:
+        """The indices of the options this restriction leaves, given each option's words
+        (`closure_option_words`, `typed_option_words`)."""
+        passing = self.only_pass and any("pass" in words for words in options)
+        return [i for i, words in enumerate(options) if not (words & self.never) and (not passing or "pass" in words)]
+
+    def text(self) -> str:
+        parts = (["pass"] if self.only_pass else []) + ([f"never:{','.join(sorted(self.never))}"] if self.never else [])
+        return " and ".join(parts)
+
+
+def nameable_words(model) -> dict[str, str]:
+    """Every word a restriction of this file can name, with what it is: its enum members, its
+    kinds, and `pass` when some choice may be passed."""
+    words = {}
+    for enum, members in model.enums.items():
+        for member in members:
+            words[member] = f"a member of {enum}"
+    for kind in model.kinds:
+        words[kind] = "a kind"
+    if any(_optional_choices(model)):
+        words["pass"] = "passing an optional choice"
+    return words
+
+
+def _optional_choices(model):
+    for decl in [*model.phases.values(), *model.procs.values(), *(h for hs in model.handlers.values() for h in hs),
+                 *([model.setup] if model.setup else [])]:
+        for node in A.walk(decl):
+            if isinstance(node, A.Choose) and node.optional:
+                yield node
+
+
+def parse_restrictions(specs: list[str] | None, seats: int, model) -> dict[int, Restriction]:
+    """`--restrict` values as restrictions by seat; a UsageError for a malformed one, a seat that
+    is not one, or a word the file cannot offer (listing the words it can)."""
+    out: dict[int, Restriction] = {}
+    words = nameable_words(model)
+    for spec in specs or []:
+        seat_text, sep, rule = spec.partition("=")
+        if not sep or not seat_text.strip().isdigit():
+            raise UsageError(f"--restrict {spec}: expected SEAT=RULE, e.g. 0=never:superatak or 1=pass")
+        seat = int(seat_text)
+        if not 0 <= seat < seats:
+            raise UsageError(f"--restrict {spec}: the seats are 0..{seats - 1}")
+        old = out.get(seat, Restriction())
+        rule = rule.strip()
+        if rule == "pass":
+            if "pass" not in words:
+                raise UsageError(f"--restrict {spec}: no choice of this file may be passed")
+            out[seat] = Restriction(old.never, True)
+            continue
+        kind, sep, listed = rule.partition(":")
+        named = [w.strip() for w in listed.split(",") if w.strip()]
+        if kind != "never" or not sep or not named:
+            raise UsageError(f"--restrict {spec}: a rule is never:WORD[,WORD...] or pass")
+        unknown = [w for w in named if w not in words]
+        if unknown:
+            raise UsageError(f"--restrict {spec}: `{unknown[0]}` names no option of this file; it can name: "
+                             + ", ".join(sorted(words)))
+        out[seat] = Restriction(old.never | frozenset(named), old.only_pass)
+    return out
+
+
+def closure_option_words(state) -> list[frozenset]:
+    """The words that name each option of a closure-engine state's pending choice."""
+    from vbr.interpreter.values import Ent, text
+    prog = state.prog
+    out = []
+    for v in state.pending.options:
+        words = {text(v, prog)}
+        if isinstance(v, Ent):
+            words.add(prog.kind_names[state.kind[v]])
+            words.update(a for a in state.ent[v] if isinstance(a, str))
+        out.append(frozenset(words))
+    return out
+
+
+def typed_option_words(state) -> list[frozenset]:
+    """The words that name each option of a typed-engine state's pending choice."""
+    from vbr.ir.layout import Header as H
+    from vbr.ir.values import NONE
+    program, words = state.game.program, state.words
+    lay, names = program.layout, program.names
+    site = program.choices[int(words[H.SITE])]
+    out = []
+    for v in state.options():
+        named = {names.text(site.item, v)}
+        if site.item.startswith("ent") and v != NONE:
+            kind = int(words[lay.kinds + v])
+            kind_name, fields, types = program.kinds[kind]
+            named.add(kind_name)
+            for field, ty in zip(fields, types):
+                if ty.startswith("enum:"):
+                    at = lay.fields + v * lay.width + program.field_at[(kind, field)]
+                    named.add(names.text(ty, int(words[at])))
+        out.append(frozenset(named))
+    return out
