@@ -221,6 +221,18 @@ def _parser() -> argparse.ArgumentParser:
     engine_arg(cp)
     cp.set_defaults(func=cmd_compare, command="compare")
 
+    im = sub.add_parser("importance", help="restricted play: what each enum member, kind and pass is worth to the "
+                                           "seat that has it, ranked by the win rate it loses without it")
+    game_args(im)
+    im.add_argument("-n", type=int, default=200, help="deals (seeds) per seat and word (default 200)")
+    im.add_argument("--workers", type=int, metavar="W", help="play in W processes at once (default: 1)")
+    im.add_argument("--backend", default="local", choices=["local", "ray"], help="where games are played")
+    im.add_argument("--ray-address", metavar="auto|HOST:PORT", help="a running Ray cluster")
+    im.add_argument("--json", action="store_true", help="print one JSON object")
+    im.add_argument("--out", metavar="FILE", help="write one row per word (.jsonl or .csv)")
+    engine_arg(im)
+    im.set_defaults(func=cmd_importance, command="importance", plot=None)
+
     rp = sub.add_parser("replay", help="re-run a log and say whether it reproduces exactly")
     rp.add_argument("log")
     rp.set_defaults(func=cmd_replay)
@@ -384,6 +396,21 @@ def cmd_sim(args) -> int:
     _engine(args, agents)
     _check_restrictions(args, game, agents)
     return run_sim(args, game, agents)
+
+
+def cmd_importance(args) -> int:
+    from vbr.analysis.importance import cmd_importance as run_importance
+    game, agents = _load(args)
+    _engine(args, agents)
+    if args.engine != "closure" and any(parse_agent_kind(a) == "mcts" for a in agents):
+        raise UsageError("importance restricts every seat in turn: under the typed engines the agents are random "
+                         "or greedy (use --engine closure for mcts)")
+    return run_importance(args, game, agents)
+
+
+def parse_agent_kind(spec: str) -> str:
+    from vbr.agents import parse_agent
+    return parse_agent(spec)[0]
 
 
 def _check_restrictions(args, game, agents: list[str]) -> None:
