@@ -4,9 +4,9 @@ For every word a restriction can name (vbr.restrict.nameable_words: the file's e
 kinds, `pass`), each seat in turn plays the same deals (seeds) restricted — never taking what the
 word names — against unrestricted play; its win rate is compared with its win rate in the same
 deals unrestricted. The drop is the mean of the per-deal differences (won unrestricted minus won
-restricted, each 1, 0 or -1), pooled over the seats, with a paired normal interval: deals where
-the restriction never bit contribute 0 to it, and the same seeds keep the rest of the game alike
-(under the typed engines, every draw the restriction does not touch is the same draw).
+restricted, each 1, 0 or -1), pooled over the seats the word ever took an option from, with a
+paired normal interval: the same seeds keep the rest of the game alike (under the typed engines,
+every draw the restriction does not touch is the same draw).
 """
 from __future__ import annotations
 
@@ -47,18 +47,19 @@ def importance_of(word: str, what: str, base: dict, restricted: dict, side_of: l
     diffs, won_r, won_b, narrowed, whole = [], 0, 0, 0, 0
     for seat, trials in restricted.items():
         side = side_of[seat]
+        whole += sum(t.restricted[1] for t in trials)
+        if not any(t.restricted[0] for t in trials):
+            continue  # the word never took an option from this seat: nothing of it to measure there
         for t_base, t_restricted in zip(base[seat], trials):
             b, r = t_base.winner == side, t_restricted.winner == side
             diffs.append(float(b) - float(r))
             won_b += b
             won_r += r
             narrowed += t_restricted.restricted[0]
-            whole += t_restricted.restricted[1]
     n = len(diffs)
     if not n:
-        return Importance(word, what, None, None, 0.0, 0.0, 0.0, 0, 0)
-    ci = S.mean_ci(diffs) if narrowed else (0.0, 0.0)
-    return Importance(word, what, fmean(diffs), ci, won_r / n, won_b / n, narrowed / n, whole, n)
+        return Importance(word, what, None, None, 0.0, 0.0, 0.0, whole, 0)
+    return Importance(word, what, fmean(diffs), S.mean_ci(diffs), won_r / n, won_b / n, narrowed / n, whole, n)
 
 
 def ranked(figures: list[Importance]) -> list[Importance]:

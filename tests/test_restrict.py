@@ -1,0 +1,120 @@
+"""Restricted play (`vbr sim --restrict SEAT=RULE`) and `vbr importance` (issue 36, goal 6), on a
+toy whose answers are known by hand (tests/fixtures/valid/safe_or_risky.vbr): seat 0 picks `safe`
+(wins on a die's 4..6, 1/2) or `risky` (wins on a 6, 1/6), so uniformly random it wins 1/3;
+never taking `risky` it wins 1/2, never taking `safe` 1/6. Seat 1's optional `boo` changes
+nothing."""
+import json
+from pathlib import Path
+
+import pytest
+
+from vbr.cli import main
+from vbr.restrict import Restriction
+
+TOY = Path(__file__).parent / "fixtures" / "valid" / "safe_or_risky.vbr"
+ENGINES = ("closure", "c")
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def sim(capsys, *more):
+    code, out, err = run(capsys, "sim", TOY, "--json", *more)
+    assert code == 0, err
+    return json.loads(out)
+
+
+# ------------------------------------------------------------------------------ the rule
+def test_never_takes_away_the_options_a_word_names():
+    options = [frozenset({"safe"}), frozenset({"risky"})]
+    assert Restriction(frozenset({"risky"})).keep(options) == [0]
+
+
+def test_pass_keeps_only_pass_where_a_choice_may_be_passed_and_nothing_elsewhere():
+    rule = Restriction(only_pass=True)
+    assert rule.keep([frozenset({"boo"}), frozenset({"pass"})]) == [1]
+    assert rule.keep([frozenset({"safe"}), frozenset({"risky"})]) == [0, 1]
+
+
+def test_a_thing_is_named_by_its_kind_and_its_enum_fields(capsys):
+    # Siatka's cards are things of kind Card with a `tactic`: never:Card leaves every card choice
+    # with pass only, exactly as the `pass` rule does (the book's card choices are all optional)
+    a = sim_siatka(capsys, "0=never:Card")
+    b = sim_siatka(capsys, "0=pass")
+    assert a["restricted"]["narrowed_per_game"] > 0
+    assert a["wins"] == b["wins"] and a["restricted"]["narrowed_per_game"] == b["restricted"]["narrowed_per_game"]
+
+
+def sim_siatka(capsys, rule):
+    code, out, err = run(capsys, "sim", "siatka", "-n", 20, "--seed", 3, "--json", "--engine", "c", "--restrict", rule)
+    assert code == 0, err
+    return json.loads(out)
+
+
+# ------------------------------------------------------------------------------ sim --restrict
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("rule, rate", [("0=never:risky", 1 / 2), ("0=never:safe", 1 / 6)])
+def test_a_restricted_seat_wins_as_often_as_its_remaining_options_make_it(capsys, engine, rule, rate):
+    stats = sim(capsys, "-n", 1500, "--seed", 1, "--engine", engine, "--restrict", rule)
+    lo, hi = stats["ci95"]["0"]
+    assert lo <= rate <= hi
+    assert stats["restricted"] == {"rules": [rule], "narrowed_per_game": 1.0, "played_whole": 0}
+
+
+def test_a_choice_the_restriction_would_empty_is_played_whole_and_counted(capsys):
+    stats = sim(capsys, "-n", 50, "--restrict", "0=never:safe,risky")
+    assert stats["restricted"]["played_whole"] == 50 and stats["restricted"]["narrowed_per_game"] == 0
+    assert sum(stats["wins"].values()) == 50
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("0=never:sometimes", "`sometimes` names no option of this file; it can name: boo, pass, risky, safe"),
+    ("2=pass", "the seats are 0..1"),
+    ("x", "expected SEAT=RULE"),
+    ("0=always:safe", "a rule is never:WORD[,WORD...] or pass"),
+])
+def test_a_restriction_that_names_nothing_is_a_usage_error_listing_what_it_could(capsys, spec, message):
+    code, _, err = run(capsys, "sim", TOY, "-n", 5, "--restrict", spec)
+    assert code == 2 and message in err
+
+
+def test_an_mcts_seat_cannot_be_restricted_under_the_typed_engines(capsys):
+    code, _, err = run(capsys, "sim", TOY, "-n", 5, "--engine", "c", "--agents", "mcts,random", "--restrict", "0=never:safe")
+    assert code == 2 and "a restricted seat plays random or greedy under the typed engines" in err
+
+
+def test_a_restricted_greedy_seat_never_takes_what_is_taken_away(capsys):
+    # greedy prefers `safe` here (its imagined worlds win more often); restricted, it must play risky
+    stats = sim(capsys, "-n", 600, "--seed", 2, "--agents", "greedy,random", "--no-rotate-seats",
+                "--restrict", "0=never:safe")
+    lo, hi = stats["ci95"]["0"]
+    assert lo <= 1 / 6 <= hi
+
+
+# ------------------------------------------------------------------------------ vbr importance
+@pytest.mark.parametrize("engine, seed, n", [("closure", 1, 1000), ("c", 1, 2000)])
+def test_importance_ranks_each_word_by_the_win_rate_its_seat_loses_without_it(capsys, engine, seed, n):
+    code, out, err = run(capsys, "importance", TOY, "-n", n, "--seed", seed, "--engine", engine, "--json")
+    assert code == 0, err
+    rows = {r["word"]: r for r in json.loads(out)["importance"]}
+    order = [r["word"] for r in json.loads(out)["importance"]]
+    # without `safe` seat 0 wins 1/6 instead of 1/3: a drop of 1/6; without `risky`, 1/2: a gain
+    assert rows["safe"]["ci95"][0] <= 1 / 6 <= rows["safe"]["ci95"][1]
+    assert rows["risky"]["ci95"][0] <= -1 / 6 <= rows["risky"]["ci95"][1]
+    # seat 1's shout changes nothing: every paired deal ends alike
+    assert rows["boo"]["drop"] == 0 and rows["pass"]["drop"] == 0
+    assert order[0] == "safe" and order[-1] == "risky"
+    # each word is measured on the seat it bites: seat 0 for the moves, seat 1 for the shout
+    assert rows["safe"]["games"] == n and rows["boo"]["games"] == n
+
+
+def test_importance_text_names_words_that_never_bite(capsys, tmp_path):
+    path = tmp_path / "toy.vbr"
+    path.write_text(TOY.read_text().replace("enum Shout { boo }", "enum Shout { boo }\nenum Unused { never_seen }"))
+    code, out, _ = run(capsys, "importance", path, "-n", 20)
+    assert code == 0
+    line = next(x for x in out.splitlines() if "never_seen" in x)
+    assert "never offered" in line
