@@ -140,7 +140,6 @@ def play_games(spec: RunSpec, start: int, stop: int) -> Iterator[Trial]:
     typed = spec.engine != "closure"
     n_sides = game_sides(game) if typed else sides(game)
     restrict = parse_restrictions(list(spec.restrict), game.program.seats, game_model(game)) if spec.restrict else None
-    out = []
     for i in range(start, stop):
         s, agents = spec.deal(i)
         try:
