@@ -64,7 +64,7 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
     # the score read in place (State.points without a call): vals[lo:hi], compared as a list
     lo, hi = (game.program.points[0], sum(game.program.points)) if score is not None else (0, 0)
     hand = _ByHand(state, draws, acts, views, lo, hi, track if score is not None else None, restrict)
-    repeating = repeating_phases(game)
+    repeating = set_up_matters(game) and repeating_phases(game)
     if repeating:  # the set-up phases played by hand: the first choice after them is the first move
         hand.play(lambda: state.phase in repeating)
     first_side = side_of[state.pending.seat] if state.pending is not None else None
@@ -131,6 +131,13 @@ def count_restricted(restriction, option_words: list, counts: list) -> list[int]
         return None
     counts[0 if kept else 1] += 1
     return kept or None
+
+
+def set_up_matters(game) -> bool:
+    """Whether the first-mover figure needs the first choice after the set-up phases: only for a
+    file that declares no first-mover measure (then the loops play its set-up phases choice by
+    choice, to see where play begins)."""
+    return not any(m.first_mover for m in game.program.measures)
 
 
 def game_model(game):
@@ -259,7 +266,7 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     points = _points(state)
     stats = [0, 0, -1, 0, *(points or ())]
     track: list = []
-    repeating = _repeating_units(game)
+    repeating = _repeating_units(game) if set_up_matters(game) else frozenset()
     phase_word = program.layout.stack + 1  # the running phase's unit (the bottom frame's)
     first_move = None if repeating else -1  # -1: the first choice of all (stats[2])
     by_hand = [1] * len(kinds)  # in the set-up phases every seat plays by hand, to see where each choice is
