@@ -5,18 +5,30 @@ Ctrl-C, a crash or a full disk leaves the old file, or none, never half of one. 
 the permissions a plain `open()` would give it (0666 less the umask), not the temporary file's
 0600. Whether a folder can take a file is found out by creating one there: permission bits do not
 tell root, read-only mounts or /proc apart.
+
+Only a regular file, or nothing, is ever replaced. A character device, a named pipe or a socket
+(`/dev/full`, a FIFO a reader waits on, a link to `/proc/self/fd/1`) is written in place, as a
+plain `open()` would; a link to a regular file in the same folder has that file replaced and stays
+a link; a link that leads out of its folder is refused, so no file is replaced through a link
+someone else may have planted.
 """
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
 
 def write_atomic(path: Path, data: str | bytes, mode: int | None = None) -> None:
     """`data` as the whole of `path`, or `path` as it was. The new file's permissions are `mode`
-    (a file rewritten in place keeps its own), else what a plain `open()` gives."""
-    path = Path(path)
+    (a file rewritten in place keeps its own), else what a plain `open()` gives. A special file is
+    written in place; a link out of its folder raises PermissionError (see the module's text)."""
+    path, special = _destination(Path(path))
+    if special:
+        _write_in_place(path, data)
+        return
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
         if isinstance(data, bytes):
@@ -30,6 +42,40 @@ def write_atomic(path: Path, data: str | bytes, mode: int | None = None) -> None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _destination(path: Path) -> tuple[Path, bool]:
+    """Where `path`'s data goes, and whether that is a special file to be written in place."""
+    if path.is_symlink():
+        real = path.resolve()
+        if real.exists() and _is_special(real):
+            return real, True
+        if link_out_of_folder(path):
+            raise PermissionError(errno.EPERM, "a link out of its folder: vbr replaces no file through one", str(path))
+        return real, False
+    return path, path.exists() and _is_special(path)
+
+
+def link_out_of_folder(path: Path) -> Path | None:
+    """Where `path` leads when it is a link to a file (or nothing) outside its own folder, which
+    whole-file writes refuse to replace; None for anything else."""
+    path = Path(path)
+    if not path.is_symlink():
+        return None
+    real = path.resolve()
+    if real.exists() and _is_special(real):
+        return None
+    return real if real.parent != path.parent.resolve() else None
+
+
+def _is_special(path: Path) -> bool:
+    mode = os.stat(path).st_mode
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+def _write_in_place(path: Path, data: str | bytes) -> None:
+    with open(path, "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode("utf-8"))
 
 
 def can_create_in(folder: Path) -> str | None:

@@ -52,6 +52,16 @@ def file_error(exc: OSError, verb: str = "") -> str:
     return f"cannot {verb or 'open'} {exc.filename}: {reason}"
 
 
+def refuse_link_out(path: Path, flag: str) -> None:
+    """A UsageError for a link that leads out of its folder (atomic_file: no file is replaced
+    through one)."""
+    from vbr.atomic_file import link_out_of_folder
+    real = link_out_of_folder(path)
+    if real is not None:
+        raise UsageError(f"{flag} {path}: is a link to {real}, outside its folder; vbr replaces no file through "
+                         "such a link: name the file itself")
+
+
 def check_writable(path: str | Path, flag: str) -> None:
     """Before the work: `path` can be written (its folder exists, and a file there can be opened
     for writing), else a UsageError naming `flag`. Finding out after a game that its log cannot
@@ -61,6 +71,7 @@ def check_writable(path: str | Path, flag: str) -> None:
         raise UsageError(f"{flag} {path}: is a directory")
     if not p.parent.is_dir():
         raise UsageError(f"{flag} {path}: the folder {p.parent} does not exist")
+    refuse_link_out(p, flag)
     existed = p.exists()
     try:
         with open(p, "a", encoding="utf-8"):  # try it: permission bits do not tell root or read-only mounts apart

@@ -5,19 +5,31 @@ characters, and a terminal obeys them (`ESC ] 0 ; ... BEL` retitles the window, 
 it, OSC 52 writes the clipboard). Everything vbr prints that came from a rule file or a log goes
 through `clean`, which shows every C0 control character (U+0000..U+001F) except the newline and
 the tab, DEL (U+007F) and every C1 control character (U+0080..U+009F) as a visible `\\xNN` escape,
-the way Python writes them: `\\x1b]0;title\\x07`. The rest of the text is left alone, so it stays
-readable.
+the way Python writes them: `\\x1b]0;title\\x07`. So are the characters that reorder text in a
+bidi-aware terminal or browser — the directional marks, embeddings, overrides and isolates
+(U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069) — and the line and paragraph separators
+(U+2028, U+2029), as `\\u202e`. The rest of the text is left alone, so it stays readable.
 """
 from __future__ import annotations
 
 import re
 
-# C0 without \t (0x09) and \n (0x0a), then DEL and C1.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# the characters that reorder text (Unicode's bidi controls) or break it where no newline shows
+_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029"
+# C0 without \t (0x09) and \n (0x0a), then DEL and C1, then the bidi controls.
+_CONTROL = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
+_BIDI_ONLY = re.compile(f"[{_BIDI}]")
 
 
 def _escape(m: re.Match) -> str:
-    return f"\\x{ord(m.group()):02x}"
+    code = ord(m.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def escape_bidi(text: str) -> str:
+    """`text` with every bidi control and line or paragraph separator shown as `\\u202e`: for
+    pages (HTML, SVG) whose other characters their own escaping keeps harmless."""
+    return _BIDI_ONLY.sub(_escape, text)
 
 
 def clean(text: object) -> str:
@@ -35,7 +47,7 @@ class SafeStream:
     too (a progress line redraws itself with it). The CLI writes through one, so that nothing a
     rule file says reaches the terminal raw even if some path forgot to clean it."""
 
-    _KEEP_CR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+    _KEEP_CR = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_BIDI}]")
 
     def __init__(self, stream):
         self.stream = stream

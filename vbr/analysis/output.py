@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 from vbr.atomic_file import can_create_in, write_atomic
+from vbr.cli_common import refuse_link_out
 from vbr.errors import UsageError
 
 FORMATS = {".jsonl": "jsonl", ".csv": "csv", ".json": "json"}
@@ -25,6 +26,7 @@ def check_file(path: str | Path, flag: str, formats=(".jsonl", ".csv")) -> Path:
     if p.is_dir():
         raise UsageError(f"{flag} {path}: is a directory")
     _check_dir(p.parent if str(p.parent) else Path("."), flag, path)
+    refuse_link_out(p, flag)
     return p
 
 
@@ -57,10 +59,23 @@ def rows_text(path: Path, rows: list[dict]) -> str:
     buf = io.StringIO()
     columns = list(rows[0]) if rows else []
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(columns)
+    w.writerow([inert(c) for c in columns])
     for r in rows:
-        w.writerow([_cell(r.get(c)) for c in columns])
+        w.writerow([_cell(r.get(c)) if _is_number(r.get(c)) else inert(_cell(r.get(c))) for c in columns])
     return buf.getvalue()
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert(text: str) -> str:
+    """A CSV text cell a spreadsheet shows rather than runs: one that starts like a formula (`=`,
+    `+`, `-`, `@`, a tab or a carriage return) gets OWASP's prefix, a single quote."""
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def _cell(v) -> str:

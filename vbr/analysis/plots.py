@@ -36,7 +36,7 @@ from vbr.analysis.trial import Trial
 FORMATS = ("png", "svg")
 MAX_BINS = 30  # length histogram: more bars than this and single games turn into noise
 _RC = {"svg.fonttype": "none", "svg.hashsalt": "vbr", "font.size": 10, "axes.spines.top": False,
-       "axes.spines.right": False}
+       "axes.spines.right": False, "text.parse_math": False}  # text from rule files is never TeX
 _SAVE = {"png": {"dpi": 110}, "svg": {"metadata": {"Date": None}}}  # no date: same run, same file
 _DRAW = "0.55"  # grey: a draw is no side's colour
 

@@ -2,8 +2,9 @@
 
 Everything from the rule file (titles, names, conditions, comments, scenario titles) is untrusted
 text: it reaches the page only through `html.escape`, Pygments (which escapes), or Graphviz and
-matplotlib SVG (which escape their text). SVG ids are prefixed per picture, so two pictures on one
-page never share an id.
+matplotlib SVG (which escape their text); bidi controls anywhere on the page are shown as `\u202e`
+escapes (vbr.terminal.escape_bidi). SVG ids are prefixed per picture, so two pictures on one page
+never share an id.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import re
 import tempfile
 from pathlib import Path
 
+from vbr.terminal import escape_bidi
 
 
 def esc(value) -> str:
@@ -48,7 +50,7 @@ def build_report(file, options: dict, n: int = 200, agents: str = "random", seed
         _section("options", "Options", _options(model, options)),
         _section("source", "Source", _sources(model.rules.sources, anchors)),
     ]
-    return _page(game.title, "\n".join(sections))
+    return escape_bidi(_page(game.title, "\n".join(sections)))  # no text of the file reorders the page
 
 
 def _simulation(game, n: int, seed: int, agents: list[str], workers: int):

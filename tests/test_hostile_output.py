@@ -1,0 +1,126 @@
+"""Hostile input, round three (issue 38, items 3, 9, 10, 11): what a rule file or an option value
+can make vbr write. TeX in plot text, bidi controls on a terminal and in a report, CSV cells a
+spreadsheet would run, and whole-file writes to special files and links."""
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from vbr.analysis.output import rows_text
+from vbr.cli import main
+
+RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: shows what follows it backwards
+TOY = 'game "{title}"\nseats 2\noption cost = "{cost}"\nstart p\nphase p {{\n  say "{say}"\n' \
+      '  choose x from 1..2 by 0\n  end winner x - 1\n}}\n'
+
+
+def write_toy(tmp_path: Path, title="Toy", cost="1", say="hello") -> Path:
+    path = tmp_path / "toy.vbr"
+    path.write_text(TOY.format(title=title, cost=cost, say=say), encoding="utf-8")
+    return path
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ------------------------------------------------------------------------------ 9: TeX
+def test_tex_in_a_title_is_drawn_as_its_own_text(tmp_path, capsys):
+    toy = write_toy(tmp_path, title=r"Price $\undefinedmacro{x}$")
+    code, _, err = run(capsys, "sim", toy, "-n", 10, "--plot", tmp_path / "plots")
+    assert code == 0, err
+    svgs = list((tmp_path / "plots").glob("*.svg"))
+    assert svgs and any(r"$\undefinedmacro{x}$" in p.read_text(encoding="utf-8") for p in svgs)
+
+
+def test_tex_in_an_option_value_of_a_sweep_is_drawn_as_its_own_text(tmp_path, capsys):
+    toy = write_toy(tmp_path)
+    code, _, err = run(capsys, "sweep", toy, "-n", 5, "--grid", r"cost=1,$\frac{a}$", "--plot", tmp_path / "plots")
+    assert code == 0, err
+
+
+# ------------------------------------------------------------------------------ 10: bidi
+def test_bidi_controls_in_say_text_reach_the_terminal_escaped(tmp_path, capsys):
+    toy = write_toy(tmp_path, say=f"abc{RLO}def\u2066x\u2069\u2028y")
+    code, out, _ = run(capsys, "run", toy)
+    assert code == 0
+    assert RLO not in out and "\u2066" not in out and "\u2028" not in out
+    assert "abc\\u202edef\\u2066x\\u2069\\u2028y" in out
+
+
+def test_bidi_controls_in_the_title_never_reach_the_report_page(tmp_path):
+    toy = write_toy(tmp_path, title=f"Toy {RLO}evil")
+    page = tmp_path / "page.html"
+    proc = subprocess.run([sys.executable, "-m", "vbr", "report", str(toy), "-n", "5", "-o", str(page)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    html = page.read_text(encoding="utf-8")
+    assert RLO not in html and "Toy \\u202eevil" in html
+
+
+# ------------------------------------------------------------------------------ 11: CSV
+def test_text_cells_that_start_like_a_formula_get_a_quote_and_numbers_stay_numbers():
+    text = rows_text(Path("rows.csv"), [{"=cmd": "=1+1", "b": "@SUM(A1)", "c": -3, "d": "+x", "e": "\tx",
+                                         "f": "plain", "g": 2.5}])
+    header, row = text.splitlines()
+    assert header == "'=cmd,b,c,d,e,f,g"
+    assert row == "'=1+1,'@SUM(A1),-3,'+x,'\tx,plain,2.5"
+
+
+def test_a_sweep_value_that_is_a_formula_lands_quoted_in_its_csv(tmp_path, capsys):
+    toy = write_toy(tmp_path)
+    out = tmp_path / "rows.csv"
+    code, _, err = run(capsys, "sweep", toy, "-n", 3, "--grid", "cost==1+1,@SUM(A1)", "--out", out)
+    assert code == 0, err
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[1].startswith("'=1+1,") and lines[2].startswith("'@SUM(A1),")
+
+
+# ------------------------------------------------------------------------------ 3: special files
+def test_rows_written_to_a_named_pipe_reach_its_reader_and_the_pipe_stays(tmp_path):
+    fifo = tmp_path / "rows.jsonl"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text(encoding="utf-8")))
+    reader.start()
+    proc = subprocess.run([sys.executable, "-m", "vbr", "sim", "siatka", "-n", "3", "--out", str(fifo)],
+                          capture_output=True, text=True, timeout=300)
+    reader.join(timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert len(got[0].splitlines()) == 3 and got[0].startswith('{"index": 0')
+    assert fifo.is_fifo()
+
+
+def test_a_log_to_a_full_device_says_no_space_and_leaves_the_device_alone(capsys):
+    if not Path("/dev/full").exists():
+        pytest.fail("this test needs /dev/full (Linux)")
+    code, _, err = run(capsys, "run", "siatka", "--quiet", "--log", "/dev/full")
+    assert code == 1 and "no space left" in err
+    assert Path("/dev/full").is_char_device()
+
+
+def test_a_link_out_of_its_folder_is_refused_before_the_game_and_its_target_kept(tmp_path, capsys):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    target = outside / "precious.txt"
+    target.write_text("keep me", encoding="utf-8")
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "game.jsonl").symlink_to(target)
+    code, _, err = run(capsys, "run", "siatka", "--quiet", "--log", folder / "game.jsonl")
+    assert code == 2 and "is a link to" in err and "outside its folder" in err
+    assert target.read_text(encoding="utf-8") == "keep me" and (folder / "game.jsonl").is_symlink()
+
+
+def test_a_link_to_a_file_beside_it_has_that_file_rewritten_and_stays_a_link(tmp_path, capsys):
+    target = tmp_path / "real.jsonl"
+    target.write_text("old", encoding="utf-8")
+    (tmp_path / "game.jsonl").symlink_to(target.name)
+    code, _, err = run(capsys, "run", "siatka", "--quiet", "--log", tmp_path / "game.jsonl")
+    assert code == 0, err
+    assert (tmp_path / "game.jsonl").is_symlink() and target.read_text(encoding="utf-8").startswith('{"agents"')
