@@ -118,8 +118,28 @@ def test_row_flattens_a_game():
     assert M.row(SEESAW) == {
         "index": 0, "seed": 100, "agents": ["random", "random"], "winner": 0, "score": [3, 2],
         "choices": 14, "points_scored": 5, "lead_changes": 2, "largest_lead": 1, "final_margin": 1,
-        "decisiveness": 0.2, "comeback": True, "forced": 4, "branching": 2.1429, "first_side": 1}
+        "decisiveness": 0.2, "comeback": True, "forced": 4, "branching": 2.1429, "first_side": 1,
+        "sides": 2, "offered": 30, "score_track": [[2, [1, 0]], [5, [1, 1]], [6, [1, 2]], [9, [2, 2]], [12, [3, 2]]]}
     assert tuple(M.row(SEESAW)) == M.CSV_FIELDS
+
+
+def test_a_per_game_row_is_read_back_as_the_game_it_was():
+    # the rows `vbr sim --out` writes (M.row), through JSON as the .jsonl file holds them
+    for t in FOUR:
+        assert Trial.from_row(json.loads(json.dumps(M.row(t)))) == t
+
+
+def test_a_row_names_the_run_it_belongs_to_after_the_game():
+    run = {"arm": "base", "rules": "rules/siatka.vbr", "rule_options": {"target": "9"}, "engine": "c"}
+    r = M.row(SEESAW, run)
+    assert tuple(r) == M.CSV_FIELDS + M.RUN_FIELDS
+    assert {k: r[k] for k in M.RUN_FIELDS} == run
+
+
+def test_a_row_without_the_columns_of_a_game_says_which_are_missing():
+    old = {k: v for k, v in M.row(SEESAW).items() if k not in ("sides", "offered", "score_track")}
+    with pytest.raises(ValueError, match="without sides, offered, score_track"):
+        Trial.from_row(old)
 
 
 def test_csv_rows_write_lists_as_text(tmp_path):
@@ -353,7 +373,7 @@ def test_compare_proportions_with_newcombe():
     # draw rates 48/80 → 56/70: Newcombe's first example, 0.0524..0.3339
     row = {r["metric"]: r for r in M.compare(draws(48, 80), draws(56, 70))}["draw_rate"]
     assert (row["a"], row["b"], row["diff"]) == (0.6, 0.8, 0.2)
-    assert row["ci95"] == [0.0524, 0.3339] and row["significant"] is True
+    assert row["ci95"] == [0.0524, 0.3339] and row["excludes_0"] is True
     assert row["sentence"] == "draw rate 60.0 % \u2192 80.0 %, +20.0 percentage points, CI 5.2..33.4"
 
 
@@ -363,7 +383,7 @@ def test_compare_means_with_welch():
     row = {r["metric"]: r for r in M.compare(a, b)}["length_mean"]
     lo, hi = S.diff_means([1, 2, 3], [2, 4, 6, 8])
     assert (row["diff"], row["ci95"]) == (3.0, [round(lo, 4), round(hi, 4)])
-    assert row["significant"] is True  # 0.23..5.77
+    assert row["excludes_0"] is True  # 0.23..5.77
     assert row["sentence"] == "mean length 2 \u2192 5, +3 choices, CI 0.23..5.77"
 
 
@@ -381,6 +401,55 @@ def test_compare_says_why_there_is_no_interval():
     assert rows["length_mean"]["sentence"].endswith("no CI (a: too few games to measure a spread)")
     gone = {r["metric"]: r for r in M.compare([POINTLESS], [POINTLESS])}["points_mean"]
     assert gone["sentence"] == "points per game: not measured (a: no games with points)"
+
+
+def test_holm_adjusts_p_values_step_down():
+    # sorted .005, .01, .03, .04 of m = 4: ×4, ×3, ×2, ×1 = .02, .03, .06, .04, then the running
+    # maximum keeps them in order: .02, .03, .06, .06 (Holm 1979)
+    adjusted = S.holm([0.01, 0.04, 0.03, None, 0.005])
+    assert adjusted == [pytest.approx(0.03), pytest.approx(0.06), pytest.approx(0.06), None, pytest.approx(0.02)]
+
+
+def test_significant_means_below_5_percent_after_holm_over_the_figures():
+    rows = [{"p": p} for p in (0.01, 0.04, 0.03, None, 0.005)]
+    assert [r["significant"] for r in M.mark_significant(rows)] == [True, False, False, None, True]
+
+
+# paired runs: the same seeds (100 + index) in both; b listed in another order, as pairs are
+# matched by seed and seating, not by position
+PAIRED_A = [trial([], w, c, index=i) for i, (w, c) in enumerate(zip([0] * 5 + [1] * 5, [10, 12, 9, 15, 11] * 2))]
+PAIRED_B = [trial([], w, c, index=i) for i, (w, c) in enumerate(zip([0] * 7 + [1] * 3, [12, 13, 12, 16, 14] * 2))][::-1]
+
+
+def test_paired_mean_interval_against_a_hand_computation():
+    # per-seed differences 2, 1, 3, 1, 3 twice: d̄ = 2, s_d² = 8/9, se = √(8/9)/√10 = 0.29814;
+    # 2 ± 1.959964 · 0.29814 = 1.4157..2.5843
+    row = {r["metric"]: r for r in M.compare(PAIRED_A, PAIRED_B, paired=True)}["length_mean"]
+    assert (row["diff"], row["ci95"], row["pairs"]) == (2.0, [1.4157, 2.5843], 10)
+    assert row["method"] == "paired: per-seed differences"
+    # unpaired: s_a² = 42.4/9, s_b² = 22.4/9; se² = (64.8/9)/10 = 0.72 against the paired 0.08888:
+    # 10 · 0.72 / 0.08888 = 81 games per variant for the same width
+    assert row["unpaired_games"] == 81
+
+
+def test_paired_win_rate_interval_against_a_hand_computation():
+    # seat 0 wins 5 of 10 in a, 7 of 10 in b; per seed 1 − 0 in two pairs, 0 in eight:
+    # d̄ = 0.2, s_d² = (8 · 0.04 + 2 · 0.64) / 9 = 0.17778, se = 0.13333; 0.2 ± 0.26133
+    row = {r["metric"]: r for r in M.compare(PAIRED_A, PAIRED_B, paired=True)}["win_rate_0"]
+    assert (row["a"], row["b"], row["ci95"]) == (0.5, 0.7, [-0.0613, 0.4613])
+
+
+def test_unpaired_comparison_ignores_shared_seeds():
+    row = {r["metric"]: r for r in M.compare(PAIRED_A, PAIRED_B)}["length_mean"]
+    lo, hi = S.diff_means([10, 12, 9, 15, 11] * 2, [12, 13, 12, 16, 14] * 2)
+    assert row["ci95"] == [round(lo, 4), round(hi, 4)] and "pairs" not in row
+
+
+def test_games_pair_up_by_seed_and_seating():
+    a = [trial([], 0, 5, index=i) for i in range(3)]
+    b = [trial([], 0, 5, index=i) for i in (2, 0, 5)]
+    b[1].agents = ["greedy", "random"]  # seed 100 in another seating: not the same deal
+    assert M.pair_up(a, b) == [(2, 0)]
 
 
 # ------------------------------------------------------------------------------ digits shown

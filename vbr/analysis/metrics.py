@@ -11,6 +11,7 @@ strictly the most points, and nobody leads while the top is shared. Every game s
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from statistics import fmean
 from typing import Callable
@@ -107,19 +108,30 @@ def forced_share(t: Trial) -> float:
     return t.forced / t.choices if t.choices else 0.0
 
 
-def row(t: Trial) -> dict:
-    """One game as a flat record for JSONL: lists stay lists, floats have 4 decimals."""
-    return {"index": t.index, "seed": t.seed, "agents": list(t.agents), "winner": t.winner,
-            "score": list(t.points) if t.points is not None else None, "choices": t.choices,
-            "points_scored": points_scored(t), "lead_changes": lead_changes(t),
-            "largest_lead": largest_lead(t), "final_margin": final_margin(t),
-            "decisiveness": round(decisiveness(t), 4), "comeback": comeback(t), "forced": t.forced,
-            "branching": round(branching(t), 4), "first_side": t.first_side,
-            **{f"measure:{name}": value for name, (_, value) in t.measures.items()}}
+def row(t: Trial, run: dict | None = None) -> dict:
+    """One game as a flat record for JSONL: lists stay lists, floats have 4 decimals. Its first
+    fields are figures of the game (`CSV_FIELDS`); `sides`, `offered` (the legal options summed over
+    its choices) and `score_track` make it whole again (`Trial.from_row`), with the file's measures
+    (`measure:NAME` each, and `measure_kinds`) where it declares any; `run`, if given, names
+    what was played (`RUN_FIELDS`: the arm, the rule file, its options, the engine), so rows of
+    several runs can be merged (`vbr summarize`)."""
+    out = {"index": t.index, "seed": t.seed, "agents": list(t.agents), "winner": t.winner,
+           "score": list(t.points) if t.points is not None else None, "choices": t.choices,
+           "points_scored": points_scored(t), "lead_changes": lead_changes(t),
+           "largest_lead": largest_lead(t), "final_margin": final_margin(t),
+           "decisiveness": round(decisiveness(t), 4), "comeback": comeback(t), "forced": t.forced,
+           "branching": round(branching(t), 4), "first_side": t.first_side, "sides": t.sides,
+           "offered": t.options, "score_track": [[c, list(s)] for c, s in t.score_track]}
+    if t.measures:  # each measure's value in a column of its own, their kinds in one more
+        out |= {f"measure:{name}": value for name, (_, value) in t.measures.items()}
+        out["measure_kinds"] = {name: kind for name, (kind, _) in t.measures.items()}
+    return out | {k: run[k] for k in RUN_FIELDS} if run is not None else out
 
 
 CSV_FIELDS = ("index", "seed", "agents", "winner", "score", "choices", "points_scored", "lead_changes",
-              "largest_lead", "final_margin", "decisiveness", "comeback", "forced", "branching", "first_side")
+              "largest_lead", "final_margin", "decisiveness", "comeback", "forced", "branching", "first_side",
+              "sides", "offered", "score_track")
+RUN_FIELDS = ("arm", "rules", "rule_options", "engine")
 
 
 # ------------------------------------------------------------------------------ many games
@@ -128,7 +140,8 @@ class Metric:
     """One summary figure: `sample` draws from the trials what its `kind` of interval needs.
 
     proportion: (k, n, offset), value k/n − offset; mean: one number per game; ratio: per-game
-    numerators and denominators, pooled; quantile: one number per game, at `q`.
+    numerators and denominators, pooled; quantile: one number per game, at `q`. `each` gives the
+    same per game, for the differences of paired games (`compare(..., paired=True)`).
     """
     name: str
     label: str
@@ -137,6 +150,9 @@ class Metric:
     over: str  # the games it is taken over, for the reader and for the reason of a missing value
     sample: Callable[[list[Trial]], object]
     q: float = 0.5
+    # for a paired comparison: from a run's trials, the function giving one game's value (None for
+    # a game it is not taken over; for a ratio, (numerator, denominator)); None: never paired
+    each: Callable[[list[Trial]], Callable[[Trial], object]] | None = None
 
 
 def _decided(ts):
@@ -183,40 +199,69 @@ def _decided_scored(ts):
 _lengths = _per_game(lambda t: t.choices, list)
 
 
+def _game(value, select=lambda t: True):
+    """`each` of a metric read off every game `select` keeps."""
+    return lambda ts: lambda t: float(value(t)) if select(t) else None
+
+
+def _has_points(t: Trial) -> bool:
+    return t.points is not None
+
+
+def _decided_with_points(t: Trial) -> bool:
+    return t.winner is not None and t.points is not None
+
+
+def _wins_top_side(ts):
+    top = _top_side(ts)
+    return lambda t: float(t.winner == top) if t.winner is not None else None
+
+
+_each_length = _game(lambda t: t.choices)
+
 METRICS = (
     Metric("first_mover_advantage", "first-mover advantage", "share", "proportion",
-           "decided games with a first side", _first_mover),
-    Metric("side_advantage", "side advantage", "share", "proportion", "decided games", _side_advantage),
+           "decided games with a first side", _first_mover,
+           each=_game(lambda t: t.winner == t.first_side, lambda t: t.winner is not None and t.first_side is not None)),
+    Metric("side_advantage", "side advantage", "share", "proportion", "decided games", _side_advantage,
+           each=_wins_top_side),
     Metric("draw_rate", "draw rate", "share", "proportion", "games",
-           lambda ts: (len(ts) - len(_decided(ts)), len(ts), 0.0)),
-    Metric("length_mean", "mean length", "choices", "mean", "games", _lengths),
+           lambda ts: (len(ts) - len(_decided(ts)), len(ts), 0.0), each=_game(lambda t: t.winner is None)),
+    Metric("length_mean", "mean length", "choices", "mean", "games", _lengths, each=_each_length),
     Metric("length_median", "median length", "choices", "quantile", "games",
            _lengths, 0.5),
     Metric("length_p10", "length, 10th percentile", "choices", "quantile", "games",
            _lengths, 0.1),
     Metric("length_p90", "length, 90th percentile", "choices", "quantile", "games",
            _lengths, 0.9),
-    Metric("points_mean", "points per game", "points", "mean", "games with points", _per_game(points_scored)),
+    Metric("points_mean", "points per game", "points", "mean", "games with points", _per_game(points_scored),
+           each=_game(points_scored, _has_points)),
     Metric("lead_changes_mean", "lead changes per game", "count", "mean", "games with points",
-           _per_game(lead_changes)),
+           _per_game(lead_changes), each=_game(lead_changes, _has_points)),
     Metric("decisiveness_mean", "decisiveness", "share", "mean", "decided games with points",
-           _per_game(decisiveness, _decided_scored)),
+           _per_game(decisiveness, _decided_scored), each=_game(decisiveness, _decided_with_points)),
     Metric("comeback_rate", "comeback rate", "share", "proportion", "decided games with points",
-           lambda ts: (sum(1 for t in _decided_scored(ts) if comeback(t)), len(_decided_scored(ts)), 0.0)),
+           lambda ts: (sum(1 for t in _decided_scored(ts) if comeback(t)), len(_decided_scored(ts)), 0.0),
+           each=_game(comeback, _decided_with_points)),
     Metric("largest_lead_mean", "mean largest lead", "points", "mean", "games with points",
-           _per_game(largest_lead)),
+           _per_game(largest_lead), each=_game(largest_lead, _has_points)),
     Metric("final_margin_mean", "mean final margin", "points", "mean", "games with points",
-           _per_game(final_margin)),
+           _per_game(final_margin), each=_game(final_margin, _has_points)),
     Metric("branching_factor", "branching factor", "count", "ratio", "games",
-           lambda ts: ([t.options for t in ts], [t.choices for t in ts])),
+           lambda ts: ([t.options for t in ts], [t.choices for t in ts]),
+           each=lambda ts: lambda t: (t.options, t.choices)),
     Metric("forced_share", "forced choices", "share", "ratio", "games",
-           lambda ts: ([t.forced for t in ts], [t.choices for t in ts])),
+           lambda ts: ([t.forced for t in ts], [t.choices for t in ts]),
+           each=lambda ts: lambda t: (t.forced, t.choices)),
 )
 
 METHODS = {"proportion": "Wilson score", "mean": "Student's t", "ratio": "ratio, games as clusters",
            "quantile": "order statistics"}
 DIFF_METHODS = {"proportion": "Newcombe hybrid score", "mean": "Welch (normal approximation)",
                 "ratio": "ratio, games as clusters", "quantile": "Price-Bonett (order statistics)"}
+PAIRED_METHODS = {"proportion": "paired: per-seed differences", "mean": "paired: per-seed differences",
+                  "ratio": "paired: ratio, per-seed differences"}
+ALPHA = 0.05  # the level of every "significant" mark, after Holm's correction over the figures compared
 
 
 def _count(kind: str, sample) -> int:
@@ -347,17 +392,29 @@ def measure_metrics(trials: list[Trial], labels: dict | None = None) -> list[Met
     for name, kind in measure_kinds(trials).items():
         label = (labels or {}).get(name, name)
         key = f"measure:{name}"
+        is_set, value = _measure_is_set(name), _measure_value(name)
         if kind == "side":
             out.append(Metric(key, f"{label} wins", "share", "proportion", "decided games that set it",
-                              lambda ts, name=name: _measure_side_wins(ts, name)))
+                              lambda ts, name=name: _measure_side_wins(ts, name),
+                              each=_game(lambda t, v=value: t.winner == v(t), lambda t, s=is_set: t.winner is not None and s(t))))
         elif kind == "int":
             out.append(Metric(key, f"{label}, mean", "count", "mean", "games that set it",
-                              lambda ts, name=name: [float(v) for v in _measure_values(ts, name)]))
+                              lambda ts, name=name: [float(v) for v in _measure_values(ts, name)],
+                              each=_game(value, is_set)))
         else:
             out.append(Metric(key, label, "share", "proportion", "games that set it",
                               lambda ts, name=name: (sum(1 for v in _measure_values(ts, name) if v),
-                                                     len(_measure_values(ts, name)), 0.0)))
+                                                     len(_measure_values(ts, name)), 0.0),
+                              each=_game(lambda t, v=value: bool(v(t)), is_set)))
     return out
+
+
+def _measure_is_set(name: str) -> Callable[[Trial], bool]:
+    return lambda t: name in t.measures and t.measures[name][1] is not None
+
+
+def _measure_value(name: str) -> Callable[[Trial], object]:
+    return lambda t: t.measures[name][1]
 
 
 def _measure_values(ts: list[Trial], name: str) -> list:
@@ -380,7 +437,8 @@ def _unset(key: str, trials: list[Trial]) -> dict:
 def _win_metrics(a: list[Trial], b: list[Trial], side_label: str, names: list[str] | None = None) -> list[Metric]:
     sides = min(_sides(a), _sides(b))
     return [Metric(f"win_rate_{s}", f"{side_name(s, side_label, names)} win rate", "share", "proportion", "games",
-                   lambda ts, s=s: (_wins(ts)[s], len(ts), 0.0)) for s in range(sides)]
+                   lambda ts, s=s: (_wins(ts)[s], len(ts), 0.0), each=_game(lambda t, s=s: t.winner == s))
+            for s in range(sides)]
 
 
 def side_name(s: int, side_label: str, names: list[str] | None) -> str:
@@ -393,7 +451,8 @@ def _side_advantage_of(side: int, name: str) -> Metric:
     less an equal share. Why fixed: each run's own top side may differ (base favours red, the
     variant blue), and a difference of two different sides' advantages measures nothing."""
     return Metric("side_advantage", f"side advantage of {name}", "share", "proportion", "decided games",
-                  lambda ts: (_wins(ts)[side] if side < _sides(ts) else 0, len(_decided(ts)), 1 / _sides(ts) if ts else 0.0))
+                  lambda ts: (_wins(ts)[side] if side < _sides(ts) else 0, len(_decided(ts)), 1 / _sides(ts) if ts else 0.0),
+                  each=_game(lambda t: t.winner == side, lambda t: t.winner is not None))
 
 
 def _difference(m: Metric, sa, sb) -> tuple | None:
@@ -409,43 +468,89 @@ def _difference(m: Metric, sa, sb) -> tuple | None:
     return S.diff_quantiles(sa, sb, m.q)
 
 
-def _compare_one(m: Metric, a: list[Trial], b: list[Trial], shown=None) -> dict:
+def _compare_one(m: Metric, a: list[Trial], b: list[Trial], shown=None, pairs=None) -> dict:
     sa, sb = m.sample(a), m.sample(b)
     (va, _, ra), (vb, _, rb) = _estimate(m, sa), _estimate(m, sb)
     both = va is not None and vb is not None
-    ci = _difference(m, sa, sb) if both else None
+    paired = _paired(m, a, b, pairs) if both and pairs is not None and m.each else None
+    ci = paired["ci"] if paired else _difference(m, sa, sb) if both else None
     reason = None if ci else f"a: {ra}" if ra else f"b: {rb}" if rb else NO_SPREAD
     out = {"metric": m.name, "label": m.label, "unit": m.unit, "a": _r(va), "b": _r(vb),
-           "diff": _r(vb - va) if both else None, "ci95": _r(ci), "method": DIFF_METHODS[m.kind],
-           "significant": (ci[0] > 0 or ci[1] < 0) if ci else None}
+           "diff": _r(vb - va) if both else None, "ci95": _r(ci),
+           "method": PAIRED_METHODS[m.kind] if paired else DIFF_METHODS[m.kind],
+           "excludes_0": (ci[0] > 0 or ci[1] < 0) if ci else None,
+           "p": S.p_value(vb - va, (ci[1] - ci[0]) / (2 * S.Z95)) if ci else None}
+    if paired:
+        out |= {"pairs": paired["pairs"], "unpaired_games": paired["unpaired_games"]}
     if reason:
         out["reason"] = reason
     return out | {"sentence": sentence(m.label, m.unit, va, vb, ci, reason, shown)}
 
 
+def _paired(m: Metric, a: list[Trial], b: list[Trial], pairs: list[tuple[int, int]]) -> dict | None:
+    """The paired interval of b − a: centred on the difference of the two runs' values, as wide as
+    the per-seed differences of the pairs in which both games count make it (`S.paired_se`), with
+    the games per run that two independent runs would need for its width. None: fewer than two
+    such pairs."""
+    fa, fb = m.each(a), m.each(b)
+    both = [(x, y) for x, y in ((fa(a[i]), fb(b[j])) for i, j in pairs) if x is not None and y is not None]
+    if len(both) < 2:
+        return None
+    if m.kind == "ratio":
+        (ya, xa), (yb, xb) = zip(*(x for x, _ in both)), zip(*(y for _, y in both))
+        se = S.paired_ratio_se(list(ya), list(xa), list(yb), list(xb))
+        alone = S.ratio_se(*m.sample(a)), S.ratio_se(*m.sample(b))
+        se_unpaired = math.hypot(*alone) if None not in alone else None
+        va, vb = sum(m.sample(a)[0]) / sum(m.sample(a)[1]), sum(m.sample(b)[0]) / sum(m.sample(b)[1])
+    else:
+        se = S.paired_se([y - x for x, y in both])
+        xs, ys = [fa(t) for t in a], [fb(t) for t in b]
+        xs, ys = [x for x in xs if x is not None], [y for y in ys if y is not None]
+        se_x, se_y = S.mean_se(xs), S.mean_se(ys)
+        se_unpaired = math.hypot(se_x, se_y) if se_x is not None and se_y is not None else None
+        va, vb = fmean(xs), fmean(ys)
+    if se is None:
+        return None
+    d = vb - va
+    return {"ci": (d - S.Z95 * se, d + S.Z95 * se), "pairs": len(both),
+            "unpaired_games": S.unpaired_games(len(both), se, se_unpaired)}
+
+
 NO_SPREAD = "ties fill the order-statistic interval: no standard error can be read off it"
 
 
-def compare(a: list[Trial], b: list[Trial], side_label: str = "seat", names: list[str] | None = None,
-            measure_labels: dict | None = None) -> list[dict]:
-    """Each side's win rate, then every metric of METRICS, then the measures both runs carry:
-    a, b, b − a and its 95% interval; the sides called by `names` (the game's, as
-    `vbr.play.side_names` gives them) when given, and the side advantage taken in both runs of the
-    side that has it in `a`.
+def pair_up(a: list[Trial], b: list[Trial]) -> list[tuple[int, int]]:
+    """The games of two runs played on the same deal: (i, j) with a[i] and b[j] of the same seed
+    and the same agents in the same seats, in a's order; a game with no partner is left out."""
+    where = {(t.seed, tuple(t.agents)): j for j, t in enumerate(b)}
+    return [(i, where[k]) for i, k in ((i, (t.seed, tuple(t.agents))) for i, t in enumerate(a)) if k in where]
 
-    Why lists of trials rather than two summaries: the interval of a difference needs each run's
-    spread, not only its two interval ends.
+
+def compare(a: list[Trial], b: list[Trial], side_label: str = "seat", names: list[str] | None = None,
+            measure_labels: dict | None = None, paired: bool = False) -> list[dict]:
+    """Each side's win rate, then every metric of METRICS, then the measures both runs carry: a, b,
+    b − a and its 95% interval, whether it excludes 0 (`excludes_0`), its p-value, and
+    `significant`: Holm's adjusted p-value over every figure with an interval (`p_holm`) below
+    ALPHA. The sides are called by `names` (the game's, as `vbr.play.side_names` gives them) when
+    given, and the side advantage is taken in both runs of the side that has it in `a`.
+
+    `paired`: the runs played the same deals (seeds and seatings), and a figure's interval comes
+    from the differences of the games of one deal (`pair_up`), wherever a figure has a value per
+    game (`Metric.each`); quantiles keep their unpaired interval. Why lists of trials rather than
+    two summaries: the interval of a difference needs each run's spread, or each pair's difference,
+    not only its two interval ends.
     """
     if side_label not in SIDE_LABELS:
         raise ValueError(f"side_label must be one of {SIDE_LABELS}, not {side_label!r}")
+    pairs = pair_up(a, b) if paired else None
     wins = _win_metrics(a, b, side_label, names)
     shares = list(zip(win_shares(a), win_shares(b)))
     kinds_b = measure_kinds(b)
     shared = {name for name, kind in measure_kinds(a).items() if kinds_b.get(name) == kind}
     measures = [m for m in measure_metrics(a, measure_labels) if m.name.split(":", 1)[1] in shared]
-    return [*(_compare_one(m, a, b, shares[s]) for s, m in enumerate(wins)),
-            *(_compare_one(m, a, b) for m in _compared_metrics(a, side_label, names)),
-            *(_compare_one(m, a, b) for m in measures)]
+    rows = [*(_compare_one(m, a, b, shares[s], pairs) for s, m in enumerate(wins)),
+            *(_compare_one(m, a, b, pairs=pairs) for m in (*_compared_metrics(a, side_label, names), *measures))]
+    return mark_significant(rows)
 
 
 def _compared_metrics(a: list[Trial], side_label: str, names: list[str] | None) -> list[Metric]:
@@ -455,6 +560,16 @@ def _compared_metrics(a: list[Trial], side_label: str, names: list[str] | None) 
         return list(METRICS)
     fixed = _side_advantage_of(top, side_name(top, side_label, names))
     return [fixed if m.name == "side_advantage" else m for m in METRICS]
+
+
+def mark_significant(rows: list[dict]) -> list[dict]:
+    """Each row's `p_holm` (Holm over the rows that have a p-value) and `significant` (below ALPHA;
+    None without an interval)."""
+    for r, adjusted in zip(rows, S.holm([r["p"] for r in rows])):
+        r["p_holm"] = _r(adjusted)
+        r["significant"] = adjusted < ALPHA if adjusted is not None else None
+        r["p"] = _r(r["p"])
+    return rows
 
 
 def win_shares(ts: list[Trial]) -> list[str]:

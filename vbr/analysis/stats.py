@@ -211,3 +211,61 @@ def diff_quantiles(xs: list[float], ys: list[float], q: float, z: float = Z95) -
     if se_x is None or se_y is None:
         return None
     return diff_normal(quantile(xs, q), se_x, quantile(ys, q), se_y, z)
+
+
+# ------------------------------------------------------------------------------ paired runs
+def paired_se(ds: list[float]) -> float | None:
+    """The standard error of the mean of per-pair differences dᵢ = yᵢ − xᵢ: s_d/√m (needs m ≥ 2).
+
+    Why: when both variants play the same seeds, a pair's two games share every random draw the
+    variants' changes leave alone, so yᵢ and xᵢ move together and Var(ȳ − x̄) = s_d²/m is smaller
+    than the independent runs' s_x²/m + s_y²/m by 2·Cov(x, y)/m (common random numbers: Law and
+    Kelton, Simulation Modeling and Analysis, §11.2). The interval d̄ ± z·s_d/√m is the one-sample
+    normal interval of the differences; for a win (0 or 1) in each game, dᵢ is −1, 0 or 1.
+    """
+    return mean_se(ds)
+
+
+def paired_ratio_se(ya: list[float], xa: list[float], yb: list[float], xb: list[float]) -> float | None:
+    """Of R_b − R_a for two pooled ratios over paired games i: √(Σuᵢ² / (m(m − 1))), with
+    uᵢ = (y_bᵢ − R_b·x_bᵢ)/x̄_b − (y_aᵢ − R_a·x_aᵢ)/x̄_a, the difference of the two ratios'
+    linearised residuals (`ratio_se`), taken pair by pair."""
+    m = len(ya)
+    if m < 2 or not sum(xa) or not sum(xb):
+        return None
+    ra, rb = sum(ya) / sum(xa), sum(yb) / sum(xb)
+    ma, mb = fmean(xa), fmean(xb)
+    us = [(y2 - rb * x2) / mb - (y1 - ra * x1) / ma for y1, x1, y2, x2 in zip(ya, xa, yb, xb)]
+    return math.sqrt(sum(u * u for u in us) / (m * (m - 1)))
+
+
+def unpaired_games(m: int, se_paired: float | None, se_unpaired: float | None) -> int | None:
+    """How many games per variant two independent runs would need for an interval as narrow as
+    the paired one of m pairs: m·(se_unpaired/se_paired)², as a standard error falls with √n."""
+    if not se_paired or se_unpaired is None:
+        return None
+    return math.ceil(round(m * (se_unpaired / se_paired) ** 2, 6))  # no rounding dust above a whole number
+
+
+def p_value(diff: float, se: float) -> float:
+    """The two-sided normal p-value of a difference with standard error se (0 and 1 at se = 0)."""
+    if se == 0:
+        return 1.0 if diff == 0 else 0.0
+    return 2 * (1 - NormalDist().cdf(abs(diff) / se))
+
+
+def holm(ps: list[float | None]) -> list[float | None]:
+    """Holm's (1979) step-down adjusted p-values, None kept where there is no test.
+
+    Sorted p₍₁₎ ≤ … ≤ p₍ₘ₎: adjusted p₍ᵢ₎ = maxⱼ≤ᵢ min(1, (m − j + 1)·p₍ⱼ₎). Rejecting where the
+    adjusted p is below α keeps the chance of any false "significant" mark among the m at most α,
+    whatever the dependence between the tests (which figures of one run have).
+    """
+    tested = sorted((p, i) for i, p in enumerate(ps) if p is not None)
+    m = len(tested)
+    out: list[float | None] = [None] * len(ps)
+    running = 0.0
+    for j, (p, i) in enumerate(tested):
+        running = max(running, min(1.0, (m - j) * p))
+        out[i] = running
+    return out

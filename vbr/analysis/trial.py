@@ -39,8 +39,29 @@ class Trial:
 
     @classmethod
     def from_row(cls, row: dict) -> "Trial":
-        pts = row.get("points")
+        """The game a row holds: a row of `to_row`, or a per-game row of `vbr sim --out` (and of
+        `vbr sweep` and `vbr compare --rows`; `metrics.row`), whose final score is `score` and
+        whose legal options are `offered` and whose measures are its `measure:NAME` columns. A row
+        without what a Trial needs is a ValueError naming the missing columns."""
+        points_key = "points" if "points" in row else "score"
+        options_key = "options" if "options" in row else "offered"
+        need = ("index", "seed", "agents", "sides", "winner", points_key, "choices", "forced", options_key,
+                "first_side", "score_track")
+        missing = [k for k in need if k not in row]
+        if missing:
+            raise ValueError(f"a game row without {', '.join(missing)} (rows written by an older vbr lack them: "
+                             f"play the run again)")
+        pts = row[points_key]
         return cls(row["index"], row["seed"], list(row["agents"]), row["sides"], row["winner"],
-                   tuple(pts) if pts is not None else None, row["choices"], row["forced"], row["options"],
-                   row["first_side"], [(c, tuple(s)) for c, s in row.get("score_track", [])],
-                   {k: tuple(v) for k, v in row.get("measures", {}).items()}, tuple(row.get("restricted", (0, 0))))
+                   tuple(pts) if pts is not None else None, row["choices"], row["forced"], row[options_key],
+                   row["first_side"], [(c, tuple(s)) for c, s in row["score_track"]], _measures(row),
+                   tuple(row.get("restricted", (0, 0))))
+
+
+def _measures(row: dict) -> dict:
+    """The measures of a row: `to_row`'s `measures` ({name: [kind, value]}), or a per-game row's
+    `measure:NAME` columns, their kinds in `measure_kinds`."""
+    if "measures" in row:
+        return {k: tuple(v) for k, v in row["measures"].items()}
+    kinds = row.get("measure_kinds") or {}
+    return {name: (kind, row.get(f"measure:{name}")) for name, kind in kinds.items()}
