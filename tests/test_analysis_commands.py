@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, ended
-from vbr.analysis.metrics import CSV_FIELDS
+from vbr.analysis.metrics import CSV_FIELDS, RUN_FIELDS
 from vbr.cli import main
 from vbr.play import play_game
 
@@ -62,7 +62,7 @@ def test_sim_out_csv_has_the_documented_columns(tmp_path, capsys):
     with out.open() as f:
         reader = csv.DictReader(f)
         rows = list(reader)
-    assert tuple(reader.fieldnames) == CSV_FIELDS
+    assert tuple(reader.fieldnames) == CSV_FIELDS + RUN_FIELDS
     assert len(rows) == 5
     for r in rows:
         a, b = map(int, r["score"].split("-"))
@@ -121,7 +121,8 @@ def test_sweep_table_of_six_combinations_fits_100_columns(capsys):
     assert code == 0
     lines = text.splitlines()
     assert max(map(len, lines)) <= 100
-    heads = " ".join(line for line in lines if line.startswith(" ")).split()
+    table = lines[:lines.index(next(x for x in lines if x.startswith("each value pooled")))]
+    heads = " ".join(line for line in table if line.startswith(" ")).split()
     combos = [f"target={t}" for t in (5, 9, 15)] + ["abilities=false", "abilities=true"]
     assert sorted(heads) == sorted(combos[:3] * 2 + combos[3:] * 3)  # each combination once
     # each block of columns names every figure
@@ -179,7 +180,7 @@ def test_compare_prints_a_sentence_per_significant_change(capsys):
     code, text, _ = run(capsys, "compare", "siatka", "--variant-option", "target=5", "-n", 30)
     assert code == 0
     lines = text.splitlines()
-    start = lines.index("changed significantly (95% CI of the difference excludes 0):")
+    start = lines.index("changed significantly (Holm-adjusted p < 0.05 over the 17 figures with an interval):")
     assert any(line.strip().startswith("points per game") for line in lines[start:])
 
 

@@ -180,6 +180,10 @@ def _parser() -> argparse.ArgumentParser:
                             "first side's, or with different agents, seats rotated, the first agent's), "
                             "win_rate_S for side S, or draw_rate")
 
+    def rows_arg(q):
+        q.add_argument("--rows", metavar="FILE",
+                       help="also write one row per game of every arm played (.jsonl or .csv), for `vbr summarize`")
+
     r = sub.add_parser("run", help="play one game and print it")
     game_args(r)
     r.add_argument("--log", help="write the game's events as JSON lines")
@@ -208,6 +212,7 @@ def _parser() -> argparse.ArgumentParser:
     game_args(w)
     w.add_argument("--grid", action="append", metavar="NAME=V1,V2,...", help="an option and the values to sweep (repeatable)")
     many_args(w, "one row per combination: .csv, .jsonl or .json")
+    rows_arg(w)
     engine_arg(w)
     w.set_defaults(func=cmd_sweep, command="sweep")
 
@@ -218,6 +223,10 @@ def _parser() -> argparse.ArgumentParser:
     cp.add_argument("--base-option", action="append", metavar="NAME[=VALUE]", help="an option for the base only")
     cp.add_argument("--variant-option", action="append", metavar="NAME[=VALUE]", help="an option for the variant only")
     many_args(cp, "one row per metric: .jsonl or .csv")
+    rows_arg(cp)
+    cp.add_argument("--base-rows", metavar="ROWS",
+                    help="read the base's games from per-game rows already played (sim --out, sweep or compare "
+                         "--rows; .jsonl or .csv) and play only the variant, on their deals (-n and --seed unused)")
     engine_arg(cp)
     cp.set_defaults(func=cmd_compare, command="compare")
 
@@ -232,6 +241,11 @@ def _parser() -> argparse.ArgumentParser:
     im.add_argument("--out", metavar="FILE", help="write one row per word (.jsonl or .csv)")
     engine_arg(im)
     im.set_defaults(func=cmd_importance, command="importance", plot=None)
+
+    sm = sub.add_parser("summarize", help="merge per-game rows of earlier runs and summarise them again")
+    sm.add_argument("rows", nargs="+", metavar="ROWS", help="files of per-game rows (.jsonl or .csv)")
+    sm.add_argument("--json", action="store_true", help="print one JSON object")
+    sm.set_defaults(func=cmd_summarize, command="summarize")
 
     rp = sub.add_parser("replay", help="re-run a log and say whether it reproduces exactly")
     rp.add_argument("log")
@@ -448,6 +462,11 @@ def cmd_compare(args) -> int:
     if args.engine != "closure":
         _engine(args, agents, b_file, b_opts)
     return run_compare(args, base, variant, agents)
+
+
+def cmd_summarize(args) -> int:
+    from vbr.analysis.summarize import cmd_summarize as run_summarize
+    return run_summarize(args)
 
 
 def _label(file, options: dict, two_files) -> str:

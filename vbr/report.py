@@ -47,7 +47,8 @@ def render_stats(s: dict) -> str:
 
 
 def _stats_text(s: dict) -> str:
-    out = [f"{s['title']} ({s['rules']}), {s['games']} games, seed {s['seed']}, agents {' | '.join(s['agents'])}"]
+    run = f"from {s['source']}" if s.get("source") else f"seed {s['seed']}"
+    out = [f"{s['title']} ({s['rules']}), {s['games']} games, {run}, agents {' | '.join(s['agents'])}"]
     if s.get("options"):
         out.append("options: " + ", ".join(f"{k}={text(v)}" for k, v in s["options"].items()))  # as typed: true, not True
     names = s.get("side_names") or [f"{s.get('sides', 'seat')} {k}" for k in s["wins"]]
@@ -75,7 +76,8 @@ def _stats_text(s: dict) -> str:
         out += metric_lines(s["measures"], names)
     if s.get("precision"):
         out.append(precision_line(s["precision"]))
-    out.append(speed_line(s))
+    if s.get("seconds") is not None:
+        out.append(speed_line(s))
     return "\n".join(out)
 
 
@@ -201,23 +203,117 @@ def sweep_table(rows: list[dict]) -> list[dict]:
 WIDTH = 100  # the sweep table is cut into blocks of columns no wider than this
 
 
-def render_sweep(title: str, rows: list[dict]) -> str:
-    """The sweep as a terminal table: a column per combination, a line per figure, each swept
-    option on a header line of its own; wider than `WIDTH`, it is cut into blocks of columns, one
-    below the other, each with the figures' names."""
+COMPACT_OVER = 6  # more combinations than this: one line each (headline figures), the rest in --out
+
+
+def render_sweep(title: str, rows: list[dict], analysis: dict | None = None, out: str | None = None) -> str:
+    """The sweep as terminal text no wider than `WIDTH` (but for a name the rule file makes longer):
+    up to COMPACT_OVER combinations, a column each and a line per figure, cut into blocks of
+    columns; more, a line each with the win rates and the mean length, every figure being in
+    `--out`. Then what `analysis` found (`commands.sweep_analysis`)."""
     first = rows[0]["summary"]
+    out_lines = [f"{title}: sweep of {len(rows)} combinations, {first['games']} games each, agents "
+                 f"{' | '.join(first['agents'])}" + (", seats rotated" if first.get("rotate_seats") else "")]
+    out_lines += _sweep_columns(rows) if len(rows) <= COMPACT_OVER else _sweep_compact(rows, out)
+    if analysis:
+        out_lines += analysis_lines(analysis, first)
+    return clean("\n".join(x.rstrip() for x in out_lines))
+
+
+def _sweep_columns(rows: list[dict]) -> list[str]:
     heads = [[clean(f"{k}={text(v)}") for k, v in r["options"].items()] for r in rows]
     lines = _sweep_lines(rows)
     w0 = max(len(a) for a, _ in lines)
     widths = [max(*map(len, h), *(len(v[i]) for _, v in lines)) for i, h in enumerate(heads)]
-    out = [f"{title}: sweep of {len(rows)} combinations, {first['games']} games each, agents {' | '.join(first['agents'])}"
-           + (", seats rotated" if first.get("rotate_seats") else "")]
+    out: list[str] = []
     for n, block in enumerate(_blocks(widths, WIDTH - w0)):
         out += [""] if n else []
         for k in range(len(heads[0])):
             out.append(" " * w0 + "  " + "  ".join(heads[i][k].ljust(widths[i]) for i in block))
         out += [a.ljust(w0) + "  " + "  ".join(vals[i].ljust(widths[i]) for i in block) for a, vals in lines]
-    return clean("\n".join(x.rstrip() for x in out))
+    return out
+
+
+def _sweep_compact(rows: list[dict], out: str | None) -> list[str]:
+    """A line per combination: its options, each side's wins with their interval, the mean length."""
+    first = rows[0]["summary"]
+    names = first.get("side_names") or list(first["win_rate"])
+    labels = [clean(", ".join(f"{k}={text(v)}" for k, v in r["options"].items())) for r in rows]
+    cells = []
+    for r in rows:
+        s, shares = r["summary"], _win_percents(r["summary"])
+        wins = [f"{shares[k]}% ({100 * lo:.1f}..{100 * hi:.1f})" for k, (lo, hi) in enumerate(s["ci95"].values())]
+        cells.append(wins + [metric_text(s["metrics"]["length_mean"], ci=False)])
+    heads = [clean(f"{n} wins") for n in names] + ["mean length"]
+    w0 = max(len(x) for x in labels)
+    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(heads)]
+    lines = ["", " " * w0 + "  " + "  ".join(h.ljust(w) for h, w in zip(heads, widths))]
+    lines += [lab.ljust(w0) + "  " + "  ".join(c.ljust(w) for c, w in zip(cell, widths)) for lab, cell in zip(labels, cells)]
+    where = f"--out {out}" if out else "--out FILE (.csv, .jsonl or .json)"
+    return lines + [f"every figure of every combination, with its 95% CI: {where}"]
+
+
+def analysis_lines(a: dict, first: dict) -> list[str]:
+    """The pooled values, the entrants' ranking, and the combinations that differ from the first."""
+    names = first.get("side_names") or list(first["win_rate"])
+    out: list[str] = []
+    if a.get("pooled"):
+        out += ["", "each value pooled over the rest of the grid (each side's wins, 95% CI; mean length):"]
+        labels = [clean(f"{p['option']}={p['value']}") for p in a["pooled"]]
+        w0 = max(map(len, labels))
+        for lab, p in zip(labels, a["pooled"]):
+            wins = "  ".join(clean(f"{n} {100 * v:.1f}% ({100 * ci[0]:.1f}..{100 * ci[1]:.1f})")
+                             for n, v, ci in zip(names, p["win_rate"], p["ci95"]))
+            out.append(f"  {lab.ljust(w0)}  {p['games']} games  {wins}  {p['mean_length']:.2f}")
+    if a.get("entrants"):
+        out += entrant_lines(a["entrants"], names)
+    out += against_first_lines(a["against_first"])
+    return out
+
+
+def entrant_lines(e: dict, names: list[str]) -> list[str]:
+    picks = ", ".join(clean(f"{o} for {n}") for o, n in zip(e["options"], names))
+    out = ["", f"the values as entrants ({picks}; mirror matches left out):"]
+    ranking = e.get("ranking") or {}
+    ranked = [r["value"] for r in ranking.get("ranking", [])] or list(e["entrants"])
+    w0 = max(len(clean(v)) for v in ranked)
+    by = {r["value"]: r for r in ranking.get("ranking", [])}
+    if by:
+        out.append("  Bradley-Terry: each value's chance against a value of average strength (95% CI); won/played")
+    for n, v in enumerate(ranked, start=1):
+        t = e["entrants"][v]
+        played = f"won {t['wins']} of {t['games']}" + (f" ({100 * t['value']:.1f}%)" if t["games"] else "")
+        if v in by:
+            lo, hi = by[v]["vs_average_ci95"]
+            out.append(f"  {n:>2}. {clean(v).ljust(w0)}  {100 * by[v]['vs_average']:.1f}% ({100 * lo:.1f}..{100 * hi:.1f})  {played}")
+        else:
+            out.append(f"      {clean(v).ljust(w0)}  {played}")
+    if ranking.get("reason"):
+        out.append(f"  {ranking['reason']}")
+    elif ranking is None or not by:
+        out.append("  no Bradley-Terry ranking: it is fitted for two sides")
+    return out
+
+
+def against_first_lines(a: dict) -> list[str]:
+    rows = a["rows"]
+    if not rows:
+        return []
+    tested = sum(1 for r in rows if r.get("p_holm") is not None)
+    combos = list(dict.fromkeys(r["combination"] for r in rows))
+    out = ["", clean(f"against the first combination ({a['first']}), paired by deal; significant: Holm-adjusted"),
+           f"p < 0.05 over all {tested} figures of the {len(combos)} comparisons:"]
+    quiet = 0
+    for c in combos:
+        changed = [r for r in rows if r["combination"] == c and r.get("significant")]
+        if not changed:
+            quiet += 1
+            continue
+        out.append(clean(f"  {c}:"))
+        out += [f"    {r['sentence']}" for r in changed]
+    if quiet:
+        out.append(f"  {'no figure changed significantly' if quiet == len(combos) else f'{quiet} other combinations: no significant change'}")
+    return out
 
 
 def _sweep_lines(rows: list[dict]) -> list[tuple[str, list[str]]]:
@@ -266,15 +362,52 @@ def render_compare(r: dict) -> str:
 
 def _compare_text(r: dict) -> str:
     a, b = r["base"], r["variant"]
-    out = [f"base: {a['label']} ({a['rules']})", f"variant: {b['label']} ({b['rules']})",
-           f"{r['games']} games each, seed {r['seed']}, agents {' | '.join(r['agents'])}"
-           + (", seats rotated" if r["base_summary"].get("rotate_seats") else ""), ""]
+    agents = f"agents {' | '.join(r['agents'])}" + (", seats rotated" if r["base_summary"].get("rotate_seats") else "")
+    if r.get("source"):
+        played = f"{r['games']} games from {r['source']}, {agents}"
+    elif r.get("base_rows"):
+        played = f"{r['games']} games each on the deals of {r['base_rows']} (the base's games read from it), {agents}"
+    else:
+        played = f"{r['games']} games each, seed {r['seed']}, {agents}"
+    out = [f"base: {a['label']} ({a['rules']})", f"variant: {b['label']} ({b['rules']})", played]
+    out += pairing_lines(r)
+    tested = sum(1 for m in r["metrics"] if m.get("p_holm") is not None)
     changed = [m for m in r["metrics"] if m.get("significant")]
-    out.append("changed significantly (95% CI of the difference excludes 0):" if changed
-               else "no metric changed significantly (95% CI of every difference includes 0)")
+    out.append("")
+    out.append(f"changed significantly (Holm-adjusted p < 0.05 over the {tested} figures with an interval):" if changed
+               else f"no figure changed significantly (Holm-adjusted p < 0.05 over the {tested} with an interval)")
     out += [f"  {m['sentence']}" for m in changed]
     rest = [m for m in r["metrics"] if not m.get("significant")]
     if rest:
         out += ["", "no significant change (base → variant, difference and its 95% CI):"]
-        out += [f"  {m['sentence']}" for m in rest]
+        out += [f"  {m['sentence']}" + _holm_note(m) for m in rest]
     return "\n".join(out)
+
+
+def _holm_note(m: dict) -> str:
+    """For a figure whose own interval excludes 0 but which Holm's correction does not keep."""
+    if not m.get("excludes_0"):
+        return ""
+    return f" (its CI excludes 0: p {m['p']:.3f}, {m['p_holm']:.2f} after Holm)"
+
+
+def pairing_lines(r: dict) -> list[str]:
+    """What the pairing did: the pairs, how alike their games came out, the unpaired run that
+    would have been as precise, and, under the closure engine, why the pairing is weak there."""
+    p = r.get("pairing")
+    if not p or not p["pairs"]:
+        return ["unpaired: no deal was played in both variants; the intervals treat the runs as independent"]
+    out = [f"paired: {p['pairs']} deals played in both (same seeds and seatings); each interval but the",
+           "  quantiles' is taken over the per-deal differences",
+           f"  same winner in {p['same_winner']} of {p['pairs']} pairs "
+           f"({p['same_winner_if_independent']:.0f} if they were independent games), "
+           f"same first side in {p['same_first_side']}"]
+    head = next((m for m in r["metrics"] if m["metric"] == "win_rate_0"), None)
+    if head and head.get("unpaired_games"):
+        out.append(f"  an unpaired run would need {head['unpaired_games']:,} games per variant for the "
+                   f"{head['label']}'s interval")
+    if r.get("engine", "closure") == "closure":
+        out += ["  the closure engine draws a game's numbers from one stream, so a pair's games part at",
+                "  the first draw the variants make differently: the pairing is weak here (--engine python",
+                "  or c draw from a stream per place in the rules, and share every draw a change leaves alone)"]
+    return out

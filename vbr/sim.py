@@ -48,6 +48,9 @@ class RunSpec:
     engine: str = "closure"  # closure (vbr/interpreter), or a typed engine: python or c (vbr/engines)
     rotate: bool = False  # play every deal (seed) in each of the agents' `seatings`
     restrict: tuple = ()  # `--restrict` specs (SEAT=RULE, vbr.restrict): the seat, whoever sits in it
+    # the games to play, given: (seed, agents in seat order) for game i (a run played again on
+    # another run's deals, `vbr compare --base-rows`); empty: derived from `seed`
+    deals: tuple = ()
 
     @classmethod
     def of(cls, path, options: dict, seed: int, agents: list[str], n: int, native: bool = False,
@@ -57,11 +60,16 @@ class RunSpec:
 
     def plan(self) -> list[tuple]:
         """The seatings each deal is played in, in order: all of `seatings(agents)` when the run
-        rotates seats, else the agents as given."""
+        rotates seats, else the agents as given; for given `deals`, their seatings in order."""
+        if self.deals:
+            return list(dict.fromkeys(tuple(a) for _, a in self.deals))
         return seatings(self.agents) if self.rotate else [tuple(self.agents)]
 
     def deal(self, i: int) -> tuple[int, list[str]]:
         """Game i's seed, and its agents in seat order."""
+        if self.deals:
+            seed, agents = self.deals[i]
+            return seed, list(agents)
         plan = self.plan()
         deal, k = divmod(i, len(plan))
         return game_seed(self.seed, deal), list(plan[k])

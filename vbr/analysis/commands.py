@@ -14,6 +14,7 @@ from pathlib import Path
 
 from vbr.analysis import output
 from vbr.errors import UsageError
+from vbr.sim import RunResult
 
 INTERRUPTED = 130
 
@@ -89,16 +90,25 @@ def note(text: str) -> None:
     print(clean(f"vbr: {text}"), file=sys.stderr, flush=True)
 
 
-def play(variant: Variant, args, agents: list[str], backend, label: str = "", watch=None):
-    """One run of `args.n` games of a variant, on the given backend, its seats rotated when
-    `args.rotate_seats` (as `rotate_seats` decided it); stopped early when `watch` (a
-    `sequential.Running` with a target) says so. Progress on a terminal, or wherever `--progress`
-    asks, with the running estimate of `watch`, else of the headline win rate."""
-    from vbr.progress import Progress
-    from vbr.sim import RunSpec, run
+def run_spec(variant: Variant, args, agents: list[str], deals=()):
+    """What `play` plays: `args.n` games from `args.seed`, or the given deals ((seed, agents) each)."""
+    from dataclasses import replace
+
+    from vbr.sim import RunSpec
     spec = RunSpec.of(variant.game.path, variant.game.options, args.seed, agents, args.n,
                       native=getattr(args, "native", False), engine=getattr(args, "engine", "closure"),
                       rotate=bool(getattr(args, "rotate_seats", False)), restrict=getattr(args, "restrict", None) or ())
+    return replace(spec, deals=tuple(deals), n=len(deals)) if deals else spec
+
+
+def play(variant: Variant, args, agents: list[str], backend, label: str = "", watch=None, deals=()):
+    """One run of `args.n` games of a variant (or of the given deals), on the given backend, its
+    seats rotated when `args.rotate_seats` (as `rotate_seats` decided it); stopped early when
+    `watch` (a `sequential.Running` with a target) says so. Progress on a terminal, or wherever
+    `--progress` asks, with the running estimate of `watch`, else of the headline win rate."""
+    from vbr.progress import Progress
+    from vbr.sim import run
+    spec = run_spec(variant, args, agents, deals)
     shown = watch or running(variant, args, agents)
     progress = Progress.for_terminal(label, quiet=getattr(args, "json", False), force=getattr(args, "progress", None),
                                      estimate=shown.text)
@@ -203,10 +213,24 @@ def plot_view(stats: dict) -> dict:
             "metrics": stats["metrics"]}
 
 
-def finish_trials(args, trials) -> None:
+def run_fields(variant: Variant, args, arm: str) -> dict:
+    """What a per-game row says was played (`metrics.RUN_FIELDS`): the arm, the rule file, every
+    option in force as text, the engine."""
+    from vbr.interpreter.values import text
+    return {"arm": arm, "rules": str(variant.game.path),
+            "rule_options": {k: text(v) for k, v in variant.game.program.options.items()},
+            "engine": getattr(args, "engine", "closure")}
+
+
+def write_game_rows(path, runs) -> None:
+    """One row per game (`metrics.row`) of every (trials, run fields) given, in order."""
+    from vbr.analysis.metrics import row
+    output.write_rows(Path(path), [row(t, run) for trials, run in runs for t in trials])
+
+
+def finish_trials(args, trials, run: dict) -> None:
     if getattr(args, "out", None):
-        from vbr.analysis.metrics import row
-        output.write_rows(Path(args.out), [row(t) for t in trials])
+        write_game_rows(args.out, [(trials, run)])
 
 
 def say_interrupted(done: int, planned: int, wrote: list[str]) -> None:
@@ -232,7 +256,7 @@ def cmd_sim(args, game, agents) -> int:
         stats["precision"] = precision_summary(watch, result)
     if getattr(args, "skill", None):
         stats["skill"] = skill_summary(stats)
-    finish_trials(args, result.trials)
+    finish_trials(args, result.trials, run_fields(variant, args, ""))
     wrote = [args.out] if args.out else []
     if args.plot:
         from vbr.analysis.plots import write_sim_plots
@@ -290,33 +314,69 @@ def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
     from vbr.play import parse_agents
     check_count(args.n)
     check_outputs(args)
+    if getattr(args, "rows", None):
+        output.check_file(args.rows, "--rows")
     axes = parse_grid(args.grid or [])
     variants = [load_variant(file, combo, combo_label(combo, axes)) for combo in combinations(axes, base_options)]
     agents = parse_agents(agents_spec, variants[0].game.seats)
     args.rotate_seats = rotate_seats(args, agents)
-    rows, interrupted = [], 0  # or the exit code of what stopped the sweep
+    rows, played, interrupted = [], [], 0  # interrupted: the exit code of what stopped the sweep
     with backend_for(args) as backend:
         for i, v in enumerate(variants):
             result = play(v, args, agents, backend, f"[{i + 1}/{len(variants)}] {v.label}")
             if result.trials:
                 rows.append({"options": {a.name: v.game.program.options[a.name] for a in axes},
                              "summary": summary(v, result, backend, agents)})
+                played.append((v, result.trials))
             if result.interrupted:
                 interrupted = result.exit_code
                 break
-    return _finish_sweep(args, rows, axes, variants, interrupted)
+    return _finish_sweep(args, rows, axes, variants, played, interrupted)
 
 
 def combo_label(combo: dict, axes) -> str:
     return ", ".join(f"{a.name}={combo[a.name]}" for a in axes)
 
 
-def _finish_sweep(args, rows, axes, variants, interrupted: int) -> int:
+def sweep_analysis(axes, cells: list, unit: str, labels: dict | None = None, names: list[str] | None = None) -> dict:
+    """What a sweep says beyond its table: each option's values pooled over the rest of the grid,
+    the values as entrants with their Bradley-Terry ranking (when the grid is one pick per side),
+    and every combination against the first, paired, with Holm's correction over all of them.
+    `cells`: (label, the swept options' values as text, trials) per combination, in grid order;
+    `labels`: what the file calls its measures (`measure_labels`), `names` its sides."""
+    from vbr.analysis import levels
+    from vbr.analysis.metrics import compare, mark_significant
+    grid = [levels.Cell(options, ts) for _, options, ts in cells]
+    sides = max((t.sides for c in grid for t in c.trials), default=0)
+    chosen = levels.entrant_axes(axes, sides)
+    vs_first = []
+    for label, _, ts in cells[1:]:
+        rows = compare(cells[0][2], ts, unit, names, measure_labels=labels, paired=True)
+        vs_first += [{"combination": label, **r} for r in rows]
+    mark_significant(vs_first)
+    return {"pooled": levels.pooled(axes, grid) if len(axes) > 1 else [],
+            "entrants": levels.entrants(chosen, grid) if chosen else None,
+            "against_first": {"first": cells[0][0] if cells else None, "rows": vs_first}}
+
+
+def sweep_cells(axes, played: list) -> list:
+    """(label, swept options as text, trials) of each combination played."""
+    from vbr.interpreter.values import text
+    return [(v.label, {a.name: text(v.game.program.options[a.name]) for a in axes}, ts) for v, ts in played]
+
+
+def _finish_sweep(args, rows, axes, variants, played, interrupted: int) -> int:
     from vbr.report import render_sweep, sweep_table
     wrote = []
+    first = rows[0]["summary"] if rows else None
+    analysis = (sweep_analysis(axes, sweep_cells(axes, played), first["sides"], measure_labels(variants[0].game),
+                               first["side_names"]) if rows else None)
     if args.out and rows:
         output.write_rows(Path(args.out), sweep_table(rows))
         wrote.append(args.out)
+    if getattr(args, "rows", None) and played:
+        write_game_rows(args.rows, [(ts, run_fields(v, args, v.label)) for v, ts in played])
+        wrote.append(args.rows)
     if args.plot and rows:
         from vbr.analysis.plots import write_sweep_plots
         view = [{"options": r["options"], "summary": plot_view(r["summary"])} for r in rows]
@@ -324,10 +384,10 @@ def _finish_sweep(args, rows, axes, variants, interrupted: int) -> int:
         write_sweep_plots(Path(args.plot), view, variants[0].game.title, first["side_names"], first["agents"])
         wrote.append(args.plot)
     if args.json:
-        print(json.dumps({"grid": {a.name: list(a.values) for a in axes}, "rows": rows,
+        print(json.dumps({"grid": {a.name: list(a.values) for a in axes}, "rows": rows, "analysis": analysis,
                           "interrupted": bool(interrupted)}, sort_keys=True))
     elif rows:
-        print(render_sweep(variants[0].game.title, rows))
+        print(render_sweep(variants[0].game.title, rows, analysis, args.out))
     if interrupted:
         say_interrupted(sum(r["summary"]["games"] for r in rows), args.n * len(variants), wrote)
         return interrupted
@@ -346,31 +406,50 @@ def compare_row(r: dict) -> dict:
 
 
 def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int:
-    from vbr.analysis.metrics import compare
+    """The base and the variant on the same deals, compared pair by pair. With `--base-rows`, the
+    base's games are read from rows already played and only the variant is played, on their deals."""
     check_count(args.n)
     check_outputs(args)
-    args.rotate_seats = rotate_seats(args, agents)
+    if getattr(args, "rows", None):
+        output.check_file(args.rows, "--rows")
+    reused = base_rows(args, base, agents) if getattr(args, "base_rows", None) else None
+    if reused is None:
+        args.rotate_seats = rotate_seats(args, agents)
+    else:
+        args.rotate_seats = len({tuple(t.agents) for t in reused}) > 1
+    deals = [(t.seed, tuple(t.agents)) for t in reused] if reused else ()
     runs = []
     with backend_for(args) as backend:
-        for label, v in (("base", base), ("variant", variant)):
-            result = play(v, args, agents, backend, f"{label}: {v.label}")
+        if reused:
+            runs.append((RunResult(run_spec(base, args, agents, deals), reused), backend))
+        for label, v in (("base", base), ("variant", variant))[len(runs):]:
+            result = play(v, args, agents, backend, f"{label}: {v.label}", deals=deals)
             runs.append((result, backend))
             if result.interrupted:
                 break
     if len(runs) < 2 or runs[1][0].interrupted or not runs[1][0].trials:
-        done = sum(len(r.trials) for r, _ in runs)
-        say_interrupted(done, 2 * args.n, [])
+        done = sum(len(r.trials) for r, _ in runs[len(runs) - (0 if reused is None else 1):])
+        say_interrupted(done, len(deals) or 2 * args.n, [])
         return runs[-1][0].exit_code or INTERRUPTED
+    return _finish_compare(args, base, variant, agents, runs, reused is not None)
+
+
+def _finish_compare(args, base, variant, agents, runs, reused: bool) -> int:
+    from vbr.analysis.metrics import compare, pairing
     (ra, ba), (rb, bb) = runs
     sa, sb = summary(base, ra, ba, agents), summary(variant, rb, bb, agents)
-    rows = compare(ra.trials, rb.trials, sa["sides"], sa["side_names"],
-                   measure_labels=measure_labels(base.game) | measure_labels(variant.game))
+    labels = measure_labels(base.game) | measure_labels(variant.game)
+    rows = compare(ra.trials, rb.trials, sa["sides"], sa["side_names"], measure_labels=labels, paired=True)
     report = {"base": {"label": base.label, "rules": sa["rules"], "options": sa["options"]},
               "variant": {"label": variant.label, "rules": sb["rules"], "options": sb["options"]},
-              "games": args.n, "seed": args.seed, "agents": agents, "metrics": rows,
-              "base_summary": sa, "variant_summary": sb}
+              "games": len(rb.trials), "seed": args.seed, "agents": agents, "metrics": rows,
+              "engine": getattr(args, "engine", "closure"), "base_rows": args.base_rows if reused else None,
+              "pairing": pairing(ra.trials, rb.trials), "base_summary": sa, "variant_summary": sb}
     if args.out:
         output.write_rows(Path(args.out), [compare_row(r) for r in rows])
+    if getattr(args, "rows", None):
+        write_game_rows(args.rows, [(ra.trials, run_fields(base, args, "base")),
+                                    (rb.trials, run_fields(variant, args, "variant"))])
     if args.plot:
         from vbr.analysis.plots import write_compare_plots
         write_compare_plots(Path(args.plot), ra.trials, plot_view(sa), rb.trials, plot_view(sb), base.label, variant.label,
@@ -381,3 +460,25 @@ def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int
         from vbr.report import render_compare
         print(render_compare(report))
     return 0
+
+
+def base_rows(args, base: Variant, agents: list[str]) -> list:
+    """The base's games from `--base-rows`: the rows of the arm with the base's rule file, options
+    and engine; a usage error when the file holds none, or games of other agents."""
+    from vbr.analysis import rows as R
+    try:
+        merged = R.read([args.base_rows])
+    except R.RowsError as exc:
+        raise UsageError(f"--base-rows: {exc}") from None
+    want = run_fields(base, args, "base")
+    key = (want["rules"], tuple(sorted(want["rule_options"].items())), want["engine"])
+    arm = next((a for a in merged.arms if a.key == key), None)
+    if arm is None:
+        found = "; ".join(f"{a.rules} ({a.label}, engine {a.engine})" for a in merged.arms) or "no games"
+        raise UsageError(f"--base-rows {args.base_rows}: no games of the base ({base.label}, engine {want['engine']}); "
+                         f"it holds: {found}")
+    played = sorted({a for t in arm.trials for a in t.agents})
+    if played != sorted(set(agents)):
+        raise UsageError(f"--base-rows {args.base_rows}: its games were played by {', '.join(played)}, "
+                         f"not by --agents {','.join(agents)}")
+    return arm.trials

@@ -562,6 +562,21 @@ def _compared_metrics(a: list[Trial], side_label: str, names: list[str] | None) 
     return [fixed if m.name == "side_advantage" else m for m in METRICS]
 
 
+def pairing(a: list[Trial], b: list[Trial]) -> dict:
+    """How alike the paired games of two runs came out: the pairs (`pair_up`), how many had the
+    same winner (a draw counts as a winner here) and the same first side, against the number of
+    same winners two independent runs with these win rates would give (Σ over outcomes of
+    p_a·p_b, times the pairs). Far above it: the pairing shares the runs' luck, and narrows every
+    paired interval; near it: the variants' games went their own ways."""
+    pairs = pair_up(a, b)
+    outcomes = sorted({t.winner for t in (*a, *b)}, key=lambda w: (w is None, w))
+    share = {w: (sum(t.winner == w for t in a) / len(a), sum(t.winner == w for t in b) / len(b)) for w in outcomes}
+    return {"pairs": len(pairs),
+            "same_winner": sum(a[i].winner == b[j].winner for i, j in pairs),
+            "same_winner_if_independent": _r(len(pairs) * sum(pa * pb for pa, pb in share.values())),
+            "same_first_side": sum(a[i].first_side == b[j].first_side for i, j in pairs)}
+
+
 def mark_significant(rows: list[dict]) -> list[dict]:
     """Each row's `p_holm` (Holm over the rows that have a p-value) and `significant` (below ALPHA;
     None without an interval)."""

@@ -1,0 +1,166 @@
+"""A sweep summarised by its options' values: each value pooled over the rest of the grid, and,
+where the swept options are each side's pick from the same values (Volleyball High's `school0` and
+`school1`), a Bradley-Terry ranking of those values with 95% intervals.
+
+Pooling: a value's games are the games of every combination with that value, whatever the other
+options were. Entrants: when the grid sweeps exactly one option per side (in the grid's order:
+the first for side 0, the next for side 1), all over the same values, a game is a match between
+the values the sides picked; a value wins it when the winning side picked it. Games between a value
+and itself (mirror matches) say nothing about the value and are left out of its win rate and of
+the ranking; draws are left out of the ranking.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from vbr.analysis import stats as S
+from vbr.analysis.trial import Trial
+
+
+@dataclass
+class Cell:
+    """One combination of a sweep: its swept options' values (as text) and its games."""
+
+    options: dict
+    trials: list[Trial]
+
+
+def pooled(axes, cells: list[Cell]) -> list[dict]:
+    """For each swept option and each of its values: the games of every combination with that
+    value, each side's win rate (Wilson) and the mean length."""
+    out = []
+    for axis in axes:
+        for value in axis.values:
+            ts = [t for c in cells if c.options[axis.name] == value for t in c.trials]
+            if not ts:
+                continue
+            sides = max(t.sides for t in ts)
+            wins = [sum(1 for t in ts if t.winner == s) for s in range(sides)]
+            out.append({"option": axis.name, "value": value, "games": len(ts),
+                        "win_rate": [k / len(ts) for k in wins], "ci95": [S.wilson(k, len(ts)) for k in wins],
+                        "mean_length": sum(t.choices for t in ts) / len(ts)})
+    return out
+
+
+def entrant_axes(axes, sides: int) -> list | None:
+    """The swept options read as each side's pick: one per side, in grid order, all over the
+    same values; None when the grid is not of that shape."""
+    if sides < 2 or len(axes) != sides or len({frozenset(a.values) for a in axes}) != 1:
+        return None
+    return list(axes)
+
+
+def matches(axes, cells: list[Cell]) -> list[tuple[tuple, int | None]]:
+    """Every game as (the value each side picked, the winning side or None)."""
+    return [(tuple(c.options[a.name] for a in axes), t.winner) for c in cells for t in c.trials]
+
+
+def entrants(axes, cells: list[Cell]) -> dict:
+    """Each value as an entrant: its games (mirror matches left out), wins, win rate with its
+    Wilson interval; and, for two sides, the Bradley-Terry ranking (`bradley_terry`)."""
+    values = list(axes[0].values)
+    games = matches(axes, cells)
+    table = {}
+    for v in values:
+        mine = [(picks, w) for picks, w in games if v in picks and len(set(picks)) > 1]
+        won = sum(1 for picks, w in mine if w is not None and picks[w] == v)
+        table[v] = {"games": len(mine), "wins": won, "value": won / len(mine) if mine else None,
+                    "ci95": S.wilson(won, len(mine))}
+    ranking = bradley_terry(values, [(p[w], p[1 - w]) for p, w in games
+                                     if w is not None and p[0] != p[1]]) if len(axes) == 2 else None
+    return {"options": [a.name for a in axes], "entrants": table, "ranking": ranking}
+
+
+def bradley_terry(values: list[str], wins: list[tuple[str, str]], iterations: int = 10_000) -> dict:
+    """The Bradley-Terry model fitted to (winner, loser) pairs: P(i beats j) = πᵢ/(πᵢ + πⱼ).
+
+    Fitted by Hunter's (2004) MM iteration, πᵢ ← Wᵢ / Σⱼ nᵢⱼ/(πᵢ + πⱼ), until no log-strength
+    moves by 1e-10. The log-strengths θᵢ = log πᵢ are centred (mean 0), so an entrant's `vs_average`
+    = 1/(1 + e^−θᵢ) is its chance against an entrant of average strength. Intervals: θᵢ ± z·√Cᵢᵢ,
+    with C the inverse of the Fisher information under the centring, I⁺ = (I + 11ᵀ/k)⁻¹ − 11ᵀ/k,
+    where Iᵢᵢ = Σⱼ nᵢⱼpᵢⱼ(1 − pᵢⱼ) and Iᵢⱼ = −nᵢⱼpᵢⱼ(1 − pᵢⱼ). The fit exists only when every
+    entrant both won and lost a game against the others (more exactly, when every entrant can be
+    reached from every other by a chain of wins); else `reason` says which did not.
+    """
+    k = len(values)
+    at = {v: i for i, v in enumerate(values)}
+    w = [[0] * k for _ in range(k)]
+    for a, b in wins:
+        w[at[a]][at[b]] += 1
+    stuck = _not_connected(w, values)
+    if stuck:
+        return {"reason": stuck}
+    pi = [1.0] * k
+    for _ in range(iterations):
+        new = []
+        for i in range(k):
+            den = sum((w[i][j] + w[j][i]) / (pi[i] + pi[j]) for j in range(k) if j != i)
+            new.append(sum(w[i]) / den)
+        g = math.exp(sum(math.log(x) for x in new) / k)
+        new = [x / g for x in new]
+        done = max(abs(math.log(x / y)) for x, y in zip(new, pi)) < 1e-10
+        pi = new
+        if done:
+            break
+    theta = [math.log(x) for x in pi]
+    cov = _centred_inverse(_information(w, theta))
+    rows = []
+    for i, v in enumerate(values):
+        half = S.Z95 * math.sqrt(max(cov[i][i], 0.0))
+        rows.append({"value": v, "theta": theta[i], "theta_ci95": (theta[i] - half, theta[i] + half),
+                     "vs_average": _logistic(theta[i]),
+                     "vs_average_ci95": (_logistic(theta[i] - half), _logistic(theta[i] + half))})
+    return {"ranking": sorted(rows, key=lambda r: -r["theta"]), "games": len(wins)}
+
+
+def _logistic(x: float) -> float:
+    return 1 / (1 + math.exp(-x))
+
+
+def _not_connected(w, values) -> str | None:
+    """Why the fit does not exist, or None: an entrant every other cannot reach by a chain of wins."""
+    k = len(values)
+    for start in range(k):
+        seen, todo = {start}, [start]
+        while todo:
+            i = todo.pop()
+            for j in range(k):
+                if w[i][j] and j not in seen:
+                    seen.add(j)
+                    todo.append(j)
+        if len(seen) < k:
+            never = [values[i] for i in range(k) if not any(w[i])]
+            if never:
+                return f"no Bradley-Terry ranking: {', '.join(never)} never won a game against another value"
+            return f"no Bradley-Terry ranking: {values[start]} beat none of {', '.join(values[j] for j in range(k) if j not in seen)}, nor anyone who did"
+    return None
+
+
+def _information(w, theta) -> list[list[float]]:
+    k = len(theta)
+    info = [[0.0] * k for _ in range(k)]
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                p = _logistic(theta[i] - theta[j])
+                v = (w[i][j] + w[j][i]) * p * (1 - p)
+                info[i][j] -= v
+                info[i][i] += v
+    return info
+
+
+def _centred_inverse(info) -> list[list[float]]:
+    """(I + 11ᵀ/k)⁻¹ − 11ᵀ/k: the inverse of I on the vectors that sum to 0 (I's null space is
+    the constant vectors once every entrant is connected), by Gauss-Jordan elimination."""
+    k = len(info)
+    a = [[info[i][j] + 1 / k for j in range(k)] + [float(i == j) for j in range(k)] for i in range(k)]
+    for c in range(k):
+        p = max(range(c, k), key=lambda r: abs(a[r][c]))
+        a[c], a[p] = a[p], a[c]
+        a[c] = [x / a[c][c] for x in a[c]]
+        for r in range(k):
+            if r != c and a[r][c]:
+                f = a[r][c]
+                a[r] = [x - f * y for x, y in zip(a[r], a[c])]
+    return [[a[i][k + j] - 1 / k for j in range(k)] for i in range(k)]

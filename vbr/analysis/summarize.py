@@ -1,0 +1,117 @@
+"""`vbr summarize ROWS...`: per-game rows of earlier runs merged and summarised again, so a run
+can be extended (another `--seed`) instead of repeated.
+
+The rows are merged into arms (`rows.read`: one rule file, options and engine each; a game seen
+twice counted once). One arm is summarised as `vbr sim` does; two are compared as `vbr compare`
+does (paired by deal where they share deals), the first as the base; more are a sweep's table,
+each against the first. The rule file each row names must still load under the row's options:
+the summaries take the game's title and side names from it.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from types import SimpleNamespace
+
+from vbr.analysis import rows as R
+from vbr.analysis.commands import Variant, measure_labels, note, summary
+from vbr.sim import RunResult, RunSpec
+
+FROM_ROWS = SimpleNamespace(name="rows", workers=0)  # the "backend" of games read back from rows
+
+
+def cmd_summarize(args) -> int:
+    try:
+        merged = R.read(args.rows)
+    except R.RowsError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    arms = [a for a in merged.arms if a.trials]
+    if not arms:
+        print("vbr: error: the rows files hold no games", file=sys.stderr)
+        return 1
+    if merged.duplicates:
+        note(f"{merged.duplicates} games appear more than once (the same rule file, options, engine, seed and "
+             f"seating): each is counted once")
+    source = f"rows of {len(args.rows)} file{'s' if len(args.rows) > 1 else ''}"
+    if len(arms) == 1:
+        return _one(args, arms[0], source)
+    if len(arms) == 2:
+        return _two(args, arms, source)
+    return _many(args, arms, source)
+
+
+def variant_of(arm: R.Arm) -> Variant:
+    """The arm's game, loaded from its rule file under its options (for side names and title)."""
+    from vbr.interpreter.game import load
+    return Variant(load(arm.rules, dict(arm.rule_options)), arm.label)
+
+
+def result_of(arm: R.Arm) -> RunResult:
+    """The arm's games as a run's result, its deals their seeds and seatings."""
+    deals = tuple((t.seed, tuple(t.agents)) for t in arm.trials)
+    first = list(arm.trials[0].agents)
+    spec = RunSpec.of(arm.rules, dict(arm.rule_options), 0, first, len(deals), engine=arm.engine,
+                      rotate=len({a for _, a in deals}) > 1)
+    from dataclasses import replace
+    return RunResult(replace(spec, deals=deals), list(arm.trials), seconds=0.0)
+
+
+def arm_summary(arm: R.Arm, source: str) -> tuple[Variant, dict]:
+    variant = variant_of(arm)
+    result = result_of(arm)
+    s = summary(variant, result, FROM_ROWS, list(arm.trials[0].agents))
+    s |= {"seed": None, "source": source, "arm": arm.label, "seconds": None, "games_per_s": None}
+    return variant, s
+
+
+def _one(args, arm: R.Arm, source: str) -> int:
+    _, s = arm_summary(arm, source)
+    if args.json:
+        print(json.dumps(s, sort_keys=True))
+    else:
+        from vbr.report import render_stats
+        print(render_stats(s))
+    return 0
+
+
+def _two(args, arms: list[R.Arm], source: str) -> int:
+    from vbr.analysis.metrics import compare, pairing
+    (va, sa), (vb, sb) = (arm_summary(a, source) for a in arms)
+    a, b = arms
+    report = {"base": {"label": a.label, "rules": sa["rules"], "options": sa["options"]},
+              "variant": {"label": b.label, "rules": sb["rules"], "options": sb["options"]},
+              "games": f"{len(a.trials)} and {len(b.trials)}", "seed": None, "source": source,
+              "agents": sa["agents"], "engine": a.engine if a.engine == b.engine else "mixed",
+              "metrics": compare(a.trials, b.trials, sa["sides"], sa["side_names"], paired=True,
+                                 measure_labels=measure_labels(va.game) | measure_labels(vb.game)),
+              "pairing": pairing(a.trials, b.trials), "base_summary": sa, "variant_summary": sb}
+    if args.json:
+        print(json.dumps(report, sort_keys=True))
+    else:
+        from vbr.report import render_compare
+        print(render_compare(report))
+    return 0
+
+
+def _many(args, arms: list[R.Arm], source: str) -> int:
+    from vbr.analysis.commands import sweep_analysis
+    from vbr.analysis.sweep import Axis
+    from vbr.report import render_sweep
+    names = [k for k in dict.fromkeys(k for a in arms for k in a.rule_options)
+             if len({a.rule_options.get(k) for a in arms}) > 1]
+    axes = [Axis(k, tuple(dict.fromkeys(a.rule_options.get(k) for a in arms))) for k in names]
+    rows, played = [], []
+    for arm in arms:
+        variant, s = arm_summary(arm, source)
+        rows.append({"options": {k: arm.rule_options.get(k) for k in names}, "summary": s})
+        played.append((variant, arm.trials))
+    cells = [(arm.label, {k: arm.rule_options.get(k) for k in names}, arm.trials) for arm in arms]
+    first = rows[0]["summary"]
+    analysis = sweep_analysis(axes, cells, first["sides"], measure_labels(played[0][0].game), first["side_names"])
+    if args.json:
+        print(json.dumps({"rows": rows, "analysis": analysis}, sort_keys=True))
+    else:
+        print(render_sweep(played[0][0].game.title, rows, analysis))
+    return 0
+
