@@ -301,8 +301,8 @@ def against_first_lines(a: dict) -> list[str]:
         return []
     tested = sum(1 for r in rows if r.get("p_holm") is not None)
     combos = list(dict.fromkeys(r["combination"] for r in rows))
-    out = ["", clean(f"against the first combination ({a['first']}), paired by deal; significant: Holm-adjusted"),
-           f"p < 0.05 over all {tested} figures of the {len(combos)} comparisons:"]
+    out = ["", clean(f"against the first combination, {a['first']}, paired by deal"),
+           f"(significant: Holm-adjusted p < 0.05 over all {tested} figures of the {len(combos)} comparisons):"]
     quiet = 0
     for c in combos:
         changed = [r for r in rows if r["combination"] == c and r.get("significant")]
