@@ -439,6 +439,14 @@ def test_paired_win_rate_interval_against_a_hand_computation():
     assert (row["a"], row["b"], row["ci95"]) == (0.5, 0.7, [-0.0613, 0.4613])
 
 
+def test_paired_differences_without_spread_keep_the_unpaired_interval():
+    # no draws in either run: every per-seed difference is 0, which measures no spread; a point
+    # interval 0..0 would claim a certainty ten games cannot give, so Newcombe's stands
+    row = {r["metric"]: r for r in M.compare(PAIRED_A, PAIRED_B, paired=True)}["draw_rate"]
+    lo, hi = S.diff_proportions(0, 10, 0, 10)
+    assert row["method"] == "Newcombe hybrid score" and row["ci95"] == [round(lo, 4), round(hi, 4)]
+
+
 def test_unpaired_comparison_ignores_shared_seeds():
     row = {r["metric"]: r for r in M.compare(PAIRED_A, PAIRED_B)}["length_mean"]
     lo, hi = S.diff_means([10, 12, 9, 15, 11] * 2, [12, 13, 12, 16, 14] * 2)

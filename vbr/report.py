@@ -302,7 +302,8 @@ def against_first_lines(a: dict) -> list[str]:
     tested = sum(1 for r in rows if r.get("p_holm") is not None)
     combos = list(dict.fromkeys(r["combination"] for r in rows))
     out = ["", clean(f"against the first combination, {a['first']}, paired by deal"),
-           f"(significant: Holm-adjusted p < 0.05 over all {tested} figures of the {len(combos)} comparisons):"]
+           f"(significant: Holm-adjusted p < 0.05 over all {tested} figures of "
+           + ("the one comparison):" if len(combos) == 1 else f"the {len(combos)} comparisons):")]
     quiet = 0
     for c in combos:
         changed = [r for r in rows if r["combination"] == c and r.get("significant")]

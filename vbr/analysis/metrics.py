@@ -491,7 +491,7 @@ def _paired(m: Metric, a: list[Trial], b: list[Trial], pairs: list[tuple[int, in
     """The paired interval of b − a: centred on the difference of the two runs' values, as wide as
     the per-seed differences of the pairs in which both games count make it (`S.paired_se`), with
     the games per run that two independent runs would need for its width. None: fewer than two
-    such pairs."""
+    such pairs, or differences without spread (all alike), where the unpaired interval stands."""
     fa, fb = m.each(a), m.each(b)
     both = [(x, y) for x, y in ((fa(a[i]), fb(b[j])) for i, j in pairs) if x is not None and y is not None]
     if len(both) < 2:
@@ -509,7 +509,7 @@ def _paired(m: Metric, a: list[Trial], b: list[Trial], pairs: list[tuple[int, in
         se_x, se_y = S.mean_se(xs), S.mean_se(ys)
         se_unpaired = math.hypot(se_x, se_y) if se_x is not None and se_y is not None else None
         va, vb = fmean(xs), fmean(ys)
-    if se is None:
+    if not se:  # every pair differs alike (no draw in either run, say): no spread to measure
         return None
     d = vb - va
     return {"ci": (d - S.Z95 * se, d + S.Z95 * se), "pairs": len(both),
