@@ -110,6 +110,17 @@ def test_summarize_merges_runs_and_counts_a_game_once(tmp_path, capsys):
     assert merged["wins"] == {"0": wins[0] + second["0"], "1": wins[1] + second["1"]}
 
 
+def test_summarize_keeps_the_games_of_other_agents_apart(tmp_path, capsys):
+    rows = tmp_path / "games.jsonl"
+    assert run(capsys, "sim", BUMP, "-n", 10, "--out", rows)[0] == 0
+    greedy = tmp_path / "greedy.jsonl"
+    assert run(capsys, "sim", BUMP, "-n", 10, "--agents", "greedy", "--out", greedy)[0] == 0
+    code, out, _ = run(capsys, "summarize", rows, greedy, "--json")
+    report = json.loads(out)  # two arms: compared, random's games as the base
+    assert code == 0 and report["base_summary"]["agents"] == ["random", "random"]
+    assert report["variant_summary"]["agents"] == ["greedy", "greedy"]
+
+
 def test_summarize_reads_a_sweeps_rows_back_as_its_table(tmp_path, capsys):
     rows = tmp_path / "sweep.jsonl"
     code, out, _ = run(capsys, "sweep", BUMP, "--grid", "target=2,3,4", "-n", 20, "--json", "--rows", rows)

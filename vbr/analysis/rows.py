@@ -2,7 +2,8 @@
 write, merged into runs again (`vbr summarize`, `vbr compare --base-rows`).
 
 A row names what was played (`metrics.RUN_FIELDS`: its arm, rule file, options and engine); rows
-with the same rule file, options and engine are one *arm*, whatever file or run they came from,
+with the same rule file, options, engine and agents (in any seating) are one *arm*, whatever file
+or run they came from,
 and a game played twice (the same arm, seed and seating: a file given twice, a run repeated) is
 counted once. A JSON-lines file keeps every value's type; a CSV file is read back from the text
 `output.rows_text` writes (`3-2` for a score, `random;greedy` for agents, empty for none).
@@ -24,17 +25,18 @@ class RowsError(ValueError):
 
 @dataclass
 class Arm:
-    """The games of one rule file under one set of options and one engine."""
+    """The games of one rule file under one set of options and one engine, by one set of agents."""
 
     rules: str
     rule_options: dict  # name -> value as text
     engine: str
+    agents: tuple  # the agents that played, sorted (the same in every seating)
     label: str  # the arm the rows were written as (base, variant, a sweep's combination), or its options
     trials: list[Trial] = field(default_factory=list)
 
     @property
     def key(self) -> tuple:
-        return (self.rules, tuple(sorted(self.rule_options.items())), self.engine)
+        return (self.rules, tuple(sorted(self.rule_options.items())), self.engine, self.agents)
 
 
 @dataclass
@@ -55,7 +57,7 @@ def read(paths: list[str]) -> Merged:
                 t = Trial.from_row(r)
             except (ValueError, TypeError, KeyError) as exc:
                 raise RowsError(f"{path}:{line}:1: error: {exc}") from None
-            arm = _arm_of(r)
+            arm = _arm_of(r, t)
             arm = arms.setdefault(arm.key, arm)
             game = (arm.key, t.seed, tuple(t.agents))
             if game in seen:
@@ -66,10 +68,10 @@ def read(paths: list[str]) -> Merged:
     return Merged(list(arms.values()), duplicates, len(paths))
 
 
-def _arm_of(r: dict) -> Arm:
+def _arm_of(r: dict, t: Trial) -> Arm:
     options = {str(k): str(v) for k, v in (r.get("rule_options") or {}).items()}
     label = r.get("arm") or ", ".join(f"{k}={v}" for k, v in options.items()) or "no options"
-    return Arm(str(r.get("rules") or ""), options, str(r.get("engine") or "closure"), label)
+    return Arm(str(r.get("rules") or ""), options, str(r.get("engine") or "closure"), tuple(sorted(t.agents)), label)
 
 
 def read_file(path: Path):
