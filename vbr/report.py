@@ -249,7 +249,7 @@ def _sweep_compact(rows: list[dict], out: str | None) -> list[str]:
     widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(heads)]
     lines = ["", " " * w0 + "  " + "  ".join(h.ljust(w) for h, w in zip(heads, widths))]
     lines += [lab.ljust(w0) + "  " + "  ".join(c.ljust(w) for c, w in zip(cell, widths)) for lab, cell in zip(labels, cells)]
-    where = f"--out {out}" if out else "--out FILE (.csv, .jsonl or .json)"
+    where = "in the --out file" if out else "--out FILE (.csv, .jsonl or .json)"
     return lines + [f"every figure of every combination, with its 95% CI: {where}"]
 
 

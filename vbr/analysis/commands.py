@@ -397,12 +397,15 @@ def _finish_sweep(args, rows, axes, variants, played, interrupted: int) -> int:
 # --------------------------------------------------------------------------------- compare
 def compare_row(r: dict) -> dict:
     """One figure of a comparison as `--out` writes it: the interval of the difference in two
-    columns, `diff lo` and `diff hi` (as `vbr sweep` writes its intervals), and the same columns
-    in every row (`reason` empty where there is an interval)."""
+    columns, `diff lo` and `diff hi` (as `vbr sweep` writes its intervals), its p-value before and
+    after Holm's correction, the pairs it was taken over and the games per variant an unpaired run
+    would need (empty for an unpaired figure), and the same columns in every row (`reason` empty
+    where there is an interval)."""
     lo, hi = r["ci95"] or (None, None)
     return {"metric": r["metric"], "label": r["label"], "unit": r["unit"], "a": r["a"], "b": r["b"],
             "diff": r["diff"], "diff lo": lo, "diff hi": hi, "method": r["method"],
-            "significant": r["significant"], "reason": r.get("reason")}
+            "p": r.get("p"), "p holm": r.get("p_holm"), "significant": r["significant"],
+            "pairs": r.get("pairs"), "unpaired games": r.get("unpaired_games"), "reason": r.get("reason")}
 
 
 def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int:
