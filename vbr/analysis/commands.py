@@ -431,8 +431,8 @@ def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int
             if result.interrupted:
                 break
     if len(runs) < 2 or runs[1][0].interrupted or not runs[1][0].trials:
-        done = sum(len(r.trials) for r, _ in runs[len(runs) - (0 if reused is None else 1):])
-        say_interrupted(done, len(deals) or 2 * args.n, [])
+        played = runs[1:] if reused else runs
+        say_interrupted(sum(len(r.trials) for r, _ in played), len(deals) or 2 * args.n, [])
         return runs[-1][0].exit_code or INTERRUPTED
     return _finish_compare(args, base, variant, agents, runs, reused is not None)
 

@@ -1,7 +1,7 @@
 """`vbr summarize ROWS...`: per-game rows of earlier runs merged and summarised again, so a run
 can be extended (another `--seed`) instead of repeated.
 
-The rows are merged into arms (`rows.read`: one rule file, options and engine each; a game seen
+The rows are merged into arms (`rows.read`: one rule file, options, engine and set of agents each; a game seen
 twice counted once). One arm is summarised as `vbr sim` does; two are compared as `vbr compare`
 does (paired by deal where they share deals), the first as the base; more are a sweep's table,
 each against the first. The rule file each row names must still load under the row's options:
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from types import SimpleNamespace
 
 from vbr.analysis import rows as R
@@ -53,7 +54,6 @@ def result_of(arm: R.Arm) -> RunResult:
     first = list(arm.trials[0].agents)
     spec = RunSpec.of(arm.rules, dict(arm.rule_options), 0, first, len(deals), engine=arm.engine,
                       rotate=len({a for _, a in deals}) > 1)
-    from dataclasses import replace
     return RunResult(replace(spec, deals=deals), list(arm.trials), seconds=0.0)
 
 
@@ -81,7 +81,8 @@ def _two(args, arms: list[R.Arm], source: str) -> int:
     a, b = arms
     report = {"base": {"label": a.label, "rules": sa["rules"], "options": sa["options"]},
               "variant": {"label": b.label, "rules": sb["rules"], "options": sb["options"]},
-              "games": f"{len(a.trials)} and {len(b.trials)}", "seed": None, "source": source,
+              "games": len(a.trials) if len(a.trials) == len(b.trials) else f"{len(a.trials)} and {len(b.trials)}",
+              "seed": None, "source": source,
               "agents": sa["agents"], "engine": a.engine if a.engine == b.engine else "mixed",
               "metrics": compare(a.trials, b.trials, sa["sides"], sa["side_names"], paired=True,
                                  measure_labels=measure_labels(va.game) | measure_labels(vb.game)),
