@@ -129,6 +129,14 @@ def test_a_per_game_row_is_read_back_as_the_game_it_was():
         assert Trial.from_row(json.loads(json.dumps(M.row(t)))) == t
 
 
+def test_a_row_with_measures_is_read_back_with_them():
+    t = trial([(2, (1, 0))], 0, 3)
+    t.measures = {"first_server": ("side", 1), "rallies": ("int", 4), "deck_out": ("bool", None)}
+    r = M.row(t)
+    assert (r["measure:first_server"], r["measure:deck_out"]) == (1, None)
+    assert Trial.from_row(json.loads(json.dumps(r))) == t
+
+
 def test_a_row_names_the_run_it_belongs_to_after_the_game():
     run = {"arm": "base", "rules": "rules/siatka.vbr", "rule_options": {"target": "9"}, "engine": "c"}
     r = M.row(SEESAW, run)

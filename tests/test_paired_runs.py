@@ -110,6 +110,16 @@ def test_summarize_merges_runs_and_counts_a_game_once(tmp_path, capsys):
     assert merged["wins"] == {"0": wins[0] + second["0"], "1": wins[1] + second["1"]}
 
 
+def test_summarize_of_csv_rows_gives_the_runs_figures_and_measures(tmp_path, capsys):
+    rows = tmp_path / "games.csv"
+    code, out, _ = run(capsys, "sim", "siatka", "-n", 8, "--seed", 5, "--json", "--out", rows)
+    played = json.loads(out)
+    assert played["measures"]  # Siatka declares its first server
+    code, out, _ = run(capsys, "summarize", rows, "--json")
+    again = json.loads(out)
+    assert code == 0 and (again["metrics"], again["measures"]) == (played["metrics"], played["measures"])
+
+
 def test_summarize_keeps_the_games_of_other_agents_apart(tmp_path, capsys):
     rows = tmp_path / "games.jsonl"
     assert run(capsys, "sim", BUMP, "-n", 10, "--out", rows)[0] == 0

@@ -115,8 +115,9 @@ def _from_csv(path: Path, line: int, r: dict) -> dict:
         out["score"] = _numbers(r["score"]) if r.get("score") else None
         cells = r["score_track"].split(";") if r.get("score_track") else []
         out["score_track"] = [[int(c), _numbers(s)] for c, s in zip(cells[::2], cells[1::2])]
-        if r.get("rule_options") is not None:
-            out["rule_options"] = dict(kv.split("=", 1) for kv in r["rule_options"].split(";") if kv)
+        for k in ("rule_options", "measure_kinds"):  # NAME=VALUE;NAME=VALUE
+            if r.get(k) is not None:
+                out[k] = dict(kv.split("=", 1) for kv in r[k].split(";") if kv)
         for k in ("arm", "rules", "engine"):
             if k in r:
                 out[k] = r[k]
