@@ -461,6 +461,12 @@ def test_unpaired_comparison_ignores_shared_seeds():
     assert row["ci95"] == [round(lo, 4), round(hi, 4)] and "pairs" not in row
 
 
+def test_runs_that_share_only_some_deals_are_compared_unpaired():
+    row = {r["metric"]: r for r in M.compare(PAIRED_A, PAIRED_B[:9], paired=True)}["length_mean"]
+    assert row["method"] == "Welch (normal approximation)" and "pairs" not in row
+    assert M.pairing(PAIRED_A, PAIRED_B[:9])["paired"] is False
+
+
 def test_games_pair_up_by_seed_and_seating():
     a = [trial([], 0, 5, index=i) for i in range(3)]
     b = [trial([], 0, 5, index=i) for i in (2, 0, 5)]

@@ -396,8 +396,9 @@ def pairing_lines(r: dict) -> list[str]:
     """What the pairing did: the pairs, how alike their games came out, the unpaired run that
     would have been as precise, and, under the closure engine, why the pairing is weak there."""
     p = r.get("pairing")
-    if not p or not p["pairs"]:
-        return ["unpaired: no deal was played in both variants; the intervals treat the runs as independent"]
+    if not p or not p.get("paired", bool(p["pairs"])):
+        shared = f"only {p['pairs']} deals were" if p and p["pairs"] else "no deal was"
+        return [f"unpaired: {shared} played in both variants; the intervals treat the runs as independent"]
     out = [f"paired: {p['pairs']} deals played in both (same seeds and seatings); each interval but the",
            "  quantiles' is taken over the per-deal differences",
            f"  same winner in {p['same_winner']} of {p['pairs']} pairs "

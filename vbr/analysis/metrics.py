@@ -536,13 +536,16 @@ def compare(a: list[Trial], b: list[Trial], side_label: str = "seat", names: lis
 
     `paired`: the runs played the same deals (seeds and seatings), and a figure's interval comes
     from the differences of the games of one deal (`pair_up`), wherever a figure has a value per
-    game (`Metric.each`); quantiles keep their unpaired interval. Why lists of trials rather than
+    game (`Metric.each`); quantiles keep their unpaired interval. Only when every game of each run
+    has its partner in the other: else every interval is unpaired. Why lists of trials rather than
     two summaries: the interval of a difference needs each run's spread, or each pair's difference,
     not only its two interval ends.
     """
     if side_label not in SIDE_LABELS:
         raise ValueError(f"side_label must be one of {SIDE_LABELS}, not {side_label!r}")
     pairs = pair_up(a, b) if paired else None
+    if pairs is not None and not len(pairs) == len(a) == len(b):
+        pairs = None  # some games have no partner: b − a is not the mean of the pairs' differences
     wins = _win_metrics(a, b, side_label, names)
     shares = list(zip(win_shares(a), win_shares(b)))
     kinds_b = measure_kinds(b)
@@ -571,7 +574,7 @@ def pairing(a: list[Trial], b: list[Trial]) -> dict:
     pairs = pair_up(a, b)
     outcomes = sorted({t.winner for t in (*a, *b)}, key=lambda w: (w is None, w))
     share = {w: (sum(t.winner == w for t in a) / len(a), sum(t.winner == w for t in b) / len(b)) for w in outcomes}
-    return {"pairs": len(pairs),
+    return {"pairs": len(pairs), "paired": len(pairs) == len(a) == len(b),
             "same_winner": sum(a[i].winner == b[j].winner for i, j in pairs),
             "same_winner_if_independent": _r(len(pairs) * sum(pa * pb for pa, pb in share.values())),
             "same_first_side": sum(a[i].first_side == b[j].first_side for i, j in pairs)}

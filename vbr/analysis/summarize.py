@@ -1,10 +1,10 @@
 """`vbr summarize ROWS...`: per-game rows of earlier runs merged and summarised again, so a run
 can be extended (another `--seed`) instead of repeated.
 
-The rows are merged into arms (`rows.read`: one rule file, options, engine and set of agents each; a game seen
-twice counted once). One arm is summarised as `vbr sim` does; two are compared as `vbr compare`
-does (paired by deal where they share deals), the first as the base; more are a sweep's table,
-each against the first. The rule file each row names must still load under the row's options:
+The rows are merged into arms (`rows.read`: one rule file, options, engine and set of agents
+each; a game seen twice counted once). One arm is summarised as `vbr sim` does; two are compared
+as `vbr compare` does (paired by deal when they played the same deals), the first as the base;
+more are a sweep's table, each against the first. The rule file each row names must still load under the row's options:
 the summaries take the game's title and side names from it.
 """
 from __future__ import annotations
