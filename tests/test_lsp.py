@@ -301,6 +301,18 @@ def _flat(symbols) -> list:
 
 
 @session
+async def test_a_scenario_file_whose_rules_are_a_link_to_another_file_quotes_none_of_it(client: LanguageClient,
+                                                                                      tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOPSECRET first line\n", encoding="utf-8")
+    (tmp_path / "leak.vbr").symlink_to(secret)
+    tests = tmp_path / "t.vbr"
+    diags = await open_doc(client, tests, 'tests for "leak.vbr"\nscenario "x" {\n}\n')
+    assert diags and not any("TOPSECRET" in d.message for d in diags)
+    assert any("it is a link to a file that is not a .vbr file" in d.message for d in diags)
+
+
+@session
 async def test_a_scenario_file(client: LanguageClient):
     tests = RULES / "tests" / "siatka.vbr"
     text = tests.read_text(encoding="utf-8")

@@ -63,6 +63,8 @@ def resolve_extends(name: str, including: Path, span: Span, *, up: bool = False)
     target = (including.parent / p).resolve()
     if not up and target != folder and folder not in target.parents:
         raise VbrCheckError([Diagnostic(span, what + " (it leads out of the folder)")])
+    if target.exists() and target.suffix != ".vbr":  # a link named x.vbr to a file that is none
+        raise VbrCheckError([Diagnostic(span, what + " (it is a link to a file that is not a .vbr file)")])
     local = including.parent / p
     if not local.exists() and p.stem in bundled and p.name == name:  # `extends "siatka.vbr"`
         return next(d / p for d in bundled_dirs() if (d / p).is_file())

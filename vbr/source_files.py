@@ -80,8 +80,9 @@ def decode(data: bytes) -> str:
 
 
 def is_rule_text(path: Path, text: str) -> bool:
-    """Named as a rule file, or starting like one: only such a file's lines are ever shown."""
-    return path.suffix == ".vbr" or bool(_LOOKS_LIKE_VBR.match(text))
+    """Named as a rule file (the file itself, not only a link to it), or starting like one: only
+    such a file's lines are ever shown."""
+    return (path.suffix == ".vbr" and Path(path).resolve().suffix == ".vbr") or bool(_LOOKS_LIKE_VBR.match(text))
 
 
 def quotable_text(path: Path) -> str | None:

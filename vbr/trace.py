@@ -87,7 +87,7 @@ def scenario_tags(title: str) -> list[str]:
 
 
 def trace(rules: Path, tests: Path | None) -> tuple[list[Passage], list[tuple[int, str]]]:
-    text = Path(rules).read_text(encoding="utf-8")
+    _, text = parse_file(Path(rules))  # through the loader: a regular rule file of bounded size, or a located error
     passages = citations(text)
     if tests is not None:
         tree, _ = parse_file(Path(tests))

@@ -564,10 +564,10 @@ def _check_scenarios(a: Analysis, header, scenarios: list[A.Scenario], cache: "P
     scenario's problems while its text and place are, so an edit compiles only the scenario it
     touched."""
     from vbr.interpreter.compiler import compile_rules
-    from vbr.loader import load_rules, resolve
+    from vbr.loader import load_rules
     if not isinstance(header, A.TestFile):
         return []
-    rules = load_rules(resolve(header.rules, Path(a.path)))
+    rules = load_rules(header.rules, tests=Path(a.path), span=header.span)
     a.rules = rules
     a.sources.update({k: v for k, v in rules.sources.items() if k != a.path})
     _chain_trees(a, rules.chain)
