@@ -15,6 +15,7 @@ from vbr.grammar import ast as A
 from vbr.interpreter.court import court_of
 from vbr.ir import nodes as N
 from vbr.ir.build_expr import ExprBuilder, Scope, Unsupported
+from vbr.ir.frames import frame_bound
 from vbr.ir.layout import FRAME_HEAD, make_layout
 from vbr.ir.simplify import simplify
 from vbr.ir.values import INT_MAX, NONE, Names, cell
@@ -150,7 +151,7 @@ class ProgramBuilder:
         options = min(MAX_OPTIONS, max((c.bound for c in self.choices), default=0)) + 1
         layout = make_layout(len(self.streams), m.nvals, self.things, self.width,
                              len(m.zone_names), options, FRAME_HEAD + max(u.nlocals for u in self.units),
-                             m.limits["depth"], COPY_WORDS + 4 * self.things)
+                             m.limits["depth"], *self._stack_room())
         names = Names({k: list(v) for k, v in m.enums.items()}, list(m.directions), list(m.zone_names),
                       self._cell_text())
         points = None
@@ -172,6 +173,16 @@ class ProgramBuilder:
         p.source_hash = hashlib.sha256(repr(sorted(m.options.items())).encode() +
                                        b"".join(s.encode() for s in m.rules.sources.values())).hexdigest()
         return p
+
+    def _stack_room(self) -> tuple[int, int]:
+        """(copies, frames) of the layout: room for the lists frames copy, and for the frames
+        (vbr.ir.frames); both in `frames` when the program's own bound is the smaller."""
+        copies = COPY_WORDS + 4 * self.things
+        frames = frame_bound(self.units, self.m.limits["depth"])
+        if frames < 0:
+            return copies, -1
+        both = frame_bound(self.units, self.m.limits["depth"], copies=True)
+        return (0, both) if both <= frames + copies else (copies, frames)
 
     def _declare(self, name: str, kind: str, span) -> int:
         self.unit_index[(name, kind)] = len(self.units)

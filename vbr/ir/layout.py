@@ -58,18 +58,20 @@ class Layout:
     max_frame: int    # the largest frame, head included
     depth: int        # most frames at once
     copies: int = 0   # words for the lists frames copy onto the stack (`Collect`)
+    frames: int = -1  # most words the frames on the stack take at once; -1: depth frames at their largest
 
     @property
     def words(self) -> int:
-        """The most words a state can use: every frame at its largest, and the copies."""
-        return self.stack + self.depth * self.max_frame + self.copies
+        """The most words a state can use: the frames at their most, and the copies."""
+        frames = self.frames if self.frames >= 0 else self.depth * self.max_frame
+        return self.stack + frames + self.copies
 
     def zone(self, z: int) -> int:
         return self.zones + z * self.zone_size
 
 
 def make_layout(nstreams: int, nvars: int, things: int, width: int, nzones: int, max_options: int,
-                max_frame: int, depth: int, copies: int = 0) -> Layout:
+                max_frame: int, depth: int, copies: int = 0, frames: int = -1) -> Layout:
     streams = Header.SIZE
     var_at = streams + nstreams
     kinds = var_at + nvars
@@ -80,4 +82,4 @@ def make_layout(nstreams: int, nvars: int, things: int, width: int, nzones: int,
     options = zones + nzones * (1 + things)
     stack = options + max_options
     return Layout(streams, nstreams, var_at, nvars, things, kinds, zone_of, revealed, fields, width, zones, nzones,
-                  1 + things, options, max_options, stack, max_frame, depth, copies)
+                  1 + things, options, max_options, stack, max_frame, depth, copies, frames)
