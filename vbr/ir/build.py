@@ -9,6 +9,7 @@ from its `create`s where they are fixed, else the `things` limit.
 from __future__ import annotations
 
 import hashlib
+from contextlib import contextmanager
 
 from vbr.checker import Model, type_of, measure_slots
 from vbr.grammar import ast as A
@@ -398,6 +399,31 @@ class UnitBuilder:
         self.x = ExprBuilder(pb, self)
         self.current = self.new_block()
         self.proc_decl = None
+        self.taken: list[list[int]] = []  # per expression being built (one inside another): its temporaries
+        self.spare: list[int] = []  # temporaries free for the next expression
+
+    # ------------------------------------------------------------------ temporaries
+    @contextmanager
+    def statement(self):
+        """Around building one statement (with the blocks inside it). The locals its expressions
+        take for their own use (`temp`: an aggregate's item, a written-out fn's arguments) are
+        written before they are read and dead once the statement has run, so the statements
+        after it may take them again: a unit's frame is as large as its largest statement needs,
+        not the sum of all. Within a statement each temporary is its own, so the words a
+        statement leaves do not hang on the order an engine evaluates its parts in."""
+        self.taken.append([])
+        try:
+            yield
+        finally:
+            self.spare = sorted(self.spare + self.taken.pop(), reverse=True)
+
+    def temp(self, ty: str) -> int:
+        """A local for an expression's own use while its statement runs (see `statement`)."""
+        if not self.taken:  # outside any statement (a var's initial value): a local of its own
+            return self.local(ty)
+        slot = self.spare.pop() if self.spare else self.local(ty)
+        self.taken[-1].append(slot)
+        return slot
 
     # ------------------------------------------------------------------ plumbing
     def local(self, ty: str) -> int:
@@ -481,7 +507,8 @@ class UnitBuilder:
             method = getattr(self, "s_" + type(s).__name__, None)
             if method is None:
                 raise Unsupported(f"the statement {type(s).__name__}", s.span)
-            method(s, scope, loop)
+            with self.statement():
+                method(s, scope, loop)
 
     def s_Let(self, s: A.Let, scope, loop):
         if self.x.is_list(s.value, scope):

@@ -215,7 +215,7 @@ class ExprBuilder:
         """(source, the item's local, body, condition) of `AGG(body for x in source if cond)`."""
         source = self.seq(e.source, scope)
         inner = scope.child()
-        slot = self.ub.local(source.item)
+        slot = self.ub.temp(source.item)
         inner.names[e.var] = (source.item, slot)
         body = self.expr(e.body, inner)
         cond = self.expr(e.filter, inner) if e.filter is not None else None
@@ -233,14 +233,14 @@ class ExprBuilder:
         name, args = e.func, e.args
         if name in ("count", "empty"):
             seq = self.seq(args[0], scope)
-            slot = self.ub.local(seq.item)
+            slot = self.ub.temp(seq.item)
             count = N.Aggregate("int", "count", seq, slot, N.Const("int", 1))
             if name == "count":
                 return count
             return N.Binary("bool", "==", count, N.Const("int", 0))
         if name in ("max", "min") and len(args) == 1:
             seq = self.seq(args[0], scope)
-            slot = self.ub.local(seq.item)
+            slot = self.ub.temp(seq.item)
             return N.Aggregate("int", name, seq, slot, N.Local(seq.item, slot))
         if name == "partner":
             table = []
@@ -296,7 +296,7 @@ class ExprBuilder:
         inner = Scope()
         slots = []
         for p, v in zip(d.params, values):
-            slot = self.ub.local(v.ty)
+            slot = self.ub.temp(v.ty)
             inner.names[p.name] = (v.ty, slot)
             slots.append((slot, v))
         self.ub.inlining.append(e.func)
