@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from importlib import resources
 
+from vbr.engines.c_split import function, statement_groups, unit_functions
 from vbr.engines.word_source import WordSource
 from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
@@ -85,11 +86,16 @@ class _Source(WordSource):
         """One function per unit: it enters at block `pc`, goes from block to block by `goto`,
         and returns when control moves (a call, a return, a choice, a `goto`, the end)."""
         steps = _w(self.p.limits["steps"])
-        lines = ["switch (pc) {", *(f"case {b}: goto L{b};" for b in range(len(unit.blocks))), "}", "return;"]
+        blocks = []
         for b, block in enumerate(unit.blocks):
-            lines += [f"L{b}:", f"if (++S[{H.STEPS}] > {steps}) vbr_fault(S, {STEP_FAULT}, VBR_NONE, VBR_NONE);"]
-            lines += [x for s in block.stmts for x in self.stmt(s)] + self.term(block.term)
-        return f"static void u{u}(W *S, W fp, W pc) {{\n" + "".join(f"    {x}\n" for x in lines) + "}"
+            lines = [f"L{b}:", f"if (++S[{H.STEPS}] > {steps}) vbr_fault(S, {STEP_FAULT}, VBR_NONE, VBR_NONE);"]
+            groups = statement_groups([self.stmt(s) for s in block.stmts])
+            if len(groups) > 1:  # a long block: its statements in functions of their own (c_split.py)
+                names = [self.fresh(f"u{u}_stmts") for _ in groups]
+                self.defs += [function(f"static void {n}(W *S, W fp)", g) for n, g in zip(names, groups)]
+                groups = [[f"{n}(S, fp);" for n in names]]
+            blocks.append(lines + groups[0] + self.term(block.term))
+        return "\n\n".join(unit_functions(f"u{u}", blocks))
 
     def constants(self) -> str:
         p, lay = self.p, self.lay
