@@ -2,6 +2,12 @@
 compiler into a shared library, cached, and called through ctypes. A state is an array of
 64-bit words (`vbr.ir.layout`), the same words the Python engine keeps in a list.
 
+A build is bounded: a generated source of more than `MAX_SOURCE` characters is not compiled, the
+compiler runs with at most `compiler_memory()` bytes of address space and `BUILD_TIMEOUT`
+seconds (its whole process group stopped past them), and c_split.py keeps each generated
+function to a size the compiler handles in linear time and memory. Past a bound, or on a full
+disk, the build raises CEngineUnavailable saying which.
+
 The cache lives in the user's cache directory (`$XDG_CACHE_HOME/vbr/c`, mode 0700), one library
 per hash of the generated source and the compiler's version. A library is used only when the
 folder and the file belong to this user and no one else may write them, and when its name's
@@ -11,10 +17,14 @@ file), and a library is written under a temporary name and renamed into place.
 from __future__ import annotations
 
 import ctypes
+import errno
 import fcntl
 import hashlib
 import os
+import re
+import resource
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -31,6 +41,10 @@ COMPILER_FLAGS = ["-O2", "-shared", "-fPIC", "-fno-strict-aliasing", "-ffp-contr
 LINK_FLAGS = ["-lm"]  # after the source: the search's log, sqrt and tanh
 TRACK_ROWS = 4096  # score changes a game's track keeps (play_seats)
 BUILD_TIMEOUT = 300  # seconds a compile may take before it counts as failed
+MAX_SOURCE = 2_000_000  # characters of generated C compiled at most (about 10,000 statements)
+COMPILER_MEMORY_MB = 2048  # address space of each compiler process; $VBR_CC_MEMORY_MB sets another
+_OUT_OF_MEMORY = re.compile(r"out of memory|memory exhausted|cannot allocate memory|killed signal|failed to map segment", re.I)
+_NO_SPACE = re.compile(r"no space left on device", re.I)
 
 
 class CEngineUnavailable(EngineUnavailable):
@@ -73,35 +87,94 @@ def _trusted(path: Path, folder: bool = False) -> None:
         raise CEngineUnavailable(f"{path} is not a folder")
 
 
+def compiler_memory() -> int:
+    """Bytes of address space each compiler process may take ($VBR_CC_MEMORY_MB, in MB)."""
+    value = os.environ.get("VBR_CC_MEMORY_MB", "")
+    try:
+        mb = int(value) if value else COMPILER_MEMORY_MB
+    except ValueError:
+        raise CEngineUnavailable(f"VBR_CC_MEMORY_MB={value!r} is not a number of megabytes") from None
+    if mb <= 0:
+        raise CEngineUnavailable(f"VBR_CC_MEMORY_MB={value!r} is not a number of megabytes")
+    return mb << 20
+
+
 def build_library(source: str, note=None) -> Path:
     """The compiled library of `source`, from the cache or built now (`note` hears of a build)."""
+    if len(source) > MAX_SOURCE:
+        raise CEngineUnavailable(f"the rule file makes {len(source):,} characters of C, more than the "
+                                 f"{MAX_SOURCE:,} the C engine compiles")
     cc = compiler()
     flags = " ".join(COMPILER_FLAGS + LINK_FLAGS)
     digest = hashlib.sha256((compiler_version(cc) + "\0" + flags + "\0" + source).encode()).hexdigest()
     folder = cache_dir()
     lib = folder / f"vbr-{digest[:32]}.so"
     sums = folder / f"vbr-{digest[:32]}.sha256"
-    with open(folder / f"vbr-{digest[:32]}.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if lib.exists() and sums.exists() and _intact(lib, sums):
+    try:
+        with open(folder / f"vbr-{digest[:32]}.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if lib.exists() and sums.exists() and _intact(lib, sums):
+                return lib
+            if note is not None:
+                note(f"building the C engine ({len(source.splitlines())} lines of C)")
+            with tempfile.TemporaryDirectory(dir=folder) as tmp:
+                src = Path(tmp) / "engine.c"
+                src.write_text(source)
+                out = Path(tmp) / "engine.so"
+                _compile(cc, src, out, folder)
+                os.chmod(out, 0o700)
+                sums.write_text(hashlib.sha256(out.read_bytes()).hexdigest())
+                os.replace(out, lib)
             return lib
-        if note is not None:
-            note(f"building the C engine ({len(source.splitlines())} lines of C)")
-        with tempfile.TemporaryDirectory(dir=folder) as tmp:
-            src = Path(tmp) / "engine.c"
-            src.write_text(source)
-            out = Path(tmp) / "engine.so"
-            try:
-                done = subprocess.run([cc, *COMPILER_FLAGS, "-o", str(out), str(src), *LINK_FLAGS], capture_output=True,
-                                      text=True, timeout=BUILD_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                raise CEngineUnavailable(f"the C compiler took more than {BUILD_TIMEOUT} s") from None
-            if done.returncode != 0:
-                raise CEngineUnavailable("the C compiler failed: " + done.stderr.strip()[-2000:])
-            os.chmod(out, 0o700)
-            sums.write_text(hashlib.sha256(out.read_bytes()).hexdigest())
-            os.replace(out, lib)
-        return lib
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise CEngineUnavailable(f"no space left on device: the C engine cannot build in {folder}") from None
+        raise CEngineUnavailable(f"the C engine cannot build in {folder}: {exc.strerror or exc}") from None
+
+
+def _compile(cc: str, src: Path, out: Path, folder: Path) -> None:
+    """Compile src into out within the memory and time bounds, or raise CEngineUnavailable saying
+    which bound, or that the disk is full, or what the compiler said."""
+    memory = compiler_memory()
+
+    def bounded():  # in the child, before the compiler starts; its own processes inherit the bounds
+        for limit, soft, hard in ((resource.RLIMIT_AS, memory, memory),
+                                  (resource.RLIMIT_CPU, BUILD_TIMEOUT, BUILD_TIMEOUT + 5)):
+            ceiling = resource.getrlimit(limit)[1]  # a bound already lower stays
+            if ceiling != resource.RLIM_INFINITY:
+                soft, hard = min(soft, ceiling), min(hard, ceiling)
+            resource.setrlimit(limit, (soft, hard))
+
+    proc = subprocess.Popen([cc, *COMPILER_FLAGS, "-o", str(out), str(src), *LINK_FLAGS], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, errors="replace", preexec_fn=bounded,
+                            start_new_session=True)
+    try:
+        _, err = proc.communicate(timeout=BUILD_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        _stop(proc)
+        raise CEngineUnavailable(f"the C compiler took more than {BUILD_TIMEOUT} s") from None
+    except BaseException:
+        _stop(proc)
+        raise
+    if proc.returncode == 0:
+        return
+    if _NO_SPACE.search(err):
+        raise CEngineUnavailable(f"no space left on device: the C engine cannot build in {folder}")
+    if _OUT_OF_MEMORY.search(err) or proc.returncode in (-signal.SIGKILL, -signal.SIGSEGV):
+        raise CEngineUnavailable(f"the C compiler needed more than its {memory >> 20:,} MB of memory "
+                                 f"(VBR_CC_MEMORY_MB sets another bound)")
+    if proc.returncode == -signal.SIGXCPU or "CPU time limit" in err:
+        raise CEngineUnavailable(f"the C compiler took more than {BUILD_TIMEOUT} s")
+    raise CEngineUnavailable("the C compiler failed: " + err.strip()[-2000:])
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Stop the compiler and every process it started (its own session), and reap it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.communicate()
 
 
 def _intact(lib: Path, sums: Path) -> bool:
