@@ -234,9 +234,10 @@ class CEngine:
         sa[:len(stats)] = stats
         width = 1 + (self.program.points[1] if self.program.points else 0)
         before = stats[3]
-        self.lib.vbr_play_seats(S, st, kd, sa, buf, TRACK_ROWS - before)
+        self.lib.vbr_play_seats(S, st, kd, sa, buf, TRACK_ROWS)  # rows land at their place in the game's track
         stats[:] = sa[:len(stats)]
-        track += [(buf[r * width], tuple(buf[r * width + 1:(r + 1) * width])) for r in range(stats[3] - before)]
+        rows = buf[before * width:stats[3] * width]
+        track += [(rows[r], tuple(rows[r + 1:r + width])) for r in range(0, len(rows), width)]
         return st[:n]
 
     def _seat_buffers(self, seats: int, nstats: int):
