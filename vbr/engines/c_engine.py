@@ -3,10 +3,10 @@ compiler into a shared library, cached, and called through ctypes. A state is an
 64-bit words (`vbr.ir.layout`), the same words the Python engine keeps in a list.
 
 A build is bounded: a generated source of more than `MAX_SOURCE` characters is not compiled, the
-compiler runs with at most `compiler_memory()` bytes of address space and `BUILD_TIMEOUT`
-seconds (its whole process group stopped past them), and c_split.py keeps each generated
-function to a size the compiler handles in linear time and memory. Past a bound, or on a full
-disk, the build raises CEngineUnavailable saying which.
+compiler runs with at most `compiler_memory()` bytes of address space, `BUILD_CPU` seconds of
+CPU and `BUILD_TIMEOUT` of wall clock (its whole process group stopped past them), and
+c_split.py keeps each generated function to a size the compiler handles in linear time and
+memory. Past a bound, or on a full disk, the build raises CEngineUnavailable saying which.
 
 The cache lives in the user's cache directory (`$XDG_CACHE_HOME/vbr/c`, mode 0700), one library
 per hash of the generated source and the compiler's version. A library is used only when the
@@ -40,7 +40,8 @@ from vbr.ir.layout import CHOICE, Header as H
 COMPILER_FLAGS = ["-O2", "-shared", "-fPIC", "-fno-strict-aliasing", "-ffp-contract=off", "-w"]
 LINK_FLAGS = ["-lm"]  # after the source: the search's log, sqrt and tanh
 TRACK_ROWS = 4096  # score changes a game's track keeps (play_seats)
-BUILD_TIMEOUT = 300  # seconds a compile may take before it counts as failed
+BUILD_CPU = 300  # seconds of CPU each compiler process may take
+BUILD_TIMEOUT = 900  # seconds of wall clock a compile may take (a busy machine stretches the CPU's 300)
 MAX_SOURCE = 2_000_000  # characters of generated C compiled at most (about 10,000 statements)
 COMPILER_MEMORY_MB = 2048  # address space of each compiler process; $VBR_CC_MEMORY_MB sets another
 _OUT_OF_MEMORY = re.compile(r"out of memory|memory exhausted|cannot allocate memory|killed signal|failed to map segment", re.I)
@@ -139,7 +140,7 @@ def _compile(cc: str, src: Path, out: Path, folder: Path) -> None:
 
     def bounded():  # in the child, before the compiler starts; its own processes inherit the bounds
         for limit, soft, hard in ((resource.RLIMIT_AS, memory, memory),
-                                  (resource.RLIMIT_CPU, BUILD_TIMEOUT, BUILD_TIMEOUT + 5)):
+                                  (resource.RLIMIT_CPU, BUILD_CPU, BUILD_CPU + 5)):
             ceiling = resource.getrlimit(limit)[1]  # a bound already lower stays
             if ceiling != resource.RLIM_INFINITY:
                 soft, hard = min(soft, ceiling), min(hard, ceiling)
@@ -152,7 +153,7 @@ def _compile(cc: str, src: Path, out: Path, folder: Path) -> None:
         _, err = proc.communicate(timeout=BUILD_TIMEOUT)
     except subprocess.TimeoutExpired:
         _stop(proc)
-        raise CEngineUnavailable(f"the C compiler took more than {BUILD_TIMEOUT} s") from None
+        raise CEngineUnavailable(f"the C compiler took more than {BUILD_TIMEOUT} s of wall clock") from None
     except BaseException:
         _stop(proc)
         raise
@@ -160,11 +161,11 @@ def _compile(cc: str, src: Path, out: Path, folder: Path) -> None:
         return
     if _NO_SPACE.search(err):
         raise CEngineUnavailable(f"no space left on device: the C engine cannot build in {folder}")
+    if proc.returncode == -signal.SIGXCPU or "CPU time limit" in err:
+        raise CEngineUnavailable(f"the C compiler took more than {BUILD_CPU} s of CPU")
     if _OUT_OF_MEMORY.search(err) or proc.returncode in (-signal.SIGKILL, -signal.SIGSEGV):
         raise CEngineUnavailable(f"the C compiler needed more than its {memory >> 20:,} MB of memory "
                                  f"(VBR_CC_MEMORY_MB sets another bound)")
-    if proc.returncode == -signal.SIGXCPU or "CPU time limit" in err:
-        raise CEngineUnavailable(f"the C compiler took more than {BUILD_TIMEOUT} s")
     raise CEngineUnavailable("the C compiler failed: " + err.strip()[-2000:])
 
 
