@@ -16,12 +16,14 @@ from vbr.engines.word_source import WordSource
 from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
 from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, STEP_FAULT
+from vbr.ir.frames import deepest_chain
 from vbr.ir.layout import FRAME_HEAD, Header as H
 from vbr.ir.values import NONE
 
 _ARITH = {"+": "vbr_add", "-": "vbr_sub", "*": "vbr_mul", "/": "vbr_div", "%": "vbr_mod"}
 _CELL_FNS = ("number", "side", "row", "col", "in_court", "on_net")
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+DIRECT_CALL_DEPTH = 32  # the longest chain of calls run as C calls (the C stack holds one function per frame)
 
 
 def c_source(program: N.Program) -> str:
@@ -48,12 +50,18 @@ class _Source(WordSource):
     def __init__(self, p: N.Program):
         super().__init__(p)
         self.tables: dict[tuple, str] = {}  # each constant array once, by its values
+        # no recursion and a short chain of calls: a call runs its procedure as a C call (t_Call)
+        self.direct_calls = 0 <= deepest_chain(p.units, p.limits["depth"]) <= DIRECT_CALL_DEPTH
 
     # ------------------------------------------------------------------ the file
     def module(self) -> str:
         p = self.p
         units = [self.unit(u, unit) for u, unit in enumerate(p.units)]
-        head = [runtime(), "typedef void UnitFn(W *S, W fp, W pc);", self.constants()]
+        most = max([u.nlocals for u in p.units] + [1])
+        head = [runtime(), "typedef void UnitFn(W *S, W fp, W pc);",
+                "".join(f"static void u{u}(W *S, W fp, W pc);\n" for u in range(len(p.units))),
+                f"static const W NONES[{most}] = {{{', '.join(['VBR_NONE'] * most)}}};  /* a frame's fresh locals */",
+                self.constants()]
         table = f"static UnitFn *const UNITS[] = {{{', '.join(f'u{u}' for u in range(len(p.units)))}}};"
         return "\n\n".join(head + self.defs + units + [table, self.search_constants(), self.entry_points(),
                                           resources.files("vbr.engines").joinpath("c_search.h").read_text()]) + "\n"
@@ -150,7 +158,7 @@ int vbr_new(W *S, U seed) {{
     S[{lay.stack}] = -1;
     S[{lay.stack} + 1] = {p.init};
     S[{lay.stack} + 2] = 0;
-    for (int i = 0; i < {init.nlocals}; i++) S[{lay.stack + FRAME_HEAD} + i] = VBR_NONE;
+    {self.fresh_locals(str(lay.stack + FRAME_HEAD), init.nlocals)}
     S[H_TOP] = {lay.stack + FRAME_HEAD + init.nlocals};
     S[H_DEPTH] = 1;
     return run_state(S);
@@ -551,10 +559,19 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
                   f"if (nf + {FRAME_HEAD + callee.nlocals} > {self.lay.words}) vbr_fault(S, {COPY_FAULT}, VBR_NONE, VBR_NONE);",
                   "S[nf] = fp;", f"S[nf + 1] = {t.unit};", "S[nf + 2] = 0;"]
         lines += [f"S[nf + {FRAME_HEAD + i}] = a{i};" for i in range(len(t.args))]
-        lines += [f"for (int i = {len(t.args)}; i < {callee.nlocals}; i++) S[nf + {FRAME_HEAD} + i] = VBR_NONE;",
-                  f"S[{H.FP}] = nf;", f"S[{H.TOP}] = nf + {FRAME_HEAD + callee.nlocals};", f"S[{H.DEPTH}] += 1;",
-                  "return;"]
-        return lines
+        lines += [self.fresh_locals(f"nf + {FRAME_HEAD + len(t.args)}", callee.nlocals - len(t.args)),
+                  f"S[{H.FP}] = nf;", f"S[{H.TOP}] = nf + {FRAME_HEAD + callee.nlocals};", f"S[{H.DEPTH}] += 1;"]
+        if not self.direct_calls:
+            return lines + ["return;"]  # the run loop (entry_points) runs the procedure
+        # run it now; on its return to this frame go on here, else (a choice, a goto, the end) leave
+        return lines + [f"u{t.unit}(S, nf, 0);",
+                        f"if (S[{H.STATUS}] != RUNNING || S[{H.FP}] != fp || S[fp + 2] != {t.next}) return;",
+                        f"goto L{t.next};"]
+
+    @staticmethod
+    def fresh_locals(at: str, n: int) -> str:
+        """A statement setting words at..at+n-1 (a new frame's locals) to none."""
+        return f"memcpy(S + {at}, NONES, sizeof(W) * {n});" if n > 0 else ";"
 
     def t_Emit(self, t):
         lines = [f"int ok{i} = {self.expr(g) if g is not None else '1'} ? 1 : 0;" for i, g in enumerate(t.guards)]
@@ -566,7 +583,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
                     f"if (nf + {FRAME_HEAD + callee.nlocals} > {self.lay.words}) vbr_fault(S, {COPY_FAULT}, VBR_NONE, VBR_NONE);",
                     f"S[nf] = S[{H.FP}];", f"S[nf + 1] = {t.handlers[i]};", "S[nf + 2] = 0;"]
             body += [f"S[nf + {FRAME_HEAD + j}] = {self.local(a)};" for j, a in enumerate(t.args)]
-            body += [f"for (int i = {len(t.args)}; i < {callee.nlocals}; i++) S[nf + {FRAME_HEAD} + i] = VBR_NONE;",
+            body += [self.fresh_locals(f"nf + {FRAME_HEAD + len(t.args)}", callee.nlocals - len(t.args)),
                      f"S[{H.FP}] = nf;", f"S[{H.TOP}] = nf + {FRAME_HEAD + callee.nlocals};", f"S[{H.DEPTH}] += 1;"]
             lines += [f"if (ok{i}) {{", *("    " + x for x in body), "}"]
         return lines + ["return;"]
@@ -579,7 +596,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
     def t_Goto(self, t):
         callee, at = self.p.units[t.unit], self.lay.stack
         return [f"S[{at}] = -1;", f"S[{at + 1}] = {t.unit};", f"S[{at + 2}] = 0;",
-                f"for (int i = 0; i < {callee.nlocals}; i++) S[{at + FRAME_HEAD} + i] = VBR_NONE;",
+                self.fresh_locals(f"{at + FRAME_HEAD}", callee.nlocals),
                 f"S[{H.FP}] = {at};", f"S[{H.TOP}] = {at + FRAME_HEAD + callee.nlocals};", f"S[{H.DEPTH}] = 1;",
                 "return;"]
 

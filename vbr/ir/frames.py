@@ -22,6 +22,18 @@ def frame_bound(units: list[N.Unit], depth_limit: int, copies: bool = False) -> 
     """The most words frames (with `copies`, frames and their lists) can take at once, or -1
     when a unit may reach itself (recursion) or a chain of frames may go past `depth_limit`
     (the depth fault then bounds the stack)."""
+    most = _heaviest(units, depth_limit, copies)
+    return -1 if most is None else most[0]
+
+
+def deepest_chain(units: list[N.Unit], depth_limit: int) -> int:
+    """The most frames on the stack at once, or -1 as for frame_bound."""
+    most = _heaviest(units, depth_limit, False)
+    return -1 if most is None else most[1]
+
+
+def _heaviest(units: list[N.Unit], depth_limit: int, copies: bool) -> tuple[int, int] | None:
+    """(words, frames) of the heaviest and of the longest chain of frames, None past the limits."""
     words: dict[int, tuple[int, int]] = {}  # unit -> (words, frames) of its heaviest chain
     visiting: set[int] = set()
 
@@ -42,13 +54,13 @@ def frame_bound(units: list[N.Unit], depth_limit: int, copies: bool = False) -> 
         words[u] = (own + most_words, 1 + most_frames)
         return words[u]
 
-    bound = 0
+    most_words = most_frames = 0
     for u in range(len(units)):
         got = chain(u)
         if got is None or got[1] > depth_limit:
-            return -1
-        bound = max(bound, got[0])
-    return bound
+            return None
+        most_words, most_frames = max(most_words, got[0]), max(most_frames, got[1])
+    return most_words, most_frames
 
 
 def _above(term: N.Term, chain) -> tuple[int, int] | None:
