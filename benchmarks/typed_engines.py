@@ -3,6 +3,10 @@ game written by hand in plain Python and the closure engine (vbr's default), in 
 the implementations taking turns in blocks so that a busy minute slows all of them alike.
 
     python benchmarks/typed_engines.py [--blocks 5] [--games 200] [--json]
+    python benchmarks/typed_engines.py --book rules/cattack.vbr [--blocks 5] [--games 20]
+
+With `--book`, one rule file's random games through the API (`new_state`, `play_random`) in the
+typed Python engine and in the C engine, and in C 1,000 games a call.
 
 The hand-written game (handwritten_siatka.py) plays the same rules with the same uniformly
 random choices; it draws from another generator, so its games are other games of the same length
@@ -24,7 +28,7 @@ import handwritten_siatka  # noqa: E402
 import vbr  # noqa: E402
 from vbr.engines.game import load as load_typed  # noqa: E402
 from vbr.interpreter.rng import derive  # noqa: E402
-from vbr.play import play_game  # noqa: E402
+from vbr.play import play_game, play_typed_game  # noqa: E402
 
 SIATKA = ROOT / "rules" / "siatka.vbr"
 PIG = ROOT / "examples" / "pig.vbr"
@@ -49,6 +53,9 @@ def players(games: int):
             return s
         return one
 
+    def sim_game(seed):  # what `vbr sim --engine c` plays per game, with the row its metrics read
+        play_typed_game(c, seed, ["random", "random"])
+
     def batch(game, per_call):
         def many(seed):
             seeds = [derive(seed, i) for i in range(per_call)]
@@ -59,13 +66,34 @@ def players(games: int):
         "closure engine (default)": (closure_game, 1, games),
         "typed, Python engine": (typed(py), 1, max(games // 10, 5)),
         "typed, C engine, a game per API call": (typed(c), 1, games * 20),
+        "typed, C engine, vbr.play.play_typed_game": (sim_game, 1, games * 10),
         "typed, C engine, 10,000 games a call": (*batch(c, 10_000), 5),
         "Pig, C engine, 10,000 games a call": (*batch(pig, 10_000), 5),
     }
 
 
-def measure(blocks: int, games: int) -> dict:
-    plays = players(games)
+def book_players(path: Path, games: int):
+    """A rule file's random games through each typed engine, one game per API call, and C's batch."""
+    py, c = load_typed(path, {}, engine="python"), load_typed(path, {}, engine="c")
+
+    def typed(game):
+        def one(seed):
+            s = game.new_state(seed)
+            s.play_random(derive(seed, 1))
+        return one
+
+    def batch(seed):
+        seeds = [derive(seed, i) for i in range(1_000)]
+        c.engine.play_many(seeds, [derive(x, 1) for x in seeds])
+    return {
+        "typed, Python engine": (typed(py), 1, games),
+        "typed, C engine, a game per API call": (typed(c), 1, games * 50),
+        "typed, C engine, 1,000 games a call": (batch, 1_000, max(games // 10, 2)),
+    }
+
+
+def measure(blocks: int, games: int, book: Path | None = None) -> dict:
+    plays = players(games) if book is None else book_players(book, games)
     spent = {name: [0.0, 0] for name in plays}
     for b in range(blocks):
         for name, (play, per_call, calls) in plays.items():
@@ -82,14 +110,16 @@ def main(argv=None) -> int:
     ap.add_argument("--blocks", type=int, default=5)
     ap.add_argument("--games", type=int, default=200, help="games a block for the slower players")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--book", type=Path, help="a rule file: its typed engines against each other")
     args = ap.parse_args(argv)
-    rates = measure(args.blocks, args.games)
+    rates = measure(args.blocks, args.games, args.book)
     if args.json:
         print(json.dumps(rates, indent=2))
         return 0
-    base = rates["hand-written plain Python"]
+    base_name = "typed, Python engine" if args.book else "hand-written plain Python"
+    base = rates[base_name]
     for name, r in rates.items():
-        print(f"{name:40s} {r:12,.0f} games/s  {r / base:8.2f}x plain Python")
+        print(f"{name:40s} {r:12,.0f} games/s  {r / base:8.2f}x {'the Python engine' if args.book else 'plain Python'}")
     return 0
 
 
