@@ -21,6 +21,7 @@ import errno
 import fcntl
 import hashlib
 import os
+import platform
 import re
 import resource
 import shutil
@@ -36,8 +37,10 @@ from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
 from vbr.ir.layout import CHOICE, Header as H
 
-# -ffp-contract=off: no fused multiply-adds, so the search's doubles are Python's, bit for bit
-COMPILER_FLAGS = ["-O2", "-shared", "-fPIC", "-fno-strict-aliasing", "-ffp-contract=off", "-w"]
+# -ffp-contract=off: no fused multiply-adds, so the search's doubles are Python's, bit for bit;
+# -fno-semantic-interposition: the library's own entry points may be inlined into each other
+COMPILER_FLAGS = ["-O2", "-shared", "-fPIC", "-fno-strict-aliasing", "-ffp-contract=off", "-w",
+                  "-fno-semantic-interposition"]
 LINK_FLAGS = ["-lm"]  # after the source: the search's log, sqrt and tanh
 TRACK_ROWS = 4096  # score changes a game's track keeps (play_seats)
 BUILD_CPU = 300  # seconds of CPU each compiler process may take
@@ -88,6 +91,15 @@ def _trusted(path: Path, folder: bool = False) -> None:
         raise CEngineUnavailable(f"{path} is not a folder")
 
 
+def compiler_flags(version: str) -> list[str]:
+    """COMPILER_FLAGS, and for GCC on x86-64 TLS descriptors: the fault's jump buffer is
+    thread-local, and a library loaded at run time otherwise reaches it through a call of
+    __tls_get_addr each time a state runs."""
+    if platform.machine() in ("x86_64", "AMD64") and "clang" not in version.lower():
+        return COMPILER_FLAGS + ["-mtls-dialect=gnu2"]
+    return COMPILER_FLAGS
+
+
 def compiler_memory() -> int:
     """Bytes of address space each compiler process may take ($VBR_CC_MEMORY_MB, in MB)."""
     value = os.environ.get("VBR_CC_MEMORY_MB", "")
@@ -106,8 +118,9 @@ def build_library(source: str, note=None) -> Path:
         raise CEngineUnavailable(f"the rule file makes {len(source):,} characters of C, more than the "
                                  f"{MAX_SOURCE:,} the C engine compiles")
     cc = compiler()
-    flags = " ".join(COMPILER_FLAGS + LINK_FLAGS)
-    digest = hashlib.sha256((compiler_version(cc) + "\0" + flags + "\0" + source).encode()).hexdigest()
+    version = compiler_version(cc)
+    flags = compiler_flags(version)
+    digest = hashlib.sha256((version + "\0" + " ".join(flags + LINK_FLAGS) + "\0" + source).encode()).hexdigest()
     folder = cache_dir()
     lib = folder / f"vbr-{digest[:32]}.so"
     sums = folder / f"vbr-{digest[:32]}.sha256"
@@ -122,7 +135,7 @@ def build_library(source: str, note=None) -> Path:
                 src = Path(tmp) / "engine.c"
                 src.write_text(source)
                 out = Path(tmp) / "engine.so"
-                _compile(cc, src, out, folder)
+                _compile([cc, *flags], src, out, folder)
                 os.chmod(out, 0o700)
                 sums.write_text(hashlib.sha256(out.read_bytes()).hexdigest())
                 os.replace(out, lib)
@@ -133,8 +146,8 @@ def build_library(source: str, note=None) -> Path:
         raise CEngineUnavailable(f"the C engine cannot build in {folder}: {exc.strerror or exc}") from None
 
 
-def _compile(cc: str, src: Path, out: Path, folder: Path) -> None:
-    """Compile src into out within the memory and time bounds, or raise CEngineUnavailable saying
+def _compile(cc: list[str], src: Path, out: Path, folder: Path) -> None:
+    """Compile src into out (`cc`: the compiler and its flags) within the memory and time bounds, or raise CEngineUnavailable saying
     which bound, or that the disk is full, or what the compiler said."""
     memory = compiler_memory()
 
@@ -146,7 +159,7 @@ def _compile(cc: str, src: Path, out: Path, folder: Path) -> None:
                 soft, hard = min(soft, ceiling), min(hard, ceiling)
             resource.setrlimit(limit, (soft, hard))
 
-    proc = subprocess.Popen([cc, *COMPILER_FLAGS, "-o", str(out), str(src), *LINK_FLAGS], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([*cc, "-o", str(out), str(src), *LINK_FLAGS], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, errors="replace", preexec_fn=bounded,
                             start_new_session=True)
     try:
