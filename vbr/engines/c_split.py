@@ -1,8 +1,8 @@
 """A unit's C as functions of a size the C compiler handles in linear time and memory.
 
-A C compiler's optimiser grows faster than linearly with the size of one function (a phase of
-4,000 statements as one function made GCC grow past 15 GB), so no generated function is let grow
-past a few thousand lines:
+A C compiler's optimiser grows faster than linearly with the size of one function (GCC took
+several minutes over a phase of 4,000 statements written as one function, and the Cython build
+of such a file grew past 15 GB), so no generated function is let grow past a few thousand lines:
 
 - a block's statements beyond `STMT_LINES` lines go, whole statements at a time, into functions
   of their own (`static void NAME(W *S, W fp)`) that the block calls in order; a statement
