@@ -47,7 +47,8 @@ BUILD_CPU = 300  # seconds of CPU each compiler process may take
 BUILD_TIMEOUT = 900  # seconds of wall clock a compile may take (a busy machine stretches the CPU's 300)
 MAX_SOURCE = 2_000_000  # characters of generated C compiled at most (about 10,000 statements)
 COMPILER_MEMORY_MB = 2048  # address space of each compiler process; $VBR_CC_MEMORY_MB sets another
-_OUT_OF_MEMORY = re.compile(r"out of memory|memory exhausted|cannot allocate memory|killed signal|failed to map segment", re.I)
+_OUT_OF_MEMORY = re.compile(r"out of memory|memory exhausted|cannot allocate memory|killed signal|"
+                            r"failed to map segment", re.I)
 _NO_SPACE = re.compile(r"no space left on device", re.I)
 
 
@@ -147,8 +148,9 @@ def build_library(source: str, note=None) -> Path:
 
 
 def _compile(cc: list[str], src: Path, out: Path, folder: Path) -> None:
-    """Compile src into out (`cc`: the compiler and its flags) within the memory and time bounds, or raise CEngineUnavailable saying
-    which bound, or that the disk is full, or what the compiler said."""
+    """Compile src into out (`cc`: the compiler and its flags) within the memory and time bounds,
+    or raise CEngineUnavailable saying which bound, or that the disk is full, or what the
+    compiler said."""
     memory = compiler_memory()
 
     def bounded():  # in the child, before the compiler starts; its own processes inherit the bounds

@@ -45,7 +45,8 @@ def unit_functions(name: str, blocks: list[list[str]]) -> list[str]:
     the unit `return;`)."""
     switch = ["switch (pc) {", *(f"case {b}: goto L{b};" for b in range(len(blocks))), "}"]
     if sum(len(b) for b in blocks) <= UNIT_LINES:
-        return [function(f"static void {name}(W *S, W fp, W pc)", switch + ["return;"] + [x for b in blocks for x in b])]
+        body = switch + ["return;"] + [x for b in blocks for x in b]
+        return [function(f"static void {name}(W *S, W fp, W pc)", body)]
     parts, starts, size = [], [], 0  # each part's blocks, its first block, the last part's lines
     for b, lines in enumerate(blocks):
         if not parts or size + len(lines) > UNIT_LINES:
@@ -64,7 +65,8 @@ def unit_functions(name: str, blocks: list[list[str]]) -> list[str]:
     calls = [f"{'if' if k == 0 else 'else if'} (pc < {starts[k + 1]}) pc = {name}_{k}(S, fp, pc);"
              for k in range(len(parts) - 1)]
     calls.append(f"else pc = {name}_{len(parts) - 1}(S, fp, pc);" if calls else f"pc = {name}_0(S, fp, pc);")
-    out.append(function(f"static void {name}(W *S, W fp, W pc)", ["while (pc >= 0) {", *("    " + c for c in calls), "}"]))
+    loop = ["while (pc >= 0) {", *("    " + c for c in calls), "}"]
+    out.append(function(f"static void {name}(W *S, W fp, W pc)", loop))
     return out
 
 
