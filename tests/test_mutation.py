@@ -334,3 +334,33 @@ def test_either_side_of_and_or_or_is_dropped():
     got = sorted(m.after for m in ms if m.line == 22 and m.kind == "logic")
     assert got == ["score[0] >= target", "score[0] >= target and score[1] >= target", "score[1] >= target"]
     assert {m.col for m in ms if m.line == 22 and m.kind == "logic"} == {6}
+
+
+# ------------------------------------------------------------------------------ bounded (issue 38, item 7)
+def _let_chain(tmp_path, n: int = 120):
+    """A phase of `n` lets on lines 5..n+4, each reading the one before and the last read by the
+    `end`: deleting any of them leaves a name the checker does not know, so every such mutant is
+    rejected, each at the cost of a whole check."""
+    lines = ['game "Chain"', "seats 2", "start p", "phase p {", "  let a0 = 0"]
+    lines += [f"  let a{i} = a{i - 1}" for i in range(1, n)] + [f"  end winner a{n - 1}", "}"]
+    rules = tmp_path / "chain.vbr"
+    rules.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "chain.vbr").write_text('tests for "../chain.vbr"\nscenario "ends" {\n  expect winner 0\n}\n',
+                                                  encoding="utf-8")
+    return rules
+
+
+def test_a_run_tries_at_most_ten_mutants_for_each_one_asked_for(tmp_path):
+    from vbr.mutation import runner
+    result = runner.run(_let_chain(tmp_path), n=2, kinds=["delete"], lines=[(5, 124)])
+    assert len(result.tried) == 20 and all(o.status == "invalid" for o in result.tried)
+    assert result.stopped == "the bound of 20 mutants tried (10 × n)"
+
+
+def test_a_run_starts_no_mutant_after_its_time_bound_and_says_so(tmp_path, capsys):
+    from vbr.cli import main
+    code = main(["mutate", str(_let_chain(tmp_path)), "-n", "50", "--max-seconds", "0"])
+    out = capsys.readouterr().out
+    assert code in (0, 1)
+    assert "stopped early, at the time bound (0 s): 1 mutants tried" in out

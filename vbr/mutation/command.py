@@ -33,6 +33,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--lines", action="append", type=_line_range, metavar="A-B",
                    help="only mutants on lines A to B of the rule file, or on line A alone (repeatable)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--max-seconds", type=float, default=None, metavar="S",
+                   help="start no mutant after S seconds (default 600); at most 10 × n mutants are tried in any case")
     p.set_defaults(func=run)
     return p
 
@@ -65,8 +67,9 @@ def run(args) -> int:
     path = resolve(args.file)
     tests = Path(args.tests) if getattr(args, "tests", None) else runner.default_tests(path)
     try:
+        seconds = args.max_seconds if getattr(args, "max_seconds", None) is not None else runner.DEFAULT_SECONDS
         result = runner.run(path, tests, n=args.n, seed=args.seed, workers=args.workers,
-                            kinds=getattr(args, "kinds", None), lines=getattr(args, "lines", None))
+                            kinds=getattr(args, "kinds", None), lines=getattr(args, "lines", None), seconds=seconds)
     except VbrError as exc:
         print(exc.render(), file=sys.stderr)
         return 2

@@ -87,6 +87,7 @@ def summary(ctx: Context, result: Result) -> dict:
     return {
         "file": shown(ctx.path), "tests": shown(result.tests), "seed": result.seed, "n": result.requested,
         "mutants": result.total, "selected": result.selected, "tried": len(result.tried), "invalid": len(result.tried) - len(checked),
+        "stopped": result.stopped or None,
         "checked": len(checked), "killed": len(killed), "survived": len(survivors), "equivalent": len(equivalent),
         "score": round(100 * len(killed) / counted, 1) if counted else 100.0,
         "step_guard": result.guard,
@@ -121,6 +122,9 @@ def text(s: dict) -> str:
            f"{s['invalid']} rejected by the checker and {s['equivalent']} marked equivalent, neither counted; "
            f"step guard {s['step_guard']}",
            "  killed of counted by kind: " + ", ".join(_kind_text(k, v) for k, v in s["by_kind"].items())]
+    if s.get("stopped"):
+        out.insert(2, f"  stopped early, at {s['stopped']}: {s['tried']} mutants tried, {s['invalid']} of them "
+                      "rejected by the checker")
     if s["survivors"]:
         out += ["", f"survivors ({len(s['survivors'])}):"]
         groups: dict[str, list[dict]] = {}

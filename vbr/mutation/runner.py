@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import time
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +62,7 @@ class Result:
     tried: list[Outcome] = field(default_factory=list)  # in the sampled order, up to `requested` valid ones
     guard: int = 0
     ctx: Context | None = None
+    stopped: str = ""  # why fewer than `requested` were checked with mutants left: a bound (see `run`)
 
 
 def default_tests(path: Path) -> Path:
@@ -143,10 +145,17 @@ def selected(m: Mutant, kinds=None, lines=None) -> bool:
     return (not kinds or m.kind in kinds) and (not lines or any(a <= m.line <= b for a, b in lines))
 
 
+ATTEMPTS_PER_MUTANT = 10  # mutants tried, valid or not, for each of the `n` asked for
+DEFAULT_SECONDS = 600.0  # the run's time bound, unless the caller gives one
+
+
 def run(path: Path, tests: Path | None = None, n: int = 100, seed: int = 1, workers: int = 1,
-        kinds=None, lines=None) -> Result:
+        kinds=None, lines=None, seconds: float = DEFAULT_SECONDS) -> Result:
     """Sample up to `n` mutants that pass the checker from those `selected` by kinds and lines, and
-    judge each."""
+    judge each. Bounded: at most ATTEMPTS_PER_MUTANT × n mutants are tried (the checker rejects
+    some, each at the cost of a whole check), and none is started after `seconds`; a run stopped
+    by either says so in `Result.stopped`."""
+    started = time.monotonic()
     ctx = context(path, tests)
     ctx.guard = baseline(ctx)
     todo = [i for i in order(len(ctx.mutants), seed) if selected(ctx.mutants[i], kinds, lines)]
@@ -167,6 +176,12 @@ def run(path: Path, tests: Path | None = None, n: int = 100, seed: int = 1, work
             if o.status != "invalid":
                 valid += 1
             if valid >= n:
+                break
+            if len(result.tried) >= ATTEMPTS_PER_MUTANT * n:
+                result.stopped = f"the bound of {ATTEMPTS_PER_MUTANT * n} mutants tried ({ATTEMPTS_PER_MUTANT} × n)"
+                break
+            if time.monotonic() - started > seconds:
+                result.stopped = f"the time bound ({seconds:g} s)"
                 break
     finally:
         if pool is not None:
