@@ -23,6 +23,7 @@ def test_sim_plays_the_same_games_through_the_python_and_the_c_engine(tmp_path):
         done = vbr("sim", "siatka", "-n", 60, "--seed", 5, "--engine", engine, "--out", out)
         assert done.returncode == 0, done.stderr
         rows[engine] = [json.loads(line) for line in out.read_text().splitlines()]
+    assert {r.pop("engine") for r in rows["python"]} == {"python"} and {r.pop("engine") for r in rows["c"]} == {"c"}
     assert rows["python"] == rows["c"]
     # the book: "The player who first scores 9 points wins"
     assert all(max(r["score"]) == 9 and r["score"][r["winner"]] == 9 for r in rows["c"])
@@ -35,6 +36,7 @@ def test_greedy_and_mcts_seats_play_the_same_games_through_the_python_and_the_c_
         done = vbr("sim", "siatka", "-n", 4, "--agents", "greedy,mcts:iterations=20", "--engine", engine, "--out", out)
         assert done.returncode == 0, done.stderr
         rows[engine] = [json.loads(line) for line in out.read_text().splitlines()]
+        assert {r.pop("engine") for r in rows[engine]} == {engine}
     assert rows["python"] == rows["c"] and len(rows["c"]) == 4
 
 
