@@ -7,7 +7,7 @@ from __future__ import annotations
 from vbr.engines.python_runtime import EngineFault
 from vbr.engines.python_source import python_source
 from vbr.ir import nodes as N
-from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, STEP_FAULT
+from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT
 from vbr.ir import random_streams as R
 from vbr.ir.layout import CHOICE, FAULT, RUNNING, Header as H
 from vbr.ir.values import NONE
@@ -38,7 +38,7 @@ class PythonEngine:
         }
         exec(compile(self.source, f"<vbr python engine: {program.title}>", "exec"), namespace)
         self.namespace = namespace
-        self.blocks = namespace["BLOCKS"]
+        self.units = namespace["UNITS"]
         self.step_limit = program.limits["steps"]
         self.choice_limit = program.limits["choices"]
 
@@ -59,17 +59,11 @@ class PythonEngine:
     def run(self, S: list, log=None) -> None:
         """Play on until a choice, the end or a fault; `log(S, what, *args)` hears says and phases."""
         self.namespace["LOG"] = log
-        blocks, limit = self.blocks, self.step_limit
+        units = self.units
         try:
             while S[H.STATUS] == RUNNING:
                 fp = S[H.FP]
-                code = blocks[S[fp + 1]]
-                pc = S[fp + 2]
-                while pc >= 0:
-                    steps = S[H.STEPS] = S[H.STEPS] + 1
-                    if steps > limit:
-                        raise EngineFault(STEP_FAULT)
-                    pc = code[pc](S, fp)
+                units[S[fp + 1]](S, fp, S[fp + 2])
         except EngineFault as f:
             S[H.STATUS], S[H.FAULT], S[H.FAULT_A], S[H.FAULT_B] = FAULT, f.fault, f.a, f.b
         finally:

@@ -17,6 +17,11 @@ class EngineFault(Exception):
         self.fault, self.a, self.b = fault, a, b
 
 
+def fault(f: int, a: int = NONE, b: int = NONE):
+    """Raises message f naming a and b (the generated code's slow path)."""
+    raise EngineFault(f, a, b)
+
+
 def fits(r: int, f: int) -> int:
     if -INT_MAX <= r <= INT_MAX:
         return r

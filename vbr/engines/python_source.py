@@ -1,24 +1,40 @@
 """The Python engine's rules: each node of the typed program as Python source.
 
-`python_source(program)` gives a module's text: per block of each unit a function
-`b<unit>_<block>(S, fp)` that runs the block on state list S (the frame at fp) and returns the
-next block of the same frame, or -1 when control moved (a call, a return, a choice, a `goto`, the
-end); `BLOCKS[unit]` lists them. Sequences, aggregates and bound values become small functions
-of their own, so that every expression stays an expression. Nothing of the rule file's text is
-in the source: names are numbers, texts are indexes into the program's tables.
+`python_source(program)` gives a module's text with one function per unit, `u<unit>(S, fp, pc)`:
+it runs the unit's frame (at fp of the state list S) from block pc until control leaves it (a
+choice, a call, an event's handlers, a return, a `goto`, the end, a fault); `UNITS` lists them.
+
+Inside a unit's function:
+- the blocks are one `while` loop over `pc`; a block with a single way in (and no resumption
+  there) is written inside the block it comes from, so only loop heads, joins and resumption
+  points are dispatched on;
+- the locals used where the unit loops (all of them in a small unit) are Python variables
+  (`l<slot>`), read from the frame on entry and written back wherever control leaves; the rest
+  stay in the frame (`S[fp + k]`), except a bound value (an inlined `fn`'s parameter, an
+  aggregate's or a choice's item), which is read from a variable and written through to its word;
+- the steps taken are counted in a variable and written back where control leaves;
+- checked arithmetic is written out: the result, then one range test and a none test for each
+  operand not known to be a value (a constant, another sum, a count ...), the runtime's function
+  (python_runtime.py) only called to raise the fault;
+- aggregates, comprehensions and choices are loops in statements, a zone's items a slice of S.
+
+So the words of the state after each choice are those the C engine leaves (c_source.py):
+every local a frame holds and every step counted. Nothing of the rule file's text is in the
+source: names are numbers, texts are indexes into the program's tables.
 """
 from __future__ import annotations
 
 from vbr.engines.word_source import WordSource
 from vbr.ir import nodes as N
+from vbr.ir.build import COPY_FAULT, DEPTH_FAULT, STEP_FAULT
 from vbr.ir.layout import CHOICE, FRAME_HEAD, OVER, Header as H
-from vbr.ir.values import NONE
+from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
 
 RUNTIME = ("EngineFault", "add", "sub", "mul", "div", "mod", "neg", "index", "thing_word", "thing_word_any", "other",
-           "step", "distance", "cell_at", "on_court", "reach", "lookup_or_none", "zone_items", "take_out", "put", "draw_below",
-           "shuffle")
+           "step", "distance", "cell_at", "on_court", "reach", "take_out", "put", "draw_below", "shuffle", "fault")
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod"}
 _CELL_FNS = ("number", "side", "row", "col", "in_court", "on_net")
+REGISTERS = 40  # the most locals of a unit held in Python variables
 
 
 def team_table(p: N.Program) -> tuple[int, ...]:
@@ -31,134 +47,570 @@ def team_table(p: N.Program) -> tuple[int, ...]:
 
 
 def python_source(program: N.Program) -> str:
-    return _Source(program).module()
+    head = f"from vbr.engines.python_runtime import {', '.join(RUNTIME)}"
+    units = [_Unit(program, u).function() for u in range(len(program.units))]
+    table = "UNITS = (" + "".join(f"u{u}, " for u in range(len(program.units))) + ")"
+    return "\n\n".join([head, *units, table]) + "\n"
 
 
-class _Source(WordSource):
-    # ------------------------------------------------------------------ the module
-    def module(self) -> str:
-        out = [f"from vbr.engines.python_runtime import {', '.join(RUNTIME)}", ""]
-        tables = []
-        for u, unit in enumerate(self.p.units):
-            names = []
-            for b, block in enumerate(unit.blocks):
-                name = f"b{u}_{b}"
-                names.append(name)
-                lines = [f"def {name}(S, fp):"]
-                for s in block.stmts:
-                    lines += ["    " + x for x in self.stmt(s)]
-                lines += ["    " + x for x in self.term(block.term, unit)]
-                out.append("\n".join(lines))
-            tables.append("(" + "".join(n + ", " for n in names) + ")")
-        out = out[:2] + self.defs + out[2:]
-        out.append("BLOCKS = (" + "".join(t + ", " for t in tables) + ")")
-        return "\n\n".join(out) + "\n"
+def _indent(lines: list[str]) -> list[str]:
+    return ["    " + x for x in lines]
+
+
+def _is_literal(code: str) -> bool:
+    return code.lstrip("-").isdigit()
+
+
+def _is_name(code: str) -> bool:
+    return code.isidentifier()
+
+
+def _simple(code: str) -> bool:
+    """Code that reads nothing that can change and costs nothing to write twice."""
+    return _is_literal(code) or _is_name(code)
+
+
+# --------------------------------------------------------------------------- what a unit does
+
+
+def _exprs_of(x):
+    """The expressions directly inside a node (not inside its sub-expressions)."""
+    for v in vars(x).values():
+        if isinstance(v, (N.Expr, N.Seq)):
+            yield v
+        elif isinstance(v, list):
+            yield from (i for i in v if isinstance(i, (N.Expr, N.Seq)))
+
+
+def _walk(x):
+    yield x
+    for c in _exprs_of(x):
+        yield from _walk(c)
+
+
+def _slot_refs(x) -> list[int]:
+    """Every local slot a node and its sub-expressions read or write."""
+    out = []
+    for n in _walk(x):
+        for name in ("slot", "base", "count", "result"):
+            v = getattr(n, name, None)
+            if isinstance(v, int) and isinstance(n, (N.Local, N.Bind, N.BindSeq, N.Aggregate, N.Comprehension,
+                                                     N.StackItems, N.SetLocal, N.Collect, N.Mark, N.Release,
+                                                     N.Choose, N.StackAt)):
+                out.append(v)
+        if isinstance(n, N.Emit):
+            out += n.args
+    return out
+
+
+def _successors(t: N.Term) -> list[int]:
+    """The blocks a terminator goes on to without leaving the unit's function."""
+    if isinstance(t, N.Jump):
+        return [t.target]
+    if isinstance(t, N.Branch):
+        return [t.then, t.orelse]
+    if isinstance(t, N.Choose):
+        return [t.empty]
+    return []
+
+
+def _resumes(t: N.Term) -> list[int]:
+    """The blocks play resumes at after this terminator suspends the frame."""
+    if isinstance(t, N.Choose):
+        return [t.next]
+    if isinstance(t, (N.Call, N.Emit)):
+        return [t.next]
+    return []
+
+
+class _Unit(WordSource):
+    """One unit's function."""
+
+    def __init__(self, p: N.Program, u: int):
+        super().__init__(p)
+        self.u, self.unit = u, p.units[u]
+        self.out: list[str] = []
+        self.alias: dict[int, str] = {}
+        self.limit = p.limits["steps"]
+        blocks = self.unit.blocks
+        self.preds = [0] * len(blocks)
+        entries = {0}
+        for b in blocks:
+            for s in _successors(b.term):
+                self.preds[s] += 1
+            entries.update(_resumes(b.term))
+        self.labels = sorted(b for b in range(len(blocks)) if b in entries or self.preds[b] > 1)
+        self.regs = self._registers()
+        self.never_none = self._never_none_slots()
+
+    # ------------------------------------------------------------------ analysis
+    def _in_cycle(self) -> set[int]:
+        """The blocks on a loop of the unit's flow (a suspension and its resumption count as a way on)."""
+        blocks = self.unit.blocks
+        succ = [set(_successors(b.term)) | set(_resumes(b.term)) for b in blocks]
+        on = set()
+        for start in range(len(blocks)):
+            seen, todo = set(), list(succ[start])
+            while todo:
+                b = todo.pop()
+                if b == start:
+                    on.add(start)
+                    break
+                if b not in seen:
+                    seen.add(b)
+                    todo.extend(succ[b])
+        return on
+
+    def _registers(self) -> list[int]:
+        """The locals held in Python variables: all in a small unit, else the most used in loops."""
+        weight: dict[int, int] = {}
+        cycle = self._in_cycle() if self.unit.nlocals > REGISTERS else set()
+        for b, block in enumerate(self.unit.blocks):
+            w = 10 if b in cycle else 1
+            for x in [*block.stmts, block.term]:
+                for slot in _slot_refs(x):
+                    weight[slot] = weight.get(slot, 0) + w
+        if len(weight) <= REGISTERS:
+            return sorted(weight)
+        hot = sorted((s for s in weight if weight[s] >= 10), key=lambda s: (-weight[s], s))
+        return sorted(hot[:REGISTERS])
+
+    def _never_none_slots(self) -> set[int]:
+        """Locals no write of this unit can leave none in (so arithmetic on them skips that test):
+        the largest set whose every write is a value known not to be none."""
+        writes: dict[int, list] = {}
+        banned = set(range(self.unit.nparams))
+        for block in self.unit.blocks:
+            for x in [*block.stmts, block.term]:
+                for n in _walk(x):
+                    if isinstance(n, N.SetLocal):
+                        writes.setdefault(n.slot, []).append(n.value)
+                    elif isinstance(n, N.Bind):
+                        writes.setdefault(n.slot, []).append(n.value)
+                    elif isinstance(n, N.BindSeq):
+                        writes.setdefault(n.slot, []).append(n.value)
+                    elif isinstance(n, (N.Aggregate, N.Comprehension)):
+                        src = n.seq if isinstance(n, N.Aggregate) else n.source
+                        if not isinstance(src, (N.ZoneItems, N.RangeItems, N.KindItems)):
+                            banned.add(n.slot)
+                    elif isinstance(n, N.Choose):
+                        banned.add(n.slot)
+                    elif isinstance(n, N.Emit):
+                        pass
+        nn = set(writes) - banned
+        while True:
+            self.never_none = nn
+            drop = {s for s in nn if not all(self.nn(v) for v in writes[s])}
+            if not drop:
+                return nn
+            nn = nn - drop
+
+    def nn(self, e) -> bool:
+        """True when expression e never gives none."""
+        if isinstance(e, N.Const):
+            return e.value != NONE
+        if isinstance(e, N.Binary):
+            return True
+        if isinstance(e, N.Unary):
+            return True
+        if isinstance(e, N.Aggregate):
+            return e.agg in ("sum", "count", "any", "all")
+        if isinstance(e, N.Local):
+            return e.slot in self.never_none
+        if isinstance(e, N.IfElse):
+            return self.nn(e.then) and self.nn(e.orelse)
+        if isinstance(e, N.Bind):
+            return self.nn(e.body)
+        if isinstance(e, N.Contains):
+            return True
+        if isinstance(e, N.Builtin):
+            return e.name in ("next_seat", "team_of", "other", "distance", "zone_of")
+        if isinstance(e, N.Roll):
+            return NONE not in self.p.dice[e.die]
+        if isinstance(e, N.Lookup):
+            return e.fault >= 0 and NONE not in e.table
+        return False
+
+    # ------------------------------------------------------------------ writing lines
+    def emit(self, line: str) -> None:
+        self.out.append(line)
+
+    def capture(self, fn, *args):
+        """(the lines fn emits, what it returns)."""
+        saved, self.out = self.out, []
+        try:
+            value = fn(*args)
+            return self.out, value
+        finally:
+            self.out = saved
+
+    def tmp(self) -> str:
+        return self.fresh("t")
+
+    def hold(self, code: str) -> str:
+        """code's value in a name, so that it may be read again."""
+        if _simple(code):
+            return code
+        t = self.tmp()
+        self.emit(f"{t} = {code}")
+        return t
+
+    def operands(self, exprs: list) -> list[str]:
+        """The expressions' code, evaluated left to right: an operand is held in a name before
+        the statements a later one needs."""
+        parts = [self.capture(self.expr, e) for e in exprs]
+        codes = []
+        for i, (lines, code) in enumerate(parts):
+            self.out += lines
+            if any(later for later, _ in parts[i + 1:]) and not _is_literal(code):
+                code = self.hold(code)
+            codes.append(code)
+        return codes
+
+    # ------------------------------------------------------------------ the function
+    def function(self) -> str:
+        u = self.u
+        body = []
+        saved, self.out = self.out, body
+        self.dispatch(self.labels)
+        self.out = saved
+        lines = [f"def u{u}(S, fp, pc):", *_indent(self.load()), f"    st = S[{H.STEPS}]", "    try:",
+                 "        while True:", *_indent(_indent(_indent(body))),
+                 "    except EngineFault:", f"        S[{H.STEPS}] = st", *_indent(_indent(self.store())), "        raise"]
+        return "\n".join(lines)
+
+    def runs(self) -> list[list[int]]:
+        """The registers in runs of consecutive slots."""
+        runs: list[list[int]] = []
+        for s in self.regs:
+            if runs and runs[-1][-1] == s - 1:
+                runs[-1].append(s)
+            else:
+                runs.append([s])
+        return runs
+
+    def load(self) -> list[str]:
+        out = []
+        for r in self.runs():
+            at = FRAME_HEAD + r[0]
+            if len(r) == 1:
+                out.append(f"l{r[0]} = S[fp + {at}]")
+            else:
+                out.append(", ".join(f"l{s}" for s in r) + f" = S[fp + {at}:fp + {at + len(r)}]")
+        return out
+
+    def store(self) -> list[str]:
+        out = []
+        for r in self.runs():
+            at = FRAME_HEAD + r[0]
+            if len(r) == 1:
+                out.append(f"S[fp + {at}] = l{r[0]}")
+            else:
+                out.append(f"S[fp + {at}:fp + {at + len(r)}] = " + ", ".join(f"l{s}" for s in r))
+        return out
+
+    def leave(self) -> None:
+        """What every way out of the function writes back: the steps and the registers."""
+        self.emit(f"S[{H.STEPS}] = st")
+        self.out += self.store()
+
+    def dispatch(self, labels: list[int]) -> None:
+        if len(labels) == 1:
+            self.block(labels[0])
+            return
+        mid = len(labels) // 2
+        self.emit(f"if pc < {labels[mid]}:")
+        self.out += _indent(self.capture(self.dispatch, labels[:mid])[0])
+        self.out += self.capture(self.dispatch, labels[mid:])[0]
+
+    def block(self, b: int) -> None:
+        block = self.unit.blocks[b]
+        self.emit("st += 1")
+        self.emit(f"if st > {self.limit}:")
+        self.emit(f"    raise EngineFault({STEP_FAULT})")
+        for s in block.stmts:
+            getattr(self, "s_" + type(s).__name__)(s)
+        getattr(self, "t_" + type(block.term).__name__)(block.term)
+
+    def goto(self, b: int) -> None:
+        if b in self.labels:
+            self.emit(f"pc = {b}")
+            self.emit("continue")
+        else:
+            self.block(b)
+
+    # ------------------------------------------------------------------ locals
+    def local(self, slot: int) -> str:
+        if slot in self.alias:
+            return self.alias[slot]
+        if slot in self.regs:
+            return f"l{slot}"
+        return f"S[fp + {FRAME_HEAD + slot}]"
+
+    def set_local(self, slot: int, code: str) -> None:
+        if slot in self.regs:
+            self.emit(f"l{slot} = {code}")
+        else:
+            self.emit(f"S[fp + {FRAME_HEAD + slot}] = {code}")
+            self.alias.pop(slot, None)
+
+    def bind(self, slot: int, code: str) -> None:
+        """slot = code, read from a variable until the binding construct ends (`unbind`)."""
+        if slot in self.regs:
+            self.emit(f"l{slot} = {code}")
+            return
+        self.emit(f"l{slot} = {code}")
+        self.emit(f"S[fp + {FRAME_HEAD + slot}] = l{slot}")
+        self.alias[slot] = f"l{slot}"
+
+    def bound_var(self, slot: int) -> tuple[str, list[str]]:
+        """A loop variable for slot, and what each round writes through to the frame."""
+        if slot in self.regs:
+            return f"l{slot}", []
+        self.alias[slot] = f"l{slot}"
+        return f"l{slot}", [f"S[fp + {FRAME_HEAD + slot}] = l{slot}"]
 
     # ------------------------------------------------------------------ expressions
     def index_call(self, i: str, n: int, fault: int) -> str:
-        return f"index({i}, {n}, {fault})"
+        if _simple(i):
+            return f"({i} if 0 <= {i} < {n} else index({i}, {n}, {fault}))"
+        t = self.tmp()
+        return f"({t} if 0 <= ({t} := {i}) < {n} else index({t}, {n}, {fault}))"
 
     def x_Const(self, e):
         return str(e.value)
 
+    def x_Local(self, e):
+        return self.local(e.slot)
+
+    def x_StackAt(self, e):
+        base = self.local(e.base)
+        return f"S[{base} + {self.expr(e.index)}]"
+
     def x_ItemAt(self, e):
-        name = self.fresh("item")
-        self.defs.append(f"def {name}(S, fp):\n    xs = {self.seq(e.seq)}(S, fp)\n    i = {self.expr(e.index)}\n"
-                         f"    if not 0 <= i < len(xs):\n        raise EngineFault({e.fault}, i, len(xs) - 1)\n    return xs[i]")
-        return f"{name}(S, fp)"
+        xs = self.hold(self.seq_list(e.seq))
+        i = self.hold(self.expr(e.index))
+        return f"({xs}[{i}] if 0 <= {i} < len({xs}) else fault({e.fault}, {i}, len({xs}) - 1))"
 
     def x_Lookup(self, e):
         table = tuple(e.table)
+        i = self.expr(e.index)
         if e.fault < 0:
-            return f"lookup_or_none({table!r}, {self.expr(e.index)})"
-        return f"{table!r}[index({self.expr(e.index)}, {len(table)}, {e.fault})]"
+            t = self.tmp()
+            return f"({table!r}[{t}] if 0 <= ({t} := {i}) < {len(table)} else {NONE})"
+        return f"{table!r}[{self.index_call(i, len(table), e.fault)}]"
 
     def field_word(self, f) -> str:
         lay = self.lay
+        obj = self.expr(f.obj)
         if isinstance(f, N.FieldOfAny):
-            return (f"thing_word_any(S, {self.expr(f.obj)}, {tuple(f.positions)!r}, {lay.kinds}, {lay.fields}, "
+            return (f"thing_word_any(S, {obj}, {tuple(f.positions)!r}, {lay.kinds}, {lay.fields}, "
                     f"{lay.width}, {f.fault})")
-        return f"thing_word(S, {self.expr(f.obj)}, {f.kind}, {lay.kinds}, {lay.fields}, {lay.width}, {f.pos}, {f.fault})"
+        if _simple(obj):
+            t, first = obj, obj
+        else:
+            t = self.tmp()
+            first = f"({t} := {obj})"
+        test = f"S[{lay.kinds} + {first}] == {f.kind}"
+        if not self.nn(f.obj):
+            test = f"{first} != {NONE} and S[{lay.kinds} + {t}] == {f.kind}"
+        at = lay.fields + f.pos
+        return f"({at} + {t} * {lay.width} if {test} else fault({f.fault}, {t}))"
 
     def x_Unary(self, e):
         if e.op == "not":
             return f"(not {self.expr(e.operand)})"
-        return f"neg({self.expr(e.operand)}, {e.fault})"
+        a = self.expr(e.operand)
+        if self.nn(e.operand):
+            return f"(-{a})"
+        t = a if _simple(a) else self.tmp()
+        first = a if _simple(a) else f"({t} := {a})"
+        return f"(-{t} if {first} != {NONE} else neg({t}, {e.fault}))"
 
     def x_Binary(self, e):
-        a, b = self.expr(e.left), self.expr(e.right)
+        if e.op in ("and", "or"):
+            return self.short_circuit(e)
+        a, b = self.operands([e.left, e.right])
         if e.op in _ARITH:
-            return f"{_ARITH[e.op]}({a}, {b}, {e.fault})"
+            return self.arith(e, a, b)
         return f"({a} {e.op} {b})"
 
+    def short_circuit(self, e):
+        a = self.expr(e.left)
+        lines, b = self.capture(self.expr, e.right)
+        if not lines:
+            return f"({a} {e.op} {b})"
+        t = self.tmp()
+        self.emit(f"{t} = {a}")
+        self.emit(f"if {t}:" if e.op == "and" else f"if not {t}:")
+        self.out += _indent(lines + [f"{t} = {b}"])
+        return t
+
+    def arith(self, e, a: str, b: str) -> str:
+        """Checked arithmetic: the fast path's result, else the runtime's function raises."""
+        op, f = e.op, e.fault
+        if op in ("/", "%"):
+            a, b = self.hold(a), self.hold(b)
+            slow = f"{_ARITH[op]}({a}, {b}, {f})"
+            if _is_literal(b) and int(b) == 0:
+                return slow
+            # a non-zero divisor keeps a quotient or a remainder of integers in range
+            tests = ([] if _is_literal(b) else [f"{b} != 0"]) + self.none_tests(e, a, b)
+            py = "//" if op == "/" else "%"
+            return f"({a} {py} {b} if {' and '.join(tests)} else {slow})" if tests else f"({a} {py} {b})"
+        lo, hi = self.bounds_to_test(op, a, b)
+        a_first, a = self.named(a)
+        b_first, b = self.named(b)
+        r = self.tmp()
+        value = f"({r} := {a_first} {op} {b_first})"
+        if lo and hi:
+            rng = f"{-INT_MAX} <= {value} <= {INT_MAX}"
+        else:
+            rng = f"{value} <= {INT_MAX}" if hi else f"{value} >= {-INT_MAX}"
+        tests = " and ".join([rng] + self.none_tests(e, a, b))
+        return f"({r} if {tests} else {_ARITH[op]}({a}, {b}, {f}))"
+
+    def none_tests(self, e, a: str, b: str) -> list[str]:
+        return [f"{x} != {NONE}" for x, ex in ((a, e.left), (b, e.right)) if not self.nn(ex)]
+
+    def named(self, code: str) -> tuple[str, str]:
+        """(code that evaluates `code` once, a name its value is read by afterwards)."""
+        if _simple(code):
+            return code, code
+        t = self.tmp()
+        return f"({t} := {code})", t
+
+    @staticmethod
+    def bounds_to_test(op: str, a: str, b: str) -> tuple[bool, bool]:
+        """(the low end, the high end) a result of `a op b` can pass when its operands are integers
+        in range: a constant term decides which (both for `*`, or no constant)."""
+        if op == "*" or _is_literal(a) == _is_literal(b):
+            return True, True
+        c = int(b) if _is_literal(b) else int(a)
+        if op == "-" and _is_literal(b):
+            c = -c
+        if c == 0:
+            return True, True
+        return c < 0, c > 0
+
     def x_IfElse(self, e):
-        return f"({self.expr(e.then)} if {self.expr(e.test)} else {self.expr(e.orelse)})"
+        test = self.expr(e.test)
+        then_lines, then = self.capture(self.expr, e.then)
+        else_lines, orelse = self.capture(self.expr, e.orelse)
+        if not then_lines and not else_lines:
+            return f"({then} if {test} else {orelse})"
+        t = self.tmp()
+        self.emit(f"if {test}:")
+        self.out += _indent(then_lines + [f"{t} = {then}"])
+        self.emit("else:")
+        self.out += _indent(else_lines + [f"{t} = {orelse}"])
+        return t
 
     def x_Bind(self, e):
-        name = self.fresh("bind")
-        self.defs.append(f"def {name}(S, fp):\n    {self.local(e.slot)} = {self.expr(e.value)}\n"
-                         f"    return {self.expr(e.body)}")
-        return f"{name}(S, fp)"
+        saved = dict(self.alias)
+        self.bind(e.slot, self.expr(e.value))
+        body = self.hold(self.expr(e.body))
+        self.alias = saved
+        return body
 
     def x_Roll(self, e):
-        faces = self.p.dice[e.die]
+        faces = tuple(self.p.dice[e.die])
         return f"{faces!r}[draw_below(S, {self.lay.streams + e.stream}, {len(faces)})]"
 
     def x_Pick(self, e):
-        name = self.fresh("pick")
-        self.defs.append(f"def {name}(S, fp):\n    xs = {self.seq(e.seq)}(S, fp)\n"
-                         f"    return xs[draw_below(S, {self.lay.streams + e.stream}, len(xs))] if xs else {NONE}")
-        return f"{name}(S, fp)"
+        xs = self.hold(self.seq_list(e.seq))
+        return f"({xs}[draw_below(S, {self.lay.streams + e.stream}, len({xs}))] if {xs} else {NONE})"
 
     def x_Contains(self, e):
-        return f"({self.expr(e.item)} in {self.seq(e.seq)}(S, fp))"
+        lines, xs = self.capture(self.seq_list, e.seq)
+        item = self.expr(e.item)
+        if lines:
+            item = self.hold(item) if not _is_literal(item) else item
+            self.out += lines
+        return f"({item} in {xs})"
 
     def x_Aggregate(self, e):
-        name = self.fresh("agg")
-        item = self.local(e.slot)
-        skip = f"        if not {self.expr(e.cond)}:\n            continue\n" if e.cond is not None else ""
-        body = self.expr(e.body)
-        start, each, end = {
-            "sum": ("0", f"        r = add(r, {body}, {e.fault})\n", "r"),
-            "count": ("0", "        r += 1\n", "r"),
-            "any": ("False", f"        if {body}:\n            return True\n", "r"),
-            "all": ("True", f"        if not {body}:\n            return False\n", "r"),
-            "first": (str(NONE), f"        return {body}\n", "r"),
-            "max": (str(NONE), f"        b = {body}\n        if r == {NONE} or b > r:\n            r = b\n", "r"),
-            "min": (str(NONE), f"        b = {body}\n        if r == {NONE} or b < r:\n            r = b\n", "r"),
-        }[e.agg]
-        self.defs.append(f"def {name}(S, fp):\n    r = {start}\n    for v in {self.seq(e.seq)}(S, fp):\n"
-                         f"        {item} = v\n{skip}{each}    return {end}")
-        return f"{name}(S, fp)"
+        r = self.tmp()
+        start = {"sum": "0", "count": "0", "any": "False", "all": "True"}.get(e.agg, str(NONE))
+        saved = dict(self.alias)
+        head, var, through = self.loop_head(e.seq, e.slot)
+        self.emit(f"{r} = {start}")
+
+        def each():
+            self.out += through
+            if e.cond is not None:
+                c = self.expr(e.cond)
+                self.emit(f"if not {c}:")
+                self.emit("    continue")
+            if e.agg == "count":
+                self.emit(f"{r} += 1")
+                return
+            body = self.expr(e.body)
+            if e.agg == "sum":
+                b, total = self.hold(body), self.tmp()
+                none = "" if self.nn(e.body) else f" or {b} == {NONE}"
+                self.emit(f"{total} = {r} + {b}")
+                self.emit(f"if not {-INT_MAX} <= {total} <= {INT_MAX}{none}:")
+                self.emit(f"    add({r}, {b}, {e.fault})")
+                self.emit(f"{r} = {total}")
+            elif e.agg == "any":
+                self.emit(f"if {body}:")
+                self.emit(f"    {r} = True")
+                self.emit("    break")
+            elif e.agg == "all":
+                self.emit(f"if not {body}:")
+                self.emit(f"    {r} = False")
+                self.emit("    break")
+            elif e.agg == "first":
+                self.emit(f"{r} = {body}")
+                self.emit("break")
+            else:
+                b = self.hold(body)
+                op = ">" if e.agg == "max" else "<"
+                self.emit(f"if {r} == {NONE} or {b} {op} {r}:")
+                self.emit(f"    {r} = {b}")
+        self.emit(head)
+        self.out += _indent(self.capture(each)[0])
+        self.alias = saved
+        return r
 
     def x_Builtin(self, e):
-        a = [self.expr(x) for x in e.args]
         name, f = e.name, e.fault
+        if name in ("top", "bottom"):
+            z = self.expr(e.args[0])
+            t = self.tmp()
+            pick = f"S[{t} + S[{t}]]" if name == "top" else f"S[{t} + 1]"
+            return f"({pick} if S[({t} := {self.zone_word(z)})] else {NONE})"
+        a = self.operands(e.args)
+        seats = self.p.seats
         if name == "other":
-            return f"other({a[0]}, {f})"
+            t = self.tmp()
+            return f"(1 - {t} if 0 <= ({t} := {a[0]}) <= 1 else other({t}, {f}))"
         if name == "next_seat":
-            return f"(index({a[0]}, {self.p.seats}, {f}) + 1) % {self.p.seats}"
+            return f"({self.index_call(a[0], seats, f)} + 1) % {seats}"
         if name == "team_of":
-            return f"{team_table(self.p)!r}[index({a[0]}, {self.p.seats}, {f})]"
+            return f"{team_table(self.p)!r}[{self.index_call(a[0], seats, f)}]"
         if name == "abs":
             return f"abs({a[0]})"
         if name in ("max", "min"):
-            return f"{name}({a[0]}, {a[1]})"
-        if name in ("top", "bottom"):
-            z = self.zone_word(a[0])
-            pick = "S[zb + S[zb]]" if name == "top" else "S[zb + 1]"
-            fn = self.fresh(name)
-            self.defs.append(f"def {fn}(S, fp):\n    zb = {z}\n    return {pick} if S[zb] else {NONE}")
-            return f"{fn}(S, fp)"
+            x, y = self.hold(a[0]), self.hold(a[1])
+            op = ">=" if name == "max" else "<="
+            return f"({x} if {x} {op} {y} else {y})"
         if name == "zone_of":
-            return f"S[{self.lay.zone_of} + index({a[0]}, S[{H.THINGS}], {f})]"
+            i = self.hold(a[0])
+            return f"S[{self.lay.zone_of} + ({i} if 0 <= {i} < S[{H.THINGS}] else index({i}, S[{H.THINGS}], {f}))]"
         if name == "field":
-            return f"FIELDS_OF.get(({a[0]}, {a[1]})) or field_missing({a[0]}, {a[1]}, {f})"
+            x, y = self.hold(a[0]), self.hold(a[1])
+            return f"(FIELDS_OF.get(({x}, {y})) or field_missing({x}, {y}, {f}))"
         if name in _CELL_FNS:
             t = self.p.court_tables
             table, default, answers = t[name]
-            return (f"on_court({a[0]}, {tuple(table)!r}, {default}, {tuple(t['spaces'])!r}, {tuple(answers)!r}, "
+            c = self.hold(a[0])
+            x, y = self.tmp(), self.tmp()
+            slow = (f"on_court({c}, {tuple(table)!r}, {default}, {tuple(t['spaces'])!r}, {tuple(answers)!r}, "
                     f"{t['cols']}, {t['height']}, {f})")
+            return (f"({tuple(table)!r}[{x} * {t['height']} + {y}] if 0 <= ({x} := {c} // {CELL_SPAN} - {CELL_BIAS}) < {t['cols']}"
+                    f" and 0 <= ({y} := {c} % {CELL_SPAN} - {CELL_BIAS}) < {t['height']} else {slow})")
         if name == "step":
             return f"step({a[0]}, *DIRS[{a[1]}], {a[2]}, {a[3]}, {f})"
         if name == "distance":
@@ -169,208 +621,361 @@ class _Source(WordSource):
         raise AssertionError(f"no Python rule for the built-in {name}")
 
     def zone_word(self, zone: str) -> str:
-        return f"{self.lay.zones} + ({zone}) * {self.lay.zone_size}"
+        if _is_literal(zone):
+            return str(self.lay.zones + int(zone) * self.lay.zone_size)
+        return f"{self.lay.zones} + {zone if _simple(zone) else '(' + zone + ')'} * {self.lay.zone_size}"
 
     # ------------------------------------------------------------------ sequences
-    def seq(self, s: N.Seq) -> str:
-        """The name of a function (S, fp) -> list of the sequence's items."""
-        name = self.fresh("seq")
-        self.defs.append(f"def {name}(S, fp):\n" + "\n".join("    " + x for x in self.seq_body(s)))
-        return name
-
-    def seq_body(self, s: N.Seq) -> list[str]:
+    def seq_list(self, s: N.Seq) -> str:
+        """Code of a sequence's items as a list, a tuple or a range (never a list another holds)."""
         if isinstance(s, N.ZoneItems):
-            return [f"return zone_items(S, {self.zone_word(self.expr(s.zone))})"]
+            zb = self.hold(self.zone_word(self.expr(s.zone)))
+            return f"S[{zb} + 1:{zb} + 1 + S[{zb}]]"
         if isinstance(s, N.RangeItems):
-            lines = [f"lo = {self.expr(s.lo)}", f"hi = {self.expr(s.hi)}"]
+            lo, hi = self.operands([s.lo, s.hi])
             if s.fault >= 0:
-                lines += [f"if hi - lo + 1 > {s.bound}:", f"    raise EngineFault({s.fault}, hi - lo + 1)"]
-            return lines + ["return list(range(lo, hi + 1))"]
+                lo, hi = self.hold(lo), self.hold(hi)
+                self.emit(f"if {hi} - {lo} + 1 > {s.bound}:")
+                self.emit(f"    raise EngineFault({s.fault}, {hi} - {lo} + 1)")
+            return f"range({lo}, {hi} + 1)"
         if isinstance(s, N.Items):
-            return ["return [" + "".join(self.expr(x) + ", " for x in s.items) + "]"]
+            return "(" + "".join(x + ", " for x in self.operands(s.items)) + ")"
         if isinstance(s, N.StackItems):
-            return [f"b = {self.local(s.base)}", f"return S[b:b + {self.local(s.count)}]"]
+            b = self.hold(self.local(s.base))
+            return f"S[{b}:{b} + {self.local(s.count)}]"
         if isinstance(s, N.TableItems):
             rows = tuple(tuple(r) for r in s.rows)
-            return [f"return list({rows!r}[index({self.expr(s.index)}, {len(rows)}, {s.fault})])"]
+            return f"{rows!r}[{self.index_call(self.expr(s.index), len(rows), s.fault)}]"
         if isinstance(s, N.FieldItems):
             lay = self.lay
-            return [f"w = thing_word(S, {self.expr(s.obj)}, {s.kind}, {lay.kinds}, {lay.fields}, {lay.width}, {s.pos}, {s.fault})",
-                    "return S[w + 1:w + 1 + S[w]]"]
+            obj = self.hold(self.expr(s.obj))
+            w = self.tmp()
+            self.emit(f"{w} = thing_word(S, {obj}, {s.kind}, {lay.kinds}, {lay.fields}, {lay.width}, {s.pos}, {s.fault})")
+            return f"S[{w} + 1:{w} + 1 + S[{w}]]"
         if isinstance(s, N.ReachItems):
-            return [f"return reach(REACH[{s.table}], {self.expr(s.start)}, {self.expr(s.dist)}, {self.expr(s.side)}, {s.fault})"]
+            a = self.operands([s.start, s.dist, s.side])
+            return f"reach(REACH[{s.table}], {a[0]}, {a[1]}, {a[2]}, {s.fault})"
         if isinstance(s, N.KindItems):
-            k = self.lay.kinds
-            return [f"return [e for e in range(S[{H.THINGS}]) if S[{k} + e] == {s.kind}]"]
+            xs, v = self.tmp(), self.tmp()
+            self.emit(f"{xs} = []")
+            self.emit(f"for {v} in range(S[{H.THINGS}]):")
+            self.emit(f"    if S[{self.lay.kinds} + {v}] == {s.kind}:")
+            self.emit(f"        {xs}.append({v})")
+            return xs
         if isinstance(s, N.ChooseSeq):
-            return [f"return {self.seq(s.then)}(S, fp) if {self.expr(s.test)} else {self.seq(s.orelse)}(S, fp)"]
+            test = self.expr(s.test)
+            xs = self.tmp()
+            then_lines, then = self.capture(self.seq_list, s.then)
+            else_lines, orelse = self.capture(self.seq_list, s.orelse)
+            self.emit(f"if {test}:")
+            self.out += _indent(then_lines + [f"{xs} = {then}"])
+            self.emit("else:")
+            self.out += _indent(else_lines + [f"{xs} = {orelse}"])
+            return xs
         if isinstance(s, N.BindSeq):
-            return [f"{self.local(s.slot)} = {self.expr(s.value)}", f"return {self.seq(s.body)}(S, fp)"]
+            saved = dict(self.alias)
+            self.bind(s.slot, self.expr(s.value))
+            xs = self.hold(self.seq_list(s.body))
+            self.alias = saved
+            return xs
         if isinstance(s, N.Comprehension):
-            return ["r = []", f"for v in {self.seq(s.source)}(S, fp):", f"    {self.local(s.slot)} = v",
-                    *(["    if not " + self.expr(s.cond) + ":", "        continue"] if s.cond is not None else []),
-                    f"    r.append({self.expr(s.body)})", "return r"]
+            xs = self.tmp()
+            saved = dict(self.alias)
+            head, var, through = self.loop_head(s.source, s.slot)
+            self.emit(f"{xs} = []")
+
+            def each():
+                self.out += through
+                if s.cond is not None:
+                    self.emit(f"if not {self.expr(s.cond)}:")
+                    self.emit("    continue")
+                self.emit(f"{xs}.append({self.expr(s.body)})")
+            self.emit(head)
+            self.out += _indent(self.capture(each)[0])
+            self.alias = saved
+            return xs
         raise AssertionError(f"no Python rule for the sequence {type(s).__name__}")
 
-    # ------------------------------------------------------------------ statements
-    def stmt(self, s: N.Stmt) -> list[str]:
-        return getattr(self, "s_" + type(s).__name__)(s)
+    def loop_head(self, seq: N.Seq, slot: int) -> tuple[str, str, list[str]]:
+        """A `for` over seq's items (every item worked out first) with each in slot's variable:
+        the `for` line, the variable, and the lines each round starts with."""
+        if isinstance(seq, N.KindItems):
+            v = self.tmp()
+            var, through = self.bound_var(slot)
+            return (f"for {v} in range(S[{H.THINGS}]):", var,
+                    [f"if S[{self.lay.kinds} + {v}] != {seq.kind}:", "    continue", f"{var} = {v}", *through])
+        xs = self.seq_list(seq)
+        var, through = self.bound_var(slot)
+        return f"for {var} in {xs}:", var, through
 
+    # ------------------------------------------------------------------ statements
     def s_SetLocal(self, s):
-        return [f"{self.local(s.slot)} = {self.expr(s.value)}"]
+        self.set_local(s.slot, self.expr(s.value))
 
     def s_SetGlobal(self, s):
-        lines = [f"v = {self.expr(s.value)}"]
-        if s.lo is not None:
-            if s.overflow == "wrap":
-                span = s.hi - s.wrap_to + 1
-                lines += [f"if v > {s.hi}:", f"    v = {s.wrap_to} + (v - {s.wrap_to}) % {span}",
-                          f"elif v < {s.lo}:", f"    raise EngineFault({s.range_fault}, v)"]
-            elif s.overflow == "clamp":
-                lines += [f"v = {s.lo} if v < {s.lo} else {s.hi} if v > {s.hi} else v"]
-            else:
-                lines += [f"if v != {NONE} and not {s.lo} <= v <= {s.hi}:", f"    raise EngineFault({s.range_fault}, v)"]
-        return lines + [f"S[{self.global_word(s.target)}] = v"]
+        v = self.expr(s.value)
+        if s.lo is None:
+            self.emit(f"S[{self.global_word(s.target)}] = {v}")
+            return
+        if s.overflow in ("wrap", "clamp") or not _is_name(v):
+            t = self.tmp()
+            self.emit(f"{t} = {v}")
+            v = t
+        if s.overflow == "wrap":
+            span = s.hi - s.wrap_to + 1
+            self.emit(f"if {v} > {s.hi}:")
+            self.emit(f"    {v} = {s.wrap_to} + ({v} - {s.wrap_to}) % {span}")
+            self.emit(f"elif {v} < {s.lo}:")
+            self.emit(f"    raise EngineFault({s.range_fault}, {v})")
+        elif s.overflow == "clamp":
+            self.emit(f"{v} = {s.lo} if {v} < {s.lo} else {s.hi} if {v} > {s.hi} else {v}")
+        else:
+            test = f"not {s.lo} <= {v} <= {s.hi}"
+            if not self.nn(s.value):
+                test = f"{v} != {NONE} and " + test
+            self.emit(f"if {test}:")
+            self.emit(f"    raise EngineFault({s.range_fault}, {v})")
+        self.emit(f"S[{self.global_word(s.target)}] = {v}")
 
     def s_SetField(self, s):
-        return [f"v = {self.expr(s.value)}", f"S[{self.field_word(s.target)}] = v"]
+        v = self.hold(self.expr(s.value))
+        self.emit(f"S[{self.field_word(s.target)}] = {v}")
 
     def s_Check(self, s):
-        arg = self.expr(s.arg) if s.arg is not None else str(NONE)
-        return [f"if not {self.expr(s.test)}:", f"    raise EngineFault({s.fault}, {arg})"]
+        test = self.expr(s.test)
+        self.emit(f"if not {test}:")
+        lines, arg = self.capture(self.expr, s.arg) if s.arg is not None else ([], str(NONE))
+        self.out += _indent(lines + [f"raise EngineFault({s.fault}, {arg})"])
 
     def s_Collect(self, s):
-        return [f"xs = {self.seq(s.seq)}(S, fp)", f"if len(S) + len(xs) > {self.lay.words}:",
-                "    raise EngineFault(COPY_FAULT)", f"{self.local(s.base)} = len(S)", f"{self.local(s.count)} = len(xs)",
-                "S += xs", f"S[{H.TOP}] = len(S)"]
+        xs = self.hold(self.seq_list(s.seq))
+        self.emit(f"if len(S) + len({xs}) > {self.lay.words}:")
+        self.emit(f"    raise EngineFault({COPY_FAULT})")
+        self.set_local(s.base, "len(S)")
+        self.set_local(s.count, f"len({xs})")
+        self.emit(f"S += {xs}")
+        self.emit(f"S[{H.TOP}] = len(S)")
 
     def s_Mark(self, s):
-        return [f"{self.local(s.slot)} = S[{H.TOP}]"]
+        self.set_local(s.slot, f"S[{H.TOP}]")
 
     def s_Release(self, s):
-        return [f"del S[{self.local(s.slot)}:]", f"S[{H.TOP}] = len(S)"]
+        self.emit(f"del S[{self.local(s.slot)}:]")
+        self.emit(f"S[{H.TOP}] = len(S)")
 
-    def move_lines(self, what: str, dest: str, bottom: bool, fault: int) -> list[str]:
+    def move(self, what: str, d: str, bottom: bool, fault: int) -> list[str]:
         lay = self.lay
-        return [f"e = {what}", f"if e == {NONE}:", f"    raise EngineFault({fault})",
-                f"take_out(S, {lay.zones} + S[{lay.zone_of} + e] * {lay.zone_size}, e)",
-                f"put(S, {self.zone_word('d')}, e, {bottom})", f"S[{lay.zone_of} + e] = d"]
+        return [f"if {what} == {NONE}:", f"    raise EngineFault({fault})",
+                f"take_out(S, {lay.zones} + S[{lay.zone_of} + {what}] * {lay.zone_size}, {what})",
+                f"put(S, {self.zone_word(d)}, {what}, {bottom})", f"S[{lay.zone_of} + {what}] = {d}"]
 
     def s_MoveOne(self, s):
-        return [f"d = {self.expr(s.dest)}", *self.move_lines(self.expr(s.what), "d", s.bottom, s.fault)]
+        d = self.hold(self.expr(s.dest))
+        what = self.tmp()
+        self.emit(f"{what} = {self.expr(s.what)}")
+        self.out += self.move(what, d, s.bottom, s.fault)
 
     def s_MoveAll(self, s):
-        order = "reversed(xs)" if s.bottom else "xs"
-        inner = self.move_lines("x", "d", s.bottom, s.fault)
-        return [f"xs = {self.seq(s.seq)}(S, fp)", f"d = {self.expr(s.dest)}", f"for x in {order}:",
-                *["    " + x for x in inner]]
+        xs = self.hold(self.seq_list(s.seq))
+        d = self.hold(self.expr(s.dest))
+        x = self.tmp()
+        self.emit(f"for {x} in {'reversed(' + xs + ')' if s.bottom else xs}:")
+        self.out += _indent(self.move(x, d, s.bottom, s.fault))
 
     def s_Shuffle(self, s):
-        return [f"shuffle(S, {self.zone_word(self.expr(s.zone))}, {self.lay.streams + s.stream})"]
+        self.emit(f"shuffle(S, {self.zone_word(self.expr(s.zone))}, {self.lay.streams + s.stream})")
 
     def s_Create(self, s):
         lay = self.lay
-        times = self.expr(s.times) if s.times is not None else "1"
-        lines, writes = [], []
-        for i, (v, at) in enumerate(zip(s.fields, s.offsets)):
+        values = []
+        for v, at in zip(s.fields, s.offsets):
             if isinstance(v, N.Seq):
                 cap = self.p.list_caps[(s.kind, at)]
-                lines += [f"v{i} = {self.seq(v)}(S, fp)", f"if len(v{i}) > {cap}:", f"    raise EngineFault({s.fault + 1})"]
-                writes += [f"    S[r + {at}] = len(v{i})", f"    S[r + {at + 1}:r + {at + 1} + len(v{i})] = v{i}"]
+                xs = self.hold(self.seq_list(v))
+                self.emit(f"if len({xs}) > {cap}:")
+                self.emit(f"    raise EngineFault({s.fault + 1})")
+                values.append((True, xs, at))
             else:
-                lines.append(f"v{i} = {self.expr(v)}")
-                writes.append(f"    S[r + {at}] = v{i}")
-        return lines + [f"d = {self.expr(s.dest)}", f"for _ in range({times}):",
-                        f"    e = S[{H.THINGS}]", f"    if e >= {lay.things}:", f"        raise EngineFault({s.fault})",
-                        f"    S[{H.THINGS}] = e + 1", f"    S[{lay.kinds} + e] = {s.kind}",
-                        f"    r = {lay.fields} + e * {lay.width}", *writes,
-                        f"    put(S, {self.zone_word('d')}, e, False)", f"    S[{lay.zone_of} + e] = d"]
+                values.append((False, self.hold(self.expr(v)), at))
+        d = self.hold(self.expr(s.dest))
+        times = self.expr(s.times) if s.times is not None else "1"
+        e, r = self.tmp(), self.tmp()
+        self.emit(f"for _ in range({times}):")
+        body = [f"{e} = S[{H.THINGS}]", f"if {e} >= {lay.things}:", f"    raise EngineFault({s.fault})",
+                f"S[{H.THINGS}] = {e} + 1", f"S[{lay.kinds} + {e}] = {s.kind}", f"{r} = {lay.fields} + {e} * {lay.width}"]
+        for is_list, v, at in values:
+            if is_list:
+                body += [f"S[{r} + {at}] = len({v})", f"S[{r} + {at + 1}:{r} + {at + 1} + len({v})] = {v}"]
+            else:
+                body.append(f"S[{r} + {at}] = {v}")
+        body += [f"put(S, {self.zone_word(d)}, {e}, False)", f"S[{lay.zone_of} + {e}] = {d}"]
+        self.out += _indent(body)
+
+    def logged(self, fn) -> None:
+        """Lines run only while a log listens, the state written back first as the log may read it."""
+        self.emit("if LOG is not None:")
+        lines, _ = self.capture(fn)
+        self.out += _indent([f"S[{H.STEPS}] = st", *self.store(), *lines])
 
     def s_Say(self, s):
-        args = "(" + "".join(f"({a.ty!r}, {self.expr(a)}), " for a in s.args) + ")"
-        return ["if LOG is not None:", f"    LOG(S, 'say', {tuple(s.pieces)!r}, {args})"]
+        def say():
+            args = self.operands(s.args)
+            pairs = "(" + "".join(f"({a.ty!r}, {c}), " for a, c in zip(s.args, args)) + ")"
+            self.emit(f"LOG(S, 'say', {tuple(s.pieces)!r}, {pairs})")
+        self.logged(say)
 
     def s_Reveal(self, s):
-        what = self.expr(s.what) if s.what is not None else self.expr(s.zone)
-        return ["if LOG is not None:", f"    LOG(S, 'reveal', {int(s.what is None)}, {what})"]
+        def reveal():
+            what = self.expr(s.what) if s.what is not None else self.expr(s.zone)
+            self.emit(f"LOG(S, 'reveal', {int(s.what is None)}, {what})")
+        self.logged(reveal)
 
     # ------------------------------------------------------------------ terminators
-    def term(self, t: N.Term, unit: N.Unit) -> list[str]:
-        return getattr(self, "t_" + type(t).__name__)(t, unit)
+    def t_Jump(self, t):
+        self.goto(t.target)
 
-    def t_Jump(self, t, unit):
-        return [f"return {t.target}"]
+    def t_Branch(self, t):
+        test = self.expr(t.test)
+        self.emit(f"if {test}:")
+        self.out += _indent(self.capture(self.goto, t.then)[0])
+        self.goto(t.orelse)
 
-    def t_Branch(self, t, unit):
-        return [f"return {t.then} if {self.expr(t.test)} else {t.orelse}"]
+    def suspend(self, next_block: int) -> None:
+        self.emit(f"S[fp + 2] = {next_block}")
+        self.leave()
 
-    def t_Choose(self, t, unit):
-        lay, slot = self.lay, self.local(t.slot)
-        lines = [f"opts = []", f"for v in {self.seq(t.seq)}(S, fp):"]
-        if t.cond is not None:
-            lines += [f"    {slot} = v", f"    if {self.expr(t.cond)}:", "        opts.append(v)"]
+    def t_Choose(self, t):
+        lay = self.lay
+        opts = self.tmp()
+        if t.cond is None:
+            xs = self.seq_list(t.seq)
+            self.emit(f"{opts} = {xs}" if xs.startswith("S[") else f"{opts} = list({xs})")
         else:
-            lines += ["    opts.append(v)"]
+            saved = dict(self.alias)
+            head, var, through = self.loop_head(t.seq, t.slot)
+            self.emit(f"{opts} = []")
+
+            def each():
+                self.out += through
+                self.emit(f"if {self.expr(t.cond)}:")
+                self.emit(f"    {opts}.append({var})")
+            self.emit(head)
+            self.out += _indent(self.capture(each)[0])
+            self.alias = saved
+        self.emit(f"if not {opts}:")
         if t.optional or t.empty != t.next:
-            lines += ["if not opts:", f"    {slot} = {NONE}", f"    return {t.empty}"]
+            def empty():
+                self.set_local(t.slot, str(NONE))
+                self.goto(t.empty)
+            self.out += _indent(self.capture(empty)[0])
         else:
-            lines += ["if not opts:", f"    raise EngineFault({t.nothing})"]
-        lines += [f"if len(opts) > {lay.max_options}:", f"    raise EngineFault({t.too_many}, len(opts))"]
+            self.emit(f"    raise EngineFault({t.nothing})")
+        self.emit(f"if len({opts}) > {lay.max_options}:")
+        self.emit(f"    raise EngineFault({t.too_many}, len({opts}))")
         if t.optional:
-            lines += [f"opts.append({NONE})"]
-        lines += [f"seat = {self.expr(t.by)}", f"if not 0 <= seat < {self.p.seats}:", f"    raise EngineFault({t.no_seat}, seat)",
-                  f"S[{lay.options}:{lay.options} + len(opts)] = opts", f"S[{H.NOPTS}] = len(opts)",
-                  f"S[{H.SEAT}] = seat", f"S[{H.SITE}] = {t.site}", f"S[{H.DEST}] = fp + {FRAME_HEAD + t.slot}",
-                  f"S[fp + 2] = {t.next}", f"S[{H.STATUS}] = {CHOICE}", "return -1"]
-        return lines
+            self.emit(f"{opts}.append({NONE})")
+        seat = self.tmp()
+        self.emit(f"{seat} = {self.expr(t.by)}")
+        self.emit(f"if not 0 <= {seat} < {self.p.seats}:")
+        self.emit(f"    raise EngineFault({t.no_seat}, {seat})")
+        self.emit(f"S[{lay.options}:{lay.options} + len({opts})] = {opts}")
+        self.emit(f"S[{H.NOPTS}] = len({opts})")
+        self.emit(f"S[{H.SEAT}] = {seat}")
+        self.emit(f"S[{H.SITE}] = {t.site}")
+        self.emit(f"S[{H.DEST}] = fp + {FRAME_HEAD + t.slot}")
+        self.emit(f"S[{H.STATUS}] = {CHOICE}")
+        self.suspend(t.next)
+        self.emit("return")
 
-    def t_Call(self, t, unit):
+    def push(self, unit: int, link: str, args: list[str]) -> None:
+        """A frame of `unit` on top of the stack, its first locals `args`."""
+        callee = self.p.units[unit]
+        pad = callee.nlocals - len(args)
+        frame = f"[{link}, {unit}, 0, " + "".join(a + ", " for a in args) + "]" + (f" + [{NONE}] * {pad}" if pad else "")
+        f = self.tmp()
+        self.emit(f"if S[{H.DEPTH}] >= {self.lay.depth}:")
+        self.emit("    raise EngineFault(DEPTH_FAULT)")
+        self.emit(f"{f} = {frame}")
+        self.emit(f"if len(S) + {FRAME_HEAD + callee.nlocals} > {self.lay.words}:")
+        self.emit("    raise EngineFault(COPY_FAULT)")
+        self.emit(f"S[{H.FP}] = len(S)")
+        self.emit(f"S += {f}")
+        self.emit(f"S[{H.TOP}] = len(S)")
+        self.emit(f"S[{H.DEPTH}] += 1")
+
+    def t_Call(self, t):
+        self.emit(f"S[fp + 2] = {t.next}")
         callee = self.p.units[t.unit]
-        args = [self.expr(a) for a in t.args]
+        self.emit(f"if S[{H.DEPTH}] >= {self.lay.depth}:")
+        self.emit("    raise EngineFault(DEPTH_FAULT)")
+        args = self.operands(t.args)
         pad = callee.nlocals - len(args)
         frame = "[fp, " + f"{t.unit}, 0, " + "".join(a + ", " for a in args) + "]" + (f" + [{NONE}] * {pad}" if pad else "")
-        return [f"S[fp + 2] = {t.next}", f"if S[{H.DEPTH}] >= {self.lay.depth}:", f"    raise EngineFault(DEPTH_FAULT)",
-                f"frame = {frame}", f"if len(S) + {FRAME_HEAD + callee.nlocals} > {self.lay.words}:",
-                "    raise EngineFault(COPY_FAULT)", f"S[{H.FP}] = len(S)", "S += frame", f"S[{H.TOP}] = len(S)",
-                f"S[{H.DEPTH}] += 1", "return -1"]
+        f = self.tmp()
+        self.emit(f"{f} = {frame}")
+        self.emit(f"if len(S) + {FRAME_HEAD + callee.nlocals} > {self.lay.words}:")
+        self.emit("    raise EngineFault(COPY_FAULT)")
+        self.leave()
+        self.emit(f"S[{H.FP}] = len(S)")
+        self.emit(f"S += {f}")
+        self.emit(f"S[{H.TOP}] = len(S)")
+        self.emit(f"S[{H.DEPTH}] += 1")
+        self.emit("return")
 
-    def t_Emit(self, t, unit):
-        lines = []
-        for i, guard in enumerate(t.guards):
-            lines.append(f"ok{i} = {self.expr(guard) if guard is not None else 'True'}")
-        lines.append(f"S[fp + 2] = {t.next}")
-        args = "".join(self.local(a) + ", " for a in t.args)
+    def t_Emit(self, t):
+        oks = []
+        for guard in t.guards:
+            ok = self.tmp()
+            self.emit(f"{ok} = {self.expr(guard) if guard is not None else 'True'}")
+            oks.append(ok)
+        self.emit(f"S[fp + 2] = {t.next}")
+        self.leave()
+        args = [self.local(a) for a in t.args]
         for i in reversed(range(len(t.handlers))):
-            callee = self.p.units[t.handlers[i]]
-            pad = callee.nlocals - len(t.args)
-            frame = f"[S[{H.FP}], {t.handlers[i]}, 0, {args}]" + (f" + [{NONE}] * {pad}" if pad else "")
-            lines += [f"if ok{i}:", f"    if S[{H.DEPTH}] >= {self.lay.depth}:", "        raise EngineFault(DEPTH_FAULT)",
-                      f"    frame = {frame}", f"    if len(S) + {FRAME_HEAD + callee.nlocals} > {self.lay.words}:",
-                      "        raise EngineFault(COPY_FAULT)", f"    S[{H.FP}] = len(S)", "    S += frame",
-                      f"    S[{H.TOP}] = len(S)", f"    S[{H.DEPTH}] += 1"]
-        return lines + ["return -1"]
+            self.emit(f"if {oks[i]}:")
+            lines, _ = self.capture(self.push, t.handlers[i], f"S[{H.FP}]", args)
+            self.out += _indent(lines)
+        self.emit("return")
 
-    def t_Return(self, t, unit):
+    def t_Return(self, t):
         value = self.expr(t.value) if t.value is not None else str(NONE)
-        return [f"S[{H.RETURNED}] = {value}", f"S[{H.FP}] = S[fp]", "del S[fp:]", f"S[{H.TOP}] = fp",
-                f"S[{H.DEPTH}] -= 1", "return -1"]
+        self.emit(f"S[{H.RETURNED}] = {value}")
+        self.emit(f"S[{H.FP}] = S[fp]")
+        self.emit("del S[fp:]")
+        self.emit(f"S[{H.TOP}] = fp")
+        self.emit(f"S[{H.DEPTH}] -= 1")
+        self.emit(f"S[{H.STEPS}] = st")
+        self.emit("return")
 
-    def t_Goto(self, t, unit):
+    def t_Goto(self, t):
         callee = self.p.units[t.unit]
         frame = f"[-1, {t.unit}, 0] + [{NONE}] * {callee.nlocals}"
-        return ["if LOG is not None:", f"    LOG(S, 'phase', {t.unit})",
-                f"del S[{self.lay.stack}:]", f"S[{H.FP}] = {self.lay.stack}", f"S += {frame}",
-                f"S[{H.TOP}] = len(S)", f"S[{H.DEPTH}] = 1", "return -1"]
+        self.logged(lambda: self.emit(f"LOG(S, 'phase', {t.unit})"))
+        self.emit(f"del S[{self.lay.stack}:]")
+        self.emit(f"S[{H.FP}] = {self.lay.stack}")
+        self.emit(f"S += {frame}")
+        self.emit(f"S[{H.TOP}] = len(S)")
+        self.emit(f"S[{H.DEPTH}] = 1")
+        self.emit(f"S[{H.STEPS}] = st")
+        self.emit("return")
 
-    def t_End(self, t, unit):
-        if t.team:
-            voices = tuple(ts[0] if ts else NONE for ts in self.p.teams)
-            return [f"w = {self.expr(t.winner)}", f"if not 0 <= w < {len(voices)}:", f"    raise EngineFault({t.fault}, w)",
-                    f"S[{H.WINNER}] = {voices!r}[w]", f"S[{H.WINNER_TEAM}] = w + 1", f"S[{H.STATUS}] = {OVER}", "return -1"]
+    def t_End(self, t):
         if t.winner is None:
-            return [f"S[{H.WINNER}] = {NONE}", f"S[{H.STATUS}] = {OVER}", "return -1"]
-        return [f"w = {self.expr(t.winner)}", f"if not 0 <= w < {self.p.seats}:", f"    raise EngineFault({t.fault}, w)",
-                f"S[{H.WINNER}] = w", f"S[{H.STATUS}] = {OVER}", "return -1"]
+            self.emit(f"S[{H.WINNER}] = {NONE}")
+        else:
+            w = self.hold(self.expr(t.winner))
+            n = len(self.p.teams) if t.team else self.p.seats
+            self.emit(f"if not 0 <= {w} < {n}:")
+            self.emit(f"    raise EngineFault({t.fault}, {w})")
+            if t.team:
+                voices = tuple(ts[0] if ts else NONE for ts in self.p.teams)
+                self.emit(f"S[{H.WINNER}] = {voices!r}[{w}]")
+                self.emit(f"S[{H.WINNER_TEAM}] = {w} + 1")
+            else:
+                self.emit(f"S[{H.WINNER}] = {w}")
+        self.emit(f"S[{H.STATUS}] = {OVER}")
+        self.leave()
+        self.emit("return")
 
-    def t_Fail(self, t, unit):
-        return [f"raise EngineFault({t.fault})"]
+    def t_Fail(self, t):
+        self.emit(f"raise EngineFault({t.fault})")
