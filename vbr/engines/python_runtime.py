@@ -8,6 +8,8 @@ from __future__ import annotations
 from vbr.ir import random_streams as R
 from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
 
+_GAMMA, _MASK, _TWO64 = R.GAMMA, R.MASK, 1 << 64
+
 
 class EngineFault(Exception):
     """A located run-time error: message `fault` of the program, naming `a` and `b`."""
@@ -186,10 +188,18 @@ def put(S: list, z: int, e: int, bottom: bool) -> None:
 
 
 def draw_below(S: list, at: int, n: int) -> int:
-    """A number in 0..n-1 from the stream whose state is word `at`."""
-    state, v = R.below(S[at] & R.MASK, n)
-    S[at] = R.signed(state)
-    return v
+    """A number in 0..n-1 from the stream whose state is word `at` (random_streams.below,
+    written out for its common case: one word drawn, no redraw)."""
+    s = (S[at] + _GAMMA) & _MASK
+    z = (s ^ (s >> 30)) * 0xBF58476D1CE4E5B9 & _MASK
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EB & _MASK
+    m = (z ^ (z >> 31)) * n
+    if m & _MASK < n:
+        state, v = R.below(S[at] & _MASK, n)
+        S[at] = R.signed(state)
+        return v
+    S[at] = s - _TWO64 if s >> 63 else s
+    return m >> 64
 
 
 def shuffle(S: list, z: int, at: int) -> None:

@@ -48,9 +48,11 @@ def team_table(p: N.Program) -> tuple[int, ...]:
 
 def python_source(program: N.Program) -> str:
     head = f"from vbr.engines.python_runtime import {', '.join(RUNTIME)}"
-    units = [_Unit(program, u).function() for u in range(len(program.units))]
+    pads: set[int] = set()
+    units = [_Unit(program, u, pads).function() for u in range(len(program.units))]
+    nones = "\n".join(f"P{n} = ({NONE},) * {n}" for n in sorted(pads))
     table = "UNITS = (" + "".join(f"u{u}, " for u in range(len(program.units))) + ")"
-    return "\n\n".join([head, *units, table]) + "\n"
+    return "\n\n".join([head, nones, *units, table]) + "\n"
 
 
 def _indent(lines: list[str]) -> list[str]:
@@ -126,9 +128,9 @@ def _resumes(t: N.Term) -> list[int]:
 class _Unit(WordSource):
     """One unit's function."""
 
-    def __init__(self, p: N.Program, u: int):
+    def __init__(self, p: N.Program, u: int, pads: set[int]):
         super().__init__(p)
-        self.u, self.unit = u, p.units[u]
+        self.u, self.unit, self.pads = u, p.units[u], pads
         self.out: list[str] = []
         self.alias: dict[int, str] = {}
         self.limit = p.limits["steps"]
@@ -258,12 +260,14 @@ class _Unit(WordSource):
     def operands(self, exprs: list) -> list[str]:
         """The expressions' code, evaluated left to right: an operand is held in a name before
         the statements a later one needs."""
+        held = [self.tmp() for _ in exprs]  # named before any operand's own temporaries
         parts = [self.capture(self.expr, e) for e in exprs]
         codes = []
         for i, (lines, code) in enumerate(parts):
             self.out += lines
             if any(later for later, _ in parts[i + 1:]) and not _is_literal(code):
-                code = self.hold(code)
+                self.emit(f"{held[i]} = {code}")
+                code = held[i]
             codes.append(code)
         return codes
 
@@ -324,13 +328,19 @@ class _Unit(WordSource):
         self.out += self.capture(self.dispatch, labels[mid:])[0]
 
     def block(self, b: int) -> None:
+        """Block b's lines. No temporary outlives its statement, so each statement names its
+        temporaries afresh from the number the block started at (a function's locals are few)."""
         block = self.unit.blocks[b]
         self.emit("st += 1")
         self.emit(f"if st > {self.limit}:")
         self.emit(f"    raise EngineFault({STEP_FAULT})")
+        base = self.n
         for s in block.stmts:
+            self.n = base
             getattr(self, "s_" + type(s).__name__)(s)
+        self.n = base
         getattr(self, "t_" + type(block.term).__name__)(block.term)
+        self.n = base
 
     def goto(self, b: int) -> None:
         if b in self.labels:
@@ -355,20 +365,24 @@ class _Unit(WordSource):
             self.alias.pop(slot, None)
 
     def bind(self, slot: int, code: str) -> None:
-        """slot = code, read from a variable until the binding construct ends (`unbind`)."""
+        """slot = code, read from a variable (or the value itself) until the binding construct ends."""
         if slot in self.regs:
             self.emit(f"l{slot} = {code}")
             return
-        self.emit(f"l{slot} = {code}")
-        self.emit(f"S[fp + {FRAME_HEAD + slot}] = l{slot}")
-        self.alias[slot] = f"l{slot}"
+        if _simple(code):  # no construct reassigns a name while a binding to it lasts
+            self.emit(f"S[fp + {FRAME_HEAD + slot}] = {code}")
+            self.alias[slot] = code
+            return
+        v = self.alias[slot] = self.tmp()
+        self.emit(f"{v} = {code}")
+        self.emit(f"S[fp + {FRAME_HEAD + slot}] = {v}")
 
     def bound_var(self, slot: int) -> tuple[str, list[str]]:
         """A loop variable for slot, and what each round writes through to the frame."""
         if slot in self.regs:
             return f"l{slot}", []
-        self.alias[slot] = f"l{slot}"
-        return f"l{slot}", [f"S[fp + {FRAME_HEAD + slot}] = l{slot}"]
+        v = self.alias[slot] = self.tmp()
+        return v, [f"S[fp + {FRAME_HEAD + slot}] = {v}"]
 
     # ------------------------------------------------------------------ expressions
     def index_call(self, i: str, n: int, fault: int) -> str:
@@ -437,10 +451,12 @@ class _Unit(WordSource):
 
     def short_circuit(self, e):
         a = self.expr(e.left)
+        t = self.tmp()
+        mark = self.n
         lines, b = self.capture(self.expr, e.right)
         if not lines:
             return f"({a} {e.op} {b})"
-        t = self.tmp()
+        self.n = mark  # the right side's temporaries end with it
         self.emit(f"{t} = {a}")
         self.emit(f"if {t}:" if e.op == "and" else f"if not {t}:")
         self.out += _indent(lines + [f"{t} = {b}"])
@@ -495,11 +511,13 @@ class _Unit(WordSource):
 
     def x_IfElse(self, e):
         test = self.expr(e.test)
+        t = self.tmp()
+        mark = self.n
         then_lines, then = self.capture(self.expr, e.then)
         else_lines, orelse = self.capture(self.expr, e.orelse)
         if not then_lines and not else_lines:
             return f"({then} if {test} else {orelse})"
-        t = self.tmp()
+        self.n = mark
         self.emit(f"if {test}:")
         self.out += _indent(then_lines + [f"{t} = {then}"])
         self.emit("else:")
@@ -508,10 +526,16 @@ class _Unit(WordSource):
 
     def x_Bind(self, e):
         saved = dict(self.alias)
+        result = self.tmp()
+        mark = self.n
         self.bind(e.slot, self.expr(e.value))
-        body = self.hold(self.expr(e.body))
+        body = self.expr(e.body)
         self.alias = saved
-        return body
+        self.n = mark  # the binding's temporaries end with it
+        if _is_literal(body):
+            return body
+        self.emit(f"{result} = {body}")
+        return result
 
     def x_Roll(self, e):
         faces = tuple(self.p.dice[e.die])
@@ -522,17 +546,22 @@ class _Unit(WordSource):
         return f"({xs}[draw_below(S, {self.lay.streams + e.stream}, len({xs}))] if {xs} else {NONE})"
 
     def x_Contains(self, e):
+        item, t = self.expr(e.item), self.tmp()
         lines, xs = self.capture(self.seq_list, e.seq)
-        item = self.expr(e.item)
         if lines:
-            item = self.hold(item) if not _is_literal(item) else item
+            if not _is_literal(item):
+                self.emit(f"{t} = {item}")
+                item = t
             self.out += lines
         return f"({item} in {xs})"
 
     def x_Aggregate(self, e):
         r = self.tmp()
+        if e.agg == "count" and e.cond is None:
+            return self.count(e, r)
         start = {"sum": "0", "count": "0", "any": "False", "all": "True"}.get(e.agg, str(NONE))
         saved = dict(self.alias)
+        mark = self.n
         head, var, through = self.loop_head(e.seq, e.slot)
         self.emit(f"{r} = {start}")
 
@@ -572,6 +601,22 @@ class _Unit(WordSource):
         self.emit(head)
         self.out += _indent(self.capture(each)[0])
         self.alias = saved
+        self.n = mark  # the loop's temporaries end with it
+        return r
+
+    def count(self, e, r: str) -> str:
+        """How many items: the item's local is left holding the last, as a loop over them would."""
+        if isinstance(e.seq, N.ZoneItems):
+            zb = self.hold(self.zone_word(self.expr(e.seq.zone)))
+            self.emit(f"{r} = S[{zb}]")
+            last = f"S[{zb} + {r}]"
+        else:
+            xs = self.hold(self.seq_list(e.seq))
+            self.emit(f"{r} = len({xs})")
+            last = f"{xs}[-1]"
+        self.emit(f"if {r}:")
+        lines, _ = self.capture(self.set_local, e.slot, last)
+        self.out += _indent(lines)
         return r
 
     def x_Builtin(self, e):
@@ -681,6 +726,7 @@ class _Unit(WordSource):
         if isinstance(s, N.Comprehension):
             xs = self.tmp()
             saved = dict(self.alias)
+            mark = self.n
             head, var, through = self.loop_head(s.source, s.slot)
             self.emit(f"{xs} = []")
 
@@ -693,6 +739,7 @@ class _Unit(WordSource):
             self.emit(head)
             self.out += _indent(self.capture(each)[0])
             self.alias = saved
+            self.n = mark
             return xs
         raise AssertionError(f"no Python rule for the sequence {type(s).__name__}")
 
@@ -852,6 +899,7 @@ class _Unit(WordSource):
             self.emit(f"{opts} = {xs}" if xs.startswith("S[") else f"{opts} = list({xs})")
         else:
             saved = dict(self.alias)
+            mark = self.n
             head, var, through = self.loop_head(t.seq, t.slot)
             self.emit(f"{opts} = []")
 
@@ -862,6 +910,7 @@ class _Unit(WordSource):
             self.emit(head)
             self.out += _indent(self.capture(each)[0])
             self.alias = saved
+            self.n = mark
         self.emit(f"if not {opts}:")
         if t.optional or t.empty != t.next:
             def empty():
@@ -887,20 +936,27 @@ class _Unit(WordSource):
         self.suspend(t.next)
         self.emit("return")
 
+    def frame(self, link: str, unit: int, args: list[str]) -> list[str]:
+        """Lines that put a frame of `unit` on top of the stack, its first locals `args` and the
+        rest none (a constant tuple of nones, `P<n>`, that the module defines)."""
+        pad = self.p.units[unit].nlocals - len(args)
+        head = self.tmp()
+        lines = [f"{head} = ({link}, {unit}, 0, " + "".join(a + ", " for a in args) + ")", f"S[{H.FP}] = len(S)",
+                 f"S += {head}"]
+        if pad:
+            self.pads.add(pad)
+            lines.append(f"S += P{pad}")
+        return lines + [f"S[{H.TOP}] = len(S)"]
+
     def push(self, unit: int, link: str, args: list[str]) -> None:
         """A frame of `unit` on top of the stack, its first locals `args`."""
         callee = self.p.units[unit]
-        pad = callee.nlocals - len(args)
-        frame = f"[{link}, {unit}, 0, " + "".join(a + ", " for a in args) + "]" + (f" + [{NONE}] * {pad}" if pad else "")
-        f = self.tmp()
         self.emit(f"if S[{H.DEPTH}] >= {self.lay.depth}:")
         self.emit("    raise EngineFault(DEPTH_FAULT)")
-        self.emit(f"{f} = {frame}")
+        held = [self.hold(a) for a in args]
         self.emit(f"if len(S) + {FRAME_HEAD + callee.nlocals} > {self.lay.words}:")
         self.emit("    raise EngineFault(COPY_FAULT)")
-        self.emit(f"S[{H.FP}] = len(S)")
-        self.emit(f"S += {f}")
-        self.emit(f"S[{H.TOP}] = len(S)")
+        self.out += self.frame(link, unit, held)
         self.emit(f"S[{H.DEPTH}] += 1")
 
     def t_Call(self, t):
@@ -908,17 +964,11 @@ class _Unit(WordSource):
         callee = self.p.units[t.unit]
         self.emit(f"if S[{H.DEPTH}] >= {self.lay.depth}:")
         self.emit("    raise EngineFault(DEPTH_FAULT)")
-        args = self.operands(t.args)
-        pad = callee.nlocals - len(args)
-        frame = "[fp, " + f"{t.unit}, 0, " + "".join(a + ", " for a in args) + "]" + (f" + [{NONE}] * {pad}" if pad else "")
-        f = self.tmp()
-        self.emit(f"{f} = {frame}")
+        args = [self.hold(a) for a in self.operands(t.args)]
         self.emit(f"if len(S) + {FRAME_HEAD + callee.nlocals} > {self.lay.words}:")
         self.emit("    raise EngineFault(COPY_FAULT)")
         self.leave()
-        self.emit(f"S[{H.FP}] = len(S)")
-        self.emit(f"S += {f}")
-        self.emit(f"S[{H.TOP}] = len(S)")
+        self.out += self.frame("fp", t.unit, args)
         self.emit(f"S[{H.DEPTH}] += 1")
         self.emit("return")
 
@@ -948,13 +998,9 @@ class _Unit(WordSource):
         self.emit("return")
 
     def t_Goto(self, t):
-        callee = self.p.units[t.unit]
-        frame = f"[-1, {t.unit}, 0] + [{NONE}] * {callee.nlocals}"
         self.logged(lambda: self.emit(f"LOG(S, 'phase', {t.unit})"))
         self.emit(f"del S[{self.lay.stack}:]")
-        self.emit(f"S[{H.FP}] = {self.lay.stack}")
-        self.emit(f"S += {frame}")
-        self.emit(f"S[{H.TOP}] = len(S)")
+        self.out += self.frame("-1", t.unit, [])
         self.emit(f"S[{H.DEPTH}] = 1")
         self.emit(f"S[{H.STEPS}] = st")
         self.emit("return")
