@@ -13,6 +13,7 @@ from vbr.ir.layout import CHOICE, FAULT, RUNNING, Header as H
 from vbr.ir.values import NONE
 
 TRACK_ROWS = 4096  # score changes a game's track keeps (play_seats)
+AGENT_KEY = R.key("agent")
 
 
 class PythonEngine:
@@ -111,10 +112,11 @@ class PythonEngine:
 
     def play_random(self, S: list, agent_seed: int) -> None:
         """Every choice answered uniformly at random from the agents' stream until the end."""
-        agent = R.first_state(agent_seed, R.key("agent"))
+        agent = R.first_state(agent_seed, AGENT_KEY)
+        below, apply = R.below, self.apply
         while S[H.STATUS] == CHOICE:
-            agent, i = R.below(agent, S[H.NOPTS])
-            self.apply(S, i)
+            agent, i = below(agent, S[H.NOPTS])
+            apply(S, i)
 
 
 def _field_missing(side: int, number: int, fault: int):

@@ -27,7 +27,7 @@ from __future__ import annotations
 from vbr.engines.word_source import WordSource
 from vbr.ir import nodes as N
 from vbr.ir.build import COPY_FAULT, DEPTH_FAULT, STEP_FAULT
-from vbr.ir.layout import CHOICE, FRAME_HEAD, OVER, Header as H
+from vbr.ir.layout import CHOICE, FRAME_HEAD, OVER, RUNNING, Header as H
 from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
 
 RUNTIME = ("EngineFault", "add", "sub", "mul", "div", "mod", "neg", "index", "thing_word", "thing_word_any", "other",
@@ -105,6 +105,26 @@ def _slot_refs(x) -> list[int]:
     return out
 
 
+def _slot_writes(x) -> set[int]:
+    """Every local slot a node and its sub-expressions may write."""
+    out = set()
+    for n in _walk(x):
+        if isinstance(n, (N.SetLocal, N.Mark, N.Bind, N.BindSeq, N.Aggregate, N.Comprehension, N.Choose)):
+            out.add(n.slot)
+        elif isinstance(n, N.Collect):
+            out.update((n.base, n.count))
+    return out
+
+
+def _zone_seq(s: N.Seq) -> bool:
+    """A zone's items, or one of two such sequences by a test, or such a sequence under a binding."""
+    if isinstance(s, N.ZoneItems):
+        return True
+    if isinstance(s, N.ChooseSeq):
+        return _zone_seq(s.then) and _zone_seq(s.orelse)
+    return isinstance(s, N.BindSeq) and _zone_seq(s.body)
+
+
 def _successors(t: N.Term) -> list[int]:
     """The blocks a terminator goes on to without leaving the unit's function."""
     if isinstance(t, N.Jump):
@@ -133,6 +153,7 @@ class _Unit(WordSource):
         self.u, self.unit, self.pads = u, p.units[u], pads
         self.out: list[str] = []
         self.alias: dict[int, str] = {}
+        self.known_kind: dict[int, int] = {}  # slots that hold, for now, a thing of a known kind
         self.limit = p.limits["steps"]
         blocks = self.unit.blocks
         self.preds = [0] * len(blocks)
@@ -144,6 +165,24 @@ class _Unit(WordSource):
         self.labels = sorted(b for b in range(len(blocks)) if b in entries or self.preds[b] > 1)
         self.regs = self._registers()
         self.never_none = self._never_none_slots()
+        self.dirty = self._written_since_entry()
+        self.current = 0  # the block whose lines are being written
+
+    def _written_since_entry(self) -> list[set[int]]:
+        """Per block, the registers that may have changed since the function was entered, by the
+        time the block ends: what a way out of the block writes back."""
+        blocks, regs = self.unit.blocks, set(self.regs)
+        own = [set().union(*(_slot_writes(x) for x in [*b.stmts, b.term])) & regs for b in blocks]
+        out = [set(w) for w in own]
+        changed = True
+        while changed:
+            changed = False
+            for b, block in enumerate(blocks):
+                for s in _successors(block.term):
+                    if not out[b] <= out[s]:
+                        out[s] |= out[b]
+                        changed = True
+        return out
 
     # ------------------------------------------------------------------ analysis
     def _in_cycle(self) -> set[int]:
@@ -218,7 +257,7 @@ class _Unit(WordSource):
         if isinstance(e, N.Aggregate):
             return e.agg in ("sum", "count", "any", "all")
         if isinstance(e, N.Local):
-            return e.slot in self.never_none
+            return e.slot in self.never_none or e.slot in self.known_kind
         if isinstance(e, N.IfElse):
             return self.nn(e.then) and self.nn(e.orelse)
         if isinstance(e, N.Bind):
@@ -278,15 +317,17 @@ class _Unit(WordSource):
         saved, self.out = self.out, body
         self.dispatch(self.labels)
         self.out = saved
-        lines = [f"def u{u}(S, fp, pc):", *_indent(self.load()), f"    st = S[{H.STEPS}]", "    try:",
+        written = set().union(*self.dirty)
+        lines = [f"def u{u}(S, fp, pc):", *_indent(self.load()), f"    st = S[{H.STEPS}]", "    own = True", "    try:",
                  "        while True:", *_indent(_indent(_indent(body))),
-                 "    except EngineFault:", f"        S[{H.STEPS}] = st", *_indent(_indent(self.store())), "        raise"]
+                 "    except EngineFault:", "        if own:  # not in a procedure called from here",
+                 f"            S[{H.STEPS}] = st", *_indent(_indent(_indent(self.store(written)))), "        raise"]
         return "\n".join(lines)
 
-    def runs(self) -> list[list[int]]:
-        """The registers in runs of consecutive slots."""
+    def runs(self, slots=None) -> list[list[int]]:
+        """The registers (or those of `slots`) in runs of consecutive slots."""
         runs: list[list[int]] = []
-        for s in self.regs:
+        for s in sorted(slots) if slots is not None else self.regs:
             if runs and runs[-1][-1] == s - 1:
                 runs[-1].append(s)
             else:
@@ -303,9 +344,11 @@ class _Unit(WordSource):
                 out.append(", ".join(f"l{s}" for s in r) + f" = S[fp + {at}:fp + {at + len(r)}]")
         return out
 
-    def store(self) -> list[str]:
+    def store(self, slots=None) -> list[str]:
+        """Lines that write registers back to the frame: those that may have changed by the end
+        of the current block (or `slots`)."""
         out = []
-        for r in self.runs():
+        for r in self.runs(self.dirty[self.current] if slots is None else slots):
             at = FRAME_HEAD + r[0]
             if len(r) == 1:
                 out.append(f"S[fp + {at}] = l{r[0]}")
@@ -331,6 +374,7 @@ class _Unit(WordSource):
         """Block b's lines. No temporary outlives its statement, so each statement names its
         temporaries afresh from the number the block started at (a function's locals are few)."""
         block = self.unit.blocks[b]
+        outer, self.current = self.current, b
         self.emit("st += 1")
         self.emit(f"if st > {self.limit}:")
         self.emit(f"    raise EngineFault({STEP_FAULT})")
@@ -341,6 +385,7 @@ class _Unit(WordSource):
         self.n = base
         getattr(self, "t_" + type(block.term).__name__)(block.term)
         self.n = base
+        self.current = outer
 
     def goto(self, b: int) -> None:
         if b in self.labels:
@@ -420,6 +465,9 @@ class _Unit(WordSource):
         if isinstance(f, N.FieldOfAny):
             return (f"thing_word_any(S, {obj}, {tuple(f.positions)!r}, {lay.kinds}, {lay.fields}, "
                     f"{lay.width}, {f.fault})")
+        at = lay.fields + f.pos
+        if isinstance(f.obj, N.Local) and self.known_kind.get(f.obj.slot) == f.kind:
+            return f"{at} + {obj} * {lay.width}"
         if _simple(obj):
             t, first = obj, obj
         else:
@@ -525,12 +573,14 @@ class _Unit(WordSource):
         return t
 
     def x_Bind(self, e):
-        saved = dict(self.alias)
+        saved, kinds = dict(self.alias), dict(self.known_kind)
+        if isinstance(e.value, N.Local) and e.value.slot in self.known_kind:
+            self.known_kind[e.slot] = self.known_kind[e.value.slot]
         result = self.tmp()
         mark = self.n
         self.bind(e.slot, self.expr(e.value))
         body = self.expr(e.body)
-        self.alias = saved
+        self.alias, self.known_kind = saved, kinds
         self.n = mark  # the binding's temporaries end with it
         if _is_literal(body):
             return body
@@ -546,6 +596,8 @@ class _Unit(WordSource):
         return f"({xs}[draw_below(S, {self.lay.streams + e.stream}, len({xs}))] if {xs} else {NONE})"
 
     def x_Contains(self, e):
+        if _zone_seq(e.seq) and e.item.ty.startswith("ent"):
+            return self.in_zone(e)
         item, t = self.expr(e.item), self.tmp()
         lines, xs = self.capture(self.seq_list, e.seq)
         if lines:
@@ -555,12 +607,34 @@ class _Unit(WordSource):
             self.out += lines
         return f"({item} in {xs})"
 
+    def in_zone(self, e) -> str:
+        """A thing is in a zone when the zone it is in (each thing is in exactly one) is that zone."""
+        item = self.hold(self.expr(e.item))
+        zone = self.hold(self.zone_of_seq(e.seq))
+        return f"(0 <= {item} < S[{H.THINGS}] and S[{self.lay.zone_of} + {item}] == {zone})"
+
+    def zone_of_seq(self, s: N.Seq) -> str:
+        """The zone whose items a sequence of zones' items (`_zone_seq`) gives."""
+        if isinstance(s, N.ZoneItems):
+            return self.expr(s.zone)
+        if isinstance(s, N.BindSeq):
+            self.bind(s.slot, self.expr(s.value))  # its name stays bound to the end of the statement
+            return self.zone_of_seq(s.body)
+        test, z = self.expr(s.test), self.tmp()
+        then_lines, then = self.capture(self.zone_of_seq, s.then)
+        else_lines, orelse = self.capture(self.zone_of_seq, s.orelse)
+        self.emit(f"if {test}:")
+        self.out += _indent(then_lines + [f"{z} = {then}"])
+        self.emit("else:")
+        self.out += _indent(else_lines + [f"{z} = {orelse}"])
+        return z
+
     def x_Aggregate(self, e):
         r = self.tmp()
         if e.agg == "count" and e.cond is None:
             return self.count(e, r)
         start = {"sum": "0", "count": "0", "any": "False", "all": "True"}.get(e.agg, str(NONE))
-        saved = dict(self.alias)
+        saved, kinds = dict(self.alias), dict(self.known_kind)
         mark = self.n
         head, var, through = self.loop_head(e.seq, e.slot)
         self.emit(f"{r} = {start}")
@@ -600,7 +674,7 @@ class _Unit(WordSource):
                 self.emit(f"    {r} = {b}")
         self.emit(head)
         self.out += _indent(self.capture(each)[0])
-        self.alias = saved
+        self.alias, self.known_kind = saved, kinds
         self.n = mark  # the loop's temporaries end with it
         return r
 
@@ -657,13 +731,39 @@ class _Unit(WordSource):
             return (f"({tuple(table)!r}[{x} * {t['height']} + {y}] if 0 <= ({x} := {c} // {CELL_SPAN} - {CELL_BIAS}) < {t['cols']}"
                     f" and 0 <= ({y} := {c} % {CELL_SPAN} - {CELL_BIAS}) < {t['height']} else {slow})")
         if name == "step":
-            return f"step({a[0]}, *DIRS[{a[1]}], {a[2]}, {a[3]}, {f})"
+            return self.step(a, f)
         if name == "distance":
             return f"distance({a[0]}, {a[1]}, {f})"
         if name == "cell_at":
             t = self.p.court_tables
             return f"cell_at({a[0]}, {a[1]}, {a[2]}, {t['cols']}, {t['height']}, {f}, CELL_FAULT)"
         raise AssertionError(f"no Python rule for the built-in {name}")
+
+    def step(self, a: list[str], f: int) -> str:
+        """python_runtime.step written out: n steps of a direction from a cell, in a side's frame."""
+        c, d, side, n = (self.hold(x) for x in a)
+        r, fw, x, y, out = (self.tmp() for _ in range(5))
+        if _is_literal(d):
+            r, fw = self.p.directions[int(d)]
+        else:
+            self.emit(f"{r}, {fw} = DIRS[{d}]")
+        self.emit(f"if {c} == {NONE}:")
+        self.emit(f"    raise EngineFault({f})")
+        along = {0: "+", 1: "-"}
+        for sign in ("+", "-"):
+            if _is_literal(side) and along[int(side != "0")] != sign:
+                continue
+            moved = [f"{x} = {c} // {CELL_SPAN} - {CELL_BIAS} {sign} {r} * {n}",
+                     f"{y} = {c} % {CELL_SPAN} - {CELL_BIAS} {sign} {fw} * {n}"]
+            if _is_literal(side):
+                self.out += moved
+            else:
+                self.emit(f"if {side} == 0:" if sign == "+" else "else:")
+                self.out += _indent(moved)
+        self.emit(f"if not ({-CELL_BIAS} <= {x} < {CELL_BIAS} and {-CELL_BIAS} <= {y} < {CELL_BIAS}):")
+        self.emit(f"    raise EngineFault({f})")
+        self.emit(f"{out} = ({x} + {CELL_BIAS}) * {CELL_SPAN} + {y} + {CELL_BIAS}")
+        return out
 
     def zone_word(self, zone: str) -> str:
         if _is_literal(zone):
@@ -725,7 +825,7 @@ class _Unit(WordSource):
             return xs
         if isinstance(s, N.Comprehension):
             xs = self.tmp()
-            saved = dict(self.alias)
+            saved, kinds = dict(self.alias), dict(self.known_kind)
             mark = self.n
             head, var, through = self.loop_head(s.source, s.slot)
             self.emit(f"{xs} = []")
@@ -738,7 +838,7 @@ class _Unit(WordSource):
                 self.emit(f"{xs}.append({self.expr(s.body)})")
             self.emit(head)
             self.out += _indent(self.capture(each)[0])
-            self.alias = saved
+            self.alias, self.known_kind = saved, kinds
             self.n = mark
             return xs
         raise AssertionError(f"no Python rule for the sequence {type(s).__name__}")
@@ -749,6 +849,7 @@ class _Unit(WordSource):
         if isinstance(seq, N.KindItems):
             v = self.tmp()
             var, through = self.bound_var(slot)
+            self.known_kind[slot] = seq.kind  # until the loop's construct restores the map
             return (f"for {v} in range(S[{H.THINGS}]):", var,
                     [f"if S[{self.lay.kinds} + {v}] != {seq.kind}:", "    continue", f"{var} = {v}", *through])
         xs = self.seq_list(seq)
@@ -898,7 +999,7 @@ class _Unit(WordSource):
             xs = self.seq_list(t.seq)
             self.emit(f"{opts} = {xs}" if xs.startswith("S[") else f"{opts} = list({xs})")
         else:
-            saved = dict(self.alias)
+            saved, kinds = dict(self.alias), dict(self.known_kind)
             mark = self.n
             head, var, through = self.loop_head(t.seq, t.slot)
             self.emit(f"{opts} = []")
@@ -909,7 +1010,7 @@ class _Unit(WordSource):
                 self.emit(f"    {opts}.append({var})")
             self.emit(head)
             self.out += _indent(self.capture(each)[0])
-            self.alias = saved
+            self.alias, self.known_kind = saved, kinds
             self.n = mark
         self.emit(f"if not {opts}:")
         if t.optional or t.empty != t.next:
@@ -970,7 +1071,15 @@ class _Unit(WordSource):
         self.leave()
         self.out += self.frame("fp", t.unit, args)
         self.emit(f"S[{H.DEPTH}] += 1")
-        self.emit("return")
+        # the procedure runs from here; when it returns into this frame, so does this function
+        self.emit("own = False")
+        self.emit(f"u{t.unit}(S, S[{H.FP}], 0)")
+        self.emit(f"if S[{H.STATUS}] != {RUNNING} or S[{H.FP}] != fp or S[fp + 2] != {t.next}:")
+        self.emit("    return  # it suspended, ended the game or went to a phase")
+        self.emit("own = True")
+        self.emit(f"st = S[{H.STEPS}]")
+        self.emit(f"pc = {t.next}")
+        self.emit("continue")
 
     def t_Emit(self, t):
         oks = []

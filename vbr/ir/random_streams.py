@@ -49,8 +49,10 @@ def next_word(state: int) -> tuple[int, int]:
 
 def below(state: int, n: int) -> tuple[int, int]:
     """(the new state, a number uniform in 0..n-1) for 1 <= n < 2**63."""
-    state, x = next_word(state)
-    m = x * n
+    state = (state + GAMMA) & MASK  # next_word, written out: agents draw once a choice
+    z = (state ^ (state >> 30)) * 0xBF58476D1CE4E5B9 & MASK
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EB & MASK
+    m = (z ^ (z >> 31)) * n
     low = m & MASK
     if low < n:
         threshold = ((1 << 64) - n) % n
