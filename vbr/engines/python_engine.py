@@ -59,14 +59,12 @@ class PythonEngine:
 
     def run(self, S: list, log=None) -> None:
         """Play on until a choice, the end or a fault; `log(S, what, *args)` hears says and phases."""
+        if log is None:
+            _run(self.units, S)
+            return
         self.namespace["LOG"] = log
-        units = self.units
         try:
-            while S[H.STATUS] == RUNNING:
-                fp = S[H.FP]
-                units[S[fp + 1]](S, fp, S[fp + 2])
-        except EngineFault as f:
-            S[H.STATUS], S[H.FAULT], S[H.FAULT_A], S[H.FAULT_B] = FAULT, f.fault, f.a, f.b
+            _run(self.units, S)
         finally:
             self.namespace["LOG"] = None
 
@@ -117,6 +115,16 @@ class PythonEngine:
         while S[H.STATUS] == CHOICE:
             agent, i = below(agent, S[H.NOPTS])
             apply(S, i)
+
+
+def _run(units: tuple, S: list) -> None:
+    """Each unit's function runs the frame on top until the state is no longer running."""
+    try:
+        while S[0] == RUNNING:  # Header.STATUS
+            fp = S[4]  # Header.FP
+            units[S[fp + 1]](S, fp, S[fp + 2])
+    except EngineFault as f:
+        S[H.STATUS], S[H.FAULT], S[H.FAULT_A], S[H.FAULT_B] = FAULT, f.fault, f.a, f.b
 
 
 def _field_missing(side: int, number: int, fault: int):
