@@ -153,7 +153,7 @@ class _Unit(WordSource):
         self.u, self.unit, self.pads = u, p.units[u], pads
         self.out: list[str] = []
         self.alias: dict[int, str] = {}
-        self.known_kind: dict[int, int] = {}  # slots that hold, for now, a thing of a known kind
+        self.known_kind: dict[int, int] = {}  # slots that hold, for now, a value (a thing of this kind, -1: any)
         self.limit = p.limits["steps"]
         blocks = self.unit.blocks
         self.preds = [0] * len(blocks)
@@ -335,8 +335,17 @@ class _Unit(WordSource):
         return runs
 
     def load(self) -> list[str]:
+        """The registers from the frame; a new frame (entered at block 0, which nothing jumps
+        back to) holds its parameters and nones."""
+        fresh = [s for s in self.regs if s >= self.unit.nparams]
+        if self.preds[0] == 0 and fresh:
+            return ["if pc == 0:", *_indent(self.read(r for r in self.regs if r < self.unit.nparams)),
+                    "    " + " = ".join(f"l{s}" for s in fresh) + f" = {NONE}", "else:", *_indent(self.read(self.regs))]
+        return self.read(self.regs)
+
+    def read(self, slots) -> list[str]:
         out = []
-        for r in self.runs():
+        for r in self.runs(list(slots)):
             at = FRAME_HEAD + r[0]
             if len(r) == 1:
                 out.append(f"l{r[0]} = S[fp + {at}]")
@@ -854,6 +863,8 @@ class _Unit(WordSource):
                     [f"if S[{self.lay.kinds} + {v}] != {seq.kind}:", "    continue", f"{var} = {v}", *through])
         xs = self.seq_list(seq)
         var, through = self.bound_var(slot)
+        if isinstance(seq, (N.ZoneItems, N.RangeItems)):
+            self.known_kind[slot] = -1  # a thing or a number, never none
         return f"for {var} in {xs}:", var, through
 
     # ------------------------------------------------------------------ statements
