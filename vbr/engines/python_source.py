@@ -472,8 +472,7 @@ class _Unit(WordSource):
         lay = self.lay
         obj = self.expr(f.obj)
         if isinstance(f, N.FieldOfAny):
-            return (f"thing_word_any(S, {obj}, {tuple(f.positions)!r}, {lay.kinds}, {lay.fields}, "
-                    f"{lay.width}, {f.fault})")
+            return self.field_of_any(f, obj)
         at = lay.fields + f.pos
         if isinstance(f.obj, N.Local) and self.known_kind.get(f.obj.slot) == f.kind:
             return f"{at} + {obj} * {lay.width}"
@@ -487,6 +486,18 @@ class _Unit(WordSource):
             test = f"{first} != {NONE} and S[{lay.kinds} + {t}] == {f.kind}"
         at = lay.fields + f.pos
         return f"({at} + {t} * {lay.width} if {test} else fault({f.fault}, {t}))"
+
+    def field_of_any(self, f, obj: str) -> str:
+        """python_runtime.thing_word_any written out; where every kind keeps the field at one
+        word, the thing's kind is not read."""
+        lay = self.lay
+        first, t = self.named(obj)
+        base = f"{lay.fields} + {t} * {lay.width}"
+        if len(set(f.positions)) == 1 and f.positions[0] >= 0:
+            return f"({base} + {f.positions[0]} if {first} >= 0 else fault({f.fault}, {t}))"
+        p = self.tmp()
+        return (f"({base} + {p} if {first} >= 0 and ({p} := {tuple(f.positions)!r}[S[{lay.kinds} + {t}]]) >= 0 "
+                f"else fault({f.fault}, {t}))")
 
     def x_Unary(self, e):
         if e.op == "not":
