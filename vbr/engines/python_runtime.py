@@ -86,20 +86,6 @@ def thing_word(S: list, e: int, kind: int, kinds: int, fields: int, width: int, 
     return fields + e * width + pos
 
 
-def thing_word_any(S: list, e: int, positions: tuple, kinds: int, fields: int, width: int, f: int) -> int:
-    """Where a field lies in thing e, by e's kind (-1: its kind has no such field)."""
-    if e == NONE or e < 0:
-        raise EngineFault(f, e)
-    pos = positions[S[kinds + e]]
-    if pos < 0:
-        raise EngineFault(f, e)
-    return fields + e * width + pos
-
-
-def lookup_or_none(table: tuple, i: int) -> int:
-    return table[i] if 0 <= i < len(table) else NONE
-
-
 def distance(a: int, b: int, f: int) -> int:
     """Steps across plus steps along between two cells."""
     if a == NONE or b == NONE:
@@ -136,20 +122,6 @@ def other(x: int, f: int) -> int:
     raise EngineFault(f, x)
 
 
-def step(c: int, right: int, forward: int, side: int, n: int, f: int) -> int:
-    """`n` times (right, forward) from cell c, in `side`'s frame."""
-    if c == NONE:
-        raise EngineFault(f)
-    x, y = c // CELL_SPAN - CELL_BIAS, c % CELL_SPAN - CELL_BIAS
-    if side == 0:
-        x, y = x + right * n, y + forward * n
-    else:
-        x, y = x - right * n, y - forward * n
-    if not (-CELL_BIAS <= x < CELL_BIAS and -CELL_BIAS <= y < CELL_BIAS):
-        raise EngineFault(f)
-    return (x + CELL_BIAS) * CELL_SPAN + (y + CELL_BIAS)
-
-
 def on_court(c: int, table: tuple, default: int, spaces: tuple, answers: tuple, cols: int, height: int,
              f: int) -> int:
     """A position function's answer for cell c: the grid's table, a declared space's, or `default`."""
@@ -162,10 +134,6 @@ def on_court(c: int, table: tuple, default: int, spaces: tuple, answers: tuple, 
         if s == c:
             return a
     return default
-
-
-def zone_items(S: list, z: int) -> list:
-    return S[z + 1:z + 1 + S[z]]
 
 
 def take_out(S: list, z: int, e: int) -> None:

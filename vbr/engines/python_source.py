@@ -2,21 +2,25 @@
 
 `python_source(program)` gives a module's text with one function per unit, `u<unit>(S, fp, pc)`:
 it runs the unit's frame (at fp of the state list S) from block pc until control leaves it (a
-choice, a call, an event's handlers, a return, a `goto`, the end, a fault); `UNITS` lists them.
+choice, an event's handlers, a return, a `goto`, the end, a fault); `UNITS` lists them.
 
 Inside a unit's function:
 - the blocks are one `while` loop over `pc`; a block with a single way in (and no resumption
   there) is written inside the block it comes from, so only loop heads, joins and resumption
   points are dispatched on;
 - the locals used where the unit loops (all of them in a small unit) are Python variables
-  (`l<slot>`), read from the frame on entry and written back wherever control leaves; the rest
-  stay in the frame (`S[fp + k]`), except a bound value (an inlined `fn`'s parameter, an
-  aggregate's or a choice's item), which is read from a variable and written through to its word;
+  (`l<slot>`), read from the frame on entry (a new frame's set without reading) and written back
+  where control leaves, those that may have changed since entry; the rest stay in the frame
+  (`S[fp + k]`), except a bound value (an inlined `fn`'s parameter, an aggregate's or a choice's
+  item), which is read from a variable and written through to its word;
+- a called procedure's function is called from here, and when it returns into this frame play
+  goes on here;
 - the steps taken are counted in a variable and written back where control leaves;
 - checked arithmetic is written out: the result, then one range test and a none test for each
-  operand not known to be a value (a constant, another sum, a count ...), the runtime's function
-  (python_runtime.py) only called to raise the fault;
-- aggregates, comprehensions and choices are loops in statements, a zone's items a slice of S.
+  operand not known to be a value (a constant, another sum, a count, a zone's item ...), the
+  runtime's function (python_runtime.py) only called to raise the fault;
+- aggregates, comprehensions and choices are loops in statements, a zone's items a slice of S,
+  a thing's membership of a zone its own zone word.
 
 So the words of the state after each choice are those the C engine leaves (c_source.py):
 every local a frame holds and every step counted. Nothing of the rule file's text is in the
@@ -30,8 +34,8 @@ from vbr.ir.build import COPY_FAULT, DEPTH_FAULT, STEP_FAULT
 from vbr.ir.layout import CHOICE, FRAME_HEAD, OVER, RUNNING, Header as H
 from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
 
-RUNTIME = ("EngineFault", "add", "sub", "mul", "div", "mod", "neg", "index", "thing_word", "thing_word_any", "other",
-           "step", "distance", "cell_at", "on_court", "reach", "take_out", "put", "draw_below", "shuffle", "fault")
+RUNTIME = ("EngineFault", "add", "sub", "mul", "div", "mod", "neg", "index", "thing_word", "other",
+           "distance", "cell_at", "on_court", "reach", "take_out", "put", "draw_below", "shuffle", "fault")
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod"}
 _CELL_FNS = ("number", "side", "row", "col", "in_court", "on_net")
 REGISTERS = 40  # the most locals of a unit held in Python variables
@@ -488,8 +492,9 @@ class _Unit(WordSource):
         return f"({at} + {t} * {lay.width} if {test} else fault({f.fault}, {t}))"
 
     def field_of_any(self, f, obj: str) -> str:
-        """python_runtime.thing_word_any written out; where every kind keeps the field at one
-        word, the thing's kind is not read."""
+        """Where a field several kinds have lies in thing e: its word by e's kind (`positions`, -1
+        for a kind without it); none or a kind without it faults. Where every kind keeps the field
+        at one word, the thing's kind is not read."""
         lay = self.lay
         first, t = self.named(obj)
         base = f"{lay.fields} + {t} * {lay.width}"
@@ -748,7 +753,8 @@ class _Unit(WordSource):
             x, y = self.tmp(), self.tmp()
             slow = (f"on_court({c}, {tuple(table)!r}, {default}, {tuple(t['spaces'])!r}, {tuple(answers)!r}, "
                     f"{t['cols']}, {t['height']}, {f})")
-            return (f"({tuple(table)!r}[{x} * {t['height']} + {y}] if 0 <= ({x} := {c} // {CELL_SPAN} - {CELL_BIAS}) < {t['cols']}"
+            return (f"({tuple(table)!r}[{x} * {t['height']} + {y}] "
+                    f"if 0 <= ({x} := {c} // {CELL_SPAN} - {CELL_BIAS}) < {t['cols']}"
                     f" and 0 <= ({y} := {c} % {CELL_SPAN} - {CELL_BIAS}) < {t['height']} else {slow})")
         if name == "step":
             return self.step(a, f)
@@ -760,7 +766,8 @@ class _Unit(WordSource):
         raise AssertionError(f"no Python rule for the built-in {name}")
 
     def step(self, a: list[str], f: int) -> str:
-        """python_runtime.step written out: n steps of a direction from a cell, in a side's frame."""
+        """n steps of a direction (right, forward) from a cell, in a side's frame (side 1 mirrors
+        both); none, or a cell further than CELL_BIAS from the court's corner, faults."""
         c, d, side, n = (self.hold(x) for x in a)
         r, fw, x, y, out = (self.tmp() for _ in range(5))
         if _is_literal(d):
@@ -815,7 +822,8 @@ class _Unit(WordSource):
             lay = self.lay
             obj = self.hold(self.expr(s.obj))
             w = self.tmp()
-            self.emit(f"{w} = thing_word(S, {obj}, {s.kind}, {lay.kinds}, {lay.fields}, {lay.width}, {s.pos}, {s.fault})")
+            self.emit(f"{w} = thing_word(S, {obj}, {s.kind}, {lay.kinds}, {lay.fields}, {lay.width}, {s.pos}, "
+                      f"{s.fault})")
             return f"S[{w} + 1:{w} + 1 + S[{w}]]"
         if isinstance(s, N.ReachItems):
             a = self.operands([s.start, s.dist, s.side])
@@ -972,7 +980,8 @@ class _Unit(WordSource):
         e, r = self.tmp(), self.tmp()
         self.emit(f"for _ in range({times}):")
         body = [f"{e} = S[{H.THINGS}]", f"if {e} >= {lay.things}:", f"    raise EngineFault({s.fault})",
-                f"S[{H.THINGS}] = {e} + 1", f"S[{lay.kinds} + {e}] = {s.kind}", f"{r} = {lay.fields} + {e} * {lay.width}"]
+                f"S[{H.THINGS}] = {e} + 1", f"S[{lay.kinds} + {e}] = {s.kind}",
+                f"{r} = {lay.fields} + {e} * {lay.width}"]
         for is_list, v, at in values:
             if is_list:
                 body += [f"S[{r} + {at}] = len({v})", f"S[{r} + {at + 1}:{r} + {at + 1} + len({v})] = {v}"]
