@@ -158,6 +158,7 @@ class _Unit(WordSource):
         self.out: list[str] = []
         self.alias: dict[int, str] = {}
         self.known_kind: dict[int, int] = {}  # slots that hold, for now, a value (a thing of this kind, -1: any)
+        self.kind_words: dict[str, str] = {}  # a zone item's variable -> a variable holding its kind
         self.limit = p.limits["steps"]
         blocks = self.unit.blocks
         self.preds = [0] * len(blocks)
@@ -442,6 +443,13 @@ class _Unit(WordSource):
         v = self.alias[slot] = self.tmp()
         return v, [f"S[fp + {FRAME_HEAD + slot}] = {v}"]
 
+    def scope(self) -> tuple:
+        """What a binding construct changes while its body is written, to be restored after."""
+        return dict(self.alias), dict(self.known_kind), dict(self.kind_words)
+
+    def restore(self, saved: tuple) -> None:
+        self.alias, self.known_kind, self.kind_words = (dict(x) for x in saved)
+
     # ------------------------------------------------------------------ expressions
     def index_call(self, i: str, n: int, fault: int) -> str:
         if _simple(i):
@@ -486,7 +494,9 @@ class _Unit(WordSource):
             t = self.tmp()
             first = f"({t} := {obj})"
         test = f"S[{lay.kinds} + {first}] == {f.kind}"
-        if not self.nn(f.obj):
+        if obj in self.kind_words:
+            test = f"{self.kind_words[obj]} == {f.kind}"
+        elif not self.nn(f.obj):
             test = f"{first} != {NONE} and S[{lay.kinds} + {t}] == {f.kind}"
         at = lay.fields + f.pos
         return f"({at} + {t} * {lay.width} if {test} else fault({f.fault}, {t}))"
@@ -598,14 +608,14 @@ class _Unit(WordSource):
         return t
 
     def x_Bind(self, e):
-        saved, kinds = dict(self.alias), dict(self.known_kind)
+        saved = self.scope()
         if isinstance(e.value, N.Local) and e.value.slot in self.known_kind:
             self.known_kind[e.slot] = self.known_kind[e.value.slot]
         result = self.tmp()
         mark = self.n
         self.bind(e.slot, self.expr(e.value))
         body = self.expr(e.body)
-        self.alias, self.known_kind = saved, kinds
+        self.restore(saved)
         self.n = mark  # the binding's temporaries end with it
         if _is_literal(body):
             return body
@@ -659,9 +669,9 @@ class _Unit(WordSource):
         if e.agg == "count" and e.cond is None:
             return self.count(e, r)
         start = {"sum": "0", "count": "0", "any": "False", "all": "True"}.get(e.agg, str(NONE))
-        saved, kinds = dict(self.alias), dict(self.known_kind)
+        saved = self.scope()
         mark = self.n
-        head, var, through = self.loop_head(e.seq, e.slot)
+        head, var, through = self.loop_head(e.seq, e.slot, (e.cond, e.body))
         self.emit(f"{r} = {start}")
 
         def each():
@@ -699,7 +709,7 @@ class _Unit(WordSource):
                 self.emit(f"    {r} = {b}")
         self.emit(head)
         self.out += _indent(self.capture(each)[0])
-        self.alias, self.known_kind = saved, kinds
+        self.restore(saved)
         self.n = mark  # the loop's temporaries end with it
         return r
 
@@ -853,9 +863,9 @@ class _Unit(WordSource):
             return xs
         if isinstance(s, N.Comprehension):
             xs = self.tmp()
-            saved, kinds = dict(self.alias), dict(self.known_kind)
+            saved = self.scope()
             mark = self.n
-            head, var, through = self.loop_head(s.source, s.slot)
+            head, var, through = self.loop_head(s.source, s.slot, (s.cond, s.body))
             self.emit(f"{xs} = []")
 
             def each():
@@ -866,14 +876,15 @@ class _Unit(WordSource):
                 self.emit(f"{xs}.append({self.expr(s.body)})")
             self.emit(head)
             self.out += _indent(self.capture(each)[0])
-            self.alias, self.known_kind = saved, kinds
+            self.restore(saved)
             self.n = mark
             return xs
         raise AssertionError(f"no Python rule for the sequence {type(s).__name__}")
 
-    def loop_head(self, seq: N.Seq, slot: int) -> tuple[str, str, list[str]]:
+    def loop_head(self, seq: N.Seq, slot: int, body=()) -> tuple[str, str, list[str]]:
         """A `for` over seq's items (every item worked out first) with each in slot's variable:
-        the `for` line, the variable, and the lines each round starts with."""
+        the `for` line, the variable, and the lines each round starts with. Where the `body`
+        nodes read several fields of things, a zone item's kind is read once a round."""
         if isinstance(seq, N.KindItems):
             v = self.tmp()
             var, through = self.bound_var(slot)
@@ -884,6 +895,10 @@ class _Unit(WordSource):
         var, through = self.bound_var(slot)
         if isinstance(seq, (N.ZoneItems, N.RangeItems)):
             self.known_kind[slot] = -1  # a thing or a number, never none
+        fields = sum(isinstance(n, N.Field) for x in body if x is not None for n in _walk(x))
+        if isinstance(seq, N.ZoneItems) and fields >= 2:
+            kind = self.kind_words[var] = self.tmp()  # a thing's kind never changes
+            through = through + [f"{kind} = S[{self.lay.kinds} + {var}]"]
         return f"for {var} in {xs}:", var, through
 
     # ------------------------------------------------------------------ statements
@@ -1030,9 +1045,9 @@ class _Unit(WordSource):
             xs = self.seq_list(t.seq)
             self.emit(f"{opts} = {xs}" if xs.startswith("S[") else f"{opts} = list({xs})")
         else:
-            saved, kinds = dict(self.alias), dict(self.known_kind)
+            saved = self.scope()
             mark = self.n
-            head, var, through = self.loop_head(t.seq, t.slot)
+            head, var, through = self.loop_head(t.seq, t.slot, (t.cond,))
             self.emit(f"{opts} = []")
 
             def each():
@@ -1041,7 +1056,7 @@ class _Unit(WordSource):
                 self.emit(f"    {opts}.append({var})")
             self.emit(head)
             self.out += _indent(self.capture(each)[0])
-            self.alias, self.known_kind = saved, kinds
+            self.restore(saved)
             self.n = mark
         self.emit(f"if not {opts}:")
         if t.optional or t.empty != t.next:
