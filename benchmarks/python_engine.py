@@ -5,10 +5,12 @@ slows all of them alike.
 
     python benchmarks/python_engine.py [--books siatka,cattack] [--blocks 4] [--games 40]
 
-Each plays whole games with a random agent in every seat the way `vbr sim` plays them: the
-closure engine through `vbr.play.play_game`, the typed Python engine through
-`vbr.play.play_typed_game` (`--engine python`). The two draw from different generators, so they
-play other games of the same rules; the mean choices a game are printed beside each figure.
+Each plays whole games with a random agent in every seat, twice: the way `vbr sim` plays them
+(the closure engine through `vbr.play.play_game`, the typed Python engine through
+`vbr.play.play_typed_game`, `--engine python`, both keeping what balance metrics read), and
+through each engine's own random-play loop alone (`State.play_random`). The two engines draw
+from different generators, so they play other games of the same rules; the mean choices a game
+are printed beside each figure.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ import handwritten_siatka  # noqa: E402
 
 import vbr  # noqa: E402
 from vbr.engines.game import load as load_typed  # noqa: E402
+from vbr.interpreter.rng import derive, generator  # noqa: E402
 from vbr.play import play_game, play_typed_game  # noqa: E402
 
 BOOKS = ("siatka", "cattack", "tanto-cuore-beach-volleyball", "volleyball-high")
@@ -34,9 +37,21 @@ def players(book: str) -> dict:
     closure = vbr.load(str(path))
     typed = load_typed(path, {}, engine="python")
     agents = ["random"] * closure.seats
+    def closure_loop(seed):
+        state = closure.new_state(seed)
+        state.play_random([generator(derive(derive(seed, 7919, s), s + 1)).getrandbits for s in range(len(agents))])
+        return state.choices
+
+    def typed_loop(seed):
+        state = typed.new_state(seed)
+        state.play_random(derive(seed, 1))
+        return int(state.words[3])  # Header.CHOICES
+
     plays = {
         "closure engine (default)": lambda seed: play_game(closure, seed, agents).choices,
         "typed, Python engine": lambda seed: play_typed_game(typed, seed, agents).choices,
+        "closure, play_random": closure_loop,
+        "typed Python, play_random": typed_loop,
     }
     if book == "siatka":
         plays["hand-written plain Python"] = lambda seed: handwritten_siatka.play_game(seed)[2]
@@ -65,8 +80,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     for book in args.books.split(","):
         rates = measure(book, args.blocks, args.games)
-        base = rates["closure engine (default)"][0]
         for name, (r, choices) in rates.items():
+            base = rates["closure, play_random" if "play_random" in name else "closure engine (default)"][0]
             print(f"{book:30s} {name:28s} {r:9,.0f} games/s  {r / base:5.2f}x closure  ({choices:.0f} choices a game)")
     return 0
 

@@ -35,6 +35,7 @@ class PythonEngine:
             "CELL_FAULT": CELL_FAULT,
             "REACH": program.reach_tables,
             "LOG": None,
+            "AUTO": None,
             "field_missing": _field_missing,
         }
         exec(compile(self.source, f"<vbr python engine: {program.title}>", "exec"), namespace)
@@ -88,33 +89,71 @@ class PythonEngine:
         chooser or -1, rows of `track`, then the points as they last were]; `track` gets
         (choices made, points) each time the points change, while it holds fewer than TRACK_ROWS.
         Returns the streams as they are left."""
-        streams = list(streams)
         points = self.program.points
-        at = self.layout.vars + points[0] if points else 0
-        count = points[1] if points else 0
-        while S[H.STATUS] == CHOICE and kinds[S[H.SEAT]] == 0:
-            k, seat = S[H.NOPTS], S[H.SEAT]
-            if stats[2] < 0:
-                stats[2] = seat
-            stats[0] += k
-            stats[1] += k == 1
-            streams[seat], i = R.below(streams[seat], k)
-            self.apply(S, i)
-            now = S[at:at + count]
-            if now != stats[4:4 + count]:
-                stats[4:4 + count] = now
-                if stats[3] < TRACK_ROWS:
-                    track.append((S[H.CHOICES], tuple(now)))
-                    stats[3] += 1
-        return streams
+        auto = Autoplay(list(streams), kinds, stats, track, self.layout.vars + points[0] if points else 0,
+                        points[1] if points else 0)
+        self._autoplay(S, auto)
+        return auto.streams
 
     def play_random(self, S: list, agent_seed: int) -> None:
         """Every choice answered uniformly at random from the agents' stream until the end."""
-        agent = R.first_state(agent_seed, AGENT_KEY)
-        below, apply = R.below, self.apply
-        while S[H.STATUS] == CHOICE:
-            agent, i = below(agent, S[H.NOPTS])
-            apply(S, i)
+        auto = Autoplay([R.first_state(agent_seed, AGENT_KEY)], None, [0, 0, -1, 0], [], 0, 0)
+        self._autoplay(S, auto)
+
+    def _autoplay(self, S: list, auto: "Autoplay") -> None:
+        """Choices answered by `auto` as play reaches them (the generated code asks it, `AUTO`),
+        each applied as `apply` applies it, until a seat it does not play is to move or the end."""
+        self.namespace["AUTO"] = auto
+        try:
+            while S[H.STATUS] == CHOICE:
+                i = auto(S)
+                if i < 0:
+                    break
+                self.apply(S, i)
+                auto.settle(S)
+        finally:
+            self.namespace["AUTO"] = None
+
+
+class Autoplay:
+    """The random seats of play_seats: called at a choice (the state's words written as at a
+    suspension), it settles the answer before (the points' change, `settle`) and returns the
+    seat's draw below the options (and counts them), or -1 when another seat is to move.
+    `kinds` None: every seat draws from streams[0]."""
+
+    def __init__(self, streams: list[int], kinds, stats: list[int], track: list, at: int, count: int):
+        self.streams, self.kinds, self.stats, self.track = streams, kinds, stats, track
+        self.at, self.count = at, count
+        self.pending = False
+
+    def __call__(self, S: list) -> int:
+        if self.pending:
+            self.settle(S)
+        seat, k = S[H.SEAT], S[H.NOPTS]
+        kinds, stats = self.kinds, self.stats
+        if kinds is not None and kinds[seat] != 0:
+            return -1
+        if stats[2] < 0:
+            stats[2] = seat
+        stats[0] += k
+        stats[1] += k == 1
+        stream = seat if kinds is not None else 0
+        self.streams[stream], i = R.below(self.streams[stream], k)
+        self.pending = True
+        return i
+
+    def settle(self, S: list) -> None:
+        """After an answer: a row of the track when the points changed."""
+        self.pending = False
+        if not self.count:
+            return
+        at, count, stats = self.at, self.count, self.stats
+        now = S[at:at + count]
+        if now != stats[4:4 + count]:
+            stats[4:4 + count] = now
+            if stats[3] < TRACK_ROWS:
+                self.track.append((S[H.CHOICES], tuple(now)))
+                stats[3] += 1
 
 
 def _run(units: tuple, S: list) -> None:

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 from vbr.engines.word_source import WordSource
 from vbr.ir import nodes as N
-from vbr.ir.build import COPY_FAULT, DEPTH_FAULT, STEP_FAULT
-from vbr.ir.layout import CHOICE, FRAME_HEAD, OVER, RUNNING, Header as H
+from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, STEP_FAULT
+from vbr.ir.layout import CHOICE, FAULT, FRAME_HEAD, OVER, RUNNING, Header as H
 from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
 
 RUNTIME = ("EngineFault", "add", "sub", "mul", "div", "mod", "neg", "index", "thing_word", "other",
@@ -1081,7 +1081,22 @@ class _Unit(WordSource):
         self.emit(f"S[{H.DEST}] = fp + {FRAME_HEAD + t.slot}")
         self.emit(f"S[{H.STATUS}] = {CHOICE}")
         self.suspend(t.next)
+        self.answered(t)
         self.emit("return")
+
+    def answered(self, t) -> None:
+        """While an agent answers in play (`AUTO`, python_engine.Autoplay), its answer is applied
+        here as PythonEngine.apply applies it, and play goes on in this function."""
+        i, v = self.tmp(), self.tmp()
+        self.emit(f"if AUTO is not None and ({i} := AUTO(S)) >= 0:")
+        lines = [f"{v} = S[{self.lay.options} + {i}]", f"S[fp + {FRAME_HEAD + t.slot}] = {v}"]
+        if t.slot in self.regs:
+            lines.append(f"l{t.slot} = {v}")
+        lines += [f"S[{H.CHOICES}] += 1", f"if S[{H.CHOICES}] > {self.p.limits['choices']}:",
+                  f"    S[{H.STATUS}] = {FAULT}", f"    S[{H.FAULT}] = {CHOICE_FAULT}",
+                  f"    S[{H.FAULT_A}] = S[{H.FAULT_B}] = {NONE}", "    return",
+                  f"S[{H.STATUS}] = {RUNNING}", f"pc = {t.next}", "continue"]
+        self.out += _indent(lines)
 
     def frame(self, link: str, unit: int, args: list[str]) -> list[str]:
         """Lines that put a frame of `unit` on top of the stack, its first locals `args` and the
