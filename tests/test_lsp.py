@@ -1,6 +1,7 @@
 """`vbr lsp` over a real LSP session on stdio (pytest-lsp drives `python -m vbr.lsp`): what each
 request returns is reasoned from the text of the file, not from the server's own functions."""
 import asyncio
+import os
 import re
 import subprocess
 import sys
@@ -443,3 +444,58 @@ async def test_saving_a_base_file_checks_its_variants_again(client: LanguageClie
     (d,) = client.diagnostics[variant.as_uri()]
     assert "`n`" in d.message
     assert d.range.start == position(text, "n = 1")
+
+
+# ------------------------------------------------------------------------------ bounded (issue 38, item 5)
+@session
+async def test_a_document_past_the_token_limit_gets_the_checkers_error_alone(client: LanguageClient, tmp_path):
+    from vbr.limits import MAX_TOKENS
+    text = 'game "Big"\n' + "".join(f"const c{i} = {i}\n" for i in range(MAX_TOKENS // 4 + 10))
+    diags = await asyncio.wait_for(open_doc(client, tmp_path / "big.vbr", text), timeout=120)  # a hang guard only
+    assert len(diags) == 1 and f"more than {MAX_TOKENS:,} tokens" in diags[0].message
+
+
+@session
+async def test_a_request_for_a_document_never_opened_reads_nothing_from_disk(client: LanguageClient, tmp_path):
+    fifo = tmp_path / "pipe.vbr"
+    os.mkfifo(fifo)  # reading it would wait for ever; /dev/zero would never end
+    for uri in ("file:///dev/zero", fifo.as_uri()):
+        symbols = await asyncio.wait_for(client.text_document_document_symbol_async(
+            T.DocumentSymbolParams(text_document=T.TextDocumentIdentifier(uri=uri))), timeout=60)
+        assert not symbols
+
+
+@session
+async def test_a_burst_of_edits_is_analysed_once_it_pauses(client: LanguageClient, tmp_path):
+    path = tmp_path / "burst.vbr"
+    text = SIATKA.read_text(encoding="utf-8")
+    await open_doc(client, path, text)
+    uri = path.as_uri()
+    seen = []
+    for k in range(20):  # sent at once, as fast typing does: each its own version
+        _versions[uri] += 1
+        client.text_document_did_change(T.DidChangeTextDocumentParams(
+            text_document=T.VersionedTextDocumentIdentifier(uri=uri, version=_versions[uri]),
+            content_changes=[T.TextDocumentContentChangeWholeDocument(text=text + "#" * (k + 1) + "\n")]))
+    while not seen or seen[-1] != _versions[uri]:
+        params = await asyncio.wait_for(client.wait_for_notification(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), timeout=120)
+        if params.uri == uri:
+            seen.append(params.version)
+    assert len(seen) <= 2 and seen[-1] == _versions[uri]
+
+
+@session
+async def test_a_position_far_past_the_end_gets_an_answer_not_a_crash(client: LanguageClient):
+    await open_doc(client, SIATKA)
+    for position in (T.Position(line=10 ** 9, character=0), T.Position(line=0, character=10 ** 9)):
+        try:
+            hover = await asyncio.wait_for(client.text_document_hover_async(
+                T.HoverParams(text_document=T.TextDocumentIdentifier(uri=SIATKA.as_uri()), position=position)), timeout=60)
+        except Exception as exc:  # a JSON-RPC error reply to this request is an answer too
+            assert "JsonRpc" in type(exc).__name__ or "error" in str(exc).lower()
+        else:
+            assert hover is None
+    # the server still answers afterwards
+    symbols = await client.text_document_document_symbol_async(
+        T.DocumentSymbolParams(text_document=T.TextDocumentIdentifier(uri=SIATKA.as_uri())))
+    assert symbols

@@ -471,7 +471,12 @@ def _build_index(a: Analysis):
 
 # ------------------------------------------------------------------------------- checking
 def analyse(text: str, path: str, cache: PieceCache | None = None) -> Analysis:
-    """Parse (piece by piece) and check the text of the document at `path`."""
+    """Parse (piece by piece) and check the text of the document at `path`. A document past the
+    limits `vbr check` puts on a file (its size, its tokens: vbr.limits) gets that error alone,
+    found in time linear in the text, and is not parsed."""
+    too_big = _past_limits(text, path)
+    if too_big is not None:
+        return Analysis(path, text, "game", [too_big], [], [], True, {path: text}, {path: []})
     cache = cache or PieceCache()
     kind, pieces = cache.parse(text, path)
     broken = [p for p in pieces if p.error is not None]
@@ -556,6 +561,20 @@ def _check_rules(a: Analysis, title: str, decls: list[A.Decl]) -> list[Diagnosti
     except ImportError:
         return problems
     return problems + list(findings(program.model))
+
+
+def _past_limits(text: str, path: str) -> Diagnostic | None:
+    """The error `vbr check` gives a file this large, or None."""
+    from vbr.grammar.parser import count_tokens
+    from vbr.limits import MAX_FILE_BYTES, MAX_TOKENS
+    if len(text) > MAX_FILE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        return Diagnostic(Span(file=path, line=1, col=1, end_line=1, end_col=1),
+                          f"{path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB, the most vbr reads from a rule file")
+    try:
+        count_tokens(text, path, MAX_TOKENS)
+    except VbrError as exc:
+        return exc.diagnostics[0]
+    return None
 
 
 def _check_scenarios(a: Analysis, header, scenarios: list[A.Scenario], cache: "PieceCache") -> list[Diagnostic]:

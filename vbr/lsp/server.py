@@ -7,6 +7,7 @@ references, completion, formatting (`vbr fmt`) and the outline.
 """
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
@@ -53,10 +54,28 @@ class Document:
         self.outline: list[an.Symbol] = []  # the last outline that had anything in it
 
 
+DEBOUNCE_S = 0.3  # an edit is analysed once no other edit of the document has come for this long
+
+
 class VbrLanguageServer(LanguageServer):
     def __init__(self):
         super().__init__("vbr", VERSION, text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
         self.documents: dict[str, Document] = {}
+        self._pending: dict[str, asyncio.TimerHandle] = {}
+
+    def publish_soon(self, uri: str) -> None:
+        """Publish the document's diagnostics once its edits pause (DEBOUNCE_S): a burst of
+        keystrokes costs one analysis, not one each. A request in between analyses the text as
+        it is then, so its answer is never stale."""
+        old = self._pending.pop(uri, None)
+        if old is not None:
+            old.cancel()
+        self._pending[uri] = asyncio.get_running_loop().call_later(DEBOUNCE_S, self._publish_pending, uri)
+
+    def _publish_pending(self, uri: str) -> None:
+        self._pending.pop(uri, None)
+        if uri in self.workspace.text_documents:
+            self.publish(uri)
 
     # ------------------------------------------------------------------ analysis
     def analyse(self, uri: str) -> Document:
@@ -94,6 +113,10 @@ class VbrLanguageServer(LanguageServer):
                 self.publish(uri)
 
     def state(self, uri: str) -> Document | None:
+        """The analysis of an open document; None for one the client has not opened (the server
+        reads no file from disk on a request's say-so: `file:///dev/zero` is never read)."""
+        if uri not in self.workspace.text_documents:
+            return None
         if uri not in self.documents:
             try:
                 self.analyse(uri)
@@ -133,8 +156,8 @@ def did_open(ls: VbrLanguageServer, params: T.DidOpenTextDocumentParams) -> None
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
-def did_change(ls: VbrLanguageServer, params: T.DidChangeTextDocumentParams) -> None:
-    ls.publish(params.text_document.uri)
+async def did_change(ls: VbrLanguageServer, params: T.DidChangeTextDocumentParams) -> None:
+    ls.publish_soon(params.text_document.uri)
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
