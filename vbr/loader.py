@@ -11,6 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from vbr.errors import Diagnostic, Span, VbrCheckError, VbrError
+from vbr import private_cache
 from vbr.grammar import ast as A
 from vbr.grammar.parser import cache_dir, count_tokens, parse
 from vbr.limits import MAX_EXTENDS_DEPTH, MAX_FILE_BYTES, MAX_TOKENS
@@ -273,23 +274,23 @@ def _code_key() -> bytes:
 
 
 def _read_ast(file: str, key: bytes):
+    """The kept AST, when the file is the user's own and sealed under the user's secret for this
+    key (vbr.private_cache); it is unpickled only then."""
+    data = private_cache.read_sealed(Path(file), key)
+    if data is None:
+        return None
     try:
-        with open(file, "rb") as f:
-            if f.read(len(key)) != key:
-                return None
-            tree = pickle.loads(f.read())
-    except Exception:  # missing, unreadable, cut short: parse instead
+        tree = pickle.loads(data)
+    except Exception:  # sealed by us, yet not loadable (another Python): parse instead
         return None
     return tree if isinstance(tree, (A.GameFile, A.TestFile)) else None
 
 
 def _write_ast(file: str, key: bytes, tree) -> None:
-    """Written under a name of its own and moved into place whole; then the oldest files go."""
-    tmp = f"{file}.{os.getpid()}.tmp"
+    """Sealed, written under a name of its own and moved into place whole; then the oldest go."""
     try:
-        with open(tmp, "wb") as f:
-            f.write(key + pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(tmp, file)
+        if not private_cache.write_sealed(Path(file), key, pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL)):
+            return
         folder = os.path.dirname(file)
         kept = [os.path.join(folder, n) for n in os.listdir(folder) if n.startswith("ast-") and n.endswith(".pickle")]
         if len(kept) > _AST_FILES:
@@ -297,10 +298,7 @@ def _write_ast(file: str, key: bytes, tree) -> None:
             for old in kept[:len(kept) - _AST_FILES]:
                 os.remove(old)
     except Exception:  # no room, no right, too deep to pickle: nothing is kept
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
+        pass
 
 
 _parsed: dict[tuple[str, str], object] = {}  # (path, text) -> AST, the last few parsed

@@ -20,6 +20,7 @@ import ctypes
 import errno
 import fcntl
 import hashlib
+import hmac
 import os
 import platform
 import re
@@ -30,6 +31,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from vbr import private_cache
 from vbr.engines.c_source import c_source
 from vbr.errors import EngineUnavailable
 from vbr.engines.python_runtime import EngineFault
@@ -75,21 +77,16 @@ def compiler_version(cc: str) -> str:
 
 
 def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    d = Path(base) / "vbr" / "c"
-    d.mkdir(parents=True, exist_ok=True, mode=0o700)
-    _trusted(d, folder=True)
+    """vbr's cache folder for built engines (vbr.private_cache: 0700, the user's alone)."""
+    for made in (private_cache.base(), private_cache.base() / "c"):
+        if made.exists():
+            why = private_cache.untrusted(made, folder=True)
+            if why:
+                raise CEngineUnavailable(f"{why}; the C engine will not build or load there")
+    d = private_cache.folder("c")
+    if d is None:
+        raise CEngineUnavailable(f"the C engine has no cache folder it may use ({private_cache.base() / 'c'})")
     return d
-
-
-def _trusted(path: Path, folder: bool = False) -> None:
-    st = os.stat(path, follow_symlinks=False)
-    if st.st_uid != os.getuid():
-        raise CEngineUnavailable(f"{path} belongs to another user; the C engine will not load from it")
-    if st.st_mode & 0o022:
-        raise CEngineUnavailable(f"{path} may be written by others; the C engine will not load from it")
-    if folder and not os.path.isdir(path):
-        raise CEngineUnavailable(f"{path} is not a folder")
 
 
 def compiler_flags(version: str) -> list[str]:
@@ -128,7 +125,7 @@ def build_library(source: str, note=None) -> Path:
     try:
         with open(folder / f"vbr-{digest[:32]}.lock", "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            if lib.exists() and sums.exists() and _intact(lib, sums):
+            if lib.exists() and sums.exists() and _intact(lib, sums, digest):
                 return lib
             if note is not None:
                 note(f"building the C engine ({len(source.splitlines())} lines of C)")
@@ -138,7 +135,8 @@ def build_library(source: str, note=None) -> Path:
                 out = Path(tmp) / "engine.so"
                 _compile([cc, *flags], src, out, folder)
                 os.chmod(out, 0o700)
-                sums.write_text(hashlib.sha256(out.read_bytes()).hexdigest())
+                if not private_cache.write_sealed(sums, _seal_key(digest), hashlib.sha256(out.read_bytes()).digest()):
+                    raise CEngineUnavailable(f"the C engine cannot seal its build in {folder}")
                 os.replace(out, lib)
             return lib
     except OSError as exc:
@@ -193,10 +191,17 @@ def _stop(proc: subprocess.Popen) -> None:
     proc.communicate()
 
 
-def _intact(lib: Path, sums: Path) -> bool:
-    _trusted(lib)
-    _trusted(sums)
-    return hashlib.sha256(lib.read_bytes()).hexdigest() == sums.read_text().strip()
+def _intact(lib: Path, sums: Path, digest: str) -> bool:
+    """Whether the library may be loaded: the user's own file, whose hash its sealed sums file
+    (vbr.private_cache, under the user's secret) gives: a planted pair is never loaded."""
+    if private_cache.untrusted(lib):
+        return False
+    sealed = private_cache.read_sealed(sums, _seal_key(digest))
+    return sealed is not None and hmac.compare_digest(sealed, hashlib.sha256(lib.read_bytes()).digest())
+
+
+def _seal_key(digest: str) -> bytes:
+    return b"c-engine:" + digest.encode()
 
 
 class CEngine:

@@ -59,26 +59,30 @@ _OPTIONS = dict(parser="lalr", propagate_positions=True, start=["start", "expr"]
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
     """The parser. Building its LALR tables costs a few hundred ms, so the built parser is kept
-    in the user's cache directory (`cache_path`), under a name made from the grammar, the
-    options, Lark's version and Python's; Lark also checks that key inside the file before it
-    trusts it. Without a usable cache directory the parser is simply built."""
+    in the user's cache folder (`cache_path`), under a name made from the grammar, the options,
+    Lark's version and Python's, sealed under the user's secret (vbr.private_cache): a file
+    whose seal does not hold is never unpickled, and the parser is built instead."""
+    import io
+
     from lark import Lark
+
+    from vbr import private_cache
     with open(_GRAMMAR, encoding="utf-8") as f:
         grammar = f.read()
-    options = dict(_OPTIONS, lexer_callbacks={"COMMENT": _COMMENTS.append})
+    callbacks = {"COMMENT": _COMMENTS.append}
     path = cache_path(grammar)
-    if path is None:
-        return Lark(grammar, **options)
-    if os.path.isfile(path):
-        return Lark(grammar, cache=path, **options)
-    # built once and written under a name of its own, then moved into place whole, so that a
-    # process starting meanwhile never reads half a file
-    tmp = f"{path}.{os.getpid()}.tmp"
-    parser = Lark(grammar, cache=tmp, **options)
-    try:
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    seal_key = b"parser:" + (path or "").encode()
+    saved = private_cache.read_sealed(path, seal_key) if path is not None else None
+    if saved is not None:
+        try:
+            return Lark.__new__(Lark)._load(io.BytesIO(saved), lexer_callbacks=callbacks)
+        except Exception:  # noqa: BLE001 — sealed by us, yet not loadable (another Lark): build it
+            pass
+    parser = Lark(grammar, **_OPTIONS, lexer_callbacks=callbacks)
+    if path is not None:
+        out = io.BytesIO()
+        parser.save(out, exclude_options=("lexer_callbacks",))
+        private_cache.write_sealed(path, seal_key, out.getvalue())
     return parser
 
 
@@ -96,15 +100,11 @@ def cache_path(grammar: str) -> str | None:
 
 
 def cache_dir(*sub: str) -> str | None:
-    """vbr's folder in the user's cache directory (`$XDG_CACHE_HOME/vbr`, else `~/.cache/vbr`),
-    or a folder inside it; made if need be. None when it cannot be made or written."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "vbr", *sub)
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError:
-        return None
-    return folder if os.access(folder, os.W_OK | os.X_OK) else None
+    """vbr's folder in the user's cache directory, or a folder inside it (vbr.private_cache.folder:
+    made 0700, used only while it is the user's alone); None when it cannot be had."""
+    from vbr import private_cache
+    folder = private_cache.folder(*sub)
+    return None if folder is None else str(folder)
 
 
 def parse(text: str, file: str = "<input>") -> A.GameFile | A.TestFile:

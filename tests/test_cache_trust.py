@@ -1,0 +1,105 @@
+"""Caches you can trust (issue 38, item 1): a file planted in vbr's cache folder (the built
+parser, a parsed rule file, a compiled C engine) is never unpickled or loaded, whatever key it
+carries, and a cache folder others may write is not used at all. Each planted payload, if it ran,
+would create a marker file; the tests run the real CLI in a subprocess with its own cache."""
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+MARK = "planted-payload-ran"
+
+
+class _Payload:
+    """Unpickling this runs `touch MARKER`: what a planted pickle could do."""
+
+    def __init__(self, marker: Path):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.marker}",))
+
+
+def vbr(cache: Path, *args):
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache))
+    return subprocess.run([sys.executable, "-m", "vbr", *map(str, args)], capture_output=True, text=True,
+                          env=env, timeout=600)
+
+
+@pytest.fixture
+def cache(tmp_path):
+    """A cache made by a first real run: the parser and the engines' files exist."""
+    cache = tmp_path / "cache"
+    assert vbr(cache, "check", "siatka").returncode == 0
+    return cache
+
+
+def test_a_planted_parser_cache_is_never_unpickled(cache, tmp_path):
+    marker = tmp_path / MARK
+    (parser,) = (cache / "vbr").glob("parser-*")
+    fresh = tmp_path / "fresh.vbr"  # a file no parse is kept of, so the parser is needed
+    # Lark's own cache format: a hash line, then the pickles it loads before comparing the hash;
+    # and a bare pickle: neither is loaded
+    for planted in (b"0" * 64 + b"\n" + pickle.dumps(_Payload(marker)), pickle.dumps(_Payload(marker))):
+        parser.write_bytes(planted)
+        fresh.write_text(f'game "F{len(planted)}"\nseats 2\nstart p\nphase p {{\n  end winner 0\n}}\n', encoding="utf-8")
+        assert vbr(cache, "check", fresh).returncode == 0
+    assert not marker.exists()
+
+
+def test_a_planted_parsed_file_is_never_unpickled(cache, tmp_path):
+    marker = tmp_path / MARK
+    rules = tmp_path / "r.vbr"
+    rules.write_text('game "R"\nseats 2\nstart p\nphase p {\n  end winner 0\n}\n', encoding="utf-8")
+    assert vbr(cache, "check", rules).returncode == 0
+    kept = list((cache / "vbr" / "ast").glob("ast-*"))
+    assert kept
+    for k in kept:  # the key in front is the one the old format compared: computable by anyone
+        data = k.read_bytes()
+        k.write_bytes(data[:32] + pickle.dumps(_Payload(marker)))
+    assert vbr(cache, "check", rules).returncode == 0
+    assert not marker.exists()
+
+
+def test_a_planted_c_engine_with_a_matching_digest_is_never_loaded(cache, tmp_path):
+    import hashlib
+    marker = tmp_path / MARK
+    assert vbr(cache, "run", "siatka", "--engine", "c", "--quiet").returncode == 0
+    (lib,) = (cache / "vbr" / "c").glob("vbr-*.so")
+    src = tmp_path / "evil.c"
+    src.write_text(f'#include <stdlib.h>\n__attribute__((constructor)) static void run(void) {{ system("touch {marker}"); }}\n')
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(lib), str(src)], check=True)
+    lib.with_suffix(".sha256").write_text(hashlib.sha256(lib.read_bytes()).hexdigest())
+    proc = vbr(cache, "run", "siatka", "--engine", "c", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    assert not marker.exists()
+
+
+def test_a_cache_folder_others_may_write_is_not_used_and_a_warning_says_so(cache, tmp_path):
+    marker = tmp_path / MARK
+    folder = cache / "vbr"
+    (parser,) = folder.glob("parser-*")
+    parser.write_bytes(pickle.dumps(_Payload(marker)))
+    folder.chmod(0o777)
+    proc = vbr(cache, "check", "siatka")
+    assert proc.returncode == 0
+    assert "vbr: warning: not caching:" in proc.stderr and "may be written by others" in proc.stderr
+    assert not marker.exists()
+    engine = vbr(cache, "run", "siatka", "--engine", "c", "--quiet")
+    assert engine.returncode != 0 and "may be written by others" in engine.stderr
+
+
+def test_a_cache_folder_of_another_user_is_not_used(cache):
+    if os.geteuid() != 0:
+        pytest.fail("giving the folder to another user takes root (the CI machine's tests run as root)")
+    os.chown(cache / "vbr", 65534, 65534)
+    proc = vbr(cache, "check", "siatka")
+    assert proc.returncode == 0 and "belongs to another user" in proc.stderr
+
+
+def test_the_cache_folder_and_its_secret_are_the_users_alone(cache):
+    assert (cache / "vbr").stat().st_mode & 0o777 == 0o700
+    assert (cache / "vbr" / "secret").stat().st_mode & 0o777 == 0o600

@@ -1,0 +1,140 @@
+"""vbr's cache folder, and what in it may be trusted.
+
+Caches hold what is costly to make again: the built parser, parsed rule files, compiled C
+engines. Loading one runs code (a pickle, a shared library), so a cache is used only when nobody
+else can have written it. The folder (`$XDG_CACHE_HOME/vbr`, else `~/.cache/vbr`, and each folder
+inside it) is made with mode 0700 and used only while it is owned by the current user and not
+writable by group or others; otherwise a one-line warning says so and nothing is cached. A file
+in it is read only if it is a regular file with the same owner and no group or other write bit.
+And what a cache holds is sealed with an HMAC-SHA256 under a secret of this user's, made at
+random on first use and kept in the folder (mode 0600): nothing is unpickled or loaded before
+its seal is checked, so a file planted with a key anyone could compute (the hash of public
+inputs) is never trusted.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import stat
+import sys
+from pathlib import Path
+
+_SEAL = hashlib.sha256().digest_size
+_warned: set[str] = set()
+
+
+def base() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")) / "vbr"
+
+
+def folder(*sub: str) -> Path | None:
+    """vbr's cache folder (or one inside it), made 0700 if missing; None when it cannot be made,
+    written, or trusted (a warning, once, says which and why)."""
+    path = base()
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for part in sub:
+            path = path / part
+            path.mkdir(mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    for made in [base(), *(base().joinpath(*sub[:i + 1]) for i in range(len(sub)))]:
+        why = untrusted(made, folder=True)
+        if why:
+            _warn(why)
+            return None
+    return path if os.access(path, os.W_OK | os.X_OK) else None
+
+
+def untrusted(path: Path, folder: bool = False) -> str | None:
+    """Why `path` may not be trusted (another owner, writable by others, not a regular file or a
+    folder as asked, a link), None when it may."""
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return f"{path} cannot be read"
+    if st.st_uid != os.geteuid():
+        return f"{path} belongs to another user"
+    if st.st_mode & 0o022:
+        return f"{path} may be written by others (mode {stat.S_IMODE(st.st_mode):o})"
+    if folder and not stat.S_ISDIR(st.st_mode):
+        return f"{path} is not a folder"
+    if not folder and not stat.S_ISREG(st.st_mode):
+        return f"{path} is not a regular file"
+    return None
+
+
+def _warn(why: str) -> None:
+    if why not in _warned:
+        _warned.add(why)
+        print(f"vbr: warning: not caching: {why}", file=sys.stderr)
+
+
+def _secret() -> bytes | None:
+    """This user's sealing key, made on first use; None where it cannot be had safely."""
+    path = base() / "secret"
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    else:
+        with os.fdopen(fd, "wb") as f:
+            f.write(os.urandom(32))
+    if untrusted(path) or stat.S_IMODE(os.stat(path).st_mode) & 0o077:
+        _warn(untrusted(path) or f"{path} may be read by others")
+        return None
+    try:
+        key = path.read_bytes()
+    except OSError:
+        return None
+    return key if len(key) == 32 else None
+
+
+def seal(key: bytes, payload: bytes) -> bytes | None:
+    """`payload` with its seal in front (`key` names what it is, so a sealed file cannot stand in
+    for another); None when there is no secret to seal with."""
+    secret = _secret()
+    if secret is None:
+        return None
+    return hmac.new(secret, key + b"\0" + payload, hashlib.sha256).digest() + payload
+
+
+def unseal(key: bytes, blob: bytes) -> bytes | None:
+    """The payload of a sealed blob, or None when its seal is not this user's for `key`."""
+    secret = _secret()
+    if secret is None or len(blob) < _SEAL:
+        return None
+    mac, payload = blob[:_SEAL], blob[_SEAL:]
+    good = hmac.new(secret, key + b"\0" + payload, hashlib.sha256).digest()
+    return payload if hmac.compare_digest(mac, good) else None
+
+
+def read_sealed(path: Path, key: bytes) -> bytes | None:
+    """A sealed file's payload, when the file is trusted and its seal holds; else None."""
+    if untrusted(path):
+        return None
+    try:
+        blob = Path(path).read_bytes()
+    except OSError:
+        return None
+    return unseal(key, blob)
+
+
+def write_sealed(path: Path, key: bytes, payload: bytes) -> bool:
+    """Seal and write `payload` whole (a temporary file moved into place); False if not written."""
+    blob = seal(key, payload)
+    if blob is None:
+        return False
+    tmp = Path(f"{path}.{os.getpid()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(blob)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        return False
