@@ -21,8 +21,17 @@ def test_canonical_spec_names_only_changed_parameters_in_alphabetical_order():
 
 
 def test_parse_agent_fills_in_defaults():
-    assert parse_agent("mcts:iterations=7") == ("mcts", {"iterations": 7, "c": 0.7, "rollout": "random", "depth": 0})
+    assert parse_agent("mcts:iterations=7") == ("mcts", {"iterations": 7, "c": 0.7, "rollout": "random", "depth": 10,
+                                                         "reward": "margin", "greedy_moves": 0, "worlds": 1, "widen": 0.0})
     assert parse_agent("random") == ("random", {})
+
+
+def test_the_closure_engines_mcts_refuses_a_setting_only_the_typed_engines_search_with():
+    from vbr.errors import UsageError
+    for spec in ("mcts:rollout=greedy", "mcts:worlds=4", "mcts:widen=0.5", "mcts:greedy_moves=3"):
+        with pytest.raises(UsageError, match="runs only in the typed engines"):
+            make_agent(spec, 0, 1)
+    assert make_agent("mcts:reward=win", 0, 1).reward == "win"  # what it plays anyway
 
 
 def test_token_with_equals_belongs_to_the_agent_before_it():
@@ -43,14 +52,15 @@ def test_play_parse_agents_reads_specs():
 
 @pytest.mark.parametrize("spec, seats, message", [
     ("nonsense", 2, "unknown agent 'nonsense' (agents: random, first, greedy, mcts)"),
-    ("mcts:iters=3", 2, "mcts: unknown parameter 'iters' (parameters: iterations, c, rollout, depth)"),
+    ("mcts:iters=3", 2, "mcts: unknown parameter 'iters' "
+                        "(parameters: iterations, c, rollout, depth, reward, greedy_moves, worlds, widen)"),
     ("random:samples=3", 2, "random: unknown parameter 'samples' (parameters: none)"),
     ("mcts:iterations=x", 2, "mcts: iterations must be an integer from 1 to 1000000, not 'x'"),
     ("mcts:iterations=2.5", 2, "mcts: iterations must be an integer from 1 to 1000000, not '2.5'"),
     ("mcts:iterations=0", 2, "mcts: iterations must be an integer from 1 to 1000000, not '0'"),
     ("mcts:c=-1", 2, "mcts: c must be a number from 0 to 100, not '-1'"),
     ("mcts:c=nan", 2, "mcts: c must be a number from 0 to 100, not 'nan'"),
-    ("mcts:rollout=smart", 2, "mcts: rollout must be one of random, not 'smart'"),
+    ("mcts:rollout=smart", 2, "mcts: rollout must be one of random, greedy, not 'smart'"),
     ("mcts:c", 2, "mcts: 'c' needs a value (c=VALUE)"),
     ("mcts:c=1,c=2", 2, "mcts: c is given twice"),
     ("c=1,mcts", 2, "parameter 'c=1' comes before any agent (write NAME:c=1)"),

@@ -112,20 +112,33 @@ def test_a_determinized_state_restarts_every_random_stream_from_the_seed():
 
 # ---------------------------------------------------------------------------- the same decisions
 
-@pytest.mark.parametrize("name, iterations, c, depth, plies", [
-    ("siatka", 30, 0.7, 0, 5), ("siatka-all", 30, 1.4, 3, 5), ("pig", 60, 0.7, 0, 3), ("pig", 40, 0.3, 2, 3)])
-def test_python_and_c_mcts_pick_the_same_option_after_the_same_visits(games, name, iterations, c, depth, plies):
+WIN = dict(reward="win", rollout="random")
+
+
+@pytest.mark.parametrize("name, settings, plies", [
+    ("siatka", dict(iterations=30, c=0.7, **WIN), 5),
+    ("siatka-all", dict(iterations=30, c=1.4, depth=3, **WIN), 5),
+    ("pig", dict(iterations=60, c=0.7, **WIN), 3),
+    ("pig", dict(iterations=40, c=0.3, depth=2, **WIN), 3),
+    ("siatka", dict(iterations=30, reward="margin"), 5),
+    ("siatka-all", dict(iterations=30, depth=4, reward="margin", rollout="greedy"), 5),
+    ("siatka-all", dict(iterations=31, rollout="greedy", greedy_moves=2, worlds=3), 5),
+    ("siatka", dict(iterations=40, widen=0.5, reward="margin"), 5),
+    ("pig", dict(iterations=60, reward="margin", rollout="greedy", greedy_moves=3, worlds=2, widen=0.3), 3),
+    ("pig", dict(iterations=40, depth=6, reward="margin"), 3)])
+def test_python_and_c_mcts_pick_the_same_option_after_the_same_visits(games, name, settings, plies):
     py, cg = games[name]
+    params = PS.SearchParams(**settings)
     answers = []
     for seed, k, a, b in _positions(py, cg, range(3), plies):
         if len(a.legal_actions()) == 1:
             continue
         seat = a.current_player()
-        x = PS.mcts_visits(py.engine, a.words, seat, iterations, c, depth, seed * 31 + k)
-        y = cg.engine.mcts_visits(b.words, seat, iterations, c, depth, seed * 31 + k)
+        x = PS.mcts_visits(py.engine, a.words, seat, params, seed * 31 + k)
+        y = cg.engine.mcts_visits(b.words, seat, params, seed * 31 + k)
         assert x == y, (seed, k)
-        assert sum(x[1]) == iterations  # every iteration passes through one root child
-        assert b.mcts(iterations, c, depth, seed * 31 + k) == x[0]
+        assert sum(x[1]) == params.iterations  # every iteration passes through one root child
+        assert b.mcts(seed=seed * 31 + k, **settings) == x[0]
         answers.append(x[0])
     assert len(answers) >= 10 and len(set(answers)) > 1  # many positions, and not one answer throughout
 
@@ -228,7 +241,7 @@ def test_with_a_depth_cut_off_each_playout_makes_depth_choices_and_scores_the_po
     g = s.game
     s.apply_index(HOLD)  # 10 banked: seat 1 to move, behind 0-10
     engine = _Recording(g.engine)
-    search = PS._Search(engine, s.words, 1, 0.7, 3, seed=5)
+    search = PS._Search(engine, s.words, 1, PS.SearchParams(c=0.7, depth=3, reward="win"), R.first_state(5, PS.MCTS_KEY))
     search.iterate()
     # the root's child (one choice) and a playout of exactly 3 more, no end of the game in between
     assert engine.applies == 1 + 3
@@ -242,5 +255,124 @@ def test_with_a_depth_cut_off_each_playout_makes_depth_choices_and_scores_the_po
     assert engine.applies == visits + 20 * 3  # every iteration: its path through the tree, then 3
 
 
+def test_a_margin_reward_averages_the_outcome_with_the_lead_beside_the_leads_met_so_far():
+    s = _pig_state(100, 10, engine="python")
+    g = s.game
+    s.apply_index(HOLD)  # 10 banked: seat 1 to move
+    engine = _Recording(g.engine)
+    search = PS._Search(engine, s.words, 1, PS.SearchParams(depth=3, reward="margin"), R.first_state(5, PS.MCTS_KEY))
+    search.iterate()
+    (child,) = search.root.children.values()
+    at = g.program.layout.vars
+    lead = engine.last[at + 1] - engine.last[at]  # seat 1's lead after the cut playout
+    # a cut playout's outcome is a draw (0.5); the only lead met so far is this one, so the
+    # spread (their root mean square, at least 1) is |lead| or 1
+    assert child.total == 0.5 * 0.5 + 0.5 * (0.5 + 0.5 * math.tanh(lead / max(1, abs(lead))))
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_progressive_widening_keeps_the_roots_children_to_the_square_root_of_its_visits(games, engine):
+    py, c = games["siatka"]
+    g = py if engine == "python" else c
+    s, k = g.new_state(0), 0
+    while len(s.legal_actions()) < 6:  # Siatka's largest choices offer 6 options
+        s.apply_index(k * 7 % len(s.legal_actions()))
+        k += 1
+    n = len(s.legal_actions())
+    for widen, most in ((0.5, 4), (0.0, min(n, 16))):
+        params = PS.SearchParams(iterations=16, widen=widen)
+        if engine == "python":
+            _, visits = PS.mcts_visits(g.engine, s.words, s.current_player(), params, 7)
+        else:
+            _, visits = g.engine.mcts_visits(s.words, s.current_player(), params, 7)
+        # the 16th iteration may add a child while the root has fewer than floor(16 ** 0.5) = 4;
+        # without widening every option is tried before any is tried twice
+        assert sum(v > 0 for v in visits) == most, (widen, visits)
+
+
+def test_the_agents_defaults_are_the_searchs_defaults():
+    from dataclasses import asdict
+    from vbr.agents import parse_agent
+    from vbr.play import search_settings
+    assert PS.SearchParams(**search_settings(parse_agent("mcts")[1])) == PS.SearchParams()
+    assert set(search_settings(parse_agent("mcts")[1])) == set(asdict(PS.SearchParams()))
+
+
 def _visits(node):
     return node.visits + sum(_visits(c) for c in node.children.values())
+
+
+# ---------------------------------------------------------------------------- strength
+
+PIG_TURN_TOTAL = 3  # pig.vbr's vars in declaration order: score[0], score[1], player, turn_total
+
+
+def _hold_at_20(state, target=100):
+    """"Hold at 20" through the game API: hold once the turn total is 20 or more, or once holding
+    banks the target; roll otherwise."""
+    at = state.game.program.layout.vars
+    seat = state.current_player()
+    score, total = state.words[at + seat], state.words[at + PIG_TURN_TOTAL]
+    return HOLD if total >= 20 or score + total >= target else AGAIN
+
+
+def test_the_hold_at_20_player_reads_the_turn_total_and_its_own_score():
+    g = load(PIG, {}, engine="c")
+    assert g.program.var_types[:4] == ["int", "int", "seat", "int"]  # score per seat, player, turn_total
+    s = _pig_state(100, 20)
+    assert _hold_at_20(s) == HOLD
+    before = s.words[g.program.layout.vars]
+    total = s.words[g.program.layout.vars + PIG_TURN_TOTAL]
+    s.apply_index(HOLD)
+    assert s.words[g.program.layout.vars] == before + total  # what it read was the turn's total
+    assert _hold_at_20(_pig_state(100, 0)) == AGAIN
+
+
+def _wins_against_hold_at_20(games, **settings):
+    """Games mcts wins against hold at 20 in Pig to 100, each deal played with it in either seat."""
+    g = load(PIG, {}, engine="c")
+    wins = 0
+    for game in range(games):
+        s, searcher = g.new_state(game // 2), game % 2
+        stream = R.first_state(game, R.key("test searcher"))
+        while not s.is_terminal():
+            if s.current_player() == searcher:
+                stream, seed = R.below(stream, 1 << 62)
+                s.apply_index(s.mcts(seed=seed, **settings))
+            else:
+                s.apply_index(_hold_at_20(s))
+        wins += s.outcome().winner == searcher
+    return wins
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="issue 36's mark, not reached: the defaults win about 45 % (docs/analysis.md)")
+def test_mcts_at_its_defaults_wins_at_least_52_percent_of_2000_pig_games_against_hold_at_20_seats_rotated():
+    # Hold at 20 maximizes a turn's expected points; the best response to it wins 55.5 % of games
+    # with seats rotated (value iteration over both scores and the turn total), itself 50 %.
+    assert _wins_against_hold_at_20(2000) >= 1040
+
+
+@pytest.mark.slow
+def test_margin_rewards_win_pig_far_more_often_against_hold_at_20_than_win_loss_rewards_with_full_playouts():
+    # Random playouts to 100 bank a few points a turn, so every banked point looks decisive and a
+    # win/loss search holds on small totals; a lead at a horizon does not mislead it so: over 400
+    # games each, the two rates' difference is many times its standard error (about 3 points)
+    margin = _wins_against_hold_at_20(400)
+    win_loss = _wins_against_hold_at_20(400, reward="win", depth=0)
+    assert margin - win_loss >= 60, (margin, win_loss)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["siatka", "cattack", "tanto-cuore-beach-volleyball", "volleyball-high"])
+def test_mcts_at_its_defaults_wins_at_least_75_percent_of_400_games_against_greedy(name):
+    from vbr.play import play_typed_game
+    g = load(ROOT / "rules" / f"{name}.vbr", {}, engine="c")
+    teams = g.program.teams
+    wins = 0.0
+    for game in range(400):
+        side = game % 2  # each deal with the search on either side, every seat of its team
+        agents = ["mcts" if s in teams[side] else "greedy" for s in range(g.program.seats)]
+        out = play_typed_game(g, game // 2, agents)
+        wins += 0.5 if out.winner is None else out.winner == side
+    assert wins >= 300, wins

@@ -294,8 +294,7 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
             choice, streams[seat] = greedy_choice(state, params.get("samples", 2), streams[seat], allowed)
         else:
             streams[seat], draw = S.below(streams[seat], 1 << 62)
-            choice = state.mcts(iterations=params.get("iterations", 200), c=params.get("c", 0.7),
-                                depth=params.get("depth", 0), seed=draw)
+            choice = state.mcts(seed=draw, **search_settings(params))
         state.apply_index(choice)
         now = _points(state)
         if now is not None and list(now) != stats[4:]:
@@ -368,6 +367,14 @@ def typed_agent(name: str) -> tuple[str, dict]:
         raise UsageError(f"agent `{kind}` does not play through the typed engines yet; they play "
                          f"{', '.join(TYPED_AGENTS)} (or use --engine closure)")
     return kind, params
+
+
+SEARCH_SETTINGS = ("iterations", "c", "depth", "reward", "rollout", "greedy_moves", "worlds", "widen")
+
+
+def search_settings(params: dict) -> dict:
+    """An mcts spec's parameters as python_search.SearchParams's fields (State.mcts's settings)."""
+    return {name: params[name] for name in SEARCH_SETTINGS if name in params}
 
 
 def _points(state) -> tuple | None:

@@ -22,9 +22,13 @@ not ended after that many choices is scored by the points lead: 0.5 + 0.5 * tanh
 lead is the side's points minus the best other side's (a lead of 2 is worth about 0.88).
 
 Playouts are uniformly random. A one-step greedy playout (each option tried on a copy, the best
-immediate result kept) was tried and dropped: 5 to 10 times slower per iteration, and weaker at
-the same thinking time (Siatka 5/20, Volleyball High 2/16 against random playouts). `rollout`
-stays a parameter so specs can name the policy when there is a second one.
+immediate result kept) was tried here and dropped: 5 to 10 times slower per iteration, and weaker
+at the same thinking time (Siatka 5/20, Volleyball High 2/16 against random playouts).
+
+The spec's other parameters (`reward`, `rollout=greedy`, `greedy_moves`, `worlds`, `widen`) are
+the typed engines' search settings (vbr/engines/python_search.py). This agent plays win/loss
+rewards (whatever `reward` says), random playouts, one tree and no widening, and refuses a spec
+that asks for any other of those (CLOSURE_PLAYS).
 """
 from __future__ import annotations
 
@@ -32,6 +36,7 @@ import math
 
 from vbr.agents.base import Agent, SeatView
 from vbr.agents.spec import Param
+from vbr.errors import UsageError
 from vbr.interpreter.values import Ent
 
 LEAD_SCALE = 2.0  # points of lead that make a cut-off playout worth tanh(1) above even
@@ -57,9 +62,29 @@ class MctsAgent(Agent):
     params = (
         Param("iterations", int, 200, (1, 1_000_000), "playouts per decision"),
         Param("c", float, 0.7, (0.0, 100.0), "UCB exploration constant"),
-        Param("rollout", str, "random", ("random",), "playout policy: uniformly random choices"),
-        Param("depth", int, 0, (0, 100_000), "playout cut-off in choices, scored by points lead (0: play to the end)"),
+        Param("rollout", str, "random", ("random", "greedy"),
+              "playout policy: uniformly random, or greedy (each option tried, best immediate result; typed engines)"),
+        Param("depth", int, 10, (0, 100_000), "playout cut-off in choices, scored by points lead (0: play to the end)"),
+        Param("reward", str, "margin", ("win", "margin"),
+              "win: win/loss only; margin: also the points lead at a playout's end (typed engines)"),
+        Param("greedy_moves", int, 0, (0, 100_000),
+              "with rollout=greedy: only a playout's first k choices greedy, then random (0: all; typed engines)"),
+        Param("worlds", int, 1, (1, 1000), "trees per decision, the iterations shared, root visits summed (typed engines)"),
+        Param("widen", float, 0.0, (0.0, 1.0),
+              "progressive widening: a node keeps at most (visits+1)^widen children (0: off; typed engines)"),
     )
+    # what this agent plays whatever the typed engines' parameters above say: a setting other than
+    # its default and other than this is refused, so that no spec asks the closure engine in vain
+    CLOSURE_PLAYS = {"rollout": "random", "reward": "win", "greedy_moves": 0, "worlds": 1, "widen": 0.0}
+
+    def __init__(self, seat: int, seed: int, **settings):
+        super().__init__(seat, seed, **settings)
+        defaults = {p.name: p.default for p in self.params}
+        for name, plays in self.CLOSURE_PLAYS.items():
+            value = getattr(self, name)
+            if value != defaults[name] and value != plays:
+                raise UsageError(f"mcts: {name}={value} runs only in the typed engines (--engine python or c); "
+                                 f"the closure engine's mcts plays {name}={plays}")
 
     _root_options = None  # the options a search may take at its root (SeatView.candidates)
 

@@ -224,8 +224,9 @@ class CEngine:
         self.lib.vbr_play_many.argtypes = [ctypes.POINTER(U), ctypes.POINTER(U), W, P, P, P, P]
         self.lib.vbr_play_many.restype = None
         self.lib.vbr_determinize.argtypes, self.lib.vbr_determinize.restype = [P, P, W, U], ctypes.c_int
-        self.lib.vbr_mcts.argtypes, self.lib.vbr_mcts.restype = [P, W, W, ctypes.c_double, W, U], W
-        self.lib.vbr_mcts_visits.argtypes = [P, W, W, ctypes.c_double, W, U, P]
+        D = ctypes.POINTER(ctypes.c_double)
+        self.lib.vbr_mcts.argtypes, self.lib.vbr_mcts.restype = [P, W, D, U], W
+        self.lib.vbr_mcts_visits.argtypes = [P, W, D, U, P]
         self.lib.vbr_mcts_visits.restype = W
         self.lib.vbr_search_fault.argtypes, self.lib.vbr_search_fault.restype = [P], None
         self.words = self.layout.words
@@ -293,18 +294,24 @@ class CEngine:
             raise MemoryError("the C engine could not allocate the determinization's scratch")
         return out
 
-    def mcts(self, S, seat: int, iterations: int, c: float, depth: int, seed: int) -> int:
-        """The option SO-ISMCTS picks for `seat` at S's pending choice (python_search.mcts_choice, in C).
-        A fault in an imagined world raises EngineFault with its message and arguments."""
+    def mcts(self, S, seat: int, params, seed: int) -> int:
+        """The option SO-ISMCTS picks for `seat` at S's pending choice under `params` (a
+        python_search.SearchParams; python_search.mcts_choice, in C). A fault in an imagined world
+        raises EngineFault with its message and arguments."""
         self._search_arguments(S, seat)
-        return self._searched(self.lib.vbr_mcts(S, seat, iterations, c, depth, seed & R.MASK))
+        return self._searched(self.lib.vbr_mcts(S, seat, self._numbers(params), seed & R.MASK))
 
-    def mcts_visits(self, S, seat: int, iterations: int, c: float, depth: int, seed: int) -> tuple[int, list[int]]:
+    def mcts_visits(self, S, seat: int, params, seed: int) -> tuple[int, list[int]]:
         """python_search.mcts_visits in C: (the option, the root's visits per option)."""
         self._search_arguments(S, seat)
         visits = (ctypes.c_int64 * max(1, S[H.NOPTS]))()
-        answer = self._searched(self.lib.vbr_mcts_visits(S, seat, iterations, c, depth, seed & R.MASK, visits))
+        answer = self._searched(self.lib.vbr_mcts_visits(S, seat, self._numbers(params), seed & R.MASK, visits))
         return answer, list(visits)[:S[H.NOPTS]]
+
+    @staticmethod
+    def _numbers(params):
+        numbers = params.numbers()
+        return (ctypes.c_double * len(numbers))(*numbers)
 
     def _search_arguments(self, S, seat: int) -> None:
         if S[H.STATUS] != CHOICE:

@@ -7,9 +7,10 @@
  * engine's vbr_apply. Memory: a node pool grown with realloc, freed before vbr_mcts returns.
  *
  *   int vbr_determinize(W *S, W *out, W seat, U seed)   0, or -2 for a seat out of range / no memory
- *   W vbr_mcts(W *S, W seat, W iterations, double c, W depth, U seed)
+ *   W vbr_mcts(W *S, W seat, const double *params, U seed)
  *       the option index; -1 when an imagined world faulted (vbr_search_fault gives its message
  *       id and arguments); -2 for a state not at a choice, a seat out of range, or no memory.
+ *       `params`: P_COUNT numbers, python_search.SearchParams.numbers.
  *   W vbr_mcts_visits(the same, W *visits)
  *       the same search even for a single option, the root's visits per option into `visits`. */
 #include <math.h>
@@ -84,21 +85,26 @@ int vbr_determinize(W *S, W *out, W seat, U seed) {
 
 /* --------------------------------------------------------------------------------- the search */
 
+/* The search's settings, as python_search.SearchParams.numbers gives them. */
+enum { P_ITERATIONS, P_C, P_DEPTH, P_REWARD, P_ROLLOUT, P_GREEDY_MOVES, P_WORLDS, P_WIDEN, P_COUNT };
+#define VBR_GREEDY_WIN 1000.0
+
 typedef struct {
     W key[VBR_KEY_WORDS];
-    W visits, available, side, first, next;  /* first child, next sibling: pool indexes, -1 none */
+    W visits, available, side, first, next, nchildren;  /* first child, next sibling: pool indexes, -1 none */
     double total;
 } VbrNode;
 
 typedef struct {
     VbrNode *nodes;
     W *path, used, cap;
-    W *root_words, *world, *keys, *key_option, *untried, *legal;
+    W *root_words, *world, *trial, *keys, *key_option, *untried, *legal;
     char *hidden;  /* per thing: in a zone the searching seat could not see at the root */
     VbrDeal deal;
     U agent;
-    W seat, depth;
-    double c;
+    W seat, depth, margin, greedy, greedy_moves, root_team;
+    W spread_n, spread_squares;  /* the searching team's leads at playouts' ends: count, sum of squares */
+    double c, widen;
 } VbrSearch;
 
 static int vbr_search_grow(VbrSearch *s) {
@@ -118,9 +124,11 @@ static W vbr_new_node(VbrSearch *s, W parent, const W *key, W side) {
     W k = s->used++;
     VbrNode *n = &s->nodes[k];
     if (key) memcpy(n->key, key, sizeof n->key); else memset(n->key, 0, sizeof n->key);
-    n->visits = 0; n->available = 1; n->side = side; n->first = -1; n->total = 0.0;
-    if (parent >= 0) { n->next = s->nodes[parent].first; s->nodes[parent].first = k; }
-    else n->next = -1;
+    n->visits = 0; n->available = 1; n->side = side; n->first = -1; n->nchildren = 0;
+    n->total = 0.0;
+    if (parent >= 0) {
+        n->next = s->nodes[parent].first; s->nodes[parent].first = k; s->nodes[parent].nchildren++;
+    } else n->next = -1;
     return k;
 }
 
@@ -156,7 +164,8 @@ static double vbr_ucb(const VbrSearch *s, const VbrNode *n) {
 }
 
 /* The chosen option applied to the world; its child, or a negative code. An untried key first
- * (a draw among them when several), else the first best UCB bound among the legal ones. */
+ * (a draw among them when several) while widening allows another child or no tried key is legal
+ * here, else the first best UCB bound among the legal ones. */
 static W vbr_choose(VbrSearch *s, W node, W *world, int root) {
     W n = world[H_NOPTS], nk = 0, nu = 0, nl = 0;
     for (W i = 0; i < n; i++) {
@@ -170,8 +179,10 @@ static W vbr_choose(VbrSearch *s, W node, W *world, int root) {
         if (child < 0) s->untried[nu++] = j;
         else { s->nodes[child].available++; s->legal[nl++] = child; s->legal[nl++] = j; }
     }
+    int grow = nu && (!nl || s->widen == 0.0 ||
+                      (double)s->nodes[node].nchildren < floor(pow((double)(s->nodes[node].visits + 1), s->widen)));
     W child, option;
-    if (nu) {
+    if (grow) {
         W j = s->untried[nu > 1 ? vbr_below_of(&s->agent, nu) : 0];
         child = vbr_new_node(s, node, s->keys + j * VBR_KEY_WORDS, TEAM_OF[world[H_SEAT]]);
         if (child < 0) return child;
@@ -205,40 +216,97 @@ static W vbr_descend(VbrSearch *s, W *world) {
     return len;
 }
 
-static void vbr_estimate(const W *world, double *r) {
-    W lead[VBR_TEAMS];
-    int have = 0;
-    if (POINTS_AT >= 0 && POINTS_COUNT > 0) {
-        if (POINTS_COUNT == VBR_TEAMS) {
-            for (W t = 0; t < VBR_TEAMS; t++) lead[t] = world[POINTS_AT + t];
-            have = 1;
-        } else if (POINTS_COUNT == VBR_SEATS) {
-            for (W t = 0; t < VBR_TEAMS; t++) lead[t] = 0;
-            for (W s = 0; s < VBR_SEATS; s++) lead[TEAM_OF[s]] += world[POINTS_AT + s];
-            have = 1;
-        }
-    }
+/* Each team's points lead over the best other team into `lead`; 0 when the file keeps no points. */
+static int vbr_leads(const W *world, W *lead) {
+    W pts[VBR_TEAMS];
+    if (POINTS_AT < 0 || POINTS_COUNT <= 0) return 0;
+    if (POINTS_COUNT == VBR_TEAMS) {
+        for (W t = 0; t < VBR_TEAMS; t++) pts[t] = world[POINTS_AT + t];
+    } else if (POINTS_COUNT == VBR_SEATS) {
+        for (W t = 0; t < VBR_TEAMS; t++) pts[t] = 0;
+        for (W s = 0; s < VBR_SEATS; s++) pts[TEAM_OF[s]] += world[POINTS_AT + s];
+    } else return 0;
     for (W t = 0; t < VBR_TEAMS; t++) {
-        if (!have) { r[t] = 0.5; continue; }
-        W best = lead[t];
+        W best = pts[t];
         int found = 0;
         for (W u = 0; u < VBR_TEAMS; u++)
-            if (u != t && (!found || lead[u] > best)) { best = lead[u]; found = 1; }
-        r[t] = 0.5 + 0.5 * tanh((double)(lead[t] - best) / VBR_LEAD_SCALE);
+            if (u != t && (!found || pts[u] > best)) { best = pts[u]; found = 1; }
+        lead[t] = pts[t] - best;
     }
+    return 1;
 }
 
-static int vbr_playout(VbrSearch *s, W *world, double *r) {
-    W left = s->depth ? s->depth : -1;
-    while (world[H_STATUS] == CHOICE) {
-        if (left == 0) { vbr_estimate(world, r); return 0; }
-        left--;
-        W n = world[H_NOPTS];
-        if (vbr_search_apply(world, n > 1 ? vbr_below_of(&s->agent, n) : 0)) return -1;
-    }
+static void vbr_estimate(const W *world, double *r) {
+    W lead[VBR_TEAMS];
+    int have = vbr_leads(world, lead);
+    for (W t = 0; t < VBR_TEAMS; t++) r[t] = have ? 0.5 + 0.5 * tanh((double)lead[t] / VBR_LEAD_SCALE) : 0.5;
+}
+
+/* The team that won a finished world, or -1 for a draw. */
+static W vbr_won(const W *world) {
     W w = world[H_WINNER];  /* H_WINNER_TEAM: a team as a whole won, its index + 1 */
-    W team = world[H_WINNER_TEAM] ? world[H_WINNER_TEAM] - 1 : w == VBR_NONE ? -1 : TEAM_OF[w];
+    return world[H_WINNER_TEAM] ? world[H_WINNER_TEAM] - 1 : w == VBR_NONE ? -1 : TEAM_OF[w];
+}
+
+/* The greedy playout choice (python_search._Search.greedy_option); -1 when a trial faulted. */
+static W vbr_greedy_option(VbrSearch *s, W *world, W n) {
+    s->agent += VBR_GAMMA;
+    U seed = vbr_mix(s->agent);
+    W team = TEAM_OF[world[H_SEAT]], nbest = 0, lead[VBR_TEAMS];
+    double top = 0.0;
+    for (W i = 0; i < n; i++) {
+        memcpy(s->trial, world, (size_t)world[H_TOP] * sizeof(W));
+        for (W k = 0; k < L_NSTREAMS; k++) s->trial[L_STREAMS + k] = (W)vbr_first_state(seed, STREAM_KEYS[k]);
+        if (vbr_search_apply(s->trial, i)) return -1;
+        double worth;
+        if (s->trial[H_STATUS] == CHOICE) worth = vbr_leads(s->trial, lead) ? (double)lead[team] : 0.0;
+        else {
+            W won = vbr_won(s->trial);
+            worth = won < 0 ? 0.0 : won == team ? VBR_GREEDY_WIN : -VBR_GREEDY_WIN;
+        }
+        if (i == 0 || worth > top) { top = worth; nbest = 0; s->legal[nbest++] = i; }
+        else if (worth == top) s->legal[nbest++] = i;
+    }
+    return s->legal[nbest > 1 ? vbr_below_of(&s->agent, nbest) : 0];
+}
+
+/* reward=margin: each team's outcome in r averaged with 0.5 + 0.5 * tanh(lead / spread)
+ * (python_search._Search.with_margin). */
+static void vbr_with_margin(VbrSearch *s, const W *world, double *r) {
+    W lead[VBR_TEAMS];
+    if (!vbr_leads(world, lead)) return;
+    W x = lead[s->root_team];
+    s->spread_n++; s->spread_squares += x * x;
+    double spread = sqrt((double)s->spread_squares / (double)s->spread_n);
+    if (spread < 1.0) spread = 1.0;
+    for (W t = 0; t < VBR_TEAMS; t++) r[t] = 0.5 * r[t] + 0.5 * (0.5 + 0.5 * tanh((double)lead[t] / spread));
+}
+
+/* Rewards per team into r; -1 when a world faulted. */
+static int vbr_playout(VbrSearch *s, W *world, double *r) {
+    W left = s->depth ? s->depth : -1, moves = 0;
+    while (world[H_STATUS] == CHOICE) {
+        if (left == 0) {
+            if (s->margin) {
+                for (W t = 0; t < VBR_TEAMS; t++) r[t] = 0.5;
+                vbr_with_margin(s, world, r);
+            } else vbr_estimate(world, r);
+            return 0;
+        }
+        left--;
+        W n = world[H_NOPTS], i = 0;
+        if (n > 1) {
+            if (s->greedy && (!s->greedy_moves || moves < s->greedy_moves)) {
+                i = vbr_greedy_option(s, world, n);
+                if (i < 0) return -1;
+            } else i = vbr_below_of(&s->agent, n);
+        }
+        moves++;
+        if (vbr_search_apply(world, i)) return -1;
+    }
+    W team = vbr_won(world);
     for (W t = 0; t < VBR_TEAMS; t++) r[t] = team < 0 ? 0.5 : t == team ? 1.0 : 0.0;
+    if (s->margin) vbr_with_margin(s, world, r);
     return 0;
 }
 
@@ -251,6 +319,7 @@ static W vbr_iterate(VbrSearch *s) {
     W len = vbr_descend(s, s->world);
     if (len < 0) return len;
     if (vbr_playout(s, s->world, r)) return -1;
+    s->nodes[0].visits++;
     for (W k = 0; k < len; k++) {
         VbrNode *n = &s->nodes[s->path[k]];
         n->visits++;
@@ -259,30 +328,29 @@ static W vbr_iterate(VbrSearch *s) {
     return 0;
 }
 
-static W vbr_most_visited(VbrSearch *s, W n, W *out) {
-    W *visits = s->untried, top = 0, nbest = 0;
-    for (W i = 0; i < n; i++) visits[i] = 0;
+/* Adds the root's visits per option to `visits`. */
+static void vbr_root_visits(const VbrSearch *s, W n, W *visits) {
     for (W k = s->nodes[0].first; k >= 0; k = s->nodes[k].next)
-        if (s->nodes[k].key[2] < n) visits[s->nodes[k].key[2]] = s->nodes[k].visits;
-    if (out) memcpy(out, visits, (size_t)n * sizeof(W));
-    for (W i = 0; i < n; i++) if (visits[i] > top) top = visits[i];
-    for (W i = 0; i < n; i++) if (visits[i] == top) s->legal[nbest++] = i;
-    return s->legal[nbest > 1 ? vbr_below_of(&s->agent, nbest) : 0];
+        if (s->nodes[k].key[2] < n) visits[s->nodes[k].key[2]] += s->nodes[k].visits;
 }
 
-static int vbr_search_open(VbrSearch *s, W *S, W seat, double c, W depth, U seed) {
+static int vbr_search_open(VbrSearch *s, W *S, W seat, const double *params, U agent) {
     memset(s, 0, sizeof *s);
-    s->seat = seat; s->c = c; s->depth = depth; s->root_words = S;
-    s->agent = vbr_first_state(seed, VBR_MCTS_KEY);
+    s->seat = seat; s->c = params[P_C]; s->depth = (W)params[P_DEPTH]; s->root_words = S;
+    s->margin = params[P_REWARD] == 1.0; s->greedy = params[P_ROLLOUT] == 1.0;
+    s->greedy_moves = (W)params[P_GREEDY_MOVES]; s->widen = params[P_WIDEN];
+    s->agent = agent; s->root_team = TEAM_OF[seat];
     size_t opts = (size_t)L_MAX_OPTIONS + 1;
     s->world = malloc((size_t)L_WORDS * sizeof(W));
+    s->trial = malloc((size_t)L_WORDS * sizeof(W));
     s->keys = malloc(opts * VBR_KEY_WORDS * sizeof(W));
     s->key_option = malloc(opts * sizeof(W));
     s->untried = malloc(opts * sizeof(W));
     s->legal = malloc(2 * opts * sizeof(W));
     s->hidden = calloc((size_t)L_THINGS + 1, 1);
     if (vbr_deal_open(&s->deal)) s->deal.place = NULL;
-    if (!s->world || !s->keys || !s->key_option || !s->untried || !s->legal || !s->hidden || !s->deal.place) return -2;
+    if (!s->world || !s->trial || !s->keys || !s->key_option || !s->untried || !s->legal || !s->hidden || !s->deal.place)
+        return -2;
     for (W h = 0; h < HIDDEN_OF[seat][0]; h++) {
         W at = L_ZONES + HIDDEN_OF[seat][1 + h] * L_ZONE_SIZE;
         for (W w = at + 1; w <= at + S[at]; w++) s->hidden[S[w]] = 1;
@@ -291,22 +359,45 @@ static int vbr_search_open(VbrSearch *s, W *S, W seat, double c, W depth, U seed
 }
 
 static void vbr_search_close(VbrSearch *s) {
-    free(s->nodes); free(s->path); free(s->world); free(s->keys); free(s->key_option);
+    free(s->nodes); free(s->path); free(s->world); free(s->trial); free(s->keys); free(s->key_option);
     free(s->untried); free(s->legal); free(s->hidden);
     if (s->deal.place) vbr_deal_close(&s->deal);
 }
 
-W vbr_mcts_visits(W *S, W seat, W iterations, double c, W depth, U seed, W *visits) {
+/* `worlds` trees, one after the other on one agent stream, their root visits summed into `visits`
+ * (n words); the option most visited, or a negative code. */
+W vbr_mcts_visits(W *S, W seat, const double *params, U seed, W *visits) {
     if (S[H_STATUS] != CHOICE || seat < 0 || seat >= VBR_SEATS) return -2;
-    VbrSearch s;
-    W answer = vbr_search_open(&s, S, seat, c, depth, seed);
-    for (W it = 0; it < iterations && answer == 0; it++) answer = vbr_iterate(&s);
-    if (answer == 0) answer = vbr_most_visited(&s, S[H_NOPTS], visits);
-    vbr_search_close(&s);
+    W n = S[H_NOPTS], iterations = (W)params[P_ITERATIONS], worlds = (W)params[P_WORLDS], answer = 0;
+    U agent = vbr_first_state(seed, VBR_MCTS_KEY);
+    if (worlds < 1) return -2;
+    for (W i = 0; i < n; i++) visits[i] = 0;
+    for (W t = 0; t < worlds && answer == 0; t++) {
+        VbrSearch s;
+        W share = iterations / worlds + (t < iterations % worlds);
+        answer = vbr_search_open(&s, S, seat, params, agent);
+        for (W it = 0; it < share && answer == 0; it++) answer = vbr_iterate(&s);
+        if (answer == 0) vbr_root_visits(&s, n, visits);
+        agent = s.agent;
+        vbr_search_close(&s);
+    }
+    if (answer < 0) return answer;
+    W top = 0, nbest = 0;
+    for (W i = 0; i < n; i++) if (visits[i] > top) top = visits[i];
+    W *best = malloc((size_t)(n + 1) * sizeof(W));
+    if (!best) return -2;
+    for (W i = 0; i < n; i++) if (visits[i] == top) best[nbest++] = i;
+    answer = best[nbest > 1 ? vbr_below_of(&agent, nbest) : 0];
+    free(best);
     return answer;
 }
 
-W vbr_mcts(W *S, W seat, W iterations, double c, W depth, U seed) {
+W vbr_mcts(W *S, W seat, const double *params, U seed) {
     if (S[H_STATUS] == CHOICE && S[H_NOPTS] == 1 && seat >= 0 && seat < VBR_SEATS) return 0;
-    return vbr_mcts_visits(S, seat, iterations, c, depth, seed, NULL);
+    if (S[H_STATUS] != CHOICE) return -2;
+    W *visits = malloc((size_t)(S[H_NOPTS] + 1) * sizeof(W));
+    if (!visits) return -2;
+    W answer = vbr_mcts_visits(S, seat, params, seed, visits);
+    free(visits);
+    return answer;
 }

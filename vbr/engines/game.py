@@ -138,18 +138,23 @@ class State:
         s.game, s.words = self.game, words
         return s
 
-    def mcts(self, iterations: int = 200, c: float = 0.7, depth: int = 0, seed: int = 0) -> int:
+    def mcts(self, iterations: int | None = None, c: float | None = None, depth: int | None = None, seed: int = 0,
+             **settings) -> int:
         """The option index information-set MCTS picks for the seat to move (python_search.mcts_choice,
-        run in C by the C engine): the same answer from either engine for the same seed."""
+        run in C by the C engine): the same answer from either engine for the same seed. Settings not
+        given are python_search.SearchParams's defaults; `settings` are its other fields (reward,
+        rollout, greedy_moves, worlds, widen)."""
         from vbr.engines.python_runtime import EngineFault
-        from vbr.engines.python_search import mcts_choice
+        from vbr.engines.python_search import SearchParams, mcts_choice
+        given = {k: v for k, v in (("iterations", iterations), ("c", c), ("depth", depth)) if v is not None}
+        params = SearchParams(**given, **settings)
         engine, seat = self.game.engine, self.current_player()
         if seat is None:
             raise IllegalActionError("the game is over: there is no choice to search")
         try:
             if hasattr(engine, "mcts"):
-                return engine.mcts(self.words, seat, iterations, c, depth, seed)
-            return mcts_choice(engine, self.words, seat, iterations, c, depth, seed)
+                return engine.mcts(self.words, seat, params, seed)
+            return mcts_choice(engine, self.words, seat, params, seed)
         except EngineFault as f:  # an imagined world met a run-time error of the rules
             p = self.game.program
             message, span = p.messages[f.fault]

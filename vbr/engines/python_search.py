@@ -17,21 +17,43 @@ then every random stream k of the copy restarts from `first_state(seed, key(stre
 
 The search is SO-ISMCTS as vbr/agents/mcts.py describes it: every iteration imagines a world, all
 worlds share one tree keyed by the choices made (open-loop over chance), a child counts how often
-it was available and UCB is `mean + c * sqrt(ln(available) / visits)`, the first of equal bounds
+it was available and UCB is `value + c * sqrt(ln(available) / visits)`, the first of equal bounds
 (in option order) taken. An option's key: at the root, its index; elsewhere a thing by its id when
 it was visible to the searching seat at the root, a thing that was hidden then by its kind and its
 fields (all `width` words), any other value by itself; a node's children are told apart by the
 chooser's seat and that key. A choice with a single option makes no node (in a playout it still
-counts towards `depth`). Rewards per team: a win 1, a loss 0, a draw 0.5; with `depth` > 0 a
-playout still running after `depth` choices is scored by each team's points lead over the best
-other team, 0.5 + 0.5 * tanh(lead / 2) (points kept per seat are summed by team; no points: a
-draw). The answer is the root's most visited option.
+counts towards `depth` and `greedy_moves`). The answer is the root's most visited option.
 
-Every draw comes from one agent stream, `first_state(seed, key("mcts"))`, in this order:
+The settings (`SearchParams`, the `mcts` agent's parameters):
+- `iterations`, `c`: iterations per decision, the UCB constant.
+- `worlds`: the iterations are shared among that many trees searched one after the other (the
+  first `iterations % worlds` trees one more), and the answer is the option most visited over all.
+- `widen` (progressive widening): 0 adds every untried option of a node before UCB chooses among
+  the tried ones; w > 0 adds an untried one only while the node has fewer than
+  floor((visits + 1) ** w) children (the root's visits: the iterations so far), or when no tried
+  one is legal in this world.
+- `rollout`: a playout choice of n > 1 options is `random` (a draw below n), or `greedy` for the
+  playout's first `greedy_moves` choices (0: all of them) and random after: each option is applied
+  to a copy of the world whose random streams all restart from one new seed (stream k from
+  `first_state(seed, key(streams[k]))`, the same for every option), and worth to the mover's team
+  GREEDY_WIN for a won game, its negative for a lost one, 0 for a draw, else the team's points
+  lead; the best worth is taken, a draw among equal ones.
+- `depth`: 0 plays each playout to the end; d > 0 stops one after d choices.
+- `reward`: per team, at a playout's end. `win`: a win 1, a loss 0, a draw 0.5; a playout cut by
+  `depth` is worth 0.5 + 0.5 * tanh(lead / 2). `margin` (where the file keeps points): the mean of
+  the outcome (a cut playout's: 0.5) and 0.5 + 0.5 * tanh(lead / spread), spread the root mean
+  square of the searching team's leads at the ends of this tree's playouts so far, this one
+  included (at least 1): a lead counts for as much as it is large beside the leads this search
+  meets, whatever a point is worth in the game. A team's points lead: its points minus the best
+  other team's (points kept per seat are summed by team).
+
+Every draw comes from one agent stream, `first_state(seed, key("mcts"))`, in this order, tree after
+tree:
   1. each iteration: a 64-bit word (`next_word`), the seed of that iteration's world;
-  2. at a node with untried options (in option order, first of each key): one draw below their
-     number picks the option to add (no draw when only one is untried);
-  3. each playout choice of n > 1 options: a draw below n (a single option is taken undrawn);
+  2. at a node that adds a child (in option order, first of each key): one draw below the number of
+     untried options picks it (no draw when only one is untried);
+  3. each playout choice of n > 1 options: a random one a draw below n; a greedy one a `next_word`
+     (the seed of its copies), then a draw below the number of equally best options if several;
   4. at the end, when several root options share the most visits: a draw below their number.
 `mcts_choice` at a root choice of a single option returns 0 with no draw and no search. A child's rewards are
 added in iteration order, so both languages sum the same doubles. A fault in an imagined world
@@ -40,6 +62,7 @@ stops the search with that fault (EngineFault here; the C engine reports it the 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from vbr.engines.python_runtime import EngineFault
 from vbr.ir import random_streams as R
@@ -93,6 +116,38 @@ def redeal(p, S, seat: int, seed: int, keys: list[int]) -> None:
         S[lay.streams + k] = R.signed(R.first_state(seed, key))
 
 
+@dataclass(frozen=True)
+class SearchParams:
+    """The search's settings (the `mcts` agent's parameters in the typed engines; see the module's
+    docstring for what each does). The defaults are the agent's defaults."""
+    iterations: int = 200
+    c: float = 0.7
+    depth: int = 10
+    reward: str = "margin"
+    rollout: str = "random"
+    greedy_moves: int = 0
+    worlds: int = 1
+    widen: float = 0.0
+
+    def __post_init__(self):
+        if self.reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {self.reward!r}")
+        if self.rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {self.rollout!r}")
+        if self.iterations < 0 or self.depth < 0 or self.greedy_moves < 0 or self.worlds < 1 or not 0 <= self.widen <= 1:
+            raise ValueError(f"search parameters out of range: {self}")
+
+    def numbers(self) -> list[float]:
+        """The settings as the C search reads them (c_search.h, VbrParams): numbers in field order."""
+        return [float(self.iterations), float(self.c), float(self.depth), float(REWARDS.index(self.reward)),
+                float(ROLLOUTS.index(self.rollout)), float(self.greedy_moves), float(self.worlds), float(self.widen)]
+
+
+REWARDS = ("win", "margin")
+ROLLOUTS = ("random", "greedy")
+GREEDY_WIN = 1000.0  # a greedy playout choice's worth of a won game; a lost one is its negative
+
+
 class _Node:
     __slots__ = ("children", "visits", "total", "available", "side")
 
@@ -104,32 +159,50 @@ class _Node:
         self.side = side  # the team of the seat whose choice leads here
 
 
-def mcts_choice(engine, words, seat: int, iterations: int, c: float, depth: int, seed: int) -> int:
-    """The option `seat` takes at the pending choice of `words` after `iterations` iterations."""
+def mcts_choice(engine, words, seat: int, params: SearchParams, seed: int) -> int:
+    """The option `seat` takes at the pending choice of `words` after the search `params` describe."""
     if words[H.STATUS] == CHOICE and words[H.NOPTS] == 1:
         return 0
-    return mcts_visits(engine, words, seat, iterations, c, depth, seed)[0]
+    return mcts_visits(engine, words, seat, params, seed)[0]
 
 
-def mcts_visits(engine, words, seat: int, iterations: int, c: float, depth: int,
-                seed: int) -> tuple[int, list[int]]:
-    """The same search, run even for a single option: (the option, the root's visits per option)."""
+def mcts_visits(engine, words, seat: int, params: SearchParams, seed: int) -> tuple[int, list[int]]:
+    """The same search, run even for a single option: (the option, the root's visits per option,
+    summed over the trees)."""
     if words[H.STATUS] != CHOICE:
         raise ValueError("mcts needs a state waiting for a choice")
     if not 0 <= seat < engine.program.seats:
         raise ValueError(f"no seat {seat}: the game has {engine.program.seats}")
-    search = _Search(engine, words, seat, c, depth, seed)
-    for _ in range(iterations):
-        search.iterate()
-    return search.most_visited(int(words[H.NOPTS]))
+    n = int(words[H.NOPTS])
+    agent = R.first_state(seed, MCTS_KEY)
+    visits = [0] * n
+    for t in range(params.worlds):
+        search = _Search(engine, words, seat, params, agent)
+        share = params.iterations // params.worlds + (t < params.iterations % params.worlds)
+        for _ in range(share):
+            search.iterate()
+        for i, v in enumerate(search.root_visits(n)):
+            visits[i] += v
+        agent = search.agent
+    top = max(visits)
+    best = [i for i, v in enumerate(visits) if v == top]
+    if len(best) > 1:
+        agent, pick = R.below(agent, len(best))
+        return best[pick], visits
+    return best[0], visits
 
 
 class _Search:
-    def __init__(self, engine, words, seat: int, c: float, depth: int, seed: int):
-        self.engine, self.words, self.seat, self.c, self.depth = engine, words, seat, float(c), depth
+    """One tree: its root, the agent stream it draws from, and the search's settings."""
+
+    def __init__(self, engine, words, seat: int, params: SearchParams, agent: int):
+        self.engine, self.words, self.seat, self.params = engine, words, seat, params
+        self.c, self.depth = float(params.c), params.depth
+        self.margin = params.reward == "margin"
+        self.greedy = params.rollout == "greedy"
         p = self.p = engine.program
         lay = p.layout
-        self.agent = R.first_state(seed, MCTS_KEY)
+        self.agent = agent
         self.streams = stream_keys(p)
         self.root = _Node(-1)
         self.hidden = {int(words[at + 1 + i]) for at in map(lay.zone, p.hidden[seat]) for i in range(words[at])}
@@ -141,17 +214,24 @@ class _Search:
         self.wins = [[1.0 if t == w else 0.0 for t in range(teams)] for w in range(teams)]
         self.draw = [0.5] * teams
         self.thing_sites = [site.item.startswith("ent") for site in p.choices]
+        self.root_team = self.team_of[seat]
+        self.spread = [0, 0]  # the searching team's leads at playouts' ends: their count, their sum of squares
 
     def draw_below(self, n: int) -> int:
         self.agent, v = R.below(self.agent, n)
         return v
 
+    def next_word(self) -> int:
+        self.agent, v = R.next_word(self.agent)
+        return v
+
     def iterate(self) -> None:
-        self.agent, world_seed = R.next_word(self.agent)
+        world_seed = self.next_word()
         world = copy_words(self.engine, self.words)
         redeal(self.p, world, self.seat, world_seed, self.streams)
         path = self.descend(world)
         rewards = self.playout(world)
+        self.root.visits += 1
         for node in path:
             node.visits += 1
             node.total += rewards[node.side]
@@ -192,9 +272,14 @@ class _Search:
             keys.setdefault(k, i)
         return keys
 
+    def widened(self, node: _Node) -> int:
+        """How many children `node` may have (progressive widening): floor((visits + 1) ** widen)."""
+        return math.floor(math.pow(node.visits + 1, self.params.widen))
+
     def choose(self, node: _Node, world, keys: dict) -> _Node:
         """Apply the chosen option to `world` and return its child: an untried one first (a draw
-        among them), else the first best UCB bound among those legal here."""
+        among them) while widening allows another child or no tried one is legal here, else the
+        first best UCB bound among those legal here."""
         seat = int(world[H.SEAT])
         children = node.children
         legal, untried = [], []
@@ -205,7 +290,8 @@ class _Search:
             else:
                 child.available += 1
                 legal.append((child, i))
-        if untried:
+        grow = untried and (not legal or not self.params.widen or len(children) < self.widened(node))
+        if grow:
             k, i = untried[self.draw_below(len(untried)) if len(untried) > 1 else 0]
             child = children[(seat, k)] = _Node(self.team_of[seat])
         else:
@@ -222,28 +308,86 @@ class _Search:
         return child.total / child.visits + self.c * math.sqrt(math.log(child.available) / child.visits)
 
     def playout(self, world) -> list[float]:
+        """Play on to the end (or `depth` choices): each team's reward."""
         left = self.depth or -1
+        moves = 0
         while world[H.STATUS] == CHOICE:
             if left == 0:
-                return self.estimate(world)
+                return self.with_margin(self.draw, world) if self.margin else self.estimate(world)
             left -= 1
             n = int(world[H.NOPTS])
-            self.apply(world, self.draw_below(n) if n > 1 else 0)
+            if n == 1:
+                i = 0
+            elif self.greedy and (not self.params.greedy_moves or moves < self.params.greedy_moves):
+                i = self.greedy_option(world, n)
+            else:
+                i = self.draw_below(n)
+            moves += 1
+            self.apply(world, i)
         team, w = int(world[H.WINNER_TEAM]), int(world[H.WINNER])
         if team:  # a team as a whole won: its index + 1
-            return self.wins[team - 1]
-        return self.draw if w == NONE else self.wins[self.team_of[w]]
+            out = self.wins[team - 1]
+        else:
+            out = self.draw if w == NONE else self.wins[self.team_of[w]]
+        return self.with_margin(out, world) if self.margin else out
+
+    def with_margin(self, outcome: list[float], world) -> list[float]:
+        """reward=margin: each team's outcome averaged with 0.5 + 0.5 * tanh(lead / spread)."""
+        leads = self.leads(world)
+        if leads is None:
+            return outcome
+        x = leads[self.root_team]
+        self.spread[0] += 1
+        self.spread[1] += x * x
+        spread = max(1.0, math.sqrt(self.spread[1] / self.spread[0]))
+        return [0.5 * o + 0.5 * (0.5 + 0.5 * math.tanh(lead / spread)) for o, lead in zip(outcome, leads)]
+
+    def greedy_option(self, world, n: int) -> int:
+        """The option whose immediate result is worth most to the seat to move's team (a win
+        GREEDY_WIN, a loss its negative, else the team's points lead), each tried on a copy of the
+        world whose random streams restart from one new seed (so that no option sees the world's
+        own next draws); the first of equal worths unless a draw picks among them."""
+        seed = self.next_word()
+        team = self.team_of[int(world[H.SEAT])]
+        lay = self.p.layout
+        firsts = [R.signed(R.first_state(seed, key)) for key in self.streams]
+        best, top = [], None
+        for i in range(n):
+            trial = copy_words(self.engine, world)
+            trial[lay.streams:lay.streams + len(firsts)] = firsts
+            self.apply(trial, i)
+            worth = self.worth(trial, team)
+            if top is None or worth > top:
+                best, top = [i], worth
+            elif worth == top:
+                best.append(i)
+        return best[self.draw_below(len(best))] if len(best) > 1 else best[0]
+
+    def worth(self, world, team: int) -> float:
+        if world[H.STATUS] == CHOICE:
+            leads = self.leads(world)
+            return float(leads[team]) if leads is not None else 0.0
+        winner_team, w = int(world[H.WINNER_TEAM]), int(world[H.WINNER])
+        won = winner_team - 1 if winner_team else (-1 if w == NONE else self.team_of[w])
+        return 0.0 if won < 0 else GREEDY_WIN if won == team else -GREEDY_WIN
+
+    def leads(self, world) -> list[int] | None:
+        """Each team's points lead over the best other team (None when the file keeps no points)."""
+        pts = self.team_points(world)
+        if pts is None:
+            return None
+        out = []
+        for t, p in enumerate(pts):
+            best_other = max((q for u, q in enumerate(pts) if u != t), default=p)
+            out.append(p - best_other)
+        return out
 
     def estimate(self, world) -> list[float]:
-        """A playout cut short: each team's reward from its points lead."""
-        lead = self.team_points(world)
+        """A playout cut short, with reward=win: each team's reward from its points lead."""
+        lead = self.leads(world)
         if lead is None:
             return self.draw
-        out = []
-        for t, p in enumerate(lead):
-            best_other = max((q for u, q in enumerate(lead) if u != t), default=p)
-            out.append(0.5 + 0.5 * math.tanh((p - best_other) / LEAD_SCALE))
-        return out
+        return [0.5 + 0.5 * math.tanh(x / LEAD_SCALE) for x in lead]
 
     def team_points(self, world) -> list[int] | None:
         p = self.p
@@ -261,11 +405,9 @@ class _Search:
             return total
         return None
 
-    def most_visited(self, n: int) -> tuple[int, list[int]]:
+    def root_visits(self, n: int) -> list[int]:
         visits = [0] * n
         for (_, k), child in self.root.children.items():
             if k[1] < n:
                 visits[k[1]] = child.visits
-        top = max(visits)
-        best = [i for i, v in enumerate(visits) if v == top]
-        return (best[self.draw_below(len(best))] if len(best) > 1 else best[0]), visits
+        return visits
