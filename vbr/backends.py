@@ -7,6 +7,7 @@ a stopped run keeps every game up to the first unfinished one.
 """
 from __future__ import annotations
 
+import itertools
 from typing import Iterable, Iterator
 
 from vbr.errors import UsageError
@@ -33,6 +34,19 @@ class LocalBackend:
                     yield [trial]
             return
         yield from self._pool_map(spec, chunks)
+
+    def map_runs(self, chunks: Iterable[tuple[RunSpec, int, int]]) -> Iterator[list]:
+        """As `map`, for chunks of several runs, each naming its run: the games in the chunks' order,
+        played in one pool, so a search over an option's values (vbr tune) starts no pool per value."""
+        chunks = iter(chunks)
+        if self.workers == 1:
+            for spec, start, stop in chunks:
+                for trial in play_games(spec, start, stop):
+                    yield [trial]
+            return
+        first = next(chunks, None)
+        if first is not None:
+            yield from self._pool_map(first[0], itertools.chain([first], chunks))
 
     def _pool_map(self, spec, chunks):
         import multiprocessing

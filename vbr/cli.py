@@ -286,6 +286,8 @@ def _parser() -> argparse.ArgumentParser:
     lsp_parser(sub)
     from vbr.visualizer.command import add_parser as graph_parser
     graph_parser(sub)
+    from vbr.analysis.tune_command import add_parser as tune_parser
+    tune_parser(sub)
     return p
 
 

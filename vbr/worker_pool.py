@@ -121,7 +121,9 @@ GAME, DONE, FAILED = "game", "done", "failed"  # what a worker sends: a game of 
 
 def _serve(conn, spec: RunSpec) -> None:
     """A worker: chunks in; each game of a chunk out as it ends, then the chunk's end (or the
-    exception it raised), until told to stop."""
+    exception it raised), until told to stop. A chunk is (start, stop) of the run the pool was
+    started for, or (spec, start, stop) of any run (`vbr.backends.LocalBackend.map_runs`); each
+    game is loaded once per worker."""
     stop_signals.in_a_worker()
     game_for(spec.path, spec.options, spec.native, spec.engine)
     while True:
@@ -132,7 +134,7 @@ def _serve(conn, spec: RunSpec) -> None:
         if chunk is None:
             return
         try:
-            for trial in play_games(spec, *chunk):
+            for trial in play_games(*chunk) if len(chunk) == 3 else play_games(spec, *chunk):
                 conn.send((GAME, trial))
             reply = (DONE, None)
         except Exception as exc:  # a rule file that fails: the parent raises it, as played here

@@ -1,0 +1,144 @@
+"""`vbr tune`: the option value that brings a measure closest to a target, on toy rule files whose
+answers are known by hand (tests/fixtures/tune), the no-answer case, and usage errors (exit 2)."""
+import json
+
+import pytest
+
+from conftest import ROOT
+from vbr.analysis.tune import Arm, Target, Tuned, first_grid, parse_target
+from vbr.cli import main
+
+COIN = ROOT / "tests" / "fixtures" / "tune" / "weighted_coin.vbr"  # seat 0 wins min(edge, 20)/20 of games
+COUNTED = ROOT / "tests" / "fixtures" / "tune" / "counted.vbr"  # every game is `rounds` choices long
+
+
+def tune(capsys, *argv):
+    code = main(["tune", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def tune_json(capsys, *argv):
+    code, out, err = tune(capsys, *argv, "--json")
+    return code, json.loads(out), err
+
+
+def coin_rate(edge: int) -> float:
+    """Seat 0's win rate at `edge`, by hand: a d20 shows 1..edge with probability edge/20."""
+    return min(max(edge, 0), 20) / 20
+
+
+def holds(ci, x) -> bool:
+    return ci[0] <= x <= ci[1]
+
+
+# ------------------------------------------------------------------------------ finding a root
+def test_a_win_rate_root_is_found_within_a_step_and_the_answer_interval_holds_its_hand_rate(capsys):
+    # the rate crosses 0.5 at edge 10 exactly; 9 and 11 are 0.05 off, and 4000 games cannot
+    # always tell them from 10, so the answer is 9, 10 or 11, its interval holding its own rate
+    code, r, _ = tune_json(capsys, COIN, "--option", "edge=0..40", "--target", "win_rate:0=0.5", "-n", 4000)
+    assert code == 0 and r["status"] == "near"
+    answer = r["answer"]
+    assert answer["value"] in (9, 10, 11)
+    assert holds(answer["ci95"], coin_rate(answer["value"])) and holds(answer["ci95"], 0.5)
+    assert r["games"] <= 4000
+
+
+def test_games_go_to_the_values_in_contention_not_to_those_far_from_the_target(capsys):
+    code, r, _ = tune_json(capsys, COIN, "--option", "edge=0..40", "--target", "win_rate:0=0.5", "-n", 4000)
+    games = {a["value"]: a["games"] for a in r["arms"]}
+    first = games[0]  # edge 0 (rate 0) and edge 40 (rate 1) are ruled out by their first batch
+    assert games[40] == first and games[30] == first
+    assert games[r["answer"]["value"]] >= 4 * first
+    assert {9, 10, 11} <= set(games)  # the grid was refined down to the neighbours of the root
+
+
+def test_a_listed_set_is_raced_as_given(capsys):
+    # 0.2, 0.5 and 0.85 by hand: only edge 10 can hold 0.5, and the race stops once that is clear
+    code, r, _ = tune_json(capsys, COIN, "--option", "edge=4,10,17", "--target", "win_rate:0=50%", "-n", 1000)
+    assert code == 0 and r["status"] == "near" and r["answer"]["value"] == "10"
+    assert holds(r["answer"]["ci95"], coin_rate(10))
+    assert r["values"] == {"set": ["4", "10", "17"]} and [a["value"] for a in r["arms"]] == ["4", "10", "17"]
+
+
+def test_an_exact_measure_is_decided_early_at_the_value_that_hits_the_target(capsys):
+    code, r, _ = tune_json(capsys, COUNTED, "--option", "rounds=1..30", "--target", "length_mean=7", "-n", 5000)
+    assert code == 0 and r["status"] == "near"
+    assert r["answer"]["value"] == 7 and r["answer"]["ci95"] == [7.0, 7.0]
+    assert r["contenders"] == [] and r["games"] < 5000  # decided: the budget is not spent
+
+
+def test_a_target_between_two_values_names_both_and_answers_the_closer(capsys):
+    code, r, _ = tune_json(capsys, COUNTED, "--option", "rounds=1..30", "--target", "length_mean=2.4", "-n", 2000)
+    assert code == 0 and r["status"] == "between"
+    assert r["answer"]["value"] == 2 and r["between"] == [2, 3]
+
+
+def test_seats_rotated_and_workers_change_nothing_but_the_wall_clock(capsys):
+    argv = (COIN, "--option", "edge=8..12", "--target", "win_rate:0=0.5", "-n", 300)
+    _, one, _ = tune_json(capsys, *argv)
+    _, two, _ = tune_json(capsys, *argv, "--workers", 2)
+    assert one["arms"] == two["arms"] and one["answer"] == two["answer"]
+
+
+# ------------------------------------------------------------------------------ no answer
+def test_a_range_with_no_value_near_the_target_says_so_with_the_closest_values(capsys):
+    # edge 0..3 reaches at most 0.15 by hand: every interval lies below 0.5
+    code, out, _ = tune(capsys, COIN, "--option", "edge=0..3", "--target", "win_rate:0=0.5", "-n", 800)
+    assert code == 1
+    assert "no value of edge brings seat 0 win rate near 50.0 %: every value's interval lies below it" in out
+    assert "closest: edge = 3:" in out
+    code, r, _ = tune_json(capsys, COIN, "--option", "edge=0..3", "--target", "win_rate:0=0.5", "-n", 800)
+    assert r["status"] == "out_of_range" and r["side"] == "below"
+    assert [a["value"] for a in r["closest"]] == [3, 2, 1]
+    assert holds(r["closest"][0]["ci95"], coin_rate(3))
+
+
+# ------------------------------------------------------------------------------ usage errors
+@pytest.mark.parametrize("argv,said", [
+    (("--option", "nope=0..5", "--target", "win_rate:0=0.5"), "unknown option `nope` (weighted_coin.vbr has options: edge)"),
+    (("--option", "edge=0..5", "--target", "speed=0.5"), "unknown measure `speed`; --target can name: first_mover_advantage"),
+    (("--option", "edge=3", "--target", "win_rate:0=0.5"), "vbr tune needs an option to tune"),
+    (("--option", "edge=5..2", "--target", "win_rate:0=0.5"), "the range's low end 5 is above its high end 2"),
+    (("--option", "edge=0..5", "--target", "win_rate:0=1.5"), "a share lies from 0 to 1"),
+    (("--option", "edge=0..5", "--target", "win_rate:0=half"), "'half' is not a number"),
+    (("--option", "edge=a,b", "--target", "win_rate:0=0.5"), "option `edge` is a number, not 'a'"),
+    (("--option", "edge=0..40", "--target", "win_rate:0=0.5", "-n", 5), "-n 5 cannot play the first round"),
+])
+def test_bad_input_is_a_usage_error_before_any_game(capsys, argv, said):
+    code, out, err = tune(capsys, COIN, *argv)
+    assert code == 2 and said in err and out == ""
+
+
+def test_an_unknown_measure_lists_every_side_win_rate(capsys):
+    code, _, err = tune(capsys, COIN, "--option", "edge=0..5", "--target", "win_rate:2=0.5")
+    assert code == 2 and "win_rate:0, win_rate:1" in err and "win_rate:2," not in err
+
+
+def test_two_options_to_tune_are_refused(capsys):
+    code, _, err = tune(capsys, "siatka", "--option", "target=5..9", "--option", "abilities=false,true",
+                        "--target", "win_rate:0=0.5")
+    assert code == 2 and "one option at a time" in err
+
+
+def test_a_range_over_an_option_with_listed_choices_names_the_values_it_cannot_take(capsys):
+    code, _, err = tune(capsys, "cattack", "--option", "players=1..4", "--target", "win_rate:0=0.5")
+    assert code == 2 and "option `players` takes only 2, 3, 4; the range 1..4 holds 1" in err
+
+
+# ------------------------------------------------------------------------------ the pieces
+def test_the_first_grid_of_a_long_range_is_nine_values_with_both_ends():
+    grid = first_grid(Tuned("x", tuple(range(0, 41)), True))
+    assert len(grid) == 9 and grid[0] == 0 and grid[-1] == 40 and grid == sorted(set(grid))
+    assert first_grid(Tuned("x", (1, 2, 3), True)) == [1, 2, 3]
+
+
+def test_a_value_interval_bounds_its_distance_to_the_target():
+    arm = Arm(5, estimate=0.4, ci=(0.35, 0.45))
+    assert arm.distances(0.5) == pytest.approx((0.05, 0.15))
+    assert arm.distances(0.42) == pytest.approx((0.0, 0.07))
+
+
+def test_a_target_is_a_number_or_a_percent():
+    assert parse_target("win_rate:0=50%") == Target("win_rate:0", 0.5)
+    assert parse_target("length_mean = 12.5") == Target("length_mean", 12.5)
