@@ -139,6 +139,15 @@ def test_a_value_interval_bounds_its_distance_to_the_target():
     assert arm.distances(0.42) == pytest.approx((0.0, 0.07))
 
 
+def test_the_answer_is_the_value_most_surely_close_not_a_lucky_estimate_from_few_games():
+    from vbr.analysis.tune import Search
+    from vbr.sim import RunSpec
+    s = Search(Tuned("x", (1, 2), True), Target("win_rate:0", 0.5), RunSpec.of("f.vbr", {}, 0, ["random"] * 2, 0), 100)
+    s.arms = {1: Arm(1, estimate=0.50, ci=(0.30, 0.70)),  # on the target, but within 0.2 of it at best
+              2: Arm(2, estimate=0.53, ci=(0.51, 0.55))}  # within 0.05 of it for sure
+    assert [a.value for a in s.ranked()] == [2, 1]
+
+
 def test_a_target_is_a_number_or_a_percent():
     assert parse_target("win_rate:0=50%") == Target("win_rate:0", 0.5)
     assert parse_target("length_mean = 12.5") == Target("length_mean", 12.5)

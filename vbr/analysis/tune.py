@@ -10,11 +10,12 @@ where the answer may lie:
 2. After each round, each value's interval bounds its distance to the target: at least `near`
    (0 when the interval holds the target), at most `far`. A value is *in contention* while its
    `near` is no larger than the smallest `far` of any value: no value is yet known to be closer.
-3. The next round gives each value in contention as many games again as it has, and, in a range,
-   plays the midpoint of each gap between a value in contention and the played value beside it
-   (a first batch each; the new values come first, those beside the values closest to the target
-   first, and the values in contention share what the budget has left).
-4. The search stops when a single value is in contention and no gap beside it is left (decided),
+3. The next round, in a range, plays the midpoint of the gap between the best value (the most
+   surely close to the target: `Search.ranked`) and each played value beside it, a first batch each; then each value in
+   contention gets as many games again as it has, or its share of what the budget has left.
+   Refining beside the best value only keeps a measure that hardly depends on the option from
+   spreading the budget over every value of the range, a few games each.
+4. The search stops when a single value is in contention and no gap is left beside it (decided),
    or when the budget is spent.
 
 Why a race rather than Robbins-Monro or probabilistic bisection: those assume the measure moves one
@@ -211,22 +212,33 @@ class Search:
         """Games in whole deals: every seating of a deal, when the seats rotate."""
         return games // self.seatings * self.seatings
 
-    def gaps(self, contenders: list[Arm]) -> list:
-        """In a range: the midpoint of each gap between a value in contention and the played
-        value beside it, the gaps beside the values closest to the target first."""
-        if not self.tuned.is_range:
-            return []
+    def ranked(self) -> list[Arm]:
+        """The measured values, the most surely close to the target first: by `far`, the most their
+        distance to it can be, then by the estimate's distance, then in the option's order. Why
+        `far` first: among many values, the one whose estimate lands closest is often one with few
+        games that got there by luck; `far` counts that luck against it."""
         t = self.target.value
-        live = {a.value: a.off_by(t) for a in contenders}
+        return sorted(self.measured(), key=lambda a: (a.distances(t)[1], a.off_by(t), self.tuned.values.index(a.value)))
+
+    def best(self) -> Arm | None:
+        """The answer: the first of `ranked`."""
+        return next(iter(self.ranked()), None)
+
+    def gaps(self) -> list:
+        """In a range: the midpoints of the gaps between the best value and the played values beside it."""
+        best = self.best()
+        if not self.tuned.is_range or best is None:
+            return []
         played = sorted(self.arms)
-        gaps = [(min(live.get(a, math.inf), live.get(b, math.inf)), (a + b) // 2)
-                for a, b in zip(played, played[1:]) if b - a > 1 and (a in live or b in live)]
-        return [mid for _, mid in sorted(gaps)]
+        i = played.index(best.value)
+        beside = [(played[j], best.value) for j in (i - 1,) if j >= 0] + \
+                 [(best.value, played[j]) for j in (i + 1,) if j < len(played)]
+        return [(a + b) // 2 for a, b in beside if b - a > 1]
 
     def next_round(self) -> dict:
         """Games to play next at each value; empty when the search is decided or the budget spent."""
         live = self.contenders()
-        new = [v for v in self.gaps(live) if v not in self.arms]
+        new = self.gaps()
         if not self.measured() or (not new and len(live) <= 1):
             return {}
         left = self.budget - self.spent
@@ -318,9 +330,9 @@ class Verdict:
     lies on one side of it: `side`), or unmeasured (no value gave the measure at all)."""
 
     status: str
-    answer: Arm | None  # the value whose estimate is closest to the target
+    answer: Arm | None  # the value most surely close to the target (`Search.ranked`)
     contenders: list[Arm]  # the other values still in contention
-    closest: list[Arm]  # the three closest values, the answer first
+    closest: list[Arm]  # the first three of `Search.ranked`, the answer first
     side: str | None = None  # above | below, for out_of_range
     bracket: tuple | None = None  # (a, b): neighbouring values on either side of the target, for between
     untried: list = field(default_factory=list)  # range values beside the answer never played
@@ -328,10 +340,10 @@ class Verdict:
 
 def verdict(s: Search) -> Verdict:
     t = s.target.value
-    arms = sorted(s.measured(), key=lambda a: (a.off_by(t), s.tuned.values.index(a.value)))
+    arms = s.ranked()
     if not arms:
         return Verdict("unmeasured", None, [], [])
-    answer = arms[0]
+    answer = s.best()
     others = sorted((a for a in s.contenders() if a is not answer), key=lambda a: s.tuned.values.index(a.value))
     v = Verdict("near", answer, others, arms[:3], untried=untried_beside(s, answer))
     if any(a.ci and a.ci[0] <= t <= a.ci[1] for a in arms):

@@ -203,11 +203,12 @@ def render(r: dict) -> str:
     unit, name = r["unit"], r["option"]
     values = f"{r['values']['range'][0]}..{r['values']['range'][1]}" if "range" in r["values"] else ",".join(r["values"]["set"])
     out = [f"{r['title']}: tuning {name} in {values} to bring {r['label']} ({r['measure']}) to {fmt(r['target'], unit)}",
-           f"agents {' | '.join(r['agents'])}, seed {r['seed']}, {r['games']} of {r['budget']} games in {r['rounds']} rounds",
+           f"agents {' | '.join(r['agents'])}, seed {r['seed']}, {r['games']} of {r['budget']} games in {r['rounds']} "
+           + ("round" if r["rounds"] == 1 else "rounds"),
            f"  {name:>10}  {'games':>6}  {r['label']}, 95% CI"]
     answer = r["answer"]["value"] if r["answer"] else None
     for a in r["arms"]:
-        mark = "  <- closest" if a["value"] == answer else "  (in contention)" if a["in_contention"] else ""
+        mark = "  <- answer" if a["value"] == answer else "  (in contention)" if a["in_contention"] else ""
         est = fmt(a["estimate"], unit) if a["estimate"] is not None else f"not measured ({a.get('reason')})"
         ci = f" ({fmt_ci(a['ci95'], unit)})" if a["estimate"] is not None else ""
         out.append(f"  {str(a['value']):>10}  {a['games']:>6}  {est}{ci}{mark}")
