@@ -1,6 +1,10 @@
 """`vbr tune`: the option value that brings a measure closest to a target, on toy rule files whose
 answers are known by hand (tests/fixtures/tune), the no-answer case, and usage errors (exit 2)."""
 import json
+import os
+import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -33,10 +37,22 @@ def holds(ci, x) -> bool:
 
 
 # ------------------------------------------------------------------------------ finding a root
-def test_a_win_rate_root_is_found_within_a_step_and_the_answer_interval_holds_its_hand_rate(capsys):
+@pytest.fixture(scope="module")
+def coin_root():
+    """One search for the root of the weighted coin's rate (0.5 at edge 10) over 0..40, 4000 games."""
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["tune", str(COIN), "--option", "edge=0..40", "--target", "win_rate:0=0.5", "-n", "4000", "--json"])
+    return code, json.loads(out.getvalue())
+
+
+@pytest.mark.slow
+def test_a_win_rate_root_is_found_within_a_step_and_the_answer_interval_holds_its_hand_rate(coin_root):
     # the rate crosses 0.5 at edge 10 exactly; 9 and 11 are 0.05 off, and 4000 games cannot
     # always tell them from 10, so the answer is 9, 10 or 11, its interval holding its own rate
-    code, r, _ = tune_json(capsys, COIN, "--option", "edge=0..40", "--target", "win_rate:0=0.5", "-n", 4000)
+    code, r = coin_root
     assert code == 0 and r["status"] == "near"
     answer = r["answer"]
     assert answer["value"] in (9, 10, 11)
@@ -44,8 +60,9 @@ def test_a_win_rate_root_is_found_within_a_step_and_the_answer_interval_holds_it
     assert r["games"] <= 4000
 
 
-def test_games_go_to_the_values_in_contention_not_to_those_far_from_the_target(capsys):
-    code, r, _ = tune_json(capsys, COIN, "--option", "edge=0..40", "--target", "win_rate:0=0.5", "-n", 4000)
+@pytest.mark.slow
+def test_games_go_to_the_values_in_contention_not_to_those_far_from_the_target(coin_root):
+    _, r = coin_root
     games = {a["value"]: a["games"] for a in r["arms"]}
     first = games[0]  # edge 0 (rate 0) and edge 40 (rate 1) are ruled out by their first batch
     assert games[40] == first and games[30] == first
@@ -61,6 +78,7 @@ def test_a_listed_set_is_raced_as_given(capsys):
     assert r["values"] == {"set": ["4", "10", "17"]} and [a["value"] for a in r["arms"]] == ["4", "10", "17"]
 
 
+@pytest.mark.slow
 def test_an_exact_measure_is_decided_early_at_the_value_that_hits_the_target(capsys):
     code, r, _ = tune_json(capsys, COUNTED, "--option", "rounds=1..30", "--target", "length_mean=7", "-n", 5000)
     assert code == 0 and r["status"] == "near"
@@ -74,11 +92,13 @@ def test_a_target_between_two_values_names_both_and_answers_the_closer(capsys):
     assert r["answer"]["value"] == 2 and r["between"] == [2, 3]
 
 
-def test_seats_rotated_and_workers_change_nothing_but_the_wall_clock(capsys):
-    argv = (COIN, "--option", "edge=8..12", "--target", "win_rate:0=0.5", "-n", 300)
+@pytest.mark.slow
+def test_the_number_of_workers_changes_nothing_but_the_wall_clock(capsys):
+    # three values in one pool: each chunk's games come back to the value they were played at
+    argv = (COIN, "--option", "edge=2,10,18", "--target", "win_rate:0=0.5", "-n", 300)
     _, one, _ = tune_json(capsys, *argv)
     _, two, _ = tune_json(capsys, *argv, "--workers", 2)
-    assert one["arms"] == two["arms"] and one["answer"] == two["answer"]
+    assert one["arms"] == two["arms"] and one["answer"] == two["answer"] and two["workers"] == 2
 
 
 # ------------------------------------------------------------------------------ no answer
@@ -92,6 +112,44 @@ def test_a_range_with_no_value_near_the_target_says_so_with_the_closest_values(c
     assert r["status"] == "out_of_range" and r["side"] == "below"
     assert [a["value"] for a in r["closest"]] == [3, 2, 1]
     assert holds(r["closest"][0]["ci95"], coin_rate(3))
+
+
+# ------------------------------------------------------------------------------ stopped
+@pytest.mark.slow
+def test_sigterm_during_a_search_prints_what_the_finished_games_say_and_exits_with_the_signal():
+    import pty
+    import re
+    import select
+    master, terminal = pty.openpty()  # stderr on a terminal, so that vbr shows its progress
+    p = subprocess.Popen([sys.executable, "-c", "import sys, vbr.cli; sys.exit(vbr.cli.main())", "tune", str(COIN),
+                          "--option", "edge=0..20", "--target", "win_rate:0=0.5", "-n", "100000000"],
+                         stdout=subprocess.PIPE, stderr=terminal, text=True)
+    os.close(terminal)
+    seen = ""
+
+    def read_terminal(seconds):
+        nonlocal seen
+        ready, _, _ = select.select([master], [], [], seconds)
+        if ready:
+            try:
+                seen += os.read(master, 4096).decode(errors="replace")
+            except OSError:  # the terminal's other end has closed: vbr has ended
+                return False
+        return bool(ready)
+
+    while not re.search(r"[1-9]\d*/100000000 games", seen):  # a finished game: the moment the test is about
+        assert read_terminal(120), f"no progress within 120 s: {seen!r}"
+    p.send_signal(signal.SIGTERM)
+    out, _ = p.communicate(timeout=120)
+    while read_terminal(1):
+        pass
+    os.close(master)
+    assert p.returncode == 128 + signal.SIGTERM
+    done = re.search(r"vbr: interrupted after (\d+) of 100000000 games", seen)
+    assert done and int(done.group(1)) > 0
+    rows = re.findall(r"^ +(\d+) +(\d+)  ", out, re.M)  # the table: value, games
+    assert out.startswith("Weighted coin: tuning edge in 0..20")
+    assert sum(int(games) for _, games in rows) == int(done.group(1))  # every finished game is counted
 
 
 # ------------------------------------------------------------------------------ usage errors

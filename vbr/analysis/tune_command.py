@@ -24,8 +24,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "tune", help="find the option value that brings a measure closest to a target",
         description="Race the values of one option (a range LO..HI of whole numbers, or a listed set A,B,C) to the "
-                    "value whose measure comes closest to a target, with each value's 95%% interval; games go to "
-                    "the values still in contention (docs/analysis.md, \"Tuning an option\").")
+                    "value whose measure comes closest to a target, with each value's 95% interval; games go to "
+                    "the values still in contention (docs/analysis.md, \"vbr tune\").")
     p.add_argument("file", help="a .vbr file, or a bundled rule file's name (e.g. siatka)")
     p.add_argument("--option", action="append", metavar="NAME=LO..HI|NAME=A,B,C|NAME[=VALUE]",
                    help="the option to tune (a range or a listed set: exactly one), or a fixed option (repeatable)")
