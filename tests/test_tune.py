@@ -101,6 +101,15 @@ def test_the_number_of_workers_changes_nothing_but_the_wall_clock(capsys):
     assert one["arms"] == two["arms"] and one["answer"] == two["answer"] and two["workers"] == 2
 
 
+@pytest.mark.slow
+def test_on_ray_the_search_plays_the_same_games_as_here(capsys):
+    argv = (COIN, "--option", "edge=2,10,18", "--target", "win_rate:0=0.5", "-n", 300)
+    _, here, _ = tune_json(capsys, *argv)
+    code, ray, _ = tune_json(capsys, *argv, "--backend", "ray", "--workers", 2)
+    assert code == 0 and ray["backend"] == "ray"
+    assert ray["arms"] == here["arms"] and ray["answer"] == here["answer"]
+
+
 # ------------------------------------------------------------------------------ no answer
 def test_a_range_with_no_value_near_the_target_says_so_with_the_closest_values(capsys):
     # edge 0..3 reaches at most 0.15 by hand: every interval lies below 0.5
