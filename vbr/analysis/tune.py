@@ -273,9 +273,11 @@ def check_budget(tuned: Tuned, budget: int, seatings: int) -> None:
 
 
 def search(tuned: Tuned, target: Target, base: RunSpec, budget: int, backend,
-           progress: Callable[[int, int], None] | None = None) -> Search:
+           progress: Callable[[int, int], None] | None = None,
+           on_round: Callable[[Search], None] | None = None) -> Search:
     """Race the option's values to the target on `backend` (vbr.backends) until decided or the
-    budget is spent. Ctrl-C (or SIGTERM, SIGHUP) stops it between chunks, keeping every game played."""
+    budget is spent; `progress(games, budget)` after each game, `on_round(search)` after each round.
+    Ctrl-C (or SIGTERM, SIGHUP) stops it, keeping every game finished."""
     from vbr import stop_signals
     s = Search(tuned, target, base, budget)
     check_budget(tuned, budget, s.seatings)
@@ -285,6 +287,8 @@ def search(tuned: Tuned, target: Target, base: RunSpec, budget: int, backend,
             while plan:
                 s.rounds += 1
                 play_round(s, plan, backend, progress)
+                if on_round:
+                    on_round(s)
                 plan = s.next_round()
     except KeyboardInterrupt as exc:
         s.exit_code = stop_signals.exit_code(exc)
@@ -304,7 +308,7 @@ def play_round(s: Search, plan: dict, backend, progress) -> None:
         backend.prepare(spec)  # a value the file refuses is said before any game
         runs.append((arm, spec, [(arm.games + a, arm.games + b) for a, b in chunk_ranges(games, backend.workers)]))
     if hasattr(backend, "map_runs"):
-        owners = iter([arm for arm, _, chunks in runs for a, b in chunks for _ in range(b - a)])
+        owners = (arm for arm, _, chunks in runs for a, b in chunks for _ in range(b - a))
         for part in backend.map_runs((spec, a, b) for _, spec, chunks in runs for a, b in chunks):
             for trial in part:  # the games come in the chunks' order: the next one is the next owner's
                 keep(s, next(owners), [trial], progress)

@@ -44,6 +44,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--backend", default="local", choices=["local", "ray"], help="local processes, or Ray")
     p.add_argument("--ray-address", metavar="auto|HOST:PORT", help="a running Ray cluster (default: start a local Ray)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="show progress on stderr, with the best value so far (default: on a terminal only)")
     p.set_defaults(func=run, command="tune")
     return p
 
@@ -60,9 +62,10 @@ def run(args) -> int:
     label, unit = check_measure(game, target)
     spec = base_spec(args, game, fixed)
     with backend_for(args) as backend:
-        progress = Progress.for_terminal(f"tune {tuned.name}", quiet=args.json)
+        best = Best(tuned.name, unit)
+        progress = Progress.for_terminal(f"tune {tuned.name}", quiet=args.json, force=args.progress, estimate=best.text)
         try:
-            found = search(tuned, target, spec, args.n, backend, progress)
+            found = search(tuned, target, spec, args.n, backend, progress, on_round=best.update)
         finally:
             if progress:
                 progress.close()
@@ -72,6 +75,20 @@ def run(args) -> int:
         print(f"vbr: interrupted after {found.spent} of {args.n} games", file=sys.stderr)
         return found.exit_code
     return NO_ANSWER if report["status"] in ("out_of_range", "unmeasured") else 0
+
+
+class Best:
+    """The best value after the last finished round, as the progress line shows it."""
+
+    def __init__(self, name: str, unit: str):
+        self.name, self.unit, self.arm = name, unit, None
+
+    def update(self, s: Search) -> None:
+        self.arm = s.best()
+
+    def text(self) -> str:
+        a = self.arm
+        return f"best {self.name}={a.value}: {fmt(a.estimate, self.unit)} ({fmt_ci(a.ci, self.unit)})" if a else ""
 
 
 # ------------------------------------------------------------------------------ checks
