@@ -249,6 +249,9 @@ def _parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("replay", help="re-run a log and say whether it reproduces exactly")
     rp.add_argument("log")
+    rp.add_argument("--engine", choices=["closure", "python", "c"],
+                    help="replay through this engine (default: the one the log names; closure for a log that "
+                         "names none); a log drawn from another engine's random generator is refused")
     rp.set_defaults(func=cmd_replay)
 
     t = sub.add_parser("test", help="run scenario tests written in text")
@@ -387,16 +390,31 @@ def _engine(args, agents, file=None, options=None) -> str:
 
 
 def _run_typed(args, game, agents) -> int:
-    """`vbr run --engine python|c`: the game through a typed engine, its result (no event log yet)."""
+    """`vbr run --engine python|c`: the game through a typed engine, printed and logged as the
+    closure engine's is (its log's header names the engine and its generator)."""
+    from vbr.gamelog import header, write_log
     from vbr.play import play_typed_game
+    from vbr.report import render_events
     from vbr.sim import game_for
     if args.log:
-        raise UsageError(f"--log: the typed engines keep no log yet; use --engine closure")
+        check_writable(args.log, "--log")
     typed = game_for(str(args.file), tuple(sorted(parse_options(args.option).items())), False, args.engine)
     if not args.quiet:
         print(clean(f"{game.title}: seed {args.seed}, agents {' | '.join(agents)}, engine {args.engine}"))
-    result = play_typed_game(typed, args.seed, agents)
+    events: list = []
+    try:
+        result = play_typed_game(typed, args.seed, agents, log=events)
+    finally:  # also up to a run-time error: what a rule author needs to see
+        if not args.quiet:
+            for line in render_events(events):
+                print(line)
     print(clean(f"result: {result.state.outcome()} after {result.choices} choices"))
+    if args.log:
+        try:
+            write_log(Path(args.log), header(game, args.seed, agents, args.engine), events)
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, args.log) from None
+        print(clean(f"log written to {args.log}"))
     return 0
 
 
@@ -494,7 +512,7 @@ def cmd_replay(args) -> int:
         print(clean(f"vbr: error: cannot read {args.log}: {reason}"), file=sys.stderr)
         return 1
     try:
-        r = replay(path)
+        r = replay(path, args.engine)
     except OSError as exc:
         print(clean(f"vbr: error: {file_error(exc, 'read')}"), file=sys.stderr)
         return 1

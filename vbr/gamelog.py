@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from vbr import __version__
 from vbr.atomic_file import write_atomic
-from vbr.errors import VbrError
+from vbr.errors import EngineUnavailable, VbrError
 
 SEED_MAX = 2 ** 63 - 1  # the seeds `vbr run --seed` takes
 
@@ -28,13 +28,35 @@ def dumps(event: dict) -> str:
     return json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def header(game, seed: int, agents: list[str]) -> dict:
+# The closure engine draws from Python's Mersenne Twister; its logs name no generator
+CLOSURE_GENERATOR = "mt19937"
+ENGINES = ("closure", "python", "c")
+
+
+def generator_of(engine: str) -> str:
+    """The random generator an engine draws from, as a log's header names it."""
+    from vbr.ir.random_streams import NAME
+    return CLOSURE_GENERATOR if engine == "closure" else NAME
+
+
+def _generator_text(name: str) -> str:
+    if name == CLOSURE_GENERATOR:
+        return f"the closure engine's Mersenne Twister ({name})"
+    return name
+
+
+def header(game, seed: int, agents: list[str], engine: str = "closure") -> dict:
+    """A log's first line: the rules (`game` is the closure engine's, for its path and options),
+    seed and agents; a typed engine's log also names the engine and its random generator."""
     from vbr.loader import bundled_dirs
     path = game.path.resolve()
     bundled = next((str(path.relative_to(d.resolve()).with_suffix("")) for d in bundled_dirs()
                     if path.is_relative_to(d.resolve())), None)
-    return {"t": "header", "vbr": __version__, "rules": str(path), "bundled": bundled,
+    head = {"t": "header", "vbr": __version__, "rules": str(path), "bundled": bundled,
             "options": game.options, "seed": seed, "agents": agents}
+    if engine != "closure":
+        head.update(engine=engine, generator=generator_of(engine))
+    return head
 
 
 def write_log(path: Path, head: dict, events: list[dict]) -> None:
@@ -56,6 +78,8 @@ class Header(BaseModel):
     options: dict[StrictStr, Union[StrictBool, StrictInt, StrictStr]] = {}
     seed: StrictInt = Field(ge=0, le=SEED_MAX)
     agents: list[StrictStr] = []
+    engine: Optional[StrictStr] = Field(default=None, pattern="^(closure|python|c)$")  # none: closure
+    generator: Optional[StrictStr] = Field(default=None, max_length=200)  # none: CLOSURE_GENERATOR
 
 
 class Event(BaseModel):
@@ -129,58 +153,135 @@ def read_log(path: Path) -> tuple[dict, list[dict]]:
     return head, events
 
 
-def replay(path: Path) -> ReplayResult:
-    """Play the log's game again from its header and its choices; ok when every event comes out
-    the same. Stops at the first line that differs, and says which."""
+def replay(path: Path, engine: str | None = None) -> ReplayResult:
+    """Play the log's game again from its header and its choices, through `engine` (default: the
+    engine the log names; the closure engine for a log that names none); ok when every event comes
+    out the same. Stops at the first line that differs, and says which. A log drawn from another
+    random generator than the engine's is refused, naming both."""
     try:
-        return _replay(path)
+        return _replay(path, engine)
     except _Bad as bad:
         return ReplayResult(False, f"{path}:{bad.line}: error: {bad.message}")
 
 
-def _replay(path: Path) -> ReplayResult:
-    from vbr.interpreter.game import load
-    from vbr.interpreter.values import kind, text
+def _replay(path: Path, engine: str | None) -> ReplayResult:
     head, logged = read_log(path)
+    engine = engine or head.get("engine") or "closure"
+    recorded, drawn = head.get("generator") or CLOSURE_GENERATOR, generator_of(engine)
+    if recorded != drawn:
+        raise _Bad(1, f"this log was recorded with {_generator_text(recorded)}; --engine {engine} draws from "
+                      f"{_generator_text(drawn)}, so it cannot play the same game (replay it with "
+                      f"{_engines_drawing(recorded)})")
     rules = head["rules"]
     if not Path(rules).is_file() and head.get("bundled"):
         rules = head["bundled"]  # the log travelled to another machine or checkout
     try:
-        game = load(rules, head.get("options") or {})
+        loaded = _load(rules, head.get("options") or {}, engine)
     except (VbrError, ValueError) as exc:
         raise _Bad(1, f"cannot load the rules this log names: {exc}") from None
-    state = game.new_state(head["seed"], record=True)
-    produced = state.log
+    except EngineUnavailable as exc:
+        others = [e for e in ENGINES if e != engine and generator_of(e) == drawn]
+        hint = f" (--engine {' or '.join(others)} draws from the same generator)" if others else ""
+        raise _Bad(1, f"the {engine} engine cannot replay this log: {exc.located()}{hint}") from None
+    game = _ClosureReplay(loaded, head["seed"]) if engine == "closure" else _TypedReplay(loaded, head["seed"])
     done = 0  # events compared so far
     for j, e in enumerate(logged):
         line = j + 2
         if e["t"] != "choice":
             continue
         # everything before this choice came out as logged, and nothing more
-        done = _same(produced, logged, done, j)
-        p = state.pending
-        if p is None:
+        done = _same(game.log, logged, done, j)
+        seat = game.seat()
+        if seat is None:
             raise _Bad(line, "the logged choice is not on replay: " +
-                       ("the game is over" if state.is_terminal() else "no choice is pending"))
+                       ("the game is over" if game.over() else "no choice is pending"))
+        offered = game.offered()
         i = e.get("index")
         if i is None:  # a log written before choices kept their index: the first option of that text
-            i = next((k for k, v in enumerate(p.options) if text(v, state.prog) == e["action"]), len(p.options))
-        if e["seat"] != p.seat or i >= len(p.options) or text(p.options[i], state.prog) != e["action"] \
-                or e.get("kind", kind(p.options[i])) != kind(p.options[i]):
-            offered = ", ".join(f"{k}: {text(v, state.prog)} ({kind(v)})" for k, v in enumerate(p.options))
+            i = next((k for k, (t, _) in enumerate(offered) if t == e["action"]), len(offered))
+        if e["seat"] != seat or i >= len(offered) or offered[i][0] != e["action"] \
+                or e.get("kind", offered[i][1]) != offered[i][1]:
+            shown = ", ".join(f"{k}: {t} ({kind})" for k, (t, kind) in enumerate(offered))
             raise _Bad(line, f"the logged choice {e['seat']} {e['action']} (option {i}, {e.get('kind', 'any kind')}) "
-                             f"is not legal on replay: seat {p.seat} is offered {offered}")
-        state.apply_index(i)
-    _same(produced, logged, done, len(logged))
-    return ReplayResult(True, f"{path}: reproduces exactly ({len(logged)} events, {_how_it_ended(state)})", state.outcome())
+                             f"is not legal on replay: seat {seat} is offered {shown}")
+        game.apply(i)
+    _same(game.log, logged, done, len(logged))
+    return ReplayResult(True, f"{path}: reproduces exactly ({len(logged)} events, {game.how_it_ended()})",
+                        game.outcome())
 
 
-def _how_it_ended(state) -> str:
+def _engines_drawing(generator: str) -> str:
+    engines = [e for e in ENGINES if generator_of(e) == generator]
+    return " or ".join(f"--engine {e}" for e in engines) if engines else "the vbr that wrote it"
+
+
+def _load(rules, options: dict, engine: str):
+    if engine == "closure":
+        from vbr.interpreter.game import load
+        return load(rules, options)
+    from vbr.engines.game import load as load_typed
+    return load_typed(rules, options, engine=engine)
+
+
+class _ClosureReplay:
+    """A log's game through the closure engine (vbr.interpreter)."""
+
+    def __init__(self, game, seed: int):
+        self.state = game.new_state(seed, record=True)
+        self.log = self.state.log
+
+    def seat(self) -> int | None:
+        return self.state.pending.seat if self.state.pending is not None else None
+
+    def over(self) -> bool:
+        return self.state.is_terminal()
+
+    def offered(self) -> list[tuple[str, str]]:
+        from vbr.interpreter.values import kind, text
+        return [(text(v, self.state.prog), kind(v)) for v in self.state.pending.options]
+
+    def apply(self, i: int) -> None:
+        self.state.apply_index(i)
+
+    def outcome(self):
+        return self.state.outcome()
+
+    def how_it_ended(self) -> str:
+        return _how_it_ended(self.outcome(), self.seat())
+
+
+class _TypedReplay:
+    """A log's game through a typed engine (vbr.engines: python or c)."""
+
+    def __init__(self, game, seed: int):
+        self.log: list = []
+        self.state = game.new_state(seed, log=self.log)
+
+    def seat(self) -> int | None:
+        return self.state.current_player()
+
+    def over(self) -> bool:
+        return self.state.is_terminal()
+
+    def offered(self) -> list[tuple[str, str]]:
+        return [self.state.option_text(i) for i in range(len(self.state.options()))]
+
+    def apply(self, i: int) -> None:
+        self.state.apply_index(i)
+
+    def outcome(self):
+        return self.state.outcome()
+
+    def how_it_ended(self) -> str:
+        return _how_it_ended(self.outcome(), self.seat())
+
+
+def _how_it_ended(outcome, seat: int | None) -> str:
     """The game's result (`seat 0 wins`), or, for a game left before its end, that it was."""
-    if state.outcome() is not None:
-        return str(state.outcome())
-    if state.pending is not None:
-        return f"the game was left unfinished, seat {state.pending.seat} to choose"
+    if outcome is not None:
+        return str(outcome)
+    if seat is not None:
+        return f"the game was left unfinished, seat {seat} to choose"
     return "the game was left unfinished"
 
 

@@ -234,14 +234,17 @@ TYPED_AGENTS = ("random", "greedy", "mcts")  # the agents that play through the 
 _AGENT_KEY = 0x0  # set below: random_streams.key("agent"), the agents' streams' key
 
 
-def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | None = None) -> GameResult:
+def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | None = None,
+                    log: list | None = None) -> GameResult:
     """One game through a typed engine (vbr.engines.game: `--engine python` or `c`), with what
     play_game keeps for balance metrics. Seat s's agent draws from its own stream, seeded from
     `derive(seed, 7919, s)` as play_game seeds it: a random seat's pick of k options is one
     unbiased draw below k; an mcts seat searches with the next draw as its seed; a greedy seat
     seeds its imagined worlds and breaks ties from its stream (greedy_choice). Other agents are
     refused (a UsageError naming the ones there are). A seat in `restrict` (vbr.restrict) plays
-    by hand among the options left to it; an mcts seat cannot be restricted here yet."""
+    by hand among the options left to it; an mcts seat cannot be restricted here yet. With `log`,
+    the game's events (vbr.engines.events) are appended to it as they happen: the same game, each
+    choice logged."""
     from vbr.errors import UsageError
     from vbr.interpreter import rng as R
     from vbr.ir import random_streams as S
@@ -255,7 +258,7 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     teams = program.teams
     team_of = {s: t for t, seats in enumerate(teams) for s in seats}
     by_team = any(len(t) != 1 for t in teams)
-    state = game.new_state(seed)
+    state = game.new_state(seed, log)
     engine = game.engine
     streams = [a[2] for a in agents]
     restrict = restrict or {}
@@ -271,11 +274,12 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     first_move = None if repeating else -1  # -1: the first choice of all (stats[2])
     by_hand = [1] * len(kinds)  # in the set-up phases every seat plays by hand, to see where each choice is
     while True:
-        streams = engine.play_seats(state.words, streams, kinds if first_move is not None else by_hand, stats, track)
-        state.check()
+        if log is None:  # the random seats' run of turns in one call; a logged game takes each by hand
+            streams = engine.play_seats(state.words, streams, kinds if first_move is not None else by_hand, stats, track)
+            state.check()
         if state.is_terminal():
             break
-        seat = state.current_player()  # a searching seat: one turn by hand, as play_seats counts one
+        seat = state.current_player()  # one turn by hand, counted as play_seats counts one
         kind, params, _ = agents[seat]
         k = int(state.words[Header.NOPTS])
         stats[2] = seat if stats[2] < 0 else stats[2]

@@ -229,12 +229,19 @@ class CEngine:
         self.lib.vbr_mcts_visits.argtypes = [P, W, D, U, P]
         self.lib.vbr_mcts_visits.restype = W
         self.lib.vbr_search_fault.argtypes, self.lib.vbr_search_fault.restype = [P], None
+        self.lib.vbr_new_logged.argtypes, self.lib.vbr_new_logged.restype = [P, U, W], ctypes.c_int
+        self.lib.vbr_apply_logged.argtypes, self.lib.vbr_apply_logged.restype = [P, W, W], ctypes.c_int
         self.words = self.layout.words
         self.array = W * self.words
 
     def new(self, seed: int, log=None):
+        """A state seeded with `seed`, run to its first choice; `log` (an events.EventLog) hears its events."""
         S = self.array()
-        self.lib.vbr_new(S, seed & R.MASK)
+        if log is None:
+            self.lib.vbr_new(S, seed & R.MASK)
+        else:
+            with _Hook(log) as hook:
+                self.lib.vbr_new_logged(S, seed & R.MASK, hook.address)
         return S
 
     def options(self, S) -> list[int]:
@@ -242,7 +249,11 @@ class CEngine:
         return S[at:at + S[H.NOPTS]] if S[H.STATUS] == CHOICE else []
 
     def apply(self, S, i: int, log=None) -> None:
-        self.lib.vbr_apply(S, i)
+        if log is None:
+            self.lib.vbr_apply(S, i)
+        else:
+            with _Hook(log) as hook:
+                self.lib.vbr_apply_logged(S, i, hook.address)
 
     def play_random(self, S, agent_seed: int) -> None:
         self.lib.vbr_play_random(S, agent_seed & R.MASK)
@@ -327,3 +338,32 @@ class CEngine:
         if answer < 0:
             raise MemoryError("the C engine could not allocate the search's tree")
         return answer
+
+
+_LOG_FN = ctypes.CFUNCTYPE(None, ctypes.POINTER(ctypes.c_int64), ctypes.c_int64, ctypes.c_int64, ctypes.c_int64,
+                           ctypes.POINTER(ctypes.c_int64))
+
+
+class _Hook:
+    """A function C calls with each event of a logged call (the `hook` of vbr_new_logged and
+    vbr_apply_logged), handing it to `log` (an events.EventLog). An error in `log` is raised once
+    C has returned: it cannot pass through C's frames."""
+
+    def __init__(self, log):
+        self.log, self.failed = log, []
+        self.fn = _LOG_FN(self.hear)  # kept here: C may call it only while it is alive
+        self.address = ctypes.cast(self.fn, ctypes.c_void_p).value
+
+    def hear(self, S, what, code, n, args) -> None:
+        if not self.failed:
+            try:
+                self.log.from_c(S, what, code, n, args)
+            except BaseException as exc:  # noqa: BLE001 - kept, and raised in __exit__
+                self.failed.append(exc)
+
+    def __enter__(self) -> "_Hook":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.failed and exc[0] is None:
+            raise self.failed[0]

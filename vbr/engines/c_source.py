@@ -12,6 +12,7 @@ from __future__ import annotations
 from importlib import resources
 
 from vbr.engines.c_split import function, statement_groups, unit_functions
+from vbr.engines.events import PHASE, REVEAL, SAY, say_sites
 from vbr.engines.word_source import WordSource
 from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
@@ -23,6 +24,15 @@ from vbr.ir.values import NONE
 _ARITH = {"+": "vbr_add", "-": "vbr_sub", "*": "vbr_mul", "/": "vbr_div", "%": "vbr_mod"}
 _CELL_FNS = ("number", "side", "row", "col", "in_court", "on_net")
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+# the events of a logged game (vbr/engines/events.py) go to the function its state names, if any
+LOG_HOOK = f"""typedef void VbrLogFn(W *S, W what, W code, W n, const W *args);
+#define H_LOG {H.LOG}
+#if defined(__GNUC__)
+#define VBR_LOGGING(S) __builtin_expect((S)[H_LOG] != 0, 0)
+#else
+#define VBR_LOGGING(S) ((S)[H_LOG] != 0)
+#endif
+#define VBR_LOG(S, what, code, n, args) ((VbrLogFn *)(intptr_t)(S)[H_LOG])((S), (what), (code), (n), (args))"""
 DIRECT_CALL_DEPTH = 32  # the longest chain of calls run as C calls (the C stack holds one function per frame)
 
 
@@ -50,6 +60,7 @@ class _Source(WordSource):
     def __init__(self, p: N.Program):
         super().__init__(p)
         self.tables: dict[tuple, str] = {}  # each constant array once, by its values
+        self.says = {id(x): k for k, x in enumerate(say_sites(p))}  # a say's number in its events
         # no recursion and a short chain of calls: a call runs its procedure as a C call (t_Call)
         self.direct_calls = 0 <= deepest_chain(p.units, p.limits["depth"]) <= DIRECT_CALL_DEPTH
 
@@ -58,7 +69,7 @@ class _Source(WordSource):
         p = self.p
         units = [self.unit(u, unit) for u, unit in enumerate(p.units)]
         most = max([u.nlocals for u in p.units] + [1])
-        head = [runtime(), "typedef void UnitFn(W *S, W fp, W pc);",
+        head = [runtime(), LOG_HOOK, "typedef void UnitFn(W *S, W fp, W pc);",
                 "".join(f"static void u{u}(W *S, W fp, W pc);\n" for u in range(len(p.units))),
                 f"static const W NONES[{most}] = {{{', '.join(['VBR_NONE'] * most)}}};  /* a frame's fresh locals */",
                 self.constants()]
@@ -150,7 +161,7 @@ static int run_state(W *S) {{
 
 W vbr_words(void) {{ return {lay.words}; }}
 
-int vbr_new(W *S, U seed) {{
+static void init_state(W *S, U seed) {{
     memset(S, 0, sizeof(W) * {lay.stack});
     S[H_FP] = {lay.stack};
     S[H_WINNER] = S[H_RETURNED] = S[H_FAULT_A] = S[H_FAULT_B] = VBR_NONE;
@@ -161,7 +172,20 @@ int vbr_new(W *S, U seed) {{
     {self.fresh_locals(str(lay.stack + FRAME_HEAD), init.nlocals)}
     S[H_TOP] = {lay.stack + FRAME_HEAD + init.nlocals};
     S[H_DEPTH] = 1;
+}}
+
+int vbr_new(W *S, U seed) {{
+    init_state(S, seed);
     return run_state(S);
+}}
+
+/* vbr_new and vbr_apply with their events heard by `hook` (a VbrLogFn), named in the state while they run */
+int vbr_new_logged(W *S, U seed, W hook) {{
+    init_state(S, seed);
+    S[H_LOG] = hook;
+    int status = run_state(S);
+    S[H_LOG] = 0;
+    return status;
 }}
 
 int vbr_apply(W *S, W i) {{
@@ -172,6 +196,13 @@ int vbr_apply(W *S, W i) {{
     }}
     S[H_STATUS] = RUNNING;
     return run_state(S);
+}}
+
+int vbr_apply_logged(W *S, W i, W hook) {{
+    S[H_LOG] = hook;
+    int status = vbr_apply(S, i);
+    S[H_LOG] = 0;
+    return status;
 }}
 
 int vbr_play_random(W *S, U agent_seed) {{
@@ -513,10 +544,15 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
                         f"    vbr_put(S, {self.zone_word('d')}, e, 0);", f"    S[{lay.zone_of} + e] = d;", "}"]
 
     def s_Say(self, s):
-        return []  # a say's values are worked out only for a log, which the C engine does not keep
+        n = len(s.args)
+        values = [f"    a[{i}] = {self.expr(x)};" for i, x in enumerate(s.args)]
+        return ["if (VBR_LOGGING(S)) {", f"    W a[{max(n, 1)}];", *values,
+                f"    VBR_LOG(S, {SAY}, {self.says[id(s)]}, {n}, a);", "}"]
 
     def s_Reveal(self, s):
-        return []
+        zone = s.what is None
+        what = self.expr(s.zone if zone else s.what)
+        return ["if (VBR_LOGGING(S)) {", f"    W a[1] = {{{what}}};", f"    VBR_LOG(S, {REVEAL}, {int(zone)}, 1, a);", "}"]
 
     # ------------------------------------------------------------------ terminators
     def term(self, t: N.Term) -> list[str]:
@@ -595,7 +631,8 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 
     def t_Goto(self, t):
         callee, at = self.p.units[t.unit], self.lay.stack
-        return [f"S[{at}] = -1;", f"S[{at + 1}] = {t.unit};", f"S[{at + 2}] = 0;",
+        return [f"if (VBR_LOGGING(S)) VBR_LOG(S, {PHASE}, {t.unit}, 0, 0);",
+                f"S[{at}] = -1;", f"S[{at + 1}] = {t.unit};", f"S[{at + 2}] = 0;",
                 self.fresh_locals(f"{at + FRAME_HEAD}", callee.nlocals),
                 f"S[{H.FP}] = {at};", f"S[{H.TOP}] = {at + FRAME_HEAD + callee.nlocals};", f"S[{H.DEPTH}] = 1;",
                 "return;"]

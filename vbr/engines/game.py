@@ -7,6 +7,7 @@ Choices read as the closure engine's (`Action`: `seat value`); a run-time error 
 """
 from __future__ import annotations
 
+from vbr.engines.events import EventLog
 from vbr.errors import IllegalActionError, VbrRuntimeError
 from vbr.interpreter.compiler import compile_rules
 from vbr.interpreter.state import Action, Outcome
@@ -49,16 +50,27 @@ class Game:
     def title(self) -> str:
         return self.program.title
 
-    def new_state(self, seed: int) -> "State":
-        return State(self, self.engine.new(seed))
+    def new_state(self, seed: int, log: list | None = None) -> "State":
+        """A game seeded with `seed`, at its first choice. With `log`, the game's events
+        (vbr.engines.events) are appended to it as they happen, also when a run-time error stops it."""
+        events = EventLog(self.program, log) if log is not None else None
+        return State(self, self.engine.new(seed, events), events)
 
 
 class State:
-    """One game in progress: its words (a list or a C array) and the game that runs them."""
+    """One game in progress: its words (a list or a C array) and the game that runs them;
+    `log` is its list of events when it keeps one (Game.new_state), else None."""
 
-    def __init__(self, game: Game, words):
-        self.game, self.words = game, words
+    _events = None  # the EventLog of a logged game; a clone or an imagined world keeps none
+
+    def __init__(self, game: Game, words, events: EventLog | None = None):
+        self.game, self.words, self._events = game, words, events
+        self._end_event()
         self._raise_fault()
+
+    @property
+    def log(self) -> list | None:
+        return self._events.events if self._events is not None else None
 
     def words_in_use(self) -> list[int]:
         """The state's words up to its top: equal in every engine for the same game and answers
@@ -86,8 +98,19 @@ class State:
         n = self.words[H.NOPTS] if self.words[H.STATUS] == CHOICE else 0
         if not (isinstance(i, int) and 0 <= i < n):
             raise IllegalActionError(f"option {i!r} is not legal here: there are {n} options (0..{n - 1})")
-        self.game.engine.apply(self.words, i)
+        events = self._events
+        if events is not None:
+            events.choice(self.words, i)
+        self.game.engine.apply(self.words, i, events)
+        self._end_event()
         self._raise_fault()
+
+    def option_text(self, i: int) -> tuple[str, str]:
+        """Option i of the pending choice as a log writes it: (its text, its kind)."""
+        p = self.game.program
+        item = p.choices[self.words[H.SITE]].item
+        v = int(self.words[p.layout.options + i])
+        return p.names.text(item, v), p.names.kind_of(item, v)
 
     def apply(self, action: "Action | str") -> None:
         if isinstance(action, str):
@@ -165,8 +188,21 @@ class State:
         self._raise_fault()
 
     def play_random(self, agent_seed: int) -> None:
+        """Every choice answered uniformly at random from the agents' stream until the end
+        (PythonEngine.play_random); a logged game takes its choices one by one, to log them."""
+        if self._events is not None:
+            from vbr.ir import random_streams as R
+            agent = R.first_state(agent_seed, R.key("agent"))
+            while self.words[H.STATUS] == CHOICE:
+                agent, i = R.below(agent, self.words[H.NOPTS])
+                self.apply_index(i)
+            return
         self.game.engine.play_random(self.words, agent_seed)
         self._raise_fault()
+
+    def _end_event(self) -> None:
+        if self._events is not None:
+            self._events.end(self.words)
 
     def _raise_fault(self) -> None:
         w = self.words

@@ -30,6 +30,7 @@ class Header:
     DEPTH = 14   # frames on the stack
     FAULT_A = 15  # after a fault: the values its message names
     FAULT_B = 16
+    LOG = 17     # while the C engine runs a logged call: the function that hears its events, else 0
     SIZE = 20
 
 

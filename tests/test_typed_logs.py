@@ -1,0 +1,200 @@
+"""Logs of the typed engines (vbr/engines/events.py): the closure engine's events from the same
+play, the same bytes from the Python and the C engine, printed by `vbr run`, replayed by `vbr
+replay` through the engine the log names, and refused with both generators named when the log
+was drawn from another engine's generator."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from vbr.engines.game import load
+from vbr.gamelog import dumps, header, replay, write_log
+from vbr.ir import random_streams as R
+from vbr.play import play_typed_game
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOKS = [("siatka.vbr", {}), ("cattack.vbr", {}), ("cattack.vbr", {"players": 2}),
+         ("tanto-cuore-beach-volleyball.vbr", {}), ("volleyball-high.vbr", {}), ("volleyball-high.vbr", {"mode": "solo"})]
+BOOK_IDS = [f"{b}-{o}" for b, o in BOOKS]
+DRAWS = ("roll", "shuffle", "pick")  # the closure engine logs its draws; the typed engines do not
+
+
+def vbr(*argv):
+    return subprocess.run([sys.executable, "-m", "vbr", *map(str, argv)], capture_output=True, text=True, cwd=ROOT,
+                          timeout=600)
+
+
+def typed_events(book: str, options: dict, engine: str, seed: int, agents: list[str] | None = None) -> list[dict]:
+    game = load(ROOT / "rules" / book, options, engine=engine)
+    events: list = []
+    play_typed_game(game, seed, agents or ["random"] * game.program.seats, log=events)
+    return events
+
+
+@pytest.mark.parametrize("book, options", BOOKS, ids=BOOK_IDS)
+def test_a_typed_log_holds_the_closure_engines_events_when_both_play_the_same_game(book, options, monkeypatch):
+    """Every draw decided alike (its first outcome, through the closure engine's chance oracle and
+    the Python engine's one draw function) and the same answers: the same events, byte for byte,
+    but for the closure engine's own records of its draws."""
+    import vbr as package
+    from vbr.engines import python_runtime
+    from vbr.interpreter.state import Chance, State as ClosureState
+    old, new = package.load(str(ROOT / "rules" / book), options), load(ROOT / "rules" / book, options, engine="python")
+    first = lambda S, at, n: 0  # noqa: E731
+    monkeypatch.setattr(python_runtime, "draw_below", first)
+    monkeypatch.setitem(new.engine.namespace, "draw_below", first)
+    for seed in range(2):
+        a = ClosureState.new(old.program, seed, record=True, chance=Chance([0] * 100_000))
+        events: list = []
+        b = new.new_state(seed, log=events)
+        k = 0
+        while not a.is_terminal():
+            i = (seed * 7 + k) % len(a.legal_actions())
+            a.apply_index(i)
+            b.apply_index(i)
+            k += 1
+        closure = [dumps(e) for e in a.log if e["t"] not in DRAWS]
+        assert [dumps(e) for e in events] == closure
+        assert {e["t"] for e in events} >= {"phase", "choice", "say", "end"}
+
+
+@pytest.mark.parametrize("book, options", BOOKS, ids=BOOK_IDS)
+def test_the_python_and_the_c_engine_write_the_same_log_but_for_the_engines_name(book, options, tmp_path):
+    closure_game = __import__("vbr").load(str(ROOT / "rules" / book), options)
+    written = {}
+    for engine in ("python", "c"):
+        events = typed_events(book, options, engine, seed=11)
+        agents = ["random"] * closure_game.seats
+        write_log(tmp_path / engine, header(closure_game, 11, agents, engine), events)
+        written[engine] = (tmp_path / engine).read_bytes().split(b"\n")
+    assert written["python"][1:] == written["c"][1:] and len(written["c"]) > 10
+    heads = [json.loads(written[e][0]) for e in ("python", "c")]
+    assert [h.pop("engine") for h in heads] == ["python", "c"]
+    assert heads[0] == heads[1] and heads[0]["generator"] == R.NAME
+
+
+def test_searching_agents_give_the_same_events_in_both_engines():
+    agents = ["greedy", "mcts:iterations=20"]
+    logs = [typed_events("siatka.vbr", {}, e, seed=2, agents=agents) for e in ("python", "c")]
+    assert [dumps(e) for e in logs[0]] == [dumps(e) for e in logs[1]]
+
+
+def test_a_logged_game_is_the_game_played_without_a_log():
+    game = load(ROOT / "rules" / "tanto-cuore-beach-volleyball.vbr", {}, engine="c")
+    for seed in range(3):
+        events: list = []
+        logged, plain = play_typed_game(game, seed, ["random", "random"], log=events), play_typed_game(game, seed, ["random", "random"])
+        assert (logged.winner, logged.points, logged.choices) == (plain.winner, plain.points, plain.choices)
+        assert sum(e["t"] == "choice" for e in events) == plain.choices
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_siatkas_log_keeps_the_score_as_the_book_counts_it(engine):
+    """[Attack] a point moves the scorer's marker one space; [End of the Game] the game ends at
+    the moment one player scores their 9th point; [Playing the Ball] a ball sent out scores for
+    the opponent."""
+    for seed in range(4):
+        events = typed_events("siatka.vbr", {}, engine, seed)
+        score, out_by = [0, 0], None
+        for e in events:
+            said = e.get("text", "") if e["t"] == "say" else ""
+            m = re.fullmatch(r"point to seat (\d): (\d+)-(\d+)", said)
+            if m:
+                s = int(m[1])
+                score[s] += 1
+                assert [int(m[2]), int(m[3])] == score
+                assert out_by is None or s == 1 - out_by
+                out_by = None
+            m = re.fullmatch(r"seat (\d) sends the ball out", said)
+            if m:
+                out_by = int(m[1])
+        end = events[-1]
+        assert end["t"] == "end" and end["points"] == score and score[end["winner"]] == 9 and min(score) < 9
+
+
+def test_vbr_run_prints_the_same_game_through_either_typed_engine():
+    outs = [vbr("run", "siatka", "--seed", 6, "--engine", e) for e in ("python", "c")]
+    assert all(o.returncode == 0 for o in outs), outs[1].stderr
+    first, *rest = outs[1].stdout.splitlines()
+    assert first == "Siatka: seed 6, agents random | random, engine c"
+    assert outs[0].stdout.splitlines()[1:] == rest
+    assert rest[0] == "[placement]" and rest[-2].startswith("game over: seat ") and rest[-1].startswith("result: seat ")
+
+
+def test_a_typed_log_replays_through_its_engine_and_through_the_other(tmp_path):
+    log = tmp_path / "c.jsonl"
+    done = vbr("run", "volleyball-high", "--seed", 3, "--engine", "c", "--agents", "greedy,random", "--log", log, "--quiet")
+    assert done.returncode == 0, done.stderr
+    for extra in ([], ["--engine", "python"]):
+        again = vbr("replay", log, *extra)
+        assert again.returncode == 0 and "reproduces exactly" in again.stdout, again.stderr
+
+
+def test_a_changed_event_in_a_typed_log_is_reported_at_its_line(tmp_path):
+    log = tmp_path / "p.jsonl"
+    assert vbr("run", "siatka", "--engine", "python", "--log", log, "--quiet").returncode == 0
+    lines = log.read_text().split("\n")
+    k = next(i for i, x in enumerate(lines) if '"t":"say"' in x)
+    lines[k] = lines[k].replace("seat", "side", 1)
+    log.write_text("\n".join(lines))
+    r = replay(log)
+    assert not r.ok and r.message.startswith(f"{log}:{k + 1}: error: differs on replay")
+
+
+def test_a_closure_log_replayed_by_a_typed_engine_is_refused_naming_both_generators(tmp_path):
+    log = tmp_path / "closure.jsonl"
+    assert vbr("run", "siatka", "--log", log, "--quiet").returncode == 0
+    done = vbr("replay", log, "--engine", "c")
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        f"{log}:1: error: this log was recorded with the closure engine's Mersenne Twister (mt19937); --engine c "
+        f"draws from {R.NAME}, so it cannot play the same game (replay it with --engine closure)")
+
+
+def test_a_typed_log_replayed_by_the_closure_engine_is_refused_naming_both_generators(tmp_path):
+    log = tmp_path / "c.jsonl"
+    assert vbr("run", "siatka", "--engine", "c", "--log", log, "--quiet").returncode == 0
+    r = replay(log, "closure")
+    assert not r.ok and "differs" not in r.message
+    assert f"recorded with {R.NAME}; --engine closure draws from the closure engine's Mersenne Twister" in r.message
+
+
+def test_a_log_of_another_version_of_the_generator_is_refused(tmp_path):
+    log = tmp_path / "c.jsonl"
+    assert vbr("run", "siatka", "--engine", "python", "--log", log, "--quiet").returncode == 0
+    lines = log.read_text().split("\n")
+    lines[0] = lines[0].replace(R.NAME, "splitmix64-streams/0")
+    log.write_text("\n".join(lines))
+    r = replay(log)
+    assert not r.ok and "recorded with splitmix64-streams/0; --engine python draws from " + R.NAME in r.message
+    assert "the vbr that wrote it" in r.message
+
+
+def test_a_header_naming_an_unknown_engine_is_not_a_vbr_log(tmp_path):
+    log = tmp_path / "c.jsonl"
+    assert vbr("run", "siatka", "--engine", "python", "--log", log, "--quiet").returncode == 0
+    log.write_text(log.read_text().replace('"engine":"python"', '"engine":"fortran"', 1))
+    r = replay(log)
+    assert not r.ok and r.message.startswith(f"{log}:1: error: not a vbr log line (engine:")
+
+
+def test_replay_with_an_engine_there_is_not_is_a_usage_error(tmp_path):
+    done = vbr("replay", tmp_path / "x.jsonl", "--engine", "fortran")
+    assert done.returncode == 2 and "invalid choice: 'fortran'" in done.stderr
+
+
+def test_a_run_time_error_shows_the_typed_game_up_to_it(tmp_path):
+    f = tmp_path / "fails.vbr"
+    f.write_text('game "Fails"\nseats 2\nstart one\nvar n: int = 0\n'
+                 'phase one {\n  choose k from [1, 2] by 0 as "how many"\n  say "took {k}"\n  n = 10 / (k - k)\n  end draw\n}\n')
+    for engine in ("python", "c"):
+        done = vbr("run", f, "--engine", engine)
+        assert done.returncode == 1 and "Traceback" not in done.stderr
+        assert done.stdout.splitlines()[1:] == ["[one]", f"  seat 0: how many -> {done.stdout.split('-> ')[1][0]}",
+                                                f"  took {done.stdout.split('-> ')[1][0]}"]
+        assert f"{f}:8:" in done.stderr

@@ -1,0 +1,141 @@
+"""A typed engine's game as events: what a log and `vbr run` show, in the closure engine's form.
+
+An engine reports three kinds of event while it runs (`say`, `reveal`, `phase`); the game API
+(vbr.engines.game) adds a `choice` before each answer and an `end` when the game is over. Every
+event is made here, from the program's tables and the state's words, so both engines give the
+same events for the same game, byte for byte once written.
+
+The Python engine calls `EventLog(S, what, *args)` (its generated `LOG`). The C engine calls a
+function pointer with integers only, `(S, what, code, n, args)`: `what` is SAY, REVEAL or PHASE;
+for SAY `code` is the say's index in `say_sites(program)` and `args` its values; for REVEAL
+`code` is 1 for a zone and `args[0]` the zone or thing; for PHASE `code` is the unit gone to.
+"""
+from __future__ import annotations
+
+from vbr.ir import nodes as N
+from vbr.ir.layout import OVER, Header as H
+from vbr.ir.values import NONE
+
+SAY, REVEAL, PHASE = 0, 1, 2
+
+
+def say_sites(program: N.Program) -> list[N.Say]:
+    """Every `say` of the program, in one fixed order (unit, block, statement): the C engine
+    names a say by its index here."""
+    return [s for unit in program.units for block in unit.blocks for s in block.stmts if isinstance(s, N.Say)]
+
+
+class EventLog:
+    """The events of one game, appended to `events` as they happen."""
+
+    def __init__(self, program: N.Program, events: list):
+        self.p, self.events = program, events
+        self._says: list[N.Say] | None = None
+        self._offsets: dict[int, list[int]] = {}  # per kind: where each field starts
+
+    # ------------------------------------------------------------------ what the engines report
+    def __call__(self, S, what: str, *args) -> None:
+        """The Python engine's LOG: ('say', pieces, ((type, value), ...)), ('reveal', is_zone,
+        value) or ('phase', unit)."""
+        if what == "say":
+            self.say(S, args[0], args[1])
+        elif what == "reveal":
+            self.reveal(S, args[0], args[1])
+        else:
+            self.phase(args[0])
+
+    def from_c(self, S, what: int, code: int, n: int, args) -> None:
+        """The C engine's report of an event, in integers (see the module's docstring)."""
+        if what == SAY:
+            if self._says is None:
+                self._says = say_sites(self.p)
+            site = self._says[code]
+            self.say(S, site.pieces, [(a.ty, args[i]) for i, a in enumerate(site.args[:n])])
+        elif what == REVEAL:
+            self.reveal(S, code, args[0])
+        else:
+            self.phase(code)
+
+    def say(self, S, pieces, args) -> None:
+        texts = self.p.texts
+        parts = [texts[pieces[0]]]
+        for (ty, v), piece in zip(args, pieces[1:]):
+            parts += [self.describe(S, ty, int(v)), texts[piece]]
+        self.events.append({"t": "say", "text": "".join(parts)})
+
+    def reveal(self, S, is_zone, v) -> None:
+        v = int(v)
+        if is_zone:
+            z = self.p.layout.zone(v)
+            items = [self.thing(S, int(e)) for e in S[z + 1:z + 1 + S[z]]]
+            self.events.append({"t": "reveal", "what": self.p.names.zones[v], "items": items})
+        else:
+            self.events.append({"t": "reveal", "what": self.p.names.text("ent", v), "items": [self.thing(S, v)]})
+
+    def phase(self, unit: int) -> None:
+        self.events.append({"t": "phase", "phase": self.p.units[unit].name})
+
+    # ------------------------------------------------------------------ what the game API adds
+    def choice(self, S, i: int) -> None:
+        """Option i of the pending choice is about to be taken."""
+        p = self.p
+        site = p.choices[S[H.SITE]]
+        v = int(S[p.layout.options + i])
+        event = {"t": "choice", "seat": int(S[H.SEAT]), "prompt": site.prompt, "action": p.names.text(site.item, v),
+                 "index": i, "kind": p.names.kind_of(site.item, v), "of": int(S[H.NOPTS])}
+        if site.item.startswith("ent") and v != NONE:
+            event["item"] = self.thing(S, v)
+        self.events.append(event)
+
+    def end(self, S) -> None:
+        """The game is over: its winner (or team) and points, when the state says it is."""
+        if S[H.STATUS] != OVER:
+            return
+        p = self.p
+        points = []
+        if p.points is not None:
+            at = p.layout.vars + p.points[0]
+            points = [int(x) for x in S[at:at + p.points[1]]]
+        team = int(S[H.WINNER_TEAM])
+        if team:
+            self.events.append({"t": "end", "team": team - 1, "points": points})
+        else:
+            w = int(S[H.WINNER])
+            self.events.append({"t": "end", "winner": None if w == NONE else w, "points": points})
+
+    # ------------------------------------------------------------------ values as text
+    def describe(self, S, ty: str, v: int) -> str:
+        """A value as play-by-play text: a thing with its kind and fields, none as `none`."""
+        if v == NONE:
+            return "none"
+        if ty.startswith("ent"):
+            return self.thing(S, v)
+        return self.p.names.text(ty, v)
+
+    def thing(self, S, e: int) -> str:
+        """`#e Kind(field=value, ...)`, the fields as they are in S now."""
+        p, lay = self.p, self.p.layout
+        k = int(S[lay.kinds + e])
+        name, fields, types = p.kinds[k]
+        word, shown = lay.fields + e * lay.width, []
+        for offset, (field, ty) in enumerate(zip(fields, types)):
+            at = word + self._offset(k, offset)
+            if ty.startswith("list:"):
+                inner = ty[5:]
+                items = ", ".join(p.names.text(inner, int(x)) for x in S[at + 1:at + 1 + S[at]])
+                shown.append(f"{field}=[{items}]")
+            else:
+                shown.append(f"{field}={p.names.text(ty, int(S[at]))}")
+        return f"#{e} {name}({', '.join(shown)})"
+
+    def _offset(self, kind: int, field: int) -> int:
+        """Where field number `field` of a thing of `kind` starts among its words (a list field
+        takes a count and its capacity, vbr.ir.build's field layout)."""
+        offsets = self._offsets
+        if kind not in offsets:
+            word, at = 0, []
+            for ty in self.p.kinds[kind][2]:
+                at.append(word)
+                word += 1 + self.p.list_caps[(kind, word)] if ty.startswith("list:") else 1
+            offsets[kind] = at
+        return offsets[kind][field]
