@@ -3,6 +3,7 @@ through `vbr sim` and `vbr run`; `auto` says why it falls back; what a typed eng
 clear error, never a traceback."""
 from __future__ import annotations
 
+import csv
 import json
 import subprocess
 import sys
@@ -88,3 +89,71 @@ def test_vbr_load_gives_a_typed_game_that_plays_to_the_books_end():
         state.apply(state.legal_actions()[-1])
     # [Goal of the Game] first to `target` points wins
     assert max(state.outcome().points) == 3
+
+
+def test_native_plays_what_engine_c_plays_and_names_the_c_engine(tmp_path):
+    rows, summaries = {}, {}
+    for flag in (["--native"], ["--engine", "c"]):
+        out = tmp_path / f"{flag[0][2:]}.jsonl"
+        done = vbr("sim", "siatka", "-n", 20, "--seed", 3, *flag, "--out", out, "--json")
+        assert done.returncode == 0, done.stderr
+        rows[flag[0]] = out.read_text()
+        summaries[flag[0]] = json.loads(done.stdout)
+    assert rows["--native"] == rows["--engine"] and '"engine": "c"' in rows["--native"]
+    assert summaries["--native"]["engine"] == "c" and summaries["--native"]["native"] is False
+
+
+def test_native_with_another_engine_is_a_usage_error():
+    done = vbr("run", "siatka", "--native", "--engine", "python")
+    assert done.returncode == 2
+    assert done.stderr.strip() == "vbr: error: --native is --engine c; it does not go with --engine python"
+
+
+def test_a_typed_run_names_its_engine_in_text_and_in_every_out_row(tmp_path):
+    sim = vbr("sim", "siatka", "-n", 10, "--engine", "python")
+    assert sim.returncode == 0 and sim.stdout.splitlines()[0].endswith("agents random | random, engine python")
+    out = tmp_path / "cmp.csv"
+    compare = vbr("compare", "siatka", "--variant-option", "target=3", "-n", 10, "--engine", "c", "--out", out)
+    assert compare.returncode == 0, compare.stderr
+    assert "agents random | random, engine c" in compare.stdout
+    with out.open() as f:
+        assert {r["engine"] for r in csv.DictReader(f)} == {"c"}
+    out = tmp_path / "sweep.csv"
+    sweep = vbr("sweep", "siatka", "--grid", "target=3,5", "-n", 10, "--engine", "python", "--out", out)
+    assert sweep.returncode == 0, sweep.stderr
+    with out.open() as f:
+        assert [r["engine"] for r in csv.DictReader(f)] == ["python", "python"]
+
+
+def test_the_phase_steps_of_a_log_are_the_closure_engines_trace_of_the_same_game():
+    """graph --sim and report count a typed game's steps between phases from its log: read from
+    the closure engine's log, they are the closure engine's own trace."""
+    import vbr as package
+    from vbr.engines.events import phase_steps
+    from vbr.play import play_game
+    for book in ("siatka", "volleyball-high"):
+        game = package.load(book)
+        for seed in range(3):
+            r = play_game(game, seed, ["random"] * game.seats, record=True, trace=True)
+            assert phase_steps(r.state.log) == (r.state.trace, r.state.phase)
+
+
+def test_graph_sim_through_the_c_engine_counts_each_game_entering_placement_once():
+    # Siatka [Set-up]: each player places their tiles once, before the first serve
+    done = vbr("graph", "siatka", "--sim", 20, "--engine", "c")
+    assert done.returncode == 0, done.stderr
+    edge = next(line for line in done.stdout.splitlines() if line.strip().startswith('"start" -> "placement"'))
+    assert "(taken 20 times: 100.0% of the exits from start)" in edge
+
+
+def test_report_plays_through_the_engine_asked_for_and_names_it(tmp_path):
+    page = tmp_path / "r.html"
+    done = vbr("report", "siatka", "-n", 10, "--engine", "c", "-o", page)
+    assert done.returncode == 0, done.stderr
+    assert "seed 0, engine c" in page.read_text()
+
+
+def test_mutate_refuses_a_typed_engine_with_a_usage_error():
+    done = vbr("mutate", "siatka", "--engine", "c")
+    assert done.returncode == 2
+    assert "--engine c: scenarios (and so mutants) run only through the closure engine yet" in done.stderr

@@ -8,7 +8,6 @@ extra), in a cache directory of the test's own."""
 from __future__ import annotations
 
 import gc
-import json
 import os
 import random
 import signal
@@ -235,10 +234,19 @@ def test_a_build_whose_bytes_do_not_match_its_hash_is_built_again_not_loaded(fir
     assert NC.intact(str(module)) is not None
 
 
-def test_without_a_c_compiler_the_cli_says_why_and_exits_2(tmp_path):
+# A native build in a process of its own, its errors said as the CLI says them (`--native` on the
+# command line is `--engine c` now; the Cython form is had through the API)
+NATIVE_LOAD = ("import sys\nfrom vbr.cli import _guard\nfrom vbr.interpreter.game import load\n"
+               "sys.exit(_guard(lambda: load(sys.argv[1], native=True) and 0))")
+
+
+def native_load(path, env, **kw):
+    return subprocess.run([sys.executable, "-c", NATIVE_LOAD, str(path)], env=env, cwd=ROOT, **kw)
+
+
+def test_without_a_c_compiler_the_build_says_why_as_a_usage_error(tmp_path):
     env = {**os.environ, "CC": str(tmp_path / "no-such-compiler"), "XDG_CACHE_HOME": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-m", "vbr", "sim", "siatka", "-n", "2", "--native"], env=env,
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    done = native_load(ROOT / "rules" / "siatka.vbr", env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr.startswith("vbr: error: native code needs a C compiler")
     assert "Traceback" not in done.stderr
@@ -329,19 +337,15 @@ def test_a_build_in_parts_calls_only_compiled_functions_and_plays_the_python_for
         assert final_state(compiled, seed) == final_state(python, seed), seed
 
 
-def test_sim_native_with_two_workers_gives_the_same_trials_as_python_and_says_which_played(in_cache, tmp_path):
-    env = {**os.environ, "XDG_CACHE_HOME": str(in_cache)}
+def test_a_native_run_with_two_workers_gives_the_same_trials_as_python(in_cache):
+    from vbr.backends import LocalBackend
+    from vbr.sim import RunSpec, run
     out = {}
-    for form in ("python", "native"):
-        path = tmp_path / f"{form}.jsonl"
-        argv = [sys.executable, "-m", "vbr", "sim", "siatka", "-n", "60", "--workers", "2", "--out", str(path), "--json"]
-        done = subprocess.run(argv + (["--native"] if form == "native" else []), env=env, capture_output=True,
-                              text=True, timeout=600, cwd=ROOT)
-        assert done.returncode == 0, done.stderr
-        assert json.loads(done.stdout)["native"] == (form == "native")  # the summary says which form played
-        out[form] = [json.loads(line) for line in path.read_text().splitlines()]
-    assert len(out["python"]) == 60
-    assert out["native"] == out["python"]
+    for native in (False, True):
+        spec = RunSpec.of(str(ROOT / "rules" / "siatka.vbr"), {}, 0, ["random", "random"], 60, native=native)
+        out[native] = run(spec, LocalBackend(2)).trials
+    assert len(out[False]) == 60
+    assert out[True] == out[False]
 
 
 def deep_rules(levels: int) -> str:
@@ -384,8 +388,7 @@ def write_compiler(tmp_path, body: str) -> str:
 def test_a_failing_compiler_is_a_usage_error_that_quotes_it(tmp_path):
     cc = write_compiler(tmp_path, 'echo "fake-cc: cannot compile today" >&2\nexit 7')
     env = {**os.environ, "CC": cc, "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    done = subprocess.run([sys.executable, "-m", "vbr", "run", str(SMALL), "--native"], env=env,
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    done = native_load(SMALL, env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 2
     assert done.stderr.splitlines()[-1] == ("vbr: error: the C compiler failed on the generated code (exit 7): "
                                             "fake-cc: cannot compile today")
@@ -435,7 +438,7 @@ def test_when_one_part_fails_to_compile_the_parts_compiling_beside_it_are_stoppe
 def test_sigterm_during_a_build_stops_the_build_and_removes_its_folder(tmp_path):
     cc = write_compiler(tmp_path, HANGING_COMPILER)
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "CC": cc}
-    vbr = subprocess.Popen([sys.executable, "-m", "vbr", "run", str(SMALL), "--native"], env=env,
+    vbr = subprocess.Popen([sys.executable, "-c", NATIVE_LOAD, str(SMALL)], env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     pid_file = tmp_path / "child.pid"
     for _ in range(1200):  # Cython runs first: until the compiler has started its child

@@ -6,7 +6,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from vbr.cli_common import HelpFormatter, check_writable, file_error, parse_options, seed, version
+from vbr.cli_common import (HelpFormatter, add_engine_args, check_writable, chosen_engine, file_error, parse_options,
+                             seed, version)
 from vbr.errors import EngineUnavailable, UsageError, VbrError
 from vbr.terminal import SafeStream, clean
 
@@ -134,19 +135,6 @@ def _parser() -> argparse.ArgumentParser:
         q.add_argument("--agents", default="random", help=_agents_help())
         q.add_argument("--option", action="append", metavar="NAME[=VALUE]", help="set a rule option (repeatable)")
 
-    def native_arg(q):
-        q.add_argument("--native", action="store_true",
-                       help="play through machine code compiled from the rules (the same games, faster; "
-                            "needs pip install 'vbr[native]' and a C compiler; the first build of a rule file "
-                            "with its options takes 20 s to minutes and is kept in ~/.cache/vbr/native)")
-
-    def engine_arg(q):
-        q.add_argument("--engine", default="closure", choices=["closure", "python", "c", "auto"],
-                       help="what plays the games: closure (the default), or the typed program's engines, python "
-                            "or c (the same games in both; c compiles the rules with the system's C compiler and "
-                            "caches the build); auto takes c where it can play the file and the agents, else "
-                            "closure, with a note. The typed engines play the random, greedy and mcts agents")
-
     def many_args(q, out_formats=".jsonl or .csv"):
         q.add_argument("-n", type=int, default=100, help="games per run (default 100)")
         q.add_argument("--workers", type=int, metavar="W",
@@ -188,8 +176,7 @@ def _parser() -> argparse.ArgumentParser:
     game_args(r)
     r.add_argument("--log", help="write the game's events as JSON lines")
     r.add_argument("--quiet", action="store_true", help="only the result")
-    native_arg(r)
-    engine_arg(r)
+    add_engine_args(r)
     r.set_defaults(func=cmd_run)
 
     s = sub.add_parser("sim", help="play many games and report balance metrics")
@@ -204,8 +191,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="restricted play: SEAT never takes the options a rule names (never:WORD[,WORD...], a WORD "
                         "an enum member, a kind, or an option's text; or pass: it passes wherever it may); a choice "
                         "left with no option is played whole and counted (repeatable)")
-    native_arg(s)
-    engine_arg(s)
+    add_engine_args(s)
     s.set_defaults(func=cmd_sim, command="sim")
 
     w = sub.add_parser("sweep", help="play every combination of some options' values, one row each")
@@ -213,7 +199,7 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--grid", action="append", metavar="NAME=V1,V2,...", help="an option and the values to sweep (repeatable)")
     many_args(w, "one row per combination: .csv, .jsonl or .json")
     rows_arg(w)
-    engine_arg(w)
+    add_engine_args(w)
     w.set_defaults(func=cmd_sweep, command="sweep")
 
     cp = sub.add_parser("compare", help="a variant against a base: every metric side by side, with the difference's CI")
@@ -227,7 +213,7 @@ def _parser() -> argparse.ArgumentParser:
     cp.add_argument("--base-rows", metavar="ROWS",
                     help="read the base's games from per-game rows already played (sim --out, sweep or compare "
                          "--rows; .jsonl or .csv) and play only the variant, on their deals (-n and --seed unused)")
-    engine_arg(cp)
+    add_engine_args(cp)
     cp.set_defaults(func=cmd_compare, command="compare")
 
     im = sub.add_parser("importance", help="restricted play: what each enum member, kind and pass is worth to the "
@@ -239,7 +225,7 @@ def _parser() -> argparse.ArgumentParser:
     im.add_argument("--ray-address", metavar="auto|HOST:PORT", help="a running Ray cluster")
     im.add_argument("--json", action="store_true", help="print one JSON object")
     im.add_argument("--out", metavar="FILE", help="write one row per word (.jsonl or .csv)")
-    engine_arg(im)
+    add_engine_args(im)
     im.set_defaults(func=cmd_importance, command="importance", plot=None)
 
     sm = sub.add_parser("summarize", help="merge per-game rows of earlier runs and summarise them again")
@@ -333,7 +319,7 @@ def _warnings(game):
 def _load(args):
     from vbr.interpreter.game import load
     from vbr.play import parse_agents
-    game = load(args.file, parse_options(args.option), native=getattr(args, "native", False), note=_note)
+    game = load(args.file, parse_options(args.option), note=_note)
     return game, parse_agents(args.agents, game.seats)
 
 
@@ -374,19 +360,10 @@ def cmd_run(args) -> int:
 
 
 def _engine(args, agents, file=None, options=None) -> str:
-    """args.engine, `auto` resolved (vbr.sim.resolve_engine) for `file` under `options` (the
-    command's own by default), kept in args for the run."""
-    from vbr.sim import resolve_engine
+    """The command's engine (cli_common.chosen_engine) for `file` under `options`, the command's own by default."""
     file = args.file if file is None else file
     options = parse_options(args.option) if options is None else options
-    args.engine = resolve_engine(file, options, args.engine, agents, _note)
-    if args.engine != "closure" and getattr(args, "native", False):
-        raise UsageError("--native is the closure engine's compiled form; it does not go with --engine python or c")
-    if args.engine != "closure":
-        from vbr.play import typed_agent
-        for name in agents:
-            typed_agent(name)  # a UsageError for an agent the typed engines lack, before any game
-    return args.engine
+    return chosen_engine(args, file, options, agents, _note)
 
 
 def _run_typed(args, game, agents) -> int:

@@ -102,3 +102,43 @@ class HelpFormatter(argparse.HelpFormatter):
             indent = part[:len(part) - len(part.lstrip())]
             lines += [indent + line for line in super()._split_lines(part, width - len(indent))] or [""]
         return lines
+
+
+# ------------------------------------------------------------------------------ --engine
+ENGINE_CHOICES = ("closure", "python", "c", "auto")
+
+
+def add_engine_args(q: argparse.ArgumentParser) -> None:
+    """`--engine` and its older spelling `--native` (= `--engine c`), on a command that plays."""
+    q.add_argument("--engine", choices=ENGINE_CHOICES,
+                   help="what plays the games: closure (the default), or the typed program's engines, python "
+                        "or c (the same games in both, drawn from their own generator; c compiles the rules with "
+                        "the system's C compiler and caches the build); auto takes c where it can play the file "
+                        "and the agents, else closure, with a note. The typed engines play the random, greedy "
+                        "and mcts agents")
+    q.add_argument("--native", action="store_true", help="the same as --engine c")
+
+
+def note(text: str) -> None:
+    """A line for the user on stderr, `vbr: ...` (what a command says besides its answer)."""
+    import sys
+    from vbr.terminal import clean
+    print(clean(f"vbr: {text}"), file=sys.stderr, flush=True)
+
+
+def chosen_engine(args, file, options: dict, agents: list[str], note=note) -> str:
+    """The engine a command plays through, kept in `args.engine`: `--engine` (closure when not
+    given), `--native` read as c, `auto` resolved for `file` under `options` (vbr.sim.resolve_engine,
+    `note` hears why). A typed engine must play every agent; else a UsageError, before any game."""
+    engine = args.engine or "closure"
+    if getattr(args, "native", False):
+        if args.engine not in (None, "c"):
+            raise UsageError(f"--native is --engine c; it does not go with --engine {args.engine}")
+        engine, args.native = "c", False
+    from vbr.sim import resolve_engine
+    args.engine = resolve_engine(file, options, engine, agents, note)
+    if args.engine != "closure":
+        from vbr.play import typed_agent
+        for name in agents:
+            typed_agent(name)
+    return args.engine

@@ -42,13 +42,20 @@ def _event_lines(events: list[dict]) -> list[str]:
     return lines
 
 
+def _engine_named(engine: str | None) -> str:
+    """`, engine c` after a run's agents when a typed engine played it (the closure engine, the
+    default, goes unnamed in text; JSON and `--out` rows always name the engine)."""
+    return f", engine {engine}" if engine not in (None, "closure") else ""
+
+
 def render_stats(s: dict) -> str:
     return clean(_stats_text(s))
 
 
 def _stats_text(s: dict) -> str:
     run = f"from {s['source']}" if s.get("source") else f"seed {s['seed']}"
-    out = [f"{s['title']} ({s['rules']}), {s['games']} games, {run}, agents {' | '.join(s['agents'])}"]
+    out = [f"{s['title']} ({s['rules']}), {s['games']} games, {run}, agents {' | '.join(s['agents'])}"
+           + _engine_named(s.get("engine"))]
     if s.get("options"):
         out.append("options: " + ", ".join(f"{k}={text(v)}" for k, v in s["options"].items()))  # as typed: true, not True
     names = s.get("side_names") or [f"{s.get('sides', 'seat')} {k}" for k in s["wins"]]
@@ -185,7 +192,7 @@ def sweep_table(rows: list[dict]) -> list[dict]:
     for r in rows:
         s = r["summary"]
         flat = {k: text(v) for k, v in r["options"].items()}
-        flat["games"] = s["games"]
+        flat["games"], flat["engine"] = s["games"], s.get("engine", "closure")
         for side, name in zip(s["win_rate"], s.get("side_names") or s["win_rate"]):
             flat[f"win_rate {name}"] = s["win_rate"][side]
             flat[f"win_rate {name} lo"], flat[f"win_rate {name} hi"] = s["ci95"][side]
@@ -363,7 +370,8 @@ def render_compare(r: dict) -> str:
 
 def _compare_text(r: dict) -> str:
     a, b = r["base"], r["variant"]
-    agents = f"agents {' | '.join(r['agents'])}" + (", seats rotated" if r["base_summary"].get("rotate_seats") else "")
+    agents = (f"agents {' | '.join(r['agents'])}" + _engine_named(r.get("engine"))
+              + (", seats rotated" if r["base_summary"].get("rotate_seats") else ""))
     if r.get("source"):
         played = f"{r['games']} games from {r['source']}, {agents}"
     elif r.get("base_rows"):

@@ -142,6 +142,7 @@ def play_range(spec: RunSpec, start: int, stop: int) -> list[Trial]:
 def play_games(spec: RunSpec, start: int, stop: int) -> Iterator[Trial]:
     """Games start..stop-1 of a run, each handed on as soon as it ends: what shows progress game
     by game and keeps every finished game when a run is stopped inside a chunk."""
+    from vbr.engines.events import phase_steps
     from vbr.play import game_model, play_game, play_typed_game, sides
     from vbr.restrict import parse_restrictions
     game = game_for(spec.path, spec.options, spec.native, spec.engine)
@@ -150,14 +151,18 @@ def play_games(spec: RunSpec, start: int, stop: int) -> Iterator[Trial]:
     restrict = parse_restrictions(list(spec.restrict), game.program.seats, game_model(game)) if spec.restrict else None
     for i in range(start, stop):
         s, agents = spec.deal(i)
+        events = [] if typed and spec.trace else None  # a typed game's phases are read from its log
         try:
-            r = (play_typed_game(game, s, agents, restrict) if typed
+            r = (play_typed_game(game, s, agents, restrict, log=events) if typed
                  else play_game(game, s, agents, trace=spec.trace, restrict=restrict))
         except Exception as exc:
             raise GameFailed(i, s, exc) from None
         fields = (i, s, agents, n_sides, r.winner, r.points, r.choices, r.forced, r.options, r.first_side, r.score_track)
-        yield (TracedTrial(*fields, r.measures, r.restricted, dict(r.state.trace), r.state.phase) if spec.trace
-               else Trial(*fields, r.measures, r.restricted))
+        if spec.trace:
+            steps, last = phase_steps(events) if typed else (dict(r.state.trace), r.state.phase)
+            yield TracedTrial(*fields, r.measures, r.restricted, steps, last)
+        else:
+            yield Trial(*fields, r.measures, r.restricted)
 
 
 def game_sides(game) -> int:

@@ -449,7 +449,7 @@ def _finish_compare(args, base, variant, agents, runs, reused: bool) -> int:
               "engine": getattr(args, "engine", "closure"), "base_rows": args.base_rows if reused else None,
               "pairing": pairing(ra.trials, rb.trials), "base_summary": sa, "variant_summary": sb}
     if args.out:
-        output.write_rows(Path(args.out), [compare_row(r) for r in rows])
+        output.write_rows(Path(args.out), [{**compare_row(r), "engine": report["engine"]} for r in rows])
     if getattr(args, "rows", None):
         write_game_rows(args.rows, [(ra.trials, run_fields(base, args, "base")),
                                     (rb.trials, run_fields(variant, args, "variant"))])

@@ -139,3 +139,16 @@ class EventLog:
                 word += 1 + self.p.list_caps[(kind, word)] if ty.startswith("list:") else 1
             offsets[kind] = at
         return offsets[kind][field]
+
+
+def phase_steps(events: list[dict]) -> tuple[dict, str]:
+    """A logged game's steps between phases, as the closure engine's trace counts them:
+    {(from phase, to phase): how many times}, from "" at the start; and the phase it ended in."""
+    steps: dict = {}
+    last = ""
+    for e in events:
+        if e["t"] == "phase":
+            key = (last, e["phase"])
+            steps[key] = steps.get(key, 0) + 1
+            last = e["phase"]
+    return steps, last

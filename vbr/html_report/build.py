@@ -22,14 +22,17 @@ def esc(value) -> str:
 
 # ------------------------------------------------------------------------------ the page
 def build_report(file, options: dict, n: int = 200, agents: str = "random", seed: int = 0, workers: int = 1,
-                 labels: str = "short", expand=()) -> str:
+                 labels: str = "short", expand=(), engine="closure") -> str:
+    """The page; its games played through `engine` (a name, or a function of the loaded game
+    and the agents that gives one: the command's `--engine`, checked once the agents are known)."""
     from vbr.play import parse_agents
     from vbr.visualizer.command import check_expand, expand_names, load_graph, overlay_of
     from vbr.visualizer.findings import findings
     game, model, graph = load_graph(file, options, fold=True)
     check_expand(graph, list(expand))
     agent_list = parse_agents(agents, game.seats)
-    stats, trials = _simulation(game, n, seed, agent_list, workers)
+    engine = engine(game, agent_list) if callable(engine) else engine
+    stats, trials = _simulation(game, n, seed, agent_list, workers, engine)
     overlay = overlay_of(trials)  # the diagram's counts come from the games of the metrics
     files = list(model.rules.sources)
     anchors = {f: f"src{i}" for i, f in enumerate(files)}
@@ -53,12 +56,12 @@ def build_report(file, options: dict, n: int = 200, agents: str = "random", seed
     return escape_bidi(_page(game.title, "\n".join(sections)))  # no text of the file reorders the page
 
 
-def _simulation(game, n: int, seed: int, agents: list[str], workers: int):
+def _simulation(game, n: int, seed: int, agents: list[str], workers: int, engine: str):
     from vbr.analysis.commands import Variant, options_text, summary
     from vbr.backends import LocalBackend
     from vbr.sim import RunSpec, run
     backend = LocalBackend(workers)
-    result = run(RunSpec.of(game.path, game.options, seed, agents, n, trace=True), backend)
+    result = run(RunSpec.of(game.path, game.options, seed, agents, n, trace=True, engine=engine), backend)
     return summary(Variant(game, options_text(game.program.options)), result, backend, agents), result.trials
 
 
@@ -68,7 +71,8 @@ def _header(game, model, stats, n, seed, agents, options) -> str:
     shown = ", ".join(f"{k}={_word(v)}" for k, v in model.options.items()) or "none"
     return (f'<header><h1>{esc(game.title)}</h1>'
             f'<p class="meta">Rule file <code>{esc(shown_path(game.path))}</code> · options {esc(shown)} · '
-            f'{esc(n)} simulated games, agents {esc(", ".join(agents))}, seed {esc(seed)} · vbr {esc(version())}</p>'
+            f'{esc(n)} simulated games, agents {esc(", ".join(agents))}, seed {esc(seed)}, engine '
+            f'{esc(stats["engine"])} · vbr {esc(version())}</p>'
             '<nav><a href="#diagram">Turn flow</a> <a href="#phases">Phases</a> <a href="#simulation">Simulation</a> '
             '<a href="#trace">Rulebook trace</a> <a href="#options">Options</a> <a href="#source">Source</a></nav>'
             '</header>')

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from vbr.atomic_file import can_create_in, write_atomic
-from vbr.cli_common import parse_options, seed
+from vbr.cli_common import add_engine_args, chosen_engine, parse_options, seed
 from vbr.errors import UsageError
 
 SUFFIXES = (".html", ".htm")
@@ -35,6 +35,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="the diagram's edge labels (default short; the full condition is always on hover)")
     p.add_argument("--expand", action="append", default=[], metavar="PHASE",
                    help="list the choice points inside PHASE in the diagram (repeatable)")
+    add_engine_args(p)
     p.set_defaults(func=run)
     return p
 
@@ -62,7 +63,8 @@ def run(args) -> int:
     check_count(args.n)
     check_workers(args.workers)
     text = build_report(args.file, parse_options(args.option or []), n=args.n, agents=args.agents,
-                        seed=args.seed, workers=args.workers, labels=args.labels, expand=args.expand)
+                        seed=args.seed, workers=args.workers, labels=args.labels, expand=args.expand,
+                        engine=lambda game, agents: chosen_engine(args, args.file, game.options, agents))
     write_atomic(out, text)
     print(f"wrote {out}")
     return 0

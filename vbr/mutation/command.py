@@ -9,7 +9,8 @@ import json
 import sys
 from pathlib import Path
 
-from vbr.errors import VbrError
+from vbr.cli_common import ENGINE_CHOICES, note
+from vbr.errors import UsageError, VbrError
 from vbr.mutation import KINDS
 
 
@@ -35,6 +36,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--max-seconds", type=float, default=None, metavar="S",
                    help="start no mutant after S seconds (default 600); at most 10 × n mutants are tried in any case")
+    p.add_argument("--engine", choices=ENGINE_CHOICES, default="closure",
+                   help="what runs the scenarios: closure (the default; auto takes it too); the typed engines "
+                        "(python, c) do not run scenarios yet, and are refused")
     p.set_defaults(func=run)
     return p
 
@@ -64,6 +68,11 @@ def run(args) -> int:
     """0 when every counted mutant is killed, 1 when some survive, 2 on a usage or file error."""
     from vbr.loader import resolve
     from vbr.mutation import report, runner
+    if getattr(args, "engine", "closure") in ("python", "c"):
+        raise UsageError(f"--engine {args.engine}: scenarios (and so mutants) run only through the closure engine "
+                         "yet; use --engine closure")
+    if getattr(args, "engine", "closure") == "auto":
+        note("--engine auto: scenarios run only through the closure engine; running them there")
     path = resolve(args.file)
     tests = Path(args.tests) if getattr(args, "tests", None) else runner.default_tests(path)
     try:

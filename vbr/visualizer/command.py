@@ -12,7 +12,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from vbr.cli_common import parse_options, seed
+from vbr.cli_common import add_engine_args, chosen_engine, parse_options, seed
 from vbr.errors import UsageError
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=seed, default=0, metavar="S",
                    help="with --sim: the run's seed, as for `vbr sim`: the same games `vbr sim --seed S` plays "
                         "(a whole number from 0 to 2**63 - 1, default 0)")
+    add_engine_args(p)  # with --sim: what plays its games
     p.set_defaults(func=run)
     return p
 
@@ -64,7 +65,8 @@ def run(args) -> int:
         _warn(model, build_graph(model))
         check_expand(graph, args.expand)
         agents = _agents(game, args) if args.sim else None
-        overlay = simulate(game, args.sim, args.seed, agents, args.workers) if args.sim else None
+        engine = chosen_engine(args, args.file, game.options, agents or ["random"] * game.seats) if args.sim else None
+        overlay = simulate(game, args.sim, args.seed, agents, args.workers, engine) if args.sim else None
         text = to_dot(graph, overlay, labels=args.labels, games=args.sim or None,
                       expand=expand_names(graph, args.expand))
         if args.output is None:
@@ -132,13 +134,14 @@ def _warn(model: Model, graph: nx.DiGraph) -> None:
         print(d.render(model.rules.sources), file=sys.stderr)
 
 
-def simulate(game: Game, n: int, seed: int = 0, agents: list[str] | None = None, workers: int = 1) -> Overlay:
+def simulate(game: Game, n: int, seed: int = 0, agents: list[str] | None = None, workers: int = 1,
+             engine: str = "closure") -> Overlay:
     """The summed steps between phases of the n games of a run with `seed`: the games `vbr sim`
     plays (game i is `vbr run --seed game_seed(seed, i)`), with `agents`, or `random` in every
-    seat. With workers > 1 the games are shared among processes; the counts are the same."""
+    seat, through `engine`. With workers > 1 the games are shared among processes; the counts are the same."""
     from vbr.backends import LocalBackend
     from vbr.sim import RunSpec, run
-    spec = RunSpec.of(game.path, game.options, seed, agents or ["random"] * game.seats, n, trace=True)
+    spec = RunSpec.of(game.path, game.options, seed, agents or ["random"] * game.seats, n, trace=True, engine=engine)
     result = run(spec, LocalBackend(workers))
     if result.interrupted:
         raise KeyboardInterrupt
