@@ -1,6 +1,7 @@
 """`--engine` on the commands that play: the typed engines give the same games as each other, run
-through `vbr sim` and `vbr run`; `auto` says why it falls back; what a typed engine cannot do is a
-clear error, never a traceback."""
+through `vbr sim`, `run`, `sweep`, `compare`, `report` and `graph --sim`, and the results name the
+engine; `--native` is `--engine c`; `auto` says why it falls back; what a typed engine cannot do is
+a clear error, never a traceback."""
 from __future__ import annotations
 
 import csv
@@ -157,3 +158,10 @@ def test_mutate_refuses_a_typed_engine_with_a_usage_error():
     done = vbr("mutate", "siatka", "--engine", "c")
     assert done.returncode == 2
     assert "--engine c: scenarios (and so mutants) run only through the closure engine yet" in done.stderr
+
+
+def test_play_refuses_an_agent_the_typed_engines_lack_before_the_game():
+    done = subprocess.run([sys.executable, "-m", "vbr", "play", "siatka", "--engine", "c", "--agents", "first"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and "agent `first` does not play through the typed engines" in done.stderr
+    assert done.stdout == ""

@@ -202,3 +202,35 @@ def test_a_seat_that_does_not_exist_is_a_usage_error(pane):
     pane.start(entry() + ["siatka", "--seat", "5"])
     text = pane.wait("the command to end", lambda t: "[exit " in t)
     assert "vbr: error: --seat 5: no such seat; Siatka has seats 0 and 1" in text and "[exit 2]" in text
+
+
+def test_a_whole_game_of_siatka_through_the_c_engine_played_in_tmux(pane, tmp_path):
+    from vbr.engines.game import load as load_typed
+    log = tmp_path / "game.jsonl"
+    pane.start(entry() + ["siatka", "--seed", str(SEED), "--engine", "c", "--log", str(log)], env="NO_COLOR=1")
+    first = pane.wait_prompt(1)
+    assert f"Siatka: seed {SEED}; you play seat 0, against seat 1 random, engine c" in first
+    assert "> which tile stands on the next field" in first
+    start = load_typed(ROOT / "rules" / "siatka.vbr", {}, engine="c").new_state(SEED)
+
+    def held(zone: str) -> list[str]:
+        p = start.game.program
+        at = p.layout.zone(p.names.zones.index(zone))
+        return [f"#{int(e)}" for e in start.words[at + 1:at + 1 + start.words[at]]]
+    for ident in held("hand[1]") + held("deck[0]") + held("deck[1]"):
+        assert not shows(pane.screen(), ident), f"the screen shows {ident}, a hidden card"
+    for ident in held("hand[0]"):
+        assert shows(pane.screen(), ident)
+    asked = 1
+    while True:
+        pane.answer("1")
+        asked += 1
+        text = pane.wait_prompt(asked)
+        if "[exit " in text:
+            break
+        assert asked < 400, "the game does not end"
+    assert re.search(r"^result: seat [01] wins \(\d+, \d+\) after \d+ choices: you (won|lost)$", text, re.M), text
+    assert f"log written to {log}" in text and "[exit 0]" in text
+    assert json.loads(log.read_text().split("\n")[0])["engine"] == "c"
+    done = replays(log)
+    assert done.returncode == 0 and "reproduces exactly" in done.stdout, done.stdout + done.stderr

@@ -246,15 +246,10 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     the game's events (vbr.engines.events) are appended to it as they happen: the same game, each
     choice logged."""
     from vbr.errors import UsageError
-    from vbr.interpreter import rng as R
-    from vbr.ir import random_streams as S
     from vbr.ir.layout import Header
     from vbr.ir.values import NONE
     program = game.program
-    agents = []
-    for seat, name in enumerate(agent_names):
-        kind, params = typed_agent(name)
-        agents.append((kind, params, S.first_state(R.derive(seed, 7919, seat), _AGENT_KEY)))
+    agents = typed_agents(seed, agent_names)
     teams = program.teams
     team_of = {s: t for t, seats in enumerate(teams) for s in seats}
     by_team = any(len(t) != 1 for t in teams)
@@ -291,14 +286,7 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
         if seat in restrict:
             from vbr.restrict import typed_option_words
             allowed = count_restricted(restrict[seat], typed_option_words(state), restricted)
-        if kind == "random":
-            streams[seat], choice = S.below(streams[seat], k if allowed is None else len(allowed))
-            choice = choice if allowed is None else allowed[choice]
-        elif kind == "greedy":
-            choice, streams[seat] = greedy_choice(state, params.get("samples", 2), streams[seat], allowed)
-        else:
-            streams[seat], draw = S.below(streams[seat], 1 << 62)
-            choice = state.mcts(seed=draw, **search_settings(params))
+        choice, streams[seat] = typed_decision(state, kind, params, streams[seat], allowed)
         state.apply_index(choice)
         now = _points(state)
         if now is not None and list(now) != stats[4:]:
@@ -314,6 +302,31 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     first_side = _first_mover(game, measures, first_side)
     return GameResult(winner, out.points, int(state.words[Header.CHOICES]), state, stats[1], stats[0], first_side,
                       track, measures, tuple(restricted))
+
+
+def typed_agents(seed: int, agent_names: list[str]) -> list[tuple[str, dict, int]]:
+    """Each seat's agent over a typed state: (kind, parameters, its stream's first state), the
+    stream seeded from `derive(seed, 7919, seat)` as play_game seeds its agents."""
+    from vbr.interpreter import rng as R
+    from vbr.ir import random_streams as S
+    return [(*typed_agent(name), S.first_state(R.derive(seed, 7919, seat), _AGENT_KEY))
+            for seat, name in enumerate(agent_names)]
+
+
+def typed_decision(state, kind: str, params: dict, stream: int, allowed: list[int] | None = None) -> tuple[int, int]:
+    """The option agent `kind` picks at a typed state's pending choice, drawing from `stream`:
+    (the option, the stream left). random: one draw below the number of options (of `allowed`,
+    the options a restricted seat may take, when given); greedy: greedy_choice; mcts: a search
+    seeded by the next draw."""
+    from vbr.ir import random_streams as S
+    from vbr.ir.layout import Header
+    if kind == "random":
+        stream, choice = S.below(stream, int(state.words[Header.NOPTS]) if allowed is None else len(allowed))
+        return (choice if allowed is None else allowed[choice]), stream
+    if kind == "greedy":
+        return greedy_choice(state, params.get("samples", 2), stream, allowed)
+    stream, draw = S.below(stream, 1 << 62)
+    return state.mcts(seed=draw, **search_settings(params)), stream
 
 
 def greedy_choice(state, samples: int, stream: int, allowed: list[int] | None = None) -> tuple[int, int]:

@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from vbr.cli_common import check_writable, parse_options, seed
+from vbr.cli_common import add_engine_args, check_writable, chosen_engine, parse_options, seed
 from vbr.errors import UsageError
 from vbr.terminal import SafeStream, clean
 
@@ -35,6 +35,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="the seed that fixes every roll, shuffle and agent's pick (default 0)")
     p.add_argument("--log", metavar="PATH",
                    help="write the game's events as JSON lines (also when you leave early); `vbr replay` checks it")
+    add_engine_args(p)
     p.set_defaults(func=run)
     return p
 
@@ -48,6 +49,7 @@ def run(args) -> int:
     game = load(args.file, parse_options(args.option))
     you = seats_played(game, args.seat)
     agents = other_agents(game, you, args.agents)
+    typed = _typed_game(args, game, [a for a in agents if a is not None])
     log = Path(args.log) if args.log else None
     if log is not None:  # before the game: finding out after it that the log cannot be written wastes it
         check_writable(log, "--log")
@@ -55,10 +57,11 @@ def run(args) -> int:
     colour = _isatty(out) and not os.environ.get("NO_COLOR")
     others = ", ".join(f"seat {s} {a}" for s, a in enumerate(agents) if a is not None) or "no agents"
     mine = f"seat {args.seat}" if len(you) == 1 else f"seats {_and(you)}"
-    for line in wrap(clean(f"{game.title}: seed {args.seed}; you play {mine}, against {others}")):
+    engine = f", engine {args.engine}" if typed is not None else ""
+    for line in wrap(clean(f"{game.title}: seed {args.seed}; you play {mine}, against {others}{engine}")):
         print(line, file=out)
     print("Type a choice's number and Enter; ? shows the choices again, q or Ctrl-D leaves.", file=out)
-    session = Session(game, args.seed, you, agents, out, sys.stdin, colour=colour, log_path=log)
+    session = Session(game, args.seed, you, agents, out, sys.stdin, colour=colour, log_path=log, typed=typed)
     try:
         result = session.play()
     except KeyboardInterrupt:
@@ -73,6 +76,14 @@ def run(args) -> int:
     if log is not None:
         print(clean(f"log written to {log}"), file=out)
     return 0
+
+
+def _typed_game(args, game, agents: list[str]):
+    """The typed engine's game `--engine` asks for (python, c, or auto's choice), else None."""
+    if chosen_engine(args, args.file, game.options, agents) == "closure":
+        return None
+    from vbr.sim import game_for
+    return game_for(str(args.file), tuple(sorted(game.options.items())), False, args.engine)
 
 
 def seats_played(game, seat: int) -> tuple[int, ...]:

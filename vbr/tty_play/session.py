@@ -29,8 +29,11 @@ class Left(Exception):
 
 class Session:
     def __init__(self, game, seed: int, seats: tuple[int, ...], agents: list[str | None], out, inp,
-                 colour: bool = False, log_path: Path | None = None):
+                 colour: bool = False, log_path: Path | None = None, typed=None):
+        """`game` is the closure engine's (its names and court draw the board); with `typed`, a
+        typed engine's game of the same rules (vbr.engines.game), the game is played there."""
         self.game = game
+        self.typed = typed
         self.seed = seed
         self.you = tuple(seats)
         self.specs = agents  # one spec per seat; None for the person's seats
@@ -54,9 +57,12 @@ class Session:
 
     # -------------------------------------------------------------- the game
     def play(self) -> Outcome:
-        state = self.state = self.game.new_state(self.seed, record=True)
-        agents = {seat: make_agent(spec, seat, R.derive(self.seed, 7919, seat))
-                  for seat, spec in enumerate(self.specs) if spec is not None}
+        if self.typed is not None:
+            state, agents = self._typed_game()
+        else:
+            state = self.state = self.game.new_state(self.seed, record=True)
+            agents = {seat: make_agent(spec, seat, R.derive(self.seed, 7919, seat))
+                      for seat, spec in enumerate(self.specs) if spec is not None}
         views = {seat: SeatView(state, seat) for seat in range(self.game.seats)}
         try:
             while state.result is None:
@@ -76,6 +82,16 @@ class Session:
         self.finish()
         self.write_log()
         return Outcome(True, state.choices, len(state.log))
+
+    def _typed_game(self):
+        """The typed engine's game, and its agents: the seeds and streams of `vbr run --engine`."""
+        from vbr.play import typed_agents
+        from vbr.tty_play.typed import TypedAgent, TypedPlay
+        state = self.state = TypedPlay(self.typed, self.seed, self.game.program.var_names)
+        seats = typed_agents(self.seed, [spec or "random" for spec in self.specs])
+        agents = {seat: TypedAgent(state, kind, params, stream)
+                  for seat, (kind, params, stream) in enumerate(seats) if self.specs[seat] is not None}
+        return state, agents
 
     def screen(self, seat: int) -> Screen:
         return Screen(self.board, SeatView(self.state, seat).observation(), seat, self.you)
@@ -137,7 +153,8 @@ class Session:
             return
         from vbr.gamelog import header, write_log
         agents = [spec if spec is not None else "human" for spec in self.specs]
-        write_log(self.log_path, header(self.game, self.seed, agents), self.state.log)
+        engine = self.typed.engine.name if self.typed is not None else "closure"
+        write_log(self.log_path, header(self.game, self.seed, agents, engine), self.state.log)
 
 
 def _quote(text: str) -> str:

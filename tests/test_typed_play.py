@@ -1,0 +1,58 @@
+"""`vbr play --engine python|c` (vbr/tty_play/typed.py): a seat sees under a typed engine what it
+sees under the closure engine, and a game played through the session is logged, and replays."""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+import vbr
+from vbr.engines.game import load
+from vbr.gamelog import replay
+from vbr.tty_play.session import Session
+from vbr.tty_play.typed import TypedPlay
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOKS = [("siatka.vbr", {}), ("cattack.vbr", {}), ("tanto-cuore-beach-volleyball.vbr", {}), ("volleyball-high.vbr", {}),
+         ("volleyball-high.vbr", {"mode": "2v2"})]
+
+
+@pytest.mark.parametrize("book, options", BOOKS, ids=[f"{b}-{o}" for b, o in BOOKS])
+def test_every_seat_observes_under_a_typed_engine_what_it_observes_under_the_closure_engine(book, options, monkeypatch):
+    """Every draw decided alike (its first outcome) and the same answers: at every choice each seat
+    is shown the same phase, vars, zones (a hidden zone as its size), prompt and options."""
+    from vbr.engines import python_runtime
+    from vbr.interpreter.state import Chance, State as ClosureState
+    old, new = vbr.load(str(ROOT / "rules" / book), options), load(ROOT / "rules" / book, options, engine="python")
+    first = lambda S, at, n: 0  # noqa: E731
+    monkeypatch.setattr(python_runtime, "draw_below", first)
+    monkeypatch.setitem(new.engine.namespace, "draw_below", first)
+    for seed in range(2):
+        a = ClosureState.new(old.program, seed, chance=Chance([0] * 100_000))
+        b = TypedPlay(new, seed, old.program.var_names)
+        k = 0
+        while not a.is_terminal():
+            for seat in range(old.seats):
+                assert b.observation(seat) == a.observation(seat), (seed, k, seat)
+            i = (seed * 7 + k) % len(a.legal_actions())
+            a.apply_index(i)
+            b.apply_index(i)
+            k += 1
+        assert b.result is not None and str(b.result) == str(a.outcome())
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_session_through_a_typed_engine_plays_to_the_end_and_its_log_replays(engine, tmp_path):
+    game = vbr.load("siatka")
+    typed = load(ROOT / "rules" / "siatka.vbr", {}, engine=engine)
+    log = tmp_path / "game.jsonl"
+    out = io.StringIO()
+    s = Session(game, 5, (0,), [None, "greedy"], out, io.StringIO("1\n" * 2000), log_path=log, typed=typed)
+    result = s.play()
+    assert result.finished and result.choices == s.state.choices
+    text = out.getvalue()
+    assert "result: seat " in text and ("you won" in text or "you lost" in text)
+    r = replay(log)
+    assert r.ok, r.message
+    assert f'"engine":"{engine}"' in log.read_text().split("\n")[0]
