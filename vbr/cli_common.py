@@ -130,10 +130,11 @@ def chosen_engine(args, file, options: dict, agents: list[str], note=note) -> st
     """The engine a command plays through, kept in `args.engine`: `--engine` (closure when not
     given), `--native` read as c, `auto` resolved for `file` under `options` (vbr.sim.resolve_engine,
     `note` hears why). A typed engine must play every agent; else a UsageError, before any game."""
-    engine = args.engine or "closure"
+    asked = getattr(args, "engine", None)  # a Namespace made without the flag asks for the default
+    engine = asked or "closure"
     if getattr(args, "native", False):
-        if args.engine not in (None, "c"):
-            raise UsageError(f"--native is --engine c; it does not go with --engine {args.engine}")
+        if asked not in (None, "c"):
+            raise UsageError(f"--native is --engine c; it does not go with --engine {asked}")
         engine, args.native = "c", False
     from vbr.sim import resolve_engine
     args.engine = resolve_engine(file, options, engine, agents, note)

@@ -223,8 +223,32 @@ def _load(rules, options: dict, engine: str):
     return load_typed(rules, options, engine=engine)
 
 
-class _ClosureReplay:
-    """A log's game through the closure engine (vbr.interpreter)."""
+class _Replaying:
+    """A log's game being played again, whatever engine plays it: `state` is the engine's, `log`
+    the events it has made so far."""
+
+    def over(self) -> bool:
+        return self.state.is_terminal()
+
+    def apply(self, i: int) -> None:
+        self.state.apply_index(i)
+
+    def outcome(self):
+        return self.state.outcome()
+
+    def how_it_ended(self) -> str:
+        return _how_it_ended(self.outcome(), self.seat())
+
+    def seat(self) -> int | None:
+        raise NotImplementedError
+
+    def offered(self) -> list[tuple[str, str]]:
+        """The pending choice's options: (text, kind) each, as a log writes them."""
+        raise NotImplementedError
+
+
+class _ClosureReplay(_Replaying):
+    """Through the closure engine (vbr.interpreter)."""
 
     def __init__(self, game, seed: int):
         self.state = game.new_state(seed, record=True)
@@ -233,47 +257,23 @@ class _ClosureReplay:
     def seat(self) -> int | None:
         return self.state.pending.seat if self.state.pending is not None else None
 
-    def over(self) -> bool:
-        return self.state.is_terminal()
-
     def offered(self) -> list[tuple[str, str]]:
         from vbr.interpreter.values import kind, text
         return [(text(v, self.state.prog), kind(v)) for v in self.state.pending.options]
 
-    def apply(self, i: int) -> None:
-        self.state.apply_index(i)
 
-    def outcome(self):
-        return self.state.outcome()
-
-    def how_it_ended(self) -> str:
-        return _how_it_ended(self.outcome(), self.seat())
-
-
-class _TypedReplay:
-    """A log's game through a typed engine (vbr.engines: python or c)."""
+class _TypedReplay(_Replaying):
+    """Through a typed engine (vbr.engines: python or c)."""
 
     def __init__(self, game, seed: int):
-        self.log: list = []
+        self.log = []
         self.state = game.new_state(seed, log=self.log)
 
     def seat(self) -> int | None:
         return self.state.current_player()
 
-    def over(self) -> bool:
-        return self.state.is_terminal()
-
     def offered(self) -> list[tuple[str, str]]:
         return [self.state.option_text(i) for i in range(len(self.state.options()))]
-
-    def apply(self, i: int) -> None:
-        self.state.apply_index(i)
-
-    def outcome(self):
-        return self.state.outcome()
-
-    def how_it_ended(self) -> str:
-        return _how_it_ended(self.outcome(), self.seat())
 
 
 def _how_it_ended(outcome, seat: int | None) -> str:
