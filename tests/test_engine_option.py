@@ -165,3 +165,17 @@ def test_play_refuses_an_agent_the_typed_engines_lack_before_the_game():
                           capture_output=True, text=True, cwd=ROOT, timeout=600, stdin=subprocess.DEVNULL)
     assert done.returncode == 2 and "agent `first` does not play through the typed engines" in done.stderr
     assert done.stdout == ""
+
+
+def test_a_random_seat_against_a_greedy_one_keeps_the_same_score_track_in_both_engines():
+    """The random seat's turns run inside the engine's loop, the greedy seat's one by one: the
+    score after each change (what lead changes and comebacks are read from) is the same in both."""
+    from vbr.engines.game import load
+    from vbr.play import play_typed_game
+    games = {e: load(ROOT / "rules" / "siatka.vbr", {}, engine=e) for e in ("python", "c")}
+    for seed in range(4):
+        tracks = {e: play_typed_game(g, seed, ["random", "greedy:samples=1"]).score_track for e, g in games.items()}
+        assert tracks["python"] == tracks["c"], seed
+        # [Attack] each point moves one marker one space: the track goes up by one point a row
+        rows = [(0, (0, 0))] + tracks["c"]
+        assert all(sum(b) == sum(a) + 1 for (_, a), (_, b) in zip(rows, rows[1:]))
