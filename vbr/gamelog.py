@@ -11,6 +11,8 @@ line that differs.
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Union
@@ -130,27 +132,80 @@ def _parse(line: int, raw: str, model: type[BaseModel]):
     return data
 
 
+MAX_LOG_BYTES = 256 * 1024 * 1024  # a log file, read at most this much
+MAX_LOG_LINE = 1024 * 1024  # one line (one event) of a log
+MAX_JSON_DEPTH = 32  # arrays and objects inside each other on one line
+MAX_SHOWN = 300  # characters of an event a message quotes
+
+
 def read_log(path: Path) -> tuple[dict, list[dict]]:
-    """The header and the events of a log, each line checked; `_Bad` names the first wrong one.
-    Lines end at `\\n` only: a JSON string may hold U+2028 and the like, which `splitlines` cuts."""
-    raw = Path(path).read_bytes()
+    """The header and the events of a log, each line checked; `_Bad` names the first wrong one."""
+    lines = log_lines(path)
+    head = next(lines)
+    return head, list(lines)
+
+
+def log_lines(path: Path) -> Iterator[dict]:
+    """The header, then each event of a log, read and checked one line at a time, so a log costs
+    memory for one line, not for the file: `_Bad` at the first wrong line, at a line longer than
+    MAX_LOG_LINE bytes, at JSON nested deeper than MAX_JSON_DEPTH, past MAX_LOG_BYTES in all, and
+    for anything but a regular file. Lines end at `\\n` only: a JSON string may hold U+2028 and
+    the like, which `splitlines` cuts."""
+    from vbr.source_files import Unreadable, regular_file
     try:
-        content = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise _Bad(raw[:exc.start].count(b"\n") + 1, "not a vbr log: not UTF-8 text") from None
-    lines = content.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the newline that ends the last line
-    if not lines:
-        raise _Bad(1, "the log is empty")
-    head = _parse(1, lines[0], Header)
-    events = []
-    for i, raw_line in enumerate(lines[1:], start=2):
-        e = _parse(i, raw_line, Event)
-        if e["t"] == "choice":
-            _parse(i, raw_line, ChoiceEvent)
-        events.append(e)
-    return head, events
+        f = regular_file(path)
+    except Unreadable as exc:
+        raise _Bad(1, f"not a vbr log: {exc.detail or exc.kind}") from None
+    with f:
+        read, number = 0, 0
+        while True:
+            raw = f.readline(MAX_LOG_LINE + 1)
+            if not raw:
+                break
+            number += 1
+            read += len(raw)
+            if read > MAX_LOG_BYTES:
+                raise _Bad(number, f"the log is longer than {MAX_LOG_BYTES // (1024 * 1024)} MB, the most vbr reads")
+            if len(raw) > MAX_LOG_LINE and not raw.endswith(b"\n"):
+                raise _Bad(number, f"the line is longer than {MAX_LOG_LINE:,} bytes, the most vbr reads of one event")
+            try:
+                text = raw.decode("utf-8").removesuffix("\n")
+            except UnicodeDecodeError:
+                raise _Bad(number, "not a vbr log: not UTF-8 text") from None
+            yield _line(number, text)
+        if number == 0:
+            raise _Bad(1, "the log is empty")
+
+
+def _line(number: int, text: str) -> dict:
+    if _too_deep(text):
+        raise _Bad(number, f"not a vbr log line: JSON nested deeper than {MAX_JSON_DEPTH} levels")
+    if number == 1:
+        return _parse(1, text, Header)
+    e = _parse(number, text, Event)
+    if e["t"] == "choice":
+        _parse(number, text, ChoiceEvent)
+    return e
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _too_deep(text: str) -> bool:
+    """Whether arrays and objects nest deeper than MAX_JSON_DEPTH (strings' contents aside)."""
+    depth = 0
+    for b in _BRACKET.findall(_JSON_STRING.sub("", text)):
+        depth += 1 if b in "[{" else -1
+        if depth > MAX_JSON_DEPTH:
+            return True
+    return False
+
+
+def shown(event: dict) -> str:
+    """An event as a message quotes it: its JSON, cut to MAX_SHOWN characters."""
+    text = dumps(event)
+    return text if len(text) <= MAX_SHOWN else f"{text[:MAX_SHOWN]}… ({len(text) - MAX_SHOWN:,} more characters)"
 
 
 def replay(path: Path, engine: str | None = None) -> ReplayResult:
@@ -165,7 +220,8 @@ def replay(path: Path, engine: str | None = None) -> ReplayResult:
 
 
 def _replay(path: Path, engine: str | None) -> ReplayResult:
-    head, logged = read_log(path)
+    logged = log_lines(path)
+    head = next(logged)
     engine = engine or head.get("engine") or "closure"
     recorded, drawn = head.get("generator") or CLOSURE_GENERATOR, generator_of(engine)
     if recorded != drawn:
@@ -184,13 +240,14 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
         hint = f" (--engine {' or '.join(others)} draws from the same generator)" if others else ""
         raise _Bad(1, f"the {engine} engine cannot replay this log: {exc.located()}{hint}") from None
     game = _ClosureReplay(loaded, head["seed"]) if engine == "closure" else _TypedReplay(loaded, head["seed"])
-    done = 0  # events compared so far
-    for j, e in enumerate(logged):
-        line = j + 2
+    count = 0
+    for j, e in enumerate(logged):  # the log is read as it is replayed: a divergence stops the reading
+        line, count = j + 2, j + 1
         if e["t"] != "choice":
+            _same_event(game.log, j, e)
             continue
         # everything before this choice came out as logged, and nothing more
-        done = _same(game.log, logged, done, j)
+        _nothing_more(game.log, j)
         seat = game.seat()
         if seat is None:
             raise _Bad(line, "the logged choice is not on replay: " +
@@ -205,8 +262,9 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
             raise _Bad(line, f"the logged choice {e['seat']} {e['action']} (option {i}, {e.get('kind', 'any kind')}) "
                              f"is not legal on replay: seat {seat} is offered {shown}")
         game.apply(i)
-    _same(game.log, logged, done, len(logged))
-    return ReplayResult(True, f"{path}: reproduces exactly ({len(logged)} events, {game.how_it_ended()})",
+        _same_event(game.log, j, e)
+    _nothing_more(game.log, count)
+    return ReplayResult(True, f"{path}: reproduces exactly ({count} events, {game.how_it_ended()})",
                         game.outcome())
 
 
@@ -285,19 +343,19 @@ def _how_it_ended(outcome, seat: int | None) -> str:
     return "the game was left unfinished"
 
 
-def _same(produced: list, logged: list, start: int, upto: int) -> int:
-    """The replay's events from `start` to `upto` (exclusive) match the log's, and there are no
-    more of them than that; else `_Bad` at the first line that differs. Returns `upto`."""
-    for k in range(start, min(len(produced), upto)):
-        a, b = produced[k], logged[k]
-        if b["t"] == "choice" and "index" not in b:  # logged before choices kept index and kind
-            a = {key: v for key, v in a.items() if key not in ("index", "kind")}
-        a, b = dumps(a), dumps(b)
-        if a != b:
-            raise _Bad(k + 2, f"differs on replay\n  logged:   {b}\n  replayed: {a}")
-    if len(produced) < upto:
-        k = len(produced)
-        raise _Bad(k + 2, f"differs on replay: the replay has no such event\n  logged:   {dumps(logged[k])}")
+def _same_event(produced: list, k: int, logged: dict) -> None:
+    """The replay's k-th event is the log's (the game has made every event up to its next choice
+    when this is asked); else `_Bad` at the log's line, quoting both (cut to MAX_SHOWN)."""
+    if k >= len(produced):
+        raise _Bad(k + 2, f"differs on replay: the replay has no such event\n  logged:   {shown(logged)}")
+    a = produced[k]
+    if logged["t"] == "choice" and "index" not in logged:  # logged before choices kept index and kind
+        a = {key: v for key, v in a.items() if key not in ("index", "kind")}
+    if dumps(a) != dumps(logged):
+        raise _Bad(k + 2, f"differs on replay\n  logged:   {shown(logged)}\n  replayed: {shown(a)}")
+
+
+def _nothing_more(produced: list, upto: int) -> None:
+    """The replay made no event the log lacks before line `upto + 2`."""
     if len(produced) > upto:
-        raise _Bad(upto + 2, f"differs on replay: the replay has another event here\n  replayed: {dumps(produced[upto])}")
-    return upto
+        raise _Bad(upto + 2, f"differs on replay: the replay has another event here\n  replayed: {shown(produced[upto])}")

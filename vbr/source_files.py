@@ -48,6 +48,25 @@ def read_bytes(path: Path) -> bytes:
         os.close(fd)
 
 
+def regular_file(path: Path):
+    """A regular file opened for reading in binary, to be read a piece at a time (a log);
+    `Unreadable` for anything else. No pipe is waited on and no device read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise Unreadable("missing", "no such file") from None
+    except IsADirectoryError:
+        raise Unreadable("directory", "a directory") from None
+    except OSError as exc:
+        raise Unreadable("os", exc.strerror or str(exc)) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise Unreadable("directory" if stat.S_ISDIR(mode) else "special",
+                         "a directory" if stat.S_ISDIR(mode) else "not a regular file (a device, a pipe or a socket)")
+    return os.fdopen(fd, "rb")
+
+
 def _read_open(fd: int) -> bytes:
     info = os.fstat(fd)
     if stat.S_ISDIR(info.st_mode):

@@ -1,0 +1,79 @@
+"""`vbr replay` is bounded (issue 38, item 6): the log is read a line at a time and replay stops
+at the first divergence, so memory follows one line, not the file; a line, the file and JSON
+nesting have limits, each a located error; a divergence quotes a bounded excerpt."""
+import json
+import resource
+import subprocess
+import sys
+
+import pytest
+
+from vbr import gamelog
+from vbr.cli import main
+
+
+@pytest.fixture
+def log(tmp_path):
+    path = tmp_path / "game.jsonl"
+    assert main(["run", "siatka", "--quiet", "--log", str(path)]) == 0
+    return path
+
+
+def lines_of(path):
+    return path.read_text(encoding="utf-8").split("\n")[:-1]
+
+
+def replay(capsys, path):
+    code = main(["replay", str(path)])
+    out, err = capsys.readouterr()
+    return code, out + err
+
+
+def test_json_nested_past_the_limit_is_a_located_error(log, capsys):
+    lines = lines_of(log)
+    lines.insert(2, '{"t":"say","x":' + "[" * 10_000 + "]" * 10_000 + "}")
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, text = replay(capsys, log)
+    assert code == 1 and f"{log}:3: error: not a vbr log line: JSON nested deeper than 32 levels" in text
+
+
+def test_a_line_past_the_limit_is_a_located_error(log, capsys):
+    lines = lines_of(log)
+    lines.insert(2, json.dumps({"t": "say", "text": "a" * (gamelog.MAX_LOG_LINE + 10)}))
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, text = replay(capsys, log)
+    assert code == 1 and f"{log}:3: error: the line is longer than 1,048,576 bytes" in text
+
+
+def test_a_divergence_quotes_a_bounded_excerpt_of_a_long_line(log, capsys):
+    lines = lines_of(log)
+    event = json.loads(lines[2])
+    event["padding"] = "Z" * 200_000
+    lines[2] = json.dumps(event)
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, text = replay(capsys, log)
+    assert code == 1 and f"{log}:3: error: differs on replay" in text
+    assert len(text) < 2_000 and "more characters)" in text
+
+
+def test_a_log_past_the_file_limit_is_a_located_error(log, capsys, monkeypatch):
+    monkeypatch.setattr(gamelog, "MAX_LOG_BYTES", 2_000)  # the bound's logic, on a log of a few KB
+    code, text = replay(capsys, log)
+    assert code == 1 and "error: the log is longer than" in text
+
+
+def test_replay_of_a_big_log_stops_at_its_divergence_in_little_memory(log, tmp_path):
+    lines = lines_of(log)
+    event = json.loads(lines[2])
+    event["t"] = "something else"
+    lines[2] = json.dumps(event)
+    filler = (json.dumps({"t": "say", "text": "x"}) + "\n") * 10_000
+    big = tmp_path / "big.jsonl"
+    with big.open("w", encoding="utf-8") as f:  # 2,500,000 small events, about 70 MB, after the divergence
+        f.write("\n".join(lines) + "\n")
+        for _ in range(250):
+            f.write(filler)
+    proc = subprocess.run([sys.executable, "-m", "vbr", "replay", str(big)], capture_output=True, text=True, timeout=300)
+    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    assert proc.returncode == 1 and f"{big}:3: error: differs on replay" in proc.stderr
+    assert peak_mb < 400, f"replay took {peak_mb:.0f} MB for a 70 MB log"
