@@ -78,7 +78,7 @@ EXCLUDED = {
     # declarations: they hold bodies and expressions, they are none; their bodies are what is required
     **{name: "a declaration" for name in (
         "Extends", "Seats", "Option", "Enum", "Kind", "Zone", "Court", "Direction", "Die", "Var", "Const", "Fn",
-        "Proc", "Event", "Handler", "Phase", "Stage", "Setup", "StartAt", "Points", "Limit", "Require")},
+        "Proc", "Event", "Handler", "Phase", "Stage", "Setup", "StartAt", "Points", "Limit", "Require", "Measure")},
 }
 
 # The values of the fields that say which operation a node is (their comments in ast.py; the
