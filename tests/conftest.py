@@ -25,8 +25,7 @@ SLOW = {
     # whole files: their fast tests are few and brief
     "test_check_speed_invariants.py", "test_diagram_legibility.py", "test_every_rule_file.py",
     "test_highlight.py", "test_html_report.py", "test_lowering.py",
-    "test_narrowing.py", "test_native.py", "test_native_mt.py",
-    "test_native_training.py", "test_parser_cache.py", "test_play_tmux.py",
+    "test_narrowing.py", "test_parser_cache.py", "test_play_tmux.py",
     "test_rl_observation.py", "test_engine_option.py",
     # test_analysis_commands.py
     "test_analysis_commands.py::test_a_worker_killed_during_a_run_is_a_one_line_error_not_a_hang",
@@ -149,22 +148,6 @@ SLOW = {
     "test_mutation.py::test_survivors_are_killed_by_a_scenario_that_pins_the_amount",
     "test_mutation.py::test_the_command_prints_json",
     "test_mutation.py::test_workers_give_the_same_report",
-    # test_native_helpers.py
-    "test_native_helpers.py::test_a_native_program_calls_the_compiled_helpers_and_they_fail_as_pythons_do",
-    "test_native_helpers.py::test_a_random_seats_answer_is_a_helper_whose_fields_are_read_by_their_slots",
-    "test_native_helpers.py::test_module_level_functions_of_the_engine_are_chosen_and_closures_and_methods_are_not",
-    "test_native_helpers.py::test_reach_step_and_a_repeats_count_down_are_helpers_not_closures",
-    # test_native_ints.py
-    "test_native_ints.py::test_compare_and_fits_answer_as_python_at_the_edges_of_machine_words",
-    "test_native_ints.py::test_field_answers_as_pythons_checked_read",
-    "test_native_ints.py::test_get_in_answers_as_a_dicts_get",
-    "test_native_ints.py::test_item_answers_as_python_indexes_lists_and_tuples",
-    "test_native_ints.py::test_remove_takes_out_the_item_list_remove_takes_out",
-    "test_native_ints.py::test_slot_answers_as_pythons_checked_index",
-    # test_native_slots.py
-    "test_native_slots.py::test_a_state_field_written_and_read_through_its_slot_holds_one_reference",
-    # test_native_types.py
-    "test_native_types.py::test_declared_names_read_their_values_as_python_does",
     # test_openspiel.py
     "test_openspiel.py::test_a_chance_outcome_that_is_not_offered_is_an_illegal_action",
     "test_openspiel.py::test_a_draw_beyond_the_bound_is_an_error_naming_the_draw",
@@ -279,30 +262,6 @@ def rule_files():
 
 def scenario_files():
     return sorted((RULES / "tests").glob("*.vbr"))
-
-
-def built_probe(where: str, name: str, text: str):
-    """`text` built for real (Cython and `cc`) as the one module of a library in `where`, with the
-    .pxd files every native part cimports, and loaded."""
-    from vbr.interpreter import native as N
-    from vbr.interpreter import native_build as NB
-    from vbr.interpreter import native_cache as NC
-    data = NB.build([text], name, where, f"{where}/{name}{NB.suffix()}", N.headers())
-    (module,) = NC.load(NB.part_names(name, 1), data, where)
-    return module
-
-
-def rewritten_by(rewriter, source: str) -> str:
-    """The text of `source` rewritten by `rewriter` (native_slots, native_ints), which must leave
-    the tree as it found it once undone (the program keeps its code)."""
-    import ast
-    tree = ast.parse(source)
-    before = ast.dump(tree)
-    rewriter.rewrite(tree)
-    text = ast.unparse(tree)
-    rewriter.undo()
-    assert ast.dump(tree) == before
-    return text
 
 
 def ended(pids, seconds: float = 30) -> bool:

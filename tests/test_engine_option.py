@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -101,7 +103,7 @@ def test_native_plays_what_engine_c_plays_and_names_the_c_engine(tmp_path):
         rows[flag[0]] = out.read_text()
         summaries[flag[0]] = json.loads(done.stdout)
     assert rows["--native"] == rows["--engine"] and '"engine": "c"' in rows["--native"]
-    assert summaries["--native"]["engine"] == "c" and summaries["--native"]["native"] is False
+    assert summaries["--native"]["engine"] == "c"
 
 
 def test_native_with_another_engine_is_a_usage_error():
@@ -179,3 +181,12 @@ def test_a_random_seat_against_a_greedy_one_keeps_the_same_score_track_in_both_e
         # [Attack] each point moves one marker one space: the track goes up by one point a row
         rows = [(0, (0, 0))] + tracks["c"]
         assert all(sum(b) == sum(a) + 1 for (_, a), (_, b) in zip(rows, rows[1:]))
+
+
+def test_vbr_load_native_is_the_c_engine_and_goes_with_no_other():
+    import vbr as package
+    from vbr.engines.c_engine import CEngine
+    # docs/api.md: `native=True` is another spelling of `engine="c"`
+    assert type(package.load("siatka", native=True).engine) is CEngine
+    with pytest.raises(ValueError, match="native=True is engine='c'"):
+        package.load("siatka", native=True, engine="python")

@@ -109,7 +109,7 @@ def test_a_measure_of_the_wrong_type_is_refused_where_it_is_set(tmp_path, capsys
 def test_a_game_records_each_measure_as_the_rules_last_set_it(tmp_path, engine):
     from vbr.sim import game_for
     from vbr.play import play_game, play_typed_game
-    game = game_for(str(write(tmp_path, RACE)), (), False, engine)
+    game = game_for(str(write(tmp_path, RACE)), (), engine)
     play = play_game if engine == "closure" else play_typed_game
     for seed in range(20):
         r = play(game, seed, ["random", "random"])
@@ -126,7 +126,7 @@ def test_a_side_measure_outside_the_sides_faults_where_it_is_set(tmp_path, engin
     path = write(tmp_path, 'game "M"\nseats 2\nmeasure m: side\nstart p\nphase p {\n  measure m = 2\n'
                            '  end winner 0\n}\n')
     with pytest.raises(VbrRuntimeError) as err:
-        game = game_for(str(path), (), False, engine)
+        game = game_for(str(path), (), engine)
         (play_game if engine == "closure" else play_typed_game)(game, 1, ["random", "random"])
     assert ":6:" in str(err.value.located() if hasattr(err.value, "located") else err.value)
 

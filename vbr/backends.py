@@ -24,7 +24,7 @@ class LocalBackend:
 
     def prepare(self, spec: RunSpec) -> None:
         """Load the game here before the clock starts, so games/s counts play alone."""
-        game_for(spec.path, spec.options, spec.native, spec.engine)
+        game_for(spec.path, spec.options, spec.engine)
 
     def map(self, spec: RunSpec, chunks: Iterable[tuple[int, int]]) -> Iterator[list]:
         """The chunks' games in their order, each game in a list of its own as soon as it ends."""

@@ -319,7 +319,7 @@ def _warnings(game):
 def _load(args):
     from vbr.interpreter.game import load
     from vbr.play import parse_agents
-    game = load(args.file, parse_options(args.option), note=_note)
+    game = load(args.file, parse_options(args.option))
     return game, parse_agents(args.agents, game.seats)
 
 
@@ -375,7 +375,7 @@ def _run_typed(args, game, agents) -> int:
     from vbr.sim import game_for
     if args.log:
         check_writable(args.log, "--log")
-    typed = game_for(str(args.file), tuple(sorted(parse_options(args.option).items())), False, args.engine)
+    typed = game_for(str(args.file), tuple(sorted(parse_options(args.option).items())), args.engine)
     if not args.quiet:
         print(clean(f"{game.title}: seed {args.seed}, agents {' | '.join(agents)}, engine {args.engine}"))
     events: list = []

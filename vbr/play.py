@@ -6,6 +6,7 @@ from functools import lru_cache
 
 from vbr.agents import AGENTS, SeatView, make_agent, parse_agent, parse_agent_list
 from vbr.agents.simple import RandomAgent
+from vbr.interpreter import rng as R
 
 
 @dataclass
@@ -46,13 +47,12 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
     # same generator), so a seat played by `random` needs only that generator, seeded as
     # Agent.__init__ seeds it; any other agent is made from its spec and asked.
     acts, views, draws = [], [], []
-    derive, generator = game.program.derive, game.program.generator  # R.derive and R.generator, or their compiled forms
     for seat, name in enumerate(agent_names):
-        agent_seed = derive(seed, 7919, seat)
+        agent_seed = R.derive(seed, 7919, seat)
         if name == "random" and _RANDOM_IS_PLAIN and seat not in restrict:
             acts.append(None)
             views.append(None)
-            draws.append(generator(derive(agent_seed, seat + 1)).getrandbits)  # random.Random(...), seeded alike
+            draws.append(R.generator(R.derive(agent_seed, seat + 1)).getrandbits)  # random.Random(...), seeded alike
             continue
         agent = make_agent(name, seat, agent_seed)
         acts.append(agent.act)

@@ -82,7 +82,7 @@ class RayBackend:
 
     def prepare(self, spec: RunSpec) -> None:
         """Load the game here first: a broken rule file is reported once, before any task starts."""
-        game_for(spec.path, spec.options, spec.native, spec.engine)
+        game_for(spec.path, spec.options, spec.engine)
 
     def map(self, spec: RunSpec, chunks: Iterable[tuple[int, int]]) -> Iterator[list]:
         ray = self._ray
@@ -135,7 +135,7 @@ def _play_chunk(spec: RunSpec, start: int, stop: int, cwd: str, bundled: str | N
                 spec = replace(spec, path=str(d / bundled))
                 break
     try:
-        game_for(spec.path, spec.options, spec.native, spec.engine)
+        game_for(spec.path, spec.options, spec.engine)
     except Exception as exc:
         render = getattr(exc, "render", None)
         text = render() if callable(render) else f"{type(exc).__name__}: {exc}"

@@ -43,7 +43,6 @@ class RunSpec:
     seed: int
     agents: tuple
     n: int
-    native: bool = False  # play through the compiled form (vbr/interpreter/native.py)
     trace: bool = False  # also count each game's steps between phases (TracedTrial)
     engine: str = "closure"  # closure (vbr/interpreter), or a typed engine: python or c (vbr/engines)
     rotate: bool = False  # play every deal (seed) in each of the agents' `seatings`
@@ -53,9 +52,9 @@ class RunSpec:
     deals: tuple = ()
 
     @classmethod
-    def of(cls, path, options: dict, seed: int, agents: list[str], n: int, native: bool = False,
+    def of(cls, path, options: dict, seed: int, agents: list[str], n: int,
            trace: bool = False, engine: str = "closure", rotate: bool = False, restrict=()) -> "RunSpec":
-        return cls(str(path), tuple(sorted(options.items())), seed, tuple(agents), n, native, trace, engine, rotate,
+        return cls(str(path), tuple(sorted(options.items())), seed, tuple(agents), n, trace, engine, rotate,
                    tuple(restrict))
 
     def plan(self) -> list[tuple]:
@@ -96,14 +95,14 @@ class TracedTrial(Trial):
     last_phase: str = ""  # the phase the game ended in
 
 
-def game_for(path: str, options: tuple, native: bool = False, engine: str = "closure"):
+def game_for(path: str, options: tuple, engine: str = "closure"):
     """The game a run plays, loaded once per process: the closure engine's, or a typed engine's."""
-    key = (path, options, native, engine)
+    key = (path, options, engine)
     game = _GAMES.get(key)
     if game is None:
         if engine == "closure":
             from vbr.interpreter.game import load
-            game = load(path, dict(options), native=native)
+            game = load(path, dict(options))
         else:
             from vbr.engines.game import load as load_typed
             game = load_typed(path, dict(options), engine=engine)
@@ -127,7 +126,7 @@ def resolve_engine(path, options: dict, engine: str, agents: list[str], note) ->
         note(f"--engine auto: {', '.join(others)} play only through the closure engine; playing there")
         return "closure"
     try:
-        game_for(str(path), tuple(sorted(options.items())), False, "c")
+        game_for(str(path), tuple(sorted(options.items())), "c")
     except EngineUnavailable as exc:
         note(f"--engine auto: {exc.located()}; playing through the closure engine")
         return "closure"
@@ -145,7 +144,7 @@ def play_games(spec: RunSpec, start: int, stop: int) -> Iterator[Trial]:
     from vbr.engines.events import phase_steps
     from vbr.play import game_model, play_game, play_typed_game, sides
     from vbr.restrict import parse_restrictions
-    game = game_for(spec.path, spec.options, spec.native, spec.engine)
+    game = game_for(spec.path, spec.options, spec.engine)
     typed = spec.engine != "closure"
     n_sides = game_sides(game) if typed else sides(game)
     restrict = parse_restrictions(list(spec.restrict), game.program.seats, game_model(game)) if spec.restrict else None

@@ -1,8 +1,7 @@
 """SIGTERM and SIGHUP (a `kill`, a closed terminal, a batch scheduler's time limit) reach vbr as
-Python exceptions while it does work that must be left tidy: a native build stops its compiler
-and removes its folder (native_build.py), and a run of games stops as Ctrl-C stops it, keeping
-and writing the games finished (sim.py). Their default action would end vbr at once, leaving
-worker processes and half-built folders behind.
+Python exceptions while it does work that must be left tidy: a run of games stops as Ctrl-C
+stops it, keeping and writing the games finished (sim.py). Their default action would end vbr at
+once, leaving worker processes behind.
 
 A worker process of vbr's pools (runs of games, `vbr mutate`, `vbr graph --sim`) leaves Ctrl-C
 and SIGHUP to vbr, which shuts the pool down, and ends when vbr ends, however vbr ends: see

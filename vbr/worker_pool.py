@@ -125,7 +125,7 @@ def _serve(conn, spec: RunSpec) -> None:
     started for, or (spec, start, stop) of any run (`vbr.backends.LocalBackend.map_runs`); each
     game is loaded once per worker."""
     stop_signals.in_a_worker()
-    game_for(spec.path, spec.options, spec.native, spec.engine)
+    game_for(spec.path, spec.options, spec.engine)
     while True:
         try:
             chunk = conn.recv()

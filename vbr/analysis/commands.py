@@ -96,7 +96,7 @@ def run_spec(variant: Variant, args, agents: list[str], deals=()):
 
     from vbr.sim import RunSpec
     spec = RunSpec.of(variant.game.path, variant.game.options, args.seed, agents, args.n,
-                      native=getattr(args, "native", False), engine=getattr(args, "engine", "closure"),
+                      engine=getattr(args, "engine", "closure"),
                       rotate=bool(getattr(args, "rotate_seats", False)), restrict=getattr(args, "restrict", None) or ())
     return replace(spec, deals=tuple(deals), n=len(deals)) if deals else spec
 
@@ -169,7 +169,7 @@ def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
         "restricted": restricted_summary(result.spec.restrict, trials),
         "rotate_seats": result.spec.rotate, "seatings": [list(x) for x in result.spec.plan()],
         "per_agent": agent_win_rates(trials, side_of_seat(game)) if result.spec.rotate else None,
-        "backend": backend.name, "workers": backend.workers, "native": result.spec.native, "engine": result.spec.engine,
+        "backend": backend.name, "workers": backend.workers, "engine": result.spec.engine,
         "seconds": round(result.seconds, 3), "games_per_s": result.games_per_s,
         "load_seconds": round(result.load_seconds, 3),
     }

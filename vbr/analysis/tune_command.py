@@ -105,7 +105,7 @@ def check_values(game, tuned: Tuned, fixed: dict) -> None:
         return
     from vbr.sim import game_for
     for value in tuned.values:  # loading checks the value (and keeps the game for the closure engine)
-        game_for(str(game.path), tuple(sorted((fixed | {tuned.name: value}).items())), False, "closure")
+        game_for(str(game.path), tuple(sorted((fixed | {tuned.name: value}).items())), "closure")
 
 
 def check_range(program, tuned: Tuned) -> None:

@@ -50,8 +50,7 @@ def _want(c, node, i, t, want, what):
 
 def _calls(c, fn, helper, *args, bound: tuple = ()):
     """`fn` reads as `helper(*bound, arg values...)` in lowered code. `bound` are objects made
-    when the rules are compiled (a memo, the court): passed in, rather than closed over, they let
-    `helper` be a module-level function, which native code compiles (native_helpers.py)."""
+    when the rules are compiled (a memo, the court), passed in as arguments."""
     return c._py(fn, lambda low: P.call(low.ref(helper), *(low.ref(b) for b in bound), *(low.expr(a) for a in args)))
 
 
@@ -359,7 +358,7 @@ def _step(c, node, fs, ts):
 
     def template(low):
         """Court.step at its default net cost (1: the net costs what any cell costs) is
-        `shifted`, a helper native code compiles."""
+        `shifted`."""
         return P.call(low.ref(shifted), low.expr(cell), P.subscript(low.ref(vec), low.expr(d)),
                       low.expr(side), low.expr(n))
     return (c._py(step, template) if court is not None else step), "cell"

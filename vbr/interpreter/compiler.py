@@ -13,30 +13,24 @@ from vbr.interpreter.program import Program
 from vbr.interpreter.scope import INT_MAX, Fault, Locals, Scope
 from vbr.interpreter.statements import StmtCompiler
 from vbr.interpreter.statements import return_op as _pop  # a body's end works as `return`
-from vbr.interpreter import state
 from vbr.interpreter import types as T
 from vbr.loader import RuleSet
 
 
-def compile_rules(rules: RuleSet, options: dict | None = None, lower: bool = True, keep_code: bool = False,
-                  native: bool = False, note=None) -> Program:
+def compile_rules(rules: RuleSet, options: dict | None = None, lower: bool = True, keep_code: bool = False) -> Program:
     """`lower=False` keeps the closures as they are (tests compare both forms); `keep_code`
-    keeps the generated Python (as `ast` modules in program.lowering.modules) to inspect;
-    `native` swaps the generated functions for their compiled form (native.py; `note` hears of a
-    build), and raises NativeUnavailable when that cannot be had here."""
+    keeps the generated Python (as `ast` modules in program.lowering.modules) to inspect."""
     collecting = gc.isenabled()
     gc.disable()  # many small objects, few cycles: collecting while they are made costs up to half the time
     try:
         model = build_model(rules, options)
         _options_in_range(model)
-        program = _compile(model, Lowering(enabled=lower, keep_code=keep_code or native))
+        program = _compile(model, Lowering(enabled=lower, keep_code=keep_code))
         if model.diags.errors:
             raise VbrCheckError(sorted(model.diags.errors, key=lambda d: (d.span.file, d.span.line, d.span.col)),
                                 rules.sources)
         if lower:
             _lower(program, f"<vbr: {rules.path.name}>")
-            if native:
-                _native(program, keep_code, note)
         return program
     finally:
         if collecting:
@@ -53,7 +47,6 @@ def _options_in_range(m: Model) -> None:
 def _compile(m: Model, lowering: Lowering) -> Program:
     p = Program(model=m, title=m.title, seats=m.seats, teams=m.teams, team_of=m.team_of, options=dict(m.options),
                 zone_names=m.zone_names, zone_owner=m.zone_owner, lowering=lowering)
-    p.run_ops, p.play_ops = state.run_ops, state.play_ops
     p.limits = dict(m.limits)
     p.step_limit, p.depth_limit, p.choice_limit = p.limits["steps"], p.limits["depth"], p.limits["choices"]
     p.scratch_locals = Locals()
@@ -117,14 +110,6 @@ def _lower(p: Program, filename: str) -> None:
         lowered = p.lowering.lowered("proc", name)
         if lowered is not None:
             p.pure_procs[name] = (lowered, n)
-
-
-def _native(p: Program, keep_code: bool, note) -> None:
-    from vbr.interpreter.native import make_native
-    low = p.lowering
-    make_native(p, low.modules, low.refused, _codes(p), note)
-    if not keep_code:
-        low.modules = []  # kept only to be compiled
 
 
 class _Scratch:

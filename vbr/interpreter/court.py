@@ -205,7 +205,7 @@ _new_cell = tuple.__new__
 
 def shifted(c: Cell, vec: tuple[int, int], side: int, n: int) -> Cell:
     """`n` times `vec` from `c`, in `side`'s frame: Court.step where the net costs what any
-    cell costs (a module-level function, which native code compiles: native_helpers.py)."""
+    cell costs."""
     if side == 0:
         return _new_cell(Cell, (c[0] + vec[0] * n, c[1] + vec[1] * n))
     return _new_cell(Cell, (c[0] - vec[0] * n, c[1] - vec[1] * n))

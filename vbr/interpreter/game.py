@@ -33,11 +33,9 @@ class Game:
         return State.new(self.program, seed, record=record, trace=trace, sink=sink)
 
 
-def load(path, options: dict | None = None, lower: bool = True, native: bool = False, note=None) -> Game:
+def load(path, options: dict | None = None, lower: bool = True) -> Game:
     """`lower=False` skips building the fast form (lowering.py): for checking, which only needs
-    the diagnostics; the game still plays, through the closures. `native` compiles the fast
-    form to machine code (native.py: the same games, faster; its first build takes a while and
-    `note` hears of it; NativeUnavailable when it cannot be had here)."""
+    the diagnostics; the game still plays, through the closures."""
     rules = load_rules(path)
-    program = compile_rules(rules, options or {}, lower=lower, native=native, note=note)
+    program = compile_rules(rules, options or {}, lower=lower)
     return Game(rules, program, options or {})

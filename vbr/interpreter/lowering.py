@@ -357,9 +357,8 @@ class Lowering:
     def first_in_loop(self, kind: int, pos: int, op: str, field: str) -> str:
         """`first(x for x in items if x.field OP v)` as a generated function `Q(st, _items, _v)`:
         expressions.py's `first_in` written out, with the kind, the field's place and the
-        comparison in the code, so that native code (native.py) compiles the loop too. The same
-        steps (the items, counted first and checked later), the same fault, the same answer.
-        One function per (kind, field, op)."""
+        comparison in the code. The same steps (the items, counted first and checked later), the
+        same fault, the same answer. One function per (kind, field, op)."""
         from vbr.interpreter.expressions import no_field
         key = (kind, pos, op, field)
         name = self._first_loops.get(key)

@@ -99,10 +99,6 @@ class Program:
     compilers: tuple = ()  # (ExprCompiler, StmtCompiler): scenarios compile against the same tables
     zone_side: list = field(default_factory=list)  # zone -> the teams it belongs to (zone_sides)
     by_team: bool = False  # a team has several seats, or none: games are won, and counted, by team
-    derive: object = rng.derive  # seeds from the user's (rng.derive; native.py puts a compiled one with the same results)
-    generator: object = rng.generator  # a seed's generator (native.py puts one seeded in C, native_mt.py: the same numbers)
-    run_ops: object = None  # the VM's loops, state.run_ops and state.play_ops (compiler.py); native.py puts
-    play_ops: object = None  # compiled ones, the same functions compiled
 
     def __post_init__(self):
         self.by_team = any(len(t) != 1 for t in self.teams)

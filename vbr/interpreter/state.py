@@ -134,7 +134,7 @@ class State:
         st.zones = [[] for _ in prog.zone_names]
         st.where, st.ent, st.kind = [], [], []
         st.stack = []
-        st.rng = prog.generator(prog.derive(seed))  # R.stream(seed), with the program's derive and generator
+        st.rng = R.stream(seed)
         st.pending = st.result = None
         st.steps = st.choices = 0
         st.log = [] if record else None
@@ -292,9 +292,8 @@ class State:
         (a call, return, goto, emit, choice or end); each of those is a step, and so is every
         round of a loop and every item a loop, a comprehension or a choice goes through or a
         range builds (`scope.spend`, called by the ops themselves): one budget, `limit steps`,
-        bounds the work of a whole game. The loop is `run_ops`, or the program's compiled copy
-        of it."""
-        self.prog.run_ops(self)
+        bounds the work of a whole game. The loop is `run_ops`."""
+        run_ops(self)
 
     def play_random(self, draws: list, lo: int = 0, hi: int = 0, track: list | None = None) -> tuple[int, int]:
         """Play on to the end, every seat choosing uniformly at random: `draws[seat]` is its
@@ -305,14 +304,13 @@ class State:
 
         While it plays, `auto` answers for the seats: the lowered code asks it where a choice is
         offered and goes on without suspending (lowering.py, `_Chain.answered`); a choice that
-        suspends all the same (the closures, or near a limit) is answered in `play_ops` (or the
-        program's compiled copy of it), as apply_index would answer it. Either way the same
-        draws, steps and counts."""
+        suspends all the same (the closures, or near a limit) is answered in `play_ops`, as
+        apply_index would answer it. Either way the same draws, steps and counts."""
         prog = self.prog
         self.auto = Autoplay(draws, self.vals[lo:hi] if track is not None else None, lo, hi, track,
                              prog.step_limit, prog.choice_limit)
         try:
-            return prog.play_ops(self, self.auto)
+            return play_ops(self, self.auto)
         finally:
             self.auto = None
 
@@ -625,17 +623,13 @@ class State:
 
 
 class NO_PICK:
-    """take's answer where it gives none: the choice suspends. A class and not an instance, so
-    that the compiled helpers may import the name (native_helpers compiles a function whose
-    globals are bound once: functions, classes, modules, constants)."""
+    """take's answer where it gives none: the choice suspends."""
 
 
 class Autoplay:
     """Random seats' answers while `State.play_random` plays: the pick each seat's generator
     makes, and the counts play_game reports (options offered, forced choices, score changes).
-    The lowered code calls `take` where a choice is offered, while `st.auto` is set. Its
-    fields' names are its own (`offered`, not `options`): compiled code finds a field by its
-    name alone (native_slots.py)."""
+    The lowered code calls `take` where a choice is offered, while `st.auto` is set."""
 
     __slots__ = ("draws", "last", "lo", "hi", "track", "offered", "one_option", "scored", "step_limit", "choice_limit")
 
@@ -648,10 +642,8 @@ class Autoplay:
 
 
 def run_ops(st: State) -> None:
-    """State.run's loop. A function and not a method, for the reason `take` is one: the native
-    form compiles it with the engine's helpers (native_helpers.py) and puts it in the program
-    (`Program.run_ops`), so that the VM's step between two generated ops is C, not Python
-    (docs/performance.md, session 17)."""
+    """State.run's loop: each frame's ops until one changes control, a step counted for each
+    such change, up to the program's step limit; an op's exception comes out located."""
     limit = st.prog.step_limit
     fr = None
     try:
@@ -675,11 +667,10 @@ def run_ops(st: State) -> None:
 
 
 def play_ops(st: State, auto: Autoplay) -> tuple[int, int]:
-    """State.play_random's loop, a function for the reason `run_ops` is one: a choice that
-    suspended answered, then the ops run on (`run_ops`, the program's: compiled with this one)
-    to the next such choice or the end. The lowered code answers most choices where it offers
-    them, so this loop turns about once a game."""
-    run = st.prog.run_ops
+    """State.play_random's loop: a choice that suspended answered, then the ops run on
+    (`run_ops`) to the next such choice or the end. The lowered code answers most choices where
+    it offers them, so this loop turns about once a game."""
+    run = run_ops
     fr = None
     try:
         p = st.pending
@@ -704,8 +695,7 @@ def play_ops(st: State, auto: Autoplay) -> tuple[int, int]:
 
 
 def look_at_score(a: Autoplay, st: State) -> None:
-    """With `track`: note the score if it changed since it was last noted. A function for the
-    reason `take` is one (it calls this)."""
+    """With `track`: note the score if it changed since it was last noted."""
     if a.last is not None:
         now = st.vals[a.lo:a.hi]
         if now != a.last:
@@ -715,15 +705,13 @@ def look_at_score(a: Autoplay, st: State) -> None:
 
 def take(a: Autoplay, st: State, seat: int, options, in_place: bool):
     """Seat `seat`'s answer among `options`, counted as a choice made (`st.choices`); the score
-    is looked at first, if anything wrote it since (what the previous choice led to). A function
-    and not a method of Autoplay: the native form compiles it with the engine's helpers
-    (native_helpers.py), and the lowered code calls it once a choice.
+    is looked at first, if anything wrote it since (what the previous choice led to). The lowered
+    code calls it once a choice.
 
     `in_place`: the lowered code asks where it offers the choice, and the step the VM would
     count for the choice is counted here; near the step or choice limit the answer is NO_PICK,
-    and the choice suspends so that the VM stops the game where it always did. The tests of the
-    limits are here and not in the generated code, where compiled code pays more for each
-    attribute. Otherwise the VM asks, for a choice that suspended, and counts the step itself."""
+    and the choice suspends so that the VM stops the game where it always did. Otherwise the VM
+    asks, for a choice that suspended, and counts the step itself."""
     if in_place and (st.steps >= a.step_limit or st.choices >= a.choice_limit):
         return NO_PICK
     k = len(options)
@@ -741,11 +729,9 @@ def take(a: Autoplay, st: State, seat: int, options, in_place: bool):
 
 def move_items(st: State, x, z: int, bottom: bool) -> None:
     """`move X to Z`, X one thing, a list of things or a whole zone: the things in order onto
-    the top of Z, or one by one from the last onto its bottom, so that they keep their order. A
-    function and not a method of State: the statement's closures and the lowered form of a list
-    or zone's move call it (one thing's is written out, statements.py `_move_template`), and the
-    native form compiles it with the engine's helpers (native_helpers.py, docs/performance.md,
-    session 17)."""
+    the top of Z, or one by one from the last onto its bottom, so that they keep their order. The
+    statement's closures and the lowered form of a list or zone's move call it (one thing's is
+    written out, statements.py `_move_template`)."""
     if isinstance(x, ZoneRef):
         items = tuple(st.zones[x])
     elif isinstance(x, tuple):
@@ -767,10 +753,8 @@ def move_items(st: State, x, z: int, bottom: bool) -> None:
 
 
 def shuffle(st: State, z: int) -> None:
-    """Zone `z` in a random order (Fisher–Yates, from the last position down). A function and
-    not a method of State: the generated code and the closures call it, and the native form
-    compiles it with the engine's helpers, its loop and its draws in C (native_helpers.py,
-    docs/performance.md, session 16)."""
+    """Zone `z` in a random order (Fisher–Yates, from the last position down); the generated code
+    and the closures call it."""
     items = st.zones[z]
     if st.chance is not None:
         st._decided_shuffle(z, items)

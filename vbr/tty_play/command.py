@@ -83,7 +83,7 @@ def _typed_game(args, game, agents: list[str]):
     if chosen_engine(args, args.file, game.options, agents) == "closure":
         return None
     from vbr.sim import game_for
-    return game_for(str(args.file), tuple(sorted(game.options.items())), False, args.engine)
+    return game_for(str(args.file), tuple(sorted(game.options.items())), args.engine)
 
 
 def seats_played(game, seat: int) -> tuple[int, ...]:
