@@ -38,6 +38,19 @@ def checked(v):
     return v
 
 
+def too_many(limit: int):
+    """A loop's `max LIMIT` rounds gone past: the located error."""
+    raise Fault(f"loop ran more than its `max {limit}` rounds")
+
+
+def repeat_count(st, n, cap: int) -> int:
+    """A checked `repeat` count; its rounds are steps of the game, counted before the first."""
+    if n is None or n < 0 or n > cap:
+        raise Fault(f"repeat count {n} is out of 0..{cap}")
+    spend(st, n)
+    return n
+
+
 class Locals:
     def __init__(self) -> None:
         self.count = 0

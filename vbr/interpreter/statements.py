@@ -16,9 +16,10 @@ from vbr.interpreter import narrowing as N
 from vbr.interpreter import types as T
 from vbr.interpreter.expressions import ExprCompiler, add, choice_items, field_pos, items_of, out_of_range
 from vbr.interpreter.program import Code, Frame, Pending
-from vbr.interpreter.scope import MAX_OPTIONS, Fault, Locals, Scope, spend
+from vbr.interpreter.scope import MAX_OPTIONS, Fault, Locals, Scope, repeat_count, spend, too_many
 from vbr.interpreter.state import move_items
 from vbr.interpreter.state import shuffle as shuffle_zone
+from vbr.interpreter.structured import Purity, StructuredCompiler
 from vbr.interpreter.values import ENT_IDS, Ent, ZoneRef, text
 
 
@@ -124,7 +125,6 @@ def _fused(fns: tuple, spans: tuple, nxt: int):
 
 class StmtCompiler:
     def __init__(self, model, program, exprs: ExprCompiler):
-        from vbr.interpreter.structured import Purity, StructuredCompiler
         self.m = model
         self.p = program
         self.x = exprs
@@ -854,10 +854,6 @@ class StmtCompiler:
         b.action(reveal, s.span)
 
 
-def too_many(limit: int):
-    raise Fault(f"loop ran more than its `max {limit}` rounds")
-
-
 def create_count(st, n) -> int:
     """A checked `times`; each thing created is a step of the game."""
     if not 0 <= n <= 10000:
@@ -872,14 +868,6 @@ def count_down(L: list, slot: int) -> bool:
         L[slot] -= 1
         return True
     return False
-
-
-def repeat_count(st, n, cap: int) -> int:
-    """A checked `repeat` count; its rounds are steps of the game, counted before the first."""
-    if n is None or n < 0 or n > cap:
-        raise Fault(f"repeat count {n} is out of 0..{cap}")
-    spend(st, n)
-    return n
 
 
 def _create_written_out(low, kind: int, attrs: ast.expr, z: ast.expr) -> list:

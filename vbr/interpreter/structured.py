@@ -14,9 +14,7 @@ from vbr.grammar import ast as A
 from vbr.interpreter import lowering as P
 from vbr.interpreter import types as T
 from vbr.interpreter.expressions import items_of
-from vbr.interpreter.scope import spend
-from vbr.interpreter.statements import repeat_count, too_many
-from vbr.interpreter.scope import Fault, Locals, Scope
+from vbr.interpreter.scope import Fault, Locals, Scope, repeat_count, spend, too_many
 
 BREAK, CONTINUE = 1, 2
 _SUSPENDING = (A.Choose, A.Goto, A.EndWinner, A.EndDraw, A.Emit, A.Return)
