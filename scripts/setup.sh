@@ -3,9 +3,9 @@
 #   --demo  what scripts/demo.sh runs: graphviz's `dot` (Debian package), a virtualenv in .venv/
 #           and vbr with its plain dependencies (`pip install -e .`), nothing more;
 #   --test  (the default) what the whole test suite drives for real: the Debian packages graphviz, tmux (terminal
-#           play), chromium (the HTML report), nodejs and npm (the VS Code extension), gcc and
-#           python3-dev (native builds); vbr with its `test` extra (Ray, OpenSpiel, PettingZoo, the
-#           language server, Cython, pytest, Playwright...); the extension's node packages.
+#           play), chromium (the HTML report), nodejs and npm (the VS Code extension), gcc (the C
+#           engine, `--engine c`); vbr with its `test` extra (Ray, OpenSpiel, PettingZoo, the
+#           language server, pytest, Playwright...); the extension's node packages.
 # Debian packages already present (their command found) are not installed again; apt-get runs as
 # root, or through sudo.
 set -euo pipefail
@@ -24,9 +24,7 @@ if [ "$job" = test ]; then
   command -v tmux >/dev/null 2>&1 || missing+=(tmux)
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
-  command -v cc >/dev/null 2>&1 || missing+=(gcc)  # `--native` builds (vbr[native]): Cython's C, compiled
-  python3 -c 'import os, sysconfig; raise SystemExit(not os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
-    || missing+=(python3-dev)
+  command -v cc >/dev/null 2>&1 || missing+=(gcc)  # the C engine (`--engine c`) compiles its rule file's C
 fi
 if [ "${#missing[@]}" -gt 0 ]; then
   sudo=""

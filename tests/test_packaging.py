@@ -99,11 +99,9 @@ def test_the_demo_installs_no_debian_package_where_dot_is_found(tmp_path):
 
 def test_the_test_command_installs_what_the_tests_drive_then_runs_every_test(tmp_path):
     record = run_script(tmp_path, "test.sh")
-    assert record[0].startswith("python3 -c ") and "Python.h" in record[0]  # answered "missing"
-    assert record[1:] == ["apt-get update -qq",
-                          "apt-get install -y -qq graphviz tmux chromium nodejs npm gcc python3-dev",
-                          f"{PIP} .[test]", "npm ci --no-audit --no-fund --loglevel=error",
-                          ".venv/bin/vbr check rules/*.vbr rules/tests/*.vbr", ".venv/bin/python -m pytest -q"]
+    assert record == ["apt-get update -qq", "apt-get install -y -qq graphviz tmux chromium nodejs npm gcc",
+                      f"{PIP} .[test]", "npm ci --no-audit --no-fund --loglevel=error",
+                      ".venv/bin/vbr check rules/*.vbr rules/tests/*.vbr", ".venv/bin/python -m pytest -q"]
 
 
 # ---------------------------------------------------------------- the test tiers
