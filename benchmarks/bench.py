@@ -1,7 +1,6 @@
 """How fast the interpreter is, and how it compares with Siatka written by hand.
 
     python benchmarks/bench.py [--quick] [--json]      the timings (docs/performance.md)
-    python benchmarks/bench.py --native                the same, vbr through its compiled form
     python benchmarks/bench.py --agreement [N]         evidence that all three play the same game
 
 Timings: (a) building the Lark parser, and loading it from the cache; per bundled rule file, parse,
@@ -162,17 +161,17 @@ def paired(play_vbr, play_hand, play_fast, n: int) -> tuple:
     return (*times, *(c / n for c in choices))
 
 
-def speed_rows(names: list[str], n: int, repeats: int, budget: float, native: bool = False) -> list[dict]:
+def speed_rows(names: list[str], n: int, repeats: int, budget: float) -> list[dict]:
     """One row per rule file and set of options; `names` are the files that loaded.
 
     Siatka plays n games through the interpreter and n through each hand-written Siatka, in
     turns of BLOCK games (`paired`), `repeats` times; the row shows the repeat with the median ratio
     against the plain one. The other rule files play as many games as fit in `budget` seconds,
-    the best of `repeats`. With `native`, vbr plays through its compiled form (native.py)."""
+    the best of `repeats`."""
     rows = []
     for name in names:
         for options in (SIATKA_CONFIGS[0], ALL_VARIANTS) if name == "siatka" else ({},):
-            game = vbr.load(name, options, native=native)
+            game = vbr.load(name, options)
             agents = ["random"] * game.seats
             play = lambda seed: play_game(game, seed, agents).choices  # noqa: E731
             row = {"rules": name, "options": options_text(options), "handwritten_games_per_s": None,
@@ -222,7 +221,7 @@ def machine() -> dict:
             "platform": platform.platform(), "processor": platform.processor() or platform.machine()}
 
 
-def run_timings(quick: bool, native: bool = False) -> dict:
+def run_timings(quick: bool) -> dict:
     names = bundled_names()
     n, repeats, runs, budget = (100, 1, 3, 0.3) if quick else (1000, 3, 9, 2.0)
     build, cached = parser_build_time()
@@ -233,25 +232,24 @@ def run_timings(quick: bool, native: bool = False) -> dict:
         "machine": machine(),
         "vbr": source(),
         "quick": quick,
-        "native": native,
         "target_ratio": round(TARGET_RATIO, 3),
         "parser_build_ms": round(build * 1000, 1),
         "parser_cached_ms": round(cached * 1000, 1),
         "load": load,
         "check_ms": check_times(loaded, 3 if quick else 7),
-        "speed": speed_rows(loaded, n, repeats, budget, native),
+        "speed": speed_rows(loaded, n, repeats, budget),
         "search": search.run(loaded, 20, *((0.15, 1) if quick else (0.4, 3))),
         # issue 11: the files without a hand-written twin at least 3x their games/s at daad334,
         # that commit measured now, on this machine (then_and_now.py)
         "then_and_now": then_and_now.compare(then_and_now.repo_root(), games=100 if quick else 300,
-                                             rounds=1 if quick else 5, native=native),
+                                             rounds=1 if quick else 5),
     }
 
 
 def print_timings(res: dict) -> None:
     m = res["machine"]
     print(f"{res['date']}  {m['cpus']} CPUs, {m['implementation']} {m['python']}, {m['platform']}"
-          + ("  (--quick)" if res["quick"] else "") + ("  (--native)" if res.get("native") else ""))
+          + ("  (--quick)" if res["quick"] else ""))
     v = res["vbr"]
     print(f"vbr at {v['path']}, commit {v['commit']}" + (" with local changes" if v["modified"] else ""))
     print()
@@ -318,8 +316,6 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="small counts (well under 20 s)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
-    ap.add_argument("--native", action="store_true",
-                    help="vbr plays through its compiled form (vbr/interpreter/native.py; first builds take minutes)")
     ap.add_argument("--agreement", type=int, nargs="?", const=2000, metavar="N",
                     help="instead of timing, check that the three Siatkas play the same N games (default 2000)")
     args = ap.parse_args(argv)
@@ -330,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
             (print_agreement if not args.json else (lambda r: print(json.dumps(r, sort_keys=True))))(res)
             return 1
     else:
-        res = run_timings(args.quick, args.native)
+        res = run_timings(args.quick)
         show = print_timings
     if args.json:
         print(json.dumps(res, sort_keys=True))

@@ -7,7 +7,7 @@ about 2,000 on session 9's host, the same code through the same loop). So the ol
 files are taken out of git (`git archive`, nothing in the checkout changes) and both trees play
 the same games through the same loop, on the same machine in the same moments:
 
-    python benchmarks/then_and_now.py [--commit daad334] [--games N] [--rounds R] [--native] [--json]
+    python benchmarks/then_and_now.py [--commit daad334] [--games N] [--rounds R] [--json]
 
 For each file, two player processes, one per tree, each load the file (not timed) and play a few
 games to warm; then they take turns in blocks of 20 games on the same seeds (old 0-19, new 0-19,
@@ -15,8 +15,7 @@ old 20-39, ...), as bench.py's Siatkas do in one process, each timing its own bl
 CPU time. Turns of a few milliseconds put both through the same stretches of a shared machine;
 separate runs of each tree did not (one process against another of the same code gave ratios
 from 0.95 to 2.1 in a busy hour). A round is N games of each; the ratio shown is the median of
-the rounds' ratios, the games/s each tree's over all rounds. With `--native`, the tree of today plays through its
-compiled form (vbr/interpreter/native.py; a first build is made before the timing starts).
+the rounds' ratios, the games/s each tree's over all rounds.
 """
 from __future__ import annotations
 
@@ -39,10 +38,9 @@ BLOCK = 20  # games a player plays before the other takes its turn
 _RUNNER = "--player"  # the argument that makes this script a player process
 
 
-def player(tree: str, name: str, native: bool = False) -> None:
-    """The child: load `name` from the vbr in `tree` (compiled to native code if `native`), then
-    answer `play A B` (seeds A..B-1) with the thread CPU seconds and choices, one JSON line
-    each, until its input ends."""
+def player(tree: str, name: str) -> None:
+    """The child: load `name` from the vbr in `tree`, then answer `play A B` (seeds A..B-1) with
+    the thread CPU seconds and choices, one JSON line each, until its input ends."""
     sys.path.insert(0, tree)
     import vbr
     from vbr.play import play_game
@@ -50,7 +48,7 @@ def player(tree: str, name: str, native: bool = False) -> None:
     if here != os.path.realpath(os.path.join(tree, "vbr")):
         print(json.dumps({"error": f"imported vbr from {here}, not from {tree}"}), flush=True)
         return
-    game = vbr.load(name, native=True) if native else vbr.load(name)
+    game = vbr.load(name)
     agents = ["random"] * game.seats
     for seed in range(10**6, 10**6 + WARM):
         play_game(game, seed, agents)
@@ -67,8 +65,8 @@ def player(tree: str, name: str, native: bool = False) -> None:
 class Player:
     """A player process of one tree, and its answers."""
 
-    def __init__(self, tree: str, name: str, native: bool = False):
-        cmd = [sys.executable, "-I", os.path.abspath(__file__), _RUNNER, tree, name, "native" if native else "python"]
+    def __init__(self, tree: str, name: str):
+        cmd = [sys.executable, "-I", os.path.abspath(__file__), _RUNNER, tree, name]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True)
         if hasattr(os, "sched_setaffinity"):  # both players on one CPU: the same caches and clock
@@ -111,20 +109,18 @@ def extract(root: str, commit: str, into: str) -> str | None:
     return None
 
 
-def compare(root: str, commit: str = BASE_COMMIT, names=NAMES, games: int = 300, rounds: int = 5,
-            native: bool = False) -> dict:
-    """Per file: games/s at `commit` and now (the tree at `root`, as it is on disk, compiled to
-    native code if `native`), and now/then."""
+def compare(root: str, commit: str = BASE_COMMIT, names=NAMES, games: int = 300, rounds: int = 5) -> dict:
+    """Per file: games/s at `commit` and now (the tree at `root`, as it is on disk), and now/then."""
     with tempfile.TemporaryDirectory(prefix="vbr-then-") as old:
         why = extract(root, commit, old)
         if why is not None:
             return {"commit": commit, "error": why}
-        rows = {name: _row(old, root, name, games, rounds, native) for name in names}
-        return {"commit": commit, "games": games, "rounds": rounds, "block": BLOCK, "native": native, "rows": rows}
+        rows = {name: _row(old, root, name, games, rounds) for name in names}
+        return {"commit": commit, "games": games, "rounds": rounds, "block": BLOCK, "rows": rows}
 
 
-def _row(old: str, root: str, name: str, games: int, rounds: int, native: bool) -> dict:
-    players = {"then": Player(old, name), "now": Player(root, name, native)}
+def _row(old: str, root: str, name: str, games: int, rounds: int) -> dict:
+    players = {"then": Player(old, name), "now": Player(root, name)}
     try:
         for which, p in players.items():
             if p.error:
@@ -159,8 +155,7 @@ def print_comparison(res: dict) -> None:
     if "error" in res:
         print(f"against {res['commit']}: cannot measure ({res['error']})")
         return
-    now = "now (native code)" if res.get("native") else "now"
-    print(f"{now} against {res['commit']}, both measured now ({res['rounds']} rounds of {res['games']} games a tree, "
+    print(f"now against {res['commit']}, both measured now ({res['rounds']} rounds of {res['games']} games a tree, "
           f"in turns of {res['block']} games, thread CPU time)")
     print(f"{'rules':30} {'then games/s':>13} {'now games/s':>12} {'now/then':>9}  goal  (each round's now/then)")
     for name, r in res["rows"].items():
@@ -178,16 +173,15 @@ def repo_root() -> str:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == [_RUNNER]:
-        player(argv[1], argv[2], argv[3:4] == ["native"])
+        player(argv[1], argv[2])
         return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--commit", default=BASE_COMMIT, help=f"the earlier commit (default {BASE_COMMIT})")
     ap.add_argument("--games", type=int, default=300, help="games a process times (default 300)")
     ap.add_argument("--rounds", type=int, default=5, help="processes per tree and file (default 5)")
-    ap.add_argument("--native", action="store_true", help="today's tree plays through its compiled form")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
-    res = compare(repo_root(), args.commit, NAMES, args.games, args.rounds, args.native)
+    res = compare(repo_root(), args.commit, NAMES, args.games, args.rounds)
     print(json.dumps(res, sort_keys=True)) if args.json else print_comparison(res)
     return 0
 
