@@ -670,7 +670,6 @@ def play_ops(st: State, auto: Autoplay) -> tuple[int, int]:
     """State.play_random's loop: a choice that suspended answered, then the ops run on
     (`run_ops`) to the next such choice or the end. The lowered code answers most choices where
     it offers them, so this loop turns about once a game."""
-    run = run_ops
     fr = None
     try:
         p = st.pending
@@ -681,7 +680,7 @@ def play_ops(st: State, auto: Autoplay) -> tuple[int, int]:
             st.pending = None
             if st.choices > auto.choice_limit:
                 raise st._too_many_choices(p)
-            run(st)  # its own errors come out located
+            run_ops(st)  # its own errors come out located
             if st.result is None and st.pending is None:
                 return auto.offered, auto.one_option  # no op left to run: the game stalled
             p = st.pending
