@@ -116,7 +116,6 @@ class _ByHand:
                     last = now
                     self.track.append((state.choices, tuple(now)))
 
-
     def _allowed(self, seat: int) -> list[int] | None:
         from vbr.restrict import closure_option_words
         return count_restricted(self.restrict[seat], closure_option_words(self.state), self.restricted)
