@@ -1,5 +1,6 @@
 """The built Lark parser is kept in the user's cache directory, keyed by grammar, options and
-versions; a file whose key does not match is never trusted, and no usable directory means no cache."""
+versions, and sealed under the user's secret (vbr.private_cache); a file whose seal does not hold
+is never trusted, and no usable directory means no cache."""
 import os
 
 import pytest
@@ -19,8 +20,8 @@ def fresh_parser():
 def test_the_parser_is_cached_and_loads_from_the_cache(tmp_path, monkeypatch, fresh_parser):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     built = P.parse(SOURCE)
-    files = os.listdir(tmp_path / "vbr")
-    assert len(files) == 1 and files[0].startswith("parser-") and files[0].endswith(".lark")
+    files = sorted(os.listdir(tmp_path / "vbr"))
+    assert len(files) == 2 and files[0].startswith("parser-") and files[0].endswith(".lark") and files[1] == "secret"
     P._lark.cache_clear()
     loaded = P.parse(SOURCE)  # from the file, with the comment hook still attached
     assert loaded == built and len(loaded.comments) == 1
@@ -29,11 +30,11 @@ def test_the_parser_is_cached_and_loads_from_the_cache(tmp_path, monkeypatch, fr
 def test_a_cache_file_with_another_key_is_not_trusted(tmp_path, monkeypatch, fresh_parser):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     P.parse(SOURCE)
-    (path,) = (tmp_path / "vbr").iterdir()
-    path.write_bytes(b"not-the-key\n" + b"\x80garbage")
+    (path,) = (tmp_path / "vbr").glob("parser-*")
+    path.write_bytes(b"not-the-seal" * 4 + b"\x80garbage")
     P._lark.cache_clear()
-    assert len(P.parse(SOURCE).comments) == 1  # built again; the file is rewritten with its key
-    assert path.read_bytes().split(b"\n", 1)[0] != b"not-the-key"
+    assert len(P.parse(SOURCE).comments) == 1  # built again; the file is rewritten, sealed
+    assert not path.read_bytes().startswith(b"not-the-seal")
 
 
 def test_no_usable_cache_directory_means_no_cache(tmp_path, monkeypatch, fresh_parser):

@@ -30,7 +30,7 @@ OPERATOR_WORDS = frozenset({"and", "or", "not", "in"})
 BASE_TYPES = ("int", "bool", "cell", "dir")  # seat, zone, list and of are grammar words
 
 _LITERAL = re.compile(r'"([A-Za-z_]+)"')  # a keyword written as a literal in a rule: "phase"
-_WORD_REGEX = re.compile(r"/\(?([A-Za-z_|]+)\)?\\b/")  # a keyword terminal written as a regex: /(top|bottom)\b/
+_WORD_REGEX = re.compile(r"/\(?([A-Za-z_| +]+)\)?\\b/")  # a keyword terminal as a regex: /(top|bottom)\b/, /first +mover\b/
 
 
 @lru_cache(maxsize=1)
@@ -43,7 +43,7 @@ def grammar_keywords() -> tuple[str, ...]:
         code = line.split("//", 1)[0]
         found.update(_LITERAL.findall(code))
         for group in _WORD_REGEX.findall(code):
-            found.update(w for w in group.split("|") if w)
+            found.update(w for w in re.split(r"[| +]+", group) if w)
     return tuple(sorted(found))
 
 
