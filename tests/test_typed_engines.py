@@ -135,7 +135,8 @@ BOOKS = [
 ]
 
 
-FLOWS = ["flow_events.vbr", "flow_jumps.vbr", "flow_problems.vbr", "flow_rally.vbr"]
+FLOWS = ["flow_events.vbr", "flow_jumps.vbr", "flow_problems.vbr", "flow_rally.vbr", "every_construct_cards.vbr",
+         "every_construct_court.vbr"]
 RULES = [(ROOT / "rules" / b, o) for b, o in BOOKS] + [(ROOT / "tests" / "fixtures" / "valid" / f, {}) for f in FLOWS]
 RULE_IDS = [f"{p.name}-{o}" for p, o in RULES]
 

@@ -155,9 +155,34 @@ static inline W vbr_floordiv(W a, W b) {
 static inline W vbr_step(W *S, W c, W right, W forward, W side, W n, W f) {
     if (c == VBR_NONE) vbr_fault(S, f, VBR_NONE, VBR_NONE);
     W x = (c >> 16) - CELL_BIAS, y = (c & 0xFFFF) - CELL_BIAS;  /* c >= 0: an encoded cell */
-    if (side == 0) { x += right * n; y += forward * n; }
-    else { x -= right * n; y -= forward * n; }
+    W mx, my;  /* a product or sum past 64 bits lies far off the court: as Python finds with its big ints */
+    if (__builtin_mul_overflow(right, n, &mx) || __builtin_mul_overflow(forward, n, &my)) vbr_fault(S, f, VBR_NONE, VBR_NONE);
+    if (side != 0) { mx = mx == INT64_MIN ? INT64_MAX : -mx; my = my == INT64_MIN ? INT64_MAX : -my; }
+    if (__builtin_add_overflow(x, mx, &x) || __builtin_add_overflow(y, my, &y)) vbr_fault(S, f, VBR_NONE, VBR_NONE);
     if (!(-CELL_BIAS <= x && x < CELL_BIAS && -CELL_BIAS <= y && y < CELL_BIAS)) vbr_fault(S, f, VBR_NONE, VBR_NONE);
+    return (x + CELL_BIAS) * CELL_SPAN + (y + CELL_BIAS);
+}
+
+/* step_paying of python_runtime.py: `step` with a net cost. */
+static W vbr_step_paying(W *S, W c, W right, W forward, W side, W n, W cost, W cols, W rows, W net, W f) {
+    if (cost < 0) vbr_fault(S, f + 1, cost, VBR_NONE);
+    if (n < 0 || n > 1024) vbr_fault(S, f + 2, n, VBR_NONE);
+    if (cost == 1 || !net) return vbr_step(S, c, right, forward, side, n, f);
+    if (c == VBR_NONE) vbr_fault(S, f, VBR_NONE, VBR_NONE);
+    if (right < -2 * CELL_SPAN || right > 2 * CELL_SPAN || forward < -2 * CELL_SPAN || forward > 2 * CELL_SPAN) {
+        if (n > 0) vbr_fault(S, f, VBR_NONE, VBR_NONE);  /* the first step leaves the court for good */
+        return c;
+    }
+    W dx = side == 0 ? right : -right, dy = side == 0 ? forward : -forward;
+    if (dx == 0 && dy == 0) return c;
+    W x = c / CELL_SPAN - CELL_BIAS, y = c % CELL_SPAN - CELL_BIAS, paid = 0;
+    while (paid < n) {
+        x += dx;
+        y += dy;
+        if (!(-CELL_BIAS <= x && x < CELL_BIAS && -CELL_BIAS <= y && y < CELL_BIAS)) vbr_fault(S, f, VBR_NONE, VBR_NONE);
+        W pay = (0 <= x && x < cols && rows <= y && y < rows + net) ? cost : 1;
+        paid = pay >= n - paid ? n : paid + pay;
+    }
     return (x + CELL_BIAS) * CELL_SPAN + (y + CELL_BIAS);
 }
 
@@ -239,4 +264,86 @@ static inline void vbr_shuffle(W *S, W z, W at) {
         W j = vbr_below(S, at, i + 1);
         W t = S[z + 1 + i]; S[z + 1 + i] = S[z + 1 + j]; S[z + 1 + j] = t;
     }
+}
+
+/* reach_search of python_runtime.py: Court.reach's search, in play. A state is a cell of the grid,
+ * the cost paid so far and the sign each axis has taken; the states of each cost are found in
+ * turn, and those a free step into the net reaches at the same cost by one pass up the rows and
+ * one down (a free step always moves along the rows, never against the way it went). */
+static inline int vbr_on_net(W x, W y, W cols, W rows, W net) {
+    return 0 <= x && x < cols && rows <= y && y < rows + net;
+}
+
+static void vbr_reach_expand(unsigned char *seen, const W (*mv)[2], W nm, W cols, W rows, W net, W dist, W net_cost,
+                             W x, W y, W used, W sx, W sy) {
+    W height = 2 * rows + net, cells = cols * height;
+    int netted = vbr_on_net(x, y, cols, rows, net);
+    for (W i = 0; i < nm; i++) {
+        W dx = mv[i][0], dy = mv[i][1];
+        if ((dx && sx && (dx > 0) != (sx > 0)) || (dy && sy && (dy > 0) != (sy > 0)) || (netted && !dy)) continue;
+        W nx = x + dx, ny = y + dy;
+        if (!(0 <= nx && nx < cols && 0 <= ny && ny < height)) continue;
+        W cost = vbr_on_net(nx, ny, cols, rows, net) ? net_cost : 1;
+        if (cost > dist - used) continue;
+        W nsx = sx ? sx : (dx > 0) - (dx < 0), nsy = sy ? sy : (dy > 0) - (dy < 0);
+        seen[((size_t)(used + cost) * (size_t)cells + (size_t)(ny * cols + nx)) * 9 + (size_t)((nsx + 1) * 3 + nsy + 1)] = 1;
+    }
+}
+
+static void vbr_reach_pass(unsigned char *seen, const W (*mv)[2], W nm, W cols, W rows, W net, W dist, W net_cost,
+                           W used, int up) {
+    W height = 2 * rows + net, cells = cols * height;
+    for (W k = 0; k < height; k++) {
+        W y = up ? k : height - 1 - k;
+        for (W x = 0; x < cols; x++)
+            for (W s = 0; s < 9; s++)
+                if (seen[((size_t)used * (size_t)cells + (size_t)(y * cols + x)) * 9 + (size_t)s])
+                    vbr_reach_expand(seen, mv, nm, cols, rows, net, dist, net_cost, x, y, used, s / 3 - 1, s % 3 - 1);
+    }
+}
+
+static W vbr_reach_search(W *S, W start, W dist, W side, const W *dirs, W ndirs, W net_cost, const W (*vecs)[2],
+                          W cols, W rows, W net, W *out, W f) {
+    if (dist < 0 || dist > 64) vbr_fault(S, f, dist, VBR_NONE);
+    if (net_cost < 0) vbr_fault(S, f + 1, net_cost, VBR_NONE);
+    if (start == VBR_NONE) vbr_fault(S, f + 2, VBR_NONE, VBR_NONE);
+    for (W i = 0; i < ndirs; i++) if (dirs[i] == VBR_NONE) vbr_fault(S, f + 2, VBR_NONE, VBR_NONE);
+    W x0 = start / CELL_SPAN - CELL_BIAS, y0 = start % CELL_SPAN - CELL_BIAS;
+    if (dist == 0) {
+        if (vbr_on_net(x0, y0, cols, rows, net)) return 0;
+        out[0] = start;
+        return 1;
+    }
+    W (*mv)[2] = malloc(sizeof(W[2]) * (size_t)(ndirs ? ndirs : 1)), nm = 0;
+    if (!mv) vbr_fault(S, f + 3, VBR_NONE, VBR_NONE);
+    for (W i = 0; i < ndirs; i++) {
+        W dx = vecs[dirs[i]][0], dy = vecs[dirs[i]][1];
+        if (dx < -2 * CELL_SPAN || dx > 2 * CELL_SPAN || dy < -2 * CELL_SPAN || dy > 2 * CELL_SPAN) continue;  /* never lands */
+        if (side != 0) { dx = -dx; dy = -dy; }
+        int known = 0;
+        for (W j = 0; j < nm; j++) known |= mv[j][0] == dx && mv[j][1] == dy;
+        if (!known) { mv[nm][0] = dx; mv[nm][1] = dy; nm++; }
+    }
+    W height = 2 * rows + net, cells = cols * height, n = 0;
+    unsigned char *seen = calloc((size_t)cells * (size_t)(dist + 1) * 9, 1);
+    if (!seen) {
+        free(mv);
+        vbr_fault(S, f + 3, VBR_NONE, VBR_NONE);
+    }
+    vbr_reach_expand(seen, (const W (*)[2])mv, nm, cols, rows, net, dist, net_cost, x0, y0, 0, 0, 0);
+    for (W used = 0; used < dist; used++) {
+        vbr_reach_pass(seen, (const W (*)[2])mv, nm, cols, rows, net, dist, net_cost, used, 1);
+        vbr_reach_pass(seen, (const W (*)[2])mv, nm, cols, rows, net, dist, net_cost, used, 0);
+    }
+    for (W y = 0; y < height; y++)
+        for (W x = 0; x < cols; x++) {
+            if (vbr_on_net(x, y, cols, rows, net)) continue;
+            const unsigned char *at = seen + ((size_t)dist * (size_t)cells + (size_t)(y * cols + x)) * 9;
+            int any = 0;
+            for (int s = 0; s < 9; s++) any |= at[s];
+            if (any) out[n++] = (x + CELL_BIAS) * CELL_SPAN + (y + CELL_BIAS);
+        }
+    free(seen);
+    free(mv);
+    return n;
 }

@@ -323,6 +323,12 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
                              "for (W i = 0; i < n; i++) if (xs[i] == x) return 1;", "return 0;"])
         return f"{name}(S, fp)"
 
+    def x_IndexOf(self, e):
+        name = self.fresh("index_of")
+        self.function(name, [f"W x = {self.expr(e.item)};", *self.items(e.seq),
+                             "for (W i = 0; i < n; i++) if (xs[i] == x) return i;", "return -1;"])
+        return f"{name}(S, fp)"
+
     def items(self, seq: N.Seq) -> list[str]:
         """Lines that make `xs` (the items, read only) and `n` (how many) of a sequence inside an
         expression, which changes no zone: a zone's own words, a fixed list's table, else a copy."""
@@ -383,6 +389,8 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             _, default, answers = t[name]
             return (f"vbr_on_court(S, {a[0]}, CT_{name}, {_w(default)}, SPACES, CA_{name}, {len(answers)}, "
                     f"{t['cols']}, {t['height']}, {f})")
+        if name == "step_paying":
+            return self.step_paying_call(a, f)
         if name == "distance":
             return f"vbr_distance(S, {a[0]}, {a[1]}, {f})"
         if name == "cell_at":
@@ -394,6 +402,13 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
                                f"return vbr_step(S, c, DIRS[d][0], DIRS[d][1], s, n, {f});"])
             return f"{fn}(S, fp)"
         raise AssertionError(f"no C rule for the built-in {name}")
+
+    def step_paying_call(self, a: list[str], f: int) -> str:
+        t, fn = self.p.court_tables, self.fresh("step_paying")
+        self.function(fn, [f"W c = {a[0]}, d = {a[1]}, s = {a[2]}, n = {a[3]}, cost = {a[4]};",
+                           f"return vbr_step_paying(S, c, DIRS[d][0], DIRS[d][1], s, n, cost, {t['cols']}, {t['rows']}, "
+                           f"{t['net']}, {f});"])
+        return f"{fn}(S, fp)"
 
     def zone_word(self, zone: str) -> str:
         return f"({self.lay.zones} + ({zone}) * {self.lay.zone_size})"
@@ -465,7 +480,22 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             return [f"W xs[{max(s.source.bound, 1)}];", f"W n = {self.seq(s.source)}(S, fp, xs), k = 0;",
                     "for (W i = 0; i < n; i++) {", f"    {self.local(s.slot)} = xs[i];", *skip,
                     f"    out[k++] = {self.expr(s.body)};", "}", "return k;"]
+        if isinstance(s, N.VarItems):
+            return self.var_items_lines(s)
+        if isinstance(s, N.ReachSearch):
+            return self.reach_search_lines(s)
         raise AssertionError(f"no C rule for the sequence {type(s).__name__}")
+
+    def var_items_lines(self, s: N.VarItems) -> list[str]:
+        return [f"W w = {self.list_word(s)};", "memcpy(out, S + w + 1, sizeof(W) * (size_t)S[w]);", "return S[w];"]
+
+    def reach_search_lines(self, s: N.ReachSearch) -> list[str]:
+        t = self.p.court_tables
+        return [f"W dist = {self.expr(s.dist)};", f"W start = {self.expr(s.start)};", f"W side = {self.expr(s.side)};",
+                f"W dirs[{max(s.dirs.bound, 1)}];", f"W ndirs = {self.seq(s.dirs)}(S, fp, dirs);",
+                f"W net = {self.expr(s.net)};",
+                f"return vbr_reach_search(S, start, dist, side, dirs, ndirs, net, DIRS, {t['cols']}, {t['rows']}, "
+                f"{t['net']}, out, {s.fault});"]
 
     # ------------------------------------------------------------------ statements
     def stmt(self, s: N.Stmt) -> list[str]:
@@ -486,6 +516,11 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             else:
                 lines += [f"if (v != VBR_NONE && !({s.lo} <= v && v <= {s.hi})) vbr_fault(S, {s.range_fault}, v, VBR_NONE);"]
         return lines + [f"S[{self.global_word(s.target)}] = v;"]
+
+    def s_SetVarItems(self, s):
+        return [f"W xs[{max(s.value.bound, 1)}];", f"W n = {self.seq(s.value)}(S, fp, xs);",
+                f"if (n > {s.target.bound}) vbr_fault(S, {s.fault}, n, VBR_NONE);", f"W w = {self.list_word(s.target)};",
+                "S[w] = n;", "memcpy(S + w + 1, xs, sizeof(W) * (size_t)n);"]
 
     def s_SetField(self, s):
         return [f"W v = {self.expr(s.value)};", f"S[{self.field_word(s.target)}] = v;"]

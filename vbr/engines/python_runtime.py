@@ -72,6 +72,13 @@ def neg(a: int, f: int) -> int:
     return -a
 
 
+def absolute(a: int, f: int) -> int:
+    """|a|; of none, a fault."""
+    if a == NONE:
+        raise EngineFault(f)
+    return abs(a)
+
+
 def index(i: int, n: int, f: int) -> int:
     """i, when it is in 0..n-1."""
     if 0 <= i < n:
@@ -116,10 +123,102 @@ def reach(table: dict, start: int, dist: int, side: int, f: int) -> list:
     return list(row)
 
 
+def reach_search(start: int, dist: int, side: int, dirs: list, net_cost: int, vecs: tuple, cols: int, rows: int,
+                 net: int, f: int) -> list:
+    """Every end of a movement of exactly `dist` unit steps from `start`, the steps the vectors
+    of `dirs` in `side`'s frame (Court.reach, searched in play): a movement never reverses on an
+    axis, never leaves the grid, never ends on the net, goes only across the net once on it, and
+    pays `net_cost` for entering a net row. The ends in row, then column order."""
+    if not 0 <= dist <= 64:
+        raise EngineFault(f, dist)
+    if net_cost < 0:
+        raise EngineFault(f + 1, net_cost)
+    if start == NONE or NONE in dirs:
+        raise EngineFault(f + 2)
+    flip = 1 if side == 0 else -1
+    moves = {(vecs[d][0] * flip, vecs[d][1] * flip) for d in dirs}
+    height = 2 * rows + net
+
+    def on_net(x: int, y: int) -> bool:
+        return 0 <= x < cols and rows <= y < rows + net
+
+    ends, seen = set(), set()
+    todo = [(start // CELL_SPAN - CELL_BIAS, start % CELL_SPAN - CELL_BIAS, 0, 0, 0)]
+    while todo:
+        item = todo.pop()
+        if item in seen:
+            continue
+        seen.add(item)
+        x, y, used, sx, sy = item
+        if used == dist:
+            if not on_net(x, y):
+                ends.add((x, y))
+            continue
+        netted = on_net(x, y)
+        for dx, dy in moves:
+            if (dx and sx and dx * sx < 0) or (dy and sy and dy * sy < 0) or (netted and not dy):
+                continue
+            nx, ny = x + dx, y + dy
+            if not (0 <= nx < cols and 0 <= ny < height):
+                continue
+            cost = net_cost if on_net(nx, ny) else 1
+            if used + cost <= dist:
+                todo.append((nx, ny, used + cost, sx or (dx > 0) - (dx < 0), sy or (dy > 0) - (dy < 0)))
+    return [(x + CELL_BIAS) * CELL_SPAN + (y + CELL_BIAS) for x, y in sorted(ends, key=lambda c: (c[1], c[0]))]
+
+
 def other(x: int, f: int) -> int:
     if x == 0 or x == 1:
         return 1 - x
     raise EngineFault(f, x)
+
+
+def dir_vec(dirs: tuple, d: int, f: int) -> tuple:
+    """Direction d's (right, forward); of none, a fault."""
+    if d == NONE:
+        raise EngineFault(f)
+    return dirs[d]
+
+
+def _step(c: int, right: int, forward: int, side: int, n: int, f: int) -> int:
+    """`n` times (right, forward) from cell c, in `side`'s frame."""
+    if c == NONE:
+        raise EngineFault(f)
+    x, y = c // CELL_SPAN - CELL_BIAS, c % CELL_SPAN - CELL_BIAS
+    if side == 0:
+        x, y = x + right * n, y + forward * n
+    else:
+        x, y = x - right * n, y - forward * n
+    if not (-CELL_BIAS <= x < CELL_BIAS and -CELL_BIAS <= y < CELL_BIAS):
+        raise EngineFault(f)
+    return (x + CELL_BIAS) * CELL_SPAN + (y + CELL_BIAS)
+
+
+def step_paying(c: int, right: int, forward: int, side: int, n: int, cost: int, cols: int, rows: int, net: int,
+                f: int) -> int:
+    """`step` with a net cost (Court.step): unit steps of (right, forward) in `side`'s frame until
+    n is paid, a step onto a net row paying `cost`, any other 1. A net cost below 0 faults with
+    f + 1, n out of 0..1024 with f + 2, a position off the court by more than CELL_BIAS with f (a
+    movement only goes on away once it is that far)."""
+    if cost < 0:
+        raise EngineFault(f + 1, cost)
+    if not 0 <= n <= 1024:
+        raise EngineFault(f + 2, n)
+    if cost == 1 or not net:
+        return _step(c, right, forward, side, n, f)
+    if c == NONE:
+        raise EngineFault(f)
+    dx, dy = (right, forward) if side == 0 else (-right, -forward)
+    if dx == dy == 0:
+        return c
+    x, y = c // CELL_SPAN - CELL_BIAS, c % CELL_SPAN - CELL_BIAS
+    paid = 0
+    while paid < n:
+        x, y = x + dx, y + dy
+        if not (-CELL_BIAS <= x < CELL_BIAS and -CELL_BIAS <= y < CELL_BIAS):
+            raise EngineFault(f)
+        paid += cost if 0 <= x < cols and rows <= y < rows + net else 1
+    return (x + CELL_BIAS) * CELL_SPAN + (y + CELL_BIAS)
 
 
 def on_court(c: int, table: tuple, default: int, spaces: tuple, answers: tuple, cols: int, height: int,

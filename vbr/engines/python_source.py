@@ -34,8 +34,9 @@ from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, STEP_FAULT
 from vbr.ir.layout import CHOICE, FAULT, FRAME_HEAD, OVER, RUNNING, Header as H
 from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
 
-RUNTIME = ("EngineFault", "add", "sub", "mul", "div", "mod", "neg", "index", "thing_word", "other",
-           "distance", "cell_at", "on_court", "reach", "take_out", "put", "draw_below", "shuffle", "fault")
+RUNTIME = ("EngineFault", "add", "sub", "mul", "div", "mod", "neg", "absolute", "index", "thing_word", "other",
+           "distance", "cell_at", "on_court", "reach", "reach_search", "step_paying", "dir_vec", "take_out", "put",
+           "draw_below", "shuffle", "fault")
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod"}
 _CELL_FNS = ("number", "side", "row", "col", "in_court", "on_net")
 REGISTERS = 40  # the most locals of a unit held in Python variables
@@ -648,6 +649,11 @@ class _Unit(WordSource):
         zone = self.hold(self.zone_of_seq(e.seq))
         return f"(0 <= {item} < S[{H.THINGS}] and S[{self.lay.zone_of} + {item}] == {zone})"
 
+    def x_IndexOf(self, e):
+        item = self.hold(self.expr(e.item))
+        xs = self.hold(self.seq_list(e.seq))
+        return f"({xs}.index({item}) if {item} in {xs} else -1)"
+
     def zone_of_seq(self, s: N.Seq) -> str:
         """The zone whose items a sequence of zones' items (`_zone_seq`) gives."""
         if isinstance(s, N.ZoneItems):
@@ -735,6 +741,8 @@ class _Unit(WordSource):
             t = self.tmp()
             pick = f"S[{t} + S[{t}]]" if name == "top" else f"S[{t} + 1]"
             return f"({pick} if S[({t} := {self.zone_word(z)})] else {NONE})"
+        if name in ("step", "step_paying"):
+            return self.step(e.args, f) if name == "step" else self.step_paying(e.args, f)
         a = self.operands(e.args)
         seats = self.p.seats
         if name == "other":
@@ -745,7 +753,7 @@ class _Unit(WordSource):
         if name == "team_of":
             return f"{team_table(self.p)!r}[{self.index_call(a[0], seats, f)}]"
         if name == "abs":
-            return f"abs({a[0]})"
+            return f"absolute({a[0]}, {f})"
         if name in ("max", "min"):
             x, y = self.hold(a[0]), self.hold(a[1])
             op = ">=" if name == "max" else "<="
@@ -766,8 +774,6 @@ class _Unit(WordSource):
             return (f"({tuple(table)!r}[{x} * {t['height']} + {y}] "
                     f"if 0 <= ({x} := {c} // {CELL_SPAN} - {CELL_BIAS}) < {t['cols']}"
                     f" and 0 <= ({y} := {c} % {CELL_SPAN} - {CELL_BIAS}) < {t['height']} else {slow})")
-        if name == "step":
-            return self.step(a, f)
         if name == "distance":
             return f"distance({a[0]}, {a[1]}, {f})"
         if name == "cell_at":
@@ -775,12 +781,22 @@ class _Unit(WordSource):
             return f"cell_at({a[0]}, {a[1]}, {a[2]}, {t['cols']}, {t['height']}, {f}, CELL_FAULT)"
         raise AssertionError(f"no Python rule for the built-in {name}")
 
-    def step(self, a: list[str], f: int) -> str:
+    def cell_and_direction(self, args: list, f: int) -> tuple[str, str]:
+        """A step's cell and direction worked out, in that order, a direction of none a fault
+        before the other operands are."""
+        c, d = self.hold(self.expr(args[0])), self.hold(self.expr(args[1]))
+        if not _is_literal(d) or int(d) == NONE:
+            self.emit(f"if {d} == {NONE}:")
+            self.emit(f"    raise EngineFault({f})")
+        return c, d
+
+    def step(self, args: list, f: int) -> str:
         """n steps of a direction (right, forward) from a cell, in a side's frame (side 1 mirrors
         both); none, or a cell further than CELL_BIAS from the court's corner, faults."""
-        c, d, side, n = (self.hold(x) for x in a)
+        c, d = self.cell_and_direction(args, f)
+        side, n = (self.hold(self.expr(x)) for x in args[2:])
         r, fw, x, y, out = (self.tmp() for _ in range(5))
-        if _is_literal(d):
+        if _is_literal(d) and int(d) != NONE:
             r, fw = self.p.directions[int(d)]
         else:
             self.emit(f"{r}, {fw} = DIRS[{d}]")
@@ -802,6 +818,13 @@ class _Unit(WordSource):
         self.emit(f"{out} = ({x} + {CELL_BIAS}) * {CELL_SPAN} + {y} + {CELL_BIAS}")
         return out
 
+    def step_paying(self, args: list, f: int) -> str:
+        """`step` with a net cost: the runtime's walk over the court's grid."""
+        c, d = self.cell_and_direction(args, f)
+        side, n, cost = (self.hold(self.expr(x)) for x in args[2:])
+        t = self.p.court_tables
+        return (f"step_paying({c}, *DIRS[{d}], {side}, {n}, {cost}, {t['cols']}, {t['rows']}, {t['net']}, {f})")
+
     def zone_word(self, zone: str) -> str:
         if _is_literal(zone):
             return str(self.lay.zones + int(zone) * self.lay.zone_size)
@@ -818,7 +841,7 @@ class _Unit(WordSource):
             if s.fault >= 0:
                 lo, hi = self.hold(lo), self.hold(hi)
                 self.emit(f"if {hi} - {lo} + 1 > {s.bound}:")
-                self.emit(f"    raise EngineFault({s.fault}, {hi} - {lo} + 1)")
+                self.emit(f"    raise EngineFault({s.fault}, {lo}, {hi})")
             return f"range({lo}, {hi} + 1)"
         if isinstance(s, N.Items):
             return "(" + "".join(x + ", " for x in self.operands(s.items)) + ")"
@@ -879,7 +902,21 @@ class _Unit(WordSource):
             self.restore(saved)
             self.n = mark
             return xs
+        if isinstance(s, N.VarItems):
+            w = self.hold(self.list_word(s))
+            return f"S[{w} + 1:{w} + 1 + S[{w}]]"
+        if isinstance(s, N.ReachSearch):
+            return self.reach_search(s)
         raise AssertionError(f"no Python rule for the sequence {type(s).__name__}")
+
+    def reach_search(self, s: N.ReachSearch) -> str:
+        """The ends of a `reach` known only in play: the runtime's search over the court's grid."""
+        dist, start, side = (self.hold(self.expr(x)) for x in (s.dist, s.start, s.side))
+        dirs = self.hold(self.seq_list(s.dirs))
+        net = self.hold(self.expr(s.net))
+        t = self.p.court_tables
+        return (f"reach_search({start}, {dist}, {side}, {dirs}, {net}, DIRS, {t['cols']}, {t['rows']}, {t['net']}, "
+                f"{s.fault})")
 
     def loop_head(self, seq: N.Seq, slot: int, body=()) -> tuple[str, str, list[str]]:
         """A `for` over seq's items (every item worked out first) with each in slot's variable:
@@ -929,6 +966,14 @@ class _Unit(WordSource):
             self.emit(f"if {test}:")
             self.emit(f"    raise EngineFault({s.range_fault}, {v})")
         self.emit(f"S[{self.global_word(s.target)}] = {v}")
+
+    def s_SetVarItems(self, s):
+        xs = self.hold(self.seq_list(s.value))
+        self.emit(f"if len({xs}) > {s.target.bound}:")
+        self.emit(f"    raise EngineFault({s.fault}, len({xs}))")
+        w = self.hold(self.list_word(s.target))
+        self.emit(f"S[{w}] = len({xs})")
+        self.emit(f"S[{w} + 1:{w} + 1 + len({xs})] = {xs}")
 
     def s_SetField(self, s):
         v = self.hold(self.expr(s.value))
@@ -1195,3 +1240,4 @@ class _Unit(WordSource):
 
     def t_Fail(self, t):
         self.emit(f"raise EngineFault({t.fault})")
+

@@ -51,6 +51,13 @@ class WordSource:
             return str(at)
         return f"{at} + {self.index_call(self.expr(g.index), g.count, g.fault)}"
 
+    def list_word(self, v: N.VarItems) -> str:
+        """Where a list var's record (its count, then its items) starts."""
+        at = self.lay.vars + v.at
+        if v.index is None:
+            return str(at)
+        return f"{at} + {self.index_call(self.expr(v.index), v.count, v.fault)} * {1 + v.bound}"
+
     def x_ZoneAt(self, e):
         return f"({e.base} + {self.index_call(self.expr(e.index), e.count, e.fault)})"
 

@@ -25,6 +25,7 @@ MAX_THINGS = 4096  # most things a game may hold when its `create`s do not fix t
 MAX_OPTIONS = 4096  # most options a choice may offer (the closure engine's limit too)
 COPY_WORDS = 4096  # words for copied lists beyond four per thing (Layout.copies)
 MAX_LIST_FIELD = 16  # most items a thing's list field holds when no `create` fixes it
+MAX_LIST_VAR = 256  # most items a var holding a list holds (docs/language.md, Limits)
 STEP_FAULT, DEPTH_FAULT, CHOICE_FAULT, CELL_FAULT, COPY_FAULT = 0, 1, 2, 3, 4  # every program's first messages
 
 
@@ -47,6 +48,7 @@ class ProgramBuilder:
         self.court = court_of(m.court)
         self.things = _thing_bound(m)
         self.field_at, self.list_cap, self.width = _field_layout(m)
+        self.list_vars, self.list_words = _list_var_layout(m)
         self.max_range = MAX_OPTIONS
         self.reach_tables: list[dict] = []
         self._reach_keys: dict[tuple, int] = {}
@@ -150,7 +152,7 @@ class ProgramBuilder:
         for unit in self.units:
             simplify(unit)
         options = min(MAX_OPTIONS, max((c.bound for c in self.choices), default=0)) + 1
-        layout = make_layout(len(self.streams), m.nvals, self.things, self.width,
+        layout = make_layout(len(self.streams), m.nvals + self.list_words, self.things, self.width,
                              len(m.zone_names), options, FRAME_HEAD + max(u.nlocals for u in self.units),
                              m.limits["depth"], *self._stack_room())
         names = Names({k: list(v) for k, v in m.enums.items()}, list(m.directions), list(m.zone_names),
@@ -221,7 +223,8 @@ class ProgramBuilder:
         from vbr.interpreter.values import Cell
         grid = [Cell(x, y) for x in range(court.cols) for y in range(court.height)]
         spaces = list(court._cell_space)
-        tables = {"cols": court.cols, "height": court.height, "spaces": [cell(*c) for c in spaces]}
+        tables = {"cols": court.cols, "height": court.height, "rows": court.rows, "net": court.net,
+                  "spaces": [cell(*c) for c in spaces]}
         for name in ("number", "side", "row", "col", "in_court", "on_net"):
             fn = getattr(court, name)
             tables[name] = ([int(fn(c)) for c in grid], int(fn(Cell(-99, -99))), [int(fn(c)) for c in spaces])
@@ -255,6 +258,38 @@ def _field_layout(m: Model) -> tuple[dict, dict, int]:
                 word += 1
         width = max(width, word)
     return at, caps, width
+
+
+def _list_var_layout(m: Model) -> tuple[dict, int]:
+    """Where each var holding a list keeps its items, past the other vars' words: (word, capacity)
+    by name, the capacity the longest list literal the var is ever given (its initial value, an
+    assignment; a slot's own list of a var kept per seat or team) when every value given it is
+    one, else MAX_LIST_VAR, and never above MAX_LIST_VAR; and how many words they take."""
+    longest = {name: _given_length(v.decl.init, bool(v.per)) for name, v in m.vars.items()
+               if v.type.startswith("list:")}
+    bodies = [d.body for d in [*m.phases.values(), *m.procs.values()]] + \
+        [h.body for hs in m.handlers.values() for h in hs] + ([m.setup.body] if m.setup else [])
+    for body in bodies:
+        for n in A.walk(body):
+            if isinstance(n, A.Assign):
+                t = n.target.obj if isinstance(n.target, A.Index) else n.target
+                name = t.id if isinstance(t, A.Name) else None
+                if name in longest:
+                    longest[name] = max(longest[name], _given_length(n.value, False))
+    places, words = {}, m.nvals
+    for name, size in longest.items():
+        cap = min(size, MAX_LIST_VAR)
+        places[name] = (words, cap)
+        words += m.vars[name].count * (1 + cap)
+    return places, words - m.nvals
+
+
+def _given_length(e, per_slot: bool) -> int:
+    """The items a list var's value holds when it is a literal (per slot: the longest of a literal
+    of literals), else MAX_LIST_VAR."""
+    if per_slot and isinstance(e, A.ListLit) and e.items and all(isinstance(x, A.ListLit) for x in e.items):
+        return max(len(x.items) for x in e.items)
+    return len(e.items) if isinstance(e, A.ListLit) else MAX_LIST_VAR
 
 
 def _visibility(m: Model) -> tuple[list[int], list[list[int]]]:
@@ -473,6 +508,12 @@ class UnitBuilder:
         """The vars an expression sets, in declaration order, then `setup`, then the start phase."""
         m = self.m
         for name, v in m.vars.items():
+            if v.type.startswith("list:"):
+                self._start_list_var(name, v)
+                continue
+            if v.per and self.x.is_list(v.decl.init, Scope()):
+                self._start_per_slot(v)
+                continue
             value = self.x.expr(v.decl.init, Scope())
             for i in range(v.count):
                 self.emit(N.SetGlobal(v.decl.span, N.Global(v.type, v.base + i), value))
@@ -481,6 +522,36 @@ class UnitBuilder:
         start = m.start.phase if m.start else next(iter(m.phases))
         self.end(N.Goto(None, self.pb.phase_unit(start)))
         self._close()
+
+    def _start_list_var(self, name: str, v) -> None:
+        """A var holding a list given its first items: per slot from a literal of as many lists
+        as slots, else the one list (worked out once) in every slot."""
+        init, span = v.decl.init, v.decl.span
+        slots = [self.x.var_items(name, N.Const("int", i) if v.per else None, span) for i in range(v.count)]
+        per_slot = v.per and isinstance(init, A.ListLit) and init.items and \
+            all(self.x.is_list(x, Scope()) for x in init.items)
+        if per_slot and len(init.items) != v.count:
+            fault = self.pb.fault(f"initial list has {len(init.items)} values for {v.count} slots", span)
+            self.emit(N.Check(span, N.Const("bool", 0), fault))
+            return
+        values = [self.x.seq(x, Scope()) for x in init.items] if per_slot else \
+            [self.x.seq(init, Scope())] + slots[:1] * (v.count - 1)
+        for target, value in zip(slots, values):
+            self.emit(N.SetVarItems(span, target, value, self.list_fault(name, target.bound, span)))
+
+    def _start_per_slot(self, v) -> None:
+        """A var kept per seat or team given a list: one item per slot, as many as slots."""
+        span = v.decl.span
+        seq = self.x.seq(v.decl.init, Scope())
+        base, n = self.local("int"), self.local("int")
+        self.emit(N.Collect(span, seq, base, n))
+        fault = self.pb.fault(f"initial list has {{0}} values for {v.count} slots", span)
+        self.emit(N.Check(span, N.Binary("bool", "==", N.Local("int", n), N.Const("int", v.count)), fault, N.Local("int", n)))
+        for i in range(v.count):
+            self.emit(N.SetGlobal(span, N.Global(v.type, v.base + i), N.StackAt(v.type, base, N.Const("int", i))))
+
+    def list_fault(self, name: str, cap: int, span) -> int:
+        return self.pb.fault(f"`{name}` holds at most {cap} items; this list has {{0}}", span)
 
     def _params(self, params) -> Scope:
         """A parameter's local; a list's two (where its items start on the stack, how many)."""
@@ -529,6 +600,11 @@ class UnitBuilder:
         scope.names[s.name] = (value.ty, slot)
 
     def s_Assign(self, s: A.Assign, scope, loop):
+        target = self.x.list_var(s.target, scope)
+        if target is not None:
+            name = (s.target.obj if isinstance(s.target, A.Index) else s.target).id
+            self.emit(N.SetVarItems(s.span, target, self.x.seq(s.value, scope), self.list_fault(name, target.bound, s.span)))
+            return
         if isinstance(s.target, A.Name) and (scope.lookup(s.target.id) or ("",))[0].startswith("list:"):
             if s.op != "=":
                 raise Unsupported("`+=` or `-=` on a list", s.span)

@@ -85,6 +85,8 @@ class ExprBuilder:
             return N.Local(local[0], local[1])
         if name in m.vars:
             v = m.vars[name]
+            if v.type.startswith("list:"):
+                raise Unsupported(f"the list `{name}` as a value", e.span)
             if v.per:
                 raise Unsupported(f"`{name}` is kept per {v.per}: as a value it is a list", e.span)
             return N.Global(v.type, v.base)
@@ -147,6 +149,8 @@ class ExprBuilder:
         if isinstance(e.obj, A.Name) and scope.lookup(e.obj.id) is None:
             name = e.obj.id
             slotted = self.m.vars.get(name) or self.m.zones.get(name)
+            if slotted is not None and slotted.per and slotted.type.startswith("list:"):
+                raise Unsupported(f"the list `{name}[...]` as a value", e.span)
             if slotted is not None and slotted.per:
                 idx = self.expr(e.index, scope)
                 fault = self.pb.fault(f"`{name}[{{0}}]`: out of 0..{slotted.count - 1}", e.span)
@@ -242,6 +246,10 @@ class ExprBuilder:
             seq = self.seq(args[0], scope)
             slot = self.ub.temp(seq.item)
             return N.Aggregate("int", name, seq, slot, N.Local(seq.item, slot))
+        if name == "index_of":
+            return N.IndexOf("int", self.expr(args[0], scope), self.seq(args[1], scope))
+        if name == "owner":
+            return self._owner(e, scope)
         if name == "partner":
             table = []
             for seat in range(self.m.seats):
@@ -269,6 +277,8 @@ class ExprBuilder:
         if name == "distance":
             values = [self.expr(a, scope) for a in args]
             return N.Builtin("int", "distance", values, self.pb.fault("`distance` of none", e.span), e.span)
+        if name == "step" and len(args) == 5 and self.pb.court is not None:
+            return self._step_paying(e, scope)
         if name not in BUILTIN_TYPES:
             raise Unsupported(f"the built-in `{name}`", e.span)
         values = [self.expr(a, scope) for a in args]
@@ -286,6 +296,24 @@ class ExprBuilder:
         }
         fault = self.pb.fault(messages[name], e.span) if name in messages else -1
         return N.Builtin(BUILTIN_TYPES[name], name, values, fault, e.span)
+
+    def _step_paying(self, e: A.Call, scope: Scope) -> N.Expr:
+        """`step(c, d, side, n, net cost)`: unit steps until n is paid, a net row costing the net
+        cost (Court.step); faults: off the court, then a net cost below 0, then n out of 0..1024."""
+        values = [self.expr(a, scope) for a in e.args]
+        fault = self.pb.fault("`step` gave a position off the court by more than 32768", e.span)
+        self.pb.fault("`step`'s net cost is {0}: it must be 0 or more", e.span)
+        self.pb.fault("`step` of {0} with a net cost is out of 0..1024", e.span)
+        return N.Builtin("cell", "step_paying", values, fault, e.span)
+
+    def _owner(self, e: A.Call, scope: Scope) -> N.Expr:
+        """`owner(x)`: the seat (or team) a zone is kept for, -1 for a shared one; of a thing,
+        of the zone it is in."""
+        x = self.expr(e.args[0], scope)
+        if x.ty != "zone":
+            x = N.Builtin("zone", "zone_of", [x], self.pb.fault("`owner` of {0}, which is no thing", e.span), e.span)
+        fault = self.pb.fault("`owner` of {0}, which is no zone", e.span)
+        return N.Lookup("seat", list(self.m.zone_owner), x, fault)
 
     def _inline(self, e: A.Call, scope: Scope, build):
         """`fn f(a, b) = body` written out at its call: each argument into a fresh local."""
@@ -326,7 +354,7 @@ class ExprBuilder:
             if e.id in m.consts:
                 return self.is_list(m.consts[e.id].value, Scope())
             return e.id in ("seats", "teams") or e.id in m.enums or e.id in m.kinds or \
-                (e.id in m.vars and bool(m.vars[e.id].per)) or (e.id in m.zones and bool(m.zones[e.id].per))
+                (e.id in m.vars and (bool(m.vars[e.id].per) or m.vars[e.id].type.startswith("list:"))) or (e.id in m.zones and bool(m.zones[e.id].per))
         if isinstance(e, A.Call):
             if e.func in m.fns:
                 d = m.fns[e.func]
@@ -338,6 +366,8 @@ class ExprBuilder:
         if isinstance(e, A.Attr):
             kinds = [k for k in m.kinds.values() if e.name in k.fields]
             return any(k.fields[e.name][1].startswith("list:") for k in kinds)
+        if isinstance(e, A.Index) and isinstance(e.obj, A.Name) and scope.lookup(e.obj.id) is None:
+            return e.obj.id in m.vars and m.vars[e.obj.id].type.startswith("list:")
         return False
 
     def seq(self, e: A.Expr, scope: Scope) -> N.Seq:
@@ -347,6 +377,9 @@ class ExprBuilder:
             return N.StackItems(ty[5:], bound, base, count)
         if isinstance(e, A.Name) and scope.lookup(e.id) is None:
             return self._named_seq(e, scope)
+        listed = self.list_var(e, scope)
+        if listed is not None:
+            return listed
         if isinstance(e, A.ListLit):
             items = [self.expr(x, scope) for x in e.items]
             types = {x.ty for x in items if x.ty != "none"}
@@ -390,19 +423,55 @@ class ExprBuilder:
             return N.ZoneItems("ent", self.pb.things, value)
         raise Unsupported(f"{T.show(value.ty)} is not a list", e.span)
 
+    def list_var(self, e: A.Expr, scope: Scope) -> N.VarItems | None:
+        """`NAME` or `NAME[i]` of a var holding a list (one kept per seat or team takes the
+        index), as a sequence; None when e is neither."""
+        if isinstance(e, A.Index) and isinstance(e.obj, A.Name):
+            name, index = e.obj.id, e.index
+        elif isinstance(e, A.Name):
+            name, index = e.id, None
+        else:
+            return None
+        v = self.m.vars.get(name)
+        if scope.lookup(name) is not None or v is None or not v.type.startswith("list:") or bool(v.per) != (index is not None):
+            return None
+        return self.var_items(name, self.expr(index, scope) if index is not None else None, e.span)
+
+    def var_items(self, name: str, index: N.Expr | None, span) -> N.VarItems:
+        """The items of list var `name`; of its slot `index` when it is kept per seat or team (a
+        constant index chooses the slot before play)."""
+        v = self.m.vars[name]
+        at, cap = self.pb.list_vars[name]
+        if index is None:
+            return N.VarItems(v.type[5:], cap, at)
+        if isinstance(index, N.Const) and 0 <= index.value < v.count:
+            return N.VarItems(v.type[5:], cap, at + index.value * (1 + cap))
+        fault = self.pb.fault(f"`{name}[{{0}}]`: out of 0..{v.count - 1}", span)
+        return N.VarItems(v.type[5:], cap, at, v.count, index, fault)
+
     def _reach(self, e: A.Call, scope: Scope) -> N.Seq:
         """`reach(start, distance, side, DIRS[, net cost])` with the directions and the net cost
         fixed before play: a table the court's search fills for every start and distance."""
         dirs = self.seq(e.args[3], scope)
         net = self.expr(e.args[4], scope) if len(e.args) == 5 else N.Const("int", 1)
         if not (isinstance(dirs, N.Items) and all(isinstance(d, N.Const) for d in dirs.items) and isinstance(net, N.Const)):
-            raise Unsupported("`reach` with directions or a net cost not fixed before play", e.span)
+            return self._reach_in_play(e, dirs, net, scope)
         table = self.pb.reach_table(tuple(d.value for d in dirs.items), net.value)
         fault = self.pb.fault("`reach` from {0}, a position the court's table does not hold", e.span)
         self.pb.fault("`reach` distance {0} is out of 0..64", e.span)
         start, dist, side = (self.expr(a, scope) for a in e.args[:3])
         bound = max(len(v) for v in self.pb.reach_tables[table].values())
         return N.ReachItems("cell", bound, start, dist, side, table, fault)
+
+    def _reach_in_play(self, e: A.Call, dirs: N.Seq, net: N.Expr, scope: Scope) -> N.Seq:
+        """`reach` whose directions or net cost are known only in play: the court's search, then."""
+        fault = self.pb.fault("`reach` distance {0} is out of 0..64", e.span)
+        self.pb.fault("`reach`'s net cost is {0}: it must be 0 or more", e.span)
+        self.pb.fault("`reach` from or along none", e.span)
+        self.pb.fault("`reach`: no memory left for its search", e.span)
+        start, dist, side = (self.expr(a, scope) for a in e.args[:3])
+        court = self.pb.court
+        return N.ReachSearch("cell", max(court.cols * court.height, 1), start, dist, side, dirs, net, fault)
 
     def _named_seq(self, e: A.Name, scope: Scope) -> N.Seq:
         m, name = self.m, e.id
@@ -415,6 +484,10 @@ class ExprBuilder:
             return N.Items("enum:" + name, len(members), [N.Const("enum:" + name, i) for i in range(len(members))])
         if name in m.kinds:
             return N.KindItems("ent:" + name, self.pb.things, m.kinds[name].index)
+        if name in m.vars and m.vars[name].type.startswith("list:"):
+            if m.vars[name].per:
+                raise Unsupported(f"`{name}` is kept per {m.vars[name].per}: as a value it is a list of lists", e.span)
+            return self.var_items(name, None, e.span)
         if name in m.vars and m.vars[name].per:
             v = m.vars[name]
             return N.Items(v.type, v.count, [N.Global(v.type, v.base + i) for i in range(v.count)])

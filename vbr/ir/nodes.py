@@ -196,6 +196,13 @@ class Contains(Expr):
     seq: "Seq"
 
 
+@dataclass(eq=False)
+class IndexOf(Expr):
+    """`index_of(item, seq)`: where item first is in seq, counting from 0, or -1."""
+    item: Expr
+    seq: "Seq"
+
+
 # ------------------------------------------------------------------------------------ sequences
 
 
@@ -255,6 +262,33 @@ class ReachItems(Seq):
     side: Expr
     table: int
     fault: int
+
+
+@dataclass(eq=False)
+class ReachSearch(Seq):
+    """`reach` whose directions or net cost are known only in play: Court.reach's search, run
+    then over the court's grid (`Program.court_tables`: cols, rows, net), its steps the vectors
+    of the directions in `dirs` (`Program.directions`) in `side`'s frame; the ends in the court's
+    order (row, then column). A distance out of 0..64 faults with `fault`, a net cost below 0
+    with `fault + 1`, a start or a direction that is none with `fault + 2` (`fault + 3`: the
+    memory for the search could not be had)."""
+    start: Expr
+    dist: Expr
+    side: Expr
+    dirs: "Seq"
+    net: Expr
+    fault: int
+
+
+@dataclass(eq=False)
+class VarItems(Seq):
+    """The items of a var holding a list: its count at word `at` of the vars, the items after
+    (at most `bound`, build.py's MAX_LIST_VAR). A var kept per seat or team holds `count` such
+    records of `1 + bound` words, `index` choosing one (checked as `Global`)."""
+    at: int
+    count: int = 1
+    index: Expr | None = None
+    fault: int = -1
 
 
 @dataclass(eq=False)
@@ -320,6 +354,15 @@ class SetGlobal(Stmt):
     overflow: str | None = None
     wrap_to: int | None = None
     range_fault: int = -1
+
+
+@dataclass(eq=False)
+class SetVarItems(Stmt):
+    """A var holding a list (read as `target`) set to the items of `value`, taken whole before
+    any is written; more items than it holds (`target.bound`) faults with `fault` naming how many."""
+    target: VarItems
+    value: Seq
+    fault: int
 
 
 @dataclass(eq=False)
