@@ -65,10 +65,10 @@ def test_a_typed_engine_refuses_an_agent_it_lacks_with_a_usage_error():
 
 def test_a_construct_the_typed_engines_lack_is_a_located_error(tmp_path):
     f = tmp_path / "lists.vbr"
-    f.write_text('game "Lists"\nseats 2\nstart one\nvar picks: list of int = []\n'
-                 'phase one {\n  picks = [1, 2]\n  end draw\n}\n')
+    f.write_text('game "Lists"\nseats 2\nstart one\nevent seen(xs: list of int)\n'
+                 'phase one {\n  emit seen([1, 2])\n  end draw\n}\n')
     done = vbr("sim", f, "-n", 2, "--engine", "c")
-    assert done.returncode == 1 and f"{f}:6:11: error: the typed engines cannot run this yet:" in done.stderr
+    assert done.returncode == 1 and f"{f}:6:3: error: the typed engines cannot run this yet:" in done.stderr
     assert "Traceback" not in done.stderr
 
 

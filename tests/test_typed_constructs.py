@@ -1,0 +1,141 @@
+"""The constructs the typed program gained last: vars holding lists (bounded records, the same
+located error past the bound in both engines) and `reach` whose directions or net cost are known
+only in play (the court's search, run in each engine). Each against the closure engine's answers
+where nothing is drawn, and the Python engine's words against the C engine's after every choice."""
+from __future__ import annotations
+
+import pytest
+
+from vbr.engines.game import load
+from vbr.errors import VbrRuntimeError
+from vbr.ir.build import MAX_LIST_VAR
+
+LISTS = """game "Lists"
+seats 2
+start one
+var picks: list of int = [0, 0]
+var seen: list of int per seat = [[1], [2, 3]]
+var n: int = 0
+phase one {
+  choose k from 0..3 by n % 2
+  picks = every(i * k for i in 0..k)
+  seen[n % 2] = [k, count(picks), max(picks)]
+  n += 1
+  if k in picks and n > 6 {
+    end winner if sum(x for x in seen[0]) > sum(x for x in seen[1]) then 0 else 1
+  }
+  if n > 9 {
+    end draw
+  }
+  choose p from picks where p != picks[0] by n % 2 optional
+  goto one
+}
+"""
+
+REACH = """game "Reach in play"
+seats 2
+start aim
+court {
+  rows 3
+  cols 3
+  net NET_ROWS
+  field 1 at row 1 col 1
+}
+direction forward = (0, 1)
+direction backward = (0, -1)
+direction left = (-1, 0)
+direction right = (1, 0)
+direction long = (1, 2)
+var ball: cell = none
+var rounds: int = 0
+phase aim {
+  rounds += 1
+  if rounds > 12 {
+    end draw
+  }
+  choose start from cells(rounds % 2) by 0
+  choose a from directions() by 0
+  choose b from directions() where b != a by 1
+  choose cost from 0..2 by 1
+  choose d from 0..6 by 0
+  choose to from reach(start, d, rounds % 2, [a, b, a], cost) by 1 optional
+  if to != none {
+    ball = to
+  }
+  goto aim
+}
+"""
+
+
+def _same_games(path, options, answers, seeds=range(6)):
+    """The closure engine and the typed engines offer the same options and end alike for the same
+    answers (nothing is drawn); the Python and the C engine hold the same words after each."""
+    import vbr
+    old = vbr.load(str(path), options)
+    py, c = load(path, options, engine="python"), load(path, options, engine="c")
+    ends = []
+    for seed in seeds:
+        a, b, d = old.new_state(seed), py.new_state(seed), c.new_state(seed)
+        k = 0
+        while not a.is_terminal():
+            offered = [str(x) for x in a.legal_actions()]
+            assert offered == [str(x) for x in b.legal_actions()], (seed, k)
+            i = answers(seed, k, len(offered))
+            for s in (a, b, d):
+                s.apply_index(i)
+            assert b.words_in_use() == d.words_in_use(), (seed, k)
+            k += 1
+        assert b.is_terminal() and d.is_terminal() and str(a.outcome()) == str(b.outcome())
+        ends.append(str(b.outcome()))
+    return ends
+
+
+def test_vars_holding_lists_play_as_in_the_closure_engine_in_both_typed_engines(tmp_path):
+    f = tmp_path / "lists.vbr"
+    f.write_text(LISTS)
+    ends = _same_games(f, {}, lambda seed, k, n: (seed * 5 + k * 3) % n)
+    assert len(set(ends)) >= 2, ends  # the answers lead to more than one end
+
+
+@pytest.mark.parametrize("net_rows", [0, 1, 2])
+def test_reach_with_directions_and_net_cost_chosen_in_play_ends_where_the_courts_search_ends(tmp_path, net_rows):
+    f = tmp_path / "reach.vbr"
+    f.write_text(REACH.replace("NET_ROWS", str(net_rows)))
+    _same_games(f, {}, lambda seed, k, n: (seed * 7 + k * 11 + k * k) % n, seeds=range(8))
+
+
+TOO_LONG = f"""game "Too long"
+seats 2
+start one
+var picks: list of int = [1]
+phase one {{
+  choose k from [{MAX_LIST_VAR}, {MAX_LIST_VAR + 1}] by 0
+  picks = 1..k
+  end winner count(picks) % 2
+}}
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_var_given_more_items_than_it_holds_is_the_same_located_error_in_both_engines(tmp_path, engine):
+    f = tmp_path / "long.vbr"
+    f.write_text(TOO_LONG)
+    s = load(f, {}, engine=engine).new_state(0)
+    s.apply_index(0)  # MAX_LIST_VAR items fit: an even count, seat 0 wins
+    assert s.is_terminal() and s.outcome().winner == 0
+    s = load(f, {}, engine=engine).new_state(0)
+    with pytest.raises(VbrRuntimeError) as err:
+        s.apply_index(1)
+    assert (err.value.span.line, err.value.span.col) == (7, 3)
+    assert f"`picks` holds at most {MAX_LIST_VAR} items; this list has {MAX_LIST_VAR + 1}" in err.value.message
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_reach_in_play_with_a_negative_net_cost_is_the_same_located_error_in_both_engines(tmp_path, engine):
+    f = tmp_path / "reach.vbr"
+    f.write_text(REACH.replace("NET_ROWS", "1").replace("choose cost from 0..2 by 1", "let cost = -1"))
+    s = load(f, {}, engine=engine).new_state(0)
+    with pytest.raises(VbrRuntimeError) as err:
+        for _ in range(4):
+            s.apply_index(0)
+    assert (err.value.span.line, err.value.span.col) == (27, 18) and "`reach`'s net cost is -1: it must be 0 or more" in err.value.message
