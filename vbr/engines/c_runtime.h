@@ -92,6 +92,11 @@ static inline W vbr_neg(W *S, W a, W f) {
     return -a;
 }
 
+static inline W vbr_abs(W *S, W a, W f) {
+    if (a == VBR_NONE) vbr_fault(S, f, VBR_NONE, VBR_NONE);
+    return a < 0 ? -a : a;
+}
+
 static inline W vbr_index(W *S, W i, W n, W f) {
     if (i < 0 || i >= n) vbr_fault(S, f, i, VBR_NONE);
     return i;

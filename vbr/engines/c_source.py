@@ -369,7 +369,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             self.defs.append(f"static const W {table}[] = {_array(team_table(self.p))};")
             return f"{table}[vbr_index(S, {a[0]}, {seats}, {f})]"
         if name == "abs":
-            return f"llabs({a[0]})"
+            return f"vbr_abs(S, {a[0]}, {f})"
         if name in ("max", "min"):
             fn = self.fresh(name)
             op = ">" if name == "max" else "<"
@@ -442,9 +442,10 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         if isinstance(s, N.ZoneItems):
             return [f"return vbr_zone_items(S, {self.zone_word(self.expr(s.zone))}, out);"]
         if isinstance(s, N.RangeItems):
-            lines = [f"W lo = {self.expr(s.lo)};", f"W hi = {self.expr(s.hi)};", "W n = hi < lo ? 0 : hi - lo + 1;"]
-            if s.fault >= 0:
-                lines += [f"if (hi >= lo && n > {s.bound}) vbr_fault(S, {s.fault}, n, VBR_NONE);"]
+            lines = [f"W lo = {self.expr(s.lo)};", f"W hi = {self.expr(s.hi)};"]
+            if s.fault >= 0:  # hi - lo as unsigned: the distance between any two words, without overflow
+                lines += [f"if (hi >= lo && (U)hi - (U)lo >= (U){s.bound}) vbr_fault(S, {s.fault}, lo, hi);"]
+            lines += ["W n = hi < lo ? 0 : hi - lo + 1;"]
             return lines + ["for (W i = 0; i < n; i++) out[i] = lo + i;", "return n;"]
         if isinstance(s, N.Items):
             return [f"out[{i}] = {self.expr(x)};" for i, x in enumerate(s.items)] + [f"return {len(s.items)};"]

@@ -181,7 +181,8 @@ class State:
         except EngineFault as f:  # an imagined world met a run-time error of the rules
             p = self.game.program
             message, span = p.messages[f.fault]
-            raise VbrRuntimeError.at(span or p.units[p.init].span, message.format(self._shown(f.a), self._shown(f.b)))
+            raise VbrRuntimeError.at(span or next(u.span for u in p.units if u.span is not None),
+                                     message.format(self._shown(f.a), self._shown(f.b)))
 
     def check(self) -> None:
         """Raise the located run-time error the state stopped at, if it stopped at one."""
@@ -211,7 +212,16 @@ class State:
         p = self.game.program
         message, span = p.messages[w[H.FAULT]]
         a, b = (self._shown(x) for x in (w[H.FAULT_A], w[H.FAULT_B]))
-        raise VbrRuntimeError.at(span or p.units[p.init].span, message.format(a, b))
+        raise VbrRuntimeError.at(span or self._running_span(), message.format(a, b))
+
+    def _running_span(self):
+        """Where a limit of the whole game (steps, depth, the state's room) is located: the
+        phase, procedure or handler running when it was passed, else the first that has a place."""
+        p, w = self.game.program, self.words
+        fp = int(w[H.FP])
+        if 0 <= fp < int(w[H.TOP]) and p.units[int(w[fp + 1])].span is not None:
+            return p.units[int(w[fp + 1])].span
+        return next(u.span for u in p.units if u.span is not None)
 
     @staticmethod
     def _shown(v: int) -> str:

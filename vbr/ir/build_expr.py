@@ -292,7 +292,7 @@ class ExprBuilder:
             "zone_of": "`zone_of` of {0}, which is no thing", "top": "`top` of none", "bottom": "`bottom` of none",
             "step": "`step` gave a position off the court by more than 32768",
             "team_of": "`team_of({0})`: no such seat", "next_seat": "`next_seat({0})`: no such seat",
-            "abs": "the number {0} is out of the range of integers",
+            "abs": "`abs` of none",
         }
         fault = self.pb.fault(messages[name], e.span) if name in messages else -1
         return N.Builtin(BUILTIN_TYPES[name], name, values, fault, e.span)
@@ -389,7 +389,8 @@ class ExprBuilder:
             if isinstance(lo, N.Const) and isinstance(hi, N.Const):
                 return N.RangeItems("int", max(hi.value - lo.value + 1, 0), lo, hi)
             bound = self.pb.max_range
-            fault = self.pb.fault(f"a range of {{0}} numbers; a range holds at most {bound} here", e.span)
+            fault = self.pb.fault(f"the range {{0}}..{{1}} holds more than {bound} numbers, the most a range "
+                                  "built in play holds here", e.span)
             return N.RangeItems("int", bound, lo, hi, fault)
         if isinstance(e, A.Cond):
             test = self.expr(e.test, scope)

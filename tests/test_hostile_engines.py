@@ -1,0 +1,188 @@
+"""Untrusted rule files under the typed engines (issue 35, goal 7): every hostile file the tests
+use (the recipes of test_hostile_input.py and test_runtime_limits.py, and run-time abuses of the
+constructs the typed program adds) gives the same located error, or the same end, under
+`--engine python` and `--engine c`, each run in a process of its own bounded in time and memory.
+A file refused before play is refused with the closure engine's very words; one that plays stops
+at the same rule with the same message in both typed engines.
+
+The typed engines keep their own bounds (a block entered is a step; a choice offers, and a range
+built in play holds, at most 4,096; docs/cli.md, docs/language.md): so a file that goes past a
+run-time limit stops under the closure engine too, if not always at the same words."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from vbr import limits as L
+
+ROOT = Path(__file__).resolve().parent.parent
+HANG_GUARD = 240  # seconds for a file under both engines: generous on a busy machine
+MEMORY = 3 << 30  # bytes of address space a process may take (the C compiler's included)
+MAX = 2 ** 63 - 1
+
+# One process per file: under each typed engine, load the file, play random seats from seed 1 to the
+# end, and say what came of it: refused at load (with the closure engine's answer beside), a
+# construct the typed engines cannot run, a located error in play, or the end and the words.
+CHILD = r"""
+import hashlib, json, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[2]), int(sys.argv[2])))
+path = sys.argv[1]
+import vbr
+from vbr.engines.game import load
+from vbr.errors import EngineUnavailable, VbrError
+
+def outcome(engine):
+    try:
+        game = vbr.load(path) if engine == "closure" else load(path, {}, engine=engine)
+    except VbrError as e:
+        return {"refused at load": e.render()}
+    except EngineUnavailable as e:
+        return {"cannot run": e.located()}
+    try:
+        s = game.new_state(1)
+        s.play_random(2)
+    except VbrError as e:
+        return {"stopped in play": e.render()}
+    words = hashlib.sha256(repr([int(x) for x in s.words_in_use()]).encode()).hexdigest()
+    return {"end": str(s.outcome()), "words": words}
+
+out = {"python": outcome("python"), "c": outcome("c")}
+if "refused at load" in out["python"]:
+    out["closure"] = outcome("closure")
+print(json.dumps(out))
+"""
+
+
+def outcomes(path: Path) -> dict:
+    run = subprocess.run([sys.executable, "-c", CHILD, str(path), str(MEMORY)], capture_output=True, text=True,
+                         timeout=HANG_GUARD, cwd=ROOT)
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr[-3000:]
+    return json.loads(run.stdout.splitlines()[-1])
+
+
+# ------------------------------------------------------------------------------------ the files
+GOOD_TAIL = "start p\nphase p {\n  end draw\n}\n"
+
+
+def phase_with(statement: str, head: str = "") -> str:
+    """test_hostile_input.py's shape: a var `v`, one statement, then the end."""
+    return f'game "x"\nvar v: int = 0\n{head}start p\nphase p {{\n  {statement}\n  end draw\n}}\n'
+
+
+def phase(body: str, head: str = "var n: int = 0\n") -> str:
+    """test_runtime_limits.py's shape."""
+    return 'game "x"\n' + head + "start p\nphase p {\n" + body + "  end draw\n}\n"
+
+
+def fn_chain(n: int) -> str:
+    fns = "".join(f"fn f{i}(a: int) = f{i - 1}(a) + 1\n" for i in range(1, n))
+    return 'game "x"\nfn f0(a: int) = a\n' + fns + f"var v: int = 0\nstart p\nphase p {{\n  v = f{n - 1}(1)\n  end draw\n}}\n"
+
+
+def doubling(levels: int, sign: str = "+") -> str:
+    return "fn g0(a: int) = a\n" + "".join(f"fn g{i}(a: int) = g{i - 1}(a) {sign} g{i - 1}(a)\n"
+                                            for i in range(1, levels + 1))
+
+
+def kind_fields(n: int) -> str:
+    return phase_with("v = 1", head="kind card { " + ", ".join(f"f{i}: int" for i in range(n)) + " }\n")
+
+
+AT_READING = {  # test_hostile_input.py: refused while the file is read, parsed or checked, or plays
+    "a thousand terms": phase_with("v = " + " + ".join(["1"] * 1000)),
+    "48 nested ifs": phase_with("".join("if true {\n" for _ in range(48)) + "v = 1\n" + "}\n" * 48),
+    "a say hole of 200 terms": phase_with('say "{' + "+".join(["1"] * 200) + '}"'),
+    "5000 digits": phase_with("v = " + "9" * 5000),
+    "2^63": phase_with(f"v = {MAX + 1}"),
+    "2^63 - 1 exactly": phase_with(f"v = {MAX} - {MAX}"),
+    "past the token limit": 'game "x"\nvar v: int = 0\nstart p\nphase p {\n' + "v += 1\n" * (L.MAX_TOKENS // 4 + 2)
+                            + "end draw\n}\n",
+    "a million comments": 'game "x"\nstart p\nphase p {\n  end draw\n}\n' + "#\n" * 1_000_000,
+    "a chain of a thousand fns": fn_chain(1000),
+    "a chain of fns at the limit": fn_chain(73),
+    "a chain of a thousand procs": 'game "x"\nproc p0() {\n  say "hi"\n}\n' + "".join(
+        f"proc p{i}() {{\n  p{i - 1}()\n}}\n" for i in range(1, 1000)) + "start p\nphase p {\n  p999()\n  end draw\n}\n",
+    "a chain of a thousand consts": 'game "x"\nconst c0 = 1\n' + "".join(
+        f"const c{i} = c{i - 1} + 1\n" for i in range(1, 1000)) + "var v: int = 0\nstart p\nphase p {\n  v = c999\n  end draw\n}\n",
+    "40 doubling fns": 'game "x"\n' + doubling(40) + "const c = g40(1)\n" + phase_with("v = c").split("\n", 1)[1],
+    "12 doubling fns": 'game "x"\n' + doubling(12) + "const c = g12(1)\n" + phase_with("v = c").split("\n", 1)[1],
+    "limits above the caps": phase_with("v = 1", head="limit depth 100000000\nlimit steps 999999999999\n"),
+    "limits at the caps": phase_with("v = 1", head="".join(f"limit {k} {v}\n" for k, v in L.MAX_USER_LIMITS.items())),
+    "a billion columns": phase_with("v = 1", head="court {\n  rows 10\n  cols 1000000000\n}\n"),
+    "a huge net": phase_with("v = 1", head="court {\n  rows 2\n  cols 2\n  net 100000000\n}\n"),
+    "a literal range too large": phase_with("choose n from 1..100000000 by 0"),
+    "a literal range at the limit": phase_with(f"choose n from 1..{L.MAX_LITERAL_RANGE} by 0"),
+    "fields past the limit": kind_fields(L.MAX_FIELDS + 1),
+    "fields at the limit": kind_fields(L.MAX_FIELDS),
+    "members past the limit": phase_with("v = 1", head="enum big { " + ", ".join(
+        f"m{i}" for i in range(L.MAX_MEMBERS + 1)) + " }\n"),
+    "declarations past the limit": 'game "x"\n' + "".join(
+        f"const c{i} = {i}\n" for i in range(L.MAX_DECLARATIONS + 1)) + GOOD_TAIL,
+    "3000 unknown types on a line": 'game "x"\nkind K { ' + ", ".join(
+        f"f{i}: nope" for i in range(3000)) + " }\nstart q\nphase q { end draw }\n",
+}
+
+IN_PLAY = {  # test_runtime_limits.py, and the typed program's own constructs abused
+    "nested repeats": phase("  repeat 1000000 {\n    repeat 1000000 {\n      n += 1\n    }\n  }\n"),
+    "nested bounded loops": phase("  loop max 1000000000 {\n    loop max 1000000000 {\n      n += 1\n    }\n  }\n",
+                                  "limit steps 20000\nvar n: int = 0\n"),
+    "a loop of skipped choices": phase("  loop max 1000000 {\n    choose x from [] by 0 optional\n  }\n",
+                                       "limit steps 5000\nseats 2\n"),
+    "nested comprehensions": phase("  let xs = 1..1000\n  n = sum(sum(1 for y in xs) for x in xs)\n",
+                                   "limit steps 50000\nvar n: int = 0\n"),
+    "a range of two million": phase("  let xs = 1..n\n", "var n: int = 2000000\n"),
+    "a range past the integers": phase("  let xs = 0 - n..n\n", f"var n: int = {MAX}\n"),
+    "a choice of 10001": phase("  choose x from 1..10001 by 0\n", "seats 2\n"),
+    "a choice of 10000": phase("  choose x from 1..10000 by 0\n", "seats 2\n"),
+    "a sum past 64 bits": phase("  loop max 100 {\n    n = n + n\n  }\n", "var n: int = 3\n"),
+    "a product past 64 bits": phase("  loop max 100 {\n    n = n * 1000\n  }\n", "var n: int = 3\n"),
+    "a difference past 64 bits": phase("  n = 3 - n - n\n", f"var n: int = {MAX}\n"),
+    "+= past 64 bits": phase("  n += 1\n", f"var n: int = {MAX}\n"),
+    "sum() past 64 bits": phase(f"  n = sum(x for x in [{MAX}, n])\n", "var n: int = 3\n"),
+    "the largest integer": phase(f"  n = {MAX - 1}\n  n += 1\n  n = 0 - n\n"),
+    "a heavy fn called": phase("  n = g12(n)\n", doubling(12, "-") + "var n: int = 0\n"),
+    "a loop of heavy fn calls": phase("  loop max 1000000 {\n    n = g12(n)\n  }\n",
+                                      doubling(12, "-") + "limit steps 5000\nvar n: int = 0\n"),
+    "a procedure calling itself without end": phase("  deeper(1)\n", "var n: int = 0\nproc deeper(k: int) {\n"
+                                                    "  n = k\n  deeper(k + 1)\n}\n"),
+    "things past any bound": phase("  repeat 100 {\n    create Chip(v: n) in pile times 1000\n  }\n",
+                                   "kind Chip { v: int }\nzone pile public\nvar n: int = 0\n"),
+    "a division by zero": phase("  n = 7 / (n - n)\n", "var n: int = 3\n"),
+    "other of 5": phase("  n = other(n)\n", "var n: int = 5\n"),
+    "a seat's slot out of range": phase("  s[n] = 1\n", "seats 2\nvar s: int per seat = 0\nvar n: int = 7\n"),
+    "an index past a list": phase("  n = [1, 2, 3][n]\n", "var n: int = 3\n"),
+    "abs of none": phase("  n = abs(m)\n", "var n: int = 0\nvar m: int = none\n"),
+    "arithmetic on none": phase("  n = m + 1\n", "var n: int = 0\nvar m: int = none\n"),
+    "a list var past its bound": phase("  picks = 1..n\n", "var picks: list of int = []\nvar n: int = 300\n"),
+    "a list var per seat past its slots": phase("  n = 1\n", "seats 2\nvar h: list of int per seat = [[1], [2], [3]]\n"
+                                                "var n: int = 0\n"),
+    "a list var read past its end": phase("  n = picks[n]\n", "var picks: list of int = [1, 2]\nvar n: int = 2\n"),
+    "step far off the court": phase("  ball = step(ball, forward, 0, n)\n", "court {\n  rows 2\n  cols 2\n}\n"
+                                    "direction forward = (0, 1)\nvar ball: cell = none\nvar n: int = 4611686018427387904\n"
+                                    "setup {\n  ball = field(0, 1)\n}\n"),
+    "step paying far off the court": phase("  ball = step(ball, far, 0, 1024, 0)\n", "court {\n  rows 2\n  cols 2\n"
+                                           "  net 1\n  field 1 at row 1 col 1\n}\n"
+                                           f"direction far = ({MAX}, {MAX})\nvar ball: cell = none\n"
+                                           "setup {\n  ball = field(0, 1)\n}\n"),
+    "reach in play past 64": phase("  let ends = reach(field(0, 1), n, 0, [d])\n", "court {\n  rows 2\n  cols 2\n"
+                                   "  field 1 at row 1 col 1\n}\ndirection forward = (0, 1)\nvar d: dir = forward\n"
+                                   "var n: int = 65\n"),
+    "reach in play on the largest court": phase("  n = count(reach(field(0, 1), 64, 0, [d, e], n))\n",
+                                                "court {\n  rows 100\n  cols 100\n  net 100\n  field 1 at row 1 col 1\n}\n"
+                                                "direction forward = (0, 1)\ndirection right = (1, 0)\n"
+                                                "var d: dir = forward\nvar e: dir = right\nvar n: int = 0\n"),
+}
+
+
+@pytest.mark.parametrize("name", list(AT_READING) + list(IN_PLAY))
+def test_a_hostile_file_ends_alike_under_both_typed_engines_in_bounded_time_and_memory(tmp_path, name):
+    path = tmp_path / "hostile.vbr"
+    path.write_text(AT_READING.get(name) or IN_PLAY[name])
+    got = outcomes(path)
+    assert got["python"] == got["c"]
+    if "closure" in got:
+        assert got["closure"] == got["python"]
