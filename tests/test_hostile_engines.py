@@ -152,6 +152,10 @@ IN_PLAY = {  # test_runtime_limits.py, and the typed program's own constructs ab
     "things past any bound": phase("  repeat 100 {\n    create Chip(v: n) in pile times 1000\n  }\n",
                                    "kind Chip { v: int }\nzone pile public\nvar n: int = 0\n"),
     "a division by zero": phase("  n = 7 / (n - n)\n", "var n: int = 3\n"),
+    "two faults in one expression": phase("  n = (7 / m) + other(n)\n", "var n: int = 5\nvar m: int = 0\n"),
+    "two faults in one built-in's arguments": phase("  n = distance(field(0, n), cell_at(n, 1, 1))\n",
+                                                    "court {\n  rows 2\n  cols 2\n  field 1 at row 1 col 1\n}\n"
+                                                    "var n: int = 5\n"),
     "other of 5": phase("  n = other(n)\n", "var n: int = 5\n"),
     "a seat's slot out of range": phase("  s[n] = 1\n", "seats 2\nvar s: int per seat = 0\nvar n: int = 7\n"),
     "an index past a list": phase("  n = [1, 2, 3][n]\n", "var n: int = 3\n"),

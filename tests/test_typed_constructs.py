@@ -139,3 +139,48 @@ def test_reach_in_play_with_a_negative_net_cost_is_the_same_located_error_in_bot
         for _ in range(4):
             s.apply_index(0)
     assert (err.value.span.line, err.value.span.col) == (27, 18) and "`reach`'s net cost is -1: it must be 0 or more" in err.value.message
+
+
+def heavy_fns(levels: int) -> str:
+    """`g_i` calls `g_(i-1)` twice and `k_i` (untyped) `k_(i-1)` twice: written out, a call of
+    the last would be 2**levels copies of the first."""
+    gs = "fn g0(a: int) = a % 5\n" + "".join(f"fn g{i}(a: int) = g{i - 1}(a + 1) - g{i - 1}(a) + {i}\n"
+                                             for i in range(1, levels + 1))
+    ks = "fn k0(x) = x\n" + "".join(f"fn k{i}(x) = if k{i - 1}(x) == x then k{i - 1}(x) else none\n"
+                                    for i in range(1, levels + 1))
+    return f"""game "Heavy"
+seats 2
+start one
+enum Tone {{ low, high }}
+{gs}{ks}var n: int = 0
+var t: Tone = low
+var rounds: int = 0
+phase one {{
+  choose x from 0..3 by rounds % 2
+  n += g{levels}(x + n % 3) + (if k{levels}(t) == low then 1 else 2) + k{levels}(x)
+  t = if n % 2 == 0 then low else high
+  rounds += 1
+  if rounds > 5 {{
+    end winner n % 2
+  }}
+  goto one
+}}
+"""
+
+
+def test_heavy_fns_called_in_play_play_as_in_the_closure_engine_in_both_typed_engines(tmp_path):
+    f = tmp_path / "heavy.vbr"
+    f.write_text(heavy_fns(11))
+    ends = _same_games(f, {}, lambda seed, k, n: (seed + k * 5) % n)
+    assert len(set(ends)) >= 2, ends
+
+
+def test_a_heavy_fn_is_built_once_so_a_level_more_adds_one_levels_worth_of_program(tmp_path):
+    from vbr.engines.python_source import python_source
+    sizes = []
+    for levels in (9, 10):
+        f = tmp_path / f"heavy{levels}.vbr"
+        f.write_text(heavy_fns(levels))
+        sizes.append(len(python_source(load(f, {}, engine="python").program)))
+    # written out at every call, the 10th level would double the program
+    assert sizes[1] - sizes[0] < sizes[0] / 5, sizes

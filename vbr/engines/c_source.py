@@ -52,6 +52,12 @@ def _w(v: int) -> str:
     return f"((W){v}LL)"
 
 
+def _unordered(operands: list) -> bool:
+    """Whether two or more of these operands may fault or draw (so their order shows)."""
+    settled = (N.Const, N.Local, N.Returned)
+    return sum(not (isinstance(x, settled) or (isinstance(x, N.Global) and x.index is None)) for x in operands) >= 2
+
+
 def _array(values) -> str:
     return "{" + ", ".join(_w(v) for v in values) + "}" if values else "{0}"
 
@@ -291,7 +297,20 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         return f"vbr_neg(S, {self.expr(e.operand)}, {e.fault})"
 
     def x_Binary(self, e):
-        a, b = self.expr(e.left), self.expr(e.right)
+        if e.op not in ("and", "or") and _unordered([e.left, e.right]):
+            return self.in_order([e.left, e.right], lambda a: self.binary(e, *a))
+        return self.binary(e, self.expr(e.left), self.expr(e.right))
+
+    def in_order(self, operands: list, make) -> str:
+        """C leaves open the order in which a call's arguments or an operator's operands are
+        worked out: operands that may fault or draw are worked out here left to right, as
+        Python does, so that the same one faults first."""
+        name = self.fresh("ordered")
+        self.function(name, [*(f"W o{i} = {self.expr(x)};" for i, x in enumerate(operands)),
+                             f"return {make([f'o{i}' for i in range(len(operands))])};"])
+        return f"{name}(S, fp)"
+
+    def binary(self, e, a: str, b: str) -> str:
         if e.op in _ARITH:
             return f"{_ARITH[e.op]}(S, {a}, {b}, {e.fault})"
         if e.op == "and":
@@ -329,6 +348,24 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
                              "for (W i = 0; i < n; i++) if (xs[i] == x) return i;", "return -1;"])
         return f"{name}(S, fp)"
 
+    def x_FnCall(self, e):
+        base, name = self.lay.vars + self.p.fns[e.fn].base, self.fresh("call")
+        n = self.p.fns[e.fn].nlocals
+        self.function(name, [*(f"W a{i} = {self.expr(a)};" for i, a in enumerate(e.args)),
+                             *(f"S[{base + i}] = a{i};" for i in range(len(e.args))),
+                             f"W r = {self.fn_body(e.fn)}(S, {base - FRAME_HEAD});",
+                             f"for (W i = 0; i < {n}; i++) S[{base} + i] = VBR_NONE;", "return r;"])
+        return f"{name}(S, fp)"
+
+    def fn_body(self, k: int) -> str:
+        """The function (S, fp) giving heavy fn k's value, its locals read from fp: made once."""
+        made = self.fn_bodies
+        if k not in made:
+            name = self.fresh("fn")
+            self.function(name, [f"return {self.expr(self.p.fns[k].body)};"])
+            made[k] = name
+        return made[k]
+
     def items(self, seq: N.Seq) -> list[str]:
         """Lines that make `xs` (the items, read only) and `n` (how many) of a sequence inside an
         expression, which changes no zone: a zone's own words, a fixed list's table, else a copy."""
@@ -357,7 +394,11 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         return f"{name}(S, fp)"
 
     def x_Builtin(self, e):
-        a = [self.expr(x) for x in e.args]
+        if _unordered(e.args):
+            return self.in_order(e.args, lambda a: self.builtin(e, a))
+        return self.builtin(e, [self.expr(x) for x in e.args])
+
+    def builtin(self, e, a: list[str]) -> str:
         name, f, seats = e.name, e.fault, self.p.seats
         if name == "other":
             return f"vbr_other(S, {a[0]}, {f})"

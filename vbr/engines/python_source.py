@@ -55,9 +55,10 @@ def python_source(program: N.Program) -> str:
     head = f"from vbr.engines.python_runtime import {', '.join(RUNTIME)}"
     pads: set[int] = set()
     units = [_Unit(program, u, pads).function() for u in range(len(program.units))]
+    fns = [_FnBody(program, k).function() for k in range(len(program.fns))]
     nones = "\n".join(f"P{n} = ({NONE},) * {n}" for n in sorted(pads))
     table = "UNITS = (" + "".join(f"u{u}, " for u in range(len(program.units))) + ")"
-    return "\n\n".join([head, nones, *units, table]) + "\n"
+    return "\n\n".join([head, nones, *fns, *units, table]) + "\n"
 
 
 def _indent(lines: list[str]) -> list[str]:
@@ -654,6 +655,21 @@ class _Unit(WordSource):
         xs = self.hold(self.seq_list(e.seq))
         return f"({xs}.index({item}) if {item} in {xs} else -1)"
 
+    def x_FnCall(self, e):
+        """Heavy fn e.fn's body (the module's `f<fn>`) over its block of words: the arguments
+        worked out left to right and written to its parameters, its value taken, its words set
+        to none again."""
+        fn = self.p.fns[e.fn]
+        base = self.lay.vars + fn.base
+        args = [self.hold(a) for a in self.operands(e.args)]
+        if args:
+            self.emit(f"S[{base}:{base + len(args)}] = " + "".join(a + ", " for a in args))
+        r = self.tmp()
+        self.emit(f"{r} = f{e.fn}(S, {base - FRAME_HEAD})")
+        if fn.nlocals:
+            self.emit(f"S[{base}:{base + fn.nlocals}] = ({NONE},) * {fn.nlocals}")
+        return r
+
     def zone_of_seq(self, s: N.Seq) -> str:
         """The zone whose items a sequence of zones' items (`_zone_seq`) gives."""
         if isinstance(s, N.ZoneItems):
@@ -1241,3 +1257,18 @@ class _Unit(WordSource):
     def t_Fail(self, t):
         self.emit(f"raise EngineFault({t.fault})")
 
+
+class _FnBody(_Unit):
+    """A heavy fn's body (`Program.fns`) as the function `f<k>(S, fp)` giving its value, its
+    locals the words from fp + FRAME_HEAD on (none held in Python variables)."""
+
+    def __init__(self, p: N.Program, k: int):
+        WordSource.__init__(self, p)
+        self.k = k
+        self.out, self.alias, self.known_kind, self.kind_words = [], {}, {}, {}
+        self.regs, self.never_none, self.dirty, self.current = [], set(), [set()], 0
+        self.limit = p.limits["steps"]
+
+    def function(self) -> str:
+        value = self.expr(self.p.fns[self.k].body)
+        return "\n".join([f"def f{self.k}(S, fp):", *_indent(self.out), f"    return {value}"])

@@ -13,6 +13,7 @@ class WordSource:
         self.p, self.lay = p, p.layout
         self.defs: list[str] = []
         self.n = 0
+        self.fn_bodies: dict[int, str] = {}  # a heavy fn's body (Program.fns) -> its generated function
 
     def fresh(self, stem: str) -> str:
         """A name no other generated function or table has."""

@@ -15,7 +15,7 @@ from vbr.checker import Model, type_of, measure_slots
 from vbr.grammar import ast as A
 from vbr.interpreter.court import court_of
 from vbr.ir import nodes as N
-from vbr.ir.build_expr import ExprBuilder, Scope, Unsupported
+from vbr.ir.build_expr import ExprBuilder, FnLocals, Scope, Unsupported
 from vbr.ir.frames import frame_bound
 from vbr.ir.layout import FRAME_HEAD, make_layout
 from vbr.ir.simplify import simplify
@@ -52,6 +52,9 @@ class ProgramBuilder:
         self.max_range = MAX_OPTIONS
         self.reach_tables: list[dict] = []
         self._reach_keys: dict[tuple, int] = {}
+        self.fns: list[N.FnBody] = []
+        self._fn_keys: dict[tuple, int | None] = {}
+        self._fn_sizes: dict[str, int] = {}
         self.unit_index: dict[tuple[str, str], int] = {}
         self.units: list[N.Unit] = []
         limits = m.limits  # these four are messages 0..3 of every program (STEP_FAULT ... CELL_FAULT)
@@ -114,6 +117,33 @@ class ProgramBuilder:
             self.reach_tables.append(table)
         return self._reach_keys[key]
 
+    def fn_size(self, name: str) -> int:
+        """Expression nodes of fn `name` with every fn it calls written out."""
+        if name not in self._fn_sizes:
+            self._fn_sizes[name] = 0
+            size = 0
+            for n in A.walk(self.m.fns[name].body):
+                size += 1 + (self.fn_size(n.func) if isinstance(n, A.Call) and n.func in self.m.fns else 0)
+            self._fn_sizes[name] = size
+        return self._fn_sizes[name]
+
+    def fn_body(self, name: str, types: tuple, span) -> int:
+        """The index in `fns` of fn `name`'s body for arguments of these types, built once."""
+        key = (name, types)
+        if key in self._fn_keys:
+            if self._fn_keys[key] is None:
+                raise Unsupported(f"`{name}` calls itself", span)
+            return self._fn_keys[key]
+        self._fn_keys[key] = None
+        d, own = self.m.fns[name], FnLocals(name)
+        scope = Scope()
+        for p, ty in zip(d.params, types):
+            scope.names[p.name] = (ty, own.local(ty))
+        body = ExprBuilder(self, own).expr(d.body, scope)
+        self.fns.append(N.FnBody(name, len(d.params), body, own.nlocals))
+        self._fn_keys[key] = len(self.fns) - 1
+        return self._fn_keys[key]
+
     def option_const(self, name: str, span) -> N.Const:
         v = self.m.options[name]
         if isinstance(v, bool):
@@ -152,7 +182,10 @@ class ProgramBuilder:
         for unit in self.units:
             simplify(unit)
         options = min(MAX_OPTIONS, max((c.bound for c in self.choices), default=0)) + 1
-        layout = make_layout(len(self.streams), m.nvals + self.list_words, self.things, self.width,
+        fn_words = m.nvals + self.list_words
+        for fn in self.fns:
+            fn.base, fn_words = fn_words, fn_words + fn.nlocals
+        layout = make_layout(len(self.streams), fn_words, self.things, self.width,
                              len(m.zone_names), options, FRAME_HEAD + max(u.nlocals for u in self.units),
                              m.limits["depth"], *self._stack_room())
         names = Names({k: list(v) for k, v in m.enums.items()}, list(m.directions), list(m.zone_names),
@@ -172,6 +205,7 @@ class ProgramBuilder:
         p.directions = [m.directions[d] for d in m.directions]
         p.zone_side, p.hidden = _visibility(m)
         p.reach_tables = self.reach_tables
+        p.fns = self.fns
         p.list_caps = {(k, self.field_at[(k, name)]): cap for (k, name), cap in self.list_cap.items()}
         p.source_hash = hashlib.sha256(repr(sorted(m.options.items())).encode() +
                                        b"".join(s.encode() for s in m.rules.sources.values())).hexdigest()

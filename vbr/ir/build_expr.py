@@ -33,6 +33,24 @@ class Unsupported(EngineUnavailable):
         return f"{where}error: the typed engines cannot run this yet: {self.message}"
 
 
+HEAVY_FN = 1024  # expression nodes of a fn with the fns it calls written out, from which it is called, not written out
+
+
+class FnLocals:
+    """What building a heavy fn's body lends it in place of a unit: its own locals, its name."""
+
+    def __init__(self, name: str):
+        self.name, self.inlining, self.nlocals = f"fn {name}", [name], 0
+
+    def local(self, ty: str) -> int:
+        self.nlocals += 1
+        return self.nlocals - 1
+
+    def temp(self, ty: str) -> int:
+        """An expression's own local: in a fn's body, never shared."""
+        return self.local(ty)
+
+
 class Scope:
     """Names visible in a body: each a local slot and its type; a child sees its parent's."""
 
@@ -227,6 +245,8 @@ class ExprBuilder:
 
     def x_Call(self, e: A.Call, scope: Scope):
         if e.func in self.m.fns:
+            if self.pb.fn_size(e.func) >= HEAVY_FN:
+                return self._fn_call(e, scope)
             return self._inline(e, scope, self.expr)
         if e.func in self.m.procs:
             raise Unsupported("a procedure's result inside an expression (only `let x = f(...)`)", e.span)
@@ -314,6 +334,12 @@ class ExprBuilder:
             x = N.Builtin("zone", "zone_of", [x], self.pb.fault("`owner` of {0}, which is no thing", e.span), e.span)
         fault = self.pb.fault("`owner` of {0}, which is no zone", e.span)
         return N.Lookup("seat", list(self.m.zone_owner), x, fault)
+
+    def _fn_call(self, e: A.Call, scope: Scope) -> N.Expr:
+        """A heavy fn called: its body built once for these argument types, its arguments here."""
+        values = [self.expr(a, scope) for a in e.args]
+        fn = self.pb.fn_body(e.func, tuple(v.ty for v in values), e.span)
+        return N.FnCall(self.pb.fns[fn].body.ty, fn, values)
 
     def _inline(self, e: A.Call, scope: Scope, build):
         """`fn f(a, b) = body` written out at its call: each argument into a fresh local."""

@@ -132,6 +132,17 @@ class Bind(Expr):
 
 
 @dataclass(eq=False)
+class FnCall(Expr):
+    """A heavy `fn` called (`Program.fns[fn]`, one written out at each call would make the
+    program grow with every call): `args` evaluated left to right, then written to its
+    parameters' words, then its body evaluated over its block of words, which is then set to
+    none again (so that two calls leave the same words in either order). No fn runs twice at
+    once (none calls itself), so each has one block."""
+    fn: int
+    args: list[Expr]
+
+
+@dataclass(eq=False)
 class Builtin(Expr):
     """A built-in function by name (`vbr.ir.builtins` lists each with its meaning), its arguments
     evaluated left to right; `fault` is the message id raised when an argument is outside the
@@ -568,6 +579,18 @@ class Unit:
 
 
 @dataclass(eq=False)
+class FnBody:
+    """A heavy fn's body, built once for the types its arguments have at a call: its locals (its
+    parameters first) are the words from `base` of the vars on (read with `fp` = the vars' start
+    + base - FRAME_HEAD, as a frame's locals are)."""
+    name: str
+    nparams: int
+    body: Expr
+    nlocals: int = 0
+    base: int = 0
+
+
+@dataclass(eq=False)
 class ChoiceSite:
     """A `choose` of the rule file: its name (the chosen name), the options' type, its prompt."""
     var: str
@@ -608,3 +631,4 @@ class Program:
     list_caps: dict = field(default_factory=dict)  # (kind, word) of a list field -> the items it holds
     measures: tuple = ()  # checker.MeasureSlot per declared measure
     field_at: dict = field(default_factory=dict)  # (kind, field name) -> its word in a thing's row
+    fns: list[FnBody] = field(default_factory=list)  # the heavy fns FnCall calls
