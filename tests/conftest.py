@@ -26,7 +26,8 @@ SLOW = {
     "test_check_speed_invariants.py", "test_diagram_legibility.py", "test_every_rule_file.py",
     "test_highlight.py", "test_html_report.py", "test_lowering.py",
     "test_narrowing.py", "test_parser_cache.py", "test_play_tmux.py",
-    "test_rl_observation.py", "test_engine_option.py",
+    "test_rl_observation.py", "test_engine_option.py", "test_hostile_engines.py", "test_typed_constructs.py",
+    "test_typed_generated.py",
     # test_analysis_commands.py
     "test_analysis_commands.py::test_a_worker_killed_during_a_run_is_a_one_line_error_not_a_hang",
     "test_analysis_commands.py::test_bad_run_requests_are_usage_errors",

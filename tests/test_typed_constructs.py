@@ -184,3 +184,17 @@ def test_a_heavy_fn_is_built_once_so_a_level_more_adds_one_levels_worth_of_progr
         sizes.append(len(python_source(load(f, {}, engine="python").program)))
     # written out at every call, the 10th level would double the program
     assert sizes[1] - sizes[0] < sizes[0] / 5, sizes
+
+
+def test_a_call_of_a_heavy_fn_pays_steps_as_in_the_closure_engine(tmp_path):
+    # g10 is over 10,000 nodes written out: at a step per 64, 40 calls pay far more than 400
+    # steps, while the 40 rounds alone take far fewer
+    import vbr
+    f = tmp_path / "loop.vbr"
+    f.write_text(heavy_fns(10).replace('seats 2\n', 'seats 2\nlimit steps 400\n').replace(
+        "phase one {\n", "phase one {\n  repeat 40 {\n    n = g10(n % 3)\n  }\n  end draw\n"))
+    for new_state in (vbr.load(str(f)).new_state, load(f, {}, engine="python").new_state,
+                      load(f, {}, engine="c").new_state):
+        with pytest.raises(VbrRuntimeError) as err:
+            new_state(0)
+        assert "400" in err.value.message and "step" in err.value.message

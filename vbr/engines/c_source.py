@@ -350,8 +350,11 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 
     def x_FnCall(self, e):
         base, name = self.lay.vars + self.p.fns[e.fn].base, self.fresh("call")
-        n = self.p.fns[e.fn].nlocals
-        self.function(name, [*(f"W a{i} = {self.expr(a)};" for i, a in enumerate(e.args)),
+        n, pay = self.p.fns[e.fn].nlocals, []
+        if e.steps:
+            pay = [f"S[{H.STEPS}] += {e.steps};",
+                   f"if (S[{H.STEPS}] > {_w(self.p.limits['steps'])}) vbr_fault(S, {STEP_FAULT}, VBR_NONE, VBR_NONE);"]
+        self.function(name, [*pay, *(f"W a{i} = {self.expr(a)};" for i, a in enumerate(e.args)),
                              *(f"S[{base + i}] = a{i};" for i in range(len(e.args))),
                              f"W r = {self.fn_body(e.fn)}(S, {base - FRAME_HEAD});",
                              f"for (W i = 0; i < {n}; i++) S[{base} + i] = VBR_NONE;", "return r;"])

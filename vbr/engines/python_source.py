@@ -656,11 +656,13 @@ class _Unit(WordSource):
         return f"({xs}.index({item}) if {item} in {xs} else -1)"
 
     def x_FnCall(self, e):
-        """Heavy fn e.fn's body (the module's `f<fn>`) over its block of words: the arguments
-        worked out left to right and written to its parameters, its value taken, its words set
-        to none again."""
+        """Heavy fn e.fn's body (the module's `f<fn>`) over its block of words: the steps paid,
+        the arguments worked out left to right and written to its parameters, its value taken,
+        its words set to none again."""
         fn = self.p.fns[e.fn]
         base = self.lay.vars + fn.base
+        if e.steps:
+            self.pay(e.steps)
         args = [self.hold(a) for a in self.operands(e.args)]
         if args:
             self.emit(f"S[{base}:{base + len(args)}] = " + "".join(a + ", " for a in args))
@@ -669,6 +671,12 @@ class _Unit(WordSource):
         if fn.nlocals:
             self.emit(f"S[{base}:{base + fn.nlocals}] = ({NONE},) * {fn.nlocals}")
         return r
+
+    def pay(self, steps: int) -> None:
+        """`steps` steps more, past the limit a fault."""
+        self.emit(f"st += {steps}")
+        self.emit(f"if st > {self.limit}:")
+        self.emit(f"    raise EngineFault({STEP_FAULT})")
 
     def zone_of_seq(self, s: N.Seq) -> str:
         """The zone whose items a sequence of zones' items (`_zone_seq`) gives."""
@@ -1272,3 +1280,6 @@ class _FnBody(_Unit):
     def function(self) -> str:
         value = self.expr(self.p.fns[self.k].body)
         return "\n".join([f"def f{self.k}(S, fp):", *_indent(self.out), f"    return {value}"])
+
+    def pay(self, steps: int) -> None:
+        raise AssertionError("a heavy fn's call from inside a fn pays no steps (build_expr.py)")

@@ -339,7 +339,8 @@ class ExprBuilder:
         """A heavy fn called: its body built once for these argument types, its arguments here."""
         values = [self.expr(a, scope) for a in e.args]
         fn = self.pb.fn_body(e.func, tuple(v.ty for v in values), e.span)
-        return N.FnCall(self.pb.fns[fn].body.ty, fn, values)
+        steps = 0 if isinstance(self.ub, FnLocals) else self.pb.fn_size(e.func) // 64
+        return N.FnCall(self.pb.fns[fn].body.ty, fn, values, steps)
 
     def _inline(self, e: A.Call, scope: Scope, build):
         """`fn f(a, b) = body` written out at its call: each argument into a fresh local."""

@@ -137,9 +137,12 @@ class FnCall(Expr):
     program grow with every call): `args` evaluated left to right, then written to its
     parameters' words, then its body evaluated over its block of words, which is then set to
     none again (so that two calls leave the same words in either order). No fn runs twice at
-    once (none calls itself), so each has one block."""
+    once (none calls itself), so each has one block. A call from outside a fn first pays
+    `steps` steps of the `steps` limit (a step per 64 of the body's nodes, as the closure engine
+    charges)."""
     fn: int
     args: list[Expr]
+    steps: int = 0
 
 
 @dataclass(eq=False)
