@@ -165,13 +165,18 @@ IN_PLAY = {  # test_runtime_limits.py, and the typed program's own constructs ab
     "a list var per seat past its slots": phase("  n = 1\n", "seats 2\nvar h: list of int per seat = [[1], [2], [3]]\n"
                                                 "var n: int = 0\n"),
     "a list var read past its end": phase("  n = picks[n]\n", "var picks: list of int = [1, 2]\nvar n: int = 2\n"),
-    "step far off the court": phase("  ball = step(ball, forward, 0, n)\n", "court {\n  rows 2\n  cols 2\n}\n"
+    "step far off the court": phase("  ball = step(ball, forward, 0, n)\n", "court {\n  rows 2\n  cols 2\n"
+                                    "  field 1 at row 1 col 1\n}\n"
                                     "direction forward = (0, 1)\nvar ball: cell = none\nvar n: int = 4611686018427387904\n"
                                     "setup {\n  ball = field(0, 1)\n}\n"),
     "step paying far off the court": phase("  ball = step(ball, far, 0, 1024, 0)\n", "court {\n  rows 2\n  cols 2\n"
                                            "  net 1\n  field 1 at row 1 col 1\n}\n"
                                            f"direction far = ({MAX}, {MAX})\nvar ball: cell = none\n"
                                            "setup {\n  ball = field(0, 1)\n}\n"),
+    "step along none": phase("  ball = step(ball, d, 0, 1 / n)\n", "court {\n  rows 2\n  cols 2\n"
+                             "  field 1 at row 1 col 1\n}\n"
+                             "direction forward = (0, 1)\nvar ball: cell = none\nvar d: dir = none\nvar n: int = 0\n"
+                             "setup {\n  ball = field(0, 1)\n}\n"),
     "reach in play past 64": phase("  let ends = reach(field(0, 1), n, 0, [d])\n", "court {\n  rows 2\n  cols 2\n"
                                    "  field 1 at row 1 col 1\n}\ndirection forward = (0, 1)\nvar d: dir = forward\n"
                                    "var n: int = 65\n"),

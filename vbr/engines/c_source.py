@@ -442,14 +442,15 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             return f"vbr_cell_at(S, {a[0]}, {a[1]}, {a[2]}, {t['cols']}, {t['height']}, {f}, {CELL_FAULT})"
         if name == "step":
             fn = self.fresh("step")
-            self.function(fn, [f"W c = {a[0]}, d = {a[1]}, s = {a[2]}, n = {a[3]};",
-                               f"return vbr_step(S, c, DIRS[d][0], DIRS[d][1], s, n, {f});"])
+            self.function(fn, [f"W c = {a[0]}, d = {a[1]};", f"if (d == VBR_NONE) vbr_fault(S, {f}, VBR_NONE, VBR_NONE);",
+                               f"W s = {a[2]}, n = {a[3]};", f"return vbr_step(S, c, DIRS[d][0], DIRS[d][1], s, n, {f});"])
             return f"{fn}(S, fp)"
         raise AssertionError(f"no C rule for the built-in {name}")
 
     def step_paying_call(self, a: list[str], f: int) -> str:
         t, fn = self.p.court_tables, self.fresh("step_paying")
-        self.function(fn, [f"W c = {a[0]}, d = {a[1]}, s = {a[2]}, n = {a[3]}, cost = {a[4]};",
+        self.function(fn, [f"W c = {a[0]}, d = {a[1]};", f"if (d == VBR_NONE) vbr_fault(S, {f}, VBR_NONE, VBR_NONE);",
+                           f"W s = {a[2]}, n = {a[3]}, cost = {a[4]};",
                            f"return vbr_step_paying(S, c, DIRS[d][0], DIRS[d][1], s, n, cost, {t['cols']}, {t['rows']}, "
                            f"{t['net']}, {f});"])
         return f"{fn}(S, fp)"

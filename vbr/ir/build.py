@@ -320,10 +320,14 @@ def _list_var_layout(m: Model) -> tuple[dict, int]:
 
 def _given_length(e, per_slot: bool) -> int:
     """The items a list var's value holds when it is a literal (per slot: the longest of a literal
-    of literals), else MAX_LIST_VAR."""
-    if per_slot and isinstance(e, A.ListLit) and e.items and all(isinstance(x, A.ListLit) for x in e.items):
+    of literals; a literal whose items may be lists, which a slot may get one each of, counts as
+    not known), else MAX_LIST_VAR."""
+    if not isinstance(e, A.ListLit):
+        return MAX_LIST_VAR
+    if per_slot and e.items and all(isinstance(x, A.ListLit) for x in e.items):
         return max(len(x.items) for x in e.items)
-    return len(e.items) if isinstance(e, A.ListLit) else MAX_LIST_VAR
+    scalars = (A.IntLit, A.BoolLit, A.StrLit, A.NoneLit)
+    return len(e.items) if not per_slot or all(isinstance(x, scalars) for x in e.items) else MAX_LIST_VAR
 
 
 def _visibility(m: Model) -> tuple[list[int], list[list[int]]]:

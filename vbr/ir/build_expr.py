@@ -310,7 +310,7 @@ class ExprBuilder:
             "number": "`number` of none", "side": "`side` of none", "row": "`row` of none", "col": "`col` of none",
             "in_court": "`in_court` of none", "on_net": "`on_net` of none",
             "zone_of": "`zone_of` of {0}, which is no thing", "top": "`top` of none", "bottom": "`bottom` of none",
-            "step": "`step` gave a position off the court by more than 32768",
+            "step": "`step` from or along none, or to a position off the court by more than 32768",
             "team_of": "`team_of({0})`: no such seat", "next_seat": "`next_seat({0})`: no such seat",
             "abs": "`abs` of none",
         }
@@ -321,7 +321,7 @@ class ExprBuilder:
         """`step(c, d, side, n, net cost)`: unit steps until n is paid, a net row costing the net
         cost (Court.step); faults: off the court, then a net cost below 0, then n out of 0..1024."""
         values = [self.expr(a, scope) for a in e.args]
-        fault = self.pb.fault("`step` gave a position off the court by more than 32768", e.span)
+        fault = self.pb.fault("`step` from or along none, or to a position off the court by more than 32768", e.span)
         self.pb.fault("`step`'s net cost is {0}: it must be 0 or more", e.span)
         self.pb.fault("`step` of {0} with a net cost is out of 0..1024", e.span)
         return N.Builtin("cell", "step_paying", values, fault, e.span)
