@@ -4,6 +4,8 @@ only in play (the court's search, run in each engine). Each against the closure 
 where nothing is drawn, and the Python engine's words against the C engine's after every choice."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from vbr.engines.game import load
@@ -198,3 +200,14 @@ def test_a_call_of_a_heavy_fn_pays_steps_as_in_the_closure_engine(tmp_path):
         with pytest.raises(VbrRuntimeError) as err:
             new_state(0)
         assert "400" in err.value.message and "step" in err.value.message
+
+
+def test_a_greedy_and_a_random_seat_keep_the_same_score_track_in_python_and_in_c():
+    # the greedy seat's turns are played by hand and the random seat's by the engine's own loop:
+    # both keep rows of the same track
+    from vbr.play import play_typed_game
+    path = Path(__file__).resolve().parent.parent / "rules" / "siatka.vbr"
+    py, c = load(path, {}, engine="python"), load(path, {}, engine="c")
+    for seed in range(4):
+        a, b = play_typed_game(py, seed, ["greedy", "random"]), play_typed_game(c, seed, ["greedy", "random"])
+        assert a.score_track == b.score_track and a.points == b.points, seed

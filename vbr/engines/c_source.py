@@ -52,6 +52,9 @@ def _w(v: int) -> str:
     return f"((W){v}LL)"
 
 
+_CALLED_WITH_ARGS = ("distance", "cell_at", "field")  # built-ins whose C passes several operands to one call
+
+
 def _unordered(operands: list) -> bool:
     """Whether two or more of these operands may fault or draw (so their order shows)."""
     settled = (N.Const, N.Local, N.Returned)
@@ -397,7 +400,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         return f"{name}(S, fp)"
 
     def x_Builtin(self, e):
-        if _unordered(e.args):
+        if e.name in _CALLED_WITH_ARGS and _unordered(e.args):
             return self.in_order(e.args, lambda a: self.builtin(e, a))
         return self.builtin(e, [self.expr(x) for x in e.args])
 
