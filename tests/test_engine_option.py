@@ -156,10 +156,24 @@ def test_report_plays_through_the_engine_asked_for_and_names_it(tmp_path):
     assert "seed 0, engine c" in page.read_text()
 
 
-def test_mutate_refuses_a_typed_engine_with_a_usage_error():
+def test_mutate_refuses_the_c_engine_with_a_usage_error():
     done = vbr("mutate", "siatka", "--engine", "c")
     assert done.returncode == 2
-    assert "--engine c: scenarios (and so mutants) run only through the closure engine yet" in done.stderr
+    assert "--engine c: scenarios (and so mutants) run through the closure and the Python engine yet" in done.stderr
+
+
+def test_mutate_through_the_python_engine_kills_what_the_closure_engine_kills():
+    """Deleting Siatka's `take_over(receiver)` in the serve (line 148) leaves the holder at 0: the
+    serve scenario, which expects seat 1 to hold the ball, kills that mutant in either engine,
+    with the same reason."""
+    reports = {}
+    for engine in ("closure", "python"):
+        done = vbr("mutate", "siatka", "--engine", engine, "-n", 1, "--kind", "delete", "--lines", 148, "--json")
+        assert done.returncode == 0, done.stderr
+        reports[engine] = json.loads(done.stdout)
+    assert reports["python"]["killed"] == reports["closure"]["killed"] == 1
+    assert reports["python"]["killed_by"] == reports["closure"]["killed_by"]
+    assert "[Serve] the die shows 3" in json.dumps(reports["python"]["killed_by"])
 
 
 def test_play_refuses_an_agent_the_typed_engines_lack_before_the_game():

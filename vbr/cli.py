@@ -245,6 +245,9 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--strict", action="store_true",
                    help="also fail a file whose rule file's turn flow has warnings (as `vbr check --strict`)")
     t.add_argument("--trace", action="store_true", help="print the events between the steps of each failing scenario")
+    t.add_argument("--engine", choices=("closure", "python"), default="closure",
+                   help="what runs the scenarios: closure (the default), or the typed program's Python engine "
+                        "(the same steps and verdicts; a rule file it cannot express yet is an error)")
     t.set_defaults(func=cmd_test)
 
     f = sub.add_parser("fmt", help="print files in canonical form, or rewrite them in it (-w)")
@@ -506,9 +509,13 @@ def cmd_test(args) -> int:
         try:
             if args.strict:
                 _strict_flow(path)
-            results = run_file(path, trace=args.trace)
+            results = run_file(path, trace=args.trace, engine=getattr(args, "engine", "closure"))
         except VbrError as exc:
             print(exc.render(), file=sys.stderr)
+            failed += 1
+            continue
+        except EngineUnavailable as exc:
+            print(clean(exc.located()), file=sys.stderr)
             failed += 1
             continue
         for r in results:

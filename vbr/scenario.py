@@ -24,6 +24,7 @@ from vbr.interpreter.state import FORCED_PICK, State
 from vbr.interpreter.values import text
 from vbr.loader import load_rules, parse_file
 from vbr.grammar import printer
+from vbr.grammar.expectations import comparisons
 from vbr.report import render_events
 
 
@@ -56,12 +57,14 @@ def load_scenarios(path: Path):
 
 
 def run_file(path: Path, rules=None, *, trace: bool = False, step_limit: int | None = None,
-             lower: bool = True) -> list[ScenarioResult]:
+             lower: bool = True, engine: str = "closure") -> list[ScenarioResult]:
     """Run every scenario of a file. `rules`: a RuleSet to run them against instead of the file the
     scenarios name (`vbr mutate` runs them against each mutant); `trace`: keep the events between
     steps in each result (`format_trace`); `step_limit`: a lower step limit than the rule file's,
     for each scenario; `lower=False`: run the closures without building the fast form (cheaper
-    for a file run once, as `vbr mutate` runs each mutant)."""
+    for a file run once, as `vbr mutate` runs each mutant); `engine`: "closure", or a typed
+    engine ("python", "c": vbr.typed_scenario), which raises Unsupported (located) for a rule
+    file the typed program cannot express yet."""
     if rules is None:
         tree, rules, source = load_scenarios(path)
     else:
@@ -70,8 +73,46 @@ def run_file(path: Path, rules=None, *, trace: bool = False, step_limit: int | N
             raise VbrCheckError([Diagnostic(tree.span, "not a scenario file: it should start with `tests for \"RULES\"`")],
                                 {str(path): source})
     sources = {**rules.sources, str(path): source}
-    cache: dict = {"lower": lower}
+    cache: dict = {"lower": lower and engine == "closure"}
+    if engine != "closure":
+        return _run_typed(tree.scenarios, rules, sources, engine, trace=trace, step_limit=step_limit, cache=cache)
     return [run_scenario(sc, rules, sources, trace=trace, step_limit=step_limit, cache=cache) for sc in tree.scenarios]
+
+
+def _run_typed(scenarios, rules, sources, engine: str, *, trace: bool, step_limit, cache: dict) -> list[ScenarioResult]:
+    """Every scenario through a typed engine, those with the same options on one program: each
+    checked as the closure runner checks it, then run by vbr.typed_scenario."""
+    from vbr.typed_scenario import Failed, TypedRunner, scenario_program
+    groups: dict[tuple, list[int]] = {}
+    for i, sc in enumerate(scenarios):
+        options = {s.name: _literal(s.exprs[0]) for s in sc.steps if s.kind == "option"}
+        groups.setdefault(tuple(sorted(options.items())), []).append(i)
+    results: list = [None] * len(scenarios)
+    for key, members in groups.items():
+        checked = []
+        for i in members:
+            try:
+                _Runner(scenarios[i], rules, sources, cache=cache).compile()
+                checked.append(i)
+            except VbrError as exc:
+                results[i] = ScenarioResult(scenarios[i].title, exc.span, False, exc.render())
+        if not checked:
+            continue
+        model = _compiled(rules, dict(key), cache).model
+        sp, game = scenario_program(model, [scenarios[i] for i in checked], engine, step_limit)
+        for k, i in enumerate(checked):
+            sc = scenarios[i]
+            runner = TypedRunner(sp, game, k, trace=trace)
+            seed = next((s.value for s in sc.steps if s.kind == "seed"), 0)
+            try:
+                runner.run(seed)
+            except Failed as f:
+                results[i] = ScenarioResult(sc.title, f.span, False, f.message, runner.steps_used(), runner.events)
+            except VbrError as exc:
+                results[i] = ScenarioResult(sc.title, exc.span, False, exc.render(), runner.steps_used(), runner.events)
+            else:
+                results[i] = ScenarioResult(sc.title, sc.span, True, "", runner.steps_used(), runner.events)
+    return results
 
 
 def check_file(path: Path) -> None:
@@ -166,7 +207,7 @@ class _Runner:
                 parts = [(printer.expr(c), x.compile(c.left, scope)[0], x.compile(c.right, scope)[0], x.compile(c, scope)[0])
                          if isinstance(c, A.Binary) and c.op not in ("and", "or") else
                          (printer.expr(c), None, None, x.compile(c, scope)[0])
-                         for c in _comparisons(e)]
+                         for c in comparisons(e)]
                 return (f, parts)
             return x.compile(e, scope)[0]
         return None
@@ -199,7 +240,7 @@ class _Runner:
                 raise _Failed(step.span, f"cannot evaluate this step: {_why(exc)}") from None
             finally:
                 if self.trace and st.log is not None and len(st.log) > seen:
-                    self.events.append((f"line {step.span.line} ({_step_text(step)})", render_events(st.log[seen:])))
+                    self.events.append((f"line {step.span.line} ({printer.step_line(step)})", render_events(st.log[seen:])))
                     seen = len(st.log)
 
     def _set_up(self, step: A.ScenarioStep) -> int:
@@ -316,42 +357,8 @@ class _Runner:
         return ":\n    " + "\n    ".join(shown)
 
 
-def _comparisons(e: A.Expr) -> list[A.Expr]:
-    """What a failed expectation shows, left to right: every comparison in it, and every other
-    operand of its `and`, `or` and `not` (`empty(hand[1])`), outside comprehensions (whose
-    variables have no value outside them)."""
-    out = []
-
-    def visit(n, in_logic):
-        if isinstance(n, A.Comprehension):
-            return
-        if isinstance(n, A.Binary) and n.op in ("==", "!=", "<", "<=", ">", ">=", "in", "not in"):
-            out.append(n)
-        elif isinstance(n, A.Binary) and n.op in ("and", "or"):
-            visit(n.left, True)
-            visit(n.right, True)
-            return
-        elif isinstance(n, A.Unary) and n.op == "not":
-            visit(n.operand, True)
-            return
-        elif in_logic:
-            out.append(n)
-            return
-        for c in n.children():
-            visit(c, False)
-    visit(e, False)
-    return out
-
-
 def _why(exc: Exception) -> str:
     return str(exc) if isinstance(exc, Fault) else f"{type(exc).__name__}: {exc}"
-
-
-def _step_text(step: A.ScenarioStep) -> str:
-    try:
-        return printer._step(step).split("\n")[0]
-    except Exception:  # a step the printer cannot show is still traced, by its kind
-        return step.kind
 
 
 def _compiled(rules, options: dict, cache: dict):

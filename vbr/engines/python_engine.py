@@ -46,17 +46,57 @@ class PythonEngine:
 
     def new(self, seed: int, log=None) -> list:
         """A state seeded with `seed`, run to its first choice (or its end)."""
-        lay, p = self.layout, self.program
-        S = [0] * lay.stack
-        S[H.FP] = lay.stack
-        S[H.WINNER] = S[H.RETURNED] = S[H.FAULT_A] = S[H.FAULT_B] = NONE
-        for k, key in enumerate(self.keys):
-            S[lay.streams + k] = R.signed(R.first_state(seed, key))
+        S = self.held(seed)
+        p = self.program
         S += [-1, p.init, 0] + [NONE] * p.units[p.init].nlocals
         S[H.TOP] = len(S)
         S[H.DEPTH] = 1
         self.run(S, log)
         return S
+
+    def held(self, seed: int) -> list:
+        """A state seeded with `seed` before anything has run: no frame on its stack."""
+        lay = self.layout
+        S = [0] * lay.stack
+        S[H.FP] = lay.stack
+        S[H.TOP] = lay.stack
+        S[H.WINNER] = S[H.RETURNED] = S[H.FAULT_A] = S[H.FAULT_B] = NONE
+        for k, key in enumerate(self.keys):
+            S[lay.streams + k] = R.signed(R.first_state(seed, key))
+        return S
+
+    def call(self, S: list, unit: int, log=None) -> int | None:
+        """Run `unit` (one without parameters) at once, above the frames play holds, as a procedure
+        called where play stands, and return what it returned. The state is left as before but
+        for what the unit changed. None when it stopped instead of returning (a choice, a
+        `goto`, the end): the state is then where it stopped. A run-time error raises
+        EngineFault, the state's header and stack as they were before the call."""
+        saved = {w: S[w] for w in (H.STATUS, H.FP, H.TOP, H.DEPTH, H.RETURNED)}
+        fp = len(S)
+        S += [S[H.FP], unit, 0] + [NONE] * self.program.units[unit].nlocals
+        S[H.FP], S[H.TOP], S[H.DEPTH], S[H.STATUS] = fp, len(S), S[H.DEPTH] + 1, RUNNING
+        self.namespace["LOG"] = log
+        try:
+            self.units[unit](S, fp, 0)
+        except EngineFault:
+            del S[saved[H.TOP]:]
+            for w, v in saved.items():
+                S[w] = v
+            raise
+        finally:
+            self.namespace["LOG"] = None
+        if S[H.STATUS] != RUNNING or S[H.FP] != saved[H.FP] or S[H.TOP] != saved[H.TOP]:
+            return None
+        value = S[H.RETURNED]
+        S[H.STATUS], S[H.RETURNED] = saved[H.STATUS], saved[H.RETURNED]
+        return value
+
+    def goto(self, S: list, unit: int, log=None) -> None:
+        """Every frame dropped and play started in phase `unit`, run to a choice or the end."""
+        del S[self.layout.stack:]
+        S += [-1, unit, 0] + [NONE] * self.program.units[unit].nlocals
+        S[H.FP], S[H.TOP], S[H.DEPTH], S[H.STATUS] = self.layout.stack, len(S), 1, RUNNING
+        self.run(S, log)
 
     def run(self, S: list, log=None) -> None:
         """Play on until a choice, the end or a fault; `log(S, what, *args)` hears says and phases."""

@@ -269,6 +269,33 @@ def draw_below(S: list, at: int, n: int) -> int:
     return m >> 64
 
 
+def forced_next(S: list, q: int):
+    """The next value a scenario queued at word `q` (`[taken, count, values...]`), taken off
+    the queue; None when none is left."""
+    taken = S[q]
+    if taken >= S[q + 1]:
+        return None
+    S[q] = taken + 1
+    return S[q + 2 + taken]
+
+
+def forced_roll(S: list, q: int, faces: tuple, at: int) -> int:
+    """A forced face when the scenario queued one, else a face drawn from stream word `at`."""
+    v = forced_next(S, q)
+    return faces[draw_below(S, at, len(faces))] if v is None else v
+
+
+def forced_pick(S: list, q: int, xs: list, at: int, f: int) -> int:
+    """The value a scenario forced for a `pick`, which must be among `xs` (else fault f naming
+    it), else an item drawn from stream word `at` (none from no items)."""
+    want = forced_next(S, q)
+    if want is None:
+        return xs[draw_below(S, at, len(xs))] if xs else NONE
+    if want not in xs:
+        raise EngineFault(f, want)
+    return want
+
+
 def shuffle(S: list, z: int, at: int) -> None:
     """Fisher-Yates from the top down: position i swaps with one of 0..i."""
     n = S[z]

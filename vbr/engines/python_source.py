@@ -36,7 +36,7 @@ from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
 
 RUNTIME = ("EngineFault", "add", "sub", "mul", "div", "mod", "neg", "absolute", "index", "thing_word", "other",
            "distance", "cell_at", "on_court", "reach", "reach_search", "step_paying", "dir_vec", "take_out", "put",
-           "draw_below", "shuffle", "fault")
+           "draw_below", "shuffle", "fault", "forced_roll", "forced_pick")
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod"}
 _CELL_FNS = ("number", "side", "row", "col", "in_court", "on_net")
 REGISTERS = 40  # the most locals of a unit held in Python variables
@@ -626,10 +626,14 @@ class _Unit(WordSource):
 
     def x_Roll(self, e):
         faces = tuple(self.p.dice[e.die])
+        if e.forced >= 0:
+            return f"forced_roll(S, {self.p.forced_at[e.forced]}, {faces!r}, {self.lay.streams + e.stream})"
         return f"{faces!r}[draw_below(S, {self.lay.streams + e.stream}, {len(faces)})]"
 
     def x_Pick(self, e):
         xs = self.hold(self.seq_list(e.seq))
+        if e.forced >= 0:
+            return f"forced_pick(S, {self.p.forced_at[e.forced]}, {xs}, {self.lay.streams + e.stream}, {e.forced_fault})"
         return f"({xs}[draw_below(S, {self.lay.streams + e.stream}, len({xs}))] if {xs} else {NONE})"
 
     def x_Contains(self, e):

@@ -292,6 +292,14 @@ def _court_item(i: A.CourtItem) -> str:
     return f"space {v[0]} at row {v[1]} col {v[2]}"
 
 
+def step_line(step: A.ScenarioStep) -> str:
+    """A scenario step's first line as written, or its kind when it cannot be shown."""
+    try:
+        return _step(step).split("\n")[0]
+    except Exception:  # a step the printer cannot show is still named, by its kind
+        return step.kind
+
+
 def _step(s: A.ScenarioStep) -> str:
     e = [expr(x) for x in s.exprs]
     match s.kind:

@@ -34,6 +34,8 @@ def build_program(m: Model) -> N.Program:
 
 
 class ProgramBuilder:
+    hold_start = False  # the start of play returns instead of going to the start phase (a scenario's)
+
     def __init__(self, m: Model):
         self.m = m
         self.texts: list[str] = []
@@ -159,8 +161,18 @@ class ProgramBuilder:
             return N.Const("str", self.text(v))
         raise Unsupported(f"option `{name}`'s value {v!r}", span)
 
+    def forced_queue(self, key: tuple) -> int:
+        """The queue a scenario forces this draw's values into (`Roll.forced`), -1 for none: a
+        rule file's own program has none (vbr.ir.scenario_program gives a scenario's)."""
+        return -1
+
     # ------------------------------------------------------------------ the program
     def build(self) -> N.Program:
+        self.build_units()
+        return self.finish()
+
+    def build_units(self) -> None:
+        """Every unit of the rule file: its phases, procedures, handlers and the start of play."""
         m = self.m
         self._dice()
         for name, d in m.phases.items():
@@ -178,13 +190,22 @@ class ProgramBuilder:
         for ev, hs in m.handlers.items():
             for unit, h in zip(self.handler_units[ev], hs):
                 UnitBuilder(self, self.units[unit]).handler(h)
-        UnitBuilder(self, self.units[init]).start()
+        UnitBuilder(self, self.units[init]).start(hold=self.hold_start)
+        self.init = init
+
+    def finish(self) -> N.Program:
+        """The program of the units built: simplified, laid out, with its tables."""
+        m, init = self.m, self.init
         for unit in self.units:
             simplify(unit)
         options = min(MAX_OPTIONS, max((c.bound for c in self.choices), default=0)) + 1
         fn_words = m.nvals + self.list_words
         for fn in self.fns:
             fn.base, fn_words = fn_words, fn_words + fn.nlocals
+        forced_at = []
+        for capacity in self.forced_capacities():
+            forced_at.append(fn_words)
+            fn_words += 2 + capacity
         layout = make_layout(len(self.streams), fn_words, self.things, self.width,
                              len(m.zone_names), options, FRAME_HEAD + max(u.nlocals for u in self.units),
                              m.limits["depth"], *self._stack_room())
@@ -206,10 +227,15 @@ class ProgramBuilder:
         p.zone_side, p.hidden = _visibility(m)
         p.reach_tables = self.reach_tables
         p.fns = self.fns
+        p.forced_at = [layout.vars + at for at in forced_at]
         p.list_caps = {(k, self.field_at[(k, name)]): cap for (k, name), cap in self.list_cap.items()}
         p.source_hash = hashlib.sha256(repr(sorted(m.options.items())).encode() +
                                        b"".join(s.encode() for s in m.rules.sources.values())).hexdigest()
         return p
+
+    def forced_capacities(self) -> list[int]:
+        """How many values each forced queue holds (a rule file's own program has none)."""
+        return []
 
     def _stack_room(self) -> tuple[int, int]:
         """(copies, frames) of the layout: room for the lists frames copy, and for the frames
@@ -265,6 +291,11 @@ class ProgramBuilder:
         numbers = sorted(court.fields)
         tables["fields"] = {(s, n): cell(*court.field(s, n)) for s in (0, 1) for n in numbers}
         return tables
+
+
+def start_phase(m: Model) -> str:
+    """The phase play starts in: the file's `start`, else its first phase."""
+    return m.start.phase if m.start else next(iter(m.phases))
 
 
 def _field_layout(m: Model) -> tuple[dict, dict, int]:
@@ -542,8 +573,9 @@ class UnitBuilder:
         self.end(N.Fail(d.body.span, self.pb.fault(f"phase `{d.name}` ended without `goto` or `end`", d.span)))
         self._close()
 
-    def start(self) -> None:
-        """The vars an expression sets, in declaration order, then `setup`, then the start phase."""
+    def start(self, hold: bool = False) -> None:
+        """The vars an expression sets, in declaration order, then `setup`, then the start phase;
+        with `hold`, a return instead of the start phase (a scenario starts play itself)."""
         m = self.m
         for name, v in m.vars.items():
             if v.type.startswith("list:"):
@@ -557,8 +589,10 @@ class UnitBuilder:
                 self.emit(N.SetGlobal(v.decl.span, N.Global(v.type, v.base + i), value))
         if m.setup is not None:
             self.block(m.setup.body, Scope(), None)
-        start = m.start.phase if m.start else next(iter(m.phases))
-        self.end(N.Goto(None, self.pb.phase_unit(start)))
+        if hold:
+            self.end(N.Return(None, None))
+        else:
+            self.end(N.Goto(None, self.pb.phase_unit(start_phase(m))))
         self._close()
 
     def _start_list_var(self, name: str, v) -> None:

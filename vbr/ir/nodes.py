@@ -167,18 +167,26 @@ class Lookup(Expr):
 
 @dataclass(eq=False)
 class Roll(Expr):
-    """A face of die `die`, drawn uniformly from random stream `stream`."""
+    """A face of die `die`, drawn uniformly from random stream `stream`; with `forced` >= 0 (a
+    scenario's program only), the next face queued in `Program.forced_at[forced]` first, when
+    one is left (`ForcedQueue`)."""
     die: int
     stream: int
+    forced: int = -1
 
 
 @dataclass(eq=False)
 class Pick(Expr):
-    """An item of `seq` drawn uniformly from stream `stream`; faults on an empty sequence."""
+    """An item of `seq` drawn uniformly from stream `stream`; faults on an empty sequence. With
+    `forced` >= 0 (a scenario's program only), the next value queued in
+    `Program.forced_at[forced]` when one is left: that value when `seq` holds it, else fault
+    `forced_fault` naming it."""
     seq: "Seq"
     stream: int
     fault: int
     span: Span | None = None
+    forced: int = -1
+    forced_fault: int = -1
 
 
 @dataclass(eq=False)
@@ -573,7 +581,7 @@ class Unit:
     """A phase, procedure or set-up: its blocks (entry 0) over `nlocals` locals, the first
     `nparams` its parameters."""
     name: str
-    kind: str  # phase proc handler setup
+    kind: str  # phase proc handler setup, or in a scenario's program: given probe
     span: Span
     nparams: int = 0
     nlocals: int = 0
@@ -635,3 +643,4 @@ class Program:
     measures: tuple = ()  # checker.MeasureSlot per declared measure
     field_at: dict = field(default_factory=dict)  # (kind, field name) -> its word in a thing's row
     fns: list[FnBody] = field(default_factory=list)  # the heavy fns FnCall calls
+    forced_at: list[int] = field(default_factory=list)  # a scenario's program: each ForcedQueue's first word

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 from vbr.cli_common import ENGINE_CHOICES, note
-from vbr.errors import UsageError, VbrError
+from vbr.errors import EngineUnavailable, UsageError, VbrError
+from vbr.terminal import clean
 from vbr.mutation import KINDS
 
 
@@ -37,8 +38,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--max-seconds", type=float, default=None, metavar="S",
                    help="start no mutant after S seconds (default 600); at most 10 × n mutants are tried in any case")
     p.add_argument("--engine", choices=ENGINE_CHOICES, default="closure",
-                   help="what runs the scenarios: closure (the default; auto takes it too); the typed engines "
-                        "(python, c) do not run scenarios yet, and are refused")
+                   help="what runs the scenarios: closure (the default; auto takes it too), or the typed "
+                        "program's Python engine (python); c does not run scenarios yet, and is refused")
     p.set_defaults(func=run)
     return p
 
@@ -68,19 +69,25 @@ def run(args) -> int:
     """0 when every counted mutant is killed, 1 when some survive, 2 on a usage or file error."""
     from vbr.loader import resolve
     from vbr.mutation import report, runner
-    if getattr(args, "engine", "closure") in ("python", "c"):
-        raise UsageError(f"--engine {args.engine}: scenarios (and so mutants) run only through the closure engine "
-                         "yet; use --engine closure")
-    if getattr(args, "engine", "closure") == "auto":
-        note("--engine auto: scenarios run only through the closure engine; running them there")
+    engine = getattr(args, "engine", "closure")
+    if engine == "c":
+        raise UsageError("--engine c: scenarios (and so mutants) run through the closure and the Python engine "
+                         "yet; use --engine python or closure")
+    if engine == "auto":
+        note("--engine auto: scenarios run through the closure engine here; running them there")
+        engine = "closure"
     path = resolve(args.file)
     tests = Path(args.tests) if getattr(args, "tests", None) else runner.default_tests(path)
     try:
         seconds = args.max_seconds if getattr(args, "max_seconds", None) is not None else runner.DEFAULT_SECONDS
         result = runner.run(path, tests, n=args.n, seed=args.seed, workers=args.workers,
-                            kinds=getattr(args, "kinds", None), lines=getattr(args, "lines", None), seconds=seconds)
+                            kinds=getattr(args, "kinds", None), lines=getattr(args, "lines", None), seconds=seconds,
+                            engine=engine)
     except VbrError as exc:
         print(exc.render(), file=sys.stderr)
+        return 2
+    except EngineUnavailable as exc:  # the Python engine cannot express the rule file yet
+        print(clean(exc.located()), file=sys.stderr)
         return 2
     s = report.summary(result.ctx, result)
     if getattr(args, "json", False):

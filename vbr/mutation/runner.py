@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from vbr import stop_signals
-from vbr.errors import Diagnostic, VbrCheckError, VbrError
+from vbr.errors import Diagnostic, EngineUnavailable, VbrCheckError, VbrError
 from vbr.grammar import ast as A
 from vbr.grammar import printer
 from vbr.grammar.parser import parse
@@ -49,6 +49,7 @@ class Context:
     text: str
     mutants: list[Mutant]
     guard: int = 0
+    engine: str = "closure"  # what runs the scenarios: closure or python (vbr.scenario.run_file)
 
 
 @dataclass
@@ -102,7 +103,7 @@ def baseline(ctx: Context) -> int:
     must pass. Returns the step guard for the mutants."""
     rules = ruleset(ctx.path, printer.program(ctx.tree))
     compile_rules(rules, {}, lower=False)
-    results = run_file(ctx.tests, rules, lower=False)
+    results = run_file(ctx.tests, rules, lower=False, engine=ctx.engine)
     failed = [r for r in results if not r.ok]
     if failed:
         r = failed[0]
@@ -121,9 +122,11 @@ def evaluate(ctx: Context, m: Mutant) -> Outcome:
     except VbrError as exc:
         return Outcome(m.index, "invalid", _first_line(exc.render()))
     try:
-        results = run_file(ctx.tests, rules, step_limit=ctx.guard, lower=False)
+        results = run_file(ctx.tests, rules, step_limit=ctx.guard, lower=False, engine=ctx.engine)
     except VbrError as exc:  # the scenario file does not compile against the mutant
         return Outcome(m.index, "killed", _first_line(exc.render()))
+    except EngineUnavailable as exc:  # a mutant the typed engine cannot express: not judged
+        return Outcome(m.index, "invalid", _first_line(exc.located()))
     except Exception as exc:  # noqa: BLE001 — an interpreter fault still tells the mutant apart
         return Outcome(m.index, "killed", f"{type(exc).__name__}: {exc}")
     for r in results:
@@ -150,13 +153,14 @@ DEFAULT_SECONDS = 600.0  # the run's time bound, unless the caller gives one
 
 
 def run(path: Path, tests: Path | None = None, n: int = 100, seed: int = 1, workers: int = 1,
-        kinds=None, lines=None, seconds: float = DEFAULT_SECONDS) -> Result:
+        kinds=None, lines=None, seconds: float = DEFAULT_SECONDS, engine: str = "closure") -> Result:
     """Sample up to `n` mutants that pass the checker from those `selected` by kinds and lines, and
     judge each. Bounded: at most ATTEMPTS_PER_MUTANT × n mutants are tried (the checker rejects
     some, each at the cost of a whole check), and none is started after `seconds`; a run stopped
-    by either says so in `Result.stopped`."""
+    by either says so in `Result.stopped`. `engine` runs the scenarios (vbr.scenario.run_file)."""
     started = time.monotonic()
     ctx = context(path, tests)
+    ctx.engine = engine
     ctx.guard = baseline(ctx)
     todo = [i for i in order(len(ctx.mutants), seed) if selected(ctx.mutants[i], kinds, lines)]
     result = Result(ctx.path, ctx.tests, seed, n, len(ctx.mutants), len(todo), guard=ctx.guard, ctx=ctx)
@@ -166,7 +170,7 @@ def run(path: Path, tests: Path | None = None, n: int = 100, seed: int = 1, work
         pool = None
     else:
         pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_init,
-                                                         initargs=(str(ctx.path), str(ctx.tests), ctx.guard))
+                                                         initargs=(str(ctx.path), str(ctx.tests), ctx.guard, engine))
         outcomes = pool.imap(_work, todo, chunksize=1)
     try:
         for o in outcomes:
@@ -193,11 +197,11 @@ def run(path: Path, tests: Path | None = None, n: int = 100, seed: int = 1, work
 _CTX: Context | None = None
 
 
-def _init(path: str, tests: str, guard: int) -> None:
+def _init(path: str, tests: str, guard: int, engine: str) -> None:
     global _CTX
     stop_signals.in_a_worker()
     _CTX = context(Path(path), Path(tests))
-    _CTX.guard = guard
+    _CTX.guard, _CTX.engine = guard, engine
 
 
 def _work(i: int) -> Outcome:
