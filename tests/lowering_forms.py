@@ -1,11 +1,11 @@
 """What the tests of the lowering's paths (tests/test_lowering_*.py) share: a rule text written to
-a file, the closures and the lowered program compiled with some of lowering.py's flags set, and
+a file, the closures and the lowered program compiled with some of the lowering's fast paths (vbr/interpreter/fast_paths.py) set, and
 everything a game ends with, to compare the two forms by."""
 import ast
 import json
 import random
 
-from vbr.interpreter import lowering as LW
+from vbr.interpreter import fast_paths
 from vbr.interpreter.compiler import compile_rules
 from vbr.interpreter.game import Game
 from vbr.loader import load_rules
@@ -24,18 +24,18 @@ def code(game) -> str:
 
 
 def forms(path, **flags):
-    """The closures, and the lowered program compiled with `flags` set on lowering.py (each put
+    """The closures, and the lowered program compiled with `flags` set on fast_paths.py (each put
     back afterwards)."""
     rules = load_rules(path)
     closures = Game(rules, compile_rules(rules, {}, lower=False), {})
-    saved = {k: getattr(LW, k) for k in flags}
+    saved = {k: getattr(fast_paths, k) for k in flags}
     try:
         for k, v in flags.items():
-            setattr(LW, k, v)
+            setattr(fast_paths, k, v)
         lowered = Game(rules, compile_rules(rules, {}, lower=True, keep_code=True), {})
     finally:
         for k, v in saved.items():
-            setattr(LW, k, v)
+            setattr(fast_paths, k, v)
     return closures, lowered
 
 

@@ -9,7 +9,7 @@ import ast
 import pytest
 
 from vbr.errors import VbrRuntimeError
-from vbr.interpreter import lowering as LW
+from vbr.interpreter import fast_paths, lowering as LW
 from lowering_forms import assert_same_games_with_and_without, code, forms, frames, write
 
 # Every kind of loop around a choice; branches and choices whose ways meet again; `break` and
@@ -227,6 +227,6 @@ def test_generated_code_stays_within_a_few_copies_of_each_op(tmp_path):
         "".join(f"  choose x{i} from [1, 2] by 0 optional\n" for i in range(300)) + "  end draw\n}\n"
     closures, lowered = forms(write(tmp_path, text))
     picks = code(lowered).count("(_a, st, _s, _opts, True)")  # state.take, where a seat answers in place
-    assert 300 <= picks <= (LW.COPIES + 1) * 300
+    assert 300 <= picks <= (fast_paths.COPIES + 1) * 300
     from vbr.play import play_game
     assert play_game(lowered, 1, ["random"] * 2).choices == play_game(closures, 1, ["random"] * 2).choices == 300

@@ -12,7 +12,7 @@ from typing import Callable
 from vbr.builtin_signatures import SIGNATURES, Signature
 from vbr.interpreter import pyast as ast
 
-from vbr.interpreter import lowering as P
+from vbr.interpreter import template_nodes as P
 from vbr.interpreter.court import shifted
 from vbr.interpreter import types as T
 from vbr.interpreter.scope import Fault

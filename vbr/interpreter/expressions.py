@@ -8,7 +8,8 @@ from vbr.interpreter import pyast as ast
 import operator
 
 from vbr.grammar import ast as A
-from vbr.interpreter import lowering as P
+from vbr.interpreter import fast_paths
+from vbr.interpreter import template_nodes as P
 from vbr.interpreter import types as T
 from vbr.interpreter.builtins import BUILTINS
 from vbr.interpreter.scope import INT_MAX, MAX_RANGE, Fault, OverBudget, Scope, checked, int_overflow, spend
@@ -229,7 +230,7 @@ class ExprCompiler:
             by_kind = tuple(table.get(k.index) for k in sorted(self.m.kinds.values(), key=lambda k: k.index))
 
             def template(low):
-                if not P.FIELD_BY_KIND:
+                if not fast_paths.FIELD_BY_KIND:
                     return P.call(low.ref(field_of_any), P.load("st"), low.expr(obj), low.ref(table), ast.Constant(name))
                 # `E[_x][_p] if (_x := x) is not None and (_p := POS[KD[_x]]) is not None else
                 # field_of_any(...)`: POS gives the field's place by kind (none: no such field),
@@ -357,9 +358,9 @@ class ExprCompiler:
             contains = _contains
 
             def inside(low):
-                if P.INLINE_IN and tb == "zone":
+                if fast_paths.INLINE_IN and tb == "zone":
                     return _in_zone_template(low, a, b)
-                if P.INLINE_IN and tb.startswith("list:"):
+                if fast_paths.INLINE_IN and tb.startswith("list:"):
                     return _in_list_template(low, a, b)
                 return P.call(low.ref(contains), P.load("st"), low.expr(a), low.expr(b))
             if op == "in":
@@ -474,8 +475,8 @@ class ExprCompiler:
             finally:
                 L[slot] = old
         def template(low):
-            return P.comprehension(low, agg, low.expr(src), low.expr(body), low.expr(filt) if filt else None, slot,
-                                   (lambda st, L: fn(st, L)))
+            return low.comprehension(agg, low.expr(src), low.expr(body), low.expr(filt) if filt else None, slot,
+                                     (lambda st, L: fn(st, L)))
         if agg == "sum":
             if not T.is_numeric(tb):
                 self.diags.error(e.body.span, f"`sum` adds numbers, not {T.show(tb)}")
@@ -533,7 +534,7 @@ class ExprCompiler:
             else:
                 items = P.call(low.ref(_iterate), P.load("st"), items)
             # neither side can roll, pick or change anything, so the order they run in is free
-            if not P.FIRST_LOOPS:
+            if not fast_paths.FIRST_LOOPS:
                 return P.call(low.ref(first_in), P.load("st"), items, low.expr(value))
             return P.call(P.load(low.first_in_loop(kind, pos, f.op, name)), P.load("st"), items, low.expr(value))
         return self._py(find_first, template)

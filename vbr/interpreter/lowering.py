@@ -11,6 +11,10 @@ expressions. A closure without a template is still called, from inside the gener
 so every construct works whether or not it has a fast form, with the same results and the same
 located errors (each statement sets `_k`; one `except` per function reports that span).
 
+The templates are written with the node builders of template_nodes.py and get the `Lowering`
+that builds them (for temps, references, calls of fns and comprehensions); the fast paths the
+lowering may take are switched in fast_paths.py.
+
 Safety: the generated code is built from `ast` nodes by this module, never from text. Every name
 in it is one this module made up (`st`, `L`, `V`, `C12`, `_t3`, ...); every value that comes
 from a rule file enters as a constant (an int, a string, a bool, None) or as a reference to an
@@ -25,9 +29,19 @@ import heapq
 import sys
 from typing import Callable
 
+from vbr.interpreter import fast_paths
 from vbr.interpreter import pyast as ast
+from vbr.interpreter.builtins import is_cell, manhattan, other_side
+from vbr.interpreter.expressions import (_iterate, counted, counted_range, divide, int_range, item_at, no_field,
+                                         no_items, out_of_range, remainder)
 from vbr.interpreter.field_reads import key_of_thing, read_fields_once
-from vbr.interpreter.scope import OverBudget, checked
+from vbr.interpreter.narrowing import narrowed, zones_template
+from vbr.interpreter.program import Pending
+from vbr.interpreter.scope import MAX_OPTIONS, OverBudget, checked, int_overflow
+from vbr.interpreter.state import NO_PICK, take as take_answer
+from vbr.interpreter.template_nodes import (CMP, call, load, local, note_read, seen_names, set_item, spend_inline, store,
+                                            subscript)
+from vbr.interpreter.values import ZoneRef
 
 # Names the generated functions bind from the state on entry, when their body uses them.
 _STATE_FIELDS = {"V": "vals", "E": "ent", "KD": "kind", "Z": "zones", "W": "where"}
@@ -45,21 +59,6 @@ def _sentinel(name: str):
 _MISS = _sentinel("MISS")  # "not remembered yet"
 _NO_ANSWERS: dict = {}  # where a remembered fn's lookup goes on when its first arguments are new: never written
 _UNSET = _sentinel("UNSET")  # "not computed in this loop yet"
-
-# Fast paths, each on by default; a test turns one off to compare its code and games with it on.
-INLINE_IN = True  # `x in zone` and `x in list` written out (expressions.py, `_in_zone_template`)
-FIELD_BY_KIND = True  # `x.f` of a thing of several kinds: its place read from a tuple by kind (expressions.py)
-CHOICE_LEAN = True  # a choice's options counted once (`_n`), no check a static bound makes moot
-WHERE_BY_NAME = True  # a choice's `where` reads each item as a Python name, not from its local slot (`_choose_options`)
-COMP_BY_NAME = True  # a comprehension's body and filter read its item as the Python name, `(_t := x)` aliases dropped
-HOIST_INVARIANTS = True  # what a choice's `where` computes alike for every item, computed once per loop (`_hoisted`)
-STRUCTURED = True  # the ways of a branch or choice meet again in one function, a loop is a Python `while` (`_Flow`)
-MEMO_BARE_KEY = True  # a remembered fn keys its answers by its arguments themselves (a dict per argument), not by a tuple
-FIELDS_ONCE = True  # a thing's field read once per expression, its kind checked once (field_reads.py)
-COMP_LOOPS = True  # a comprehension is a generated function with a `for` loop, not a generator expression
-FIRST_LOOPS = True  # `first(x for x in C if x.f OP v)` a generated loop (`first_in_loop`), not expressions.py's `first_in`
-JOIN_COPIES = 8  # a place several ops lead to is written in at most this many functions of its code
-COPIES = 4  # any other op in at most this many (generated code stays within a few times the ops)
 
 
 class Lowering:
@@ -146,7 +145,7 @@ class Lowering:
         if name is None:
             name = self._names[id(obj)] = f"C{len(self._names)}"
             self.namespace[name] = obj  # which also keeps it alive, so its id stays unique
-        return _load(name)
+        return load(name)
 
     def function_ref(self, kind: str, name: str, closure, nparams: int = 0) -> ast.expr:
         """A call target for a rule file's `fn` (kind "fn", the closure of its body) or pure
@@ -159,7 +158,7 @@ class Lowering:
             self._functions[key] = fname = f"{'P' if kind == 'proc' else 'F'}{len(self._functions)}"
             self._nparams[fname] = nparams
             self._jobs.append((kind, self._functions[key], closure))
-        return _load(self._functions[key])
+        return load(self._functions[key])
 
     def lowered(self, kind: str, name: str):
         """The built function for a fn or pure proc, if it was lowered."""
@@ -183,24 +182,24 @@ class Lowering:
         calls below calls (`f2(a) = f1(a) + f1(a)`, and so on, doubles at each level)."""
         if id(body) not in self._exprs:
             frame = ast.List(args + [ast.Constant(None)] * (nlocals - len(args)), ast.Load())
-            return _call(self.ref(body), _load("st"), frame)
+            return call(self.ref(body), load("st"), frame)
         if name not in self._fn_own_locals:
-            params = [_load(f"_a{i}") for i in range(len(args))]
+            params = [load(f"_a{i}") for i in range(len(args))]
             self._fn_own_locals[name] = _with_params(self.expr(body), params) is None
         if self._fn_own_locals[name]:  # it reads locals of its own (a comprehension's name)
             frame = ast.List(args + [ast.Constant(None)] * (nlocals - len(args)), ast.Load())
-            return _call(self.function_ref("fn", name, body), _load("st"), frame)
+            return call(self.function_ref("fn", name, body), load("st"), frame)
         if self._memo_ok(name, body, ptypes):
             return self._memo_call(name, body, args)
         oversized = weight > _INLINE_WEIGHT
         if not oversized and all(_is_plain(a) for a in args):  # plain: read twice or not at all, all the same
             return _with_params(self.expr(body), args)
         if oversized or self._fn_size(name, body) > 80:  # a long body: called, not copied
-            return _call(self.function_ref("fnp", name, body, len(args)), _load("st"), *args)
+            return call(self.function_ref("fnp", name, body, len(args)), load("st"), *args)
         # `(_a := arg0, _b := arg1, body)[-1]`: each argument once, in order, as a call would
         temps = [self.tmp() for _ in args]
-        value = _with_params(self.expr(body), [_load(t) for t in temps])
-        items = [ast.NamedExpr(_store(t), a) for t, a in zip(temps, args)] + [value]
+        value = _with_params(self.expr(body), [load(t) for t in temps])
+        items = [ast.NamedExpr(store(t), a) for t, a in zip(temps, args)] + [value]
         return subscript(ast.Tuple(items, ast.Load()), ast.Constant(-1))
 
     def _memo_ok(self, name: str, body, ptypes) -> bool:
@@ -209,7 +208,7 @@ class Lowering:
         is its identity in a dict (ints, seats, bools, texts, members, cells: not a card, whose id
         would equal an int), and the body is more than a few steps."""
         if name not in self._memo:
-            value = _with_params(self.expr(body), [_load(f"_a{i}") for i in range(len(ptypes))])
+            value = _with_params(self.expr(body), [load(f"_a{i}") for i in range(len(ptypes))])
             reads = {n.id for n in ast.walk(value) if type(n) is ast.Name} if value is not None else {"L"}
             stateless = all(r.startswith(("_a", "_t", "C")) for r in reads)
             plain = all(t in _MEMO_TYPES or t.startswith("enum:") for t in ptypes)
@@ -227,14 +226,14 @@ class Lowering:
         fname = self._functions[key]
         temps = [self.tmp() for _ in args]
         found = self.tmp()
-        keys = [ast.NamedExpr(_store(t), a) for t, a in zip(temps, args)]
-        if not MEMO_BARE_KEY:
+        keys = [ast.NamedExpr(store(t), a) for t, a in zip(temps, args)]
+        if not fast_paths.MEMO_BARE_KEY:
             keys = [ast.Tuple(keys, ast.Load())]
         get = self.ref(self._memos[fname])
         for i, k in enumerate(keys):  # `memo.get(a0, NO).get(a1, MISS)`: a dict per argument, no tuple built
-            get = _call(ast.Attribute(get, "get", ast.Load()), k, self.ref(_MISS if i == len(keys) - 1 else _NO_ANSWERS))
-        return ast.IfExp(ast.Compare(ast.NamedExpr(_store(found), get), [ast.IsNot()], [self.ref(_MISS)]),
-                         _load(found), _call(_load(fname), *(_load(t) for t in temps)))
+            get = call(ast.Attribute(get, "get", ast.Load()), k, self.ref(_MISS if i == len(keys) - 1 else _NO_ANSWERS))
+        return ast.IfExp(ast.Compare(ast.NamedExpr(store(found), get), [ast.IsNot()], [self.ref(_MISS)]),
+                         load(found), call(load(fname), *(load(t) for t in temps)))
 
     def proc_in_place(self, name: str, body, args: list[ast.expr], nlocals: int) -> list[ast.stmt] | None:
         """A pure procedure's statements written at the call, its locals as Python locals of
@@ -246,9 +245,9 @@ class Lowering:
         stmts = self._stmts[id(body)][1](self, False)
         if not _locals_renamed(stmts, names):
             return None
-        head = [ast.Assign([_store(t)], a) for t, a in zip(names, args)]
+        head = [ast.Assign([store(t)], a) for t, a in zip(names, args)]
         if nlocals > len(args):  # the rest start as none, as in a fresh frame
-            head.append(ast.Assign([_store(t) for t in names[len(args):]], ast.Constant(None)))
+            head.append(ast.Assign([store(t) for t in names[len(args):]], ast.Constant(None)))
         return head + stmts
 
     def _proc_size(self, name: str, body) -> int:
@@ -271,12 +270,12 @@ class Lowering:
             elif kind == "memo":  # def F(a0, ...): value = body; remember it (up to a bound); return it
                 body, nparams, memo = closure
                 params = [f"_a{i}" for i in range(nparams)]
-                value = _with_params(self.expr(body), [_load(p) for p in params])
-                self.function(fname, tuple(params), [ast.Assign([_store("_v")], value)]
-                              + self._remembered(memo, params) + [ast.Return(_load("_v"))], locate=False)
+                value = _with_params(self.expr(body), [load(p) for p in params])
+                self.function(fname, tuple(params), [ast.Assign([store("_v")], value)]
+                              + self._remembered(memo, params) + [ast.Return(load("_v"))], locate=False)
             elif kind == "fnp":
                 nparams = self._nparams[fname]
-                value = _with_params(self.expr(closure), [_load(f"_a{i}") for i in range(nparams)])
+                value = _with_params(self.expr(closure), [load(f"_a{i}") for i in range(nparams)])
                 self.function(fname, ("st", *(f"_a{i}" for i in range(nparams))), [ast.Return(value)], locate=False)
             else:
                 self.function(fname, ("st", "L"), self._stmts[id(closure)][1](self, False))
@@ -289,23 +288,23 @@ class Lowering:
         None: n = m[a0] = {}; m = n; ...; m[a_last] = _v`. The function runs only when the
         answer was missing, so each count is a new answer, and there are never more dicts than
         answers."""
-        if not MEMO_BARE_KEY or len(params) == 1:
-            key = _load(params[0]) if MEMO_BARE_KEY else ast.Tuple([_load(p) for p in params], ast.Load())
-            room = ast.Compare(_call(self.ref(len), self.ref(memo)), [ast.Lt()], [ast.Constant(_MEMO_SIZE)])
-            return [ast.If(room, [set_item(self.ref(memo), key, _load("_v"))], [])]
+        if not fast_paths.MEMO_BARE_KEY or len(params) == 1:
+            key = load(params[0]) if fast_paths.MEMO_BARE_KEY else ast.Tuple([load(p) for p in params], ast.Load())
+            room = ast.Compare(call(self.ref(len), self.ref(memo)), [ast.Lt()], [ast.Constant(_MEMO_SIZE)])
+            return [ast.If(room, [set_item(self.ref(memo), key, load("_v"))], [])]
         count = [0]  # the answers the memo holds (this function is built once per remembered fn)
-        counted = subscript(self.ref(count), ast.Constant(0))
+        held = subscript(self.ref(count), ast.Constant(0))
         m, n = self.tmp(), self.tmp()
         body: list[ast.stmt] = [
             ast.AugAssign(ast.Subscript(self.ref(count), ast.Constant(0), ast.Store()), ast.Add(), ast.Constant(1)),
-            ast.Assign([_store(m)], self.ref(memo))]
+            ast.Assign([store(m)], self.ref(memo))]
         for p in params[:-1]:
-            new = [ast.Assign([_store(n), ast.Subscript(_load(m), _load(p), ast.Store())], ast.Dict([], []))]
-            body += [ast.Assign([_store(n)], _call(ast.Attribute(_load(m), "get", ast.Load()), _load(p))),
-                     ast.If(ast.Compare(_load(n), [ast.Is()], [ast.Constant(None)]), new, []),
-                     ast.Assign([_store(m)], _load(n))]
-        body.append(set_item(_load(m), _load(params[-1]), _load("_v")))
-        return [ast.If(ast.Compare(counted, [ast.Lt()], [ast.Constant(_MEMO_SIZE)]), body, [])]
+            new = [ast.Assign([store(n), ast.Subscript(load(m), load(p), ast.Store())], ast.Dict([], []))]
+            body += [ast.Assign([store(n)], call(ast.Attribute(load(m), "get", ast.Load()), load(p))),
+                     ast.If(ast.Compare(load(n), [ast.Is()], [ast.Constant(None)]), new, []),
+                     ast.Assign([store(m)], load(n))]
+        body.append(set_item(load(m), load(params[-1]), load("_v")))
+        return [ast.If(ast.Compare(held, [ast.Lt()], [ast.Constant(_MEMO_SIZE)]), body, [])]
 
     def is_ref(self, e: ast.expr, obj) -> bool:
         """Whether `e` is `ref(obj)`."""
@@ -337,7 +336,7 @@ class Lowering:
             if type(n) is ast.Subscript and type(n.value) is ast.Name and n.value.id == "L" \
                     and type(n.slice) is ast.Constant and type(n.ctx) is ast.Load:
                 slots[f"_L{n.slice.value}"] = n.slice.value
-                return _load(f"_L{n.slice.value}")
+                return load(f"_L{n.slice.value}")
             return None
         had_filter = filt is not None
         body = _rewrite_expr(body, by_value)
@@ -352,33 +351,67 @@ class Lowering:
                                                  kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
                              (_counting(self) if counts else []) + _aggregate_loop(self, agg, x, body, filt), [], None)
         self._loops[name] = fn  # (field_reads.py runs on it in `build`, if some function calls it)
-        return name, [subscript(_load("L"), ast.Constant(slots[f])) if f in slots else _load(f) for f in free]
+        return name, [subscript(load("L"), ast.Constant(slots[f])) if f in slots else load(f) for f in free]
+
+    def comprehension(self, agg: str, src: ast.expr, body: ast.expr, filt: ast.expr | None, slot: int,
+                      fallback) -> ast.expr:
+        """`any(body for x in src if filt)` (and all, sum, first, a list) as a Python generator
+        expression, the comprehension's name a Python name instead of local `slot`. When the body or
+        filter hands the locals to a closure (which would look for the name in its slot), the
+        comprehension is called as it was compiled: `fallback(st, L)`."""
+        x = self.tmp()
+        body = _slot_renamed(body, slot, x)
+        if filt is not None:
+            filt = _slot_renamed(filt, slot, x)
+            if filt is None:
+                return call(self.ref(fallback), load("st"), load("L"))
+        if body is None:
+            return call(self.ref(fallback), load("st"), load("L"))
+        if fast_paths.COMP_BY_NAME:  # (a walrus in a generator expression binds in the enclosing function: a cell, PEP 572)
+            both = _aliases_dropped(ast.Tuple([body] + ([filt] if filt is not None else []), ast.Load()), x)
+            body, filt = both.elts[0], (both.elts[1] if filt is not None else None)
+        if type(src) is ast.Call and len(src.args) == 3 and self.is_ref(src.func, int_range):  # over `lo..hi`
+            counting = call(self.ref(counted_range), *src.args)
+        else:
+            counting = call(self.ref(counted), load("st"), src)
+        ranged = type(src) is ast.Call and len(src.args) == 3 and self.is_ref(src.func, int_range)
+        made = self.loop_function(agg, x, body, filt, counts=not ranged) if fast_paths.COMP_LOOPS else None
+        if made is not None:  # the items counted inside, but a range's (counted_range: no tuple built)
+            name, args = made
+            return call(load(name), load("st"), counting if ranged else src, *args)
+        items = self.tmp()  # bound outside: Python allows no := in a comprehension's iterable
+        bind = ast.NamedExpr(store(items), counting)
+        gen = ast.GeneratorExp(body, [ast.comprehension(store(x), load(items), [filt] if filt is not None else [], 0)])
+        if agg == "first":
+            value = call(self.ref(next), gen, ast.Constant(None))
+        else:
+            value = call(self.ref(_AGGREGATE[agg if agg in _AGGREGATE else "list"]), gen)
+        return subscript(ast.Tuple([bind, value], ast.Load()), ast.Constant(1))
 
     def first_in_loop(self, kind: int, pos: int, op: str, field: str) -> str:
         """`first(x for x in items if x.field OP v)` as a generated function `Q(st, _items, _v)`:
         expressions.py's `first_in` written out, with the kind, the field's place and the
         comparison in the code. The same steps (the items, counted first and checked later), the
         same fault, the same answer. One function per (kind, field, op)."""
-        from vbr.interpreter.expressions import no_field
         key = (kind, pos, op, field)
         name = self._first_loops.get(key)
         if name is not None:
-            _SEEN.add(name)
+            note_read(name)
             return name
         name = self._first_loops[key] = f"Q{self._loop_count}"
         self._loop_count += 1
         x = self.tmp()
-        steps = ast.Attribute(_load("st"), "steps", ast.Store())
+        steps = ast.Attribute(load("st"), "steps", ast.Store())
         body = [
-            ast.AugAssign(steps, ast.Add(), _call(self.ref(len), _load("_items"))),
-            ast.Assign([_store("KD")], ast.Attribute(_load("st"), "kind", ast.Load())),
-            ast.Assign([_store("E")], ast.Attribute(_load("st"), "ent", ast.Load())),
-            ast.For(_store(x), _load("_items"), [
-                ast.If(ast.Compare(subscript(_load("KD"), _load(x)), [ast.NotEq()], [ast.Constant(kind)]),
-                       [ast.Expr(_call(self.ref(no_field), _load(x), ast.Constant(field)))], []),
-                ast.If(ast.Compare(subscript(subscript(_load("E"), _load(x)), ast.Constant(pos)), [_CMP[op]()],
-                                   [_load("_v")]),
-                       [ast.Return(_load(x))], []),
+            ast.AugAssign(steps, ast.Add(), call(self.ref(len), load("_items"))),
+            ast.Assign([store("KD")], ast.Attribute(load("st"), "kind", ast.Load())),
+            ast.Assign([store("E")], ast.Attribute(load("st"), "ent", ast.Load())),
+            ast.For(store(x), load("_items"), [
+                ast.If(ast.Compare(subscript(load("KD"), load(x)), [ast.NotEq()], [ast.Constant(kind)]),
+                       [ast.Expr(call(self.ref(no_field), load(x), ast.Constant(field)))], []),
+                ast.If(ast.Compare(subscript(subscript(load("E"), load(x)), ast.Constant(pos)), [CMP[op]()],
+                                   [load("_v")]),
+                       [ast.Return(load(x))], []),
             ], [], None),
             ast.Return(ast.Constant(None)),
         ]
@@ -386,7 +419,7 @@ class Lowering:
         self._loops[name] = ast.FunctionDef(name, ast.arguments(
             posonlyargs=[], args=[ast.arg(p) for p in params], vararg=None, kwonlyargs=[], kw_defaults=[],
             kwarg=None, defaults=[]), body, [], None)
-        _SEEN.add(name)
+        note_read(name)
         return name
 
     def _harmless(self, func: ast.expr) -> bool:
@@ -420,11 +453,11 @@ class Lowering:
         entry = self._exprs.get(id(fn))
         if entry is not None:
             return entry[1](self)
-        return _call(self.ref(fn), _load("st"), _load("L"))
+        return call(self.ref(fn), load("st"), load("L"))
 
     def mark(self, span) -> ast.stmt:
         """`_k = i`: from here on, a failure is located at `span`."""
-        return ast.Assign([_store("_k")], ast.Constant(self._span_index(span)))
+        return ast.Assign([store("_k")], ast.Constant(self._span_index(span)))
 
     def stmts(self, fn, span, in_loop: bool) -> list[ast.stmt]:
         """One statement: a marker saying where a failure is, then its code."""
@@ -432,13 +465,13 @@ class Lowering:
         entry = self._stmts.get(id(fn))
         if entry is not None:
             return [mark] + entry[1](self, in_loop)
-        call = _call(self.ref(fn), _load("st"), _load("L"))
+        opaque = call(self.ref(fn), load("st"), load("L"))
         if not in_loop:
-            return [mark, ast.Expr(call)]
+            return [mark, ast.Expr(opaque)]
         # an opaque pure statement may signal break or continue to the loop around it
         sig = self.tmp()
-        return [mark, ast.Assign([_store(sig)], call),
-                ast.If(_load(sig), [ast.If(ast.Compare(_load(sig), [ast.Eq()], [ast.Constant(BREAK)]),
+        return [mark, ast.Assign([store(sig)], opaque),
+                ast.If(load(sig), [ast.If(ast.Compare(load(sig), [ast.Eq()], [ast.Constant(BREAK)]),
                                            [ast.Break()], [ast.Continue()])], [])]
 
     def block(self, parts, in_loop: bool) -> list[ast.stmt]:
@@ -460,24 +493,24 @@ class Lowering:
         self._spans = []
         if locate and spans:
             handler = ast.ExceptHandler(self.ref(Exception), None, [
-                ast.If(ast.Compare(ast.Attribute(_load("st"), "fault_span", ast.Load()), [ast.Is()], [ast.Constant(None)]),
-                       [ast.Assign([ast.Attribute(_load("st"), "fault_span", ast.Store())],
-                                   ast.Subscript(self.ref(spans), _load("_k"), ast.Load()))], []),
+                ast.If(ast.Compare(ast.Attribute(load("st"), "fault_span", ast.Load()), [ast.Is()], [ast.Constant(None)]),
+                       [ast.Assign([ast.Attribute(load("st"), "fault_span", ast.Store())],
+                                   ast.Subscript(self.ref(spans), load("_k"), ast.Load()))], []),
                 ast.Raise()])
-            body = [ast.Assign([_store("_k")], ast.Constant(0)), ast.Try(body, [handler], [], [])]
+            body = [ast.Assign([store("_k")], ast.Constant(0)), ast.Try(body, [handler], [], [])]
         body = body + list(tail)
         fn = ast.FunctionDef(name, ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params], vararg=None,
                                                  kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]), body, [], None)
         repeated = any(n > 1 for n in self._checked.values())
         self._checked.clear()
-        if FIELDS_ONCE and repeated:
+        if fast_paths.FIELDS_ONCE and repeated:
             read_fields_once(fn, self.tmp, self._harmless)
-        used = _seen_names()
+        used = seen_names()
         self._loops_used.update(n for n in used if n in self._loops)
-        prologue = [ast.Assign([_store(k)], ast.Attribute(_load("st"), attr, ast.Load()))
+        prologue = [ast.Assign([store(k)], ast.Attribute(load("st"), attr, ast.Load()))
                     for k, attr in _STATE_FIELDS.items() if k in used]
         if "L" in used and "fr" in params and "L" not in params:
-            prologue.append(ast.Assign([_store("L")], ast.Attribute(_load("fr"), "L", ast.Load())))
+            prologue.append(ast.Assign([store("L")], ast.Attribute(load("fr"), "L", ast.Load())))
         fn.body = prologue + fn.body
         self._defs.append(fn)
         return name
@@ -492,7 +525,7 @@ class Lowering:
         (`_fallbacks`), so whatever calls it still works."""
         loops = [d for name, d in self._loops.items() if name in self._loops_used]
         self._loops = {name: d for name, d in self._loops.items() if name not in self._loops_used}
-        if FIELDS_ONCE:
+        if fast_paths.FIELDS_ONCE:
             for d in loops:
                 read_fields_once(d, self.tmp, self._harmless)
         self._defs = loops + self._defs
@@ -531,15 +564,7 @@ class Lowering:
 _READING_BUILTINS = (len, any, all, tuple, type, min, max, sorted, sum, abs)
 _HARMLESS_MODULES = frozenset(("vbr.interpreter.builtins", "vbr.interpreter.expressions", "vbr.interpreter.scope",
                                "vbr.interpreter.lowering"))
-_SEEN: set[str] = set()  # the names generated code has read since the last function was queued
 _REFUSED = (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError)  # what compile() may raise
-
-
-def _seen_names() -> set[str]:
-    """The names the function being queued reads (its body was built just before)."""
-    seen = set(_SEEN)
-    _SEEN.clear()
-    return seen
 
 
 def _fallback(kind: str, closure) -> Callable:
@@ -587,7 +612,7 @@ def _copy_plain(e: ast.expr) -> ast.expr:
     if type(e) is ast.Constant:
         return ast.Constant(e.value)
     if type(e) is ast.Name:
-        return _load(e.id)
+        return load(e.id)
     return ast.Subscript(_copy_plain(e.value), _copy_plain(e.slice), ast.Load())
 
 
@@ -640,75 +665,6 @@ def _with_params(body: ast.expr, params: list[ast.expr]) -> ast.expr | None:
     return _rewrite_expr(body, swap)
 
 
-def _load(name: str) -> ast.Name:
-    _SEEN.add(name)
-    return ast.Name(name, ast.Load())
-
-
-def _store(name: str) -> ast.Name:
-    return ast.Name(name, ast.Store())
-
-
-def _call(func: ast.expr, *args: ast.expr) -> ast.Call:
-    return ast.Call(func, list(args), [])
-
-
-load, store, call = _load, _store, _call  # for the compilers' templates
-
-def subscript(obj: ast.expr, index: ast.expr) -> ast.Subscript:
-    return ast.Subscript(obj, index, ast.Load())
-
-
-def set_item(obj: ast.expr, index: ast.expr, value: ast.expr) -> ast.Assign:
-    return ast.Assign([ast.Subscript(obj, index, ast.Store())], value)
-
-
-def local(slot: int) -> ast.Subscript:
-    return subscript(_load("L"), ast.Constant(slot))
-
-
-def state_attr(name: str) -> ast.Attribute:
-    return ast.Attribute(_load("st"), name, ast.Load())
-
-
-_CMP = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE}
-_ARITH = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult}
-
-
-def binary(op: str, a: ast.expr, b: ast.expr) -> ast.expr:
-    if op in _CMP:
-        return ast.Compare(a, [_CMP[op]()], [b])
-    if op in _ARITH:
-        return ast.BinOp(a, _ARITH[op](), b)
-    if op == "and":
-        return ast.BoolOp(ast.And(), [a, b])
-    if op == "or":
-        return ast.BoolOp(ast.Or(), [a, b])
-    raise ValueError(op)
-
-
-def arith(low: Lowering, op: str, a: ast.expr, b: ast.expr) -> ast.expr:
-    """`a op b`; for `+`, `-` and `*`, checked to be an integer of the language:
-    `_t if -MAX <= (_t := a + b) <= MAX else int_overflow(_t)`."""
-    if op not in _ARITH:
-        return binary(op, a, b)
-    from vbr.interpreter.scope import INT_MAX, int_overflow
-    t = low.tmp()
-    ok = ast.Compare(ast.Constant(-INT_MAX), [ast.LtE(), ast.LtE()],
-                     [ast.NamedExpr(_store(t), ast.BinOp(a, _ARITH[op](), b)), ast.Constant(INT_MAX)])
-    return ast.IfExp(ok, _load(t), _call(low.ref(int_overflow), _load(t)))
-
-
-def spend_inline(low: Lowering, n: int = 1) -> list[ast.stmt]:
-    """`st.steps += n`, and past the step limit the error (`scope.spend`, written out)."""
-    from vbr.interpreter.scope import OverBudget
-    steps = ast.Attribute(_load("st"), "steps", ast.Load())
-    return [ast.AugAssign(ast.Attribute(_load("st"), "steps", ast.Store()), ast.Add(), ast.Constant(n)),
-            ast.If(ast.Compare(steps, [ast.Gt()], [ast.Attribute(ast.Attribute(_load("st"), "prog", ast.Load()),
-                                                                 "step_limit", ast.Load())]),
-                   [ast.Raise(_call(low.ref(OverBudget), ast.Constant("step limit")), None)], [])]
-
-
 def lower_ops(low: Lowering, codes: list, filename: str, budget: int = 64) -> None:
     """Rebuild every op that carries a recipe (a fused run of actions, a branch test, a jump, a
     choice) as one generated function, and put it in the op's place.
@@ -728,7 +684,7 @@ def lower_ops(low: Lowering, codes: list, filename: str, budget: int = 64) -> No
     patches = []
     for code in codes:
         joins = _joins(code.ops)
-        flow = _Flow(code.ops) if STRUCTURED else None
+        flow = _Flow(code.ops) if fast_paths.STRUCTURED else None
         todo = sorted(_entries(code.ops))  # the start first: the function random play runs most gets the copies
         done = set()
         copies = collections.Counter()
@@ -929,7 +885,7 @@ class _Chain:
                 return self.hand_over(pc, op)  # out of the loop other than at its end: not from structured code
         recipe = getattr(op, "recipe", None)
         if recipe is None or pc in path or self.left <= 0 or \
-                (path and self.copies[pc] >= (JOIN_COPIES if pc in self.joins else COPIES)):
+                (path and self.copies[pc] >= (fast_paths.JOIN_COPIES if pc in self.joins else fast_paths.COPIES)):
             return self.hand_over(pc, op)
         self.left -= 1
         self.copies[pc] += 1
@@ -976,10 +932,10 @@ class _Chain:
 
     def round(self, slot: int, limit: int, too_many) -> list[ast.stmt]:
         """A bounded loop's round counted, and too many rounds an error."""
-        counter = subscript(_load("L"), ast.Constant(slot))
-        return [set_item(_load("L"), ast.Constant(slot), ast.BinOp(counter, ast.Add(), ast.Constant(1))),
-                ast.If(ast.Compare(subscript(_load("L"), ast.Constant(slot)), [ast.Gt()], [ast.Constant(limit)]),
-                       [ast.Expr(_call(self.low.ref(too_many), ast.Constant(limit)))], [])] + spend_inline(self.low)
+        counter = subscript(load("L"), ast.Constant(slot))
+        return [set_item(load("L"), ast.Constant(slot), ast.BinOp(counter, ast.Add(), ast.Constant(1))),
+                ast.If(ast.Compare(subscript(load("L"), ast.Constant(slot)), [ast.Gt()], [ast.Constant(limit)]),
+                       [ast.Expr(call(self.low.ref(too_many), ast.Constant(limit)))], [])] + spend_inline(self.low)
 
     def loop(self, pc: int, recipe: tuple, path: frozenset, stop: int | None) -> list[ast.stmt]:
         """A loop head and its body as `while True:`; its end after the loop."""
@@ -1006,56 +962,54 @@ class _Chain:
         the loop's name and `go`, or out of the loop when there is none."""
         counter, hidden, var = slots
         i, xs = self.low.tmp(), self.low.tmp()
-        return [ast.Assign([_store(i)], local(counter)), ast.Assign([_store(xs)], local(hidden)),
-                ast.If(ast.Compare(_load(i), [ast.Lt()], [_call(self.low.ref(len), _load(xs))]),
-                       [set_item(_load("L"), ast.Constant(var), subscript(_load(xs), _load(i))),
-                        set_item(_load("L"), ast.Constant(counter), ast.BinOp(_load(i), ast.Add(), ast.Constant(1)))]
+        return [ast.Assign([store(i)], local(counter)), ast.Assign([store(xs)], local(hidden)),
+                ast.If(ast.Compare(load(i), [ast.Lt()], [call(self.low.ref(len), load(xs))]),
+                       [set_item(load("L"), ast.Constant(var), subscript(load(xs), load(i))),
+                        set_item(load("L"), ast.Constant(counter), ast.BinOp(load(i), ast.Add(), ast.Constant(1)))]
                        + go, [ast.Break()])]
 
     def choose(self, pc: int, c, path: frozenset, stop: int | None = None) -> list[ast.stmt]:
         """The options in one loop; none: skip to after the choice (optional), take the `else`,
         or fail; else suspend for the seat's answer (as `settle` in statements.py does)."""
-        from vbr.interpreter.program import Pending
         low = self.low
-        from vbr.interpreter.scope import MAX_OPTIONS
         options, restore, count = _choose_options(low, c.src, c.src_type, c.where, c.slot, c.narrow)
         body = [low.mark(self.code.spans[pc])] + options
         if c.optional or c.else_label is not None:
             way_out = c.else_label if c.else_label is not None else c.after  # nothing to choose: the `else`, if any
-            none = [set_item(_load("L"), ast.Constant(c.slot), ast.Constant(None))] + self.run_from(way_out.pc, path, stop)
+            none = [set_item(load("L"), ast.Constant(c.slot), ast.Constant(None))] + self.run_from(way_out.pc, path, stop)
         else:
-            none = restore() + [ast.Expr(_call(low.ref(c.nothing)))]
+            none = restore() + [ast.Expr(call(low.ref(c.nothing)))]
         rest = []  # when there are options (`none` may fall out of its `if` at `stop`)
-        body.append(ast.If(ast.UnaryOp(ast.Not(), _load("_opts")), none, rest))
-        many = ast.Compare(_call(low.ref(len), _load("_opts")), [ast.Gt()], [ast.Constant(MAX_OPTIONS)])
-        n_opts = _call(low.ref(len), _load("_opts"))
+        body.append(ast.If(ast.UnaryOp(ast.Not(), load("_opts")), none, rest))
+        many = ast.Compare(call(low.ref(len), load("_opts")), [ast.Gt()], [ast.Constant(MAX_OPTIONS)])
+        n_opts = call(low.ref(len), load("_opts"))
         if type(count) is int:  # as many items as a list the rules spell out: at most that many options
             many = None if count <= MAX_OPTIONS else many
         elif count is not None:  # `_n` items: no more options; without `where`, exactly as many
-            over = ast.Compare(_load(count), [ast.Gt()], [ast.Constant(MAX_OPTIONS)])
+            over = ast.Compare(load(count), [ast.Gt()], [ast.Constant(MAX_OPTIONS)])
             many = over if c.where is None else ast.BoolOp(ast.And(), [over, many])
-            n_opts = _load(count) if c.where is None else n_opts
+            n_opts = load(count) if c.where is None else n_opts
         if many is not None:
-            rest.append(ast.If(many, restore() + [ast.Expr(_call(low.ref(c.too_many), n_opts))], []))
+            rest.append(ast.If(many, restore() + [ast.Expr(call(low.ref(c.too_many), n_opts))], []))
         if c.optional:
-            rest.append(ast.Expr(_call(ast.Attribute(_load("_opts"), "append", ast.Load()), ast.Constant(None))))
+            rest.append(ast.Expr(call(ast.Attribute(load("_opts"), "append", ast.Load()), ast.Constant(None))))
         by = low.expr(c.by)
         if restore() and _reads_slot(by, c.slot):
             rest += restore()  # `by` may read the slot: the slot as the closures leave it, first
             restore = list
-        rest.append(ast.Assign([_store("_s")], by))
+        rest.append(ast.Assign([store("_s")], by))
         seat = low.fixed_value(c.by)
-        if not (CHOICE_LEAN and type(seat) is int and seat in c.seats):  # a seat the rules name: no check
-            rest.append(ast.If(ast.Compare(_load("_s"), [ast.NotIn()], [low.ref(c.seats)]),
-                               restore() + [ast.Expr(_call(low.ref(c.no_seat), _load("_s")))], []))
+        if not (fast_paths.CHOICE_LEAN and type(seat) is int and seat in c.seats):  # a seat the rules name: no check
+            rest.append(ast.If(ast.Compare(load("_s"), [ast.NotIn()], [low.ref(c.seats)]),
+                               restore() + [ast.Expr(call(low.ref(c.no_seat), load("_s")))], []))
         suspend = restore()  # suspending: the frame as the closures leave it (the last item in the slot)
         # Pending(seat, options, prompt, slot, next_pc, span) with its __init__ written out
-        fields = [("seat", _load("_s")), ("options", _call(low.ref(tuple), _load("_opts"))),
+        fields = [("seat", load("_s")), ("options", call(low.ref(tuple), load("_opts"))),
                   ("prompt", ast.Constant(c.prompt)), ("slot", ast.Constant(c.slot)),
                   ("next_pc", ast.Constant(c.after.pc)), ("span", low.ref(c.span))]
-        suspend.append(ast.Assign([_store("_p")], _call(low.ref(object.__new__), low.ref(Pending))))
-        suspend += [ast.Assign([ast.Attribute(_load("_p"), name, ast.Store())], value) for name, value in fields]
-        suspend += [ast.Assign([ast.Attribute(_load("st"), "pending", ast.Store())], _load("_p")),
+        suspend.append(ast.Assign([store("_p")], call(low.ref(object.__new__), low.ref(Pending))))
+        suspend += [ast.Assign([ast.Attribute(load("_p"), name, ast.Store())], value) for name, value in fields]
+        suspend += [ast.Assign([ast.Attribute(load("st"), "pending", ast.Store())], load("_p")),
                     _set_pc(ast.Constant(pc)),  # the frame at its choice, as the closures leave it (a step-limit error names it)
                     ast.Return(ast.Constant(True))]
         rest.append(self.answered(c, path, stop, suspend))
@@ -1067,14 +1021,13 @@ class _Chain:
         and the code goes on after the choice, without suspending. Near the step or choice
         limit `take` answers NO_PICK and the choice suspends as usual (`suspend`), and the VM
         stops the game where it always did."""
-        from vbr.interpreter.state import NO_PICK, take as take_answer
         answer = self.low.tmp()
-        take = _call(self.low.ref(take_answer), _load("_a"), _load("st"), _load("_s"), _load("_opts"), ast.Constant(True))
+        take = call(self.low.ref(take_answer), load("_a"), load("st"), load("_s"), load("_opts"), ast.Constant(True))
         room = ast.BoolOp(ast.And(), [
-            ast.Compare(ast.NamedExpr(_store("_a"), ast.Attribute(_load("st"), "auto", ast.Load())),
+            ast.Compare(ast.NamedExpr(store("_a"), ast.Attribute(load("st"), "auto", ast.Load())),
                         [ast.IsNot()], [ast.Constant(None)]),
-            ast.Compare(ast.NamedExpr(_store(answer), take), [ast.IsNot()], [self.low.ref(NO_PICK)])])
-        go = [set_item(_load("L"), ast.Constant(c.slot), _load(answer))]
+            ast.Compare(ast.NamedExpr(store(answer), take), [ast.IsNot()], [self.low.ref(NO_PICK)])])
+        go = [set_item(load("L"), ast.Constant(c.slot), load(answer))]
         return ast.If(room, go + self.run_from(c.after.pc, path, stop), suspend)
 
     def hand_over(self, pc: int, op) -> list[ast.stmt]:
@@ -1084,7 +1037,7 @@ class _Chain:
         self.handed_over.append(pc)
         if op is not None and getattr(op, "recipe", None) is None:
             return stmts + [self.low.mark(self.code.spans[pc]),
-                            ast.Return(_call(self.low.ref(op), _load("st"), _load("fr")))]
+                            ast.Return(call(self.low.ref(op), load("st"), load("fr")))]
         return stmts + [ast.Return(ast.Constant(None))]
 
 
@@ -1109,19 +1062,17 @@ def _counting(low: Lowering) -> list[ast.stmt]:
     """`expressions.counted` written out at the start of a comprehension's function: a zone's
     items are its own list (an expression moves nothing, so no copy), none is a fault, and each
     item is a step, checked against the limit."""
-    from vbr.interpreter.expressions import no_items
-    from vbr.interpreter.values import ZoneRef
-    items, steps = _load("_items"), ast.Attribute(_load("st"), "steps", ast.Load())
-    zones = ast.Attribute(_load("st"), "zones", ast.Load())
+    items, steps = load("_items"), ast.Attribute(load("st"), "steps", ast.Load())
+    zones = ast.Attribute(load("st"), "zones", ast.Load())
     return [
-        ast.If(ast.Compare(_call(low.ref(type), items), [ast.Is()], [low.ref(ZoneRef)]),
-               [ast.Assign([_store("_items")], subscript(zones, _load("_items")))],
-               [ast.If(ast.Compare(_load("_items"), [ast.Is()], [ast.Constant(None)]),
-                       [ast.Expr(_call(low.ref(no_items)))], [])]),
-        ast.Assign([ast.Attribute(_load("st"), "steps", ast.Store())],
-                   ast.BinOp(steps, ast.Add(), _call(low.ref(len), _load("_items")))),
-        ast.If(ast.Compare(steps, [ast.Gt()], [_attrs(_load("st"), ["prog", "step_limit"])]),
-               [ast.Raise(_call(low.ref(OverBudget), ast.Constant("step limit")), None)], [])]
+        ast.If(ast.Compare(call(low.ref(type), items), [ast.Is()], [low.ref(ZoneRef)]),
+               [ast.Assign([store("_items")], subscript(zones, load("_items")))],
+               [ast.If(ast.Compare(load("_items"), [ast.Is()], [ast.Constant(None)]),
+                       [ast.Expr(call(low.ref(no_items)))], [])]),
+        ast.Assign([ast.Attribute(load("st"), "steps", ast.Store())],
+                   ast.BinOp(steps, ast.Add(), call(low.ref(len), load("_items")))),
+        ast.If(ast.Compare(steps, [ast.Gt()], [_attrs(load("st"), ["prog", "step_limit"])]),
+               [ast.Raise(call(low.ref(OverBudget), ast.Constant("step limit")), None)], [])]
 
 
 def _aggregate_loop(low: Lowering, agg: str, x: str, body: ast.expr, filt: ast.expr | None) -> list[ast.stmt]:
@@ -1140,15 +1091,15 @@ def _aggregate_loop(low: Lowering, agg: str, x: str, body: ast.expr, filt: ast.e
         after = [ret(ast.Constant(None))]
     else:
         if agg == "sum":
-            head = [ast.Assign([_store("_r")], ast.Constant(0))]
-            add = ast.Assign([_store("_r")], ast.BinOp(_load("_r"), ast.Add(), body))
-            after = [ret(_call(low.ref(checked), _load("_r")))]
+            head = [ast.Assign([store("_r")], ast.Constant(0))]
+            add = ast.Assign([store("_r")], ast.BinOp(load("_r"), ast.Add(), body))
+            after = [ret(call(low.ref(checked), load("_r")))]
         else:  # a list
-            head = [ast.Assign([_store("_r")], ast.List([], ast.Load()))]
-            add = ast.Expr(_call(ast.Attribute(_load("_r"), "append", ast.Load()), body))
-            after = [ret(_call(low.ref(tuple), _load("_r")))]
+            head = [ast.Assign([store("_r")], ast.List([], ast.Load()))]
+            add = ast.Expr(call(ast.Attribute(load("_r"), "append", ast.Load()), body))
+            after = [ret(call(low.ref(tuple), load("_r")))]
         loop = [ast.If(filt, [add], [])] if filt is not None else [add]
-    return head + [ast.For(_store(x), _load("_items"), loop, [], None)] + after
+    return head + [ast.For(store(x), load("_items"), loop, [], None)] + after
 
 
 def _checked_sum(items) -> int:
@@ -1160,48 +1111,11 @@ def _checked_sum(items) -> int:
 _AGGREGATE = {"any": any, "all": all, "sum": _checked_sum, "list": tuple}
 
 
-def comprehension(low: Lowering, agg: str, src: ast.expr, body: ast.expr, filt: ast.expr | None, slot: int,
-                  fallback) -> ast.expr:
-    """`any(body for x in src if filt)` (and all, sum, first, a list) as a Python generator
-    expression, the comprehension's name a Python name instead of local `slot`. When the body or
-    filter hands the locals to a closure (which would look for the name in its slot), the
-    comprehension is called as it was compiled: `fallback(st, L)`."""
-    from vbr.interpreter.expressions import counted, counted_range, int_range
-    x = low.tmp()
-    body = _slot_renamed(body, slot, x)
-    if filt is not None:
-        filt = _slot_renamed(filt, slot, x)
-        if filt is None:
-            return _call(low.ref(fallback), _load("st"), _load("L"))
-    if body is None:
-        return _call(low.ref(fallback), _load("st"), _load("L"))
-    if COMP_BY_NAME:  # (a walrus in a generator expression binds in the enclosing function: a cell, PEP 572)
-        both = _aliases_dropped(ast.Tuple([body] + ([filt] if filt is not None else []), ast.Load()), x)
-        body, filt = both.elts[0], (both.elts[1] if filt is not None else None)
-    if type(src) is ast.Call and len(src.args) == 3 and low.is_ref(src.func, int_range):  # over `lo..hi`
-        counting = _call(low.ref(counted_range), *src.args)
-    else:
-        counting = _call(low.ref(counted), _load("st"), src)
-    ranged = type(src) is ast.Call and len(src.args) == 3 and low.is_ref(src.func, int_range)
-    made = low.loop_function(agg, x, body, filt, counts=not ranged) if COMP_LOOPS else None
-    if made is not None:  # the items counted inside, but a range's (counted_range: no tuple built)
-        name, args = made
-        return _call(_load(name), _load("st"), counting if ranged else src, *args)
-    items = low.tmp()  # bound outside: Python allows no := in a comprehension's iterable
-    bind = ast.NamedExpr(_store(items), counting)
-    gen = ast.GeneratorExp(body, [ast.comprehension(_store(x), _load(items), [filt] if filt is not None else [], 0)])
-    if agg == "first":
-        value = _call(low.ref(next), gen, ast.Constant(None))
-    else:
-        value = _call(low.ref(_AGGREGATE[agg if agg in _AGGREGATE else "list"]), gen)
-    return subscript(ast.Tuple([bind, value], ast.Load()), ast.Constant(1))
-
-
 def _slot_renamed(node: ast.expr, slot: int, name: str) -> ast.expr | None:
     """`node` with every `L[slot]` read as the Python name `name`; None when `L` is also used
     other than as `L[constant]` (handed whole to a closure)."""
     def swap(n):
-        return _load(name) if _is_local(n) and n.slice.value == slot else None
+        return load(name) if _is_local(n) and n.slice.value == slot else None
     return _rewrite_expr(node, swap, skip=_is_local)  # other locals of the enclosing code stay
 
 
@@ -1216,9 +1130,9 @@ def _aliases_dropped(node: ast.expr, name: str) -> ast.expr:
 
     def swap(n):
         if type(n) is ast.NamedExpr and n.target.id in aliases:
-            return _load(name)
+            return load(name)
         if type(n) is ast.Name and n.id in aliases:
-            return _load(name)
+            return load(name)
         return None
     return _rewrite_expr(node, swap, skip=_is_local)  # (`node` has `L` in `L[i]` only: _slot_renamed)
 
@@ -1244,7 +1158,7 @@ def _attrs(obj: ast.expr, names) -> ast.expr:
 
 
 def _set_pc(value: ast.expr) -> ast.Assign:
-    return ast.Assign([ast.Attribute(_load("fr"), "pc", ast.Store())], value)
+    return ast.Assign([ast.Attribute(load("fr"), "pc", ast.Store())], value)
 
 
 def _choose_options(low: Lowering, src, src_type: str, where, slot: int,
@@ -1265,46 +1179,45 @@ def _choose_options(low: Lowering, src, src_type: str, where, slot: int,
     With `narrow` (narrowing.py), the loop goes through the things of the kind in the zones
     `where` requires, worked out first as the closure works them out; `restore` still leaves
     the last of all the items in the slot, as the closure does."""
-    from vbr.interpreter.expressions import _iterate
     fixed = low.fixed_value(src)
     head = []
     count = None
     if isinstance(fixed, tuple):  # a list the rules spell out: iterated as it is
         items = low.ref(fixed)
-        head = [ast.AugAssign(ast.Attribute(_load("st"), "steps", ast.Store()), ast.Add(), ast.Constant(len(fixed)))]
-        count = len(fixed) if CHOICE_LEAN else None
+        head = [ast.AugAssign(ast.Attribute(load("st"), "steps", ast.Store()), ast.Add(), ast.Constant(len(fixed)))]
+        count = len(fixed) if fast_paths.CHOICE_LEAN else None
     else:
         if src_type == "zone":  # a zone's list, read in place: a condition cannot move cards
             items = low.tmp()  # `_t = Z[z]; st.steps += len(_t)`: counted, and checked at the next check
-            head = [ast.Assign([_store(items)], subscript(_load("Z"), low.expr(src)))]
+            head = [ast.Assign([store(items)], subscript(load("Z"), low.expr(src)))]
         else:  # `_t = _iterate(st, src); st.steps += len(_t)`: choice_items, written out
             items = low.tmp()
-            head = [ast.Assign([_store(items)], _call(low.ref(_iterate), _load("st"), low.expr(src)))]
-        n = _call(low.ref(len), _load(items))
-        if CHOICE_LEAN:  # `st.steps += (_n := len(_t))`
+            head = [ast.Assign([store(items)], call(low.ref(_iterate), load("st"), low.expr(src)))]
+        n = call(low.ref(len), load(items))
+        if fast_paths.CHOICE_LEAN:  # `st.steps += (_n := len(_t))`
             count = low.tmp()
-            n = ast.NamedExpr(_store(count), n)
-        head.append(ast.AugAssign(ast.Attribute(_load("st"), "steps", ast.Store()), ast.Add(), n))
-        items = _load(items)
+            n = ast.NamedExpr(store(count), n)
+        head.append(ast.AugAssign(ast.Attribute(load("st"), "steps", ast.Store()), ast.Add(), n))
+        items = load(items)
     if where is None:
-        if CHOICE_LEAN and src_type == "zone" and not isinstance(fixed, tuple):  # `_t[:]`: a zone's list copied
+        if fast_paths.CHOICE_LEAN and src_type == "zone" and not isinstance(fixed, tuple):  # `_t[:]`: a zone's list copied
             copy = ast.Subscript(items, ast.Slice(None, None, None), ast.Load())  # without a call
         else:
-            copy = _call(low.ref(list), items)
-        return head + [ast.Assign([_store("_opts")], copy)], list, count
+            copy = call(low.ref(list), items)
+        return head + [ast.Assign([store("_opts")], copy)], list, count
     x = low.tmp()
-    take = ast.Expr(_call(ast.Attribute(_load("_opts"), "append", ast.Load()), _load(x)))
-    renamed = _slot_renamed(low.expr(where), slot, x) if WHERE_BY_NAME else None
+    take = ast.Expr(call(ast.Attribute(load("_opts"), "append", ast.Load()), load(x)))
+    renamed = _slot_renamed(low.expr(where), slot, x) if fast_paths.WHERE_BY_NAME else None
     if renamed is None:  # (a failed rename leaves its nodes half done: the test is built afresh)
-        body = [set_item(_load("L"), ast.Constant(slot), _load(x)), ast.If(low.expr(where), [take], [])]
+        body = [set_item(load("L"), ast.Constant(slot), load(x)), ast.If(low.expr(where), [take], [])]
     else:
         test = _aliases_dropped(renamed, x)
         lazy = []
-        if HOIST_INVARIANTS:
+        if fast_paths.HOIST_INVARIANTS:
             test, lazy = _hoisted(low, test)
         body = [ast.If(test, [take], [])]
         if lazy:  # `_t1 = _t2 = UNSET` before the loop: each computed at most once per loop
-            head = head + [ast.Assign([_store(t) for t in lazy], low.ref(_UNSET))]
+            head = head + [ast.Assign([store(t) for t in lazy], low.ref(_UNSET))]
 
     def restore() -> list[ast.stmt]:
         """The slot as the closures leave it (the last item, if any), in fresh nodes each time;
@@ -1312,32 +1225,31 @@ def _choose_options(low: Lowering, src, src_type: str, where, slot: int,
         if renamed is None or fixed == ():
             return []
         if isinstance(fixed, tuple):
-            return [set_item(_load("L"), ast.Constant(slot), low.ref(fixed[-1]))]
+            return [set_item(load("L"), ast.Constant(slot), low.ref(fixed[-1]))]
         last = subscript(_copy_plain(items), ast.Constant(-1))
-        return [ast.If(_copy_plain(items), [set_item(_load("L"), ast.Constant(slot), last)], [])]
+        return [ast.If(_copy_plain(items), [set_item(load("L"), ast.Constant(slot), last)], [])]
     if narrow is not None and renamed is not None:
         found = low.tmp()
         head = head + _narrowed_items(low, narrow, items, found)
-        loop = ast.For(_store(x), _load(found), body, [])
+        loop = ast.For(store(x), load(found), body, [])
     else:
-        loop = ast.For(_store(x), items, body, [])
+        loop = ast.For(store(x), items, body, [])
     if renamed is not None:  # a fault in `where` leaves its item in the slot, as the closures leave it
-        keep = ast.ExceptHandler(low.ref(Exception), None, [set_item(_load("L"), ast.Constant(slot), _load(x)), ast.Raise()])
+        keep = ast.ExceptHandler(low.ref(Exception), None, [set_item(load("L"), ast.Constant(slot), load(x)), ast.Raise()])
         loop = ast.Try([loop], [keep], [], [])
-    return head + [ast.Assign([_store("_opts")], ast.List([], ast.Load())), loop], restore, count
+    return head + [ast.Assign([store("_opts")], ast.List([], ast.Load())), loop], restore, count
 
 
 def _narrowed_items(low: Lowering, narrow, items: ast.expr, found: str) -> list[ast.stmt]:
     """`try: _z = <the zones> except Exception: _z = None`, then `found = narrowed(st, _z,
     kind, items)`: narrowing.py's `plan_zones` and `narrowed`, written out."""
-    from vbr.interpreter import narrowing as N
     plan, kind = narrow
     zs = low.tmp()
-    zones = ast.Try([ast.Assign([_store(zs)], N.zones_template(plan, low))],
-                    [ast.ExceptHandler(low.ref(Exception), None, [ast.Assign([_store(zs)], ast.Constant(None))])],
+    zones = ast.Try([ast.Assign([store(zs)], zones_template(plan, low))],
+                    [ast.ExceptHandler(low.ref(Exception), None, [ast.Assign([store(zs)], ast.Constant(None))])],
                     [], [])
-    pick = _call(low.ref(N.narrowed), _load("st"), _load(zs), ast.Constant(kind), _copy_plain(items))
-    return [zones, ast.Assign([_store(found)], pick)]
+    pick = call(low.ref(narrowed), load("st"), load(zs), ast.Constant(kind), _copy_plain(items))
+    return [zones, ast.Assign([store(found)], pick)]
 
 
 # ---------------------------------------------------------------------- values the same for every item
@@ -1349,10 +1261,8 @@ def _pure_helpers() -> tuple:
     """Functions a hoisted value may call: each gives the same answer for the same arguments,
     reads no state, spends no step and changes nothing; some raise a fault (the same one, at
     its first evaluation, as before)."""
-    from vbr.interpreter import builtins as B, expressions as X
-    from vbr.interpreter.scope import int_overflow
-    return (type, len, X.remainder, X.divide, X.out_of_range, X.no_field, X.item_at, int_overflow,
-            B.other_side, B.manhattan, B.is_cell)
+    return (type, len, remainder, divide, out_of_range, no_field, item_at, int_overflow,
+            other_side, manhattan, is_cell)
 
 
 def _hoisted(low: Lowering, test: ast.expr) -> tuple[ast.expr, list[str]]:
@@ -1449,8 +1359,8 @@ def _hoisted(low: Lowering, test: ast.expr) -> tuple[ast.expr, list[str]]:
         t = low.tmp()
         names.append(t)
         unset = low.ref(_UNSET)
-        return ast.IfExp(ast.Compare(_load(t), [ast.IsNot()], [unset]), _load(t),
-                         ast.NamedExpr(_store(t), node))
+        return ast.IfExp(ast.Compare(load(t), [ast.IsNot()], [unset]), load(t),
+                         ast.NamedExpr(store(t), node))
 
     def skip(node):  # a comprehension inside binds names of its own: left as it is; `L[i]` too
         return type(node) in (ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp, ast.Lambda) or _is_local(node)

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 
 from vbr.errors import Diagnostics
 from vbr.grammar import ast as A
+from vbr.interpreter import pyast as ast
+from vbr.interpreter.expressions import FN_CHARGED
 from vbr.interpreter.values import ZoneRef
 
 ENABLED = True  # (tests compile with it off to compare)
@@ -111,7 +113,6 @@ class Planner:
         when the call is not paid for in steps, each argument is the choice's name or a part
         that may run once before the loop, and no name the body reads for itself means
         something else at the choice (a local of the same name)."""
-        from vbr.interpreter.expressions import FN_CHARGED
         d = self.m.fns[call.func]
         if len(call.args) != len(d.params) or self.x.fn_weight(d.name) >= FN_CHARGED:
             return None
@@ -137,7 +138,6 @@ class Planner:
 
     def clean_fn(self, name: str) -> bool:
         if name not in self._clean_fns:
-            from vbr.interpreter.expressions import FN_CHARGED
             self._clean_fns[name] = False  # (fns do not recurse; this only guards the walk)
             ok = self.x.fn_weight(name) < FN_CHARGED
             for n in A.walk(self.m.fns[name].body) if ok else ():
@@ -199,7 +199,6 @@ def zones_of(plan, st, L) -> tuple:
 
 def zones_template(plan, low):
     """The same evaluation as a Python expression of the lowered code."""
-    from vbr.interpreter import pyast as ast
     if type(plan) is Member:
         return ast.Tuple([low.expr(plan.zone)], ast.Load())
     if type(plan) is Union:

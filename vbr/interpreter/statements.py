@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from vbr.grammar import ast as A
 from vbr.grammar.reserved import reserved_message
-from vbr.interpreter import lowering as P
+from vbr.interpreter import template_nodes as P
 from vbr.interpreter import narrowing as N
 from vbr.interpreter import types as T
 from vbr.interpreter.expressions import ExprCompiler, add, choice_items, field_pos, items_of, out_of_range
