@@ -807,17 +807,21 @@ class StmtCompiler:
         b.emit(emit, s.span)
 
     def s_Say(self, b, s: A.Say, scope, loop):
-        parts = []
+        texts, holes = [""], []
         for p in s.parts:
             if isinstance(p, str):
-                parts.append(p)
+                texts[-1] += p
             else:
-                parts.append(self.x.compile(p, scope)[0])
-        parts = tuple(parts)
+                holes.append(self.x.compile(p, scope)[0])
+                texts.append("")
+        texts, holes = tuple(texts), tuple(holes)
+
         def say(st, L):
+            values = [h(st, L) for h in holes]  # with a log or without: a hole may roll, pick, spend or fail
             if st.log is not None:
-                st.record({"t": "say", "text": "".join(p if isinstance(p, str) else st.describe(p(st, L)) for p in parts)})
-        self.low.stmt_template(say, _when_logging(say))
+                record_say(st, texts, values)
+        self.low.stmt_template(say, _evaluated_then_logged(holes, lambda low, values: [
+            low.ref(record_say), P.load("st"), low.ref(texts), ast.Tuple(values, ast.Load())]))
         b.action(say, s.span)
 
     def s_Return(self, b, s, scope, loop):
@@ -846,12 +850,26 @@ class StmtCompiler:
     def s_Reveal(self, b, s: A.Reveal, scope, loop):
         what, tw = self.x.compile(s.what, scope)
         def reveal(st, L):
-            x = what(st, L)
+            x = what(st, L)  # with a log or without: it may roll, pick, spend or fail
             if st.log is not None:
-                items = st.zones[x] if isinstance(x, ZoneRef) else (x if isinstance(x, tuple) else (x,))
-                st.record({"t": "reveal", "what": text(x, st.prog), "items": [st.describe(i) for i in items]})
-        self.low.stmt_template(reveal, _when_logging(reveal))
+                record_reveal(st, x)
+        self.low.stmt_template(reveal, _evaluated_then_logged((what,), lambda low, values: [
+            low.ref(record_reveal), P.load("st"), values[0]]))
         b.action(reveal, s.span)
+
+
+def record_say(st, texts: tuple, values) -> None:
+    """Log a `say`: its texts with the values of its holes between them."""
+    parts = [texts[0]]
+    for v, t in zip(values, texts[1:]):
+        parts += [st.describe(v), t]
+    st.record({"t": "say", "text": "".join(parts)})
+
+
+def record_reveal(st, x) -> None:
+    """Log a `reveal` of `x` (a zone, a list or one item) and what it shows."""
+    items = st.zones[x] if isinstance(x, ZoneRef) else (x if isinstance(x, tuple) else (x,))
+    st.record({"t": "reveal", "what": text(x, st.prog), "items": [st.describe(i) for i in items]})
 
 
 def create_count(st, n) -> int:
@@ -975,11 +993,17 @@ def _move_of_none():
     raise Fault("`move` of none")
 
 
-def _when_logging(action):
-    """Play-by-play text is only built when a log is kept: skip the call otherwise."""
+def _evaluated_then_logged(exprs, logging_call):
+    """The template of a statement that only logs: its expressions evaluated into temps whether a
+    log is kept or not (they may roll, pick, spend steps or fail, and a game plays the same with a
+    log and without), then `if st.log is not None: f(args)`, `logging_call(low, temps)` giving f
+    and its arguments."""
     def build(low, in_loop):
+        temps = [low.tmp() for _ in exprs]
+        evaluated = [ast.Assign([P.store(t)], low.expr(e)) for t, e in zip(temps, exprs)]
+        f, *args = logging_call(low, [P.load(t) for t in temps])
         logging = ast.Compare(P.state_attr("log"), [ast.IsNot()], [ast.Constant(None)])
-        return [ast.If(logging, [ast.Expr(P.call(low.ref(action), P.load("st"), P.load("L")))], [])]
+        return evaluated + [ast.If(logging, [ast.Expr(P.call(f, *args))], [])]
     return build
 
 
