@@ -119,7 +119,8 @@ def test_row_flattens_a_game():
         "index": 0, "seed": 100, "agents": ["random", "random"], "winner": 0, "score": [3, 2],
         "choices": 14, "points_scored": 5, "lead_changes": 2, "largest_lead": 1, "final_margin": 1,
         "decisiveness": 0.2, "comeback": True, "forced": 4, "branching": 2.1429, "first_side": 1,
-        "sides": 2, "offered": 30, "score_track": [[2, [1, 0]], [5, [1, 1]], [6, [1, 2]], [9, [2, 2]], [12, [3, 2]]]}
+        "sides": 2, "offered": 30, "score_track": [[2, [1, 0]], [5, [1, 1]], [6, [1, 2]], [9, [2, 2]], [12, [3, 2]]],
+        "restricted": [0, 0]}
     assert tuple(M.row(SEESAW)) == M.CSV_FIELDS
 
 
@@ -138,7 +139,8 @@ def test_a_row_with_measures_is_read_back_with_them():
 
 
 def test_a_row_names_the_run_it_belongs_to_after_the_game():
-    run = {"arm": "base", "rules": "rules/siatka.vbr", "rule_options": {"target": "9"}, "engine": "c"}
+    run = {"arm": "base", "rules": "rules/siatka.vbr", "rule_options": {"target": "9"}, "engine": "c",
+           "restrict": ["0=never:superatak"]}
     r = M.row(SEESAW, run)
     assert tuple(r) == M.CSV_FIELDS + M.RUN_FIELDS
     assert {k: r[k] for k in M.RUN_FIELDS} == run

@@ -94,6 +94,30 @@ def test_a_restricted_greedy_seat_never_takes_what_is_taken_away(capsys):
     assert lo <= 1 / 6 <= hi
 
 
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_summarize_reports_the_restricted_counts_the_sim_reported(capsys, tmp_path, suffix):
+    # seat 0 chooses once a game: never:risky narrows that choice in every game; never:safe,risky
+    # would empty it, so it is played whole, in every game
+    rows = tmp_path / f"rows{suffix}"
+    stats = sim(capsys, "-n", 30, "--restrict", "0=never:risky", "--out", rows)
+    code, out, err = run(capsys, "summarize", rows, "--json")
+    assert code == 0, err
+    assert json.loads(out)["restricted"] == stats["restricted"] == {
+        "rules": ["0=never:risky"], "narrowed_per_game": 1.0, "played_whole": 0}
+
+
+def test_summarize_keeps_restricted_and_unrestricted_rows_apart(capsys, tmp_path):
+    whole, free = tmp_path / "whole.jsonl", tmp_path / "free.jsonl"
+    sim(capsys, "-n", 20, "--restrict", "0=never:safe,risky", "--out", whole)
+    sim(capsys, "-n", 20, "--out", free)
+    code, out, err = run(capsys, "summarize", free, whole, "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["base_summary"]["restricted"] is None
+    assert report["variant_summary"]["restricted"] == {
+        "rules": ["0=never:safe,risky"], "narrowed_per_game": 0.0, "played_whole": 20}
+
+
 # ------------------------------------------------------------------------------ vbr importance
 @pytest.mark.parametrize("engine, seed, n", [("closure", 1, 1000), ("c", 1, 2000)])
 def test_importance_ranks_each_word_by_the_win_rate_its_seat_loses_without_it(capsys, engine, seed, n):

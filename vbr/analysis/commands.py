@@ -215,11 +215,11 @@ def plot_view(stats: dict) -> dict:
 
 def run_fields(variant: Variant, args, arm: str) -> dict:
     """What a per-game row says was played (`metrics.RUN_FIELDS`): the arm, the rule file, every
-    option in force as text, the engine."""
+    option in force as text, the engine, the `--restrict` rules (SEAT=RULE each; none unrestricted)."""
     from vbr.interpreter.values import text
     return {"arm": arm, "rules": str(variant.game.path),
             "rule_options": {k: text(v) for k, v in variant.game.program.options.items()},
-            "engine": getattr(args, "engine", "closure")}
+            "engine": getattr(args, "engine", "closure"), "restrict": list(getattr(args, "restrict", None) or ())}
 
 
 def write_game_rows(path, runs) -> None:
@@ -474,7 +474,8 @@ def base_rows(args, base: Variant, agents: list[str]) -> list:
     except R.RowsError as exc:
         raise UsageError(f"--base-rows: {exc}") from None
     want = run_fields(base, args, "base")
-    key = (want["rules"], tuple(sorted(want["rule_options"].items())), want["engine"], tuple(sorted(agents)))
+    key = (want["rules"], tuple(sorted(want["rule_options"].items())), want["engine"], tuple(sorted(agents)),
+           tuple(want["restrict"]))
     arm = next((a for a in merged.arms if a.key == key), None)
     if arm is None:
         found = "; ".join(f"{a.rules} ({a.label}, engine {a.engine}, agents {','.join(a.agents)})"

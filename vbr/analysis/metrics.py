@@ -111,9 +111,11 @@ def forced_share(t: Trial) -> float:
 def row(t: Trial, run: dict | None = None) -> dict:
     """One game as a flat record for JSONL: lists stay lists, floats have 4 decimals. Its first
     fields are figures of the game (`CSV_FIELDS`); `sides`, `offered` (the legal options summed over
-    its choices) and `score_track` make it whole again (`Trial.from_row`), with the file's measures
+    its choices), `score_track` and `restricted` (under `--restrict`: the choices a restriction
+    narrowed and those it left whole) make it whole again (`Trial.from_row`), with the file's measures
     (`measure:NAME` each, and `measure_kinds`) where it declares any; `run`, if given, names
-    what was played (`RUN_FIELDS`: the arm, the rule file, its options, the engine), so rows of
+    what was played (`RUN_FIELDS`: the arm, the rule file, its options, the engine, the
+    `--restrict` rules), so rows of
     several runs can be merged (`vbr summarize`)."""
     out = {"index": t.index, "seed": t.seed, "agents": list(t.agents), "winner": t.winner,
            "score": list(t.points) if t.points is not None else None, "choices": t.choices,
@@ -121,7 +123,8 @@ def row(t: Trial, run: dict | None = None) -> dict:
            "largest_lead": largest_lead(t), "final_margin": final_margin(t),
            "decisiveness": round(decisiveness(t), 4), "comeback": comeback(t), "forced": t.forced,
            "branching": round(branching(t), 4), "first_side": t.first_side, "sides": t.sides,
-           "offered": t.options, "score_track": [[c, list(s)] for c, s in t.score_track]}
+           "offered": t.options, "score_track": [[c, list(s)] for c, s in t.score_track],
+           "restricted": list(t.restricted)}
     if t.measures:  # each measure's value in a column of its own, their kinds in one more
         out |= {f"measure:{name}": value for name, (_, value) in t.measures.items()}
         out["measure_kinds"] = {name: kind for name, (kind, _) in t.measures.items()}
@@ -130,8 +133,8 @@ def row(t: Trial, run: dict | None = None) -> dict:
 
 CSV_FIELDS = ("index", "seed", "agents", "winner", "score", "choices", "points_scored", "lead_changes",
               "largest_lead", "final_margin", "decisiveness", "comeback", "forced", "branching", "first_side",
-              "sides", "offered", "score_track")
-RUN_FIELDS = ("arm", "rules", "rule_options", "engine")
+              "sides", "offered", "score_track", "restricted")
+RUN_FIELDS = ("arm", "rules", "rule_options", "engine", "restrict")
 
 
 # ------------------------------------------------------------------------------ many games

@@ -1,9 +1,9 @@
 """Per-game rows read back: the files `vbr sim --out`, `vbr sweep --rows` and `vbr compare --rows`
 write, merged into runs again (`vbr summarize`, `vbr compare --base-rows`).
 
-A row names what was played (`metrics.RUN_FIELDS`: its arm, rule file, options and engine); rows
-with the same rule file, options, engine and agents (in any seating) are one *arm*, whatever file
-or run they came from,
+A row names what was played (`metrics.RUN_FIELDS`: its arm, rule file, options, engine and
+`--restrict` rules); rows with the same rule file, options, engine, restrictions and agents (in
+any seating) are one *arm*, whatever file or run they came from,
 and a game played twice (the same arm, seed and seating: a file given twice, a run repeated) is
 counted once. A JSON-lines file keeps every value's type; a CSV file is read back from the text
 `output.rows_text` writes (`3-2` for a score, `random;greedy` for agents, empty for none).
@@ -25,18 +25,20 @@ class RowsError(ValueError):
 
 @dataclass
 class Arm:
-    """The games of one rule file under one set of options and one engine, by one set of agents."""
+    """The games of one rule file under one set of options, one engine and one set of `--restrict`
+    rules, by one set of agents."""
 
     rules: str
     rule_options: dict  # name -> value as text
     engine: str
     agents: tuple  # the agents that played, sorted (the same in every seating)
     label: str  # the arm the rows were written as (base, variant, a sweep's combination), or its options
+    restrict: tuple = ()  # the `--restrict` rules in force (SEAT=RULE each), none for unrestricted play
     trials: list[Trial] = field(default_factory=list)
 
     @property
     def key(self) -> tuple:
-        return (self.rules, tuple(sorted(self.rule_options.items())), self.engine, self.agents)
+        return (self.rules, tuple(sorted(self.rule_options.items())), self.engine, self.agents, self.restrict)
 
 
 @dataclass
@@ -70,8 +72,12 @@ def read(paths: list[str]) -> Merged:
 
 def _arm_of(r: dict, t: Trial) -> Arm:
     options = {str(k): str(v) for k, v in (r.get("rule_options") or {}).items()}
+    restrict = tuple(str(x) for x in r.get("restrict") or ())
     label = r.get("arm") or ", ".join(f"{k}={v}" for k, v in options.items()) or "no options"
-    return Arm(str(r.get("rules") or ""), options, str(r.get("engine") or "closure"), tuple(sorted(t.agents)), label)
+    if restrict and not r.get("arm"):
+        label += f" (restricted: {' '.join(restrict)})"
+    return Arm(str(r.get("rules") or ""), options, str(r.get("engine") or "closure"), tuple(sorted(t.agents)), label,
+               restrict)
 
 
 def read_file(path: Path):
@@ -115,6 +121,9 @@ def _from_csv(path: Path, line: int, r: dict) -> dict:
         out["score"] = _numbers(r["score"]) if r.get("score") else None
         cells = r["score_track"].split(";") if r.get("score_track") else []
         out["score_track"] = [[int(c), _numbers(s)] for c, s in zip(cells[::2], cells[1::2])]
+        if r.get("restricted"):  # `3-0`: choices narrowed, choices played whole
+            out["restricted"] = _numbers(r["restricted"])
+        out["restrict"] = r["restrict"].split(";") if r.get("restrict") else []
         for k in ("rule_options", "measure_kinds"):  # NAME=VALUE;NAME=VALUE
             if r.get(k) is not None:
                 out[k] = dict(kv.split("=", 1) for kv in r[k].split(";") if kv)

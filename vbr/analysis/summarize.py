@@ -53,7 +53,7 @@ def result_of(arm: R.Arm) -> RunResult:
     deals = tuple((t.seed, tuple(t.agents)) for t in arm.trials)
     first = list(arm.trials[0].agents)
     spec = RunSpec.of(arm.rules, dict(arm.rule_options), 0, first, len(deals), engine=arm.engine,
-                      rotate=len({a for _, a in deals}) > 1)
+                      rotate=len({a for _, a in deals}) > 1, restrict=arm.restrict)
     return RunResult(replace(spec, deals=deals), list(arm.trials), seconds=0.0)
 
 
