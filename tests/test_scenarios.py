@@ -35,24 +35,13 @@ def test_scenario(path, title):
     assert result.ok, f"{result.span}: {result.message}"
 
 
-# Scenarios the typed program cannot express yet, by file: a list compared as a value.
-TYPED_REFUSED = {
-    "cattack": {"[Components] [Setup 1] [Setup 2] [Setup 3] two pairs; 17 coach cards a colour as printed; each "
-                "player draws 3", "[3-Player Game] a pair against a player whose partner is a non-player with 2 "
-                "face-up cards"},
-}
-
-
 @pytest.mark.parametrize("path", scenario_files(), ids=lambda p: p.stem)
 def test_every_scenario_of_a_book_passes_under_the_python_engine(path):
     """The books' worked examples hold in the typed program's Python engine as in the closure
-    engine (test_scenario), but for the scenarios it refuses, located, as unable to run them yet."""
+    engine (test_scenario)."""
     from vbr.scenario import run_file
     results = run_file(path, engine="python")
-    refused = TYPED_REFUSED.get(path.stem, set())
-    failed = {r.title: r.message for r in results if not r.ok}
-    assert set(failed) == refused, {t: m for t, m in failed.items() if t not in refused}
-    assert all("the typed engines cannot run this yet" in m for m in failed.values()), failed
+    assert results and {r.title: r.message for r in results if not r.ok} == {}
 
 
 def test_a_failing_expectation_is_reported_at_its_line(tmp_path, engine):

@@ -99,6 +99,42 @@ def test_vars_holding_lists_play_as_in_the_closure_engine_in_both_typed_engines(
     assert len(set(ends)) >= 2, ends  # the answers lead to more than one end
 
 
+SAME_LISTS = """game "Same lists"
+seats 2
+start one
+var picks: list of int = [0, 0]
+var n: int = 0
+phase one {
+  choose k from 0..2 by n % 2
+  picks = every(i * k for i in 0..k)
+  n += 1
+  if picks == [0, 1] {
+    end winner 0
+  }
+  if [0, 2, 4] == picks {
+    end winner 1
+  }
+  if picks != [0] {
+    end winner 0
+  }
+  if n > 3 {
+    end draw
+  }
+  goto one
+}
+"""
+
+
+def test_lists_compared_as_values_play_as_in_the_closure_engine_in_both_typed_engines(tmp_path):
+    """Answer k makes picks [0], [0, 1] or [0, 2, 4]. The answers below are the same in every
+    round of a seed: seed 0 answers 0 (picks stays [0], so `!= [0]` is false: a draw in round
+    4), seed 1 answers 2 (seat 1 wins), seed 2 answers 1 (seat 0 wins)."""
+    f = tmp_path / "same.vbr"
+    f.write_text(SAME_LISTS)
+    ends = _same_games(f, {}, lambda seed, k, n: (seed * 5 + k * 3) % n, seeds=range(3))
+    assert len(set(ends)) == 3, ends
+
+
 @pytest.mark.parametrize("net_rows", [0, 1, 2])
 def test_reach_with_directions_and_net_cost_chosen_in_play_ends_where_the_courts_search_ends(tmp_path, net_rows):
     f = tmp_path / "reach.vbr"

@@ -345,6 +345,14 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
                              "for (W i = 0; i < n; i++) if (xs[i] == x) return 1;", "return 0;"])
         return f"{name}(S, fp)"
 
+    def x_SeqEqual(self, e):
+        name = self.fresh("same_items")
+        self.function(name, [f"W a[{max(e.left.bound, 1)}];", f"W na = {self.seq(e.left)}(S, fp, a);",
+                             f"W b[{max(e.right.bound, 1)}];", f"W nb = {self.seq(e.right)}(S, fp, b);",
+                             "if (na != nb) return 0;", "for (W i = 0; i < na; i++) if (a[i] != b[i]) return 0;",
+                             "return 1;"])
+        return f"{name}(S, fp)"
+
     def x_IndexOf(self, e):
         name = self.fresh("index_of")
         self.function(name, [f"W x = {self.expr(e.item)};", *self.items(e.seq),

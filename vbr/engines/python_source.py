@@ -654,6 +654,10 @@ class _Unit(WordSource):
         zone = self.hold(self.zone_of_seq(e.seq))
         return f"(0 <= {item} < S[{H.THINGS}] and S[{self.lay.zone_of} + {item}] == {zone})"
 
+    def x_SeqEqual(self, e):
+        left = self.hold(self.seq_list(e.left))  # a list, a slice or a tuple of a fixed list: compared as lists
+        return f"(list({left}) == list({self.seq_list(e.right)}))"
+
     def x_IndexOf(self, e):
         item = self.hold(self.expr(e.item))
         xs = self.hold(self.seq_list(e.seq))

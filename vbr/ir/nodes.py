@@ -219,6 +219,14 @@ class Contains(Expr):
 
 
 @dataclass(eq=False)
+class SeqEqual(Expr):
+    """Whether two lists hold the same items in the same order: `left`'s items worked out
+    first, then `right`'s."""
+    left: "Seq"
+    right: "Seq"
+
+
+@dataclass(eq=False)
 class IndexOf(Expr):
     """`index_of(item, seq)`: where item first is in seq, counting from 0, or -1."""
     item: Expr
