@@ -192,7 +192,7 @@ class ExprBuilder:
         if op in ("in", "not in"):
             found = N.Contains("bool", self.expr(e.left, scope), self.seq(e.right, scope))
             return found if op == "in" else N.Unary("bool", "not", found)
-        if op in ("==", "!=") and (self.is_list(e.left, scope) or self.is_list(e.right, scope)):
+        if op in ("==", "!=") and self.is_list(e.left, scope) and self.is_list(e.right, scope):
             same = N.SeqEqual("bool", self.seq(e.left, scope), self.seq(e.right, scope))
             return same if op == "==" else N.Unary("bool", "not", same)
         left = self.expr(e.left, scope)
