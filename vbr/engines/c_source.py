@@ -636,15 +636,16 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
                         f"    vbr_put(S, {self.zone_word('d')}, e, 0);", f"    S[{lay.zone_of} + e] = d;", "}"]
 
     def s_Say(self, s):
+        """The holes are worked out with a log and without, left to right; only the log waits on one."""
         n = len(s.args)
         values = [f"    a[{i}] = {self.expr(x)};" for i, x in enumerate(s.args)]
-        return ["if (VBR_LOGGING(S)) {", f"    W a[{max(n, 1)}];", *values,
-                f"    VBR_LOG(S, {SAY}, {self.says[id(s)]}, {n}, a);", "}"]
+        return ["{", f"    W a[{max(n, 1)}];", *values,
+                f"    if (VBR_LOGGING(S)) VBR_LOG(S, {SAY}, {self.says[id(s)]}, {n}, a);", "}"]
 
     def s_Reveal(self, s):
         zone = s.what is None
         what = self.expr(s.zone if zone else s.what)
-        return ["if (VBR_LOGGING(S)) {", f"    W a[1] = {{{what}}};", f"    VBR_LOG(S, {REVEAL}, {int(zone)}, 1, a);", "}"]
+        return ["{", f"    W a[1] = {{{what}}};", f"    if (VBR_LOGGING(S)) VBR_LOG(S, {REVEAL}, {int(zone)}, 1, a);", "}"]
 
     # ------------------------------------------------------------------ terminators
     def term(self, t: N.Term) -> list[str]:

@@ -1089,17 +1089,15 @@ class _Unit(WordSource):
         self.out += _indent([f"S[{H.STEPS}] = st", *self.store(), *lines])
 
     def s_Say(self, s):
-        def say():
-            args = self.operands(s.args)
-            pairs = "(" + "".join(f"({a.ty!r}, {c}), " for a, c in zip(s.args, args)) + ")"
-            self.emit(f"LOG(S, 'say', {tuple(s.pieces)!r}, {pairs})")
-        self.logged(say)
+        """The holes are worked out with a log and without (one that draws draws either way, one
+        that faults faults either way); only the log waits on a log."""
+        args = [self.hold(code) for code in self.operands(s.args)]
+        pairs = "(" + "".join(f"({a.ty!r}, {c}), " for a, c in zip(s.args, args)) + ")"
+        self.logged(lambda: self.emit(f"LOG(S, 'say', {tuple(s.pieces)!r}, {pairs})"))
 
     def s_Reveal(self, s):
-        def reveal():
-            what = self.expr(s.what) if s.what is not None else self.expr(s.zone)
-            self.emit(f"LOG(S, 'reveal', {int(s.what is None)}, {what})")
-        self.logged(reveal)
+        what = self.hold(self.expr(s.what) if s.what is not None else self.expr(s.zone))
+        self.logged(lambda: self.emit(f"LOG(S, 'reveal', {int(s.what is None)}, {what})"))
 
     # ------------------------------------------------------------------ terminators
     def t_Jump(self, t):
