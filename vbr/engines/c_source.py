@@ -12,7 +12,7 @@ from __future__ import annotations
 from importlib import resources
 
 from vbr.engines.c_split import function, statement_groups, unit_functions
-from vbr.engines.events import PHASE, REVEAL, SAY, say_sites
+from vbr.engines.events import PHASE, REVEAL, SAY, reveal_sites, say_sites
 from vbr.engines.word_source import WordSource
 from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
@@ -70,6 +70,7 @@ class _Source(WordSource):
         super().__init__(p)
         self.tables: dict[tuple, str] = {}  # each constant array once, by its values
         self.says = {id(x): k for k, x in enumerate(say_sites(p))}  # a say's number in its events
+        self.reveals = {id(x): k for k, x in enumerate(reveal_sites(p))}  # a reveal's number in its events
         # no recursion and a short chain of calls: a call runs its procedure as a C call (t_Call)
         self.direct_calls = 0 <= deepest_chain(p.units, p.limits["depth"]) <= DIRECT_CALL_DEPTH
 
@@ -645,7 +646,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
     def s_Reveal(self, s):
         zone = s.what is None
         what = self.expr(s.zone if zone else s.what)
-        return ["{", f"    W a[1] = {{{what}}};", f"    if (VBR_LOGGING(S)) VBR_LOG(S, {REVEAL}, {int(zone)}, 1, a);", "}"]
+        return ["{", f"    W a[1] = {{{what}}};", f"    if (VBR_LOGGING(S)) VBR_LOG(S, {REVEAL}, {self.reveals[id(s)]}, 1, a);", "}"]
 
     # ------------------------------------------------------------------ terminators
     def term(self, t: N.Term) -> list[str]:

@@ -8,7 +8,8 @@ same events for the same game, byte for byte once written.
 The Python engine calls `EventLog(S, what, *args)` (its generated `LOG`). The C engine calls a
 function pointer with integers only, `(S, what, code, n, args)`: `what` is SAY, REVEAL or PHASE;
 for SAY `code` is the say's index in `say_sites(program)` and `args` its values; for REVEAL
-`code` is 1 for a zone and `args[0]` the zone or thing; for PHASE `code` is the unit gone to.
+`code` is the reveal's index in `reveal_sites(program)` and `args[0]` the zone, thing or value
+revealed; for PHASE `code` is the unit gone to.
 """
 from __future__ import annotations
 
@@ -17,6 +18,16 @@ from vbr.ir.layout import OVER, Header as H
 from vbr.ir.values import NONE
 
 SAY, REVEAL, PHASE = 0, 1, 2
+
+
+def reveal_sites(program: N.Program) -> list[N.Reveal]:
+    """Every `reveal` of the program, in one fixed order: the C engine names one by its index here."""
+    return [s for unit in program.units for block in unit.blocks for s in block.stmts if isinstance(s, N.Reveal)]
+
+
+def revealed_type(site: N.Reveal) -> str:
+    """What a reveal shows: `zone`, or the type of the thing or value it names."""
+    return "zone" if site.what is None else site.what.ty
 
 
 def say_sites(program: N.Program) -> list[N.Say]:
@@ -31,12 +42,13 @@ class EventLog:
     def __init__(self, program: N.Program, events: list):
         self.p, self.events = program, events
         self._says: list[N.Say] | None = None
+        self._reveals: list[str] | None = None  # per reveal site, the type of what it shows
         self._offsets: dict[int, list[int]] = {}  # per kind: where each field starts
 
     # ------------------------------------------------------------------ what the engines report
     def __call__(self, S, what: str, *args) -> None:
-        """The Python engine's LOG: ('say', pieces, ((type, value), ...)), ('reveal', is_zone,
-        value) or ('phase', unit)."""
+        """The Python engine's LOG: ('say', pieces, ((type, value), ...)), ('reveal', type, value)
+        (the type `zone` for a zone) or ('phase', unit)."""
         if what == "say":
             self.say(S, args[0], args[1])
         elif what == "reveal":
@@ -52,7 +64,9 @@ class EventLog:
             site = self._says[code]
             self.say(S, site.pieces, [(a.ty, args[i]) for i, a in enumerate(site.args[:n])])
         elif what == REVEAL:
-            self.reveal(S, code, args[0])
+            if self._reveals is None:
+                self._reveals = [revealed_type(site) for site in reveal_sites(self.p)]
+            self.reveal(S, self._reveals[code], args[0])
         else:
             self.phase(code)
 
@@ -63,14 +77,17 @@ class EventLog:
             parts += [self.describe(S, ty, int(v)), texts[piece]]
         self.events.append({"t": "say", "text": "".join(parts)})
 
-    def reveal(self, S, is_zone, v) -> None:
+    def reveal(self, S, ty: str, v) -> None:
+        """A zone's things, a thing, or a value (as the closure engine logs `reveal pick [1, 2]`)."""
         v = int(v)
-        if is_zone:
+        if ty == "zone":
             z = self.p.layout.zone(v)
             items = [self.thing(S, int(e)) for e in S[z + 1:z + 1 + S[z]]]
             self.events.append({"t": "reveal", "what": self.p.names.zones[v], "items": items})
-        else:
+        elif ty.startswith("ent") and v != NONE:
             self.events.append({"t": "reveal", "what": self.p.names.text("ent", v), "items": [self.thing(S, v)]})
+        else:
+            self.events.append({"t": "reveal", "what": self.p.names.text(ty, v), "items": [self.describe(S, ty, v)]})
 
     def phase(self, unit: int) -> None:
         self.events.append({"t": "phase", "phase": self.p.units[unit].name})

@@ -28,6 +28,7 @@ source: names are numbers, texts are indexes into the program's tables.
 """
 from __future__ import annotations
 
+from vbr.engines.events import revealed_type
 from vbr.engines.word_source import WordSource
 from vbr.ir import nodes as N
 from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, STEP_FAULT
@@ -1097,7 +1098,7 @@ class _Unit(WordSource):
 
     def s_Reveal(self, s):
         what = self.hold(self.expr(s.what) if s.what is not None else self.expr(s.zone))
-        self.logged(lambda: self.emit(f"LOG(S, 'reveal', {int(s.what is None)}, {what})"))
+        self.logged(lambda: self.emit(f"LOG(S, 'reveal', {revealed_type(s)!r}, {what})"))
 
     # ------------------------------------------------------------------ terminators
     def t_Jump(self, t):
