@@ -61,6 +61,28 @@ def test_a_draw_below_a_large_n_redraws_the_products_that_would_favour_low_value
     assert consumed_two
 
 
+def test_words_worked_out_together_are_the_streams_next_words_one_by_one():
+    from vbr.engines.python_runtime import next_words
+    for state in (0, 1, R.MASK, -1, -(1 << 63), R.first_state(3, R.key("x"))):
+        states, outs = next_words(state, 40)
+        s, expected = state & R.MASK, []
+        for _ in range(40):
+            s, x = R.next_word(s)
+            expected.append((R.signed(s), x))
+        assert list(zip(states, outs)) == expected
+
+
+def test_numbers_drawn_together_are_those_drawn_one_by_one_redraws_included():
+    from vbr.engines.python_runtime import draw_below, draws_below
+    # below 3 * 2**62 a quarter of the words are redrawn (see above): the batch must go on one by one there
+    for bounds in (range(52, 1, -1), range(3 << 62, (3 << 62) - 30, -1)):
+        for seed in range(20):
+            together = [0, R.signed(R.first_state(seed, R.key("deck")))]
+            alone = list(together)
+            assert draws_below(together, 1, bounds) == [draw_below(alone, 1, n) for n in bounds]
+            assert together == alone
+
+
 def test_each_stream_starts_from_the_seed_mixed_with_its_key_so_streams_differ():
     a, b = R.first_state(7, R.key("serve/roll green/0")), R.first_state(7, R.key("bounce/roll movement/0"))
     assert a != b and R.first_state(7, R.key("serve/roll green/0")) == a
@@ -149,14 +171,15 @@ def test_every_book_and_flow_plays_the_same_words_in_python_and_in_c(path, optio
 @pytest.mark.parametrize("path, options", RULES, ids=RULE_IDS)
 def test_every_book_and_flow_offers_and_ends_as_the_closure_engine_when_every_draw_is_the_first(path, options, monkeypatch):
     """Dice, picks and shuffles decided alike in both (the first outcome of each, through the
-    closure engine's chance oracle and the typed engine's one draw function): then the same
-    options at every choice and the same end."""
+    closure engine's chance oracle and the typed engine's draw functions: one number, and a
+    shuffle's numbers): then the same options at every choice and the same end."""
     import vbr
     from vbr.engines import python_runtime
     from vbr.interpreter.state import Chance, State as ClosureState
     old, new = vbr.load(str(path), options), load(path, options, engine="python")
     first = lambda S, at, n: 0  # noqa: E731
     monkeypatch.setattr(python_runtime, "draw_below", first)
+    monkeypatch.setattr(python_runtime, "draws_below", lambda S, at, bounds: [0] * len(bounds))
     monkeypatch.setitem(new.engine.namespace, "draw_below", first)
     for seed in range(2):
         a, b = ClosureState.new(old.program, seed, chance=Chance([0] * 100_000)), new.new_state(seed)

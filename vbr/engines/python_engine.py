@@ -4,7 +4,7 @@ the end or a fault, and never decides a choice itself.
 """
 from __future__ import annotations
 
-from vbr.engines.python_runtime import EngineFault
+from vbr.engines.python_runtime import EngineFault, next_words
 from vbr.engines.python_source import python_source
 from vbr.ir import nodes as N
 from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT
@@ -13,6 +13,7 @@ from vbr.ir.layout import CHOICE, FAULT, RUNNING, Header as H
 from vbr.ir.values import NONE
 
 TRACK_ROWS = 4096  # score changes a game's track keeps (play_seats)
+DRAWN_TOGETHER = 32  # an agent stream's words worked out at once
 AGENT_KEY = R.key("agent")
 
 
@@ -133,7 +134,7 @@ class PythonEngine:
         auto = Autoplay(list(streams), kinds, stats, track, self.layout.vars + points[0] if points else 0,
                         points[1] if points else 0)
         self._autoplay(S, auto)
-        return auto.streams
+        return [x & R.MASK for x in auto.streams]
 
     def play_random(self, S: list, agent_seed: int) -> None:
         """Every choice answered uniformly at random from the agents' stream until the end."""
@@ -165,11 +166,14 @@ class Autoplay:
         self.streams, self.kinds, self.stats, self.track = streams, kinds, stats, track
         self.at, self.count = at, count
         self.pending = False
+        # each stream's next words, worked out DRAWN_TOGETHER at a time (python_runtime.next_words)
+        self.states, self.outs = [None] * len(streams), [None] * len(streams)
+        self.used = [DRAWN_TOGETHER] * len(streams)
 
     def __call__(self, S: list) -> int:
         if self.pending:
             self.settle(S)
-        seat, k = S[H.SEAT], S[H.NOPTS]
+        seat, k = S[5], S[7]  # Header.SEAT, Header.NOPTS
         kinds, stats = self.kinds, self.stats
         if kinds is not None and kinds[seat] != 0:
             return -1
@@ -178,8 +182,18 @@ class Autoplay:
         stats[0] += k
         stats[1] += k == 1
         stream = seat if kinds is not None else 0
-        self.streams[stream], i = R.below(self.streams[stream], k)
-        self.pending = True
+        d = self.used[stream]
+        if d == DRAWN_TOGETHER:
+            self.states[stream], self.outs[stream] = next_words(self.streams[stream], DRAWN_TOGETHER)
+            d = 0
+        m = self.outs[stream][d] * k
+        if m & 0xFFFFFFFFFFFFFFFF < k:  # random_streams.below's redraw: one by one, the words ahead dropped
+            self.streams[stream], i = R.below(self.streams[stream], k)
+            self.used[stream] = DRAWN_TOGETHER
+        else:
+            self.streams[stream], i = self.states[stream][d], m >> 64
+            self.used[stream] = d + 1
+        self.pending = self.count != 0
         return i
 
     def settle(self, S: list) -> None:

@@ -5,6 +5,8 @@ A state is a list of ints laid out as `vbr.ir.layout` says; `z` below is a zone'
 """
 from __future__ import annotations
 
+from array import array
+
 from vbr.ir import random_streams as R
 from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
 
@@ -257,15 +259,15 @@ def put(S: list, z: int, e: int, bottom: bool) -> None:
 def draw_below(S: list, at: int, n: int) -> int:
     """A number in 0..n-1 from the stream whose state is word `at` (random_streams.below,
     written out for its common case: one word drawn, no redraw)."""
-    s = (S[at] + _GAMMA) & _MASK
-    z = (s ^ (s >> 30)) * 0xBF58476D1CE4E5B9 & _MASK
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EB & _MASK
+    s = (S[at] + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = (s ^ (s >> 30)) * 0xBF58476D1CE4E5B9 & 0xFFFFFFFFFFFFFFFF
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EB & 0xFFFFFFFFFFFFFFFF
     m = (z ^ (z >> 31)) * n
-    if m & _MASK < n:
+    if m & 0xFFFFFFFFFFFFFFFF < n:
         state, v = R.below(S[at] & _MASK, n)
         S[at] = R.signed(state)
         return v
-    S[at] = s - _TWO64 if s >> 63 else s
+    S[at] = s - 0x10000000000000000 if s > 0x7FFFFFFFFFFFFFFF else s
     return m >> 64
 
 
@@ -296,10 +298,55 @@ def forced_pick(S: list, q: int, xs: list, at: int, f: int) -> int:
     return want
 
 
+_LANES: dict[int, tuple[int, int, int]] = {}
+
+
+def _lanes(k: int) -> tuple[int, int, int]:
+    """For k lanes of 128 bits in one int: (1 in each lane, the 64-bit mask in each lane, lane i
+    holding (i + 1) * GAMMA mod 2**64)."""
+    if k not in _LANES:
+        one = sum(1 << (128 * i) for i in range(k))
+        _LANES[k] = one, one * _MASK, sum(((i + 1) * _GAMMA & _MASK) << (128 * i) for i in range(k))
+    return _LANES[k]
+
+
+def next_words(state: int, k: int) -> tuple[array, array]:
+    """The next k states of a stream from `state` (either sign), as signed words, and their
+    outputs (random_streams.next_word k times): worked out side by side, each 64-bit number in a
+    128-bit lane of one int, so that a few operations on a long int do the work of 15k on short
+    ones (a lane's product with a 64-bit constant stays inside the lane; each shift's spill from
+    the lane above is masked off before the next product)."""
+    one, lanes, steps = _lanes(k)
+    x = ((state & _MASK) * one + steps) & lanes
+    states = array("q", x.to_bytes(16 * k, "little"))[::2]
+    x = ((x ^ (x >> 30)) & lanes) * 0xBF58476D1CE4E5B9 & lanes
+    x = ((x ^ (x >> 27)) & lanes) * 0x94D049BB133111EB & lanes
+    x = (x ^ (x >> 31)) & lanes
+    return states, array("Q", x.to_bytes(16 * k, "little"))[::2]
+
+
+def draws_below(S: list, at: int, bounds: range) -> list[int]:
+    """draw_below(S, at, n) for each n of `bounds` in turn, their words drawn together
+    (next_words); from a draw that would redraw (below's rare case) on, one by one."""
+    k = len(bounds)
+    states, outs = next_words(S[at], k)
+    got = []
+    for d, n in enumerate(bounds):
+        m = outs[d] * n
+        if m & 0xFFFFFFFFFFFFFFFF < n:
+            if d:
+                S[at] = states[d - 1]
+            return got + [draw_below(S, at, n) for n in bounds[d:]]
+        got.append(m >> 64)
+    S[at] = states[-1]
+    return got
+
+
 def shuffle(S: list, z: int, at: int) -> None:
     """Fisher-Yates from the top down: position i swaps with one of 0..i."""
     n = S[z]
-    for i in range(n - 1, 0, -1):
-        j = draw_below(S, at, i + 1)
+    if n < 2:
+        return
+    for i, j in zip(range(n - 1, 0, -1), draws_below(S, at, range(n, 1, -1))):
         a, b = z + 1 + i, z + 1 + j
         S[a], S[b] = S[b], S[a]
