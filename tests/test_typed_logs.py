@@ -39,7 +39,7 @@ def typed_events(book: str, options: dict, engine: str, seed: int, agents: list[
 @pytest.mark.parametrize("book, options", BOOKS, ids=BOOK_IDS)
 def test_a_typed_log_holds_the_closure_engines_events_when_both_play_the_same_game(book, options, monkeypatch):
     """Every draw decided alike (its first outcome, through the closure engine's chance oracle and
-    the Python engine's one draw function) and the same answers: the same events, byte for byte,
+    the Python engine's draw functions: one number, and a shuffle's numbers) and the same answers: the same events, byte for byte,
     but for the closure engine's own records of its draws."""
     import vbr as package
     from vbr.engines import python_runtime
@@ -47,6 +47,7 @@ def test_a_typed_log_holds_the_closure_engines_events_when_both_play_the_same_ga
     old, new = package.load(str(ROOT / "rules" / book), options), load(ROOT / "rules" / book, options, engine="python")
     first = lambda S, at, n: 0  # noqa: E731
     monkeypatch.setattr(python_runtime, "draw_below", first)
+    monkeypatch.setattr(python_runtime, "draws_below", lambda S, at, bounds: [0] * len(bounds))
     monkeypatch.setitem(new.engine.namespace, "draw_below", first)
     for seed in range(2):
         a = ClosureState.new(old.program, seed, record=True, chance=Chance([0] * 100_000))

@@ -27,6 +27,7 @@ def test_every_seat_observes_under_a_typed_engine_what_it_observes_under_the_clo
     old, new = vbr.load(str(ROOT / "rules" / book), options), load(ROOT / "rules" / book, options, engine="python")
     first = lambda S, at, n: 0  # noqa: E731
     monkeypatch.setattr(python_runtime, "draw_below", first)
+    monkeypatch.setattr(python_runtime, "draws_below", lambda S, at, bounds: [0] * len(bounds))
     monkeypatch.setitem(new.engine.namespace, "draw_below", first)
     for seed in range(2):
         a = ClosureState.new(old.program, seed, chance=Chance([0] * 100_000))

@@ -138,10 +138,9 @@ class PythonEngine:
 
     def play_random(self, S: list, agent_seed: int) -> None:
         """Every choice answered uniformly at random from the agents' stream until the end."""
-        auto = Autoplay([R.first_state(agent_seed, AGENT_KEY)], None, [0, 0, -1, 0], [], 0, 0)
-        self._autoplay(S, auto)
+        self._autoplay(S, RandomAnswers(R.first_state(agent_seed, AGENT_KEY)))
 
-    def _autoplay(self, S: list, auto: "Autoplay") -> None:
+    def _autoplay(self, S: list, auto: "Autoplay | RandomAnswers") -> None:
         """Choices answered by `auto` as play reaches them (the generated code asks it, `AUTO`),
         each applied as `apply` applies it, until a seat it does not play is to move or the end."""
         self.namespace["AUTO"] = auto
@@ -154,6 +153,32 @@ class PythonEngine:
                 auto.settle(S)
         finally:
             self.namespace["AUTO"] = None
+
+
+class RandomAnswers:
+    """play_random's answers (as Autoplay gives them, counting nothing): of k options, a draw
+    below k from one stream."""
+
+    def __init__(self, state: int):
+        self.state = state
+        self.states = self.outs = ()  # the stream's next words (python_runtime.next_words) ...
+        self.used = DRAWN_TOGETHER  # ... and how many of them are drawn
+
+    def __call__(self, S: list) -> int:
+        k, d = S[7], self.used  # Header.NOPTS
+        if d == DRAWN_TOGETHER:
+            self.states, self.outs = next_words(self.state, DRAWN_TOGETHER)
+            d = 0
+        m = self.outs[d] * k
+        if m & 0xFFFFFFFFFFFFFFFF < k:  # random_streams.below's redraw: one by one, the words ahead dropped
+            self.state, i = R.below(self.state, k)
+            self.used = DRAWN_TOGETHER
+            return i
+        self.state, self.used = self.states[d], d + 1
+        return m >> 64
+
+    def settle(self, S: list) -> None:
+        pass
 
 
 class Autoplay:

@@ -178,7 +178,8 @@ class _Unit(WordSource):
 
     def _written_since_entry(self) -> list[set[int]]:
         """Per block, the registers that may have changed since the function was entered, by the
-        time the block ends: what a way out of the block writes back."""
+        time the block ends: what a way out of the block writes back. A choice answered in play
+        goes on in the function without writing them back (`answered`)."""
         blocks, regs = self.unit.blocks, set(self.regs)
         own = [set().union(*(_slot_writes(x) for x in [*b.stmts, b.term])) & regs for b in blocks]
         out = [set(w) for w in own]
@@ -186,7 +187,8 @@ class _Unit(WordSource):
         while changed:
             changed = False
             for b, block in enumerate(blocks):
-                for s in _successors(block.term):
+                ways_on = _successors(block.term) + ([block.term.next] if isinstance(block.term, N.Choose) else [])
+                for s in ways_on:
                     if not out[b] <= out[s]:
                         out[s] |= out[b]
                         changed = True
@@ -1110,10 +1112,6 @@ class _Unit(WordSource):
         self.out += _indent(self.capture(self.goto, t.then)[0])
         self.goto(t.orelse)
 
-    def suspend(self, next_block: int) -> None:
-        self.emit(f"S[fp + 2] = {next_block}")
-        self.leave()
-
     def t_Choose(self, t):
         lay = self.lay
         opts = self.tmp()
@@ -1156,8 +1154,9 @@ class _Unit(WordSource):
         self.emit(f"S[{H.SITE}] = {t.site}")
         self.emit(f"S[{H.DEST}] = fp + {FRAME_HEAD + t.slot}")
         self.emit(f"S[{H.STATUS}] = {CHOICE}")
-        self.suspend(t.next)
+        self.emit(f"S[fp + 2] = {t.next}")
         self.answered(t)
+        self.leave()  # an answer in play goes on in this function, whose registers the frame gets when it leaves
         self.emit("return")
 
     def answered(self, t) -> None:
