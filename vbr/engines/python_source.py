@@ -41,6 +41,7 @@ RUNTIME = ("EngineFault", "add", "sub", "mul", "div", "mod", "neg", "absolute", 
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod"}
 _CELL_FNS = ("number", "side", "row", "col", "in_court", "on_net")
 REGISTERS = 40  # the most locals of a unit held in Python variables
+COPIED_LINES = 120  # the most lines a join written out at each way in adds to its unit
 
 
 def team_table(p: N.Program) -> tuple[int, ...]:
@@ -175,6 +176,32 @@ class _Unit(WordSource):
         self.never_none = self._never_none_slots()
         self.dirty = self._written_since_entry()
         self.current = 0  # the block whose lines are being written
+        self._copy_small_joins(entries)
+
+    def _copy_small_joins(self, entries: set[int]) -> None:
+        """A join (a block with several ways in) on no loop and never resumed at, whose lines are
+        few, is written out at each way in rather than dispatched on: successors first, so that a
+        join's size counts the joins copied into it."""
+        blocks, cycle = self.unit.blocks, self._in_cycle()
+        order, seen = [], set()
+        for start in range(len(blocks)):  # post-order: each block after the blocks it goes on to
+            if start in seen:
+                continue
+            seen.add(start)
+            todo = [(start, iter(_successors(blocks[start].term)))]
+            while todo:
+                b, rest = todo[-1]
+                nxt = next((x for x in rest if x not in seen), None)
+                if nxt is None:
+                    todo.pop()
+                    order.append(b)
+                else:
+                    seen.add(nxt)
+                    todo.append((nxt, iter(_successors(blocks[nxt].term))))
+        joins = set(self.labels) - entries - cycle
+        for b in order:
+            if b in joins and len(self.capture(self.block, b)[0]) * (self.preds[b] - 1) <= COPIED_LINES:
+                self.labels.remove(b)
 
     def _written_since_entry(self) -> list[set[int]]:
         """Per block, the registers that may have changed since the function was entered, by the
@@ -667,20 +694,20 @@ class _Unit(WordSource):
         return f"({xs}.index({item}) if {item} in {xs} else -1)"
 
     def x_FnCall(self, e):
-        """Heavy fn e.fn's body (the module's `f<fn>`) over its block of words: the steps paid,
-        the arguments worked out left to right and written to its parameters, its value taken,
-        its words set to none again."""
+        """Heavy fn e.fn's body (the module's `f<fn>`) for its arguments worked out left to
+        right, the steps paid first. In C the arguments are written to its block of words, which
+        is set to none after; here the body never writes its block (_FnBody), so the block is set
+        to none only while it is not yet: at the first call (a state starts with zeros)."""
         fn = self.p.fns[e.fn]
         base = self.lay.vars + fn.base
         if e.steps:
             self.pay(e.steps)
         args = [self.hold(a) for a in self.operands(e.args)]
-        if args:
-            self.emit(f"S[{base}:{base + len(args)}] = " + "".join(a + ", " for a in args))
         r = self.tmp()
-        self.emit(f"{r} = f{e.fn}(S, {base - FRAME_HEAD})")
+        self.emit(f"{r} = f{e.fn}(S, {base - FRAME_HEAD}" + "".join(", " + a for a in args) + ")")
         if fn.nlocals:
-            self.emit(f"S[{base}:{base + fn.nlocals}] = ({NONE},) * {fn.nlocals}")
+            self.emit(f"if S[{base}] != {NONE}:")
+            self.emit(f"    S[{base}:{base + fn.nlocals}] = ({NONE},) * {fn.nlocals}")
         return r
 
     def pay(self, steps: int) -> None:
@@ -1273,19 +1300,39 @@ class _Unit(WordSource):
 
 
 class _FnBody(_Unit):
-    """A heavy fn's body (`Program.fns`) as the function `f<k>(S, fp)` giving its value, its
-    locals the words from fp + FRAME_HEAD on (none held in Python variables)."""
+    """A heavy fn's body (`Program.fns`) as the function `f<k>(S, fp, a0, a1, ...)` giving its
+    value for the arguments a0, a1, ...: its locals are Python variables, never its block's words.
+    Every call leaves its block all none (FnCall), so what the body would write there is seen by
+    no one (after a fault the words are not looked at): `x_FnCall` leaves the block's words none
+    without writing them one by one."""
 
     def __init__(self, p: N.Program, k: int):
         WordSource.__init__(self, p)
         self.k = k
-        self.out, self.alias, self.known_kind, self.kind_words = [], {}, {}, {}
+        self.out, self.known_kind, self.kind_words = [], {}, {}
+        self.alias = {i: f"a{i}" for i in range(p.fns[k].nparams)}
         self.regs, self.never_none, self.dirty, self.current = [], set(), [set()], 0
         self.limit = p.limits["steps"]
 
     def function(self) -> str:
         value = self.expr(self.p.fns[self.k].body)
-        return "\n".join([f"def f{self.k}(S, fp):", *_indent(self.out), f"    return {value}"])
+        params = "".join(f", a{i}" for i in range(self.p.fns[self.k].nparams))
+        return "\n".join([f"def f{self.k}(S, fp{params}):", *_indent(self.out), f"    return {value}"])
+
+    def set_local(self, slot: int, code: str) -> None:
+        self.emit(f"s{slot} = {code}")
+        self.alias[slot] = f"s{slot}"
+
+    def bind(self, slot: int, code: str) -> None:
+        if _simple(code):  # no construct reassigns a name while a binding to it lasts
+            self.alias[slot] = code
+            return
+        v = self.alias[slot] = self.tmp()
+        self.emit(f"{v} = {code}")
+
+    def bound_var(self, slot: int) -> tuple[str, list[str]]:
+        v = self.alias[slot] = self.tmp()
+        return v, []
 
     def pay(self, steps: int) -> None:
         raise AssertionError("a heavy fn's call from inside a fn pays no steps (build_expr.py)")
