@@ -122,7 +122,7 @@ def reach(table: dict, start: int, dist: int, side: int, f: int) -> list:
     row = table.get((start, dist, 0 if side == 0 else 1))
     if row is None:
         raise EngineFault(f, start)
-    return list(row)
+    return row
 
 
 def reach_search(start: int, dist: int, side: int, dirs: list, net_cost: int, vecs: tuple, cols: int, rows: int,

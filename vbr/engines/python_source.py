@@ -645,7 +645,10 @@ class _Unit(WordSource):
             self.known_kind[e.slot] = self.known_kind[e.value.slot]
         result = self.tmp()
         mark = self.n
-        self.bind(e.slot, self.expr(e.value))
+        value = self.expr(e.value)
+        self.bind(e.slot, value)
+        if value in self.kind_words:  # the same thing under another name, until the scope ends
+            self.kind_words[self.local(e.slot)] = self.kind_words[value]
         body = self.expr(e.body)
         self.restore(saved)
         self.n = mark  # the binding's temporaries end with it
@@ -1064,10 +1067,19 @@ class _Unit(WordSource):
         self.emit(f"S[{H.TOP}] = len(S)")
 
     def move(self, what: str, d: str, bottom: bool, fault: int) -> list[str]:
+        """Thing `what` out of its zone (the items above it down one word, the freed word 0) and
+        onto zone d (python_runtime's take_out and put; put on the top written out)."""
         lay = self.lay
-        return [f"if {what} == {NONE}:", f"    raise EngineFault({fault})",
-                f"take_out(S, {lay.zones} + S[{lay.zone_of} + {what}] * {lay.zone_size}, {what})",
-                f"put(S, {self.zone_word(d)}, {what}, {bottom})", f"S[{lay.zone_of} + {what}] = {d}"]
+        z, n, k = self.tmp(), self.tmp(), self.tmp()
+        lines = [f"if {what} == {NONE}:", f"    raise EngineFault({fault})",
+                 f"{z} = {lay.zones} + S[{lay.zone_of} + {what}] * {lay.zone_size}", f"{n} = S[{z}]",
+                 f"{k} = S.index({what}, {z} + 1, {z} + 1 + {n})", f"if {k} < {z} + {n}:",
+                 f"    S[{k}:{z} + {n}] = S[{k} + 1:{z} + 1 + {n}]", f"S[{z} + {n}] = 0", f"S[{z}] = {n} - 1"]
+        if bottom:
+            lines.append(f"put(S, {self.zone_word(d)}, {what}, True)")
+        else:
+            lines += [f"{z} = {self.zone_word(d)}", f"{n} = S[{z}]", f"S[{z} + 1 + {n}] = {what}", f"S[{z}] = {n} + 1"]
+        return lines + [f"S[{lay.zone_of} + {what}] = {d}"]
 
     def s_MoveOne(self, s):
         d = self.hold(self.expr(s.dest))
