@@ -28,6 +28,8 @@ source: names are numbers, texts are indexes into the program's tables.
 """
 from __future__ import annotations
 
+import re
+
 from vbr.engines.events import revealed_type
 from vbr.engines.word_source import WordSource
 from vbr.ir import nodes as N
@@ -58,13 +60,40 @@ def python_source(program: N.Program) -> str:
     pads: set[int] = set()
     units = [_Unit(program, u, pads).function() for u in range(len(program.units))]
     fns = [_FnBody(program, k).function() for k in range(len(program.fns))]
-    nones = "\n".join(f"P{n} = ({NONE},) * {n}" for n in sorted(pads))
+    nones = "\n".join([f"P{n} = ({NONE},) * {n}" for n in sorted(pads)] + _cell_answers(program))
     table = "UNITS = (" + "".join(f"u{u}, " for u in range(len(program.units))) + ")"
     return "\n\n".join([head, nones, *fns, *units, table]) + "\n"
 
 
+def _cell_answers(p: N.Program) -> list[str]:
+    """Each position function's answers (build.py's court tables) as a dict from a cell on the
+    grid or a declared space to its answer, `CELL_<NAME>`: any other cell is the runtime's
+    `on_court` (the answer off the grid, or none's fault)."""
+    t = p.court_tables
+    if not t:
+        return []
+    h, out = t["height"], []
+    for name in _CELL_FNS:
+        table, _, answers = t[name]
+        d = dict(zip(t["spaces"], answers))
+        d.update({(x + CELL_BIAS) * CELL_SPAN + y + CELL_BIAS: table[x * h + y] for x in range(t["cols"])
+                  for y in range(h)})
+        out.append(f"CELL_{name.upper()} = {d!r}")
+    return out
+
+
 def _indent(lines: list[str]) -> list[str]:
     return ["    " + x for x in lines]
+
+
+_CALL = re.compile(r"\b(\w+)\(")
+_QUIET_CALLS = {"len", "list", "range", "reversed", "append", "tuple"}
+
+
+def _quiet(lines: list[str]) -> bool:
+    """Lines that cannot fault and that nothing outside sees run: no raise, no call but of a
+    Python built-in that cannot fail here (no runtime function, no log, no agent, no unit)."""
+    return not any("raise" in x or any(m not in _QUIET_CALLS for m in _CALL.findall(x)) for x in lines)
 
 
 def _is_literal(code: str) -> bool:
@@ -416,29 +445,54 @@ class _Unit(WordSource):
         self.out += _indent(self.capture(self.dispatch, labels[:mid])[0])
         self.out += self.capture(self.dispatch, labels[mid:])[0]
 
-    def block(self, b: int) -> None:
-        """Block b's lines. No temporary outlives its statement, so each statement names its
-        temporaries afresh from the number the block started at (a function's locals are few)."""
-        block = self.unit.blocks[b]
+    def block(self, b: int, paid: bool = False) -> None:
+        """Block b's lines, its step counted first (unless the block before counted it, `paid`).
+        A block whose lines can neither fault nor be seen (`_quiet`) and that goes on to blocks
+        written inside it counts their step with its own: a step limit passed there faults
+        before those lines instead of after them, which nothing can tell apart. No temporary
+        outlives its statement, so each statement names its temporaries afresh from the number
+        the block started at (a function's locals are few)."""
+        block, term = self.unit.blocks[b], self.unit.blocks[b].term
         outer, self.current = self.current, b
-        self.emit("st += 1")
-        self.emit(f"if st > {self.limit}:")
-        self.emit(f"    raise EngineFault({STEP_FAULT})")
         base = self.n
+        body, test_lines, test = [], [], ""
+        saved, self.out = self.out, body
         for s in block.stmts:
             self.n = base
             getattr(self, "s_" + type(s).__name__)(s)
         self.n = base
-        getattr(self, "t_" + type(block.term).__name__)(block.term)
+        if isinstance(term, N.Branch):
+            end = len(body)
+            test = self.expr(term.test)
+            test_lines = body[end:]
+            del body[end:]
+        self.out = saved
+        ahead = isinstance(term, (N.Jump, N.Branch)) and not set(_successors(term)) & set(self.labels) and \
+            _quiet(body + test_lines + [test])
+        steps = (0 if paid else 1) + ahead
+        if steps:
+            self.emit(f"st += {steps}")
+            self.emit(f"if st > {self.limit}:")
+            self.emit(f"    raise EngineFault({STEP_FAULT})")
+        self.out += body
+        if isinstance(term, N.Branch):
+            self.out += test_lines
+            self.emit(f"if {test}:")
+            self.out += _indent(self.capture(self.goto, term.then, ahead)[0])
+            self.goto(term.orelse, ahead)
+        elif isinstance(term, N.Jump):
+            self.goto(term.target, ahead)
+        else:
+            getattr(self, "t_" + type(term).__name__)(term)
         self.n = base
         self.current = outer
 
-    def goto(self, b: int) -> None:
+    def goto(self, b: int, paid: bool = False) -> None:
         if b in self.labels:
             self.emit(f"pc = {b}")
             self.emit("continue")
         else:
-            self.block(b)
+            self.block(b, paid)
 
     # ------------------------------------------------------------------ locals
     def local(self, slot: int) -> str:
@@ -832,13 +886,10 @@ class _Unit(WordSource):
         if name in _CELL_FNS:
             t = self.p.court_tables
             table, default, answers = t[name]
-            c = self.hold(a[0])
-            x, y = self.tmp(), self.tmp()
+            c, v = self.hold(a[0]), self.tmp()
             slow = (f"on_court({c}, {tuple(table)!r}, {default}, {tuple(t['spaces'])!r}, {tuple(answers)!r}, "
                     f"{t['cols']}, {t['height']}, {f})")
-            return (f"({tuple(table)!r}[{x} * {t['height']} + {y}] "
-                    f"if 0 <= ({x} := {c} // {CELL_SPAN} - {CELL_BIAS}) < {t['cols']}"
-                    f" and 0 <= ({y} := {c} % {CELL_SPAN} - {CELL_BIAS}) < {t['height']} else {slow})")
+            return f"({v} if ({v} := CELL_{name.upper()}.get({c})) is not None else {slow})"
         if name == "distance":
             return f"distance({a[0]}, {a[1]}, {f})"
         if name == "cell_at":
