@@ -184,55 +184,57 @@ class RandomAnswers:
 class Autoplay:
     """The random seats of play_seats: called at a choice (the state's words written as at a
     suspension), it settles the answer before (the points' change, `settle`) and returns the
-    seat's draw below the options (and counts them), or -1 when another seat is to move.
-    `kinds` None: every seat draws from streams[0]."""
+    seat's draw below the options from its stream (and counts them), or -1 when a seat it does
+    not play (kinds[seat] != 0) is to move."""
 
     def __init__(self, streams: list[int], kinds, stats: list[int], track: list, at: int, count: int):
         self.streams, self.kinds, self.stats, self.track = streams, kinds, stats, track
-        self.at, self.count = at, count
+        self.at, self.end, self.count = at, at + count, count
+        self.points = stats[4:4 + count]  # the points as the track last saw them
         self.pending = False
         # each stream's next words, worked out DRAWN_TOGETHER at a time (python_runtime.next_words)
-        self.states, self.outs = [None] * len(streams), [None] * len(streams)
+        self.states, self.outs = [()] * len(streams), [()] * len(streams)
         self.used = [DRAWN_TOGETHER] * len(streams)
 
     def __call__(self, S: list) -> int:
         if self.pending:
-            self.settle(S)
+            self.pending = False
+            if S[self.at:self.end] != self.points:
+                self.scored(S)
         seat, k = S[5], S[7]  # Header.SEAT, Header.NOPTS
-        kinds, stats = self.kinds, self.stats
-        if kinds is not None and kinds[seat] != 0:
+        if self.kinds[seat]:
             return -1
+        stats = self.stats
         if stats[2] < 0:
             stats[2] = seat
         stats[0] += k
         stats[1] += k == 1
-        stream = seat if kinds is not None else 0
-        d = self.used[stream]
+        d = self.used[seat]
         if d == DRAWN_TOGETHER:
-            self.states[stream], self.outs[stream] = next_words(self.streams[stream], DRAWN_TOGETHER)
+            self.states[seat], self.outs[seat] = next_words(self.streams[seat], DRAWN_TOGETHER)
             d = 0
-        m = self.outs[stream][d] * k
+        m = self.outs[seat][d] * k
         if m & 0xFFFFFFFFFFFFFFFF < k:  # random_streams.below's redraw: one by one, the words ahead dropped
-            self.streams[stream], i = R.below(self.streams[stream], k)
-            self.used[stream] = DRAWN_TOGETHER
+            self.streams[seat], i = R.below(self.streams[seat], k)
+            self.used[seat] = DRAWN_TOGETHER
         else:
-            self.streams[stream], i = self.states[stream][d], m >> 64
-            self.used[stream] = d + 1
+            self.streams[seat], i = self.states[seat][d], m >> 64
+            self.used[seat] = d + 1
         self.pending = self.count != 0
         return i
 
     def settle(self, S: list) -> None:
         """After an answer: a row of the track when the points changed."""
         self.pending = False
-        if not self.count:
-            return
-        at, count, stats = self.at, self.count, self.stats
-        now = S[at:at + count]
-        if now != stats[4:4 + count]:
-            stats[4:4 + count] = now
-            if stats[3] < TRACK_ROWS:
-                self.track.append((S[H.CHOICES], tuple(now)))
-                stats[3] += 1
+        if self.count and S[self.at:self.end] != self.points:
+            self.scored(S)
+
+    def scored(self, S: list) -> None:
+        now = self.points = S[self.at:self.end]
+        self.stats[4:4 + self.count] = now
+        if self.stats[3] < TRACK_ROWS:
+            self.track.append((S[H.CHOICES], tuple(now)))
+            self.stats[3] += 1
 
 
 def _run(units: tuple, S: list) -> None:
