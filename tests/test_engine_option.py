@@ -156,10 +156,20 @@ def test_report_plays_through_the_engine_asked_for_and_names_it(tmp_path):
     assert "seed 0, engine c" in page.read_text()
 
 
-def test_mutate_refuses_the_c_engine_with_a_usage_error():
-    done = vbr("mutate", "siatka", "--engine", "c")
-    assert done.returncode == 2
-    assert "--engine c: scenarios (and so mutants) run through the closure and the Python engine yet" in done.stderr
+def test_vbr_test_runs_scenarios_through_the_c_engine(tmp_path):
+    """The tutorial's first Bump scenario as written and once more expecting power 5 (the forced
+    serve is a 4), through the C engine: one PASS, one FAIL saying both sides, exit 1."""
+    tutorial = ROOT / "docs" / "tutorial"
+    text = (tutorial / "bump_test.vbr").read_text()
+    first = text.index("scenario ")
+    scenario = text[first:text.index("scenario ", first + 1)]
+    wrong = scenario.replace('scenario "', 'scenario "wrong: ', 1).replace("expect power == 4", "expect power == 5")
+    (tmp_path / "bump.vbr").write_text((tutorial / "bump.vbr").read_text())
+    (tmp_path / "t.vbr").write_text(text[:first] + scenario + wrong)
+    done = vbr("test", tmp_path / "t.vbr", "--engine", "c")
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.count("PASS ") == 1 and done.stdout.count("FAIL ") == 1, done.stdout
+    assert "expectation failed (left side is 4, right side is 5)" in done.stdout
 
 
 def test_mutate_through_the_python_engine_kills_what_the_closure_engine_kills():

@@ -44,6 +44,54 @@ def test_every_scenario_of_a_book_passes_under_the_python_engine(path):
     assert results and {r.title: r.message for r in results if not r.ok} == {}
 
 
+SIATKA_LAYOUT = """  given {
+    for s in seats {
+      for t in bench[s] {
+        t.field = 1 + index_of(t, bench[s])
+      }
+      move bench[s] to team[s]
+      move hand[s] to deck[s]
+    }
+    server = SERVER
+    take_over(0)
+    ball = field(0, 5)
+  }
+"""
+
+# Scenarios of Siatka that fail, each in its own way: a wrong expectation, a failed conjunction,
+# a face the die lacks, an illegal choice, a legal value said illegal, a winner, a given after
+# the start, a choice with none pending, a draw, a forced pick not on offer.
+FAILING = ("tests for \"siatka\"\n"
+           "scenario \"holder\" {\n" + SIATKA_LAYOUT.replace("SERVER", "0") +
+           "  force green = 3\n  start serve\n  expect holder == 0\n}\n"
+           "scenario \"two parts\" {\n  force green = 3\n  start serve\n"
+           "  expect side(ball) == 0 and number(ball) == 4\n}\n"
+           "scenario \"no face\" {\n  force green = 9\n  start serve\n}\n"
+           "scenario \"illegal choice\" {\n" + SIATKA_LAYOUT.replace("SERVER", "1") +
+           "  force movement = straight\n  start bounce\n  choose left\n}\n"
+           "scenario \"legal said illegal\" {\n" + SIATKA_LAYOUT.replace("SERVER", "1") +
+           "  force movement = straight\n  start bounce\n  expect illegal forward\n}\n"
+           "scenario \"winner\" {\n  force green = 3\n  start serve\n  expect winner 1\n}\n"
+           "scenario \"given after start\" {\n  start serve\n  given {\n    server = 0\n  }\n}\n"
+           "scenario \"no choice pending\" {\n  expect winner none\n  choose forward\n}\n"
+           "scenario \"draw\" {\n  start serve\n  expect draw\n}\n"
+           "scenario \"forced pick\" {\n  force pick = 7\n  start serve\n}\n")
+
+
+@pytest.mark.parametrize("typed", ["python", "c"])
+def test_failing_scenarios_fail_alike_in_the_typed_engines_and_the_closure_engine(tmp_path, typed):
+    """Each fails at the same line with the same message in every engine, but for a forced pick
+    not on offer, whose typed message names the value and not the items."""
+    from vbr.scenario import run_file
+    (tmp_path / "t.vbr").write_text(FAILING)
+    closure, other = run_file(tmp_path / "t.vbr"), run_file(tmp_path / "t.vbr", engine=typed)
+    assert len(closure) == len(other) == 10 and not any(r.ok for r in closure + other)
+    for a, b in zip(closure[:-1], other[:-1]):
+        assert (b.title, b.span.line, b.message) == (a.title, a.span.line, a.message)
+    assert closure[-1].span.line == other[-1].span.line
+    assert "the forced pick 7 is not among the items on offer" in other[-1].message
+
+
 def test_a_failing_expectation_is_reported_at_its_line(tmp_path, engine):
     (tmp_path / "t.vbr").write_text(
         'tests for "siatka"\nscenario "wrong on purpose" {\n  given {\n    server = 0\n  }\n'

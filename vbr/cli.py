@@ -245,9 +245,10 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--strict", action="store_true",
                    help="also fail a file whose rule file's turn flow has warnings (as `vbr check --strict`)")
     t.add_argument("--trace", action="store_true", help="print the events between the steps of each failing scenario")
-    t.add_argument("--engine", choices=("closure", "python"), default="closure",
-                   help="what runs the scenarios: closure (the default), or the typed program's Python engine "
-                        "(the same steps and verdicts; a rule file it cannot express yet is an error)")
+    t.add_argument("--engine", choices=("closure", "python", "c"), default="closure",
+                   help="what runs the scenarios: closure (the default), or the typed program's Python or C "
+                        "engine (the same steps and verdicts; a rule file they cannot express yet is an error; "
+                        "c builds a program for each set of options the file's scenarios name)")
     t.set_defaults(func=cmd_test)
 
     f = sub.add_parser("fmt", help="print files in canonical form, or rewrite them in it (-w)")

@@ -35,6 +35,7 @@ from vbr import private_cache
 from vbr.engines.c_source import c_source
 from vbr.errors import EngineUnavailable
 from vbr.engines.python_runtime import EngineFault
+from vbr.engines.unit_call import call_unit
 from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
 from vbr.ir.layout import CHOICE, Header as H
@@ -231,6 +232,10 @@ class CEngine:
         self.lib.vbr_search_fault.argtypes, self.lib.vbr_search_fault.restype = [P], None
         self.lib.vbr_new_logged.argtypes, self.lib.vbr_new_logged.restype = [P, U, W], ctypes.c_int
         self.lib.vbr_apply_logged.argtypes, self.lib.vbr_apply_logged.restype = [P, W, W], ctypes.c_int
+        if hasattr(self.lib, "vbr_call"):  # a scenario's program (vbr.typed_scenario)
+            self.lib.vbr_held.argtypes, self.lib.vbr_held.restype = [P, U], ctypes.c_int
+            for name in ("vbr_call", "vbr_goto"):
+                getattr(self.lib, name).argtypes, getattr(self.lib, name).restype = [P, W], ctypes.c_int
         self.words = self.layout.words
         self.array = W * self.words
 
@@ -243,6 +248,31 @@ class CEngine:
             with _Hook(log) as hook:
                 self.lib.vbr_new_logged(S, seed & R.MASK, hook.address)
         return S
+
+    def held(self, seed: int):
+        """A state seeded with `seed` before anything has run (a scenario's program only)."""
+        S = self.array()
+        self.lib.vbr_held(S, seed & R.MASK)
+        return S
+
+    def call(self, S, unit: int, log=None) -> int | None:
+        """`unit` run at once where play stands (vbr.engines.unit_call says what it gives back)."""
+        return call_unit(S, lambda: self._logged(S, log, self.lib.vbr_call, unit))
+
+    def goto(self, S, unit: int, log=None) -> None:
+        """Every frame dropped and play started in phase `unit`, run to a choice or the end."""
+        self._logged(S, log, self.lib.vbr_goto, unit)
+
+    @staticmethod
+    def _logged(S, log, fn, *args) -> int:
+        if log is None:
+            return fn(S, *args)
+        with _Hook(log) as hook:
+            S[H.LOG] = hook.address
+            try:
+                return fn(S, *args)
+            finally:
+                S[H.LOG] = 0
 
     def options(self, S) -> list[int]:
         at = self.layout.options

@@ -188,6 +188,7 @@ int vbr_new(W *S, U seed) {{
     init_state(S, seed);
     return run_state(S);
 }}
+{self.scenario_entry_points()}
 
 /* vbr_new and vbr_apply with their events heard by `hook` (a VbrLogFn), named in the state while they run */
 int vbr_new_logged(W *S, U seed, W hook) {{
@@ -332,13 +333,28 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         return f"{name}(S, fp)"
 
     def x_Roll(self, e):
-        return f"DIE{e.die}[vbr_below(S, {self.lay.streams + e.stream}, {len(self.p.dice[e.die])})]"
+        roll = f"DIE{e.die}[vbr_below(S, {self.lay.streams + e.stream}, {len(self.p.dice[e.die])})]"
+        if e.forced < 0:
+            return roll
+        name = self.fresh("forced_roll")
+        self.function(name, ["W v;", f"if ({self.forced_take(e.forced)}) return v;", f"return {roll};"])
+        return f"{name}(S, fp)"
 
     def x_Pick(self, e):
         name = self.fresh("pick")
-        self.function(name, [*self.items(e.seq),
+        forced = [] if e.forced < 0 else [
+            "W v;", f"if ({self.forced_take(e.forced)}) {{",
+            "    for (W i = 0; i < n; i++) if (xs[i] == v) return v;",
+            f"    vbr_fault(S, {e.forced_fault}, v, VBR_NONE);", "}"]
+        self.function(name, [*self.items(e.seq), *forced,
                              f"return n ? xs[vbr_below(S, {self.lay.streams + e.stream}, n)] : VBR_NONE;"])
         return f"{name}(S, fp)"
+
+    def forced_take(self, queue: int) -> str:
+        """A C test that takes the next value a scenario queued (`[taken, count, values...]`) into
+        `v`, false when none is left."""
+        q = self.p.forced_at[queue]
+        return f"S[{q}] < S[{q + 1}] && ((v = S[{q + 2} + S[{q}]]), (S[{q}] += 1), 1)"
 
     def x_Contains(self, e):
         name = self.fresh("contains")
@@ -484,6 +500,66 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
                     sizes.append(len(ends))
                     cells += ends
         return self.table(starts), self.table(begin), self.table(sizes), self.table(cells or [0])
+
+    def scenario_entry_points(self) -> str:
+        """What a scenario's runner (vbr.typed_scenario) needs: a state before anything has run, a
+        unit run at once where play stands, and play started in a phase (PythonEngine's `held`,
+        `call` and `goto` say the contract); only a scenario's program has them."""
+        p, lay = self.p, self.lay
+        if not any(u.kind in ("given", "probe") for u in p.units):
+            return ""
+        nlocals = _array([u.nlocals for u in p.units])
+        return f"""
+static const W UNIT_LOCALS[] = {nlocals};
+
+int vbr_held(W *S, U seed) {{
+    init_state(S, seed);
+    S[H_TOP] = {lay.stack};
+    S[H_DEPTH] = 0;
+    return (int)S[H_STATUS];
+}}
+
+static void push_unit(W *S, W link, W unit) {{
+    W fp = S[H_TOP], n = UNIT_LOCALS[unit];
+    S[fp] = link;
+    S[fp + 1] = unit;
+    S[fp + 2] = 0;
+    for (W i = 0; i < n; i++) S[fp + {FRAME_HEAD} + i] = VBR_NONE;
+    S[H_FP] = fp;
+    S[H_TOP] = fp + {FRAME_HEAD} + n;
+    S[H_STATUS] = RUNNING;
+}}
+
+int vbr_call(W *S, W unit) {{
+    W top = S[H_TOP];
+    if (top + {FRAME_HEAD} + UNIT_LOCALS[unit] > {lay.words}) {{
+        S[H_STATUS] = FAULT; S[H_FAULT] = {COPY_FAULT}; S[H_FAULT_A] = VBR_NONE; S[H_FAULT_B] = VBR_NONE;
+        return FAULT;
+    }}
+    push_unit(S, S[H_FP], unit);
+    S[H_DEPTH] += 1;
+    vbr_jmp_buf jb;
+    vbr_jmp_buf *saved = vbr_jump;
+    vbr_jump = &jb;
+    if (VBR_SETJMP(jb)) {{
+        vbr_jump = saved;
+        return FAULT;
+    }}
+    while (S[H_STATUS] == RUNNING && S[H_TOP] > top) {{
+        W fp = S[H_FP];
+        UNITS[S[fp + 1]](S, fp, S[fp + 2]);
+    }}
+    vbr_jump = saved;
+    return (int)S[H_STATUS];
+}}
+
+int vbr_goto(W *S, W unit) {{
+    S[H_TOP] = {lay.stack};
+    push_unit(S, -1, unit);
+    S[H_DEPTH] = 1;
+    return run_state(S);
+}}
+"""
 
     def function(self, name: str, body: list[str], params: str = "W *S, W fp") -> None:
         self.defs.append(f"static W {name}({params}) {{\n" + "".join(f"    {x}\n" for x in body) + "}")

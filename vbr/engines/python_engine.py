@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from vbr.engines.python_runtime import EngineFault, next_words
 from vbr.engines.python_source import python_source
+from vbr.engines.unit_call import call_unit
 from vbr.ir import nodes as N
 from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT
 from vbr.ir import random_streams as R
@@ -67,30 +68,18 @@ class PythonEngine:
         return S
 
     def call(self, S: list, unit: int, log=None) -> int | None:
-        """Run `unit` (one without parameters) at once, above the frames play holds, as a procedure
-        called where play stands, and return what it returned. The state is left as before but
-        for what the unit changed. None when it stopped instead of returning (a choice, a
-        `goto`, the end): the state is then where it stopped. A run-time error raises
-        EngineFault, the state's header and stack as they were before the call."""
-        saved = {w: S[w] for w in (H.STATUS, H.FP, H.TOP, H.DEPTH, H.RETURNED)}
-        fp = len(S)
-        S += [S[H.FP], unit, 0] + [NONE] * self.program.units[unit].nlocals
-        S[H.FP], S[H.TOP], S[H.DEPTH], S[H.STATUS] = fp, len(S), S[H.DEPTH] + 1, RUNNING
-        self.namespace["LOG"] = log
-        try:
-            self.units[unit](S, fp, 0)
-        except EngineFault:
-            del S[saved[H.TOP]:]
-            for w, v in saved.items():
-                S[w] = v
-            raise
-        finally:
-            self.namespace["LOG"] = None
-        if S[H.STATUS] != RUNNING or S[H.FP] != saved[H.FP] or S[H.TOP] != saved[H.TOP]:
-            return None
-        value = S[H.RETURNED]
-        S[H.STATUS], S[H.RETURNED] = saved[H.STATUS], saved[H.RETURNED]
-        return value
+        """Run `unit` (one without parameters) at once, above the frames play holds, as a
+        procedure called where play stands (vbr.engines.unit_call says what it gives back)."""
+        def run():
+            fp = len(S)
+            S.extend([S[H.FP], unit, 0] + [NONE] * self.program.units[unit].nlocals)
+            S[H.FP], S[H.TOP], S[H.DEPTH], S[H.STATUS] = fp, len(S), S[H.DEPTH] + 1, RUNNING
+            self.namespace["LOG"] = log
+            try:
+                self.units[unit](S, fp, 0)
+            finally:
+                self.namespace["LOG"] = None
+        return call_unit(S, run)
 
     def goto(self, S: list, unit: int, log=None) -> None:
         """Every frame dropped and play started in phase `unit`, run to a choice or the end."""
