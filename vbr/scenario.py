@@ -24,7 +24,7 @@ from vbr.interpreter.state import FORCED_PICK, State
 from vbr.interpreter.values import text
 from vbr.loader import load_rules, parse_file
 from vbr.grammar import printer
-from vbr.grammar.expectations import comparisons
+from vbr.grammar.expectations import comparisons, how_it_stands
 from vbr.report import render_events
 
 
@@ -321,20 +321,10 @@ class _Runner:
                 raise _Failed(step.span, f"`expect winner` names a seat or `none`, not {text(want, self.prog)}")
             if st.result is None or st.result.winner != want:
                 who = "no seat" if want is None else f"seat {want}"
-                raise _Failed(step.span, f"expected {who} to win, but {self._how_it_stands()}")
+                raise _Failed(step.span, f"expected {who} to win, but {how_it_stands(self.st.result)}")
         elif k == "draw":
             if st.result is None or st.result.winner is not None or st.result.by_team:
-                raise _Failed(step.span, f"expected a draw, but {self._how_it_stands()}")
-
-    def _how_it_stands(self) -> str:
-        """The game's state as the end of a sentence: `the game is not over`, `the game was a
-        draw`, `seat 1 won`, `team 0 won`."""
-        r = self.st.result
-        if r is None:
-            return "the game is not over"
-        if r.by_team:
-            return f"team {r.team} won"
-        return "the game was a draw" if r.winner is None else f"seat {r.winner} won"
+                raise _Failed(step.span, f"expected a draw, but {how_it_stands(self.st.result)}")
 
 
     def _sides(self, e: A.Expr, parts) -> str:

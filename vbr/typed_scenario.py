@@ -16,6 +16,7 @@ from vbr.engines.python_runtime import EngineFault
 from vbr.errors import IllegalActionError, VbrError, VbrRuntimeError
 from vbr.grammar import ast as A
 from vbr.grammar import printer
+from vbr.grammar.expectations import how_it_stands
 from vbr.ir.build import start_phase
 from vbr.ir.build_expr import Unsupported
 from vbr.ir.layout import CHOICE, Header as H
@@ -242,20 +243,12 @@ class TypedRunner:
         want = None if v == NONE else v
         if r is None or r.winner != want:
             who = "no seat" if want is None else f"seat {want}"
-            raise Failed(planned.step.span, f"expected {who} to win, but {self._how_it_stands()}")
+            raise Failed(planned.step.span, f"expected {who} to win, but {how_it_stands(r)}")
 
     def _draw(self, planned: PlannedStep) -> None:
         r = self.state.outcome()
         if r is None or r.winner is not None or r.by_team:
-            raise Failed(planned.step.span, f"expected a draw, but {self._how_it_stands()}")
-
-    def _how_it_stands(self) -> str:
-        r = self.state.outcome()
-        if r is None:
-            return "the game is not over"
-        if r.by_team:
-            return f"team {r.team} won"
-        return "the game was a draw" if r.winner is None else f"seat {r.winner} won"
+            raise Failed(planned.step.span, f"expected a draw, but {how_it_stands(r)}")
 
 
 def _sort(ty: str) -> str:

@@ -357,10 +357,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         return f"S[{q}] < S[{q + 1}] && ((v = S[{q + 2} + S[{q}]]), (S[{q}] += 1), 1)"
 
     def x_Contains(self, e):
-        name = self.fresh("contains")
-        self.function(name, [f"W x = {self.expr(e.item)};", *self.items(e.seq),
-                             "for (W i = 0; i < n; i++) if (xs[i] == x) return 1;", "return 0;"])
-        return f"{name}(S, fp)"
+        return self.search(e, "contains", "1", "0")
 
     def x_SeqEqual(self, e):
         name = self.fresh("same_items")
@@ -371,9 +368,13 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         return f"{name}(S, fp)"
 
     def x_IndexOf(self, e):
-        name = self.fresh("index_of")
+        return self.search(e, "index_of", "i", "-1")
+
+    def search(self, e, kind: str, found: str, missing: str) -> str:
+        """A function looking for e.item among e.seq's items: `found` (of its place i) or `missing`."""
+        name = self.fresh(kind)
         self.function(name, [f"W x = {self.expr(e.item)};", *self.items(e.seq),
-                             "for (W i = 0; i < n; i++) if (xs[i] == x) return i;", "return -1;"])
+                             f"for (W i = 0; i < n; i++) if (xs[i] == x) return {found};", f"return {missing};"])
         return f"{name}(S, fp)"
 
     def x_FnCall(self, e):

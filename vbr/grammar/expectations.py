@@ -1,4 +1,5 @@
-"""What a scenario's failed expectation shows: the comparisons and operands it is made of."""
+"""What a scenario's failed step shows: the comparisons and operands of an expectation, how the
+game stands for `expect winner` and `expect draw`."""
 from __future__ import annotations
 
 from vbr.grammar import ast as A
@@ -29,3 +30,13 @@ def comparisons(e: A.Expr) -> list[A.Expr]:
             visit(c, False)
     visit(e, False)
     return out
+
+
+def how_it_stands(result) -> str:
+    """The game's end (an outcome with `winner`, `team` and `by_team`, None while it goes on) as
+    the end of a sentence: `the game is not over`, `the game was a draw`, `seat 1 won`, `team 0 won`."""
+    if result is None:
+        return "the game is not over"
+    if result.by_team:
+        return f"team {result.team} won"
+    return "the game was a draw" if result.winner is None else f"seat {result.winner} won"
