@@ -125,7 +125,10 @@ WIN = dict(reward="win", rollout="random")
     ("siatka-all", dict(iterations=31, rollout="greedy", greedy_moves=2, worlds=3), 5),
     ("siatka", dict(iterations=40, widen=0.5, reward="margin"), 5),
     ("pig", dict(iterations=60, reward="margin", rollout="greedy", greedy_moves=3, worlds=2, widen=0.3), 3),
-    ("pig", dict(iterations=40, depth=6, reward="margin"), 3)])
+    ("pig", dict(iterations=40, depth=6, reward="margin"), 3),
+    ("pig", dict(iterations=60, depth=3, tree="closed", inner_c=0.2), 3),
+    ("siatka-all", dict(iterations=30, depth=3, tree="closed", inner_c=0.1), 5),
+    ("siatka", dict(iterations=40, tree="closed", widen=0.5, worlds=2), 5)])
 def test_python_and_c_mcts_pick_the_same_option_after_the_same_visits(games, name, settings, plies):
     py, cg = games[name]
     params = PS.SearchParams(**settings)
@@ -236,6 +239,18 @@ class _Recording:
         self.last = S
 
 
+class _Copying(_Recording):
+    """A recording engine whose copies of a state (one per search iteration) are counted too."""
+
+    def __init__(self, engine):
+        super().__init__(engine)
+        self.copies = 0
+
+    def copy(self, S):
+        self.copies += 1
+        return list(S)
+
+
 def test_with_a_depth_cut_off_each_playout_makes_depth_choices_and_scores_the_points_lead():
     s = _pig_state(100, 10, engine="python")
     g = s.game
@@ -268,6 +283,72 @@ def test_a_margin_reward_averages_the_outcome_with_the_lead_beside_the_leads_met
     # a cut playout's outcome is a draw (0.5); the only lead met so far is this one, so the
     # spread (their root mean square, at least 1) is |lead| or 1
     assert child.total == 0.5 * 0.5 + 0.5 * (0.5 + 0.5 * math.tanh(lead / max(1, abs(lead))))
+
+
+def _children_after_again(tree: str) -> list:
+    """The keys of the nodes one choice below the root's `again`, after 300 iterations at a Pig
+    state whose turn total is 10 (seat 0 to move)."""
+    s = _pig_state(100, 10, engine="python")
+    search = PS._Search(s.game.engine, s.words, 0, PS.SearchParams(depth=3, tree=tree), R.first_state(3, PS.MCTS_KEY))
+    for _ in range(300):
+        search.iterate()
+    (again,) = (child for (_, k, _), child in search.root.children.items() if k[1] == AGAIN)
+    return list(again.children)
+
+
+def test_a_closed_tree_tells_apart_the_positions_a_die_roll_leads_to_and_an_open_one_does_not():
+    # after `again` the die decides: a 1 hands the dice to seat 1, 2..6 leave seat 0 with 12..16
+    # in hand. An open tree keys the next choice by who makes it and what it is: at most
+    # (seat 0 or 1) x (again or hold) nodes. A closed one also by what the seat sees (the turn
+    # total), so seat 0's `hold` is five nodes, one per total, and seat 1's one more.
+    open_keys = _children_after_again("open")
+    assert len(open_keys) == 4 and {seat for seat, _, _ in open_keys} == {0, 1}
+    closed_keys = _children_after_again("closed")
+    holds = [(seat, seen) for seat, k, seen in closed_keys if k == (PS.PLAIN, HOLD)]
+    assert len({seen for seat, seen in holds if seat == 0}) == 5
+    assert len({seen for seat, seen in holds if seat == 1}) == 1
+
+
+def test_the_search_below_the_root_explores_by_inner_c():
+    # 0-0 and nothing in hand, seat 0 holds: seat 1 answers with again (its turn) or hold (handing
+    # the dice back for nothing). With a tiny inner_c, seat 1's node follows its better mean
+    # after trying each once; with a huge one it splits its visits about evenly.
+    s = _pig_state(100, 0, engine="python")
+
+    def answers(inner_c: float) -> list[int]:
+        search = PS._Search(s.game.engine, s.words, 0, PS.SearchParams(depth=4, inner_c=inner_c),
+                            R.first_state(11, PS.MCTS_KEY))
+        for _ in range(400):
+            search.iterate()
+        (hold,) = (child for (_, k, _), child in search.root.children.items() if k[1] == HOLD)
+        return [child.visits for (seat, k, _), child in sorted(hold.children.items()) if seat == 1]
+
+    greedy, even = answers(1e-6), answers(100.0)
+    assert min(greedy) <= 0.1 * sum(greedy), greedy
+    assert min(even) >= 0.4 * sum(even), even
+
+
+def test_a_search_stops_once_its_answer_is_settled_and_answers_as_the_full_search(games):
+    # at a target of 30 with 28 banked and 2 in hand, holding wins at once: the search that stops
+    # when no run of the remaining iterations could overtake the most visited option answers as
+    # the full search of 2000 iterations does, in both engines, after far fewer iterations (each
+    # iteration copies the root's state once)
+    py, c = games["pig"]
+    states = []
+    for g in (py, c):
+        s = g.new_state(0)
+        at = g.program.layout.vars
+        s.words[at], s.words[at + 3] = 28, 2
+        states.append(s)
+    params = PS.SearchParams(iterations=2000, c=0.01)  # roll is tried and then hardly ever again
+    full, stopping = _Copying(py.engine), _Copying(py.engine)
+    answer, visits = PS.mcts_visits(full, states[0].words, 0, params, 5)
+    assert sum(visits) == 2000 and answer == HOLD
+    assert c.engine.mcts_visits(states[1].words, 0, params, 5) == (answer, visits)
+    assert PS.mcts_choice(stopping, states[0].words, 0, params, 5) == answer
+    assert c.engine.mcts(states[1].words, 0, params, 5) == answer
+    # hold leads by more than the iterations left a little after the 1000th
+    assert full.copies == 2000 and stopping.copies < 1100, stopping.copies
 
 
 @pytest.mark.parametrize("engine", ["python", "c"])

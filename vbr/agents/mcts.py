@@ -25,10 +25,10 @@ Playouts are uniformly random. A one-step greedy playout (each option tried on a
 immediate result kept) was tried here and dropped: 5 to 10 times slower per iteration, and weaker
 at the same thinking time (Siatka 5/20, Volleyball High 2/16 against random playouts).
 
-The spec's other parameters (`reward`, `rollout=greedy`, `greedy_moves`, `worlds`, `widen`) are
-the typed engines' search settings (vbr/engines/python_search.py). This agent plays win/loss
-rewards (whatever `reward` says), random playouts, one tree and no widening, and refuses a spec
-that asks for any other of those (CLOSURE_PLAYS).
+The spec's other parameters (`reward`, `rollout=greedy`, `greedy_moves`, `worlds`, `widen`, `tree`,
+`inner_c`) are the typed engines' search settings (vbr/engines/python_search.py). This agent plays
+win/loss rewards (whatever `reward` says), random playouts, one open-loop tree, one UCB constant
+and no widening, and refuses a spec that asks for any other of those (CLOSURE_PLAYS).
 """
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ class MctsAgent(Agent):
         Param("c", float, 0.7, (0.0, 100.0), "UCB exploration constant"),
         Param("rollout", str, "random", ("random", "greedy"),
               "playout policy: uniformly random, or greedy (each option tried, best immediate result; typed engines)"),
-        Param("depth", int, 10, (0, 100_000), "playout cut-off in choices, scored by points lead (0: play to the end)"),
+        Param("depth", int, 3, (0, 100_000), "playout cut-off in choices, scored by points lead (0: play to the end)"),
         Param("reward", str, "margin", ("win", "margin"),
               "win: win/loss only; margin: also the points lead at a playout's end (typed engines)"),
         Param("greedy_moves", int, 0, (0, 100_000),
@@ -72,10 +72,14 @@ class MctsAgent(Agent):
         Param("worlds", int, 1, (1, 1000), "trees per decision, the iterations shared, root visits summed (typed engines)"),
         Param("widen", float, 0.0, (0.0, 1.0),
               "progressive widening: a node keeps at most (visits+1)^widen children (0: off; typed engines)"),
+        Param("tree", str, "closed", ("open", "closed"),
+              "open: a node's children keyed by the choices made; closed: also by what the seat observes (typed engines)"),
+        Param("inner_c", float, 0.1, (0.0, 100.0), "UCB exploration constant below the root (0: c; typed engines)"),
     )
     # what this agent plays whatever the typed engines' parameters above say: a setting other than
     # its default and other than this is refused, so that no spec asks the closure engine in vain
-    CLOSURE_PLAYS = {"rollout": "random", "reward": "win", "greedy_moves": 0, "worlds": 1, "widen": 0.0}
+    CLOSURE_PLAYS = {"rollout": "random", "reward": "win", "greedy_moves": 0, "worlds": 1, "widen": 0.0,
+                     "tree": "open", "inner_c": 0.0}
 
     def __init__(self, seat: int, seed: int, **settings):
         super().__init__(seat, seed, **settings)

@@ -18,7 +18,8 @@
 #define VBR_DETERMINIZE_KEY 0x31e77123b7b5b9eaULL /* random_streams.key("determinize") */
 #define VBR_MCTS_KEY 0x43c6ac1ffdfca906ULL        /* random_streams.key("mcts") */
 #define VBR_LEAD_SCALE 2.0
-#define VBR_KEY_WORDS (3 + L_WIDTH)               /* the chooser's seat, the key's tag, its words */
+#define VBR_KEY_WORDS (4 + L_WIDTH)               /* the chooser's seat, the key's tag, its words, the observation */
+#define VBR_OBSERVE_SEED 0x1234567ULL
 enum { KEY_PLAIN = 0, KEY_SEEN = 1, KEY_HIDDEN = 2, KEY_ROOT = 3 };
 
 static __thread W vbr_search_fault_words[3];
@@ -86,7 +87,7 @@ int vbr_determinize(W *S, W *out, W seat, U seed) {
 /* --------------------------------------------------------------------------------- the search */
 
 /* The search's settings, as python_search.SearchParams.numbers gives them. */
-enum { P_ITERATIONS, P_C, P_DEPTH, P_REWARD, P_ROLLOUT, P_GREEDY_MOVES, P_WORLDS, P_WIDEN, P_COUNT };
+enum { P_ITERATIONS, P_C, P_DEPTH, P_REWARD, P_ROLLOUT, P_GREEDY_MOVES, P_WORLDS, P_WIDEN, P_TREE, P_INNER_C, P_COUNT };
 #define VBR_GREEDY_WIN 1000.0
 
 typedef struct {
@@ -100,11 +101,13 @@ typedef struct {
     W *path, used, cap;
     W *root_words, *world, *trial, *keys, *key_option, *untried, *legal;
     char *hidden;  /* per thing: in a zone the searching seat could not see at the root */
+    char zone_hidden[L_NZONES + 1];  /* per zone: hidden from the searching seat */
+    W closed;  /* tree=closed: a node's children are told apart by what the searching seat observes */
     VbrDeal deal;
     U agent;
     W seat, depth, margin, greedy, greedy_moves, root_team;
     W spread_n, spread_squares;  /* the searching team's leads at playouts' ends: count, sum of squares */
-    double c, widen;
+    double c, inner_c, widen;  /* inner_c: the UCB constant below the root */
 } VbrSearch;
 
 static int vbr_search_grow(VbrSearch *s) {
@@ -138,7 +141,26 @@ static W vbr_child(const VbrSearch *s, W node, const W *key) {
     return -1;
 }
 
-static void vbr_option_key(const VbrSearch *s, const W *world, W i, int root, W *key) {
+/* tree=closed: what the searching seat observes of a world, hashed (python_search._Search.observe):
+ * every var, then zone by zone its count and, in a zone the seat may see, each thing (its id, or
+ * -1 - its kind for a thing hidden from the seat at the root) followed by its fields. */
+static W vbr_observe(const VbrSearch *s, const W *world) {
+    U h = VBR_OBSERVE_SEED;
+    for (W w = L_VARS; w < L_KINDS; w++) h = vbr_mix(h ^ (U)world[w]) + VBR_GAMMA;
+    for (W z = 0; z < L_NZONES; z++) {
+        W at = L_ZONES + z * L_ZONE_SIZE;
+        h = vbr_mix(h ^ (U)world[at]) + VBR_GAMMA;
+        if (s->zone_hidden[z]) continue;
+        for (W w = at + 1; w <= at + world[at]; w++) {
+            W e = world[w];
+            h = vbr_mix(h ^ (U)(s->hidden[e] ? -1 - world[L_KINDS + e] : e)) + VBR_GAMMA;
+            for (W f = 0; f < L_WIDTH; f++) h = vbr_mix(h ^ (U)world[L_FIELDS + e * L_WIDTH + f]) + VBR_GAMMA;
+        }
+    }
+    return (W)h;
+}
+
+static void vbr_option_key(const VbrSearch *s, const W *world, W i, int root, W obs, W *key) {
     W v = world[L_OPTIONS + i];
     memset(key, 0, VBR_KEY_WORDS * sizeof(W));
     key[0] = world[H_SEAT];
@@ -148,6 +170,7 @@ static void vbr_option_key(const VbrSearch *s, const W *world, W i, int root, W 
         key[1] = KEY_HIDDEN; key[2] = world[L_KINDS + v];
         memcpy(key + 3, world + L_FIELDS + v * L_WIDTH, L_WIDTH * sizeof(W));
     } else { key[1] = KEY_SEEN; key[2] = v; }
+    key[3 + L_WIDTH] = obs;
 }
 
 /* Option i applied to the world; -1 (the fault kept) when the world faulted. */
@@ -159,18 +182,18 @@ static int vbr_search_apply(W *world, W i) {
     return -1;
 }
 
-static double vbr_ucb(const VbrSearch *s, const VbrNode *n) {
-    return n->total / (double)n->visits + s->c * sqrt(log((double)n->available) / (double)n->visits);
+static double vbr_ucb(const VbrSearch *s, const VbrNode *n, double c) {
+    return n->total / (double)n->visits + c * sqrt(log((double)n->available) / (double)n->visits);
 }
 
 /* The chosen option applied to the world; its child, or a negative code. An untried key first
  * (a draw among them when several) while widening allows another child or no tried key is legal
  * here, else the first best UCB bound among the legal ones. */
 static W vbr_choose(VbrSearch *s, W node, W *world, int root) {
-    W n = world[H_NOPTS], nk = 0, nu = 0, nl = 0;
+    W n = world[H_NOPTS], nk = 0, nu = 0, nl = 0, obs = s->closed && !root ? vbr_observe(s, world) : 0;
     for (W i = 0; i < n; i++) {
         W *key = s->keys + nk * VBR_KEY_WORDS, j = 0;
-        vbr_option_key(s, world, i, root, key);
+        vbr_option_key(s, world, i, root, obs, key);
         while (j < nk && memcmp(s->keys + j * VBR_KEY_WORDS, key, VBR_KEY_WORDS * sizeof(W))) j++;
         if (j == nk) s->key_option[nk++] = i;
     }
@@ -189,9 +212,10 @@ static W vbr_choose(VbrSearch *s, W node, W *world, int root) {
         option = s->key_option[j];
     } else {
         child = s->legal[0]; option = s->key_option[s->legal[1]];
-        double best = vbr_ucb(s, &s->nodes[child]);
+        double cc = root ? s->c : s->inner_c;
+        double best = vbr_ucb(s, &s->nodes[child], cc);
         for (W l = 2; l < nl; l += 2) {
-            double u = vbr_ucb(s, &s->nodes[s->legal[l]]);
+            double u = vbr_ucb(s, &s->nodes[s->legal[l]], cc);
             if (u > best) { best = u; child = s->legal[l]; option = s->key_option[s->legal[l + 1]]; }
         }
     }
@@ -339,7 +363,8 @@ static int vbr_search_open(VbrSearch *s, W *S, W seat, const double *params, U a
     s->seat = seat; s->c = params[P_C]; s->depth = (W)params[P_DEPTH]; s->root_words = S;
     s->margin = params[P_REWARD] == 1.0; s->greedy = params[P_ROLLOUT] == 1.0;
     s->greedy_moves = (W)params[P_GREEDY_MOVES]; s->widen = params[P_WIDEN];
-    s->agent = agent; s->root_team = TEAM_OF[seat];
+    s->agent = agent; s->root_team = TEAM_OF[seat]; s->closed = params[P_TREE] == 1.0;
+    s->inner_c = params[P_INNER_C] > 0.0 ? params[P_INNER_C] : params[P_C];
     size_t opts = (size_t)L_MAX_OPTIONS + 1;
     s->world = malloc((size_t)L_WORDS * sizeof(W));
     s->trial = malloc((size_t)L_WORDS * sizeof(W));
@@ -354,6 +379,7 @@ static int vbr_search_open(VbrSearch *s, W *S, W seat, const double *params, U a
     for (W h = 0; h < HIDDEN_OF[seat][0]; h++) {
         W at = L_ZONES + HIDDEN_OF[seat][1 + h] * L_ZONE_SIZE;
         for (W w = at + 1; w <= at + S[at]; w++) s->hidden[S[w]] = 1;
+        s->zone_hidden[HIDDEN_OF[seat][1 + h]] = 1;
     }
     return vbr_new_node(s, -1, NULL, -1) < 0 ? -2 : 0;
 }
@@ -366,21 +392,46 @@ static void vbr_search_close(VbrSearch *s) {
 
 /* `worlds` trees, one after the other on one agent stream, their root visits summed into `visits`
  * (n words); the option most visited, or a negative code. */
-W vbr_mcts_visits(W *S, W seat, const double *params, U seed, W *visits) {
+/* Whether the option most visited so far (over the trees before, in `visits`, and this tree's
+ * root) leads every other by more than `left` visits, so that no run of the remaining iterations
+ * can change the answer. */
+static int vbr_settled(const VbrSearch *s, W n, const W *visits, W left, W *now) {
+    for (W i = 0; i < n; i++) now[i] = visits[i];
+    vbr_root_visits(s, n, now);
+    W first = 0, second = 0;
+    for (W i = 0; i < n; i++) {
+        if (now[i] > first) { second = first; first = now[i]; }
+        else if (now[i] > second) second = now[i];
+    }
+    return first - second > left;
+}
+
+/* `worlds` trees, one after the other on one agent stream, their root visits summed into `visits`
+ * (n words); the option most visited, or a negative code. With `settle`, the search stops as
+ * soon as the remaining iterations cannot change which option is most visited. */
+static W vbr_search_root(W *S, W seat, const double *params, U seed, W *visits, int settle) {
     if (S[H_STATUS] != CHOICE || seat < 0 || seat >= VBR_SEATS) return -2;
-    W n = S[H_NOPTS], iterations = (W)params[P_ITERATIONS], worlds = (W)params[P_WORLDS], answer = 0;
+    W n = S[H_NOPTS], iterations = (W)params[P_ITERATIONS], worlds = (W)params[P_WORLDS], answer = 0, done = 0;
     U agent = vbr_first_state(seed, VBR_MCTS_KEY);
     if (worlds < 1) return -2;
+    W *now = malloc((size_t)(n + 1) * sizeof(W));
+    if (!now) return -2;
     for (W i = 0; i < n; i++) visits[i] = 0;
-    for (W t = 0; t < worlds && answer == 0; t++) {
+    for (W t = 0; t < worlds && answer == 0 && done < iterations; t++) {
         VbrSearch s;
         W share = iterations / worlds + (t < iterations % worlds);
         answer = vbr_search_open(&s, S, seat, params, agent);
-        for (W it = 0; it < share && answer == 0; it++) answer = vbr_iterate(&s);
+        for (W it = 0; it < share && answer == 0; it++) {
+            answer = vbr_iterate(&s);
+            done++;
+            if (settle && answer == 0 && vbr_settled(&s, n, visits, iterations - done, now)) done = iterations;
+            if (done == iterations) break;
+        }
         if (answer == 0) vbr_root_visits(&s, n, visits);
         agent = s.agent;
         vbr_search_close(&s);
     }
+    free(now);
     if (answer < 0) return answer;
     W top = 0, nbest = 0;
     for (W i = 0; i < n; i++) if (visits[i] > top) top = visits[i];
@@ -392,12 +443,16 @@ W vbr_mcts_visits(W *S, W seat, const double *params, U seed, W *visits) {
     return answer;
 }
 
+W vbr_mcts_visits(W *S, W seat, const double *params, U seed, W *visits) {
+    return vbr_search_root(S, seat, params, seed, visits, 0);
+}
+
 W vbr_mcts(W *S, W seat, const double *params, U seed) {
     if (S[H_STATUS] == CHOICE && S[H_NOPTS] == 1 && seat >= 0 && seat < VBR_SEATS) return 0;
     if (S[H_STATUS] != CHOICE) return -2;
     W *visits = malloc((size_t)(S[H_NOPTS] + 1) * sizeof(W));
     if (!visits) return -2;
-    W answer = vbr_mcts_visits(S, seat, params, seed, visits);
+    W answer = vbr_search_root(S, seat, params, seed, visits, 1);
     free(visits);
     return answer;
 }

@@ -122,29 +122,37 @@ class SearchParams:
     docstring for what each does). The defaults are the agent's defaults."""
     iterations: int = 200
     c: float = 0.7
-    depth: int = 10
+    depth: int = 3
     reward: str = "margin"
     rollout: str = "random"
     greedy_moves: int = 0
     worlds: int = 1
     widen: float = 0.0
+    tree: str = "closed"
+    inner_c: float = 0.1
 
     def __post_init__(self):
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {self.reward!r}")
         if self.rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {self.rollout!r}")
-        if self.iterations < 0 or self.depth < 0 or self.greedy_moves < 0 or self.worlds < 1 or not 0 <= self.widen <= 1:
+        if self.tree not in TREES:
+            raise ValueError(f"tree must be one of {', '.join(TREES)}, not {self.tree!r}")
+        if (self.iterations < 0 or self.depth < 0 or self.greedy_moves < 0 or self.worlds < 1 or not 0 <= self.widen <= 1
+                or self.inner_c < 0):
             raise ValueError(f"search parameters out of range: {self}")
 
     def numbers(self) -> list[float]:
         """The settings as the C search reads them (c_search.h, VbrParams): numbers in field order."""
         return [float(self.iterations), float(self.c), float(self.depth), float(REWARDS.index(self.reward)),
-                float(ROLLOUTS.index(self.rollout)), float(self.greedy_moves), float(self.worlds), float(self.widen)]
+                float(ROLLOUTS.index(self.rollout)), float(self.greedy_moves), float(self.worlds), float(self.widen),
+                float(TREES.index(self.tree)), float(self.inner_c)]
 
 
 REWARDS = ("win", "margin")
 ROLLOUTS = ("random", "greedy")
+TREES = ("open", "closed")
+OBSERVE_SEED = 0x1234567  # the observation hash's first state (tree=closed)
 GREEDY_WIN = 1000.0  # a greedy playout choice's worth of a won game; a lost one is its negative
 
 
@@ -160,15 +168,21 @@ class _Node:
 
 
 def mcts_choice(engine, words, seat: int, params: SearchParams, seed: int) -> int:
-    """The option `seat` takes at the pending choice of `words` after the search `params` describe."""
+    """The option `seat` takes at the pending choice of `words` after the search `params` describe.
+    The search stops early once the iterations left cannot change which option is most visited
+    (so the answer is the full search's)."""
     if words[H.STATUS] == CHOICE and words[H.NOPTS] == 1:
         return 0
-    return mcts_visits(engine, words, seat, params, seed)[0]
+    return _search_root(engine, words, seat, params, seed, settle=True)[0]
 
 
 def mcts_visits(engine, words, seat: int, params: SearchParams, seed: int) -> tuple[int, list[int]]:
-    """The same search, run even for a single option: (the option, the root's visits per option,
-    summed over the trees)."""
+    """The same search, run even for a single option and never stopped early: (the option, the
+    root's visits per option, summed over the trees)."""
+    return _search_root(engine, words, seat, params, seed, settle=False)
+
+
+def _search_root(engine, words, seat: int, params: SearchParams, seed: int, settle: bool) -> tuple[int, list[int]]:
     if words[H.STATUS] != CHOICE:
         raise ValueError("mcts needs a state waiting for a choice")
     if not 0 <= seat < engine.program.seats:
@@ -176,11 +190,19 @@ def mcts_visits(engine, words, seat: int, params: SearchParams, seed: int) -> tu
     n = int(words[H.NOPTS])
     agent = R.first_state(seed, MCTS_KEY)
     visits = [0] * n
+    done = 0
     for t in range(params.worlds):
+        if done == params.iterations:
+            break
         search = _Search(engine, words, seat, params, agent)
         share = params.iterations // params.worlds + (t < params.iterations % params.worlds)
         for _ in range(share):
             search.iterate()
+            done += 1
+            if settle and _settled([v + w for v, w in zip(visits, search.root_visits(n))], params.iterations - done):
+                done = params.iterations
+            if done == params.iterations:
+                break
         for i, v in enumerate(search.root_visits(n)):
             visits[i] += v
         agent = search.agent
@@ -192,12 +214,25 @@ def mcts_visits(engine, words, seat: int, params: SearchParams, seed: int) -> tu
     return best[0], visits
 
 
+def _settled(visits: list[int], left: int) -> bool:
+    """Whether the most visited option leads every other by more than the `left` iterations."""
+    first = second = 0
+    for v in visits:
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
+    return first - second > left
+
+
 class _Search:
     """One tree: its root, the agent stream it draws from, and the search's settings."""
 
     def __init__(self, engine, words, seat: int, params: SearchParams, agent: int):
         self.engine, self.words, self.seat, self.params = engine, words, seat, params
         self.c, self.depth = float(params.c), params.depth
+        self.inner_c = float(params.inner_c) if params.inner_c > 0 else self.c
+        self.closed = params.tree == "closed"
         self.margin = params.reward == "margin"
         self.greedy = params.rollout == "greedy"
         p = self.p = engine.program
@@ -206,6 +241,7 @@ class _Search:
         self.streams = stream_keys(p)
         self.root = _Node(-1)
         self.hidden = {int(words[at + 1 + i]) for at in map(lay.zone, p.hidden[seat]) for i in range(words[at])}
+        self.zone_hidden = set(p.hidden[seat])
         self.team_of = [0] * p.seats
         for t, seats in enumerate(p.teams):
             for s in seats:
@@ -282,9 +318,11 @@ class _Search:
         first best UCB bound among those legal here."""
         seat = int(world[H.SEAT])
         children = node.children
+        root = node is self.root
+        seen = self.observe(world) if self.closed and not root else 0
         legal, untried = [], []
         for k, i in keys.items():
-            child = children.get((seat, k))
+            child = children.get((seat, k, seen))
             if child is None:
                 untried.append((k, i))
             else:
@@ -293,19 +331,42 @@ class _Search:
         grow = untried and (not legal or not self.params.widen or len(children) < self.widened(node))
         if grow:
             k, i = untried[self.draw_below(len(untried)) if len(untried) > 1 else 0]
-            child = children[(seat, k)] = _Node(self.team_of[seat])
+            child = children[(seat, k, seen)] = _Node(self.team_of[seat])
         else:
+            c = self.c if root else self.inner_c
             child, i = legal[0]
-            best = self.ucb(child)
+            best = self.ucb(child, c)
             for other, j in legal[1:]:
-                u = self.ucb(other)
+                u = self.ucb(other, c)
                 if u > best:
                     child, i, best = other, j, u
         self.apply(world, i)
         return child
 
-    def ucb(self, child: _Node) -> float:
-        return child.total / child.visits + self.c * math.sqrt(math.log(child.available) / child.visits)
+    def ucb(self, child: _Node, c: float) -> float:
+        return child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+
+    def observe(self, world) -> int:
+        """tree=closed: what the searching seat observes of `world`, hashed: every var, then zone by
+        zone its count and, in a zone the seat may see, each thing (its id, or -1 - its kind for a
+        thing hidden from the seat at the root) followed by its fields."""
+        lay = self.p.layout
+        h = OBSERVE_SEED
+        for w in range(lay.vars, lay.kinds):
+            h = (R.mix(h ^ (int(world[w]) & R.MASK)) + R.GAMMA) & R.MASK
+        for z in range(lay.nzones):
+            at = lay.zone(z)
+            count = int(world[at])
+            h = (R.mix(h ^ count) + R.GAMMA) & R.MASK
+            if z in self.zone_hidden:
+                continue
+            for w in range(at + 1, at + 1 + count):
+                e = int(world[w])
+                h = (R.mix(h ^ ((-1 - int(world[lay.kinds + e]) if e in self.hidden else e) & R.MASK)) + R.GAMMA) & R.MASK
+                f = lay.fields + e * lay.width
+                for x in world[f:f + lay.width]:
+                    h = (R.mix(h ^ (int(x) & R.MASK)) + R.GAMMA) & R.MASK
+        return h
 
     def playout(self, world) -> list[float]:
         """Play on to the end (or `depth` choices): each team's reward."""
@@ -407,7 +468,7 @@ class _Search:
 
     def root_visits(self, n: int) -> list[int]:
         visits = [0] * n
-        for (_, k), child in self.root.children.items():
+        for (_, k, _), child in self.root.children.items():
             if k[1] < n:
                 visits[k[1]] = child.visits
         return visits
