@@ -10,9 +10,11 @@
  *   W vbr_mcts(W *S, W seat, const double *params, U seed)
  *       the option index; -1 when an imagined world faulted (vbr_search_fault gives its message
  *       id and arguments); -2 for a state not at a choice, a seat out of range, or no memory.
+ *       Stops early once the remaining iterations cannot change the answer (mcts_choice).
  *       `params`: P_COUNT numbers, python_search.SearchParams.numbers.
  *   W vbr_mcts_visits(the same, W *visits)
- *       the same search even for a single option, the root's visits per option into `visits`. */
+ *       the same search even for a single option and never stopped early, the root's visits per
+ *       option into `visits`. */
 #include <math.h>
 
 #define VBR_DETERMINIZE_KEY 0x31e77123b7b5b9eaULL /* random_streams.key("determinize") */

@@ -16,16 +16,24 @@ dealt gets its new zone. The draws come from a stream seeded by `seed` with key 
 then every random stream k of the copy restarts from `first_state(seed, key(streams[k]))`.
 
 The search is SO-ISMCTS as vbr/agents/mcts.py describes it: every iteration imagines a world, all
-worlds share one tree keyed by the choices made (open-loop over chance), a child counts how often
-it was available and UCB is `value + c * sqrt(ln(available) / visits)`, the first of equal bounds
+worlds share one tree, a child counts how often it was available and UCB is `value + k *
+sqrt(ln(available) / visits)` (k: `c` at the root, `inner_c` below it), the first of equal bounds
 (in option order) taken. An option's key: at the root, its index; elsewhere a thing by its id when
 it was visible to the searching seat at the root, a thing that was hidden then by its kind and its
 fields (all `width` words), any other value by itself; a node's children are told apart by the
-chooser's seat and that key. A choice with a single option makes no node (in a playout it still
-counts towards `depth` and `greedy_moves`). The answer is the root's most visited option.
+chooser's seat, that key and, with `tree=closed`, what the searching seat observes of the world
+when the choice comes (`_Search.observe`; with `tree=open` 0, so the tree is open-loop over
+chance). A choice with a single option makes no node (in a playout it still counts towards
+`depth` and `greedy_moves`). The answer is the root's most visited option; `mcts_choice` stops
+the search as soon as the most visited option leads every other by more than the iterations
+left (over all trees), which cannot change the answer; `mcts_visits` never stops early.
 
 The settings (`SearchParams`, the `mcts` agent's parameters):
-- `iterations`, `c`: iterations per decision, the UCB constant.
+- `iterations`, `c`: iterations per decision, the UCB constant at the root.
+- `inner_c`: the UCB constant below the root (0: `c`). Exploring there makes a node's mean the
+  mean of exploratory play, which misjudges the root's options (in Pig, an opponent who hands the
+  dice back for nothing flatters `hold`); a small one keeps the means near best play.
+- `tree`: `open` or `closed` (see above).
 - `worlds`: the iterations are shared among that many trees searched one after the other (the
   first `iterations % worlds` trees one more), and the answer is the option most visited over all.
 - `widen` (progressive widening): 0 adds every untried option of a node before UCB chooses among
