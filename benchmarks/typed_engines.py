@@ -28,7 +28,7 @@ import handwritten_siatka  # noqa: E402
 import vbr  # noqa: E402
 from vbr.engines.game import load as load_typed  # noqa: E402
 from vbr.interpreter.rng import derive  # noqa: E402
-from vbr.play import play_game, play_typed_game  # noqa: E402
+from vbr.play import play_game  # noqa: E402
 
 SIATKA = ROOT / "rules" / "siatka.vbr"
 PIG = ROOT / "examples" / "pig.vbr"
@@ -53,8 +53,8 @@ def players(games: int):
             return s
         return one
 
-    def sim_game(seed):  # what `vbr sim --engine c` plays per game, with the row its metrics read
-        play_typed_game(c, seed, ["random", "random"])
+    def api_game(seed):  # the measure: vbr.play.play_game, what `vbr sim --engine c` plays per game
+        play_game(c, seed, ["random", "random"])
 
     def batch(game, per_call):
         def many(seed):
@@ -66,7 +66,7 @@ def players(games: int):
         "closure engine (default)": (closure_game, 1, games),
         "typed, Python engine": (typed(py), 1, max(games // 10, 5)),
         "typed, C engine, a game per API call": (typed(c), 1, games * 20),
-        "typed, C engine, vbr.play.play_typed_game": (sim_game, 1, games * 10),
+        "typed, C engine, vbr.play.play_game": (api_game, 1, games * 20),
         "typed, C engine, 10,000 games a call": (*batch(c, 10_000), 5),
         "Pig, C engine, 10,000 games a call": (*batch(pig, 10_000), 5),
     }

@@ -130,6 +130,69 @@ def test_a_whole_random_game_in_one_c_call_equals_the_python_engines_answer_by_a
         assert a.words_in_use() == b.words_in_use()
 
 
+# Seat 1 picks who starts in a set-up phase (`pre`, on no cycle of the turn flow), then the
+# starter and the other take turns adding 1 or 2; past 5 the mover wins. The file declares no
+# first-mover measure, so a game's first move is its first choice in `turn`.
+SET_UP = """game "Set-up"
+seats 2
+var n: int = 0
+var mover: seat = 0
+var score: int per seat = 0
+points score
+measure starter: seat
+start pre
+phase pre {
+  choose who from [0, 1] by 1 as "who starts"
+  mover = who
+  measure starter = who
+  goto turn
+}
+phase turn {
+  choose x from 1..2 by mover
+  n += x
+  score[mover] += x
+  if n > 5 {
+    end winner mover
+  }
+  mover = other(mover)
+  goto turn
+}
+"""
+
+
+def _result_fields(r) -> tuple:
+    return (r.winner, r.points, r.choices, r.forced, r.options, r.first_side, r.score_track, r.measures,
+            r.restricted, r.state.words_in_use())
+
+
+@pytest.mark.parametrize("which", ["siatka", "set-up"])
+def test_play_game_of_a_typed_game_is_the_same_game_and_counts_in_c_as_in_python(tmp_path, which):
+    from vbr.play import play_game
+    path = SIATKA
+    if which == "set-up":
+        path = tmp_path / "set_up.vbr"
+        path.write_text(SET_UP)
+    py, c = load(path, {}, engine="python"), load(path, {}, engine="c")
+    for seed in range(12):
+        a, b = play_game(py, seed, ["random", "random"]), play_game(c, seed, ["random", "random"])
+        assert _result_fields(a) == _result_fields(b)
+        if which == "set-up":  # the first move is the starter's, whom seat 1 named in the set-up phase
+            assert b.first_side == b.measures["starter"][1] and b.choices >= 4
+        else:  # the book: "The player who first scores 9 points wins"
+            assert b.points[b.winner] == 9 and b.score_track[-1] == (b.choices, b.points)
+
+
+def test_a_fault_in_play_is_raised_at_its_rule_from_play_game_in_both_engines(tmp_path):
+    from vbr.play import play_game
+    path = tmp_path / "late.vbr"
+    path.write_text('game "Late"\nseats 2\nvar n: int = 0\nstart turn\nphase turn {\n  choose x from 1..2 by 0\n'
+                    '  n += x\n  if n > 4 {\n    end winner 7\n  }\n  goto turn\n}\n')
+    for engine in ("python", "c"):
+        with pytest.raises(VbrRuntimeError) as err:
+            play_game(load(path, {}, engine=engine), 3, ["random", "random"])
+        assert err.value.span.line == 9 and "`end winner 7`: no such seat" in err.value.message
+
+
 def test_with_nothing_drawn_the_typed_engines_offer_and_end_as_the_closure_engine():
     import vbr
     old = vbr.load(str(CONSTRUCTS))

@@ -6,7 +6,10 @@ from functools import lru_cache
 
 from vbr.agents import AGENTS, SeatView, make_agent, parse_agent, parse_agent_list
 from vbr.agents.simple import RandomAgent
+from vbr.engines.game import Game as TypedGame, State as TypedState
 from vbr.interpreter import rng as R
+from vbr.ir.layout import OVER
+from vbr.ir.values import NONE
 
 
 @dataclass
@@ -40,7 +43,15 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
     Besides the outcome, the loop keeps what balance metrics need and only the loop can see: how
     many options each choice offered, and the score after every choice that changed it.
     `restrict` maps seats to their Restriction (vbr.restrict): such a seat's agent is handed only
-    the options left to it, and the result counts its restricted choices."""
+    the options left to it, and the result counts its restricted choices.
+
+    `game` may be a typed game (vbr.engines.game, `--engine python|c`): it is played by
+    play_typed_game, the same seeding; `record`, `trace` or a `log_sink` then log its events
+    (vbr.engines.events) into `log_sink` (a list, or a new one: the result's `state.log`)."""
+    if isinstance(game, TypedGame):
+        logged = record or trace or log_sink is not None
+        return play_typed_game(game, seed, agent_names, restrict, log=(log_sink if log_sink is not None else [])
+                               if logged else None)
     restrict = restrict or {}
     state = game.new_state(seed, record=record, trace=trace, sink=log_sink)
     # A random agent's pick is written into the loop below (RandomAgent.act: the same draw from the
@@ -170,15 +181,16 @@ def measure_values(game, read) -> dict:
     measure (its value the side it names: for a seat, the seat, or in a game of teams its team),
     else `int` or `bool`; value None when the game never set it. `read(base)` gives a var slot's
     value, None for none."""
-    out = {}
     side_of = _side_of(game)
-    for m in game.program.measures:
-        value = m.value(read(m.base))
-        if m.type == "seat":
-            out[m.name] = ("side", side_of[value] if value is not None and 0 <= value < len(side_of) else None)
-        else:
-            out[m.name] = (m.type, value)
-    return out
+    return {m.name: _measure_value(m, read(m.base), side_of) for m in game.program.measures}
+
+
+def _measure_value(m, raw, side_of: list[int]) -> tuple:
+    """Measure m's (kind, value) from its var's value `raw` (None for none): measure_values's entry."""
+    value = m.value(raw)
+    if m.type == "seat":
+        return "side", side_of[value] if value is not None and 0 <= value < len(side_of) else None
+    return m.type, value
 
 
 def _first_mover(game, measures: dict, first_choice_side: int | None) -> int | None:
@@ -244,6 +256,8 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     by hand among the options left to it; an mcts seat cannot be restricted here yet. With `log`,
     the game's events (vbr.engines.events) are appended to it as they happen: the same game, each
     choice logged."""
+    if log is None and not restrict and hasattr(game.engine, "play_game") and _all_random(game, tuple(agent_names)):
+        return _whole_game(game, seed)
     from vbr.errors import UsageError
     from vbr.ir.layout import Header
     from vbr.ir.values import NONE
@@ -301,6 +315,75 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     first_side = _first_mover(game, measures, first_side)
     return GameResult(winner, out.points, int(state.words[Header.CHOICES]), state, stats[1], stats[0], first_side,
                       track, measures, tuple(restricted))
+
+
+@lru_cache(maxsize=64)
+def _all_random(game, agent_names: tuple) -> bool:
+    """Whether these agents are one `random` per seat of the game."""
+    return len(agent_names) == game.program.seats and all(typed_agent(n)[0] == "random" for n in agent_names)
+
+
+class _WholeGamePlan:
+    """What play_typed_game's one-call path hands the engine for a game, and reads back: which
+    units are repeating phases (None when the first move is the game's first choice), the words of
+    the file's measures, each seat's side."""
+
+    def __init__(self, game):
+        program = game.program
+        repeating = _repeating_units(game) if set_up_matters(game) else frozenset()
+        self.repeating = tuple(int(u in repeating) for u in range(len(program.units))) if repeating else None
+        self.measures = program.measures
+        self.reads = tuple(program.layout.vars + m.base for m in program.measures)
+        self.first_mover = next((m.name for m in program.measures if m.first_mover), None)
+        self.by_team = any(len(t) != 1 for t in program.teams)
+        self.team_of = {s: t for t, seats in enumerate(program.teams) for s in seats}
+        side = dict(enumerate(_side_of(game))).get  # a seat's side; None for none or no seat
+        self.convert = tuple(_measure_reader(m, side) for m in program.measures)
+        self.npoints = program.points[1] if program.points is not None else None
+
+
+def _measure_reader(m, side):
+    """A function from measure m's raw word to its (kind, value), as measure_values gives it;
+    `side(seat)` is a seat's side, None for none or a number that is no seat."""
+    if m.type == "seat":
+        return lambda v: ("side", side(v))
+    if m.type == "bool":
+        return lambda v: ("bool", None if v == NONE else bool(v))
+    kind = m.type
+    return lambda v: (kind, None if v == NONE else v)
+
+
+@lru_cache(maxsize=32)
+def _plan(game) -> _WholeGamePlan:
+    return _WholeGamePlan(game)
+
+
+def _whole_game(game, seed: int) -> GameResult:
+    """play_typed_game with every seat random and nothing logged or restricted: the whole game in
+    one engine call (CEngine.play_game), its seats' streams seeded by the engine as typed_agents
+    seeds them, so the same game, counts and rows as the loop choice by choice."""
+    plan = _plan(game)
+    words, out, track = game.engine.play_game(seed, plan.repeating, plan.reads)
+    state = TypedState.__new__(TypedState)
+    state.game, state.words = game, words
+    if out[0] != OVER:
+        state.check()  # a run-time error of the rules: raised, located
+    _, winner, team, choices, options, forced, first_any, first_move, _ = out[:9]
+    p = plan.npoints
+    points = tuple(out[9:9 + p]) if p is not None else None
+    if team:
+        side = team - 1
+    else:
+        side = None if winner == NONE else plan.team_of.get(winner)
+    won = side if plan.by_team else (None if winner == NONE else winner)
+    first = None if first_move == NONE else first_move if first_move >= 0 else first_any if first_any >= 0 else None
+    first_side = None if first is None else plan.team_of[first] if plan.by_team else first
+    measures = {}
+    for m, convert, v in zip(plan.measures, plan.convert, out[9 + (p or 0):]):
+        measures[m.name] = convert(v)
+    if plan.first_mover is not None:
+        first_side = measures[plan.first_mover][1]
+    return GameResult(won, points, choices, state, forced, options, first_side, track, measures, (0, 0))
 
 
 def typed_agents(seed: int, agent_names: list[str]) -> list[tuple[str, dict, int]]:

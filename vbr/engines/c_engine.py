@@ -222,6 +222,8 @@ class CEngine:
             fn.argtypes, fn.restype = args, ctypes.c_int
         self.lib.vbr_play_seats.argtypes = [P, ctypes.POINTER(U), P, P, P, W]
         self.lib.vbr_play_seats.restype = ctypes.c_int
+        self.lib.vbr_play_game.argtypes = [P, P]
+        self.lib.vbr_play_game.restype = ctypes.c_int
         self.lib.vbr_play_many.argtypes = [ctypes.POINTER(U), ctypes.POINTER(U), W, P, P, P, P]
         self.lib.vbr_play_many.restype = None
         self.lib.vbr_determinize.argtypes, self.lib.vbr_determinize.restype = [P, P, W, U], ctypes.c_int
@@ -302,6 +304,42 @@ class CEngine:
         rows = buf[before * width:stats[3] * width]
         track += [(rows[r], tuple(rows[r + 1:r + width])) for r in range(0, len(rows), width)]
         return st[:n]
+
+    def play_game(self, seed: int, repeating: tuple | None, reads: tuple) -> tuple:
+        """A whole game with every seat random, in one call (vbr_play_game in c_source.py: each
+        seat's stream seeded from `seed` as vbr.play seeds it). `repeating`: per unit, whether it is
+        a repeating phase (None: the first move is the game's first choice); `reads`: words whose
+        values at the end are wanted. Returns (the state's words, vbr_play_game's result as a list,
+        the rows of the score track as (choices, points))."""
+        io, seed_word, out_at, out_end, track_at, width = self._game_io(repeating, reads)
+        seed_word[0] = seed & R.MASK
+        S = self.array()
+        self.lib.vbr_play_game(S, io)
+        got = io[out_at:out_end]
+        rows = got[8]
+        if not rows:
+            return S, got, []
+        flat = io[track_at:track_at + rows * width]
+        return S, got, list(zip(flat[::width], zip(*(flat[i::width] for i in range(1, width)))))
+
+    def _game_io(self, repeating: tuple | None, reads: tuple):
+        """vbr_play_game's `io` array for these arguments (made once, kept for the last ones), a
+        view of its seed as an unsigned word, and where its result and track lie."""
+        key = (repeating, reads)
+        made = getattr(self, "_game_args", None)
+        if made is not None and made[0] == key:
+            return made[1]
+        width = 1 + (self.program.points[1] if self.program.points else 0)
+        flags = list(repeating or ())
+        at_flags = 7
+        at_reads = at_flags + len(flags)
+        at_out = at_reads + len(reads)
+        at_track = at_out + 9 + width - 1 + len(reads)
+        head = [0, at_flags if repeating is not None else 0, at_reads, len(reads), at_out, at_track, TRACK_ROWS]
+        io = (ctypes.c_int64 * (at_track + TRACK_ROWS * width))(*head, *flags, *reads)
+        seed_word = (ctypes.c_uint64 * 1).from_buffer(io)
+        made = self._game_args = (key, (io, seed_word, at_out, at_track, at_track, width))
+        return made[1]
 
     def _seat_buffers(self, seats: int, nstats: int):
         """The arrays play_seats hands to C, made once per engine."""

@@ -222,30 +222,78 @@ int vbr_play_random(W *S, U agent_seed) {{
     return (int)S[H_STATUS];
 }}
 
+/* One choice of the seat to move, drawn below its options from streams[seat], counted in stats
+ * (vbr_play_seats says how). */
+static inline void vbr_play_one(W *S, U *streams, W *stats, W *track, W track_rows) {{
+    W k = S[H_NOPTS], seat = S[H_SEAT];
+    if (stats[2] < 0) stats[2] = seat;
+    stats[0] += k;
+    stats[1] += k == 1;
+    vbr_apply(S, vbr_below_of(&streams[seat], k));
+    int changed = 0;
+    for (W i = 0; i < POINTS_COUNT; i++) {{
+        if (S[POINTS_AT + i] != stats[4 + i]) changed = 1;
+        stats[4 + i] = S[POINTS_AT + i];
+    }}
+    if (changed && stats[3] < track_rows) {{
+        W *row = track + stats[3] * (1 + POINTS_COUNT);
+        row[0] = S[H_CHOICES];
+        for (W i = 0; i < POINTS_COUNT; i++) row[1 + i] = S[POINTS_AT + i];
+        stats[3] += 1;
+    }}
+}}
+
 /* Play on while the seat to move is a random one (kinds[seat] == 0), its pick of k options one
  * draw below k from its stream (streams[seat]); stop at the end or where another seat is to move.
  * stats: [options offered, choices with one option, the first chooser's seat or -1, rows of
  * track, then the points as they last were]; a row of track (the choices made, then the points)
  * is appended, while there is room for it, each time the points change. */
 int vbr_play_seats(W *S, U *streams, const W *kinds, W *stats, W *track, W track_rows) {{
-    while (S[H_STATUS] == CHOICE && kinds[S[H_SEAT]] == 0) {{
-        W k = S[H_NOPTS], seat = S[H_SEAT];
-        if (stats[2] < 0) stats[2] = seat;
-        stats[0] += k;
-        stats[1] += k == 1;
-        vbr_apply(S, vbr_below_of(&streams[seat], k));
-        int changed = 0;
-        for (W i = 0; i < POINTS_COUNT; i++) {{
-            if (S[POINTS_AT + i] != stats[4 + i]) changed = 1;
-            stats[4 + i] = S[POINTS_AT + i];
+    while (S[H_STATUS] == CHOICE && kinds[S[H_SEAT]] == 0) vbr_play_one(S, streams, stats, track, track_rows);
+    return (int)S[H_STATUS];
+}}
+
+/* play.py's seeding of seat s's agent stream from the game's seed: first_state(derive(seed, 7919, s), agent key) */
+static U vbr_agent_stream(U seed, W seat) {{
+    U x = vbr_mix(seed ^ (U)7919 * VBR_GAMMA);
+    x = vbr_mix(x ^ (U)seat * VBR_GAMMA);
+    return vbr_first_state(vbr_mix(x), {agent_key}ULL);
+}}
+
+/* A whole game with every seat random (play.py's play_typed_game, each seat's pick one draw below
+ * the options from its own stream, seeded here from the game's seed), in one call. `io` holds
+ * what the call takes and gives, at the offsets its first words name: [0] the seed (64 bits),
+ * [1] where per unit a flag says whether it is a repeating phase (0: none given, the first move is
+ * the game's first choice), [2] where the words to read at the end are listed, [3] how many,
+ * [4] where the result goes, [5] where the score track goes, [6] its room in rows. The result:
+ * [status, winner, winner's team + 1 or 0, choices, options offered, one-option choices, the
+ * first chooser or -1, the first chooser in a repeating phase (none when play reached none; -1
+ * when no flags were given), rows of track, the points, then the words read]; a row of track
+ * (the choices made, then the points) each time the points change, while there is room. */
+int vbr_play_game(W *S, W *io) {{
+    U seed = (U)io[0];
+    const W *repeating = io[1] ? io + io[1] : 0, *reads = io + io[2];
+    W nreads = io[3], *out = io + io[4], *track = io + io[5], track_rows = io[6];
+    U streams[VBR_SEATS + 1];
+    for (W s = 0; s < VBR_SEATS; s++) streams[s] = vbr_agent_stream(seed, s);
+    vbr_new(S, seed);
+    W stats[4 + POINTS_COUNT + 1];
+    stats[0] = stats[1] = stats[3] = 0;
+    stats[2] = -1;
+    for (W i = 0; i < POINTS_COUNT; i++) stats[4 + i] = S[POINTS_AT + i];
+    W first_move = repeating ? VBR_NONE : -1;  /* none: no choice of a repeating phase yet */
+    while (repeating && S[H_STATUS] == CHOICE) {{  /* the set-up phases: until a repeating phase's choice */
+        if (repeating[S[{lay.stack + 1}]]) {{
+            first_move = S[H_SEAT];
+            break;
         }}
-        if (changed && stats[3] < track_rows) {{
-            W *row = track + stats[3] * (1 + POINTS_COUNT);
-            row[0] = S[H_CHOICES];
-            for (W i = 0; i < POINTS_COUNT; i++) row[1 + i] = S[POINTS_AT + i];
-            stats[3] += 1;
-        }}
+        vbr_play_one(S, streams, stats, track, track_rows);
     }}
+    while (S[H_STATUS] == CHOICE) vbr_play_one(S, streams, stats, track, track_rows);
+    out[0] = S[H_STATUS]; out[1] = S[H_WINNER]; out[2] = S[H_WINNER_TEAM]; out[3] = S[H_CHOICES];
+    out[4] = stats[0]; out[5] = stats[1]; out[6] = stats[2]; out[7] = first_move; out[8] = stats[3];
+    for (W i = 0; i < POINTS_COUNT; i++) out[9 + i] = S[POINTS_AT + i];
+    for (W i = 0; i < nreads; i++) out[9 + POINTS_COUNT + i] = S[reads[i]];
     return (int)S[H_STATUS];
 }}
 
