@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from statistics import fmean
 from typing import Callable
 
@@ -25,19 +26,28 @@ SIDE_LABELS = ("seat", "team")
 # ------------------------------------------------------------------------------ one game
 def _leader(score) -> int | None:
     """Why strictly: a shared top is nobody's lead, so a tie can neither start nor end one."""
+    return _leader_of(tuple(score))
+
+
+@lru_cache(maxsize=1 << 14)  # a run's games pass through few scores, each many times
+def _leader_of(score: tuple) -> int | None:
     if len(score) < 2:
         return None
     top = max(score)
-    tops = [i for i, p in enumerate(score) if p == top]
-    return tops[0] if len(tops) == 1 else None
+    return score.index(top) if score.count(top) == 1 else None
 
 
 def _gap(score) -> float:
     """Top minus second; a game of one side has nobody to lead."""
+    return _gap_of(tuple(score))
+
+
+@lru_cache(maxsize=1 << 14)
+def _gap_of(score: tuple) -> float:
     if len(score) < 2:
         return 0
-    first, second = sorted(score, reverse=True)[:2]
-    return first - second
+    ordered = sorted(score)
+    return ordered[-1] - ordered[-2]
 
 
 def final_margin(t: Trial) -> float:
@@ -90,7 +100,7 @@ def comeback(t: Trial) -> bool:
     if t.winner is None:
         return False
     w = t.winner
-    return any(any(p > s[w] for i, p in enumerate(s) if i != w) for _, s in t.score_track)
+    return any(s and max(s) > s[w] for _, s in t.score_track)  # only another side can top s[w]
 
 
 def points_scored(t: Trial) -> int:
