@@ -182,6 +182,13 @@ def test_play_game_of_a_typed_game_is_the_same_game_and_counts_in_c_as_in_python
             assert b.points[b.winner] == 9 and b.score_track[-1] == (b.choices, b.points)
 
 
+def test_play_game_with_record_keeps_a_typed_games_events_the_same_in_both_engines():
+    from vbr.play import play_game
+    logs = [play_game(load(PIG, {}, engine=e), 5, ["random", "random"], record=True).state.log for e in ("python", "c")]
+    assert logs[0] == logs[1]
+    assert logs[1][-1]["t"] == "end" and any(e["t"] == "choice" for e in logs[1])
+
+
 def test_a_fault_in_play_is_raised_at_its_rule_from_play_game_in_both_engines(tmp_path):
     from vbr.play import play_game
     path = tmp_path / "late.vbr"
