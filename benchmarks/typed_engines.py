@@ -1,5 +1,5 @@
 """Random games per CPU-second of Siatka through the typed program's engines, beside the same
-game written by hand in plain Python and the closure engine (vbr's default), in one process,
+game written by hand in plain Python and in C and the closure engine (vbr's default), in one process,
 the implementations taking turns in blocks so that a busy minute slows all of them alike.
 
     python benchmarks/typed_engines.py [--blocks 5] [--games 200] [--json]
@@ -17,12 +17,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import handwritten_c  # noqa: E402
 import handwritten_siatka  # noqa: E402
 
 import vbr  # noqa: E402
@@ -61,8 +63,15 @@ def players(games: int):
             seeds = [derive(seed, i) for i in range(per_call)]
             game.engine.play_many(seeds, [derive(x, 1) for x in seeds])
         return many, per_call
+    folder = tempfile.TemporaryDirectory()  # the hand-written C library's, for the life of the closure
+    hand_c_lib = handwritten_c.build(Path(folder.name))
+
+    def hand_c(seed):  # benchmarks/handwritten_siatka.c, built by the system compiler: 10,000 games a call
+        _ = folder
+        handwritten_c.c_block(hand_c_lib, seed * 10_000, 10_000, 0)
     return {
         "hand-written plain Python": (hand, 1, games),
+        "hand-written C, 10,000 games a call": (hand_c, 10_000, 20),
         "closure engine (default)": (closure_game, 1, games),
         "typed, Python engine": (typed(py), 1, max(games // 10, 5)),
         "typed, C engine, a game per API call": (typed(c), 1, games * 20),
