@@ -181,16 +181,18 @@ def measure_values(game, read) -> dict:
     measure (its value the side it names: for a seat, the seat, or in a game of teams its team),
     else `int` or `bool`; value None when the game never set it. `read(base)` gives a var slot's
     value, None for none."""
-    side_of = _side_of(game)
-    return {m.name: _measure_value(m, read(m.base), side_of) for m in game.program.measures}
+    side = dict(enumerate(_side_of(game))).get
+    return {m.name: _measure_reader(m, side)(read(m.base)) for m in game.program.measures}
 
 
-def _measure_value(m, raw, side_of: list[int]) -> tuple:
-    """Measure m's (kind, value) from its var's value `raw` (None for none): measure_values's entry."""
-    value = m.value(raw)
+def _measure_reader(m, side):
+    """A function from measure m's var's value (None or the word NONE when unset) to its (kind,
+    value) as measure_values gives it; `side(seat)` is a seat's side, None for none or a number
+    that is no seat."""
     if m.type == "seat":
-        return "side", side_of[value] if value is not None and 0 <= value < len(side_of) else None
-    return m.type, value
+        return lambda v: ("side", side(v))
+    kind = m.type
+    return lambda v: (kind, m.value(None if v == NONE else v))
 
 
 def _first_mover(game, measures: dict, first_choice_side: int | None) -> int | None:
@@ -260,7 +262,6 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
         return _whole_game(game, seed)
     from vbr.errors import UsageError
     from vbr.ir.layout import Header
-    from vbr.ir.values import NONE
     program = game.program
     agents = typed_agents(seed, agent_names)
     teams = program.teams
@@ -340,17 +341,6 @@ class _WholeGamePlan:
         side = dict(enumerate(_side_of(game))).get  # a seat's side; None for none or no seat
         self.convert = tuple(_measure_reader(m, side) for m in program.measures)
         self.npoints = program.points[1] if program.points is not None else None
-
-
-def _measure_reader(m, side):
-    """A function from measure m's raw word to its (kind, value), as measure_values gives it;
-    `side(seat)` is a seat's side, None for none or a number that is no seat."""
-    if m.type == "seat":
-        return lambda v: ("side", side(v))
-    if m.type == "bool":
-        return lambda v: ("bool", None if v == NONE else bool(v))
-    kind = m.type
-    return lambda v: (kind, None if v == NONE else v)
 
 
 @lru_cache(maxsize=32)

@@ -334,11 +334,12 @@ class CEngine:
         at_flags = 7
         at_reads = at_flags + len(flags)
         at_out = at_reads + len(reads)
-        at_track = at_out + 9 + width - 1 + len(reads)
+        out_end = at_out + 9 + (width - 1) + len(reads)  # the result: 9 words, the points, the words read
+        at_track = out_end
         head = [0, at_flags if repeating is not None else 0, at_reads, len(reads), at_out, at_track, TRACK_ROWS]
         io = (ctypes.c_int64 * (at_track + TRACK_ROWS * width))(*head, *flags, *reads)
         seed_word = (ctypes.c_uint64 * 1).from_buffer(io)
-        made = self._game_args = (key, (io, seed_word, at_out, at_track, at_track, width))
+        made = self._game_args = (key, (io, seed_word, at_out, out_end, at_track, width))
         return made[1]
 
     def _seat_buffers(self, seats: int, nstats: int):
