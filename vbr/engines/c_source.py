@@ -153,7 +153,8 @@ class _Source(WordSource):
         init = p.units[p.init]
         agent_key = R.key("agent")
         return f"""
-static int run_state(W *S) {{
+/* the frame on top run while play runs and the stack reaches above word `floor`; the status */
+static int run_above(W *S, W floor) {{
     vbr_jmp_buf jb;
     vbr_jmp_buf *saved = vbr_jump;
     vbr_jump = &jb;
@@ -161,13 +162,15 @@ static int run_state(W *S) {{
         vbr_jump = saved;
         return FAULT;
     }}
-    while (S[H_STATUS] == RUNNING) {{
+    while (S[H_STATUS] == RUNNING && S[H_TOP] > floor) {{
         W fp = S[H_FP];
         UNITS[S[fp + 1]](S, fp, S[fp + 2]);
     }}
     vbr_jump = saved;
     return (int)S[H_STATUS];
 }}
+
+static int run_state(W *S) {{ return run_above(S, -1); }}
 
 W vbr_words(void) {{ return {lay.words}; }}
 
@@ -587,19 +590,7 @@ int vbr_call(W *S, W unit) {{
     }}
     push_unit(S, S[H_FP], unit);
     S[H_DEPTH] += 1;
-    vbr_jmp_buf jb;
-    vbr_jmp_buf *saved = vbr_jump;
-    vbr_jump = &jb;
-    if (VBR_SETJMP(jb)) {{
-        vbr_jump = saved;
-        return FAULT;
-    }}
-    while (S[H_STATUS] == RUNNING && S[H_TOP] > top) {{
-        W fp = S[H_FP];
-        UNITS[S[fp + 1]](S, fp, S[fp + 2]);
-    }}
-    vbr_jump = saved;
-    return (int)S[H_STATUS];
+    return run_above(S, top);
 }}
 
 int vbr_goto(W *S, W unit) {{
