@@ -103,3 +103,33 @@ def test_a_cache_folder_of_another_user_is_not_used(cache):
 def test_the_cache_folder_and_its_secret_are_the_users_alone(cache):
     assert (cache / "vbr").stat().st_mode & 0o777 == 0o700
     assert (cache / "vbr" / "secret").stat().st_mode & 0o777 == 0o600
+
+
+def test_processes_starting_at_once_seal_with_one_secret_never_one_half_written(tmp_path, monkeypatch):
+    """Two makers of the first secret, one of them stopped mid-write: the other neither reads the
+    half-written key (sealing nothing) nor keeps a key of its own that the first overwrites."""
+    import threading
+
+    from vbr import private_cache
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    (tmp_path / "vbr").mkdir(mode=0o700)
+    writing, other_done = threading.Event(), threading.Event()
+    draw = os.urandom
+
+    def urandom_that_stalls_the_first_maker(n):
+        if threading.current_thread() is first:
+            writing.set()
+            other_done.wait(60)
+        return draw(n)
+
+    monkeypatch.setattr(os, "urandom", urandom_that_stalls_the_first_maker)
+    sealed = {}
+    first = threading.Thread(target=lambda: sealed.update(first=private_cache.seal(b"k", b"payload")))
+    first.start()
+    assert writing.wait(60)
+    sealed["other"] = private_cache.seal(b"k", b"payload")
+    other_done.set()
+    first.join(60)
+    assert sealed["other"] is not None and sealed["first"] == sealed["other"]
+    assert private_cache.unseal(b"k", sealed["other"]) == b"payload"
+    assert sorted(p.name for p in (tmp_path / "vbr").iterdir()) == ["secret"]  # no temporary file left

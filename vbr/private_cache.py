@@ -18,6 +18,7 @@ import hmac
 import os
 import stat
 import sys
+import threading
 from pathlib import Path
 
 _SEAL = hashlib.sha256().digest_size
@@ -72,17 +73,12 @@ def _warn(why: str) -> None:
 
 
 def _secret() -> bytes | None:
-    """This user's sealing key, made on first use; None where it cannot be had safely."""
+    """This user's sealing key, made on first use; None where it cannot be had safely. Processes
+    starting at once agree on one key: it is written whole under a name of this process's and
+    linked into place, so nobody reads a key half written, and the first link made stays."""
     path = base() / "secret"
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        pass
-    except OSError:
+    if not path.exists() and not _make_secret(path):
         return None
-    else:
-        with os.fdopen(fd, "wb") as f:
-            f.write(os.urandom(32))
     if untrusted(path) or stat.S_IMODE(os.stat(path).st_mode) & 0o077:
         _warn(untrusted(path) or f"{path} may be read by others")
         return None
@@ -91,6 +87,24 @@ def _secret() -> bytes | None:
     except OSError:
         return None
     return key if len(key) == 32 else None
+
+
+def _make_secret(path: Path) -> bool:
+    """Put a new random key at `path` unless another process put one there first; False when
+    neither is there."""
+    tmp = Path(f"{path}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(os.urandom(32))
+        os.link(tmp, path)
+    except FileExistsError:
+        pass
+    except OSError:
+        return path.exists()
+    finally:
+        tmp.unlink(missing_ok=True)
+    return True
 
 
 def seal(key: bytes, payload: bytes) -> bytes | None:
