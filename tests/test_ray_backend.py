@@ -14,6 +14,8 @@ from vbr.errors import UsageError
 from vbr.ray_backend import NEEDS_RAY, RayBackend, _bundled_name, _play_chunk
 from vbr.sim import GameFailed, RunSpec, play_range, run
 
+pytestmark = pytest.mark.xdist_group("ray")  # one local Ray at a time: under xdist, every test that starts one runs in the same worker
+
 SIATKA = RunSpec.of("siatka", {}, 3, ["random", "greedy"], 60)
 
 # One roll of a d20 at the end of each game; a 20 divides by zero.

@@ -90,12 +90,14 @@ def tokens(*files) -> list[str]:
     return run.stdout.splitlines()
 
 
+@pytest.mark.xdist_group("node_modules")  # one worker runs `npm ci` if it must, not two at once
 def test_the_sample_gives_the_snapshot(node_modules):
     """Update after a deliberate change: node test/tokens.js test/sample.vbr > test/sample.tokens"""
     expected = (VSCODE / "test" / "sample.tokens").read_text(encoding="utf-8").splitlines()
     assert tokens(VSCODE / "test" / "sample.vbr") == expected
 
 
+@pytest.mark.xdist_group("node_modules")  # one worker runs `npm ci` if it must, not two at once
 def test_every_keyword_is_a_keyword_to_vscode_textmate(node_modules, tmp_path):
     words = grammar_keywords()
     sample = tmp_path / "words.vbr"
@@ -112,6 +114,7 @@ def test_every_keyword_is_a_keyword_to_vscode_textmate(node_modules, tmp_path):
         assert scopes.startswith(KEYWORD_SCOPES), (word, scopes)
 
 
+@pytest.mark.xdist_group("node_modules")  # one worker runs `npm ci` if it must, not two at once
 def test_every_bundled_file_comments_are_comments(node_modules):
     files = rule_files() + scenario_files()
     out = tokens(*files)
@@ -132,6 +135,7 @@ def test_every_bundled_file_comments_are_comments(node_modules):
                 assert "comment.line.number-sign.vbr" in found[key], (path.name, n)
 
 
+@pytest.mark.xdist_group("node_modules")  # one worker runs `npm ci` if it must, not two at once
 def test_the_extension_packs_into_a_vsix(node_modules, tmp_path):
     target = tmp_path / "vbr.vsix"
     run = subprocess.run(["npx", "--no-install", "vsce", "package", "--allow-missing-repository", "--skip-license",
