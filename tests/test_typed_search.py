@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from pathlib import Path
+from statistics import NormalDist
 
 import pytest
 
@@ -19,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PIG = ROOT / "examples" / "pig.vbr"
 SIATKA = ROOT / "rules" / "siatka.vbr"
 ALL_VARIANTS = {"abilities": True, "block_marker": True, "rotation": True}
+Z99 = NormalDist().inv_cdf(0.995)  # two-sided 99%
 AGAIN, HOLD = 0, 1  # pig.vbr: `choose m from [again, hold]`
 
 
@@ -450,14 +452,23 @@ def test_a_closed_tree_exploring_little_below_the_root_wins_pig_more_often_than_
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["siatka", "cattack", "tanto-cuore-beach-volleyball", "volleyball-high"])
-def test_mcts_at_its_defaults_wins_at_least_75_percent_of_400_games_against_greedy(name):
+def test_mcts_at_its_defaults_wins_over_75_percent_of_its_games_against_greedy_at_99_percent_confidence(name):
+    # 100 deals, each played with the search on either side (every seat of its team): a deal's
+    # score is the share of its two games the search won (a draw half a game), and deals are
+    # independent, so Student's t over the 100 scores bounds the search's true share of games.
+    # Its lower 99% bound must pass 75%. The books' shares run from 88% (cattack, the lowest:
+    # a bound near 82%) to every game; a book won every time has no spread, its bound is 100%.
+    from vbr.analysis.stats import mean_ci
     from vbr.play import play_typed_game
     g = load(ROOT / "rules" / f"{name}.vbr", {}, engine="c")
     teams = g.program.teams
-    wins = 0.0
-    for game in range(400):
-        side = game % 2  # each deal with the search on either side, every seat of its team
-        agents = ["mcts" if s in teams[side] else "greedy" for s in range(g.program.seats)]
-        out = play_typed_game(g, game // 2, agents)
-        wins += 0.5 if out.winner is None else out.winner == side
-    assert wins >= 300, wins
+    deals = []
+    for deal in range(100):
+        won = 0.0
+        for side in (0, 1):
+            agents = ["mcts" if s in teams[side] else "greedy" for s in range(g.program.seats)]
+            out = play_typed_game(g, deal, agents)
+            won += 0.5 if out.winner is None else out.winner == side
+        deals.append(won / 2)
+    low, _ = mean_ci(deals, z=Z99)
+    assert low > 0.75, (sum(deals), low)
