@@ -1,3 +1,5 @@
+import contextlib
+import fcntl
 import os
 import time
 from pathlib import Path
@@ -257,6 +259,26 @@ def pytest_collection_modifyitems(config, items):
     stale = sorted(n for n in SLOW - matched if not (here / n.split("::")[0]).is_file() or n.split("::")[0] in whole)
     if stale:
         raise pytest.UsageError(f"tests/conftest.py SLOW names tests that do not exist: {', '.join(stale)}")
+
+
+@contextlib.contextmanager
+def one_worker_at_a_time(name: str, tmp_path_factory):
+    """Under pytest-xdist (scripts/test.sh), the body runs in one worker at a time among those
+    holding `name` (a lock file in the folder this run's workers share); in one process, at once."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        yield
+        return
+    with open(tmp_path_factory.getbasetemp().parent / f"{name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+@pytest.fixture
+def one_ray(tmp_path_factory):
+    """The test starts a local Ray while no other worker's Ray runs (two on two cores starve
+    each other's start-up)."""
+    with one_worker_at_a_time("ray", tmp_path_factory):
+        yield
 
 
 def rule_files():

@@ -497,8 +497,7 @@ def test_a_slow_run_reports_seconds_per_game_not_zero_games_a_second():
 
 
 # ------------------------------------------------------------------------------------------ Ray
-@pytest.mark.xdist_group("ray")  # one local Ray at a time (tests/test_ray_backend.py)
-def test_ray_backend_writes_the_same_rows_as_the_local_one(tmp_path, capsys):
+def test_ray_backend_writes_the_same_rows_as_the_local_one(tmp_path, capsys, one_ray):
     local, ray = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
     argv = ["sim", "siatka", "-n", 24, "--seed", 11, "--agents", "greedy,random"]
     assert run(capsys, *argv, "--out", local)[0] == 0

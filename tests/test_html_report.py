@@ -59,7 +59,6 @@ def browser_context(user_data: Path):
     return pw, ctx
 
 
-@pytest.mark.xdist_group("siatka_report")  # one worker makes the page once for both
 def test_the_page_is_self_contained(report):
     text = report.read_text(encoding="utf-8")
     assert text.startswith("<!DOCTYPE html>")
@@ -73,7 +72,6 @@ def test_the_page_is_self_contained(report):
     assert "Assumptions where the book is silent" in text
 
 
-@pytest.mark.xdist_group("siatka_report")  # one worker makes the page once for both
 def test_in_a_real_browser(report, tmp_path):
     pw, ctx = browser_context(tmp_path / "profile")
     try:
@@ -220,7 +218,6 @@ def vh_report(tmp_path_factory) -> str:
     return out.read_text(encoding="utf-8")
 
 
-@pytest.mark.xdist_group("vh_report")  # one worker makes the page once for both
 def test_the_options_table_shows_value_default_and_allowed_values_under_headed_columns(vh_report):
     head, *rows = _section_rows(vh_report, "options")
     assert head == ["option", "value", "default", "allowed values", "value from"]
@@ -232,7 +229,6 @@ def test_the_options_table_shows_value_default_and_allowed_values_under_headed_c
     assert "hawk" in school and "panther" in school and by_name["school0"][4] == "the default"
 
 
-@pytest.mark.xdist_group("vh_report")  # one worker makes the page once for both
 def test_procedures_get_a_title_and_who_chooses_reads_as_words(vh_report):
     head, *rows = _section_rows(vh_report, "phases")
     assert head[:4] == ["name", "title", "source", "who chooses"]

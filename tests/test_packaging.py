@@ -102,7 +102,7 @@ def test_the_test_command_installs_what_the_tests_drive_then_runs_every_test(tmp
     assert record == ["apt-get update -qq", "apt-get install -y -qq graphviz tmux chromium nodejs npm gcc",
                       f"{PIP} .[test]", "npm ci --no-audit --no-fund --loglevel=error",
                       ".venv/bin/vbr check rules/*.vbr rules/tests/*.vbr",
-                      ".venv/bin/python -m pytest -q -n auto --dist loadgroup --durations=20"]
+                      ".venv/bin/python -m pytest -q -n auto --dist worksteal --durations=20"]
 
 
 # ---------------------------------------------------------------- the test tiers

@@ -8,13 +8,11 @@ import textwrap
 
 import pytest
 
-from conftest import ROOT, RULES
+from conftest import ROOT, RULES, one_worker_at_a_time
 from vbr.backends import LocalBackend
 from vbr.errors import UsageError
 from vbr.ray_backend import NEEDS_RAY, RayBackend, _bundled_name, _play_chunk
 from vbr.sim import GameFailed, RunSpec, play_range, run
-
-pytestmark = pytest.mark.xdist_group("ray")  # one local Ray at a time: under xdist, every test that starts one runs in the same worker
 
 SIATKA = RunSpec.of("siatka", {}, 3, ["random", "greedy"], 60)
 
@@ -43,8 +41,8 @@ phase play {
 
 
 @pytest.fixture(scope="module")
-def ray_backend():
-    with RayBackend(2) as backend:
+def ray_backend(tmp_path_factory):
+    with one_worker_at_a_time("ray", tmp_path_factory), RayBackend(2) as backend:
         yield backend
 
 

@@ -49,7 +49,6 @@ def coin_root():
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("coin_root")  # one worker searches once for both
 def test_a_win_rate_root_is_found_within_a_step_and_the_answer_interval_holds_its_hand_rate(coin_root):
     # the rate crosses 0.5 at edge 10 exactly; 9 and 11 are 0.05 off, and 4000 games cannot
     # always tell them from 10, so the answer is 9, 10 or 11, its interval holding its own rate
@@ -62,7 +61,6 @@ def test_a_win_rate_root_is_found_within_a_step_and_the_answer_interval_holds_it
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("coin_root")  # one worker searches once for both
 def test_games_go_to_the_values_in_contention_not_to_those_far_from_the_target(coin_root):
     _, r = coin_root
     games = {a["value"]: a["games"] for a in r["arms"]}
@@ -104,8 +102,7 @@ def test_the_number_of_workers_changes_nothing_but_the_wall_clock(capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("ray")  # one local Ray at a time (tests/test_ray_backend.py)
-def test_on_ray_the_search_plays_the_same_games_as_here(capsys):
+def test_on_ray_the_search_plays_the_same_games_as_here(capsys, one_ray):
     argv = (COIN, "--option", "edge=2,10,18", "--target", "win_rate:0=0.5", "-n", 300)
     _, here, _ = tune_json(capsys, *argv)
     code, ray, _ = tune_json(capsys, *argv, "--backend", "ray", "--workers", 2)

@@ -13,7 +13,7 @@ import zipfile
 
 import pytest
 
-from conftest import ROOT, rule_files, scenario_files
+from conftest import ROOT, one_worker_at_a_time, rule_files, scenario_files
 from vbr.highlight import grammar_keywords
 
 VSCODE = ROOT / "editors" / "vscode"
@@ -73,14 +73,15 @@ NPM = shutil.which("npm")
 
 
 @pytest.fixture(scope="module")
-def node_modules():
+def node_modules(tmp_path_factory):
     if not NODE or not NPM:
         pytest.fail("node and npm are needed (Debian: apt-get install -y nodejs npm)")
-    if not (VSCODE / "node_modules" / "vscode-textmate").is_dir():
-        run = subprocess.run([NPM, "ci", "--no-audit", "--no-fund"], cwd=VSCODE, capture_output=True, text=True,
-                             timeout=600)
-        if run.returncode != 0:
-            pytest.fail(f"npm ci failed in editors/vscode: {run.stderr[-500:]}")
+    with one_worker_at_a_time("npm", tmp_path_factory):  # one `npm ci` in editors/vscode, not two at once
+        if not (VSCODE / "node_modules" / "vscode-textmate").is_dir():
+            run = subprocess.run([NPM, "ci", "--no-audit", "--no-fund"], cwd=VSCODE, capture_output=True, text=True,
+                                 timeout=600)
+            if run.returncode != 0:
+                pytest.fail(f"npm ci failed in editors/vscode: {run.stderr[-500:]}")
     return VSCODE / "node_modules"
 
 
@@ -90,14 +91,12 @@ def tokens(*files) -> list[str]:
     return run.stdout.splitlines()
 
 
-@pytest.mark.xdist_group("node_modules")  # one worker runs `npm ci` if it must, not two at once
 def test_the_sample_gives_the_snapshot(node_modules):
     """Update after a deliberate change: node test/tokens.js test/sample.vbr > test/sample.tokens"""
     expected = (VSCODE / "test" / "sample.tokens").read_text(encoding="utf-8").splitlines()
     assert tokens(VSCODE / "test" / "sample.vbr") == expected
 
 
-@pytest.mark.xdist_group("node_modules")  # one worker runs `npm ci` if it must, not two at once
 def test_every_keyword_is_a_keyword_to_vscode_textmate(node_modules, tmp_path):
     words = grammar_keywords()
     sample = tmp_path / "words.vbr"
@@ -114,7 +113,6 @@ def test_every_keyword_is_a_keyword_to_vscode_textmate(node_modules, tmp_path):
         assert scopes.startswith(KEYWORD_SCOPES), (word, scopes)
 
 
-@pytest.mark.xdist_group("node_modules")  # one worker runs `npm ci` if it must, not two at once
 def test_every_bundled_file_comments_are_comments(node_modules):
     files = rule_files() + scenario_files()
     out = tokens(*files)
@@ -135,7 +133,6 @@ def test_every_bundled_file_comments_are_comments(node_modules):
                 assert "comment.line.number-sign.vbr" in found[key], (path.name, n)
 
 
-@pytest.mark.xdist_group("node_modules")  # one worker runs `npm ci` if it must, not two at once
 def test_the_extension_packs_into_a_vsix(node_modules, tmp_path):
     target = tmp_path / "vbr.vsix"
     run = subprocess.run(["npx", "--no-install", "vsce", "package", "--allow-missing-repository", "--skip-license",
