@@ -162,11 +162,12 @@ class State:
         return s
 
     def mcts(self, iterations: int | None = None, c: float | None = None, depth: int | None = None, seed: int = 0,
-             **settings) -> int:
+             among: list[int] | None = None, **settings) -> int:
         """The option index information-set MCTS picks for the seat to move (python_search.mcts_choice,
         run in C by the C engine): the same answer from either engine for the same seed. Settings not
         given are python_search.SearchParams's defaults; `settings` are its other fields (reward,
-        rollout, greedy_moves, worlds, widen)."""
+        rollout, greedy_moves, worlds, widen). `among`: the options a restricted seat may take; the
+        search runs over every option and the most visited of these is taken (the lowest on a tie)."""
         from vbr.engines.python_runtime import EngineFault
         from vbr.engines.python_search import SearchParams, mcts_choice
         given = {k: v for k, v in (("iterations", iterations), ("c", c), ("depth", depth)) if v is not None}
@@ -175,6 +176,9 @@ class State:
         if seat is None:
             raise IllegalActionError("the game is over: there is no choice to search")
         try:
+            if among is not None:  # a restricted seat: the whole search, then the best it may take
+                _, visits = self.mcts_visits(params, seed)
+                return max(among, key=lambda i: (visits[i], -i))
             if hasattr(engine, "mcts"):
                 return engine.mcts(self.words, seat, params, seed)
             return mcts_choice(engine, self.words, seat, params, seed)
@@ -183,6 +187,15 @@ class State:
             message, span = p.messages[f.fault]
             raise VbrRuntimeError.at(span or next(u.span for u in p.units if u.span is not None),
                                      message.format(self._shown(f.a), self._shown(f.b)))
+
+    def mcts_visits(self, params, seed: int) -> tuple[int, list[int]]:
+        """The search of `mcts` run whole (never stopped early): (its option, the root's visits
+        per option), the same in either engine."""
+        from vbr.engines.python_search import mcts_visits
+        engine, seat = self.game.engine, self.current_player()
+        if hasattr(engine, "mcts_visits"):
+            return engine.mcts_visits(self.words, seat, params, seed)
+        return mcts_visits(engine, self.words, seat, params, seed)
 
     def check(self) -> None:
         """Raise the located run-time error the state stopped at, if it stopped at one."""
