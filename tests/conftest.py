@@ -373,3 +373,13 @@ def ended(pids, seconds: float = 30) -> bool:
         if not alive or time.monotonic() > deadline:
             return not alive
         time.sleep(0.1)
+
+
+def first_outcomes(monkeypatch, typed_game) -> None:
+    """Every draw of the typed Python engine's `typed_game` takes its first outcome (one number,
+    and each of a shuffle's numbers), as the closure engine's `Chance([0, ...])` decides its own."""
+    from vbr.engines import python_runtime
+    first = lambda S, at, n: 0  # noqa: E731
+    monkeypatch.setattr(python_runtime, "draw_below", first)
+    monkeypatch.setattr(python_runtime, "draws_below", lambda S, at, bounds: [0] * len(bounds))
+    monkeypatch.setitem(typed_game.engine.namespace, "draw_below", first)

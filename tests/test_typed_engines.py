@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import first_outcomes
+
 from vbr.engines import c_engine
 from vbr.engines.game import load
 from vbr.errors import IllegalActionError, VbrRuntimeError
@@ -244,13 +246,9 @@ def test_every_book_and_flow_offers_and_ends_as_the_closure_engine_when_every_dr
     closure engine's chance oracle and the typed engine's draw functions: one number, and a
     shuffle's numbers): then the same options at every choice and the same end."""
     import vbr
-    from vbr.engines import python_runtime
     from vbr.interpreter.state import Chance, State as ClosureState
     old, new = vbr.load(str(path), options), load(path, options, engine="python")
-    first = lambda S, at, n: 0  # noqa: E731
-    monkeypatch.setattr(python_runtime, "draw_below", first)
-    monkeypatch.setattr(python_runtime, "draws_below", lambda S, at, bounds: [0] * len(bounds))
-    monkeypatch.setitem(new.engine.namespace, "draw_below", first)
+    first_outcomes(monkeypatch, new)
     for seed in range(2):
         a, b = ClosureState.new(old.program, seed, chance=Chance([0] * 100_000)), new.new_state(seed)
         k = 0

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import first_outcomes
+
 from vbr.engines.game import load
 from vbr.gamelog import dumps, header, replay, write_log
 from vbr.ir import random_streams as R
@@ -42,13 +44,9 @@ def test_a_typed_log_holds_the_closure_engines_events_when_both_play_the_same_ga
     the Python engine's draw functions: one number, and a shuffle's numbers) and the same answers: the same events, byte for byte,
     but for the closure engine's own records of its draws."""
     import vbr as package
-    from vbr.engines import python_runtime
     from vbr.interpreter.state import Chance, State as ClosureState
     old, new = package.load(str(ROOT / "rules" / book), options), load(ROOT / "rules" / book, options, engine="python")
-    first = lambda S, at, n: 0  # noqa: E731
-    monkeypatch.setattr(python_runtime, "draw_below", first)
-    monkeypatch.setattr(python_runtime, "draws_below", lambda S, at, bounds: [0] * len(bounds))
-    monkeypatch.setitem(new.engine.namespace, "draw_below", first)
+    first_outcomes(monkeypatch, new)
     for seed in range(2):
         a = ClosureState.new(old.program, seed, record=True, chance=Chance([0] * 100_000))
         events: list = []

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import first_outcomes
+
 import vbr
 from vbr.engines.game import load
 from vbr.gamelog import replay
@@ -22,13 +24,9 @@ BOOKS = [("siatka.vbr", {}), ("cattack.vbr", {}), ("tanto-cuore-beach-volleyball
 def test_every_seat_observes_under_a_typed_engine_what_it_observes_under_the_closure_engine(book, options, monkeypatch):
     """Every draw decided alike (its first outcome) and the same answers: at every choice each seat
     is shown the same phase, vars, zones (a hidden zone as its size), prompt and options."""
-    from vbr.engines import python_runtime
     from vbr.interpreter.state import Chance, State as ClosureState
     old, new = vbr.load(str(ROOT / "rules" / book), options), load(ROOT / "rules" / book, options, engine="python")
-    first = lambda S, at, n: 0  # noqa: E731
-    monkeypatch.setattr(python_runtime, "draw_below", first)
-    monkeypatch.setattr(python_runtime, "draws_below", lambda S, at, bounds: [0] * len(bounds))
-    monkeypatch.setitem(new.engine.namespace, "draw_below", first)
+    first_outcomes(monkeypatch, new)
     for seed in range(2):
         a = ClosureState.new(old.program, seed, chance=Chance([0] * 100_000))
         b = TypedPlay(new, seed, old.program.var_names)
