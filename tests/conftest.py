@@ -29,7 +29,7 @@ SLOW = {
     "test_highlight.py", "test_html_report.py", "test_lowering.py",
     "test_narrowing.py", "test_parser_cache.py", "test_play_tmux.py",
     "test_rl_observation.py", "test_engine_option.py", "test_hostile_engines.py", "test_typed_constructs.py",
-    "test_typed_generated.py",
+    "test_typed_generated.py", "test_c_build_stopped.py",
     # test_analysis_commands.py
     "test_analysis_commands.py::test_a_worker_killed_during_a_run_is_a_one_line_error_not_a_hang",
     "test_analysis_commands.py::test_bad_run_requests_are_usage_errors",

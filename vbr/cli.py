@@ -85,9 +85,10 @@ def _guard(fn) -> int:
     except _game_failed() as exc:
         print(clean(exc.describe()), file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:  # Ctrl-C, or a SIGTERM/SIGHUP where vbr tidies up (stop_signals)
+        from vbr.stop_signals import exit_code
         print("vbr: interrupted", file=sys.stderr)
-        return 130
+        return exit_code(exc)
     except Exception as exc:  # the last line of defence: say what broke, without a traceback
         print(clean(f"vbr: internal error: {type(exc).__name__}: {exc} (please report it)"), file=sys.stderr)
         return 3

@@ -31,7 +31,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from vbr import private_cache
+from vbr import private_cache, stop_signals
 from vbr.engines.c_source import c_source
 from vbr.errors import EngineUnavailable
 from vbr.engines.python_runtime import EngineFault
@@ -164,7 +164,8 @@ def _compile(cc: list[str], src: Path, out: Path, folder: Path) -> None:
                             stderr=subprocess.PIPE, text=True, errors="replace", preexec_fn=bounded,
                             start_new_session=True)
     try:
-        _, err = proc.communicate(timeout=BUILD_TIMEOUT)
+        with stop_signals.as_ctrl_c():  # a kill of vbr stops the compiler too, not only a Ctrl-C
+            _, err = proc.communicate(timeout=BUILD_TIMEOUT)
     except subprocess.TimeoutExpired:
         _stop(proc)
         raise CEngineUnavailable(f"the C compiler took more than {BUILD_TIMEOUT} s of wall clock") from None
