@@ -290,6 +290,7 @@ SLOW = {
     "test_restrict.py::test_a_restricted_seat_wins_as_often_as_its_remaining_options_make_it",
     "test_restrict.py::test_a_thing_is_named_by_its_kind_and_its_enum_fields",
     "test_restrict.py::test_importance_ranks_each_word_by_the_win_rate_its_seat_loses_without_it",
+    "test_restrict.py::test_importance_with_mcts_seats_runs_under_the_typed_engines",
     "test_rotate_seats.py::test_a_rotated_sweep_has_a_line_and_columns_per_agent",
     "test_rotate_seats.py::test_rotation_is_off_by_default_when_every_seat_has_the_same_agent",
     "test_rotate_seats.py::test_sim_rows_cover_every_seating_of_each_deal_and_replay_with_their_agents",

@@ -147,3 +147,15 @@ def test_importance_text_names_words_that_never_bite(capsys, tmp_path):
     assert code == 0
     line = next(x for x in out.splitlines() if "never_seen" in x)
     assert "never offered" in line
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_importance_with_mcts_seats_runs_under_the_typed_engines(capsys, engine):
+    # a search of 50 iterations tells `safe` (wins 1/2) from `risky` (1/6) and takes safe, so
+    # taking safe away costs its seat 1/2 - 1/6 = 1/3, and taking risky away costs nothing
+    code, out, err = run(capsys, "importance", TOY, "-n", 300, "--seed", 1, "--engine", engine,
+                         "--agents", "mcts:iterations=50", "--json")
+    assert code == 0, err
+    rows = {r["word"]: r for r in json.loads(out)["importance"]}
+    assert rows["safe"]["ci95"][0] <= 1 / 3 <= rows["safe"]["ci95"][1]
+    assert abs(rows["risky"]["drop"]) < 0.05

@@ -418,9 +418,6 @@ def cmd_importance(args) -> int:
     from vbr.analysis.importance import cmd_importance as run_importance
     game, agents = _load(args)
     _engine(args, agents)
-    if args.engine != "closure" and any(parse_agent_kind(a) == "mcts" for a in agents):
-        raise UsageError("importance restricts every seat in turn: under the typed engines the agents are random "
-                         "or greedy (use --engine closure for mcts)")
     return run_importance(args, game, agents)
 
 
