@@ -421,11 +421,6 @@ def cmd_importance(args) -> int:
     return run_importance(args, game, agents)
 
 
-def parse_agent_kind(spec: str) -> str:
-    from vbr.agents import parse_agent
-    return parse_agent(spec)[0]
-
-
 def _check_restrictions(args, game, agents: list[str]) -> None:
     """`--restrict` read before any game is played: a UsageError for one that names nothing."""
     from vbr.play import game_model
