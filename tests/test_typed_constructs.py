@@ -1,7 +1,8 @@
 """The constructs the typed program gained last: vars holding lists (bounded records, the same
-located error past the bound in both engines) and `reach` whose directions or net cost are known
-only in play (the court's search, run in each engine). Each against the closure engine's answers
-where nothing is drawn, and the Python engine's words against the C engine's after every choice."""
+located error past the bound in both engines), `reach` whose directions or net cost are known
+only in play (the court's search, run in each engine), events with list parameters, lists said,
+and a fn called as a statement. Each against the closure engine's answers where nothing is
+drawn, and the Python engine's words against the C engine's after every choice."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -247,3 +248,102 @@ def test_a_greedy_and_a_random_seat_keep_the_same_score_track_in_python_and_in_c
     for seed in range(4):
         a, b = play_typed_game(py, seed, ["greedy", "random"]), play_typed_game(c, seed, ["greedy", "random"])
         assert a.score_track == b.score_track and a.points == b.points, seed
+
+
+LIST_EVENT = """game "List event"
+seats 2
+start one
+var total: int = 0
+event shown(who: seat, xs: list of int, k: int)
+on shown(who, xs, k) when count(xs) > 1 {
+  total += sum(x for x in xs) * k
+}
+on shown(who, xs, k) {
+  total += max(xs) + who
+}
+phase one {
+  choose k from 1..3 by 0
+  let ys = every(i for i in 0..k)
+  emit shown(1, ys, 10)
+  emit shown(0, every(y * 2 for y in ys), 1)
+  end winner if total == TOTAL then 0 else 1
+}
+"""
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_an_event_with_a_list_parameter_reaches_every_handler_in_both_typed_engines(tmp_path, k):
+    # ys = 0..k: the first emit adds sum(ys) * 10 (guarded: 2+ items) and max(ys) + 1 = k + 1;
+    # the second, of the doubled list, adds 2 * sum(ys) and 2k + 0
+    s = k * (k + 1) // 2
+    total = s * 10 + k + 1 + 2 * s + 2 * k
+    f = tmp_path / "event.vbr"
+    f.write_text(LIST_EVENT.replace("TOTAL", str(total)))
+    ends = _same_games(f, {}, lambda seed, step, n: k - 1, seeds=[0])
+    assert ends == ["seat 0 wins"], ends
+
+
+SAY_LISTS = """game "Say lists"
+seats 2
+start one
+kind Card { value: int }
+zone deck public ordered
+setup {
+  create Card(value: 3) in deck
+  create Card(value: 5) in deck
+}
+var seen: list of int = [1, 2]
+phase one {
+  let ys = [4, 5, 6]
+  for k in 1..2 {
+    say "{k}: {ys} {every(y * k for y in ys)} {[k == 1, false]} {seen}"
+  }
+  say "{every(c for c in deck if c.value > 4)} {[none, 1]} {every(k for k in 0..0 if k > 0)}"
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_list_said_is_written_as_the_closure_engine_writes_it_in_both_typed_engines(tmp_path, engine):
+    # the closure engine writes a list as `[a, b]`, each item as a choice is written: a thing as
+    # its number, none as `pass`
+    f = tmp_path / "say.vbr"
+    f.write_text(SAY_LISTS)
+    log: list = []
+    s = load(f, {}, engine=engine).new_state(0, log)
+    assert s.is_terminal()
+    assert [e["text"] for e in log if e["t"] == "say"] == [
+        "1: [4, 5, 6] [4, 5, 6] [true, false] [1, 2]",
+        "2: [4, 5, 6] [8, 10, 12] [false, false] [1, 2]",
+        "[#1] [pass, 1] []"]
+
+
+CALLED_FOR_NOTHING = """game "Called for nothing"
+seats 2
+start one
+fn side_of(s: seat) = other(s)
+fn sides(k: int) = every(other(i) for i in 0..k)
+phase one {
+  choose k from [1, 2] by 0
+  sides(k)
+  side_of(0)
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_fn_called_as_a_statement_is_worked_out_and_its_fault_is_the_same_located_error(tmp_path, engine):
+    # sides(1) asks other(0) and other(1): fine, and the game ends; sides(2) asks other(2), which
+    # has no other side
+    f = tmp_path / "called.vbr"
+    f.write_text(CALLED_FOR_NOTHING)
+    s = load(f, {}, engine=engine).new_state(0)
+    s.apply_index(0)
+    assert s.is_terminal() and s.outcome().winner == 0
+    s = load(f, {}, engine=engine).new_state(0)
+    with pytest.raises(VbrRuntimeError) as err:
+        s.apply_index(1)
+    assert (err.value.span.line, err.value.span.col) == (5, 26)  # `other(i)` in sides
+    assert "`other(2)`: only 0 and 1 have an other side" in err.value.message

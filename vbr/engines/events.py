@@ -71,10 +71,20 @@ class EventLog:
             self.phase(code)
 
     def say(self, S, pieces, args) -> None:
+        """A hole of type `items:T` is a list: it and the next argument are where its items
+        start in S and how many there are (vbr.ir.build, UnitBuilder.s_Say); its items are
+        written as choices are (a thing as `#e`, as the closure engine writes a list)."""
         texts = self.p.texts
         parts = [texts[pieces[0]]]
+        args = iter(args)
         for (ty, v), piece in zip(args, pieces[1:]):
-            parts += [self.describe(S, ty, int(v)), texts[piece]]
+            if ty.startswith("items:"):
+                start, n = int(v), int(next(args)[1])
+                item = ty[len("items:"):]
+                parts.append("[" + ", ".join(self.p.names.text(item, int(w)) for w in S[start:start + n]) + "]")
+            else:
+                parts.append(self.describe(S, ty, int(v)))
+            parts.append(texts[piece])
         self.events.append({"t": "say", "text": "".join(parts)})
 
     def reveal(self, S, ty: str, v) -> None:

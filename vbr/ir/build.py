@@ -563,7 +563,9 @@ class UnitBuilder:
         self._close()
 
     def handler(self, h: A.Handler) -> None:
-        scope = self._params(h.params)
+        declared = self.m.events[h.event].params  # a parameter the handler leaves untyped has the event's type
+        scope = self._params([p if p.type is not None or d.type is None else p.model_copy(update={"type": d.type})
+                              for p, d in zip(h.params, declared)])
         self.block(h.body, scope, None)
         self.end(N.Return(h.body.span, None))
         self._close()
@@ -718,7 +720,16 @@ class UnitBuilder:
         if isinstance(c, A.Call) and c.func in self.m.procs:
             self._call(c, scope, result=None)
             return
-        raise Unsupported("a call of a built-in or fn as a statement", s.span)
+        # a fn or built-in called for nothing but what it does on the way (a roll, a fault): its
+        # value is worked out and dropped
+        if self.x.is_list(c, scope):
+            mark, base, n = self.local("int"), self.local("int"), self.local("int")
+            self.emit(N.Mark(s.span, mark))
+            self.emit(N.Collect(s.span, self.x.seq(c, scope), base, n))
+            self.emit(N.Release(s.span, mark))
+            return
+        value = self.x.expr(c, scope)
+        self.emit(N.SetLocal(s.span, self.local(value.ty), value))
 
     def _call(self, c: A.Call, scope, result) -> None:
         args = []
@@ -922,14 +933,22 @@ class UnitBuilder:
 
     def s_Emit(self, s: A.Emit, scope, loop):
         ev = self.m.events[s.event]
-        if any(p.type is not None and type_of(self.m, p.type).startswith("list:") for p in ev.params):
-            raise Unsupported("an event with a list parameter", s.span)
-        slots = []
-        for a in s.args:
+        mark = self.local("int")  # a list argument's copy is released once every handler has run
+        self.emit(N.Mark(s.span, mark))
+        slots, words = [], []  # per argument its local (a list's: where it starts, how many, its bound); the words passed
+        for a, p in zip(s.args, ev.params):
+            if p.type is not None and type_of(self.m, p.type).startswith("list:"):
+                seq = self.x.seq(a, scope)
+                base, n = self.local("int"), self.local("int")
+                self.emit(N.Collect(s.span, seq, base, n))
+                slots.append(((base, n, seq.bound), "list:" + seq.item))
+                words += [base, n]
+                continue
             value = self.x.expr(a, scope)
             slot = self.local(value.ty)
             self.emit(N.SetLocal(s.span, slot, value))
             slots.append((slot, value.ty))
+            words.append(slot)
         units = self.pb.handler_units.get(s.event, [])
         guards = []
         for h in self.m.handlers.get(s.event, []):
@@ -941,27 +960,44 @@ class UnitBuilder:
                 inner.names[p.name] = (type_of(self.m, p.type) if p.type else ty, slot)
             guards.append(self.x.expr(h.when, inner))
         after = self.new_block()
-        self.end(N.Emit(s.span, units, guards, [slot for slot, _ in slots], after))
+        self.end(N.Emit(s.span, units, guards, words, after))
         self.current = after
+        self.emit(N.Release(s.span, mark))
 
     def s_Say(self, s: A.Say, scope, loop):
+        """A hole holding a list is said as two arguments, where its copy starts (of type
+        `items:T`, vbr.engines.events) and how many items it has; the copy is released after."""
         pieces, args = [], []
         text = ""
+        mark = None
         for part in s.parts:
             if isinstance(part, str):
                 text += part
-            else:
-                pieces.append(self.pb.text(text))
-                text = ""
+                continue
+            pieces.append(self.pb.text(text))
+            text = ""
+            if not self.x.is_list(part, scope):
                 args.append(self.x.expr(part, scope))
+                continue
+            if mark is None:
+                mark = self.local("int")
+                self.emit(N.Mark(s.span, mark))
+            seq = self.x.seq(part, scope)
+            base, n = self.local("int"), self.local("int")
+            self.emit(N.Collect(s.span, seq, base, n))
+            args += [N.Local("items:" + seq.item, base), N.Local("int", n)]
         pieces.append(self.pb.text(text))
         self.emit(N.Say(s.span, pieces, args))
+        if mark is not None:
+            self.emit(N.Release(s.span, mark))
 
     def s_Return(self, s: A.Return, scope, loop):
         value = self.x.expr(s.value, scope) if s.value is not None else None
         self.end(N.Return(s.span, value))
 
     def s_Reveal(self, s: A.Reveal, scope, loop):
+        if self.x.is_list(s.what, scope):
+            raise Unsupported("a list revealed", s.span)
         what = self.x.expr(s.what, scope)
         if what.ty == "zone":
             self.emit(N.Reveal(s.span, None, what))
