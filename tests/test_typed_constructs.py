@@ -1,8 +1,8 @@
 """The constructs the typed program gained last: vars holding lists (bounded records, the same
 located error past the bound in both engines), `reach` whose directions or net cost are known
-only in play (the court's search, run in each engine), events with list parameters, lists said,
-and a fn called as a statement. Each against the closure engine's answers where nothing is
-drawn, and the Python engine's words against the C engine's after every choice."""
+only in play (the court's search, run in each engine), events with list parameters, lists said
+and revealed, and a fn called as a statement. Each against the closure engine's answers where
+nothing is drawn, and the Python engine's words against the C engine's after every choice."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -347,3 +347,37 @@ def test_a_fn_called_as_a_statement_is_worked_out_and_its_fault_is_the_same_loca
         s.apply_index(1)
     assert (err.value.span.line, err.value.span.col) == (5, 26)  # `other(i)` in sides
     assert "`other(2)`: only 0 and 1 have an other side" in err.value.message
+
+
+REVEAL_LISTS = """game "Reveal lists"
+seats 2
+start one
+kind Card { value: int }
+zone deck public ordered
+setup {
+  create Card(value: 3) in deck
+  create Card(value: 5) in deck
+}
+phase one {
+  reveal [3, 4]
+  reveal every(c for c in deck)
+  reveal every(c.value * 2 for c in deck if c.value > 3)
+  reveal [none, true]
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_list_revealed_is_logged_as_the_closure_engine_logs_it_in_both_typed_engines(tmp_path, engine):
+    # the closure engine logs a list as its text (a list's, as said) and each item as a value
+    # is described: a thing with its kind and fields, none as `none`
+    f = tmp_path / "reveal.vbr"
+    f.write_text(REVEAL_LISTS)
+    log: list = []
+    load(f, {}, engine=engine).new_state(0, log)
+    assert [(e["what"], e["items"]) for e in log if e["t"] == "reveal"] == [
+        ("[3, 4]", ["3", "4"]),
+        ("[#0, #1]", ["#0 Card(value=3)", "#1 Card(value=5)"]),
+        ("[10]", ["10"]),
+        ("[pass, true]", ["none", "true"])]

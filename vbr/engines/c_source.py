@@ -762,7 +762,9 @@ int vbr_goto(W *S, W unit) {{
     def s_Reveal(self, s):
         zone = s.what is None
         what = self.expr(s.zone if zone else s.what)
-        return ["{", f"    W a[1] = {{{what}}};", f"    if (VBR_LOGGING(S)) VBR_LOG(S, {REVEAL}, {self.reveals[id(s)]}, 1, a);", "}"]
+        words = [what] if s.count is None else [what, self.expr(s.count)]
+        return ["{", f"    W a[{len(words)}] = {{{', '.join(words)}}};",
+                f"    if (VBR_LOGGING(S)) VBR_LOG(S, {REVEAL}, {self.reveals[id(s)]}, {len(words)}, a);", "}"]
 
     # ------------------------------------------------------------------ terminators
     def term(self, t: N.Term) -> list[str]:

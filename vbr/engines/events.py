@@ -48,11 +48,11 @@ class EventLog:
     # ------------------------------------------------------------------ what the engines report
     def __call__(self, S, what: str, *args) -> None:
         """The Python engine's LOG: ('say', pieces, ((type, value), ...)), ('reveal', type, value)
-        (the type `zone` for a zone) or ('phase', unit)."""
+        (the type `zone` for a zone; `items:T` for a list, with its count after) or ('phase', unit)."""
         if what == "say":
             self.say(S, args[0], args[1])
         elif what == "reveal":
-            self.reveal(S, args[0], args[1])
+            self.reveal(S, *args)
         else:
             self.phase(args[0])
 
@@ -66,7 +66,7 @@ class EventLog:
         elif what == REVEAL:
             if self._reveals is None:
                 self._reveals = [revealed_type(site) for site in reveal_sites(self.p)]
-            self.reveal(S, self._reveals[code], args[0])
+            self.reveal(S, self._reveals[code], *args[:n])
         else:
             self.phase(code)
 
@@ -87,10 +87,16 @@ class EventLog:
             parts.append(texts[piece])
         self.events.append({"t": "say", "text": "".join(parts)})
 
-    def reveal(self, S, ty: str, v) -> None:
-        """A zone's things, a thing, or a value (as the closure engine logs `reveal pick [1, 2]`)."""
+    def reveal(self, S, ty: str, v, count=None) -> None:
+        """A zone's things, a thing, a value, or a list (`items:T`: its items start at S[v], `count`
+        of them), as the closure engine logs `reveal pick [1, 2]`."""
         v = int(v)
-        if ty == "zone":
+        if ty.startswith("items:"):
+            item = ty[len("items:"):]
+            words = [int(w) for w in S[v:v + int(count)]]
+            what = "[" + ", ".join(self.p.names.text(item, w) for w in words) + "]"
+            self.events.append({"t": "reveal", "what": what, "items": [self.describe(S, item, w) for w in words]})
+        elif ty == "zone":
             z = self.p.layout.zone(v)
             items = [self.thing(S, int(e)) for e in S[z + 1:z + 1 + S[z]]]
             self.events.append({"t": "reveal", "what": self.p.names.zones[v], "items": items})

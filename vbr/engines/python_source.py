@@ -1190,7 +1190,8 @@ class _Unit(WordSource):
 
     def s_Reveal(self, s):
         what = self.hold(self.expr(s.what) if s.what is not None else self.expr(s.zone))
-        self.logged(lambda: self.emit(f"LOG(S, 'reveal', {revealed_type(s)!r}, {what})"))
+        count = "" if s.count is None else f", {self.expr(s.count)}"
+        self.logged(lambda: self.emit(f"LOG(S, 'reveal', {revealed_type(s)!r}, {what}{count})"))
 
     # ------------------------------------------------------------------ terminators
     def t_Jump(self, t):

@@ -997,7 +997,13 @@ class UnitBuilder:
 
     def s_Reveal(self, s: A.Reveal, scope, loop):
         if self.x.is_list(s.what, scope):
-            raise Unsupported("a list revealed", s.span)
+            seq = self.x.seq(s.what, scope)
+            mark, base, n = self.local("int"), self.local("int"), self.local("int")
+            self.emit(N.Mark(s.span, mark))
+            self.emit(N.Collect(s.span, seq, base, n))
+            self.emit(N.Reveal(s.span, N.Local("items:" + seq.item, base), None, N.Local("int", n)))
+            self.emit(N.Release(s.span, mark))
+            return
         what = self.x.expr(s.what, scope)
         if what.ty == "zone":
             self.emit(N.Reveal(s.span, None, what))

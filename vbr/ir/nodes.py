@@ -482,9 +482,12 @@ class Check(Stmt):
 
 @dataclass(eq=False)
 class Reveal(Stmt):
-    """Thing `what` (or every thing of zone `zone`) shown in the log; the state is unchanged."""
+    """Thing `what` (or every thing of zone `zone`) shown in the log; the state is unchanged.
+    A list shown: `what` (of type `items:T`) is where a copy of its items starts, `count` how
+    many there are."""
     what: Expr | None
     zone: Expr | None
+    count: Expr | None = None
 
 
 # ---------------------------------------------------------------------------------- terminators
