@@ -23,7 +23,8 @@ def test_canonical_spec_names_only_changed_parameters_in_alphabetical_order():
 def test_parse_agent_fills_in_defaults():
     assert parse_agent("mcts:iterations=7") == ("mcts", {"iterations": 7, "c": 0.7, "rollout": "random", "depth": 3,
                                                          "reward": "margin", "greedy_moves": 0, "worlds": 1, "widen": 0.0,
-                                                         "tree": "closed", "inner_c": 0.1})
+                                                         "tree": "closed", "inner_c": 0.1, "spread_playouts": 8,
+                                                         "budget": 15000})
     assert parse_agent("random") == ("random", {})
 
 
@@ -54,7 +55,8 @@ def test_play_parse_agents_reads_specs():
 @pytest.mark.parametrize("spec, seats, message", [
     ("nonsense", 2, "unknown agent 'nonsense' (agents: random, first, greedy, mcts)"),
     ("mcts:iters=3", 2, "mcts: unknown parameter 'iters' "
-                        "(parameters: iterations, c, rollout, depth, reward, greedy_moves, worlds, widen, tree, inner_c)"),
+                        "(parameters: iterations, c, rollout, depth, reward, greedy_moves, worlds, widen, tree, inner_c, "
+                        "spread_playouts, budget)"),
     ("random:samples=3", 2, "random: unknown parameter 'samples' (parameters: none)"),
     ("mcts:iterations=x", 2, "mcts: iterations must be an integer from 1 to 1000000, not 'x'"),
     ("mcts:iterations=2.5", 2, "mcts: iterations must be an integer from 1 to 1000000, not '2.5'"),

@@ -130,9 +130,13 @@ WIN = dict(reward="win", rollout="random")
     ("pig", dict(iterations=40, depth=6, reward="margin"), 3),
     ("pig", dict(iterations=40, c=0.3, depth=2, tree="closed", inner_c=0.2, **WIN), 3),
     ("siatka-all", dict(iterations=30, depth=3, tree="closed", inner_c=0.1), 5),
-    ("siatka", dict(iterations=40, tree="closed", widen=0.5, worlds=2), 5)])
+    ("siatka", dict(iterations=40, tree="closed", widen=0.5, worlds=2), 5),
+    ("pig", dict(iterations=20, budget=2500, spread_playouts=3), 3),
+    ("siatka", dict(iterations=10, budget=3001, spread_playouts=2, worlds=2), 5),
+    ("siatka-all", dict(iterations=0, budget=2000, spread_playouts=0), 5)])
 def test_python_and_c_mcts_pick_the_same_option_after_the_same_visits(games, name, settings, plies):
     py, cg = games[name]
+    settings = {"budget": 0, **settings}  # iterations as given, unless the case sets a budget
     params = PS.SearchParams(**settings)
     answers = []
     for seed, k, a, b in _positions(py, cg, range(3), plies):
@@ -142,7 +146,8 @@ def test_python_and_c_mcts_pick_the_same_option_after_the_same_visits(games, nam
         x = PS.mcts_visits(py.engine, a.words, seat, params, seed * 31 + k)
         y = cg.engine.mcts_visits(b.words, seat, params, seed * 31 + k)
         assert x == y, (seed, k)
-        assert sum(x[1]) == params.iterations  # every iteration passes through one root child
+        if not params.budget:
+            assert sum(x[1]) == params.iterations  # every iteration passes through one root child
         assert b.mcts(seed=seed * 31 + k, **settings) == x[0]
         answers.append(x[0])
     assert len(answers) >= 10 and len(set(answers)) > 1  # many positions, and not one answer throughout
@@ -277,7 +282,8 @@ def test_a_margin_reward_averages_the_outcome_with_the_lead_beside_the_leads_met
     g = s.game
     s.apply_index(HOLD)  # 10 banked: seat 1 to move
     engine = _Recording(g.engine)
-    search = PS._Search(engine, s.words, 1, PS.SearchParams(depth=3, reward="margin"), R.first_state(5, PS.MCTS_KEY))
+    params = PS.SearchParams(depth=3, reward="margin", spread_playouts=0)
+    search = PS._Search(engine, s.words, 1, params, R.first_state(5, PS.MCTS_KEY))
     search.iterate()
     (child,) = search.root.children.values()
     at = g.program.layout.vars
@@ -285,6 +291,52 @@ def test_a_margin_reward_averages_the_outcome_with_the_lead_beside_the_leads_met
     # a cut playout's outcome is a draw (0.5); the only lead met so far is this one, so the
     # spread (their root mean square, at least 1) is |lead| or 1
     assert child.total == 0.5 * 0.5 + 0.5 * (0.5 + 0.5 * math.tanh(lead / max(1, abs(lead))))
+
+
+ONE_STEP = """game "One step"
+seats 2
+points score
+start turn
+var score: int per seat = 0
+phase turn {
+  score[1] = 5
+  choose m from [1, 2] by 0 as "which?"
+  score[0] += 3
+  end winner 0
+}
+"""
+
+
+def test_spread_playouts_weigh_a_lead_by_how_much_random_play_moves_it_from_the_root_to_the_end(tmp_path):
+    # seat 0 trails 0-5 and wins with 3 more points whatever it picks: every random playout of the
+    # root moves its lead by +3, so the spread is 3 (the leads met at playouts' ends, -2, would
+    # give 2), and one iteration is worth to seat 0 the mean of its win and 0.5 + 0.5 tanh(-2 / 3)
+    path = tmp_path / "one_step.vbr"
+    path.write_text(ONE_STEP)
+    s = load(path, {}, engine="python").new_state(0)
+    for k, spread in ((8, 3.0), (1, 3.0), (0, 2.0)):
+        search = PS._Search(s.game.engine, s.words, 0, PS.SearchParams(spread_playouts=k), R.first_state(1, PS.MCTS_KEY))
+        search.iterate()
+        (child,) = search.root.children.values()
+        assert child.total == 0.5 * 1.0 + 0.5 * (0.5 + 0.5 * math.tanh(-2 / spread)), k
+
+
+def test_a_budget_runs_iterations_past_the_minimum_until_their_worlds_have_done_that_much_work(games):
+    # work: the blocks of rules run and the choices made by an iteration's world, from the root's
+    # state on. A search of at least 10 iterations and a budget of 3,000 stops after the first
+    # iteration that brings the work to 3,000, in both engines; without a budget, after 10.
+    py, c = games["pig"]
+    s = py.new_state(2)
+    params = PS.SearchParams(iterations=10, budget=3000)
+    _, visits = PS.mcts_visits(py.engine, s.words, 0, params, 9)
+    search = PS._Search(py.engine, s.words, 0, params, R.first_state(9, PS.MCTS_KEY))
+    works = []
+    while search.work < 3000:
+        search.iterate()
+        works.append(search.work)
+    assert sum(visits) == len(works) > 10 and works[-2] < 3000 <= works[-1]
+    assert c.engine.mcts_visits(c.new_state(2).words, 0, params, 9)[1] == visits
+    assert sum(PS.mcts_visits(py.engine, s.words, 0, PS.SearchParams(iterations=10, budget=0), 9)[1]) == 10
 
 
 def _children_after_again(tree: str) -> list:
@@ -342,7 +394,7 @@ def test_a_search_stops_once_its_answer_is_settled_and_answers_as_the_full_searc
         at = g.program.layout.vars
         s.words[at], s.words[at + 3] = 28, 2
         states.append(s)
-    params = PS.SearchParams(iterations=2000, c=0.01)  # roll is tried and then hardly ever again
+    params = PS.SearchParams(iterations=2000, c=0.01, budget=0, spread_playouts=0)  # roll is tried, then hardly ever again
     full, stopping = _Copying(py.engine), _Copying(py.engine)
     answer, visits = PS.mcts_visits(full, states[0].words, 0, params, 5)
     assert sum(visits) == 2000 and answer == HOLD
@@ -363,7 +415,7 @@ def test_progressive_widening_keeps_the_roots_children_to_the_square_root_of_its
         k += 1
     n = len(s.legal_actions())
     for widen, most in ((0.5, 4), (0.0, min(n, 16))):
-        params = PS.SearchParams(iterations=16, widen=widen)
+        params = PS.SearchParams(iterations=16, widen=widen, budget=0)
         if engine == "python":
             _, visits = PS.mcts_visits(g.engine, s.words, s.current_player(), params, 7)
         else:

@@ -457,7 +457,7 @@ def typed_agent(name: str) -> tuple[str, dict]:
     return kind, params
 
 
-SEARCH_SETTINGS = ("iterations", "c", "depth", "reward", "rollout", "greedy_moves", "worlds", "widen", "tree", "inner_c")
+SEARCH_SETTINGS = ("iterations", "c", "depth", "reward", "rollout", "greedy_moves", "worlds", "widen", "tree", "inner_c", "spread_playouts", "budget")
 
 
 def search_settings(params: dict) -> dict:

@@ -75,11 +75,15 @@ class MctsAgent(Agent):
         Param("tree", str, "closed", ("open", "closed"),
               "open: a node's children keyed by the choices made; closed: also by what the seat observes (typed engines)"),
         Param("inner_c", float, 0.1, (0.0, 100.0), "UCB exploration constant below the root (0: c; typed engines)"),
+        Param("spread_playouts", int, 8, (0, 100_000),
+              "reward=margin: random playouts to the end that set how much a point of lead weighs (0: the leads met; typed engines)"),
+        Param("budget", int, 15000, (0, 1_000_000_000),
+              "also stop once the imagined worlds have run this many blocks of rules (0: no limit; typed engines)"),
     )
     # what this agent plays whatever the typed engines' parameters above say: a setting other than
     # its default and other than this is refused, so that no spec asks the closure engine in vain
     CLOSURE_PLAYS = {"rollout": "random", "reward": "win", "greedy_moves": 0, "worlds": 1, "widen": 0.0,
-                     "tree": "open", "inner_c": 0.0}
+                     "tree": "open", "inner_c": 0.0, "spread_playouts": 0, "budget": 0}
 
     def __init__(self, seat: int, seed: int, **settings):
         super().__init__(seat, seed, **settings)

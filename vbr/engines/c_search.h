@@ -89,7 +89,7 @@ int vbr_determinize(W *S, W *out, W seat, U seed) {
 /* --------------------------------------------------------------------------------- the search */
 
 /* The search's settings, as python_search.SearchParams.numbers gives them. */
-enum { P_ITERATIONS, P_C, P_DEPTH, P_REWARD, P_ROLLOUT, P_GREEDY_MOVES, P_WORLDS, P_WIDEN, P_TREE, P_INNER_C, P_COUNT };
+enum { P_ITERATIONS, P_C, P_DEPTH, P_REWARD, P_ROLLOUT, P_GREEDY_MOVES, P_WORLDS, P_WIDEN, P_TREE, P_INNER_C, P_SPREAD_PLAYOUTS, P_BUDGET, P_COUNT };
 #define VBR_GREEDY_WIN 1000.0
 
 typedef struct {
@@ -109,6 +109,8 @@ typedef struct {
     U agent;
     W seat, depth, margin, greedy, greedy_moves, root_team;
     W spread_n, spread_squares;  /* the searching team's leads at playouts' ends: count, sum of squares */
+    double fixed_spread;  /* > 0: the spread from the spread playouts (vbr_spread_playouts) */
+    W iterations, work;  /* iterations run; the blocks of rules run and the choices made by their worlds */
     double c, inner_c, widen;  /* inner_c: the UCB constant below the root */
 } VbrSearch;
 
@@ -301,10 +303,13 @@ static W vbr_greedy_option(VbrSearch *s, W *world, W n) {
 static void vbr_with_margin(VbrSearch *s, const W *world, double *r) {
     W lead[VBR_TEAMS];
     if (!vbr_leads(world, lead)) return;
-    W x = lead[s->root_team];
-    s->spread_n++; s->spread_squares += x * x;
-    double spread = sqrt((double)s->spread_squares / (double)s->spread_n);
-    if (spread < 1.0) spread = 1.0;
+    double spread = s->fixed_spread;
+    if (spread <= 0.0) {
+        W x = lead[s->root_team];
+        s->spread_n++; s->spread_squares += x * x;
+        spread = sqrt((double)s->spread_squares / (double)s->spread_n);
+        if (spread < 1.0) spread = 1.0;
+    }
     for (W t = 0; t < VBR_TEAMS; t++) r[t] = 0.5 * r[t] + 0.5 * (0.5 + 0.5 * tanh((double)lead[t] / spread));
 }
 
@@ -336,6 +341,32 @@ static int vbr_playout(VbrSearch *s, W *world, double *r) {
     return 0;
 }
 
+/* The margin reward's spread from k random playouts of the root to the game's end
+ * (python_search._Search.spread_playouts) into s->fixed_spread, left 0 when k is 0 or the file
+ * keeps no points; -1 when a world faulted. */
+static int vbr_spread_playouts(VbrSearch *s, W k) {
+    W lead[VBR_TEAMS], start;
+    if (!k || !vbr_leads(s->root_words, lead)) return 0;
+    start = lead[s->root_team];
+    double squares = 0.0;
+    for (W p = 0; p < k; p++) {
+        s->agent += VBR_GAMMA;
+        U world_seed = vbr_mix(s->agent);
+        memcpy(s->world, s->root_words, (size_t)s->root_words[H_TOP] * sizeof(W));
+        vbr_redeal(s->world, s->seat, world_seed, &s->deal);
+        while (s->world[H_STATUS] == CHOICE) {
+            W n = s->world[H_NOPTS];
+            if (vbr_search_apply(s->world, n > 1 ? vbr_below_of(&s->agent, n) : 0)) return -1;
+        }
+        vbr_leads(s->world, lead);
+        double x = (double)(lead[s->root_team] - start);
+        squares += x * x;
+    }
+    s->fixed_spread = sqrt(squares / (double)k);
+    if (s->fixed_spread < 1.0) s->fixed_spread = 1.0;
+    return 0;
+}
+
 static W vbr_iterate(VbrSearch *s) {
     double r[VBR_TEAMS];
     s->agent += VBR_GAMMA;
@@ -345,6 +376,8 @@ static W vbr_iterate(VbrSearch *s) {
     W len = vbr_descend(s, s->world);
     if (len < 0) return len;
     if (vbr_playout(s, s->world, r)) return -1;
+    s->iterations++;
+    s->work += s->world[H_STEPS] - s->root_words[H_STEPS] + s->world[H_CHOICES] - s->root_words[H_CHOICES];
     s->nodes[0].visits++;
     for (W k = 0; k < len; k++) {
         VbrNode *n = &s->nodes[s->path[k]];
@@ -395,8 +428,8 @@ static void vbr_search_close(VbrSearch *s) {
 /* `worlds` trees, one after the other on one agent stream, their root visits summed into `visits`
  * (n words); the option most visited, or a negative code. */
 /* Whether the option most visited so far (over the trees before, in `visits`, and this tree's
- * root) leads every other by more than `left` visits, so that no run of the remaining iterations
- * can change the answer. */
+ * root) leads every other by more than `left`, a bound on the iterations left (each adds at least
+ * one to the work: its world makes the root's choice), so that no run of them can change the answer. */
 static int vbr_settled(const VbrSearch *s, W n, const W *visits, W left, W *now) {
     for (W i = 0; i < n; i++) now[i] = visits[i];
     vbr_root_visits(s, n, now);
@@ -413,21 +446,27 @@ static int vbr_settled(const VbrSearch *s, W n, const W *visits, W left, W *now)
  * soon as the remaining iterations cannot change which option is most visited. */
 static W vbr_search_root(W *S, W seat, const double *params, U seed, W *visits, int settle) {
     if (S[H_STATUS] != CHOICE || seat < 0 || seat >= VBR_SEATS) return -2;
-    W n = S[H_NOPTS], iterations = (W)params[P_ITERATIONS], worlds = (W)params[P_WORLDS], answer = 0, done = 0;
+    W n = S[H_NOPTS], iterations = (W)params[P_ITERATIONS], worlds = (W)params[P_WORLDS], answer = 0;
+    W budget_all = (W)params[P_BUDGET], shares = 0, budgets = 0, stop = 0;
     U agent = vbr_first_state(seed, VBR_MCTS_KEY);
     if (worlds < 1) return -2;
     W *now = malloc((size_t)(n + 1) * sizeof(W));
     if (!now) return -2;
     for (W i = 0; i < n; i++) visits[i] = 0;
-    for (W t = 0; t < worlds && answer == 0 && done < iterations; t++) {
+    for (W t = 0; t < worlds && answer == 0 && !stop; t++) {
         VbrSearch s;
         W share = iterations / worlds + (t < iterations % worlds);
+        W budget = budget_all / worlds + (t < budget_all % worlds);
+        if (!share && !budget) break;
+        shares += share; budgets += budget;
         answer = vbr_search_open(&s, S, seat, params, agent);
-        for (W it = 0; it < share && answer == 0; it++) {
+        if (answer == 0 && s.margin) answer = vbr_spread_playouts(&s, (W)params[P_SPREAD_PLAYOUTS]);
+        while (answer == 0 && (s.iterations < share || s.work < budget)) {
             answer = vbr_iterate(&s);
-            done++;
-            if (settle && answer == 0 && vbr_settled(&s, n, visits, iterations - done, now)) done = iterations;
-            if (done == iterations) break;
+            W left = (share > s.iterations ? share - s.iterations : 0) + (budget > s.work ? budget - s.work : 0)
+                     + iterations - shares + budget_all - budgets;
+            if (settle && answer == 0 && vbr_settled(&s, n, visits, left, now)) stop = 1;
+            if (stop) break;
         }
         if (answer == 0) vbr_root_visits(&s, n, visits);
         agent = s.agent;

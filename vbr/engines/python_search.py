@@ -138,6 +138,8 @@ class SearchParams:
     widen: float = 0.0
     tree: str = "closed"
     inner_c: float = 0.1
+    spread_playouts: int = 8
+    budget: int = 15000
 
     def __post_init__(self):
         if self.reward not in REWARDS:
@@ -147,14 +149,14 @@ class SearchParams:
         if self.tree not in TREES:
             raise ValueError(f"tree must be one of {', '.join(TREES)}, not {self.tree!r}")
         if (self.iterations < 0 or self.depth < 0 or self.greedy_moves < 0 or self.worlds < 1 or not 0 <= self.widen <= 1
-                or self.inner_c < 0):
+                or self.inner_c < 0 or self.spread_playouts < 0 or self.budget < 0):
             raise ValueError(f"search parameters out of range: {self}")
 
     def numbers(self) -> list[float]:
         """The settings as the C search reads them (c_search.h, VbrParams): numbers in field order."""
         return [float(self.iterations), float(self.c), float(self.depth), float(REWARDS.index(self.reward)),
                 float(ROLLOUTS.index(self.rollout)), float(self.greedy_moves), float(self.worlds), float(self.widen),
-                float(TREES.index(self.tree)), float(self.inner_c)]
+                float(TREES.index(self.tree)), float(self.inner_c), float(self.spread_playouts), float(self.budget)]
 
 
 REWARDS = ("win", "margin")
@@ -198,22 +200,27 @@ def _search_root(engine, words, seat: int, params: SearchParams, seed: int, sett
     n = int(words[H.NOPTS])
     agent = R.first_state(seed, MCTS_KEY)
     visits = [0] * n
-    done = 0
+    shares = budgets = 0  # the iterations and the work of the trees so far and this one
     for t in range(params.worlds):
-        if done == params.iterations:
-            break
-        search = _Search(engine, words, seat, params, agent)
         share = params.iterations // params.worlds + (t < params.iterations % params.worlds)
-        for _ in range(share):
+        budget = params.budget // params.worlds + (t < params.budget % params.worlds)
+        if not share and not budget:
+            break
+        shares, budgets = shares + share, budgets + budget
+        search = _Search(engine, words, seat, params, agent)
+        stop = False
+        while search.iterations < share or search.work < budget:
             search.iterate()
-            done += 1
-            if settle and _settled([v + w for v, w in zip(visits, search.root_visits(n))], params.iterations - done):
-                done = params.iterations
-            if done == params.iterations:
+            left = (max(0, share - search.iterations) + max(0, budget - search.work)
+                    + params.iterations - shares + params.budget - budgets)
+            if settle and _settled([v + w for v, w in zip(visits, search.root_visits(n))], left):
+                stop = True
                 break
         for i, v in enumerate(search.root_visits(n)):
             visits[i] += v
         agent = search.agent
+        if stop:
+            break
     top = max(visits)
     best = [i for i, v in enumerate(visits) if v == top]
     if len(best) > 1:
@@ -223,7 +230,9 @@ def _search_root(engine, words, seat: int, params: SearchParams, seed: int, sett
 
 
 def _settled(visits: list[int], left: int) -> bool:
-    """Whether the most visited option leads every other by more than the `left` iterations."""
+    """Whether the most visited option leads every other by more than `left`, a bound on the
+    iterations left (each iteration's world makes at least the root's choice, so it adds at least
+    one to the work)."""
     first = second = 0
     for v in visits:
         if v > first:
@@ -260,6 +269,9 @@ class _Search:
         self.thing_sites = [site.item.startswith("ent") for site in p.choices]
         self.root_team = self.team_of[seat]
         self.spread = [0, 0]  # the searching team's leads at playouts' ends: their count, their sum of squares
+        self.iterations = 0
+        self.work = 0  # the blocks of rules run and the choices made by the iterations' worlds
+        self.fixed_spread = self.spread_playouts(params.spread_playouts) if self.margin else None
 
     def draw_below(self, n: int) -> int:
         self.agent, v = R.below(self.agent, n)
@@ -269,12 +281,32 @@ class _Search:
         self.agent, v = R.next_word(self.agent)
         return v
 
+    def spread_playouts(self, k: int) -> float | None:
+        """The margin reward's spread from k random playouts of the root to the game's end: the
+        root mean square of the change in the searching team's lead (at least 1); None when k is 0
+        or the file keeps no points (the spread is then the adaptive one)."""
+        start = self.leads(self.words)
+        if not k or start is None:
+            return None
+        squares = 0
+        for _ in range(k):
+            world = copy_words(self.engine, self.words)
+            redeal(self.p, world, self.seat, self.next_word(), self.streams)
+            while world[H.STATUS] == CHOICE:
+                n = int(world[H.NOPTS])
+                self.apply(world, self.draw_below(n) if n > 1 else 0)
+            x = self.leads(world)[self.root_team] - start[self.root_team]
+            squares += x * x
+        return max(1.0, math.sqrt(squares / k))
+
     def iterate(self) -> None:
         world_seed = self.next_word()
         world = copy_words(self.engine, self.words)
         redeal(self.p, world, self.seat, world_seed, self.streams)
         path = self.descend(world)
         rewards = self.playout(world)
+        self.iterations += 1
+        self.work += int(world[H.STEPS]) - int(self.words[H.STEPS]) + int(world[H.CHOICES]) - int(self.words[H.CHOICES])
         self.root.visits += 1
         for node in path:
             node.visits += 1
@@ -405,10 +437,13 @@ class _Search:
         leads = self.leads(world)
         if leads is None:
             return outcome
-        x = leads[self.root_team]
-        self.spread[0] += 1
-        self.spread[1] += x * x
-        spread = max(1.0, math.sqrt(self.spread[1] / self.spread[0]))
+        if self.fixed_spread is not None:
+            spread = self.fixed_spread
+        else:
+            x = leads[self.root_team]
+            self.spread[0] += 1
+            self.spread[1] += x * x
+            spread = max(1.0, math.sqrt(self.spread[1] / self.spread[0]))
         return [0.5 * o + 0.5 * (0.5 + 0.5 * math.tanh(lead / spread)) for o, lead in zip(outcome, leads)]
 
     def greedy_option(self, world, n: int) -> int:
