@@ -153,6 +153,28 @@ def test_python_and_c_mcts_pick_the_same_option_after_the_same_visits(games, nam
     assert len(answers) >= 10 and len(set(answers)) > 1  # many positions, and not one answer throughout
 
 
+def test_a_restricted_search_spends_every_iteration_on_the_options_left_to_it_alike_in_both_engines(games):
+    # a Siatka choice of 6 options, two of them allowed: the root has children for those two only,
+    # so the 40 iterations all go to them, and the answer is the more visited, in either engine
+    py, cg = games["siatka"]
+    a, b, k = py.new_state(0), cg.new_state(0), 0
+    while len(a.legal_actions()) < 6:
+        i = k * 7 % len(a.legal_actions())
+        a.apply_index(i)
+        b.apply_index(i)
+        k += 1
+    seat, among = a.current_player(), [4, 1]
+    params = PS.SearchParams(iterations=40, budget=0)
+    answer, visits = PS.mcts_visits(py.engine, a.words, seat, params, 3, among=among)
+    assert [v for i, v in enumerate(visits) if i not in among] == [0, 0, 0, 0]
+    assert sum(visits) == 40 and answer in among and visits[answer] == max(visits)
+    assert cg.engine.mcts_visits(b.words, seat, params, 3, among) == (answer, visits)
+    assert a.mcts(seed=3, among=among, iterations=40, budget=0) == b.mcts(seed=3, among=among, iterations=40, budget=0) == answer
+    assert a.mcts(seed=3, among=[5]) == b.mcts(seed=3, among=[5]) == 5  # one option left: taken without a search
+    with pytest.raises(ValueError, match="among must name some of the 6 options"):
+        b.mcts(seed=3, among=[6])
+
+
 def test_the_game_api_searches_with_either_engine_alike(games):
     py, c = games["siatka"]
     a, b = py.new_state(11), c.new_state(11)

@@ -255,8 +255,8 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     unbiased draw below k; an mcts seat searches with the next draw as its seed; a greedy seat
     seeds its imagined worlds and breaks ties from its stream (greedy_choice). Other agents are
     refused (a UsageError naming the ones there are). A seat in `restrict` (vbr.restrict) plays
-    by hand among the options left to it (an mcts seat searches every option and takes the most
-    visited of those left, State.mcts's `among`). With `log`,
+    by hand among the options left to it (an mcts seat's root has only those, State.mcts's
+    `among`). With `log`,
     the game's events (vbr.engines.events) are appended to it as they happen: the same game, each
     choice logged."""
     if log is None and not restrict and hasattr(game.engine, "play_game") and _all_random(game, tuple(agent_names)):
@@ -388,7 +388,7 @@ def typed_decision(state, kind: str, params: dict, stream: int, allowed: list[in
     """The option agent `kind` picks at a typed state's pending choice, drawing from `stream`:
     (the option, the stream left). random: one draw below the number of options (of `allowed`,
     the options a restricted seat may take, when given); greedy: greedy_choice; mcts: a search
-    seeded by the next draw (restricted: the most visited option of `allowed`)."""
+    seeded by the next draw (restricted: a search whose root has only the options `allowed`)."""
     from vbr.ir import random_streams as S
     from vbr.ir.layout import Header
     if kind == "random":

@@ -229,8 +229,8 @@ class CEngine:
         self.lib.vbr_play_many.restype = None
         self.lib.vbr_determinize.argtypes, self.lib.vbr_determinize.restype = [P, P, W, U], ctypes.c_int
         D = ctypes.POINTER(ctypes.c_double)
-        self.lib.vbr_mcts.argtypes, self.lib.vbr_mcts.restype = [P, W, D, U], W
-        self.lib.vbr_mcts_visits.argtypes = [P, W, D, U, P]
+        self.lib.vbr_mcts.argtypes, self.lib.vbr_mcts.restype = [P, W, D, U, P], W
+        self.lib.vbr_mcts_visits.argtypes = [P, W, D, U, P, P]
         self.lib.vbr_mcts_visits.restype = W
         self.lib.vbr_search_fault.argtypes, self.lib.vbr_search_fault.restype = [P], None
         self.lib.vbr_new_logged.argtypes, self.lib.vbr_new_logged.restype = [P, U, W], ctypes.c_int
@@ -375,19 +375,31 @@ class CEngine:
             raise MemoryError("the C engine could not allocate the determinization's scratch")
         return out
 
-    def mcts(self, S, seat: int, params, seed: int) -> int:
+    def mcts(self, S, seat: int, params, seed: int, among: list[int] | None = None) -> int:
         """The option SO-ISMCTS picks for `seat` at S's pending choice under `params` (a
-        python_search.SearchParams; python_search.mcts_choice, in C). A fault in an imagined world
-        raises EngineFault with its message and arguments."""
+        python_search.SearchParams; python_search.mcts_choice, in C), the root limited to `among`
+        when given. A fault in an imagined world raises EngineFault with its message and arguments."""
         self._search_arguments(S, seat)
-        return self._searched(self.lib.vbr_mcts(S, seat, self._numbers(params), seed & R.MASK))
+        mask = self._root_mask(S, among)
+        return self._searched(self.lib.vbr_mcts(S, seat, self._numbers(params), seed & R.MASK, mask))
 
-    def mcts_visits(self, S, seat: int, params, seed: int) -> tuple[int, list[int]]:
+    def mcts_visits(self, S, seat: int, params, seed: int, among: list[int] | None = None) -> tuple[int, list[int]]:
         """python_search.mcts_visits in C: (the option, the root's visits per option)."""
         self._search_arguments(S, seat)
+        mask = self._root_mask(S, among)
         visits = (ctypes.c_int64 * max(1, S[H.NOPTS]))()
-        answer = self._searched(self.lib.vbr_mcts_visits(S, seat, self._numbers(params), seed & R.MASK, visits))
+        answer = self._searched(self.lib.vbr_mcts_visits(S, seat, self._numbers(params), seed & R.MASK, visits, mask))
         return answer, list(visits)[:S[H.NOPTS]]
+
+    @staticmethod
+    def _root_mask(S, among: list[int] | None):
+        """None for every option, else a word per option: 1 for those `among` (python_search.root_options)."""
+        if among is None:
+            return None
+        from vbr.engines.python_search import root_options
+        n = int(S[H.NOPTS])
+        allowed = set(root_options(n, among))
+        return (ctypes.c_int64 * max(1, n))(*(int(i in allowed) for i in range(n)))
 
     @staticmethod
     def _numbers(params):

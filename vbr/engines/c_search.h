@@ -7,12 +7,13 @@
  * engine's vbr_apply. Memory: a node pool grown with realloc, freed before vbr_mcts returns.
  *
  *   int vbr_determinize(W *S, W *out, W seat, U seed)   0, or -2 for a seat out of range / no memory
- *   W vbr_mcts(W *S, W seat, const double *params, U seed)
+ *   W vbr_mcts(W *S, W seat, const double *params, U seed, const W *allowed)
  *       the option index; -1 when an imagined world faulted (vbr_search_fault gives its message
- *       id and arguments); -2 for a state not at a choice, a seat out of range, or no memory.
- *       Stops early once the remaining iterations cannot change the answer (mcts_choice).
- *       `params`: P_COUNT numbers, python_search.SearchParams.numbers.
- *   W vbr_mcts_visits(the same, W *visits)
+ *       id and arguments); -2 for a state not at a choice, a seat out of range, no option
+ *       allowed, or no memory. Stops early once the remaining iterations cannot change the answer
+ *       (mcts_choice). `params`: P_COUNT numbers, python_search.SearchParams.numbers. `allowed`:
+ *       NULL, or a word per option, nonzero for the options the root may take (`among`).
+ *   W vbr_mcts_visits(W *S, W seat, const double *params, U seed, W *visits, const W *allowed)
  *       the same search even for a single option and never stopped early, the root's visits per
  *       option into `visits`. */
 #include <math.h>
@@ -110,6 +111,7 @@ typedef struct {
     W seat, depth, margin, greedy, greedy_moves, root_team;
     W spread_n, spread_squares;  /* the searching team's leads at playouts' ends: count, sum of squares */
     double fixed_spread;  /* > 0: the spread from the spread playouts (vbr_spread_playouts) */
+    const W *allowed;  /* NULL, or per root option: nonzero when the root may take it */
     W iterations, work;  /* iterations run; the blocks of rules run and the choices made by their worlds */
     double c, inner_c, widen;  /* inner_c: the UCB constant below the root */
 } VbrSearch;
@@ -196,6 +198,7 @@ static double vbr_ucb(const VbrSearch *s, const VbrNode *n, double c) {
 static W vbr_choose(VbrSearch *s, W node, W *world, int root) {
     W n = world[H_NOPTS], nk = 0, nu = 0, nl = 0, obs = s->closed && !root ? vbr_observe(s, world) : 0;
     for (W i = 0; i < n; i++) {
+        if (root && s->allowed && !s->allowed[i]) continue;
         W *key = s->keys + nk * VBR_KEY_WORDS, j = 0;
         vbr_option_key(s, world, i, root, obs, key);
         while (j < nk && memcmp(s->keys + j * VBR_KEY_WORDS, key, VBR_KEY_WORDS * sizeof(W))) j++;
@@ -444,7 +447,7 @@ static int vbr_settled(const VbrSearch *s, W n, const W *visits, W left, W *now)
 /* `worlds` trees, one after the other on one agent stream, their root visits summed into `visits`
  * (n words); the option most visited, or a negative code. With `settle`, the search stops as
  * soon as the remaining iterations cannot change which option is most visited. */
-static W vbr_search_root(W *S, W seat, const double *params, U seed, W *visits, int settle) {
+static W vbr_search_root(W *S, W seat, const double *params, U seed, W *visits, int settle, const W *allowed) {
     if (S[H_STATUS] != CHOICE || seat < 0 || seat >= VBR_SEATS) return -2;
     W n = S[H_NOPTS], iterations = (W)params[P_ITERATIONS], worlds = (W)params[P_WORLDS], answer = 0;
     W budget_all = (W)params[P_BUDGET], shares = 0, budgets = 0, stop = 0;
@@ -460,6 +463,7 @@ static W vbr_search_root(W *S, W seat, const double *params, U seed, W *visits, 
         if (!share && !budget) break;
         shares += share; budgets += budget;
         answer = vbr_search_open(&s, S, seat, params, agent);
+        s.allowed = allowed;
         if (answer == 0 && s.margin) answer = vbr_spread_playouts(&s, (W)params[P_SPREAD_PLAYOUTS]);
         while (answer == 0 && (s.iterations < share || s.work < budget)) {
             answer = vbr_iterate(&s);
@@ -475,25 +479,37 @@ static W vbr_search_root(W *S, W seat, const double *params, U seed, W *visits, 
     free(now);
     if (answer < 0) return answer;
     W top = 0, nbest = 0;
-    for (W i = 0; i < n; i++) if (visits[i] > top) top = visits[i];
+    for (W i = 0; i < n; i++) if ((!allowed || allowed[i]) && visits[i] > top) top = visits[i];
     W *best = malloc((size_t)(n + 1) * sizeof(W));
     if (!best) return -2;
-    for (W i = 0; i < n; i++) if (visits[i] == top) best[nbest++] = i;
+    for (W i = 0; i < n; i++) if ((!allowed || allowed[i]) && visits[i] == top) best[nbest++] = i;
     answer = best[nbest > 1 ? vbr_below_of(&agent, nbest) : 0];
     free(best);
     return answer;
 }
 
-W vbr_mcts_visits(W *S, W seat, const double *params, U seed, W *visits) {
-    return vbr_search_root(S, seat, params, seed, visits, 0);
+/* How many options of S's pending choice the root may take (all without a mask). */
+static W vbr_allowed_count(const W *S, const W *allowed) {
+    W k = 0;
+    for (W i = 0; i < S[H_NOPTS]; i++) k += !allowed || allowed[i];
+    return k;
 }
 
-W vbr_mcts(W *S, W seat, const double *params, U seed) {
-    if (S[H_STATUS] == CHOICE && S[H_NOPTS] == 1 && seat >= 0 && seat < VBR_SEATS) return 0;
+W vbr_mcts_visits(W *S, W seat, const double *params, U seed, W *visits, const W *allowed) {
+    if (S[H_STATUS] != CHOICE || !vbr_allowed_count(S, allowed)) return -2;
+    return vbr_search_root(S, seat, params, seed, visits, 0, allowed);
+}
+
+W vbr_mcts(W *S, W seat, const double *params, U seed, const W *allowed) {
     if (S[H_STATUS] != CHOICE) return -2;
+    W k = vbr_allowed_count(S, allowed);
+    if (!k) return -2;
+    if (k == 1 && seat >= 0 && seat < VBR_SEATS) {  /* a single option the root may take: no search */
+        for (W i = 0; i < S[H_NOPTS]; i++) if (!allowed || allowed[i]) return i;
+    }
     W *visits = malloc((size_t)(S[H_NOPTS] + 1) * sizeof(W));
     if (!visits) return -2;
-    W answer = vbr_search_root(S, seat, params, seed, visits, 1);
+    W answer = vbr_search_root(S, seat, params, seed, visits, 1, allowed);
     free(visits);
     return answer;
 }

@@ -166,8 +166,9 @@ class State:
         """The option index information-set MCTS picks for the seat to move (python_search.mcts_choice,
         run in C by the C engine): the same answer from either engine for the same seed. Settings not
         given are python_search.SearchParams's defaults; `settings` are its other fields (reward,
-        rollout, greedy_moves, worlds, widen). `among`: the options a restricted seat may take; the
-        search runs over every option and the most visited of these is taken (the lowest on a tie)."""
+        rollout, greedy_moves, worlds, widen, tree, inner_c, spread_playouts, budget). `among`: the
+        options a restricted seat may take; the search's root has only these, so every iteration
+        goes to them, and the most visited is taken."""
         from vbr.engines.python_runtime import EngineFault
         from vbr.engines.python_search import SearchParams, mcts_choice
         given = {k: v for k, v in (("iterations", iterations), ("c", c), ("depth", depth)) if v is not None}
@@ -176,12 +177,9 @@ class State:
         if seat is None:
             raise IllegalActionError("the game is over: there is no choice to search")
         try:
-            if among is not None:  # a restricted seat: the whole search, then the best it may take
-                _, visits = self.mcts_visits(params, seed)
-                return max(among, key=lambda i: (visits[i], -i))
             if hasattr(engine, "mcts"):
-                return engine.mcts(self.words, seat, params, seed)
-            return mcts_choice(engine, self.words, seat, params, seed)
+                return engine.mcts(self.words, seat, params, seed, among)
+            return mcts_choice(engine, self.words, seat, params, seed, among)
         except EngineFault as f:  # an imagined world met a run-time error of the rules
             p = self.game.program
             message, span = p.messages[f.fault]

@@ -25,11 +25,20 @@ chooser's seat, that key and, with `tree=closed`, what the searching seat observ
 when the choice comes (`_Search.observe`; with `tree=open` 0, so the tree is open-loop over
 chance). A choice with a single option makes no node (in a playout it still counts towards
 `depth` and `greedy_moves`). The answer is the root's most visited option; `mcts_choice` stops
-the search as soon as the most visited option leads every other by more than the iterations
-left (over all trees), which cannot change the answer; `mcts_visits` never stops early.
+the search as soon as the most visited option leads every other by more than a bound on the
+iterations left (over all trees: the iterations still owed plus the work still under the budget,
+each iteration adding at least one to the work), which cannot change the answer; `mcts_visits`
+never stops early. With `among` (a restricted seat) the root has children for those options only,
+so every iteration goes to them, and the answer is the most visited of them.
 
 The settings (`SearchParams`, the `mcts` agent's parameters):
-- `iterations`, `c`: iterations per decision, the UCB constant at the root.
+- `iterations`, `c`: iterations per decision (at least), the UCB constant at the root.
+- `budget`: after `iterations`, a tree goes on iterating while its work is under its share of the
+  budget (with `worlds`, shared as the iterations are); the work of an iteration is the blocks of
+  rules its world ran and the choices it made, from the root's state to the playout's end
+  (`Header.STEPS` and `Header.CHOICES`, counted alike by both engines), so cheap iterations buy
+  more of them and the decision is the same on any machine. 0: exactly `iterations`. A greedy
+  playout's trial copies and the spread playouts are not counted.
 - `inner_c`: the UCB constant below the root (0: `c`). Exploring there makes a node's mean the
   mean of exploratory play, which misjudges the root's options (in Pig, an opponent who hands the
   dice back for nothing flatters `hold`); a small one keeps the means near best play.
@@ -49,21 +58,28 @@ The settings (`SearchParams`, the `mcts` agent's parameters):
 - `depth`: 0 plays each playout to the end; d > 0 stops one after d choices.
 - `reward`: per team, at a playout's end. `win`: a win 1, a loss 0, a draw 0.5; a playout cut by
   `depth` is worth 0.5 + 0.5 * tanh(lead / 2). `margin` (where the file keeps points): the mean of
-  the outcome (a cut playout's: 0.5) and 0.5 + 0.5 * tanh(lead / spread), spread the root mean
-  square of the searching team's leads at the ends of this tree's playouts so far, this one
-  included (at least 1): a lead counts for as much as it is large beside the leads this search
-  meets, whatever a point is worth in the game. A team's points lead: its points minus the best
+  the outcome (a cut playout's: 0.5) and 0.5 + 0.5 * tanh(lead / spread), the spread fixed by
+  `spread_playouts` or, with none, the root mean square of the searching team's leads at the ends
+  of this tree's playouts so far, this one included (at least 1): a lead counts beside the leads
+  this search meets, whatever a point is worth in the game. A team's points lead: its points minus the best
   other team's (points kept per seat are summed by team).
+- `spread_playouts`: with reward=margin in a file that keeps points, k > 0 fixes each tree's
+  spread before its first iteration: k worlds imagined from the root (each seeded by a
+  `next_word`) are played to the end uniformly at random (a draw below n at each choice of n > 1
+  options), and the spread is the root mean square of how much the searching team's lead moved
+  from the root to each end (at least 1). 0: the spread of the leads met, as above.
 
 Every draw comes from one agent stream, `first_state(seed, key("mcts"))`, in this order, tree after
 tree:
+  0. when the tree is made, its spread playouts' draws (see `spread_playouts`);
   1. each iteration: a 64-bit word (`next_word`), the seed of that iteration's world;
   2. at a node that adds a child (in option order, first of each key): one draw below the number of
      untried options picks it (no draw when only one is untried);
   3. each playout choice of n > 1 options: a random one a draw below n; a greedy one a `next_word`
      (the seed of its copies), then a draw below the number of equally best options if several;
   4. at the end, when several root options share the most visits: a draw below their number.
-`mcts_choice` at a root choice of a single option returns 0 with no draw and no search. A child's rewards are
+`mcts_choice` at a root choice of a single option (or `among` a single one) returns it with no
+draw and no search. A child's rewards are
 added in iteration order, so both languages sum the same doubles. A fault in an imagined world
 stops the search with that fault (EngineFault here; the C engine reports it the same way).
 """
@@ -177,27 +193,43 @@ class _Node:
         self.side = side  # the team of the seat whose choice leads here
 
 
-def mcts_choice(engine, words, seat: int, params: SearchParams, seed: int) -> int:
+def mcts_choice(engine, words, seat: int, params: SearchParams, seed: int, among: list[int] | None = None) -> int:
     """The option `seat` takes at the pending choice of `words` after the search `params` describe.
     The search stops early once the iterations left cannot change which option is most visited
-    (so the answer is the full search's)."""
-    if words[H.STATUS] == CHOICE and words[H.NOPTS] == 1:
-        return 0
-    return _search_root(engine, words, seat, params, seed, settle=True)[0]
+    (so the answer is the full search's). `among`: the only options the root may take (a
+    restricted seat; None: all); the search's iterations all go to them."""
+    if words[H.STATUS] == CHOICE:
+        allowed = root_options(int(words[H.NOPTS]), among)
+        if len(allowed) == 1:
+            return allowed[0]
+    return _search_root(engine, words, seat, params, seed, settle=True, among=among)[0]
 
 
-def mcts_visits(engine, words, seat: int, params: SearchParams, seed: int) -> tuple[int, list[int]]:
+def mcts_visits(engine, words, seat: int, params: SearchParams, seed: int,
+                among: list[int] | None = None) -> tuple[int, list[int]]:
     """The same search, run even for a single option and never stopped early: (the option, the
-    root's visits per option, summed over the trees)."""
-    return _search_root(engine, words, seat, params, seed, settle=False)
+    root's visits per option, summed over the trees; 0 for an option not `among`)."""
+    return _search_root(engine, words, seat, params, seed, settle=False, among=among)
 
 
-def _search_root(engine, words, seat: int, params: SearchParams, seed: int, settle: bool) -> tuple[int, list[int]]:
+def root_options(n: int, among: list[int] | None) -> list[int]:
+    """The options a search may take at a root of n options: `among` in increasing order, or all."""
+    if among is None:
+        return list(range(n))
+    allowed = sorted(set(among))
+    if not allowed or allowed[0] < 0 or allowed[-1] >= n:
+        raise ValueError(f"among must name some of the {n} options, not {among!r}")
+    return allowed
+
+
+def _search_root(engine, words, seat: int, params: SearchParams, seed: int, settle: bool,
+                 among: list[int] | None = None) -> tuple[int, list[int]]:
     if words[H.STATUS] != CHOICE:
         raise ValueError("mcts needs a state waiting for a choice")
     if not 0 <= seat < engine.program.seats:
         raise ValueError(f"no seat {seat}: the game has {engine.program.seats}")
     n = int(words[H.NOPTS])
+    allowed = root_options(n, among)
     agent = R.first_state(seed, MCTS_KEY)
     visits = [0] * n
     shares = budgets = 0  # the iterations and the work of the trees so far and this one
@@ -207,7 +239,7 @@ def _search_root(engine, words, seat: int, params: SearchParams, seed: int, sett
         if not share and not budget:
             break
         shares, budgets = shares + share, budgets + budget
-        search = _Search(engine, words, seat, params, agent)
+        search = _Search(engine, words, seat, params, agent, allowed)
         stop = False
         while search.iterations < share or search.work < budget:
             search.iterate()
@@ -221,8 +253,8 @@ def _search_root(engine, words, seat: int, params: SearchParams, seed: int, sett
         agent = search.agent
         if stop:
             break
-    top = max(visits)
-    best = [i for i, v in enumerate(visits) if v == top]
+    top = max(visits[i] for i in allowed)
+    best = [i for i in allowed if visits[i] == top]
     if len(best) > 1:
         agent, pick = R.below(agent, len(best))
         return best[pick], visits
@@ -245,8 +277,9 @@ def _settled(visits: list[int], left: int) -> bool:
 class _Search:
     """One tree: its root, the agent stream it draws from, and the search's settings."""
 
-    def __init__(self, engine, words, seat: int, params: SearchParams, agent: int):
+    def __init__(self, engine, words, seat: int, params: SearchParams, agent: int, allowed: list[int] | None = None):
         self.engine, self.words, self.seat, self.params = engine, words, seat, params
+        self.allowed = allowed if allowed is not None else list(range(int(words[H.NOPTS])))  # the root's options
         self.c, self.depth = float(params.c), params.depth
         self.inner_c = float(params.inner_c) if params.inner_c > 0 else self.c
         self.closed = params.tree == "closed"
@@ -319,8 +352,7 @@ class _Search:
 
     def descend(self, world) -> list[_Node]:
         """Select by UCB while every legal child has been tried, then add one untried child."""
-        n = int(world[H.NOPTS])
-        node = self.choose(self.root, world, {(ROOT, i): i for i in range(n)})
+        node = self.choose(self.root, world, {(ROOT, i): i for i in self.allowed})
         path = [node]
         while world[H.STATUS] == CHOICE and node.visits:
             if world[H.NOPTS] == 1:
