@@ -178,7 +178,7 @@ def test_a_restricted_search_spends_every_iteration_on_the_options_left_to_it_al
 def test_the_game_api_searches_with_either_engine_alike(games):
     py, c = games["siatka"]
     a, b = py.new_state(11), c.new_state(11)
-    assert a.mcts(iterations=50, seed=4) == b.mcts(iterations=50, seed=4)
+    assert a.mcts(iterations=50, budget=0, seed=4) == b.mcts(iterations=50, budget=0, seed=4)
 
 
 FAULT_IN_PLAY = """game "A fault in a playout"
@@ -234,7 +234,7 @@ def test_mcts_on_pig_beats_a_random_player():
         k = 0
         while not s.is_terminal():
             if s.current_player() == searcher:
-                s.apply_index(s.mcts(iterations=200, seed=game * 1000 + k))
+                s.apply_index(s.mcts(iterations=200, budget=0, seed=game * 1000 + k))
             else:
                 rng, i = R.below(rng, len(s.legal_actions()))
                 s.apply_index(i)
