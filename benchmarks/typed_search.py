@@ -66,7 +66,7 @@ def searchers(path: Path, positions: int) -> dict:
         return agent.act(SeatView(state, state.pending.seat))
 
     def typed_search(iterations):
-        return lambda state, k: state.mcts(iterations=iterations, seed=k)
+        return lambda state, k: state.mcts(iterations=iterations, budget=0, seed=k)  # exactly that many
 
     return {
         CLOSURE: (closure_search, closure_positions(closure, positions)),
@@ -100,7 +100,7 @@ def sim(path: Path, games: int, iterations: int) -> dict:
         s, searcher, k = g.new_state(game), game % 2, 0
         while not s.is_terminal():
             if s.current_player() == searcher:
-                s.apply_index(s.mcts(iterations=iterations, seed=game * 100_000 + k))
+                s.apply_index(s.mcts(iterations=iterations, budget=0, seed=game * 100_000 + k))
                 decisions += 1
             else:
                 rng, i = R.below(rng, len(s.legal_actions()))
