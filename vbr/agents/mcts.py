@@ -26,9 +26,10 @@ immediate result kept) was tried here and dropped: 5 to 10 times slower per iter
 at the same thinking time (Siatka 5/20, Volleyball High 2/16 against random playouts).
 
 The spec's other parameters (`reward`, `rollout=greedy`, `greedy_moves`, `worlds`, `widen`, `tree`,
-`inner_c`) are the typed engines' search settings (vbr/engines/python_search.py). This agent plays
-win/loss rewards (whatever `reward` says), random playouts, one open-loop tree, one UCB constant
-and no widening, and refuses a spec that asks for any other of those (CLOSURE_PLAYS).
+`inner_c`, `spread_playouts`, `budget`) are the typed engines' search settings
+(vbr/engines/python_search.py). This agent plays win/loss rewards (whatever `reward` says), random
+playouts, one open-loop tree, one UCB constant, no widening and exactly `iterations` per decision,
+and refuses a spec that asks for any other of those (CLOSURE_PLAYS).
 """
 from __future__ import annotations
 
