@@ -32,6 +32,7 @@ import re
 
 from vbr.engines.events import revealed_type
 from vbr.engines.word_source import WordSource
+from vbr.engines.zone_kinds import seq_zones, zone_kinds
 from vbr.ir import nodes as N
 from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, STEP_FAULT
 from vbr.ir.layout import CHOICE, FAULT, FRAME_HEAD, OVER, RUNNING, Header as H
@@ -58,8 +59,9 @@ def team_table(p: N.Program) -> tuple[int, ...]:
 def python_source(program: N.Program) -> str:
     head = f"from vbr.engines.python_runtime import {', '.join(RUNTIME)}"
     pads: set[int] = set()
-    units = [_Unit(program, u, pads).function() for u in range(len(program.units))]
-    fns = [_FnBody(program, k).function() for k in range(len(program.fns))]
+    kinds = zone_kinds(program)
+    units = [_Unit(program, u, pads, kinds).function() for u in range(len(program.units))]
+    fns = [_FnBody(program, k, kinds).function() for k in range(len(program.fns))]
     nones = "\n".join([f"P{n} = ({NONE},) * {n}" for n in sorted(pads)] + _cell_answers(program))
     table = "UNITS = (" + "".join(f"u{u}, " for u in range(len(program.units))) + ")"
     return "\n\n".join([head, nones, *fns, *units, table]) + "\n"
@@ -185,9 +187,9 @@ def _resumes(t: N.Term) -> list[int]:
 class _Unit(WordSource):
     """One unit's function."""
 
-    def __init__(self, p: N.Program, u: int, pads: set[int]):
+    def __init__(self, p: N.Program, u: int, pads: set[int], zone_kinds: list[frozenset[int]]):
         super().__init__(p)
-        self.u, self.unit, self.pads = u, p.units[u], pads
+        self.u, self.unit, self.pads, self.zone_kinds = u, p.units[u], pads, zone_kinds
         self.out: list[str] = []
         self.alias: dict[int, str] = {}
         self.known_kind: dict[int, int] = {}  # slots that hold, for now, a value (a thing of this kind, -1: any)
@@ -1048,6 +1050,12 @@ class _Unit(WordSource):
         var, through = self.bound_var(slot)
         if isinstance(seq, (N.ZoneItems, N.RangeItems)):
             self.known_kind[slot] = -1  # a thing or a number, never none
+        zones = seq_zones(self.p, seq)
+        if zones is not None:
+            kinds = frozenset().union(*(self.zone_kinds[z] for z in zones))
+            if len(kinds) == 1:  # a thing of the one kind its zones ever hold
+                self.known_kind[slot] = next(iter(kinds))
+                return f"for {var} in {xs}:", var, through
         fields = sum(isinstance(n, N.Field) for x in body if x is not None for n in _walk(x))
         if isinstance(seq, N.ZoneItems) and fields >= 2:
             kind = self.kind_words[var] = self.tmp()  # a thing's kind never changes
@@ -1370,9 +1378,9 @@ class _FnBody(_Unit):
     no one (after a fault the words are not looked at): `x_FnCall` leaves the block's words none
     without writing them one by one."""
 
-    def __init__(self, p: N.Program, k: int):
+    def __init__(self, p: N.Program, k: int, zone_kinds: list[frozenset[int]]):
         WordSource.__init__(self, p)
-        self.k = k
+        self.k, self.zone_kinds = k, zone_kinds
         self.out, self.known_kind, self.kind_words = [], {}, {}
         self.alias = {i: f"a{i}" for i in range(p.fns[k].nparams)}
         self.regs, self.never_none, self.dirty, self.current = [], set(), [set()], 0
