@@ -164,6 +164,70 @@ def _zone_seq(s: N.Seq) -> bool:
     return isinstance(s, N.BindSeq) and _zone_seq(s.body)
 
 
+_IMPURE = (N.Roll, N.Pick, N.Returned)  # a draw, or what the last call gave back
+_CHEAP = (N.Const, N.Local)  # read again as cheaply as a remembered value
+
+
+def _invariants(body: list, slot: int, p: N.Program) -> list[N.Expr]:
+    """The largest expressions of a loop's body (`body`'s nodes, the loop's item in `slot`) that
+    give the same value in every round: they read no local the body writes (but one a binding
+    around them gives such a value), draw nothing, call no heavy fn that pays steps, and occur
+    once in the body. Each is worked out the first time a round reaches it, then remembered
+    (_Unit.expr): the state it reads does not change while the loop runs (a filter, an
+    aggregate's body or a comprehension writes nothing but locals), and a binding inside it
+    leaves its local as every round would."""
+    written = {slot}.union(*(_slot_writes(x) for x in body if x is not None))
+    deps: dict[int, frozenset] = {}
+    seen: dict[int, int] = {}
+    varies = frozenset({"round"})
+
+    def visit(x, env: dict) -> frozenset:
+        seen[id(x)] = seen.get(id(x), 0) + 1
+        if isinstance(x, N.Local):
+            d = env.get(x.slot, varies if x.slot in written else frozenset())
+        elif isinstance(x, (N.Bind, N.BindSeq)):
+            v = visit(x.value, env)
+            d = v | visit(x.body, {**env, x.slot: v})
+        elif isinstance(x, (N.Aggregate, N.Comprehension)):
+            src = visit(x.seq if isinstance(x, N.Aggregate) else x.source, env)
+            own = frozenset({id(x)})
+            inner = {**env, x.slot: own}
+            d = src.union(*(visit(c, inner) for c in (x.cond, x.body) if c is not None)) - own
+        else:
+            d = frozenset().union(*(visit(c, env) for c in _exprs_of(x)))
+            if isinstance(x, _IMPURE) or isinstance(x, N.FnCall) and (x.steps or _draws(p.fns[x.fn].body)):
+                d = d | varies
+        deps[id(x)] = d
+        return d
+
+    for x in body:
+        if x is not None:
+            visit(x, {})
+    found: list[N.Expr] = []
+
+    def pick(x) -> None:
+        if (isinstance(x, N.Expr) and not isinstance(x, _CHEAP) and not deps[id(x)] and seen[id(x)] == 1
+                and not (isinstance(x, N.Global) and x.index is None)):
+            found.append(x)
+            return
+        if isinstance(x, N.Contains) and _zone_seq(x.seq) and x.item.ty.startswith("ent") and not deps[id(x.seq)] \
+                and seen[id(x.seq)] == 1 and not isinstance(x.seq, N.ZoneItems):  # the zone a thing is looked for in
+            pick(x.item)
+            found.append(x.seq)
+            return
+        for c in _exprs_of(x):
+            pick(c)
+
+    for x in body:
+        if x is not None:
+            pick(x)
+    return found
+
+
+def _draws(e) -> bool:
+    return any(isinstance(n, _IMPURE) for n in _walk(e))
+
+
 def _successors(t: N.Term) -> list[int]:
     """The blocks a terminator goes on to without leaving the unit's function."""
     if isinstance(t, N.Jump):
@@ -194,6 +258,7 @@ class _Unit(WordSource):
         self.alias: dict[int, str] = {}
         self.known_kind: dict[int, int] = {}  # slots that hold, for now, a value (a thing of this kind, -1: any)
         self.kind_words: dict[str, str] = {}  # a zone item's variable -> a variable holding its kind
+        self.memo: dict[int, str] = {}  # a loop's invariant expression (by id) -> the variable remembering it
         self.limit = p.limits["steps"]
         blocks = self.unit.blocks
         self.preds = [0] * len(blocks)
@@ -533,10 +598,29 @@ class _Unit(WordSource):
 
     def scope(self) -> tuple:
         """What a binding construct changes while its body is written, to be restored after."""
-        return dict(self.alias), dict(self.known_kind), dict(self.kind_words)
+        return dict(self.alias), dict(self.known_kind), dict(self.kind_words), dict(self.memo)
 
     def restore(self, saved: tuple) -> None:
-        self.alias, self.known_kind, self.kind_words = (dict(x) for x in saved)
+        self.alias, self.known_kind, self.kind_words, self.memo = (dict(x) for x in saved)
+
+    def expr(self, e) -> str:
+        """e's code; a loop's invariant expression (`memo`) worked out the first time a round
+        reaches it, and read from its variable after."""
+        name = self.memo.get(id(e))
+        if name is None:
+            return super().expr(e)
+        lines, code = self.capture(super().expr, e)
+        self.emit(f"if {name} is None:")
+        self.out += _indent(lines + [f"{name} = {code}"])
+        return name
+
+    def remember(self, body, slot: int) -> None:
+        """The invariant expressions of a loop over slot whose rounds run `body` (_invariants),
+        each given a variable, none until a round works it out (set here, before the loop)."""
+        found = [x for x in _invariants(list(body), slot, self.p) if id(x) not in self.memo]
+        for x in found:
+            self.memo[id(x)] = name = self.fresh("h")
+            self.emit(f"{name} = None")
 
     # ------------------------------------------------------------------ expressions
     def index_call(self, i: str, n: int, fault: int) -> str:
@@ -741,6 +825,8 @@ class _Unit(WordSource):
         """A thing is in a zone when the zone it is in (each thing is in exactly one) is that zone."""
         item = self.hold(self.expr(e.item))
         zone = self.hold(self.zone_of_seq(e.seq))
+        if isinstance(e.item, N.Local) and self.known_kind.get(e.item.slot, -1) >= 0:  # a thing, never none
+            return f"(S[{self.lay.zone_of} + {item}] == {zone})"
         return f"(0 <= {item} < S[{H.THINGS}] and S[{self.lay.zone_of} + {item}] == {zone})"
 
     def x_SeqEqual(self, e):
@@ -776,12 +862,22 @@ class _Unit(WordSource):
         self.emit(f"    raise EngineFault({STEP_FAULT})")
 
     def zone_of_seq(self, s: N.Seq) -> str:
-        """The zone whose items a sequence of zones' items (`_zone_seq`) gives."""
+        """The zone whose items a sequence of zones' items (`_zone_seq`) gives; remembered as a
+        loop's invariant expression is (`expr`)."""
+        name = self.memo.get(id(s))
+        if name is None:
+            return self.which_zone(s)
+        lines, code = self.capture(self.which_zone, s)
+        self.emit(f"if {name} is None:")
+        self.out += _indent(lines + [f"{name} = {code}"])
+        return name
+
+    def which_zone(self, s: N.Seq) -> str:
         if isinstance(s, N.ZoneItems):
             return self.expr(s.zone)
         if isinstance(s, N.BindSeq):
             self.bind(s.slot, self.expr(s.value))  # its name stays bound to the end of the statement
-            return self.zone_of_seq(s.body)
+            return self.which_zone(s.body)
         test, z = self.expr(s.test), self.tmp()
         then_lines, then = self.capture(self.zone_of_seq, s.then)
         else_lines, orelse = self.capture(self.zone_of_seq, s.orelse)
@@ -1038,8 +1134,14 @@ class _Unit(WordSource):
 
     def loop_head(self, seq: N.Seq, slot: int, body=()) -> tuple[str, str, list[str]]:
         """A `for` over seq's items (every item worked out first) with each in slot's variable:
-        the `for` line, the variable, and the lines each round starts with. Where the `body`
-        nodes read several fields of things, a zone item's kind is read once a round."""
+        the `for` line, the variable, and the lines each round starts with; the `body` nodes'
+        invariant expressions remembered (`remember`). Where the `body` nodes read several
+        fields of things, a zone item's kind is read once a round."""
+        head = self.items_head(seq, slot, body)
+        self.remember([x for x in body if x is not None], slot)
+        return head
+
+    def items_head(self, seq: N.Seq, slot: int, body) -> tuple[str, str, list[str]]:
         if isinstance(seq, N.KindItems):
             v = self.tmp()
             var, through = self.bound_var(slot)
@@ -1381,7 +1483,7 @@ class _FnBody(_Unit):
     def __init__(self, p: N.Program, k: int, zone_kinds: list[frozenset[int]]):
         WordSource.__init__(self, p)
         self.k, self.zone_kinds = k, zone_kinds
-        self.out, self.known_kind, self.kind_words = [], {}, {}
+        self.out, self.known_kind, self.kind_words, self.memo = [], {}, {}, {}
         self.alias = {i: f"a{i}" for i in range(p.fns[k].nparams)}
         self.regs, self.never_none, self.dirty, self.current = [], set(), [set()], 0
         self.limit = p.limits["steps"]
