@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 
 from vbr.engines.events import revealed_type
+from vbr.engines.python_narrowing import narrowed_loop, skeleton
 from vbr.engines.word_source import WordSource
 from vbr.engines.zone_kinds import seq_zones, zone_kinds
 from vbr.ir import nodes as N
@@ -1326,11 +1327,14 @@ class _Unit(WordSource):
             self.emit(f"{opts} = []")
 
             def each():
-                self.out += through
                 self.emit(f"if {self.expr(t.cond)}:")
                 self.emit(f"    {opts}.append({var})")
-            self.emit(head)
-            self.out += _indent(self.capture(each)[0])
+            sk = skeleton(self, t.cond, t.slot) if isinstance(t.seq, N.KindItems) else None
+            if sk is not None:
+                narrowed_loop(self, t.seq.kind, sk, head, var, through, each)
+            else:
+                self.emit(head)
+                self.out += _indent(through + self.capture(each)[0])
             self.restore(saved)
             self.n = mark
         self.emit(f"if not {opts}:")
