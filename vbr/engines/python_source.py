@@ -225,6 +225,79 @@ def _invariants(body: list, slot: int, p: N.Program) -> list[N.Expr]:
     return found
 
 
+class _Unshared(Exception):
+    """A subexpression whose value may differ between its occurrences."""
+
+
+_BINDERS = (N.Bind, N.BindSeq, N.Aggregate, N.Comprehension)
+_UNKEYED = ("span", "fault", "forced_fault", "slot")  # a fault's id names where; the value is the same
+
+
+def _same_values(body: N.Expr, nparams: int, p: N.Program) -> list[list]:
+    """A heavy fn body's subexpressions that occur more than once with the same meaning (the
+    same nodes and constants, reading the same parameters, binding their own locals alike): each
+    group gives one value wherever it is first worked out, as nothing a fn body runs changes the
+    state or a parameter. The largest such, not inside another."""
+    binders = [n.slot for n in _walk(body) if isinstance(n, _BINDERS)]
+    if any(b < nparams for b in binders):
+        return []
+    param = {i: i for i in range(nparams)}  # a local bound once, to a parameter -> the parameter
+    for n in _walk(body):
+        if isinstance(n, N.Bind) and isinstance(n.value, N.Local) and n.value.slot in param and binders.count(n.slot) == 1:
+            param[n.slot] = param[n.value.slot]
+
+    def key(x):
+        names: dict[int, int] = {}
+
+        def go(n):
+            if isinstance(n, N.Local):
+                if n.slot in names:
+                    return ("local", names[n.slot])
+                if n.slot in param:
+                    return ("param", param[n.slot])
+                raise _Unshared
+            if isinstance(n, _IMPURE) or isinstance(n, N.FnCall) and _draws(p.fns[n.fn].body):
+                raise _Unshared
+            parts = [type(n).__name__]
+            for name, v in vars(n).items():
+                if name in _UNKEYED:
+                    continue
+                if isinstance(v, (N.Expr, N.Seq)):
+                    parts.append(go(v))
+                elif isinstance(v, list):
+                    parts.append(tuple(go(i) if isinstance(i, (N.Expr, N.Seq)) else repr(i) for i in v))
+                else:
+                    parts.append(repr(v))
+                if isinstance(n, _BINDERS) and name in ("value", "seq", "source"):
+                    names[n.slot] = len(names)  # bound after its value, for the body
+            if isinstance(n, _BINDERS):
+                names.setdefault(n.slot, len(names))
+                parts.append(("binds", names[n.slot]))
+            return tuple(parts)
+        try:
+            return go(x)
+        except _Unshared:
+            return None
+
+    keys = {id(n): key(n) for n in _walk(body) if isinstance(n, N.Expr) and not isinstance(n, _CHEAP)
+            and not (isinstance(n, N.Global) and n.index is None)}
+    count: dict = {}
+    for k in keys.values():
+        if k is not None:
+            count[k] = count.get(k, 0) + 1
+    groups: dict = {}
+
+    def pick(x) -> None:
+        k = keys.get(id(x))
+        if k is not None and count[k] >= 2:
+            groups.setdefault(k, []).append(x)
+            return
+        for c in _exprs_of(x):
+            pick(c)
+    pick(body)
+    return [g for g in groups.values() if len(g) >= 2]
+
+
 def _draws(e) -> bool:
     return any(isinstance(n, _IMPURE) for n in _walk(e))
 
@@ -1493,9 +1566,31 @@ class _FnBody(_Unit):
         self.limit = p.limits["steps"]
 
     def function(self) -> str:
-        value = self.expr(self.p.fns[self.k].body)
+        body = self.p.fns[self.k].body
+        self.kinds_read_once(body)
+        for group in _same_values(body, self.p.fns[self.k].nparams, self.p):
+            name = self.fresh("c")
+            self.emit(f"{name} = None")
+            for x in group:
+                self.memo[id(x)] = name
+        value = self.expr(body)
         params = "".join(f", a{i}" for i in range(self.p.fns[self.k].nparams))
         return "\n".join([f"def f{self.k}(S, fp{params}):", *_indent(self.out), f"    return {value}"])
+
+    def kinds_read_once(self, body: N.Expr) -> None:
+        """A parameter holding a thing (or none) whose fields the body reads more than once:
+        its kind is read once, on entry (-1 for none), and each field read tests that."""
+        nparams = self.p.fns[self.k].nparams
+        param = {i: i for i in range(nparams)}  # a local -> the parameter it is bound to
+        for n in _walk(body):
+            if isinstance(n, N.Bind) and isinstance(n.value, N.Local) and n.value.slot in param:
+                param[n.slot] = param[n.value.slot]
+        reads = [param[n.obj.slot] for n in _walk(body) if isinstance(n, N.Field) and isinstance(n.obj, N.Local)
+                 and n.obj.slot in param and n.obj.ty.startswith("ent")]
+        for i in sorted(set(reads)):
+            if reads.count(i) >= 2:
+                self.emit(f"k{i} = S[{self.lay.kinds} + a{i}] if a{i} != {NONE} else -1")
+                self.kind_words[f"a{i}"] = f"k{i}"
 
     def set_local(self, slot: int, code: str) -> None:
         self.emit(f"s{slot} = {code}")

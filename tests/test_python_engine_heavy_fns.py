@@ -1,0 +1,62 @@
+"""A heavy fn's body in the Python engine (python_source._FnBody): a parameter's kind is read
+once when its fields are read several times, and a part the body repeats with the same meaning
+(the same fn of the same parameter, written out twice) is worked out once. The values, the
+faults and the words are the C engine's."""
+from __future__ import annotations
+
+import pytest
+
+from vbr.engines.game import load
+from vbr.errors import VbrRuntimeError
+
+PARTS = " + ".join(["v(c)"] * 10)
+HEAVY = f"""game "Heavy"
+seats 2
+start one
+kind Card {{ value: int }}
+zone hand per seat public
+fn v(c: Card) = if c.value > 3 then c.value * 2 else c.value + 1
+fn w(c: Card) = {PARTS}
+fn big(c: Card) = {PARTS.replace("v(", "w(")}
+phase one {{
+  create Card(value: 5) in hand[0]
+  create Card(value: 2) in hand[0]
+  choose k from hand[0] by 0 optional
+  end winner if big(k) == 1000 then 0 else 1
+}}
+"""
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory):
+    path = tmp_path_factory.mktemp("heavy") / "heavy.vbr"
+    path.write_text(HEAVY)
+    return load(path, {}, engine="python"), load(path, {}, engine="c")
+
+
+def test_big_is_a_heavy_fn_whose_repeated_parts_are_worked_out_once(games):
+    py, _ = games
+    assert py.program.fns, "big is called, not written out"
+    source = py.engine.source
+    assert "k0 = S[" in source and "c1 = None" in source
+
+
+@pytest.mark.parametrize("card, winner", [(0, 0), (1, 1)])
+def test_a_heavy_fn_of_a_card_gives_the_same_value_in_both_engines(games, card, winner):
+    # big(c) = 100 * v(c): card 0 (value 5) gives 100 * 10 = 1000, card 1 (value 2) 100 * 3 = 300
+    states = [g.new_state(0) for g in games]
+    for s in states:
+        s.apply_index(card)
+    assert states[0].words_in_use() == states[1].words_in_use()
+    assert str(states[0].outcome()) == str(states[1].outcome())
+    assert f"{winner}" in str(states[0].outcome())
+
+
+def test_a_heavy_fn_of_none_faults_at_its_first_field_in_both_engines(games):
+    messages = []
+    for g in games:
+        s = g.new_state(0)
+        with pytest.raises(VbrRuntimeError) as e:
+            s.apply_index(2)  # no card: k is none
+        messages.append(str(e.value))
+    assert messages[0] == messages[1] and ".value" in messages[0] and "heavy.vbr:6:" in messages[0]
