@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from vbr.engines.game import load
 from vbr.engines.zone_kinds import zone_kinds
+from vbr.errors import VbrRuntimeError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,14 +22,22 @@ zone pouch public
 zone purse per seat public
 zone chest public
 zone vault public
+zone safe public
 phase one {
-  create Coin(value: 1) in pouch times 2
   create Gem(shine: 3) in pouch
+  create Coin(value: 1) in pouch times 2
   create Coin(value: 5) in chest
   let x = top(pouch)
   move x to purse[0]
   stash(vault)
+  lock(every(x for x in pouch))
+  choose k from safe where k.value > 0 by 0
   end draw
+}
+proc lock(xs: list of Coin) {
+  for x in xs {
+    move x to safe
+  }
 }
 proc stash(z: zone) {
   move top(chest) to z
@@ -61,7 +72,21 @@ def test_a_thing_taken_from_a_mixed_zone_may_be_of_either_kind(tmp_path):
     path.write_text(MIXED)
     by_zone = _kinds_by_zone(path)
     assert by_zone["pouch"] == {"Coin", "Gem"}
-    assert by_zone["purse[0]"] == {"Coin", "Gem"}  # x, the pouch's top, is a coin or a gem
+    assert by_zone["purse[0]"] == {"Coin", "Gem"}  # x, the pouch's top, is a coin or a gem (here a coin)
     assert by_zone["purse[1]"] == set()  # nothing is put there
     assert by_zone["chest"] == {"Coin"}
     assert by_zone["vault"] == {"Coin"}  # stash's zone parameter is the vault at its one call
+    assert by_zone["safe"] == {"Coin", "Gem"}  # lock is given the pouch's things, whatever its type says
+
+
+def test_a_gem_given_as_a_coin_faults_at_its_field_in_both_engines(tmp_path):
+    # lock's `list of Coin` is given the pouch's gem and coin: the safe holds a gem, and `.value`
+    # of it is no Coin's, in the Python engine as in C (which tests every thing's kind)
+    path = tmp_path / "mixed.vbr"
+    path.write_text(MIXED)
+    messages = []
+    for engine in ("python", "c"):
+        with pytest.raises(VbrRuntimeError) as e:
+            load(path, {}, engine=engine).new_state(0)
+        messages.append(str(e.value))
+    assert messages[0] == messages[1] and "which is no Coin" in messages[0]

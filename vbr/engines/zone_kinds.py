@@ -2,9 +2,11 @@
 
 A thing enters a zone only by a statement of the program: a `create` (its kind), a `move` of one
 thing or of a sequence's items. What a statement moves is followed back through the locals it
-was read from (every write of each local of each unit, a procedure's or a handler's parameters
-from its callers' arguments) to a typed value, a zone's items or its top: so the kinds of every
-zone grow together until nothing changes. Where a value cannot be followed, it may be of any
+was read from (every write of each local of each unit and heavy fn, a procedure's, a handler's
+or a fn's parameters from their callers' arguments, a list's items from where it was collected)
+to a kind's things, a zone's items or its top: so the kinds of every zone grow together until
+nothing changes. A value's declared type is no evidence (a `Card` parameter may be given any
+thing, and its field reads test the kind), and where a value cannot be followed it may be of any
 kind. A determinization (python_search.redeal) deals each hidden place a thing of the kind it
 held, so it changes no zone's kinds.
 
@@ -76,7 +78,6 @@ class _Flow:
     def __init__(self, p: N.Program):
         self.p = p
         self.every = frozenset(range(len(p.kinds)))
-        self.named = {k[0]: i for i, k in enumerate(p.kinds)}
         self.zone = [frozenset()] * p.layout.nzones
         self.local = {u: [frozenset()] * max(unit.nlocals, unit.nparams) for u, unit in enumerate(p.units)}
         for k, fn in enumerate(p.fns):  # a heavy fn's locals, its parameters first
@@ -128,6 +129,8 @@ class _Flow:
             for i, a in enumerate(s.args):
                 self.grow(self.local[s.unit], i, self.kinds(u, a))
                 self.grow(self.zones[s.unit], i, self.zones_of(u, a))
+                if isinstance(a, N.Local) and not a.ty.startswith(("ent", "any")):  # a list's start: its items' kinds
+                    self.grow(self.local[s.unit], i, self.local[u][a.slot])
             if s.result is not None:
                 self.grow(self.local[u], s.result, self.every)
                 self.grow(self.zones[u], s.result, self.all_zones)
@@ -166,8 +169,6 @@ class _Flow:
         """The kinds of thing expression e may give in unit (or heavy fn) u."""
         if not isinstance(e, N.Expr) or not e.ty.startswith(("ent", "any")):
             return frozenset()
-        if e.ty.startswith("ent:") and e.ty[4:] in self.named:
-            return frozenset({self.named[e.ty[4:]]})
         if isinstance(e, N.Local):
             table = self.local[u]
             return table[e.slot] if e.slot < len(table) else self.every
