@@ -21,6 +21,11 @@ Inside a unit's function:
   runtime's function (python_runtime.py) only called to raise the fault;
 - aggregates, comprehensions and choices are loops in statements, a zone's items a slice of S,
   a thing's membership of a zone its own zone word.
+- a loop's parts that give the same value in every round are worked out the first time a round
+  reaches them and remembered (`_invariants`); a choice over every thing of a kind goes only
+  through the things in the zones its filter requires once they are known (python_narrowing.py);
+  a zone's item's field is read without testing its kind where its zones hold one kind
+  (zone_kinds.py); a heavy fn works out once the parts its body repeats (`_same_values`).
 
 So the words of the state after each choice are those the C engine leaves (c_source.py):
 every local a frame holds and every step counted. Nothing of the rule file's text is in the
