@@ -1,8 +1,9 @@
 """The constructs the typed program gained last: vars holding lists (bounded records, the same
 located error past the bound in both engines), `reach` whose directions or net cost are known
 only in play (the court's search, run in each engine), events with list parameters, lists said
-and revealed, and a fn called as a statement. Each against the closure engine's answers where
-nothing is drawn, and the Python engine's words against the C engine's after every choice."""
+and revealed, strings chosen and said, and a fn called as a statement. Each against the closure
+engine's answers where nothing is drawn, and the Python engine's words against the C engine's
+after every choice."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -381,3 +382,32 @@ def test_a_list_revealed_is_logged_as_the_closure_engine_logs_it_in_both_typed_e
         ("[#0, #1]", ["#0 Card(value=3)", "#1 Card(value=5)"]),
         ("[10]", ["10"]),
         ("[pass, true]", ["none", "true"])]
+
+
+STRINGS = """game "Strings"
+seats 2
+start one
+phase one {
+  choose w from ["left", "right"] by 0 as "which way"
+  say "went {w}"
+  if w == "left" {
+    end winner 0
+  }
+  end winner 1
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_string_chosen_and_said_reads_as_its_text_in_both_typed_engines(tmp_path, engine):
+    # as the closure engine offers and logs them: `0 left`, a choice of kind `text`, `went right`
+    f = tmp_path / "strings.vbr"
+    f.write_text(STRINGS)
+    log: list = []
+    s = load(f, {}, engine=engine).new_state(0, log)
+    assert [str(a) for a in s.legal_actions()] == ["0 left", "0 right"]
+    s.apply_index(1)
+    choice = next(e for e in log if e["t"] == "choice")
+    assert (choice["action"], choice["kind"]) == ("right", "text")
+    assert [e["text"] for e in log if e["t"] == "say"] == ["went right"]
+    assert s.outcome().winner == 1

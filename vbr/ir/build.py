@@ -210,7 +210,7 @@ class ProgramBuilder:
                              len(m.zone_names), options, FRAME_HEAD + max(u.nlocals for u in self.units),
                              m.limits["depth"], *self._stack_room())
         names = Names({k: list(v) for k, v in m.enums.items()}, list(m.directions), list(m.zone_names),
-                      self._cell_text())
+                      self._cell_text(), self.texts)
         points = None
         if m.points is not None and m.points.var in m.vars:
             v = m.vars[m.points.var]

@@ -29,11 +29,13 @@ def cell_xy(c: int) -> tuple[int, int]:
 
 @dataclass
 class Names:
-    """What a value of each type reads as: enum members, directions, zones, the court's cells."""
+    """What a value of each type reads as: enum members, directions, zones, the court's cells,
+    strings (the program's texts: a string is its index there)."""
     enums: dict[str, list[str]]
     directions: list[str]
     zones: list[str]
     cell_text: object  # (x, y) -> text, or None for a file without a court
+    texts: list[str]
 
     def text(self, ty: str, v: int) -> str:
         if v == NONE:
@@ -51,6 +53,8 @@ class Names:
         if ty == "cell":
             x, y = cell_xy(v)
             return self.cell_text(x, y) if self.cell_text else f"@{x},{y}"
+        if ty == "str":
+            return self.texts[v]
         return str(v)
 
     def kind_of(self, ty: str, v: int) -> str:
@@ -65,6 +69,6 @@ class Names:
             return "zone"
         if ty == "cell":
             return "cell"
-        if ty.startswith("enum:") or ty == "dir":
+        if ty.startswith("enum:") or ty == "dir" or ty == "str":
             return "text"
         return "int"
