@@ -95,7 +95,7 @@ def load_times(names: list[str], runs: int) -> dict:
     out = {}
     for name in names:
         try:
-            vbr.load(name)
+            vbr.load(name, engine="closure")
         except VbrError as exc:  # one broken rule file does not stop the others' figures
             out[name] = {"error": str(exc).splitlines()[0]}
             continue
@@ -171,7 +171,7 @@ def speed_rows(names: list[str], n: int, repeats: int, budget: float) -> list[di
     rows = []
     for name in names:
         for options in (SIATKA_CONFIGS[0], ALL_VARIANTS) if name == "siatka" else ({},):
-            game = vbr.load(name, options)
+            game = vbr.load(name, options, engine="closure")
             agents = ["random"] * game.seats
             play = lambda seed: play_game(game, seed, agents).choices  # noqa: E731
             row = {"rules": name, "options": options_text(options), "handwritten_games_per_s": None,
@@ -295,7 +295,7 @@ def run_agreement(n: int) -> dict:
     """Game by game, the three Siatkas must give the same winner, score and number of choices."""
     out = []
     for options in SIATKA_CONFIGS:
-        game = vbr.load("siatka", options)
+        game = vbr.load("siatka", options, engine="closure")
         differ = []
         for seed in range(n):
             r = play_game(game, seed, ["random", "random"])

@@ -432,7 +432,7 @@ def timing(n: int) -> None:
     import vbr
     from vbr.play import play_game as vbr_play
 
-    game = vbr.load("siatka")
+    game = vbr.load("siatka", engine="closure")
     agents = ["random", "random"]
     plays = {
         "datamodel": lambda seed: play_game(seed)[2],

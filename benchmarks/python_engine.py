@@ -34,7 +34,7 @@ BOOKS = ("siatka", "cattack", "tanto-cuore-beach-volleyball", "volleyball-high")
 
 def players(book: str) -> dict:
     path = ROOT / "rules" / f"{book}.vbr"
-    closure = vbr.load(str(path))
+    closure = vbr.load(str(path), engine="closure")
     typed = load_typed(path, {}, engine="python")
     agents = ["random"] * closure.seats
     def closure_loop(seed):

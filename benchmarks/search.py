@@ -101,7 +101,7 @@ def measure(states: list, budget: float) -> dict:
 
 
 def run(names: list[str], count: int, budget: float, runs: int) -> dict:
-    games = {name: vbr.load(name) for name in names}
+    games = {name: vbr.load(name, engine="closure") for name in names}
     states = {name: mid_game_states(games[name], count) for name in names}
     rounds: dict[str, list[dict]] = {name: [] for name in names}
     for _ in range(runs):

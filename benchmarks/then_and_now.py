@@ -48,7 +48,7 @@ def player(tree: str, name: str) -> None:
     if here != os.path.realpath(os.path.join(tree, "vbr")):
         print(json.dumps({"error": f"imported vbr from {here}, not from {tree}"}), flush=True)
         return
-    game = vbr.load(name)
+    game = vbr.load(name, engine="closure")
     agents = ["random"] * game.seats
     for seed in range(10**6, 10**6 + WARM):
         play_game(game, seed, agents)

@@ -37,7 +37,7 @@ PIG = ROOT / "examples" / "pig.vbr"
 
 
 def players(games: int):
-    closure = vbr.load(str(SIATKA))
+    closure = vbr.load(str(SIATKA), engine="closure")
     py = load_typed(SIATKA, {}, engine="python")
     c = load_typed(SIATKA, {}, engine="c")
     pig = load_typed(PIG, {}, engine="c")

@@ -58,7 +58,7 @@ def closure_positions(game, count: int) -> list:
 
 def searchers(path: Path, positions: int) -> dict:
     """Per implementation: (search one position with seed k, the positions)."""
-    closure = vbr.load(str(path))
+    closure = vbr.load(str(path), engine="closure")
     py, c = load_typed(path, {}, engine="python"), load_typed(path, {}, engine="c")
 
     def closure_search(state, k):

@@ -253,7 +253,7 @@ SLOW = {
     "test_c_build_limits.py::test_a_full_disk_says_no_space_left_on_device",
     "test_c_build_limits.py::test_a_phase_of_4000_statements_builds_in_bounded_memory_and_plays_as_the_python_engine",
     "test_c_build_limits.py::test_a_rule_file_whose_c_would_pass_the_source_bound_is_not_compiled",
-    "test_c_build_limits.py::test_engine_auto_plays_through_the_closure_engine_with_a_note_when_the_compiler_passes_its_bound",
+    "test_c_build_limits.py::test_engine_auto_plays_through_the_python_engine_with_a_note_when_the_compiler_passes_its_bound",
     "test_c_build_limits.py::test_engine_c_stops_with_the_reason_when_the_compiler_passes_its_memory_bound",
     "test_cache_trust.py::test_a_cache_folder_of_another_user_is_not_used",
     "test_cache_trust.py::test_a_cache_folder_others_may_write_is_not_used_and_a_warning_says_so",

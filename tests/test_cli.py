@@ -56,10 +56,10 @@ def test_run_prints_play_and_writes_a_log_that_replays(tmp_path, capsys):
     assert first["t"] == "header" and first["seed"] == 3 and first["agents"] == ["random", "greedy"]
     code, out, _ = run(capsys, "replay", str(log))
     assert code == 0 and "reproduces exactly" in out
-    # tamper with one logged roll: the replay notices
+    # tamper with one logged line the rules said: the replay notices
     lines = log.read_text().splitlines()
-    i = next(i for i, l in enumerate(lines) if '"t":"roll"' in l)
-    lines[i] = lines[i].replace('"value":"', '"value":"x')
+    i = next(i for i, l in enumerate(lines) if '"t":"say"' in l)
+    lines[i] = lines[i].replace('"text":"', '"text":"x')
     log.write_text("\n".join(lines) + "\n")
     code, _, err = run(capsys, "replay", str(log))
     assert code == 1 and f"{log}:{i + 1}: error: differs on replay" in err
@@ -122,7 +122,7 @@ def test_test_trace_prints_the_events_of_a_failing_scenario(tmp_path, capsys):
     (tmp_path / "t.vbr").write_text('tests for "bump.vbr"\n\nscenario "a serve of 4 gives power 5 (wrong on purpose)" {\n'
                                     '  given {\n    server = 0\n  }\n  force serve_die = 4\n  choose none\n'
                                     '  expect power == 5\n}\n')
-    code, out, _ = run(capsys, "test", str(tmp_path / "t.vbr"), "--trace")
+    code, out, _ = run(capsys, "test", str(tmp_path / "t.vbr"), "--trace", "--engine", "closure")  # it logs rolls
     assert code == 1
     lines = out.splitlines()
     at = lines.index("  after line 8 (choose none):")

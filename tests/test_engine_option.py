@@ -50,16 +50,17 @@ def test_sim_json_names_the_engine():
     assert json.loads(done.stdout)["engine"] == "c"
 
 
-def test_auto_falls_back_to_the_closure_engine_for_an_agent_the_typed_engines_lack_and_says_so():
-    done = vbr("sim", "siatka", "-n", 4, "--agents", "first,random", "--engine", "auto", "--json")
+def test_auto_plays_importance_with_an_mcts_seat_through_the_closure_engine_and_says_so():
+    """importance restricts every seat in turn, which the typed engines do not with mcts."""
+    done = vbr("importance", "siatka", "-n", 1, "--agents", "mcts:iterations=4,random", "--json")
     assert done.returncode == 0, done.stderr
-    assert "first play only through the closure engine" in done.stderr
+    assert "vbr: --engine auto: mcts plays here only through the closure engine; playing there" in done.stderr
     assert json.loads(done.stdout)["engine"] == "closure"
 
 
-def test_a_typed_engine_refuses_an_agent_it_lacks_with_a_usage_error():
-    done = vbr("sim", "siatka", "-n", 4, "--agents", "first,random", "--engine", "c")
-    assert done.returncode == 2 and "agent `first` does not play through the typed engines" in done.stderr
+def test_importance_with_an_mcts_seat_under_a_typed_engine_is_a_usage_error():
+    done = vbr("importance", "siatka", "-n", 1, "--agents", "mcts:iterations=4,random", "--engine", "c")
+    assert done.returncode == 2 and "use --engine closure for mcts" in done.stderr
     assert "Traceback" not in done.stderr
 
 
@@ -135,7 +136,7 @@ def test_the_phase_steps_of_a_log_are_the_closure_engines_trace_of_the_same_game
     from vbr.engines.events import phase_steps
     from vbr.play import play_game
     for book in ("siatka", "volleyball-high"):
-        game = package.load(book)
+        game = package.load(book, engine="closure")
         for seed in range(3):
             r = play_game(game, seed, ["random"] * game.seats, record=True, trace=True)
             assert phase_steps(r.state.log) == (r.state.trace, r.state.phase)
@@ -184,13 +185,6 @@ def test_mutate_through_the_python_engine_kills_what_the_closure_engine_kills():
     assert reports["python"]["killed"] == reports["closure"]["killed"] == 1
     assert reports["python"]["killed_by"] == reports["closure"]["killed_by"]
     assert "[Serve] the die shows 3" in json.dumps(reports["python"]["killed_by"])
-
-
-def test_play_refuses_an_agent_the_typed_engines_lack_before_the_game():
-    done = subprocess.run([sys.executable, "-m", "vbr", "play", "siatka", "--engine", "c", "--agents", "first"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600, stdin=subprocess.DEVNULL)
-    assert done.returncode == 2 and "agent `first` does not play through the typed engines" in done.stderr
-    assert done.stdout == ""
 
 
 def test_a_random_seat_against_a_greedy_one_keeps_the_same_score_track_in_both_engines():

@@ -55,3 +55,19 @@ def test_a_session_through_a_typed_engine_plays_to_the_end_and_its_log_replays(e
     r = replay(log)
     assert r.ok, r.message
     assert f'"engine":"{engine}"' in log.read_text().split("\n")[0]
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_first_seat_takes_the_first_legal_option_at_each_of_its_choices(engine):
+    """The `first` agent: the first legal option, as the closure engine's FirstAgent takes it,
+    drawing nothing; a restricted first seat takes the first of the options left to it."""
+    from vbr.play import play_typed_game, typed_decision
+    game = load(vbr.loader.resolve("siatka"), {}, engine=engine)
+    events: list = []
+    result = play_typed_game(game, 5, ["first", "random"], log=events)
+    mine = [e for e in events if e["t"] == "choice" and e["seat"] == 0]
+    assert result.state.is_terminal() and mine and all(e["index"] == 0 for e in mine)
+    assert any(e["index"] != 0 for e in events if e["t"] == "choice" and e["seat"] == 1)  # random, beside it
+    state = game.new_state(5)
+    assert typed_decision(state, "first", {}, 1234) == (0, 1234)
+    assert typed_decision(state, "first", {}, 1234, allowed=[2, 4]) == (2, 1234)

@@ -246,10 +246,12 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--strict", action="store_true",
                    help="also fail a file whose rule file's turn flow has warnings (as `vbr check --strict`)")
     t.add_argument("--trace", action="store_true", help="print the events between the steps of each failing scenario")
-    t.add_argument("--engine", choices=("closure", "python", "c"), default="closure",
-                   help="what runs the scenarios: closure (the default), or the typed program's Python or C "
-                        "engine (the same steps and verdicts; a rule file they cannot express yet is an error; "
-                        "c builds a program for each set of options the file's scenarios name)")
+    t.add_argument("--engine", choices=("auto", "python", "c", "closure"), default="auto",
+                   help="what runs the scenarios: auto (the default) takes python, the typed program's own "
+                        "engine, and closure, with a note, for a rule file the typed program cannot express yet; "
+                        "python or c (the same steps and verdicts; such a file is an error; c builds a program "
+                        "for each set of options the file's scenarios name, slower than python for a few "
+                        "scenarios); closure, the older engine")
     t.set_defaults(func=cmd_test)
 
     f = sub.add_parser("fmt", help="print files in canonical form, or rewrite them in it (-w)")
@@ -364,11 +366,11 @@ def cmd_run(args) -> int:
     return 0
 
 
-def _engine(args, agents, file=None, options=None) -> str:
+def _engine(args, agents, file=None, options=None, typed_agents=None) -> str:
     """The command's engine (cli_common.chosen_engine) for `file` under `options`, the command's own by default."""
     file = args.file if file is None else file
     options = parse_options(args.option) if options is None else options
-    return chosen_engine(args, file, options, agents, _note)
+    return chosen_engine(args, file, options, agents, _note, typed_agents)
 
 
 def _run_typed(args, game, agents) -> int:
@@ -448,10 +450,23 @@ def cmd_compare(args) -> int:
     base = load_variant(args.base, a_opts, _label(args.base, a_opts, args.variant))
     variant = load_variant(b_file, b_opts, _label(b_file, b_opts, args.variant))
     agents = parse_agents(args.agents, base.game.seats)
-    _engine(args, agents, args.base, a_opts)
-    if args.engine != "closure":
-        _engine(args, agents, b_file, b_opts)
+    _compare_engine(args, agents, (args.base, a_opts), (b_file, b_opts))
     return run_compare(args, base, variant, agents)
+
+
+def _compare_engine(args, agents, base: tuple, variant: tuple) -> str:
+    """One engine for both arms of a compare: what `--engine` names, checked for each; under
+    auto, the one both can play in (c, else python, else closure)."""
+    asked = args.engine
+    first = _engine(args, agents, *base)
+    if first == "closure":
+        return first
+    args.engine = "auto" if asked in (None, "auto") else first
+    second = _engine(args, agents, *variant)
+    if second != first:
+        args.engine = "closure" if "closure" in (first, second) else "python"
+        _note(f"--engine auto: the base and the variant play through one engine: {args.engine}")
+    return args.engine
 
 
 def cmd_summarize(args) -> int:
@@ -492,14 +507,14 @@ def cmd_replay(args) -> int:
 
 def cmd_test(args) -> int:
     from vbr.loader import resolve
-    from vbr.scenario import format_trace, run_file
+    from vbr.scenario import format_trace
     passed = failed = 0
     for name in args.files:
         path = resolve(name)
         try:
             if args.strict:
                 _strict_flow(path)
-            results = run_file(path, trace=args.trace, engine=getattr(args, "engine", "closure"))
+            results = _run_scenarios(path, args.trace, getattr(args, "engine", "auto"))
         except VbrError as exc:
             print(exc.render(), file=sys.stderr)
             failed += 1
@@ -519,6 +534,19 @@ def cmd_test(args) -> int:
                     print(clean("\n".join(format_trace(r))))
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def _run_scenarios(path: Path, trace: bool, engine: str) -> list:
+    """A scenario file's results through `engine`; auto: the python engine (the typed program's
+    own: no build per set of options, as c needs), else closure with a note saying why."""
+    from vbr.scenario import run_file
+    if engine != "auto":
+        return run_file(path, trace=trace, engine=engine)
+    try:
+        return run_file(path, trace=trace, engine="python")
+    except EngineUnavailable as exc:
+        _note(f"--engine auto: {exc.located()}; running the scenarios through the closure engine")
+        return run_file(path, trace=trace, engine="closure")
 
 
 def _strict_flow(scenarios: Path) -> None:

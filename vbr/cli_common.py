@@ -111,11 +111,13 @@ ENGINE_CHOICES = ("closure", "python", "c", "auto")
 def add_engine_args(q: argparse.ArgumentParser) -> None:
     """`--engine` and its older spelling `--native` (= `--engine c`), on a command that plays."""
     q.add_argument("--engine", choices=ENGINE_CHOICES,
-                   help="what plays the games: closure (the default), or the typed program's engines, python "
-                        "or c (the same games in both, drawn from their own generator; c compiles the rules with "
-                        "the system's C compiler and caches the build); auto takes c where it can play the file "
-                        "and the agents, else closure, with a note. The typed engines play the random, greedy "
-                        "and mcts agents")
+                   help="what plays the games: auto (the default) takes c when a C compiler builds the rules, "
+                        "else python, with a one-line note; c compiles the rules with the system's C compiler "
+                        "and caches the build, and stops with the reason when it cannot; python is the typed "
+                        "program's own engine (the same games as c); closure is the older engine, with a "
+                        "random generator of its own. The typed engines play the random, first, greedy and mcts "
+                        "agents; auto plays through closure, with a note saying why, an agent or a construct "
+                        "only it plays")
     q.add_argument("--native", action="store_true", help="the same as --engine c")
 
 
@@ -126,18 +128,19 @@ def note(text: str) -> None:
     print(clean(f"vbr: {text}"), file=sys.stderr, flush=True)
 
 
-def chosen_engine(args, file, options: dict, agents: list[str], note=note) -> str:
-    """The engine a command plays through, kept in `args.engine`: `--engine` (closure when not
+def chosen_engine(args, file, options: dict, agents: list[str], note=note, typed_agents=None) -> str:
+    """The engine a command plays through, kept in `args.engine`: `--engine` (auto when not
     given), `--native` read as c, `auto` resolved for `file` under `options` (vbr.sim.resolve_engine,
-    `note` hears why). A typed engine must play every agent; else a UsageError, before any game."""
+    `note` hears why; `typed_agents`: the agent kinds the typed engines play in this command). A
+    typed engine must play every agent; else a UsageError, before any game."""
     asked = getattr(args, "engine", None)  # a Namespace made without the flag asks for the default
-    engine = asked or "closure"
+    engine = asked or "auto"
     if getattr(args, "native", False):
         if asked not in (None, "c"):
             raise UsageError(f"--native is --engine c; it does not go with --engine {asked}")
         engine, args.native = "c", False
     from vbr.sim import resolve_engine
-    args.engine = resolve_engine(file, options, engine, agents, note)
+    args.engine = resolve_engine(file, options, engine, agents, note, typed_agents)
     if args.engine != "closure":
         from vbr.play import typed_agent
         for name in agents:

@@ -243,7 +243,7 @@ def _teamed(game) -> bool:
     return game.program.by_team
 
 
-TYPED_AGENTS = ("random", "greedy", "mcts")  # the agents that play through the typed engines (vbr/engines)
+TYPED_AGENTS = ("random", "first", "greedy", "mcts")  # the agents that play through the typed engines (vbr/engines)
 _AGENT_KEY = 0x0  # set below: random_streams.key("agent"), the agents' streams' key
 
 
@@ -252,7 +252,8 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     """One game through a typed engine (vbr.engines.game: `--engine python` or `c`), with what
     play_game keeps for balance metrics. Seat s's agent draws from its own stream, seeded from
     `derive(seed, 7919, s)` as play_game seeds it: a random seat's pick of k options is one
-    unbiased draw below k; an mcts seat searches with the next draw as its seed; a greedy seat
+    unbiased draw below k; a first seat takes the first option, drawing nothing; an mcts seat
+    searches with the next draw as its seed; a greedy seat
     seeds its imagined worlds and breaks ties from its stream (greedy_choice). Other agents are
     refused (a UsageError naming the ones there are). A seat in `restrict` (vbr.restrict) plays
     by hand among the options left to it (an mcts seat's root has only those, State.mcts's
@@ -387,10 +388,13 @@ def typed_agents(seed: int, agent_names: list[str]) -> list[tuple[str, dict, int
 def typed_decision(state, kind: str, params: dict, stream: int, allowed: list[int] | None = None) -> tuple[int, int]:
     """The option agent `kind` picks at a typed state's pending choice, drawing from `stream`:
     (the option, the stream left). random: one draw below the number of options (of `allowed`,
-    the options a restricted seat may take, when given); greedy: greedy_choice; mcts: a search
-    seeded by the next draw (restricted: a search whose root has only the options `allowed`)."""
+    the options a restricted seat may take, when given); first: the first of them, no draw;
+    greedy: greedy_choice; mcts: a search seeded by the next draw (restricted: a search whose root
+    has only the options `allowed`)."""
     from vbr.ir import random_streams as S
     from vbr.ir.layout import Header
+    if kind == "first":
+        return (0 if allowed is None else allowed[0]), stream
     if kind == "random":
         stream, choice = S.below(stream, int(state.words[Header.NOPTS]) if allowed is None else len(allowed))
         return (choice if allowed is None else allowed[choice]), stream

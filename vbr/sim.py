@@ -113,24 +113,48 @@ def game_for(path: str, options: tuple, engine: str = "closure"):
 ENGINES = ("closure", "python", "c", "auto")
 
 
-def resolve_engine(path, options: dict, engine: str, agents: list[str], note) -> str:
-    """The engine `--engine` names; for `auto`, c where it can play this file with these agents,
-    else closure, with a note saying why."""
+def resolve_engine(path, options: dict, engine: str, agents: list[str], note, typed_agents=None) -> str:
+    """The engine `--engine` names; for `auto` (the default), the first of these that can play
+    this file with these agents: c (a C compiler builds it), python (the typed program's own
+    engine; a note says why not c), closure (a note says why: an agent only it plays, or a
+    construct the typed program does not express). `typed_agents`: the agent kinds the typed
+    engines play here (vbr.play.TYPED_AGENTS unless a command plays fewer)."""
     if engine != "auto":
         return engine
     from vbr.agents import parse_agent
-    from vbr.errors import EngineUnavailable
     from vbr.play import TYPED_AGENTS
-    others = sorted({parse_agent(a)[0] for a in agents} - set(TYPED_AGENTS))
+    others = sorted({parse_agent(a)[0] for a in agents} - set(TYPED_AGENTS if typed_agents is None else typed_agents))
     if others:
-        note(f"--engine auto: {', '.join(others)} play only through the closure engine; playing there")
+        note(f"--engine auto: {', '.join(others)} {'plays' if len(others) == 1 else 'play'} here only through "
+             "the closure engine; playing there")
         return "closure"
+    return typed_or_closure(str(path), tuple(sorted(options.items())), note)
+
+
+def typed_or_closure(path: str, options: tuple, note) -> str:
+    """`auto`'s engine for a file under options (sorted pairs), its game kept for the run (game_for)."""
+    return auto_game(lambda engine: game_for(path, options, engine), lambda text: note(f"--engine auto: {text}"))[0]
+
+
+def auto_game(load, note) -> tuple[str, object]:
+    """`auto`'s engine and its game, `load(engine)` making the game: c, else python with a note
+    saying why not c, else closure with a note saying what the typed program does not express."""
+    from vbr.engines.c_engine import CEngineUnavailable
+    from vbr.errors import EngineUnavailable
     try:
-        game_for(str(path), tuple(sorted(options.items())), "c")
+        return "c", load("c")
+    except CEngineUnavailable as exc:
+        why_not_c = str(exc)
     except EngineUnavailable as exc:
-        note(f"--engine auto: {exc.located()}; playing through the closure engine")
-        return "closure"
-    return "c"
+        note(f"{exc.located()}; playing through the closure engine")
+        return "closure", load("closure")
+    try:
+        game = load("python")
+    except EngineUnavailable as exc:
+        note(f"{exc.located()}; playing through the closure engine")
+        return "closure", load("closure")
+    note(f"the C engine cannot run here ({why_not_c}); playing through the python engine")
+    return "python", game
 
 
 def play_range(spec: RunSpec, start: int, stop: int) -> list[Trial]:

@@ -36,8 +36,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("-n", type=int, default=2000, metavar="BUDGET", help="games in all, over every value (default 2000)")
     p.add_argument("--seed", type=seed, default=0, metavar="S", help="the seed of every value's games (default 0)")
     p.add_argument("--agents", default="random", help="one agent for all seats, or one per seat (as `vbr sim`)")
-    p.add_argument("--engine", default="closure", choices=["closure", "python", "c", "auto"],
-                   help="what plays the games (as `vbr sim`)")
+    p.add_argument("--engine", default="auto", choices=["auto", "c", "python", "closure"],
+                   help="what plays the games (as `vbr sim`; default auto: c where a C compiler builds the rules)")
     p.add_argument("--rotate-seats", action=argparse.BooleanOptionalAction, default=None,
                    help="play every deal in each seating of the agents (default: on when the agents differ)")
     p.add_argument("--workers", type=int, metavar="W", help="play in W processes at once (the answer does not depend on it)")

@@ -37,9 +37,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--max-seconds", type=float, default=None, metavar="S",
                    help="start no mutant after S seconds (default 600); at most 10 × n mutants are tried in any case")
-    p.add_argument("--engine", choices=ENGINE_CHOICES, default="closure",
-                   help="what runs the scenarios: closure (the default; auto takes it too), or the typed "
-                        "program's Python or C engine (python, c: c compiles every mutant, seconds each)")
+    p.add_argument("--engine", choices=ENGINE_CHOICES, default="auto",
+                   help="what runs the scenarios: auto (the default) takes python, the typed program's own "
+                        "engine, and closure, with a note, for a rule file the typed program cannot express yet; "
+                        "python; c (compiles every mutant, seconds each); closure, the older engine")
     p.set_defaults(func=run)
     return p
 
@@ -69,17 +70,10 @@ def run(args) -> int:
     """0 when every counted mutant is killed, 1 when some survive, 2 on a usage or file error."""
     from vbr.loader import resolve
     from vbr.mutation import report, runner
-    engine = getattr(args, "engine", "closure")
-    if engine == "auto":
-        note("--engine auto: scenarios run through the closure engine here; running them there")
-        engine = "closure"
     path = resolve(args.file)
     tests = Path(args.tests) if getattr(args, "tests", None) else runner.default_tests(path)
     try:
-        seconds = args.max_seconds if getattr(args, "max_seconds", None) is not None else runner.DEFAULT_SECONDS
-        result = runner.run(path, tests, n=args.n, seed=args.seed, workers=args.workers,
-                            kinds=getattr(args, "kinds", None), lines=getattr(args, "lines", None), seconds=seconds,
-                            engine=engine)
+        result = _run(args, path, tests, getattr(args, "engine", "auto"))
     except VbrError as exc:
         print(exc.render(), file=sys.stderr)
         return 2
@@ -94,6 +88,25 @@ def run(args) -> int:
     else:
         sys.stdout.write(report.text(s))
     return 1 if s["survived"] else 0
+
+
+def _run(args, path: Path, tests: Path, engine: str):
+    """The mutation run through `engine`; auto: the python engine, else (a rule file the typed
+    program cannot express) closure with a note saying why."""
+    from vbr.mutation import runner
+    seconds = args.max_seconds if getattr(args, "max_seconds", None) is not None else runner.DEFAULT_SECONDS
+
+    def run(engine: str):
+        return runner.run(path, tests, n=args.n, seed=args.seed, workers=args.workers,
+                          kinds=getattr(args, "kinds", None), lines=getattr(args, "lines", None), seconds=seconds,
+                          engine=engine)
+    if engine != "auto":
+        return run(engine)
+    try:
+        return run("python")
+    except EngineUnavailable as exc:
+        note(f"--engine auto: {exc.located()}; running the scenarios through the closure engine")
+        return run("closure")
 
 
 def main(argv: list[str] | None = None) -> int:

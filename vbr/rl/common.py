@@ -18,7 +18,7 @@ def load(rule_file, options: dict | None):
         return rule_file
     if options is not None and not isinstance(options, dict):
         raise UsageError(f"options are a dict of option names to values, not {type(options).__name__}")
-    return vbr.load(rule_file, options or {})
+    return vbr.load(rule_file, options or {}, engine="closure")  # the adapters read its states
 
 
 def derived_max_actions(game, first_state) -> int:

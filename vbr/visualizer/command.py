@@ -123,7 +123,7 @@ def load_graph(path: str, options: dict[str, object], fold: bool = False) -> tup
     import vbr
     from vbr.checker import build_model
     from vbr.visualizer.graph import build_graph
-    game = vbr.load(path, options)
+    game = vbr.load(path, options, engine="closure")  # its rules: the typed games keep none
     model = build_model(game.rules, options)
     return game, model, build_graph(model, procs=True, fold=fold)
 

@@ -1,0 +1,123 @@
+"""`--engine auto`, the default of every command that plays (issue 35, goal 6): the C engine
+where a C compiler builds the rules, else the typed program's Python engine with a one-line note,
+else (a construct the typed program does not express, or importance's mcts seats) the closure
+engine with a note saying why; `--engine c` never falls back. "No compiler" is `CC` naming a
+program that does not exist (vbr/engines/c_engine.py reads `CC` first); the compiled engines come
+from the shared cache, built by the system's compiler."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import vbr
+from vbr.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+NO_CC = "/nonexistent/cc"
+LISTS = ('game "Lists"\nseats 2\nstart one\nevent seen(xs: list of int)\n'
+         'phase one {\n  emit seen([1, 2])\n  end draw\n}\n')  # a list-typed event: not in the typed program yet
+
+
+def vbr_cli(*argv, env=None):
+    return subprocess.run([sys.executable, "-m", "vbr", *map(str, argv)], capture_output=True, text=True, cwd=ROOT,
+                          timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+
+
+def run(capsys, *argv):
+    code = main(list(map(str, argv)))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_default_engine_is_c_where_a_compiler_builds_the_rules(capsys, tmp_path):
+    log = tmp_path / "g.jsonl"
+    code, out, err = run(capsys, "sim", "siatka", "-n", 4, "--json")
+    assert code == 0 and err == ""
+    assert json.loads(out)["engine"] == "c"
+    code, out, err = run(capsys, "run", "siatka", "--seed", 3, "--log", log)
+    assert code == 0 and err == ""
+    assert out.splitlines()[0] == "Siatka: seed 3, agents random | random, engine c"
+    assert json.loads(log.read_text().splitlines()[0])["engine"] == "c"
+
+
+def test_without_a_c_compiler_the_default_plays_through_python_with_a_one_line_note():
+    done = vbr_cli("sim", "siatka", "-n", 6, "--json", env={"CC": NO_CC})
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        f"vbr: --engine auto: the C engine cannot run here (the C compiler `{NO_CC}` does not answer: [Errno 2] "
+        f"No such file or directory: '{NO_CC}'); playing through the python engine"]
+    assert json.loads(done.stdout)["engine"] == "python"
+    asked = vbr_cli("sim", "siatka", "-n", 6, "--json", "--engine", "python")
+    timed = ("seconds", "load_seconds", "games_per_s")
+    same = [{k: v for k, v in json.loads(d.stdout).items() if k not in timed} for d in (done, asked)]
+    assert asked.stderr == "" and same[0] == same[1]  # the python engine's games, as asked for by name
+
+
+def test_engine_c_without_a_compiler_stops_with_the_reason_and_plays_nothing():
+    done = vbr_cli("run", "siatka", "--engine", "c", env={"CC": NO_CC})
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.splitlines() == [f"vbr: error: the C engine cannot run here: the C compiler `{NO_CC}` does "
+                                        f"not answer: [Errno 2] No such file or directory: '{NO_CC}'"]
+
+
+def test_a_construct_the_typed_program_lacks_plays_through_the_closure_engine_with_a_located_note(tmp_path, capsys):
+    f = tmp_path / "lists.vbr"
+    f.write_text(LISTS)
+    code, out, err = run(capsys, "sim", f, "-n", 2, "--json")
+    assert code == 0
+    assert err.splitlines() == [f"vbr: --engine auto: {f}:6:3: error: the typed engines cannot run this yet: "
+                                "an event with a list parameter; playing through the closure engine"]
+    assert json.loads(out)["engine"] == "closure" and json.loads(out)["draws"] == 2  # it ends at once in a draw
+
+
+def test_compare_plays_both_arms_through_the_one_engine_both_can_play_in(tmp_path, capsys):
+    plain = tmp_path / "plain.vbr"
+    plain.write_text(LISTS.replace("  emit seen([1, 2])\n", ""))
+    lists = tmp_path / "lists.vbr"
+    lists.write_text(LISTS)
+    code, out, err = run(capsys, "compare", plain, lists, "-n", 2, "--json")
+    assert code == 0, err
+    assert json.loads(out)["engine"] == "closure"
+    assert err.splitlines()[-1] == "vbr: --engine auto: the base and the variant play through one engine: closure"
+
+
+def test_vbr_load_takes_the_c_engine_by_default():
+    game = vbr.load("siatka")
+    assert type(game.engine).__name__ == "CEngine"
+
+
+def test_vbr_load_without_a_compiler_takes_the_python_engine_and_notes_why(monkeypatch):
+    monkeypatch.setenv("CC", NO_CC)
+    heard = []
+    game = vbr.load("siatka", note=heard.append)
+    assert type(game.engine).__name__ == "PythonEngine"
+    assert len(heard) == 1 and heard[0].startswith("engine='auto': the C engine cannot run here (the C compiler")
+    with pytest.warns(UserWarning, match="playing through the python engine"):
+        vbr.load("siatka")
+
+
+def test_vbr_load_of_a_construct_the_typed_program_lacks_is_the_closure_engines_game(tmp_path):
+    f = tmp_path / "lists.vbr"
+    f.write_text(LISTS)
+    heard = []
+    game = vbr.load(f, note=heard.append)
+    assert game.new_state(0).is_terminal() and game.rules is not None  # the closure engine's game keeps its rules
+    assert heard == [f"engine='auto': {f}:6:3: error: the typed engines cannot run this yet: an event with a list "
+                     "parameter; playing through the closure engine"]
+
+
+def test_vbr_test_runs_the_scenarios_through_python_and_through_closure_what_python_cannot(tmp_path, capsys):
+    (tmp_path / "lists.vbr").write_text(LISTS)
+    (tmp_path / "t.vbr").write_text('tests for "lists.vbr"\n\nscenario "a draw at once" {\n  expect draw\n}\n')
+    code, out, err = run(capsys, "test", tmp_path / "t.vbr")
+    assert code == 0 and out.endswith("1 passed, 0 failed\n")
+    assert err.splitlines() == [f"vbr: --engine auto: {tmp_path / 'lists.vbr'}:6:3: error: the typed engines cannot "
+                                "run this yet: an event with a list parameter; running the scenarios through the "
+                                "closure engine"]
+    code, out, err = run(capsys, "test", "docs/tutorial/bump_test.vbr")
+    assert code == 0 and err == ""  # the python engine runs them, with nothing to say
