@@ -39,7 +39,7 @@ phase play {
 def prog(tmp_path_factory):
     path = tmp_path_factory.mktemp("draws") / "draws.vbr"
     path.write_text(DRAWS)
-    return vbr.load(path).program  # lowered: the compiled `roll` draws in place unless routed
+    return vbr.load(path, engine="closure").program  # lowered: the compiled `roll` draws in place unless routed
 
 
 def var(st, name):

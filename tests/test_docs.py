@@ -131,7 +131,7 @@ def test_every_whole_rule_file_passes_the_checker(block, tmp_path):
     path = tmp_path / "example.vbr"
     path.write_text(block.text, encoding="utf-8")
     try:
-        vbr.load(path)
+        vbr.load(path, engine="closure")
     except VbrError as exc:
         pytest.fail(f"{block.where}: this rule file does not pass the checker\n{exc.render()}")
 
@@ -181,7 +181,7 @@ def test_the_tutorial_builds_rule_files_and_tests():
 
 @pytest.mark.parametrize("path", TUTORIAL_RULES, ids=[p.name for p in TUTORIAL_RULES])
 def test_tutorial_rule_files_load(path):
-    vbr.load(path)
+    vbr.load(path, engine="closure")
 
 
 @pytest.mark.parametrize("path", TUTORIAL_TESTS, ids=[p.name for p in TUTORIAL_TESTS])

@@ -37,7 +37,7 @@ from vbr.errors import EngineUnavailable, VbrError
 
 def outcome(engine):
     try:
-        game = vbr.load(path) if engine == "closure" else load(path, {}, engine=engine)
+        game = vbr.load(path, engine="closure") if engine == "closure" else load(path, {}, engine=engine)
     except VbrError as e:
         return {"refused at load": e.render()}
     except EngineUnavailable as e:

@@ -172,7 +172,7 @@ def test_max_chance_outcomes_bounds_every_draw_from_the_declarations():
 
 
 def test_a_draw_beyond_the_bound_is_an_error_naming_the_draw():
-    line = vbr.load("siatka").path.read_text().splitlines().index("    shuffle deck[s]") + 1
+    line = vbr.load("siatka", engine="closure").path.read_text().splitlines().index("    shuffle deck[s]") + 1
     game = pyspiel.load_game(vbr.rl.register_openspiel("siatka", name="vbr_test_small_bound", max_chance_outcomes=6))
     with pytest.raises(UsageError, match=rf"siatka.vbr:{line}:\d+: `shuffle deck\[0\], position 11` draws among 12 "
                                          r"outcomes, more than the 6 .* max_chance_outcomes=12"):
@@ -287,7 +287,7 @@ def test_observe_options_appends_each_options_row_to_the_observation_tensor():
     from vbr.rl.observation import encoding, option_features
     name = vbr.rl.register_openspiel("cattack", {"players": 2}, name="vbr_test_cattack_options", observe_options=True)
     game = pyspiel.load_game(name)
-    enc = encoding(vbr.load("cattack", {"players": 2}).program)
+    enc = encoding(vbr.load("cattack", {"players": 2}, engine="closure").program)
     enc.option_layout()
     n = game.num_distinct_actions()
     assert game.observation_tensor_shape() == [enc.size + n * enc.option_size]

@@ -51,7 +51,7 @@ def test_compare_pairs_its_arms_by_deal_and_says_what_an_unpaired_run_would_need
 
 
 def test_compare_under_the_closure_engine_says_its_pairing_is_weak(capsys):
-    code, out, _ = run(capsys, "compare", BUMP, "--variant-option", "target=5", "-n", 40, "--seed", 1)
+    code, out, _ = run(capsys, "compare", BUMP, "--variant-option", "target=5", "-n", 40, "--seed", 1, "--engine", "closure")
     assert code == 0 and "the pairing is weak here" in out
 
 

@@ -60,7 +60,7 @@ def test_the_same_seed_plays_the_same_game_as_vbr_itself():
     actions, _ = _play(env, seed=7, pick_seed=1)
     again, _ = _play(vbr.rl.pettingzoo_env("siatka"), seed=7, pick_seed=1)
     assert actions == again
-    st = vbr.load("siatka").new_state(7)  # `vbr run siatka --seed 7` starts here
+    st = vbr.load("siatka", engine="closure").new_state(7)  # `vbr run siatka --seed 7 --engine closure` starts here
     for agent, a in actions:
         assert agent == f"seat_{st.pending.seat}"
         st.apply_index(a)
@@ -104,7 +104,7 @@ def test_the_action_space_is_derived_from_the_declarations():
     # Siatka: 36 cards and tiles are the largest set a choice can pick from (court: 12 places,
     # 8 directions, enums of at most 4), and an optional choice adds `pass`: 37
     env = vbr.rl.pettingzoo_env("siatka")
-    assert env.action_space("seat_0").n == 37 == len(vbr.load("siatka").new_state(0).ent) + 1
+    assert env.action_space("seat_0").n == 37 == len(vbr.load("siatka", engine="closure").new_state(0).ent) + 1
 
 
 def test_a_choice_with_more_options_than_the_action_space_is_a_clear_error():

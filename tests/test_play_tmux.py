@@ -108,7 +108,7 @@ def replays(log) -> subprocess.CompletedProcess:
 
 def test_a_whole_seeded_game_of_siatka_played_in_tmux(pane, tmp_path):
     log = tmp_path / "game.jsonl"
-    pane.start(entry() + ["siatka", "--seed", str(SEED), "--log", str(log)])
+    pane.start(entry() + ["siatka", "--seed", str(SEED), "--engine", "closure", "--log", str(log)])  # its deal, read below
     pane.wait_prompt(1)
     first = pane.screen()
     lines = first.rstrip("\n").split("\n")
@@ -119,7 +119,7 @@ def test_a_whole_seeded_game_of_siatka_played_in_tmux(pane, tmp_path):
     assert "  1) #0 Tile(defence=2, ability=A)" in first and "  6) #5 Tile(defence=5, ability=B)" in first
     assert "field=0" not in first and "bench[0] (yours): Tile(defence/ability) #0 2/A," in first
     assert lines[-1].startswith("your choice (1-6, ? choices, q leave):")
-    start = vbr.load("siatka").new_state(SEED)
+    start = vbr.load("siatka", engine="closure").new_state(SEED)
     for ident in zone_ids(start, "hand[1]") + zone_ids(start, "deck[1]") + zone_ids(start, "deck[0]"):
         assert not shows(first, ident), f"the screen shows {ident}, a hidden card:\n{first}"
     for ident in zone_ids(start, "hand[0]"):
@@ -165,7 +165,7 @@ def test_a_whole_seeded_game_of_siatka_played_in_tmux(pane, tmp_path):
     # the final screen hides the other hand as the first did
     r = replay(log)
     assert r.ok, r.message
-    end = vbr.load("siatka").new_state(SEED)
+    end = vbr.load("siatka", engine="closure").new_state(SEED)
     for line in log.read_text().splitlines()[1:]:
         e = json.loads(line)
         if e["t"] == "choice":

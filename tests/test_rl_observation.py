@@ -38,7 +38,7 @@ def _states(game, seed: int, every: int = 1):
 
 @pytest.mark.parametrize("name,options", CONFIGS, ids=IDS)
 def test_shape_is_fixed_and_values_stay_in_the_declared_bounds(name, options):
-    game = vbr.load(name, options)
+    game = vbr.load(name, options, engine="closure")
     enc = encoding(game.program)
     for st in _states(game, seed=3):
         for seat in range(game.seats):
@@ -50,7 +50,7 @@ def test_shape_is_fixed_and_values_stay_in_the_declared_bounds(name, options):
 
 @pytest.mark.parametrize("name,options", CONFIGS, ids=IDS)
 def test_redealing_what_a_seat_cannot_see_never_changes_its_tensor(name, options):
-    game = vbr.load(name, options)
+    game = vbr.load(name, options, engine="closure")
     others_changed = 0
     for k, st in enumerate(_states(game, seed=5, every=3)):
         for seat in range(game.seats):
@@ -83,7 +83,7 @@ def _swap_between_hidden_zones(st, seat):
 
 @pytest.mark.parametrize("name,options", CONFIGS, ids=IDS)
 def test_a_card_swapped_between_hidden_zones_changes_only_the_tensors_of_seats_that_see_them(name, options):
-    game = vbr.load(name, options)
+    game = vbr.load(name, options, engine="closure")
     prog = game.program
     swaps = 0
     for st in _states(game, seed=11, every=4):
@@ -130,7 +130,7 @@ def _field_change(st, seat):
 
 @pytest.mark.parametrize("name,options", CONFIGS, ids=IDS)
 def test_a_change_the_seat_can_see_changes_its_tensor(name, options):
-    game = vbr.load(name, options)
+    game = vbr.load(name, options, engine="closure")
     checked = 0
     for st in _states(game, seed=2, every=5):
         for seat in range(game.seats):
@@ -144,7 +144,7 @@ def test_a_change_the_seat_can_see_changes_its_tensor(name, options):
 
 @pytest.mark.parametrize("name,options", CONFIGS, ids=IDS)
 def test_the_size_of_a_hidden_zone_is_seen_by_every_seat(name, options):
-    game = vbr.load(name, options)
+    game = vbr.load(name, options, engine="closure")
     st = game.new_state(1)
     for seat in range(game.seats):
         hidden = [z for z in st.hidden_zones(seat) if st.zones[z]]
@@ -162,7 +162,7 @@ def test_the_size_of_a_hidden_zone_is_seen_by_every_seat(name, options):
 
 def test_a_ranged_var_is_scaled_by_its_declared_range():
     # volleyball-high: `var synergy: int per team = 0 range 0..4 wrap 1`: 2 lies halfway
-    game = vbr.load("volleyball-high", {"mode": "1v1"})
+    game = vbr.load("volleyball-high", {"mode": "1v1"}, engine="closure")
     st = game.new_state(0)
     slot = game.program.var_names.index("synergy[1]")
     st.vals[slot] = 2
@@ -174,7 +174,7 @@ def test_a_ranged_var_is_scaled_by_its_declared_range():
 
 
 def test_the_ball_is_one_hot_on_the_court_plane_at_its_cell():
-    game = vbr.load("siatka")
+    game = vbr.load("siatka", engine="closure")
     prog = game.program
     st = game.new_state(0)
     court = prog.court
@@ -188,7 +188,7 @@ def test_the_ball_is_one_hot_on_the_court_plane_at_its_cell():
 
 
 def test_the_choice_point_is_shown_only_to_the_seat_that_chooses():
-    game = vbr.load("siatka")
+    game = vbr.load("siatka", engine="closure")
     st = game.new_state(0)
     enc = encoding(game.program)
     chooser = st.pending.seat
@@ -201,7 +201,7 @@ def test_the_choice_point_is_shown_only_to_the_seat_that_chooses():
 
 @pytest.mark.parametrize("seat", [2, -1, "0", None, True])
 def test_a_seat_that_does_not_exist_is_a_usage_error(seat):
-    st = vbr.load("siatka").new_state(0)
+    st = vbr.load("siatka", engine="closure").new_state(0)
     with pytest.raises(UsageError, match="does not exist: 'Siatka' has seats 0..1"):
         vbr.rl.observation_tensor(st, seat)
 
@@ -223,7 +223,7 @@ phase play {
 def test_a_rule_file_that_cannot_be_encoded_is_an_error_naming_the_construct(tmp_path):
     path = tmp_path / "paths.vbr"
     path.write_text(UNENCODABLE)
-    game = vbr.load(path)  # a good rule file: only its tensor is impossible
+    game = vbr.load(path, engine="closure")  # a good rule file: only its tensor is impossible
     with pytest.raises(EncodingError) as info:
         vbr.rl.observation_shape(game)
     message = str(info.value)
@@ -235,7 +235,7 @@ def test_a_rule_file_that_cannot_be_encoded_is_an_error_naming_the_construct(tmp
 
 def test_without_the_rl_extra_the_error_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "numpy", None)  # as if numpy were not installed
-    st = vbr.load("siatka").new_state(0)
+    st = vbr.load("siatka", engine="closure").new_state(0)
     with pytest.raises(UsageError, match=r"pip install 'vbr\[rl\]'"):
         vbr.rl.observation_tensor(st, 0)
 
@@ -259,7 +259,7 @@ def test_every_python_example_in_docs_rl_runs(capsys):
 def test_each_options_row_says_what_that_option_is_to_the_chooser_alone(name, options):
     from vbr.interpreter.values import Cell, Ent
     from vbr.rl.observation import option_features
-    game = vbr.load(name, options)
+    game = vbr.load(name, options, engine="closure")
     enc = encoding(game.program)
     off = {block: at for block, at, _ in enc.option_layout()}
     n_actions = 80  # more than any choice of the bundled games offers
@@ -297,5 +297,5 @@ def test_each_options_row_says_what_that_option_is_to_the_chooser_alone(name, op
 
 
 def test_the_observer_is_part_of_the_tensor():
-    st = vbr.load("siatka").new_state(4)
+    st = vbr.load("siatka", engine="closure").new_state(4)
     assert not np.array_equal(observation_tensor(st, 0), observation_tensor(st, 1))

@@ -123,7 +123,8 @@ def test_no_command_lets_a_control_character_of_the_rule_file_through(evil, caps
 
 
 def test_run_shows_title_prompt_item_and_say_escaped(evil, capsys):
-    code, text = shown(capsys, "run", evil / "evil.vbr", "--seed", "1", "--agents", "first")
+    # the closure engine: it writes the chosen text, which the typed engines write as its position
+    code, text = shown(capsys, "run", evil / "evil.vbr", "--seed", "1", "--agents", "first", "--engine", "closure")
     assert code == 0
     lines = text.splitlines()
     assert lines[0] == "Evil\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m: seed 1, agents first | first"
