@@ -34,8 +34,8 @@ def test_sim_out_jsonl_has_one_row_per_game_that_vbr_run_plays_again(tmp_path, c
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["index"] for r in rows] == list(range(6))
     assert len({r["seed"] for r in rows}) == 6
-    from vbr.interpreter.game import load
-    game = load("siatka")
+    import vbr
+    game = vbr.load("siatka", engine=rows[0]["engine"])  # the engine the rows name
     for r in rows:  # each row's seed is the game: played again alone, it ends the same way
         again = play_game(game, r["seed"], ["random", "greedy"])
         assert (again.winner, list(again.points), again.choices) == (r["winner"], r["score"], r["choices"])

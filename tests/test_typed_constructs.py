@@ -75,7 +75,7 @@ def _same_games(path, options, answers, seeds=range(6)):
     """The closure engine and the typed engines offer the same options and end alike for the same
     answers (nothing is drawn); the Python and the C engine hold the same words after each."""
     import vbr
-    old = vbr.load(str(path), options)
+    old = vbr.load(str(path), options, engine="closure")
     py, c = load(path, options, engine="python"), load(path, options, engine="c")
     ends = []
     for seed in seeds:
@@ -233,7 +233,7 @@ def test_a_call_of_a_heavy_fn_pays_steps_as_in_the_closure_engine(tmp_path):
     f = tmp_path / "loop.vbr"
     f.write_text(heavy_fns(10).replace('seats 2\n', 'seats 2\nlimit steps 400\n').replace(
         "phase one {\n", "phase one {\n  repeat 40 {\n    n = g10(n % 3)\n  }\n  end draw\n"))
-    for new_state in (vbr.load(str(f)).new_state, load(f, {}, engine="python").new_state,
+    for new_state in (vbr.load(str(f), engine="closure").new_state, load(f, {}, engine="python").new_state,
                       load(f, {}, engine="c").new_state):
         with pytest.raises(VbrRuntimeError) as err:
             new_state(0)

@@ -204,7 +204,7 @@ def test_a_fault_in_play_is_raised_at_its_rule_from_play_game_in_both_engines(tm
 
 def test_with_nothing_drawn_the_typed_engines_offer_and_end_as_the_closure_engine():
     import vbr
-    old = vbr.load(str(CONSTRUCTS))
+    old = vbr.load(str(CONSTRUCTS), engine="closure")
     py, c = load(CONSTRUCTS, {}, engine="python"), load(CONSTRUCTS, {}, engine="c")
     outcomes = set()
     for seed in range(25):
@@ -247,7 +247,7 @@ def test_every_book_and_flow_offers_and_ends_as_the_closure_engine_when_every_dr
     shuffle's numbers): then the same options at every choice and the same end."""
     import vbr
     from vbr.interpreter.state import Chance, State as ClosureState
-    old, new = vbr.load(str(path), options), load(path, options, engine="python")
+    old, new = vbr.load(str(path), options, engine="closure"), load(path, options, engine="python")
     first_outcomes(monkeypatch, new)
     for seed in range(2):
         a, b = ClosureState.new(old.program, seed, chance=Chance([0] * 100_000)), new.new_state(seed)

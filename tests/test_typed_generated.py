@@ -39,7 +39,7 @@ def _assert_alike(tmp_path_factory, text: str) -> None:
     import vbr
     path = tmp_path_factory.mktemp("g") / "g.vbr"
     path.write_text('game "generated"\n' + text)
-    closure = vbr.load(str(path))
+    closure = vbr.load(str(path), engine="closure")
     py, c = load(path, {}, engine="python"), load(path, {}, engine="c")
     for seed in range(3):
         py_trail, py_end = _play(py.new_state, seed, True)

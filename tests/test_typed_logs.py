@@ -45,7 +45,7 @@ def test_a_typed_log_holds_the_closure_engines_events_when_both_play_the_same_ga
     but for the closure engine's own records of its draws."""
     import vbr as package
     from vbr.interpreter.state import Chance, State as ClosureState
-    old, new = package.load(str(ROOT / "rules" / book), options), load(ROOT / "rules" / book, options, engine="python")
+    old, new = package.load(str(ROOT / "rules" / book), options, engine="closure"), load(ROOT / "rules" / book, options, engine="python")
     first_outcomes(monkeypatch, new)
     for seed in range(2):
         a = ClosureState.new(old.program, seed, record=True, chance=Chance([0] * 100_000))
@@ -64,7 +64,7 @@ def test_a_typed_log_holds_the_closure_engines_events_when_both_play_the_same_ga
 
 @pytest.mark.parametrize("book, options", BOOKS, ids=BOOK_IDS)
 def test_the_python_and_the_c_engine_write_the_same_log_but_for_the_engines_name(book, options, tmp_path):
-    closure_game = __import__("vbr").load(str(ROOT / "rules" / book), options)
+    closure_game = __import__("vbr").load(str(ROOT / "rules" / book), options, engine="closure")
     written = {}
     for engine in ("python", "c"):
         events = typed_events(book, options, engine, seed=11)
@@ -147,7 +147,7 @@ def test_a_changed_event_in_a_typed_log_is_reported_at_its_line(tmp_path):
 
 def test_a_closure_log_replayed_by_a_typed_engine_is_refused_naming_both_generators(tmp_path):
     log = tmp_path / "closure.jsonl"
-    assert vbr("run", "siatka", "--log", log, "--quiet").returncode == 0
+    assert vbr("run", "siatka", "--engine", "closure", "--log", log, "--quiet").returncode == 0
     done = vbr("replay", log, "--engine", "c")
     assert done.returncode == 1
     assert done.stderr.strip() == (

@@ -25,7 +25,7 @@ def test_every_seat_observes_under_a_typed_engine_what_it_observes_under_the_clo
     """Every draw decided alike (its first outcome) and the same answers: at every choice each seat
     is shown the same phase, vars, zones (a hidden zone as its size), prompt and options."""
     from vbr.interpreter.state import Chance, State as ClosureState
-    old, new = vbr.load(str(ROOT / "rules" / book), options), load(ROOT / "rules" / book, options, engine="python")
+    old, new = vbr.load(str(ROOT / "rules" / book), options, engine="closure"), load(ROOT / "rules" / book, options, engine="python")
     first_outcomes(monkeypatch, new)
     for seed in range(2):
         a = ClosureState.new(old.program, seed, chance=Chance([0] * 100_000))
@@ -43,7 +43,7 @@ def test_every_seat_observes_under_a_typed_engine_what_it_observes_under_the_clo
 
 @pytest.mark.parametrize("engine", ["python", "c"])
 def test_a_session_through_a_typed_engine_plays_to_the_end_and_its_log_replays(engine, tmp_path):
-    game = vbr.load("siatka")
+    game = vbr.load("siatka", engine="closure")
     typed = load(ROOT / "rules" / "siatka.vbr", {}, engine=engine)
     log = tmp_path / "game.jsonl"
     out = io.StringIO()

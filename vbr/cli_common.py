@@ -105,7 +105,7 @@ class HelpFormatter(argparse.HelpFormatter):
 
 
 # ------------------------------------------------------------------------------ --engine
-ENGINE_CHOICES = ("closure", "python", "c", "auto")
+ENGINE_CHOICES = ("auto", "c", "python", "closure")
 
 
 def add_engine_args(q: argparse.ArgumentParser) -> None:
@@ -116,8 +116,8 @@ def add_engine_args(q: argparse.ArgumentParser) -> None:
                         "and caches the build, and stops with the reason when it cannot; python is the typed "
                         "program's own engine (the same games as c); closure is the older engine, with a "
                         "random generator of its own. The typed engines play the random, first, greedy and mcts "
-                        "agents; auto plays through closure, with a note saying why, an agent or a construct "
-                        "only it plays")
+                        "agents; auto plays through closure, with a note saying why, a file using a construct "
+                        "the typed program does not express yet")
     q.add_argument("--native", action="store_true", help="the same as --engine c")
 
 
