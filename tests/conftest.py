@@ -30,6 +30,9 @@ SLOW = {
     "test_narrowing.py", "test_parser_cache.py", "test_play_tmux.py",
     "test_rl_observation.py", "test_engine_option.py", "test_hostile_engines.py", "test_typed_constructs.py",
     "test_typed_generated.py", "test_c_build_stopped.py",
+    # test_engine_default.py: a vbr process of its own each
+    "test_engine_default.py::test_without_a_c_compiler_the_default_plays_through_python_with_a_one_line_note",
+    "test_engine_default.py::test_engine_c_without_a_compiler_stops_with_the_reason_and_plays_nothing",
     # test_analysis_commands.py
     "test_analysis_commands.py::test_a_worker_killed_during_a_run_is_a_one_line_error_not_a_hang",
     "test_analysis_commands.py::test_bad_run_requests_are_usage_errors",

@@ -5,10 +5,10 @@ import json
 
 import pytest
 
+import vbr
 from vbr.analysis.metrics import agent_win_rates
 from vbr.analysis.trial import Trial
 from vbr.cli import main
-from vbr.interpreter.game import load
 from vbr.play import play_game
 from vbr.sim import RunSpec, game_seed, seatings
 
@@ -61,7 +61,7 @@ def test_sim_rows_cover_every_seating_of_each_deal_and_replay_with_their_agents(
     assert [r["index"] for r in rows] == list(range(8))
     assert [r["seed"] for r in rows] == [game_seed(2, d) for d in (0, 0, 1, 1, 2, 2, 3, 3)]
     assert [r["agents"] for r in rows] == [["greedy", "random"], ["random", "greedy"]] * 4
-    game = load("siatka")
+    game = vbr.load("siatka", engine=rows[0]["engine"])  # the engine the rows name
     for r in rows[:4]:  # a row is its game: its seed with its agents in seat order plays it again
         again = play_game(game, r["seed"], r["agents"])
         assert (again.winner, list(again.points), again.choices) == (r["winner"], r["score"], r["choices"])

@@ -84,7 +84,7 @@ class TypedPlay:
 
 
 class TypedAgent:
-    """A seat's agent over a TypedPlay: random, greedy or mcts, drawing from its own stream."""
+    """A seat's agent over a TypedPlay: random, first, greedy or mcts, drawing from its own stream."""
 
     def __init__(self, play: TypedPlay, kind: str, params: dict, stream: int):
         self.play, self.kind, self.params, self.stream = play, kind, params, stream
