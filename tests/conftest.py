@@ -33,6 +33,7 @@ SLOW = {
     # test_engine_default.py: a vbr process of its own each
     "test_engine_default.py::test_without_a_c_compiler_the_default_plays_through_python_with_a_one_line_note",
     "test_engine_default.py::test_engine_c_without_a_compiler_stops_with_the_reason_and_plays_nothing",
+    "test_engine_default.py::test_vbr_load_without_a_compiler_takes_the_python_engine_and_notes_why",
     # test_analysis_commands.py
     "test_analysis_commands.py::test_a_worker_killed_during_a_run_is_a_one_line_error_not_a_hang",
     "test_analysis_commands.py::test_bad_run_requests_are_usage_errors",
