@@ -50,26 +50,12 @@ def test_sim_json_names_the_engine():
     assert json.loads(done.stdout)["engine"] == "c"
 
 
-def test_auto_plays_importance_with_an_mcts_seat_through_the_closure_engine_and_says_so():
-    """importance restricts every seat in turn, which the typed engines do not with mcts."""
-    done = vbr("importance", "siatka", "-n", 1, "--agents", "mcts:iterations=4,random", "--json")
-    assert done.returncode == 0, done.stderr
-    assert "vbr: --engine auto: mcts plays here only through the closure engine; playing there" in done.stderr
-    assert json.loads(done.stdout)["engine"] == "closure"
-
-
-def test_importance_with_an_mcts_seat_under_a_typed_engine_is_a_usage_error():
-    done = vbr("importance", "siatka", "-n", 1, "--agents", "mcts:iterations=4,random", "--engine", "c")
-    assert done.returncode == 2 and "use --engine closure for mcts" in done.stderr
-    assert "Traceback" not in done.stderr
-
-
 def test_a_construct_the_typed_engines_lack_is_a_located_error(tmp_path):
-    f = tmp_path / "lists.vbr"
-    f.write_text('game "Lists"\nseats 2\nstart one\nevent seen(xs: list of int)\n'
-                 'phase one {\n  emit seen([1, 2])\n  end draw\n}\n')
+    f = tmp_path / "returned.vbr"
+    f.write_text('game "Lists"\nseats 2\nstart one\nproc two(): list of int {\n  return [1, 2]\n}\n'
+                 'phase one {\n  let xs = two()\n  end draw\n}\n')
     done = vbr("sim", f, "-n", 2, "--engine", "c")
-    assert done.returncode == 1 and f"{f}:6:3: error: the typed engines cannot run this yet:" in done.stderr
+    assert done.returncode == 1 and f"{f}:5:10: error: the typed engines cannot run this yet:" in done.stderr
     assert "Traceback" not in done.stderr
 
 

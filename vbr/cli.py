@@ -366,11 +366,11 @@ def cmd_run(args) -> int:
     return 0
 
 
-def _engine(args, agents, file=None, options=None, typed_agents=None) -> str:
+def _engine(args, agents, file=None, options=None) -> str:
     """The command's engine (cli_common.chosen_engine) for `file` under `options`, the command's own by default."""
     file = args.file if file is None else file
     options = parse_options(args.option) if options is None else options
-    return chosen_engine(args, file, options, agents, _note, typed_agents)
+    return chosen_engine(args, file, options, agents, _note)
 
 
 def _run_typed(args, game, agents) -> int:

@@ -128,11 +128,10 @@ def note(text: str) -> None:
     print(clean(f"vbr: {text}"), file=sys.stderr, flush=True)
 
 
-def chosen_engine(args, file, options: dict, agents: list[str], note=note, typed_agents=None) -> str:
+def chosen_engine(args, file, options: dict, agents: list[str], note=note) -> str:
     """The engine a command plays through, kept in `args.engine`: `--engine` (auto when not
     given), `--native` read as c, `auto` resolved for `file` under `options` (vbr.sim.resolve_engine,
-    `note` hears why; `typed_agents`: the agent kinds the typed engines play in this command). A
-    typed engine must play every agent; else a UsageError, before any game."""
+    `note` hears why). A typed engine must play every agent; else a UsageError, before any game."""
     asked = getattr(args, "engine", None)  # a Namespace made without the flag asks for the default
     engine = asked or "auto"
     if getattr(args, "native", False):
@@ -140,7 +139,7 @@ def chosen_engine(args, file, options: dict, agents: list[str], note=note, typed
             raise UsageError(f"--native is --engine c; it does not go with --engine {asked}")
         engine, args.native = "c", False
     from vbr.sim import resolve_engine
-    args.engine = resolve_engine(file, options, engine, agents, note, typed_agents)
+    args.engine = resolve_engine(file, options, engine, agents, note)
     if args.engine != "closure":
         from vbr.play import typed_agent
         for name in agents:

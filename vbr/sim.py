@@ -113,17 +113,16 @@ def game_for(path: str, options: tuple, engine: str = "closure"):
 ENGINES = ("closure", "python", "c", "auto")
 
 
-def resolve_engine(path, options: dict, engine: str, agents: list[str], note, typed_agents=None) -> str:
+def resolve_engine(path, options: dict, engine: str, agents: list[str], note) -> str:
     """The engine `--engine` names; for `auto` (the default), the first of these that can play
     this file with these agents: c (a C compiler builds it), python (the typed program's own
     engine; a note says why not c), closure (a note says why: an agent only it plays, or a
-    construct the typed program does not express). `typed_agents`: the agent kinds the typed
-    engines play here (vbr.play.TYPED_AGENTS unless a command plays fewer)."""
+    construct the typed program does not express)."""
     if engine != "auto":
         return engine
     from vbr.agents import parse_agent
     from vbr.play import TYPED_AGENTS
-    others = sorted({parse_agent(a)[0] for a in agents} - set(TYPED_AGENTS if typed_agents is None else typed_agents))
+    others = sorted({parse_agent(a)[0] for a in agents} - set(TYPED_AGENTS))
     if others:
         note(f"--engine auto: {', '.join(others)} {'plays' if len(others) == 1 else 'play'} here only through "
              "the closure engine; playing there")
