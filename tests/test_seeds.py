@@ -58,8 +58,9 @@ def test_graph_sim_counts_the_games_sim_plays(rows, tmp_path, capsys):
     expected = Counter()
     for r in rows:
         expected += steps_of(replayed(r["seed"], tmp_path / "g.jsonl", capsys)[1])
-    assert simulate(vbr.load(RALLY, engine="closure"), N, seed=SEED) == dict(expected)
-    assert simulate(vbr.load(RALLY, engine="closure"), N, seed=SEED, workers=2) == dict(expected)
+    game, engine = vbr.load(RALLY, engine="closure"), rows[0]["engine"]  # the games of the engine that played the rows
+    assert simulate(game, N, seed=SEED, engine=engine) == dict(expected)
+    assert simulate(game, N, seed=SEED, workers=2, engine=engine) == dict(expected)
 
 
 def test_a_reports_diagram_counts_the_games_of_its_metrics(rows, tmp_path, capsys):
