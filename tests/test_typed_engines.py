@@ -376,3 +376,46 @@ def test_things_a_procedure_creates_during_play_fit_the_state(tmp_path):
     for engine in ("python", "c"):
         s = load(f, {}, engine=engine).new_state(0)
         assert s.is_terminal() and s.words[H.THINGS] == 101
+
+
+PHASES = """game "Phases"
+seats 2
+var score: int per seat = 0
+points score
+start serve
+proc ask(s: seat) {
+  choose x from 1..2 by s as "how many"
+  score[s] += x
+}
+phase serve {
+  ask(0)
+  goto reply
+}
+phase reply {
+  ask(1)
+  if score[0] + score[1] > 5 {
+    end winner if score[0] > score[1] then 0 else 1
+  }
+  goto serve
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_typed_game_answers_seats_options_path_points_choices_and_phase_as_the_closure_game(tmp_path, engine):
+    # nothing is drawn, so the same answers make the same game: at each choice (made inside `ask`,
+    # a frame above the phase's) both name the phase, the points so far and the choices made
+    import vbr
+    f = tmp_path / "phases.vbr"
+    f.write_text(PHASES)
+    old, new = vbr.load(str(f), {}, engine="closure"), load(f, {}, engine=engine)
+    assert (new.seats, new.options, new.path) == (old.seats, old.options, old.path)
+    a, b = old.new_state(0), new.new_state(0)
+    seen = []
+    while not a.is_terminal():
+        assert (b.phase, b.points(), b.choices) == (a.phase, a.points(), a.choices)
+        seen.append(b.phase)
+        a.apply_index(1)
+        b.apply_index(1)
+    assert b.is_terminal() and b.points() == a.points() == (4, 4)
+    assert seen == ["serve", "reply"] * 2  # 2 a choice: 4 after a round, 8 (past 5) after the second

@@ -27,7 +27,7 @@ def load(path, options: dict | None = None, engine: str = "python", note=None) -
     rules = load_rules(path)
     checked = compile_rules(rules, options or {}, lower=False)  # every body type-checked, errors raised
     program = build_program(checked.model)
-    return Game(program, make_engine(program, engine, note), checked.model)
+    return Game(program, make_engine(program, engine, note), checked.model, rules.path, options)
 
 
 def make_engine(program: N.Program, engine: str, note=None):
@@ -41,14 +41,21 @@ def make_engine(program: N.Program, engine: str, note=None):
 
 
 class Game:
-    """A typed program, the engine that runs it and the checked model it was built from."""
+    """A typed program, the engine that runs it and the checked model it was built from; `path`
+    and `options` as `load` was given them (the rule file's path, the options chosen)."""
 
-    def __init__(self, program: N.Program, engine, model=None):
+    def __init__(self, program: N.Program, engine, model=None, path=None, options: dict | None = None):
         self.program, self.engine, self.model = program, engine, model
+        self.path, self.options = path, dict(options or {})
 
     @property
     def title(self) -> str:
         return self.program.title
+
+    @property
+    def seats(self) -> int:
+        """How many seats play, after the options chose among `seats ... when`."""
+        return self.program.seats
 
     def new_state(self, seed: int, log: list | None = None) -> "State":
         """A game seeded with `seed`, at its first choice. With `log`, the game's events
@@ -123,16 +130,36 @@ class State:
         shown = ", ".join(str(a) for a in legal[:20])
         raise IllegalActionError(f"`{action}` is not legal here; legal: {shown or 'none (the game is over)'}")
 
+    def points(self) -> tuple[int, ...] | None:
+        """The `points` var per seat (or team), or None for a file that declares no `points`."""
+        p = self.game.program
+        if p.points is None:
+            return None
+        base, count = p.points
+        at = p.layout.vars + base
+        return tuple(int(v) for v in self.words[at:at + count])
+
+    @property
+    def choices(self) -> int:
+        """How many choices have been made so far."""
+        return int(self.words[H.CHOICES])
+
+    @property
+    def phase(self) -> str | None:
+        """The name of the phase being played (the unit of the bottom frame), None once over."""
+        fp = int(self.words[H.FP])
+        if fp < 0 or self.words[H.STATUS] != CHOICE:
+            return None
+        while int(self.words[fp]) >= 0:
+            fp = int(self.words[fp])
+        return self.game.program.units[int(self.words[fp + 1])].name
+
     def outcome(self) -> Outcome | None:
         if self.words[H.STATUS] != OVER:
             return None
         w = int(self.words[H.WINNER])
+        points = self.points()
         p = self.game.program
-        points = None
-        if p.points is not None:
-            base, count = p.points
-            at = p.layout.vars + base
-            points = tuple(int(v) for v in self.words[at:at + count])
         team = int(self.words[H.WINNER_TEAM])
         if team:
             return Outcome(None if w == NONE else w, points, team - 1, by_team=True)
