@@ -4,6 +4,10 @@ agent (vbr/agents/mcts.py, asked through its `act` as play_game asks it); then `
 runs of mcts against random in C, seats alternated, and the CPU time they take.
 
     python benchmarks/typed_search.py [--blocks 3] [--positions 8] [--games 200] [--json]
+    python benchmarks/typed_search.py --book rules/cattack.vbr [--games 0]
+
+`--book FILE` (repeatable) searches those rule files instead of Siatka and Pig; `--games 0`
+leaves out the games of mcts against random.
 
 Each search starts at decision points of random games (choices of one option left out). The
 closure engine draws from another generator, so its positions are other positions of the same
@@ -75,9 +79,9 @@ def searchers(path: Path, positions: int) -> dict:
     }
 
 
-def iteration_rates(blocks: int, positions: int) -> dict:
+def iteration_rates(blocks: int, positions: int, games: dict) -> dict:
     rates = {}
-    for title, path in GAMES.items():
+    for title, path in games.items():
         runs = searchers(path, positions)
         spent = {name: [0.0, 0] for name in runs}
         for b in range(blocks):
@@ -118,22 +122,28 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=200, help="games of mcts against random in C, per rule file")
     ap.add_argument("--iterations", type=int, default=200, help="mcts iterations per decision in those games")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--book", type=Path, action="append", help="a rule file to search instead of Siatka and Pig")
     args = ap.parse_args(argv)
-    rates = iteration_rates(args.blocks, args.positions)
-    sims = {title: sim(path, args.games, args.iterations) for title, path in GAMES.items()}
+    games = {p.stem: p for p in args.book} if args.book else GAMES
+    rates = iteration_rates(args.blocks, args.positions, games)
+    sims = {title: sim(path, args.games, args.iterations) for title, path in games.items()} if args.games else {}
     if args.json:
         print(json.dumps({"iterations per cpu second": rates, "mcts against random in C": sims}, indent=2))
         return 0
-    print(f"{'mcts iterations per CPU-second':32s}" + "".join(f"{t:>14s}" for t in GAMES))
+    print(f"{'mcts iterations per CPU-second':32s}" + "".join(f"{t:>14s}" for t in games))
     for name in ITERATIONS:
-        print(f"{name:32s}" + "".join(f"{rates[t][name]:14,.0f}" for t in GAMES))
+        print(f"{name:32s}" + "".join(f"{rates[t][name]:14,.0f}" for t in games))
     for name in list(ITERATIONS)[1:]:
-        print(f"{'  ' + name + ' / closure':32s}" + "".join(f"{rates[t][name] / rates[t][CLOSURE]:13.1f}x" for t in GAMES))
+        print(f"{'  ' + name + ' / closure':32s}" + "".join(f"{rates[t][name] / rates[t][CLOSURE]:13.1f}x" for t in games))
+    print(f"{'  C / typed Python':32s}" + "".join(
+        f"{rates[t]['typed, C engine'] / rates[t]['typed, Python engine']:13.1f}x" for t in games))
+    if not sims:
+        return 0
     print()
-    print(f"{'mcts against random in C':32s}" + "".join(f"{t:>14s}" for t in GAMES))
+    print(f"{'mcts against random in C':32s}" + "".join(f"{t:>14s}" for t in games))
     for key in ("games", "iterations", "mcts wins", "decisions"):
-        print(f"{key:32s}" + "".join(f"{sims[t][key]:14,d}" for t in GAMES))
-    print(f"{'CPU seconds':32s}" + "".join(f"{sims[t]['cpu seconds']:14.2f}" for t in GAMES))
+        print(f"{key:32s}" + "".join(f"{sims[t][key]:14,d}" for t in games))
+    print(f"{'CPU seconds':32s}" + "".join(f"{sims[t]['cpu seconds']:14.2f}" for t in games))
     return 0
 
 

@@ -1,7 +1,7 @@
 """Playing whole games through the API: agents in seats, a seed, an optional log."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
 from vbr.agents import AGENTS, SeatView, make_agent, parse_agent, parse_agent_list
@@ -325,15 +325,16 @@ def _all_random(game, agent_names: tuple) -> bool:
 
 
 class _WholeGamePlan:
-    """What play_typed_game's one-call path hands the engine for a game, and reads back: which
-    units are repeating phases (None when the first move is the game's first choice), the words of
-    the file's measures, each seat's side."""
+    """What play_typed_game's one-call path hands the engine for a game, and how it reads what the
+    engine packs (CEngine.play_game): which units are repeating phases (None when the first move is
+    the game's first choice), the words of the file's measures, each seat's side, and where the
+    points, the measures' words and the score track lie in the packed words."""
 
     def __init__(self, game):
         program = game.program
         repeating = _repeating_units(game) if set_up_matters(game) else frozenset()
         self.repeating = tuple(int(u in repeating) for u in range(len(program.units))) if repeating else None
-        self.measures = program.measures
+        self.names = tuple(m.name for m in program.measures)
         self.reads = tuple(program.layout.vars + m.base for m in program.measures)
         self.first_mover = next((m.name for m in program.measures if m.first_mover), None)
         self.by_team = any(len(t) != 1 for t in program.teams)
@@ -341,6 +342,9 @@ class _WholeGamePlan:
         side = dict(enumerate(_side_of(game))).get  # a seat's side; None for none or no seat
         self.convert = tuple(_measure_reader(m, side) for m in program.measures)
         self.npoints = program.points[1] if program.points is not None else None
+        self.at_measures = 9 + (self.npoints or 0)
+        self.at_track = self.at_measures + len(self.reads)
+        self.width = 1 + (self.npoints or 0)  # a track row: the choices made, then the points
 
 
 @lru_cache(maxsize=32)
@@ -353,27 +357,90 @@ def _whole_game(game, seed: int) -> GameResult:
     one engine call (CEngine.play_game), its seats' streams seeded by the engine as typed_agents
     seeds them, so the same game, counts and rows as the loop choice by choice."""
     plan = _plan(game)
-    words, out, track = game.engine.play_game(seed, plan.repeating, plan.reads)
+    words, packed = game.engine.play_game(seed, plan.repeating, plan.reads)
+    if packed[0] != OVER:
+        _state_of(game, words).check()  # a run-time error of the rules: raised, located
+    return _PackedResult(game, plan, words, packed)
+
+
+def _state_of(game, words) -> TypedState:
+    """A typed state over words an engine has played to the end (no events, nothing to raise)."""
     state = TypedState.__new__(TypedState)
     state.game, state.words = game, words
-    if out[0] != OVER:
-        state.check()  # a run-time error of the rules: raised, located
-    _, winner, team, choices, options, forced, first_any, first_move, _ = out[:9]
-    p = plan.npoints
-    points = tuple(out[9:9 + p]) if p is not None else None
-    if team:
-        side = team - 1
-    else:
-        side = None if winner == NONE else plan.team_of.get(winner)
-    won = side if plan.by_team else (None if winner == NONE else winner)
-    first = None if first_move == NONE else first_move if first_move >= 0 else first_any if first_any >= 0 else None
-    first_side = None if first is None else plan.team_of[first] if plan.by_team else first
-    measures = {}
-    for m, convert, v in zip(plan.measures, plan.convert, out[9 + (p or 0):]):
-        measures[m.name] = convert(v)
-    if plan.first_mover is not None:
-        first_side = measures[plan.first_mover][1]
-    return GameResult(won, points, choices, state, forced, options, first_side, track, measures, (0, 0))
+    return state
+
+
+class _kept:
+    """A method read as an attribute: its value worked out when first read, then kept in the
+    instance (functools.cached_property without its lock)."""
+
+    def __init__(self, fn):
+        self.fn, self.name = fn, fn.__name__
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
+
+
+class _PackedResult(GameResult):
+    """The GameResult of a game _whole_game played in one call, read from the words the engine
+    packed: the winner and the counts at once, the points, the first side, the measures, the score
+    track and the state when first read (and kept), so a caller pays only for what it reads. The
+    same fields and values, equality and repr as a GameResult made with them."""
+
+    def __init__(self, game, plan: _WholeGamePlan, words, packed: list):
+        self._game, self._plan, self._words, self._packed = game, plan, words, packed
+        _, winner, team, self.choices, self.options, self.forced = packed[:6]
+        if plan.by_team:
+            self.winner = team - 1 if team else None if winner == NONE else plan.team_of.get(winner)
+        else:
+            self.winner = None if winner == NONE else winner
+        self.restricted = (0, 0)
+
+    @_kept
+    def points(self) -> tuple | None:
+        p = self._plan.npoints
+        return tuple(self._packed[9:9 + p]) if p is not None else None
+
+    @_kept
+    def state(self) -> TypedState:
+        return _state_of(self._game, self._words)
+
+    @_kept
+    def measures(self) -> dict:
+        plan = self._plan
+        return {name: convert(v) for name, convert, v in zip(plan.names, plan.convert, self._packed[plan.at_measures:])}
+
+    @_kept
+    def first_side(self) -> int | None:
+        plan = self._plan
+        if plan.first_mover is not None:
+            return self.measures[plan.first_mover][1]
+        first_any, first_move = self._packed[6:8]
+        first = None if first_move == NONE else first_move if first_move >= 0 else first_any if first_any >= 0 else None
+        return None if first is None else plan.team_of[first] if plan.by_team else first
+
+    @_kept
+    def score_track(self) -> list:
+        plan, flat = self._plan, self._packed[self._plan.at_track:]
+        w = plan.width
+        if not flat:
+            return []
+        if w == 3:  # two sides' points: the common case written out
+            return list(zip(flat[::3], zip(flat[1::3], flat[2::3])))
+        return list(zip(flat[::w], zip(*[flat[i::w] for i in range(1, w)])))
+
+    def __eq__(self, other):
+        if not isinstance(other, GameResult):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(GameResult))
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return "GameResult(" + ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(GameResult)) + ")"
 
 
 def typed_agents(seed: int, agent_names: list[str]) -> list[tuple[str, dict, int]]:

@@ -225,6 +225,8 @@ class CEngine:
         self.lib.vbr_play_seats.restype = ctypes.c_int
         self.lib.vbr_play_game.argtypes = [P, P]
         self.lib.vbr_play_game.restype = ctypes.c_int
+        self._play_game = self.lib["vbr_play_game"]  # a second handle, called without argtypes (play_game)
+        self._play_game.restype = ctypes.c_int
         self.lib.vbr_play_many.argtypes = [ctypes.POINTER(U), ctypes.POINTER(U), W, P, P, P, P]
         self.lib.vbr_play_many.restype = None
         self.lib.vbr_determinize.argtypes, self.lib.vbr_determinize.restype = [P, P, W, U], ctypes.c_int
@@ -310,22 +312,19 @@ class CEngine:
         """A whole game with every seat random, in one call (vbr_play_game in c_source.py: each
         seat's stream seeded from `seed` as vbr.play seeds it). `repeating`: per unit, whether it is
         a repeating phase (None: the first move is the game's first choice); `reads`: words whose
-        values at the end are wanted. Returns (the state's words, vbr_play_game's result as a list,
-        the rows of the score track as (choices, points))."""
-        io, seed_word, out_at, out_end, track_at, width = self._game_io(repeating, reads)
+        values at the end are wanted. Returns (the state's words, one list: vbr_play_game's result
+        (9 words, the points, the words read), then the score track's rows, each the choices made
+        and the points, one after the other)."""
+        io, words, seed_word, out_at, track_at, width = self._game_io(repeating, reads)
         seed_word[0] = seed & R.MASK
         S = self.array()
-        self.lib.vbr_play_game(S, io)
-        got = io[out_at:out_end]
-        rows = got[8]
-        if not rows:
-            return S, got, []
-        flat = io[track_at:track_at + rows * width]
-        return S, got, list(zip(flat[::width], zip(*(flat[i::width] for i in range(1, width)))))
+        self._play_game(S, io)  # both ctypes arrays of words: passed as pointers without argtypes' checks
+        return S, words[out_at:track_at + words[out_at + 8] * width].tolist()
 
     def _game_io(self, repeating: tuple | None, reads: tuple):
         """vbr_play_game's `io` array for these arguments (made once, kept for the last ones), a
-        view of its seed as an unsigned word, and where its result and track lie."""
+        view of it as a memoryview of words, one of its seed as an unsigned word, where its result
+        and its track lie, and a track row's width."""
         key = (repeating, reads)
         made = getattr(self, "_game_args", None)
         if made is not None and made[0] == key:
@@ -335,12 +334,12 @@ class CEngine:
         at_flags = 7
         at_reads = at_flags + len(flags)
         at_out = at_reads + len(reads)
-        out_end = at_out + 9 + (width - 1) + len(reads)  # the result: 9 words, the points, the words read
-        at_track = out_end
+        at_track = at_out + 9 + (width - 1) + len(reads)  # the result: 9 words, the points, the words read
         head = [0, at_flags if repeating is not None else 0, at_reads, len(reads), at_out, at_track, TRACK_ROWS]
         io = (ctypes.c_int64 * (at_track + TRACK_ROWS * width))(*head, *flags, *reads)
         seed_word = (ctypes.c_uint64 * 1).from_buffer(io)
-        made = self._game_args = (key, (io, seed_word, at_out, out_end, at_track, width))
+        words = memoryview(io).cast("B").cast("q")
+        made = self._game_args = (key, (io, words, seed_word, at_out, at_track, width))
         return made[1]
 
     def _seat_buffers(self, seats: int, nstats: int):
