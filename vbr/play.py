@@ -49,6 +49,8 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
     play_typed_game, the same seeding; `record`, `trace` or a `log_sink` then log its events
     (vbr.engines.events) into `log_sink` (a list, or a new one: the result's `state.log`)."""
     if isinstance(game, TypedGame):
+        if not (record or trace or log_sink is not None or restrict) and _in_one_call(game, tuple(agent_names)):
+            return _whole_game(game, seed)  # what play_typed_game would do, one call less
         logged = record or trace or log_sink is not None
         return play_typed_game(game, seed, agent_names, restrict, log=(log_sink if log_sink is not None else [])
                                if logged else None)
@@ -260,7 +262,7 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     `among`). With `log`,
     the game's events (vbr.engines.events) are appended to it as they happen: the same game, each
     choice logged."""
-    if log is None and not restrict and hasattr(game.engine, "play_game") and _all_random(game, tuple(agent_names)):
+    if log is None and not restrict and _in_one_call(game, tuple(agent_names)):
         return _whole_game(game, seed)
     from vbr.errors import UsageError
     from vbr.ir.layout import Header
@@ -319,9 +321,11 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
 
 
 @lru_cache(maxsize=64)
-def _all_random(game, agent_names: tuple) -> bool:
-    """Whether these agents are one `random` per seat of the game."""
-    return len(agent_names) == game.program.seats and all(typed_agent(n)[0] == "random" for n in agent_names)
+def _in_one_call(game, agent_names: tuple) -> bool:
+    """Whether the game's engine plays a whole game in one call (_whole_game) and these agents
+    are one `random` per seat of the game."""
+    return hasattr(game.engine, "play_game") and len(agent_names) == game.program.seats and \
+        all(typed_agent(n)[0] == "random" for n in agent_names)
 
 
 class _WholeGamePlan:
@@ -345,6 +349,7 @@ class _WholeGamePlan:
         self.at_measures = 9 + (self.npoints or 0)
         self.at_track = self.at_measures + len(self.reads)
         self.width = 1 + (self.npoints or 0)  # a track row: the choices made, then the points
+        self.io = game.engine.game_io(self.repeating, self.reads)
 
 
 @lru_cache(maxsize=32)
@@ -357,7 +362,7 @@ def _whole_game(game, seed: int) -> GameResult:
     one engine call (CEngine.play_game), its seats' streams seeded by the engine as typed_agents
     seeds them, so the same game, counts and rows as the loop choice by choice."""
     plan = _plan(game)
-    words, packed = game.engine.play_game(seed, plan.repeating, plan.reads)
+    words, packed = game.engine.play_game(seed, plan.io)
     if packed[0] != OVER:
         _state_of(game, words).check()  # a run-time error of the rules: raised, located
     return _PackedResult(game, plan, words, packed)
@@ -392,12 +397,13 @@ class _PackedResult(GameResult):
 
     def __init__(self, game, plan: _WholeGamePlan, words, packed: list):
         self._game, self._plan, self._words, self._packed = game, plan, words, packed
-        _, winner, team, self.choices, self.options, self.forced = packed[:6]
+        self.choices, self.options, self.forced, self.restricted = packed[3], packed[4], packed[5], (0, 0)
+        winner = packed[1]
         if plan.by_team:
+            team = packed[2]
             self.winner = team - 1 if team else None if winner == NONE else plan.team_of.get(winner)
         else:
             self.winner = None if winner == NONE else winner
-        self.restricted = (0, 0)
 
     @_kept
     def points(self) -> tuple | None:

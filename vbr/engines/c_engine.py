@@ -308,27 +308,10 @@ class CEngine:
         track += [(rows[r], tuple(rows[r + 1:r + width])) for r in range(0, len(rows), width)]
         return st[:n]
 
-    def play_game(self, seed: int, repeating: tuple | None, reads: tuple) -> tuple:
-        """A whole game with every seat random, in one call (vbr_play_game in c_source.py: each
-        seat's stream seeded from `seed` as vbr.play seeds it). `repeating`: per unit, whether it is
-        a repeating phase (None: the first move is the game's first choice); `reads`: words whose
-        values at the end are wanted. Returns (the state's words, one list: vbr_play_game's result
-        (9 words, the points, the words read), then the score track's rows, each the choices made
-        and the points, one after the other)."""
-        io, words, seed_word, out_at, track_at, width = self._game_io(repeating, reads)
-        seed_word[0] = seed & R.MASK
-        S = self.array()
-        self._play_game(S, io)  # both ctypes arrays of words: passed as pointers without argtypes' checks
-        return S, words[out_at:track_at + words[out_at + 8] * width].tolist()
-
-    def _game_io(self, repeating: tuple | None, reads: tuple):
-        """vbr_play_game's `io` array for these arguments (made once, kept for the last ones), a
-        view of it as a memoryview of words, one of its seed as an unsigned word, where its result
-        and its track lie, and a track row's width."""
-        key = (repeating, reads)
-        made = getattr(self, "_game_args", None)
-        if made is not None and made[0] == key:
-            return made[1]
+    def game_io(self, repeating: tuple | None, reads: tuple) -> tuple:
+        """What play_game takes for these arguments of vbr_play_game (made once by its caller):
+        `repeating`, per unit whether it is a repeating phase (None: the first move is the game's
+        first choice); `reads`, words whose values at the end are wanted."""
         width = 1 + (self.program.points[1] if self.program.points else 0)
         flags = list(repeating or ())
         at_flags = 7
@@ -337,10 +320,18 @@ class CEngine:
         at_track = at_out + 9 + (width - 1) + len(reads)  # the result: 9 words, the points, the words read
         head = [0, at_flags if repeating is not None else 0, at_reads, len(reads), at_out, at_track, TRACK_ROWS]
         io = (ctypes.c_int64 * (at_track + TRACK_ROWS * width))(*head, *flags, *reads)
-        seed_word = (ctypes.c_uint64 * 1).from_buffer(io)
-        words = memoryview(io).cast("B").cast("q")
-        made = self._game_args = (key, (io, words, seed_word, at_out, at_track, width))
-        return made[1]
+        return io, memoryview(io).cast("B").cast("q"), (ctypes.c_uint64 * 1).from_buffer(io), at_out, at_track, width
+
+    def play_game(self, seed: int, io: tuple) -> tuple:
+        """A whole game with every seat random, in one call (vbr_play_game in c_source.py: each
+        seat's stream seeded from `seed` as vbr.play seeds it), `io` made by game_io. Returns (the
+        state's words, one list: vbr_play_game's result (9 words, the points, the words read), then
+        the score track's rows, each the choices made and the points, one after the other)."""
+        array, words, seed_word, out_at, track_at, width = io
+        seed_word[0] = seed & R.MASK
+        S = self.array()
+        self._play_game(S, array)  # both ctypes arrays of words: passed as pointers without argtypes' checks
+        return S, words[out_at:track_at + words[out_at + 8] * width].tolist()
 
     def _seat_buffers(self, seats: int, nstats: int):
         """The arrays play_seats hands to C, made once per engine."""

@@ -153,7 +153,17 @@ class _Source(WordSource):
         init = p.units[p.init]
         agent_key = R.key("agent")
         return f"""
-/* the frame on top run while play runs and the stack reaches above word `floor`; the status */
+/* the frame on top run while play runs and the stack reaches above word `floor`; the status.
+ * A fault jumps to the caller's jump buffer (vbr_jump): run_above sets its own, a caller that runs
+ * many choices in one call (vbr_play_game, vbr_play_many) sets one for all of them. */
+static inline int run_loop(W *S, W floor) {{
+    while (S[H_STATUS] == RUNNING && S[H_TOP] > floor) {{
+        W fp = S[H_FP];
+        UNITS[S[fp + 1]](S, fp, S[fp + 2]);
+    }}
+    return (int)S[H_STATUS];
+}}
+
 static int run_above(W *S, W floor) {{
     vbr_jmp_buf jb;
     vbr_jmp_buf *saved = vbr_jump;
@@ -162,12 +172,9 @@ static int run_above(W *S, W floor) {{
         vbr_jump = saved;
         return FAULT;
     }}
-    while (S[H_STATUS] == RUNNING && S[H_TOP] > floor) {{
-        W fp = S[H_FP];
-        UNITS[S[fp + 1]](S, fp, S[fp + 2]);
-    }}
+    int status = run_loop(S, floor);
     vbr_jump = saved;
-    return (int)S[H_STATUS];
+    return status;
 }}
 
 static int run_state(W *S) {{ return run_above(S, -1); }}
@@ -202,14 +209,28 @@ int vbr_new_logged(W *S, U seed, W hook) {{
     return status;
 }}
 
-int vbr_apply(W *S, W i) {{
+/* vbr_apply inside a caller's jump buffer (run_loop) */
+static inline int apply_in(W *S, W i) {{
     S[S[H_DEST]] = S[{lay.options} + i];
     if (++S[H_CHOICES] > {_w(p.limits['choices'])}) {{
         S[H_STATUS] = FAULT; S[H_FAULT] = {CHOICE_FAULT}; S[H_FAULT_A] = VBR_NONE; S[H_FAULT_B] = VBR_NONE;
         return FAULT;
     }}
     S[H_STATUS] = RUNNING;
-    return run_state(S);
+    return run_loop(S, -1);
+}}
+
+int vbr_apply(W *S, W i) {{
+    vbr_jmp_buf jb;
+    vbr_jmp_buf *saved = vbr_jump;
+    vbr_jump = &jb;
+    if (VBR_SETJMP(jb)) {{
+        vbr_jump = saved;
+        return FAULT;
+    }}
+    int status = apply_in(S, i);
+    vbr_jump = saved;
+    return status;
 }}
 
 int vbr_apply_logged(W *S, W i, W hook) {{
@@ -221,7 +242,12 @@ int vbr_apply_logged(W *S, W i, W hook) {{
 
 int vbr_play_random(W *S, U agent_seed) {{
     U agent = vbr_first_state(agent_seed, {agent_key}ULL);
-    while (S[H_STATUS] == CHOICE) vbr_apply(S, vbr_below_of(&agent, S[H_NOPTS]));
+    vbr_jmp_buf jb;
+    vbr_jmp_buf *saved = vbr_jump;
+    vbr_jump = &jb;
+    if (!VBR_SETJMP(jb))
+        while (S[H_STATUS] == CHOICE) apply_in(S, vbr_below_of(&agent, S[H_NOPTS]));
+    vbr_jump = saved;
     return (int)S[H_STATUS];
 }}
 
@@ -232,7 +258,7 @@ static inline void vbr_play_one(W *S, U *streams, W *stats, W *track, W track_ro
     if (stats[2] < 0) stats[2] = seat;
     stats[0] += k;
     stats[1] += k == 1;
-    vbr_apply(S, vbr_below_of(&streams[seat], k));
+    apply_in(S, vbr_below_of(&streams[seat], k));
     int changed = 0;
     for (W i = 0; i < POINTS_COUNT; i++) {{
         if (S[POINTS_AT + i] != stats[4 + i]) changed = 1;
@@ -252,7 +278,12 @@ static inline void vbr_play_one(W *S, U *streams, W *stats, W *track, W track_ro
  * track, then the points as they last were]; a row of track (the choices made, then the points)
  * is appended, while there is room for it, each time the points change. */
 int vbr_play_seats(W *S, U *streams, const W *kinds, W *stats, W *track, W track_rows) {{
-    while (S[H_STATUS] == CHOICE && kinds[S[H_SEAT]] == 0) vbr_play_one(S, streams, stats, track, track_rows);
+    vbr_jmp_buf jb;
+    vbr_jmp_buf *saved = vbr_jump;
+    vbr_jump = &jb;
+    if (!VBR_SETJMP(jb))
+        while (S[H_STATUS] == CHOICE && kinds[S[H_SEAT]] == 0) vbr_play_one(S, streams, stats, track, track_rows);
+    vbr_jump = saved;
     return (int)S[H_STATUS];
 }}
 
@@ -273,13 +304,14 @@ static U vbr_agent_stream(U seed, W seat) {{
  * first chooser or -1, the first chooser in a repeating phase (none when play reached none; -1
  * when no flags were given), rows of track, the points, then the words read]; a row of track
  * (the choices made, then the points) each time the points change, while there is room. */
-int vbr_play_game(W *S, W *io) {{
+static void play_whole_game(W *S, W *io) {{
     U seed = (U)io[0];
     const W *repeating = io[1] ? io + io[1] : 0, *reads = io + io[2];
     W nreads = io[3], *out = io + io[4], *track = io + io[5], track_rows = io[6];
     U streams[VBR_SEATS + 1];
     for (W s = 0; s < VBR_SEATS; s++) streams[s] = vbr_agent_stream(seed, s);
-    vbr_new(S, seed);
+    init_state(S, seed);
+    run_loop(S, -1);
     W stats[4 + POINTS_COUNT + 1];
     stats[0] = stats[1] = stats[3] = 0;
     stats[2] = -1;
@@ -297,17 +329,42 @@ int vbr_play_game(W *S, W *io) {{
     out[4] = stats[0]; out[5] = stats[1]; out[6] = stats[2]; out[7] = first_move; out[8] = stats[3];
     for (W i = 0; i < POINTS_COUNT; i++) out[9 + i] = S[POINTS_AT + i];
     for (W i = 0; i < nreads; i++) out[9 + POINTS_COUNT + i] = S[reads[i]];
+}}
+
+int vbr_play_game(W *S, W *io) {{
+    vbr_jmp_buf jb;
+    vbr_jmp_buf *saved = vbr_jump;
+    vbr_jump = &jb;
+    if (VBR_SETJMP(jb)) {{  /* a fault: its status, and no rows of track */
+        W *out = io + io[4];
+        out[0] = FAULT;
+        out[8] = 0;
+    }} else {{
+        play_whole_game(S, io);
+    }}
+    vbr_jump = saved;
     return (int)S[H_STATUS];
 }}
 
+/* game g of vbr_play_many, inside its jump buffer */
+static void play_many_one(W *S, U seed, U agent_seed) {{
+    init_state(S, seed);
+    run_loop(S, -1);
+    U agent = vbr_first_state(agent_seed, {agent_key}ULL);
+    while (S[H_STATUS] == CHOICE) apply_in(S, vbr_below_of(&agent, S[H_NOPTS]));
+}}
+
 void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, W *statuses, W *choices) {{
-    for (W g = 0; g < n; g++) {{
-        vbr_new(S, seeds[g]);
-        vbr_play_random(S, agent_seeds[g]);
+    vbr_jmp_buf jb;
+    vbr_jmp_buf *saved = vbr_jump;
+    vbr_jump = &jb;
+    for (volatile W g = 0; g < n; g++) {{
+        if (!VBR_SETJMP(jb)) play_many_one(S, seeds[g], agent_seeds[g]);
         winners[g] = S[H_WINNER];
         statuses[g] = S[H_STATUS];
         choices[g] = S[H_CHOICES];
     }}
+    vbr_jump = saved;
 }}
 """
 
