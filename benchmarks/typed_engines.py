@@ -5,8 +5,9 @@ the implementations taking turns in blocks so that a busy minute slows all of th
     python benchmarks/typed_engines.py [--blocks 5] [--games 200] [--json]
     python benchmarks/typed_engines.py --book rules/cattack.vbr [--blocks 5] [--games 20]
 
-With `--book`, one rule file's random games through the API (`new_state`, `play_random`) in the
-typed Python engine and in the C engine, and in C 1,000 games a call.
+With `--book`, one rule file's random games through the API (`new_state`, `play_random`) and
+through `vbr.play.play_game` in the typed Python engine and in the C engine, and in C 1,000 games
+a call.
 
 The hand-written game (handwritten_siatka.py) plays the same rules with the same uniformly
 random choices; it draws from another generator, so its games are other games of the same length
@@ -94,9 +95,15 @@ def book_players(path: Path, games: int):
     def batch(seed):
         seeds = [derive(seed, i) for i in range(1_000)]
         c.engine.play_many(seeds, [derive(x, 1) for x in seeds])
+    seats = ["random"] * c.program.seats
+
+    def api(game):  # vbr.play.play_game: what `vbr sim --engine ...` plays per game
+        return lambda seed: play_game(game, seed, seats)
     return {
         "typed, Python engine": (typed(py), 1, games),
+        "typed, Python engine, vbr.play.play_game": (api(py), 1, games),
         "typed, C engine, a game per API call": (typed(c), 1, games * 50),
+        "typed, C engine, vbr.play.play_game": (api(c), 1, games * 50),
         "typed, C engine, 1,000 games a call": (batch, 1_000, max(games // 10, 2)),
     }
 
