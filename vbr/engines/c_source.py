@@ -10,6 +10,7 @@ stay in the program's tables on the Python side.
 from __future__ import annotations
 
 from importlib import resources
+from itertools import accumulate, chain
 
 from vbr.engines.c_split import function, statement_groups, unit_functions
 from vbr.engines.events import PHASE, REVEAL, SAY, reveal_sites, say_sites
@@ -62,13 +63,17 @@ def _unordered(operands: list) -> bool:
 
 
 def _array(values) -> str:
-    return "{" + ", ".join(_w(v) for v in values) + "}" if values else "{0}"
+    """The values as a C initializer, each written as _w writes it (tables may be large)."""
+    if not values:
+        return "{0}"
+    return "{" + ", ".join(["VBR_NONE" if v == NONE else f"((W){v}LL)" for v in map(int, values)]) + "}"
 
 
 class _Source(WordSource):
     def __init__(self, p: N.Program):
         super().__init__(p)
         self.tables: dict[tuple, str] = {}  # each constant array once, by its values
+        self.reach: dict[int, tuple[str, str, str, str]] = {}  # each reach table's arrays, by its number
         self.says = {id(x): k for k, x in enumerate(say_sites(p))}  # a say's number in its events
         self.reveals = {id(x): k for k, x in enumerate(reveal_sites(p))}  # a reveal's number in its events
         # no recursion and a short chain of calls: a call runs its procedure as a C call (t_Call)
@@ -597,17 +602,18 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 
     def reach_arrays(self, table: int) -> tuple[str, str, str, str]:
         """A `reach` table as arrays: the sorted starts, and per (start, distance, side) row where
-        its ends begin and how many."""
+        its ends begin and how many (made once per table: each is large)."""
+        if table not in self.reach:
+            self.reach[table] = self._reach_arrays(table)
+        return self.reach[table]
+
+    def _reach_arrays(self, table: int) -> tuple[str, str, str, str]:
         rows = self.p.reach_tables[table]
         starts = sorted({k[0] for k in rows})
-        begin, sizes, cells = [], [], []
-        for start in starts:
-            for d in range(65):
-                for side in (0, 1):
-                    ends = rows[(start, d, side)]
-                    begin.append(len(cells))
-                    sizes.append(len(ends))
-                    cells += ends
+        ends = [rows[(start, d, side)] for start in starts for d in range(65) for side in (0, 1)]
+        sizes = [len(e) for e in ends]
+        begin = list(accumulate(sizes, initial=0))[:-1]
+        cells = list(chain.from_iterable(ends))
         return self.table(starts), self.table(begin), self.table(sizes), self.table(cells or [0])
 
     def scenario_entry_points(self) -> str:
