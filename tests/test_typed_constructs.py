@@ -284,8 +284,7 @@ def test_an_event_with_a_list_parameter_reaches_every_handler_in_both_typed_engi
     assert ends == ["seat 0 wins"], ends
 
 
-SAY_LISTS = """game "Say lists"
-seats 2
+TWO_CARDS = """seats 2
 start one
 kind Card { value: int }
 zone deck public ordered
@@ -293,7 +292,9 @@ setup {
   create Card(value: 3) in deck
   create Card(value: 5) in deck
 }
-var seen: list of int = [1, 2]
+"""  # a deck of two things, #0 (value 3) under #1 (value 5)
+
+SAY_LISTS = 'game "Say lists"\n' + TWO_CARDS + """var seen: list of int = [1, 2]
 phase one {
   let ys = [4, 5, 6]
   for k in 1..2 {
@@ -350,16 +351,7 @@ def test_a_fn_called_as_a_statement_is_worked_out_and_its_fault_is_the_same_loca
     assert "`other(2)`: only 0 and 1 have an other side" in err.value.message
 
 
-REVEAL_LISTS = """game "Reveal lists"
-seats 2
-start one
-kind Card { value: int }
-zone deck public ordered
-setup {
-  create Card(value: 3) in deck
-  create Card(value: 5) in deck
-}
-phase one {
+REVEAL_LISTS = 'game "Reveal lists"\n' + TWO_CARDS + """phase one {
   reveal [3, 4]
   reveal every(c for c in deck)
   reveal every(c.value * 2 for c in deck if c.value > 3)

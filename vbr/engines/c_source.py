@@ -169,7 +169,8 @@ static inline int run_loop(W *S, W floor) {{
     return (int)S[H_STATUS];
 }}
 
-static int run_above(W *S, W floor) {{
+/* step(S, arg) with a jump buffer of its own: FAULT if a fault jumps out of it, else its status */
+static int guarded(int (*step)(W *, W), W *S, W arg) {{
     vbr_jmp_buf jb;
     vbr_jmp_buf *saved = vbr_jump;
     vbr_jump = &jb;
@@ -177,10 +178,12 @@ static int run_above(W *S, W floor) {{
         vbr_jump = saved;
         return FAULT;
     }}
-    int status = run_loop(S, floor);
+    int status = step(S, arg);
     vbr_jump = saved;
     return status;
 }}
+
+static int run_above(W *S, W floor) {{ return guarded(run_loop, S, floor); }}
 
 static int run_state(W *S) {{ return run_above(S, -1); }}
 
@@ -225,18 +228,7 @@ static inline int apply_in(W *S, W i) {{
     return run_loop(S, -1);
 }}
 
-int vbr_apply(W *S, W i) {{
-    vbr_jmp_buf jb;
-    vbr_jmp_buf *saved = vbr_jump;
-    vbr_jump = &jb;
-    if (VBR_SETJMP(jb)) {{
-        vbr_jump = saved;
-        return FAULT;
-    }}
-    int status = apply_in(S, i);
-    vbr_jump = saved;
-    return status;
-}}
+int vbr_apply(W *S, W i) {{ return guarded(apply_in, S, i); }}
 
 int vbr_apply_logged(W *S, W i, W hook) {{
     S[H_LOG] = hook;
