@@ -151,10 +151,10 @@ def test_importance_text_names_words_that_never_bite(capsys, tmp_path):
 
 @pytest.mark.parametrize("engine", ["python", "c"])
 def test_importance_with_mcts_seats_runs_under_the_typed_engines(capsys, engine):
-    # a search of 50 iterations tells `safe` (wins 1/2) from `risky` (1/6) and takes safe, so
-    # taking safe away costs its seat 1/2 - 1/6 = 1/3, and taking risky away costs nothing
+    # a search of 50 iterations (budget=0: no more) tells `safe` (wins 1/2) from `risky` (1/6)
+    # and takes safe, so taking safe away costs its seat 1/2 - 1/6 = 1/3, and risky nothing
     code, out, err = run(capsys, "importance", TOY, "-n", 300, "--seed", 1, "--engine", engine,
-                         "--agents", "mcts:iterations=50", "--json")
+                         "--agents", "mcts:iterations=50,budget=0", "--json")
     assert code == 0, err
     rows = {r["word"]: r for r in json.loads(out)["importance"]}
     assert rows["safe"]["ci95"][0] <= 1 / 3 <= rows["safe"]["ci95"][1]
