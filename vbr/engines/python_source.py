@@ -120,25 +120,10 @@ def _simple(code: str) -> bool:
 # --------------------------------------------------------------------------- what a unit does
 
 
-def _exprs_of(x):
-    """The expressions directly inside a node (not inside its sub-expressions)."""
-    for v in vars(x).values():
-        if isinstance(v, (N.Expr, N.Seq)):
-            yield v
-        elif isinstance(v, list):
-            yield from (i for i in v if isinstance(i, (N.Expr, N.Seq)))
-
-
-def _walk(x):
-    yield x
-    for c in _exprs_of(x):
-        yield from _walk(c)
-
-
 def _slot_refs(x) -> list[int]:
     """Every local slot a node and its sub-expressions read or write."""
     out = []
-    for n in _walk(x):
+    for n in N.walk(x):
         for name in ("slot", "base", "count", "result"):
             v = getattr(n, name, None)
             if isinstance(v, int) and isinstance(n, (N.Local, N.Bind, N.BindSeq, N.Aggregate, N.Comprehension,
@@ -153,7 +138,7 @@ def _slot_refs(x) -> list[int]:
 def _slot_writes(x) -> set[int]:
     """Every local slot a node and its sub-expressions may write."""
     out = set()
-    for n in _walk(x):
+    for n in N.walk(x):
         if isinstance(n, (N.SetLocal, N.Mark, N.Bind, N.BindSeq, N.Aggregate, N.Comprehension, N.Choose)):
             out.add(n.slot)
         elif isinstance(n, N.Collect):
@@ -200,7 +185,7 @@ def _invariants(body: list, slot: int, p: N.Program) -> list[N.Expr]:
             inner = {**env, x.slot: own}
             d = src.union(*(visit(c, inner) for c in (x.cond, x.body) if c is not None)) - own
         else:
-            d = frozenset().union(*(visit(c, env) for c in _exprs_of(x)))
+            d = frozenset().union(*(visit(c, env) for c in N.sub_exprs(x)))
             if isinstance(x, _IMPURE) or isinstance(x, N.FnCall) and (x.steps or _draws(p.fns[x.fn].body)):
                 d = d | varies
         deps[id(x)] = d
@@ -221,7 +206,7 @@ def _invariants(body: list, slot: int, p: N.Program) -> list[N.Expr]:
             pick(x.item)
             found.append(x.seq)
             return
-        for c in _exprs_of(x):
+        for c in N.sub_exprs(x):
             pick(c)
 
     for x in body:
@@ -243,11 +228,11 @@ def _same_values(body: N.Expr, nparams: int, p: N.Program) -> list[list]:
     same nodes and constants, reading the same parameters, binding their own locals alike): each
     group gives one value wherever it is first worked out, as nothing a fn body runs changes the
     state or a parameter. The largest such, not inside another."""
-    binders = [n.slot for n in _walk(body) if isinstance(n, _BINDERS)]
+    binders = [n.slot for n in N.walk(body) if isinstance(n, _BINDERS)]
     if any(b < nparams for b in binders):
         return []
     param = {i: i for i in range(nparams)}  # a local bound once, to a parameter -> the parameter
-    for n in _walk(body):
+    for n in N.walk(body):
         if isinstance(n, N.Bind) and isinstance(n.value, N.Local) and n.value.slot in param and binders.count(n.slot) == 1:
             param[n.slot] = param[n.value.slot]
 
@@ -284,7 +269,7 @@ def _same_values(body: N.Expr, nparams: int, p: N.Program) -> list[list]:
         except _Unshared:
             return None
 
-    keys = {id(n): key(n) for n in _walk(body) if isinstance(n, N.Expr) and not isinstance(n, _CHEAP)
+    keys = {id(n): key(n) for n in N.walk(body) if isinstance(n, N.Expr) and not isinstance(n, _CHEAP)
             and not (isinstance(n, N.Global) and n.index is None)}
     count: dict = {}
     for k in keys.values():
@@ -297,14 +282,14 @@ def _same_values(body: N.Expr, nparams: int, p: N.Program) -> list[list]:
         if k is not None and count[k] >= 2:
             groups.setdefault(k, []).append(x)
             return
-        for c in _exprs_of(x):
+        for c in N.sub_exprs(x):
             pick(c)
     pick(body)
     return [g for g in groups.values() if len(g) >= 2]
 
 
 def _draws(e) -> bool:
-    return any(isinstance(n, _IMPURE) for n in _walk(e))
+    return any(isinstance(n, _IMPURE) for n in N.walk(e))
 
 
 def _successors(t: N.Term) -> list[int]:
@@ -435,7 +420,7 @@ class _Unit(WordSource):
         banned = set(range(self.unit.nparams))
         for block in self.unit.blocks:
             for x in [*block.stmts, block.term]:
-                for n in _walk(x):
+                for n in N.walk(x):
                     if isinstance(n, N.SetLocal):
                         writes.setdefault(n.slot, []).append(n.value)
                     elif isinstance(n, N.Bind):
@@ -1237,7 +1222,7 @@ class _Unit(WordSource):
             if len(kinds) == 1:  # a thing of the one kind its zones ever hold
                 self.known_kind[slot] = next(iter(kinds))
                 return f"for {var} in {xs}:", var, through
-        fields = sum(isinstance(n, N.Field) for x in body if x is not None for n in _walk(x))
+        fields = sum(isinstance(n, N.Field) for x in body if x is not None for n in N.walk(x))
         if isinstance(seq, N.ZoneItems) and fields >= 2:
             kind = self.kind_words[var] = self.tmp()  # a thing's kind never changes
             through = through + [f"{kind} = S[{self.lay.kinds} + {var}]"]
@@ -1587,10 +1572,10 @@ class _FnBody(_Unit):
         its kind is read once, on entry (-1 for none), and each field read tests that."""
         nparams = self.p.fns[self.k].nparams
         param = {i: i for i in range(nparams)}  # a local -> the parameter it is bound to
-        for n in _walk(body):
+        for n in N.walk(body):
             if isinstance(n, N.Bind) and isinstance(n.value, N.Local) and n.value.slot in param:
                 param[n.slot] = param[n.value.slot]
-        reads = [param[n.obj.slot] for n in _walk(body) if isinstance(n, N.Field) and isinstance(n.obj, N.Local)
+        reads = [param[n.obj.slot] for n in N.walk(body) if isinstance(n, N.Field) and isinstance(n.obj, N.Local)
                  and n.obj.slot in param and n.obj.ty.startswith("ent")]
         for i in sorted(set(reads)):
             if reads.count(i) >= 2:

@@ -60,20 +60,6 @@ def seq_zones(p: N.Program, s: N.Seq, slots: list | None = None) -> frozenset[in
     return None
 
 
-def _children(x):
-    for v in vars(x).values():
-        if isinstance(v, (N.Expr, N.Seq)):
-            yield v
-        elif isinstance(v, list):
-            yield from (i for i in v if isinstance(i, (N.Expr, N.Seq)))
-
-
-def _nodes(x):
-    yield x
-    for c in _children(x):
-        yield from _nodes(c)
-
-
 class _Flow:
     def __init__(self, p: N.Program):
         self.p = p
@@ -107,7 +93,7 @@ class _Flow:
                     for s in [*b.stmts, b.term]:
                         self.statement(u, s)
             for k, fn in enumerate(self.p.fns):
-                for n in _nodes(fn.body):
+                for n in N.walk(fn.body):
                     self.writes(("fn", k), n)
         return self.zone
 
@@ -117,7 +103,7 @@ class _Flow:
             self.changed = True
 
     def statement(self, u: int, s) -> None:
-        for n in _nodes(s):
+        for n in N.walk(s):
             self.writes(u, n)
         if isinstance(s, N.Create):
             self.into(u, s.dest, frozenset({s.kind}))

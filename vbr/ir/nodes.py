@@ -655,3 +655,20 @@ class Program:
     field_at: dict = field(default_factory=dict)  # (kind, field name) -> its word in a thing's row
     fns: list[FnBody] = field(default_factory=list)  # the heavy fns FnCall calls
     forced_at: list[int] = field(default_factory=list)  # a scenario's program: each ForcedQueue's first word
+
+
+def sub_exprs(node):
+    """The expressions and sequences directly inside a node (a statement, terminator, expression
+    or sequence): its fields of those types and the items of its lists of them."""
+    for v in vars(node).values():
+        if isinstance(v, (Expr, Seq)):
+            yield v
+        elif isinstance(v, list):
+            yield from (i for i in v if isinstance(i, (Expr, Seq)))
+
+
+def walk(node):
+    """The node and every expression and sequence below it, parents first."""
+    yield node
+    for c in sub_exprs(node):
+        yield from walk(c)
