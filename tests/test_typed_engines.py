@@ -11,6 +11,7 @@ import pytest
 from conftest import first_outcomes
 
 from vbr.engines import c_engine
+from vbr.engines.c_source import c_source
 from vbr.engines.game import load
 from vbr.errors import IllegalActionError, VbrRuntimeError
 from vbr.ir import random_streams as R
@@ -359,7 +360,7 @@ def test_the_cache_refuses_a_folder_others_may_write(tmp_path, monkeypatch):
 
 def test_a_tampered_library_is_rebuilt_not_loaded(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    source = c_engine.c_source(load(PIG, {}, engine="python").program)
+    source = c_source(load(PIG, {}, engine="python").program)
     lib = c_engine.build_library(source)
     good = lib.read_bytes()
     lib.write_bytes(good[:-16] + b"\0" * 16)

@@ -9,7 +9,9 @@ c_split.py keeps each generated function to a size the compiler handles in linea
 memory. Past a bound, or on a full disk, the build raises CEngineUnavailable saying which.
 
 The cache lives in the user's cache directory (`$XDG_CACHE_HOME/vbr/c`, mode 0700), one library
-per hash of the generated source and the compiler's version. A library is used only when the
+per hash of the generated source and the compiler's version. A rule file loaded by name
+(vbr.engines.load_key) also leaves a sealed reference from its load key and the compiler's file
+to its library, so loading it again finds the library without generating the C. A library is used only when the
 folder and the file belong to this user and no one else may write them, and when its name's
 hash matches its recorded digest; two processes building the same program build it once (a lock
 file), and a library is written under a temporary name and renamed into place.
@@ -29,10 +31,10 @@ import shutil
 import signal
 import subprocess
 import tempfile
+from functools import cached_property
 from pathlib import Path
 
 from vbr import private_cache, stop_signals
-from vbr.engines.c_source import c_source
 from vbr.errors import EngineUnavailable
 from vbr.engines.python_runtime import EngineFault
 from vbr.engines.unit_call import call_unit
@@ -111,8 +113,31 @@ def compiler_memory() -> int:
     return mb << 20
 
 
-def build_library(source: str, note=None) -> Path:
-    """The compiled library of `source`, from the cache or built now (`note` hears of a build)."""
+def cached_library(key: str) -> Path | None:
+    """The library a load with this key (vbr.engines.load_key) was given before by this compiler,
+    when its reference and the library are intact; else None."""
+    try:
+        folder, cc = cache_dir(), compiler()
+        named = private_cache.read_sealed(folder / f"vbr-load-{key[:32]}.ref", _reference_key(key, cc))
+    except (CEngineUnavailable, OSError):
+        return None
+    if named is None or not re.fullmatch(rb"[0-9a-f]{64}", named):
+        return None
+    digest = named.decode()
+    lib, sums = folder / f"vbr-{digest[:32]}.so", folder / f"vbr-{digest[:32]}.sha256"
+    return lib if lib.exists() and sums.exists() and _intact(lib, sums, digest) else None
+
+
+def _reference_key(key: str, cc: str) -> bytes:
+    """What a load's reference is sealed under: its key and the compiler's file as it is now
+    (path, size, time, inode), so another compiler at the same name gives another reference."""
+    st = os.stat(os.path.realpath(cc))
+    return f"c-engine-load:{key}:{cc}:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}".encode("utf-8", "surrogatepass")
+
+
+def build_library(source: str, note=None, key: str | None = None) -> Path:
+    """The compiled library of `source`, from the cache or built now (`note` hears of a build);
+    with a load key, a reference to it is left for cached_library."""
     if len(source) > MAX_SOURCE:
         raise CEngineUnavailable(f"the rule file makes {len(source):,} characters of C, more than the "
                                  f"{MAX_SOURCE:,} the C engine compiles")
@@ -126,24 +151,30 @@ def build_library(source: str, note=None) -> Path:
     try:
         with open(folder / f"vbr-{digest[:32]}.lock", "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            if lib.exists() and sums.exists() and _intact(lib, sums, digest):
-                return lib
-            if note is not None:
-                note(f"building the C engine ({len(source.splitlines())} lines of C)")
-            with tempfile.TemporaryDirectory(dir=folder) as tmp:
-                src = Path(tmp) / "engine.c"
-                src.write_text(source)
-                out = Path(tmp) / "engine.so"
-                _compile([cc, *flags], src, out, folder)
-                os.chmod(out, 0o700)
-                if not private_cache.write_sealed(sums, _seal_key(digest), hashlib.sha256(out.read_bytes()).digest()):
-                    raise CEngineUnavailable(f"the C engine cannot seal its build in {folder}")
-                os.replace(out, lib)
+            if not (lib.exists() and sums.exists() and _intact(lib, sums, digest)):
+                _build(cc, flags, source, lib, sums, digest, folder, note)
+            if key is not None:
+                private_cache.write_sealed(folder / f"vbr-load-{key[:32]}.ref", _reference_key(key, cc), digest.encode())
             return lib
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             raise CEngineUnavailable(f"no space left on device: the C engine cannot build in {folder}") from None
         raise CEngineUnavailable(f"the C engine cannot build in {folder}: {exc.strerror or exc}") from None
+
+
+def _build(cc: str, flags: list[str], source: str, lib: Path, sums: Path, digest: str, folder: Path, note) -> None:
+    """Compile `source` into `lib`, its sealed hash into `sums` (the caller holds the lock)."""
+    if note is not None:
+        note(f"building the C engine ({len(source.splitlines())} lines of C)")
+    with tempfile.TemporaryDirectory(dir=folder) as tmp:
+        src = Path(tmp) / "engine.c"
+        src.write_text(source)
+        out = Path(tmp) / "engine.so"
+        _compile([cc, *flags], src, out, folder)
+        os.chmod(out, 0o700)
+        if not private_cache.write_sealed(sums, _seal_key(digest), hashlib.sha256(out.read_bytes()).digest()):
+            raise CEngineUnavailable(f"the C engine cannot seal its build in {folder}")
+        os.replace(out, lib)
 
 
 def _compile(cc: list[str], src: Path, out: Path, folder: Path) -> None:
@@ -211,11 +242,12 @@ class CEngine:
 
     name = "c"
 
-    def __init__(self, program: N.Program, note=None):
+    def __init__(self, program: N.Program, note=None, key: str | None = None):
+        """`key`: the program's load key (vbr.engines.load_key), when it has one."""
         self.program = program
         self.layout = program.layout
-        self.source = c_source(program)
-        self.lib = ctypes.CDLL(str(build_library(self.source, note)))
+        lib = cached_library(key) if key is not None else None
+        self.lib = ctypes.CDLL(str(lib or build_library(self.source, note, key)))
         W, U = ctypes.c_int64, ctypes.c_uint64
         P = ctypes.POINTER(W)
         for name, args in (("vbr_new", [P, U]), ("vbr_apply", [P, W]), ("vbr_play_random", [P, U])):
@@ -243,6 +275,12 @@ class CEngine:
                 getattr(self.lib, name).argtypes, getattr(self.lib, name).restype = [P, W], ctypes.c_int
         self.words = self.layout.words
         self.array = W * self.words
+
+    @cached_property
+    def source(self) -> str:
+        """The program's C (generated when first read: a cached load has no need of it)."""
+        from vbr.engines.c_source import c_source
+        return c_source(self.program)
 
     def new(self, seed: int, log=None):
         """A state seeded with `seed`, run to its first choice; `log` (an events.EventLog) hears its events."""

@@ -8,6 +8,7 @@ Choices read as the closure engine's (`Action`: `seat value`); a run-time error 
 from __future__ import annotations
 
 from vbr.engines.events import EventLog
+from vbr.engines.load_key import load_key
 from vbr.errors import IllegalActionError, VbrRuntimeError
 from vbr.interpreter.compiler import compile_rules
 from vbr.interpreter.state import Action, Outcome
@@ -27,16 +28,19 @@ def load(path, options: dict | None = None, engine: str = "python", note=None) -
     rules = load_rules(path)
     checked = compile_rules(rules, options or {}, lower=False)  # every body type-checked, errors raised
     program = build_program(checked.model)
-    return Game(program, make_engine(program, engine, note), checked.model, rules.path, options)
+    key = load_key(rules.sources, options or {}) if engine == "c" else None
+    return Game(program, make_engine(program, engine, note, key), checked.model, rules.path, options)
 
 
-def make_engine(program: N.Program, engine: str, note=None):
+def make_engine(program: N.Program, engine: str, note=None, key: str | None = None):
+    """The engine running `program`; `key`, the program's load key (vbr.engines.load_key) when
+    it was made from a rule file by `load`, lets the C engine skip generating its C."""
     if engine == "python":
         from vbr.engines.python_engine import PythonEngine
         return PythonEngine(program)
     if engine == "c":
         from vbr.engines.c_engine import CEngine
-        return CEngine(program, note)
+        return CEngine(program, note, key)
     raise ValueError(f"no engine `{engine}` (engines: {', '.join(ENGINES)})")
 
 
