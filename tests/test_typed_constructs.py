@@ -1,7 +1,7 @@
 """The constructs the typed program gained last: vars holding lists (bounded records, the same
 located error past the bound in both engines), `reach` whose directions or net cost are known
 only in play (the court's search, run in each engine), events with list parameters, lists said
-and revealed, strings chosen and said, and a fn called as a statement. Each against the closure
+and revealed, strings chosen and said, a fn called as a statement, and lists given by procs. Each against the closure
 engine's answers where nothing is drawn, and the Python engine's words against the C engine's
 after every choice."""
 from __future__ import annotations
@@ -403,3 +403,97 @@ def test_a_string_chosen_and_said_reads_as_its_text_in_both_typed_engines(tmp_pa
     assert (choice["action"], choice["kind"]) == ("right", "text")
     assert [e["text"] for e in log if e["t"] == "say"] == ["went right"]
     assert s.outcome().winner == 1
+
+
+LIST_PROCS = """game "Lists given"
+seats 2
+start one
+var kept: list of int = [0, 0, 0]
+proc upto(n: int, skip: list of int): list of int {
+  for i in 1..n {
+    if i in skip {
+      continue
+    }
+    if i == 5 {
+      return every(j for j in 1..n if j < i and not (j in skip))
+    }
+  }
+  return [n]
+}
+phase one {
+  let ys = upto(7, [2])
+  say "{ys}"
+  let zs = upto(3, ys)
+  say "{zs}"
+  kept = upto(9, [1, 2, 3, 4])
+  say "{kept}"
+  ys = upto(6, [])
+  say "{ys}"
+  upto(2, [])
+  end winner count(ys) - 3
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_list_a_proc_gives_is_the_list_its_return_names(tmp_path, engine):
+    # upto(7, [2]) meets i = 5 and gives the numbers below 5 but 2; upto(3, [1, 3, 4]) never
+    # meets 5 and gives [3]; upto(9, [1, 2, 3, 4]) gives the numbers below 5 not skipped: none;
+    # upto(6, []) gives 1..4, so seat count(ys) - 3 = 1 wins
+    f = tmp_path / "given.vbr"
+    f.write_text(LIST_PROCS)
+    log: list = []
+    s = load(f, {}, engine=engine).new_state(0, log)
+    assert s.is_terminal() and s.outcome().winner == 1
+    assert [e["text"] for e in log if e["t"] == "say"] == ["[1, 3, 4]", "[3]", "[]", "[1, 2, 3, 4]"]
+
+
+LIST_PROC_CHOOSES = """game "A list chosen"
+seats 2
+start one
+var kept: list of int = [0, 0]
+proc pair(k: int): list of int {
+  choose a from 1..k by 0
+  choose b from 1..k by 1
+  let r = sums(a, b)
+  return r
+}
+proc sums(a: int, b: int): list of int {
+  if a == b {
+    return [a]
+  }
+  return [a, b, a + b]
+}
+phase one {
+  let ys = pair(3)
+  kept = pair(2)
+  end winner if count(ys) + count(kept) == 6 then 1 else 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_proc_giving_a_list_may_stop_for_choices_and_gives_the_list_they_make(tmp_path, engine):
+    f = tmp_path / "chosen.vbr"
+    f.write_text(LIST_PROC_CHOOSES)
+    game = load(f, {}, engine=engine)
+
+    def play(*values):
+        s = game.new_state(0)
+        for v in values:
+            s.apply(next(a for a in s.legal_actions() if a.text == str(v)))
+        return s
+    # 2 and 2 give [2], then 1 and 1 give [1] into `kept`: 2 items in all, seat 0 wins
+    assert play(2, 2, 1, 1).outcome().winner == 0
+    # 1 and 3 give [1, 3, 4], then 1 and 2 give [1, 2, 3]: 6 items, seat 1 wins
+    assert play(1, 3, 1, 2).outcome().winner == 1
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_proc_giving_a_list_that_runs_off_its_end_is_a_located_error(tmp_path, engine):
+    f = tmp_path / "off.vbr"
+    f.write_text('game "Off"\nseats 2\nstart one\nproc evens(n: int): list of int {\n  if n > 100 {\n'
+                 '    return [1]\n  }\n}\nphase one {\n  let ys = evens(6)\n  end draw\n}\n')
+    with pytest.raises(VbrRuntimeError, match=r"procedure `evens` ended without `return`: it gives a list") as err:
+        load(f, {}, engine=engine).new_state(0)
+    assert (err.value.span.line, err.value.span.col) == (4, 1)

@@ -503,6 +503,8 @@ class UnitBuilder:
         self.x = ExprBuilder(pb, self)
         self.current = self.new_block()
         self.proc_decl = None
+        self.list_return = None  # inside a list-giving proc written out at its call: (base, count, after, bounds)
+        self.writing_out: list[str] = []  # the list-giving procs being written out, outermost first
         self.taken: list[list[int]] = []  # per expression being built (one inside another): its temporaries
         self.spare: list[int] = []  # temporaries free for the next expression
 
@@ -557,6 +559,7 @@ class UnitBuilder:
     # ------------------------------------------------------------------ units
     def proc(self, d: A.Proc) -> None:
         self.proc_decl = d
+        self.writing_out = [d.name] if self._gives_list_decl(d) else []
         scope = self._params(d.params)
         self.block(d.body, scope, None)
         self.end(N.Return(d.body.span, None))
@@ -656,8 +659,8 @@ class UnitBuilder:
                 method(s, scope, loop)
 
     def s_Let(self, s: A.Let, scope, loop):
-        if self.x.is_list(s.value, scope):
-            seq = self.x.seq(s.value, scope)
+        if self._gives_list(s.value) or self.x.is_list(s.value, scope):
+            seq = self._list_value(s.value, scope)
             base, n = self.local("int"), self.local("int")
             self.emit(N.Collect(s.span, seq, base, n))
             scope.names[s.name] = ("list:" + seq.item, (base, n, seq.bound))
@@ -677,13 +680,13 @@ class UnitBuilder:
         target = self.x.list_var(s.target, scope)
         if target is not None:
             name = (s.target.obj if isinstance(s.target, A.Index) else s.target).id
-            self.emit(N.SetVarItems(s.span, target, self.x.seq(s.value, scope), self.list_fault(name, target.bound, s.span)))
+            self.emit(N.SetVarItems(s.span, target, self._list_value(s.value, scope), self.list_fault(name, target.bound, s.span)))
             return
         if isinstance(s.target, A.Name) and (scope.lookup(s.target.id) or ("",))[0].startswith("list:"):
             if s.op != "=":
                 raise Unsupported("`+=` or `-=` on a list", s.span)
             ty, (base, n, bound) = scope.lookup(s.target.id)
-            seq = self.x.seq(s.value, scope)
+            seq = self._list_value(s.value, scope)
             self.emit(N.Collect(s.span, seq, base, n))
             scope.names[s.target.id] = (ty, (base, n, max(bound, seq.bound)))
             return
@@ -717,6 +720,12 @@ class UnitBuilder:
 
     def s_CallStmt(self, s: A.CallStmt, scope, loop):
         c = s.call
+        if self._gives_list(c):
+            mark = self.local("int")
+            self.emit(N.Mark(s.span, mark))
+            self._list_value(c, scope)
+            self.emit(N.Release(s.span, mark))
+            return
         if isinstance(c, A.Call) and c.func in self.m.procs:
             self._call(c, scope, result=None)
             return
@@ -730,6 +739,60 @@ class UnitBuilder:
             return
         value = self.x.expr(c, scope)
         self.emit(N.SetLocal(s.span, self.local(value.ty), value))
+
+    def _gives_list(self, e: A.Expr) -> bool:
+        """Whether `e` calls a procedure that gives a list."""
+        return isinstance(e, A.Call) and e.func in self.m.procs and self._gives_list_decl(self.m.procs[e.func])
+
+    def _gives_list_decl(self, d: A.Proc) -> bool:
+        return d.result is not None and type_of(self.m, d.result).startswith("list:")
+
+    def _list_value(self, e: A.Expr, scope) -> N.Seq:
+        """The list `e` gives, as a sequence: a list-giving procedure's call is written out here
+        (`_inline_list_call`) and read as the items it left on the stack."""
+        if not self._gives_list(e):
+            return self.x.seq(e, scope)
+        ty, (base, count, bound) = self._inline_list_call(e, scope)
+        return N.StackItems(ty[5:], bound, base, count)
+
+    def _inline_list_call(self, c: A.Call, scope) -> tuple:
+        """A call of a procedure that gives a list, written out in the running unit: the
+        arguments into new locals, then the body, each `return LIST` copying its list onto the
+        stack (where the caller's lists live) and going on after the call. A called unit could
+        not give one: a list's items lie above its frame, which its return takes away. The call
+        adds no depth (it cannot call itself, build_program refuses that), and a body that
+        ends without `return` faults there. Gives the list's type and (base, count, bound)."""
+        d = self.m.procs[c.func]
+        if c.func in self.writing_out:
+            raise Unsupported(f"`{c.func}` gives a list and calls itself: the typed engines write such a "
+                              "procedure out where it is called", c.span)
+        inner = Scope()
+        for a, p in zip(c.args, d.params):
+            ty = type_of(self.m, p.type) if p.type else "any"
+            if ty.startswith("list:"):
+                seq = self._list_value(a, scope)
+                base, n = self.local("int"), self.local("int")
+                self.emit(N.Collect(c.span, seq, base, n))
+                inner.names[p.name] = (ty, (base, n, seq.bound))
+            else:
+                value = self.x.expr(a, scope)
+                slot = self.local(value.ty if ty == "any" else ty)
+                self.emit(N.SetLocal(c.span, slot, value))
+                inner.names[p.name] = (value.ty if ty == "any" else ty, slot)
+        base, count, after = self.local("int"), self.local("int"), self.new_block()
+        saved = self.proc_decl, self.list_return
+        self.proc_decl, self.list_return = d, (base, count, after, [])
+        self.writing_out.append(c.func)
+        try:
+            self.block(d.body, inner, None)
+            bounds = self.list_return[3]
+        finally:
+            self.proc_decl, self.list_return = saved
+            self.writing_out.pop()
+        if self.current is not None:
+            self.end(N.Fail(d.body.span, self.pb.fault(f"procedure `{c.func}` ended without `return`: it gives a list", d.span)))
+        self.current = after
+        return type_of(self.m, d.result), (base, count, max(bounds, default=0))
 
     def _call(self, c: A.Call, scope, result) -> None:
         args = []
@@ -992,6 +1055,21 @@ class UnitBuilder:
             self.emit(N.Release(s.span, mark))
 
     def s_Return(self, s: A.Return, scope, loop):
+        if self.list_return is not None:
+            base, count, after, bounds = self.list_return
+            seq = self._list_value(s.value, scope)
+            self.emit(N.Collect(s.span, seq, base, count))
+            bounds.append(seq.bound)
+            self.end(N.Jump(s.span, after))
+            return
+        if self.proc_decl is not None and s.value is not None and self._gives_list_decl(self.proc_decl):
+            # the procedure's own unit, never called (each call writes it out): its list worked out, dropped
+            mark, base, n = self.local("int"), self.local("int"), self.local("int")
+            self.emit(N.Mark(s.span, mark))
+            self.emit(N.Collect(s.span, self._list_value(s.value, scope), base, n))
+            self.emit(N.Release(s.span, mark))
+            self.end(N.Return(s.span, None))
+            return
         value = self.x.expr(s.value, scope) if s.value is not None else None
         self.end(N.Return(s.span, value))
 
