@@ -125,6 +125,12 @@ def test_a_range_with_no_value_near_the_target_says_so_with_the_closest_values(c
     assert holds(r["closest"][0]["ci95"], coin_rate(3))
 
 
+
+@pytest.mark.parametrize("engine", ["python", "closure"])
+def test_the_text_report_names_the_engine_that_played(capsys, engine):
+    code, out, _ = tune(capsys, COIN, "--option", "edge=0..3", "--target", "win_rate:0=0.5", "-n", 40, "--engine", engine)
+    assert code in (0, 1) and out.splitlines()[1].endswith(f", engine {engine}")
+
 # ------------------------------------------------------------------------------ stopped
 @pytest.mark.slow
 def test_sigterm_during_a_search_prints_what_the_finished_games_say_and_exits_with_the_signal():

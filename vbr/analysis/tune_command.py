@@ -221,7 +221,7 @@ def render(r: dict) -> str:
     values = f"{r['values']['range'][0]}..{r['values']['range'][1]}" if "range" in r["values"] else ",".join(r["values"]["set"])
     out = [f"{r['title']}: tuning {name} in {values} to bring {r['label']} ({r['measure']}) to {fmt(r['target'], unit)}",
            f"agents {' | '.join(r['agents'])}, seed {r['seed']}, {r['games']} of {r['budget']} games in {r['rounds']} "
-           + ("round" if r["rounds"] == 1 else "rounds"),
+           + ("round" if r["rounds"] == 1 else "rounds") + (f", engine {r['engine']}" if r.get("engine") else ""),
            f"  {name:>10}  {'games':>6}  {r['label']}, 95% CI"]
     answer = r["answer"]["value"] if r["answer"] else None
     for a in r["arms"]:
