@@ -14,6 +14,14 @@ from vbr.engines.game import load
 from vbr.errors import VbrRuntimeError
 from vbr.ir.build import MAX_LIST_VAR
 
+def started(tmp_path, rules: str, engine: str):
+    """A game of `rules` under `engine`, seed 0, run to its first choice or end, with its log."""
+    f = tmp_path / "rules.vbr"
+    f.write_text(rules)
+    log: list = []
+    return load(f, {}, engine=engine).new_state(0, log), log
+
+
 LISTS = """game "Lists"
 seats 2
 start one
@@ -310,10 +318,7 @@ phase one {
 def test_a_list_said_is_written_as_the_closure_engine_writes_it_in_both_typed_engines(tmp_path, engine):
     # the closure engine writes a list as `[a, b]`, each item as a choice is written: a thing as
     # its number, none as `pass`
-    f = tmp_path / "say.vbr"
-    f.write_text(SAY_LISTS)
-    log: list = []
-    s = load(f, {}, engine=engine).new_state(0, log)
+    s, log = started(tmp_path, SAY_LISTS, engine)
     assert s.is_terminal()
     assert [e["text"] for e in log if e["t"] == "say"] == [
         "1: [4, 5, 6] [4, 5, 6] [true, false] [1, 2]",
@@ -365,10 +370,7 @@ REVEAL_LISTS = 'game "Reveal lists"\n' + TWO_CARDS + """phase one {
 def test_a_list_revealed_is_logged_as_the_closure_engine_logs_it_in_both_typed_engines(tmp_path, engine):
     # the closure engine logs a list as its text (a list's, as said) and each item as a value
     # is described: a thing with its kind and fields, none as `none`
-    f = tmp_path / "reveal.vbr"
-    f.write_text(REVEAL_LISTS)
-    log: list = []
-    load(f, {}, engine=engine).new_state(0, log)
+    _, log = started(tmp_path, REVEAL_LISTS, engine)
     assert [(e["what"], e["items"]) for e in log if e["t"] == "reveal"] == [
         ("[3, 4]", ["3", "4"]),
         ("[#0, #1]", ["#0 Card(value=3)", "#1 Card(value=5)"]),
@@ -393,10 +395,7 @@ phase one {
 @pytest.mark.parametrize("engine", ["python", "c"])
 def test_a_string_chosen_and_said_reads_as_its_text_in_both_typed_engines(tmp_path, engine):
     # as the closure engine offers and logs them: `0 left`, a choice of kind `text`, `went right`
-    f = tmp_path / "strings.vbr"
-    f.write_text(STRINGS)
-    log: list = []
-    s = load(f, {}, engine=engine).new_state(0, log)
+    s, log = started(tmp_path, STRINGS, engine)
     assert [str(a) for a in s.legal_actions()] == ["0 left", "0 right"]
     s.apply_index(1)
     choice = next(e for e in log if e["t"] == "choice")
@@ -440,10 +439,7 @@ def test_a_list_a_proc_gives_is_the_list_its_return_names(tmp_path, engine):
     # upto(7, [2]) meets i = 5 and gives the numbers below 5 but 2; upto(3, [1, 3, 4]) never
     # meets 5 and gives [3]; upto(9, [1, 2, 3, 4]) gives the numbers below 5 not skipped: none;
     # upto(6, []) gives 1..4, so seat count(ys) - 3 = 1 wins
-    f = tmp_path / "given.vbr"
-    f.write_text(LIST_PROCS)
-    log: list = []
-    s = load(f, {}, engine=engine).new_state(0, log)
+    s, log = started(tmp_path, LIST_PROCS, engine)
     assert s.is_terminal() and s.outcome().winner == 1
     assert [e["text"] for e in log if e["t"] == "say"] == ["[1, 3, 4]", "[3]", "[]", "[1, 2, 3, 4]"]
 
