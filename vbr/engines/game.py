@@ -158,6 +158,12 @@ class State:
             fp = int(self.words[fp])
         return self.game.program.units[int(self.words[fp + 1])].name
 
+    def observation(self, seat: int) -> dict:
+        """What `seat` may know, as the closure engine's `State.observation` gives it
+        (vbr/engines/observation.py)."""
+        from vbr.engines.observation import observation
+        return observation(self.game, self.words, seat, self.phase)
+
     def outcome(self) -> Outcome | None:
         if self.words[H.STATUS] != OVER:
             return None

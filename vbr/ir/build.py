@@ -227,6 +227,7 @@ class ProgramBuilder:
         p.zone_side, p.hidden = _visibility(m)
         p.reach_tables = self.reach_tables
         p.fns = self.fns
+        p.list_vars = dict(self.list_vars)
         p.forced_at = [layout.vars + at for at in forced_at]
         p.list_caps = {(k, self.field_at[(k, name)]): cap for (k, name), cap in self.list_cap.items()}
         p.source_hash = hashlib.sha256(repr(sorted(m.options.items())).encode() +

@@ -654,6 +654,7 @@ class Program:
     measures: tuple = ()  # checker.MeasureSlot per declared measure
     field_at: dict = field(default_factory=dict)  # (kind, field name) -> its word in a thing's row
     fns: list[FnBody] = field(default_factory=list)  # the heavy fns FnCall calls
+    list_vars: dict = field(default_factory=dict)  # a var holding a list -> (its first word past `layout.vars`, capacity)
     forced_at: list[int] = field(default_factory=list)  # a scenario's program: each ForcedQueue's first word
 
 

@@ -1,0 +1,56 @@
+"""What a seat may know of a typed game's state, as the closure engine's `State.observation` gives it.
+
+`observation(game, words, seat)` reads the state's words (either engine's: the same words) and
+the program's tables: the phase, every var (a var kept per seat or team as one entry per slot,
+`score[0]`), the contents of each zone the seat may look into (each thing as `#e Kind(field=...)`)
+and the size of each other zone, and, when the seat is to choose, the choice's prompt and its
+options. A thing lying in a zone the seat may not look into reads `hidden`, wherever it is named
+(a var, a list, an option): ids follow creation order, so an id would name the card.
+"""
+from __future__ import annotations
+
+from vbr.engines.events import EventLog
+from vbr.ir.layout import CHOICE, Header as H
+from vbr.ir.values import NONE
+
+
+def observation(game, words, seat: int, phase: str | None) -> dict:
+    """The dict `State.observation(seat)` gives (see the module's docstring); `phase`, the
+    phase being played (`State.phase`)."""
+    p, lay = game.program, game.program.layout
+    hidden = set(p.hidden[seat])
+    describe = EventLog(p, []).thing
+
+    def seen(ty: str, v: int) -> str:
+        if ty.startswith("ent") and v != NONE and int(words[lay.zone_of + v]) in hidden:
+            return "hidden"
+        return p.names.text(ty, v)
+
+    zones: dict = {}
+    for z, name in enumerate(p.names.zones):
+        at = lay.zone(z)
+        items = [int(e) for e in words[at + 1:at + 1 + int(words[at])]]
+        zones[name] = len(items) if z in hidden else [describe(words, e) for e in items]
+    obs = {"phase": phase, "vars": _vars(game, words, seen), "zones": zones}
+    if int(words[H.STATUS]) == CHOICE and int(words[H.SEAT]) == seat:
+        site = p.choices[int(words[H.SITE])]
+        obs["prompt"] = site.prompt
+        obs["legal"] = [seen(site.item, int(words[lay.options + i])) for i in range(int(words[H.NOPTS]))]
+    return obs
+
+
+def _vars(game, words, seen) -> dict:
+    """Each var's value as text, a var kept per seat or team one entry per slot."""
+    p, lay, shown = game.program, game.program.layout, {}
+    for name, v in game.model.vars.items():
+        for i in range(v.count):
+            label = f"{name}[{i}]" if v.per else name
+            if v.type.startswith("list:"):
+                at, cap = p.list_vars[name]
+                word = lay.vars + at + i * (1 + cap)
+                items = words[word + 1:word + 1 + int(words[word])]
+                shown[label] = "[" + ", ".join(seen(v.type[5:], int(x)) for x in items) + "]"
+            else:
+                shown[label] = seen(v.type, int(words[lay.vars + v.base + i]))
+    return shown
+
