@@ -19,9 +19,11 @@ from vbr.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 NO_CC = "/nonexistent/cc"
-LISTS = ('game "Lists"\nseats 2\nstart one\nproc two(): list of int {\n  return [1, 2]\n}\n'
-         'phase one {\n  let xs = two()\n  end draw\n}\n')  # a list returned by a proc: not in the typed program yet
-LACKS = "5:10: error: the typed engines cannot run this yet: the typed program has no value form of ListLit yet"
+LISTS = ('game "Lists"\nseats 2\nstart one\nproc down(n: int): list of int {\n  if n == 0 { return [] }\n'
+         '  let rest = down(n - 1)\n  return [n]\n}\nphase one {\n  let xs = down(2)\n  end draw\n}\n')
+# a proc giving a list that calls itself: not in the typed program yet
+LACKS = ("6:14: error: the typed engines cannot run this yet: `down` gives a list and calls itself: the typed "
+         "engines write such a procedure out where it is called")
 
 
 def vbr_cli(*argv, env=None):
