@@ -224,7 +224,7 @@ class ProgramBuilder:
         p.field_at = dict(self.field_at)
         p.court_tables = self._court_tables()
         p.directions = [m.directions[d] for d in m.directions]
-        p.zone_side, p.hidden = _visibility(m)
+        p.zone_side, p.hidden = visibility(m)
         p.reach_tables = self.reach_tables
         p.fns = self.fns
         p.list_vars = dict(self.list_vars)
@@ -362,7 +362,7 @@ def _given_length(e, per_slot: bool) -> int:
     return len(e.items) if not per_slot or all(isinstance(x, scalars) for x in e.items) else MAX_LIST_VAR
 
 
-def _visibility(m: Model) -> tuple[list[int], list[list[int]]]:
+def visibility(m: Model) -> tuple[list[int], list[list[int]]]:
     """Each zone's side (the team that owns it, -1 for nobody), and per seat the zones it may not
     look into: `hidden` ones, another seat's `owner` ones, another team's `team` ones."""
     team_of = m.team_of

@@ -1,12 +1,12 @@
 """Observations as tensors: one fixed-shape float vector per seat, derived from the declarations.
 
-The layout is worked out once per compiled program (`Encoding`), from the seats, phases, `choose`
+The layout is worked out once per checked rule file (`Encoding`), from the seats, phases, `choose`
 statements, vars, court, kinds and zones the rule file declares; no game is known here. A seat's
 vector holds only what that seat may see (`State.observation` is the reference): every var, the
 size of every zone, the contents of the zones it may see, and the court positions of the pieces
 in those zones. docs/rl.md lists the blocks in order.
 
-    enc = encoding(game.program)
+    enc = encoding(game)                     # a game of any engine
     x = observation_tensor(state, seat)      # numpy float32, shape enc.shape
     enc.layout                               # [(block name, offset, size), ...]
 """
@@ -19,8 +19,10 @@ import numpy as np
 from vbr.errors import Diagnostic, UsageError, VbrError
 from vbr.grammar import ast as A
 from vbr.interpreter import types as T
-from vbr.interpreter.state import State
+from vbr.interpreter.court import court_of
 from vbr.interpreter.values import Cell, Ent, ZoneRef
+from vbr.ir.build import visibility
+from vbr.rl.state_reader import reader
 
 INF = np.inf
 
@@ -30,12 +32,16 @@ class EncodingError(VbrError):
 
 
 class Encoding:
-    """The tensor layout of one compiled program, and the function that fills it."""
+    """The tensor layout of one checked rule file (its `vbr.checker.Model`), and the function
+    that fills it from a state of either kind of game (vbr.rl.state_reader)."""
 
-    def __init__(self, prog):
-        self.prog = prog
-        m = prog.model
-        self.seats = prog.seats
+    def __init__(self, m):
+        self.model = m
+        self.title = m.title
+        self.seats = m.seats
+        self.dir_vec = dict(m.directions)
+        self.zone_names = list(m.zone_names)
+        self.kind_names = [k.decl.name for k in m.kinds.values()]
         self._blocks: list[tuple[str, int]] = []
         self._low: list[float] = []
         self._high: list[float] = []
@@ -44,15 +50,14 @@ class Encoding:
         # who is looking, who is to choose, where play is, which choice is asked (of the looker)
         self.off_seat = self._block("seat (the observer, one-hot)", self.seats, 0, 1)
         self.off_turn = self._block("to choose (one-hot seat)", self.seats, 0, 1)
-        self.phase_index = {name: i for i, name in enumerate(prog.phases)}
+        self.phase_index = {name: i for i, name in enumerate(m.phases)}
         self.off_phase = self._block("phase (one-hot)", len(self.phase_index), 0, 1)
         self.choice_index = _choice_points(m)
         self.off_choice = self._block("choice point asked of the observer (one-hot `choose`)",
                                       len(self.choice_index), 0, 1)
 
         # the court: every cell of the grid (net rows included), each space of each side, off court
-        self.court = prog.court
-        c = prog.court
+        self.court = c = court_of(m.court)
         if c is not None:
             self.grid = (c.height, c.cols)
             keys = sorted((side, name) for side in (0, 1) for name in c.spaces)
@@ -85,7 +90,8 @@ class Encoding:
                                       highs=[1, 1] + _cat(f[3] for f in fields))
                     self.ent_vars.append((slot, off, k, fields))
                 else:
-                    rng = prog.var_ranges.get(slot)
+                    r = v.decl.range
+                    rng = (r.lo, r.hi) if r is not None else None
                     enc = self._adder(v.type, span, f"var `{name}`", single=True, rng=rng)
                     if enc is not None:
                         size, lows, highs, add = enc
@@ -102,24 +108,24 @@ class Encoding:
         # zones: every size; the contents of those some seat may see, per kind and field value
         self.kind_fields = [self._fields(k.index, k.decl.span, f"kind {kname}") for kname, k in m.kinds.items()]
         self.zone_fill = []  # (zone, offset of size, offset of contents or None)
-        for z, zname in enumerate(prog.zone_names):
+        hidden = visibility(m)[1]
+        for z, zname in enumerate(self.zone_names):
             size_off = self._block(f"zone {zname} size", 1, 0, INF)
-            seen = any(_visible(prog, z, s) for s in range(self.seats))
+            seen = any(z not in hidden[s] for s in range(self.seats))
             contents = None
             if seen:
                 contents = len(self._low)
-                for ki, kname in enumerate(prog.kind_names):
+                for ki, kname in enumerate(self.kind_names):
                     fields = self.kind_fields[ki]
                     self._block(f"zone {zname}: {kname} count", 1, 0, INF)
                     for fname, size, lows, highs, _pos, _add in fields:
                         self._block(f"zone {zname}: {kname}.{fname}", size, 0, INF, lows=lows, highs=highs)
             self.zone_fill.append((z, size_off, contents))
-        self.hidden = {s: frozenset(z for z in range(len(prog.zone_names)) if not _visible(prog, z, s))
-                       for s in range(self.seats)}
+        self.hidden = {s: frozenset(hidden[s]) for s in range(self.seats)}
 
         if self._problems:  # a kind's field is met once per zone and var: report it once
             unique = list(dict.fromkeys(self._problems))
-            raise EncodingError(unique, prog.model.rules.sources)
+            raise EncodingError(unique, m.rules.sources)
         self.size = len(self._low)
         self.shape = (self.size,)
         self.low = np.array(self._low, dtype=np.float32)
@@ -141,7 +147,7 @@ class Encoding:
         """(name, size, lows, highs, position, adder) of each field of kind k but its cells (those
         go on the court planes), counted over many entities."""
         out = []
-        kinfo = list(self.prog.model.kinds.values())[k]
+        kinfo = list(self.model.kinds.values())[k]
         for fname, (pos, t) in kinfo.fields.items():
             if t == "cell":
                 continue
@@ -156,8 +162,7 @@ class Encoding:
         """(size, lows, highs, add) for a value of type t: `add(out, off, v)` adds its encoding, so
         that over many entities the one-hots become counts. None (with a problem noted) when t has
         no fixed-size encoding."""
-        prog = self.prog
-        m = prog.model
+        m = self.model
         top = 1 if single else INF
         if t == "bool":
             return 1, [0], [top], _add_true
@@ -174,10 +179,10 @@ class Encoding:
             members = m.enums[t[5:]]
             return len(members), [0] * len(members), [top] * len(members), _add_index(members)
         if t == "dir":
-            dirs = list(prog.dir_vec)
+            dirs = list(self.dir_vec)
             return len(dirs), [0] * len(dirs), [top] * len(dirs), _add_index(dirs)
         if t == "zone":
-            n = len(prog.zone_names)
+            n = len(self.zone_names)
             return n, [0] * n, [top] * n, _add_index(range(n), int_keys=True)
         if t.startswith("ent"):
             return 1, [0], [top], _add_present
@@ -196,47 +201,40 @@ class Encoding:
 
     # ------------------------------------------------------------------ filling it
     def encode(self, state, seat: int) -> np.ndarray:
-        prog = self.prog
-        check_seat(prog, seat)
+        check_seat(self, seat)
+        r = reader(state)
         out = np.zeros(self.size, dtype=np.float32)
         out[self.off_seat + seat] = 1
-        p = state.pending
-        if p is not None and state.result is None:
-            out[self.off_turn + p.seat] = 1
-            if p.seat == seat:
-                i = self.choice_index.get(_span_key(p.span))
+        if r.chooser is not None:
+            out[self.off_turn + r.chooser] = 1
+            if r.chooser == seat:
+                i = self.choice_index.get(r.choice_key())
                 if i is not None:
                     out[self.off_choice + i] = 1
-        i = self.phase_index.get(state.phase)
+        i = self.phase_index.get(r.phase)
         if i is not None:
             out[self.off_phase + i] = 1
-        vals = state.vals
         for slot, off, add in self.var_fill:
-            add(out, off, vals[slot])
+            add(out, off, r.var(slot))
         for slot, off in self.cell_vars:
-            place = self._place(vals[slot])
+            place = self._place(r.var(slot))
             if place is not None:
                 out[off + place] = 1
         hidden = self.hidden[seat]
-        where, ents, kinds = state.where, state.ent, state.kind
+        where, kinds = r.where, r.kind
         for slot, off, k, fields in self.ent_vars:
-            e = vals[slot]
+            e = r.var(slot)
             if e is None:
                 continue
             out[off] = 1
             if where[e] in hidden:
                 continue
             out[off + 1] = 1
-            at = off + 2
-            attrs = ents[e]
-            for _name, size, _lo, _hi, pos, add in fields:
-                add(out, at, attrs[pos])
-                at += size
-        zones = state.zones
+            self._add_fields(out, off + 2, r, e, fields)
         kind_fields = self.kind_fields
         kind_offsets = self._kind_offsets()
         for z, size_off, contents in self.zone_fill:
-            items = zones[z]
+            items = r.zone(z)
             out[size_off] = len(items)
             if contents is None or z in hidden:
                 continue
@@ -244,34 +242,36 @@ class Encoding:
                 k = kinds[e]
                 at = contents + kind_offsets[k]
                 out[at] += 1
-                at += 1
-                attrs = ents[e]
-                for _name, size, _lo, _hi, pos, add in kind_fields[k]:
-                    add(out, at, attrs[pos])
-                    at += size
+                self._add_fields(out, at + 1, r, e, kind_fields[k])
         for k, pos, off in self.piece_planes:
             for e, kk in enumerate(kinds):
                 if kk == k and where[e] not in hidden:
-                    place = self._place(ents[e][pos])
+                    place = self._place(r.attr(e, pos))
                     if place is not None:
                         out[off + place] += 1
         return out
+
+    @staticmethod
+    def _add_fields(out, at: int, r, e: int, fields) -> None:
+        """Thing `e`'s encoded fields (`fields`, from `_fields`) added from `out[at]` on."""
+        for _name, size, _lo, _hi, pos, add in fields:
+            add(out, at, r.attr(e, pos))
+            at += size
 
     # ------------------------------------------------------------------ the options of a choice
     def option_layout(self) -> list[tuple[str, int, int]]:
         """(block, offset, size) of one option's features (`option_features`)."""
         if getattr(self, "_opt_layout", None) is None:
-            prog = self.prog
-            self._members = [x for members in prog.model.enums.values() for x in members]
+            self._members = [x for members in self.model.enums.values() for x in members]
             self._member_index = {x: i for i, x in enumerate(self._members)}
-            self._dir_index = {d: i for i, d in enumerate(prog.dir_vec)}
+            self._dir_index = {d: i for i, d in enumerate(self.dir_vec)}
             blocks = [("pass", 1), ("number", 1), ("false, true", 2), ("direction (one-hot)", len(self._dir_index)),
                       ("enum member (one-hot over every enum's members)", len(self._members)),
-                      ("zone (one-hot)", len(prog.zone_names)), ("cell (court place, one-hot)", self.places),
-                      ("card or piece: unseen", 1), ("card or piece: kind (one-hot)", len(prog.kind_names)),
-                      ("card or piece: the zone it lies in (one-hot)", len(prog.zone_names))]
+                      ("zone (one-hot)", len(self.zone_names)), ("cell (court place, one-hot)", self.places),
+                      ("card or piece: unseen", 1), ("card or piece: kind (one-hot)", len(self.kind_names)),
+                      ("card or piece: the zone it lies in (one-hot)", len(self.zone_names))]
             bounds = {"number": ([-INF], [INF])}
-            for kname, fields in zip(prog.kind_names, self.kind_fields):
+            for kname, fields in zip(self.kind_names, self.kind_fields):
                 for fname, size, lows, highs, *_ in fields:
                     blocks.append((f"card or piece: {kname}.{fname}", size))
                     bounds[blocks[-1][0]] = (lows, highs)
@@ -296,30 +296,29 @@ class Encoding:
         past the options. A card or piece in a zone the observer may not look into is only
         `unseen` (the option's text, `#17`, says no more)."""
         self.option_layout()
-        check_seat(self.prog, seat)
+        check_seat(self, seat)
         out = np.zeros((max_actions, self.option_size), dtype=np.float32)
-        p = state.pending
-        if p is None or state.result is not None or p.seat != seat:
+        r = reader(state)
+        if r.chooser != seat:
             return out
         o = self._opt
         hidden = self.hidden[seat]
-        for i, v in enumerate(p.options[:max_actions]):
+        for i, v in enumerate(r.options()[:max_actions]):
             row = out[i]
             if v is None:
                 row[o["pass"]] = 1
             elif v is True or v is False:
                 row[o["false, true"] + (1 if v else 0)] = 1
             elif isinstance(v, Ent):
-                if state.where[v] in hidden:
+                if r.where[v] in hidden:
                     row[o["card or piece: unseen"]] = 1
                     continue
-                k = state.kind[v]
+                k = r.kind[v]
                 row[o["card or piece: kind (one-hot)"] + k] = 1
-                row[o["card or piece: the zone it lies in (one-hot)"] + state.where[v]] = 1
-                attrs = state.ent[v]
-                kname = self.prog.kind_names[k]
+                row[o["card or piece: the zone it lies in (one-hot)"] + r.where[v]] = 1
+                kname = self.kind_names[k]
                 for fname, _size, _lo, _hi, pos, add in self.kind_fields[k]:
-                    add(row, o[f"card or piece: {kname}.{fname}"], attrs[pos])
+                    add(row, o[f"card or piece: {kname}.{fname}"], r.attr(v, pos))
             elif isinstance(v, ZoneRef):
                 row[o["zone (one-hot)"] + int(v)] = 1
             elif isinstance(v, Cell):
@@ -425,19 +424,6 @@ def _cat(lists):
 
 
 # ---------------------------------------------------------------------- helpers
-class _ProgramOnly:
-    """What `State.visible` reads (the program alone): the one rule of who sees which zone."""
-
-    __slots__ = ("prog",)
-
-    def __init__(self, prog):
-        self.prog = prog
-
-
-def _visible(prog, z: int, seat: int) -> bool:
-    return State.visible(_ProgramOnly(prog), z, seat)
-
-
 def _span_key(span) -> tuple:
     return (span.file, span.line, span.col)
 
@@ -455,42 +441,56 @@ def _choice_points(model) -> dict[tuple, int]:
     return {k: i for i, k in enumerate(sorted(keys))}
 
 
-def check_seat(prog, seat) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= int(seat) < prog.seats:
-        raise UsageError(f"seat {seat!r} does not exist: {prog.title!r} has seats 0..{prog.seats - 1}")
+def check_seat(described, seat) -> int:
+    """`seat` as an int, when it is one of the game's seats (`described` has `seats` and `title`)."""
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= int(seat) < described.seats:
+        raise UsageError(f"seat {seat!r} does not exist: {described.title!r} has seats 0..{described.seats - 1}")
     return int(seat)
 
 
 _CACHE: dict[int, tuple] = {}
 
 
-def encoding(prog) -> Encoding:
-    """The layout for a compiled program (a `Game`'s `.program`), built once and remembered."""
-    prog = getattr(prog, "program", prog)
-    hit = _CACHE.get(id(prog))
-    if hit is not None and hit[0]() is prog:
+def model_of(thing):
+    """The checked model behind a game (either kind), a closure program, or a state (either kind)."""
+    if hasattr(thing, "words"):  # a typed game's state
+        return thing.game.model
+    if hasattr(thing, "prog"):  # a closure state
+        return thing.prog.model
+    if getattr(thing, "model", None) is not None:  # a typed game, a closure program
+        return thing.model
+    return thing.program.model  # a closure game
+
+
+def encoding(thing) -> Encoding:
+    """The layout for a game (either kind) or a closure program, built once per checked model
+    and remembered."""
+    m = model_of(thing)
+    hit = _CACHE.get(id(m))
+    if hit is not None and hit[0]() is m:
         return hit[1]
-    enc = Encoding(prog)
-    key = id(prog)
-    _CACHE[key] = (weakref.ref(prog, lambda _r, key=key: _CACHE.pop(key, None)), enc)
+    enc = Encoding(m)
+    key = id(m)
+    _CACHE[key] = (weakref.ref(m, lambda _r, key=key, cache=_CACHE: cache.pop(key, None)), enc)
     return enc
 
 
 def observation_tensor(state, seat: int) -> np.ndarray:
-    """What `seat` may see of `state`, as a float32 vector of `observation_shape(state.prog)`."""
-    return encoding(state.prog).encode(state, seat)
+    """What `seat` may see of `state` (either kind of game's), as a float32 vector of
+    `observation_shape(game)`."""
+    return encoding(state).encode(state, seat)
 
 
 def option_features(state, seat: int, max_actions: int) -> np.ndarray:
     """What each of the pending choice's options is, one row per action index, for the seat that
     chooses (zeros for the others): shape (max_actions, option_size)."""
-    return encoding(state.prog).option_features(state, seat, max_actions)
+    return encoding(state).option_features(state, seat, max_actions)
 
 
-def observation_shape(prog) -> tuple[int]:
-    return encoding(prog).shape
+def observation_shape(thing) -> tuple[int]:
+    return encoding(thing).shape
 
 
-def layout(prog) -> list[tuple[str, int, int]]:
+def layout(thing) -> list[tuple[str, int, int]]:
     """(block, offset, size) of every block of the tensor, in order."""
-    return list(encoding(prog).layout)
+    return list(encoding(thing).layout)

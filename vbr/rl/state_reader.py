@@ -1,0 +1,119 @@
+"""What the RL encoders read of a game state, the same from either kind of game.
+
+`reader(state)` gives a `Reader` over a closure engine's state or a typed game's state (python or
+c: the same words). Values come as the closure engine holds them, so an encoder is written once:
+`None` for none, `True`/`False`, ints, an enum member or a direction as its name, a thing as an
+`Ent` id, a zone as a `ZoneRef`, a court position as a `Cell`, a list as a tuple.
+"""
+from __future__ import annotations
+
+from vbr.interpreter.values import Cell, Ent, ZoneRef
+from vbr.ir.layout import CHOICE, OVER, Header as H
+from vbr.ir.values import NONE, cell_xy
+
+
+def reader(state):
+    """The Reader of `state`: a typed game's state has `words`, a closure state does not."""
+    return TypedReader(state) if hasattr(state, "words") else ClosureReader(state)
+
+
+class ClosureReader:
+    """A closure engine's state, read as it is."""
+
+    def __init__(self, state):
+        self.state = state
+        pending = state.pending if state.result is None else None
+        self.chooser = pending.seat if pending is not None else None
+        self.phase = state.phase
+        self.where, self.kind = state.where, state.kind
+
+    def choice_key(self) -> tuple | None:
+        """(file, line, col) of the `choose` asking now."""
+        span = self.state.pending.span
+        return (span.file, span.line, span.col)
+
+    def var(self, slot: int):
+        return self.state.vals[slot]
+
+    def attr(self, e: int, pos: int):
+        """Field number `pos` (in the kind's declaration order) of thing `e`."""
+        return self.state.ent[e][pos]
+
+    def zone(self, z: int) -> list:
+        return self.state.zones[z]
+
+    def options(self) -> list:
+        return list(self.state.pending.options)
+
+
+class TypedReader:
+    """A typed game's state: its words decoded by the types the program gives them."""
+
+    def __init__(self, state):
+        self.game, self.words = state.game, state.words
+        p = self.p = state.game.program
+        self.lay = p.layout
+        status = int(self.words[H.STATUS])
+        self.chooser = int(self.words[H.SEAT]) if status == CHOICE else None
+        self.phase = state.phase if status != OVER else None
+        things = int(self.words[H.THINGS])
+        self.where = [int(z) for z in self.words[self.lay.zone_of:self.lay.zone_of + things]]
+        self.kind = [int(k) for k in self.words[self.lay.kinds:self.lay.kinds + things]]
+        self._var_at = {}  # var slot -> (word, type, capacity or None)
+        for name, v in state.game.model.vars.items():
+            for i in range(v.count):
+                if v.type.startswith("list:"):
+                    at, cap = p.list_vars[name]
+                    self._var_at[v.base + i] = (self.lay.vars + at + i * (1 + cap), v.type, cap)
+                else:
+                    self._var_at[v.base + i] = (self.lay.vars + v.base + i, v.type, None)
+
+    def choice_key(self) -> tuple | None:
+        span = self.p.choices[int(self.words[H.SITE])].span
+        return (span.file, span.line, span.col)
+
+    def var(self, slot: int):
+        word, ty, cap = self._var_at[slot]
+        return self._value(ty, word, cap is not None)
+
+    def attr(self, e: int, pos: int):
+        p, k = self.p, self.kind[e]
+        _, names, types = p.kinds[k]
+        word = self.lay.fields + e * self.lay.width + p.field_at[(k, names[pos])]
+        return self._value(types[pos], word, types[pos].startswith("list:"))
+
+    def zone(self, z: int) -> list:
+        at = self.lay.zone(z)
+        return [Ent(int(e)) for e in self.words[at + 1:at + 1 + int(self.words[at])]]
+
+    def options(self) -> list:
+        site = self.p.choices[int(self.words[H.SITE])]
+        at = self.lay.options
+        return [decode(self.p, site.item, int(v)) for v in self.words[at:at + int(self.words[H.NOPTS])]]
+
+    def _value(self, ty: str, word: int, listed: bool):
+        if listed:
+            items = self.words[word + 1:word + 1 + int(self.words[word])]
+            return tuple(decode(self.p, ty[5:], int(x)) for x in items)
+        return decode(self.p, ty, int(self.words[word]))
+
+
+def decode(program, ty: str, v: int):
+    """A typed value as the closure engine holds it (see the module's docstring)."""
+    if v == NONE:
+        return None
+    if ty == "bool":
+        return bool(v)
+    if ty.startswith("enum:"):
+        return program.names.enums[ty[5:]][v]
+    if ty == "dir":
+        return program.names.directions[v]
+    if ty.startswith("ent"):
+        return Ent(v)
+    if ty == "zone":
+        return ZoneRef(v)
+    if ty == "cell":
+        return Cell(*cell_xy(v))
+    if ty == "str":
+        return program.names.texts[v]
+    return v
