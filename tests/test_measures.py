@@ -120,6 +120,19 @@ def test_a_game_records_each_measure_as_the_rules_last_set_it(tmp_path, engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_a_seat_measure_in_a_game_of_teams_records_the_team_the_seat_plays_for(tmp_path, engine):
+    """docs/language.md: a seat measure counts for "the side the seat plays for"; seat 3 plays
+    for the second team (1), whichever engine plays."""
+    from vbr.sim import game_for
+    from vbr.play import play_game, play_typed_game
+    path = write(tmp_path, 'game "M"\nseats 4 teams { red: 0 2 blue: 1 3 }\nmeasure m: seat\nstart p\n'
+                           'phase p {\n  choose x from 1..2 by 3\n  measure m = 3\n  end winner team 0\n}\n')
+    game = game_for(str(path), (), engine)
+    r = (play_game if engine == "closure" else play_typed_game)(game, 1, ["random"] * 4)
+    assert r.measures["m"] == ("side", 1)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_a_side_measure_outside_the_sides_faults_where_it_is_set(tmp_path, engine):
     from vbr.sim import game_for
     from vbr.play import play_game, play_typed_game

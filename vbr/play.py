@@ -241,8 +241,8 @@ def _side_of(game) -> list[int]:
 
 def _teamed(game) -> bool:
     """Games where a team has several seats, or none (a side the rules play), are won, and
-    counted, by team."""
-    return game.program.by_team
+    counted, by team (under either engine: Game.by_team)."""
+    return game.by_team
 
 
 TYPED_AGENTS = ("random", "first", "greedy", "mcts")  # the agents that play through the typed engines (vbr/engines)

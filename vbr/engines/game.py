@@ -25,11 +25,17 @@ def load(path, options: dict | None = None, engine: str = "python", note=None) -
     """The game of rule file `path` under `options`, run by `engine` ("python" or "c").
     Raises VbrCheckError for a file with errors, `Unsupported` (vbr.ir.build_expr) for a
     construct the typed program does not express yet, CEngineUnavailable when C cannot be had."""
-    rules = load_rules(path)
-    checked = compile_rules(rules, options or {}, lower=False)  # every body type-checked, errors raised
-    program = build_program(checked.model)
-    key = load_key(rules.sources, options or {}) if engine == "c" else None
-    return Game(program, make_engine(program, engine, note, key), checked.model, rules.path, options)
+    model = checked_model(path, options)
+    program = build_program(model)
+    key = load_key(model.rules.sources, options or {}) if engine == "c" else None
+    return Game(program, make_engine(program, engine, note, key), model, model.rules.path, options)
+
+
+def checked_model(path, options: dict | None = None):
+    """The checked model (vbr.checker.Model) of rule file `path` under `options`, every body
+    type-checked: a VbrCheckError for a file with errors. What a game is built from, and all a
+    command that only describes the rules (its diagram) needs."""
+    return compile_rules(load_rules(path), options or {}, lower=False).model
 
 
 def make_engine(program: N.Program, engine: str, note=None, key: str | None = None):
@@ -60,6 +66,33 @@ class Game:
     def seats(self) -> int:
         """How many seats play, after the options chose among `seats ... when`."""
         return self.program.seats
+
+    @property
+    def rules(self):
+        """The rule file as read (vbr.loader.RuleSet): its declarations and sources."""
+        return self.model.rules
+
+    @property
+    def option_values(self) -> dict:
+        """Every option the file declares, by name, with its value in this game: the one chosen
+        (converted to the option's type), else its default."""
+        return dict(self.model.options)
+
+    @property
+    def team_of(self) -> list[int]:
+        """Each seat's team (its index in `program.teams`)."""
+        return list(self.model.team_of)
+
+    @property
+    def by_team(self) -> bool:
+        """Whether games are won, and counted, by team: a team has several seats, or none."""
+        return any(len(t) != 1 for t in self.program.teams)
+
+    @property
+    def var_names(self) -> list[str]:
+        """Each var slot's name, in slot order: the var's, `name[i]` for slot i of a var per
+        seat or team (as observations and the closure engine name them)."""
+        return [f"{name}[{i}]" if v.per else name for name, v in self.model.vars.items() for i in range(v.count)]
 
     def new_state(self, seed: int, log: list | None = None) -> "State":
         """A game seeded with `seed`, at its first choice. With `log`, the game's events
