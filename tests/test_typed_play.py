@@ -29,7 +29,7 @@ def test_every_seat_observes_under_a_typed_engine_what_it_observes_under_the_clo
     first_outcomes(monkeypatch, new)
     for seed in range(2):
         a = ClosureState.new(old.program, seed, chance=Chance([0] * 100_000))
-        b = TypedPlay(new, seed, old.program.var_names)
+        b = TypedPlay(new, seed)
         k = 0
         while not a.is_terminal():
             for seat in range(old.seats):
@@ -43,11 +43,10 @@ def test_every_seat_observes_under_a_typed_engine_what_it_observes_under_the_clo
 
 @pytest.mark.parametrize("engine", ["python", "c"])
 def test_a_session_through_a_typed_engine_plays_to_the_end_and_its_log_replays(engine, tmp_path):
-    game = vbr.load("siatka", engine="closure")
     typed = load(ROOT / "rules" / "siatka.vbr", {}, engine=engine)
     log = tmp_path / "game.jsonl"
     out = io.StringIO()
-    s = Session(game, 5, (0,), [None, "greedy"], out, io.StringIO("1\n" * 2000), log_path=log, typed=typed)
+    s = Session(typed, 5, (0,), [None, "greedy"], out, io.StringIO("1\n" * 2000), log_path=log)
     result = s.play()
     assert result.finished and result.choices == s.state.choices
     text = out.getvalue()

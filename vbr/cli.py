@@ -6,8 +6,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from vbr.cli_common import (HelpFormatter, add_engine_args, check_writable, chosen_engine, file_error, parse_options,
-                             seed, version)
+from vbr.cli_common import (HelpFormatter, add_engine_args, asked_engine, check_agents, check_writable, file_error,
+                             parse_options, played_game, seat_agents, seed, version)
 from vbr.errors import EngineUnavailable, UsageError, VbrError
 from vbr.terminal import SafeStream, clean
 
@@ -324,10 +324,10 @@ def _warnings(game):
 
 
 def _load(args):
-    from vbr.interpreter.game import load
-    from vbr.play import parse_agents
-    game = load(args.file, parse_options(args.option))
-    return game, parse_agents(args.agents, game.seats)
+    """The command's game, loaded only through the engine it plays with (`args.engine` once
+    resolved), and its agents, one per seat."""
+    game = played_game(args, args.file, parse_options(args.option), args.agents, _note)
+    return game, seat_agents(args, game, args.agents)
 
 
 def _note(text: str) -> None:
@@ -339,7 +339,7 @@ def cmd_run(args) -> int:
     from vbr.play import play_game
     from vbr.report import render_events
     game, agents = _load(args)
-    if _engine(args, agents) != "closure":
+    if args.engine != "closure":
         return _run_typed(args, game, agents)
     if args.log:  # before the game: finding out after it that the log cannot be written wastes it
         check_writable(args.log, "--log")
@@ -366,28 +366,19 @@ def cmd_run(args) -> int:
     return 0
 
 
-def _engine(args, agents, file=None, options=None) -> str:
-    """The command's engine (cli_common.chosen_engine) for `file` under `options`, the command's own by default."""
-    file = args.file if file is None else file
-    options = parse_options(args.option) if options is None else options
-    return chosen_engine(args, file, options, agents, _note)
-
-
 def _run_typed(args, game, agents) -> int:
     """`vbr run --engine python|c`: the game through a typed engine, printed and logged as the
     closure engine's is (its log's header names the engine and its generator)."""
     from vbr.gamelog import header, write_log
     from vbr.play import play_typed_game
     from vbr.report import render_events
-    from vbr.sim import game_for
     if args.log:
         check_writable(args.log, "--log")
-    typed = game_for(str(args.file), tuple(sorted(parse_options(args.option).items())), args.engine)
     if not args.quiet:
         print(clean(f"{game.title}: seed {args.seed}, agents {' | '.join(agents)}, engine {args.engine}"))
     events: list = []
     try:
-        result = play_typed_game(typed, args.seed, agents, log=events)
+        result = play_typed_game(game, args.seed, agents, log=events)
     finally:  # also up to a run-time error: what a rule author needs to see
         if not args.quiet:
             for line in render_events(events):
@@ -410,8 +401,8 @@ def cmd_sim(args) -> int:
         if args.rotate_seats is False:
             raise UsageError("--skill plays each setting in every seat: it does not go with --no-rotate-seats")
         agents = skill_agents(args.skill, agents, game)
+        check_agents(args.engine, agents)
         args.rotate_seats = True
-    _engine(args, agents)
     _check_restrictions(args, game, agents)
     return run_sim(args, game, agents)
 
@@ -419,50 +410,49 @@ def cmd_sim(args) -> int:
 def cmd_importance(args) -> int:
     from vbr.analysis.importance import cmd_importance as run_importance
     game, agents = _load(args)
-    _engine(args, agents)
     return run_importance(args, game, agents)
 
 
 def _check_restrictions(args, game, agents: list[str]) -> None:
     """`--restrict` read before any game is played: a UsageError for one that names nothing."""
-    from vbr.play import game_model
     from vbr.restrict import parse_restrictions
-    parse_restrictions(args.restrict, game.seats, game_model(game))
+    parse_restrictions(args.restrict, game.seats, game.model)
 
 
 def cmd_sweep(args) -> int:
     from vbr.analysis.commands import cmd_sweep as run_sweep
-    game, agents = _load(args)
-    _engine(args, agents)
+    _load(args)  # the engine, and the agents checked, before the first combination is loaded
     return run_sweep(args, args.file, parse_options(args.option), args.agents)
 
 
 def cmd_compare(args) -> int:
     from vbr.analysis.commands import cmd_compare as run_compare
     from vbr.analysis.commands import load_variant
-    from vbr.play import parse_agents
     shared = parse_options(args.option)
     a_opts = {**shared, **parse_options(args.base_option)}
     b_opts = {**shared, **parse_options(args.variant_option)}
     b_file = args.variant or args.base
     if b_file == args.base and a_opts == b_opts:
         raise UsageError("compare needs two different things: a variant file, or --variant-option/--base-option")
-    base = load_variant(args.base, a_opts, _label(args.base, a_opts, args.variant))
-    variant = load_variant(b_file, b_opts, _label(b_file, b_opts, args.variant))
-    agents = parse_agents(args.agents, base.game.seats)
-    _compare_engine(args, agents, (args.base, a_opts), (b_file, b_opts))
+    engine = _compare_engine(args, (args.base, a_opts), (b_file, b_opts))
+    base = load_variant(args.base, a_opts, _label(args.base, a_opts, args.variant), engine)
+    variant = load_variant(b_file, b_opts, _label(b_file, b_opts, args.variant), engine)
+    agents = seat_agents(args, base.game, args.agents)
     return run_compare(args, base, variant, agents)
 
 
-def _compare_engine(args, agents, base: tuple, variant: tuple) -> str:
-    """One engine for both arms of a compare: what `--engine` names, checked for each; under
-    auto, the one both can play in (c, else python, else closure)."""
-    asked = args.engine
-    first = _engine(args, agents, *base)
-    if first == "closure":
+def _compare_engine(args, base: tuple, variant: tuple) -> str:
+    """One engine for both arms of a compare, kept in `args.engine`: what `--engine` names; under
+    auto, the one both can play in (c, else python, else closure). Each arm's game is loaded
+    through it (vbr.sim.game_for keeps it for the run), and no other's is."""
+    from vbr.sim import played_game as arm_engine
+    asked = asked_engine(args)
+    names = (args.agents or "").split(",")
+    first = arm_engine(*base, asked, names, _note)[0]
+    args.engine = first
+    if first == "closure" or asked != "auto":
         return first
-    args.engine = "auto" if asked in (None, "auto") else first
-    second = _engine(args, agents, *variant)
+    second = arm_engine(*variant, asked, names, _note)[0]
     if second != first:
         args.engine = "closure" if "closure" in (first, second) else "python"
         _note(f"--engine auto: the base and the variant play through one engine: {args.engine}")

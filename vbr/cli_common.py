@@ -128,20 +128,40 @@ def note(text: str) -> None:
     print(clean(f"vbr: {text}"), file=sys.stderr, flush=True)
 
 
-def chosen_engine(args, file, options: dict, agents: list[str], note=note) -> str:
-    """The engine a command plays through, kept in `args.engine`: `--engine` (auto when not
-    given), `--native` read as c, `auto` resolved for `file` under `options` (vbr.sim.resolve_engine,
-    `note` hears why). A typed engine must play every agent; else a UsageError, before any game."""
-    asked = getattr(args, "engine", None)  # a Namespace made without the flag asks for the default
+def asked_engine(args) -> str:
+    """The engine a command's flags ask for: `--engine` (auto when not given; a Namespace made
+    without the flag asks for the default), `--native` read as c; a UsageError when they disagree."""
+    asked = getattr(args, "engine", None)
     engine = asked or "auto"
     if getattr(args, "native", False):
         if asked not in (None, "c"):
             raise UsageError(f"--native is --engine c; it does not go with --engine {asked}")
         engine, args.native = "c", False
-    from vbr.sim import resolve_engine
-    args.engine = resolve_engine(file, options, engine, agents, note)
-    if args.engine != "closure":
+    return engine
+
+
+def played_game(args, file, options: dict, agents: str | None, note=note):
+    """The game a command plays, loaded once (kept for its runs, vbr.sim.game_for) and only
+    through the engine it plays with, kept in `args.engine`: the one asked for (asked_engine), or
+    for auto the one vbr.sim.played_game picks for `file` under `options` and the agents `--agents`
+    names (`agents`, as given; `note` hears why auto did not take c)."""
+    from vbr.sim import played_game as load
+    args.engine, game = load(file, options, asked_engine(args), (agents or "").split(","), note)
+    return game
+
+
+def seat_agents(args, game, agents: str | None) -> list[str]:
+    """One agent spec per seat of `game` from `--agents` (vbr.play.parse_agents); a UsageError
+    for an agent the engine in `args.engine` does not play, before any game."""
+    from vbr.play import parse_agents
+    specs = parse_agents(agents, game.seats)
+    check_agents(args.engine, specs)
+    return specs
+
+
+def check_agents(engine: str, agents: list[str]) -> None:
+    """A UsageError, before any game, when a typed engine is to play an agent it does not play."""
+    if engine != "closure":
         from vbr.play import typed_agent
         for name in agents:
             typed_agent(name)
-    return args.engine

@@ -25,7 +25,8 @@ from vbr.interpreter import rng as R
 
 MAX_WORKERS = 256
 
-_GAMES: dict = {}  # per process: compiled games by (path, options), loaded once
+_GAMES: dict = {}  # per process: compiled games by (path, options, engine), loaded once
+_LOAD_SECONDS: dict = {}  # per process: how long loading each of _GAMES took, by the same keys
 
 
 def game_seed(seed: int, i: int) -> int:
@@ -96,43 +97,59 @@ class TracedTrial(Trial):
 
 
 def game_for(path: str, options: tuple, engine: str = "closure"):
-    """The game a run plays, loaded once per process: the closure engine's, or a typed engine's."""
+    """The game a run plays, loaded once per process: the closure engine's, or a typed engine's.
+    Kept under the path it was asked by and the file's own (a bundled name's file), so a run's
+    spec, which names the game's own path, finds the game a command loaded by name."""
     key = (path, options, engine)
     game = _GAMES.get(key)
     if game is None:
+        start = time.perf_counter()
         if engine == "closure":
             from vbr.interpreter.game import load
             game = load(path, dict(options))
         else:
             from vbr.engines.game import load as load_typed
             game = load_typed(path, dict(options), engine=engine)
-        _GAMES[key] = game
+        own = (str(game.path), options, engine)
+        _GAMES[key] = _GAMES[own] = game
+        _LOAD_SECONDS[key] = _LOAD_SECONDS[own] = time.perf_counter() - start
     return game
+
+
+def load_seconds(path: str, options: tuple, engine: str) -> float:
+    """How long game_for took to load that game in this process (0.0 if it has not loaded it)."""
+    return _LOAD_SECONDS.get((path, options, engine), 0.0)
 
 
 ENGINES = ("closure", "python", "c", "auto")
 
 
-def resolve_engine(path, options: dict, engine: str, agents: list[str], note) -> str:
-    """The engine `--engine` names; for `auto` (the default), the first of these that can play
-    this file with these agents: c (a C compiler builds it), python (the typed program's own
-    engine; a note says why not c), closure (a note says why: an agent only it plays, or a
-    construct the typed program does not express)."""
-    if engine != "auto":
-        return engine
-    from vbr.agents import parse_agent
+def played_game(path, options: dict, engine: str, agents: list[str], note) -> tuple[str, object]:
+    """The engine a command plays rule file `path` under `options` through, and its game, loaded
+    through that engine alone, once for the whole command and its runs (game_for). The engine
+    `--engine` names; for `auto` (the default), the first of these that can play this file with
+    these agents: c (a C compiler builds it), python (the typed program's own engine; `note`
+    hears why not c), closure (`note` hears why: an agent only it plays, or a construct the typed
+    program does not express). `agents`: the agents' specs, or their names (a name that is no
+    agent is left to the command to report, once it knows the seats)."""
+    options = tuple(sorted(options.items()))
+    if engine == "auto":
+        only_closure = closure_only_agents(agents)
+        if not only_closure:
+            return auto_game(lambda e: game_for(str(path), options, e), lambda text: note(f"--engine auto: {text}"))
+        note(f"--engine auto: {', '.join(only_closure)} {'plays' if len(only_closure) == 1 else 'play'} here only "
+             "through the closure engine; playing there")
+        engine = "closure"
+    return engine, game_for(str(path), options, engine)
+
+
+def closure_only_agents(agents: list[str]) -> list[str]:
+    """The names, sorted, of the agents among `agents` (specs or names) that play only through the
+    closure engine: agents vbr has that the typed engines do not play."""
+    from vbr.agents import AGENTS
     from vbr.play import TYPED_AGENTS
-    others = sorted({parse_agent(a)[0] for a in agents} - set(TYPED_AGENTS))
-    if others:
-        note(f"--engine auto: {', '.join(others)} {'plays' if len(others) == 1 else 'play'} here only through "
-             "the closure engine; playing there")
-        return "closure"
-    return typed_or_closure(str(path), tuple(sorted(options.items())), note)
-
-
-def typed_or_closure(path: str, options: tuple, note) -> str:
-    """`auto`'s engine for a file under options (sorted pairs), its game kept for the run (game_for)."""
-    return auto_game(lambda engine: game_for(path, options, engine), lambda text: note(f"--engine auto: {text}"))[0]
+    names = {a.partition(":")[0].strip() for a in agents}
+    return sorted(n for n in names if n in AGENTS and n not in TYPED_AGENTS)
 
 
 def auto_game(load, note) -> tuple[str, object]:
@@ -252,7 +269,9 @@ class RunResult:
     spec: RunSpec
     trials: list[Trial] = field(default_factory=list)
     seconds: float = 0.0  # play alone: loading the game in this process is not counted
-    load_seconds: float = 0.0  # loading the game here, before the clock starts
+    # loading the run's game in this process, before the clock starts: by the backend, or by the
+    # command before the run (game_for loads a game once per process, whoever asks first)
+    load_seconds: float = 0.0
     # not 0: the run was stopped (Ctrl-C, SIGTERM, SIGHUP), and vbr exits with this once it has
     # written what the run played
     exit_code: int = 0
@@ -286,7 +305,7 @@ def run(spec: RunSpec, backend, progress: Callable[[int, int], None] | None = No
     result = RunResult(spec)
     loading = time.perf_counter()
     backend.prepare(spec)
-    result.load_seconds = time.perf_counter() - loading
+    result.load_seconds = max(time.perf_counter() - loading, load_seconds(spec.path, spec.options, spec.engine))
     start = time.perf_counter()
     try:
         with stop_signals.as_ctrl_c():

@@ -27,10 +27,12 @@ class Variant:
     label: str
 
 
-def load_variant(file, options: dict, label: str | None = None) -> Variant:
-    from vbr.interpreter.game import load
-    game = load(file, options)
-    return Variant(game, label or options_text(game.program.options))
+def load_variant(file, options: dict, label: str | None, engine: str) -> Variant:
+    """The game of `file` under `options` through `engine` (closure, python or c), loaded once for
+    the command and its runs (vbr.sim.game_for), and its label (by default its options in force)."""
+    from vbr.sim import game_for
+    game = game_for(str(file), tuple(sorted(options.items())), engine)
+    return Variant(game, label or options_text(game.option_values))
 
 
 def options_text(options: dict) -> str:
@@ -157,7 +159,7 @@ def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
     wins = {s: v["wins"] for s, v in m["win_rate"].items()}
     points = [t.points for t in trials if t.points]
     return {
-        "rules": str(game.path), "title": game.title, "options": game.program.options,
+        "rules": str(game.path), "title": game.title, "options": game.option_values,
         "games": n, "games_planned": result.spec.n, "interrupted": result.interrupted,
         "seed": result.spec.seed, "sides": unit, "side_names": side_names(game), "agents": agents,
         "wins": wins, "draws": n - sum(wins.values()),
@@ -201,8 +203,7 @@ def measure_labels(game) -> dict[str, str]:
 
 def side_of_seat(game) -> list[int]:
     """The side each seat plays for: its team in a game of teams, else itself."""
-    program = game.program
-    return list(program.team_of) if program.by_team else list(range(program.seats))
+    return game.team_of if game.by_team else list(range(game.seats))
 
 
 def plot_view(stats: dict) -> dict:
@@ -218,7 +219,7 @@ def run_fields(variant: Variant, args, arm: str) -> dict:
     option in force as text, the engine, the `--restrict` rules (SEAT=RULE each; none unrestricted)."""
     from vbr.interpreter.values import text
     return {"arm": arm, "rules": str(variant.game.path),
-            "rule_options": {k: text(v) for k, v in variant.game.program.options.items()},
+            "rule_options": {k: text(v) for k, v in variant.game.option_values.items()},
             "engine": getattr(args, "engine", "closure"), "restrict": list(getattr(args, "restrict", None) or ())}
 
 
@@ -244,7 +245,7 @@ def cmd_sim(args, game, agents) -> int:
     check_outputs(args)
     target = check_precision(args)
     args.rotate_seats = rotate_seats(args, agents)
-    variant = Variant(game, options_text(game.program.options))
+    variant = Variant(game, options_text(game.option_values))
     watch = running(variant, args, agents, target) if target is not None else None
     with backend_for(args) as backend:
         result = play(variant, args, agents, backend, watch=watch)
@@ -317,7 +318,8 @@ def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
     if getattr(args, "rows", None):
         output.check_file(args.rows, "--rows")
     axes = parse_grid(args.grid or [])
-    variants = [load_variant(file, combo, combo_label(combo, axes)) for combo in combinations(axes, base_options)]
+    variants = [load_variant(file, combo, combo_label(combo, axes), args.engine)
+                for combo in combinations(axes, base_options)]
     agents = parse_agents(agents_spec, variants[0].game.seats)
     args.rotate_seats = rotate_seats(args, agents)
     rows, played, interrupted = [], [], 0  # interrupted: the exit code of what stopped the sweep
@@ -325,7 +327,7 @@ def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
         for i, v in enumerate(variants):
             result = play(v, args, agents, backend, f"[{i + 1}/{len(variants)}] {v.label}")
             if result.trials:
-                rows.append({"options": {a.name: v.game.program.options[a.name] for a in axes},
+                rows.append({"options": {a.name: v.game.option_values[a.name] for a in axes},
                              "summary": summary(v, result, backend, agents)})
                 played.append((v, result.trials))
             if result.interrupted:
@@ -362,7 +364,7 @@ def sweep_analysis(axes, cells: list, unit: str, labels: dict | None = None, nam
 def sweep_cells(axes, played: list) -> list:
     """(label, swept options as text, trials) of each combination played."""
     from vbr.interpreter.values import text
-    return [(v.label, {a.name: text(v.game.program.options[a.name]) for a in axes}, ts) for v, ts in played]
+    return [(v.label, {a.name: text(v.game.option_values[a.name]) for a in axes}, ts) for v, ts in played]
 
 
 def _finish_sweep(args, rows, axes, variants, played, interrupted: int) -> int:

@@ -93,13 +93,12 @@ def cmd_importance(args, game, agents: list[str]) -> int:
     from vbr.analysis import output
     from vbr.analysis.commands import INTERRUPTED, backend_for, check_count, check_outputs, say_interrupted, \
         side_of_seat
-    from vbr.play import game_model
     from vbr.report import clean
     from vbr.restrict import nameable_words
     from vbr.sim import RunSpec, run
     check_count(args.n)
     check_outputs(args)
-    words = nameable_words(game_model(game))
+    words = nameable_words(game.model)
     seats = range(game.seats)
 
     def spec(restrict=()):

@@ -43,9 +43,12 @@ def cmd_summarize(args) -> int:
 
 
 def variant_of(arm: R.Arm) -> Variant:
-    """The arm's game, loaded from its rule file under its options (for side names and title)."""
-    from vbr.interpreter.game import load
-    return Variant(load(arm.rules, dict(arm.rule_options)), arm.label)
+    """The arm's game, loaded from its rule file under its options (for side names and title):
+    the closure engine's for an arm it played, else the python engine's (the typed engines' games
+    read alike, and python needs no compiler)."""
+    from vbr.sim import game_for
+    engine = "closure" if arm.engine == "closure" else "python"
+    return Variant(game_for(str(arm.rules), tuple(sorted(dict(arm.rule_options).items())), engine), arm.label)
 
 
 def result_of(arm: R.Arm) -> RunResult:

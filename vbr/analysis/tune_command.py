@@ -52,13 +52,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args) -> int:
     from vbr.analysis.commands import backend_for, check_count
-    from vbr.interpreter.game import load
+    from vbr.cli_common import played_game
     from vbr.progress import Progress
     check_count(args.n)
     tuned, fixed = split_options(args.option)
     target = parse_target(args.target)
-    game = load(args.file, fixed)
-    check_values(game, tuned, fixed)
+    game = played_game(args, args.file, fixed, args.agents)  # only through the engine the games are played by
+    check_values(game, tuned, fixed, args.engine)
     label, unit = check_measure(game, target)
     spec = base_spec(args, game, fixed)
     with backend_for(args) as backend:
@@ -92,30 +92,31 @@ class Best:
 
 
 # ------------------------------------------------------------------------------ checks
-def check_values(game, tuned: Tuned, fixed: dict) -> None:
-    """The tuned option is one the file declares, not also fixed, and each value is one it takes."""
-    program = game.program
-    if tuned.name not in program.options:
-        names = ", ".join(sorted(program.options)) or "none"
+def check_values(game, tuned: Tuned, fixed: dict, engine: str) -> None:
+    """The tuned option is one the file declares, not also fixed, and each value is one it takes
+    (a listed value checked by loading its game through `engine`, kept for its games)."""
+    declared = game.option_values
+    if tuned.name not in declared:
+        names = ", ".join(sorted(declared)) or "none"
         raise UsageError(f"unknown option `{tuned.name}` ({game.path.name} has options: {names})")
     if tuned.name in fixed:
         raise UsageError(f"option `{tuned.name}` is both tuned and fixed (--option {tuned.name}=...)")
     if tuned.is_range:
-        check_range(program, tuned)
+        check_range(game, tuned)
         return
     from vbr.sim import game_for
-    for value in tuned.values:  # loading checks the value (and keeps the game for the closure engine)
-        game_for(str(game.path), tuple(sorted((fixed | {tuned.name: value}).items())), "closure")
+    for value in tuned.values:  # loading checks the value (and keeps the game for the run)
+        game_for(str(game.path), tuple(sorted((fixed | {tuned.name: value}).items())), engine)
 
 
-def check_range(program, tuned: Tuned) -> None:
+def check_range(game, tuned: Tuned) -> None:
     from vbr.checker import literal_value
-    default = program.options[tuned.name]
+    default = game.option_values[tuned.name]
     if isinstance(default, bool) or not isinstance(default, int):
         raise UsageError(f"option `{tuned.name}` is not a number, so it has no range; list its values: "
                          f"--option {tuned.name}=A,B,C")
-    decl = program.model.option_decls[tuned.name]
-    allowed = [literal_value(program.model, c) for c in decl.choices]
+    decl = game.model.option_decls[tuned.name]
+    allowed = [literal_value(game.model, c) for c in decl.choices]
     outside = [v for v in tuned.values if allowed and v not in allowed]
     if outside:
         raise UsageError(f"option `{tuned.name}` takes only {', '.join(map(str, allowed))}; the range "
@@ -157,18 +158,14 @@ def measure_label(game, measure: str) -> tuple[str, str]:
 def base_spec(args, game, fixed: dict):
     """What every game of the search shares: file, fixed options, seed, agents, engine, seating."""
     from vbr.analysis.commands import note
-    from vbr.play import parse_agents, typed_agent
-    from vbr.sim import RunSpec, resolve_engine, seatings
-    agents = parse_agents(args.agents, game.seats)
-    engine = resolve_engine(game.path, fixed, args.engine, agents, note)
-    if engine != "closure":
-        for name in agents:
-            typed_agent(name)
+    from vbr.cli_common import seat_agents
+    from vbr.sim import RunSpec, seatings
+    agents = seat_agents(args, game, args.agents)
     rotate = len(set(agents)) > 1 if args.rotate_seats is None else args.rotate_seats
     if rotate and args.rotate_seats is None:
         note(f"the agents differ, so seats are rotated: every deal is played in each of the "
              f"{len(seatings(agents))} seatings of the agents (--no-rotate-seats plays each deal once)")
-    return RunSpec.of(game.path, fixed, args.seed, agents, 0, engine=engine, rotate=rotate)
+    return RunSpec.of(game.path, fixed, args.seed, agents, 0, engine=args.engine, rotate=rotate)
 
 
 # ------------------------------------------------------------------------------ the report

@@ -23,15 +23,19 @@ def esc(value) -> str:
 # ------------------------------------------------------------------------------ the page
 def build_report(file, options: dict, n: int = 200, agents: str = "random", seed: int = 0, workers: int = 1,
                  labels: str = "short", expand=(), engine="closure") -> str:
-    """The page; its games played through `engine` (a name, or a function of the loaded game
-    and the agents that gives one: the command's `--engine`, checked once the agents are known)."""
+    """The page; its games played through `engine`: a name, or a function that loads the game
+    to play and gives (its engine's name, the game): the command's `--engine`, resolved as the
+    game is loaded. The game is loaded through that engine alone."""
+    from vbr.cli_common import check_agents
     from vbr.play import parse_agents
+    from vbr.sim import game_for
     from vbr.visualizer.command import check_expand, expand_names, load_graph, overlay_of
     from vbr.visualizer.findings import findings
-    game, model, graph = load_graph(file, options, fold=True)
+    engine, game = engine() if callable(engine) else (engine, game_for(str(file), tuple(sorted(options.items())), engine))
+    game, model, graph = load_graph(file, options, fold=True, game=game)
     check_expand(graph, list(expand))
     agent_list = parse_agents(agents, game.seats)
-    engine = engine(game, agent_list) if callable(engine) else engine
+    check_agents(engine, agent_list)
     stats, trials = _simulation(game, n, seed, agent_list, workers, engine)
     overlay = overlay_of(trials)  # the diagram's counts come from the games of the metrics
     files = list(model.rules.sources)
@@ -62,7 +66,7 @@ def _simulation(game, n: int, seed: int, agents: list[str], workers: int, engine
     from vbr.sim import RunSpec, run
     backend = LocalBackend(workers)
     result = run(RunSpec.of(game.path, game.options, seed, agents, n, trace=True, engine=engine), backend)
-    return summary(Variant(game, options_text(game.program.options)), result, backend, agents), result.trials
+    return summary(Variant(game, options_text(game.option_values)), result, backend, agents), result.trials
 
 
 # ------------------------------------------------------------------------------ parts

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from vbr.atomic_file import can_create_in, write_atomic
-from vbr.cli_common import add_engine_args, chosen_engine, parse_options, seed
+from vbr.cli_common import add_engine_args, parse_options, played_game, seed
 from vbr.errors import UsageError
 
 SUFFIXES = (".html", ".htm")
@@ -62,9 +62,13 @@ def run(args) -> int:
     out = check_output(args.output)
     check_count(args.n)
     check_workers(args.workers)
-    text = build_report(args.file, parse_options(args.option or []), n=args.n, agents=args.agents,
-                        seed=args.seed, workers=args.workers, labels=args.labels, expand=args.expand,
-                        engine=lambda game, agents: chosen_engine(args, args.file, game.options, agents))
+    options = parse_options(args.option or [])
+
+    def load():  # the game through the engine `--engine` asks for (auto: the one it picks), and only that one
+        game = played_game(args, args.file, options, args.agents)
+        return args.engine, game
+    text = build_report(args.file, options, n=args.n, agents=args.agents, seed=args.seed, workers=args.workers,
+                        labels=args.labels, expand=args.expand, engine=load)
     write_atomic(out, text)
     print(f"wrote {out}")
     return 0

@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from vbr.cli_common import add_engine_args, check_writable, chosen_engine, parse_options, seed
+from vbr.cli_common import add_engine_args, check_agents, check_writable, parse_options, played_game, seed
 from vbr.errors import UsageError
 from vbr.terminal import SafeStream, clean
 
@@ -43,13 +43,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run(args) -> int:
     """0 when the game ends or the person leaves it; errors are reported by `vbr.cli`'s guard
     (2 on a usage error, 1 when the rule file or the log cannot be read or written, 130 on Ctrl-C)."""
-    from vbr.interpreter.game import load
     from vbr.tty_play.screen import wrap
     from vbr.tty_play.session import Session
-    game = load(args.file, parse_options(args.option))
+    game = played_game(args, args.file, parse_options(args.option), args.agents)  # only the engine's it plays with
     you = seats_played(game, args.seat)
     agents = other_agents(game, you, args.agents)
-    typed = _typed_game(args, game, [a for a in agents if a is not None])
+    check_agents(args.engine, [a for a in agents if a is not None])
     log = Path(args.log) if args.log else None
     if log is not None:  # before the game: finding out after it that the log cannot be written wastes it
         check_writable(log, "--log")
@@ -57,11 +56,11 @@ def run(args) -> int:
     colour = _isatty(out) and not os.environ.get("NO_COLOR")
     others = ", ".join(f"seat {s} {a}" for s, a in enumerate(agents) if a is not None) or "no agents"
     mine = f"seat {args.seat}" if len(you) == 1 else f"seats {_and(you)}"
-    engine = f", engine {args.engine}" if typed is not None else ""
+    engine = f", engine {args.engine}" if args.engine != "closure" else ""
     for line in wrap(clean(f"{game.title}: seed {args.seed}; you play {mine}, against {others}{engine}")):
         print(line, file=out)
     print("Type a choice's number and Enter; ? shows the choices again, q or Ctrl-D leaves.", file=out)
-    session = Session(game, args.seed, you, agents, out, sys.stdin, colour=colour, log_path=log, typed=typed)
+    session = Session(game, args.seed, you, agents, out, sys.stdin, colour=colour, log_path=log)
     try:
         result = session.play()
     except KeyboardInterrupt:
@@ -78,23 +77,15 @@ def run(args) -> int:
     return 0
 
 
-def _typed_game(args, game, agents: list[str]):
-    """The typed engine's game `--engine` asks for (python, c, or auto's choice), else None."""
-    if chosen_engine(args, args.file, game.options, agents) == "closure":
-        return None
-    from vbr.sim import game_for
-    return game_for(str(args.file), tuple(sorted(game.options.items())), args.engine)
-
-
 def seats_played(game, seat: int) -> tuple[int, ...]:
     """The seats the person plays: `seat`, or in a game of teams every seat of its team."""
     n = game.seats
     if not 0 <= seat < n:
         which = "one seat, 0" if n == 1 else f"seats {_and(range(n))}"
         raise UsageError(f"--seat {seat}: no such seat; {game.title} has {which}")
-    prog = game.program
-    if any(len(t) != 1 for t in prog.teams):
-        return tuple(prog.teams[prog.team_of[seat]])
+    teams = game.program.teams
+    if any(len(t) != 1 for t in teams):
+        return tuple(teams[game.team_of[seat]])
     return (seat,)
 
 

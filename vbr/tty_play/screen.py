@@ -105,21 +105,22 @@ class Board:
     """The fixed facts of a game that the screen needs: names, the court, kinds and zones."""
 
     def __init__(self, game):
+        """`game`: a game of either engine (read through its checked model, title, seats and teams)."""
+        from vbr.interpreter.court import court_of
         from vbr.play import side_names
-        prog = game.program
-        model = prog.model
+        model = game.model
         self.title = clean(game.title)
-        self.prog = prog
-        self.court = prog.court
-        self.seats = prog.seats
-        self.team_of = list(prog.team_of)
-        self.teams = [list(t) for t in prog.teams]
+        self.court = court_of(model.court)
+        self.seats = game.seats
+        self.team_of = list(game.team_of)
+        self.teams = [list(t) for t in game.program.teams]
         self.side_names = [clean(n) for n in side_names(game)]
         self.teamed = any(len(t) != 1 for t in self.teams)
-        self.kind_fields = {name: list(fields) for name, fields in zip(prog.kind_names, prog.kind_fields)}
+        self.kind_fields = {k.decl.name: list(k.fields) for k in model.kinds.values()}
         self.kind_types = {name: {f: t for f, (_, t) in k.fields.items()} for name, k in model.kinds.items()}
-        self.zone_owner = dict(zip(prog.zone_names, prog.zone_owner))
-        self.zone_per = {name: per for name, (_, per) in zip(prog.zone_names, prog.zone_visibility)}
+        self.zone_owner = dict(zip(model.zone_names, model.zone_owner))
+        per_zone = [z.per for z in model.zones.values() for _ in range(z.count)]  # one per zone name
+        self.zone_per = dict(zip(model.zone_names, per_zone))
         self.phase_titles = {name: (p.title or name) for name, p in model.phases.items()}
         self.points = model.points.var if model.points is not None else None
         enum_members = {m for ms in model.enums.values() for m in ms}

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vbr.agents import SeatView, make_agent
+from vbr.engines.game import Game as TypedGame
 from vbr.interpreter import rng as R
 from vbr.tty_play.screen import Board, Screen, event_lines, plain, styled, text_line
 
@@ -29,11 +30,11 @@ class Left(Exception):
 
 class Session:
     def __init__(self, game, seed: int, seats: tuple[int, ...], agents: list[str | None], out, inp,
-                 colour: bool = False, log_path: Path | None = None, typed=None):
-        """`game` is the closure engine's (its names and court draw the board); with `typed`, a
-        typed engine's game of the same rules (vbr.engines.game), the game is played there."""
+                 colour: bool = False, log_path: Path | None = None):
+        """`game`: the game played, a typed engine's (vbr.engines.game) or the closure engine's;
+        its checked model draws the board."""
         self.game = game
-        self.typed = typed
+        self.typed = game if isinstance(game, TypedGame) else None
         self.seed = seed
         self.you = tuple(seats)
         self.specs = agents  # one spec per seat; None for the person's seats
@@ -87,7 +88,7 @@ class Session:
         """The typed engine's game, and its agents: the seeds and streams of `vbr run --engine`."""
         from vbr.play import typed_agents
         from vbr.tty_play.typed import TypedAgent, TypedPlay
-        state = self.state = TypedPlay(self.typed, self.seed, self.game.program.var_names)
+        state = self.state = TypedPlay(self.typed, self.seed)
         seats = typed_agents(self.seed, [spec or "random" for spec in self.specs])
         agents = {seat: TypedAgent(state, kind, params, stream)
                   for seat, (kind, params, stream) in enumerate(seats) if self.specs[seat] is not None}

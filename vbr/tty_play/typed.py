@@ -18,11 +18,10 @@ class Pending:
 
 
 class TypedPlay:
-    """One game through a typed engine, logged; `names` gives each var slot's name (the closure
-    program's `var_names`: the same slots)."""
+    """One game through a typed engine, logged."""
 
-    def __init__(self, game, seed: int, names: list[str]):
-        self.game, self.names = game, names
+    def __init__(self, game, seed: int):
+        self.game, self.names = game, game.var_names  # each var slot's name, as the closure engine names it
         self.log: list = []
         self.state = game.new_state(seed, log=self.log)
         self.text = EventLog(game.program, [])  # things and values as text, as the log writes them

@@ -12,14 +12,13 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from vbr.cli_common import add_engine_args, chosen_engine, parse_options, seed
+from vbr.cli_common import add_engine_args, parse_options, played_game, seat_agents, seed
 from vbr.errors import UsageError
 
 if TYPE_CHECKING:
     import networkx as nx
 
     from vbr.checker import Model
-    from vbr.interpreter.game import Game
     from vbr.visualizer.render import Overlay
 
 
@@ -61,12 +60,12 @@ def run(args) -> int:
         if args.output is not None:
             check_output(args.output)
         options = parse_options(args.option)
-        game, model, graph = load_graph(args.file, options, fold=bool(args.option or args.sim))
+        game = played_game(args, args.file, options, args.agents) if args.sim else None  # the game --sim plays
+        game, model, graph = load_graph(args.file, options, fold=bool(args.option or args.sim), game=game)
         _warn(model, build_graph(model))
         check_expand(graph, args.expand)
-        agents = _agents(game, args) if args.sim else None
-        engine = chosen_engine(args, args.file, game.options, agents or ["random"] * game.seats) if args.sim else None
-        overlay = simulate(game, args.sim, args.seed, agents, args.workers, engine) if args.sim else None
+        agents = seat_agents(args, game, args.agents) if args.sim else None
+        overlay = simulate(game, args.sim, args.seed, agents, args.workers, args.engine) if args.sim else None
         text = to_dot(graph, overlay, labels=args.labels, games=args.sim or None,
                       expand=expand_names(graph, args.expand))
         if args.output is None:
@@ -85,13 +84,6 @@ def _workers(text: str) -> int:
     if not 1 <= n <= MAX_WORKERS:
         raise argparse.ArgumentTypeError(f"{n}: give from 1 to {MAX_WORKERS} workers")
     return n
-
-
-def _agents(game: Game, args) -> list[str] | None:
-    if args.agents is None:
-        return None
-    from vbr.play import parse_agents
-    return parse_agents(args.agents, game.seats)
 
 
 def check_expand(graph: nx.DiGraph, names: list[str]) -> None:
@@ -116,15 +108,16 @@ def _count(text: str) -> int:
     return n
 
 
-def load_graph(path: str, options: dict[str, object], fold: bool = False) -> tuple[Game, Model, nx.DiGraph]:
-    """Load and fully check the rules (a broken file is reported, not drawn), then graph them for
-    drawing: procedures that jump as nodes of their own, and with `fold`, what the options rule
-    out left out."""
-    import vbr
+def load_graph(path: str, options: dict[str, object], fold: bool = False, game=None) -> tuple[object, Model, nx.DiGraph]:
+    """Fully check the rules (a broken file is reported, not drawn), then graph them for drawing:
+    procedures that jump as nodes of their own, and with `fold`, what the options rule out left
+    out. `game`: a game already loaded from them under `options` (what `--sim` plays; loading it
+    checked them), handed back; without it the rules are only checked, and None is handed back."""
     from vbr.checker import build_model
+    from vbr.engines.game import checked_model
     from vbr.visualizer.graph import build_graph
-    game = vbr.load(path, options, engine="closure")  # its rules: the typed games keep none
-    model = build_model(game.rules, options)
+    rules = game.rules if game is not None else checked_model(path, options).rules
+    model = build_model(rules, options)
     return game, model, build_graph(model, procs=True, fold=fold)
 
 
@@ -134,7 +127,7 @@ def _warn(model: Model, graph: nx.DiGraph) -> None:
         print(d.render(model.rules.sources), file=sys.stderr)
 
 
-def simulate(game: Game, n: int, seed: int = 0, agents: list[str] | None = None, workers: int = 1,
+def simulate(game, n: int, seed: int = 0, agents: list[str] | None = None, workers: int = 1,
              engine: str = "closure") -> Overlay:
     """The summed steps between phases of the n games of a run with `seed`: the games `vbr sim`
     plays (game i is `vbr run --seed game_seed(seed, i)`), with `agents`, or `random` in every
