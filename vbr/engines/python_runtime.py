@@ -14,7 +14,12 @@ _GAMMA, _MASK, _TWO64 = R.GAMMA, R.MASK, 1 << 64
 
 
 class EngineFault(Exception):
-    """A located run-time error: message `fault` of the program, naming `a` and `b`."""
+    """A located run-time error: message `fault` of the program, naming `a` and `b`. `placed`
+    once the generated function it was raised in has written the state back as it stood there
+    (its steps, and the frame whose rule a limit of the whole game is located at); the functions
+    it passes through on its way out leave the state alone."""
+
+    placed = False
 
     def __init__(self, fault: int, a: int = NONE, b: int = NONE):
         super().__init__(fault)

@@ -14,7 +14,9 @@ Inside a unit's function:
   (`S[fp + k]`), except a bound value (an inlined `fn`'s parameter, an aggregate's or a choice's
   item), which is read from a variable and written through to its word;
 - a called procedure's function is called from here, and when it returns into this frame play
-  goes on here;
+  goes on here; a procedure that never suspends (`_Calls`) has a function of its own,
+  `d<unit>`, that runs it to its return with no frame pushed (`_Direct`), and play goes on in
+  the caller's block after the call as after any statement;
 - the steps taken are counted in a variable and written back where control leaves;
 - checked arithmetic is written out: the result, then one range test and a none test for each
   operand not known to be a value (a constant, another sum, a count, a zone's item ...), the
@@ -66,7 +68,9 @@ def python_source(program: N.Program) -> str:
     head = f"from vbr.engines.python_runtime import {', '.join(RUNTIME)}"
     pads: set[int] = set()
     kinds = zone_kinds(program)
-    units = [_Unit(program, u, pads, kinds).function() for u in range(len(program.units))]
+    calls = _Calls(program)
+    units = [_Unit(program, u, pads, kinds, calls).function() for u in range(len(program.units))]
+    units += [_Direct(program, u, pads, kinds, calls).function() for u in sorted(calls.direct)]
     fns = [_FnBody(program, k, kinds).function() for k in range(len(program.fns))]
     nones = "\n".join([f"P{n} = ({NONE},) * {n}" for n in sorted(pads)] + _cell_answers(program))
     table = "UNITS = (" + "".join(f"u{u}, " for u in range(len(program.units))) + ")"
@@ -292,32 +296,72 @@ def _draws(e) -> bool:
     return any(isinstance(n, _IMPURE) for n in N.walk(e))
 
 
-def _successors(t: N.Term) -> list[int]:
-    """The blocks a terminator goes on to without leaving the unit's function."""
+def _successors(t: N.Term, direct: frozenset = frozenset()) -> list[int]:
+    """The blocks a terminator goes on to without leaving the unit's function (a call of a
+    procedure in `direct` returns into it)."""
     if isinstance(t, N.Jump):
         return [t.target]
     if isinstance(t, N.Branch):
         return [t.then, t.orelse]
     if isinstance(t, N.Choose):
         return [t.empty]
+    if isinstance(t, N.Call) and t.unit in direct:
+        return [t.next]
     return []
 
 
-def _resumes(t: N.Term) -> list[int]:
+def _resumes(t: N.Term, direct: frozenset = frozenset()) -> list[int]:
     """The blocks play resumes at after this terminator suspends the frame."""
     if isinstance(t, N.Choose):
         return [t.next]
-    if isinstance(t, (N.Call, N.Emit)):
+    if isinstance(t, N.Call) and t.unit not in direct or isinstance(t, N.Emit):
         return [t.next]
     return []
+
+
+class _Calls:
+    """Which procedures never suspend (`direct`: no choice, no event, calls only of such
+    procedures; the largest such set, so procedures calling each other may be in it), how each
+    may leave its callers for good (`leaves`: "end", "goto", itself or through what it calls),
+    and which keep a frame's words on the stack while they run (`padded`: those that call,
+    copy lists, mark the stack or end the game)."""
+
+    def __init__(self, p: N.Program):
+        units = p.units
+        direct = {u for u, unit in enumerate(units) if unit.kind == "proc"
+                  and not any(isinstance(b.term, (N.Choose, N.Emit)) for b in unit.blocks)}
+        while True:
+            out = {u for u in direct if any(isinstance(b.term, N.Call) and b.term.unit not in direct
+                                            for b in units[u].blocks)}
+            if not out:
+                break
+            direct -= out
+        self.direct = frozenset(direct)
+        leaves = {u: {w for b in units[u].blocks for t, w in ((N.End, "end"), (N.Goto, "goto"))
+                      if isinstance(b.term, t)} for u in direct}
+        changed = True
+        while changed:
+            changed = False
+            for u in direct:
+                for b in units[u].blocks:
+                    if isinstance(b.term, N.Call) and not leaves[b.term.unit] <= leaves[u]:
+                        leaves[u] |= leaves[b.term.unit]
+                        changed = True
+        self.leaves = {u: frozenset(w) for u, w in leaves.items()}
+        stack = (N.Collect, N.Mark, N.Release)
+        self.padded = frozenset(u for u in direct if any(
+            isinstance(b.term, (N.Call, N.End)) or any(isinstance(s, stack) for s in b.stmts) for b in units[u].blocks))
 
 
 class _Unit(WordSource):
     """One unit's function."""
 
-    def __init__(self, p: N.Program, u: int, pads: set[int], zone_kinds: list[frozenset[int]]):
+    left = "return"  # how the function returns when play leaves it for good (a `goto`, the end)
+
+    def __init__(self, p: N.Program, u: int, pads: set[int], zone_kinds: list[frozenset[int]], calls: _Calls):
         super().__init__(p)
-        self.u, self.unit, self.pads, self.zone_kinds = u, p.units[u], pads, zone_kinds
+        self.u, self.unit, self.pads, self.zone_kinds, self.calls = u, p.units[u], pads, zone_kinds, calls
+        self.direct = calls.direct
         self.out: list[str] = []
         self.alias: dict[int, str] = {}
         self.known_kind: dict[int, int] = {}  # slots that hold, for now, a value (a thing of this kind, -1: any)
@@ -328,9 +372,9 @@ class _Unit(WordSource):
         self.preds = [0] * len(blocks)
         entries = {0}
         for b in blocks:
-            for s in _successors(b.term):
+            for s in _successors(b.term, self.direct):
                 self.preds[s] += 1
-            entries.update(_resumes(b.term))
+            entries.update(_resumes(b.term, self.direct))
         self.labels = sorted(b for b in range(len(blocks)) if b in entries or self.preds[b] > 1)
         self.regs = self._registers()
         self.never_none = self._never_none_slots()
@@ -348,7 +392,7 @@ class _Unit(WordSource):
             if start in seen:
                 continue
             seen.add(start)
-            todo = [(start, iter(_successors(blocks[start].term)))]
+            todo = [(start, iter(_successors(blocks[start].term, self.direct)))]
             while todo:
                 b, rest = todo[-1]
                 nxt = next((x for x in rest if x not in seen), None)
@@ -357,7 +401,7 @@ class _Unit(WordSource):
                     order.append(b)
                 else:
                     seen.add(nxt)
-                    todo.append((nxt, iter(_successors(blocks[nxt].term))))
+                    todo.append((nxt, iter(_successors(blocks[nxt].term, self.direct))))
         joins = set(self.labels) - entries - cycle
         for b in order:
             if b in joins and len(self.capture(self.block, b)[0]) * (self.preds[b] - 1) <= COPIED_LINES:
@@ -374,7 +418,7 @@ class _Unit(WordSource):
         while changed:
             changed = False
             for b, block in enumerate(blocks):
-                ways_on = _successors(block.term) + ([block.term.next] if isinstance(block.term, N.Choose) else [])
+                ways_on = _successors(block.term, self.direct) + ([block.term.next] if isinstance(block.term, N.Choose) else [])
                 for s in ways_on:
                     if not out[b] <= out[s]:
                         out[s] |= out[b]
@@ -385,7 +429,7 @@ class _Unit(WordSource):
     def _in_cycle(self) -> set[int]:
         """The blocks on a loop of the unit's flow (a suspension and its resumption count as a way on)."""
         blocks = self.unit.blocks
-        succ = [set(_successors(b.term)) | set(_resumes(b.term)) for b in blocks]
+        succ = [set(_successors(b.term, self.direct)) | set(_resumes(b.term, self.direct)) for b in blocks]
         on = set()
         for start in range(len(blocks)):
             seen, todo = set(), list(succ[start])
@@ -515,10 +559,11 @@ class _Unit(WordSource):
         self.dispatch(self.labels)
         self.out = saved
         written = set().union(*self.dirty)
-        lines = [f"def u{u}(S, fp, pc):", *_indent(self.load()), f"    st = S[{H.STEPS}]", "    own = True", "    try:",
+        lines = [f"def u{u}(S, fp, pc):", *_indent(self.load()), f"    st = S[{H.STEPS}]", "    try:",
                  "        while True:", *_indent(_indent(_indent(body))),
-                 "    except EngineFault:", "        if own:  # not in a procedure called from here",
-                 f"            S[{H.STEPS}] = st", *_indent(_indent(_indent(self.store(written)))), "        raise"]
+                 "    except EngineFault as e:", "        if not e.placed:  # raised here, not in a procedure called from here",
+                 "            e.placed = True", f"            S[{H.STEPS}] = st", *_indent(_indent(_indent(self.store(written)))),
+                 "        raise"]
         return "\n".join(lines)
 
     def runs(self, slots=None) -> list[list[int]]:
@@ -598,7 +643,7 @@ class _Unit(WordSource):
             test_lines = body[end:]
             del body[end:]
         self.out = saved
-        ahead = isinstance(term, (N.Jump, N.Branch)) and not set(_successors(term)) & set(self.labels) and \
+        ahead = isinstance(term, (N.Jump, N.Branch)) and not set(_successors(term, self.direct)) & set(self.labels) and \
             _quiet(body + test_lines + [test])
         steps = (0 if paid else 1) + ahead
         if steps:
@@ -1465,6 +1510,9 @@ class _Unit(WordSource):
         self.emit(f"S[{H.DEPTH}] += 1")
 
     def t_Call(self, t):
+        if t.unit in self.direct:
+            self.direct_call(t, f"S[{H.DEPTH}]", "fp")
+            return
         self.emit(f"S[fp + 2] = {t.next}")
         callee = self.p.units[t.unit]
         self.emit(f"if S[{H.DEPTH}] >= {self.lay.depth}:")
@@ -1476,14 +1524,47 @@ class _Unit(WordSource):
         self.out += self.frame("fp", t.unit, args)
         self.emit(f"S[{H.DEPTH}] += 1")
         # the procedure runs from here; when it returns into this frame, so does this function
-        self.emit("own = False")
         self.emit(f"u{t.unit}(S, S[{H.FP}], 0)")
         self.emit(f"if S[{H.STATUS}] != {RUNNING} or S[{H.FP}] != fp or S[fp + 2] != {t.next}:")
         self.emit("    return  # it suspended, ended the game or went to a phase")
-        self.emit("own = True")
         self.emit(f"st = S[{H.STEPS}]")
         self.emit(f"pc = {t.next}")
         self.emit("continue")
+
+    def direct_call(self, t, depth: str, link: str) -> None:
+        """A call of a procedure that never suspends (`_Direct`): its function runs it to its
+        return and play goes on here at `next`, the steps counted in `st` throughout. When it left
+        for good (a `goto`, or the end of the game: -1 for the steps) this function leaves too,
+        after the end writing back this frame as it would stand had the call pushed a frame.
+        `depth`: the frames on the stack, this one included; `link`: where this frame starts."""
+        callee = self.p.units[t.unit]
+        self.emit(f"if {depth} >= {self.lay.depth}:")
+        self.emit("    raise EngineFault(DEPTH_FAULT)")
+        args = [self.hold(a) for a in self.operands(t.args)]
+        self.emit(f"if len(S) + {FRAME_HEAD + callee.nlocals} > {self.lay.words}:")
+        self.emit("    raise EngineFault(COPY_FAULT)")
+        self.before_call(t)
+        self.emit(f"st = d{t.unit}(S, st, {depth} + 1, {link}" + "".join(", " + a for a in args) + ")")
+        leaves = self.calls.leaves[t.unit]
+        if leaves:
+            self.emit("if st < 0:  # it went to a phase or ended the game")
+            ended = self.capture(self.ended_in_call, t)[0]
+            if leaves == {"goto"}:
+                self.emit("    " + self.left)
+            elif leaves == {"end"}:
+                self.out += _indent(ended + [self.left])
+            else:
+                self.emit(f"    if S[{H.STATUS}] == {OVER}:")
+                self.out += _indent(_indent(ended)) + ["    " + self.left]
+        self.goto(t.next)
+
+    def before_call(self, t) -> None:
+        """Lines a direct call needs before it (none for a unit's function)."""
+
+    def ended_in_call(self, t) -> None:
+        """The game ended in a procedure this frame called at `t`: the frame written back."""
+        self.emit(f"S[fp + 2] = {t.next}")
+        self.out += self.store()
 
     def t_Emit(self, t):
         oks = []
@@ -1516,7 +1597,7 @@ class _Unit(WordSource):
         self.out += self.frame("-1", t.unit, [])
         self.emit(f"S[{H.DEPTH}] = 1")
         self.emit(f"S[{H.STEPS}] = st")
-        self.emit("return")
+        self.emit(self.left)
 
     def t_End(self, t):
         if t.winner is None:
@@ -1534,10 +1615,96 @@ class _Unit(WordSource):
                 self.emit(f"S[{H.WINNER}] = {w}")
         self.emit(f"S[{H.STATUS}] = {OVER}")
         self.leave()
-        self.emit("return")
+        self.emit(self.left)
 
     def t_Fail(self, t):
         self.emit(f"raise EngineFault({t.fault})")
+
+
+class _Direct(_Unit):
+    """A procedure that never suspends (`_Calls.direct`) as the function `d<unit>(S, st, dp,
+    link, l0, l1, ...)`, which its callers call to run it to its return: `st` the steps so far,
+    `dp` the frames on the stack with its own, `link` where its caller's frame starts, then its
+    parameters. It returns the steps, or -1 when it went to a phase or ended the game.
+    Its locals are Python variables; no frame is pushed, but while it runs the stack holds as
+    many words as its frame would (a padded procedure's frame starts at `b`), so lists copied
+    onto the stack lie where they would, and when the game ends in it (or in what it calls)
+    each frame of the call is written there as it would stand. A fault raised in it places a
+    frame of its unit on top, so a limit of the whole game is located at its rule."""
+
+    left = "return -1"
+
+    def __init__(self, p: N.Program, u: int, pads: set[int], zone_kinds: list[frozenset[int]], calls: _Calls):
+        blocks = p.units[u].blocks
+        self.padded = u in calls.padded
+        self.size = FRAME_HEAD + p.units[u].nlocals
+        self.tracks_pc = any(isinstance(b.term, N.End) for b in blocks) and any(isinstance(b.term, N.Call) for b in blocks)
+        super().__init__(p, u, pads, zone_kinds, calls)  # which writes blocks (_copy_small_joins)
+
+    def _registers(self) -> list[int]:
+        """Every local it reads or writes, and its parameters."""
+        used = set(range(self.unit.nparams))
+        for block in self.unit.blocks:
+            for x in [*block.stmts, block.term]:
+                used.update(_slot_refs(x))
+        return sorted(used)
+
+    def function(self) -> str:
+        body = []
+        saved, self.out = self.out, body
+        self.dispatch(self.labels)
+        self.out = saved
+        nparams = self.unit.nparams
+        head = [f"def d{self.u}(S, st, dp, link" + "".join(f", l{s}" for s in range(nparams)) + "):"]
+        fresh = [f"l{s}" for s in self.regs if s >= nparams]
+        lines = [" = ".join(fresh) + f" = {NONE}"] if fresh else []
+        if self.tracks_pc:
+            lines.append("pw = 0")
+        if self.padded:
+            self.pads.add(self.size)
+            lines += ["b = len(S)", f"S += P{self.size}", f"S[{H.TOP}] = len(S)"]
+            place = [f"S[b:b + {self.size}] = {self.frame_words('pw' if self.tracks_pc else '0')}", f"S[{H.FP}] = b"]
+        else:
+            place = [f"S[{H.FP}] = len(S)", f"S += {self.frame_words('0')}", f"S[{H.TOP}] = len(S)"]
+        if len(self.labels) > 1 or self.preds[0]:
+            body = ["pc = 0", "while True:", *_indent(body)]
+        lines += ["try:", *_indent(body), "except EngineFault as e:", "    if not e.placed:", "        e.placed = True",
+                  f"        S[{H.STEPS}] = st", *_indent(_indent(place)), f"        S[{H.DEPTH}] = dp", "    raise"]
+        return "\n".join(head + _indent(lines))
+
+    def frame_words(self, pc: str) -> str:
+        """Its frame's words as a tuple: the link, the unit, the pc word `pc`, the locals."""
+        regs = set(self.regs)
+        words = ["link", str(self.u), pc] + [f"l{s}" if s in regs else str(NONE) for s in range(self.unit.nlocals)]
+        return "(" + ", ".join(words) + ")"
+
+    def store(self, slots=None) -> list[str]:
+        return []  # no frame to write back to while it runs
+
+    def leave(self) -> None:
+        """The game ends here: the steps, and its frame as it stands, on top of the stack."""
+        self.emit(f"S[{H.STEPS}] = st")
+        self.emit(f"S[b:b + {self.size}] = {self.frame_words('pw' if self.tracks_pc else '0')}")
+        self.emit(f"S[{H.FP}] = b")
+        self.emit(f"S[{H.DEPTH}] = dp")
+
+    def t_Call(self, t):
+        self.direct_call(t, "dp", "b")
+
+    def before_call(self, t) -> None:
+        if self.tracks_pc:
+            self.emit(f"pw = {t.next}")  # the pc word a frame holds from its call on
+
+    def ended_in_call(self, t) -> None:
+        self.emit(f"S[b:b + {self.size}] = {self.frame_words(str(t.next))}")
+
+    def t_Return(self, t):
+        value = self.expr(t.value) if t.value is not None else str(NONE)
+        self.emit(f"S[{H.RETURNED}] = {value}")
+        if self.padded:
+            self.emit("del S[b:]")
+            self.emit(f"S[{H.TOP}] = b")
+        self.emit("return st")
 
 
 class _FnBody(_Unit):
