@@ -380,13 +380,15 @@ class _Unit(WordSource):
         self.never_none = self._never_none_slots()
         self.dirty = self._written_since_entry()
         self.current = 0  # the block whose lines are being written
+        self.cycle = self._in_cycle()
+        self.tested = False  # whether the steps were tested since they last grew, where lines are being written
         self._copy_small_joins(entries)
 
     def _copy_small_joins(self, entries: set[int]) -> None:
         """A join (a block with several ways in) on no loop and never resumed at, whose lines are
         few, is written out at each way in rather than dispatched on: successors first, so that a
         join's size counts the joins copied into it."""
-        blocks, cycle = self.unit.blocks, self._in_cycle()
+        blocks, cycle = self.unit.blocks, self.cycle
         order, seen = [], set()
         for start in range(len(blocks)):  # post-order: each block after the blocks it goes on to
             if start in seen:
@@ -562,9 +564,13 @@ class _Unit(WordSource):
         lines = [f"def u{u}(S, fp, pc):", *_indent(self.load()), f"    st = S[{H.STEPS}]", "    try:",
                  "        while True:", *_indent(_indent(_indent(body))),
                  "    except EngineFault as e:", "        if not e.placed:  # raised here, not in a procedure called from here",
-                 "            e.placed = True", f"            S[{H.STEPS}] = st", *_indent(_indent(_indent(self.store(written)))),
+                 "            e.placed = True", *_indent(_indent(_indent(self.past_limit()))), f"            S[{H.STEPS}] = st", *_indent(_indent(_indent(self.store(written)))),
                  "        raise"]
         return "\n".join(lines)
+
+    def past_limit(self) -> list[str]:
+        """A fault's handler's lines that make a fault raised past the step limit the limit's."""
+        return [f"if st > {self.limit}:", f"    e.fault, e.a, e.b = {STEP_FAULT}, {NONE}, {NONE}"]
 
     def runs(self, slots=None) -> list[list[int]]:
         """The registers (or those of `slots`) in runs of consecutive slots."""
@@ -625,7 +631,11 @@ class _Unit(WordSource):
         """Block b's lines, its step counted first (unless the block before counted it, `paid`).
         A block whose lines can neither fault nor be seen (`_quiet`) and that goes on to blocks
         written inside it counts their step with its own: a step limit passed there faults
-        before those lines instead of after them, which nothing can tell apart. No temporary
+        before those lines instead of after them, which nothing can tell apart.
+        The limit is tested where a block is dispatched on (every loop goes through one) and
+        before whatever can see play (`check_steps`), not in every block: a fault raised while
+        the steps are past the limit is the step limit's (`function`), as the block that passed
+        it would have raised it first, and nothing between could be seen. No temporary
         outlives its statement, so each statement names its temporaries afresh from the number
         the block started at (a function's locals are few)."""
         block, term = self.unit.blocks[b], self.unit.blocks[b].term
@@ -648,13 +658,16 @@ class _Unit(WordSource):
         steps = (0 if paid else 1) + ahead
         if steps:
             self.emit(f"st += {steps}")
-            self.emit(f"if st > {self.limit}:")
-            self.emit(f"    raise EngineFault({STEP_FAULT})")
+            self.tested = False
+            if b in self.labels and b in self.cycle:
+                self.check_steps()
         self.out += body
         if isinstance(term, N.Branch):
             self.out += test_lines
             self.emit(f"if {test}:")
+            tested = self.tested
             self.out += _indent(self.capture(self.goto, term.then, ahead)[0])
+            self.tested = tested
             self.goto(term.orelse, ahead)
         elif isinstance(term, N.Jump):
             self.goto(term.target, ahead)
@@ -662,6 +675,14 @@ class _Unit(WordSource):
             getattr(self, "t_" + type(term).__name__)(term)
         self.n = base
         self.current = outer
+
+    def check_steps(self) -> None:
+        """The step limit's test, before play can be seen: a choice, a log, a call, a return, a
+        `goto`, the end. None where they were tested since they last grew."""
+        if not self.tested:
+            self.emit(f"if st > {self.limit}:")
+            self.emit(f"    raise EngineFault({STEP_FAULT})")
+            self.tested = True
 
     def goto(self, b: int, paid: bool = False) -> None:
         if b in self.labels:
@@ -733,6 +754,8 @@ class _Unit(WordSource):
 
     # ------------------------------------------------------------------ expressions
     def index_call(self, i: str, n: int, fault: int) -> str:
+        if _is_literal(i) and 0 <= int(i) < n:
+            return i
         if _simple(i):
             return f"({i} if 0 <= {i} < {n} else index({i}, {n}, {fault}))"
         t = self.tmp()
@@ -1398,7 +1421,8 @@ class _Unit(WordSource):
         """Lines run only while a log listens, the state written back first as the log may read it."""
         self.emit("if LOG is not None:")
         lines, _ = self.capture(fn)
-        self.out += _indent([f"S[{H.STEPS}] = st", *self.store(), *lines])
+        self.out += _indent([f"if st > {self.limit}:", f"    raise EngineFault({STEP_FAULT})", f"S[{H.STEPS}] = st",
+                             *self.store(), *lines])
 
     def s_Say(self, s):
         """The holes are worked out with a log and without (one that draws draws either way, one
@@ -1423,6 +1447,7 @@ class _Unit(WordSource):
         self.goto(t.orelse)
 
     def t_Choose(self, t):
+        self.check_steps()
         lay = self.lay
         opts = self.tmp()
         if t.cond is None:
@@ -1510,6 +1535,7 @@ class _Unit(WordSource):
         self.emit(f"S[{H.DEPTH}] += 1")
 
     def t_Call(self, t):
+        self.check_steps()
         if t.unit in self.direct:
             self.direct_call(t, f"S[{H.DEPTH}]", "fp")
             return
@@ -1556,6 +1582,7 @@ class _Unit(WordSource):
             else:
                 self.emit(f"    if S[{H.STATUS}] == {OVER}:")
                 self.out += _indent(_indent(ended)) + ["    " + self.left]
+        self.tested = False  # the steps it took
         self.goto(t.next)
 
     def before_call(self, t) -> None:
@@ -1567,6 +1594,7 @@ class _Unit(WordSource):
         self.out += self.store()
 
     def t_Emit(self, t):
+        self.check_steps()
         oks = []
         for guard in t.guards:
             ok = self.tmp()
@@ -1582,6 +1610,7 @@ class _Unit(WordSource):
         self.emit("return")
 
     def t_Return(self, t):
+        self.check_steps()
         value = self.expr(t.value) if t.value is not None else str(NONE)
         self.emit(f"S[{H.RETURNED}] = {value}")
         self.emit(f"S[{H.FP}] = S[fp]")
@@ -1592,6 +1621,7 @@ class _Unit(WordSource):
         self.emit("return")
 
     def t_Goto(self, t):
+        self.check_steps()
         self.logged(lambda: self.emit(f"LOG(S, 'phase', {t.unit})"))
         self.emit(f"del S[{self.lay.stack}:]")
         self.out += self.frame("-1", t.unit, [])
@@ -1600,6 +1630,7 @@ class _Unit(WordSource):
         self.emit(self.left)
 
     def t_End(self, t):
+        self.check_steps()
         if t.winner is None:
             self.emit(f"S[{H.WINNER}] = {NONE}")
         else:
@@ -1669,7 +1700,7 @@ class _Direct(_Unit):
         if len(self.labels) > 1 or self.preds[0]:
             body = ["pc = 0", "while True:", *_indent(body)]
         lines += ["try:", *_indent(body), "except EngineFault as e:", "    if not e.placed:", "        e.placed = True",
-                  f"        S[{H.STEPS}] = st", *_indent(_indent(place)), f"        S[{H.DEPTH}] = dp", "    raise"]
+                  *_indent(_indent(self.past_limit())), f"        S[{H.STEPS}] = st", *_indent(_indent(place)), f"        S[{H.DEPTH}] = dp", "    raise"]
         return "\n".join(head + _indent(lines))
 
     def frame_words(self, pc: str) -> str:
@@ -1689,6 +1720,7 @@ class _Direct(_Unit):
         self.emit(f"S[{H.DEPTH}] = dp")
 
     def t_Call(self, t):
+        self.check_steps()
         self.direct_call(t, "dp", "b")
 
     def before_call(self, t) -> None:
@@ -1699,6 +1731,7 @@ class _Direct(_Unit):
         self.emit(f"S[b:b + {self.size}] = {self.frame_words(str(t.next))}")
 
     def t_Return(self, t):
+        self.check_steps()
         value = self.expr(t.value) if t.value is not None else str(NONE)
         self.emit(f"S[{H.RETURNED}] = {value}")
         if self.padded:
