@@ -171,8 +171,8 @@ class RandomAnswers:
 
 
 class Autoplay:
-    """The random seats of play_seats: called at a choice (the state's words written as at a
-    suspension), it settles the answer before (the points' change, `settle`) and returns the
+    """The random seats of play_seats: called at a choice (the choice's words written,
+    python_source._Unit.answered), it settles the answer before (the points' change, `settle`) and returns the
     seat's draw below the options from its stream (and counts them), or -1 when a seat it does
     not play (kinds[seat] != 0) is to move."""
 

@@ -382,6 +382,7 @@ class _Unit(WordSource):
         self.current = 0  # the block whose lines are being written
         self.cycle = self._in_cycle()
         self.tested = False  # whether the steps were tested since they last grew, where lines are being written
+        self.copying = False  # whether a resumption's block is being written out where a choice is answered
         self._copy_small_joins(entries)
 
     def _copy_small_joins(self, entries: set[int]) -> None:
@@ -555,15 +556,22 @@ class _Unit(WordSource):
 
     # ------------------------------------------------------------------ the function
     def function(self) -> str:
+        """`u<unit>(S, fp, pc)`. A unit whose first block nothing jumps back to runs that block
+        first, on entry at 0, without dispatching on it: its `continue` leaves a loop of one
+        round for the unit's loop, which dispatches on the other blocks."""
         u = self.u
-        body = []
-        saved, self.out = self.out, body
-        self.dispatch(self.labels)
-        self.out = saved
         written = set().union(*self.dirty)
-        lines = [f"def u{u}(S, fp, pc):", *_indent(self.load()), f"    st = S[{H.STEPS}]", "    try:",
-                 "        while True:", *_indent(_indent(_indent(body))),
-                 "    except EngineFault as e:", "        if not e.placed:  # raised here, not in a procedure called from here",
+        if self.preds[0] == 0 and len(self.labels) > 1:
+            first, _ = self.capture(self.block, 0)
+            rest, _ = self.capture(self.dispatch, self.labels[1:])
+            entered = ["if pc == 0:", *_indent(self.fresh_frame() + ["for _ in (0,):", *_indent(first)]), "else:",
+                       *_indent(self.read(self.regs) or ["pass"]), "while True:", *_indent(rest)]
+            lines = [f"def u{u}(S, fp, pc):", f"    st = S[{H.STEPS}]", "    try:", *_indent(_indent(entered))]
+        else:
+            body, _ = self.capture(self.dispatch, self.labels)
+            lines = [f"def u{u}(S, fp, pc):", *_indent(self.load()), f"    st = S[{H.STEPS}]", "    try:",
+                     "        while True:", *_indent(_indent(_indent(body)))]
+        lines += ["    except EngineFault as e:", "        if not e.placed:  # raised here, not in a procedure called from here",
                  "            e.placed = True", *_indent(_indent(_indent(self.past_limit()))), f"            S[{H.STEPS}] = st", *_indent(_indent(_indent(self.store(written)))),
                  "        raise"]
         return "\n".join(lines)
@@ -581,6 +589,12 @@ class _Unit(WordSource):
             else:
                 runs.append([s])
         return runs
+
+    def fresh_frame(self) -> list[str]:
+        """The registers of a new frame: its parameters from the frame, the rest none."""
+        fresh = [s for s in self.regs if s >= self.unit.nparams]
+        return self.read(r for r in self.regs if r < self.unit.nparams) + \
+            ([" = ".join(f"l{s}" for s in fresh) + f" = {NONE}"] if fresh else [])
 
     def load(self) -> list[str]:
         """The registers from the frame; a new frame (entered at block 0, which nothing jumps
@@ -1491,25 +1505,43 @@ class _Unit(WordSource):
         self.emit(f"S[{H.SEAT}] = {seat}")
         self.emit(f"S[{H.SITE}] = {t.site}")
         self.emit(f"S[{H.DEST}] = fp + {FRAME_HEAD + t.slot}")
-        self.emit(f"S[{H.STATUS}] = {CHOICE}")
         self.emit(f"S[fp + 2] = {t.next}")
         self.answered(t)
+        self.emit(f"S[{H.STATUS}] = {CHOICE}")
         self.leave()  # an answer in play goes on in this function, whose registers the frame gets when it leaves
         self.emit("return")
 
     def answered(self, t) -> None:
         """While an agent answers in play (`AUTO`, python_engine.Autoplay), its answer is applied
-        here as PythonEngine.apply applies it, and play goes on in this function."""
-        i, v = self.tmp(), self.tmp()
+        here as PythonEngine.apply applies it, and play goes on in this function. The agent is
+        asked with the choice's words written (the options, their count, the seat, the site,
+        where the answer lands, the frame's pc), not the status, which only a suspension sets
+        (play goes on, ends or faults, each setting it), nor the registers."""
+        i = self.tmp()
         self.emit(f"if AUTO is not None and ({i} := AUTO(S)) >= 0:")
-        lines = [f"{v} = S[{self.lay.options} + {i}]", f"S[fp + {FRAME_HEAD + t.slot}] = {v}"]
-        if t.slot in self.regs:
-            lines.append(f"l{t.slot} = {v}")
+        if t.slot in self.regs:  # the frame's word is written back where the function leaves
+            lines = [f"l{t.slot} = S[{self.lay.options} + {i}]"]
+        else:
+            lines = [f"S[fp + {FRAME_HEAD + t.slot}] = S[{self.lay.options} + {i}]"]
         lines += [f"S[{H.CHOICES}] += 1", f"if S[{H.CHOICES}] > {self.p.limits['choices']}:",
                   f"    S[{H.STATUS}] = {FAULT}", f"    S[{H.FAULT}] = {CHOICE_FAULT}",
-                  f"    S[{H.FAULT_A}] = S[{H.FAULT_B}] = {NONE}", "    return",
-                  f"S[{H.STATUS}] = {RUNNING}", f"pc = {t.next}", "continue"]
-        self.out += _indent(lines)
+                  f"    S[{H.FAULT_A}] = S[{H.FAULT_B}] = {NONE}", "    return"]
+        self.out += _indent(lines + self.resumed(t.next))
+
+    def resumed(self, b: int) -> list[str]:
+        """Where play goes on after a choice answered in play: block b written out here when it
+        is small (and this is not already such a copy), else dispatched on."""
+        tested = self.tested
+        if not self.copying:
+            self.copying = True
+            try:
+                lines, _ = self.capture(self.block, b)
+            finally:
+                self.copying = False
+            self.tested = tested
+            if len(lines) <= COPIED_LINES:
+                return lines
+        return [f"pc = {b}", "continue"]
 
     def frame(self, link: str, unit: int, args: list[str]) -> list[str]:
         """Lines that put a frame of `unit` on top of the stack, its first locals `args` and the
