@@ -122,8 +122,12 @@ class PythonEngine:
         points = self.program.points
         auto = Autoplay(list(streams), kinds, stats, track, self.layout.vars + points[0] if points else 0,
                         points[1] if points else 0)
+        if stats[2] < 0 and S[H.STATUS] == CHOICE and not kinds[S[H.SEAT]]:
+            stats[2] = S[H.SEAT]  # the first choice of all is answered here
         self._autoplay(S, auto)
-        return [x & R.MASK for x in auto.streams]
+        stats[0] += sum(auto.offered)
+        stats[1] += auto.offered.count(1)
+        return [auto.stream(seat) & R.MASK for seat in range(len(streams))]
 
     def play_random(self, S: list, agent_seed: int) -> None:
         """Every choice answered uniformly at random from the agents' stream until the end."""
@@ -172,44 +176,50 @@ class RandomAnswers:
 
 class Autoplay:
     """The random seats of play_seats: called at a choice (the choice's words written,
-    python_source._Unit.answered), it settles the answer before (the points' change, `settle`) and returns the
-    seat's draw below the options from its stream (and counts them), or -1 when a seat it does
-    not play (kinds[seat] != 0) is to move."""
+    python_source._Unit.answered), it settles the answer before (the points' change, `settle`)
+    and returns the seat's draw below the options from its stream (keeping the options' count
+    in `offered`), or -1 when a seat it does not play (kinds[seat] != 0) is to move."""
 
     def __init__(self, streams: list[int], kinds, stats: list[int], track: list, at: int, count: int):
         self.streams, self.kinds, self.stats, self.track = streams, kinds, stats, track
         self.at, self.end, self.count = at, at + count, count
         self.points = stats[4:4 + count]  # the points as the track last saw them
-        self.pending = False
-        # each stream's next words, worked out DRAWN_TOGETHER at a time (python_runtime.next_words)
+        self.pending, self.tracked = False, count != 0
+        self.offered: list[int] = []
+        # each stream's next words, worked out DRAWN_TOGETHER at a time (python_runtime.next_words):
+        # the stream stands at the last of them used (`stream`), or at `streams` before any
         self.states, self.outs = [()] * len(streams), [()] * len(streams)
         self.used = [DRAWN_TOGETHER] * len(streams)
+
+    def stream(self, seat: int) -> int:
+        """The seat's stream's state as its draws have left it (either sign)."""
+        d, states = self.used[seat], self.states[seat]
+        return states[d - 1] if states and d else self.streams[seat]
 
     def __call__(self, S: list) -> int:
         if self.pending:
             self.pending = False
             if S[self.at:self.end] != self.points:
                 self.scored(S)
-        seat, k = S[5], S[7]  # Header.SEAT, Header.NOPTS
+        seat = S[5]  # Header.SEAT
         if self.kinds[seat]:
             return -1
-        stats = self.stats
-        if stats[2] < 0:
-            stats[2] = seat
-        stats[0] += k
-        stats[1] += k == 1
+        k = S[7]  # Header.NOPTS
+        self.offered.append(k)
         d = self.used[seat]
         if d == DRAWN_TOGETHER:
-            self.states[seat], self.outs[seat] = next_words(self.streams[seat], DRAWN_TOGETHER)
+            self.streams[seat] = base = self.stream(seat)
+            self.states[seat], self.outs[seat] = next_words(base, DRAWN_TOGETHER)
             d = 0
         m = self.outs[seat][d] * k
         if m & 0xFFFFFFFFFFFFFFFF < k:  # random_streams.below's redraw: one by one, the words ahead dropped
-            self.streams[seat], i = R.below(self.streams[seat], k)
+            self.streams[seat], i = R.below(self.states[seat][d - 1] if d else self.streams[seat], k)
+            self.states[seat] = ()
             self.used[seat] = DRAWN_TOGETHER
         else:
-            self.streams[seat], i = self.states[seat][d], m >> 64
+            i = m >> 64
             self.used[seat] = d + 1
-        self.pending = self.count != 0
+        self.pending = self.tracked
         return i
 
     def settle(self, S: list) -> None:
