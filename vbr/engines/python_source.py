@@ -323,8 +323,9 @@ class _Calls:
     """Which procedures never suspend (`direct`: no choice, no event, calls only of such
     procedures; the largest such set, so procedures calling each other may be in it), how each
     may leave its callers for good (`leaves`: "end", "goto", itself or through what it calls),
-    and which keep a frame's words on the stack while they run (`padded`: those that call,
-    copy lists, mark the stack or end the game)."""
+    and which keep a frame's words on the stack while they run (`padded`: those that call, copy
+    lists or end the game, where the stack's height or the frame's place can be seen; one that
+    only marks the stack and cuts it back to the mark sees no difference)."""
 
     def __init__(self, p: N.Program):
         units = p.units
@@ -348,9 +349,8 @@ class _Calls:
                         leaves[u] |= leaves[b.term.unit]
                         changed = True
         self.leaves = {u: frozenset(w) for u, w in leaves.items()}
-        stack = (N.Collect, N.Mark, N.Release)
         self.padded = frozenset(u for u in direct if any(
-            isinstance(b.term, (N.Call, N.End)) or any(isinstance(s, stack) for s in b.stmts) for b in units[u].blocks))
+            isinstance(b.term, (N.Call, N.End)) or any(isinstance(s, N.Collect) for s in b.stmts) for b in units[u].blocks))
 
 
 class _Unit(WordSource):
