@@ -52,7 +52,7 @@ def main(argv=None) -> int:
     ap.add_argument("--top", type=int, default=12)
     args = ap.parse_args(argv)
     path = ROOT / "rules" / f"{args.book}.vbr"
-    closure = vbr.load(str(path))
+    closure = vbr.load(str(path), engine="closure")
     typed = load_typed(path, {}, engine="python")
 
     def closure_game(seed):
