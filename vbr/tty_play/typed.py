@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from vbr.engines.events import EventLog
 from vbr.ir.layout import Header as H
-from vbr.ir.values import NONE
 
 
 @dataclass
@@ -21,10 +19,9 @@ class TypedPlay:
     """One game through a typed engine, logged."""
 
     def __init__(self, game, seed: int):
-        self.game, self.names = game, game.var_names  # each var slot's name, as the closure engine names it
+        self.game = game
         self.log: list = []
         self.state = game.new_state(seed, log=self.log)
-        self.text = EventLog(game.program, [])  # things and values as text, as the log writes them
 
     @property
     def pending(self) -> Pending | None:
@@ -55,31 +52,11 @@ class TypedPlay:
         return unit.name if unit.kind == "phase" else ""
 
     def observation(self, seat: int) -> dict:
-        """What `seat` may know, in the closure engine's form: every var, the things of the zones it
-        may look into, the sizes of the others, and its pending choice. A thing lying in a zone it
-        may not look into reads `hidden`, never its id."""
-        p, S = self.game.program, self.state.words
-        lay, hidden = p.layout, set(p.hidden[seat])
-        zones = {}
-        for z, name in enumerate(p.names.zones):
-            at = lay.zone(z)
-            things = [int(e) for e in S[at + 1:at + 1 + S[at]]]
-            zones[name] = len(things) if z in hidden else [self.text.thing(S, e) for e in things]
-        seen = lambda ty, v: self._seen(ty, int(v), hidden)  # noqa: E731
-        values = S[lay.vars:lay.vars + lay.nvars]
-        obs = {"phase": self.phase(), "vars": {n: seen(t, v) for n, t, v in zip(self.names, p.var_types, values)},
-               "zones": zones}
-        if not self.state.is_terminal() and self.state.current_player() == seat:
-            site = p.choices[S[H.SITE]]
-            obs["prompt"] = site.prompt
-            obs["legal"] = [seen(site.item, v) for v in self.state.options()]
+        """What `seat` may know (State.observation), its phase the one the screen shows: the
+        phase of the stack's first frame, also once the game is over."""
+        obs = self.state.observation(seat)
+        obs["phase"] = self.phase()
         return obs
-
-    def _seen(self, ty: str, v: int, hidden: set) -> str:
-        p = self.game.program
-        if ty.startswith("ent") and v != NONE and int(self.state.words[p.layout.zone_of + v]) in hidden:
-            return "hidden"
-        return p.names.text(ty, v)
 
 
 class TypedAgent:
