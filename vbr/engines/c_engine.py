@@ -269,7 +269,7 @@ class CEngine:
         self.lib.vbr_search_fault.argtypes, self.lib.vbr_search_fault.restype = [P], None
         self.lib.vbr_new_logged.argtypes, self.lib.vbr_new_logged.restype = [P, U, W], ctypes.c_int
         self.lib.vbr_apply_logged.argtypes, self.lib.vbr_apply_logged.restype = [P, W, W], ctypes.c_int
-        if hasattr(self.lib, "vbr_call"):  # a scenario's program (vbr.typed_scenario)
+        if hasattr(self.lib, "vbr_call"):  # a scenario's program (vbr.typed_scenario), a file with `returns`
             self.lib.vbr_held.argtypes, self.lib.vbr_held.restype = [P, U], ctypes.c_int
             for name in ("vbr_call", "vbr_goto"):
                 getattr(self.lib, name).argtypes, getattr(self.lib, name).restype = [P, W], ctypes.c_int

@@ -211,6 +211,36 @@ class State:
         team_of = {s: t for t, seats in enumerate(p.teams) for s in seats}
         return Outcome(w, points, team_of.get(w))
 
+    def declared_returns(self) -> list[int] | None:
+        """Each seat's value of the file's `returns(S) = EXPR` where play stands (the RL adapters
+        ask it once the game is over), None when the file declares none. A run-time error in
+        EXPR is a VbrRuntimeError located at it, naming the seat."""
+        from vbr.engines.python_runtime import EngineFault
+        p = self.game.program
+        if not p.returns_units:
+            return None
+        values = []
+        for seat, unit in enumerate(p.returns_units):
+            try:
+                value = self.game.engine.call(self._frames_dropped(), unit)
+            except EngineFault as f:
+                message, _ = p.messages[f.fault]
+                span = self.game.model.returns.value.span
+                raise VbrRuntimeError.at(span, f"`returns` for seat {seat}: "
+                                               + message.format(self._shown(f.a), self._shown(f.b))) from None
+            values.append(None if value is None or value == NONE else int(value))
+        return values
+
+    def _frames_dropped(self):
+        """A copy of the words with no frame on the stack (as a `goto` leaves it): what a unit
+        called where play ended has room above."""
+        words = self.clone().words
+        stack = self.game.program.layout.stack
+        if isinstance(words, list):
+            del words[stack:]
+        words[H.FP], words[H.TOP], words[H.DEPTH] = -1, stack, 0
+        return words
+
     def clone(self) -> "State":
         engine = self.game.engine
         copy = engine.copy(self.words) if hasattr(engine, "copy") else list(self.words)

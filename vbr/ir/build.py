@@ -192,6 +192,23 @@ class ProgramBuilder:
                 UnitBuilder(self, self.units[unit]).handler(h)
         UnitBuilder(self, self.units[init]).start(hold=self.hold_start)
         self.init = init
+        self.returns_units = [self._returns_unit(seat) for seat in range(m.seats)] if m.returns is not None else []
+
+    def _returns_unit(self, seat: int) -> int:
+        """`returns(S) = EXPR` for one seat: a unit that gives EXPR with S that seat, run where
+        play ended (the engines' `call`) for the RL adapters."""
+        d = self.m.returns
+        unit = self._declare(f"returns for seat {seat}", "returns", d.span)
+        ub = UnitBuilder(self, self.units[unit])
+        scope = Scope()
+        with ub.statement():
+            slot = ub.local("seat")
+            ub.emit(N.SetLocal(d.span, slot, N.Const("seat", seat)))
+            scope.names[d.param.name] = ("seat", slot)
+            value = ub.x.expr(d.value, scope)
+        ub.end(N.Return(d.value.span, value))
+        ub._close()
+        return unit
 
     def finish(self) -> N.Program:
         """The program of the units built: simplified, laid out, with its tables."""
@@ -228,6 +245,7 @@ class ProgramBuilder:
         p.reach_tables = self.reach_tables
         p.fns = self.fns
         p.list_vars = dict(self.list_vars)
+        p.returns_units = list(self.returns_units)
         p.forced_at = [layout.vars + at for at in forced_at]
         p.list_caps = {(k, self.field_at[(k, name)]): cap for (k, name), cap in self.list_cap.items()}
         p.source_hash = hashlib.sha256(repr(sorted(m.options.items())).encode() +

@@ -592,7 +592,7 @@ class Unit:
     """A phase, procedure or set-up: its blocks (entry 0) over `nlocals` locals, the first
     `nparams` its parameters."""
     name: str
-    kind: str  # phase proc handler setup, or in a scenario's program: given probe
+    kind: str  # phase proc handler setup returns, or in a scenario's program: given probe
     span: Span
     nparams: int = 0
     nlocals: int = 0
@@ -655,6 +655,7 @@ class Program:
     field_at: dict = field(default_factory=dict)  # (kind, field name) -> its word in a thing's row
     fns: list[FnBody] = field(default_factory=list)  # the heavy fns FnCall calls
     list_vars: dict = field(default_factory=dict)  # a var holding a list -> (its first word past `layout.vars`, capacity)
+    returns_units: list[int] = field(default_factory=list)  # per seat, the unit giving its `returns` value
     forced_at: list[int] = field(default_factory=list)  # a scenario's program: each ForcedQueue's first word
 
 

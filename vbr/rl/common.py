@@ -61,46 +61,48 @@ def seat_returns(state) -> list[float]:
     `returns(s) = EXPR range LO..HI` gives each seat (a value outside LO..HI is a located
     error), and without one, +1 to every seat of the winning side, -1 to the others and 0 to
     all in a draw. In a game of teams, each seat gets its team's result; a win by a team with
-    no seats (a solo game's opponent) is a loss for every seat."""
-    prog, outcome = state.prog, state.result
-    n = prog.seats
+    no seats (a solo game's opponent) is a loss for every seat. `state`: either kind of game's."""
+    typed = hasattr(state, "words")
+    m = state.game.model if typed else state.prog.model
+    outcome = state.outcome() if typed else state.result
+    n = m.seats
     if outcome is None:
         return [0.0] * n
-    if prog.model.returns is not None:
-        return _declared_returns(state)
+    if m.returns is not None:
+        return _declared_returns(state, m, typed)
     if outcome.by_team:
         team = outcome.team
     elif outcome.winner is None:
         return [0.0] * n
     else:
-        team = prog.team_of[outcome.winner]
-    return [1.0 if prog.team_of[s] == team else -1.0 for s in range(n)]
+        team = m.team_of[outcome.winner]
+    return [1.0 if m.team_of[s] == team else -1.0 for s in range(n)]
 
 
-def _declared_returns(state) -> list[float]:
-    prog = state.prog
-    d = prog.model.returns
-    values = [_declared_return(state, s) for s in range(prog.seats)]
+def _declared_returns(state, m, typed: bool) -> list[float]:
+    d = m.returns
+    values = state.declared_returns() if typed else [_closure_return(state, s) for s in range(m.seats)]
+    for seat, value in enumerate(values):
+        if type(value) is not int or not d.lo <= value <= d.hi:
+            raise VbrRuntimeError([Diagnostic(d.value.span, f"`returns` gives seat {seat} {value}, outside its range "
+                                                            f"{d.lo}..{d.hi}")], m.rules.sources)
     if d.total is not None and sum(values) != d.total:
         raise VbrRuntimeError([Diagnostic(d.span, f"`returns` gives the seats {values}, which add up to "
-                                                  f"{sum(values)}, not {d.total}")], prog.model.rules.sources)
+                                                  f"{sum(values)}, not {d.total}")], m.rules.sources)
     return [float(v) for v in values]
 
 
-def _declared_return(state, seat: int) -> int:
+def _closure_return(state, seat: int):
+    """A closure state's `returns` value for `seat` (its compiled fn `@returns`)."""
     prog = state.prog
     d = prog.model.returns
     body, nlocals, _, _ = prog.fn_code["@returns"]
     locals_ = [None] * nlocals
     locals_[0] = seat
     try:
-        value = body(state, locals_)
+        return body(state, locals_)
     except Fault as exc:
         raise VbrRuntimeError([Diagnostic(d.value.span, f"`returns` for seat {seat}: {exc}")], prog.model.rules.sources)
-    if type(value) is not int or not d.lo <= value <= d.hi:
-        raise VbrRuntimeError([Diagnostic(d.value.span, f"`returns` gives seat {seat} {value}, outside its range "
-                                                        f"{d.lo}..{d.hi}")], prog.model.rules.sources)
-    return value
 
 
 def utility_bounds(prog) -> tuple[float, float]:
