@@ -6,6 +6,8 @@ the program's tables: the phase, every var (a var kept per seat or team as one e
 and the size of each other zone, and, when the seat is to choose, the choice's prompt and its
 options. A thing lying in a zone the seat may not look into reads `hidden`, wherever it is named
 (a var, a list, an option): ids follow creation order, so an id would name the card.
+`public_view(game, words)` is what a spectator sees: the vars, the public zones' things, the
+other zones' sizes.
 """
 from __future__ import annotations
 
@@ -19,19 +21,13 @@ def observation(game, words, seat: int, phase: str | None) -> dict:
     phase being played (`State.phase`)."""
     p, lay = game.program, game.program.layout
     hidden = set(p.hidden[seat])
-    describe = EventLog(p, []).thing
 
     def seen(ty: str, v: int) -> str:
         if ty.startswith("ent") and v != NONE and int(words[lay.zone_of + v]) in hidden:
             return "hidden"
         return p.names.text(ty, v)
 
-    zones: dict = {}
-    for z, name in enumerate(p.names.zones):
-        at = lay.zone(z)
-        items = [int(e) for e in words[at + 1:at + 1 + int(words[at])]]
-        zones[name] = len(items) if z in hidden else [describe(words, e) for e in items]
-    obs = {"phase": phase, "vars": _vars(game, words, seen), "zones": zones}
+    obs = {"phase": phase, "vars": _vars(game, words, seen), "zones": _zones(game, words, lambda z: z not in hidden)}
     if int(words[H.STATUS]) == CHOICE and int(words[H.SEAT]) == seat:
         site = p.choices[int(words[H.SITE])]
         obs["prompt"] = site.prompt
@@ -54,3 +50,26 @@ def _vars(game, words, seen) -> dict:
                 shown[label] = seen(v.type, int(words[lay.vars + v.base + i]))
     return shown
 
+
+
+def public_view(game, words) -> dict:
+    """What a spectator sees: every var as text (as `vbr run` would write it), the things of
+    each public zone and the size of every other zone."""
+    p = game.program
+    public = set()
+    for z in game.model.zones.values():
+        if z.decl.visibility == "public":
+            public.update(range(z.base, z.base + z.count))
+    return {"vars": _vars(game, words, p.names.text), "zones": _zones(game, words, public.__contains__)}
+
+
+def _zones(game, words, shown) -> dict:
+    """Each zone by name: its things described when `shown(zone)`, else how many it holds."""
+    p, lay = game.program, game.program.layout
+    describe = EventLog(p, []).thing
+    zones: dict = {}
+    for z, name in enumerate(p.names.zones):
+        at = lay.zone(z)
+        items = [int(e) for e in words[at + 1:at + 1 + int(words[at])]]
+        zones[name] = [describe(words, e) for e in items] if shown(z) else len(items)
+    return zones

@@ -48,21 +48,23 @@ class ActionIds:
 
     def check(self, state) -> None:
         """A choice with more options than the action space holds, or (fixed ids) an option
-        outside the vocabulary, is a clear error naming the choice, not a crash."""
-        p = state.pending
-        if p is None:
+        outside the vocabulary, is a clear error naming the choice, not a crash. `state`: either
+        kind of game's (vbr.rl.state_reader)."""
+        from vbr.rl.state_reader import reader
+        r = reader(state)
+        if r.chooser is None:
             return
+        options = r.options()
         if self._id is None:
-            if len(p.options) > self.size:
-                raise UsageError(f"{p.span}: the choice `{p.prompt}` offers {len(p.options)} options, more than the "
+            if len(options) > self.size:
+                raise UsageError(f"{r.span()}: the choice `{r.prompt()}` offers {len(options)} options, more than the "
                                  f"{self.size} actions of this environment's action space; pass "
-                                 f"max_actions={len(p.options)} or more")
+                                 f"max_actions={len(options)} or more")
             return
-        if -1 in self.of(p.options):
-            from vbr.interpreter.values import text
-            odd = next(v for v, a in zip(p.options, self.of(p.options)) if a == -1)
-            raise UsageError(f"{p.span}: the choice `{p.prompt}` offers {text(odd, state.prog)}, which has no fixed "
-                             "action id (docs/rl.md, \"Action ids\")")
+        ids = self.of(options)
+        if -1 in ids:
+            raise UsageError(f"{r.span()}: the choice `{r.prompt()}` offers {r.option_text(ids.index(-1))}, which has "
+                             "no fixed action id (docs/rl.md, \"Action ids\")")
 
     def rows(self, by_position: np.ndarray, options) -> np.ndarray:
         """Rows given per option position, moved to the options' ids."""
@@ -87,16 +89,16 @@ def _key(value) -> tuple:
     return ("other", id(value))
 
 
-def action_ids(prog, position_ids: int) -> ActionIds:
-    """Fixed ids when every choice's domain is fixed before play, else `position_ids` positions."""
-    values = fixed_vocabulary(prog)
+def action_ids(m, position_ids: int) -> ActionIds:
+    """Fixed ids when every choice's domain is fixed before play (in the checked model `m`),
+    else `position_ids` positions."""
+    values = fixed_vocabulary(m)
     return ActionIds(values, len(values)) if values else ActionIds(None, position_ids)
 
 
-def fixed_vocabulary(prog) -> list | None:
+def fixed_vocabulary(m) -> list | None:
     """Every value some choice may offer, in vocabulary order, or None when some choice's domain
-    is not fixed before play (or no choice exists)."""
-    m = prog.model
+    is not fixed before play (or no choice exists); `m`, the checked model."""
     found: set = set()
     chooses = [n for d in _bodies(m) for n in A.walk(d) if isinstance(n, A.Choose)]
     for c in chooses:

@@ -10,15 +10,25 @@ from vbr.grammar import ast as A
 from vbr.interpreter.scope import Fault
 
 
-def load(rule_file, options: dict | None):
-    """A loaded game from a path or a bundled name; a loaded `Game` passes through."""
+def load(rule_file, options: dict | None, engine: str = "closure"):
+    """A loaded game from a path or a bundled name, through `engine` ("closure" for the
+    OpenSpiel adapter, whose chance nodes need its states; the PettingZoo adapter takes vbr's
+    default, "auto"); a loaded `Game` (either kind) passes through."""
     if hasattr(rule_file, "program") and hasattr(rule_file, "new_state"):
         if options:
             raise UsageError("options are given when loading; pass a rule file, not a loaded game, with options")
         return rule_file
     if options is not None and not isinstance(options, dict):
         raise UsageError(f"options are a dict of option names to values, not {type(options).__name__}")
-    return vbr.load(rule_file, options or {}, engine="closure")  # the adapters read its states
+    return vbr.load(rule_file, options or {}, engine=engine)
+
+
+def model_and_things(game, first_state) -> tuple:
+    """The checked model of a game (either kind) and how many things its first state holds."""
+    if hasattr(first_state, "words"):
+        from vbr.ir.layout import Header as H
+        return game.model, int(first_state.words[H.THINGS])
+    return game.program.model, len(first_state.ent)
 
 
 def derived_max_actions(game, first_state) -> int:
@@ -27,13 +37,14 @@ def derived_max_actions(game, first_state) -> int:
     choice adds `pass`. Entities are counted in the first state of a game (after `setup`).
     A choice over numbers has no declared bound: one that offers more than this at run time
     stops the game with an error naming it (`ActionIds.check`), and `max_actions=N` raises it."""
-    prog = game.program
-    court = prog.court
+    from vbr.interpreter.court import court_of
+    m, things = model_and_things(game, first_state)
+    court = court_of(m.court)
     places = 0
     if court is not None:
         places = court.height * court.cols + 2 * len(court.spaces)
-    enums = max((len(v) for v in prog.model.enums.values()), default=0)
-    return max(len(first_state.ent), places, len(prog.dir_vec), enums, prog.seats, len(prog.teams), 2) + 1
+    enums = max((len(v) for v in m.enums.values()), default=0)
+    return max(things, places, len(m.directions), enums, m.seats, len(m.teams), 2) + 1
 
 
 def resolve_max_actions(game, first_state, max_actions) -> int:
@@ -44,7 +55,7 @@ def resolve_action_ids(game, first_state, max_actions):
     """The game's action ids (action_ids.py): fixed where every choice's domain is fixed before
     play, else positions among at most `max_actions` (given, or derived) options."""
     from vbr.rl.action_ids import action_ids
-    return action_ids(game.program, resolve_max_actions(game, first_state, max_actions))
+    return action_ids(model_and_things(game, first_state)[0], resolve_max_actions(game, first_state, max_actions))
 
 
 def _resolve(name: str, given, derive) -> int:
@@ -172,7 +183,10 @@ def slug(text: str) -> str:
 
 
 def public_text(state) -> str:
-    """The state as a spectator sees it: phase, vars, public zones' contents, other zones' sizes."""
+    """The state (either kind of game's) as a spectator sees it: phase, vars, public zones'
+    contents, other zones' sizes."""
+    if hasattr(state, "words"):
+        return _typed_public_text(state)
     prog = state.prog
     from vbr.interpreter.values import text
     lines = [f"{prog.title} — phase {state.phase or '(setup)'}"]
@@ -187,6 +201,22 @@ def public_text(state) -> str:
         lines.append(f"  over: {state.result}")
     elif state.pending is not None:
         lines.append(f"  seat {state.pending.seat} to choose: {state.pending.prompt}")
+    return "\n".join(lines)
+
+
+def _typed_public_text(state) -> str:
+    """public_text of a typed game's state: what no seat is kept from (vbr.engines.observation)."""
+    from vbr.engines.observation import public_view
+    from vbr.rl.state_reader import reader
+    view, r = public_view(state.game, state.words), reader(state)
+    lines = [f"{state.game.title} — phase {state.phase or '(setup)'}",
+             "  " + ", ".join(f"{n}={v}" for n, v in view["vars"].items())]
+    for name, items in view["zones"].items():
+        lines.append(f"  {name}: " + (", ".join(items) or "empty" if isinstance(items, list) else f"{items} unseen"))
+    if state.is_terminal():
+        lines.append(f"  over: {state.outcome()}")
+    elif r.chooser is not None:
+        lines.append(f"  seat {r.chooser} to choose: {r.prompt()}")
     return "\n".join(lines)
 
 

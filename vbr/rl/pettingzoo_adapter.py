@@ -19,6 +19,7 @@ from vbr.errors import IllegalActionError, UsageError
 from vbr.interpreter import rng as R
 from vbr.rl import common
 from vbr.rl.observation import encoding, observation_tensor
+from vbr.rl.state_reader import reader
 
 
 class VbrAECEnv(AECEnv):
@@ -30,15 +31,14 @@ class VbrAECEnv(AECEnv):
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise UsageError(f"render_mode {render_mode!r} is not one of {', '.join(self.metadata['render_modes'])}")
         _check_seed(seed)
-        self.game = common.load(rule_file, options)
-        prog = self.game.program
-        self.encoding = encoding(prog)
+        self.game = common.load(rule_file, options, engine="auto")
+        self.encoding = encoding(self.game)
         self.render_mode = render_mode
-        self.metadata = dict(self.metadata, name="vbr_" + common.slug(prog.title))
+        self.metadata = dict(self.metadata, name="vbr_" + common.slug(self.game.title))
         self._seed, self._played = seed, 0
         self.ids = common.resolve_action_ids(self.game, self.game.new_state(seed), max_actions)
         self.max_actions = self.ids.size
-        self.possible_agents = [f"seat_{i}" for i in range(prog.seats)]
+        self.possible_agents = [f"seat_{i}" for i in range(self.game.seats)]
         self.agents = self.possible_agents[:]
         self.observe_options = bool(observe_options)
         box = {"observation": spaces.Box(low=self.encoding.low, high=self.encoding.high, dtype=np.float32),
@@ -98,7 +98,8 @@ class VbrAECEnv(AECEnv):
         st = self.vbr_state
         if st is None:
             raise UsageError("call reset() before step()")
-        options = st.pending.options
+        r = reader(st)
+        options = r.options()
         legal = ", ".join(map(str, self.ids.legal(options)))
         try:
             a = int(action)
@@ -106,7 +107,7 @@ class VbrAECEnv(AECEnv):
             raise IllegalActionError(f"{agent}: {action!r} is not an action (legal: {legal})") from None
         at = self.ids.position(options, a) if a == action else None
         if at is None:
-            raise IllegalActionError(f"{agent}: action {action!r} is not legal here; the choice `{st.pending.prompt}` "
+            raise IllegalActionError(f"{agent}: action {action!r} is not legal here; the choice `{r.prompt()}` "
                                      f"has actions {legal} (see the action_mask)")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
@@ -127,7 +128,7 @@ class VbrAECEnv(AECEnv):
                     self.terminations[a] = True
             return
         self.ids.check(st)
-        self.agent_selection = self.possible_agents[st.pending.seat]
+        self.agent_selection = self.possible_agents[reader(st).chooser]
 
     def observe(self, agent):
         seat = self.possible_agents.index(self._known(agent))
@@ -135,8 +136,8 @@ class VbrAECEnv(AECEnv):
         st = self.vbr_state
         if st is None:
             raise UsageError("call reset() before observe()")
-        p = st.pending
-        offered = p.options if p is not None and st.result is None and p.seat == seat else ()
+        r = reader(st)
+        offered = r.options() if r.chooser == seat else ()
         mask[self.ids.of(offered)] = 1
         obs = {"observation": observation_tensor(st, seat), "action_mask": mask}
         if self.observe_options:
@@ -146,12 +147,12 @@ class VbrAECEnv(AECEnv):
     # ------------------------------------------------------------------ for people
     def action_text(self, action: int) -> str:
         """The rule file's text of an action of the seat to choose (`forward`, `#17`, `pass`)."""
-        from vbr.interpreter.values import text
-        options = self.vbr_state.pending.options
+        r = reader(self.vbr_state)
+        options = r.options()
         at = self.ids.position(options, int(action))
         if at is None:
             raise IllegalActionError(f"action {action!r} is not legal here (legal: {', '.join(map(str, self.ids.legal(options)))})")
-        return text(options[at], self.game.program)
+        return r.option_text(at)
 
     def render(self):
         if self.render_mode is None:

@@ -7,7 +7,7 @@ c: the same words). Values come as the closure engine holds them, so an encoder 
 """
 from __future__ import annotations
 
-from vbr.interpreter.values import Cell, Ent, ZoneRef
+from vbr.interpreter.values import Cell, Ent, ZoneRef, text
 from vbr.ir.layout import CHOICE, OVER, Header as H
 from vbr.ir.values import NONE, cell_xy
 
@@ -29,8 +29,19 @@ class ClosureReader:
 
     def choice_key(self) -> tuple | None:
         """(file, line, col) of the `choose` asking now."""
-        span = self.state.pending.span
+        span = self.span()
         return (span.file, span.line, span.col)
+
+    def span(self):
+        """Where the `choose` asking now is."""
+        return self.state.pending.span
+
+    def prompt(self) -> str:
+        return self.state.pending.prompt
+
+    def option_text(self, i: int) -> str:
+        """Option `i` of the pending choice as the rule file writes it (`forward`, `#17`, `pass`)."""
+        return text(self.state.pending.options[i], self.state.prog)
 
     def var(self, slot: int):
         return self.state.vals[slot]
@@ -69,8 +80,18 @@ class TypedReader:
                     self._var_at[v.base + i] = (self.lay.vars + v.base + i, v.type, None)
 
     def choice_key(self) -> tuple | None:
-        span = self.p.choices[int(self.words[H.SITE])].span
+        span = self.span()
         return (span.file, span.line, span.col)
+
+    def span(self):
+        return self.p.choices[int(self.words[H.SITE])].span
+
+    def prompt(self) -> str:
+        return self.p.choices[int(self.words[H.SITE])].prompt
+
+    def option_text(self, i: int) -> str:
+        site = self.p.choices[int(self.words[H.SITE])]
+        return self.p.names.text(site.item, int(self.words[self.lay.options + i]))
 
     def var(self, slot: int):
         word, ty, cap = self._var_at[slot]
