@@ -37,6 +37,14 @@ typedef jmp_buf vbr_jmp_buf;
 
 static __thread vbr_jmp_buf *vbr_jump;
 
+/* No load or store of memory moves across this point (a unit's locals, written through a restrict
+ * pointer, are in the state's words after it: c_source.py's store_locals). */
+#if defined(__GNUC__)
+#define VBR_BARRIER() __asm__ __volatile__("" ::: "memory")
+#else
+#define VBR_BARRIER() ((void)0)
+#endif
+
 VBR_COLD static void vbr_fault(W *S, W f, W a, W b) {
     S[H_STATUS] = FAULT;
     S[H_FAULT] = f;

@@ -12,7 +12,7 @@ from __future__ import annotations
 from importlib import resources
 from itertools import accumulate, chain
 
-from vbr.engines.c_split import function, statement_groups, unit_functions
+from vbr.engines.c_split import function, splits, statement_groups, unit_functions
 from vbr.engines.events import PHASE, REVEAL, SAY, reveal_sites, say_sites
 from vbr.engines.word_source import WordSource
 from vbr.ir import nodes as N
@@ -33,7 +33,8 @@ LOG_HOOK = f"""typedef void VbrLogFn(W *S, W what, W code, W n, const W *args);
 #else
 #define VBR_LOGGING(S) ((S)[H_LOG] != 0)
 #endif
-#define VBR_LOG(S, what, code, n, args) ((VbrLogFn *)(intptr_t)(S)[H_LOG])((S), (what), (code), (n), (args))"""
+#define VBR_LOG(S, what, code, n, args) \\
+    do {{ VBR_BARRIER(); ((VbrLogFn *)(intptr_t)(S)[H_LOG])((S), (what), (code), (n), (args)); }} while (0)"""
 DIRECT_CALL_DEPTH = 32  # the longest chain of calls run as C calls (the C stack holds one function per frame)
 
 
@@ -119,17 +120,49 @@ class _Source(WordSource):
     def unit(self, u: int, unit: N.Unit) -> str:
         """One function per unit: it enters at block `pc`, goes from block to block by `goto`,
         and returns when control moves (a call, a return, a choice, a `goto`, the end)."""
-        steps = _w(self.p.limits["steps"])
         blocks = []
         for b, block in enumerate(unit.blocks):
-            lines = [f"L{b}:", f"if (++S[{H.STEPS}] > {steps}) vbr_fault(S, {STEP_FAULT}, VBR_NONE, VBR_NONE);"]
+            lines = [f"L{b}:", "VBR_STEP();"]
             groups = statement_groups([self.stmt(s) for s in block.stmts])
             if len(groups) > 1:  # a long block: its statements in functions of their own (c_split.py)
                 names = [self.fresh(f"u{u}_stmts") for _ in groups]
-                self.defs += [function(f"static void {n}(W *S, W fp)", g) for n, g in zip(names, groups)]
-                groups = [[f"{n}(S, fp);" for n in names]]
+                self.defs += [function(f"static void {n}(W *S, W *L)", g) for n, g in zip(names, groups)]
+                groups = [[f"{n}(S, L);" for n in names]]
             blocks.append(lines + groups[0] + self.term(block.term))
-        return "\n\n".join(unit_functions(f"u{u}", blocks))
+        counted_here = not splits(blocks) and not any(
+            isinstance(x, N.FnCall) and x.steps for b in unit.blocks for node in [*b.stmts, b.term] for x in N.walk(node))
+        return "\n".join([*self.step_macros(counted_here), "\n\n".join(unit_functions(f"u{u}", blocks, self.prologue(counted_here))),
+                          "#undef VBR_STEP", "#undef VBR_LEAVE", "#undef VBR_BACK"])
+
+    def local(self, slot: int) -> str:
+        """A local of the running unit: a word of its C array L (load_locals), or of a heavy fn's
+        words in the state (x_FnCall passes L = where they start)."""
+        return f"L[{slot}]"
+
+    def prologue(self, counted_here: bool) -> list[str]:
+        """The unit's locals: its frame's words from fp + FRAME_HEAD on, through a pointer no other
+        in the unit's function reaches them by (restrict), so that a store into the state does
+        not make the compiler read them again; and the steps taken, in a C variable when
+        `counted_here` (step_macros)."""
+        return [f"W *restrict L = S + fp + {FRAME_HEAD};", *([f"W steps = S[{H.STEPS}];"] if counted_here else [])]
+
+    def step_macros(self, counted_here: bool) -> list[str]:
+        """The unit's block head VBR_STEP (a step counted against the `steps` limit), VBR_LEAVE
+        (where control may reach the frame's words or the steps by another way: another unit's
+        function, or leaving the unit) and VBR_BACK (after another unit's function returns).
+        Counted in a C variable `steps` when `counted_here` (a unit in one function, calling no
+        fn that pays steps), written to the state's word at each VBR_LEAVE and at a step fault;
+        else in the state's word itself."""
+        limit, fault = _w(self.p.limits["steps"]), f"vbr_fault(S, {STEP_FAULT}, VBR_NONE, VBR_NONE)"
+        if counted_here:
+            return [f"#define VBR_STEP() if (++steps > {limit}) {{ S[{H.STEPS}] = steps; {fault}; }}",
+                    f"#define VBR_LEAVE() S[{H.STEPS}] = steps; VBR_BARRIER()",
+                    f"#define VBR_BACK() steps = S[{H.STEPS}]"]
+        return [f"#define VBR_STEP() if (++S[{H.STEPS}] > {limit}) {fault}",
+                "#define VBR_LEAVE() VBR_BARRIER()", "#define VBR_BACK() ((void)0)"]
+
+    def store_locals(self) -> str:
+        return "VBR_LEAVE();"
 
     def constants(self) -> str:
         p, lay = self.p, self.lay
@@ -376,7 +409,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         name = self.fresh("item")
         self.function(name, [*self.items(e.seq), f"W i = {self.expr(e.index)};",
                              f"if (i < 0 || i >= n) vbr_fault(S, {e.fault}, i, n - 1);", "return xs[i];"])
-        return f"{name}(S, fp)"
+        return f"{name}(S, L)"
 
     def x_Lookup(self, e):
         table = self.table(e.table)
@@ -418,7 +451,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         name = self.fresh("ordered")
         self.function(name, [*(f"W o{i} = {self.expr(x)};" for i, x in enumerate(operands)),
                              f"return {make([f'o{i}' for i in range(len(operands))])};"])
-        return f"{name}(S, fp)"
+        return f"{name}(S, L)"
 
     def binary(self, e, a: str, b: str) -> str:
         if e.op in _ARITH:
@@ -435,7 +468,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
     def x_Bind(self, e):
         name = self.fresh("bind")
         self.function(name, [f"{self.local(e.slot)} = {self.expr(e.value)};", f"return {self.expr(e.body)};"])
-        return f"{name}(S, fp)"
+        return f"{name}(S, L)"
 
     def x_Roll(self, e):
         roll = f"DIE{e.die}[vbr_below(S, {self.lay.streams + e.stream}, {len(self.p.dice[e.die])})]"
@@ -443,7 +476,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             return roll
         name = self.fresh("forced_roll")
         self.function(name, ["W v;", f"if ({self.forced_take(e.forced)}) return v;", f"return {roll};"])
-        return f"{name}(S, fp)"
+        return f"{name}(S, L)"
 
     def x_Pick(self, e):
         name = self.fresh("pick")
@@ -453,7 +486,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             f"    vbr_fault(S, {e.forced_fault}, v, VBR_NONE);", "}"]
         self.function(name, [*self.items(e.seq), *forced,
                              f"return n ? xs[vbr_below(S, {self.lay.streams + e.stream}, n)] : VBR_NONE;"])
-        return f"{name}(S, fp)"
+        return f"{name}(S, L)"
 
     def forced_take(self, queue: int) -> str:
         """A C test that takes the next value a scenario queued (`[taken, count, values...]`) into
@@ -466,11 +499,11 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 
     def x_SeqEqual(self, e):
         name = self.fresh("same_items")
-        self.function(name, [f"W a[{max(e.left.bound, 1)}];", f"W na = {self.seq(e.left)}(S, fp, a);",
-                             f"W b[{max(e.right.bound, 1)}];", f"W nb = {self.seq(e.right)}(S, fp, b);",
+        self.function(name, [f"W a[{max(e.left.bound, 1)}];", f"W na = {self.seq(e.left)}(S, L, a);",
+                             f"W b[{max(e.right.bound, 1)}];", f"W nb = {self.seq(e.right)}(S, L, b);",
                              "if (na != nb) return 0;", "for (W i = 0; i < na; i++) if (a[i] != b[i]) return 0;",
                              "return 1;"])
-        return f"{name}(S, fp)"
+        return f"{name}(S, L)"
 
     def x_IndexOf(self, e):
         return self.search(e, "index_of", "i", "-1")
@@ -480,7 +513,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         name = self.fresh(kind)
         self.function(name, [f"W x = {self.expr(e.item)};", *self.items(e.seq),
                              f"for (W i = 0; i < n; i++) if (xs[i] == x) return {found};", f"return {missing};"])
-        return f"{name}(S, fp)"
+        return f"{name}(S, L)"
 
     def x_FnCall(self, e):
         base, name = self.lay.vars + self.p.fns[e.fn].base, self.fresh("call")
@@ -490,12 +523,12 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
                    f"if (S[{H.STEPS}] > {_w(self.p.limits['steps'])}) vbr_fault(S, {STEP_FAULT}, VBR_NONE, VBR_NONE);"]
         self.function(name, [*pay, *(f"W a{i} = {self.expr(a)};" for i, a in enumerate(e.args)),
                              *(f"S[{base + i}] = a{i};" for i in range(len(e.args))),
-                             f"W r = {self.fn_body(e.fn)}(S, {base - FRAME_HEAD});",
+                             f"W r = {self.fn_body(e.fn)}(S, S + {base});",
                              f"for (W i = 0; i < {n}; i++) S[{base} + i] = VBR_NONE;", "return r;"])
-        return f"{name}(S, fp)"
+        return f"{name}(S, L)"
 
     def fn_body(self, k: int) -> str:
-        """The function (S, fp) giving heavy fn k's value, its locals read from fp: made once."""
+        """The function (S, L) giving heavy fn k's value, its locals the words from L on: made once."""
         made = self.fn_bodies
         if k not in made:
             name = self.fresh("fn")
@@ -510,7 +543,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             return [f"W zb = {self.zone_word(self.expr(seq.zone))};", "W n = S[zb];", "const W *xs = S + zb + 1;"]
         if isinstance(seq, N.Items) and seq.items and all(isinstance(x, N.Const) for x in seq.items):
             return [f"const W *xs = {self.table([x.value for x in seq.items])};", f"W n = {len(seq.items)};"]
-        return [f"W buf[{max(seq.bound, 1)}];", f"W n = {self.seq(seq)}(S, fp, buf);", "const W *xs = buf;"]
+        return [f"W buf[{max(seq.bound, 1)}];", f"W n = {self.seq(seq)}(S, L, buf);", "const W *xs = buf;"]
 
     def x_Aggregate(self, e):
         name = self.fresh("agg")
@@ -528,7 +561,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         self.function(name, [*self.items(e.seq), f"W r = {start};",
                              "for (W i = 0; i < n; i++) {", f"    {self.local(e.slot)} = xs[i];", *skip,
                              f"    {each}", "}", "return r;"])
-        return f"{name}(S, fp)"
+        return f"{name}(S, L)"
 
     def x_Builtin(self, e):
         if e.name in _CALLED_WITH_ARGS and _unordered(e.args):
@@ -552,12 +585,12 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             fn = self.fresh(name)
             op = ">" if name == "max" else "<"
             self.function(fn, [f"W a = {a[0]}, b = {a[1]};", f"return a {op}= b ? a : b;"])
-            return f"{fn}(S, fp)"
+            return f"{fn}(S, L)"
         if name in ("top", "bottom"):
             fn = self.fresh(name)
             pick = "S[zb + S[zb]]" if name == "top" else "S[zb + 1]"
             self.function(fn, [f"W zb = {self.zone_word(a[0])};", f"return S[zb] ? {pick} : VBR_NONE;"])
-            return f"{fn}(S, fp)"
+            return f"{fn}(S, L)"
         if name == "zone_of":
             return f"S[{self.lay.zone_of} + vbr_index(S, {a[0]}, S[{H.THINGS}], {f})]"
         if name == "field":
@@ -578,7 +611,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             fn = self.fresh("step")
             self.function(fn, [f"W c = {a[0]}, d = {a[1]};", f"if (d == VBR_NONE) vbr_fault(S, {f}, VBR_NONE, VBR_NONE);",
                                f"W s = {a[2]}, n = {a[3]};", f"return vbr_step(S, c, DIRS[d][0], DIRS[d][1], s, n, {f});"])
-            return f"{fn}(S, fp)"
+            return f"{fn}(S, L)"
         raise AssertionError(f"no C rule for the built-in {name}")
 
     def step_paying_call(self, a: list[str], f: int) -> str:
@@ -587,7 +620,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
                            f"W s = {a[2]}, n = {a[3]}, cost = {a[4]};",
                            f"return vbr_step_paying(S, c, DIRS[d][0], DIRS[d][1], s, n, cost, {t['cols']}, {t['rows']}, "
                            f"{t['net']}, {f});"])
-        return f"{fn}(S, fp)"
+        return f"{fn}(S, L)"
 
     def zone_word(self, zone: str) -> str:
         return f"({self.lay.zones} + ({zone}) * {self.lay.zone_size})"
@@ -657,14 +690,14 @@ int vbr_goto(W *S, W unit) {{
 }}
 """
 
-    def function(self, name: str, body: list[str], params: str = "W *S, W fp") -> None:
+    def function(self, name: str, body: list[str], params: str = "W *S, W *L") -> None:
         self.defs.append(f"static W {name}({params}) {{\n" + "".join(f"    {x}\n" for x in body) + "}")
 
     # ------------------------------------------------------------------ sequences
     def seq(self, s: N.Seq) -> str:
-        """The name of a function (S, fp, out) -> how many items it wrote to out (at most s.bound)."""
+        """The name of a function (S, L, out) -> how many items it wrote to out (at most s.bound)."""
         name = self.fresh("seq")
-        self.function(name, self.seq_body(s), "W *S, W fp, W *out")
+        self.function(name, self.seq_body(s), "W *S, W *L, W *out")
         return name
 
     def seq_body(self, s: N.Seq) -> list[str]:
@@ -702,12 +735,12 @@ int vbr_goto(W *S, W unit) {{
             return ["W n = 0;", f"for (W e = 0; e < S[{H.THINGS}]; e++) if (S[{self.lay.kinds} + e] == {s.kind}) out[n++] = e;",
                     "return n;"]
         if isinstance(s, N.ChooseSeq):
-            return [f"return {self.expr(s.test)} ? {self.seq(s.then)}(S, fp, out) : {self.seq(s.orelse)}(S, fp, out);"]
+            return [f"return {self.expr(s.test)} ? {self.seq(s.then)}(S, L, out) : {self.seq(s.orelse)}(S, L, out);"]
         if isinstance(s, N.BindSeq):
-            return [f"{self.local(s.slot)} = {self.expr(s.value)};", f"return {self.seq(s.body)}(S, fp, out);"]
+            return [f"{self.local(s.slot)} = {self.expr(s.value)};", f"return {self.seq(s.body)}(S, L, out);"]
         if isinstance(s, N.Comprehension):
             skip = [f"    if (!({self.expr(s.cond)})) continue;"] if s.cond is not None else []
-            return [f"W xs[{max(s.source.bound, 1)}];", f"W n = {self.seq(s.source)}(S, fp, xs), k = 0;",
+            return [f"W xs[{max(s.source.bound, 1)}];", f"W n = {self.seq(s.source)}(S, L, xs), k = 0;",
                     "for (W i = 0; i < n; i++) {", f"    {self.local(s.slot)} = xs[i];", *skip,
                     f"    out[k++] = {self.expr(s.body)};", "}", "return k;"]
         if isinstance(s, N.VarItems):
@@ -722,7 +755,7 @@ int vbr_goto(W *S, W unit) {{
     def reach_search_lines(self, s: N.ReachSearch) -> list[str]:
         t = self.p.court_tables
         return [f"W dist = {self.expr(s.dist)};", f"W start = {self.expr(s.start)};", f"W side = {self.expr(s.side)};",
-                f"W dirs[{max(s.dirs.bound, 1)}];", f"W ndirs = {self.seq(s.dirs)}(S, fp, dirs);",
+                f"W dirs[{max(s.dirs.bound, 1)}];", f"W ndirs = {self.seq(s.dirs)}(S, L, dirs);",
                 f"W net = {self.expr(s.net)};",
                 f"return vbr_reach_search(S, start, dist, side, dirs, ndirs, net, DIRS, {t['cols']}, {t['rows']}, "
                 f"{t['net']}, out, {s.fault});"]
@@ -748,7 +781,7 @@ int vbr_goto(W *S, W unit) {{
         return lines + [f"S[{self.global_word(s.target)}] = v;"]
 
     def s_SetVarItems(self, s):
-        return [f"W xs[{max(s.value.bound, 1)}];", f"W n = {self.seq(s.value)}(S, fp, xs);",
+        return [f"W xs[{max(s.value.bound, 1)}];", f"W n = {self.seq(s.value)}(S, L, xs);",
                 f"if (n > {s.target.bound}) vbr_fault(S, {s.fault}, n, VBR_NONE);", f"W w = {self.list_word(s.target)};",
                 "S[w] = n;", "memcpy(S + w + 1, xs, sizeof(W) * (size_t)n);"]
 
@@ -760,7 +793,7 @@ int vbr_goto(W *S, W unit) {{
         return [f"if (!({self.expr(s.test)})) vbr_fault(S, {s.fault}, {arg}, VBR_NONE);"]
 
     def s_Collect(self, s):
-        return [f"W xs[{max(s.seq.bound, 1)}];", f"W n = {self.seq(s.seq)}(S, fp, xs);", f"W top = S[{H.TOP}];",
+        return [f"W xs[{max(s.seq.bound, 1)}];", f"W n = {self.seq(s.seq)}(S, L, xs);", f"W top = S[{H.TOP}];",
                 f"if (top + n > {self.lay.words}) vbr_fault(S, {COPY_FAULT}, VBR_NONE, VBR_NONE);",
                 f"{self.local(s.base)} = top;", f"{self.local(s.count)} = n;",
                 "memcpy(S + top, xs, sizeof(W) * (size_t)n);", f"S[{H.TOP}] = top + n;"]
@@ -782,7 +815,7 @@ int vbr_goto(W *S, W unit) {{
 
     def s_MoveAll(self, s):
         order = "for (W i = n - 1; i >= 0; i--) {" if s.bottom else "for (W i = 0; i < n; i++) {"
-        return [f"W xs[{max(s.seq.bound, 1)}];", f"W n = {self.seq(s.seq)}(S, fp, xs);", f"W d = {self.expr(s.dest)};",
+        return [f"W xs[{max(s.seq.bound, 1)}];", f"W n = {self.seq(s.seq)}(S, L, xs);", f"W d = {self.expr(s.dest)};",
                 order, *("    " + x for x in self.move_lines("xs[i]", s.bottom, s.fault)), "}"]
 
     def s_Shuffle(self, s):
@@ -795,7 +828,7 @@ int vbr_goto(W *S, W unit) {{
         for i, (v, at) in enumerate(zip(s.fields, s.offsets)):
             if isinstance(v, N.Seq):
                 cap = self.p.list_caps[(s.kind, at)]
-                lines += [f"W v{i}[{max(v.bound, 1)}];", f"W n{i} = {self.seq(v)}(S, fp, v{i});",
+                lines += [f"W v{i}[{max(v.bound, 1)}];", f"W n{i} = {self.seq(v)}(S, L, v{i});",
                           f"if (n{i} > {cap}) vbr_fault(S, {s.fault + 1}, VBR_NONE, VBR_NONE);"]
                 writes += [f"    S[r + {at}] = n{i};", f"    memcpy(S + r + {at + 1}, v{i}, sizeof(W) * (size_t)n{i});"]
             else:
@@ -849,7 +882,7 @@ int vbr_goto(W *S, W unit) {{
             lines += ["opts[k++] = VBR_NONE;"]
         lines += [f"W seat = {self.expr(t.by)};",
                   f"if (!(0 <= seat && seat < {self.p.seats})) vbr_fault(S, {t.no_seat}, seat, VBR_NONE);",
-                  f"memcpy(S + {lay.options}, opts, sizeof(W) * (size_t)k);", f"S[{H.NOPTS}] = k;",
+                  self.store_locals(), f"memcpy(S + {lay.options}, opts, sizeof(W) * (size_t)k);", f"S[{H.NOPTS}] = k;",
                   f"S[{H.SEAT}] = seat;", f"S[{H.SITE}] = {t.site};", f"S[{H.DEST}] = fp + {FRAME_HEAD + t.slot};",
                   f"S[fp + 2] = {t.next};", f"S[{H.STATUS}] = CHOICE;", "return;"]
         return lines
@@ -858,7 +891,7 @@ int vbr_goto(W *S, W unit) {{
         callee = self.p.units[t.unit]
         lines = [f"S[fp + 2] = {t.next};",
                  f"if (S[{H.DEPTH}] >= {self.lay.depth}) vbr_fault(S, {DEPTH_FAULT}, VBR_NONE, VBR_NONE);"]
-        lines += [f"W a{i} = {self.expr(a)};" for i, a in enumerate(t.args)]
+        lines += [f"W a{i} = {self.expr(a)};" for i, a in enumerate(t.args)] + [self.store_locals()]
         lines += [f"W nf = S[{H.TOP}];",
                   f"if (nf + {FRAME_HEAD + callee.nlocals} > {self.lay.words}) vbr_fault(S, {COPY_FAULT}, VBR_NONE, VBR_NONE);",
                   "S[nf] = fp;", f"S[nf + 1] = {t.unit};", "S[nf + 2] = 0;"]
@@ -870,7 +903,7 @@ int vbr_goto(W *S, W unit) {{
         # run it now; on its return to this frame go on here, else (a choice, a goto, the end) leave
         return lines + [f"u{t.unit}(S, nf, 0);",
                         f"if (S[{H.STATUS}] != RUNNING || S[{H.FP}] != fp || S[fp + 2] != {t.next}) return;",
-                        f"goto L{t.next};"]
+                        "VBR_BACK();", f"goto L{t.next};"]
 
     @staticmethod
     def fresh_locals(at: str, n: int) -> str:
@@ -879,7 +912,7 @@ int vbr_goto(W *S, W unit) {{
 
     def t_Emit(self, t):
         lines = [f"int ok{i} = {self.expr(g) if g is not None else '1'} ? 1 : 0;" for i, g in enumerate(t.guards)]
-        lines.append(f"S[fp + 2] = {t.next};")
+        lines += [f"S[fp + 2] = {t.next};", self.store_locals()]
         for i in reversed(range(len(t.handlers))):
             callee = self.p.units[t.handlers[i]]
             body = [f"if (S[{H.DEPTH}] >= {self.lay.depth}) vbr_fault(S, {DEPTH_FAULT}, VBR_NONE, VBR_NONE);",
@@ -894,12 +927,12 @@ int vbr_goto(W *S, W unit) {{
 
     def t_Return(self, t):
         value = self.expr(t.value) if t.value is not None else "VBR_NONE"
-        return [f"S[{H.RETURNED}] = {value};", f"S[{H.FP}] = S[fp];", f"S[{H.TOP}] = fp;", f"S[{H.DEPTH}] -= 1;",
+        return [f"S[{H.RETURNED}] = {value};", self.store_locals(), f"S[{H.FP}] = S[fp];", f"S[{H.TOP}] = fp;", f"S[{H.DEPTH}] -= 1;",
                 "return;"]
 
     def t_Goto(self, t):
         callee, at = self.p.units[t.unit], self.lay.stack
-        return [f"if (VBR_LOGGING(S)) VBR_LOG(S, {PHASE}, {t.unit}, 0, 0);",
+        return [self.store_locals(), f"if (VBR_LOGGING(S)) VBR_LOG(S, {PHASE}, {t.unit}, 0, 0);",
                 f"S[{at}] = -1;", f"S[{at + 1}] = {t.unit};", f"S[{at + 2}] = 0;",
                 self.fresh_locals(f"{at + FRAME_HEAD}", callee.nlocals),
                 f"S[{H.FP}] = {at};", f"S[{H.TOP}] = {at + FRAME_HEAD + callee.nlocals};", f"S[{H.DEPTH}] = 1;",
@@ -910,12 +943,12 @@ int vbr_goto(W *S, W unit) {{
             voices = self.table([ts[0] if ts else NONE for ts in self.p.teams])
             return [f"W w = {self.expr(t.winner)};",
                     f"if (!(0 <= w && w < {len(self.p.teams)})) vbr_fault(S, {t.fault}, w, VBR_NONE);",
-                    f"S[{H.WINNER}] = {voices}[w];", f"S[{H.WINNER_TEAM}] = w + 1;", f"S[{H.STATUS}] = OVER;", "return;"]
+                    self.store_locals(), f"S[{H.WINNER}] = {voices}[w];", f"S[{H.WINNER_TEAM}] = w + 1;", f"S[{H.STATUS}] = OVER;", "return;"]
         if t.winner is None:
-            return [f"S[{H.WINNER}] = VBR_NONE;", f"S[{H.STATUS}] = OVER;", "return;"]
+            return [self.store_locals(), f"S[{H.WINNER}] = VBR_NONE;", f"S[{H.STATUS}] = OVER;", "return;"]
         return [f"W w = {self.expr(t.winner)};",
                 f"if (!(0 <= w && w < {self.p.seats})) vbr_fault(S, {t.fault}, w, VBR_NONE);",
-                f"S[{H.WINNER}] = w;", f"S[{H.STATUS}] = OVER;", "return;"]
+                self.store_locals(), f"S[{H.WINNER}] = w;", f"S[{H.STATUS}] = OVER;", "return;"]
 
     def t_Fail(self, t):
         return [f"vbr_fault(S, {t.fault}, VBR_NONE, VBR_NONE);", "return;"]

@@ -8,7 +8,7 @@ of such a file grew past 15 GB), so no generated function is let grow past a few
   of their own (`static void NAME(W *S, W fp)`) that the block calls in order; a statement
   neither jumps nor returns, so this changes nothing but where the code lies;
 - a unit of more than `UNIT_LINES` lines is cut into parts, each a run of consecutive blocks in a
-  function `static W NAME(W *S, W fp, W pc)` that enters at block `pc` and returns the block to
+  function `static W NAME(W *S, W fp, W *L, W pc)` (L: the unit's locals) that enters at block `pc` and returns the block to
   go on at when a jump leaves its part, or -1 when control leaves the unit (a call, a return, a
   choice, a `goto`, the end); the unit's own function calls the part holding `pc` until one
   returns -1. No word of the state changes on the way: the same words as one function.
@@ -39,13 +39,18 @@ def function(head: str, lines: list[str]) -> str:
     return f"{head} {{\n" + "".join(f"    {x}\n" for x in lines) + "}"
 
 
-def unit_functions(name: str, blocks: list[list[str]]) -> list[str]:
+def splits(blocks: list[list[str]]) -> bool:
+    """Whether a unit of these blocks' lines is cut into parts (unit_functions)."""
+    return sum(len(b) for b in blocks) > UNIT_LINES
+
+
+def unit_functions(name: str, blocks: list[list[str]], prologue: list[str]) -> list[str]:
     """The C functions of a unit named `name` (`static void name(W *S, W fp, W pc)`) whose
     block b's lines are blocks[b] (its label `L<b>:` first; a jump is `goto L<n>;`, leaving
-    the unit `return;`)."""
+    the unit `return;`), the unit's function starting with `prologue` (which declares `L`)."""
     switch = ["switch (pc) {", *(f"case {b}: goto L{b};" for b in range(len(blocks))), "}"]
-    if sum(len(b) for b in blocks) <= UNIT_LINES:
-        body = switch + ["return;"] + [x for b in blocks for x in b]
+    if not splits(blocks):
+        body = prologue + switch + ["return;"] + [x for b in blocks for x in b]
         return [function(f"static void {name}(W *S, W fp, W pc)", body)]
     parts, starts, size = [], [], 0  # each part's blocks, its first block, the last part's lines
     for b, lines in enumerate(blocks):
@@ -61,11 +66,11 @@ def unit_functions(name: str, blocks: list[list[str]]) -> list[str]:
         body = ["switch (pc) {", *(f"case {b}: goto L{b};" for b in members), "}", "return -1;"]
         for b in members:
             body += [_leave(x, inside) for x in blocks[b]]
-        out.append(function(f"static W {name}_{k}(W *S, W fp, W pc)", body))
-    calls = [f"{'if' if k == 0 else 'else if'} (pc < {starts[k + 1]}) pc = {name}_{k}(S, fp, pc);"
+        out.append(function(f"static W {name}_{k}(W *S, W fp, W *L, W pc)", body))
+    calls = [f"{'if' if k == 0 else 'else if'} (pc < {starts[k + 1]}) pc = {name}_{k}(S, fp, L, pc);"
              for k in range(len(parts) - 1)]
-    calls.append(f"else pc = {name}_{len(parts) - 1}(S, fp, pc);" if calls else f"pc = {name}_0(S, fp, pc);")
-    loop = ["while (pc >= 0) {", *("    " + c for c in calls), "}"]
+    calls.append(f"else pc = {name}_{len(parts) - 1}(S, fp, L, pc);" if calls else f"pc = {name}_0(S, fp, L, pc);")
+    loop = prologue + ["while (pc >= 0) {", *("    " + c for c in calls), "}"]
     out.append(function(f"static void {name}(W *S, W fp, W pc)", loop))
     return out
 
