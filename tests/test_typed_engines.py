@@ -203,6 +203,40 @@ def test_a_fault_in_play_is_raised_at_its_rule_from_play_game_in_both_engines(tm
         assert err.value.span.line == 9 and "`end winner 7`: no such seat" in err.value.message
 
 
+ENDLESS = """game "Endless"
+seats 2
+limit choices 30
+var n: int = 0
+start turn
+phase turn {
+  choose x from 1..3 by n % 2
+  n += x
+  tally(x)
+  goto turn
+}
+proc tally(x: int) {
+  choose y from 1..x by 1
+  n += y
+}
+"""
+
+
+@pytest.mark.parametrize("limits,message", [("limit choices 30", "more than 30 choices"),
+                                            ("limit choices 3000\nlimit steps 200", "steps")])
+def test_a_limit_passed_in_a_whole_game_of_random_seats_stops_play_game_alike_in_both_engines(tmp_path, limits, message):
+    """The game never ends, so play passes its limit of choices (each turn asks two, one in a
+    procedure) or of steps; both engines stop at the same rule with the same message."""
+    from vbr.play import play_game
+    path = tmp_path / "endless.vbr"
+    path.write_text(ENDLESS.replace("limit choices 30", limits))
+    errors = []
+    for engine in ("python", "c"):
+        with pytest.raises(VbrRuntimeError) as err:
+            play_game(load(path, {}, engine=engine), 4, ["random", "random"])
+        errors.append(err.value.render())
+    assert errors[0] == errors[1] and message in errors[0], errors
+
+
 def test_with_nothing_drawn_the_typed_engines_offer_and_end_as_the_closure_engine():
     import vbr
     old = vbr.load(str(CONSTRUCTS), engine="closure")

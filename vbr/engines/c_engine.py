@@ -367,7 +367,7 @@ class CEngine:
         the score track's rows, each the choices made and the points, one after the other)."""
         array, words, seed_word, out_at, track_at, width = io
         seed_word[0] = seed & R.MASK
-        S = self.array()
+        S = self.array()  # a new array: all its words zero, as vbr_play_game takes it
         self._play_game(S, array)  # both ctypes arrays of words: passed as pointers without argtypes' checks
         return S, words[out_at:track_at + words[out_at + 8] * width].tolist()
 

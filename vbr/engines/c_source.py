@@ -35,6 +35,10 @@ LOG_HOOK = f"""typedef void VbrLogFn(W *S, W what, W code, W n, const W *args);
 #endif
 #define VBR_LOG(S, what, code, n, args) \\
     do {{ VBR_BARRIER(); ((VbrLogFn *)(intptr_t)(S)[H_LOG])((S), (what), (code), (n), (args)); }} while (0)"""
+# a choice answered where it is made, in a whole game of random seats (entry_points: play_to_end)
+AUTO_PICK = """typedef struct VbrAuto VbrAuto;
+static __thread VbrAuto *vbr_auto;  /* set while play_to_end plays */
+static W vbr_auto_pick(W *S, W k, W seat);"""
 DIRECT_CALL_DEPTH = 32  # the longest chain of calls run as C calls (the C stack holds one function per frame)
 
 
@@ -70,6 +74,12 @@ def _array(values) -> str:
     return "{" + ", ".join(["VBR_NONE" if v == NONE else f"((W){v}LL)" for v in map(int, values)]) + "}"
 
 
+def _pays_steps(unit: N.Unit) -> bool:
+    """Whether a statement or terminator of the unit calls a fn that pays steps (x_FnCall)."""
+    nodes = (node for b in unit.blocks for node in [*b.stmts, b.term])
+    return any(isinstance(x, N.FnCall) and x.steps for node in nodes for x in N.walk(node))
+
+
 class _Source(WordSource):
     def __init__(self, p: N.Program):
         super().__init__(p)
@@ -85,7 +95,7 @@ class _Source(WordSource):
         p = self.p
         units = [self.unit(u, unit) for u, unit in enumerate(p.units)]
         most = max([u.nlocals for u in p.units] + [1])
-        head = [runtime(), LOG_HOOK, "typedef void UnitFn(W *S, W fp, W pc);",
+        head = [runtime(), LOG_HOOK, AUTO_PICK, "typedef void UnitFn(W *S, W fp, W pc);",
                 "".join(f"static void u{u}(W *S, W fp, W pc);\n" for u in range(len(p.units))),
                 f"static const W NONES[{most}] = {{{', '.join(['VBR_NONE'] * most)}}};  /* a frame's fresh locals */",
                 self.constants()]
@@ -129,9 +139,9 @@ class _Source(WordSource):
                 self.defs += [function(f"static void {n}(W *S, W *L)", g) for n, g in zip(names, groups)]
                 groups = [[f"{n}(S, L);" for n in names]]
             blocks.append(lines + groups[0] + self.term(block.term))
-        counted_here = not splits(blocks) and not any(
-            isinstance(x, N.FnCall) and x.steps for b in unit.blocks for node in [*b.stmts, b.term] for x in N.walk(node))
-        return "\n".join([*self.step_macros(counted_here), "\n\n".join(unit_functions(f"u{u}", blocks, self.prologue(counted_here))),
+        counted_here = not splits(blocks) and not _pays_steps(unit)
+        functions = unit_functions(f"u{u}", blocks, self.prologue(counted_here))
+        return "\n".join([*self.step_macros(counted_here), "\n\n".join(functions),
                           "#undef VBR_STEP", "#undef VBR_LEAVE", "#undef VBR_BACK"])
 
     def local(self, slot: int) -> str:
@@ -177,14 +187,34 @@ class _Source(WordSource):
                 table, default, answers = t[name]
                 lines.append(f"static const W CT_{name}[] = {_array(table)};")
                 lines.append(f"static const W CA_{name}[] = {_array(answers)};")
-            fields = sorted(t["fields"].items())
-            lines.append(f"static const W FIELD_KEYS[][2] = {{{', '.join('{%d, %d}' % k for k, _ in fields)}}};")
-            lines.append(f"static const W FIELD_CELLS[] = {_array([c for _, c in fields])};")
-            lines.append(f"static W field_of(W *S, W side, W number, W f) {{\n"
-                         f"    for (int i = 0; i < {len(fields)}; i++)\n"
-                         f"        if (FIELD_KEYS[i][0] == side && FIELD_KEYS[i][1] == number) return FIELD_CELLS[i];\n"
-                         f"    vbr_fault(S, f, side, number);\n    return 0;\n}}")
+            lines.append(self.field_of(t["fields"]))
         return "\n".join(lines)
+
+    @staticmethod
+    def field_of(fields: dict) -> str:
+        """`field_of(S, side, number, f)`: the cell of a side's numbered field, else a fault naming
+        both. A table indexed by side and number when they span few values (a cell is never
+        negative: -1 marks a pair that names no field), else a search of the pairs."""
+        sides, numbers = [k[0] for k in fields], [k[1] for k in fields]
+        if fields and min(fields.values()) >= 0 and \
+                (max(sides) - min(sides) + 1) * (max(numbers) - min(numbers) + 1) <= 4096:
+            s0, n0, width = min(sides), min(numbers), max(numbers) - min(numbers) + 1
+            at = [-1] * ((max(sides) - s0 + 1) * width)
+            for (side, number), cell in fields.items():
+                at[(side - s0) * width + number - n0] = cell
+            return (f"static const W FIELD_AT[] = {_array(at)};\n"
+                    f"static W field_of(W *S, W side, W number, W f) {{\n"
+                    f"    U i = (U)side - (U){_w(s0)}, j = (U)number - (U){_w(n0)};\n"
+                    f"    W c = i < (U){len(at) // width} && j < (U){width} ? FIELD_AT[i * {width} + j] : -1;\n"
+                    f"    if (c >= 0) return c;\n"
+                    f"    vbr_fault(S, f, side, number);\n    return 0;\n}}")
+        pairs = sorted(fields.items())
+        return (f"static const W FIELD_KEYS[][2] = {{{', '.join('{%d, %d}' % k for k, _ in pairs) or '{0, 0}'}}};\n"
+                f"static const W FIELD_CELLS[] = {_array([c for _, c in pairs])};\n"
+                f"static W field_of(W *S, W side, W number, W f) {{\n"
+                f"    for (int i = 0; i < {len(pairs)}; i++)\n"
+                f"        if (FIELD_KEYS[i][0] == side && FIELD_KEYS[i][1] == number) return FIELD_CELLS[i];\n"
+                f"    vbr_fault(S, f, side, number);\n    return 0;\n}}")
 
     def entry_points(self) -> str:
         p, lay = self.p, self.lay
@@ -222,8 +252,10 @@ static int run_state(W *S) {{ return run_above(S, -1); }}
 
 W vbr_words(void) {{ return {lay.words}; }}
 
-static void init_state(W *S, U seed) {{
-    memset(S, 0, sizeof(W) * {lay.stack});
+/* S as a new game: its words below the stack zeroed (unless they are already: `zeroed`), its
+ * streams seeded, the first unit's frame pushed */
+static void init_state(W *S, U seed, int zeroed) {{
+    if (!zeroed) memset(S, 0, sizeof(W) * {lay.stack});
     S[H_FP] = {lay.stack};
     S[H_WINNER] = S[H_RETURNED] = S[H_FAULT_A] = S[H_FAULT_B] = VBR_NONE;
     for (int k = 0; k < {len(p.streams)}; k++) S[{lay.streams} + k] = (W)vbr_first_state(seed, KEYS[k]);
@@ -236,14 +268,14 @@ static void init_state(W *S, U seed) {{
 }}
 
 int vbr_new(W *S, U seed) {{
-    init_state(S, seed);
+    init_state(S, seed, 0);
     return run_state(S);
 }}
 {self.scenario_entry_points()}
 
 /* vbr_new and vbr_apply with their events heard by `hook` (a VbrLogFn), named in the state while they run */
 int vbr_new_logged(W *S, U seed, W hook) {{
-    init_state(S, seed);
+    init_state(S, seed, 0);
     S[H_LOG] = hook;
     int status = run_state(S);
     S[H_LOG] = 0;
@@ -317,6 +349,65 @@ int vbr_play_seats(W *S, U *streams, const W *kinds, W *stats, W *track, W track
     return (int)S[H_STATUS];
 }}
 
+/* A whole game's random seats answered where each choice is made (play_to_end): the choice's
+ * unit calls vbr_auto_pick and goes on at once, instead of pausing and returning to the run loop.
+ * The counts vbr_play_one keeps, kept here until the end. */
+struct VbrAuto {{
+    U *streams;
+    W *track, track_rows, offered, ones, first, rows, points[POINTS_COUNT + 1];
+}};
+
+/* After a choice, once play has reached the next choice or the end: a row of track when the
+ * points changed, while there is room */
+static void vbr_auto_after(W *S, VbrAuto *a) {{
+    int changed = 0;
+    for (W i = 0; i < POINTS_COUNT; i++) changed |= S[POINTS_AT + i] != a->points[i];
+    if (!changed) return;
+    for (W i = 0; i < POINTS_COUNT; i++) a->points[i] = S[POINTS_AT + i];
+    if (a->rows < a->track_rows) {{
+        W *row = a->track + a->rows * (1 + POINTS_COUNT);
+        row[0] = S[H_CHOICES];
+        for (W i = 0; i < POINTS_COUNT; i++) row[1 + i] = a->points[i];
+        a->rows += 1;
+    }}
+}}
+
+/* The pick of `seat` among the k options of the choice its unit has just written (the one before
+ * it accounted for first), counted as apply_in counts it: the option's index, or -1 when the
+ * choice passed the limit (the state then at that fault) */
+static W vbr_auto_pick(W *S, W k, W seat) {{
+    VbrAuto *a = vbr_auto;
+    vbr_auto_after(S, a);
+    if (a->first < 0) a->first = seat;
+    a->offered += k;
+    a->ones += k == 1;
+    W i = vbr_below_of(&a->streams[seat], k);
+    if (++S[H_CHOICES] > {_w(p.limits['choices'])}) {{
+        S[H_STATUS] = FAULT; S[H_FAULT] = {CHOICE_FAULT}; S[H_FAULT_A] = VBR_NONE; S[H_FAULT_B] = VBR_NONE;
+        return -1;
+    }}
+    return i;
+}}
+
+/* vbr_play_one until the end (or a fault): the choice play stands at, then every later one where
+ * it is made (VbrAuto); stats as vbr_play_seats keeps them */
+static void play_to_end(W *S, U *streams, W *stats, W *track, W track_rows) {{
+    VbrAuto a = {{streams, track, track_rows, stats[0], stats[1], stats[2], stats[3], {{0}}}};
+    for (W i = 0; i < POINTS_COUNT; i++) a.points[i] = stats[4 + i];
+    vbr_auto = &a;
+    while (S[H_STATUS] == CHOICE) {{
+        W k = S[H_NOPTS], seat = S[H_SEAT];
+        if (a.first < 0) a.first = seat;
+        a.offered += k;
+        a.ones += k == 1;
+        apply_in(S, vbr_below_of(&streams[seat], k));
+        vbr_auto_after(S, &a);
+    }}
+    vbr_auto = 0;
+    stats[0] = a.offered; stats[1] = a.ones; stats[2] = a.first; stats[3] = a.rows;
+    for (W i = 0; i < POINTS_COUNT; i++) stats[4 + i] = a.points[i];
+}}
+
 /* play.py's seeding of seat s's agent stream from the game's seed: first_state(derive(seed, 7919, s), agent key) */
 static U vbr_agent_stream(U seed, W seat) {{
     U x = vbr_mix(seed ^ (U)7919 * VBR_GAMMA);
@@ -334,13 +425,13 @@ static U vbr_agent_stream(U seed, W seat) {{
  * first chooser or -1, the first chooser in a repeating phase (none when play reached none; -1
  * when no flags were given), rows of track, the points, then the words read]; a row of track
  * (the choices made, then the points) each time the points change, while there is room. */
-static void play_whole_game(W *S, W *io) {{
+static void play_whole_game(W *S, W *io) {{  /* S: all its words zero, as ctypes makes a new array */
     U seed = (U)io[0];
     const W *repeating = io[1] ? io + io[1] : 0, *reads = io + io[2];
     W nreads = io[3], *out = io + io[4], *track = io + io[5], track_rows = io[6];
     U streams[VBR_SEATS + 1];
     for (W s = 0; s < VBR_SEATS; s++) streams[s] = vbr_agent_stream(seed, s);
-    init_state(S, seed);
+    init_state(S, seed, 1);
     run_loop(S, -1);
     W stats[4 + POINTS_COUNT + 1];
     stats[0] = stats[1] = stats[3] = 0;
@@ -354,18 +445,20 @@ static void play_whole_game(W *S, W *io) {{
         }}
         vbr_play_one(S, streams, stats, track, track_rows);
     }}
-    while (S[H_STATUS] == CHOICE) vbr_play_one(S, streams, stats, track, track_rows);
+    play_to_end(S, streams, stats, track, track_rows);
     out[0] = S[H_STATUS]; out[1] = S[H_WINNER]; out[2] = S[H_WINNER_TEAM]; out[3] = S[H_CHOICES];
     out[4] = stats[0]; out[5] = stats[1]; out[6] = stats[2]; out[7] = first_move; out[8] = stats[3];
     for (W i = 0; i < POINTS_COUNT; i++) out[9 + i] = S[POINTS_AT + i];
     for (W i = 0; i < nreads; i++) out[9 + POINTS_COUNT + i] = S[reads[i]];
 }}
 
+/* play_whole_game in its own jump buffer; S: a state's words, all zero */
 int vbr_play_game(W *S, W *io) {{
     vbr_jmp_buf jb;
     vbr_jmp_buf *saved = vbr_jump;
     vbr_jump = &jb;
     if (VBR_SETJMP(jb)) {{  /* a fault: its status, and no rows of track */
+        vbr_auto = 0;
         W *out = io + io[4];
         out[0] = FAULT;
         out[8] = 0;
@@ -378,7 +471,7 @@ int vbr_play_game(W *S, W *io) {{
 
 /* game g of vbr_play_many, inside its jump buffer */
 static void play_many_one(W *S, U seed, U agent_seed) {{
-    init_state(S, seed);
+    init_state(S, seed, 0);
     run_loop(S, -1);
     U agent = vbr_first_state(agent_seed, {agent_key}ULL);
     while (S[H_STATUS] == CHOICE) apply_in(S, vbr_below_of(&agent, S[H_NOPTS]));
@@ -557,6 +650,9 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             "max": ("VBR_NONE", f"{{ W b = {body}; if (r == VBR_NONE || b > r) r = b; }}"),
             "min": ("VBR_NONE", f"{{ W b = {body}; if (r == VBR_NONE || b < r) r = b; }}"),
         }[e.agg]
+        if e.agg == "count" and e.cond is None:  # each item bound in turn: the last is left bound
+            self.function(name, [*self.items(e.seq), f"if (n > 0) {self.local(e.slot)} = xs[n - 1];", "return n;"])
+            return f"{name}(S, L)"
         skip = [f"    if (!({self.expr(e.cond)})) continue;"] if e.cond is not None else []
         self.function(name, [*self.items(e.seq), f"W r = {start};",
                              "for (W i = 0; i < n; i++) {", f"    {self.local(e.slot)} = xs[i];", *skip,
@@ -654,7 +750,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 static const W UNIT_LOCALS[] = {nlocals};
 
 int vbr_held(W *S, U seed) {{
-    init_state(S, seed);
+    init_state(S, seed, 0);
     S[H_TOP] = {lay.stack};
     S[H_DEPTH] = 0;
     return (int)S[H_STATUS];
@@ -884,7 +980,10 @@ int vbr_goto(W *S, W unit) {{
                   f"if (!(0 <= seat && seat < {self.p.seats})) vbr_fault(S, {t.no_seat}, seat, VBR_NONE);",
                   self.store_locals(), f"memcpy(S + {lay.options}, opts, sizeof(W) * (size_t)k);", f"S[{H.NOPTS}] = k;",
                   f"S[{H.SEAT}] = seat;", f"S[{H.SITE}] = {t.site};", f"S[{H.DEST}] = fp + {FRAME_HEAD + t.slot};",
-                  f"S[fp + 2] = {t.next};", f"S[{H.STATUS}] = CHOICE;", "return;"]
+                  f"S[fp + 2] = {t.next};",
+                  "if (vbr_auto) {", "    W i = vbr_auto_pick(S, k, seat);", "    if (i < 0) return;",
+                  f"    {slot} = opts[i];", f"    goto L{t.next};", "}",
+                  f"S[{H.STATUS}] = CHOICE;", "return;"]
         return lines
 
     def t_Call(self, t):

@@ -8,10 +8,10 @@ of such a file grew past 15 GB), so no generated function is let grow past a few
   of their own (`static void NAME(W *S, W fp)`) that the block calls in order; a statement
   neither jumps nor returns, so this changes nothing but where the code lies;
 - a unit of more than `UNIT_LINES` lines is cut into parts, each a run of consecutive blocks in a
-  function `static W NAME(W *S, W fp, W *L, W pc)` (L: the unit's locals) that enters at block `pc` and returns the block to
-  go on at when a jump leaves its part, or -1 when control leaves the unit (a call, a return, a
-  choice, a `goto`, the end); the unit's own function calls the part holding `pc` until one
-  returns -1. No word of the state changes on the way: the same words as one function.
+  function `static W NAME(W *S, W fp, W *L, W pc)` (L: the unit's locals) that enters at
+  block `pc` and returns the block to go on at when a jump leaves its part, or -1 when control
+  leaves the unit (a call, a return, a choice, a `goto`, the end); the unit's own function calls
+  the part holding `pc` until one returns -1. No word of the state changes on the way: the same words as one function.
 """
 from __future__ import annotations
 
