@@ -49,8 +49,10 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
     play_typed_game, the same seeding; `record`, `trace` or a `log_sink` then log its events
     (vbr.engines.events) into `log_sink` (a list, or a new one: the result's `state.log`)."""
     if isinstance(game, TypedGame):
-        if not (record or trace or log_sink is not None or restrict) and _in_one_call(game, tuple(agent_names)):
-            return _whole_game(game, seed)  # what play_typed_game would do, one call less
+        if not (record or trace or log_sink is not None or restrict):
+            whole = _one_call(game, tuple(agent_names))
+            if whole is not None:
+                return whole.play(seed)  # what play_typed_game would do, one call less
         logged = record or trace or log_sink is not None
         return play_typed_game(game, seed, agent_names, restrict, log=(log_sink if log_sink is not None else [])
                                if logged else None)
@@ -262,8 +264,9 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     `among`). With `log`,
     the game's events (vbr.engines.events) are appended to it as they happen: the same game, each
     choice logged."""
-    if log is None and not restrict and _in_one_call(game, tuple(agent_names)):
-        return _whole_game(game, seed)
+    whole = None if log is not None or restrict else _one_call(game, tuple(agent_names))
+    if whole is not None:
+        return whole.play(seed)
     from vbr.errors import UsageError
     from vbr.ir.layout import Header
     program = game.program
@@ -321,11 +324,13 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
 
 
 @lru_cache(maxsize=64)
-def _in_one_call(game, agent_names: tuple) -> bool:
-    """Whether the game's engine plays a whole game in one call (_whole_game) and these agents
-    are one `random` per seat of the game."""
-    return hasattr(game.engine, "play_game") and len(agent_names) == game.program.seats and \
-        all(typed_agent(n)[0] == "random" for n in agent_names)
+def _one_call(game, agent_names: tuple) -> "_WholeGamePlan | None":
+    """How the game's engine plays a whole game in one call (_WholeGamePlan.play), when it can and
+    these agents are one `random` per seat of the game; else None."""
+    if hasattr(game.engine, "play_game") and len(agent_names) == game.program.seats and \
+            all(typed_agent(n)[0] == "random" for n in agent_names):
+        return _plan(game)
+    return None
 
 
 class _WholeGamePlan:
@@ -335,7 +340,7 @@ class _WholeGamePlan:
     points, the measures' words and the score track lie in the packed words."""
 
     def __init__(self, game):
-        program = game.program
+        self.game, program = game, game.program
         repeating = _repeating_units(game) if set_up_matters(game) else frozenset()
         self.repeating = tuple(int(u in repeating) for u in range(len(program.units))) if repeating else None
         self.names = tuple(m.name for m in program.measures)
@@ -350,22 +355,21 @@ class _WholeGamePlan:
         self.at_track = self.at_measures + len(self.reads)
         self.width = 1 + (self.npoints or 0)  # a track row: the choices made, then the points
         self.io = game.engine.game_io(self.repeating, self.reads)
+        self.engine_play = game.engine.play_game
+
+    def play(self, seed: int) -> "_PackedResult":
+        """play_typed_game with every seat random and nothing logged or restricted: the whole game
+        in one engine call (CEngine.play_game), its seats' streams seeded by the engine as
+        typed_agents seeds them, so the same game, counts and rows as the loop choice by choice."""
+        words, packed = self.engine_play(seed, self.io)
+        if packed[0] != OVER:
+            _state_of(self.game, words).check()  # a run-time error of the rules: raised, located
+        return _PackedResult(self, words, packed)
 
 
 @lru_cache(maxsize=32)
 def _plan(game) -> _WholeGamePlan:
     return _WholeGamePlan(game)
-
-
-def _whole_game(game, seed: int) -> GameResult:
-    """play_typed_game with every seat random and nothing logged or restricted: the whole game in
-    one engine call (CEngine.play_game), its seats' streams seeded by the engine as typed_agents
-    seeds them, so the same game, counts and rows as the loop choice by choice."""
-    plan = _plan(game)
-    words, packed = game.engine.play_game(seed, plan.io)
-    if packed[0] != OVER:
-        _state_of(game, words).check()  # a run-time error of the rules: raised, located
-    return _PackedResult(game, plan, words, packed)
 
 
 def _state_of(game, words) -> TypedState:
@@ -390,13 +394,13 @@ class _kept:
 
 
 class _PackedResult(GameResult):
-    """The GameResult of a game _whole_game played in one call, read from the words the engine
+    """The GameResult of a game _WholeGamePlan.play played in one call, read from the words the engine
     packed: the winner and the counts at once, the points, the first side, the measures, the score
     track and the state when first read (and kept), so a caller pays only for what it reads. The
     same fields and values, equality and repr as a GameResult made with them."""
 
-    def __init__(self, game, plan: _WholeGamePlan, words, packed: list):
-        self._game, self._plan, self._words, self._packed = game, plan, words, packed
+    def __init__(self, plan: _WholeGamePlan, words, packed: list):
+        self._plan, self._words, self._packed = plan, words, packed
         self.choices, self.options, self.forced, self.restricted = packed[3], packed[4], packed[5], (0, 0)
         winner = packed[1]
         if plan.by_team:
@@ -412,7 +416,7 @@ class _PackedResult(GameResult):
 
     @_kept
     def state(self) -> TypedState:
-        return _state_of(self._game, self._words)
+        return _state_of(self._plan.game, self._words)
 
     @_kept
     def measures(self) -> dict:
