@@ -361,8 +361,8 @@ class _WholeGamePlan:
         """play_typed_game with every seat random and nothing logged or restricted: the whole game
         in one engine call (CEngine.play_game), its seats' streams seeded by the engine as
         typed_agents seeds them, so the same game, counts and rows as the loop choice by choice."""
-        words, packed = self.engine_play(seed, self.io)
-        if packed[0] != OVER:
+        status, words, packed = self.engine_play(seed, self.io)
+        if status != OVER:
             _state_of(self.game, words).check()  # a run-time error of the rules: raised, located
         return _PackedResult(self, words, packed)
 
@@ -394,20 +394,38 @@ class _kept:
 
 
 class _PackedResult(GameResult):
-    """The GameResult of a game _WholeGamePlan.play played in one call, read from the words the engine
-    packed: the winner and the counts at once, the points, the first side, the measures, the score
-    track and the state when first read (and kept), so a caller pays only for what it reads. The
-    same fields and values, equality and repr as a GameResult made with them."""
+    """The GameResult of a game _WholeGamePlan.play played in one call, read from the words the
+    engine packed (CEngine.play_game: bytes of 64-bit words) when a field is first read (and kept),
+    so a caller pays only for what it reads. The same fields and values, equality and repr as a
+    GameResult made with them."""
 
-    def __init__(self, plan: _WholeGamePlan, words, packed: list):
-        self._plan, self._words, self._packed = plan, words, packed
-        self.choices, self.options, self.forced, self.restricted = packed[3], packed[4], packed[5], (0, 0)
+    def __init__(self, plan: _WholeGamePlan, words, packed: bytes):
+        self._plan, self._words, self._bytes = plan, words, packed
+
+    @_kept
+    def _packed(self) -> list:
+        return memoryview(self._bytes).cast("q").tolist()
+
+    @_kept
+    def winner(self) -> int | None:
+        packed, plan = self._packed, self._plan
         winner = packed[1]
         if plan.by_team:
             team = packed[2]
-            self.winner = team - 1 if team else None if winner == NONE else plan.team_of.get(winner)
-        else:
-            self.winner = None if winner == NONE else winner
+            return team - 1 if team else None if winner == NONE else plan.team_of.get(winner)
+        return None if winner == NONE else winner
+
+    @_kept
+    def choices(self) -> int:
+        return self._packed[3]
+
+    @_kept
+    def options(self) -> int:
+        return self._packed[4]
+
+    @_kept
+    def forced(self) -> int:
+        return self._packed[5]
 
     @_kept
     def points(self) -> tuple | None:

@@ -358,18 +358,20 @@ class CEngine:
         at_track = at_out + 9 + (width - 1) + len(reads)  # the result: 9 words, the points, the words read
         head = [0, at_flags if repeating is not None else 0, at_reads, len(reads), at_out, at_track, TRACK_ROWS]
         io = (ctypes.c_int64 * (at_track + TRACK_ROWS * width))(*head, *flags, *reads)
-        return io, memoryview(io).cast("B").cast("q"), (ctypes.c_uint64 * 1).from_buffer(io), at_out, at_track, width
+        octets = memoryview(io).cast("B")
+        return io, octets.cast("q"), (ctypes.c_uint64 * 1).from_buffer(io), at_out, at_track, width, octets
 
     def play_game(self, seed: int, io: tuple) -> tuple:
         """A whole game with every seat random, in one call (vbr_play_game in c_source.py: each
         seat's stream seeded from `seed` as vbr.play seeds it), `io` made by game_io. Returns (the
-        state's words, one list: vbr_play_game's result (9 words, the points, the words read), then
-        the score track's rows, each the choices made and the points, one after the other)."""
-        array, words, seed_word, out_at, track_at, width = io
+        state's status, its words, and as bytes of 64-bit words in the machine's order:
+        vbr_play_game's result (9 words, the points, the words read), then the score track's rows,
+        each the choices made and the points, one after the other)."""
+        array, words, seed_word, out_at, track_at, width, octets = io
         seed_word[0] = seed & R.MASK
         S = self.array()  # a new array: all its words zero, as vbr_play_game takes it
-        self._play_game(S, array)  # both ctypes arrays of words: passed as pointers without argtypes' checks
-        return S, words[out_at:track_at + words[out_at + 8] * width].tolist()
+        status = self._play_game(S, array)  # both ctypes arrays of words: passed as pointers without argtypes' checks
+        return status, S, octets[out_at * 8:(track_at + words[out_at + 8] * width) * 8].tobytes()
 
     def _seat_buffers(self, seats: int, nstats: int):
         """The arrays play_seats hands to C, made once per engine."""
