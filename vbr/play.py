@@ -50,7 +50,7 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
     (vbr.engines.events) into `log_sink` (a list, or a new one: the result's `state.log`)."""
     if isinstance(game, TypedGame):
         if not (record or trace or log_sink is not None or restrict):
-            whole = _one_call(game, tuple(agent_names))
+            whole = _one_call(game, agent_names)
             if whole is not None:
                 return whole.play(seed)  # what play_typed_game would do, one call less
         logged = record or trace or log_sink is not None
@@ -264,7 +264,7 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     `among`). With `log`,
     the game's events (vbr.engines.events) are appended to it as they happen: the same game, each
     choice logged."""
-    whole = None if log is not None or restrict else _one_call(game, tuple(agent_names))
+    whole = None if log is not None or restrict else _one_call(game, agent_names)
     if whole is not None:
         return whole.play(seed)
     from vbr.errors import UsageError
@@ -323,14 +323,19 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
                       track, measures, tuple(restricted))
 
 
-@lru_cache(maxsize=64)
-def _one_call(game, agent_names: tuple) -> "_WholeGamePlan | None":
+def _one_call(game, agent_names) -> "_WholeGamePlan | None":
     """How the game's engine plays a whole game in one call (_WholeGamePlan.play), when it can and
     these agents are one `random` per seat of the game; else None."""
-    if hasattr(game.engine, "play_game") and len(agent_names) == game.program.seats and \
-            all(typed_agent(n)[0] == "random" for n in agent_names):
-        return _plan(game)
-    return None
+    plan = _plan(game)
+    if plan is None or (agent_names != plan.randoms and not (
+            len(agent_names) == len(plan.randoms) and _all_random(tuple(agent_names)))):
+        return None
+    return plan
+
+
+@lru_cache(maxsize=64)
+def _all_random(agent_names: tuple) -> bool:
+    return all(typed_agent(n)[0] == "random" for n in agent_names)
 
 
 class _WholeGamePlan:
@@ -356,6 +361,7 @@ class _WholeGamePlan:
         self.width = 1 + (self.npoints or 0)  # a track row: the choices made, then the points
         self.io = game.engine.game_io(self.repeating, self.reads)
         self.engine_play = game.engine.play_game
+        self.randoms = ["random"] * program.seats  # the agents of play_game's common call, as a list
 
     def play(self, seed: int) -> "_PackedResult":
         """play_typed_game with every seat random and nothing logged or restricted: the whole game
@@ -368,8 +374,9 @@ class _WholeGamePlan:
 
 
 @lru_cache(maxsize=32)
-def _plan(game) -> _WholeGamePlan:
-    return _WholeGamePlan(game)
+def _plan(game) -> _WholeGamePlan | None:
+    """The game's _WholeGamePlan when its engine plays whole games in one call, else None."""
+    return _WholeGamePlan(game) if hasattr(game.engine, "play_game") else None
 
 
 def _state_of(game, words) -> TypedState:
