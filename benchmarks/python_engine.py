@@ -1,5 +1,5 @@
 """Random games per CPU-second of each bundled book through the typed program's Python engine
-beside the closure engine (vbr's default), and for Siatka beside the same game written by hand in
+beside the closure engine (the older engine), and for Siatka beside the same game written by hand in
 plain Python, in one process, the implementations taking turns in blocks so that a busy minute
 slows all of them alike.
 
@@ -48,7 +48,7 @@ def players(book: str) -> dict:
         return int(state.words[3])  # Header.CHOICES
 
     plays = {
-        "closure engine (default)": lambda seed: play_game(closure, seed, agents).choices,
+        "closure engine": lambda seed: play_game(closure, seed, agents).choices,
         "typed, Python engine": lambda seed: play_typed_game(typed, seed, agents).choices,
         "closure, play_random": closure_loop,
         "typed Python, play_random": typed_loop,
@@ -81,7 +81,7 @@ def main(argv=None) -> int:
     for book in args.books.split(","):
         rates = measure(book, args.blocks, args.games)
         for name, (r, choices) in rates.items():
-            base = rates["closure, play_random" if "play_random" in name else "closure engine (default)"][0]
+            base = rates["closure, play_random" if "play_random" in name else "closure engine"][0]
             print(f"{book:30s} {name:28s} {r:9,.0f} games/s  {r / base:5.2f}x closure  ({choices:.0f} choices a game)")
     return 0
 

@@ -1,5 +1,5 @@
 """Random games per CPU-second of Siatka through the typed program's engines, beside the same
-game written by hand in plain Python and in C and the closure engine (vbr's default), in one process,
+game written by hand in plain Python and in C and the closure engine (the older engine), in one process,
 the implementations taking turns in blocks so that a busy minute slows all of them alike.
 
     python benchmarks/typed_engines.py [--blocks 5] [--games 200] [--json]
@@ -73,7 +73,7 @@ def players(games: int):
     return {
         "hand-written plain Python": (hand, 1, games),
         "hand-written C, 10,000 games a call": (hand_c, 10_000, 20),
-        "closure engine (default)": (closure_game, 1, games),
+        "closure engine": (closure_game, 1, games),
         "typed, Python engine": (typed(py), 1, max(games // 10, 5)),
         "typed, C engine, a game per API call": (typed(c), 1, games * 20),
         "typed, C engine, vbr.play.play_game": (api_game, 1, games * 20),
