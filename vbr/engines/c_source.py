@@ -564,7 +564,13 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         return f"{name}(S, L)"
 
     def x_Roll(self, e):
-        roll = f"DIE{e.die}[vbr_below(S, {self.lay.streams + e.stream}, {len(self.p.dice[e.die])})]"
+        faces = len(self.p.dice[e.die])
+        if e.undecided >= 0:
+            name = self.fresh("decided_roll")
+            self.function(name, ["W v;", f"if (!({self.forced_take(e.forced)})) vbr_fault(S, {e.undecided}, {faces}, VBR_NONE);",
+                                 f"return DIE{e.die}[v];"])
+            return f"{name}(S, L)"
+        roll = f"DIE{e.die}[vbr_below(S, {self.lay.streams + e.stream}, {faces})]"
         if e.forced < 0:
             return roll
         name = self.fresh("forced_roll")
@@ -573,6 +579,11 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 
     def x_Pick(self, e):
         name = self.fresh("pick")
+        if e.undecided >= 0:
+            self.function(name, [*self.items(e.seq), "W v;", "if (!n) return VBR_NONE;",
+                                 f"if (!({self.forced_take(e.forced)})) vbr_fault(S, {e.undecided}, n, VBR_NONE);",
+                                 "return xs[v];"])
+            return f"{name}(S, L)"
         forced = [] if e.forced < 0 else [
             "W v;", f"if ({self.forced_take(e.forced)}) {{",
             "    for (W i = 0; i < n; i++) if (xs[i] == v) return v;",
@@ -740,10 +751,11 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
     def scenario_entry_points(self) -> str:
         """What a scenario's runner (vbr.typed_scenario) needs: a state before anything has run, a
         unit run at once where play stands, and play started in a phase (PythonEngine's `held`,
-        `call` and `goto` say the contract); only a scenario's program, and one whose file
-        declares `returns` (its units are called where play ended), have them."""
+        `call` and `goto` say the contract); only a scenario's program, one whose draws are decided
+        outside (its state is held to fill its queue before play), and one whose file declares
+        `returns` (its units are called where play ended) have them."""
         p, lay = self.p, self.lay
-        if not any(u.kind in ("given", "probe", "returns") for u in p.units):
+        if not p.forced_at and not any(u.kind in ("given", "probe", "returns") for u in p.units):
             return ""
         nlocals = _array([u.nlocals for u in p.units])
         return f"""
@@ -915,6 +927,10 @@ int vbr_goto(W *S, W unit) {{
                 order, *("    " + x for x in self.move_lines("xs[i]", s.bottom, s.fault)), "}"]
 
     def s_Shuffle(self, s):
+        if s.undecided >= 0:
+            return [f"W z = {self.zone_word(self.expr(s.zone))}, v;", "for (W i = S[z] - 1; i > 0; i--) {",
+                    f"    if (!({self.forced_take(s.forced)})) vbr_fault(S, {s.undecided}, i + 1, VBR_NONE);",
+                    "    W t = S[z + 1 + i]; S[z + 1 + i] = S[z + 1 + v]; S[z + 1 + v] = t;", "}"]
         return [f"vbr_shuffle(S, {self.zone_word(self.expr(s.zone))}, {self.lay.streams + s.stream});"]
 
     def s_Create(self, s):

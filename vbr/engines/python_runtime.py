@@ -303,6 +303,23 @@ def forced_pick(S: list, q: int, xs: list, at: int, f: int) -> int:
     return want
 
 
+def decided(S: list, q: int, n: int, f: int) -> int:
+    """The next outcome decided outside for a draw among `n` (an index below n, vbr.ir.chance_program),
+    taken off queue `q`; fault f naming n when none is left."""
+    v = forced_next(S, q)
+    if v is None:
+        raise EngineFault(f, n)
+    return v
+
+
+def decided_shuffle(S: list, z: int, q: int, f: int) -> None:
+    """shuffle with each position's partner decided outside (fault f naming i + 1 when none is left)."""
+    for i in range(S[z] - 1, 0, -1):
+        j = decided(S, q, i + 1, f)
+        a, b = z + 1 + i, z + 1 + j
+        S[a], S[b] = S[b], S[a]
+
+
 _LANES: dict[int, tuple[int, int, int]] = {}
 
 

@@ -48,7 +48,7 @@ from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
 
 RUNTIME = ("EngineFault", "add", "sub", "mul", "div", "mod", "neg", "absolute", "index", "thing_word", "other",
            "distance", "cell_at", "on_court", "reach", "reach_search", "step_paying", "dir_vec", "take_out", "put",
-           "draw_below", "shuffle", "fault", "forced_roll", "forced_pick")
+           "draw_below", "shuffle", "fault", "forced_roll", "forced_pick", "decided", "decided_shuffle")
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod"}
 _CELL_FNS = ("number", "side", "row", "col", "in_court", "on_net")
 REGISTERS = 40  # the most locals of a unit held in Python variables
@@ -945,12 +945,16 @@ class _Unit(WordSource):
 
     def x_Roll(self, e):
         faces = tuple(self.p.dice[e.die])
+        if e.undecided >= 0:
+            return f"{faces!r}[decided(S, {self.p.forced_at[e.forced]}, {len(faces)}, {e.undecided})]"
         if e.forced >= 0:
             return f"forced_roll(S, {self.p.forced_at[e.forced]}, {faces!r}, {self.lay.streams + e.stream})"
         return f"{faces!r}[draw_below(S, {self.lay.streams + e.stream}, {len(faces)})]"
 
     def x_Pick(self, e):
         xs = self.hold(self.seq_list(e.seq))
+        if e.undecided >= 0:
+            return f"({xs}[decided(S, {self.p.forced_at[e.forced]}, len({xs}), {e.undecided})] if {xs} else {NONE})"
         if e.forced >= 0:
             return f"forced_pick(S, {self.p.forced_at[e.forced]}, {xs}, {self.lay.streams + e.stream}, {e.forced_fault})"
         return f"({xs}[draw_below(S, {self.lay.streams + e.stream}, len({xs}))] if {xs} else {NONE})"
@@ -1402,6 +1406,9 @@ class _Unit(WordSource):
         self.out += _indent(self.move(x, d, s.bottom, s.fault))
 
     def s_Shuffle(self, s):
+        if s.undecided >= 0:
+            self.emit(f"decided_shuffle(S, {self.zone_word(self.expr(s.zone))}, {self.p.forced_at[s.forced]}, {s.undecided})")
+            return
         self.emit(f"shuffle(S, {self.zone_word(self.expr(s.zone))}, {self.lay.streams + s.stream})")
 
     def s_Create(self, s):

@@ -166,6 +166,11 @@ class ProgramBuilder:
         rule file's own program has none (vbr.ir.scenario_program gives a scenario's)."""
         return -1
 
+    def undecided(self, key: tuple, span) -> int:
+        """The fault a draw raises when its value was not decided outside (`Roll.undecided`), -1
+        for none: only a program whose draws are decided outside has them (vbr.ir.chance_program)."""
+        return -1
+
     # ------------------------------------------------------------------ the program
     def build(self) -> N.Program:
         self.build_units()
@@ -979,7 +984,8 @@ class UnitBuilder:
 
     def s_Shuffle(self, s: A.Shuffle, scope, loop):
         zone = self.x.expr(s.zone, scope)
-        self.emit(N.Shuffle(s.span, zone, self.pb.stream(self.name, "shuffle")))
+        self.emit(N.Shuffle(s.span, zone, self.pb.stream(self.name, "shuffle"), self.pb.forced_queue(("shuffle",)),
+                            self.pb.undecided(("shuffle",), s.span)))
 
     def s_Create(self, s: A.Create, scope, loop):
         kind = self.m.kinds[s.kind]

@@ -223,12 +223,13 @@ class ExprBuilder:
     def x_Roll(self, e: A.Roll, scope: Scope):
         die = self.pb.die_index[e.die]
         return N.Roll(self.pb.die_types[die], die, self.pb.stream(self.ub.name, f"roll {e.die}"),
-                      self.pb.forced_queue(("roll", die)))
+                      self.pb.forced_queue(("roll", die)), self.pb.undecided(("roll", die), e.span))
 
     def x_Pick(self, e: A.Pick, scope: Scope):
         seq = self.seq(e.source, scope)
         pick = N.Pick(seq.item, seq, self.pb.stream(self.ub.name, "pick"), -1, e.span, self.pb.forced_queue(("pick",)))
-        if pick.forced >= 0:
+        pick.undecided = self.pb.undecided(("pick",), e.span)
+        if pick.forced >= 0 and pick.undecided < 0:
             pick.forced_fault = self.pb.fault("the forced pick {0} is not among the items on offer", e.span)
         return pick
 

@@ -169,10 +169,13 @@ class Lookup(Expr):
 class Roll(Expr):
     """A face of die `die`, drawn uniformly from random stream `stream`; with `forced` >= 0 (a
     scenario's program only), the next face queued in `Program.forced_at[forced]` first, when
-    one is left (`ForcedQueue`)."""
+    one is left (`ForcedQueue`). With `undecided` >= 0 (a program whose draws are decided
+    outside, vbr.ir.chance_program), the queued value is the face's index, and with none left
+    the draw faults with `undecided` naming how many faces there are."""
     die: int
     stream: int
     forced: int = -1
+    undecided: int = -1
 
 
 @dataclass(eq=False)
@@ -187,6 +190,7 @@ class Pick(Expr):
     span: Span | None = None
     forced: int = -1
     forced_fault: int = -1
+    undecided: int = -1  # as Roll's: the queued value is the item's index; none left faults naming how many
 
 
 @dataclass(eq=False)
@@ -422,9 +426,15 @@ class MoveAll(Stmt):
 
 @dataclass(eq=False)
 class Shuffle(Stmt):
-    """Zone `zone` put in a uniformly random order (Fisher-Yates from the top down, stream `stream`)."""
+    """Zone `zone` put in a uniformly random order (Fisher-Yates from the top down, stream
+    `stream`: position i, from the top, swaps with one of 0..i). With `undecided` >= 0 (a program
+    whose draws are decided outside), each position's partner is the next value queued in
+    `Program.forced_at[forced]`, and with none left the shuffle faults with `undecided` naming
+    how many partners position i has (i + 1)."""
     zone: Expr
     stream: int
+    forced: int = -1
+    undecided: int = -1
 
 
 @dataclass(eq=False)
