@@ -24,13 +24,15 @@ def test_parse_agent_fills_in_defaults():
     assert parse_agent("mcts:iterations=7") == ("mcts", {"iterations": 7, "c": 0.7, "rollout": "random", "depth": 3,
                                                          "reward": "margin", "greedy_moves": 0, "worlds": 1, "widen": 0.0,
                                                          "tree": "closed", "inner_c": 0.1, "spread_playouts": 8,
-                                                         "budget": 15000})
+                                                         "budget": 15000, "cut": "lead", "spread_scale": 1.5,
+                                                         "extend": 4.0, "confidence": 1.0})
     assert parse_agent("random") == ("random", {})
 
 
 def test_the_closure_engines_mcts_refuses_a_setting_only_the_typed_engines_search_with():
     from vbr.errors import UsageError
-    for spec in ("mcts:rollout=greedy", "mcts:worlds=4", "mcts:widen=0.5", "mcts:greedy_moves=3"):
+    for spec in ("mcts:rollout=greedy", "mcts:worlds=4", "mcts:widen=0.5", "mcts:greedy_moves=3", "mcts:extend=2",
+                 "mcts:cut=even", "mcts:spread_scale=1"):
         with pytest.raises(UsageError, match="runs only in the typed engines"):
             make_agent(spec, 0, 1)
     assert make_agent("mcts:reward=win", 0, 1).reward == "win"  # what it plays anyway
@@ -56,7 +58,7 @@ def test_play_parse_agents_reads_specs():
     ("nonsense", 2, "unknown agent 'nonsense' (agents: random, first, greedy, mcts)"),
     ("mcts:iters=3", 2, "mcts: unknown parameter 'iters' "
                         "(parameters: iterations, c, rollout, depth, reward, greedy_moves, worlds, widen, tree, inner_c, "
-                        "spread_playouts, budget)"),
+                        "spread_playouts, budget, cut, spread_scale, extend, confidence)"),
     ("random:samples=3", 2, "random: unknown parameter 'samples' (parameters: none)"),
     ("mcts:iterations=x", 2, "mcts: iterations must be an integer from 1 to 1000000, not 'x'"),
     ("mcts:iterations=2.5", 2, "mcts: iterations must be an integer from 1 to 1000000, not '2.5'"),

@@ -243,7 +243,7 @@ def test_compare_of_a_thing_with_itself_is_a_usage_error(capsys):
 # ---------------------------------------------------------------------------------- bad input
 @pytest.mark.parametrize("argv,says", [
     (["sim", "siatka", "--agents", "smart"], "unknown agent 'smart'"),
-    (["sim", "siatka", "--agents", "mcts:iters=3"], "unknown parameter 'iters' (parameters: iterations, c, rollout, depth, reward, greedy_moves, worlds, widen, tree, inner_c, spread_playouts, budget)"),
+    (["sim", "siatka", "--agents", "mcts:iters=3"], "unknown parameter 'iters' (parameters: iterations, c, rollout, depth, reward, greedy_moves, worlds, widen, tree, inner_c, spread_playouts, budget, cut, spread_scale, extend, confidence)"),
     (["sim", "siatka", "--option", "rotaton"], "did you mean `rotation`"),
     (["sim", "siatka", "-n", "0"], "-n must be at least 1"),
     (["sim", "siatka", "--workers", "0"], "--workers must be at least 1"),

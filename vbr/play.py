@@ -563,7 +563,8 @@ def typed_agent(name: str) -> tuple[str, dict]:
     return kind, params
 
 
-SEARCH_SETTINGS = ("iterations", "c", "depth", "reward", "rollout", "greedy_moves", "worlds", "widen", "tree", "inner_c", "spread_playouts", "budget")
+SEARCH_SETTINGS = ("iterations", "c", "depth", "reward", "rollout", "greedy_moves", "worlds", "widen", "tree", "inner_c", "spread_playouts", "budget",
+                   "cut", "spread_scale", "extend", "confidence")
 
 
 def search_settings(params: dict) -> dict:

@@ -26,8 +26,8 @@ immediate result kept) was tried here and dropped: 5 to 10 times slower per iter
 at the same thinking time (Siatka 5/20, Volleyball High 2/16 against random playouts).
 
 The spec's other parameters (`reward`, `rollout=greedy`, `greedy_moves`, `worlds`, `widen`, `tree`,
-`inner_c`, `spread_playouts`, `budget`) are the typed engines' search settings
-(vbr/engines/python_search.py). This agent plays win/loss rewards (whatever `reward` says), random
+`inner_c`, `spread_playouts`, `budget`, `cut`, `spread_scale`, `extend`, `confidence`) are the typed
+engines' search settings (vbr/engines/python_search.py). This agent plays win/loss rewards (whatever `reward` says), random
 playouts, one open-loop tree, one UCB constant, no widening and exactly `iterations` per decision,
 and refuses a spec that asks for any other of those (CLOSURE_PLAYS).
 """
@@ -80,11 +80,20 @@ class MctsAgent(Agent):
               "reward=margin: random playouts to the end that set how much a point of lead weighs (0: the leads met; typed engines)"),
         Param("budget", int, 15000, (0, 1_000_000_000),
               "also stop once the imagined worlds have run this many blocks of rules (0: no limit; typed engines)"),
+        Param("cut", str, "lead", ("even", "lead"),
+              "reward=margin: a playout cut by depth counts as even (0.5) or as its points lead says (typed engines)"),
+        Param("spread_scale", float, 1.5, (0.01, 100.0),
+              "reward=margin: the spread a point of lead is weighed against, times this (typed engines)"),
+        Param("extend", float, 4.0, (1.0, 100.0),
+              "past the budget, go on up to this many times it while the best option is not confidently ahead (typed engines)"),
+        Param("confidence", float, 1.0, (0.0, 100.0),
+              "with extend: standard errors the best option's mean must lead every other's by (typed engines)"),
     )
     # what this agent plays whatever the typed engines' parameters above say: a setting other than
     # its default and other than this is refused, so that no spec asks the closure engine in vain
     CLOSURE_PLAYS = {"rollout": "random", "reward": "win", "greedy_moves": 0, "worlds": 1, "widen": 0.0,
-                     "tree": "open", "inner_c": 0.0, "spread_playouts": 0, "budget": 0}
+                     "tree": "open", "inner_c": 0.0, "spread_playouts": 0, "budget": 0,
+                     "cut": "lead", "spread_scale": 1.5, "extend": 1.0, "confidence": 1.0}
 
     def __init__(self, seat: int, seed: int, **settings):
         super().__init__(seat, seed, **settings)

@@ -90,13 +90,15 @@ int vbr_determinize(W *S, W *out, W seat, U seed) {
 /* --------------------------------------------------------------------------------- the search */
 
 /* The search's settings, as python_search.SearchParams.numbers gives them. */
-enum { P_ITERATIONS, P_C, P_DEPTH, P_REWARD, P_ROLLOUT, P_GREEDY_MOVES, P_WORLDS, P_WIDEN, P_TREE, P_INNER_C, P_SPREAD_PLAYOUTS, P_BUDGET, P_COUNT };
+enum { P_ITERATIONS, P_C, P_DEPTH, P_REWARD, P_ROLLOUT, P_GREEDY_MOVES, P_WORLDS, P_WIDEN, P_TREE, P_INNER_C, P_SPREAD_PLAYOUTS, P_BUDGET,
+       P_CUT, P_SPREAD_SCALE, P_EXTEND, P_CONFIDENCE, P_COUNT };
 #define VBR_GREEDY_WIN 1000.0
+#define VBR_CONFIDENCE_EVERY 16  /* past the budget, confidence is checked after every 16th iteration */
 
 typedef struct {
     W key[VBR_KEY_WORDS];
     W visits, available, side, first, next, nchildren;  /* first child, next sibling: pool indexes, -1 none */
-    double total;
+    double total, squares;  /* the rewards' sum, and (a root child's) sum of squares */
 } VbrNode;
 
 typedef struct {
@@ -108,9 +110,10 @@ typedef struct {
     W closed;  /* tree=closed: a node's children are told apart by what the searching seat observes */
     VbrDeal deal;
     U agent;
-    W seat, depth, margin, greedy, greedy_moves, root_team;
+    W seat, depth, margin, greedy, greedy_moves, root_team, cut_lead;  /* cut_lead: cut=lead */
     W spread_n, spread_squares;  /* the searching team's leads at playouts' ends: count, sum of squares */
-    double fixed_spread;  /* > 0: the spread from the spread playouts (vbr_spread_playouts) */
+    double fixed_spread;  /* > 0: the spread from the spread playouts (vbr_spread_playouts), scaled */
+    double spread_scale;
     const W *allowed;  /* NULL, or per root option: nonzero when the root may take it */
     W iterations, work;  /* iterations run; the blocks of rules run and the choices made by their worlds */
     double c, inner_c, widen;  /* inner_c: the UCB constant below the root */
@@ -134,7 +137,7 @@ static W vbr_new_node(VbrSearch *s, W parent, const W *key, W side) {
     VbrNode *n = &s->nodes[k];
     if (key) memcpy(n->key, key, sizeof n->key); else memset(n->key, 0, sizeof n->key);
     n->visits = 0; n->available = 1; n->side = side; n->first = -1; n->nchildren = 0;
-    n->total = 0.0;
+    n->total = 0.0; n->squares = 0.0;
     if (parent >= 0) {
         n->next = s->nodes[parent].first; s->nodes[parent].first = k; s->nodes[parent].nchildren++;
     } else n->next = -1;
@@ -301,9 +304,10 @@ static W vbr_greedy_option(VbrSearch *s, W *world, W n) {
     return s->legal[nbest > 1 ? vbr_below_of(&s->agent, nbest) : 0];
 }
 
-/* reward=margin: each team's outcome in r averaged with 0.5 + 0.5 * tanh(lead / spread)
- * (python_search._Search.with_margin). */
-static void vbr_with_margin(VbrSearch *s, const W *world, double *r) {
+/* reward=margin: each team's outcome in r averaged with its margin score 0.5 + 0.5 * tanh(lead /
+ * spread); `cut`: a playout cut by `depth`, whose outcome is 0.5, or with cut=lead the margin score
+ * itself (python_search._Search.with_margin). */
+static void vbr_with_margin(VbrSearch *s, const W *world, double *r, int cut) {
     W lead[VBR_TEAMS];
     if (!vbr_leads(world, lead)) return;
     double spread = s->fixed_spread;
@@ -312,8 +316,12 @@ static void vbr_with_margin(VbrSearch *s, const W *world, double *r) {
         s->spread_n++; s->spread_squares += x * x;
         spread = sqrt((double)s->spread_squares / (double)s->spread_n);
         if (spread < 1.0) spread = 1.0;
+        spread *= s->spread_scale;
     }
-    for (W t = 0; t < VBR_TEAMS; t++) r[t] = 0.5 * r[t] + 0.5 * (0.5 + 0.5 * tanh((double)lead[t] / spread));
+    for (W t = 0; t < VBR_TEAMS; t++) {
+        double m = 0.5 + 0.5 * tanh((double)lead[t] / spread);
+        r[t] = 0.5 * (cut && s->cut_lead ? m : r[t]) + 0.5 * m;
+    }
 }
 
 /* Rewards per team into r; -1 when a world faulted. */
@@ -323,7 +331,7 @@ static int vbr_playout(VbrSearch *s, W *world, double *r) {
         if (left == 0) {
             if (s->margin) {
                 for (W t = 0; t < VBR_TEAMS; t++) r[t] = 0.5;
-                vbr_with_margin(s, world, r);
+                vbr_with_margin(s, world, r, 1);
             } else vbr_estimate(world, r);
             return 0;
         }
@@ -340,7 +348,7 @@ static int vbr_playout(VbrSearch *s, W *world, double *r) {
     }
     W team = vbr_won(world);
     for (W t = 0; t < VBR_TEAMS; t++) r[t] = team < 0 ? 0.5 : t == team ? 1.0 : 0.0;
-    if (s->margin) vbr_with_margin(s, world, r);
+    if (s->margin) vbr_with_margin(s, world, r, 0);
     return 0;
 }
 
@@ -367,6 +375,7 @@ static int vbr_spread_playouts(VbrSearch *s, W k) {
     }
     s->fixed_spread = sqrt(squares / (double)k);
     if (s->fixed_spread < 1.0) s->fixed_spread = 1.0;
+    s->fixed_spread *= s->spread_scale;
     return 0;
 }
 
@@ -387,7 +396,33 @@ static W vbr_iterate(VbrSearch *s) {
         n->visits++;
         n->total += r[n->side];
     }
+    s->nodes[s->path[0]].squares += r[s->nodes[s->path[0]].side] * r[s->nodes[s->path[0]].side];
     return 0;
+}
+
+/* Whether the root's most visited option (the first in option order of those most visited) leads
+ * every other root child in mean reward by more than `z` standard errors of the difference, each
+ * child visited at least twice (python_search._Search.confident). */
+static int vbr_confident(const VbrSearch *s, double z) {
+    W a = -1;
+    for (W k = s->nodes[0].first; k >= 0; k = s->nodes[k].next) {
+        const VbrNode *n = &s->nodes[k];
+        if (a < 0 || n->visits > s->nodes[a].visits || (n->visits == s->nodes[a].visits && n->key[2] < s->nodes[a].key[2]))
+            a = k;
+    }
+    if (a < 0 || s->nodes[a].visits < 2) return 0;
+    const VbrNode *A = &s->nodes[a];
+    double ma = A->total / (double)A->visits;
+    double va = (A->squares / (double)A->visits - ma * ma) / (double)(A->visits - 1);
+    for (W k = s->nodes[0].first; k >= 0; k = s->nodes[k].next) {
+        if (k == a) continue;
+        const VbrNode *B = &s->nodes[k];
+        if (B->visits < 2) return 0;
+        double mb = B->total / (double)B->visits;
+        double vb = (B->squares / (double)B->visits - mb * mb) / (double)(B->visits - 1);
+        if (!(ma - mb > z * sqrt(fmax(0.0, va) + fmax(0.0, vb)))) return 0;
+    }
+    return 1;
 }
 
 /* Adds the root's visits per option to `visits`. */
@@ -403,6 +438,7 @@ static int vbr_search_open(VbrSearch *s, W *S, W seat, const double *params, U a
     s->greedy_moves = (W)params[P_GREEDY_MOVES]; s->widen = params[P_WIDEN];
     s->agent = agent; s->root_team = TEAM_OF[seat]; s->closed = params[P_TREE] == 1.0;
     s->inner_c = params[P_INNER_C] > 0.0 ? params[P_INNER_C] : params[P_C];
+    s->cut_lead = params[P_CUT] == 1.0; s->spread_scale = params[P_SPREAD_SCALE];
     size_t opts = (size_t)L_MAX_OPTIONS + 1;
     s->world = malloc((size_t)L_WORDS * sizeof(W));
     s->trial = malloc((size_t)L_WORDS * sizeof(W));
@@ -428,8 +464,11 @@ static void vbr_search_close(VbrSearch *s) {
     if (s->deal.place) vbr_deal_close(&s->deal);
 }
 
-/* `worlds` trees, one after the other on one agent stream, their root visits summed into `visits`
- * (n words); the option most visited, or a negative code. */
+/* The work a tree of `budget` may go on to while its answer is not confident: budget * extend. */
+static W vbr_reach(W budget, const double *params) {
+    return (W)((double)budget * params[P_EXTEND]);
+}
+
 /* Whether the option most visited so far (over the trees before, in `visits`, and this tree's
  * root) leads every other by more than `left`, a bound on the iterations left (each adds at least
  * one to the work: its world makes the root's choice), so that no run of them can change the answer. */
@@ -450,25 +489,28 @@ static int vbr_settled(const VbrSearch *s, W n, const W *visits, W left, W *now)
 static W vbr_search_root(W *S, W seat, const double *params, U seed, W *visits, int settle, const W *allowed) {
     if (S[H_STATUS] != CHOICE || seat < 0 || seat >= VBR_SEATS) return -2;
     W n = S[H_NOPTS], iterations = (W)params[P_ITERATIONS], worlds = (W)params[P_WORLDS], answer = 0;
-    W budget_all = (W)params[P_BUDGET], shares = 0, budgets = 0, stop = 0;
+    W budget_all = (W)params[P_BUDGET], shares = 0, stop = 0, reach_all = 0, reaches = 0;
     U agent = vbr_first_state(seed, VBR_MCTS_KEY);
     if (worlds < 1) return -2;
     W *now = malloc((size_t)(n + 1) * sizeof(W));
     if (!now) return -2;
     for (W i = 0; i < n; i++) visits[i] = 0;
+    for (W t = 0; t < worlds; t++) reach_all += vbr_reach(budget_all / worlds + (t < budget_all % worlds), params);
     for (W t = 0; t < worlds && answer == 0 && !stop; t++) {
         VbrSearch s;
         W share = iterations / worlds + (t < iterations % worlds);
         W budget = budget_all / worlds + (t < budget_all % worlds);
         if (!share && !budget) break;
-        shares += share; budgets += budget;
+        W reach = vbr_reach(budget, params);  /* the work this tree may extend to */
+        shares += share; reaches += reach;
         answer = vbr_search_open(&s, S, seat, params, agent);
         s.allowed = allowed;
         if (answer == 0 && s.margin) answer = vbr_spread_playouts(&s, (W)params[P_SPREAD_PLAYOUTS]);
-        while (answer == 0 && (s.iterations < share || s.work < budget)) {
+        while (answer == 0 && (s.iterations < share || s.work < budget
+                               || (s.work < reach && (s.iterations % VBR_CONFIDENCE_EVERY || !vbr_confident(&s, params[P_CONFIDENCE]))))) {
             answer = vbr_iterate(&s);
-            W left = (share > s.iterations ? share - s.iterations : 0) + (budget > s.work ? budget - s.work : 0)
-                     + iterations - shares + budget_all - budgets;
+            W left = (share > s.iterations ? share - s.iterations : 0) + (reach > s.work ? reach - s.work : 0)
+                     + iterations - shares + reach_all - reaches;
             if (settle && answer == 0 && vbr_settled(&s, n, visits, left, now)) stop = 1;
             if (stop) break;
         }

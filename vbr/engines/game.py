@@ -266,9 +266,9 @@ class State:
         """The option index information-set MCTS picks for the seat to move (python_search.mcts_choice,
         run in C by the C engine): the same answer from either engine for the same seed. Settings not
         given are python_search.SearchParams's defaults; `settings` are its other fields (reward,
-        rollout, greedy_moves, worlds, widen, tree, inner_c, spread_playouts, budget). `among`: the
-        options a restricted seat may take; the search's root has only these, so every iteration
-        goes to them, and the most visited is taken."""
+        rollout, greedy_moves, worlds, widen, tree, inner_c, spread_playouts, budget, cut, spread_scale,
+        extend, confidence). `among`: the options a restricted seat may take; the search's root has
+        only these, so every iteration goes to them, and the most visited is taken."""
         from vbr.engines.python_runtime import EngineFault
         from vbr.engines.python_search import SearchParams, mcts_choice
         given = {k: v for k, v in (("iterations", iterations), ("c", c), ("depth", depth)) if v is not None}

@@ -26,9 +26,9 @@ when the choice comes (`_Search.observe`; with `tree=open` 0, so the tree is ope
 chance). A choice with a single option makes no node (in a playout it still counts towards
 `depth` and `greedy_moves`). The answer is the root's most visited option; `mcts_choice` stops
 the search as soon as the most visited option leads every other by more than a bound on the
-iterations left (over all trees: the iterations still owed plus the work still under the budget,
-each iteration adding at least one to the work), which cannot change the answer; `mcts_visits`
-never stops early. With `among` (a restricted seat) the root has children for those options only,
+iterations left (over all trees: the iterations still owed plus the work still under the budget's
+reach, budget * extend, each iteration adding at least one to the work), which cannot change the
+answer; `mcts_visits` never stops early. With `among` (a restricted seat) the root has children for those options only,
 so every iteration goes to them, and the answer is the most visited of them.
 
 The settings (`SearchParams`, the `mcts` agent's parameters):
@@ -39,6 +39,14 @@ The settings (`SearchParams`, the `mcts` agent's parameters):
   (`Header.STEPS` and `Header.CHOICES`, counted alike by both engines), so cheap iterations buy
   more of them and the decision is the same on any machine. 0: exactly `iterations`. A greedy
   playout's trial copies and the spread playouts are not counted.
+- `extend`, `confidence`: past its budget a tree goes on, up to `extend` times the budget (its
+  reach: int(budget * extend)), while its answer is not confident; whether it is, is asked after
+  every CONFIDENCE_EVERY-th iteration (by the tree's count) once the iterations and the budget are
+  spent. Confident: the root's most visited option (the first in option order among the most
+  visited) leads every other root child's mean reward by more than `confidence` standard errors
+  of the difference, every root child visited at least twice (a child's standard error from its
+  rewards' sum and sum of squares: sqrt(max(0, (squares / visits - mean^2) / (visits - 1)))). So the
+  budget goes where two options are close; extend=1: exactly the budget.
 - `inner_c`: the UCB constant below the root (0: `c`). Exploring there makes a node's mean the
   mean of exploratory play, which misjudges the root's options (in Pig, an opponent who hands the
   dice back for nothing flatters `hold`); a small one keeps the means near best play.
@@ -58,16 +66,24 @@ The settings (`SearchParams`, the `mcts` agent's parameters):
 - `depth`: 0 plays each playout to the end; d > 0 stops one after d choices.
 - `reward`: per team, at a playout's end. `win`: a win 1, a loss 0, a draw 0.5; a playout cut by
   `depth` is worth 0.5 + 0.5 * tanh(lead / 2). `margin` (where the file keeps points): the mean of
-  the outcome (a cut playout's: 0.5) and 0.5 + 0.5 * tanh(lead / spread), the spread fixed by
+  the outcome and the margin score m = 0.5 + 0.5 * tanh(lead / spread), a cut playout's outcome
+  being m itself with cut=lead (its worth is then m) or 0.5 with cut=even; the spread is fixed by
   `spread_playouts` or, with none, the root mean square of the searching team's leads at the ends
-  of this tree's playouts so far, this one included (at least 1): a lead counts beside the leads
-  this search meets, whatever a point is worth in the game. A team's points lead: its points minus the best
-  other team's (points kept per seat are summed by team).
+  of this tree's playouts so far, this one included (at least 1), times `spread_scale` either way:
+  a lead counts beside the leads this search meets, whatever a point is worth in the game. A
+  team's points lead: its points minus the best other team's (points kept per seat are summed by
+  team).
+- `cut`: `lead` or `even` (see `reward`). Scoring a cut playout as even while a finished one
+  scores its outcome makes a win inside the horizon worth far more than a lead as large that has
+  not yet been cashed in, so the search takes risks to end the game early (in Pig, rolling on at
+  97 instead of banking it); scoring it by its lead treats both alike.
 - `spread_playouts`: with reward=margin in a file that keeps points, k > 0 fixes each tree's
   spread before its first iteration: k worlds imagined from the root (each seeded by a
   `next_word`) are played to the end uniformly at random (a draw below n at each choice of n > 1
   options), and the spread is the root mean square of how much the searching team's lead moved
-  from the root to each end (at least 1). 0: the spread of the leads met, as above.
+  from the root to each end (at least 1), times `spread_scale`. 0: the spread of the leads met, as
+  above.
+- `spread_scale`: the factor on the spread (above); a larger one weighs a point of lead less.
 
 Every draw comes from one agent stream, `first_state(seed, key("mcts"))`, in this order, tree after
 tree:
@@ -79,7 +95,7 @@ tree:
      (the seed of its copies), then a draw below the number of equally best options if several;
   4. at the end, when several root options share the most visits: a draw below their number.
 `mcts_choice` at a root choice of a single option (or `among` a single one) returns it with no
-draw and no search. A child's rewards are
+draw and no search. A child's rewards (and a root child's squares of them) are
 added in iteration order, so both languages sum the same doubles. A fault in an imagined world
 stops the search with that fault (EngineFault here; the C engine reports it the same way).
 """
@@ -156,6 +172,10 @@ class SearchParams:
     inner_c: float = 0.1
     spread_playouts: int = 8
     budget: int = 15000
+    cut: str = "lead"
+    spread_scale: float = 1.5
+    extend: float = 4.0
+    confidence: float = 1.0
 
     def __post_init__(self):
         if self.reward not in REWARDS:
@@ -164,31 +184,38 @@ class SearchParams:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {self.rollout!r}")
         if self.tree not in TREES:
             raise ValueError(f"tree must be one of {', '.join(TREES)}, not {self.tree!r}")
+        if self.cut not in CUTS:
+            raise ValueError(f"cut must be one of {', '.join(CUTS)}, not {self.cut!r}")
         if (self.iterations < 0 or self.depth < 0 or self.greedy_moves < 0 or self.worlds < 1 or not 0 <= self.widen <= 1
-                or self.inner_c < 0 or self.spread_playouts < 0 or self.budget < 0):
+                or self.inner_c < 0 or self.spread_playouts < 0 or self.budget < 0 or self.spread_scale <= 0
+                or self.extend < 1 or self.confidence < 0):
             raise ValueError(f"search parameters out of range: {self}")
 
     def numbers(self) -> list[float]:
         """The settings as the C search reads them (c_search.h, VbrParams): numbers in field order."""
         return [float(self.iterations), float(self.c), float(self.depth), float(REWARDS.index(self.reward)),
                 float(ROLLOUTS.index(self.rollout)), float(self.greedy_moves), float(self.worlds), float(self.widen),
-                float(TREES.index(self.tree)), float(self.inner_c), float(self.spread_playouts), float(self.budget)]
+                float(TREES.index(self.tree)), float(self.inner_c), float(self.spread_playouts), float(self.budget),
+                float(CUTS.index(self.cut)), float(self.spread_scale), float(self.extend), float(self.confidence)]
 
 
 REWARDS = ("win", "margin")
 ROLLOUTS = ("random", "greedy")
 TREES = ("open", "closed")
+CUTS = ("even", "lead")
+CONFIDENCE_EVERY = 16  # past the budget, confidence is checked after every 16th iteration
 OBSERVE_SEED = 0x1234567  # the observation hash's first state (tree=closed)
 GREEDY_WIN = 1000.0  # a greedy playout choice's worth of a won game; a lost one is its negative
 
 
 class _Node:
-    __slots__ = ("children", "visits", "total", "available", "side")
+    __slots__ = ("children", "visits", "total", "squares", "available", "side")
 
     def __init__(self, side: int):
         self.children: dict = {}
         self.visits = 0
         self.total = 0.0
+        self.squares = 0.0  # a root child's: the sum of its rewards' squares
         self.available = 1
         self.side = side  # the team of the seat whose choice leads here
 
@@ -232,19 +259,23 @@ def _search_root(engine, words, seat: int, params: SearchParams, seed: int, sett
     allowed = root_options(n, among)
     agent = R.first_state(seed, MCTS_KEY)
     visits = [0] * n
-    shares = budgets = 0  # the iterations and the work of the trees so far and this one
+    budgets = [params.budget // params.worlds + (t < params.budget % params.worlds) for t in range(params.worlds)]
+    reach_all = sum(reach(b, params) for b in budgets)
+    shares = reaches = 0  # the iterations and the work the trees so far and this one may reach
     for t in range(params.worlds):
         share = params.iterations // params.worlds + (t < params.iterations % params.worlds)
-        budget = params.budget // params.worlds + (t < params.budget % params.worlds)
+        budget = budgets[t]
         if not share and not budget:
             break
-        shares, budgets = shares + share, budgets + budget
+        most = reach(budget, params)
+        shares, reaches = shares + share, reaches + most
         search = _Search(engine, words, seat, params, agent, allowed)
         stop = False
-        while search.iterations < share or search.work < budget:
+        while (search.iterations < share or search.work < budget
+               or (search.work < most and (search.iterations % CONFIDENCE_EVERY or not search.confident()))):
             search.iterate()
-            left = (max(0, share - search.iterations) + max(0, budget - search.work)
-                    + params.iterations - shares + params.budget - budgets)
+            left = (max(0, share - search.iterations) + max(0, most - search.work)
+                    + params.iterations - shares + reach_all - reaches)
             if settle and _settled([v + w for v, w in zip(visits, search.root_visits(n))], left):
                 stop = True
                 break
@@ -261,6 +292,11 @@ def _search_root(engine, words, seat: int, params: SearchParams, seed: int, sett
     return best[0], visits
 
 
+def reach(budget: int, params: SearchParams) -> int:
+    """The work a tree of `budget` may go on to while its answer is not confident: budget * extend."""
+    return int(float(budget) * float(params.extend))
+
+
 def _settled(visits: list[int], left: int) -> bool:
     """Whether the most visited option leads every other by more than `left`, a bound on the
     iterations left (each iteration's world makes at least the root's choice, so it adds at least
@@ -274,6 +310,12 @@ def _settled(visits: list[int], left: int) -> bool:
     return first - second > left
 
 
+def _mean_and_variance(node: _Node) -> tuple[float, float]:
+    """A root child's mean reward and the variance of that mean (its rewards' sample variance over its visits)."""
+    m = node.total / node.visits
+    return m, (node.squares / node.visits - m * m) / (node.visits - 1)
+
+
 class _Search:
     """One tree: its root, the agent stream it draws from, and the search's settings."""
 
@@ -284,6 +326,8 @@ class _Search:
         self.inner_c = float(params.inner_c) if params.inner_c > 0 else self.c
         self.closed = params.tree == "closed"
         self.margin = params.reward == "margin"
+        self.cut_lead = params.cut == "lead"
+        self.spread_scale = float(params.spread_scale)
         self.greedy = params.rollout == "greedy"
         p = self.p = engine.program
         lay = p.layout
@@ -330,7 +374,7 @@ class _Search:
                 self.apply(world, self.draw_below(n) if n > 1 else 0)
             x = self.leads(world)[self.root_team] - start[self.root_team]
             squares += x * x
-        return max(1.0, math.sqrt(squares / k))
+        return max(1.0, math.sqrt(squares / k)) * self.spread_scale
 
     def iterate(self) -> None:
         world_seed = self.next_word()
@@ -344,6 +388,29 @@ class _Search:
         for node in path:
             node.visits += 1
             node.total += rewards[node.side]
+        r = rewards[path[0].side]
+        path[0].squares += r * r
+
+    def confident(self) -> bool:
+        """Whether the root's most visited option (the first in option order of those most visited)
+        leads every other root child in mean reward by more than `confidence` standard errors of the
+        difference, each child visited at least twice."""
+        children = sorted((k[1], child) for (_, k, _), child in self.root.children.items())
+        if not children:
+            return False
+        a = max(children, key=lambda kc: (kc[1].visits, -kc[0]))[1]
+        if a.visits < 2:
+            return False
+        ma, va = _mean_and_variance(a)
+        for _, b in children:
+            if b is a:
+                continue
+            if b.visits < 2:
+                return False
+            mb, vb = _mean_and_variance(b)
+            if not ma - mb > self.params.confidence * math.sqrt(max(0.0, va) + max(0.0, vb)):
+                return False
+        return True
 
     def apply(self, world, i: int) -> None:
         self.engine.apply(world, i)
@@ -446,7 +513,7 @@ class _Search:
         moves = 0
         while world[H.STATUS] == CHOICE:
             if left == 0:
-                return self.with_margin(self.draw, world) if self.margin else self.estimate(world)
+                return self.with_margin(self.draw, world, cut=True) if self.margin else self.estimate(world)
             left -= 1
             n = int(world[H.NOPTS])
             if n == 1:
@@ -464,8 +531,10 @@ class _Search:
             out = self.draw if w == NONE else self.wins[self.team_of[w]]
         return self.with_margin(out, world) if self.margin else out
 
-    def with_margin(self, outcome: list[float], world) -> list[float]:
-        """reward=margin: each team's outcome averaged with 0.5 + 0.5 * tanh(lead / spread)."""
+    def with_margin(self, outcome: list[float], world, cut: bool = False) -> list[float]:
+        """reward=margin: each team's outcome averaged with its margin score 0.5 + 0.5 * tanh(lead /
+        spread); `cut`: a playout cut by `depth`, whose outcome is 0.5, or with cut=lead the margin
+        score itself."""
         leads = self.leads(world)
         if leads is None:
             return outcome
@@ -475,8 +544,12 @@ class _Search:
             x = leads[self.root_team]
             self.spread[0] += 1
             self.spread[1] += x * x
-            spread = max(1.0, math.sqrt(self.spread[1] / self.spread[0]))
-        return [0.5 * o + 0.5 * (0.5 + 0.5 * math.tanh(lead / spread)) for o, lead in zip(outcome, leads)]
+            spread = max(1.0, math.sqrt(self.spread[1] / self.spread[0])) * self.spread_scale
+        out = []
+        for o, lead in zip(outcome, leads):
+            m = 0.5 + 0.5 * math.tanh(lead / spread)
+            out.append(0.5 * (m if cut and self.cut_lead else o) + 0.5 * m)
+        return out
 
     def greedy_option(self, world, n: int) -> int:
         """The option whose immediate result is worth most to the seat to move's team (a win
