@@ -105,8 +105,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("what", choices=["pig", "bundled"])
     ap.add_argument("-n", type=int, default=400, help="games per row (even: each deal in both seatings)")
-    ap.add_argument("--specs", default="mcts:depth=10,inner_c=0,tree=open,spread_playouts=0,budget=0;"
-                    "mcts:spread_playouts=0,budget=0;mcts",
+    ap.add_argument("--specs", default="mcts:depth=10,inner_c=0,tree=open,spread_playouts=0,budget=0,cut=even,spread_scale=1;"
+                    "mcts:spread_playouts=0,budget=0,cut=even,spread_scale=1;mcts:cut=even,spread_scale=1,extend=1;mcts",
                     help="Pig: the agents, `;`-separated")
     ap.add_argument("--spec", default="mcts", help="bundled: the agent against greedy")
     ap.add_argument("--games", help="bundled: rule files, comma-separated (default: every bundled one)")

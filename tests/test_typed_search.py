@@ -587,7 +587,8 @@ def test_the_defaults_win_pig_against_hold_at_20_more_often_than_an_open_tree_ex
     # the rates' difference has a standard error of about 1.6 points; the defaults must be at
     # least 2.5 points ahead, over 2 standard errors below the expected difference.
     defaults = _wins_against_hold_at_20(2000)
-    uniform_below = _wins_against_hold_at_20(2000, depth=10, tree="open", inner_c=0.0, spread_playouts=0, budget=0)
+    uniform_below = _wins_against_hold_at_20(2000, depth=10, tree="open", inner_c=0.0, spread_playouts=0, budget=0,
+                                             cut="even", spread_scale=1.0)
     assert defaults - uniform_below >= 50, (defaults, uniform_below)
 
 
