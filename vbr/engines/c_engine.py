@@ -118,14 +118,23 @@ def cached_library(key: str) -> Path | None:
     when its reference and the library are intact; else None."""
     try:
         folder, cc = cache_dir(), compiler()
-        named = private_cache.read_sealed(folder / f"vbr-load-{key[:32]}.ref", _reference_key(key, cc))
+        named = private_cache.read_sealed(_reference_file(folder, key), _reference_key(key, cc))
     except (CEngineUnavailable, OSError):
         return None
     if named is None or not re.fullmatch(rb"[0-9a-f]{64}", named):
         return None
     digest = named.decode()
-    lib, sums = folder / f"vbr-{digest[:32]}.so", folder / f"vbr-{digest[:32]}.sha256"
-    return lib if lib.exists() and sums.exists() and _intact(lib, sums, digest) else None
+    lib, sums = _library_files(folder, digest)
+    return lib if _intact(lib, sums, digest) else None
+
+
+def _library_files(folder: Path, digest: str) -> tuple[Path, Path]:
+    """The library built from the source with this digest, and its sealed sums file."""
+    return folder / f"vbr-{digest[:32]}.so", folder / f"vbr-{digest[:32]}.sha256"
+
+
+def _reference_file(folder: Path, key: str) -> Path:
+    return folder / f"vbr-load-{key[:32]}.ref"
 
 
 def _reference_key(key: str, cc: str) -> bytes:
@@ -146,15 +155,14 @@ def build_library(source: str, note=None, key: str | None = None) -> Path:
     flags = compiler_flags(version)
     digest = hashlib.sha256((version + "\0" + " ".join(flags + LINK_FLAGS) + "\0" + source).encode()).hexdigest()
     folder = cache_dir()
-    lib = folder / f"vbr-{digest[:32]}.so"
-    sums = folder / f"vbr-{digest[:32]}.sha256"
+    lib, sums = _library_files(folder, digest)
     try:
         with open(folder / f"vbr-{digest[:32]}.lock", "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            if not (lib.exists() and sums.exists() and _intact(lib, sums, digest)):
+            if not _intact(lib, sums, digest):
                 _build(cc, flags, source, lib, sums, digest, folder, note)
             if key is not None:
-                private_cache.write_sealed(folder / f"vbr-load-{key[:32]}.ref", _reference_key(key, cc), digest.encode())
+                private_cache.write_sealed(_reference_file(folder, key), _reference_key(key, cc), digest.encode())
             return lib
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
@@ -227,7 +235,7 @@ def _stop(proc: subprocess.Popen) -> None:
 def _intact(lib: Path, sums: Path, digest: str) -> bool:
     """Whether the library may be loaded: the user's own file, whose hash its sealed sums file
     (vbr.private_cache, under the user's secret) gives: a planted pair is never loaded."""
-    if private_cache.untrusted(lib):
+    if not (lib.exists() and sums.exists()) or private_cache.untrusted(lib):
         return False
     sealed = private_cache.read_sealed(sums, _seal_key(digest))
     return sealed is not None and hmac.compare_digest(sealed, hashlib.sha256(lib.read_bytes()).digest())
@@ -269,7 +277,7 @@ class CEngine:
         self.lib.vbr_search_fault.argtypes, self.lib.vbr_search_fault.restype = [P], None
         self.lib.vbr_new_logged.argtypes, self.lib.vbr_new_logged.restype = [P, U, W], ctypes.c_int
         self.lib.vbr_apply_logged.argtypes, self.lib.vbr_apply_logged.restype = [P, W, W], ctypes.c_int
-        if hasattr(self.lib, "vbr_call"):  # a scenario's program (vbr.typed_scenario), a file with `returns`
+        if hasattr(self.lib, "vbr_call"):  # a scenario's program, a chance program, a file with `returns`
             self.lib.vbr_held.argtypes, self.lib.vbr_held.restype = [P, U], ctypes.c_int
             for name in ("vbr_call", "vbr_goto"):
                 getattr(self.lib, name).argtypes, getattr(self.lib, name).restype = [P, W], ctypes.c_int

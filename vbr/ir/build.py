@@ -784,8 +784,9 @@ class UnitBuilder:
         arguments into new locals, then the body, each `return LIST` copying its list onto the
         stack (where the caller's lists live) and going on after the call. A called unit could
         not give one: a list's items lie above its frame, which its return takes away. The call
-        adds no depth (it cannot call itself, build_program refuses that), and a body that
-        ends without `return` faults there. Gives the list's type and (base, count, bound)."""
+        adds no depth; one that would write itself out inside itself (the procedure calls
+        itself) is refused (Unsupported), and a body that ends without `return` faults there.
+        Gives the list's type and (base, count, bound)."""
         d = self.m.procs[c.func]
         if c.func in self.writing_out:
             raise Unsupported(f"`{c.func}` gives a list and calls itself: the typed engines write such a "

@@ -23,22 +23,20 @@ def load(rule_file, options: dict | None, engine: str = "closure"):
     return vbr.load(rule_file, options or {}, engine=engine)
 
 
-def model_and_things(game, first_state) -> tuple:
-    """The checked model of a game (either kind) and how many things its first state holds."""
-    if hasattr(first_state, "words"):
-        from vbr.ir.layout import Header as H
-        return game.model, int(first_state.words[H.THINGS])
-    return game.program.model, len(first_state.ent)
+def model_and_things(first_state) -> tuple:
+    """The checked model of a game's first state (either kind) and how many things it holds."""
+    from vbr.rl.state_reader import model_of, reader
+    return model_of(first_state), len(reader(first_state).kind)
 
 
-def derived_max_actions(game, first_state) -> int:
+def derived_max_actions(first_state) -> int:
     """The most options one choice can offer, from the declarations: a choice picks among
     entities, court places, directions, enum members, seats, teams or booleans, and an optional
     choice adds `pass`. Entities are counted in the first state of a game (after `setup`).
     A choice over numbers has no declared bound: one that offers more than this at run time
     stops the game with an error naming it (`ActionIds.check`), and `max_actions=N` raises it."""
     from vbr.interpreter.court import court_of
-    m, things = model_and_things(game, first_state)
+    m, things = model_and_things(first_state)
     court = court_of(m.court)
     places = 0
     if court is not None:
@@ -48,14 +46,14 @@ def derived_max_actions(game, first_state) -> int:
 
 
 def resolve_max_actions(game, first_state, max_actions) -> int:
-    return _resolve("max_actions", max_actions, lambda: derived_max_actions(game, first_state))
+    return _resolve("max_actions", max_actions, lambda: derived_max_actions(first_state))
 
 
 def resolve_action_ids(game, first_state, max_actions):
     """The game's action ids (action_ids.py): fixed where every choice's domain is fixed before
     play, else positions among at most `max_actions` (given, or derived) options."""
     from vbr.rl.action_ids import action_ids
-    return action_ids(model_and_things(game, first_state)[0], resolve_max_actions(game, first_state, max_actions))
+    return action_ids(model_and_things(first_state)[0], resolve_max_actions(game, first_state, max_actions))
 
 
 def _resolve(name: str, given, derive) -> int:
@@ -73,8 +71,8 @@ def seat_returns(state) -> list[float]:
     error), and without one, +1 to every seat of the winning side, -1 to the others and 0 to
     all in a draw. In a game of teams, each seat gets its team's result; a win by a team with
     no seats (a solo game's opponent) is a loss for every seat. `state`: either kind of game's."""
-    typed = hasattr(state, "words")
-    m = state.game.model if typed else state.prog.model
+    from vbr.rl.state_reader import is_typed, model_of
+    typed, m = is_typed(state), model_of(state)
     outcome = state.outcome() if typed else state.result
     n = m.seats
     if outcome is None:
@@ -185,7 +183,8 @@ def slug(text: str) -> str:
 def public_text(state) -> str:
     """The state (either kind of game's) as a spectator sees it: phase, vars, public zones'
     contents, other zones' sizes."""
-    if hasattr(state, "words"):
+    from vbr.rl.state_reader import is_typed
+    if is_typed(state):
         return _typed_public_text(state)
     prog = state.prog
     from vbr.interpreter.values import text
@@ -212,7 +211,8 @@ def _typed_public_text(state) -> str:
     lines = [f"{state.game.title} — phase {state.phase or '(setup)'}",
              "  " + ", ".join(f"{n}={v}" for n, v in view["vars"].items())]
     for name, items in view["zones"].items():
-        lines.append(f"  {name}: " + (", ".join(items) or "empty" if isinstance(items, list) else f"{items} unseen"))
+        shown = (", ".join(items) or "empty") if isinstance(items, list) else f"{items} unseen"
+        lines.append(f"  {name}: {shown}")
     if state.is_terminal():
         lines.append(f"  over: {state.outcome()}")
     elif r.chooser is not None:

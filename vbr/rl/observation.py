@@ -22,7 +22,7 @@ from vbr.interpreter import types as T
 from vbr.interpreter.court import court_of
 from vbr.interpreter.values import Cell, Ent, ZoneRef
 from vbr.ir.build import visibility
-from vbr.rl.state_reader import reader
+from vbr.rl.state_reader import model_of, reader
 
 INF = np.inf
 
@@ -449,17 +449,6 @@ def check_seat(described, seat) -> int:
 
 
 _CACHE: dict[int, tuple] = {}
-
-
-def model_of(thing):
-    """The checked model behind a game (either kind), a closure program, or a state (either kind)."""
-    if hasattr(thing, "words"):  # a typed game's state
-        return thing.game.model
-    if hasattr(thing, "prog"):  # a closure state
-        return thing.prog.model
-    if getattr(thing, "model", None) is not None:  # a typed game, a closure program
-        return thing.model
-    return thing.program.model  # a closure game
 
 
 def encoding(thing) -> Encoding:

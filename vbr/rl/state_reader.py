@@ -12,9 +12,25 @@ from vbr.ir.layout import CHOICE, OVER, Header as H
 from vbr.ir.values import NONE, cell_xy
 
 
+def is_typed(state) -> bool:
+    """Whether `state` is a typed game's (it has `words`) rather than the closure engine's."""
+    return hasattr(state, "words")
+
+
 def reader(state):
-    """The Reader of `state`: a typed game's state has `words`, a closure state does not."""
-    return TypedReader(state) if hasattr(state, "words") else ClosureReader(state)
+    """The Reader of `state`, either kind of game's."""
+    return TypedReader(state) if is_typed(state) else ClosureReader(state)
+
+
+def model_of(thing):
+    """The checked model behind a game (either kind), a closure program, or a state (either kind)."""
+    if is_typed(thing):
+        return thing.game.model
+    if hasattr(thing, "prog"):  # a closure state
+        return thing.prog.model
+    if getattr(thing, "model", None) is not None:  # a typed game, a closure program
+        return thing.model
+    return thing.program.model  # a closure game
 
 
 class ClosureReader:
