@@ -19,11 +19,10 @@ from vbr.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 NO_CC = "/nonexistent/cc"
-LISTS = ('game "Lists"\nseats 2\nstart one\nproc down(n: int): list of int {\n  if n == 0 { return [] }\n'
-         '  let rest = down(n - 1)\n  return [n]\n}\nphase one {\n  let xs = down(2)\n  end draw\n}\n')
-# a proc giving a list that calls itself: not in the typed program yet
-LACKS = ("6:14: error: the typed engines cannot run this yet: `down` gives a list and calls itself: the typed "
-         "engines write such a procedure out where it is called")
+LISTS = ('game "Lists"\nseats 2\nstart one\nvar seen: list of int per seat = [[1], [2, 3]]\n'
+         'phase one {\n  let n = count(seen)\n  end draw\n}\n')
+# a var holding a list per seat, read whole (a list of lists): not in the typed program yet
+LACKS = "6:17: error: the typed engines cannot run this yet: `seen` is kept per seat: as a value it is a list of lists"
 
 
 def vbr_cli(*argv, env=None):

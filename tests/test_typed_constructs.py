@@ -493,3 +493,120 @@ def test_a_proc_giving_a_list_that_runs_off_its_end_is_a_located_error(tmp_path,
     with pytest.raises(VbrRuntimeError, match=r"procedure `evens` ended without `return`: it gives a list") as err:
         load(f, {}, engine=engine).new_state(0)
     assert (err.value.span.line, err.value.span.col) == (4, 1)
+
+
+
+SELF_CALLING_LISTS = """game "Lists given by calls"
+seats 2
+start one
+var kept: list of int = [0, 0, 0, 0]
+proc down(n: int): list of int {
+  if n == 0 {
+    return []
+  }
+  let rest = down(n - 1)
+  return every(x + n for x in 0..count(rest))
+}
+proc halves(xs: list of int): list of int {
+  if count(xs) <= 1 {
+    return xs
+  }
+  let inner = halves(every(x / 2 for x in xs if x % 2 == 0))
+  return every(x * 10 for x in inner)
+}
+proc ping(n: int): list of int {
+  if n == 0 {
+    return [0]
+  }
+  let r = pong(n - 1)
+  return every(x + 1 for x in r)
+}
+proc pong(n: int): list of int {
+  let r = ping(n)
+  return [count(r), max(r)]
+}
+phase one {
+  let xs = down(4)
+  say "{xs}"
+  let ys = halves([4, 8, 3, 16, 6])
+  say "{ys}"
+  kept = down(3)
+  say "{kept}"
+  let zs = ping(2)
+  say "{zs}"
+  end winner count(zs) - 1
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_proc_giving_a_list_may_call_itself_directly_or_through_another(tmp_path, engine):
+    # down(0) = []; down(n) = n + 0..count(down(n - 1)): down(1) = [1], down(2) = [2, 3],
+    # down(3) = [3, 4, 5], down(4) = [4, 5, 6, 7].
+    # halves halves the even items until one is left, then multiplies by 10 per level:
+    # [4, 8, 3, 16, 6] -> [2, 4, 8, 3] -> [1, 2, 4] -> [1, 2] -> [1]: four levels, [10000].
+    # ping(0) = [0]; pong(0) = [1, 0]; ping(1) = [2, 1]; pong(1) = [2, 2]; ping(2) = [3, 3]:
+    # two items, so seat 1 wins.
+    s, log = started(tmp_path, SELF_CALLING_LISTS, engine)
+    assert s.is_terminal() and s.outcome().winner == 1
+    assert [e["text"] for e in log if e["t"] == "say"] == ["[4, 5, 6, 7]", "[10000]", "[3, 4, 5]", "[3, 3]"]
+
+
+SELF_CALLING_CHOICE = """game "A list chosen by calls"
+seats 2
+start one
+proc picks(n: int): list of int {
+  if n == 0 {
+    return []
+  }
+  choose k from 1..3 by n % 2
+  let rest = picks(n - 1)
+  return every(x for x in [k, sum(r for r in rest)] if x > 0)
+}
+phase one {
+  let ys = picks(3)
+  end winner if max(ys) > 4 then 1 else 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_proc_giving_a_list_that_calls_itself_may_stop_for_choices(tmp_path, engine):
+    f = tmp_path / "chosen.vbr"
+    f.write_text(SELF_CALLING_CHOICE)
+    game = load(f, {}, engine=engine)
+
+    def play(*values):
+        s, seats = game.new_state(0), []
+        for v in values:
+            seats.append(s.current_player())
+            s.apply(next(a for a in s.legal_actions() if a.text == str(v)))
+        assert seats == [1, 0, 1]  # picks(3), picks(2), picks(1) ask seat n % 2
+        return s
+    # picks(1) after k = c gives [c]; picks(2) after k = b gives [b, c]; picks(3) after a: [a, b + c].
+    # 1, 1, 1: [1, 2], max 2, seat 0 wins; 1, 3, 2: [1, 5], max 5, seat 1 wins
+    assert play(1, 1, 1).outcome().winner == 0
+    assert play(1, 3, 2).outcome().winner == 1
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_self_calling_proc_that_runs_off_its_end_is_a_located_error(tmp_path, engine):
+    f = tmp_path / "off.vbr"
+    f.write_text('game "Off"\nseats 2\nstart one\nproc evens(n: int): list of int {\n  if n > 0 {\n'
+                 '    let r = evens(n - 1)\n    return r\n  }\n}\nphase one {\n  let ys = evens(2)\n  end draw\n}\n')
+    with pytest.raises(VbrRuntimeError, match=r"procedure `evens` ended without `return`: it gives a list") as err:
+        load(f, {}, engine=engine).new_state(0)
+    assert (err.value.span.line, err.value.span.col) == (4, 1)
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_self_calling_proc_giving_more_than_4096_items_is_a_located_error(tmp_path, engine):
+    f = tmp_path / "many.vbr"
+    f.write_text('game "Many"\nseats 2\nstart one\nkind Chip { n: int }\nzone pile public\n'
+                 'proc chips(n: int): list of Chip {\n  if n == 0 {\n    return every(c for c in pile)\n  }\n'
+                 '  let r = chips(n - 1)\n  return r\n}\nsetup {\n  create Chip(n: 1) in pile times 5000\n}\n'
+                 'phase one {\n  let cs = chips(1)\n  end draw\n}\n')
+    with pytest.raises(VbrRuntimeError, match=r"procedure `chips` gives at most 4096 items when it calls itself; "
+                                              r"this list has 5000") as err:
+        load(f, {}, engine=engine).new_state(0)
+    assert (err.value.span.line, err.value.span.col) == (8, 5)

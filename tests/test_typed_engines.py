@@ -365,12 +365,12 @@ def test_an_index_out_of_the_options_is_an_illegal_action_naming_the_range():
 
 
 def test_a_construct_the_typed_program_lacks_is_refused_with_where_it_is(tmp_path):
-    f = tmp_path / "returned.vbr"
-    f.write_text('game "Lists"\nseats 2\nstart one\nproc down(n: int): list of int {\n  if n == 0 { return [] }\n'
-                 '  let rest = down(n - 1)\n  return [n]\n}\nphase one {\n  let xs = down(2)\n  end draw\n}\n')
-    with pytest.raises(Unsupported) as err:
+    f = tmp_path / "lists.vbr"
+    f.write_text('game "Lists"\nseats 2\nstart one\nvar seen: list of int per seat = [[1], [2, 3]]\n'
+                 'phase one {\n  let n = count(seen)\n  end draw\n}\n')
+    with pytest.raises(Unsupported) as err:  # a list of lists: a per-seat list var read whole
         load(f, {}, engine="python")
-    assert err.value.located().startswith(f"{f}:6:14: error: the typed engines cannot run this yet:")
+    assert err.value.located().startswith(f"{f}:6:17: error: the typed engines cannot run this yet:")
 
 
 def test_no_text_of_the_rule_file_reaches_the_c_source(tmp_path):

@@ -1045,6 +1045,12 @@ int vbr_goto(W *S, W unit) {{
         return [f"S[{H.RETURNED}] = {value};", self.store_locals(), f"S[{H.FP}] = S[fp];", f"S[{H.TOP}] = fp;", f"S[{H.DEPTH}] -= 1;",
                 "return;"]
 
+    def t_ReturnList(self, t):
+        return [f"W base = {self.expr(t.base)}, n = {self.expr(t.count)}, link = S[fp];",
+                f"if (n > {t.bound}) vbr_fault(S, {t.fault}, n, VBR_NONE);",
+                f"S[{H.RETURNED}] = n;", self.store_locals(), "memmove(S + fp, S + base, sizeof(W) * (size_t)n);",
+                f"S[{H.FP}] = link;", f"S[{H.TOP}] = fp + n;", f"S[{H.DEPTH}] -= 1;", "return;"]
+
     def t_Goto(self, t):
         callee, at = self.p.units[t.unit], self.lay.stack
         return [self.store_locals(), f"if (VBR_LOGGING(S)) VBR_LOG(S, {PHASE}, {t.unit}, 0, 0);",

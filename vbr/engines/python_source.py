@@ -1659,6 +1659,24 @@ class _Unit(WordSource):
         self.emit(f"S[{H.STEPS}] = st")
         self.emit("return")
 
+    def t_ReturnList(self, t):
+        self.check_steps()
+        base, n = self.list_returned(t)
+        self.emit(f"S[{H.FP}] = S[fp]")
+        self.emit(f"S[fp:] = S[{base}:{base} + {n}]")
+        self.emit(f"S[{H.TOP}] = len(S)")
+        self.emit(f"S[{H.DEPTH}] -= 1")
+        self.emit(f"S[{H.STEPS}] = st")
+        self.emit("return")
+
+    def list_returned(self, t) -> tuple[str, str]:
+        """A `ReturnList`'s start and count, held; more items than its bound fault here."""
+        base, n = self.hold(self.expr(t.base)), self.hold(self.expr(t.count))
+        self.emit(f"if {n} > {t.bound}:")
+        self.emit(f"    raise EngineFault({t.fault}, {n})")
+        self.emit(f"S[{H.RETURNED}] = {n}")
+        return base, n
+
     def t_Goto(self, t):
         self.check_steps()
         self.logged(lambda: self.emit(f"LOG(S, 'phase', {t.unit})"))
@@ -1776,6 +1794,13 @@ class _Direct(_Unit):
         if self.padded:
             self.emit("del S[b:]")
             self.emit(f"S[{H.TOP}] = b")
+        self.emit("return st")
+
+    def t_ReturnList(self, t):
+        self.check_steps()
+        base, n = self.list_returned(t)
+        self.emit(f"S[b:] = S[{base}:{base} + {n}]")  # a unit giving a list copies it first: padded
+        self.emit(f"S[{H.TOP}] = len(S)")
         self.emit("return st")
 
 

@@ -144,6 +144,8 @@ class _Flow:
             self.grow(self.zones[u], n.slot, self.zones_of(u, n.value))
         elif isinstance(n, N.Collect):  # a list on the stack: its kinds kept at the local of its start
             self.grow(self.local[u], n.base, self.seq_kinds(u, n.seq))
+        elif isinstance(n, N.Mark):  # the start of what a call may leave on the stack: a list of any kind
+            self.grow(self.local[u], n.slot, self.every)
         elif isinstance(n, N.Aggregate):
             self.grow(self.local[u], n.slot, self.seq_kinds(u, n.seq))
         elif isinstance(n, N.Comprehension):

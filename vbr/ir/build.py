@@ -586,6 +586,8 @@ class UnitBuilder:
         self.writing_out = [d.name] if self._gives_list_decl(d) else []
         scope = self._params(d.params)
         self.block(d.body, scope, None)
+        if self.writing_out and self.current is not None:
+            self.end(N.Fail(d.body.span, self.pb.fault(f"procedure `{d.name}` ended without `return`: it gives a list", d.span)))
         self.end(N.Return(d.body.span, None))
         self._close()
 
@@ -782,15 +784,13 @@ class UnitBuilder:
     def _inline_list_call(self, c: A.Call, scope) -> tuple:
         """A call of a procedure that gives a list, written out in the running unit: the
         arguments into new locals, then the body, each `return LIST` copying its list onto the
-        stack (where the caller's lists live) and going on after the call. A called unit could
-        not give one: a list's items lie above its frame, which its return takes away. The call
-        adds no depth; one that would write itself out inside itself (the procedure calls
-        itself) is refused (Unsupported), and a body that ends without `return` faults there.
-        Gives the list's type and (base, count, bound)."""
+        stack (where the caller's lists live) and going on after the call. The call adds no
+        depth, and a body that ends without `return` faults there. One that would write itself
+        out inside itself (the procedure calls itself) calls the procedure's unit instead
+        (`_called_list`). Gives the list's type and (base, count, bound)."""
         d = self.m.procs[c.func]
         if c.func in self.writing_out:
-            raise Unsupported(f"`{c.func}` gives a list and calls itself: the typed engines write such a "
-                              "procedure out where it is called", c.span)
+            return self._called_list(c, scope)
         inner = Scope()
         for a, p in zip(c.args, d.params):
             ty = type_of(self.m, p.type) if p.type else "any"
@@ -819,7 +819,17 @@ class UnitBuilder:
         self.current = after
         return type_of(self.m, d.result), (base, count, max(bounds, default=0))
 
-    def _call(self, c: A.Call, scope, result) -> None:
+    def _called_list(self, c: A.Call, scope) -> tuple:
+        """A call of the unit of a procedure that gives a list (`ReturnList`): its items lie from
+        the stack top as it stood at the call, MAX_OPTIONS of them at most. Gives the list's
+        type and (base, count, bound), as `_inline_list_call`."""
+        base, count = self.local("int"), self.local("int")
+        self._call(c, scope, count, mark=base)
+        return type_of(self.m, self.m.procs[c.func].result), (base, count, MAX_OPTIONS)
+
+    def _call(self, c: A.Call, scope, result, mark: int | None = None) -> None:
+        """A call of procedure `c.func`'s unit, its result into local `result` (when not None);
+        with `mark`, the stack top just before the call (its list arguments copied) into that local."""
         args = []
         for a, p in zip(c.args, self.m.procs[c.func].params):
             if p.type is not None and type_of(self.m, p.type).startswith("list:"):
@@ -829,6 +839,8 @@ class UnitBuilder:
             else:
                 args.append(self.x.expr(a, scope))
         unit = self.pb.unit_index[(c.func, "proc")]
+        if mark is not None:
+            self.emit(N.Mark(c.span, mark))
         after = self.new_block()
         if result is not None:
             self.end(N.Call(c.span, unit, args, result, after))
@@ -1089,12 +1101,12 @@ class UnitBuilder:
             self.end(N.Jump(s.span, after))
             return
         if self.proc_decl is not None and s.value is not None and self._gives_list_decl(self.proc_decl):
-            # the procedure's own unit, never called (each call writes it out): its list worked out, dropped
-            mark, base, n = self.local("int"), self.local("int"), self.local("int")
-            self.emit(N.Mark(s.span, mark))
+            # the procedure's own unit, called where it calls itself: its list moved down to its frame
+            base, n = self.local("int"), self.local("int")
             self.emit(N.Collect(s.span, self._list_value(s.value, scope), base, n))
-            self.emit(N.Release(s.span, mark))
-            self.end(N.Return(s.span, None))
+            fault = self.pb.fault(f"procedure `{self.proc_decl.name}` gives at most {MAX_OPTIONS} items when it "
+                                  "calls itself; this list has {0}", s.span)
+            self.end(N.ReturnList(s.span, N.Local("int", base), N.Local("int", n), MAX_OPTIONS, fault))
             return
         value = self.x.expr(s.value, scope) if s.value is not None else None
         self.end(N.Return(s.span, value))

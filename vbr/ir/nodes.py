@@ -569,6 +569,19 @@ class Return(Term):
 
 
 @dataclass(eq=False)
+class ReturnList(Term):
+    """`return LIST` from a called procedure that gives a list (one that calls itself, so it
+    cannot be written out where it is called): the `count` items from word `base` on (a copy
+    above the frame) moved down to where the frame starts, the frame gone. The caller finds them
+    from the stack top it had at the call, their count as `Returned`. More than `bound` items
+    fault with `fault`, naming how many."""
+    base: Expr
+    count: Expr
+    bound: int
+    fault: int
+
+
+@dataclass(eq=False)
 class Goto(Term):
     """Every frame dropped; phase `unit` starts."""
     unit: int
