@@ -610,3 +610,38 @@ def test_a_self_calling_proc_giving_more_than_4096_items_is_a_located_error(tmp_
                                               r"this list has 5000") as err:
         load(f, {}, engine=engine).new_state(0)
     assert (err.value.span.line, err.value.span.col) == (8, 5)
+
+
+ROWS = """game "Rows"
+seats 3
+start one
+var seen: list of int per seat = [[1], [2, 3], []]
+var total: int = 0
+phase one {
+  say "{count(seen)} rows: {seen}"
+  for xs in seen {
+    total += sum(x for x in xs)
+  }
+  let sizes = every(count(xs) for xs in seen)
+  let firsts = every(first(x for x in xs) for xs in seen if count(xs) > 0)
+  say "{sizes} {firsts} {total}"
+  seen[2] = [7, 7, 7]
+  reveal seen
+  choose ys from seen where count(ys) > 1 by 0
+  say "{ys} {max(ys)}"
+  end winner count(ys) - 1
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_list_kept_per_seat_read_whole_is_a_list_of_its_slots_lists(tmp_path, engine):
+    # seen is [[1], [2, 3], []]: 3 rows, totals 1 + 5 + 0 = 6, sizes [1, 2, 0], the first items
+    # of the rows that have one [1, 2]. Then row 2 becomes [7, 7, 7]: the rows with more than one
+    # item are [2, 3] and [7, 7, 7], offered in slot order, written as lists.
+    s, log = started(tmp_path, ROWS, engine)
+    assert [e["text"] for e in log if e["t"] == "say"] == ["3 rows: [[1], [2, 3], []]", "[1, 2, 0] [1, 2] 6"]
+    assert [(e["what"], e["items"]) for e in log if e["t"] == "reveal"] == [("[[1], [2, 3], [7, 7, 7]]", ["[1]", "[2, 3]", "[7, 7, 7]"])]
+    assert [a.text for a in s.legal_actions()] == ["[2, 3]", "[7, 7, 7]"]
+    s.apply(s.legal_actions()[1])
+    assert s.outcome().winner == 2 and [e["text"] for e in log if e["t"] == "say"][-1] == "[7, 7, 7] 7"

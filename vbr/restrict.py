@@ -110,7 +110,7 @@ def typed_option_words(state) -> list[frozenset]:
     site = program.choices[int(words[H.SITE])]
     out = []
     for v in state.options():
-        named = {names.text(site.item, v)}
+        named = {names.text(site.item, v, words)}
         if site.item.startswith("ent") and v != NONE:
             kind = int(words[lay.kinds + v])
             kind_name, fields, types = program.kinds[kind]

@@ -111,7 +111,7 @@ class TypedRunner:
         return message.format(*("none" if x == NONE else str(int(x)) for x in (f.a, f.b)))
 
     def _text(self, ty: str, v: int) -> str:
-        return self.p.names.text(ty, v)
+        return self.p.names.text(ty, v, self.state.words if self.state is not None else None)
 
     def _set_up(self, step) -> int:
         """The rules' setup, with whatever the `force` lines above this step queued."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from vbr.ir import nodes as N
 from vbr.ir.layout import OVER, Header as H
-from vbr.ir.values import NONE
+from vbr.ir.values import NONE, ROW
 
 SAY, REVEAL, PHASE = 0, 1, 2
 
@@ -80,8 +80,7 @@ class EventLog:
         for (ty, v), piece in zip(args, pieces[1:]):
             if ty.startswith("items:"):
                 start, n = int(v), int(next(args)[1])
-                item = ty[len("items:"):]
-                parts.append("[" + ", ".join(self.p.names.text(item, int(w)) for w in S[start:start + n]) + "]")
+                parts.append(self.list_text(S, ty[len("items:"):], S[start:start + n]))
             else:
                 parts.append(self.describe(S, ty, int(v)))
             parts.append(texts[piece])
@@ -94,8 +93,8 @@ class EventLog:
         if ty.startswith("items:"):
             item = ty[len("items:"):]
             words = [int(w) for w in S[v:v + int(count)]]
-            what = "[" + ", ".join(self.p.names.text(item, w) for w in words) + "]"
-            self.events.append({"t": "reveal", "what": what, "items": [self.describe(S, item, w) for w in words]})
+            items = [self.p.names.text(item, w, S) if item.startswith(ROW) else self.describe(S, item, w) for w in words]
+            self.events.append({"t": "reveal", "what": self.list_text(S, item, words), "items": items})
         elif ty == "zone":
             z = self.p.layout.zone(v)
             items = [self.thing(S, int(e)) for e in S[z + 1:z + 1 + S[z]]]
@@ -104,6 +103,11 @@ class EventLog:
             self.events.append({"t": "reveal", "what": self.p.names.text("ent", v), "items": [self.thing(S, v)]})
         else:
             self.events.append({"t": "reveal", "what": self.p.names.text(ty, v), "items": [self.describe(S, ty, v)]})
+
+    def list_text(self, S, item: str, words) -> str:
+        """A list as the closure engine writes it, `[a, b]`, each item as a choice is written
+        (a thing as `#e`; an item of a list of lists as its list)."""
+        return "[" + ", ".join(self.p.names.text(item, int(w), S) for w in words) + "]"
 
     def phase(self, unit: int) -> None:
         self.events.append({"t": "phase", "phase": self.p.units[unit].name})
@@ -114,7 +118,7 @@ class EventLog:
         p = self.p
         site = p.choices[S[H.SITE]]
         v = int(S[p.layout.options + i])
-        event = {"t": "choice", "seat": int(S[H.SEAT]), "prompt": site.prompt, "action": p.names.text(site.item, v),
+        event = {"t": "choice", "seat": int(S[H.SEAT]), "prompt": site.prompt, "action": p.names.text(site.item, v, S),
                  "index": i, "kind": p.names.kind_of(site.item, v), "of": int(S[H.NOPTS])}
         if site.item.startswith("ent") and v != NONE:
             event["item"] = self.thing(S, v)
@@ -143,7 +147,7 @@ class EventLog:
             return "none"
         if ty.startswith("ent"):
             return self.thing(S, v)
-        return self.p.names.text(ty, v)
+        return self.p.names.text(ty, v, S)
 
     def thing(self, S, e: int) -> str:
         """`#e Kind(field=value, ...)`, the fields as they are in S now."""

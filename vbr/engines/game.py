@@ -136,7 +136,7 @@ class State:
         p = self.game.program
         site = p.choices[self.words[H.SITE]]
         seat = int(self.words[H.SEAT])
-        return [Action(seat, p.names.text(site.item, v)) for v in self.options()]
+        return [Action(seat, p.names.text(site.item, v, self.words)) for v in self.options()]
 
     def apply_index(self, i: int) -> None:
         n = self.words[H.NOPTS] if self.words[H.STATUS] == CHOICE else 0
@@ -154,7 +154,7 @@ class State:
         p = self.game.program
         item = p.choices[self.words[H.SITE]].item
         v = int(self.words[p.layout.options + i])
-        return p.names.text(item, v), p.names.kind_of(item, v)
+        return p.names.text(item, v, self.words), p.names.kind_of(item, v)
 
     def apply(self, action: "Action | str") -> None:
         if isinstance(action, str):

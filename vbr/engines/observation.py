@@ -25,7 +25,7 @@ def observation(game, words, seat: int, phase: str | None) -> dict:
     def seen(ty: str, v: int) -> str:
         if ty.startswith("ent") and v != NONE and int(words[lay.zone_of + v]) in hidden:
             return "hidden"
-        return p.names.text(ty, v)
+        return p.names.text(ty, v, words)
 
     obs = {"phase": phase, "vars": _vars(game, words, seen), "zones": _zones(game, words, lambda z: z not in hidden)}
     if int(words[H.STATUS]) == CHOICE and int(words[H.SEAT]) == seat:

@@ -231,8 +231,9 @@ class ProgramBuilder:
         layout = make_layout(len(self.streams), fn_words, self.things, self.width,
                              len(m.zone_names), options, FRAME_HEAD + max(u.nlocals for u in self.units),
                              m.limits["depth"], *self._stack_room())
+        rows = {name: (layout.vars + at, cap, m.vars[name].type[5:]) for name, (at, cap) in self.list_vars.items()}
         names = Names({k: list(v) for k, v in m.enums.items()}, list(m.directions), list(m.zone_names),
-                      self._cell_text(), self.texts)
+                      self._cell_text(), self.texts, rows)
         points = None
         if m.points is not None and m.points.var in m.vars:
             v = m.vars[m.points.var]

@@ -11,7 +11,7 @@ from vbr.errors import EngineUnavailable
 from vbr.grammar import ast as A
 from vbr.interpreter import types as T
 from vbr.ir import nodes as N
-from vbr.ir.values import NONE
+from vbr.ir.values import NONE, ROW
 
 BUILTIN_TYPES = {
     "other": "seat", "next_seat": "seat", "team_of": "int", "abs": "int", "count": "int", "empty": "bool",
@@ -98,7 +98,7 @@ class ExprBuilder:
         name, m = e.id, self.m
         local = scope.lookup(name)
         if local is not None:
-            if local[0].startswith("list:"):
+            if local[0].startswith(("list:", ROW)):
                 raise Unsupported(f"the list `{name}` as a value", e.span)
             return N.Local(local[0], local[1])
         if name in m.vars:
@@ -385,7 +385,7 @@ class ExprBuilder:
         if isinstance(e, A.Name):
             local = scope.lookup(e.id)
             if local is not None:
-                return local[0].startswith("list:")
+                return local[0].startswith(("list:", ROW))
             if e.id in m.consts:
                 return self.is_list(m.consts[e.id].value, Scope())
             return e.id in ("seats", "teams") or e.id in m.enums or e.id in m.kinds or \
@@ -410,6 +410,9 @@ class ExprBuilder:
         if isinstance(e, A.Name) and scope.lookup(e.id) is not None and scope.lookup(e.id)[0].startswith("list:"):
             ty, (base, count, bound) = scope.lookup(e.id)
             return N.StackItems(ty[5:], bound, base, count)
+        if isinstance(e, A.Name) and scope.lookup(e.id) is not None and scope.lookup(e.id)[0].startswith(ROW):
+            ty, slot = scope.lookup(e.id)
+            return self.var_items(ty[len(ROW):], N.Local("int", slot), e.span)
         if isinstance(e, A.Name) and scope.lookup(e.id) is None:
             return self._named_seq(e, scope)
         listed = self.list_var(e, scope)
@@ -521,8 +524,9 @@ class ExprBuilder:
         if name in m.kinds:
             return N.KindItems("ent:" + name, self.pb.things, m.kinds[name].index)
         if name in m.vars and m.vars[name].type.startswith("list:"):
-            if m.vars[name].per:
-                raise Unsupported(f"`{name}` is kept per {m.vars[name].per}: as a value it is a list of lists", e.span)
+            v = m.vars[name]
+            if v.per:  # a list of lists: each item names a slot's list (ROW)
+                return N.Items(ROW + name, v.count, [N.Const(ROW + name, i) for i in range(v.count)])
             return self.var_items(name, None, e.span)
         if name in m.vars and m.vars[name].per:
             v = m.vars[name]

@@ -11,7 +11,7 @@ The text of a value is what choices and logs are written in, as the closure engi
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 NONE = -(1 << 63)
 INT_MAX = (1 << 63) - 1
@@ -22,6 +22,9 @@ CELL_SPAN = 1 << 16
 def cell(x: int, y: int) -> int:
     return (x + CELL_BIAS) * CELL_SPAN + (y + CELL_BIAS)
 
+
+ROW = "row:"  # the type of an item of a list of lists (a var holding a list per seat or team, read
+# whole): a value of type `row:NAME` is the index of one slot of var NAME, read as that slot's list
 
 def cell_xy(c: int) -> tuple[int, int]:
     return c // CELL_SPAN - CELL_BIAS, c % CELL_SPAN - CELL_BIAS
@@ -36,10 +39,15 @@ class Names:
     zones: list[str]
     cell_text: object  # (x, y) -> text, or None for a file without a court
     texts: list[str]
+    rows: dict = field(default_factory=dict)  # a var holding a list -> (its first word, capacity, items' type)
 
-    def text(self, ty: str, v: int) -> str:
+    def text(self, ty: str, v: int, words=None) -> str:
+        """Value `v` of type `ty` as text; a ROW (a list of lists' item) is its slot's list, read
+        from the state's `words`, which it needs."""
         if v == NONE:
             return "pass"
+        if ty.startswith(ROW):
+            return "[" + ", ".join(self.text(item, int(w), words) for item, w in self.row(ty, v, words)) + "]"
         if ty == "bool":
             return "true" if v else "false"
         if ty.startswith("enum:"):
@@ -57,6 +65,12 @@ class Names:
             return self.texts[v]
         return str(v)
 
+    def row(self, ty: str, slot: int, words) -> list[tuple[str, int]]:
+        """The items of slot `slot` of the list var ROW type `ty` names, each with its type."""
+        at, cap, item = self.rows[ty[len(ROW):]]
+        word = at + slot * (1 + cap)
+        return [(item, int(w)) for w in words[word + 1:word + 1 + int(words[word])]]
+
     def kind_of(self, ty: str, v: int) -> str:
         """The sort of value, logged beside a choice's text (values.kind of the closure engine)."""
         if v == NONE:
@@ -71,4 +85,6 @@ class Names:
             return "cell"
         if ty.startswith("enum:") or ty == "dir" or ty == "str":
             return "text"
+        if ty.startswith(ROW):
+            return "list"
         return "int"

@@ -107,7 +107,7 @@ class TypedReader:
 
     def option_text(self, i: int) -> str:
         site = self.p.choices[int(self.words[H.SITE])]
-        return self.p.names.text(site.item, int(self.words[self.lay.options + i]))
+        return self.p.names.text(site.item, int(self.words[self.lay.options + i]), self.words)
 
     def var(self, slot: int):
         word, ty, cap = self._var_at[slot]
