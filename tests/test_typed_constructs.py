@@ -645,3 +645,24 @@ def test_a_list_kept_per_seat_read_whole_is_a_list_of_its_slots_lists(tmp_path, 
     assert [a.text for a in s.legal_actions()] == ["[2, 3]", "[7, 7, 7]"]
     s.apply(s.legal_actions()[1])
     assert s.outcome().winner == 2 and [e["text"] for e in log if e["t"] == "say"][-1] == "[7, 7, 7] 7"
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_list_argument_longer_than_a_called_unit_reads_is_a_located_error(tmp_path, engine):
+    # a called procedure or handler reads a list parameter as at most 4,096 items (the C engine
+    # copies it into buffers of that size): 5,000 things passed fault at the argument, in both
+    # engines, before the procedure runs (it would say how many it got)
+    f = tmp_path / "big.vbr"
+    f.write_text('game "Big"\nseats 2\nstart one\nkind Chip { n: int }\nzone pile public\n'
+                 'event heard(xs: list of Chip)\non heard(xs) {\n  say "{count(xs)}"\n}\n'
+                 'proc f(xs: list of Chip) {\n  say "{sum(c.n for c in xs)}"\n}\n'
+                 'setup {\n  create Chip(n: 1) in pile times 5000\n}\n'
+                 'phase one {\n  f(every(c for c in pile))\n  emit heard(every(c for c in pile))\n  end draw\n}\n')
+    with pytest.raises(VbrRuntimeError, match=r"a list passed to a procedure or handler holds at most 4096 items; "
+                                              r"this list has 5000") as err:
+        load(f, {}, engine=engine).new_state(0)
+    assert (err.value.span.line, err.value.span.col) == (17, 5)
+    f.write_text(f.read_text().replace("  f(every(c for c in pile))\n", ""))
+    with pytest.raises(VbrRuntimeError, match=r"holds at most 4096 items; this list has 5000") as err:
+        load(f, {}, engine=engine).new_state(0)
+    assert (err.value.span.line, err.value.span.col) == (17, 14)

@@ -835,7 +835,7 @@ class UnitBuilder:
         for a, p in zip(c.args, self.m.procs[c.func].params):
             if p.type is not None and type_of(self.m, p.type).startswith("list:"):
                 base, n = self.local("int"), self.local("int")
-                self.emit(N.Collect(c.span, self.x.seq(a, scope), base, n))
+                self.list_argument(a.span, self.x.seq(a, scope), base, n)
                 args += [N.Local("int", base), N.Local("int", n)]
             else:
                 args.append(self.x.expr(a, scope))
@@ -850,6 +850,16 @@ class UnitBuilder:
             return
         self.end(N.Call(c.span, unit, args, None, after))
         self.current = after
+
+    def list_argument(self, span, seq: N.Seq, base: int, n: int) -> None:
+        """A list passed to a called unit, copied onto the stack: the unit reads it as at most
+        MAX_OPTIONS items (`_params`), so a longer one faults here, naming how many it has."""
+        self.emit(N.Collect(span, seq, base, n))
+        if seq.bound > MAX_OPTIONS:
+            fault = self.pb.fault(f"a list passed to a procedure or handler holds at most {MAX_OPTIONS} items; "
+                                  "this list has {0}", span)
+            self.emit(N.Check(span, N.Binary("bool", "<=", N.Local("int", n), N.Const("int", MAX_OPTIONS)), fault,
+                              N.Local("int", n)))
 
     def s_If(self, s: A.If, scope, loop):
         done = self.new_block()
@@ -1042,8 +1052,8 @@ class UnitBuilder:
             if p.type is not None and type_of(self.m, p.type).startswith("list:"):
                 seq = self.x.seq(a, scope)
                 base, n = self.local("int"), self.local("int")
-                self.emit(N.Collect(s.span, seq, base, n))
-                slots.append(((base, n, seq.bound), "list:" + seq.item))
+                self.list_argument(a.span, seq, base, n)
+                slots.append(((base, n, min(seq.bound, MAX_OPTIONS)), "list:" + seq.item))
                 words += [base, n]
                 continue
             value = self.x.expr(a, scope)
