@@ -29,7 +29,7 @@ SLOW = {
     "test_highlight.py", "test_html_report.py", "test_lowering.py",
     "test_narrowing.py", "test_parser_cache.py", "test_play_tmux.py",
     "test_rl_observation.py", "test_engine_option.py", "test_hostile_engines.py", "test_typed_constructs.py",
-    "test_typed_generated.py", "test_c_build_stopped.py",
+    "test_typed_generated.py", "test_c_build_stopped.py", "test_c_sanitized.py",
     # test_engine_default.py: a vbr process of its own each
     "test_engine_default.py::test_without_a_c_compiler_the_default_plays_through_python_with_a_one_line_note",
     "test_engine_default.py::test_engine_c_without_a_compiler_stops_with_the_reason_and_plays_nothing",
