@@ -24,7 +24,7 @@ if [ "$job" = test ]; then
   command -v tmux >/dev/null 2>&1 || missing+=(tmux)
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
-  command -v cc >/dev/null 2>&1 || missing+=(gcc)  # the C engine (`--engine c`) compiles its rule file's C
+  command -v cc >/dev/null 2>&1 || missing+=(gcc)  # the C engine (`--engine c`) compiles its rule file's C; Debian's gcc brings the libasan and libubsan tests/test_c_sanitized.py links
 fi
 if [ "${#missing[@]}" -gt 0 ]; then
   sudo=""
