@@ -624,7 +624,7 @@ phase one {
   }
   let sizes = every(count(xs) for xs in seen)
   let firsts = every(first(x for x in xs) for xs in seen if count(xs) > 0)
-  say "{sizes} {firsts} {total}"
+  say "{sizes} {firsts} {total} {[2, 3] in seen} {[3, 2] in seen} {firsts not in seen}"
   seen[2] = [7, 7, 7]
   reveal seen
   choose ys from seen where count(ys) > 1 by 0
@@ -637,10 +637,11 @@ phase one {
 @pytest.mark.parametrize("engine", ["python", "c"])
 def test_a_list_kept_per_seat_read_whole_is_a_list_of_its_slots_lists(tmp_path, engine):
     # seen is [[1], [2, 3], []]: 3 rows, totals 1 + 5 + 0 = 6, sizes [1, 2, 0], the first items
-    # of the rows that have one [1, 2]. Then row 2 becomes [7, 7, 7]: the rows with more than one
+    # of the rows that have one [1, 2]; [2, 3] is a row, [3, 2] (its items in another order) and
+    # [1, 2] are none. Then row 2 becomes [7, 7, 7]: the rows with more than one
     # item are [2, 3] and [7, 7, 7], offered in slot order, written as lists.
     s, log = started(tmp_path, ROWS, engine)
-    assert [e["text"] for e in log if e["t"] == "say"] == ["3 rows: [[1], [2, 3], []]", "[1, 2, 0] [1, 2] 6"]
+    assert [e["text"] for e in log if e["t"] == "say"] == ["3 rows: [[1], [2, 3], []]", "[1, 2, 0] [1, 2] 6 true false true"]
     assert [(e["what"], e["items"]) for e in log if e["t"] == "reveal"] == [("[[1], [2, 3], [7, 7, 7]]", ["[1]", "[2, 3]", "[7, 7, 7]"])]
     assert [a.text for a in s.legal_actions()] == ["[2, 3]", "[7, 7, 7]"]
     s.apply(s.legal_actions()[1])

@@ -190,7 +190,8 @@ class ExprBuilder:
     def x_Binary(self, e: A.Binary, scope: Scope):
         op = e.op
         if op in ("in", "not in"):
-            found = N.Contains("bool", self.expr(e.left, scope), self.seq(e.right, scope))
+            found = self._list_in(e, scope) if self.is_list(e.left, scope) else \
+                N.Contains("bool", self.expr(e.left, scope), self.seq(e.right, scope))
             return found if op == "in" else N.Unary("bool", "not", found)
         if op in ("==", "!=") and self.is_list(e.left, scope) and self.is_list(e.right, scope):
             same = N.SeqEqual("bool", self.seq(e.left, scope), self.seq(e.right, scope))
@@ -240,6 +241,20 @@ class ExprBuilder:
         ty = {"sum": "int", "any": "bool", "all": "bool"}.get(e.agg, body.ty)
         fault = self.pb.overflow_fault(e.span) if e.agg == "sum" else -1
         return N.Aggregate(ty, e.agg, source, slot, body, cond, e.span, fault)
+
+    def _list_in(self, e: A.Binary, scope: Scope) -> N.Expr:
+        """`LIST in ROWS`, ROWS a list of lists: whether some row holds LIST's items in order, as
+        `any(row == LIST for row in ROWS)`. LIST is worked out again for each row, so one that
+        draws at random is refused (Unsupported)."""
+        rows = self.seq(e.right, scope)
+        if not rows.item.startswith(ROW):
+            raise Unsupported(f"a list sought in {T.show('list:' + rows.item)}", e.span)
+        wanted = self.seq(e.left, scope)
+        if any(isinstance(n, (N.Pick, N.Roll)) for n in N.walk(wanted)):
+            raise Unsupported("a list drawn at random sought in a list of lists", e.span)
+        slot = self.ub.temp(rows.item)
+        row = self.var_items(rows.item[len(ROW):], N.Local("int", slot), e.span)
+        return N.Aggregate("bool", "any", rows, slot, N.SeqEqual("bool", row, wanted))
 
     def _comprehension(self, e: A.Comprehension, scope: Scope):
         """(source, the item's local, body, condition) of `AGG(body for x in source if cond)`."""
