@@ -15,7 +15,7 @@ import pytest
 from conftest import first_outcomes
 
 from vbr.engines.game import load
-from vbr.gamelog import dumps, header, replay, write_log
+from vbr.gamelog import TYPED_LOG_FORMAT, dumps, header, replay, write_log
 from vbr.ir import random_streams as R
 from vbr.play import play_typed_game
 
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BOOKS = [("siatka.vbr", {}), ("cattack.vbr", {}), ("cattack.vbr", {"players": 2}),
          ("tanto-cuore-beach-volleyball.vbr", {}), ("volleyball-high.vbr", {}), ("volleyball-high.vbr", {"mode": "solo"})]
 BOOK_IDS = [f"{b}-{o}" for b, o in BOOKS]
-DRAWS = ("roll", "shuffle", "pick")  # the closure engine logs its draws; the typed engines do not
+DRAWS = ("roll", "shuffle", "pick")
 
 
 def vbr(*argv):
@@ -41,12 +41,14 @@ def typed_events(book: str, options: dict, engine: str, seed: int, agents: list[
 @pytest.mark.parametrize("book, options", BOOKS, ids=BOOK_IDS)
 def test_a_typed_log_holds_the_closure_engines_events_when_both_play_the_same_game(book, options, monkeypatch):
     """Every draw decided alike (its first outcome, through the closure engine's chance oracle and
-    the Python engine's draw functions: one number, and a shuffle's numbers) and the same answers: the same events, byte for byte,
-    but for the closure engine's own records of its draws."""
+    the Python engine's draw functions: one number, and a shuffle's numbers) and the same answers:
+    the same events, byte for byte, each roll, pick and shuffle among them where the closure
+    engine logs it."""
     import vbr as package
     from vbr.interpreter.state import Chance, State as ClosureState
     old, new = package.load(str(ROOT / "rules" / book), options, engine="closure"), load(ROOT / "rules" / book, options, engine="python")
     first_outcomes(monkeypatch, new)
+    drawn: set = set()
     for seed in range(2):
         a = ClosureState.new(old.program, seed, record=True, chance=Chance([0] * 100_000))
         events: list = []
@@ -57,9 +59,10 @@ def test_a_typed_log_holds_the_closure_engines_events_when_both_play_the_same_ga
             a.apply_index(i)
             b.apply_index(i)
             k += 1
-        closure = [dumps(e) for e in a.log if e["t"] not in DRAWS]
-        assert [dumps(e) for e in events] == closure
+        assert [dumps(e) for e in events] == [dumps(e) for e in a.log]
         assert {e["t"] for e in events} >= {"phase", "choice", "say", "end"}
+        drawn.update(e["t"] for e in events if e["t"] in DRAWS)
+    assert drawn, "the book's games draw nothing: the test would not see a draw"
 
 
 @pytest.mark.parametrize("book, options", BOOKS, ids=BOOK_IDS)
@@ -74,7 +77,7 @@ def test_the_python_and_the_c_engine_write_the_same_log_but_for_the_engines_name
     assert written["python"][1:] == written["c"][1:] and len(written["c"]) > 10
     heads = [json.loads(written[e][0]) for e in ("python", "c")]
     assert [h.pop("engine") for h in heads] == ["python", "c"]
-    assert heads[0] == heads[1] and heads[0]["generator"] == R.NAME
+    assert heads[0] == heads[1] and heads[0]["generator"] == R.NAME and heads[0]["format"] == TYPED_LOG_FORMAT
 
 
 def test_searching_agents_give_the_same_events_in_both_engines():
@@ -122,7 +125,12 @@ def test_vbr_run_prints_the_same_game_through_either_typed_engine():
     first, *rest = outs[1].stdout.splitlines()
     assert first == "Siatka: seed 6, agents random | random, engine c"
     assert outs[0].stdout.splitlines()[1:] == rest
-    assert rest[0] == "[placement]" and rest[-2].startswith("game over: seat ") and rest[-1].startswith("result: seat ")
+    # [Setup 4] each player shuffles their tactic cards; the first server is drawn at random
+    assert rest[:3] == ["  shuffle deck[0]", "  shuffle deck[1]", rest[2]]
+    assert re.fullmatch(r"  drawn at random: [01]", rest[2]) and rest[3] == "[placement]"
+    assert rest[-2].startswith("game over: seat ") and rest[-1].startswith("result: seat ")
+    rolls = [x for x in rest if x.startswith("  roll ")]
+    assert rolls and all(re.fullmatch(r"  roll (green: [1-6]|movement: (diagonal|straight|sideways))", x) for x in rolls)
 
 
 def test_a_typed_log_replays_through_its_engine_and_through_the_other(tmp_path):
@@ -172,6 +180,34 @@ def test_a_log_of_another_version_of_the_generator_is_refused(tmp_path):
     r = replay(log)
     assert not r.ok and "recorded with splitmix64-streams/0; --engine python draws from " + R.NAME in r.message
     assert "the vbr that wrote it" in r.message
+
+
+def test_a_typed_log_of_the_format_before_draws_were_logged_is_refused_as_older_not_as_differing(tmp_path):
+    """A typed engine's log of format 1, as vbr wrote it before the typed engines logged draws:
+    no `format` in its header and no roll, pick or shuffle lines."""
+    log = tmp_path / "old.jsonl"
+    assert vbr("run", "siatka", "--seed", 3, "--engine", "c", "--log", log, "--quiet").returncode == 0
+    head, *events = [json.loads(x) for x in log.read_text().splitlines()]
+    assert head.pop("format") == 2 and any(e["t"] in DRAWS for e in events)
+    write_log(log, head, [e for e in events if e["t"] not in DRAWS])
+    for engine in ([], ["--engine", "python"]):
+        done = vbr("replay", log, *engine)
+        assert done.returncode == 1 and "differs" not in done.stderr
+        assert done.stderr.strip() == (
+            f"{log}:1: error: this log was recorded by an older log format (format 1: no roll, pick or shuffle "
+            "events); this vbr's typed engines write and replay format 2 (its roll, pick and shuffle events), so "
+            "the two cannot be compared: record the game again")
+
+
+def test_a_typed_log_of_a_newer_format_is_refused_naming_both_formats(tmp_path):
+    log = tmp_path / "new.jsonl"
+    assert vbr("run", "siatka", "--engine", "python", "--log", log, "--quiet").returncode == 0
+    log.write_text(log.read_text().replace(f'"format":{TYPED_LOG_FORMAT}', f'"format":{TYPED_LOG_FORMAT + 1}', 1))
+    r = replay(log)
+    assert not r.ok and r.message.startswith(f"{log}:1: error: this log was recorded by a newer log format "
+                                             f"(format {TYPED_LOG_FORMAT + 1}); this vbr's typed engines write and "
+                                             f"replay format {TYPED_LOG_FORMAT}")
+    assert r.message.endswith("replay it with the vbr that wrote it")
 
 
 def test_a_header_naming_an_unknown_engine_is_not_a_vbr_log(tmp_path):

@@ -33,6 +33,10 @@ def dumps(event: dict) -> str:
 # The closure engine draws from Python's Mersenne Twister; its logs name no generator
 CLOSURE_GENERATOR = "mt19937"
 ENGINES = ("closure", "python", "c")
+# What a typed engine's log holds, named in its header (`format`; a log naming none is format 1).
+# 1: no draws; 2: every roll, pick and shuffle, as the closure engine's logs have them.
+TYPED_LOG_FORMAT = 2
+_TYPED_LOG_FORMATS = {1: "no roll, pick or shuffle events", 2: "its roll, pick and shuffle events"}
 
 
 def generator_of(engine: str) -> str:
@@ -49,7 +53,8 @@ def _generator_text(name: str) -> str:
 
 def header(game, seed: int, agents: list[str], engine: str = "closure") -> dict:
     """A log's first line: the rules (`game` is the closure engine's, for its path and options),
-    seed and agents; a typed engine's log also names the engine and its random generator."""
+    seed and agents; a typed engine's log also names the engine, its random generator and the
+    format of its events (TYPED_LOG_FORMAT)."""
     from vbr.loader import bundled_dirs
     path = game.path.resolve()
     bundled = next((str(path.relative_to(d.resolve()).with_suffix("")) for d in bundled_dirs()
@@ -57,7 +62,7 @@ def header(game, seed: int, agents: list[str], engine: str = "closure") -> dict:
     head = {"t": "header", "vbr": __version__, "rules": str(path), "bundled": bundled,
             "options": game.options, "seed": seed, "agents": agents}
     if engine != "closure":
-        head.update(engine=engine, generator=generator_of(engine))
+        head.update(engine=engine, generator=generator_of(engine), format=TYPED_LOG_FORMAT)
     return head
 
 
@@ -82,6 +87,7 @@ class Header(BaseModel):
     agents: list[StrictStr] = []
     engine: Optional[StrictStr] = Field(default=None, pattern="^(closure|python|c)$")  # none: closure
     generator: Optional[StrictStr] = Field(default=None, max_length=200)  # none: CLOSURE_GENERATOR
+    format: Optional[StrictInt] = Field(default=None, ge=1, le=SEED_MAX)  # a typed engine's; none: 1
 
 
 class Event(BaseModel):
@@ -212,7 +218,8 @@ def replay(path: Path, engine: str | None = None) -> ReplayResult:
     """Play the log's game again from its header and its choices, through `engine` (default: the
     engine the log names; the closure engine for a log that names none); ok when every event comes
     out the same. Stops at the first line that differs, and says which. A log drawn from another
-    random generator than the engine's is refused, naming both."""
+    random generator than the engine's is refused, naming both; so is a typed engine's log of
+    another format of events than this vbr writes (TYPED_LOG_FORMAT), naming both."""
     try:
         return _replay(path, engine)
     except _Bad as bad:
@@ -228,6 +235,8 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
         raise _Bad(1, f"this log was recorded with {_generator_text(recorded)}; --engine {engine} draws from "
                       f"{_generator_text(drawn)}, so it cannot play the same game (replay it with "
                       f"{_engines_drawing(recorded)})")
+    if engine != "closure":
+        _same_format(head)
     rules = head["rules"]
     if not Path(rules).is_file() and head.get("bundled"):
         rules = head["bundled"]  # the log travelled to another machine or checkout
@@ -266,6 +275,20 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
     _nothing_more(game.log, count)
     return ReplayResult(True, f"{path}: reproduces exactly ({count} events, {game.how_it_ended()})",
                         game.outcome())
+
+
+def _same_format(head: dict) -> None:
+    """A typed engine's log of TYPED_LOG_FORMAT's events, else `_Bad` at the header saying which
+    format it has and which this vbr writes."""
+    recorded = head.get("format") or 1
+    if recorded == TYPED_LOG_FORMAT:
+        return
+    age = "an older" if recorded < TYPED_LOG_FORMAT else "a newer"
+    held = _TYPED_LOG_FORMATS.get(recorded)
+    raise _Bad(1, f"this log was recorded by {age} log format (format {recorded}{': ' + held if held else ''}); "
+                  f"this vbr's typed engines write and replay format {TYPED_LOG_FORMAT} "
+                  f"({_TYPED_LOG_FORMATS[TYPED_LOG_FORMAT]}), so the two cannot be compared: "
+                  + ("record the game again" if recorded < TYPED_LOG_FORMAT else "replay it with the vbr that wrote it"))
 
 
 def _engines_drawing(generator: str) -> str:

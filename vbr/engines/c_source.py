@@ -13,7 +13,7 @@ from importlib import resources
 from itertools import accumulate, chain
 
 from vbr.engines.c_split import function, splits, statement_groups, unit_functions
-from vbr.engines.events import PHASE, REVEAL, SAY, reveal_sites, say_sites
+from vbr.engines.events import PHASE, PICK, REVEAL, ROLL, SAY, SHUFFLE, reveal_sites, say_sites
 from vbr.engines.word_source import WordSource
 from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
@@ -34,7 +34,20 @@ LOG_HOOK = f"""typedef void VbrLogFn(W *S, W what, W code, W n, const W *args);
 #define VBR_LOGGING(S) ((S)[H_LOG] != 0)
 #endif
 #define VBR_LOG(S, what, code, n, args) \\
-    do {{ VBR_BARRIER(); ((VbrLogFn *)(intptr_t)(S)[H_LOG])((S), (what), (code), (n), (args)); }} while (0)"""
+    do {{ VBR_BARRIER(); ((VbrLogFn *)(intptr_t)(S)[H_LOG])((S), (what), (code), (n), (args)); }} while (0)
+/* a draw told to the log (its value and the site's code; a shuffle, n = 0, only its zone) */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static W vbr_log_draw(W *S, W what, W code, W n, W v) {{
+    W a[1] = {{v}};
+    VBR_LOG(S, what, code, n, a);
+    return v;
+}}
+/* v, a draw's value, told to the log while one listens: without one, a test of a word */
+static inline W vbr_drawn(W *S, W what, W code, W v) {{
+    return VBR_LOGGING(S) ? vbr_log_draw(S, what, code, 1, v) : v;
+}}"""
 # a choice answered where it is made, in a whole game of random seats (entry_points: play_to_end)
 AUTO_PICK = """typedef struct VbrAuto VbrAuto;
 static __thread VbrAuto *vbr_auto;  /* set while play_to_end plays */
@@ -568,13 +581,14 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         if e.undecided >= 0:
             name = self.fresh("decided_roll")
             self.function(name, ["W v;", f"if (!({self.forced_take(e.forced)})) vbr_fault(S, {e.undecided}, {faces}, VBR_NONE);",
-                                 f"return DIE{e.die}[v];"])
+                                 f"return {self.drawn(ROLL, e.die, f'DIE{e.die}[v]')};"])
             return f"{name}(S, L)"
         roll = f"DIE{e.die}[vbr_below(S, {self.lay.streams + e.stream}, {faces})]"
         if e.forced < 0:
-            return roll
+            return self.drawn(ROLL, e.die, roll)
         name = self.fresh("forced_roll")
-        self.function(name, ["W v;", f"if ({self.forced_take(e.forced)}) return v;", f"return {roll};"])
+        self.function(name, ["W v;", f"if ({self.forced_take(e.forced)}) return {self.drawn(ROLL, e.die, 'v')};",
+                             f"return {self.drawn(ROLL, e.die, roll)};"])
         return f"{name}(S, L)"
 
     def x_Pick(self, e):
@@ -582,15 +596,21 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         if e.undecided >= 0:
             self.function(name, [*self.items(e.seq), "W v;", "if (!n) return VBR_NONE;",
                                  f"if (!({self.forced_take(e.forced)})) vbr_fault(S, {e.undecided}, n, VBR_NONE);",
-                                 "return xs[v];"])
+                                 f"return {self.drawn(PICK, e.stream, 'xs[v]')};"])
             return f"{name}(S, L)"
         forced = [] if e.forced < 0 else [
             "W v;", f"if ({self.forced_take(e.forced)}) {{",
-            "    for (W i = 0; i < n; i++) if (xs[i] == v) return v;",
+            f"    for (W i = 0; i < n; i++) if (xs[i] == v) return {self.drawn(PICK, e.stream, 'v')};",
             f"    vbr_fault(S, {e.forced_fault}, v, VBR_NONE);", "}"]
-        self.function(name, [*self.items(e.seq), *forced,
-                             f"return n ? xs[vbr_below(S, {self.lay.streams + e.stream}, n)] : VBR_NONE;"])
+        item = self.drawn(PICK, e.stream, f"xs[vbr_below(S, {self.lay.streams + e.stream}, n)]")
+        self.function(name, [*self.items(e.seq), *forced, f"return n ? {item} : VBR_NONE;"])
         return f"{name}(S, L)"
+
+    @staticmethod
+    def drawn(what: int, code: int, value: str) -> str:
+        """A draw's value (C), told to the log while one listens (events.py: ROLL's code is the
+        die, PICK's the pick's stream)."""
+        return f"vbr_drawn(S, {what}, {code}, {value})"
 
     def forced_take(self, queue: int) -> str:
         """A C test that takes the next value a scenario queued (`[taken, count, values...]`) into
@@ -927,11 +947,13 @@ int vbr_goto(W *S, W unit) {{
                 order, *("    " + x for x in self.move_lines("xs[i]", s.bottom, s.fault)), "}"]
 
     def s_Shuffle(self, s):
+        logged = [f"if (VBR_LOGGING(S)) vbr_log_draw(S, {SHUFFLE}, zi, 0, 0);"]
         if s.undecided >= 0:
-            return [f"W z = {self.zone_word(self.expr(s.zone))}, v;", "for (W i = S[z] - 1; i > 0; i--) {",
+            return [f"W zi = {self.expr(s.zone)};", f"W z = {self.zone_word('zi')}, v;", "for (W i = S[z] - 1; i > 0; i--) {",
                     f"    if (!({self.forced_take(s.forced)})) vbr_fault(S, {s.undecided}, i + 1, VBR_NONE);",
-                    "    W t = S[z + 1 + i]; S[z + 1 + i] = S[z + 1 + v]; S[z + 1 + v] = t;", "}"]
-        return [f"vbr_shuffle(S, {self.zone_word(self.expr(s.zone))}, {self.lay.streams + s.stream});"]
+                    "    W t = S[z + 1 + i]; S[z + 1 + i] = S[z + 1 + v]; S[z + 1 + v] = t;", "}", *logged]
+        return [f"W zi = {self.expr(s.zone)};", f"vbr_shuffle(S, {self.zone_word('zi')}, {self.lay.streams + s.stream});",
+                *logged]
 
     def s_Create(self, s):
         lay = self.lay

@@ -1,15 +1,19 @@
 """A typed engine's game as events: what a log and `vbr run` show, in the closure engine's form.
 
-An engine reports three kinds of event while it runs (`say`, `reveal`, `phase`); the game API
-(vbr.engines.game) adds a `choice` before each answer and an `end` when the game is over. Every
-event is made here, from the program's tables and the state's words, so both engines give the
-same events for the same game, byte for byte once written.
+An engine reports six kinds of event while it runs (`say`, `reveal`, `phase`, and its draws:
+`roll`, `pick`, `shuffle`, each as it is drawn, whether drawn at random, forced by a scenario or
+decided outside, vbr.ir.chance_program); the game API (vbr.engines.game) adds a `choice` before
+each answer and an `end` when the game is over. Every event is made here, from the program's
+tables and the state's words, so both engines give the same events for the same game, byte for
+byte once written.
 
 The Python engine calls `EventLog(S, what, *args)` (its generated `LOG`). The C engine calls a
-function pointer with integers only, `(S, what, code, n, args)`: `what` is SAY, REVEAL or PHASE;
-for SAY `code` is the say's index in `say_sites(program)` and `args` its values; for REVEAL
-`code` is the reveal's index in `reveal_sites(program)` and `args[0]` the zone, thing or value
-revealed; for PHASE `code` is the unit gone to.
+function pointer with integers only, `(S, what, code, n, args)`: `what` is SAY, REVEAL, PHASE,
+ROLL, PICK or SHUFFLE; for SAY `code` is the say's index in `say_sites(program)` and `args` its
+values; for REVEAL `code` is the reveal's index in `reveal_sites(program)` and `args[0]` the
+zone, thing or value revealed; for PHASE `code` is the unit gone to; for ROLL `code` is the die
+and `args[0]` the face; for PICK `code` is the pick's random stream (which names the pick: see
+`pick_types`) and `args[0]` the item; for SHUFFLE `code` is the zone.
 """
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ from vbr.ir import nodes as N
 from vbr.ir.layout import OVER, Header as H
 from vbr.ir.values import NONE, ROW
 
-SAY, REVEAL, PHASE = 0, 1, 2
+SAY, REVEAL, PHASE, ROLL, PICK, SHUFFLE = 0, 1, 2, 3, 4, 5
 
 
 def reveal_sites(program: N.Program) -> list[N.Reveal]:
@@ -28,6 +32,14 @@ def reveal_sites(program: N.Program) -> list[N.Reveal]:
 def revealed_type(site: N.Reveal) -> str:
     """What a reveal shows: `zone`, or the type of the thing or value it names."""
     return "zone" if site.what is None else site.what.ty
+
+
+def pick_types(program: N.Program) -> dict[int, str]:
+    """The type of the items each `pick` of the program draws, by the pick's random stream (each
+    pick has its own: vbr.ir.build's `stream`)."""
+    tops = [x for unit in program.units for block in unit.blocks for x in (*block.stmts, block.term)]
+    tops += [fn.body for fn in program.fns]
+    return {n.stream: n.ty for top in tops if top is not None for n in N.walk(top) if isinstance(n, N.Pick)}
 
 
 def say_sites(program: N.Program) -> list[N.Say]:
@@ -43,16 +55,24 @@ class EventLog:
         self.p, self.events = program, events
         self._says: list[N.Say] | None = None
         self._reveals: list[str] | None = None  # per reveal site, the type of what it shows
+        self._picks: dict[int, str] | None = None  # per pick's stream, the type of its items
         self._offsets: dict[int, list[int]] = {}  # per kind: where each field starts
 
     # ------------------------------------------------------------------ what the engines report
     def __call__(self, S, what: str, *args) -> None:
         """The Python engine's LOG: ('say', pieces, ((type, value), ...)), ('reveal', type, value)
-        (the type `zone` for a zone; `items:T` for a list, with its count after) or ('phase', unit)."""
+        (the type `zone` for a zone; `items:T` for a list, with its count after), ('phase', unit),
+        ('roll', die, face), ('pick', stream, item) or ('shuffle', zone)."""
         if what == "say":
             self.say(S, args[0], args[1])
         elif what == "reveal":
             self.reveal(S, *args)
+        elif what == "roll":
+            self.roll(*args)
+        elif what == "pick":
+            self.pick(*args)
+        elif what == "shuffle":
+            self.shuffle(args[0])
         else:
             self.phase(args[0])
 
@@ -67,6 +87,12 @@ class EventLog:
             if self._reveals is None:
                 self._reveals = [revealed_type(site) for site in reveal_sites(self.p)]
             self.reveal(S, self._reveals[code], *args[:n])
+        elif what == ROLL:
+            self.roll(code, args[0])
+        elif what == PICK:
+            self.pick(code, args[0])
+        elif what == SHUFFLE:
+            self.shuffle(code)
         else:
             self.phase(code)
 
@@ -111,6 +137,20 @@ class EventLog:
 
     def phase(self, unit: int) -> None:
         self.events.append({"t": "phase", "phase": self.p.units[unit].name})
+
+    def roll(self, die: int, face) -> None:
+        """A face of the die, written as the closure engine writes a value (a thing as `#e`)."""
+        p = self.p
+        self.events.append({"t": "roll", "die": p.die_names[die], "value": p.names.text(p.die_types[die], int(face))})
+
+    def pick(self, stream: int, item) -> None:
+        """The item the pick drawing from `stream` drew, written as the closure engine writes a value."""
+        if self._picks is None:
+            self._picks = pick_types(self.p)
+        self.events.append({"t": "pick", "value": self.p.names.text(self._picks[stream], int(item))})
+
+    def shuffle(self, zone: int) -> None:
+        self.events.append({"t": "shuffle", "zone": self.p.names.zones[zone]})
 
     # ------------------------------------------------------------------ what the game API adds
     def choice(self, S, i: int) -> None:

@@ -312,6 +312,13 @@ def decided(S: list, q: int, n: int, f: int) -> int:
     return v
 
 
+def drew(log, S: list, what: str, site: int, v: int) -> int:
+    """v, a draw's value, once `log` has heard it (events.EventLog: `what` is `roll` or `pick`,
+    `site` the die or the pick's stream)."""
+    log(S, what, site, v)
+    return v
+
+
 def decided_shuffle(S: list, z: int, q: int, f: int) -> None:
     """shuffle with each position's partner decided outside (fault f naming i + 1 when none is left)."""
     for i in range(S[z] - 1, 0, -1):

@@ -48,7 +48,7 @@ from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
 
 RUNTIME = ("EngineFault", "add", "sub", "mul", "div", "mod", "neg", "absolute", "index", "thing_word", "other",
            "distance", "cell_at", "on_court", "reach", "reach_search", "step_paying", "dir_vec", "take_out", "put",
-           "draw_below", "shuffle", "fault", "forced_roll", "forced_pick", "decided", "decided_shuffle")
+           "draw_below", "shuffle", "fault", "forced_roll", "forced_pick", "decided", "decided_shuffle", "drew")
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod"}
 _CELL_FNS = ("number", "side", "row", "col", "in_court", "on_net")
 REGISTERS = 40  # the most locals of a unit held in Python variables
@@ -946,18 +946,31 @@ class _Unit(WordSource):
     def x_Roll(self, e):
         faces = tuple(self.p.dice[e.die])
         if e.undecided >= 0:
-            return f"{faces!r}[decided(S, {self.p.forced_at[e.forced]}, {len(faces)}, {e.undecided})]"
-        if e.forced >= 0:
-            return f"forced_roll(S, {self.p.forced_at[e.forced]}, {faces!r}, {self.lay.streams + e.stream})"
-        return f"{faces!r}[draw_below(S, {self.lay.streams + e.stream}, {len(faces)})]"
+            face = f"{faces!r}[decided(S, {self.p.forced_at[e.forced]}, {len(faces)}, {e.undecided})]"
+        elif e.forced >= 0:
+            face = f"forced_roll(S, {self.p.forced_at[e.forced]}, {faces!r}, {self.lay.streams + e.stream})"
+        else:
+            face = f"{faces!r}[draw_below(S, {self.lay.streams + e.stream}, {len(faces)})]"
+        return self.drawn(face, f"'roll', {e.die}")
 
     def x_Pick(self, e):
         xs = self.hold(self.seq_list(e.seq))
+        what = f"'pick', {e.stream}"
+        if e.forced >= 0 and e.undecided < 0:  # a forced pick from no items faults, or gives none unlogged
+            item = f"forced_pick(S, {self.p.forced_at[e.forced]}, {xs}, {self.lay.streams + e.stream}, {e.forced_fault})"
+            return f"({item} if LOG is None or not {xs} else drew(LOG, S, {what}, {item}))"
         if e.undecided >= 0:
-            return f"({xs}[decided(S, {self.p.forced_at[e.forced]}, len({xs}), {e.undecided})] if {xs} else {NONE})"
-        if e.forced >= 0:
-            return f"forced_pick(S, {self.p.forced_at[e.forced]}, {xs}, {self.lay.streams + e.stream}, {e.forced_fault})"
-        return f"({xs}[draw_below(S, {self.lay.streams + e.stream}, len({xs}))] if {xs} else {NONE})"
+            item = f"{xs}[decided(S, {self.p.forced_at[e.forced]}, len({xs}), {e.undecided})]"
+        else:
+            item = f"{xs}[draw_below(S, {self.lay.streams + e.stream}, len({xs}))]"
+        return f"({self.drawn(item, what)} if {xs} else {NONE})"
+
+    @staticmethod
+    def drawn(value: str, what: str) -> str:
+        """A draw's code, its value told to the log as it is drawn while one listens (`what`: the
+        event's kind and site); without a log, one test more. The log reads nothing of the state
+        but the value, so the locals need not be written back first."""
+        return f"({value} if LOG is None else drew(LOG, S, {what}, {value}))"
 
     def x_Contains(self, e):
         if _zone_seq(e.seq) and e.item.ty.startswith("ent"):
@@ -1406,10 +1419,13 @@ class _Unit(WordSource):
         self.out += _indent(self.move(x, d, s.bottom, s.fault))
 
     def s_Shuffle(self, s):
+        zone = self.hold(self.expr(s.zone))
         if s.undecided >= 0:
-            self.emit(f"decided_shuffle(S, {self.zone_word(self.expr(s.zone))}, {self.p.forced_at[s.forced]}, {s.undecided})")
-            return
-        self.emit(f"shuffle(S, {self.zone_word(self.expr(s.zone))}, {self.lay.streams + s.stream})")
+            self.emit(f"decided_shuffle(S, {self.zone_word(zone)}, {self.p.forced_at[s.forced]}, {s.undecided})")
+        else:
+            self.emit(f"shuffle(S, {self.zone_word(zone)}, {self.lay.streams + s.stream})")
+        self.emit("if LOG is not None:")
+        self.emit(f"    LOG(S, 'shuffle', {zone})")
 
     def s_Create(self, s):
         lay = self.lay
