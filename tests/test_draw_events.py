@@ -56,6 +56,34 @@ def test_each_draw_of_a_small_game_is_logged_once_where_it_is_drawn(engine):
         assert say["text"] == f"{coin['value']} {got} {int(card[1]) + 1} true"
 
 
+ROWS = """game "Rows"
+seats 2
+start one
+var hands: list of int per seat = [[1, 2], [3]]
+phase one {
+  choose k from [1, 2] by 0 as "how many"
+  let h = pick hands
+  say "{h}"
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_pick_among_a_vars_lists_is_logged_as_the_list_drawn(engine, tmp_path):
+    """`hands` read whole is the list of its two seats' lists; a pick draws one of them."""
+    path = tmp_path / "rows.vbr"
+    path.write_text(ROWS)
+    seen = set()
+    for seed in range(8):
+        events = events_of(path, engine, seed)
+        [pick] = [e for e in events if e["t"] == "pick"]
+        [say] = [e for e in events if e["t"] == "say"]
+        assert pick["value"] in ("[1, 2]", "[3]") and say["text"] == pick["value"]
+        seen.add(pick["value"])
+    assert len(seen) == 2, "eight games drew the same list: the test would not tell the two apart"
+
+
 def test_forced_draws_are_logged_as_the_closure_engine_logs_them():
     """draws_test.vbr forces the coin to `high`, d3 to 2 then 3 and the pick to the card of value
     2 (#1, the second created): each engine's trace of the scenario shows those draws, in order,

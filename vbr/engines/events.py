@@ -70,7 +70,7 @@ class EventLog:
         elif what == "roll":
             self.roll(*args)
         elif what == "pick":
-            self.pick(*args)
+            self.pick(S, *args)
         elif what == "shuffle":
             self.shuffle(args[0])
         else:
@@ -90,7 +90,7 @@ class EventLog:
         elif what == ROLL:
             self.roll(code, args[0])
         elif what == PICK:
-            self.pick(code, args[0])
+            self.pick(S, code, args[0])
         elif what == SHUFFLE:
             self.shuffle(code)
         else:
@@ -143,11 +143,12 @@ class EventLog:
         p = self.p
         self.events.append({"t": "roll", "die": p.die_names[die], "value": p.names.text(p.die_types[die], int(face))})
 
-    def pick(self, stream: int, item) -> None:
-        """The item the pick drawing from `stream` drew, written as the closure engine writes a value."""
+    def pick(self, S, stream: int, item) -> None:
+        """The item the pick drawing from `stream` drew, written as the closure engine writes a value
+        (a list of lists' item, a ROW, as its slot's list in S now)."""
         if self._picks is None:
             self._picks = pick_types(self.p)
-        self.events.append({"t": "pick", "value": self.p.names.text(self._picks[stream], int(item))})
+        self.events.append({"t": "pick", "value": self.p.names.text(self._picks[stream], int(item), S)})
 
     def shuffle(self, zone: int) -> None:
         self.events.append({"t": "shuffle", "zone": self.p.names.zones[zone]})
