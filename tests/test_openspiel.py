@@ -16,7 +16,7 @@ import vbr
 import vbr.rl
 from conftest import ROOT
 from vbr.errors import IllegalActionError, UsageError
-from vbr.interpreter.values import text
+from vbr.rl.state_reader import reader
 
 CONFIGS = [("siatka", {}), ("cattack", {"players": 4}), ("cattack", {"players": 2}),
            ("tanto-cuore-beach-volleyball", {}), ("volleyball-high", {"mode": "1v1"}),
@@ -68,8 +68,14 @@ def option(state, want, default=None):
 
 
 def var_text(state, name):
+    """The value of var `name` as text (the bundled games' vars are public: seat 0 sees them)."""
+    return state.vbr_state().observation(0)["vars"][name]
+
+
+def zone_things(state, name):
+    """The ids of the things in zone `name`, from the bottom up."""
     st = state.vbr_state()
-    return text(st.vals[st.prog.var_names.index(name)], st.prog)
+    return [int(e) for e in reader(st).zone(st.game.program.names.zones.index(name))]
 
 
 @pytest.mark.parametrize("name,options", CONFIGS, ids=IDS)
@@ -123,7 +129,7 @@ def test_a_rolled_face_decides_the_options_that_follow_it():
     # [left, right] (no card is played: every optional choice on the way passes)
     state = to_chance_node(pyspiel.load_game(vbr.rl.register_openspiel("siatka")).new_initial_state(), "roll movement")
     state.apply_action(4)  # sideways
-    while state.vbr_state().pending.prompt != "which of the two bounces":
+    while reader(state.vbr_state()).prompt() != "which of the two bounces":
         state.apply_action(option(state, "pass"))
     assert [state.action_to_string(state.current_player(), a) for a in state.legal_actions()] == ["left", "right"]
 
@@ -152,10 +158,8 @@ def test_shuffle_swaps_follow_the_chosen_outcomes():
         assert [p for _, p in outcomes] == pytest.approx([1 / len(outcomes)] * len(outcomes))
         state.apply_action(outcomes[-1][0])
     assert sizes == [*range(12, 1, -1)] * 2
-    st = state.vbr_state()
-    zone = st.prog.zone_names.index
     for s in range(2):
-        deck = [*st.zones[zone(f"deck[{s}]")], *reversed(st.zones[zone(f"hand[{s}]")])]
+        deck = [*zone_things(state, f"deck[{s}]"), *reversed(zone_things(state, f"hand[{s}]"))]
         assert deck == sorted(deck) and len(deck) == 12  # refill drew the top three, from the end
 
 
@@ -172,7 +176,7 @@ def test_max_chance_outcomes_bounds_every_draw_from_the_declarations():
 
 
 def test_a_draw_beyond_the_bound_is_an_error_naming_the_draw():
-    line = vbr.load("siatka", engine="closure").path.read_text().splitlines().index("    shuffle deck[s]") + 1
+    line = vbr.load("siatka", engine="python").path.read_text().splitlines().index("    shuffle deck[s]") + 1
     game = pyspiel.load_game(vbr.rl.register_openspiel("siatka", name="vbr_test_small_bound", max_chance_outcomes=6))
     with pytest.raises(UsageError, match=rf"siatka.vbr:{line}:\d+: `shuffle deck\[0\], position 11` draws among 12 "
                                          r"outcomes, more than the 6 .* max_chance_outcomes=12"):
@@ -287,7 +291,7 @@ def test_observe_options_appends_each_options_row_to_the_observation_tensor():
     from vbr.rl.observation import encoding, option_features
     name = vbr.rl.register_openspiel("cattack", {"players": 2}, name="vbr_test_cattack_options", observe_options=True)
     game = pyspiel.load_game(name)
-    enc = encoding(vbr.load("cattack", {"players": 2}, engine="closure").program)
+    enc = encoding(vbr.load("cattack", {"players": 2}, engine="python"))
     enc.option_layout()
     n = game.num_distinct_actions()
     assert game.observation_tensor_shape() == [enc.size + n * enc.option_size]
@@ -372,8 +376,10 @@ def siatka_setup(changes=None):
 
 
 def zone_text(state, name):
+    """The things in zone `name` (`Kind(field=...)`, without their ids), sorted."""
+    from vbr.engines.observation import full_view
     st = state.vbr_state()
-    return sorted(st.describe(e).split(" ", 1)[1] for e in st.zones[st.prog.zone_names.index(name)])
+    return sorted(e.split(" ", 1)[1] for e in full_view(st.game, st.words)["zones"][name])
 
 
 def test_siatka_declares_information_state_strings_but_no_tensor():

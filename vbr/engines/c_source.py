@@ -18,6 +18,7 @@ from vbr.engines.word_source import WordSource
 from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
 from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, STEP_FAULT
+from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.frames import deepest_chain
 from vbr.ir.layout import FRAME_HEAD, Header as H
 from vbr.ir.values import NONE
@@ -594,8 +595,13 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
     def x_Pick(self, e):
         name = self.fresh("pick")
         if e.undecided >= 0:
+            q = self.p.forced_at[e.forced]
             self.function(name, [*self.items(e.seq), "W v;", "if (!n) return VBR_NONE;",
-                                 f"if (!({self.forced_take(e.forced)})) vbr_fault(S, {e.undecided}, n, VBR_NONE);",
+                                 f"if (!({self.forced_take(e.forced)})) {{",
+                                 f"    W c = S[{q + 1}], k = n < {DECIDED_ROOM} - c ? n : {DECIDED_ROOM} - c;",
+                                 "    if (k < 0) k = 0;",
+                                 f"    memcpy(S + {q + 2} + c, xs, sizeof(W) * (size_t)k);",
+                                 f"    vbr_fault(S, {e.undecided}, n, k);", "}",
                                  f"return {self.drawn(PICK, e.stream, 'xs[v]')};"])
             return f"{name}(S, L)"
         forced = [] if e.forced < 0 else [
@@ -950,7 +956,7 @@ int vbr_goto(W *S, W unit) {{
         logged = [f"if (VBR_LOGGING(S)) vbr_log_draw(S, {SHUFFLE}, zi, 0, 0);"]
         if s.undecided >= 0:
             return [f"W zi = {self.expr(s.zone)};", f"W z = {self.zone_word('zi')}, v;", "for (W i = S[z] - 1; i > 0; i--) {",
-                    f"    if (!({self.forced_take(s.forced)})) vbr_fault(S, {s.undecided}, i + 1, VBR_NONE);",
+                    f"    if (!({self.forced_take(s.forced)})) vbr_fault(S, {s.undecided}, i + 1, z);",
                     "    W t = S[z + 1 + i]; S[z + 1 + i] = S[z + 1 + v]; S[z + 1 + v] = t;", "}", *logged]
         return [f"W zi = {self.expr(s.zone)};", f"vbr_shuffle(S, {self.zone_word('zi')}, {self.lay.streams + s.stream});",
                 *logged]

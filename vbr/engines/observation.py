@@ -63,6 +63,11 @@ def public_view(game, words) -> dict:
     return {"vars": _vars(game, words, p.names.text), "zones": _zones(game, words, public.__contains__)}
 
 
+def full_view(game, words) -> dict:
+    """Everything in the state: every var as text and every zone's things described."""
+    return {"vars": _vars(game, words, game.program.names.text), "zones": _zones(game, words, lambda z: True)}
+
+
 def _zones(game, words, shown) -> dict:
     """Each zone by name: its things described when `shown(zone)`, else how many it holds."""
     p, lay = game.program, game.program.layout

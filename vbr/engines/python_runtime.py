@@ -319,10 +319,28 @@ def drew(log, S: list, what: str, site: int, v: int) -> int:
     return v
 
 
+def decided_pick(S: list, q: int, xs, room: int, f: int) -> int:
+    """The item of `xs` whose index was decided outside, taken off queue `q` (none from no
+    items); with none left, the items are written past the queue's values, as many as its `room`
+    holds, and fault f names how many items there are and how many were written."""
+    if not xs:
+        return NONE
+    v = forced_next(S, q)
+    if v is None:
+        at = q + 2 + S[q + 1]
+        shown = xs[:max(0, room - S[q + 1])]
+        S[at:at + len(shown)] = shown
+        raise EngineFault(f, len(xs), len(shown))
+    return xs[v]
+
+
 def decided_shuffle(S: list, z: int, q: int, f: int) -> None:
-    """shuffle with each position's partner decided outside (fault f naming i + 1 when none is left)."""
+    """shuffle with each position's partner decided outside (fault f naming i + 1 and the zone's
+    word `z` when none is left)."""
     for i in range(S[z] - 1, 0, -1):
-        j = decided(S, q, i + 1, f)
+        j = forced_next(S, q)
+        if j is None:
+            raise EngineFault(f, i + 1, z)
         a, b = z + 1 + i, z + 1 + j
         S[a], S[b] = S[b], S[a]
 

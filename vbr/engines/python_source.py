@@ -43,12 +43,14 @@ from vbr.engines.word_source import WordSource
 from vbr.engines.zone_kinds import seq_zones, zone_kinds
 from vbr.ir import nodes as N
 from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, STEP_FAULT
+from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.layout import CHOICE, FAULT, FRAME_HEAD, OVER, RUNNING, Header as H
 from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
 
 RUNTIME = ("EngineFault", "add", "sub", "mul", "div", "mod", "neg", "absolute", "index", "thing_word", "other",
            "distance", "cell_at", "on_court", "reach", "reach_search", "step_paying", "dir_vec", "take_out", "put",
-           "draw_below", "shuffle", "fault", "forced_roll", "forced_pick", "decided", "decided_shuffle", "drew")
+           "draw_below", "shuffle", "fault", "forced_roll", "forced_pick", "decided", "decided_pick", "decided_shuffle",
+           "drew")
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod"}
 _CELL_FNS = ("number", "side", "row", "col", "in_court", "on_net")
 REGISTERS = 40  # the most locals of a unit held in Python variables
@@ -960,7 +962,7 @@ class _Unit(WordSource):
             item = f"forced_pick(S, {self.p.forced_at[e.forced]}, {xs}, {self.lay.streams + e.stream}, {e.forced_fault})"
             return f"({item} if LOG is None or not {xs} else drew(LOG, S, {what}, {item}))"
         if e.undecided >= 0:
-            item = f"{xs}[decided(S, {self.p.forced_at[e.forced]}, len({xs}), {e.undecided})]"
+            item = f"decided_pick(S, {self.p.forced_at[e.forced]}, {xs}, {DECIDED_ROOM}, {e.undecided})"
         else:
             item = f"{xs}[draw_below(S, {self.lay.streams + e.stream}, len({xs}))]"
         return f"({self.drawn(item, what)} if {xs} else {NONE})"

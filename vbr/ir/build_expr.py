@@ -229,7 +229,7 @@ class ExprBuilder:
     def x_Pick(self, e: A.Pick, scope: Scope):
         seq = self.seq(e.source, scope)
         pick = N.Pick(seq.item, seq, self.pb.stream(self.ub.name, "pick"), -1, e.span, self.pb.forced_queue(("pick",)))
-        pick.undecided = self.pb.undecided(("pick",), e.span)
+        pick.undecided = self.pb.undecided(("pick", seq.item), e.span)
         if pick.forced >= 0 and pick.undecided < 0:
             pick.forced_fault = self.pb.fault("the forced pick {0} is not among the items on offer", e.span)
         return pick

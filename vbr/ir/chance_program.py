@@ -6,10 +6,12 @@ its outcomes from, in the order play meets them: a roll the index of its face am
 faces, a pick the index of its item among those on offer, a shuffle, for each position from the
 top down, the index of the position it swaps with. A draw that finds the queue empty faults
 with its own message id (`ChanceProgram.sites` says what it draws) naming how many outcomes it
-has; the state is left as the draw found it, for reading only. A caller decides that draw's
-outcome, appends it to the queue of a copy of the state the step began from, and runs the step
-again: so a step with k draws runs k + 1 times (vbr/rl/chance_nodes.py does this for the
-closure engine's states).
+has (the fault's first argument) and, for a shuffle, the zone's first word (its second); a pick
+also writes the items it draws among into the queue past its values, as many as `CAPACITY`
+leaves room for, and names how many it wrote (its second argument). The state is left as the
+draw found it, for reading only. A caller decides that draw's outcome, appends it to the queue
+of a copy of the state the step began from, and runs the step again: so a step with k draws runs
+k + 1 times (vbr/rl/chance_nodes.py, OpenSpiel's chance nodes).
 """
 from __future__ import annotations
 
@@ -25,10 +27,12 @@ CAPACITY = 4096  # outcomes decided for one step at most: a step drawing more fa
 
 @dataclass
 class ChanceSite:
-    """What a draw is: `roll` (of die `die`), `pick` or `shuffle`, and where it is."""
+    """What a draw is: `roll` (of die `die`), `pick` or `shuffle`, where it is, and the type of
+    the values it draws (a die's faces, a pick's items; "" for a shuffle's positions)."""
     kind: str
     die: int
     span: object
+    item: str = ""
 
 
 @dataclass
@@ -57,7 +61,9 @@ class _ChanceBuilder(ProgramBuilder):
         kind = key[0]
         what = f"roll {self._die_name(key[1])}" if kind == "roll" else kind
         fault = self.fault(f"the {what} here draws one of {{0}} outcomes, which no one decided", span)
-        self.sites[fault] = ChanceSite(kind, key[1] if kind == "roll" else -1, span)
+        die = key[1] if kind == "roll" else -1
+        item = self.die_types[die] if kind == "roll" else key[1] if kind == "pick" else ""
+        self.sites[fault] = ChanceSite(kind, die, span, item)
         return fault
 
     def _die_name(self, die: int) -> str:

@@ -1,52 +1,163 @@
-"""A game as a tree of decision nodes, chance nodes and ends (OpenSpiel's explicit chance).
+"""A game as a tree of decision nodes, chance nodes and ends (OpenSpiel's explicit chance), played
+by the typed program's engines (python or c) on the rule file's chance program
+(vbr/ir/chance_program.py): every roll, pick and shuffle takes its outcome, an index among the
+values it draws, from one queue in the state.
 
-The interpreter draws dice, random picks and shuffles in the middle of running the rules, between
-two choices, and cannot stop there: a draw sits inside a compiled step. So a `Position` keeps the
-last decision state, the option chosen in it and the chance outcomes decided since, and moves on
-by replaying that step on a copy of the decision state whose draws a chance oracle decides
-(`State.decide`). The run reaches the next choice or the end, or stops at the first draw not yet
-decided (`ChanceNeeded`): that draw is the next chance node, and the copy, stopped in the middle
-of its step, shows the game as it stands there (read it, never run it on).
+An engine runs from one choice to the next and cannot stop in the middle of a step. So a
+`Position` keeps the last decision state, the option chosen in it and the chance outcomes
+decided since, and moves on by running that step on a copy of the decision state whose queue
+holds those outcomes. The run reaches the next choice or the end, or faults at the first draw
+not yet decided: that draw is the next chance node, and the copy, stopped where the draw found
+it, shows the game as it stands there (`Drawing`: read it, never play on it).
 
-A step with k draws runs k + 1 times, each time only as far as its next draw: cheap for a few
-dice, and for setup's shuffles (one chance node per swap) a few milliseconds (docs/rl.md).
+The nodes are the closure engine's: a die's outcomes are its distinct faces (equal faces are one
+outcome, named by the first index holding it, with their share of the probability), a pick's
+its distinct items, and a shuffle of n things is n - 1 nodes, position i (from the last down)
+taking the thing at one of positions 0..i, each equally likely. A step with k draws runs k + 1
+times, each time only as far as its next draw.
 
 The states a position holds are never changed after it took them (every run starts from a copy),
 so copies of a position share them.
 """
 from __future__ import annotations
 
+from vbr.engines.game import Game, State, checked_model, make_engine
 from vbr.errors import IllegalActionError, UsageError
-from vbr.interpreter.state import Chance, ChanceNeeded, State
-from vbr.interpreter.values import text
+from vbr.ir.chance_program import CAPACITY, build_chance_program
+from vbr.ir.layout import FAULT, Header as H
+from vbr.rl.state_reader import model_of
+
+
+class Draws:
+    """A rule file's chance program run by one engine: its `game` (whose `model` is the checked
+    rule file), what each undecided draw's fault is (`sites`) and where the queue lies."""
+
+    def __init__(self, model, engine: str = "python", options: dict | None = None):
+        chance = build_chance_program(model)
+        program = chance.program
+        self.game = Game(program, make_engine(program, engine), model, model.rules.path, options)
+        self.engine, self.sites, self.queue = self.game.engine, chance.sites, program.forced_at[0]
+        self.zone_at = {program.layout.zone(z): z for z in range(len(program.names.zones))}
+
+    @classmethod
+    def load(cls, rule_file, options: dict | None, engine: str) -> "Draws":
+        """The chance program of `rule_file` (a path or a bundled name) under `options`, or of a
+        game already loaded (`vbr.load`: either kind), run by `engine` ("python" or "c")."""
+        if engine not in ("python", "c"):
+            raise UsageError(f"the OpenSpiel game plays the typed engines, `python` or `c`, not {engine!r}")
+        if hasattr(rule_file, "program") and hasattr(rule_file, "new_state"):
+            if options:
+                raise UsageError("options are given when loading; pass a rule file, not a loaded game, with options")
+            return cls(model_of(rule_file), engine, rule_file.options)
+        if options is not None and not isinstance(options, dict):
+            raise UsageError(f"options are a dict of option names to values, not {type(options).__name__}")
+        return cls(checked_model(rule_file, options or {}), engine, options)
+
+    def fill(self, words, outcomes) -> None:
+        """Queue `outcomes` in `words`, none of them taken yet."""
+        if len(outcomes) > CAPACITY:
+            raise UsageError(f"a step of `{self.game.title}` draws more than {CAPACITY} times, more than a chance "
+                             "node's step can hold")
+        q = self.queue
+        words[q], words[q + 1] = 0, len(outcomes)
+        for i, o in enumerate(outcomes):
+            words[q + 2 + i] = o
+
+    def taken(self, words) -> int:
+        return int(words[self.queue])
+
+
+class Draw:
+    """A chance node: `what` is drawn (`roll green`, `pick`, `shuffle deck[0], position 11`),
+    `texts` are the values it draws among, by index, and `outcomes` (index, probability) per
+    distinct value, in increasing order of index."""
+
+    __slots__ = ("what", "texts", "outcomes")
+
+    def __init__(self, what: str, values, texts: list[str]):
+        self.what, self.texts = what, texts
+        first: dict = {}
+        for i, v in enumerate(values):
+            first.setdefault(v, [i, 0])[1] += 1
+        n = len(values)
+        self.outcomes = tuple((i, c / n) for i, c in first.values())
+
+
+def draw_at(draws: Draws, words) -> Draw | None:
+    """The undecided draw `words` stopped at, None when they stopped elsewhere."""
+    fault = int(words[H.FAULT]) if int(words[H.STATUS]) == FAULT else -1
+    site = draws.sites.get(fault)
+    if site is None:
+        return None
+    p, n, b = draws.game.program, int(words[H.FAULT_A]), int(words[H.FAULT_B])
+    if site.kind == "roll":
+        faces = p.dice[site.die]
+        return Draw(f"roll {p.die_names[site.die]}", faces, [p.names.text(site.item, v) for v in faces])
+    if site.kind == "pick":
+        if b != n:  # the queue had no room for the items: each index is its own outcome
+            return Draw("pick", range(n), [f"item {i + 1} of {n}" for i in range(n)])
+        at = draws.queue + 2 + int(words[draws.queue + 1])
+        items = [int(v) for v in words[at:at + n]]
+        return Draw("pick", items, [p.names.text(site.item, v) for v in items])
+    zone = p.names.zones[draws.zone_at[b]]
+    return Draw(f"shuffle {zone}, position {n - 1}", range(n), [str(i) for i in range(n)])
+
+
+class Drawing(State):
+    """A game stopped at an undecided draw, in the middle of a step: no seat is to choose, the
+    phase is the one being played (None in setup). For reading only."""
+
+    def __init__(self, game: Game, words):
+        self.game, self.words = game, words
+
+    def current_player(self):
+        return None
+
+    def is_terminal(self) -> bool:
+        return False
+
+    @property
+    def phase(self) -> str | None:
+        """The unit of the bottom frame when it is a phase (the frames above it may be placed
+        only as a fault unwinds, and a draw's fault stops a step wherever it is)."""
+        p, words = self.game.program, self.words
+        bottom = p.layout.stack
+        if int(words[H.TOP]) <= bottom + 1 or not 0 <= int(words[bottom + 1]) < len(p.units):
+            return None
+        unit = p.units[int(words[bottom + 1])]
+        return unit.name if unit.kind == "phase" else None
 
 
 class Position:
-    """Where a game stands: at a choice or the end (`need` is None), or at a chance node (`need`
-    says what is drawn, `outcomes` lists (outcome, probability)). `past` holds the finished steps
-    as (option, outcomes) pairs, setup's first with option None: with the step in progress, all
-    that `replay` needs."""
+    """Where a game stands: at a choice or the end (`need` is None), or at a chance node (`need`,
+    a `Draw`). `past` holds the finished steps as (option, outcomes) pairs, setup's first with
+    option None: with the step in progress, all that `replay` needs. `bound`: the most outcomes
+    one draw may have (None: no bound)."""
 
-    __slots__ = ("prog", "bound", "base", "action", "decided", "state", "need", "outcomes", "past")
+    __slots__ = ("draws", "bound", "base", "action", "decided", "state", "need", "past")
 
-    def __init__(self, prog, bound: int):
-        self.prog, self.bound = prog, bound
-        self.base = self.action = self.need = self.outcomes = None
+    def __init__(self, draws: Draws, bound: int | None):
+        self.draws, self.bound = draws, bound
+        self.base = self.action = self.need = self.state = None
         self.decided: list[int] = []
         self.past: list[tuple] = []
 
+    @property
+    def outcomes(self):
+        return self.need.outcomes if self.need is not None else None
+
     @classmethod
-    def start(cls, prog, bound: int) -> "Position":
+    def start(cls, draws: Draws, bound: int | None) -> "Position":
         """A new game: var values and setup, up to the first chance node or choice."""
-        pos = cls(prog, bound)
+        pos = cls(draws, bound)
         pos._advance()
         return pos
 
     def copy(self) -> "Position":
         c = Position.__new__(Position)
-        c.prog, c.bound, c.base, c.action = self.prog, self.bound, self.base, self.action
+        c.draws, c.bound, c.base, c.action = self.draws, self.bound, self.base, self.action
         c.decided, c.past = self.decided[:], self.past[:]
-        c.state, c.need, c.outcomes = self.state, self.need, self.outcomes
+        c.state, c.need = self.state, self.need
         return c
 
     def choose(self, i: int) -> None:
@@ -57,9 +168,9 @@ class Position:
 
     def settle(self, outcome: int) -> None:
         """Decide the chance node's draw: `outcome` is one of `outcomes`."""
-        if not any(o == outcome for o, _ in self.outcomes):
+        if not any(o == outcome for o, _ in self.need.outcomes):
             raise IllegalActionError(f"chance outcome {outcome} is not one of `{self.need.what}`'s: "
-                                     f"{', '.join(str(o) for o, _ in self.outcomes)}")
+                                     f"{', '.join(str(o) for o, _ in self.need.outcomes)}")
         self.decided.append(int(outcome))
         self._advance()
 
@@ -67,18 +178,18 @@ class Position:
         """`roll d: 4`, `pick: #3`, `shuffle deck[0], position 11: 7` (position 11 takes the
         thing at position 7); None when `outcome` is not an outcome here."""
         need = self.need
-        if need is None or not 0 <= outcome < len(need.values):
+        if need is None or not 0 <= outcome < len(need.texts):
             return None
-        return f"{need.what}: {text(need.values[outcome], self.prog)}"
+        return f"{need.what}: {need.texts[outcome]}"
 
     def moves(self) -> list[tuple]:
         """Every step so far as (option, outcomes): what `replay` takes."""
         return [*self.past, (self.action, tuple(self.decided))]
 
     @classmethod
-    def replay(cls, prog, bound: int, moves) -> "Position":
+    def replay(cls, draws: Draws, bound: int | None, moves) -> "Position":
         """The position `moves` (from `moves()`) lead to: each step runs once."""
-        pos = cls(prog, bound)
+        pos = cls(draws, bound)
         for n, (action, decided) in enumerate(moves):
             if n:
                 if pos.need is not None:
@@ -90,39 +201,36 @@ class Position:
         return pos
 
     def _advance(self) -> None:
-        oracle = Chance(self.decided)
+        d = self.draws
         if self.base is None:
-            made: list[State] = []
-            try:
-                st = State.new(self.prog, 0, chance=oracle, sink=made)
-            except ChanceNeeded as need:
-                return self._stop(made[0], need)
+            words = d.engine.held(0)
+            d.fill(words, self.decided)
+            d.engine.goto(words, d.game.program.init)
         else:
-            st = self.base.clone()
-            st.decide(oracle)
-            try:
-                st.apply_index(self.action)
-            except ChanceNeeded as need:
-                return self._stop(st, need)
-        if oracle.used != len(self.decided):
-            raise ValueError(f"{len(self.decided) - oracle.used} decided chance outcomes were never drawn")
-        st.decide(None)
-        self.state, self.need, self.outcomes = st, None, None
+            words = self.base.clone().words
+            d.fill(words, self.decided)
+            d.engine.apply(words, self.action)
+        need = draw_at(d, words)
+        if need is not None:
+            return self._stop(Drawing(d.game, words), need)
+        if d.taken(words) != len(self.decided):
+            raise ValueError(f"{len(self.decided) - d.taken(words)} decided chance outcomes were never drawn")
+        self.state, self.need = State(d.game, words), None  # a fault of the rules raises here, located
 
-    def _stop(self, st: State, need: ChanceNeeded) -> None:
-        if len(need.values) > self.bound:  # the outcomes are indices into the values
-            raise UsageError(f"{_where(st)}: `{need.what}` draws among {len(need.values)} outcomes, more than the "
-                             f"{self.bound} chance outcomes this game declares; pass "
-                             f"max_chance_outcomes={len(need.values)} or more")
-        self.state, self.need, self.outcomes = st, need, need.outcomes()
+    def _stop(self, st: Drawing, need: Draw) -> None:
+        n = len(need.texts)
+        if self.bound is not None and n > self.bound:  # the outcomes are indices into the values
+            site = self.draws.sites[int(st.words[H.FAULT])]
+            raise UsageError(f"{site.span}: `{need.what}` draws among {n} outcomes, more than the {self.bound} "
+                             f"chance outcomes this game declares; pass max_chance_outcomes={n} or more")
+        self.state, self.need = st, need
 
 
-def _where(st: State):
-    """The statement a run stopped in: the innermost one the compiled code reported, else the
-    current step's."""
-    if st.fault_span is not None:
-        return st.fault_span
-    if st.stack:
-        fr = st.stack[-1]
-        return fr.code.spans[min(fr.pc, len(fr.code.spans) - 1)]
-    return st.prog.model.rules.path
+def after_setup(draws: Draws) -> State:
+    """The game after setup with every draw decided as its first outcome: a sample of what play
+    holds (how many things), as `Game.new_state` gives for the ordinary program."""
+    pos = Position.start(draws, None)
+    while pos.need is not None:
+        pos.settle(pos.need.outcomes[0][0])
+    return pos.state
+

@@ -10,10 +10,9 @@ from vbr.grammar import ast as A
 from vbr.interpreter.scope import Fault
 
 
-def load(rule_file, options: dict | None, engine: str = "closure"):
-    """A loaded game from a path or a bundled name, through `engine` ("closure" for the
-    OpenSpiel adapter, whose chance nodes need its states; the PettingZoo adapter takes vbr's
-    default, "auto"); a loaded `Game` (either kind) passes through."""
+def load(rule_file, options: dict | None, engine: str = "auto"):
+    """A loaded game from a path or a bundled name, through `engine` (vbr's default, "auto", for
+    the PettingZoo adapter); a loaded `Game` (either kind) passes through."""
     if hasattr(rule_file, "program") and hasattr(rule_file, "new_state"):
         if options:
             raise UsageError("options are given when loading; pass a rule file, not a loaded game, with options")
@@ -114,27 +113,27 @@ def _closure_return(state, seat: int):
         raise VbrRuntimeError([Diagnostic(d.value.span, f"`returns` for seat {seat}: {exc}")], prog.model.rules.sources)
 
 
-def utility_bounds(prog) -> tuple[float, float]:
-    """The least and the most a seat's return can be: the declared `returns` range, else -1..1."""
-    d = prog.model.returns
+def utility_bounds(m) -> tuple[float, float]:
+    """The least and the most a seat's return can be in checked model `m`: the declared
+    `returns` range, else -1..1."""
+    d = m.returns
     return (float(d.lo), float(d.hi)) if d is not None else (-1.0, 1.0)
 
 
-def utility_sum(prog) -> float | None:
-    """What the seats' returns always add up to, or None when that varies: the declared
-    `returns ... total N`; without `returns`, 0 for two sides of equal size (each seat +1 or -1
-    by its side)."""
-    d = prog.model.returns
+def utility_sum(m) -> float | None:
+    """What the seats' returns in checked model `m` always add up to, or None when that varies:
+    the declared `returns ... total N`; without `returns`, 0 for two sides of equal size (each
+    seat +1 or -1 by its side)."""
+    d = m.returns
     if d is not None:
         return float(d.total) if d.total is not None else None
-    teams = prog.teams
+    teams = m.teams
     return 0.0 if len(teams) == 2 and len(teams[0]) == len(teams[1]) > 0 else None
 
 
-def chance_constructs(prog):
-    """Every `roll`, `pick` and `shuffle` in the rule file: in phases, stages, procedures,
-    functions, handlers, setup and the vars' initial values."""
-    m = prog.model
+def chance_constructs(m):
+    """Every `roll`, `pick` and `shuffle` in the rule file of checked model `m`: in phases,
+    stages, procedures, functions, handlers, setup and the vars' initial values."""
     decls = [*m.phases.values(), *m.stages, *m.procs.values(), *m.fns.values(),
              *(h for hs in m.handlers.values() for h in hs), *(v.decl for v in m.vars.values())]
     if m.setup is not None:
@@ -145,9 +144,9 @@ def chance_constructs(prog):
                 yield n
 
 
-def has_chance(prog) -> bool:
-    """Does the rule file roll a die, pick at random or shuffle anywhere?"""
-    return next(chance_constructs(prog), None) is not None
+def has_chance(m) -> bool:
+    """Does the rule file of checked model `m` roll a die, pick at random or shuffle anywhere?"""
+    return next(chance_constructs(m), None) is not None
 
 
 def derived_max_chance_outcomes(game, first_state) -> int:
@@ -155,25 +154,26 @@ def derived_max_chance_outcomes(game, first_state) -> int:
     list written out or a range of two numbers, the seats, the teams, and for a shuffle or a pick
     from a zone the cards and pieces (counted in the first state of a game, after `setup`). A
     draw among more (a pick from a list built at run time, cards created in play) stops the game
-    with an error naming it; `max_chance_outcomes=N` raises the bound."""
-    prog = game.program
-    sizes = [len(f) for f in prog.dice]
-    for n in chance_constructs(prog):
+    with an error naming it; `max_chance_outcomes=N` raises the bound. `game`: a typed game."""
+    m, things = model_and_things(first_state)
+    sizes = [len(f) for f in game.program.dice]
+    for n in chance_constructs(m):
         if isinstance(n, A.Pick) and isinstance(n.source, A.ListLit):
             sizes.append(len(n.source.items))
         elif isinstance(n, A.Pick) and isinstance(n.source, A.RangeExpr) and \
                 isinstance(n.source.lo, A.IntLit) and isinstance(n.source.hi, A.IntLit):
             sizes.append(n.source.hi.value - n.source.lo.value + 1)
-    return max(*sizes, len(first_state.ent), prog.seats, len(prog.teams), 1)
+    return max(*sizes, things, m.seats, len(m.teams), 1)
 
 
 def resolve_max_chance_outcomes(game, first_state, bound) -> int:
     return _resolve("max_chance_outcomes", bound, lambda: derived_max_chance_outcomes(game, first_state))
 
 
-def has_hidden_zones(prog) -> bool:
+def has_hidden_zones(game) -> bool:
+    """Is some zone hidden from some seat in `game` (either kind)?"""
     from vbr.rl.observation import encoding
-    return any(encoding(prog).hidden[s] for s in range(prog.seats))
+    return any(encoding(game).hidden[s] for s in range(game.seats))
 
 
 def slug(text: str) -> str:
@@ -221,15 +221,16 @@ def _typed_public_text(state) -> str:
 
 
 def full_text(state) -> str:
-    """Everything in the state (for OpenSpiel's `str(state)`: two states print alike when equal)."""
-    prog = state.prog
-    from vbr.interpreter.values import text
-    lines = [f"phase {state.phase}", " ".join(f"{n}={text(v, prog)}" for n, v in zip(prog.var_names, state.vals))]
-    for z, name in enumerate(prog.zone_names):
-        lines.append(f"{name}: " + " ".join(state.describe(e) for e in state.zones[z]))
-    if state.result is not None:
-        lines.append(f"over: {state.result}")
-    elif state.pending is not None:
-        p = state.pending
-        lines.append(f"seat {p.seat} {p.prompt}: " + " | ".join(text(v, prog) for v in p.options))
+    """Everything in a typed game's state (for OpenSpiel's `str(state)`: two states print alike
+    when equal): the phase, every var, every zone's things, and the end or the pending choice."""
+    from vbr.engines.observation import full_view
+    from vbr.rl.state_reader import reader
+    view, r = full_view(state.game, state.words), reader(state)
+    lines = [f"phase {state.phase}", " ".join(f"{n}={v}" for n, v in view["vars"].items())]
+    lines += [f"{name}: " + " ".join(items) for name, items in view["zones"].items()]
+    if state.is_terminal():
+        lines.append(f"over: {state.outcome()}")
+    elif r.chooser is not None:
+        options = " | ".join(r.option_text(i) for i in range(len(r.options())))
+        lines.append(f"seat {r.chooser} {r.prompt()}: {options}")
     return "\n".join(lines)

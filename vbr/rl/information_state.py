@@ -22,48 +22,49 @@ seat cannot see (in a var, a list, a field or an option) is written `unseen`. A 
 
 The string is its lines: `seat S` first, then one line per change of view (a JSON object of the
 changed entries; an entry that disappeared is `null`) and one per own choice (`> I`, the index).
-No game is known here: the views come from the declarations and the interpreter's state.
+No game is known here: the views come from the declarations and the typed program's state.
 """
 from __future__ import annotations
 
 import json
 
-from vbr.interpreter.values import Cell, Ent, text
+from vbr.ir.layout import Header as H
+from vbr.ir.values import NONE
+from vbr.rl.state_reader import reader
 
 
 def view(st, seat: int, at_chance: bool) -> dict:
-    """What `seat` sees of `st` (a decision state, the end, or a state stopped at a draw), flat:
-    entry name -> text or list of texts. No card id appears."""
-    prog = st.prog
-    hidden = st.hidden_zones(seat)
-    where, kinds, ents = st.where, st.kind, st.ent
+    """What `seat` sees of `st` (a typed game's decision state, end, or state stopped at a draw),
+    flat: entry name -> text or list of texts. No card id appears."""
+    game, r = st.game, reader(st)
+    p = game.program
+    hidden = set(p.hidden[seat])
 
-    def show(v, depth=0):
-        if isinstance(v, Ent):
-            if where[v] in hidden:
+    def show(ty: str, v, depth: int = 0) -> str | list:
+        if ty.startswith("list:"):
+            return "[" + ", ".join(show(ty[5:], x, depth) for x in v) + "]"
+        if ty.startswith("ent") and v != NONE:
+            if r.where[v] in hidden:
                 return "unseen"
-            name = prog.kind_names[kinds[v]]
+            name, fields, _ = p.kinds[r.kind[v]]
             if depth:  # a card inside a card's field: its kind (no cycles, no ids)
                 return name
-            fields = ", ".join(f"{n}={show(x, 1)}" for n, x in zip(prog.kind_fields[kinds[v]], ents[v]))
-            return f"{name}({fields})"
-        if isinstance(v, tuple) and not isinstance(v, Cell):
-            return "[" + ", ".join(show(x, depth) for x in v) + "]"
-        return text(v, prog)
+            return f"{name}(" + ", ".join(f"{n}={show(*r.raw_attr(v, i), 1)}" for i, n in enumerate(fields)) + ")"
+        return p.names.text(ty, v)
 
-    p = None if at_chance or st.result is not None else st.pending
-    out = {"phase": str(st.phase), "to choose": "none" if p is None else str(p.seat)}
-    if st.result is not None:
-        out["over"] = str(st.result)
-    for n, v in zip(prog.var_names, st.vals):
-        out["var " + n] = show(v)
-    for z, name in enumerate(prog.zone_names):
-        items = st.zones[z]
-        out["zone " + name] = str(len(items)) if z in hidden else [show(e) for e in items]
-    if p is not None and p.seat == seat:
-        span = p.span
-        out["choose"] = f"{getattr(span, 'line', '?')}:{getattr(span, 'col', '?')} {p.prompt}"
-        out["options"] = [show(v) for v in p.options]
+    chooser = None if at_chance else st.current_player()
+    out = {"phase": str(st.phase), "to choose": "none" if chooser is None else str(chooser)}
+    if st.is_terminal():
+        out["over"] = str(st.outcome())
+    for slot, n in enumerate(game.var_names):
+        out["var " + n] = show(*r.raw_var(slot))
+    for z, name in enumerate(p.names.zones):
+        items = r.zone(z)
+        out["zone " + name] = str(len(items)) if z in hidden else [show("ent", int(e)) for e in items]
+    if chooser == seat:
+        site = p.choices[int(st.words[H.SITE])]
+        out["choose"] = f"{getattr(site.span, 'line', '?')}:{getattr(site.span, 'col', '?')} {site.prompt}"
+        out["options"] = [show(site.item, int(v)) for v in st.options()]
     return out
 
 
@@ -88,7 +89,7 @@ class Record:
 
     @classmethod
     def start(cls, pos) -> "Record":
-        seats = pos.prog.seats
+        seats = pos.state.game.seats
         return cls([(None, f"seat {s}") for s in range(seats)], [{} for _ in range(seats)])._observe(pos)
 
     def step(self, pos, actor: int | None, action: int) -> "Record":

@@ -14,9 +14,11 @@ positions (action_ids.py). Observations are the seat's present view (observation
 a string only) are the seat's action-observation history (information_state.py), kept per state
 from the first time one is asked for.
 
-The actions so far, chance outcomes included, fix a state: two states given the same actions are
-equal, as OpenSpiel's clone and serialization checks require. The generator inside the vbr state
-draws nothing, so the game has no seed.
+The game is played by the typed program's engines (`engine="python"`, the default, or `"c"`),
+on the rule file's chance program (vbr/ir/chance_program.py), whose draws take their outcomes
+from the chance nodes. The actions so far, chance outcomes included, fix a state: two states
+given the same actions are equal, as OpenSpiel's clone and serialization checks require. No
+generator draws anything, so the game has no seed.
 """
 from __future__ import annotations
 
@@ -26,11 +28,11 @@ import numpy as np
 import pyspiel
 
 from vbr.errors import IllegalActionError, UsageError
-from vbr.interpreter.values import text
 from vbr.rl import common
-from vbr.rl.chance_nodes import Position
+from vbr.rl.chance_nodes import Draws, Position, after_setup
 from vbr.rl.information_state import Record
 from vbr.rl.observation import encoding
+from vbr.rl.state_reader import reader
 
 # name -> (key, spec): what each registered name plays, so that registering the same rule file
 # again under its name is harmless and a clash is an error, and so that pickled states replay.
@@ -38,34 +40,36 @@ _REGISTRY: dict[str, tuple[tuple, "_Spec"]] = {}
 
 
 class _Spec:
-    """One registration: the loaded game, its action space and its OpenSpiel type."""
+    """One registration: the rule file's chance program under its engine, its action space and
+    its OpenSpiel type."""
 
-    def __init__(self, name, game, max_actions, max_chance_outcomes=None, observe_options=False):
+    def __init__(self, name, draws: Draws, max_actions, max_chance_outcomes=None, observe_options=False):
         self.name = name
         self.observe_options = bool(observe_options)
-        self.game = game
-        prog = game.program
-        self.encoding = encoding(prog)
-        first = game.new_state(0)  # a sample game, to count its cards and pieces
+        game = draws.game
+        m = game.model
+        self.draws = draws
+        self.encoding = encoding(game)
+        first = after_setup(draws)  # a sample game, to count its cards and pieces
         self.ids = common.resolve_action_ids(game, first, max_actions)
         self.max_actions = self.ids.size
         self.initial: Position | None = None  # the start, copied for every new game
         T = pyspiel.GameType
-        self.utility_sum = common.utility_sum(prog)
-        lowest, highest = common.utility_bounds(prog)
-        self.stochastic = common.has_chance(prog)
+        self.utility_sum = common.utility_sum(m)
+        lowest, highest = common.utility_bounds(m)
+        self.stochastic = common.has_chance(m)
         self.max_chance = common.resolve_max_chance_outcomes(game, first, max_chance_outcomes) if self.stochastic else 0
-        self.imperfect = common.has_hidden_zones(prog)
+        self.imperfect = common.has_hidden_zones(game)
         self.game_type = T(
             short_name=name,
-            long_name=f"{prog.title} (vbr)",
+            long_name=f"{game.title} (vbr)",
             dynamics=T.Dynamics.SEQUENTIAL,
             chance_mode=T.ChanceMode.EXPLICIT_STOCHASTIC if self.stochastic else T.ChanceMode.DETERMINISTIC,
             information=T.Information.IMPERFECT_INFORMATION if self.imperfect else T.Information.PERFECT_INFORMATION,
             utility=_utility(self.utility_sum),
             reward_model=T.RewardModel.TERMINAL,
-            max_num_players=prog.seats,
-            min_num_players=prog.seats,
+            max_num_players=game.seats,
+            min_num_players=game.seats,
             provides_information_state_string=True,
             provides_information_state_tensor=False,
             provides_observation_string=True,
@@ -75,16 +79,16 @@ class _Spec:
         self.game_info = pyspiel.GameInfo(
             num_distinct_actions=self.max_actions,
             max_chance_outcomes=self.max_chance,
-            num_players=prog.seats,
+            num_players=game.seats,
             min_utility=lowest,
             max_utility=highest,
             utility_sum=self.utility_sum,
-            max_game_length=prog.choice_limit,
+            max_game_length=m.limits["choices"],
         )
 
     def start(self) -> Position:
         if self.initial is None:
-            self.initial = Position.start(self.game.program, self.max_chance)
+            self.initial = Position.start(self.draws, self.max_chance)
             self.check(self.initial)
         return self.initial.copy()
 
@@ -141,11 +145,11 @@ class _Held:
             pos = self.spec.start()
             rec = Record.start(pos)
             for a in actions:
-                actor = None if pos.need is not None else pos.state.pending.seat
+                actor = None if pos.need is not None else pos.state.current_player()
                 if actor is None:
                     pos.settle(a)
                 else:
-                    pos.choose(self.spec.ids.position(pos.state.pending.options, int(a)))
+                    pos.choose(self.spec.ids.position(reader(pos.state).options(), int(a)))
                 rec = rec.step(pos, actor, a)
             self.record = rec
         return self.record
@@ -158,7 +162,7 @@ def _replay(name, moves) -> _Held:
     if name not in _REGISTRY:
         raise UsageError(f"cannot rebuild a state of {name!r}: register its rule file first (vbr.rl.register_openspiel)")
     spec = _REGISTRY[name][1]
-    return _Held(spec, Position.replay(spec.game.program, spec.max_chance, moves))
+    return _Held(spec, Position.replay(spec.draws, spec.max_chance, moves))
 
 
 class VbrState(pyspiel.State):
@@ -170,10 +174,8 @@ class VbrState(pyspiel.State):
         pos = self.held.pos
         if pos.need is not None:
             return pyspiel.PlayerId.CHANCE
-        st = pos.state
-        if st.result is not None:
-            return pyspiel.PlayerId.TERMINAL
-        return st.pending.seat
+        seat = pos.state.current_player()
+        return pyspiel.PlayerId.TERMINAL if seat is None else seat
 
     def chance_outcomes(self):
         """(outcome, probability) of the pending draw, outcomes in increasing order (docs/rl.md)."""
@@ -181,10 +183,9 @@ class VbrState(pyspiel.State):
 
     def _legal_actions(self, player):
         pos = self.held.pos
-        st = pos.state
-        if pos.need is not None or st.result is not None or st.pending is None or st.pending.seat != player:
+        if pos.need is not None or pos.state.current_player() != player:
             return []
-        return self.held.spec.ids.legal(st.pending.options)
+        return self.held.spec.ids.legal(reader(pos.state).options())
 
     def _apply_action(self, action):
         held = self.held
@@ -193,13 +194,13 @@ class VbrState(pyspiel.State):
             actor = None
             pos.settle(action)
         else:
-            p = pos.state.pending
-            ids = held.spec.ids
-            at = ids.position(p.options, int(action))
+            r = reader(pos.state)
+            options, ids = r.options(), held.spec.ids
+            at = ids.position(options, int(action))
             if at is None:
-                raise IllegalActionError(f"action {action} is not legal here: the choice `{p.prompt}` has actions "
-                                         f"{', '.join(map(str, ids.legal(p.options)))}")
-            actor = p.seat
+                raise IllegalActionError(f"action {action} is not legal here: the choice `{r.prompt()}` has actions "
+                                         f"{', '.join(map(str, ids.legal(options)))}")
+            actor = r.chooser
             pos.choose(at)
         held.spec.check(pos)
         if held.record is not None:
@@ -209,27 +210,28 @@ class VbrState(pyspiel.State):
         pos = self.held.pos
         if player == pyspiel.PlayerId.CHANCE:
             return pos.label(action) or f"chance outcome {action}"
-        st = pos.state
-        p = st.pending
-        mine = pos.need is None and p is not None and p.seat == player
-        at = self.held.spec.ids.position(p.options, action) if mine else None
+        r = reader(pos.state)
+        mine = pos.need is None and r.chooser == player
+        options = r.options() if mine else ()
+        at = self.held.spec.ids.position(options, action) if mine else None
         if at is None:
             return f"option {action}"
-        texts = [text(v, st.prog) for v in p.options]
+        texts = [r.option_text(i) for i in range(len(options))]
         t = texts[at]
         return t if texts.count(t) == 1 else f"{t} (option {action})"
 
     def is_terminal(self):
         pos = self.held.pos
-        return pos.need is None and pos.state.result is not None
+        return pos.need is None and pos.state.is_terminal()
 
     def returns(self):
         st = self.held.pos.state
         return common.seat_returns(st)
 
     def vbr_state(self):
-        """The interpreter's state (everything in it, hidden cards included); at a chance node,
-        the game as it stands at the draw, in the middle of a step: read it, never play on it."""
+        """The typed game's state (vbr.engines.game.State: everything in it, hidden cards
+        included); at a chance node, the game as it stands at the draw, in the middle of a step
+        (chance_nodes.Drawing): read it, never play on it."""
         return self.held.pos.state
 
     def __str__(self):
@@ -266,7 +268,8 @@ class _Observer:
         st = state.held.pos.state
         self.dict["observation"][:] = self.encoding.encode(st, player)
         if self.options:
-            offered = st.pending.options if st.pending is not None else ()
+            r = reader(st)
+            offered = r.options() if r.chooser is not None else ()
             self.dict["options"][:] = self.ids.rows(self.encoding.option_features(st, player, self.max_actions), offered)
 
     def string_from(self, state, player):
@@ -295,17 +298,22 @@ class _InfoStateObserver:
 
 
 def register(rule_file, options=None, name: str | None = None, max_actions: int | None = None,
-             max_chance_outcomes: int | None = None, observe_options: bool = False) -> str:
-    game = common.load(rule_file, options)
-    prog = game.program
+             max_chance_outcomes: int | None = None, observe_options: bool = False, engine: str = "python") -> str:
+    """Register `rule_file` (a path or a bundled name) under `options`, played by `engine`
+    ("python" or "c"), and return its OpenSpiel name (by default `vbr_` and the title, then the
+    options, then `_c` for the C engine)."""
+    draws = Draws.load(rule_file, options, engine)
+    game = draws.game
     if name is None:
-        name = "vbr_" + common.slug(prog.title)
+        name = "vbr_" + common.slug(game.title)
         if game.options:
             name += "_" + common.slug("_".join(f"{k}_{v}" for k, v in sorted(game.options.items())))
+        if engine == "c":
+            name += "_c"
     elif not isinstance(name, str) or not name or not all(c.isalnum() or c == "_" for c in name):
         raise UsageError(f"an OpenSpiel game name is letters, digits and `_`, not {name!r}")
     key = (str(game.path), tuple(sorted((k, repr(v)) for k, v in game.options.items())), max_actions,
-           max_chance_outcomes, bool(observe_options))
+           max_chance_outcomes, bool(observe_options), engine)
     if name in _REGISTRY:
         if _REGISTRY[name][0] == key:
             return name
@@ -313,7 +321,7 @@ def register(rule_file, options=None, name: str | None = None, max_actions: int 
                          "settings; pass another name=")
     if name in pyspiel.registered_names():
         raise UsageError(f"OpenSpiel already has a game named {name!r}; pass another name=")
-    spec = _Spec(name, game, max_actions, max_chance_outcomes, observe_options)
+    spec = _Spec(name, draws, max_actions, max_chance_outcomes, observe_options)
     _REGISTRY[name] = (key, spec)
     pyspiel.register_game(spec.game_type, type(f"VbrGame_{name}", (VbrGame,), {"spec": spec}))
     return name

@@ -128,6 +128,23 @@ class TypedReader:
         at = self.lay.options
         return [decode(self.p, site.item, int(v)) for v in self.words[at:at + int(self.words[H.NOPTS])]]
 
+    def raw_var(self, slot: int) -> tuple[str, object]:
+        """Var slot `slot` as the program holds it: (its type, its word), a list's words as a list."""
+        word, ty, cap = self._var_at[slot]
+        return ty, self._raw(word, cap is not None)
+
+    def raw_attr(self, e: int, pos: int) -> tuple[str, object]:
+        """Field number `pos` of thing `e` as the program holds it (as `raw_var`)."""
+        p, k = self.p, self.kind[e]
+        _, names, types = p.kinds[k]
+        word = self.lay.fields + e * self.lay.width + p.field_at[(k, names[pos])]
+        return types[pos], self._raw(word, types[pos].startswith("list:"))
+
+    def _raw(self, word: int, listed: bool):
+        if listed:
+            return [int(x) for x in self.words[word + 1:word + 1 + int(self.words[word])]]
+        return int(self.words[word])
+
     def _value(self, ty: str, word: int, listed: bool):
         if listed:
             items = self.words[word + 1:word + 1 + int(self.words[word])]
