@@ -16,6 +16,7 @@ import vbr
 import vbr.rl
 from vbr.errors import UsageError
 from vbr.rl.observation import EncodingError, encoding, observation_tensor
+from vbr.rl.state_reader import reader
 
 CONFIGS = [("siatka", {}), ("cattack", {"players": 4}), ("cattack", {"players": 2}),
            ("tanto-cuore-beach-volleyball", {}), ("volleyball-high", {"mode": "1v1"}),
@@ -31,15 +32,38 @@ def _states(game, seed: int, every: int = 1):
     while not st.is_terminal():
         if i % every == 0:
             yield st
-        st.apply_index(rng.randrange(len(st.pending.options)))
+        st.apply_index(rng.randrange(len(st.options())))
         i += 1
     yield st
 
 
+# A typed state's words (vbr/ir/layout.py): a thing's kind, zone and fields at fixed places, a
+# zone a count then its things from the bottom up.
+def _zone(st, z) -> list[int]:
+    return [int(e) for e in reader(st).zone(z)]
+
+
+def _set_zone(st, z, things) -> None:
+    at = st.game.program.layout.zone(z)
+    st.words[at] = len(things)
+    for i, e in enumerate(things):
+        st.words[at + 1 + i] = e
+        st.words[st.game.program.layout.zone_of + e] = z
+
+
+def _hidden(st, seat) -> set[int]:
+    return set(st.game.program.hidden[seat])
+
+
+def _faces(st, e) -> list:
+    r = reader(st)
+    return [r.raw_attr(e, i) for i in range(len(st.game.program.kinds[r.kind[e]][1]))]
+
+
 @pytest.mark.parametrize("name,options", CONFIGS, ids=IDS)
 def test_shape_is_fixed_and_values_stay_in_the_declared_bounds(name, options):
-    game = vbr.load(name, options, engine="closure")
-    enc = encoding(game.program)
+    game = vbr.load(name, options, engine="python")
+    enc = encoding(game)
     for st in _states(game, seed=3):
         for seat in range(game.seats):
             x = observation_tensor(st, seat)
@@ -50,7 +74,7 @@ def test_shape_is_fixed_and_values_stay_in_the_declared_bounds(name, options):
 
 @pytest.mark.parametrize("name,options", CONFIGS, ids=IDS)
 def test_redealing_what_a_seat_cannot_see_never_changes_its_tensor(name, options):
-    game = vbr.load(name, options, engine="closure")
+    game = vbr.load(name, options, engine="python")
     others_changed = 0
     for k, st in enumerate(_states(game, seed=5, every=3)):
         for seat in range(game.seats):
@@ -65,26 +89,27 @@ def test_redealing_what_a_seat_cannot_see_never_changes_its_tensor(name, options
 def _swap_between_hidden_zones(st, seat):
     """A copy of st with two cards of different faces swapped between two zones that `seat`
     cannot see (an opponent's hand and a face-down deck, say), or None if there is no such pair."""
-    hidden = st.hidden_zones(seat)
+    hidden, kind = sorted(_hidden(st, seat)), reader(st).kind
     for a in hidden:
         for b in hidden:
             if a >= b:
                 continue
-            for i, e1 in enumerate(st.zones[a]):
-                for j, e2 in enumerate(st.zones[b]):
-                    if st.kind[e1] == st.kind[e2] and st.ent[e1] != st.ent[e2]:
+            for i, e1 in enumerate(_zone(st, a)):
+                for j, e2 in enumerate(_zone(st, b)):
+                    if kind[e1] == kind[e2] and _faces(st, e1) != _faces(st, e2):
                         c = st.clone()
-                        c.zones[a][i], c.zones[b][j] = e2, e1
-                        c.where[e1], c.where[e2] = b, a
-                        assert c.audit() == []
+                        za, zb = _zone(st, a), _zone(st, b)
+                        za[i], zb[j] = e2, e1
+                        _set_zone(c, a, za)
+                        _set_zone(c, b, zb)
                         return c, (a, b)
     return None
 
 
 @pytest.mark.parametrize("name,options", CONFIGS, ids=IDS)
 def test_a_card_swapped_between_hidden_zones_changes_only_the_tensors_of_seats_that_see_them(name, options):
-    game = vbr.load(name, options, engine="closure")
-    prog = game.program
+    game = vbr.load(name, options, engine="python")
+    zones = game.program.names.zones
     swaps = 0
     for st in _states(game, seed=11, every=4):
         for seat in range(game.seats):
@@ -95,42 +120,41 @@ def test_a_card_swapped_between_hidden_zones_changes_only_the_tensors_of_seats_t
             swaps += 1
             assert np.array_equal(observation_tensor(c, seat), observation_tensor(st, seat))
             for o in range(game.seats):
-                if st.visible(a, o) or st.visible(b, o):  # the owner of the hand sees its card change
+                if a not in _hidden(st, o) or b not in _hidden(st, o):  # the owner of the hand sees its card change
                     assert not np.array_equal(observation_tensor(c, o), observation_tensor(st, o)), \
-                        (prog.zone_names[a], prog.zone_names[b], o)
+                        (zones[a], zones[b], o)
     assert swaps > 0  # every bundled game has hands and decks hidden from the opponents
 
 
 def _field_change(st, seat):
     """A copy of st in which one card the seat can see shows another face: an enum or bool
     field set to another value."""
-    prog = st.prog
-    m = prog.model
-    kinds = list(m.kinds.values())
-    for z in range(len(st.zones)):
-        if not st.visible(z, seat):
+    p, r = st.game.program, reader(st)
+    lay = p.layout
+    for z in range(len(p.names.zones)):
+        if z in _hidden(st, seat):
             continue
-        for e in st.zones[z]:
-            for fname, (pos, t) in kinds[st.kind[e]].fields.items():
-                v = st.ent[e][pos]
+        for e in _zone(st, z):
+            kind, names, types = p.kinds[r.kind[e]]
+            for name, t in zip(names, types):
                 if t == "bool":
-                    new = not v
+                    choices = 2
                 elif t.startswith("enum:"):
-                    members = m.enums[t[5:]]
-                    new = members[(members.index(v) + 1) % len(members)] if v in members else members[0]
-                    if new == v:
-                        continue
+                    choices = len(p.names.enums[t[5:]])
                 else:
                     continue
+                if choices < 2:
+                    continue
+                word = lay.fields + e * lay.width + p.field_at[(r.kind[e], name)]
                 c = st.clone()
-                c.set_attr(e, pos, new)
-                return c, prog.zone_names[z]
+                c.words[word] = (int(st.words[word]) + 1) % choices if int(st.words[word]) >= 0 else 0
+                return c, p.names.zones[z]
     return None
 
 
 @pytest.mark.parametrize("name,options", CONFIGS, ids=IDS)
 def test_a_change_the_seat_can_see_changes_its_tensor(name, options):
-    game = vbr.load(name, options, engine="closure")
+    game = vbr.load(name, options, engine="python")
     checked = 0
     for st in _states(game, seed=2, every=5):
         for seat in range(game.seats):
@@ -144,43 +168,46 @@ def test_a_change_the_seat_can_see_changes_its_tensor(name, options):
 
 @pytest.mark.parametrize("name,options", CONFIGS, ids=IDS)
 def test_the_size_of_a_hidden_zone_is_seen_by_every_seat(name, options):
-    game = vbr.load(name, options, engine="closure")
+    game = vbr.load(name, options, engine="python")
     st = game.new_state(1)
+    zones = game.program.names.zones
     for seat in range(game.seats):
-        hidden = [z for z in st.hidden_zones(seat) if st.zones[z]]
+        hidden = [z for z in sorted(_hidden(st, seat)) if _zone(st, z)]
         assert hidden, "every bundled game hides some non-empty zone from every seat at the start"
         z = hidden[0]
         c = st.clone()
-        e = c.zones[z][-1]
-        target = next(t for t in range(len(c.zones)) if t != z)
-        c.move(e, target)  # one card fewer there: the size is public (docs/language.md, `zone`)
-        enc = encoding(game.program)
-        size_at = next(off for name, off, _ in enc.layout if name == f"zone {game.program.zone_names[z]} size")
+        *rest, e = _zone(st, z)
+        target = next(t for t in range(len(zones)) if t != z)
+        _set_zone(c, z, rest)  # one card fewer there: the size is public (docs/language.md, `zone`)
+        _set_zone(c, target, [*_zone(st, target), e])
+        enc = encoding(game)
+        size_at = next(off for name, off, _ in enc.layout if name == f"zone {zones[z]} size")
         x, y = observation_tensor(st, seat), observation_tensor(c, seat)
-        assert x[size_at] == len(st.zones[z]) and y[size_at] == len(st.zones[z]) - 1
+        assert x[size_at] == len(rest) + 1 and y[size_at] == len(rest)
 
 
 def test_a_ranged_var_is_scaled_by_its_declared_range():
     # volleyball-high: `var synergy: int per team = 0 range 0..4 wrap 1`: 2 lies halfway
-    game = vbr.load("volleyball-high", {"mode": "1v1"}, engine="closure")
+    game = vbr.load("volleyball-high", {"mode": "1v1"}, engine="python")
     st = game.new_state(0)
-    slot = game.program.var_names.index("synergy[1]")
-    st.vals[slot] = 2
-    enc = encoding(game.program)
+    word = game.program.layout.vars + game.model.vars["synergy"].base + 1  # its slot for team 1
+    st.words[word] = 2
+    enc = encoding(game)
     off = next(off for name, off, _ in enc.layout if name == "var synergy[1]")
     assert observation_tensor(st, 0)[off] == pytest.approx(0.5)
-    st.vals[slot] = 4
+    st.words[word] = 4
     assert observation_tensor(st, 0)[off] == pytest.approx(1.0)
 
 
 def test_the_ball_is_one_hot_on_the_court_plane_at_its_cell():
-    game = vbr.load("siatka", engine="closure")
-    prog = game.program
+    from vbr.interpreter.court import court_of
+    from vbr.ir.values import cell as cell_word
+    game = vbr.load("siatka", engine="python")
     st = game.new_state(0)
-    court = prog.court
+    court = court_of(game.model.court)
     cell = court.field(1, 3)  # side 1's field 3, in global coordinates (x across, y from side 0's baseline)
-    st.vals[prog.var_names.index("ball")] = cell
-    enc = encoding(prog)
+    st.words[game.program.layout.vars + game.model.vars["ball"].base] = cell_word(*cell)
+    enc = encoding(game)
     name, off, size = next(b for b in enc.layout if b[0].startswith("var ball"))
     plane = observation_tensor(st, 0)[off:off + size]
     assert size == court.height * court.cols + 2 * len(court.spaces) + 1
@@ -188,10 +215,10 @@ def test_the_ball_is_one_hot_on_the_court_plane_at_its_cell():
 
 
 def test_the_choice_point_is_shown_only_to_the_seat_that_chooses():
-    game = vbr.load("siatka", engine="closure")
+    game = vbr.load("siatka", engine="python")
     st = game.new_state(0)
-    enc = encoding(game.program)
-    chooser = st.pending.seat
+    enc = encoding(game)
+    chooser = st.current_player()
     block = slice(enc.off_choice, enc.off_choice + len(enc.choice_index))
     assert observation_tensor(st, chooser)[block].sum() == 1
     assert observation_tensor(st, 1 - chooser)[block].sum() == 0
@@ -201,7 +228,7 @@ def test_the_choice_point_is_shown_only_to_the_seat_that_chooses():
 
 @pytest.mark.parametrize("seat", [2, -1, "0", None, True])
 def test_a_seat_that_does_not_exist_is_a_usage_error(seat):
-    st = vbr.load("siatka", engine="closure").new_state(0)
+    st = vbr.load("siatka", engine="python").new_state(0)
     with pytest.raises(UsageError, match="does not exist: 'Siatka' has seats 0..1"):
         vbr.rl.observation_tensor(st, seat)
 
@@ -213,7 +240,7 @@ kind Token { steps: list of cell }
 zone pile public
 zone stash public
 var held: Token = none
-var trail: list of cell = none
+var trail: list of cell = []
 phase play {
   end draw
 }
@@ -223,7 +250,7 @@ phase play {
 def test_a_rule_file_that_cannot_be_encoded_is_an_error_naming_the_construct(tmp_path):
     path = tmp_path / "paths.vbr"
     path.write_text(UNENCODABLE)
-    game = vbr.load(path, engine="closure")  # a good rule file: only its tensor is impossible
+    game = vbr.load(path, engine="python")  # a good rule file: only its tensor is impossible
     with pytest.raises(EncodingError) as info:
         vbr.rl.observation_shape(game)
     message = str(info.value)
@@ -235,7 +262,7 @@ def test_a_rule_file_that_cannot_be_encoded_is_an_error_naming_the_construct(tmp
 
 def test_without_the_rl_extra_the_error_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "numpy", None)  # as if numpy were not installed
-    st = vbr.load("siatka", engine="closure").new_state(0)
+    st = vbr.load("siatka", engine="python").new_state(0)
     with pytest.raises(UsageError, match=r"pip install 'vbr\[rl\]'"):
         vbr.rl.observation_tensor(st, 0)
 
@@ -259,34 +286,35 @@ def test_every_python_example_in_docs_rl_runs(capsys):
 def test_each_options_row_says_what_that_option_is_to_the_chooser_alone(name, options):
     from vbr.interpreter.values import Cell, Ent
     from vbr.rl.observation import option_features
-    game = vbr.load(name, options, engine="closure")
-    enc = encoding(game.program)
+    game = vbr.load(name, options, engine="python")
+    enc = encoding(game)
     off = {block: at for block, at, _ in enc.option_layout()}
     n_actions = 80  # more than any choice of the bundled games offers
     for st in _states(game, seed=4, every=2):
         if st.is_terminal():
             continue
-        chooser = st.pending.seat
+        r = reader(st)
+        chooser, options = r.chooser, r.options()
         rows = option_features(st, chooser, n_actions)
         assert rows.shape == (n_actions, enc.option_size)
-        assert not rows[len(st.pending.options):].any()
+        assert not rows[len(options):].any()
         for other in range(game.seats):
             if other != chooser:
                 assert not option_features(st, other, n_actions).any()
-        for i, v in enumerate(st.pending.options):
+        for i, v in enumerate(options):
             row = rows[i]
             if v is None:
                 assert row[off["pass"]] == 1 and row.sum() == 1
             elif isinstance(v, Ent):
-                if st.where[v] in st.hidden_zones(chooser):  # the option's text, #id, says no more
+                if r.where[v] in _hidden(st, chooser):  # the option's text, #id, says no more
                     assert row[off["card or piece: unseen"]] == 1 and row.sum() == 1
                 else:
-                    assert row[off["card or piece: kind (one-hot)"] + st.kind[v]] == 1
-                    assert row[off["card or piece: the zone it lies in (one-hot)"] + st.where[v]] == 1
+                    assert row[off["card or piece: kind (one-hot)"] + r.kind[v]] == 1
+                    assert row[off["card or piece: the zone it lies in (one-hot)"] + r.where[v]] == 1
             elif isinstance(v, Cell):
                 assert row[off["cell (court place, one-hot)"] + enc._place(v)] == 1 and row.sum() == 1
-            elif isinstance(v, str) and v in game.program.dir_vec:
-                assert row[off["direction (one-hot)"] + list(game.program.dir_vec).index(v)] == 1
+            elif isinstance(v, str) and v in game.program.names.directions:
+                assert row[off["direction (one-hot)"] + game.program.names.directions.index(v)] == 1
             elif isinstance(v, bool):
                 assert row[off["false, true"] + int(v)] == 1
             elif isinstance(v, int):
@@ -297,5 +325,5 @@ def test_each_options_row_says_what_that_option_is_to_the_chooser_alone(name, op
 
 
 def test_the_observer_is_part_of_the_tensor():
-    st = vbr.load("siatka", engine="closure").new_state(4)
+    st = vbr.load("siatka", engine="python").new_state(4)
     assert not np.array_equal(observation_tensor(st, 0), observation_tensor(st, 1))
