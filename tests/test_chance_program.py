@@ -2,15 +2,16 @@
 chance), in both engines: each roll, pick and shuffle takes its outcome (an index among the
 draw's values) from one queue, in the order play meets them, and a draw that finds the queue
 empty faults naming how many outcomes it has. The same outcomes give the same positions as the
-closure engine's chance nodes (vbr/rl/chance_nodes.py), which decide draws the same way."""
+closure engine's chance oracle (State.decide in vbr/interpreter/state.py), which decides draws
+the same way."""
 import pytest
 
 import vbr
 from vbr.engines.game import Game, State, checked_model, make_engine
 from vbr.engines.python_runtime import EngineFault
 from vbr.ir.chance_program import build_chance_program
+from vbr.interpreter.state import Chance, ChanceNeeded, State as ClosureState
 from vbr.ir.layout import FAULT, Header as H
-from vbr.rl.chance_nodes import Position
 
 PIG = "examples/pig.vbr"
 BOOKS = ["rules/siatka.vbr", "rules/cattack.vbr", "rules/tanto-cuore-beach-volleyball.vbr", "rules/volleyball-high.vbr"]
@@ -108,15 +109,30 @@ def test_a_shuffle_swaps_each_position_with_the_one_decided_and_a_pick_takes_the
     assert need is None and over.is_terminal() and over.observation(0)["vars"]["got"] == "30"
 
 
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_an_undecided_pick_leaves_its_items_past_the_queue_and_an_undecided_shuffle_names_its_zone(tmp_path, engine):
+    path = tmp_path / "draws.vbr"
+    path.write_text(DRAWS)
+    draws = Decided(path, engine)
+    words, need = draws.start([])
+    names, q = draws.program.names, draws.queue
+    assert need == ("shuffle", 3) and int(words[H.FAULT_B]) == draws.program.layout.zone(names.zones.index("deck"))
+    dealt, _ = draws.start([0, 1])
+    stopped, need = draws.step(dealt, 0, [])
+    # `pick [10, 20, 30]` with nothing queued: its 3 items written from the queue's first value on
+    assert need == ("pick", 3) and int(stopped.words[H.FAULT_B]) == 3
+    assert [int(v) for v in stopped.words[q + 2:q + 5]] == [10, 20, 30]
+
+
 def closure_setup(path) -> tuple:
-    """The closure engine's chance nodes through a book's setup, each decided as its last
-    outcome: the outcomes, and the position reached."""
-    pos, decided = Position.start(vbr.load(path, engine="closure").program, 10_000), []
-    while pos.need is not None:
-        outcome = pos.outcomes[-1][0]
-        decided.append(outcome)
-        pos.settle(outcome)
-    return decided, pos.state
+    """The closure engine's draws through a book's setup, each decided by its oracle as its last
+    outcome: the outcomes, and the state reached."""
+    prog, decided = vbr.load(path, engine="closure").program, []
+    while True:
+        try:
+            return decided, ClosureState.new(prog, 0, chance=Chance(decided))
+        except ChanceNeeded as need:
+            decided.append(need.outcomes()[-1][0])
 
 
 @pytest.mark.parametrize("engine", ["python", "c"])
