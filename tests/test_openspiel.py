@@ -4,6 +4,7 @@ check on every bundled game, its MCTS bot against its random bot on Siatka, the 
 the rule file."""
 from __future__ import annotations
 
+import json
 import random
 import sys
 
@@ -15,6 +16,7 @@ from open_spiel.python.algorithms import evaluate_bots, mcts
 import vbr
 import vbr.rl
 from conftest import ROOT
+from vbr.engines.game import State as TypedState
 from vbr.errors import IllegalActionError, UsageError
 from vbr.rl.state_reader import reader
 
@@ -636,3 +638,129 @@ def test_option_rows_follow_the_fixed_ids():
     observer.set_from(state, 1)
     rows = observer.dict["options"]
     assert rows.shape[0] == 4 and not rows[:3].any() and rows[3].sum() == 1
+
+
+# ---------------------------------------------------------------------- the engines and the chance nodes
+BOOKS = [("siatka", {}), ("cattack", {"players": 2}), ("tanto-cuore-beach-volleyball", {}),
+         ("volleyball-high", {"mode": "1v1"})]
+BOOK_IDS = [n for n, _ in BOOKS]
+
+
+def sampled_actions(state, rng):
+    """One action at `state`: a chance outcome drawn by its probability, else a legal action."""
+    if state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes())
+        return rng.choices(outcomes, probs)[0]
+    return rng.choice(state.legal_actions())
+
+
+@pytest.mark.parametrize("name,options", BOOKS, ids=BOOK_IDS)
+def test_every_chance_node_offers_increasing_outcomes_whose_probabilities_add_up_to_one(name, options):
+    game = pyspiel.load_game(vbr.rl.register_openspiel(name, options))
+    nodes = 0
+    for state in random_playouts(game, 2, seed=7, steps=300):
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            actions = [a for a, _ in outcomes]
+            assert actions == sorted(set(actions)) and all(0 <= a < game.max_chance_outcomes() for a in actions)
+            assert all(p > 0 for _, p in outcomes) and sum(p for _, p in outcomes) == pytest.approx(1)
+            nodes += 1
+    assert nodes > 0
+
+
+@pytest.mark.parametrize("name,options", BOOKS, ids=BOOK_IDS)
+def test_the_c_engine_passes_openspiels_checks_and_plays_the_python_engines_game(name, options):
+    """The same actions through the game played by either engine: the same players, legal actions,
+    chance outcomes, observations (every seat's string and tensor), states and returns."""
+    games = [pyspiel.load_game(vbr.rl.register_openspiel(name, options, engine=e)) for e in ("python", "c")]
+    assert games[1].get_type().short_name.endswith("_c")
+    pyspiel.random_sim_test(games[1], num_sims=1, serialize=True, verbose=False)
+    rng = random.Random(11)
+    states = [g.new_initial_state() for g in games]
+    for _ in range(400):
+        py, c = states
+        assert (py.current_player(), py.is_chance_node(), str(py)) == (c.current_player(), c.is_chance_node(), str(c))
+        assert py.legal_actions() == c.legal_actions() and py.chance_outcomes() == c.chance_outcomes()
+        for seat in range(games[0].num_players()):
+            assert py.observation_string(seat) == c.observation_string(seat)
+            assert py.observation_tensor(seat) == c.observation_tensor(seat)
+        if py.is_terminal():
+            break
+        action = sampled_actions(py, rng)
+        for s in states:
+            s.apply_action(action)
+    assert states[0].returns() == states[1].returns()
+
+
+def direct_play(rule_file, options, steps):
+    """The typed engine (python) on the chance program, each step run once with all its outcomes
+    queued before it runs: `steps` is [(option text or None for setup, outcomes)]. The states
+    after each step."""
+    from vbr.rl.chance_nodes import Draws
+    draws = Draws.load(rule_file, options, "python")
+    engine, program = draws.engine, draws.game.program
+    words = engine.held(0)
+    draws.fill(words, steps[0][1])
+    engine.goto(words, program.init)
+    state = TypedState(draws.game, words)
+    states = [state]
+    for option, outcomes in steps[1:]:
+        state = state.clone()
+        draws.fill(state.words, outcomes)
+        state.apply_index([a.text for a in state.legal_actions()].index(option))
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("name,options", BOOKS, ids=BOOK_IDS)
+def test_a_game_through_openspiels_chance_nodes_shows_what_the_typed_engine_shows_given_the_same_outcomes(name, options):
+    """A random game through OpenSpiel (chance node by chance node, each step run again up to its
+    next draw) and the same choices and outcomes given to the typed engine at once (each step
+    run once, its outcomes queued before it): every seat's observation after every step is the same."""
+    game = pyspiel.load_game(vbr.rl.register_openspiel(name, options))
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    steps, seen = [[None, []]], []
+    for _ in range(300):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            action = sampled_actions(state, rng)
+            steps[-1][1].append(action)
+            state.apply_action(action)
+            continue
+        seen.append([state.observation_string(s) for s in range(game.num_players())])
+        action = rng.choice(state.legal_actions())
+        steps.append([state.action_to_string(state.current_player(), action), []])
+        state.apply_action(action)
+    if not state.is_chance_node():
+        seen.append([state.observation_string(s) for s in range(game.num_players())])
+    else:
+        steps.pop()  # the last step stopped at a draw: the typed engine runs whole steps only
+    direct = direct_play(name, options, steps)
+    assert len(steps) > 10 and len(direct) == len(seen)
+    for views, st in zip(seen, direct):
+        assert views == [json.dumps(st.observation(s), sort_keys=True) for s in range(game.num_players())]
+
+
+def test_pig_through_chance_nodes_follows_the_rules_roll_by_roll():
+    """tests/fixtures/valid/pig.vbr: outcome i of `roll d6` is the face i + 1. Seat 0 rolls a 4 and
+    a 6 (turn total 10) and holds (its total 10, seat 1's turn); seat 1 rolls a 1: its turn total
+    is lost and seat 0 plays again."""
+    game = pyspiel.load_game(vbr.rl.register_openspiel(PIG, name="vbr_test_pig_rolls"))
+    state = game.new_initial_state()
+
+    def shown():
+        return json.loads(state.observation_string(0))["vars"]
+
+    for action, expect in [(0, None), (3, {"turn_total": "4", "turn": "0"}), (0, None),
+                           (5, {"turn_total": "10", "turn": "0"}),
+                           (1, {"turn_total": "0", "total[0]": "10", "turn": "1"}), (0, None),
+                           (0, {"turn_total": "0", "total[1]": "0", "turn": "0"})]:
+        if expect is None:  # go_on: the roll is the next node, six faces of 1/6
+            assert not state.is_chance_node()
+            state.apply_action(action)
+            assert state.chance_outcomes() == [(i, pytest.approx(1 / 6)) for i in range(6)]
+        else:
+            state.apply_action(action)
+            assert {k: shown()[k] for k in expect} == expect and state.current_player() == int(expect["turn"])

@@ -22,7 +22,9 @@ from vbr.ir import nodes as N
 from vbr.ir.build import ProgramBuilder
 
 QUEUE = 0  # the one queue every draw takes from
-CAPACITY = 4096  # outcomes decided for one step at most: a step drawing more faults past them
+# outcomes decided for one step at most (every copy of a state carries the queue): a step drawing
+# more faults past them
+CAPACITY = 1024
 
 
 @dataclass

@@ -38,6 +38,8 @@ class Draws:
         self.game = Game(program, make_engine(program, engine), model, model.rules.path, options)
         self.engine, self.sites, self.queue = self.game.engine, chance.sites, program.forced_at[0]
         self.zone_at = {program.layout.zone(z): z for z in range(len(program.names.zones))}
+        self.held = self.engine.held(0)  # a state before anything has run, copied for every start
+        self.known: dict[tuple, Draw] = {}  # the rolls' and shuffles' nodes met so far, by fault and arguments
 
     @classmethod
     def load(cls, rule_file, options: dict | None, engine: str) -> "Draws":
@@ -66,6 +68,11 @@ class Draws:
     def taken(self, words) -> int:
         return int(words[self.queue])
 
+    def fresh(self):
+        """The words of a game before anything has run."""
+        copy = getattr(self.engine, "copy", None)
+        return copy(self.held) if copy is not None else list(self.held)
+
 
 class Draw:
     """A chance node: `what` is drawn (`roll green`, `pick`, `shuffle deck[0], position 11`),
@@ -89,15 +96,30 @@ def draw_at(draws: Draws, words) -> Draw | None:
     site = draws.sites.get(fault)
     if site is None:
         return None
-    p, n, b = draws.game.program, int(words[H.FAULT_A]), int(words[H.FAULT_B])
+    n, b = int(words[H.FAULT_A]), int(words[H.FAULT_B])
+    if site.kind == "pick":  # its items vary from draw to draw
+        return _draw(draws, site, words, n, b)
+    known = draws.known.get((fault, n, b))
+    if known is None:
+        known = draws.known[(fault, n, b)] = _draw(draws, site, words, n, b)
+    return known
+
+
+def _items(draws: Draws, words, n: int) -> list[int]:
+    """The n items an undecided pick wrote past the queue's values."""
+    at = draws.queue + 2 + int(words[draws.queue + 1])
+    return [int(v) for v in words[at:at + n]]
+
+
+def _draw(draws: Draws, site, words, n: int, b: int) -> Draw:
+    p = draws.game.program
     if site.kind == "roll":
         faces = p.dice[site.die]
         return Draw(f"roll {p.die_names[site.die]}", faces, [p.names.text(site.item, v) for v in faces])
     if site.kind == "pick":
         if b != n:  # the queue had no room for the items: each index is its own outcome
             return Draw("pick", range(n), [f"item {i + 1} of {n}" for i in range(n)])
-        at = draws.queue + 2 + int(words[draws.queue + 1])
-        items = [int(v) for v in words[at:at + n]]
+        items = _items(draws, words, n)
         return Draw("pick", items, [p.names.text(site.item, v) for v in items])
     zone = p.names.zones[draws.zone_at[b]]
     return Draw(f"shuffle {zone}, position {n - 1}", range(n), [str(i) for i in range(n)])
@@ -203,7 +225,7 @@ class Position:
     def _advance(self) -> None:
         d = self.draws
         if self.base is None:
-            words = d.engine.held(0)
+            words = d.fresh()
             d.fill(words, self.decided)
             d.engine.goto(words, d.game.program.init)
         else:

@@ -7,6 +7,9 @@ c: the same words). Values come as the closure engine holds them, so an encoder 
 """
 from __future__ import annotations
 
+import weakref
+from functools import cached_property
+
 from vbr.interpreter.values import Cell, Ent, ZoneRef, text
 from vbr.ir.layout import CHOICE, OVER, Header as H
 from vbr.ir.values import NONE, cell_xy
@@ -83,17 +86,19 @@ class TypedReader:
         status = int(self.words[H.STATUS])
         self.chooser = int(self.words[H.SEAT]) if status == CHOICE else None
         self.phase = state.phase if status != OVER else None
-        things = int(self.words[H.THINGS])
-        self.where = [int(z) for z in self.words[self.lay.zone_of:self.lay.zone_of + things]]
-        self.kind = [int(k) for k in self.words[self.lay.kinds:self.lay.kinds + things]]
-        self._var_at = {}  # var slot -> (word, type, capacity or None)
-        for name, v in state.game.model.vars.items():
-            for i in range(v.count):
-                if v.type.startswith("list:"):
-                    at, cap = p.list_vars[name]
-                    self._var_at[v.base + i] = (self.lay.vars + at + i * (1 + cap), v.type, cap)
-                else:
-                    self._var_at[v.base + i] = (self.lay.vars + v.base + i, v.type, None)
+        self._var_at = _var_words(state.game)
+
+    @cached_property
+    def where(self) -> list[int]:
+        """Each thing's zone, by id."""
+        at = self.lay.zone_of
+        return [int(z) for z in self.words[at:at + int(self.words[H.THINGS])]]
+
+    @cached_property
+    def kind(self) -> list[int]:
+        """Each thing's kind, by id."""
+        at = self.lay.kinds
+        return [int(k) for k in self.words[at:at + int(self.words[H.THINGS])]]
 
     def choice_key(self) -> tuple | None:
         span = self.span()
@@ -150,6 +155,26 @@ class TypedReader:
             items = self.words[word + 1:word + 1 + int(self.words[word])]
             return tuple(decode(self.p, ty[5:], int(x)) for x in items)
         return decode(self.p, ty, int(self.words[word]))
+
+
+_VAR_WORDS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _var_words(game) -> dict:
+    """Var slot -> (its word, its type, a list's capacity or None) in `game`'s states, worked
+    out once per game."""
+    known = _VAR_WORDS.get(game)
+    if known is None:
+        p, known = game.program, {}
+        for name, v in game.model.vars.items():
+            for i in range(v.count):
+                if v.type.startswith("list:"):
+                    at, cap = p.list_vars[name]
+                    known[v.base + i] = (p.layout.vars + at + i * (1 + cap), v.type, cap)
+                else:
+                    known[v.base + i] = (p.layout.vars + v.base + i, v.type, None)
+        _VAR_WORDS[game] = known
+    return known
 
 
 def decode(program, ty: str, v: int):
