@@ -28,44 +28,80 @@ from __future__ import annotations
 
 import json
 
+import weakref
+
 from vbr.ir.layout import Header as H
 from vbr.ir.values import NONE
 from vbr.rl.state_reader import reader
 
 
-def view(st, seat: int, at_chance: bool) -> dict:
+def view(st, seat: int, at_chance: bool, memo: dict | None = None) -> dict:
     """What `seat` sees of `st` (a typed game's decision state, end, or state stopped at a draw),
-    flat: entry name -> text or list of texts. No card id appears."""
+    flat: entry name -> text or list of texts. No card id appears. `memo`: the texts of things
+    that read alike to every seat (no thing in their fields), shared by the views of one state."""
     game, r = st.game, reader(st)
-    p = game.program
+    p, words = game.program, st.words
     hidden = set(p.hidden[seat])
+    plans, width, fields_at = _plans(game), p.layout.width, p.layout.fields
+    memo = {} if memo is None else memo
 
-    def show(ty: str, v, depth: int = 0) -> str | list:
-        if ty.startswith("list:"):
-            return "[" + ", ".join(show(ty[5:], x, depth) for x in v) + "]"
+    def thing(e: int) -> str:
+        name, plan, nested = plans[r.kind[e]]
+        if not nested and e in memo:
+            return memo[e]
+        at = fields_at + e * width
+        shown = f"{name}(" + ", ".join(f"{n}={field(ty, at + off, listed)}" for n, off, ty, listed in plan) + ")"
+        if not nested:
+            memo[e] = shown
+        return shown
+
+    def field(ty: str, word: int, listed: bool) -> str:
+        if listed:
+            return "[" + ", ".join(show(ty, int(x), 1) for x in words[word + 1:word + 1 + int(words[word])]) + "]"
+        return show(ty, int(words[word]), 1)
+
+    def show(ty: str, v: int, depth: int = 0) -> str:
         if ty.startswith("ent") and v != NONE:
             if r.where[v] in hidden:
                 return "unseen"
-            name, fields, _ = p.kinds[r.kind[v]]
-            if depth:  # a card inside a card's field: its kind (no cycles, no ids)
-                return name
-            return f"{name}(" + ", ".join(f"{n}={show(*r.raw_attr(v, i), 1)}" for i, n in enumerate(fields)) + ")"
+            # a card inside a card's field: its kind (no cycles, no ids)
+            return plans[r.kind[v]][0] if depth else thing(v)
         return p.names.text(ty, v)
+
+    def shown_var(ty: str, v) -> str:
+        return "[" + ", ".join(show(ty[5:], x) for x in v) + "]" if ty.startswith("list:") else show(ty, v)
 
     chooser = None if at_chance else st.current_player()
     out = {"phase": str(st.phase), "to choose": "none" if chooser is None else str(chooser)}
     if st.is_terminal():
         out["over"] = str(st.outcome())
     for slot, n in enumerate(game.var_names):
-        out["var " + n] = show(*r.raw_var(slot))
+        out["var " + n] = shown_var(*r.raw_var(slot))
     for z, name in enumerate(p.names.zones):
         items = r.zone(z)
         out["zone " + name] = str(len(items)) if z in hidden else [show("ent", int(e)) for e in items]
     if chooser == seat:
-        site = p.choices[int(st.words[H.SITE])]
+        site = p.choices[int(words[H.SITE])]
         out["choose"] = f"{getattr(site.span, 'line', '?')}:{getattr(site.span, 'col', '?')} {site.prompt}"
         out["options"] = [show(site.item, int(v)) for v in st.options()]
     return out
+
+
+_PLANS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _plans(game) -> list[tuple]:
+    """Per kind: its name, its fields as (name, word within the thing, item type, is a list), and
+    whether a field may hold a thing; worked out once per game."""
+    plans = _PLANS.get(game)
+    if plans is None:
+        p, plans = game.program, []
+        for k, (name, names, types) in enumerate(p.kinds):
+            plan = [(n, p.field_at[(k, n)], t[5:] if t.startswith("list:") else t, t.startswith("list:"))
+                    for n, t in zip(names, types)]
+            plans.append((name, plan, any(t.startswith("ent") for _, _, t, _ in plan)))
+        _PLANS[game] = plans
+    return plans
 
 
 def _diff(old: dict, new: dict) -> str | None:
@@ -101,9 +137,9 @@ class Record:
 
     def _observe(self, pos) -> "Record":
         st, at_chance = pos.state, pos.need is not None
-        chains, last = self.chains, self.last[:]
+        chains, last, memo = self.chains, self.last[:], {}
         for s in range(len(chains)):
-            v = view(st, s, at_chance)
+            v = view(st, s, at_chance, memo)
             if at_chance:  # a draw does not announce itself: whose turn it was stays as the seat saw it
                 v["to choose"] = last[s].get("to choose", "none")
             line = _diff(last[s], v)
