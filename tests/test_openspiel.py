@@ -764,3 +764,12 @@ def test_pig_through_chance_nodes_follows_the_rules_roll_by_roll():
         else:
             state.apply_action(action)
             assert {k: shown()[k] for k in expect} == expect and state.current_player() == int(expect["turn"])
+
+
+def test_the_c_engine_without_a_compiler_is_an_error_saying_why_and_no_other_engine_is_taken(monkeypatch):
+    from vbr.engines.c_engine import CEngineUnavailable
+    monkeypatch.setenv("CC", "/nonexistent/cc")
+    with pytest.raises(CEngineUnavailable, match="C compiler"):
+        vbr.rl.register_openspiel("siatka", name="vbr_test_no_cc", engine="c")
+    with pytest.raises(UsageError, match="plays the typed engines, `python` or `c`, not 'closure'"):
+        vbr.rl.register_openspiel("siatka", name="vbr_test_closure", engine="closure")

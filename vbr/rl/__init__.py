@@ -55,7 +55,8 @@ def register_openspiel(rule_file, options: dict | None = None, name: str | None 
     """Register `rule_file` as an OpenSpiel Python game and return its short name, for
     `pyspiel.load_game(name)`; every roll, pick and shuffle is a chance node. Settings:
     `max_actions`, `max_chance_outcomes` (raise the bound on one draw's outcomes),
-    `observe_options` (append what each option is to the observation tensor)."""
+    `observe_options` (append what each option is to the observation tensor), `engine` (the
+    typed engine that plays it: "python", the default, or "c")."""
     require("numpy", "vbr.rl.register_openspiel")
     require("pyspiel", "vbr.rl.register_openspiel")
     from vbr.rl.openspiel_game import register
