@@ -10,11 +10,11 @@ holds those outcomes. The run reaches the next choice or the end, or faults at t
 not yet decided: that draw is the next chance node, and the copy, stopped where the draw found
 it, shows the game as it stands there (`Drawing`: read it, never play on it).
 
-The nodes are the closure engine's: a die's outcomes are its distinct faces (equal faces are one
-outcome, named by the first index holding it, with their share of the probability), a pick's
-its distinct items, and a shuffle of n things is n - 1 nodes, position i (from the last down)
-taking the thing at one of positions 0..i, each equally likely. A step with k draws runs k + 1
-times, each time only as far as its next draw.
+The nodes: a die's outcomes are its distinct faces (equal faces are one outcome, named by the
+first index holding it, with their share of the probability), a pick's its distinct items, and a
+shuffle of n things is n - 1 nodes, position i (from the last down) taking the thing at one of
+positions 0..i, each equally likely. A step with k draws runs k + 1 times, each time only as far
+as its next draw.
 
 The states a position holds are never changed after it took them (every run starts from a copy),
 so copies of a position share them.
