@@ -120,7 +120,7 @@ def _draw(draws: Draws, site, words, n: int, b: int) -> Draw:
         if b != n:  # the queue had no room for the items: each index is its own outcome
             return Draw("pick", range(n), [f"item {i + 1} of {n}" for i in range(n)])
         items = _items(draws, words, n)
-        return Draw("pick", items, [p.names.text(site.item, v) for v in items])
+        return Draw("pick", items, [p.names.text(site.item, v, words) for v in items])
     zone = p.names.zones[draws.zone_at[b]]
     return Draw(f"shuffle {zone}, position {n - 1}", range(n), [str(i) for i in range(n)])
 

@@ -31,7 +31,7 @@ import json
 import weakref
 
 from vbr.ir.layout import Header as H
-from vbr.ir.values import NONE
+from vbr.ir.values import NONE, ROW
 from vbr.rl.state_reader import reader
 
 
@@ -66,6 +66,8 @@ def view(st, seat: int, at_chance: bool, memo: dict | None = None) -> dict:
                 return "unseen"
             # a card inside a card's field: its kind (no cycles, no ids)
             return plans[r.kind[v]][0] if depth else thing(v)
+        if ty.startswith(ROW) and v != NONE:  # an item of a list of lists: that list
+            return "[" + ", ".join(show(item, w, depth) for item, w in p.names.row(ty, v, words)) + "]"
         return p.names.text(ty, v)
 
     def shown_var(ty: str, v) -> str:
