@@ -16,7 +16,7 @@ from pathlib import Path
 
 from vbr.errors import Diagnostic, IllegalActionError, Span, VbrCheckError, VbrError
 from vbr.grammar import ast as A
-from vbr.interpreter import types as T
+from vbr.checking import types as T
 from vbr.interpreter.compiler import compile_rules
 from vbr.interpreter.program import Frame
 from vbr.interpreter.scope import Fault, Locals, Scope

@@ -14,7 +14,7 @@ from vbr.interpreter import pyast as ast
 
 from vbr.interpreter import template_nodes as P
 from vbr.interpreter.court import shifted
-from vbr.interpreter import types as T
+from vbr.checking import types as T
 from vbr.interpreter.scope import Fault
 from vbr.interpreter.values import Cell, ZoneRef
 

@@ -13,7 +13,7 @@ from vbr.interpreter.program import Program
 from vbr.interpreter.scope import INT_MAX, Fault, Locals, Scope
 from vbr.interpreter.statements import StmtCompiler
 from vbr.interpreter.statements import return_op as _pop  # a body's end works as `return`
-from vbr.interpreter import types as T
+from vbr.checking import types as T
 from vbr.loader import RuleSet
 
 

@@ -10,7 +10,7 @@ import operator
 from vbr.grammar import ast as A
 from vbr.interpreter import fast_paths
 from vbr.interpreter import template_nodes as P
-from vbr.interpreter import types as T
+from vbr.checking import types as T
 from vbr.interpreter.builtins import BUILTINS
 from vbr.interpreter.scope import INT_MAX, MAX_RANGE, Fault, OverBudget, Scope, checked, int_overflow, spend
 from vbr.interpreter.values import ZoneRef

@@ -13,7 +13,7 @@ from vbr.grammar import ast as A
 from vbr.grammar.reserved import reserved_message
 from vbr.interpreter import template_nodes as P
 from vbr.interpreter import narrowing as N
-from vbr.interpreter import types as T
+from vbr.checking import types as T
 from vbr.interpreter.expressions import ExprCompiler, add, choice_items, field_pos, items_of, out_of_range
 from vbr.interpreter.program import Code, Frame, Pending
 from vbr.interpreter.scope import MAX_OPTIONS, Fault, Locals, Scope, repeat_count, spend, too_many

@@ -12,7 +12,7 @@ from vbr.interpreter import pyast as ast
 
 from vbr.grammar import ast as A
 from vbr.interpreter import template_nodes as P
-from vbr.interpreter import types as T
+from vbr.checking import types as T
 from vbr.interpreter.expressions import items_of
 from vbr.interpreter.scope import Fault, Locals, Scope, repeat_count, spend, too_many
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from vbr.errors import EngineUnavailable
 from vbr.grammar import ast as A
-from vbr.interpreter import types as T
+from vbr.checking import types as T
 from vbr.ir import nodes as N
 from vbr.ir.values import NONE, ROW
 

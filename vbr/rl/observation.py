@@ -18,7 +18,7 @@ import numpy as np
 
 from vbr.errors import Diagnostic, UsageError, VbrError
 from vbr.grammar import ast as A
-from vbr.interpreter import types as T
+from vbr.checking import types as T
 from vbr.interpreter.court import court_of
 from vbr.interpreter.values import Cell, Ent, ZoneRef
 from vbr.ir.build import visibility

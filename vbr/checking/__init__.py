@@ -1,0 +1,102 @@
+"""A rule file checked whole, bodies included, by no engine: `checked_model(rules, options)`.
+
+The declarations become a `vbr.checker.Model` (names, types, options applied); then every body
+is type-checked — each proc, phase, handler, fn, the setup, each var's initial value, each
+die's faces, `returns` — and the consts and dice faces are worked out as play would before it
+starts. Every problem is reported together, as a VbrCheckError sorted by place.
+"""
+from __future__ import annotations
+
+from vbr import limits as LIM
+from vbr.checker import Model, build_model
+from vbr.checking import types as T
+from vbr.checking.constants import Constants, Failure
+from vbr.checking.expressions import ExprChecker
+from vbr.checking.scope import Scope
+from vbr.checking.statements import StmtChecker
+from vbr.errors import Diagnostic, OptionError, VbrCheckError
+from vbr.grammar import ast as A
+from vbr.loader import RuleSet
+
+
+def checked_model(rules: RuleSet, options: dict | None = None) -> Model:
+    """The model of `rules` under `options`, every body checked. Raises VbrCheckError for a
+    file with problems, OptionError for an option out of the range of integers."""
+    model = build_model(rules, options)
+    options_in_range(model)
+    check_bodies(model)
+    errors = located_errors(model)
+    if errors:
+        raise VbrCheckError(errors, rules.sources)
+    return model
+
+
+def located_errors(model: Model) -> list[Diagnostic]:
+    """The model's errors, each once, in the order of their places (file, line, column)."""
+    once = dict.fromkeys(model.diags.errors)
+    return sorted(once, key=lambda d: (d.span.file, d.span.line, d.span.col))
+
+
+def options_in_range(m: Model) -> None:
+    """An option given from outside (`--option target=N`) is an integer of the language too."""
+    for name, value in m.options.items():
+        if type(value) is int and not -LIM.MAX_INT <= value <= LIM.MAX_INT:
+            raise OptionError(f"option `{name}` = {value} is out of the range of integers "
+                              f"(-{LIM.MAX_INT}..{LIM.MAX_INT})")
+
+
+def check_bodies(m: Model) -> None:
+    """Every body of `m` checked, its problems added to `m.diags`."""
+    values = Constants(m)
+    x = ExprChecker(m, values)
+    s = StmtChecker(m, x)
+    _dice(m, x, values)
+    _vars(m, x)
+    for name, d in m.procs.items():
+        s.body(name, "proc", d.body, d.params)
+    for name, d in m.phases.items():
+        s.body(name, "phase", d.body)
+    for ev, hs in m.handlers.items():
+        for h in hs:
+            s.body(f"on {ev}", "handler", h.body, h.params, guard=h.when)
+    for d in m.fns.values():
+        x.fn(d)
+    if m.returns is not None:
+        _returns(m, x)
+    if m.setup is not None:
+        s.body("setup", "setup", m.setup.body)
+
+
+def _dice(m: Model, x: ExprChecker, values: Constants) -> None:
+    for name, d in m.dice.items():
+        t = x.check(d.faces, Scope())
+        item = T.item_type(t)
+        if item is None or t == "zone":
+            m.diags.error(d.faces.span, f"a die's faces are a list or a range, not {T.show(t)}")
+            continue
+        try:
+            faces = values.faces(name)
+        except Failure as exc:
+            m.diags.error(d.span, f"die `{name}`'s faces cannot be computed before play: {exc}")
+            continue
+        if faces == ():
+            m.diags.error(d.span, f"die `{name}` has no faces")
+            continue
+        values.keep_die(name, faces, item)
+
+
+def _vars(m: Model, x: ExprChecker) -> None:
+    for name, v in m.vars.items():
+        t = x.check(v.decl.init, Scope())
+        if not T.compatible(t, v.type) and not (v.per and T.compatible(t, "list:" + v.type)):
+            m.diags.error(v.decl.init.span, f"`{name}` is {T.show(v.type)}, its initial value is {T.show(t)}")
+        if v.decl.range is not None and not T.is_numeric(v.type):
+            m.diags.error(v.decl.range.span, "only a number var takes a range")
+
+
+def _returns(m: Model, x: ExprChecker) -> None:
+    """`returns(s) = EXPR range LO..HI`: checked as a fn of one seat, which must give a number."""
+    d = m.returns
+    _, rt = x.fn(A.Fn(span=d.span, name="@returns", params=[d.param], body=d.value))
+    if not T.is_numeric(rt):
+        m.diags.error(d.value.span, f"`returns` gives each seat a number, not {T.show(rt)}")

@@ -1,0 +1,302 @@
+"""The type of every expression of a body, and the problems it has, found without running it.
+
+`ExprChecker.check(e, scope)` gives e's type (vbr.checking.types) and reports each problem into
+the model's diagnostics; a problem's expression counts as `any`, so one mistake is one message.
+"""
+from __future__ import annotations
+
+from vbr.builtin_signatures import SIGNATURES
+from vbr.checker import Model, literal_type, type_of
+from vbr.checking import types as T
+from vbr.checking.builtins import CHECKS
+from vbr.checking.constants import Constants
+from vbr.checking.scope import Scope
+from vbr.grammar import ast as A
+
+
+class ExprChecker:
+    def __init__(self, model: Model, constants: Constants):
+        self.m = model
+        self.diags = model.diags
+        self.values = constants  # consts and dice faces, worked out before play
+        self.stack: list[str] = []  # the fns and consts being checked, innermost last
+        self.fn_types: dict[str, tuple[list[str], str]] = {}  # fn -> (parameter types, result type)
+        self.const_types: dict[str, str] = {}
+
+    def error(self, node: A.Node, msg: str) -> str:
+        self.diags.error(node.span, msg)
+        return "any"
+
+    def check(self, e: A.Expr, scope: Scope) -> str:
+        return getattr(self, "c_" + type(e).__name__)(e, scope)
+
+    def expect(self, e: A.Expr, scope: Scope, want: str, what: str) -> str:
+        t = self.check(e, scope)
+        if not T.compatible(t, want):
+            self.diags.error(e.span, f"{what} must be {T.show(want)}, not {T.show(t)}")
+        return t
+
+    # ------------------------------------------------------------------ leaves
+    def c_IntLit(self, e, scope):
+        return "int"
+
+    def c_BoolLit(self, e, scope):
+        return "bool"
+
+    def c_StrLit(self, e, scope):
+        return "str"
+
+    def c_NoneLit(self, e, scope):
+        return "none"
+
+    def c_Name(self, e: A.Name, scope: Scope) -> str:
+        name, m = e.id, self.m
+        local = scope.lookup(name)
+        if local is not None:
+            return local
+        if name in m.vars:
+            v = m.vars[name]
+            return "list:" + v.type if v.per else v.type
+        if name in m.consts:
+            return self.const(name, e)
+        if name in m.options:
+            return literal_type(m, m.options[name])
+        if name in m.member_enum:
+            return "enum:" + m.member_enum[name]
+        if name in m.directions:
+            return "dir"
+        if name in m.zones:
+            return "list:zone" if m.zones[name].per else "zone"
+        if name in m.enums:
+            return "list:enum:" + name
+        if name in m.kinds:
+            return "list:ent:" + name
+        if name == "seats":
+            return "list:seat"
+        if name == "teams":
+            return "list:int"
+        if name in m.phases or name in m.procs or name in m.fns:
+            return self.error(e, f"`{name}` is a {'phase' if name in m.phases else 'procedure or function'}, not a value")
+        pool = scope.visible() | m.global_names()
+        return self.error(e, f"unknown name `{name}`" + m.suggest(name, pool))
+
+    def const(self, name: str, at: A.Node) -> str:
+        """A const's type; its value is worked out (and its failure reported) the first time."""
+        if name in self.stack:
+            return self.error(at, f"const `{name}` is defined in terms of itself")
+        if name not in self.const_types:
+            d = self.m.consts[name]
+            for node in A.walk(d.value):
+                if isinstance(node, (A.Roll, A.Pick)) or (isinstance(node, A.Name) and (
+                        node.id in self.m.vars or node.id in self.m.zones or node.id in self.m.kinds)):
+                    return self.error(node, "a const is fixed before play: it may use literals, options, enum members "
+                                            "and other consts, not vars, zones, cards or dice")
+            self.stack.append(name)
+            t = self.check(d.value, Scope())
+            self.stack.pop()
+            failure = self.values.const(name)
+            if failure is not None:
+                self.diags.error(d.span, f"const `{name}` cannot be computed before play: {failure}")
+            self.const_types[name] = t
+        return self.const_types[name]
+
+    # ------------------------------------------------------------------ structure
+    def c_Attr(self, e: A.Attr, scope: Scope) -> str:
+        t = self.check(e.obj, scope)
+        name = e.name
+        if t.startswith("ent:"):
+            kind = self.m.kinds[t[4:]]
+            if name not in kind.fields:
+                return self.error(e, f"kind `{kind.decl.name}` has no field `{name}`" + self.m.suggest(name, kind.fields))
+            return kind.fields[name][1]
+        if t in ("ent", "any"):
+            types = [k.fields[name][1] for k in self.m.kinds.values() if name in k.fields]
+            if not types:
+                every = {f for k in self.m.kinds.values() for f in k.fields}
+                return self.error(e, f"no kind has a field `{name}`" + self.m.suggest(name, every))
+            return types[0] if len(set(types)) == 1 else "any"
+        return self.error(e, f"only cards and pieces have fields; this is {T.show(t)}")
+
+    def c_Index(self, e: A.Index, scope: Scope) -> str:
+        if isinstance(e.obj, A.Name) and scope.lookup(e.obj.id) is None:  # a per-seat var or zone: its slots
+            name = e.obj.id
+            slotted = self.m.vars.get(name) or self.m.zones.get(name)
+            if slotted is not None and (slotted.per or T.item_type(slotted.type) is None or name in self.m.zones):
+                if not slotted.per:
+                    return self.error(e, f"`{name}` is not kept per seat or team; it takes no index")
+                self.expect(e.index, scope, "int", "an index")
+                return "zone" if name in self.m.zones else slotted.type
+        t = self.check(e.obj, scope)
+        item = T.item_type(t)
+        if item is None or t == "zone":
+            return self.error(e, f"cannot index {T.show(t)}")
+        self.expect(e.index, scope, "int", "an index")
+        return item
+
+    def c_ListLit(self, e: A.ListLit, scope: Scope) -> str:
+        types = {t for t in (self.check(x, scope) for x in e.items) if t != "none"}
+        return "list:" + (types.pop() if len(types) == 1 else "any")
+
+    def c_RangeExpr(self, e: A.RangeExpr, scope: Scope) -> str:
+        self.expect(e.lo, scope, "int", "a range's low end")
+        self.expect(e.hi, scope, "int", "a range's high end")
+        return "list:int"
+
+    def c_Unary(self, e: A.Unary, scope: Scope) -> str:
+        if e.op == "not":
+            self.expect(e.operand, scope, "bool", "the operand of `not`")
+            return "bool"
+        self.expect(e.operand, scope, "int", "the operand of `-`")
+        return "int"
+
+    def c_Binary(self, e: A.Binary, scope: Scope) -> str:
+        op = e.op
+        if op in ("and", "or"):
+            self.expect(e.left, scope, "bool", f"the left side of `{op}`")
+            self.expect(e.right, scope, "bool", f"the right side of `{op}`")
+            return "bool"
+        ta, tb = self.check(e.left, scope), self.check(e.right, scope)
+        if op in ("in", "not in"):
+            item = T.item_type(tb)
+            if item is None:
+                self.diags.error(e.right.span, f"`{op}` needs a list, a range or a zone on its right, not {T.show(tb)}")
+            elif not T.compatible(ta, item):
+                self.diags.error(e.span, f"{T.show(ta)} can never be in {T.show(tb)}")
+            return "bool"
+        if op in ("==", "!="):
+            if not T.compatible(ta, tb):
+                self.diags.error(e.span, f"comparing {T.show(ta)} with {T.show(tb)} is always {'false' if op == '==' else 'true'}")
+            return "bool"
+        for side, t in ((e.left, ta), (e.right, tb)):
+            if not T.is_numeric(t):
+                self.diags.error(side.span, f"`{op}` works on numbers, not {T.show(t)}")
+        if op in ("<", "<=", ">", ">="):
+            return "bool"
+        if op in ("+", "-", "*", "/", "%"):
+            return "int"
+        return self.error(e, f"unknown operator {op}")
+
+    def c_Cond(self, e: A.Cond, scope: Scope) -> str:
+        self.expect(e.test, scope, "bool", "the condition")
+        ta, tb = self.check(e.then, scope), self.check(e.orelse, scope)
+        if not T.compatible(ta, tb):
+            self.diags.error(e.span, f"the two branches give {T.show(ta)} and {T.show(tb)}")
+        return ta if tb == "none" else tb if ta == "none" else ta
+
+    def c_Comprehension(self, e: A.Comprehension, scope: Scope) -> str:
+        ts = self.check(e.source, scope)
+        item = T.item_type(ts)
+        if item is None:
+            self.diags.error(e.source.span, f"cannot iterate over {T.show(ts)}")
+            item = "any"
+        inner = scope.child()
+        inner.define(e.var, item)
+        tb = self.check(e.body, inner)
+        if e.filter is not None:
+            self.expect(e.filter, inner, "bool", "the filter")
+        if e.agg == "sum":
+            if not T.is_numeric(tb):
+                self.diags.error(e.body.span, f"`sum` adds numbers, not {T.show(tb)}")
+            return "int"
+        if e.agg in ("any", "all"):
+            if tb != "bool" and tb != "any":
+                self.diags.error(e.body.span, f"`{e.agg}` needs a condition, not {T.show(tb)}")
+            return "bool"
+        return tb if e.agg == "first" else "list:" + tb
+
+    def c_Roll(self, e: A.Roll, scope: Scope) -> str:
+        if e.die not in self.m.dice:
+            return self.error(e, f"no die `{e.die}`" + self.m.suggest(e.die, self.m.dice))
+        return self.values.die_types.get(e.die, "any")  # faces that could not be worked out: reported at the die
+
+    def c_Pick(self, e: A.Pick, scope: Scope) -> str:
+        t = self.check(e.source, scope)
+        item = T.item_type(t)
+        if item is None:
+            return self.error(e, f"`pick` chooses at random from a list or zone, not {T.show(t)}")
+        return item
+
+    def c_Call(self, e: A.Call, scope: Scope) -> str:
+        name = e.func
+        if name in self.m.fns:
+            return self.call_fn(e, scope)
+        if name in self.m.procs:
+            if self.m.procs[name].result is not None:
+                return self.error(e, f"`{name}` is a procedure: take its result whole (`let x = {name}(...)` or "
+                                     f"`x = {name}(...)`), not inside an expression")
+            return self.error(e, f"`{name}` is a procedure: call it as a statement, not inside an expression")
+        sig = SIGNATURES.get(name)
+        if sig is None:
+            return self.error(e, f"unknown function `{name}`" + self.m.suggest(name, set(self.m.fns) | set(SIGNATURES)))
+        if not sig.min_args <= len(e.args) <= sig.max_args:
+            n = sig.min_args if sig.min_args == sig.max_args else f"{sig.min_args} to {sig.max_args}"
+            return self.error(e, f"`{name}` takes {n} argument(s), not {len(e.args)}")
+        ts = ["any" if i < sig.raw_args else self.check(a, scope) for i, a in enumerate(e.args)]
+        return CHECKS[name](self, e, ts)
+
+    def call_fn(self, e: A.Call, scope: Scope) -> str:
+        d = self.m.fns[e.func]
+        if len(e.args) != len(d.params):
+            return self.error(e, f"`{d.name}` takes {len(d.params)} argument(s), not {len(e.args)}")
+        if d.name in self.stack:
+            return self.error(e, f"function `{d.name}` calls itself; functions may not recurse (use a bounded loop)")
+        ptypes, rtype = self.fn(d)
+        for a, pt in zip(e.args, ptypes):
+            self.expect(a, scope, pt, f"argument of `{d.name}`")
+        return rtype
+
+    def fn(self, d: A.Fn) -> tuple[list[str], str]:
+        """A fn's parameter types and result type; its body is checked the first time."""
+        if d.name not in self.fn_types:
+            self.stack.append(d.name)
+            scope = Scope()
+            ptypes = []
+            for p in d.params:
+                pt = type_of(self.m, p.type) if p.type else "any"
+                scope.define(p.name, pt)
+                ptypes.append(pt)
+            rtype = self.check(d.body, scope)
+            self.stack.pop()
+            self.fn_types[d.name] = (ptypes, rtype)
+        return self.fn_types[d.name]
+
+    # ------------------------------------------------------------------ known before play
+    def fold(self, e: A.Expr, scope: Scope):
+        """(True, value) when a condition's value is fixed by the options alone, so that code
+        behind an option that is off is never run (`if abilities and ...`)."""
+        match e:
+            case A.Unary(op="not", operand=o):
+                known, v = self.fold(o, scope)
+                return (True, not v) if known else (False, None)
+            case A.Binary(op="and" | "or", left=l, right=r):
+                kl, vl = self.fold(l, scope)
+                if kl and (not vl if e.op == "and" else vl):
+                    return True, vl
+                kr, vr = self.fold(r, scope)
+                if kl and kr:
+                    return True, (vl and vr) if e.op == "and" else (vl or vr)
+                if kr and (not vr if e.op == "and" else vr):
+                    return True, vr
+                return False, None
+            case A.Binary(op="==" | "!=", left=l, right=r):
+                kl, vl = self.constant(l, scope)
+                kr, vr = self.constant(r, scope)
+                if kl and kr:
+                    return True, (vl == vr) if e.op == "==" else (vl != vr)
+                return False, None
+        known, v = self.constant(e, scope)
+        return (known, v) if known and isinstance(v, bool) else (False, None)
+
+    def constant(self, e: A.Expr, scope: Scope):
+        """(True, value) when e's value is fixed before play: a literal, an enum member, an option."""
+        match e:
+            case A.IntLit(value=v) | A.BoolLit(value=v) | A.StrLit(value=v):
+                return True, v
+            case A.NoneLit():
+                return True, None
+            case A.Name(id=i) if scope.lookup(i) is None:
+                if i in self.m.member_enum or i in self.m.directions:
+                    return True, i
+                if i in self.m.options and i not in self.m.vars:
+                    return True, self.m.options[i]
+        return False, None
