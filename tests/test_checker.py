@@ -292,3 +292,41 @@ def test_returns_that_do_not_add_up_to_the_declared_total_are_a_located_error(tm
     with pytest.raises(VbrRuntimeError, match=r"gives the seats \[0, 1\], which add up to 1, not 0") as info:
         seat_returns(state)
     assert info.value.span.line == 3
+
+
+def test_a_problem_in_a_procedure_is_reported_once_however_it_is_called(tmp_path):
+    from vbr.engines.game import checked_model
+    p = write(tmp_path, "d.vbr", 'game "x"\nvar n: int = 0\nstart p\nproc bump() {\n  n = nope\n}\n'
+                                  'phase p {\n  bump()\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    assert [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics] == \
+        [(5, 7, "unknown name `nope`; did you mean `none`?")]
+
+
+def test_a_loop_name_spelled_as_a_reserved_word_is_refused_in_any_loop(tmp_path):
+    from vbr.engines.game import checked_model
+    p = write(tmp_path, "r.vbr", 'game "x"\nvar n: int = 0\nstart p\nphase p {\n  for seats in 1..3 {\n'
+                                  '    n += 1\n  }\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    assert [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics] == \
+        [(5, 3, "`seats` is a reserved word of the language and cannot be a name; choose another name")]
+
+
+def test_consts_and_dice_faces_that_cannot_be_worked_out_before_play(tmp_path):
+    from vbr.engines.game import checked_model
+    p = write(tmp_path, "c.vbr", 'game "x"\nconst BIG = 1 / 0\nconst HUGE = 9223372036854775807 + 1\noption k = 0\n'
+                                  'die e = 1..6\ndie d = [roll e]\ndie z = 1..0\nconst L = [1, 2]\nconst M = L[5]\n'
+                                  'die w = 1..(k + 2000000)\nvar n: int = BIG + HUGE + M\nstart p\nphase p {\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    assert [(d.span.line, d.message) for d in info.value.diagnostics] == [
+        (2, "const `BIG` cannot be computed before play: division by zero"),
+        (3, "const `HUGE` cannot be computed before play: the number 9223372036854775808 is out of the range of "
+            "integers (-9223372036854775807..9223372036854775807)"),
+        (6, "die `d`'s faces cannot be computed before play: a constant cannot roll dice"),
+        (7, "die `z` has no faces"),
+        (9, "const `M` cannot be computed before play: list index 5 out of range 0..1"),
+        (10, "die `w`'s faces cannot be computed before play: the range 1..2000000 holds 2000000 numbers; "
+             "a range holds at most 1000000")]

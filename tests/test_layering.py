@@ -1,4 +1,5 @@
-"""Layering: the checker sits below the interpreter and never imports it.
+"""Layering: the checker — the model (vbr/checker.py) and the body checks (vbr/checking/) — sits
+below the interpreter and the engines and never imports them.
 
 The built-ins' names, arities and docs live in `vbr/builtin_signatures.py`, below both; the
 interpreter registers one build function per entry there (`vbr/interpreter/builtins.py`).
@@ -26,13 +27,28 @@ def test_checking_a_bundled_file_imports_no_interpreter():
     assert files
     done = _run(f"""
         import sys
-        import vbr.checker, vbr.loader
+        import vbr.checking, vbr.loader
         for path in {files!r}:
-            vbr.checker.build_model(vbr.loader.load_rules(path))
-        print(" ".join(sorted(m for m in sys.modules if m == "vbr.interpreter" or m.startswith("vbr.interpreter."))))
+            vbr.checking.checked_model(vbr.loader.load_rules(path))
+        print(" ".join(sorted(m for m in sys.modules if m.split(".")[:2] in (["vbr", "interpreter"], ["vbr", "engines"],
+                                                                             ["vbr", "ir"]))))
     """)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "", f"the checker imported {done.stdout.strip()}"
+
+
+def test_the_typed_path_checks_a_file_without_the_closure_compilers():
+    files = [str(p) for p in rule_files()]
+    done = _run(f"""
+        import sys
+        from vbr.engines.game import checked_model
+        for path in {files!r}:
+            checked_model(path)
+        closure = ("vbr.interpreter.compiler", "vbr.interpreter.expressions", "vbr.interpreter.statements")
+        print(" ".join(sorted(m for m in sys.modules if m in closure)))
+    """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "", f"checked_model imported {done.stdout.strip()}"
 
 
 # ------------------------------------------------------------------------- the table and the interpreter agree
@@ -71,11 +87,29 @@ def test_registering_a_builtin_twice_is_an_error():
 def test_a_table_entry_with_no_build_function_stops_the_import():
     done = _run("""
         from vbr.builtin_signatures import SIGNATURES, Signature
+        import vbr.checking  # its own table read before the entry is added
         SIGNATURES["no_such_builtin"] = Signature("no_such_builtin", 1, 1, "nothing")
         import vbr.interpreter.builtins
     """)
     assert done.returncode != 0
     assert "no build function here: no_such_builtin" in done.stderr
+
+
+def test_the_checker_checks_every_builtin_of_the_table():
+    from vbr.builtin_signatures import SIGNATURES
+    from vbr.checking.builtins import CHECKS
+
+    assert list(CHECKS) == list(SIGNATURES)
+
+
+def test_a_table_entry_with_no_check_stops_the_import():
+    done = _run("""
+        from vbr.builtin_signatures import SIGNATURES, Signature
+        SIGNATURES["no_such_builtin"] = Signature("no_such_builtin", 1, 1, "nothing")
+        import vbr.checking
+    """)
+    assert done.returncode != 0
+    assert "no check here: no_such_builtin" in done.stderr
 
 
 # ------------------------------------------------------------------------- statically, lazy imports included
@@ -123,12 +157,12 @@ def _closure(start: str) -> dict[str, str]:
     return seen
 
 
-@pytest.mark.parametrize("start", ["vbr.checker", "vbr.loader", "vbr.errors", "vbr.limits", "vbr.grammar.parser",
-                                   "vbr.grammar.printer", "vbr.builtin_signatures"])
+@pytest.mark.parametrize("start", ["vbr.checker", "vbr.checking", "vbr.loader", "vbr.errors", "vbr.limits",
+                                   "vbr.grammar.parser", "vbr.grammar.printer", "vbr.builtin_signatures"])
 def test_below_the_interpreter_nothing_imports_it(start):
     reached = _closure(start)
     assert _module_file(start) is not None
-    bad = sorted(m for m in reached if m == "vbr.interpreter" or m.startswith("vbr.interpreter."))
+    bad = sorted(m for m in reached if m.split(".")[:2] in (["vbr", "interpreter"], ["vbr", "engines"], ["vbr", "ir"]))
     assert not bad, f"{start} reaches {bad[0]} (imported by {reached[bad[0]]})"
 
 

@@ -1,7 +1,7 @@
 """Declarations → a checked `Model`: every name defined once, every type known, options applied.
 
-The model is the symbol table the compiler works from. Bodies (phases, procs, handlers) are
-type-checked by the compiler as it translates them, into the same `Diagnostics`, so that
+The model is the symbol table the engines are built from. Bodies (phases, procs, handlers, fns)
+are type-checked by vbr.checking (`checked_model`) into the same `Diagnostics`, so that
 `vbr check` reports every problem of a file at once.
 """
 from __future__ import annotations

@@ -289,8 +289,8 @@ def _parser() -> argparse.ArgumentParser:
 
 # ---------------------------------------------------------------------------------- commands
 def cmd_check(args) -> int:
+    from vbr.engines.game import checked_model
     from vbr.grammar import ast as A
-    from vbr.interpreter.game import load
     from vbr.loader import parse_file, resolve
     from vbr.scenario import check_file
     failed = 0
@@ -301,13 +301,13 @@ def cmd_check(args) -> int:
             if isinstance(tree, A.TestFile):
                 check_file(path)
             else:
-                game = load(path, lower=False)  # the diagnostics only: no fast form to build
-                warnings = _warnings(game)
+                model = checked_model(path)  # the diagnostics only: no game to build
+                warnings = _warnings(model)
                 if args.strict and warnings:  # the same findings, as errors
                     warnings = [replace(w, severity="error") for w in warnings]
-                    raise VbrError(warnings, game.rules.sources)
+                    raise VbrError(warnings, model.rules.sources)
                 for w in warnings:
-                    print(w.render(game.rules.sources), file=sys.stderr)
+                    print(w.render(model.rules.sources), file=sys.stderr)
             print(clean(f"{path}: ok"))
         except VbrError as exc:
             print(exc.render(), file=sys.stderr)
@@ -315,12 +315,12 @@ def cmd_check(args) -> int:
     return 1 if failed else 0
 
 
-def _warnings(game):
+def _warnings(model):
     try:
         from vbr.visualizer.findings import findings
     except ImportError:
         return []
-    return findings(game.program.model)
+    return findings(model)
 
 
 def _load(args):

@@ -15,7 +15,6 @@ from vbr.grammar import ast as A
 
 INT_MAX = LIM.MAX_INT
 _FOLDED_RANGE = 10_000  # a range with fixed ends and fewer numbers costs no steps
-_NOT_YET = object()
 
 
 class Failure(Exception):
@@ -41,7 +40,6 @@ class Constants:
         self.values: dict[str, object] = {}  # const -> value, or Unknown
         self.dice: dict[str, tuple] = {}  # die -> faces, for each die whose faces are known
         self.die_types: dict[str, str] = {}  # die -> type of a face, for each such die
-        self.steps = 0
 
     def const(self, name: str) -> str | None:
         """Why const `name` cannot be worked out before play, or None when it can."""
@@ -49,10 +47,7 @@ class Constants:
             self.values[name] = Evaluator(self).value(self.m.consts[name].value, {})
         except Unknown:
             self.values[name] = Unknown
-        except Failure as exc:
-            self.values[name] = None
-            return str(exc)
-        except Exception as exc:  # noqa: BLE001 — a value play could not compute either (`none + 1`)
+        except Exception as exc:  # noqa: BLE001 — a Failure, or what play would fail with too (`none + 1`)
             self.values[name] = None
             return str(exc)
         return None
@@ -87,6 +82,7 @@ class Evaluator:
     def __init__(self, c: Constants):
         self.c, self.m = c, c.m
         self.calling: set[str] = set()  # fns being evaluated: a call of one again is reported elsewhere
+        self.steps = 0  # the work of this one value, bounded by the game's step limit
 
     def value(self, e: A.Expr, env: dict):
         return getattr(self, "v_" + type(e).__name__, self.v_unknown)(e, env)
@@ -103,8 +99,8 @@ class Evaluator:
         return None
 
     def spend(self, n: int) -> None:
-        self.c.steps += n
-        if self.c.steps > self.m.limits["steps"]:
+        self.steps += n
+        if self.steps > self.m.limits["steps"]:
             raise Failure("step limit")
 
     def v_Name(self, e: A.Name, env: dict):

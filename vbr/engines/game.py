@@ -7,10 +7,10 @@ Choices read as the closure engine's (`Action`: `seat value`); a run-time error 
 """
 from __future__ import annotations
 
+from vbr.checking import checked_model as check_rules
 from vbr.engines.events import EventLog
 from vbr.engines.load_key import load_key
 from vbr.errors import IllegalActionError, VbrRuntimeError
-from vbr.interpreter.compiler import compile_rules
 from vbr.interpreter.state import Action, Outcome
 from vbr.ir import nodes as N
 from vbr.ir.build import build_program
@@ -35,7 +35,7 @@ def checked_model(path, options: dict | None = None):
     """The checked model (vbr.checker.Model) of rule file `path` under `options`, every body
     type-checked: a VbrCheckError for a file with errors. What a game is built from, and all a
     command that only describes the rules (its diagram) needs."""
-    return compile_rules(load_rules(path), options or {}, lower=False).model
+    return check_rules(load_rules(path), options or {})
 
 
 def make_engine(program: N.Program, engine: str, note=None, key: str | None = None):

@@ -3,17 +3,17 @@ from __future__ import annotations
 
 import gc
 
-from vbr.checker import Model, build_model, literal_type, measure_slots
-from vbr.errors import OptionError, VbrCheckError
+from vbr.checker import Model, literal_type, measure_slots
+from vbr.checking import checked_model
+from vbr.checking import types as T
 from vbr.grammar import ast as A
 from vbr.interpreter.court import court_of
 from vbr.interpreter.expressions import ExprCompiler
 from vbr.interpreter.lowering import Lowering, lower_ops
 from vbr.interpreter.program import Program
-from vbr.interpreter.scope import INT_MAX, Fault, Locals, Scope
+from vbr.interpreter.scope import Fault, Locals, Scope
 from vbr.interpreter.statements import StmtCompiler
 from vbr.interpreter.statements import return_op as _pop  # a body's end works as `return`
-from vbr.checking import types as T
 from vbr.loader import RuleSet
 
 
@@ -23,12 +23,8 @@ def compile_rules(rules: RuleSet, options: dict | None = None, lower: bool = Tru
     collecting = gc.isenabled()
     gc.disable()  # many small objects, few cycles: collecting while they are made costs up to half the time
     try:
-        model = build_model(rules, options)
-        _options_in_range(model)
+        model = checked_model(rules, options)  # every problem of the file is reported there
         program = _compile(model, Lowering(enabled=lower, keep_code=keep_code))
-        if model.diags.errors:
-            raise VbrCheckError(sorted(model.diags.errors, key=lambda d: (d.span.file, d.span.line, d.span.col)),
-                                rules.sources)
         if lower:
             _lower(program, f"<vbr: {rules.path.name}>")
         return program
@@ -37,11 +33,14 @@ def compile_rules(rules: RuleSet, options: dict | None = None, lower: bool = Tru
             gc.enable()
 
 
-def _options_in_range(m: Model) -> None:
-    """An option given from outside (`--option target=N`) is an integer of the language too."""
-    for name, value in m.options.items():
-        if type(value) is int and not -INT_MAX <= value <= INT_MAX:
-            raise OptionError(f"option `{name}` = {value} is out of the range of integers (-{INT_MAX}..{INT_MAX})")
+def closure_diagnostics(rules: RuleSet, options: dict | None = None) -> list:
+    """The errors the closure compilers find in `rules` by themselves, each once, sorted by
+    place: what tests compare vbr.checking's against while both exist."""
+    from vbr.checker import build_model
+    from vbr.checking import located_errors
+    model = build_model(rules, options)
+    _compile(model, Lowering(enabled=False, keep_code=False))
+    return located_errors(model)
 
 
 def _compile(m: Model, lowering: Lowering) -> Program:

@@ -536,7 +536,7 @@ def _chain_trees(a: Analysis, chain: list[str]) -> None:
 
 
 def _check_rules(a: Analysis, title: str, decls: list[A.Decl]) -> list[Diagnostic]:
-    from vbr.interpreter.compiler import compile_rules
+    from vbr.checking import checked_model
     from vbr.loader import RuleSet, load_rules, merge, resolve_extends
     problems: list[Diagnostic] = []
     parents = [d for d in decls if isinstance(d, A.Extends)]
@@ -553,14 +553,14 @@ def _check_rules(a: Analysis, title: str, decls: list[A.Decl]) -> list[Diagnosti
         rules = RuleSet(Path(a.path), title, own, {a.path: a.text}, [a.path], [])
     a.rules = rules
     try:
-        program = compile_rules(rules, {}, lower=False)
+        model = checked_model(rules, {})
     except VbrError as exc:
         return problems + list(exc.diagnostics)
     try:
         from vbr.visualizer.findings import findings
     except ImportError:
         return problems
-    return problems + list(findings(program.model))
+    return problems + list(findings(model))
 
 
 def _past_limits(text: str, path: str) -> Diagnostic | None:

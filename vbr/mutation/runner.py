@@ -25,7 +25,7 @@ from vbr.errors import Diagnostic, EngineUnavailable, VbrCheckError, VbrError
 from vbr.grammar import ast as A
 from vbr.grammar import printer
 from vbr.grammar.parser import parse
-from vbr.interpreter.compiler import compile_rules
+from vbr.checking import checked_model
 from vbr.loader import RuleSet, load_rules, merge, parse_file, resolve
 from vbr.mutation.mutants import Mutant, apply, mutants
 from vbr.scenario import run_file
@@ -102,14 +102,14 @@ def baseline(ctx: Context) -> int:
     """Run the scenarios against the file itself (printed and read back, as every mutant is); all
     must pass. Returns the step guard for the mutants."""
     rules = ruleset(ctx.path, printer.program(ctx.tree))
-    compile_rules(rules, {}, lower=False)
+    model = checked_model(rules, {})
     results = run_file(ctx.tests, rules, lower=False, engine=ctx.engine)
     failed = [r for r in results if not r.ok]
     if failed:
         r = failed[0]
         raise VbrError.at(r.span, f"{len(failed)} scenario(s) fail on the rule file itself, so mutants cannot be "
                                   f"judged by them; first: {r.title}: {r.message.splitlines()[0] if r.message else ''}")
-    limit = compile_rules(rules, {}, lower=False).step_limit
+    limit = model.limits["steps"]
     most = max((r.steps for r in results), default=0)
     return min(limit, max(GUARD_FLOOR, GUARD_FACTOR * most))
 
@@ -118,7 +118,7 @@ def evaluate(ctx: Context, m: Mutant) -> Outcome:
     text = printer.program(apply(ctx.tree, m))
     try:
         rules = ruleset(ctx.path, text)
-        compile_rules(rules, {}, lower=False)
+        checked_model(rules, {})
     except VbrError as exc:
         return Outcome(m.index, "invalid", _first_line(exc.render()))
     try:
