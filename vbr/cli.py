@@ -289,19 +289,19 @@ def _parser() -> argparse.ArgumentParser:
 
 # ---------------------------------------------------------------------------------- commands
 def cmd_check(args) -> int:
-    from vbr.engines.game import checked_model
+    from vbr.checking import checked_model
     from vbr.grammar import ast as A
-    from vbr.loader import parse_file, resolve
-    from vbr.scenario import check_file
+    from vbr.loader import load_rules, parse_file, resolve
     failed = 0
     for name in args.files:
         path = resolve(name)
         try:
             tree, _ = parse_file(path)
             if isinstance(tree, A.TestFile):
+                from vbr.scenario import check_file  # scenarios run in the closure engine
                 check_file(path)
             else:
-                model = checked_model(path)  # the diagnostics only: no game to build
+                model = checked_model(load_rules(path))  # the diagnostics only: no game to build
                 warnings = _warnings(model)
                 if args.strict and warnings:  # the same findings, as errors
                     warnings = [replace(w, severity="error") for w in warnings]
