@@ -6,6 +6,7 @@ import re
 import pytest
 
 import vbr
+import vbr.checking as vbr_checking
 import vbr.errors as vbr_errors
 import vbr.play as vbr_play
 from conftest import ROOT
@@ -23,7 +24,8 @@ def things():
     game = vbr.load("siatka", engine="closure")
     result = play_game(game, 1, ["random", "random"])
     state = game.new_state(1)
-    return {"vbr": vbr, "vbr.errors": vbr_errors, "vbr.play": vbr_play, "Game": game, "State": state,
+    return {"vbr": vbr, "vbr.checking": vbr_checking, "vbr.errors": vbr_errors, "vbr.play": vbr_play, "Game": game,
+            "State": state,
             "Action": state.legal_actions()[0], "Outcome": result.state.outcome(), "GameResult": result}
 
 
