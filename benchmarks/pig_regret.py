@@ -113,6 +113,9 @@ def regret(game, spec: str, n: int, W, B) -> tuple[float, float, float]:
             if seat != side:
                 state.apply_index(hold_at_20(state))
                 continue
+            if len(state.legal_actions()) == 1:  # holding banks the target: hold is the only option
+                state.apply_index(0)
+                continue
             i, j, k = (int(state.words[at + x]) for x in (seat, 1 - seat, PIG_TURN_TOTAL))
             choice, stream = searcher.choose(state, stream)
             roll, hold = action_values(W, B, i, j, k)

@@ -39,12 +39,14 @@ clock = time.thread_time
 
 
 def hold_at_20(state, target: int = 100) -> int:
-    """Pig's option (0 again, 1 hold) under "hold at 20": hold once the turn total is 20 or more,
-    or once holding banks `target`."""
+    """Pig's option under "hold at 20" (0 again, 1 hold): hold once the turn total is 20 or more,
+    or once holding banks `target`, where hold is the only option (0), as in OpenSpiel's pig."""
     at = state.game.program.layout.vars
     seat = state.current_player()
     score, total = state.words[at + seat], state.words[at + PIG_TURN_TOTAL]
-    return 1 if total >= 20 or score + total >= target else 0
+    if score + total >= target:
+        return 0
+    return 1 if total >= 20 else 0
 
 
 class Searcher:

@@ -773,3 +773,41 @@ def test_the_c_engine_without_a_compiler_is_an_error_saying_why_and_no_other_eng
         vbr.rl.register_openspiel("siatka", name="vbr_test_no_cc", engine="c")
     with pytest.raises(UsageError, match="plays the typed engines, `python` or `c`, not 'closure'"):
         vbr.rl.register_openspiel("siatka", name="vbr_test_closure", engine="closure")
+
+
+@pytest.mark.parametrize("engine, horizon", [("python", 1000), ("c", 1000), ("python", 9)])
+def test_pig_written_in_vbr_plays_openspiels_own_pig_move_for_move(engine, horizon):
+    """examples/pig.vbr beside OpenSpiel's built-in `pig` (two players, 100 points to win, the
+    same horizon): the same moves (vbr's `again`/`hold` are OpenSpiel's 0 = roll, 1 = stop) and
+    the same die faces (OpenSpiel's outcome k is the face k + 1, vbr's `roll d6: k + 1`) give, at
+    every step, the same kind of node, the same player to move, the same legal moves (only a
+    hold once holding would bank 100) and the same chance outcomes with the same probabilities,
+    and at the end the same returns: +1 and -1, or 0 and 0 once `horizon` moves are made. Random
+    moves, 40 games, each to its end (a horizon of 9 moves ends most in a draw)."""
+    ours = pyspiel.load_game(vbr.rl.register_openspiel(ROOT / "examples" / "pig.vbr", {"horizon": horizon},
+                                                       name=f"vbr_pig_{engine}_{horizon}_vs_own", engine=engine))
+    own = pyspiel.load_game("pig", {"players": 2, "winscore": 100, "horizon": horizon})
+    rng = random.Random(11)
+    ends = {"won": 0, "drawn": 0}
+    for _ in range(40):
+        a, b = ours.new_initial_state(), own.new_initial_state()
+        while True:
+            assert a.is_terminal() == b.is_terminal() and a.is_chance_node() == b.is_chance_node()
+            if b.is_terminal():
+                assert a.returns() == b.returns()
+                ends["won" if b.returns()[0] else "drawn"] += 1
+                break
+            if b.is_chance_node():
+                assert [p for _, p in a.chance_outcomes()] == pytest.approx([p for _, p in b.chance_outcomes()])
+                k = rng.randrange(6)
+                faces = {a.action_to_string(pyspiel.PlayerId.CHANCE, o): o for o, _ in a.chance_outcomes()}
+                a.apply_action(faces[f"roll d6: {k + 1}"])
+                b.apply_action(k)
+                continue
+            assert a.current_player() == b.current_player() and a.legal_actions() == b.legal_actions()
+            assert [a.action_to_string(a.current_player(), m) for m in a.legal_actions()] == \
+                [["again", "hold"][m] for m in b.legal_actions()]
+            move = b.legal_actions()[-1] if rng.random() < 0.3 else b.legal_actions()[0]
+            a.apply_action(move)
+            b.apply_action(move)
+    assert ends["drawn"] > 20 if horizon == 9 else ends["won"] == 40

@@ -131,7 +131,7 @@ WIN = dict(reward="win", rollout="random")
     ("pig", dict(iterations=40, c=0.3, depth=2, tree="closed", inner_c=0.2, **WIN), 3),
     ("siatka-all", dict(iterations=30, depth=3, tree="closed", inner_c=0.1), 5),
     ("siatka", dict(iterations=40, tree="closed", widen=0.5, worlds=2), 5),
-    ("pig", dict(iterations=20, budget=2500, spread_playouts=3), 3),
+    ("pig", dict(iterations=20, budget=2500, **WIN), 3),  # margin rewards never hold in these positions
     ("siatka", dict(iterations=10, budget=3001, spread_playouts=2, worlds=2), 5),
     ("siatka-all", dict(iterations=0, budget=2000, spread_playouts=0), 5),
     ("pig", dict(iterations=20, budget=1500, extend=3.0, confidence=0.5, spread_scale=1.2), 3),
@@ -528,12 +528,15 @@ PIG_TURN_TOTAL = 3  # pig.vbr's vars in declaration order: score[0], score[1], p
 
 
 def _hold_at_20(state, target=100):
-    """"Hold at 20" through the game API: hold once the turn total is 20 or more, or once holding
-    banks the target; roll otherwise."""
+    """"Hold at 20" through the game API, as an option's index: hold once the turn total is 20 or
+    more, or once holding banks the target, where hold is the only option (index 0; pig.vbr
+    offers only hold there, as OpenSpiel's pig does); roll otherwise."""
     at = state.game.program.layout.vars
     seat = state.current_player()
     score, total = state.words[at + seat], state.words[at + PIG_TURN_TOTAL]
-    return HOLD if total >= 20 or score + total >= target else AGAIN
+    if score + total >= target:
+        return 0
+    return HOLD if total >= 20 else AGAIN
 
 
 def test_the_hold_at_20_player_reads_the_turn_total_and_its_own_score():
@@ -546,6 +549,8 @@ def test_the_hold_at_20_player_reads_the_turn_total_and_its_own_score():
     s.apply_index(HOLD)
     assert s.words[g.program.layout.vars] == before + total  # what it read was the turn's total
     assert _hold_at_20(_pig_state(100, 0)) == AGAIN
+    s = _pig_state(20, 20)  # holding banks the target: hold is the only option, and hold at 20 takes it
+    assert [a.text for a in s.legal_actions()] == ["hold"] and _hold_at_20(s, 20) == 0
 
 
 def _wins_against_hold_at_20(games, **settings):
