@@ -385,9 +385,12 @@ def test_past_its_budget_a_search_goes_on_only_while_its_best_option_is_not_conf
     # Pig to 100 at 0-0, seat 0 to move. With nothing in hand, holding hands the dice over for
     # nothing: rolling's mean leads by many standard errors once the budget is spent, so the
     # search stops at the first check (after every 16th iteration), fewer than 16 iterations past
-    # where extend=1 stops. With 20 in hand rolling and holding are within 0.006 of a win of each
-    # other (value iteration, benchmarks/pig_regret.py), less than a standard error of the means'
-    # difference at these visits, so the search goes on towards 4 times the budget's work.
+    # where extend=1 stops, for every seed. With 20 in hand rolling and holding are within 0.006
+    # of a win of each other (value iteration, benchmarks/pig_regret.py), far less than a standard
+    # error of the means' difference at these visits: the search goes on past that first check
+    # unless its two means lie more than a standard error apart by chance, which (the difference
+    # being near zero) happens at about one check in three; so in most of 12 seeds it goes on,
+    # and in some it reaches over 2.5 times the budget's work.
     g = load(PIG, {}, engine="c")
     at = g.program.layout.vars
 
@@ -396,9 +399,13 @@ def test_past_its_budget_a_search_goes_on_only_while_its_best_option_is_not_conf
         s.words[at + 3] = turn_total
         return g.engine.mcts_visits(s.words, 0, PS.SearchParams(iterations=10, budget=3000, extend=extend), seed)[1]
 
-    for seed in range(6):
+    went_on = far = 0
+    for seed in range(12):
         assert 0 <= sum(visits(0, seed, 4.0)) - sum(visits(0, seed, 1.0)) < 16, seed
-        assert sum(visits(20, seed, 4.0)) > 2.5 * sum(visits(20, seed, 1.0)), seed
+        close, at_budget = sum(visits(20, seed, 4.0)), sum(visits(20, seed, 1.0))
+        went_on += close - at_budget >= 16
+        far += close > 2.5 * at_budget
+    assert went_on >= 7 and far >= 3, (went_on, far)
     py = load(PIG, {}, engine="python").new_state(0)
     py.words[at + 3] = 20
     params = PS.SearchParams(iterations=10, budget=3000)
