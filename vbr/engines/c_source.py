@@ -9,12 +9,14 @@ stay in the program's tables on the Python side.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from importlib import resources
 from itertools import accumulate, chain
 
 from vbr.engines.c_split import function, splits, statement_groups, unit_functions
 from vbr.engines.events import PHASE, PICK, REVEAL, ROLL, SAY, SHUFFLE, reveal_sites, say_sites
 from vbr.engines.word_source import WordSource
+from vbr.engines.zone_kinds import seq_zones, zone_kinds
 from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
 from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, STEP_FAULT
@@ -103,6 +105,37 @@ class _Source(WordSource):
         self.reveals = {id(x): k for k, x in enumerate(reveal_sites(p))}  # a reveal's number in its events
         # no recursion and a short chain of calls: a call runs its procedure as a C call (t_Call)
         self.direct_calls = 0 <= deepest_chain(p.units, p.limits["depth"]) <= DIRECT_CALL_DEPTH
+        self.zone_kinds = zone_kinds(p)  # the kinds each zone can hold
+        self.known_kind: dict[int, int] = {}  # locals that hold, where code is being written, a thing of this kind
+
+    @contextmanager
+    def item_slot(self, slot: int, seq: N.Seq):
+        """While the code of a loop over seq's items is written, each item bound in `slot`: the
+        slot's kind known when the items are things of one kind (a kind's things, or the items of
+        zones that only ever hold that kind: zone_kinds.py), so a field read of it tests no kind."""
+        saved = dict(self.known_kind)
+        self.known_kind.pop(slot, None)
+        if isinstance(seq, N.KindItems):
+            self.known_kind[slot] = seq.kind
+        else:
+            zones = seq_zones(self.p, seq)
+            kinds = frozenset().union(*(self.zone_kinds[z] for z in zones)) if zones is not None else ()
+            if len(kinds) == 1:
+                self.known_kind[slot] = next(iter(kinds))
+        try:
+            yield
+        finally:
+            self.known_kind = saved
+
+    @contextmanager
+    def rebound(self, slot: int):
+        """While code that binds `slot` to another value is written: its kind no longer known."""
+        saved = dict(self.known_kind)
+        self.known_kind.pop(slot, None)
+        try:
+            yield
+        finally:
+            self.known_kind = saved
 
     # ------------------------------------------------------------------ the file
     def module(self) -> str:
@@ -538,6 +571,8 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         if isinstance(f, N.FieldOfAny):
             return (f"vbr_thing_word_any(S, {self.expr(f.obj)}, {self.table(f.positions)}, {lay.kinds}, {lay.fields}, "
                     f"{lay.width}, {f.fault})")
+        if isinstance(f.obj, N.Local) and self.known_kind.get(f.obj.slot) == f.kind:  # a thing of that kind
+            return f"({lay.fields + f.pos} + {self.expr(f.obj)} * {lay.width})"
         return (f"vbr_thing_word(S, {self.expr(f.obj)}, {f.kind}, {lay.kinds}, {lay.fields}, {lay.width}, "
                 f"{f.pos}, {f.fault})")
 
@@ -574,7 +609,10 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 
     def x_Bind(self, e):
         name = self.fresh("bind")
-        self.function(name, [f"{self.local(e.slot)} = {self.expr(e.value)};", f"return {self.expr(e.body)};"])
+        value = self.expr(e.value)
+        with self.rebound(e.slot):
+            body = self.expr(e.body)
+        self.function(name, [f"{self.local(e.slot)} = {value};", f"return {body};"])
         return f"{name}(S, L)"
 
     def x_Roll(self, e):
@@ -662,7 +700,9 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         made = self.fn_bodies
         if k not in made:
             name = self.fresh("fn")
+            saved, self.known_kind = self.known_kind, {}  # its locals are its own
             self.function(name, [f"return {self.expr(self.p.fns[k].body)};"])
+            self.known_kind = saved
             made[k] = name
         return made[k]
 
@@ -677,7 +717,10 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 
     def x_Aggregate(self, e):
         name = self.fresh("agg")
-        body = self.expr(e.body)
+        items = self.items(e.seq)
+        with self.item_slot(e.slot, e.seq):
+            body = self.expr(e.body)
+            cond = self.expr(e.cond) if e.cond is not None else None
         start, each = {
             "sum": ("0", f"r = vbr_add(S, r, {body}, {e.fault});"),
             "count": ("0", "r += 1;"),
@@ -688,10 +731,10 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             "min": ("VBR_NONE", f"{{ W b = {body}; if (r == VBR_NONE || b < r) r = b; }}"),
         }[e.agg]
         if e.agg == "count" and e.cond is None:  # each item bound in turn: the last is left bound
-            self.function(name, [*self.items(e.seq), f"if (n > 0) {self.local(e.slot)} = xs[n - 1];", "return n;"])
+            self.function(name, [*items, f"if (n > 0) {self.local(e.slot)} = xs[n - 1];", "return n;"])
             return f"{name}(S, L)"
-        skip = [f"    if (!({self.expr(e.cond)})) continue;"] if e.cond is not None else []
-        self.function(name, [*self.items(e.seq), f"W r = {start};",
+        skip = [f"    if (!({cond})) continue;"] if cond is not None else []
+        self.function(name, [*items, f"W r = {start};",
                              "for (W i = 0; i < n; i++) {", f"    {self.local(e.slot)} = xs[i];", *skip,
                              f"    {each}", "}", "return r;"])
         return f"{name}(S, L)"
@@ -871,12 +914,18 @@ int vbr_goto(W *S, W unit) {{
         if isinstance(s, N.ChooseSeq):
             return [f"return {self.expr(s.test)} ? {self.seq(s.then)}(S, L, out) : {self.seq(s.orelse)}(S, L, out);"]
         if isinstance(s, N.BindSeq):
-            return [f"{self.local(s.slot)} = {self.expr(s.value)};", f"return {self.seq(s.body)}(S, L, out);"]
+            value = self.expr(s.value)
+            with self.rebound(s.slot):
+                body = self.seq(s.body)
+            return [f"{self.local(s.slot)} = {value};", f"return {body}(S, L, out);"]
         if isinstance(s, N.Comprehension):
-            skip = [f"    if (!({self.expr(s.cond)})) continue;"] if s.cond is not None else []
-            return [f"W xs[{max(s.source.bound, 1)}];", f"W n = {self.seq(s.source)}(S, L, xs), k = 0;",
+            source = self.seq(s.source)
+            with self.item_slot(s.slot, s.source):
+                skip = [f"    if (!({self.expr(s.cond)})) continue;"] if s.cond is not None else []
+                body = self.expr(s.body)
+            return [f"W xs[{max(s.source.bound, 1)}];", f"W n = {source}(S, L, xs), k = 0;",
                     "for (W i = 0; i < n; i++) {", f"    {self.local(s.slot)} = xs[i];", *skip,
-                    f"    out[k++] = {self.expr(s.body)};", "}", "return k;"]
+                    f"    out[k++] = {body};", "}", "return k;"]
         if isinstance(s, N.VarItems):
             return self.var_items_lines(s)
         if isinstance(s, N.ReachSearch):
@@ -1010,7 +1059,9 @@ int vbr_goto(W *S, W unit) {{
         bound = max(t.seq.bound, 1)
         lines = [*self.items(t.seq), f"W opts[{bound + 1}], k = 0;", "for (W i = 0; i < n; i++) {"]
         if t.cond is not None:
-            lines += [f"    {slot} = xs[i];", f"    if ({self.expr(t.cond)}) opts[k++] = xs[i];", "}"]
+            with self.item_slot(t.slot, t.seq):
+                cond = self.expr(t.cond)
+            lines += [f"    {slot} = xs[i];", f"    if ({cond}) opts[k++] = xs[i];", "}"]
         else:
             lines += ["    opts[k++] = xs[i];", "}"]
         if t.optional or t.empty != t.next:

@@ -10,8 +10,8 @@ thing, and its field reads test the kind), and where a value cannot be followed 
 kind. A determinization (python_search.redeal) deals each hidden place a thing of the kind it
 held, so it changes no zone's kinds.
 
-The Python engine reads a field of a zone's item without testing the item's kind when the zones
-it is read from hold one kind only.
+Both engines read a field of a zone's item without testing the item's kind when the zones it is
+read from hold one kind only.
 """
 from __future__ import annotations
 
