@@ -51,10 +51,6 @@ static W vbr_log_draw(W *S, W what, W code, W n, W v) {{
 static inline W vbr_drawn(W *S, W what, W code, W v) {{
     return VBR_LOGGING(S) ? vbr_log_draw(S, what, code, 1, v) : v;
 }}"""
-# a choice answered where it is made, in a whole game of random seats (entry_points: play_to_end)
-AUTO_PICK = """typedef struct VbrAuto VbrAuto;
-static __thread VbrAuto *vbr_auto;  /* set while play_to_end plays */
-static W vbr_auto_pick(W *S, W k, W seat);"""
 DIRECT_CALL_DEPTH = 32  # the longest chain of calls run as C calls (the C stack holds one function per frame)
 
 
@@ -142,13 +138,62 @@ class _Source(WordSource):
         p = self.p
         units = [self.unit(u, unit) for u, unit in enumerate(p.units)]
         most = max([u.nlocals for u in p.units] + [1])
-        head = [runtime(), LOG_HOOK, AUTO_PICK, "typedef void UnitFn(W *S, W fp, W pc);",
+        head = [runtime(), LOG_HOOK, self.auto_pick(), "typedef void UnitFn(W *S, W fp, W pc);",
                 "".join(f"static void u{u}(W *S, W fp, W pc);\n" for u in range(len(p.units))),
                 f"static const W NONES[{most}] = {{{', '.join(['VBR_NONE'] * most)}}};  /* a frame's fresh locals */",
                 self.constants()]
         table = f"static UnitFn *const UNITS[] = {{{', '.join(f'u{u}' for u in range(len(p.units)))}}};"
         return "\n\n".join(head + self.defs + units + [table, self.search_constants(), self.entry_points(),
                                           resources.files("vbr.engines").joinpath("c_search.h").read_text()]) + "\n"
+
+    def auto_pick(self) -> str:
+        """A whole game's random seats answered where each choice is made (play_to_end): the
+        choice's unit calls vbr_auto_pick (inlined there) and goes on at once, instead of pausing
+        and returning to the run loop. The counts vbr_play_one keeps, kept in a VbrAuto until the end."""
+        p, lay = self.p, self.lay
+        points = p.points or (-1, 0)
+        return f"""#define POINTS_AT {lay.vars + points[0] if p.points else -1}
+#define POINTS_COUNT {points[1]}
+typedef struct VbrAuto {{
+    U *streams;
+    W *track, track_rows, offered, ones, first, rows, points[POINTS_COUNT + 1];
+}} VbrAuto;
+static __thread VbrAuto *vbr_auto;  /* set while play_to_end plays */
+
+/* The points have changed since a->points: kept, and a row of track while there is room */
+__attribute__((noinline)) static void vbr_auto_track(W *S, VbrAuto *a) {{
+    for (W i = 0; i < POINTS_COUNT; i++) a->points[i] = S[POINTS_AT + i];
+    if (a->rows < a->track_rows) {{
+        W *row = a->track + a->rows * (1 + POINTS_COUNT);
+        row[0] = S[H_CHOICES];
+        for (W i = 0; i < POINTS_COUNT; i++) row[1 + i] = a->points[i];
+        a->rows += 1;
+    }}
+}}
+
+/* After a choice, once play has reached the next choice or the end: a row of track when the
+ * points changed, while there is room */
+static inline void vbr_auto_after(W *S, VbrAuto *a) {{
+    int changed = 0;
+    for (W i = 0; i < POINTS_COUNT; i++) changed |= S[POINTS_AT + i] != a->points[i];
+    if (changed) vbr_auto_track(S, a);
+}}
+
+/* The pick of `seat` among the k options of the choice its unit has just written (the one before
+ * it accounted for first), counted as apply_in counts it: the option's index, or -1 when the
+ * choice passed the limit (the state then at that fault) */
+static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
+    vbr_auto_after(S, a);
+    if (a->first < 0) a->first = seat;
+    a->offered += k;
+    a->ones += k == 1;
+    W i = vbr_below_of(&a->streams[seat], k);
+    if (++S[H_CHOICES] > {_w(p.limits['choices'])}) {{
+        S[H_STATUS] = FAULT; S[H_FAULT] = {CHOICE_FAULT}; S[H_FAULT_A] = VBR_NONE; S[H_FAULT_B] = VBR_NONE;
+        return -1;
+    }}
+    return i;
+}}"""
 
     def search_constants(self) -> str:
         """What code that searches over states (c_search.h) may know of this program's layout."""
@@ -157,7 +202,6 @@ class _Source(WordSource):
         hidden = [[len(h), *h] for h in p.hidden]
         width = max(len(h) for h in hidden)
         rows = ", ".join(_array(h + [0] * (width - len(h))) for h in hidden)
-        points = p.points or (-1, 0)
         thing_sites = [int(c.item.startswith("ent")) for c in p.choices]
         return "\n".join([
             f"#define VBR_SEATS {p.seats}", f"#define VBR_TEAMS {len(p.teams)}",
@@ -166,7 +210,6 @@ class _Source(WordSource):
             f"#define L_ZONE_OF {lay.zone_of}", f"#define L_FIELDS {lay.fields}", f"#define L_WIDTH {lay.width}",
             f"#define L_ZONES {lay.zones}", f"#define L_NZONES {lay.nzones}", f"#define L_ZONE_SIZE {lay.zone_size}",
             f"#define L_OPTIONS {lay.options}", f"#define L_MAX_OPTIONS {lay.max_options}",
-            f"#define POINTS_AT {lay.vars + points[0] if p.points else -1}", f"#define POINTS_COUNT {points[1]}",
             f"static const W TEAM_OF[] = {_array(team_table(p))};",
             f"static const W ZONE_SIDE[] = {_array(p.zone_side)};",
             f"static const W HIDDEN_OF[][{width}] = {{{rows}}};  /* per seat: how many, then the zones */",
@@ -394,46 +437,6 @@ int vbr_play_seats(W *S, U *streams, const W *kinds, W *stats, W *track, W track
         while (S[H_STATUS] == CHOICE && kinds[S[H_SEAT]] == 0) vbr_play_one(S, streams, stats, track, track_rows);
     vbr_jump = saved;
     return (int)S[H_STATUS];
-}}
-
-/* A whole game's random seats answered where each choice is made (play_to_end): the choice's
- * unit calls vbr_auto_pick and goes on at once, instead of pausing and returning to the run loop.
- * The counts vbr_play_one keeps, kept here until the end. */
-struct VbrAuto {{
-    U *streams;
-    W *track, track_rows, offered, ones, first, rows, points[POINTS_COUNT + 1];
-}};
-
-/* After a choice, once play has reached the next choice or the end: a row of track when the
- * points changed, while there is room */
-static void vbr_auto_after(W *S, VbrAuto *a) {{
-    int changed = 0;
-    for (W i = 0; i < POINTS_COUNT; i++) changed |= S[POINTS_AT + i] != a->points[i];
-    if (!changed) return;
-    for (W i = 0; i < POINTS_COUNT; i++) a->points[i] = S[POINTS_AT + i];
-    if (a->rows < a->track_rows) {{
-        W *row = a->track + a->rows * (1 + POINTS_COUNT);
-        row[0] = S[H_CHOICES];
-        for (W i = 0; i < POINTS_COUNT; i++) row[1 + i] = a->points[i];
-        a->rows += 1;
-    }}
-}}
-
-/* The pick of `seat` among the k options of the choice its unit has just written (the one before
- * it accounted for first), counted as apply_in counts it: the option's index, or -1 when the
- * choice passed the limit (the state then at that fault) */
-static W vbr_auto_pick(W *S, W k, W seat) {{
-    VbrAuto *a = vbr_auto;
-    vbr_auto_after(S, a);
-    if (a->first < 0) a->first = seat;
-    a->offered += k;
-    a->ones += k == 1;
-    W i = vbr_below_of(&a->streams[seat], k);
-    if (++S[H_CHOICES] > {_w(p.limits['choices'])}) {{
-        S[H_STATUS] = FAULT; S[H_FAULT] = {CHOICE_FAULT}; S[H_FAULT_A] = VBR_NONE; S[H_FAULT_B] = VBR_NONE;
-        return -1;
-    }}
-    return i;
 }}
 
 /* vbr_play_one until the end (or a fault): the choice play stands at, then every later one where
@@ -1076,7 +1079,8 @@ int vbr_goto(W *S, W unit) {{
                   self.store_locals(), f"memcpy(S + {lay.options}, opts, sizeof(W) * (size_t)k);", f"S[{H.NOPTS}] = k;",
                   f"S[{H.SEAT}] = seat;", f"S[{H.SITE}] = {t.site};", f"S[{H.DEST}] = fp + {FRAME_HEAD + t.slot};",
                   f"S[fp + 2] = {t.next};",
-                  "if (vbr_auto) {", "    W i = vbr_auto_pick(S, k, seat);", "    if (i < 0) return;",
+                  "VbrAuto *a = vbr_auto;",
+                  "if (a) {", "    W i = vbr_auto_pick(S, a, k, seat);", "    if (i < 0) return;",
                   f"    {slot} = opts[i];", f"    goto L{t.next};", "}",
                   f"S[{H.STATUS}] = CHOICE;", "return;"]
         return lines
