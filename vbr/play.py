@@ -326,7 +326,8 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
 def _one_call(game, agent_names) -> "_WholeGamePlan | None":
     """How the game's engine plays a whole game in one call (_WholeGamePlan.play), when it can and
     these agents are one `random` per seat of the game; else None."""
-    plan = _plan(game)
+    last = _last_plan
+    plan = last[1] if last[0] is game else _plan(game)
     if plan is None or (agent_names != plan.randoms and not (
             len(agent_names) == len(plan.randoms) and _all_random(tuple(agent_names)))):
         return None
@@ -340,7 +341,7 @@ def _all_random(agent_names: tuple) -> bool:
 
 class _WholeGamePlan:
     """What play_typed_game's one-call path hands the engine for a game, and how it reads what the
-    engine packs (CEngine.play_game): which units are repeating phases (None when the first move is
+    engine packs (CEngine.whole_games): which units are repeating phases (None when the first move is
     the game's first choice), the words of the file's measures, each seat's side, and where the
     points, the measures' words and the score track lie in the packed words."""
 
@@ -359,24 +360,34 @@ class _WholeGamePlan:
         self.at_measures = 9 + (self.npoints or 0)
         self.at_track = self.at_measures + len(self.reads)
         self.width = 1 + (self.npoints or 0)  # a track row: the choices made, then the points
-        self.io = game.engine.game_io(self.repeating, self.reads)
-        self.engine_play = game.engine.play_game
+        self.engine_play = game.engine.whole_games(self.repeating, self.reads)
         self.randoms = ["random"] * program.seats  # the agents of play_game's common call, as a list
 
     def play(self, seed: int) -> "_PackedResult":
         """play_typed_game with every seat random and nothing logged or restricted: the whole game
-        in one engine call (CEngine.play_game), its seats' streams seeded by the engine as
+        in one engine call (CEngine.whole_games), its seats' streams seeded by the engine as
         typed_agents seeds them, so the same game, counts and rows as the loop choice by choice."""
-        status, words, packed = self.engine_play(seed, self.io)
+        status, words, packed = self.engine_play(seed)
         if status != OVER:
             _state_of(self.game, words).check()  # a run-time error of the rules: raised, located
         return _PackedResult(self, words, packed)
 
 
-@lru_cache(maxsize=32)
 def _plan(game) -> _WholeGamePlan | None:
-    """The game's _WholeGamePlan when its engine plays whole games in one call, else None."""
-    return _WholeGamePlan(game) if hasattr(game.engine, "play_game") else None
+    """The game's _WholeGamePlan when its engine plays whole games in one call, else None; the
+    last game's kept beside the cache for the next call (_one_call)."""
+    global _last_plan
+    plan = _plans(game)
+    _last_plan = (game, plan)
+    return plan
+
+
+@lru_cache(maxsize=32)
+def _plans(game) -> _WholeGamePlan | None:
+    return _WholeGamePlan(game) if hasattr(game.engine, "whole_games") else None
+
+
+_last_plan: tuple = (None, None)  # (a game, its _plan)
 
 
 def _state_of(game, words) -> TypedState:
@@ -402,7 +413,7 @@ class _kept:
 
 class _PackedResult(GameResult):
     """The GameResult of a game _WholeGamePlan.play played in one call, read from the words the
-    engine packed (CEngine.play_game: bytes of 64-bit words) when a field is first read (and kept),
+    engine packed (CEngine.whole_games: bytes of 64-bit words) when a field is first read (and kept),
     so a caller pays only for what it reads. The same fields and values, equality and repr as a
     GameResult made with them."""
 

@@ -354,10 +354,14 @@ class CEngine:
         track += [(rows[r], tuple(rows[r + 1:r + width])) for r in range(0, len(rows), width)]
         return st[:n]
 
-    def game_io(self, repeating: tuple | None, reads: tuple) -> tuple:
-        """What play_game takes for these arguments of vbr_play_game (made once by its caller):
-        `repeating`, per unit whether it is a repeating phase (None: the first move is the game's
-        first choice); `reads`, words whose values at the end are wanted."""
+    def whole_games(self, repeating: tuple | None, reads: tuple):
+        """A function playing a whole game with every seat random in one call, made once per
+        `repeating` (per unit whether it is a repeating phase; None: the first move is the game's
+        first choice) and `reads` (words whose values at the end are wanted): `play(seed)` runs
+        vbr_play_game (c_source.py: each seat's stream seeded from `seed` as vbr.play seeds it)
+        and returns (the state's status, its words, and as bytes of 64-bit words in the machine's
+        order: vbr_play_game's result (9 words, the points, the words read), then the score
+        track's rows, each the choices made and the points, one after the other)."""
         width = 1 + (self.program.points[1] if self.program.points else 0)
         flags = list(repeating or ())
         at_flags = 7
@@ -367,19 +371,16 @@ class CEngine:
         head = [0, at_flags if repeating is not None else 0, at_reads, len(reads), at_out, at_track, TRACK_ROWS]
         io = (ctypes.c_int64 * (at_track + TRACK_ROWS * width))(*head, *flags, *reads)
         octets = memoryview(io).cast("B")
-        return io, octets.cast("q"), (ctypes.c_uint64 * 1).from_buffer(io), at_out, at_track, width, octets
+        words, seed_word = octets.cast("q"), (ctypes.c_uint64 * 1).from_buffer(io)
+        rows_at, out_from, track_from, row_octets = at_out + 8, at_out * 8, at_track * 8, width * 8
+        new_state, call, mask = self.array, self._play_game, R.MASK
 
-    def play_game(self, seed: int, io: tuple) -> tuple:
-        """A whole game with every seat random, in one call (vbr_play_game in c_source.py: each
-        seat's stream seeded from `seed` as vbr.play seeds it), `io` made by game_io. Returns (the
-        state's status, its words, and as bytes of 64-bit words in the machine's order:
-        vbr_play_game's result (9 words, the points, the words read), then the score track's rows,
-        each the choices made and the points, one after the other)."""
-        array, words, seed_word, out_at, track_at, width, octets = io
-        seed_word[0] = seed & R.MASK
-        S = self.array()  # a new array: all its words zero, as vbr_play_game takes it
-        status = self._play_game(S, array)  # both ctypes arrays of words: passed as pointers without argtypes' checks
-        return status, S, octets[out_at * 8:(track_at + words[out_at + 8] * width) * 8].tobytes()
+        def play(seed: int) -> tuple:
+            seed_word[0] = seed & mask
+            S = new_state()  # a new array: all its words zero, as vbr_play_game takes it
+            status = call(S, io)  # both ctypes arrays of words: passed as pointers without argtypes' checks
+            return status, S, octets[out_from:track_from + words[rows_at] * row_octets].tobytes()
+        return play
 
     def _seat_buffers(self, seats: int, nstats: int):
         """The arrays play_seats hands to C, made once per engine."""
