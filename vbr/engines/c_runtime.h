@@ -218,7 +218,7 @@ static inline W vbr_zone_items(const W *S, W z, W *out) {
 static inline void vbr_take_out(W *S, W z, W e) {
     W n = S[z], k = z + 1;
     while (S[k] != e) k++;
-    memmove(S + k, S + k + 1, (size_t)(z + n - k) * sizeof(W));
+    for (; k < z + n; k++) S[k] = S[k + 1];  /* a few words: no call of memmove */
     S[z + n] = 0;
     S[z] = n - 1;
 }
@@ -273,10 +273,12 @@ static inline W vbr_below(W *S, W at, W n) {
 
 static inline void vbr_shuffle(W *S, W z, W at) {
     W n = S[z];
+    U s = (U)S[at];  /* the stream in a register while the items are swapped */
     for (W i = n - 1; i > 0; i--) {
-        W j = vbr_below(S, at, i + 1);
+        W j = vbr_below_of(&s, i + 1);
         W t = S[z + 1 + i]; S[z + 1 + i] = S[z + 1 + j]; S[z + 1 + j] = t;
     }
+    S[at] = (W)s;
 }
 
 /* reach_search of python_runtime.py: Court.reach's search, in play. A state is a cell of the grid,
