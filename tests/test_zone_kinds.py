@@ -1,6 +1,6 @@
 """Which kinds of thing each zone can hold (vbr.engines.zone_kinds), as the rule files put them
-there: the Python engine reads a zone item's field without testing its kind when the answer is
-one kind."""
+there: both engines read a zone item's field without testing its kind when the answer is one
+kind."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -81,7 +81,8 @@ def test_a_thing_taken_from_a_mixed_zone_may_be_of_either_kind(tmp_path):
 
 def test_a_gem_given_as_a_coin_faults_at_its_field_in_both_engines(tmp_path):
     # lock's `list of Coin` is given the pouch's gem and coin: the safe holds a gem, and `.value`
-    # of it is no Coin's, in the Python engine as in C (which tests every thing's kind)
+    # of it is no Coin's, in the Python engine as in C (the safe's kinds are two: the read tests
+    # the item's kind)
     path = tmp_path / "mixed.vbr"
     path.write_text(MIXED)
     messages = []
