@@ -51,11 +51,11 @@ def test_sim_json_names_the_engine():
 
 
 def test_a_construct_the_typed_engines_lack_is_a_located_error(tmp_path):
-    f = tmp_path / "returned.vbr"
-    f.write_text('game "Lists"\nseats 2\nstart one\nproc down(n: int): list of int {\n  if n == 0 { return [] }\n'
-                 '  let rest = down(n - 1)\n  return [n]\n}\nphase one {\n  let xs = down(2)\n  end draw\n}\n')
+    f = tmp_path / "lists.vbr"  # a list drawn at random sought in a list of lists
+    f.write_text('game "Lists"\nseats 2\nstart one\nvar seen: list of int per seat = [[1], [2, 3]]\n'
+                 'phase one {\n  let n = [pick [1, 2]] in seen\n  end draw\n}\n')
     done = vbr("sim", f, "-n", 2, "--engine", "c")
-    assert done.returncode == 1 and f"{f}:6:14: error: the typed engines cannot run this yet:" in done.stderr
+    assert done.returncode == 1 and f"{f}:6:11: error: the typed engines cannot run this yet:" in done.stderr
     assert "Traceback" not in done.stderr
 
 
