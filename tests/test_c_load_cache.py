@@ -88,3 +88,13 @@ def test_a_library_changed_after_its_build_is_built_again_not_loaded(rules, tmp_
     assert generated_c(again)
     assert lib.read_bytes() == good  # the same compiler and source make the same library
     assert winner(again) == 1
+
+
+def test_a_rule_files_chance_program_is_found_again_and_is_never_the_plain_programs_library(rules):
+    from vbr.rl.chance_nodes import Draws
+    first = Draws.load(rules, {"winner_seat": 1}, "c").game
+    again = Draws.load(rules, {"winner_seat": 1}, "c").game
+    assert generated_c(first) and not generated_c(again)
+    plain = load(rules, {"winner_seat": 1}, engine="c")  # the same rule texts, another program
+    assert generated_c(plain) and winner(plain) == 1
+    assert not generated_c(Draws.load(rules, {"winner_seat": 1}, "c").game)

@@ -7,7 +7,8 @@ and modification time. Two loads with the same key make the same program, so the
 take the library built for the first without generating its C again (c_engine.cached_library).
 
 A program made any other way (a mutant's model, a scenario's program) has no key: its rule texts
-are the file's, its program is not.
+are the file's, its program is not. The chance program of a rule file (vbr/ir/chance_program.py)
+is made from it the same way every time, and has its own key (`variant`).
 """
 from __future__ import annotations
 
@@ -19,9 +20,12 @@ from pathlib import Path
 _CODE_SUFFIXES = (".py", ".h", ".lark")
 
 
-def load_key(sources: dict[str, str], options: dict) -> str:
-    """The hex digest naming the program of these rule texts under these options."""
+def load_key(sources: dict[str, str], options: dict, variant: str = "") -> str:
+    """The hex digest naming the program of these rule texts under these options; `variant`
+    names another program made from them the same way every time (the chance program)."""
     h = hashlib.sha256(b"vbr load key 1\0" + code_identity().encode())
+    if variant:
+        h.update(b"variant\0" + variant.encode() + b"\0")
     h.update(repr(sorted((str(k), repr(v)) for k, v in options.items())).encode() + b"\0")
     for name in sorted(sources):
         for part in (name, sources[name]):

@@ -22,6 +22,7 @@ so copies of a position share them.
 from __future__ import annotations
 
 from vbr.engines.game import Game, State, checked_model, make_engine
+from vbr.engines.load_key import load_key
 from vbr.errors import IllegalActionError, UsageError
 from vbr.ir.chance_program import CAPACITY, build_chance_program
 from vbr.ir.layout import FAULT, Header as H
@@ -30,12 +31,14 @@ from vbr.rl.state_reader import model_of
 
 class Draws:
     """A rule file's chance program run by one engine: its `game` (whose `model` is the checked
-    rule file), what each undecided draw's fault is (`sites`) and where the queue lies."""
+    rule file), what each undecided draw's fault is (`sites`) and where the queue lies. `key`:
+    the program's load key (vbr.engines.load_key), when it was made from a rule file as read, lets
+    the C engine take the library built before without generating its C."""
 
-    def __init__(self, model, engine: str = "python", options: dict | None = None):
+    def __init__(self, model, engine: str = "python", options: dict | None = None, key: str | None = None):
         chance = build_chance_program(model)
         program = chance.program
-        self.game = Game(program, make_engine(program, engine), model, model.rules.path, options)
+        self.game = Game(program, make_engine(program, engine, key=key), model, model.rules.path, options)
         self.engine, self.sites, self.queue = self.game.engine, chance.sites, program.forced_at[0]
         self.zone_at = {program.layout.zone(z): z for z in range(len(program.names.zones))}
         self.held = self.engine.held(0)  # a state before anything has run, copied for every start
@@ -53,7 +56,9 @@ class Draws:
             return cls(model_of(rule_file), engine, rule_file.options)
         if options is not None and not isinstance(options, dict):
             raise UsageError(f"options are a dict of option names to values, not {type(options).__name__}")
-        return cls(checked_model(rule_file, options or {}), engine, options)
+        model = checked_model(rule_file, options or {})
+        key = load_key(model.rules.sources, options or {}, "chance program") if engine == "c" else None
+        return cls(model, engine, options, key)
 
     def fill(self, words, outcomes) -> None:
         """Queue `outcomes` in `words`, none of them taken yet."""
