@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from vbr.ir import nodes as N
 from vbr.ir.layout import OVER, Header as H
-from vbr.ir.values import NONE, ROW
+from vbr.ir.values import NONE
 
 SAY, REVEAL, PHASE, ROLL, PICK, SHUFFLE = 0, 1, 2, 3, 4, 5
 
@@ -119,7 +119,7 @@ class EventLog:
         if ty.startswith("items:"):
             item = ty[len("items:"):]
             words = [int(w) for w in S[v:v + int(count)]]
-            items = [self.p.names.text(item, w, S) if item.startswith(ROW) else self.describe(S, item, w) for w in words]
+            items = [self.describe(S, item, w) for w in words]
             self.events.append({"t": "reveal", "what": self.list_text(S, item, words), "items": items})
         elif ty == "zone":
             z = self.p.layout.zone(v)
