@@ -16,7 +16,7 @@ import time
 
 from vbr.agents import SeatView, make_agent, parse_agent
 from vbr.analysis.stats import wilson
-from vbr.interpreter import rng as R
+from vbr.seeds import derive
 from vbr.interpreter.game import load
 from vbr.loader import bundled_names
 from vbr.sim import game_seed
@@ -39,7 +39,7 @@ class Match:
         prog = game.program
         state = game.new_state(seed)
         specs = [self.spec if prog.team_of[s] == side else self.rival for s in range(game.seats)]
-        agents = [make_agent(sp, s, R.derive(seed, 7919, s)) for s, sp in enumerate(specs)]
+        agents = [make_agent(sp, s, derive(seed, 7919, s)) for s, sp in enumerate(specs)]
         while state.result is None:
             seat = state.pending.seat
             if specs[seat] == self.spec and len(state.pending.options) > 1:

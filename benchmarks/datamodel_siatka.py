@@ -49,7 +49,7 @@ import random
 import time
 
 import handwritten_siatka as hand
-from vbr.interpreter.values import ENT_IDS
+from vbr.values import ENT_IDS
 
 TARGET = 9
 STEP_LIMIT = 1_000_000

@@ -78,7 +78,7 @@ def mix(x: int) -> int:
 
 
 def derive(seed: int, *salt: int) -> int:
-    """A seed for a game or an agent, as vbr.interpreter.rng.derive makes it."""
+    """A seed for a game or an agent, as vbr.seeds.derive makes it."""
     x = seed & MASK
     for s in salt:
         x = mix((x ^ (s * 0x9E3779B97F4A7C15)) & MASK)

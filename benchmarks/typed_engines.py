@@ -30,7 +30,7 @@ import handwritten_siatka  # noqa: E402
 
 import vbr  # noqa: E402
 from vbr.engines.game import load as load_typed  # noqa: E402
-from vbr.interpreter.rng import derive  # noqa: E402
+from vbr.seeds import derive  # noqa: E402
 from vbr.play import play_game  # noqa: E402
 
 SIATKA = ROOT / "rules" / "siatka.vbr"

@@ -11,7 +11,7 @@ import vbr.errors as vbr_errors
 import vbr.play as vbr_play
 from conftest import ROOT
 from vbr.errors import IllegalActionError, InvalidActionError
-from vbr.interpreter.state import Outcome
+from vbr.actions import Outcome
 from vbr.play import play_game
 
 API = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")

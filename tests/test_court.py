@@ -1,8 +1,8 @@
 """Court geometry: frames, field numbering, exact-distance trajectories."""
 import pytest
 
-from vbr.interpreter.court import Court
-from vbr.interpreter.values import Cell
+from vbr.court import Court
+from vbr.values import Cell
 
 FWD, BACK, LEFT, RIGHT = (0, 1), (0, -1), (-1, 0), (1, 0)
 

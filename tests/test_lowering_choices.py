@@ -14,7 +14,7 @@ import ast
 import pytest
 
 from vbr.errors import VbrRuntimeError
-from vbr.interpreter.values import Ent
+from vbr.values import Ent
 from lowering_forms import code, final_state, forms, frames, write
 
 FLAGS = {"WHERE_BY_NAME": True, "CHOICE_LEAN": True}

@@ -200,7 +200,7 @@ def test_a_ranged_var_is_scaled_by_its_declared_range():
 
 
 def test_the_ball_is_one_hot_on_the_court_plane_at_its_cell():
-    from vbr.interpreter.court import court_of
+    from vbr.court import court_of
     from vbr.ir.values import cell as cell_word
     game = vbr.load("siatka", engine="python")
     st = game.new_state(0)
@@ -284,7 +284,7 @@ def test_every_python_example_in_docs_rl_runs(capsys):
 
 @pytest.mark.parametrize("name,options", CONFIGS, ids=IDS)
 def test_each_options_row_says_what_that_option_is_to_the_chooser_alone(name, options):
-    from vbr.interpreter.values import Cell, Ent
+    from vbr.values import Cell, Ent
     from vbr.rl.observation import option_features
     game = vbr.load(name, options, engine="python")
     enc = encoding(game)

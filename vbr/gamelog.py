@@ -339,7 +339,7 @@ class _ClosureReplay(_Replaying):
         return self.state.pending.seat if self.state.pending is not None else None
 
     def offered(self) -> list[tuple[str, str]]:
-        from vbr.interpreter.values import kind, text
+        from vbr.values import kind, text
         return [(text(v, self.state.prog), kind(v)) for v in self.state.pending.options]
 
 

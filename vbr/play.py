@@ -492,9 +492,9 @@ class _PackedResult(GameResult):
 def typed_agents(seed: int, agent_names: list[str]) -> list[tuple[str, dict, int]]:
     """Each seat's agent over a typed state: (kind, parameters, its stream's first state), the
     stream seeded from `derive(seed, 7919, seat)` as play_game seeds its agents."""
-    from vbr.interpreter import rng as R
+    from vbr.seeds import derive
     from vbr.ir import random_streams as S
-    return [(*typed_agent(name), S.first_state(R.derive(seed, 7919, seat), _AGENT_KEY))
+    return [(*typed_agent(name), S.first_state(derive(seed, 7919, seat), _AGENT_KEY))
             for seat, name in enumerate(agent_names)]
 
 

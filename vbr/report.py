@@ -5,7 +5,7 @@ every rendering here passes them through `vbr.terminal.clean`, so none of their 
 reaches a terminal raw (JSON output is escaped by `json.dumps` instead)."""
 from __future__ import annotations
 
-from vbr.interpreter.values import text
+from vbr.values import text
 from vbr.terminal import clean
 
 

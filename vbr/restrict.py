@@ -89,7 +89,7 @@ def parse_restrictions(specs: list[str] | None, seats: int, model) -> dict[int, 
 
 def closure_option_words(state) -> list[frozenset]:
     """The words that name each option of a closure-engine state's pending choice."""
-    from vbr.interpreter.values import Ent, text
+    from vbr.values import Ent, text
     prog = state.prog
     out = []
     for v in state.pending.options:

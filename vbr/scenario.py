@@ -21,7 +21,7 @@ from vbr.interpreter.compiler import compile_rules
 from vbr.interpreter.program import Frame
 from vbr.interpreter.scope import Fault, Locals, Scope
 from vbr.interpreter.state import FORCED_PICK, State
-from vbr.interpreter.values import text
+from vbr.values import text
 from vbr.loader import load_rules, parse_file
 from vbr.grammar import printer
 from vbr.grammar.expectations import comparisons, how_it_stands

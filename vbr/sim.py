@@ -21,7 +21,7 @@ from typing import Callable, Iterable, Iterator, Protocol
 from vbr import stop_signals
 from vbr.analysis.trial import Trial
 from vbr.errors import UsageError
-from vbr.interpreter import rng as R
+from vbr.seeds import derive
 
 MAX_WORKERS = 256
 
@@ -32,7 +32,7 @@ _LOAD_SECONDS: dict = {}  # per process: how long loading each of _GAMES took, b
 def game_seed(seed: int, i: int) -> int:
     """The seed of game i of a run with seed `seed`: the game's own seed, which `vbr run --seed`
     takes to play it again."""
-    return R.derive(seed, i) & 0x7FFFFFFF
+    return derive(seed, i) & 0x7FFFFFFF
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from vbr.agents.spec import Param
-from vbr.interpreter import rng as R
+from vbr.seeds import derive
 
 
 class SeatView:
@@ -51,7 +51,7 @@ class Agent:
         for p in self.params:
             setattr(self, p.name, settings.get(p.name, p.default))
         self.seat = seat
-        self.rng = random.Random(R.derive(seed, seat + 1))
+        self.rng = random.Random(derive(seed, seat + 1))
 
     def below(self, n: int) -> int:
         return (self.rng.getrandbits(64) * n) >> 64  # rng.below, written out: once per choice

@@ -38,7 +38,7 @@ import math
 from vbr.agents.base import Agent, SeatView
 from vbr.agents.spec import Param
 from vbr.errors import UsageError
-from vbr.interpreter.values import Ent
+from vbr.values import Ent
 
 LEAD_SCALE = 2.0  # points of lead that make a cut-off playout worth tanh(1) above even
 

@@ -36,7 +36,7 @@ def load_variant(file, options: dict, label: str | None, engine: str) -> Variant
 
 
 def options_text(options: dict) -> str:
-    from vbr.interpreter.values import text
+    from vbr.values import text
     return ", ".join(f"{k}={text(v)}" for k, v in options.items()) or "no options"
 
 
@@ -217,7 +217,7 @@ def plot_view(stats: dict) -> dict:
 def run_fields(variant: Variant, args, arm: str) -> dict:
     """What a per-game row says was played (`metrics.RUN_FIELDS`): the arm, the rule file, every
     option in force as text, the engine, the `--restrict` rules (SEAT=RULE each; none unrestricted)."""
-    from vbr.interpreter.values import text
+    from vbr.values import text
     return {"arm": arm, "rules": str(variant.game.path),
             "rule_options": {k: text(v) for k, v in variant.game.option_values.items()},
             "engine": getattr(args, "engine", "closure"), "restrict": list(getattr(args, "restrict", None) or ())}
@@ -363,7 +363,7 @@ def sweep_analysis(axes, cells: list, unit: str, labels: dict | None = None, nam
 
 def sweep_cells(axes, played: list) -> list:
     """(label, swept options as text, trials) of each combination played."""
-    from vbr.interpreter.values import text
+    from vbr.values import text
     return [(v.label, {a.name: text(v.game.option_values[a.name]) for a in axes}, ts) for v, ts in played]
 
 

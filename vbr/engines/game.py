@@ -11,7 +11,7 @@ from vbr.checking import checked_model as check_rules
 from vbr.engines.events import EventLog
 from vbr.engines.load_key import load_key
 from vbr.errors import IllegalActionError, VbrRuntimeError
-from vbr.interpreter.state import Action, Outcome
+from vbr.actions import Action, Outcome
 from vbr.ir import nodes as N
 from vbr.ir.build import build_program
 from vbr.ir.layout import CHOICE, FAULT, OVER, Header as H

@@ -13,10 +13,10 @@ from vbr.builtin_signatures import SIGNATURES, Signature
 from vbr.interpreter import pyast as ast
 
 from vbr.interpreter import template_nodes as P
-from vbr.interpreter.court import shifted
+from vbr.court import shifted
 from vbr.checking import types as T
 from vbr.interpreter.scope import Fault
-from vbr.interpreter.values import Cell, ZoneRef
+from vbr.values import Cell, ZoneRef
 
 
 @dataclass

@@ -7,7 +7,7 @@ from vbr.checker import Model, literal_type, measure_slots
 from vbr.checking import checked_model
 from vbr.checking import types as T
 from vbr.grammar import ast as A
-from vbr.interpreter.court import court_of
+from vbr.court import court_of
 from vbr.interpreter.expressions import ExprCompiler
 from vbr.interpreter.lowering import Lowering, lower_ops
 from vbr.interpreter.program import Program

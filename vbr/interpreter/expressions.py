@@ -13,7 +13,7 @@ from vbr.interpreter import template_nodes as P
 from vbr.checking import types as T
 from vbr.interpreter.builtins import BUILTINS
 from vbr.interpreter.scope import INT_MAX, MAX_RANGE, Fault, OverBudget, Scope, checked, int_overflow, spend
-from vbr.interpreter.values import ZoneRef
+from vbr.values import ZoneRef
 
 def add(a, b):
     v = a + b

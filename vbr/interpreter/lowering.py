@@ -41,7 +41,7 @@ from vbr.interpreter.scope import MAX_OPTIONS, OverBudget, checked, int_overflow
 from vbr.interpreter.state import NO_PICK, take as take_answer
 from vbr.interpreter.template_nodes import (CMP, call, load, local, note_read, seen_names, set_item, spend_inline, store,
                                             subscript)
-from vbr.interpreter.values import ZoneRef
+from vbr.values import ZoneRef
 
 # Names the generated functions bind from the state on entry, when their body uses them.
 _STATE_FIELDS = {"V": "vals", "E": "ent", "KD": "kind", "Z": "zones", "W": "where"}

@@ -30,7 +30,7 @@ from vbr.errors import Diagnostics
 from vbr.grammar import ast as A
 from vbr.interpreter import pyast as ast
 from vbr.interpreter.expressions import FN_CHARGED
-from vbr.interpreter.values import ZoneRef
+from vbr.values import ZoneRef
 
 ENABLED = True  # (tests compile with it off to compare)
 _BANNED = (A.Comprehension, A.RangeExpr, A.Roll, A.Pick)  # they count steps or draw

@@ -13,21 +13,7 @@ from __future__ import annotations
 import _random
 import random
 
-MASK = (1 << 64) - 1
-
-
-def mix(x: int) -> int:
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9 & MASK
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EB & MASK
-    return x ^ (x >> 31)
-
-
-def derive(seed: int, *salt: int) -> int:
-    """An independent seed for game i of a run, or for an agent's own choices."""
-    x = seed & MASK
-    for s in salt:
-        x = mix((x ^ (s * 0x9E3779B97F4A7C15)) & MASK)
-    return mix(x)
+from vbr.seeds import MASK, derive, mix  # noqa: F401 — one seeding, vbr/seeds.py
 
 
 def stream(seed: int) -> random.Random:

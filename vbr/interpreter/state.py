@@ -14,8 +14,9 @@ from vbr.errors import Diagnostic, IllegalActionError, InvalidActionError, StepL
 from vbr.interpreter import rng as R
 from vbr.interpreter.program import Frame, Program
 from vbr.interpreter.scope import Fault, OverBudget
-from vbr.interpreter.values import ENT_IDS, Ent, ZoneRef, text
-from vbr.interpreter.values import kind as value_kind
+from vbr.actions import Action, Outcome  # noqa: F401 — read here by older callers
+from vbr.values import ENT_IDS, Ent, ZoneRef, text
+from vbr.values import kind as value_kind
 
 FORCED_PICK = -1  # the key of `forced` whose values the next `pick`s return (dice use their index)
 
@@ -65,47 +66,6 @@ class _Routed(dict):
 
     def __bool__(self) -> bool:
         return True
-
-
-@dataclass(frozen=True)
-class Action:
-    """A choice as text: `seat value`, e.g. `0 forward`, `1 #17`, `0 pass`. Parses back to itself."""
-
-    seat: int
-    text: str
-
-    def __str__(self) -> str:
-        return f"{self.seat} {self.text}"
-
-    @classmethod
-    def parse(cls, s: str) -> "Action":
-        head, _, rest = s.strip().partition(" ")
-        if not head.isdigit() or not rest:
-            raise InvalidActionError(f"{s!r} is not an action (expected `SEAT VALUE`, e.g. `0 pass`)")
-        return cls(int(head), rest.strip())
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a game ended: the winning side (None for a draw) and the final points.
-
-    `winner` is a seat; in a game of teams `team` is the winning team, and `winner` its first
-    seat when the team as a whole won (`end winner team T`). Its text names the winner and the
-    points in seat (or team) order: `seat 0 wins (3, -1)`."""
-
-    winner: int | None
-    points: tuple | None
-    team: int | None = None
-    by_team: bool = False
-
-    def __str__(self) -> str:
-        if self.by_team:
-            who = f"team {self.team} wins"
-        elif self.winner is None:
-            who = "draw"
-        else:
-            who = f"seat {self.winner} wins"
-        return who + (f" ({', '.join(map(str, self.points))})" if self.points else "")
 
 
 class State:

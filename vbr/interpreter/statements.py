@@ -20,7 +20,7 @@ from vbr.interpreter.scope import MAX_OPTIONS, Fault, Locals, Scope, repeat_coun
 from vbr.interpreter.state import move_items
 from vbr.interpreter.state import shuffle as shuffle_zone
 from vbr.interpreter.structured import Purity, StructuredCompiler
-from vbr.interpreter.values import ENT_IDS, Ent, ZoneRef, text
+from vbr.values import ENT_IDS, Ent, ZoneRef, text
 
 
 class Label:

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 from vbr.checker import Model, type_of, measure_slots
 from vbr.grammar import ast as A
-from vbr.interpreter.court import court_of
+from vbr.court import court_of
 from vbr.ir import nodes as N
 from vbr.ir.build_expr import ExprBuilder, FnLocals, Scope, Unsupported
 from vbr.ir.frames import frame_bound
@@ -103,7 +103,7 @@ class ProgramBuilder:
         take, both sides; each row the ends in the court's order (Court.reach)."""
         key = (dirs, net_cost)
         if key not in self._reach_keys:
-            from vbr.interpreter.values import Cell
+            from vbr.values import Cell
             court = self.court
             vecs = [self.m.directions[list(self.m.directions)[d]] for d in dirs]
             starts = [Cell(x, y) for x in range(-1, court.cols + 1) for y in range(-1, court.height + 1)]
@@ -296,7 +296,7 @@ class ProgramBuilder:
         court = self.court
         if court is None:
             return None
-        from vbr.interpreter.values import Cell
+        from vbr.values import Cell
         return lambda x, y: court.cell_text(Cell(x, y))
 
     def _court_tables(self) -> dict | None:
@@ -305,7 +305,7 @@ class ProgramBuilder:
         court = self.court
         if court is None:
             return None
-        from vbr.interpreter.values import Cell
+        from vbr.values import Cell
         grid = [Cell(x, y) for x in range(court.cols) for y in range(court.height)]
         spaces = list(court._cell_space)
         tables = {"cols": court.cols, "height": court.height, "rows": court.rows, "net": court.net,

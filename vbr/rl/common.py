@@ -34,7 +34,7 @@ def derived_max_actions(first_state) -> int:
     choice adds `pass`. Entities are counted in the first state of a game (after `setup`).
     A choice over numbers has no declared bound: one that offers more than this at run time
     stops the game with an error naming it (`ActionIds.check`), and `max_actions=N` raises it."""
-    from vbr.interpreter.court import court_of
+    from vbr.court import court_of
     m, things = model_and_things(first_state)
     court = court_of(m.court)
     places = 0
@@ -187,7 +187,7 @@ def public_text(state) -> str:
     if is_typed(state):
         return _typed_public_text(state)
     prog = state.prog
-    from vbr.interpreter.values import text
+    from vbr.values import text
     lines = [f"{prog.title} — phase {state.phase or '(setup)'}"]
     lines.append("  " + ", ".join(f"{n}={text(v, prog)}" for n, v in zip(prog.var_names, state.vals)))
     for z, name in enumerate(prog.zone_names):

@@ -19,8 +19,8 @@ import numpy as np
 from vbr.errors import Diagnostic, UsageError, VbrError
 from vbr.grammar import ast as A
 from vbr.checking import types as T
-from vbr.interpreter.court import court_of
-from vbr.interpreter.values import Cell, Ent, ZoneRef
+from vbr.court import court_of
+from vbr.values import Cell, Ent, ZoneRef
 from vbr.ir.build import visibility
 from vbr.rl.state_reader import model_of, reader
 

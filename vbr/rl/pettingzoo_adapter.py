@@ -16,7 +16,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from vbr.errors import IllegalActionError, UsageError
-from vbr.interpreter import rng as R
+from vbr.seeds import derive
 from vbr.rl import common
 from vbr.rl.observation import encoding, observation_tensor
 from vbr.rl.state_reader import reader
@@ -77,7 +77,7 @@ class VbrAECEnv(AECEnv):
         if seed is not None:
             _check_seed(seed)
             self._seed, self._played = seed, 0
-        game_seed = self._seed if self._played == 0 else R.derive(self._seed, self._played) >> 1
+        game_seed = self._seed if self._played == 0 else derive(self._seed, self._played) >> 1
         self._played += 1
         self.vbr_state = self.game.new_state(game_seed)
         self.agents = self.possible_agents[:]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import weakref
 from functools import cached_property
 
-from vbr.interpreter.values import Cell, Ent, ZoneRef, text
+from vbr.values import Cell, Ent, ZoneRef, text
 from vbr.ir.layout import CHOICE, OVER, Header as H
 from vbr.ir.values import NONE, cell_xy
 

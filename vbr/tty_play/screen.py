@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from vbr.interpreter.values import Cell
+from vbr.values import Cell
 from vbr.terminal import clean
 
 WIDTH = 80
@@ -106,7 +106,7 @@ class Board:
 
     def __init__(self, game):
         """`game`: a game of either engine (read through its checked model, title, seats and teams)."""
-        from vbr.interpreter.court import court_of
+        from vbr.court import court_of
         from vbr.play import side_names
         model = game.model
         self.title = clean(game.title)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from vbr.agents import SeatView, make_agent
 from vbr.engines.game import Game as TypedGame
-from vbr.interpreter import rng as R
+from vbr.seeds import derive
 from vbr.tty_play.screen import Board, Screen, event_lines, plain, styled, text_line
 
 QUIT = {"q", "quit", "exit"}
@@ -62,7 +62,7 @@ class Session:
             state, agents = self._typed_game()
         else:
             state = self.state = self.game.new_state(self.seed, record=True)
-            agents = {seat: make_agent(spec, seat, R.derive(self.seed, 7919, seat))
+            agents = {seat: make_agent(spec, seat, derive(self.seed, 7919, seat))
                       for seat, spec in enumerate(self.specs) if spec is not None}
         views = {seat: SeatView(state, seat) for seat in range(self.game.seats)}
         try:

@@ -6,7 +6,7 @@ sees the court in its own frame: `forward` is towards the net, `right` is its ow
 """
 from __future__ import annotations
 
-from vbr.interpreter.values import Cell
+from vbr.values import Cell
 
 
 class Court:
