@@ -771,8 +771,8 @@ def test_the_c_engine_without_a_compiler_is_an_error_saying_why_and_no_other_eng
     monkeypatch.setenv("CC", "/nonexistent/cc")
     with pytest.raises(CEngineUnavailable, match="C compiler"):
         vbr.rl.register_openspiel("siatka", name="vbr_test_no_cc", engine="c")
-    with pytest.raises(UsageError, match="plays the typed engines, `python` or `c`, not 'closure'"):
-        vbr.rl.register_openspiel("siatka", name="vbr_test_closure", engine="closure")
+    with pytest.raises(UsageError, match="plays the typed engines, `python` or `c`, not 'auto'"):
+        vbr.rl.register_openspiel("siatka", name="vbr_test_auto", engine="auto")  # no fall-back to choose
 
 
 @pytest.mark.parametrize("engine, horizon", [("python", 1000), ("c", 1000), ("python", 9)])

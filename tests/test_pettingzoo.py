@@ -14,6 +14,7 @@ from pettingzoo.test import api_test
 import vbr
 import vbr.rl
 from vbr.errors import IllegalActionError, UsageError
+from vbr.ir.layout import Header as H
 from vbr.rl.common import seat_returns
 
 CONFIGS = [("siatka", {}), ("cattack", {"players": 4}), ("cattack", {"players": 2}),
@@ -105,7 +106,7 @@ def test_the_action_space_is_derived_from_the_declarations():
     # Siatka: 36 cards and tiles are the largest set a choice can pick from (court: 12 places,
     # 8 directions, enums of at most 4), and an optional choice adds `pass`: 37
     env = vbr.rl.pettingzoo_env("siatka")
-    assert env.action_space("seat_0").n == 37 == len(vbr.load("siatka", engine="closure").new_state(0).ent) + 1
+    assert env.action_space("seat_0").n == 37 == int(env.game.new_state(0).words[H.THINGS]) + 1
 
 
 def test_a_choice_with_more_options_than_the_action_space_is_a_clear_error():
@@ -183,3 +184,17 @@ def test_pig_has_two_fixed_actions_and_masks_them_by_id():
     obs = env.observe(env.agent_selection)
     assert obs["action_mask"].tolist() == [1, 1]
     assert [env.action_text(a) for a in (0, 1)] == ["go_on", "hold"]
+
+
+def test_a_game_loaded_by_a_typed_engine_is_played_as_loaded():
+    game = vbr.load("siatka", engine="python")
+    env = vbr.rl.pettingzoo_env(game)
+    env.reset(seed=0)
+    assert env.game is game and env.vbr_state.game is game
+
+
+def test_what_is_neither_a_rule_file_nor_a_typed_game_is_a_usage_error():
+    state = vbr.load("siatka", engine="python").new_state(0)
+    with pytest.raises(UsageError, match="a rule file is a path or a bundled name, or a game loaded with "
+                                         r"vbr.load\(..., engine='python' or 'c'\), not a State"):
+        vbr.rl.pettingzoo_env(state)

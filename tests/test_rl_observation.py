@@ -233,6 +233,24 @@ def test_a_seat_that_does_not_exist_is_a_usage_error(seat):
         vbr.rl.observation_tensor(st, seat)
 
 
+def test_a_game_in_place_of_a_state_is_a_usage_error():
+    game = vbr.load("siatka", engine="python")
+    with pytest.raises(UsageError, match=r"vbr.rl reads a typed game's state \(.*\), not a Game"):
+        vbr.rl.observation_tensor(game, 0)
+
+
+@pytest.mark.parametrize("name,options", CONFIGS, ids=IDS)
+def test_the_python_and_c_engines_give_every_seat_the_same_tensor(name, options):
+    python, c = (vbr.load(name, options, engine=e) for e in ("python", "c"))
+    assert vbr.rl.observation_shape(python) == vbr.rl.observation_shape(c)
+    played = 0
+    for a, b in zip(_states(python, seed=6, every=3), _states(c, seed=6, every=3), strict=True):
+        for seat in range(python.seats):
+            assert np.array_equal(observation_tensor(a, seat), observation_tensor(b, seat))
+        played += 1
+    assert played > 1
+
+
 UNENCODABLE = """game "Paths"
 seats 2
 start play

@@ -1,4 +1,4 @@
-"""What a seat may know of a typed game's state, as the closure engine's `State.observation` gives it.
+"""What a seat may know of a typed game's state: `State.observation(seat)`.
 
 `observation(game, words, seat)` reads the state's words (either engine's: the same words) and
 the program's tables: the phase, every var (a var kept per seat or team as one entry per slot,
@@ -49,7 +49,6 @@ def _vars(game, words, seen) -> dict:
             else:
                 shown[label] = seen(v.type, int(words[lay.vars + v.base + i]))
     return shown
-
 
 
 def public_view(game, words) -> dict:

@@ -48,8 +48,8 @@ class ActionIds:
 
     def check(self, state) -> None:
         """A choice with more options than the action space holds, or (fixed ids) an option
-        outside the vocabulary, is a clear error naming the choice, not a crash. `state`: either
-        kind of game's (vbr.rl.state_reader)."""
+        outside the vocabulary, is a clear error naming the choice, not a crash. `state`: a typed
+        game's (vbr.rl.state_reader)."""
         from vbr.rl.state_reader import reader
         r = reader(state)
         if r.chooser is None:

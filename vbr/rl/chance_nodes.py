@@ -26,7 +26,7 @@ from vbr.engines.load_key import load_key
 from vbr.errors import IllegalActionError, UsageError
 from vbr.ir.chance_program import CAPACITY, build_chance_program
 from vbr.ir.layout import FAULT, Header as H
-from vbr.rl.state_reader import model_of
+from vbr.rl.common import check_rule_file
 
 
 class Draws:
@@ -47,13 +47,15 @@ class Draws:
     @classmethod
     def load(cls, rule_file, options: dict | None, engine: str) -> "Draws":
         """The chance program of `rule_file` (a path or a bundled name) under `options`, or of a
-        game already loaded (`vbr.load`: either kind), run by `engine` ("python" or "c")."""
+        typed game already loaded (`vbr.load`, engine python or c), run by `engine` ("python" or
+        "c")."""
         if engine not in ("python", "c"):
             raise UsageError(f"the OpenSpiel game plays the typed engines, `python` or `c`, not {engine!r}")
-        if hasattr(rule_file, "program") and hasattr(rule_file, "new_state"):
+        if isinstance(rule_file, Game):
             if options:
                 raise UsageError("options are given when loading; pass a rule file, not a loaded game, with options")
-            return cls(model_of(rule_file), engine, rule_file.options)
+            return cls(rule_file.model, engine, rule_file.options)
+        check_rule_file(rule_file)
         if options is not None and not isinstance(options, dict):
             raise UsageError(f"options are a dict of option names to values, not {type(options).__name__}")
         model = checked_model(rule_file, options or {})

@@ -2,28 +2,49 @@
 of an outcome, and the text of a state for people."""
 from __future__ import annotations
 
+import os
 import re
+import warnings
 
 import vbr
+from vbr.engines.c_engine import CEngineUnavailable
+from vbr.engines.game import Game
 from vbr.errors import Diagnostic, UsageError, VbrRuntimeError
 from vbr.grammar import ast as A
-from vbr.interpreter.scope import Fault
 
 
-def load(rule_file, options: dict | None, engine: str = "auto"):
-    """A loaded game from a path or a bundled name, through `engine` (vbr's default, "auto", for
-    the PettingZoo adapter); a loaded `Game` (either kind) passes through."""
-    if hasattr(rule_file, "program") and hasattr(rule_file, "new_state"):
+def load(rule_file, options: dict | None, engine: str = "auto") -> Game:
+    """A typed game (`vbr.engines.game.Game`) from a path or a bundled name, played by `engine`:
+    "auto" (the PettingZoo adapter's, vbr's default: the C engine where a C compiler builds the
+    file, else the Python engine, with a warning saying why), "python" or "c". A loaded typed
+    game passes through; any other loaded game is a usage error."""
+    if isinstance(rule_file, Game):
         if options:
             raise UsageError("options are given when loading; pass a rule file, not a loaded game, with options")
         return rule_file
+    check_rule_file(rule_file)
     if options is not None and not isinstance(options, dict):
         raise UsageError(f"options are a dict of option names to values, not {type(options).__name__}")
-    return vbr.load(rule_file, options or {}, engine=engine)
+    if engine != "auto":
+        return vbr.load(rule_file, options or {}, engine=engine)
+    try:
+        return vbr.load(rule_file, options or {}, engine="c")
+    except CEngineUnavailable as exc:
+        warnings.warn(f"engine='auto': the C engine cannot run here ({exc}); playing through the python engine",
+                      stacklevel=3)
+        return vbr.load(rule_file, options or {}, engine="python")
+
+
+def check_rule_file(rule_file) -> None:
+    """A usage error unless `rule_file` is a path or a bundled name (a loaded typed game is
+    taken before this)."""
+    if not isinstance(rule_file, (str, os.PathLike)):
+        raise UsageError(f"a rule file is a path or a bundled name, or a game loaded with vbr.load(..., "
+                         f"engine='python' or 'c'), not a {type(rule_file).__name__}")
 
 
 def model_and_things(first_state) -> tuple:
-    """The checked model of a game's first state (either kind) and how many things it holds."""
+    """The checked model of a typed game's first state and how many things it holds."""
     from vbr.rl.state_reader import model_of, reader
     return model_of(first_state), len(reader(first_state).kind)
 
@@ -69,15 +90,15 @@ def seat_returns(state) -> list[float]:
     `returns(s) = EXPR range LO..HI` gives each seat (a value outside LO..HI is a located
     error), and without one, +1 to every seat of the winning side, -1 to the others and 0 to
     all in a draw. In a game of teams, each seat gets its team's result; a win by a team with
-    no seats (a solo game's opponent) is a loss for every seat. `state`: either kind of game's."""
-    from vbr.rl.state_reader import is_typed, model_of
-    typed, m = is_typed(state), model_of(state)
-    outcome = state.outcome() if typed else state.result
+    no seats (a solo game's opponent) is a loss for every seat. `state`: a typed game's."""
+    from vbr.rl.state_reader import model_of
+    m = model_of(state)
+    outcome = state.outcome()
     n = m.seats
     if outcome is None:
         return [0.0] * n
     if m.returns is not None:
-        return _declared_returns(state, m, typed)
+        return _declared_returns(state, m)
     if outcome.by_team:
         team = outcome.team
     elif outcome.winner is None:
@@ -87,9 +108,9 @@ def seat_returns(state) -> list[float]:
     return [1.0 if m.team_of[s] == team else -1.0 for s in range(n)]
 
 
-def _declared_returns(state, m, typed: bool) -> list[float]:
+def _declared_returns(state, m) -> list[float]:
     d = m.returns
-    values = state.declared_returns() if typed else [_closure_return(state, s) for s in range(m.seats)]
+    values = state.declared_returns()
     for seat, value in enumerate(values):
         if type(value) is not int or not d.lo <= value <= d.hi:
             raise VbrRuntimeError([Diagnostic(d.value.span, f"`returns` gives seat {seat} {value}, outside its range "
@@ -98,19 +119,6 @@ def _declared_returns(state, m, typed: bool) -> list[float]:
         raise VbrRuntimeError([Diagnostic(d.span, f"`returns` gives the seats {values}, which add up to "
                                                   f"{sum(values)}, not {d.total}")], m.rules.sources)
     return [float(v) for v in values]
-
-
-def _closure_return(state, seat: int):
-    """A closure state's `returns` value for `seat` (its compiled fn `@returns`)."""
-    prog = state.prog
-    d = prog.model.returns
-    body, nlocals, _, _ = prog.fn_code["@returns"]
-    locals_ = [None] * nlocals
-    locals_[0] = seat
-    try:
-        return body(state, locals_)
-    except Fault as exc:
-        raise VbrRuntimeError([Diagnostic(d.value.span, f"`returns` for seat {seat}: {exc}")], prog.model.rules.sources)
 
 
 def utility_bounds(m) -> tuple[float, float]:
@@ -171,7 +179,7 @@ def resolve_max_chance_outcomes(game, first_state, bound) -> int:
 
 
 def has_hidden_zones(game) -> bool:
-    """Is some zone hidden from some seat in `game` (either kind)?"""
+    """Is some zone hidden from some seat in typed game `game`?"""
     from vbr.rl.observation import encoding
     return any(encoding(game).hidden[s] for s in range(game.seats))
 
@@ -181,33 +189,13 @@ def slug(text: str) -> str:
 
 
 def public_text(state) -> str:
-    """The state (either kind of game's) as a spectator sees it: phase, vars, public zones'
-    contents, other zones' sizes."""
-    from vbr.rl.state_reader import is_typed
-    if is_typed(state):
-        return _typed_public_text(state)
-    prog = state.prog
-    from vbr.values import text
-    lines = [f"{prog.title} — phase {state.phase or '(setup)'}"]
-    lines.append("  " + ", ".join(f"{n}={text(v, prog)}" for n, v in zip(prog.var_names, state.vals)))
-    for z, name in enumerate(prog.zone_names):
-        items = state.zones[z]
-        if prog.zone_visibility[z][0] == "public":
-            lines.append(f"  {name}: " + (", ".join(state.describe(e) for e in items) or "empty"))
-        else:
-            lines.append(f"  {name}: {len(items)} unseen")
-    if state.result is not None:
-        lines.append(f"  over: {state.result}")
-    elif state.pending is not None:
-        lines.append(f"  seat {state.pending.seat} to choose: {state.pending.prompt}")
-    return "\n".join(lines)
-
-
-def _typed_public_text(state) -> str:
-    """public_text of a typed game's state: what no seat is kept from (vbr.engines.observation)."""
+    """A typed game's state as a spectator sees it: the phase, every var, the public zones'
+    things, the other zones' sizes (vbr.engines.observation.public_view), and the end or who is
+    to choose."""
     from vbr.engines.observation import public_view
     from vbr.rl.state_reader import reader
-    view, r = public_view(state.game, state.words), reader(state)
+    r = reader(state)
+    view = public_view(state.game, state.words)
     lines = [f"{state.game.title} — phase {state.phase or '(setup)'}",
              "  " + ", ".join(f"{n}={v}" for n, v in view["vars"].items())]
     for name, items in view["zones"].items():

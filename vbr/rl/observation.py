@@ -6,7 +6,7 @@ vector holds only what that seat may see (`State.observation` is the reference):
 size of every zone, the contents of the zones it may see, and the court positions of the pieces
 in those zones. docs/rl.md lists the blocks in order.
 
-    enc = encoding(game)                     # a game of any engine
+    enc = encoding(game)                     # a typed game (python or c) or its state
     x = observation_tensor(state, seat)      # numpy float32, shape enc.shape
     enc.layout                               # [(block name, offset, size), ...]
 """
@@ -33,7 +33,7 @@ class EncodingError(VbrError):
 
 class Encoding:
     """The tensor layout of one checked rule file (its `vbr.checker.Model`), and the function
-    that fills it from a state of either kind of game (vbr.rl.state_reader)."""
+    that fills it from a typed game's state (python or c, read through vbr.rl.state_reader)."""
 
     def __init__(self, m):
         self.model = m
@@ -452,8 +452,8 @@ _CACHE: dict[int, tuple] = {}
 
 
 def encoding(thing) -> Encoding:
-    """The layout for a game (either kind) or a closure program, built once per checked model
-    and remembered."""
+    """The layout for a typed game or a typed game's state, built once per checked model and
+    remembered."""
     m = model_of(thing)
     hit = _CACHE.get(id(m))
     if hit is not None and hit[0]() is m:
@@ -465,7 +465,7 @@ def encoding(thing) -> Encoding:
 
 
 def observation_tensor(state, seat: int) -> np.ndarray:
-    """What `seat` may see of `state` (either kind of game's), as a float32 vector of
+    """What `seat` may see of `state` (a typed game's, python or c), as a float32 vector of
     `observation_shape(game)`."""
     return encoding(state).encode(state, seat)
 

@@ -1,79 +1,40 @@
-"""What the RL encoders read of a game state, the same from either kind of game.
+"""What the RL encoders read of a typed game's state (python or c: the same words).
 
-`reader(state)` gives a `Reader` over a closure engine's state or a typed game's state (python or
-c: the same words). Values come as the closure engine holds them, so an encoder is written once:
-`None` for none, `True`/`False`, ints, an enum member or a direction as its name, a thing as an
-`Ent` id, a zone as a `ZoneRef`, a court position as a `Cell`, a list as a tuple.
+`reader(state)` gives a `TypedReader`, which decodes the words by the types the program gives
+them: `None` for none, `True`/`False`, ints, an enum member or a direction as its name, a thing
+as an `Ent` id, a zone as a `ZoneRef`, a court position as a `Cell`, a text as a str, a list as
+a tuple.
 """
 from __future__ import annotations
 
 import weakref
 from functools import cached_property
 
-from vbr.values import Cell, Ent, ZoneRef, text
+from vbr.engines.game import Game, State
+from vbr.errors import UsageError
+from vbr.values import Cell, Ent, ZoneRef
 from vbr.ir.layout import CHOICE, OVER, Header as H
 from vbr.ir.values import NONE, cell_xy
 
 
-def is_typed(state) -> bool:
-    """Whether `state` is a typed game's (it has `words`) rather than the closure engine's."""
-    return hasattr(state, "words")
+def reader(state) -> "TypedReader":
+    """The Reader of a typed game's state (`vbr.engines.game.State`, python or c)."""
+    return TypedReader(typed_state(state))
 
 
-def reader(state):
-    """The Reader of `state`, either kind of game's."""
-    return TypedReader(state) if is_typed(state) else ClosureReader(state)
+def typed_state(state):
+    """`state` when it is a typed game's state, else a usage error saying what the RL adapters read."""
+    if not isinstance(state, State):
+        raise UsageError(f"vbr.rl reads a typed game's state (a `vbr.load(...)` game's, engine python or c), "
+                         f"not a {type(state).__name__}")
+    return state
 
 
 def model_of(thing):
-    """The checked model behind a game (either kind), a closure program, or a state (either kind)."""
-    if is_typed(thing):
-        return thing.game.model
-    if hasattr(thing, "prog"):  # a closure state
-        return thing.prog.model
-    if getattr(thing, "model", None) is not None:  # a typed game, a closure program
+    """The checked model behind a typed game (`vbr.engines.game.Game`) or a typed game's state."""
+    if isinstance(thing, Game):
         return thing.model
-    return thing.program.model  # a closure game
-
-
-class ClosureReader:
-    """A closure engine's state, read as it is."""
-
-    def __init__(self, state):
-        self.state = state
-        pending = state.pending if state.result is None else None
-        self.chooser = pending.seat if pending is not None else None
-        self.phase = state.phase
-        self.where, self.kind = state.where, state.kind
-
-    def choice_key(self) -> tuple | None:
-        """(file, line, col) of the `choose` asking now."""
-        span = self.span()
-        return (span.file, span.line, span.col)
-
-    def span(self):
-        """Where the `choose` asking now is."""
-        return self.state.pending.span
-
-    def prompt(self) -> str:
-        return self.state.pending.prompt
-
-    def option_text(self, i: int) -> str:
-        """Option `i` of the pending choice as the rule file writes it (`forward`, `#17`, `pass`)."""
-        return text(self.state.pending.options[i], self.state.prog)
-
-    def var(self, slot: int):
-        return self.state.vals[slot]
-
-    def attr(self, e: int, pos: int):
-        """Field number `pos` (in the kind's declaration order) of thing `e`."""
-        return self.state.ent[e][pos]
-
-    def zone(self, z: int) -> list:
-        return self.state.zones[z]
-
-    def options(self) -> list:
-        return list(self.state.pending.options)
+    return typed_state(thing).game.model
 
 
 class TypedReader:
@@ -178,7 +139,7 @@ def _var_words(game) -> dict:
 
 
 def decode(program, ty: str, v: int):
-    """A typed value as the closure engine holds it (see the module's docstring)."""
+    """Typed value `v` of type `ty` decoded (see the module's docstring)."""
     if v == NONE:
         return None
     if ty == "bool":
