@@ -1,17 +1,18 @@
 """A typed program whose draws are decided outside (vbr/ir/chance_program.py, OpenSpiel's explicit
 chance), in both engines: each roll, pick and shuffle takes its outcome (an index among the
 draw's values) from one queue, in the order play meets them, and a draw that finds the queue
-empty faults naming how many outcomes it has. The same outcomes give the same positions as the
-closure engine's chance oracle (State.decide in vbr/interpreter/state.py), which decides draws
-the same way."""
+empty faults naming how many outcomes it has. And the chance nodes built on it
+(vbr/rl/chance_nodes.py): a die's distinct faces, a pick's distinct items, a shuffle's swaps one
+position at a time, probabilities that add up to 1, and labels naming each outcome."""
 import pytest
 
 import vbr
 from vbr.engines.game import Game, State, checked_model, make_engine
 from vbr.engines.python_runtime import EngineFault
+from vbr.errors import IllegalActionError
 from vbr.ir.chance_program import build_chance_program
-from vbr.interpreter.state import Chance, ChanceNeeded, State as ClosureState
 from vbr.ir.layout import FAULT, Header as H
+from vbr.rl.chance_nodes import Draws, Position
 
 PIG = "examples/pig.vbr"
 BOOKS = ["rules/siatka.vbr", "rules/cattack.vbr", "rules/tanto-cuore-beach-volleyball.vbr", "rules/volleyball-high.vbr"]
@@ -124,22 +125,121 @@ def test_an_undecided_pick_leaves_its_items_past_the_queue_and_an_undecided_shuf
     assert [int(v) for v in stopped.words[q + 2:q + 5]] == [10, 20, 30]
 
 
-def closure_setup(path) -> tuple:
-    """The closure engine's draws through a book's setup, each decided by its oracle as its last
-    outcome: the outcomes, and the state reached."""
-    prog, decided = vbr.load(path, engine="closure").program, []
+def last_outcomes_through_setup(path, engine: str) -> tuple:
+    """The outcomes of a book's setup, each draw decided as the last of its values, and the
+    state reached (the first choice)."""
+    draws, decided = Decided(path, engine), []
     while True:
-        try:
-            return decided, ClosureState.new(prog, 0, chance=Chance(decided))
-        except ChanceNeeded as need:
-            decided.append(need.outcomes()[-1][0])
+        state, need = draws.start(decided)
+        if need is None:
+            return decided, state
+        decided.append(need[1] - 1)
+
+
+@pytest.mark.parametrize("path", BOOKS, ids=lambda p: p.split("/")[-1][:-4])
+def test_a_books_setup_with_the_same_outcomes_deals_the_same_in_python_and_c(path):
+    decided, python = last_outcomes_through_setup(path, "python")
+    c_decided, c = last_outcomes_through_setup(path, "c")
+    assert decided == c_decided and decided  # every book shuffles or picks in setup
+    assert not python.is_terminal() and python.current_player() == c.current_player()
+    for seat in range(python.game.seats):
+        assert python.observation(seat) == c.observation(seat)
+
+
+NODES = """game "Nodes"
+seats 2
+start play
+die d = 1..3
+die lopsided = [1, 2, 1]
+kind Chip { n: int }
+zone bag public ordered
+var opening: int = roll d
+var rolled: int = 0
+var leaned: int = 0
+var picked: int = 0
+var twice: int = 0
+setup {
+  create Chip(n: 1) in bag
+  create Chip(n: 2) in bag
+  create Chip(n: 3) in bag
+  create Chip(n: 4) in bag
+}
+phase play {
+  choose go from [true, false] by 0
+  rolled = roll d
+  leaned = roll lopsided
+  picked = pick [10, 20, 30]
+  twice = pick [5, 7, 5]
+  shuffle bag
+  end winner 0
+}
+"""
+
+
+@pytest.fixture
+def nodes(tmp_path):
+    path = tmp_path / "nodes.vbr"
+    path.write_text(NODES)
+    return path
+
+
+def shown(pos: Position, name: str) -> str:
+    return pos.state.observation(0)["vars"][name]
+
+
+def bag(pos: Position) -> list[str]:
+    return pos.state.observation(0)["zones"]["bag"]
+
+
+def third(i: int) -> tuple:
+    return (i, pytest.approx(1 / 3))
 
 
 @pytest.mark.parametrize("engine", ["python", "c"])
-@pytest.mark.parametrize("path", BOOKS, ids=lambda p: p.split("/")[-1][:-4])
-def test_a_books_setup_with_the_closure_engines_outcomes_deals_what_the_closure_engine_deals(path, engine):
-    decided, theirs = closure_setup(path)
-    mine, need = Decided(path, engine).start(decided)
-    assert need is None and decided
-    for seat in range(theirs.prog.seats):
-        assert mine.observation(seat) == theirs.observation(seat)
+def test_a_vars_initial_roll_is_a_chance_node_before_setup_runs(nodes, engine):
+    pos = Position.start(Draws.load(nodes, None, engine), None)  # a node, not an error
+    assert pos.need.what == "roll d" and pos.need.texts == ["1", "2", "3"]
+    assert pos.outcomes == (third(0), third(1), third(2))
+    assert bag(pos) == [] and pos.state.phase is None and pos.state.current_player() is None  # setup has not run
+    pos.settle(2)
+    assert pos.need is None and shown(pos, "opening") == "3" and len(bag(pos)) == 4
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_each_draw_of_a_step_is_a_node_whose_outcome_the_state_then_holds(nodes, engine):
+    pos = Position.start(Draws.load(nodes, None, engine), None)
+    pos.settle(0)
+    pos.choose(0)
+    assert pos.need.what == "roll d" and pos.label(1) == "roll d: 2"
+    pos.settle(1)
+    # equal faces are one outcome, named by the first index holding it, with their share
+    assert pos.need.what == "roll lopsided" and pos.outcomes == ((0, pytest.approx(2 / 3)), (1, pytest.approx(1 / 3)))
+    with pytest.raises(IllegalActionError, match="chance outcome 2 is not one of `roll lopsided`'s: 0, 1"):
+        pos.settle(2)
+    pos.settle(0)
+    assert pos.need.what == "pick" and pos.need.texts == ["10", "20", "30"] and pos.label(2) == "pick: 30"
+    assert pos.outcomes == (third(0), third(1), third(2))
+    pos.settle(2)
+    assert pos.need.what == "pick" and pos.outcomes == ((0, pytest.approx(2 / 3)), (1, pytest.approx(1 / 3)))
+    pos.settle(1)
+    assert pos.need.what.startswith("shuffle bag")
+    assert [shown(pos, v) for v in ("opening", "rolled", "leaned", "picked", "twice")] == ["1", "2", "1", "30", "7"]
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_shuffle_is_one_node_per_position_from_the_last_down_each_a_swap(nodes, engine):
+    pos = Position.start(Draws.load(nodes, None, engine), None)
+    pos.settle(0)
+    pos.choose(0)
+    for outcome in (0, 0, 0, 1):  # the two rolls and the two picks
+        pos.settle(outcome)
+    seen = []
+    while pos.need is not None:
+        seen.append((pos.need.what, len(pos.outcomes), sum(p for _, p in pos.outcomes), pos.label(0)))
+        pos.settle(0)
+    assert seen == [("shuffle bag, position 3", 4, 1.0, "shuffle bag, position 3: 0"),
+                    ("shuffle bag, position 2", 3, 1.0, "shuffle bag, position 2: 0"),
+                    ("shuffle bag, position 1", 2, 1.0, "shuffle bag, position 1: 0")]
+    # each position swaps with position 0: [1 2 3 4] -> [4 2 3 1] -> [3 2 4 1] -> [2 3 4 1]
+    assert pos.state.is_terminal()
+    assert bag(pos) == ["#1 Chip(n=2)", "#2 Chip(n=3)", "#3 Chip(n=4)", "#0 Chip(n=1)"]
