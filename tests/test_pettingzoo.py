@@ -198,3 +198,11 @@ def test_what_is_neither_a_rule_file_nor_a_typed_game_is_a_usage_error():
     with pytest.raises(UsageError, match="a rule file is a path or a bundled name, or a game loaded with "
                                          r"vbr.load\(..., engine='python' or 'c'\), not a State"):
         vbr.rl.pettingzoo_env(state)
+
+
+def test_without_a_c_compiler_the_environment_plays_the_python_engine_and_says_why(monkeypatch):
+    monkeypatch.setenv("CC", "/nonexistent/cc")  # vbr/engines/c_engine.py reads CC first
+    with pytest.warns(UserWarning, match=r"^engine='auto': the C engine cannot run here \(the C compiler "
+                                         r"`/nonexistent/cc` .*\); playing through the python engine$") as heard:
+        env = vbr.rl.pettingzoo_env("siatka")
+    assert env.game.engine.name == "python" and heard[0].filename == __file__

@@ -31,7 +31,7 @@ def load(rule_file, options: dict | None, engine: str = "auto") -> Game:
         return vbr.load(rule_file, options or {}, engine="c")
     except CEngineUnavailable as exc:
         warnings.warn(f"engine='auto': the C engine cannot run here ({exc}); playing through the python engine",
-                      stacklevel=3)
+                      stacklevel=4)  # the line calling vbr.rl.pettingzoo_env
         return vbr.load(rule_file, options or {}, engine="python")
 
 
