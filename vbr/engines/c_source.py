@@ -895,15 +895,13 @@ int vbr_goto(W *S, W unit) {{
             return [f"W n = {self.local(s.count)};", f"memcpy(out, S + {self.local(s.base)}, sizeof(W) * (size_t)n);",
                     "return n;"]
         if isinstance(s, N.TableItems):
-            width = max(len(r) for r in s.rows)
+            width = max((len(r) for r in s.rows), default=0)
             flat = [x for r in s.rows for x in r + [0] * (width - len(r))]
             rows, sizes = self.table(flat), self.table([len(r) for r in s.rows])
             return [f"W i = vbr_index(S, {self.expr(s.index)}, {len(s.rows)}, {s.fault});",
                     f"memcpy(out, {rows} + i * {width}, sizeof(W) * (size_t){sizes}[i]);", f"return {sizes}[i];"]
         if isinstance(s, N.FieldItems):
-            lay = self.lay
-            return [f"W w = vbr_thing_word(S, {self.expr(s.obj)}, {s.kind}, {lay.kinds}, {lay.fields}, {lay.width}, "
-                    f"{s.pos}, {s.fault});", "memcpy(out, S + w + 1, sizeof(W) * (size_t)S[w]);", "return S[w];"]
+            return [f"W w = {self.items_word(s)};", "memcpy(out, S + w + 1, sizeof(W) * (size_t)S[w]);", "return S[w];"]
         if isinstance(s, N.ReachItems):
             keys, starts, sizes, cells = self.reach_arrays(s.table)
             return [f"W start = {self.expr(s.start)}, dist = {self.expr(s.dist)}, side = {self.expr(s.side)} == 0 ? 0 : 1;",
@@ -966,10 +964,17 @@ int vbr_goto(W *S, W unit) {{
                 lines += [f"if (v != VBR_NONE && !({s.lo} <= v && v <= {s.hi})) vbr_fault(S, {s.range_fault}, v, VBR_NONE);"]
         return lines + [f"S[{self.global_word(s.target)}] = v;"]
 
-    def s_SetVarItems(self, s):
+    def s_SetListItems(self, s):
         return [f"W xs[{max(s.value.bound, 1)}];", f"W n = {self.seq(s.value)}(S, L, xs);",
-                f"if (n > {s.target.bound}) vbr_fault(S, {s.fault}, n, VBR_NONE);", f"W w = {self.list_word(s.target)};",
+                f"if (n > {s.target.bound}) vbr_fault(S, {s.fault}, n, VBR_NONE);", f"W w = {self.items_word(s.target)};",
                 "S[w] = n;", "memcpy(S + w + 1, xs, sizeof(W) * (size_t)n);"]
+
+    def items_word(self, s: "N.VarItems | N.FieldItems") -> str:
+        """Where a list var's or a thing's list field's record (its count, then its items) starts."""
+        if isinstance(s, N.VarItems):
+            return self.list_word(s)
+        lay = self.lay
+        return f"vbr_thing_word(S, {self.expr(s.obj)}, {s.kind}, {lay.kinds}, {lay.fields}, {lay.width}, {s.pos}, {s.fault})"
 
     def s_SetField(self, s):
         return [f"W v = {self.expr(s.value)};", f"S[{self.field_word(s.target)}] = v;"]

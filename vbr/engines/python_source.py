@@ -1231,11 +1231,7 @@ class _Unit(WordSource):
             rows = tuple(tuple(r) for r in s.rows)
             return f"{rows!r}[{self.index_call(self.expr(s.index), len(rows), s.fault)}]"
         if isinstance(s, N.FieldItems):
-            lay = self.lay
-            obj = self.hold(self.expr(s.obj))
-            w = self.tmp()
-            self.emit(f"{w} = thing_word(S, {obj}, {s.kind}, {lay.kinds}, {lay.fields}, {lay.width}, {s.pos}, "
-                      f"{s.fault})")
+            w = self.hold(self.items_word(s))
             return f"S[{w} + 1:{w} + 1 + S[{w}]]"
         if isinstance(s, N.ReachItems):
             a = self.operands([s.start, s.dist, s.side])
@@ -1358,13 +1354,21 @@ class _Unit(WordSource):
             self.emit(f"    raise EngineFault({s.range_fault}, {v})")
         self.emit(f"S[{self.global_word(s.target)}] = {v}")
 
-    def s_SetVarItems(self, s):
+    def s_SetListItems(self, s):
         xs = self.hold(self.seq_list(s.value))
         self.emit(f"if len({xs}) > {s.target.bound}:")
         self.emit(f"    raise EngineFault({s.fault}, len({xs}))")
-        w = self.hold(self.list_word(s.target))
+        w = self.hold(self.items_word(s.target))
         self.emit(f"S[{w}] = len({xs})")
         self.emit(f"S[{w} + 1:{w} + 1 + len({xs})] = {xs}")
+
+    def items_word(self, s: "N.VarItems | N.FieldItems") -> str:
+        """Where a list var's or a thing's list field's record (its count, then its items) starts."""
+        if isinstance(s, N.VarItems):
+            return self.list_word(s)
+        lay = self.lay
+        obj = self.hold(self.expr(s.obj))
+        return f"thing_word(S, {obj}, {s.kind}, {lay.kinds}, {lay.fields}, {lay.width}, {s.pos}, {s.fault})"
 
     def s_SetField(self, s):
         v = self.hold(self.expr(s.value))

@@ -53,6 +53,11 @@ class ProgramBuilder:
         self.list_vars, self.list_words = _list_var_layout(m)
         self.max_range = MAX_OPTIONS
         self.reach_tables: list[dict] = []
+        self.lits: dict[str, list[tuple]] = {}  # an item type -> the lists of it fixed before play (LIT values)
+        self._lit_index: dict[tuple, int] = {}
+        # no list fixed before play is longer than the file's longest list literal
+        self.longest_literal = max((len(n.items) for d in m.rules.decls for n in A.walk(d) if isinstance(n, A.ListLit)),
+                                   default=0)
         self._reach_keys: dict[tuple, int] = {}
         self.fns: list[N.FnBody] = []
         self._fn_keys: dict[tuple, int | None] = {}
@@ -96,6 +101,15 @@ class ProgramBuilder:
     def court_cells(self, side: int) -> list[int]:
         """A side's fields' cells in number order, encoded."""
         return [cell(*c) for c in self.court.cells(side)]
+
+    def lit_row(self, item: str, values: tuple) -> int:
+        """The index of the list `values` (of type `item`) among the lists fixed before play."""
+        key = (item, values)
+        if key not in self._lit_index:
+            rows = self.lits.setdefault(item, [])
+            self._lit_index[key] = len(rows)
+            rows.append(list(values))
+        return self._lit_index[key]
 
     def reach_table(self, dirs: tuple[int, ...], net_cost: int) -> int:
         """The table of `reach` with these directions and net cost: every start on or next to the
@@ -233,7 +247,7 @@ class ProgramBuilder:
                              m.limits["depth"], *self._stack_room())
         rows = {name: (layout.vars + at, cap, m.vars[name].type[5:]) for name, (at, cap) in self.list_vars.items()}
         names = Names({k: list(v) for k, v in m.enums.items()}, list(m.directions), list(m.zone_names),
-                      self._cell_text(), self.texts, rows)
+                      self._cell_text(), self.texts, rows, self.lits)
         points = None
         if m.points is not None and m.points.var in m.vars:
             v = m.vars[m.points.var]
@@ -325,17 +339,23 @@ def start_phase(m: Model) -> str:
 
 def _field_layout(m: Model) -> tuple[dict, dict, int]:
     """Each field's word in its thing's record, keyed (kind, name); a list field's capacity (its
-    count, then the items), the longest list literal any `create` gives it, else MAX_LIST_FIELD;
-    and the widest record."""
+    count, then the items), the longest list literal any `create` or assignment gives it (a
+    list of any other form: MAX_LIST_FIELD); and the widest record."""
     longest: dict[tuple[int, str], int] = {}
-    bodies = [d.body for d in [*m.phases.values(), *m.procs.values()]] + ([m.setup.body] if m.setup else [])
+
+    def given(kinds, name: str, value: A.Expr) -> None:
+        size = len(value.items) if isinstance(value, A.ListLit) else MAX_LIST_FIELD
+        for k in kinds:
+            longest[(k, name)] = max(longest.get((k, name), 0), size)
+    handlers = [h for hs in m.handlers.values() for h in hs]
+    bodies = [d.body for d in [*m.phases.values(), *m.procs.values(), *handlers]] + ([m.setup.body] if m.setup else [])
     for body in bodies:
         for n in A.walk(body):
             if isinstance(n, A.Create) and n.kind in m.kinds:
-                k = m.kinds[n.kind].index
                 for kw in n.fields:
-                    size = len(kw.value.items) if isinstance(kw.value, A.ListLit) else MAX_LIST_FIELD
-                    longest[(k, kw.name)] = max(longest.get((k, kw.name), 0), size)
+                    given([m.kinds[n.kind].index], kw.name, kw.value)
+            elif isinstance(n, A.Assign) and isinstance(n.target, A.Attr):  # `thing.tags = LIST`: each kind's field of that name
+                given([k.index for k in m.kinds.values() if n.target.name in k.fields], n.target.name, n.value)
     at, caps, width = {}, {}, 0
     for kind in m.kinds.values():
         word = 0
@@ -641,7 +661,7 @@ class UnitBuilder:
         values = [self.x.seq(x, Scope()) for x in init.items] if per_slot else \
             [self.x.seq(init, Scope())] + slots[:1] * (v.count - 1)
         for target, value in zip(slots, values):
-            self.emit(N.SetVarItems(span, target, value, self.list_fault(name, target.bound, span)))
+            self.emit(N.SetListItems(span, target, value, self.list_fault(name, target.bound, span)))
 
     def _start_per_slot(self, v) -> None:
         """A var kept per seat or team given a list: one item per slot, as many as slots."""
@@ -707,7 +727,12 @@ class UnitBuilder:
         target = self.x.list_var(s.target, scope)
         if target is not None:
             name = (s.target.obj if isinstance(s.target, A.Index) else s.target).id
-            self.emit(N.SetVarItems(s.span, target, self._list_value(s.value, scope), self.list_fault(name, target.bound, s.span)))
+            self.emit(N.SetListItems(s.span, target, self._list_value(s.value, scope), self.list_fault(name, target.bound, s.span)))
+            return
+        items = self.x.field_items(s.target, scope) if isinstance(s.target, A.Attr) else None
+        if items is not None:
+            fault = self.pb.fault(f"`.{s.target.name}` holds at most {items.bound} items; this list has {{0}}", s.span)
+            self.emit(N.SetListItems(s.span, items, self._list_value(s.value, scope), fault))
             return
         if isinstance(s.target, A.Name) and (scope.lookup(s.target.id) or ("",))[0].startswith("list:"):
             if s.op != "=":
@@ -795,11 +820,11 @@ class UnitBuilder:
         inner = Scope()
         for a, p in zip(c.args, d.params):
             ty = type_of(self.m, p.type) if p.type else "any"
-            if ty.startswith("list:"):
+            if ty.startswith("list:") or (ty == "any" and self.x.is_list(a, scope)):
                 seq = self._list_value(a, scope)
                 base, n = self.local("int"), self.local("int")
                 self.emit(N.Collect(c.span, seq, base, n))
-                inner.names[p.name] = (ty, (base, n, seq.bound))
+                inner.names[p.name] = (ty if ty != "any" else "list:" + seq.item, (base, n, seq.bound))
             else:
                 value = self.x.expr(a, scope)
                 slot = self.local(value.ty if ty == "any" else ty)
@@ -838,6 +863,7 @@ class UnitBuilder:
                 self.list_argument(a.span, self.x.seq(a, scope), base, n)
                 args += [N.Local("int", base), N.Local("int", n)]
             else:
+                self._untyped_list(c, p, a, scope)
                 args.append(self.x.expr(a, scope))
         unit = self.pb.unit_index[(c.func, "proc")]
         if mark is not None:
@@ -850,6 +876,13 @@ class UnitBuilder:
             return
         self.end(N.Call(c.span, unit, args, None, after))
         self.current = after
+
+    def _untyped_list(self, c: A.Call, p: A.Param, a: A.Expr, scope) -> None:
+        """Refuses a list given to a procedure's parameter declared without a type: a procedure
+        is built once, so what its parameter holds is fixed by its declaration."""
+        if p.type is None and self.x.is_list(a, scope):
+            raise Unsupported(f"a list given to `{p.name}` of procedure `{c.func}`, a parameter without a type; "
+                              f"declare it `{p.name}: list of ...`", a.span)
 
     def list_argument(self, span, seq: N.Seq, base: int, n: int) -> None:
         """A list passed to a called unit, copied onto the stack: the unit reads it as at most

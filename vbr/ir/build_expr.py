@@ -11,13 +11,22 @@ from vbr.errors import EngineUnavailable
 from vbr.grammar import ast as A
 from vbr.checking import types as T
 from vbr.ir import nodes as N
-from vbr.ir.values import NONE, ROW
+from vbr.ir.values import LIT, NONE, ROW
+
+ALIAS = "alias"  # a scope entry naming a list a fn was given: (ALIAS, (the argument, the caller's scope))
 
 BUILTIN_TYPES = {
     "other": "seat", "next_seat": "seat", "team_of": "int", "abs": "int", "count": "int", "empty": "bool",
     "top": "ent", "bottom": "ent", "zone_of": "zone", "field": "cell", "number": "int", "side": "int", "row": "int",
     "col": "int", "in_court": "bool", "on_net": "bool", "step": "cell", "max": "int", "min": "int",
 }
+
+
+def item_type(list_type: str) -> str:
+    """The typed program's type of the items of the checker's list type `list_type`: a list of
+    lists holds lists fixed before play (LIT)."""
+    item = list_type[len("list:"):]
+    return LIT + item_type(item) if item.startswith("list:") else item
 
 
 class Unsupported(EngineUnavailable):
@@ -94,10 +103,43 @@ class ExprBuilder:
     def x_StrLit(self, e, scope):
         return N.Const("str", self.pb.text(e.value))
 
+    def x_ListLit(self, e: A.ListLit, scope: Scope):
+        """A list literal as a value, an item of a list of lists: a list fixed before play, kept
+        once in the program's table of such lists (`Names.lits`), so that two are equal exactly
+        when their indexes are."""
+        items = [self.expr(x, scope) for x in e.items]
+        if not all(isinstance(x, N.Const) for x in items):
+            raise Unsupported("a list worked out in play as an item of a list (such items are lists fixed before play)",
+                              e.span)
+        items = self.same_lits(items)
+        types = {x.ty for x in items if x.ty != "none"}
+        if len(types) > 1:
+            raise Unsupported("a list of items of several types as an item of a list", e.span)
+        item = types.pop() if types else ""  # "": an empty list, typed where it meets others (same_lits)
+        return N.Const(LIT + item, self.pb.lit_row(item, tuple(x.value for x in items)))
+
+    def same_lits(self, values: list) -> list:
+        """`values` with each empty list fixed before play (type `lit:`) retyped as the other
+        lists among them, so that lists of one item type share one table."""
+        typed = {v.ty for v in values if v.ty.startswith(LIT) and v.ty != LIT}
+        if len(typed) != 1 or not any(v.ty == LIT for v in values):
+            return values
+        ty = typed.pop()
+        return [N.Const(ty, self.pb.lit_row(ty[len(LIT):], ())) if v.ty == LIT else v for v in values]
+
+    def lit_items(self, value: N.Expr, span) -> N.Seq:
+        """The items of a list fixed before play, given its index (a LIT value)."""
+        item = value.ty[len(LIT):]
+        rows = self.pb.lits.setdefault(item, [])  # the table itself: rows met later in the build join it
+        fault = self.pb.fault("none where a list is needed", span)
+        return N.TableItems(item, self.pb.longest_literal, rows, value, fault)
+
     def x_Name(self, e: A.Name, scope: Scope):
         name, m = e.id, self.m
         local = scope.lookup(name)
         if local is not None:
+            if local[0] == ALIAS:
+                return self.expr(*local[1])
             if local[0].startswith(("list:", ROW)):
                 raise Unsupported(f"the list `{name}` as a value", e.span)
             return N.Local(local[0], local[1])
@@ -158,7 +200,7 @@ class ExprBuilder:
         if len(kinds) != 1 or e.name not in kinds[0].fields or not kinds[0].fields[e.name][1].startswith("list:"):
             return None
         kind = kinds[0]
-        item = kind.fields[e.name][1][5:]
+        item = item_type(kind.fields[e.name][1])
         fault = self.pb.fault(f"`.{e.name}` of {{0}}, which is no {kind.decl.name}", e.span)
         return N.FieldItems(item, self.pb.list_cap[(kind.index, e.name)], obj, kind.index,
                             self.pb.field_at[(kind.index, e.name)], fault)
@@ -206,6 +248,7 @@ class ExprBuilder:
                 return left
             return N.Binary("bool", op, left, right)
         if op in ("==", "!="):
+            left, right = self.same_lits([left, right])
             if isinstance(left, N.Const) and isinstance(right, N.Const):
                 return N.Const("bool", int((left.value == right.value) == (op == "==")))
             return N.Binary("bool", op, left, right)
@@ -247,13 +290,14 @@ class ExprBuilder:
         `any(row == LIST for row in ROWS)`. LIST is worked out again for each row, so one that
         draws at random is refused (Unsupported)."""
         rows = self.seq(e.right, scope)
-        if not rows.item.startswith(ROW):
+        if not rows.item.startswith((ROW, LIT)):
             raise Unsupported(f"a list sought in {T.show('list:' + rows.item)}", e.span)
         wanted = self.seq(e.left, scope)
         if any(isinstance(n, (N.Pick, N.Roll)) for n in N.walk(wanted)):
             raise Unsupported("a list drawn at random sought in a list of lists", e.span)
         slot = self.ub.temp(rows.item)
-        row = self.var_items(rows.item[len(ROW):], N.Local("int", slot), e.span)
+        row = self.var_items(rows.item[len(ROW):], N.Local("int", slot), e.span) if rows.item.startswith(ROW) \
+            else self.lit_items(N.Local(rows.item, slot), e.span)
         return N.Aggregate("bool", "any", rows, slot, N.SeqEqual("bool", row, wanted))
 
     def _comprehension(self, e: A.Comprehension, scope: Scope):
@@ -268,7 +312,7 @@ class ExprBuilder:
 
     def x_Call(self, e: A.Call, scope: Scope):
         if e.func in self.m.fns:
-            if self.pb.fn_size(e.func) >= HEAVY_FN:
+            if self.pb.fn_size(e.func) >= HEAVY_FN and not any(self.is_list(a, scope) for a in e.args):
                 return self._fn_call(e, scope)
             return self._inline(e, scope, self.expr)
         if e.func in self.m.procs:
@@ -366,14 +410,21 @@ class ExprBuilder:
         return N.FnCall(self.pb.fns[fn].body.ty, fn, values, steps)
 
     def _inline(self, e: A.Call, scope: Scope, build):
-        """`fn f(a, b) = body` written out at its call: each argument into a fresh local."""
+        """`fn f(a, b) = body` written out at its call: each argument into a fresh local; a list
+        argument is read where the body reads its parameter (lists never change, so reading it
+        again gives the same items), unless it draws at random."""
         d = self.m.fns[e.func]
         if e.func in self.ub.inlining:
             raise Unsupported(f"`{e.func}` calls itself", e.span)
-        values = [self.expr(a, scope) for a in e.args]
         inner = Scope()
         slots = []
-        for p, v in zip(d.params, values):
+        for p, a in zip(d.params, e.args):
+            if self.is_list(a, scope):
+                if self._draws(a):
+                    raise Unsupported(f"a list drawn at random given to `{e.func}` (bind it with `let` first)", a.span)
+                inner.names[p.name] = (ALIAS, (a, scope))
+                continue
+            v = self.expr(a, scope)
             slot = self.ub.temp(v.ty)
             inner.names[p.name] = (v.ty, slot)
             slots.append((slot, v))
@@ -386,6 +437,16 @@ class ExprBuilder:
             body = N.BindSeq(body.item, body.bound, slot, v, body) if isinstance(body, N.Seq) \
                 else N.Bind(body.ty, slot, v, body)
         return body
+
+    def _draws(self, e: A.Expr, seen: frozenset = frozenset()) -> bool:
+        """Whether working out `e` may draw at random: a `roll` or `pick` in it or in a fn it calls."""
+        for node in A.walk(e):
+            if isinstance(node, (A.Roll, A.Pick)):
+                return True
+            if isinstance(node, A.Call) and node.func in self.m.fns and node.func not in seen:
+                if self._draws(self.m.fns[node.func].body, seen | {node.func}):
+                    return True
+        return False
 
     # ------------------------------------------------------------------ sequences
     def is_list(self, e: A.Expr, scope: Scope) -> bool:
@@ -400,7 +461,7 @@ class ExprBuilder:
         if isinstance(e, A.Name):
             local = scope.lookup(e.id)
             if local is not None:
-                return local[0].startswith(("list:", ROW))
+                return self.is_list(*local[1]) if local[0] == ALIAS else local[0].startswith(("list:", ROW, LIT))
             if e.id in m.consts:
                 return self.is_list(m.consts[e.id].value, Scope())
             return e.id in ("seats", "teams") or e.id in m.enums or e.id in m.kinds or \
@@ -409,19 +470,42 @@ class ExprBuilder:
             if e.func in m.fns:
                 d = m.fns[e.func]
                 inner = Scope()
-                for p in d.params:
-                    inner.names[p.name] = ("list:any" if p.type is not None and p.type.name == "list" else "any", -1)
+                for p, a in zip(d.params, e.args):
+                    inner.names[p.name] = (ALIAS, (a, scope)) if self.is_list(a, scope) else ("any", -1)
                 return self.is_list(d.body, inner)
             return e.func in ("cells", "reach", "team_seats", "directions")
         if isinstance(e, A.Attr):
             kinds = [k for k in m.kinds.values() if e.name in k.fields]
             return any(k.fields[e.name][1].startswith("list:") for k in kinds)
-        if isinstance(e, A.Index) and isinstance(e.obj, A.Name) and scope.lookup(e.obj.id) is None:
-            return e.obj.id in m.vars and m.vars[e.obj.id].type.startswith("list:")
+        if isinstance(e, A.Index) and isinstance(e.obj, A.Name) and scope.lookup(e.obj.id) is None and \
+                e.obj.id in m.vars and m.vars[e.obj.id].per:
+            return m.vars[e.obj.id].type.startswith("list:")
+        if isinstance(e, A.Index):
+            return self.items_are_lists(e.obj, scope)
         return False
+
+    def items_are_lists(self, e: A.Expr, scope: Scope) -> bool:
+        """Whether the items of the list `e` gives are lists (by its form alone, before it is built)."""
+        m = self.m
+        if isinstance(e, A.ListLit):
+            return any(self.is_list(x, scope) for x in e.items)
+        if isinstance(e, A.Cond):
+            return self.items_are_lists(e.then, scope) or self.items_are_lists(e.orelse, scope)
+        if not isinstance(e, A.Name):
+            return False
+        local = scope.lookup(e.id)
+        if local is not None:
+            return self.items_are_lists(*local[1]) if local[0] == ALIAS else \
+                local[0].startswith(("list:" + LIT, "list:" + ROW))
+        if e.id in m.consts:
+            return self.items_are_lists(m.consts[e.id].value, Scope())
+        v = m.vars.get(e.id)
+        return v is not None and v.type.startswith("list:") and (bool(v.per) or v.type.startswith("list:list:"))
 
     def seq(self, e: A.Expr, scope: Scope) -> N.Seq:
         m = self.m
+        if isinstance(e, A.Name) and (scope.lookup(e.id) or ("",))[0] == ALIAS:
+            return self.seq(*scope.lookup(e.id)[1])
         if isinstance(e, A.Name) and scope.lookup(e.id) is not None and scope.lookup(e.id)[0].startswith("list:"):
             ty, (base, count, bound) = scope.lookup(e.id)
             return N.StackItems(ty[5:], bound, base, count)
@@ -434,7 +518,7 @@ class ExprBuilder:
         if listed is not None:
             return listed
         if isinstance(e, A.ListLit):
-            items = [self.expr(x, scope) for x in e.items]
+            items = self.same_lits([self.expr(x, scope) for x in e.items])
             types = {x.ty for x in items if x.ty != "none"}
             return N.Items(types.pop() if len(types) == 1 else "any", len(items), items)
         if isinstance(e, A.RangeExpr):
@@ -475,6 +559,10 @@ class ExprBuilder:
         value = self.expr(e, scope)
         if value.ty == "zone":
             return N.ZoneItems("ent", self.pb.things, value)
+        if value.ty.startswith(LIT):
+            return self.lit_items(value, e.span)
+        if value.ty.startswith(ROW):
+            return self.var_items(value.ty[len(ROW):], value, e.span)
         raise Unsupported(f"{T.show(value.ty)} is not a list", e.span)
 
     def list_var(self, e: A.Expr, scope: Scope) -> N.VarItems | None:
@@ -496,12 +584,13 @@ class ExprBuilder:
         constant index chooses the slot before play)."""
         v = self.m.vars[name]
         at, cap = self.pb.list_vars[name]
+        item = item_type(v.type)
         if index is None:
-            return N.VarItems(v.type[5:], cap, at)
+            return N.VarItems(item, cap, at)
         if isinstance(index, N.Const) and 0 <= index.value < v.count:
-            return N.VarItems(v.type[5:], cap, at + index.value * (1 + cap))
+            return N.VarItems(item, cap, at + index.value * (1 + cap))
         fault = self.pb.fault(f"`{name}[{{0}}]`: out of 0..{v.count - 1}", span)
-        return N.VarItems(v.type[5:], cap, at, v.count, index, fault)
+        return N.VarItems(item, cap, at, v.count, index, fault)
 
     def _reach(self, e: A.Call, scope: Scope) -> N.Seq:
         """`reach(start, distance, side, DIRS[, net cost])` with the directions and the net cost

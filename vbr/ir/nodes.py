@@ -391,10 +391,11 @@ class SetGlobal(Stmt):
 
 
 @dataclass(eq=False)
-class SetVarItems(Stmt):
-    """A var holding a list (read as `target`) set to the items of `value`, taken whole before
-    any is written; more items than it holds (`target.bound`) faults with `fault` naming how many."""
-    target: VarItems
+class SetListItems(Stmt):
+    """A var or a thing's field holding a list (read as `target`) set to the items of `value`,
+    taken whole before any is written (and before the thing is checked); more items than it
+    holds (`target.bound`) faults with `fault` naming how many."""
+    target: "VarItems | FieldItems"
     value: Seq
     fault: int
 

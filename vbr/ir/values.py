@@ -26,6 +26,10 @@ def cell(x: int, y: int) -> int:
 ROW = "row:"  # the type of an item of a list of lists (a var holding a list per seat or team, read
 # whole): a value of type `row:NAME` is the index of one slot of var NAME, read as that slot's list
 
+LIT = "lit:"  # the type of a list fixed before play held as an item of a list (a const table's row, a literal
+# list of lists): a value of type `lit:T` is the index of its row among Names.lits[T], lists of T kept once each
+
+
 def cell_xy(c: int) -> tuple[int, int]:
     return c // CELL_SPAN - CELL_BIAS, c % CELL_SPAN - CELL_BIAS
 
@@ -40,6 +44,7 @@ class Names:
     cell_text: object  # (x, y) -> text, or None for a file without a court
     texts: list[str]
     rows: dict = field(default_factory=dict)  # a var holding a list -> (its first word, capacity, items' type)
+    lits: dict = field(default_factory=dict)  # an item type T -> the lists of T fixed before play (LIT values' rows)
 
     def text(self, ty: str, v: int, words=None) -> str:
         """Value `v` of type `ty` as text; a ROW (a list of lists' item) is its slot's list, read
@@ -48,6 +53,9 @@ class Names:
             return "pass"
         if ty.startswith(ROW):
             return "[" + ", ".join(self.text(item, int(w), words) for item, w in self.row(ty, v, words)) + "]"
+        if ty.startswith(LIT):
+            item = ty[len(LIT):]
+            return "[" + ", ".join(self.text(item, w, words) for w in self.lits[item][v]) + "]"
         if ty == "bool":
             return "true" if v else "false"
         if ty.startswith("enum:"):
@@ -85,6 +93,6 @@ class Names:
             return "cell"
         if ty.startswith("enum:") or ty == "dir" or ty == "str":
             return "text"
-        if ty.startswith(ROW):
+        if ty.startswith((ROW, LIT)):
             return "list"
         return "int"

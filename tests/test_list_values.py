@@ -1,0 +1,208 @@
+"""Lists where the language allows any value (docs/language.md, 3 and 5.3: lists "hold any values,
+and can be chosen from, looped over and indexed"): a list given to a fn, a thing's list field
+assigned, and lists of lists fixed before play (a const table, a literal, a var holding them).
+Each expected value is worked out from the rule text; both typed engines must give it."""
+from __future__ import annotations
+
+import pytest
+
+from vbr.engines.game import load
+from vbr.errors import EngineUnavailable
+
+ENGINES = ("python", "c")
+
+
+def said(tmp_path, rules: str, engine: str, picks=()) -> list[str]:
+    """What a game of `rules` says under `engine` (seed 0), choosing option `picks[i]` at its
+    i-th choice, then the first option."""
+    f = tmp_path / "rules.vbr"
+    f.write_text(rules)
+    log: list = []
+    state = load(f, {}, engine=engine).new_state(0, log)
+    for i in range(50):
+        if state.is_terminal():
+            break
+        state.apply_index(picks[i] if i < len(picks) else 0)
+    assert state.is_terminal()
+    return [e["text"] for e in log if e["t"] == "say"]
+
+
+HEAD = """game "Lists"
+seats 2
+start one
+kind Card { value: int, tags: list of int }
+zone deck public ordered
+var hits: list of int = [1, 2, 5]
+"""
+
+FN_ARGUMENTS = HEAD + """fn total(xs) = sum(x for x in xs)
+fn size(xs: list of int) = count(xs)
+fn has(xs, v) = v in xs
+fn same(xs, ys) = xs == ys
+fn first_of(xs) = xs[0]
+fn twice(xs) = total(xs) + total(xs)
+phase one {
+  say "{total(hits)} {size(hits)} {has(hits, 5)} {has([3, 4], 5)}"
+  say "{same(hits, [1, 2, 5])} {same(hits, [1, 2])} {first_of([7, 8])} {twice(0..3)}"
+  say "{total(every(x * 10 for x in hits if x > 1))}"
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_list_given_to_a_fn_is_read_where_the_fn_reads_its_parameter(tmp_path, engine):
+    # hits = [1, 2, 5]: total 8, size 3, 5 in it; [3, 4] has no 5. twice(0..3) = 2 * (0+1+2+3) = 12.
+    # every(x * 10 ...) over 2 and 5 = [20, 50], totalling 70.
+    assert said(tmp_path, FN_ARGUMENTS, engine) == ["8 3 true false", "true false 7 12", "70"]
+
+
+DRAWN_ARGUMENT = HEAD + """die d6 = 1..6
+fn twice(xs) = count(xs) + count(xs)
+phase one {
+  say "{twice([roll d6])}"
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_list_drawn_at_random_given_to_a_fn_is_refused_where_it_is_given(tmp_path, engine):
+    f = tmp_path / "rules.vbr"
+    f.write_text(DRAWN_ARGUMENT)
+    with pytest.raises(EngineUnavailable) as caught:
+        load(f, {}, engine=engine)
+    assert caught.value.located().startswith(f"{f}:10:15: error:")  # `[roll d6]`, the argument
+    assert "drawn at random given to `twice`" in caught.value.located()
+
+
+FIELD_ASSIGNED = HEAD + """on placed(c: Card) {
+  c.tags = [9, 8, 7, 6]
+}
+event placed(c: Card)
+setup {
+  create Card(value: 1, tags: [1]) in deck
+}
+phase one {
+  let c = top(deck)
+  say "{c.tags}"
+  c.tags = hits
+  say "{c.tags} {count(c.tags)}"
+  c.tags = []
+  say "{c.tags} {empty(c.tags)}"
+  emit placed(c)
+  say "{c.tags}"
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_things_list_field_takes_a_list_assigned_to_it(tmp_path, engine):
+    # The field holds [1] from `create`, then hits' items, then nothing, then the handler's four
+    # (a list longer than any `create` gives it: the field's room counts assignments too).
+    assert said(tmp_path, FIELD_ASSIGNED, engine) == ["[1]", "[1, 2, 5] 3", "[] true", "[9, 8, 7, 6]"]
+
+
+FIELD_TOO_LONG = HEAD + """setup {
+  create Card(value: 1, tags: [1]) in deck
+}
+phase one {
+  let c = top(deck)
+  c.tags = every(x for x in 1..40)
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_list_field_given_more_items_than_it_holds_is_a_located_error(tmp_path, engine):
+    # A list worked out in play gives the field its default room, MAX_LIST_FIELD (16) items.
+    from vbr.errors import VbrRuntimeError
+    with pytest.raises(VbrRuntimeError) as caught:
+        said(tmp_path, FIELD_TOO_LONG, engine)
+    assert str(caught.value).startswith(f"{tmp_path / 'rules.vbr'}:12:3: error: `.tags` holds at most 16 items; "
+                                        "this list has 40")
+
+
+TABLES = HEAD + """const LINES = [[0, 1, 2], [3, 4, 5], [0, 4], []]
+var rows: list of list of int = [[1], [2, 3]]
+phase one {
+  say "{LINES[1][2]} {count(LINES[0])} {count(LINES[3])} {LINES[2]}"
+  say "{[3, 4, 5] in LINES} {[4, 3, 5] in LINES} {[] in LINES} {LINES[2] == [0, 4]} {LINES[3] == []}"
+  say "{sum(count(line) for line in LINES)} {first(line for line in LINES if 4 in line)}"
+  for line in LINES {
+    if count(line) == 2 {
+      say "two: {line} {line[1]}"
+    }
+  }
+  say "{rows} {rows[1]} {[2, 3] in rows}"
+  rows = [[5, 6, 7]]
+  say "{rows} {count(rows)}"
+  choose line from LINES where count(line) > 0 by 0 as "line"
+  say "chose {line}, sum {sum(x for x in line)}"
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_lists_of_lists_fixed_before_play_are_indexed_sought_looped_and_chosen(tmp_path, engine):
+    # LINES[1][2] = 5; 3 items in the first line, none in the last; [4, 3, 5] is not a line (order
+    # matters); sum of lengths 3 + 3 + 2 + 0 = 8; the first line holding 4 is [3, 4, 5]. The var
+    # `rows` starts as its literal, then holds one row. The choice offers the three non-empty
+    # lines; option 1 is [3, 4, 5], summing to 12.
+    assert said(tmp_path, TABLES, engine, picks=[1]) == [
+        "5 3 0 [0, 4]",
+        "true false true true true",
+        "8 [3, 4, 5]",
+        "two: [0, 4] 4",
+        "[[1], [2, 3]] [2, 3] true",
+        "[[5, 6, 7]] 1",
+        "chose [3, 4, 5], sum 12",
+    ]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_choice_among_lists_is_offered_and_logged_as_the_lists_text(tmp_path, engine):
+    f = tmp_path / "rules.vbr"
+    f.write_text(TABLES)
+    state = load(f, {}, engine=engine).new_state(0)
+    assert [a.text for a in state.legal_actions()] == ["[0, 1, 2]", "[3, 4, 5]", "[0, 4]"]
+    state.apply("0 [0, 4]")
+    assert state.is_terminal()
+
+
+BUILT_IN_PLAY = HEAD + """var rows: list of list of int = [[1]]
+phase one {
+  rows = [[count(deck)]]
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_list_of_lists_worked_out_in_play_is_refused_where_it_is_built(tmp_path, engine):
+    f = tmp_path / "rules.vbr"
+    f.write_text(BUILT_IN_PLAY)
+    with pytest.raises(EngineUnavailable) as caught:
+        load(f, {}, engine=engine)
+    assert caught.value.located().startswith(f"{f}:9:11: error:")  # the inner `[count(deck)]`
+    assert "a list worked out in play as an item of a list" in caught.value.located()
+
+
+CREATED_BY_A_HANDLER = HEAD + """event made()
+on made() {
+  create Card(value: 2, tags: [4, 5]) in deck
+}
+phase one {
+  emit made()
+  say "{top(deck).tags}"
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_list_field_a_handlers_create_gives_holds_its_items(tmp_path, engine):
+    assert said(tmp_path, CREATED_BY_A_HANDLER, engine) == ["[4, 5]"]
