@@ -206,3 +206,56 @@ phase one {
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_list_field_a_handlers_create_gives_holds_its_items(tmp_path, engine):
     assert said(tmp_path, CREATED_BY_A_HANDLER, engine) == ["[4, 5]"]
+
+
+PASSED_ON = HEAD + """const T = [[1, 2], [3, 4]]
+proc grid(): list of list of int {
+  return [[1], [2, 3]]
+}
+event shown(xs: list of list of int)
+on shown(xs: list of list of int) {
+  say "{xs} {count(xs)}"
+}
+phase one {
+  let g = grid()
+  say "{g} {g[1]}"
+  emit shown(T)
+  let r = if count(deck) == 0 then T[1] else []
+  say "{r} {r == [3, 4]}"
+  say "{[1..3, 5..5]}"
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_lists_of_lists_pass_through_procedures_events_and_ifs_as_lists(tmp_path, engine):
+    # The deck is empty, so the `if` gives T[1]; ranges of literals are lists like any other.
+    assert said(tmp_path, PASSED_ON, engine) == ["[[1], [2, 3]] [2, 3]", "[[1, 2], [3, 4]] 2", "[3, 4] true",
+                                                "[[1, 2, 3], [5]]"]
+
+
+@pytest.mark.parametrize("text", ['say "{[true, 1]}"', 'choose v from [1, none, false] by 0'])
+def test_values_that_read_otherwise_in_one_list_are_refused_where_they_meet(tmp_path, text):
+    # A bool and a number read otherwise (`true`, `1`); the typed engines keep one type per list.
+    f = tmp_path / "rules.vbr"
+    f.write_text(HEAD + "phase one {\n  " + text + "\n  end winner 0\n}\n")
+    with pytest.raises(EngineUnavailable) as caught:
+        load(f, {}, engine="python")
+    assert caught.value.located().startswith(f"{f}:8:")
+    assert "values of several types (bool and int)" in caught.value.located()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_things_of_two_kinds_and_seats_beside_numbers_share_a_list(tmp_path, engine):
+    rules = HEAD + """kind Coin { value: int }
+setup {
+  create Card(value: 1, tags: []) in deck
+  create Coin(value: 2) in deck
+}
+phase one {
+  say "{[top(deck), bottom(deck)]} {[other(0), 7]}"
+  end winner 0
+}
+"""
+    assert said(tmp_path, rules, engine) == ["[#1, #0] [1, 7]"]

@@ -15,7 +15,7 @@ from vbr.checker import Model, type_of, measure_slots
 from vbr.grammar import ast as A
 from vbr.court import court_of
 from vbr.ir import nodes as N
-from vbr.ir.build_expr import ExprBuilder, FnLocals, Scope, Unsupported
+from vbr.ir.build_expr import ExprBuilder, FnLocals, Scope, Unsupported, ir_type, item_type
 from vbr.ir.frames import frame_bound
 from vbr.ir.layout import FRAME_HEAD, make_layout
 from vbr.ir.simplify import simplify
@@ -55,9 +55,8 @@ class ProgramBuilder:
         self.reach_tables: list[dict] = []
         self.lits: dict[str, list[tuple]] = {}  # an item type -> the lists of it fixed before play (LIT values)
         self._lit_index: dict[tuple, int] = {}
-        # no list fixed before play is longer than the file's longest list literal
-        self.longest_literal = max((len(n.items) for d in m.rules.decls for n in A.walk(d) if isinstance(n, A.ListLit)),
-                                   default=0)
+        # no list fixed before play is longer than the file's longest list literal (or range of literals)
+        self.longest_literal = max((_literal_length(n) for d in m.rules.decls for n in A.walk(d)), default=0)
         self._reach_keys: dict[tuple, int] = {}
         self.fns: list[N.FnBody] = []
         self._fn_keys: dict[tuple, int | None] = {}
@@ -245,7 +244,7 @@ class ProgramBuilder:
         layout = make_layout(len(self.streams), fn_words, self.things, self.width,
                              len(m.zone_names), options, FRAME_HEAD + max(u.nlocals for u in self.units),
                              m.limits["depth"], *self._stack_room())
-        rows = {name: (layout.vars + at, cap, m.vars[name].type[5:]) for name, (at, cap) in self.list_vars.items()}
+        rows = {name: (layout.vars + at, cap, item_type(m.vars[name].type)) for name, (at, cap) in self.list_vars.items()}
         names = Names({k: list(v) for k, v in m.enums.items()}, list(m.directions), list(m.zone_names),
                       self._cell_text(), self.texts, rows, self.lits)
         points = None
@@ -335,6 +334,15 @@ class ProgramBuilder:
 def start_phase(m: Model) -> str:
     """The phase play starts in: the file's `start`, else its first phase."""
     return m.start.phase if m.start else next(iter(m.phases))
+
+
+def _literal_length(n: A.Node) -> int:
+    """How many items a list literal, or a range between two number literals, holds (else 0)."""
+    if isinstance(n, A.ListLit):
+        return len(n.items)
+    if isinstance(n, A.RangeExpr) and isinstance(n.lo, A.IntLit) and isinstance(n.hi, A.IntLit):
+        return max(n.hi.value - n.lo.value + 1, 0)
+    return 0
 
 
 def _field_layout(m: Model) -> tuple[dict, dict, int]:
@@ -681,7 +689,7 @@ class UnitBuilder:
         """A parameter's local; a list's two (where its items start on the stack, how many)."""
         scope = Scope()
         for p in params:
-            ty = type_of(self.m, p.type) if p.type else "any"
+            ty = ir_type(type_of(self.m, p.type)) if p.type else "any"
             if ty.startswith("list:"):
                 scope.names[p.name] = (ty, (self.local("int"), self.local("int"), MAX_OPTIONS))
             else:
@@ -713,7 +721,7 @@ class UnitBuilder:
             scope.names[s.name] = ("list:" + seq.item, (base, n, seq.bound))
             return
         if isinstance(s.value, A.Call) and s.value.func in self.m.procs:
-            ty = type_of(self.m, self.m.procs[s.value.func].result)
+            ty = ir_type(type_of(self.m, self.m.procs[s.value.func].result))
             slot = self.local(ty)
             self._call(s.value, scope, result=slot)
             scope.names[s.name] = (ty, slot)
@@ -744,7 +752,7 @@ class UnitBuilder:
             return
         target = self.x.expr(s.target, scope)
         if isinstance(s.value, A.Call) and s.value.func in self.m.procs:
-            ty = type_of(self.m, self.m.procs[s.value.func].result)
+            ty = ir_type(type_of(self.m, self.m.procs[s.value.func].result))
             slot = self.local(ty)
             self._call(s.value, scope, result=slot)
             value = N.Local(ty, slot)
@@ -797,7 +805,7 @@ class UnitBuilder:
         return isinstance(e, A.Call) and e.func in self.m.procs and self._gives_list_decl(self.m.procs[e.func])
 
     def _gives_list_decl(self, d: A.Proc) -> bool:
-        return d.result is not None and type_of(self.m, d.result).startswith("list:")
+        return d.result is not None and ir_type(type_of(self.m, d.result)).startswith("list:")
 
     def _list_value(self, e: A.Expr, scope) -> N.Seq:
         """The list `e` gives, as a sequence: a list-giving procedure's call is written out here
@@ -819,7 +827,7 @@ class UnitBuilder:
             return self._called_list(c, scope)
         inner = Scope()
         for a, p in zip(c.args, d.params):
-            ty = type_of(self.m, p.type) if p.type else "any"
+            ty = ir_type(type_of(self.m, p.type)) if p.type else "any"
             if ty.startswith("list:") or (ty == "any" and self.x.is_list(a, scope)):
                 seq = self._list_value(a, scope)
                 base, n = self.local("int"), self.local("int")
@@ -843,7 +851,7 @@ class UnitBuilder:
         if self.current is not None:
             self.end(N.Fail(d.body.span, self.pb.fault(f"procedure `{c.func}` ended without `return`: it gives a list", d.span)))
         self.current = after
-        return type_of(self.m, d.result), (base, count, max(bounds, default=0))
+        return ir_type(type_of(self.m, d.result)), (base, count, max(bounds, default=0))
 
     def _called_list(self, c: A.Call, scope) -> tuple:
         """A call of the unit of a procedure that gives a list (`ReturnList`): its items lie from
@@ -851,14 +859,14 @@ class UnitBuilder:
         type and (base, count, bound), as `_inline_list_call`."""
         base, count = self.local("int"), self.local("int")
         self._call(c, scope, count, mark=base)
-        return type_of(self.m, self.m.procs[c.func].result), (base, count, MAX_OPTIONS)
+        return ir_type(type_of(self.m, self.m.procs[c.func].result)), (base, count, MAX_OPTIONS)
 
     def _call(self, c: A.Call, scope, result, mark: int | None = None) -> None:
         """A call of procedure `c.func`'s unit, its result into local `result` (when not None);
         with `mark`, the stack top just before the call (its list arguments copied) into that local."""
         args = []
         for a, p in zip(c.args, self.m.procs[c.func].params):
-            if p.type is not None and type_of(self.m, p.type).startswith("list:"):
+            if p.type is not None and ir_type(type_of(self.m, p.type)).startswith("list:"):
                 base, n = self.local("int"), self.local("int")
                 self.list_argument(a.span, self.x.seq(a, scope), base, n)
                 args += [N.Local("int", base), N.Local("int", n)]
@@ -1006,8 +1014,12 @@ class UnitBuilder:
             teams = self.m.teams
             fault = self.pb.fault(f"`by team` gave {{0}}, which is no team (0..{len(teams) - 1})", s.span)
             voice = [t[0] if t else NONE for t in teams]
-            if NONE in voice:
-                raise Unsupported("`choose ... by team` where a team has no seat", s.span)
+            if NONE in voice:  # a team the rules play cannot be asked: a fault when it is
+                team = self.local("int")
+                self.emit(N.SetLocal(s.span, team, by))
+                by = N.Local("int", team)
+                unseated = self.pb.fault("`by team {0}`: that team has no seat to answer (the rules play it)", s.span)
+                self.emit(N.Check(s.span, N.Lookup("bool", [int(bool(t)) for t in teams], by, fault), unseated, by))
             by = N.Lookup("seat", voice, by, fault)
         site = len(self.pb.choices)
         prompt = s.prompt or f"choose {s.var}"
@@ -1053,7 +1065,7 @@ class UnitBuilder:
             offsets.append(self.pb.field_at[(kind.index, name)])
             if ty.startswith("list:"):
                 given_list = next((kw.value for kw in s.fields if kw.name == name), None)
-                values.append(self.x.seq(given_list, scope) if given_list is not None else N.Items(ty[5:], 0, []))
+                values.append(self.x.seq(given_list, scope) if given_list is not None else N.Items(item_type(ty), 0, []))
             else:
                 values.append(given.get(name, N.Const("none", NONE)))
         dest = self.x.expr(s.dest, scope)
@@ -1082,7 +1094,7 @@ class UnitBuilder:
         self.emit(N.Mark(s.span, mark))
         slots, words = [], []  # per argument its local (a list's: where it starts, how many, its bound); the words passed
         for a, p in zip(s.args, ev.params):
-            if p.type is not None and type_of(self.m, p.type).startswith("list:"):
+            if p.type is not None and ir_type(type_of(self.m, p.type)).startswith("list:"):
                 seq = self.x.seq(a, scope)
                 base, n = self.local("int"), self.local("int")
                 self.list_argument(a.span, seq, base, n)
@@ -1102,7 +1114,7 @@ class UnitBuilder:
                 continue
             inner = Scope()
             for p, (slot, ty) in zip(h.params, slots):
-                inner.names[p.name] = (type_of(self.m, p.type) if p.type else ty, slot)
+                inner.names[p.name] = (ir_type(type_of(self.m, p.type)) if p.type else ty, slot)
             guards.append(self.x.expr(h.when, inner))
         after = self.new_block()
         self.end(N.Emit(s.span, units, guards, words, after))

@@ -29,6 +29,11 @@ def item_type(list_type: str) -> str:
     return LIT + item_type(item) if item.startswith("list:") else item
 
 
+def ir_type(ty: str) -> str:
+    """The typed program's type for the checker's type `ty` (a list of lists holds LIT values)."""
+    return "list:" + item_type(ty) if ty.startswith("list:") else ty
+
+
 class Unsupported(EngineUnavailable):
     """A construct the typed program does not express yet: `message`, at `span`."""
 
@@ -112,11 +117,36 @@ class ExprBuilder:
             raise Unsupported("a list worked out in play as an item of a list (such items are lists fixed before play)",
                               e.span)
         items = self.same_lits(items)
-        types = {x.ty for x in items if x.ty != "none"}
-        if len(types) > 1:
-            raise Unsupported("a list of items of several types as an item of a list", e.span)
-        item = types.pop() if types else ""  # "": an empty list, typed where it meets others (same_lits)
+        item = self.joined_type([x.ty for x in items], e.span) if items else ""  # "": typed where it meets others
         return N.Const(LIT + item, self.pb.lit_row(item, tuple(x.value for x in items)))
+
+    def joined_type(self, types: list[str], span) -> str:
+        """The one type values of `types` share (none aside), so that each reads as it should:
+        things of several kinds share `ent`, ints and seats `int`; values that read otherwise (a
+        bool and a number, two enums) cannot share a list or an `if`'s two sides (Unsupported)."""
+        kinds = {t for t in types if t != "none"}
+        if len(kinds) <= 1:
+            return kinds.pop() if kinds else "none"
+        if "any" in kinds:
+            return "any"
+        if all(t.startswith("ent") for t in kinds):
+            return "ent"
+        if kinds <= {"int", "seat"}:
+            return "int"
+        shown = " and ".join(sorted(T.show(t[len(LIT):] if t.startswith(LIT) else t) for t in kinds))
+        raise Unsupported(f"values of several types ({shown}) in one list or `if`: the typed engines keep one type "
+                          "for the values a list or an `if` gives", span)
+
+    def x_RangeExpr(self, e: A.RangeExpr, scope: Scope):
+        """A range as a value, an item of a list of lists: fixed before play, as a list literal is."""
+        lo, hi = self.expr(e.lo, scope), self.expr(e.hi, scope)
+        if not (isinstance(lo, N.Const) and isinstance(hi, N.Const)):
+            raise Unsupported("a range worked out in play as an item of a list (such items are lists fixed before play)",
+                              e.span)
+        if hi.value - lo.value >= self.pb.longest_literal:  # bounds named by consts or options, not literals
+            raise Unsupported(f"a range as an item of a list holding more numbers ({hi.value - lo.value + 1}) than "
+                              f"the file's longest list literal ({self.pb.longest_literal})", e.span)
+        return N.Const(LIT + "int", self.pb.lit_row("int", tuple(range(lo.value, hi.value + 1))))
 
     def same_lits(self, values: list) -> list:
         """`values` with each empty list fixed before play (type `lit:`) retyped as the other
@@ -261,8 +291,8 @@ class ExprBuilder:
         then, orelse = self.expr(e.then, scope), self.expr(e.orelse, scope)
         if isinstance(test, N.Const):
             return then if test.value else orelse
-        ty = orelse.ty if then.ty == "none" else then.ty
-        return N.IfElse(ty, test, then, orelse)
+        then, orelse = self.same_lits([then, orelse])
+        return N.IfElse(self.joined_type([then.ty, orelse.ty], e.span), test, then, orelse)
 
     def x_Roll(self, e: A.Roll, scope: Scope):
         die = self.pb.die_index[e.die]
@@ -519,8 +549,8 @@ class ExprBuilder:
             return listed
         if isinstance(e, A.ListLit):
             items = self.same_lits([self.expr(x, scope) for x in e.items])
-            types = {x.ty for x in items if x.ty != "none"}
-            return N.Items(types.pop() if len(types) == 1 else "any", len(items), items)
+            item = self.joined_type([x.ty for x in items], e.span)
+            return N.Items("any" if item == "none" else item, len(items), items)
         if isinstance(e, A.RangeExpr):
             lo, hi = self.expr(e.lo, scope), self.expr(e.hi, scope)
             if isinstance(lo, N.Const) and isinstance(hi, N.Const):
