@@ -3,13 +3,13 @@ import pytest
 
 from conftest import scenario_files
 from vbr.loader import parse_file
-from vbr.scenario import load_scenarios, run_scenario
+from vbr.scenario import run_file
 
 
-@pytest.fixture(params=["closure", "python"])
+@pytest.fixture(params=["python", "c"])
 def engine(request):
-    """The engine a scenario runs through: the closure engine, or the typed program's Python
-    engine (vbr.typed_scenario), which must give the same verdicts and messages."""
+    """The typed engine a scenario runs through: each must give the verdicts and messages the
+    test reasons out."""
     return request.param
 
 
@@ -20,27 +20,23 @@ def _collect():
             yield pytest.param(path, sc.title, id=f"{path.stem}: {sc.title[:60]}")
 
 
-_LOADED: dict = {}
+_RESULTS: dict = {}
 
 
 @pytest.mark.parametrize("path,title", list(_collect()))
 def test_scenario(path, title):
-    """Run as `vbr test` runs a file: its scenarios with the same options share one compiled
-    program (the cache, one per file)."""
-    if path not in _LOADED:
-        _LOADED[path] = (*load_scenarios(path), {})
-    tree, rules, source, compiled = _LOADED[path]
-    sc = next(s for s in tree.scenarios if s.title == title)
-    result = run_scenario(sc, rules, {**rules.sources, str(path): source}, cache=compiled)
+    """Run as `vbr test` runs a file (its scenarios with the same options on one program,
+    through the Python engine); the file is run once and each scenario is a test of its own."""
+    if path not in _RESULTS:
+        _RESULTS[path] = {r.title: r for r in run_file(path, engine="python")}
+    result = _RESULTS[path][title]
     assert result.ok, f"{result.span}: {result.message}"
 
 
 @pytest.mark.parametrize("path", scenario_files(), ids=lambda p: p.stem)
-def test_every_scenario_of_a_book_passes_under_the_python_engine(path):
-    """The books' worked examples hold in the typed program's Python engine as in the closure
-    engine (test_scenario)."""
-    from vbr.scenario import run_file
-    results = run_file(path, engine="python")
+def test_every_scenario_of_a_book_passes_under_the_c_engine(path):
+    """The books' worked examples hold in the C engine as in the Python engine (test_scenario)."""
+    results = run_file(path, engine="c")
     assert results and {r.title: r.message for r in results if not r.ok} == {}
 
 
@@ -60,11 +56,11 @@ SIATKA_LAYOUT = """  given {
 
 # Scenarios of Siatka that fail, each in its own way: a wrong expectation, a failed conjunction,
 # a face the die lacks, an illegal choice, a legal value said illegal, a winner, a given after
-# the start, a choice with none pending, a draw, a forced pick not on offer.
+# the start, no winner while play goes on, a draw, a forced pick not on offer.
 FAILING = ("tests for \"siatka\"\n"
            "scenario \"holder\" {\n" + SIATKA_LAYOUT.replace("SERVER", "0") +
            "  force green = 3\n  start serve\n  expect holder == 0\n}\n"
-           "scenario \"two parts\" {\n  force green = 3\n  start serve\n"
+           "scenario \"two parts\" {\n  force pick = 1\n  force green = 3\n  start serve\n"
            "  expect side(ball) == 0 and number(ball) == 4\n}\n"
            "scenario \"no face\" {\n  force green = 9\n  start serve\n}\n"
            "scenario \"illegal choice\" {\n" + SIATKA_LAYOUT.replace("SERVER", "1") +
@@ -73,30 +69,47 @@ FAILING = ("tests for \"siatka\"\n"
            "  force movement = straight\n  start bounce\n  expect illegal forward\n}\n"
            "scenario \"winner\" {\n  force green = 3\n  start serve\n  expect winner 1\n}\n"
            "scenario \"given after start\" {\n  start serve\n  given {\n    server = 0\n  }\n}\n"
-           "scenario \"no choice pending\" {\n  expect winner none\n  choose forward\n}\n"
+           "scenario \"no winner yet\" {\n  expect winner none\n  choose forward\n}\n"
            "scenario \"draw\" {\n  start serve\n  expect draw\n}\n"
            "scenario \"forced pick\" {\n  force pick = 7\n  start serve\n}\n")
 
 
-@pytest.mark.parametrize("typed", ["python", "c"])
-def test_failing_scenarios_fail_alike_in_the_typed_engines_and_the_closure_engine(tmp_path, typed):
-    """Each fails at the same line with the same message in every engine, but for a forced pick
-    not on offer, whose typed message names the value and not the items."""
-    from vbr.scenario import run_file
+# What each scenario of FAILING gives, worked out from siatka.vbr (its options off): a serve puts
+# the ball on field `green` of the receiver's side and the receiver takes over (holder); a bounce
+# with `movement` forced straight waits for the holder's choice of forward or backward; a game
+# waiting at a choice is not over. (title, line, message):
+EXPECTED_FAILURES = [
+    ("holder", 17, "expectation failed (left side is 1, right side is 0)"),  # seat 0 served to seat 1
+    ("two parts", 23, "expectation failed:\n    `side(ball) == 0` is true: left side 0, right side 0\n"
+                      "    `number(ball) == 4` is false: left side 3, right side 4"),  # seat 1 (the pick) served to 0's field 3
+    ("no face", 26, "die `green` has no face 9"),  # green is 1..6
+    ("illegal choice", 44, "left is not legal here; legal: forward, backward"),
+    ("legal said illegal", 61, "forward should not be legal; legal now: forward, backward"),
+    ("winner", 66, "expected seat 1 to win, but the game is not over"),
+    ("given after start", 70, "`given` comes before play starts"),
+    ("no winner yet", 75, "expected no seat to win, but the game is not over"),  # placement waits for a tile
+    ("draw", 80, "expected a draw, but the game is not over"),
+]
+
+
+def test_failing_scenarios_fail_alike_in_the_python_and_c_engines(tmp_path):
+    """Each fails at its line with the message the test expects, the same in both engines; a
+    forced pick not on offer fails at the pick of the rule file, naming the value."""
     (tmp_path / "t.vbr").write_text(FAILING)
-    closure, other = run_file(tmp_path / "t.vbr"), run_file(tmp_path / "t.vbr", engine=typed)
-    assert len(closure) == len(other) == 10 and not any(r.ok for r in closure + other)
-    for a, b in zip(closure[:-1], other[:-1]):
-        assert (b.title, b.span.line, b.message) == (a.title, a.span.line, a.message)
-    assert closure[-1].span.line == other[-1].span.line
-    assert "the forced pick 7 is not among the items on offer" in other[-1].message
+    python, c = run_file(tmp_path / "t.vbr", engine="python"), run_file(tmp_path / "t.vbr", engine="c")
+    assert [(r.title, r.span.line, r.message) for r in python] == [
+        (r.title, r.span.line, r.message) for r in c]
+    assert not any(r.ok for r in python)
+    got = [(r.title, r.span.line, r.message) for r in python[:-1]]
+    assert got == EXPECTED_FAILURES
+    assert python[-1].span.line == 106  # `server = pick seats` in siatka.vbr's setup
+    assert "the forced pick 7 is not among the items on offer" in python[-1].message
 
 
 def test_a_failing_expectation_is_reported_at_its_line(tmp_path, engine):
     (tmp_path / "t.vbr").write_text(
         'tests for "siatka"\nscenario "wrong on purpose" {\n  given {\n    server = 0\n  }\n'
         '  start placement\n  expect server == 1\n}\n')
-    from vbr.scenario import run_file
     (r,) = run_file(tmp_path / "t.vbr", engine=engine)
     assert not r.ok and r.span.line == 7
     assert r.message == "expectation failed (left side is 0, right side is 1)"
@@ -104,7 +117,6 @@ def test_a_failing_expectation_is_reported_at_its_line(tmp_path, engine):
 
 def test_forcing_a_face_the_die_lacks_is_an_error(tmp_path, engine):
     (tmp_path / "t.vbr").write_text('tests for "siatka"\nscenario "x" {\n  force green = 7\n  start serve\n}\n')
-    from vbr.scenario import run_file
     (r,) = run_file(tmp_path / "t.vbr", engine=engine)
     assert not r.ok and "die `green` has no face 7" in r.message
 
@@ -138,10 +150,9 @@ phase play {
 '''
 
 
-def _tiny(tmp_path, body: str, engine: str = "closure"):
+def _tiny(tmp_path, body: str, engine: str = "python"):
     (tmp_path / "tiny.vbr").write_text(TINY)
     (tmp_path / "t.vbr").write_text('tests for "tiny.vbr"\n' + body)
-    from vbr.scenario import run_file
     return run_file(tmp_path / "t.vbr", engine=engine)
 
 
@@ -176,7 +187,6 @@ def test_trace_collects_the_events_between_steps(tmp_path, engine):
     from vbr.scenario import format_trace
     (tmp_path / "tiny.vbr").write_text(TINY)
     (tmp_path / "t.vbr").write_text('tests for "tiny.vbr"\nscenario "x" {\n  choose 2\n  expect m == 2\n}\n')
-    from vbr.scenario import run_file
     (r,) = run_file(tmp_path / "t.vbr", trace=True, engine=engine)
     assert r.ok
     text = "\n".join(format_trace(r))
@@ -214,10 +224,9 @@ phase play {
 '''
 
 
-def _chance(tmp_path, body: str, engine: str = "closure"):
+def _chance(tmp_path, body: str, engine: str = "python"):
     (tmp_path / "chance.vbr").write_text(CHANCE_IN_SETUP)
     (tmp_path / "t.vbr").write_text('tests for "chance.vbr"\n' + body)
-    from vbr.scenario import run_file
     return run_file(tmp_path / "t.vbr", engine=engine)
 
 
@@ -252,8 +261,6 @@ def test_a_forced_pick_not_on_offer_fails_that_scenario_at_the_pick(tmp_path, en
                                 'scenario "the next one still runs" {\n  expect rolled >= 1\n}\n', engine=engine)
     assert [r.ok for r in results] == [False, True]
     assert "the forced pick 7 is not among the items on offer" in results[0].message
-    if engine == "closure":  # the typed engines' fault carries the value, not the items
-        assert "the forced pick 7 is not among the items on offer (0, 1)" in results[0].message
     assert results[0].span.line == 9  # `first = pick [0, 1]` in chance.vbr
 
 
@@ -271,11 +278,10 @@ phase play {
 '''
 
 
-def _one_choice(tmp_path, *bodies: str, engine: str = "closure"):
+def _one_choice(tmp_path, *bodies: str, engine: str = "python"):
     (tmp_path / "one.vbr").write_text(ONE_CHOICE)
     (tmp_path / "t.vbr").write_text('tests for "one.vbr"\n' + "".join(
         f'scenario "s{i}" {{\n{body}}}\n' for i, body in enumerate(bodies)))
-    from vbr.scenario import run_file
     return run_file(tmp_path / "t.vbr", engine=engine)
 
 
@@ -302,8 +308,58 @@ def test_a_failed_expect_winner_none_says_who_won(tmp_path, engine):
     assert (won.ok, won.message) == (False, "expected no seat to win, but seat 0 won")
 
 
+def test_a_choice_after_the_end_says_no_choice_is_pending_and_how_the_game_ended(tmp_path, engine):
+    (r,) = _one_choice(tmp_path, "  choose 0\n  choose 1\n", engine=engine)
+    assert (r.ok, r.span.line, r.message) == (False, 4, "no choice is pending (the game is over: seat 0 wins)")
+
+
 def test_expect_draw_prints_back_as_written():
     from vbr.grammar.parser import parse
     from vbr.grammar.printer import program
     text = 'tests for "one.vbr"\n\nscenario "s" {\n  choose 2\n  expect draw\n}\n'
     assert program(parse(text)) == text
+
+
+BAD_STEPS = '''tests for "siatka"
+scenario "bad steps" {
+  force green = forward
+  force nodie = 3
+  start nophase
+  expect holder + 1
+  given {
+    return
+  }
+  choose nosuchname
+}
+scenario "bad option" {
+  option nosuch = 3
+  expect holder == 0
+}
+'''
+
+
+def test_checking_a_scenario_file_reports_every_problem_of_its_steps_located(tmp_path):
+    """`vbr check` of a scenario file: each step's problem at its place, all of them at once."""
+    from vbr.errors import VbrCheckError
+    from vbr.scenario import check_file
+    (tmp_path / "t.vbr").write_text(BAD_STEPS)
+    with pytest.raises(VbrCheckError) as caught:
+        check_file(tmp_path / "t.vbr")
+    found = [(d.span.line, d.span.col, d.message) for d in caught.value.diagnostics]
+    assert found == [
+        (3, 17, "a forced face must be int, not dir"),  # green is 1..6
+        (4, 3, "no die `nodie`"),
+        (5, 3, "no phase `nophase`"),
+        (6, 10, "an expectation must be bool, not int"),
+        (8, 5, "`return` ends a procedure or a handler; a phase ends with `goto` or `end`"),
+        (10, 10, "unknown name `nosuchname`"),
+        (13, 3, "unknown option `nosuch` (siatka.vbr has options: abilities, block_marker, rotation, target)"),
+    ]
+
+
+def test_a_scenario_with_problems_fails_alone_at_its_first_problem(tmp_path):
+    (tmp_path / "t.vbr").write_text(BAD_STEPS + 'scenario "fine" {\n  expect holder == 0\n}\n')
+    bad, option, fine = run_file(tmp_path / "t.vbr")
+    assert (bad.ok, bad.span.line) == (False, 3) and "no phase `nophase`" in bad.message
+    assert (option.ok, option.span.line) == (False, 13) and "unknown option `nosuch`" in option.message
+    assert fine.ok, fine.message

@@ -246,12 +246,11 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--strict", action="store_true",
                    help="also fail a file whose rule file's turn flow has warnings (as `vbr check --strict`)")
     t.add_argument("--trace", action="store_true", help="print the events between the steps of each failing scenario")
-    t.add_argument("--engine", choices=("auto", "python", "c", "closure"), default="auto",
+    t.add_argument("--engine", choices=("auto", "python", "c"), default="auto",
                    help="what runs the scenarios: auto (the default) takes python, the typed program's own "
-                        "engine, and closure, with a note, for a rule file the typed program cannot express yet; "
-                        "python or c (the same steps and verdicts; such a file is an error; c builds a program "
-                        "for each set of options the file's scenarios name, slower than python for a few "
-                        "scenarios); closure, the older engine")
+                        "engine; c gives the same steps and verdicts, and builds a C library for each set of "
+                        "options the file's scenarios name (slower than python for a file run once); a rule "
+                        "file using a construct the typed program cannot express yet is an error")
     t.set_defaults(func=cmd_test)
 
     f = sub.add_parser("fmt", help="print files in canonical form, or rewrite them in it (-w)")
@@ -298,7 +297,7 @@ def cmd_check(args) -> int:
         try:
             tree, _ = parse_file(path)
             if isinstance(tree, A.TestFile):
-                from vbr.scenario import check_file  # scenarios run in the closure engine
+                from vbr.scenario import check_file
                 check_file(path)
             else:
                 model = checked_model(load_rules(path))  # the diagnostics only: no game to build
@@ -527,16 +526,10 @@ def cmd_test(args) -> int:
 
 
 def _run_scenarios(path: Path, trace: bool, engine: str) -> list:
-    """A scenario file's results through `engine`; auto: the python engine (the typed program's
-    own: no build per set of options, as c needs), else closure with a note saying why."""
+    """A scenario file's results through `engine`; auto: python (a scenario file is run once
+    after each edit, and the C engine builds a library for each edit: python is the quicker)."""
     from vbr.scenario import run_file
-    if engine != "auto":
-        return run_file(path, trace=trace, engine=engine)
-    try:
-        return run_file(path, trace=trace, engine="python")
-    except EngineUnavailable as exc:
-        _note(f"--engine auto: {exc.located()}; running the scenarios through the closure engine")
-        return run_file(path, trace=trace, engine="closure")
+    return run_file(path, trace=trace, engine="python" if engine == "auto" else engine)
 
 
 def _strict_flow(scenarios: Path) -> None:

@@ -8,24 +8,46 @@
       choose forward                   # apply the legal option equal to this value
       expect holder == 1               # must hold now
     }
+
+A scenario file is checked by vbr.checking (`StepChecker`: the names its steps use, the type of
+each value) and run by a typed engine, python or c, on the program vbr.ir.scenario_program
+builds for the file's scenarios with the same options (a C engine is built once for them). A
+step's value (a forced face, a choice, an expectation) is the return of the step's probe unit,
+run by the engine where play stands; a `given` block is a unit run before play starts; `start`
+drops every frame and starts the phase. Setup must not stop at a choice: such a scenario fails,
+saying so. A construct the typed program cannot express yet raises `Unsupported` (an
+EngineUnavailable, located) for the rule file, or fails the one scenario whose step uses it.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vbr.errors import Diagnostic, IllegalActionError, Span, VbrCheckError, VbrError
-from vbr.grammar import ast as A
+from vbr.checker import Model
+from vbr.checking import checked_model, located_errors
 from vbr.checking import types as T
-from vbr.interpreter.compiler import compile_rules
-from vbr.interpreter.program import Frame
-from vbr.interpreter.scope import Fault, Locals, Scope
-from vbr.interpreter.state import FORCED_PICK, State
-from vbr.values import text
-from vbr.loader import load_rules, parse_file
+from vbr.checking.constants import Constants, Failure
+from vbr.checking.expressions import ExprChecker
+from vbr.checking.scope import Scope as CheckScope
+from vbr.checking.statements import StmtChecker
+from vbr.engines.events import EventLog
+from vbr.engines.game import Game, State, make_engine
+from vbr.engines.python_runtime import EngineFault
+from vbr.errors import (Diagnostic, Diagnostics, IllegalActionError, OptionError, Span, VbrCheckError, VbrError,
+                        VbrRuntimeError)
+from vbr.grammar import ast as A
 from vbr.grammar import printer
-from vbr.grammar.expectations import comparisons, how_it_stands
+from vbr.grammar.expectations import how_it_stands
+from vbr.ir.build import start_phase
+from vbr.ir.build_expr import Unsupported
+from vbr.ir.layout import CHOICE, Header as H
+from vbr.ir.scenario_program import PlannedStep, ScenarioProgram, build_scenario_program
+from vbr.ir.values import NONE
+from vbr.loader import load_rules, parse_file
 from vbr.report import render_events
+
+ENGINES = ("python", "c")  # what runs scenarios; `vbr test --engine auto` takes python
 
 
 @dataclass
@@ -34,7 +56,7 @@ class ScenarioResult:
     span: Span
     ok: bool
     message: str = ""
-    steps: int = 0  # transfers of control the interpreter counted (what its step limit bounds)
+    steps: int = 0  # transfers of control the engine counted (what its step limit bounds)
     trace: list = field(default_factory=list)  # with trace=True: (step, event lines) after each step
 
 
@@ -48,317 +70,167 @@ def format_trace(result: ScenarioResult) -> list[str]:
 
 
 def load_scenarios(path: Path):
-    tree, source = parse_file(Path(path))
-    if not isinstance(tree, A.TestFile):
-        raise VbrCheckError([Diagnostic(tree.span, "not a scenario file: it should start with `tests for \"RULES\"`")],
-                            {str(path): source})
+    """(the scenario file's tree, the RuleSet it tests, its text); a VbrCheckError for a rule file."""
+    tree, source = _scenario_tree(path)
     rules = load_rules(tree.rules, tests=Path(path), span=tree.span)
     return tree, rules, source
 
 
+def _scenario_tree(path: Path):
+    tree, source = parse_file(Path(path))
+    if not isinstance(tree, A.TestFile):
+        raise VbrCheckError([Diagnostic(tree.span, "not a scenario file: it should start with `tests for \"RULES\"`")],
+                            {str(path): source})
+    return tree, source
+
+
+def options_of(sc: A.Scenario) -> dict:
+    """The options a scenario's `option` steps set."""
+    return {s.name: _literal(s.exprs[0]) for s in sc.steps if s.kind == "option"}
+
+
 def run_file(path: Path, rules=None, *, trace: bool = False, step_limit: int | None = None,
-             lower: bool = True, engine: str = "closure") -> list[ScenarioResult]:
-    """Run every scenario of a file. `rules`: a RuleSet to run them against instead of the file the
-    scenarios name (`vbr mutate` runs them against each mutant); `trace`: keep the events between
-    steps in each result (`format_trace`); `step_limit`: a lower step limit than the rule file's,
-    for each scenario; `lower=False`: run the closures without building the fast form (cheaper
-    for a file run once, as `vbr mutate` runs each mutant); `engine`: "closure", or a typed
-    engine ("python", "c": vbr.typed_scenario), which raises Unsupported (located) for a rule
-    file the typed program cannot express yet."""
+             engine: str = "python") -> list[ScenarioResult]:
+    """Run every scenario of a file through `engine` ("python" or "c"). `rules`: a RuleSet to run
+    them against instead of the file the scenarios name (`vbr mutate` runs them against each
+    mutant); `trace`: keep the events between steps in each result (`format_trace`);
+    `step_limit`: a lower step limit than the rule file's, for each scenario. A scenario that
+    does not check, or fails, fails alone; a rule file the typed program cannot express raises
+    Unsupported (located), one the C engine cannot be built for CEngineUnavailable."""
+    if engine not in ENGINES:
+        raise ValueError(f"no engine `{engine}` for scenarios (engines: {', '.join(ENGINES)})")
     if rules is None:
         tree, rules, source = load_scenarios(path)
     else:
-        tree, source = parse_file(Path(path))
-        if not isinstance(tree, A.TestFile):
-            raise VbrCheckError([Diagnostic(tree.span, "not a scenario file: it should start with `tests for \"RULES\"`")],
-                                {str(path): source})
+        tree, source = _scenario_tree(path)
     sources = {**rules.sources, str(path): source}
-    cache: dict = {"lower": lower and engine == "closure"}
-    if engine != "closure":
-        return _run_typed(tree.scenarios, rules, sources, engine, trace=trace, step_limit=step_limit, cache=cache)
-    return [run_scenario(sc, rules, sources, trace=trace, step_limit=step_limit, cache=cache) for sc in tree.scenarios]
-
-
-def _run_typed(scenarios, rules, sources, engine: str, *, trace: bool, step_limit, cache: dict) -> list[ScenarioResult]:
-    """Every scenario through a typed engine, those with the same options on one program: each
-    checked as the closure runner checks it, then run by vbr.typed_scenario."""
-    from vbr.typed_scenario import Failed, TypedRunner, scenario_program
-    groups: dict[tuple, list[int]] = {}
-    for i, sc in enumerate(scenarios):
-        options = {s.name: _literal(s.exprs[0]) for s in sc.steps if s.kind == "option"}
-        groups.setdefault(tuple(sorted(options.items())), []).append(i)
+    scenarios = tree.scenarios
     results: list = [None] * len(scenarios)
-    for key, members in groups.items():
-        checked = []
-        for i in members:
-            try:
-                _Runner(scenarios[i], rules, sources, cache=cache).compile()
-                checked.append(i)
-            except VbrError as exc:
-                results[i] = ScenarioResult(scenarios[i].title, exc.span, False, exc.render())
-        if not checked:
-            continue
-        model = _compiled(rules, dict(key), cache).model
-        sp, game = scenario_program(model, [scenarios[i] for i in checked], engine, step_limit)
-        for k, i in enumerate(checked):
-            sc = scenarios[i]
-            runner = TypedRunner(sp, game, k, trace=trace)
-            seed = next((s.value for s in sc.steps if s.kind == "seed"), 0)
-            try:
-                runner.run(seed)
-            except Failed as f:
-                results[i] = ScenarioResult(sc.title, f.span, False, f.message, runner.steps_used(), runner.events)
-            except VbrError as exc:
-                results[i] = ScenarioResult(sc.title, exc.span, False, exc.render(), runner.steps_used(), runner.events)
-            else:
-                results[i] = ScenarioResult(sc.title, sc.span, True, "", runner.steps_used(), runner.events)
+    for options, members in _by_options(scenarios).items():
+        for i, result in zip(members, _run_group([scenarios[i] for i in members], rules, dict(options), sources,
+                                                 engine, trace, step_limit)):
+            results[i] = result
     return results
 
 
-def check_file(path: Path) -> None:
-    """Compile every scenario without running it (for `vbr check`)."""
-    tree, rules, source = load_scenarios(path)
-    sources = {**rules.sources, str(path): source}
-    cache: dict = {}
-    for sc in tree.scenarios:
-        _Runner(sc, rules, sources, cache=cache).compile()
-
-
-def run_scenario(sc: A.Scenario, rules, sources, *, trace: bool = False, step_limit: int | None = None,
-                 cache: dict | None = None) -> ScenarioResult:
-    """One scenario's result. A failure of the rule file or of the scenario while running (a
-    fault, a step limit, an expectation that cannot be evaluated) fails this scenario only."""
-    runner = _Runner(sc, rules, sources, trace=trace, step_limit=step_limit, cache=cache)
+def _run_group(scenarios: list[A.Scenario], rules, options: dict, sources: dict, engine: str, trace: bool,
+               step_limit: int | None) -> list[ScenarioResult]:
+    """The results of scenarios that set the same `options`, checked and then run on one program."""
     try:
-        runner.compile()
-        runner.run()
-    except _Failed as f:
+        model = checked_model(rules, options)
+    except VbrError as exc:  # the rule file under these options: each of their scenarios fails with it
+        return [ScenarioResult(sc.title, exc.span, False, exc.render()) for sc in scenarios]
+    except OptionError as exc:
+        return [ScenarioResult(sc.title, _option_step(sc).span, False,
+                               VbrError([_option_problem(sc, exc)], sources).render()) for sc in scenarios]
+    checker = StepChecker(model)
+    results: list = [None] * len(scenarios)
+    checked = []
+    for i, sc in enumerate(scenarios):
+        problems = checker.problems(sc)
+        if problems:
+            exc = VbrCheckError(problems, sources)
+            results[i] = ScenarioResult(sc.title, exc.span, False, exc.render())
+        else:
+            checked.append(i)
+    if checked:
+        sp, game = scenario_program(model, [scenarios[i] for i in checked], engine, step_limit)
+        for k, i in enumerate(checked):
+            results[i] = _result(scenarios[i], TypedRunner(sp, game, k, trace=trace))
+    return results
+
+
+def _by_options(scenarios: list[A.Scenario]) -> dict[tuple, list[int]]:
+    """The scenarios' indices grouped by the options they set (sorted (name, value) pairs)."""
+    groups: dict[tuple, list[int]] = {}
+    for i, sc in enumerate(scenarios):
+        groups.setdefault(tuple(sorted(options_of(sc).items())), []).append(i)
+    return groups
+
+
+def _result(sc: A.Scenario, runner: "TypedRunner") -> ScenarioResult:
+    seed = next((s.value for s in sc.steps if s.kind == "seed"), 0)
+    try:
+        runner.run(seed)
+    except Failed as f:
         return ScenarioResult(sc.title, f.span, False, f.message, runner.steps_used(), runner.events)
     except VbrError as exc:
         return ScenarioResult(sc.title, exc.span, False, exc.render(), runner.steps_used(), runner.events)
     return ScenarioResult(sc.title, sc.span, True, "", runner.steps_used(), runner.events)
 
 
-# the steps that come before the rules' setup runs: setup starts at the first other step, so a
-# `force` above it reaches setup's rolls and picks
-_BEFORE_SETUP = ("option", "seed", "force")
-
-
-class _Failed(Exception):
-    def __init__(self, span: Span, message: str):
-        self.span, self.message = span, message
-
-
-# what evaluating a scenario's expression can raise when the value is not what it expects (a field
-# of nothing, the top of an empty zone): the scenario fails there, with its position
-_EVAL_ERRORS = (Fault, TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError)
-
-
-class _Runner:
-    def __init__(self, sc: A.Scenario, rules, sources, trace: bool = False, step_limit: int | None = None,
-                 cache: dict | None = None):
-        self.sc, self.rules, self.sources = sc, rules, sources
-        self.trace, self.step_limit = trace, step_limit
-        self.cache = {} if cache is None else cache
-        self.events: list = []
-        self.st = None
-
-    def steps_used(self) -> int:
-        return self.st.steps if self.st is not None else 0
-
-    def compile(self) -> None:
-        options = {s.name: _literal(s.exprs[0]) for s in self.sc.steps if s.kind == "option"}
-        self.seed = next((s.value for s in self.sc.steps if s.kind == "seed"), 0)
-        prog = _compiled(self.rules, options, self.cache)
-        self.prog = prog
-        model = prog.model
-        x, stmts = prog.compilers
-        before = len(model.diags.errors)
-        self.steps = []
-        locals_ = Locals()
-        scope = Scope(locals_)
-        for step in self.sc.steps:
-            self.steps.append((step, self._compile_step(step, x, stmts, scope)))
-        self.nlocals = max(locals_.count, 1)
-        errors = model.diags.errors[before:]
-        if errors:
-            raise VbrCheckError(errors, self.sources)
-
-    def _compile_step(self, step: A.ScenarioStep, x, stmts, scope):
-        m = self.prog.model
-        if step.kind == "given":
-            return stmts.code("given", "given", step.span, step.block, tail=lambda st, fr: st.pop())
-        if step.kind in ("start", "phase"):
-            if step.name not in m.phases:
-                m.diags.error(step.span, f"no phase `{step.name}`" + m.suggest(step.name, m.phases))
-            return None
-        if step.kind == "force" and step.name == "pick":
-            return [x.compile(e, scope)[0] for e in step.exprs]
-        if step.kind == "force":
-            if step.name not in m.dice:
-                m.diags.error(step.span, f"no die `{step.name}`" + m.suggest(step.name, m.dice))
-                return None
-            want = self.prog.die_types[step.name]
-            return [x.expect(e, scope, want, "a forced face") for e in step.exprs]
-        if step.kind in ("choose", "expect", "legal", "illegal", "winner"):
-            e = step.exprs[0]
-            if step.kind == "expect":
-                f = x.expect(e, scope, "bool", "an expectation")
-                parts = [(printer.expr(c), x.compile(c.left, scope)[0], x.compile(c.right, scope)[0], x.compile(c, scope)[0])
-                         if isinstance(c, A.Binary) and c.op not in ("and", "or") else
-                         (printer.expr(c), None, None, x.compile(c, scope)[0])
-                         for c in comparisons(e)]
-                return (f, parts)
-            return x.compile(e, scope)[0]
-        return None
-
-    # ------------------------------------------------------------------ running
-    def run(self) -> None:
-        prog = self.prog
-        limit = prog.step_limit
-        if self.step_limit is not None and self.step_limit < limit:
-            prog.step_limit = self.step_limit  # the program is shared by this run's scenarios only
+def check_file(path: Path) -> None:
+    """Check every scenario of a file without running it (for `vbr check`): a VbrCheckError with
+    every problem of every scenario."""
+    tree, rules, source = load_scenarios(path)
+    sources = {**rules.sources, str(path): source}
+    problems: list[Diagnostic] = []
+    for options, members in _by_options(tree.scenarios).items():
         try:
-            self._run_all()
-        finally:
-            prog.step_limit = limit
+            checker = StepChecker(checked_model(rules, dict(options)))
+        except OptionError as exc:
+            problems += [_option_problem(tree.scenarios[i], exc) for i in members]
+            continue
+        for i in members:
+            problems += checker.problems(tree.scenarios[i])
+    if problems:
+        raise VbrCheckError(problems, sources)
 
-    def _run_all(self) -> None:
-        st = State.new(self.prog, self.seed, record=True, hold_start=True, run_setup=False)
-        self.st = st
-        self.L = [None] * self.nlocals
-        self.started = self.set_up = False
-        seen = 0
-        for step, compiled in self.steps:
+
+def _option_step(sc: A.Scenario) -> A.ScenarioStep:
+    return next(s for s in sc.steps if s.kind == "option")
+
+
+def _option_problem(sc: A.Scenario, exc: OptionError) -> Diagnostic:
+    """An option the rule file refuses (it has no such option, or not that value), at the
+    scenario's first `option` step: only a scenario's options are given from outside the rule file."""
+    return Diagnostic(_option_step(sc).span, str(exc))
+
+
+class StepChecker:
+    """The steps of scenarios checked against a rule file's checked model (its options the
+    scenarios'): each phase and die a step names exists, a forced face has the die's type, an
+    expectation is a bool, a `given` block checks as a body of its own (no `return`)."""
+
+    def __init__(self, model: Model):
+        self.m = copy.copy(model)
+        self.m.diags = Diagnostics()  # the scenarios' problems, apart from the model's
+        values = Constants(self.m)
+        self.x = ExprChecker(self.m, values)
+        self.s = StmtChecker(self.m, self.x)
+        for name, d in self.m.dice.items():
+            item = T.item_type(self.x.check(d.faces, CheckScope()))
             try:
-                if not self.set_up and step.kind not in _BEFORE_SETUP:
-                    seen = self._set_up(step)
-                self._run_step(step, compiled)
-            except IllegalActionError as exc:
-                raise _Failed(step.span, str(exc)) from None
-            except _EVAL_ERRORS as exc:
-                raise _Failed(step.span, f"cannot evaluate this step: {_why(exc)}") from None
-            finally:
-                if self.trace and st.log is not None and len(st.log) > seen:
-                    self.events.append((f"line {step.span.line} ({printer.step_line(step)})", render_events(st.log[seen:])))
-                    seen = len(st.log)
+                faces = values.faces(name)
+            except Failure:
+                faces = None
+            values.keep_die(name, faces, item or "any")
 
-    def _set_up(self, step: A.ScenarioStep) -> int:
-        """Run the rules' setup, with whatever the `force` lines above this step queued (a
-        first server drawn by `pick`, a die rolled in setup). Returns how much of the log is seen."""
-        self.set_up = True
-        try:
-            self.st.run()
-        except _EVAL_ERRORS as exc:
-            raise _Failed(step.span, f"setup failed: {_why(exc)}") from None
-        log = self.st.log
-        if self.trace and log:
-            self.events.append(("setup", render_events(log)))
-        return len(log)
+    def problems(self, sc: A.Scenario) -> list[Diagnostic]:
+        """The errors of `sc`'s steps, sorted by place."""
+        self.m.diags.items.clear()
+        for step in sc.steps:
+            self._step(step)
+        return located_errors(self.m)
 
-    def _ensure_started(self, step) -> None:
-        if not self.started:
-            self.started = True
-            self._goto(self.prog.start)
-
-    def _goto(self, phase: str) -> None:
-        self.st.goto(phase, self.prog.phases[phase])
-        self.st.run()
-
-    def _run_step(self, step: A.ScenarioStep, c) -> None:
-        st = self.st
-        k = step.kind
-        if k in ("option", "seed"):
-            return
+    def _step(self, step: A.ScenarioStep) -> None:
+        m, x, k = self.m, self.x, step.kind
         if k == "given":
-            if self.started:
-                raise _Failed(step.span, "`given` comes before play starts")
-            st.stack.append(Frame(c))
-            st.run()
-            if st.pending is not None:
-                raise _Failed(step.span, "a `given` block may not make choices")
-            return
-        if k == "start":
-            if self.started:
-                raise _Failed(step.span, "play has started already")
-            self.started = True
-            self._goto(step.name)
-            return
-        if k == "force" and step.name == "pick":
-            st.forced.setdefault(FORCED_PICK, []).extend(f(st, self.L) for f in c)
-            return
-        if k == "force":
-            idx = self.prog.die_index[step.name]
-            faces = self.prog.dice[idx]
-            for f, e in zip(c, step.exprs):
-                v = f(st, self.L)
-                if v not in faces:
-                    raise _Failed(e.span, f"die `{step.name}` has no face {text(v, self.prog)}")
-                st.forced.setdefault(idx, []).append(v)
-            return
-        self._ensure_started(step)
-        if k == "choose":
-            if st.pending is None:
-                raise _Failed(step.span, "no choice is pending" + (f" (the game is over: {st.outcome()})" if st.result else ""))
-            st.apply_value(c(st, self.L))
+            self.s.body("given", "given", step.block)
+        elif k in ("start", "phase") and step.name not in m.phases:
+            m.diags.error(step.span, f"no phase `{step.name}`" + m.suggest(step.name, m.phases))
+        elif k == "force" and step.name == "pick":
+            for e in step.exprs:
+                x.check(e, CheckScope())
+        elif k == "force" and step.name not in m.dice:
+            m.diags.error(step.span, f"no die `{step.name}`" + m.suggest(step.name, m.dice))
+        elif k == "force":
+            for e in step.exprs:
+                x.expect(e, CheckScope(), x.values.die_types[step.name], "a forced face")
         elif k == "expect":
-            f, parts = c
-            if not f(st, self.L):
-                raise _Failed(step.span, "expectation failed" + self._sides(step.exprs[0], parts))
-        elif k in ("legal", "illegal"):
-            v = c(st, self.L)
-            opts = st.pending.options if st.pending else ()
-            present = any(o == v and type(o) is type(v) for o in opts)
-            if present != (k == "legal"):
-                shown = ", ".join(text(o, self.prog) for o in opts) or "nothing"
-                raise _Failed(step.span, f"{text(v, self.prog)} should {'' if k == 'legal' else 'not '}be legal; legal now: {shown}")
-        elif k == "phase":
-            if st.phase != step.name:
-                raise _Failed(step.span, f"expected phase `{step.name}`, the game is in `{st.phase}`")
-        elif k == "winner":
-            want = c(st, self.L)
-            if want is not None and type(want) is not int:
-                raise _Failed(step.span, f"`expect winner` names a seat or `none`, not {text(want, self.prog)}")
-            if st.result is None or st.result.winner != want:
-                who = "no seat" if want is None else f"seat {want}"
-                raise _Failed(step.span, f"expected {who} to win, but {how_it_stands(self.st.result)}")
-        elif k == "draw":
-            if st.result is None or st.result.winner is not None or st.result.by_team:
-                raise _Failed(step.span, f"expected a draw, but {how_it_stands(self.st.result)}")
-
-
-    def _sides(self, e: A.Expr, parts) -> str:
-        """The value of each side of every comparison in a failed expectation: for one comparison
-        `(left side is X, right side is Y)`; for several (`a and b`), each with its text and truth."""
-        def value(f):
-            try:
-                return text(f(self.st, self.L), self.prog)
-            except _EVAL_ERRORS as exc:
-                return f"not evaluable ({_why(exc)})"
-        if not parts:
-            return ""
-        if len(parts) == 1 and parts[0][0] == printer.expr(e):
-            _, left, right, _ = parts[0]
-            return f" (left side is {value(left)}, right side is {value(right)})"
-        shown = []
-        for src, left, right, whole in parts:
-            sides = f": left side {value(left)}, right side {value(right)}" if left is not None else ""
-            shown.append(f"`{src}` is {value(whole)}{sides}")
-        return ":\n    " + "\n    ".join(shown)
-
-
-def _why(exc: Exception) -> str:
-    return str(exc) if isinstance(exc, Fault) else f"{type(exc).__name__}: {exc}"
-
-
-def _compiled(rules, options: dict, cache: dict):
-    """Scenarios with the same options share one compiled program (compiling a large rule file
-    for each of its scenarios would dominate a test run); `cache` lives for one run of a file.
-    Scenario steps compile into it too; they only add code, never change what is there."""
-    key = tuple(sorted(options.items()))
-    if key not in cache:
-        cache[key] = compile_rules(rules, options, lower=cache.get("lower", True))
-    return cache[key]
+            x.expect(step.exprs[0], CheckScope(), "bool", "an expectation")
+        elif k in ("choose", "legal", "illegal", "winner"):
+            x.check(step.exprs[0], CheckScope())
 
 
 def _literal(e: A.Expr):
@@ -370,4 +242,244 @@ def _literal(e: A.Expr):
     return None
 
 
-__all__ = ["run_file", "run_scenario", "check_file", "format_trace", "ScenarioResult", "T"]
+# ------------------------------------------------------------------------------ running
+BEFORE_SETUP = ("option", "seed", "force")  # the steps that come before setup runs: it starts at the first other step
+
+
+class Failed(Exception):
+    """A scenario's step did not hold: `message`, at `span`."""
+
+    def __init__(self, span, message: str):
+        self.span, self.message = span, message
+
+
+def scenario_program(model, scenarios: list[A.Scenario], engine: str, step_limit: int | None = None):
+    """(the ScenarioProgram of `scenarios` under `model`, its Game run by `engine`)."""
+    sp = build_scenario_program(model, scenarios)
+    p = sp.program
+    if step_limit is not None and step_limit < p.limits["steps"]:
+        p.limits["steps"] = step_limit
+        p.messages[0] = (f"the game ran more than {step_limit} steps (`limit steps`)", None)
+    return sp, Game(p, make_engine(p, engine), model)
+
+
+class TypedRunner:
+    """Runs scenario `index` of a ScenarioProgram; `events` gets (where, event lines) with `trace`."""
+
+    def __init__(self, sp: ScenarioProgram, game: Game, index: int, trace: bool = False):
+        self.sp, self.game, self.p = sp, game, game.program
+        self.plan = sp.plans[index]
+        self.engine = game.engine
+        self.trace = trace
+        self.events: list = []
+        self.log: list | None = [] if trace else None
+        self.state: State | None = None
+
+    def steps_used(self) -> int:
+        return int(self.state.words[H.STEPS]) if self.state is not None else 0
+
+    def run(self, seed: int) -> None:
+        if isinstance(self.plan, Unsupported):
+            raise Failed(self.plan.span, self.plan.located().split("error: ", 1)[-1])
+        log = EventLog(self.p, self.log) if self.log is not None else None
+        state = State.__new__(State)
+        state.game, state.words, state._events = self.game, self.engine.held(seed), log
+        self.state, self.hook = state, log
+        self.set_up = self.started = False
+        seen = 0
+        for planned in self.plan:
+            step = planned.step
+            try:
+                if not self.set_up and step.kind not in BEFORE_SETUP:
+                    seen = self._set_up(step)
+                self._step(planned)
+            except IllegalActionError as exc:
+                raise Failed(step.span, str(exc)) from None
+            finally:
+                if self.log is not None and len(self.log) > seen:
+                    where = f"line {step.span.line} ({printer.step_line(step)})"
+                    self.events.append((where, render_events(self.log[seen:])))
+                    seen = len(self.log)
+
+    # ------------------------------------------------------------------ the engine
+    def _call(self, unit: int, step) -> int | None:
+        """A probe run where play stands; a run-time error in it fails the step."""
+        try:
+            return self.engine.call(self.state.words, unit, self.hook)
+        except EngineFault as f:
+            raise Failed(step.span, f"cannot evaluate this step: {self._fault_text(f)}") from None
+
+    def _run_rules(self, unit: int) -> int | None:
+        """Setup or a `given` block run where play stands; a run-time error in it is the rules'
+        (VbrRuntimeError, located where it happened), as in play."""
+        try:
+            return self.engine.call(self.state.words, unit, self.hook)
+        except EngineFault as f:
+            message, span = self.p.messages[f.fault]
+            raise VbrRuntimeError.at(span or self.p.units[unit].span, self._fault_text(f)) from None
+
+    def _value(self, planned: PlannedStep, k: int = 0) -> tuple[int, str]:
+        unit = planned.probes[k]
+        v = self._call(unit, planned.step)
+        if v is None:
+            raise Failed(planned.step.span, "cannot evaluate this step: it stopped play (a choice, `goto` or `end`)")
+        return int(v), self.sp.probe_types[unit]
+
+    def _fault_text(self, f: EngineFault) -> str:
+        message, _ = self.p.messages[f.fault]
+        return message.format(*("none" if x == NONE else str(int(x)) for x in (f.a, f.b)))
+
+    def _text(self, ty: str, v: int) -> str:
+        return self.p.names.text(ty, v, self.state.words if self.state is not None else None)
+
+    def _set_up(self, step) -> int:
+        """The rules' setup, with whatever the `force` lines above this step queued."""
+        self.set_up = True
+        if self._run_rules(self.p.init) is None:
+            self.state.check()
+            raise Failed(step.span, "setup stopped at a choice: the typed engines run a scenario only after a "
+                                    "setup that makes none")
+        if self.log:
+            self.events.append(("setup", render_events(self.log)))
+        return len(self.log) if self.log is not None else 0
+
+    def _goto(self, phase: str) -> None:
+        unit = self.p.units.index(next(u for u in self.p.units if u.kind == "phase" and u.name == phase))
+        if self.hook is not None:
+            self.hook.phase(unit)
+        self.engine.goto(self.state.words, unit, self.hook)
+        self.state._end_event()
+        self.state.check()
+
+    def _ensure_started(self) -> None:
+        if not self.started:
+            self.started = True
+            self._goto(start_phase(self.game.model))
+
+    # ------------------------------------------------------------------ the steps
+    def _step(self, planned: PlannedStep) -> None:
+        step, k = planned.step, planned.step.kind
+        if k in ("option", "seed"):
+            return
+        if k == "force":
+            self._force(planned)
+            return
+        if k == "given":
+            if self.started:
+                raise Failed(step.span, "`given` comes before play starts")
+            if self._run_rules(planned.given) is None:
+                self.state.check()
+                raise Failed(step.span, "a `given` block may not make choices")
+            return
+        if k == "start":
+            if self.started:
+                raise Failed(step.span, "play has started already")
+            self.started = True
+            self._goto(step.name)
+            return
+        self._ensure_started()
+        getattr(self, "_" + k)(planned)
+
+    def _force(self, planned: PlannedStep) -> None:
+        step, S = planned.step, self.state.words
+        at = self.p.forced_at[planned.queue]
+        faces = self.p.dice[self.p.die_names.index(step.name)] if step.name != "pick" else None
+        for k, e in enumerate(step.exprs):
+            v, ty = self._value(planned, k)
+            if faces is not None and v not in faces:
+                raise Failed(e.span, f"die `{step.name}` has no face {self._text(ty, v)}")
+            count = int(S[at + 1])
+            S[at + 2 + count] = v
+            S[at + 1] = count + 1
+
+    def _choose(self, planned: PlannedStep) -> None:
+        S = self.state.words
+        if S[H.STATUS] != CHOICE:
+            over = self.state.outcome()
+            raise Failed(planned.step.span, "no choice is pending" + (f" (the game is over: {over})" if over else ""))
+        v, ty = self._value(planned)
+        for i, o, item in self._options():
+            if _same(ty, v, item, o):
+                self.state.apply_index(i)
+                return
+        shown = ", ".join(self._text(item, o) for _, o, item in self._options())
+        raise IllegalActionError(f"{self._text(ty, v)} is not legal here; legal: {shown}")
+
+    def _options(self) -> list[tuple[int, int, str]]:
+        S = self.state.words
+        if S[H.STATUS] != CHOICE:
+            return []
+        item = self.p.choices[S[H.SITE]].item
+        return [(i, o, item) for i, o in enumerate(self.state.options())]
+
+    def _expect(self, planned: PlannedStep) -> None:
+        v, _ = self._value(planned)
+        if not v:
+            raise Failed(planned.step.span, "expectation failed" + self._sides(planned))
+
+    def _sides(self, planned: PlannedStep) -> str:
+        """The value of each side of every comparison in a failed expectation, as a failed `expect` shows them."""
+        def shown(unit):
+            try:
+                got = self.engine.call(self.state.words, unit, None)
+            except EngineFault as f:
+                return f"not evaluable ({self._fault_text(f)})"
+            return self._text(self.sp.probe_types[unit], int(got)) if got is not None else "not evaluable"
+        parts = planned.parts
+        if not parts:
+            return ""
+        if len(parts) == 1 and parts[0].text == printer.expr(planned.step.exprs[0]) and parts[0].left is not None:
+            return f" (left side is {shown(parts[0].left)}, right side is {shown(parts[0].right)})"
+        lines = []
+        for c in parts:
+            sides = f": left side {shown(c.left)}, right side {shown(c.right)}" if c.left is not None else ""
+            lines.append(f"`{c.text}` is {shown(c.whole)}{sides}")
+        return ":\n    " + "\n    ".join(lines)
+
+    def _legal(self, planned: PlannedStep, want: bool = True) -> None:
+        v, ty = self._value(planned)
+        options = self._options()
+        if any(_same(ty, v, item, o) for _, o, item in options) != want:
+            shown = ", ".join(self._text(item, o) for _, o, item in options) or "nothing"
+            raise Failed(planned.step.span, f"{self._text(ty, v)} should {'' if want else 'not '}be legal; "
+                                            f"legal now: {shown}")
+
+    def _illegal(self, planned: PlannedStep) -> None:
+        self._legal(planned, want=False)
+
+    def _phase(self, planned: PlannedStep) -> None:
+        S, lay = self.state.words, self.p.layout
+        now = self.p.units[int(S[lay.stack + 1])].name if S[H.TOP] > lay.stack else None
+        if now != planned.step.name:
+            raise Failed(planned.step.span, f"expected phase `{planned.step.name}`, the game is in `{now}`")
+
+    def _winner(self, planned: PlannedStep) -> None:
+        v, ty = self._value(planned)
+        if ty not in ("seat", "int", "none"):
+            raise Failed(planned.step.span, f"`expect winner` names a seat or `none`, not {self._text(ty, v)}")
+        r = self.state.outcome()
+        want = None if v == NONE else v
+        if r is None or r.winner != want:
+            who = "no seat" if want is None else f"seat {want}"
+            raise Failed(planned.step.span, f"expected {who} to win, but {how_it_stands(r)}")
+
+    def _draw(self, planned: PlannedStep) -> None:
+        r = self.state.outcome()
+        if r is None or r.winner is not None or r.by_team:
+            raise Failed(planned.step.span, f"expected a draw, but {how_it_stands(r)}")
+
+
+def _sort(ty: str) -> str:
+    """What a value's type says of its sort, for telling a value from an equal number of
+    another sort (card #1 is not the number 1), as a scenario's steps compare them."""
+    if ty.startswith("ent"):
+        return "ent"
+    if ty in ("seat", "team"):
+        return "int"
+    return ty
+
+
+def _same(ty: str, v: int, item: str, o: int) -> bool:
+    if v == NONE or o == NONE:
+        return v == o
+    return v == o and _sort(ty) == _sort(item)

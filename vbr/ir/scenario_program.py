@@ -1,6 +1,6 @@
 """A scenario of a scenario file → the rule file's typed program with the scenario's own units.
 
-A scenario (vbr/scenario.py describes its steps) runs against a program built for it: the rule
+A scenario (vbr/scenario.py describes its steps and runs it) runs against a program built for it: the rule
 file's units as they are, except that the start of play returns after `setup` instead of going
 to the start phase (the runner starts play when a step needs it), and beside them
 
