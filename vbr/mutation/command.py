@@ -9,7 +9,6 @@ import json
 import sys
 from pathlib import Path
 
-from vbr.cli_common import ENGINE_CHOICES, note
 from vbr.errors import EngineUnavailable, UsageError, VbrError
 from vbr.terminal import clean
 from vbr.mutation import KINDS
@@ -37,10 +36,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--max-seconds", type=float, default=None, metavar="S",
                    help="start no mutant after S seconds (default 600); at most 10 × n mutants are tried in any case")
-    p.add_argument("--engine", choices=ENGINE_CHOICES, default="auto",
-                   help="what runs the scenarios: auto (the default) takes python, the typed program's own "
-                        "engine, and closure, with a note, for a rule file the typed program cannot express yet; "
-                        "python; c (compiles every mutant, seconds each); closure, the older engine")
+    p.add_argument("--engine", choices=("auto", "python", "c"), default="auto",
+                   help="what runs the scenarios: auto (the default) and python take the typed program's own "
+                        "Python engine, which runs a mutant with no build; c compiles every mutant (seconds "
+                        "each). A rule file using a construct the typed program cannot express yet is an error")
     p.set_defaults(func=run)
     return p
 
@@ -77,7 +76,7 @@ def run(args) -> int:
     except VbrError as exc:
         print(exc.render(), file=sys.stderr)
         return 2
-    except EngineUnavailable as exc:  # the Python engine cannot express the rule file yet
+    except EngineUnavailable as exc:  # the typed program cannot express the rule file yet, or no C compiler
         print(clean(exc.located()), file=sys.stderr)
         return 2
     s = report.summary(result.ctx, result)
@@ -91,22 +90,13 @@ def run(args) -> int:
 
 
 def _run(args, path: Path, tests: Path, engine: str):
-    """The mutation run through `engine`; auto: the python engine, else (a rule file the typed
-    program cannot express) closure with a note saying why."""
+    """The mutation run through `engine`; auto: python (a mutant is run once: the engine that
+    costs no build is the quicker)."""
     from vbr.mutation import runner
     seconds = args.max_seconds if getattr(args, "max_seconds", None) is not None else runner.DEFAULT_SECONDS
-
-    def run(engine: str):
-        return runner.run(path, tests, n=args.n, seed=args.seed, workers=args.workers,
-                          kinds=getattr(args, "kinds", None), lines=getattr(args, "lines", None), seconds=seconds,
-                          engine=engine)
-    if engine != "auto":
-        return run(engine)
-    try:
-        return run("python")
-    except EngineUnavailable as exc:
-        note(f"--engine auto: {exc.located()}; running the scenarios through the closure engine")
-        return run("closure")
+    return runner.run(path, tests, n=args.n, seed=args.seed, workers=args.workers,
+                      kinds=getattr(args, "kinds", None), lines=getattr(args, "lines", None), seconds=seconds,
+                      engine="python" if engine == "auto" else engine)
 
 
 def main(argv: list[str] | None = None) -> int:

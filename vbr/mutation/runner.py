@@ -49,7 +49,7 @@ class Context:
     text: str
     mutants: list[Mutant]
     guard: int = 0
-    engine: str = "closure"  # what runs the scenarios: closure or python (vbr.scenario.run_file)
+    engine: str = "python"  # what runs the scenarios: python or c (vbr.scenario.run_file)
 
 
 @dataclass
@@ -103,7 +103,7 @@ def baseline(ctx: Context) -> int:
     must pass. Returns the step guard for the mutants."""
     rules = ruleset(ctx.path, printer.program(ctx.tree))
     model = checked_model(rules, {})
-    results = run_file(ctx.tests, rules, lower=False, engine=ctx.engine)
+    results = run_file(ctx.tests, rules, engine=ctx.engine)
     failed = [r for r in results if not r.ok]
     if failed:
         r = failed[0]
@@ -122,12 +122,12 @@ def evaluate(ctx: Context, m: Mutant) -> Outcome:
     except VbrError as exc:
         return Outcome(m.index, "invalid", _first_line(exc.render()))
     try:
-        results = run_file(ctx.tests, rules, step_limit=ctx.guard, lower=False, engine=ctx.engine)
+        results = run_file(ctx.tests, rules, step_limit=ctx.guard, engine=ctx.engine)
     except VbrError as exc:  # the scenario file does not compile against the mutant
         return Outcome(m.index, "killed", _first_line(exc.render()))
     except EngineUnavailable as exc:  # a mutant the typed engine cannot express: not judged
         return Outcome(m.index, "invalid", _first_line(exc.located()))
-    except Exception as exc:  # noqa: BLE001 — an interpreter fault still tells the mutant apart
+    except Exception as exc:  # noqa: BLE001 — an engine's fault still tells the mutant apart
         return Outcome(m.index, "killed", f"{type(exc).__name__}: {exc}")
     for r in results:
         if not r.ok:
@@ -153,11 +153,13 @@ DEFAULT_SECONDS = 600.0  # the run's time bound, unless the caller gives one
 
 
 def run(path: Path, tests: Path | None = None, n: int = 100, seed: int = 1, workers: int = 1,
-        kinds=None, lines=None, seconds: float = DEFAULT_SECONDS, engine: str = "closure") -> Result:
+        kinds=None, lines=None, seconds: float = DEFAULT_SECONDS, engine: str = "python") -> Result:
     """Sample up to `n` mutants that pass the checker from those `selected` by kinds and lines, and
     judge each. Bounded: at most ATTEMPTS_PER_MUTANT × n mutants are tried (the checker rejects
     some, each at the cost of a whole check), and none is started after `seconds`; a run stopped
-    by either says so in `Result.stopped`. `engine` runs the scenarios (vbr.scenario.run_file)."""
+    by either says so in `Result.stopped`. `engine` runs the scenarios (vbr.scenario.run_file):
+    python by default, as each mutant's program is run once and the Python engine's costs no
+    build; c compiles every mutant."""
     started = time.monotonic()
     ctx = context(path, tests)
     ctx.engine = engine
