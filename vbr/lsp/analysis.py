@@ -181,7 +181,7 @@ class PieceCache:
     def __init__(self):
         self.pieces: dict[str, Piece] = {}
         self.whole: tuple[str, object] | None = None  # (text, AST or VbrError) of the last whole parse
-        self.scenarios: dict = {}  # a scenario file's compiled programs and problems (_check_scenarios)
+        self.scenarios: dict = {}  # a scenario file's step checkers and problems (_check_scenarios)
 
     def get(self, kind: str, start: int, text: str, path: str, taken: set[int] | None = None) -> Piece:
         """The piece of `text` starting at line `start`: the cached one (moved if it has moved),
@@ -578,11 +578,11 @@ def _past_limits(text: str, path: str) -> Diagnostic | None:
 
 
 def _check_scenarios(a: Analysis, header, scenarios: list[A.Scenario], cache: "PieceCache") -> list[Diagnostic]:
-    """Each scenario compiled against the rule file it tests, as `vbr check` does. Compiled rule
-    programs (one per set of options) are kept while the rule files are unchanged, and each
-    scenario's problems while its text and place are, so an edit compiles only the scenario it
+    """Each scenario's steps checked against the rule file it tests, as `vbr check` does
+    (vbr.scenario.StepChecker over the rule file's checked model under the scenario's options).
+    The checkers (one per set of options) are kept while the rule files are unchanged, and each
+    scenario's problems while its text and place are, so an edit checks only the scenario it
     touched."""
-    from vbr.interpreter.compiler import compile_rules
     from vbr.loader import load_rules
     if not isinstance(header, A.TestFile):
         return []
@@ -590,37 +590,38 @@ def _check_scenarios(a: Analysis, header, scenarios: list[A.Scenario], cache: "P
     a.rules = rules
     a.sources.update({k: v for k, v in rules.sources.items() if k != a.path})
     _chain_trees(a, rules.chain)
-    try:
-        from vbr.scenario import _Runner, _literal  # no public call checks scenarios given as text yet
-    except ImportError:
-        return []
     key = tuple(sorted(rules.sources.items()))
     state = cache.scenarios
-    if state.get("rules") != key or state.get("compiled", 0) > 500:  # steps add code to the shared programs
+    if state.get("rules") != key or len(state.get("found", ())) > 500:  # each edit of a scenario adds its text
         state.clear()
-        state.update(rules=key, programs={}, found={}, compiled=0)
-    programs, found = state["programs"], state["found"]
-    sources = {**rules.sources, a.path: a.text}
+        state.update(rules=key, checkers={}, found={})
+    found = state["found"]
     out: list[Diagnostic] = []
     lines = a.lines
     for sc in scenarios:
         sc_key = (sc.span.line, sc.span.col, "\n".join(lines[sc.span.line - 1:sc.span.end_line]))
         if sc_key not in found:
-            options = {s.name: _literal(s.exprs[0]) for s in sc.steps if s.kind == "option"}
-            opt_key = tuple(sorted(options.items()))
-            problems: list[Diagnostic] = []
-            try:
-                if opt_key not in programs:
-                    programs[opt_key] = compile_rules(rules, options, lower=False)  # checking needs no fast form
-                _Runner(sc, rules, sources, cache=programs).compile()
-            except VbrError as exc:
-                problems = list(exc.diagnostics)
-            except Exception as exc:  # options the rule file refuses, say
-                problems = [Diagnostic(sc.span, str(exc))]
-            state["compiled"] += 1
-            found[sc_key] = problems
+            found[sc_key] = _scenario_problems(rules, sc, state["checkers"])
         out += found[sc_key]
     return out
+
+
+def _scenario_problems(rules, sc: A.Scenario, checkers: dict) -> list[Diagnostic]:
+    """`sc`'s problems: its steps', or the rule file's under its options, or an option refused."""
+    from vbr.checking import checked_model
+    from vbr.errors import OptionError
+    from vbr.scenario import StepChecker, options_of
+    options = options_of(sc)
+    opt_key = tuple(sorted(options.items()))
+    try:
+        if opt_key not in checkers:
+            checkers[opt_key] = StepChecker(checked_model(rules, options))
+        return checkers[opt_key].problems(sc)
+    except VbrError as exc:
+        return list(exc.diagnostics)
+    except OptionError as exc:  # an option the rule file does not have, at the scenario's `option` step
+        at = next((s.span for s in sc.steps if s.kind == "option"), sc.span)
+        return [Diagnostic(at, str(exc))]
 
 
 # ------------------------------------------------------------------------------- outline
