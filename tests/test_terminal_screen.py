@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import vbr
-from vbr.agents import SeatView
+from vbr.engines.observation import full_view
 from vbr.gamelog import replay
 from vbr.cli import main
 from vbr.tty_play.screen import HEIGHT, WIDTH, Board, Screen, event_lines, plain, styled, truncate, width, wrap
@@ -23,7 +23,18 @@ BUNDLED = [("siatka", {}), ("siatka", {"abilities": True, "block_marker": True, 
 
 
 def ids_in(state, zone: str) -> list[str]:
-    return [f"#{int(e)}" for e in state.zones[state.prog.zone_names.index(zone)]]
+    """The ids (`#N`) of what lies in `zone` (a zone's slot name, `hand[1]`), hidden or not."""
+    return [thing.split()[0] for thing in full_view(state.game, state.words)["zones"][zone]]
+
+
+def hidden_zones(state, seat: int) -> list[str]:
+    """The names of the zone slots `seat` may not look into."""
+    p = state.game.program
+    return [p.names.zones[z] for z in p.hidden[seat]]
+
+
+def prompt(state) -> str:
+    return state.observation(state.current_player())["prompt"]
 
 
 def shows(text: str, ident: str) -> bool:
@@ -31,8 +42,8 @@ def shows(text: str, ident: str) -> bool:
 
 
 def screen_of(game, state, seat=None) -> Screen:
-    seat = state.pending.seat if seat is None else seat
-    return Screen(Board(game), SeatView(state, seat).observation(), seat)
+    seat = state.current_player() if seat is None else seat
+    return Screen(Board(game), state.observation(seat), seat)
 
 
 def text_of(lines) -> str:
@@ -50,7 +61,7 @@ def session(game, answers: str, seed=3, seats=(0,), agents=None, colour=False, l
 def test_the_court_picture_draws_each_sides_serve_space_although_it_is_off_the_court():
     """A declared space is no part of the court proper (`in_court` is false there), yet the
     picture shows it: behind each side's back-right field in Volleyball High."""
-    game = vbr.load("volleyball-high", engine="closure")
+    game = vbr.load("volleyball-high", engine="python")
     state = game.new_state(3)
     lines = [plain(x) for x in screen_of(game, state, 0).board_lines()]
     court = [line for line in lines if "|" in line and not line.startswith("==")]
@@ -60,7 +71,7 @@ def test_the_court_picture_draws_each_sides_serve_space_although_it_is_off_the_c
 
 
 def test_the_opponents_hand_and_both_decks_stay_hidden():
-    game = vbr.load("siatka", engine="closure")
+    game = vbr.load("siatka", engine="python")
     state = game.new_state(3)
     text = text_of(screen_of(game, state, 0).board_lines())
     for ident in ids_in(state, "hand[1]") + ids_in(state, "deck[0]") + ids_in(state, "deck[1]"):
@@ -73,31 +84,31 @@ def test_the_opponents_hand_and_both_decks_stay_hidden():
 def test_every_screen_of_every_bundled_game_fits_80_columns_and_shows_no_hidden_card():
     """A whole game of each, a screen at every choice, drawn for the seat to choose."""
     for name, options in BUNDLED:
-        game = vbr.load(name, options, engine="closure")
+        game = vbr.load(name, options, engine="python")
         state = game.new_state(11)
         board = Board(game)
         while not state.is_terminal():
-            seat = state.pending.seat
-            sc = Screen(board, SeatView(state, seat).observation(), seat)
+            seat = state.current_player()
+            sc = Screen(board, state.observation(seat), seat)
             lines = [plain(x) for x in sc.board_lines() + sc.choice_lines()] + [sc.ask()]
             assert max(width(x) for x in lines) <= WIDTH, (name, [x for x in lines if width(x) > WIDTH])
             text = "\n".join(lines)
-            for z in state.hidden_zones(seat):
-                for ident in ids_in(state, state.prog.zone_names[z]):
-                    assert not shows(text, ident), (name, options, ident, state.prog.zone_names[z])
+            for zone in hidden_zones(state, seat):
+                for ident in ids_in(state, zone):
+                    assert not shows(text, ident), (name, options, ident, zone)
             state.apply_index(0)
 
 
 def test_a_decision_of_siatka_fits_one_24_line_screen():
-    game = vbr.load("siatka", engine="closure")
+    game = vbr.load("siatka", engine="python")
     state = game.new_state(5)
     board = Board(game)
     most = 0
     while not state.is_terminal():
-        seat = state.pending.seat
-        sc = Screen(board, SeatView(state, seat).observation(), seat)
+        seat = state.current_player()
+        sc = Screen(board, state.observation(seat), seat)
         most = max(most, len(sc.board_lines() + sc.choice_lines()) + 1)  # + the line that asks
-        state.apply_index(len(state.pending.options) - 1)
+        state.apply_index(len(state.options()) - 1)
     assert most <= HEIGHT
 
 
@@ -109,7 +120,7 @@ def _at_first_serve(game, seed=4):
 
 
 def test_the_court_puts_the_seat_at_the_bottom_with_the_ball_where_it_is():
-    game = vbr.load("siatka", engine="closure")
+    game = vbr.load("siatka", engine="python")
     state = _at_first_serve(game)
     ball = state.observation(0)["vars"]["ball"]  # @S:N, field N on side S
     ball_side = int(ball[1])
@@ -123,7 +134,7 @@ def test_the_court_puts_the_seat_at_the_bottom_with_the_ball_where_it_is():
 
 
 def test_tiles_on_the_court_are_drawn_in_their_fields():
-    game = vbr.load("siatka", engine="closure")
+    game = vbr.load("siatka", engine="python")
     state = _at_first_serve(game)
     text = text_of(screen_of(game, state, 0).court_lines())
     for zone in ("team[0]", "team[1]"):
@@ -133,7 +144,7 @@ def test_tiles_on_the_court_are_drawn_in_their_fields():
 
 
 def test_choices_are_numbered_with_what_they_choose():
-    game = vbr.load("siatka", engine="closure")
+    game = vbr.load("siatka", engine="python")
     state = game.new_state(3)
     lines = [plain(x) for x in screen_of(game, state, 0).choice_lines()]
     assert lines[0] == "> which tile stands on the next field"
@@ -143,7 +154,7 @@ def test_choices_are_numbered_with_what_they_choose():
 
 
 def test_the_free_fields_shrink_as_tiles_are_placed_and_a_placed_tile_keeps_its_field():
-    game = vbr.load("siatka", engine="closure")
+    game = vbr.load("siatka", engine="python")
     state = game.new_state(3)
     for _ in range(2):
         state.apply_index(0)
@@ -154,8 +165,8 @@ def test_the_free_fields_shrink_as_tiles_are_placed_and_a_placed_tile_keeps_its_
 
 
 def test_cards_alike_are_offered_once_with_a_count_and_stand_for_the_first_of_them():
-    game, state = _deep_into("siatka", {}, 3, lambda s: s.pending.prompt.startswith("Mocne odbicie")
-                             and len(s.pending.options) > 2)
+    game, state = _deep_into("siatka", {}, 9, lambda s: prompt(s).startswith("Mocne odbicie")
+                             and len(s.options()) > 2)
     sc = screen_of(game, state)
     legal = sc.obs["legal"]
     alike = [a for a in legal if a != "pass"]
@@ -167,14 +178,14 @@ def test_cards_alike_are_offered_once_with_a_count_and_stand_for_the_first_of_th
 
 
 def test_cattack_choices_name_the_field_and_its_side():
-    game = vbr.load("cattack", engine="closure")
+    game = vbr.load("cattack", engine="python")
     state = game.new_state(1)
     sc = screen_of(game, state)
     assert any(label.startswith("@") and "field" in label and "side" in label for label in sc.labels())
 
 
 def test_another_seats_hidden_pick_and_only_option_are_not_told():
-    game = vbr.load("siatka", engine="closure")
+    game = vbr.load("siatka", engine="python")
     state = game.new_state(3)
     sc = screen_of(game, state, 0)
     mine = ids_in(state, "hand[0]")[0]
@@ -210,7 +221,7 @@ def test_wide_characters_count_two_columns():
 
 # ------------------------------------------------------------------------------- the loop
 def test_bad_entries_are_asked_again_with_a_hint_and_question_mark_shows_the_choices(tmp_path):
-    game = vbr.load("siatka", engine="closure")
+    game = vbr.load("siatka", engine="python")
     log = tmp_path / "game.jsonl"
     _, result, out = session(game, "\nabc\n0\n7\n?\n1\nq\n", log=log)
     assert "type a number from 1 to 6 and Enter" in out
@@ -224,7 +235,7 @@ def test_bad_entries_are_asked_again_with_a_hint_and_question_mark_shows_the_cho
 
 @pytest.mark.parametrize("answers", ["1\n2\nq\n", "1\n2\n", "1\n2\nQuit\n"])
 def test_leaving_with_q_or_at_the_end_of_input_writes_a_log_that_replays(tmp_path, answers):
-    game = vbr.load("siatka", engine="closure")
+    game = vbr.load("siatka", engine="python")
     log = tmp_path / "left.jsonl"
     _, result, _ = session(game, answers, log=log)
     assert not result.finished and result.choices == 2
@@ -235,7 +246,7 @@ def test_leaving_with_q_or_at_the_end_of_input_writes_a_log_that_replays(tmp_pat
 
 
 def test_a_whole_game_answering_1_ends_with_the_result_and_a_log_that_replays(tmp_path):
-    game = vbr.load("siatka", engine="closure")
+    game = vbr.load("siatka", engine="python")
     log = tmp_path / "whole.jsonl"
     s, result, out = session(game, "1\n" * 2000, log=log)
     assert result.finished
@@ -248,7 +259,7 @@ def test_a_whole_game_answering_1_ends_with_the_result_and_a_log_that_replays(tm
 
 
 def test_a_team_is_played_seat_by_seat_each_with_its_own_view(tmp_path):
-    game = vbr.load("cattack", engine="closure")  # 4 players: red 0 2, blue 1 3
+    game = vbr.load("cattack", engine="python")  # 4 players: red 0 2, blue 1 3
     log = tmp_path / "team.jsonl"
     _, result, out = session(game, "1\n" * 3000, seed=2, seats=(1, 3), log=log)
     assert result.finished
@@ -258,7 +269,7 @@ def test_a_team_is_played_seat_by_seat_each_with_its_own_view(tmp_path):
 
 
 def test_colour_only_when_asked_for(tmp_path):
-    game = vbr.load("siatka", engine="closure")
+    game = vbr.load("siatka", engine="python")
     assert "\x1b[" not in session(game, "q\n")[2]
     out = session(game, "q\n", colour=True)[2]
     assert "\x1b[1;7m== Siatka" in out
@@ -288,7 +299,7 @@ phase p "Serve{esc}[2J" {{
   end winner 0
 }}
 ''', encoding="utf-8")
-    game = vbr.load(str(rules), engine="closure")
+    game = vbr.load(str(rules), engine="python")
     _, result, out = session(game, "1\n1\n", colour=True)
     assert result.finished
     styled_out = re.sub(r"\x1b\[[0-9;]*m", "", out)  # our own colour codes, nothing else
@@ -349,17 +360,17 @@ def test_other_agents_may_be_given_one_per_other_seat(tmp_path, monkeypatch, cap
 
 
 def _deep_into(name, options, seed, until):
-    game = vbr.load(name, options, engine="closure")
+    game = vbr.load(name, options, engine="python")
     state = game.new_state(seed)
     while not state.is_terminal() and not until(state):
-        state.apply_index(1 % len(state.pending.options))
+        state.apply_index(1 % len(state.options()))
     assert not state.is_terminal()
     return game, state
 
 
 def test_a_long_pile_of_another_seat_is_cut_to_its_latest_and_z_shows_it_whole():
     game, state = _deep_into("tanto-cuore-beach-volleyball", {}, 1,
-                             lambda s: len(ids_in(s, "discard[0]")) > 12 and s.pending.seat == 1)
+                             lambda s: len(ids_in(s, "discard[0]")) > 12 and s.current_player() == 1)
     sc = screen_of(game, state, 1)
     pile = ids_in(state, "discard[0]")
     short, whole = text_of(sc.zone_lines()), text_of(sc.zone_lines(full=True))
@@ -371,7 +382,7 @@ def test_a_long_pile_of_another_seat_is_cut_to_its_latest_and_z_shows_it_whole()
 
 
 def test_long_card_choices_name_the_fields_once():
-    game, state = _deep_into("volleyball-high", {}, 1, lambda s: s.pending.prompt.startswith("line-up"))
+    game, state = _deep_into("volleyball-high", {}, 1, lambda s: prompt(s).startswith("line-up"))
     lines = [plain(x) for x in screen_of(game, state).choice_lines()]
     assert lines[1].strip() == "Member(side/name/is_star/spec1/spec2/red/field/down):"
     assert re.match(r"^  1\) #\d+ Member\(0/\w+/", lines[2])
@@ -379,7 +390,7 @@ def test_long_card_choices_name_the_fields_once():
 
 
 def test_question_mark_and_z(tmp_path):
-    game = vbr.load("siatka", engine="closure")
+    game = vbr.load("siatka", engine="python")
     _, _, out = session(game, "?\nz\nq\n")
     assert "keys: a number and Enter chooses, ? the choices, z every zone in full, q leaves" in out
     assert out.count("== Siatka |") == 2  # the screen, and z's whole board

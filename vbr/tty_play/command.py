@@ -16,7 +16,7 @@ from vbr.terminal import SafeStream, clean
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    from vbr.agents.spec import describe_agents
+    from vbr.agents.spec import describe_agents  # the agents' specs, which the typed engines' agents take
     p = subparsers.add_parser(
         "play", help="play a game yourself, in the terminal, against agents",
         description="Play one seat of a game (in a game of teams, every seat of that team) against agents. "
@@ -56,8 +56,7 @@ def run(args) -> int:
     colour = _isatty(out) and not os.environ.get("NO_COLOR")
     others = ", ".join(f"seat {s} {a}" for s, a in enumerate(agents) if a is not None) or "no agents"
     mine = f"seat {args.seat}" if len(you) == 1 else f"seats {_and(you)}"
-    engine = f", engine {args.engine}" if args.engine != "closure" else ""
-    for line in wrap(clean(f"{game.title}: seed {args.seed}; you play {mine}, against {others}{engine}")):
+    for line in wrap(clean(f"{game.title}: seed {args.seed}; you play {mine}, against {others}, engine {args.engine}")):
         print(line, file=out)
     print("Type a choice's number and Enter; ? shows the choices again, q or Ctrl-D leaves.", file=out)
     session = Session(game, args.seed, you, agents, out, sys.stdin, colour=colour, log_path=log)
@@ -92,7 +91,7 @@ def seats_played(game, seat: int) -> tuple[int, ...]:
 def other_agents(game, you: tuple[int, ...], spec: str) -> list[str | None]:
     """One agent spec per seat, None for the person's: `spec` is one agent for every other seat,
     or one per other seat in seat order."""
-    from vbr.agents import AgentSpecError
+    from vbr.agents.spec import AgentSpecError
     from vbr.play import parse_agents
     others = [s for s in range(game.seats) if s not in you]
     if not others:

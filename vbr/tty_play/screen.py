@@ -1,6 +1,6 @@
 """What one seat may see, as lines of text for an 80×24 terminal.
 
-Everything here is drawn from a seat's observation (`SeatView.observation()`: the vars, the
+Everything here is drawn from a seat's observation (vbr.engines.game's `State.observation(seat)`: the vars, the
 contents of the zones the seat may look into and the sizes of the rest, the prompt and the legal
 choices), from the events of the log filtered for that seat, and from the rule file's fixed
 declarations (the court, the kinds' fields, the zones' owners). It never sees the state itself,

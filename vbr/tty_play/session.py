@@ -8,10 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from vbr.agents import SeatView, make_agent
-from vbr.engines.game import Game as TypedGame
-from vbr.seeds import derive
 from vbr.tty_play.screen import Board, Screen, event_lines, plain, styled, text_line
+from vbr.tty_play.typed import TypedAgent, TypedPlay
 
 QUIT = {"q", "quit", "exit"}
 KEYS = "keys: a number and Enter chooses, ? the choices, z every zone in full, q leaves"
@@ -31,10 +29,9 @@ class Left(Exception):
 class Session:
     def __init__(self, game, seed: int, seats: tuple[int, ...], agents: list[str | None], out, inp,
                  colour: bool = False, log_path: Path | None = None):
-        """`game`: the game played, a typed engine's (vbr.engines.game) or the closure engine's;
-        its checked model draws the board."""
+        """`game`: the game played (vbr.engines.game, run by the python or c engine); its
+        checked model draws the board."""
         self.game = game
-        self.typed = game if isinstance(game, TypedGame) else None
         self.seed = seed
         self.you = tuple(seats)
         self.specs = agents  # one spec per seat; None for the person's seats
@@ -58,22 +55,16 @@ class Session:
 
     # -------------------------------------------------------------- the game
     def play(self) -> Outcome:
-        if self.typed is not None:
-            state, agents = self._typed_game()
-        else:
-            state = self.state = self.game.new_state(self.seed, record=True)
-            agents = {seat: make_agent(spec, seat, derive(self.seed, 7919, seat))
-                      for seat, spec in enumerate(self.specs) if spec is not None}
-        views = {seat: SeatView(state, seat) for seat in range(self.game.seats)}
+        state, agents = self._game()
         try:
             while state.result is None:
                 seat = state.pending.seat
                 if seat not in self.you:
-                    state.apply_index(agents[seat].act(views[seat]))
+                    state.apply_index(agents[seat].act())
                 elif len(state.pending.options) == 1:
                     state.apply_index(0)
                 else:
-                    state.apply_index(self.decide(views[seat]))
+                    state.apply_index(self.decide(seat))
         except Left:
             self.write_log()
             return Outcome(False, state.choices, len(state.log))
@@ -84,26 +75,26 @@ class Session:
         self.write_log()
         return Outcome(True, state.choices, len(state.log))
 
-    def _typed_game(self):
-        """The typed engine's game, and its agents: the seeds and streams of `vbr run --engine`."""
+    def _game(self):
+        """The game, logged, and the other seats' agents: the seeds and streams of `vbr run`."""
         from vbr.play import typed_agents
-        from vbr.tty_play.typed import TypedAgent, TypedPlay
-        state = self.state = TypedPlay(self.typed, self.seed)
+        state = self.state = TypedPlay(self.game, self.seed)
         seats = typed_agents(self.seed, [spec or "random" for spec in self.specs])
         agents = {seat: TypedAgent(state, kind, params, stream)
                   for seat, (kind, params, stream) in enumerate(seats) if self.specs[seat] is not None}
         return state, agents
 
     def screen(self, seat: int) -> Screen:
-        return Screen(self.board, SeatView(self.state, seat).observation(), seat, self.you)
+        return Screen(self.board, self.state.observation(seat), seat, self.you)
 
     def news(self, screen: Screen) -> list:
         events = self.state.log[self.shown:]
         self.shown = len(self.state.log)
         return event_lines(events, self.board, screen)
 
-    def decide(self, view: SeatView) -> int:
-        sc = self.screen(view.seat)
+    def decide(self, seat: int) -> int:
+        """The option the person at `seat` chooses (an index into the pending options)."""
+        sc = self.screen(seat)
         self.put(self.news(sc) + sc.board_lines() + sc.choice_lines())
         offers = sc.offers()
         n = len(offers)
@@ -154,8 +145,7 @@ class Session:
             return
         from vbr.gamelog import header, write_log
         agents = [spec if spec is not None else "human" for spec in self.specs]
-        engine = self.typed.engine.name if self.typed is not None else "closure"
-        write_log(self.log_path, header(self.game, self.seed, agents, engine), self.state.log)
+        write_log(self.log_path, header(self.game, self.seed, agents, self.game.engine.name), self.state.log)
 
 
 def _quote(text: str) -> str:

@@ -1,7 +1,6 @@
-"""A typed engine's game (vbr.engines.game) as the terminal session plays it: the part of the
-closure engine's State the session and the screen read (`pending`, `result`, `choices`, `log`,
-`apply_index`, `legal_actions`, `outcome`, `observation`), and agents that answer as
-`vbr run --engine python|c` answers (vbr.play.typed_decision)."""
+"""A typed engine's game (vbr.engines.game) as the terminal session plays it: what the session
+and the screen read (`pending`, `result`, `choices`, `log`, `apply_index`, `legal_actions`,
+`outcome`, `observation`), and agents that answer as `vbr run` answers (vbr.play.typed_decision)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -65,7 +64,7 @@ class TypedAgent:
     def __init__(self, play: TypedPlay, kind: str, params: dict, stream: int):
         self.play, self.kind, self.params, self.stream = play, kind, params, stream
 
-    def act(self, view) -> int:
+    def act(self) -> int:
         from vbr.play import typed_decision
         choice, self.stream = typed_decision(self.play.state, self.kind, self.params, self.stream)
         return choice
