@@ -123,11 +123,10 @@ def test_no_command_lets_a_control_character_of_the_rule_file_through(evil, caps
 
 
 def test_run_shows_title_prompt_item_and_say_escaped(evil, capsys):
-    # the closure engine: it writes the chosen text, which the typed engines write as its position
-    code, text = shown(capsys, "run", evil / "evil.vbr", "--seed", "1", "--agents", "first", "--engine", "closure")
+    code, text = shown(capsys, "run", evil / "evil.vbr", "--seed", "1", "--agents", "first", "--engine", "python")
     assert code == 0
     lines = text.splitlines()
-    assert lines[0] == "Evil\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m: seed 1, agents first | first"
+    assert lines[0] == "Evil\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m: seed 1, agents first | first, engine python"
     assert "  seat 0: pick\\x1b]52;c;aGVsbG8=\\x07 -> x\\x1b[31m" in lines
     assert "  hello\\x1b]52;c;aGVsbG8=\\x07 over\\x7f\\x85" in lines
 
