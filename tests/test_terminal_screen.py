@@ -351,6 +351,14 @@ def test_bad_seats_agents_and_logs_are_usage_errors(monkeypatch, capsys, argv, m
     assert err.startswith(message) and out == ""
 
 
+def test_the_closure_engine_is_a_usage_error_before_any_game(monkeypatch, capsys):
+    """vbr play plays through the typed engines only (auto, c, python)."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert main(["play", "siatka", "--engine", "closure"]) == 2
+    out, err = capsys.readouterr()
+    assert "closure" in err and "you play" not in out
+
+
 def test_other_agents_may_be_given_one_per_other_seat(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
     log = tmp_path / "x.jsonl"

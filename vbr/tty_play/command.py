@@ -14,6 +14,8 @@ from vbr.cli_common import add_engine_args, check_agents, check_writable, parse_
 from vbr.errors import UsageError
 from vbr.terminal import SafeStream, clean
 
+TYPED_ENGINES = ("c", "python")  # what plays a game in the terminal (vbr.engines.game)
+
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     from vbr.agents.spec import describe_agents  # the agents' specs, which the typed engines' agents take
@@ -46,6 +48,9 @@ def run(args) -> int:
     from vbr.tty_play.screen import wrap
     from vbr.tty_play.session import Session
     game = played_game(args, args.file, parse_options(args.option), args.agents)  # only the engine's it plays with
+    if args.engine not in TYPED_ENGINES:
+        raise UsageError(f"--engine {args.engine}: vbr play plays through the typed engines only "
+                         f"({', '.join(TYPED_ENGINES)}, or auto to take c where it builds)")
     you = seats_played(game, args.seat)
     agents = other_agents(game, you, args.agents)
     check_agents(args.engine, [a for a in agents if a is not None])
