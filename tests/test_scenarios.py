@@ -6,10 +6,10 @@ from vbr.loader import parse_file
 from vbr.scenario import run_file
 
 
-@pytest.fixture(params=["python", "c"])
+@pytest.fixture(params=["python", pytest.param("c", marks=pytest.mark.slow)])
 def engine(request):
     """The typed engine a scenario runs through: each must give the verdicts and messages the
-    test reasons out."""
+    test reasons out (c builds a library for each file's program: the slow tier)."""
     return request.param
 
 
