@@ -499,3 +499,18 @@ async def test_a_position_far_past_the_end_gets_an_answer_not_a_crash(client: La
     symbols = await client.text_document_document_symbol_async(
         T.DocumentSymbolParams(text_document=T.TextDocumentIdentifier(uri=SIATKA.as_uri())))
     assert symbols
+
+
+@pytest.mark.slow  # checks Siatka
+def test_a_scenario_files_step_problems_and_refused_option_are_diagnostics_at_their_steps():
+    """The language server checks a scenario's steps as `vbr check` does, with no engine: a die it
+    lacks, a forced face of the wrong type, an option the rule file does not have, each at its step."""
+    from vbr.lsp.analysis import PieceCache, analyse
+    text = ('tests for "siatka"\n\nscenario "bad" {\n  force green = forward\n  force nodie = 3\n}\n\n'
+            'scenario "bad option" {\n  option nosuch = 3\n  expect holder == 0\n}\n')
+    a = analyse(text, str(RULES / "tests" / "mine.vbr"), PieceCache())
+    assert [(line, col, message) for line, col, _, message in _said(a)] == [
+        (4, 17, "a forced face must be int, not dir"),
+        (5, 3, "no die `nodie`"),
+        (9, 3, "unknown option `nosuch` (siatka.vbr has options: abilities, block_marker, rotation, target)"),
+    ]
