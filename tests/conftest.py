@@ -206,8 +206,8 @@ SLOW = {
     # test_scenarios.py
     "test_scenarios.py::test_scenario",
     "test_scenarios.py::test_siatka_scenarios_cover_every_worked_example",
-    "test_scenarios.py::test_every_scenario_of_a_book_passes_under_the_python_engine",
-    "test_scenarios.py::test_failing_scenarios_fail_alike_in_the_typed_engines_and_the_closure_engine",
+    "test_scenarios.py::test_every_scenario_of_a_book_passes_under_the_c_engine",
+    "test_scenarios.py::test_failing_scenarios_fail_alike_in_the_python_and_c_engines",
     # test_search_api.py
     "test_search_api.py::test_a_field_set_in_a_clone_stays_in_the_clone",
     "test_search_api.py::test_cloned_games_play_on_like_the_original",
