@@ -139,14 +139,22 @@ class Court:
         key = (start, distance, side, tuple(vecs), net_cost)
         found = self._reached.get(key)
         if found is None:
-            found = self._reach(start, distance, side, vecs, net_cost)
+            found = self.reach_all(start, distance, side, vecs, net_cost)[distance]
             if len(self._reached) < 1 << 16:
                 self._reached[key] = found
         return found
 
-    def _reach(self, start: Cell, distance: int, side: int, vecs: list[tuple[int, int]], net_cost: int) -> tuple[Cell, ...]:
+    def reach_all(self, start: Cell, longest: int, side: int, vecs: list[tuple[int, int]],
+                  net_cost: int = 1) -> list[tuple[Cell, ...]]:
+        """`reach(start, d, side, vecs, net_cost)` for every d in 0..longest, from one search.
+
+        A movement of exactly d steps ends where a step that costs something first brings the
+        count to d (a step onto the net may cost nothing: a movement that has used its d steps
+        takes no more of those), so each end is recorded when such a step arrives."""
         moves = [self.frame(side, *v) for v in vecs]
-        ends: set[Cell] = set()
+        ends: list[set] = [set() for _ in range(longest + 1)]
+        if not self.on_net(start):
+            ends[0].add(start)
         seen: set = set()
         todo = [(start, 0, 0, 0)]
         while todo:
@@ -155,24 +163,21 @@ class Court:
                 continue
             seen.add(item)
             c, used, sx, sy = item
-            if used == distance:
-                if not self.on_net(c):
-                    ends.add(c)
-                continue
             on_net = self.on_net(c)
             for dx, dy in moves:
-                if (dx and sx and dx * sx < 0) or (dy and sy and dy * sy < 0):
-                    continue
-                if on_net and not dy:
+                if (dx and sx and dx * sx < 0) or (dy and sy and dy * sy < 0) or (on_net and not dy):
                     continue
                 nc = Cell(c[0] + dx, c[1] + dy)
                 if not self.in_court(nc):
                     continue
-                cost = net_cost if self.on_net(nc) else 1
-                if used + cost > distance:
+                nc_on_net = self.on_net(nc)
+                cost = net_cost if nc_on_net else 1
+                if used + cost > longest:
                     continue
+                if cost and not nc_on_net:
+                    ends[used + cost].add(nc)
                 todo.append((nc, used + cost, sx or _sign(dx), sy or _sign(dy)))
-        return tuple(sorted(ends, key=lambda c: (c[1], c[0])))
+        return [tuple(sorted(e, key=lambda c: (c[1], c[0]))) for e in ends]
 
     def cell_text(self, c: Cell) -> str:
         if c in self._cell_field:

@@ -125,8 +125,9 @@ class ProgramBuilder:
             table = {}
             for c in starts:
                 for side in (0, 1):
+                    by_distance = court.reach_all(c, longest, side, vecs, net_cost)
                     for d in range(0, 65):
-                        ends = court.reach(c, d, side, vecs, net_cost) if d <= longest else ()
+                        ends = by_distance[d] if d <= longest else ()
                         table[(cell(*c), d, side)] = [cell(*x) for x in ends]
             self._reach_keys[key] = len(self.reach_tables)
             self.reach_tables.append(table)
