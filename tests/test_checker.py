@@ -4,7 +4,7 @@ import pytest
 from conftest import rule_files
 
 from vbr.errors import OptionError, VbrCheckError
-from vbr.interpreter.game import load
+from vbr.engines.game import checked_model, load
 
 
 def write(tmp_path, name, text):
@@ -16,7 +16,7 @@ def write(tmp_path, name, text):
 def test_all_problems_are_reported_together(tmp_path):
     p = write(tmp_path, "many.vbr", 'game "x"\nvar a: int = 0\nstart p\nphase p {\n  a = nope\n  b = 1\n  goto q\n}\n')
     with pytest.raises(VbrCheckError) as info:
-        load(p)
+        checked_model(p)
     lines = sorted((d.span.line, d.message.split(";")[0]) for d in info.value.diagnostics)
     assert lines == [(5, "unknown name `nope`"), (6, "unknown variable `b`"), (7, "no phase `q`")]
 
@@ -25,7 +25,7 @@ def test_type_errors(tmp_path):
     p = write(tmp_path, "t.vbr", 'game "x"\nenum E { a, b }\nvar e: E = a\nvar n: int = 0\nstart p\nphase p {\n'
                                   '  n = e\n  if n == a {\n    goto p\n  }\n  goto p\n}\n')
     with pytest.raises(VbrCheckError) as info:
-        load(p)
+        checked_model(p)
     msgs = [d.message for d in info.value.diagnostics]
     assert "cannot assign E to int" in msgs
     assert "comparing int with E is always false" in msgs
@@ -33,48 +33,48 @@ def test_type_errors(tmp_path):
 
 def test_options_are_typed_and_listed(tmp_path):
     p = write(tmp_path, "o.vbr", 'game "x"\noption n = 3 in { 1, 3 }\noption b = false\nstart p\nphase p {\n  end draw\n}\n')
-    assert load(p, {"n": "1", "b": True}).program.options == {"n": 1, "b": True}
+    assert checked_model(p, {"n": "1", "b": True}).options == {"n": 1, "b": True}
     with pytest.raises(OptionError, match="option `n` is one of 1, 3, not '2'"):
-        load(p, {"n": "2"})
+        checked_model(p, {"n": "2"})
     with pytest.raises(OptionError, match=r"unknown option `x` \(o.vbr has options: b, n\)"):
-        load(p, {"x": True})
+        checked_model(p, {"x": True})
     with pytest.raises(OptionError, match="option `b` is true or false"):
-        load(p, {"b": "7"})
+        checked_model(p, {"b": "7"})
 
 
 def test_seats_chosen_by_option(tmp_path):
     p = write(tmp_path, "s.vbr", 'game "x"\noption players = 4 in { 2, 3, 4 }\n'
                                   'seats 4 teams { a: 0 2 b: 1 3 } when players == 4\n'
                                   'seats 3 teams { a: 0 2 b: 1 } when players == 3\nseats 2\nstart p\nphase p {\n  end draw\n}\n')
-    assert load(p).program.teams == [[0, 2], [1, 3]]
-    assert load(p, {"players": "3"}).program.teams == [[0, 2], [1]]
-    assert load(p, {"players": "2"}).seats == 2
+    assert checked_model(p).teams == [[0, 2], [1, 3]]
+    assert checked_model(p, {"players": "3"}).teams == [[0, 2], [1]]
+    assert checked_model(p, {"players": "2"}).seats == 2
 
 
 def test_variant_overrides_and_rejects_silent_redefinition(tmp_path):
     write(tmp_path, "base.vbr", 'game "base"\noption target = 9\nvar x: int = 0\nstart p\nphase p {\n  end winner 0\n}\n')
     v = write(tmp_path, "v.vbr", 'game "variant"\nextends "base.vbr"\noverride option target = 5\nvar y: int = 1\n')
-    g = load(v)
-    assert g.program.options["target"] == 5 and g.title == "variant"
+    g = checked_model(v)
+    assert g.options["target"] == 5 and g.title == "variant"
     bad = write(tmp_path, "bad.vbr", 'game "bad"\nextends "base.vbr"\nvar x: int = 2\n')
     with pytest.raises(VbrCheckError, match="`x` is already defined at .*base.vbr:3:1; write `override`"):
-        load(bad)
+        checked_model(bad)
     none = write(tmp_path, "none.vbr", 'game "n"\nextends "base.vbr"\noverride var z: int = 2\n')
     with pytest.raises(VbrCheckError, match="overrides nothing"):
-        load(none)
+        checked_model(none)
 
 
 def test_extends_cycle_is_an_error(tmp_path):
     write(tmp_path, "a.vbr", 'game "a"\nextends "b.vbr"\n')
     write(tmp_path, "b.vbr", 'game "b"\nextends "a.vbr"\n')
     with pytest.raises(VbrCheckError, match="goes round in a circle"):
-        load(tmp_path / "a.vbr")
+        checked_model(tmp_path / "a.vbr")
 
 
 def test_functions_may_not_recurse(tmp_path):
     p = write(tmp_path, "f.vbr", 'game "x"\nfn f(n: int) = f(n)\nvar a: int = 0\nstart p\nphase p {\n  a = f(1)\n  goto p\n}\n')
     with pytest.raises(VbrCheckError, match="calls itself"):
-        load(p)
+        checked_model(p)
 
 
 def _combinations(path):
@@ -84,7 +84,7 @@ def _combinations(path):
     default."""
     import itertools
     from vbr.checker import literal_value
-    model = load(path, lower=False).program.model
+    model = checked_model(path)
     axes = []
     for name, decl in model.option_decls.items():
         if isinstance(model.options[name], bool):
@@ -99,19 +99,19 @@ def test_bundled_rules_check_with_every_option_combination(path):
     combos = _combinations(path)
     assert len(combos) >= 6  # each bundled file has at least 3 bools or a 3-way and a 2-way choice
     for opts in combos:
-        game = load(path, opts, lower=False)
-        assert game.seats >= 1 and game.program.options == {**game.program.options, **opts}
+        game = checked_model(path, opts)
+        assert game.seats >= 1 and game.options == {**game.options, **opts}
 
 
 def test_code_behind_an_option_that_is_off_is_still_checked(tmp_path):
     p = write(tmp_path, "dead.vbr", 'game "x"\noption flag = false\nvar n: int = 0\nstart p\nphase p {\n'
                                      '  if flag and n == 0 {\n    n = true + 1\n  }\n  end draw\n}\n')
     with pytest.raises(VbrCheckError) as info:
-        load(p)
+        checked_model(p)
     assert [(d.span.line, d.message) for d in info.value.diagnostics] == [(7, "`+` works on numbers, not bool")]
     # and with the option on the same code runs (and still fails to check)
     with pytest.raises(VbrCheckError):
-        load(p, {"flag": True})
+        checked_model(p, {"flag": True})
 
 
 # ------------------------------------------------------------------ reserved words
@@ -122,7 +122,7 @@ def test_a_reserved_enum_member_is_reported_where_declared_although_its_use_fail
     p = write(tmp_path, "pig.vbr", 'game "pig"\nenum Move { roll, stop }\nstart p\nphase p {\n'
                                     '  choose m from [roll, stop] by 0\n  if m == roll { end draw }\n  end winner 0\n}\n')
     with pytest.raises(VbrSyntaxError) as info:
-        load(p)
+        checked_model(p)
     first = info.value.diagnostics[0]
     assert (first.span.line, first.span.col) == (2, 13)
     assert "`roll` is a reserved word" in first.message and "enum member" in first.message
@@ -140,7 +140,7 @@ def test_a_reserved_enum_member_is_reported_where_declared_although_its_use_fail
 def test_a_reserved_word_declared_as_a_name_is_refused_where_declared(tmp_path, decl, at):
     p = write(tmp_path, "r.vbr", f'game "r"\n{decl}\nstart p\nphase p {{\n  end draw\n}}\n')
     with pytest.raises(VbrCheckError) as info:
-        load(p)
+        checked_model(p)
     reserved = [d for d in info.value.diagnostics if "is a reserved word" in d.message]
     assert [(d.span.line, d.span.col) for d in reserved] == [at]
 
@@ -148,13 +148,13 @@ def test_a_reserved_word_declared_as_a_name_is_refused_where_declared(tmp_path, 
 def test_a_phase_named_with_a_reserved_word_is_refused(tmp_path):
     p = write(tmp_path, "r.vbr", 'game "r"\nstart end\nphase end {\n  end draw\n}\n')
     with pytest.raises(VbrCheckError, match="`end` is a reserved word"):
-        load(p)
+        checked_model(p)
 
 
 def test_a_reserved_parameter_is_refused(tmp_path):
     p = write(tmp_path, "r.vbr", 'game "r"\nfn twice(any: int) = 2\nstart p\nphase p {\n  end draw\n}\n')
     with pytest.raises(VbrCheckError, match="`any` is a reserved word"):
-        load(p)
+        checked_model(p)
 
 
 def _grammar_words_not_reserved():
@@ -168,7 +168,7 @@ def test_a_grammar_word_that_is_not_reserved_works_as_a_member_and_a_value(tmp_p
     p = write(tmp_path, "w.vbr", f'game "w"\nenum E {{ {word}, other }}\nvar e: E = {word}\nstart p\nphase p {{\n'
                                   f'  let x = [other, {word}]\n  if e == {word} and {word} in x {{ end winner 0 }}\n'
                                   '  end draw\n}\n')
-    assert load(p).title == "w"
+    assert checked_model(p).title == "w"
 
 
 # ------------------------------------------------------------------ limits
@@ -181,8 +181,8 @@ def _with_limit(tmp_path, lines: str):
 
 def test_a_limit_may_be_an_option_or_arithmetic_on_options_and_consts(tmp_path):
     p = _with_limit(tmp_path, "limit choices rounds * per_round + 1\nlimit steps 1000")
-    assert (load(p).program.choice_limit, load(p).program.step_limit) == (201, 1000)
-    assert load(p, {"rounds": "10"}).program.choice_limit == 41
+    assert (checked_model(p).limits["choices"], checked_model(p).limits["steps"]) == (201, 1000)
+    assert checked_model(p, {"rounds": "10"}).limits["choices"] == 41
 
 
 @pytest.mark.parametrize("value, message", [
@@ -194,7 +194,7 @@ def test_a_limit_may_be_an_option_or_arithmetic_on_options_and_consts(tmp_path):
 def test_a_limit_that_is_not_a_positive_constant_is_an_error_at_its_value(tmp_path, value, message):
     p = _with_limit(tmp_path, f"limit choices {value}")
     with pytest.raises(VbrCheckError) as info:
-        load(p)
+        checked_model(p)
     (d,) = info.value.diagnostics
     assert message in d.message and (d.span.line, d.span.col) == (5, 15)
 
@@ -210,7 +210,7 @@ def test_an_int_option_that_is_no_seat_is_refused_at_the_variants_assignment(tmp
     v = write(tmp_path, "v.vbr", 'game "v"\nextends "base.vbr"\noption first_server = 2\n'
                                   'override setup {\n  server = first_server\n}\n')
     with pytest.raises(VbrCheckError) as info:
-        load(v)
+        checked_model(v)
     (d,) = info.value.diagnostics
     assert d.span.file.endswith("v.vbr") and (d.span.line, d.span.col) == (5, 3)
     assert d.message == "cannot assign int to seat: `first_server` is 2, and the seats are 0..1"
@@ -221,7 +221,7 @@ def test_an_int_option_that_is_no_seat_is_refused_at_the_variants_assignment(tmp
 def test_a_number_known_before_play_that_is_no_seat_is_refused(tmp_path, value):
     p = write(tmp_path, "s.vbr", SEAT_BASE.replace("server = 1", f"server = {value}"))
     with pytest.raises(VbrCheckError, match="cannot assign int to seat"):
-        load(p)
+        checked_model(p)
 
 
 def test_an_int_computed_in_play_may_be_stored_into_a_seat(tmp_path):
@@ -238,7 +238,7 @@ CARDS_BASE = ('game "cards"\nseats 2\nkind Card { v: int }\nzone hand per seat p
 
 def _findings(path):
     from vbr.visualizer.findings import findings
-    return [d for d in findings(load(path).program.model) if "nothing ever" in d.message]
+    return [d for d in findings(checked_model(path)) if "nothing ever" in d.message]
 
 
 def test_an_override_of_setup_that_creates_nothing_warns_at_the_choice_it_empties(tmp_path):
@@ -270,7 +270,7 @@ def _returns(tmp_path, line: str):
 
 
 def test_returns_is_compiled_as_a_number_of_each_seat(tmp_path):
-    assert load(_returns(tmp_path, "returns(s) = chips[s] * 2 range -4..4")).program.model.returns.hi == 4
+    assert checked_model(_returns(tmp_path, "returns(s) = chips[s] * 2 range -4..4")).returns.hi == 4
 
 
 @pytest.mark.parametrize("line, message", [
@@ -282,7 +282,7 @@ def test_returns_is_compiled_as_a_number_of_each_seat(tmp_path):
 ])
 def test_a_bad_returns_is_a_located_error(tmp_path, line, message):
     with pytest.raises(VbrCheckError, match=message):
-        load(_returns(tmp_path, line))
+        checked_model(_returns(tmp_path, line))
 
 
 def test_returns_that_do_not_add_up_to_the_declared_total_are_a_located_error(tmp_path):

@@ -105,19 +105,6 @@ def test_cells_of_a_side_are_its_fields_in_number_order_every_time():
             c.cells(2)
 
 
-@pytest.mark.parametrize("net", [0, 1, 2])
-def test_lookup_tables_answer_as_the_methods_do(net):
-    """Lowered code reads `number`, `side`, `row`, `col`, `in_court` and `on_net` from
-    Court.table: the same answer as the method for every cell on, around and far off the court."""
-    court = Court(2, 3, net, {1: (2, 1), 2: (2, 2), 3: (2, 3), 4: (1, 3), 5: (1, 2), 6: (1, 1)}, {"serve": (0, 3)})
-    cells = [Cell(x, y) for x in range(-4, court.cols + 4) for y in range(-4, court.height + 4)]
-    for method in ("number", "side", "row", "col", "in_court", "on_net"):
-        table, default = court.table(method)
-        fn = getattr(court, method)
-        for c in cells:
-            assert table.get(c, default) == fn(c), (method, c)
-
-
 GEOMETRY = '''game "geometry"
 seats 2
 enum Spot { serve }
@@ -159,11 +146,11 @@ scenario "a negative net cost is a located fault" {
 '''
 
 
-@pytest.mark.parametrize("lower", [True, False], ids=["lowered", "closures"])
-def test_the_geometry_built_ins_in_a_rule_file(tmp_path, lower):
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_the_geometry_built_ins_in_a_rule_file(tmp_path, engine):
     from vbr.scenario import run_file
     (tmp_path / "geometry.vbr").write_text(GEOMETRY)
     (tmp_path / "t.vbr").write_text(GEOMETRY_TESTS)
-    ok, bad = run_file(tmp_path / "t.vbr", lower=lower)
+    ok, bad = run_file(tmp_path / "t.vbr", engine=engine)
     assert ok.ok, ok.message
     assert not bad.ok and "`step`'s net cost is -1: it must be 0 or more" in bad.message

@@ -16,7 +16,8 @@ Conventions the docs follow (docs/language.md says the first two in its introduc
   the lines below it, stdout and stderr interleaved as a terminal shows them. Timings are ignored
   and `/tmp/` stands for a fresh temporary directory. Blocks in ```text are not run.
 - docs/language.md names every built-in function, aggregate, statement, declaration and scenario
-  step the grammar and the interpreter define, so a new one cannot go undocumented.
+  step the grammar and the built-in table (vbr/builtin_signatures.py) define, so a new one cannot go
+  undocumented.
 """
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ from conftest import ROOT
 from vbr.errors import VbrError
 from vbr.grammar import ast as A
 from vbr.grammar.parser import parse, parse_expr
-from vbr.builtin_signatures import SIGNATURES as BUILTINS  # the table the checker reads; the interpreter registers the same names
+from vbr.builtin_signatures import SIGNATURES as BUILTINS  # the table the checker reads
 from vbr.scenario import run_file
 
 DOCS = ROOT / "docs"
@@ -131,7 +132,7 @@ def test_every_whole_rule_file_passes_the_checker(block, tmp_path):
     path = tmp_path / "example.vbr"
     path.write_text(block.text, encoding="utf-8")
     try:
-        vbr.load(path, engine="closure")
+        vbr.load(path, engine="python")
     except VbrError as exc:
         pytest.fail(f"{block.where}: this rule file does not pass the checker\n{exc.render()}")
 
@@ -153,7 +154,7 @@ def test_every_whole_scenario_file_parses_and_passes_against_the_tutorial(block,
         (tmp_path / rules.name).write_text(rules.read_text(encoding="utf-8"), encoding="utf-8")
         text = text.replace(f'"{tree.rules}"', f'"{rules.name}"', 1)
     path.write_text(text, encoding="utf-8")
-    failed = [f"{r.title}: {r.message}" for r in run_file(path) if not r.ok]
+    failed = [f"{r.title}: {r.message}" for r in run_file(path, engine="python") if not r.ok]
     assert not failed, f"{block.where}: " + "\n".join(failed)
 
 
@@ -181,12 +182,12 @@ def test_the_tutorial_builds_rule_files_and_tests():
 
 @pytest.mark.parametrize("path", TUTORIAL_RULES, ids=[p.name for p in TUTORIAL_RULES])
 def test_tutorial_rule_files_load(path):
-    vbr.load(path, engine="closure")
+    vbr.load(path, engine="python")
 
 
 @pytest.mark.parametrize("path", TUTORIAL_TESTS, ids=[p.name for p in TUTORIAL_TESTS])
 def test_tutorial_scenarios_pass(path):
-    results = run_file(path)
+    results = run_file(path, engine="python")
     assert results
     failed = [f"{r.span}: {r.title}\n  {r.message}" for r in results if not r.ok]
     assert not failed, "\n".join(failed)

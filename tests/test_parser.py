@@ -12,7 +12,7 @@ from vbr.errors import VbrError, VbrSyntaxError
 from vbr.grammar import ast as A
 from vbr.grammar.parser import SYNTAX_HINTS, parse, parse_expr
 from vbr.grammar.printer import program
-from vbr.interpreter.game import load
+from vbr.engines.game import load
 
 
 def test_parse_builds_ast_with_positions():
@@ -58,8 +58,12 @@ def test_invalid_fixture_reports_its_exact_location(path):
     m = re.match(r"# expect: (\d+):(\d+): (.*)", first)
     assert m, f"{path} must start with '# expect: LINE:COL: message'"
     line, col, message = int(m[1]), int(m[2]), m[3]
-    with pytest.raises(VbrError) as info:
-        load(path)
+    errors = []
+    for engine in ("python", "c"):
+        with pytest.raises(VbrError) as info:
+            load(path, engine=engine)
+        errors.append(info.value.render())
+    assert errors[0] == errors[1]
     d = info.value.diagnostics[0]
     assert (d.span.line, d.span.col) == (line, col), d.render()
     assert d.message.startswith(message), d.message
