@@ -1,18 +1,17 @@
-"""Rule files that hypothesis writes (the strategies of test_lowering_comprehensions.py and
-test_narrowing.py: any nesting of aggregates, any `where` of zones, guards and fns) under the
-typed engines: the Python and the C engine hold the same words after every choice and end alike,
-or stop with the same located error; and since nothing in them is drawn, both offer what the
-closure engine offers for the same answers and end as it does (stopping where it stops with an
-error, which it words and locates at the statement), unless they stop at a bound of their own (a
-range built in play or a choice past 4,096, the steps they count as blocks)."""
+"""Rule files that hypothesis writes (the strategies of tests/rule_strategies.py: any nesting of
+aggregates, any `where` of zones, guards and fns) under the typed engines: the Python and the C
+engine hold the same words after every choice and end alike, or stop with the same located
+error; and since nothing in them is drawn, both offer what the closure engine offers for the
+same answers and end as it does (stopping where it stops with an error, which it words and
+locates at the statement), unless they stop at a bound of their own (a range built in play or a
+choice past 4,096, the steps they count as blocks)."""
 from __future__ import annotations
 
 from hypothesis import given, settings, strategies as hs
 
 from vbr.engines.game import load
 from vbr.errors import VbrRuntimeError
-from test_lowering_comprehensions import RANDOM_HEAD, vbr_number, vbr_truth
-from test_narrowing import condition, rule_text
+from rule_strategies import RANDOM_HEAD, condition, rule_text, vbr_number, vbr_truth
 
 OWN_BOUNDS = ("the most a range built in play holds here", "a choice offers at most 4096", "steps (`limit steps`)", "fill the state")
 EXAMPLES = max(12, settings.default.max_examples // 4)  # a C build each: fewer than elsewhere; more under soak
