@@ -1,12 +1,14 @@
 """How fast and how strong the search agent is, on every bundled rule file (a script, not a test).
 
-    python benchmarks/agents.py [-n GAMES] [--iterations N] [--games NAME,NAME] [--spec SPEC]
+    python benchmarks/agents.py [-n GAMES] [--iterations N] [--games NAME,NAME] [--spec SPEC] [--engine c|python]
 
 For each rule file: the search's iterations per second (counted over its own decisions in the games
 below, per second of this thread's CPU time, so that other work on a shared machine counts less),
 and its win rate against `random` and against `greedy`, with 95% Wilson intervals. The sides
 trade places game by game (in a game of teams, the agent takes every seat of one team), so the
-agent is not always the first to move. Single process; seeds 0..n-1 through vbr.sim.game_seed.
+agent is not always the first to move. Single process, a typed engine (`--engine`, C by default,
+as `vbr sim` plays with a C compiler); each seat's agent draws from its own stream as
+`vbr.play.play_typed_game` seeds it; seeds 0..n-1 through vbr.sim.game_seed.
 """
 from __future__ import annotations
 
@@ -14,11 +16,11 @@ import argparse
 import sys
 import time
 
-from vbr.agents import SeatView, make_agent, parse_agent
+from vbr.agents import parse_agent
 from vbr.analysis.stats import wilson
-from vbr.seeds import derive
-from vbr.interpreter.game import load
-from vbr.loader import bundled_names
+from vbr.engines.game import load
+from vbr.loader import bundled_names, resolve
+from vbr.play import typed_agents, typed_decision
 from vbr.sim import game_seed
 
 clock = time.thread_time
@@ -36,26 +38,27 @@ class Match:
     def play(self, seed: int, side: int) -> float:
         """One game with the agent on `side`: 1 for a win, 0.5 for a draw, 0 for a loss."""
         game = self.game
-        prog = game.program
+        team_of = game.team_of
         state = game.new_state(seed)
-        specs = [self.spec if prog.team_of[s] == side else self.rival for s in range(game.seats)]
-        agents = [make_agent(sp, s, derive(seed, 7919, s)) for s, sp in enumerate(specs)]
-        while state.result is None:
-            seat = state.pending.seat
-            if specs[seat] == self.spec and len(state.pending.options) > 1:
-                start = clock()
-                choice = agents[seat].act(SeatView(state, seat))
+        specs = [self.spec if team_of[s] == side else self.rival for s in range(game.seats)]
+        agents = typed_agents(seed, specs)
+        streams = [a[2] for a in agents]
+        while not state.is_terminal():
+            seat = state.current_player()
+            kind, params, _ = agents[seat]
+            timed = specs[seat] == self.spec and len(state.options()) > 1
+            start = clock()
+            choice, streams[seat] = typed_decision(state, kind, params, streams[seat])
+            if timed:
                 self.seconds += clock() - start
                 self.searched += 1
-            else:
-                choice = agents[seat].act(SeatView(state, seat))
             state.apply_index(choice)
-        team = state.result.team
+        team = state.outcome().team
         return 0.5 if team is None else float(team == side)
 
 
-def run(name: str, spec: str, n: int) -> dict:
-    game = load(name)
+def run(name: str, spec: str, n: int, engine: str) -> dict:
+    game = load(resolve(name), {}, engine=engine)
     row = {"game": name, "seats": game.seats}
     matches = []
     for rival in ("random", "greedy"):
@@ -86,6 +89,7 @@ def main(argv=None) -> int:
     ap.add_argument("--iterations", type=int, help="the search's budget (default: the agent's own)")
     ap.add_argument("--games", help="rule files, comma-separated (default: every bundled one)")
     ap.add_argument("--spec", default="mcts", help="the agent to measure (default mcts)")
+    ap.add_argument("--engine", choices=("c", "python"), default="c", help="the typed engine (default c)")
     args = ap.parse_args(argv)
     spec = args.spec
     if args.iterations:
@@ -94,7 +98,7 @@ def main(argv=None) -> int:
     print(f"{spec} against random and greedy, {args.n} games each, sides alternating")
     start = time.perf_counter()
     for name in names:
-        print(render(run(name, spec, args.n), args.n), flush=True)
+        print(render(run(name, spec, args.n, args.engine), args.n), flush=True)
     print(f"total {time.perf_counter() - start:.0f} s")
     return 0
 

@@ -1,24 +1,27 @@
-"""How fast the interpreter is, and how it compares with Siatka written by hand.
+"""How fast vbr is, and how it compares with Siatka written by hand.
 
-    python benchmarks/bench.py [--quick] [--json]      the timings (docs/performance.md)
-    python benchmarks/bench.py --agreement [N]         evidence that all three play the same game
+    python benchmarks/bench.py [--quick] [--json] [--engine python|c]   the timings (docs/performance.md)
+    python benchmarks/bench.py --agreement [N]         evidence that the hand-written Siatkas play the closure engine's games
 
 Timings: (a) building the Lark parser, and loading it from the cache; per bundled rule file, parse,
-check+compile time, the median of several runs, and the wall time of `vbr check FILE` in a fresh
-Python (start included); (b) games/s with random agents for every bundled rule file (Siatka also
-with all three variants on), single process, through the API: 1000 games of Siatka, as many of
-any other file as fit in 2 s (the best of 3 runs), and each other file against its own speed at
-daad334, that commit measured now, the two trees' player processes taking turns in blocks of
-20 games (then_and_now.py); (c) Siatka written by hand twice, in plain idiomatic Python
-(`handwritten_siatka.py`) and for speed (`fast_siatka.py`), on the same seeds;
-(d) the ratios interpreter / each. The three Siatkas play in turns of 20 games (vbr seeds
-0-19, plain 0-19, fast 0-19, vbr 20-39, ...), so all meet the same machine; of 3 such runs the one
-with the median ratio against the plain one is shown; (e) clone/s, determinize/s and apply/s at
-mid-game states (search.py).
+check+build time (the typed program and its Python engine), the median of several runs, and the
+wall time of `vbr check FILE` in a fresh Python (start included); (b) games/s with random agents
+for every bundled rule file (Siatka also with all three variants on), single process, through
+`vbr.play.play_typed_game` in a typed engine (`--engine`, python by default): 1000 games of
+Siatka, as many of any other file as fit in 2 s (the best of 3 runs), and each other file
+against its own speed at daad334 (its closure engine), that commit measured now, the two trees'
+player processes taking turns in blocks of 20 games (then_and_now.py); (c) Siatka written by
+hand twice, in plain idiomatic Python (`handwritten_siatka.py`) and for speed (`fast_siatka.py`),
+on the same seeds; (d) the ratios vbr / each. The three Siatkas play in turns of 20 games (vbr
+seeds 0-19, plain 0-19, fast 0-19, vbr 20-39, ...), so all meet the same machine; of 3 such runs
+the one with the median ratio against the plain one is shown; (e) clone/s, determinize/s and
+apply/s at mid-game states (search.py).
 
---agreement plays N games of each set of Siatka options through all three and requires the same
-winner, score and number of choices, game by game: the hand-written games draw the same numbers
-in the same order as vbr, so they are the same games.
+--agreement plays N games of each set of Siatka options through the closure engine (the older
+engine, taken from a commit that still has it: closure_baseline.py) and through both hand-written
+Siatkas, and requires the same winner, score and number of choices, game by game: the hand-written
+games draw the same numbers in the same order as the closure engine, so they are the same games.
+(The typed engines draw from other generators: their games are other games of the same rules.)
 """
 from __future__ import annotations
 
@@ -39,11 +42,14 @@ import then_and_now
 
 import vbr
 from vbr import VbrError
+from closure_baseline import CLOSURE_COMMIT, closure_results
+from vbr.checking import checked_model
+from vbr.engines.game import load as load_typed, make_engine
 from vbr.grammar import parser as P
-from vbr.interpreter.compiler import compile_rules
+from vbr.ir.build import build_program
 from vbr import loader
-from vbr.loader import bundled_names, load_rules
-from vbr.play import play_game
+from vbr.loader import bundled_names, load_rules, resolve
+from vbr.play import play_typed_game
 
 TARGET_RATIO = 1.0  # issue 11: at least the speed of the plain hand-written Siatka
 FAST_TARGET_RATIO = 0.5  # issue 11: on the way, half the speed of the speed-written Siatka
@@ -95,7 +101,7 @@ def load_times(names: list[str], runs: int) -> dict:
     out = {}
     for name in names:
         try:
-            vbr.load(name, engine="closure")
+            load_typed(resolve(name), {}, engine="python")
         except VbrError as exc:  # one broken rule file does not stop the others' figures
             out[name] = {"error": str(exc).splitlines()[0]}
             continue
@@ -105,7 +111,7 @@ def load_times(names: list[str], runs: int) -> dict:
             t0 = time.perf_counter()
             rules = load_rules(name)
             t1 = time.perf_counter()
-            compile_rules(rules, {})
+            make_engine(build_program(checked_model(rules, {})), "python")
             t2 = time.perf_counter()
             parse_s.append(t1 - t0)
             check_s.append(t2 - t1)
@@ -161,19 +167,19 @@ def paired(play_vbr, play_hand, play_fast, n: int) -> tuple:
     return (*times, *(c / n for c in choices))
 
 
-def speed_rows(names: list[str], n: int, repeats: int, budget: float) -> list[dict]:
+def speed_rows(names: list[str], n: int, repeats: int, budget: float, engine: str = "python") -> list[dict]:
     """One row per rule file and set of options; `names` are the files that loaded.
 
-    Siatka plays n games through the interpreter and n through each hand-written Siatka, in
+    Siatka plays n games through vbr (`engine`) and n through each hand-written Siatka, in
     turns of BLOCK games (`paired`), `repeats` times; the row shows the repeat with the median ratio
     against the plain one. The other rule files play as many games as fit in `budget` seconds,
     the best of `repeats`."""
     rows = []
     for name in names:
         for options in (SIATKA_CONFIGS[0], ALL_VARIANTS) if name == "siatka" else ({},):
-            game = vbr.load(name, options, engine="closure")
+            game = load_typed(resolve(name), options, engine=engine)
             agents = ["random"] * game.seats
-            play = lambda seed: play_game(game, seed, agents).choices  # noqa: E731
+            play = lambda seed: play_typed_game(game, seed, agents).choices  # noqa: E731
             row = {"rules": name, "options": options_text(options), "handwritten_games_per_s": None,
                    "handwritten_choices_per_game": None, "ratio": None, "fast_games_per_s": None,
                    "fast_ratio": None}
@@ -221,7 +227,7 @@ def machine() -> dict:
             "platform": platform.platform(), "processor": platform.processor() or platform.machine()}
 
 
-def run_timings(quick: bool) -> dict:
+def run_timings(quick: bool, engine: str = "python") -> dict:
     names = bundled_names()
     n, repeats, runs, budget = (100, 1, 3, 0.3) if quick else (1000, 3, 9, 2.0)
     build, cached = parser_build_time()
@@ -232,30 +238,31 @@ def run_timings(quick: bool) -> dict:
         "machine": machine(),
         "vbr": source(),
         "quick": quick,
+        "engine": engine,
         "target_ratio": round(TARGET_RATIO, 3),
         "parser_build_ms": round(build * 1000, 1),
         "parser_cached_ms": round(cached * 1000, 1),
         "load": load,
         "check_ms": check_times(loaded, 3 if quick else 7),
-        "speed": speed_rows(loaded, n, repeats, budget),
-        "search": search.run(loaded, 20, *((0.15, 1) if quick else (0.4, 3))),
+        "speed": speed_rows(loaded, n, repeats, budget, engine),
+        "search": search.run(loaded, 20, *((0.15, 1) if quick else (0.4, 3)), engine),
         # issue 11: the files without a hand-written twin at least 3x their games/s at daad334,
         # that commit measured now, on this machine (then_and_now.py)
         "then_and_now": then_and_now.compare(then_and_now.repo_root(), games=100 if quick else 300,
-                                             rounds=1 if quick else 5),
+                                             rounds=1 if quick else 5, engine=engine),
     }
 
 
 def print_timings(res: dict) -> None:
     m = res["machine"]
     print(f"{res['date']}  {m['cpus']} CPUs, {m['implementation']} {m['python']}, {m['platform']}"
-          + ("  (--quick)" if res["quick"] else ""))
+          + ("  (--quick)" if res["quick"] else "") + f"  vbr through its {res['engine']} engine")
     v = res["vbr"]
     print(f"vbr at {v['path']}, commit {v['commit']}" + (" with local changes" if v["modified"] else ""))
     print()
     print(f"building the parser: {res['parser_build_ms']:.1f} ms; loading it from the cache: {res['parser_cached_ms']:.1f} ms")
     w = max([len("rules")] + [len(name) for name in res["load"]])
-    print(f"{'rules':{w}} {'parse ms':>9} {'check+compile ms':>17} {'total ms':>9} {'vbr check ms':>13}")
+    print(f"{'rules':{w}} {'parse ms':>9} {'check+build ms':>17} {'total ms':>9} {'vbr check ms':>13}")
     for name, t in res["load"].items():
         if "error" in t:
             print(f"{name:{w}} cannot load: {t['error']}")
@@ -276,8 +283,8 @@ def print_timings(res: dict) -> None:
         print(f"{r['rules']:{w}} {r['options']:32} {r['games']:6} {r['interpreter_games_per_s']:12.1f} "
               f"{r['interpreter_choices_per_game']:8.2f} {r['interpreter_choices_per_s']:10} "
               f"{hand_rate:>14} {ratio:>6} {fast_rate:>13} {fast_ratio:>6}")
-    print(f"\ntargets (issue 11): interpreter / plain hand-written >= {res['target_ratio']}, "
-          f"interpreter / fast >= {FAST_TARGET_RATIO}")
+    print(f"\ntargets (issue 11): vbr / plain hand-written >= {res['target_ratio']}, "
+          f"vbr / fast >= {FAST_TARGET_RATIO}")
     for r in res["speed"]:
         if r["ratio"] is not None:
             print(f"  {r['rules']} {r['options']}: {r['ratio']:.3f} -> {'met' if r['ratio'] >= res['target_ratio'] else 'not met'}; "
@@ -291,15 +298,14 @@ def print_timings(res: dict) -> None:
 
 
 # ---------------------------------------------------------------------- agreement
-def run_agreement(n: int) -> dict:
-    """Game by game, the three Siatkas must give the same winner, score and number of choices."""
+def run_agreement(n: int, commit: str = CLOSURE_COMMIT) -> dict:
+    """Game by game, the closure engine's Siatka (at `commit`) and the two hand-written ones must
+    give the same winner, score and number of choices."""
     out = []
     for options in SIATKA_CONFIGS:
-        game = vbr.load("siatka", options, engine="closure")
+        games = closure_results("siatka", options, n, commit)
         differ = []
-        for seed in range(n):
-            r = play_game(game, seed, ["random", "random"])
-            mine = (r.winner, tuple(r.points), r.choices)
+        for seed, mine in enumerate(games):
             if not mine == hand.play_game(seed, **options) == fast.play_game(seed, **options):
                 differ.append(seed)
         out.append({"options": options_text(options), "games": n, "differ": len(differ), "first_differing": differ[:10]})
@@ -318,6 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--agreement", type=int, nargs="?", const=2000, metavar="N",
                     help="instead of timing, check that the three Siatkas play the same N games (default 2000)")
+    ap.add_argument("--engine", choices=("python", "c"), default="python", help="vbr's engine (default python)")
     args = ap.parse_args(argv)
     if args.agreement:
         res = run_agreement(args.agreement)
@@ -326,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
             (print_agreement if not args.json else (lambda r: print(json.dumps(r, sort_keys=True))))(res)
             return 1
     else:
-        res = run_timings(args.quick)
+        res = run_timings(args.quick, args.engine)
         show = print_timings
     if args.json:
         print(json.dumps(res, sort_keys=True))

@@ -1,8 +1,10 @@
 """Python bytecodes a game executes (every Python frame, `sys.settrace` opcode events) in each
-engine's own random-play loop: the closure engine's `State.play_random` and the typed Python
-engine's, the same seeds for both. A busy machine does not move this count, as it moves a time.
+engine's own random-play loop: the closure engine's `State.play_random` (retired from vbr/, so
+counted in a process of its own importing `vbr/` of a commit that still has it, taken out of git:
+benchmarks/closure_baseline.py) and the typed Python engine's, the same seeds for both. A busy
+machine does not move this count, as it moves a time.
 
-    python benchmarks/bytecodes.py BOOK [--games 20] [--top 12]
+    python benchmarks/bytecodes.py BOOK [--games 20] [--top 12] [--commit dd4e08f]
 
 Prints the mean a game for each engine and the functions that execute the most.
 """
@@ -14,11 +16,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import vbr  # noqa: E402
-from vbr.engines.game import load as load_typed  # noqa: E402
-from vbr.interpreter.rng import derive, generator  # noqa: E402
+_CLOSURE = "--closure-tree"  # the argument that makes this script the closure engine's counter
 
 
 def count(play, games: int) -> tuple[float, list]:
@@ -45,28 +43,52 @@ def count(play, games: int) -> tuple[float, list]:
     return sum(by_function.values()) / games, [(f, n / games) for f, n in by_function.most_common()]
 
 
+def closure_game(tree: str, book: str):
+    """play(seed) of `book` in the closure engine's own loop, imported from `tree`."""
+    sys.path.insert(0, tree)
+    import vbr
+    from vbr.interpreter.rng import derive, generator
+    closure = vbr.load(str(Path(tree) / "rules" / f"{book}.vbr"), engine="closure")
+
+    def play(seed):
+        state = closure.new_state(seed)
+        state.play_random([generator(derive(derive(seed, 7919, s), s + 1)).getrandbits for s in range(closure.seats)])
+    return play
+
+
+def typed_game(book: str):
+    """play(seed) of `book` in the typed Python engine's own loop, from this checkout."""
+    sys.path.insert(0, str(ROOT))
+    from vbr.engines.game import load
+    from vbr.seeds import derive
+    typed = load(ROOT / "rules" / f"{book}.vbr", {}, engine="python")
+    return lambda seed: typed.new_state(seed).play_random(derive(seed, 1))
+
+
+def show(book: str, name: str, play, games: int, top: int) -> None:
+    total, functions = count(play, games)
+    print(f"{book} {name}: {total:,.0f} bytecodes a game", flush=True)
+    for function, n in functions[:top]:
+        print(f"    {n:10,.0f}  {function}", flush=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("book", help="a bundled book's name, as rules/BOOK.vbr")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--top", type=int, default=12)
+    ap.add_argument("--commit", default=None, help="a commit with the closure engine (default closure_baseline's)")
+    ap.add_argument(_CLOSURE, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    path = ROOT / "rules" / f"{args.book}.vbr"
-    closure = vbr.load(str(path), engine="closure")
-    typed = load_typed(path, {}, engine="python")
-
-    def closure_game(seed):
-        state = closure.new_state(seed)
-        state.play_random([generator(derive(derive(seed, 7919, s), s + 1)).getrandbits for s in range(closure.seats)])
-
-    def typed_game(seed):
-        typed.new_state(seed).play_random(derive(seed, 1))
-
-    for name, play in (("closure engine", closure_game), ("typed Python engine", typed_game)):
-        total, top = count(play, args.games)
-        print(f"{args.book} {name}: {total:,.0f} bytecodes a game")
-        for function, n in top[:args.top]:
-            print(f"    {n:10,.0f}  {function}")
+    if args.closure_tree:
+        show(args.book, "closure engine", closure_game(args.closure_tree, args.book), args.games, args.top)
+        return 0
+    import subprocess
+    from closure_baseline import CLOSURE_COMMIT, tree_at
+    with tree_at(args.commit or CLOSURE_COMMIT) as old:
+        subprocess.run([sys.executable, "-I", __file__, args.book, "--games", str(args.games), "--top", str(args.top),
+                        _CLOSURE, old], check=True)
+    show(args.book, "typed Python engine", typed_game(args.book), args.games, args.top)
     return 0
 
 

@@ -1,11 +1,11 @@
 """What a search agent pays per step: clone, determinize and apply on mid-game states.
 
-    python benchmarks/search.py [--quick] [--json] [--rules NAME ...]
+    python benchmarks/search.py [--quick] [--json] [--rules NAME ...] [--engine python|c]
 
-An MCTS agent (vbr/agents/mcts.py) copies the state it is asked about thousands of times per
-move, re-deals what its seat cannot see (`determinize`), and plays choices on the copies
+A search copies the state it is asked about thousands of times per move, re-deals what its seat cannot see (`determinize`), and plays choices on the copies
 (`apply_index`). For every bundled rule file this takes mid-game states (random agents from seeds
-0, 1, ..., stopped at half of the game's typical length, at a pending choice) and measures, per
+0, 1, ..., stopped at half of the game's typical length, at a pending choice) in a typed engine
+(`--engine`, python by default) and measures, per
 second of this thread's CPU time (`time.thread_time`, so that other work on a shared machine
 counts less):
 
@@ -38,8 +38,8 @@ def mid_game_states(game, count: int) -> list:
     for seed in range(8):  # the typical length of a game
         st = game.new_state(seed)
         r = random.Random(seed)
-        while st.result is None:
-            st.apply_index((r.getrandbits(64) * len(st.pending.options)) >> 64)
+        while not st.is_terminal():
+            st.apply_index((r.getrandbits(64) * len(st.options())) >> 64)
         lengths.append(st.choices)
     half = max(1, int(statistics.median(lengths)) // 2)
     states = []
@@ -48,9 +48,9 @@ def mid_game_states(game, count: int) -> list:
         st = game.new_state(1000 + seed)
         r = random.Random(1000 + seed)
         seed += 1
-        while st.result is None and st.choices < half:
-            st.apply_index((r.getrandbits(64) * len(st.pending.options)) >> 64)
-        if st.result is None:
+        while not st.is_terminal() and st.choices < half:
+            st.apply_index((r.getrandbits(64) * len(st.options())) >> 64)
+        if not st.is_terminal():
             states.append(st)
     return states
 
@@ -77,13 +77,13 @@ def measure(states: list, budget: float) -> dict:
 
     def determinizes():
         for s in states:
-            s.determinize(s.pending.seat, bits(64))
+            s.determinize(s.current_player(), bits(64))
         return len(states)
 
     def steps():
         for s in states:
             c = s.clone()
-            c.apply_index((bits(64) * len(c.pending.options)) >> 64)
+            c.apply_index((bits(64) * len(c.options())) >> 64)
         return len(states)
 
     def playouts():
@@ -91,8 +91,8 @@ def measure(states: list, budget: float) -> dict:
         for s in states:
             c = s.clone()
             start = c.choices
-            while c.result is None:
-                c.apply_index((bits(64) * len(c.pending.options)) >> 64)
+            while not c.is_terminal():
+                c.apply_index((bits(64) * len(c.options())) >> 64)
             applied += c.choices - start
         return applied
 
@@ -100,8 +100,8 @@ def measure(states: list, budget: float) -> dict:
             "step_per_s": rate(steps, budget), "apply_per_s": rate(playouts, budget)}
 
 
-def run(names: list[str], count: int, budget: float, runs: int) -> dict:
-    games = {name: vbr.load(name, engine="closure") for name in names}
+def run(names: list[str], count: int, budget: float, runs: int, engine: str = "python") -> dict:
+    games = {name: vbr.load(name, engine=engine) for name in names}
     states = {name: mid_game_states(games[name], count) for name in names}
     rounds: dict[str, list[dict]] = {name: [] for name in names}
     for _ in range(runs):
@@ -111,9 +111,7 @@ def run(names: list[str], count: int, budget: float, runs: int) -> dict:
     for name in names:
         keys = rounds[name][0].keys()
         out[name] = {k: round(statistics.median(r[k] for r in rounds[name])) for k in keys}
-        s = states[name][0]
-        out[name]["entities"] = len(s.ent)
-        out[name]["mid_game_choice"] = s.choices
+        out[name]["mid_game_choice"] = states[name][0].choices
     return out
 
 
@@ -123,10 +121,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--rules", nargs="*", help="rule files (default: every bundled one)")
     ap.add_argument("--runs", type=int, default=None, help="rounds (the median is shown; default 5, --quick 1)")
+    ap.add_argument("--engine", choices=("python", "c"), default="python", help="the typed engine (default python)")
     args = ap.parse_args(argv)
     names = args.rules or bundled_names()
     budget, runs = (0.15, 1) if args.quick else (0.4, 5)
-    res = run(names, 20, budget, args.runs or runs)
+    res = run(names, 20, budget, args.runs or runs, args.engine)
     if args.json:
         print(json.dumps(res, sort_keys=True))
         return 0

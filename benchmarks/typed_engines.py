@@ -1,6 +1,7 @@
 """Random games per CPU-second of Siatka through the typed program's engines, beside the same
-game written by hand in plain Python and in C and the closure engine (the older engine), in one process,
-the implementations taking turns in blocks so that a busy minute slows all of them alike.
+game written by hand in plain Python and in C, in one process, the implementations taking turns in
+blocks so that a busy minute slows all of them alike. (The closure engine, retired from vbr/, is
+measured against the Python engine by python_engine.py, from a commit that still has it.)
 
     python benchmarks/typed_engines.py [--blocks 5] [--games 200] [--json]
     python benchmarks/typed_engines.py --book rules/cattack.vbr [--blocks 5] [--games 20]
@@ -28,7 +29,6 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import handwritten_c  # noqa: E402
 import handwritten_siatka  # noqa: E402
 
-import vbr  # noqa: E402
 from vbr.engines.game import load as load_typed  # noqa: E402
 from vbr.seeds import derive  # noqa: E402
 from vbr.play import play_game  # noqa: E402
@@ -38,16 +38,12 @@ PIG = ROOT / "examples" / "pig.vbr"
 
 
 def players(games: int):
-    closure = vbr.load(str(SIATKA), engine="closure")
     py = load_typed(SIATKA, {}, engine="python")
     c = load_typed(SIATKA, {}, engine="c")
     pig = load_typed(PIG, {}, engine="c")
 
     def hand(seed):
         return handwritten_siatka.play_game(seed)
-
-    def closure_game(seed):
-        return play_game(closure, seed, ["random", "random"])
 
     def typed(game):
         def one(seed):
@@ -73,7 +69,6 @@ def players(games: int):
     return {
         "hand-written plain Python": (hand, 1, games),
         "hand-written C, 10,000 games a call": (hand_c, 10_000, 20),
-        "closure engine": (closure_game, 1, games),
         "typed, Python engine": (typed(py), 1, max(games // 10, 5)),
         "typed, C engine, a game per API call": (typed(c), 1, games * 20),
         "typed, C engine, vbr.play.play_game": (api_game, 1, games * 20),

@@ -1,7 +1,6 @@
 """MCTS iterations per CPU-second on Siatka and Pig: the typed program's search in its Python
-engine (vbr/engines/python_search.py) and in C (c_search.h), beside the closure engine's mcts
-agent (vbr/agents/mcts.py, asked through its `act` as play_game asks it); then `vbr sim`-like
-runs of mcts against random in C, seats alternated, and the CPU time they take.
+engine (vbr/engines/python_search.py) and in C (c_search.h); then `vbr sim`-like runs of mcts
+against random in C, seats alternated, and the CPU time they take.
 
     python benchmarks/typed_search.py [--blocks 3] [--positions 8] [--games 200] [--json]
     python benchmarks/typed_search.py --book rules/cattack.vbr [--games 0]
@@ -10,9 +9,7 @@ runs of mcts against random in C, seats alternated, and the CPU time they take.
 leaves out the games of mcts against random.
 
 Each search starts at decision points of random games (choices of one option left out). The
-closure engine draws from another generator, so its positions are other positions of the same
-games, reached the same way. The implementations take turns in blocks, so a busy minute slows
-all of them alike.
+implementations take turns in blocks, so a busy minute slows all of them alike.
 """
 from __future__ import annotations
 
@@ -25,14 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import vbr  # noqa: E402
-from vbr.agents import SeatView, make_agent  # noqa: E402
 from vbr.engines.game import load as load_typed  # noqa: E402
 from vbr.ir import random_streams as R  # noqa: E402
 
 GAMES = {"Siatka": ROOT / "rules" / "siatka.vbr", "Pig": ROOT / "examples" / "pig.vbr"}
-CLOSURE = "closure engine's mcts agent"
-ITERATIONS = {CLOSURE: 100, "typed, Python engine": 100, "typed, C engine": 2000}
+ITERATIONS = {"typed, Python engine": 100, "typed, C engine": 2000}
 
 
 def walk_positions(game, count: int, over, options) -> list:
@@ -56,24 +50,14 @@ def typed_positions(game, count: int) -> list:
     return walk_positions(game, count, lambda s: s.is_terminal(), lambda s: len(s.legal_actions()))
 
 
-def closure_positions(game, count: int) -> list:
-    return walk_positions(game, count, lambda s: s.result is not None, lambda s: len(s.pending.options))
-
-
 def searchers(path: Path, positions: int) -> dict:
     """Per implementation: (search one position with seed k, the positions)."""
-    closure = vbr.load(str(path), engine="closure")
     py, c = load_typed(path, {}, engine="python"), load_typed(path, {}, engine="c")
-
-    def closure_search(state, k):
-        agent = make_agent(f"mcts:iterations={ITERATIONS[CLOSURE]}", state.pending.seat, k)
-        return agent.act(SeatView(state, state.pending.seat))
 
     def typed_search(iterations):
         return lambda state, k: state.mcts(iterations=iterations, budget=0, seed=k)  # exactly that many
 
     return {
-        CLOSURE: (closure_search, closure_positions(closure, positions)),
         "typed, Python engine": (typed_search(ITERATIONS["typed, Python engine"]), typed_positions(py, positions)),
         "typed, C engine": (typed_search(ITERATIONS["typed, C engine"]), typed_positions(c, positions)),
     }
@@ -133,8 +117,6 @@ def main(argv=None) -> int:
     print(f"{'mcts iterations per CPU-second':32s}" + "".join(f"{t:>14s}" for t in games))
     for name in ITERATIONS:
         print(f"{name:32s}" + "".join(f"{rates[t][name]:14,.0f}" for t in games))
-    for name in list(ITERATIONS)[1:]:
-        print(f"{'  ' + name + ' / closure':32s}" + "".join(f"{rates[t][name] / rates[t][CLOSURE]:13.1f}x" for t in games))
     print(f"{'  C / typed Python':32s}" + "".join(
         f"{rates[t]['typed, C engine'] / rates[t]['typed, Python engine']:13.1f}x" for t in games))
     if not sims:
