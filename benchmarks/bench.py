@@ -189,9 +189,9 @@ def speed_rows(names: list[str], n: int, repeats: int, budget: float, engine: st
                 runs = sorted((paired(play, hand_play, fast_play, n) for _ in range(repeats)), key=lambda r: r[1] / r[0])
                 t_vbr, t_hand, t_fast, choices, hand_choices, _ = runs[len(runs) // 2]
                 ratio = t_hand / t_vbr
-                row.update(games=n, interpreter_games_per_s=round(n / t_vbr, 1),
-                           interpreter_choices_per_game=round(choices, 2),
-                           interpreter_choices_per_s=round(n * choices / t_vbr),
+                row.update(games=n, vbr_games_per_s=round(n / t_vbr, 1),
+                           vbr_choices_per_game=round(choices, 2),
+                           vbr_choices_per_s=round(n * choices / t_vbr),
                            handwritten_games_per_s=round(n / t_hand, 1),
                            handwritten_choices_per_game=round(hand_choices, 2),
                            fast_games_per_s=round(n / t_fast, 1),
@@ -201,9 +201,9 @@ def speed_rows(names: list[str], n: int, repeats: int, budget: float, engine: st
             else:
                 games = games_in(play, budget)
                 best = min(timed(play, games) for _ in range(repeats))
-                row.update(games=games, interpreter_games_per_s=round(games / best[0], 1),
-                           interpreter_choices_per_game=round(best[1], 2),
-                           interpreter_choices_per_s=round(games * best[1] / best[0]))
+                row.update(games=games, vbr_games_per_s=round(games / best[0], 1),
+                           vbr_choices_per_game=round(best[1], 2),
+                           vbr_choices_per_s=round(games * best[1] / best[0]))
             rows.append(row)
     return rows
 
@@ -280,8 +280,8 @@ def print_timings(res: dict) -> None:
             ratio = f"{r['ratio']:.3f}"
             fast_rate = f"{r['fast_games_per_s']:.1f}"
             fast_ratio = f"{r['fast_ratio']:.3f}"
-        print(f"{r['rules']:{w}} {r['options']:32} {r['games']:6} {r['interpreter_games_per_s']:12.1f} "
-              f"{r['interpreter_choices_per_game']:8.2f} {r['interpreter_choices_per_s']:10} "
+        print(f"{r['rules']:{w}} {r['options']:32} {r['games']:6} {r['vbr_games_per_s']:12.1f} "
+              f"{r['vbr_choices_per_game']:8.2f} {r['vbr_choices_per_s']:10} "
               f"{hand_rate:>14} {ratio:>6} {fast_rate:>13} {fast_ratio:>6}")
     print(f"\ntargets (issue 11): vbr / plain hand-written >= {res['target_ratio']}, "
           f"vbr / fast >= {FAST_TARGET_RATIO}")

@@ -1,4 +1,4 @@
-"""Siatka written by hand for speed: the upper yardstick for the interpreter.
+"""Siatka written by hand for speed: the upper yardstick for vbr.
 
 The same game as rules/siatka.vbr and handwritten_siatka.py, drawing the same numbers in the same
 order (so game `seed` is the same game in all three, choice by choice; `bench.py --agreement`

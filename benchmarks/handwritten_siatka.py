@@ -1,17 +1,20 @@
-"""Siatka written by hand in plain, idiomatic Python: the yardstick for the interpreter's speed.
+"""Siatka written by hand in plain, idiomatic Python: the yardstick for vbr's speed.
 
 The same game as rules/siatka.vbr, with the same options (abilities, block_marker, rotation) and
 the same choice points in the same order, so that a choice here is a choice there. Random agents
 pick uniformly among the legal options of every choice; an optional card or marker choice with
-nothing to take but "pass" is skipped, as the interpreter skips it, and every other choice counts,
-even one with a single option.
+nothing to take but "pass" is skipped, as vbr skips it, and every other choice counts, even one
+with a single option.
 
-Randomness is drawn the way vbr draws it, so that neither side pays for a slower generator path:
-one `random.Random` for the dice and shuffles and one per agent, seeded as `vbr.play.play_game`
-seeds them (SplitMix64 `derive`, written out below), every number in 0..n-1 the top of a 64-bit
-draw scaled to n (`below`), shuffles the same Fisher-Yates as `State.shuffle`. Options are offered
-in the rule file's order too. So game `seed` here is game `seed` of `play_game(siatka, seed,
-["random", "random"])`, choice by choice: `bench.py --agreement` checks that they are the same.
+Randomness is drawn the way the closure engine (vbr's older engine, retired from vbr/) drew it,
+so that neither side pays for a slower generator path: one `random.Random` for the dice and
+shuffles and one per agent, seeded as its `vbr.play.play_game` seeded them (SplitMix64 `derive`,
+written out below), every number in 0..n-1 the top of a 64-bit draw scaled to n (`below`),
+shuffles the same Fisher-Yates as its `State.shuffle`. Options are offered in the rule file's
+order too. So game `seed` here is the closure engine's game `seed` of `play_game(siatka, seed,
+["random", "random"])`, choice by choice: `bench.py --agreement` checks that they are the same,
+against the closure engine of a commit that still has it. The typed engines draw from other
+generators: their games are other games of the same rules.
 
     python benchmarks/handwritten_siatka.py [-n GAMES] [--seed S] [--option NAME ...] [--json]
 """
