@@ -233,6 +233,23 @@ FAULTS = {
     "a pure loop's test fails on its third round": (
         "var n: int = 0\nstart p\nphase p {\n  while other(n) >= 0 max 5 {\n    n += 1\n  }\n  end draw\n}\n",
         (5, None), "`other(2)`"),
+    "none in a zone whose index is out of range (the zone is still worked out)": (
+        "seats 2\nkind Card { v: int }\nzone h per seat public\nvar k: Card = none\nvar i: int = 7\nvar n: int = 0\n"
+        "start p\nphase p {\n  n = 1\n  if k in h[i] {\n    n = 2\n  }\n  end draw\n}\n",
+        (11, 11), "`h[7]`"),  # `h[i]`
+    "a thing not in a zone whose index is out of range": (
+        "seats 2\nkind Card { v: int }\nzone h per seat public\nvar k: Card = none\nvar i: int = 7\nvar n: int = 0\n"
+        "start p\nsetup {\n  create Card(v: 1) in h[0]\n  k = first(x for x in h[0])\n}\n"
+        "phase p {\n  n = 1\n  if k not in h[i] {\n    n = 2\n  }\n  end draw\n}\n",
+        (15, 15), "`h[7]`"),  # `h[i]`
+    "a field of several kinds read on a thing of a third": (
+        "kind K { v: int }\nkind J { v: int }\nkind M { w: int }\nzone z public\nvar n: int = 0\nstart p\nsetup {\n"
+        "  create K(v: 1) in z\n  create M(w: 1) in z\n}\nphase p {\n  for k in z {\n    n += k.v\n  }\n  end draw\n}\n",
+        (14, 10), "`.v` of 1, which has no such field"),  # `k.v` of #1, the M
+    "a field of several kinds read on none": (
+        "kind K { v: int }\nkind J { v: int }\nzone z public\nvar n: int = 0\nstart p\n"
+        "phase p {\n  n = 1\n  n = first(x for x in z).v\n  end draw\n}\n",
+        (9, 7), "`.v` of none"),  # nothing is in z: `first(...).v`
     "a list holding none moved": (
         "kind K { v: int }\nzone z public\nvar k: K = none\nvar n: int = 0\nstart p\nphase p {\n  n = 1\n  move [k] to z\n  end draw\n}\n",
         (9, 3), "none"),
