@@ -1,7 +1,7 @@
 """A rule file's `returns(S) = EXPR range LO..HI [total N]` under the typed engines (python and c):
 worked out for each seat where play ended (one unit per seat in the typed program, run by the
 engines' `call`), as the RL adapters read it (vbr.rl.common.seat_returns), with the same located
-errors as under the closure engine."""
+errors in both engines."""
 import pytest
 
 import vbr
@@ -32,14 +32,14 @@ def ended(tmp_path, engine: str, value: str, k: int):
     return state, path
 
 
-@pytest.mark.parametrize("engine", ["python", "c", "closure"])
+@pytest.mark.parametrize("engine", ["python", "c"])
 def test_each_seat_gets_what_returns_gives_it_where_play_ended(tmp_path, engine):
     # seat 0 chose 3: scores 3 and 1, so seat 0 gets 3 - 1 = 2 and seat 1 gets -2
     state, _ = ended(tmp_path, engine, "score[s] - score[other(s)]", 3)
     assert seat_returns(state) == [2.0, -2.0]
 
 
-@pytest.mark.parametrize("engine", ["python", "c", "closure"])
+@pytest.mark.parametrize("engine", ["python", "c"])
 def test_a_return_outside_its_range_is_located_at_the_expression(tmp_path, engine):
     # 10 * (3 - 1) = 20 for seat 0: outside -3..3
     state, path = ended(tmp_path, engine, "10 * (score[s] - score[other(s)])", 3)
@@ -48,7 +48,7 @@ def test_a_return_outside_its_range_is_located_at_the_expression(tmp_path, engin
     assert str(err.value).startswith(f"{path}:5:14: error:")
 
 
-@pytest.mark.parametrize("engine", ["python", "c", "closure"])
+@pytest.mark.parametrize("engine", ["python", "c"])
 def test_returns_not_adding_up_to_the_total_are_an_error(tmp_path, engine):
     # score[s] gives 3 and 1: 4, not the declared 0
     state, path = ended(tmp_path, engine, "score[s]", 3)
