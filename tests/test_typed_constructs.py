@@ -1,11 +1,13 @@
 """The constructs the typed program gained last: vars holding lists (bounded records, the same
 located error past the bound in both engines), `reach` whose directions or net cost are known
 only in play (the court's search, run in each engine), events with list parameters, lists said
-and revealed, strings chosen and said, a fn called as a statement, and lists given by procs. Each against the closure
-engine's answers where nothing is drawn, and the Python engine's words against the C engine's
-after every choice."""
+and revealed, strings chosen and said, a fn called as a statement, and lists given by procs. The
+Python and the C engine offer the same options, hold the same words after every choice and end
+alike; what they offer and how the game ends is checked against the rules worked out by hand (a
+model of the rule text in a few lines of Python, or values reasoned in a comment)."""
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -80,33 +82,45 @@ phase aim {
 
 
 def _same_games(path, options, answers, seeds=range(6)):
-    """The closure engine and the typed engines offer the same options and end alike for the same
-    answers (nothing is drawn); the Python and the C engine hold the same words after each."""
-    import vbr
-    old = vbr.load(str(path), options, engine="closure")
+    """The Python and the C engine offer the same options, hold the same words after each answer
+    and end alike for the same answers (nothing is drawn). For each seed: what each choice
+    offered (`seat text` each), and how the game ended."""
     py, c = load(path, options, engine="python"), load(path, options, engine="c")
-    ends = []
+    games = []
     for seed in seeds:
-        a, b, d = old.new_state(seed), py.new_state(seed), c.new_state(seed)
-        k = 0
-        while not a.is_terminal():
-            offered = [str(x) for x in a.legal_actions()]
-            assert offered == [str(x) for x in b.legal_actions()], (seed, k)
-            i = answers(seed, k, len(offered))
-            for s in (a, b, d):
-                s.apply_index(i)
-            assert b.words_in_use() == d.words_in_use(), (seed, k)
-            k += 1
-        assert b.is_terminal() and d.is_terminal() and str(a.outcome()) == str(b.outcome())
-        ends.append(str(b.outcome()))
-    return ends
+        b, d = py.new_state(seed), c.new_state(seed)
+        trail = []
+        while not b.is_terminal():
+            offered = [str(x) for x in b.legal_actions()]
+            assert offered == [str(x) for x in d.legal_actions()], (seed, len(trail))
+            i = answers(seed, len(trail), len(offered))
+            trail.append(offered)
+            b.apply_index(i)
+            d.apply_index(i)
+            assert b.words_in_use() == d.words_in_use(), (seed, len(trail))
+        assert d.is_terminal() and str(b.outcome()) == str(d.outcome())
+        games.append((trail, str(b.outcome())))
+    return games
 
 
-def test_vars_holding_lists_play_as_in_the_closure_engine_in_both_typed_engines(tmp_path):
-    f = tmp_path / "lists.vbr"
-    f.write_text(LISTS)
-    ends = _same_games(f, {}, lambda seed, k, n: (seed * 5 + k * 3) % n)
-    assert len(set(ends)) >= 2, ends  # the answers lead to more than one end
+def lists_by_hand(answer):
+    """LISTS worked out from its text: `choose k` offers 0..3 to seat n % 2; picks becomes
+    0, k, 2k .. k*k; the game ends once n passes 6 (k is always in picks), seat 0 winning when
+    the row it wrote last adds up to more than seat 1's; else `choose p` offers picks but its
+    first (0) and pass to seat n % 2 after the count, and is skipped when there is nothing."""
+    n, seen, trail = 0, [[1], [2, 3]], []
+    while True:
+        trail.append([f"{n % 2} {v}" for v in range(4)])
+        k = answer(len(trail) - 1, 4)
+        picks = [i * k for i in range(k + 1)]
+        seen[n % 2] = [k, len(picks), max(picks)]
+        n += 1
+        if k in picks and n > 6:
+            return trail, "seat 0 wins" if sum(seen[0]) > sum(seen[1]) else "seat 1 wins"
+        rest = [p for p in picks if p != picks[0]]
+        if rest:
+            trail.append([f"{n % 2} {p}" for p in rest] + [f"{n % 2} pass"])
+            answer(len(trail) - 1, len(rest) + 1)
 
 
 SAME_LISTS = """game "Same lists"
@@ -135,14 +149,15 @@ phase one {
 """
 
 
-def test_lists_compared_as_values_play_as_in_the_closure_engine_in_both_typed_engines(tmp_path):
+def test_lists_compared_as_values_end_as_the_rules_say_in_both_typed_engines(tmp_path):
     """Answer k makes picks [0], [0, 1] or [0, 2, 4]. The answers below are the same in every
     round of a seed: seed 0 answers 0 (picks stays [0], so `!= [0]` is false: a draw in round
     4), seed 1 answers 2 (seat 1 wins), seed 2 answers 1 (seat 0 wins)."""
     f = tmp_path / "same.vbr"
     f.write_text(SAME_LISTS)
-    ends = _same_games(f, {}, lambda seed, k, n: (seed * 5 + k * 3) % n, seeds=range(3))
-    assert len(set(ends)) == 3, ends
+    games = _same_games(f, {}, lambda seed, k, n: (seed * 5 + k * 3) % n, seeds=range(3))
+    assert [end for _, end in games] == ["draw", "seat 1 wins", "seat 0 wins"]
+    assert [len(trail) for trail, _ in games] == [4, 1, 1]
 
 
 @pytest.mark.parametrize("net_rows", [0, 1, 2])
@@ -150,6 +165,59 @@ def test_reach_with_directions_and_net_cost_chosen_in_play_ends_where_the_courts
     f = tmp_path / "reach.vbr"
     f.write_text(REACH.replace("NET_ROWS", str(net_rows)))
     _same_games(f, {}, lambda seed, k, n: (seed * 7 + k * 11 + k * k) % n, seeds=range(8))
+
+
+REACH_BY_HAND = """game "Reach by hand"
+seats 2
+start one
+court {
+  rows 3
+  cols 3
+  net 1
+  field 1 at row 1 col 1
+}
+direction forward = (0, 1)
+direction right = (1, 0)
+var dirs: list of dir = [forward]
+var cost: int = 1
+phase one {
+  choose d from [0, 1] by 0
+  if d == 1 {
+    dirs = [forward, right]
+  }
+  choose k from 0..1 by 1
+  cost = k
+  let two = reach(field(0, 1), 2, 0, dirs, cost)
+  let three = reach(field(0, 1), 3, 0, dirs, cost)
+  let four = reach(field(0, 1), 4, 0, dirs, cost)
+  say "{count(two)} {cell_at(0, 3, 1) in two} {cell_at(0, 2, 2) in two} {cell_at(0, 1, 3) in two}"
+  say "{count(three)} {cell_at(1, 3, 3) in three} {count(four)} {cell_at(1, 3, 3) in four} {cell_at(1, 2, 3) in four}"
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_reach_with_directions_and_net_cost_set_in_play_ends_where_the_rules_say(tmp_path, engine):
+    """From side 0's back-row corner (row 1, col 1) on a court of 3 rows and a net row.
+    Forward only: 2 steps end on row 3; 3 steps end on the net row (no end) at cost 1, and at
+    cost 0 cross it to side 1's front row (its row 3; its columns read from its own left, so
+    column 1 seen from side 0 is its column 3); 4 steps reach that front row at cost 1 and one
+    row beyond (its row 2) at cost 0. Forward and right: 2 steps end on (3, 1), (2, 2) and
+    (1, 3); 3 steps end on (3, 2) and (2, 3) (going forward from row 3 ends on the net); 4 steps
+    on (3, 3) and, forward all the way at cost 1, on side 1's front row."""
+    f = tmp_path / "reach.vbr"
+    f.write_text(REACH_BY_HAND)
+    said = []
+    for d, k in ((0, 0), (0, 1), (1, 1)):
+        s, log = started(tmp_path, REACH_BY_HAND, engine)
+        s.apply_index(d)
+        s.apply_index(k)
+        assert s.is_terminal()
+        said.append([e["text"] for e in log if e["t"] == "say"])
+    assert said[0] == ["1 true false false", "1 true 1 false true"]
+    assert said[1] == ["1 true false false", "0 false 1 true false"]
+    assert said[2] == ["3 true true true", "2 false 2 true false"]
 
 
 TOO_LONG = f"""game "Too long"
@@ -216,11 +284,28 @@ phase one {{
 """
 
 
-def test_heavy_fns_called_in_play_play_as_in_the_closure_engine_in_both_typed_engines(tmp_path):
+def heavy_by_hand(levels: int, answer):
+    """heavy_fns(levels) worked out from its text: k_i(x) is x at every level (k_0 is, and k_i
+    gives k_(i-1)(x) when that is x), so a round adds g(x + n % 3) + (1 when t is low, else 2)
+    + x; `%` rounds down, as Python's; after 6 rounds seat n % 2 wins."""
+    @functools.cache
+    def g(i: int, a: int) -> int:
+        return a % 5 if i == 0 else g(i - 1, a + 1) - g(i - 1, a) + i
+    n, low, trail = 0, True, []
+    for rounds in range(6):
+        trail.append([f"{rounds % 2} {x}" for x in range(4)])
+        x = answer(rounds, 4)
+        n += g(levels, x + n % 3) + (1 if low else 2) + x
+        low = n % 2 == 0
+    return trail, f"seat {n % 2} wins"
+
+
+def test_heavy_fns_called_in_play_give_what_the_rules_work_out_in_both_typed_engines(tmp_path):
     f = tmp_path / "heavy.vbr"
     f.write_text(heavy_fns(11))
-    ends = _same_games(f, {}, lambda seed, k, n: (seed + k * 5) % n)
-    assert len(set(ends)) >= 2, ends
+    games = _same_games(f, {}, lambda seed, k, n: (seed + k * 5) % n)
+    assert games == [heavy_by_hand(11, lambda k, n, seed=seed: (seed + k * 5) % n) for seed in range(6)]
+    assert len({end for _, end in games}) >= 2, games
 
 
 def test_a_heavy_fn_is_built_once_so_a_level_more_adds_one_levels_worth_of_program(tmp_path):
@@ -234,18 +319,21 @@ def test_a_heavy_fn_is_built_once_so_a_level_more_adds_one_levels_worth_of_progr
     assert sizes[1] - sizes[0] < sizes[0] / 5, sizes
 
 
-def test_a_call_of_a_heavy_fn_pays_steps_as_in_the_closure_engine(tmp_path):
+def test_a_call_of_a_heavy_fn_pays_steps_for_its_size_so_forty_pass_the_step_limit(tmp_path):
     # g10 is over 10,000 nodes written out: at a step per 64, 40 calls pay far more than 400
     # steps, while the 40 rounds alone take far fewer
-    import vbr
     f = tmp_path / "loop.vbr"
     f.write_text(heavy_fns(10).replace('seats 2\n', 'seats 2\nlimit steps 400\n').replace(
         "phase one {\n", "phase one {\n  repeat 40 {\n    n = g10(n % 3)\n  }\n  end draw\n"))
-    for new_state in (vbr.load(str(f), engine="closure").new_state, load(f, {}, engine="python").new_state,
-                      load(f, {}, engine="c").new_state):
+    errors = []
+    for engine in ("python", "c"):
         with pytest.raises(VbrRuntimeError) as err:
-            new_state(0)
+            load(f, {}, engine=engine).new_state(0)
         assert "400" in err.value.message and "step" in err.value.message
+        errors.append(err.value.render())
+    assert errors[0] == errors[1]
+    f.write_text(f.read_text().replace("repeat 40", "repeat 1"))  # one call alone stays under 400
+    assert load(f, {}, engine="python").new_state(0).is_terminal()
 
 
 def test_a_greedy_and_a_random_seat_keep_the_same_score_track_in_python_and_in_c():
@@ -288,8 +376,8 @@ def test_an_event_with_a_list_parameter_reaches_every_handler_in_both_typed_engi
     total = s * 10 + k + 1 + 2 * s + 2 * k
     f = tmp_path / "event.vbr"
     f.write_text(LIST_EVENT.replace("TOTAL", str(total)))
-    ends = _same_games(f, {}, lambda seed, step, n: k - 1, seeds=[0])
-    assert ends == ["seat 0 wins"], ends
+    [(trail, end)] = _same_games(f, {}, lambda seed, step, n: k - 1, seeds=[0])
+    assert (trail, end) == ([["0 1", "0 2", "0 3"]], "seat 0 wins")
 
 
 TWO_CARDS = """seats 2
@@ -315,9 +403,9 @@ phase one {
 
 
 @pytest.mark.parametrize("engine", ["python", "c"])
-def test_a_list_said_is_written_as_the_closure_engine_writes_it_in_both_typed_engines(tmp_path, engine):
-    # the closure engine writes a list as `[a, b]`, each item as a choice is written: a thing as
-    # its number, none as `pass`
+def test_a_list_said_is_written_with_its_items_as_choices_write_them(tmp_path, engine):
+    # a list is written `[a, b]`, each item as a choice offers it: a number as itself, a thing as
+    # its number (`#1`), none as `pass`, a truth as `true`/`false`
     s, log = started(tmp_path, SAY_LISTS, engine)
     assert s.is_terminal()
     assert [e["text"] for e in log if e["t"] == "say"] == [
@@ -367,9 +455,9 @@ REVEAL_LISTS = 'game "Reveal lists"\n' + TWO_CARDS + """phase one {
 
 
 @pytest.mark.parametrize("engine", ["python", "c"])
-def test_a_list_revealed_is_logged_as_the_closure_engine_logs_it_in_both_typed_engines(tmp_path, engine):
-    # the closure engine logs a list as its text (a list's, as said) and each item as a value
-    # is described: a thing with its kind and fields, none as `none`
+def test_a_list_revealed_is_logged_as_its_text_and_each_item_described(tmp_path, engine):
+    # a list is logged as its text (as said) and each item as a value is described: a thing
+    # with its kind and fields, none as `none`
     _, log = started(tmp_path, REVEAL_LISTS, engine)
     assert [(e["what"], e["items"]) for e in log if e["t"] == "reveal"] == [
         ("[3, 4]", ["3", "4"]),
@@ -394,7 +482,8 @@ phase one {
 
 @pytest.mark.parametrize("engine", ["python", "c"])
 def test_a_string_chosen_and_said_reads_as_its_text_in_both_typed_engines(tmp_path, engine):
-    # as the closure engine offers and logs them: `0 left`, a choice of kind `text`, `went right`
+    # a string is offered as its text (`0 left`: seat 0, then the text), logged as a choice of
+    # kind `text`, and said as itself
     s, log = started(tmp_path, STRINGS, engine)
     assert [str(a) for a in s.legal_actions()] == ["0 left", "0 right"]
     s.apply_index(1)
