@@ -1,5 +1,5 @@
-"""The typed program and its two engines: the same words in Python and in C, the same options and
-results as the closure engine where nothing is drawn, the random streams' definition, located
+"""The typed program and its two engines: the same words in Python and in C, the options and
+results the rules work out by hand where nothing is drawn, the random streams' definition, located
 faults, and the C build's cache trusted only when it is this user's and intact."""
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ import os
 from pathlib import Path
 
 import pytest
-
-from conftest import first_outcomes
 
 from vbr.engines import c_engine
 from vbr.engines.c_source import c_source
@@ -93,8 +91,9 @@ def test_each_stream_starts_from_the_seed_mixed_with_its_key_so_streams_differ()
 
 # ---------------------------------------------------------------------------- the two engines
 
-def _words_match_step_by_step(path, options, seeds, answer):
-    """Both engines play the same answers; their words agree after every one."""
+def _words_match_step_by_step(path, options, seeds, answer, offers=False):
+    """Both engines play the same answers; their words agree after every one (and, with
+    `offers`, the options each choice offers, as text)."""
     py, c = load(path, options, engine="python"), load(path, options, engine="c")
     ends = []
     for seed in seeds:
@@ -102,6 +101,8 @@ def _words_match_step_by_step(path, options, seeds, answer):
         k = 0
         assert a.words_in_use() == b.words_in_use()
         while not a.is_terminal():
+            if offers:
+                assert [str(x) for x in a.legal_actions()] == [str(x) for x in b.legal_actions()], (seed, k)
             i = answer(seed, k, len(a.legal_actions()))
             a.apply_index(i)
             b.apply_index(i)
@@ -237,23 +238,70 @@ def test_a_limit_passed_in_a_whole_game_of_random_seats_stops_play_game_alike_in
     assert errors[0] == errors[1] and message in errors[0], errors
 
 
-def test_with_nothing_drawn_the_typed_engines_offer_and_end_as_the_closure_engine():
-    import vbr
-    old = vbr.load(str(CONSTRUCTS), engine="closure")
+def constructs_by_hand(answer):
+    """tests/fixtures/typed/constructs.vbr worked out from its text, for the answers `answer(k,
+    n)` gives the k-th choice of n options: what each choice offers (`seat text`), and the end
+    and the scores. Cards #0..#7 are red 1..4 and blue 2..5 in turn, #8 and #9 green 9s; the
+    deck's top is the card created last; a hand lists its cards in the order they came."""
+    card = [("red", v) if i % 2 == 0 else ("blue", v + 1) for i, v in
+            ((i, 1 + i // 2) for i in range(8))] + [("green", 9)] * 2
+    worth = lambda c: card[c][1] * 2 if card[c][0] == "red" else card[c][1]  # noqa: E731
+    deck, hand, score, trail = list(range(10)), [[], []], [0, 0], []
+
+    def choose(seat, texts):
+        trail.append([f"{seat} {t}" for t in texts])
+        return answer(len(trail) - 1, len(texts))
+
+    for _ in range(3):
+        hand[0].append(deck.pop())
+        hand[1].insert(0, deck.pop(0))
+    turn = 0
+    for turns in range(1, 42):
+        if turns > 40:
+            return trail, "draw", score
+        playable = [c for c in hand[turn] if card[c][1] != 2]
+        i = choose(turn, [f"#{c}" for c in playable] + ["pass"]) if playable else len(playable)
+        if i == len(playable):  # passed, or nothing to offer: draw a card
+            if deck:
+                hand[turn].append(deck.pop())
+            elif not hand[turn]:
+                return trail, "draw", score
+        else:
+            c = playable[i]
+            hand[turn].remove(c)
+            gain = worth(c) % 4 + (-7) // 2 + 4
+            if any(card[x][0] == card[c][0] for x in hand[1 - turn]):
+                gain += 1
+            elif all(card[x][1] > 1 for x in hand[turn]):
+                gain -= 1
+            score[turn] += max(gain, 0)
+            if score[turn] >= 7:
+                return trail, f"seat {turn} wins", score
+        for s in (0, 1):
+            if any(card[c][1] >= 3 for c in hand[s]) and sum(worth(c) for c in hand[s]) > 40:
+                score[s] += 1
+        choose(1 - turn, [str(d) for d in (1, 2, 3) if d <= len(hand[turn]) + 1])
+        turn = 1 - turn
+
+
+def test_with_nothing_drawn_both_engines_offer_and_end_as_the_rules_of_every_construct_say():
     py, c = load(CONSTRUCTS, {}, engine="python"), load(CONSTRUCTS, {}, engine="c")
     outcomes = set()
     for seed in range(25):
-        a, b, d = old.new_state(seed), py.new_state(seed), c.new_state(seed)
-        k = 0
-        while not a.is_terminal():
-            assert [str(x) for x in a.legal_actions()] == [str(x) for x in b.legal_actions()]
-            i = (seed + 3 * k) % len(a.legal_actions())
-            for s in (a, b, d):
-                s.apply_index(i)
-            assert b.words_in_use() == d.words_in_use()
-            k += 1
-        assert b.is_terminal() and str(a.outcome()) == str(b.outcome())
-        outcomes.add(str(b.outcome()).split(" (")[0])
+        b, d = py.new_state(seed), c.new_state(seed)
+        trail = []
+        while not b.is_terminal():
+            offered = [str(x) for x in b.legal_actions()]
+            assert offered == [str(x) for x in d.legal_actions()], (seed, len(trail))
+            i = (seed + 3 * len(trail)) % len(offered)
+            trail.append(offered)
+            b.apply_index(i)
+            d.apply_index(i)
+            assert b.words_in_use() == d.words_in_use(), (seed, len(trail))
+        assert d.is_terminal() and b.outcome() == d.outcome()
+        end = str(b.outcome()).split(" (")[0]
+        assert (trail, end, list(b.points())) == constructs_by_hand(lambda k, n, seed=seed: (seed + 3 * k) % n), seed
+        outcomes.add(end)
     assert len(outcomes) >= 2, outcomes  # the answers lead to more than one kind of end
 
 
@@ -271,29 +319,8 @@ RULE_IDS = [f"{p.name}-{o}" for p, o in RULES]
 
 
 @pytest.mark.parametrize("path, options", RULES, ids=RULE_IDS)
-def test_every_book_and_flow_plays_the_same_words_in_python_and_in_c(path, options):
-    _words_match_step_by_step(path, options, range(2), lambda seed, k, n: (seed * 7 + k) % n)
-
-
-@pytest.mark.parametrize("path, options", RULES, ids=RULE_IDS)
-def test_every_book_and_flow_offers_and_ends_as_the_closure_engine_when_every_draw_is_the_first(path, options, monkeypatch):
-    """Dice, picks and shuffles decided alike in both (the first outcome of each, through the
-    closure engine's chance oracle and the typed engine's draw functions: one number, and a
-    shuffle's numbers): then the same options at every choice and the same end."""
-    import vbr
-    from vbr.interpreter.state import Chance, State as ClosureState
-    old, new = vbr.load(str(path), options, engine="closure"), load(path, options, engine="python")
-    first_outcomes(monkeypatch, new)
-    for seed in range(2):
-        a, b = ClosureState.new(old.program, seed, chance=Chance([0] * 100_000)), new.new_state(seed)
-        k = 0
-        while not a.is_terminal():
-            assert [str(x) for x in a.legal_actions()] == [str(x) for x in b.legal_actions()], (seed, k)
-            i = (seed * 7 + k) % len(a.legal_actions())
-            a.apply_index(i)
-            b.apply_index(i)
-            k += 1
-        assert b.is_terminal() and str(a.outcome()) == str(b.outcome())
+def test_every_book_and_flow_offers_the_same_options_and_plays_the_same_words_in_python_and_in_c(path, options):
+    _words_match_step_by_step(path, options, range(2), lambda seed, k, n: (seed * 7 + k) % n, offers=True)
 
 
 def test_a_state_keeps_every_thing_in_exactly_one_zone():
@@ -437,20 +464,19 @@ phase reply {
 
 
 @pytest.mark.parametrize("engine", ["python", "c"])
-def test_a_typed_game_answers_seats_options_path_points_choices_and_phase_as_the_closure_game(tmp_path, engine):
-    # nothing is drawn, so the same answers make the same game: at each choice (made inside `ask`,
-    # a frame above the phase's) both name the phase, the points so far and the choices made
-    import vbr
+def test_a_typed_game_answers_seats_options_path_points_choices_and_phase_as_the_rules_say(tmp_path, engine):
+    # nothing is drawn and every answer is the second option (2): at each choice (made inside
+    # `ask`, a frame above the phase's) the game names the phase, the points so far and the
+    # choices made; 2 a choice makes 4 after a round and 8 (past 5) after the second, a tie that
+    # goes to seat 1
     f = tmp_path / "phases.vbr"
     f.write_text(PHASES)
-    old, new = vbr.load(str(f), {}, engine="closure"), load(f, {}, engine=engine)
-    assert (new.seats, new.options, new.path) == (old.seats, old.options, old.path)
-    a, b = old.new_state(0), new.new_state(0)
+    game = load(f, {}, engine=engine)
+    assert (game.seats, game.options, game.path) == (2, {}, f)
+    s = game.new_state(0)
     seen = []
-    while not a.is_terminal():
-        assert (b.phase, b.points(), b.choices) == (a.phase, a.points(), a.choices)
-        seen.append(b.phase)
-        a.apply_index(1)
-        b.apply_index(1)
-    assert b.is_terminal() and b.points() == a.points() == (4, 4)
-    assert seen == ["serve", "reply"] * 2  # 2 a choice: 4 after a round, 8 (past 5) after the second
+    while not s.is_terminal():
+        seen.append((s.phase, s.points(), s.choices))
+        s.apply_index(1)
+    assert seen == [("serve", (0, 0), 0), ("reply", (2, 0), 1), ("serve", (2, 2), 2), ("reply", (4, 2), 3)]
+    assert s.points() == (4, 4) and s.outcome().winner == 1
