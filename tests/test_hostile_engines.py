@@ -223,10 +223,12 @@ EXPECTED = {
     # a range built in play holds 4,096 at most: a million items of work end the game
     "nested comprehensions": (END, "draw"),
     "a range of two million": (STOPPED, "hostile.vbr:5:12: error: the range 1..2000000 holds more than 4096 numbers"),
-    "a range past the integers": (STOPPED, "hostile.vbr:5:12: error: the range -9223372036854775807..9223372036854775807"
-                                           " holds more than 4096 numbers"),
-    "a choice of 10001": (STOPPED, "hostile.vbr:5:3: error: `choose x` offers 10001 options; a choice offers at most 4096"),
-    "a choice of 10000": (STOPPED, "hostile.vbr:5:3: error: `choose x` offers 10000 options; a choice offers at most 4096"),
+    "a range past the integers": (STOPPED, "hostile.vbr:5:12: error: the range "
+                                           "-9223372036854775807..9223372036854775807 holds more than 4096 numbers"),
+    "a choice of 10001": (STOPPED, "hostile.vbr:5:3: error: `choose x` offers 10001 options; a choice offers at most "
+                                   "4096"),
+    "a choice of 10000": (STOPPED, "hostile.vbr:5:3: error: `choose x` offers 10000 options; a choice offers at most "
+                                   "4096"),
     "a sum past 64 bits": (STOPPED, "hostile.vbr:6:9: " + OUT_OF_INTEGERS),  # at `n + n`
     "a product past 64 bits": (STOPPED, "hostile.vbr:6:9: " + OUT_OF_INTEGERS),
     "a difference past 64 bits": (STOPPED, "hostile.vbr:5:7: " + OUT_OF_INTEGERS),

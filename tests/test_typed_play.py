@@ -90,7 +90,8 @@ def test_a_session_through_a_typed_engine_plays_to_the_end_and_its_log_replays(e
 
 @pytest.mark.parametrize("engine", ["python", "c"])
 def test_a_first_seat_takes_the_first_legal_option_at_each_of_its_choices(engine):
-    """The `first` agent: the first legal option, drawing nothing; a restricted first seat takes the first of the options left to it."""
+    """The `first` agent: the first legal option, drawing nothing; a restricted first seat takes
+    the first of the options left to it."""
     from vbr.play import play_typed_game, typed_decision
     game = load(vbr.loader.resolve("siatka"), {}, engine=engine)
     events: list = []
