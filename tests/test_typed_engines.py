@@ -318,9 +318,18 @@ RULES = [(ROOT / "rules" / b, o) for b, o in BOOKS] + [(ROOT / "tests" / "fixtur
 RULE_IDS = [f"{p.name}-{o}" for p, o in RULES]
 
 
+# What wins a book's game: Siatka "the player who first scores 9 points"; Cattack "the first team
+# to score 3 points"; Tanto Cuore "the first player to win 3 sets"; Volleyball High a side's
+# `points` (the file's option, 2 unless set)
+BOOK_TARGETS = {"siatka.vbr": 9, "cattack.vbr": 3, "tanto-cuore-beach-volleyball.vbr": 3, "volleyball-high.vbr": 2}
+
+
 @pytest.mark.parametrize("path, options", RULES, ids=RULE_IDS)
-def test_every_book_and_flow_offers_the_same_options_and_plays_the_same_words_in_python_and_in_c(path, options):
-    _words_match_step_by_step(path, options, range(2), lambda seed, k, n: (seed * 7 + k) % n, offers=True)
+def test_every_book_and_flow_offers_and_plays_alike_in_python_and_in_c_and_a_book_ends_at_its_target(path, options):
+    ends = _words_match_step_by_step(path, options, range(2), lambda seed, k, n: (seed * 7 + k) % n, offers=True)
+    target = BOOK_TARGETS.get(path.name)
+    for end in ends if target else []:  # the side that won reached the target first, the other did not
+        assert end.points[end.team] == target and max(end.points[:end.team] + end.points[end.team + 1:]) < target
 
 
 def test_a_state_keeps_every_thing_in_exactly_one_zone():
