@@ -19,10 +19,10 @@ from vbr.engines.word_source import WordSource
 from vbr.engines.zone_kinds import seq_zones, zone_kinds
 from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
-from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, STEP_FAULT
+from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STEP_FAULT
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.frames import deepest_chain
-from vbr.ir.layout import FRAME_HEAD, Header as H
+from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, Header as H
 from vbr.ir.values import NONE
 
 _ARITH = {"+": "vbr_add", "-": "vbr_sub", "*": "vbr_mul", "/": "vbr_div", "%": "vbr_mod"}
@@ -737,10 +737,19 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             self.function(name, [*items, f"if (n > 0) {self.local(e.slot)} = xs[n - 1];", "return n;"])
             return f"{name}(S, L)"
         skip = [f"    if (!({cond})) continue;"] if cond is not None else []
-        self.function(name, [*items, f"W r = {start};",
+        self.function(name, [*items, *self.count_items(e.seq), f"W r = {start};",
                              "for (W i = 0; i < n; i++) {", f"    {self.local(e.slot)} = xs[i];", *skip,
                              f"    {each}", "}", "return r;"])
         return f"{name}(S, L)"
+
+    def count_items(self, seq: N.Seq) -> list[str]:
+        """Lines that count the items an aggregate or a comprehension is about to go through
+        (`n`; every thing, for a kind's: as many as the Python engine looks at), past the
+        program's allowance a fault."""
+        n = f"S[{H.THINGS}]" if isinstance(seq, N.KindItems) else "n"
+        allowed = _w(ITEMS_PER_STEP * self.p.limits["steps"])
+        return [f"S[{H.ITEMS}] += {n};",
+                f"if (S[{H.ITEMS}] > {allowed}) vbr_fault(S, {ITEMS_FAULT}, VBR_NONE, VBR_NONE);"]
 
     def x_Builtin(self, e):
         if e.name in _CALLED_WITH_ARGS and _unordered(e.args):
@@ -924,7 +933,7 @@ int vbr_goto(W *S, W unit) {{
             with self.item_slot(s.slot, s.source):
                 skip = [f"    if (!({self.expr(s.cond)})) continue;"] if s.cond is not None else []
                 body = self.expr(s.body)
-            return [f"W xs[{max(s.source.bound, 1)}];", f"W n = {source}(S, L, xs), k = 0;",
+            return [f"W xs[{max(s.source.bound, 1)}];", f"W n = {source}(S, L, xs), k = 0;", *self.count_items(s.source),
                     "for (W i = 0; i < n; i++) {", f"    {self.local(s.slot)} = xs[i];", *skip,
                     f"    out[k++] = {body};", "}", "return k;"]
         if isinstance(s, N.VarItems):

@@ -42,9 +42,9 @@ from vbr.engines.python_narrowing import narrowed_loop, skeleton
 from vbr.engines.word_source import WordSource
 from vbr.engines.zone_kinds import seq_zones, zone_kinds
 from vbr.ir import nodes as N
-from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, STEP_FAULT
+from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STEP_FAULT
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
-from vbr.ir.layout import CHOICE, FAULT, FRAME_HEAD, OVER, RUNNING, Header as H
+from vbr.ir.layout import CHOICE, FAULT, FRAME_HEAD, ITEMS_PER_STEP, OVER, RUNNING, Header as H
 from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
 
 RUNTIME = ("EngineFault", "add", "sub", "mul", "div", "mod", "neg", "absolute", "index", "thing_word", "other",
@@ -292,6 +292,17 @@ def _same_values(body: N.Expr, nparams: int, p: N.Program) -> list[list]:
             pick(c)
     pick(body)
     return [g for g in groups.values() if len(g) >= 2]
+
+
+def counts_items(e, p: N.Program) -> bool:
+    """Whether working out `e` may count items against the allowance (an aggregate that goes
+    through its items, a comprehension, a heavy fn whose body has one)."""
+    for n in N.walk(e):
+        if isinstance(n, N.Comprehension) or isinstance(n, N.Aggregate) and (n.agg != "count" or n.cond is not None):
+            return True
+        if isinstance(n, N.FnCall) and counts_items(p.fns[n.fn].body, p):
+            return True
+    return False
 
 
 def _draws(e) -> bool:
@@ -757,7 +768,14 @@ class _Unit(WordSource):
             return super().expr(e)
         lines, code = self.capture(super().expr, e)
         self.emit(f"if {name} is None:")
-        self.out += _indent(lines + [f"{name} = {code}"])
+        if not counts_items(e, self.p):
+            self.out += _indent(lines + [f"{name} = {code}"])
+            return name
+        # the C engine works it out again, going through its items again: they are counted again
+        counted = f"{name}k"
+        self.out += _indent([f"{counted} = S[{H.ITEMS}]", *lines, f"{name} = {code}", f"{counted} = S[{H.ITEMS}] - {counted}"])
+        self.emit("else:")
+        self.out += _indent(self.capture(self.count_items, counted)[0])
         return name
 
     def remember(self, body, slot: int) -> None:
@@ -1059,7 +1077,7 @@ class _Unit(WordSource):
         start = {"sum": "0", "count": "0", "any": "False", "all": "True"}.get(e.agg, str(NONE))
         saved = self.scope()
         mark = self.n
-        head, var, through = self.loop_head(e.seq, e.slot, (e.cond, e.body))
+        head, var, through = self.loop_head(e.seq, e.slot, (e.cond, e.body), counted=True)
         self.emit(f"{r} = {start}")
 
         def each():
@@ -1263,7 +1281,7 @@ class _Unit(WordSource):
             xs = self.tmp()
             saved = self.scope()
             mark = self.n
-            head, var, through = self.loop_head(s.source, s.slot, (s.cond, s.body))
+            head, var, through = self.loop_head(s.source, s.slot, (s.cond, s.body), counted=True)
             self.emit(f"{xs} = []")
 
             def each():
@@ -1293,23 +1311,36 @@ class _Unit(WordSource):
         return (f"reach_search({start}, {dist}, {side}, {dirs}, {net}, DIRS, {t['cols']}, {t['rows']}, {t['net']}, "
                 f"{s.fault})")
 
-    def loop_head(self, seq: N.Seq, slot: int, body=()) -> tuple[str, str, list[str]]:
+    def loop_head(self, seq: N.Seq, slot: int, body=(), counted: bool = False) -> tuple[str, str, list[str]]:
         """A `for` over seq's items (every item worked out first) with each in slot's variable:
         the `for` line, the variable, and the lines each round starts with; the `body` nodes'
         invariant expressions remembered (`remember`). Where the `body` nodes read several
-        fields of things, a zone item's kind is read once a round."""
-        head = self.items_head(seq, slot, body)
+        fields of things, a zone item's kind is read once a round. `counted`: the items (for a
+        kind's, every thing) are counted against the program's allowance first (an aggregate's,
+        a comprehension's), as the C engine counts them."""
+        head = self.items_head(seq, slot, body, counted)
         self.remember([x for x in body if x is not None], slot)
         return head
 
-    def items_head(self, seq: N.Seq, slot: int, body) -> tuple[str, str, list[str]]:
+    def count_items(self, n: str) -> None:
+        allowed = ITEMS_PER_STEP * self.p.limits["steps"]
+        self.emit(f"S[{H.ITEMS}] += {n}")
+        self.emit(f"if S[{H.ITEMS}] > {allowed}:")
+        self.emit(f"    raise EngineFault({ITEMS_FAULT})")
+
+    def items_head(self, seq: N.Seq, slot: int, body, counted: bool = False) -> tuple[str, str, list[str]]:
         if isinstance(seq, N.KindItems):
+            if counted:
+                self.count_items(f"S[{H.THINGS}]")
             v = self.tmp()
             var, through = self.bound_var(slot)
             self.known_kind[slot] = seq.kind  # until the loop's construct restores the map
             return (f"for {v} in range(S[{H.THINGS}]):", var,
                     [f"if S[{self.lay.kinds} + {v}] != {seq.kind}:", "    continue", f"{var} = {v}", *through])
         xs = self.seq_list(seq)
+        if counted:
+            xs = self.hold(xs)
+            self.count_items(f"len({xs})")
         var, through = self.bound_var(slot)
         if isinstance(seq, (N.ZoneItems, N.RangeItems)):
             self.known_kind[slot] = -1  # a thing or a number, never none
@@ -1505,7 +1536,9 @@ class _Unit(WordSource):
             def each():
                 self.emit(f"if {self.expr(t.cond)}:")
                 self.emit(f"    {opts}.append({var})")
-            sk = skeleton(self, t.cond, t.slot) if isinstance(t.seq, N.KindItems) else None
+            # narrowing skips rounds the C engine runs: not where a round counts items
+            sk = skeleton(self, t.cond, t.slot) if isinstance(t.seq, N.KindItems) and not counts_items(t.cond, self.p) \
+                else None
             if sk is not None:
                 narrowed_loop(self, t.seq.kind, sk, head, var, through, each)
             else:

@@ -17,7 +17,7 @@ from vbr.court import court_of
 from vbr.ir import nodes as N
 from vbr.ir.build_expr import ExprBuilder, FnLocals, Scope, Unsupported, ir_type, item_type
 from vbr.ir.frames import frame_bound
-from vbr.ir.layout import FRAME_HEAD, make_layout
+from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, make_layout
 from vbr.ir.simplify import simplify
 from vbr.ir.values import INT_MAX, NONE, Names, cell
 
@@ -26,7 +26,7 @@ MAX_OPTIONS = 4096  # most options a choice may offer (the closure engine's limi
 COPY_WORDS = 4096  # words for copied lists beyond four per thing (Layout.copies)
 MAX_LIST_FIELD = 16  # most items a thing's list field holds when no `create` fixes it
 MAX_LIST_VAR = 256  # most items a var holding a list holds (docs/language.md, Limits)
-STEP_FAULT, DEPTH_FAULT, CHOICE_FAULT, CELL_FAULT, COPY_FAULT = 0, 1, 2, 3, 4  # every program's first messages
+STEP_FAULT, DEPTH_FAULT, CHOICE_FAULT, CELL_FAULT, COPY_FAULT, ITEMS_FAULT = 0, 1, 2, 3, 4, 5  # every program's first messages
 
 
 def build_program(m: Model) -> N.Program:
@@ -63,12 +63,15 @@ class ProgramBuilder:
         self._fn_sizes: dict[str, int] = {}
         self.unit_index: dict[tuple[str, str], int] = {}
         self.units: list[N.Unit] = []
-        limits = m.limits  # these four are messages 0..3 of every program (STEP_FAULT ... CELL_FAULT)
+        limits = m.limits  # these are messages 0..5 of every program (STEP_FAULT ... ITEMS_FAULT)
         self.step_fault = self.fault(f"the game ran more than {limits['steps']} steps (`limit steps`)", None)
         self.depth_fault = self.fault(f"calls nest deeper than {limits['depth']}; a procedure calling itself without end?", None)
         self.choice_fault = self.fault(f"the game asked more than {limits['choices']} choices (`limit choices`)", None)
         self.cell_fault = self.fault("a position off the court by more than 32768", None)
         self.copy_fault = self.fault("the lists that loops, `let`s and arguments hold at once fill the state", None)
+        self.items_fault = self.fault(f"the game's aggregates and comprehensions went through more than "
+                                      f"{ITEMS_PER_STEP * limits['steps']} items ({ITEMS_PER_STEP} for each of "
+                                      "`limit steps`)", None)
 
     # ------------------------------------------------------------------ tables
     def text(self, s: str) -> int:

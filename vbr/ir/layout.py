@@ -31,10 +31,12 @@ class Header:
     FAULT_A = 15  # after a fault: the values its message names
     FAULT_B = 16
     LOG = 17     # while the C engine runs a logged call: the function that hears its events, else 0
+    ITEMS = 18   # items aggregates and comprehensions went through (ITEMS_PER_STEP for each of the `steps` limit)
     SIZE = 20
 
 
 RUNNING, CHOICE, OVER, FAULT = 0, 1, 2, 3
+ITEMS_PER_STEP = 64  # the items an aggregate or a comprehension goes through that the `steps` limit allows per step
 FRAME_HEAD = 3  # previous frame, unit, pc
 
 
