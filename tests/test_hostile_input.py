@@ -245,11 +245,7 @@ def test_an_expression_of_a_thousand_terms_is_a_located_nesting_error(tmp_path):
                                   "statement and block is a level), the limit on nesting")
 
 
-@pytest.mark.parametrize("engine", [
-    pytest.param("python", marks=pytest.mark.xfail(
-        strict=True, raises=SyntaxError,
-        reason="known bug: the Python engine writes the sum as nested parentheses past what Python compiles")),
-    "c"])
+@pytest.mark.parametrize("engine", ["python", "c"])
 def test_an_expression_at_the_nesting_limit_checks_and_plays(tmp_path, engine):
     # start > game_file > phase > block > assign, then n - 1 `+` nodes, then the first `1`: n + 5 levels
     n = L.MAX_NESTING - 5

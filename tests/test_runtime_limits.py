@@ -79,12 +79,7 @@ def test_a_range_past_the_integers_is_refused_before_it_is_built(tmp_path):
             in fails_alike(tmp_path, text))
 
 
-PYTHON_OFFERS_4097 = pytest.mark.xfail(
-    strict=True, reason="the Python engine's check is `len(opts) > max_options`, where max_options (4097) leaves "
-                        "room for an optional choice's pass: it offers 4097 options where the C engine faults")
-
-
-@pytest.mark.parametrize("engine", [pytest.param("python", marks=PYTHON_OFFERS_4097), "c"])
+@pytest.mark.parametrize("engine", ["python", "c"])
 def test_a_choice_offers_at_most_4096_options(tmp_path, engine):
     path = tmp_path / "g.vbr"
     path.write_text('game "x"\n' + phase("  choose x from 1..4097 by 0\n", "seats 2\n"))

@@ -294,6 +294,21 @@ def _same_values(body: N.Expr, nparams: int, p: N.Program) -> list[list]:
     return [g for g in groups.values() if len(g) >= 2]
 
 
+MAX_PARENS = 40  # the nesting of parentheses from which an expression's code is named (Python compiles 200)
+
+
+def _nesting(code: str) -> int:
+    """How deeply `code`'s parentheses nest (brackets too)."""
+    depth = deepest = 0
+    for ch in code:
+        if ch in "([":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in ")]":
+            depth -= 1
+    return deepest
+
+
 def counts_items(e, p: N.Program) -> bool:
     """Whether working out `e` may count items against the allowance (an aggregate that goes
     through its items, a comprehension, a heavy fn whose body has one)."""
@@ -765,7 +780,9 @@ class _Unit(WordSource):
         reaches it, and read from its variable after."""
         name = self.memo.get(id(e))
         if name is None:
-            return super().expr(e)
+            code = super().expr(e)
+            # Python compiles at most 200 nested parentheses: a deeply nested value is named
+            return self.hold(code) if _nesting(code) > MAX_PARENS else code
         lines, code = self.capture(super().expr, e)
         self.emit(f"if {name} is None:")
         if not counts_items(e, self.p):
@@ -1554,7 +1571,7 @@ class _Unit(WordSource):
             self.out += _indent(self.capture(empty)[0])
         else:
             self.emit(f"    raise EngineFault({t.nothing})")
-        self.emit(f"if len({opts}) > {lay.max_options}:")
+        self.emit(f"if len({opts}) > {lay.max_options - 1}:")
         self.emit(f"    raise EngineFault({t.too_many}, len({opts}))")
         if t.optional:
             self.emit(f"{opts}.append({NONE})")
