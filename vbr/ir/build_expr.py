@@ -593,7 +593,17 @@ class ExprBuilder:
             return self.lit_items(value, e.span)
         if value.ty.startswith(ROW):
             return self.var_items(value.ty[len(ROW):], value, e.span)
-        raise Unsupported(f"{T.show(value.ty)} is not a list", e.span)
+        raise self.not_a_list(value, e.span)
+
+    def not_a_list(self, value: N.Expr, span) -> Unsupported:
+        """Why a value cannot be read as a list here."""
+        if value.ty == "none":
+            return Unsupported("`none` where a list is kept: a var, field or local holding a list holds a list "
+                               "(`[]` for none)", span)
+        if value.ty == "any":
+            return Unsupported("a value of no declared type read as a list: declare the procedure's parameter "
+                               "that holds it (`z: zone`, `xs: list of int`)", span)
+        return Unsupported(f"{T.show(value.ty)} is not a list", span)
 
     def list_var(self, e: A.Expr, scope: Scope) -> N.VarItems | None:
         """`NAME` or `NAME[i]` of a var holding a list (one kept per seat or team takes the
@@ -672,5 +682,4 @@ class ExprBuilder:
             return N.ZoneItems("ent", self.pb.things, N.Const("zone", z.base))
         if name in m.consts:
             return self.seq(m.consts[name].value, Scope())
-        value = self.expr(e, scope)
-        raise Unsupported(f"{T.show(value.ty)} is not a list", e.span)
+        raise self.not_a_list(self.expr(e, scope), e.span)
