@@ -562,11 +562,12 @@ phase p {
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_the_step_limit_stops_a_loop_of_comprehensions_inside_it(tmp_path, engine):
-    # each round looks at 40 cards, and for each goes through the pool again: 3000 steps are
-    # spent long before the million rounds, in the phase `p`
+def test_the_items_allowance_stops_a_loop_of_comprehensions_inside_it(tmp_path, engine):
+    # each round goes through the 40 cards, and for each the pool's 40 again (each `any` counts
+    # its 40 as it starts): 1,640 items a round, so the allowance of 64 * 3000 = 192,000 is passed
+    # in round 118, long before the 3000 steps (a few a round), in the phase `p`
     err, _ = fault(tmp_path, STEPS, engine)
-    assert where(err) == (11, 1) and "ran more than 3000 steps" in err.message
+    assert where(err) == (11, 1) and "went through more than 192000 items" in err.message
 
 
 SLOT = """game "x"
