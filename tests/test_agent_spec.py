@@ -1,9 +1,9 @@
 """Agent specs: `NAME[:PARAM=VALUE,...]`, lists of them, their canonical text and their errors."""
 import pytest
 
-from vbr.agents import AGENTS, describe_agents, make_agent
+from vbr.agents import AGENTS, describe_agents
 from vbr.agents.spec import AgentSpecError, parse_agent, parse_agent_list
-from vbr.play import parse_agents
+from vbr.play import parse_agents, search_settings, typed_agent
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy:samples=5", "mcts", "mcts:iterations=400,c=0.25",
@@ -27,15 +27,6 @@ def test_parse_agent_fills_in_defaults():
                                                          "budget": 15000, "cut": "lead", "spread_scale": 1.5,
                                                          "extend": 4.0, "confidence": 1.0})
     assert parse_agent("random") == ("random", {})
-
-
-def test_the_closure_engines_mcts_refuses_a_setting_only_the_typed_engines_search_with():
-    from vbr.errors import UsageError
-    for spec in ("mcts:rollout=greedy", "mcts:worlds=4", "mcts:widen=0.5", "mcts:greedy_moves=3", "mcts:extend=2",
-                 "mcts:cut=even", "mcts:spread_scale=1"):
-        with pytest.raises(UsageError, match="runs only in the typed engines"):
-            make_agent(spec, 0, 1)
-    assert make_agent("mcts:reward=win", 0, 1).reward == "win"  # what it plays anyway
 
 
 def test_token_with_equals_belongs_to_the_agent_before_it():
@@ -88,22 +79,32 @@ def test_parse_agent_takes_exactly_one_agent():
         parse_agent("mcts,random")
 
 
-def test_make_agent_passes_parameters_to_the_agent():
-    agent = make_agent("mcts:iterations=7,c=1.25,depth=9", 1, 3)
-    assert (agent.seat, agent.iterations, agent.c, agent.rollout, agent.depth) == (1, 7, 1.25, "random", 9)
-    assert make_agent("greedy:samples=5", 0, 3).samples == 5
-    assert make_agent("greedy", 0, 3).samples == 2
+def test_a_spec_hands_its_parameters_to_the_agent_the_engines_play():
+    kind, params = typed_agent("mcts:iterations=7,c=1.25,depth=9")
+    assert kind == "mcts" and (params["iterations"], params["c"], params["depth"]) == (7, 1.25, 9)
+    # the search's settings: the spec's, each one the engines' search takes, unchanged
+    settings = search_settings(params)
+    assert (settings["iterations"], settings["c"], settings["depth"], settings["rollout"]) == (7, 1.25, 9, "random")
+    assert typed_agent("greedy:samples=5") == ("greedy", {"samples": 5})
+    assert typed_agent("greedy") == ("greedy", {"samples": 2})
 
 
-def test_agent_rejects_settings_it_does_not_declare():
-    with pytest.raises(TypeError, match="has no parameter samples"):
-        AGENTS["random"](0, 1, samples=3)
+def test_every_agent_vbr_names_is_one_the_engines_play():
+    from vbr.play import TYPED_AGENTS
+    assert set(AGENTS) == set(TYPED_AGENTS) == {"random", "first", "greedy", "mcts"}
+
+
+def test_check_specs_refuses_a_spec_naming_no_agent_whatever_the_seats():
+    from vbr.agents.spec import check_specs
+    check_specs("mcts:iterations=3,random,greedy")  # three agents: not counted against seats here
+    with pytest.raises(AgentSpecError, match="unknown agent 'nonsense'"):
+        check_specs("random,nonsense")
 
 
 def test_describe_agents_lists_every_agent_and_parameter():
     text = describe_agents()
-    for name, cls in AGENTS.items():
+    for name, kind in AGENTS.items():
         assert f"  {name} " in text
-        for p in cls.params:
+        for p in kind.params:
             assert f"{p.name}=" in text and p.help in text
     assert "iterations=200" in text and "an integer from 1 to 1000000" in text

@@ -1,7 +1,7 @@
 """`--engine auto`, the default of every command that plays (issue 35, goal 6): the C engine
-where a C compiler builds the rules, else the typed program's Python engine with a one-line note,
-else (a construct the typed program does not express, or importance's mcts seats) the closure
-engine with a note saying why; `--engine c` never falls back. "No compiler" is `CC` naming a
+where a C compiler builds the rules, else the typed program's Python engine with a one-line note;
+a construct the typed program does not express is a located error under every engine, auto
+included, never a fall-back; `--engine c` never falls back. "No compiler" is `CC` naming a
 program that does not exist (vbr/engines/c_engine.py reads `CC` first); the compiled engines come
 from the shared cache, built by the system's compiler."""
 from __future__ import annotations
@@ -67,24 +67,30 @@ def test_engine_c_without_a_compiler_stops_with_the_reason_and_plays_nothing():
                                         f"not answer: [Errno 2] No such file or directory: '{NO_CC}'"]
 
 
-def test_a_construct_the_typed_program_lacks_plays_through_the_closure_engine_with_a_located_note(tmp_path, capsys):
+@pytest.mark.parametrize("engine", ["auto", "c", "python"])
+def test_a_construct_the_typed_program_lacks_is_a_located_error_under_every_engine(tmp_path, capsys, engine):
     f = tmp_path / "lists.vbr"
     f.write_text(LISTS)
-    code, out, err = run(capsys, "sim", f, "-n", 2, "--json")
-    assert code == 0
-    assert err.splitlines() == [f"vbr: --engine auto: {f}:{LACKS}; playing through the closure engine"]
-    assert json.loads(out)["engine"] == "closure" and json.loads(out)["draws"] == 2  # it ends at once in a draw
+    code, out, err = run(capsys, "sim", f, "-n", 2, "--json", "--engine", engine)
+    assert code == 1 and out == ""  # no game is played: nothing falls back to play it
+    assert err.splitlines() == [f"{f}:{LACKS}"]
 
 
-def test_compare_plays_both_arms_through_the_one_engine_both_can_play_in(tmp_path, capsys):
+def test_compare_of_an_arm_the_typed_program_lacks_is_the_located_error(tmp_path, capsys):
     plain = tmp_path / "plain.vbr"
     plain.write_text('game "Lists"\nseats 2\nstart one\nphase one {\n  end draw\n}\n')  # the typed program has it
     lists = tmp_path / "lists.vbr"
     lists.write_text(LISTS)
     code, out, err = run(capsys, "compare", plain, lists, "-n", 2, "--json")
-    assert code == 0, err
-    assert json.loads(out)["engine"] == "closure"
-    assert err.splitlines()[-1] == "vbr: --engine auto: the base and the variant play through one engine: closure"
+    assert code == 1 and out == ""
+    assert err.splitlines() == [f"{lists}:{LACKS}"]
+
+
+def test_engine_closure_is_a_usage_error_naming_the_engines(capsys):
+    code, out, err = run(capsys, "sim", "siatka", "-n", 2, "--engine", "closure")
+    assert code == 2 and out == ""
+    assert err.splitlines()[-1] == ("vbr sim: error: argument --engine: no engine 'closure' (engines: auto, c, python); "
+                                    "the closure engine was retired")
 
 
 def test_vbr_load_takes_the_c_engine_by_default():
@@ -102,13 +108,21 @@ def test_vbr_load_without_a_compiler_takes_the_python_engine_and_notes_why(monke
         vbr.load("siatka")
 
 
-def test_vbr_load_of_a_construct_the_typed_program_lacks_is_the_closure_engines_game(tmp_path):
+@pytest.mark.parametrize("engine", ["auto", "c", "python"])
+def test_vbr_load_of_a_construct_the_typed_program_lacks_raises_the_located_error(tmp_path, engine):
+    from vbr.errors import EngineUnavailable
     f = tmp_path / "lists.vbr"
     f.write_text(LISTS)
     heard = []
-    game = vbr.load(f, note=heard.append)
-    assert game.new_state(0).is_terminal() and game.rules is not None  # the closure engine's game keeps its rules
-    assert heard == [f"engine='auto': {f}:{LACKS}; playing through the closure engine"]
+    with pytest.raises(EngineUnavailable) as info:
+        vbr.load(f, engine=engine, note=heard.append)
+    assert info.value.located() == f"{f}:{LACKS}" and heard == []  # nothing said: nothing stepped down
+
+
+def test_vbr_load_of_the_closure_engine_is_a_value_error_naming_the_engines():
+    with pytest.raises(ValueError, match=r"^no engine 'closure' \(engines: auto, c, python\); the closure engine was "
+                                         r"retired$"):
+        vbr.load("siatka", engine="closure")
 
 
 def test_vbr_test_runs_the_scenarios_through_python_and_through_closure_what_python_cannot(tmp_path, capsys):

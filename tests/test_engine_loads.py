@@ -1,7 +1,7 @@
-"""A command that plays loads the rule file's game only through the engine it plays with: under
-`--engine python` (or c) the closure engine's game is never made, so a command costs one load,
-and nothing only the closure engine does can stop it. Seen from outside: the closure engine's game
-module (vbr.interpreter.game) is never imported by the process that runs the command."""
+"""A command that plays runs on the typed program's engines alone: no command, under any engine,
+auto included, imports the retired closure engine (vbr.interpreter), so nothing of it can cost a
+load or stop a command. Seen from outside: no module of vbr.interpreter is in the process that
+runs the command."""
 from __future__ import annotations
 
 import subprocess
@@ -12,12 +12,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# run the command in this process, then say whether the closure engine's game module was imported
+# run the command in this process, then name the closure engine's modules it imported
 PROBE = """
 import sys
 from vbr.cli import main
 code = main(sys.argv[1:])
-print("closure game module imported:", "vbr.interpreter.game" in sys.modules)
+print("closure engine modules imported:", sorted(m for m in sys.modules if m.startswith("vbr.interpreter")))
 sys.exit(code)
 """
 
@@ -39,21 +39,23 @@ def probe(argv: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
                           input="q\n", timeout=600)
 
 
+@pytest.mark.parametrize("engine", ["python", "auto"])
 @pytest.mark.parametrize("command", COMMANDS)
-def test_a_command_played_through_the_python_engine_never_makes_the_closure_engines_game(command, tmp_path):
-    done = probe(COMMANDS[command] + ["--engine", "python"], tmp_path)
+def test_a_command_that_plays_never_imports_the_closure_engine(command, engine, tmp_path):
+    done = probe(COMMANDS[command] + ["--engine", engine], tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "closure game module imported: False" in done.stdout
+    assert "closure engine modules imported: []" in done.stdout
 
 
-def test_the_probe_sees_the_closure_engines_game_when_a_command_plays_through_it(tmp_path):
-    """The other side of the probe above: under `--engine closure` the module is imported."""
-    done = probe(COMMANDS["sim"] + ["--engine", "closure"], tmp_path)
+def test_the_probe_sees_a_closure_engine_module_a_process_imports(tmp_path):
+    """The other side of the probe above: a module of vbr.interpreter imported is named."""
+    done = subprocess.run([sys.executable, "-c", "import vbr.interpreter.rng\n" + PROBE, "check", "siatka"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert done.returncode == 0, done.stderr
-    assert "closure game module imported: True" in done.stdout
+    assert "closure engine modules imported: ['vbr.interpreter', 'vbr.interpreter.rng']" in done.stdout
 
 
-def test_the_html_report_through_the_python_engine_never_makes_the_closure_engines_game(tmp_path):
+def test_the_html_report_never_imports_the_closure_engine(tmp_path):
     done = probe(["report", "siatka", "-n", "2", "-o", str(tmp_path / "r.html"), "--engine", "python"], tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "closure game module imported: False" in done.stdout
+    assert "closure engine modules imported: []" in done.stdout

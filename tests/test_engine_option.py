@@ -1,7 +1,7 @@
 """`--engine` on the commands that play: the typed engines give the same games as each other, run
 through `vbr sim`, `run`, `sweep`, `compare`, `report` and `graph --sim`, and the results name the
-engine; `--native` is `--engine c`; `auto` says why it falls back; what a typed engine cannot do is
-a clear error, never a traceback."""
+engine; `--native` is `--engine c`; what a typed engine cannot do is a clear error, never a
+traceback."""
 from __future__ import annotations
 
 import csv
@@ -115,17 +115,22 @@ def test_a_typed_run_names_its_engine_in_text_and_in_every_out_row(tmp_path):
         assert [r["engine"] for r in csv.DictReader(f)] == ["python", "python"]
 
 
-def test_the_phase_steps_of_a_log_are_the_closure_engines_trace_of_the_same_game():
-    """graph --sim and report count a typed game's steps between phases from its log: read from
-    the closure engine's log, they are the closure engine's own trace."""
+def test_the_phase_steps_of_a_log_are_the_same_in_both_engines_and_follow_siatkas_turn_flow():
+    """graph --sim and report count a game's steps between phases from its log. Siatka [Set-up]:
+    the tiles are placed once, then the first serve; [Attack]: each point ends a rally begun by a
+    serve, and play resumes with a serve after every point but the game's last."""
     import vbr as package
     from vbr.engines.events import phase_steps
     from vbr.play import play_game
-    for book in ("siatka", "volleyball-high"):
-        game = package.load(book, engine="closure")
-        for seed in range(3):
-            r = play_game(game, seed, ["random"] * game.seats, record=True, trace=True)
-            assert phase_steps(r.state.log) == (r.state.trace, r.state.phase)
+    games = {e: package.load("siatka", engine=e) for e in ("python", "c")}
+    for seed in range(3):
+        steps = {e: phase_steps(play_game(g, seed, ["random", "random"], record=True).state.log) for e, g in games.items()}
+        assert steps["python"] == steps["c"], seed
+        points = sum(play_game(games["c"], seed, ["random", "random"]).points)
+        taken, last = steps["c"]
+        assert (taken[("", "placement")], taken[("placement", "serve")]) == (1, 1)
+        assert (taken[("serve", "bounce")], taken[("bounce", "serve")]) == (points, points - 1)
+        assert last == "bounce"
 
 
 def test_graph_sim_through_the_c_engine_counts_each_game_entering_placement_once():
@@ -159,17 +164,17 @@ def test_vbr_test_runs_scenarios_through_the_c_engine(tmp_path):
     assert "expectation failed (left side is 4, right side is 5)" in done.stdout
 
 
-def test_mutate_through_the_python_engine_kills_what_the_closure_engine_kills():
+def test_mutate_kills_the_same_mutant_for_the_same_reason_through_the_python_and_the_c_engine():
     """Deleting Siatka's `take_over(receiver)` in the serve (line 148) leaves the holder at 0: the
     serve scenario, which expects seat 1 to hold the ball, kills that mutant in either engine,
     with the same reason."""
     reports = {}
-    for engine in ("closure", "python"):
+    for engine in ("python", "c"):
         done = vbr("mutate", "siatka", "--engine", engine, "-n", 1, "--kind", "delete", "--lines", 148, "--json")
         assert done.returncode == 0, done.stderr
         reports[engine] = json.loads(done.stdout)
-    assert reports["python"]["killed"] == reports["closure"]["killed"] == 1
-    assert reports["python"]["killed_by"] == reports["closure"]["killed_by"]
+    assert reports["python"]["killed"] == reports["c"]["killed"] == 1
+    assert reports["python"]["killed_by"] == reports["c"]["killed_by"]
     assert "[Serve] the die shows 3" in json.dumps(reports["python"]["killed_by"])
 
 

@@ -13,7 +13,7 @@ from vbr.errors import VbrRuntimeError
 from vbr.grammar.parser import parse
 from vbr.grammar.printer import program
 
-ENGINES = ("closure", "python", "c")
+ENGINES = ("python", "c")
 
 # A race to 6: the side to move adds 1 or 2 to the count and whoever takes it past 5 wins. Seat 1
 # first picks who starts (a set-up phase: `pre` is on no cycle of the turn flow). Under uniformly
@@ -108,11 +108,10 @@ def test_a_measure_of_the_wrong_type_is_refused_where_it_is_set(tmp_path, capsys
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_game_records_each_measure_as_the_rules_last_set_it(tmp_path, engine):
     from vbr.sim import game_for
-    from vbr.play import play_game, play_typed_game
+    from vbr.play import play_game
     game = game_for(str(write(tmp_path, RACE)), (), engine)
-    play = play_game if engine == "closure" else play_typed_game
     for seed in range(20):
-        r = play(game, seed, ["random", "random"])
+        r = play_game(game, seed, ["random", "random"])
         kind, starter = r.measures["starter"]
         assert kind == "side" and starter in (0, 1)
         # one `turn` a choice after the first: the count of turns is the choices made there
@@ -124,23 +123,23 @@ def test_a_seat_measure_in_a_game_of_teams_records_the_team_the_seat_plays_for(t
     """docs/language.md: a seat measure counts for "the side the seat plays for"; seat 3 plays
     for the second team (1), whichever engine plays."""
     from vbr.sim import game_for
-    from vbr.play import play_game, play_typed_game
+    from vbr.play import play_game
     path = write(tmp_path, 'game "M"\nseats 4 teams { red: 0 2 blue: 1 3 }\nmeasure m: seat\nstart p\n'
                            'phase p {\n  choose x from 1..2 by 3\n  measure m = 3\n  end winner team 0\n}\n')
     game = game_for(str(path), (), engine)
-    r = (play_game if engine == "closure" else play_typed_game)(game, 1, ["random"] * 4)
+    r = play_game(game, 1, ["random"] * 4)
     assert r.measures["m"] == ("side", 1)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_side_measure_outside_the_sides_faults_where_it_is_set(tmp_path, engine):
     from vbr.sim import game_for
-    from vbr.play import play_game, play_typed_game
+    from vbr.play import play_game
     path = write(tmp_path, 'game "M"\nseats 2\nmeasure m: side\nstart p\nphase p {\n  measure m = 2\n'
                            '  end winner 0\n}\n')
     with pytest.raises(VbrRuntimeError) as err:
         game = game_for(str(path), (), engine)
-        (play_game if engine == "closure" else play_typed_game)(game, 1, ["random", "random"])
+        play_game(game, 1, ["random", "random"])
     assert ":6:" in str(err.value.located() if hasattr(err.value, "located") else err.value)
 
 

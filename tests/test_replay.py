@@ -4,8 +4,12 @@ import json
 
 import pytest
 
+from vbr.engines.game import load as load_typed
 from vbr.gamelog import header, replay, write_log
-from vbr.interpreter.game import load
+
+
+def load(rules, engine="python"):
+    return load_typed(rules, {}, engine=engine)
 
 # Two options of each choice read alike: the member `pass` and none (optional), "1" and 1.
 ALIKE = ('game "x"\nseats 2\nenum E { pass, go }\nstart p\nphase p {\n'
@@ -18,12 +22,12 @@ def play(tmp_path, text: str, picks: list[int], name="g.vbr"):
     rules = tmp_path / name
     rules.write_text(text, encoding="utf-8")
     game = load(rules)
-    st = game.new_state(5, record=True)
+    st = game.new_state(5, log=[])
     for i in picks:
         st.apply_index(i)
     assert st.is_terminal()
     log = tmp_path / "g.jsonl"
-    write_log(log, header(game, 5, ["random"] * game.seats), st.log)
+    write_log(log, header(game, 5, ["random"] * game.seats, "python"), st.log)
     return log
 
 
@@ -148,10 +152,10 @@ def test_replay_of_a_game_left_early_says_it_was_left(tmp_path, capsys):
     rules = tmp_path / "g.vbr"
     rules.write_text(ALIKE, encoding="utf-8")
     game = load(rules)
-    st = game.new_state(5, record=True)
+    st = game.new_state(5, log=[])
     st.apply_index(0)  # seat 0 chooses x; seat 1's choice of y never comes
     log = tmp_path / "g.jsonl"
-    write_log(log, header(game, 5, ["random"] * game.seats), st.log)
+    write_log(log, header(game, 5, ["random"] * game.seats, "python"), st.log)
     assert main(["replay", str(log)]) == 0
     n = len(lines(log)) - 1  # the events after the header
     assert capsys.readouterr().out == (f"{log}: reproduces exactly ({n} events, "
@@ -163,6 +167,26 @@ def test_replay_of_a_finished_game_names_its_result(tmp_path, capsys):
     log = play(tmp_path, ALIKE, [0, 0])
     assert main(["replay", str(log)]) == 0
     assert capsys.readouterr().out == f"{log}: reproduces exactly ({len(lines(log)) - 1} events, draw)\n"
+
+
+def test_a_log_the_closure_engine_recorded_is_refused_saying_to_record_it_again(tmp_path, capsys):
+    """The closure engine's logs named no engine, generator or format in their header."""
+    from vbr.cli import main
+    log = play(tmp_path, ALIKE, [0, 0])
+    rewrite(log, 1, lambda h: {k: v for k, v in h.items() if k not in ("engine", "generator", "format")})
+    for engine in ([], ["--engine", "python"], ["--engine", "c"]):
+        assert main(["replay", str(log), *engine]) == 1
+        assert capsys.readouterr().err == (f"{log}:1: error: this log was recorded by the closure engine, which this "
+                                           "vbr no longer has, so it cannot be played again: record the game again "
+                                           "with --engine python or c\n")
+
+
+def test_replay_through_the_closure_engine_is_a_usage_error(tmp_path, capsys):
+    from vbr.cli import main
+    log = play(tmp_path, ALIKE, [0, 0])
+    assert main(["replay", str(log), "--engine", "closure"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == ("vbr replay: error: argument --engine: no engine 'closure' "
+                                                       "(engines: python, c); the closure engine was retired")
 
 
 def test_an_empty_log_is_reported(tmp_path):

@@ -1,105 +1,81 @@
-"""clone and determinize are cheap (shared field tuples, a generator copied at its first draw) and
-still give independent states that draw exactly what an eager copy would."""
+"""clone gives an independent state: a clone plays on as the original would, and what is written
+into one stays in it; determinize deals the worlds of the plain pooled shuffle; in either engine."""
 import random
 
-from vbr.interpreter import rng as R
-from vbr.interpreter.game import load
+import pytest
+
+import vbr
+
+ENGINES = ("python", "c")
 
 
 def _play(st, n, seed):
     r = random.Random(seed)
     for _ in range(n):
-        if st.result is not None:
+        if st.is_terminal():
             break
-        st.apply_index(r.randrange(len(st.pending.options)))
+        st.apply_index(r.randrange(len(st.legal_actions())))
     return st
 
 
-def _draws(st, n=5):
-    return [st.rng.getrandbits(64) for _ in range(n)]
-
-
-def test_clones_draw_what_eager_copies_draw_in_any_order():
-    st = _play(load("siatka").new_state(4), 10, 1)
-    expected = _draws(st.clone(rng=R.copy(st.rng)))
-    a, b = st.clone(), st.clone()
-    c = a.clone()
-    # the original, its clones and a clone of a clone each draw the same numbers, whoever goes first
-    assert _draws(b) == expected
-    assert _draws(st) == expected
-    assert _draws(c) == expected
-    assert _draws(a) == expected
-    assert _draws(st) != expected  # and each goes on along its own copy
-
-
-def test_a_clone_given_up_before_drawing_leaves_the_generator_to_the_others():
-    st = _play(load("siatka").new_state(4), 10, 1)
-    expected = _draws(st.clone(rng=R.copy(st.rng)))
-    for _ in range(3):
-        st.clone()  # dropped at once
-    assert _draws(st) == expected
-    assert type(st.rng) is random.Random  # taken over, not copied, once no clone is left
-
-
-def test_cloned_games_play_on_like_the_original():
-    game = load("volleyball-high")
+@pytest.mark.parametrize("engine", ENGINES)
+def test_cloned_games_play_on_like_the_original(engine):
+    game = vbr.load("volleyball-high", engine=engine)
     st = _play(game.new_state(2), 30, 3)
     twin = _play(game.new_state(2), 30, 3)
     c = st.clone()
-    _play(c, 10_000, 9)
-    _play(twin, 10_000, 9)
-    _play(st, 10_000, 9)
+    for s in (c, twin, st):
+        _play(s, 10_000, 9)
+    assert c.is_terminal() and twin.is_terminal()
     for s in (c, st):
-        assert (s.vals, s.zones, s.ent, s.where, s.choices) == (twin.vals, twin.zones, twin.ent, twin.where, twin.choices)
-        assert s.audit() == []
+        assert (s.words_in_use(), s.choices, s.outcome()) == (twin.words_in_use(), twin.choices, twin.outcome())
 
 
-def test_a_field_set_in_a_clone_stays_in_the_clone():
-    game = load("tanto-cuore-beach-volleyball")
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_field_set_in_a_clone_stays_in_the_clone(engine):
+    game = vbr.load("tanto-cuore-beach-volleyball", engine=engine)
     st = _play(game.new_state(1), 20, 2)
-    before = list(st.ent)
+    lay = game.program.layout
+    at = lay.fields + lay.width  # the first field of thing 1
+    before = st.words_in_use()
     c = st.clone()
-    e = next(i for i, a in enumerate(c.ent) if a)
-    c.set_attr(e, 0, "changed")
-    assert c.ent[e][0] == "changed" and st.ent == before
+    c.words[at] = int(c.words[at]) + 1
+    assert int(c.words[at]) == int(st.words[at]) + 1 and st.words_in_use() == before
 
 
-def test_determinize_deals_the_same_worlds_as_the_pooled_shuffle():
-    """The per-zone fast path of determinize gives the worlds of the plain algorithm: pool the
-    hidden things by (kind, side), shuffle each pool, deal back from its end in place order."""
-    def reference(st, seat, seed):
-        c = st.clone(rng=R.stream(seed))
-        pools, slots = {}, []
-        for z in st.hidden_zones(seat):
-            for i, e in enumerate(c.zones[z]):
-                key = (c.kind[e], st.prog.zone_sides()[z])
-                pools.setdefault(key, []).append(e)
-                slots.append((z, i, key))
-        for items in pools.values():
-            for i in range(len(items) - 1, 0, -1):
-                j = R.below(c.rng, i + 1)
-                items[i], items[j] = items[j], items[i]
-        for z, i, key in slots:
-            e = pools[key].pop()
-            c.zones[z][i] = e
-            c.where[e] = z
-        return c
+def _pooled_shuffle(state, seat: int, seed: int) -> list[int]:
+    """The words of `state` determinized for `seat` by the plain algorithm: pool the things of the
+    zones hidden from the seat by (kind, side), shuffle each pool (Fisher-Yates, drawing from the
+    determinizing stream of `seed`), deal it back from its end in place order; then restart every
+    random stream of the game from `seed`."""
+    from vbr.engines.python_search import DETERMINIZE_KEY
+    from vbr.ir import random_streams as R
+    p = state.game.program
+    lay, words = p.layout, [int(w) for w in state.words]
+    stream = R.first_state(seed, DETERMINIZE_KEY)
+    pools: dict = {}
+    for z in p.hidden[seat]:
+        at = lay.zone(z)
+        for w in range(at + 1, at + 1 + words[at]):
+            pools.setdefault((words[lay.kinds + words[w]], p.zone_side[z]), []).append((w, z))
+    for places in pools.values():
+        items = [words[w] for w, _ in places]
+        for i in range(len(items) - 1, 0, -1):
+            stream, j = R.below(stream, i + 1)
+            items[i], items[j] = items[j], items[i]
+        for (w, z), thing in zip(places, reversed(items)):
+            words[w], words[lay.zone_of + thing] = thing, z
+    for k, where in enumerate(p.streams):
+        words[lay.streams + k] = R.signed(R.first_state(seed, R.key(where)))
+    return words
 
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_determinize_deals_the_same_worlds_as_the_pooled_shuffle(engine):
     for name in ("siatka", "cattack"):
-        st = _play(load(name).new_state(6), 12, 5)
-        mixed = st.clone()  # a zone holding things of two kinds takes the general path
-        for z in mixed.hidden_zones(0):
-            for e in mixed.zones[z][::3]:
-                mixed.kind[e] = 99
-        for s in (st, mixed):
-            for seat in range(st.prog.seats):
-                for seed in range(4):
-                    a, b = s.determinize(seat, seed), reference(s, seat, seed)
-                    assert (a.zones, a.where) == (b.zones, b.where)
-                    assert a.rng.getstate() == b.rng.getstate()
-                    assert a.audit() == []
-
-
-def test_generator_is_random_Random():
-    for x in (0, 1, 2**64 - 1, 12345):
-        assert R.generator(x).getstate() == random.Random(x).getstate()
+        game = vbr.load(name, engine=engine)
+        st = _play(game.new_state(6), 12, 5)
+        for seat in range(game.seats):
+            for seed in range(4):
+                world = st.determinize(seat, seed).words_in_use()  # the words up to the state's top
+                assert world == _pooled_shuffle(st, seat, seed)[:len(world)]

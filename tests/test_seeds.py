@@ -58,7 +58,8 @@ def test_graph_sim_counts_the_games_sim_plays(rows, tmp_path, capsys):
     expected = Counter()
     for r in rows:
         expected += steps_of(replayed(r["seed"], tmp_path / "g.jsonl", capsys)[1])
-    game, engine = vbr.load(RALLY, engine="closure"), rows[0]["engine"]  # the games of the engine that played the rows
+    engine = rows[0]["engine"]
+    game = vbr.load(RALLY, engine=engine)  # the games of the engine that played the rows
     assert simulate(game, N, seed=SEED, engine=engine) == dict(expected)
     assert simulate(game, N, seed=SEED, workers=2, engine=engine) == dict(expected)
 

@@ -141,7 +141,7 @@ def test_problem_graph_marks_automatic_edges():
 @pytest.mark.parametrize("path", [RALLY, EVENTS, PROBLEMS, JUMPS])
 def test_every_step_random_games_take_is_in_the_graph(path):
     g = graph_of(path)
-    taken = command.simulate(vbr.load(path, engine="closure"), 15, seed=1)
+    taken = command.simulate(vbr.load(path, engine="python"), 15, seed=1)
     assert taken  # the games went somewhere
     assert {(u or START, v) for u, v in taken} <= set(g.edges)
 
@@ -261,7 +261,7 @@ def test_control_characters_of_a_rule_file_are_escaped_in_dot_text():
 
 # ------------------------------------------------------------------------------ overlay
 def test_overlay_counts_steps_and_greys_unreached_phases():
-    game = vbr.load(PROBLEMS, engine="closure")
+    game = vbr.load(PROBLEMS, engine="python")
     overlay = command.simulate(game, 10, seed=0)  # which games: tests/test_seeds.py
     # From the rule file: every game starts in `toss`, which chooses c. With c == 2 (n is 0, never
     # below) the game ends there; with c == 1 it goes to `spin`, which counts n up to 4 through
@@ -471,7 +471,7 @@ def test_expand_lists_a_phases_choice_points(tmp_path, capsys):
 
 
 def test_sim_with_agents_and_workers_gives_the_same_shares(tmp_path):
-    game = vbr.load(RALLY, engine="closure")
+    game = vbr.load(RALLY, engine="python")
     one = command.simulate(game, 120, seed=3, agents=["greedy", "random"], workers=1)
     two = command.simulate(game, 120, seed=3, agents=["greedy", "random"], workers=2)
     assert one == two and sum(n for (_, v), n in one.items() if v == END) == 120
@@ -565,9 +565,11 @@ def test_the_open_end_really_stops_a_game_with_an_error(tmp_path):
     from vbr.errors import VbrError
     p = tmp_path / "open.vbr"
     p.write_text(OPEN_END)
-    st = vbr.load(p, engine="closure").new_state(0)
-    with pytest.raises(VbrError, match="ended without `goto` or `end`"):
-        st.apply_value(2)
+    for engine in ("python", "c"):
+        st = vbr.load(p, engine=engine).new_state(0)
+        two = next(i for i, a in enumerate(st.legal_actions()) if a.text == "2")
+        with pytest.raises(VbrError, match="ended without `goto` or `end`"):
+            st.apply_index(two)
 
 
 def test_a_procedures_choices_show_where_its_result_is_taken(tmp_path):

@@ -3,30 +3,36 @@ from vbr.errors import VbrError
 
 __version__ = "0.1.0"
 
+ENGINES = ("auto", "c", "python")  # what `engine=` (and every command's --engine) takes
+
 
 def load(path, options=None, native=False, engine="auto", note=None):
     """Load, check and compile a rule file (a path or a bundled name like "siatka"). `engine`:
     "auto" (the default): the C engine when a C compiler builds the file, else the Python
-    engine, else (a construct the typed program does not express) the closure engine, the
-    reason for each step down handed to `note` (a function of one line of text; by default a
-    warning); "c" or "python", the typed program's engines (vbr/engines/game.py: the same games
-    in both), or "closure". `native=True` is another spelling of engine="c"."""
+    engine, the reason it is not C handed to `note` (a function of one line of text; by default
+    a warning); "c" or "python", the typed program's engines (vbr/engines/game.py: the same games
+    in both). `native=True` is another spelling of engine="c". A file using a construct the typed
+    program does not express raises EngineUnavailable, located, under every engine; any other
+    engine is a ValueError."""
     if native:
-        if engine not in ("auto", "closure", "c"):
+        if engine not in ("auto", "c"):
             raise ValueError(f"native=True is engine='c'; it does not go with engine={engine!r}")
         engine = "c"
+    check_engine(engine)
     if engine == "auto":
         from vbr.sim import auto_game
         return auto_game(lambda engine: _load(path, options or {}, engine), lambda text: (note or _warn)(f"engine='auto': {text}"))[1]
-    if engine not in ("c", "python", "closure"):
-        raise ValueError(f"no engine {engine!r} (engines: auto, c, python, closure)")
     return _load(path, options or {}, engine)
 
 
+def check_engine(engine: str) -> None:
+    """A ValueError for an engine vbr does not have, naming the ones it has."""
+    if engine not in ENGINES:
+        retired = "; the closure engine was retired" if engine == "closure" else ""
+        raise ValueError(f"no engine {engine!r} (engines: {', '.join(ENGINES)}){retired}")
+
+
 def _load(path, options: dict, engine: str):
-    if engine == "closure":
-        from vbr.interpreter.game import load as closure
-        return closure(path, options)
     from vbr.engines.game import load as typed
     return typed(path, options, engine=engine)
 

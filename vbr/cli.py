@@ -6,8 +6,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from vbr.cli_common import (HelpFormatter, add_engine_args, asked_engine, check_agents, check_writable, file_error,
-                             parse_options, played_game, seat_agents, seed, version)
+from vbr.cli_common import (HelpFormatter, add_engine_args, asked_engine, check_agents, check_writable, engine_type,
+                             file_error, parse_options, played_game, seat_agents, seed, version)
 from vbr.errors import EngineUnavailable, UsageError, VbrError
 from vbr.terminal import SafeStream, clean
 
@@ -236,9 +236,9 @@ def _parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("replay", help="re-run a log and say whether it reproduces exactly")
     rp.add_argument("log")
-    rp.add_argument("--engine", choices=["closure", "python", "c"],
-                    help="replay through this engine (default: the one the log names; closure for a log that "
-                         "names none); a log drawn from another engine's random generator is refused")
+    rp.add_argument("--engine", type=engine_type(("python", "c")), metavar="{python,c}",
+                    help="replay through this engine (default: the one the log names); a log drawn from another "
+                         "random generator, or recorded by the retired closure engine, is refused")
     rp.set_defaults(func=cmd_replay)
 
     t = sub.add_parser("test", help="run scenario tests written in text")
@@ -334,51 +334,21 @@ def _note(text: str) -> None:
 
 
 def cmd_run(args) -> int:
-    from vbr.gamelog import header, write_log
-    from vbr.play import play_game
-    from vbr.report import render_events
-    game, agents = _load(args)
-    if args.engine != "closure":
-        return _run_typed(args, game, agents)
-    if args.log:  # before the game: finding out after it that the log cannot be written wastes it
-        check_writable(args.log, "--log")
-    if not args.quiet:
-        print(clean(f"{game.title}: seed {args.seed}, agents {' | '.join(agents)}"))
-    partial = []
-    try:
-        result = play_game(game, args.seed, agents, record=True, log_sink=partial)
-    except VbrError:
-        # show the play up to the failure: that is what a rule author needs to see
-        for line in render_events(partial[0].log if partial else []):
-            print(line)
-        raise
-    if not args.quiet:
-        for line in render_events(result.state.log):
-            print(line)
-    print(clean(f"result: {result.state.outcome()} after {result.choices} choices"))
-    if args.log:
-        try:
-            write_log(Path(args.log), header(game, args.seed, agents), result.state.log)
-        except OSError as exc:
-            raise OSError(exc.errno, exc.strerror, args.log) from None
-        print(clean(f"log written to {args.log}"))
-    return 0
-
-
-def _run_typed(args, game, agents) -> int:
-    """`vbr run --engine python|c`: the game through a typed engine, printed and logged as the
-    closure engine's is (its log's header names the engine and its generator)."""
+    """One game through the engine `--engine` picks, its events printed as they happen (also up
+    to a run-time error: what a rule author needs to see) and logged with `--log` (the log's
+    header names the engine and its generator)."""
     from vbr.gamelog import header, write_log
     from vbr.play import play_typed_game
     from vbr.report import render_events
-    if args.log:
+    game, agents = _load(args)
+    if args.log:  # before the game: finding out after it that the log cannot be written wastes it
         check_writable(args.log, "--log")
     if not args.quiet:
         print(clean(f"{game.title}: seed {args.seed}, agents {' | '.join(agents)}, engine {args.engine}"))
     events: list = []
     try:
         result = play_typed_game(game, args.seed, agents, log=events)
-    finally:  # also up to a run-time error: what a rule author needs to see
+    finally:
         if not args.quiet:
             for line in render_events(events):
                 print(line)
@@ -442,18 +412,20 @@ def cmd_compare(args) -> int:
 
 def _compare_engine(args, base: tuple, variant: tuple) -> str:
     """One engine for both arms of a compare, kept in `args.engine`: what `--engine` names; under
-    auto, the one both can play in (c, else python, else closure). Each arm's game is loaded
-    through it (vbr.sim.game_for keeps it for the run), and no other's is."""
+    auto, c when a C compiler builds both arms, else python. Each arm's game is loaded through it
+    (vbr.sim.game_for keeps it for the run), and no other's is."""
+    from vbr.agents.spec import check_specs
     from vbr.sim import played_game as arm_engine
+    check_specs(args.agents)
     asked = asked_engine(args)
-    names = (args.agents or "").split(",")
-    first = arm_engine(*base, asked, names, _note)[0]
+    first = arm_engine(*base, asked, _note)[0]
     args.engine = first
-    if first == "closure" or asked != "auto":
+    if asked != "auto":
         return first
-    second = arm_engine(*variant, asked, names, _note)[0]
+    second = arm_engine(*variant, asked, _note)[0]
     if second != first:
-        args.engine = "closure" if "closure" in (first, second) else "python"
+        args.engine = "python"
+        arm_engine(*base, "python", _note)
         _note(f"--engine auto: the base and the variant play through one engine: {args.engine}")
     return args.engine
 

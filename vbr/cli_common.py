@@ -105,19 +105,31 @@ class HelpFormatter(argparse.HelpFormatter):
 
 
 # ------------------------------------------------------------------------------ --engine
-ENGINE_CHOICES = ("auto", "c", "python", "closure")
+ENGINE_CHOICES = ("auto", "c", "python")
+
+
+def engine_type(choices: tuple = ENGINE_CHOICES):
+    """An `--engine` value's type: one of `choices`, else a usage error naming them (and, for
+    `closure`, saying that engine was retired)."""
+    def engine(text: str) -> str:
+        if text in choices:
+            return text
+        retired = "; the closure engine was retired" if text == "closure" else ""
+        raise argparse.ArgumentTypeError(f"no engine {text!r} (engines: {', '.join(choices)}){retired}")
+    return engine
+
+
+engine_choice = engine_type()
 
 
 def add_engine_args(q: argparse.ArgumentParser) -> None:
     """`--engine` and its older spelling `--native` (= `--engine c`), on a command that plays."""
-    q.add_argument("--engine", choices=ENGINE_CHOICES,
+    q.add_argument("--engine", type=engine_choice, metavar="{auto,c,python}",
                    help="what plays the games: auto (the default) takes c when a C compiler builds the rules, "
                         "else python, with a one-line note; c compiles the rules with the system's C compiler "
                         "and caches the build, and stops with the reason when it cannot; python is the typed "
-                        "program's own engine (the same games as c); closure is the older engine, with a "
-                        "random generator of its own. The typed engines play the random, first, greedy and mcts "
-                        "agents; auto plays through closure, with a note saying why, a file using a construct "
-                        "the typed program does not express yet")
+                        "program's own engine (the same games as c). Both play the random, first, greedy and "
+                        "mcts agents")
     q.add_argument("--native", action="store_true", help="the same as --engine c")
 
 
@@ -140,28 +152,29 @@ def asked_engine(args) -> str:
     return engine
 
 
-def played_game(args, file, options: dict, agents: str | None, note=note):
+def played_game(args, file, options: dict, agents: str | None = None, note=note):
     """The game a command plays, loaded once (kept for its runs, vbr.sim.game_for) and only
     through the engine it plays with, kept in `args.engine`: the one asked for (asked_engine), or
-    for auto the one vbr.sim.played_game picks for `file` under `options` and the agents `--agents`
-    names (`agents`, as given; `note` hears why auto did not take c)."""
+    for auto the one vbr.sim.played_game picks (`note` hears why auto did not take c). `agents`,
+    the `--agents` text as given, is checked first (vbr.agents.spec.check_specs), so a spec that
+    names no agent stops the command before any build."""
+    from vbr.agents.spec import check_specs
     from vbr.sim import played_game as load
-    args.engine, game = load(file, options, asked_engine(args), (agents or "").split(","), note)
+    check_specs(agents)
+    args.engine, game = load(file, options, asked_engine(args), note)
     return game
 
 
 def seat_agents(args, game, agents: str | None) -> list[str]:
-    """One agent spec per seat of `game` from `--agents` (vbr.play.parse_agents); a UsageError
-    for an agent the engine in `args.engine` does not play, before any game."""
+    """One agent spec per seat of `game` from `--agents` (vbr.play.parse_agents); a UsageError,
+    before any game, for a spec that names no agent or gives it a setting it does not take."""
     from vbr.play import parse_agents
-    specs = parse_agents(agents, game.seats)
-    check_agents(args.engine, specs)
-    return specs
+    return parse_agents(agents, game.seats)
 
 
 def check_agents(engine: str, agents: list[str]) -> None:
-    """A UsageError, before any game, when a typed engine is to play an agent it does not play."""
-    if engine != "closure":
-        from vbr.play import typed_agent
-        for name in agents:
-            typed_agent(name)
+    """A UsageError, before any game, for an agent spec the engine does not play (every engine
+    plays every agent vbr names: vbr.play.TYPED_AGENTS)."""
+    from vbr.play import typed_agent
+    for name in agents:
+        typed_agent(name)

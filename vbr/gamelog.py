@@ -30,40 +30,31 @@ def dumps(event: dict) -> str:
     return json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-# The closure engine draws from Python's Mersenne Twister; its logs name no generator
-CLOSURE_GENERATOR = "mt19937"
-ENGINES = ("closure", "python", "c")
-# What a typed engine's log holds, named in its header (`format`; a log naming none is format 1).
-# 1: no draws; 2: every roll, pick and shuffle, as the closure engine's logs have them.
+ENGINES = ("python", "c")  # the engines that record and replay logs
+# What a log holds, named in its header (`format`; a typed engine's log naming none is format 1).
+# 1: no draws; 2: every roll, pick and shuffle.
 TYPED_LOG_FORMAT = 2
 _TYPED_LOG_FORMATS = {1: "no roll, pick or shuffle events", 2: "its roll, pick and shuffle events"}
 
 
 def generator_of(engine: str) -> str:
-    """The random generator an engine draws from, as a log's header names it."""
+    """The random generator an engine draws from, as a log's header names it (both engines draw
+    from the same)."""
     from vbr.ir.random_streams import NAME
-    return CLOSURE_GENERATOR if engine == "closure" else NAME
+    return NAME
 
 
-def _generator_text(name: str) -> str:
-    if name == CLOSURE_GENERATOR:
-        return f"the closure engine's Mersenne Twister ({name})"
-    return name
-
-
-def header(game, seed: int, agents: list[str], engine: str = "closure") -> dict:
-    """A log's first line: the rules (`game` is the closure engine's, for its path and options),
-    seed and agents; a typed engine's log also names the engine, its random generator and the
-    format of its events (TYPED_LOG_FORMAT)."""
+def header(game, seed: int, agents: list[str], engine: str) -> dict:
+    """A log's first line: the rules (`game`'s path and options), seed and agents, the engine
+    (python or c) that played it, its random generator and the format of its events
+    (TYPED_LOG_FORMAT)."""
     from vbr.loader import bundled_dirs
     path = game.path.resolve()
     bundled = next((str(path.relative_to(d.resolve()).with_suffix("")) for d in bundled_dirs()
                     if path.is_relative_to(d.resolve())), None)
-    head = {"t": "header", "vbr": __version__, "rules": str(path), "bundled": bundled,
-            "options": game.options, "seed": seed, "agents": agents}
-    if engine != "closure":
-        head.update(engine=engine, generator=generator_of(engine), format=TYPED_LOG_FORMAT)
-    return head
+    return {"t": "header", "vbr": __version__, "rules": str(path), "bundled": bundled,
+            "options": game.options, "seed": seed, "agents": agents,
+            "engine": engine, "generator": generator_of(engine), "format": TYPED_LOG_FORMAT}
 
 
 def write_log(path: Path, head: dict, events: list[dict]) -> None:
@@ -85,9 +76,10 @@ class Header(BaseModel):
     options: dict[StrictStr, Union[StrictBool, StrictInt, StrictStr]] = {}
     seed: StrictInt = Field(ge=0, le=SEED_MAX)
     agents: list[StrictStr] = []
-    engine: Optional[StrictStr] = Field(default=None, pattern="^(closure|python|c)$")  # none: closure
-    generator: Optional[StrictStr] = Field(default=None, max_length=200)  # none: CLOSURE_GENERATOR
-    format: Optional[StrictInt] = Field(default=None, ge=1, le=SEED_MAX)  # a typed engine's; none: 1
+    # none: a log of the closure engine's, which this vbr no longer replays
+    engine: Optional[StrictStr] = Field(default=None, pattern="^(python|c)$")
+    generator: Optional[StrictStr] = Field(default=None, max_length=200)
+    format: Optional[StrictInt] = Field(default=None, ge=1, le=SEED_MAX)  # none: 1
 
 
 class Event(BaseModel):
@@ -215,11 +207,12 @@ def shown(event: dict) -> str:
 
 
 def replay(path: Path, engine: str | None = None) -> ReplayResult:
-    """Play the log's game again from its header and its choices, through `engine` (default: the
-    engine the log names; the closure engine for a log that names none); ok when every event comes
-    out the same. Stops at the first line that differs, and says which. A log drawn from another
-    random generator than the engine's is refused, naming both; so is a typed engine's log of
-    another format of events than this vbr writes (TYPED_LOG_FORMAT), naming both."""
+    """Play the log's game again from its header and its choices, through `engine` (python or c;
+    default: the engine the log names); ok when every event comes out the same. Stops at the first
+    line that differs, and says which. A log the closure engine recorded (its header names no
+    engine) is refused, saying to record it again; so is a log drawn from another random generator
+    than the engine's, naming both, and a log of another format of events than this vbr writes
+    (TYPED_LOG_FORMAT), naming both."""
     try:
         return _replay(path, engine)
     except _Bad as bad:
@@ -229,14 +222,15 @@ def replay(path: Path, engine: str | None = None) -> ReplayResult:
 def _replay(path: Path, engine: str | None) -> ReplayResult:
     logged = log_lines(path)
     head = next(logged)
-    engine = engine or head.get("engine") or "closure"
-    recorded, drawn = head.get("generator") or CLOSURE_GENERATOR, generator_of(engine)
+    if head.get("engine") is None:
+        raise _Bad(1, "this log was recorded by the closure engine, which this vbr no longer has, so it cannot "
+                      "be played again: record the game again with --engine python or c")
+    engine = engine or head["engine"]
+    recorded, drawn = head.get("generator") or "none named", generator_of(engine)
     if recorded != drawn:
-        raise _Bad(1, f"this log was recorded with {_generator_text(recorded)}; --engine {engine} draws from "
-                      f"{_generator_text(drawn)}, so it cannot play the same game (replay it with "
-                      f"{_engines_drawing(recorded)})")
-    if engine != "closure":
-        _same_format(head)
+        raise _Bad(1, f"this log was recorded with {recorded}; --engine {engine} draws from {drawn}, so it cannot "
+                      f"play the same game (replay it with {_engines_drawing(recorded)})")
+    _same_format(head)
     rules = head["rules"]
     if not Path(rules).is_file() and head.get("bundled"):
         rules = head["bundled"]  # the log travelled to another machine or checkout
@@ -248,7 +242,7 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
         others = [e for e in ENGINES if e != engine and generator_of(e) == drawn]
         hint = f" (--engine {' or '.join(others)} draws from the same generator)" if others else ""
         raise _Bad(1, f"the {engine} engine cannot replay this log: {exc.located()}{hint}") from None
-    game = _ClosureReplay(loaded, head["seed"]) if engine == "closure" else _TypedReplay(loaded, head["seed"])
+    game = _Replaying(loaded, head["seed"])
     count = 0
     for j, e in enumerate(logged):  # the log is read as it is replayed: a divergence stops the reading
         line, count = j + 2, j + 1
@@ -297,16 +291,17 @@ def _engines_drawing(generator: str) -> str:
 
 
 def _load(rules, options: dict, engine: str):
-    if engine == "closure":
-        from vbr.interpreter.game import load
-        return load(rules, options)
-    from vbr.engines.game import load as load_typed
-    return load_typed(rules, options, engine=engine)
+    from vbr.engines.game import load
+    return load(rules, options, engine=engine)
 
 
 class _Replaying:
-    """A log's game being played again, whatever engine plays it: `state` is the engine's, `log`
-    the events it has made so far."""
+    """A log's game being played again through a typed engine (vbr.engines: python or c): `state`
+    is the engine's, `log` the events it has made so far."""
+
+    def __init__(self, game, seed: int):
+        self.log = []
+        self.state = game.new_state(seed, log=self.log)
 
     def over(self) -> bool:
         return self.state.is_terminal()
@@ -321,39 +316,10 @@ class _Replaying:
         return _how_it_ended(self.outcome(), self.seat())
 
     def seat(self) -> int | None:
-        raise NotImplementedError
-
-    def offered(self) -> list[tuple[str, str]]:
-        """The pending choice's options: (text, kind) each, as a log writes them."""
-        raise NotImplementedError
-
-
-class _ClosureReplay(_Replaying):
-    """Through the closure engine (vbr.interpreter)."""
-
-    def __init__(self, game, seed: int):
-        self.state = game.new_state(seed, record=True)
-        self.log = self.state.log
-
-    def seat(self) -> int | None:
-        return self.state.pending.seat if self.state.pending is not None else None
-
-    def offered(self) -> list[tuple[str, str]]:
-        from vbr.values import kind, text
-        return [(text(v, self.state.prog), kind(v)) for v in self.state.pending.options]
-
-
-class _TypedReplay(_Replaying):
-    """Through a typed engine (vbr.engines: python or c)."""
-
-    def __init__(self, game, seed: int):
-        self.log = []
-        self.state = game.new_state(seed, log=self.log)
-
-    def seat(self) -> int | None:
         return self.state.current_player()
 
     def offered(self) -> list[tuple[str, str]]:
+        """The pending choice's options: (text, kind) each, as a log writes them."""
         return [self.state.option_text(i) for i in range(len(self.state.options()))]
 
 

@@ -4,10 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
-from vbr.agents import AGENTS, SeatView, make_agent, parse_agent, parse_agent_list
-from vbr.agents.simple import RandomAgent
-from vbr.engines.game import Game as TypedGame, State as TypedState
-from vbr.interpreter import rng as R
+from vbr.agents.spec import parse_agent, parse_agent_list
+from vbr.engines.game import State as TypedState
 from vbr.ir.layout import OVER
 from vbr.ir.values import NONE
 
@@ -26,10 +24,6 @@ class GameResult:
     restricted: tuple = (0, 0)  # a restricted seat's choices narrowed, and played whole as none was left
 
 
-# the spec `random` makes a RandomAgent with no settings (what play_game's shortcut assumes)
-_RANDOM_IS_PLAIN = AGENTS.get("random") is RandomAgent and parse_agent("random") == ("random", {})
-
-
 def parse_agents(spec: str | None, seats: int) -> list[str]:
     """One canonical agent spec per seat (the grammar is in vbr/agents/spec.py)."""
     return parse_agent_list(spec, seats)
@@ -37,103 +31,16 @@ def parse_agents(spec: str | None, seats: int) -> list[str]:
 
 def play_game(game, seed: int, agent_names: list[str], record: bool = False, trace: bool = False,
               log_sink: list | None = None, restrict: dict | None = None) -> GameResult:
-    """Play one game to its end. `log_sink` receives the state as soon as it exists, so that a
-    caller can still show the play so far when a rule file fails at run time.
-
-    Besides the outcome, the loop keeps what balance metrics need and only the loop can see: how
-    many options each choice offered, and the score after every choice that changed it.
-    `restrict` maps seats to their Restriction (vbr.restrict): such a seat's agent is handed only
-    the options left to it, and the result counts its restricted choices.
-
-    `game` may be a typed game (vbr.engines.game, `--engine python|c`): it is played by
-    play_typed_game, the same seeding; `record`, `trace` or a `log_sink` then log its events
-    (vbr.engines.events) into `log_sink` (a list, or a new one: the result's `state.log`)."""
-    if isinstance(game, TypedGame):
-        if not (record or trace or log_sink is not None or restrict):
-            whole = _one_call(game, agent_names)
-            if whole is not None:
-                return whole.play(seed)  # what play_typed_game would do, one call less
-        logged = record or trace or log_sink is not None
-        return play_typed_game(game, seed, agent_names, restrict, log=(log_sink if log_sink is not None else [])
-                               if logged else None)
-    restrict = restrict or {}
-    state = game.new_state(seed, record=record, trace=trace, sink=log_sink)
-    # A random agent's pick is written into the loop below (RandomAgent.act: the same draw from the
-    # same generator), so a seat played by `random` needs only that generator, seeded as
-    # Agent.__init__ seeds it; any other agent is made from its spec and asked.
-    acts, views, draws = [], [], []
-    for seat, name in enumerate(agent_names):
-        agent_seed = R.derive(seed, 7919, seat)
-        if name == "random" and _RANDOM_IS_PLAIN and seat not in restrict:
-            acts.append(None)
-            views.append(None)
-            draws.append(R.generator(R.derive(agent_seed, seat + 1)).getrandbits)  # random.Random(...), seeded alike
-            continue
-        agent = make_agent(name, seat, agent_seed)
-        acts.append(agent.act)
-        views.append(SeatView(state, seat))  # one window per seat, reused
-        draws.append(agent.rng.getrandbits if type(agent) is RandomAgent else None)
-    side_of = _side_of(game)
-    track: list = []
-    score = state.points()
-    # the score read in place (State.points without a call): vals[lo:hi], compared as a list
-    lo, hi = (game.program.points[0], sum(game.program.points)) if score is not None else (0, 0)
-    hand = _ByHand(state, draws, acts, views, lo, hi, track if score is not None else None, restrict)
-    repeating = set_up_matters(game) and repeating_phases(game)
-    if repeating:  # the set-up phases played by hand: the first choice after them is the first move
-        hand.play(lambda: state.phase in repeating)
-    first_side = side_of[state.pending.seat] if state.pending is not None else None
-    if state.log is None and None not in draws:  # every seat random: the loop is State.play_random's
-        o, f = state.play_random(draws, lo, hi, track if score is not None else None)
-        hand.options += o
-        hand.forced += f
-    hand.play(None)
-    forced, options = hand.forced, hand.options
-    out = state.result
-    winner = out.team if _teamed(game) else out.winner
-    measures = measure_values(game, lambda base: state.vals[base])
-    first_side = _first_mover(game, measures, first_side)
-    return GameResult(winner, out.points, state.choices, state, forced, options, first_side, track, measures,
-                      tuple(hand.restricted))
-
-
-class _ByHand:
-    """play_game's loop, one choice at a time: each seat's agent (or its random draw) answers,
-    counting options, one-option choices and the score's changes."""
-
-    def __init__(self, state, draws, acts, views, lo: int, hi: int, track: list | None, restrict: dict):
-        self.state, self.draws, self.acts, self.views = state, draws, acts, views
-        self.lo, self.hi, self.track = lo, hi, track
-        self.options = self.forced = 0
-        self.restrict = restrict
-        self.restricted = [0, 0]  # choices a restriction narrowed, and ones it would have emptied
-        for seat in restrict:  # a restricted seat is always asked, never drawn for
-            self.draws[seat] = None
-
-    def play(self, until) -> None:
-        """Play until the game ends or `until()` holds at a choice."""
-        state, draws, acts, views, lo, hi = self.state, self.draws, self.acts, self.views, self.lo, self.hi
-        apply = state.apply_index
-        last = state.vals[lo:hi] if self.track is not None else None
-        while state.result is None and (until is None or not until()):
-            pending = state.pending
-            seat = pending.seat
-            k = len(pending.options)
-            self.options += k
-            self.forced += k == 1
-            draw = draws[seat]
-            if seat in self.restrict:
-                views[seat].allowed = self._allowed(seat)
-            apply((draw(64) * k) >> 64 if draw is not None else acts[seat](views[seat]))
-            if last is not None:
-                now = state.vals[lo:hi]
-                if now != last:
-                    last = now
-                    self.track.append((state.choices, tuple(now)))
-
-    def _allowed(self, seat: int) -> list[int] | None:
-        from vbr.restrict import closure_option_words
-        return count_restricted(self.restrict[seat], closure_option_words(self.state), self.restricted)
+    """Play one game of a typed engine's `game` (vbr.engines.game: `vbr.load`'s, python or c) to
+    its end: play_typed_game, with what balance metrics need besides the outcome. `record`,
+    `trace` or a `log_sink` log the game's events (vbr.engines.events) into `log_sink` (a list,
+    filled as the game goes, so a caller can still show the play so far when a rule file fails at
+    run time; or a new one: the result's `state.log`). `restrict` maps seats to their Restriction
+    (vbr.restrict): such a seat's agent is handed only the options left to it, and the result
+    counts its restricted choices."""
+    logged = record or trace or log_sink is not None
+    return play_typed_game(game, seed, agent_names, restrict,
+                           log=(log_sink if log_sink is not None else []) if logged else None)
 
 
 def count_restricted(restriction, option_words: list, counts: list) -> list[int] | None:
@@ -155,8 +62,8 @@ def set_up_matters(game) -> bool:
 
 
 def game_model(game):
-    """The checked model a game was built from, under either engine."""
-    return game.model if hasattr(game, "model") else game.program.model
+    """The checked model a game was built from."""
+    return game.model
 
 
 @lru_cache(maxsize=32)
@@ -254,8 +161,9 @@ _AGENT_KEY = 0x0  # set below: random_streams.key("agent"), the agents' streams'
 def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | None = None,
                     log: list | None = None) -> GameResult:
     """One game through a typed engine (vbr.engines.game: `--engine python` or `c`), with what
-    play_game keeps for balance metrics. Seat s's agent draws from its own stream, seeded from
-    `derive(seed, 7919, s)` as play_game seeds it: a random seat's pick of k options is one
+    balance metrics need: how many options each choice offered, and the score after every choice
+    that changed it. Seat s's agent draws from its own stream, seeded from
+    `derive(seed, 7919, s)`: a random seat's pick of k options is one
     unbiased draw below k; a first seat takes the first option, drawing nothing; an mcts seat
     searches with the next draw as its seed; a greedy seat
     seeds its imagined worlds and breaks ties from its stream (greedy_choice). Other agents are
@@ -267,7 +175,6 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     whole = None if log is not None or restrict else _one_call(game, agent_names)
     if whole is not None:
         return whole.play(seed)
-    from vbr.errors import UsageError
     from vbr.ir.layout import Header
     program = game.program
     agents = typed_agents(seed, agent_names)
@@ -491,7 +398,7 @@ class _PackedResult(GameResult):
 
 def typed_agents(seed: int, agent_names: list[str]) -> list[tuple[str, dict, int]]:
     """Each seat's agent over a typed state: (kind, parameters, its stream's first state), the
-    stream seeded from `derive(seed, 7919, seat)` as play_game seeds its agents."""
+    stream seeded from `derive(seed, 7919, seat)`."""
     from vbr.seeds import derive
     from vbr.ir import random_streams as S
     return [(*typed_agent(name), S.first_state(derive(seed, 7919, seat), _AGENT_KEY))
@@ -569,8 +476,8 @@ def typed_agent(name: str) -> tuple[str, dict]:
     from vbr.errors import UsageError
     kind, params = parse_agent(name)
     if kind not in TYPED_AGENTS:
-        raise UsageError(f"agent `{kind}` does not play through the typed engines yet; they play "
-                         f"{', '.join(TYPED_AGENTS)} (or use --engine closure)")
+        raise UsageError(f"agent `{kind}` does not play through the typed engines; they play "
+                         f"{', '.join(TYPED_AGENTS)}")
     return kind, params
 
 

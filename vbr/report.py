@@ -43,9 +43,9 @@ def _event_lines(events: list[dict]) -> list[str]:
 
 
 def _engine_named(engine: str | None) -> str:
-    """`, engine c` after a run's agents when a typed engine played it (the closure engine, the
-    default, goes unnamed in text; JSON and `--out` rows always name the engine)."""
-    return f", engine {engine}" if engine not in (None, "closure") else ""
+    """`, engine c` after a run's agents: the engine that played it (nothing for a summary that
+    names none)."""
+    return f", engine {engine}" if engine else ""
 
 
 def render_stats(s: dict) -> str:
@@ -192,7 +192,7 @@ def sweep_table(rows: list[dict]) -> list[dict]:
     for r in rows:
         s = r["summary"]
         flat = {k: text(v) for k, v in r["options"].items()}
-        flat["games"], flat["engine"] = s["games"], s.get("engine", "closure")
+        flat["games"], flat["engine"] = s["games"], s.get("engine")
         for side, name in zip(s["win_rate"], s.get("side_names") or s["win_rate"]):
             flat[f"win_rate {name}"] = s["win_rate"][side]
             flat[f"win_rate {name} lo"], flat[f"win_rate {name} hi"] = s["ci95"][side]
@@ -402,7 +402,7 @@ def _holm_note(m: dict) -> str:
 
 def pairing_lines(r: dict) -> list[str]:
     """What the pairing did: the pairs, how alike their games came out, the unpaired run that
-    would have been as precise, and, under the closure engine, why the pairing is weak there."""
+    would have been as precise."""
     p = r.get("pairing")
     if not p or not p.get("paired", bool(p["pairs"])):
         shared = f"only {p['pairs']} deals were" if p and p["pairs"] else "no deal was"
@@ -416,8 +416,4 @@ def pairing_lines(r: dict) -> list[str]:
     if head and head.get("unpaired_games"):
         out.append(f"  an unpaired run would need {head['unpaired_games']:,} games per variant for the "
                    f"{head['label']}'s interval")
-    if r.get("engine", "closure") == "closure":
-        out += ["  the closure engine draws a game's numbers from one stream, so a pair's games part at",
-                "  the first draw the variants make differently: the pairing is weak here (--engine python",
-                "  or c draw from a stream per place in the rules, and share every draw a change leaves alone)"]
     return out

@@ -7,7 +7,7 @@ thing of kind WORD, or a thing with an enum field whose member is WORD (Siatka's
 is every Mocne odbicie card) — and `pass` takes away every option but `pass` where a choice may be
 passed. A choice whose every option is taken away is played unrestricted, and counted. The engine
 still generates the legal choices; the play loop only hands the seat's agent the ones it may take
-(`SeatView.candidates`), so any agent plays restricted.
+(vbr.play.typed_decision's `allowed`), so any agent plays restricted.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ class Restriction:
 
     def keep(self, options: list[frozenset]) -> list[int]:
         """The indices of the options this restriction leaves, given each option's words
-        (`closure_option_words`, `typed_option_words`)."""
+        (`typed_option_words`)."""
         passing = self.only_pass and any("pass" in words for words in options)
         return [i for i, words in enumerate(options) if not (words & self.never) and (not passing or "pass" in words)]
 
@@ -84,20 +84,6 @@ def parse_restrictions(specs: list[str] | None, seats: int, model) -> dict[int, 
             raise UsageError(f"--restrict {spec}: `{unknown[0]}` names no option of this file; it can name: "
                              + ", ".join(sorted(words)))
         out[seat] = Restriction(old.never | frozenset(named), old.only_pass)
-    return out
-
-
-def closure_option_words(state) -> list[frozenset]:
-    """The words that name each option of a closure-engine state's pending choice."""
-    from vbr.values import Ent, text
-    prog = state.prog
-    out = []
-    for v in state.pending.options:
-        words = {text(v, prog)}
-        if isinstance(v, Ent):
-            words.add(prog.kind_names[state.kind[v]])
-            words.update(a for a in state.ent[v] if isinstance(a, str))
-        out.append(frozenset(words))
     return out
 
 

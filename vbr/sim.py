@@ -45,7 +45,7 @@ class RunSpec:
     agents: tuple
     n: int
     trace: bool = False  # also count each game's steps between phases (TracedTrial)
-    engine: str = "closure"  # closure (vbr/interpreter), or a typed engine: python or c (vbr/engines)
+    engine: str = "python"  # the typed engine that plays it: python or c (vbr/engines)
     rotate: bool = False  # play every deal (seed) in each of the agents' `seatings`
     restrict: tuple = ()  # `--restrict` specs (SEAT=RULE, vbr.restrict): the seat, whoever sits in it
     # the games to play, given: (seed, agents in seat order) for game i (a run played again on
@@ -54,7 +54,7 @@ class RunSpec:
 
     @classmethod
     def of(cls, path, options: dict, seed: int, agents: list[str], n: int,
-           trace: bool = False, engine: str = "closure", rotate: bool = False, restrict=()) -> "RunSpec":
+           trace: bool = False, engine: str = "python", rotate: bool = False, restrict=()) -> "RunSpec":
         return cls(str(path), tuple(sorted(options.items())), seed, tuple(agents), n, trace, engine, rotate,
                    tuple(restrict))
 
@@ -96,20 +96,16 @@ class TracedTrial(Trial):
     last_phase: str = ""  # the phase the game ended in
 
 
-def game_for(path: str, options: tuple, engine: str = "closure"):
-    """The game a run plays, loaded once per process: the closure engine's, or a typed engine's.
+def game_for(path: str, options: tuple, engine: str = "python"):
+    """The game a run plays through a typed engine (python or c), loaded once per process.
     Kept under the path it was asked by and the file's own (a bundled name's file), so a run's
     spec, which names the game's own path, finds the game a command loaded by name."""
     key = (path, options, engine)
     game = _GAMES.get(key)
     if game is None:
+        from vbr.engines.game import load
         start = time.perf_counter()
-        if engine == "closure":
-            from vbr.interpreter.game import load
-            game = load(path, dict(options))
-        else:
-            from vbr.engines.game import load as load_typed
-            game = load_typed(path, dict(options), engine=engine)
+        game = load(path, dict(options), engine=engine)
         own = (str(game.path), options, engine)
         _GAMES[key] = _GAMES[own] = game
         _LOAD_SECONDS[key] = _LOAD_SECONDS[own] = time.perf_counter() - start
@@ -121,54 +117,28 @@ def load_seconds(path: str, options: tuple, engine: str) -> float:
     return _LOAD_SECONDS.get((path, options, engine), 0.0)
 
 
-ENGINES = ("closure", "python", "c", "auto")
-
-
-def played_game(path, options: dict, engine: str, agents: list[str], note) -> tuple[str, object]:
+def played_game(path, options: dict, engine: str, note) -> tuple[str, object]:
     """The engine a command plays rule file `path` under `options` through, and its game, loaded
-    through that engine alone, once for the whole command and its runs (game_for). The engine
-    `--engine` names; for `auto` (the default), the first of these that can play this file with
-    these agents: c (a C compiler builds it), python (the typed program's own engine; `note`
-    hears why not c), closure (`note` hears why: an agent only it plays, or a construct the typed
-    program does not express). `agents`: the agents' specs, or their names (a name that is no
-    agent is left to the command to report, once it knows the seats)."""
+    through that engine alone, once for the whole command and its runs (game_for): the engine
+    `--engine` names, or for `auto` (the default) c when a C compiler builds the file, else python
+    (`note` hears why not c). A construct the typed program does not express raises
+    EngineUnavailable, located, under every engine."""
     options = tuple(sorted(options.items()))
     if engine == "auto":
-        only_closure = closure_only_agents(agents)
-        if not only_closure:
-            return auto_game(lambda e: game_for(str(path), options, e), lambda text: note(f"--engine auto: {text}"))
-        note(f"--engine auto: {', '.join(only_closure)} {'plays' if len(only_closure) == 1 else 'play'} here only "
-             "through the closure engine; playing there")
-        engine = "closure"
+        return auto_game(lambda e: game_for(str(path), options, e), lambda text: note(f"--engine auto: {text}"))
     return engine, game_for(str(path), options, engine)
-
-
-def closure_only_agents(agents: list[str]) -> list[str]:
-    """The names, sorted, of the agents among `agents` (specs or names) that play only through the
-    closure engine: agents vbr has that the typed engines do not play."""
-    from vbr.agents import AGENTS
-    from vbr.play import TYPED_AGENTS
-    names = {a.partition(":")[0].strip() for a in agents}
-    return sorted(n for n in names if n in AGENTS and n not in TYPED_AGENTS)
 
 
 def auto_game(load, note) -> tuple[str, object]:
     """`auto`'s engine and its game, `load(engine)` making the game: c, else python with a note
-    saying why not c, else closure with a note saying what the typed program does not express."""
+    saying why not c. Only a missing C engine (CEngineUnavailable) steps down to python: a
+    construct the typed program does not express is the same located error in both, raised."""
     from vbr.engines.c_engine import CEngineUnavailable
-    from vbr.errors import EngineUnavailable
     try:
         return "c", load("c")
     except CEngineUnavailable as exc:
         why_not_c = str(exc)
-    except EngineUnavailable as exc:
-        note(f"{exc.located()}; playing through the closure engine")
-        return "closure", load("closure")
-    try:
-        game = load("python")
-    except EngineUnavailable as exc:
-        note(f"{exc.located()}; playing through the closure engine")
-        return "closure", load("closure")
+    game = load("python")
     note(f"the C engine cannot run here ({why_not_c}); playing through the python engine")
     return "python", game
 
@@ -182,24 +152,21 @@ def play_games(spec: RunSpec, start: int, stop: int) -> Iterator[Trial]:
     """Games start..stop-1 of a run, each handed on as soon as it ends: what shows progress game
     by game and keeps every finished game when a run is stopped inside a chunk."""
     from vbr.engines.events import phase_steps
-    from vbr.play import game_model, play_game, play_typed_game, sides
+    from vbr.play import game_model, play_typed_game
     from vbr.restrict import parse_restrictions
     game = game_for(spec.path, spec.options, spec.engine)
-    typed = spec.engine != "closure"
-    n_sides = game_sides(game) if typed else sides(game)
+    n_sides = game_sides(game)
     restrict = parse_restrictions(list(spec.restrict), game.program.seats, game_model(game)) if spec.restrict else None
     for i in range(start, stop):
         s, agents = spec.deal(i)
-        events = [] if typed and spec.trace else None  # a typed game's phases are read from its log
+        events = [] if spec.trace else None  # a game's phases are read from its log
         try:
-            r = (play_typed_game(game, s, agents, restrict, log=events) if typed
-                 else play_game(game, s, agents, trace=spec.trace, restrict=restrict))
+            r = play_typed_game(game, s, agents, restrict, log=events)
         except Exception as exc:
             raise GameFailed(i, s, exc) from None
         fields = (i, s, agents, n_sides, r.winner, r.points, r.choices, r.forced, r.options, r.first_side, r.score_track)
         if spec.trace:
-            steps, last = phase_steps(events) if typed else (dict(r.state.trace), r.state.phase)
-            yield TracedTrial(*fields, r.measures, r.restricted, steps, last)
+            yield TracedTrial(*fields, r.measures, r.restricted, *phase_steps(events))
         else:
             yield Trial(*fields, r.measures, r.restricted)
 

@@ -1,24 +1,22 @@
-"""Agents pick among the legal choices the engine generates; they see only what their seat may see.
+"""Agents by name: specs (`mcts:iterations=400`; vbr/agents/spec.py) naming the agents vbr plays
+(`AGENTS`: each one's summary and settings), which the typed engines play (vbr.play.typed_decision,
+vbr/engines/python_search.py, vbr/engines/c_search.h).
 
-An agent gets a `SeatView`, never the state itself: the legal actions, the seat's observation,
-and (for lookahead) `imagine()`, a copy of the state in which everything hidden from the seat has
-been dealt anew. Agents are named by specs (`mcts:iterations=400`; vbr/agents/spec.py).
+`Agent`, `SeatView` and `make_agent` are the closure engine's agents (vbr/agents/base.py,
+simple.py, mcts.py), loaded only when one of them is asked for.
 """
 from __future__ import annotations
 
-from vbr.agents.base import Agent, SeatView
-from vbr.agents.mcts import MctsAgent
-from vbr.agents.simple import FirstAgent, GreedyAgent, RandomAgent
-from vbr.agents.spec import AgentSpecError, describe_agents, parse_agent, parse_agent_list
+from vbr.agents.spec import AGENTS, AgentSpecError, describe_agents, parse_agent, parse_agent_list
 
-AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
+_CLOSURE = {"Agent": "vbr.agents.base", "SeatView": "vbr.agents.base", "make_agent": "vbr.agents.simple"}
 
 
-def make_agent(spec: str, seat: int, seed: int) -> Agent:
-    """An agent from its spec (`greedy`, `mcts:iterations=400`), its parameters checked."""
-    name, params = parse_agent(spec)
-    return AGENTS[name](seat, seed, **params)
+def __getattr__(name: str):
+    if name in _CLOSURE:
+        from importlib import import_module
+        return getattr(import_module(_CLOSURE[name]), name)
+    raise AttributeError(f"module 'vbr.agents' has no attribute {name!r}")
 
 
-__all__ = ["AGENTS", "Agent", "AgentSpecError", "SeatView", "describe_agents", "make_agent", "parse_agent",
-           "parse_agent_list"]
+__all__ = ["AGENTS", "AgentSpecError", "describe_agents", "parse_agent", "parse_agent_list"]

@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 
 from vbr.agents.base import Agent, SeatView
-from vbr.agents.spec import Param
+from vbr.agents.spec import AGENTS
 from vbr.errors import UsageError
 from vbr.values import Ent
 
@@ -59,36 +59,7 @@ class MctsAgent(Agent):
     same game on every machine; every random draw comes from the agent's own stream."""
 
     name = "mcts"
-    summary = "information-set Monte Carlo tree search over imagined worlds"
-    params = (
-        Param("iterations", int, 200, (1, 1_000_000), "playouts per decision"),
-        Param("c", float, 0.7, (0.0, 100.0), "UCB exploration constant"),
-        Param("rollout", str, "random", ("random", "greedy"),
-              "playout policy: uniformly random, or greedy (each option tried, best immediate result; typed engines)"),
-        Param("depth", int, 3, (0, 100_000), "playout cut-off in choices, scored by points lead (0: play to the end)"),
-        Param("reward", str, "margin", ("win", "margin"),
-              "win: win/loss only; margin: also the points lead at a playout's end (typed engines)"),
-        Param("greedy_moves", int, 0, (0, 100_000),
-              "with rollout=greedy: only a playout's first k choices greedy, then random (0: all; typed engines)"),
-        Param("worlds", int, 1, (1, 1000), "trees per decision, the iterations shared, root visits summed (typed engines)"),
-        Param("widen", float, 0.0, (0.0, 1.0),
-              "progressive widening: a node keeps at most (visits+1)^widen children (0: off; typed engines)"),
-        Param("tree", str, "closed", ("open", "closed"),
-              "open: a node's children keyed by the choices made; closed: also by what the seat observes (typed engines)"),
-        Param("inner_c", float, 0.1, (0.0, 100.0), "UCB exploration constant below the root (0: c; typed engines)"),
-        Param("spread_playouts", int, 8, (0, 100_000),
-              "reward=margin: random playouts to the end that set how much a point of lead weighs (0: the leads met; typed engines)"),
-        Param("budget", int, 15000, (0, 1_000_000_000),
-              "also stop once the imagined worlds have run this many blocks of rules (0: no limit; typed engines)"),
-        Param("cut", str, "lead", ("even", "lead"),
-              "reward=margin: a playout cut by depth counts as even (0.5) or as its points lead says (typed engines)"),
-        Param("spread_scale", float, 1.5, (0.01, 100.0),
-              "reward=margin: the spread a point of lead is weighed against, times this (typed engines)"),
-        Param("extend", float, 4.0, (1.0, 100.0),
-              "past the budget, go on up to this many times it while the best option is not confidently ahead (typed engines)"),
-        Param("confidence", float, 1.0, (0.0, 100.0),
-              "with extend: standard errors the best option's mean must lead every other's by (typed engines)"),
-    )
+    params = AGENTS["mcts"].params
     # what this agent plays whatever the typed engines' parameters above say: a setting other than
     # its default and other than this is refused, so that no spec asks the closure engine in vain
     CLOSURE_PLAYS = {"rollout": "random", "reward": "win", "greedy_moves": 0, "worlds": 1, "widen": 0.0,

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 from vbr.agents.base import Agent, SeatView
-from vbr.agents.spec import Param
+from vbr.agents.spec import AGENTS, parse_agent
 
 
 class RandomAgent(Agent):
     name = "random"
-    summary = "a uniformly random legal choice"
 
     def act(self, view: SeatView) -> int:
         if view.allowed is not None:
@@ -17,7 +16,6 @@ class RandomAgent(Agent):
 
 class FirstAgent(Agent):
     name = "first"
-    summary = "always the first legal choice"
 
     def act(self, view: SeatView) -> int:
         return view.candidates()[0]
@@ -29,8 +27,7 @@ class GreedyAgent(Agent):
     its points lead. Ties are broken at random so it does not always pick the first option."""
 
     name = "greedy"
-    summary = "one-step lookahead on imagined worlds: a win, else the best points lead"
-    params = (Param("samples", int, 2, (1, 1000), "imagined worlds per option"),)
+    params = AGENTS["greedy"].params
 
     def act(self, view: SeatView) -> int:
         candidates = view.candidates()
@@ -62,3 +59,11 @@ class GreedyAgent(Agent):
         side = self.seat if len(pts) == prog.seats else prog.team_of[self.seat]
         others = [p for j, p in enumerate(pts) if j != side]
         return float(pts[side] - (max(others) if others else 0))
+
+
+def make_agent(spec: str, seat: int, seed: int) -> Agent:
+    """A closure-engine agent from its spec (`greedy`, `mcts:iterations=400`), its parameters checked."""
+    from vbr.agents.mcts import MctsAgent
+    name, params = parse_agent(spec)
+    kinds = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
+    return kinds[name](seat, seed, **params)

@@ -62,8 +62,53 @@ def _text(value) -> str:
     return str(value)
 
 
+@dataclass(frozen=True)
+class AgentKind:
+    """An agent vbr plays (vbr.play.typed_decision): its name, what it does, its settings."""
+
+    name: str
+    summary: str
+    params: tuple[Param, ...] = ()
+
+
+AGENTS = {k.name: k for k in (
+    AgentKind("random", "a uniformly random legal choice"),
+    AgentKind("first", "always the first legal choice"),
+    AgentKind("greedy", "one-step lookahead on imagined worlds: a win, else the best points lead",
+              (Param("samples", int, 2, (1, 1000), "imagined worlds per option"),)),
+    AgentKind("mcts", "information-set Monte Carlo tree search over imagined worlds", (
+        Param("iterations", int, 200, (1, 1_000_000), "playouts per decision"),
+        Param("c", float, 0.7, (0.0, 100.0), "UCB exploration constant"),
+        Param("rollout", str, "random", ("random", "greedy"),
+              "playout policy: uniformly random, or greedy (each option tried, best immediate result)"),
+        Param("depth", int, 3, (0, 100_000), "playout cut-off in choices, scored by points lead (0: play to the end)"),
+        Param("reward", str, "margin", ("win", "margin"),
+              "win: win/loss only; margin: also the points lead at a playout's end"),
+        Param("greedy_moves", int, 0, (0, 100_000),
+              "with rollout=greedy: only a playout's first k choices greedy, then random (0: all)"),
+        Param("worlds", int, 1, (1, 1000), "trees per decision, the iterations shared, root visits summed"),
+        Param("widen", float, 0.0, (0.0, 1.0),
+              "progressive widening: a node keeps at most (visits+1)^widen children (0: off)"),
+        Param("tree", str, "closed", ("open", "closed"),
+              "open: a node's children keyed by the choices made; closed: also by what the seat observes"),
+        Param("inner_c", float, 0.1, (0.0, 100.0), "UCB exploration constant below the root (0: c)"),
+        Param("spread_playouts", int, 8, (0, 100_000),
+              "reward=margin: random playouts to the end that set how much a point of lead weighs (0: the leads met)"),
+        Param("budget", int, 15000, (0, 1_000_000_000),
+              "also stop once the imagined worlds have run this many blocks of rules (0: no limit)"),
+        Param("cut", str, "lead", ("even", "lead"),
+              "reward=margin: a playout cut by depth counts as even (0.5) or as its points lead says"),
+        Param("spread_scale", float, 1.5, (0.01, 100.0),
+              "reward=margin: the spread a point of lead is weighed against, times this"),
+        Param("extend", float, 4.0, (1.0, 100.0),
+              "past the budget, go on up to this many times it while the best option is not confidently ahead"),
+        Param("confidence", float, 1.0, (0.0, 100.0),
+              "with extend: standard errors the best option's mean must lead every other's by"),
+    )),
+)}
+
+
 def _registry() -> dict:
-    from vbr.agents import AGENTS  # the registry imports this module for make_agent
     return AGENTS
 
 
@@ -122,6 +167,13 @@ def canonical(name: str, params: dict) -> str:
     changed = sorted(f"{p.name}={_text(params[p.name])}" for p in cls.params
                      if p.name in params and params[p.name] != p.default)
     return name + (":" + ",".join(changed) if changed else "")
+
+
+def check_specs(spec: str | None) -> None:
+    """An AgentSpecError for a list of agents (`--agents`) one of whose specs names no agent, or
+    gives it a parameter it does not have or cannot take; how many seats it fills is not checked."""
+    for head, extra in _split(spec or ""):
+        _parse_group(head, extra)
 
 
 def parse_agent_list(spec: str | None, seats: int) -> list[str]:

@@ -28,7 +28,7 @@ class Variant:
 
 
 def load_variant(file, options: dict, label: str | None, engine: str) -> Variant:
-    """The game of `file` under `options` through `engine` (closure, python or c), loaded once for
+    """The game of `file` under `options` through `engine` (python or c), loaded once for
     the command and its runs (vbr.sim.game_for), and its label (by default its options in force)."""
     from vbr.sim import game_for
     game = game_for(str(file), tuple(sorted(options.items())), engine)
@@ -98,7 +98,7 @@ def run_spec(variant: Variant, args, agents: list[str], deals=()):
 
     from vbr.sim import RunSpec
     spec = RunSpec.of(variant.game.path, variant.game.options, args.seed, agents, args.n,
-                      engine=getattr(args, "engine", "closure"),
+                      engine=getattr(args, "engine", "python"),
                       rotate=bool(getattr(args, "rotate_seats", False)), restrict=getattr(args, "restrict", None) or ())
     return replace(spec, deals=tuple(deals), n=len(deals)) if deals else spec
 
@@ -220,7 +220,7 @@ def run_fields(variant: Variant, args, arm: str) -> dict:
     from vbr.values import text
     return {"arm": arm, "rules": str(variant.game.path),
             "rule_options": {k: text(v) for k, v in variant.game.option_values.items()},
-            "engine": getattr(args, "engine", "closure"), "restrict": list(getattr(args, "restrict", None) or ())}
+            "engine": getattr(args, "engine", "python"), "restrict": list(getattr(args, "restrict", None) or ())}
 
 
 def write_game_rows(path, runs) -> None:
@@ -448,7 +448,7 @@ def _finish_compare(args, base, variant, agents, runs, reused: bool) -> int:
     report = {"base": {"label": base.label, "rules": sa["rules"], "options": sa["options"]},
               "variant": {"label": variant.label, "rules": sb["rules"], "options": sb["options"]},
               "games": len(rb.trials), "seed": args.seed, "agents": agents, "metrics": rows,
-              "engine": getattr(args, "engine", "closure"), "base_rows": args.base_rows if reused else None,
+              "engine": getattr(args, "engine", "python"), "base_rows": args.base_rows if reused else None,
               "pairing": pairing(ra.trials, rb.trials), "base_summary": sa, "variant_summary": sb}
     if args.out:
         output.write_rows(Path(args.out), [{**compare_row(r), "engine": report["engine"]} for r in rows])

@@ -43,12 +43,11 @@ def cmd_summarize(args) -> int:
 
 
 def variant_of(arm: R.Arm) -> Variant:
-    """The arm's game, loaded from its rule file under its options (for side names and title):
-    the closure engine's for an arm it played, else the python engine's (the typed engines' games
-    read alike, and python needs no compiler)."""
+    """The arm's game, loaded from its rule file under its options (for side names and title)
+    through the python engine, whatever engine played the arm (the engines' games read alike,
+    and python needs no compiler)."""
     from vbr.sim import game_for
-    engine = "closure" if arm.engine == "closure" else "python"
-    return Variant(game_for(str(arm.rules), tuple(sorted(dict(arm.rule_options).items())), engine), arm.label)
+    return Variant(game_for(str(arm.rules), tuple(sorted(dict(arm.rule_options).items())), "python"), arm.label)
 
 
 def result_of(arm: R.Arm) -> RunResult:

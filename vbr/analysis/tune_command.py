@@ -20,7 +20,7 @@ NO_ANSWER = 1
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    from vbr.cli_common import seed
+    from vbr.cli_common import engine_choice, seed
     p = subparsers.add_parser(
         "tune", help="find the option value that brings a measure closest to a target",
         description="Race the values of one option (a range LO..HI of whole numbers, or a listed set A,B,C) to the "
@@ -36,7 +36,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("-n", type=int, default=2000, metavar="BUDGET", help="games in all, over every value (default 2000)")
     p.add_argument("--seed", type=seed, default=0, metavar="S", help="the seed of every value's games (default 0)")
     p.add_argument("--agents", default="random", help="one agent for all seats, or one per seat (as `vbr sim`)")
-    p.add_argument("--engine", default="auto", choices=["auto", "c", "python", "closure"],
+    p.add_argument("--engine", default="auto", type=engine_choice, metavar="{auto,c,python}",
                    help="what plays the games (as `vbr sim`; default auto: c where a C compiler builds the rules)")
     p.add_argument("--rotate-seats", action=argparse.BooleanOptionalAction, default=None,
                    help="play every deal in each seating of the agents (default: on when the agents differ)")

@@ -165,7 +165,8 @@ class State:
                 self.apply_index(i)
                 return
         shown = ", ".join(str(a) for a in legal[:20])
-        raise IllegalActionError(f"`{action}` is not legal here; legal: {shown or 'none (the game is over)'}")
+        hint = "; to choose by position, use apply_index(i)" if isinstance(action, int) else ""
+        raise IllegalActionError(f"`{action}` is not legal here; legal: {shown or 'none (the game is over)'}{hint}")
 
     def points(self) -> tuple[int, ...] | None:
         """The `points` var per seat (or team), or None for a file that declares no `points`."""

@@ -22,7 +22,7 @@ def esc(value) -> str:
 
 # ------------------------------------------------------------------------------ the page
 def build_report(file, options: dict, n: int = 200, agents: str = "random", seed: int = 0, workers: int = 1,
-                 labels: str = "short", expand=(), engine="closure") -> str:
+                 labels: str = "short", expand=(), engine="python") -> str:
     """The page; its games played through `engine`: a name, or a function that loads the game
     to play and gives (its engine's name, the game): the command's `--engine`, resolved as the
     game is loaded. The game is loaded through that engine alone."""

@@ -128,7 +128,7 @@ def _warn(model: Model, graph: nx.DiGraph) -> None:
 
 
 def simulate(game, n: int, seed: int = 0, agents: list[str] | None = None, workers: int = 1,
-             engine: str = "closure") -> Overlay:
+             engine: str = "python") -> Overlay:
     """The summed steps between phases of the n games of a run with `seed`: the games `vbr sim`
     plays (game i is `vbr run --seed game_seed(seed, i)`), with `agents`, or `random` in every
     seat, through `engine`. With workers > 1 the games are shared among processes; the counts are the same."""
