@@ -125,12 +125,9 @@ def test_vbr_load_of_the_closure_engine_is_a_value_error_naming_the_engines():
         vbr.load("siatka", engine="closure")
 
 
-def test_vbr_test_runs_the_scenarios_through_python_and_through_closure_what_python_cannot(tmp_path, capsys):
+def test_vbr_test_of_a_rule_file_the_typed_program_lacks_fails_at_the_construct_and_runs_the_rest(tmp_path, capsys):
     (tmp_path / "lists.vbr").write_text(LISTS)
     (tmp_path / "t.vbr").write_text('tests for "lists.vbr"\n\nscenario "a draw at once" {\n  expect draw\n}\n')
-    code, out, err = run(capsys, "test", tmp_path / "t.vbr")
-    assert code == 0 and out.endswith("1 passed, 0 failed\n")
-    assert err.splitlines() == [f"vbr: --engine auto: {tmp_path / 'lists.vbr'}:{LACKS}; running the scenarios "
-                                "through the closure engine"]
-    code, out, err = run(capsys, "test", "docs/tutorial/bump_test.vbr")
-    assert code == 0 and err == ""  # the python engine runs them, with nothing to say
+    code, out, err = run(capsys, "test", tmp_path / "t.vbr", "docs/tutorial/bump_test.vbr")
+    assert code == 1 and out.endswith(" passed, 1 failed\n") and "PASS docs/tutorial/bump_test.vbr" in out
+    assert err.splitlines() == [f"{tmp_path / 'lists.vbr'}:{LACKS}"]  # no fall-back runs it
