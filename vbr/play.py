@@ -425,7 +425,7 @@ def typed_decision(state, kind: str, params: dict, stream: int, allowed: list[in
 
 
 def greedy_choice(state, samples: int, stream: int, allowed: list[int] | None = None) -> tuple[int, int]:
-    """GreedyAgent's choice over a typed state: each option tried on `samples` worlds the seat to
+    """The greedy agent's choice over a typed state: each option tried on `samples` worlds the seat to
     move may imagine (State.determinize, each seeded by the next draw of `stream`), scored by its
     immediate result for the seat's side (a win 1000, a loss -1000, else its points lead), ties
     broken by a draw. A single option is taken without a draw. `allowed`: the options a restricted

@@ -108,16 +108,11 @@ AGENTS = {k.name: k for k in (
 )}
 
 
-def _registry() -> dict:
-    return AGENTS
-
-
 def agent_class(name: str):
-    agents = _registry()
     try:
-        return agents[name]
+        return AGENTS[name]
     except KeyError:
-        raise AgentSpecError(f"unknown agent {name!r} (agents: {', '.join(agents)})") from None
+        raise AgentSpecError(f"unknown agent {name!r} (agents: {', '.join(AGENTS)})") from None
 
 
 def _split(spec: str) -> list[tuple[str, list[str]]]:
@@ -138,8 +133,8 @@ def _split(spec: str) -> list[tuple[str, list[str]]]:
 def _parse_group(head: str, extra: list[str]) -> tuple[str, dict]:
     name, colon, first = head.partition(":")
     name = name.strip()
-    cls = agent_class(name)
-    declared = {p.name: p for p in cls.params}
+    kind = agent_class(name)
+    declared = {p.name: p for p in kind.params}
     given: dict = {}
     for item in ([first] if colon and first.strip() else []) + extra:
         key, eq, raw = (s.strip() for s in item.partition("="))
@@ -151,7 +146,7 @@ def _parse_group(head: str, extra: list[str]) -> tuple[str, dict]:
         if key in given:
             raise AgentSpecError(f"{name}: {key} is given twice")
         given[key] = declared[key].parse(name, raw)
-    return name, {p.name: given.get(p.name, p.default) for p in cls.params}
+    return name, {p.name: given.get(p.name, p.default) for p in kind.params}
 
 
 def parse_agent(spec: str) -> tuple[str, dict]:
@@ -163,8 +158,8 @@ def parse_agent(spec: str) -> tuple[str, dict]:
 
 
 def canonical(name: str, params: dict) -> str:
-    cls = agent_class(name)
-    changed = sorted(f"{p.name}={_text(params[p.name])}" for p in cls.params
+    kind = agent_class(name)
+    changed = sorted(f"{p.name}={_text(params[p.name])}" for p in kind.params
                      if p.name in params and params[p.name] != p.default)
     return name + (":" + ",".join(changed) if changed else "")
 
@@ -190,9 +185,9 @@ def parse_agent_list(spec: str | None, seats: int) -> list[str]:
 def describe_agents() -> str:
     """Every agent with its parameters, for `--help`."""
     lines = ["agents: NAME or NAME:PARAM=VALUE,... (one for every seat, or one per seat, comma-separated)"]
-    for name, cls in _registry().items():
-        lines.append(f"  {name:<8} {cls.summary}")
-        for p in cls.params:
+    for name, kind in AGENTS.items():
+        lines.append(f"  {name:<8} {kind.summary}")
+        for p in kind.params:
             setting = f"{p.name}={_text(p.default)}"
             lines.append(f"    {setting:<18} {p.help} ({p.domain()})")
     return "\n".join(lines)
