@@ -176,7 +176,7 @@ def test_a_header_naming_an_unknown_engine_is_not_a_vbr_log(tmp_path):
 
 def test_replay_with_an_engine_there_is_not_is_a_usage_error(tmp_path):
     done = vbr("replay", tmp_path / "x.jsonl", "--engine", "fortran")
-    assert done.returncode == 2 and "invalid choice: 'fortran'" in done.stderr
+    assert done.returncode == 2 and "argument --engine: no engine 'fortran' (engines: python, c)" in done.stderr
 
 
 def test_a_run_time_error_shows_the_typed_game_up_to_it(tmp_path):
