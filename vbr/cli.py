@@ -325,7 +325,7 @@ def _warnings(model):
 def _load(args):
     """The command's game, loaded only through the engine it plays with (`args.engine` once
     resolved), and its agents, one per seat."""
-    game = played_game(args, args.file, parse_options(args.option), args.agents, _note)
+    game = played_game(args, args.file, parse_options(args.option), _note)
     return game, seat_agents(args, game, args.agents)
 
 
@@ -414,9 +414,7 @@ def _compare_engine(args, base: tuple, variant: tuple) -> str:
     """One engine for both arms of a compare, kept in `args.engine`: what `--engine` names; under
     auto, c when a C compiler builds both arms, else python. Each arm's game is loaded through it
     (vbr.sim.game_for keeps it for the run), and no other's is."""
-    from vbr.agents.spec import check_specs
     from vbr.sim import played_game as arm_engine
-    check_specs(args.agents)
     asked = asked_engine(args)
     first = arm_engine(*base, asked, _note)[0]
     args.engine = first

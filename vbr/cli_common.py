@@ -152,15 +152,11 @@ def asked_engine(args) -> str:
     return engine
 
 
-def played_game(args, file, options: dict, agents: str | None = None, note=note):
+def played_game(args, file, options: dict, note=note):
     """The game a command plays, loaded once (kept for its runs, vbr.sim.game_for) and only
     through the engine it plays with, kept in `args.engine`: the one asked for (asked_engine), or
-    for auto the one vbr.sim.played_game picks (`note` hears why auto did not take c). `agents`,
-    the `--agents` text as given, is checked first (vbr.agents.spec.check_specs), so a spec that
-    names no agent stops the command before any build."""
-    from vbr.agents.spec import check_specs
+    for auto the one vbr.sim.played_game picks (`note` hears why auto did not take c)."""
     from vbr.sim import played_game as load
-    check_specs(agents)
     args.engine, game = load(file, options, asked_engine(args), note)
     return game
 

@@ -164,13 +164,6 @@ def canonical(name: str, params: dict) -> str:
     return name + (":" + ",".join(changed) if changed else "")
 
 
-def check_specs(spec: str | None) -> None:
-    """An AgentSpecError for a list of agents (`--agents`) one of whose specs names no agent, or
-    gives it a parameter it does not have or cannot take; how many seats it fills is not checked."""
-    for head, extra in _split(spec or ""):
-        _parse_group(head, extra)
-
-
 def parse_agent_list(spec: str | None, seats: int) -> list[str]:
     """One canonical spec per seat: one agent given plays every seat, otherwise one per seat."""
     groups = _split(spec or "") or [("random", [])]

@@ -57,7 +57,7 @@ def run(args) -> int:
     check_count(args.n)
     tuned, fixed = split_options(args.option)
     target = parse_target(args.target)
-    game = played_game(args, args.file, fixed, args.agents)  # only through the engine the games are played by
+    game = played_game(args, args.file, fixed)  # only through the engine the games are played by
     check_values(game, tuned, fixed, args.engine)
     label, unit = check_measure(game, target)
     spec = base_spec(args, game, fixed)

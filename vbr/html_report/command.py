@@ -65,7 +65,7 @@ def run(args) -> int:
     options = parse_options(args.option or [])
 
     def load():  # the game through the engine `--engine` asks for (auto: the one it picks), and only that one
-        game = played_game(args, args.file, options, args.agents)
+        game = played_game(args, args.file, options)
         return args.engine, game
     text = build_report(args.file, options, n=args.n, agents=args.agents, seed=args.seed, workers=args.workers,
                         labels=args.labels, expand=args.expand, engine=load)

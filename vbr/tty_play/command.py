@@ -47,7 +47,7 @@ def run(args) -> int:
     (2 on a usage error, 1 when the rule file or the log cannot be read or written, 130 on Ctrl-C)."""
     from vbr.tty_play.screen import wrap
     from vbr.tty_play.session import Session
-    game = played_game(args, args.file, parse_options(args.option), args.agents)  # only the engine's it plays with
+    game = played_game(args, args.file, parse_options(args.option))  # only the engine's it plays with
     if args.engine not in TYPED_ENGINES:
         raise UsageError(f"--engine {args.engine}: vbr play plays through the typed engines only "
                          f"({', '.join(TYPED_ENGINES)}, or auto to take c where it builds)")

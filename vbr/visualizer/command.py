@@ -60,7 +60,7 @@ def run(args) -> int:
         if args.output is not None:
             check_output(args.output)
         options = parse_options(args.option)
-        game = played_game(args, args.file, options, args.agents) if args.sim else None  # the game --sim plays
+        game = played_game(args, args.file, options) if args.sim else None  # the game --sim plays
         game, model, graph = load_graph(args.file, options, fold=bool(args.option or args.sim), game=game)
         _warn(model, build_graph(model))
         check_expand(graph, args.expand)
