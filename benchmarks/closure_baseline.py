@@ -3,7 +3,7 @@ engine, retired from vbr/ by issue 35) out of a commit that still has it, the ty
 this checkout, and Siatka written by hand.
 
 The closure engine is gone from this checkout, so its figures come from `vbr/` and `rules/` of
-CLOSURE_COMMIT (dd4e08f, the last commit of main with vbr/interpreter/; `--commit` elsewhere),
+CLOSURE_COMMIT (dd4e08f, main as the session that retired it began; `--commit` for another),
 taken out of git into a temporary folder (`git archive`: nothing in the checkout changes) and
 imported there by a player process whose `sys.path` starts with that folder. Every player, of
 either tree, is a process of this script (`--player TREE BOOK HOW`): it loads the book (not
@@ -37,7 +37,7 @@ import tarfile
 import tempfile
 import time
 
-CLOSURE_COMMIT = "dd4e08f"  # main's last commit with vbr/interpreter/
+CLOSURE_COMMIT = "dd4e08f"  # a commit of main with vbr/interpreter/, the closure engine
 PLAYS = ("closure", "closure-loop", "python", "python-loop", "c", "handwritten")
 WARM = 5  # games a player plays before its timing starts (seeds far from the timed ones)
 BLOCK = 20  # games a player plays before the next takes its turn

@@ -275,10 +275,9 @@ SLOW = {
     "test_typed_search.py::test_python_and_c_determinize_give_the_same_words",
     # test_layering.py, test_court.py, test_hostile_input.py, test_docs.py: each over 0.4 s warm
     "test_layering.py::test_checking_a_bundled_file_imports_no_engine",
-    "test_layering.py::test_playing_a_bundled_file_under_the_python_engine_imports_no_closure_engine",
     "test_layering.py::test_an_engine_imports_nothing_of_the_run_the_cli_or_the_rl_adapters",
     "test_layering.py::test_the_typed_program_imports_no_engine",
-    "test_layering.py::test_nothing_outside_the_closure_engine_imports_it",
+    "test_layering.py::test_every_module_vbr_imports_from_itself_is_there",
     "test_layering.py::test_below_the_engines_nothing_imports_an_engine_or_the_typed_program",
     "test_layering.py::test_a_table_entry_with_no_check_stops_the_import",
     "test_court.py::test_the_geometry_built_ins_in_a_rule_file",

@@ -22,7 +22,7 @@ NO_CC = "/nonexistent/cc"
 LISTS = ('game "Lists"\nseats 2\nstart one\nvar seen: list of int per seat = [[1], [2, 3]]\n'
          'phase one {\n  let n = [pick [1, 2]] in seen\n  end draw\n}\n')
 # a list drawn at random sought in a list of lists: not in the typed program yet
-LACKS = "6:11: error: the typed engines cannot run this yet: a list drawn at random sought in a list of lists"
+LACKS = "6:11: error: not supported yet: a list drawn at random sought in a list of lists"
 
 
 def vbr_cli(*argv, env=None):
@@ -131,3 +131,16 @@ def test_vbr_test_of_a_rule_file_the_typed_program_lacks_fails_at_the_construct_
     code, out, err = run(capsys, "test", tmp_path / "t.vbr", "docs/tutorial/bump_test.vbr")
     assert code == 1 and out.endswith(" passed, 1 failed\n") and "PASS docs/tutorial/bump_test.vbr" in out
     assert err.splitlines() == [f"{tmp_path / 'lists.vbr'}:{LACKS}"]  # no fall-back runs it
+
+
+def test_vbr_check_reports_a_construct_no_engine_plays_at_its_place(capsys, tmp_path):
+    # every engine plays the typed program, so what it cannot express is an error of the file
+    f = tmp_path / "lists.vbr"
+    f.write_text(LISTS)
+    code, out, err = run(capsys, "check", f)
+    assert code == 1 and f"{f}:{LACKS}" in err and "ok" not in out
+
+
+def test_vbr_check_passes_a_file_the_typed_program_expresses(capsys):
+    code, out, err = run(capsys, "check", "siatka")
+    assert code == 0 and out.strip().endswith("siatka.vbr: ok"), err

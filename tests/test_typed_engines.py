@@ -406,7 +406,7 @@ def test_a_construct_the_typed_program_lacks_is_refused_with_where_it_is(tmp_pat
                  'phase one {\n  let n = [pick [1, 2]] in seen\n  end draw\n}\n')
     with pytest.raises(Unsupported) as err:  # a list drawn at random sought in a list of lists
         load(f, {}, engine="python")
-    assert err.value.located().startswith(f"{f}:6:11: error: the typed engines cannot run this yet:")
+    assert err.value.located().startswith(f"{f}:6:11: error: not supported yet:")
 
 
 def test_no_text_of_the_rule_file_reaches_the_c_source(tmp_path):

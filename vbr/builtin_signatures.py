@@ -2,10 +2,9 @@
 
 Per built-in: its name, how many arguments it takes, how many leading ones are names rather than
 expressions (`space(serve, s)`), and one line of doc. The checker (a function may not take a
-built-in's name), the language server's completions and the docs read this table; the interpreter
-(`vbr/interpreter/builtins.py`) registers one build function per name here and takes the arity
-from this table, and refuses to import when the two disagree. This module imports nothing from
-`vbr`, so the checker stays below the interpreter.
+built-in's name, one check per entry in vbr/checking/builtins.py), the language server's
+completions and the docs read this table. This module imports nothing from `vbr`, so everything
+may read it.
 """
 from __future__ import annotations
 

@@ -300,7 +300,8 @@ def cmd_check(args) -> int:
                 from vbr.scenario import check_file
                 check_file(path)
             else:
-                model = checked_model(load_rules(path))  # the diagnostics only: no game to build
+                model = checked_model(load_rules(path))  # the diagnostics, and the typed program: no engine
+                _refuse_unsupported(model)
                 warnings = _warnings(model)
                 if args.strict and warnings:  # the same findings, as errors
                     warnings = [replace(w, severity="error") for w in warnings]
@@ -312,6 +313,16 @@ def cmd_check(args) -> int:
             print(exc.render(), file=sys.stderr)
             failed += 1
     return 1 if failed else 0
+
+
+def _refuse_unsupported(model) -> None:
+    """Raises, as a located error, what the typed program cannot express (every engine plays it)."""
+    from vbr.ir.build import build_program
+    from vbr.ir.build_expr import Unsupported
+    try:
+        build_program(model)
+    except Unsupported as exc:
+        raise VbrError.at(exc.span, f"not supported yet: {exc.message}", model.rules.sources) from None
 
 
 def _warnings(model):

@@ -1,4 +1,4 @@
-"""A typed engine's game as events: what a log and `vbr run` show, in the closure engine's form.
+"""A typed engine's game as events: what a log and `vbr run` show.
 
 An engine reports six kinds of event while it runs (`say`, `reveal`, `phase`, and its draws:
 `roll`, `pick`, `shuffle`, each as it is drawn, whether drawn at random, forced by a scenario or
@@ -99,7 +99,7 @@ class EventLog:
     def say(self, S, pieces, args) -> None:
         """A hole of type `items:T` is a list: it and the next argument are where its items
         start in S and how many there are (vbr.ir.build, UnitBuilder.s_Say); its items are
-        written as choices are (a thing as `#e`, as the closure engine writes a list)."""
+        written as choices are (a thing as `#e`)."""
         texts = self.p.texts
         parts = [texts[pieces[0]]]
         args = iter(args)
@@ -114,7 +114,7 @@ class EventLog:
 
     def reveal(self, S, ty: str, v, count=None) -> None:
         """A zone's things, a thing, a value, or a list (`items:T`: its items start at S[v], `count`
-        of them), as the closure engine logs `reveal pick [1, 2]`."""
+        of them), as in `reveal pick [1, 2]`."""
         v = int(v)
         if ty.startswith("items:"):
             item = ty[len("items:"):]
@@ -131,7 +131,7 @@ class EventLog:
             self.events.append({"t": "reveal", "what": self.p.names.text(ty, v), "items": [self.describe(S, ty, v)]})
 
     def list_text(self, S, item: str, words) -> str:
-        """A list as the closure engine writes it, `[a, b]`, each item as a choice is written
+        """A list as a log writes it, `[a, b]`, each item as a choice is written
         (a thing as `#e`; an item of a list of lists as its list)."""
         return "[" + ", ".join(self.p.names.text(item, int(w), S) for w in words) + "]"
 
@@ -139,12 +139,12 @@ class EventLog:
         self.events.append({"t": "phase", "phase": self.p.units[unit].name})
 
     def roll(self, die: int, face) -> None:
-        """A face of the die, written as the closure engine writes a value (a thing as `#e`)."""
+        """A face of the die, written as a value is (a thing as `#e`)."""
         p = self.p
         self.events.append({"t": "roll", "die": p.die_names[die], "value": p.names.text(p.die_types[die], int(face))})
 
     def pick(self, S, stream: int, item) -> None:
-        """The item the pick drawing from `stream` drew, written as the closure engine writes a value
+        """The item the pick drawing from `stream` drew, written as a value is
         (a list of lists' item, a ROW, as its slot's list in S now)."""
         if self._picks is None:
             self._picks = pick_types(self.p)
@@ -220,7 +220,7 @@ class EventLog:
 
 
 def phase_steps(events: list[dict]) -> tuple[dict, str]:
-    """A logged game's steps between phases, as the closure engine's trace counts them:
+    """A logged game's steps between phases, as a trace counts them:
     {(from phase, to phase): how many times}, from "" at the start; and the phase it ended in."""
     steps: dict = {}
     last = ""

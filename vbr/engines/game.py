@@ -2,7 +2,7 @@
 `Game.new_state(seed)`, `State.legal_actions()`, `apply`, `apply_index`, `is_terminal`,
 `outcome`, `current_player`, `clone`.
 
-Choices read as the closure engine's (`Action`: `seat value`); a run-time error is a
+Choices read as `Action`s (`seat value`, vbr/actions.py); a run-time error is a
 `VbrRuntimeError` located at the rule that failed, with the same message from either engine.
 """
 from __future__ import annotations
@@ -91,7 +91,7 @@ class Game:
     @property
     def var_names(self) -> list[str]:
         """Each var slot's name, in slot order: the var's, `name[i]` for slot i of a var per
-        seat or team (as observations and the closure engine name them)."""
+        seat or team (as observations name them)."""
         return [f"{name}[{i}]" if v.per else name for name, v in self.model.vars.items() for i in range(v.count)]
 
     def new_state(self, seed: int, log: list | None = None) -> "State":
@@ -193,8 +193,7 @@ class State:
         return self.game.program.units[int(self.words[fp + 1])].name
 
     def observation(self, seat: int) -> dict:
-        """What `seat` may know, as the closure engine's `State.observation` gives it
-        (vbr/engines/observation.py)."""
+        """What `seat` may know (vbr/engines/observation.py)."""
         from vbr.engines.observation import observation
         return observation(self.game, self.words, seat, self.phase)
 

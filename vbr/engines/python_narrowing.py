@@ -1,5 +1,5 @@
 """A choice over every thing of a kind, narrowed in the Python engine to the zones its condition
-requires (as the closure engine's narrowing.py does for its own form), with the same options,
+requires, with the same options,
 faults and words.
 
 `choose k from Card where usable(k, c) and ...`, where `usable` says `k in hand[c] or (G and k

@@ -15,21 +15,21 @@ shuffled list into the places in order, pools in the order their first place was
 dealt gets its new zone. The draws come from a stream seeded by `seed` with key "determinize";
 then every random stream k of the copy restarts from `first_state(seed, key(streams[k]))`.
 
-The search is SO-ISMCTS as vbr/agents/mcts.py describes it: every iteration imagines a world, all
-worlds share one tree, a child counts how often it was available and UCB is `value + k *
-sqrt(ln(available) / visits)` (k: `c` at the root, `inner_c` below it), the first of equal bounds
-(in option order) taken. An option's key: at the root, its index; elsewhere a thing by its id when
-it was visible to the searching seat at the root, a thing that was hidden then by its kind and its
-fields (all `width` words), any other value by itself; a node's children are told apart by the
-chooser's seat, that key and, with `tree=closed`, what the searching seat observes of the world
-when the choice comes (`_Search.observe`; with `tree=open` 0, so the tree is open-loop over
-chance). A choice with a single option makes no node (in a playout it still counts towards
-`depth` and `greedy_moves`). The answer is the root's most visited option; `mcts_choice` stops
-the search as soon as the most visited option leads every other by more than a bound on the
+The search is SO-ISMCTS (single-observer information-set MCTS, Cowling, Powley and Whitehouse 2012):
+every iteration imagines a world, all worlds share one tree, a child counts how often it was
+available and UCB is `value + k * sqrt(ln(available) / visits)` (k: `c` at the root, `inner_c` below
+it), the first of equal bounds (in option order) taken. An option's key: at the root, its index;
+elsewhere a thing by its id when it was visible to the searching seat at the root, a thing that was
+hidden then by its kind and its fields (all `width` words), any other value by itself; a node's
+children are told apart by the chooser's seat, that key and, with `tree=closed`, what the searching
+seat observes of the world when the choice comes (`_Search.observe`; with `tree=open` 0, so the tree
+is open-loop over chance). A choice with a single option makes no node (in a playout it still counts
+towards `depth` and `greedy_moves`). The answer is the root's most visited option; `mcts_choice`
+stops the search as soon as the most visited option leads every other by more than a bound on the
 iterations left (over all trees: the iterations still owed plus the work still under the budget's
 reach, budget * extend, each iteration adding at least one to the work), which cannot change the
-answer; `mcts_visits` never stops early. With `among` (a restricted seat) the root has children for those options only,
-so every iteration goes to them, and the answer is the most visited of them.
+answer; `mcts_visits` never stops early. With `among` (a restricted seat) the root has children for
+those options only, so every iteration goes to them, and the answer is the most visited of them.
 
 The settings (`SearchParams`, the `mcts` agent's parameters):
 - `iterations`, `c`: iterations per decision (at least), the UCB constant at the root.

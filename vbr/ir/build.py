@@ -22,7 +22,7 @@ from vbr.ir.simplify import simplify
 from vbr.ir.values import INT_MAX, NONE, Names, cell
 
 MAX_THINGS = 4096  # most things a game may hold when its `create`s do not fix the number
-MAX_OPTIONS = 4096  # most options a choice may offer (the closure engine's limit too)
+MAX_OPTIONS = 4096  # most options a choice may offer
 COPY_WORDS = 4096  # words for copied lists beyond four per thing (Layout.copies)
 MAX_LIST_FIELD = 16  # most items a thing's list field holds when no `create` fixes it
 MAX_LIST_VAR = 256  # most items a var holding a list holds (docs/language.md, Limits)

@@ -44,7 +44,7 @@ class Unsupported(EngineUnavailable):
     def located(self) -> str:
         s = self.span
         where = f"{s.file}:{s.line}:{s.col}: " if s is not None else ""
-        return f"{where}error: the typed engines cannot run this yet: {self.message}"
+        return f"{where}error: not supported yet: {self.message}"
 
 
 HEAVY_FN = 1024  # expression nodes of a fn with the fns it calls written out, from which it is called, not written out

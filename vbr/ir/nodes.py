@@ -138,8 +138,7 @@ class FnCall(Expr):
     parameters' words, then its body evaluated over its block of words, which is then set to
     none again (so that two calls leave the same words in either order). No fn runs twice at
     once (none calls itself), so each has one block. A call from outside a fn first pays
-    `steps` steps of the `steps` limit (a step per 64 of the body's nodes, as the closure engine
-    charges)."""
+    `steps` steps of the `steps` limit (a step per 64 of the body's nodes)."""
     fn: int
     args: list[Expr]
     steps: int = 0

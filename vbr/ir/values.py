@@ -7,7 +7,7 @@
 - a court position (x, y): (x + CELL_BIAS) * CELL_SPAN + (y + CELL_BIAS); a position further than
   CELL_BIAS from the court's corner faults ("off the court by more than ...").
 
-The text of a value is what choices and logs are written in, as the closure engine wrote it.
+The text of a value is what choices and logs are written in (docs/language.md, 3: Types and values).
 """
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ class Names:
         return [(item, int(w)) for w in words[word + 1:word + 1 + int(words[word])]]
 
     def kind_of(self, ty: str, v: int) -> str:
-        """The sort of value, logged beside a choice's text (values.kind of the closure engine)."""
+        """The sort of value, logged beside a choice's text (so that two options that read alike are told apart)."""
         if v == NONE:
             return "none"
         if ty == "bool":
