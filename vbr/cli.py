@@ -317,12 +317,10 @@ def cmd_check(args) -> int:
 
 def _refuse_unsupported(model) -> None:
     """Raises, as a located error, what the typed program cannot express (every engine plays it)."""
-    from vbr.ir.build import build_program
-    from vbr.ir.build_expr import Unsupported
-    try:
-        build_program(model)
-    except Unsupported as exc:
-        raise VbrError.at(exc.span, f"not supported yet: {exc.message}", model.rules.sources) from None
+    from vbr.ir.build import refusal
+    problem = refusal(model)
+    if problem is not None:
+        raise VbrError(problem, model.rules.sources)
 
 
 def _warnings(model):

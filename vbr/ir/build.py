@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from vbr.checker import Model, type_of, measure_slots
 from vbr.grammar import ast as A
 from vbr.court import court_of
+from vbr.errors import Diagnostic
 from vbr.ir import nodes as N
 from vbr.ir.build_expr import ExprBuilder, FnLocals, Scope, Unsupported, ir_type, item_type
 from vbr.ir.frames import frame_bound
@@ -31,6 +32,17 @@ STEP_FAULT, DEPTH_FAULT, CHOICE_FAULT, CELL_FAULT, COPY_FAULT, ITEMS_FAULT = 0, 
 
 def build_program(m: Model) -> N.Program:
     return ProgramBuilder(m).build()
+
+
+def refusal(m: Model) -> Diagnostic | None:
+    """What of model `m` the typed program cannot express, as the located error `vbr check` and
+    the language server report (every engine plays the typed program), or None. The program is
+    built and dropped: no engine is made."""
+    try:
+        build_program(m)
+    except Unsupported as exc:
+        return Diagnostic(exc.span, f"not supported yet: {exc.message}")
+    return None
 
 
 class ProgramBuilder:
