@@ -284,6 +284,7 @@ SLOW = {
     "test_hostile_input.py::test_doubling_fns_within_the_expanded_size_check_and_compute",
     "test_docs.py::test_every_whole_rule_file_passes_the_checker",
     "test_terminal_screen.py::test_the_closure_engine_is_a_usage_error_before_any_game",
+    "test_engine_threads.py",
 }
 
 

@@ -27,6 +27,7 @@ import os
 import platform
 import re
 import resource
+import threading
 import shutil
 import signal
 import subprocess
@@ -254,6 +255,7 @@ class CEngine:
         """`key`: the program's load key (vbr.engines.load_key), when it has one."""
         self.program = program
         self.layout = program.layout
+        self._per_thread = threading.local()  # play_seats's arrays, one set per thread
         lib = cached_library(key) if key is not None else None
         self.lib = ctypes.CDLL(str(lib or build_library(self.source, note, key)))
         W, U = ctypes.c_int64, ctypes.c_uint64
@@ -369,13 +371,18 @@ class CEngine:
         at_out = at_reads + len(reads)
         at_track = at_out + 9 + (width - 1) + len(reads)  # the result: 9 words, the points, the words read
         head = [0, at_flags if repeating is not None else 0, at_reads, len(reads), at_out, at_track, TRACK_ROWS]
-        io = (ctypes.c_int64 * (at_track + TRACK_ROWS * width))(*head, *flags, *reads)
-        octets = memoryview(io).cast("B")
-        words, seed_word = octets.cast("q"), (ctypes.c_uint64 * 1).from_buffer(io)
         rows_at, out_from, track_from, row_octets = at_out + 8, at_out * 8, at_track * 8, width * 8
         new_state, call, mask = self.array, self._play_game, R.MASK
+        mine = threading.local()  # each thread its own words in and out: C runs without the GIL
+
+        def own_io() -> tuple:
+            io = (ctypes.c_int64 * (at_track + TRACK_ROWS * width))(*head, *flags, *reads)
+            octets = memoryview(io).cast("B")
+            mine.io = (io, octets, octets.cast("q"), (ctypes.c_uint64 * 1).from_buffer(io))
+            return mine.io
 
         def play(seed: int) -> tuple:
+            io, octets, words, seed_word = getattr(mine, "io", None) or own_io()
             seed_word[0] = seed & mask
             S = new_state()  # a new array: all its words zero, as vbr_play_game takes it
             status = call(S, io)  # both ctypes arrays of words: passed as pointers without argtypes' checks
@@ -383,12 +390,14 @@ class CEngine:
         return play
 
     def _seat_buffers(self, seats: int, nstats: int):
-        """The arrays play_seats hands to C, made once per engine."""
-        if getattr(self, "_buffers", None) is None or len(self._buffers[0]) < seats:
+        """The arrays play_seats hands to C, made once per engine and thread (C runs without the
+        GIL, so two threads never share them)."""
+        mine = self._per_thread
+        if getattr(mine, "buffers", None) is None or len(mine.buffers[0]) < seats:
             W, U = ctypes.c_int64, ctypes.c_uint64
             width = 1 + (self.program.points[1] if self.program.points else 0)
-            self._buffers = ((U * seats)(), (W * seats)(), (W * max(nstats, 8))(), (W * (TRACK_ROWS * width))())
-        return self._buffers
+            mine.buffers = ((U * seats)(), (W * seats)(), (W * max(nstats, 8))(), (W * (TRACK_ROWS * width))())
+        return mine.buffers
 
     def copy(self, S):
         c = self.array()
