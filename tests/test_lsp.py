@@ -514,3 +514,23 @@ def test_a_scenario_files_step_problems_and_refused_option_are_diagnostics_at_th
         (5, 3, "no die `nodie`"),
         (9, 3, "unknown option `nosuch` (siatka.vbr has options: abilities, block_marker, rotation, target)"),
     ]
+
+
+@session
+async def test_what_the_typed_program_cannot_express_is_reported_on_open_and_on_save(client: LanguageClient, tmp_path):
+    # every engine plays the typed program, so `vbr check` reports it; the server builds the
+    # program when the file is opened or saved, not at each keystroke (docs/editors.md)
+    path = tmp_path / "lists.vbr"
+    text = ('game "Lists"\nseats 2\nstart one\nvar seen: list of int per seat = [[1], [2, 3]]\n'
+            'phase one {\n  let n = [pick [1, 2]] in seen\n  end draw\n}\n')
+    path.write_text(text, encoding="utf-8")
+    (d,) = await open_doc(client, path, text)
+    assert d.message == "not supported yet: a list drawn at random sought in a list of lists"
+    assert d.range.start == position(text, "[pick") and d.severity == T.DiagnosticSeverity.Error
+    assert as_found([d]) == vbr_check(path)
+    edited = text.replace("end draw", "end draw ")
+    assert await change_doc(client, path, edited) == []  # an edit is checked, not built
+    path.write_text(edited, encoding="utf-8")
+    client.text_document_did_save(T.DidSaveTextDocumentParams(text_document=T.TextDocumentIdentifier(uri=path.as_uri())))
+    (d,) = await _diagnostics(client, path.as_uri())
+    assert d.message.startswith("not supported yet: ")

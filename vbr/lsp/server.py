@@ -91,9 +91,11 @@ class VbrLanguageServer(LanguageServer):
                 state.outline = symbols
         return state
 
-    def publish(self, uri: str) -> None:
+    def publish(self, uri: str, built: bool = False) -> None:
+        """Publish the document's diagnostics; `built` (on open and save): with what the typed
+        program cannot express (an.with_refusal), which an edit's publish leaves out."""
         state = self.analyse(uri)
-        a = state.analysis
+        a = an.with_refusal(state.analysis) if built else state.analysis
         doc = self.workspace.get_text_document(uri)
         diagnostics = [
             T.Diagnostic(range=self.client_range(doc, p.range), message=p.message, source="vbr",
@@ -152,7 +154,7 @@ server = VbrLanguageServer()
 
 @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: VbrLanguageServer, params: T.DidOpenTextDocumentParams) -> None:
-    ls.publish(params.text_document.uri)
+    ls.publish(params.text_document.uri, built=True)
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
@@ -162,7 +164,7 @@ async def did_change(ls: VbrLanguageServer, params: T.DidChangeTextDocumentParam
 
 @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: VbrLanguageServer, params: T.DidSaveTextDocumentParams) -> None:
-    ls.publish(params.text_document.uri)
+    ls.publish(params.text_document.uri, built=True)
     ls.refresh_readers(_path(params.text_document.uri), params.text_document.uri)
 
 
