@@ -51,11 +51,11 @@ def test_sim_json_names_the_engine():
 
 
 def test_a_construct_the_typed_engines_lack_is_a_located_error(tmp_path):
-    f = tmp_path / "lists.vbr"  # a list drawn at random sought in a list of lists
+    f = tmp_path / "lists.vbr"  # a list of lists worked out in play
     f.write_text('game "Lists"\nseats 2\nstart one\nvar seen: list of int per seat = [[1], [2, 3]]\n'
-                 'phase one {\n  let n = [pick [1, 2]] in seen\n  end draw\n}\n')
+                 'phase one {\n  let n = [[count(seen)]]\n  end draw\n}\n')
     done = vbr("sim", f, "-n", 2, "--engine", "c")
-    assert done.returncode == 1 and f"{f}:6:11: error: not supported yet:" in done.stderr
+    assert done.returncode == 1 and f"{f}:6:12: error: not supported yet:" in done.stderr
     assert "Traceback" not in done.stderr
 
 

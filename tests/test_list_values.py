@@ -259,3 +259,35 @@ phase one {
 }
 """
     assert said(tmp_path, rules, engine) == ["[#1, #0] [1, 7]"]
+
+
+DRAWN_SOUGHT = HEAD + """var seen: list of int per seat = [[1], [2, 3]]
+const LINES = [[0, 1], [2], [5, 6]]
+phase one {
+  let n = [pick [1, 2]] in seen
+  let m = [pick [2, 5], 3] in seen
+  let r = (pick [0, 5])..(pick [1, 6]) in LINES
+  say "{n} {m} {r}"
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_list_drawn_at_random_sought_in_a_list_of_lists_draws_once(tmp_path, engine):
+    f = tmp_path / "rules.vbr"
+    f.write_text(DRAWN_SOUGHT)
+    game = load(f, {}, engine=engine)
+    seen = set()
+    for seed in range(12):
+        log: list = []
+        assert game.new_state(seed, log).is_terminal()
+        drawn = [int(e["value"]) for e in log if e["t"] == "pick"]
+        assert len(drawn) == 4  # one pick each, however many rows are looked at
+        # from the draws: [a] is a row of [[1], [2, 3]] for a = 1 only; [b, 3] for b = 2 only;
+        # lo..hi is a line of LINES for 0..1 and 5..6 only
+        a, b, lo, hi = drawn
+        expected = [a == 1, b == 2, (lo, hi) in ((0, 1), (5, 6))]
+        seen.add(tuple(expected))
+        assert [e["text"] for e in log if e["t"] == "say"] == [" ".join(str(x).lower() for x in expected)]
+    assert len(seen) > 2  # the seeds drew both answers of each question between them

@@ -522,11 +522,11 @@ async def test_what_the_typed_program_cannot_express_is_reported_on_open_and_on_
     # program when the file is opened or saved, not at each keystroke (docs/editors.md)
     path = tmp_path / "lists.vbr"
     text = ('game "Lists"\nseats 2\nstart one\nvar seen: list of int per seat = [[1], [2, 3]]\n'
-            'phase one {\n  let n = [pick [1, 2]] in seen\n  end draw\n}\n')
+            'phase one {\n  let n = [[count(seen)]]\n  end draw\n}\n')
     path.write_text(text, encoding="utf-8")
     (d,) = await open_doc(client, path, text)
-    assert d.message == "not supported yet: a list drawn at random sought in a list of lists"
-    assert d.range.start == position(text, "[pick") and d.severity == T.DiagnosticSeverity.Error
+    assert d.message == "not supported yet: a list worked out in play as an item of a list (such items are lists fixed before play)"
+    assert d.range.start == position(text, "[count") and d.severity == T.DiagnosticSeverity.Error
     assert as_found([d]) == vbr_check(path)
     edited = text.replace("end draw", "end draw ")
     assert await change_doc(client, path, edited) == []  # an edit is checked, not built

@@ -403,10 +403,10 @@ def test_an_index_out_of_the_options_is_an_illegal_action_naming_the_range():
 def test_a_construct_the_typed_program_lacks_is_refused_with_where_it_is(tmp_path):
     f = tmp_path / "lists.vbr"
     f.write_text('game "Lists"\nseats 2\nstart one\nvar seen: list of int per seat = [[1], [2, 3]]\n'
-                 'phase one {\n  let n = [pick [1, 2]] in seen\n  end draw\n}\n')
-    with pytest.raises(Unsupported) as err:  # a list drawn at random sought in a list of lists
+                 'phase one {\n  let n = [[count(seen)]]\n  end draw\n}\n')
+    with pytest.raises(Unsupported) as err:  # a list of lists worked out in play
         load(f, {}, engine="python")
-    assert err.value.located().startswith(f"{f}:6:11: error: not supported yet:")
+    assert err.value.located().startswith(f"{f}:6:12: error: not supported yet:")
 
 
 def test_no_text_of_the_rule_file_reaches_the_c_source(tmp_path):

@@ -317,18 +317,42 @@ class ExprBuilder:
 
     def _list_in(self, e: A.Binary, scope: Scope) -> N.Expr:
         """`LIST in ROWS`, ROWS a list of lists: whether some row holds LIST's items in order, as
-        `any(row == LIST for row in ROWS)`. LIST is worked out again for each row, so one that
-        draws at random is refused (Unsupported)."""
+        `any(row == LIST for row in ROWS)`. LIST is worked out again for each row, so what in it
+        draws at random is worked out once first (`_drawn_once`)."""
+        wanted = self.seq(e.left, scope)
+        wanted, binds = self._drawn_once(wanted, e.span)
         rows = self.seq(e.right, scope)
         if not rows.item.startswith((ROW, LIT)):
             raise Unsupported(f"a list sought in {T.show('list:' + rows.item)}", e.span)
-        wanted = self.seq(e.left, scope)
-        if any(isinstance(n, (N.Pick, N.Roll)) for n in N.walk(wanted)):
-            raise Unsupported("a list drawn at random sought in a list of lists", e.span)
         slot = self.ub.temp(rows.item)
         row = self.var_items(rows.item[len(ROW):], N.Local("int", slot), e.span) if rows.item.startswith(ROW) \
             else self.lit_items(N.Local(rows.item, slot), e.span)
-        return N.Aggregate("bool", "any", rows, slot, N.SeqEqual("bool", row, wanted))
+        found = N.Aggregate("bool", "any", rows, slot, N.SeqEqual("bool", row, wanted))
+        for bound_slot, value in reversed(binds):
+            found = N.Bind("bool", bound_slot, value, found)
+        return found
+
+    def _drawn_once(self, seq: N.Seq, span) -> tuple[N.Seq, list[tuple[int, N.Expr]]]:
+        """`seq` read again without drawing again: the items of a list literal (or the ends of a
+        range), up to the last that draws at random, bound to locals in order, once; and those
+        (local, value) bindings. A list that draws in another way (a comprehension) is refused."""
+        def draws(x) -> bool:
+            return any(isinstance(n, (N.Pick, N.Roll)) for n in N.walk(x))
+        if not draws(seq):
+            return seq, []
+        if isinstance(seq, N.Items):
+            parts = list(seq.items)
+        elif isinstance(seq, N.RangeItems):
+            parts = [seq.lo, seq.hi]
+        else:
+            raise Unsupported("a list drawn at random, other than a list literal or a range, sought in a list of "
+                              "lists", span)
+        last = max(i for i, x in enumerate(parts) if draws(x))
+        binds = [(self.ub.temp(x.ty), x) for x in parts[:last + 1]]
+        parts[:last + 1] = [N.Local(x.ty, slot) for slot, x in binds]
+        if isinstance(seq, N.Items):
+            return N.Items(seq.item, seq.bound, parts), binds
+        return N.RangeItems(seq.item, seq.bound, parts[0], parts[1], seq.fault), binds
 
     def _comprehension(self, e: A.Comprehension, scope: Scope):
         """(source, the item's local, body, condition) of `AGG(body for x in source if cond)`."""
