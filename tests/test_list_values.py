@@ -291,3 +291,25 @@ def test_a_list_drawn_at_random_sought_in_a_list_of_lists_draws_once(tmp_path, e
         seen.add(tuple(expected))
         assert [e["text"] for e in log if e["t"] == "say"] == [" ".join(str(x).lower() for x in expected)]
     assert len(seen) > 2  # the seeds drew both answers of each question between them
+
+
+OBSERVED = HEAD + """const LINES = [[0, 1], [2]]
+var rows: list of list of int = [[1], [2, 3]]
+phase one {
+  choose r from LINES by 0 as "line"
+  rows = [[7], r]
+  choose s from rows by 1 as "row"
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_var_holding_lists_is_observed_as_its_lists(tmp_path, engine):
+    f = tmp_path / "rules.vbr"
+    f.write_text(OBSERVED)
+    state = load(f, {}, engine=engine).new_state(0)
+    assert state.observation(0)["vars"]["rows"] == "[[1], [2, 3]]"
+    state.apply("0 [2]")
+    assert state.observation(1)["vars"]["rows"] == "[[7], [2]]"
+    assert state.observation(1)["legal"] == ["[7]", "[2]"]

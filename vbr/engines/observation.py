@@ -12,6 +12,7 @@ other zones' sizes.
 from __future__ import annotations
 
 from vbr.engines.events import EventLog
+from vbr.ir.build_expr import item_type
 from vbr.ir.layout import CHOICE, Header as H
 from vbr.ir.values import NONE
 
@@ -45,7 +46,7 @@ def _vars(game, words, seen) -> dict:
                 at, cap = p.list_vars[name]
                 word = lay.vars + at + i * (1 + cap)
                 items = words[word + 1:word + 1 + int(words[word])]
-                shown[label] = "[" + ", ".join(seen(v.type[5:], int(x)) for x in items) + "]"
+                shown[label] = "[" + ", ".join(seen(item_type(v.type), int(x)) for x in items) + "]"
             else:
                 shown[label] = seen(v.type, int(words[lay.vars + v.base + i]))
     return shown
