@@ -27,6 +27,15 @@ def said(tmp_path, rules: str, engine: str, picks=()) -> list[str]:
     return [e["text"] for e in log if e["t"] == "say"]
 
 
+def refused(tmp_path, rules: str, engine: str) -> tuple[str, str]:
+    """Where the rule file is (its path) and what loading `rules` under `engine` is refused with."""
+    f = tmp_path / "rules.vbr"
+    f.write_text(rules)
+    with pytest.raises(EngineUnavailable) as caught:
+        load(f, {}, engine=engine)
+    return str(f), caught.value.located()
+
+
 HEAD = """game "Lists"
 seats 2
 start one
@@ -68,12 +77,9 @@ phase one {
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_list_drawn_at_random_given_to_a_fn_is_refused_where_it_is_given(tmp_path, engine):
-    f = tmp_path / "rules.vbr"
-    f.write_text(DRAWN_ARGUMENT)
-    with pytest.raises(EngineUnavailable) as caught:
-        load(f, {}, engine=engine)
-    assert caught.value.located().startswith(f"{f}:10:15: error:")  # `[roll d6]`, the argument
-    assert "drawn at random given to `twice`" in caught.value.located()
+    f, error = refused(tmp_path, DRAWN_ARGUMENT, engine)
+    assert error.startswith(f"{f}:10:15: error:")  # `[roll d6]`, the argument
+    assert "drawn at random given to `twice`" in error
 
 
 FIELD_ASSIGNED = HEAD + """on placed(c: Card) {
@@ -183,12 +189,9 @@ phase one {
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_list_of_lists_worked_out_in_play_is_refused_where_it_is_built(tmp_path, engine):
-    f = tmp_path / "rules.vbr"
-    f.write_text(BUILT_IN_PLAY)
-    with pytest.raises(EngineUnavailable) as caught:
-        load(f, {}, engine=engine)
-    assert caught.value.located().startswith(f"{f}:9:11: error:")  # the inner `[count(deck)]`
-    assert "a list worked out in play as an item of a list" in caught.value.located()
+    f, error = refused(tmp_path, BUILT_IN_PLAY, engine)
+    assert error.startswith(f"{f}:9:11: error:")  # the inner `[count(deck)]`
+    assert "a list worked out in play as an item of a list" in error
 
 
 CREATED_BY_A_HANDLER = HEAD + """event made()
@@ -238,12 +241,9 @@ def test_lists_of_lists_pass_through_procedures_events_and_ifs_as_lists(tmp_path
 @pytest.mark.parametrize("text", ['say "{[true, 1]}"', 'choose v from [1, none, false] by 0'])
 def test_values_that_read_otherwise_in_one_list_are_refused_where_they_meet(tmp_path, text):
     # A bool and a number read otherwise (`true`, `1`); the typed engines keep one type per list.
-    f = tmp_path / "rules.vbr"
-    f.write_text(HEAD + "phase one {\n  " + text + "\n  end winner 0\n}\n")
-    with pytest.raises(EngineUnavailable) as caught:
-        load(f, {}, engine="python")
-    assert caught.value.located().startswith(f"{f}:8:")
-    assert "values of several types (bool and int)" in caught.value.located()
+    f, error = refused(tmp_path, HEAD + "phase one {\n  " + text + "\n  end winner 0\n}\n", "python")
+    assert error.startswith(f"{f}:8:")
+    assert "values of several types (bool and int)" in error
 
 
 @pytest.mark.parametrize("engine", ENGINES)
