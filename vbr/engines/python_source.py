@@ -782,7 +782,7 @@ class _Unit(WordSource):
         if name is None:
             code = super().expr(e)
             # Python compiles at most 200 nested parentheses: a deeply nested value is named
-            return self.hold(code) if _nesting(code) > MAX_PARENS else code
+            return self.hold(code) if len(code) > 2 * MAX_PARENS and _nesting(code) > MAX_PARENS else code
         lines, code = self.capture(super().expr, e)
         self.emit(f"if {name} is None:")
         if not counts_items(e, self.p):
