@@ -36,6 +36,14 @@ class _Worker:
         theirs.close()  # the worker's end is the worker's alone: its end of file is the worker's end
         self.sent: deque[int] = deque()  # the indices of the chunks it holds, in the order sent
 
+    def send(self, chunk: tuple) -> None:
+        """Hand the worker a chunk; a worker that has ended is a WorkerEnded, never the
+        BrokenPipeError its pipe raises (which the CLI would take for a closed stdout)."""
+        try:
+            self.conn.send(chunk)
+        except OSError:
+            raise self.ended() from None
+
     def ended(self) -> WorkerEnded:
         self.process.join(5)
         return WorkerEnded(f"a worker process ended (exit code {self.process.exitcode}) while it played a chunk of games")
@@ -81,7 +89,7 @@ def _results(pool: list[_Worker], chunks: Iterator[tuple[int, int]]) -> Iterator
             if chunk is None:
                 more = False
                 break
-            w.conn.send(chunk)
+            w.send(chunk)
             w.sent.append(sent)
             sent += 1
         while True:  # in the order sent: a failure is raised where its chunk comes
