@@ -130,3 +130,27 @@ def test_test_trace_prints_the_events_of_a_failing_scenario(tmp_path, capsys):
     assert "      roll serve_die: 4" in lines[at:] and "      seat 0 serves with power 4" in lines[at:]
     code, out, _ = run(capsys, "test", str(tmp_path / "t.vbr"))
     assert code == 1 and "after line 8" not in out
+
+
+def test_a_reader_that_closes_the_pipe_early_ends_vbr_quietly_with_0():
+    """`vbr fmt rules/*.vbr | head -c 100`: more than a pipe holds (115 kB), so vbr writes into
+    a pipe whose reader has gone; that broken pipe is stdout's, and the end it asks for is quiet."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    files = sorted(str(p) for p in Path("rules").glob("*.vbr"))
+    assert sum(Path(f).stat().st_size for f in files) > 1 << 16
+    p = subprocess.Popen([sys.executable, "-m", "vbr", "fmt", *files], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.stdout.read(100)
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait(timeout=120) == 0 and err == b""
+
+
+def test_a_broken_pipe_that_is_not_stdout_is_an_error_not_a_quiet_end(capsys):
+    from vbr.cli import _guard
+
+    def fails():
+        raise BrokenPipeError(32, "Broken pipe")  # as a pipe to an ended worker raises it
+    assert _guard(fails) == 1
+    assert capsys.readouterr().err == "vbr: error: broken pipe\n"

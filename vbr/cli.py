@@ -73,9 +73,12 @@ def _guard(fn) -> int:
     except EngineUnavailable as exc:
         print(clean(exc.located()), file=sys.stderr)
         return 1
-    except BrokenPipeError:  # `vbr run ... | head`: the reader has seen enough
-        _silence_stdout()
-        return 0
+    except BrokenPipeError as exc:  # `vbr run ... | head`: the reader has seen enough
+        if _stdout_closed():
+            _silence_stdout()
+            return 0
+        print(clean(f"vbr: error: {file_error(exc)}"), file=sys.stderr)
+        return 1
     except OSError as exc:
         print(clean(f"vbr: error: {file_error(exc)}"), file=sys.stderr)
         return 1
@@ -97,6 +100,22 @@ def _guard(fn) -> int:
 def _game_failed():
     from vbr.sim import GameFailed
     return GameFailed
+
+
+def _stdout_closed() -> bool:
+    """Whether stdout is a pipe its reader has closed: only that broken pipe is a quiet end; any
+    other (a worker's, a connection's) is an error. Where poll is missing, every broken pipe is
+    taken for stdout's."""
+    import select
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError, AttributeError):  # no file under stdout: the pipe was another's
+        return False
+    if not hasattr(select, "poll"):
+        return True
+    poll = select.poll()
+    poll.register(fd, select.POLLOUT)
+    return any(events & select.POLLERR for _, events in poll.poll(0))
 
 
 def _silence_stdout() -> None:
