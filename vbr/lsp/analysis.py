@@ -693,7 +693,8 @@ def with_refusal(a: Analysis) -> Analysis:
     """`a` with what of its checked rule file the typed program cannot express among its
     diagnostics, as `vbr check` reports it (vbr.ir.build.refusal: the program is built, no
     engine). Building costs more than a keystroke's check (about 0.14 s for Volleyball High),
-    so the server asks for it when a document is opened or saved."""
+    so the server asks for it when a document is opened or saved, or its edits have paused
+    (server.BUILD_PAUSE_S)."""
     if a.model is None or any(d.message.startswith("not supported yet: ") for d in a.diagnostics):
         return a
     from vbr.ir.build import refusal

@@ -1,8 +1,10 @@
 """`vbr lsp`: a language server for .vbr files over stdio (pygls).
 
-Every open document is analysed (analysis.py) when it is opened and at every change, and its
-problems are published at once: the checker's errors and warnings, with the same text as
-`vbr check`, each at its range. Requests read the latest analysis: hover, go to definition, find
+Every open document is analysed (analysis.py) when it is opened and once a burst of changes
+pauses, and its problems are published: the checker's errors and warnings, with the same text as
+`vbr check`, each at its range; what the typed program cannot express joins them on open, on
+save, and once the edits have paused a little longer (building the program costs a keystroke's
+analysis again). Requests read the latest analysis: hover, go to definition, find
 references, completion, formatting (`vbr fmt`) and the outline.
 """
 from __future__ import annotations
@@ -55,6 +57,7 @@ class Document:
 
 
 DEBOUNCE_S = 0.3  # an edit is analysed once no other edit of the document has come for this long
+BUILD_PAUSE_S = 1.0  # ... and its typed program built (an.with_refusal) once none has come for this long
 
 
 class VbrLanguageServer(LanguageServer):
@@ -62,20 +65,25 @@ class VbrLanguageServer(LanguageServer):
         super().__init__("vbr", VERSION, text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
         self.documents: dict[str, Document] = {}
         self._pending: dict[str, asyncio.TimerHandle] = {}
+        self._building: dict[str, asyncio.TimerHandle] = {}
 
     def publish_soon(self, uri: str) -> None:
-        """Publish the document's diagnostics once its edits pause (DEBOUNCE_S): a burst of
-        keystrokes costs one analysis, not one each. A request in between analyses the text as
-        it is then, so its answer is never stale."""
-        old = self._pending.pop(uri, None)
-        if old is not None:
-            old.cancel()
-        self._pending[uri] = asyncio.get_running_loop().call_later(DEBOUNCE_S, self._publish_pending, uri)
+        """Publish the document's diagnostics once its edits pause (DEBOUNCE_S), and again with
+        what the typed program cannot express once they have paused for BUILD_PAUSE_S: a burst
+        of keystrokes costs one analysis and one build, not one each. A request in between
+        analyses the text as it is then, so its answer is never stale."""
+        for pending in (self._pending, self._building):
+            old = pending.pop(uri, None)
+            if old is not None:
+                old.cancel()
+        loop = asyncio.get_running_loop()
+        self._pending[uri] = loop.call_later(DEBOUNCE_S, self._publish_pending, uri, self._pending, False)
+        self._building[uri] = loop.call_later(BUILD_PAUSE_S, self._publish_pending, uri, self._building, True)
 
-    def _publish_pending(self, uri: str) -> None:
-        self._pending.pop(uri, None)
+    def _publish_pending(self, uri: str, pending: dict, built: bool) -> None:
+        pending.pop(uri, None)
         if uri in self.workspace.text_documents:
-            self.publish(uri)
+            self.publish(uri, built=built)
 
     # ------------------------------------------------------------------ analysis
     def analyse(self, uri: str) -> Document:
@@ -92,8 +100,9 @@ class VbrLanguageServer(LanguageServer):
         return state
 
     def publish(self, uri: str, built: bool = False) -> None:
-        """Publish the document's diagnostics; `built` (on open and save): with what the typed
-        program cannot express (an.with_refusal), which an edit's publish leaves out."""
+        """Publish the document's diagnostics; `built` (on open, on save, after an edit's longer
+        pause): with what the typed program cannot express (an.with_refusal), which the first
+        publish after an edit leaves out."""
         state = self.analyse(uri)
         a = an.with_refusal(state.analysis) if built else state.analysis
         doc = self.workspace.get_text_document(uri)
