@@ -217,8 +217,10 @@ class ProgramBuilder:
         for ev, hs in m.handlers.items():
             self.handler_units[ev] = [self._declare(f"on {ev} #{i}", "handler", h.span) for i, h in enumerate(hs)]
         init = self._declare("start of play", "setup", m.setup.span if m.setup else None)
+        self.shaped: dict[tuple, int] = {}  # (proc, its untyped parameters' types) -> the unit built for them
+        self.untyped_refusals: dict[str, Unsupported] = {}
         for name, d in m.procs.items():
-            UnitBuilder(self, self.units[self.unit_index[(name, "proc")]]).proc(d)
+            self._build_proc(name, d)
         for name, d in m.phases.items():
             UnitBuilder(self, self.units[self.unit_index[(name, "phase")]]).phase(d)
         for ev, hs in m.handlers.items():
@@ -300,6 +302,40 @@ class ProgramBuilder:
             return copies, -1
         both = frame_bound(self.units, self.m.limits["depth"], copies=True)
         return (0, both) if both <= frames + copies else (copies, frames)
+
+    def _build_proc(self, name: str, d: A.Proc) -> None:
+        """A procedure's unit, for callers that give its untyped parameters no list. One that
+        reads such a parameter as a list has no such unit: its refusal waits for a call that
+        needs the unit (proc_unit), and every call that gives its parameters values of known
+        types has one built for those types."""
+        unit = self.unit_index[(name, "proc")]
+        try:
+            UnitBuilder(self, self.units[unit]).proc(d)
+        except Unsupported as exc:
+            if not exc.untyped_list:
+                raise
+            self.untyped_refusals[name] = exc
+            self.units[unit] = N.Unit(name, "proc", d.span)  # never called: every call is shaped
+            UnitBuilder(self, self.units[unit]).end(N.Return(d.body.span, None))
+
+    def proc_unit(self, name: str, shape: tuple) -> int:
+        """The unit of procedure `name` for a call whose untyped parameters hold values of the
+        types in `shape` (one per untyped parameter, in order; None where the call leaves it
+        untyped): the procedure's own unit when the shape is all None, else one built for the
+        shape, once (a procedure written with `xs` read as a list, called with a list of
+        numbers, is built as if declared `xs: list of int`)."""
+        if all(t is None for t in shape):
+            if name in self.untyped_refusals:
+                raise self.untyped_refusals[name]
+            return self.unit_index[(name, "proc")]
+        key = (name, shape)
+        if key not in self.shaped:
+            d = self.m.procs[name]
+            self.shaped[key] = len(self.units)
+            self.units.append(N.Unit(name, "proc", d.span))
+            types = dict(zip((p.name for p in d.params if p.type is None), shape))
+            UnitBuilder(self, self.units[self.shaped[key]]).proc(d, types)
+        return self.shaped[key]
 
     def _declare(self, name: str, kind: str, span) -> int:
         self.unit_index[(name, kind)] = len(self.units)
@@ -626,10 +662,12 @@ class UnitBuilder:
         self.current = b
 
     # ------------------------------------------------------------------ units
-    def proc(self, d: A.Proc) -> None:
+    def proc(self, d: A.Proc, types: dict | None = None) -> None:
+        """The procedure's body; `types`: the IR types its untyped parameters hold, by name
+        (ProgramBuilder.proc_unit), where they are known."""
         self.proc_decl = d
         self.writing_out = [d.name] if self._gives_list_decl(d) else []
-        scope = self._params(d.params)
+        scope = self._params(d.params, types or {})
         self.block(d.body, scope, None)
         if self.writing_out and self.current is not None:
             self.end(N.Fail(d.body.span, self.pb.fault(f"procedure `{d.name}` ended without `return`: it gives a list", d.span)))
@@ -701,11 +739,12 @@ class UnitBuilder:
     def list_fault(self, name: str, cap: int, span) -> int:
         return self.pb.fault(f"`{name}` holds at most {cap} items; this list has {{0}}", span)
 
-    def _params(self, params) -> Scope:
-        """A parameter's local; a list's two (where its items start on the stack, how many)."""
+    def _params(self, params, types: dict | None = None) -> Scope:
+        """A parameter's local; a list's two (where its items start on the stack, how many).
+        An untyped parameter is of the type `types` gives it, else "any"."""
         scope = Scope()
         for p in params:
-            ty = ir_type(type_of(self.m, p.type)) if p.type else "any"
+            ty = ir_type(type_of(self.m, p.type)) if p.type else (types or {}).get(p.name) or "any"
             if ty.startswith("list:"):
                 scope.names[p.name] = (ty, (self.local("int"), self.local("int"), MAX_OPTIONS))
             else:
@@ -878,18 +917,16 @@ class UnitBuilder:
         return ir_type(type_of(self.m, self.m.procs[c.func].result)), (base, count, MAX_OPTIONS)
 
     def _call(self, c: A.Call, scope, result, mark: int | None = None) -> None:
-        """A call of procedure `c.func`'s unit, its result into local `result` (when not None);
-        with `mark`, the stack top just before the call (its list arguments copied) into that local."""
-        args = []
+        """A call of procedure `c.func`'s unit (the one built for what the call gives its untyped
+        parameters), its result into local `result` (when not None); with `mark`, the stack top
+        just before the call (its list arguments copied) into that local."""
+        shaped, args, shape = c.func in self.pb.untyped_refusals, [], []
         for a, p in zip(c.args, self.m.procs[c.func].params):
-            if p.type is not None and ir_type(type_of(self.m, p.type)).startswith("list:"):
-                base, n = self.local("int"), self.local("int")
-                self.list_argument(a.span, self.x.seq(a, scope), base, n)
-                args += [N.Local("int", base), N.Local("int", n)]
-            else:
-                self._untyped_list(c, p, a, scope)
-                args.append(self.x.expr(a, scope))
-        unit = self.pb.unit_index[(c.func, "proc")]
+            ty, words = self._argument(a, p, scope, shaped)
+            args += words
+            if p.type is None:
+                shape.append(ty)
+        unit = self.pb.proc_unit(c.func, tuple(shape))
         if mark is not None:
             self.emit(N.Mark(c.span, mark))
         after = self.new_block()
@@ -901,12 +938,22 @@ class UnitBuilder:
         self.end(N.Call(c.span, unit, args, None, after))
         self.current = after
 
-    def _untyped_list(self, c: A.Call, p: A.Param, a: A.Expr, scope) -> None:
-        """Refuses a list given to a procedure's parameter declared without a type: a procedure
-        is built once, so what its parameter holds is fixed by its declaration."""
-        if p.type is None and self.x.is_list(a, scope):
-            raise Unsupported(f"a list given to `{p.name}` of procedure `{c.func}`, a parameter without a type; "
-                              f"declare it `{p.name}: list of ...`", a.span)
+    def _argument(self, a: A.Expr, p: A.Param, scope, shaped: bool) -> tuple[str | None, list[N.Expr]]:
+        """What a call gives procedure parameter `p`: the type it builds an untyped `p` with
+        (ProgramBuilder.proc_unit: a list's always, another value's when `shaped`, else None),
+        and the words passed (a list's two: where its items lie on the stack, how many)."""
+        declared = ir_type(type_of(self.m, p.type)) if p.type is not None else None
+        if declared is None and self.x.is_list(a, scope):
+            seq = self.x.seq(a, scope)
+            ty = "list:" + seq.item
+        elif declared is not None and declared.startswith("list:"):
+            seq, ty = self.x.seq(a, scope), None
+        else:
+            value = self.x.expr(a, scope)
+            return (value.ty if declared is None and shaped and value.ty not in ("any", "none") else None), [value]
+        base, n = self.local("int"), self.local("int")
+        self.list_argument(a.span, seq, base, n)
+        return ty, [N.Local("int", base), N.Local("int", n)]
 
     def list_argument(self, span, seq: N.Seq, base: int, n: int) -> None:
         """A list passed to a called unit, copied onto the stack: the unit reads it as at most

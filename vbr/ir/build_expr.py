@@ -37,9 +37,10 @@ def ir_type(ty: str) -> str:
 class Unsupported(EngineUnavailable):
     """A construct the typed program does not express yet: `message`, at `span`."""
 
-    def __init__(self, message: str, span):
+    def __init__(self, message: str, span, untyped_list: bool = False):
         super().__init__(message)
         self.message, self.span = message, span
+        self.untyped_list = untyped_list  # a value of no declared type read as a list (ProgramBuilder._build_proc)
 
     def located(self) -> str:
         s = self.span
@@ -626,7 +627,7 @@ class ExprBuilder:
                                "(`[]` for none)", span)
         if value.ty == "any":
             return Unsupported("a value of no declared type read as a list: declare the procedure's parameter "
-                               "that holds it (`z: zone`, `xs: list of int`)", span)
+                               "that holds it (`z: zone`, `xs: list of int`)", span, untyped_list=True)
         return Unsupported(f"{T.show(value.ty)} is not a list", span)
 
     def list_var(self, e: A.Expr, scope: Scope) -> N.VarItems | None:
