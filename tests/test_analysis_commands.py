@@ -361,15 +361,18 @@ def test_ctrl_c_during_sweep_writes_the_rows_so_far(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sweep.csv"]
 
 
-# Greedy Siatka plays a few games a second here: the progress line counts games one by one long
-# before the first chunk (25 games of 200 in one process, 12 with two workers) is over.
+# Siatka between two mcts seats of 1,000 iterations takes about a third of a second of CPU a game
+# in C (greedy seats, a millisecond, ended a whole run of 200 before the first progress line on a
+# fast machine): the progress line counts games one by one long before the first chunk (25 games
+# of 200 in one process, 12 with two workers) is over.
+SLOW_AGENTS = "mcts:iterations=1000"
 FIRST_CHUNK = {1: rb"\r([1-9]|1[0-9]|2[0-4])/200 games", 2: rb"\r([1-9]|1[01])/200 games"}
 
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_ctrl_c_in_the_first_chunk_keeps_the_games_finished(tmp_path, workers):
     out = tmp_path / "games.jsonl"
-    code, _, err, _ = _signal_once_games_are_done(["sim", "siatka", "-n", 200, "--agents", "greedy",
+    code, _, err, _ = _signal_once_games_are_done(["sim", "siatka", "-n", 200, "--agents", SLOW_AGENTS,
                                                    "--workers", workers, "--out", out], shown=FIRST_CHUNK[workers])
     shown = max(int(m) for m in re.findall(r"\r(\d+)/200 games", err.split("vbr: interrupted")[0]))
     assert code == 130
@@ -455,7 +458,7 @@ def test_progress_on_a_terminal_shows_games_rate_and_time_left():
 
 
 def test_progress_on_a_real_terminal_counts_each_game_with_rate_time_left_and_the_running_estimate():
-    _, _, shown, _ = _signal_once_games_are_done(["sim", "siatka", "-n", 200, "--agents", "greedy"],
+    _, _, shown, _ = _signal_once_games_are_done(["sim", "siatka", "-n", 200, "--agents", SLOW_AGENTS],
                                                  shown=FIRST_CHUNK[1] + rb"[^\r]*\)")
     line = re.findall(r"\r(\d+/200 games[^\r\n]*)", shown)[-1].rstrip()
     assert re.fullmatch(r"([1-9]|1[0-9]|2[0-4])/200 games  \d+\.\d (games/s|s per game)  \d+:\d\d left  "
