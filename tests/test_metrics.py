@@ -521,3 +521,34 @@ def test_compared_win_rates_of_three_sides_add_up_to_100():
     rows = M.compare(thirds, thirds)[:3]
     shown = [float(r["sentence"].split()[4]) for r in rows]  # "seat 0 win rate 33.4 % → 33.4 %, ..."
     assert sum(shown) == pytest.approx(100.0)
+
+
+# ------------------------------------------------------------------------------ two sides written out
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_point = st.sampled_from([(1, 0), (0, 1), (2, 0), (0, 2)])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_point, max_size=30), st.sampled_from([0, 1, None]))
+def test_two_sides_read_as_the_general_definition_reads_them_with_a_third_side_that_never_scores(steps, winner):
+    # metrics read a two-sided track by a path of its own; a third side stuck at 0 changes no
+    # lead, gap or comeback of non-negative scores, and sends the same game down the general path
+    score, track2, track3 = (0, 0), [], []
+    for i, (a, b) in enumerate(steps, 1):
+        score = (score[0] + a, score[1] + b)
+        track2.append((i, score))
+        track3.append((i, (*score, 0)))
+    two = trial(track2, winner, len(steps) + 1)
+    three = trial(track3, winner, len(steps) + 1, sides=3)
+    for metric in (M.lead_changes, M.largest_lead, M.decisiveness, M.comeback, M.points_scored):
+        assert metric(two) == metric(three), metric.__name__
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=2, max_size=60))
+def test_the_sample_standard_deviation_is_the_exact_one_to_twelve_digits(xs):
+    import statistics
+    exact = statistics.stdev(xs)  # worked out in fractions, then rounded once
+    assert math.isclose(S.sample_sd(xs), exact, rel_tol=1e-12, abs_tol=1e-9)

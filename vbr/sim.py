@@ -12,9 +12,11 @@ of workers.
 """
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Protocol
 
@@ -24,6 +26,11 @@ from vbr.errors import UsageError
 from vbr.seeds import derive
 
 MAX_WORKERS = 256
+# new objects between two of the cyclic garbage collector's youngest collections while games are
+# played (Python's default: 700). A game makes a few dozen objects, in no cycle, and a run keeps
+# most of them (its trials): at 700, collections cost a random Siatka game in C two thirds of
+# its time in `vbr sim` (benchmarks/sim_overhead.py)
+COLLECT_EVERY = 20_000
 
 _GAMES: dict = {}  # per process: compiled games by (path, options, engine), loaded once
 _LOAD_SECONDS: dict = {}  # per process: how long loading each of _GAMES took, by the same keys
@@ -269,6 +276,23 @@ def run(spec: RunSpec, backend, progress: Callable[[int, int], None] | None = No
     finished before the first unfinished one are kept and the result says it was interrupted, so
     callers can still write them out. `progress(done, planned)` is called at the start and after
     every part the backend hands back (every backend hands back each game as it ends)."""
+    with collecting_less():
+        return _run(spec, backend, progress, sink, watch)
+
+
+@contextmanager
+def collecting_less():
+    """While games are played here: the garbage collector's youngest generation collected once
+    per COLLECT_EVERY new objects, its older ones as before; the thresholds it had after."""
+    before = gc.get_threshold()
+    gc.set_threshold(max(before[0], COLLECT_EVERY), *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
+def _run(spec: RunSpec, backend, progress, sink, watch) -> RunResult:
     result = RunResult(spec)
     loading = time.perf_counter()
     backend.prepare(spec)

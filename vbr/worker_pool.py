@@ -13,12 +13,13 @@ macOS, threads), load the game once, leave Ctrl-C and SIGHUP to vbr and end with
 """
 from __future__ import annotations
 
+import gc
 from collections import deque
 from multiprocessing.connection import wait
 from typing import Iterable, Iterator
 
 from vbr import stop_signals
-from vbr.sim import RunSpec, game_for, play_games
+from vbr.sim import COLLECT_EVERY, RunSpec, game_for, play_games
 
 PER_WORKER = 2  # chunks sent to a worker ahead of its results: it never waits for the next
 
@@ -133,6 +134,7 @@ def _serve(conn, spec: RunSpec) -> None:
     started for, or (spec, start, stop) of any run (`vbr.backends.LocalBackend.map_runs`); each
     game is loaded once per worker."""
     stop_signals.in_a_worker()
+    gc.set_threshold(max(gc.get_threshold()[0], COLLECT_EVERY))  # this process plays games until it ends
     game_for(spec.path, spec.options, spec.engine)
     while True:
         try:

@@ -24,17 +24,22 @@ SIDE_LABELS = ("seat", "team")
 
 
 # ------------------------------------------------------------------------------ one game
-def _leader(score) -> int | None:
-    """Why strictly: a shared top is nobody's lead, so a tie can neither start nor end one."""
-    return _leader_of(tuple(score))
-
-
 @lru_cache(maxsize=1 << 14)  # a run's games pass through few scores, each many times
 def _leader_of(score: tuple) -> int | None:
+    """The side strictly ahead, else None. Why strictly: a shared top is nobody's lead, so a tie
+    can neither start nor end one."""
     if len(score) < 2:
         return None
     top = max(score)
     return score.index(top) if score.count(top) == 1 else None
+
+
+def _leaders(track: list) -> list:
+    """The leader (`_leader`) after each score change of a track; two sides' written out, the
+    common case, as a metric reads every game's track."""
+    if track and len(track[0][1]) == 2:
+        return [0 if a > b else 1 if b > a else None for _, (a, b) in track]
+    return [_leader_of(tuple(s)) for _, s in track]
 
 
 def _gap(score) -> float:
@@ -62,14 +67,17 @@ def final_margin(t: Trial) -> float:
 def lead_changes(t: Trial) -> int:
     """How often the lead passed from one side to another, ties skipped: 1-0, 1-1, 1-2 is one
     change (0 leads, nobody, 1 leads), not two, since a tie alone takes no lead away."""
-    leaders = [x for x in (_leader(s) for _, s in t.score_track) if x is not None]
-    return sum(1 for a, b in zip(leaders, leaders[1:]) if a != b)
+    leaders = [x for x in _leaders(t.score_track) if x is not None]
+    return sum(a != b for a, b in zip(leaders, leaders[1:]))
 
 
 def largest_lead(t: Trial) -> float:
     """The widest gap between first and second at any point: how far a game ran away, even if it
     came back, which the final margin cannot show."""
-    return max((_gap(s) for _, s in t.score_track), default=0)
+    track = t.score_track
+    if track and len(track[0][1]) == 2:
+        return max([abs(a - b) for _, (a, b) in track])
+    return max((_gap(s) for _, s in track), default=0)
 
 
 def decisiveness(t: Trial) -> float:
@@ -86,21 +94,22 @@ def decisiveness(t: Trial) -> float:
     """
     if t.winner is None or not t.score_track:
         return 0.0
-    if _leader(t.score_track[-1][1]) != t.winner:
+    leaders = _leaders(t.score_track)
+    if leaders[-1] != t.winner:
         return 0.0
-    start = 0  # score changes made when the winner was last not ahead
-    for i, (_, s) in enumerate(t.score_track, 1):
-        if _leader(s) != t.winner:
-            start = i
-    return (len(t.score_track) - start) / len(t.score_track)
+    # the score changes made up to the last one after which the winner was not ahead
+    start = next((i for i in range(len(leaders), 0, -1) if leaders[i - 1] != t.winner), 0)
+    return (len(leaders) - start) / len(leaders)
 
 
 def comeback(t: Trial) -> bool:
     """Whether the winner was behind (some other side strictly ahead of it) at some point."""
     if t.winner is None:
         return False
-    w = t.winner
-    return any(s and max(s) > s[w] for _, s in t.score_track)  # only another side can top s[w]
+    w, track = t.winner, t.score_track
+    if track and len(track[0][1]) == 2:
+        return any(s[1 - w] > s[w] for _, s in track)
+    return any(s and max(s) > s[w] for _, s in track)  # only another side can top s[w]
 
 
 def points_scored(t: Trial) -> int:
