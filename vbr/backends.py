@@ -1,9 +1,10 @@
 """Where the chunks of a run are played: this process, a pool of local processes, or Ray.
 
 Every backend takes chunks lazily, keeps only a few of them in flight, and yields their results in
-submission order, each game as soon as it ends: that, and each game's seed depending only on its
+submission order, each game as soon as it ends (from a pool of processes, within
+vbr.worker_pool.FLUSH_SECONDS): that, and each game's seed depending only on its
 index, is why a run gives the same trials on every backend and for any number of workers, and why
-a stopped run keeps every game up to the first unfinished one.
+a stopped run keeps every game up to the first one it has not received.
 """
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ class LocalBackend:
         game_for(spec.path, spec.options, spec.engine)
 
     def map(self, spec: RunSpec, chunks: Iterable[tuple[int, int]]) -> Iterator[list]:
-        """The chunks' games in their order, each game in a list of its own as soon as it ends."""
+        """The chunks' games in their order: here, each game in a list of its own as soon as it
+        ends; from a pool, in the batches its workers send (vbr.worker_pool)."""
         if self.workers == 1:
             for start, stop in chunks:
                 for trial in play_games(spec, start, stop):

@@ -7,6 +7,11 @@ itself, waits for the rest for ever: vbr hung on shutdown. Here each worker has 
 own, and vbr closes the worker's end once the worker has started, so a worker that ends, at any
 moment, is an end of file: an error with its exit code, never a wait.
 
+A worker sends the games of a chunk in batches, each once FLUSH_SECONDS have passed since the
+last (and the rest when the chunk ends): a game slower than that is sent as it ends, and fast ones
+cost vbr one message per batch, not per game (a random game in C takes a few microseconds, its
+message alone several times more in vbr's process, which receives every worker's).
+
 Workers are started with `spawn` (every platform has it, and it is safe where `fork` is not:
 macOS, threads), load the game once, leave Ctrl-C and SIGHUP to vbr and end with it
 (stop_signals.in_a_worker).
@@ -14,6 +19,7 @@ macOS, threads), load the game once, leave Ctrl-C and SIGHUP to vbr and end with
 from __future__ import annotations
 
 import gc
+import time
 from collections import deque
 from multiprocessing.connection import wait
 from typing import Iterable, Iterator
@@ -22,6 +28,7 @@ from vbr import stop_signals
 from vbr.sim import COLLECT_EVERY, RunSpec, game_for, play_games
 
 PER_WORKER = 2  # chunks sent to a worker ahead of its results: it never waits for the next
+FLUSH_SECONDS = 0.05  # a worker's finished games wait at most this long to be sent
 
 
 class WorkerEnded(ChildProcessError):
@@ -64,8 +71,9 @@ class _Worker:
 
 def map_in_order(ctx, workers: int, spec: RunSpec, chunks: Iterable[tuple[int, int]]) -> Iterator[list]:
     """The games of `play_range(spec, start, stop)` for each chunk, in the order of `chunks`, handed
-    on as they arrive: each worker sends every game as it ends, so a run shows progress game by
-    game and keeps, when it is stopped, every game up to the first unfinished one."""
+    on as they arrive: each worker sends its games at most FLUSH_SECONDS after they end, so a run
+    shows progress as it goes and keeps, when it is stopped, every game it has received up to the
+    first one it has not."""
     pool = [_Worker(ctx, spec) for _ in range(workers)]
     clean = False
     try:
@@ -117,20 +125,20 @@ def _receive(pool: list[_Worker], got: dict[int, list], ended: dict[int, BaseExc
                 kind, value = w.conn.recv()
             except (EOFError, OSError):
                 raise w.ended() from None
-            if kind == GAME:
-                got.setdefault(w.sent[0], []).append(value)
+            if kind == GAMES:
+                got.setdefault(w.sent[0], []).extend(value)
             else:  # DONE, or FAILED with what the chunk raised
                 ended[w.sent.popleft()] = value
         elif w.process.sentinel in ready:
             raise w.ended()
 
 
-GAME, DONE, FAILED = "game", "done", "failed"  # what a worker sends: a game of its chunk, its end, its failure
+GAMES, DONE, FAILED = "games", "done", "failed"  # what a worker sends: games of its chunk, its end, its failure
 
 
 def _serve(conn, spec: RunSpec) -> None:
-    """A worker: chunks in; each game of a chunk out as it ends, then the chunk's end (or the
-    exception it raised), until told to stop. A chunk is (start, stop) of the run the pool was
+    """A worker: chunks in; the games of a chunk out in batches (FLUSH_SECONDS), then the chunk's
+    end (or the exception it raised, after the games before it), until told to stop. A chunk is (start, stop) of the run the pool was
     started for, or (spec, start, stop) of any run (`vbr.backends.LocalBackend.map_runs`); each
     game is loaded once per worker."""
     stop_signals.in_a_worker()
@@ -143,10 +151,17 @@ def _serve(conn, spec: RunSpec) -> None:
             return
         if chunk is None:
             return
+        batch: list = []
+        sent = time.monotonic()
         try:
             for trial in play_games(*chunk) if len(chunk) == 3 else play_games(spec, *chunk):
-                conn.send((GAME, trial))
+                batch.append(trial)
+                if time.monotonic() - sent >= FLUSH_SECONDS:
+                    conn.send((GAMES, batch))
+                    batch, sent = [], time.monotonic()
             reply = (DONE, None)
         except Exception as exc:  # a rule file that fails: the parent raises it, as played here
             reply = (FAILED, exc)
+        if batch:
+            conn.send((GAMES, batch))
         conn.send(reply)
