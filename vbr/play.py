@@ -23,6 +23,12 @@ class GameResult:
     measures: dict = field(default_factory=dict)  # the file's measures: see measure_values
     restricted: tuple = (0, 0)  # a restricted seat's choices narrowed, and played whole as none was left
 
+    def trial_fields(self) -> tuple:
+        """What a run's Trial keeps of the game (vbr.sim.play_games), in Trial's order: winner,
+        points, choices, forced, options, first side, score track, measures, restricted."""
+        return (self.winner, self.points, self.choices, self.forced, self.options, self.first_side,
+                self.score_track, self.measures, self.restricted)
+
 
 def parse_agents(spec: str | None, seats: int) -> list[str]:
     """One canonical agent spec per seat (the grammar is in vbr/agents/spec.py)."""
@@ -333,12 +339,7 @@ class _PackedResult(GameResult):
 
     @_kept
     def winner(self) -> int | None:
-        packed, plan = self._packed, self._plan
-        winner = packed[1]
-        if plan.by_team:
-            team = packed[2]
-            return team - 1 if team else None if winner == NONE else plan.team_of.get(winner)
-        return None if winner == NONE else winner
+        return self._winner(self._packed)
 
     @_kept
     def choices(self) -> int:
@@ -354,8 +355,7 @@ class _PackedResult(GameResult):
 
     @_kept
     def points(self) -> tuple | None:
-        p = self._plan.npoints
-        return tuple(self._packed[9:9 + p]) if p is not None else None
+        return self._points(self._packed)
 
     @_kept
     def state(self) -> TypedState:
@@ -363,22 +363,50 @@ class _PackedResult(GameResult):
 
     @_kept
     def measures(self) -> dict:
-        plan = self._plan
-        return {name: convert(v) for name, convert, v in zip(plan.names, plan.convert, self._packed[plan.at_measures:])}
+        return self._measures(self._packed)
 
     @_kept
     def first_side(self) -> int | None:
-        plan = self._plan
-        if plan.first_mover is not None:
-            return self.measures[plan.first_mover][1]
-        first_any, first_move = self._packed[6:8]
-        first = None if first_move == NONE else first_move if first_move >= 0 else first_any if first_any >= 0 else None
-        return None if first is None else plan.team_of[first] if plan.by_team else first
+        return self._first_side(self._packed, self.measures)
 
     @_kept
     def score_track(self) -> list:
-        plan, flat = self._plan, self._packed[self._plan.at_track:]
-        w = plan.width
+        return self._score_track(self._packed)
+
+    def trial_fields(self) -> tuple:
+        """GameResult.trial_fields, read from the packed words in one go (keeping none of them):
+        a run reads every one of them, and reading each as an attribute cost half as much again."""
+        packed = self._packed
+        measures = self._measures(packed)
+        return (self._winner(packed), self._points(packed), packed[3], packed[5], packed[4],
+                self._first_side(packed, measures), self._score_track(packed), measures, self.restricted)
+
+    def _winner(self, packed: list) -> int | None:
+        winner, plan = packed[1], self._plan
+        if plan.by_team:
+            team = packed[2]
+            return team - 1 if team else None if winner == NONE else plan.team_of.get(winner)
+        return None if winner == NONE else winner
+
+    def _points(self, packed: list) -> tuple | None:
+        p = self._plan.npoints
+        return tuple(packed[9:9 + p]) if p is not None else None
+
+    def _measures(self, packed: list) -> dict:
+        plan = self._plan
+        return {name: convert(v) for name, convert, v in zip(plan.names, plan.convert, packed[plan.at_measures:])}
+
+    def _first_side(self, packed: list, measures: dict) -> int | None:
+        plan = self._plan
+        if plan.first_mover is not None:
+            return measures[plan.first_mover][1]
+        first_any, first_move = packed[6:8]
+        first = None if first_move == NONE else first_move if first_move >= 0 else first_any if first_any >= 0 else None
+        return None if first is None else plan.team_of[first] if plan.by_team else first
+
+    def _score_track(self, packed: list) -> list:
+        plan = self._plan
+        flat, w = packed[plan.at_track:], plan.width
         if not flat:
             return []
         if w == 3:  # two sides' points: the common case written out

@@ -171,11 +171,10 @@ def play_games(spec: RunSpec, start: int, stop: int) -> Iterator[Trial]:
             r = play_typed_game(game, s, agents, restrict, log=events)
         except Exception as exc:
             raise GameFailed(i, s, exc) from None
-        fields = (i, s, agents, n_sides, r.winner, r.points, r.choices, r.forced, r.options, r.first_side, r.score_track)
         if spec.trace:
-            yield TracedTrial(*fields, r.measures, r.restricted, *phase_steps(events))
+            yield TracedTrial(i, s, agents, n_sides, *r.trial_fields(), *phase_steps(events))
         else:
-            yield Trial(*fields, r.measures, r.restricted)
+            yield Trial(i, s, agents, n_sides, *r.trial_fields())
 
 
 def game_sides(game) -> int:
