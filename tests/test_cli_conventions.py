@@ -303,7 +303,7 @@ def test_a_fault_in_sim_names_the_game_and_its_seed_for_any_number_of_workers(tm
 def test_test_strict_fails_a_file_whose_rules_have_flow_warnings(tmp_path, capsys):
     (tmp_path / "dead.vbr").write_text(DEAD_END)
     scenarios = tmp_path / "dead_test.vbr"
-    scenarios.write_text('tests for "dead.vbr"\n\nscenario "choosing 2 ends play in phase a" {\n  choose 2\n  expect phase a\n}\n')
+    scenarios.write_text('tests for "dead.vbr"\n\nscenario "choosing 2 ends the game in a draw" {\n  choose 2\n  expect draw\n}\n')
     code, out, err = run(capsys, "test", str(scenarios))
     assert code == 0 and out.splitlines()[-1] == "1 passed, 0 failed"
     code, out, err = run(capsys, "test", "--strict", str(scenarios))

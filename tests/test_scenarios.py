@@ -319,6 +319,16 @@ def test_a_choice_after_the_end_says_no_choice_is_pending_and_how_the_game_ended
     assert (r.ok, r.span.line, r.message) == (False, 4, "no choice is pending (the game is over: seat 0 wins)")
 
 
+def test_expect_phase_fails_once_the_game_is_over(tmp_path, engine):
+    # The game ended in phase `play`: play is then in no phase, so `expect phase play` fails and
+    # says how the game ended; before the choice it passes.
+    before, after = _one_choice(tmp_path, "  expect phase play\n", "  choose 0\n  expect phase play\n",
+                                engine=engine)
+    assert before.ok, before.message
+    assert (after.ok, after.span.line, after.message) == (
+        False, 7, "expected phase `play`, but the game is over: seat 0 won")
+
+
 def test_expect_draw_prints_back_as_written():
     from vbr.grammar.parser import parse
     from vbr.grammar.printer import program

@@ -448,6 +448,12 @@ class TypedRunner:
         self._legal(planned, want=False)
 
     def _phase(self, planned: PlannedStep) -> None:
+        """`expect phase P`: play stands in phase P. A game that is over stands in no phase (the
+        frames of the phase it ended in are left on the stack, and are not read)."""
+        over = self.state.outcome()
+        if over is not None:
+            raise Failed(planned.step.span, f"expected phase `{planned.step.name}`, but the game is over: "
+                                            f"{how_it_stands(over)}")
         S, lay = self.state.words, self.p.layout
         now = self.p.units[int(S[lay.stack + 1])].name if S[H.TOP] > lay.stack else None
         if now != planned.step.name:
