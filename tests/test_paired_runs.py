@@ -136,3 +136,13 @@ def test_a_bad_row_is_reported_at_its_line(tmp_path, capsys):
     rows.write_text(rows.read_text() + "{not json\n")
     code, _, err = run(capsys, "summarize", rows)
     assert code == 1 and err.startswith(f"{rows}:3:2: error: not JSON")
+
+
+def test_a_rows_file_that_cannot_be_read_is_said_in_words(tmp_path, capsys):
+    # cli.md, Errors: a file that cannot be read is `vbr: error: cannot read FILE: no such file`,
+    # not the OS's own wording; summarize exits 1 (a file problem), --base-rows 2 (a usage error).
+    missing = tmp_path / "gone.csv"
+    code, _, err = run(capsys, "summarize", missing)
+    assert (code, err) == (1, f"vbr: error: cannot read {missing}: no such file\n")
+    code, _, err = run(capsys, "compare", BUMP, "--variant-option", "target=1", "--base-rows", missing)
+    assert (code, err) == (2, f"vbr: error: --base-rows: cannot read {missing}: no such file\n")

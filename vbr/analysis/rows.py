@@ -23,6 +23,11 @@ class RowsError(ValueError):
     """A rows file that cannot be read as games: `FILE:LINE:1: error: ...`."""
 
 
+class RowsUnreadable(RowsError):
+    """A rows file that cannot be read at all, said in words without a place: `cannot read
+    FILE: no such file` (the command puts `vbr: error: ` or its flag before it)."""
+
+
 @dataclass
 class Arm:
     """The games of one rule file under one set of options, one engine and one set of `--restrict`
@@ -87,8 +92,11 @@ def read_file(path: Path):
         raise RowsError(f"{path}: error: a rows file ends in .jsonl or .csv")
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RowsError(f"{path}: error: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+    except OSError as exc:
+        from vbr.cli_common import file_error
+        raise RowsUnreadable(file_error(exc, "read")) from None
+    except UnicodeDecodeError:
+        raise RowsUnreadable(f"cannot read {path}: not UTF-8 text") from None
     if suffix == ".jsonl":
         yield from _jsonl(path, text)
     else:

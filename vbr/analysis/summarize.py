@@ -25,7 +25,7 @@ def cmd_summarize(args) -> int:
     try:
         merged = R.read(args.rows)
     except R.RowsError as exc:
-        print(str(exc), file=sys.stderr)
+        print(f"vbr: error: {exc}" if isinstance(exc, R.RowsUnreadable) else str(exc), file=sys.stderr)
         return 1
     arms = [a for a in merged.arms if a.trials]
     if not arms:
