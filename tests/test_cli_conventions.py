@@ -280,6 +280,42 @@ phase p {
 """
 
 
+FRAGILE_UNDER_AN_OPTION = """game "Fragile"
+seats 2
+start p
+option fragile = false
+die d = 1..6
+var n: int = 0
+phase p {
+  let r = roll d
+  choose c from 1..2 by 0 as "pick"
+  if fragile {
+    n = 10 / (r - 6)
+  }
+  end draw
+}
+"""
+
+
+def test_a_fault_in_sim_names_the_command_that_plays_its_game_again_options_and_agents_included(tmp_path, capsys):
+    # The game faults only with `--option fragile` (a roll of 6 divides by zero), so the command
+    # the failure names must carry the option, and the agents in that game's seating, to play it again.
+    import shlex
+    p = tmp_path / "fragile.vbr"
+    p.write_text(FRAGILE_UNDER_AN_OPTION)
+    code, _, err = run(capsys, "sim", str(p), "-n", "40", "--option", "fragile", "--agents", "first,random")
+    assert code == 1
+    lines = [x for x in err.splitlines() if not x.startswith("vbr: the agents differ")]  # the rotation note
+    assert lines[0].endswith(": error: division by zero")
+    again = lines[-1].split("`")[1]
+    argv = shlex.split(again)
+    assert argv[:2] == ["vbr", "run"] and "--option" in argv and "--agents" in argv
+    code, _, err = run(capsys, *argv[1:])
+    assert code == 1 and err.splitlines()[0] == lines[0]
+    seed = argv[argv.index("--seed") + 1]
+    assert run(capsys, "run", str(p), "--seed", seed)[0] == 0  # without the option the game does not fault
+
+
 def test_a_fault_in_sim_names_the_game_and_its_seed_for_any_number_of_workers(tmp_path, capsys):
     p = tmp_path / "div.vbr"
     p.write_text(DIVIDES)

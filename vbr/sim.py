@@ -170,7 +170,7 @@ def play_games(spec: RunSpec, start: int, stop: int) -> Iterator[Trial]:
         try:
             r = play_typed_game(game, s, agents, restrict, log=events)
         except Exception as exc:
-            raise GameFailed(i, s, exc) from None
+            raise GameFailed(i, s, exc, run_command(spec, s, agents)) from None
         if spec.trace:
             yield TracedTrial(i, s, agents, n_sides, *r.trial_fields(), *phase_steps(events))
         else:
@@ -184,28 +184,48 @@ def game_sides(game) -> int:
 
 
 class GameFailed(Exception):
-    """A game of a run failed: which one, with its seed, so `vbr run --seed S` plays it again.
+    """A game of a run failed: which one, with its seed and the `vbr run` command that plays it
+    again (`again`: its options and agents too; `vbr run FILE --seed S` when not given).
     Carries the error as text so it survives the trip back from a worker process."""
 
-    def __init__(self, index: int, seed: int, error: BaseException):
+    def __init__(self, index: int, seed: int, error: BaseException, again: str = ""):
         self.index, self.seed = index, seed
         render = getattr(error, "render", None)
         self.text = render() if callable(render) else f"{type(error).__name__}: {error}"
         self.located = render is not None
+        self.again = again or f"vbr run FILE --seed {seed}"
         super().__init__(index, seed, self.text)
 
     def __reduce__(self):
-        return (_rebuild_failure, (self.index, self.seed, self.text, self.located))
+        return (_rebuild_failure, (self.index, self.seed, self.text, self.located, self.again))
 
     def describe(self) -> str:
-        return f"{self.text}\n(game {self.index} of the run, seed {self.seed}: `vbr run FILE --seed {self.seed}` plays it again)"
+        return f"{self.text}\n(game {self.index} of the run, seed {self.seed}: `{self.again}` plays it again)"
 
 
-def _rebuild_failure(index, seed, text, located):
+def _rebuild_failure(index, seed, text, located, again=""):
     f = GameFailed.__new__(GameFailed)
     f.index, f.seed, f.text, f.located = index, seed, text, located
+    f.again = again or f"vbr run FILE --seed {seed}"
     Exception.__init__(f, index, seed, text)
     return f
+
+
+def run_command(spec: RunSpec, seed: int, agents: list[str]) -> str:
+    """The `vbr run` command that plays one game of `spec` again: its rule file, its seed, the
+    run's options and its agents in seat order (left out when all are `random`, the default),
+    each word quoted for a POSIX shell. A run's `--restrict` rules are not among them: `vbr run`
+    plays unrestricted."""
+    import shlex
+    words = ["vbr", "run", str(spec.path), "--seed", str(seed)]
+    for name, value in spec.options:
+        if value is True:
+            words += ["--option", str(name)]
+        else:
+            words += ["--option", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
+    if any(a != "random" for a in agents):
+        words += ["--agents", ",".join(agents)]
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def check_workers(workers: int) -> int:
