@@ -25,6 +25,8 @@ def run(capsys, *argv):
     (["sim", BUMP, "--option", "=3"], "vbr: error: --option '=3': expected NAME or NAME=VALUE"),
     (["sim", BUMP, "--option", "nope=1"], "vbr: error: unknown option `nope`"),
     (["run", BUMP, "--option", "target=abc"], "vbr: error: option `target` is a number, not 'abc'"),
+    # `--option target` alone sets it to true, spelt as the language spells it (not Python's True)
+    (["run", BUMP, "--option", "target"], "vbr: error: option `target` is a number, not true\n"),
 ])
 def test_usage_errors_exit_2_with_one_vbr_error_line(capsys, argv, message):
     code, out, err = run(capsys, *argv)

@@ -310,6 +310,14 @@ def _apply_options(m: Model, given: dict[str, object]) -> None:
         raise OptionError("; ".join(problems))
 
 
+def _given(raw) -> str:
+    """A value given for an option, as an error shows it: a flag given alone (`--option NAME`)
+    or a scenario's `true` as the language spells it, text quoted."""
+    if isinstance(raw, bool):
+        return "true" if raw else "false"
+    return repr(raw)
+
+
 def _apply_option(m: Model, name: str, raw) -> str | None:
     d = m.option_decls.get(name)
     if d is None:
@@ -319,18 +327,18 @@ def _apply_option(m: Model, name: str, raw) -> str | None:
     value = parse_option_value(raw) if isinstance(raw, str) else raw
     default = m.options[name]
     if isinstance(default, bool) and not isinstance(value, bool):
-        return f"option `{name}` is true or false, not {raw!r}"
+        return f"option `{name}` is true or false, not {_given(raw)}"
     if isinstance(default, int) and not isinstance(default, bool) and (isinstance(value, bool) or not isinstance(value, int)):
-        return f"option `{name}` is a number, not {raw!r}"
+        return f"option `{name}` is a number, not {_given(raw)}"
     if isinstance(default, _Text):
         value = _Text(str(raw) if not isinstance(raw, bool) else ("true" if raw else "false"))
     elif isinstance(default, str) and value not in m.enums.get(m.member_enum.get(default, ""), []):
         allowed = ", ".join(m.enums.get(m.member_enum.get(default, ""), []))
-        return f"option `{name}` is one of {allowed}, not {raw!r}"
+        return f"option `{name}` is one of {allowed}, not {_given(raw)}"
     if d.choices:
         allowed = [literal_value(m, c) for c in d.choices]
         if value not in allowed:
-            return f"option `{name}` is one of {', '.join(map(str, allowed))}, not {raw!r}"
+            return f"option `{name}` is one of {', '.join(map(str, allowed))}, not {_given(raw)}"
     m.options[name] = value
     return None
 
