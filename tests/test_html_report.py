@@ -250,3 +250,33 @@ def test_the_win_rates_of_three_sides_add_up_to_100(tmp_path):
     page = _simulation_html(stats, trials, SimpleNamespace(title="T"))
     shown = re.findall(r"<th>win rate, \w</th><td>([\d.]+) %</td>", page)
     assert shown == ["33.4", "33.3", "33.3"]  # each alone rounds to 33.3: 99.9 in all
+
+
+# A rule file whose every game fails (a division by zero once a choice is made): a command that
+# says something else has refused before playing a game.
+FAILS_IN_PLAY = '''game "Fails"
+seats 2
+var n: int = 0
+start p
+phase p {
+  choose c from 1..2 by 0
+  n = 10 / (c - c)
+  end draw
+}
+'''
+
+
+def test_a_report_without_graphviz_is_an_error_said_in_words_before_any_game(tmp_path, monkeypatch, capsys):
+    # The page's diagram is drawn by Graphviz's `dot`: without it the report cannot be made, which
+    # is a plain error (exit 1, as `vbr graph -o x.svg` says it), not an internal one, and is found
+    # before the games (the file's games would fail with a division by zero).
+    rules = tmp_path / "fails.vbr"
+    rules.write_text(FAILS_IN_PLAY)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    monkeypatch.setenv("PATH", str(bin_dir))  # no `dot` (and no C compiler) to be found
+    out = tmp_path / "r.html"
+    assert main(["report", str(rules), "-n", "3", "--engine", "python", "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("vbr: error: cannot draw: Graphviz's `dot` program is not installed"), err
+    assert "division by zero" not in err and not out.exists()

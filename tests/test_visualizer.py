@@ -627,3 +627,16 @@ def test_findings_agree_with_the_networkx_graph(tmp_path_factory, spec):
         assert all(auto.has_edge(a, b) for a, b in zip(ring, ring[1:]))
         back = [nx.shortest_path(auto, w, ring[0]) for w in auto.successors(ring[0]) if nx.has_path(auto, w, ring[0])]
         assert len(ring) - 1 == min(map(len, back))  # the shortest way round
+
+
+def test_graph_sim_without_graphviz_says_so_before_playing(tmp_path, monkeypatch, capsys):
+    # `--sim` games are played to label a drawing `dot` cannot make: the missing `dot` is said
+    # first. This file's games would fail (a division by zero once the choice is made).
+    rules = tmp_path / "fails.vbr"
+    rules.write_text('game "Fails"\nseats 2\nvar n: int = 0\nstart p\nphase p {\n  choose c from 1..2 by 0\n'
+                     '  n = 10 / (c - c)\n  end draw\n}\n')
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert vbr_graph([str(rules), "--sim", "3", "--engine", "python", "-o", str(tmp_path / "f.svg")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("vbr: error: cannot draw: Graphviz's `dot` program is not installed"), err
+    assert "division by zero" not in err

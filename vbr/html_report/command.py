@@ -56,9 +56,15 @@ def check_output(path: str) -> Path:
 
 
 def run(args) -> int:
+    """0 when the page is written; 1 when Graphviz's `dot`, which draws its diagram, is missing
+    or fails (said before any game when missing); a usage error or a broken rule file is
+    reported by `vbr.cli`'s guard."""
+    import sys
     from vbr.analysis.commands import check_count
     from vbr.sim import check_workers
     from vbr.html_report.build import build_report
+    from vbr.terminal import clean
+    from vbr.visualizer.render import RenderError, require_dot
     out = check_output(args.output)
     check_count(args.n)
     check_workers(args.workers)
@@ -67,8 +73,13 @@ def run(args) -> int:
     def load():  # the game through the engine `--engine` asks for (auto: the one it picks), and only that one
         game = played_game(args, args.file, options)
         return args.engine, game
-    text = build_report(args.file, options, n=args.n, agents=args.agents, seed=args.seed, workers=args.workers,
-                        labels=args.labels, expand=args.expand, engine=load)
+    try:
+        require_dot()
+        text = build_report(args.file, options, n=args.n, agents=args.agents, seed=args.seed, workers=args.workers,
+                            labels=args.labels, expand=args.expand, engine=load)
+    except RenderError as exc:
+        print(clean(f"vbr: error: {exc}"), file=sys.stderr)
+        return 1
     write_atomic(out, text)
     print(f"wrote {out}")
     return 0

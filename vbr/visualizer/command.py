@@ -55,10 +55,11 @@ def run(args) -> int:
     as is a usage error (2). 1 when Graphviz cannot draw it."""
     from vbr.terminal import clean
     from vbr.visualizer.graph import build_graph
-    from vbr.visualizer.render import RenderError, check_output, render, to_dot
+    from vbr.visualizer.render import RenderError, check_output, render, require_dot, to_dot
     try:
         if args.output is not None:
             check_output(args.output)
+            require_dot(args.output)
         options = parse_options(args.option)
         game = played_game(args, args.file, options) if args.sim else None  # the game --sim plays
         game, model, graph = load_graph(args.file, options, fold=bool(args.option or args.sim), game=game)

@@ -340,15 +340,29 @@ def render(dot_text: str, out_path: str | Path) -> Path:
     return out
 
 
+NO_DOT = ("cannot draw: Graphviz's `dot` program is not installed (or not on PATH). "
+          "Install Graphviz (`apt install graphviz`, `brew install graphviz`), "
+          "or write the DOT text with `-o FILE.dot`")
+
+
+def require_dot(out_path: str | Path | None = None) -> None:
+    """A RenderError (NO_DOT) when drawing into `out_path` (any drawing, when None) needs
+    Graphviz's `dot` and none is on the PATH: what a command checks before its games, so that
+    they are not played for a drawing that cannot be made. DOT text (.dot) needs no `dot`."""
+    import shutil
+    if out_path is not None and Path(out_path).suffix.lower() == ".dot":
+        return
+    if shutil.which("dot") is None:
+        raise RenderError(NO_DOT)
+
+
 def draw(dot_text: str, fmt: str) -> bytes:
     """DOT text drawn by Graphviz's `dot` into `fmt` (svg, png, pdf)."""
     import graphviz
     try:
         return graphviz.Source(dot_text, engine="dot").pipe(format=fmt, quiet=True)
     except graphviz.ExecutableNotFound:
-        raise RenderError("cannot draw: Graphviz's `dot` program is not installed (or not on PATH). "
-                          "Install Graphviz (`apt install graphviz`, `brew install graphviz`), "
-                          "or write the DOT text with `-o FILE.dot`") from None
+        raise RenderError(NO_DOT) from None
     except graphviz.CalledProcessError as exc:
         said = (exc.stderr or b"").decode("utf-8", "replace").strip()
         raise RenderError(f"Graphviz's `dot` could not draw the graph: {said or f'exit status {exc.returncode}'}") from None
