@@ -189,6 +189,22 @@ def test_replay_through_the_closure_engine_is_a_usage_error(tmp_path, capsys):
                                                        "(engines: python, c); the closure engine was retired")
 
 
+def test_replay_through_c_without_a_compiler_says_why_once_and_names_the_other_engine(tmp_path, capsys, monkeypatch):
+    # A log names the C engine; with no C compiler the replay is refused at line 1 with the reason
+    # said once (not a `vbr: error:` inside the log's error) and the engine that draws alike.
+    from vbr.cli import main
+    log = play(tmp_path, ALIKE, [0, 0])
+    rewrite(log, 1, lambda h: {**h, "engine": "c"})
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    monkeypatch.setenv("PATH", str(bin_dir))
+    monkeypatch.delenv("CC", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert main(["replay", str(log)]) == 1
+    assert capsys.readouterr().err == (f"{log}:1: error: the c engine cannot replay this log: no C compiler found "
+                                       "(install gcc, or set CC) (--engine python draws from the same generator)\n")
+
+
 def test_an_empty_log_is_reported(tmp_path):
     log = tmp_path / "g.jsonl"
     log.write_text("")

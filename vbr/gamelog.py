@@ -241,7 +241,9 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
     except EngineUnavailable as exc:
         others = [e for e in ENGINES if e != engine and generator_of(e) == drawn]
         hint = f" (--engine {' or '.join(others)} draws from the same generator)" if others else ""
-        raise _Bad(1, f"the {engine} engine cannot replay this log: {exc.located()}{hint}") from None
+        from vbr.engines.c_engine import CEngineUnavailable
+        why = str(exc) if isinstance(exc, CEngineUnavailable) else exc.located()  # its located() is a whole `vbr: error:` line
+        raise _Bad(1, f"the {engine} engine cannot replay this log: {why}{hint}") from None
     game = _Replaying(loaded, head["seed"])
     count = 0
     for j, e in enumerate(logged):  # the log is read as it is replayed: a divergence stops the reading
