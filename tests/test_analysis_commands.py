@@ -116,6 +116,12 @@ def test_sweep_table_names_each_combination(capsys):
     assert any(line.startswith("first-mover advantage") for line in text.splitlines())
 
 
+def test_sweep_headline_counts_one_combination_and_one_game_in_the_singular(capsys):
+    code, text, _ = run(capsys, "sweep", "docs/tutorial/bump.vbr", "--grid", "target=3", "-n", 1)
+    assert code == 0
+    assert text.splitlines()[0] == "Bump: sweep of 1 combination, 1 game each, agents random | random"
+
+
 def test_sweep_table_of_six_combinations_fits_100_columns(capsys):
     code, text, _ = run(capsys, "sweep", "siatka", "--grid", "target=5,9,15", "--grid", "abilities=false,true", "-n", 4)
     assert code == 0

@@ -219,7 +219,9 @@ def render_sweep(title: str, rows: list[dict], analysis: dict | None = None, out
     columns; more, a line each with the win rates and the mean length, every figure being in
     `--out`. Then what `analysis` found (`commands.sweep_analysis`)."""
     first = rows[0]["summary"]
-    out_lines = [f"{title}: sweep of {len(rows)} combinations, {first['games']} games each, agents "
+    combos, games = len(rows), first["games"]
+    out_lines = [f"{title}: sweep of {combos} combination{'s' if combos != 1 else ''}, "
+                 f"{games} game{'s' if games != 1 else ''} each, agents "
                  f"{' | '.join(first['agents'])}" + (", seats rotated" if first.get("rotate_seats") else "")]
     out_lines += _sweep_columns(rows) if len(rows) <= COMPACT_OVER else _sweep_compact(rows, out)
     if analysis:
