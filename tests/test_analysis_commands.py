@@ -505,6 +505,14 @@ def test_a_slow_run_reports_seconds_per_game_not_zero_games_a_second():
     assert speed_line({"games": 3000, "seconds": 2.5, "load_seconds": 0.1}) == "1200.0 games/s (2.5 s, loading 0.1 s)"
 
 
+def test_a_run_faster_than_its_rounding_of_the_seconds_is_not_said_to_have_played_no_games():
+    # One game played in 0.0004 s: the summary's seconds round to 0.0, but a game was played,
+    # at the rate the run measured (2500 games/s), in under a thousandth of a second.
+    from vbr.report import speed_line
+    assert speed_line({"games": 1, "seconds": 0.0, "games_per_s": 2500.0, "load_seconds": 0.1}) == (
+        "2500.0 games/s (under 0.001 s, loading 0.1 s)")
+
+
 # ------------------------------------------------------------------------------------------ Ray
 def test_ray_backend_writes_the_same_rows_as_the_local_one(tmp_path, capsys, one_ray):
     local, ray = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"

@@ -90,10 +90,14 @@ def _stats_text(s: dict) -> str:
 
 def speed_line(s: dict) -> str:
     """`720 games/s (2.78 s, loading 0.14 s)`; a run slower than a game a second in seconds per
-    game, never `0.0 games/s`."""
+    game, never `0.0 games/s`. A run whose seconds round to 0.0 (`seconds` has three decimals)
+    takes its rate from `games_per_s`, measured before the rounding: `under 0.001 s`."""
     from vbr.progress import speed
-    return f"{speed(s['games'], s['seconds'])} ({s['seconds']} s" + (f", loading {s['load_seconds']} s)"
-                                                                       if s.get("load_seconds") else ")")
+    took = f"{s['seconds']} s"
+    said = speed(s["games"], s["seconds"])
+    if s["games"] > 0 and s["seconds"] <= 0 and s.get("games_per_s"):
+        took, said = "under 0.001 s", f"{s['games_per_s']:.1f} games/s"
+    return f"{said} ({took}" + (f", loading {s['load_seconds']} s)" if s.get("load_seconds") else ")")
 
 
 def _points(share: float | None) -> str:
