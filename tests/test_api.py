@@ -70,6 +70,16 @@ def test_an_index_past_the_legal_actions_raises_an_illegal_action():
         state.apply_index(-1)
 
 
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_an_index_once_the_game_is_over_says_the_game_is_over(engine):
+    # No choice is pending once the game has ended: there is no range of options to name.
+    state = vbr.load(str(ROOT / "docs" / "tutorial" / "bump.vbr"), engine=engine).new_state(4)
+    while not state.is_terminal():
+        state.apply_index(0)
+    with pytest.raises(IllegalActionError, match=r"^option 0 is not legal here: the game is over$"):
+        state.apply_index(0)
+
+
 def test_an_action_text_without_a_seat_is_invalid():
     state = vbr.load("siatka", engine="python").new_state(1)
     with pytest.raises(InvalidActionError):

@@ -141,6 +141,8 @@ class State:
     def apply_index(self, i: int) -> None:
         n = self.words[H.NOPTS] if self.words[H.STATUS] == CHOICE else 0
         if not (isinstance(i, int) and 0 <= i < n):
+            if self.words[H.STATUS] == OVER:
+                raise IllegalActionError(f"option {i!r} is not legal here: the game is over")
             raise IllegalActionError(f"option {i!r} is not legal here: there are {n} options (0..{n - 1})")
         events = self._events
         if events is not None:
