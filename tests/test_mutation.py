@@ -317,6 +317,16 @@ def test_the_score_line_and_the_counts_per_kind_count_the_same_mutants(mini):
     assert f"delete {d['killed']}/{d['of']} (+1 equivalent)" in text
 
 
+@pytest.mark.parametrize("select", [["--lines", "100-120"], ["--kind", "direction"]])
+def test_kinds_or_lines_that_select_no_mutant_are_a_usage_error_not_a_perfect_score(mini, capsys, select):
+    # mini.vbr ends before line 100 and declares no direction: nothing is selected, so there is no
+    # score to give (it printed `0 of 0 counted mutants killed (100.0 %)` and exited 0).
+    from vbr.cli import main
+    assert main(["mutate", str(mini), *select]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("vbr: error: --kind and --lines select no mutant of mini.vbr"), err
+
+
 def test_the_command_takes_kinds_and_line_ranges():
     parser = argparse.ArgumentParser(prog="vbr")
     command.add_parser(parser.add_subparsers(dest="command"))

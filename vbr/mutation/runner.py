@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from vbr import stop_signals
-from vbr.errors import Diagnostic, EngineUnavailable, VbrCheckError, VbrError
+from vbr.errors import Diagnostic, EngineUnavailable, UsageError, VbrCheckError, VbrError
 from vbr.grammar import ast as A
 from vbr.grammar import printer
 from vbr.grammar.parser import parse
@@ -163,8 +163,10 @@ def run(path: Path, tests: Path | None = None, n: int = 100, seed: int = 1, work
     started = time.monotonic()
     ctx = context(path, tests)
     ctx.engine = engine
-    ctx.guard = baseline(ctx)
     todo = [i for i in order(len(ctx.mutants), seed) if selected(ctx.mutants[i], kinds, lines)]
+    if not todo and (kinds or lines):
+        raise UsageError(_none_selected(ctx))
+    ctx.guard = baseline(ctx)
     result = Result(ctx.path, ctx.tests, seed, n, len(ctx.mutants), len(todo), guard=ctx.guard, ctx=ctx)
     valid = 0
     if workers <= 1:
@@ -194,6 +196,14 @@ def run(path: Path, tests: Path | None = None, n: int = 100, seed: int = 1, work
             pool.terminate()
             pool.join()
     return result
+
+
+def _none_selected(ctx: Context) -> str:
+    """Why `--kind` and `--lines` left no mutant: where the file's mutants are, and of what kinds."""
+    ms = ctx.mutants
+    where = (f"its {len(ms)} mutants are on lines {min(m.line for m in ms)}-{max(m.line for m in ms)}, of the kinds "
+             f"{', '.join(sorted({m.kind for m in ms}))}") if ms else "it has no mutants"
+    return f"--kind and --lines select no mutant of {ctx.path.name}: {where}"
 
 
 _CTX: Context | None = None
