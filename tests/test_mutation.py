@@ -327,6 +327,17 @@ def test_kinds_or_lines_that_select_no_mutant_are_a_usage_error_not_a_perfect_sc
     assert out == "" and err.startswith("vbr: error: --kind and --lines select no mutant of mini.vbr"), err
 
 
+def test_a_missing_default_scenario_file_is_said_to_be_the_scenario_file_and_points_to_tests(tmp_path, capsys):
+    # No --tests and no tests/mini.vbr beside the rule file: the file missing is the scenarios'
+    # (it said `cannot find rule file 'tests/mini.vbr'`, naming the bundled rule files).
+    from vbr.cli import main
+    (tmp_path / "mini.vbr").write_text(MINI)
+    assert main(["mutate", str(tmp_path / "mini.vbr")]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"{tmp_path / 'tests' / 'mini.vbr'}: error: no scenario file here: vbr mutate runs the scenarios "
+                   "of tests/NAME.vbr beside the rule file, or of the file --tests names\n")
+
+
 def test_the_command_takes_kinds_and_line_ranges():
     parser = argparse.ArgumentParser(prog="vbr")
     command.add_parser(parser.add_subparsers(dest="command"))

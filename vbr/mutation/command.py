@@ -70,7 +70,7 @@ def run(args) -> int:
     from vbr.loader import resolve
     from vbr.mutation import report, runner
     path = resolve(args.file)
-    tests = Path(args.tests) if getattr(args, "tests", None) else runner.default_tests(path)
+    tests = Path(args.tests) if getattr(args, "tests", None) else None  # None: tests/NAME.vbr beside it
     try:
         result = _run(args, path, tests, getattr(args, "engine", "auto"))
     except VbrError as exc:
@@ -89,7 +89,7 @@ def run(args) -> int:
     return 1 if s["survived"] else 0
 
 
-def _run(args, path: Path, tests: Path, engine: str):
+def _run(args, path: Path, tests: Path | None, engine: str):
     """The mutation run through `engine`; auto: python (a mutant is run once: the engine that
     costs no build is the quicker)."""
     from vbr.mutation import runner

@@ -88,12 +88,21 @@ def ruleset(path: Path, text: str) -> RuleSet:
 
 
 def context(path: Path, tests: Path | None = None) -> Context:
+    """The rule file, its scenario file (`tests`, else tests/NAME.vbr beside it) and its mutants;
+    a missing or broken file of either is a VbrError before any work."""
+    from vbr.loader import MissingFileError
+    from vbr.errors import Span
     path = Path(path)
-    tests = Path(tests) if tests is not None else default_tests(path)
+    given = tests is not None
+    tests = Path(tests) if given else default_tests(path)
     tree, text = parse_file(path)
     if not isinstance(tree, A.GameFile):
         raise VbrCheckError([Diagnostic(tree.span, "this is a scenario file; `vbr mutate` takes a rule file")],
                             {str(path): text})
+    if not given and not tests.exists():  # not named by the user: say which file it is
+        raise MissingFileError([Diagnostic(Span(file=str(tests), line=0, col=0, end_line=0, end_col=0),
+                                           "no scenario file here: vbr mutate runs the scenarios of tests/NAME.vbr "
+                                           "beside the rule file, or of the file --tests names")])
     parse_file(tests)  # a missing or broken scenario file is reported before any work
     return Context(path, tests, tree, text, mutants(tree))
 
