@@ -32,3 +32,18 @@ def test_rulebook_table_is_current_and_every_passage_is_tested(rules):
     rows = [l for l in generated.splitlines() if l.startswith("| ") and not l.startswith("| Book")]
     untested = [r.split("|")[1].strip() for r in rows if r.rstrip().endswith("| — |")]
     assert untested == [], untested
+
+
+@pytest.mark.parametrize("name, says", [
+    ("nowhere.vbr", "cannot find"),  # a file that is not there
+    ("rules.vbr", "not a scenario file"),  # a rule file, not scenarios
+])
+def test_a_tests_file_that_is_missing_or_no_scenario_file_is_an_error_not_an_empty_column(tmp_path, capsys, name, says):
+    # `--tests` names the scenarios the table's last column lists: a file that cannot give them is
+    # said (exit 1), not read as a file of no scenarios (an empty column, exit 0).
+    from vbr.cli import main
+    rules = tmp_path / "rules.vbr"
+    rules.write_text('game "T"\nstart p\n# [Serve] "the die"\nphase p {\n  end draw\n}\n')
+    assert main(["trace", str(rules), "--tests", str(tmp_path / name)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and says in err, err

@@ -595,8 +595,11 @@ def cmd_trace(args) -> int:
     from vbr.loader import resolve
     from vbr.trace import markdown
     path = resolve(args.file)
-    tests = Path(args.tests) if args.tests else path.parent / "tests" / path.name
-    tests = tests if tests.is_file() else None
+    if args.tests:  # named: a file that is missing or holds no scenarios is an error
+        tests = Path(args.tests)
+    else:  # tests/NAME.vbr beside the rule file, when there is one
+        tests = path.parent / "tests" / path.name
+        tests = tests if tests.is_file() else None
     if args.update:
         from vbr.trace import update_doc
         changed = update_doc(Path(args.update), path, tests)

@@ -87,18 +87,23 @@ def scenario_tags(title: str) -> list[str]:
 
 
 def trace(rules: Path, tests: Path | None) -> tuple[list[Passage], list[tuple[int, str]]]:
+    """The passages `rules` cites, each with the scenarios of `tests` whose titles cite it, and
+    the assumptions it states. A `tests` that is missing or not a scenario file is a VbrError."""
     _, text = parse_file(Path(rules))  # through the loader: a regular rule file of bounded size, or a located error
     passages = citations(text)
     if tests is not None:
-        tree, _ = parse_file(Path(tests))
-        if isinstance(tree, A.TestFile):
-            for sc in tree.scenarios:
-                for tag in scenario_tags(sc.title):
-                    tag = tag.strip()
-                    for p in passages.values():
-                        if not matches(p.tag, tag):
-                            continue
-                        p.tests.append(sc.title)
+        tree, source = parse_file(Path(tests))
+        if not isinstance(tree, A.TestFile):
+            from vbr.errors import Diagnostic, VbrCheckError
+            raise VbrCheckError([Diagnostic(tree.span, "not a scenario file: it should start with `tests for \"RULES\"`")],
+                                {str(tests): source})
+        for sc in tree.scenarios:
+            for tag in scenario_tags(sc.title):
+                tag = tag.strip()
+                for p in passages.values():
+                    if not matches(p.tag, tag):
+                        continue
+                    p.tests.append(sc.title)
     return list(passages.values()), assumptions(text)
 
 
