@@ -6,6 +6,7 @@ from importlib.metadata import version
 
 import pytest
 
+from conftest import ROOT
 from vbr.agents import AGENTS
 from vbr.cli import main
 
@@ -366,3 +367,18 @@ def test_any_file_that_cannot_be_opened_is_said_in_words(capsys):
     code, out, err = run(capsys, "trace", BUMP, "--update", "nowhere/doc.md")
     assert code == 1 and out == ""
     assert err == "vbr: error: cannot open nowhere/doc.md: no such file\n"
+
+
+def test_a_log_over_a_rule_file_of_the_game_is_refused_and_the_rules_are_kept(tmp_path, capsys):
+    # `--log` names the file the game's events replace: naming the rule file (or the file it
+    # extends) would replace the rules with the log, so it is a usage error before the game.
+    base = tmp_path / "base.vbr"
+    base.write_text((ROOT / BUMP).read_text())
+    variant = tmp_path / "variant.vbr"
+    variant.write_text('game "V"\nextends "base.vbr"\noverride option target = 1\n')
+    for log in (variant, base):
+        before = log.read_text()
+        code, out, err = run(capsys, "run", str(variant), "--quiet", "--log", str(log))
+        assert (code, out) == (2, "")
+        assert err == f"vbr: error: --log {log}: is a rule file of this game; a log written there would replace it\n"
+        assert log.read_text() == before

@@ -6,7 +6,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from vbr.cli_common import (HelpFormatter, add_engine_args, asked_engine, check_agents, check_writable, engine_type,
+from vbr.cli_common import (HelpFormatter, add_engine_args, asked_engine, check_agents, check_log_target, engine_type,
                              file_error, parse_options, played_game, seat_agents, seed, version)
 from vbr.errors import EngineUnavailable, UsageError, VbrError
 from vbr.terminal import SafeStream, clean
@@ -370,7 +370,7 @@ def cmd_run(args) -> int:
     from vbr.report import render_events
     game, agents = _load(args)
     if args.log:  # before the game: finding out after it that the log cannot be written wastes it
-        check_writable(args.log, "--log")
+        check_log_target(args.log, game)
     if not args.quiet:
         print(clean(f"{game.title}: seed {args.seed}, agents {' | '.join(agents)}, engine {args.engine}"))
     events: list = []

@@ -82,6 +82,15 @@ def check_writable(path: str | Path, flag: str) -> None:
         p.unlink()
 
 
+def check_log_target(path: str | Path, game, flag: str = "--log") -> None:
+    """Before the game: `path` can be written (check_writable) and is none of the rule files
+    `game` was loaded from (the file and those it extends), which a log would replace."""
+    check_writable(path, flag)
+    target = Path(path).resolve()
+    if any(Path(src).resolve() == target for src in game.rules.sources):
+        raise UsageError(f"{flag} {path}: is a rule file of this game; a log written there would replace it")
+
+
 def version() -> str:
     """The installed vbr's version, or the checkout's when vbr was never installed."""
     from importlib.metadata import PackageNotFoundError

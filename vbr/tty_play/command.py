@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from vbr.cli_common import add_engine_args, check_agents, check_writable, parse_options, played_game, seed
+from vbr.cli_common import add_engine_args, check_agents, check_log_target, parse_options, played_game, seed
 from vbr.errors import UsageError
 from vbr.terminal import SafeStream, clean
 
@@ -56,7 +56,7 @@ def run(args) -> int:
     check_agents(args.engine, [a for a in agents if a is not None])
     log = Path(args.log) if args.log else None
     if log is not None:  # before the game: finding out after it that the log cannot be written wastes it
-        check_writable(log, "--log")
+        check_log_target(log, game)
     out = sys.stdout.stream if isinstance(sys.stdout, SafeStream) else sys.stdout  # colour codes are ours
     colour = _isatty(out) and not os.environ.get("NO_COLOR")
     others = ", ".join(f"seat {s} {a}" for s, a in enumerate(agents) if a is not None) or "no agents"
