@@ -47,3 +47,31 @@ def test_a_tests_file_that_is_missing_or_no_scenario_file_is_an_error_not_an_emp
     assert main(["trace", str(rules), "--tests", str(tmp_path / name)]) == 1
     out, err = capsys.readouterr()
     assert out == "" and says in err, err
+
+
+def test_update_refuses_a_page_that_is_not_markdown_and_keeps_the_file(tmp_path, capsys):
+    # `--update` rewrites a Markdown page: naming the rule file itself would append the table to
+    # the rules, so any other ending is a usage error and the file is left as it was.
+    from vbr.cli import main
+    rules = tmp_path / "rules.vbr"
+    text = 'game "T"\nstart p\n# [Serve] "the die"\nphase p {\n  end draw\n}\n'
+    rules.write_text(text)
+    assert main(["trace", str(rules), "--update", str(rules)]) == 2
+    assert capsys.readouterr().err == f"vbr: error: --update {rules}: give a Markdown page (.md)\n"
+    assert rules.read_text() == text
+
+
+def test_update_from_another_folder_links_the_rule_file_from_the_page(tmp_path, monkeypatch, capsys):
+    # The page's links lead to the rule file from the page's own folder, wherever vbr runs
+    # (from a folder holding neither, it failed with a ValueError about subpaths).
+    import re
+    from vbr.cli import main
+    page = tmp_path / "pages" / "siatka.md"
+    page.parent.mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert main(["trace", str(RULES / "siatka.vbr"), "--update", str(page)]) == 0
+    links = set(re.findall(r"\]\(([^)#]+)#L\d+\)", page.read_text()))
+    assert len(links) == 1
+    assert (page.parent / links.pop()).resolve() == (RULES / "siatka.vbr").resolve()
