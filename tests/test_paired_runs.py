@@ -146,3 +146,18 @@ def test_a_rows_file_that_cannot_be_read_is_said_in_words(tmp_path, capsys):
     assert (code, err) == (1, f"vbr: error: cannot read {missing}: no such file\n")
     code, _, err = run(capsys, "compare", BUMP, "--variant-option", "target=1", "--base-rows", missing)
     assert (code, err) == (2, f"vbr: error: --base-rows: cannot read {missing}: no such file\n")
+
+
+def test_two_flags_naming_one_file_are_a_usage_error_before_any_game(tmp_path, capsys):
+    # A sweep's --out table and its --rows games cannot share a file (the rows replaced the table),
+    # and compare's --rows cannot replace the --base-rows file it reads.
+    same = tmp_path / "same.csv"
+    code, _, err = run(capsys, "sweep", BUMP, "--grid", "target=1,2", "-n", 2, "--out", same, "--rows", same)
+    assert (code, err) == (2, f"vbr: error: --rows {same}: --out names the same file; give each its own file\n")
+    assert not same.exists()
+    base = tmp_path / "base.csv"
+    assert run(capsys, "sim", BUMP, "-n", 2, "--out", base)[0] == 0
+    before = base.read_text()
+    code, _, err = run(capsys, "compare", BUMP, "--variant-option", "target=1", "--base-rows", base, "--rows", base)
+    assert (code, err) == (2, f"vbr: error: --rows {base}: --base-rows names the same file; give each its own file\n")
+    assert base.read_text() == before

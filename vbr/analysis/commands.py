@@ -41,7 +41,17 @@ def options_text(options: dict) -> str:
 
 
 def check_outputs(args) -> None:
-    """Before any game: the files and folders this run will write to must be writable."""
+    """Before any game: the files and folders this run will write to must be writable, and no two
+    of `--base-rows` (read), `--out` and `--rows` (written) may name the same file."""
+    seen: dict = {}
+    for flag in ("--base-rows", "--out", "--rows"):
+        name = getattr(args, flag[2:].replace("-", "_"), None)
+        if not name:
+            continue
+        key = Path(name).resolve()
+        if key in seen:
+            raise UsageError(f"{flag} {name}: {seen[key]} names the same file; give each its own file")
+        seen[key] = flag
     if getattr(args, "out", None):
         output.check_file(args.out, "--out", (".jsonl", ".csv") if args.command != "sweep" else (".csv", ".jsonl", ".json"))
     if getattr(args, "plot", None):
