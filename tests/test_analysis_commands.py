@@ -122,6 +122,18 @@ def test_sweep_headline_counts_one_combination_and_one_game_in_the_singular(caps
     assert text.splitlines()[0] == "Bump: sweep of 1 combination, 1 game each, agents random | random"
 
 
+def test_a_run_of_one_game_counts_it_in_the_singular(capsys):
+    # One game: `1 game`, and the side that won it `1 win` (the other `0 wins`).
+    code, text, _ = run(capsys, "sim", "docs/tutorial/bump.vbr", "-n", 1, "--engine", "python")
+    lines = text.splitlines()
+    assert code == 0 and lines[0].startswith("Bump (docs/tutorial/bump.vbr), 1 game, seed 0, ")
+    wins = sorted(line.split(",")[0].split(": ")[1] for line in lines[2:4])
+    assert wins == ["0 wins", "1 win"]
+    code, text, _ = run(capsys, "compare", "docs/tutorial/bump.vbr", "--variant-option", "target=1", "-n", 1,
+                        "--engine", "python")
+    assert code == 0 and text.splitlines()[2].startswith("1 game each, seed 0, ")
+
+
 def test_sweep_table_of_six_combinations_fits_100_columns(capsys):
     code, text, _ = run(capsys, "sweep", "siatka", "--grid", "target=5,9,15", "--grid", "abilities=false,true", "-n", 4)
     assert code == 0
@@ -161,7 +173,7 @@ def test_sim_win_rates_of_three_sides_add_up_to_100():
     stats = {"title": "T", "rules": "t.vbr", "games": 3, "seed": 0, "agents": ["random"] * 3,
              "wins": {"0": 1, "1": 1, "2": 1}, "draws": 0, "win_rate": {"0": 0.3333, "1": 0.3333, "2": 0.3333},
              "ci95": {s: [0.0615, 0.7923] for s in "012"}, "mean_steps": 5, "games_per_s": 1, "seconds": 3}
-    shares = [line.split(", ")[1].split("%")[0] for line in render_stats(stats).splitlines() if " wins, " in line]
+    shares = [line.split(", ")[1].split("%")[0] for line in render_stats(stats).splitlines() if line.startswith("  seat ")]
     assert shares == ["33.4", "33.3", "33.3"]  # each alone rounds to 33.3: 99.9 in all
 
 

@@ -48,13 +48,18 @@ def _engine_named(engine: str | None) -> str:
     return f", engine {engine}" if engine else ""
 
 
+def counted(n: int, word: str) -> str:
+    """`1 game`, `2 games`: a count with its noun, plural but for one."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def render_stats(s: dict) -> str:
     return clean(_stats_text(s))
 
 
 def _stats_text(s: dict) -> str:
     run = f"from {s['source']}" if s.get("source") else f"seed {s['seed']}"
-    out = [f"{s['title']} ({s['rules']}), {s['games']} games, {run}, agents {' | '.join(s['agents'])}"
+    out = [f"{s['title']} ({s['rules']}), {counted(s['games'], 'game')}, {run}, agents {' | '.join(s['agents'])}"
            + _engine_named(s.get("engine"))]
     if s.get("options"):
         out.append("options: " + ", ".join(f"{k}={text(v)}" for k, v in s["options"].items()))  # as typed: true, not True
@@ -62,7 +67,7 @@ def _stats_text(s: dict) -> str:
     shares = _win_percents(s)
     for (side, wins), name, share in zip(s["wins"].items(), names, shares):
         lo, hi = s["ci95"][side]
-        out.append(f"  {name}: {wins} wins, {share}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
+        out.append(f"  {name}: {counted(wins, 'win')}, {share}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
     if s["draws"]:
         out.append(f"  draws: {s['draws']}, {shares[-1]}%")
     out += agent_lines(s)
@@ -379,11 +384,11 @@ def _compare_text(r: dict) -> str:
     agents = (f"agents {' | '.join(r['agents'])}" + _engine_named(r.get("engine"))
               + (", seats rotated" if r["base_summary"].get("rotate_seats") else ""))
     if r.get("source"):
-        played = f"{r['games']} games from {r['source']}, {agents}"
+        played = f"{counted(r['games'], 'game')} from {r['source']}, {agents}"
     elif r.get("base_rows"):
-        played = f"{r['games']} games each on the deals of {r['base_rows']} (the base's games read from it), {agents}"
+        played = f"{counted(r['games'], 'game')} each on the deals of {r['base_rows']} (the base's games read from it), {agents}"
     else:
-        played = f"{r['games']} games each, seed {r['seed']}, {agents}"
+        played = f"{counted(r['games'], 'game')} each, seed {r['seed']}, {agents}"
     out = [f"base: {a['label']} ({a['rules']})", f"variant: {b['label']} ({b['rules']})", played]
     out += pairing_lines(r)
     tested = sum(1 for m in r["metrics"] if m.get("p_holm") is not None)
@@ -413,7 +418,7 @@ def pairing_lines(r: dict) -> list[str]:
     if not p or not p.get("paired", bool(p["pairs"])):
         shared = f"only {p['pairs']} deals were" if p and p["pairs"] else "no deal was"
         return [f"unpaired: {shared} played in both variants; the intervals treat the runs as independent"]
-    out = [f"paired: {p['pairs']} deals played in both (same seeds and seatings); each interval but the",
+    out = [f"paired: {counted(p['pairs'], 'deal')} played in both (same seeds and seatings); each interval but the",
            "  quantiles' is taken over the per-deal differences",
            f"  same winner in {p['same_winner']} of {p['pairs']} pairs "
            f"({p['same_winner_if_independent']:.0f} if they were independent games), "
