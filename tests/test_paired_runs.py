@@ -3,6 +3,8 @@ rows of sim, sweep and compare are read back and merged by `vbr summarize`, and 
 base arm already played."""
 import json
 
+import pytest
+
 from vbr.cli import main
 
 BUMP = "docs/tutorial/bump.vbr"
@@ -161,3 +163,37 @@ def test_two_flags_naming_one_file_are_a_usage_error_before_any_game(tmp_path, c
     code, _, err = run(capsys, "compare", BUMP, "--variant-option", "target=1", "--base-rows", base, "--rows", base)
     assert (code, err) == (2, f"vbr: error: --rows {base}: --base-rows names the same file; give each its own file\n")
     assert base.read_text() == before
+
+
+NEGATIVE_POINTS = """game "Neg"
+seats 2
+points score
+start p
+var score: int per seat = 0
+phase p {
+  choose c from [0, 1] by 0 as "who loses a point"
+  score[c] -= 1
+  score[1 - c] += 2
+  if score[0] >= 3 or score[1] >= 3 {
+    end winner if score[0] > score[1] then 0 else 1
+  }
+  goto p
+}
+"""
+
+
+def test_csv_rows_of_negative_scores_read_back_as_their_jsonl_rows(tmp_path, capsys):
+    # A score whose first number is negative is written `'-2-4` (the quote keeps a spreadsheet from
+    # reading a formula): read back it is the score [-2, 4] again, so the CSV rows summarise as
+    # the JSON lines of the same run do (they ended in an internal TypeError).
+    rules = tmp_path / "neg.vbr"
+    rules.write_text(NEGATIVE_POINTS)
+    csv_rows, json_rows = tmp_path / "n.csv", tmp_path / "n.jsonl"
+    for out in (csv_rows, json_rows):
+        assert run(capsys, "sim", rules, "-n", 20, "--engine", "python", "--out", out)[0] == 0
+    assert "'-" in csv_rows.read_text()  # some game ended with seat 0 below zero
+    code, from_csv, _ = run(capsys, "summarize", csv_rows, "--json")
+    assert code == 0
+    code, from_json, _ = run(capsys, "summarize", json_rows, "--json")
+    assert json.loads(from_csv)["metrics"] == json.loads(from_json)["metrics"]
+

@@ -154,4 +154,8 @@ def _scalar(v: str):
 
 
 def _numbers(text: str) -> list:
+    """`9-6`, `4--2` (a minus after the dash) or `'-2-4`: a list of numbers whose first is negative
+    starts with the quote `output.inert` puts before a cell that starts like a formula."""
+    if text.startswith("'-"):
+        text = text[1:]
     return [_scalar(x) for x in _DASH.split(text)]
