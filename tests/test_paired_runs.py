@@ -197,3 +197,24 @@ def test_csv_rows_of_negative_scores_read_back_as_their_jsonl_rows(tmp_path, cap
     code, from_json, _ = run(capsys, "summarize", json_rows, "--json")
     assert json.loads(from_csv)["metrics"] == json.loads(from_json)["metrics"]
 
+
+@pytest.mark.parametrize("column, value, says", [
+    ("score", ["a", 1], "`score` is not a list of numbers"),
+    ("choices", "many", "`choices` is not a whole number"),
+    ("winner", 7, "`winner` is 7, not a side (0..1) or none"),
+    ("first_side", -1, "`first_side` is -1, not a side (0..1) or none"),
+    ("score_track", "zz", "`score_track` is not a list of [choices, score] pairs"),
+    ("agents", "random", "`agents` is not a list of agent specs"),
+])
+def test_a_row_with_a_value_of_the_wrong_kind_is_an_error_at_its_line(tmp_path, capsys, column, value, says):
+    # Rows are read from files anyone may have edited: a value no game could have written is an
+    # error at its line (exit 1), not an internal error deep in the metrics.
+    rows = tmp_path / "games.jsonl"
+    assert run(capsys, "sim", BUMP, "-n", 3, "--engine", "python", "--out", rows)[0] == 0
+    lines = rows.read_text().splitlines()
+    second = json.loads(lines[1])
+    second[column] = value
+    lines[1] = json.dumps(second)
+    rows.write_text("\n".join(lines) + "\n")
+    code, _, err = run(capsys, "summarize", rows)
+    assert (code, err) == (1, f"{rows}:2:1: error: {says}\n")
