@@ -640,3 +640,13 @@ def test_graph_sim_without_graphviz_says_so_before_playing(tmp_path, monkeypatch
     err = capsys.readouterr().err
     assert err.startswith("vbr: error: cannot draw: Graphviz's `dot` program is not installed"), err
     assert "division by zero" not in err
+
+
+@pytest.mark.parametrize("name", ["siatka", "cattack", "tanto-cuore-beach-volleyball", "volleyball-high"])
+def test_the_committed_diagram_is_the_one_its_rule_file_draws(name):
+    # docs/diagrams/ is generated (`python -m vbr.visualizer.regenerate`): its DOT text must be what
+    # the rule file draws now, or its tooltips point at lines that have moved.
+    from conftest import ROOT
+    _, _, graph = command.load_graph(name, {})
+    committed = (ROOT / "docs" / "diagrams" / f"{name}.dot").read_text(encoding="utf-8")
+    assert committed == to_dot(graph), "run: python -m vbr.visualizer.regenerate"
