@@ -40,9 +40,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="play N games and draw each step's share of the exits from its node, and each node's visits per game")
     p.add_argument("--agents", default=None,
                    help="with --sim: the agents, one for all seats or one per seat (default: uniformly random choices)")
-    p.add_argument("--workers", type=_workers, default=1, metavar="W",
+    p.add_argument("--workers", type=_workers, default=None, metavar="W",
                    help="with --sim: play in W processes at once (default 1); the counts do not depend on it")
-    p.add_argument("--seed", type=seed, default=0, metavar="S",
+    p.add_argument("--seed", type=seed, default=None, metavar="S",
                    help="with --sim: the run's seed, as for `vbr sim`: the same games `vbr sim --seed S` plays "
                         "(a whole number from 0 to 2**63 - 1, default 0)")
     add_engine_args(p)  # with --sim: what plays its games
@@ -56,6 +56,7 @@ def run(args) -> int:
     from vbr.terminal import clean
     from vbr.visualizer.graph import build_graph
     from vbr.visualizer.render import RenderError, check_output, render, require_dot, to_dot
+    check_sim_flags(args)
     try:
         if args.output is not None:
             check_output(args.output)
@@ -66,7 +67,7 @@ def run(args) -> int:
         _warn(model, build_graph(model))
         check_expand(graph, args.expand)
         agents = seat_agents(args, game, args.agents) if args.sim else None
-        overlay = simulate(game, args.sim, args.seed, agents, args.workers, args.engine) if args.sim else None
+        overlay = simulate(game, args.sim, args.seed or 0, agents, args.workers or 1, args.engine) if args.sim else None
         text = to_dot(graph, overlay, labels=args.labels, games=args.sim or None,
                       expand=expand_names(graph, args.expand))
         if args.output is None:
@@ -77,6 +78,16 @@ def run(args) -> int:
         print(clean(f"vbr: error: {exc}"), file=sys.stderr)
         return 1
     return 0
+
+
+def check_sim_flags(args) -> None:
+    """--agents, --workers and --seed say how the --sim games are played: without --sim they would
+    change nothing, so giving one is a UsageError rather than ignored."""
+    if args.sim:
+        return
+    for flag in ("--agents", "--workers", "--seed"):
+        if getattr(args, flag[2:]) is not None:
+            raise UsageError(f"{flag} is for --sim N: without --sim no game is played")
 
 
 def _workers(text: str) -> int:
