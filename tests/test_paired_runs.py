@@ -218,3 +218,21 @@ def test_a_row_with_a_value_of_the_wrong_kind_is_an_error_at_its_line(tmp_path, 
     rows.write_text("\n".join(lines) + "\n")
     code, _, err = run(capsys, "summarize", rows)
     assert (code, err) == (1, f"{rows}:2:1: error: {says}\n")
+
+
+def test_rows_naming_a_relative_rule_file_read_from_another_folder_say_where_it_is_sought(tmp_path, capsys, monkeypatch):
+    # A row names its rule file as the run was given it (cli.md: a relative path is taken from the
+    # current folder): summarised from another folder, the error says so, not only "cannot find".
+    from conftest import ROOT
+    played, elsewhere = tmp_path / "played", tmp_path / "elsewhere"
+    played.mkdir()
+    elsewhere.mkdir()
+    (played / "rows_bump.vbr").write_text((ROOT / BUMP).read_text())
+    monkeypatch.chdir(played)
+    rows = tmp_path / "games.jsonl"
+    assert run(capsys, "sim", "rows_bump.vbr", "-n", 2, "--engine", "python", "--out", rows)[0] == 0
+    monkeypatch.chdir(elsewhere)
+    code, _, err = run(capsys, "summarize", rows)
+    assert code == 1
+    assert err.splitlines()[-1] == ("vbr: the rows name rows_bump.vbr as their run was given it, relative to the "
+                                    f"folder the run was played in; this is {elsewhere}")

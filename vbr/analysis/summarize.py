@@ -12,10 +12,12 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
 
 from vbr.analysis import rows as R
 from vbr.analysis.commands import Variant, measure_labels, note, summary
+from vbr.loader import MissingFileError
 from vbr.sim import RunResult, RunSpec
 
 FROM_ROWS = SimpleNamespace(name="rows", workers=0)  # the "backend" of games read back from rows
@@ -35,11 +37,20 @@ def cmd_summarize(args) -> int:
         note(f"{merged.duplicates} games appear more than once (the same rule file, options, engine, seed and "
              f"seating): each is counted once")
     source = f"rows of {len(args.rows)} file{'s' if len(args.rows) > 1 else ''}"
-    if len(arms) == 1:
-        return _one(args, arms[0], source)
-    if len(arms) == 2:
-        return _two(args, arms, source)
-    return _many(args, arms, source)
+    lost = [a.rules for a in arms if not Path(a.rules).is_absolute() and not Path(a.rules).exists()]
+    try:
+        if len(arms) == 1:
+            return _one(args, arms[0], source)
+        if len(arms) == 2:
+            return _two(args, arms, source)
+        return _many(args, arms, source)
+    except MissingFileError as exc:
+        if not lost:
+            raise
+        print(exc.render(), file=sys.stderr)  # then why a file the run found is not found now
+        note(f"the rows name {lost[0]} as their run was given it, relative to the folder the run was played in; "
+             f"this is {Path.cwd()}")
+        return 1
 
 
 def variant_of(arm: R.Arm) -> Variant:
