@@ -232,6 +232,15 @@ def test_bad_entries_are_asked_again_with_a_hint_and_question_mark_shows_the_cho
     r = replay(log)
     assert r.ok, r.message
 
+def test_a_signed_number_is_no_choice_and_a_digit_of_another_script_no_number(tmp_path):
+    # `-1` and `+9` are numbers, just not among the choices 1 to 6 (it said "'-1' is not a number");
+    # `²` is a digit to str.isdigit but no number to type (it ended the game: int() refused it).
+    game = vbr.load("siatka", engine="python")
+    _, result, out = session(game, "-1\n+9\n\u00b2\n1\nq\n", log=tmp_path / "g.jsonl")
+    assert "-1 is not a choice: type 1 to 6" in out and "9 is not a choice: type 1 to 6" in out
+    assert "'\u00b2' is not a number: type 1 to 6" in out
+    assert result.choices == 1
+
 
 @pytest.mark.parametrize("answers", ["1\n2\nq\n", "1\n2\n", "1\n2\nQuit\n"])
 def test_leaving_with_q_or_at_the_end_of_input_writes_a_log_that_replays(tmp_path, answers):

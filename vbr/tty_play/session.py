@@ -5,6 +5,7 @@ The person's seats are asked only when they have a real choice: a choice with on
 is made for them and shows among the events as `(only option)`."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from vbr.tty_play.screen import Board, Screen, event_lines, plain, styled, text_
 from vbr.tty_play.typed import TypedAgent, TypedPlay
 
 QUIT = {"q", "quit", "exit"}
+_WHOLE = re.compile(r"[+-]?[0-9]+")  # a number typed as a choice, its sign included
 KEYS = "keys: a number and Enter chooses, ? the choices, z every zone in full, q leaves"
 
 
@@ -111,7 +113,7 @@ class Session:
             if not answer:
                 self.say(f"type a number from 1 to {n} and Enter (? shows the choices, q leaves)", "hint")
                 continue
-            if not answer.isdigit():
+            if not _WHOLE.fullmatch(answer):  # ASCII digits only: str.isdigit takes `²`, which int() refuses
                 self.say(f"{_quote(answer)} is not a number: type 1 to {n} (? shows the choices)", "hint")
                 continue
             k = int(answer)
