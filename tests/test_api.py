@@ -84,6 +84,8 @@ def test_an_action_text_without_a_seat_is_invalid():
     state = vbr.load("siatka", engine="python").new_state(1)
     with pytest.raises(InvalidActionError):
         state.apply("forward")
+    with pytest.raises(InvalidActionError):  # `²` is a digit to str.isdigit, but no seat number
+        state.apply("\u00b2 #0")
 
 
 def test_an_outcome_with_negative_points_prints_them_apart():

@@ -382,3 +382,9 @@ def test_a_log_over_a_rule_file_of_the_game_is_refused_and_the_rules_are_kept(tm
         assert (code, out) == (2, "")
         assert err == f"vbr: error: --log {log}: is a rule file of this game; a log written there would replace it\n"
         assert log.read_text() == before
+
+
+def test_a_ray_address_whose_port_is_no_ascii_number_is_a_usage_error(capsys):
+    # `²` is a digit to str.isdigit, but no port number (int() refused it: an error, exit 1)
+    code, _, err = run(capsys, "sim", BUMP, "-n", "1", "--backend", "ray", "--ray-address", "localhost:\u00b2")
+    assert code == 2 and err.startswith("vbr: error: --ray-address must be auto or HOST:PORT")

@@ -19,7 +19,7 @@ class Action:
     @classmethod
     def parse(cls, s: str) -> "Action":
         head, _, rest = s.strip().partition(" ")
-        if not head.isdigit() or not rest:
+        if not (head.isascii() and head.isdigit()) or not rest:  # `²` is a digit to isdigit, not to int()
             raise InvalidActionError(f"{s!r} is not an action (expected `SEAT VALUE`, e.g. `0 pass`)")
         return cls(int(head), rest.strip())
 

@@ -186,7 +186,7 @@ def _check_reachable(address: str) -> None:
         target = address.split("://", 1)[-1]  # ray://HOST:PORT is a Ray client address
     host, _, port = target.rpartition(":")
     host = host.strip("[]")
-    if not host or not port.isdigit():
+    if not host or not (port.isascii() and port.isdigit()):
         raise UsageError(f"--ray-address must be auto or HOST:PORT (e.g. 10.0.0.5:6379), not {address!r}")
     try:
         socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT).close()

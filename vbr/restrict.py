@@ -63,7 +63,7 @@ def parse_restrictions(specs: list[str] | None, seats: int, model) -> dict[int, 
     words = nameable_words(model)
     for spec in specs or []:
         seat_text, sep, rule = spec.partition("=")
-        if not sep or not seat_text.strip().isdigit():
+        if not sep or not (seat_text.strip().isascii() and seat_text.strip().isdigit()):
             raise UsageError(f"--restrict {spec}: expected SEAT=RULE, e.g. 0=never:superatak or 1=pass")
         seat = int(seat_text)
         if not 0 <= seat < seats:
