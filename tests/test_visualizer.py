@@ -659,3 +659,12 @@ def test_a_sim_flag_without_sim_is_a_usage_error_not_ignored(capsys, flag, value
     assert vbr_graph([RALLY, flag, value]) == 2
     assert capsys.readouterr().err == f"vbr: error: {flag} is for --sim N: without --sim no game is played\n"
     assert vbr_graph([RALLY, flag, value, "--sim", "2"]) == 0
+
+
+@pytest.mark.parametrize("flag, says", [("--sim", "'many' is not a number of games"),
+                                        ("--workers", "'many' is not a number of workers")])
+def test_a_count_that_is_not_a_number_is_said_in_words(capsys, flag, says):
+    # argparse named the parsing function instead: `invalid _count value: 'many'`
+    assert vbr_graph([RALLY, "--sim", "2", flag, "many"]) == 2
+    err = capsys.readouterr().err
+    assert f"argument {flag}: {says}" in err and "_count" not in err and "_workers" not in err

@@ -92,7 +92,10 @@ def check_sim_flags(args) -> None:
 
 def _workers(text: str) -> int:
     from vbr.sim import MAX_WORKERS
-    n = int(text)
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers") from None
     if not 1 <= n <= MAX_WORKERS:
         raise argparse.ArgumentTypeError(f"{n}: give from 1 to {MAX_WORKERS} workers")
     return n
@@ -114,7 +117,10 @@ def expand_names(graph: nx.DiGraph, names: list[str]) -> list[str]:
 
 
 def _count(text: str) -> int:
-    n = int(text)
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of games") from None
     if n < 0:
         raise argparse.ArgumentTypeError(f"{n} is not a number of games")
     return n
