@@ -111,6 +111,19 @@ def test_on_ray_the_search_plays_the_same_games_as_here(capsys, one_ray):
 
 
 # ------------------------------------------------------------------------------ no answer
+def test_values_without_an_interval_are_not_said_to_have_one(capsys):
+    # -n 2 over two values: one game each, too few for an interval, so the verdict rests on the
+    # estimates alone (it said "every value's interval lies below it" of values with no interval).
+    # Bump's games at target 1 and 2 last well under 50 choices.
+    code, out, _ = tune(capsys, "docs/tutorial/bump.vbr", "--option", "target=1..2", "--target", "length_mean=50",
+                        "-n", 2, "--engine", "python")
+    assert code == 1
+    assert ("no value of target brings mean length near 50.00: every value's estimate lies below it (2 values "
+            "with too few games for an interval: a larger -n gives them one)") in out
+    closest = next(line for line in out.splitlines() if line.startswith("closest: "))
+    assert closest.count("(no CI, 1 game)") == 2  # one game each, in the singular
+
+
 def test_a_range_with_no_value_near_the_target_says_so_with_the_closest_values(capsys):
     # edge 0..3 reaches at most 0.15 by hand: every interval lies below 0.5
     # the python engine's games of seed 1: each value's 95% interval holds its rate there

@@ -209,7 +209,8 @@ def fmt_ci(ci, unit: str) -> str:
 
 
 def with_ci(a: dict, unit: str) -> str:
-    return f"{fmt(a['estimate'], unit)} ({fmt_ci(a['ci95'], unit)}, {a['games']} games)"
+    from vbr.report import counted
+    return f"{fmt(a['estimate'], unit)} ({fmt_ci(a['ci95'], unit)}, {counted(a['games'], 'game')})"
 
 
 def render(r: dict) -> str:
@@ -237,8 +238,10 @@ def answer_lines(r: dict) -> list[str]:
         return [f"no value measured {r['label']}: {r['arms'][0].get('reason') if r['arms'] else 'no games'}"]
     closest = "; ".join(f"{name} = {a['value']}: {with_ci(a, unit)}" for a in r["closest"])
     if status == "out_of_range":
-        return [f"no value of {name} brings {r['label']} near {target}: every value's interval lies {r['side']} it",
-                f"closest: {closest}"]
+        bare = sum(1 for a in r["arms"] if a["estimate"] is not None and not a.get("ci95"))
+        said = (f"every value's estimate lies {r['side']} it ({bare} value{'s' if bare != 1 else ''} with too few "
+                "games for an interval: a larger -n gives them one)") if bare else f"every value's interval lies {r['side']} it"
+        return [f"no value of {name} brings {r['label']} near {target}: {said}", f"closest: {closest}"]
     a = r["answer"]
     out = [f"answer: {name} = {a['value']}: {with_ci(a, unit)}"]
     if status == "near":
