@@ -236,3 +236,24 @@ def test_rows_naming_a_relative_rule_file_read_from_another_folder_say_where_it_
     assert code == 1
     assert err.splitlines()[-1] == ("vbr: the rows name rows_bump.vbr as their run was given it, relative to the "
                                     f"folder the run was played in; this is {elsewhere}")
+
+
+def test_arms_that_differ_by_engine_or_agents_are_told_apart(tmp_path, capsys):
+    # Rows of one rule file and options, played through python, through c, and by greedy agents,
+    # are three arms: each must be named by what sets it apart (they were printed under the same
+    # options, and the sweep's headline gave every column the first arm's agents).
+    files = {}
+    for name, extra in (("py", ["--engine", "python"]), ("c", ["--engine", "c"]),
+                        ("greedy", ["--engine", "c", "--agents", "greedy"])):
+        files[name] = tmp_path / f"{name}.csv"
+        assert run(capsys, "sim", BUMP, "-n", 4, *extra, "--out", files[name])[0] == 0
+    code, out, _ = run(capsys, "summarize", files["py"], files["c"])
+    lines = out.splitlines()
+    assert code == 0 and lines[0].endswith("engine python (docs/tutorial/bump.vbr)")
+    assert lines[1].endswith("engine c (docs/tutorial/bump.vbr)")
+    code, out, _ = run(capsys, "summarize", files["py"], files["c"], files["greedy"])
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "Bump: sweep of 3 combinations, 4 games each, agents as each column names them"
+    heads = [word for line in lines for word in line.split() if word.startswith(("engine=", "agents="))]
+    assert heads == ["engine=python", "engine=c", "agents=random|random", "agents=random|random",  # 1st block
+                     "engine=c", "agents=greedy|greedy"]  # the table's 2nd block of columns

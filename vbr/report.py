@@ -229,9 +229,11 @@ def render_sweep(title: str, rows: list[dict], analysis: dict | None = None, out
     `--out`. Then what `analysis` found (`commands.sweep_analysis`)."""
     first = rows[0]["summary"]
     combos, games = len(rows), first["games"]
+    same_agents = len({tuple(r["summary"]["agents"]) for r in rows}) == 1
+    agents = " | ".join(first["agents"]) if same_agents else "as each column names them"
     out_lines = [f"{title}: sweep of {combos} combination{'s' if combos != 1 else ''}, "
                  f"{games} game{'s' if games != 1 else ''} each, agents "
-                 f"{' | '.join(first['agents'])}" + (", seats rotated" if first.get("rotate_seats") else "")]
+                 f"{agents}" + (", seats rotated" if first.get("rotate_seats") else "")]
     out_lines += _sweep_columns(rows) if len(rows) <= COMPACT_OVER else _sweep_compact(rows, out)
     if analysis:
         out_lines += analysis_lines(analysis, first)

@@ -88,12 +88,26 @@ def _one(args, arm: R.Arm, source: str) -> int:
     return 0
 
 
+def told_apart(arms: list[R.Arm]) -> list[dict]:
+    """What sets each arm apart besides its options and rule file: its engine, and its agents,
+    where the arms differ in them (nothing where they do not)."""
+    extra: list[dict] = [{} for _ in arms]
+    if len({a.engine for a in arms}) > 1:
+        for e, a in zip(extra, arms):
+            e["engine"] = a.engine
+    if len({a.agents for a in arms}) > 1:
+        for e, a in zip(extra, arms):
+            e["agents"] = "|".join(a.agents)
+    return extra
+
+
 def _two(args, arms: list[R.Arm], source: str) -> int:
     from vbr.analysis.metrics import compare, pairing
     (va, sa), (vb, sb) = (arm_summary(a, source) for a in arms)
     a, b = arms
-    report = {"base": {"label": a.label, "rules": sa["rules"], "options": sa["options"]},
-              "variant": {"label": b.label, "rules": sb["rules"], "options": sb["options"]},
+    la, lb = (arm.label + "".join(f", {k} {v}" for k, v in extra.items()) for arm, extra in zip(arms, told_apart(arms)))
+    report = {"base": {"label": la, "rules": sa["rules"], "options": sa["options"]},
+              "variant": {"label": lb, "rules": sb["rules"], "options": sb["options"]},
               "games": len(a.trials) if len(a.trials) == len(b.trials) else f"{len(a.trials)} and {len(b.trials)}",
               "seed": None, "source": source,
               "agents": sa["agents"], "engine": a.engine if a.engine == b.engine else "mixed",
@@ -116,9 +130,9 @@ def _many(args, arms: list[R.Arm], source: str) -> int:
              if len({a.rule_options.get(k) for a in arms}) > 1]
     axes = [Axis(k, tuple(dict.fromkeys(a.rule_options.get(k) for a in arms))) for k in names]
     rows, played = [], []
-    for arm in arms:
+    for arm, extra in zip(arms, told_apart(arms)):
         variant, s = arm_summary(arm, source)
-        rows.append({"options": {k: arm.rule_options.get(k) for k in names}, "summary": s})
+        rows.append({"options": {k: arm.rule_options.get(k) for k in names} | extra, "summary": s})
         played.append((variant, arm.trials))
     cells = [(arm.label, {k: arm.rule_options.get(k) for k in names}, arm.trials) for arm in arms]
     first = rows[0]["summary"]
