@@ -533,3 +533,25 @@ def test_ray_backend_writes_the_same_rows_as_the_local_one(tmp_path, capsys, one
     assert run(capsys, *argv, "--backend", "ray", "--workers", 2, "--out", ray)[0] == 0
     assert ray.read_text() == local.read_text()
     assert len(local.read_text().splitlines()) == 24
+
+
+def test_sweep_over_an_option_that_changes_the_seats_plays_every_combination(capsys):
+    # Cattack's `players` sets how many seats play (README: players=4|3|2): one agent spec for all
+    # seats fits each combination (the agents were parsed for the first combination's 2 seats, and
+    # the 4-seat games ended in an IndexError).
+    code, text, _ = run(capsys, "sweep", "cattack", "--grid", "players=2,4", "-n", 2, "--engine", "python")
+    assert code == 0 and text.splitlines()[0].startswith("Cattack! No.1: sweep of 2 combinations, 2 games each")
+
+
+def test_agents_per_seat_for_arms_of_different_seats_are_a_usage_error(capsys):
+    code, _, err = run(capsys, "sweep", "cattack", "--grid", "players=2,4", "-n", 2, "--agents", "greedy,random")
+    assert code == 2
+    assert err == ("vbr: error: --agents greedy,random: the games have 2 and 4 seats: give one agent for every seat "
+                   "(e.g. --agents greedy), not one per seat\n")
+
+
+def test_compare_of_games_with_different_seats_plays_both(capsys):
+    # Siatka has 2 seats, Cattack 4: the default agent, random, plays every seat of each (the 4-seat
+    # arm got the 2 agents parsed for the base, and its games ended in an IndexError).
+    code, text, _ = run(capsys, "compare", "siatka", "cattack", "-n", 2, "--engine", "python")
+    assert code == 0 and text.splitlines()[1].startswith("variant: cattack")

@@ -418,13 +418,15 @@ def _check_restrictions(args, game, agents: list[str]) -> None:
 
 def cmd_sweep(args) -> int:
     from vbr.analysis.commands import cmd_sweep as run_sweep
-    _load(args)  # the engine, and the agents checked, before the first combination is loaded
+    # the engine, before the first combination is loaded; the agents are checked against every
+    # combination's seats (an option may change them) before the first game
+    played_game(args, args.file, parse_options(args.option), _note)
     return run_sweep(args, args.file, parse_options(args.option), args.agents)
 
 
 def cmd_compare(args) -> int:
+    from vbr.analysis.commands import arms_agents, load_variant
     from vbr.analysis.commands import cmd_compare as run_compare
-    from vbr.analysis.commands import load_variant
     shared = parse_options(args.option)
     a_opts = {**shared, **parse_options(args.base_option)}
     b_opts = {**shared, **parse_options(args.variant_option)}
@@ -434,7 +436,7 @@ def cmd_compare(args) -> int:
     engine = _compare_engine(args, (args.base, a_opts), (b_file, b_opts))
     base = load_variant(args.base, a_opts, _label(args.base, a_opts, args.variant), engine)
     variant = load_variant(b_file, b_opts, _label(b_file, b_opts, args.variant), engine)
-    agents = seat_agents(args, base.game, args.agents)
+    agents = arms_agents(args.agents, [base.game, variant.game])  # both arms' seats
     return run_compare(args, base, variant, agents)
 
 

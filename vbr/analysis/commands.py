@@ -330,7 +330,7 @@ def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
     axes = parse_grid(args.grid or [])
     variants = [load_variant(file, combo, combo_label(combo, axes), args.engine)
                 for combo in combinations(axes, base_options)]
-    agents = parse_agents(agents_spec, variants[0].game.seats)
+    agents = arms_agents(agents_spec, [v.game for v in variants])
     args.rotate_seats = rotate_seats(args, agents)
     rows, played, interrupted = [], [], 0  # interrupted: the exit code of what stopped the sweep
     with backend_for(args) as backend:
@@ -344,6 +344,22 @@ def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
                 interrupted = result.exit_code
                 break
     return _finish_sweep(args, rows, axes, variants, played, interrupted)
+
+
+def arms_agents(spec: str | None, games: list) -> list[str]:
+    """One agent spec per seat for runs of `games` (a sweep's combinations, a compare's arms):
+    for the most seats any of them has when their seats differ (a game plays the first of them),
+    which only one agent for every seat can give; else one per seat of them all."""
+    from vbr.play import parse_agents
+    seats = sorted({g.seats for g in games})
+    if len(seats) == 1:
+        return parse_agents(spec, seats[0])
+    try:
+        one = parse_agents(spec, 1)
+    except UsageError:
+        raise UsageError(f"--agents {spec}: the games have {' and '.join(map(str, seats))} seats: give one agent "
+                         "for every seat (e.g. --agents greedy), not one per seat") from None
+    return one * seats[-1]
 
 
 def combo_label(combo: dict, axes) -> str:
