@@ -745,6 +745,33 @@ def test_a_var_range_wraps_or_clamps(tmp_path, engine):
     assert said(log) == ["123412 3"]
 
 
+RANGE_JUMPS = """game "x"
+var s: int per seat = 0 range 0..4 wrap 1
+var c: int = 0 range 0..3 clamp
+start p
+phase p {
+  s[0] = 3
+  s[0] += 7
+  s[1] -= 2
+  c -= 5
+  say "{s} {c}"
+  s[0] = none
+  c = none
+  say "{s[0]} {c}"
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_var_range_sends_a_jump_above_to_its_wrap_value_and_below_to_its_low_end(tmp_path, engine):
+    # docs/language.md, `var`: "`wrap TO` sends a value above HI to TO and a value below LO to LO";
+    # `clamp` keeps the nearer end; "Any var may hold none", ranged or not.
+    # s[0]: 3 + 7 = 10 > 4, so 1 (not 10 counted round 1..4); s[1]: 0 - 2 < 0, so 0; c: -5, so 0
+    _, log = played(tmp_path, RANGE_JUMPS, engine)
+    assert said(log) == ["[1, 0] 0", "none none"]
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_an_event_runs_its_handlers_in_order_and_a_guard_holds_one_back(tmp_path, engine):
     text = ('game "x"\nvar log: int = 0\nevent scored(n: int)\n'

@@ -963,12 +963,11 @@ int vbr_goto(W *S, W unit) {{
     def s_SetGlobal(self, s):
         lines = [f"W v = {self.expr(s.value)};"]
         if s.lo is not None:
-            if s.overflow == "wrap":
-                span = s.hi - s.wrap_to + 1
-                lines += [f"if (v > {s.hi}) v = {s.wrap_to} + vbr_mod(S, v - {s.wrap_to}, {span}, 0);",
-                          f"else if (v < {s.lo}) vbr_fault(S, {s.range_fault}, v, VBR_NONE);"]
-            elif s.overflow == "clamp":
-                lines += [f"v = v < {s.lo} ? {s.lo} : v > {s.hi} ? {s.hi} : v;"]
+            if s.overflow in ("wrap", "clamp"):
+                # above hi: to `wrap TO`, or hi; below lo: lo; none stays none
+                above = s.wrap_to if s.overflow == "wrap" else s.hi
+                lines += [f"if (v > {_w(s.hi)}) v = {_w(above)};",
+                          f"else if (v < {_w(s.lo)} && v != VBR_NONE) v = {_w(s.lo)};"]
             else:
                 lines += [f"if (v != VBR_NONE && !({s.lo} <= v && v <= {s.hi})) vbr_fault(S, {s.range_fault}, v, VBR_NONE);"]
         return lines + [f"S[{self.global_word(s.target)}] = v;"]

@@ -1386,14 +1386,11 @@ class _Unit(WordSource):
             t = self.tmp()
             self.emit(f"{t} = {v}")
             v = t
-        if s.overflow == "wrap":
-            span = s.hi - s.wrap_to + 1
-            self.emit(f"if {v} > {s.hi}:")
-            self.emit(f"    {v} = {s.wrap_to} + ({v} - {s.wrap_to}) % {span}")
-            self.emit(f"elif {v} < {s.lo}:")
-            self.emit(f"    raise EngineFault({s.range_fault}, {v})")
-        elif s.overflow == "clamp":
-            self.emit(f"{v} = {s.lo} if {v} < {s.lo} else {s.hi} if {v} > {s.hi} else {v}")
+        if s.overflow in ("wrap", "clamp"):
+            # above hi: to `wrap TO`, or hi; below lo: lo; none stays none (NONE is below every lo)
+            above = s.wrap_to if s.overflow == "wrap" else s.hi
+            below = f"{v} < {s.lo}" if self.nn(s.value) else f"{v} < {s.lo} and {v} != {NONE}"
+            self.emit(f"{v} = {above} if {v} > {s.hi} else {s.lo} if {below} else {v}")
         else:
             test = f"not {s.lo} <= {v} <= {s.hi}"
             if not self.nn(s.value):
