@@ -1005,6 +1005,33 @@ def test_an_observation_never_names_a_card_the_seat_cannot_see(tmp_path, engine)
     assert s.observation(1)["vars"]["laid"] == "hidden"  # #1 is still in seat 0's hand
 
 
+# ---------------------------------------------------------------------- the court
+SPACES = """game "x"
+court {
+  rows 2
+  cols 3
+  space serve at row 0 col 3
+  space bench at row 1 col 0
+}
+var serve: int = 4
+start p
+phase p {
+  let bench = 2
+  say "{space(serve, 0)} {space(bench, 1)} {row(space(serve, 1))} {col(space(bench, 0))} {serve} {bench}"
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_space_takes_the_courts_bare_space_name_even_where_a_var_or_local_has_it(tmp_path, engine):
+    # docs/language.md, section 6: space(NAME, side) takes the space's bare name; no enum is needed,
+    # and the var `serve` and the local `bench` stay what they are. Spaces print `@SIDE:NAME`; the
+    # serve space is at row 0, the bench space at column 0 of each side's own frame.
+    _, log = played(tmp_path, SPACES, engine)
+    assert said(log) == ["@0:serve @1:bench 0 0 4 2"]
+
+
 # ---------------------------------------------------------------------- a book: Siatka
 def random_game(g, seed: int):
     """A game of `g` from `seed`, each option drawn by random.Random(seed): the points after
