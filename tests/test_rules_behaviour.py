@@ -1005,7 +1005,7 @@ def test_an_observation_never_names_a_card_the_seat_cannot_see(tmp_path, engine)
     assert s.observation(1)["vars"]["laid"] == "hidden"  # #1 is still in seat 0's hand
 
 
-# ---------------------------------------------------------------------- the court
+# ---------------------------------------------------------------------- the court, and say's text
 SPACES = """game "x"
 court {
   rows 2
@@ -1030,6 +1030,27 @@ def test_space_takes_the_courts_bare_space_name_even_where_a_var_or_local_has_it
     # serve space is at row 0, the bench space at column 0 of each side's own frame.
     _, log = played(tmp_path, SPACES, engine)
     assert said(log) == ["@0:serve @1:bench 0 0 4 2"]
+
+
+SAID_TEXT = """game "x"
+kind Card { value: int, toss: bool }
+zone z public
+var gone: int = none
+start p
+phase p {
+  create Card(value: 5) in z
+  say "{gone} {top(z)} {[top(z), bottom(z)]} {[gone, 1]}"
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_say_hole_shows_none_as_none_and_an_entity_with_its_fields(tmp_path, engine):
+    # docs/language.md, section 3 and `say`: none on its own reads `none`, an entity `#N Kind(fields)`
+    # with a none field reading `pass`; inside a list, the canonical text (`#0`, `pass`)
+    _, log = played(tmp_path, SAID_TEXT, engine)
+    assert said(log) == ["none #0 Card(value=5, toss=pass) [#0, #0] [pass, 1]"]
 
 
 # ---------------------------------------------------------------------- a book: Siatka
