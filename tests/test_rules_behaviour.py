@@ -1053,6 +1053,15 @@ def test_a_say_hole_shows_none_as_none_and_an_entity_with_its_fields(tmp_path, e
     assert said(log) == ["none #0 Card(value=5, toss=pass) [#0, #0] [pass, 1]"]
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_fn_named_as_a_built_in_is_refused_where_it_is_declared(tmp_path, engine):
+    # docs/language.md, section 6: a rule file's fn cannot take a built-in's name
+    text = 'game "x"\nfn max(a: int, b: int) = a\nstart p\nphase p {\n  say "{max(1, 5)}"\n  end draw\n}\n'
+    with pytest.raises(VbrError) as info:
+        game(tmp_path, text, engine)
+    assert where(info.value) == (2, 1) and "`max` is a built-in function" in info.value.message
+
+
 # ---------------------------------------------------------------------- a book: Siatka
 def random_game(g, seed: int):
     """A game of `g` from `seed`, each option drawn by random.Random(seed): the points after
