@@ -1062,6 +1062,35 @@ def test_a_fn_named_as_a_built_in_is_refused_where_it_is_declared(tmp_path, engi
     assert where(info.value) == (2, 1) and "`max` is a built-in function" in info.value.message
 
 
+UNCOUNTED = """game "x"
+limit steps 4
+kind C { v: int }
+zone z public
+var n: int = 0
+start p
+phase p {
+  create C(v: 1) in z times 50
+  let xs = 1..50
+  choose x from xs by 0
+  say "{count(z)} {x}"
+  if n == 0 {
+    n += 1
+  }
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_steps_count_control_transfers_not_a_creates_things_a_ranges_numbers_or_a_choices_options(tmp_path, engine):
+    # docs/language.md, Run-time limits: entering p, the choice, the `if` and its branch, `end`: 5
+    # steps, one past `limit steps 4`; the 50 things, 50 numbers and 50 options are not steps
+    _, log = played(tmp_path, UNCOUNTED.replace("limit steps 4", "limit steps 5"), engine, answers=[49])
+    assert said(log) == ["50 50"]
+    err, log = fault(tmp_path, UNCOUNTED, engine, answers=[49])
+    assert "more than 4 steps" in err.message and where(err) == (7, 1) and said(log) == ["50 50"]
+
+
 # ---------------------------------------------------------------------- a book: Siatka
 def random_game(g, seed: int):
     """A game of `g` from `seed`, each option drawn by random.Random(seed): the points after
