@@ -688,8 +688,9 @@ class UnitBuilder:
         self._close()
 
     def start(self, hold: bool = False) -> None:
-        """The vars an expression sets, in declaration order, then `setup`, then the start phase;
-        with `hold`, a return instead of the start phase (a scenario starts play itself)."""
+        """The vars an expression sets, in declaration order (a var's range applies to its initial
+        value as to any value it is given), then `setup`, then the start phase; with `hold`, a
+        return instead of the start phase (a scenario starts play itself)."""
         m = self.m
         for name, v in m.vars.items():
             if v.type.startswith("list:"):
@@ -700,7 +701,7 @@ class UnitBuilder:
                 continue
             value = self.x.expr(v.decl.init, Scope())
             for i in range(v.count):
-                self.emit(N.SetGlobal(v.decl.span, N.Global(v.type, v.base + i), value))
+                self.emit(self._set_global(v.decl, N.Global(v.type, v.base + i), value))
         if m.setup is not None:
             self.block(m.setup.body, Scope(), None)
         if hold:
@@ -734,7 +735,7 @@ class UnitBuilder:
         fault = self.pb.fault(f"initial list has {{0}} values for {v.count} slots", span)
         self.emit(N.Check(span, N.Binary("bool", "==", N.Local("int", n), N.Const("int", v.count)), fault, N.Local("int", n)))
         for i in range(v.count):
-            self.emit(N.SetGlobal(span, N.Global(v.type, v.base + i), N.StackAt(v.type, base, N.Const("int", i))))
+            self.emit(self._set_global(v.decl, N.Global(v.type, v.base + i), N.StackAt(v.type, base, N.Const("int", i))))
 
     def list_fault(self, name: str, cap: int, span) -> int:
         return self.pb.fault(f"`{name}` holds at most {cap} items; this list has {{0}}", span)
