@@ -1103,6 +1103,18 @@ def test_steps_count_control_transfers_not_a_creates_things_a_ranges_numbers_or_
     assert "more than 4 steps" in err.message and where(err) == (7, 1) and said(log) == ["50 50"]
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("times, shown", [("k - 4", "-1"), ("k + 9998", "10001"), ("none", "none")],
+                         ids=["negative", "past-10000", "none"])
+def test_a_create_times_out_of_0_to_10000_is_a_located_fault(tmp_path, engine, times, shown):
+    # docs/language.md, Run-time limits: `create ... times n` makes 0 to 10,000 things; k is 3 here
+    text = ('game "x"\nkind C { v: int }\nzone z public\nstart p\nphase p {\n  let k = 3\n'
+            f'  create C(v: 1) in z times {times}\n  say "{{count(z)}}"\n  end draw\n}}\n')
+    err, log = fault(tmp_path, text, engine)
+    assert where(err) == (7, 3) and f"`create ... times {shown}`: out of 0..10000" in err.message
+    assert said(log) == []
+
+
 # ---------------------------------------------------------------------- a book: Siatka
 def random_game(g, seed: int):
     """A game of `g` from `seed`, each option drawn by random.Random(seed): the points after

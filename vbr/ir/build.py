@@ -24,6 +24,7 @@ from vbr.ir.values import INT_MAX, NONE, Names, cell
 
 MAX_THINGS = 4096  # most things a game may hold when its `create`s do not fix the number
 MAX_OPTIONS = 4096  # most options a choice may offer
+MAX_CREATE_TIMES = 10_000  # most things one `create ... times n` makes (docs/language.md, Run-time limits)
 COPY_WORDS = 4096  # words for copied lists beyond four per thing (Layout.copies)
 MAX_LIST_FIELD = 16  # most items a thing's list field holds when no `create` fixes it
 MAX_LIST_VAR = 256  # most items a var holding a list holds (docs/language.md, Limits)
@@ -1133,10 +1134,20 @@ class UnitBuilder:
             else:
                 values.append(given.get(name, N.Const("none", NONE)))
         dest = self.x.expr(s.dest, scope)
-        times = self.x.expr(s.times, scope) if s.times is not None else None
+        times = self._create_times(s, scope) if s.times is not None else None
         fault = self.pb.fault(f"more than {self.pb.things} things (the `things` bound of this file)", s.span)
         self.pb.fault(f"a list longer than its field holds ({MAX_LIST_FIELD})", s.span)
         self.emit(N.Create(s.span, kind.index, values, offsets, dest, times, fault))
+
+    def _create_times(self, s: A.Create, scope) -> N.Expr:
+        """A create's `times`, worked out once into a local, out of 0..MAX_CREATE_TIMES a fault at the create."""
+        n = self.local("int")
+        self.emit(N.SetLocal(s.span, n, self.x.expr(s.times, scope)))
+        ok = N.Binary("bool", "and", N.Binary("bool", ">=", N.Local("int", n), N.Const("int", 0)),
+                      N.Binary("bool", "<=", N.Local("int", n), N.Const("int", MAX_CREATE_TIMES)))
+        fault = self.pb.fault(f"`create ... times {{0}}`: out of 0..{MAX_CREATE_TIMES}", s.span)
+        self.emit(N.Check(s.span, ok, fault, N.Local("int", n)))
+        return N.Local("int", n)
 
     def s_Goto(self, s: A.Goto, scope, loop):
         self.end(N.Goto(s.span, self.pb.phase_unit(s.phase)))
