@@ -1115,6 +1115,37 @@ def test_a_create_times_out_of_0_to_10000_is_a_located_fault(tmp_path, engine, t
     assert said(log) == []
 
 
+TEAM_VOICE = """game "x"
+seats 4 teams { a: 0 2  b: 1 3 }
+kind C { v: int }
+zone hand per seat owner
+zone pile per team team
+setup {
+  for s in seats {
+    create C(v: s) in hand[s]
+  }
+  create C(v: 9) in pile[0]
+}
+start p
+phase p {
+  choose y from hand[2] by team 0
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_team_choice_is_seen_by_its_first_seat_as_that_seat_sees(tmp_path, engine):
+    # docs/language.md, `choose ... by team`: seat 0 answers for team a and sees what seat 0 sees:
+    # its own hand and team a's pile (#0 and #4), not its partner seat 2's hand, whose card (#2)
+    # it is offered as `hidden`
+    s, _ = played(tmp_path, TEAM_VOICE, engine)
+    seen = s.observation(0)
+    assert s.current_player() == 0 and seen["legal"] == ["hidden"]
+    assert seen["zones"]["hand[0]"] == ["#0 C(v=0)"] and seen["zones"]["pile[0]"] == ["#4 C(v=9)"]
+    assert seen["zones"]["hand[2]"] == 1
+
+
 # ---------------------------------------------------------------------- a book: Siatka
 def random_game(g, seed: int):
     """A game of `g` from `seed`, each option drawn by random.Random(seed): the points after
