@@ -330,3 +330,13 @@ def test_consts_and_dice_faces_that_cannot_be_worked_out_before_play(tmp_path):
         (9, "const `M` cannot be computed before play: list index 5 out of range 0..1"),
         (10, "die `w`'s faces cannot be computed before play: the range 1..2000000 holds 2000000 numbers; "
              "a range holds at most 1000000")]
+
+
+def test_a_const_no_body_uses_is_checked_too(tmp_path):
+    # docs/language.md, `const`: a value computed once, before play; `vbr check` reports every
+    # problem of a file, a const's whether or not a body names it
+    p = write(tmp_path, "c.vbr", 'game "x"\nvar n: int = 3\nconst K = n + 1\nstart p\nphase p {\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    assert [(d.span.line, d.span.col) for d in info.value.diagnostics] == [(3, 11)]
+    assert "a const is fixed before play" in info.value.diagnostics[0].message

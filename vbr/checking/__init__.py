@@ -61,6 +61,8 @@ def check_bodies(m: Model) -> None:
             s.body(f"on {ev}", "handler", h.body, h.params, guard=h.when)
     for d in m.fns.values():
         x.fn(d)
+    for name, d in m.consts.items():  # one no body uses is fixed before play too
+        x.const(name, d)
     if m.returns is not None:
         _returns(m, x)
     if m.setup is not None:
