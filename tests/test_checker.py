@@ -340,3 +340,40 @@ def test_a_const_no_body_uses_is_checked_too(tmp_path):
         checked_model(p)
     assert [(d.span.line, d.span.col) for d in info.value.diagnostics] == [(3, 11)]
     assert "a const is fixed before play" in info.value.diagnostics[0].message
+
+
+CONSTS = """game "x"
+var n: int = 3
+zone z public
+die d = [1, 2]
+fn reads() = n
+fn counts() = count(z)
+fn through() = reads()
+fn rolls() = roll d
+fn plus_one(n: int) = n + 1
+const A = reads()
+const B = 1 + counts()
+const C = through()
+const D = rolls()
+const E = plus_one(2) + sum(n for n in 1..3)
+start p
+phase p {
+  end winner E - 9
+}
+"""
+
+
+def test_a_const_reading_play_through_a_fn_is_refused_at_the_call(tmp_path):
+    # docs/language.md, `const`: a value computed once, before play, so nothing it uses, through a
+    # fn either, may read a var, a zone or a die; a fn's parameter or a comprehension's name
+    # that is spelt as a var is not the var (E is 3 + 6 = 9)
+    p = write(tmp_path, "c.vbr", CONSTS)
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    found = sorted((d.span.line, d.span.col, d.message.split("dice ")[-1]) for d in info.value.diagnostics)
+    assert found == [(10, 11, "(`reads` reads `n`)"), (11, 15, "(`counts` reads `z`)"), (12, 11, "(`through` reads `n`)"),
+                     (13, 11, "(`rolls` rolls a die)")]
+    fixed = write(tmp_path, "fixed.vbr", "\n".join(x for x in CONSTS.split("\n") if not x.startswith(("const A", "const B",
+                                                                                                   "const C", "const D"))))
+    state = load(fixed, engine="python").new_state(0)
+    assert state.is_terminal() and state.outcome().winner == 0

@@ -70,6 +70,31 @@ class Constants:
         self.die_types[name] = item
 
 
+def read_in_play(m: Model, e: A.Expr, bound: frozenset = frozenset(), seen: frozenset = frozenset()):
+    """The first node of `e` that play changes or draws: a roll, a pick, or a var, zone or kind
+    read by name (a name `bound` by a parameter or a comprehension is none of these), looked for
+    in `e` and in the body of every fn it calls, each once. Gives (node, fn) with the fn of `e`
+    it was found through (None when in `e` itself), or None when `e` is fixed before play."""
+    todo = [(e, bound)]
+    while todo:
+        n, names = todo.pop()
+        if isinstance(n, (A.Roll, A.Pick)):
+            return n, None
+        if isinstance(n, A.Name) and n.id not in names and (n.id in m.vars or n.id in m.zones or n.id in m.kinds):
+            return n, None
+        if isinstance(n, A.Comprehension):
+            inner = names | {n.var}
+            todo += [(n.source, names), (n.body, inner)] + ([(n.filter, inner)] if n.filter is not None else [])
+            continue
+        if isinstance(n, A.Call) and n.func in m.fns and n.func not in seen:
+            fn = m.fns[n.func]
+            found = read_in_play(m, fn.body, frozenset(p.name for p in fn.params), seen | {n.func})
+            if found is not None:
+                return found[0], n.func
+        todo += [(c, names) for c in n.children()]
+    return None
+
+
 def _iterable(v):
     if type(v) is ZoneRef:
         return _SCRATCH_ZONES[v]

@@ -9,7 +9,7 @@ from vbr.builtin_signatures import SIGNATURES
 from vbr.checker import Model, literal_type, type_of
 from vbr.checking import types as T
 from vbr.checking.builtins import CHECKS
-from vbr.checking.constants import Constants
+from vbr.checking.constants import Constants, read_in_play
 from vbr.checking.scope import Scope
 from vbr.grammar import ast as A
 
@@ -86,11 +86,14 @@ class ExprChecker:
             return self.error(at, f"const `{name}` is defined in terms of itself")
         if name not in self.const_types:
             d = self.m.consts[name]
-            for node in A.walk(d.value):
-                if isinstance(node, (A.Roll, A.Pick)) or (isinstance(node, A.Name) and (
-                        node.id in self.m.vars or node.id in self.m.zones or node.id in self.m.kinds)):
-                    return self.error(node, "a const is fixed before play: it may use literals, options, enum members "
-                                            "and other consts, not vars, zones, cards or dice")
+            found = read_in_play(self.m, d.value)
+            if found is not None:
+                node, via = found
+                what = {A.Roll: "rolls a die", A.Pick: "picks at random"}.get(type(node)) or f"reads `{node.id}`"
+                through = f" (`{via}` {what})" if via else ""
+                return self.error(node if via is None else self._call_of(d.value, via),
+                                  "a const is fixed before play: it may use literals, options, enum members, "
+                                  f"other consts and fns of them, not vars, zones, cards or dice{through}")
             self.stack.append(name)
             t = self.check(d.value, Scope())
             self.stack.pop()
@@ -99,6 +102,11 @@ class ExprChecker:
                 self.diags.error(d.span, f"const `{name}` cannot be computed before play: {failure}")
             self.const_types[name] = t
         return self.const_types[name]
+
+    @staticmethod
+    def _call_of(e: A.Expr, fn: str) -> A.Node:
+        """The first call of `fn` in `e`."""
+        return next(n for n in A.walk(e) if isinstance(n, A.Call) and n.func == fn)
 
     # ------------------------------------------------------------------ structure
     def c_Attr(self, e: A.Attr, scope: Scope) -> str:
