@@ -377,3 +377,18 @@ def test_a_const_reading_play_through_a_fn_is_refused_at_the_call(tmp_path):
                                                                                                    "const C", "const D"))))
     state = load(fixed, engine="python").new_state(0)
     assert state.is_terminal() and state.outcome().winner == 0
+
+
+@pytest.mark.parametrize("value, reason", [
+    ("max([]) + 1", "arithmetic on none"),
+    ("-first(x for x in [1] if x > 3)", "arithmetic on none"),
+    ("abs(min([]))", "`abs` of none"),
+    ("max([]) < 3", "`<` compares numbers, not none"),
+])
+def test_a_const_that_meets_none_says_so_in_plays_words(tmp_path, value, reason):
+    # max and min of an empty list and a first that finds nothing are none (docs/language.md,
+    # sections 5.4 and 6); a number is needed of each here: no Python message reaches the reader
+    p = write(tmp_path, "c.vbr", f'game "x"\nconst K = {value}\nstart p\nphase p {{\n  end draw\n}}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    assert [d.message for d in info.value.diagnostics] == [f"const `K` cannot be computed before play: {reason}"]

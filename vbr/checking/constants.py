@@ -199,6 +199,8 @@ class Evaluator:
 
     def v_Unary(self, e: A.Unary, env):
         v = self.value(e.operand, env)
+        if e.op != "not" and v is None:
+            raise Failure("arithmetic on none")  # play's words
         return (not v) if e.op == "not" else -v
 
     def v_Binary(self, e: A.Binary, env):
@@ -212,6 +214,8 @@ class Evaluator:
         if op in ("in", "not in"):
             inside = _contains(a, b)
             return inside if op == "in" else not inside
+        if (a is None or b is None) and op not in ("==", "!="):
+            raise Failure("arithmetic on none" if op in "+-*/%" else f"`{op}` compares numbers, not none")
         return _OPS[op](a, b)
 
     def v_Cond(self, e: A.Cond, env):
@@ -259,7 +263,11 @@ class Evaluator:
         rule = _BUILTINS.get(e.func)
         if rule is None:
             raise Unknown
-        return rule(self.m, *(self.value(a, env) for a in e.args))
+        args = [self.value(a, env) for a in e.args]
+        try:
+            return rule(self.m, *args)
+        except TypeError:  # the arguments' types are checked: only a none gets here
+            raise Failure(f"`{e.func}` of none") from None
 
 
 def _in_range(v):
