@@ -1146,6 +1146,31 @@ def test_a_team_choice_is_seen_by_its_first_seat_as_that_seat_sees(tmp_path, eng
     assert seen["zones"]["hand[2]"] == 1
 
 
+NONE_ORDERED = """game "x"
+kind C { v: int }
+zone z public
+var n: int = 3
+start p
+phase p {
+  say "{n < 5} {n >= 3} {top(z) == none}"
+  n = none
+  if n > 1 {
+    say "above"
+  }
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_ordering_none_is_a_located_fault(tmp_path, engine):
+    # docs/language.md, 5.1: `<`, `<=`, `>`, `>=` work on numbers (== and != on any values), and
+    # section 3: none used where a value is needed is a run-time error, at the comparison (9:6)
+    err, log = fault(tmp_path, NONE_ORDERED, engine)
+    assert said(log) == ["true true true"]
+    assert where(err) == (9, 6) and "`>` compares numbers, not none" in err.message
+
+
 # ---------------------------------------------------------------------- a book: Siatka
 def random_game(g, seed: int):
     """A game of `g` from `seed`, each option drawn by random.Random(seed): the points after

@@ -605,6 +605,8 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             return f"(W)({a} && {b})"
         if e.op == "or":
             return f"(W)({a} || {b})"
+        if e.fault >= 0:  # `<`, `<=`, `>`, `>=` of the rules: of none, a fault
+            return f"(W)(vbr_compare(S, {a}, {b}, {e.fault}) {e.op} 0)"
         return f"(W)({a} {e.op} {b})"
 
     def x_IfElse(self, e):

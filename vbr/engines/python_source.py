@@ -885,6 +885,10 @@ class _Unit(WordSource):
         a, b = self.operands([e.left, e.right])
         if e.op in _ARITH:
             return self.arith(e, a, b)
+        tests = self.none_tests(e, a, b) if e.fault >= 0 else []
+        if tests:  # `<`, `<=`, `>`, `>=` of none fault
+            a, b = self.hold(a), self.hold(b)
+            return f"({a} {e.op} {b} if {' and '.join(self.none_tests(e, a, b))} else fault({e.fault}))"
         return f"({a} {e.op} {b})"
 
     def short_circuit(self, e):

@@ -284,7 +284,7 @@ class ExprBuilder:
                 return N.Const("bool", int((left.value == right.value) == (op == "==")))
             return N.Binary("bool", op, left, right)
         if op in ("<", "<=", ">", ">="):
-            return N.Binary("bool", op, left, right, e.span)
+            return N.Binary("bool", op, left, right, e.span, self.pb.fault(f"`{op}` compares numbers, not none", e.span))
         return N.Binary("int", op, left, right, e.span, self.pb.overflow_fault(e.span))
 
     def x_Cond(self, e: A.Cond, scope: Scope):

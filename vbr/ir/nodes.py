@@ -100,7 +100,8 @@ class Binary(Expr):
     left: Expr
     right: Expr
     span: Span | None = None
-    fault: int = -1  # arithmetic: the result out of range; fault + 1: a division by zero
+    fault: int = -1  # arithmetic: the result out of range; fault + 1: a division by zero; `< <= > >=`
+    # of the rules: a side that is none (internal comparisons have none)
 
 
 @dataclass(eq=False)
