@@ -1171,6 +1171,16 @@ def test_ordering_none_is_a_located_fault(tmp_path, engine):
     assert where(err) == (9, 6) and "`>` compares numbers, not none" in err.message
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("call", ["max(n, 2)", "min(n, 2)", "max(2, n)"])
+def test_max_or_min_of_two_with_none_is_a_located_fault(tmp_path, engine, call):
+    # docs/language.md, section 6: max(a, b) and min(a, b) of two numbers; none is no number
+    text = ('game "x"\nvar n: int = 4\nstart p\nphase p {\n  say "{max(n, 2)} {min(n, 2)}"\n  n = none\n'
+            f'  say "{{{call}}}"\n  end draw\n}}\n')
+    err, log = fault(tmp_path, text, engine)
+    assert said(log) == ["4 2"] and where(err) == (7, 9) and f"`{call[:3]}` of none" in err.message
+
+
 # ---------------------------------------------------------------------- a book: Siatka
 def random_game(g, seed: int):
     """A game of `g` from `seed`, each option drawn by random.Random(seed): the points after

@@ -774,7 +774,9 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         if name in ("max", "min"):
             fn = self.fresh(name)
             op = ">" if name == "max" else "<"
-            self.function(fn, [f"W a = {a[0]}, b = {a[1]};", f"return a {op}= b ? a : b;"])
+            self.function(fn, [f"W a = {a[0]}, b = {a[1]};",
+                               f"if (a == VBR_NONE || b == VBR_NONE) vbr_fault(S, {f}, VBR_NONE, VBR_NONE);",
+                               f"return a {op}= b ? a : b;"])
             return f"{fn}(S, L)"
         if name in ("top", "bottom"):
             fn = self.fresh(name)

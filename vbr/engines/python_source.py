@@ -1178,6 +1178,9 @@ class _Unit(WordSource):
         if name in ("max", "min"):
             x, y = self.hold(a[0]), self.hold(a[1])
             op = ">=" if name == "max" else "<="
+            tests = [f"{v} != {NONE}" for v, ex in zip((x, y), e.args) if not self.nn(ex)]
+            if tests:  # of none, a fault
+                return f"(({x} if {x} {op} {y} else {y}) if {' and '.join(tests)} else fault({f}))"
             return f"({x} if {x} {op} {y} else {y})"
         if name == "zone_of":
             i = self.hold(a[0])

@@ -434,7 +434,7 @@ class ExprBuilder:
             "zone_of": "`zone_of` of {0}, which is no thing", "top": "`top` of none", "bottom": "`bottom` of none",
             "step": "`step` from or along none, or to a position off the court by more than 32768",
             "team_of": "`team_of({0})`: no such seat", "next_seat": "`next_seat({0})`: no such seat",
-            "abs": "`abs` of none",
+            "abs": "`abs` of none", "max": "`max` of none", "min": "`min` of none",
         }
         fault = self.pb.fault(messages[name], e.span) if name in messages else -1
         return N.Builtin(BUILTIN_TYPES[name], name, values, fault, e.span)
