@@ -1181,6 +1181,41 @@ def test_max_or_min_of_two_with_none_is_a_located_fault(tmp_path, engine, call):
     assert said(log) == ["4 2"] and where(err) == (7, 9) and f"`{call[:3]}` of none" in err.message
 
 
+NONE_CONDITION = """game "x"
+kind Member { down: bool }
+zone members public
+var n: int = 0
+start p
+setup {
+  create Member(down: false) in members
+  create Member() in members
+}
+phase p {
+  say "{every(m.down == none for m in members)}"
+  choose m from members where WHERE by 0
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("where_, at", [("not m.down", (12, 35)), ("m.down or n == 0", (12, 31))], ids=["not", "or"])
+def test_a_condition_that_is_none_is_a_located_fault(tmp_path, engine, where_, at):
+    # docs/language.md: a field not given at `create` is none; conditions must be bool, and none
+    # used where a value is needed is a run-time error: the second member's `down`, where it is read
+    err, log = fault(tmp_path, NONE_CONDITION.replace("WHERE", where_), engine)
+    assert said(log) == ["[false, true]"]
+    assert where(err) == at and "this condition is none, neither true nor false" in err.message
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_condition_that_holds_a_bool_is_read_as_it_is(tmp_path, engine):
+    # the same file with both members given `down`: `not m.down` offers the one that is up
+    text = NONE_CONDITION.replace("create Member() in members", "create Member(down: true) in members")
+    s, log = played(tmp_path, text.replace("WHERE", "not m.down"), engine)
+    assert said(log) == ["[false, false]"] and [str(a) for a in s.legal_actions()] == ["0 #0"]
+
+
 # ---------------------------------------------------------------------- a book: Siatka
 def random_game(g, seed: int):
     """A game of `g` from `seed`, each option drawn by random.Random(seed): the points after

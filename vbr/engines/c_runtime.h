@@ -62,6 +62,12 @@ static inline W vbr_fits(W *S, W r, int over, W f) {
     return r;
 }
 
+/* A condition's bool; none, neither true nor false, faults with message f. */
+static inline W vbr_truth(W *S, W v, W f) {
+    if (v == VBR_NONE) vbr_fault(S, f, VBR_NONE, VBR_NONE);
+    return v;
+}
+
 /* -1, 0 or 1 as a is below, at or above b; a side that is none faults with message f. */
 static inline int vbr_compare(W *S, W a, W b, W f) {
     if (a == VBR_NONE || b == VBR_NONE) vbr_fault(S, f, VBR_NONE, VBR_NONE);

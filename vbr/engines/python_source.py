@@ -534,7 +534,7 @@ class _Unit(WordSource):
             return self.nn(e.then) and self.nn(e.orelse)
         if isinstance(e, N.Bind):
             return self.nn(e.body)
-        if isinstance(e, N.Contains):
+        if isinstance(e, (N.Contains, N.Truth)):
             return True
         if isinstance(e, N.Builtin):
             return e.name in ("next_seat", "team_of", "other", "distance", "zone_of")
@@ -1154,6 +1154,14 @@ class _Unit(WordSource):
         lines, _ = self.capture(self.set_local, e.slot, last)
         self.out += _indent(lines)
         return r
+
+    def x_Truth(self, e):
+        """A condition read from where none may be kept: of none, a fault."""
+        v = self.expr(e.value)
+        if self.nn(e.value):
+            return v
+        v = self.hold(v)
+        return f"({v} if {v} != {NONE} else fault({e.fault}))"
 
     def x_Builtin(self, e):
         name, f = e.name, e.fault

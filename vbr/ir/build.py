@@ -970,7 +970,7 @@ class UnitBuilder:
     def s_If(self, s: A.If, scope, loop):
         done = self.new_block()
         for br in s.branches:
-            test = self.x.expr(br.test, scope)
+            test = self.x.cond(br.test, scope)
             if isinstance(test, N.Const) and not test.value:
                 continue
             if isinstance(test, N.Const):
@@ -1051,7 +1051,7 @@ class UnitBuilder:
         self._bounded(s, scope, None)
 
     def s_While(self, s: A.While, scope, loop):
-        self._bounded(s, scope, self.x.expr(s.test, scope.child()))
+        self._bounded(s, scope, self.x.cond(s.test, scope.child()))
 
     def _bounded(self, s, scope, test) -> None:
         rounds = self.local("int")
@@ -1073,7 +1073,7 @@ class UnitBuilder:
         inner = scope.child()
         slot = self.local(seq.item)
         inner.names[s.var] = (seq.item, slot)
-        cond = self.x.expr(s.where, inner) if s.where is not None else None
+        cond = self.x.cond(s.where, inner) if s.where is not None else None
         by = self.x.expr(s.by, scope)
         if s.by_team:
             teams = self.m.teams
@@ -1190,7 +1190,7 @@ class UnitBuilder:
             inner = Scope()
             for p, (slot, ty) in zip(h.params, slots):
                 inner.names[p.name] = (ir_type(type_of(self.m, p.type)) if p.type else ty, slot)
-            guards.append(self.x.expr(h.when, inner))
+            guards.append(self.x.cond(h.when, inner))
         after = self.new_block()
         self.end(N.Emit(s.span, units, guards, words, after))
         self.current = after

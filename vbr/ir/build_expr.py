@@ -48,6 +48,9 @@ class Unsupported(EngineUnavailable):
         return f"{where}error: not supported yet: {self.message}"
 
 
+# where a value is read from that may hold none: a bool read so is a condition that may be none
+_KEPT = (N.Local, N.Global, N.Field, N.FieldOfAny, N.StackAt, N.ItemAt, N.Lookup, N.FnCall, N.Returned, N.Bind,
+         N.IfElse, N.Pick, N.Roll)
 HEAVY_FN = 1024  # expression nodes of a fn with the fns it calls written out, from which it is called, not written out
 
 
@@ -252,8 +255,17 @@ class ExprBuilder:
         fault = self.pb.fault("list index {0} out of range 0..{1}", e.span)
         return N.ItemAt(seq.item, seq, self.expr(e.index, scope), fault)
 
+    def cond(self, e: A.Expr, scope: Scope) -> N.Expr:
+        """A condition (of an `if`, a `while`, a `where`, a `when`, `not`, `and`, `or`, an `if`
+        expression, a filter, the body of `any` or `all`): a bool read from where none may be
+        kept faults on none, where it is written."""
+        x = self.expr(e, scope)
+        if x.ty == "bool" and isinstance(x, _KEPT):
+            return N.Truth("bool", x, self.pb.fault("this condition is none, neither true nor false", e.span))
+        return x
+
     def x_Unary(self, e: A.Unary, scope: Scope):
-        operand = self.expr(e.operand, scope)
+        operand = self.cond(e.operand, scope) if e.op == "not" else self.expr(e.operand, scope)
         if e.op == "not":
             if isinstance(operand, N.Const):
                 return N.Const("bool", int(not operand.value))
@@ -269,11 +281,12 @@ class ExprBuilder:
         if op in ("==", "!=") and self.is_list(e.left, scope) and self.is_list(e.right, scope):
             same = N.SeqEqual("bool", self.seq(e.left, scope), self.seq(e.right, scope))
             return same if op == "==" else N.Unary("bool", "not", same)
-        left = self.expr(e.left, scope)
+        side = self.cond if op in ("and", "or") else self.expr
+        left = side(e.left, scope)
         if op in ("and", "or") and isinstance(left, N.Const):
             decided = bool(left.value) == (op == "or")
-            return N.Const("bool", left.value) if decided else self.expr(e.right, scope)
-        right = self.expr(e.right, scope)
+            return N.Const("bool", left.value) if decided else side(e.right, scope)
+        right = side(e.right, scope)
         if op in ("and", "or"):
             if isinstance(right, N.Const) and bool(right.value) == (op == "and"):
                 return left
@@ -288,7 +301,7 @@ class ExprBuilder:
         return N.Binary("int", op, left, right, e.span, self.pb.overflow_fault(e.span))
 
     def x_Cond(self, e: A.Cond, scope: Scope):
-        test = self.expr(e.test, scope)
+        test = self.cond(e.test, scope)
         then, orelse = self.expr(e.then, scope), self.expr(e.orelse, scope)
         if isinstance(test, N.Const):
             return then if test.value else orelse
@@ -361,8 +374,8 @@ class ExprBuilder:
         inner = scope.child()
         slot = self.ub.temp(source.item)
         inner.names[e.var] = (source.item, slot)
-        body = self.expr(e.body, inner)
-        cond = self.expr(e.filter, inner) if e.filter is not None else None
+        body = self.cond(e.body, inner) if e.agg in ("any", "all") else self.expr(e.body, inner)
+        cond = self.cond(e.filter, inner) if e.filter is not None else None
         return source, slot, body, cond
 
     def x_Call(self, e: A.Call, scope: Scope):
@@ -585,7 +598,7 @@ class ExprBuilder:
                                   "built in play holds here", e.span)
             return N.RangeItems("int", bound, lo, hi, fault)
         if isinstance(e, A.Cond):
-            test = self.expr(e.test, scope)
+            test = self.cond(e.test, scope)
             then, orelse = self.seq(e.then, scope), self.seq(e.orelse, scope)
             if isinstance(test, N.Const):
                 return then if test.value else orelse

@@ -112,6 +112,14 @@ class IfElse(Expr):
 
 
 @dataclass(eq=False)
+class Truth(Expr):
+    """A condition of the rules read from where none may be kept (a var, a field, a local, ...):
+    its bool, or, when it is none, fault `fault` (none is neither true nor false)."""
+    value: Expr
+    fault: int
+
+
+@dataclass(eq=False)
 class StackAt(Expr):
     """Item `index` of a list copied onto the stack (`Collect`), which starts at the word local
     `base` holds."""
