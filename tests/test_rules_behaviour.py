@@ -1216,6 +1216,18 @@ def test_a_condition_that_holds_a_bool_is_read_as_it_is(tmp_path, engine):
     assert said(log) == ["[false, false]"] and [str(a) for a in s.legal_actions()] == ["0 #0"]
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("loop, at", [("for x in 1..n {", (7, 15)), ("for x in n..3 {", (7, 12)),
+                                      ("repeat sum(x for x in 1..n) {", (7, 28))], ids=["hi", "lo", "in-a-sum"])
+def test_a_range_with_an_end_that_is_none_is_a_located_fault(tmp_path, engine, loop, at):
+    # docs/language.md, 5.3: `A..B` is the whole numbers from A to B; none is no number (section 3),
+    # so a range ending in none stops at that end rather than being empty (k was 3, n none)
+    text = ('game "x"\nvar n: int = none\nvar k: int = 3\nstart p\nphase p {\n  say "{every(x for x in 1..k)}"\n'
+            f'  {loop}\n  }}\n  end draw\n}}\n')
+    err, log = fault(tmp_path, text, engine)
+    assert said(log) == ["[1, 2, 3]"] and where(err) == at and "this end of a range is none" in err.message
+
+
 # ---------------------------------------------------------------------- a book: Siatka
 def random_game(g, seed: int):
     """A game of `g` from `seed`, each option drawn by random.Random(seed): the points after

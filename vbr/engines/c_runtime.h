@@ -62,8 +62,8 @@ static inline W vbr_fits(W *S, W r, int over, W f) {
     return r;
 }
 
-/* A condition's bool; none, neither true nor false, faults with message f. */
-static inline W vbr_truth(W *S, W v, W f) {
+/* A value the rules need (a condition, the end of a range); none faults with message f. */
+static inline W vbr_known(W *S, W v, W f) {
     if (v == VBR_NONE) vbr_fault(S, f, VBR_NONE, VBR_NONE);
     return v;
 }

@@ -609,8 +609,8 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             return f"(W)(vbr_compare(S, {a}, {b}, {e.fault}) {e.op} 0)"
         return f"(W)({a} {e.op} {b})"
 
-    def x_Truth(self, e):
-        return f"vbr_truth(S, {self.expr(e.value)}, {e.fault})"
+    def x_Known(self, e):
+        return f"vbr_known(S, {self.expr(e.value)}, {e.fault})"
 
     def x_IfElse(self, e):
         return f"({self.expr(e.test)} ? {self.expr(e.then)} : {self.expr(e.orelse)})"

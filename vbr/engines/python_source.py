@@ -534,7 +534,7 @@ class _Unit(WordSource):
             return self.nn(e.then) and self.nn(e.orelse)
         if isinstance(e, N.Bind):
             return self.nn(e.body)
-        if isinstance(e, (N.Contains, N.Truth)):
+        if isinstance(e, (N.Contains, N.Known)):
             return True
         if isinstance(e, N.Builtin):
             return e.name in ("next_seat", "team_of", "other", "distance", "zone_of")
@@ -1155,8 +1155,8 @@ class _Unit(WordSource):
         self.out += _indent(lines)
         return r
 
-    def x_Truth(self, e):
-        """A condition read from where none may be kept: of none, a fault."""
+    def x_Known(self, e):
+        """A value read from where none may be kept: of none, a fault."""
         v = self.expr(e.value)
         if self.nn(e.value):
             return v

@@ -261,7 +261,14 @@ class ExprBuilder:
         kept faults on none, where it is written."""
         x = self.expr(e, scope)
         if x.ty == "bool" and isinstance(x, _KEPT):
-            return N.Truth("bool", x, self.pb.fault("this condition is none, neither true nor false", e.span))
+            return N.Known("bool", x, self.pb.fault("this condition is none, neither true nor false", e.span))
+        return x
+
+    def range_end(self, e: A.Expr, scope: Scope) -> N.Expr:
+        """An end of a range worked out in play: a none there faults, where it is written."""
+        x = self.expr(e, scope)
+        if isinstance(x, _KEPT) or isinstance(x, N.Aggregate) and x.agg in ("first", "max", "min"):
+            return N.Known(x.ty, x, self.pb.fault("this end of a range is none, not a number", e.span))
         return x
 
     def x_Unary(self, e: A.Unary, scope: Scope):
@@ -590,7 +597,7 @@ class ExprBuilder:
             item = self.joined_type([x.ty for x in items], e.span)
             return N.Items("any" if item == "none" else item, len(items), items)
         if isinstance(e, A.RangeExpr):
-            lo, hi = self.expr(e.lo, scope), self.expr(e.hi, scope)
+            lo, hi = self.range_end(e.lo, scope), self.range_end(e.hi, scope)
             if isinstance(lo, N.Const) and isinstance(hi, N.Const):
                 return N.RangeItems("int", max(hi.value - lo.value + 1, 0), lo, hi)
             bound = self.pb.max_range

@@ -112,9 +112,9 @@ class IfElse(Expr):
 
 
 @dataclass(eq=False)
-class Truth(Expr):
-    """A condition of the rules read from where none may be kept (a var, a field, a local, ...):
-    its bool, or, when it is none, fault `fault` (none is neither true nor false)."""
+class Known(Expr):
+    """A value the rules need (a condition, the end of a range) read from where none may be kept
+    (a var, a field, a local, ...): the value, or, when it is none, fault `fault`."""
     value: Expr
     fault: int
 
