@@ -1228,6 +1228,33 @@ def test_a_range_with_an_end_that_is_none_is_a_located_fault(tmp_path, engine, l
     assert said(log) == ["[1, 2, 3]"] and where(err) == at and "this end of a range is none" in err.message
 
 
+COURT_SIDE = """game "x"
+court { rows 2 cols 3 field 1 at row 1 col 1 space serve at row 0 col 1 }
+direction forward = (0, 1)
+var s: int = 1
+start p
+phase p {
+  say "{step(field(0, 1), forward, s, 1)}"
+  s = 2
+  say "{CALL}"
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("call, at, what", [("step(field(0, 1), forward, s, 1)", (9, 36), "step"),
+                                            ("step(field(0, 1), forward, s, 1, 0)", (9, 36), "step"),
+                                            ("reach(field(0, 1), 1, s, [forward])", (9, 31), "reach"),
+                                            ("space(serve, s)", (9, 9), "space")], ids=["step", "step-paying", "reach", "space"])
+def test_a_court_side_other_than_0_or_1_is_a_located_fault(tmp_path, engine, call, at, what):
+    # docs/language.md, `court` and section 6: a court has sides 0 and 1; side 1 reads side 0's
+    # frame turned round (from field 1, one step forward for side 1 is the serve space behind it);
+    # side 2 is an error at the side given (at the call, for `space`)
+    err, log = fault(tmp_path, COURT_SIDE.replace("CALL", call), engine)
+    assert said(log) == ["@0:serve"] and where(err) == at and f"`{what}`: there is no side 2 (0 or 1)" in err.message
+
+
 # ---------------------------------------------------------------------- a book: Siatka
 def random_game(g, seed: int):
     """A game of `g` from `seed`, each option drawn by random.Random(seed): the points after

@@ -428,7 +428,8 @@ class ExprBuilder:
             if court is None or sname not in court.spaces:
                 raise Unsupported("`space` of no declared space", e.span)
             from vbr.ir.values import cell
-            return N.Lookup("cell", [cell(*court.space(sname, side)) for side in (0, 1)], self.expr(args[1], scope))
+            fault = self.pb.fault("`space`: there is no side {0} (0 or 1)", e.span)
+            return N.Lookup("cell", [cell(*court.space(sname, side)) for side in (0, 1)], self.expr(args[1], scope), fault)
         if name == "cell_at":
             court = self.pb.court
             if court is None:
@@ -443,7 +444,7 @@ class ExprBuilder:
             return self._step_paying(e, scope)
         if name not in BUILTIN_TYPES:
             raise Unsupported(f"the built-in `{name}`", e.span)
-        values = [self.expr(a, scope) for a in args]
+        values = [self.side(a, scope, name) if name == "step" and i == 2 else self.expr(a, scope) for i, a in enumerate(args)]
         if name in ("field", "number", "side", "row", "col", "in_court", "on_net", "step") and self.pb.court is None:
             raise Unsupported(f"`{name}` needs a court", e.span)
         messages = {
@@ -462,11 +463,18 @@ class ExprBuilder:
     def _step_paying(self, e: A.Call, scope: Scope) -> N.Expr:
         """`step(c, d, side, n, net cost)`: unit steps until n is paid, a net row costing the net
         cost (Court.step); faults: off the court, then a net cost below 0, then n out of 0..1024."""
-        values = [self.expr(a, scope) for a in e.args]
+        values = [self.side(a, scope, "step") if i == 2 else self.expr(a, scope) for i, a in enumerate(e.args)]
         fault = self.pb.fault("`step` from or along none, or to a position off the court by more than 32768", e.span)
         self.pb.fault("`step`'s net cost is {0}: it must be 0 or more", e.span)
         self.pb.fault("`step` of {0} with a net cost is out of 0..1024", e.span)
         return N.Builtin("cell", "step_paying", values, fault, e.span)
+
+    def side(self, e: A.Expr, scope: Scope, what: str) -> N.Expr:
+        """A court side given to `what`: 0 or 1, else a fault where it is given."""
+        x = self.expr(e, scope)
+        if isinstance(x, N.Const) and x.value in (0, 1):
+            return x
+        return N.Lookup("int", [0, 1], x, self.pb.fault(f"`{what}`: there is no side {{0}} (0 or 1)", e.span))
 
     def _owner(self, e: A.Call, scope: Scope) -> N.Expr:
         """`owner(x)`: the seat (or team) a zone is kept for, -1 for a shared one; of a thing,
@@ -687,7 +695,7 @@ class ExprBuilder:
         table = self.pb.reach_table(tuple(d.value for d in dirs.items), net.value)
         fault = self.pb.fault("`reach` from {0}, a position the court's table does not hold", e.span)
         self.pb.fault("`reach` distance {0} is out of 0..64", e.span)
-        start, dist, side = (self.expr(a, scope) for a in e.args[:3])
+        start, dist, side = self.expr(e.args[0], scope), self.expr(e.args[1], scope), self.side(e.args[2], scope, "reach")
         bound = max(len(v) for v in self.pb.reach_tables[table].values())
         return N.ReachItems("cell", bound, start, dist, side, table, fault)
 
@@ -697,7 +705,7 @@ class ExprBuilder:
         self.pb.fault("`reach`'s net cost is {0}: it must be 0 or more", e.span)
         self.pb.fault("`reach` from or along none", e.span)
         self.pb.fault("`reach`: no memory left for its search", e.span)
-        start, dist, side = (self.expr(a, scope) for a in e.args[:3])
+        start, dist, side = self.expr(e.args[0], scope), self.expr(e.args[1], scope), self.side(e.args[2], scope, "reach")
         court = self.pb.court
         return N.ReachSearch("cell", max(court.cols * court.height, 1), start, dist, side, dirs, net, fault)
 
