@@ -1171,6 +1171,41 @@ def test_ordering_none_is_a_located_fault(tmp_path, engine):
     assert where(err) == (9, 6) and "`>` compares numbers, not none" in err.message
 
 
+NONE_BY_WAY_OF = """game "x"
+var count: int = 0
+var got: int = 0
+var copy: int = 0
+start p
+proc nothing(): int {
+  if count > 5 {
+    return 1
+  }
+}
+phase p {
+  count += 1
+  got = count + 1
+  copy = got
+  got = nothing()
+  copy = got
+  say "{count > 0} {count + 1}"
+  if copy > 1 {
+    say "above"
+  }
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_var_given_none_by_way_of_a_field_and_another_var_is_tested_where_it_is_compared(tmp_path, engine):
+    # `count` only ever holds numbers; `got` takes what `nothing` gives (it runs off its end:
+    # none, docs/language.md `proc`) and `copy` takes it from `got`: comparing `copy` is the
+    # fault at 18:6
+    err, log = fault(tmp_path, NONE_BY_WAY_OF, engine)
+    assert said(log) == ["true 2"]
+    assert where(err) == (18, 6) and "`>` compares numbers, not none" in err.message
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("call", ["max(n, 2)", "min(n, 2)", "max(2, n)"])
 def test_max_or_min_of_two_with_none_is_a_located_fault(tmp_path, engine, call):

@@ -42,6 +42,7 @@ from vbr.engines.python_narrowing import narrowed_loop, skeleton
 from vbr.engines.word_source import WordSource
 from vbr.engines.zone_kinds import seq_zones, zone_kinds
 from vbr.ir import nodes as N
+from vbr.ir.never_none import never_none_vars
 from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STEP_FAULT
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.layout import CHOICE, FAULT, FRAME_HEAD, ITEMS_PER_STEP, OVER, RUNNING, Header as H
@@ -71,9 +72,10 @@ def python_source(program: N.Program) -> str:
     pads: set[int] = set()
     kinds = zone_kinds(program)
     calls = _Calls(program)
-    units = [_Unit(program, u, pads, kinds, calls).function() for u in range(len(program.units))]
-    units += [_Direct(program, u, pads, kinds, calls).function() for u in sorted(calls.direct)]
-    fns = [_FnBody(program, k, kinds).function() for k in range(len(program.fns))]
+    vars_nn = never_none_vars(program)
+    units = [_Unit(program, u, pads, kinds, calls, vars_nn).function() for u in range(len(program.units))]
+    units += [_Direct(program, u, pads, kinds, calls, vars_nn).function() for u in sorted(calls.direct)]
+    fns = [_FnBody(program, k, kinds, vars_nn).function() for k in range(len(program.fns))]
     nones = "\n".join([f"P{n} = ({NONE},) * {n}" for n in sorted(pads)] + _cell_answers(program))
     table = "UNITS = (" + "".join(f"u{u}, " for u in range(len(program.units))) + ")"
     return "\n\n".join([head, nones, *fns, *units, table]) + "\n"
@@ -386,9 +388,11 @@ class _Unit(WordSource):
 
     left = "return"  # how the function returns when play leaves it for good (a `goto`, the end)
 
-    def __init__(self, p: N.Program, u: int, pads: set[int], zone_kinds: list[frozenset[int]], calls: _Calls):
+    def __init__(self, p: N.Program, u: int, pads: set[int], zone_kinds: list[frozenset[int]], calls: _Calls,
+                 vars_nn: frozenset[int] = frozenset()):
         super().__init__(p)
         self.u, self.unit, self.pads, self.zone_kinds, self.calls = u, p.units[u], pads, zone_kinds, calls
+        self.vars_nn = vars_nn  # the vars that never hold none (vbr.ir.never_none)
         self.direct = calls.direct
         self.out: list[str] = []
         self.alias: dict[int, str] = {}
@@ -530,6 +534,8 @@ class _Unit(WordSource):
             return e.agg in ("sum", "count", "any", "all")
         if isinstance(e, N.Local):
             return e.slot in self.never_none or e.slot in self.known_kind
+        if isinstance(e, N.Global):
+            return e.base in self.vars_nn
         if isinstance(e, N.IfElse):
             return self.nn(e.then) and self.nn(e.orelse)
         if isinstance(e, N.Bind):
@@ -1806,12 +1812,13 @@ class _Direct(_Unit):
 
     left = "return -1"
 
-    def __init__(self, p: N.Program, u: int, pads: set[int], zone_kinds: list[frozenset[int]], calls: _Calls):
+    def __init__(self, p: N.Program, u: int, pads: set[int], zone_kinds: list[frozenset[int]], calls: _Calls,
+                 vars_nn: frozenset[int] = frozenset()):
         blocks = p.units[u].blocks
         self.padded = u in calls.padded
         self.size = FRAME_HEAD + p.units[u].nlocals
         self.tracks_pc = any(isinstance(b.term, N.End) for b in blocks) and any(isinstance(b.term, N.Call) for b in blocks)
-        super().__init__(p, u, pads, zone_kinds, calls)  # which writes blocks (_copy_small_joins)
+        super().__init__(p, u, pads, zone_kinds, calls, vars_nn)  # which writes blocks (_copy_small_joins)
 
     def _registers(self) -> list[int]:
         """Every local it reads or writes, and its parameters."""
@@ -1895,9 +1902,9 @@ class _FnBody(_Unit):
     no one (after a fault the words are not looked at): `x_FnCall` leaves the block's words none
     without writing them one by one."""
 
-    def __init__(self, p: N.Program, k: int, zone_kinds: list[frozenset[int]]):
+    def __init__(self, p: N.Program, k: int, zone_kinds: list[frozenset[int]], vars_nn: frozenset[int] = frozenset()):
         WordSource.__init__(self, p)
-        self.k, self.zone_kinds = k, zone_kinds
+        self.k, self.zone_kinds, self.vars_nn = k, zone_kinds, vars_nn
         self.out, self.known_kind, self.kind_words, self.memo = [], {}, {}, {}
         self.alias = {i: f"a{i}" for i in range(p.fns[k].nparams)}
         self.regs, self.never_none, self.dirty, self.current = [], set(), [set()], 0

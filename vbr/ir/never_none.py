@@ -1,0 +1,46 @@
+"""Which vars of a program can never hold `none`: what lets an engine read one where the rules
+need a value (`if`, `<`, the end of a range: `N.Known`, a comparison's fault) without testing it.
+
+A var holds what a `SetGlobal` writes into it and nothing else: its start value is one such
+write, from the unit that starts play. A var never holds none when every write into it is of a
+value that is never none: a constant other than none, arithmetic or a comparison (on none they
+fault before they give anything), an aggregate that counts or sums, a test, or another such var.
+Anything else (a local, a field, a procedure's result, `top` of a zone) may be none, so a var
+written from it is left out.
+"""
+from __future__ import annotations
+
+from vbr.ir import nodes as N
+from vbr.ir.values import NONE
+
+
+def never_none_vars(program: N.Program) -> frozenset[int]:
+    """The `base` of every var (as `N.Global` names it) no write of the program can leave none
+    in: the largest such set, where a write may read the vars of the set."""
+    writes: dict[int, list[N.Expr]] = {}
+    for unit in program.units:
+        for block in unit.blocks:
+            for x in [*block.stmts, block.term]:
+                for n in N.walk(x):
+                    if isinstance(n, N.SetGlobal):
+                        writes.setdefault(n.target.base, []).append(n.value)
+    kept = set(writes)
+    while True:
+        dropped = {base for base in kept if not all(_never_none(v, kept) for v in writes[base])}
+        if not dropped:
+            return frozenset(kept)
+        kept -= dropped
+
+
+def _never_none(e: N.Expr, kept: set[int]) -> bool:
+    if isinstance(e, N.Const):
+        return e.value != NONE
+    if isinstance(e, (N.Binary, N.Unary, N.Contains, N.Known)):
+        return True
+    if isinstance(e, N.Aggregate):
+        return e.agg in ("sum", "count", "any", "all")
+    if isinstance(e, N.Global):
+        return e.base in kept
+    if isinstance(e, N.IfElse):
+        return _never_none(e.then, kept) and _never_none(e.orelse, kept)
+    return False
