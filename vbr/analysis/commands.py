@@ -510,4 +510,9 @@ def base_rows(args, base: Variant, agents: list[str]) -> list:
                           for a in merged.arms) or "no games"
         raise UsageError(f"--base-rows {args.base_rows}: no games of the base ({base.label}, engine {want['engine']}, "
                          f"agents {','.join(agents)}); it holds: {found}")
+    from vbr.sim import game_sides
+    try:
+        arm.check_game(game_sides(base.game), base.game.seats)
+    except R.RowsError as exc:
+        raise UsageError(f"--base-rows: {exc}") from None
     return arm.trials

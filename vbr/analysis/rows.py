@@ -15,6 +15,9 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
 from vbr.analysis.trial import Trial
 
@@ -40,6 +43,16 @@ class Arm:
     label: str  # the arm the rows were written as (base, variant, a sweep's combination), or its options
     restrict: tuple = ()  # the `--restrict` rules in force (SEAT=RULE each), none for unrestricted play
     trials: list[Trial] = field(default_factory=list)
+    sides: int = 0  # how many sides every game of the arm has
+    where: str = ""  # FILE:LINE of the arm's first row
+
+    def check_game(self, sides: int, seats: int) -> None:
+        """RowsError, at the arm's first row, unless its games have the sides and seats (one agent
+        each) of the game its rule file plays under its options."""
+        agents = len(self.trials[0].agents) if self.trials else seats
+        if (self.sides, agents) != (sides, seats):
+            raise RowsError(f"{self.where}:1: error: these games have {self.sides} sides and {agents} agents, but "
+                            f"{self.rules} under these options has {sides} sides and {seats} seats")
 
     @property
     def key(self) -> tuple:
@@ -60,12 +73,12 @@ def read(paths: list[str]) -> Merged:
     duplicates = 0
     for path in paths:
         for line, r in read_file(Path(path)):
-            try:
-                t = Trial.from_row(r)
-            except (ValueError, TypeError, KeyError) as exc:
-                raise RowsError(f"{path}:{line}:1: error: {exc}") from None
-            arm = _arm_of(r, t)
+            t = _trial(path, line, r)
+            arm = _arm_of(r, t, f"{path}:{line}")
             arm = arms.setdefault(arm.key, arm)
+            if t.sides != arm.sides:
+                raise RowsError(f"{path}:{line}:1: error: this game has {t.sides} sides, the games before it of the "
+                                f"same rule file, options and agents {arm.sides}")
             game = (arm.key, t.seed, tuple(t.agents))
             if game in seen:
                 duplicates += 1
@@ -75,23 +88,116 @@ def read(paths: list[str]) -> Merged:
     return Merged(list(arms.values()), duplicates, len(paths))
 
 
-def _arm_of(r: dict, t: Trial) -> Arm:
+# ------------------------------------------------------------------------------ what a row may hold
+# A rows file is untrusted, like a log: each row is checked against what vbr writes before a figure
+# is computed from it (a side of 10**30 would have the summary count 10**30 sides' wins).
+INT_MAX = 2 ** 63 - 1  # the engines' integers, and seeds
+Count = Annotated[StrictInt, Field(ge=0, le=INT_MAX)]
+Number = Annotated[StrictInt, Field(ge=-INT_MAX, le=INT_MAX)]
+Scalar = Union[StrictBool, StrictInt, StrictStr]
+MeasureValue = Optional[Union[StrictBool, Number]]
+MeasureKind = Literal["side", "int", "bool"]
+
+
+class GameRow(BaseModel):
+    """The columns of a game row (`metrics.row`, or `Trial.to_row`) a summary reads, with the
+    types and ranges vbr writes them in; the other columns are figures computed again from these."""
+
+    model_config = ConfigDict(extra="allow")
+    index: Count
+    seed: Count
+    agents: list[StrictStr] = Field(min_length=1)
+    sides: StrictInt = Field(ge=1)
+    winner: Optional[Count]
+    score: Optional[list[Number]] = None
+    points: Optional[list[Number]] = None
+    choices: Count
+    forced: Count
+    offered: Count = 0
+    options: Count = 0
+    first_side: Optional[Count]
+    score_track: list[tuple[Count, list[Number]]]
+    restricted: tuple[Count, Count] = (0, 0)
+    measures: dict[StrictStr, tuple[MeasureKind, MeasureValue]] = {}
+    measure_kinds: dict[StrictStr, MeasureKind] = {}
+    arm: Optional[StrictStr] = None
+    rules: Optional[StrictStr] = None
+    rule_options: Optional[dict[StrictStr, Scalar]] = None
+    engine: Optional[StrictStr] = None
+    restrict: Optional[list[StrictStr]] = None
+
+
+def _inconsistent(t: Trial) -> str | None:
+    """What in a well-typed row no game could have written: a side past its sides, a score of
+    another number of sides, more forced choices than choices, a measure's value of another kind."""
+    sides = range(t.sides)
+    if t.winner is not None and t.winner not in sides:
+        return f"winner {t.winner} of {t.sides} sides"
+    if t.first_side is not None and t.first_side not in sides:
+        return f"first_side {t.first_side} of {t.sides} sides"
+    scores = ([t.points] if t.points is not None else []) + [s for _, s in t.score_track]
+    if any(len(s) != t.sides for s in scores):
+        return f"a score of {next(len(s) for s in scores if len(s) != t.sides)} sides in a game of {t.sides}"
+    if t.forced > t.choices:
+        return f"{t.forced} forced choices of {t.choices}"
+    for name, (kind, value) in t.measures.items():
+        if not _measure_fits(kind, value, sides):
+            return f"measure {name!r} of kind {kind} is {value!r}"[:200]
+    return None
+
+
+def _measure_fits(kind: str, value, sides: range) -> bool:
+    """Whether a measure of `kind` may hold `value`: none (unset), a bool for a bool measure, an
+    integer for an int one, one of the sides for a side one."""
+    if value is None:
+        return True
+    if kind == "bool" or isinstance(value, bool):
+        return kind == "bool" and isinstance(value, bool)
+    return isinstance(value, int) and (value in sides if kind == "side" else -INT_MAX <= value <= INT_MAX)
+
+
+def _trial(path, line: int, r: dict) -> Trial:
+    """The game row `r` (at `path`:`line`) holds; RowsError naming the columns it lacks, or every
+    column whose value no vbr writes (GameRow)."""
+    need = [k for k in ("index", "seed", "agents", "sides", "winner", "choices", "forced", "first_side", "score_track")
+            if k not in r] + [k for k, alt in (("score", "points"), ("offered", "options")) if k not in r and alt not in r]
+    if need:
+        raise RowsError(f"{path}:{line}:1: error: a game row without {', '.join(need)} (rows written by an older vbr "
+                        f"lack them: play the run again)")
+    try:
+        GameRow.model_validate(r)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:5])
+        raise RowsError(f"{path}:{line}:1: error: not a game row of vbr ({problems})") from None
+    t = Trial.from_row(r)
+    if why := _inconsistent(t):
+        raise RowsError(f"{path}:{line}:1: error: not a game row of vbr ({why})")
+    return t
+
+
+def _arm_of(r: dict, t: Trial, where: str) -> Arm:
     options = {str(k): str(v) for k, v in (r.get("rule_options") or {}).items()}
     restrict = tuple(str(x) for x in r.get("restrict") or ())
     label = r.get("arm") or ", ".join(f"{k}={v}" for k, v in options.items()) or "no options"
     if restrict and not r.get("arm"):
         label += f" (restricted: {' '.join(restrict)})"
     return Arm(str(r.get("rules") or ""), options, str(r.get("engine") or "closure"), tuple(sorted(t.agents)), label,
-               restrict)
+               restrict, sides=t.sides, where=where)
 
 
 def read_file(path: Path):
-    """(line number, row as a dict) for each row of a .jsonl or .csv file."""
+    """(line number, row as a dict) for each row of a .jsonl or .csv file: a regular file (no
+    device is read, no pipe waited on) of UTF-8 text."""
+    from vbr.source_files import Unreadable, regular_file
     suffix = path.suffix.lower()
     if suffix not in (".jsonl", ".csv"):
         raise RowsError(f"{path}: error: a rows file ends in .jsonl or .csv")
     try:
-        text = path.read_text(encoding="utf-8")
+        with regular_file(path) as f:
+            text = f.read().decode("utf-8")
+    except Unreadable as exc:
+        reason = {"missing": "no such file", "directory": "is a directory"}.get(exc.kind) or exc.detail or exc.kind
+        raise RowsUnreadable(f"cannot read {path}: {reason}") from None
     except OSError as exc:
         from vbr.cli_common import file_error
         raise RowsUnreadable(file_error(exc, "read")) from None
@@ -100,8 +206,21 @@ def read_file(path: Path):
     if suffix == ".jsonl":
         yield from _jsonl(path, text)
     else:
-        for n, r in enumerate(csv.DictReader(text.splitlines()), start=2):
+        yield from _csv(path, text)
+
+
+def _csv(path: Path, text: str):
+    reader = csv.DictReader(text.splitlines())
+    try:
+        for r in reader:
+            n = reader.line_num
             yield n, _from_csv(path, n, r)
+    except csv.Error as exc:
+        raise RowsError(f"{path}:{reader.reader.line_num}:1: error: not CSV ({exc})") from None  # the line it read
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON allows")
 
 
 def _jsonl(path: Path, text: str):
@@ -109,12 +228,21 @@ def _jsonl(path: Path, text: str):
         if not line.strip():
             continue
         try:
-            r = json.loads(line)
+            r = json.loads(line, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
             raise RowsError(f"{path}:{n}:{exc.colno}: error: not JSON ({exc.msg})") from None
+        except ValueError as exc:  # NaN or Infinity, or an integer of thousands of digits
+            raise RowsError(f"{path}:{n}:1: error: not a game row of vbr ({_why(exc)})") from None
+        except RecursionError:
+            raise RowsError(f"{path}:{n}:1: error: not a game row of vbr (JSON nested too deep)") from None
         if not isinstance(r, dict):
             raise RowsError(f"{path}:{n}:1: error: a row is a JSON object, not {type(r).__name__}")
         yield n, r
+
+
+def _why(exc: ValueError) -> str:
+    """A refused number in words: Python's own limit on digits names a setting of Python's."""
+    return "an integer of thousands of digits" if "digits" in str(exc) else str(exc)
 
 
 _NUMBER = re.compile(r"-?\d+(\.\d+)?$")
@@ -139,7 +267,7 @@ def _from_csv(path: Path, line: int, r: dict) -> dict:
             if k in r:
                 out[k] = r[k]
     except (KeyError, ValueError) as exc:
-        raise RowsError(f"{path}:{line}:1: error: not a game row of vbr ({exc})") from None
+        raise RowsError(f"{path}:{line}:1: error: not a game row of vbr ({_why(exc)})") from None
     return out
 
 

@@ -51,14 +51,24 @@ def cmd_summarize(args) -> int:
         note(f"the rows name {lost[0]} as their run was given it, relative to the folder the run was played in; "
              f"this is {Path.cwd()}")
         return 1
+    except R.RowsError as exc:  # an arm whose games do not fit its rule file
+        print(str(exc), file=sys.stderr)
+        return 1
 
 
 def variant_of(arm: R.Arm) -> Variant:
     """The arm's game, loaded from its rule file under its options (for side names and title)
     through the python engine, whatever engine played the arm (the engines' games read alike,
-    and python needs no compiler)."""
-    from vbr.sim import game_for
-    return Variant(game_for(str(arm.rules), tuple(sorted(dict(arm.rule_options).items())), "python"), arm.label)
+    and python needs no compiler). RowsError when the arm's games have other sides or seats than
+    the game, or options it does not declare (a row's options are not the command line's)."""
+    from vbr.errors import UsageError
+    from vbr.sim import game_for, game_sides
+    try:
+        game = game_for(str(arm.rules), tuple(sorted(dict(arm.rule_options).items())), "python")
+    except UsageError as exc:
+        raise R.RowsError(f"{arm.where}:1: error: {exc}") from None
+    arm.check_game(game_sides(game), game.seats)
+    return Variant(game, arm.label)
 
 
 def result_of(arm: R.Arm) -> RunResult:

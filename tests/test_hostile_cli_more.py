@@ -1,0 +1,159 @@
+"""Hostile input, more of it: files vbr reads back that someone else may have written (per-game
+rows for `vbr summarize` and `vbr compare --base-rows`, ...) and odd command-line values. Each
+ends with a located error or a `vbr: error:` line and its exit code, never an internal error, a
+traceback or a hang."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from vbr.cli import main
+
+BUMP = "docs/tutorial/bump.vbr"  # two seats, no teams: two sides
+HANG_GUARD = 120  # seconds: generous on a busy machine
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def vbr(*argv, cwd=None):
+    """vbr in a process of its own, which must end within HANG_GUARD seconds."""
+    return subprocess.run([sys.executable, "-m", "vbr", *map(str, argv)], capture_output=True, text=True,
+                          timeout=HANG_GUARD, cwd=cwd, stdin=subprocess.DEVNULL)
+
+
+# ------------------------------------------------------------------------------ summarize rows
+@pytest.fixture(scope="module")
+def rows(tmp_path_factory):
+    """The rows of three games of bump, as `vbr sim --out` writes them."""
+    path = tmp_path_factory.mktemp("rows") / "games.jsonl"
+    assert main(["sim", BUMP, "-n", "3", "--engine", "python", "--out", str(path)]) == 0
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def write_rows(path, rows, **change):
+    """The rows, the second changed by `change`, as a .jsonl file."""
+    with open(path, "w", encoding="utf-8") as f:
+        for i, r in enumerate(rows):
+            f.write(json.dumps({**r, **change} if i == 1 else r) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("change,says", [
+    ({"winner": "x"}, "winner: Input should be a valid integer"),
+    ({"winner": 99}, "winner 99 of 2 sides"),
+    ({"first_side": 5}, "first_side 5 of 2 sides"),
+    ({"sides": "two"}, "sides: Input should be a valid integer"),
+    ({"seed": 1.5}, "seed: Input should be a valid integer"),
+    ({"agents": [["random"]]}, "agents.0: Input should be a valid string"),
+    ({"score": ["3", 2]}, "score.0: Input should be a valid integer"),
+    ({"score": [3]}, "a score of 1 sides in a game of 2"),
+    ({"offered": "many"}, "offered: Input should be a valid integer"),
+    ({"forced": 10 ** 30}, "forced: Input should be less than or equal to 9223372036854775807"),
+    ({"score_track": [["a", [1, 0]]]}, "score_track.0.0: Input should be a valid integer"),
+    ({"rule_options": [1, 2]}, "rule_options: Input should be a valid dictionary"),
+    ({"restrict": 5}, "restrict: Input should be a valid list"),
+    ({"measure_kinds": 5}, "measure_kinds: Input should be a valid dictionary"),
+    ({"measure_kinds": {"m": "side"}, "measure:m": 7}, "measure 'm' of kind side is 7"),
+], ids=lambda x: json.dumps(x) if isinstance(x, dict) else None)
+def test_a_row_with_a_value_no_vbr_writes_is_an_error_at_its_line(rows, tmp_path, capsys, change, says):
+    path = write_rows(tmp_path / "bad.jsonl", rows, **change)
+    code, out, err = run(capsys, "summarize", path)
+    assert (code, out) == (1, "")
+    assert err == f"{path}:2:1: error: not a game row of vbr ({says})\n"
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_row_with_nan_or_infinity_is_an_error_at_its_line(rows, tmp_path, capsys, constant):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(rows[0]).replace('"choices": ', f'"choices": {constant}, "was": ') + "\n")
+    code, _, err = run(capsys, "summarize", path)
+    assert code == 1 and err == f"{path}:1:1: error: not a game row of vbr ({constant} is not a number JSON allows)\n"
+
+
+def test_a_row_with_an_integer_of_5000_digits_is_an_error_at_its_line(rows, tmp_path, capsys):
+    for suffix, text in [(".jsonl", json.dumps(rows[0]).replace('"seed": 0', '"seed": ' + "9" * 5000)),
+                         (".csv", "index,seed,agents\n0," + "9" * 5000 + ",random;random")]:
+        path = tmp_path / f"big{suffix}"
+        path.write_text(text + "\n")
+        code, _, err = run(capsys, "summarize", path)
+        assert code == 1 and err == f"{path}:{1 if suffix == '.jsonl' else 2}:1: error: not a game row of vbr " \
+                                    "(an integer of thousands of digits)\n"
+
+
+def test_a_row_nested_200000_deep_is_an_error_at_its_line(tmp_path, capsys):
+    path = tmp_path / "deep.jsonl"
+    path.write_text("[" * 200_000 + "]" * 200_000 + "\n")
+    code, _, err = run(capsys, "summarize", path)
+    assert code == 1 and err == f"{path}:1:1: error: not a game row of vbr (JSON nested too deep)\n"
+
+
+def test_a_csv_cell_past_the_csv_modules_limit_is_an_error_at_its_line(tmp_path, capsys):
+    path = tmp_path / "wide.csv"
+    path.write_text("index,seed,agents\n0," + "x" * 200_000 + ",random\n")
+    code, _, err = run(capsys, "summarize", path)
+    assert code == 1 and err == f"{path}:2:1: error: not CSV (field larger than field limit (131072))\n"
+
+
+def test_games_of_more_sides_than_their_rule_file_are_refused_before_they_are_counted(rows, tmp_path):
+    # every row says 10**30 sides: summarising would count the wins of each of them
+    path = tmp_path / "sides.jsonl"
+    path.write_text("".join(json.dumps({**r, "sides": 10 ** 30, "score": None, "score_track": []}) + "\n" for r in rows))
+    done = vbr("summarize", path)
+    assert done.returncode == 1
+    assert done.stderr == (f"{path}:1:1: error: these games have {10 ** 30} sides and 2 agents, but {BUMP} under "
+                           "these options has 2 sides and 2 seats\n")
+
+
+def test_games_of_one_agent_for_two_seats_are_refused(rows, tmp_path, capsys):
+    path = tmp_path / "one.jsonl"
+    path.write_text("".join(json.dumps({**r, "agents": ["random"]}) + "\n" for r in rows))
+    code, _, err = run(capsys, "summarize", path)
+    assert code == 1
+    assert err == (f"{path}:1:1: error: these games have 2 sides and 1 agents, but {BUMP} under these options has "
+                   "2 sides and 2 seats\n")
+
+
+def test_the_sides_of_an_arm_disagreeing_between_rows_is_an_error_at_the_row(rows, tmp_path, capsys):
+    path = write_rows(tmp_path / "mixed.jsonl", rows, sides=3, score=None, score_track=[])
+    code, _, err = run(capsys, "summarize", path)
+    assert code == 1
+    assert err == (f"{path}:2:1: error: this game has 3 sides, the games before it of the same rule file, options "
+                   "and agents 2\n")
+
+
+def test_a_row_whose_options_the_rule_file_lacks_is_an_error_at_the_row_not_a_usage_error(rows, tmp_path, capsys):
+    path = tmp_path / "opts.jsonl"
+    path.write_text("".join(json.dumps({**r, "rule_options": {"nope": "1"}}) + "\n" for r in rows))
+    code, _, err = run(capsys, "summarize", path)
+    assert code == 1 and err == f"{path}:1:1: error: unknown option `nope` (bump.vbr has options: target)\n"
+
+
+def test_base_rows_of_more_sides_than_the_game_are_a_usage_error(rows, tmp_path, capsys):
+    path = tmp_path / "base.jsonl"
+    path.write_text("".join(json.dumps({**r, "sides": 10 ** 30, "score": None, "score_track": []}) + "\n" for r in rows))
+    code, _, err = run(capsys, "compare", BUMP, "--variant-option", "target=2", "--base-rows", path, "-n", "3",
+                       "--engine", "python")
+    assert code == 2
+    assert err == (f"vbr: error: --base-rows: {path}:1:1: error: these games have {10 ** 30} sides and 2 agents, "
+                   f"but {BUMP} under these options has 2 sides and 2 seats\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_a_rows_file_that_is_a_device_is_refused_without_being_read(tmp_path):
+    (tmp_path / "zero.jsonl").symlink_to("/dev/zero")
+    done = vbr("summarize", tmp_path / "zero.jsonl")
+    assert done.returncode == 1
+    assert done.stderr == (f"vbr: error: cannot read {tmp_path / 'zero.jsonl'}: not a regular file (a device, a pipe "
+                           "or a socket)\n")
+
+
+def test_a_rows_file_that_is_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
+    os.mkfifo(tmp_path / "rows.csv")
+    done = vbr("summarize", tmp_path / "rows.csv")
+    assert done.returncode == 1 and "not a regular file (a device, a pipe or a socket)" in done.stderr
