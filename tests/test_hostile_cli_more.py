@@ -157,3 +157,34 @@ def test_a_rows_file_that_is_a_fifo_is_refused_without_waiting_for_a_writer(tmp_
     os.mkfifo(tmp_path / "rows.csv")
     done = vbr("summarize", tmp_path / "rows.csv")
     assert done.returncode == 1 and "not a regular file (a device, a pipe or a socket)" in done.stderr
+
+
+# ------------------------------------------------------------------------------ sweep grids
+THREE_OPTIONS = 'game "Three"\nseats 2\noption a = 1\noption b = 1\noption c = 1\nstart p\nphase p {\n' \
+                '  choose x from 1..2 by 0\n  end winner x - 1\n}\n'
+
+
+def test_a_grid_of_a_billion_combinations_is_a_usage_error_before_any_is_made(tmp_path):
+    import resource
+    rules = tmp_path / "three.vbr"
+    rules.write_text(THREE_OPTIONS)
+    values = ",".join(str(i) for i in range(1, 1001))
+    limit = 2 << 30  # bytes: a billion combinations made as options would take far more
+
+    def bounded():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    done = subprocess.run([sys.executable, "-m", "vbr", "sweep", str(rules), "-n", "1", "--engine", "python",
+                           "--grid", f"a={values}", "--grid", f"b={values}", "--grid", f"c={values}"],
+                          capture_output=True, text=True, timeout=HANG_GUARD, preexec_fn=bounded)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "vbr: error: the grid has 1,000,000,000 combinations; a sweep plays at most 10,000\n"
+
+
+def test_a_grid_just_past_the_limit_is_refused_too(tmp_path, capsys):
+    rules = tmp_path / "three.vbr"
+    rules.write_text(THREE_OPTIONS)
+    values = ",".join(str(i) for i in range(1, 23))  # 22 ** 3 = 10,648
+    code, _, err = run(capsys, "sweep", rules, "-n", 1, "--grid", f"a={values}", "--grid", f"b={values}",
+                       "--grid", f"c={values}")
+    assert code == 2 and err == "vbr: error: the grid has 10,648 combinations; a sweep plays at most 10,000\n"

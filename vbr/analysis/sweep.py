@@ -7,6 +7,7 @@ the first game: a value of the wrong type stops the sweep at once, not after an 
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 from vbr.errors import UsageError
@@ -36,10 +37,17 @@ def parse_grid(items: list[str]) -> list[Axis]:
     return axes
 
 
+MAX_COMBINATIONS = 10_000  # a sweep's combinations: each is loaded before the first game
+
+
 def combinations(axes: list[Axis], base: dict | None = None) -> list[dict]:
-    """Every combination, as the options to load a game with (the grid over `base`)."""
+    """Every combination, as the options to load a game with (the grid over `base`); a usage
+    error, before any is made, for more than MAX_COMBINATIONS."""
     clash = [a.name for a in axes if base and a.name in base]
     if clash:
         raise UsageError(f"option `{clash[0]}` is both swept (--grid) and fixed (--option)")
+    count = math.prod(len(a.values) for a in axes)
+    if count > MAX_COMBINATIONS:
+        raise UsageError(f"the grid has {count:,} combinations; a sweep plays at most {MAX_COMBINATIONS:,}")
     names = [a.name for a in axes]
     return [{**(base or {}), **dict(zip(names, combo))} for combo in itertools.product(*(a.values for a in axes))]
