@@ -188,3 +188,50 @@ def test_a_grid_just_past_the_limit_is_refused_too(tmp_path, capsys):
     code, _, err = run(capsys, "sweep", rules, "-n", 1, "--grid", f"a={values}", "--grid", f"b={values}",
                        "--grid", f"c={values}")
     assert code == 2 and err == "vbr: error: the grid has 10,648 combinations; a sweep plays at most 10,000\n"
+
+
+# ------------------------------------------------------------------------------ tune ranges
+def bounded_memory():
+    """For a child process: at most 2 GB of address space, so a command that lists out a range of
+    a billion values fails fast instead of taking the machine's memory."""
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+def test_tune_over_a_range_of_10_to_the_18_values_plays_without_listing_them(tmp_path):
+    rules = tmp_path / "three.vbr"
+    rules.write_text(THREE_OPTIONS)  # `a` changes nothing: every game is one choice long
+    done = subprocess.run([sys.executable, "-m", "vbr", "tune", str(rules), "-n", "200", "--engine", "python",
+                           "--option", f"a=1..{10 ** 18}", "--target", "length_mean=1", "--json"],
+                          capture_output=True, text=True, timeout=HANG_GUARD, preexec_fn=bounded_memory)
+    assert done.returncode == 0, done.stderr[-2000:]
+    r = json.loads(done.stdout)
+    assert r["values"] == {"range": [1, 10 ** 18]}
+    # every value measures a length of exactly 1: the first value, 1, ranks first
+    assert r["answer"]["value"] == 1
+    above = min(a["value"] for a in r["arms"] if a["value"] > 1)  # the played value beside it
+    # the untried values 2 .. above - 1: the five nearest listed, the rest counted
+    assert r["untried_beside"] == [2, 3, 4, 5, 6]
+    assert r["untried_beside_more"] == (above - 2) - 5
+
+
+def test_tune_lists_the_untried_values_and_counts_the_rest(tmp_path, capsys):
+    rules = tmp_path / "three.vbr"
+    rules.write_text(THREE_OPTIONS)
+    code, out, _ = run(capsys, "tune", rules, "-n", 200, "--engine", "python", "--option", "a=1..1000",
+                       "--target", "length_mean=1", "--json")
+    r = json.loads(out)
+    above = min(a["value"] for a in r["arms"] if a["value"] > 1)
+    assert code == 0 and r["untried_beside"] == [2, 3, 4, 5, 6] and r["untried_beside_more"] == (above - 2) - 5
+    code, out, _ = run(capsys, "tune", rules, "-n", 200, "--engine", "python", "--option", "a=1..1000",
+                       "--target", "length_mean=1")
+    assert f"not played, beside the answer: 2, 3, 4, 5, 6 and {above - 7:,} more (a larger -n would)" in out
+
+
+def test_tune_over_a_range_past_the_integers_of_the_language_is_a_usage_error(tmp_path, capsys):
+    rules = tmp_path / "three.vbr"
+    rules.write_text(THREE_OPTIONS)
+    code, _, err = run(capsys, "tune", rules, "--option", f"a=1..{2 ** 63}", "--target", "length_mean=1")
+    assert code == 2
+    assert err == (f"vbr: error: --option 'a=1..{2 ** 63}': a range's ends are integers of the language "
+                   f"(-{2 ** 63 - 1}..{2 ** 63 - 1})\n")

@@ -38,9 +38,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Callable
 
 from vbr.errors import UsageError
+from vbr.limits import MAX_INT
 from vbr.sim import RunSpec, chunk_ranges
 
 GRID = 9  # values of a range in the first round, at most
@@ -51,7 +53,8 @@ MIN_BATCH = 20  # ... but at least this many games per value, where the budget a
 # ------------------------------------------------------------------------------ what is tuned
 @dataclass(frozen=True)
 class Tuned:
-    """The option being tuned and its values in order: ints for a range, the texts of a listed set."""
+    """The option being tuned and its values in order: ints for a range (a `range`, never listed
+    out: `--option a=1..10**18` is a few numbers), the texts of a listed set."""
 
     name: str
     values: tuple
@@ -86,7 +89,10 @@ def parse_tuned(item: str) -> Tuned:
             raise UsageError(f"--option {item!r}: a range is two whole numbers, LO..HI (e.g. target=5..21)") from None
         if a > b:
             raise UsageError(f"--option {item!r}: the range's low end {a} is above its high end {b}")
-        return Tuned(name, tuple(range(a, b + 1)), True)
+        if not -MAX_INT <= a <= b <= MAX_INT:
+            raise UsageError(f"--option {item!r}: a range's ends are integers of the language "
+                             f"(-{MAX_INT}..{MAX_INT})")
+        return Tuned(name, range(a, b + 1), True)
     values = tuple(v.strip() for v in value.split(","))
     if any(not v for v in values) or len(values) < 2:
         raise UsageError(f"--option {item!r}: a listed set is two or more values, A,B,C")
@@ -258,10 +264,11 @@ def first_grid(tuned: Tuned) -> list:
     """Every value of a listed set; in a range of more than GRID values, GRID of them evenly spaced,
     both ends included."""
     values = tuned.values
-    if not tuned.is_range or len(values) <= GRID:
+    count = values[-1] - values[0] + 1 if tuned.is_range else len(values)  # len() of a range stops at 2**63
+    if not tuned.is_range or count <= GRID:
         return list(values)
-    step = (len(values) - 1) / (GRID - 1)
-    return sorted({values[round(i * step)] for i in range(GRID)})
+    step = Fraction(count - 1, GRID - 1)  # exact: a float step is off in a range past 2**53
+    return sorted({values[0] + round(i * step) for i in range(GRID)})
 
 
 def check_budget(tuned: Tuned, budget: int, seatings: int) -> None:
@@ -339,7 +346,8 @@ class Verdict:
     closest: list[Arm]  # the first three of `Search.ranked`, the answer first
     side: str | None = None  # above | below, for out_of_range
     bracket: tuple | None = None  # (a, b): neighbouring values on either side of the target, for between
-    untried: list = field(default_factory=list)  # range values beside the answer never played
+    untried: list = field(default_factory=list)  # range values beside the answer never played, the nearest
+    untried_more: int = 0  # how many more there are than `untried` lists
 
 
 def verdict(s: Search) -> Verdict:
@@ -349,7 +357,8 @@ def verdict(s: Search) -> Verdict:
         return Verdict("unmeasured", None, [], [])
     answer = s.best()
     others = sorted((a for a in s.contenders() if a is not answer), key=lambda a: s.tuned.values.index(a.value))
-    v = Verdict("near", answer, others, arms[:3], untried=untried_beside(s, answer))
+    untried, more = untried_beside(s, answer)
+    v = Verdict("near", answer, others, arms[:3], untried=untried, untried_more=more)
     if any(a.ci and a.ci[0] <= t <= a.ci[1] for a in arms):
         return v
     above = [a for a in arms if a.estimate > t]
@@ -373,12 +382,18 @@ def bracket(s: Search, answer: Arm) -> tuple | None:
     return None
 
 
-def untried_beside(s: Search, answer: Arm) -> list:
-    """In a range: the values between the answer and its played neighbours that were not played."""
+UNTRIED_SHOWN = 5  # untried values listed on each side of the answer, at most
+
+
+def untried_beside(s: Search, answer: Arm) -> tuple[list, int]:
+    """In a range: the values between the answer and its played neighbours that were not played,
+    at most UNTRIED_SHOWN on each side, the nearest; and how many more there are."""
     if not s.tuned.is_range:
-        return []
+        return [], 0
     played = sorted(s.arms)
     i = played.index(answer.value)
     lo = played[i - 1] + 1 if i > 0 else answer.value
     hi = played[i + 1] - 1 if i + 1 < len(played) else answer.value
-    return [v for v in range(lo, hi + 1) if v not in s.arms]
+    below = range(max(lo, answer.value - UNTRIED_SHOWN), answer.value)
+    above = range(answer.value + 1, min(hi, answer.value + UNTRIED_SHOWN) + 1)
+    return [*below, *above], (answer.value - lo - len(below)) + (hi - answer.value - len(above))

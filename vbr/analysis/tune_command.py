@@ -10,6 +10,7 @@ what the games played so far say.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 
@@ -117,7 +118,8 @@ def check_range(game, tuned: Tuned) -> None:
                          f"--option {tuned.name}=A,B,C")
     decl = game.model.option_decls[tuned.name]
     allowed = [literal_value(game.model, c) for c in decl.choices]
-    outside = [v for v in tuned.values if allowed and v not in allowed]
+    # the first few values outside (a range longer than the allowed values holds one within their count)
+    outside = list(itertools.islice((v for v in tuned.values if v not in allowed), 6)) if allowed else []
     if outside:
         raise UsageError(f"option `{tuned.name}` takes only {', '.join(map(str, allowed))}; the range "
                          f"{tuned.describe()} holds {', '.join(map(str, outside[:5]))}"
@@ -191,6 +193,7 @@ def to_json(s: Search, v: Verdict, game, label: str, unit: str, backend) -> dict
             "status": v.status, "answer": arm_json(v.answer) if v.answer else None,
             "contenders": [a.value for a in v.contenders], "closest": [arm_json(a) for a in v.closest],
             "side": v.side, "between": list(v.bracket) if v.bracket else None, "untried_beside": v.untried,
+            "untried_beside_more": v.untried_more,
             "arms": [arm_json(a) | {"in_contention": a.value in live}
                      for a in sorted(s.arms.values(), key=lambda a: order(a.value))]}
 
@@ -253,5 +256,6 @@ def answer_lines(r: dict) -> list[str]:
         out.append(f"still in contention: {', '.join(map(str, r['contenders']))} "
                    f"(their intervals do not rule them out; a larger -n would separate them)")
     if r["untried_beside"]:
-        out.append(f"not played, beside the answer: {', '.join(map(str, r['untried_beside']))} (a larger -n would)")
+        more = f" and {r['untried_beside_more']:,} more" if r["untried_beside_more"] else ""
+        out.append(f"not played, beside the answer: {', '.join(map(str, r['untried_beside']))}{more} (a larger -n would)")
     return out
