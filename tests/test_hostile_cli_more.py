@@ -4,6 +4,7 @@ ends with a located error or a `vbr: error:` line and its exit code, never an in
 traceback or a hang."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -235,3 +236,26 @@ def test_tune_over_a_range_past_the_integers_of_the_language_is_a_usage_error(tm
     assert code == 2
     assert err == (f"vbr: error: --option 'a=1..{2 ** 63}': a range's ends are integers of the language "
                    f"(-{2 ** 63 - 1}..{2 ** 63 - 1})\n")
+
+
+# ------------------------------------------------------------------------------ control characters in what vbr writes
+CONTROLS = "\x1b]0;pwn\x07\x9b2J"  # OSC retitle with BEL, then the C1 control sequence introducer
+RAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+EVIL = ('game "T{c}"\nseats 2\noption cost = "{c}"\nmeasure m: int as "m{c}"\nstart p\nphase p {{\n'
+        '  say "{c}"\n  choose x from 1..2 by 0 as "pick{c}"\n  measure m = 1\n  end winner x - 1\n}}\n').format(c=CONTROLS)
+
+
+@pytest.fixture
+def evil(tmp_path):
+    path = tmp_path / "evil.vbr"
+    path.write_text(EVIL, encoding="utf-8")
+    return path
+
+
+def test_the_report_page_shows_a_rule_files_control_characters_escaped(evil, tmp_path):
+    page = tmp_path / "page.html"
+    done = vbr("report", evil, "-n", "3", "--engine", "python", "-o", page)
+    assert done.returncode == 0, done.stderr
+    html = page.read_text(encoding="utf-8")
+    assert RAW_CONTROL.findall(html) == []
+    assert "<title>T\\x1b]0;pwn\\x07\\x9b2J · vbr report</title>" in html

@@ -2,9 +2,10 @@
 
 Everything from the rule file (titles, names, conditions, comments, scenario titles) is untrusted
 text: it reaches the page only through `html.escape`, Pygments (which escapes), or Graphviz and
-matplotlib SVG (which escape their text); bidi controls anywhere on the page are shown as `\u202e`
-escapes (vbr.terminal.escape_bidi). SVG ids are prefixed per picture, so two pictures on one page
-never share an id.
+matplotlib SVG (which escape their text); control characters (C0 but the newline and the tab,
+DEL, C1), which those escapings leave raw, and bidi controls anywhere on the page are shown as
+`\x1b` and `\u202e` escapes (vbr.terminal.clean). SVG ids are prefixed per picture, so two
+pictures on one page never share an id.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from vbr.terminal import escape_bidi
+from vbr.terminal import clean
 
 
 def esc(value) -> str:
@@ -57,7 +58,7 @@ def build_report(file, options: dict, n: int = 200, agents: str = "random", seed
         _section("options", "Options", _options(model, options)),
         _section("source", "Source", _sources(model.rules.sources, anchors)),
     ]
-    return escape_bidi(_page(game.title, "\n".join(sections)))  # no text of the file reorders the page
+    return clean(_page(game.title, "\n".join(sections)))  # no text of the file reorders the page or controls it
 
 
 def _simulation(game, n: int, seed: int, agents: list[str], workers: int, engine: str):
