@@ -259,3 +259,22 @@ def test_the_report_page_shows_a_rule_files_control_characters_escaped(evil, tmp
     html = page.read_text(encoding="utf-8")
     assert RAW_CONTROL.findall(html) == []
     assert "<title>T\\x1b]0;pwn\\x07\\x9b2J · vbr report</title>" in html
+
+
+@pytest.mark.parametrize("command", [["sim", "-n", "3", "--out"], ["compare", "--variant-option", "cost=x", "-n", "3",
+                                                                   "--out"]])
+def test_a_csv_shows_a_rule_files_control_characters_escaped(evil, tmp_path, capsys, command):
+    out = tmp_path / "rows.csv"
+    code, _, err = run(capsys, command[0], evil, *command[1:], out, "--engine", "python")
+    assert code == 0, err
+    text = out.read_text(encoding="utf-8")
+    assert RAW_CONTROL.findall(text) == []
+    assert "\\x1b]0;pwn\\x07\\x9b2J" in text  # the option's value (sim) or the measure's label (compare)
+
+
+def test_a_csv_cell_keeps_its_tab_and_newline_and_escapes_the_rest():
+    from pathlib import Path
+
+    from vbr.analysis.output import rows_text
+    text = rows_text(Path("rows.csv"), [{"a": "x\ty\nz", "b": "\x1b[2J", "c": "\r=1", "d": "\u202eevil"}])
+    assert text == 'a,b,c,d\n"x\ty\nz",\\x1b[2J,\\x0d=1,\\u202eevil\n'

@@ -69,8 +69,12 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def inert(text: str) -> str:
-    """A CSV text cell a spreadsheet shows rather than runs: one that starts like a formula (`=`,
-    `+`, `-`, `@`, a tab or a carriage return) gets OWASP's prefix, a single quote."""
+    """A CSV text cell a spreadsheet shows rather than runs: its control characters (but the
+    newline and the tab) and bidi controls shown as `\x1b` and `\u202e` (vbr.terminal.clean), as
+    a terminal shows them; then, if it starts like a formula (`=`, `+`, `-`, `@`, a tab or a
+    carriage return), OWASP's prefix, a single quote."""
+    from vbr.terminal import clean
+    text = clean(text)
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 
