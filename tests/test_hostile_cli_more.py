@@ -278,3 +278,18 @@ def test_a_csv_cell_keeps_its_tab_and_newline_and_escapes_the_rest():
     from vbr.analysis.output import rows_text
     text = rows_text(Path("rows.csv"), [{"a": "x\ty\nz", "b": "\x1b[2J", "c": "\r=1", "d": "\u202eevil"}])
     assert text == 'a,b,c,d\n"x\ty\nz",\\x1b[2J,\\x0d=1,\\u202eevil\n'
+
+
+@pytest.mark.parametrize("command", [["sim"], ["compare", "--variant-option", f"cost=@{CONTROLS}"],
+                                     ["sweep", "--grid", f"cost=a,{CONTROLS}"]], ids=["sim", "compare", "sweep"])
+def test_plots_show_control_characters_escaped_and_their_svg_is_xml(evil, tmp_path, capsys, command):
+    from xml.dom.minidom import parseString
+    code, _, err = run(capsys, command[0], evil, *command[1:], "-n", 3, "--engine", "python", "--plot", tmp_path / "p")
+    assert code == 0, err
+    svgs = sorted((tmp_path / "p").glob("*.svg"))
+    assert svgs
+    for svg in svgs:
+        text = svg.read_text(encoding="utf-8")
+        assert RAW_CONTROL.findall(text) == [], svg.name
+        parseString(text.encode("utf-8"))  # XML 1.0 has no place for ESC or BEL: a raw one is a parse error
+    assert any("T\\x1b]0;pwn\\x07\\x9b2J" in svg.read_text(encoding="utf-8") for svg in svgs)  # the title

@@ -19,7 +19,8 @@ Files written into DIR, each as `.png` and `.svg` (SVG text kept as text, so it 
 when the two summaries share no metric with a value, and a sweep metric when no row has a value
 for it: the list a writer returns is what was written.
 Sides are named in the game's words (`side_names`), options as in the rule file (`target=5`,
-`abilities=true`).
+`abilities=true`). Every text a writer is given (titles, names, labels, option values) is shown as
+a terminal shows it (`shown`): a raw control character makes an SVG file no XML at all.
 """
 from __future__ import annotations
 
@@ -495,6 +496,19 @@ def _sweep_y_label(s: dict) -> str:
 
 
 # ------------------------------------------------------------------------------ writers
+def shown(value):
+    """`value` with every string in it (in lists, tuples and dicts, keys too) passed through
+    `vbr.terminal.clean`: control and bidi characters as `\x1b` and `\u202e`."""
+    from vbr.terminal import clean
+    if isinstance(value, str):
+        return clean(value)
+    if type(value) in (list, tuple):
+        return type(value)(shown(v) for v in value)
+    if type(value) is dict:
+        return {shown(k): shown(v) for k, v in value.items()}
+    return value
+
+
 def titled(title: str, agents: list[str] | None) -> str:
     """A figure's title: the game's, and the agents that played it (`Siatka, random | greedy`)."""
     return f"{title}, {' | '.join(agents)}" if agents else title
@@ -506,7 +520,7 @@ def write_sim_plots(directory, trials: list[Trial], summary: dict, side_names: l
     Without `side_names`, sides are called as the summary counts them: `seat 0`, `team 1`.
     Each title names the game and, when given, the agents."""
     d = _ready(directory)
-    title = titled(title, agents)
+    summary, side_names, title = shown(summary), shown(side_names), shown(titled(title, agents))
     sides = len(summary["win_rate"])
     paths = draw_win_rate(d, [("", win_rates(summary, side_names))], sides, title)
     paths += draw_length(d, [("", length_histogram(trials))], title)
@@ -522,7 +536,8 @@ def write_compare_plots(directory, a_trials: list[Trial], a_summary: dict, b_tri
     """`vbr compare --plot DIR`: win_rate, length, margin with both variants on each (heights as
     shares of games, since the variants may have played different numbers), then metrics."""
     d = _ready(directory)
-    title = titled(title, agents)
+    a_summary, b_summary, a_label, b_label = shown(a_summary), shown(b_summary), shown(a_label), shown(b_label)
+    side_names, title = shown(side_names), shown(titled(title, agents))
     sides = len(a_summary["win_rate"])
     draws = _had_draws(a_summary) or _had_draws(b_summary)
     bars = [(a_label, win_rates(a_summary, side_names, draws)), (b_label, win_rates(b_summary, side_names, draws))]
@@ -543,7 +558,7 @@ def write_sweep_plots(directory, rows: list[dict], title: str, side_names: list[
                       agents: list[str] | None = None) -> list[Path]:
     """`vbr sweep --plot DIR`: sweep_win_rate_<side> per side, then sweep_<metric> per metric."""
     d = _ready(directory)
-    title = titled(title, agents)
+    rows, side_names, title = shown(rows), shown(side_names), shown(titled(title, agents))
     if not rows:
         return []
     paths = []
