@@ -293,3 +293,26 @@ def test_plots_show_control_characters_escaped_and_their_svg_is_xml(evil, tmp_pa
         assert RAW_CONTROL.findall(text) == [], svg.name
         parseString(text.encode("utf-8"))  # XML 1.0 has no place for ESC or BEL: a raw one is a parse error
     assert any("T\\x1b]0;pwn\\x07\\x9b2J" in svg.read_text(encoding="utf-8") for svg in svgs)  # the title
+
+
+# ------------------------------------------------------------------------------ the environment
+@pytest.mark.parametrize("xdg", ["relative/cache", "", None])
+def test_a_relative_or_empty_xdg_cache_home_is_ignored_for_the_home_cache(tmp_path, monkeypatch, xdg):
+    from vbr import private_cache
+    monkeypatch.setenv("HOME", str(tmp_path))
+    if xdg is None:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    assert private_cache.base() == tmp_path / ".cache" / "vbr"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "abs"))
+    assert private_cache.base() == tmp_path / "abs" / "vbr"
+
+
+def test_an_xdg_cache_home_that_is_a_file_leaves_the_c_engine_out_in_words(tmp_path):
+    (tmp_path / "file").write_text("not a folder")
+    done = subprocess.run([sys.executable, "-m", "vbr", "run", BUMP, "--quiet", "--engine", "c"], capture_output=True,
+                          text=True, timeout=HANG_GUARD, env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "file")})
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1] == ("vbr: error: the C engine cannot run here: the C engine has no cache folder "
+                                            f"it may use ({tmp_path / 'file' / 'vbr' / 'c'})")

@@ -2,8 +2,8 @@
 
 Caches hold what is costly to make again: the built parser, parsed rule files, compiled C
 engines. Loading one runs code (a pickle, a shared library), so a cache is used only when nobody
-else can have written it. The folder (`$XDG_CACHE_HOME/vbr`, else `~/.cache/vbr`, and each folder
-inside it) is made with mode 0700 and used only while it is owned by the current user and not
+else can have written it. The folder (`$XDG_CACHE_HOME/vbr` if that is absolute, else
+`~/.cache/vbr`, and each folder inside it) is made with mode 0700 and used only while it is owned by the current user and not
 writable by group or others; otherwise a one-line warning says so and nothing is cached. A file
 in it is read only if it is a regular file with the same owner and no group or other write bit.
 And what a cache holds is sealed with an HMAC-SHA256 under a secret of this user's, made at
@@ -26,7 +26,10 @@ _warned: set[str] = set()
 
 
 def base() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")) / "vbr"
+    """`$XDG_CACHE_HOME/vbr`, else `~/.cache/vbr`. A relative XDG_CACHE_HOME is ignored, as the XDG
+    Base Directory specification says: it would put the cache in whatever folder vbr is run from."""
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    return Path(xdg if os.path.isabs(xdg) else os.path.join(os.path.expanduser("~"), ".cache")) / "vbr"
 
 
 def folder(*sub: str) -> Path | None:
