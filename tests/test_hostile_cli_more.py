@@ -316,3 +316,22 @@ def test_an_xdg_cache_home_that_is_a_file_leaves_the_c_engine_out_in_words(tmp_p
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert done.stderr.splitlines()[-1] == ("vbr: error: the C engine cannot run here: the C engine has no cache folder "
                                             f"it may use ({tmp_path / 'file' / 'vbr' / 'c'})")
+
+
+# ------------------------------------------------------------------------------ scenario files
+@pytest.mark.parametrize("engine", ["python", "c"])
+@pytest.mark.parametrize("steps,passed", [("", True), ("  expect phase serve\n", True),
+                                          ("  expect phase answer\n", False)], ids=["no steps", "phase", "other phase"])
+def test_a_scenario_whose_steps_name_no_value_runs_under_both_engines(tmp_path, capsys, engine, steps, passed):
+    # bump's setup goes to `deal`, which deals and goes to `serve`, where seat 1 chooses first: there
+    # play stands when a scenario's first step after setup is checked
+    (tmp_path / "bump.vbr").write_text(open(BUMP, encoding="utf-8").read(), encoding="utf-8")
+    tests = tmp_path / "bump_test.vbr"
+    tests.write_text(f'tests for "bump.vbr"\n\nscenario "x" {{\n{steps}}}\n', encoding="utf-8")
+    code, out, err = run(capsys, "test", tests, "--engine", engine)
+    assert err == ""
+    if passed:
+        assert (code, out) == (0, f"PASS {tests}: x\n1 passed, 0 failed\n")
+    else:
+        assert (code, out) == (1, f"FAIL {tests}:4:3: x\n  expected phase `answer`, the game is in `serve`\n"
+                                  "0 passed, 1 failed\n")
