@@ -13,7 +13,7 @@ import pytest
 from vbr.cli import main
 
 BUMP = "docs/tutorial/bump.vbr"  # two seats, no teams: two sides
-HANG_GUARD = 120  # seconds: generous on a busy machine
+HANG_GUARD = 120  # seconds: generous on a busy machine; a command past it has hung
 
 
 def run(capsys, *argv):
@@ -335,3 +335,12 @@ def test_a_scenario_whose_steps_name_no_value_runs_under_both_engines(tmp_path, 
     else:
         assert (code, out) == (1, f"FAIL {tests}:4:3: x\n  expected phase `answer`, the game is in `serve`\n"
                                   "0 passed, 1 failed\n")
+
+
+# ------------------------------------------------------------------------------ counts
+def test_graph_sim_past_the_games_a_run_plays_is_a_usage_error_before_any_game(capsys):
+    done = vbr("graph", BUMP, "--sim", 100_000_001)  # in a process of its own: it once played them all
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines()[-1] == "vbr graph: error: argument --sim: must be at most 100000000, not 100000001"
+    code, _, err = run(capsys, "sim", BUMP, "-n", 100_000_001)  # the same bound as -n
+    assert code == 2 and err == "vbr: error: -n must be at most 100000000, not 100000001\n"

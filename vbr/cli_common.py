@@ -13,6 +13,7 @@ from pathlib import Path
 from vbr.errors import UsageError
 
 SEED_MAX = 2**63 - 1
+MAX_GAMES = 100_000_000  # games one run plays at most (`-n`, `graph --sim`)
 
 
 def seed(text: str) -> int:

@@ -61,8 +61,9 @@ def check_outputs(args) -> None:
 def check_count(n: int) -> int:
     if n < 1:
         raise UsageError(f"-n must be at least 1, not {n}")
-    if n > 100_000_000:
-        raise UsageError(f"-n must be at most 100000000, not {n}")
+    from vbr.cli_common import MAX_GAMES
+    if n > MAX_GAMES:
+        raise UsageError(f"-n must be at most {MAX_GAMES}, not {n}")
     return n
 
 

@@ -12,7 +12,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from vbr.cli_common import add_engine_args, parse_options, played_game, seat_agents, seed
+from vbr.cli_common import MAX_GAMES, add_engine_args, parse_options, played_game, seat_agents, seed
 from vbr.errors import UsageError
 
 if TYPE_CHECKING:
@@ -117,12 +117,15 @@ def expand_names(graph: nx.DiGraph, names: list[str]) -> list[str]:
 
 
 def _count(text: str) -> int:
+    """`--sim N`: 0 (no games) to MAX_GAMES, as `-n` of the commands that play runs."""
     try:
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of games") from None
     if n < 0:
         raise argparse.ArgumentTypeError(f"{n} is not a number of games")
+    if n > MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_GAMES}, not {n}")
     return n
 
 
