@@ -344,3 +344,11 @@ def test_graph_sim_past_the_games_a_run_plays_is_a_usage_error_before_any_game(c
     assert done.stderr.splitlines()[-1] == "vbr graph: error: argument --sim: must be at most 100000000, not 100000001"
     code, _, err = run(capsys, "sim", BUMP, "-n", 100_000_001)  # the same bound as -n
     assert code == 2 and err == "vbr: error: -n must be at most 100000000, not 100000001\n"
+
+
+@pytest.mark.parametrize("given", ["nan", "inf", "-5", "soon"])
+def test_mutate_max_seconds_that_bounds_nothing_is_a_usage_error(capsys, given):
+    code, out, err = run(capsys, "mutate", BUMP, "--tests", "docs/tutorial/bump_test.vbr", "--max-seconds", given)
+    assert code == 2 and out == ""
+    why = "is not a number of seconds" if given == "soon" else "is not a number of seconds from 0 up"
+    assert err.splitlines()[-1] == f"vbr mutate: error: argument --max-seconds: {given!r} {why}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -34,7 +35,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--lines", action="append", type=_line_range, metavar="A-B",
                    help="only mutants on lines A to B of the rule file, or on line A alone (repeatable)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--max-seconds", type=float, default=None, metavar="S",
+    p.add_argument("--max-seconds", type=_seconds, default=None, metavar="S",
                    help="start no mutant after S seconds (default 600); at most 10 × n mutants are tried in any case")
     p.add_argument("--engine", choices=("auto", "python", "c"), default="auto",
                    help="what runs the scenarios: auto (the default) and python take the typed program's own "
@@ -51,6 +52,18 @@ def _positive(s: str) -> int:
         raise argparse.ArgumentTypeError(f"{s!r} is not a whole number") from None
     if v < 1:
         raise argparse.ArgumentTypeError(f"{s} is less than 1")
+    return v
+
+
+def _seconds(s: str) -> float:
+    """`--max-seconds`: a number of seconds, 0 or more (nan, which every comparison fails, would be
+    no bound at all)."""
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{s!r} is not a number of seconds") from None
+    if not 0 <= v < math.inf:
+        raise argparse.ArgumentTypeError(f"{s!r} is not a number of seconds from 0 up")
     return v
 
 
