@@ -352,3 +352,34 @@ def test_mutate_max_seconds_that_bounds_nothing_is_a_usage_error(capsys, given):
     assert code == 2 and out == ""
     why = "is not a number of seconds" if given == "soon" else "is not a number of seconds from 0 up"
     assert err.splitlines()[-1] == f"vbr mutate: error: argument --max-seconds: {given!r} {why}"
+
+
+# ------------------------------------------------------------------------------ trace --update
+CITING = 'game "Cite"\nstart p\n# [Serve] the serve\nphase p {\n  end draw\n}\n'
+
+
+def test_trace_update_of_a_page_in_another_folder_links_the_rule_file_from_that_page(tmp_path):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "rules" / "cite.vbr").write_text(CITING)
+    page = tmp_path / "pages" / "cite.md"
+    # run from a third folder: neither the page nor the rule file lies below it
+    (tmp_path / "elsewhere").mkdir()
+    done = vbr("trace", tmp_path / "rules" / "cite.vbr", "--update", page, cwd=tmp_path / "elsewhere")
+    assert done.returncode == 0, done.stderr
+    assert "| Serve | [3](../rules/cite.vbr#L3) | — |" in page.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("make,why", [
+    (lambda p: os.mkfifo(p), "it is not a regular file (a device, a pipe or a socket)"),
+    (lambda p: p.symlink_to("/dev/zero"), "it is not a regular file (a device, a pipe or a socket)"),
+    (lambda p: p.write_bytes(b"\xff\xfe\x00garbage"), "it is not UTF-8 text"),
+    (lambda p: p.mkdir(), "it is a directory"),
+], ids=["fifo", "device", "binary", "folder"])
+def test_trace_update_of_a_page_that_is_no_text_file_is_refused_unread(tmp_path, make, why):
+    (tmp_path / "cite.vbr").write_text(CITING)
+    page = tmp_path / "cite.md"
+    make(page)
+    done = vbr("trace", tmp_path / "cite.vbr", "--update", page, cwd=tmp_path)  # a hang past HANG_GUARD fails
+    assert done.returncode == 1
+    assert done.stderr == f"vbr: error: cannot read {page}: {why}\n"

@@ -6,6 +6,7 @@ them into the table docs/rulebooks/*.md carries: book passage → rule-file line
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,22 +132,36 @@ MARKDOWN = (".md", ".markdown")
 
 
 def update_doc(doc: Path, rules: Path, tests: Path | None) -> bool:
-    """Rewrite the generated part of a Markdown page (a docs/rulebooks page), its links leading to
-    the rule file from the page's folder; True if it changed. A page not named .md or .markdown
-    is a UsageError, before anything is read or written (it may be the rule file itself)."""
-    import os
+    """Rewrite the generated part of a Markdown page (a docs/rulebooks page); True if it
+    changed. Its links to the rule file's lines are relative to the page's folder, wherever the
+    two are. A page not named .md or .markdown is a UsageError, before anything is read or
+    written (it may be the rule file itself). The page is read as a rule file is (a regular file
+    of at most 4 MB of UTF-8: no pipe is waited on, no device read; a ValueError in words
+    otherwise) and written whole or not at all."""
     from vbr.atomic_file import write_atomic
     from vbr.errors import UsageError
     if doc.suffix.lower() not in MARKDOWN:
         raise UsageError(f"--update {doc}: give a Markdown page (.md)")
-    text = doc.read_text(encoding="utf-8") if doc.exists() else f"# {rules.stem}\n\n{MARKER}\n"
+    text = _page(doc) if doc.exists() else f"# {rules.stem}\n\n{MARKER}\n"
     head = text.split(MARKER)[0]
     rel = Path(os.path.relpath(rules.resolve(), doc.resolve().parent)).as_posix()
     new = head + MARKER + "\n\n" + markdown(rules, tests, rel)
-    if new != text:
-        try:
-            write_atomic(doc, new)
-        except OSError as exc:  # named as the page, not as the temporary file beside it
-            raise OSError(exc.errno, exc.strerror, str(doc)) from None
-        return True
-    return False
+    if new == text:
+        return False
+    try:
+        write_atomic(doc, new)
+    except OSError as exc:  # named as the page, not as the temporary file beside it
+        raise OSError(exc.errno, exc.strerror, str(doc)) from None
+    return True
+
+
+def _page(doc: Path) -> str:
+    from vbr.source_files import Unreadable, read_bytes
+    try:
+        return read_bytes(doc).decode("utf-8")
+    except Unreadable as exc:
+        why = {"directory": "it is a directory", "special": "it is not a regular file (a device, a pipe or a socket)",
+               "too big": "it is larger than 4 MB"}.get(exc.kind, exc.detail or exc.kind)
+    except UnicodeDecodeError:
+        why = "it is not UTF-8 text"
+    raise ValueError(f"cannot read {doc}: {why}")
