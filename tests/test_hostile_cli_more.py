@@ -383,3 +383,18 @@ def test_trace_update_of_a_page_that_is_no_text_file_is_refused_unread(tmp_path,
     done = vbr("trace", tmp_path / "cite.vbr", "--update", page, cwd=tmp_path)  # a hang past HANG_GUARD fails
     assert done.returncode == 1
     assert done.stderr == f"vbr: error: cannot read {page}: {why}\n"
+
+
+# ------------------------------------------------------------------------------ a log over its own rules
+@pytest.mark.parametrize("command", ["run", "play"])
+def test_a_log_over_the_rule_file_or_the_file_it_extends_is_refused_before_the_game(tmp_path, capsys, command):
+    base = tmp_path / "base.vbr"
+    base.write_text(open(BUMP, encoding="utf-8").read(), encoding="utf-8")
+    variant = tmp_path / "variant.vbr"
+    variant.write_text('game "Variant"\nextends "base.vbr"\n', encoding="utf-8")
+    for target in (variant, base):
+        before = target.read_bytes()
+        code, out, err = run(capsys, command, variant, "--engine", "python", "--log", target)
+        assert code == 2 and out == ""
+        assert err == f"vbr: error: --log {target}: is a rule file of this game; a log written there would replace it\n"
+        assert target.read_bytes() == before

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import os
 from pathlib import Path
 
 from vbr.errors import UsageError
@@ -87,8 +88,8 @@ def check_log_target(path: str | Path, game, flag: str = "--log") -> None:
     """Before the game: `path` can be written (check_writable) and is none of the rule files
     `game` was loaded from (the file and those it extends), which a log would replace."""
     check_writable(path, flag)
-    target = Path(path).resolve()
-    if any(Path(src).resolve() == target for src in game.rules.sources):
+    target = Path(path)
+    if target.exists() and any(Path(src).exists() and os.path.samefile(target, src) for src in game.rules.sources):
         raise UsageError(f"{flag} {path}: is a rule file of this game; a log written there would replace it")
 
 
