@@ -398,3 +398,12 @@ def test_a_log_over_the_rule_file_or_the_file_it_extends_is_refused_before_the_g
         assert code == 2 and out == ""
         assert err == f"vbr: error: --log {target}: is a rule file of this game; a log written there would replace it\n"
         assert target.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", [["sweep", "--grid", "target=1,2"], ["compare", "--variant-option", "target=2"]])
+def test_out_and_rows_naming_one_file_is_a_usage_error_before_any_game(tmp_path, capsys, command):
+    same = tmp_path / "both.csv"
+    code, out, err = run(capsys, command[0], BUMP, *command[1:], "-n", 2, "--engine", "python", "--out", same,
+                         "--rows", same)
+    assert code == 2 and out == "" and not same.exists()
+    assert err == f"vbr: error: --rows {same}: --out names the same file; give each its own file\n"
