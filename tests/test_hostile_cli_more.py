@@ -407,3 +407,18 @@ def test_out_and_rows_naming_one_file_is_a_usage_error_before_any_game(tmp_path,
                          "--rows", same)
     assert code == 2 and out == "" and not same.exists()
     assert err == f"vbr: error: --rows {same}: --out names the same file; give each its own file\n"
+
+
+# ------------------------------------------------------------------------------ links out of their folder
+def test_plots_replace_no_file_through_a_link_out_of_their_folder(tmp_path, capsys):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    precious = outside / "precious.svg"
+    precious.write_text("keep me")
+    plots = tmp_path / "plots"
+    plots.mkdir()
+    (plots / "win_rate.svg").symlink_to(precious)
+    code, _, err = run(capsys, "sim", BUMP, "-n", 2, "--engine", "python", "--plot", plots)
+    assert code == 1 and f"cannot open {plots / 'win_rate.svg'}: " in err
+    assert precious.read_text() == "keep me" and (plots / "win_rate.svg").is_symlink()
+    assert (plots / "win_rate.png").is_file()  # written before the svg, as every plot is: png, then svg

@@ -24,6 +24,7 @@ a terminal shows it (`shown`): a raw control character makes an SVG file no XML 
 """
 from __future__ import annotations
 
+import io
 import math
 import os
 import statistics
@@ -265,10 +266,15 @@ def _wrap(text: str, width: int = 70) -> str:
 
 
 def _save(fig, directory: Path, stem: str) -> list[Path]:
+    """The figure as `stem.png` and `stem.svg` in `directory`, each written whole or not at all,
+    as every file vbr writes (vbr.atomic_file: no file is replaced through a link out of its folder)."""
+    from vbr.atomic_file import write_atomic
     paths = []
     for fmt in FORMATS:
         p = directory / f"{stem}.{fmt}"
-        fig.savefig(p, format=fmt, **_SAVE[fmt])
+        data = io.BytesIO()
+        fig.savefig(data, format=fmt, **_SAVE[fmt])
+        write_atomic(p, data.getvalue())
         paths.append(p)
     return paths
 
