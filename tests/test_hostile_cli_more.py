@@ -422,3 +422,15 @@ def test_plots_replace_no_file_through_a_link_out_of_their_folder(tmp_path, caps
     assert code == 1 and f"cannot open {plots / 'win_rate.svg'}: " in err
     assert precious.read_text() == "keep me" and (plots / "win_rate.svg").is_symlink()
     assert (plots / "win_rate.png").is_file()  # written before the svg, as every plot is: png, then svg
+
+
+def test_a_report_through_a_link_out_of_its_folder_is_refused_saying_why(tmp_path, capsys):
+    (tmp_path / "elsewhere").mkdir()
+    precious = tmp_path / "elsewhere" / "precious.html"
+    precious.write_text("keep me")
+    (tmp_path / "out").mkdir()
+    page = tmp_path / "out" / "page.html"
+    page.symlink_to(precious)
+    code, _, err = run(capsys, "report", BUMP, "-n", 2, "--engine", "python", "-o", page)
+    assert code == 1 and precious.read_text() == "keep me"
+    assert err == f"vbr: error: cannot open {page}: a link out of its folder: vbr replaces no file through one\n"

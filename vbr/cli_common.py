@@ -47,8 +47,10 @@ _REASONS = {errno.ENOENT: "no such file", errno.EISDIR: "is a directory", errno.
 
 
 def file_error(exc: OSError, verb: str = "") -> str:
-    """An OSError in words: `cannot read game.jsonl: no such file`, not `[Errno 2] ...`."""
-    reason = _REASONS.get(exc.errno) or (exc.strerror or str(exc)).lower()
+    """An OSError in words: `cannot read game.jsonl: no such file`, not `[Errno 2] ...`; one vbr
+    raised itself keeps its own words (vbr.atomic_file: `a link out of its folder: ...`)."""
+    own = exc.strerror is not None and exc.errno is not None and exc.strerror != os.strerror(exc.errno)
+    reason = (None if own else _REASONS.get(exc.errno)) or (exc.strerror or str(exc)).lower()
     if exc.filename is None:
         return reason
     return f"cannot {verb or 'open'} {exc.filename}: {reason}"
