@@ -434,3 +434,15 @@ def test_a_report_through_a_link_out_of_its_folder_is_refused_saying_why(tmp_pat
     code, _, err = run(capsys, "report", BUMP, "-n", 2, "--engine", "python", "-o", page)
     assert code == 1 and precious.read_text() == "keep me"
     assert err == f"vbr: error: cannot open {page}: a link out of its folder: vbr replaces no file through one\n"
+
+
+# ------------------------------------------------------------------------------ replay
+def test_a_log_line_with_an_integer_of_5000_digits_is_refused_in_vbrs_words(tmp_path, capsys):
+    log = tmp_path / "game.jsonl"
+    assert main(["run", BUMP, "--quiet", "--engine", "python", "--log", str(log)]) == 0
+    lines = log.read_text(encoding="utf-8").splitlines()
+    lines[1] = '{"t": "say", "text": ' + "9" * 5000 + "}"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    code, out, err = run(capsys, "replay", log)
+    assert code == 1 and err == f"{log}:2: error: not a vbr log line: an integer of thousands of digits\n"

@@ -118,7 +118,10 @@ def _parse(line: int, raw: str, model: type[BaseModel]):
     try:
         data = json.loads(raw, parse_constant=_no_constant)
     except ValueError as exc:  # JSONDecodeError is a ValueError, as is a refused Infinity or NaN
-        raise _Bad(line, f"not a vbr log line: {getattr(exc, 'msg', str(exc))}") from None
+        why = getattr(exc, "msg", None) or str(exc)
+        if "sys.set_int_max_str_digits" in why:  # Python's bound on digits, and a setting of Python's to lift it
+            why = "an integer of thousands of digits"
+        raise _Bad(line, f"not a vbr log line: {why}") from None
     if not isinstance(data, dict):
         raise _Bad(line, f"not a vbr log line: a JSON {type(data).__name__ if data is not None else 'null'}, "
                          "not an object")

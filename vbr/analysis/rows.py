@@ -242,7 +242,7 @@ def _jsonl(path: Path, text: str):
 
 def _why(exc: ValueError) -> str:
     """A refused number in words: Python's own limit on digits names a setting of Python's."""
-    return "an integer of thousands of digits" if "digits" in str(exc) else str(exc)
+    return "an integer of thousands of digits" if "sys.set_int_max_str_digits" in str(exc) else str(exc)
 
 
 _NUMBER = re.compile(r"-?\d+(\.\d+)?$")
