@@ -199,12 +199,12 @@ def test_csv_rows_of_negative_scores_read_back_as_their_jsonl_rows(tmp_path, cap
 
 
 @pytest.mark.parametrize("column, value, says", [
-    ("score", ["a", 1], "`score` is not a list of numbers"),
-    ("choices", "many", "`choices` is not a whole number"),
-    ("winner", 7, "`winner` is 7, not a side (0..1) or none"),
-    ("first_side", -1, "`first_side` is -1, not a side (0..1) or none"),
-    ("score_track", "zz", "`score_track` is not a list of [choices, score] pairs"),
-    ("agents", "random", "`agents` is not a list of agent specs"),
+    ("score", ["a", 1], "score.0: Input should be a valid integer"),
+    ("choices", "many", "choices: Input should be a valid integer"),
+    ("winner", 7, "winner 7 of 2 sides"),
+    ("first_side", -1, "first_side: Input should be greater than or equal to 0"),
+    ("score_track", "zz", "score_track: Input should be a valid list"),
+    ("agents", "random", "agents: Input should be a valid list"),
 ])
 def test_a_row_with_a_value_of_the_wrong_kind_is_an_error_at_its_line(tmp_path, capsys, column, value, says):
     # Rows are read from files anyone may have edited: a value no game could have written is an
@@ -217,7 +217,7 @@ def test_a_row_with_a_value_of_the_wrong_kind_is_an_error_at_its_line(tmp_path, 
     lines[1] = json.dumps(second)
     rows.write_text("\n".join(lines) + "\n")
     code, _, err = run(capsys, "summarize", rows)
-    assert (code, err) == (1, f"{rows}:2:1: error: {says}\n")
+    assert (code, err) == (1, f"{rows}:2:1: error: not a game row of vbr ({says})\n")
 
 
 def test_rows_naming_a_relative_rule_file_read_from_another_folder_say_where_it_is_sought(tmp_path, capsys, monkeypatch):

@@ -42,7 +42,8 @@ class Trial:
         """The game a row holds: a row of `to_row`, or a per-game row of `vbr sim --out` (and of
         `vbr sweep` and `vbr compare --rows`; `metrics.row`), whose final score is `score` and
         whose legal options are `offered` and whose measures are its `measure:NAME` columns. A row
-        without what a Trial needs is a ValueError naming the missing columns."""
+        without what a Trial needs is a ValueError naming the missing columns; the values are
+        taken as they are (vbr.analysis.rows checks a file's rows first)."""
         points_key = "points" if "points" in row else "score"
         options_key = "options" if "options" in row else "offered"
         need = ("index", "seed", "agents", "sides", "winner", points_key, "choices", "forced", options_key,
@@ -51,45 +52,11 @@ class Trial:
         if missing:
             raise ValueError(f"a game row without {', '.join(missing)} (rows written by an older vbr lack them: "
                              f"play the run again)")
-        _check_kinds(row, points_key, options_key)
         pts = row[points_key]
         return cls(row["index"], row["seed"], list(row["agents"]), row["sides"], row["winner"],
                    tuple(pts) if pts is not None else None, row["choices"], row["forced"], row[options_key],
                    row["first_side"], [(c, tuple(s)) for c, s in row["score_track"]], _measures(row),
                    tuple(row.get("restricted", (0, 0))))
-
-
-def _whole(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
-
-
-def _numbers(v) -> bool:
-    return isinstance(v, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)
-
-
-def _check_kinds(row: dict, points_key: str, options_key: str) -> None:
-    """A ValueError naming the first column of `row` holding what no game writes there: rows are
-    read from files anyone may have edited."""
-    for k in ("index", "seed", "choices", "forced", options_key):
-        if not _whole(row[k]):
-            raise ValueError(f"`{k}` is not a whole number")
-    if not (_whole(row["sides"]) and row["sides"] >= 1):
-        raise ValueError("`sides` is not a whole number from 1 up")
-    if not (isinstance(row["agents"], list) and all(isinstance(a, str) for a in row["agents"])):
-        raise ValueError("`agents` is not a list of agent specs")
-    for k in ("winner", "first_side"):
-        v = row[k]
-        if v is not None and not (_whole(v) and v < row["sides"]):
-            raise ValueError(f"`{k}` is {v!r}, not a side (0..{row['sides'] - 1}) or none")
-    if row[points_key] is not None and not _numbers(row[points_key]):
-        raise ValueError(f"`{points_key}` is not a list of numbers")
-    track = row["score_track"]
-    if not (isinstance(track, list) and all(isinstance(e, list) and len(e) == 2 and _whole(e[0]) and _numbers(e[1])
-                                            for e in track)):
-        raise ValueError("`score_track` is not a list of [choices, score] pairs")
-    restricted = row.get("restricted", [0, 0])
-    if not (isinstance(restricted, (list, tuple)) and len(restricted) == 2 and all(map(_whole, restricted))):
-        raise ValueError("`restricted` is not two whole numbers")
 
 
 def _measures(row: dict) -> dict:
