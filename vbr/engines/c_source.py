@@ -839,11 +839,11 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
     def scenario_entry_points(self) -> str:
         """What a scenario's runner (vbr.typed_scenario) needs: a state before anything has run, a
         unit run at once where play stands, and play started in a phase (PythonEngine's `held`,
-        `call` and `goto` say the contract); only a scenario's program, one whose draws are decided
-        outside (its state is held to fill its queue before play), and one whose file declares
-        `returns` (its units are called where play ended) have them."""
+        `call` and `goto` say the contract); only a scenario's program (`held`), one whose draws
+        are decided outside (its state is held to fill its queue before play), and one whose file
+        declares `returns` (its units are called where play ended) have them."""
         p, lay = self.p, self.lay
-        if not p.forced_at and not any(u.kind in ("given", "probe", "returns") for u in p.units):
+        if not p.held and not p.forced_at and not p.returns_units:
             return ""
         nlocals = _array([u.nlocals for u in p.units])
         return f"""

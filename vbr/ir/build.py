@@ -285,6 +285,7 @@ class ProgramBuilder:
         p.list_vars = dict(self.list_vars)
         p.returns_units = list(self.returns_units)
         p.forced_at = [layout.vars + at for at in forced_at]
+        p.held = self.hold_start
         p.list_caps = {(k, self.field_at[(k, name)]): cap for (k, name), cap in self.list_cap.items()}
         p.source_hash = hashlib.sha256(repr(sorted(m.options.items())).encode() +
                                        b"".join(s.encode() for s in m.rules.sources.values())).hexdigest()

@@ -689,6 +689,7 @@ class Program:
     list_vars: dict = field(default_factory=dict)  # a var holding a list -> (its first word past `layout.vars`, capacity)
     returns_units: list[int] = field(default_factory=list)  # per seat, the unit giving its `returns` value
     forced_at: list[int] = field(default_factory=list)  # a scenario's program: each ForcedQueue's first word
+    held: bool = False  # the start of play returns, and a runner starts play (a scenario's program)
 
 
 def sub_exprs(node):

@@ -104,20 +104,7 @@ class ScenarioBuilder(ProgramBuilder):
                 plans.append([self._plan(f"{k}.{i}", step) for i, step in enumerate(sc.steps)])
             except Unsupported as exc:  # this scenario cannot run; the others still can
                 plans.append(exc)
-        if not any(u.kind in ("given", "probe") for u in self.units):
-            self._own_unit()
         return ScenarioProgram(self.finish(), plans, self.probe_types)
-
-    def _own_unit(self) -> None:
-        """An empty `given` unit, for scenarios whose steps name no value (`expect phase serve`, or
-        none at all): an engine gives a program the runner's entry points (a state before
-        anything has run, a unit called, play started in a phase) by the units of a scenario's
-        own it has, and the runner needs them for every scenario."""
-        span = self.scenarios[0].span if self.scenarios else None
-        unit = self._declare("scenarios: their own unit", "given", span)
-        ub = UnitBuilder(self, self.units[unit])
-        ub.end(N.Return(span, None))
-        ub._close()
 
     def _plan(self, i: str, step: A.ScenarioStep) -> PlannedStep:
         planned = PlannedStep(step)
