@@ -138,9 +138,9 @@ GAMES, DONE, FAILED = "games", "done", "failed"  # what a worker sends: games of
 
 def _serve(conn, spec: RunSpec) -> None:
     """A worker: chunks in; the games of a chunk out in batches (FLUSH_SECONDS), then the chunk's
-    end (or the exception it raised, after the games before it), until told to stop. A chunk is (start, stop) of the run the pool was
-    started for, or (spec, start, stop) of any run (`vbr.backends.LocalBackend.map_runs`); each
-    game is loaded once per worker."""
+    end (or the exception it raised, after the games before it), until told to stop. A chunk is
+    (start, stop) of the run the pool was started for, or (spec, start, stop) of any run
+    (`vbr.backends.LocalBackend.map_runs`); each game is loaded once per worker."""
     stop_signals.in_a_worker()
     gc.set_threshold(max(gc.get_threshold()[0], COLLECT_EVERY))  # this process plays games until it ends
     game_for(spec.path, spec.options, spec.engine)
