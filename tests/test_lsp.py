@@ -26,37 +26,58 @@ HIGH = RULES / "volleyball-high.vbr"
 async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(T.InitializeParams(capabilities=T.ClientCapabilities(),
                                                            root_uri=ROOT.as_uri()))
+
+    def record(params: T.PublishDiagnosticsParams) -> None:  # as pytest-lsp's own handler, and kept
+        lsp_client.diagnostics[params.uri] = params.diagnostics
+        _published.append(params)
+    lsp_client.protocol.fm.features[T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
     yield
     await lsp_client.shutdown_session()
 
 
 # ------------------------------------------------------------------------------ helpers
 _versions: dict[str, int] = {}
+# every publishDiagnostics the server sent, in order: pytest-lsp's wait_for_notification has one
+# waiter per method, and a notification that comes while it is not waiting (two close together)
+# is lost to it, which hung a test for good
+_published: list[T.PublishDiagnosticsParams] = []
+_taken: dict[str, int] = {}  # a document -> the index in _published of the last publish a test took
 
 
 async def open_doc(client: LanguageClient, path, text: str | None = None) -> list[T.Diagnostic]:
     uri = path.as_uri()
     text = path.read_text(encoding="utf-8") if text is None else text
     _versions[uri] = 1
+    since = len(_published)
     client.text_document_did_open(T.DidOpenTextDocumentParams(
         text_document=T.TextDocumentItem(uri=uri, language_id="vbr", version=1, text=text)))
-    return await _diagnostics(client, uri)
+    return await _diagnostics(client, uri, since)
 
 
 async def change_doc(client: LanguageClient, path, text: str) -> list[T.Diagnostic]:
     uri = path.as_uri()
     _versions[uri] += 1
+    since = len(_published)
     client.text_document_did_change(T.DidChangeTextDocumentParams(
         text_document=T.VersionedTextDocumentIdentifier(uri=uri, version=_versions[uri]),
         content_changes=[T.TextDocumentContentChangeWholeDocument(text=text)]))
-    return await _diagnostics(client, uri)
+    return await _diagnostics(client, uri, since)
 
 
-async def _diagnostics(client: LanguageClient, uri: str) -> list[T.Diagnostic]:
+async def _diagnostics(client: LanguageClient, uri: str, since: int | None = None) -> list[T.Diagnostic]:
+    """The diagnostics of the first publish for `uri` at its present version from index `since`
+    of _published on (by default, after the last one taken for it)."""
+    start = since if since is not None else _taken.get(uri, -1) + 1
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 120  # a guard against a hang only
     while True:
-        params = await client.wait_for_notification(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if params.uri == uri and params.version == _versions[uri]:
-            return list(params.diagnostics)
+        for i in range(start, len(_published)):
+            params = _published[i]
+            if params.uri == uri and params.version == _versions[uri]:
+                _taken[uri] = i
+                return list(params.diagnostics)
+        assert loop.time() < deadline, f"no diagnostics of {uri} version {_versions[uri]} in 2 minutes"
+        await asyncio.sleep(0.01)
 
 
 def position(text: str, needle: str, nth: int = 0, into: int = 0) -> T.Position:
@@ -471,16 +492,14 @@ async def test_a_burst_of_edits_is_analysed_once_it_pauses(client: LanguageClien
     text = SIATKA.read_text(encoding="utf-8")
     await open_doc(client, path, text)
     uri = path.as_uri()
-    seen = []
+    since = len(_published)
     for k in range(20):  # sent at once, as fast typing does: each its own version
         _versions[uri] += 1
         client.text_document_did_change(T.DidChangeTextDocumentParams(
             text_document=T.VersionedTextDocumentIdentifier(uri=uri, version=_versions[uri]),
             content_changes=[T.TextDocumentContentChangeWholeDocument(text=text + "#" * (k + 1) + "\n")]))
-    while not seen or seen[-1] != _versions[uri]:
-        params = await asyncio.wait_for(client.wait_for_notification(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), timeout=120)
-        if params.uri == uri:
-            seen.append(params.version)
+    await _diagnostics(client, uri, since)
+    seen = [p.version for p in _published[since:_taken[uri] + 1] if p.uri == uri]
     assert len(seen) <= 2 and seen[-1] == _versions[uri]
 
 

@@ -66,6 +66,7 @@ class VbrLanguageServer(LanguageServer):
         self.documents: dict[str, Document] = {}
         self._pending: dict[str, asyncio.TimerHandle] = {}
         self._building: dict[str, asyncio.TimerHandle] = {}
+        self._published: dict[str, tuple] = {}  # uri -> (version, diagnostics) last published
 
     def publish_soon(self, uri: str) -> None:
         """Publish the document's diagnostics once its edits pause (DEBOUNCE_S), and again with
@@ -83,7 +84,7 @@ class VbrLanguageServer(LanguageServer):
     def _publish_pending(self, uri: str, pending: dict, built: bool) -> None:
         pending.pop(uri, None)
         if uri in self.workspace.text_documents:
-            self.publish(uri, built=built)
+            self.publish(uri, built=built, if_changed=built)
 
     # ------------------------------------------------------------------ analysis
     def analyse(self, uri: str) -> Document:
@@ -99,10 +100,11 @@ class VbrLanguageServer(LanguageServer):
                 state.outline = symbols
         return state
 
-    def publish(self, uri: str, built: bool = False) -> None:
+    def publish(self, uri: str, built: bool = False, if_changed: bool = False) -> None:
         """Publish the document's diagnostics; `built` (on open, on save, after an edit's longer
         pause): with what the typed program cannot express (an.with_refusal), which the first
-        publish after an edit leaves out."""
+        publish after an edit leaves out. `if_changed`: not when they are the ones last published
+        for this version of the document (an edit's second publish, when building found nothing)."""
         state = self.analyse(uri)
         a = an.with_refusal(state.analysis) if built else state.analysis
         doc = self.workspace.get_text_document(uri)
@@ -111,8 +113,16 @@ class VbrLanguageServer(LanguageServer):
                          severity=T.DiagnosticSeverity.Warning if p.severity == "warning" else T.DiagnosticSeverity.Error)
             for p in an.problems(a)
         ]
+        if if_changed and self._published.get(uri) == (doc.version, diagnostics):
+            return
+        self._published[uri] = (doc.version, diagnostics)
         self.text_document_publish_diagnostics(
             T.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diagnostics))
+
+    def forget(self, uri: str) -> None:
+        """A document closed: nothing kept of it."""
+        self.documents.pop(uri, None)
+        self._published.pop(uri, None)
 
     def refresh_readers(self, path: str, except_uri: str | None = None) -> None:
         """Check again every open document that reads `path` from disk: a variant that extends
@@ -185,7 +195,7 @@ def did_change_watched_files(ls: VbrLanguageServer, params: T.DidChangeWatchedFi
 
 @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: VbrLanguageServer, params: T.DidCloseTextDocumentParams) -> None:
-    ls.documents.pop(params.text_document.uri, None)
+    ls.forget(params.text_document.uri)
     ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
 
 
