@@ -226,6 +226,7 @@ SLOW = {
     "test_cache_trust.py::test_a_planted_parsed_file_is_never_unpickled",
     "test_cache_trust.py::test_a_planted_parser_cache_is_never_unpickled",
     "test_cache_trust.py::test_the_cache_folder_and_its_secret_are_the_users_alone",
+    "test_cache_trust.py::test_a_secret_that_is_no_key_is_named_with_what_to_do",
     "test_checker.py::test_a_grammar_word_that_is_not_reserved_works_as_a_member_and_a_value",
     "test_cli.py::test_sim_names_options_as_they_are_typed",
     "test_hostile_output.py::test_bidi_controls_in_the_title_never_reach_the_report_page",

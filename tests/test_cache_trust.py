@@ -133,3 +133,15 @@ def test_processes_starting_at_once_seal_with_one_secret_never_one_half_written(
     assert sealed["other"] is not None and sealed["first"] == sealed["other"]
     assert private_cache.unseal(b"k", sealed["other"]) == b"payload"
     assert sorted(p.name for p in (tmp_path / "vbr").iterdir()) == ["secret"]  # no temporary file left
+
+
+def test_a_secret_that_is_no_key_is_named_with_what_to_do(cache):
+    # an emptied secret seals nothing, so no C build can be trusted: the warning says which file
+    # and how to get a good one back, rather than only that the build cannot be sealed
+    secret = cache / "vbr" / "secret"
+    secret.write_bytes(b"")
+    proc = vbr(cache, "run", "siatka", "--engine", "c", "--quiet")
+    assert f"vbr: warning: not caching: {secret} is not a sealing key of vbr's (32 bytes, this one 0); delete it " \
+           "and vbr makes a new one" in proc.stderr
+    secret.unlink()
+    assert vbr(cache, "run", "siatka", "--engine", "c", "--quiet").returncode == 0

@@ -89,7 +89,11 @@ def _secret() -> bytes | None:
         key = path.read_bytes()
     except OSError:
         return None
-    return key if len(key) == 32 else None
+    if len(key) != 32:
+        _warn(f"{path} is not a sealing key of vbr's (32 bytes, this one {len(key)}); delete it and vbr makes "
+              "a new one")
+        return None
+    return key
 
 
 def _make_secret(path: Path) -> bool:
