@@ -42,7 +42,7 @@ from vbr.engines.python_narrowing import narrowed_loop, skeleton
 from vbr.engines.word_source import WordSource
 from vbr.engines.zone_kinds import seq_zones, zone_kinds
 from vbr.ir import nodes as N
-from vbr.ir.never_none import never_none_vars
+from vbr.ir.never_none import never_none, never_none_vars
 from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STEP_FAULT
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.layout import CHOICE, FAULT, FRAME_HEAD, ITEMS_PER_STEP, OVER, RUNNING, Header as H
@@ -523,32 +523,12 @@ class _Unit(WordSource):
             nn = nn - drop
 
     def nn(self, e) -> bool:
-        """True when expression e never gives none."""
-        if isinstance(e, N.Const):
-            return e.value != NONE
-        if isinstance(e, N.Binary):
-            return True
-        if isinstance(e, N.Unary):
-            return True
-        if isinstance(e, N.Aggregate):
-            return e.agg in ("sum", "count", "any", "all")
-        if isinstance(e, N.Local):
-            return e.slot in self.never_none or e.slot in self.known_kind
-        if isinstance(e, N.Global):
-            return e.base in self.vars_nn
-        if isinstance(e, N.IfElse):
-            return self.nn(e.then) and self.nn(e.orelse)
-        if isinstance(e, N.Bind):
-            return self.nn(e.body)
-        if isinstance(e, (N.Contains, N.Known)):
-            return True
-        if isinstance(e, N.Builtin):
-            return e.name in ("next_seat", "team_of", "other", "distance", "zone_of")
-        if isinstance(e, N.Roll):
-            return NONE not in self.p.dice[e.die]
-        if isinstance(e, N.Lookup):
-            return e.fault >= 0 and NONE not in e.table
-        return False
+        """True when expression e never gives none (vbr.ir.never_none, with what this unit knows
+        of its locals)."""
+        return never_none(e, self.p, self.vars_nn, self._local_nn)
+
+    def _local_nn(self, e: N.Local) -> bool:
+        return e.slot in self.never_none or e.slot in self.known_kind
 
     # ------------------------------------------------------------------ writing lines
     def emit(self, line: str) -> None:

@@ -3,10 +3,10 @@ need a value (`if`, `<`, the end of a range: `N.Known`, a comparison's fault) wi
 
 A var holds what a `SetGlobal` writes into it and nothing else: its start value is one such
 write, from the unit that starts play. A var never holds none when every write into it is of a
-value that is never none: a constant other than none, arithmetic or a comparison (on none they
-fault before they give anything), an aggregate that counts or sums, a test, or another such var.
-Anything else (a local, a field, a procedure's result, `top` of a zone) may be none, so a var
-written from it is left out.
+value that is never none (`never_none`: a constant other than none, arithmetic or a comparison
+(on none they fault before they give anything), an aggregate that counts or sums, a test, or
+another such var). Anything else (a local, a field, a procedure's result, `top` of a zone) may be
+none, so a var written from it is left out.
 """
 from __future__ import annotations
 
@@ -26,13 +26,15 @@ def never_none_vars(program: N.Program) -> frozenset[int]:
                         writes.setdefault(n.target.base, []).append(n.value)
     kept = set(writes)
     while True:
-        dropped = {base for base in kept if not all(_never_none(v, kept) for v in writes[base])}
+        dropped = {base for base in kept if not all(never_none(v, program, kept) for v in writes[base])}
         if not dropped:
             return frozenset(kept)
         kept -= dropped
 
 
-def _never_none(e: N.Expr, kept: set[int]) -> bool:
+def never_none(e: N.Expr, program: N.Program, vars_nn, local=None) -> bool:
+    """Whether `e` can never give none, the vars in `vars_nn` never holding it; a local's answer
+    is `local(e)`'s (an engine's knowledge of one unit's locals), else no."""
     if isinstance(e, N.Const):
         return e.value != NONE
     if isinstance(e, (N.Binary, N.Unary, N.Contains, N.Known)):
@@ -40,7 +42,17 @@ def _never_none(e: N.Expr, kept: set[int]) -> bool:
     if isinstance(e, N.Aggregate):
         return e.agg in ("sum", "count", "any", "all")
     if isinstance(e, N.Global):
-        return e.base in kept
+        return e.base in vars_nn
+    if isinstance(e, N.Local):
+        return local is not None and local(e)
     if isinstance(e, N.IfElse):
-        return _never_none(e.then, kept) and _never_none(e.orelse, kept)
+        return never_none(e.then, program, vars_nn, local) and never_none(e.orelse, program, vars_nn, local)
+    if isinstance(e, N.Bind):
+        return never_none(e.body, program, vars_nn, local)
+    if isinstance(e, N.Builtin):
+        return e.name in ("next_seat", "team_of", "other", "distance", "zone_of")
+    if isinstance(e, N.Roll):
+        return NONE not in program.dice[e.die]
+    if isinstance(e, N.Lookup):
+        return e.fault >= 0 and NONE not in e.table
     return False
