@@ -22,7 +22,7 @@
 #define VBR_MCTS_KEY 0x43c6ac1ffdfca906ULL        /* random_streams.key("mcts") */
 #define VBR_LEAD_SCALE 2.0
 #define VBR_KEY_WORDS (4 + L_WIDTH)               /* the chooser's seat, the key's tag, its words, the observation */
-#define VBR_OBSERVE_SEED 0x1234567ULL
+#define VBR_OBSERVE_SEED 0x1234567ULL  /* python_search.OBSERVE_SEED */
 enum { KEY_PLAIN = 0, KEY_SEEN = 1, KEY_HIDDEN = 2, KEY_ROOT = 3 };
 
 static __thread W vbr_search_fault_words[3];
@@ -108,6 +108,7 @@ typedef struct {
     char *hidden;  /* per thing: in a zone the searching seat could not see at the root */
     char zone_hidden[L_NZONES + 1];  /* per zone: hidden from the searching seat */
     W closed;  /* tree=closed: a node's children are told apart by what the searching seat observes */
+    W root_things;  /* the things made by the root: their FIXED_FIELDS words go with their ids */
     VbrDeal deal;
     U agent;
     W seat, depth, margin, greedy, greedy_moves, root_team, cut_lead;  /* cut_lead: cut=lead */
@@ -150,23 +151,40 @@ static W vbr_child(const VbrSearch *s, W node, const W *key) {
     return -1;
 }
 
-/* tree=closed: what the searching seat observes of a world, hashed (python_search._Search.observe):
- * every var, then zone by zone its count and, in a zone the seat may see, each thing (its id, or
- * -1 - its kind for a thing hidden from the seat at the root) followed by its fields. */
+/* tree=closed: what the searching seat observes of a world, hashed (python_search._Search.observe
+ * and observed_words): the sum over the observed words, the i-th w, of mix(w ^ i * GAMMA), mixed
+ * with the seed; the words: the vars' own (L_PLAIN_VARS plain words, then each list var's slots,
+ * a slot's count and its items: LIST_VARS), then zone by zone its count and, in a zone the seat
+ * may see, each thing (its id, or -1 - its kind for a thing hidden from the seat at the root)
+ * followed by its fields (but those of FIXED_FIELDS for a thing the root had and the seat saw).
+ * The terms do not wait for one another: the processor works several out at once. */
 static W vbr_observe(const VbrSearch *s, const W *world) {
-    U h = VBR_OBSERVE_SEED;
-    for (W w = L_VARS; w < L_KINDS; w++) h = vbr_mix(h ^ (U)world[w]) + VBR_GAMMA;
-    for (W z = 0; z < L_NZONES; z++) {
-        W at = L_ZONES + z * L_ZONE_SIZE;
-        h = vbr_mix(h ^ (U)world[at]) + VBR_GAMMA;
-        if (s->zone_hidden[z]) continue;
-        for (W w = at + 1; w <= at + world[at]; w++) {
-            W e = world[w];
-            h = vbr_mix(h ^ (U)(s->hidden[e] ? -1 - world[L_KINDS + e] : e)) + VBR_GAMMA;
-            for (W f = 0; f < L_WIDTH; f++) h = vbr_mix(h ^ (U)world[L_FIELDS + e * L_WIDTH + f]) + VBR_GAMMA;
+    U h = 0, k = 0;
+#define VBR_SEE(v) (k += VBR_GAMMA, h += vbr_mix((U)(v) ^ k))
+    for (W w = L_VARS; w < L_VARS + L_PLAIN_VARS; w++) VBR_SEE(world[w]);
+    for (W l = 0; l < L_NLIST_VARS; l++) {
+        W cap = LIST_VARS[l][2];
+        for (W t = 0; t < LIST_VARS[l][1]; t++) {
+            const W *slot = world + L_VARS + LIST_VARS[l][0] + t * (1 + cap);
+            W n = slot[0] < 0 ? 0 : slot[0] > cap ? cap : slot[0];
+            VBR_SEE(slot[0]);
+            for (W i = 1; i <= n; i++) VBR_SEE(slot[i]);
         }
     }
-    return (W)h;
+    for (W z = 0; z < L_NZONES; z++) {
+        W at = L_ZONES + z * L_ZONE_SIZE;
+        VBR_SEE(world[at]);
+        if (s->zone_hidden[z]) continue;
+        for (W w = at + 1; w <= at + world[at]; w++) {
+            W e = world[w], hidden = s->hidden[e];
+            VBR_SEE(hidden ? -1 - world[L_KINDS + e] : e);
+            U fixed = !hidden && e < s->root_things ? FIXED_FIELDS[world[L_KINDS + e]] : 0;
+            for (W f = 0; f < L_WIDTH; f++)
+                if (!(fixed >> f & 1)) VBR_SEE(world[L_FIELDS + e * L_WIDTH + f]);
+        }
+    }
+#undef VBR_SEE
+    return (W)vbr_mix(h ^ VBR_OBSERVE_SEED);
 }
 
 static void vbr_option_key(const VbrSearch *s, const W *world, W i, int root, W obs, W *key) {
@@ -436,7 +454,7 @@ static int vbr_search_open(VbrSearch *s, W *S, W seat, const double *params, U a
     s->seat = seat; s->c = params[P_C]; s->depth = (W)params[P_DEPTH]; s->root_words = S;
     s->margin = params[P_REWARD] == 1.0; s->greedy = params[P_ROLLOUT] == 1.0;
     s->greedy_moves = (W)params[P_GREEDY_MOVES]; s->widen = params[P_WIDEN];
-    s->agent = agent; s->root_team = TEAM_OF[seat]; s->closed = params[P_TREE] == 1.0;
+    s->agent = agent; s->root_team = TEAM_OF[seat]; s->closed = params[P_TREE] == 1.0; s->root_things = S[H_THINGS];
     s->inner_c = params[P_INNER_C] > 0.0 ? params[P_INNER_C] : params[P_C];
     s->cut_lead = params[P_CUT] == 1.0; s->spread_scale = params[P_SPREAD_SCALE];
     size_t opts = (size_t)L_MAX_OPTIONS + 1;

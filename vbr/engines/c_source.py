@@ -23,6 +23,7 @@ from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEM
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.frames import deepest_chain
 from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, Header as H
+from vbr.ir.observed_words import fixed_fields, observed_vars
 from vbr.ir.values import NONE
 
 _ARITH = {"+": "vbr_add", "-": "vbr_sub", "*": "vbr_mul", "/": "vbr_div", "%": "vbr_mod"}
@@ -203,6 +204,7 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
         width = max(len(h) for h in hidden)
         rows = ", ".join(_array(h + [0] * (width - len(h))) for h in hidden)
         thing_sites = [int(c.item.startswith("ent")) for c in p.choices]
+        plain, lists = observed_vars(p)
         return "\n".join([
             f"#define VBR_SEATS {p.seats}", f"#define VBR_TEAMS {len(p.teams)}",
             f"#define L_WORDS {lay.words}", f"#define L_STREAMS {lay.streams}", f"#define L_NSTREAMS {lay.nstreams}",
@@ -215,6 +217,11 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
             f"static const W HIDDEN_OF[][{width}] = {{{rows}}};  /* per seat: how many, then the zones */",
             f"static const W SITE_OFFERS_THINGS[] = {_array(thing_sites)};",
             f"static const U STREAM_KEYS[] = {{{', '.join(f'{R.key(k)}ULL' for k in p.streams) or '0'}}};",
+            f"#define L_PLAIN_VARS {plain}", f"#define L_NLIST_VARS {len(lists)}",
+            f"static const W LIST_VARS[][3] = {{{', '.join(_array(v) for v in lists) or '{0, 0, 0}'}}};"
+            "  /* per list var: its first word past L_VARS, its slots, a slot's room in items */",
+            f"static const U FIXED_FIELDS[] = {{{', '.join(f'{m}ULL' for m in fixed_fields(p)) or '0'}}};"
+            "  /* per kind: the row words no statement sets (observed_words.fixed_fields) */",
         ])
 
     def unit(self, u: int, unit: N.Unit) -> str:

@@ -107,6 +107,7 @@ from dataclasses import dataclass
 from vbr.engines.python_runtime import EngineFault
 from vbr.ir import random_streams as R
 from vbr.ir.layout import CHOICE, FAULT, Header as H
+from vbr.ir.observed_words import fixed_fields, observed_vars
 from vbr.ir.values import NONE
 
 LEAD_SCALE = 2.0
@@ -336,6 +337,9 @@ class _Search:
         self.root = _Node(-1)
         self.hidden = {int(words[at + 1 + i]) for at in map(lay.zone, p.hidden[seat]) for i in range(words[at])}
         self.zone_hidden = set(p.hidden[seat])
+        self.var_words = observed_vars(p)
+        self.root_things = int(words[H.THINGS])  # made by the root: their fixed fields go with their ids
+        self.seen_fields = [[i for i in range(lay.width) if not fixed >> i & 1] for fixed in fixed_fields(p)]
         self.team_of = [0] * p.seats
         for t, seats in enumerate(p.teams):
             for s in seats:
@@ -486,26 +490,43 @@ class _Search:
         return child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
 
     def observe(self, world) -> int:
-        """tree=closed: what the searching seat observes of `world`, hashed: every var, then zone by
-        zone its count and, in a zone the seat may see, each thing (its id, or -1 - its kind for a
-        thing hidden from the seat at the root) followed by its fields."""
-        lay = self.p.layout
-        h = OBSERVE_SEED
-        for w in range(lay.vars, lay.kinds):
-            h = (R.mix(h ^ (int(world[w]) & R.MASK)) + R.GAMMA) & R.MASK
+        """tree=closed: what the searching seat observes of `world` (observed_words), hashed: the
+        sum of mix(w ^ i·GAMMA) over its words w, the i-th from 1 (64-bit words), mixed once more
+        after an exclusive or with OBSERVE_SEED. The terms are independent of one another, so C
+        works them out side by side."""
+        h = 0
+        for i, w in enumerate(self.observed_words(world), 1):
+            h += R.mix((int(w) ^ i * R.GAMMA) & R.MASK)
+        return R.mix((h & R.MASK) ^ OBSERVE_SEED)
+
+    def observed_words(self, world):
+        """The words the searching seat observes of `world`, in order (vbr.ir.observed_words): the
+        vars' words (a var holding a list: per slot its count, then its items), then zone by zone
+        its count and, in a zone the seat may see, each thing (its id, or -1 - its kind for a
+        thing hidden from the seat at the root) followed by its fields, but for a thing the root
+        had and the seat saw there, not those no statement sets (fixed_fields: its id tells them)."""
+        lay, (plain, lists) = self.p.layout, self.var_words
+        yield from world[lay.vars:lay.vars + plain]
+        for at, slots, cap in lists:
+            for t in range(slots):
+                base = lay.vars + at + t * (1 + cap)
+                yield world[base]
+                yield from world[base + 1:base + 1 + min(max(int(world[base]), 0), cap)]
+        everything = range(lay.width)
         for z in range(lay.nzones):
             at = lay.zone(z)
             count = int(world[at])
-            h = (R.mix(h ^ count) + R.GAMMA) & R.MASK
+            yield count
             if z in self.zone_hidden:
                 continue
             for w in range(at + 1, at + 1 + count):
                 e = int(world[w])
-                h = (R.mix(h ^ ((-1 - int(world[lay.kinds + e]) if e in self.hidden else e) & R.MASK)) + R.GAMMA) & R.MASK
+                kind = int(world[lay.kinds + e])
+                hidden = e in self.hidden
+                yield -1 - kind if hidden else e
                 f = lay.fields + e * lay.width
-                for x in world[f:f + lay.width]:
-                    h = (R.mix(h ^ (int(x) & R.MASK)) + R.GAMMA) & R.MASK
-        return h
+                for i in everything if hidden or e >= self.root_things else self.seen_fields[kind]:
+                    yield world[f + i]
 
     def playout(self, world) -> list[float]:
         """Play on to the end (or `depth` choices): each team's reward."""

@@ -262,7 +262,7 @@ class ProgramBuilder:
             fn_words += 2 + capacity
         layout = make_layout(len(self.streams), fn_words, self.things, self.width,
                              len(m.zone_names), options, FRAME_HEAD + max(u.nlocals for u in self.units),
-                             m.limits["depth"], *self._stack_room())
+                             m.limits["depth"], *self._stack_room(), values=m.nvals + self.list_words)
         rows = {name: (layout.vars + at, cap, item_type(m.vars[name].type)) for name, (at, cap) in self.list_vars.items()}
         names = Names({k: list(v) for k, v in m.enums.items()}, list(m.directions), list(m.zone_names),
                       self._cell_text(), self.texts, rows, self.lits)

@@ -62,6 +62,8 @@ class Layout:
     depth: int        # most frames at once
     copies: int = 0   # words for the lists frames copy onto the stack (`Collect`)
     frames: int = -1  # most words the frames on the stack take at once; -1: depth frames at their largest
+    values: int = -1  # the vars' own words from `vars` on (lists' included); past them, up to `nvars`, the
+    #                   heavy fns' working words and a scenario's queues; -1: all nvars words
 
     @property
     def words(self) -> int:
@@ -74,7 +76,7 @@ class Layout:
 
 
 def make_layout(nstreams: int, nvars: int, things: int, width: int, nzones: int, max_options: int,
-                max_frame: int, depth: int, copies: int = 0, frames: int = -1) -> Layout:
+                max_frame: int, depth: int, copies: int = 0, frames: int = -1, values: int = -1) -> Layout:
     streams = Header.SIZE
     var_at = streams + nstreams
     kinds = var_at + nvars
@@ -85,4 +87,4 @@ def make_layout(nstreams: int, nvars: int, things: int, width: int, nzones: int,
     options = zones + nzones * (1 + things)
     stack = options + max_options
     return Layout(streams, nstreams, var_at, nvars, things, kinds, zone_of, revealed, fields, width, zones, nzones,
-                  1 + things, options, max_options, stack, max_frame, depth, copies, frames)
+                  1 + things, options, max_options, stack, max_frame, depth, copies, frames, values)

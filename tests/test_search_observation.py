@@ -1,0 +1,203 @@
+"""What a closed search tree observes of a world (python_search._Search.observe and
+observed_words, c_search.h's vbr_observe): the game's vars, a var holding a list as its count and
+its items, the zones' counts and the things the seat may see with their fields; not the words a
+heavy fn works in (layout.values on), nor the room a list keeps past its count. Python and C key
+their trees alike, so both search the same tree and pick the same options."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vbr.engines import python_search as PS
+from vbr.engines.game import load
+from vbr.ir.observed_words import fixed_fields, observed_vars
+
+ROOT = Path(__file__).resolve().parent.parent
+TANTO = ROOT / "rules" / "tanto-cuore-beach-volleyball.vbr"
+
+# `kept` is given [1, 2, 3] or a one-item list: room for 3 items, of which a one-item list leaves
+# the last two as they were
+LISTED = """game "Listed"
+seats 2
+points score
+start turn
+
+die d3 = 1..3
+
+var score: int per seat = 0
+var player: seat = 0
+var kept: list of int = [1, 2, 3]
+var moves: int = 0
+
+phase turn "A turn" {
+  choose m from kept by player as "which"
+  moves += 1
+  score[player] += m
+  if moves >= 8 {
+    if score[0] > score[1] {
+      end winner 0
+    }
+    end winner 1
+  }
+  let r = roll d3
+  if r == 1 {
+    kept = [m]
+  } else {
+    kept = [1, 2, 3]
+  }
+  player = other(player)
+  goto turn
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def listed(tmp_path_factory):
+    path = tmp_path_factory.mktemp("observed") / "listed.vbr"
+    path.write_text(LISTED)
+    return load(path, {}, engine="python"), load(path, {}, engine="c")
+
+
+def _search(game, state):
+    return PS._Search(game.engine, list(state.words), state.current_player(), PS.SearchParams(), 1)
+
+
+def test_the_vars_words_are_the_plain_values_then_each_list_var_slot_by_slot(listed):
+    p = listed[0].program
+    # a word per var slot (score's two seats, player, kept, moves: 5), then kept's list: one slot,
+    # its count and its room for 3 items
+    assert observed_vars(p) == (5, [(5, 1, 3)]) and p.layout.values == 9
+
+
+def test_a_list_is_observed_as_its_count_and_items_not_the_room_past_them(listed):
+    game = listed[0]
+    state = game.new_state(0)
+    search = _search(game, state)
+    lay = game.program.layout
+    kept = lay.vars + 5
+    world = list(state.words)
+    world[kept:kept + 4] = [1, 2, 2, 3]  # [2], with two stale items
+    seen = search.observe(world)
+    stale = list(world)
+    stale[kept + 2:kept + 4] = [7, 9]
+    assert search.observe(stale) == seen
+    longer = list(world)
+    longer[kept] = 2  # [2, 2]
+    assert search.observe(longer) != seen
+    other_item = list(world)
+    other_item[kept + 1] = 3  # [3]
+    assert search.observe(other_item) != seen
+    other_var = list(world)
+    other_var[lay.vars + 4] += 1  # moves
+    assert search.observe(other_var) != seen
+
+
+def test_a_heavy_fns_working_words_are_not_observed():
+    game = load(TANTO, {}, engine="python")
+    lay = game.program.layout
+    assert lay.values < lay.nvars  # the file's heavy fns keep words past its vars
+    state = game.new_state(0)
+    search = _search(game, state)
+    world = list(state.words)
+    seen = search.observe(world)
+    for w in range(lay.vars + lay.values, lay.vars + lay.nvars):
+        world[w] = w * 31 + 5
+    assert search.observe(world) == seen
+    world[lay.vars] += 1
+    assert search.observe(world) != seen
+
+
+def _positions(py, c, seeds, plies):
+    """Equal Python and C states with two or more options along games answered by a fixed rule."""
+    for seed in seeds:
+        a, b = py.new_state(seed), c.new_state(seed)
+        k = 0
+        while not a.is_terminal() and k < 40:
+            if k % plies == 0 and len(a.legal_actions()) > 1:
+                yield seed * 101 + k, a, b
+            i = (seed * 7 + k * 3) % len(a.legal_actions())
+            a.apply_index(i)
+            b.apply_index(i)
+            k += 1
+
+
+def _same_visits(py, c, seeds, plies, iterations):
+    params = PS.SearchParams(iterations=iterations, budget=0, tree="closed")
+    searched = 0
+    for seed, a, b in _positions(py, c, seeds, plies):
+        seat = a.current_player()
+        assert PS.mcts_visits(py.engine, a.words, seat, params, seed) == \
+            c.engine.mcts_visits(b.words, seat, params, seed), seed
+        searched += 1
+    return searched
+
+
+def test_python_and_c_search_the_same_closed_tree_over_a_list_var_with_stale_room(listed):
+    assert _same_visits(*listed, seeds=range(4), plies=1, iterations=60) >= 20
+
+
+def test_python_and_c_search_the_same_closed_tree_past_a_heavy_fns_working_words():
+    py, c = load(TANTO, {}, engine="python"), load(TANTO, {}, engine="c")
+    assert _same_visits(py, c, seeds=range(2), plies=4, iterations=25) >= 4
+
+
+FIELDS = """game "Fields"
+seats 2
+start one
+
+kind Card { value: int, owner: int, tags: list of int }
+kind Token { spot: int }
+
+zone deck public ordered
+zone pile public
+
+setup {
+  create Card(value: 1, owner: 0, tags: [1, 2]) in deck
+  create Token(spot: 3) in pile
+}
+
+phase one {
+  choose x from [1, 2] by 0 as "a pick"
+  let c = top(deck)
+  c.owner = 1
+  c.tags = [3]
+  end winner 0
+}
+"""
+
+
+def test_the_fields_no_statement_sets_are_fixed_and_so_are_the_words_past_a_kinds_own(tmp_path):
+    path = tmp_path / "fields.vbr"
+    path.write_text(FIELDS)
+    p = load(path, {}, engine="python").program
+    assert [name for name, _, _ in p.kinds] == ["Card", "Token"]
+    card, token = 0, 1
+    every = (1 << p.layout.width) - 1
+    tags = p.field_at[(card, "tags")]
+    assert p.list_caps[(card, tags)] == 2  # the longest list it is given
+    # Card: value and the words past its fields are fixed; owner is set in play, and so is tags:
+    # its count and its room for two items
+    set_in_play = 1 << p.field_at[(card, "owner")] | 0b111 << tags
+    assert fixed_fields(p)[card] == every & ~set_in_play
+    # Token: spot and every word past it
+    assert fixed_fields(p)[token] == every
+
+
+def test_a_fixed_field_goes_unobserved_only_for_a_thing_the_root_had(tmp_path):
+    path = tmp_path / "fields.vbr"
+    path.write_text(FIELDS)
+    game = load(path, {}, engine="python")
+    p = game.program
+    state = game.new_state(0)  # at the pick, after the setup: both things made, in public zones
+    lay = p.layout
+    value = lay.fields + 0 * lay.width + p.field_at[(0, "value")]  # the card is thing 0
+    search = PS._Search(game.engine, list(state.words), 0, PS.SearchParams(), 1)
+    world = list(state.words)
+    changed = list(world)
+    changed[value] = 5
+    assert search.observe(changed) == search.observe(world)
+    # a thing made after the root (here: as if the root had made none yet) shows every field:
+    # its id alone does not tell what it was made with in this world
+    search.root_things = 0
+    assert search.observe(changed) != search.observe(world)
