@@ -219,3 +219,81 @@ def test_a_log_is_written_whole_or_not_at_all(tmp_path):
         write_log(log, {"t": "header"}, [{"t": "say", "text": object()}])  # fails half way through
     assert log.read_text() == before
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
+
+
+# ---------------------------------------------------------------------- a game stopped by its rules
+# Seat 0 chooses x from 1..3, the rules say "picked", then divide by zero at line 8, column 7 (the
+# `7` the division starts at): the first agent takes option 0, so the choice logged is `1`.
+FAULT = ('game "fault"\nseats 2\nvar n: int = 3\nstart p\nphase p {\n  choose x from 1..3 by 0\n'
+         '  say "picked"\n  n = 7 / (n - n)\n  end draw\n}\n')
+FAULT_EVENTS = [{"t": "phase", "phase": "p"},
+                {"t": "choice", "seat": 0, "prompt": "choose x", "action": "1", "index": 0, "kind": "int", "of": 3},
+                {"t": "say", "text": "picked"},
+                {"t": "error", "file": "fault.vbr", "line": 8, "col": 7, "message": "division by zero"}]
+
+
+def run_fault(tmp_path, capsys, engine: str, rules_arg: str | None = None):
+    from vbr.cli import main
+    rules = tmp_path / "fault.vbr"
+    rules.write_text(FAULT, encoding="utf-8")
+    log = tmp_path / "fault.jsonl"
+    code = main(["run", rules_arg or str(rules), "--agents", "first", "--engine", engine, "--log", str(log)])
+    return code, capsys.readouterr(), log
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_run_stopped_by_an_error_in_the_rules_writes_the_log_up_to_it_and_the_error(tmp_path, capsys, engine):
+    code, said, log = run_fault(tmp_path, capsys, engine)
+    assert code == 1
+    assert said.err.splitlines()[0] == f"{tmp_path / 'fault.vbr'}:8:7: error: division by zero"
+    assert said.out.splitlines()[-1] == f"log written to {log} (up to the error)"
+    head, *events = [json.loads(x) for x in lines(log)]
+    assert head["t"] == "header" and head["engine"] == engine and head["agents"] == ["first", "first"]
+    assert events == FAULT_EVENTS
+
+
+def test_the_error_a_log_ends_with_names_the_rule_file_as_its_folder_does(tmp_path, capsys, monkeypatch):
+    # named `fault.vbr` from its own folder, the rules give the same log as named by their whole path
+    monkeypatch.chdir(tmp_path)
+    code, said, log = run_fault(tmp_path, capsys, "python", rules_arg="fault.vbr")
+    assert code == 1 and said.err.startswith("fault.vbr:8:7: error: division by zero\n")
+    assert [json.loads(x) for x in lines(log)][1:] == FAULT_EVENTS
+
+
+@pytest.mark.parametrize("recorded,replayed", [("python", "python"), ("python", "c"), ("c", "python")])
+def test_a_log_of_a_game_stopped_by_its_rules_replays_to_the_same_located_error(tmp_path, capsys, recorded,
+                                                                                 replayed):
+    from vbr.cli import main
+    _, _, log = run_fault(tmp_path, capsys, recorded)
+    assert main(["replay", str(log), "--engine", replayed]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == f"{tmp_path / 'fault.vbr'}:8:7: error: division by zero"
+    assert err[1].strip() == "n = 7 / (n - n)"
+    assert err[-1] == f"{log}: reproduces exactly up to this error in the rules (4 events)"  # the four after the header
+    assert "differs" not in "\n".join(err)
+
+
+def test_a_logged_error_the_replay_does_not_meet_differs_at_its_line(tmp_path, capsys):
+    from vbr.cli import main
+    _, _, log = run_fault(tmp_path, capsys, "python")
+    rewrite(log, 5, lambda e: {**e, "line": 7})  # the error said to be at the `say`
+    assert main(["replay", str(log)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{log}:5: error: differs on replay\n")
+    assert f"{tmp_path / 'fault.vbr'}:8:7: error: division by zero" in err  # what the replay met, in full
+
+
+def test_a_log_of_a_game_stopped_before_its_first_choice_replays_to_the_error(tmp_path, capsys):
+    from vbr.cli import main
+    rules = tmp_path / "early.vbr"
+    rules.write_text('game "x"\nseats 2\nvar n: int = 3\nstart p\nphase p {\n  n = 7 / (n - n)\n  end draw\n}\n',
+                     encoding="utf-8")
+    log = tmp_path / "early.jsonl"
+    assert main(["run", str(rules), "--engine", "python", "--quiet", "--log", str(log)]) == 1
+    assert [json.loads(x) for x in lines(log)][1:] == [
+        {"t": "phase", "phase": "p"},
+        {"t": "error", "file": "early.vbr", "line": 6, "col": 7, "message": "division by zero"}]
+    capsys.readouterr()
+    assert main(["replay", str(log)]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (f"{log}: reproduces exactly up to this error in the rules "
+                                                        "(2 events)")

@@ -364,8 +364,9 @@ def _note(text: str) -> None:
 def cmd_run(args) -> int:
     """One game through the engine `--engine` picks, its events printed as they happen (also up
     to a run-time error: what a rule author needs to see) and logged with `--log` (the log's
-    header names the engine and its generator)."""
-    from vbr.gamelog import header, write_log
+    header names the engine and its generator). A game stopped by an error in its rules is logged
+    up to it, the error last (vbr.gamelog.fault_event), and the error is raised."""
+    from vbr.gamelog import fault_event
     from vbr.play import play_typed_game
     from vbr.report import render_events
     game, agents = _load(args)
@@ -374,20 +375,33 @@ def cmd_run(args) -> int:
     if not args.quiet:
         print(clean(f"{game.title}: seed {args.seed}, agents {' | '.join(agents)}, engine {args.engine}"))
     events: list = []
+    fault = None
     try:
         result = play_typed_game(game, args.seed, agents, log=events)
+    except VbrError as exc:
+        fault = exc
     finally:
         if not args.quiet:
             for line in render_events(events):
                 print(line)
+    if fault is not None:
+        if args.log:
+            _write_log(args, game, agents, events + [fault_event(fault, game.path)], " (up to the error)")
+        raise fault
     print(clean(f"result: {result.state.outcome()} after {result.choices} choices"))
     if args.log:
-        try:
-            write_log(Path(args.log), header(game, args.seed, agents, args.engine), events)
-        except OSError as exc:
-            raise OSError(exc.errno, exc.strerror, args.log) from None
-        print(clean(f"log written to {args.log}"))
+        _write_log(args, game, agents, events)
     return 0
+
+
+def _write_log(args, game, agents: list[str], events: list, said: str = "") -> None:
+    """`vbr run --log`: the game's log written, and said so."""
+    from vbr.gamelog import header, write_log
+    try:
+        write_log(Path(args.log), header(game, args.seed, agents, args.engine), events)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, args.log) from None
+    print(clean(f"log written to {args.log}{said}"))
 
 
 def cmd_sim(args) -> int:

@@ -7,6 +7,9 @@ A log is untrusted input like a rule file: each line is checked against a schema
 since two options may read alike (`pass` is none, and may also be an enum member); replay takes
 the index and checks the text and kind against what the game offers. Replay stops at the first
 line that differs.
+
+A game that stops at an error in its rules is logged up to it, the error last (`fault_event`);
+replay gives the same located error where the log has it.
 """
 from __future__ import annotations
 
@@ -55,6 +58,18 @@ def header(game, seed: int, agents: list[str], engine: str) -> dict:
     return {"t": "header", "vbr": __version__, "rules": str(path), "bundled": bundled,
             "options": game.options, "seed": seed, "agents": agents,
             "engine": engine, "generator": generator_of(engine), "format": TYPED_LOG_FORMAT}
+
+
+def fault_event(exc: VbrError, rules: Path) -> dict:
+    """The last event of a game stopped by an error in its rules (`exc`, raised in play): where (the
+    file relative to the folder of `rules`, the file the game was loaded from, so the event reads
+    the same whatever path the rules were named by) and what, as the first problem `exc` names."""
+    import os
+    d = exc.diagnostics[0]
+    where = Path(d.span.file)
+    file = os.path.relpath(where.resolve(), Path(rules).resolve().parent) if where.exists() else d.span.file
+    return {"t": "error", "file": Path(file).as_posix(), "line": d.span.line, "col": d.span.col,
+            "message": d.message}
 
 
 def write_log(path: Path, head: dict, events: list[dict]) -> None:
@@ -248,6 +263,22 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
         why = str(exc) if isinstance(exc, CEngineUnavailable) else exc.located()  # its located() is a whole `vbr: error:` line
         raise _Bad(1, f"the {engine} engine cannot replay this log: {why}{hint}") from None
     game = _Replaying(loaded, head["seed"])
+    try:
+        count = _compare(game, logged)
+    except _Bad as bad:
+        if game.fault is not None:  # what the replay stopped at, said in full
+            bad.message += "\n" + game.fault.render()
+        raise
+    if game.fault is not None:
+        return ReplayResult(False, f"{game.fault.render()}\n{path}: reproduces exactly up to this error in the rules "
+                                   f"({count} events)")
+    return ReplayResult(True, f"{path}: reproduces exactly ({count} events, {game.how_it_ended()})",
+                        game.outcome())
+
+
+def _compare(game: "_Replaying", logged: Iterator[dict]) -> int:
+    """Each logged event against the replay's, each logged choice applied; the number of events;
+    `_Bad` at the first line that differs."""
     count = 0
     for j, e in enumerate(logged):  # the log is read as it is replayed: a divergence stops the reading
         line, count = j + 2, j + 1
@@ -258,8 +289,7 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
         _nothing_more(game.log, j)
         seat = game.seat()
         if seat is None:
-            raise _Bad(line, "the logged choice is not on replay: " +
-                       ("the game is over" if game.over() else "no choice is pending"))
+            raise _Bad(line, "the logged choice is not on replay: " + game.why_no_choice())
         offered = game.offered()
         i = e.get("index")
         if i is None:  # a log written before choices kept their index: the first option of that text
@@ -272,8 +302,7 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
         game.apply(i)
         _same_event(game.log, j, e)
     _nothing_more(game.log, count)
-    return ReplayResult(True, f"{path}: reproduces exactly ({count} events, {game.how_it_ended()})",
-                        game.outcome())
+    return count
 
 
 def _same_format(head: dict) -> None:
@@ -302,17 +331,33 @@ def _load(rules, options: dict, engine: str):
 
 class _Replaying:
     """A log's game being played again through a typed engine (vbr.engines: python or c): `state`
-    is the engine's, `log` the events it has made so far."""
+    is the engine's, `log` the events it has made so far. An error in the rules stops it: `fault`
+    is the error, and `log` ends with its `fault_event`, as `vbr run --log` writes it."""
 
     def __init__(self, game, seed: int):
         self.log = []
-        self.state = game.new_state(seed, log=self.log)
+        self.fault: VbrError | None = None
+        self.state = None
+        self.rules = game.path
+        try:
+            self.state = game.new_state(seed, log=self.log)
+        except VbrError as exc:
+            self._stop(exc)
 
-    def over(self) -> bool:
-        return self.state.is_terminal()
+    def why_no_choice(self) -> str:
+        if self.fault is not None:
+            return "the game stopped at an error in the rules"
+        return "the game is over" if self.state.is_terminal() else "no choice is pending"
 
     def apply(self, i: int) -> None:
-        self.state.apply_index(i)
+        try:
+            self.state.apply_index(i)
+        except VbrError as exc:
+            self._stop(exc)
+
+    def _stop(self, exc: VbrError) -> None:
+        self.fault = exc
+        self.log.append(fault_event(exc, self.rules))
 
     def outcome(self):
         return self.state.outcome()
@@ -321,7 +366,7 @@ class _Replaying:
         return _how_it_ended(self.outcome(), self.seat())
 
     def seat(self) -> int | None:
-        return self.state.current_player()
+        return None if self.fault is not None else self.state.current_player()
 
     def offered(self) -> list[tuple[str, str]]:
         """The pending choice's options: (text, kind) each, as a log writes them."""

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from vbr.errors import VbrError
 from vbr.tty_play.screen import Board, Screen, event_lines, plain, styled, text_line
 from vbr.tty_play.typed import TypedAgent, TypedPlay
 
@@ -70,6 +71,9 @@ class Session:
         except Left:
             self.write_log()
             return Outcome(False, state.choices, len(state.log))
+        except VbrError as exc:  # an error in the rules: the play up to it, and the error
+            self.write_log(exc)
+            raise
         except BaseException:
             self.write_log()  # the play so far, for whoever looks into what went wrong
             raise
@@ -142,12 +146,15 @@ class Session:
         verdict = "a draw" if won is None else ("you won" if won == side else "you lost")
         self.say(f"result: {out} after {self.state.choices} choices: {verdict}", "result")
 
-    def write_log(self) -> None:
+    def write_log(self, fault: VbrError | None = None) -> None:
+        """The play so far, to `--log`; with `fault`, the error in the rules that stopped it last
+        (vbr.gamelog.fault_event), as `vbr run --log` writes it."""
         if self.log_path is None or self.state is None:
             return
-        from vbr.gamelog import header, write_log
+        from vbr.gamelog import fault_event, header, write_log
         agents = [spec if spec is not None else "human" for spec in self.specs]
-        write_log(self.log_path, header(self.game, self.seed, agents, self.game.engine.name), self.state.log)
+        events = self.state.log + ([fault_event(fault, self.game.path)] if fault is not None else [])
+        write_log(self.log_path, header(self.game, self.seed, agents, self.game.engine.name), events)
 
 
 def _quote(text: str) -> str:
