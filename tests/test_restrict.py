@@ -160,3 +160,25 @@ def test_importance_with_mcts_seats_runs_under_the_typed_engines(capsys, engine)
     rows = {r["word"]: r for r in json.loads(out)["importance"]}
     assert rows["safe"]["ci95"][0] <= 1 / 3 <= rows["safe"]["ci95"][1]
     assert abs(rows["risky"]["drop"]) < 0.05
+
+
+def test_importance_out_csv_writes_the_interval_as_two_numeric_columns(capsys, tmp_path):
+    # risky's true drop is -1/6 (seat 0 wins 1/2 without it, 1/3 with it): its interval's ends are
+    # negative numbers, each in a column of its own, written as numbers (no quote before the minus);
+    # a word never offered has no interval: both cells empty
+    import csv
+    path = tmp_path / "toy.vbr"
+    path.write_text(TOY.read_text().replace("enum Shout { boo }", "enum Shout { boo }\nenum Unused { never_seen }"))
+    out = tmp_path / "importance.csv"
+    code, _, err = run(capsys, "importance", path, "-n", 600, "--seed", 1, "--engine", "python", "--out", out)
+    assert code == 0, err
+    text = out.read_text(encoding="utf-8")
+    assert text.splitlines()[0].split(",")[:5] == ["word", "what", "drop", "drop lo", "drop hi"]
+    rows = {r["word"]: r for r in csv.DictReader(text.splitlines())}
+    risky = rows["risky"]
+    lo, drop, hi = float(risky["drop lo"]), float(risky["drop"]), float(risky["drop hi"])
+    assert lo <= drop <= hi and lo <= -1 / 6 <= hi and hi < 0
+    assert risky["drop lo"].startswith("-") and risky["drop hi"].startswith("-")
+    assert float(rows["safe"]["drop lo"]) <= 1 / 6 <= float(rows["safe"]["drop hi"])
+    assert rows["never_seen"]["drop lo"] == rows["never_seen"]["drop hi"] == ""
+    assert "ci95" not in rows["risky"]

@@ -36,6 +36,16 @@ class Importance:
                 "narrowed_per_game": round(self.narrowed_per_game, 3), "played_whole": self.played_whole,
                 "games": self.games}
 
+    def out_row(self) -> dict:
+        """The row `--out` writes: `row`, but the interval in two numeric columns, `drop lo` and
+        `drop hi` (as `vbr compare --out` writes `diff lo` and `diff hi`), empty where there is
+        none; one cell `-0.23--0.12` reads ambiguously and a spreadsheet takes it for text."""
+        row = self.row()
+        lo, hi = row.pop("ci95") or (None, None)
+        at = list(row).index("drop") + 1
+        items = list(row.items())
+        return dict(items[:at] + [("drop lo", lo), ("drop hi", hi)] + items[at:])
+
 
 def rule_for(seat: int, word: str) -> str:
     return f"{seat}={'pass' if word == 'pass' else 'never:' + word}"
@@ -86,7 +96,8 @@ def render(title: str, figures: list[Importance], agents: list[str], games: int)
 
 
 def cmd_importance(args, game, agents: list[str]) -> int:
-    """Every nameable word's importance, ranked; `--json` prints the rows, `--out` writes them."""
+    """Every nameable word's importance, ranked; `--json` prints the rows (the interval as `ci95`,
+    a pair), `--out` writes them (the interval as `drop lo` and `drop hi`: Importance.out_row)."""
     import json
     from pathlib import Path
 
@@ -120,7 +131,7 @@ def cmd_importance(args, game, agents: list[str]) -> int:
     figures = ranked(figures)
     rows = [f.row() for f in figures]
     if args.out:
-        output.write_rows(Path(args.out), rows)
+        output.write_rows(Path(args.out), [f.out_row() for f in figures])
     if args.json:
         print(json.dumps({"rules": str(game.path), "agents": agents, "games": args.n, "seed": args.seed,
                           "engine": args.engine, "importance": rows}, sort_keys=True))
