@@ -44,8 +44,8 @@ def test_option_error_names_no_location_in_the_rule_file(capsys):
 
 
 @pytest.mark.parametrize("given,why", [
-    ("x", "'x' is not a whole number"),
-    ("1.5", "'1.5' is not a whole number"),
+    ("x", "'x' is not a whole number (write it in the digits 0-9)"),
+    ("1.5", "'1.5' is not a whole number (write it in the digits 0-9)"),
     ("-1", "-1 is not a seed: seeds run from 0 to 9223372036854775807 (2**63 - 1)"),
     (str(2**63), f"{2**63} is not a seed: seeds run from 0 to 9223372036854775807 (2**63 - 1)"),
 ])
@@ -388,3 +388,77 @@ def test_a_ray_address_whose_port_is_no_ascii_number_is_a_usage_error(capsys):
     # `²` is a digit to str.isdigit, but no port number (int() refused it: an error, exit 1)
     code, _, err = run(capsys, "sim", BUMP, "-n", "1", "--backend", "ray", "--ray-address", "localhost:\u00b2")
     assert code == 2 and err.startswith("vbr: error: --ray-address must be auto or HOST:PORT")
+
+
+# ------------------------------------------------------------------------------ numbers
+# Python's int() and float() read other scripts' digits (`٣` ARABIC-INDIC THREE, `３` FULLWIDTH
+# THREE), underscores (`1_000`) and spaces around a number, and float() `nan` and `inf`; every
+# number vbr is given on its command line is ASCII decimal, and anything else a usage error (exit 2).
+NOT_WHOLE = ["\u0663", "\uff13", "1_000", " 5", "5 ", "1.0", "0x10"]
+NOT_DECIMAL = ["\u0660.5", "0\uff0e5", "1_0.5", "nan", "inf", "Infinity", " 0.5"]
+WHOLE_FLAGS = [  # (command line before the number, what the error names)
+    (["sim", BUMP, "-n"], "argument -n"), (["sim", BUMP, "--workers"], "argument --workers"),
+    (["sim", BUMP, "--seed"], "argument --seed"), (["run", BUMP, "--seed"], "argument --seed"),
+    (["sweep", BUMP, "--grid", "target=1,2", "-n"], "argument -n"),
+    (["compare", BUMP, "--variant-option", "target=2", "--workers"], "argument --workers"),
+    (["importance", BUMP, "-n"], "argument -n"), (["importance", BUMP, "--workers"], "argument --workers"),
+    (["report", BUMP, "-n"], "argument -n"), (["report", BUMP, "--workers"], "argument --workers"),
+    (["tune", BUMP, "--option", "target=1..3", "--target", "mean_length=5", "-n"], "argument -n"),
+    (["tune", BUMP, "--option", "target=1..3", "--target", "mean_length=5", "--workers"], "argument --workers"),
+    (["play", BUMP, "--seat"], "argument --seat"),
+    (["mutate", BUMP, "-n"], "argument -n"), (["mutate", BUMP, "--seed"], "argument --seed"),
+    (["mutate", BUMP, "--workers"], "argument --workers"), (["mutate", BUMP, "--lines"], "argument --lines"),
+    (["graph", BUMP, "--sim"], "argument --sim"), (["graph", BUMP, "--sim", "1", "--workers"], "argument --workers"),
+]
+DECIMAL_FLAGS = [(["sim", BUMP, "-n", "10", "--precision"], "argument --precision"),
+                 (["mutate", BUMP, "--max-seconds"], "argument --max-seconds")]
+
+
+@pytest.mark.parametrize("given", NOT_WHOLE)
+@pytest.mark.parametrize("argv,names", WHOLE_FLAGS, ids=lambda x: " ".join(x) if isinstance(x, list) else None)
+def test_a_whole_number_flag_takes_only_ascii_digits(capsys, argv, names, given):
+    code, out, err = run(capsys, *argv, given)
+    assert code == 2 and out == ""
+    last = err.splitlines()[-1]
+    assert names in last and "not a" in last, err
+
+
+@pytest.mark.parametrize("given", NOT_DECIMAL)
+@pytest.mark.parametrize("argv,names", DECIMAL_FLAGS, ids=lambda x: " ".join(x) if isinstance(x, list) else None)
+def test_a_decimal_flag_takes_only_ascii_decimals(capsys, argv, names, given):
+    code, out, err = run(capsys, *argv, given)
+    assert code == 2 and out == ""
+    last = err.splitlines()[-1]
+    assert names in last and "not a number" in last, err
+
+
+@pytest.mark.parametrize("given", ["\u0663", "1_0", "\uff13"])
+@pytest.mark.parametrize("argv,template,message", [
+    (["run", BUMP, "--option"], "target={}", "vbr: error: option `target` is a number, not {!r}"),
+    (["sweep", BUMP, "-n", "1", "--grid"], "target=1,{}", "vbr: error: option `target` is a number, not {!r}"),
+    (["run", BUMP, "--agents"], "mcts:iterations={}",
+     "vbr: error: mcts: iterations must be an integer from 1 to 1000000, not {!r}"),
+    (["run", BUMP, "--agents"], "mcts:c={}", "vbr: error: mcts: c must be a number from 0 to 100, not {!r}"),
+    (["sim", BUMP, "-n", "1", "--agents", "mcts", "--skill"], "iterations=5,{}",
+     "vbr: error: mcts: iterations must be an integer from 1 to 1000000, not {!r}"),
+    (["tune", BUMP, "--target", "mean_length=5", "--option"], "target=1..{}",
+     "vbr: error: --option 'target=1..{}': a range is two whole numbers, LO..HI (e.g. target=5..21)"),
+    (["tune", BUMP, "--option", "target=1..3", "--target"], "mean_length={}",
+     "vbr: error: --target 'mean_length={0}': {0!r} is not a number (e.g. 0.5, or 50%)"),
+], ids=lambda x: " ".join(x) if isinstance(x, list) else None)
+def test_a_number_inside_a_flags_value_takes_only_ascii_digits(capsys, argv, template, message, given):
+    code, out, err = run(capsys, *argv, template.format(given))
+    assert code == 2 and out == ""
+    assert err == message.format(given) + "\n"
+
+
+def test_numbers_in_ascii_digits_are_taken_everywhere(capsys):
+    # the same flags with their numbers in ASCII: two games of bump, first to 2, by mcts of 5 iterations
+    # (a 95% confidence sequence of a rate after two games is far wider than +/-0.25: both are played)
+    code, out, err = run(capsys, "sim", BUMP, "-n", "+2", "--seed", "7", "--workers", "1", "--precision", ".25",
+                         "--option", "target=2", "--agents", "mcts:iterations=5,c=1e-1", "--json")
+    assert code == 0, err
+    import json
+    result = json.loads(out)
+    assert result["games"] == 2 and result["options"] == {"target": 2}
+    assert result["agents"] == ["mcts:c=0.1,iterations=5"] * 2

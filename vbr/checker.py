@@ -15,6 +15,7 @@ from vbr.errors import Diagnostic, Diagnostics, OptionError, Span, VbrCheckError
 from vbr.grammar import ast as A
 from vbr.grammar.reserved import RESERVED_WORDS, reserved_message
 from vbr.loader import RuleSet
+from vbr.number_text import whole_number
 
 BASE_TYPES = {"int", "bool", "seat", "cell", "dir", "zone"}
 RESERVED = {"seats", "teams", "none", "true", "false"}
@@ -295,7 +296,7 @@ def parse_option_value(text: str):
     if low in ("false", "no", "off"):
         return False
     try:
-        return int(text)
+        return whole_number(text.strip())  # ASCII digits: `٣` and `1_000` stay text, and are refused as numbers
     except ValueError:
         return text.strip()
 

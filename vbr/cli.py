@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from vbr.cli_common import (HelpFormatter, add_engine_args, asked_engine, check_agents, check_log_target, engine_type,
-                             file_error, parse_options, played_game, seat_agents, seed, version)
+                             decimal, file_error, integer, parse_options, played_game, seat_agents, seed, version)
 from vbr.errors import EngineUnavailable, UsageError, VbrError
 from vbr.terminal import SafeStream, clean
 
@@ -156,8 +156,8 @@ def _parser() -> argparse.ArgumentParser:
         q.add_argument("--option", action="append", metavar="NAME[=VALUE]", help="set a rule option (repeatable)")
 
     def many_args(q, out_formats=".jsonl or .csv"):
-        q.add_argument("-n", type=int, default=100, help="games per run (default 100)")
-        q.add_argument("--workers", type=int, metavar="W",
+        q.add_argument("-n", type=integer, default=100, help="games per run (default 100)")
+        q.add_argument("--workers", type=integer, metavar="W",
                        help="play in W processes at once, 1 or more (default: 1; on Ray, every CPU it has); "
                             "the results do not depend on it")
         q.add_argument("--backend", default="local", choices=["local", "ray"],
@@ -179,7 +179,7 @@ def _parser() -> argparse.ArgumentParser:
                             "seconds)")
 
     def precision_args(q):
-        q.add_argument("--precision", type=float, metavar="H",
+        q.add_argument("--precision", type=decimal, metavar="H",
                        help="stop once the 95%% confidence sequence of the watched rate is narrower than +/-H "
                             "(e.g. 0.02), or at -n games, whichever comes first (docs/analysis.md, \"Stopping at "
                             "a precision\")")
@@ -239,8 +239,8 @@ def _parser() -> argparse.ArgumentParser:
     im = sub.add_parser("importance", help="restricted play: what each enum member, kind and pass is worth to the "
                                            "seat that has it, ranked by the win rate it loses without it")
     game_args(im)
-    im.add_argument("-n", type=int, default=200, help="deals (seeds) per seat and word (default 200)")
-    im.add_argument("--workers", type=int, metavar="W", help="play in W processes at once (default: 1)")
+    im.add_argument("-n", type=integer, default=200, help="deals (seeds) per seat and word (default 200)")
+    im.add_argument("--workers", type=integer, metavar="W", help="play in W processes at once (default: 1)")
     im.add_argument("--backend", default="local", choices=["local", "ray"], help="where games are played")
     im.add_argument("--ray-address", metavar="auto|HOST:PORT", help="a running Ray cluster")
     im.add_argument("--json", action="store_true", help="print one JSON object")

@@ -1,5 +1,6 @@
-"""What every `vbr` command parses and says alike, below all of them: `--seed`, `--option`, an
-output file checked before the work, an OSError in words, and vbr's version.
+"""What every `vbr` command parses and says alike, below all of them: `--seed`, `--option`, a
+number argument (ASCII digits only: vbr.number_text), an output file checked before the work, an
+OSError in words, and vbr's version.
 
 `vbr.cli` builds the one parser and each command module (vbr/*/command.py) adds its own
 subcommand to it; they all take these from here, and this module imports no command.
@@ -12,17 +13,36 @@ import os
 from pathlib import Path
 
 from vbr.errors import UsageError
+from vbr.number_text import decimal_number, whole_number
 
 SEED_MAX = 2**63 - 1
 MAX_GAMES = 100_000_000  # games one run plays at most (`-n`, `graph --sim`)
 
 
+def integer(text: str) -> int:
+    """An integer argument's type: a whole number in ASCII digits (vbr.number_text), else a usage
+    error (`'٣' is not a whole number ...`); what it counts is checked where it is used."""
+    try:
+        return whole_number(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (write it in the digits 0-9)") from None
+
+
+def decimal(text: str) -> float:
+    """A number argument's type: a decimal number in ASCII (vbr.number_text: `0.02`, `.5`, `1e-3`;
+    no `nan` or `inf`), else a usage error."""
+    try:
+        value = decimal_number(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number (write it in the digits 0-9, e.g. 0.02)") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"{text!r} is too large a number")
+    return value
+
+
 def seed(text: str) -> int:
     """A `--seed`: a whole number from 0 to 2**63 - 1 (larger ones would be cut down silently)."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    n = integer(text)
     if not 0 <= n <= SEED_MAX:
         raise argparse.ArgumentTypeError(f"{n} is not a seed: seeds run from 0 to {SEED_MAX} (2**63 - 1)")
     return n

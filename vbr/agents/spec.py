@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vbr.errors import UsageError
+from vbr.number_text import decimal_number, whole_number
 
 
 class AgentSpecError(UsageError):
@@ -33,8 +34,9 @@ class Param:
     help: str
 
     def parse(self, agent: str, raw: str):
+        read = {int: whole_number, float: decimal_number}.get(self.type, self.type)
         try:
-            value = self.type(raw)
+            value = read(raw)
         except ValueError:
             value = None
         if value is None or not self.admits(value):

@@ -43,6 +43,7 @@ from typing import Callable
 
 from vbr.errors import UsageError
 from vbr.limits import MAX_INT
+from vbr.number_text import decimal_number, whole_number
 from vbr.sim import RunSpec, chunk_ranges
 
 GRID = 9  # values of a range in the first round, at most
@@ -84,7 +85,7 @@ def parse_tuned(item: str) -> Tuned:
     if ".." in value:
         lo, _, hi = (s.strip() for s in value.partition(".."))
         try:
-            a, b = int(lo), int(hi)
+            a, b = whole_number(lo), whole_number(hi)
         except ValueError:
             raise UsageError(f"--option {item!r}: a range is two whole numbers, LO..HI (e.g. target=5..21)") from None
         if a > b:
@@ -113,7 +114,7 @@ def parse_target(text: str) -> Target:
     if not measure or not eq or not raw:
         raise UsageError(f"--target {text!r}: expected MEASURE=VALUE (e.g. win_rate:0=0.5 or first_mover_advantage=50%)")
     try:
-        value = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
+        value = decimal_number(raw[:-1]) / 100 if raw.endswith("%") else decimal_number(raw)
     except ValueError:
         raise UsageError(f"--target {text!r}: {raw!r} is not a number (e.g. 0.5, or 50%)") from None
     if not math.isfinite(value):

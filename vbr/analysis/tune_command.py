@@ -21,7 +21,7 @@ NO_ANSWER = 1
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    from vbr.cli_common import engine_choice, seed
+    from vbr.cli_common import engine_choice, integer, seed
     p = subparsers.add_parser(
         "tune", help="find the option value that brings a measure closest to a target",
         description="Race the values of one option (a range LO..HI of whole numbers, or a listed set A,B,C) to the "
@@ -34,14 +34,14 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="the figure to bring to VALUE (0.5 or 50%%): a metric of `vbr sim --json` "
                         "(first_mover_advantage, length_mean, draw_rate, ...), a side's win rate (win_rate:0) or a "
                         "measure the rule file declares (measure:NAME)")
-    p.add_argument("-n", type=int, default=2000, metavar="BUDGET", help="games in all, over every value (default 2000)")
+    p.add_argument("-n", type=integer, default=2000, metavar="BUDGET", help="games in all, over every value (default 2000)")
     p.add_argument("--seed", type=seed, default=0, metavar="S", help="the seed of every value's games (default 0)")
     p.add_argument("--agents", default="random", help="one agent for all seats, or one per seat (as `vbr sim`)")
     p.add_argument("--engine", default="auto", type=engine_choice, metavar="{auto,c,python}",
                    help="what plays the games (as `vbr sim`; default auto: c where a C compiler builds the rules)")
     p.add_argument("--rotate-seats", action=argparse.BooleanOptionalAction, default=None,
                    help="play every deal in each seating of the agents (default: on when the agents differ)")
-    p.add_argument("--workers", type=int, metavar="W", help="play in W processes at once (the answer does not depend on it)")
+    p.add_argument("--workers", type=integer, metavar="W", help="play in W processes at once (the answer does not depend on it)")
     p.add_argument("--backend", default="local", choices=["local", "ray"], help="local processes, or Ray")
     p.add_argument("--ray-address", metavar="auto|HOST:PORT", help="a running Ray cluster (default: start a local Ray)")
     p.add_argument("--json", action="store_true", help="print one JSON object")

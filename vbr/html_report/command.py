@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from vbr.atomic_file import can_create_in, write_atomic
-from vbr.cli_common import add_engine_args, parse_options, played_game, seed
+from vbr.cli_common import add_engine_args, integer, parse_options, played_game, seed
 from vbr.errors import UsageError
 
 SUFFIXES = (".html", ".htm")
@@ -27,10 +27,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("file", help="a .vbr rule file, or a bundled rule file's name (e.g. siatka)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.html", help="the page to write")
     p.add_argument("--option", action="append", metavar="NAME[=VALUE]", help="set a rule option (repeatable)")
-    p.add_argument("-n", type=int, default=200, help="games to simulate (default 200)")
+    p.add_argument("-n", type=integer, default=200, help="games to simulate (default 200)")
     p.add_argument("--agents", default="random", help="one agent for all seats, or one per seat (default random)")
     p.add_argument("--seed", type=seed, default=0, metavar="S", help="the run's seed (default 0)")
-    p.add_argument("--workers", type=int, default=1, metavar="W", help="play in W processes (default 1)")
+    p.add_argument("--workers", type=integer, default=1, metavar="W", help="play in W processes (default 1)")
     p.add_argument("--labels", choices=("short", "full", "none"), default="short",
                    help="the diagram's edge labels (default short; the full condition is always on hover)")
     p.add_argument("--expand", action="append", default=[], metavar="PHASE",

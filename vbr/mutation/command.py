@@ -10,7 +10,9 @@ import math
 import sys
 from pathlib import Path
 
+from vbr.cli_common import integer
 from vbr.errors import EngineUnavailable, UsageError, VbrError
+from vbr.number_text import decimal_number, whole_number
 from vbr.terminal import clean
 from vbr.mutation import KINDS
 
@@ -27,7 +29,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--tests", help="the scenario file (default: tests/NAME.vbr beside the rule file)")
     p.add_argument("-n", type=_positive, default=100,
                    help="how many mutants that pass the checker to run (default 100; all when the file has fewer)")
-    p.add_argument("--seed", type=int, default=1, help="the seed that samples the mutants (default 1)")
+    p.add_argument("--seed", type=integer, default=1, help="the seed that samples the mutants (default 1)")
     p.add_argument("--workers", type=_positive, default=1,
                    help="processes to run mutants in (default 1); any number gives the same report")
     p.add_argument("--kind", action="append", choices=KINDS, dest="kinds", metavar="KIND",
@@ -46,10 +48,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def _positive(s: str) -> int:
-    try:
-        v = int(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{s!r} is not a whole number") from None
+    v = integer(s)
     if v < 1:
         raise argparse.ArgumentTypeError(f"{s} is less than 1")
     return v
@@ -59,7 +58,7 @@ def _seconds(s: str) -> float:
     """`--max-seconds`: a number of seconds, 0 or more (nan, which every comparison fails, would be
     no bound at all)."""
     try:
-        v = float(s)
+        v = decimal_number(s)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{s!r} is not a number of seconds") from None
     if not 0 <= v < math.inf:
@@ -70,7 +69,7 @@ def _seconds(s: str) -> float:
 def _line_range(s: str) -> tuple[int, int]:
     first, _, last = s.partition("-")
     try:
-        a, b = int(first), int(last or first)
+        a, b = whole_number(first), whole_number(last or first)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{s!r} is not a line (12) or a range of lines (12-40)") from None
     if a < 1 or b < a:

@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from vbr.cli_common import add_engine_args, check_agents, check_log_target, parse_options, played_game, seed
+from vbr.cli_common import add_engine_args, check_agents, check_log_target, integer, parse_options, played_game, seed
 from vbr.errors import UsageError
 from vbr.terminal import SafeStream, clean
 
@@ -26,7 +26,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "? to see the choices again, q or Ctrl-D to leave (the log so far is written). "
                     "See docs/play.md.")
     p.add_argument("file", help="a .vbr file, or a bundled rule file's name (e.g. siatka)")
-    p.add_argument("--seat", type=int, default=0, metavar="N",
+    p.add_argument("--seat", type=integer, default=0, metavar="N",
                    help="the seat you play (default 0); in a game of teams you play every seat of its team")
     p.add_argument("--agents", default="random",
                    help="the other seats' agents, comma-separated: one for all of them, or one per other "

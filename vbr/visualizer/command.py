@@ -13,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from vbr.cli_common import MAX_GAMES, add_engine_args, parse_options, played_game, seat_agents, seed
+from vbr.number_text import whole_number
 from vbr.errors import UsageError
 
 if TYPE_CHECKING:
@@ -93,7 +94,7 @@ def check_sim_flags(args) -> None:
 def _workers(text: str) -> int:
     from vbr.sim import MAX_WORKERS
     try:
-        n = int(text)
+        n = whole_number(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers") from None
     if not 1 <= n <= MAX_WORKERS:
@@ -119,7 +120,7 @@ def expand_names(graph: nx.DiGraph, names: list[str]) -> list[str]:
 def _count(text: str) -> int:
     """`--sim N`: 0 (no games) to MAX_GAMES, as `-n` of the commands that play runs."""
     try:
-        n = int(text)
+        n = whole_number(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of games") from None
     if n < 0:
