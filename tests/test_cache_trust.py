@@ -145,3 +145,69 @@ def test_a_secret_that_is_no_key_is_named_with_what_to_do(cache):
            "and vbr makes a new one" in proc.stderr
     secret.unlink()
     assert vbr(cache, "run", "siatka", "--engine", "c", "--quiet").returncode == 0
+
+
+# ------------------------------------------------------------------------------ named pipes
+# Opening a named pipe waits for the other end: one at a cache file's name once held vbr forever.
+# Every file vbr opens in its cache is opened without waiting and used only if it is a regular file.
+HANG_GUARD = 60  # seconds: each run below takes a few on a busy machine, a hang forever
+BUMP = Path(__file__).resolve().parent.parent / "docs" / "tutorial" / "bump.vbr"
+
+
+def vbr_within_guard(cache: Path, *args):
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache))
+    return subprocess.run([sys.executable, "-m", "vbr", *map(str, args)], capture_output=True, text=True,
+                          env=env, timeout=HANG_GUARD)
+
+
+@pytest.fixture
+def built(tmp_path):
+    """A cache in which bump was played through the C engine: its parser, parse, library, sums,
+    lock and load reference are there."""
+    cache = tmp_path / "cache"
+    proc = vbr_within_guard(cache, "run", BUMP, "--engine", "c", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    return cache
+
+
+def as_named_pipe(path: Path) -> None:
+    path.unlink()
+    os.mkfifo(path, 0o600)
+
+
+def test_a_named_pipe_at_the_c_build_lock_is_refused_at_once_in_one_line(built):
+    folder = built / "vbr" / "c"
+    (lock,) = folder.glob("vbr-*.lock")
+    as_named_pipe(lock)
+    for ref in folder.glob("vbr-load-*.ref"):  # without its reference the load builds, under the lock
+        ref.unlink()
+    proc = vbr_within_guard(built, "run", BUMP, "--engine", "c", "--quiet")
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr == (f"vbr: error: the C engine cannot run here: the C engine cannot build: {lock} is a named "
+                           "pipe, not a regular file: vbr uses only regular files in its cache; delete it\n")
+    lock.unlink()  # as it says: then the build goes on
+    assert vbr_within_guard(built, "run", BUMP, "--engine", "c", "--quiet").returncode == 0
+
+
+@pytest.mark.parametrize("pattern,unneeded", [
+    ("parser-*.lark", "ast/ast-*"),  # the parser is needed only for a file whose parse is not kept
+    ("ast/ast-*", None), ("c/vbr-????????????????????????????????.so", None), ("c/vbr-*.sha256", None),
+    ("c/vbr-load-*.ref", None)])
+def test_a_named_pipe_at_a_cached_file_is_not_read_and_is_made_again(built, pattern, unneeded):
+    # what the cache holds can be made again: a pipe in its place is a file not kept, and the run
+    # makes it again, a regular file
+    (kept,) = (built / "vbr").glob(pattern)
+    as_named_pipe(kept)
+    for other in (built / "vbr").glob(unneeded or "-"):
+        other.unlink()
+    proc = vbr_within_guard(built, "run", BUMP, "--engine", "c", "--quiet")
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert kept.is_file()
+
+
+def test_a_named_pipe_as_the_secret_is_named_in_a_warning_not_waited_on(built):
+    secret = built / "vbr" / "secret"
+    as_named_pipe(secret)
+    proc = vbr_within_guard(built, "check", BUMP)
+    assert proc.returncode == 0
+    assert f"vbr: warning: not caching: {secret} is not a regular file\n" in proc.stderr

@@ -6,6 +6,9 @@ else can have written it. The folder (`$XDG_CACHE_HOME/vbr` if that is absolute,
 `~/.cache/vbr`, and each folder inside it) is made with mode 0700 and used only while it is owned by the current user and not
 writable by group or others; otherwise a one-line warning says so and nothing is cached. A file
 in it is read only if it is a regular file with the same owner and no group or other write bit.
+Every file vbr opens there is opened without following a link at its end and without waiting
+(`open_regular`), and refused unless it is a regular file: a named pipe at a file's name would
+otherwise hold vbr forever.
 And what a cache holds is sealed with an HMAC-SHA256 under a secret of this user's, made at
 random on first use and kept in the folder (mode 0600): nothing is unpickled or loaded before
 its seal is checked, so a file planted with a key anyone could compute (the hash of public
@@ -13,6 +16,7 @@ inputs) is never trusted.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
 import os
@@ -58,6 +62,11 @@ def untrusted(path: Path, folder: bool = False) -> str | None:
         st = os.stat(path, follow_symlinks=False)
     except OSError:
         return f"{path} cannot be read"
+    return _untrusted_stat(path, st, folder)
+
+
+def _untrusted_stat(path: Path, st: os.stat_result, folder: bool = False) -> str | None:
+    """`untrusted`, of what `st` says of `path`."""
     if st.st_uid != os.geteuid():
         return f"{path} belongs to another user"
     if st.st_mode & 0o022:
@@ -67,6 +76,51 @@ def untrusted(path: Path, folder: bool = False) -> str | None:
     if not folder and not stat.S_ISREG(st.st_mode):
         return f"{path} is not a regular file"
     return None
+
+
+_KINDS = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"),
+          (stat.S_ISBLK, "a device"), (stat.S_ISDIR, "a folder"), (stat.S_ISLNK, "a symbolic link"))
+
+
+def open_regular(path: Path, flags: int, mode: int = 0o600) -> int:
+    """A file descriptor of `path` opened with `flags` (os.O_*), and only if it is a regular file:
+    the last part of the path is not followed if it is a link, and the open does not wait
+    (O_NONBLOCK: a named pipe would wait for a writer or a reader forever). Anything else at
+    `path` is an OSError whose words say what is there and to delete it, one line."""
+    try:
+        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, mode)
+    except OSError as exc:
+        if exc.errno not in (errno.ELOOP, errno.ENXIO, errno.EISDIR):
+            raise
+        raise _not_regular(path, os.lstat(path).st_mode) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise _not_regular(path, st.st_mode)
+        os.set_blocking(fd, True)  # a regular file's reads and writes, as usual from here
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _not_regular(path: Path, mode: int) -> OSError:
+    kind = next((name for test, name in _KINDS if test(mode)), "no regular file")
+    return OSError(errno.EINVAL, f"{path} is {kind}, not a regular file: vbr uses only regular files in its "
+                                 "cache; delete it", str(path))
+
+
+def read_trusted(path: Path) -> bytes | None:
+    """The bytes of `path` when it is a trusted file (`untrusted`, of the file opened), else None;
+    never waits on what is not a regular file."""
+    try:
+        fd = open_regular(path, os.O_RDONLY)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        if _untrusted_stat(path, os.fstat(f.fileno())):
+            return None
+        return f.read()
 
 
 def _warn(why: str) -> None:
@@ -85,9 +139,8 @@ def _secret() -> bytes | None:
     if untrusted(path) or stat.S_IMODE(os.stat(path).st_mode) & 0o077:
         _warn(untrusted(path) or f"{path} may be read by others")
         return None
-    try:
-        key = path.read_bytes()
-    except OSError:
+    key = read_trusted(path)
+    if key is None:
         return None
     if len(key) != 32:
         _warn(f"{path} is not a sealing key of vbr's (32 bytes, this one {len(key)}); delete it and vbr makes "
@@ -101,7 +154,7 @@ def _make_secret(path: Path) -> bool:
     neither is there."""
     tmp = Path(f"{path}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = open_regular(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         with os.fdopen(fd, "wb") as f:
             f.write(os.urandom(32))
         os.link(tmp, path)
@@ -135,13 +188,8 @@ def unseal(key: bytes, blob: bytes) -> bytes | None:
 
 def read_sealed(path: Path, key: bytes) -> bytes | None:
     """A sealed file's payload, when the file is trusted and its seal holds; else None."""
-    if untrusted(path):
-        return None
-    try:
-        blob = Path(path).read_bytes()
-    except OSError:
-        return None
-    return unseal(key, blob)
+    blob = read_trusted(Path(path))
+    return None if blob is None else unseal(key, blob)
 
 
 def write_sealed(path: Path, key: bytes, payload: bytes) -> bool:
@@ -151,7 +199,7 @@ def write_sealed(path: Path, key: bytes, payload: bytes) -> bool:
         return False
     tmp = Path(f"{path}.{os.getpid()}.tmp")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = open_regular(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         with os.fdopen(fd, "wb") as f:
             f.write(blob)
         os.replace(tmp, path)

@@ -158,17 +158,23 @@ def build_library(source: str, note=None, key: str | None = None) -> Path:
     folder = cache_dir()
     lib, sums = _library_files(folder, digest)
     try:
-        with open(folder / f"vbr-{digest[:32]}.lock", "a") as lock:
+        # a regular file only: a named pipe at its name would hold the open forever
+        lock = private_cache.open_regular(folder / f"vbr-{digest[:32]}.lock", os.O_RDWR | os.O_CREAT)
+        try:
             fcntl.flock(lock, fcntl.LOCK_EX)
             if not _intact(lib, sums, digest):
                 _build(cc, flags, source, lib, sums, digest, folder, note)
             if key is not None:
                 private_cache.write_sealed(_reference_file(folder, key), _reference_key(key, cc), digest.encode())
             return lib
+        finally:
+            os.close(lock)
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             raise CEngineUnavailable(f"no space left on device: the C engine cannot build in {folder}") from None
-        raise CEngineUnavailable(f"the C engine cannot build in {folder}: {exc.strerror or exc}") from None
+        why = exc.strerror or str(exc)
+        where = "" if exc.filename is not None and str(exc.filename) in why else f" in {folder}"  # named once
+        raise CEngineUnavailable(f"the C engine cannot build{where}: {why}") from None
 
 
 def _build(cc: str, flags: list[str], source: str, lib: Path, sums: Path, digest: str, folder: Path, note) -> None:
@@ -236,10 +242,11 @@ def _stop(proc: subprocess.Popen) -> None:
 def _intact(lib: Path, sums: Path, digest: str) -> bool:
     """Whether the library may be loaded: the user's own file, whose hash its sealed sums file
     (vbr.private_cache, under the user's secret) gives: a planted pair is never loaded."""
-    if not (lib.exists() and sums.exists()) or private_cache.untrusted(lib):
+    if not (lib.exists() and sums.exists()):
         return False
-    sealed = private_cache.read_sealed(sums, _seal_key(digest))
-    return sealed is not None and hmac.compare_digest(sealed, hashlib.sha256(lib.read_bytes()).digest())
+    built = private_cache.read_trusted(lib)
+    sealed = private_cache.read_sealed(sums, _seal_key(digest)) if built is not None else None
+    return sealed is not None and hmac.compare_digest(sealed, hashlib.sha256(built).digest())
 
 
 def _seal_key(digest: str) -> bytes:
