@@ -97,13 +97,14 @@ enum { P_ITERATIONS, P_C, P_DEPTH, P_REWARD, P_ROLLOUT, P_GREEDY_MOVES, P_WORLDS
 
 typedef struct {
     W key[VBR_KEY_WORDS];
-    W visits, available, side, first, next, nchildren;  /* first child, next sibling: pool indexes, -1 none */
+    W visits, available, side, first, next, nchildren, parent;  /* first child, next sibling, parent: pool indexes, -1 none */
     double total, squares;  /* the rewards' sum, and (a root child's) sum of squares */
 } VbrNode;
 
 typedef struct {
     VbrNode *nodes;
     W *path, used, cap;
+    W *slots, nslots;  /* the children by parent and key: open addressing, 2 * cap slots, -1 empty */
     W *root_words, *world, *trial, *keys, *key_option, *untried, *legal;
     char *hidden;  /* per thing: in a zone the searching seat could not see at the root */
     char zone_hidden[L_NZONES + 1];  /* per zone: hidden from the searching seat */
@@ -120,6 +121,19 @@ typedef struct {
     double c, inner_c, widen;  /* inner_c: the UCB constant below the root */
 } VbrSearch;
 
+/* Where a child of `parent` with `key` is looked for first among the slots. */
+static U vbr_slot_of(const VbrSearch *s, W parent, const W *key) {
+    U h = (U)parent;
+    for (W i = 0; i < VBR_KEY_WORDS; i++) h = (h + (U)key[i]) * VBR_GAMMA;
+    return vbr_mix(h) & (U)(s->nslots - 1);
+}
+
+static void vbr_slot_put(VbrSearch *s, W k) {
+    U i = vbr_slot_of(s, s->nodes[k].parent, s->nodes[k].key);
+    while (s->slots[i] >= 0) i = (i + 1) & (U)(s->nslots - 1);
+    s->slots[i] = k;
+}
+
 static int vbr_search_grow(VbrSearch *s) {
     W cap = s->cap ? 2 * s->cap : 64;
     VbrNode *nodes = realloc(s->nodes, (size_t)cap * sizeof(VbrNode));
@@ -128,6 +142,14 @@ static int vbr_search_grow(VbrSearch *s) {
     W *path = realloc(s->path, (size_t)cap * sizeof(W));
     if (!path) return -2;
     s->path = path;
+    W *slots = malloc(2 * (size_t)cap * sizeof(W));
+    if (!slots) return -2;
+    free(s->slots);
+    s->slots = slots;
+    s->nslots = 2 * cap;
+    memset(slots, 0xff, 2 * (size_t)cap * sizeof(W));  /* every slot -1 */
+    for (W k = 0; k < s->used; k++)
+        if (s->nodes[k].parent >= 0) vbr_slot_put(s, k);
     s->cap = cap;
     return 0;
 }
@@ -137,17 +159,20 @@ static W vbr_new_node(VbrSearch *s, W parent, const W *key, W side) {
     W k = s->used++;
     VbrNode *n = &s->nodes[k];
     if (key) memcpy(n->key, key, sizeof n->key); else memset(n->key, 0, sizeof n->key);
-    n->visits = 0; n->available = 1; n->side = side; n->first = -1; n->nchildren = 0;
+    n->visits = 0; n->available = 1; n->side = side; n->first = -1; n->nchildren = 0; n->parent = parent;
     n->total = 0.0; n->squares = 0.0;
     if (parent >= 0) {
         n->next = s->nodes[parent].first; s->nodes[parent].first = k; s->nodes[parent].nchildren++;
+        vbr_slot_put(s, k);
     } else n->next = -1;
     return k;
 }
 
+/* The child of `node` with `key`, or -1. */
 static W vbr_child(const VbrSearch *s, W node, const W *key) {
-    for (W k = s->nodes[node].first; k >= 0; k = s->nodes[k].next)
-        if (!memcmp(s->nodes[k].key, key, sizeof s->nodes[k].key)) return k;
+    U i = vbr_slot_of(s, node, key);
+    for (W k; (k = s->slots[i]) >= 0; i = (i + 1) & (U)(s->nslots - 1))
+        if (s->nodes[k].parent == node && !memcmp(s->nodes[k].key, key, sizeof s->nodes[k].key)) return k;
     return -1;
 }
 
@@ -477,7 +502,7 @@ static int vbr_search_open(VbrSearch *s, W *S, W seat, const double *params, U a
 }
 
 static void vbr_search_close(VbrSearch *s) {
-    free(s->nodes); free(s->path); free(s->world); free(s->trial); free(s->keys); free(s->key_option);
+    free(s->nodes); free(s->path); free(s->slots); free(s->world); free(s->trial); free(s->keys); free(s->key_option);
     free(s->untried); free(s->legal); free(s->hidden);
     if (s->deal.place) vbr_deal_close(&s->deal);
 }
