@@ -268,6 +268,24 @@ def test_check_strict_passes_a_file_without_warnings(capsys):
     assert code == 0 and out == f"{BUMP}: ok\n" and err == ""
 
 
+def test_check_strict_fails_a_scenario_file_whose_rules_have_flow_warnings(tmp_path, capsys):
+    # docs/cli.md: with --strict the warnings are errors and the file fails (exit 1), a scenario
+    # file through the rule file it tests, as `vbr test --strict` does
+    (tmp_path / "dead.vbr").write_text(DEAD_END)
+    scenarios = tmp_path / "dead_test.vbr"
+    scenarios.write_text('tests for "dead.vbr"\n\nscenario "choosing 2 ends the game in a draw" {\n  choose 2\n  expect draw\n}\n')
+    code, out, err = run(capsys, "check", str(scenarios))
+    assert code == 0 and out == f"{scenarios}: ok\n"
+    code, out, err = run(capsys, "check", "--strict", str(scenarios))
+    assert code == 1 and out == ""
+    assert err.startswith(f"{tmp_path / 'dead.vbr'}:11:1: error: phase `b` has no way out")
+
+
+def test_check_strict_passes_a_scenario_file_whose_rules_have_no_warnings(capsys):
+    code, out, err = run(capsys, "check", "--strict", "docs/tutorial/bump_test.vbr")
+    assert code == 0 and out == "docs/tutorial/bump_test.vbr: ok\n" and err == ""
+
+
 # -------------------------------------------------------------------------- faults in sim
 DIVIDES = """game "Div"
 seats 2

@@ -143,7 +143,8 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="check rule files (and scenario files)")
     c.add_argument("files", nargs="+")
     c.add_argument("--strict", action="store_true",
-                   help="count the turn flow's warnings (unreachable phases, no way out, loops without a choice) as errors")
+                   help="count the turn flow's warnings (unreachable phases, no way out, loops without a choice) as "
+                        "errors; for a scenario file, those of the rule file it tests")
     c.set_defaults(func=cmd_check)
 
     def game_args(q, file=True):
@@ -318,6 +319,8 @@ def cmd_check(args) -> int:
             if isinstance(tree, A.TestFile):
                 from vbr.scenario import check_file
                 check_file(path)
+                if args.strict:  # the warnings of the rule file it tests, as errors
+                    _strict_flow(path)
             else:
                 model = checked_model(load_rules(path))  # the diagnostics, and the typed program: no engine
                 _refuse_unsupported(model)
