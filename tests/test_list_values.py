@@ -313,3 +313,53 @@ def test_a_var_holding_lists_is_observed_as_its_lists(tmp_path, engine):
     state.apply("0 [2]")
     assert state.observation(1)["vars"]["rows"] == "[[7], [2]]"
     assert state.observation(1)["legal"] == ["[7]", "[2]"]
+
+
+def runtime_error(tmp_path, rules: str, engine: str) -> str:
+    """The located run-time error a game of `rules` under `engine` (seed 0) stops with."""
+    from vbr.errors import VbrRuntimeError
+    with pytest.raises(VbrRuntimeError) as caught:
+        said(tmp_path, rules, engine)
+    return str(caught.value).splitlines()[0]
+
+
+EXTREMES = HEAD + """var n: int = none
+phase one {
+  say "{max(hits)} {min(hits)} {max([4, -2])} {min(every(x - 9 for x in hits))} {max(every(x for x in hits if x > 5))}"
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_max_and_min_of_a_list_give_its_largest_and_smallest_or_none_when_empty(tmp_path, engine):
+    # hits = [1, 2, 5]: largest 5, smallest 1; [4, -2]: 4; hits less 9: [-8, -7, -4], smallest -8;
+    # no item of hits is above 5: the empty list's max is none, said as `none`
+    assert said(tmp_path, EXTREMES, engine) == ["5 1 4 -8 none"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("call,col", [("max([3, n, 5])", 9), ("min([3, n, 5])", 9), ("min([n])", 9),
+                                      ("max(every(x for x in [1, n] if x != 2))", 9)])
+def test_max_or_min_of_a_list_holding_none_is_a_located_error_naming_it(tmp_path, engine, call, col):
+    # docs/language.md, built-ins: as `max(a, b)` with a none argument, a run-time error where it
+    # is called (min([3, none, 5]) gave 5, the none dropping the 3, and max skipped it)
+    rules = HEAD + 'var n: int = none\nphase one {\n  say "{' + call + '}"\n  end winner 0\n}\n'
+    name = call[:3]
+    assert runtime_error(tmp_path, rules, engine) == f"{tmp_path / 'rules.vbr'}:9:{col}: error: `{name}` of a list holding none"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_max_of_two_numbers_one_none_keeps_its_own_words(tmp_path, engine):
+    rules = HEAD + 'var n: int = none\nphase one {\n  say "{max(3, n)}"\n  end winner 0\n}\n'
+    assert runtime_error(tmp_path, rules, engine) == f"{tmp_path / 'rules.vbr'}:9:9: error: `max` of none"
+
+
+def test_a_const_max_of_a_list_holding_none_is_refused_with_plays_words(tmp_path):
+    from vbr.errors import VbrCheckError
+    from vbr.checking import checked_model
+    from vbr.loader import load_rules
+    f = tmp_path / "rules.vbr"
+    f.write_text(HEAD + "const K = min([none])\nphase one {\n  say \"{K}\"\n  end winner 0\n}\n")
+    with pytest.raises(VbrCheckError, match=r"const `K` cannot be computed before play: `min` of a list holding none"):
+        checked_model(load_rules(f))

@@ -32,8 +32,8 @@ SIGNATURES: dict[str, Signature] = {s.name: s for s in (
     _sig("bottom", 1, doc="the bottom item of a zone, or none"),
     _sig("zone_of", 1, doc="the zone a card or piece is in"),
     _sig("owner", 1, doc="the seat (or team) owning a zone or the zone a card is in; -1 for a shared zone"),
-    _sig("max", 1, 2, doc="the larger of two numbers, or the largest of a list (none if empty)"),
-    _sig("min", 1, 2, doc="the smaller of two numbers, or the smallest of a list (none if empty)"),
+    _sig("max", 1, 2, doc="the larger of two numbers, or the largest of a list (none if empty); a none among them is an error"),
+    _sig("min", 1, 2, doc="the smaller of two numbers, or the smallest of a list (none if empty); a none among them is an error"),
     _sig("abs", 1, doc="absolute value"),
     _sig("index_of", 2, doc="position of an item in a list (0-based), or -1"),
     # seats and teams

@@ -338,9 +338,16 @@ def _partner(m, s):
     return team[(team.index(s) + 1) % len(team)]
 
 
-def _extreme(fn, default_of):
+def _extreme(fn, name: str):
+    """`max` or `min` (`fn`) of two numbers, or of a list's items: a none among them fails as
+    play does (of two, the TypeError the caller names `NAME of none`)."""
     def extreme(m, *args):
-        return fn(*args) if len(args) == 2 else default_of(_coll(args[0]), default=None)
+        if len(args) == 2:
+            return fn(*args)
+        items = _coll(args[0])
+        if any(x is None for x in items):
+            raise Failure(f"`{name}` of a list holding none")
+        return fn(items, default=None)
     return extreme
 
 
@@ -351,8 +358,8 @@ _BUILTINS = {
     "bottom": lambda m, z: _SCRATCH_ZONES[z],
     "zone_of": lambda m, x: ZoneRef([][x]),
     "owner": lambda m, x: m.zone_owner[x] if type(x) is ZoneRef else m.zone_owner[[][x]],
-    "max": _extreme(max, max),
-    "min": _extreme(min, min),
+    "max": _extreme(max, "max"),
+    "min": _extreme(min, "min"),
     "abs": lambda m, x: abs(x),
     "index_of": lambda m, x, xs: _index_of(m, x, xs),
     "next_seat": lambda m, s: (s + 1) % m.seats,

@@ -736,14 +736,15 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         with self.item_slot(e.slot, e.seq):
             body = self.expr(e.body)
             cond = self.expr(e.cond) if e.cond is not None else None
+        none_item = f"if (b == VBR_NONE) vbr_fault(S, {e.fault}, VBR_NONE, VBR_NONE);"  # `max`, `min`
         start, each = {
             "sum": ("0", f"r = vbr_add(S, r, {body}, {e.fault});"),
             "count": ("0", "r += 1;"),
             "any": ("0", f"if ({body}) return 1;"),
             "all": ("1", f"if (!({body})) return 0;"),
             "first": ("VBR_NONE", f"return {body};"),
-            "max": ("VBR_NONE", f"{{ W b = {body}; if (r == VBR_NONE || b > r) r = b; }}"),
-            "min": ("VBR_NONE", f"{{ W b = {body}; if (r == VBR_NONE || b < r) r = b; }}"),
+            "max": ("VBR_NONE", f"{{ W b = {body}; {none_item} if (r == VBR_NONE || b > r) r = b; }}"),
+            "min": ("VBR_NONE", f"{{ W b = {body}; {none_item} if (r == VBR_NONE || b < r) r = b; }}"),
         }[e.agg]
         if e.agg == "count" and e.cond is None:  # each item bound in turn: the last is left bound
             self.function(name, [*items, f"if (n > 0) {self.local(e.slot)} = xs[n - 1];", "return n;"])

@@ -1118,6 +1118,9 @@ class _Unit(WordSource):
             else:
                 b = self.hold(body)
                 op = ">" if e.agg == "max" else "<"
+                if not self.nn(e.body):  # an item that is none: a fault
+                    self.emit(f"if {b} == {NONE}:")
+                    self.emit(f"    fault({e.fault})")
                 self.emit(f"if {r} == {NONE} or {b} {op} {r}:")
                 self.emit(f"    {r} = {b}")
         self.emit(head)

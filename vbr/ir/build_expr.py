@@ -407,7 +407,8 @@ class ExprBuilder:
         if name in ("max", "min") and len(args) == 1:
             seq = self.seq(args[0], scope)
             slot = self.ub.temp(seq.item)
-            return N.Aggregate("int", name, seq, slot, N.Local(seq.item, slot))
+            fault = self.pb.fault(f"`{name}` of a list holding none", e.span)
+            return N.Aggregate("int", name, seq, slot, N.Local(seq.item, slot), None, e.span, fault)
         if name == "index_of":
             return N.IndexOf("int", self.expr(args[0], scope), self.seq(args[1], scope))
         if name == "owner":

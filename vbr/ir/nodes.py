@@ -205,14 +205,14 @@ class Pick(Expr):
 class Aggregate(Expr):
     """`sum`, `any`, `all`, `first`, `count`, `max` or `min` of `body` over `seq`, the item in
     local `slot`, the items where `cond` is false skipped. `first`, `max` and `min` give none
-    when no item passes."""
+    when no item passes; an item of `max` or `min` that is none faults."""
     agg: str
     seq: "Seq"
     slot: int
     body: Expr
     cond: Expr | None = None
     span: Span | None = None
-    fault: int = -1  # `sum`: the total out of range
+    fault: int = -1  # `sum`: the total out of range; `max`, `min`: an item that is none
 
 
 @dataclass(eq=False)
