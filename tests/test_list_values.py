@@ -363,3 +363,66 @@ def test_a_const_max_of_a_list_holding_none_is_refused_with_plays_words(tmp_path
     f.write_text(HEAD + "const K = min([none])\nphase one {\n  say \"{K}\"\n  end winner 0\n}\n")
     with pytest.raises(VbrCheckError, match=r"const `K` cannot be computed before play: `min` of a list holding none"):
         checked_model(load_rules(f))
+
+
+def offered(tmp_path, rules: str, engine: str) -> list[list[str]]:
+    """The options of each choice of a game of `rules` under `engine` (seed 0), the first taken each time."""
+    f = tmp_path / "rules.vbr"
+    f.write_text(rules)
+    state = load(f, {}, engine=engine).new_state(0)
+    seen = []
+    while not state.is_terminal():
+        seen.append(state.observation(state.current_player())["legal"])
+        state.apply_index(0)
+    return seen
+
+
+REPEATED = HEAD + """var xs: list of int = [3, 5, 3, 7, 5]
+var n: int = none
+setup {
+  create Card(value: 2, tags: []) in deck
+  create Card(value: 4, tags: []) in deck
+  create Card(value: 2, tags: []) in deck
+}
+phase one {
+  choose a from [1, 2, 1] by 0 as "a literal"
+  choose b from xs where b > 3 by 1 optional as "a var, filtered"
+  choose c from every(k.value for k in deck) by 0 as "a comprehension"
+  choose d from [[1, 2], [3], [1, 2]] by 0 as "lists"
+  choose e from [n, 1, n] by 0 optional as "none items"
+  choose f from deck by 0 as "things"
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_choice_offers_each_distinct_value_once_where_it_first_comes(tmp_path, engine):
+    # docs/language.md, `choose`: [1, 2, 1] offers 1 and 2; xs above 3 is [5, 7, 5]: 5, 7, then
+    # optional's pass; the deck's values bottom up 2, 4, 2; [1, 2] twice is one option; a none item
+    # is `pass`, offered once where it first comes (optional adds no second); things are each their
+    # own value, two of value 2 both offered
+    assert offered(tmp_path, REPEATED, engine) == [
+        ["1", "2"], ["5", "7", "pass"], ["2", "4"], ["[1, 2]", "[3]"], ["pass", "1"], ["#0", "#1", "#2"]]
+
+
+PER_SEAT_LISTS = HEAD + """var picks: list of int per seat = [1, 2]
+phase one {
+  choose r from picks by 0 as "both seats the same"
+  say "{r}"
+  picks[1] = [2]
+  choose s from picks by 0 as "one changed"
+  say "{s}"
+  picks[0] = [2]
+  choose t from picks where count(t) == 1 by 0 as "the same again, filtered"
+  say "{t}"
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_choice_among_the_lists_of_a_var_kept_per_seat_offers_equal_lists_once(tmp_path, engine):
+    # both seats start with [1, 2]: one option; seat 1's changed to [2]: two; both [2]: one again
+    assert offered(tmp_path, PER_SEAT_LISTS, engine) == [["[1, 2]"], ["[1, 2]", "[2]"], ["[2]"]]
+    assert said(tmp_path, PER_SEAT_LISTS, engine) == ["[1, 2]", "[1, 2]", "[2]"]

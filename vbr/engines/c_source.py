@@ -1095,12 +1095,19 @@ int vbr_goto(W *S, W unit) {{
             lines += [f"    {slot} = xs[i];", f"    if ({cond}) opts[k++] = xs[i];", "}"]
         else:
             lines += ["    opts[k++] = xs[i];", "}"]
+        if t.repeats:  # each value once, where it first comes
+            lines += ["W kept = 0;", "for (W i = 0; i < k; i++) {", "    W j = 0;",
+                      "    while (j < kept && opts[j] != opts[i]) j++;", "    if (j == kept) opts[kept++] = opts[i];", "}",
+                      "k = kept;"]
         if t.optional or t.empty != t.next:
             lines += ["if (k == 0) {", f"    {slot} = VBR_NONE;", f"    goto L{t.empty};", "}"]
         else:
             lines += [f"if (k == 0) vbr_fault(S, {t.nothing}, VBR_NONE, VBR_NONE);"]
         lines += [f"if (k > {lay.max_options - 1}) vbr_fault(S, {t.too_many}, k, VBR_NONE);"]
-        if t.optional:
+        if t.optional and t.repeats:  # pass, unless an item already offers none
+            lines += ["W pass = 0;", "while (pass < k && opts[pass] != VBR_NONE) pass++;",
+                      "if (pass == k) opts[k++] = VBR_NONE;"]
+        elif t.optional:
             lines += ["opts[k++] = VBR_NONE;"]
         lines += [f"W seat = {self.expr(t.by)};",
                   f"if (!(0 <= seat && seat < {self.p.seats})) vbr_fault(S, {t.no_seat}, seat, VBR_NONE);",

@@ -1564,6 +1564,8 @@ class _Unit(WordSource):
                 self.out += _indent(through + self.capture(each)[0])
             self.restore(saved)
             self.n = mark
+        if t.repeats:  # each value once, where it first comes
+            self.emit(f"{opts} = list(dict.fromkeys({opts}))")
         self.emit(f"if not {opts}:")
         if t.optional or t.empty != t.next:
             def empty():
@@ -1574,7 +1576,10 @@ class _Unit(WordSource):
             self.emit(f"    raise EngineFault({t.nothing})")
         self.emit(f"if len({opts}) > {lay.max_options - 1}:")
         self.emit(f"    raise EngineFault({t.too_many}, len({opts}))")
-        if t.optional:
+        if t.optional and t.repeats:  # pass, unless an item already offers none
+            self.emit(f"if {NONE} not in {opts}:")
+            self.emit(f"    {opts}.append({NONE})")
+        elif t.optional:
             self.emit(f"{opts}.append({NONE})")
         seat = self.tmp()
         self.emit(f"{seat} = {self.expr(t.by)}")

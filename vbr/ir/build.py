@@ -20,7 +20,7 @@ from vbr.ir.build_expr import ExprBuilder, FnLocals, Scope, Unsupported, ir_type
 from vbr.ir.frames import frame_bound
 from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, make_layout
 from vbr.ir.simplify import simplify
-from vbr.ir.values import INT_MAX, NONE, Names, cell
+from vbr.ir.values import INT_MAX, NONE, ROW, Names, cell
 
 MAX_THINGS = 4096  # most things a game may hold when its `create`s do not fix the number
 MAX_OPTIONS = 4096  # most options a choice may offer
@@ -33,6 +33,28 @@ STEP_FAULT, DEPTH_FAULT, CHOICE_FAULT, CELL_FAULT, COPY_FAULT, ITEMS_FAULT = 0, 
 
 def build_program(m: Model) -> N.Program:
     return ProgramBuilder(m).build()
+
+
+def may_repeat(seq: N.Seq, optional: bool) -> bool:
+    """Whether a choice's options from `seq` may offer a value twice: two equal items, or, with
+    `optional`, a none item beside the pass it adds. A zone's or a kind's things, a range's
+    numbers and a literal or a table row of distinct constants other than none never do."""
+    if isinstance(seq, (N.ZoneItems, N.KindItems, N.RangeItems)):
+        return False
+    if isinstance(seq, N.ChooseSeq):
+        return may_repeat(seq.then, optional) or may_repeat(seq.orelse, optional)
+    if isinstance(seq, N.BindSeq):
+        return may_repeat(seq.body, optional)
+    if isinstance(seq, N.Items) and all(isinstance(x, N.Const) for x in seq.items):
+        return _repeats([x.value for x in seq.items], optional)
+    if isinstance(seq, N.TableItems):
+        return any(_repeats(row, optional) for row in seq.rows)
+    return True
+
+
+def _repeats(values: list[int], optional: bool) -> bool:
+    """Whether `values` hold a value twice, or, with `optional`, a none."""
+    return len(set(values)) < len(values) or optional and NONE in values
 
 
 def refusal(m: Model) -> Diagnostic | None:
@@ -1075,6 +1097,9 @@ class UnitBuilder:
         slot = self.local(seq.item)
         inner.names[s.var] = (seq.item, slot)
         cond = self.x.cond(s.where, inner) if s.where is not None else None
+        if seq.item.startswith(ROW):  # each list once: an item equal to an earlier one is no option
+            earlier = self.earlier_row(seq.item[len(ROW):], slot, s.span)
+            cond = earlier if cond is None else N.Binary("bool", "and", cond, earlier)
         by = self.x.expr(s.by, scope)
         if s.by_team:
             teams = self.m.teams
@@ -1096,13 +1121,24 @@ class UnitBuilder:
         after = self.new_block()
         empty = self.new_block() if s.orelse is not None else after
         self.end(N.Choose(s.span, seq, slot, cond, by, s.optional, empty, after, self.pb.text(prompt), site,
-                          nothing, no_seat, too_many))
+                          nothing, no_seat, too_many, may_repeat(seq, s.optional)))
         if s.orelse is not None:
             self.current = empty
             self.block(s.orelse, scope.child(), loop)
             self.enter(after)
         self.current = after
         scope.names[s.var] = (seq.item, slot)
+
+    def earlier_row(self, name: str, slot: int, span) -> N.Expr:
+        """Whether no slot before slot `slot` (a local) of the list var `name` kept per seat or
+        team holds the same list: `not any(name[j] == name[slot] for j in 0..slot - 1)`."""
+        j = self.local("int")
+        before = N.Binary("int", "-", N.Local("int", slot), N.Const("int", 1), span, self.pb.overflow_fault(span))
+        count = self.m.vars[name].count
+        js = N.RangeItems("int", count, N.Const("int", 0), before, self.pb.fault("no earlier slot", span))
+        same = N.SeqEqual("bool", self.x.var_items(name, N.Local("int", j), span),
+                          self.x.var_items(name, N.Local("int", slot), span))
+        return N.Unary("bool", "not", N.Aggregate("bool", "any", js, j, same))
 
     def s_Move(self, s: A.Move, scope, loop):
         dest = self.x.expr(s.dest, scope)

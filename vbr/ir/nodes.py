@@ -536,7 +536,9 @@ class Choose(Term):
     or one with an `else` sets the slot to none and goes on at `empty` without asking; any other
     faults with `nothing`. Otherwise seat `by` (a seat, else fault `no_seat`) answers, the answer
     lands in `slot` and play goes on at `next`. `prompt` indexes `Program.texts`; `site` names
-    the choice (its index in `Program.choices`)."""
+    the choice (its index in `Program.choices`). When `repeats` (the items may hold a value
+    twice), each value is offered once, where it first comes, and `optional` adds none only
+    when no item is none."""
     seq: Seq
     slot: int
     cond: Expr | None
@@ -549,6 +551,7 @@ class Choose(Term):
     nothing: int
     no_seat: int
     too_many: int
+    repeats: bool = True
 
 
 @dataclass(eq=False)
