@@ -456,14 +456,50 @@ REVEAL_LISTS = 'game "Reveal lists"\n' + TWO_CARDS + """phase one {
 
 @pytest.mark.parametrize("engine", ["python", "c"])
 def test_a_list_revealed_is_logged_as_its_text_and_each_item_described(tmp_path, engine):
-    # a list is logged as its text (as said) and each item as a value is described: a thing
-    # with its kind and fields, none as `none`
+    # a list is logged as its text and each item as a value is described: a thing with its kind
+    # and fields, none as `none` (in the text too: nothing was passed)
     _, log = started(tmp_path, REVEAL_LISTS, engine)
     assert [(e["what"], e["items"]) for e in log if e["t"] == "reveal"] == [
         ("[3, 4]", ["3", "4"]),
         ("[#0, #1]", ["#0 Card(value=3)", "#1 Card(value=5)"]),
         ("[10]", ["10"]),
-        ("[pass, true]", ["none", "true"])]
+        ("[none, true]", ["none", "true"])]
+
+
+REVEAL_NONE = 'game "Reveal none"\n' + TWO_CARDS + """var n: int = none
+var c: Card = none
+const LINES = [[1, none], [2]]
+var picks: list of int per seat = [1, 2]
+phase one {
+  picks[1] = [n]
+  reveal n
+  reveal c
+  reveal [n]
+  reveal [c, top(deck)]
+  reveal every(x for x in [3] if x > 3)
+  reveal LINES
+  reveal picks
+  say "{n} {[n]}"
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_none_revealed_reads_none_alone_or_in_a_list(tmp_path, engine):
+    # docs/language.md, `reveal`: none reads `none`, alone or in a list, in the text as in the
+    # items (it read `pass`, a choice's answer, though nothing was passed); an empty list shows
+    # no item; a say keeps its own words (none alone `none`, in a list `pass`)
+    _, log = started(tmp_path, REVEAL_NONE, engine)
+    assert [(e["what"], e["items"]) for e in log if e["t"] == "reveal"] == [
+        ("none", ["none"]),
+        ("none", ["none"]),
+        ("[none]", ["none"]),
+        ("[none, #1]", ["none", "#1 Card(value=5)"]),
+        ("[]", []),
+        ("[[1, none], [2]]", ["[1, none]", "[2]"]),
+        ("[[1, 2], [none]]", ["[1, 2]", "[none]"])]
+    assert [e["text"] for e in log if e["t"] == "say"] == ["none [pass]"]
 
 
 STRINGS = """game "Strings"

@@ -114,13 +114,14 @@ class EventLog:
 
     def reveal(self, S, ty: str, v, count=None) -> None:
         """A zone's things, a thing, a value, or a list (`items:T`: its items start at S[v], `count`
-        of them), as in `reveal pick [1, 2]`."""
+        of them), as in `reveal pick [1, 2]`. What is shown is written as a value is, but for none,
+        which reads `none` there as in the items, alone or in a list (nothing was passed)."""
         v = int(v)
         if ty.startswith("items:"):
             item = ty[len("items:"):]
             words = [int(w) for w in S[v:v + int(count)]]
-            items = [self.describe(S, item, w) for w in words]
-            self.events.append({"t": "reveal", "what": self.list_text(S, item, words), "items": items})
+            items = [self.describe(S, item, w, "none") for w in words]
+            self.events.append({"t": "reveal", "what": self.list_text(S, item, words, "none"), "items": items})
         elif ty == "zone":
             z = self.p.layout.zone(v)
             items = [self.thing(S, int(e)) for e in S[z + 1:z + 1 + S[z]]]
@@ -128,12 +129,13 @@ class EventLog:
         elif ty.startswith("ent") and v != NONE:
             self.events.append({"t": "reveal", "what": self.p.names.text("ent", v), "items": [self.thing(S, v)]})
         else:
-            self.events.append({"t": "reveal", "what": self.p.names.text(ty, v), "items": [self.describe(S, ty, v)]})
+            what = self.p.names.text(ty, v, S, "none")
+            self.events.append({"t": "reveal", "what": what, "items": [self.describe(S, ty, v, "none")]})
 
-    def list_text(self, S, item: str, words) -> str:
-        """A list as a log writes it, `[a, b]`, each item as a choice is written
-        (a thing as `#e`; an item of a list of lists as its list)."""
-        return "[" + ", ".join(self.p.names.text(item, int(w), S) for w in words) + "]"
+    def list_text(self, S, item: str, words, none: str = "pass") -> str:
+        """A list as a log writes it, `[a, b]`, each item as a choice is written (a thing as `#e`;
+        an item of a list of lists as its list), none as `none` says (`pass`, the canonical text)."""
+        return "[" + ", ".join(self.p.names.text(item, int(w), S, none) for w in words) + "]"
 
     def phase(self, unit: int) -> None:
         self.events.append({"t": "phase", "phase": self.p.units[unit].name})
@@ -182,13 +184,14 @@ class EventLog:
             self.events.append({"t": "end", "winner": None if w == NONE else w, "points": points})
 
     # ------------------------------------------------------------------ values as text
-    def describe(self, S, ty: str, v: int) -> str:
-        """A value as play-by-play text: a thing with its kind and fields, none as `none`."""
+    def describe(self, S, ty: str, v: int, none: str = "pass") -> str:
+        """A value as play-by-play text: a thing with its kind and fields, none as `none`; a none
+        in a list (an item of a list of lists) as `none` says (`pass`, the canonical text)."""
         if v == NONE:
             return "none"
         if ty.startswith("ent"):
             return self.thing(S, v)
-        return self.p.names.text(ty, v, S)
+        return self.p.names.text(ty, v, S, none)
 
     def thing(self, S, e: int) -> str:
         """`#e Kind(field=value, ...)`, the fields as they are in S now."""

@@ -46,16 +46,17 @@ class Names:
     rows: dict = field(default_factory=dict)  # a var holding a list -> (its first word, capacity, items' type)
     lits: dict = field(default_factory=dict)  # an item type T -> the lists of T fixed before play (LIT values' rows)
 
-    def text(self, ty: str, v: int, words=None) -> str:
+    def text(self, ty: str, v: int, words=None, none: str = "pass") -> str:
         """Value `v` of type `ty` as text; a ROW (a list of lists' item) is its slot's list, read
-        from the state's `words`, which it needs."""
+        from the state's `words`, which it needs. None, in the value or in a list of it, reads
+        `none` (the canonical text: `pass`; a reveal: `none`)."""
         if v == NONE:
-            return "pass"
+            return none
         if ty.startswith(ROW):
-            return "[" + ", ".join(self.text(item, int(w), words) for item, w in self.row(ty, v, words)) + "]"
+            return "[" + ", ".join(self.text(item, int(w), words, none) for item, w in self.row(ty, v, words)) + "]"
         if ty.startswith(LIT):
             item = ty[len(LIT):]
-            return "[" + ", ".join(self.text(item, w, words) for w in self.lits[item][v]) + "]"
+            return "[" + ", ".join(self.text(item, w, words, none) for w in self.lits[item][v]) + "]"
         if ty == "bool":
             return "true" if v else "false"
         if ty.startswith("enum:"):
