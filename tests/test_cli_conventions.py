@@ -37,6 +37,14 @@ def test_usage_errors_exit_2_with_one_vbr_error_line(capsys, argv, message):
     assert len(err.splitlines()) == 1  # no source line, no caret: an option has no place in the file
 
 
+def test_a_flag_given_to_a_number_option_is_refused_after_a_run_with_it_at_1(capsys):
+    # true and 1 are equal (and hash alike) in Python: a run of the file at target=1 earlier in
+    # the same process must not stand in for the file under `--option target`
+    assert run(capsys, "run", BUMP, "--option", "target=1")[0] == 0
+    code, out, err = run(capsys, "run", BUMP, "--option", "target")
+    assert code == 2 and err.startswith("vbr: error: option `target` is a number, not true")
+
+
 def test_option_error_names_no_location_in_the_rule_file(capsys):
     code, _, err = run(capsys, "run", BUMP, "--option", "nope=1")
     assert code == 2

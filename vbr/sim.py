@@ -32,7 +32,7 @@ MAX_WORKERS = 256
 # its time in `vbr sim` (benchmarks/sim_overhead.py)
 COLLECT_EVERY = 20_000
 
-_GAMES: dict = {}  # per process: compiled games by (path, options, engine), loaded once
+_GAMES: dict = {}  # per process: compiled games by (path, options, engine) (_game_key), loaded once
 _LOAD_SECONDS: dict = {}  # per process: how long loading each of _GAMES took, by the same keys
 
 
@@ -107,21 +107,27 @@ def game_for(path: str, options: tuple, engine: str = "python"):
     """The game a run plays through a typed engine (python or c), loaded once per process.
     Kept under the path it was asked by and the file's own (a bundled name's file), so a run's
     spec, which names the game's own path, finds the game a command loaded by name."""
-    key = (path, options, engine)
+    key = _game_key(path, options, engine)
     game = _GAMES.get(key)
     if game is None:
         from vbr.engines.game import load
         start = time.perf_counter()
         game = load(path, dict(options), engine=engine)
-        own = (str(game.path), options, engine)
+        own = _game_key(str(game.path), options, engine)
         _GAMES[key] = _GAMES[own] = game
         _LOAD_SECONDS[key] = _LOAD_SECONDS[own] = time.perf_counter() - start
     return game
 
 
+def _game_key(path: str, options: tuple, engine: str) -> tuple:
+    """game_for's key: each option's value with its type, since `true` and 1 are equal in Python
+    (and hash alike) but not as the option values a file accepts."""
+    return path, tuple((name, type(value).__name__, value) for name, value in options), engine
+
+
 def load_seconds(path: str, options: tuple, engine: str) -> float:
     """How long game_for took to load that game in this process (0.0 if it has not loaded it)."""
-    return _LOAD_SECONDS.get((path, options, engine), 0.0)
+    return _LOAD_SECONDS.get(_game_key(path, options, engine), 0.0)
 
 
 def played_game(path, options: dict, engine: str, note) -> tuple[str, object]:
