@@ -285,8 +285,8 @@ def _parser() -> argparse.ArgumentParser:
 
     tr = sub.add_parser("trace", help="book passage → rule-file lines → scenario tests, as a Markdown table")
     tr.add_argument("file", help="a rule file")
-    tr.add_argument("--tests", help="its scenario file (default: rules/tests/NAME.vbr beside it)")
-    tr.add_argument("--update", metavar="DOC", help="rewrite the generated part of a docs page instead of printing")
+    tr.add_argument("--tests", help="the scenario file (default: tests/NAME.vbr beside the rule file)")
+    tr.add_argument("--update", metavar="DOC", help="rewrite the generated part of a Markdown page (.md) instead of printing")
     tr.set_defaults(func=cmd_trace)
 
     from vbr.tty_play.command import add_parser as play_parser
