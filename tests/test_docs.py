@@ -11,7 +11,8 @@ Conventions the docs follow (docs/language.md says the first two in its introduc
 - `<!-- file: docs/tutorial/NAME.vbr -->` right above a ```vbr block marks it as a part of that
   file; the parts, in order and separated by one blank line, must make up the file exactly (and
   the file must load, or its scenarios pass).
-- A ```python block must run without an error (from the repository root).
+- A ```python block (here, in README.md and in docs/api.md) must run without an error (from the
+  repository root).
 - In a ```console block, each `$ vbr ...` line is run (from the repository root) and must print
   the lines below it, stdout and stderr interleaved as a terminal shows them. Timings are ignored
   and `/tmp/` stands for a fresh temporary directory. Blocks in ```text are not run.
@@ -158,7 +159,8 @@ def test_every_whole_scenario_file_parses_and_passes_against_the_tutorial(block,
     assert not failed, f"{block.where}: " + "\n".join(failed)
 
 
-PYTHON = [b for doc in (LANGUAGE, TUTORIAL, CLI) for b in blocks(doc) if b.lang == "python"]
+PYTHON = [b for doc in (LANGUAGE, TUTORIAL, CLI, ROOT / "README.md", DOCS / "api.md") for b in blocks(doc)
+          if b.lang == "python"]
 
 
 @pytest.mark.parametrize("block", PYTHON, ids=[b.where for b in PYTHON])
@@ -398,3 +400,20 @@ def test_the_reference_lists_exactly_the_reserved_words():
     files = REFERENCE[REFERENCE.index("## 1. Files"):REFERENCE.index("## 2. Declarations")]
     listed = re.search(r"reserved —.*?: `([^`]*)`", files, re.S).group(1).split()
     assert sorted(listed) == sorted(RESERVED_WORDS)
+
+
+def _named(text: str, start: str, end: str) -> set[str]:
+    """The words in backquotes (a `NAME=VALUE` counted by its name) between two marks of a text."""
+    part = text[text.index(start):text.index(end, text.index(start))]
+    return {w.split("=")[0].split(":")[-1] for w in re.findall(r"`([\w:=.,]+)`", part)}
+
+
+def test_the_readme_and_the_api_page_name_every_setting_of_the_agents():
+    from vbr.agents.spec import AGENTS
+    mcts = {p.name for p in AGENTS["mcts"].params}
+    readme = _named((ROOT / "README.md").read_text(encoding="utf-8"), "Agents: ", "parameters.")
+    missing = (mcts | {"samples"}) - readme - {"iterations", "c"}  # those two in `mcts:iterations=400,c=0.7`
+    assert not missing, f"README.md's agents paragraph lacks {sorted(missing)}"
+    api = _named((DOCS / "api.md").read_text(encoding="utf-8"), "`mcts(iterations", "analysis.md")
+    missing = mcts - {"iterations", "c", "depth"} - api  # those three by position
+    assert not missing, f"docs/api.md's State.mcts lacks {sorted(missing)}"
