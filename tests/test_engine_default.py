@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -65,6 +66,15 @@ def test_engine_c_without_a_compiler_stops_with_the_reason_and_plays_nothing():
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.splitlines() == [f"vbr: error: the C engine cannot run here: the C compiler `{NO_CC}` does "
                                         f"not answer: [Errno 2] No such file or directory: '{NO_CC}'"]
+
+
+def test_a_compiler_that_fails_without_a_word_is_named_with_its_exit_status(tmp_path):
+    false = shutil.which("false")  # a "compiler" that answers --version, then fails every build silently
+    done = vbr_cli("run", "docs/tutorial/bump.vbr", "--engine", "c",
+                   env={"CC": false, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.splitlines() == [f"vbr: error: the C engine cannot run here: the C compiler `{false}` failed "
+                                        "(exit status 1) and said nothing"]
 
 
 @pytest.mark.parametrize("engine", ["auto", "c", "python"])

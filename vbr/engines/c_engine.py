@@ -227,6 +227,8 @@ def _compile(cc: list[str], src: Path, out: Path, folder: Path) -> None:
     if _OUT_OF_MEMORY.search(err) or proc.returncode in (-signal.SIGKILL, -signal.SIGSEGV):
         raise CEngineUnavailable(f"the C compiler needed more than its {memory >> 20:,} MB of memory "
                                  f"(VBR_CC_MEMORY_MB sets another bound)")
+    if not err.strip():  # a compiler that fails without a word is named, with its exit status
+        raise CEngineUnavailable(f"the C compiler `{cc[0]}` failed (exit status {proc.returncode}) and said nothing")
     raise CEngineUnavailable("the C compiler failed: " + err.strip()[-2000:])
 
 
