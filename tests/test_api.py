@@ -91,3 +91,12 @@ def test_an_action_text_without_a_seat_is_invalid():
 def test_an_outcome_with_negative_points_prints_them_apart():
     assert str(Outcome(winner=0, points=(1, -1))) == "seat 0 wins (1, -1)"
     assert str(Outcome(winner=None, points=(-2, -2))) == "draw (-2, -2)"
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_team_without_a_seat_wins_with_no_winning_seat(tmp_path, engine):
+    # docs/api.md: Outcome.winner is None when the winning team has no seat; Outcome.team names it
+    f = tmp_path / "solo.vbr"
+    f.write_text('game "Solo"\nseats 1 teams { you: 0  ai: }\nstart a\nphase a {\n  end winner team 1\n}\n')
+    outcome = vbr.load(str(f), engine=engine).new_state(0).outcome()
+    assert (outcome.winner, outcome.team, str(outcome)) == (None, 1, "team 1 wins")
