@@ -154,3 +154,22 @@ def test_a_broken_pipe_that_is_not_stdout_is_an_error_not_a_quiet_end(capsys):
         raise BrokenPipeError(32, "Broken pipe")  # as a pipe to an ended worker raises it
     assert _guard(fails) == 1
     assert capsys.readouterr().err == "vbr: error: broken pipe\n"
+
+
+def test_run_writes_its_log_when_the_reader_closes_the_pipe_early(tmp_path):
+    """`vbr run FILE --log LOG | head -1`: the reader goes after a line, and vbr ends quietly with
+    0 as for any command (above); the log it was asked for is still written, whole. The game says
+    more than a pipe holds (64 kB), so vbr writes into the pipe after its reader has gone."""
+    import subprocess
+    import sys
+    rules, log = tmp_path / "talk.vbr", tmp_path / "g.jsonl"
+    rules.write_text('game "Talk"\nstart a\nphase a {\n  repeat 3000 {\n'
+                     '    say "a line long enough that three thousand of them fill more than a pipe holds"\n'
+                     '  }\n  end draw\n}\n')
+    p = subprocess.Popen([sys.executable, "-m", "vbr", "run", str(rules), "--engine", "python", "--log", str(log)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.stdout.readline().startswith(b"Talk: seed 0")
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait(timeout=120) == 0 and err == b""
+    assert main(["replay", str(log)]) == 0

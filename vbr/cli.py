@@ -367,11 +367,12 @@ def _note(text: str) -> None:
 def cmd_run(args) -> int:
     """One game through the engine `--engine` picks, its events printed as they happen (also up
     to a run-time error: what a rule author needs to see) and logged with `--log` (the log's
-    header names the engine and its generator). A game stopped by an error in its rules is logged
-    up to it, the error last (vbr.gamelog.fault_event), and the error is raised."""
+    header names the engine and its generator). The log is written before the game is printed, so
+    a reader that stops reading early (`vbr run ... --log LOG | head`) still gets it. A game
+    stopped by an error in its rules is logged up to it, the error last (vbr.gamelog.fault_event),
+    and the error is raised."""
     from vbr.gamelog import fault_event
     from vbr.play import play_typed_game
-    from vbr.report import render_events
     game, agents = _load(args)
     if args.log:  # before the game: finding out after it that the log cannot be written wastes it
         check_log_target(args.log, game)
@@ -383,28 +384,42 @@ def cmd_run(args) -> int:
         result = play_typed_game(game, args.seed, agents, log=events)
     except VbrError as exc:
         fault = exc
-    finally:
-        if not args.quiet:
-            for line in render_events(events):
-                print(line)
+    except BaseException:
+        _print_events(args, events)
+        raise
     if fault is not None:
         if args.log:
-            _write_log(args, game, agents, events + [fault_event(fault, game.path)], " (up to the error)")
+            _write_log(args, game, agents, events + [fault_event(fault, game.path)], events)
+        _print_events(args, events)
+        if args.log:
+            print(clean(f"log written to {args.log} (up to the error)"))
         raise fault
+    if args.log:
+        _write_log(args, game, agents, events, events)
+    _print_events(args, events)
     print(clean(f"result: {result.state.outcome()} after {result.choices} choices"))
     if args.log:
-        _write_log(args, game, agents, events)
+        print(clean(f"log written to {args.log}"))
     return 0
 
 
-def _write_log(args, game, agents: list[str], events: list, said: str = "") -> None:
-    """`vbr run --log`: the game's log written, and said so."""
+def _write_log(args, game, agents: list[str], logged: list, shown: list) -> None:
+    """`vbr run --log`: the `logged` events written under the game's header; when the log cannot
+    be written, the `shown` events printed before the error is raised."""
     from vbr.gamelog import header, write_log
     try:
-        write_log(Path(args.log), header(game, args.seed, agents, args.engine), events)
+        write_log(Path(args.log), header(game, args.seed, agents, args.engine), logged)
     except OSError as exc:
+        _print_events(args, shown)
         raise OSError(exc.errno, exc.strerror, args.log) from None
-    print(clean(f"log written to {args.log}{said}"))
+
+
+def _print_events(args, events: list) -> None:
+    """The game's events as `vbr run` prints them, unless `--quiet`."""
+    from vbr.report import render_events
+    if not args.quiet:
+        for line in render_events(events):
+            print(line)
 
 
 def cmd_sim(args) -> int:
