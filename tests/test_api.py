@@ -100,3 +100,13 @@ def test_a_team_without_a_seat_wins_with_no_winning_seat(tmp_path, engine):
     f.write_text('game "Solo"\nseats 1 teams { you: 0  ai: }\nstart a\nphase a {\n  end winner team 1\n}\n')
     outcome = vbr.load(str(f), engine=engine).new_state(0).outcome()
     assert (outcome.winner, outcome.team, str(outcome)) == (None, 1, "team 1 wins")
+
+
+@pytest.mark.parametrize("engine", ["auto", "c", "python"])
+def test_a_construct_the_typed_program_lacks_raises_engine_unavailable_located(tmp_path, engine):
+    # docs/api.md's example of one: a list of lists worked out in play, `[[count(deck)]]`
+    f = tmp_path / "lists.vbr"
+    f.write_text('game "Lists"\nstart a\nzone deck public\nphase a {\n  let n = [[count(deck)]]\n  end draw\n}\n')
+    with pytest.raises(vbr_errors.EngineUnavailable) as caught:
+        vbr.load(str(f), engine=engine)
+    assert caught.value.located().startswith(f"{f}:5:12: error: not supported yet: ")
