@@ -450,9 +450,12 @@ def _check_restrictions(args, game, agents: list[str]) -> None:
 
 def cmd_sweep(args) -> int:
     from vbr.analysis.commands import cmd_sweep as run_sweep
-    # the engine, before the first combination is loaded; the agents are checked against every
-    # combination's seats (an option may change them) before the first game
-    played_game(args, args.file, parse_options(args.option), _note)
+    # the engine asked for, before the first combination is loaded (under auto each combination
+    # gets its own: vbr.engine_choice); the agents are checked against every combination's seats
+    # (an option may change them) before the first game
+    args.engine = asked_engine(args)
+    if args.engine != "auto":
+        played_game(args, args.file, parse_options(args.option), _note)
     return run_sweep(args, args.file, parse_options(args.option), args.agents)
 
 

@@ -166,6 +166,11 @@ def canonical(name: str, params: dict) -> str:
     return name + (":" + ",".join(changed) if changed else "")
 
 
+def agent_names(spec: str | None) -> set[str]:
+    """The names of the agents an --agents spec gives (random when it gives none)."""
+    return {_parse_group(head, extra)[0] for head, extra in _split(spec or "") or [("random", [])]}
+
+
 def parse_agent_list(spec: str | None, seats: int) -> list[str]:
     """One canonical spec per seat: one agent given plays every seat, otherwise one per seat."""
     groups = _split(spec or "") or [("random", [])]

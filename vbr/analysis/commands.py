@@ -21,10 +21,12 @@ INTERRUPTED = 130
 
 @dataclass
 class Variant:
-    """One side of a comparison, or one cell of a sweep: a loaded game and its label."""
+    """One side of a comparison, or one cell of a sweep: a loaded game, its label, and the engine
+    it plays in when that is its own (a sweep's cell under --engine auto: vbr.engine_choice)."""
 
     game: object
     label: str
+    engine: str = ""
 
 
 def load_variant(file, options: dict, label: str | None, engine: str) -> Variant:
@@ -33,6 +35,13 @@ def load_variant(file, options: dict, label: str | None, engine: str) -> Variant
     from vbr.sim import game_for
     game = game_for(str(file), tuple(sorted(options.items())), engine)
     return Variant(game, label or options_text(game.option_values))
+
+
+def chosen_variant(file, options: dict, label: str, choice, games: int) -> Variant:
+    """load_variant through the engine `choice` (a vbr.engine_choice.EngineChoice) picks for
+    `games` games of `file` under `options`."""
+    engine, game = choice.load(options, games)
+    return Variant(game, label, engine)
 
 
 def options_text(options: dict) -> str:
@@ -109,7 +118,7 @@ def run_spec(variant: Variant, args, agents: list[str], deals=()):
 
     from vbr.sim import RunSpec
     spec = RunSpec.of(variant.game.path, variant.game.options, args.seed, agents, args.n,
-                      engine=getattr(args, "engine", "python"),
+                      engine=variant.engine or getattr(args, "engine", "python"),
                       rotate=bool(getattr(args, "rotate_seats", False)), restrict=getattr(args, "restrict", None) or ())
     return replace(spec, deals=tuple(deals), n=len(deals)) if deals else spec
 
@@ -231,7 +240,8 @@ def run_fields(variant: Variant, args, arm: str) -> dict:
     from vbr.values import text
     return {"arm": arm, "rules": str(variant.game.path),
             "rule_options": {k: text(v) for k, v in variant.game.option_values.items()},
-            "engine": getattr(args, "engine", "python"), "restrict": list(getattr(args, "restrict", None) or ())}
+            "engine": variant.engine or getattr(args, "engine", "python"),
+            "restrict": list(getattr(args, "restrict", None) or ())}
 
 
 def write_game_rows(path, runs) -> None:
@@ -329,8 +339,14 @@ def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
     if getattr(args, "rows", None):
         output.check_file(args.rows, "--rows")
     axes = parse_grid(args.grid or [])
-    variants = [load_variant(file, combo, combo_label(combo, axes), args.engine)
-                for combo in combinations(axes, base_options)]
+    if args.engine == "auto":
+        from vbr.engine_choice import EngineChoice
+        choice = EngineChoice(file, agents_spec, (args.workers or 1) if args.backend == "local" else 1, note)
+        variants = [chosen_variant(file, combo, combo_label(combo, axes), choice, args.n)
+                    for combo in combinations(axes, base_options)]
+    else:
+        variants = [load_variant(file, combo, combo_label(combo, axes), args.engine)
+                    for combo in combinations(axes, base_options)]
     agents = arms_agents(agents_spec, [v.game for v in variants])
     args.rotate_seats = rotate_seats(args, agents)
     rows, played, interrupted = [], [], 0  # interrupted: the exit code of what stopped the sweep

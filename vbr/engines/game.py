@@ -38,6 +38,18 @@ def checked_model(path, options: dict | None = None):
     return check_rules(load_rules(path), options or {})
 
 
+def c_build_cached(path, options: dict | None = None) -> bool:
+    """Whether the C engine's library for rule file `path` under `options` is in the cache (a
+    load through C would take it rather than build it). False for a file with errors."""
+    from vbr.engines.c_engine import cached_library
+    from vbr.errors import VbrError
+    try:
+        model = checked_model(path, options)
+    except VbrError:
+        return False
+    return cached_library(load_key(model.rules.sources, options or {})) is not None
+
+
 def make_engine(program: N.Program, engine: str, note=None, key: str | None = None):
     """The engine running `program`; `key`, the program's load key (vbr.engines.load_key) when
     it was made from a rule file by `load`, lets the C engine skip generating its C."""
