@@ -652,13 +652,15 @@ def test_the_committed_diagram_is_the_one_its_rule_file_draws(name):
     assert committed == to_dot(graph), "run: python -m vbr.visualizer.regenerate"
 
 
-@pytest.mark.parametrize("flag, value", [("--agents", "greedy"), ("--workers", "2"), ("--seed", "5")])
+@pytest.mark.parametrize("flag, value", [("--agents", "greedy"), ("--workers", "2"), ("--seed", "5"),
+                                         ("--engine", "python"), ("--native", None)])
 def test_a_sim_flag_without_sim_is_a_usage_error_not_ignored(capsys, flag, value):
-    # --agents, --workers and --seed say how the --sim games are played: without --sim no game is
-    # played, so the flag would change nothing (it was ignored without a word).
-    assert vbr_graph([RALLY, flag, value]) == 2
+    # --agents, --workers, --seed and the engine say how the --sim games are played: without --sim
+    # no game is played, so the flag would change nothing (it was ignored without a word).
+    given = [flag] if value is None else [flag, value]
+    assert vbr_graph([RALLY, *given]) == 2
     assert capsys.readouterr().err == f"vbr: error: {flag} is for --sim N: without --sim no game is played\n"
-    assert vbr_graph([RALLY, flag, value, "--sim", "2"]) == 0
+    assert vbr_graph([RALLY, *given, "--sim", "2"]) == 0
 
 
 @pytest.mark.parametrize("flag, says", [("--sim", "'many' is not a number of games"),

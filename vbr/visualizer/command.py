@@ -82,13 +82,15 @@ def run(args) -> int:
 
 
 def check_sim_flags(args) -> None:
-    """--agents, --workers and --seed say how the --sim games are played: without --sim they would
-    change nothing, so giving one is a UsageError rather than ignored."""
+    """--agents, --workers, --seed, --engine and --native say how the --sim games are played:
+    without --sim they would change nothing, so giving one is a UsageError rather than ignored."""
     if args.sim:
         return
-    for flag in ("--agents", "--workers", "--seed"):
+    for flag in ("--agents", "--workers", "--seed", "--engine"):
         if getattr(args, flag[2:]) is not None:
             raise UsageError(f"{flag} is for --sim N: without --sim no game is played")
+    if args.native:
+        raise UsageError("--native is for --sim N: without --sim no game is played")
 
 
 def _workers(text: str) -> int:
