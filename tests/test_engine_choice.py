@@ -6,6 +6,7 @@ built by the real compiler."""
 from __future__ import annotations
 
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -18,10 +19,10 @@ BUMP = ROOT / "docs" / "tutorial" / "bump.vbr"
 
 
 def sweep(tmp_path, *args: str) -> list[dict]:
-    """`vbr sweep` of Bump over target 1 and 2, its --out rows."""
+    """`vbr sweep` of Bump over target 1 and 2, 3,000 games each, its --out rows."""
     out = tmp_path / f"rows-{len(list(tmp_path.glob('rows-*')))}.csv"
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    done = subprocess.run([sys.executable, "-m", "vbr", "sweep", str(BUMP), "--grid", "target=1,2", "-n", "60",
+    done = subprocess.run([sys.executable, "-m", "vbr", "sweep", str(BUMP), "--grid", "target=1,2", "-n", "3000",
                            "--no-progress", "--out", str(out), *args],
                           env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
@@ -33,28 +34,54 @@ def without_engine(rows: list[dict]) -> list[dict]:
     return [{k: v for k, v in r.items() if k != "engine"} for r in rows]
 
 
-def test_random_games_of_uncached_combinations_play_in_python_and_find_what_c_finds(tmp_path):
-    # 60 random games of Bump take the python engine milliseconds, a C build most of a second
-    auto = sweep(tmp_path)
-    assert [r["engine"] for r in auto] == ["python", "python"]
+def test_random_games_play_in_python_unless_a_cached_c_build_is_sooner_and_find_the_same(tmp_path):
+    # 3,000 random games of Bump take the python engine a few tenths of a second: less than a C
+    # build (most of a second), more than loading a cached one and playing them in C
+    cold = sweep(tmp_path)
+    assert [r["engine"] for r in cold] == ["python", "python"]
     built = sweep(tmp_path, "--engine", "c")
     assert [r["engine"] for r in built] == ["c", "c"]
-    assert without_engine(auto) == without_engine(built)
-
-
-def test_a_combination_whose_c_build_is_cached_plays_in_c(tmp_path):
-    sweep(tmp_path, "--engine", "c")  # both builds now in this test's cache
-    assert [r["engine"] for r in sweep(tmp_path)] == ["c", "c"]
+    cached = sweep(tmp_path)
+    assert [r["engine"] for r in cached] == ["c", "c"]
+    assert without_engine(cold) == without_engine(built) == without_engine(cached)
 
 
 def test_search_agents_play_in_c_whatever_the_cache_holds(tmp_path):
-    rows = sweep(tmp_path, "--agents", "greedy")
+    rows = sweep(tmp_path, "--agents", "first,greedy")
     assert [r["engine"] for r in rows] == ["c", "c"]
 
 
-def test_many_random_games_are_worth_a_c_build(tmp_path, monkeypatch):
+def test_the_cost_of_the_games_decides_between_python_and_c(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     choice = EngineChoice(BUMP, "random", 1, note=lambda text: None)
     assert choice.load({"target": 3}, 10)[0] == "python"  # a few games: far below a build's cost
     assert choice.load({"target": 3}, 10**8)[0] == "c"  # a hundred million: far above it
-    assert choice.load({"target": 3}, 10)[0] == "c"  # and now its build is cached
+    assert choice.load({"target": 3}, 10)[0] == "python"  # below even loading the build now cached
+    assert choice.load({"target": 3}, 3000)[0] == "c"  # above that
+
+
+def tune(tmp_path, *args: str) -> dict:
+    """`vbr tune --json` of Bump's target over 1..4 towards a mean length of 8, 400 games at most."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-m", "vbr", "tune", str(BUMP), "--option", "target=1..4",
+                           "--target", "length_mean=8", "-n", "400", "--no-progress", "--json", *args],
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_tune_plays_each_value_where_its_games_are_done_sooner_and_finds_the_same(tmp_path):
+    auto = tune(tmp_path)
+    assert auto["engine"] == "python" and {a["engine"] for a in auto["arms"]} == {"python"}
+    built = tune(tmp_path, "--engine", "c")
+    assert built["engine"] == "c"
+    assert without_engines(auto) == without_engines(built)
+
+
+def without_engines(x):
+    """x with every `engine` entry taken out, however deep."""
+    if isinstance(x, dict):
+        return {k: without_engines(v) for k, v in x.items() if k != "engine"}
+    if isinstance(x, list):
+        return [without_engines(v) for v in x]
+    return x

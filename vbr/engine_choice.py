@@ -2,13 +2,14 @@
 
 Each option set is a program of its own, and a C build of it costs seconds. When every seat's
 agent is `random` or `first`, the python engine often plays a set's games in less time than that
-build takes. So, set by set: a set whose C build is already in the cache plays in C; with other
-agents it is built and plays in C; with random or first agents it plays in python when its games
-are expected to take the python engine less time than a C build, else in C. The expectation: a
-python game's CPU time, timed on a few games of the first set that needs one, over the workers;
-a C build's time, taken as BUILD_SECONDS until one is timed here. Both engines play the same
-games, so the choice changes how long the command takes, never what it finds; each set's rows
-name the engine that played it. When a C build fails, that set and every later one play in
+build takes, or even than loading a cached build. So, set by set: with other agents (a search,
+which the python engine runs a hundred times slower) it plays in C; with random or first agents,
+in python when its games are expected to take less time there than in C, else in C. Expected: in
+python, the games at a python game's CPU time (timed on a few games of the first set that needs
+it); in C, a cached build's load (C_LOAD_SECONDS) or else a build (BUILD_SECONDS, until one is
+timed here), then the games at a twentieth of that; both over the workers. Both engines play the
+same games, so the choice changes how long the command takes, never what it finds; each set's
+rows name the engine that played it. When a C build fails, that set and every later one play in
 python, and a note says why once."""
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ import time
 
 CHEAP_AGENTS = frozenset({"random", "first"})
 BUILD_SECONDS = 2.0  # a C build's wall-clock time until one is timed in this process
+C_LOAD_SECONDS = 0.05  # loading a cached C build
+C_SPEEDUP = 20  # a random game in C against the python engine (docs/performance.md: 20x and more)
 TIMING_SECONDS = 0.2  # the python engine is timed on games of a set for this much CPU at most ...
 TIMING_GAMES = 20  # ... or this many games
 
@@ -41,7 +44,7 @@ class EngineChoice:
         key = tuple(sorted(options.items()))
         if self.why_not_c is None:
             cached = c_build_cached(self.path, options)
-            if cached or not self.cheap or self._python_seconds(key, games) >= self.build_seconds:
+            if not self.cheap or self._c_sooner(key, games, cached):
                 start = time.perf_counter()
                 try:
                     game = game_for(self.path, key, "c")
@@ -54,26 +57,31 @@ class EngineChoice:
                     return "c", game
         return "python", game_for(self.path, key, "python")
 
-    def _python_seconds(self, key: tuple, games: int) -> float:
-        """How long the python engine is expected to take over `games` games of this set."""
+    def _c_sooner(self, key: tuple, games: int, cached: bool) -> bool:
+        """Whether C is expected to play `games` games of this set sooner than python."""
         if self.game_seconds is None:
-            self.game_seconds = _time_python_games(self.path, key)
-        return games * self.game_seconds / self.workers
+            self.game_seconds = _time_python_games(self.path, key, games)
+        if self.game_seconds == float("inf"):  # a game stopped at an error in the rules: C reports it as well
+            return True
+        python = games * self.game_seconds / self.workers
+        return (C_LOAD_SECONDS if cached else self.build_seconds) + python / C_SPEEDUP < python
 
 
-def _time_python_games(path: str, key: tuple) -> float:
-    """A random game's CPU time in the python engine, over up to TIMING_GAMES games of the file
-    under these options (seeds 0, 1, ...), stopping once TIMING_SECONDS are spent."""
+def _time_python_games(path: str, key: tuple, most: int) -> float:
+    """A random game's CPU time in the python engine, over up to `most` and TIMING_GAMES games of
+    the file under these options (seeds 1, 2, ...), stopping once TIMING_SECONDS are spent, after
+    a game played first untimed (seed 0: what a process does once, on its first game)."""
     from vbr.play import play_typed_game
     from vbr.sim import game_for
     game = game_for(path, key, "python")
     agents = ["random"] * game.seats
-    start = time.process_time()
-    played = 0
-    while played < TIMING_GAMES and (played == 0 or time.process_time() - start < TIMING_SECONDS):
-        try:
+    try:
+        play_typed_game(game, 0, agents)
+        start = time.process_time()
+        played = 0
+        while played < min(most, TIMING_GAMES) and (played == 0 or time.process_time() - start < TIMING_SECONDS):
+            played += 1
             play_typed_game(game, played, agents)
-        except Exception:  # an error in the rules: C is taken, and the run reports the error as it plays
-            return float("inf")
-        played += 1
+    except Exception:  # an error in the rules: C is taken, and the run reports the error as it plays
+        return float("inf")
     return (time.process_time() - start) / played

@@ -159,6 +159,7 @@ class Arm:
     estimate: float | None = None
     ci: tuple | None = None
     reason: str | None = None  # why there is no estimate, or no interval
+    engine: str = ""  # the engine its games play in, from its first game on
 
     @property
     def games(self) -> int:
@@ -186,6 +187,7 @@ class Search:
     target: Target
     base: RunSpec  # the fixed options, seed, agents, engine and seating of every game; its n unused
     budget: int
+    choice: object = None  # under --engine auto (base.engine "auto"): a vbr.engine_choice.EngineChoice
     arms: dict = field(default_factory=dict)  # value -> Arm, in the order first played
     rounds: int = 0
     exit_code: int = 0  # not 0: stopped by Ctrl-C or a signal, with this code
@@ -209,6 +211,14 @@ class Search:
         t = self.target.value
         best_far = min(a.distances(t)[1] for a in arms)
         return [a for a in arms if a.distances(t)[0] <= best_far]
+
+    def engine_of(self, arm: Arm, options: dict) -> str:
+        """The engine the value's games play in: the base's, or under auto the one `choice` picks
+        for its share of the budget (the budget over the first round's values), kept for it."""
+        if not arm.engine:
+            arm.engine = (self.base.engine if self.choice is None else
+                          self.choice.load(options, self.budget // len(first_grid(self.tuned)))[0])
+        return arm.engine
 
     def first_batch(self) -> int:
         grid = len(first_grid(self.tuned))
@@ -282,12 +292,13 @@ def check_budget(tuned: Tuned, budget: int, seatings: int) -> None:
 
 def search(tuned: Tuned, target: Target, base: RunSpec, budget: int, backend,
            progress: Callable[[int, int], None] | None = None,
-           on_round: Callable[[Search], None] | None = None) -> Search:
+           on_round: Callable[[Search], None] | None = None, choice=None) -> Search:
     """Race the option's values to the target on `backend` (vbr.backends) until decided or the
     budget is spent; `progress(games, budget)` after each game, `on_round(search)` after each round.
-    Ctrl-C (or SIGTERM, SIGHUP) stops it, keeping every game finished."""
+    Under --engine auto (`base.engine` "auto") `choice` (a vbr.engine_choice.EngineChoice) picks
+    each value's engine. Ctrl-C (or SIGTERM, SIGHUP) stops it, keeping every game finished."""
     from vbr import stop_signals
-    s = Search(tuned, target, base, budget)
+    s = Search(tuned, target, base, budget, choice=choice)
     check_budget(tuned, budget, s.seatings)
     plan = {v: s.first_batch() for v in first_grid(tuned)}
     try:
@@ -312,7 +323,8 @@ def play_round(s: Search, plan: dict, backend, progress) -> None:
     for value, games in plan.items():
         arm = s.arms.setdefault(value, Arm(value))
         options = dict(s.base.options) | {s.tuned.name: value}
-        spec = replace(s.base, options=tuple(sorted(options.items())), n=arm.games + games)
+        spec = replace(s.base, options=tuple(sorted(options.items())), n=arm.games + games,
+                       engine=s.engine_of(arm, options))
         backend.prepare(spec)  # a value the file refuses is said before any game
         runs.append((arm, spec, [(arm.games + a, arm.games + b) for a, b in chunk_ranges(games, backend.workers)]))
     if hasattr(backend, "map_runs"):

@@ -53,20 +53,29 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args) -> int:
     from vbr.analysis.commands import backend_for, check_count
-    from vbr.cli_common import played_game
+    from vbr.cli_common import asked_engine, played_game
     from vbr.progress import Progress
     check_count(args.n)
     tuned, fixed = split_options(args.option)
     target = parse_target(args.target)
-    game = played_game(args, args.file, fixed)  # only through the engine the games are played by
-    check_values(game, tuned, fixed, args.engine)
+    choice = None
+    if asked_engine(args) == "auto":  # each value's engine picked when it is first played (vbr.engine_choice)
+        from vbr.analysis.commands import note
+        from vbr.engine_choice import EngineChoice
+        from vbr.sim import game_for
+        args.engine = "auto"
+        game = game_for(str(args.file), tuple(sorted(fixed.items())), "python")
+        choice = EngineChoice(game.path, args.agents, (args.workers or 1) if args.backend == "local" else 1, note)
+    else:
+        game = played_game(args, args.file, fixed)  # only through the engine the games are played by
+    check_values(game, tuned, fixed, "python" if choice else args.engine)
     label, unit = check_measure(game, target)
     spec = base_spec(args, game, fixed)
     with backend_for(args) as backend:
         best = Best(tuned.name, unit)
         progress = Progress.for_terminal(f"tune {tuned.name}", quiet=args.json, force=args.progress, estimate=best.text)
         try:
-            found = search(tuned, target, spec, args.n, backend, progress, on_round=best.update)
+            found = search(tuned, target, spec, args.n, backend, progress, on_round=best.update, choice=choice)
         finally:
             if progress:
                 progress.close()
@@ -173,10 +182,17 @@ def base_spec(args, game, fixed: dict):
 # ------------------------------------------------------------------------------ the report
 def arm_json(arm) -> dict:
     out = {"value": arm.value, "games": arm.games, "estimate": arm.estimate,
-           "ci95": list(arm.ci) if arm.ci else None}
+           "ci95": list(arm.ci) if arm.ci else None, "engine": arm.engine}
     if arm.reason:
         out["reason"] = arm.reason
     return out
+
+
+def engines_text(s: Search) -> str:
+    """The engine the games played in; under auto, each engine the values played in, python first."""
+    if s.choice is None:
+        return s.base.engine
+    return ", ".join(sorted({a.engine for a in s.arms.values() if a.engine}, reverse=True)) or "auto"
 
 
 def to_json(s: Search, v: Verdict, game, label: str, unit: str, backend) -> dict:
@@ -188,7 +204,7 @@ def to_json(s: Search, v: Verdict, game, label: str, unit: str, backend) -> dict
                        else {"set": list(s.tuned.values)}),
             "fixed_options": dict(s.base.options), "measure": s.target.measure, "label": label, "unit": unit,
             "target": s.target.value, "agents": list(s.base.agents), "seed": s.base.seed,
-            "rotate_seats": s.base.rotate, "engine": s.base.engine, "backend": backend.name, "workers": backend.workers,
+            "rotate_seats": s.base.rotate, "engine": engines_text(s), "backend": backend.name, "workers": backend.workers,
             "budget": s.budget, "games": s.spent, "rounds": s.rounds, "interrupted": bool(s.exit_code),
             "status": v.status, "answer": arm_json(v.answer) if v.answer else None,
             "contenders": [a.value for a in v.contenders], "closest": [arm_json(a) for a in v.closest],
