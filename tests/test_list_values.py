@@ -426,3 +426,211 @@ def test_a_choice_among_the_lists_of_a_var_kept_per_seat_offers_equal_lists_once
     # both seats start with [1, 2]: one option; seat 1's changed to [2]: two; both [2]: one again
     assert offered(tmp_path, PER_SEAT_LISTS, engine) == [["[1, 2]"], ["[1, 2]", "[2]"], ["[2]"]]
     assert said(tmp_path, PER_SEAT_LISTS, engine) == ["[1, 2]", "[1, 2]", "[2]"]
+
+
+# A list is a value (docs/language.md, 5.3): a name given a list keeps its items, whatever is
+# later given to the var, slot or field it was read from. A var holding a list per seat read whole
+# is a list of its slots' lists; a name bound to one of them keeps that list.
+KEPT = HEAD + """var picks: list of int per seat = [[1], [5, 6]]
+var same: list of int per seat = [4, 4]
+event changed()
+proc change() {
+  picks[1] = [0]
+}
+on changed() {
+  change()
+}
+phase one {
+  choose r from picks by 0 as "row"
+  picks[0] = [2]
+  say "{r} {count(r)} {r[0]} {r == [1]} {r == picks[0]}"
+  choose s from picks where count(s) == 2 by 0 as "long row"
+  if count(deck) == 0 {
+    picks[1] = [7, 7, 7]
+  }
+  say "{s}"
+  picks[1] = [5, 6]
+  choose t from picks by 1 as "row again"
+  emit changed()
+  say "{t} {picks}"
+  let u = pick same
+  same[0] = [1]
+  same[1] = []
+  say "{u} {same}"
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_list_chosen_or_picked_from_a_var_kept_per_seat_keeps_its_items_when_the_slot_changes(tmp_path, engine):
+    # r is seat 0's [1]; picks[0] then becomes [2], so r is still [1] (1 item, the first 1) and no
+    # longer picks[0]. s is the only list of 2 items, [5, 6], kept through the `if` giving seat 1
+    # [7, 7, 7] (the deck is empty). With picks [[2], [5, 6]], option 1 is [5, 6]; the handler's
+    # procedure gives picks[1] [0]: t stays [5, 6]. `same` holds [4, 4] in both slots, so the
+    # pick gives [4, 4], kept when both slots change.
+    assert said(tmp_path, KEPT, engine, picks=[0, 0, 1]) == [
+        "[1] 1 1 true false", "[5, 6]", "[5, 6] [[2], [0]]", "[4, 4] [[1], []]"]
+
+
+LOOPED = HEAD + """var picks: list of int per seat = [[1], [5, 6]]
+phase one {
+  for r in picks {
+    picks[0] = [9]
+    picks[1] = [9, 9]
+    say "{r} {count(r)}"
+  }
+  for r in picks {
+    say "{r}"
+  }
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_for_over_a_var_kept_per_seat_gives_each_slots_list_as_the_loop_found_it(tmp_path, engine):
+    # docs/language.md, `for`: the loop runs over the list picks was when it began, [[1], [5, 6]];
+    # the first round's new lists do not reach the second round's r. The second loop finds them.
+    assert said(tmp_path, LOOPED, engine) == ["[1] 1", "[5, 6] 2", "[9]", "[9, 9]"]
+
+
+LET_AND_GIVEN = HEAD + """var picks: list of int per seat = [[1], [5, 6]]
+var same: list of int per seat = [4, 4]
+setup {
+  create Card(value: 1, tags: [1, 2]) in deck
+}
+proc show(xs) {
+  picks[0] = [2]
+  same[0] = [2]
+  hits = [3]
+  say "{xs}"
+}
+proc shown(xs: list of int) {
+  picks[1] = [0]
+  say "{xs}"
+}
+proc give(x): list of int {
+  same[1] = [3]
+  return x
+}
+phase one {
+  let r = picks[0]
+  let tens = every(x * 10 for x in hits)
+  let c = top(deck)
+  let t = c.tags
+  let h = hits
+  choose n from [1, 2] by 0 as "a choice between"
+  picks[0] = [2]
+  hits = [7]
+  c.tags = [8]
+  say "{r} {tens} {t} {h}"
+  show(pick same)
+  show(h)
+  same[0] = [4, 4]
+  shown(picks[1])
+  let g = give(pick same)
+  say "{g} {same}"
+  for x in c.tags {
+    c.tags = [6, 6]
+    say "{x}"
+  }
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_list_bound_by_let_or_given_to_a_procedure_keeps_its_items_when_its_source_changes(tmp_path, engine):
+    # r, tens, t and h were picks[0] = [1], [10, 20, 50], the card's [1, 2] and hits [1, 2, 5],
+    # kept past a choice and past their sources' new lists. show's untyped parameter is given one
+    # of same's lists, [4, 4] either way, and keeps it when the procedure changes same; then h,
+    # [1, 2, 5], though show sets hits to [3]; shown is given picks[1], [5, 6]. same holds
+    # [4, 4] in both slots again: give returns the [4, 4] it was given after changing same[1] to
+    # [3], so same is [[4, 4], [3]]. The loop
+    # runs over the field as it was, [8], once.
+    assert said(tmp_path, LET_AND_GIVEN, engine) == [
+        "[1] [10, 20, 50] [1, 2] [1, 2, 5]", "[4, 4]", "[1, 2, 5]", "[5, 6]", "[4, 4] [[4, 4], [3]]", "8"]
+
+
+PASSED = HEAD + """var picks: list of int per seat = [[1], [5, 6]]
+phase one {
+  choose r from picks where count(r) > 5 by 0 optional as "row"
+  picks[0] = [2]
+  say "{count(r)}"
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("later", ["  picks[0] = [2]\n", ""])
+def test_a_passed_choice_among_a_per_seat_vars_lists_read_is_one_error_whether_the_var_changes_or_not(
+        tmp_path, engine, later):
+    # no list of picks has more than 5 items: the optional choice is passed and r is none, which
+    # names no slot of picks, read at the `say` whether or not picks changes in between
+    rules = PASSED.replace("  picks[0] = [2]\n", later)
+    line = 11 if later else 10
+    assert runtime_error(tmp_path, rules, engine) == f"{tmp_path / 'rules.vbr'}:{line}:15: error: `picks[none]`: out of 0..1"
+
+
+KEPT_WHOLE = HEAD + """var picks: list of int per seat = [[1], [5, 6]]
+proc look(xs) {
+  say "{count(xs)} {xs[1]}"
+}
+phase one {
+  let rs = picks
+  look(picks)
+  say "{rs} {rs[1]} {[5, 6] in rs}"
+  for r in rs {
+    say "{r}"
+  }
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_var_kept_per_seat_read_whole_and_kept_unchanged_is_its_slots_lists(tmp_path, engine):
+    # nothing gives picks new lists while rs or look's xs is seen: they are [[1], [5, 6]]
+    assert said(tmp_path, KEPT_WHOLE, engine) == ["2 [5, 6]", "[[1], [5, 6]] [5, 6] true", "[1]", "[5, 6]"]
+
+
+ROWS_KEPT = HEAD + """kind Grid { rows: list of list of int }
+var picks: list of int per seat = [[1], [5, 6]]
+var rows: list of list of int = [[1], [2, 3]]
+event ev(xs: list of list of int)
+proc change(xs) {
+  picks[0] = [2]
+}
+proc shown(xs: list of list of int) {
+}
+phase one {
+  WHAT
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("what,col", [
+    ("let rs = picks\n  picks[1] = [0]", 12),        # kept by a let while picks changes
+    ("change(picks)", 10),                            # by a parameter while the procedure changes picks
+    ("rows = picks", 10),                             # in a var of lists fixed before play
+    ("create Grid(rows: picks) in deck", 21),         # in a field
+    ("shown(picks)", 9),                              # by a declared parameter
+    ("emit ev(picks)", 11),                           # by an event's declared parameter
+])
+def test_a_per_seat_vars_lists_kept_where_they_could_not_keep_their_items_are_refused_where_kept(
+        tmp_path, engine, what, col):
+    # the slots' lists are not lists fixed before play, and a list of them names the slots: kept
+    # where the var may change, or where lists of lists are fixed before play, refused at load
+    f, error = refused(tmp_path, ROWS_KEPT.replace("WHAT", what), engine)
+    assert error.startswith(f"{f}:17:{col}: error: not supported yet: the lists of `picks`, a var kept per seat or team")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_procedure_giving_a_per_seat_vars_lists_as_its_list_of_lists_is_refused_at_its_return(tmp_path, engine):
+    rules = ROWS_KEPT.replace("proc shown", "proc grid(): list of list of int {\n  return picks\n}\nproc shown")
+    f, error = refused(tmp_path, rules.replace("WHAT", "let g = grid()"), engine)
+    assert error.startswith(f"{f}:15:10: error: not supported yet: the lists of `picks`, a var kept per seat or team")

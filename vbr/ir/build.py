@@ -18,6 +18,7 @@ from vbr.errors import Diagnostic
 from vbr.ir import nodes as N
 from vbr.ir.build_expr import ExprBuilder, FnLocals, Scope, Unsupported, ir_type, item_type
 from vbr.ir.frames import frame_bound
+from vbr.ir.list_writes import ListWrites
 from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, make_layout
 from vbr.ir.simplify import simplify
 from vbr.ir.values import INT_MAX, NONE, ROW, Names, cell
@@ -86,6 +87,7 @@ class ProgramBuilder:
         self.things = _thing_bound(m)
         self.field_at, self.list_cap, self.width = _field_layout(m)
         self.list_vars, self.list_words = _list_var_layout(m)
+        self.list_writes = ListWrites(m)
         self.max_range = MAX_OPTIONS
         self.reach_tables: list[dict] = []
         self.lits: dict[str, list[tuple]] = {}  # an item type -> the lists of it fixed before play (LIT values)
@@ -636,6 +638,8 @@ class UnitBuilder:
         self.writing_out: list[str] = []  # the list-giving procs being written out, outermost first
         self.taken: list[list[int]] = []  # per expression being built (one inside another): its temporaries
         self.spare: list[int] = []  # temporaries free for the next expression
+        self.later: list = []  # the statements after the one being built, in its block (`block`)
+        self.passed_rows: dict[int, tuple[str, int]] = {}  # keep_row's copies that may stand for none
 
     # ------------------------------------------------------------------ temporaries
     @contextmanager
@@ -748,6 +752,7 @@ class UnitBuilder:
         values = [self.x.seq(x, Scope()) for x in init.items] if per_slot else \
             [self.x.seq(init, Scope())] + slots[:1] * (v.count - 1)
         for target, value in zip(slots, values):
+            value = self.held_as(value, target.item, span)
             self.emit(N.SetListItems(span, target, value, self.list_fault(name, target.bound, span)))
 
     def _start_per_slot(self, v) -> None:
@@ -784,18 +789,25 @@ class UnitBuilder:
 
     # ------------------------------------------------------------------ statements
     def block(self, blk: A.Block, scope: Scope, loop) -> None:
-        for s in blk.body:
-            if self.current is None:  # after a goto, end or return: never run, never built
-                return
-            method = getattr(self, "s_" + type(s).__name__, None)
-            if method is None:
-                raise Unsupported(f"the statement {type(s).__name__}", s.span)
-            with self.statement():
-                method(s, scope, loop)
+        """The block's statements in turn; while one is built, `later` holds those after it in
+        the block (where a name it binds is seen)."""
+        outer = self.later
+        try:
+            for i, s in enumerate(blk.body):
+                if self.current is None:  # after a goto, end or return: never run, never built
+                    return
+                method = getattr(self, "s_" + type(s).__name__, None)
+                if method is None:
+                    raise Unsupported(f"the statement {type(s).__name__}", s.span)
+                self.later = blk.body[i + 1:]
+                with self.statement():
+                    method(s, scope, loop)
+        finally:
+            self.later = outer
 
     def s_Let(self, s: A.Let, scope, loop):
         if self._gives_list(s.value) or self.x.is_list(s.value, scope):
-            seq = self._list_value(s.value, scope)
+            seq = self.rows_unchanged(self._list_value(s.value, scope), self.later, s.value.span)
             base, n = self.local("int"), self.local("int")
             self.emit(N.Collect(s.span, seq, base, n))
             scope.names[s.name] = ("list:" + seq.item, (base, n, seq.bound))
@@ -809,25 +821,32 @@ class UnitBuilder:
         value = self.x.expr(s.value, scope)
         slot = self.local(value.ty)
         self.emit(N.SetLocal(s.span, slot, value))
-        scope.names[s.name] = (value.ty, slot)
+        if value.ty.startswith(ROW):
+            self.keep_row(scope, s.name, value.ty, slot, self.later, s.span)
+        else:
+            scope.names[s.name] = (value.ty, slot)
 
     def s_Assign(self, s: A.Assign, scope, loop):
         target = self.x.list_var(s.target, scope)
         if target is not None:
             name = (s.target.obj if isinstance(s.target, A.Index) else s.target).id
-            self.emit(N.SetListItems(s.span, target, self._list_value(s.value, scope), self.list_fault(name, target.bound, s.span)))
+            value = self.held_as(self._list_value(s.value, scope), target.item, s.value.span)
+            self.emit(N.SetListItems(s.span, target, value, self.list_fault(name, target.bound, s.span)))
             return
         items = self.x.field_items(s.target, scope) if isinstance(s.target, A.Attr) else None
         if items is not None:
             fault = self.pb.fault(f"`.{s.target.name}` holds at most {items.bound} items; this list has {{0}}", s.span)
-            self.emit(N.SetListItems(s.span, items, self._list_value(s.value, scope), fault))
+            self.emit(N.SetListItems(s.span, items, self.held_as(self._list_value(s.value, scope), items.item,
+                                                                  s.value.span), fault))
             return
         if isinstance(s.target, A.Name) and (scope.lookup(s.target.id) or ("",))[0].startswith("list:"):
             if s.op != "=":
                 raise Unsupported("`+=` or `-=` on a list", s.span)
             ty, (base, n, bound) = scope.lookup(s.target.id)
-            seq = self._list_value(s.value, scope)
+            seq = self.held_as(self._list_value(s.value, scope), ty[len("list:"):], s.value.span)
             self.emit(N.Collect(s.span, seq, base, n))
+            if base in self.passed_rows:  # a list given: no longer the none a choice may have left
+                self.emit(N.SetLocal(s.span, self.passed_rows[base][1], N.Const("int", 0)))
             scope.names[s.target.id] = (ty, (base, n, max(bound, seq.bound)))
             return
         target = self.x.expr(s.target, scope)
@@ -910,6 +929,7 @@ class UnitBuilder:
             ty = ir_type(type_of(self.m, p.type)) if p.type else "any"
             if ty.startswith("list:") or (ty == "any" and self.x.is_list(a, scope)):
                 seq = self._list_value(a, scope)
+                seq = self.held_as(seq, ty[len("list:"):], a.span) if ty != "any" else self.rows_unchanged(seq, [d.body], a.span)
                 base, n = self.local("int"), self.local("int")
                 self.emit(N.Collect(c.span, seq, base, n))
                 inner.names[p.name] = (ty if ty != "any" else "list:" + seq.item, (base, n, seq.bound))
@@ -917,7 +937,10 @@ class UnitBuilder:
                 value = self.x.expr(a, scope)
                 slot = self.local(value.ty if ty == "any" else ty)
                 self.emit(N.SetLocal(c.span, slot, value))
-                inner.names[p.name] = (value.ty if ty == "any" else ty, slot)
+                if ty == "any" and value.ty.startswith(ROW):
+                    self.keep_row(inner, p.name, value.ty, slot, [d.body], c.span)
+                else:
+                    inner.names[p.name] = (value.ty if ty == "any" else ty, slot)
         base, count, after = self.local("int"), self.local("int"), self.new_block()
         saved = self.proc_decl, self.list_return
         self.proc_decl, self.list_return = d, (base, count, after, [])
@@ -947,7 +970,7 @@ class UnitBuilder:
         just before the call (its list arguments copied) into that local."""
         shaped, args, shape = c.func in self.pb.untyped_refusals, [], []
         for a, p in zip(c.args, self.m.procs[c.func].params):
-            ty, words = self._argument(a, p, scope, shaped)
+            ty, words = self._argument(a, p, scope, shaped, self.m.procs[c.func].body)
             args += words
             if p.type is None:
                 shape.append(ty)
@@ -963,19 +986,26 @@ class UnitBuilder:
         self.end(N.Call(c.span, unit, args, None, after))
         self.current = after
 
-    def _argument(self, a: A.Expr, p: A.Param, scope, shaped: bool) -> tuple[str | None, list[N.Expr]]:
-        """What a call gives procedure parameter `p`: the type it builds an untyped `p` with
-        (ProgramBuilder.proc_unit: a list's always, another value's when `shaped`, else None),
-        and the words passed (a list's two: where its items lie on the stack, how many)."""
+    def _argument(self, a: A.Expr, p: A.Param, scope, shaped: bool, body: A.Block) -> tuple[str | None, list[N.Expr]]:
+        """What a call gives procedure parameter `p` (of the procedure whose body is `body`): the
+        type it builds an untyped `p` with (ProgramBuilder.proc_unit: a list's always, another
+        value's when `shaped`, else None), and the words passed (a list's two: where its items
+        lie on the stack, how many)."""
         declared = ir_type(type_of(self.m, p.type)) if p.type is not None else None
         if declared is None and self.x.is_list(a, scope):
-            seq = self.x.seq(a, scope)
+            seq = self.rows_unchanged(self.x.seq(a, scope), [body], a.span)
             ty = "list:" + seq.item
         elif declared is not None and declared.startswith("list:"):
-            seq, ty = self.x.seq(a, scope), None
+            seq, ty = self.held_as(self.x.seq(a, scope), declared[len("list:"):], a.span), None
         else:
             value = self.x.expr(a, scope)
-            return (value.ty if declared is None and shaped and value.ty not in ("any", "none") else None), [value]
+            if declared is not None or not value.ty.startswith(ROW):
+                return (value.ty if declared is None and shaped and value.ty not in ("any", "none") else None), [value]
+            # the list of a slot of a list var given untyped: the slot's items, as any list is given
+            row = self.local(value.ty)
+            self.emit(N.SetLocal(a.span, row, value))
+            seq = self.x.var_items(value.ty[len(ROW):], N.Local("int", row), a.span)
+            ty = "list:" + seq.item
         base, n = self.local("int"), self.local("int")
         self.list_argument(a.span, seq, base, n)
         return ty, [N.Local("int", base), N.Local("int", n)]
@@ -989,6 +1019,50 @@ class UnitBuilder:
                                   "this list has {0}", span)
             self.emit(N.Check(span, N.Binary("bool", "<=", N.Local("int", n), N.Const("int", MAX_OPTIONS)), fault,
                               N.Local("int", n)))
+
+    def held_as(self, seq: N.Seq, item: str, span) -> N.Seq:
+        """`seq`, kept where lists of items of type `item` are kept (a var, a field, a declared
+        parameter, a procedure's result). Lists of the slots of a list var kept per seat or team
+        (ROW items) kept where lists fixed before play are is refused (Unsupported): such a place
+        keeps a list of lists as lists fixed before play, which these are not."""
+        if seq.item.startswith(ROW) and item != seq.item:
+            var = seq.item[len(ROW):]
+            raise Unsupported(f"the lists of `{var}`, a var kept per seat or team, kept as a list of lists (a var, "
+                              "field, declared parameter or result holding lists keeps lists fixed before play; "
+                              f"keep the one list needed, `{var}[i]`)", span)
+        return seq
+
+    def rows_unchanged(self, seq: N.Seq, life, span) -> N.Seq:
+        """`seq`, kept while `life` runs (a `let`'s, a parameter's). Lists of the slots of a list
+        var kept per seat or team (ROW items) name those slots: kept while `life` may give that var
+        new items they would read the new ones, so that is refused (Unsupported)."""
+        if seq.item.startswith(ROW) and self.pb.list_writes.may_write(life, seq.item[len(ROW):]):
+            var = seq.item[len(ROW):]
+            raise Unsupported(f"the lists of `{var}`, a var kept per seat or team, kept as a list of lists while "
+                              f"`{var}` may be given new items (keep the one list needed, `{var}[i]`)", span)
+        return seq
+
+    def keep_row(self, scope: Scope, name: str, row_ty: str, slot: int, life, span, none: bool = True) -> None:
+        """`name` bound to the list of a slot of a list var kept per seat or team, named by the
+        ROW value (of type `row_ty`) in local `slot`: to the ROW itself when nothing in `life`
+        (statements run while `name` is seen) may give that var new items, else to a copy of the
+        slot's items taken now, so that the name keeps the list it was given (a list is a value).
+        With `none`, the local may hold none (an `optional` choice passed): the copy then holds no
+        items, and reading `name` reads the slot that none names, as reading the ROW would: the
+        same located error (`passed_rows`, ExprBuilder.seq), until `name` is given a list."""
+        var = row_ty[len(ROW):]
+        if not self.pb.list_writes.may_write(life, var):
+            scope.names[name] = (row_ty, slot)
+            return
+        seq = self.x.var_items(var, N.Local("int", slot), span)
+        if none:
+            given = N.Binary("bool", "!=", N.Local("int", slot), N.Const("none", NONE))
+            seq = N.ChooseSeq(seq.item, seq.bound, given, seq, N.Items(seq.item, 0, []))
+        base, n = self.local("int"), self.local("int")
+        self.emit(N.Collect(span, seq, base, n))
+        scope.names[name] = ("list:" + seq.item, (base, n, seq.bound))
+        if none:
+            self.passed_rows[base] = (var, slot)
 
     def s_If(self, s: A.If, scope, loop):
         done = self.new_block()
@@ -1054,8 +1128,32 @@ class UnitBuilder:
         self.emit(N.Collect(s.span, seq, base, n))
         self.emit(N.SetLocal(s.span, i, N.Const("int", 0)))
         test = N.Binary("bool", "<", N.Local("int", i), N.Local("int", n))
-        self._loop(s.span, inner, s.body, test, [N.SetLocal(s.span, var, N.StackAt(seq.item, base, N.Local("int", i)))],
-                   [N.SetLocal(s.span, i, one)], release=before)
+        each = [N.SetLocal(s.span, var, N.StackAt(seq.item, base, N.Local("int", i)))]
+        if seq.item.startswith(ROW) and self.pb.list_writes.may_write([s.body], seq.item[len(ROW):]):
+            each += self._loop_rows_copied(inner, s.var, seq.item[len(ROW):], var, s.span)
+        self._loop(s.span, inner, s.body, test, each, [N.SetLocal(s.span, i, one)], release=before)
+
+    def _loop_rows_copied(self, scope: Scope, name: str, var: str, row: int, span) -> list[N.Stmt]:
+        """A `for` over lists of list var `var` (ROW values) whose body may give it new items:
+        every slot's items copied now, before the loop, so that each round's `name` is its list
+        as the loop found it; the statements that bind `name`, each round, to the copy of the
+        slot local `row` names."""
+        v = self.m.vars[var]
+        copies = []
+        for k in range(v.count):
+            at, count = self.local("int"), self.local("int")
+            self.emit(N.Collect(span, self.x.var_items(var, N.Const("int", k), span), at, count))
+            copies.append((at, count))
+        at, count = self.local("int"), self.local("int")
+        scope.names[name] = ("list:" + item_type(v.type), (at, count, self.pb.list_vars[var][1]))
+
+        def of_row(word: int) -> N.Expr:
+            chosen: N.Expr = N.Local("int", copies[-1][word])
+            for k in range(v.count - 2, -1, -1):
+                test = N.Binary("bool", "==", N.Local("int", row), N.Const("int", k))
+                chosen = N.IfElse("int", test, N.Local("int", copies[k][word]), chosen)
+            return chosen
+        return [N.SetLocal(span, at, of_row(0)), N.SetLocal(span, count, of_row(1))]
 
     def s_Repeat(self, s: A.Repeat, scope, loop):
         left = self.local("int")
@@ -1127,7 +1225,10 @@ class UnitBuilder:
             self.block(s.orelse, scope.child(), loop)
             self.enter(after)
         self.current = after
-        scope.names[s.var] = (seq.item, slot)
+        if seq.item.startswith(ROW):  # none only when passed (`optional`) or when nothing was chosen (`else`)
+            self.keep_row(scope, s.var, seq.item, slot, self.later, s.span, s.optional or s.orelse is not None)
+        else:
+            scope.names[s.var] = (seq.item, slot)
 
     def earlier_row(self, name: str, slot: int, span) -> N.Expr:
         """Whether no slot before slot `slot` (a local) of the list var `name` kept per seat or
@@ -1167,7 +1268,8 @@ class UnitBuilder:
             offsets.append(self.pb.field_at[(kind.index, name)])
             if ty.startswith("list:"):
                 given_list = next((kw.value for kw in s.fields if kw.name == name), None)
-                values.append(self.x.seq(given_list, scope) if given_list is not None else N.Items(item_type(ty), 0, []))
+                values.append(self.held_as(self.x.seq(given_list, scope), item_type(ty), given_list.span)
+                              if given_list is not None else N.Items(item_type(ty), 0, []))
             else:
                 values.append(given.get(name, N.Const("none", NONE)))
         dest = self.x.expr(s.dest, scope)
@@ -1207,7 +1309,7 @@ class UnitBuilder:
         slots, words = [], []  # per argument its local (a list's: where it starts, how many, its bound); the words passed
         for a, p in zip(s.args, ev.params):
             if p.type is not None and ir_type(type_of(self.m, p.type)).startswith("list:"):
-                seq = self.x.seq(a, scope)
+                seq = self.held_as(self.x.seq(a, scope), ir_type(type_of(self.m, p.type))[len("list:"):], a.span)
                 base, n = self.local("int"), self.local("int")
                 self.list_argument(a.span, seq, base, n)
                 slots.append(((base, n, min(seq.bound, MAX_OPTIONS)), "list:" + seq.item))
@@ -1263,7 +1365,7 @@ class UnitBuilder:
     def s_Return(self, s: A.Return, scope, loop):
         if self.list_return is not None:
             base, count, after, bounds = self.list_return
-            seq = self._list_value(s.value, scope)
+            seq = self.held_as(self._list_value(s.value, scope), self._result_item(), s.value.span)
             self.emit(N.Collect(s.span, seq, base, count))
             bounds.append(seq.bound)
             self.end(N.Jump(s.span, after))
@@ -1271,13 +1373,18 @@ class UnitBuilder:
         if self.proc_decl is not None and s.value is not None and self._gives_list_decl(self.proc_decl):
             # the procedure's own unit, called where it calls itself: its list moved down to its frame
             base, n = self.local("int"), self.local("int")
-            self.emit(N.Collect(s.span, self._list_value(s.value, scope), base, n))
+            self.emit(N.Collect(s.span, self.held_as(self._list_value(s.value, scope), self._result_item(), s.value.span),
+                                base, n))
             fault = self.pb.fault(f"procedure `{self.proc_decl.name}` gives at most {MAX_OPTIONS} items when it "
                                   "calls itself; this list has {0}", s.span)
             self.end(N.ReturnList(s.span, N.Local("int", base), N.Local("int", n), MAX_OPTIONS, fault))
             return
         value = self.x.expr(s.value, scope) if s.value is not None else None
         self.end(N.Return(s.span, value))
+
+    def _result_item(self) -> str:
+        """The type of the items of the list the procedure being built gives."""
+        return ir_type(type_of(self.m, self.proc_decl.result))[len("list:"):]
 
     def s_Reveal(self, s: A.Reveal, scope, loop):
         if self.x.is_list(s.what, scope):

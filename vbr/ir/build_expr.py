@@ -592,7 +592,13 @@ class ExprBuilder:
             return self.seq(*scope.lookup(e.id)[1])
         if isinstance(e, A.Name) and scope.lookup(e.id) is not None and scope.lookup(e.id)[0].startswith("list:"):
             ty, (base, count, bound) = scope.lookup(e.id)
-            return N.StackItems(ty[5:], bound, base, count)
+            items = N.StackItems(ty[5:], bound, base, count)
+            passed = getattr(self.ub, "passed_rows", {}).get(base)  # a slot's list copied, or none (UnitBuilder.keep_row)
+            if passed is None:
+                return items
+            var, slot = passed
+            given = N.Binary("bool", "!=", N.Local("int", slot), N.Const("none", NONE))
+            return N.ChooseSeq(items.item, bound, given, items, self.var_items(var, N.Local("int", slot), e.span))
         if isinstance(e, A.Name) and scope.lookup(e.id) is not None and scope.lookup(e.id)[0].startswith(ROW):
             ty, slot = scope.lookup(e.id)
             return self.var_items(ty[len(ROW):], N.Local("int", slot), e.span)

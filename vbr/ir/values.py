@@ -25,6 +25,7 @@ def cell(x: int, y: int) -> int:
 
 ROW = "row:"  # the type of an item of a list of lists (a var holding a list per seat or team, read
 # whole): a value of type `row:NAME` is the index of one slot of var NAME, read as that slot's list
+# as it is now; a name that keeps one while NAME may change holds a copy (vbr.ir.list_writes)
 
 LIT = "lit:"  # the type of a list fixed before play held as an item of a list (a const table's row, a literal
 # list of lists): a value of type `lit:T` is the index of its row among Names.lits[T], lists of T kept once each
