@@ -634,3 +634,43 @@ def test_a_procedure_giving_a_per_seat_vars_lists_as_its_list_of_lists_is_refuse
     rules = ROWS_KEPT.replace("proc shown", "proc grid(): list of list of int {\n  return picks\n}\nproc shown")
     f, error = refused(tmp_path, rules.replace("WHAT", "let g = grid()"), engine)
     assert error.startswith(f"{f}:15:10: error: not supported yet: the lists of `picks`, a var kept per seat or team")
+
+
+THROUGH_CALLS = """game "Lists"
+seats 3
+start one
+var picks: list of int per seat = [[1], [5, 6], [7]]
+var depth: int = 0
+proc deep() {
+  depth += 1
+  if depth < 3 {
+    deep()
+  } else {
+    picks[2] = [0]
+  }
+}
+phase one {
+  for r in picks {
+    if count(r) == 2 {
+      picks[2] = [8]
+      continue
+    }
+    if r == [8] {
+      break
+    }
+    say "{r}"
+  }
+  choose c from picks by 0 as "row"
+  deep()
+  say "{c} {picks}"
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_list_kept_from_a_per_seat_var_holds_through_continue_and_a_procedure_calling_itself(tmp_path, engine):
+    # the loop finds [[1], [5, 6], [7]]: [1] is said, [5, 6] gives seat 2 [8] and continues, and
+    # the third round's r is [7] as found, not [8], so the loop does not break. Option 2 is then
+    # [8]; deep calls itself twice, the third call giving seat 2 [0]: c stays [8].
+    assert said(tmp_path, THROUGH_CALLS, engine, picks=[2]) == ["[1]", "[7]", "[8] [[1], [5, 6], [0]]"]
