@@ -224,6 +224,7 @@ SLOW = {
     "test_engine_choice.py::test_random_games_play_in_python_unless_a_cached_c_build_is_sooner_and_find_the_same",
     "test_engine_choice.py::test_search_agents_play_in_c_whatever_the_cache_holds",
     "test_engine_choice.py::test_the_cost_of_the_games_decides_between_python_and_c",
+    "test_engine_choice.py::test_without_a_compiler_a_search_sweep_plays_in_python_and_says_why_once",
     "test_engine_choice.py::test_tune_plays_each_value_where_its_games_are_done_sooner_and_finds_the_same",
     "test_cache_trust.py::test_a_named_pipe_at_the_c_build_lock_is_refused_at_once_in_one_line",
     "test_cache_trust.py::test_a_named_pipe_at_a_cached_file_is_not_read_and_is_made_again",

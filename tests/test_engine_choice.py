@@ -18,14 +18,17 @@ ROOT = Path(__file__).resolve().parent.parent
 BUMP = ROOT / "docs" / "tutorial" / "bump.vbr"
 
 
-def sweep(tmp_path, *args: str) -> list[dict]:
-    """`vbr sweep` of Bump over target 1 and 2, 3,000 games each, its --out rows."""
+def sweep(tmp_path, *args: str, env: dict | None = None, said: list | None = None) -> list[dict]:
+    """`vbr sweep` of Bump over target 1 and 2, 3,000 games each, its --out rows (and in `said`
+    what it wrote on stderr)."""
     out = tmp_path / f"rows-{len(list(tmp_path.glob('rows-*')))}.csv"
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), **(env or {})}
     done = subprocess.run([sys.executable, "-m", "vbr", "sweep", str(BUMP), "--grid", "target=1,2", "-n", "3000",
                            "--no-progress", "--out", str(out), *args],
                           env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
+    if said is not None:
+        said += done.stderr.splitlines()
     with open(out, newline="") as f:
         return list(csv.DictReader(f))
 
@@ -49,6 +52,15 @@ def test_random_games_play_in_python_unless_a_cached_c_build_is_sooner_and_find_
 def test_search_agents_play_in_c_whatever_the_cache_holds(tmp_path):
     rows = sweep(tmp_path, "--agents", "first,greedy")
     assert [r["engine"] for r in rows] == ["c", "c"]
+
+
+def test_without_a_compiler_a_search_sweep_plays_in_python_and_says_why_once(tmp_path):
+    said: list = []
+    rows = sweep(tmp_path, "--agents", "first,greedy", env={"CC": "/nonexistent/cc"}, said=said)
+    assert [r["engine"] for r in rows] == ["python", "python"]
+    why = [line for line in said if "--engine auto" in line]
+    assert len(why) == 1 and why[0].startswith("vbr: --engine auto: the C engine cannot run here (")
+    assert why[0].endswith("); playing through the python engine")
 
 
 def test_the_cost_of_the_games_decides_between_python_and_c(tmp_path, monkeypatch):
