@@ -201,3 +201,48 @@ def test_a_fixed_field_goes_unobserved_only_for_a_thing_the_root_had(tmp_path):
     # its id alone does not tell what it was made with in this world
     search.root_things = 0
     assert search.observe(changed) != search.observe(world)
+
+
+WIDE = """game "Wide"
+seats 2
+points score
+start turn
+
+kind Bag { items: list of int, mark: int }
+
+zone shelf public
+
+var score: int per seat = 0
+var player: seat = 0
+var moves: int = 0
+
+setup {
+  create Bag(items: [""" + ", ".join(str(i) for i in range(70)) + """], mark: 0) in shelf
+}
+
+phase turn "A turn" {
+  choose m from [1, 2, 3] by player as "how many"
+  moves += 1
+  score[player] += m
+  let b = top(shelf)
+  b.mark = m
+  if moves >= 8 {
+    if score[0] > score[1] {
+      end winner 0
+    }
+    end winner 1
+  }
+  player = other(player)
+  goto turn
+}
+"""
+
+
+def test_a_row_wider_than_a_mask_word_is_observed_past_its_first_64_words_alike_in_python_and_c(tmp_path):
+    path = tmp_path / "wide.vbr"
+    path.write_text(WIDE)
+    py, c = load(path, {}, engine="python"), load(path, {}, engine="c")
+    p = py.program
+    assert p.layout.width > 64  # the list's count and its room for 70 items, then mark
+    assert fixed_fields(p)[0] < 1 << 64
+    assert _same_visits(py, c, seeds=range(2), plies=1, iterations=40) >= 8

@@ -205,7 +205,7 @@ static W vbr_observe(const VbrSearch *s, const W *world) {
             VBR_SEE(hidden ? -1 - world[L_KINDS + e] : e);
             U fixed = !hidden && e < s->root_things ? FIXED_FIELDS[world[L_KINDS + e]] : 0;
             for (W f = 0; f < L_WIDTH; f++)
-                if (!(fixed >> f & 1)) VBR_SEE(world[L_FIELDS + e * L_WIDTH + f]);
+                if (f >= 64 || !(fixed >> f & 1)) VBR_SEE(world[L_FIELDS + e * L_WIDTH + f]);
         }
     }
 #undef VBR_SEE

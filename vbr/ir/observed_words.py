@@ -26,11 +26,15 @@ def observed_vars(program: N.Program) -> tuple[int, list[tuple[int, int, int]]]:
     return plain, lists
 
 
+FIXED_WORDS = 64  # a row's first words that may count as fixed: a mask is one 64-bit word in C
+
+
 def fixed_fields(program: N.Program) -> list[int]:
     """Per kind, a mask of the words of its things' rows (bit i: word i of `layout.width`) that no
     statement sets once the thing is made (`SetField`, `SetListItems` of a list field): the words of
-    fields never assigned, and the words past the kind's own fields."""
-    width = program.layout.width
+    fields never assigned, and the words past the kind's own fields; of the first FIXED_WORDS words
+    only (the others always count as set)."""
+    width = min(program.layout.width, FIXED_WORDS)
     every = (1 << width) - 1
     masks = [every] * len(program.kinds)
     for unit in program.units:
