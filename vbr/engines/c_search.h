@@ -33,25 +33,32 @@ void vbr_search_fault(W *out) {
 
 /* --------------------------------------------------------------------------- determinization */
 
+/* How a state is dealt anew for a seat (python_search.redeal): the places of the things hidden
+ * from it (each a word of a hidden zone), grouped by pool (a kind on a side), each pool's places
+ * in the order the zones hold them, and the things they hold in the state it was planned from. */
 typedef struct {
-    W *place, *zone, *pool, *items, *pool_kind, *pool_side;  /* L_THINGS words each */
+    W *place, *zone, *pool, *items, *pool_kind, *pool_side;  /* L_THINGS words each: the planning's */
+    W *dealt_place, *dealt_zone, *planned_item, *pool_start;  /* the plan: pool p's places from pool_start[p] */
+    W npools;
 } VbrDeal;
 
 static int vbr_deal_open(VbrDeal *d) {
     size_t n = (size_t)L_THINGS + 1;
-    W *block = malloc(6 * n * sizeof(W));
+    W *block = malloc(10 * n * sizeof(W));
     if (!block) return -2;
     d->place = block; d->zone = block + n; d->pool = block + 2 * n;
     d->items = block + 3 * n; d->pool_kind = block + 4 * n; d->pool_side = block + 5 * n;
+    d->dealt_place = block + 6 * n; d->dealt_zone = block + 7 * n; d->planned_item = block + 8 * n;
+    d->pool_start = block + 9 * n;
+    d->npools = 0;
     return 0;
 }
 
 static void vbr_deal_close(VbrDeal *d) { free(d->place); }
 
-/* S determinized in place for `seat` (python_search.redeal). */
-static void vbr_redeal(W *S, W seat, U seed, VbrDeal *d) {
-    U st = vbr_first_state(seed, VBR_DETERMINIZE_KEY);
-    W nplaces = 0, npools = 0;
+/* The plan of S's deal for `seat`. */
+static void vbr_deal_plan(const W *S, W seat, VbrDeal *d) {
+    W nplaces = 0, npools = 0, g = 0;
     for (W h = 0; h < HIDDEN_OF[seat][0]; h++) {
         W z = HIDDEN_OF[seat][1 + h], at = L_ZONES + z * L_ZONE_SIZE, side = ZONE_SIDE[z];
         for (W w = at + 1; w <= at + S[at]; w++) {
@@ -62,17 +69,33 @@ static void vbr_redeal(W *S, W seat, U seed, VbrDeal *d) {
         }
     }
     for (W p = 0; p < npools; p++) {
-        W n = 0;
-        for (W k = 0; k < nplaces; k++) if (d->pool[k] == p) d->items[n++] = S[d->place[k]];
+        d->pool_start[p] = g;
+        for (W k = 0; k < nplaces; k++) {
+            if (d->pool[k] != p) continue;
+            d->dealt_place[g] = d->place[k]; d->dealt_zone[g] = d->zone[k]; d->planned_item[g] = S[d->place[k]];
+            g++;
+        }
+    }
+    d->pool_start[npools] = g;
+    d->npools = npools;
+}
+
+/* S, a copy of the state the plan was made from, dealt anew from `seed`: each pool's things
+ * shuffled and dealt back to its places in reverse (the first place gets the shuffle's last), each
+ * random stream restarted. */
+static void vbr_deal(W *S, U seed, VbrDeal *d) {
+    U st = vbr_first_state(seed, VBR_DETERMINIZE_KEY);
+    for (W p = 0; p < d->npools; p++) {
+        W a = d->pool_start[p], n = d->pool_start[p + 1] - a;
+        memcpy(d->items, d->planned_item + a, (size_t)n * sizeof(W));
         for (W i = n - 1; i > 0; i--) {
             W j = vbr_below_of(&st, i + 1), t = d->items[i];
             d->items[i] = d->items[j]; d->items[j] = t;
         }
-        for (W k = 0; k < nplaces; k++) {
-            if (d->pool[k] != p) continue;
-            W e = d->items[--n];  /* dealt in reverse: the first place gets the shuffle's last */
-            S[d->place[k]] = e;
-            S[L_ZONE_OF + e] = d->zone[k];
+        for (W k = 0; k < n; k++) {
+            W e = d->items[n - 1 - k];
+            S[d->dealt_place[a + k]] = e;
+            S[L_ZONE_OF + e] = d->dealt_zone[a + k];
         }
     }
     for (W k = 0; k < L_NSTREAMS; k++) S[L_STREAMS + k] = (W)vbr_first_state(seed, STREAM_KEYS[k]);
@@ -82,7 +105,8 @@ int vbr_determinize(W *S, W *out, W seat, U seed) {
     VbrDeal d;
     if (seat < 0 || seat >= VBR_SEATS || vbr_deal_open(&d)) return -2;
     memcpy(out, S, (size_t)S[H_TOP] * sizeof(W));
-    vbr_redeal(out, seat, seed, &d);
+    vbr_deal_plan(out, seat, &d);
+    vbr_deal(out, seed, &d);
     vbr_deal_close(&d);
     return 0;
 }
@@ -407,7 +431,7 @@ static int vbr_spread_playouts(VbrSearch *s, W k) {
         s->agent += VBR_GAMMA;
         U world_seed = vbr_mix(s->agent);
         memcpy(s->world, s->root_words, (size_t)s->root_words[H_TOP] * sizeof(W));
-        vbr_redeal(s->world, s->seat, world_seed, &s->deal);
+        vbr_deal(s->world, world_seed, &s->deal);
         while (s->world[H_STATUS] == CHOICE) {
             W n = s->world[H_NOPTS];
             if (vbr_search_apply(s->world, n > 1 ? vbr_below_of(&s->agent, n) : 0)) return -1;
@@ -427,7 +451,7 @@ static W vbr_iterate(VbrSearch *s) {
     s->agent += VBR_GAMMA;
     U world_seed = vbr_mix(s->agent);
     memcpy(s->world, s->root_words, (size_t)s->root_words[H_TOP] * sizeof(W));
-    vbr_redeal(s->world, s->seat, world_seed, &s->deal);
+    vbr_deal(s->world, world_seed, &s->deal);
     W len = vbr_descend(s, s->world);
     if (len < 0) return len;
     if (vbr_playout(s, s->world, r)) return -1;
@@ -491,6 +515,7 @@ static int vbr_search_open(VbrSearch *s, W *S, W seat, const double *params, U a
     s->legal = malloc(2 * opts * sizeof(W));
     s->hidden = calloc((size_t)L_THINGS + 1, 1);
     if (vbr_deal_open(&s->deal)) s->deal.place = NULL;
+    else vbr_deal_plan(S, seat, &s->deal);  /* every world is the root dealt anew */
     if (!s->world || !s->trial || !s->keys || !s->key_option || !s->untried || !s->legal || !s->hidden || !s->deal.place)
         return -2;
     for (W h = 0; h < HIDDEN_OF[seat][0]; h++) {
