@@ -1,11 +1,14 @@
 """A procedure's parameter written without a type holds what each call gives it, lists and zones
 included (docs/language.md, `proc`): the procedure is built once for each set of types its calls
-give. Each expected value is worked out from the rule text; both typed engines must give it."""
+give, and shows what it holds as a parameter declared with its type does; an event's untyped
+parameter the same for each `emit` (`event` and `on`). Each expected value is worked out from the
+rule text; both typed engines must give it."""
 from __future__ import annotations
 
 import pytest
 
 from test_list_values import refused, said
+from vbr.engines.game import load
 
 ENGINES = ("python", "c")
 
@@ -99,3 +102,271 @@ def test_none_given_to_an_untyped_parameter_read_as_a_list_is_an_error_where_it_
     rules = HEAD + "proc total(xs) {\n  say \"{count(xs)}\"\n}\nphase one {\n  total([1])\n  total(none)\n  end draw\n}\n"
     f, error = refused(tmp_path, rules, engine)  # line 12 is the `say`, column 15 its `xs`
     assert error.startswith(f"{f}:12:15: error: not supported yet: a value of no declared type read as a list")
+
+
+SHOWN = """game "Shown"
+seats 2
+start one
+enum Dir { up, down }
+option mode = "fast"
+kind Card { v: int, d: Dir }
+zone deck public ordered
+zone hand per seat public
+court {
+  rows 2
+  cols 2
+  field 1 at row 1 col 1
+}
+direction forward = (0, 1)
+setup {
+  create Card(v: 3, d: down) in deck
+}
+proc show(x) {
+  say "{x}"
+}
+proc show_dir(x: Dir) {
+  say "{x}"
+}
+proc show_bool(x: bool) {
+  say "{x}"
+}
+proc show_way(x: dir) {
+  say "{x}"
+}
+proc show_cell(x: cell) {
+  say "{x}"
+}
+proc show_card(x: Card) {
+  say "{x}"
+}
+proc show_zone(x: zone) {
+  say "{x}"
+}
+proc show_seat(x: seat) {
+  say "{x}"
+}
+proc show_int(x: int) {
+  say "{x}"
+}
+proc show_dirs(x: list of Dir) {
+  say "{x}"
+}
+proc show_cards(x: list of Card) {
+  say "{x}"
+}
+proc show_zones(x: list of zone) {
+  say "{x}"
+}
+phase one {
+  show(down)
+  show_dir(down)
+  show(true)
+  show_bool(true)
+  show(forward)
+  show_way(forward)
+  show(cell_at(0, 1, 1))
+  show_cell(cell_at(0, 1, 1))
+  show(top(deck))
+  show_card(top(deck))
+  show(hand[1])
+  show_zone(hand[1])
+  show(next_seat(0))
+  show_seat(next_seat(0))
+  show(team_of(1))
+  show_int(team_of(1))
+  show(none)
+  show_dir(none)
+  show(mode)
+  say "{mode}"
+  show([down, up])
+  show_dirs([down, up])
+  show(every(c for c in deck))
+  show_cards(every(c for c in deck))
+  show([deck, hand[0]])
+  show_zones([deck, hand[0]])
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_untyped_parameter_says_each_kind_of_value_as_a_parameter_of_its_type_does(tmp_path, engine):
+    # each line twice: what `show(x)` says, then what the twin declared with the value's type
+    # says (the string option has no type to declare; `say "{mode}"` is its twin): an enum member,
+    # a bool and a direction by name, the cell by its side and field, the one card (#0) with its
+    # kind and fields, a zone by name, seat 1 and team 1 (each seat its own team) as numbers,
+    # none as `none`, the option's string, and lists of members, things (by number) and zones
+    assert said(tmp_path, SHOWN, engine) == [
+        "down", "down", "true", "true", "forward", "forward", "@0:1", "@0:1",
+        "#0 Card(v=3, d=down)", "#0 Card(v=3, d=down)", "hand[1]", "hand[1]", "1", "1", "1", "1",
+        "none", "none", "fast", "fast", "[down, up]", "[down, up]", "[#0]", "[#0]",
+        "[deck, hand[0]]", "[deck, hand[0]]"]
+
+
+PASSED_ON = """game "Passed on"
+seats 2
+start one
+enum Dir { up, down }
+kind Card { v: int }
+zone deck public ordered
+setup {
+  create Card(v: 7) in deck
+}
+proc show(x) {
+  say "show {x}"
+}
+proc relay(x) {
+  let y = x
+  show(y)
+  emit moved(y)
+}
+proc count_down(x, n) {
+  say "{n} {x}"
+  if n > 0 {
+    count_down(x, n - 1)
+  }
+}
+event moved(x)
+on moved(x) {
+  say "moved {x}"
+}
+on moved(w) when w == down {
+  say "down moved"
+  show(w)
+}
+phase one {
+  relay(down)
+  relay(up)
+  count_down(down, 1)
+  count_down(top(deck), 0)
+  relay(false)
+  relay(top(deck))
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_value_passed_on_through_untyped_parameters_keeps_its_type(tmp_path, engine):
+    # relay's x goes to a let, to show, and to the event: both handlers hear `down` (the `when`
+    # compares it with down), only the first hears `up`; count_down passes its x to itself;
+    # false reads as false, the card (#0) with its kind and field, in the procedure and the handler
+    assert said(tmp_path, PASSED_ON, engine) == [
+        "show down", "moved down", "down moved", "show down",
+        "show up", "moved up",
+        "1 down", "0 down",
+        "0 #0 Card(v=7)",
+        "show false", "moved false",
+        "show #0 Card(v=7)", "moved #0 Card(v=7)"]
+
+
+def played_log(tmp_path, rules: str, engine: str) -> tuple[list, dict]:
+    """The log of a game of `rules` under `engine` (seed 0, the first option at each choice) and
+    seat 0's observation at the first choice."""
+    f = tmp_path / "rules.vbr"
+    f.write_text(rules)
+    log: list = []
+    state = load(f, {}, engine=engine).new_state(0, log)
+    seen = state.observation(0)
+    while not state.is_terminal():
+        state.apply_index(0)
+    return log, seen
+
+
+OFFERED = """game "Offered"
+seats 2
+start one
+enum Dir { up, down }
+kind Card { v: int }
+zone deck public ordered
+setup {
+  create Card(v: 4) in deck
+}
+proc offer(x, y) {
+  choose z from [x, y] by 0 as "a way"
+  say "took {z}"
+}
+proc show(t) {
+  reveal t
+}
+phase one {
+  offer(down, up)
+  show(top(deck))
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_choice_and_a_reveal_over_untyped_parameters_show_their_values(tmp_path, engine):
+    # the options of a choice from [x, y] are the members given, down first: the observation
+    # offers them by name and the log's choice takes down; the reveal of the card (#0) shows it
+    log, seen = played_log(tmp_path, OFFERED, engine)
+    assert seen["legal"] == ["down", "up"]
+    assert [e["action"] for e in log if e["t"] == "choice"] == ["down"]
+    assert [e["text"] for e in log if e["t"] == "say"] == ["took down"]
+    assert [(e["what"], e["items"]) for e in log if e["t"] == "reveal"] == [("#0", ["#0 Card(v=4)"])]
+
+
+LISTED = HEAD + """enum Dir { up, down }
+var picks: list of int per seat = [[1, 2], [3]]
+event heard(xs)
+on heard(xs) {
+  say "{count(xs)}: {xs}"
+}
+on heard(ys) when count(ys) > 1 {
+  for y in ys {
+    say "item {y}"
+  }
+}
+phase one {
+  emit heard([down, up])
+  emit heard(every(c for c in deck if c.v > 0))
+  emit heard(picks[1])
+  end draw
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_untyped_event_parameter_holds_the_list_each_emit_gives(tmp_path, engine):
+    # the deck holds the three cards #0 #1 #2 (v 1 each); picks[1] is [3]: the second handler
+    # runs for the two lists of more than one item, going through their items
+    assert said(tmp_path, LISTED, engine) == [
+        "2: [down, up]", "item down", "item up",
+        "3: [#0, #1, #2]", "item #0 Card(v=1)", "item #1 Card(v=1)", "item #2 Card(v=1)",
+        "1: [3]"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_none_emitted_to_an_untyped_parameter_a_handler_reads_as_a_list_is_an_error_where_it_is_read(tmp_path, engine):
+    rules = HEAD + "event heard(xs)\non heard(xs) {\n  say \"{count(xs)}\"\n}\nphase one {\n  emit heard(none)\n  end draw\n}\n"
+    f, error = refused(tmp_path, rules, engine)  # line 13 is the `say`, column 15 its `xs`
+    assert error.startswith(f"{f}:13:15: error: not supported yet: a value of no declared type read as a list")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_none_given_to_a_procedure_declared_later_that_reads_it_as_a_list_is_an_error_where_it_is_read(tmp_path, engine):
+    # `opener` calls `total` before `total` is built; the error is still total's (line 15, column 15)
+    rules = HEAD + "proc opener() {\n  total(none)\n}\nproc total(xs) {\n  say \"{count(xs)}\"\n}\n" \
+        "phase one {\n  opener()\n  end draw\n}\n"
+    f, error = refused(tmp_path, rules, engine)
+    assert error.startswith(f"{f}:15:15: error: not supported yet: a value of no declared type read as a list")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_field_read_from_an_untyped_parameter_given_a_number_is_an_error_where_it_is_read(tmp_path, engine):
+    # show(1) builds `show` for a number, whose `.v` is no field: line 12, column 9; the call is
+    # never reached in play (the deck is not empty), but the procedure is built for it
+    rules = HEAD + "proc show(x) {\n  say \"{x.v}\"\n}\nphase one {\n  if empty(deck) {\n    show(1)\n  }\n" \
+        "  end draw\n}\n"
+    f, error = refused(tmp_path, rules, engine)
+    assert error == f"{f}:12:9: error: not supported yet: a field of int"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_field_its_kind_has_not_read_from_an_untyped_parameter_is_an_error_where_it_is_read(tmp_path, engine):
+    rules = HEAD + "kind Coin { w: int }\nvar c0: Card = none\nproc show(x) {\n  say \"{x.w}\"\n}\n" \
+        "phase one {\n  show(c0)\n  end draw\n}\n"
+    f, error = refused(tmp_path, rules, engine)  # line 14 is the `say`, column 9 the `x.w`
+    assert error == f"{f}:14:9: error: not supported yet: kind `Card` has no field `w`"

@@ -243,17 +243,40 @@ class ProgramBuilder:
             self.handler_units[ev] = [self._declare(f"on {ev} #{i}", "handler", h.span) for i, h in enumerate(hs)]
         init = self._declare("start of play", "setup", m.setup.span if m.setup else None)
         self.shaped: dict[tuple, int] = {}  # (proc, its untyped parameters' types) -> the unit built for them
+        self.shaped_handlers: dict[tuple, int] = {}  # (event, handler's index, untyped parameters' types) -> its unit
         self.untyped_refusals: dict[str, Unsupported] = {}
+        self.handler_refusals: dict[tuple[str, int], Unsupported] = {}
         for name, d in m.procs.items():
             self._build_proc(name, d)
         for name, d in m.phases.items():
             UnitBuilder(self, self.units[self.unit_index[(name, "phase")]]).phase(d)
         for ev, hs in m.handlers.items():
-            for unit, h in zip(self.handler_units[ev], hs):
-                UnitBuilder(self, self.units[unit]).handler(h)
+            for i, h in enumerate(hs):
+                self._build_handler(ev, i, h)
         UnitBuilder(self, self.units[init]).start(hold=self.hold_start)
         self.init = init
         self.returns_units = [self._returns_unit(seat) for seat in range(m.seats)] if m.returns is not None else []
+        self._refuse_reached_stubs()
+
+    def _refuse_reached_stubs(self) -> None:
+        """Raise the refusal of a procedure or handler that reads an untyped parameter as a list
+        (`_build_proc`) if play can run its unit built for no list: a call or emit built before
+        the refusal was known (a procedure declared later, a handler, one calling itself back)
+        reaches it from a phase, the start of play or a `returns`."""
+        stubs = {self.unit_index[(name, "proc")]: exc for name, exc in self.untyped_refusals.items()}
+        stubs.update({self.handler_units[ev][i]: exc for (ev, i), exc in self.handler_refusals.items()})
+        if not stubs:
+            return
+        seen = {i for i, u in enumerate(self.units) if u.kind not in ("proc", "handler")}
+        todo = list(seen)
+        while todo:
+            unit = todo.pop()
+            if unit in stubs:
+                raise stubs[unit]
+            for b in self.units[unit].blocks:
+                called = [b.term.unit] if isinstance(b.term, N.Call) else b.term.handlers if isinstance(b.term, N.Emit) else []
+                todo += [c for c in called if c not in seen]
+                seen.update(called)
 
     def _returns_unit(self, seat: int) -> int:
         """`returns(S) = EXPR` for one seat: a unit that gives EXPR with S that seat, run where
@@ -344,6 +367,19 @@ class ProgramBuilder:
             self.units[unit] = N.Unit(name, "proc", d.span)  # never called: every call is shaped
             UnitBuilder(self, self.units[unit]).end(N.Return(d.body.span, None))
 
+    def _build_handler(self, event: str, i: int, h: A.Handler) -> None:
+        """The `i`-th handler of `event`'s unit, for emits that give its untyped parameters no
+        list; one that reads such a parameter as a list waits, as `_build_proc`'s procedure does."""
+        unit = self.handler_units[event][i]
+        try:
+            UnitBuilder(self, self.units[unit]).handler(h)
+        except Unsupported as exc:
+            if not exc.untyped_list:
+                raise
+            self.handler_refusals[(event, i)] = exc
+            self.units[unit] = N.Unit(f"on {event} #{i}", "handler", h.span)  # never called: every emit is shaped
+            UnitBuilder(self, self.units[unit]).end(N.Return(h.body.span, None))
+
     def proc_unit(self, name: str, shape: tuple) -> int:
         """The unit of procedure `name` for a call whose untyped parameters hold values of the
         types in `shape` (one per untyped parameter, in order; None where the call leaves it
@@ -362,6 +398,23 @@ class ProgramBuilder:
             types = dict(zip((p.name for p in d.params if p.type is None), shape))
             UnitBuilder(self, self.units[self.shaped[key]]).proc(d, types)
         return self.shaped[key]
+
+    def handler_unit(self, event: str, i: int, shape: tuple) -> int:
+        """The unit of the `i`-th handler of `event` for an `emit` whose arguments to the event's
+        untyped parameters are of the types in `shape` (one per parameter, in order; None for a
+        declared parameter or one the emit gives no known type): the handler's own unit when the
+        shape is all None, else one built for the shape, once, as `proc_unit` builds a procedure's."""
+        if all(t is None for t in shape):
+            if (event, i) in self.handler_refusals:
+                raise self.handler_refusals[(event, i)]
+            return self.handler_units[event][i]
+        key = (event, i, shape)
+        if key not in self.shaped_handlers:
+            h = self.m.handlers[event][i]
+            self.shaped_handlers[key] = len(self.units)
+            self.units.append(N.Unit(f"on {event} #{i}", "handler", h.span))
+            UnitBuilder(self, self.units[self.shaped_handlers[key]]).handler(h, shape)
+        return self.shaped_handlers[key]
 
     def _declare(self, name: str, kind: str, span) -> int:
         self.unit_index[(name, kind)] = len(self.units)
@@ -702,10 +755,14 @@ class UnitBuilder:
         self.end(N.Return(d.body.span, None))
         self._close()
 
-    def handler(self, h: A.Handler) -> None:
-        declared = self.m.events[h.event].params  # a parameter the handler leaves untyped has the event's type
-        scope = self._params([p if p.type is not None or d.type is None else p.model_copy(update={"type": d.type})
-                              for p, d in zip(h.params, declared)])
+    def handler(self, h: A.Handler, shape: tuple = ()) -> None:
+        """The handler's body; `shape`: the IR types the emit gives the event's parameters, by
+        position (ProgramBuilder.handler_unit), None where unknown or declared. A parameter the
+        handler leaves untyped has the event's type, else the one `shape` gives it."""
+        declared = self.m.events[h.event].params
+        params = [p if p.type is not None or d.type is None else p.model_copy(update={"type": d.type})
+                  for p, d in zip(h.params, declared)]
+        scope = self._params(params, {p.name: ty for p, ty in zip(params, shape) if ty is not None})
         self.block(h.body, scope, None)
         self.end(N.Return(h.body.span, None))
         self._close()
@@ -968,9 +1025,9 @@ class UnitBuilder:
         """A call of procedure `c.func`'s unit (the one built for what the call gives its untyped
         parameters), its result into local `result` (when not None); with `mark`, the stack top
         just before the call (its list arguments copied) into that local."""
-        shaped, args, shape = c.func in self.pb.untyped_refusals, [], []
+        args, shape = [], []
         for a, p in zip(c.args, self.m.procs[c.func].params):
-            ty, words = self._argument(a, p, scope, shaped, self.m.procs[c.func].body)
+            ty, words = self._argument(a, p, scope, self.m.procs[c.func].body)
             args += words
             if p.type is None:
                 shape.append(ty)
@@ -986,11 +1043,12 @@ class UnitBuilder:
         self.end(N.Call(c.span, unit, args, None, after))
         self.current = after
 
-    def _argument(self, a: A.Expr, p: A.Param, scope, shaped: bool, body: A.Block) -> tuple[str | None, list[N.Expr]]:
+    def _argument(self, a: A.Expr, p: A.Param, scope, body: A.Block) -> tuple[str | None, list[N.Expr]]:
         """What a call gives procedure parameter `p` (of the procedure whose body is `body`): the
-        type it builds an untyped `p` with (ProgramBuilder.proc_unit: a list's always, another
-        value's when `shaped`, else None), and the words passed (a list's two: where its items
-        lie on the stack, how many)."""
+        type it builds an untyped `p` with (ProgramBuilder.proc_unit: the value's, so that the
+        body says, reveals and offers it as that type does; None for a declared `p`, `none` or a
+        value of no known type), and the words passed (a list's two: where its items lie on the
+        stack, how many)."""
         declared = ir_type(type_of(self.m, p.type)) if p.type is not None else None
         if declared is None and self.x.is_list(a, scope):
             seq = self.rows_unchanged(self.x.seq(a, scope), [body], a.span)
@@ -1000,7 +1058,7 @@ class UnitBuilder:
         else:
             value = self.x.expr(a, scope)
             if declared is not None or not value.ty.startswith(ROW):
-                return (value.ty if declared is None and shaped and value.ty not in ("any", "none") else None), [value]
+                return (value.ty if declared is None and value.ty not in ("any", "none") else None), [value]
             # the list of a slot of a list var given untyped: the slot's items, as any list is given
             row = self.local(value.ty)
             self.emit(N.SetLocal(a.span, row, value))
@@ -1306,21 +1364,13 @@ class UnitBuilder:
         ev = self.m.events[s.event]
         mark = self.local("int")  # a list argument's copy is released once every handler has run
         self.emit(N.Mark(s.span, mark))
-        slots, words = [], []  # per argument its local (a list's: where it starts, how many, its bound); the words passed
-        for a, p in zip(s.args, ev.params):
-            if p.type is not None and ir_type(type_of(self.m, p.type)).startswith("list:"):
-                seq = self.held_as(self.x.seq(a, scope), ir_type(type_of(self.m, p.type))[len("list:"):], a.span)
-                base, n = self.local("int"), self.local("int")
-                self.list_argument(a.span, seq, base, n)
-                slots.append(((base, n, min(seq.bound, MAX_OPTIONS)), "list:" + seq.item))
-                words += [base, n]
-                continue
-            value = self.x.expr(a, scope)
-            slot = self.local(value.ty)
-            self.emit(N.SetLocal(s.span, slot, value))
-            slots.append((slot, value.ty))
-            words.append(slot)
-        units = self.pb.handler_units.get(s.event, [])
+        # per argument its local (a list's: where it starts, how many, its bound) and type; the words passed
+        slots = [self._event_argument(a, p, scope, s.event) for a, p in zip(s.args, ev.params)]
+        words = [w for slot, _ in slots for w in (slot[:2] if isinstance(slot, tuple) else (slot,))]
+        # the handlers built for the types the event's untyped parameters are given
+        shape = tuple(ty if p.type is None and ty not in ("any", "none") else None
+                      for p, (_, ty) in zip(ev.params, slots))
+        units = [self.pb.handler_unit(s.event, i, shape) for i in range(len(self.m.handlers.get(s.event, [])))]
         guards = []
         for h in self.m.handlers.get(s.event, []):
             if h.when is None:
@@ -1334,6 +1384,28 @@ class UnitBuilder:
         self.end(N.Emit(s.span, units, guards, words, after))
         self.current = after
         self.emit(N.Release(s.span, mark))
+
+    def _event_argument(self, a: A.Expr, p: A.Param, scope, event: str) -> tuple:
+        """What an `emit` gives event parameter `p`: its local (a list's: where its copy starts on
+        the stack, how many items, their bound) and its type. A list given a parameter of no
+        declared type is passed as a declared list parameter's is, the handlers built for it
+        (ProgramBuilder.handler_unit), as a procedure's untyped parameter is given one."""
+        declared = ir_type(type_of(self.m, p.type)) if p.type is not None else None
+        if declared is not None and declared.startswith("list:"):
+            seq = self.held_as(self.x.seq(a, scope), declared[len("list:"):], a.span)
+        elif declared is None and self.x.is_list(a, scope):
+            seq = self.rows_unchanged(self.x.seq(a, scope), [h.body for h in self.m.handlers.get(event, [])], a.span)
+        else:
+            value = self.x.expr(a, scope)
+            slot = self.local(value.ty)
+            self.emit(N.SetLocal(a.span, slot, value))
+            if declared is not None or not value.ty.startswith(ROW):
+                return slot, value.ty
+            # the list of a slot of a list var given untyped: the slot's items, as any list is given
+            seq = self.x.var_items(value.ty[len(ROW):], N.Local("int", slot), a.span)
+        base, n = self.local("int"), self.local("int")
+        self.list_argument(a.span, seq, base, n)
+        return (base, n, min(seq.bound, MAX_OPTIONS)), "list:" + seq.item
 
     def s_Say(self, s: A.Say, scope, loop):
         """A hole holding a list is said as two arguments, where its copy starts (of type

@@ -201,6 +201,8 @@ class ExprBuilder:
         obj = self.expr(e.obj, scope)
         if obj.ty.startswith("ent:"):
             kind = self.m.kinds[obj.ty[4:]]
+            if e.name not in kind.fields:  # a thing given a parameter of no declared type
+                raise Unsupported(f"kind `{kind.decl.name}` has no field `{e.name}`", e.span)
         elif obj.ty in ("ent", "any"):
             owners = [k for k in self.m.kinds.values() if e.name in k.fields]
             if not owners:
@@ -661,7 +663,7 @@ class ExprBuilder:
             return Unsupported("`none` where a list is kept: a var, field or local holding a list holds a list "
                                "(`[]` for none)", span)
         if value.ty == "any":
-            return Unsupported("a value of no declared type read as a list: declare the procedure's parameter "
+            return Unsupported("a value of no declared type read as a list: declare the procedure's or event's parameter "
                                "that holds it (`z: zone`, `xs: list of int`)", span, untyped_list=True)
         return Unsupported(f"{T.show(value.ty)} is not a list", span)
 
