@@ -370,3 +370,11 @@ def test_a_field_its_kind_has_not_read_from_an_untyped_parameter_is_an_error_whe
         "phase one {\n  show(c0)\n  end draw\n}\n"
     f, error = refused(tmp_path, rules, engine)  # line 14 is the `say`, column 9 the `x.w`
     assert error == f"{f}:14:9: error: not supported yet: kind `Card` has no field `w`"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_field_its_kind_has_not_read_in_a_fn_from_a_parameter_is_an_error_where_it_is_read(tmp_path, engine):
+    rules = HEAD + "kind Coin { w: int }\nvar c0: Card = none\nfn worth(x) = x.w\n" \
+        "phase one {\n  if empty(deck) {\n    say \"{worth(c0)}\"\n  }\n  end draw\n}\n"
+    f, error = refused(tmp_path, rules, engine)  # line 13 is the fn, column 15 its `x.w`
+    assert error == f"{f}:13:15: error: not supported yet: kind `Card` has no field `w`"
