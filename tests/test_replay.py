@@ -1,6 +1,10 @@
 """Logs and replay (vbr/gamelog.py): an honest log always replays, options that read alike are
 told apart, a broken or changed log is reported at its own line, and a log is written whole."""
 import json
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -297,3 +301,22 @@ def test_a_log_of_a_game_stopped_before_its_first_choice_replays_to_the_error(tm
     assert main(["replay", str(log)]) == 1
     assert capsys.readouterr().err.splitlines()[-1] == (f"{log}: reproduces exactly up to this error in the rules "
                                                         "(2 events)")
+
+
+def test_a_run_stopped_by_ctrl_c_writes_a_log_that_replays_up_to_its_last_choice(tmp_path):
+    # mcts at 100,000 iterations a decision: a game of Siatka takes many seconds, stopped after 2
+    log = tmp_path / "stopped.jsonl"
+    run = subprocess.Popen([sys.executable, "-m", "vbr", "run", "siatka", "--agents", "mcts:iterations=100000",
+                            "--engine", "c", "--log", str(log), "--quiet"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2)
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=120)
+    assert run.returncode == 130
+    assert err.splitlines() == [f"vbr: log written to {log} (up to the last choice before the interruption)",
+                                "vbr: interrupted"]
+    replay = subprocess.run([sys.executable, "-m", "vbr", "replay", str(log)], capture_output=True, text=True,
+                            timeout=120)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert replay.stdout.splitlines()[-1].startswith(f"{log}: reproduces exactly (")
+    assert "the game was left unfinished" in replay.stdout

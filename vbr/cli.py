@@ -384,6 +384,14 @@ def cmd_run(args) -> int:
         result = play_typed_game(game, args.seed, agents, log=events)
     except VbrError as exc:
         fault = exc
+    except KeyboardInterrupt:  # Ctrl-C (or a signal): the log up to the last choice made
+        if args.log:
+            _write_log(args, game, agents, _settled(events), events)
+        _print_events(args, events)
+        if args.log:
+            print(clean(f"vbr: log written to {args.log} (up to the last choice before the interruption)"),
+                  file=sys.stderr)
+        raise
     except BaseException:
         _print_events(args, events)
         raise
@@ -401,6 +409,16 @@ def cmd_run(args) -> int:
     if args.log:
         print(clean(f"log written to {args.log}"))
     return 0
+
+
+def _settled(events: list) -> list:
+    """The events of a game stopped at any moment, up to its last choice (not included): a point
+    where play stood at a choice with every event before it made, so that the log replays (a
+    stop in the middle of the rules' run after a choice leaves only part of its events). Before
+    any choice, all of them: play stops at the first choice's search far more often than inside
+    the set-up's run."""
+    last = max((i for i, e in enumerate(events) if e.get("t") == "choice"), default=None)
+    return events[:last] if last is not None else events
 
 
 def _write_log(args, game, agents: list[str], logged: list, shown: list) -> None:
