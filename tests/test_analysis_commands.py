@@ -475,6 +475,22 @@ def test_progress_on_a_terminal_shows_games_rate_and_time_left():
     assert "200/200 games" in shown and shown.endswith("\n")
 
 
+def test_progress_counts_no_set_up_before_its_first_call_as_game_time():
+    # a search loads (in C, builds) its values before its first game: 0.3 s of that is no game's
+    # time, so the 99 games left after one played in microseconds take 0:00, not 99 x 0.3 s = 0:30
+    import io
+
+    from vbr.progress import Progress
+    stream = io.StringIO()
+    p = Progress("tune target", stream, every=0.0, in_place=False)
+    time.sleep(0.3)  # the set-up
+    p(0, 100)
+    p(1, 100)
+    first, second = stream.getvalue().splitlines()
+    assert first == "tune target: 0/100 games"
+    assert second.startswith("tune target: 1/100 games  ") and second.endswith("  0:00 left"), second
+
+
 def test_progress_on_a_real_terminal_counts_each_game_with_rate_time_left_and_the_running_estimate():
     _, _, shown, _ = _signal_once_games_are_done(["sim", "siatka", "-n", 200, "--agents", SLOW_AGENTS],
                                                  shown=FIRST_CHUNK[1] + rb"[^\r]*\)")

@@ -92,6 +92,13 @@ def test_a_target_between_two_values_names_both_and_answers_the_closer(capsys):
     assert r["answer"]["value"] == 2 and r["between"] == [2, 3]
 
 
+def test_progress_starts_at_zero_games_once_the_first_rounds_values_are_loaded(capsys):
+    # its clock starts there, so the loading (a C build per value) is not counted as the games' time
+    code, _, err = tune(capsys, COUNTED, "--option", "rounds=1..30", "--target", "length_mean=2.4", "-n", 2000,
+                        "--progress")
+    assert code == 0 and err.splitlines()[0] == "tune rounds: 0/2000 games"
+
+
 @pytest.mark.slow
 def test_the_number_of_workers_changes_nothing_but_the_wall_clock(capsys):
     # three values in one pool: each chunk's games come back to the value they were played at

@@ -1,6 +1,9 @@
 """Progress of a long run: games done, the rate, the time left and a running estimate.
 
 On a terminal the line is redrawn in place (`\\r`) after each game, at most five times a second.
+The clock of the rate and the time left starts at the first call, which a caller makes once its
+set-up (loading, C builds) is done and before its first game: set-up is no game's time, and
+counting it made the first lines of a search whose values are built first say hours were left.
 Elsewhere (a pipe, a file, CI) a run is silent, so logs and JSON output stay clean, unless
 `--progress` asks for it: then a whole line is written every few seconds, fit for a log file.
 """
@@ -23,7 +26,8 @@ class Progress:
         self.every = every
         self.estimate = estimate  # the running estimate's text, asked for at each redraw
         self.in_place = in_place  # redraw one line (a terminal), or write a line each time (a log)
-        self.start = time.perf_counter()
+        self.start: float | None = None  # set at the first call: the set-up before it is no game's time
+        self.counted_from = 0  # the games done at the first call
         self.last = None
         self.shown = False
 
@@ -40,10 +44,14 @@ class Progress:
 
     def __call__(self, done: int, total: int) -> None:
         now = time.perf_counter()
+        if self.start is None:
+            self.start, self.counted_from = now, done
         if done < total and self.last is not None and now - self.last < self.every:
             return
         self.last = now
-        line = progress_line(self.label, done, total, now - self.start, self.estimate() if self.estimate else "")
+        played = done - self.counted_from  # the games played since the clock started
+        elapsed = (now - self.start) * done / played if played > 0 else 0.0  # rate and time left of those games
+        line = progress_line(self.label, done, total, elapsed, self.estimate() if self.estimate else "")
         if self.in_place:  # one row, never wrapped (a wrapped line is not redrawn in place)
             width = _columns(self.stream) - 1
             self.stream.write(f"\r{line[:width]:<{min(width, len(line) + 2)}}")

@@ -294,7 +294,8 @@ def search(tuned: Tuned, target: Target, base: RunSpec, budget: int, backend,
            progress: Callable[[int, int], None] | None = None,
            on_round: Callable[[Search], None] | None = None, choice=None) -> Search:
     """Race the option's values to the target on `backend` (vbr.backends) until decided or the
-    budget is spent; `progress(games, budget)` after each game, `on_round(search)` after each round.
+    budget is spent; `progress(games, budget)` once a round's values are loaded and after each
+    game, `on_round(search)` after each round.
     Under --engine auto (`base.engine` "auto") `choice` (a vbr.engine_choice.EngineChoice) picks
     each value's engine. Ctrl-C (or SIGTERM, SIGHUP) stops it, keeping every game finished."""
     from vbr import stop_signals
@@ -327,6 +328,8 @@ def play_round(s: Search, plan: dict, backend, progress) -> None:
                        engine=s.engine_of(arm, options))
         backend.prepare(spec)  # a value the file refuses is said before any game
         runs.append((arm, spec, [(arm.games + a, arm.games + b) for a, b in chunk_ranges(games, backend.workers)]))
+    if progress:  # the round's values are loaded (built, in C): its games start now
+        progress(s.spent, s.budget)
     if hasattr(backend, "map_runs"):
         owners = (arm for arm, _, chunks in runs for a, b in chunks for _ in range(b - a))
         for part in backend.map_runs((spec, a, b) for _, spec, chunks in runs for a, b in chunks):
