@@ -182,3 +182,13 @@ def test_importance_out_csv_writes_the_interval_as_two_numeric_columns(capsys, t
     assert float(rows["safe"]["drop lo"]) <= 1 / 6 <= float(rows["safe"]["drop hi"])
     assert rows["never_seen"]["drop lo"] == rows["never_seen"]["drop hi"] == ""
     assert "ci95" not in rows["risky"]
+
+
+def test_importance_table_says_one_choice_played_whole_in_the_singular():
+    from vbr.analysis.importance import Importance, render
+    bit = Importance("pep_talk", "a member of Title", 0.13, (0.054, 0.206), 0.37, 0.5, 13.54, 1, 400)
+    never = Importance("pep_talk", "a member of Title", None, None, 0.0, 0.0, 0.0, 1, 0)
+    shown = render("Game", [bit], ["greedy", "greedy"], 200).splitlines()[-1]
+    assert shown.endswith("a member of Title (1 choice played whole)"), shown
+    shown = render("Game", [never], ["greedy", "greedy"], 200).splitlines()[-1]
+    assert shown.endswith("a member of Title (1 choice offered nothing else)"), shown

@@ -87,12 +87,17 @@ def render(title: str, figures: list[Importance], agents: list[str], games: int)
         if f.narrowed_per_game == 0:
             why = "never offered" if not f.played_whole else "never avoidable"
             out.append(f"  {f.word:<{width}}  {'—':>7}  {why:<15}  {0:>13}  {f.what}"
-                       + (f" ({f.played_whole} choices offered nothing else)" if f.played_whole else ""))
+                       + (f" ({choices(f.played_whole)} offered nothing else)" if f.played_whole else ""))
             continue
         ci = f"{100 * f.ci95[0]:+.1f}..{100 * f.ci95[1]:+.1f}" if f.ci95 else "no interval"
         out.append(f"  {f.word:<{width}}  {100 * f.drop:>+6.1f}%  {ci:<15}  {f.narrowed_per_game:>13.2f}  {f.what}"
-                   + (f" ({f.played_whole} choices played whole)" if f.played_whole else ""))
+                   + (f" ({choices(f.played_whole)} played whole)" if f.played_whole else ""))
     return "\n".join(out)
+
+
+def choices(n: int) -> str:
+    """`1 choice`, `2 choices`."""
+    return f"{n} choice" if n == 1 else f"{n} choices"
 
 
 def cmd_importance(args, game, agents: list[str]) -> int:
