@@ -66,6 +66,15 @@ def test_summarize_of_compares_rows_gives_the_compares_figures(tmp_path, capsys)
     assert code == 0 and figures(json.loads(out)) == figures(played)
 
 
+def test_summarize_of_compares_rows_names_the_options_each_arm_was_played_with(tmp_path, capsys):
+    # the rows' arms are labelled base and variant; alone those say nothing of what was compared
+    rows = tmp_path / "both.jsonl"
+    assert run(capsys, "compare", BUMP, "--variant-option", "target=5", "-n", 10, "--rows", rows)[0] == 0
+    code, out, _ = run(capsys, "summarize", rows)
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == f"base: base, target=3 ({BUMP})" and lines[1] == f"variant: variant, target=5 ({BUMP})"
+
+
 def test_compare_reuses_a_base_arm_already_played(tmp_path, capsys):
     base = tmp_path / "base.csv"
     assert run(capsys, "sim", BUMP, "-n", 50, "--seed", 4, "--out", base)[0] == 0

@@ -111,11 +111,20 @@ def told_apart(arms: list[R.Arm]) -> list[dict]:
     return extra
 
 
+def options_apart(arms: list[R.Arm]) -> list[dict]:
+    """The options in which the arms differ, for each arm those its label does not show already
+    (a comparison's rows are labelled `base` and `variant`, which name none of them)."""
+    names = [k for k in dict.fromkeys(k for a in arms for k in a.rule_options)
+             if len({a.rule_options.get(k) for a in arms}) > 1]
+    return [{k: a.rule_options.get(k) for k in names if f"{k}={a.rule_options.get(k)}" not in a.label} for a in arms]
+
+
 def _two(args, arms: list[R.Arm], source: str) -> int:
     from vbr.analysis.metrics import compare, pairing
     (va, sa), (vb, sb) = (arm_summary(a, source) for a in arms)
     a, b = arms
-    la, lb = (arm.label + "".join(f", {k} {v}" for k, v in extra.items()) for arm, extra in zip(arms, told_apart(arms)))
+    la, lb = (arm.label + "".join(f", {k}={v}" for k, v in shown.items()) + "".join(f", {k} {v}" for k, v in extra.items())
+              for arm, shown, extra in zip(arms, options_apart(arms), told_apart(arms)))
     report = {"base": {"label": la, "rules": sa["rules"], "options": sa["options"]},
               "variant": {"label": lb, "rules": sb["rules"], "options": sb["options"]},
               "games": len(a.trials) if len(a.trials) == len(b.trials) else f"{len(a.trials)} and {len(b.trials)}",
