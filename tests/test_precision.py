@@ -4,6 +4,7 @@ finder) from the games the run wrote; on tests/fixtures/valid/loaded_die.vbr, wh
 exactly 30 % of the games (a roll of 1-3 on a d10)."""
 import json
 import math
+import re
 
 import pytest
 from scipy.optimize import brentq
@@ -83,6 +84,16 @@ def test_a_run_that_reaches_n_first_says_the_precision_was_not_reached(capsys):
     code, stdout, _ = sim(capsys, "sim", DIE, "-n", 50, "--precision", 0.02)
     assert code == 0 and "50 games" in stdout.splitlines()[0]
     assert "precision not reached: seat 0 wins" in stdout and "not below 2 percentage points" in stdout
+
+
+def test_the_precision_line_shows_the_watched_rate_as_the_win_line_does(capsys):
+    # seed 15 stops with a rate of 28.35..28.4 %: rounded to 4 decimals first, it printed 28.3 %
+    # beside the win line's 28.4 %; one rate, one figure
+    code, stdout, _ = sim(capsys, "sim", DIE, "-n", 100_000, "--precision", 0.03, "--seed", 15)
+    wins, games = map(int, re.search(r"(\d+) games, seed 15.*\n(?:.*\n)*?  seat 0: (\d+) wins", stdout).groups()[::-1])
+    shown = f"{100 * wins / games:.1f}%"
+    assert code == 0 and f"seat 0: {wins} wins, {shown}" in stdout
+    assert f"precision reached: seat 0 wins {shown} (" in stdout
 
 
 def test_with_the_seats_rotated_a_deal_in_both_seatings_is_one_observation(capsys):

@@ -195,7 +195,7 @@ class Running:
         """What `vbr sim --json` says of a run stopped at a precision (`precision`)."""
         ci = self.interval()
         return {"metric": self.measure.name, "label": self.measure.label, "target": self.target,
-                "value": _r(self.value), "cs95": [_r(x) for x in ci] if ci else None,
+                "value": None if self.value is None else round(self.value, 6), "cs95": [_r(x) for x in ci] if ci else None,
                 "half_width": round(half_width(ci), 6) if ci else None, "deals": self.deals, "games": self.games,
                 "method": "beta-binomial mixture confidence sequence", "concentration": self.c}
 
