@@ -491,6 +491,13 @@ def test_progress_counts_no_set_up_before_its_first_call_as_game_time():
     assert second.startswith("tune target: 1/100 games  ") and second.endswith("  0:00 left"), second
 
 
+def test_progress_of_a_run_that_may_stop_sooner_gives_its_time_left_as_a_bound():
+    # --precision (or tune) plays at most -n games: the time to the last of them is the most left
+    from vbr.progress import progress_line
+    assert progress_line("", 50, 1000, 5.0, may_stop_early=True) == "50/1000 games  10.0 games/s  at most 1:35 left"
+    assert progress_line("", 50, 1000, 5.0) == "50/1000 games  10.0 games/s  1:35 left"
+
+
 def test_progress_on_a_real_terminal_counts_each_game_with_rate_time_left_and_the_running_estimate():
     _, _, shown, _ = _signal_once_games_are_done(["sim", "siatka", "-n", 200, "--agents", SLOW_AGENTS],
                                                  shown=FIRST_CHUNK[1] + rb"[^\r]*\)")

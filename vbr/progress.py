@@ -20,12 +20,13 @@ IN_A_LOG = 5.0  # seconds between two lines written to a log (stderr not a termi
 
 class Progress:
     def __init__(self, label: str = "", stream=None, every: float = ON_A_TERMINAL,
-                 estimate: Callable[[], str] | None = None, in_place: bool = True):
+                 estimate: Callable[[], str] | None = None, in_place: bool = True, may_stop_early: bool = False):
         self.stream = stream or sys.stderr
         self.label = label
         self.every = every
         self.estimate = estimate  # the running estimate's text, asked for at each redraw
         self.in_place = in_place  # redraw one line (a terminal), or write a line each time (a log)
+        self.may_stop_early = may_stop_early  # a run stopped at a precision: its time left is at most
         self.start: float | None = None  # set at the first call: the set-up before it is no game's time
         self.counted_from = 0  # the games done at the first call
         self.last = None
@@ -33,14 +34,15 @@ class Progress:
 
     @classmethod
     def for_terminal(cls, label: str = "", quiet: bool = False, force: bool | None = None,
-                     estimate: Callable[[], str] | None = None) -> "Progress | None":
+                     estimate: Callable[[], str] | None = None, may_stop_early: bool = False) -> "Progress | None":
         """Progress on stderr when it is a terminal and the output is not `quiet`, or whenever
         `force` is True (`--progress`); never when `force` is False (`--no-progress`)."""
         stream = sys.stderr
         tty = stream.isatty()
         if force is False or (force is None and (quiet or not tty)):
             return None
-        return cls(label, stream, ON_A_TERMINAL if tty else IN_A_LOG, estimate, in_place=tty)
+        return cls(label, stream, ON_A_TERMINAL if tty else IN_A_LOG, estimate, in_place=tty,
+                   may_stop_early=may_stop_early)
 
     def __call__(self, done: int, total: int) -> None:
         now = time.perf_counter()
@@ -51,7 +53,8 @@ class Progress:
         self.last = now
         played = done - self.counted_from  # the games played since the clock started
         elapsed = (now - self.start) * done / played if played > 0 else 0.0  # rate and time left of those games
-        line = progress_line(self.label, done, total, elapsed, self.estimate() if self.estimate else "")
+        line = progress_line(self.label, done, total, elapsed, self.estimate() if self.estimate else "",
+                             self.may_stop_early)
         if self.in_place:  # one row, never wrapped (a wrapped line is not redrawn in place)
             width = _columns(self.stream) - 1
             self.stream.write(f"\r{line[:width]:<{min(width, len(line) + 2)}}")
@@ -76,13 +79,16 @@ def _columns(stream) -> int:
     return columns if columns > 1 else 10_000
 
 
-def progress_line(label: str, done: int, total: int, elapsed: float, estimate: str = "") -> str:
+def progress_line(label: str, done: int, total: int, elapsed: float, estimate: str = "",
+                  may_stop_early: bool = False) -> str:
     """`target=5: 120/1000 games  35.2 games/s  0:25 left  seat 0 wins 51.7% (42.4-60.9)`: no rate
-    and no time left before the first game has ended."""
+    and no time left before the first game has ended; `at most 0:25 left` for a run that may stop
+    before `total` (`--precision`), whose end no one knows."""
     head = f"{label}: " if label else ""
     parts = [f"{head}{done}/{total} games"]
     if done and elapsed > 0:
-        parts += [speed(done, elapsed), f"{clock((total - done) * elapsed / done)} left"]
+        bound = "at most " if may_stop_early else ""
+        parts += [speed(done, elapsed), f"{bound}{clock((total - done) * elapsed / done)} left"]
     if estimate:
         parts.append(estimate)
     return "  ".join(parts)

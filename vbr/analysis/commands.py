@@ -133,7 +133,7 @@ def play(variant: Variant, args, agents: list[str], backend, label: str = "", wa
     spec = run_spec(variant, args, agents, deals)
     shown = watch or running(variant, args, agents)
     progress = Progress.for_terminal(label, quiet=getattr(args, "json", False), force=getattr(args, "progress", None),
-                                     estimate=shown.text)
+                                     estimate=shown.text, may_stop_early=watch is not None and watch.target is not None)
     try:
         return run(spec, backend, progress, watch=shown)
     finally:

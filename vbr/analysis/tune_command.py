@@ -73,7 +73,8 @@ def run(args) -> int:
     spec = base_spec(args, game, fixed)
     with backend_for(args) as backend:
         best = Best(tuned.name, unit)
-        progress = Progress.for_terminal(f"tune {tuned.name}", quiet=args.json, force=args.progress, estimate=best.text)
+        progress = Progress.for_terminal(f"tune {tuned.name}", quiet=args.json, force=args.progress, estimate=best.text,
+                                         may_stop_early=True)  # a decided search does not spend the rest
         try:
             found = search(tuned, target, spec, args.n, backend, progress, on_round=best.update, choice=choice)
         finally:
