@@ -15,6 +15,7 @@ from vbr.analysis.sequential import confidence_sequence, games_needed, log_wealt
 from vbr.cli import main
 
 DIE = ROOT / "tests" / "fixtures" / "valid" / "loaded_die.vbr"
+SERVED = ROOT / "tests" / "fixtures" / "valid" / "served_die.vbr"
 LEVEL = math.log(20)  # 1/α for α = 0.05
 
 
@@ -115,12 +116,45 @@ def test_with_the_seats_rotated_a_deal_in_both_seatings_is_one_observation(capsy
     (["--precision", "0"], "--precision must be above 0 and below 0.5"),
     (["--precision", "0.02", "--metric", "first_mover"],
      "--metric first_mover: not a measure a run can be stopped on; the measures are win_rate, win_rate_0, "
-     "win_rate_1, draw_rate"),
+     "win_rate_1, draw_rate, first_mover_advantage"),
 ])
 def test_a_bad_precision_or_metric_is_a_usage_error(capsys, argv, says):
     code, _, err = sim(capsys, "sim", DIE, *argv)
     assert code == 2 and says in err
 
+
+
+def _observed(row: dict, metric: str) -> float | None:
+    """A game's observation of `metric`, from its row, as the report's figures take it."""
+    winner = row["winner"]
+    if metric == "first_mover_advantage":
+        return None if winner is None or row["first_side"] is None else float(winner == row["first_side"])
+    value = row[metric]
+    if metric == "measure:server":  # a seat measure: the side it names won, over decided games
+        return None if winner is None or value is None else float(winner == value)
+    return None if value is None else float(value)  # a bool measure: set true, over games that set it
+
+
+@pytest.mark.parametrize("metric,rate", [("first_mover_advantage", 0.3), ("measure:server", 0.3),
+                                         ("measure:ten", 0.1)])
+def test_a_run_stops_on_the_first_mover_or_a_declared_measure_and_covers_its_known_rate(tmp_path, capsys, metric,
+                                                                                      rate):
+    # served_die.vbr: the drawn server moves first and wins 30 % of the games; a ten is rolled in 10 %
+    out = tmp_path / "games.jsonl"
+    code, stdout, _ = sim(capsys, "sim", SERVED, "-n", 100_000, "--precision", 0.05, "--metric", metric, "--seed", 2,
+                          "--json", "--out", out)
+    assert code == 0
+    p = json.loads(stdout)["precision"]
+    seen = [x for x in (_observed(json.loads(line), metric) for line in out.read_text().splitlines()) if x is not None]
+    assert p["reached"] and p["metric"] == metric and p["games"] == len(seen)
+    assert p["value"] == pytest.approx(sum(seen) / len(seen), abs=1e-6)
+    assert p["cs95"][0] < rate < p["cs95"][1]
+
+
+def test_an_int_measure_is_no_rate_to_stop_on(capsys):
+    code, _, err = sim(capsys, "sim", SERVED, "--precision", "0.02", "--metric", "measure:face")
+    assert code == 2 and "--metric measure:face: not a measure a run can be stopped on" in err
+    assert err.rstrip().endswith("draw_rate, first_mover_advantage, measure:server, measure:ten")
 
 
 def test_a_run_stops_at_the_same_game_with_two_workers_as_in_one_process(capsys):

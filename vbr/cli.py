@@ -187,7 +187,8 @@ def _parser() -> argparse.ArgumentParser:
         q.add_argument("--metric", metavar="NAME",
                        help="the rate --precision watches and the progress line shows: win_rate (default: the "
                             "first side's, or with different agents, seats rotated, the first agent's), "
-                            "win_rate_S for side S, or draw_rate")
+                            "win_rate_S for side S, draw_rate, first_mover_advantage, or measure:NAME for a seat, "
+                            "side or bool measure the rule file declares")
 
     def rows_arg(q):
         q.add_argument("--rows", metavar="FILE",

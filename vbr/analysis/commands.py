@@ -148,7 +148,8 @@ def running(variant: Variant, args, agents: list[str], target: float | None = No
     from vbr.play import side_names
     from vbr.sim import seatings
     rotated = bool(getattr(args, "rotate_seats", False))
-    known = measures(side_names(variant.game), agents, rotated, side_of_seat(variant.game))
+    declared = tuple((m.name, m.type, m.label) for m in variant.game.program.measures)
+    known = measures(side_names(variant.game), agents, rotated, side_of_seat(variant.game), declared)
     name = getattr(args, "metric", None) or "win_rate"
     if name not in known:
         raise UsageError(f"--metric {name}: not a measure a run can be stopped on; the measures are "

@@ -115,10 +115,15 @@ class Measure:
     observe: Callable[[Trial], float | None]
 
 
-def measures(side_names: list[str], agents: list[str], rotated: bool, side_of_seat: list[int]) -> dict[str, Measure]:
+def measures(side_names: list[str], agents: list[str], rotated: bool, side_of_seat: list[int],
+             declared: tuple = ()) -> dict[str, Measure]:
     """The measures `--metric` may name: `win_rate` (the headline: the first agent's win rate when
     the seats are rotated among different agents, else the first side's), `win_rate_S` for each
-    side S, and `draw_rate`."""
+    side S, `draw_rate`, `first_mover_advantage` (the first mover's side's wins over the decided
+    games with a first mover, as the report takes it), and `measure:NAME` for each rate among the
+    rule file's measures (`declared`: their name, type and label): a seat or side measure as the
+    wins of the side it names over the decided games that set it, a bool one as the share of
+    the games that set it that set it true (the report's figures)."""
     out: dict[str, Measure] = {}
     if rotated and len(set(agents)) > 1:
         first = agents[0]
@@ -128,7 +133,31 @@ def measures(side_names: list[str], agents: list[str], rotated: bool, side_of_se
     for s, name in enumerate(side_names):
         out[f"win_rate_{s}"] = Measure(f"win_rate_{s}", f"{name} wins", lambda t, s=s: float(t.winner == s))
     out["draw_rate"] = Measure("draw_rate", "draws", lambda t: float(t.winner is None))
+    out["first_mover_advantage"] = Measure("first_mover_advantage", "first mover wins", _first_mover_won)
+    for name, kind, label in declared:
+        if kind in ("seat", "side"):
+            out[f"measure:{name}"] = Measure(f"measure:{name}", f"{label} wins", lambda t, n=name: _named_side_won(t, n))
+        elif kind == "bool":
+            out[f"measure:{name}"] = Measure(f"measure:{name}", label, lambda t, n=name: _set_true(t, n))
     return out
+
+
+def _first_mover_won(t: Trial) -> float | None:
+    if t.winner is None or t.first_side is None:
+        return None
+    return float(t.winner == t.first_side)
+
+
+def _named_side_won(t: Trial, name: str) -> float | None:
+    value = t.measures.get(name, (None, None))[1]
+    if t.winner is None or value is None:
+        return None
+    return float(t.winner == value)
+
+
+def _set_true(t: Trial, name: str) -> float | None:
+    value = t.measures.get(name, (None, None))[1]
+    return None if value is None else float(bool(value))
 
 
 def _agent_won(t: Trial, agent: str, side_of_seat: list[int]) -> bool:
