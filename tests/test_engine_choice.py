@@ -18,12 +18,12 @@ ROOT = Path(__file__).resolve().parent.parent
 BUMP = ROOT / "docs" / "tutorial" / "bump.vbr"
 
 
-def sweep(tmp_path, *args: str, env: dict | None = None, said: list | None = None) -> list[dict]:
-    """`vbr sweep` of Bump over target 1 and 2, 3,000 games each, its --out rows (and in `said`
-    what it wrote on stderr)."""
+def sweep(tmp_path, *args: str, n: int = 3000, env: dict | None = None, said: list | None = None) -> list[dict]:
+    """`vbr sweep` of Bump over target 1 and 2, `n` games each, its --out rows (and in `said` what it
+    wrote on stderr)."""
     out = tmp_path / f"rows-{len(list(tmp_path.glob('rows-*')))}.csv"
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), **(env or {})}
-    done = subprocess.run([sys.executable, "-m", "vbr", "sweep", str(BUMP), "--grid", "target=1,2", "-n", "3000",
+    done = subprocess.run([sys.executable, "-m", "vbr", "sweep", str(BUMP), "--grid", "target=1,2", "-n", str(n),
                            "--no-progress", "--out", str(out), *args],
                           env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
@@ -49,14 +49,14 @@ def test_random_games_play_in_python_unless_a_cached_c_build_is_sooner_and_find_
     assert without_engine(cold) == without_engine(built) == without_engine(cached)
 
 
-def test_search_agents_play_in_c_whatever_the_cache_holds(tmp_path):
-    rows = sweep(tmp_path, "--agents", "first,greedy")
+def test_mcts_plays_in_c_however_few_its_games(tmp_path):
+    rows = sweep(tmp_path, "--agents", "first,mcts", n=10)
     assert [r["engine"] for r in rows] == ["c", "c"]
 
 
-def test_without_a_compiler_a_search_sweep_plays_in_python_and_says_why_once(tmp_path):
+def test_without_a_compiler_an_mcts_sweep_plays_in_python_and_says_why_once(tmp_path):
     said: list = []
-    rows = sweep(tmp_path, "--agents", "first,greedy", env={"CC": "/nonexistent/cc"}, said=said)
+    rows = sweep(tmp_path, "--agents", "first,mcts", n=10, env={"CC": "/nonexistent/cc"}, said=said)
     assert [r["engine"] for r in rows] == ["python", "python"]
     why = [line for line in said if "--engine auto" in line]
     assert len(why) == 1 and why[0].startswith("vbr: --engine auto: the C engine cannot run here (")
@@ -70,6 +70,16 @@ def test_the_cost_of_the_games_decides_between_python_and_c(tmp_path, monkeypatc
     assert choice.load({"target": 3}, 10**8)[0] == "c"  # a hundred million: far above it
     assert choice.load({"target": 3}, 10)[0] == "python"  # below even loading the build now cached
     assert choice.load({"target": 3}, 3000)[0] == "c"  # above that
+
+
+def test_greedy_games_are_timed_with_greedy_agents(tmp_path, monkeypatch):
+    # a greedy game tries every option on imagined worlds: dearer than a random one, so fewer of
+    # them outweigh a C build
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    random, greedy = (EngineChoice(BUMP, agents, 1, note=lambda text: None) for agents in ("random", "greedy"))
+    random.load({"target": 5}, 20)  # each timed over 20 games: below a build's cost either way
+    greedy.load({"target": 5}, 20)
+    assert greedy.game_seconds > 2 * random.game_seconds
 
 
 def tune(tmp_path, *args: str) -> dict:

@@ -1,13 +1,13 @@
-"""`--engine auto` for a command that plays one rule file under many option sets (`vbr sweep`).
+"""`--engine auto` for a command that plays one rule file under many option sets (`sweep`, `tune`).
 
-Each option set is a program of its own, and a C build of it costs seconds. When every seat's
-agent is `random` or `first`, the python engine often plays a set's games in less time than that
-build takes, or even than loading a cached build. So, set by set: with other agents (a search,
-which the python engine runs a hundred times slower) it plays in C; with random or first agents,
-in python when its games are expected to take less time there than in C, else in C. Expected: in
-python, the games at a python game's CPU time (timed on a few games of the first set that needs
-it); in C, a cached build's load (C_LOAD_SECONDS) or else a build (BUILD_SECONDS, until one is
-timed here), then the games at a twentieth of that; both over the workers. Both engines play the
+Each option set is a program of its own, and a C build of it costs seconds. Unless an agent is
+`mcts` (whose search the python engine runs a hundred times slower: always C), the python engine
+often plays a set's games in less time than that build takes, or even than loading a cached
+build. So, set by set: in python when its games are expected to take less time there than in C,
+else in C. Expected: in python, the games at a python game's CPU time (timed, with the run's
+agents, on a few games of the first set that needs it); in C, a cached build's load
+(C_LOAD_SECONDS) or else a build (BUILD_SECONDS, until one is timed here), then the games at a
+twentieth of that; both over the workers. Both engines play the
 same games, so the choice changes how long the command takes, never what it finds; each set's
 rows name the engine that played it. When a C build fails, that set and every later one play in
 python, and a note says why once."""
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 
-CHEAP_AGENTS = frozenset({"random", "first"})
+SEARCH_AGENTS = frozenset({"mcts"})
 BUILD_SECONDS = 2.0  # a C build's wall-clock time until one is timed in this process
 C_LOAD_SECONDS = 0.05  # loading a cached C build
 C_SPEEDUP = 20  # a random game in C against the python engine (docs/performance.md: 20x and more)
@@ -29,8 +29,8 @@ class EngineChoice:
 
     def __init__(self, path, agents: str | None, workers: int, note):
         from vbr.agents.spec import agent_names
-        self.path, self.workers, self.note = str(path), max(1, workers), note
-        self.cheap = agent_names(agents) <= CHEAP_AGENTS
+        self.path, self.agents, self.workers, self.note = str(path), agents, max(1, workers), note
+        self.searching = bool(agent_names(agents) & SEARCH_AGENTS)
         self.why_not_c: str | None = None
         self.build_seconds = BUILD_SECONDS
         self.game_seconds: float | None = None  # a python game's CPU time, once timed
@@ -44,7 +44,7 @@ class EngineChoice:
         key = tuple(sorted(options.items()))
         if self.why_not_c is None:
             cached = c_build_cached(self.path, options)
-            if not self.cheap or self._c_sooner(key, games, cached):
+            if self.searching or self._c_sooner(key, games, cached):
                 start = time.perf_counter()
                 try:
                     game = game_for(self.path, key, "c")
@@ -60,21 +60,22 @@ class EngineChoice:
     def _c_sooner(self, key: tuple, games: int, cached: bool) -> bool:
         """Whether C is expected to play `games` games of this set sooner than python."""
         if self.game_seconds is None:
-            self.game_seconds = _time_python_games(self.path, key, games)
+            self.game_seconds = _time_python_games(self.path, key, games, self.agents)
         if self.game_seconds == float("inf"):  # a game stopped at an error in the rules: C reports it as well
             return True
         python = games * self.game_seconds / self.workers
         return (C_LOAD_SECONDS if cached else self.build_seconds) + python / C_SPEEDUP < python
 
 
-def _time_python_games(path: str, key: tuple, most: int) -> float:
-    """A random game's CPU time in the python engine, over up to `most` and TIMING_GAMES games of
-    the file under these options (seeds 1, 2, ...), stopping once TIMING_SECONDS are spent, after
-    a game played first untimed (seed 0: what a process does once, on its first game)."""
-    from vbr.play import play_typed_game
+def _time_python_games(path: str, key: tuple, most: int, agents_spec: str | None) -> float:
+    """A game's CPU time in the python engine with these agents (an --agents spec), over up to
+    `most` and TIMING_GAMES games of the file under these options (seeds 1, 2, ...), stopping
+    once TIMING_SECONDS are spent, after a game played first untimed (seed 0: what a process does
+    once, on its first game)."""
+    from vbr.play import parse_agents, play_typed_game
     from vbr.sim import game_for
     game = game_for(path, key, "python")
-    agents = ["random"] * game.seats
+    agents = parse_agents(agents_spec, game.seats)
     try:
         play_typed_game(game, 0, agents)
         start = time.process_time()
