@@ -4,6 +4,7 @@ toy whose answers are known by hand (tests/fixtures/valid/safe_or_risky.vbr): se
 never taking `risky` it wins 1/2, never taking `safe` 1/6. Seat 1's optional `boo` changes
 nothing."""
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -192,3 +193,13 @@ def test_importance_table_says_one_choice_played_whole_in_the_singular():
     assert shown.endswith("a member of Title (1 choice played whole)"), shown
     shown = render("Game", [never], ["greedy", "greedy"], 200).splitlines()[-1]
     assert shown.endswith("a member of Title (1 choice offered nothing else)"), shown
+
+
+def test_importance_progress_counts_the_games_of_all_its_runs_to_the_last(capsys):
+    # TOY: 4 words (safe, risky, boo, pass) over 2 seats: the unrestricted run and 8 restricted
+    # ones, 20 games each, 180 in all
+    code, _, err = run(capsys, "importance", TOY, "-n", 20, "--progress")
+    assert code == 0
+    counts = [tuple(map(int, m)) for m in re.findall(r"importance: (\d+)/(\d+) games", err.replace("\r", "\n"))]
+    assert counts[0] == (0, 180) and counts[-1] == (180, 180)
+    assert [done for done, _ in counts] == sorted(done for done, _ in counts)

@@ -247,6 +247,7 @@ def _parser() -> argparse.ArgumentParser:
     im.add_argument("--ray-address", metavar="auto|HOST:PORT", help="a running Ray cluster")
     im.add_argument("--json", action="store_true", help="print one JSON object")
     im.add_argument("--out", metavar="FILE", help="write one row per word (.jsonl or .csv)")
+    progress_arg(im)
     add_engine_args(im)
     im.set_defaults(func=cmd_importance, command="importance", plot=None)
 

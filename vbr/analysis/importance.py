@@ -100,6 +100,18 @@ def choices(n: int) -> str:
     return f"{n} choice" if n == 1 else f"{n} choices"
 
 
+def _over_runs(progress, total: int, per_run: int):
+    """A run's progress callback that shows the games of the whole command: each run of
+    `per_run` games counted after those before it, out of `total`."""
+    runs_before = [0]
+
+    def shown(done: int, planned: int) -> None:
+        progress(runs_before[0] * per_run + done, total)
+        if done >= planned:
+            runs_before[0] += 1
+    return shown
+
+
 def cmd_importance(args, game, agents: list[str]) -> int:
     """Every nameable word's importance, ranked; `--json` prints the rows (the interval as `ci95`,
     a pair), `--out` writes them (the interval as `drop lo` and `drop hi`: Importance.out_row)."""
@@ -109,6 +121,7 @@ def cmd_importance(args, game, agents: list[str]) -> int:
     from vbr.analysis import output
     from vbr.analysis.commands import INTERRUPTED, backend_for, check_count, check_outputs, say_interrupted, \
         side_of_seat
+    from vbr.progress import Progress
     from vbr.report import clean
     from vbr.restrict import nameable_words
     from vbr.sim import RunSpec, run
@@ -121,18 +134,24 @@ def cmd_importance(args, game, agents: list[str]) -> int:
         return RunSpec.of(game.path, game.options, args.seed, agents, args.n, engine=args.engine, restrict=restrict)
 
     figures = []
-    with backend_for(args) as backend:
-        base = run(spec(), backend)
-        if base.interrupted:
-            say_interrupted(len(base.trials), args.n, [])
-            return base.exit_code or INTERRUPTED
-        for word, what in words.items():
-            runs = {s: run(spec((rule_for(s, word),)), backend) for s in seats}
-            if any(r.interrupted for r in runs.values()):
-                say_interrupted(sum(len(r.trials) for r in runs.values()), args.n * game.seats, [])
-                return INTERRUPTED
-            figures.append(importance_of(word, what, {s: base.trials for s in seats},
-                                         {s: r.trials for s, r in runs.items()}, side_of_seat(game)))
+    shown = Progress.for_terminal("importance", quiet=args.json, force=args.progress)
+    progress = _over_runs(shown, args.n * (1 + len(words) * game.seats), args.n) if shown else None
+    try:
+        with backend_for(args) as backend:
+            base = run(spec(), backend, progress)
+            if base.interrupted:
+                say_interrupted(len(base.trials), args.n, [])
+                return base.exit_code or INTERRUPTED
+            for word, what in words.items():
+                runs = {s: run(spec((rule_for(s, word),)), backend, progress) for s in seats}
+                if any(r.interrupted for r in runs.values()):
+                    say_interrupted(sum(len(r.trials) for r in runs.values()), args.n * game.seats, [])
+                    return INTERRUPTED
+                figures.append(importance_of(word, what, {s: base.trials for s in seats},
+                                             {s: r.trials for s, r in runs.items()}, side_of_seat(game)))
+    finally:
+        if shown:
+            shown.close()
     figures = ranked(figures)
     rows = [f.row() for f in figures]
     if args.out:
