@@ -74,7 +74,7 @@ def compiler() -> str:
 
 def compiler_version(cc: str) -> str:
     try:
-        out = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30)
+        out = subprocess.run([cc, "--version"], capture_output=True, text=True, errors="replace", timeout=30)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise CEngineUnavailable(f"the C compiler `{cc}` does not answer: {exc}") from None
     return out.stdout.splitlines()[0] if out.stdout else cc
@@ -140,8 +140,9 @@ def _reference_file(folder: Path, key: str) -> Path:
 
 def _reference_key(key: str, cc: str) -> bytes:
     """What a load's reference is sealed under: its key and the compiler's file as it is now
-    (path, size, time, inode), so another compiler at the same name gives another reference."""
-    st = os.stat(os.path.realpath(cc))
+    (path, size, time, inode), so another compiler at the same name gives another reference.
+    A `cc` without a folder (CC=gcc) is the program of that name on PATH, as the build runs it."""
+    st = os.stat(os.path.realpath(shutil.which(cc) or cc))
     return f"c-engine-load:{key}:{cc}:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}".encode("utf-8", "surrogatepass")
 
 
@@ -186,8 +187,9 @@ def _build(cc: str, flags: list[str], source: str, lib: Path, sums: Path, digest
         src.write_text(source)
         out = Path(tmp) / "engine.so"
         _compile([cc, *flags], src, out, folder)
+        built = _built_library(cc, out)
         os.chmod(out, 0o700)
-        if not private_cache.write_sealed(sums, _seal_key(digest), hashlib.sha256(out.read_bytes()).digest()):
+        if not private_cache.write_sealed(sums, _seal_key(digest), hashlib.sha256(built).digest()):
             raise CEngineUnavailable(f"the C engine cannot seal its build in {folder}")
         os.replace(out, lib)
 
@@ -232,6 +234,19 @@ def _compile(cc: list[str], src: Path, out: Path, folder: Path) -> None:
     raise CEngineUnavailable("the C compiler failed: " + err.strip()[-2000:])
 
 
+def _built_library(cc: str, out: Path) -> bytes:
+    """The bytes of the library a compiler that exited 0 left at `out`: a regular file (never a
+    named pipe, which would hold the read forever), else CEngineUnavailable naming the compiler."""
+    try:
+        fd = private_cache.open_regular(out, os.O_RDONLY)
+    except FileNotFoundError:
+        raise CEngineUnavailable(f"the C compiler `{cc}` exited 0 but wrote no library") from None
+    except OSError:
+        raise CEngineUnavailable(f"the C compiler `{cc}` exited 0 but left no regular file as its library") from None
+    with os.fdopen(fd, "rb") as f:
+        return f.read()
+
+
 def _stop(proc: subprocess.Popen) -> None:
     """Stop the compiler and every process it started (its own session), and reap it."""
     try:
@@ -255,6 +270,18 @@ def _seal_key(digest: str) -> bytes:
     return b"c-engine:" + digest.encode()
 
 
+def _loaded(lib: Path) -> ctypes.CDLL:
+    """The built library `lib` loaded, with the functions every build of vbr's C has; else
+    CEngineUnavailable (a compiler that wrote something else: CC names what made it)."""
+    try:
+        loaded = ctypes.CDLL(str(lib))
+        for name in ("vbr_new", "vbr_apply", "vbr_play_game", "vbr_play_many", "vbr_mcts", "vbr_apply_logged"):
+            getattr(loaded, name)
+    except (OSError, AttributeError) as exc:
+        raise CEngineUnavailable(f"the library the C compiler `{compiler()}` built cannot be loaded ({exc})") from None
+    return loaded
+
+
 class CEngine:
     """Runs one typed program's states in C. The same interface as PythonEngine, on ctypes arrays."""
 
@@ -266,7 +293,13 @@ class CEngine:
         self.layout = program.layout
         self._per_thread = threading.local()  # play_seats's arrays, one set per thread
         lib = cached_library(key) if key is not None else None
-        self.lib = ctypes.CDLL(str(lib or build_library(self.source, note, key)))
+        self.lib = _loaded(lib or build_library(self.source, note, key))
+        self._bind()
+        self.words = self.layout.words
+        self.array = ctypes.c_int64 * self.words
+
+    def _bind(self) -> None:
+        """Give the library's functions their argument and result types."""
         W, U = ctypes.c_int64, ctypes.c_uint64
         P = ctypes.POINTER(W)
         for name, args in (("vbr_new", [P, U]), ("vbr_apply", [P, W]), ("vbr_play_random", [P, U])):
@@ -292,8 +325,6 @@ class CEngine:
             self.lib.vbr_held.argtypes, self.lib.vbr_held.restype = [P, U], ctypes.c_int
             for name in ("vbr_call", "vbr_goto"):
                 getattr(self.lib, name).argtypes, getattr(self.lib, name).restype = [P, W], ctypes.c_int
-        self.words = self.layout.words
-        self.array = W * self.words
 
     @cached_property
     def source(self) -> str:
