@@ -211,3 +211,18 @@ def test_a_named_pipe_as_the_secret_is_named_in_a_warning_not_waited_on(built):
     proc = vbr_within_guard(built, "check", BUMP)
     assert proc.returncode == 0
     assert f"vbr: warning: not caching: {secret} is not a regular file\n" in proc.stderr
+
+
+@pytest.mark.parametrize("pattern", ["vbr-????????????????????????????????.so", "vbr-*.sha256"])
+def test_a_folder_at_the_c_library_or_its_sums_is_named_with_what_to_do(built, pattern):
+    # nothing can be moved over a folder: the build says which and to delete it (it said only
+    # "cannot build in FOLDER: Is a directory", or "cannot seal its build")
+    (kept,) = (built / "vbr" / "c").glob(pattern)
+    kept.unlink()
+    kept.mkdir(mode=0o700)
+    proc = vbr_within_guard(built, "run", BUMP, "--engine", "c", "--quiet")
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr == (f"vbr: error: the C engine cannot run here: the C engine cannot build: {kept} is a "
+                           "folder, not a regular file: vbr uses only regular files in its cache; delete it\n")
+    kept.rmdir()  # as it says: then the build goes on
+    assert vbr_within_guard(built, "run", BUMP, "--engine", "c", "--quiet").returncode == 0

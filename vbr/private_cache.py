@@ -104,6 +104,17 @@ def open_regular(path: Path, flags: int, mode: int = 0o600) -> int:
     return fd
 
 
+def refuse_folder(path: Path) -> None:
+    """The OSError open_regular gives (saying to delete it) when a folder stands at `path`, where
+    a file is to be moved into place: nothing can be moved over a folder."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return
+    if stat.S_ISDIR(mode):
+        raise _not_regular(path, mode)
+
+
 def _not_regular(path: Path, mode: int) -> OSError:
     kind = next((name for test, name in _KINDS if test(mode)), "no regular file")
     return OSError(errno.EINVAL, f"{path} is {kind}, not a regular file: vbr uses only regular files in its "

@@ -180,6 +180,8 @@ def build_library(source: str, note=None, key: str | None = None) -> Path:
 
 def _build(cc: str, flags: list[str], source: str, lib: Path, sums: Path, digest: str, folder: Path, note) -> None:
     """Compile `source` into `lib`, its sealed hash into `sums` (the caller holds the lock)."""
+    for target in (lib, sums):  # a folder at either name would stop the build only once it is done
+        private_cache.refuse_folder(target)
     if note is not None:
         note(f"building the C engine ({len(source.splitlines())} lines of C)")
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
