@@ -132,6 +132,12 @@ IN_PLAY = {  # test_runtime_limits.py, and the typed program's own constructs ab
                                    "limit steps 50000\nvar n: int = 0\n"),
     "a range of two million": phase("  let xs = 1..n\n", "var n: int = 2000000\n"),
     "a range past the integers": phase("  let xs = 0 - n..n\n", f"var n: int = {MAX}\n"),
+    # lists of a million items worked out in play: 8 MB each, past the C stack (a segfault once)
+    "a choice from a million numbers filtered": phase_with("choose n from 1..1000000 where n < 5 by 0"),
+    "every of a million numbers": phase_with("v = count(every(x for x in 1..1000000))"),
+    # a million items holding 4,000 values: each offered once (the C engine compared each with
+    # every value kept, 4e9 comparisons a choice)
+    "a choice from a million repeats": phase_with("choose n from every(x % 4000 for x in 1..1000000) by 0"),
     "a choice of 10001": phase("  choose x from 1..10001 by 0\n", "seats 2\n"),
     "a choice of 10000": phase("  choose x from 1..10000 by 0\n", "seats 2\n"),
     "a sum past 64 bits": phase("  loop max 100 {\n    n = n + n\n  }\n", "var n: int = 3\n"),
@@ -225,6 +231,9 @@ EXPECTED = {
     "a range of two million": (STOPPED, "hostile.vbr:5:12: error: the range 1..2000000 holds more than 4096 numbers"),
     "a range past the integers": (STOPPED, "hostile.vbr:5:12: error: the range "
                                            "-9223372036854775807..9223372036854775807 holds more than 4096 numbers"),
+    "a choice from a million numbers filtered": (END, "draw"),
+    "every of a million numbers": (END, "draw"),
+    "a choice from a million repeats": (END, "draw"),
     "a choice of 10001": (STOPPED, "hostile.vbr:5:3: error: `choose x` offers 10001 options; a choice offers at most "
                                    "4096"),
     "a choice of 10000": (STOPPED, "hostile.vbr:5:3: error: `choose x` offers 10000 options; a choice offers at most "

@@ -53,6 +53,16 @@ VBR_COLD static void vbr_fault(W *S, W f, W a, W b) {
     VBR_LONGJMP(*vbr_jump);
 }
 
+/* A site's buffer for a list longer than the C stack should hold (c_source.py's STACK_ITEMS): n
+ * words, made on the site's first use in a thread and kept for the thread's later uses (a site's
+ * list lives while its statement or expression runs, which calls no unit: never two at once).
+ * Memory that cannot be had is the fault `copy` (the lists held at once fill the state). */
+static W *vbr_big(W *S, size_t n, W copy) {
+    W *p = malloc(sizeof(W) * n);
+    if (!p) vbr_fault(S, copy, VBR_NONE, VBR_NONE);
+    return p;
+}
+
 static inline void vbr_operands(W *S, W a, W b, W f) {
     if (a == VBR_NONE || b == VBR_NONE) vbr_fault(S, f + 2, VBR_NONE, VBR_NONE);
 }

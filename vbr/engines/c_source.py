@@ -52,6 +52,7 @@ static W vbr_log_draw(W *S, W what, W code, W n, W v) {{
 static inline W vbr_drawn(W *S, W what, W code, W v) {{
     return VBR_LOGGING(S) ? vbr_log_draw(S, what, code, 1, v) : v;
 }}"""
+STACK_ITEMS = 8192  # words of a list worked out in play kept on the C stack (DIRECT_CALL_DEPTH frames of them fit)
 DIRECT_CALL_DEPTH = 32  # the longest chain of calls run as C calls (the C stack holds one function per frame)
 
 
@@ -682,8 +683,8 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 
     def x_SeqEqual(self, e):
         name = self.fresh("same_items")
-        self.function(name, [f"W a[{max(e.left.bound, 1)}];", f"W na = {self.seq(e.left)}(S, L, a);",
-                             f"W b[{max(e.right.bound, 1)}];", f"W nb = {self.seq(e.right)}(S, L, b);",
+        self.function(name, [self.array("a", e.left.bound), f"W na = {self.seq(e.left)}(S, L, a);",
+                             self.array("b", e.right.bound), f"W nb = {self.seq(e.right)}(S, L, b);",
                              "if (na != nb) return 0;", "for (W i = 0; i < na; i++) if (a[i] != b[i]) return 0;",
                              "return 1;"])
         return f"{name}(S, L)"
@@ -728,7 +729,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             return [f"W zb = {self.zone_word(self.expr(seq.zone))};", "W n = S[zb];", "const W *xs = S + zb + 1;"]
         if isinstance(seq, N.Items) and seq.items and all(isinstance(x, N.Const) for x in seq.items):
             return [f"const W *xs = {self.table([x.value for x in seq.items])};", f"W n = {len(seq.items)};"]
-        return [f"W buf[{max(seq.bound, 1)}];", f"W n = {self.seq(seq)}(S, L, buf);", "const W *xs = buf;"]
+        return [self.array("buf", seq.bound), f"W n = {self.seq(seq)}(S, L, buf);", "const W *xs = buf;"]
 
     def x_Aggregate(self, e):
         name = self.fresh("agg")
@@ -897,6 +898,30 @@ int vbr_goto(W *S, W unit) {{
     def function(self, name: str, body: list[str], params: str = "W *S, W *L") -> None:
         self.defs.append(f"static W {name}({params}) {{\n" + "".join(f"    {x}\n" for x in body) + "}")
 
+    def array(self, name: str, size: int) -> str:
+        """The declaration of `W name[size]` (at least 1): on the C stack up to STACK_ITEMS words,
+        else a buffer of the site's own, made once per thread (vbr_big): a million-item list on
+        the stack would crash the process."""
+        size = max(size, 1)
+        if size <= STACK_ITEMS:
+            return f"W {name}[{size}];"
+        kept = self.fresh("big")
+        return f"static _Thread_local W *{kept}; W *{name} = {kept} ? {kept} : ({kept} = vbr_big(S, {size}, {COPY_FAULT}));"
+
+    def first_of_each(self, bound: int) -> list[str]:
+        """Lines that keep the first of each value of `opts[0..k)` in order (k their number), in
+        time linear in k: a hash table of the kept values' places (0: empty), twice as large as k
+        or more."""
+        size = 16
+        while size < 2 * (bound + 1):
+            size *= 2
+        return [self.array("seen", size), "W kept = 0, size = 16;", "while (size < 2 * k) size *= 2;",
+                "memset(seen, 0, sizeof(W) * (size_t)size);", "for (W i = 0; i < k; i++) {",
+                "    W v = opts[i];", "    U h = ((U)v * 0x9E3779B97F4A7C15ULL) >> 17;",
+                "    for (;; h++) {", "        W at = seen[h & (U)(size - 1)];",
+                "        if (at == 0) { seen[h & (U)(size - 1)] = kept + 1; opts[kept++] = v; break; }",
+                "        if (opts[at - 1] == v) break;", "    }", "}", "k = kept;"]
+
     # ------------------------------------------------------------------ sequences
     def seq(self, s: N.Seq) -> str:
         """The name of a function (S, L, out) -> how many items it wrote to out (at most s.bound)."""
@@ -948,7 +973,7 @@ int vbr_goto(W *S, W unit) {{
             with self.item_slot(s.slot, s.source):
                 skip = [f"    if (!({self.expr(s.cond)})) continue;"] if s.cond is not None else []
                 body = self.expr(s.body)
-            return [f"W xs[{max(s.source.bound, 1)}];", f"W n = {source}(S, L, xs), k = 0;", *self.count_items(s.source),
+            return [self.array("xs", s.source.bound), f"W n = {source}(S, L, xs), k = 0;", *self.count_items(s.source),
                     "for (W i = 0; i < n; i++) {", f"    {self.local(s.slot)} = xs[i];", *skip,
                     f"    out[k++] = {body};", "}", "return k;"]
         if isinstance(s, N.VarItems):
@@ -963,7 +988,7 @@ int vbr_goto(W *S, W unit) {{
     def reach_search_lines(self, s: N.ReachSearch) -> list[str]:
         t = self.p.court_tables
         return [f"W dist = {self.expr(s.dist)};", f"W start = {self.expr(s.start)};", f"W side = {self.expr(s.side)};",
-                f"W dirs[{max(s.dirs.bound, 1)}];", f"W ndirs = {self.seq(s.dirs)}(S, L, dirs);",
+                self.array("dirs", s.dirs.bound), f"W ndirs = {self.seq(s.dirs)}(S, L, dirs);",
                 f"W net = {self.expr(s.net)};",
                 f"return vbr_reach_search(S, start, dist, side, dirs, ndirs, net, DIRS, {t['cols']}, {t['rows']}, "
                 f"{t['net']}, out, {s.fault});"]
@@ -988,7 +1013,7 @@ int vbr_goto(W *S, W unit) {{
         return lines + [f"S[{self.global_word(s.target)}] = v;"]
 
     def s_SetListItems(self, s):
-        return [f"W xs[{max(s.value.bound, 1)}];", f"W n = {self.seq(s.value)}(S, L, xs);",
+        return [self.array("xs", s.value.bound), f"W n = {self.seq(s.value)}(S, L, xs);",
                 f"if (n > {s.target.bound}) vbr_fault(S, {s.fault}, n, VBR_NONE);", f"W w = {self.items_word(s.target)};",
                 "S[w] = n;", "memcpy(S + w + 1, xs, sizeof(W) * (size_t)n);"]
 
@@ -1007,7 +1032,7 @@ int vbr_goto(W *S, W unit) {{
         return [f"if (!({self.expr(s.test)})) vbr_fault(S, {s.fault}, {arg}, VBR_NONE);"]
 
     def s_Collect(self, s):
-        return [f"W xs[{max(s.seq.bound, 1)}];", f"W n = {self.seq(s.seq)}(S, L, xs);", f"W top = S[{H.TOP}];",
+        return [self.array("xs", s.seq.bound), f"W n = {self.seq(s.seq)}(S, L, xs);", f"W top = S[{H.TOP}];",
                 f"if (top + n > {self.lay.words}) vbr_fault(S, {COPY_FAULT}, VBR_NONE, VBR_NONE);",
                 f"{self.local(s.base)} = top;", f"{self.local(s.count)} = n;",
                 "memcpy(S + top, xs, sizeof(W) * (size_t)n);", f"S[{H.TOP}] = top + n;"]
@@ -1029,7 +1054,7 @@ int vbr_goto(W *S, W unit) {{
 
     def s_MoveAll(self, s):
         order = "for (W i = n - 1; i >= 0; i--) {" if s.bottom else "for (W i = 0; i < n; i++) {"
-        return [f"W xs[{max(s.seq.bound, 1)}];", f"W n = {self.seq(s.seq)}(S, L, xs);", f"W d = {self.expr(s.dest)};",
+        return [self.array("xs", s.seq.bound), f"W n = {self.seq(s.seq)}(S, L, xs);", f"W d = {self.expr(s.dest)};",
                 order, *("    " + x for x in self.move_lines("xs[i]", s.bottom, s.fault)), "}"]
 
     def s_Shuffle(self, s):
@@ -1048,7 +1073,7 @@ int vbr_goto(W *S, W unit) {{
         for i, (v, at) in enumerate(zip(s.fields, s.offsets)):
             if isinstance(v, N.Seq):
                 cap = self.p.list_caps[(s.kind, at)]
-                lines += [f"W v{i}[{max(v.bound, 1)}];", f"W n{i} = {self.seq(v)}(S, L, v{i});",
+                lines += [self.array(f"v{i}", v.bound), f"W n{i} = {self.seq(v)}(S, L, v{i});",
                           f"if (n{i} > {cap}) vbr_fault(S, {s.fault + 1}, VBR_NONE, VBR_NONE);"]
                 writes += [f"    S[r + {at}] = n{i};", f"    memcpy(S + r + {at + 1}, v{i}, sizeof(W) * (size_t)n{i});"]
             else:
@@ -1088,7 +1113,7 @@ int vbr_goto(W *S, W unit) {{
     def t_Choose(self, t):
         lay, slot = self.lay, self.local(t.slot)
         bound = max(t.seq.bound, 1)
-        lines = [*self.items(t.seq), f"W opts[{bound + 1}], k = 0;", "for (W i = 0; i < n; i++) {"]
+        lines = [*self.items(t.seq), self.array("opts", bound + 1), "W k = 0;", "for (W i = 0; i < n; i++) {"]
         if t.cond is not None:
             with self.item_slot(t.slot, t.seq):
                 cond = self.expr(t.cond)
@@ -1096,9 +1121,7 @@ int vbr_goto(W *S, W unit) {{
         else:
             lines += ["    opts[k++] = xs[i];", "}"]
         if t.repeats:  # each value once, where it first comes
-            lines += ["W kept = 0;", "for (W i = 0; i < k; i++) {", "    W j = 0;",
-                      "    while (j < kept && opts[j] != opts[i]) j++;", "    if (j == kept) opts[kept++] = opts[i];", "}",
-                      "k = kept;"]
+            lines += self.first_of_each(bound)
         if t.optional or t.empty != t.next:
             lines += ["if (k == 0) {", f"    {slot} = VBR_NONE;", f"    goto L{t.empty};", "}"]
         else:
