@@ -130,6 +130,7 @@ typedef struct {
     W *path, used, cap;
     W *slots, nslots;  /* the children by parent and key: open addressing, 2 * cap slots, -1 empty */
     W *root_words, *world, *trial, *keys, *key_option, *untried, *legal;
+    W *key_at, *key_stamp, key_mask, stamp;  /* a choice's keys by hash (vbr_choose): open addressing, stamped per choice */
     char *hidden;  /* per thing: in a zone the searching seat could not see at the root */
     char zone_hidden[L_NZONES + 1];  /* per zone: hidden from the searching seat */
     W closed;  /* tree=closed: a node's children are told apart by what the searching seat observes */
@@ -262,17 +263,33 @@ static double vbr_ucb(const VbrSearch *s, const VbrNode *n, double c) {
     return n->total / (double)n->visits + c * sqrt(log((double)n->available) / (double)n->visits);
 }
 
+/* Whether a key equal to `key` is among this choice's first `nk` keys; if not, it is noted as
+ * the nk-th (a hash table, so a choice of thousands of options costs time linear in them). */
+static int vbr_key_met(VbrSearch *s, const W *key, W nk) {
+    U h = 0;
+    for (W i = 0; i < VBR_KEY_WORDS; i++) h = (h + (U)key[i]) * VBR_GAMMA;
+    for (U at = vbr_mix(h) & (U)s->key_mask;; at = (at + 1) & (U)s->key_mask) {
+        if (s->key_stamp[at] != s->stamp) {
+            s->key_stamp[at] = s->stamp;
+            s->key_at[at] = nk;
+            return 0;
+        }
+        if (!memcmp(s->keys + s->key_at[at] * VBR_KEY_WORDS, key, VBR_KEY_WORDS * sizeof(W))) return 1;
+    }
+}
+
 /* The chosen option applied to the world; its child, or a negative code. An untried key first
  * (a draw among them when several) while widening allows another child or no tried key is legal
  * here, else the first best UCB bound among the legal ones. */
 static W vbr_choose(VbrSearch *s, W node, W *world, int root) {
     W n = world[H_NOPTS], nk = 0, nu = 0, nl = 0, obs = s->closed && !root ? vbr_observe(s, world) : 0;
+    s->stamp++;
     for (W i = 0; i < n; i++) {
         if (root && s->allowed && !s->allowed[i]) continue;
-        W *key = s->keys + nk * VBR_KEY_WORDS, j = 0;
+        W *key = s->keys + nk * VBR_KEY_WORDS;
         vbr_option_key(s, world, i, root, obs, key);
-        while (j < nk && memcmp(s->keys + j * VBR_KEY_WORDS, key, VBR_KEY_WORDS * sizeof(W))) j++;
-        if (j == nk) s->key_option[nk++] = i;
+        if (!root && vbr_key_met(s, key, nk)) continue;  /* a root's keys differ: each holds its option */
+        s->key_option[nk++] = i;
     }
     for (W j = 0; j < nk; j++) {
         W child = vbr_child(s, node, s->keys + j * VBR_KEY_WORDS);
@@ -513,10 +530,14 @@ static int vbr_search_open(VbrSearch *s, W *S, W seat, const double *params, U a
     s->key_option = malloc(opts * sizeof(W));
     s->untried = malloc(opts * sizeof(W));
     s->legal = malloc(2 * opts * sizeof(W));
+    for (s->key_mask = 15; (size_t)s->key_mask < 2 * opts; s->key_mask = 2 * s->key_mask + 1) {}
+    s->key_at = malloc(((size_t)s->key_mask + 1) * sizeof(W));
+    s->key_stamp = calloc((size_t)s->key_mask + 1, sizeof(W));
     s->hidden = calloc((size_t)L_THINGS + 1, 1);
     if (vbr_deal_open(&s->deal)) s->deal.place = NULL;
     else vbr_deal_plan(S, seat, &s->deal);  /* every world is the root dealt anew */
-    if (!s->world || !s->trial || !s->keys || !s->key_option || !s->untried || !s->legal || !s->hidden || !s->deal.place)
+    if (!s->world || !s->trial || !s->keys || !s->key_option || !s->untried || !s->legal || !s->hidden || !s->deal.place
+        || !s->key_at || !s->key_stamp)
         return -2;
     for (W h = 0; h < HIDDEN_OF[seat][0]; h++) {
         W at = L_ZONES + HIDDEN_OF[seat][1 + h] * L_ZONE_SIZE;
@@ -528,7 +549,7 @@ static int vbr_search_open(VbrSearch *s, W *S, W seat, const double *params, U a
 
 static void vbr_search_close(VbrSearch *s) {
     free(s->nodes); free(s->path); free(s->slots); free(s->world); free(s->trial); free(s->keys); free(s->key_option);
-    free(s->untried); free(s->legal); free(s->hidden);
+    free(s->untried); free(s->legal); free(s->hidden); free(s->key_at); free(s->key_stamp);
     if (s->deal.place) vbr_deal_close(&s->deal);
 }
 
