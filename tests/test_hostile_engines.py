@@ -74,6 +74,13 @@ def phase(body: str, head: str = "var n: int = 0\n") -> str:
     return 'game "x"\n' + head + "start p\nphase p {\n" + body + "  end draw\n}\n"
 
 
+def doubling_procs(n: int) -> str:
+    procs = "proc p0() {\n  t += 1\n}\n" + "".join(f"proc p{i}() {{\n  p{i - 1}()\n  p{i - 1}()\n}}\n"
+                                                   for i in range(1, n))
+    return ('game "x"\nseats 2\nvar picks: list of int per seat = [[1, 2], [3]]\nvar t: int = 0\n' + procs +
+            f"start one\nphase one {{\n  for r in picks {{\n    p{n - 1}()\n  }}\n  end draw\n}}\n")
+
+
 def fn_chain(n: int) -> str:
     fns = "".join(f"fn f{i}(a: int) = f{i - 1}(a) + 1\n" for i in range(1, n))
     return 'game "x"\nfn f0(a: int) = a\n' + fns + f"var v: int = 0\nstart p\nphase p {{\n  v = f{n - 1}(1)\n  end draw\n}}\n"
@@ -132,6 +139,9 @@ IN_PLAY = {  # test_runtime_limits.py, and the typed program's own constructs ab
                                    "limit steps 50000\nvar n: int = 0\n"),
     "a range of two million": phase("  let xs = 1..n\n", "var n: int = 2000000\n"),
     "a range past the integers": phase("  let xs = 0 - n..n\n", f"var n: int = {MAX}\n"),
+    # a `for` over a per-seat list var's slots calling a procedure that calls the next twice, 40
+    # deep: what the loop may assign was gathered anew for each call (2**40 walks of bodies)
+    "40 doubling procs in a for over a per-seat list": doubling_procs(40),
     # lists of a million items worked out in play: 8 MB each, past the C stack (a segfault once)
     "a choice from a million numbers filtered": phase_with("choose n from 1..1000000 where n < 5 by 0"),
     "every of a million numbers": phase_with("v = count(every(x for x in 1..1000000))"),
@@ -231,6 +241,8 @@ EXPECTED = {
     "a range of two million": (STOPPED, "hostile.vbr:5:12: error: the range 1..2000000 holds more than 4096 numbers"),
     "a range past the integers": (STOPPED, "hostile.vbr:5:12: error: the range "
                                            "-9223372036854775807..9223372036854775807 holds more than 4096 numbers"),
+    "40 doubling procs in a for over a per-seat list": (STOPPED, "hostile.vbr:8:1: error: the game ran more than "
+                                                                 "1000000 steps"),
     "a choice from a million numbers filtered": (END, "draw"),
     "every of a million numbers": (END, "draw"),
     "a choice from a million repeats": (END, "draw"),

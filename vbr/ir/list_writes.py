@@ -20,50 +20,60 @@ def _assigned(target: A.Expr) -> str | None:
 
 class ListWrites:
     """The names assigned by statements of the checked model `m`, with those assigned by every
-    procedure they call and every handler of every event they emit, however deep."""
+    procedure they call and every handler of every event they emit, however deep. Each procedure's
+    and event's names are gathered once for all, over the graph of calls and emits (a worklist to
+    a fixed point, so circles hold): a body is walked once, however often it is called."""
 
     def __init__(self, m):
         self.m = m
-        self._procs: dict[str, frozenset[str]] = {}
-        self._events: dict[str, frozenset[str]] = {}
+        self._closed: dict | None = None  # ("proc" | "event", name) -> the names it may assign
 
     def may_write(self, stmts, name: str) -> bool:
         """Whether running `stmts` (statements or blocks) may assign `name` (a var)."""
         return name in self.written(stmts)
 
-    def written(self, stmts, seen: frozenset = frozenset()) -> frozenset[str]:
+    def written(self, stmts) -> frozenset[str]:
         """The names `stmts` may assign: a local's name among them too, which names no var."""
-        names: set[str] = set()
-        for s in stmts:
-            for node in A.walk(s):
-                if isinstance(node, A.Assign):
-                    assigned = _assigned(node.target)
-                    if assigned is not None:
-                        names.add(assigned)
-                elif isinstance(node, A.Call) and node.func in self.m.procs:
-                    names |= self._proc(node.func, seen)
-                elif isinstance(node, A.Emit):
-                    names |= self._event(node.event, seen)
+        names, reached = _direct(self.m, stmts)
+        closed = self._closure()
+        for node in reached:
+            names |= closed.get(node, frozenset())
         return frozenset(names)
 
-    def _proc(self, name: str, seen: frozenset) -> frozenset[str]:
-        key = ("proc", name)
-        if name in self._procs:
-            return self._procs[name]
-        if key in seen:  # a procedure calling itself: what it writes is being gathered further up
-            return frozenset()
-        names = self.written([self.m.procs[name].body], seen | {key})
-        if not seen:  # gathered whole only from the top: a deeper answer may miss a circle's part
-            self._procs[name] = names
-        return names
+    def _closure(self) -> dict:
+        if self._closed is None:
+            bodies = {("proc", name): [p.body] for name, p in self.m.procs.items()}
+            bodies.update({("event", event): [h.body for h in hs] for event, hs in self.m.handlers.items()})
+            direct = {node: _direct(self.m, body) for node, body in bodies.items()}
+            callers: dict = {node: set() for node in direct}
+            for node, (_, reached) in direct.items():
+                for other in reached:
+                    callers.setdefault(other, set()).add(node)
+            closed = {node: set(names) for node, (names, _) in direct.items()}
+            work = list(direct)
+            while work:
+                node = work.pop()
+                before = len(closed[node])
+                for other in direct[node][1]:
+                    closed[node] |= closed.get(other, set())
+                if len(closed[node]) != before:
+                    work.extend(callers[node])
+            self._closed = {node: frozenset(names) for node, names in closed.items()}
+        return self._closed
 
-    def _event(self, event: str, seen: frozenset) -> frozenset[str]:
-        key = ("event", event)
-        if event in self._events:
-            return self._events[event]
-        if key in seen:
-            return frozenset()
-        names = self.written([h.body for h in self.m.handlers.get(event, [])], seen | {key})
-        if not seen:
-            self._events[event] = names
-        return names
+
+def _direct(m, stmts) -> tuple[set[str], set[tuple[str, str]]]:
+    """The names `stmts` assign themselves, and the procedures they call and events they emit."""
+    names: set[str] = set()
+    reached: set[tuple[str, str]] = set()
+    for s in stmts:
+        for node in A.walk(s):
+            if isinstance(node, A.Assign):
+                assigned = _assigned(node.target)
+                if assigned is not None:
+                    names.add(assigned)
+            elif isinstance(node, A.Call) and node.func in m.procs:
+                reached.add(("proc", node.func))
+            elif isinstance(node, A.Emit):
+                reached.add(("event", node.event))
+    return names, reached
