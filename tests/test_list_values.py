@@ -246,6 +246,14 @@ def test_values_that_read_otherwise_in_one_list_are_refused_where_they_meet(tmp_
     assert "values of several types (bool and int)" in error
 
 
+def test_lists_of_several_types_in_one_list_are_named_as_lists_an_empty_one_too(tmp_path):
+    # [[1], [], [none]]: a list of ints, an empty list and a list of none (once shown `( and int and none)`)
+    f, error = refused(tmp_path, HEAD + "phase one {\n  choose v from [[1], [], [none]] by 0\n  end winner 0\n}\n",
+                       "python")
+    assert error.startswith(f"{f}:8:")
+    assert "values of several types (empty list and list of int and list of none)" in error
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_things_of_two_kinds_and_seats_beside_numbers_share_a_list(tmp_path, engine):
     rules = HEAD + """kind Coin { value: int }

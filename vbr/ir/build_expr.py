@@ -137,7 +137,7 @@ class ExprBuilder:
             return "ent"
         if kinds <= {"int", "seat"}:
             return "int"
-        shown = " and ".join(sorted(T.show(t[len(LIT):] if t.startswith(LIT) else t) for t in kinds))
+        shown = " and ".join(sorted(_shown_type(t) for t in kinds))
         raise Unsupported(f"values of several types ({shown}) in one list or `if`: the typed engines keep one type "
                           "for the values a list or an `if` gives", span)
 
@@ -745,3 +745,11 @@ class ExprBuilder:
         if name in m.consts:
             return self.seq(m.consts[name].value, Scope())
         raise self.not_a_list(self.expr(e, scope), e.span)
+
+
+def _shown_type(t: str) -> str:
+    """A value's type as a message names it: a list fixed before play (type `lit:T`) as `list of
+    T`, an empty one as `empty list` (it was shown as nothing: `( and int)`)."""
+    if not t.startswith(LIT):
+        return T.show(t)
+    return f"list of {T.show(t[len(LIT):])}" if t != LIT else "empty list"
