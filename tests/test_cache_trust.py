@@ -175,18 +175,24 @@ def as_named_pipe(path: Path) -> None:
     os.mkfifo(path, 0o600)
 
 
+def refused_until_deleted(built, path, what: str, delete) -> None:
+    """A C run refused in one line naming `path`, a `what` where a regular file belongs, and
+    saying to delete it; once `delete()` has, as it says, the build goes on."""
+    proc = vbr_within_guard(built, "run", BUMP, "--engine", "c", "--quiet")
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr == (f"vbr: error: the C engine cannot run here: the C engine cannot build: {path} is a {what}, "
+                           "not a regular file: vbr uses only regular files in its cache; delete it\n")
+    delete()
+    assert vbr_within_guard(built, "run", BUMP, "--engine", "c", "--quiet").returncode == 0
+
+
 def test_a_named_pipe_at_the_c_build_lock_is_refused_at_once_in_one_line(built):
     folder = built / "vbr" / "c"
     (lock,) = folder.glob("vbr-*.lock")
     as_named_pipe(lock)
     for ref in folder.glob("vbr-load-*.ref"):  # without its reference the load builds, under the lock
         ref.unlink()
-    proc = vbr_within_guard(built, "run", BUMP, "--engine", "c", "--quiet")
-    assert proc.returncode == 1 and proc.stdout == ""
-    assert proc.stderr == (f"vbr: error: the C engine cannot run here: the C engine cannot build: {lock} is a named "
-                           "pipe, not a regular file: vbr uses only regular files in its cache; delete it\n")
-    lock.unlink()  # as it says: then the build goes on
-    assert vbr_within_guard(built, "run", BUMP, "--engine", "c", "--quiet").returncode == 0
+    refused_until_deleted(built, lock, "named pipe", lock.unlink)
 
 
 @pytest.mark.parametrize("pattern,unneeded", [
@@ -220,9 +226,4 @@ def test_a_folder_at_the_c_library_or_its_sums_is_named_with_what_to_do(built, p
     (kept,) = (built / "vbr" / "c").glob(pattern)
     kept.unlink()
     kept.mkdir(mode=0o700)
-    proc = vbr_within_guard(built, "run", BUMP, "--engine", "c", "--quiet")
-    assert proc.returncode == 1 and proc.stdout == ""
-    assert proc.stderr == (f"vbr: error: the C engine cannot run here: the C engine cannot build: {kept} is a "
-                           "folder, not a regular file: vbr uses only regular files in its cache; delete it\n")
-    kept.rmdir()  # as it says: then the build goes on
-    assert vbr_within_guard(built, "run", BUMP, "--engine", "c", "--quiet").returncode == 0
+    refused_until_deleted(built, kept, "folder", kept.rmdir)
