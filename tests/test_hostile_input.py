@@ -511,3 +511,20 @@ def test_a_scenario_file_may_not_name_a_rule_file_outside_its_reach(tmp_path):
     with pytest.raises(VbrError) as info:
         run_file(p)
     assert "takes a bundled rule file's name" in info.value.render() and "root:" not in info.value.render()
+
+
+def test_check_and_graph_of_procedures_each_calling_the_next_twice_end_and_draw_every_phase(tmp_path):
+    # each call is walked under its own conditions: 40 levels of two calls each were 2**40 walks
+    # of p40's body, and `vbr check` never ended (vbr/visualizer/flow.py's WALK_BUDGET bounds it)
+    text = 'game "Doubling"\nseats 2\nstart one\nvar x: int = 0\n' + "".join(
+        f"proc p{i}() {{\n  p{i + 1}()\n  p{i + 1}()\n}}\n" for i in range(40)) + (
+        "proc p40() {\n  x += 1\n}\nphase one {\n  p0()\n  choose m from [1, 2] by 0 as \"m\"\n  goto two\n}\n"
+        "phase two {\n  p0()\n  end winner 0\n}\n")
+    path = write(tmp_path, "doubling.vbr", text)
+    check = subprocess.run([sys.executable, "-m", "vbr", "check", "--strict", str(path)], capture_output=True,
+                           text=True, timeout=HANG_GUARD)
+    assert check.returncode == 0 and check.stdout == f"{path}: ok\n", check.stdout + check.stderr
+    graph = subprocess.run([sys.executable, "-m", "vbr", "graph", str(path)], capture_output=True, text=True,
+                           timeout=HANG_GUARD)
+    assert graph.returncode == 0, graph.stderr
+    assert '"one" -> "two"' in graph.stdout and '"two" -> "game over"' in graph.stdout

@@ -24,6 +24,13 @@ NEXT, RETURN, LOOP = "next", "return", "loop"
 
 Guards = tuple[str, ...]
 
+# Statements one body's walk goes through before it stops walking again the procedures and events
+# it has walked once (the bundled books' largest walk: 349): each call of a procedure is walked
+# under its own conditions, so procedures that each call the next twice would take a walk twice
+# as long per level. Past it, a call or an emit goes on as its first walk did, adding no exits,
+# choices or actors: time bounded for any rule file (docs/language.md, Limits).
+WALK_BUDGET = 10_000
+
 
 @dataclass
 class Exit:
@@ -104,6 +111,8 @@ class _Walker:
         self.following: list[str] = []  # procedures and events being followed: stops recursion
         self.quiet = 0  # > 0 inside a procedure drawn as its own node: its exits and actors are its own
         self.env: dict[str, str] = {}  # names bound here (parameters, `let`, loop variables) → how the rules read
+        self.visits = 0  # statements walked
+        self.walked: dict[str, set[str]] = {}  # procedure or `on EVENT` → how its first walk could finish
 
     def block(self, body: list[A.Stmt], guards: Guards) -> tuple[set[str], Guards]:
         """How the block can finish, and what holds when it falls off its end."""
@@ -116,6 +125,7 @@ class _Walker:
         return ways | {NEXT}, guards
 
     def stmt(self, s: A.Stmt, guards: Guards) -> tuple[set[str], Guards]:
+        self.visits += 1
         match s:
             case A.Goto() | A.EndWinner() | A.EndDraw():
                 self.leave(s, guards)
@@ -202,6 +212,8 @@ class _Walker:
     def call(self, name: str, guards: Guards, args: list[A.Expr] = ()) -> tuple[set[str], Guards]:
         if name in self.following:
             return {NEXT}, guards
+        if self.visits > WALK_BUDGET and name in self.walked:
+            return self.walked[name], guards
         node = name in self.nodes
         if node and not self.quiet:
             self.flow.exits.append(Exit(proc_node(name), guards, self.model.procs[name].span))
@@ -216,7 +228,9 @@ class _Walker:
         self.following.pop()
         if RETURN in outs:
             after = guards  # a `return` leaves under conditions this walk does not keep
-        return ({NEXT} if outs & {NEXT, RETURN} else set()), after
+        finishes = {NEXT} if outs & {NEXT, RETURN} else set()
+        self.walked.setdefault(name, finishes)
+        return finishes, after
 
     def emit(self, s: A.Emit, guards: Guards) -> tuple[set[str], Guards]:
         """Every handler of the event runs (those whose `when` holds), then the emitter goes on,
@@ -224,6 +238,8 @@ class _Walker:
         key = "on " + s.event
         if key in self.following:
             return {NEXT}, guards
+        if self.visits > WALK_BUDGET and key in self.walked:
+            return self.walked[key], guards
         self.following.append(key)
         leaves = False
         for h in self.model.handlers.get(s.event, []):
@@ -231,7 +247,9 @@ class _Walker:
             outs, _ = self.block(h.body.body, _and(guards, when))
             leaves |= h.when is None and not outs & {NEXT, RETURN}
         self.following.pop()
-        return (set() if leaves else {NEXT}), guards
+        finishes = set() if leaves else {NEXT}
+        self.walked.setdefault(key, finishes)
+        return finishes, guards
 
 
 def static_value(model: Model, e: A.Expr, depth: int = 0, bound: frozenset = frozenset()):
