@@ -38,7 +38,13 @@ def test_token_with_equals_belongs_to_the_agent_before_it():
 def test_one_agent_plays_every_seat_and_none_means_random():
     assert parse_agent_list("mcts:iterations=50", 3) == ["mcts:iterations=50"] * 3
     assert parse_agent_list(None, 2) == ["random", "random"]
-    assert parse_agent_list(" , ", 2) == ["random", "random"]
+
+
+@pytest.mark.parametrize("spec", [" , ", "", ","])
+def test_a_spec_given_that_names_no_agent_is_refused_not_taken_for_random(spec):
+    # `--agents ","` is a slip, not a wish for random seats: it says so
+    with pytest.raises(AgentSpecError, match="names no agent"):
+        parse_agent_list(spec, 2)
 
 
 def test_play_parse_agents_reads_specs():

@@ -86,6 +86,19 @@ def test_compare_reuses_a_base_arm_already_played(tmp_path, capsys):
     assert reused["base_rows"] == str(base) and figures(reused) == figures(full)
 
 
+def test_a_base_played_by_the_python_engine_is_reused_by_a_comparison_in_c(tmp_path, capsys):
+    # both engines play the same games: rows of either are the base's games
+    base = tmp_path / "base.jsonl"
+    assert run(capsys, "sim", BUMP, "-n", 50, "--seed", 4, "--engine", "python", "--out", base)[0] == 0
+    code, out, _ = run(capsys, "compare", BUMP, "--variant-option", "target=5", "-n", 50, "--seed", 4,
+                       "--engine", "c", "--json")
+    full = json.loads(out)
+    code, out, err = run(capsys, "compare", BUMP, "--variant-option", "target=5", "--base-rows", base,
+                         "--engine", "c", "--json")
+    assert code == 0, err
+    assert figures(json.loads(out)) == figures(full)
+
+
 def test_base_rows_of_another_rule_file_are_a_usage_error(tmp_path, capsys):
     base = tmp_path / "base.jsonl"
     assert run(capsys, "sim", BUMP, "-n", 3, "--out", base)[0] == 0

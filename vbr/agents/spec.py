@@ -166,14 +166,25 @@ def canonical(name: str, params: dict) -> str:
     return name + (":" + ",".join(changed) if changed else "")
 
 
+def _groups(spec: str | None) -> list[tuple[str, list[str]]]:
+    """The agents a spec gives (_split): random when no spec is given; a spec given that names no
+    agent (`--agents ","`, `--agents ""`) is an AgentSpecError rather than random."""
+    if spec is None:
+        return [("random", [])]
+    groups = _split(spec)
+    if not groups:
+        raise AgentSpecError(f"{spec!r} names no agent (agents: {', '.join(AGENTS)})")
+    return groups
+
+
 def agent_names(spec: str | None) -> set[str]:
-    """The names of the agents an --agents spec gives (random when it gives none)."""
-    return {_parse_group(head, extra)[0] for head, extra in _split(spec or "") or [("random", [])]}
+    """The names of the agents an --agents spec gives (random when none is given)."""
+    return {_parse_group(head, extra)[0] for head, extra in _groups(spec)}
 
 
 def parse_agent_list(spec: str | None, seats: int) -> list[str]:
     """One canonical spec per seat: one agent given plays every seat, otherwise one per seat."""
-    groups = _split(spec or "") or [("random", [])]
+    groups = _groups(spec)
     specs = [canonical(*_parse_group(head, extra)) for head, extra in groups]
     if len(specs) == 1:
         return specs * seats

@@ -512,8 +512,9 @@ def _finish_compare(args, base, variant, agents, runs, reused: bool) -> int:
 
 
 def base_rows(args, base: Variant, agents: list[str]) -> list:
-    """The base's games from `--base-rows`: the rows of the arm with the base's rule file, options,
-    engine and agents; a usage error, listing the arms it holds, when the file has none."""
+    """The base's games from `--base-rows`: the rows of the arm with the base's rule file, options
+    and agents, played by either engine (both play the same games; this run's engine first); a
+    usage error, listing the arms it holds, when the file has none."""
     from vbr.analysis import rows as R
     try:
         merged = R.read([args.base_rows])
@@ -522,11 +523,12 @@ def base_rows(args, base: Variant, agents: list[str]) -> list:
     want = run_fields(base, args, "base")
     key = (want["rules"], tuple(sorted(want["rule_options"].items())), want["engine"], tuple(sorted(agents)),
            tuple(want["restrict"]))
-    arm = next((a for a in merged.arms if a.key == key), None)
+    played = [a for a in merged.arms if a.key[:2] + a.key[3:] == key[:2] + key[3:]]
+    arm = next((a for a in played if a.engine == want["engine"]), played[0] if played else None)
     if arm is None:
         found = "; ".join(f"{a.rules} ({a.label}, engine {a.engine}, agents {','.join(a.agents)})"
                           for a in merged.arms) or "no games"
-        raise UsageError(f"--base-rows {args.base_rows}: no games of the base ({base.label}, engine {want['engine']}, "
+        raise UsageError(f"--base-rows {args.base_rows}: no games of the base ({base.label}, "
                          f"agents {','.join(agents)}); it holds: {found}")
     from vbr.sim import game_sides
     try:
