@@ -5,6 +5,7 @@ after every score change, starting level.
 """
 import json
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -423,6 +424,43 @@ def test_holm_adjusts_p_values_step_down():
 def test_significant_means_below_5_percent_after_holm_over_the_figures():
     rows = [{"p": p} for p in (0.01, 0.04, 0.03, None, 0.005)]
     assert [r["significant"] for r in M.mark_significant(rows)] == [True, False, False, None, True]
+
+
+def test_a_figure_that_is_another_game_for_game_is_one_holm_test():
+    # no draws: seat 1's win rate is 1 − seat 0's in every game, and the side advantage of seat 0
+    # (seat 0 wins most in a) counts the same games the same way; PAIRED_A/B (seat 0: 5 → 7 of 10,
+    # paired) give them one p-value, which Holm adjusts once over the family
+    rows = {r["metric"]: r for r in M.compare(PAIRED_A, PAIRED_B, paired=True)}
+    assert rows["win_rate_1"]["same_as"] == "win_rate_0"
+    assert rows["side_advantage"]["same_as"] == "win_rate_0"
+    assert "same_as" not in rows["win_rate_0"] and "same_as" not in rows["length_mean"]
+    family = [r for r in rows.values() if r["p"] is not None and "same_as" not in r]
+    adjusted = dict(zip([r["metric"] for r in family], S.holm([r["p"] for r in family])))
+    for name in ("win_rate_0", "win_rate_1", "side_advantage"):
+        assert rows[name]["p_holm"] == pytest.approx(adjusted["win_rate_0"], abs=2e-4)  # p rounded to 4 places
+    assert M.tested(list(rows.values())) == len(family)
+
+
+def test_a_draw_makes_the_seats_win_rates_two_figures():
+    # a draw counts against both seats' win rates: they no longer mirror each other, and the side
+    # advantage (over decided games) no longer equals seat 0's win rate (over all games); seat 0
+    # chose first in every game, so over the decided games it is the first-mover advantage
+    drawn = [*PAIRED_A[:-1], trial([], None, 11, index=9)]
+    rows = {r["metric"]: r for r in M.compare(drawn, PAIRED_B, paired=True)}
+    assert "same_as" not in rows["win_rate_1"]
+    assert rows["side_advantage"]["same_as"] == "first_mover_advantage"
+
+
+def test_the_first_mover_measure_is_the_first_mover_figure_once():
+    # a first-mover measure sets each game's first side (vbr.play._first_mover): its "wins" figure
+    # is the first-mover advantage, game for game; a side measure naming other sides is not
+    def with_measures(ts):  # first sides 0, 1, 0, 1, ...; `other` 0, 0, 1, 1, 0, 0, ...
+        return [replace(t, first_side=t.index % 2, measures={"server": ("side", t.index % 2),
+                                                             "other": ("side", t.index // 2 % 2)}) for t in ts]
+    a, b = with_measures(PAIRED_A), with_measures(PAIRED_B)
+    rows = {r["metric"]: r for r in M.compare(a, b, paired=True)}
+    assert rows["measure:server"]["same_as"] == "first_mover_advantage"
+    assert "same_as" not in rows["measure:other"]
 
 
 # paired runs: the same seeds (100 + index) in both; b listed in another order, as pairs are

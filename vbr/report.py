@@ -319,7 +319,8 @@ def against_first_lines(a: dict) -> list[str]:
     rows = a["rows"]
     if not rows:
         return []
-    tested = sum(1 for r in rows if r.get("p_holm") is not None)
+    from vbr.analysis.metrics import tested as tests_in
+    tested = tests_in(rows)
     combos = list(dict.fromkeys(r["combination"] for r in rows))
     out = ["", clean(f"against the first combination, {a['first']}, paired by deal"),
            f"(significant: Holm-adjusted p < 0.05 over all {tested} figures of "
@@ -393,7 +394,8 @@ def _compare_text(r: dict) -> str:
         played = f"{counted(r['games'], 'game')} each, seed {r['seed']}, {agents}"
     out = [f"base: {a['label']} ({a['rules']})", f"variant: {b['label']} ({b['rules']})", played]
     out += pairing_lines(r)
-    tested = sum(1 for m in r["metrics"] if m.get("p_holm") is not None)
+    from vbr.analysis.metrics import tested as tests_in
+    tested = tests_in(r["metrics"])
     changed = [m for m in r["metrics"] if m.get("significant")]
     out.append("")
     out.append(f"changed significantly (Holm-adjusted p < 0.05 over the {tested} figures with an interval):" if changed

@@ -445,13 +445,15 @@ def compare_row(r: dict) -> dict:
     """One figure of a comparison as `--out` writes it: the interval of the difference in two
     columns, `diff lo` and `diff hi` (as `vbr sweep` writes its intervals), its p-value before and
     after Holm's correction, the pairs it was taken over and the games per variant an unpaired run
-    would need (empty for an unpaired figure), and the same columns in every row (`reason` empty
+    would need (empty for an unpaired figure), the figure it is game for game (`same as`, whose
+    Holm test it shares), and the same columns in every row (`reason` empty
     where there is an interval)."""
     lo, hi = r["ci95"] or (None, None)
     return {"metric": r["metric"], "label": r["label"], "unit": r["unit"], "a": r["a"], "b": r["b"],
             "diff": r["diff"], "diff lo": lo, "diff hi": hi, "method": r["method"],
             "p": r.get("p"), "p holm": r.get("p_holm"), "significant": r["significant"],
-            "pairs": r.get("pairs"), "unpaired games": r.get("unpaired_games"), "reason": r.get("reason")}
+            "pairs": r.get("pairs"), "unpaired games": r.get("unpaired_games"), "same as": r.get("same_as"),
+            "reason": r.get("reason")}
 
 
 def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int:

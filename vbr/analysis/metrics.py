@@ -573,9 +573,46 @@ def compare(a: list[Trial], b: list[Trial], side_label: str = "seat", names: lis
     kinds_b = measure_kinds(b)
     shared = {name for name, kind in measure_kinds(a).items() if kinds_b.get(name) == kind}
     measures = [m for m in measure_metrics(a, measure_labels) if m.name.split(":", 1)[1] in shared]
+    others = [*_compared_metrics(a, side_label, names), *measures]
     rows = [*(_compare_one(m, a, b, shares[s], pairs) for s, m in enumerate(wins)),
-            *(_compare_one(m, a, b, pairs=pairs) for m in (*_compared_metrics(a, side_label, names), *measures))]
+            *(_compare_one(m, a, b, pairs=pairs) for m in others)]
+    twins = same_figures([*wins, *others], a, b)
+    for r in rows:
+        if r["metric"] in twins and r["p"] is not None:
+            r["same_as"] = twins[r["metric"]]
     return mark_significant(rows)
+
+
+def same_figures(metrics: list[Metric], a: list[Trial], b: list[Trial]) -> dict[str, str]:
+    """Each metric that is an earlier one's figure game for game, by name: the earlier one's name.
+    Two proportions or two means are one figure when every game of both runs counts in both or in
+    neither, and where it counts, one's value is the other's shifted or mirrored by a constant:
+    seat 1's win rate and seat 0's in a game without draws, the side advantage and its side's win
+    rate, the first-mover advantage and the file's first-mover measure, the points per game and
+    the final margin of a game played to a fixed target. Their differences have the same interval
+    up to sign, the same p-value: Holm's correction counts such a figure once."""
+    seen: dict[tuple, str] = {}
+    out = {}
+    for m in metrics:
+        if m.kind not in ("proportion", "mean") or m.each is None:
+            continue
+        shape = _shape(m, a, b)
+        twin = seen.get(shape[0]) or seen.get(shape[1])
+        if twin is not None:
+            out[m.name] = twin
+        else:
+            seen.setdefault(shape[0], m.name)
+    return out
+
+
+def _shape(m: Metric, a: list[Trial], b: list[Trial]) -> tuple[tuple, tuple]:
+    """A metric's per-game values over both runs, less the first counted one, and their mirror:
+    (kind, each value or None), as `same_figures` matches them."""
+    fa, fb = m.each(a), m.each(b)
+    games = [f(t) for f, ts in ((fa, a), (fb, b)) for t in ts]
+    first = next((v for v in games if v is not None), 0.0)
+    shifted = tuple(None if v is None else v - first for v in games)
+    return (m.kind, shifted), (m.kind, tuple(None if v is None else -v for v in shifted))
 
 
 def _compared_metrics(a: list[Trial], side_label: str, names: list[str] | None) -> list[Metric]:
@@ -604,12 +641,27 @@ def pairing(a: list[Trial], b: list[Trial]) -> dict:
 
 def mark_significant(rows: list[dict]) -> list[dict]:
     """Each row's `p_holm` (Holm over the rows that have a p-value) and `significant` (below ALPHA;
-    None without an interval)."""
-    for r, adjusted in zip(rows, S.holm([r["p"] for r in rows])):
+    None without an interval). A row with `same_as` (the same figure as that metric's row of its
+    `combination`, game for game) is one test with it: left out of the family, it takes that row's
+    adjusted p-value."""
+    family = [r for r in rows if "same_as" not in r]
+    for r, adjusted in zip(family, S.holm([r["p"] for r in family])):
         r["p_holm"] = _r(adjusted)
         r["significant"] = adjusted < ALPHA if adjusted is not None else None
+    by_metric = {(r.get("combination"), r.get("metric")): r for r in family}
+    for r in rows:
+        if "same_as" in r:
+            twin = by_metric.get((r.get("combination"), r["same_as"]), {})
+            r["p_holm"] = twin.get("p_holm") if r["p"] is not None else None
+            r["significant"] = twin.get("significant") if r["p"] is not None else None
+    for r in rows:
         r["p"] = _r(r["p"])
     return rows
+
+
+def tested(rows: list[dict]) -> int:
+    """How many tests Holm's correction of `rows` (mark_significant) was taken over."""
+    return sum(1 for r in rows if r.get("p_holm") is not None and "same_as" not in r)
 
 
 def win_shares(ts: list[Trial]) -> list[str]:
