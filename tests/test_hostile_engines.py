@@ -293,3 +293,41 @@ def test_a_hostile_file_ends_alike_under_both_typed_engines_in_bounded_time_and_
     assert got["python"] == got["c"]
     kind, words = EXPECTED[name]
     assert kind in got["python"] and words in got["python"][kind], got["python"]
+
+
+# Threads that each play a game with a list of a million items (8 MB, past the C stack): the C
+# engine's buffer for it is released when the call that needed it returns, so the process's
+# resident memory after 12 such threads, each ended, is not 12 buffers' worth larger than after one.
+THREADS = r"""
+import sys, threading
+from vbr.engines.game import load
+
+def resident():
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) * 1024
+
+game = load(sys.argv[1], {}, engine="c")
+
+def one():
+    s = game.new_state(1)
+    s.play_random(2)
+    assert s.is_terminal()
+
+for n in range(13):
+    t = threading.Thread(target=one)
+    t.start()
+    t.join()
+    if n == 0:
+        after_one = resident()
+print(resident() - after_one)
+"""
+
+
+def test_the_c_engines_long_list_buffers_do_not_outlive_their_call(tmp_path):
+    path = tmp_path / "million.vbr"
+    path.write_text(phase_with("v = count(every(x for x in 1..1000000))"))
+    run = subprocess.run([sys.executable, "-c", THREADS, str(path)], capture_output=True, text=True,
+                         timeout=HANG_GUARD, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-3000:]
+    grown = int(run.stdout.split()[-1])
+    assert grown < 4 * 8_000_000  # 12 buffers kept would be 96 MB and more

@@ -54,13 +54,32 @@ VBR_COLD static void vbr_fault(W *S, W f, W a, W b) {
 }
 
 /* A site's buffer for a list longer than the C stack should hold (c_source.py's STACK_ITEMS): n
- * words, made on the site's first use in a thread and kept for the thread's later uses (a site's
- * list lives while its statement or expression runs, which calls no unit: never two at once).
+ * words, made on the site's first use and kept in its variable `*site` (a site's list lives while
+ * its statement or expression runs, which calls no unit: never two at once) until the thread's
+ * outermost call into the engine returns (vbr_restore), so that a thread that ends holds none.
  * Memory that cannot be had is the fault `copy` (the lists held at once fill the state). */
-static W *vbr_big(W *S, size_t n, W copy) {
-    W *p = malloc(sizeof(W) * n);
-    if (!p) vbr_fault(S, copy, VBR_NONE, VBR_NONE);
-    return p;
+typedef struct VbrBig { W **site; struct VbrBig *next; W words[]; } VbrBig;
+static __thread VbrBig *vbr_bigs;  /* the buffers this thread holds */
+
+static W *vbr_big(W *S, W **site, size_t n, W copy) {
+    VbrBig *b = malloc(sizeof(VbrBig) + sizeof(W) * n);
+    if (!b) vbr_fault(S, copy, VBR_NONE, VBR_NONE);
+    b->site = site;
+    b->next = vbr_bigs;
+    vbr_bigs = b;
+    return *site = b->words;
+}
+
+/* Where a call into the engine ends: the jump buffer it found is restored; the outermost call's
+ * end (none found) releases the thread's long-list buffers. */
+static inline void vbr_restore(vbr_jmp_buf *saved) {
+    vbr_jump = saved;
+    while (!saved && vbr_bigs) {
+        VbrBig *b = vbr_bigs;
+        vbr_bigs = b->next;
+        *b->site = 0;
+        free(b);
+    }
 }
 
 static inline void vbr_operands(W *S, W a, W b, W f) {

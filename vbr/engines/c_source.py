@@ -336,11 +336,11 @@ static int guarded(int (*step)(W *, W), W *S, W arg) {{
     vbr_jmp_buf *saved = vbr_jump;
     vbr_jump = &jb;
     if (VBR_SETJMP(jb)) {{
-        vbr_jump = saved;
+        vbr_restore(saved);
         return FAULT;
     }}
     int status = step(S, arg);
-    vbr_jump = saved;
+    vbr_restore(saved);
     return status;
 }}
 
@@ -407,7 +407,7 @@ int vbr_play_random(W *S, U agent_seed) {{
     vbr_jump = &jb;
     if (!VBR_SETJMP(jb))
         while (S[H_STATUS] == CHOICE) apply_in(S, vbr_below_of(&agent, S[H_NOPTS]));
-    vbr_jump = saved;
+    vbr_restore(saved);
     return (int)S[H_STATUS];
 }}
 
@@ -443,7 +443,7 @@ int vbr_play_seats(W *S, U *streams, const W *kinds, W *stats, W *track, W track
     vbr_jump = &jb;
     if (!VBR_SETJMP(jb))
         while (S[H_STATUS] == CHOICE && kinds[S[H_SEAT]] == 0) vbr_play_one(S, streams, stats, track, track_rows);
-    vbr_jump = saved;
+    vbr_restore(saved);
     return (int)S[H_STATUS];
 }}
 
@@ -523,7 +523,7 @@ int vbr_play_game(W *S, W *io) {{
     }} else {{
         play_whole_game(S, io);
     }}
-    vbr_jump = saved;
+    vbr_restore(saved);
     return (int)S[H_STATUS];
 }}
 
@@ -545,7 +545,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         statuses[g] = S[H_STATUS];
         choices[g] = S[H_CHOICES];
     }}
-    vbr_jump = saved;
+    vbr_restore(saved);
 }}
 """
 
@@ -900,13 +900,13 @@ int vbr_goto(W *S, W unit) {{
 
     def array(self, name: str, size: int) -> str:
         """The declaration of `W name[size]` (at least 1): on the C stack up to STACK_ITEMS words,
-        else a buffer of the site's own, made once per thread (vbr_big): a million-item list on
-        the stack would crash the process."""
+        else a buffer of the site's own, made on its first use in a call into the engine (vbr_big):
+        a million-item list on the stack would crash the process."""
         size = max(size, 1)
         if size <= STACK_ITEMS:
             return f"W {name}[{size}];"
         kept = self.fresh("big")
-        return f"static _Thread_local W *{kept}; W *{name} = {kept} ? {kept} : ({kept} = vbr_big(S, {size}, {COPY_FAULT}));"
+        return f"static _Thread_local W *{kept}; W *{name} = {kept} ? {kept} : vbr_big(S, &{kept}, {size}, {COPY_FAULT});"
 
     def first_of_each(self, bound: int) -> list[str]:
         """Lines that keep the first of each value of `opts[0..k)` in order (k their number), in
