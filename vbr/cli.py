@@ -662,8 +662,16 @@ def cmd_trace(args) -> int:
         changed = update_doc(Path(args.update), path, tests)
         print(clean(f"{args.update}: {'updated' if changed else 'up to date'}"))
         return 0
-    sys.stdout.write(clean(markdown(path, tests)))
+    sys.stdout.write(clean(markdown(path, tests, _from_here(path))))
     return 0
+
+
+def _from_here(path: Path) -> str:
+    """How a printed page links to a file: by its path from the current folder when it lies
+    below it (the page is most often saved there), else by its absolute path."""
+    here = Path.cwd().resolve()
+    full = path.resolve()
+    return full.relative_to(here).as_posix() if full.is_relative_to(here) else full.as_posix()
 
 
 if __name__ == "__main__":
