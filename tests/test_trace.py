@@ -79,13 +79,15 @@ def test_update_from_another_folder_links_the_rule_file_from_the_page(tmp_path, 
 
 def test_a_printed_table_links_the_rule_file_from_the_current_folder(tmp_path, monkeypatch, capsys):
     # docs/cli.md: printed from the checkout, Siatka's first row links `rules/siatka.vbr#L15`
-    # (the table is most often saved where vbr runs); from a folder the file is not below, the
+    # (the table is most often saved where vbr runs), the file named by its path or by its book's
+    # name (which vbr finds as an absolute path); from a folder the file is not below, the
     # absolute path is the only link that leads to it
     import re
     from vbr.cli import main
     monkeypatch.chdir(ROOT)
-    assert main(["trace", "rules/siatka.vbr"]) == 0
-    assert set(re.findall(r"\]\(([^)#]+)#L\d+\)", capsys.readouterr().out)) == {"rules/siatka.vbr"}
+    for named in ("rules/siatka.vbr", "siatka"):
+        assert main(["trace", named]) == 0
+        assert set(re.findall(r"\]\(([^)#]+)#L\d+\)", capsys.readouterr().out)) == {"rules/siatka.vbr"}
     monkeypatch.chdir(tmp_path)
     assert main(["trace", str(RULES / "siatka.vbr")]) == 0
     assert set(re.findall(r"\]\(([^)#]+)#L\d+\)", capsys.readouterr().out)) == {(RULES / "siatka.vbr").resolve().as_posix()}
