@@ -540,6 +540,13 @@ def test_a_slow_run_reports_seconds_per_game_not_zero_games_a_second():
     assert speed_line({"games": 3000, "seconds": 2.5, "load_seconds": 0.1}) == "1200.0 games/s (2.5 s, loading 0.1 s)"
 
 
+def test_a_run_of_under_a_second_takes_its_rate_from_before_the_seconds_were_rounded():
+    # 200 games in 0.0021 s: 95,238 games/s, measured to three digits as 95,200; the seconds
+    # rounded to 0.002 would say 100,000
+    from vbr.report import speed_line
+    assert speed_line({"games": 200, "seconds": 0.002, "games_per_s": 95200.0}) == "95200.0 games/s (0.002 s)"
+
+
 def test_a_run_faster_than_its_rounding_of_the_seconds_is_not_said_to_have_played_no_games():
     # One game played in 0.0004 s: the summary's seconds round to 0.0, but a game was played,
     # at the rate the run measured (2500 games/s), in under a thousandth of a second.

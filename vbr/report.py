@@ -95,13 +95,16 @@ def _stats_text(s: dict) -> str:
 
 def speed_line(s: dict) -> str:
     """`720 games/s (2.78 s, loading 0.14 s)`; a run slower than a game a second in seconds per
-    game, never `0.0 games/s`. A run whose seconds round to 0.0 (`seconds` has three decimals)
-    takes its rate from `games_per_s`, measured before the rounding: `under 0.001 s`."""
+    game, never `0.0 games/s`. A run of under a second takes its rate from `games_per_s` where
+    the run measured it (before `seconds` was rounded to three decimals: 200 games in 0.0021 s
+    are 95,200 games/s, not the 100,000 of 0.002 s), and one whose seconds round to 0.0 took
+    `under 0.001 s`."""
     from vbr.progress import speed
     took = f"{s['seconds']} s"
-    said = speed(s["games"], s["seconds"])
-    if s["games"] > 0 and s["seconds"] <= 0 and s.get("games_per_s"):
-        took, said = "under 0.001 s", f"{s['games_per_s']:.1f} games/s"
+    measured = s.get("games_per_s") if s["games"] > 0 and s["seconds"] < 1 else None
+    said = speed(s["games"], s["games"] / measured) if measured else speed(s["games"], s["seconds"])
+    if s["games"] > 0 and s["seconds"] <= 0 and measured:
+        took = "under 0.001 s"
     return f"{said} ({took}" + (f", loading {s['load_seconds']} s)" if s.get("load_seconds") else ")")
 
 
