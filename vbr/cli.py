@@ -499,8 +499,10 @@ def _compare_engine(args, base: tuple, variant: tuple) -> str:
     """One engine for both arms of a compare, kept in `args.engine`: what `--engine` names; under
     auto, c when a C compiler builds both arms, else python. Each arm's game is loaded through it
     (vbr.sim.game_for keeps it for the run), and no other's is."""
-    from vbr.sim import played_game as arm_engine
+    from vbr.sim import build_ahead, played_game as arm_engine
     asked = asked_engine(args)
+    if asked != "python":
+        build_ahead([base, variant])  # both arms' C builds at once
     first = arm_engine(*base, asked, _note)[0]
     args.engine = first
     if asked != "auto":

@@ -119,6 +119,39 @@ def game_for(path: str, options: tuple, engine: str = "python"):
     return game
 
 
+def build_ahead(games: list[tuple[str, dict]]) -> None:
+    """The C engine's games of several (rule file, options) loaded now, as many at once as the
+    process may use cores (each load's thread waits on its compiler process), so that game_for
+    then finds each loaded: a sweep's or a comparison's C builds take the time of the longest
+    rather than of all of them. A load that fails is left for game_for's own load to report.
+    Ctrl-C or another stop signal stops the builds that run (vbr.engines.c_engine.stop_builds)."""
+    wanted = list(dict.fromkeys((str(path), tuple(sorted(options.items()))) for path, options in games))
+    wanted = [w for w in wanted if _game_key(*w, "c") not in _GAMES]
+    workers = min(len(wanted), len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+    if workers < 2:
+        return
+    from concurrent.futures import ThreadPoolExecutor
+    from vbr.engines.c_engine import stop_builds
+    pool = ThreadPoolExecutor(workers, thread_name_prefix="vbr-build")
+    try:
+        with stop_signals.as_ctrl_c():
+            for done in [pool.submit(_load_quietly, path, options) for path, options in wanted]:
+                done.result()
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        stop_builds()
+        raise
+    pool.shutdown()
+
+
+def _load_quietly(path: str, options: tuple) -> None:
+    """game_for through C, any error left for a later load to raise again."""
+    try:
+        game_for(path, options, "c")
+    except Exception:
+        pass
+
+
 def _game_key(path: str, options: tuple, engine: str) -> tuple:
     """game_for's key: each option's value with its type, since `true` and 1 are equal in Python
     (and hash alike) but not as the option values a file accepts."""

@@ -335,6 +335,7 @@ def skill_summary(stats: dict) -> dict:
 def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
     from vbr.analysis.sweep import combinations, parse_grid
     from vbr.play import parse_agents
+    from vbr.sim import build_ahead
     check_count(args.n)
     check_outputs(args)
     if getattr(args, "rows", None):
@@ -343,9 +344,13 @@ def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
     if args.engine == "auto":
         from vbr.engine_choice import EngineChoice
         choice = EngineChoice(file, agents_spec, (args.workers or 1) if args.backend == "local" else 1, note)
+        if choice.searching:  # every combination in C: their builds at once
+            build_ahead([(file, combo) for combo in combinations(axes, base_options)])
         variants = [chosen_variant(file, combo, combo_label(combo, axes), choice, args.n)
                     for combo in combinations(axes, base_options)]
     else:
+        if args.engine == "c":
+            build_ahead([(file, combo) for combo in combinations(axes, base_options)])
         variants = [load_variant(file, combo, combo_label(combo, axes), args.engine)
                     for combo in combinations(axes, base_options)]
     agents = arms_agents(agents_spec, [v.game for v in variants])

@@ -69,6 +69,10 @@ def run(args) -> int:
     else:
         game = played_game(args, args.file, fixed)  # only through the engine the games are played by
     check_values(game, tuned, fixed, "python" if choice else args.engine)
+    if args.engine == "c" or (choice and choice.searching):  # the first round's values in C: built at once
+        from vbr.analysis.tune import first_grid
+        from vbr.sim import build_ahead
+        build_ahead([(game.path, fixed | {tuned.name: value}) for value in first_grid(tuned)])
     label, unit = check_measure(game, target)
     spec = base_spec(args, game, fixed)
     with backend_for(args) as backend:
@@ -115,7 +119,9 @@ def check_values(game, tuned: Tuned, fixed: dict, engine: str) -> None:
     if tuned.is_range:
         check_range(game, tuned)
         return
-    from vbr.sim import game_for
+    from vbr.sim import build_ahead, game_for
+    if engine == "c":
+        build_ahead([(game.path, fixed | {tuned.name: value}) for value in tuned.values])
     for value in tuned.values:  # loading checks the value (and keeps the game for the run)
         game_for(str(game.path), tuple(sorted((fixed | {tuned.name: value}).items())), engine)
 

@@ -213,6 +213,8 @@ def _compile(cc: list[str], src: Path, out: Path, folder: Path) -> None:
     proc = subprocess.Popen([*cc, "-o", str(out), str(src), *LINK_FLAGS], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, errors="replace", preexec_fn=bounded,
                             start_new_session=True)
+    with _COMPILING_LOCK:
+        _COMPILING.add(proc)
     try:
         with stop_signals.as_ctrl_c():  # a kill of vbr stops the compiler too, not only a Ctrl-C
             _, err = proc.communicate(timeout=BUILD_TIMEOUT)
@@ -222,6 +224,13 @@ def _compile(cc: list[str], src: Path, out: Path, folder: Path) -> None:
     except BaseException:
         _stop(proc)
         raise
+    finally:
+        with _COMPILING_LOCK:
+            _COMPILING.discard(proc)
+            stopped = proc in _STOPPED
+            _STOPPED.discard(proc)
+    if stopped:
+        raise CEngineUnavailable("the C build was stopped")
     if proc.returncode == 0:
         return
     if _NO_SPACE.search(err):
@@ -247,6 +256,25 @@ def _built_library(cc: str, out: Path) -> bytes:
         raise CEngineUnavailable(f"the C compiler `{cc}` exited 0 but left no regular file as its library") from None
     with os.fdopen(fd, "rb") as f:
         return f.read()
+
+
+_COMPILING: set = set()  # the compiler processes running, in every thread (stop_builds)
+_STOPPED: set = set()  # those stop_builds stopped
+_COMPILING_LOCK = threading.Lock()
+
+
+def stop_builds() -> None:
+    """Stop every C compiler this process has running, whichever thread waits for it: each of
+    those builds ends in CEngineUnavailable. For a command stopped while builds run on threads
+    of its own (vbr.sim.build_ahead), which Ctrl-C does not reach."""
+    with _COMPILING_LOCK:
+        running = list(_COMPILING)
+        _STOPPED.update(running)
+    for proc in running:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 def _stop(proc: subprocess.Popen) -> None:
