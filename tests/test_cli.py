@@ -1,5 +1,6 @@
 """The CLI: thin, located errors, exit codes, never a traceback."""
 import json
+from pathlib import Path
 
 import pytest
 
@@ -173,3 +174,16 @@ def test_run_writes_its_log_when_the_reader_closes_the_pipe_early(tmp_path):
     err = p.stderr.read()
     assert p.wait(timeout=120) == 0 and err == b""
     assert main(["replay", str(log)]) == 0
+
+
+def test_a_run_with_an_mcts_agent_takes_a_worker_per_core_unless_told(capsys):
+    # docs/cli.md, --workers: by default one per core the process may use when an agent is mcts,
+    # else 1; a given --workers is kept
+    import os
+    cores = len(os.sched_getaffinity(0))
+    for agents, given, expected in (("mcts,random", None, cores), ("greedy,random", None, 1), ("mcts", "1", 1)):
+        bump = str(Path(__file__).resolve().parent.parent / "docs" / "tutorial" / "bump.vbr")
+        code, out, _ = run(capsys, "sim", bump, "-n", "4", "--agents", agents, "--json",
+                           *(("--workers", given) if given else ()))
+        assert code == 0
+        assert json.loads(out)["workers"] == expected

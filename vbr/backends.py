@@ -9,6 +9,7 @@ a stopped run keeps every game up to the first one it has not received.
 from __future__ import annotations
 
 import itertools
+import os
 from typing import Iterable, Iterator
 
 from vbr.errors import UsageError
@@ -55,6 +56,16 @@ class LocalBackend:
 
         from vbr.worker_pool import map_in_order
         yield from map_in_order(multiprocessing.get_context("spawn"), self.workers, spec, chunks)
+
+
+def default_workers(agents: str | None) -> int:
+    """The local workers of a run whose --workers is not given: one per core the process may use
+    when an agent of the --agents spec searches (a game of tens of milliseconds or more, where a
+    worker's start is soon paid back; the results are the same for any number), else 1."""
+    from vbr.agents.spec import searches
+    if not searches(agents):
+        return 1
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def make_backend(name: str, workers: int | None, address: str | None = None):

@@ -159,8 +159,8 @@ def _parser() -> argparse.ArgumentParser:
     def many_args(q, out_formats=".jsonl or .csv"):
         q.add_argument("-n", type=integer, default=100, help="games per run (default 100)")
         q.add_argument("--workers", type=integer, metavar="W",
-                       help="play in W processes at once, 1 or more (default: 1; on Ray, every CPU it has); "
-                            "the results do not depend on it")
+                       help="play in W processes at once, 1 or more (default: one per core for a run with an "
+                            "mcts agent, else 1; on Ray, every CPU it has); the results do not depend on it")
         q.add_argument("--backend", default="local", choices=["local", "ray"],
                        help="where games are played: local processes, or Ray (pip install 'vbr[ray]')")
         q.add_argument("--ray-address", metavar="auto|HOST:PORT", help="a running Ray cluster (default: start a local Ray)")
@@ -242,7 +242,7 @@ def _parser() -> argparse.ArgumentParser:
                                            "seat that has it, ranked by the win rate it loses without it")
     game_args(im)
     im.add_argument("-n", type=integer, default=200, help="deals (seeds) per seat and word (default 200)")
-    im.add_argument("--workers", type=integer, metavar="W", help="play in W processes at once (default: 1)")
+    im.add_argument("--workers", type=integer, metavar="W", help="play in W processes at once (default: one per core with an mcts agent, else 1)")
     im.add_argument("--backend", default="local", choices=["local", "ray"], help="where games are played")
     im.add_argument("--ray-address", metavar="auto|HOST:PORT", help="a running Ray cluster")
     im.add_argument("--json", action="store_true", help="print one JSON object")

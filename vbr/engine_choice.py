@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import time
 
-SEARCH_AGENTS = frozenset({"mcts"})
 BUILD_SECONDS = 2.0  # a C build's wall-clock time until one is timed in this process
 C_LOAD_SECONDS = 0.05  # loading a cached C build
 C_SPEEDUP = 20  # a random game in C against the python engine (docs/performance.md: 20x and more)
@@ -28,9 +27,9 @@ class EngineChoice:
     games played `workers` at once; `note` hears why C could not be had, once."""
 
     def __init__(self, path, agents: str | None, workers: int, note):
-        from vbr.agents.spec import agent_names
+        from vbr.agents.spec import searches
         self.path, self.agents, self.workers, self.note = str(path), agents, max(1, workers), note
-        self.searching = bool(agent_names(agents) & SEARCH_AGENTS)
+        self.searching = searches(agents)
         self.why_not_c: str | None = None
         self.build_seconds = BUILD_SECONDS
         self.game_seconds: float | None = None  # a python game's CPU time, once timed

@@ -182,6 +182,14 @@ def agent_names(spec: str | None) -> set[str]:
     return {_parse_group(head, extra)[0] for head, extra in _groups(spec)}
 
 
+SEARCH_AGENTS = frozenset({"mcts"})  # agents that search at each choice: tens of milliseconds a game and more
+
+
+def searches(spec: str | None) -> bool:
+    """Whether an agent of an --agents spec searches (SEARCH_AGENTS)."""
+    return bool(agent_names(spec) & SEARCH_AGENTS)
+
+
 def parse_agent_list(spec: str | None, seats: int) -> list[str]:
     """One canonical spec per seat: one agent given plays every seat, otherwise one per seat."""
     groups = _groups(spec)

@@ -80,8 +80,11 @@ def check_count(n: int) -> int:
 def backend_for(args):
     """One backend for a whole command: a sweep or a comparison starts Ray (or checks the workers)
     once, not once per run, and always shuts down what it started."""
-    from vbr.backends import make_backend
-    backend = make_backend(args.backend, args.workers, getattr(args, "ray_address", None))
+    from vbr.backends import default_workers, make_backend
+    workers = args.workers
+    if workers is None and args.backend == "local":
+        workers = default_workers(getattr(args, "agents", None))
+    backend = make_backend(args.backend, workers, getattr(args, "ray_address", None))
     try:
         yield backend
     finally:

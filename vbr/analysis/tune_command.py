@@ -41,7 +41,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="what plays the games (as `vbr sim`; default auto: c where a C compiler builds the rules)")
     p.add_argument("--rotate-seats", action=argparse.BooleanOptionalAction, default=None,
                    help="play every deal in each seating of the agents (default: on when the agents differ)")
-    p.add_argument("--workers", type=integer, metavar="W", help="play in W processes at once (the answer does not depend on it)")
+    p.add_argument("--workers", type=integer, metavar="W", help="play in W processes at once (default: one per core with an mcts agent, else 1; "
+                        "the answer does not depend on it)")
     p.add_argument("--backend", default="local", choices=["local", "ray"], help="local processes, or Ray")
     p.add_argument("--ray-address", metavar="auto|HOST:PORT", help="a running Ray cluster (default: start a local Ray)")
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -30,7 +30,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("-n", type=integer, default=200, help="games to simulate (default 200)")
     p.add_argument("--agents", default="random", help="one agent for all seats, or one per seat (default random)")
     p.add_argument("--seed", type=seed, default=0, metavar="S", help="the run's seed (default 0)")
-    p.add_argument("--workers", type=integer, default=1, metavar="W", help="play in W processes (default 1)")
+    p.add_argument("--workers", type=integer, metavar="W",
+                   help="play in W processes (default: one per core with an mcts agent, else 1)")
     p.add_argument("--labels", choices=("short", "full", "none"), default="short",
                    help="the diagram's edge labels (default short; the full condition is always on hover)")
     p.add_argument("--expand", action="append", default=[], metavar="PHASE",
@@ -67,6 +68,9 @@ def run(args) -> int:
     from vbr.visualizer.render import RenderError, require_dot
     out = check_output(args.output)
     check_count(args.n)
+    if args.workers is None:
+        from vbr.backends import default_workers
+        args.workers = default_workers(args.agents)
     check_workers(args.workers)
     options = parse_options(args.option or [])
 

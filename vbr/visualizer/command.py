@@ -42,7 +42,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--agents", default=None,
                    help="with --sim: the agents, one for all seats or one per seat (default: uniformly random choices)")
     p.add_argument("--workers", type=_workers, default=None, metavar="W",
-                   help="with --sim: play in W processes at once (default 1); the counts do not depend on it")
+                   help="with --sim: play in W processes at once (default: one per core with an mcts agent, else 1); "
+                        "the counts do not depend on it")
     p.add_argument("--seed", type=seed, default=None, metavar="S",
                    help="with --sim: the run's seed, as for `vbr sim`: the same games `vbr sim --seed S` plays "
                         "(a whole number from 0 to 2**63 - 1, default 0)")
@@ -68,7 +69,7 @@ def run(args) -> int:
         _warn(model, build_graph(model))
         check_expand(graph, args.expand)
         agents = seat_agents(args, game, args.agents) if args.sim else None
-        overlay = simulate(game, args.sim, args.seed or 0, agents, args.workers or 1, args.engine) if args.sim else None
+        overlay = simulate(game, args.sim, args.seed or 0, agents, args.workers or _default_workers(args), args.engine) if args.sim else None
         text = to_dot(graph, overlay, labels=args.labels, games=args.sim or None,
                       expand=expand_names(graph, args.expand))
         if args.output is None:
@@ -91,6 +92,11 @@ def check_sim_flags(args) -> None:
             raise UsageError(f"{flag} is for --sim N: without --sim no game is played")
     if args.native:
         raise UsageError("--native is for --sim N: without --sim no game is played")
+
+
+def _default_workers(args) -> int:
+    from vbr.backends import default_workers
+    return default_workers(getattr(args, "agents", None))
 
 
 def _workers(text: str) -> int:
