@@ -159,6 +159,9 @@ IN_PLAY = {  # test_runtime_limits.py, and the typed program's own constructs ab
     "a heavy fn called": phase("  n = g12(n)\n", doubling(12, "-") + "var n: int = 0\n"),
     "a loop of heavy fn calls": phase("  loop max 1000000 {\n    n = g12(n)\n  }\n",
                                       doubling(12, "-") + "limit steps 5000\nvar n: int = 0\n"),
+    # a phase going to itself: the C engine plays it again without leaving its function
+    "a phase going to itself without end": phase("  n += 1\n  if n > 0 {\n    goto p\n  }\n",
+                                                 "limit steps 5000\nvar n: int = 0\n"),
     "a procedure calling itself without end": phase("  deeper(1)\n", "var n: int = 0\nproc deeper(k: int) {\n"
                                                     "  n = k\n  deeper(k + 1)\n}\n"),
     "things past any bound": phase("  repeat 100 {\n    create Chip(v: n) in pile times 1000\n  }\n",
@@ -258,6 +261,9 @@ EXPECTED = {
     "the largest integer": (END, "draw"),
     "a heavy fn called": (END, "draw"),  # 383 steps
     "a loop of heavy fn calls": (STOPPED, "hostile.vbr:18:1: error: the game ran more than 5000 steps"),
+    # each time the phase plays it counts its blocks (the phase's, the `if`'s): 5000 steps run
+    # out while n counts up, at the phase
+    "a phase going to itself without end": (STOPPED, "hostile.vbr:5:1: error: the game ran more than 5000 steps"),
     "a procedure calling itself without end": (STOPPED, "hostile.vbr:3:1: error: calls nest deeper than 200"),
     "things past any bound": (STOPPED, "hostile.vbr:8:5: error: more than 4096 things"),
     "a division by zero": (STOPPED, "hostile.vbr:5:7: error: division by zero"),

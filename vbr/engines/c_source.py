@@ -228,6 +228,7 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
     def unit(self, u: int, unit: N.Unit) -> str:
         """One function per unit: it enters at block `pc`, goes from block to block by `goto`,
         and returns when control moves (a call, a return, a choice, a `goto`, the end)."""
+        self.unit_at = u  # t_Goto's: the unit whose blocks are written
         blocks = []
         for b, block in enumerate(unit.blocks):
             lines = [f"L{b}:", "VBR_STEP();"]
@@ -1193,12 +1194,19 @@ int vbr_goto(W *S, W unit) {{
                 f"S[{H.FP}] = link;", f"S[{H.TOP}] = fp + n;", f"S[{H.DEPTH}] -= 1;", "return;"]
 
     def t_Goto(self, t):
+        """The goto's phase in a new frame at the stack's base, every other frame dropped; run by
+        the loop that runs units (run_loop), or, when it is the phase that runs here at the
+        stack's base (a phase playing again: a rally's next bounce), at once from its first block,
+        as that loop would run it, without leaving the function."""
         callee, at = self.p.units[t.unit], self.lay.stack
-        return [self.store_locals(), f"if (VBR_LOGGING(S)) VBR_LOG(S, {PHASE}, {t.unit}, 0, 0);",
-                f"S[{at}] = -1;", f"S[{at + 1}] = {t.unit};", f"S[{at + 2}] = 0;",
-                self.fresh_locals(f"{at + FRAME_HEAD}", callee.nlocals),
-                f"S[{H.FP}] = {at};", f"S[{H.TOP}] = {at + FRAME_HEAD + callee.nlocals};", f"S[{H.DEPTH}] = 1;",
-                "return;"]
+        lines = [self.store_locals(), f"if (VBR_LOGGING(S)) VBR_LOG(S, {PHASE}, {t.unit}, 0, 0);",
+                 f"S[{at}] = -1;", f"S[{at + 1}] = {t.unit};", f"S[{at + 2}] = 0;"]
+        tail = [f"S[{H.FP}] = {at};", f"S[{H.TOP}] = {at + FRAME_HEAD + callee.nlocals};", f"S[{H.DEPTH}] = 1;"]
+        fresh = self.fresh_locals(f"{at + FRAME_HEAD}", callee.nlocals)
+        if t.unit != self.unit_at:
+            return lines + [fresh] + tail + ["return;"]
+        again = f"memcpy(L, NONES, sizeof(W) * {callee.nlocals});" if callee.nlocals else ";"  # L: the same words
+        return lines + tail + [f"if (fp == {at}) {{", again, "VBR_BACK();", "goto L0;", "}", fresh, "return;"]
 
     def t_End(self, t):
         if t.team:
