@@ -110,3 +110,60 @@ def test_a_construct_the_typed_program_lacks_raises_engine_unavailable_located(t
     with pytest.raises(vbr_errors.EngineUnavailable) as caught:
         vbr.load(str(f), engine=engine)
     assert caught.value.located().startswith(f"{f}:5:12: error: not supported yet: ")
+
+
+# ------------------------------------------------------------------------- seeds and seats as researchers pass them
+def test_a_numpy_integer_seed_plays_the_game_of_the_same_int():
+    # Seeds drawn with numpy (`rng.integers(...)`) are np.int64: the game of that number, not an
+    # OverflowError from the seeds' 64-bit arithmetic.
+    np = pytest.importorskip("numpy")
+    game = vbr.load("siatka", engine="python")
+    state, again = game.new_state(np.int64(3)), game.new_state(3)
+    state.play_random(5)
+    again.play_random(5)
+    assert state.words_in_use() == again.words_in_use()
+    assert play_game(game, np.int64(3), ["random", "first"]).points == play_game(game, 3, ["random", "first"]).points
+    assert game.new_state(3).mcts(iterations=5, seed=np.int64(2)) == game.new_state(3).mcts(iterations=5, seed=2)
+
+
+@pytest.mark.parametrize("seed", [-1, 2 ** 63, 2 ** 64])
+def test_a_game_seed_outside_0_to_2_63_is_refused_not_cut_down(seed):
+    # Games are seeded modulo 2**64, so 2**64 would be game 0 again and -1 game 2**64 - 1, which
+    # `vbr run --seed` cannot play: docs/api.md takes the seeds `vbr run` takes.
+    game = vbr.load("siatka", engine="python")
+    with pytest.raises(ValueError, match=rf"^{seed} is not a game seed: seeds run from 0 to 9223372036854775807"):
+        game.new_state(seed)
+    with pytest.raises(ValueError, match="is not a game seed"):
+        play_game(game, seed, ["random", "random"])
+
+
+@pytest.mark.parametrize("seed", ["5", 1.5, None, True])
+def test_a_seed_that_is_no_whole_number_is_a_type_error_saying_so(seed):
+    with pytest.raises(TypeError, match=r"^a seed is a whole number, not "):
+        vbr.load("siatka", engine="python").new_state(seed)
+
+
+@pytest.mark.parametrize("seat", [2, -1, "0"])
+def test_the_observation_of_a_seat_the_game_lacks_is_a_value_error(seat):
+    # -1 would otherwise read seat 1's hand from the end of the list of hidden zones.
+    state = vbr.load("siatka", engine="python").new_state(1)
+    with pytest.raises(ValueError, match=r"^no seat .*: 'Siatka' has seats 0\.\.1$"):
+        state.observation(seat)
+    with pytest.raises(ValueError, match=r"^no seat "):
+        state.determinize(seat, 0)
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+@pytest.mark.parametrize("agents", [["random"], ["first", "random", "random"], []])
+def test_play_game_refuses_agents_that_are_not_one_per_seat(engine, agents):
+    # A short list left seat 1 without an agent: python raised IndexError, C played on reading past
+    # the agents it was given; a long one ignored the extra agents.
+    game = vbr.load("siatka", engine=engine)
+    with pytest.raises(vbr.errors.UsageError, match=r"^play_game takes one agent spec per seat \(2 here\)"):
+        play_game(game, 1, agents)
+
+
+def test_play_game_reads_a_string_of_agents_as_the_agents_flag_does():
+    game = vbr.load("siatka", engine="python")
+    assert play_game(game, 4, "random,first").points == play_game(game, 4, ["random", "first"]).points
+    assert play_game(game, 4, "first").points == play_game(game, 4, ["first", "first"]).points

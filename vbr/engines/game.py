@@ -17,6 +17,7 @@ from vbr.ir.build import build_program
 from vbr.ir.layout import CHOICE, FAULT, OVER, Header as H
 from vbr.ir.values import NONE
 from vbr.loader import load_rules
+from vbr.seeds import game_seed_value, whole_seed
 
 ENGINES = ("python", "c")
 
@@ -107,8 +108,11 @@ class Game:
         return [f"{name}[{i}]" if v.per else name for name, v in self.model.vars.items() for i in range(v.count)]
 
     def new_state(self, seed: int, log: list | None = None) -> "State":
-        """A game seeded with `seed`, at its first choice. With `log`, the game's events
-        (vbr.engines.events) are appended to it as they happen, also when a run-time error stops it."""
+        """A game seeded with `seed`, at its first choice: a whole number (numpy's too) from 0 to
+        2**63 - 1, as `vbr run --seed` takes (vbr.seeds.game_seed_value: TypeError, ValueError).
+        With `log`, the game's events (vbr.engines.events) are appended to it as they happen, also
+        when a run-time error stops it."""
+        seed = game_seed_value(seed)
         events = EventLog(self.program, log) if log is not None else None
         return State(self, self.engine.new(seed, events), events)
 
@@ -207,9 +211,21 @@ class State:
         return self.game.program.units[int(self.words[fp + 1])].name
 
     def observation(self, seat: int) -> dict:
-        """What `seat` may know (vbr/engines/observation.py)."""
+        """What `seat` may know (vbr/engines/observation.py); a seat the game lacks is a ValueError."""
         from vbr.engines.observation import observation
-        return observation(self.game, self.words, seat, self.phase)
+        return observation(self.game, self.words, self._seat(seat), self.phase)
+
+    def _seat(self, seat) -> int:
+        """`seat` as an int, when the game has that seat (a negative one is no seat: it would
+        read another seat's view from the end of a list); else a ValueError naming the seats."""
+        import operator
+        try:
+            n = operator.index(seat) if not isinstance(seat, bool) else None
+        except TypeError:
+            n = None
+        if n is None or not 0 <= n < self.game.seats:
+            raise ValueError(f"no seat {seat!r}: '{self.game.title}' has seats 0..{self.game.seats - 1}")
+        return n
 
     def outcome(self) -> Outcome | None:
         if self.words[H.STATUS] != OVER:
@@ -264,7 +280,9 @@ class State:
 
     def determinize(self, seat: int, seed: int) -> "State":
         """A copy in which everything `seat` cannot see is dealt anew and every random stream
-        reseeded from `seed` (vbr.engines.python_search.determinize); the same words in either engine."""
+        reseeded from `seed` (vbr.engines.python_search.determinize; any whole number, numpy's
+        too); the same words in either engine."""
+        seat, seed = self._seat(seat), whole_seed(seed)
         engine = self.game.engine
         if hasattr(engine, "determinize"):
             words = engine.determinize(self.words, seat, seed)
@@ -285,6 +303,7 @@ class State:
         only these, so every iteration goes to them, and the most visited is taken."""
         from vbr.engines.python_runtime import EngineFault
         from vbr.engines.python_search import SearchParams, mcts_choice
+        seed = whole_seed(seed)
         given = {k: v for k, v in (("iterations", iterations), ("c", c), ("depth", depth)) if v is not None}
         params = SearchParams(**given, **settings)
         engine, seat = self.game.engine, self.current_player()
