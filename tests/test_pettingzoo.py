@@ -69,6 +69,18 @@ def test_the_same_seed_plays_the_same_game_as_vbr_itself():
     assert st.is_terminal() and str(st.outcome()) == str(env.vbr_state.outcome())
 
 
+def test_a_numpy_seed_plays_the_series_of_the_same_int():
+    # gymnasium users seed with numpy integers: reset(seed=np.int64(7)) and the resets after it play
+    # the games of seed 7's series, not an OverflowError from the seeds' 64-bit arithmetic.
+    played = []
+    for seed in (7, np.int64(7)):
+        env = vbr.rl.pettingzoo_env("siatka", seed=seed)
+        env.reset(seed=seed)
+        env.reset()
+        played.append(env.vbr_state.words_in_use())
+    assert played[0] == played[1]
+
+
 @pytest.mark.parametrize("name,options", [("cattack", {"players": 4}), ("volleyball-high", {"mode": "2v2"}),
                                           ("siatka", {})], ids=["cattack-4", "vbh-2v2", "siatka"])
 def test_rewards_at_the_end_are_each_seats_side_result(name, options):

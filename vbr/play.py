@@ -4,10 +4,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
-from vbr.agents.spec import parse_agent, parse_agent_list
+from vbr.agents.spec import AgentSpecError, canonical, parse_agent, parse_agent_list
 from vbr.engines.game import State as TypedState
 from vbr.ir.layout import OVER
 from vbr.ir.values import NONE
+from vbr.seeds import game_seed_value
 
 
 @dataclass
@@ -43,10 +44,27 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
     filled as the game goes, so a caller can still show the play so far when a rule file fails at
     run time; or a new one: the result's `state.log`). `restrict` maps seats to their Restriction
     (vbr.restrict): such a seat's agent is handed only the options left to it, and the result
-    counts its restricted choices."""
+    counts its restricted choices. `seed` is checked as Game.new_state checks it; `agent_names`
+    is a list of one spec per seat, or one string as `--agents` takes it (`"mcts"` for every
+    seat, `"random,mcts:iterations=50"`); another count of agents is an AgentSpecError."""
+    seed = game_seed_value(seed)
+    agent_names = seat_agents(agent_names, game.seats)
     logged = record or trace or log_sink is not None
     return play_typed_game(game, seed, agent_names, restrict,
                            log=(log_sink if log_sink is not None else []) if logged else None)
+
+
+def seat_agents(agent_names, seats: int) -> list[str]:
+    """play_game's agents, one canonical spec per seat: a string is read as `--agents` reads it
+    (one agent for every seat, or one per seat); a list or tuple must name one per seat, else an
+    AgentSpecError says how many were given (a short list would leave a seat without an agent)."""
+    if isinstance(agent_names, str):
+        return parse_agent_list(agent_names, seats)
+    names = list(agent_names)
+    if len(names) != seats or not all(isinstance(n, str) for n in names):
+        raise AgentSpecError(f"play_game takes one agent spec per seat ({seats} here), not {agent_names!r}; "
+                             f"or one string as --agents takes it (\"random\" for every seat)")
+    return [canonical(*parse_agent(n)) for n in names]
 
 
 def count_restricted(restriction, option_words: list, counts: list) -> list[int] | None:

@@ -30,7 +30,7 @@ class VbrAECEnv(AECEnv):
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise UsageError(f"render_mode {render_mode!r} is not one of {', '.join(self.metadata['render_modes'])}")
-        _check_seed(seed)
+        seed = _check_seed(seed)
         self.game = common.load(rule_file, options, engine="auto")
         self.encoding = encoding(self.game)
         self.render_mode = render_mode
@@ -75,8 +75,7 @@ class VbrAECEnv(AECEnv):
         """A new game. `options` is accepted for PettingZoo's API and ignored: the rule file's
         options are fixed when the environment is made."""
         if seed is not None:
-            _check_seed(seed)
-            self._seed, self._played = seed, 0
+            self._seed, self._played = _check_seed(seed), 0
         game_seed = self._seed if self._played == 0 else derive(self._seed, self._played) >> 1
         self._played += 1
         self.vbr_state = self.game.new_state(game_seed)
@@ -167,6 +166,9 @@ class VbrAECEnv(AECEnv):
         pass
 
 
-def _check_seed(seed) -> None:
+def _check_seed(seed) -> int:
+    """`seed` as a Python int (numpy's integers overflow in the seeds' 64-bit arithmetic), when it
+    is a whole number in 0..2**63-1; else a UsageError."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
         raise UsageError(f"a seed is a whole number in 0..2**63-1, not {seed!r}")
+    return int(seed)
