@@ -550,6 +550,30 @@ def test_draws_whose_outcomes_a_seat_cannot_see_add_no_line_to_its_information_s
     assert lines[0] == "seat 0" and len(lines) == 3 and '"options":["call","fold"]' in lines[2]
 
 
+def test_the_information_states_docs_rl_shows_are_the_games(tmp_path):
+    # docs/rl.md's example: every swap of the shuffle takes its last outcome (position i keeps its
+    # card), so the deck stays 1..4 in creation order, its top (4) goes to seat 0 and the 3 to
+    # seat 1; seat 0 calls. The phase reads `none` before the first phase and at the end.
+    import re
+    doc = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
+    shown = {b.split("\n")[0]: b.strip() for b in re.findall(r"^```text\n(seat \d\n.*?)^```", doc, flags=re.M | re.S)}
+    path = tmp_path / "high_card.vbr"
+    path.write_text(HIGH_CARD)
+    state = pyspiel.load_game(vbr.rl.register_openspiel(path, name="vbr_test_high_card_doc")).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[-1][0])
+    state.apply_action(0)  # call
+    assert shown == {f"seat {s}": state.information_state_string(s) for s in (0, 1)}
+
+
+def test_a_var_holding_none_reads_none_in_views_not_pass():
+    # Siatka's `ball` is none before the first serve: `pass` is the text of a choice's none option
+    state = vbr.load("siatka", engine="python").new_state(1)
+    assert state.observation(0)["vars"]["ball"] == "none"
+    from vbr.rl.information_state import view
+    assert view(state, 0, False)["var ball"] == "none"
+
+
 def test_the_cfr_example_of_docs_rl_runs_and_prints_a_small_exploitability(tmp_path, monkeypatch, capsys):
     import re
     from pathlib import Path

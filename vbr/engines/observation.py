@@ -5,7 +5,8 @@ the program's tables: the phase, every var (a var kept per seat or team as one e
 `score[0]`), the contents of each zone the seat may look into (each thing as `#e Kind(field=...)`)
 and the size of each other zone, and, when the seat is to choose, the choice's prompt and its
 options. A thing lying in a zone the seat may not look into reads `hidden`, wherever it is named
-(a var, a list, an option): ids follow creation order, so an id would name the card.
+(a var, a list, an option): ids follow creation order, so an id would name the card. A var
+that holds none reads `none`.
 `public_view(game, words)` is what a spectator sees: the vars, the public zones' things, the
 other zones' sizes.
 """
@@ -36,9 +37,14 @@ def observation(game, words, seat: int, phase: str | None) -> dict:
     return obs
 
 
-def _vars(game, words, seen) -> dict:
-    """Each var's value as text, a var kept per seat or team one entry per slot."""
+def _vars(game, words, text) -> dict:
+    """Each var's value as text (`text(type, value)`), a var kept per seat or team one entry per
+    slot; an unset var, or a none in a list, reads `none` (`pass` is an option's text, the none a
+    choice may offer)."""
     p, lay, shown = game.program, game.program.layout, {}
+
+    def seen(ty: str, v: int) -> str:
+        return "none" if v == NONE else text(ty, v)
     for name, v in game.model.vars.items():
         for i in range(v.count):
             label = f"{name}[{i}]" if v.per else name

@@ -12,10 +12,10 @@ by kind and fields, never by id (ids follow creation order, so an id would tell 
 identical copies a hidden shuffle put where, or name a card lying face down), and a card the
 seat cannot see (in a var, a list, a field or an option) is written `unseen`. A view holds:
 
-- `phase`, `to choose` (the seat asked to choose, `none` at the end: the observation tensor's
+- `phase` (`none` before the first phase and at the end), `to choose` (the seat asked to choose, `none` at the end: the observation tensor's
   "to choose" block; at a chance node it stays what it was, so that a draw whose outcome the seat
   cannot see leaves no trace) and `over` (the outcome, at the end);
-- every var (`var NAME`), its value as text (cards as above);
+- every var (`var NAME`), its value as text (cards as above; none as `none`);
 - every zone (`zone NAME`): its contents in order when the seat may look in, else its size;
 - when the seat itself is asked to choose: `choose` (the statement's line:column and prompt) and
   `options` (each option as text, cards as above): the number of legal actions.
@@ -71,10 +71,13 @@ def view(st, seat: int, at_chance: bool, memo: dict | None = None) -> dict:
         return p.names.text(ty, v)
 
     def shown_var(ty: str, v) -> str:
-        return "[" + ", ".join(show(ty[5:], x) for x in v) + "]" if ty.startswith("list:") else show(ty, v)
+        """A var's value; none reads `none`, as in State.observation (`pass` is an option's)."""
+        if ty.startswith("list:"):
+            return "[" + ", ".join("none" if x == NONE else show(ty[5:], x) for x in v) + "]"
+        return "none" if v == NONE else show(ty, v)
 
     chooser = None if at_chance else st.current_player()
-    out = {"phase": str(st.phase), "to choose": "none" if chooser is None else str(chooser)}
+    out = {"phase": "none" if st.phase is None else st.phase, "to choose": "none" if chooser is None else str(chooser)}
     if st.is_terminal():
         out["over"] = str(st.outcome())
     for slot, n in enumerate(game.var_names):
