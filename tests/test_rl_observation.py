@@ -345,3 +345,22 @@ def test_each_options_row_says_what_that_option_is_to_the_chooser_alone(name, op
 def test_the_observer_is_part_of_the_tensor():
     st = vbr.load("siatka", engine="python").new_state(4)
     assert not np.array_equal(observation_tensor(st, 0), observation_tensor(st, 1))
+
+
+def test_the_sizes_docs_rl_lists_for_the_bundled_games_are_theirs():
+    # docs/rl.md, "Sizes of the bundled games": a researcher sizes a network from this table
+    import re
+    from conftest import ROOT
+    doc = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
+    table = doc.split("### Sizes of the bundled games", 1)[1].split("\n### ", 1)[0]
+    rows = re.findall(r"^\| ([A-Z][^|]*?) \| (\d+) \| (\d+) \|$", table, re.M)
+    names = {"Siatka": "siatka", "Cattack": "cattack", "Tanto Cuore": "tanto-cuore-beach-volleyball",
+             "Volleyball High": "volleyball-high"}
+    seen = []
+    for label, size, actions in rows:
+        title, _, option = label.partition(", ")
+        options = dict([option.strip("`").split("=")]) if option else {}
+        game = vbr.load(names[title], options, engine="python")
+        seen.append((names[title], options))
+        assert (vbr.rl.observation_shape(game), vbr.rl.pettingzoo_env(game).max_actions) == ((int(size),), int(actions)), label
+    assert sorted(seen, key=str) == sorted(((n, {k: str(v) for k, v in o.items()}) for n, o in CONFIGS), key=str)
