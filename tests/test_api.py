@@ -167,3 +167,31 @@ def test_play_game_reads_a_string_of_agents_as_the_agents_flag_does():
     game = vbr.load("siatka", engine="python")
     assert play_game(game, 4, "random,first").points == play_game(game, 4, ["random", "first"]).points
     assert play_game(game, 4, "first").points == play_game(game, 4, ["first", "first"]).points
+
+
+@pytest.mark.parametrize("settings, message", [
+    ({"iterations": 0, "budget": 0}, r"^mcts: iterations must be an integer from 1 to 1000000, not 0$"),
+    ({"c": float("nan")}, r"^mcts: c must be a number from 0 to 100, not nan$"),
+    ({"widen": 2}, r"^mcts: widen must be a number from 0 to 1, not 2$"),
+    ({"iterations": 2.5}, r"^mcts: iterations must be an integer"),
+    ({"reward": "score"}, r"^mcts: reward must be one of win, margin, not 'score'$"),
+])
+def test_state_mcts_takes_the_settings_the_mcts_agent_takes(settings, message):
+    # docs/api.md: State.mcts's settings are the mcts agent's parameters, "as vbr sim --help lists
+    # them": `--agents mcts:iterations=0` is refused, so is mcts(iterations=0, budget=0) (it searched
+    # nothing and answered anyway); iterations=0 beside a budget is a search bounded by the budget
+    state = vbr.load("siatka", engine="python").new_state(1)
+    with pytest.raises(vbr_errors.UsageError, match=message):
+        state.mcts(**settings)
+
+
+def test_state_mcts_names_its_parameters_for_a_setting_it_lacks():
+    state = vbr.load("siatka", engine="python").new_state(1)
+    with pytest.raises(TypeError, match=r"^mcts: unknown parameter 'iters' \(parameters: iterations, c, "):
+        state.mcts(iters=5)
+
+
+def test_state_mcts_takes_numpy_numbers_as_the_same_settings():
+    np = pytest.importorskip("numpy")
+    state = vbr.load("siatka", engine="python").new_state(1)
+    assert state.mcts(iterations=np.int64(20), c=np.float64(0.5), seed=1) == state.mcts(iterations=20, c=0.5, seed=1)

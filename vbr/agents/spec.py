@@ -13,6 +13,7 @@ back the same name and parameters.
 """
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 from vbr.errors import UsageError
@@ -115,6 +116,29 @@ def agent_class(name: str):
         return AGENTS[name]
     except KeyError:
         raise AgentSpecError(f"unknown agent {name!r} (agents: {', '.join(AGENTS)})") from None
+
+
+def check_settings(agent: str, settings: dict) -> dict:
+    """Settings given in Python (State.mcts's keyword arguments) checked as a spec's are, and
+    returned as Python ints, floats and strings (numpy's numbers too are taken): each a parameter
+    of `agent` (else a TypeError naming its parameters, as for an unknown keyword), of the
+    parameter's type and within its range (else an AgentSpecError saying which values it takes:
+    `mcts: iterations must be an integer from 1 to 1000000, not 0`)."""
+    declared = {p.name: p for p in agent_class(agent).params}
+    checked = {}
+    for key, value in settings.items():
+        param = declared.get(key)
+        if param is None:
+            raise TypeError(f"{agent}: unknown parameter {key!r} (parameters: {', '.join(declared) or 'none'})")
+        if param.type is str:
+            ok = isinstance(value, str) and param.admits(value)
+        else:
+            ok = (isinstance(value, numbers.Real) and not isinstance(value, bool)
+                  and (param.type is float or float(value).is_integer()) and param.admits(value))
+        if not ok:
+            raise AgentSpecError(f"{agent}: {key} must be {param.domain()}, not {value!r}")
+        checked[key] = value if param.type is str else param.type(value)
+    return checked
 
 
 def _split(spec: str) -> list[tuple[str, list[str]]]:

@@ -300,12 +300,20 @@ class State:
         given are python_search.SearchParams's defaults; `settings` are its other fields (reward,
         rollout, greedy_moves, worlds, widen, tree, inner_c, spread_playouts, budget, cut, spread_scale,
         extend, confidence). `among`: the options a restricted seat may take; the search's root has
-        only these, so every iteration goes to them, and the most visited is taken."""
+        only these, so every iteration goes to them, and the most visited is taken. Each setting is
+        checked as the agent spec's parameter (vbr.agents.spec.check_settings: `c=nan`, `widen=2`
+        or `iterations=0` with `budget=0` is an AgentSpecError, a name the agent lacks a TypeError);
+        `iterations=0` with a budget searches as long as the budget allows."""
         from vbr.engines.python_runtime import EngineFault
         from vbr.engines.python_search import SearchParams, mcts_choice
+        from vbr.agents.spec import check_settings
         seed = whole_seed(seed)
         given = {k: v for k, v in (("iterations", iterations), ("c", c), ("depth", depth)) if v is not None}
-        params = SearchParams(**given, **settings)
+        chosen = {**given, **settings}
+        # iterations=0 beside a budget: the budget alone bounds the search (no agent spec says it)
+        by_budget = chosen.get("iterations") == 0 and chosen.get("budget", SearchParams.budget) != 0
+        checked = check_settings("mcts", {k: v for k, v in chosen.items() if not (by_budget and k == "iterations")})
+        params = SearchParams(**checked, **({"iterations": 0} if by_budget else {}))
         engine, seat = self.game.engine, self.current_player()
         if seat is None:
             raise IllegalActionError("the game is over: there is no choice to search")
