@@ -195,3 +195,11 @@ def test_state_mcts_takes_numpy_numbers_as_the_same_settings():
     np = pytest.importorskip("numpy")
     state = vbr.load("siatka", engine="python").new_state(1)
     assert state.mcts(iterations=np.int64(20), c=np.float64(0.5), seed=1) == state.mcts(iterations=20, c=0.5, seed=1)
+
+
+@pytest.mark.parametrize("options", [["target=3"], "target=3", {3: 1}])
+def test_load_refuses_options_that_are_not_a_mapping_of_names_saying_what_they_are(options):
+    # the command line's `--option target=3` written as Python: a TypeError saying what options
+    # are, not an AttributeError from inside the checker
+    with pytest.raises(TypeError, match=r"^options map option names to values, as \{'target': 15\}; not "):
+        vbr.load("siatka", options, engine="python")

@@ -19,10 +19,23 @@ def load(path, options=None, native=False, engine="auto", note=None):
             raise ValueError(f"native=True is engine='c'; it does not go with engine={engine!r}")
         engine = "c"
     check_engine(engine)
+    options = _options(options)
     if engine == "auto":
         from vbr.sim import auto_game
-        return auto_game(lambda engine: _load(path, options or {}, engine), lambda text: (note or _warn)(f"engine='auto': {text}"))[1]
-    return _load(path, options or {}, engine)
+        return auto_game(lambda engine: _load(path, options, engine), lambda text: (note or _warn)(f"engine='auto': {text}"))[1]
+    return _load(path, options, engine)
+
+
+def _options(options) -> dict:
+    """`load`'s options as a dict: None for none; a mapping of option names (strings) to values;
+    anything else (a list of `NAME=VALUE` texts, as the command line takes them) a TypeError
+    saying what options are."""
+    from collections.abc import Mapping
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+        raise TypeError(f"options map option names to values, as {{'target': 15}}; not {options!r}")
+    return dict(options)
 
 
 def check_engine(engine: str) -> None:
