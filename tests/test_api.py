@@ -8,6 +8,7 @@ import pytest
 import vbr
 import vbr.checking as vbr_checking
 import vbr.errors as vbr_errors
+import vbr.gamelog as vbr_gamelog
 import vbr.play as vbr_play
 from conftest import ROOT
 from vbr.errors import IllegalActionError, InvalidActionError
@@ -24,7 +25,8 @@ def things():
     game = vbr.load("siatka", engine="python")
     result = play_game(game, 1, ["random", "random"])
     state = game.new_state(1)
-    return {"vbr": vbr, "vbr.checking": vbr_checking, "vbr.errors": vbr_errors, "vbr.play": vbr_play, "Game": game,
+    return {"vbr": vbr, "vbr.checking": vbr_checking, "vbr.errors": vbr_errors, "vbr.play": vbr_play,
+            "vbr.gamelog": vbr_gamelog, "Game": game,
             "State": state,
             "Action": state.legal_actions()[0], "Outcome": result.state.outcome(), "GameResult": result}
 
