@@ -66,6 +66,11 @@ def test_play_parse_agents_reads_specs():
     ("mcts:c", 2, "mcts: 'c' needs a value (c=VALUE)"),
     ("mcts:c=1,c=2", 2, "mcts: c is given twice"),
     ("c=1,mcts", 2, "parameter 'c=1' comes before any agent (write NAME:c=1)"),
+    # an agent spelt as a call or with a space is not a parameter (that said `write NAME:mcts(...)`)
+    ("mcts(iterations=5)", 2, "'mcts(iterations=5)' is neither an agent nor a parameter: write NAME or "
+                              "NAME:PARAM=VALUE,... (mcts:iterations=400,c=0.7)"),
+    ("random,mcts iterations=5", 2, "'mcts iterations=5' is neither an agent nor a parameter: write NAME or "
+                                    "NAME:PARAM=VALUE,... (mcts:iterations=400,c=0.7)"),
     ("random,random,random", 2, "3 agents given for 2 seats (give one, or one per seat)"),
     ("mcts:c=1,random", 4, "2 agents given for 4 seats (give one, or one per seat)"),
 ])

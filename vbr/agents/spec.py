@@ -148,6 +148,10 @@ def _split(spec: str) -> list[tuple[str, list[str]]]:
         if not token:
             continue
         if "=" in token and ":" not in token.split("=", 1)[0]:
+            key = token.split("=", 1)[0].strip()
+            if not key.isidentifier():  # `mcts(iterations=5)`, `mcts iterations=5`: an agent misspelt
+                raise AgentSpecError(f"{token!r} is neither an agent nor a parameter: write NAME or "
+                                     f"NAME:PARAM=VALUE,... (mcts:iterations=400,c=0.7)")
             if not groups:
                 raise AgentSpecError(f"parameter {token!r} comes before any agent (write NAME:{token})")
             groups[-1][1].append(token)
