@@ -205,3 +205,49 @@ def test_load_refuses_options_that_are_not_a_mapping_of_names_saying_what_they_a
     # are, not an AttributeError from inside the checker
     with pytest.raises(TypeError, match=r"^options map option names to values, as \{'target': 15\}; not "):
         vbr.load("siatka", options, engine="python")
+
+
+# ------------------------------------------------------------------------- copies and other processes
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_copy_and_deepcopy_of_a_state_are_clones_independent_of_it(engine):
+    # copy.copy shared the words, so a move on the copy was made on the original too; deepcopy
+    # failed under C (a thread-local cannot be copied)
+    import copy
+    state = vbr.load("siatka", engine=engine).new_state(3)
+    for made in (copy.copy(state), copy.deepcopy(state)):
+        made.apply_index(1)
+        assert (state.choices, made.choices) == (0, 1)
+        assert made.game is state.game
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_pickled_state_plays_on_as_the_original_would(engine):
+    # for multiprocessing: a state and its game go to another process and come back
+    import pickle
+    game = vbr.load("siatka", engine=engine)
+    state = game.new_state(3)
+    state.apply_index(1)
+    again = pickle.loads(pickle.dumps(state))
+    assert again.game.engine.name == engine and again.words_in_use() == state.words_in_use()
+    again.play_random(7)
+    state.play_random(7)
+    assert again.outcome() == state.outcome()
+
+
+def test_a_pickled_game_is_loaded_again_with_its_options_and_engine():
+    import pickle
+    game = vbr.load("siatka", {"target": 3}, engine="python")
+    again = pickle.loads(pickle.dumps(game))
+    assert (again.option_values["target"], again.engine.name) == (3, "python")
+    assert again.new_state(5).words_in_use() == game.new_state(5).words_in_use()
+
+
+def test_a_game_result_played_in_one_engine_call_pickles_as_a_game_result():
+    # all-random C games are played whole in one call; their result still goes back from a worker
+    import pickle
+    game = vbr.load("siatka", engine="c")
+    result = play_game(game, 3, "random")
+    again = pickle.loads(pickle.dumps(result))
+    assert type(again) is vbr_play.GameResult
+    assert (again.winner, again.points, again.choices, again.score_track) == \
+        (result.winner, result.points, result.choices, result.score_track)

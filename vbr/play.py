@@ -351,6 +351,11 @@ class _PackedResult(GameResult):
     def __init__(self, plan: _WholeGamePlan, words, packed: bytes):
         self._plan, self._words, self._bytes = plan, words, packed
 
+    def __reduce__(self):
+        """Pickled as the GameResult it reads as (its plan holds the engine's functions), so a
+        result goes back from a worker process."""
+        return GameResult, tuple(getattr(self, f.name) for f in fields(GameResult))
+
     @_kept
     def _packed(self) -> list:
         return memoryview(self._bytes).cast("q").tolist()

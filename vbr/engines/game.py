@@ -71,6 +71,13 @@ class Game:
         self.program, self.engine, self.model = program, engine, model
         self.path, self.options = path, dict(options or {})
 
+    def __reduce__(self):
+        """A game pickles as what loaded it (its rule file's path, options and engine): unpickling
+        loads the file again, as it is then, so a game goes to another process (multiprocessing)."""
+        if self.path is None:
+            raise TypeError("only a game loaded from a rule file (vbr.load) can be pickled")
+        return load, (self.path, self.options, self.engine.name)
+
     @property
     def title(self) -> str:
         return self.program.title
@@ -278,6 +285,21 @@ class State:
         s.game, s.words = self.game, copy
         return s
 
+    def __copy__(self) -> "State":
+        """copy.copy is clone: a copy sharing the words would change with the original."""
+        return self.clone()
+
+    def __deepcopy__(self, memo) -> "State":
+        """copy.deepcopy is clone too: the game (its program and engine) is shared, not copied."""
+        return self.clone()
+
+    def __reduce__(self):
+        """A state pickles as its game and its words (up to its top in C, whose array is larger),
+        as a clone without a log; so states go to other processes (multiprocessing)."""
+        engine = self.game.engine
+        words = list(self.words[:self.words[H.TOP]]) if hasattr(engine, "copy") else list(self.words)
+        return _unpickled_state, (self.game, words)
+
     def determinize(self, seat: int, seed: int) -> "State":
         """A copy in which everything `seat` cannot see is dealt anew and every random stream
         reseeded from `seed` (vbr.engines.python_search.determinize; any whole number, numpy's
@@ -378,3 +400,16 @@ class State:
     @staticmethod
     def _shown(v: int) -> str:
         return "none" if v == NONE else str(int(v))
+
+
+def _unpickled_state(game: Game, words: list) -> State:
+    """A pickled State again (State.__reduce__): its words in an array of `game`'s engine."""
+    engine = game.engine
+    if hasattr(engine, "copy"):
+        S = engine.array()
+        S[:len(words)] = words
+    else:
+        S = list(words)
+    s = State.__new__(State)
+    s.game, s.words = game, S
+    return s
