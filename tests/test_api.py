@@ -251,3 +251,15 @@ def test_a_game_result_played_in_one_engine_call_pickles_as_a_game_result():
     assert type(again) is vbr_play.GameResult
     assert (again.winner, again.points, again.choices, again.score_track) == \
         (result.winner, result.points, result.choices, result.score_track)
+
+
+def test_an_option_the_chooser_cannot_see_is_hidden_in_its_observation_but_named_in_legal_actions(tmp_path):
+    # docs/api.md: legal_actions() is the referee's view (ids, which follow creation order: #0 is
+    # the card of value 1); the chooser's fair view is observation(seat)["legal"]
+    f = tmp_path / "guess.vbr"
+    f.write_text('game "Guess"\nseats 2\nstart a\nkind Card { v: int }\nzone deck hidden ordered\n'
+                 'setup {\n  for v in 1..3 {\n    create Card(v: v) in deck\n  }\n  shuffle deck\n}\n'
+                 'phase a {\n  choose d from deck by 0 as "guess"\n  end winner 0\n}\n')
+    state = vbr.load(str(f), engine="python").new_state(0)
+    assert sorted(a.text for a in state.legal_actions()) == ["#0", "#1", "#2"]
+    assert state.observation(0)["legal"] == ["hidden", "hidden", "hidden"]
