@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
-from vbr.agents.spec import AgentSpecError, canonical, parse_agent, parse_agent_list
+from vbr.agents.spec import AgentSpecError, parse_agent, parse_agent_list
 from vbr.engines.game import State as TypedState
 from vbr.ir.layout import OVER
 from vbr.ir.values import NONE
@@ -55,16 +55,33 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
 
 
 def seat_agents(agent_names, seats: int) -> list[str]:
-    """play_game's agents, one canonical spec per seat: a string is read as `--agents` reads it
-    (one agent for every seat, or one per seat); a list or tuple must name one per seat, else an
-    AgentSpecError says how many were given (a short list would leave a seat without an agent)."""
+    """play_game's agents, one spec per seat: a string is read as `--agents` reads it (one agent
+    for every seat, or one per seat); a list or tuple must name one per seat, else an
+    AgentSpecError says how many were given (a short list would leave a seat without an agent).
+    Checked once per distinct agents (cached): a loop of games pays a lookup."""
     if isinstance(agent_names, str):
-        return parse_agent_list(agent_names, seats)
-    names = list(agent_names)
+        return list(_spec_agents(agent_names, seats))
+    try:
+        _listed_agents(tuple(agent_names), seats)
+    except TypeError:  # not a sequence of strings (an unhashable item)
+        raise AgentSpecError(f"play_game takes one agent spec per seat ({seats} here), not {agent_names!r}") from None
+    return agent_names if type(agent_names) is list else list(agent_names)
+
+
+@lru_cache(maxsize=64)
+def _spec_agents(spec: str, seats: int) -> tuple:
+    return tuple(parse_agent_list(spec, seats))
+
+
+@lru_cache(maxsize=64)
+def _listed_agents(names: tuple, seats: int) -> tuple:
+    """The names, each a spec of an agent vbr has (parse_agent raises for another), one per seat."""
     if len(names) != seats or not all(isinstance(n, str) for n in names):
-        raise AgentSpecError(f"play_game takes one agent spec per seat ({seats} here), not {agent_names!r}; "
+        raise AgentSpecError(f"play_game takes one agent spec per seat ({seats} here), not {list(names)!r}; "
                              f"or one string as --agents takes it (\"random\" for every seat)")
-    return [canonical(*parse_agent(n)) for n in names]
+    for n in names:
+        parse_agent(n)
+    return names
 
 
 def count_restricted(restriction, option_words: list, counts: list) -> list[int] | None:

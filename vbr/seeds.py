@@ -24,6 +24,8 @@ def game_seed_value(seed) -> int:
     """A game's seed given to the API, checked as `vbr run --seed` checks it: a whole number
     (whole_seed) from 0 to SEED_MAX, else a ValueError. Never cut down silently: games are seeded
     modulo 2**64, so 2**64 would otherwise be game 0 again, and -1 a game `vbr run` cannot play."""
+    if type(seed) is int and 0 <= seed <= SEED_MAX:
+        return seed  # the common case, at the cost of a comparison
     n = whole_seed(seed)
     if not 0 <= n <= SEED_MAX:
         raise ValueError(f"{n} is not a game seed: seeds run from 0 to {SEED_MAX} (2**63 - 1), as for vbr run --seed")
