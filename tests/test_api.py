@@ -263,3 +263,35 @@ def test_an_option_the_chooser_cannot_see_is_hidden_in_its_observation_but_named
     state = vbr.load(str(f), engine="python").new_state(0)
     assert sorted(a.text for a in state.legal_actions()) == ["#0", "#1", "#2"]
     assert state.observation(0)["legal"] == ["hidden", "hidden", "hidden"]
+
+
+# ------------------------------------------------------------------------- vbr's agents in a loop of one's own
+ONE_MOVE = ('game "One move"\nseats 2\nstart a\nenum Move { lose, win }\nphase a {\n'
+            '  choose m from [lose, win] by 0 as "move"\n  if m == win {\n    end winner 0\n  }\n  end winner 1\n}\n')
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+@pytest.mark.parametrize("spec", ["greedy", "mcts:iterations=20"])
+def test_agent_choice_of_greedy_and_mcts_takes_the_winning_move(tmp_path, engine, spec):
+    # the second option (`win`) ends the game won for the chooser, the first lost: a one-step
+    # lookahead sees it, and so does a search
+    f = tmp_path / "one.vbr"
+    f.write_text(ONE_MOVE)
+    state = vbr.load(str(f), engine=engine).new_state(0)
+    assert vbr_play.agent_choice(state, spec, seed=3) == 1
+    assert state.choices == 0 and not state.is_terminal()  # left as it was
+
+
+def test_agent_choice_of_first_and_random_and_what_it_refuses(tmp_path):
+    f = tmp_path / "one.vbr"
+    f.write_text(ONE_MOVE)
+    state = vbr.load(str(f), engine="python").new_state(0)
+    assert vbr_play.agent_choice(state, "first") == 0
+    picks = {vbr_play.agent_choice(state, "random", seed=s) for s in range(40)}
+    assert picks == {0, 1}  # both options, 40 fair draws
+    assert vbr_play.agent_choice(state, "random", seed=7) == vbr_play.agent_choice(state, "random", seed=7)
+    with pytest.raises(vbr_errors.UsageError, match="unknown agent 'smart'"):
+        vbr_play.agent_choice(state, "smart")
+    state.apply_index(1)
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        vbr_play.agent_choice(state, "first")

@@ -473,6 +473,21 @@ def typed_agents(seed: int, agent_names: list[str]) -> list[tuple[str, dict, int
             for seat, name in enumerate(agent_names)]
 
 
+def agent_choice(state, spec: str, seed: int = 0) -> int:
+    """The index, in `state.legal_actions()`, of the option the agent `spec` (`"greedy"`,
+    `"mcts:iterations=400"`, as `--agents` names one) picks at the state's pending choice, its
+    random draws from a stream seeded by `seed` (any whole number): for a loop that plays agents of
+    one's own against vbr's. The state is left as it was. An unknown agent or parameter is an
+    AgentSpecError; a state whose game is over, an IllegalActionError."""
+    from vbr.errors import IllegalActionError
+    from vbr.ir import random_streams as S
+    from vbr.seeds import whole_seed
+    kind, params = typed_agent(spec)
+    if state.is_terminal():
+        raise IllegalActionError("the game is over: there is no choice to make")
+    return typed_decision(state, kind, params, S.first_state(whole_seed(seed), _AGENT_KEY))[0]
+
+
 def typed_decision(state, kind: str, params: dict, stream: int, allowed: list[int] | None = None) -> tuple[int, int]:
     """The option agent `kind` picks at a typed state's pending choice, drawing from `stream`:
     (the option, the stream left). random: one draw below the number of options (of `allowed`,
