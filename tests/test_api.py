@@ -295,3 +295,15 @@ def test_agent_choice_of_first_and_random_and_what_it_refuses(tmp_path):
     state.apply_index(1)
     with pytest.raises(IllegalActionError, match="the game is over"):
         vbr_play.agent_choice(state, "first")
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_apply_index_takes_a_numpy_integer_as_that_position(engine):
+    # a policy's np.argmax(...) is an np.int64: it was refused as "not legal here: there are 6
+    # options (0..5)" though it was one of them
+    np = pytest.importorskip("numpy")
+    game = vbr.load("siatka", engine=engine)
+    state, again = game.new_state(1), game.new_state(1)
+    state.apply_index(np.argmax(np.array([0.1, 0.9, 0.3])))
+    again.apply_index(1)
+    assert state.words_in_use() == again.words_in_use()

@@ -162,7 +162,11 @@ class State:
         return [Action(seat, p.names.text(site.item, v, self.words)) for v in self.options()]
 
     def apply_index(self, i: int) -> None:
+        """Take option `i` (0-based) of the pending choice: an int, or an integer of numpy's
+        (`np.argmax(...)`); anything else, or a position out of range, an IllegalActionError."""
         n = self.words[H.NOPTS] if self.words[H.STATUS] == CHOICE else 0
+        if not isinstance(i, int) and hasattr(i, "__index__"):
+            i = i.__index__()  # np.int64: the same position as a Python int
         if not (isinstance(i, int) and 0 <= i < n):
             if self.words[H.STATUS] == OVER:
                 raise IllegalActionError(f"option {i!r} is not legal here: the game is over")
