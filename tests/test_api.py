@@ -307,3 +307,25 @@ def test_apply_index_takes_a_numpy_integer_as_that_position(engine):
     state.apply_index(np.argmax(np.array([0.1, 0.9, 0.3])))
     again.apply_index(1)
     assert state.words_in_use() == again.words_in_use()
+
+
+NESTED = ('game "Nested"\nseats 2\nstart a\nkind Card { v: int, twin: Card }\nzone deck hidden ordered\n'
+          'zone table public\nsetup {\n  for v in 1..4 {\n    create Card(v: v) in deck\n  }\n  shuffle deck\n'
+          '  create Card(v: 9, twin: top(deck)) in table\n}\nphase a {\n  choose c from table by 0 as "take"\n'
+          '  move top(deck) to table\n  choose d from table by 1 as "again"\n  end winner 0\n}\n')
+
+
+def test_a_field_naming_a_face_down_card_reads_hidden_in_an_observation(tmp_path):
+    # The public card's `twin` is the top of the face-down deck: its id (creation order: #k is the
+    # card of value k + 1) told every seat which card lay on top. Once that card is on the table,
+    # seen by all, the field names it.
+    f = tmp_path / "nested.vbr"
+    f.write_text(NESTED)
+    state = vbr.load(str(f), engine="python").new_state(2)
+    from vbr.engines.observation import public_view
+    for view in (state.observation(0), state.observation(1), public_view(state.game, state.words)):
+        assert view["zones"]["table"] == ["#4 Card(v=9, twin=hidden)"]
+    state.apply_index(0)
+    table = state.observation(1)["zones"]["table"]
+    top = table[1].split(" ")[0]  # the card moved up from the deck, now public
+    assert table[0] == f"#4 Card(v=9, twin={top})" and table[1].endswith("twin=none)")

@@ -193,9 +193,11 @@ class EventLog:
             return self.thing(S, v)
         return self.p.names.text(ty, v, S, none)
 
-    def thing(self, S, e: int) -> str:
-        """`#e Kind(field=value, ...)`, the fields as they are in S now."""
+    def thing(self, S, e: int, text=None) -> str:
+        """`#e Kind(field=value, ...)`, the fields as they are in S now, each value as
+        `text(type, value)` writes it (default: as a log writes it, vbr.ir.values.Names.text)."""
         p, lay = self.p, self.p.layout
+        text = text or p.names.text
         k = int(S[lay.kinds + e])
         name, fields, types = p.kinds[k]
         word, shown = lay.fields + e * lay.width, []
@@ -203,10 +205,10 @@ class EventLog:
             at = word + self._offset(k, offset)
             if ty.startswith("list:"):
                 inner = ty[5:]
-                items = ", ".join(p.names.text(inner, int(x)) for x in S[at + 1:at + 1 + S[at]])
+                items = ", ".join(text(inner, int(x)) for x in S[at + 1:at + 1 + S[at]])
                 shown.append(f"{field}=[{items}]")
             else:
-                shown.append(f"{field}={p.names.text(ty, int(S[at]))}")
+                shown.append(f"{field}={text(ty, int(S[at]))}")
         return f"#{e} {name}({', '.join(shown)})"
 
     def _offset(self, kind: int, field: int) -> int:

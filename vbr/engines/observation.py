@@ -5,10 +5,10 @@ the program's tables: the phase, every var (a var kept per seat or team as one e
 `score[0]`), the contents of each zone the seat may look into (each thing as `#e Kind(field=...)`)
 and the size of each other zone, and, when the seat is to choose, the choice's prompt and its
 options. A thing lying in a zone the seat may not look into reads `hidden`, wherever it is named
-(a var, a list, an option): ids follow creation order, so an id would name the card. A var
-that holds none reads `none`.
+(a var, a list, an option, a field of a thing it sees): ids follow creation order, so an id
+would name the card. A var or field that holds none reads `none`.
 `public_view(game, words)` is what a spectator sees: the vars, the public zones' things, the
-other zones' sizes.
+other zones' sizes; a thing outside the public zones reads `hidden` there too.
 """
 from __future__ import annotations
 
@@ -29,7 +29,8 @@ def observation(game, words, seat: int, phase: str | None) -> dict:
             return "hidden"
         return p.names.text(ty, v, words)
 
-    obs = {"phase": phase, "vars": _vars(game, words, seen), "zones": _zones(game, words, lambda z: z not in hidden)}
+    obs = {"phase": phase, "vars": _vars(game, words, seen),
+           "zones": _zones(game, words, lambda z: z not in hidden, seen)}
     if int(words[H.STATUS]) == CHOICE and int(words[H.SEAT]) == seat:
         site = p.choices[int(words[H.SITE])]
         obs["prompt"] = site.prompt
@@ -61,12 +62,18 @@ def _vars(game, words, text) -> dict:
 def public_view(game, words) -> dict:
     """What a spectator sees: every var as text (as `vbr run` would write it), the things of
     each public zone and the size of every other zone."""
-    p = game.program
+    p, lay = game.program, game.program.layout
     public = set()
     for z in game.model.zones.values():
         if z.decl.visibility == "public":
             public.update(range(z.base, z.base + z.count))
-    return {"vars": _vars(game, words, p.names.text), "zones": _zones(game, words, public.__contains__)}
+
+    def seen(ty: str, v: int) -> str:
+        if ty.startswith("ent") and v != NONE and int(words[lay.zone_of + v]) not in public:
+            return "hidden"
+        return p.names.text(ty, v, words)
+
+    return {"vars": _vars(game, words, seen), "zones": _zones(game, words, public.__contains__, seen)}
 
 
 def full_view(game, words) -> dict:
@@ -74,13 +81,16 @@ def full_view(game, words) -> dict:
     return {"vars": _vars(game, words, game.program.names.text), "zones": _zones(game, words, lambda z: True)}
 
 
-def _zones(game, words, shown) -> dict:
-    """Each zone by name: its things described when `shown(zone)`, else how many it holds."""
+def _zones(game, words, shown, seen=None) -> dict:
+    """Each zone by name: its things described when `shown(zone)`, else how many it holds; a
+    field's value as `seen(type, value)` writes it (so a field naming a thing the viewer may not
+    see reads `hidden`, not its id), none as `none`."""
     p, lay = game.program, game.program.layout
-    describe = EventLog(p, []).thing
+    thing = EventLog(p, []).thing
+    text = None if seen is None else (lambda ty, v: "none" if v == NONE else seen(ty, v))
     zones: dict = {}
     for z, name in enumerate(p.names.zones):
         at = lay.zone(z)
         items = [int(e) for e in words[at + 1:at + 1 + int(words[at])]]
-        zones[name] = [describe(words, e) for e in items] if shown(z) else len(items)
+        zones[name] = [thing(words, e, text) for e in items] if shown(z) else len(items)
     return zones
