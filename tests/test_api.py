@@ -329,3 +329,16 @@ def test_a_field_naming_a_face_down_card_reads_hidden_in_an_observation(tmp_path
     table = state.observation(1)["zones"]["table"]
     top = table[1].split(" ")[0]  # the card moved up from the deck, now public
     assert table[0] == f"#4 Card(v=9, twin={top})" and table[1].endswith("twin=none)")
+
+
+def test_summarizing_play_games_results_gives_the_figures_vbr_sim_prints():
+    # docs/api.md: Trials made from play_game's results with vbr sim's seeds summarise as the games
+    # vbr sim plays (-n 20 --seed 1, the agents in fixed seats) do
+    from vbr.analysis.metrics import summarize
+    from vbr.analysis.trial import Trial
+    from vbr.sim import RunSpec, game_seed, game_sides, play_games
+    game, agents = vbr.load("siatka", engine="python"), ["greedy", "random"]
+    ours = [Trial(i, game_seed(1, i), agents, game_sides(game), *play_game(game, game_seed(1, i), agents).trial_fields())
+            for i in range(20)]
+    sims = list(play_games(RunSpec.of(game.path, {}, 1, agents, 20, engine="python"), 0, 20))
+    assert summarize(ours) == summarize(sims)
