@@ -342,3 +342,20 @@ def test_summarizing_play_games_results_gives_the_figures_vbr_sim_prints():
             for i in range(20)]
     sims = list(play_games(RunSpec.of(game.path, {}, 1, agents, 20, engine="python"), 0, 20))
     assert summarize(ours) == summarize(sims)
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_move_after_an_error_in_the_rules_names_the_error(tmp_path, engine):
+    # `6 / n` with n = 0 stops the game at line 7; a further move said "there are 0 options (0..-1)"
+    f = tmp_path / "fault.vbr"
+    f.write_text('game "Fault"\nseats 2\nstart a\nvar x: int = 0\nphase a {\n'
+                 '  choose n from 0..2 by 0 as "n"\n  x = 6 / n\n  end winner 0\n}\n')
+    state = vbr.load(str(f), engine=engine).new_state(0)
+    with pytest.raises(vbr_errors.VbrRuntimeError):
+        state.apply_index(0)
+    assert state.is_terminal() and state.outcome() is None
+    stopped = f"the game stopped at an error in its rules ({f}:7:7: division by zero)"
+    with pytest.raises(IllegalActionError, match=re.escape(f"option 0 is not legal here: {stopped}")):
+        state.apply_index(0)
+    with pytest.raises(IllegalActionError, match=re.escape(f"legal: none (the game stopped at an error in its rules: {f}:7:7: division by zero)")):
+        state.apply("0 1")

@@ -170,6 +170,9 @@ class State:
         if not (isinstance(i, int) and 0 <= i < n):
             if self.words[H.STATUS] == OVER:
                 raise IllegalActionError(f"option {i!r} is not legal here: the game is over")
+            if self.words[H.STATUS] == FAULT:
+                raise IllegalActionError(f"option {i!r} is not legal here: the game stopped at an error in its "
+                                         f"rules ({self._fault_text()})")
             raise IllegalActionError(f"option {i!r} is not legal here: there are {n} options (0..{n - 1})")
         events = self._events
         if events is not None:
@@ -195,7 +198,10 @@ class State:
                 return
         shown = ", ".join(str(a) for a in legal[:20])
         hint = "; to choose by position, use apply_index(i)" if isinstance(action, int) else ""
-        raise IllegalActionError(f"`{action}` is not legal here; legal: {shown or 'none (the game is over)'}{hint}")
+        if not shown:
+            shown = (f"none (the game stopped at an error in its rules: {self._fault_text()})"
+                     if self.words[H.STATUS] == FAULT else "none (the game is over)")
+        raise IllegalActionError(f"`{action}` is not legal here; legal: {shown}{hint}")
 
     def points(self) -> tuple[int, ...] | None:
         """The `points` var per seat (or team), or None for a file that declares no `points`."""
@@ -391,6 +397,15 @@ class State:
         message, span = p.messages[w[H.FAULT]]
         a, b = (self._shown(x) for x in (w[H.FAULT_A], w[H.FAULT_B]))
         raise VbrRuntimeError.at(span or self._running_span(), message.format(a, b))
+
+    def _fault_text(self) -> str:
+        """The error the state stopped at, in one line: `FILE:LINE:COL: MESSAGE`."""
+        try:
+            self._raise_fault()
+        except VbrRuntimeError as exc:
+            d = exc.diagnostics[0]
+            return f"{d.span.file}:{d.span.line}:{d.span.col}: {d.message}"
+        return ""
 
     def _running_span(self):
         """Where a limit of the whole game (steps, depth, the state's room) is located: the
