@@ -359,3 +359,10 @@ def test_a_move_after_an_error_in_the_rules_names_the_error(tmp_path, engine):
         state.apply_index(0)
     with pytest.raises(IllegalActionError, match=re.escape(f"legal: none (the game stopped at an error in its rules: {f}:7:7: division by zero)")):
         state.apply("0 1")
+
+
+@pytest.mark.parametrize("log", [True, "game.jsonl"])
+def test_a_log_that_is_no_list_is_a_type_error_saying_what_a_log_is(log):
+    # log=True (a flag?) or a file name failed deep inside with "'bool' object has no attribute 'append'"
+    with pytest.raises(TypeError, match=r"^log is a list the game's events are appended to \(log=\[\]\)"):
+        vbr.load("siatka", engine="python").new_state(1, log=log)

@@ -120,6 +120,9 @@ class Game:
         With `log`, the game's events (vbr.engines.events) are appended to it as they happen, also
         when a run-time error stops it."""
         seed = game_seed_value(seed)
+        if log is not None and not hasattr(log, "append"):
+            raise TypeError(f"log is a list the game's events are appended to (log=[]), not {log!r}; "
+                            f"to write a log file, see vbr.gamelog.write_log")
         events = EventLog(self.program, log) if log is not None else None
         return State(self, self.engine.new(seed, events), events)
 
