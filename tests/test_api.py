@@ -366,3 +366,12 @@ def test_a_log_that_is_no_list_is_a_type_error_saying_what_a_log_is(log):
     # log=True (a flag?) or a file name failed deep inside with "'bool' object has no attribute 'append'"
     with pytest.raises(TypeError, match=r"^log is a list the game's events are appended to \(log=\[\]\)"):
         vbr.load("siatka", engine="python").new_state(1, log=log)
+
+
+def test_checked_model_takes_a_path_or_bundled_name_and_refuses_options_that_are_no_mapping():
+    # docs/api.md: checked_model(rules, options); a path in place of rules failed with
+    # "'str' object has no attribute 'problems'"
+    model = vbr_checking.checked_model("siatka", {"target": 5})
+    assert model.rules.sources and "score" in model.vars
+    with pytest.raises(TypeError, match=r"^options map option names to values"):
+        vbr_checking.checked_model("siatka", ["target=5"])

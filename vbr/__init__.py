@@ -27,15 +27,10 @@ def load(path, options=None, native=False, engine="auto", note=None):
 
 
 def _options(options) -> dict:
-    """`load`'s options as a dict: None for none; a mapping of option names (strings) to values;
-    anything else (a list of `NAME=VALUE` texts, as the command line takes them) a TypeError
-    saying what options are."""
-    from collections.abc import Mapping
-    if options is None:
-        return {}
-    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
-        raise TypeError(f"options map option names to values, as {{'target': 15}}; not {options!r}")
-    return dict(options)
+    """`load`'s options as a dict (vbr.checker.option_map: a TypeError for anything but a
+    mapping of option names)."""
+    from vbr.checker import option_map
+    return option_map(options)
 
 
 def check_engine(engine: str) -> None:

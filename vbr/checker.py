@@ -112,12 +112,25 @@ def type_of(model: Model, t: A.TypeRef) -> str:
     return "any"
 
 
+def option_map(options) -> dict:
+    """Options as given to the API (vbr.load, checked_model): None for none; a mapping of option
+    names (strings) to values; anything else (a list of `NAME=VALUE` texts, as the command line
+    takes them) a TypeError saying what options are."""
+    from collections.abc import Mapping
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+        raise TypeError(f"options map option names to values, as {{'target': 15}}; not {options!r}")
+    return dict(options)
+
+
 def build_model(rules: RuleSet, options: dict[str, object] | None = None) -> Model:
+    options = option_map(options)
     m = Model(rules=rules, diags=Diagnostics())
     m.diags.items += rules.problems  # an `override` of nothing, say: reported with everything else
     decls = list(_flatten(rules.decls, [], m))
     _first_pass(m, decls)
-    _apply_options(m, options or {})
+    _apply_options(m, options)
     _choose_seats(m, [d for d in decls if isinstance(d, A.Seats)])
     for d in decls:
         if isinstance(d, A.Require) and not option_condition(m, d.cond):

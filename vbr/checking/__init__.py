@@ -16,12 +16,16 @@ from vbr.checking.scope import Scope
 from vbr.checking.statements import StmtChecker
 from vbr.errors import Diagnostic, OptionError, VbrCheckError
 from vbr.grammar import ast as A
-from vbr.loader import RuleSet
+from vbr.loader import RuleSet, load_rules
 
 
 def checked_model(rules: RuleSet, options: dict | None = None) -> Model:
-    """The model of `rules` under `options`, every body checked. Raises VbrCheckError for a
-    file with problems, OptionError for an option out of the range of integers."""
+    """The model of `rules` under `options`, every body checked. `rules` as vbr.loader.load_rules
+    reads them, or a path or bundled name it reads. Raises VbrCheckError for a file with problems,
+    OptionError for an option out of the range of integers, TypeError for options that are no
+    mapping of names (vbr.checker.option_map)."""
+    if not isinstance(rules, RuleSet):
+        rules = load_rules(rules)
     model = build_model(rules, options)
     options_in_range(model)
     check_bodies(model)
