@@ -329,6 +329,8 @@ def test_a_field_naming_a_face_down_card_reads_hidden_in_an_observation(tmp_path
     table = state.observation(1)["zones"]["table"]
     top = table[1].split(" ")[0]  # the card moved up from the deck, now public
     assert table[0] == f"#4 Card(v=9, twin={top})" and table[1].endswith("twin=none)")
+    from vbr.rl.information_state import view  # the OpenSpiel information state writes fields alike
+    assert view(state, 1, False)["zone table"][1].endswith("twin=none)")
 
 
 def test_summarizing_play_games_results_gives_the_figures_vbr_sim_prints():

@@ -56,9 +56,12 @@ def view(st, seat: int, at_chance: bool, memo: dict | None = None) -> dict:
         return shown
 
     def field(ty: str, word: int, listed: bool) -> str:
+        """A field's value as State.observation writes it (none as `none`), cards as above."""
+        def one(v: int) -> str:
+            return "none" if v == NONE else show(ty, v, 1)
         if listed:
-            return "[" + ", ".join(show(ty, int(x), 1) for x in words[word + 1:word + 1 + int(words[word])]) + "]"
-        return show(ty, int(words[word]), 1)
+            return "[" + ", ".join(one(int(x)) for x in words[word + 1:word + 1 + int(words[word])]) + "]"
+        return one(int(words[word]))
 
     def show(ty: str, v: int, depth: int = 0) -> str:
         if ty.startswith("ent") and v != NONE:
