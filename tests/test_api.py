@@ -377,3 +377,13 @@ def test_checked_model_takes_a_path_or_bundled_name_and_refuses_options_that_are
     assert model.rules.sources and "score" in model.vars
     with pytest.raises(TypeError, match=r"^options map option names to values"):
         vbr_checking.checked_model("siatka", ["target=5"])
+
+
+def test_a_clone_of_a_logged_game_logs_nothing_into_the_original_log():
+    # docs/api.md: a clone keeps no log (exploring from a clone leaves the recorded game as it was)
+    log = []
+    state = vbr.load("siatka", engine="python").new_state(1, log=log)
+    before = list(log)
+    explore = state.clone()
+    explore.apply_index(0)
+    assert explore.log is None and log == before
