@@ -7,6 +7,8 @@ Choices read as `Action`s (`seat value`, vbr/actions.py); a run-time error is a
 """
 from __future__ import annotations
 
+import operator
+
 from vbr.checking import checked_model as check_rules
 from vbr.engines.events import EventLog
 from vbr.engines.load_key import load_key
@@ -238,7 +240,6 @@ class State:
     def _seat(self, seat) -> int:
         """`seat` as an int, when the game has that seat (a negative one is no seat: it would
         read another seat's view from the end of a list); else a ValueError naming the seats."""
-        import operator
         try:
             n = operator.index(seat) if not isinstance(seat, bool) else None
         except TypeError:
