@@ -387,3 +387,15 @@ def test_a_clone_of_a_logged_game_logs_nothing_into_the_original_log():
     explore = state.clone()
     explore.apply_index(0)
     assert explore.log is None and log == before
+
+
+def test_numpy_option_values_are_the_python_values_they_hold():
+    # an option swept with numpy (np.arange, np.bool_) was refused as "`target` is a number, not
+    # np.int64(5)"; the game keeps Python values, so its options go into a log's JSON header
+    np = pytest.importorskip("numpy")
+    import json
+    from vbr.gamelog import header
+    game = vbr.load("siatka", {"target": np.int64(5), "abilities": np.bool_(True)}, engine="python")
+    assert game.option_values["target"] == 5 and game.option_values["abilities"] is True
+    assert json.loads(json.dumps(header(game, 1, ["random", "random"], "python")))["options"] == {
+        "target": 5, "abilities": True}

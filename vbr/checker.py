@@ -114,14 +114,14 @@ def type_of(model: Model, t: A.TypeRef) -> str:
 
 def option_map(options) -> dict:
     """Options as given to the API (vbr.load, checked_model): None for none; a mapping of option
-    names (strings) to values; anything else (a list of `NAME=VALUE` texts, as the command line
-    takes them) a TypeError saying what options are."""
+    names (strings) to values, a numpy scalar as the Python value it holds; anything else (a list
+    of `NAME=VALUE` texts, as the command line takes them) a TypeError saying what options are."""
     from collections.abc import Mapping
     if options is None:
         return {}
     if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
         raise TypeError(f"options map option names to values, as {{'target': 15}}; not {options!r}")
-    return dict(options)
+    return {name: _python_scalar(value) for name, value in options.items()}
 
 
 def build_model(rules: RuleSet, options: dict[str, object] | None = None) -> Model:
@@ -332,12 +332,21 @@ def _given(raw) -> str:
     return repr(raw)
 
 
+def _python_scalar(raw):
+    """A numpy scalar given for an option (np.int64(5), np.bool_(True), np.str_: options swept
+    with numpy) as the Python value it holds; anything else as it is."""
+    if type(raw).__module__ == "numpy" and hasattr(raw, "item") and getattr(raw, "ndim", None) == 0:
+        return raw.item()
+    return raw
+
+
 def _apply_option(m: Model, name: str, raw) -> str | None:
     d = m.option_decls.get(name)
     if d is None:
         avail = ", ".join(sorted(m.option_decls)) or "none"
         return (f"unknown option `{name}` ({m.rules.path.name} has options: {avail})"
                 + m.suggest(name, m.option_decls))
+    raw = _python_scalar(raw)
     value = parse_option_value(raw) if isinstance(raw, str) else raw
     default = m.options[name]
     if isinstance(default, bool) and not isinstance(value, bool):
