@@ -218,3 +218,15 @@ def test_without_a_c_compiler_the_environment_plays_the_python_engine_and_says_w
                                          r"`/nonexistent/cc` .*\); playing through the python engine$") as heard:
         env = vbr.rl.pettingzoo_env("siatka")
     assert env.game.engine.name == "python" and heard[0].filename == __file__
+
+
+def test_a_deep_copy_of_an_environment_plays_on_apart_from_it():
+    # search over environments deep-copies them: it failed inside, a court cell (Volleyball High's
+    # encoding holds some) could not be made again from a tuple
+    env = vbr.rl.pettingzoo_env("volleyball-high", {"mode": "2v2"})
+    env.reset(seed=1)
+    import copy
+    other = copy.deepcopy(env)
+    other.step(int(np.flatnonzero(other.observe(other.agent_selection)["action_mask"])[0]))
+    assert (env.vbr_state.choices, other.vbr_state.choices) == (0, 1)
+    assert other.game is env.game  # a game is never changed by play: shared, as its states share it

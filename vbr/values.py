@@ -28,6 +28,10 @@ class Cell(tuple):
     def __new__(cls, x: int, y: int):
         return tuple.__new__(cls, (x, y))
 
+    def __getnewargs__(self) -> tuple:
+        """What copy and pickle make a Cell again from: x and y (a tuple's would be the pair)."""
+        return self[0], self[1]
+
     @property
     def x(self) -> int:
         return self[0]

@@ -80,6 +80,11 @@ class Game:
             raise TypeError("only a game loaded from a rule file (vbr.load) can be pickled")
         return load, (self.path, self.options, self.engine.name)
 
+    def __deepcopy__(self, memo) -> "Game":
+        """The game itself: play never changes it (a deep copy of what holds one, such as an
+        environment, shares it, as its states do)."""
+        return self
+
     @property
     def title(self) -> str:
         return self.program.title
