@@ -835,3 +835,20 @@ def test_pig_written_in_vbr_plays_openspiels_own_pig_move_for_move(engine, horiz
             a.apply_action(move)
             b.apply_action(move)
     assert ends["drawn"] > 20 if horizon == 9 else ends["won"] == 40
+
+
+def test_a_registered_game_pickles_and_loads_in_a_process_that_never_registered_it(tmp_path):
+    # OpenSpiel's tools hand games to worker processes by pickle: the registration's class was
+    # made at run time, so pickle could not find it ("attribute lookup VbrGame_vbr_siatka failed")
+    import pickle
+    import subprocess
+    game = pyspiel.load_game(vbr.rl.register_openspiel("siatka", {"target": 3}))
+    again = pickle.loads(pickle.dumps(game))
+    assert (again.num_distinct_actions(), again.observation_tensor_size()) == (
+        game.num_distinct_actions(), game.observation_tensor_size())
+    (tmp_path / "game.pickle").write_bytes(pickle.dumps(game))
+    done = subprocess.run([sys.executable, "-c", "import pickle, sys; g = pickle.load(open(sys.argv[1], 'rb')); "
+                           "print(g.get_type().short_name, g.num_distinct_actions())", str(tmp_path / "game.pickle")],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["vbr_siatka_target_3", str(game.num_distinct_actions())]

@@ -118,6 +118,11 @@ class VbrGame(pyspiel.Game):
     def new_initial_state(self):
         return VbrState(self, _Held(self.spec, self.spec.start()))
 
+    def __reduce__(self):
+        """Pickled as its registration (the rule file, options, name and settings): unpickling,
+        in this process or another, registers it there if need be and loads it."""
+        return _registered_game, self.spec.registration
+
     def make_py_observer(self, iig_obs_type=None, params=None):
         if iig_obs_type is not None and iig_obs_type.perfect_recall:
             return _InfoStateObserver(iig_obs_type, params)
@@ -322,6 +327,14 @@ def register(rule_file, options=None, name: str | None = None, max_actions: int 
     if name in pyspiel.registered_names():
         raise UsageError(f"OpenSpiel already has a game named {name!r}; pass another name=")
     spec = _Spec(name, draws, max_actions, max_chance_outcomes, observe_options)
+    spec.registration = (str(game.path), dict(game.options), name, max_actions, max_chance_outcomes,
+                         bool(observe_options), engine)
     _REGISTRY[name] = (key, spec)
     pyspiel.register_game(spec.game_type, type(f"VbrGame_{name}", (VbrGame,), {"spec": spec}))
     return name
+
+
+def _registered_game(rule_file, options, name, max_actions, max_chance_outcomes, observe_options, engine):
+    """A pickled VbrGame again: its registration made (once per process) and the game loaded."""
+    register(rule_file, options, name, max_actions, max_chance_outcomes, observe_options, engine)
+    return pyspiel.load_game(name)
