@@ -230,3 +230,95 @@ def test_a_deep_copy_of_an_environment_plays_on_apart_from_it():
     other.step(int(np.flatnonzero(other.observe(other.agent_selection)["action_mask"])[0]))
     assert (env.vbr_state.choices, other.vbr_state.choices) == (0, 1)
     assert other.game is env.game  # a game is never changed by play: shared, as its states share it
+
+
+# ---------------------------------------------------------------------- the global state: env.state()
+# PettingZoo's `state()` is the global view for centralised training (QMIX, MAPPO's critic) and
+# `state_space` its space: here the referee's view, every zone's contents included.
+STATE_SPACE_ADVICE = r"Environment's (minimum|maximum) state space value is -?infinity"  # counts have no top
+
+
+@pytest.mark.parametrize("name,options", CONFIGS, ids=IDS)
+def test_pettingzoo_state_space_test_passes_and_every_state_lies_in_the_state_space(name, options):
+    # pettingzoo.test.state_test's test_state plays unmasked random actions, so a game whose
+    # actions are masked (ours, and PettingZoo's own classic games) cannot run it: its space
+    # check runs, and the states of a game of random legal actions are checked here
+    import importlib
+    state_test = importlib.import_module("pettingzoo.test.state_test")  # the module: its name is also a function's
+    env = vbr.rl.pettingzoo_env(name, options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", message=STATE_SPACE_ADVICE, category=UserWarning)
+        state_test.test_state_space(env)
+    env.reset(seed=2)
+    rng, seen = random.Random(2), 0
+    for agent in env.agent_iter():
+        s = env.state()
+        assert s.shape == env.state_space.shape and s.dtype == np.float32
+        assert env.state_space.contains(s) and np.all(np.isfinite(s))
+        _, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+        seen += 1
+    assert env.state_space.contains(env.state()) and seen > 10
+
+
+def _block(env, name: str, x, referee: bool) -> np.ndarray:
+    from vbr.rl.observation import layout
+    (off, size), = [(o, n) for b, o, n in layout(env.game, referee) if b == name]
+    return x[off:off + size]
+
+
+def test_the_state_shows_the_cards_that_a_seats_observation_hides():
+    # Siatka (rules/siatka.vbr): `zone hand per seat owner`, `zone deck per seat hidden`, and
+    # `enum Tactic { rozegranie, mocne_odbicie, superatak, zaskoczenie }`, a Card's only field
+    env = vbr.rl.pettingzoo_env("siatka")
+    env.reset(seed=3)
+    tactics = ["rozegranie", "mocne_odbicie", "superatak", "zaskoczenie"]
+    shown = env.vbr_state.observation(1)["zones"]["hand[1]"]  # seat 1 sees its own hand, faces
+    held = [t for card in shown for t in tactics if f"tactic={t})" in card]
+    assert len(held) == len(shown) == 3  # Siatka deals 3 tactic cards to each hand
+    state, seen_by_0 = env.state(), env.observe("seat_0")["observation"]
+    assert _block(env, "zone hand[1]: Card.tactic", state, True).tolist() == [held.count(t) for t in tactics]
+    assert _block(env, "zone hand[1]: Card count", state, True).tolist() == [3]
+    assert not _block(env, "zone hand[1]: Card.tactic", seen_by_0, False).any()  # hidden from seat 0
+    # a deck no seat may look into: only its size in an observation, its contents in the state
+    assert _block(env, "zone deck[0]: Card.tactic", state, True).sum() == env.vbr_state.observation(0)["zones"]["deck[0]"]
+    from vbr.rl.observation import layout
+    assert not any(name.startswith("zone deck[0]:") for name, _, _ in layout(env.game))
+    # the observation's 183 (docs/rl.md), less the observer's 2, plus each deck's contents: a count
+    # and 2 + 4 + 2 for a Tile (defence: sum and count; 4 abilities; field: sum and count), a count
+    # and 4 tactics for a Card
+    assert env.state_space.shape == (183 - 2 + 2 * (1 + 2 + 4 + 2 + 1 + 4),)
+
+
+def test_redealing_what_seat_0_cannot_see_changes_the_state_but_not_its_observation():
+    env = vbr.rl.pettingzoo_env("siatka")
+    env.reset(seed=3)
+    st = env.vbr_state
+    changed = 0
+    for k in range(5):
+        dealt = st.determinize(0, seed=k)
+        assert np.array_equal(vbr.rl.observation_tensor(dealt, 0), vbr.rl.observation_tensor(st, 0))
+        changed += not np.array_equal(vbr.rl.state_tensor(dealt), vbr.rl.state_tensor(st))
+    assert changed > 0  # 3 of seat 1's 12 cards in hand: some re-deal shows another hand
+
+
+def test_the_state_is_the_same_under_the_python_and_c_engines():
+    envs = [vbr.rl.pettingzoo_env(vbr.load("volleyball-high", {"mode": "2v2"}, engine=e)) for e in ("python", "c")]
+    assert envs[0].state_space == envs[1].state_space
+    for env in envs:
+        env.reset(seed=5)
+    rng, steps = random.Random(5), 0
+    while not envs[0].vbr_state.is_terminal() and steps < 300:
+        assert np.array_equal(envs[0].state(), envs[1].state())
+        legal = np.flatnonzero(envs[0].observe(envs[0].agent_selection)["action_mask"])
+        a = int(rng.choice(legal))
+        for env in envs:
+            env.step(a)
+        steps += 1
+    assert np.array_equal(envs[0].state(), envs[1].state()) and steps > 10
+
+
+def test_state_before_reset_is_a_usage_error():
+    with pytest.raises(UsageError, match=r"call reset\(\) before state\(\)"):
+        vbr.rl.pettingzoo_env("siatka").state()

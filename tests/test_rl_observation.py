@@ -294,7 +294,7 @@ def test_every_python_example_in_docs_rl_runs(capsys):
     from pathlib import Path
     doc = Path(__file__).resolve().parent.parent / "docs" / "rl.md"
     examples = _python_blocks(doc)
-    assert len(examples) == 3  # PettingZoo, OpenSpiel, observations
+    assert len(examples) == 4  # PettingZoo, its global state, OpenSpiel, observations
     for i, code in enumerate(examples):
         exec(compile(code, f"{doc}:example {i + 1}", "exec"), {})
     assert "seat (the observer, one-hot)" in capsys.readouterr().out

@@ -4,6 +4,7 @@
     env = vbr.rl.pettingzoo_env("siatka", options={"abilities": True})
     name = vbr.rl.register_openspiel("siatka")          # then pyspiel.load_game(name)
     x = vbr.rl.observation_tensor(state, seat)          # numpy float32, fixed shape per rule file
+    s = vbr.rl.state_tensor(state)                      # the referee's view, for a centralised critic
 
 They need the optional extra (`pip install 'vbr[rl]'`); without it, each of these raises a
 `UsageError` that says so. docs/rl.md describes the observation layout and the game types.
@@ -31,6 +32,14 @@ def observation_tensor(state, seat: int):
     require("numpy", "vbr.rl.observation_tensor")
     from vbr.rl.observation import observation_tensor as f
     return f(state, seat)
+
+
+def state_tensor(state):
+    """The referee's view of `state`, everything included (what no seat may see too), as a numpy
+    float32 vector: the global state of centralised training (docs/rl.md, "The global state")."""
+    require("numpy", "vbr.rl.state_tensor")
+    from vbr.rl.observation import state_tensor as f
+    return f(state)
 
 
 def observation_shape(game) -> tuple[int]:
@@ -63,4 +72,5 @@ def register_openspiel(rule_file, options: dict | None = None, name: str | None 
     return register(rule_file, options, name=name, **settings)
 
 
-__all__ = ["pettingzoo_env", "register_openspiel", "observation_tensor", "observation_shape", "INSTALL_HINT"]
+__all__ = ["pettingzoo_env", "register_openspiel", "observation_tensor", "observation_shape", "state_tensor",
+           "INSTALL_HINT"]

@@ -4,11 +4,14 @@ The layout is worked out once per checked rule file (`Encoding`), from the seats
 statements, vars, court, kinds and zones the rule file declares; no game is known here. A seat's
 vector holds only what that seat may see (`State.observation` is the reference): every var, the
 size of every zone, the contents of the zones it may see, and the court positions of the pieces
-in those zones. docs/rl.md lists the blocks in order.
+in those zones. docs/rl.md lists the blocks in order. The referee's encoding (`referee=True`) is
+the same layout seen by no seat and hiding nothing: no observer block, and every zone's contents:
+the global state of centralised training.
 
     enc = encoding(game)                     # a typed game (python or c) or its state
     x = observation_tensor(state, seat)      # numpy float32, shape enc.shape
     enc.layout                               # [(block name, offset, size), ...]
+    s = state_tensor(state)                  # everything, shape encoding(game, referee=True).shape
 """
 from __future__ import annotations
 
@@ -33,10 +36,12 @@ class EncodingError(VbrError):
 
 class Encoding:
     """The tensor layout of one checked rule file (its `vbr.checker.Model`), and the function
-    that fills it from a typed game's state (python or c, read through vbr.rl.state_reader)."""
+    that fills it from a typed game's state (python or c, read through vbr.rl.state_reader).
+    With `referee=True`, the layout of the referee's view: no observer, nothing hidden."""
 
-    def __init__(self, m):
+    def __init__(self, m, referee: bool = False):
         self.model = m
+        self.referee = referee
         self.title = m.title
         self.seats = m.seats
         self.dir_vec = dict(m.directions)
@@ -48,12 +53,13 @@ class Encoding:
         self._problems: list[Diagnostic] = []
 
         # who is looking, who is to choose, where play is, which choice is asked (of the looker)
-        self.off_seat = self._block("seat (the observer, one-hot)", self.seats, 0, 1)
+        self.off_seat = None if referee else self._block("seat (the observer, one-hot)", self.seats, 0, 1)
         self.off_turn = self._block("to choose (one-hot seat)", self.seats, 0, 1)
         self.phase_index = {name: i for i, name in enumerate(m.phases)}
         self.off_phase = self._block("phase (one-hot)", len(self.phase_index), 0, 1)
         self.choice_index = _choice_points(m)
-        self.off_choice = self._block("choice point asked of the observer (one-hot `choose`)",
+        asked = "the seat to choose" if referee else "the observer"
+        self.off_choice = self._block(f"choice point asked of {asked} (one-hot `choose`)",
                                       len(self.choice_index), 0, 1)
 
         # the court: every cell of the grid (net rows included), each space of each side, off court
@@ -111,7 +117,7 @@ class Encoding:
         hidden = visibility(m)[1]
         for z, zname in enumerate(self.zone_names):
             size_off = self._block(f"zone {zname} size", 1, 0, INF)
-            seen = any(z not in hidden[s] for s in range(self.seats))
+            seen = referee or any(z not in hidden[s] for s in range(self.seats))
             contents = None
             if seen:
                 contents = len(self._low)
@@ -200,14 +206,22 @@ class Encoding:
         return None
 
     # ------------------------------------------------------------------ filling it
-    def encode(self, state, seat: int) -> np.ndarray:
-        check_seat(self, seat)
+    def encode(self, state, seat: int | None) -> np.ndarray:
+        """What `seat` may see of `state`; for the referee's encoding, `seat` None and everything."""
+        if self.referee:
+            if seat is not None:
+                raise UsageError(f"the referee's encoding sees for no seat: encode(state, None), not seat {seat!r}")
+            hidden = frozenset()
+        else:
+            seat = check_seat(self, seat)
+            hidden = self.hidden[seat]
         r = reader(state)
         out = np.zeros(self.size, dtype=np.float32)
-        out[self.off_seat + seat] = 1
+        if self.off_seat is not None:
+            out[self.off_seat + seat] = 1
         if r.chooser is not None:
             out[self.off_turn + r.chooser] = 1
-            if r.chooser == seat:
+            if r.chooser == seat or self.referee:
                 i = self.choice_index.get(r.choice_key())
                 if i is not None:
                     out[self.off_choice + i] = 1
@@ -220,7 +234,6 @@ class Encoding:
             place = self._place(r.var(slot))
             if place is not None:
                 out[off + place] = 1
-        hidden = self.hidden[seat]
         where, kinds = r.where, r.kind
         for slot, off, k, fields in self.ent_vars:
             e = r.var(slot)
@@ -448,18 +461,18 @@ def check_seat(described, seat) -> int:
     return int(seat)
 
 
-_CACHE: dict[int, tuple] = {}
+_CACHE: dict[tuple[int, bool], tuple] = {}
 
 
-def encoding(thing) -> Encoding:
-    """The layout for a typed game or a typed game's state, built once per checked model and
-    remembered."""
+def encoding(thing, referee: bool = False) -> Encoding:
+    """The layout for a typed game or a typed game's state (the referee's with `referee=True`),
+    built once per checked model and remembered."""
     m = model_of(thing)
-    hit = _CACHE.get(id(m))
+    key = (id(m), bool(referee))
+    hit = _CACHE.get(key)
     if hit is not None and hit[0]() is m:
         return hit[1]
-    enc = Encoding(m)
-    key = id(m)
+    enc = Encoding(m, referee=bool(referee))
     _CACHE[key] = (weakref.ref(m, lambda _r, key=key, cache=_CACHE: cache.pop(key, None)), enc)
     return enc
 
@@ -468,6 +481,13 @@ def observation_tensor(state, seat: int) -> np.ndarray:
     """What `seat` may see of `state` (a typed game's, python or c), as a float32 vector of
     `observation_shape(game)`."""
     return encoding(state).encode(state, seat)
+
+
+def state_tensor(state) -> np.ndarray:
+    """The referee's view of `state` (a typed game's, python or c): everything, what the seats
+    may not see included, as a float32 vector of `encoding(game, referee=True).shape`. For a centralised critic;
+    never a seat's observation."""
+    return encoding(state, referee=True).encode(state, None)
 
 
 def option_features(state, seat: int, max_actions: int) -> np.ndarray:
@@ -480,6 +500,7 @@ def observation_shape(thing) -> tuple[int]:
     return encoding(thing).shape
 
 
-def layout(thing) -> list[tuple[str, int, int]]:
-    """(block, offset, size) of every block of the tensor, in order."""
-    return list(encoding(thing).layout)
+def layout(thing, referee: bool = False) -> list[tuple[str, int, int]]:
+    """(block, offset, size) of every block of the tensor (the state tensor's with
+    `referee=True`), in order."""
+    return list(encoding(thing, referee).layout)

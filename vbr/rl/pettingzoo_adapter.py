@@ -8,6 +8,9 @@ end only: what the rule file's `returns` gives each seat, else +1 to the winning
 others, 0 in a draw (common.seat_returns). Same seed,
 same game: `reset(seed=s)` plays the game that `vbr run --seed s` plays, and each later `reset()`
 the next game of that seed's series.
+
+`env.state()` is the referee's view for centralised training (observation.state_tensor: everything,
+the cards no seat sees included), in `env.state_space`.
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from pettingzoo import AECEnv
 from vbr.errors import IllegalActionError, UsageError
 from vbr.seeds import derive
 from vbr.rl import common
-from vbr.rl.observation import encoding, observation_tensor
+from vbr.rl.observation import encoding, observation_tensor, state_tensor
 from vbr.rl.state_reader import reader
 
 
@@ -32,7 +35,6 @@ class VbrAECEnv(AECEnv):
             raise UsageError(f"render_mode {render_mode!r} is not one of {', '.join(self.metadata['render_modes'])}")
         seed = _check_seed(seed)
         self.game = common.load(rule_file, options, engine="auto")
-        self.encoding = encoding(self.game)
         self.render_mode = render_mode
         self.metadata = dict(self.metadata, name="vbr_" + common.slug(self.game.title))
         self._seed, self._played = seed, 0
@@ -41,15 +43,17 @@ class VbrAECEnv(AECEnv):
         self.possible_agents = [f"seat_{i}" for i in range(self.game.seats)]
         self.agents = self.possible_agents[:]
         self.observe_options = bool(observe_options)
+        self._encodings()
         box = {"observation": spaces.Box(low=self.encoding.low, high=self.encoding.high, dtype=np.float32),
                "action_mask": spaces.Box(0, 1, shape=(self.max_actions,), dtype=np.int8)}
         if self.observe_options:
-            self.encoding.option_layout()
             tile = (self.max_actions, 1)
             box["options"] = spaces.Box(low=np.tile(self.encoding.option_low, tile),
                                         high=np.tile(self.encoding.option_high, tile), dtype=np.float32)
         self._observation_spaces = {a: spaces.Dict(box) for a in self.possible_agents}
         self._action_spaces = {a: spaces.Discrete(self.max_actions) for a in self.possible_agents}
+        referee = encoding(self.game, referee=True)
+        self.state_space = spaces.Box(low=referee.low, high=referee.high, dtype=np.float32)
         self.vbr_state = None
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -57,6 +61,12 @@ class VbrAECEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.agents[0]
+
+    def _encodings(self) -> None:
+        """The observation encoding of the game (made once per game, vbr.rl.observation.encoding)."""
+        self.encoding = encoding(self.game)
+        if self.observe_options:
+            self.encoding.option_layout()
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent):
@@ -142,6 +152,14 @@ class VbrAECEnv(AECEnv):
         if self.observe_options:
             obs["options"] = self.ids.rows(self.encoding.option_features(st, seat, self.max_actions), offered)
         return obs
+
+    def state(self) -> np.ndarray:
+        """The referee's view of the game being played, for centralised training: what every seat
+        sees and what none does (face-down cards included), in `state_space`. Never give it to a
+        seat's policy: `observe(agent)` is what that seat may see."""
+        if self.vbr_state is None:
+            raise UsageError("call reset() before state()")
+        return state_tensor(self.vbr_state)
 
     # ------------------------------------------------------------------ for people
     def action_text(self, action: int) -> str:
