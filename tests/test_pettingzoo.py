@@ -322,3 +322,32 @@ def test_the_state_is_the_same_under_the_python_and_c_engines():
 def test_state_before_reset_is_a_usage_error():
     with pytest.raises(UsageError, match=r"call reset\(\) before state\(\)"):
         vbr.rl.pettingzoo_env("siatka").state()
+
+
+# ---------------------------------------------------------------------- pickling (multiprocessing, Ray)
+def _snapshot(env) -> tuple:
+    """Everything an agent or a learner reads of the environment now."""
+    seen = {a: {k: v.tolist() for k, v in env.observe(a).items()} for a in env.possible_agents}
+    return (env.agent_selection, seen, env.state().tolist(), dict(env.rewards),
+            dict(env._cumulative_rewards), dict(env.terminations), list(env.agents))
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_pickled_environment_mid_game_plays_on_as_the_original(engine):
+    import pickle
+    env = vbr.rl.pettingzoo_env(vbr.load("siatka", engine=engine), observe_options=True)
+    env.reset(seed=9)
+    rng = random.Random(9)
+    for _ in range(12):
+        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+    copy = pickle.loads(pickle.dumps(env))
+    assert copy.game is not env.game and copy.game.engine.name == engine  # loaded again, as in a worker
+    assert copy.observation_space("seat_0") == env.observation_space("seat_0") and copy.state_space == env.state_space
+    for agent in env.agent_iter():
+        assert copy.agent_selection == agent and _snapshot(copy) == _snapshot(env)
+        _, _, term, trunc, _ = env.last()
+        a = None if term or trunc else int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"])))
+        env.step(a)
+        copy.step(a)
+    assert _snapshot(copy) == _snapshot(env) and not copy.agents
+    assert str(copy.vbr_state.outcome()) == str(env.vbr_state.outcome())

@@ -10,7 +10,8 @@ same game: `reset(seed=s)` plays the game that `vbr run --seed s` plays, and eac
 the next game of that seed's series.
 
 `env.state()` is the referee's view for centralised training (observation.state_tensor: everything,
-the cards no seat sees included), in `env.state_space`.
+the cards no seat sees included), in `env.state_space`. An environment pickles (its encoding is made
+again from its game on unpickling), so it can be sent to another process.
 """
 from __future__ import annotations
 
@@ -67,6 +68,17 @@ class VbrAECEnv(AECEnv):
         self.encoding = encoding(self.game)
         if self.observe_options:
             self.encoding.option_layout()
+
+    def __getstate__(self) -> dict:
+        """Everything but the encoding, whose value encoders are closures: unpickling makes it
+        again from the game (which pickles as its rule file, vbr.engines.game.Game)."""
+        out = dict(self.__dict__)
+        del out["encoding"]
+        return out
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._encodings()
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent):
