@@ -282,6 +282,11 @@ def literal_value(m: Model, e: A.Expr):
             return _Text(v)
         case A.Name(id=i) if i in m.member_enum:
             return i
+        case A.Name(id=i):
+            m.diags.error(e.span, f"`{i}` is no enum member: an option's value is a number, `true`, `false`, "
+                                  f"a \"string\" or a member of an `enum` the file declares"
+                                  + m.suggest(i, m.member_enum))
+            return None
     m.diags.error(e.span, "an option's value is a number, `true`, `false`, a \"string\" or an enum member")
     return None
 
@@ -319,9 +324,41 @@ def _apply_options(m: Model, given: dict[str, object]) -> None:
     collected and raised together as one `OptionError` (a usage error) naming what is allowed."""
     for name, d in m.option_decls.items():
         m.options[name] = literal_value(m, d.default)
+        _check_option_values(m, d, m.options[name])
     problems = [p for p in (_apply_option(m, name, raw) for name, raw in given.items()) if p]
     if problems:
         raise OptionError("; ".join(problems))
+
+
+def _check_option_values(m: Model, d: A.Option, default) -> None:
+    """An option's `in { ... }` lists values of its default's type, and holds the default: a
+    default outside it would be played without anyone having chosen a value it allows."""
+    if not d.choices or default is None:
+        return
+    allowed = [literal_value(m, c) for c in d.choices]
+    want = literal_type(m, default)
+    for c, v in zip(d.choices, allowed):
+        if v is not None and literal_type(m, v) != want:
+            m.diags.error(c.span, f"option `{d.name}` is {_option_kind(want)} (its default is {_shown(default)}), "
+                                  f"so `in {{ ... }}` cannot hold {_shown(v)}")
+    if default not in allowed:
+        values = ", ".join(_shown(v) for v in allowed if v is not None)
+        m.diags.error(d.default.span, f"the default of option `{d.name}`, {_shown(default)}, is not one of the "
+                                      f"values its `in {{ ... }}` allows ({values}): add it there or change the default")
+
+
+def _option_kind(t: str) -> str:
+    """How an option's type reads in an error: `a number`, `true or false`, `a string`, `a Pace`."""
+    return {"int": "a number", "bool": "true or false", "str": "a string"}.get(t, "a " + t.removeprefix("enum:"))
+
+
+def _shown(v) -> str:
+    """An option's value as the file writes it: `true`, `3`, `"1v1"`, `slow`."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, _Text):
+        return f'"{v}"'
+    return str(v)
 
 
 def _given(raw) -> str:

@@ -1,0 +1,45 @@
+"""An option's declaration is checked where it is written: its default among the values its
+`in { ... }` allows, those values of the default's type, an enum member that exists."""
+import pytest
+
+from vbr.errors import VbrCheckError
+from vbr.engines.game import checked_model
+
+
+def problems(tmp_path, decl: str) -> list[tuple[int, int, str]]:
+    p = tmp_path / "o.vbr"
+    p.write_text('game "x"\nseats 2\nstart p\nenum Pace { slow, normal }\n' + decl + '\nphase p {\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    return [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics]
+
+
+def test_a_default_outside_the_values_the_option_allows_is_an_error_at_the_default(tmp_path):
+    [(line, col, msg)] = problems(tmp_path, "option target = 9 in { 5, 7 }")
+    assert (line, col) == (5, 17)
+    assert msg.startswith("the default of option `target`, 9, is not one of the values its `in { ... }` allows (5, 7)")
+
+
+def test_an_enum_default_outside_its_values_is_an_error_too(tmp_path):
+    [(line, col, msg)] = problems(tmp_path, "option pace = slow in { normal }")
+    assert (line, col) == (5, 15) and "`pace`, slow, is not one of" in msg
+
+
+def test_a_value_of_another_type_than_the_default_is_an_error_at_that_value(tmp_path):
+    found = problems(tmp_path, "option n = 3 in { 3, true, slow }")
+    assert [(line, col) for line, col, _ in found] == [(5, 22), (5, 28)]
+    assert found[0][2] == "option `n` is a number (its default is 3), so `in { ... }` cannot hold true"
+    assert found[1][2].endswith("cannot hold slow")
+
+
+def test_a_default_that_is_no_enum_member_says_so_and_suggests_the_member(tmp_path):
+    [(line, col, msg)] = problems(tmp_path, "option pace = slo in { slow, normal }")
+    assert (line, col) == (5, 15)
+    assert msg.startswith("`slo` is no enum member") and msg.endswith("did you mean `slow`?")
+
+
+def test_a_default_among_its_values_is_fine(tmp_path):
+    p = tmp_path / "ok.vbr"
+    p.write_text('game "x"\nseats 2\nstart p\nenum Pace { slow, normal }\noption pace = slow in { slow, normal }\n'
+                 'option n = 3 in { 1, 3 }\noption s = "a" in { "a", "b" }\nphase p {\n  end draw\n}\n')
+    assert checked_model(p).options == {"pace": "slow", "n": 3, "s": "a"}
