@@ -276,7 +276,8 @@ EXPECTED = {
     "arithmetic on none": (STOPPED, "hostile.vbr:6:7: error: arithmetic on none"),
     "a list var past its bound": (STOPPED, f"hostile.vbr:6:3: error: `picks` holds at most {MAX_LIST_VAR} items; "
                                            "this list has 300"),
-    "a list var per seat past its slots": (STOPPED, "hostile.vbr:3:1: error: initial list has 3 values for 2 slots"),
+    "a list var per seat past its slots": (REFUSED, "hostile.vbr:3:31: error: `h` is kept per seat: its initial list "
+                                                    "has 3 values for 2 seats"),
     "a list var read past its end": (STOPPED, "hostile.vbr:6:7: error: list index 2 out of range 0..1"),
     "step far off the court": (STOPPED, "hostile.vbr:15:10: " + STEP_OFF),
     "step paying far off the court": (STOPPED, "hostile.vbr:15:10: " + STEP_OFF),

@@ -98,6 +98,37 @@ def _vars(m: Model, x: ExprChecker) -> None:
             m.diags.error(v.decl.init.span, f"`{name}` is {T.show(v.type)}, its initial value is {T.show(t)}")
         if v.decl.range is not None and not T.is_numeric(v.type):
             m.diags.error(v.decl.range.span, "only a number var takes a range")
+        elif v.decl.range is not None:
+            _var_range(m, name, v.decl)
+        if v.per and isinstance(v.decl.init, A.ListLit) and T.compatible(t, "list:" + v.type) \
+                and not T.compatible(t, v.type) and len(v.decl.init.items) != v.count:
+            m.diags.error(v.decl.init.span, f"`{name}` is kept per {v.per}: its initial list has "
+                                            f"{len(v.decl.init.items)} values for {v.count} {v.per}s (one each, "
+                                            f"or one value for all)")
+
+
+def _var_range(m: Model, name: str, d: A.Var) -> None:
+    """A range's `wrap TO` lies in the range, and a number written as the initial value of a
+    var whose range neither clamps nor wraps lies in it: both are known before play."""
+    r = d.range
+    if r.overflow == "wrap" and r.wrap_to is not None and not r.lo <= r.wrap_to <= r.hi:
+        m.diags.error(r.span, f"`wrap {r.wrap_to}` sends `{name}` out of its range {r.lo}..{r.hi}: "
+                              f"wrap to a number in the range")
+    if r.overflow is None:
+        for e in (d.init.items if d.per and isinstance(d.init, A.ListLit) else [d.init]):
+            n = _written_int(e)
+            if n is not None and not r.lo <= n <= r.hi:
+                m.diags.error(e.span, f"`{name}` starts at {n}, out of its range {r.lo}..{r.hi} "
+                                      f"(add `clamp` to hold it to the range)")
+
+
+def _written_int(e: A.Expr) -> int | None:
+    """The number an expression writes out (`7`, `-1`), or None."""
+    if isinstance(e, A.IntLit) and not isinstance(e.value, bool):
+        return e.value
+    if isinstance(e, A.Unary) and e.op == "-" and isinstance(e.operand, A.IntLit):
+        return -e.operand.value
+    return None
 
 
 def _returns(m: Model, x: ExprChecker) -> None:
