@@ -1,5 +1,6 @@
 """An option's declaration is checked where it is written: its default among the values its
-`in { ... }` allows, those values of the default's type, an enum member that exists."""
+`in { ... }` allows, those values of the default's type, an enum member that exists; a
+`require` reads options alone, and says which word of it is no option."""
 import pytest
 
 from vbr.errors import VbrCheckError
@@ -43,3 +44,16 @@ def test_a_default_among_its_values_is_fine(tmp_path):
     p.write_text('game "x"\nseats 2\nstart p\nenum Pace { slow, normal }\noption pace = slow in { slow, normal }\n'
                  'option n = 3 in { 1, 3 }\noption s = "a" in { "a", "b" }\nphase p {\n  end draw\n}\n')
     assert checked_model(p).options == {"pace": "slow", "n": 3, "s": "a"}
+
+
+def test_a_require_over_a_var_names_the_require_and_the_var_and_not_its_own_message(tmp_path):
+    # docs/language.md, `require`: COND may use options, literals, comparisons, and, or, not, in
+    [(line, col, msg)] = problems(tmp_path, 'var n: int = 0\nrequire n > 0 as "n must be positive"')
+    assert (line, col) == (6, 9)
+    assert msg == ("`require` may use only options, literals, comparisons, `and`, `or`, `not` and `in` "
+                   "(`n` is no option)")
+
+
+def test_a_require_that_fails_in_a_file_without_options_says_its_message_alone(tmp_path):
+    [(line, col, msg)] = problems(tmp_path, 'require 1 > 2 as "never"')
+    assert (line, col, msg) == (5, 1, "never")

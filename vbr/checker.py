@@ -133,9 +133,8 @@ def build_model(rules: RuleSet, options: dict[str, object] | None = None) -> Mod
     _apply_options(m, options)
     _choose_seats(m, [d for d in decls if isinstance(d, A.Seats)])
     for d in decls:
-        if isinstance(d, A.Require) and not option_condition(m, d.cond):
-            shown = ", ".join(f"{k}={v}" for k, v in m.options.items())
-            m.diags.error(d.span, f"{d.message} (options: {shown})")
+        if isinstance(d, A.Require):
+            _require(m, d)
     _second_pass(m, decls)
     _warn_choices_from_zones_never_filled(m, decls)
     sizes = _check_sizes(m, decls)
@@ -222,8 +221,19 @@ def _choose_seats(m: Model, decls: list[A.Seats]) -> None:
         m.team_of = list(range(m.seats))
 
 
-def option_condition(m: Model, e: A.Expr):
-    """Evaluate a condition over options alone (declarations are chosen before anything runs)."""
+def _require(m: Model, d: A.Require) -> None:
+    """`require COND as "MESSAGE"`: the message, with the options in force, when COND does not
+    hold; a COND that is no condition over options is that error alone."""
+    before = len(m.diags.errors)
+    holds = option_condition(m, d.cond, "`require`")
+    if not holds and len(m.diags.errors) == before:
+        shown = ", ".join(f"{k}={v}" for k, v in m.options.items())
+        m.diags.error(d.span, f"{d.message} (options: {shown})" if shown else d.message)
+
+
+def option_condition(m: Model, e: A.Expr, what: str = "a declaration's `when`"):
+    """Evaluate a condition over options alone (declarations are chosen before anything runs);
+    `what` names the condition in an error (`require`, a declaration's `when`)."""
     match e:
         case A.IntLit(value=v) | A.BoolLit(value=v) | A.StrLit(value=v):
             return v
@@ -232,11 +242,11 @@ def option_condition(m: Model, e: A.Expr):
         case A.Name(id=i) if i in m.member_enum:
             return i
         case A.Unary(op="not", operand=o):
-            return not option_condition(m, o)
+            return not option_condition(m, o, what)
         case A.ListLit(items=items):
-            return tuple(option_condition(m, x) for x in items)
+            return tuple(option_condition(m, x, what) for x in items)
         case A.Binary(op=op, left=l, right=r):
-            a, b = option_condition(m, l), option_condition(m, r)
+            a, b = option_condition(m, l, what), option_condition(m, r, what)
             ops = {"==": lambda: a == b, "!=": lambda: a != b, "<": lambda: a < b, "<=": lambda: a <= b,
                    ">": lambda: a > b, ">=": lambda: a >= b, "and": lambda: a and b, "or": lambda: a or b,
                    "in": lambda: a in b, "not in": lambda: a not in b}
@@ -244,7 +254,8 @@ def option_condition(m: Model, e: A.Expr):
                 return ops[op]()
             except (KeyError, TypeError):
                 pass
-    m.diags.error(e.span, "a declaration's `when` may use only options, literals, comparisons, `and`, `or`, `not` and `in`")
+    hint = f" (`{e.id}` is no option)" if isinstance(e, A.Name) else ""
+    m.diags.error(e.span, f"{what} may use only options, literals, comparisons, `and`, `or`, `not` and `in`{hint}")
     return False
 
 
