@@ -379,3 +379,20 @@ def test_a_scenario_with_problems_fails_alone_at_its_first_problem(tmp_path):
     assert (bad.ok, bad.span.line) == (False, 3) and "no phase `nophase`" in bad.message
     assert (option.ok, option.span.line) == (False, 13) and "unknown option `nosuch`" in option.message
     assert fine.ok, fine.message
+
+
+def test_each_option_a_scenario_sets_wrongly_is_reported_at_its_own_step(tmp_path):
+    """Two refused options are two problems, each at the `option` step that sets it (they were
+    one message, joined by `;`, at the first)."""
+    from vbr.errors import VbrCheckError
+    from vbr.scenario import check_file
+    (tmp_path / "t.vbr").write_text('tests for "siatka"\nscenario "two bad options" {\n  option trget = 3\n'
+                                    '  option abilities = 7\n  expect holder == 0\n}\n')
+    with pytest.raises(VbrCheckError) as caught:
+        check_file(tmp_path / "t.vbr")
+    found = [(d.span.line, d.message) for d in caught.value.diagnostics]
+    assert found == [(3, "unknown option `trget` (siatka.vbr has options: abilities, block_marker, rotation, target); "
+                         "did you mean `target`?"),
+                     (4, "option `abilities` is true or false, not 7")]
+    [result] = run_file(tmp_path / "t.vbr")
+    assert not result.ok and result.span.line == 3 and "t.vbr:4:3: error: option `abilities`" in result.message

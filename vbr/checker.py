@@ -336,9 +336,9 @@ def _apply_options(m: Model, given: dict[str, object]) -> None:
     for name, d in m.option_decls.items():
         m.options[name] = literal_value(m, d.default)
         _check_option_values(m, d, m.options[name])
-    problems = [p for p in (_apply_option(m, name, raw) for name, raw in given.items()) if p]
+    problems = {name: p for name, p in ((name, _apply_option(m, name, raw)) for name, raw in given.items()) if p}
     if problems:
-        raise OptionError("; ".join(problems))
+        raise OptionError("; ".join(problems.values()), problems)
 
 
 def _check_option_values(m: Model, d: A.Option, default) -> None:

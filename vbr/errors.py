@@ -141,7 +141,12 @@ class UsageError(ValueError):
 
 class OptionError(UsageError):
     """An option given from outside the rule file (`--option`, `--grid`, the API's `options`)
-    that the file does not declare, or a value of the wrong type."""
+    that the file does not declare, or a value of the wrong type. `by_name`: each such option's
+    own problem, by the name it was given under (empty when the problem is no one option's)."""
+
+    def __init__(self, message: str, by_name: dict[str, str] | None = None):
+        super().__init__(message)
+        self.by_name = dict(by_name or {})
 
 
 class EngineUnavailable(Exception):

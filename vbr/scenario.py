@@ -121,8 +121,8 @@ def _run_group(scenarios: list[A.Scenario], rules, options: dict, sources: dict,
     except VbrError as exc:  # the rule file under these options: each of their scenarios fails with it
         return [ScenarioResult(sc.title, exc.span, False, exc.render()) for sc in scenarios]
     except OptionError as exc:
-        return [ScenarioResult(sc.title, _option_step(sc).span, False,
-                               VbrError([_option_problem(sc, exc)], sources).render()) for sc in scenarios]
+        return [ScenarioResult(sc.title, problems[0].span, False, VbrError(problems, sources).render())
+                for sc in scenarios for problems in [_option_problems(sc, exc)]]
     checker = StepChecker(model)
     results: list = [None] * len(scenarios)
     checked = []
@@ -169,7 +169,7 @@ def check_file(path: Path) -> None:
         try:
             checker = StepChecker(checked_model(rules, dict(options)))
         except OptionError as exc:
-            problems += [_option_problem(tree.scenarios[i], exc) for i in members]
+            problems += [p for i in members for p in _option_problems(tree.scenarios[i], exc)]
             continue
         for i in members:
             problems += checker.problems(tree.scenarios[i])
@@ -177,14 +177,13 @@ def check_file(path: Path) -> None:
         raise VbrCheckError(problems, sources)
 
 
-def _option_step(sc: A.Scenario) -> A.ScenarioStep:
-    return next(s for s in sc.steps if s.kind == "option")
-
-
-def _option_problem(sc: A.Scenario, exc: OptionError) -> Diagnostic:
-    """An option the rule file refuses (it has no such option, or not that value), at the
-    scenario's first `option` step: only a scenario's options are given from outside the rule file."""
-    return Diagnostic(_option_step(sc).span, str(exc))
+def _option_problems(sc: A.Scenario, exc: OptionError) -> list[Diagnostic]:
+    """The options the rule file refuses (it has no such option, or not that value), each at the
+    `option` step that sets it (a problem of no one option's at the scenario's first `option`
+    step): only a scenario's options are given from outside the rule file."""
+    steps = [s for s in sc.steps if s.kind == "option"]
+    own = [Diagnostic(s.span, exc.by_name[s.name]) for s in steps if s.name in exc.by_name]
+    return own or [Diagnostic(steps[0].span, str(exc))]
 
 
 class StepChecker:
