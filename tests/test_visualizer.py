@@ -157,6 +157,19 @@ def test_findings_name_each_flaw_at_its_phase():
     assert all(d.span.file == PROBLEMS for d in found)
 
 
+def test_an_event_nothing_emits_is_a_finding_at_its_declaration(tmp_path):
+    # its handler could never run: a misspelt or forgotten `emit`, which the checker alone lets by
+    p = tmp_path / "e.vbr"
+    p.write_text('game "x"\nseats 2\nstart p\nevent boom(s: seat)\non boom(s) {\n  say "boom"\n}\n'
+                 'event bang()\nevent heard()\non heard() {\n  say "heard"\n}\n'
+                 'phase p {\n  emit heard()\n  end draw\n}\n')
+    found = findings(build_model(load_rules(p)))
+    assert [(d.span.line, d.span.col, d.severity, d.message) for d in found] == [
+        (4, 1, "warning", "event `boom` is never emitted: its handlers never run (`emit boom(...)` makes it happen)"),
+        (8, 1, "warning", "event `bang` is never emitted: no handler listens to it either (`emit bang(...)` makes "
+                          "it happen)")]
+
+
 @pytest.mark.parametrize("path", [RALLY, EVENTS, JUMPS])
 def test_sound_flows_have_no_findings(path):
     assert findings(build_model(load_rules(path))) == []

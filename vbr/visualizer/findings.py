@@ -1,5 +1,6 @@
 """Flaws in a turn flow that show before anyone plays: phases play can never reach, phases play
-can never leave or can leave only on some paths, and loops that go round without anyone choosing.
+can never leave or can leave only on some paths, loops that go round without anyone choosing, and
+events nothing emits (their handlers never run).
 
 boardgame.io notices an endless loop of automatic phase ends only while a game runs; here the
 same loop is a cycle of automatic transitions, found ahead of time. These are warnings, not
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 from vbr.checker import Model
 from vbr.errors import Diagnostic, Span
+from vbr.grammar import ast as A
 from vbr.visualizer.flow import END, Exit, Flow, FlowContext
 
 
@@ -30,7 +32,7 @@ def findings(model: Model) -> list[Diagnostic]:
     the checker found, in file order."""
     phases, first = _walk(model)
     found = (_unreachable(phases, first, model) + _dead_ends(phases) + _open_ends(phases) + _automatic_cycles(phases)
-             + model.diags.warnings)  # the checker's own (a choice from a zone nothing fills)
+             + _never_emitted(model) + model.diags.warnings)  # the checker's own (a choice from a zone nothing fills)
     return sorted(found, key=lambda d: (d.span.file, d.span.line, d.span.col))
 
 
@@ -67,6 +69,22 @@ def _unreachable(phases: dict[str, _Phase], first: list[str], model: Model) -> l
     where = f"`start {model.start.phase}`" if model.start else "the start"
     return [_warn(ph, f"phase `{p}` can never be reached: no chain of `goto`s leads to it from {where}")
             for p, ph in phases.items() if p not in reached]
+
+
+def _never_emitted(model: Model) -> list[Diagnostic]:
+    """Events no `emit` in the file names: their handlers can never run."""
+    bodies = [d.body for group in (model.phases, model.procs) for d in group.values()]
+    bodies += [h.body for hs in model.handlers.values() for h in hs]
+    bodies += [model.setup.body] if model.setup else []
+    emitted = {n.event for b in bodies for n in A.walk(b) if isinstance(n, A.Emit)}
+    found = []
+    for name, ev in model.events.items():
+        if name in emitted:
+            continue
+        ran = "its handlers never run" if model.handlers.get(name) else "no handler listens to it either"
+        found.append(Diagnostic(ev.span, f"event `{name}` is never emitted: {ran} (`emit {name}(...)` makes it "
+                                         "happen)", "warning"))
+    return found
 
 
 def _dead_ends(phases: dict[str, _Phase]) -> list[Diagnostic]:
