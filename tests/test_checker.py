@@ -392,3 +392,16 @@ def test_a_const_that_meets_none_says_so_in_plays_words(tmp_path, value, reason)
     with pytest.raises(VbrCheckError) as info:
         checked_model(p)
     assert [d.message for d in info.value.diagnostics] == [f"const `K` cannot be computed before play: {reason}"]
+
+
+def test_a_measure_a_die_or_an_event_read_as_a_value_is_named_for_what_it_is(tmp_path):
+    # each was `unknown name`, though the file declares it: the fix is another form, not a spelling
+    p = write(tmp_path, "n.vbr", 'game "x"\nseats 2\nstart p\nvar n: int = 0\nmeasure cnt: int\ndie d6 = 1..6\n'
+                                  'event e()\non e() {\n  n = 1\n}\nphase p {\n  n = cnt\n  n = d6 + 1\n  say "{e}"\n'
+                                  '  emit e()\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    found = [(d.span.line, d.span.col, d.message.split(":")[0]) for d in info.value.diagnostics]
+    assert found == [(12, 7, "`cnt` is a measure"), (13, 7, "`d6` is a die, not a value"),
+                     (14, 9, "`e` is an event, not a value")]
+    assert "`roll d6` throws it" in info.value.diagnostics[1].message

@@ -94,7 +94,7 @@ def test_a_measure_cannot_be_read_by_the_rules(tmp_path, capsys):
     path = write(tmp_path, 'game "M"\nseats 2\nmeasure m: int\nstart p\nphase p {\n  if m > 0 { end winner 1 }\n'
                            '  end winner 0\n}\n')
     code, _, err = run(capsys, "check", path)
-    assert code == 1 and "unknown name `m`" in err
+    assert code == 1 and "6:6: error: `m` is a measure: the rules set it" in err
 
 
 def test_a_measure_of_the_wrong_type_is_refused_where_it_is_set(tmp_path, capsys):

@@ -77,6 +77,13 @@ class ExprChecker:
             return "list:int"
         if name in m.phases or name in m.procs or name in m.fns:
             return self.error(e, f"`{name}` is a {'phase' if name in m.phases else 'procedure or function'}, not a value")
+        if name in m.measures:
+            return self.error(e, f"`{name}` is a measure: the rules set it (`measure {name} = ...`) and never read it, "
+                                 "so that measuring cannot change play; keep what play reads in a var")
+        if name in m.dice:
+            return self.error(e, f"`{name}` is a die, not a value: `roll {name}` throws it")
+        if name in m.events:
+            return self.error(e, f"`{name}` is an event, not a value: `emit {name}(...)` makes it happen")
         pool = scope.visible() | m.global_names()
         return self.error(e, f"unknown name `{name}`" + m.suggest(name, pool))
 
