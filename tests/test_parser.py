@@ -195,3 +195,34 @@ def test_declared_reserved_words_are_found_outside_strings_and_comments():
             'fn f(a: int, pick: int) = a\n')
     found = [(d.span.line, d.span.col, d.message.split(" is ")[0]) for d in declared_reserved(text, "f.vbr")]
     assert found == [(2, 6, "`first`"), (8, 14, "`pick`")]
+
+
+def _syntax_problem(text: str) -> tuple[int, int, str]:
+    with pytest.raises(VbrSyntaxError) as info:
+        parse(text, "t.vbr")
+    d = info.value.diagnostics[-1]
+    return d.span.line, d.span.col, d.message
+
+
+def test_a_missing_brace_is_shown_at_the_block_its_closing_brace_was_taken_from_by_indentation():
+    # the `}` on line 8 closes the `if` for the parser, but lines up with `phase p {`: the `if`
+    # (line 5) is the block left open, not the end of the file where the parser stopped
+    text = 'game "T"\nseats 2\nstart p\nphase p {\n  if true {\n    end draw\n\n}\n'
+    line, col, msg = _syntax_problem(text)
+    assert (line, col) == (5, 11)
+    assert msg == ("a block is missing its closing `}`: this `{` is never closed; the `}` on line 8 is indented as "
+                   "if it closed an outer block (the end of the file comes first)")
+
+
+def test_a_missing_brace_before_the_next_declaration_is_shown_at_the_block_left_open():
+    # it was `unexpected 'phase'; expected '(', '[', 'break', ...` at the next phase
+    text = 'game "T"\nseats 2\nstart p\nphase p {\n  if true {\n    goto q\n  \n}\nphase q {\n  end draw\n}\n'
+    line, col, msg = _syntax_problem(text)
+    assert (line, col) == (5, 11)
+    assert msg.startswith("a block is missing its closing `}`: this `{` is never closed") and \
+        msg.endswith("(`phase` on line 9 comes first)")
+
+
+def test_braces_in_strings_and_comments_do_not_count_and_without_a_clue_the_innermost_open_block_is_shown():
+    text = 'game "T"\nseats 2\nstart p\nphase p {\n  say "{1} }"  # } {\n  for s in seats {\n    say "x"\n'
+    assert _syntax_problem(text)[:2] == (6, 18)

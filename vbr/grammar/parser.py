@@ -268,11 +268,39 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str, start: str, line0:
         col += col0 - 1
     line += line0 - 1
     message = _describe(exc, text, start)
+    if message.startswith(SYNTAX_HINTS[1][0]) and line0 == 1:
+        line, col, message = _unclosed(text, line, col, message)
+    elif _declaration_in_block(exc) and line0 == 1:
+        line, col, message = _unclosed(text[:exc.token.start_pos], line, col, message, f"`{exc.token}` on line {line}")
     found = Diagnostic(Span(file=file, line=line, col=col, end_line=line, end_col=col), message)
     # a reserved word declared as a name parses where it is declared and fails where it is used:
     # the declaration is the mistake to show first
     declared = declared_reserved(text, file) if start == "start" and line0 == 1 else []
     return VbrSyntaxError(declared + [found], {file: text} if line0 == 1 else None)
+
+
+_DECLARATION_WORDS = {"PHASE", "PROC", "FN", "VAR", "CONST", "ZONE", "KIND", "ENUM", "EVENT", "STAGE", "SETUP", "DIE",
+                      "COURT", "DIRECTION", "OPTION", "OVERRIDE"}
+
+
+def _declaration_in_block(exc: UnexpectedInput) -> bool:
+    """A declaration's first word where a block could still be closed: the block before it
+    lacks its `}` (a declaration never stands inside a block)."""
+    from lark.exceptions import UnexpectedToken
+    return (isinstance(exc, UnexpectedToken) and exc.token.type in _DECLARATION_WORDS
+            and "RBRACE" in set(exc.accepts or exc.expected))
+
+
+def _unclosed(text: str, line: int, col: int, message: str, first: str = "the end of the file") -> tuple[int, int, str]:
+    """A missing `}` shown at the `{` left open (vbr/grammar/unclosed.py), not where the parser
+    found it missing (the end of the file, or the next declaration: `first`)."""
+    from vbr.grammar.unclosed import unclosed_brace
+    at = unclosed_brace(text)
+    if at is None:
+        return line, col, message
+    why = (f"; the `}}` on line {at.closer_line} is indented as if it closed an outer block"
+           if at.closer_line else "")
+    return at.line, at.col, f"{SYNTAX_HINTS[1][0]}: this `{{` is never closed{why} ({first} comes first)"
 
 
 def _describe(exc: UnexpectedInput, text: str, start: str) -> str:
