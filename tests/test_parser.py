@@ -226,3 +226,9 @@ def test_a_missing_brace_before_the_next_declaration_is_shown_at_the_block_left_
 def test_braces_in_strings_and_comments_do_not_count_and_without_a_clue_the_innermost_open_block_is_shown():
     text = 'game "T"\nseats 2\nstart p\nphase p {\n  say "{1} }"  # } {\n  for s in seats {\n    say "x"\n'
     assert _syntax_problem(text)[:2] == (6, 18)
+
+
+def test_a_say_hole_that_stops_short_says_the_expression_ends_not_the_file():
+    # docs/language.md 5.7: `{1 +}` is an error located in the string; the file goes on after it
+    line, col, msg = _syntax_problem('game "T"\nstart p\nphase p {\n  say "a {n +} b"\n  end draw\n}\n')
+    assert (line, col) == (4, 13) and msg.startswith("unexpected end of the expression; expected ")

@@ -308,12 +308,13 @@ def _describe(exc: UnexpectedInput, text: str, start: str) -> str:
     if isinstance(exc, UnexpectedCharacters):
         return f"unexpected character {exc.char!r}"
     if isinstance(exc, UnexpectedEOF):
-        return "unexpected end of file"
+        return "unexpected end of file" if start == "start" else "unexpected end of the expression"
     if not isinstance(exc, UnexpectedToken):
         return "syntax error"
     tok = exc.token
     accepts = set(exc.accepts or exc.expected)
-    shown = "end of file" if tok.type == "$END" else repr(str(tok))
+    end = "end of file" if start == "start" else "end of the expression"  # a `{hole}` of a `say`
+    shown = end if tok.type == "$END" else repr(str(tok))
     expected = sorted(_pretty(t) for t in accepts)
     more = f", ... ({len(expected)} in all)" if len(expected) > 8 else ""
     base = f"unexpected {shown}; expected {', '.join(expected[:8])}{more}" if expected else f"unexpected {shown}"
