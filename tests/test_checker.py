@@ -18,7 +18,7 @@ def test_all_problems_are_reported_together(tmp_path):
     with pytest.raises(VbrCheckError) as info:
         checked_model(p)
     lines = sorted((d.span.line, d.message.split(";")[0]) for d in info.value.diagnostics)
-    assert lines == [(5, "unknown name `nope`"), (6, "unknown variable `b`"), (7, "no phase `q`")]
+    assert lines == [(5, "unknown name `nope`"), (6, "unknown variable `b`"), (7, "no phase `q` (phases: p)")]
 
 
 def test_type_errors(tmp_path):
@@ -405,3 +405,15 @@ def test_a_measure_a_die_or_an_event_read_as_a_value_is_named_for_what_it_is(tmp
     assert found == [(12, 7, "`cnt` is a measure"), (13, 7, "`d6` is a die, not a value"),
                      (14, 9, "`e` is an event, not a value")]
     assert "`roll d6` throws it" in info.value.diagnostics[1].message
+
+
+def test_a_die_or_phase_too_short_to_be_close_is_answered_with_the_ones_declared(tmp_path):
+    # `d7` is no close match for `d6` (difflib's ratio 0.5), yet the fix is among the file's dice
+    p = write(tmp_path, "d.vbr", 'game "x"\nseats 2\nstart p\ndie d6 = 1..6\ndie coin = [0, 1]\nvar n: int = 0\n'
+                                  'phase p {\n  n = roll d7\n  goto zz\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    assert [d.message for d in info.value.diagnostics] == ["no die `d7` (dice: d6, coin)", "no phase `zz` (phases: p)"]
+    q = write(tmp_path, "n.vbr", 'game "x"\nseats 2\nstart p\nvar n: int = 0\nphase p {\n  n = roll d6\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError, match=r"no die `d6` \(no dice are declared\)"):
+        checked_model(q)

@@ -44,7 +44,7 @@ def test_error_shows_source_line_and_caret(tmp_path, capsys):
     p.write_text('game "x"\nstart p\nphase p {\n  goto nowhere\n}\n')
     code, _, err = run(capsys, "check", str(p))
     lines = err.splitlines()
-    assert lines[0] == f"{p}:4:3: error: no phase `nowhere`"
+    assert lines[0] == f"{p}:4:3: error: no phase `nowhere` (phases: p)"
     assert lines[1].strip() == "goto nowhere"
     assert lines[2] == "    " + "  ^"
 

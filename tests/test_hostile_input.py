@@ -107,7 +107,7 @@ def test_cr_and_crlf_end_lines_and_positions_count_them(tmp_path, newline):
     p = tmp_path / "cr.vbr"
     p.write_bytes(text.replace("\n", newline).encode())
     err = error_of(p)
-    assert [(d.span.line, d.span.col, d.message) for d in err.diagnostics] == [(5, 3, "no phase `nowhere`")]
+    assert [(d.span.line, d.span.col, d.message) for d in err.diagnostics] == [(5, 3, "no phase `nowhere` (phases: p)")]
     assert err.render().splitlines()[1].strip() == "goto nowhere"
 
 
@@ -214,7 +214,7 @@ def test_override_problems_are_reported_with_every_other_problem(tmp_path):
     found = [(d.span.line, d.message.split(";")[0]) for d in error_of(p).diagnostics]
     assert found == [(3, "`override nope` overrides nothing: the base file has no `nope`"),
                      (4, "`x` is already defined at " + str(tmp_path / "base.vbr") + ":2:1"),
-                     (6, "no phase `zz`")]
+                     (6, "no phase `zz` (phases: p, q)")]
 
 
 # ---------------------------------------------------------------- parsing: tokens, nesting, numbers

@@ -530,7 +530,7 @@ def test_a_scenario_files_step_problems_and_refused_option_are_diagnostics_at_th
     a = analyse(text, str(RULES / "tests" / "mine.vbr"), PieceCache())
     assert [(line, col, message) for line, col, _, message in _said(a)] == [
         (4, 17, "a forced face must be int, not dir"),
-        (5, 3, "no die `nodie`"),
+        (5, 3, "no die `nodie` (dice: movement, green)"),
         (9, 3, "unknown option `nosuch` (siatka.vbr has options: abilities, block_marker, rotation, target)"),
     ]
 

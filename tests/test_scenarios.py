@@ -364,8 +364,8 @@ def test_checking_a_scenario_file_reports_every_problem_of_its_steps_located(tmp
     found = [(d.span.line, d.span.col, d.message) for d in caught.value.diagnostics]
     assert found == [
         (3, 17, "a forced face must be int, not dir"),  # green is 1..6
-        (4, 3, "no die `nodie`"),
-        (5, 3, "no phase `nophase`"),
+        (4, 3, "no die `nodie` (dice: movement, green)"),
+        (5, 3, "no phase `nophase` (phases: placement, serve, bounce, attack)"),
         (6, 10, "an expectation must be bool, not int"),
         (8, 5, "`return` ends a procedure or a handler; a phase ends with `goto` or `end`"),
         (10, 10, "unknown name `nosuchname`"),

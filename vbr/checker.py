@@ -86,6 +86,15 @@ class Model:
         close = difflib.get_close_matches(name, list(pool), n=1)
         return f"; did you mean `{close[0]}`?" if close else ""
 
+    def suggest_or_list(self, name: str, pool, what: str) -> str:
+        """A close name of `pool`, else the names there are (`what`, plural: "dice"): for the
+        sorts of names a file declares few of, where a name too short to be close still has
+        its fix among them."""
+        close = self.suggest(name, pool)
+        if close or len(pool) > 12:
+            return close
+        return f" ({what}: {', '.join(pool)})" if pool else f" (no {what} are declared)"
+
     def global_names(self):
         return (set(self.vars) | set(self.consts) | set(self.option_decls) | set(self.member_enum)
                 | set(self.directions) | set(self.zones) | set(self.enums) | set(self.kinds) | RESERVED)
@@ -578,7 +587,7 @@ def _check_references(m: Model) -> None:
         if m.phases:
             m.diags.error(Span(file=str(m.rules.path)), "say where play begins: `start PHASE`")
     elif m.start.phase not in m.phases:
-        m.diags.error(m.start.span, f"`start` names no phase `{m.start.phase}`" + m.suggest(m.start.phase, m.phases))
+        m.diags.error(m.start.span, f"`start` names no phase `{m.start.phase}`" + m.suggest_or_list(m.start.phase, m.phases, "phases"))
     if m.points is not None:
         v = m.vars.get(m.points.var)
         if v is None:

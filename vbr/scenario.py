@@ -217,12 +217,12 @@ class StepChecker:
         if k == "given":
             self.s.body("given", "given", step.block)
         elif k in ("start", "phase") and step.name not in m.phases:
-            m.diags.error(step.span, f"no phase `{step.name}`" + m.suggest(step.name, m.phases))
+            m.diags.error(step.span, f"no phase `{step.name}`" + m.suggest_or_list(step.name, m.phases, "phases"))
         elif k == "force" and step.name == "pick":
             for e in step.exprs:
                 x.check(e, CheckScope())
         elif k == "force" and step.name not in m.dice:
-            m.diags.error(step.span, f"no die `{step.name}`" + m.suggest(step.name, m.dice))
+            m.diags.error(step.span, f"no die `{step.name}`" + m.suggest_or_list(step.name, m.dice, "dice"))
         elif k == "force":
             for e in step.exprs:
                 x.expect(e, CheckScope(), x.values.die_types[step.name], "a forced face")

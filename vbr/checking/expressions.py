@@ -221,7 +221,7 @@ class ExprChecker:
 
     def c_Roll(self, e: A.Roll, scope: Scope) -> str:
         if e.die not in self.m.dice:
-            return self.error(e, f"no die `{e.die}`" + self.m.suggest(e.die, self.m.dice))
+            return self.error(e, f"no die `{e.die}`" + self.m.suggest_or_list(e.die, self.m.dice, "dice"))
         return self.values.die_types.get(e.die, "any")  # faces that could not be worked out: reported at the die
 
     def c_Pick(self, e: A.Pick, scope: Scope) -> str:
