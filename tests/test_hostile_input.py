@@ -140,6 +140,18 @@ def test_extends_of_an_absolute_path_is_refused_and_nothing_of_it_is_shown(tmp_p
     assert "TOP SECRET" not in err.render()
 
 
+def test_extends_of_a_misspelt_bundled_name_suggests_the_bundled_file(tmp_path):
+    # as `vbr check siatk` does on the command line (docs/language.md, Limits)
+    p = write(tmp_path, "v.vbr", 'game "v"\nextends "siatk"\n')
+    err = error_of(p)
+    assert (err.span.line, err.span.col) == (2, 1) and err.message.endswith("not 'siatk'; did you mean siatka?")
+    from vbr.errors import Span
+    t = write(tmp_path, "t.vbr", 'tests for "volleyball-hihg"\n')
+    with pytest.raises(VbrError) as info:
+        load_rules("volleyball-hihg", tests=t, span=Span(file=str(t), line=1, col=1))
+    assert info.value.message.endswith("did you mean volleyball-high?")
+
+
 @pytest.mark.parametrize("target", ["../base.vbr", "sub/../../base.vbr", "../secret.txt", "notes.txt"])
 def test_extends_out_of_the_folder_or_of_a_non_rule_file_is_refused(tmp_path, target):
     write(tmp_path, "base.vbr", 'game "b"\n' + GOOD_TAIL)

@@ -59,7 +59,8 @@ def resolve_extends(name: str, including: Path, span: Span, *, up: bool = False)
             + f", not {name!r}")
     p = Path(name)
     if not name or p.is_absolute() or p.drive or p.suffix != ".vbr":
-        raise VbrCheckError([Diagnostic(span, what)])
+        close = difflib.get_close_matches(name, bundled, n=1)
+        raise VbrCheckError([Diagnostic(span, what + (f"; did you mean {close[0]}?" if close else ""))])
     folder = including.parent.resolve()
     target = (including.parent / p).resolve()
     if not up and target != folder and folder not in target.parents:
