@@ -100,7 +100,7 @@ def test_setup_handlers_loops_and_merged_edges():
     assert guards(g) == {
         (START, "bonus"): "opener == 1",
         (START, "play"): "not (opener == 1)",
-        ("play", "bonus"): "who == 0 or tries > 5",  # a handler's `when`, and a goto in a loop
+        ("play", "bonus"): "s == 0 or tries > 5",  # a handler's `when` (`who` is `s` there), and a goto in a loop
         ("play", END): "not tries < 2",
         ("play", "play"): "tries < 2",  # not (not tries < 2)
         ("bonus", "play"): "not any(k > tries for k in 1..3) or (not (k == 3) and k == 2)",
@@ -128,6 +128,22 @@ def test_a_handler_that_always_jumps_cuts_its_emitter_short():
     assert g.edges["play", "rest"]["guards"] == ["not (x > 1)", ""]  # after `return`, nothing is known
     assert [s.line for s in g.edges["play", "rest"]["spans"]] == [12, 8]
     assert g.nodes["rest"]["actors"] == ["1"]
+
+
+def test_a_condition_read_inside_a_procedure_or_handler_is_written_in_its_callers_terms(tmp_path):
+    # `s` and `k` mean nothing in phase `p`: the guard `n[s] < 3` there is `n[other(t)] < 3`, and
+    # the handler's `when k > 1` is `when t + 1 > 1`; a comprehension's own `s` stays itself
+    p = tmp_path / "args.vbr"
+    p.write_text('game "x"\nseats 2\nstart p\nvar n: int per seat = 0\nevent hit(k: int)\n'
+                 'on hit(k) when k > 1 {\n  end draw\n}\n'
+                 'proc score(s: seat) {\n  n[s] += 1\n  if n[s] >= 3 and any(s == 1 for s in seats) {\n'
+                 '    end winner s\n  }\n}\n'
+                 'phase p {\n  choose t from seats by 0\n  emit hit(t + 1)\n  score(other(t))\n  goto p\n}\n')
+    assert guards(graph_of(str(p))) == {
+        (START, "p"): "",
+        ("p", END): "t + 1 > 1 or n[other(t)] >= 3 and any(s == 1 for s in seats)",
+        ("p", "p"): "not (n[other(t)] >= 3 and any(s == 1 for s in seats))",
+    }
 
 
 def test_problem_graph_marks_automatic_edges():

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from vbr.checker import Model
 from vbr.grammar import ast as A
 from vbr.grammar.printer import expr
+from vbr.grammar.substitute import substitute
 from vbr.errors import Span
 
 START = "start"
@@ -111,6 +112,7 @@ class _Walker:
         self.following: list[str] = []  # procedures and events being followed: stops recursion
         self.quiet = 0  # > 0 inside a procedure drawn as its own node: its exits and actors are its own
         self.env: dict[str, str] = {}  # names bound here (parameters, `let`, loop variables) → how the rules read
+        self.args: dict[str, A.Expr] = {}  # the parameters of the procedure or handler walked → this call's arguments
         self.visits = 0  # statements walked
         self.walked: dict[str, set[str]] = {}  # procedure or `on EVENT` → how its first walk could finish
 
@@ -156,6 +158,11 @@ class _Walker:
                 return {RETURN}, guards
         return {NEXT}, guards
 
+    def here(self, e: A.Expr) -> A.Expr:
+        """A condition in the terms of the body the walk started in: the parameters of the
+        procedures and handlers it went into replaced by the arguments they were given."""
+        return substitute(e, self.args)
+
     def read(self, e: A.Expr) -> str:
         """An expression as the rules read here: a bound name becomes what it was bound to."""
         if isinstance(e, A.Name) and e.id in self.env:
@@ -179,14 +186,14 @@ class _Walker:
             known = static_value(self.model, br.test) if self.fold else None
             if known is False:
                 continue
-            test = [] if known is True else [_test(br.test)]
+            test = [] if known is True else [_test(self.here(br.test))]
             outs, after = self.block(br.body.body, _and(guards, earlier + test))
             ways |= outs
             if NEXT in outs:
                 through.append(after)
             if known is True:
                 return ways, _common_prefix(through) if through else guards
-            earlier.append(_negate(br.test))
+            earlier.append(_negate(self.here(br.test)))
         if s.orelse is not None:
             outs, after = self.block(s.orelse.body, _and(guards, earlier))
         else:
@@ -206,7 +213,7 @@ class _Walker:
             self.flow.choice_points.append(ChoicePoint(s.prompt or f"choose {s.var}", actor, guards, s.span, where))
         if s.orelse is None or s.optional:  # `optional` always offers "none": no else
             return {NEXT}, guards
-        outs, _ = self.block(s.orelse.body, _and(guards, [_nothing_to_choose(s)]))
+        outs, _ = self.block(s.orelse.body, _and(guards, [_nothing_to_choose(s, self.here)]))
         return outs | {NEXT}, guards
 
     def call(self, name: str, guards: Guards, args: list[A.Expr] = ()) -> tuple[set[str], Guards]:
@@ -218,13 +225,14 @@ class _Walker:
         if node and not self.quiet:
             self.flow.exits.append(Exit(proc_node(name), guards, self.model.procs[name].span))
         self.following.append(name)
-        saved = dict(self.env)
+        saved, saved_args = dict(self.env), self.args
         params = [p.name for p in self.model.procs[name].params]
         self.env.update({p: self.read(a) for p, a in zip(params, args)})
+        self.args = {p: self.here(a) for p, a in zip(params, args)}
         self.quiet += node
         outs, after = self.block(self.model.procs[name].body.body, guards)
         self.quiet -= node
-        self.env = saved
+        self.env, self.args = saved, saved_args
         self.following.pop()
         if RETURN in outs:
             after = guards  # a `return` leaves under conditions this walk does not keep
@@ -242,10 +250,13 @@ class _Walker:
             return self.walked[key], guards
         self.following.append(key)
         leaves = False
+        saved_args = self.args
         for h in self.model.handlers.get(s.event, []):
-            when = [_test(h.when)] if h.when is not None else []
+            self.args = {p.name: substitute(a, saved_args) for p, a in zip(h.params, s.args)}
+            when = [_test(self.here(h.when))] if h.when is not None else []
             outs, _ = self.block(h.body.body, _and(guards, when))
             leaves |= h.when is None and not outs & {NEXT, RETURN}
+        self.args = saved_args
         self.following.pop()
         finishes = set() if leaves else {NEXT}
         self.walked.setdefault(key, finishes)
@@ -308,10 +319,11 @@ def _negate(e: A.Expr) -> str:
     return f"not ({expr(e)})"
 
 
-def _nothing_to_choose(s: A.Choose) -> str:
-    """The condition for a `choose ... else` block, written as a .vbr expression."""
+def _nothing_to_choose(s: A.Choose, here) -> str:
+    """The condition for a `choose ... else` block, written as a .vbr expression (`here` puts
+    it in the walked body's terms)."""
     wanted = s.where if s.where is not None else A.BoolLit(span=s.span, value=True)
-    return "not " + expr(A.Comprehension(span=s.span, agg="any", body=wanted, var=s.var, source=s.source))
+    return "not " + expr(here(A.Comprehension(span=s.span, agg="any", body=wanted, var=s.var, source=s.source)))
 
 
 def _and(guards: Guards, more: list[str]) -> Guards:
