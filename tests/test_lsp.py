@@ -202,6 +202,23 @@ async def test_definition_and_references(client: LanguageClient):
 
 
 @session
+async def test_a_measure_has_hover_definition_and_references_by_the_name_after_measure(client: LanguageClient):
+    # Siatka: `measure first_server: seat first mover as "first server"`, set once in setup
+    text = SIATKA.read_text(encoding="utf-8")
+    await open_doc(client, SIATKA)
+    doc = T.TextDocumentIdentifier(uri=SIATKA.as_uri())
+    use = position(text, "measure first_server = server", into=len("measure f"))
+    hover = await client.text_document_hover_async(T.HoverParams(text_document=doc, position=use))
+    assert hover is not None and "**measure** `first_server`" in hover.contents.value
+    (loc,) = await client.text_document_definition_async(T.DefinitionParams(text_document=doc, position=use))
+    assert loc.range.start == position(text, "measure first_server: seat", into=len("measure "))
+    refs = await client.text_document_references_async(T.ReferenceParams(
+        text_document=doc, position=use, context=T.ReferenceContext(include_declaration=True)))
+    assert {_at(r.range.start) for r in refs} == {_at(position(text, "measure first_server = server", into=8)),
+                                                   _at(position(text, "measure first_server: seat", into=8))}
+
+
+@session
 async def test_definition_and_references_across_extends(client: LanguageClient, tmp_path):
     path = tmp_path / "variant.vbr"
     text = ('game "Siatka, first to 5"\nextends "siatka"\n\n# a shorter game\n'

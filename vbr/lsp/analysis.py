@@ -348,6 +348,9 @@ def _declarations(decls, file: str, text_lines: list[str], out: dict[str, list[D
                 out.setdefault("." + f.name, []).append(
                     Declared(f.name, f"field of kind `{d.name}`", file, r, d,
                              f"{f.name}: {_text_of(text_lines, f.type.span)}"))
+        elif isinstance(d, A.Measure):  # named `measure NAME`, a name only the word after `measure` spells
+            r = _source_line_range(text_lines, d.span, d.short)
+            out.setdefault(d.short, []).append(Declared(d.short, "measure", file, r, d, _signature(text_lines, d)))
         elif isinstance(d, A.Seats):
             for t in d.teams:
                 r = _source_line_range(text_lines, t.span, t.name)
@@ -413,7 +416,9 @@ def _uses(top: A.Node, file: str, text_lines: list[str], out: dict[str, list[tup
             out.setdefault(key or name, []).append((file, found))
 
     for n in A.walk(top):
-        if isinstance(n, A.Name):
+        if isinstance(n, A.Name) and n.id.startswith("measure "):  # `measure NAME = ...` sets one
+            at(n.id.split(" ", 1)[1], n.span)
+        elif isinstance(n, A.Name):
             if n.id not in local:
                 at(n.id, n.span)
         elif isinstance(n, A.Call):
