@@ -417,3 +417,14 @@ def test_a_die_or_phase_too_short_to_be_close_is_answered_with_the_ones_declared
     q = write(tmp_path, "n.vbr", 'game "x"\nseats 2\nstart p\nvar n: int = 0\nphase p {\n  n = roll d6\n  end draw\n}\n')
     with pytest.raises(VbrCheckError, match=r"no die `d6` \(no dice are declared\)"):
         checked_model(q)
+
+
+def test_a_choice_from_a_list_written_empty_warns_at_the_choice(tmp_path):
+    # docs/language.md, `choose`: without `optional` or `else`, an empty choice is a run-time error
+    from vbr.visualizer.findings import findings
+    p = write(tmp_path, "e.vbr", 'game "x"\nseats 2\nstart p\nphase p {\n  choose a from [] by 0\n'
+                                  '  choose b from 3..1 by 0\n  choose c from [] by 0 optional\n'
+                                  '  choose d from 1..1 by 0\n  end draw\n}\n')
+    found = [(d.span.line, d.span.col, d.severity, d.message.split(":")[0]) for d in findings(checked_model(p))]
+    assert found == [(5, 3, "warning", "`choose a` chooses from a list that is always empty"),
+                     (6, 3, "warning", "`choose b` chooses from a list that is always empty")]

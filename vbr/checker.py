@@ -650,6 +650,19 @@ def _warn_choices_from_zones_never_filled(m: Model, decls: list[A.Decl]) -> None
                     m.diags.warning(node.span, f"`choose {node.var}` chooses from `{zone}`, which nothing ever "
                                                "creates things in or moves things to: it will have nothing "
                                                "to choose from")
+                elif _written_empty(node.source):
+                    m.diags.warning(node.span, f"`choose {node.var}` chooses from a list that is always empty: "
+                                               "it will have nothing to choose from (add `optional` or an "
+                                               "`else` block, or give it options)")
+
+
+def _written_empty(e: A.Expr) -> bool:
+    """`[]`, or a range of two numbers written out whose high end is below its low end (`3..1`)."""
+    if isinstance(e, A.ListLit):
+        return not e.items
+    if isinstance(e, A.RangeExpr) and isinstance(e.lo, A.IntLit) and isinstance(e.hi, A.IntLit):
+        return e.hi.value < e.lo.value
+    return False
 
 
 def _zone_named(m: Model, e: A.Expr) -> str | None:
