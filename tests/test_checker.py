@@ -428,3 +428,22 @@ def test_a_choice_from_a_list_written_empty_warns_at_the_choice(tmp_path):
     found = [(d.span.line, d.span.col, d.severity, d.message.split(":")[0]) for d in findings(checked_model(p))]
     assert found == [(5, 3, "warning", "`choose a` chooses from a list that is always empty"),
                      (6, 3, "warning", "`choose b` chooses from a list that is always empty")]
+
+
+def test_the_seat_team_and_court_built_ins_check_their_arguments_types(tmp_path):
+    # docs/language.md 6: "`vbr check` reports a wrong number or type of arguments"
+    p = write(tmp_path, "b.vbr", 'game "T"\nseats 4 teams { a: 0 2  b: 1 3 }\nstart p\ncourt {\n  rows 2\n  cols 2\n'
+                                  '  field 1 at row 1 col 1\n}\ndirection up = (0, 1)\nvar c: cell = none\nvar n: int = 0\n'
+                                  'phase p {\n  n = partner(true)\n  n = team_of(c)\n  c = field(true, 1)\n'
+                                  '  c = step(1, up, 0, 1)\n  n = count(reach(c, true, 0, [up]))\n  n = count(cells(c))\n'
+                                  '  n = count(team_seats(up))\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    assert [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics] == [
+        (13, 15, "`partner`'s argument must be seat, not bool"),
+        (14, 15, "`team_of`'s argument must be seat, not cell"),
+        (15, 13, "`field`'s side must be int, not bool"),
+        (16, 12, "`step`'s cell must be cell, not int"),
+        (17, 22, "`reach`'s distance must be int, not bool"),
+        (18, 19, "`cells`'s side must be int, not cell"),
+        (19, 24, "`team_seats`'s argument must be int, not dir")]

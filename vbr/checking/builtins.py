@@ -67,7 +67,10 @@ def _space(c, node, ts):
 
 
 def _step(c, node, ts):
+    _want(c, node, 0, ts[0], "cell", "`step`'s cell")
     _want(c, node, 1, ts[1], "dir", "`step`'s direction")
+    _want(c, node, 2, ts[2], "int", "`step`'s side")
+    _want(c, node, 3, ts[3], "int", "`step`'s number of steps")
     if len(ts) == 5:
         _want(c, node, 4, ts[4], "int", "`step`'s net cost")
     return "cell"
@@ -86,19 +89,21 @@ CHECKS.update({
     "index_of": _gives("int"),
     "next_seat": _gives("seat", (0, "seat", "`next_seat`'s argument")),
     "other": _gives("seat", (0, "int", "`other`'s argument")),
-    "team_of": _gives("int"),
-    "team_seats": _gives("list:seat"),
-    "partner": _gives("seat"),
-    "field": _on_court(_gives("cell")),
+    "team_of": _gives("int", (0, "seat", "`team_of`'s argument")),
+    "team_seats": _gives("list:seat", (0, "int", "`team_seats`'s argument")),
+    "partner": _gives("seat", (0, "seat", "`partner`'s argument")),
+    "field": _on_court(_gives("cell", (0, "int", "`field`'s side"), (1, "int", "`field`'s number"))),
     "cell_at": _on_court(_gives("cell", (0, "int", "`cell_at`'s side"), (1, "int", "`cell_at`'s row"),
                                 (2, "int", "`cell_at`'s column"))),
     "space": _on_court(_space),
     **{name: _on_court(_gives(rtype, (0, "cell", f"`{name}`'s argument")))
        for name, rtype in (("number", "int"), ("side", "int"), ("row", "int"), ("col", "int"),
                            ("in_court", "bool"), ("on_net", "bool"))},
-    "cells": _on_court(_gives("list:cell")),
+    "cells": _on_court(_gives("list:cell", (0, "int", "`cells`'s side"))),
     "step": _on_court(_step),
-    "reach": _on_court(_gives("list:cell", (3, "list:dir", "`reach`'s directions"))),
+    "reach": _on_court(_gives("list:cell", (0, "cell", "`reach`'s cell"), (1, "int", "`reach`'s distance"),
+                              (2, "int", "`reach`'s side"), (3, "list:dir", "`reach`'s directions"),
+                              (4, "int", "`reach`'s net cost"))),
     "distance": _gives("int", (0, "cell", "`distance`'s argument"), (1, "cell", "`distance`'s argument")),
     "directions": _gives("list:dir"),
 })
