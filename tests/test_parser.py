@@ -232,3 +232,17 @@ def test_a_say_hole_that_stops_short_says_the_expression_ends_not_the_file():
     # docs/language.md 5.7: `{1 +}` is an error located in the string; the file goes on after it
     line, col, msg = _syntax_problem('game "T"\nstart p\nphase p {\n  say "a {n +} b"\n  end draw\n}\n')
     assert (line, col) == (4, 13) and msg.startswith("unexpected end of the expression; expected ")
+
+
+def test_a_syntax_error_names_the_words_a_terminal_stands_for_not_its_grammar_name():
+    # `zone hand per player owner` said "expected OWNER_KIND"
+    assert _syntax_problem('game "T"\nzone hand per player owner\n')[2] == "unexpected 'player'; expected 'seat' or 'team'"
+    assert _syntax_problem('game "T"\nzone hand per seat secret\n')[2] == \
+        "unexpected 'secret'; expected 'hidden', 'owner', 'team' or 'public'"
+
+
+def test_every_named_terminal_of_the_grammar_has_words_for_errors():
+    from vbr.grammar.parser import _TERMINAL_WORDS, _lark
+    named = {t.name for t in _lark().terminals if re.fullmatch(r"[A-Z_]+", t.name) and not t.name.startswith("__")}
+    plain = {t.name for t in _lark().terminals if t.pattern.type == "str"}
+    assert named - plain - {"COMMENT", "WS"} <= set(_TERMINAL_WORDS)  # those two are never expected

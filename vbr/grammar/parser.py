@@ -329,4 +329,15 @@ def _pretty(terminal: str) -> str:
         return terminal
     if pattern.type == "str":
         return repr(pattern.value)
-    return {"NAME": "a name", "INT": "a number", "STRING": "a string"}.get(terminal, terminal)
+    return _TERMINAL_WORDS.get(terminal, terminal)
+
+
+# The grammar's named terminals as an author reads them: the words they stand for (vbr.lark).
+_TERMINAL_WORDS = {
+    "NAME": "a name", "INT": "a number", "STRING": "a string",
+    "OWNER_KIND": "'seat' or 'team'", "VISIBILITY": "'hidden', 'owner', 'team' or 'public'",
+    "ORDERED": "'ordered'", "WRAP": "'wrap'", "CLAMP": "'clamp'", "FIRST_MOVER": "'first mover'",
+    "ASSIGN_OP": "'=', '+=' or '-='", "BY_TEAM": "'team'", "OPTIONAL": "'optional'", "END_POS": "'top' or 'bottom'",
+    "COMP_OP": "a comparison ('==', '!=', '<', '<=', '>', '>=')", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
+    "AGG": "'sum', 'any', 'all', 'first' or 'every'",
+}
