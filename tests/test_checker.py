@@ -447,3 +447,18 @@ def test_the_seat_team_and_court_built_ins_check_their_arguments_types(tmp_path)
         (17, 22, "`reach`'s distance must be int, not bool"),
         (18, 19, "`cells`'s side must be int, not cell"),
         (19, 24, "`team_seats`'s argument must be int, not dir")]
+
+
+def test_a_parameter_named_twice_is_an_error_at_the_second_and_an_enum_member_twice_at_the_member(tmp_path):
+    # `proc h(a: int, a: int)` passed vbr check: the body could only ever read one of them
+    p = write(tmp_path, "d.vbr", 'game "T"\nseats 2\nstart p\nenum A { x, y }\nenum B { z, y }\n'
+                                  'event e(a: int, a: int)\non e(b, b) {\n  say "x"\n}\nfn f(q, q) = 1\n'
+                                  'proc h(a: int, a: int) {\n  say "x"\n}\nphase p {\n  emit e(1, 2)\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    assert [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics] == [
+        (5, 13, "enum member `y` is already a member of `A`"),
+        (6, 17, "parameter `a` appears twice in `e`"),
+        (7, 9, "parameter `b` appears twice in `on e`"),
+        (10, 9, "parameter `q` appears twice in `f`"),
+        (11, 16, "parameter `a` appears twice in `h`")]

@@ -186,9 +186,13 @@ def _first_pass(m: Model, decls: list[A.Decl]) -> None:
         elif isinstance(d, A.Fn) and key in builtin_names():
             m.diags.error(d.span, f"`{key}` is a built-in function; choose another name")
     for d in decls:
+        seen: set[str] = set()
         for param in getattr(d, "params", None) or ([d.param] if isinstance(d, A.Returns) else []):
             if param.name in RESERVED_WORDS:
                 _refuse_reserved(m, param.name, param.span, "a parameter")
+            if param.name in seen:
+                m.diags.error(param.span, f"parameter `{param.name}` appears twice in `{d.name or 'on ' + d.event}`")
+            seen.add(param.name)
         match d:
             case A.Enum():
                 m.enums[d.name] = d.members
@@ -196,7 +200,7 @@ def _first_pass(m: Model, decls: list[A.Decl]) -> None:
                     if mem in RESERVED_WORDS:
                         _refuse_reserved(m, mem, span, "an enum member")
                     if mem in m.member_enum:
-                        m.diags.error(d.span, f"enum member `{mem}` is already a member of `{m.member_enum[mem]}`")
+                        m.diags.error(span, f"enum member `{mem}` is already a member of `{m.member_enum[mem]}`")
                     m.member_enum[mem] = d.name
             case A.Option():
                 m.option_decls[d.name] = d
