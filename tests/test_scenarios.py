@@ -89,8 +89,9 @@ EXPECTED_FAILURES = [
     ("two parts", 23, "expectation failed:\n    `side(ball) == 0` is true: left side 0, right side 0\n"
                       "    `number(ball) == 4` is false: left side 3, right side 4"),  # seat 1 (the pick) served to 0's field 3
     ("no face", 26, "die `green` has no face 9"),  # green is 1..6
-    ("illegal choice", 44, "left is not legal here; legal: forward, backward"),
-    ("legal said illegal", 61, "forward should not be legal; legal now: forward, backward"),
+    ("illegal choice", 44, "left is not legal here (seat 0: which of the two bounces); legal: forward, backward"),
+    ("legal said illegal", 61, "forward should not be legal; legal now: forward, backward "
+                               "(seat 0: which of the two bounces)"),
     ("winner", 66, "expected seat 1 to win, but the game is not over"),
     ("given after start", 70, "`given` comes before play starts"),
     ("no winner yet", 75, "expected no seat to win, but the game is not over"),  # placement waits for a tile
@@ -396,3 +397,19 @@ def test_each_option_a_scenario_sets_wrongly_is_reported_at_its_own_step(tmp_pat
                      (4, "option `abilities` is true or false, not 7")]
     [result] = run_file(tmp_path / "t.vbr")
     assert not result.ok and result.span.line == 3 and "t.vbr:4:3: error: option `abilities`" in result.message
+
+
+def test_expect_legal_once_the_game_is_over_says_so(tmp_path):
+    # Bump to 1 point: seat 1 serves a 6 that seat 0's 1, 1 and 2 cannot answer, and wins
+    import shutil
+    from conftest import ROOT
+    shutil.copy(ROOT / "docs" / "tutorial" / "bump.vbr", tmp_path / "bump.vbr")
+    (tmp_path / "t.vbr").write_text('tests for "bump.vbr"\n'
+                                    'scenario "over" {\n  option target = 1\n  given {\n    server = 1\n'
+                                    '    move first(c for c in deck[0] if c.power == 1) to hand[0]\n'
+                                    '    move first(c for c in deck[0] if c.power == 1) to hand[0]\n'
+                                    '    move first(c for c in deck[0] if c.power == 2) to hand[0]\n  }\n'
+                                    '  force serve_die = 6\n  choose none\n  expect legal 1\n}\n')
+    [r] = run_file(tmp_path / "t.vbr")
+    assert (r.ok, r.span.line) == (False, 12)
+    assert r.message == "1 should be legal; legal now: nothing (the game is over: seat 1 wins (0, 1))"

@@ -402,7 +402,18 @@ class TypedRunner:
                 self.state.apply_index(i)
                 return
         shown = ", ".join(self._text(item, o) for _, o, item in self._options())
-        raise IllegalActionError(f"{self._text(ty, v)} is not legal here; legal: {shown}")
+        raise IllegalActionError(f"{self._text(ty, v)} is not legal here{self._asking()}; legal: {shown}")
+
+    def _asking(self) -> str:
+        """Whose choice is pending and its question, as `vbr run` shows it: ` (seat 0: play a touch)`."""
+        S = self.state.words
+        site = self.p.choices[S[H.SITE]]
+        return f" (seat {int(S[H.SEAT])}: {site.prompt or 'choose ' + site.var})"
+
+    def _nothing_pending(self) -> str:
+        """Why no option is on offer: the game is over (and how), or play stands at no choice."""
+        over = self.state.outcome()
+        return f"nothing (the game is over: {over})" if over else "nothing (no choice is pending)"
 
     def _options(self) -> list[tuple[int, int, str]]:
         S = self.state.words
@@ -439,7 +450,8 @@ class TypedRunner:
         v, ty = self._value(planned)
         options = self._options()
         if any(_same(ty, v, item, o) for _, o, item in options) != want:
-            shown = ", ".join(self._text(item, o) for _, o, item in options) or "nothing"
+            shown = ", ".join(self._text(item, o) for _, o, item in options) + self._asking() if options \
+                else self._nothing_pending()
             raise Failed(planned.step.span, f"{self._text(ty, v)} should {'' if want else 'not '}be legal; "
                                             f"legal now: {shown}")
 
