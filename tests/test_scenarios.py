@@ -413,3 +413,17 @@ def test_expect_legal_once_the_game_is_over_says_so(tmp_path):
     [r] = run_file(tmp_path / "t.vbr")
     assert (r.ok, r.span.line) == (False, 12)
     assert r.message == "1 should be legal; legal now: nothing (the game is over: seat 1 wins (0, 1))"
+
+
+def test_expect_winner_of_a_seat_the_game_has_not_or_of_no_seat_is_a_check_error(tmp_path):
+    # Siatka has seats 0 and 1: `expect winner 5` could only ever fail, and so could `true`
+    from vbr.errors import VbrCheckError
+    from vbr.scenario import check_file
+    (tmp_path / "t.vbr").write_text('tests for "siatka"\nscenario "a" {\n  expect winner 5\n}\n'
+                                    'scenario "b" {\n  expect winner true\n}\nscenario "c" {\n  expect winner none\n'
+                                    '  expect winner server\n}\n')
+    with pytest.raises(VbrCheckError) as caught:
+        check_file(tmp_path / "t.vbr")
+    assert [(d.span.line, d.span.col, d.message) for d in caught.value.diagnostics] == [
+        (3, 17, "there is no seat 5: the seats are 0..1"),
+        (6, 17, "`expect winner` names a seat (or none), not bool")]

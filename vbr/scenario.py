@@ -228,7 +228,14 @@ class StepChecker:
                 x.expect(e, CheckScope(), x.values.die_types[step.name], "a forced face")
         elif k == "expect":
             x.expect(step.exprs[0], CheckScope(), "bool", "an expectation")
-        elif k in ("choose", "legal", "illegal", "winner"):
+        elif k == "winner":
+            t = x.check(step.exprs[0], CheckScope())
+            seat = step.exprs[0]
+            if isinstance(seat, A.IntLit) and not 0 <= seat.value < m.seats:
+                m.diags.error(seat.span, f"there is no seat {seat.value}: the seats are 0..{m.seats - 1}")
+            elif t not in ("none", "any") and not T.compatible(t, "seat"):
+                m.diags.error(seat.span, f"`expect winner` names a seat (or none), not {T.show(t)}")
+        elif k in ("choose", "legal", "illegal"):
             x.check(step.exprs[0], CheckScope())
 
 
