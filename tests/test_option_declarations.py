@@ -57,3 +57,14 @@ def test_a_require_over_a_var_names_the_require_and_the_var_and_not_its_own_mess
 def test_a_require_that_fails_in_a_file_without_options_says_its_message_alone(tmp_path):
     [(line, col, msg)] = problems(tmp_path, 'require 1 > 2 as "never"')
     assert (line, col, msg) == (5, 1, "never")
+
+
+def test_a_failed_require_shows_the_options_in_force_as_the_language_writes_them(tmp_path):
+    # `spin=True` was Python's spelling; the file and --option write `true`, strings in quotes
+    p = tmp_path / "r.vbr"
+    p.write_text('game "x"\nseats 2\nstart p\noption spin = true\noption mode = "1v1"\noption n = 9\n'
+                 'require n < 7 as "n is below 7"\nphase p {\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    [d] = info.value.diagnostics
+    assert d.message == 'n is below 7 (options: spin=true, mode="1v1", n=9)'

@@ -240,7 +240,7 @@ def _require(m: Model, d: A.Require) -> None:
     before = len(m.diags.errors)
     holds = option_condition(m, d.cond, "`require`")
     if not holds and len(m.diags.errors) == before:
-        shown = ", ".join(f"{k}={v}" for k, v in m.options.items())
+        shown = ", ".join(f"{k}={_shown(v)}" for k, v in m.options.items())
         m.diags.error(d.span, f"{d.message} (options: {shown})" if shown else d.message)
 
 
