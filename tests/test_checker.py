@@ -462,3 +462,14 @@ def test_a_parameter_named_twice_is_an_error_at_the_second_and_an_enum_member_tw
         (7, 9, "parameter `b` appears twice in `on e`"),
         (10, 9, "parameter `q` appears twice in `f`"),
         (11, 16, "parameter `a` appears twice in `h`")]
+
+
+def test_a_team_name_used_as_a_value_says_teams_are_numbers_in_the_rules(tmp_path):
+    # docs/language.md, `seats`: teams are numbered in the order written; their names are labels
+    p = write(tmp_path, "t.vbr", 'game "T"\nseats 4 teams { sun: 0 2  sea: 1 3 }\nstart p\nvar ts: int per team = 0\n'
+                                  'phase p {\n  ts[sun] += 1\n  end winner team sea\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    assert [(d.span.line, d.span.col, d.message.split(":")[0]) for d in info.value.diagnostics] == [
+        (6, 6, "`sun` names team 0 in `seats ... teams`, but in the rules a team is its number"),
+        (7, 19, "`sea` names team 1 in `seats ... teams`, but in the rules a team is its number")]

@@ -46,6 +46,7 @@ class Model:
     diags: Diagnostics
     seats: int = 2
     teams: list[list[int]] = field(default_factory=list)
+    team_names: list[str] = field(default_factory=list)  # of the `seats ... teams { ... }` in force
     team_of: list[int] = field(default_factory=list)
     options: dict[str, object] = field(default_factory=dict)
     option_decls: dict[str, A.Option] = field(default_factory=dict)
@@ -291,6 +292,7 @@ def _seats(m: Model, d: A.Seats) -> None:
             m.diags.error(d.span, f"seats {missing} belong to no team")
             return
         m.teams = [list(t.seats) for t in d.teams]
+        m.team_names = [t.name for t in d.teams]
         m.team_of = [0] * d.count
         for i, t in enumerate(d.teams):
             for s in t.seats:

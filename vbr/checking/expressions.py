@@ -84,6 +84,10 @@ class ExprChecker:
             return self.error(e, f"`{name}` is a die, not a value: `roll {name}` throws it")
         if name in m.events:
             return self.error(e, f"`{name}` is an event, not a value: `emit {name}(...)` makes it happen")
+        if name in m.team_names:
+            i = m.team_names.index(name)
+            return self.error(e, f"`{name}` names team {i} in `seats ... teams`, but in the rules a team is its "
+                                 f"number: write `{i}` (a const `{name.upper()} = {i}` can name it)")
         pool = scope.visible() | m.global_names()
         return self.error(e, f"unknown name `{name}`" + m.suggest(name, pool))
 
