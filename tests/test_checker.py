@@ -473,3 +473,17 @@ def test_a_team_name_used_as_a_value_says_teams_are_numbers_in_the_rules(tmp_pat
     assert [(d.span.line, d.span.col, d.message.split(":")[0]) for d in info.value.diagnostics] == [
         (6, 6, "`sun` names team 0 in `seats ... teams`, but in the rules a team is its number"),
         (7, 19, "`sea` names team 1 in `seats ... teams`, but in the rules a team is its number")]
+
+
+def test_an_override_in_a_file_that_extends_nothing_is_an_error(tmp_path):
+    # docs/language.md: "`override` of a name the base does not have is an error too"; with no
+    # base at all it was accepted silently, as a plain declaration
+    p = write(tmp_path, "o.vbr", 'game "T"\nseats 2\nstart p\noverride var n: int = 0\n'
+                                  'override phase p {\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    assert [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics] == [
+        (4, 10, '`override n` overrides nothing: this file `extends` no other file (drop `override`, or add '
+                '`extends "BASE"`)'),
+        (5, 10, '`override p` overrides nothing: this file `extends` no other file (drop `override`, or add '
+                '`extends "BASE"`)')]

@@ -191,7 +191,9 @@ def load_rules(name: str | Path, *, tests: Path | None = None, span: Span | None
         except VbrError as exc:
             raise VbrCheckError(exc.diagnostics, sources) from None
     decls: list[A.Decl] = chain[-1][2]
-    problems: list[Diagnostic] = []
+    problems: list[Diagnostic] = [Diagnostic(d.span, f"`override {d.name}` overrides nothing: this file `extends` no "
+                                                     "other file (drop `override`, or add `extends \"BASE\"`)")
+                                  for d in _overrides(decls)]
     for _, _, own in reversed(chain[:-1]):
         decls, more = merge(decls, own)
         problems += more
@@ -303,6 +305,17 @@ def _write_ast(file: str, key: bytes, tree) -> None:
 
 
 _parsed: dict[tuple[str, str], object] = {}  # (path, text) -> AST, the last few parsed
+
+
+def _overrides(decls: list[A.Decl]) -> list[A.Decl]:
+    """The declarations marked `override`, inside stages too."""
+    out = []
+    for d in decls:
+        if d.override:
+            out.append(d)
+        if isinstance(d, A.Stage):
+            out += _overrides(d.members)
+    return out
 
 
 def _key(d: A.Decl) -> str:
