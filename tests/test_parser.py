@@ -246,3 +246,9 @@ def test_every_named_terminal_of_the_grammar_has_words_for_errors():
     named = {t.name for t in _lark().terminals if re.fullmatch(r"[A-Z_]+", t.name) and not t.name.startswith("__")}
     plain = {t.name for t in _lark().terminals if t.pattern.type == "str"}
     assert named - plain - {"COMMENT", "WS"} <= set(_TERMINAL_WORDS)  # those two are never expected
+
+
+def test_a_declaration_indented_inside_a_block_that_could_hold_it_is_not_called_a_missing_brace():
+    # `override` inside a stage: the stage's `{` is closed later; the word is what is misplaced
+    line, col, msg = _syntax_problem('game "T"\nstage s {\n  override phase p {\n    end draw\n  }\n}\n')
+    assert (line, col) == (3, 3) and msg.startswith("`override` cannot stand inside a stage")

@@ -43,6 +43,10 @@ SYNTAX_HINTS: list[tuple[str, object, list[str]]] = [
     ("`sum`, `any`, `all`, `first` and `every` are reserved words and need `(` after them; rename the variable",
      lambda tok, acc: acc == {"LPAR"},
      ['game "g" phase p { if first == 1 { } }', 'game "g" phase p { goto p } fn f(a: int) = sum + 1']),
+    ("`override` cannot stand inside a stage: write `override phase NAME { ... }` outside it, which replaces the "
+     "phase wherever it is",
+     lambda tok, acc: tok.type == "OVERRIDE" and "PHASE" in acc and "STAGE" in acc,
+     ['game "g" stage s { override phase p { goto p } }']),
     ("a statement cannot stand here; expected a declaration such as `phase`, `var`, `zone` or `proc`",
      lambda tok, acc: tok.type in _STATEMENT_WORDS and "PHASE" in acc,
      ['game "g" goto p', 'game "g" let x = 1']),
@@ -270,7 +274,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str, start: str, line0:
     message = _describe(exc, text, start)
     if message.startswith(SYNTAX_HINTS[1][0]) and line0 == 1:
         line, col, message = _unclosed(text, line, col, message)
-    elif _declaration_in_block(exc) and line0 == 1:
+    elif _declaration_in_block(exc, text) and line0 == 1:
         line, col, message = _unclosed(text[:exc.token.start_pos], line, col, message, f"`{exc.token}` on line {line}")
     found = Diagnostic(Span(file=file, line=line, col=col, end_line=line, end_col=col), message)
     # a reserved word declared as a name parses where it is declared and fails where it is used:
@@ -283,12 +287,21 @@ _DECLARATION_WORDS = {"PHASE", "PROC", "FN", "VAR", "CONST", "ZONE", "KIND", "EN
                       "COURT", "DIRECTION", "OPTION", "OVERRIDE"}
 
 
-def _declaration_in_block(exc: UnexpectedInput) -> bool:
-    """A declaration's first word where a block could still be closed: the block before it
-    lacks its `}` (a declaration never stands inside a block)."""
+def _declaration_in_block(exc: UnexpectedInput, text: str) -> bool:
+    """A declaration's first word where a block could still be closed, written no further right
+    than the line that opened the innermost block still open: that block lacks its `}` (a
+    declaration never stands inside a block; one indented into it is misplaced, not a sign)."""
     from lark.exceptions import UnexpectedToken
-    return (isinstance(exc, UnexpectedToken) and exc.token.type in _DECLARATION_WORDS
-            and "RBRACE" in set(exc.accepts or exc.expected))
+
+    from vbr.grammar.unclosed import unclosed_brace
+    if not (isinstance(exc, UnexpectedToken) and exc.token.type in _DECLARATION_WORDS
+            and "RBRACE" in set(exc.accepts or exc.expected)):
+        return False
+    at = unclosed_brace(text[:exc.token.start_pos])
+    if at is None:
+        return False
+    opener = text.split("\n")[at.line - 1]
+    return exc.token.column - 1 <= len(opener) - len(opener.lstrip(" \t"))
 
 
 def _unclosed(text: str, line: int, col: int, message: str, first: str = "the end of the file") -> tuple[int, int, str]:
