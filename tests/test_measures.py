@@ -228,3 +228,20 @@ def test_compare_takes_the_measures_both_runs_carry():
 def test_a_trial_row_keeps_its_measures():
     t = trial(0, 1, {"m": ("side", 1), "k": ("int", 4)})
     assert Trial.from_row(json.loads(json.dumps(t.to_row()))) == t
+
+
+def test_a_scenario_expects_a_measure_by_its_name_in_both_engines(tmp_path):
+    # docs/language.md 7: an `expect` reads the measures; a failed one shows the sides as written
+    from vbr.scenario import run_file
+    (tmp_path / "g.vbr").write_text('game "M"\nseats 2\nmeasure rallies: int\nmeasure won: bool\n'
+                                    'measure opener: seat first mover\nvar n: int = 0\nstart p\n'
+                                    'setup {\n  measure opener = 1\n}\nphase p {\n  measure rallies += 1\n'
+                                    '  choose c from [1, 2] by 0\n  n += c\n  if n >= 3 {\n    measure won = true\n'
+                                    '    end winner 0\n  }\n  goto p\n}\n')
+    (tmp_path / "t.vbr").write_text('tests for "g.vbr"\nscenario "two rallies" {\n  choose 1\n'
+                                    '  expect rallies == 2 and not won and opener == 1\n  choose 2\n  expect won\n}\n'
+                                    'scenario "wrong" {\n  choose 1\n  expect rallies == 5\n}\n')
+    for engine in ("python", "c"):
+        ok, wrong = run_file(tmp_path / "t.vbr", engine=engine)
+        assert ok.ok, ok.message
+        assert (wrong.ok, wrong.span.line, wrong.message) == (False, 10, "expectation failed (left side is 2, right side is 5)")

@@ -96,6 +96,14 @@ class Model:
             return close
         return f" ({what}: {', '.join(pool)})" if pool else f" (no {what} are declared)"
 
+    def measures_read(self, e: A.Expr) -> A.Expr:
+        """A scenario's expectation reading the measures by name (`expect rallies == 2`): each
+        measure's name that no other global name has, spelt as its var (`measure rallies`). Only
+        a scenario reads them: it cannot change play."""
+        from vbr.grammar.substitute import renamed
+        taken = self.global_names()
+        return renamed(e, {name: d.name for name, d in self.measures.items() if name not in taken})
+
     def global_names(self):
         return (set(self.vars) | set(self.consts) | set(self.option_decls) | set(self.member_enum)
                 | set(self.directions) | set(self.zones) | set(self.enums) | set(self.kinds) | RESERVED)

@@ -227,7 +227,7 @@ class StepChecker:
             for e in step.exprs:
                 x.expect(e, CheckScope(), x.values.die_types[step.name], "a forced face")
         elif k == "expect":
-            x.expect(step.exprs[0], CheckScope(), "bool", "an expectation")
+            x.expect(m.measures_read(step.exprs[0]), CheckScope(), "bool", "an expectation")
         elif k == "winner":
             t = x.check(step.exprs[0], CheckScope())
             seat = step.exprs[0]

@@ -79,7 +79,8 @@ class ExprChecker:
             return self.error(e, f"`{name}` is a {'phase' if name in m.phases else 'procedure or function'}, not a value")
         if name in m.measures:
             return self.error(e, f"`{name}` is a measure: the rules set it (`measure {name} = ...`) and never read it, "
-                                 "so that measuring cannot change play; keep what play reads in a var")
+                                 "so that measuring cannot change play; keep what play reads in a var (a "
+                                 "scenario's `expect` may read it)")
         if name in m.dice:
             return self.error(e, f"`{name}` is a die, not a value: `roll {name}` throws it")
         if name in m.events:

@@ -7,13 +7,15 @@ from __future__ import annotations
 from vbr.grammar import ast as A
 
 
-def substitute(e: A.Expr, names: dict[str, A.Expr]) -> A.Expr:
-    """`e` with each `Name` in `names` replaced by its expression. A comprehension's own variable
-    hides a name of the same spelling in its body and filter."""
+def substitute(e: A.Expr, names: dict) -> A.Expr:
+    """`e` with each `Name` in `names` replaced by its expression (or by what a function of the
+    `Name` gives: `renamed` keeps each name's place). A comprehension's own variable hides a name
+    of the same spelling in its body and filter."""
     if not names:
         return e
     if isinstance(e, A.Name):
-        return names.get(e.id, e)
+        new = names.get(e.id, e)
+        return new(e) if callable(new) else new
     if isinstance(e, A.Comprehension) and e.var in names:
         inner = {k: v for k, v in names.items() if k != e.var}
         return e.model_copy(update={"source": substitute(e.source, names),
@@ -38,3 +40,8 @@ def _each(value, names):
         new = [substitute(v, names) if isinstance(v, A.Expr) else v for v in value]
         return new if any(a is not b for a, b in zip(new, value)) else value
     return value
+
+
+def renamed(e: A.Expr, names: dict[str, str]) -> A.Expr:
+    """`e` with each `Name` in `names` spelt as its new name, where it was written."""
+    return substitute(e, {old: (lambda n, new=new: n.model_copy(update={"id": new})) for old, new in names.items()})

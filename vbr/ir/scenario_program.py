@@ -116,9 +116,11 @@ class ScenarioBuilder(ProgramBuilder):
         elif step.kind in ("choose", "legal", "illegal", "winner"):
             planned.probes = [self._probe(i, step.exprs[0])]
         elif step.kind == "expect":
-            e = step.exprs[0]
+            e = self.m.measures_read(step.exprs[0])
             planned.probes = [self._probe(i, e)]
-            planned.parts = [self._part(f"{i}.{k}", c) for k, c in enumerate(comparisons(e))]
+            written = comparisons(step.exprs[0])  # as the scenario writes them (a measure by its name)
+            planned.parts = [self._part(f"{i}.{k}", c, printer.expr(w))
+                             for k, (c, w) in enumerate(zip(comparisons(e), written))]
         return planned
 
     def _given(self, i: str, step: A.ScenarioStep) -> int:
@@ -146,15 +148,15 @@ class ScenarioBuilder(ProgramBuilder):
         self.probe_types[unit] = value.ty
         return unit
 
-    def _part(self, name: str, c: A.Expr) -> Comparison:
+    def _part(self, name: str, c: A.Expr, text: str) -> Comparison:
         whole = self._probe(name, c)
         if not (isinstance(c, A.Binary) and c.op not in ("and", "or")):
-            return Comparison(printer.expr(c), None, None, whole)
+            return Comparison(text, None, None, whole)
         try:
             left, right = self._probe(name + "l", c.left), self._probe(name + "r", c.right)
         except Unsupported:  # a side that is a list: the comparison is shown without its sides
-            return Comparison(printer.expr(c), None, None, whole)
-        return Comparison(printer.expr(c), left, right, whole)
+            return Comparison(text, None, None, whole)
+        return Comparison(text, left, right, whole)
 
 
 def _queue_key(pb: ProgramBuilder, step: A.ScenarioStep) -> tuple:
