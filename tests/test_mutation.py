@@ -108,16 +108,6 @@ def test_two_list_items_swapped_and_a_direction_changed():
     assert dirs == ["direction up = (-1, 1)", "direction up = (0, 0)", "direction up = (0, 2)", "direction up = (1, 1)"]
 
 
-def test_what_play_never_reads_is_not_mutated_measures_and_returns():
-    # docs/mutation.md: no scenario can read a measure or a return, so their mutants could only survive
-    text = ('game "x"\nseats 2\nvar n: int = 0\nmeasure m: int\nreturns(s) = n + 1 range -5..5\nstart p\n'
-            'phase p {\n  measure m += 2\n  n = 3\n  end draw\n}\n')
-    ms = mutants(parse(text, "x.vbr"))
-    assert sorted((m.line, m.kind, m.after) for m in ms) == [
-        (3, "number", "n = -1"), (3, "number", "n = 1"),
-        (9, "delete", "(deleted)"), (9, "number", "n = 2"), (9, "number", "n = 4"), (10, "delete", "(deleted)")]
-
-
 def test_survivors_are_killed_by_a_scenario_that_pins_the_amount(mini):
     res = runner.run(mini, n=1000, seed=1)
     s = report.summary(res.ctx, res)

@@ -13,8 +13,7 @@ Kinds (what `vbr mutate` changes):
 
 Not mutated: `say` text, an option's list of allowed values, the court's layout, enums, kinds,
 zones, limits, `require` and `seats` (declarations rather than rules; a change there is caught by
-the checker or changes no rule of play), and `measure` and `returns`, which play never reads: no
-scenario could notice a change there.
+the checker or changes no rule of play).
 """
 from __future__ import annotations
 
@@ -26,7 +25,7 @@ from vbr.grammar import printer
 
 FLIP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "==", "and": "or", "or": "and"}
 _SKIP_DECLS = (A.Seats, A.Enum, A.Kind, A.Zone, A.Court, A.Extends, A.Limit, A.Require, A.Event, A.Points,
-               A.StartAt, A.Measure, A.Returns)
+               A.StartAt)
 
 Path = tuple  # of (field name, index or None) steps from the file's root
 
@@ -92,13 +91,8 @@ def _field(parent: A.Node, name: str, path: Path, out: list) -> None:
                 _node(v, path + ((name, i),), parent, out)
 
 
-def _measuring(n: A.Node) -> bool:
-    """`measure NAME = EXPR` (or `+=`, `-=`): a figure for reports that play never reads."""
-    return isinstance(n, A.Assign) and isinstance(n.target, A.Name) and n.target.id.startswith("measure ")
-
-
 def _node(n: A.Node, path: Path, parent: A.Node | None, out: list) -> None:
-    if isinstance(n, A.Say) or _measuring(n):
+    if isinstance(n, A.Say):
         return
     if isinstance(n, A.IntLit):
         for delta in (1, -1):
@@ -115,7 +109,7 @@ def _node(n: A.Node, path: Path, parent: A.Node | None, out: list) -> None:
                                   _short(printer.expr(side)), side))
     elif isinstance(n, A.Block):
         for i, s in enumerate(n.body):
-            if isinstance(s, A.Say) or _measuring(s):  # text for the reader, a figure for reports; no rule of play
+            if isinstance(s, A.Say):  # text for the reader; no rule of play
                 continue
             body = n.body[:i] + n.body[i + 1:]
             out.append(Mutant(0, "delete", path + (("body", None),), s.span.line, s.span.col, _stmt_text(s),
