@@ -385,3 +385,14 @@ def test_a_run_starts_no_mutant_after_its_time_bound_and_says_so(tmp_path, capsy
     out = capsys.readouterr().out
     assert code in (0, 1)
     assert "stopped early, at the time bound (0 s): 1 mutants tried" in out
+
+
+def test_returns_are_not_mutated_and_measures_are():
+    # docs/mutation.md: no scenario reads `returns`; an `expect` reads a measure, so its mutants count
+    text = ('game "x"\nseats 2\nvar n: int = 0\nmeasure m: int\nreturns(s) = n + 1 range -5..5\nstart p\n'
+            'phase p {\n  measure m += 2\n  end draw\n}\n')
+    ms = mutants(parse(text, "x.vbr"))
+    assert sorted((m.line, m.kind, m.after) for m in ms) == [
+        (3, "number", "n = -1"), (3, "number", "n = 1"),
+        (8, "delete", "(deleted)"), (8, "number", "measure m += 1"), (8, "number", "measure m += 3"),
+        (9, "delete", "(deleted)")]

@@ -13,7 +13,8 @@ Kinds (what `vbr mutate` changes):
 
 Not mutated: `say` text, an option's list of allowed values, the court's layout, enums, kinds,
 zones, limits, `require` and `seats` (declarations rather than rules; a change there is caught by
-the checker or changes no rule of play).
+the checker or changes no rule of play), and `returns`, which neither play nor a scenario reads.
+A `measure` is mutated: a scenario's `expect` reads it.
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from vbr.grammar import printer
 
 FLIP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "==", "and": "or", "or": "and"}
 _SKIP_DECLS = (A.Seats, A.Enum, A.Kind, A.Zone, A.Court, A.Extends, A.Limit, A.Require, A.Event, A.Points,
-               A.StartAt)
+               A.StartAt, A.Returns)
 
 Path = tuple  # of (field name, index or None) steps from the file's root
 
