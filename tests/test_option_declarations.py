@@ -68,3 +68,13 @@ def test_a_failed_require_shows_the_options_in_force_as_the_language_writes_them
         checked_model(p)
     [d] = info.value.diagnostics
     assert d.message == 'n is below 7 (options: spin=true, mode="1v1", n=9)'
+
+
+def test_options_no_seats_declaration_holds_for_are_named(tmp_path):
+    p = tmp_path / "s.vbr"
+    p.write_text('game "x"\nstart p\noption players = 3 in { 2, 3 }\nseats 2 when players == 2\n'
+                 'seats 4 when players == 4\nphase p {\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    [d] = info.value.diagnostics
+    assert (d.span.line, d.message) == (4, "no `seats ... when` holds for these options (players=3)")

@@ -237,7 +237,8 @@ def _choose_seats(m: Model, decls: list[A.Seats]) -> None:
             break
     else:
         if decls:
-            m.diags.error(decls[0].span, "no `seats ... when` holds for these options")
+            shown = ", ".join(f"{k}={_shown(v)}" for k, v in m.options.items())
+            m.diags.error(decls[0].span, "no `seats ... when` holds for these options" + (f" ({shown})" if shown else ""))
     if not m.teams:
         m.teams = [[s] for s in range(m.seats)]
         m.team_of = list(range(m.seats))
