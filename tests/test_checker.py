@@ -487,3 +487,14 @@ def test_an_override_in_a_file_that_extends_nothing_is_an_error(tmp_path):
                 '`extends "BASE"`)'),
         (5, 10, '`override p` overrides nothing: this file `extends` no other file (drop `override`, or add '
                 '`extends "BASE"`)')]
+
+
+def test_a_const_defined_in_terms_of_itself_is_that_one_error(tmp_path):
+    # it came with a second, `cannot be computed before play: arithmetic on none`, at the same const
+    p = write(tmp_path, "c.vbr", 'game "T"\nseats 2\nstart p\nconst C = C + 1\nconst D = 1 / 0\n'
+                                  'phase p {\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    assert [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics] == [
+        (4, 11, "const `C` is defined in terms of itself"),
+        (5, 1, "const `D` cannot be computed before play: division by zero")]

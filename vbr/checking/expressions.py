@@ -107,9 +107,10 @@ class ExprChecker:
                                   "a const is fixed before play: it may use literals, options, enum members, "
                                   f"other consts and fns of them, not vars, zones, cards or dice{through}")
             self.stack.append(name)
+            before = len(self.diags.errors)
             t = self.check(d.value, Scope())
             self.stack.pop()
-            failure = self.values.const(name)
+            failure = self.values.const(name) if len(self.diags.errors) == before else None  # else said already
             if failure is not None:
                 self.diags.error(d.span, f"const `{name}` cannot be computed before play: {failure}")
             self.const_types[name] = t
