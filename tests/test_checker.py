@@ -498,3 +498,13 @@ def test_a_const_defined_in_terms_of_itself_is_that_one_error(tmp_path):
     assert [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics] == [
         (4, 11, "const `C` is defined in terms of itself"),
         (5, 1, "const `D` cannot be computed before play: division by zero")]
+
+
+def test_a_return_in_setup_says_how_setup_ends(tmp_path):
+    # docs/language.md, `setup`: play begins at `start` when it ends; a `goto` begins it elsewhere
+    p = write(tmp_path, "r.vbr", 'game "T"\nseats 2\nstart p\nsetup {\n  return\n}\nphase p {\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    assert [(d.span.line, d.message) for d in info.value.diagnostics] == [
+        (5, "`return` ends a procedure or a handler; `setup` ends by running off its end (play then begins at "
+            "`start`) or with `goto`")]

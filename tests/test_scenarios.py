@@ -368,7 +368,7 @@ def test_checking_a_scenario_file_reports_every_problem_of_its_steps_located(tmp
         (4, 3, "no die `nodie` (dice: movement, green)"),
         (5, 3, "no phase `nophase` (phases: placement, serve, bounce, attack)"),
         (6, 10, "an expectation must be bool, not int"),
-        (8, 5, "`return` ends a procedure or a handler; a phase ends with `goto` or `end`"),
+        (8, 5, "`return` ends a procedure or a handler; a `given` block ends by running off its end"),
         (10, 10, "unknown name `nosuchname`"),
         (13, 3, "unknown option `nosuch` (siatka.vbr has options: abilities, block_marker, rotation, target)"),
     ]

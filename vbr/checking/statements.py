@@ -275,7 +275,9 @@ class StmtChecker:
 
     def s_Return(self, s: A.Return, scope: Scope, loop: bool) -> None:
         if self.kind not in ("proc", "handler"):
-            self.diags.error(s.span, "`return` ends a procedure or a handler; a phase ends with `goto` or `end`")
+            ends = {"setup": "`setup` ends by running off its end (play then begins at `start`) or with `goto`",
+                    "given": "a `given` block ends by running off its end"}.get(self.kind, "a phase ends with `goto` or `end`")
+            self.diags.error(s.span, f"`return` ends a procedure or a handler; {ends}")
             return
         if s.value is None:
             return
