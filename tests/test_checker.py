@@ -508,3 +508,16 @@ def test_a_return_in_setup_says_how_setup_ends(tmp_path):
     assert [(d.span.line, d.message) for d in info.value.diagnostics] == [
         (5, "`return` ends a procedure or a handler; `setup` ends by running off its end (play then begins at "
             "`start`) or with `goto`")]
+
+
+def test_an_override_of_a_handler_says_handlers_are_added_not_replaced(tmp_path):
+    # docs/language.md: "Handlers are never replaced: an `on` in a variant adds a handler"; the
+    # error said the base had no `on e`, though it has one
+    write(tmp_path, "hb.vbr", 'game "B"\nseats 2\nstart p\nvar n: int = 0\nevent e()\non e() {\n  n += 1\n}\n'
+                              'phase p {\n  emit e()\n  end draw\n}\n')
+    v = write(tmp_path, "hv.vbr", 'game "V"\nextends "hb.vbr"\noverride on e() {\n  n += 2\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(v)
+    [d] = info.value.diagnostics
+    assert (d.span.line, d.span.col) == (3, 10)
+    assert d.message.startswith("`override on e`: a handler is never replaced; an `on` in a variant adds a handler")

@@ -335,6 +335,11 @@ def merge(base: list[A.Decl], own: list[A.Decl]) -> tuple[list[A.Decl], list[Dia
         if isinstance(d, A.Handler) and not d.override:
             out.append(d)
             continue
+        if isinstance(d, A.Handler):
+            problems.append(Diagnostic(d.span, f"`override {d.name}`: a handler is never replaced; an `on` in a variant "
+                                               "adds a handler to the base's (drop `override`, or override what emits "
+                                               "the event or what its handlers call)"))
+            continue
         path = index.get(d.name)
         if d.override:
             if path is None:
