@@ -521,3 +521,16 @@ def test_an_override_of_a_handler_says_handlers_are_added_not_replaced(tmp_path)
     [d] = info.value.diagnostics
     assert (d.span.line, d.span.col) == (3, 10)
     assert d.message.startswith("`override on e`: a handler is never replaced; an `on` in a variant adds a handler")
+
+
+def test_growing_joining_or_changing_a_list_in_place_says_lists_are_values(tmp_path):
+    # docs/language.md 10: lists cannot grow; `+` works on numbers only
+    p = write(tmp_path, "l.vbr", 'game "T"\nseats 2\nstart p\nvar picks: list of int = []\nphase p {\n'
+                                  '  picks += [1]\n  picks = picks + [2]\n  picks[0] = 3\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    assert [(d.span.line, d.span.col, d.message.split(":")[0]) for d in info.value.diagnostics] == [
+        (6, 3, "`+=` works on numbers"), (7, 11, "`+` works on numbers"),
+        (8, 3, "`picks` holds a list, which cannot be changed in place")]
+    assert "a list cannot grow" in info.value.diagnostics[0].message
+    assert "a list cannot grow or be joined" in info.value.diagnostics[1].message

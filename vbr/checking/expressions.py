@@ -188,6 +188,9 @@ class ExprChecker:
             if not T.compatible(ta, tb):
                 self.diags.error(e.span, f"comparing {T.show(ta)} with {T.show(tb)} is always {'false' if op == '==' else 'true'}")
             return "bool"
+        if op in ("+", "-") and (ta.startswith("list:") or tb.startswith("list:")):
+            return self.error(e, f"`{op}` works on numbers: a list cannot grow or be joined to another (keep a "
+                                 "collection that grows as things in a zone)")
         for side, t in ((e.left, ta), (e.right, tb)):
             if not T.is_numeric(t):
                 self.diags.error(side.span, f"`{op}` works on numbers, not {T.show(t)}")

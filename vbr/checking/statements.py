@@ -59,7 +59,10 @@ class StmtChecker:
         if tt is None:
             return
         if s.op != "=":
-            if not T.is_numeric(tt) or not T.is_numeric(vt):
+            if tt.startswith("list:"):
+                self.diags.error(s.span, f"`{s.op}` works on numbers: a list cannot grow or shrink (give it a whole "
+                                         "new list, or keep a collection that grows as things in a zone)")
+            elif not T.is_numeric(tt) or not T.is_numeric(vt):
                 self.diags.error(s.span, f"`{s.op}` works on numbers")
             self.x.check(s.target, scope)  # read as well as written
         elif not T.compatible(vt, tt):
@@ -94,6 +97,9 @@ class StmtChecker:
             return var.type
         if isinstance(t, A.Index) and isinstance(t.obj, A.Name) and t.obj.id in m.vars:
             var = m.vars[t.obj.id]
+            if not var.per and var.type.startswith("list:"):
+                return self._refuse(t, f"`{t.obj.id}` holds a list, which cannot be changed in place: give it a "
+                                       f"whole new list (`{t.obj.id} = [...]`)")
             if not var.per:
                 return self._refuse(t, f"`{t.obj.id}` is not kept per seat or team; it takes no index")
             self.x.expect(t.index, scope, "int", "an index")
