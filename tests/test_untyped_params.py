@@ -378,3 +378,39 @@ def test_a_field_its_kind_has_not_read_in_a_fn_from_a_parameter_is_an_error_wher
         "phase one {\n  if empty(deck) {\n    say \"{worth(c0)}\"\n  }\n  end draw\n}\n"
     f, error = refused(tmp_path, rules, engine)  # line 13 is the fn, column 15 its `x.w`
     assert error == f"{f}:13:15: error: not supported yet: kind `Card` has no field `w`"
+
+
+UNEQUAL = '''game "x"
+seats 2
+start p
+enum Colour { red, blue }
+enum Size { small, large }
+event tick(k)
+on tick(k) when k == "x" {
+  say "tick {k} is x"
+}
+proc same(a, b) {
+  if a == b {
+    say "{a} == {b}"
+  }
+  if a != b {
+    say "{a} != {b}"
+  }
+}
+phase p {
+  for i in 0..4 {
+    emit tick(i)
+  }
+  same(red, small)
+  same(blue, large)
+  same(blue, blue)
+  end draw
+}
+'''
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_untyped_values_of_types_that_never_meet_are_never_equal(tmp_path, engine):
+    # an int is never the string "x", and two enums' members never equal each other, whatever
+    # numbers stand for them (0..4 held the string's number; red and small are both member 0)
+    assert said(tmp_path, UNEQUAL, engine) == ["red != small", "blue != large", "blue == blue"]

@@ -54,6 +54,15 @@ _KEPT = (N.Local, N.Global, N.Field, N.FieldOfAny, N.StackAt, N.ItemAt, N.Lookup
 HEAVY_FN = 1024  # expression nodes of a fn with the fns it calls written out, from which it is called, not written out
 
 
+def _never_equal(a: str, b: str) -> bool:
+    """Values of these two types are never equal, though their words may be (an untyped
+    parameter given an int, compared with a string: `k == "x"` held when k was the string's
+    number; two enums' members of the same place): the checker's "always false" for typed ones."""
+    if a.startswith(LIT) or b.startswith(LIT):
+        return False
+    return not T.compatible(a, b)
+
+
 class FnLocals:
     """What building a heavy fn's body lends it in place of a unit: its own locals, its name."""
 
@@ -304,6 +313,9 @@ class ExprBuilder:
             left, right = self.same_lits([left, right])
             if isinstance(left, N.Const) and isinstance(right, N.Const):
                 return N.Const("bool", int((left.value == right.value) == (op == "==")))
+            if _never_equal(left.ty, right.ty):  # both sides still worked out: a draw in them happens
+                return N.Binary("bool", "and" if op == "==" else "or", N.Binary("bool", op, left, right),
+                                N.Const("bool", int(op == "!=")))
             return N.Binary("bool", op, left, right)
         if op in ("<", "<=", ">", ">="):
             return N.Binary("bool", op, left, right, e.span, self.pb.fault(f"`{op}` compares numbers, not none", e.span))
