@@ -534,3 +534,15 @@ def test_growing_joining_or_changing_a_list_in_place_says_lists_are_values(tmp_p
         (8, 3, "`picks` holds a list, which cannot be changed in place")]
     assert "a list cannot grow" in info.value.diagnostics[0].message
     assert "a list cannot grow or be joined" in info.value.diagnostics[1].message
+
+
+def test_a_handlers_untyped_parameter_has_the_type_its_event_declares(tmp_path):
+    # `event e(k: int)`, `on e(k) when k == "y"`: k is an int there, so the check is the one a
+    # typed parameter gets; a handler that types it otherwise is told the event's type
+    p = write(tmp_path, "h.vbr", 'game "T"\nseats 2\nstart p\nevent e(k: int)\non e(k) when k == "y" {\n'
+                                  '  say "y"\n}\non e(k: bool) {\n  say "b"\n}\nphase p {\n  emit e(1)\n  end draw\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    assert [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics] == [
+        (5, 14, "comparing int with str is always false"),
+        (8, 6, "`k` is bool here, but event `e` gives int in its place")]

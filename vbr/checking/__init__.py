@@ -8,7 +8,7 @@ starts. Every problem is reported together, as a VbrCheckError sorted by place.
 from __future__ import annotations
 
 from vbr import limits as LIM
-from vbr.checker import Model, build_model
+from vbr.checker import Model, build_model, type_of
 from vbr.checking import types as T
 from vbr.checking.constants import Constants, Failure
 from vbr.checking.expressions import ExprChecker
@@ -62,7 +62,7 @@ def check_bodies(m: Model) -> None:
         s.body(name, "phase", d.body)
     for ev, hs in m.handlers.items():
         for h in hs:
-            s.body(f"on {ev}", "handler", h.body, h.params, guard=h.when)
+            s.body(f"on {ev}", "handler", h.body, _handler_params(m, h), guard=h.when)
     for d in m.fns.values():
         x.fn(d)
     for name, d in m.consts.items():  # one no body uses is fixed before play too
@@ -71,6 +71,24 @@ def check_bodies(m: Model) -> None:
         _returns(m, x)
     if m.setup is not None:
         s.body("setup", "setup", m.setup.body)
+
+
+def _handler_params(m: Model, h: A.Handler) -> list[A.Param]:
+    """A handler's parameters as its body reads them: one it leaves untyped has the type the event
+    declares for it (`event hit(k: int)`, `on hit(k)`: `k` is an int there), one it types must
+    agree with the event's."""
+    ev = m.events.get(h.event)
+    if ev is None or len(ev.params) != len(h.params):
+        return h.params
+    out = []
+    for hp, ep in zip(h.params, ev.params):
+        if hp.type is None:
+            hp = hp.model_copy(update={"type": ep.type})
+        elif ep.type is not None and not T.compatible(type_of(m, hp.type), type_of(m, ep.type)):
+            m.diags.error(hp.span, f"`{hp.name}` is {T.show(type_of(m, hp.type))} here, but event `{ev.name}` gives "
+                                   f"{T.show(type_of(m, ep.type))} in its place")
+        out.append(hp)
+    return out
 
 
 def _dice(m: Model, x: ExprChecker, values: Constants) -> None:
