@@ -65,7 +65,7 @@ def refusal(m: Model) -> Diagnostic | None:
     try:
         build_program(m)
     except Unsupported as exc:
-        return Diagnostic(exc.span, f"not supported yet: {exc.message}")
+        return Diagnostic(exc.span, exc.text())
     return None
 
 

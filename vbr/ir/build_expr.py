@@ -42,10 +42,27 @@ class Unsupported(EngineUnavailable):
         self.message, self.span = message, span
         self.untyped_list = untyped_list  # a value of no declared type read as a list (ProgramBuilder._build_proc)
 
+    def text(self) -> str:
+        """The error as `vbr check` says it."""
+        return f"not supported yet: {self.message}"
+
     def located(self) -> str:
         s = self.span
         where = f"{s.file}:{s.line}:{s.col}: " if s is not None else ""
-        return f"{where}error: not supported yet: {self.message}"
+        return f"{where}error: {self.text()}"
+
+
+class Misread(Unsupported):
+    """A value given to an untyped parameter read there as what it is not (`a + 1` of an enum
+    member, `a.v` of a number): an error of the rule file, located where the body reads it, found
+    when the file is loaded (docs/language.md, `proc`), not a construct still to come."""
+
+    def text(self) -> str:
+        return self.message
+
+
+_NUMBERS = ("int", "seat", "none", "any")  # what arithmetic and ordering read (none: a located error in play;
+# any: a value of no type known here, whose unit for each call is built with the types it gives)
 
 
 # where a value is read from that may hold none: a bool read so is a condition that may be none
@@ -211,7 +228,7 @@ class ExprBuilder:
         if obj.ty.startswith("ent:"):
             kind = self.m.kinds[obj.ty[4:]]
             if e.name not in kind.fields:  # a thing given a parameter of no declared type
-                raise Unsupported(f"kind `{kind.decl.name}` has no field `{e.name}`", e.span)
+                raise Misread(f"kind `{kind.decl.name}` has no field `{e.name}`", e.span)
         elif obj.ty in ("ent", "any"):
             owners = [k for k in self.m.kinds.values() if e.name in k.fields]
             if not owners:
@@ -220,7 +237,7 @@ class ExprBuilder:
                 return self._field_of_any(e, obj, owners)
             kind = owners[0]
         else:
-            raise Unsupported(f"a field of {T.show(obj.ty)}", e.span)
+            raise Misread(f"only cards and pieces have fields; this is {T.show(obj.ty)}", e.span)
         pos, ft = kind.fields[e.name]
         if ft.startswith("list:"):
             raise Unsupported(f"the list field `{e.name}` as a value", e.span)
@@ -288,13 +305,27 @@ class ExprBuilder:
             if isinstance(operand, N.Const):
                 return N.Const("bool", int(not operand.value))
             return N.Unary("bool", "not", operand)
+        self._numbers(e.op, [(e.operand, operand)])
         return N.Unary("int", "neg", operand, e.span, self.pb.overflow_fault(e.span))
+
+    @staticmethod
+    def _numbers(op: str, sides) -> None:
+        """Arithmetic and ordering read numbers: a side of another type (an untyped parameter
+        given an enum member, a bool) is an error where it is read."""
+        for written, built in sides:
+            if built.ty not in _NUMBERS:
+                raise Misread(f"`{op}` works on numbers, not {T.show(built.ty)}", written.span)
 
     def x_Binary(self, e: A.Binary, scope: Scope):
         op = e.op
         if op in ("in", "not in"):
-            found = self._list_in(e, scope) if self.is_list(e.left, scope) else \
-                N.Contains("bool", self.expr(e.left, scope), self.seq(e.right, scope))
+            if self.is_list(e.left, scope):
+                found = self._list_in(e, scope)
+            else:
+                item, seq = self.expr(e.left, scope), self.seq(e.right, scope)
+                found = N.Contains("bool", item, seq)
+                if _never_equal(item.ty, seq.item):  # never among them; both still worked out
+                    found = N.Binary("bool", "and", found, N.Const("bool", 0))
             return found if op == "in" else N.Unary("bool", "not", found)
         if op in ("==", "!=") and self.is_list(e.left, scope) and self.is_list(e.right, scope):
             same = N.SeqEqual("bool", self.seq(e.left, scope), self.seq(e.right, scope))
@@ -317,6 +348,7 @@ class ExprBuilder:
                 return N.Binary("bool", "and" if op == "==" else "or", N.Binary("bool", op, left, right),
                                 N.Const("bool", int(op == "!=")))
             return N.Binary("bool", op, left, right)
+        self._numbers(op, [(e.left, left), (e.right, right)])
         if op in ("<", "<=", ">", ">="):
             return N.Binary("bool", op, left, right, e.span, self.pb.fault(f"`{op}` compares numbers, not none", e.span))
         return N.Binary("int", op, left, right, e.span, self.pb.overflow_fault(e.span))
