@@ -437,3 +437,19 @@ def test_an_untyped_value_is_never_in_a_list_of_another_type(tmp_path, engine):
     rules = ('game "x"\nseats 2\nstart p\nenum Colour { red, blue }\nproc h(a) {\n  if a in [1, 2] {\n'
              '    say "{a} in"\n  } else {\n    say "{a} not in"\n  }\n}\nphase p {\n  h(blue)\n  h(1)\n  end draw\n}\n')
     assert said(tmp_path, rules, engine) == ["blue not in", "1 in"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_untyped_parameter_read_as_a_condition_or_a_seat_must_be_one(tmp_path, engine):
+    # `if a` held for 3, `not blue` was false, `end winner blue` made seat 1 win: a number read
+    # as a truth, a member as a seat; each is an error where it is read, when the file is loaded
+    head = 'game "x"\nseats 2\nstart p\nenum Colour { red, blue }\n'
+    cases = [('proc f(a) {\n  if a {\n    end draw\n  }\n}\n', "f(3)", "6:6: error: a condition must be bool, not int"),
+             ('proc f(a) {\n  if not a {\n    end draw\n  }\n}\n', "f(blue)",
+              "6:10: error: a condition must be bool, not Colour"),
+             ('proc f(a) {\n  end winner a\n}\n', "f(blue)", "6:14: error: the winner must be a seat, not Colour"),
+             ('proc f(a) {\n  repeat a {\n    end draw\n  }\n}\n', "f(true)",
+              "6:10: error: a repeat count must be a number, not bool")]
+    for proc, call, expected in cases:
+        f, error = refused(tmp_path, head + proc + f"phase p {{\n  {call}\n  end draw\n}}\n", engine)
+        assert error == f"{f}:{expected}"

@@ -1216,7 +1216,7 @@ class UnitBuilder:
     def s_Repeat(self, s: A.Repeat, scope, loop):
         left = self.local("int")
         cap = self.m.limits["steps"]
-        count = self.x.expr(s.count, scope)
+        count = self.x.number(s.count, scope, "a repeat count")
         fault = self.pb.fault(f"repeat count {{0}} is out of 0..{cap}", s.span)
         self.emit(N.SetLocal(s.span, left, count))
         ok = N.Binary("bool", "and", N.Binary("bool", ">=", N.Local("int", left), N.Const("int", 0)),
@@ -1256,7 +1256,7 @@ class UnitBuilder:
         if seq.item.startswith(ROW):  # each list once: an item equal to an earlier one is no option
             earlier = self.earlier_row(seq.item[len(ROW):], slot, s.span)
             cond = earlier if cond is None else N.Binary("bool", "and", cond, earlier)
-        by = self.x.expr(s.by, scope)
+        by = self.x.number(s.by, scope, "`by`", "a seat or a team's number")
         if s.by_team:
             teams = self.m.teams
             fault = self.pb.fault(f"`by team` gave {{0}}, which is no team (0..{len(teams) - 1})", s.span)
@@ -1352,10 +1352,10 @@ class UnitBuilder:
     def s_EndWinner(self, s: A.EndWinner, scope, loop):
         if s.team:
             fault = self.pb.fault(f"`end winner team {{0}}`: no such team (0..{len(self.m.teams) - 1})", s.span)
-            self.end(N.End(s.span, self.x.expr(s.winner, scope), True, fault))
+            self.end(N.End(s.span, self.x.number(s.winner, scope, "the winning team", "a team's number"), True, fault))
             return
         fault = self.pb.fault("`end winner {0}`: no such seat", s.span)
-        self.end(N.End(s.span, self.x.expr(s.winner, scope), False, fault))
+        self.end(N.End(s.span, self.x.number(s.winner, scope, "the winner", "a seat"), False, fault))
 
     def s_EndDraw(self, s, scope, loop):
         self.end(N.End(s.span, None))

@@ -288,8 +288,18 @@ class ExprBuilder:
         expression, a filter, the body of `any` or `all`): a bool read from where none may be
         kept faults on none, where it is written."""
         x = self.expr(e, scope)
+        if x.ty not in ("bool", "none", "any"):  # an untyped parameter given a number, say
+            raise Misread(f"a condition must be bool, not {T.show(x.ty)}", e.span)
         if x.ty == "bool" and isinstance(x, _KEPT):
             return N.Known("bool", x, self.pb.fault("this condition is none, neither true nor false", e.span))
+        return x
+
+    def number(self, e: A.Expr, scope: Scope, what: str, sort: str = "a number") -> N.Expr:
+        """A value read as a number (`sort`: a seat, a team, a count): one of another type, such
+        as an untyped parameter given an enum member, is an error where it is read."""
+        x = self.expr(e, scope)
+        if x.ty not in _NUMBERS:
+            raise Misread(f"{what} must be {sort}, not {T.show(x.ty)}", e.span)
         return x
 
     def range_end(self, e: A.Expr, scope: Scope) -> N.Expr:
