@@ -453,3 +453,16 @@ def test_an_untyped_parameter_read_as_a_condition_or_a_seat_must_be_one(tmp_path
     for proc, call, expected in cases:
         f, error = refused(tmp_path, head + proc + f"phase p {{\n  {call}\n  end draw\n}}\n", engine)
         assert error == f"{f}:{expected}"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_untyped_parameter_read_as_an_index_or_a_built_ins_number_must_be_one(tmp_path, engine):
+    # given blue, `sc[a]` was seat 1's slot and `abs(a)` was 1: a member's place read as a number
+    head = 'game "x"\nseats 2\nstart p\nenum Colour { red, blue }\nvar sc: int per seat = 0\n'
+    cases = [('proc f(a) {\n  sc[a] += 1\n}\n', "7:6: error: an index must be a number, not Colour"),
+             ('proc f(a) {\n  say "{[5, 6][a]}"\n}\n', "7:16: error: an index must be a number, not Colour"),
+             ('proc f(a) {\n  say "{abs(a)}"\n}\n', "7:13: error: `abs`'s argument must be int, not Colour"),
+             ('proc f(a) {\n  say "{team_of(a)}"\n}\n', "7:17: error: `team_of`'s argument must be a seat, not Colour")]
+    for proc, expected in cases:
+        f, error = refused(tmp_path, head + proc + "phase p {\n  f(blue)\n  end draw\n}\n", engine)
+        assert error == f"{f}:{expected}"

@@ -80,6 +80,13 @@ def _never_equal(a: str, b: str) -> bool:
     return not T.compatible(a, b)
 
 
+class _Told:
+    """What the checker's table of built-ins reports to: the model, and the errors it finds."""
+
+    def __init__(self, m, diags):
+        self.m, self.diags = m, diags
+
+
 class FnLocals:
     """What building a heavy fn's body lends it in place of a unit: its own locals, its name."""
 
@@ -274,14 +281,14 @@ class ExprBuilder:
             if slotted is not None and slotted.per and slotted.type.startswith("list:"):
                 raise Unsupported(f"the list `{name}[...]` as a value", e.span)
             if slotted is not None and slotted.per:
-                idx = self.expr(e.index, scope)
+                idx = self.number(e.index, scope, "an index")
                 fault = self.pb.fault(f"`{name}[{{0}}]`: out of 0..{slotted.count - 1}", e.span)
                 if name in self.m.zones:
                     return N.ZoneAt("zone", slotted.base, slotted.count, idx, fault, e.span)
                 return N.Global(slotted.type, slotted.base, slotted.count, idx, fault, e.span)
         seq = self.seq(e.obj, scope)
         fault = self.pb.fault("list index {0} out of range 0..{1}", e.span)
-        return N.ItemAt(seq.item, seq, self.expr(e.index, scope), fault)
+        return N.ItemAt(seq.item, seq, self.number(e.index, scope, "an index"), fault)
 
     def cond(self, e: A.Expr, scope: Scope) -> N.Expr:
         """A condition (of an `if`, a `while`, a `where`, a `when`, `not`, `and`, `or`, an `if`
@@ -475,10 +482,11 @@ class ExprBuilder:
                 team = self.m.teams[self.m.team_of[seat]]
                 table.append(team[(team.index(seat) + 1) % len(team)])
             fault = self.pb.fault("`partner({0})`: no such seat", e.span)
-            return N.Lookup("seat", table, self.expr(args[0], scope), fault)
+            return N.Lookup("seat", table, self.number(args[0], scope, "`partner`'s argument", "a seat"), fault)
         if name == "team_of":
             fault = self.pb.fault("`team_of({0})`: no such seat", e.span)
-            return N.Lookup("int", list(self.m.team_of), self.expr(args[0], scope), fault)
+            return N.Lookup("int", list(self.m.team_of), self.number(args[0], scope, "`team_of`'s argument", "a seat"),
+                            fault)
         if name == "space":
             court = self.pb.court
             sname = getattr(args[0], "id", None)
@@ -491,17 +499,18 @@ class ExprBuilder:
             court = self.pb.court
             if court is None:
                 raise Unsupported("`cell_at` needs a court", e.span)
-            values = [self.expr(a, scope) for a in args]
+            values = self._read_as_built_in_reads(e, [self.expr(a, scope) for a in args])
             fault = self.pb.fault("`cell_at`: there is no side {0} (0 or 1)", e.span)
             return N.Builtin("cell", "cell_at", values, fault, e.span)
         if name == "distance":
-            values = [self.expr(a, scope) for a in args]
+            values = self._read_as_built_in_reads(e, [self.expr(a, scope) for a in args])
             return N.Builtin("int", "distance", values, self.pb.fault("`distance` of none", e.span), e.span)
         if name == "step" and len(args) == 5 and self.pb.court is not None:
             return self._step_paying(e, scope)
         if name not in BUILTIN_TYPES:
             raise Unsupported(f"the built-in `{name}`", e.span)
         values = [self.side(a, scope, name) if name == "step" and i == 2 else self.expr(a, scope) for i, a in enumerate(args)]
+        values = self._read_as_built_in_reads(e, values)
         if name in ("field", "number", "side", "row", "col", "in_court", "on_net", "step") and self.pb.court is None:
             raise Unsupported(f"`{name}` needs a court", e.span)
         messages = {
@@ -516,6 +525,19 @@ class ExprBuilder:
         }
         fault = self.pb.fault(messages[name], e.span) if name in messages else -1
         return N.Builtin(BUILTIN_TYPES[name], name, values, fault, e.span)
+
+    def _read_as_built_in_reads(self, e: A.Call, values: list) -> list:
+        """`values`, once each is of a type the built-in reads there (the checker's table,
+        vbr/checking/builtins.py): an untyped parameter given another (`abs` of an enum member)
+        is an error where it is given."""
+        from vbr.checking.builtins import CHECKS
+        from vbr.errors import Diagnostics
+        told = _Told(self.m, Diagnostics())
+        CHECKS[e.func](told, e, [v.ty for v in values])
+        if told.diags.errors:
+            first = told.diags.errors[0]
+            raise Misread(first.message, first.span)
+        return values
 
     def _step_paying(self, e: A.Call, scope: Scope) -> N.Expr:
         """`step(c, d, side, n, net cost)`: unit steps until n is paid, a net row costing the net
