@@ -466,3 +466,17 @@ def test_an_untyped_parameter_read_as_an_index_or_a_built_ins_number_must_be_one
     for proc, expected in cases:
         f, error = refused(tmp_path, head + proc + "phase p {\n  f(blue)\n  end draw\n}\n", engine)
         assert error == f"{f}:{expected}"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_untyped_parameter_stored_into_a_typed_var_field_or_parameter_must_be_of_its_type(tmp_path, engine):
+    # given blue, `n = a` stored 1 in an int var, `Card(v: a)` a card of value 1, `typed(a)` said 1
+    head = ('game "x"\nseats 2\nstart p\nenum Colour { red, blue }\nkind Card { v: int }\nzone pile public\n'
+            'var n: int = 0\nproc typed(k: int) {\n  n = k\n}\n')
+    cases = [('proc f(a) {\n  n = a\n}\n', "12:3: error: cannot assign Colour to int"),
+             ('proc f(a) {\n  create Card(v: a) in pile\n}\n', "12:18: error: field `v` must be int, not Colour"),
+             ('proc f(a) {\n  typed(a)\n}\n', "12:9: error: argument `k` must be int, not Colour"),
+             ('proc f(a) {\n  n += a\n}\n', "12:8: error: `+=` works on numbers, not Colour")]
+    for proc, expected in cases:
+        f, error = refused(tmp_path, head + proc + "phase p {\n  f(blue)\n  end draw\n}\n", engine)
+        assert error == f"{f}:{expected}"

@@ -16,7 +16,7 @@ from vbr.grammar import ast as A
 from vbr.court import court_of
 from vbr.errors import Diagnostic
 from vbr.ir import nodes as N
-from vbr.ir.build_expr import ExprBuilder, FnLocals, Scope, Unsupported, ir_type, item_type
+from vbr.ir.build_expr import ExprBuilder, FnLocals, Scope, Unsupported, ir_type, item_type, stored
 from vbr.ir.frames import frame_bound
 from vbr.ir.list_writes import ListWrites
 from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, make_layout
@@ -915,7 +915,9 @@ class UnitBuilder:
         else:
             value = self.x.expr(s.value, scope)
         if s.op != "=":
+            self.x._numbers(s.op, [(s.value, value)])
             value = N.Binary(target.ty, s.op[0], target, value, s.span, self.pb.overflow_fault(s.span))
+        value = stored(value, target.ty, "cannot assign {given} to {slot}", s.span)
         if isinstance(target, N.Local):
             self.emit(N.SetLocal(s.span, target.slot, value))
         elif isinstance(target, N.Global):
@@ -1057,6 +1059,8 @@ class UnitBuilder:
             seq, ty = self.held_as(self.x.seq(a, scope), declared[len("list:"):], a.span), None
         else:
             value = self.x.expr(a, scope)
+            if declared is not None:
+                value = stored(value, declared, f"argument `{p.name}` must be {{slot}}, not {{given}}", a.span)
             if declared is not None or not value.ty.startswith(ROW):
                 return (value.ty if declared is None and value.ty not in ("any", "none") else None), [value]
             # the list of a slot of a list var given untyped: the slot's items, as any list is given
@@ -1319,8 +1323,9 @@ class UnitBuilder:
 
     def s_Create(self, s: A.Create, scope, loop):
         kind = self.m.kinds[s.kind]
-        given = {kw.name: self.x.expr(kw.value, scope) for kw in s.fields
-                 if not kind.fields[kw.name][1].startswith("list:")}
+        given = {kw.name: stored(self.x.expr(kw.value, scope), kind.fields[kw.name][1],
+                                 f"field `{kw.name}` must be {{slot}}, not {{given}}", kw.value.span)
+                 for kw in s.fields if not kind.fields[kw.name][1].startswith("list:")}
         values, offsets = [], []
         for name, (pos, ty) in sorted(kind.fields.items(), key=lambda kv: kv[1][0]):
             offsets.append(self.pb.field_at[(kind.index, name)])

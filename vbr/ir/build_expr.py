@@ -75,9 +75,18 @@ def _never_equal(a: str, b: str) -> bool:
     """Values of these two types are never equal, though their words may be (an untyped
     parameter given an int, compared with a string: `k == "x"` held when k was the string's
     number; two enums' members of the same place): the checker's "always false" for typed ones."""
-    if a.startswith(LIT) or b.startswith(LIT):
+    if a.startswith((LIT, ROW)) or b.startswith((LIT, ROW)):
         return False
     return not T.compatible(a, b)
+
+
+def stored(value: N.Expr, slot: str, what: str, span) -> N.Expr:
+    """`value`, once it is of a type slot `slot` holds (`what` names the slot in the error, as
+    the checker does: `cannot assign Colour to int`): an untyped parameter given an enum member
+    stored into an int var, field or parameter is an error where it is stored."""
+    if _never_equal(value.ty, slot):
+        raise Misread(what.format(given=T.show(value.ty), slot=T.show(slot)), span)
+    return value
 
 
 class _Told:
