@@ -480,3 +480,16 @@ def test_an_untyped_parameter_stored_into_a_typed_var_field_or_parameter_must_be
     for proc, expected in cases:
         f, error = refused(tmp_path, head + proc + "phase p {\n  f(blue)\n  end draw\n}\n", engine)
         assert error == f"{f}:{expected}"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_untyped_parameter_emitted_to_or_returned_as_a_typed_value_must_be_of_its_type(tmp_path, engine):
+    # given blue, `emit e(a)` gave the handler's int 1, and `return a` from a proc of int result 1
+    head = ('game "x"\nseats 2\nstart p\nenum Colour { red, blue }\nvar n: int = 0\nevent e(k: int)\n'
+            'on e(k) {\n  n = k\n}\n')
+    emitted = head + 'proc f(a) {\n  emit e(a)\n}\nphase p {\n  f(blue)\n  end draw\n}\n'
+    f, error = refused(tmp_path, emitted, engine)
+    assert error == f"{f}:11:10: error: argument `k` of event `e` must be int, not Colour"
+    returned = head + 'proc r(a): int {\n  return a\n}\nphase p {\n  let z = r(blue)\n  end draw\n}\n'
+    f, error = refused(tmp_path, returned, engine)
+    assert error == f"{f}:11:10: error: the returned value must be int, not Colour"

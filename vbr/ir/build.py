@@ -1402,6 +1402,9 @@ class UnitBuilder:
             seq = self.rows_unchanged(self.x.seq(a, scope), [h.body for h in self.m.handlers.get(event, [])], a.span)
         else:
             value = self.x.expr(a, scope)
+            if declared is not None:
+                value = stored(value, declared, f"argument `{p.name}` of event `{event}` must be {{slot}}, not {{given}}",
+                               a.span)
             slot = self.local(value.ty)
             self.emit(N.SetLocal(a.span, slot, value))
             if declared is not None or not value.ty.startswith(ROW):
@@ -1457,6 +1460,9 @@ class UnitBuilder:
             self.end(N.ReturnList(s.span, N.Local("int", base), N.Local("int", n), MAX_OPTIONS, fault))
             return
         value = self.x.expr(s.value, scope) if s.value is not None else None
+        if value is not None and self.proc_decl is not None and self.proc_decl.result is not None:
+            value = stored(value, ir_type(type_of(self.m, self.proc_decl.result)),
+                           "the returned value must be {slot}, not {given}", s.value.span)
         self.end(N.Return(s.span, value))
 
     def _result_item(self) -> str:
