@@ -493,3 +493,15 @@ def test_an_untyped_parameter_emitted_to_or_returned_as_a_typed_value_must_be_of
     returned = head + 'proc r(a): int {\n  return a\n}\nphase p {\n  let z = r(blue)\n  end draw\n}\n'
     f, error = refused(tmp_path, returned, engine)
     assert error == f"{f}:11:10: error: the returned value must be int, not Colour"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_untyped_parameter_read_as_a_zone_must_be_one(tmp_path, engine):
+    # given 2, `move top(pile) to a` moved the card into the zone numbered 2, which is none: it was gone
+    head = 'game "x"\nseats 2\nstart p\nkind Card { v: int }\nzone pile public\nsetup {\n  create Card(v: 7) in pile\n}\n'
+    cases = [('proc g(a) {\n  move top(pile) to a\n}\n', "10:21: error: `to` must be zone, not int"),
+             ('proc g(a) {\n  create Card(v: 1) in a\n}\n', "10:24: error: `in` must be zone, not int"),
+             ('proc g(a) {\n  shuffle a\n}\n', "10:11: error: `shuffle`'s argument must be zone, not int")]
+    for proc, expected in cases:
+        f, error = refused(tmp_path, head + proc + "phase p {\n  g(2)\n  end draw\n}\n", engine)
+        assert error == f"{f}:{expected}"

@@ -1304,7 +1304,7 @@ class UnitBuilder:
         return N.Unary("bool", "not", N.Aggregate("bool", "any", js, j, same))
 
     def s_Move(self, s: A.Move, scope, loop):
-        dest = self.x.expr(s.dest, scope)
+        dest = self.x.zone(s.dest, scope, "`to`" if isinstance(s, A.Move) else "`in`")
         bottom = s.position == "bottom"
         fault = self.pb.fault("`move` of none", s.span)
         try:
@@ -1317,7 +1317,7 @@ class UnitBuilder:
         self.emit(N.MoveAll(s.span, self.x.seq(s.what, scope), dest, bottom, fault))
 
     def s_Shuffle(self, s: A.Shuffle, scope, loop):
-        zone = self.x.expr(s.zone, scope)
+        zone = self.x.zone(s.zone, scope, "`shuffle`'s argument")
         self.emit(N.Shuffle(s.span, zone, self.pb.stream(self.name, "shuffle"), self.pb.forced_queue(("shuffle",)),
                             self.pb.undecided(("shuffle",), s.span)))
 
@@ -1335,7 +1335,7 @@ class UnitBuilder:
                               if given_list is not None else N.Items(item_type(ty), 0, []))
             else:
                 values.append(given.get(name, N.Const("none", NONE)))
-        dest = self.x.expr(s.dest, scope)
+        dest = self.x.zone(s.dest, scope, "`to`" if isinstance(s, A.Move) else "`in`")
         times = self._create_times(s, scope) if s.times is not None else None
         fault = self.pb.fault(f"more than {self.pb.things} things (the `things` bound of this file)", s.span)
         self.pb.fault(f"a list longer than its field holds ({MAX_LIST_FIELD})", s.span)

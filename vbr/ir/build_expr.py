@@ -310,6 +310,15 @@ class ExprBuilder:
             return N.Known("bool", x, self.pb.fault("this condition is none, neither true nor false", e.span))
         return x
 
+    def zone(self, e: A.Expr, scope: Scope, what: str) -> N.Expr:
+        """A value read as a zone (where a `move` or a `create` puts things, what a `shuffle`
+        shuffles): one of another type, such as an untyped parameter given a number, is an error
+        where it is read (the number was taken for the zone of that place)."""
+        x = self.expr(e, scope)
+        if x.ty not in ("zone", "none", "any"):
+            raise Misread(f"{what} must be zone, not {T.show(x.ty)}", e.span)
+        return x
+
     def number(self, e: A.Expr, scope: Scope, what: str, sort: str = "a number") -> N.Expr:
         """A value read as a number (`sort`: a seat, a team, a count): one of another type, such
         as an untyped parameter given an enum member, is an error where it is read."""
