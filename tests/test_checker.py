@@ -546,3 +546,12 @@ def test_a_handlers_untyped_parameter_has_the_type_its_event_declares(tmp_path):
     assert [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics] == [
         (5, 14, "comparing int with str is always false"),
         (8, 6, "`k` is bool here, but event `e` gives int in its place")]
+
+
+def test_a_goto_or_start_naming_a_stage_says_it_is_a_stage_and_its_first_phase(tmp_path):
+    p = write(tmp_path, "s.vbr", 'game "T"\nseats 2\nstart rally\nstage rally {\n  phase serve {\n    goto rally\n  }\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(p)
+    assert [(d.span.line, d.message) for d in info.value.diagnostics] == [
+        (3, "`start` names no phase `rally`: `rally` is a stage, and play goes to a phase (its first is `serve`)"),
+        (6, "no phase `rally`: `rally` is a stage, and play goes to a phase (its first is `serve`)")]

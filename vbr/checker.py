@@ -96,6 +96,15 @@ class Model:
             return close
         return f" ({what}: {', '.join(pool)})" if pool else f" (no {what} are declared)"
 
+    def no_phase(self, name: str) -> str:
+        """What follows `no phase `NAME``: a stage's name is said to be one (play goes to a
+        phase, the stage's first if that is meant), else a close name or the phases there are."""
+        stage = next((st for st in self.stages if st.name == name), None)
+        if stage is None:
+            return self.suggest_or_list(name, self.phases, "phases")
+        first = next((p for p in A.walk(stage) if isinstance(p, A.Phase)), None)
+        return f": `{name}` is a stage, and play goes to a phase" + (f" (its first is `{first.name}`)" if first else "")
+
     def measures_read(self, e: A.Expr) -> A.Expr:
         """A scenario's expectation reading the measures by name (`expect rallies == 2`): each
         measure's name that no other global name has, spelt as its var (`measure rallies`). Only
@@ -602,7 +611,7 @@ def _check_references(m: Model) -> None:
         if m.phases:
             m.diags.error(Span(file=str(m.rules.path)), "say where play begins: `start PHASE`")
     elif m.start.phase not in m.phases:
-        m.diags.error(m.start.span, f"`start` names no phase `{m.start.phase}`" + m.suggest_or_list(m.start.phase, m.phases, "phases"))
+        m.diags.error(m.start.span, f"`start` names no phase `{m.start.phase}`" + m.no_phase(m.start.phase))
     if m.points is not None:
         v = m.vars.get(m.points.var)
         if v is None:

@@ -217,7 +217,7 @@ class StepChecker:
         if k == "given":
             self.s.body("given", "given", step.block)
         elif k in ("start", "phase") and step.name not in m.phases:
-            m.diags.error(step.span, f"no phase `{step.name}`" + m.suggest_or_list(step.name, m.phases, "phases"))
+            m.diags.error(step.span, f"no phase `{step.name}`" + m.no_phase(step.name))
         elif k == "force" and step.name == "pick":
             for e in step.exprs:
                 x.check(e, CheckScope())

@@ -259,7 +259,7 @@ class StmtChecker:
 
     def s_Goto(self, s: A.Goto, scope: Scope, loop: bool) -> None:
         if s.phase not in self.m.phases:
-            self.diags.error(s.span, f"no phase `{s.phase}`" + self.m.suggest_or_list(s.phase, self.m.phases, "phases"))
+            self.diags.error(s.span, f"no phase `{s.phase}`" + self.m.no_phase(s.phase))
 
     def s_EndWinner(self, s: A.EndWinner, scope: Scope, loop: bool) -> None:
         self.x.expect(s.winner, scope, "int" if s.team else "seat", "the winner")
