@@ -411,3 +411,14 @@ def test_question_mark_and_z(tmp_path):
     _, _, out = session(game, "?\nz\nq\n")
     assert "keys: a number and Enter chooses, ? the choices, z every zone in full, q leaves" in out
     assert out.count("== Siatka |") == 2  # the screen, and z's whole board
+
+
+def test_the_screen_shows_the_vars_a_player_plays_with_not_the_files_measures(tmp_path):
+    # a measure is a figure for reports that play never reads: `measure rallies=1` was shown
+    f = tmp_path / "m.vbr"
+    f.write_text('game "M"\nseats 2\nvar turn: int = 0\nmeasure rallies: int\nstart p\nphase p {\n'
+                 '  measure rallies += 1\n  turn += 1\n  choose c from [1, 2] by 0\n  end draw\n}\n')
+    game = vbr.load(f, engine="python")
+    state = game.new_state(0)
+    text = text_of(screen_of(game, state).var_lines())
+    assert "turn=1" in text and "rallies" not in text

@@ -345,6 +345,8 @@ class Screen:
         for name, value in self.obs["vars"].items():
             if self.board.points and name.split("[")[0] == self.board.points:
                 continue
+            if name.startswith("measure "):  # a figure for reports, which play never reads
+                continue
             shown = "none" if value == "pass" and self.board.none_word else value
             words.append(clean(f"{name}={shown}"))
         if not words:
