@@ -320,3 +320,92 @@ def test_a_run_stopped_by_ctrl_c_writes_a_log_that_replays_up_to_its_last_choice
     assert replay.returncode == 0, replay.stdout + replay.stderr
     assert replay.stdout.splitlines()[-1].startswith(f"{log}: reproduces exactly (")
     assert "the game was left unfinished" in replay.stdout
+
+
+# A set-up of 5,000 rounds, each counting through 100,000 numbers and saying the total: seconds in
+# C, minutes in python, before the first choice.
+LONG_SET_UP = '''game "A long set-up"
+limit steps 100000000
+seats 2
+var total: int = 0
+start play
+setup {
+  repeat 5000 {
+    total += count(every(x for x in 1..100000 if x % 7 == total % 7))
+    say "total {total}"
+  }
+}
+phase play {
+  choose x from [1, 2] by 0 as "pick"
+  if x == 1 { end winner 0 }
+  end winner 1
+}
+'''
+
+
+def stopped_in_set_up(tmp_path, engine: str, sig: int):
+    """`vbr run` of LONG_SET_UP with --log, sent `sig` once it has printed its title line (play
+    begins right after it); its process and its log's lines as JSON."""
+    import os
+    rules, log = tmp_path / "long.vbr", tmp_path / "long.jsonl"
+    rules.write_text(LONG_SET_UP, encoding="utf-8")
+    run = subprocess.Popen([sys.executable, "-m", "vbr", "run", str(rules), "--engine", engine, "--log", str(log)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert run.stdout.readline().startswith("A long set-up: seed 0")
+    time.sleep(0.2)
+    run.send_signal(sig)
+    _, err = run.communicate(timeout=300)
+    return run.returncode, err, log, [json.loads(x) for x in lines(log)]
+
+
+def replayed(log) -> subprocess.CompletedProcess:
+    # through C, whose set-up takes seconds (a log replays in either engine: they draw alike)
+    return subprocess.run([sys.executable, "-m", "vbr", "replay", str(log), "--engine", "c"], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_a_run_stopped_inside_its_set_up_in_python_writes_a_log_that_replays_up_to_where_it_stopped(tmp_path):
+    code, err, log, events = stopped_in_set_up(tmp_path, "python", signal.SIGTERM)
+    assert code == 128 + signal.SIGTERM
+    assert err.splitlines() == [f"vbr: log written to {log} (up to where it stopped, before the first choice)",
+                                       "vbr: interrupted"]
+    # some of the set-up's totals, then the line that says the run stopped there: no choice was made
+    said = events[1:-1]
+    assert events[-1] == {"t": "stopped"} and len(said) < 5000
+    assert all(e["t"] == "say" for e in said)
+    done = replayed(log)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == (f"{log}: reproduces exactly up to where the run was stopped, inside the "
+                                            f"rules' run ({len(said)} events; the replay goes on past them)")
+
+
+def test_a_ctrl_c_met_while_c_runs_a_logged_set_up_is_taken_once_it_returns_and_the_log_replays(tmp_path):
+    # C cannot be stopped part way: the set-up ends (its 5,000 totals and the phase), then the run stops
+    # at its first choice, with no traceback of the event C was handing over when the signal came
+    code, err, log, events = stopped_in_set_up(tmp_path, "c", signal.SIGINT)
+    assert code == 130
+    assert err.splitlines() == [f"vbr: log written to {log} (up to where it stopped, before the first choice)",
+                                       "vbr: interrupted"]
+    assert [e["t"] for e in events[1:]] == ["say"] * 5000 + ["phase", "stopped"]
+    done = replayed(log)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == (f"{log}: reproduces exactly (5001 events, the game was left unfinished, "
+                                            "seat 0 to choose)")
+
+
+def test_a_stopped_line_ends_a_log(tmp_path, capsys):
+    from vbr.cli import main
+    log = play(tmp_path, ALIKE, [2, 1])
+    all_lines = lines(log)
+    log.write_text("\n".join(all_lines[:2] + ['{"t": "stopped"}'] + all_lines[2:]) + "\n", encoding="utf-8")
+    assert main(["replay", str(log)]) == 1
+    assert capsys.readouterr().err.startswith(f"{log}:4: error: a log ends at its `stopped` line: nothing follows it")
+
+
+def test_a_stopped_line_holds_nothing_else(tmp_path, capsys):
+    from vbr.cli import main
+    log = play(tmp_path, ALIKE, [2, 1])
+    log.write_text("\n".join(lines(log)[:2] + ['{"t": "stopped", "at": 3}']) + "\n", encoding="utf-8")
+    assert main(["replay", str(log)]) == 1
+    assert capsys.readouterr().err.startswith(f"{log}:3: error: not a vbr log line: a `stopped` line has nothing but")

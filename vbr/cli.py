@@ -373,7 +373,8 @@ def cmd_run(args) -> int:
     a reader that stops reading early (`vbr run ... --log LOG | head`) still gets it. A game
     stopped by an error in its rules is logged up to it, the error last (vbr.gamelog.fault_event),
     and the error is raised."""
-    from vbr.gamelog import fault_event
+    from vbr import stop_signals
+    from vbr.gamelog import STOPPED, fault_event
     from vbr.play import play_typed_game
     game, agents = _load(args)
     if args.log:  # before the game: finding out after it that the log cannot be written wastes it
@@ -383,16 +384,19 @@ def cmd_run(args) -> int:
     events: list = []
     fault = None
     try:
-        result = play_typed_game(game, args.seed, agents, log=events)
+        with stop_signals.as_ctrl_c():  # SIGTERM and SIGHUP write the log as Ctrl-C does
+            result = play_typed_game(game, args.seed, agents, log=events)
     except VbrError as exc:
         fault = exc
     except KeyboardInterrupt:  # Ctrl-C (or a signal): the log up to the last choice made
+        logged = _settled(events)
         if args.log:
-            _write_log(args, game, agents, _settled(events), events)
+            _write_log(args, game, agents, logged, events)
         _print_events(args, events)
         if args.log:
-            print(clean(f"vbr: log written to {args.log} (up to the last choice before the interruption)"),
-                  file=sys.stderr)
+            upto = "where it stopped, before the first choice" if logged[-1:] == [STOPPED] else \
+                "the last choice before the interruption"
+            print(clean(f"vbr: log written to {args.log} (up to {upto})"), file=sys.stderr)
         raise
     except BaseException:
         _print_events(args, events)
@@ -417,10 +421,11 @@ def _settled(events: list) -> list:
     """The events of a game stopped at any moment, up to its last choice (not included): a point
     where play stood at a choice with every event before it made, so that the log replays (a
     stop in the middle of the rules' run after a choice leaves only part of its events). Before
-    any choice, all of them: play stops at the first choice's search far more often than inside
-    the set-up's run."""
+    any choice, all of them and then `stopped` (vbr.gamelog.STOPPED): the set-up's run may have
+    been stopped part way, and its replay then makes these events and more."""
+    from vbr.gamelog import STOPPED
     last = max((i for i, e in enumerate(events) if e.get("t") == "choice"), default=None)
-    return events[:last] if last is not None else events
+    return events[:last] if last is not None else [*events, STOPPED]
 
 
 def _write_log(args, game, agents: list[str], logged: list, shown: list) -> None:

@@ -9,7 +9,9 @@ the index and checks the text and kind against what the game offers. Replay stop
 line that differs.
 
 A game that stops at an error in its rules is logged up to it, the error last (`fault_event`);
-replay gives the same located error where the log has it.
+replay gives the same located error where the log has it. A run stopped by a signal in the middle
+of the rules' run (before its first choice: no choice to cut the log at) is logged up to where it
+stopped, `STOPPED` last; replay makes the same events up to there, and may have gone on.
 """
 from __future__ import annotations
 
@@ -70,6 +72,9 @@ def fault_event(exc: VbrError, rules: Path) -> dict:
     file = os.path.relpath(where.resolve(), Path(rules).resolve().parent) if where.exists() else d.span.file
     return {"t": "error", "file": Path(file).as_posix(), "line": d.span.line, "col": d.span.col,
             "message": d.message}
+
+
+STOPPED = {"t": "stopped"}  # the last line of a log of a run stopped inside the rules' run
 
 
 def write_log(path: Path, head: dict, events: list[dict]) -> None:
@@ -264,11 +269,14 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
         raise _Bad(1, f"the {engine} engine cannot replay this log: {why}{hint}") from None
     game = _Replaying(loaded, head["seed"])
     try:
-        count = _compare(game, logged)
+        count, stopped = _compare(game, logged)
     except _Bad as bad:
         if game.fault is not None:  # what the replay stopped at, said in full
             bad.message += "\n" + game.fault.render()
         raise
+    if stopped and len(game.log) > count:
+        return ReplayResult(True, f"{path}: reproduces exactly up to where the run was stopped, inside the rules' "
+                                  f"run ({count} events; the replay goes on past them)")
     if game.fault is not None:
         return ReplayResult(False, f"{game.fault.render()}\n{path}: reproduces exactly up to this error in the rules "
                                    f"({count} events)")
@@ -276,12 +284,19 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
                         game.outcome())
 
 
-def _compare(game: "_Replaying", logged: Iterator[dict]) -> int:
-    """Each logged event against the replay's, each logged choice applied; the number of events;
-    `_Bad` at the first line that differs."""
+def _compare(game: "_Replaying", logged: Iterator[dict]) -> tuple[int, bool]:
+    """Each logged event against the replay's, each logged choice applied; the number of events,
+    and whether the log ends at STOPPED (the replay may then have made more); `_Bad` at the first
+    line that differs, and at a STOPPED line that is not the last."""
     count = 0
     for j, e in enumerate(logged):  # the log is read as it is replayed: a divergence stops the reading
         line, count = j + 2, j + 1
+        if e["t"] == STOPPED["t"]:
+            if dumps(e) != dumps(STOPPED):
+                raise _Bad(line, f"not a vbr log line: a `stopped` line has nothing but `t` ({shown(e)})")
+            if next(logged, None) is not None:
+                raise _Bad(line + 1, "a log ends at its `stopped` line: nothing follows it")
+            return j, True
         if e["t"] != "choice":
             _same_event(game.log, j, e)
             continue
@@ -296,13 +311,13 @@ def _compare(game: "_Replaying", logged: Iterator[dict]) -> int:
             i = next((k for k, (t, _) in enumerate(offered) if t == e["action"]), len(offered))
         if e["seat"] != seat or i >= len(offered) or offered[i][0] != e["action"] \
                 or e.get("kind", offered[i][1]) != offered[i][1]:
-            shown = ", ".join(f"{k}: {t} ({kind})" for k, (t, kind) in enumerate(offered))
+            listed = ", ".join(f"{k}: {t} ({kind})" for k, (t, kind) in enumerate(offered))
             raise _Bad(line, f"the logged choice {e['seat']} {e['action']} (option {i}, {e.get('kind', 'any kind')}) "
-                             f"is not legal on replay: seat {seat} is offered {shown}")
+                             f"is not legal on replay: seat {seat} is offered {listed}")
         game.apply(i)
         _same_event(game.log, j, e)
     _nothing_more(game.log, count)
-    return count
+    return count, False
 
 
 def _same_format(head: dict) -> None:

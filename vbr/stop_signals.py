@@ -56,6 +56,32 @@ def _raise_stopped(signum: int, frame) -> None:
     raise Stopped(signum)
 
 
+@contextmanager
+def deferred() -> Iterator[None]:
+    """While the block runs (C that calls back into Python), Ctrl-C and the stop signals whose
+    handlers are Python's are only noted, and once it ends the first one's handler is called (so
+    Ctrl-C's KeyboardInterrupt is raised then). Python runs a signal's handler at the next
+    function it enters, a callback from C too, where the exception cannot pass through C's frames:
+    ctypes prints it with a traceback and drops it, and the callback's work with it. Only the main
+    thread runs handlers, so elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    heard: list[int] = []
+    old = {}
+    for s in (signal.SIGINT, *STOP_SIGNALS):
+        handler = signal.getsignal(s)
+        if callable(handler):
+            old[s] = signal.signal(s, lambda signum, frame: heard.append(signum))
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+    if heard:
+        old[heard[0]](heard[0], None)
+
+
 def exit_code(exc: KeyboardInterrupt) -> int:
     """128 + the signal's number, as a shell reports a process ended by it (130 for Ctrl-C)."""
     return 128 + getattr(exc, "signum", signal.SIGINT)

@@ -547,12 +547,14 @@ _LOG_FN = ctypes.CFUNCTYPE(None, ctypes.POINTER(ctypes.c_int64), ctypes.c_int64,
 class _Hook:
     """A function C calls with each event of a logged call (the `hook` of vbr_new_logged and
     vbr_apply_logged), handing it to `log` (an events.EventLog). An error in `log` is raised once
-    C has returned: it cannot pass through C's frames."""
+    C has returned: it cannot pass through C's frames; so is a Ctrl-C (or SIGTERM, SIGHUP) met
+    meanwhile (stop_signals.deferred), which would otherwise be dropped with the event heard."""
 
     def __init__(self, log):
         self.log, self.failed = log, []
         self.fn = _LOG_FN(self.hear)  # kept here: C may call it only while it is alive
         self.address = ctypes.cast(self.fn, ctypes.c_void_p).value
+        self._signals = stop_signals.deferred()
 
     def hear(self, S, what, code, n, args) -> None:
         if not self.failed:
@@ -562,8 +564,10 @@ class _Hook:
                 self.failed.append(exc)
 
     def __enter__(self) -> "_Hook":
+        self._signals.__enter__()
         return self
 
     def __exit__(self, *exc) -> None:
+        self._signals.__exit__(*exc)  # a signal met in C: its handler now (Ctrl-C's raises)
         if self.failed and exc[0] is None:
             raise self.failed[0]

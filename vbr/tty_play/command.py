@@ -69,7 +69,8 @@ def run(args) -> int:
         result = session.play()
     except KeyboardInterrupt:
         print(file=out)
-        print(clean("vbr: interrupted; the game was left" + (f", log written to {log}" if log else "")), file=sys.stderr)
+        written = f", log written to {log}" if session.log_written else ""
+        print(clean("vbr: interrupted; the game was left" + written), file=sys.stderr)
         return 130
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, exc.filename or args.log) from None

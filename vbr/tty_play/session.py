@@ -42,6 +42,7 @@ class Session:
         self.inp = inp
         self.colour = colour
         self.log_path = log_path
+        self.log_written = False  # a game stopped in its set-up has no play to log
         self.board = Board(game)
         self.state = None
         self.shown = 0  # events of the log already on the screen
@@ -74,8 +75,8 @@ class Session:
         except VbrError as exc:  # an error in the rules: the play up to it, and the error
             self.write_log(exc)
             raise
-        except BaseException:
-            self.write_log()  # the play so far, for whoever looks into what went wrong
+        except BaseException as exc:  # the play so far, for whoever looks into what went wrong
+            self.write_log(stopped=isinstance(exc, KeyboardInterrupt))
             raise
         self.finish()
         self.write_log()
@@ -146,15 +147,18 @@ class Session:
         verdict = "a draw" if won is None else ("you won" if won == side else "you lost")
         self.say(f"result: {out} after {self.state.choices} choices: {verdict}", "result")
 
-    def write_log(self, fault: VbrError | None = None) -> None:
+    def write_log(self, fault: VbrError | None = None, stopped: bool = False) -> None:
         """The play so far, to `--log`; with `fault`, the error in the rules that stopped it last
-        (vbr.gamelog.fault_event), as `vbr run --log` writes it."""
+        (vbr.gamelog.fault_event), as `vbr run --log` writes it; `stopped` (Ctrl-C, which may
+        land inside the rules' run after a choice), vbr.gamelog.STOPPED last."""
         if self.log_path is None or self.state is None:
             return
-        from vbr.gamelog import fault_event, header, write_log
+        from vbr.gamelog import STOPPED, fault_event, header, write_log
         agents = [spec if spec is not None else "human" for spec in self.specs]
-        events = self.state.log + ([fault_event(fault, self.game.path)] if fault is not None else [])
+        events = self.state.log + ([fault_event(fault, self.game.path)] if fault is not None else []) + \
+            ([STOPPED] if stopped else [])
         write_log(self.log_path, header(self.game, self.seed, agents, self.game.engine.name), events)
+        self.log_written = True
 
 
 def _quote(text: str) -> str:
