@@ -13,6 +13,7 @@ import pytest
 from vbr.analysis.output import rows_text
 from vbr.cli import main
 
+BUMP = Path(__file__).resolve().parent.parent / "docs" / "tutorial" / "bump.vbr"
 RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: shows what follows it backwards
 TOY = 'game "{title}"\nseats 2\noption cost = "{cost}"\nstart p\nphase p {{\n  say "{say}"\n' \
       '  choose x from 1..2 by 0\n  end winner x - 1\n}}\n'
@@ -95,6 +96,41 @@ def test_rows_written_to_a_named_pipe_reach_its_reader_and_the_pipe_stays(tmp_pa
     assert proc.returncode == 0, proc.stderr
     assert len(got[0].splitlines()) == 3 and got[0].startswith('{"index": 0')
     assert fifo.is_fifo()
+
+
+def test_a_log_to_a_named_pipe_reaches_its_reader_whole(tmp_path):
+    # the log is written once the game is played: the reader must still be there, not handed an
+    # end of file by a check before the game (which left vbr waiting for ever for a new reader)
+    fifo = tmp_path / "game.jsonl"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text(encoding="utf-8")))
+    reader.start()
+    proc = subprocess.run([sys.executable, "-m", "vbr", "run", str(BUMP), "--seed", "4", "--quiet", "--log",
+                           str(fifo)], capture_output=True, text=True, timeout=300)
+    reader.join(timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert got[0].startswith('{"agents":') and got[0].splitlines()[-1].startswith('{"points":')  # header to end
+    assert fifo.is_fifo()
+
+
+def test_a_log_to_a_named_pipe_nobody_reads_is_an_error_after_a_bounded_wait(tmp_path, capsys, monkeypatch):
+    from vbr import atomic_file
+    monkeypatch.setattr(atomic_file, "READER_WAIT", 0.2)
+    fifo = tmp_path / "game.jsonl"
+    os.mkfifo(fifo)
+    code, _, err = run(capsys, "run", BUMP, "--quiet", "--log", fifo)
+    assert code == 1
+    assert err == f"vbr: error: cannot open {fifo}: it is a named pipe no process read within 0.2 s\n"
+    assert fifo.is_fifo()
+
+
+def test_a_log_through_a_link_to_a_missing_file_beside_it_is_written_there_and_the_link_kept(tmp_path, capsys):
+    link, target = tmp_path / "game.jsonl", tmp_path / "real.jsonl"
+    link.symlink_to(target)
+    code, _, err = run(capsys, "run", BUMP, "--quiet", "--log", link)
+    assert code == 0, err
+    assert link.is_symlink() and target.read_text(encoding="utf-8").startswith('{"agents":')
 
 
 def test_a_log_to_a_full_device_says_no_space_and_leaves_the_device_alone(tmp_path, capsys):

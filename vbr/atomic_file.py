@@ -8,7 +8,8 @@ tell root, read-only mounts or /proc apart.
 
 Only a regular file, or nothing, is ever replaced. A character device, a named pipe or a socket
 (`/dev/full`, a FIFO a reader waits on, a link to `/proc/self/fd/1`) is written in place, as a
-plain `open()` would; a link to a regular file in the same folder has that file replaced and stays
+plain `open()` would, but a named pipe no process reads within READER_WAIT seconds is an OSError
+saying so (a plain `open()` would wait for ever); a link to a regular file in the same folder has that file replaced and stays
 a link; a link that leads out of its folder is refused, so no file is replaced through a link
 someone else may have planted.
 """
@@ -18,7 +19,10 @@ import errno
 import os
 import stat
 import tempfile
+import time
 from pathlib import Path
+
+READER_WAIT = 30.0  # seconds a named pipe is waited on for a process to read it
 
 
 def write_atomic(path: Path, data: str | bytes, mode: int | None = None) -> None:
@@ -73,9 +77,39 @@ def _is_special(path: Path) -> bool:
     return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
+def special_file(path: Path) -> bool:
+    """Whether `path` (followed through links) is a character device, a named pipe or a socket,
+    which write_atomic writes in place."""
+    try:
+        return _is_special(Path(path))
+    except OSError:
+        return False
+
+
 def _write_in_place(path: Path, data: str | bytes) -> None:
-    with open(path, "wb") as f:
+    with _open_in_place(path) as f:
         f.write(data if isinstance(data, bytes) else data.encode("utf-8"))
+
+
+def _open_in_place(path: Path):
+    """A special file opened to write: a named pipe once a process reads it, waiting READER_WAIT
+    seconds at most (else an OSError saying no process read it); anything else as open() does."""
+    if not stat.S_ISFIFO(os.stat(path).st_mode):
+        return open(path, "wb")
+    deadline = time.monotonic() + READER_WAIT
+    while True:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+            break
+        except OSError as exc:
+            if exc.errno != errno.ENXIO:  # ENXIO: nobody has it open to read
+                raise
+            if time.monotonic() >= deadline:
+                raise OSError(errno.ENXIO, f"it is a named pipe no process read within {READER_WAIT:g} s",
+                              str(path)) from None
+            time.sleep(0.05)
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "wb")
 
 
 def can_create_in(folder: Path) -> str | None:

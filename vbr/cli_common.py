@@ -96,14 +96,19 @@ def check_writable(path: str | Path, flag: str) -> None:
     if not p.parent.is_dir():
         raise UsageError(f"{flag} {path}: the folder {p.parent} does not exist")
     refuse_link_out(p, flag)
+    from vbr.atomic_file import special_file
+    if special_file(p):  # opened only to write (a named pipe: its reader would take our close for the end)
+        if not os.access(p, os.W_OK):
+            raise UsageError(f"{flag}: cannot write {path}: permission denied")
+        return
     existed = p.exists()
     try:
         with open(p, "a", encoding="utf-8"):  # try it: permission bits do not tell root or read-only mounts apart
             pass
     except OSError as exc:
         raise UsageError(f"{flag}: {file_error(exc, 'write')}") from None
-    if not existed:
-        p.unlink()
+    if not existed:  # the file made, not a link to it that was there before
+        Path(os.path.realpath(p)).unlink()
 
 
 def check_log_target(path: str | Path, game, flag: str = "--log") -> None:
