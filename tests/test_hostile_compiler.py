@@ -72,3 +72,19 @@ def test_cc_naming_a_compiler_on_path_builds_and_plays(tmp_path):
                    env={"CC": os.path.basename(gcc), "XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert done.returncode == 0, done.stderr
     assert "engine c" in done.stdout.splitlines()[0]
+
+
+def test_a_compiler_that_sleeps_is_stopped_once_it_has_used_no_cpu_for_the_idle_bound(tmp_path, monkeypatch):
+    # it answers --version, then sleeps where it should compile: no CPU, so it hangs, and the build
+    # stops at BUILD_IDLE seconds (1 here, 60 by default), not at the 900 s of wall clock
+    from vbr.engines import c_engine
+    cc = tmp_path / "sleeper"
+    cc.write_text('#!/bin/sh\nif [ "$1" = "--version" ]; then echo sleeper 1; exit 0; fi\nexec sleep 600\n')
+    cc.chmod(0o755)
+    monkeypatch.setenv("CC", str(cc))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(c_engine, "BUILD_IDLE", 1)
+    with pytest.raises(c_engine.CEngineUnavailable) as stopped:
+        c_engine.build_library("int vbr_nothing;\n")
+    assert str(stopped.value) == f"the C compiler `{cc}` used no CPU for 1 s: it seems to hang"
+    assert not list((tmp_path / "cache" / "vbr" / "c").glob("vbr-*.so"))  # no library left

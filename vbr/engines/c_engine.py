@@ -4,7 +4,8 @@ compiler into a shared library, cached, and called through ctypes. A state is an
 
 A build is bounded: a generated source of more than `MAX_SOURCE` characters is not compiled, the
 compiler runs with at most `compiler_memory()` bytes of address space, `BUILD_CPU` seconds of
-CPU and `BUILD_TIMEOUT` of wall clock (its whole process group stopped past them), and
+CPU and `BUILD_TIMEOUT` of wall clock, nor `BUILD_IDLE` seconds without using CPU (its whole
+process group stopped past them), and
 c_split.py keeps each generated function to a size the compiler handles in linear time and
 memory. Past a bound, or on a full disk, the build raises CEngineUnavailable saying which.
 
@@ -32,6 +33,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from functools import cached_property
 from pathlib import Path
 
@@ -51,6 +53,8 @@ LINK_FLAGS = ["-lm"]  # after the source: the search's log, sqrt and tanh
 TRACK_ROWS = 4096  # score changes a game's track keeps (play_seats)
 BUILD_CPU = 300  # seconds of CPU each compiler process may take
 BUILD_TIMEOUT = 900  # seconds of wall clock a compile may take (a busy machine stretches the CPU's 300)
+BUILD_IDLE = 60  # seconds a compile may go on without using any CPU (a compiler that hangs), where /proc tells
+IDLE_CHECK = 2  # seconds between two looks at the compile's CPU time
 MAX_SOURCE = 2_000_000  # characters of generated C compiled at most (about 10,000 statements)
 COMPILER_MEMORY_MB = 2048  # address space of each compiler process; $VBR_CC_MEMORY_MB sets another
 _OUT_OF_MEMORY = re.compile(r"out of memory|memory exhausted|cannot allocate memory|killed signal|"
@@ -217,10 +221,7 @@ def _compile(cc: list[str], src: Path, out: Path, folder: Path) -> None:
         _COMPILING.add(proc)
     try:
         with stop_signals.as_ctrl_c():  # a kill of vbr stops the compiler too, not only a Ctrl-C
-            _, err = proc.communicate(timeout=BUILD_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        _stop(proc)
-        raise CEngineUnavailable(f"the C compiler took more than {BUILD_TIMEOUT} s of wall clock") from None
+            err = _awaited(proc, cc[0])
     except BaseException:
         _stop(proc)
         raise
@@ -243,6 +244,28 @@ def _compile(cc: list[str], src: Path, out: Path, folder: Path) -> None:
     if not err.strip():  # a compiler that fails without a word is named, with its exit status
         raise CEngineUnavailable(f"the C compiler `{cc[0]}` failed (exit status {proc.returncode}) and said nothing")
     raise CEngineUnavailable("the C compiler failed: " + err.strip()[-2000:])
+
+
+def _awaited(proc: subprocess.Popen, cc: str) -> str:
+    """What the compile said on stderr once it has ended; CEngineUnavailable past BUILD_TIMEOUT
+    seconds of wall clock, or after BUILD_IDLE seconds in which none of its processes used any
+    CPU (vbr.engines.session_cpu; a compiler that sleeps, or waits on what never comes)."""
+    from vbr.engines.session_cpu import session_cpu
+    start = last_busy = time.monotonic()
+    used = session_cpu(proc.pid)
+    while True:
+        try:
+            return proc.communicate(timeout=IDLE_CHECK)[1]
+        except subprocess.TimeoutExpired:
+            pass
+        now, before, used = time.monotonic(), used, session_cpu(proc.pid)
+        if used is None or before is None or used > before:
+            last_busy = now
+        if now - last_busy > BUILD_IDLE:
+            raise CEngineUnavailable(f"the C compiler `{cc}` used no CPU for {BUILD_IDLE} s: it seems to hang") \
+                from None
+        if now - start > BUILD_TIMEOUT:
+            raise CEngineUnavailable(f"the C compiler took more than {BUILD_TIMEOUT} s of wall clock") from None
 
 
 def _built_library(cc: str, out: Path) -> bytes:
