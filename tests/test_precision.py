@@ -87,6 +87,25 @@ def test_a_run_that_reaches_n_first_says_the_precision_was_not_reached(capsys):
     assert "precision not reached: seat 0 wins" in stdout and "not below 2 percentage points" in stdout
 
 
+def test_a_target_no_fair_rate_reaches_in_the_games_searched_says_it_needs_more_than_them(capsys):
+    # at t games a rate of ½'s 95 % interval is at least 1.96 * 0.5 / sqrt(t) wide on each side, and
+    # the sequence wider: at the search's 2^31 games, 2.1e-5, far above ±1e-6
+    code, stdout, _ = sim(capsys, "sim", DIE, "-n", 50, "--precision", 1e-6)
+    assert code == 0
+    assert stdout.splitlines()[-2].endswith("a rate of 50% needs more than 2,147,483,647 games (raise -n)")
+
+
+def test_a_measure_no_game_sets_says_no_game_gave_it_a_value_not_how_many_games_it_needs(tmp_path, capsys):
+    rules = tmp_path / "unset.vbr"
+    rules.write_text('game "Unset"\nseats 2\nmeasure server: seat first mover as "server"\nstart p\n'
+                     'phase p {\n  choose x from [1, 2] by 0\n  end winner x - 1\n}\n', encoding="utf-8")
+    code, stdout, _ = sim(capsys, "sim", rules, "-n", 30, "--precision", 0.1, "--metric", "measure:server")
+    assert code == 0
+    assert stdout.splitlines()[-2] == ("precision not reached: no game gave server wins a value (a measure no game "
+                                       "sets, or no decided game), so it has no interval to narrow to 10 percentage "
+                                       "points")
+
+
 def test_the_precision_line_shows_the_watched_rate_as_the_win_line_does(capsys):
     # seed 15 stops with a rate of 28.35..28.4 %: rounded to 4 decimals first, it printed 28.3 %
     # beside the win line's 28.4 %; one rate, one figure

@@ -124,8 +124,14 @@ def precision_line(p: dict) -> str:
     half, target = _points(p.get("half_width")), f"{100 * p['target']:g}"
     if p["reached"]:
         return f"precision reached: {rate}, half width {half} < {target} percentage points"
+    if p["value"] is None:  # more games of the same kind will not give it one
+        return (f"precision not reached: no game gave {p['label']} a value (a measure no game sets, or "
+                f"no decided game), so it has no interval to narrow to {target} percentage points")
+    from vbr.analysis.sequential import MOST_NEEDED
+    needed = p["games_needed_at_half"]
+    about = f"more than {MOST_NEEDED - 1:,}" if needed >= MOST_NEEDED else f"about {needed:,}"
     return (f"precision not reached: {rate}, half width {half}, not below {target} percentage points; "
-            f"a rate of 50% needs about {p['games_needed_at_half']:,} games (raise -n)")
+            f"a rate of 50% needs {about} games (raise -n)")
 
 
 def agent_lines(s: dict) -> list[str]:

@@ -78,16 +78,20 @@ def half_width(ci: tuple[float, float]) -> float:
     return (ci[1] - ci[0]) / 2
 
 
+MOST_NEEDED = 2 ** 31  # games_needed looks no further: a target that needs more is said to need more
+
+
 def concentration(target: float, alpha: float = ALPHA) -> float:
     """The c, among the powers of 2 from 1 to 2^24, with which a rate of exactly ½ reaches a half
-    width below `target` in the fewest observations: a choice made from the target alone."""
+    width below `target` in the fewest observations: a choice made from the target alone (the
+    first of them, 1 for a target none reaches within MOST_NEEDED)."""
     return min((2.0 ** j for j in range(25)), key=lambda c: games_needed(target, c, alpha))
 
 
 def games_needed(target: float, c: float, alpha: float = ALPHA) -> int:
-    """The fewest observations t, up to 2^31, after which a total of t/2 gives a half width below
-    `target`: when a run of a rate of ½ would stop."""
-    lo, hi = 1, 2 ** 31
+    """The fewest observations t, up to MOST_NEEDED, after which a total of t/2 gives a half width
+    below `target`: when a run of a rate of ½ would stop (MOST_NEEDED: then, or later)."""
+    lo, hi = 1, MOST_NEEDED
     while lo < hi:
         mid = (lo + hi) // 2
         if half_width(confidence_sequence(mid / 2, mid, c, alpha)) < target:
