@@ -203,3 +203,25 @@ def test_importance_progress_counts_the_games_of_all_its_runs_to_the_last(capsys
     counts = [tuple(map(int, m)) for m in re.findall(r"importance: (\d+)/(\d+) games", err.replace("\r", "\n"))]
     assert counts[0] == (0, 180) and counts[-1] == (180, 180)
     assert [done for done, _ in counts] == sorted(done for done, _ in counts)
+
+
+def test_importance_stopped_by_sigterm_in_a_word_s_runs_exits_with_the_signal_s_code():
+    # the progress line counts the base run's games first: past -n, the words' runs are playing
+    import signal
+    import subprocess
+    import sys
+    n = 3000
+    proc = subprocess.Popen([sys.executable, "-m", "vbr", "importance", str(TOY), "-n", str(n), "--engine", "python",
+                             "--progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    seen = b""
+    while True:
+        chunk = proc.stderr.read1(4096)
+        assert chunk, seen.decode()[-300:]  # it ended before its words' runs began
+        seen += chunk
+        done = [int(m) for m in re.findall(rb"importance: (\d+)/", seen)]
+        if done and done[-1] > n:
+            break
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 128 + signal.SIGTERM, err.decode()[-300:]
+    assert err.decode().splitlines()[-1].startswith("vbr: interrupted after ")

@@ -144,9 +144,10 @@ def cmd_importance(args, game, agents: list[str]) -> int:
                 return base.exit_code or INTERRUPTED
             for word, what in words.items():
                 runs = {s: run(spec((rule_for(s, word),)), backend, progress) for s in seats}
-                if any(r.interrupted for r in runs.values()):
+                stopped = [r.exit_code for r in runs.values() if r.interrupted]
+                if stopped:
                     say_interrupted(sum(len(r.trials) for r in runs.values()), args.n * game.seats, [])
-                    return INTERRUPTED
+                    return stopped[0]
                 figures.append(importance_of(word, what, {s: base.trials for s in seats},
                                              {s: r.trials for s, r in runs.items()}, side_of_seat(game)))
     finally:
