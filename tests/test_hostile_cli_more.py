@@ -191,6 +191,25 @@ def test_a_grid_just_past_the_limit_is_refused_too(tmp_path, capsys):
     assert code == 2 and err == "vbr: error: the grid has 10,648 combinations; a sweep plays at most 10,000\n"
 
 
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_two_spellings_of_one_grid_value_are_a_usage_error_before_any_game(tmp_path, capsys, engine):
+    # 01 and +1 are read as the int 1: the same combination under three names
+    rules = tmp_path / "three.vbr"
+    rules.write_text(THREE_OPTIONS)
+    code, out, err = run(capsys, "sweep", rules, "-n", 1, "--engine", engine, "--grid", "a=1,01,+1", "--grid", "b=1,2")
+    assert code == 2 and out == ""
+    assert err == "vbr: error: --grid a: 1 and 01 are the same value; list it once\n"
+
+
+def test_two_spellings_of_one_tuned_value_are_a_usage_error_before_any_game(tmp_path, capsys):
+    rules = tmp_path / "three.vbr"
+    rules.write_text(THREE_OPTIONS)
+    code, out, err = run(capsys, "tune", rules, "-n", 100, "--engine", "python", "--option", "a=2,1,+2",
+                         "--target", "win_rate:0=0.5")
+    assert code == 2 and out == ""
+    assert err == "vbr: error: --option a: 2 and +2 are the same value; list it once\n"
+
+
 # ------------------------------------------------------------------------------ tune ranges
 def bounded_memory():
     """For a child process: at most 2 GB of address space, so a command that lists out a range of

@@ -336,7 +336,7 @@ def skill_summary(stats: dict) -> dict:
 
 # ----------------------------------------------------------------------------------- sweep
 def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
-    from vbr.analysis.sweep import combinations, parse_grid
+    from vbr.analysis.sweep import combinations, parse_grid, refuse_same_values
     from vbr.play import parse_agents
     from vbr.sim import build_ahead
     check_count(args.n)
@@ -344,18 +344,20 @@ def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
     if getattr(args, "rows", None):
         output.check_file(args.rows, "--rows")
     axes = parse_grid(args.grid or [])
+    combos = combinations(axes, base_options)
     if args.engine == "auto":
         from vbr.engine_choice import EngineChoice
         choice = EngineChoice(file, agents_spec, (args.workers or 1) if args.backend == "local" else 1, note)
         if choice.searching:  # every combination in C: their builds at once
-            build_ahead([(file, combo) for combo in combinations(axes, base_options)])
-        variants = [chosen_variant(file, combo, combo_label(combo, axes), choice, args.n)
-                    for combo in combinations(axes, base_options)]
+            build_ahead([(file, combo) for combo in combos])
+        variants = [chosen_variant(file, combo, combo_label(combo, axes), choice, args.n) for combo in combos]
     else:
         if args.engine == "c":
-            build_ahead([(file, combo) for combo in combinations(axes, base_options)])
-        variants = [load_variant(file, combo, combo_label(combo, axes), args.engine)
-                    for combo in combinations(axes, base_options)]
+            build_ahead([(file, combo) for combo in combos])
+        variants = [load_variant(file, combo, combo_label(combo, axes), args.engine) for combo in combos]
+    for a in axes:  # `1` and `01` name one value: its games would be played twice
+        refuse_same_values("--grid", a.name, [c[a.name] for c in combos],
+                           [v.game.option_values[a.name] for v in variants])
     agents = arms_agents(agents_spec, [v.game for v in variants])
     args.rotate_seats = rotate_seats(args, agents)
     rows, played, interrupted = [], [], 0  # interrupted: the exit code of what stopped the sweep

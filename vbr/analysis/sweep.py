@@ -37,6 +37,18 @@ def parse_grid(items: list[str]) -> list[Axis]:
     return axes
 
 
+def refuse_same_values(flag: str, name: str, texts, values) -> None:
+    """A UsageError when two of an option's listed values, as typed (`texts`), are one value to the
+    rule file (`values`, as its checker read each: `1`, `01` and `+1` are 1), which would play the
+    same games twice under two names."""
+    seen: dict = {}
+    for typed, value in zip(texts, values):
+        key = (type(value).__name__, value)
+        if key in seen and seen[key] != typed:
+            raise UsageError(f"{flag} {name}: {seen[key]} and {typed} are the same value; list it once")
+        seen.setdefault(key, typed)
+
+
 MAX_COMBINATIONS = 10_000  # a sweep's combinations: each is loaded before the first game
 
 

@@ -120,11 +120,13 @@ def check_values(game, tuned: Tuned, fixed: dict, engine: str) -> None:
     if tuned.is_range:
         check_range(game, tuned)
         return
+    from vbr.analysis.sweep import refuse_same_values
     from vbr.sim import build_ahead, game_for
     if engine == "c":
         build_ahead([(game.path, fixed | {tuned.name: value}) for value in tuned.values])
-    for value in tuned.values:  # loading checks the value (and keeps the game for the run)
-        game_for(str(game.path), tuple(sorted((fixed | {tuned.name: value}).items())), engine)
+    typed = [game_for(str(game.path), tuple(sorted((fixed | {tuned.name: value}).items())), engine)
+             .option_values[tuned.name] for value in tuned.values]  # loading checks each (and keeps its game)
+    refuse_same_values("--option", tuned.name, tuned.values, typed)
 
 
 def check_range(game, tuned: Tuned) -> None:
