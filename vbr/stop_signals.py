@@ -56,20 +56,31 @@ def _raise_stopped(signum: int, frame) -> None:
     raise Stopped(signum)
 
 
+_DEFERRED = (signal.SIGINT, *STOP_SIGNALS)
+
+
 @contextmanager
 def deferred() -> Iterator[None]:
-    """While the block runs (C that calls back into Python), Ctrl-C and the stop signals whose
-    handlers are Python's are only noted, and once it ends the first one's handler is called (so
-    Ctrl-C's KeyboardInterrupt is raised then). Python runs a signal's handler at the next
-    function it enters, a callback from C too, where the exception cannot pass through C's frames:
-    ctypes prints it with a traceback and drops it, and the callback's work with it. Only the main
-    thread runs handlers, so elsewhere nothing changes."""
+    """While the block runs (C that calls back into Python), Ctrl-C and the stop signals are held
+    back, and once it ends they are handled as usual (Ctrl-C's KeyboardInterrupt raised then).
+    Python runs a signal's handler at the next function it enters, a callback from C too, where
+    the exception cannot pass through C's frames: ctypes prints it with a traceback and drops it,
+    and the callback's work with it. Only the main thread runs handlers, so elsewhere nothing
+    changes. The signals are blocked (two system calls) when the main thread is the only one;
+    with others, which the system could hand a signal to, their handlers only note it meanwhile."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    if threading.active_count() == 1 and hasattr(signal, "pthread_sigmask"):
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, _DEFERRED)
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)  # a signal held back is handled now
+        return
     heard: list[int] = []
     old = {}
-    for s in (signal.SIGINT, *STOP_SIGNALS):
+    for s in _DEFERRED:
         handler = signal.getsignal(s)
         if callable(handler):
             old[s] = signal.signal(s, lambda signum, frame: heard.append(signum))

@@ -1,0 +1,49 @@
+"""vbr.stop_signals.deferred: a Ctrl-C (or SIGTERM, SIGHUP) met while C runs code that calls back
+into Python is held until the block ends, then handled as usual; whether the main thread is the
+only one (the signals blocked) or not (their handlers only noting them meanwhile)."""
+import os
+import signal
+import threading
+
+import pytest
+
+from vbr.stop_signals import as_ctrl_c, deferred
+
+
+def ctrl_c_inside_the_block() -> list[str]:
+    """What happened, in order, around a SIGINT sent to this process inside `deferred`."""
+    seen = []
+    with pytest.raises(KeyboardInterrupt):
+        with deferred():
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):  # calls into Python, where a handler would run
+                seen.append("ran") if not seen else None
+            seen.append("block ended")
+    seen.append("raised after")
+    return seen
+
+
+def test_with_the_main_thread_alone_a_ctrl_c_is_raised_once_the_block_ends():
+    assert threading.active_count() == 1
+    assert ctrl_c_inside_the_block() == ["ran", "block ended", "raised after"]
+
+
+def test_with_another_thread_a_ctrl_c_is_raised_once_the_block_ends():
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert ctrl_c_inside_the_block() == ["ran", "block ended", "raised after"]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the handler given back
+    finally:
+        stop.set()
+        other.join()
+
+
+def test_a_sigterm_under_as_ctrl_c_is_held_too_and_then_raised_with_its_number():
+    with as_ctrl_c():
+        with pytest.raises(KeyboardInterrupt) as stopped:
+            with deferred():
+                os.kill(os.getpid(), signal.SIGTERM)
+                sum(range(1000))
+        assert stopped.value.signum == signal.SIGTERM
