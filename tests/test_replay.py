@@ -409,3 +409,41 @@ def test_a_stopped_line_holds_nothing_else(tmp_path, capsys):
     log.write_text("\n".join(lines(log)[:2] + ['{"t": "stopped", "at": 3}']) + "\n", encoding="utf-8")
     assert main(["replay", str(log)]) == 1
     assert capsys.readouterr().err.startswith(f"{log}:3: error: not a vbr log line: a `stopped` line has nothing but")
+
+
+# A game of n choices, each seat in turn choosing 1 or 2, in a phase entered again for each.
+LONG_GAME = '''game "A long game"
+option n = 1000
+limit choices 1000000
+limit steps 10000000
+seats 2
+var t: int = 0
+start p
+phase p {
+  choose x from [1, 2] by t % 2 as "x"
+  t += 1
+  if t >= n { end winner 0 }
+  goto p
+}
+'''
+
+
+def peak_kb_of_a_logged_run(tmp_path, choices: int) -> int:
+    """The most memory (KB of resident set) `vbr run --log` of LONG_GAME takes, at `choices` choices."""
+    rules, log = tmp_path / "long.vbr", tmp_path / f"long{choices}.jsonl"
+    rules.write_text(LONG_GAME, encoding="utf-8")
+    code = ("import resource, sys\nfrom vbr.cli import main\ncode = main(sys.argv[1:])\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\nsys.exit(code)")
+    done = subprocess.run([sys.executable, "-c", code, "run", str(rules), "--engine", "python", "--quiet",
+                           "--option", f"n={choices}", "--log", str(log)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    # the header, the phase and a choice each time round (the last ends the game), the end
+    assert len(lines(log)) == 1 + 2 * choices + 1
+    return int(done.stderr.splitlines()[-1])
+
+
+def test_a_logged_run_of_many_choices_takes_the_memory_of_a_short_one(tmp_path):
+    # its events are printed and logged as they come, none kept: 100,000 choices kept as events
+    # took some 55 MB more than 1,000
+    grew = peak_kb_of_a_logged_run(tmp_path, 100_000) - peak_kb_of_a_logged_run(tmp_path, 1_000)
+    assert grew < 20_000, grew

@@ -20,7 +20,9 @@ import os
 import stat
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO, Iterator
 
 READER_WAIT = 30.0  # seconds a named pipe is waited on for a process to read it
 
@@ -41,6 +43,28 @@ def write_atomic(path: Path, data: str | bytes, mode: int | None = None) -> None
         else:
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
                 f.write(data)
+        os.chmod(tmp, 0o666 & ~_umask() if mode is None else mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@contextmanager
+def streamed(path: Path, mode: int | None = None) -> Iterator[BinaryIO]:
+    """A binary file to write `path`'s new content into as it comes, which becomes the whole of
+    `path` once the block ends without an exception (`path` as it was otherwise); permissions as
+    write_atomic gives them. A special file is written in place as the lines come; a link out of
+    its folder raises PermissionError (see the module's text)."""
+    path, special = _destination(Path(path))
+    if special:
+        with _open_in_place(path) as f:
+            yield f
+        return
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            yield f
         os.chmod(tmp, 0o666 & ~_umask() if mode is None else mode)
         os.replace(tmp, path)
     except BaseException:

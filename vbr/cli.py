@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -369,82 +370,63 @@ def _note(text: str) -> None:
 def cmd_run(args) -> int:
     """One game through the engine `--engine` picks, its events printed as they happen (also up
     to a run-time error: what a rule author needs to see) and logged with `--log` (the log's
-    header names the engine and its generator). The log is written before the game is printed, so
-    a reader that stops reading early (`vbr run ... --log LOG | head`) still gets it. A game
-    stopped by an error in its rules is logged up to it, the error last (vbr.gamelog.fault_event),
-    and the error is raised."""
+    header names the engine and its generator), none kept (vbr.run_events): a game of millions of
+    choices takes the memory of a short one. The log is written whole or not at all
+    (vbr.atomic_file.streamed), and a reader that stops reading early (`vbr run ... --log LOG |
+    head`) stops the printing only. A game stopped by an error in its rules is logged up to it,
+    the error last (vbr.gamelog.fault_event), and the error is raised; one stopped by Ctrl-C (or
+    SIGTERM, SIGHUP) is logged up to where a replay can follow it (RunEvents.stop)."""
+    from contextlib import nullcontext
+
     from vbr import stop_signals
-    from vbr.gamelog import STOPPED, fault_event
+    from vbr.atomic_file import streamed
+    from vbr.gamelog import fault_event, header
     from vbr.play import play_typed_game
+    from vbr.run_events import RunEvents
     game, agents = _load(args)
     if args.log:  # before the game: finding out after it that the log cannot be written wastes it
         check_log_target(args.log, game)
     if not args.quiet:
         print(clean(f"{game.title}: seed {args.seed}, agents {' | '.join(agents)}, engine {args.engine}"))
-    events: list = []
-    fault = None
-    try:
-        with stop_signals.as_ctrl_c():  # SIGTERM and SIGHUP write the log as Ctrl-C does
-            result = play_typed_game(game, args.seed, agents, log=events)
-    except VbrError as exc:
-        fault = exc
-    except KeyboardInterrupt:  # Ctrl-C (or a signal): the log up to the last choice made
-        logged = _settled(events)
+    fault = stopped = None
+    with _opened(streamed(Path(args.log)), args.log) if args.log else nullcontext() as log:
+        events = RunEvents(log, args.log, args.quiet)
+        if log is not None:
+            events.write(header(game, args.seed, agents, args.engine))
+        try:
+            with stop_signals.as_ctrl_c():  # SIGTERM and SIGHUP write the log as Ctrl-C does
+                result = play_typed_game(game, args.seed, agents, log=events)
+        except VbrError as exc:
+            fault = exc
+            if log is not None:
+                events.write(fault_event(exc, game.path))
+        except KeyboardInterrupt as exc:  # Ctrl-C (or a signal): the log up to where a replay follows it
+            stopped, upto = exc, events.stop()
+    if stopped is not None:
         if args.log:
-            _write_log(args, game, agents, logged, events)
-        _print_events(args, events)
-        if args.log:
-            upto = "where it stopped, before the first choice" if logged[-1:] == [STOPPED] else \
-                "the last choice before the interruption"
             print(clean(f"vbr: log written to {args.log} (up to {upto})"), file=sys.stderr)
-        raise
-    except BaseException:
-        _print_events(args, events)
-        raise
+        raise stopped
     if fault is not None:
-        if args.log:
-            _write_log(args, game, agents, events + [fault_event(fault, game.path)], events)
-        _print_events(args, events)
         if args.log:
             print(clean(f"log written to {args.log} (up to the error)"))
         raise fault
-    if args.log:
-        _write_log(args, game, agents, events, events)
-    _print_events(args, events)
     print(clean(f"result: {result.state.outcome()} after {result.choices} choices"))
     if args.log:
         print(clean(f"log written to {args.log}"))
     return 0
 
 
-def _settled(events: list) -> list:
-    """The events of a game stopped at any moment, up to its last choice (not included): a point
-    where play stood at a choice with every event before it made, so that the log replays (a
-    stop in the middle of the rules' run after a choice leaves only part of its events). Before
-    any choice, all of them and then `stopped` (vbr.gamelog.STOPPED): the set-up's run may have
-    been stopped part way, and its replay then makes these events and more."""
-    from vbr.gamelog import STOPPED
-    last = max((i for i, e in enumerate(events) if e.get("t") == "choice"), default=None)
-    return events[:last] if last is not None else [*events, STOPPED]
-
-
-def _write_log(args, game, agents: list[str], logged: list, shown: list) -> None:
-    """`vbr run --log`: the `logged` events written under the game's header; when the log cannot
-    be written, the `shown` events printed before the error is raised."""
-    from vbr.gamelog import header, write_log
+@contextmanager
+def _opened(writing, name: str):
+    """`writing` (a context manager giving a file), its errors naming the file `name` (a log's
+    temporary file is no name the person gave)."""
     try:
-        write_log(Path(args.log), header(game, args.seed, agents, args.engine), logged)
+        with writing as f:
+            yield f
     except OSError as exc:
-        _print_events(args, shown)
-        raise OSError(exc.errno, exc.strerror, args.log) from None
-
-
-def _print_events(args, events: list) -> None:
-    """The game's events as `vbr run` prints them, unless `--quiet`."""
-    from vbr.report import render_events
-    if not args.quiet:
-        for line in render_events(events):
-            print(line)
+        if exc.filename is not None and exc.filename != name:
+            raise OSError(exc.errno, exc.strerror, name) from None
+        raise
 
 
 def cmd_sim(args) -> int:
