@@ -199,3 +199,16 @@ def test_vbr_load_native_is_the_c_engine_and_goes_with_no_other():
     assert type(package.load("siatka", native=True).engine) is CEngine
     with pytest.raises(ValueError, match="native=True is engine='c'"):
         package.load("siatka", native=True, engine="python")
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_traced_run_counts_each_game_s_steps_between_phases_as_its_log_has_them(tmp_path, engine):
+    # a phase entered at the start, then again after each of its choices but the game's last:
+    # 1 step from the start into it and n - 1 from it into itself; the game ends in it
+    from vbr.sim import RunSpec, play_range
+    rules = tmp_path / "round.vbr"
+    rules.write_text('game "Round"\nseats 2\noption n = 50\nvar t: int = 0\nstart p\nphase p {\n'
+                     '  choose x from [1, 2] by t % 2\n  t += 1\n  if t >= n { end winner 0 }\n  goto p\n}\n',
+                     encoding="utf-8")
+    trials = play_range(RunSpec.of(rules, {"n": 50}, 0, ["random", "random"], 3, trace=True, engine=engine), 0, 3)
+    assert [(t.steps, t.last_phase) for t in trials] == [({("", "p"): 1, ("p", "p"): 49}, "p")] * 3

@@ -197,7 +197,7 @@ def play_range(spec: RunSpec, start: int, stop: int) -> list[Trial]:
 def play_games(spec: RunSpec, start: int, stop: int) -> Iterator[Trial]:
     """Games start..stop-1 of a run, each handed on as soon as it ends: what shows progress game
     by game and keeps every finished game when a run is stopped inside a chunk."""
-    from vbr.engines.events import phase_steps
+    from vbr.engines.events import PhaseSteps
     from vbr.play import game_model, play_typed_game
     from vbr.restrict import parse_restrictions
     game = game_for(spec.path, spec.options, spec.engine)
@@ -205,13 +205,13 @@ def play_games(spec: RunSpec, start: int, stop: int) -> Iterator[Trial]:
     restrict = parse_restrictions(list(spec.restrict), game.program.seats, game_model(game)) if spec.restrict else None
     for i in range(start, stop):
         s, agents = spec.deal(i)
-        events = [] if spec.trace else None  # a game's phases are read from its log
+        events = PhaseSteps() if spec.trace else None  # a game's phases are read from its log, as it comes
         try:
             r = play_typed_game(game, s, agents, restrict, log=events)
         except Exception as exc:
             raise GameFailed(i, s, exc, run_command(spec, s, agents)) from None
         if spec.trace:
-            yield TracedTrial(i, s, agents, n_sides, *r.trial_fields(), *phase_steps(events))
+            yield TracedTrial(i, s, agents, n_sides, *r.trial_fields(), events.steps, events.last)
         else:
             yield Trial(i, s, agents, n_sides, *r.trial_fields())
 

@@ -227,11 +227,23 @@ class EventLog:
 def phase_steps(events: list[dict]) -> tuple[dict, str]:
     """A logged game's steps between phases, as a trace counts them:
     {(from phase, to phase): how many times}, from "" at the start; and the phase it ended in."""
-    steps: dict = {}
-    last = ""
+    counted = PhaseSteps()
     for e in events:
+        counted.append(e)
+    return counted.steps, counted.last
+
+
+class PhaseSteps:
+    """Stands in for a logged game's list of events (EventLog appends to it) where only its steps
+    between phases are wanted (a traced run): counted as they come (phase_steps), no event kept,
+    so a game of millions of choices takes no more memory than a short one."""
+
+    def __init__(self):
+        self.steps: dict = {}
+        self.last = ""
+
+    def append(self, e: dict) -> None:
         if e["t"] == "phase":
-            key = (last, e["phase"])
-            steps[key] = steps.get(key, 0) + 1
-            last = e["phase"]
-    return steps, last
+            key = (self.last, e["phase"])
+            self.steps[key] = self.steps.get(key, 0) + 1
+            self.last = e["phase"]
