@@ -175,3 +175,52 @@ def test_main_escapes_rule_text_a_command_prints_without_cleaning(tmp_path, caps
     assert code == 1  # the scenario notices no swap of the two items: a survivor, shown with its text
     assert '["y", "x\\x1b[2J"]  (swap)' in text
     assert not RAW.search(text)
+
+
+# A byte that is not UTF-8 in an argument (or a file name) reaches Python as a lone surrogate, and
+# would reach the terminal as that raw byte: 0x9b is CSI to a terminal that takes 8-bit controls.
+NOT_UTF8 = b"\xff\x9b".decode("utf-8", "surrogateescape")  # "\udcff\udc9b"
+
+
+def test_clean_and_the_safe_stream_show_a_byte_that_is_not_utf8_as_its_escape():
+    assert clean(f"a{NOT_UTF8}b") == "a\\udcff\\udc9bb"
+
+    class Sink:
+        text = ""
+
+        def write(self, s):
+            self.text += s
+
+    sink = Sink()
+    SafeStream(sink).write(f"say {NOT_UTF8}\n")
+    assert sink.text == "say \\udcff\\udc9b\n"
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_an_option_value_that_is_not_utf8_is_printed_escaped_and_logged_and_written_as_json_escapes(
+        tmp_path, capsys, engine):
+    rules = tmp_path / "name.vbr"
+    rules.write_text('game "Name"\nseats 2\noption name = "bob"\nstart p\nphase p {\n  say "hello {name}"\n'
+                     '  choose x from 1..2 by 0\n  end winner x - 1\n}\n', encoding="utf-8")
+    log, rows = tmp_path / "game.jsonl", tmp_path / "rows.jsonl"
+    code, text = shown(capsys, "run", rules, "--engine", engine, "--option", f"name=a{NOT_UTF8}", "--log", log)
+    assert code == 0 and "  hello a\\udcff\\udc9b\n" in text
+    # JSON's escapes for the two bytes: a log is UTF-8 text, which cannot hold them as they are
+    assert '{"t":"say","text":"hello a\\udcff\\udc9b"}' in log.read_text(encoding="utf-8")
+    assert main(["replay", str(log)]) == 0
+    assert main(["sim", str(rules), "-n", "2", "--engine", engine, "--option", f"name={NOT_UTF8}", "--out",
+                 str(rows)]) == 0
+    assert [json.loads(x)["rule_options"] for x in rows.read_text(encoding="utf-8").splitlines()] == \
+        [{"name": NOT_UTF8}] * 2
+
+
+def test_a_log_of_a_rule_file_whose_name_is_not_utf8_replays(tmp_path, capsys):
+    rules = tmp_path / f"{NOT_UTF8}.vbr"
+    rules.write_text('game "x"\nseats 2\nstart p\nphase p {\n  choose x from 1..2 by 0\n  end winner x - 1\n}\n',
+                     encoding="utf-8")
+    log = tmp_path / "game.jsonl"
+    assert main(["run", str(rules), "--engine", "python", "--quiet", "--log", str(log)]) == 0
+    assert json.loads(log.read_text(encoding="utf-8").splitlines()[0])["rules"] == str(rules)
+    capsys.readouterr()
+    assert main(["replay", str(log)]) == 0
+    assert "reproduces exactly (" in capsys.readouterr().out

@@ -32,7 +32,8 @@ SEED_MAX = 2 ** 63 - 1  # the seeds `vbr run --seed` takes
 
 
 def dumps(event: dict) -> str:
-    return json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    from vbr.json_text import dumps as json_text
+    return json_text(event, sort_keys=True, separators=(",", ":"))
 
 
 ENGINES = ("python", "c")  # the engines that record and replay logs

@@ -8,7 +8,10 @@ the tab, DEL (U+007F) and every C1 control character (U+0080..U+009F) as a visib
 the way Python writes them: `\\x1b]0;title\\x07`. So are the characters that reorder text in a
 bidi-aware terminal or browser — the directional marks, embeddings, overrides and isolates
 (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069) — and the line and paragraph separators
-(U+2028, U+2029), as `\\u202e`. The rest of the text is left alone, so it stays readable.
+(U+2028, U+2029), as `\\u202e`. So is a lone surrogate, as `\\udc9b`: how Python reads a byte of a
+command-line argument or a file name that is not UTF-8, which would reach the terminal as that
+raw byte (0x9b is CSI to a terminal taking 8-bit controls). The rest of the text is left alone,
+so it stays readable.
 """
 from __future__ import annotations
 
@@ -16,8 +19,9 @@ import re
 
 # the characters that reorder text (Unicode's bidi controls) or break it where no newline shows
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029"
-# C0 without \t (0x09) and \n (0x0a), then DEL and C1, then the bidi controls.
-_CONTROL = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
+# C0 without \t (0x09) and \n (0x0a), then DEL and C1, then the bidi controls and lone surrogates.
+_SURROGATES = "\ud800-\udfff"
+_CONTROL = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}{_SURROGATES}]")
 _BIDI_ONLY = re.compile(f"[{_BIDI}]")
 
 
@@ -47,7 +51,7 @@ class SafeStream:
     too (a progress line redraws itself with it). The CLI writes through one, so that nothing a
     rule file says reaches the terminal raw even if some path forgot to clean it."""
 
-    _KEEP_CR = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_BIDI}]")
+    _KEEP_CR = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_BIDI}{_SURROGATES}]")
 
     def __init__(self, stream):
         self.stream = stream

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from pathlib import Path
 
 from vbr.atomic_file import can_create_in, write_atomic
@@ -52,10 +51,11 @@ def _check_dir(d: Path, flag: str, given) -> None:
 
 def rows_text(path: Path, rows: list[dict]) -> str:
     """JSON lines keep every value's type; CSV flattens lists and dicts (see `_cell`)."""
+    from vbr.json_text import dumps
     if path.suffix.lower() == ".jsonl":
-        return "".join(json.dumps(r, sort_keys=False, ensure_ascii=False) + "\n" for r in rows)
+        return "".join(dumps(r, sort_keys=False) + "\n" for r in rows)
     if path.suffix.lower() == ".json":
-        return json.dumps(rows, ensure_ascii=False, indent=1) + "\n"
+        return dumps(rows, indent=1) + "\n"
     buf = io.StringIO()
     columns = list(rows[0]) if rows else []
     w = csv.writer(buf, lineterminator="\n")
