@@ -5,6 +5,7 @@ never a traceback, a hang, or a stray OSError that stops a sweep. CC may also na
 way a shell does, by a name looked up on PATH (CC=gcc)."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -88,3 +89,31 @@ def test_a_compiler_that_sleeps_is_stopped_once_it_has_used_no_cpu_for_the_idle_
         c_engine.build_library("int vbr_nothing;\n")
     assert str(stopped.value) == f"the C compiler `{cc}` used no CPU for 1 s: it seems to hang"
     assert not list((tmp_path / "cache" / "vbr" / "c").glob("vbr-*.so"))  # no library left
+
+
+# a compiler that builds every game but the one whose C holds the number 7777 (an option's value)
+PICKY = ('#!/bin/sh\nif [ "$1" = "--version" ]; then exec {cc} --version; fi\n'
+         'for a in "$@"; do case "$a" in *.c) if grep -q 7777 "$a"; then echo "no 7777" >&2; exit 1; fi;; esac; done\n'
+         'exec {cc} "$@"\n')
+SEVENS = 'game "Sevens"\noption k = 1\nseats 2\nstart p\nphase p {\n  choose x from 1..2 by 0\n' \
+         '  if x + k == 7779 { end winner 1 }\n  end winner 0\n}\n'
+
+
+@pytest.mark.parametrize("engine", ["c", "auto"])
+def test_a_sweep_whose_one_combination_does_not_build_names_it(tmp_path, engine):
+    gcc = shutil.which("gcc") or shutil.which("cc")
+    cc = tmp_path / "picky"
+    cc.write_text(PICKY.format(cc=gcc))
+    cc.chmod(0o755)
+    rules = tmp_path / "sevens.vbr"
+    rules.write_text(SEVENS)
+    done = vbr_cli("sweep", rules, "--grid", "k=1,7777", "-n", 2, "--agents", "mcts:iterations=2", "--engine", engine,
+                   "--json", env={"CC": str(cc), "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    if engine == "c":  # the sweep stops, saying which game would not build
+        assert done.returncode == 1 and done.stdout == ""
+        assert done.stderr == f"{CANNOT}the C compiler failed: no 7777 (the game under k=7777)\n"
+    else:  # that game and those after it play in python, which a note says once
+        assert done.returncode == 0, done.stderr
+        assert done.stderr == ("vbr: --engine auto: the C engine cannot run here (the C compiler failed: no 7777; "
+                               "the game under k=7777); playing through the python engine\n")
+        assert [r["summary"]["engine"] for r in json.loads(done.stdout)["rows"]] == ["c", "python"]

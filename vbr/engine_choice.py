@@ -49,7 +49,9 @@ class EngineChoice:
                     game = game_for(self.path, key, "c")
                 except CEngineUnavailable as exc:
                     self.why_not_c = str(exc)
-                    self.note(f"--engine auto: the C engine cannot run here ({exc}); playing through the python engine")
+                    under = ", ".join(f"{k}={v}" for k, v in key) or "no options"
+                    self.note(f"--engine auto: the C engine cannot run here ({exc}; the game under {under}); "
+                              "playing through the python engine")
                 else:
                     if not cached:
                         self.build_seconds = time.perf_counter() - start

@@ -32,8 +32,12 @@ class Variant:
 def load_variant(file, options: dict, label: str | None, engine: str) -> Variant:
     """The game of `file` under `options` through `engine` (python or c), loaded once for
     the command and its runs (vbr.sim.game_for), and its label (by default its options in force)."""
+    from vbr.engines.c_engine import CEngineUnavailable
     from vbr.sim import game_for
-    game = game_for(str(file), tuple(sorted(options.items())), engine)
+    try:
+        game = game_for(str(file), tuple(sorted(options.items())), engine)
+    except CEngineUnavailable as exc:  # which of a sweep's or a comparison's games would not build
+        raise CEngineUnavailable(f"{exc} (the game under {label or options_text(options)})") from None
     return Variant(game, label or options_text(game.option_values))
 
 
