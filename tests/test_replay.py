@@ -447,3 +447,25 @@ def test_a_logged_run_of_many_choices_takes_the_memory_of_a_short_one(tmp_path):
     # took some 55 MB more than 1,000
     grew = peak_kb_of_a_logged_run(tmp_path, 100_000) - peak_kb_of_a_logged_run(tmp_path, 1_000)
     assert grew < 20_000, grew
+
+
+def test_a_log_the_disk_will_not_take_whole_is_an_error_naming_it_and_leaves_no_file(tmp_path):
+    # at most 64 KB a file (RLIMIT_FSIZE; a write past it fails, "file too large"), a log of some
+    # 200 KB: the write fails part way through the game, which stops, and no part of the log stays
+    import errno
+    import os
+    import resource
+    rules, log = tmp_path / "long.vbr", tmp_path / "logs" / "long.jsonl"
+    rules.write_text(LONG_GAME, encoding="utf-8")
+    log.parent.mkdir()
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))
+
+    done = subprocess.run([sys.executable, "-m", "vbr", "run", str(rules), "--engine", "python", "--quiet",
+                           "--option", "n=2000", "--log", str(log)], capture_output=True, text=True, timeout=300,
+                          preexec_fn=small_files)
+    assert done.returncode == 1
+    assert done.stderr == f"vbr: error: cannot open {log}: {os.strerror(errno.EFBIG).lower()}\n"
+    assert list(log.parent.iterdir()) == []

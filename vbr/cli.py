@@ -424,7 +424,7 @@ def _opened(writing, name: str):
         with writing as f:
             yield f
     except OSError as exc:
-        if exc.filename is not None and exc.filename != name:
+        if exc.filename != name:  # the temporary file's, or none (a write that failed as it was flushed)
             raise OSError(exc.errno, exc.strerror, name) from None
         raise
 
