@@ -422,3 +422,31 @@ def test_the_screen_shows_the_vars_a_player_plays_with_not_the_files_measures(tm
     state = game.new_state(0)
     text = text_of(screen_of(game, state).var_lines())
     assert "turn=1" in text and "rallies" not in text
+
+
+@pytest.mark.parametrize("engine,sig", [("python", "SIGHUP"), ("c", "SIGTERM")])
+def test_play_stopped_by_a_closed_terminal_or_a_kill_writes_its_log_and_exits_with_the_signal(tmp_path, engine, sig):
+    # the person answers the first question, and play waits on the next when the signal comes
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+    log = tmp_path / "play.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "vbr", "play", "docs/tutorial/bump.vbr", "--engine", engine,
+                             "--log", str(log)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parent.parent,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    proc.stdin.write("1\n")
+    proc.stdin.flush()
+    while "seat 0" not in proc.stdout.readline():  # the first answer shown: the next question is asked
+        pass
+    time.sleep(0.5)
+    proc.send_signal(getattr(signal, sig))
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + getattr(signal, sig)
+    assert err == f"vbr: interrupted; the game was left, log written to {log}\n"
+    replay = subprocess.run([sys.executable, "-m", "vbr", "replay", str(log)], capture_output=True, text=True,
+                            timeout=120)
+    assert replay.returncode == 0 and "the game was left unfinished, seat 0 to choose" in replay.stdout

@@ -44,7 +44,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args) -> int:
     """0 when the game ends or the person leaves it; errors are reported by `vbr.cli`'s guard
-    (2 on a usage error, 1 when the rule file or the log cannot be read or written, 130 on Ctrl-C)."""
+    (2 on a usage error, 1 when the rule file or the log cannot be read or written, 130 on Ctrl-C,
+    128 + the signal's number on SIGTERM or SIGHUP, the log written as on Ctrl-C)."""
     from vbr.tty_play.screen import wrap
     from vbr.tty_play.session import Session
     game = played_game(args, args.file, parse_options(args.option))  # only the engine's it plays with
@@ -65,13 +66,15 @@ def run(args) -> int:
         print(line, file=out)
     print("Type a choice's number and Enter; ? shows the choices again, q or Ctrl-D leaves.", file=out)
     session = Session(game, args.seed, you, agents, out, sys.stdin, colour=colour, log_path=log)
+    from vbr import stop_signals
     try:
-        result = session.play()
-    except KeyboardInterrupt:
+        with stop_signals.as_ctrl_c():  # a closed terminal (SIGHUP) or a kill keeps the log as Ctrl-C does
+            result = session.play()
+    except KeyboardInterrupt as exc:
         print(file=out)
         written = f", log written to {log}" if session.log_written else ""
         print(clean("vbr: interrupted; the game was left" + written), file=sys.stderr)
-        return 130
+        return stop_signals.exit_code(exc)
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, exc.filename or args.log) from None
     if not result.finished:
