@@ -225,3 +225,23 @@ def test_importance_stopped_by_sigterm_in_a_word_s_runs_exits_with_the_signal_s_
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 128 + signal.SIGTERM, err.decode()[-300:]
     assert err.decode().splitlines()[-1].startswith("vbr: interrupted after ")
+
+
+def test_importance_of_a_file_with_no_word_to_restrict_says_so_and_writes_the_header_alone(tmp_path, capsys):
+    # no enum, no kind, no optional choice: nothing a restriction can name
+    rules = tmp_path / "plain.vbr"
+    rules.write_text('game "Plain"\nseats 2\nstart p\nphase p {\n  choose x from 1..2 by 0\n  end winner x - 1\n}\n',
+                     encoding="utf-8")
+    out = tmp_path / "words.csv"
+    code, stdout, err = run(capsys, "importance", rules, "-n", 10, "--out", out)
+    assert code == 0, err
+    assert stdout.splitlines()[-1] == ("  no word to weigh: the file has no enum member or kind, and no choice that "
+                                       "may be passed")
+    assert out.read_text(encoding="utf-8") == ("word,what,drop,drop lo,drop hi,restricted_rate,base_rate,"
+                                               "narrowed_per_game,played_whole,games\n")
+
+
+def test_importance_s_out_columns_are_those_of_its_rows():
+    from vbr.analysis.importance import OUT_COLUMNS, Importance
+    row = Importance("w", "a kind", 0.1, (0.0, 0.2), 0.4, 0.5, 1.0, 0, 10).out_row()
+    assert tuple(row) == OUT_COLUMNS

@@ -47,6 +47,11 @@ class Importance:
         return dict(items[:at] + [("drop lo", lo), ("drop hi", hi)] + items[at:])
 
 
+# the columns of --out (Importance.out_row): a file of no word has them too
+OUT_COLUMNS = ("word", "what", "drop", "drop lo", "drop hi", "restricted_rate", "base_rate", "narrowed_per_game",
+               "played_whole", "games")
+
+
 def rule_for(seat: int, word: str) -> str:
     return f"{seat}={'pass' if word == 'pass' else 'never:' + word}"
 
@@ -81,6 +86,9 @@ def render(title: str, figures: list[Importance], agents: list[str], games: int)
     """The ranking as a table no wider than 100 columns."""
     out = [f"{title}: what each option is worth to the seat that has it ({games} deals per seat, agents "
            f"{' | '.join(agents)}; drop = the restricted seat's lost win rate, paired per deal, 95% CI)"]
+    if not figures:
+        out.append("  no word to weigh: the file has no enum member or kind, and no choice that may be passed")
+        return "\n".join(out)
     width = max([len(f.word) for f in figures] + [4])
     out.append(f"  {'word':<{width}}  {'drop':>7}  {'95% CI':<15}  {'narrowed/game':>13}  what")
     for f in figures:
@@ -114,15 +122,11 @@ def _over_runs(progress, total: int, per_run: int):
 
 def cmd_importance(args, game, agents: list[str]) -> int:
     """Every nameable word's importance, ranked; `--json` prints the rows (the interval as `ci95`,
-    a pair), `--out` writes them (the interval as `drop lo` and `drop hi`: Importance.out_row)."""
-    import json
-    from pathlib import Path
-
-    from vbr.analysis import output
+    a pair), `--out` writes them (the interval as `drop lo` and `drop hi`: Importance.out_row). A
+    file with no word to restrict plays no game and says so."""
     from vbr.analysis.commands import INTERRUPTED, backend_for, check_count, check_outputs, say_interrupted, \
         side_of_seat
     from vbr.progress import Progress
-    from vbr.report import clean
     from vbr.restrict import nameable_words
     from vbr.sim import RunSpec, run
     check_count(args.n)
@@ -133,6 +137,8 @@ def cmd_importance(args, game, agents: list[str]) -> int:
     def spec(restrict=()):
         return RunSpec.of(game.path, game.options, args.seed, agents, args.n, engine=args.engine, restrict=restrict)
 
+    if not words:  # nothing to restrict: no game would tell anything
+        return _finish(args, game, agents, [])
     figures = []
     shown = Progress.for_terminal("importance", quiet=args.json, force=args.progress)
     progress = _over_runs(shown, args.n * (1 + len(words) * game.seats), args.n) if shown else None
@@ -153,10 +159,19 @@ def cmd_importance(args, game, agents: list[str]) -> int:
     finally:
         if shown:
             shown.close()
-    figures = ranked(figures)
+    return _finish(args, game, agents, ranked(figures))
+
+
+def _finish(args, game, agents: list[str], figures: list[Importance]) -> int:
+    """The ranking written (--out), and printed (--json, or the table)."""
+    import json
+    from pathlib import Path
+
+    from vbr.analysis import output
+    from vbr.report import clean
     rows = [f.row() for f in figures]
     if args.out:
-        output.write_rows(Path(args.out), [f.out_row() for f in figures])
+        output.write_rows(Path(args.out), [f.out_row() for f in figures], OUT_COLUMNS)
     if args.json:
         print(json.dumps({"rules": str(game.path), "agents": agents, "games": args.n, "seed": args.seed,
                           "engine": args.engine, "importance": rows}, sort_keys=True))

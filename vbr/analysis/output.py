@@ -49,15 +49,16 @@ def _check_dir(d: Path, flag: str, given) -> None:
         raise UsageError(f"{flag} {given}: cannot write into {d}")
 
 
-def rows_text(path: Path, rows: list[dict]) -> str:
-    """JSON lines keep every value's type; CSV flattens lists and dicts (see `_cell`)."""
+def rows_text(path: Path, rows: list[dict], columns=None) -> str:
+    """JSON lines keep every value's type; CSV flattens lists and dicts (see `_cell`). A CSV's
+    columns are the first row's, else `columns` (a file of no row has its header still)."""
     from vbr.json_text import dumps
     if path.suffix.lower() == ".jsonl":
         return "".join(dumps(r, sort_keys=False) + "\n" for r in rows)
     if path.suffix.lower() == ".json":
         return dumps(rows, indent=1) + "\n"
     buf = io.StringIO()
-    columns = list(rows[0]) if rows else []
+    columns = list(rows[0]) if rows else list(columns or ())
     w = csv.writer(buf, lineterminator="\n")
     w.writerow([inert(c) for c in columns])
     for r in rows:
@@ -96,5 +97,5 @@ def _cell(v) -> str:
     return str(v)
 
 
-def write_rows(path: Path, rows: list[dict]) -> None:
-    write_atomic(path, rows_text(path, rows))
+def write_rows(path: Path, rows: list[dict], columns=None) -> None:
+    write_atomic(path, rows_text(path, rows, columns))
