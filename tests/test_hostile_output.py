@@ -114,6 +114,33 @@ def test_a_log_to_a_named_pipe_reaches_its_reader_whole(tmp_path):
     assert fifo.is_fifo()
 
 
+def test_a_run_stopped_while_logging_to_a_named_pipe_ends_its_log_where_it_stopped_and_it_replays(tmp_path):
+    # the pipe's lines are sent as they come and cannot be cut back to the last choice: the log
+    # ends with the `stopped` line, inside the long run of the rules after the first choice
+    import signal
+    rules, fifo, got = tmp_path / "slow.vbr", tmp_path / "game.jsonl", tmp_path / "got.jsonl"
+    rules.write_text('game "Slow"\nlimit steps 100000000\nseats 2\nvar total: int = 0\nstart p\nphase p {\n'
+                     '  choose x from 1..2 by 0\n  repeat 30000000 {\n    total += 1\n'
+                     '    if total % 100000 == 0 { say "tick {total}" }\n  }\n  end winner x - 1\n}\n', encoding="utf-8")
+    os.mkfifo(fifo)
+    reader = threading.Thread(target=lambda: got.write_bytes(fifo.read_bytes()))
+    reader.start()
+    run = subprocess.Popen([sys.executable, "-m", "vbr", "run", str(rules), "--engine", "python", "--log", str(fifo)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    while "tick" not in run.stdout.readline():  # printed as it happens: the loop after the choice runs
+        pass
+    run.send_signal(signal.SIGTERM)
+    _, err = run.communicate(timeout=300)
+    reader.join(timeout=60)
+    assert run.returncode == 128 + signal.SIGTERM
+    assert err == f"vbr: log written to {fifo} (up to where it stopped)\nvbr: interrupted\n"
+    assert got.read_text(encoding="utf-8").splitlines()[-1] == '{"t":"stopped"}'
+    done = subprocess.run([sys.executable, "-m", "vbr", "replay", str(got), "--engine", "c"], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0 and "reproduces exactly up to where the run was stopped" in done.stdout
+
+
 def test_a_log_to_a_named_pipe_nobody_reads_is_an_error_after_a_bounded_wait(tmp_path, capsys, monkeypatch):
     from vbr import atomic_file
     monkeypatch.setattr(atomic_file, "READER_WAIT", 0.2)

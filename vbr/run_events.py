@@ -17,12 +17,15 @@ class RunEvents:
 
     def __init__(self, log, name: str | None = None, quiet: bool = False):
         self.log, self.name, self.printing = log, name, not quiet
-        self.last_choice: int | None = None  # where the log's last choice line begins
+        self.chosen = False  # whether a choice has been made
+        self.last_choice: int | None = None  # where the log's last choice line begins, in a file
 
     def append(self, event: dict) -> None:
+        if event["t"] == "choice":
+            self.chosen = True
         if self.log is not None:
-            if event["t"] == "choice":
-                self.last_choice = self._written()
+            if event["t"] == "choice" and self.log.seekable():
+                self.last_choice = self.log.tell()
             self.write(event)
         if self.printing:
             from vbr.report import render_events
@@ -52,7 +55,4 @@ class RunEvents:
             self.log.seek(self.last_choice)
             return "the last choice before the interruption"
         self.write(STOPPED)
-        return "where it stopped, before the first choice" if self.last_choice is None else "where it stopped"
-
-    def _written(self) -> int | None:
-        return self.log.tell() if self.log.seekable() else None
+        return "where it stopped" if self.chosen else "where it stopped, before the first choice"
