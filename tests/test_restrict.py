@@ -210,7 +210,7 @@ def test_importance_stopped_by_sigterm_in_a_word_s_runs_exits_with_the_signal_s_
     import signal
     import subprocess
     import sys
-    n = 3000
+    n = 20000
     proc = subprocess.Popen([sys.executable, "-m", "vbr", "importance", str(TOY), "-n", str(n), "--engine", "python",
                              "--progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     seen = b""

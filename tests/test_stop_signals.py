@@ -47,3 +47,17 @@ def test_a_sigterm_under_as_ctrl_c_is_held_too_and_then_raised_with_its_number()
                 os.kill(os.getpid(), signal.SIGTERM)
                 sum(range(1000))
         assert stopped.value.signum == signal.SIGTERM
+
+
+def test_a_sigterm_anywhere_in_a_command_ends_it_with_128_plus_its_number_and_a_line(capsys):
+    # what the command is doing does not matter (between two runs of a sweep, say): vbr is not
+    # killed outright, it says it was interrupted and exits as a shell would report the signal
+    from vbr.cli import _guard
+
+    def command():
+        os.kill(os.getpid(), signal.SIGTERM)
+        return sum(range(10 ** 6))  # the work the signal stops
+
+    assert _guard(command) == 128 + signal.SIGTERM
+    assert capsys.readouterr().err == "vbr: interrupted\n"
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the default given back after the command

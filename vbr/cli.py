@@ -63,8 +63,14 @@ def _dispatch(argv: list[str]) -> int:
 
 
 def _guard(fn) -> int:
+    """`fn`'s exit code, or the one of the problem it raised, said in a line. SIGTERM and SIGHUP
+    stop it as Ctrl-C does (vbr.stop_signals) wherever they land, also between the runs of a
+    command that plays several (a sweep's combinations, importance's words): exit 128 + the
+    signal's number, never a death by the signal that leaves a pool or a file half done."""
+    from vbr import stop_signals
     try:
-        return fn()
+        with stop_signals.as_ctrl_c():
+            return fn()
     except VbrError as exc:
         print(exc.render(), file=sys.stderr)
         return 1

@@ -129,6 +129,7 @@ def cmd_importance(args, game, agents: list[str]) -> int:
     from vbr.progress import Progress
     from vbr.restrict import nameable_words
     from vbr.sim import RunSpec, run
+    from vbr.stop_signals import exit_code
     check_count(args.n)
     check_outputs(args)
     words = nameable_words(game.model)
@@ -142,20 +143,29 @@ def cmd_importance(args, game, agents: list[str]) -> int:
     figures = []
     shown = Progress.for_terminal("importance", quiet=args.json, force=args.progress)
     progress = _over_runs(shown, args.n * (1 + len(words) * game.seats), args.n) if shown else None
+    played = [0]  # games of the runs finished so far, for a stop between two runs
+
+    def counted(result):
+        played[0] += len(result.trials)
+        return result
+
     try:
         with backend_for(args) as backend:
-            base = run(spec(), backend, progress)
+            base = counted(run(spec(), backend, progress))
             if base.interrupted:
                 say_interrupted(len(base.trials), args.n, [])
                 return base.exit_code or INTERRUPTED
             for word, what in words.items():
-                runs = {s: run(spec((rule_for(s, word),)), backend, progress) for s in seats}
+                runs = {s: counted(run(spec((rule_for(s, word),)), backend, progress)) for s in seats}
                 stopped = [r.exit_code for r in runs.values() if r.interrupted]
                 if stopped:
                     say_interrupted(sum(len(r.trials) for r in runs.values()), args.n * game.seats, [])
                     return stopped[0]
                 figures.append(importance_of(word, what, {s: base.trials for s in seats},
                                              {s: r.trials for s, r in runs.items()}, side_of_seat(game)))
+    except KeyboardInterrupt as exc:  # a stop between two runs (within one, the run keeps its games)
+        say_interrupted(played[0], args.n * (1 + len(words) * game.seats), [])
+        return exit_code(exc)
     finally:
         if shown:
             shown.close()
