@@ -141,6 +141,17 @@ def test_a_run_stopped_while_logging_to_a_named_pipe_ends_its_log_where_it_stopp
     assert done.returncode == 0 and "reproduces exactly up to where the run was stopped" in done.stdout
 
 
+def test_a_log_to_dev_stdout_that_is_a_pipe_is_written_into_it(tmp_path):
+    # /dev/stdout is a link to /proc/self/fd/1, a pipe here, which has no name a path leads to:
+    # it was refused as 'a link outside its folder'
+    done = subprocess.run([sys.executable, "-m", "vbr", "run", str(BUMP), "--seed", "4", "--quiet", "--log",
+                           "/dev/stdout"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith('{"agents":') and lines[-3].startswith('{"points":')  # the log, then:
+    assert lines[-2:] == ["result: seat 1 wins (0, 3) after 5 choices", "log written to /dev/stdout"]
+
+
 def test_a_log_to_a_named_pipe_nobody_reads_is_an_error_after_a_bounded_wait(tmp_path, capsys, monkeypatch):
     from vbr import atomic_file
     monkeypatch.setattr(atomic_file, "READER_WAIT", 0.2)

@@ -75,9 +75,9 @@ def streamed(path: Path, mode: int | None = None) -> Iterator[BinaryIO]:
 def _destination(path: Path) -> tuple[Path, bool]:
     """Where `path`'s data goes, and whether that is a special file to be written in place."""
     if path.is_symlink():
+        if special_file(path):  # followed by the system: /dev/stdout's pipe has no name resolve() finds
+            return path, True
         real = path.resolve()
-        if real.exists() and _is_special(real):
-            return real, True
         if link_out_of_folder(path):
             raise PermissionError(errno.EPERM, "a link out of its folder: vbr replaces no file through one", str(path))
         return real, False
@@ -88,11 +88,9 @@ def link_out_of_folder(path: Path) -> Path | None:
     """Where `path` leads when it is a link to a file (or nothing) outside its own folder, which
     whole-file writes refuse to replace; None for anything else."""
     path = Path(path)
-    if not path.is_symlink():
+    if not path.is_symlink() or special_file(path):
         return None
     real = path.resolve()
-    if real.exists() and _is_special(real):
-        return None
     return real if real.parent != path.parent.resolve() else None
 
 
