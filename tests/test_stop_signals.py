@@ -61,3 +61,35 @@ def test_a_sigterm_anywhere_in_a_command_ends_it_with_128_plus_its_number_and_a_
     assert _guard(command) == 128 + signal.SIGTERM
     assert capsys.readouterr().err == "vbr: interrupted\n"
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the default given back after the command
+
+
+
+NATIVE = r"""
+import ctypes, ctypes.util, os, signal, threading
+from vbr.stop_signals import deferred
+libc = ctypes.CDLL(ctypes.util.find_library("c"))
+tid = ctypes.c_ulong()
+# a thread of C's own, as a library starts (OpenBLAS when NumPy is imported): sleep(100) as its start
+assert libc.pthread_create(ctypes.byref(tid), None, ctypes.cast(libc.sleep, ctypes.c_void_p), ctypes.c_void_p(100)) == 0
+assert threading.active_count() == 1 and len(os.listdir("/proc/self/task")) == 2
+seen = []
+try:
+    with deferred():
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):
+            seen.append("ran") if not seen else None
+        seen.append("block ended")
+except KeyboardInterrupt:
+    seen.append("raised after")
+print(seen)
+"""
+
+
+def test_with_a_native_thread_of_a_library_a_ctrl_c_is_still_raised_once_the_block_ends():
+    # the system may hand the signal to a thread Python does not know of, which the main thread's
+    # blocking does not hold back: the block must still run to its end before Ctrl-C is raised
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", NATIVE], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['ran', 'block ended', 'raised after']"

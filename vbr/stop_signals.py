@@ -66,12 +66,13 @@ def deferred() -> Iterator[None]:
     Python runs a signal's handler at the next function it enters, a callback from C too, where
     the exception cannot pass through C's frames: ctypes prints it with a traceback and drops it,
     and the callback's work with it. Only the main thread runs handlers, so elsewhere nothing
-    changes. The signals are blocked (two system calls) when the main thread is the only one;
-    with others, which the system could hand a signal to, their handlers only note it meanwhile."""
+    changes. The signals are blocked (two system calls) when the main thread is the process's
+    only thread; with others, Python's or a library's own (OpenBLAS starts some when NumPy is
+    imported), which the system could hand a signal to, their handlers only note it meanwhile."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    if threading.active_count() == 1 and hasattr(signal, "pthread_sigmask"):
+    if _alone() and hasattr(signal, "pthread_sigmask"):
         before = signal.pthread_sigmask(signal.SIG_BLOCK, _DEFERRED)
         try:
             yield
@@ -91,6 +92,17 @@ def deferred() -> Iterator[None]:
             signal.signal(s, handler)
     if heard:
         old[heard[0]](heard[0], None)
+
+
+def _alone() -> bool:
+    """Whether the main thread is the process's only thread, native threads included (where the
+    system lists them, /proc/self/task; elsewhere no: the handlers' way, which needs no answer)."""
+    if threading.active_count() != 1:
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
 
 
 def exit_code(exc: KeyboardInterrupt) -> int:
