@@ -40,6 +40,13 @@ def test_one_agent_plays_every_seat_and_none_means_random():
     assert parse_agent_list(None, 2) == ["random", "random"]
 
 
+@pytest.mark.parametrize("spec", ["random,,greedy", "random,", ",random", "mcts:iterations=5,,greedy"])
+def test_an_empty_place_between_commas_is_an_error_not_a_seat_left_out(spec):
+    # `random,,greedy` was read as `random,greedy`: the seat meant for the empty place went to greedy
+    with pytest.raises(AgentSpecError, match="empty place between commas"):
+        parse_agent_list(spec, 2)
+
+
 @pytest.mark.parametrize("spec", [" , ", "", ","])
 def test_a_spec_given_that_names_no_agent_is_refused_not_taken_for_random(spec):
     # `--agents ","` is a slip, not a wish for random seats: it says so

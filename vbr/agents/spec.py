@@ -144,9 +144,13 @@ def check_settings(agent: str, settings: dict) -> dict:
 def _split(spec: str) -> list[tuple[str, list[str]]]:
     """Tokens grouped into agents: (the agent's token, its further `name=value` tokens)."""
     groups: list[tuple[str, list[str]]] = []
-    for token in (t.strip() for t in spec.split(",")):
-        if not token:
-            continue
+    tokens = [t.strip() for t in spec.split(",")]
+    if not any(tokens):
+        return groups
+    for token in tokens:
+        if not token:  # `random,,greedy`: a seat left out, or a slip; either way not what was meant
+            raise AgentSpecError(f"{spec!r} has an empty place between commas: give one agent per seat "
+                                 f"(random,greedy) or one for every seat (random)")
         if "=" in token and ":" not in token.split("=", 1)[0]:
             key = token.split("=", 1)[0].strip()
             if not key.isidentifier():  # `mcts(iterations=5)`, `mcts iterations=5`: an agent misspelt
