@@ -40,6 +40,18 @@ def test_with_another_thread_a_ctrl_c_is_raised_once_the_block_ends():
         other.join()
 
 
+@pytest.fixture
+def default_stop_signals():
+    """SIGTERM and SIGHUP at their default action for the test, as in a vbr process (a library
+    loaded by an earlier test in this process, Ray, installs handlers of its own, which vbr then
+    leaves alone: stop_signals.raising), and as they were afterwards."""
+    before = {s: signal.signal(s, signal.SIG_DFL) for s in (signal.SIGTERM, signal.SIGHUP)}
+    yield
+    for s, handler in before.items():
+        signal.signal(s, handler)
+
+
+@pytest.mark.usefixtures("default_stop_signals")
 def test_a_sigterm_under_as_ctrl_c_is_held_too_and_then_raised_with_its_number():
     with as_ctrl_c():
         with pytest.raises(KeyboardInterrupt) as stopped:
@@ -49,6 +61,7 @@ def test_a_sigterm_under_as_ctrl_c_is_held_too_and_then_raised_with_its_number()
         assert stopped.value.signum == signal.SIGTERM
 
 
+@pytest.mark.usefixtures("default_stop_signals")
 def test_a_sigterm_anywhere_in_a_command_ends_it_with_128_plus_its_number_and_a_line(capsys):
     # what the command is doing does not matter (between two runs of a sweep, say): vbr is not
     # killed outright, it says it was interrupted and exits as a shell would report the signal
@@ -61,7 +74,6 @@ def test_a_sigterm_anywhere_in_a_command_ends_it_with_128_plus_its_number_and_a_
     assert _guard(command) == 128 + signal.SIGTERM
     assert capsys.readouterr().err == "vbr: interrupted\n"
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the default given back after the command
-
 
 
 NATIVE = r"""
