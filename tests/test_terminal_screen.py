@@ -242,6 +242,17 @@ def test_a_signed_number_is_no_choice_and_a_digit_of_another_script_no_number(tm
     assert result.choices == 1
 
 
+def test_a_number_of_thousands_of_digits_is_no_choice_and_its_hint_stays_short(tmp_path):
+    # 5000 nines is a number, just not one of 1 to 6: it ended the game ("Exceeds the limit (4300
+    # digits) for integer string conversion"), and a long number echoed whole fills the screen.
+    game = vbr.load("siatka", engine="python")
+    _, result, out = session(game, "9" * 5000 + "\n" + "0" * 4999 + "2\n", log=tmp_path / "g.jsonl")
+    hint = next(line for line in out.splitlines() if "is not a choice" in line).rpartition("leave): ")[2]
+    assert hint.endswith("is not a choice: type 1 to 6 (? shows the choices)") and len(hint) <= WIDTH
+    assert "'99999999999999999999...'" in hint
+    assert result.choices == 1  # the leading zeros of 000...02 do not make it another number than 2
+
+
 @pytest.mark.parametrize("answers", ["1\n2\nq\n", "1\n2\n", "1\n2\nQuit\n"])
 def test_leaving_with_q_or_at_the_end_of_input_writes_a_log_that_replays(tmp_path, answers):
     game = vbr.load("siatka", engine="python")

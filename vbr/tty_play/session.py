@@ -121,9 +121,9 @@ class Session:
             if not _WHOLE.fullmatch(answer):  # ASCII digits only: str.isdigit takes `²`, which int() refuses
                 self.say(f"{_quote(answer)} is not a number: type 1 to {n} (? shows the choices)", "hint")
                 continue
-            k = int(answer)
-            if not 1 <= k <= n:
-                self.say(f"{k} is not a choice: type 1 to {n} (? shows the choices)", "hint")
+            k = _in_range(answer, n)
+            if k is None:
+                self.say(f"{_number(answer)} is not a choice: type 1 to {n} (? shows the choices)", "hint")
                 continue
             return offers[k - 1][0]
 
@@ -159,6 +159,23 @@ class Session:
             ([STOPPED] if stopped else [])
         write_log(self.log_path, header(self.game, self.seed, agents, self.game.engine.name), events)
         self.log_written = True
+
+
+def _in_range(number: str, n: int) -> int | None:
+    """The choice `number` (ASCII digits, maybe signed) picks among 1 to `n`, or None. Its digits are
+    counted before it is read: a number of thousands of digits is past Python's int() limit."""
+    digits = number.lstrip("+-").lstrip("0")
+    if number.startswith("-") or not digits or len(digits) > len(str(n)):
+        return None
+    k = int(digits)
+    return k if k <= n else None
+
+
+def _number(number: str) -> str:
+    """A number typed, as a hint repeats it: `-1`, `7`, a long one cut as `'99999...'`."""
+    sign = "-" if number.startswith("-") else ""
+    digits = number.lstrip("+-").lstrip("0") or "0"
+    return _quote(sign + digits) if len(digits) > 20 else str(int(sign + digits))
 
 
 def _quote(text: str) -> str:
