@@ -231,3 +231,41 @@ def test_a_whole_game_of_siatka_through_the_c_engine_played_in_tmux(pane, tmp_pa
     assert json.loads(log.read_text().split("\n")[0])["engine"] == "c"
     done = replays(log)
     assert done.returncode == 0 and "reproduces exactly" in done.stdout, done.stdout + done.stderr
+
+
+def test_hot_seat_clears_one_persons_screen_and_scrollback_before_the_next_sees_the_terminal(pane, tmp_path):
+    # `--agents human`: two people at one terminal. When seat 1 is asked to take the terminal, no
+    # card of seat 0's hand may be on the screen or in the scrollback (tmux's history holds all
+    # that was printed unless it was cleared); once seat 1 presses Enter, its own hand is shown.
+    log = tmp_path / "hot.jsonl"
+    pane.start(entry() + ["siatka", "--seed", str(SEED), "--engine", "python", "--agents", "human",
+                          "--log", str(log)], env="NO_COLOR=1")
+    handed = "seat 0, press Enter to see your screen (q leaves):"
+    pane.wait("seat 0's hand-over", lambda t: t.rstrip().endswith(handed))
+    start = vbr.load("siatka", engine="python").new_state(SEED)
+    mine, theirs = zone_ids(start, "hand[0]"), zone_ids(start, "hand[1]")
+    pane.answer("")
+    text = pane.wait_prompt(1)
+    assert "| you: seat 0 |" in text and all(shows(text, i) for i in mine)
+    asked = 1
+    while "seat 1, press Enter" not in pane.screen():  # seat 0 places its tiles
+        pane.answer("1")
+        asked += 1
+        pane.wait(f"question {asked} or the hand-over", lambda t: t.count(PROMPT) >= asked and t.rstrip().endswith("leave):")
+                  or "seat 1, press Enter" in t)
+        assert asked < 10, pane.screen()
+    before = pane.history()
+    assert "seat 1 to play: hand the terminal to seat 1." in before
+    for ident in mine + theirs:
+        assert not shows(before, ident), f"{ident} is on the screen or in the scrollback at the hand-over:\n{before}"
+    assert "hand[0] (yours)" not in before and "you: seat 0" not in before
+    pane.answer("")
+    after = pane.wait("seat 1's screen", lambda t: t.rstrip().endswith("leave):"))
+    assert "| you: seat 1 |" in after and "hand[1] (yours)" in after
+    assert all(shows(after, i) for i in theirs) and not any(shows(after, i) for i in mine)
+    assert re.search(r"hidden \(how many\):.* hand\[0\] 3", after)
+    pane.answer("q")
+    text = pane.wait("the command to end", lambda t: "[exit " in t)
+    assert "[exit 0]" in text
+    done = replays(log)
+    assert done.returncode == 0 and "reproduces exactly" in done.stdout, done.stdout + done.stderr

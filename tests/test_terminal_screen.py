@@ -288,6 +288,40 @@ def test_a_team_is_played_seat_by_seat_each_with_its_own_view(tmp_path):
     assert replay(log).ok
 
 
+def test_hot_seat_hands_over_between_people_each_shown_only_their_own_view(tmp_path):
+    # `--agents human`: seat 1 is another person at this terminal. Each stretch of output after
+    # "seat N, press Enter" is seat N's alone: its headers, its hand; the other hand only counted.
+    game = vbr.load("siatka", engine="python")
+    log = tmp_path / "hot.jsonl"
+    _, result, out = session(game, "1\n" * 3000, seed=7, agents=[None, "human"], log=log)
+    assert result.finished
+    parts = re.split(r"^seat ([01]), press Enter to see your screen \(q leaves\): ", out, flags=re.M)
+    turns = list(zip(parts[1::2], parts[2::2]))
+    assert {seat for seat, _ in turns} == {"0", "1"}
+    assert all(a != b for (a, _), (b, _) in zip(turns, turns[1:]))  # a hand-over only between people
+    for seat, text in turns:
+        text = text.split("\n" + "-" * 40)[0]  # a line marks each hand-over (a terminal is cleared)
+        other = 1 - int(seat)
+        assert f"| you: seat {other} |" not in text and f"hand[{other}] (yours)" not in text
+        assert re.search(rf"\| you: seat {seat} \|", text) and f"hand[{seat}] (yours)" in text
+        assert re.search(rf"hidden \(how many\):.* hand\[{other}\] \d", text)
+    end = out.rpartition("-" * 40)[2]  # the end of the game, for both
+    assert "(yours)" not in end and "you (seat" not in end.split("game over")[0]
+    assert re.search(r"^result: seat [01] wins \(\d+, \d+\) after \d+ choices$", end, re.M)
+    assert json.loads(log.read_text().splitlines()[0])["agents"] == ["human", "human"]
+    assert replay(log).ok
+
+
+@pytest.mark.parametrize("answer", ["q\n", ""], ids=["q", "end-of-input"])
+def test_hot_seat_leaving_at_the_hand_over_writes_the_log(tmp_path, answer):
+    game = vbr.load("siatka", engine="python")
+    log = tmp_path / "hot.jsonl"
+    _, result, out = session(game, "\n" + "1\n" * 5 + answer, seed=7, agents=[None, "human"], log=log)
+    assert out.rstrip().endswith("seat 1, press Enter to see your screen (q leaves):")
+    assert not result.finished and result.choices == 6  # seat 0 placed six tiles, the last its only option
+    assert replay(log).ok
+
+
 def test_colour_only_when_asked_for(tmp_path):
     game = vbr.load("siatka", engine="python")
     assert "\x1b[" not in session(game, "q\n")[2]
@@ -360,6 +394,7 @@ def test_not_a_terminal_no_colour(monkeypatch, capsys):
     (["volleyball-high", "--option", "mode=solo", "--seat", "1"],
      "vbr: error: --seat 1: no such seat; Volleyball High has one seat, 0"),
     (["siatka", "--agents", "bogus"], "vbr: error: --agents: unknown agent 'bogus'"),
+    (["siatka", "--agents", "human,human"], "vbr: error: --agents human,human: 2 agents for 1 other seat (seat 1)"),
     (["siatka", "--agents", "random,greedy"], "vbr: error: --agents random,greedy: 2 agents for 1 other seat (seat 1)"),
     (["siatka", "--agents", "mcts:nope=1"], "vbr: error: --agents: mcts: unknown parameter 'nope'"),
     (["siatka", "--log", "/no/such/folder/x.jsonl"], "vbr: error: --log /no/such/folder/x.jsonl: the folder"),
@@ -385,6 +420,23 @@ def test_other_agents_may_be_given_one_per_other_seat(tmp_path, monkeypatch, cap
     assert main(["play", "cattack", "--seat", "0", "--agents", "greedy,first", "--log", str(log)]) == 0
     assert json.loads(log.read_text().splitlines()[0])["agents"] == ["human", "greedy", "human", "first"]
     assert "you play seats 0 and 2, against seat 1 greedy, seat 3 first" in capsys.readouterr().out.replace("\n    ", " ")
+
+
+@pytest.mark.parametrize("agents, seats", [
+    ("human", ["human", "human", "human", "human"]),
+    ("greedy,human", ["human", "greedy", "human", "human"]),
+    ("mcts:iterations=5,c=1,human", ["human", "mcts:c=1,iterations=5", "human", "human"]),
+])
+def test_human_among_the_agents_seats_another_person_at_this_terminal(tmp_path, monkeypatch, capsys, agents, seats):
+    # `human` is no agent: the seats it names are played at the terminal (docs/play.md, Hot seat);
+    # a parameter list before it stays with its own agent.
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    log = tmp_path / "x.jsonl"
+    assert main(["play", "cattack", "--agents", agents, "--log", str(log)]) == 0
+    assert json.loads(log.read_text().splitlines()[0])["agents"] == seats
+    out = capsys.readouterr().out.replace("\n    ", " ")
+    assert "seat 3 human (hot seat)" in out
+    assert re.search(r"^(seats 0 and 2|seats? [13](?: and 3)?) to play: hand the terminal to \1\.$", out, re.M)
 
 
 def _deep_into(name, options, seed, until):

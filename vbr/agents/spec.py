@@ -214,6 +214,7 @@ def agent_names(spec: str | None) -> set[str]:
     return {_parse_group(head, extra)[0] for head, extra in _groups(spec)}
 
 
+HUMAN = "human"  # no agent: a seat a person plays (logs name it so; `vbr play --agents human`, a hot seat)
 SEARCH_AGENTS = frozenset({"mcts"})  # agents that search at each choice: tens of milliseconds a game and more
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from vbr.cli_common import add_engine_args, check_agents, check_log_target, integer, parse_options, played_game, seed
 from vbr.errors import UsageError
 from vbr.terminal import SafeStream, clean
+from vbr.agents.spec import HUMAN  # the agent of a seat another person plays at this terminal
 
 TYPED_ENGINES = ("c", "python")  # what plays a game in the terminal (vbr.engines.game)
 
@@ -31,7 +32,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--agents", default="random",
                    help="the other seats' agents, comma-separated: one for all of them, or one per other "
                         "seat in seat order (default random)\nagents: NAME or NAME:PARAM=VALUE,...\n"
-                        + describe_agents().split("\n", 1)[-1])
+                        + describe_agents().split("\n", 1)[-1]
+                        + "\n  human    another person at this terminal (hot seat): the screen is "
+                          "cleared and handed over between people")
     p.add_argument("--option", action="append", metavar="NAME[=VALUE]", help="set a rule option (repeatable)")
     p.add_argument("--seed", type=seed, default=0, metavar="S",
                    help="the seed that fixes every roll, shuffle and agent's pick (default 0)")
@@ -54,18 +57,19 @@ def run(args) -> int:
                          f"({', '.join(TYPED_ENGINES)}, or auto to take c where it builds)")
     you = seats_played(game, args.seat)
     agents = other_agents(game, you, args.agents)
-    check_agents(args.engine, [a for a in agents if a is not None])
+    check_agents(args.engine, [a for a in agents if a not in (None, HUMAN)])
     log = Path(args.log) if args.log else None
     if log is not None:  # before the game: finding out after it that the log cannot be written wastes it
         check_log_target(log, game)
     out = sys.stdout.stream if isinstance(sys.stdout, SafeStream) else sys.stdout  # colour codes are ours
     colour = _isatty(out) and not os.environ.get("NO_COLOR")
-    others = ", ".join(f"seat {s} {a}" for s, a in enumerate(agents) if a is not None) or "no agents"
+    others = ", ".join(f"seat {s} {a}" + (" (hot seat)" if a == HUMAN else "")
+                       for s, a in enumerate(agents) if a is not None) or "no agents"
     mine = f"seat {args.seat}" if len(you) == 1 else f"seats {_and(you)}"
     for line in wrap(clean(f"{game.title}: seed {args.seed}; you play {mine}, against {others}, engine {args.engine}")):
         print(line, file=out)
     print("Type a choice's number and Enter; ? shows the choices again, q or Ctrl-D leaves.", file=out)
-    session = Session(game, args.seed, you, agents, out, sys.stdin, colour=colour, log_path=log)
+    session = Session(game, args.seed, you, agents, out, sys.stdin, colour=colour, log_path=log, clear=_isatty(out))
     from vbr import stop_signals
     try:
         with stop_signals.as_ctrl_c():  # a closed terminal (SIGHUP) or a kill keeps the log as Ctrl-C does
@@ -99,28 +103,46 @@ def seats_played(game, seat: int) -> tuple[int, ...]:
 
 def other_agents(game, you: tuple[int, ...], spec: str) -> list[str | None]:
     """One agent spec per seat, None for the person's: `spec` is one agent for every other seat,
-    or one per other seat in seat order."""
+    or one per other seat in seat order; `human` is another person at this terminal (hot seat)."""
     from vbr.agents.spec import AgentSpecError
     from vbr.play import parse_agents
     others = [s for s in range(game.seats) if s not in you]
     if not others:
         return [None] * game.seats
+    agents, human, given = _without_humans(spec)
     try:
-        specs = parse_agents(spec, len(others))
+        specs = parse_agents(agents, len(others))
+        every = given == 1 and human == {0}  # `--agents human`: every other seat
+        specs = [HUMAN if k in human or every else a for k, a in enumerate(specs)]
     except AgentSpecError as exc:
         for n in range(1, game.seats + 1):  # well formed, but for another number of seats?
             try:
-                parse_agents(spec, n)
+                parse_agents(agents, n)
             except AgentSpecError:
                 continue
             raise UsageError(f"--agents {spec}: {n} agents for {len(others)} other "
                              f"seat{'s' if len(others) > 1 else ''} (seat{'s' if len(others) > 1 else ''} {_and(others)}); "
                              "give one agent for all of them, or one per other seat") from None
-        raise UsageError(f"--agents: {exc}") from None
+        raise UsageError(f"--agents: {exc}; or {HUMAN}, another person at this terminal") from None
     out: list[str | None] = [None] * game.seats
     for s, a in zip(others, specs):
         out[s] = a
     return out
+
+
+def _without_humans(spec: str) -> tuple[str, set[int], int]:
+    """`spec` with each `human` (no agent: another person at this terminal) standing in as `first`,
+    which has no parameters; the positions among the agents given of those that were `human`; how
+    many agents it gives. An agent starts at a token that is not a `name=value` parameter
+    (vbr.agents.spec's grammar)."""
+    tokens = [t.strip() for t in spec.split(",")]
+    human, k = set(), -1
+    for t in tokens:
+        if t and ("=" not in t or ":" in t.split("=", 1)[0]):
+            k += 1
+            if t == HUMAN:
+                human.add(k)
+    return ",".join("first" if t == HUMAN else t for t in tokens), human, k + 1
 
 
 def _and(items) -> str:

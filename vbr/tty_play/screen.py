@@ -237,11 +237,16 @@ def _split_fields(body: str, names: list[str]) -> dict[str, str]:
 class Screen:
     """One seat's view of one moment: built from an observation, drawn as lines."""
 
-    def __init__(self, board: Board, obs: dict, seat: int, you: tuple[int, ...] | None = None):
+    def __init__(self, board: Board, obs: dict, seat: int, you: tuple[int, ...] | None = None,
+                 shared: bool = False):
+        """`obs`: what `seat` may know; `you`: the seats the person looking plays (`seat` alone
+        by default). `shared`: the screen is for everyone at the terminal (the end of a hot-seat
+        game): nobody is `you`, `seat` only sets which way up the court is drawn."""
         self.board = board
         self.obs = obs
         self.seat = seat
-        self.you = tuple(you) if you else (seat,)
+        self.shared = shared
+        self.you = () if shared else tuple(you) if you else (seat,)
         self.side = board.side_of_seat(seat)
         self.items: dict[str, Item] = {}  # every card and piece the seat may see, by `#id`
         self.zone_items: dict[str, list[Item]] = {}
@@ -254,6 +259,15 @@ class Screen:
         self.placed: dict = {}  # cell -> [(label, mine)]
         self.on_court: dict[str, int] = {}  # zone -> how many of its things are on the court
         self.cut = False  # some piece's label did not fit its cell
+        self._place_pieces()
+
+    def narrow(self, ids) -> None:
+        """Keep only the things whose id is in `ids`: what the events name, the zones list and the
+        court draws (the things every person at the terminal may see)."""
+        keep = set(ids)
+        self.items = {k: v for k, v in self.items.items() if k in keep}
+        self.zone_items = {z: [it for it in items if it.id in keep] for z, items in self.zone_items.items()}
+        self.placed, self.on_court = {}, {}
         self._place_pieces()
 
     # -------------------------------------------------------------- what is where
@@ -326,7 +340,9 @@ class Screen:
         b = self.board
         phase = clean(b.phase_titles.get(self.obs["phase"], self.obs["phase"]))
         who = f"you: seat {self.seat}"
-        if b.teamed:
+        if self.shared:
+            who = "all seats"
+        elif b.teamed:
             who += f" of {b.side_names[b.team_of[self.seat]]}" if b.team_of[self.seat] < len(b.side_names) else ""
         score = ""
         if b.points:
@@ -366,7 +382,7 @@ class Screen:
         yr = range(max(ys), min(ys) - 1, -1)  # side 0 at the bottom
         if self.side == 1:
             xr, yr = xr[::-1], yr[::-1]
-        labels = {s: b.side_label(s, self.side) for s in (0, 1)}
+        labels = {s: b.side_label(s, -1 if self.shared else self.side) for s in (0, 1)}
         margin = min(max(width(v) for v in labels.values()) + 1, 16)
 
         def content(c) -> list[tuple[str, str | None]]:
@@ -403,7 +419,8 @@ class Screen:
             if row_side in (0, 1) and row_side not in sides_started and any(court.in_grid(Cell(x, y)) for x in xr):
                 sides_started.add(row_side)
                 label = labels[row_side]
-            line: Line = [(truncate(label, margin - 1).ljust(margin), "mine" if row_side == self.side and label else None)]
+            mine = row_side == self.side and label and not self.shared
+            line: Line = [(truncate(label, margin - 1).ljust(margin), "mine" if mine else None)]
             for i, sp in enumerate(row):
                 if i:
                     inside = court.on_board(Cell(xr[i - 1], y)) or court.on_board(Cell(xr[i], y))

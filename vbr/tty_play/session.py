@@ -2,7 +2,14 @@
 answer is checked and applied; at the end (or when the person leaves) the log is written.
 
 The person's seats are asked only when they have a real choice: a choice with one legal option
-is made for them and shows among the events as `(only option)`."""
+is made for them and shows among the events as `(only option)`.
+
+Hot seat: seats whose agent is `human` are played by other people at the same terminal. Each
+person is the seats of one team played there (in a game without teams, one seat). When the seat
+asked belongs to another person than the last one asked, the screen is handed over: cleared (on a
+terminal, its scrollback too), then a line asks that person to press Enter, so that nobody sees
+another's hidden cards. Each person is shown the events since their own last question, as their
+seats may know them; the end of the game shows only what every person may see."""
 from __future__ import annotations
 
 import re
@@ -10,10 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vbr.errors import VbrError
+from vbr.agents.spec import HUMAN  # the agent of a seat another person plays here (hot seat)
 from vbr.tty_play.screen import Board, Screen, event_lines, plain, styled, text_line
 from vbr.tty_play.typed import TypedAgent, TypedPlay
 
 QUIT = {"q", "quit", "exit"}
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, erase the screen, erase the scrollback
 _WHOLE = re.compile(r"[+-]?[0-9]+")  # a number typed as a choice, its sign included
 KEYS = "keys: a number and Enter chooses, ? the choices, z every zone in full, q leaves"
 
@@ -31,9 +40,11 @@ class Left(Exception):
 
 class Session:
     def __init__(self, game, seed: int, seats: tuple[int, ...], agents: list[str | None], out, inp,
-                 colour: bool = False, log_path: Path | None = None):
+                 colour: bool = False, log_path: Path | None = None, clear: bool = False):
         """`game`: the game played (vbr.engines.game, run by the python or c engine); its
-        checked model draws the board."""
+        checked model draws the board. `agents`: one spec per seat, None for `seats`, `human`
+        for a seat another person plays here. `clear`: the output is a terminal, which a hand-over
+        between people clears."""
         self.game = game
         self.seed = seed
         self.you = tuple(seats)
@@ -45,7 +56,10 @@ class Session:
         self.log_written = False  # a game stopped in its set-up has no play to log
         self.board = Board(game)
         self.state = None
-        self.shown = 0  # events of the log already on the screen
+        self.clear = clear
+        self.people = people(game, self.you, agents)
+        self.shown = [0] * len(self.people)  # per person, events of the log already shown to them
+        self.asked: int | None = None  # the person asked last
 
     # -------------------------------------------------------------- output
     def put(self, lines) -> None:
@@ -63,7 +77,7 @@ class Session:
         try:
             while state.result is None:
                 seat = state.pending.seat
-                if seat not in self.you:
+                if seat in agents:
                     state.apply_index(agents[seat].act())
                 elif len(state.pending.options) == 1:
                     state.apply_index(0)
@@ -86,23 +100,50 @@ class Session:
         """The game, logged, and the other seats' agents: the seeds and streams of `vbr run`."""
         from vbr.play import typed_agents
         state = self.state = TypedPlay(self.game, self.seed)
-        seats = typed_agents(self.seed, [spec or "random" for spec in self.specs])
+        seats = typed_agents(self.seed, [spec if spec not in (None, HUMAN) else "random" for spec in self.specs])
         agents = {seat: TypedAgent(state, kind, params, stream)
-                  for seat, (kind, params, stream) in enumerate(seats) if self.specs[seat] is not None}
+                  for seat, (kind, params, stream) in enumerate(seats) if self.specs[seat] not in (None, HUMAN)}
         return state, agents
 
-    def screen(self, seat: int) -> Screen:
-        return Screen(self.board, self.state.observation(seat), seat, self.you)
+    def person(self, seat: int) -> int:
+        return next(i for i, seats in enumerate(self.people) if seat in seats)
 
-    def news(self, screen: Screen) -> list:
-        events = self.state.log[self.shown:]
-        self.shown = len(self.state.log)
+    def screen(self, seat: int) -> Screen:
+        return Screen(self.board, self.state.observation(seat), seat, self.people[self.person(seat)])
+
+    def news(self, screen: Screen, who: int) -> list:
+        """The events person `who` has not been shown yet, as `screen` may know them."""
+        events = self.state.log[self.shown[who]:]
+        self.shown[who] = len(self.state.log)
         return event_lines(events, self.board, screen)
+
+    def hand_over(self, who: int) -> None:
+        """Between two people, the screen cleared and the next one asked to press Enter."""
+        if self.asked is not None:  # before the first question nothing of anyone's is shown
+            self.wipe()
+        seats = self.people[who]
+        name = f"seat {seats[0]}" if len(seats) == 1 else f"seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}"
+        self.say(f"{name} to play: hand the terminal to {name}.", "prompt")
+        answer = self.ask(f"{name}, press Enter to see your screen (q leaves): ")
+        if answer is None or answer.lower() in QUIT:
+            raise Left
+
+    def wipe(self) -> None:
+        """What the last person was shown, gone: a terminal's screen and scrollback cleared;
+        other output (a file, a pipe) keeps all, a line marks the hand-over."""
+        if self.clear:
+            self.out.write(CLEAR)
+        else:
+            self.say("-" * 40, "dim")
 
     def decide(self, seat: int) -> int:
         """The option the person at `seat` chooses (an index into the pending options)."""
+        who = self.person(seat)
+        if len(self.people) > 1 and who != self.asked:
+            self.hand_over(who)
+        self.asked = who
         sc = self.screen(seat)
-        self.put(self.news(sc) + sc.board_lines() + sc.choice_lines())
+        self.put(self.news(sc, who) + sc.board_lines() + sc.choice_lines())
         offers = sc.offers()
         n = len(offers)
         while True:
@@ -138,14 +179,31 @@ class Session:
         return line.strip()
 
     def finish(self) -> None:
+        """The last events and the board, with the result; with several people at the terminal,
+        only what each of them may see, and the winner named."""
         seat = self.you[0]
-        sc = self.screen(seat)
-        self.put(self.news(sc) + sc.board_lines())
         out = self.state.outcome()
-        side = self.board.team_of[seat] if self.board.teamed else seat
         won = out.team if self.board.teamed else out.winner
-        verdict = "a draw" if won is None else ("you won" if won == side else "you lost")
-        self.say(f"result: {out} after {self.state.choices} choices: {verdict}", "result")
+        if len(self.people) == 1:
+            sc = self.screen(seat)
+            self.put(self.news(sc, 0) + sc.board_lines())
+            side = self.board.team_of[seat] if self.board.teamed else seat
+            verdict = "a draw" if won is None else ("you won" if won == side else "you lost")
+            self.say(f"result: {out} after {self.state.choices} choices: {verdict}", "result")
+            return
+        self.wipe()
+        shared = self.shared(seat)
+        events = self.state.log[min(self.shown):]
+        self.put(event_lines(events, self.board, shared) + shared.header() + shared.var_lines() + shared.court_lines())
+        self.say(f"result: {out} after {self.state.choices} choices", "result")
+
+    def shared(self, seat: int) -> Screen:
+        """`seat`'s screen narrowed to what every person at the terminal may see: the things each
+        of their seats' views holds, nobody named `you`."""
+        sc = Screen(self.board, self.state.observation(seat), seat, shared=True)
+        views = [self.screen(seats[0]) for seats in self.people]
+        sc.narrow(k for k in sc.items if all(k in other.items for other in views))
+        return sc
 
     def write_log(self, fault: VbrError | None = None, stopped: bool = False) -> None:
         """The play so far, to `--log`; with `fault`, the error in the rules that stopped it last
@@ -154,11 +212,22 @@ class Session:
         if self.log_path is None or self.state is None:
             return
         from vbr.gamelog import STOPPED, fault_event, header, write_log
-        agents = [spec if spec is not None else "human" for spec in self.specs]
+        agents = [spec if spec is not None else HUMAN for spec in self.specs]
         events = self.state.log + ([fault_event(fault, self.game.path)] if fault is not None else []) + \
             ([STOPPED] if stopped else [])
         write_log(self.log_path, header(self.game, self.seed, agents, self.game.engine.name), events)
         self.log_written = True
+
+
+def people(game, you: tuple[int, ...], agents: list[str | None]) -> list[tuple[int, ...]]:
+    """The people at the terminal, each as the seats they play: `you` first, then, per team in
+    seat order, that team's seats whose agent is `human` (a seat alone in a game without teams)."""
+    out = [tuple(you)]
+    for team in game.program.teams:
+        mine = tuple(s for s in team if agents[s] == HUMAN and s not in you)
+        if mine:
+            out.append(mine)
+    return out
 
 
 def _in_range(number: str, n: int) -> int | None:
