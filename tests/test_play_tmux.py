@@ -269,3 +269,15 @@ def test_hot_seat_clears_one_persons_screen_and_scrollback_before_the_next_sees_
     assert "[exit 0]" in text
     done = replays(log)
     assert done.returncode == 0 and "reproduces exactly" in done.stdout, done.stdout + done.stderr
+
+
+def test_keys_typed_before_a_question_shows_do_not_answer_it(pane):
+    # Keys pressed while the game starts (or while an agent thinks) are not an answer to a question
+    # nobody has seen yet: the first question still waits, and `?` shows it again.
+    pane.start(entry() + ["siatka", "--seed", str(SEED)], env="NO_COLOR=1")
+    pane.answer("3")  # sent at once: the game is still loading
+    pane.wait_prompt(1)
+    pane.answer("?")
+    text = pane.wait("the choices again", lambda t: "keys: a number and Enter chooses" in t)
+    assert "you (seat 0): which tile stands on the next field" not in text, text
+    assert text.count("> which tile stands on the next field") == 2 and "  6) #5 Tile(" in text

@@ -169,7 +169,10 @@ class Session:
             return offers[k - 1][0]
 
     def ask(self, prompt: str) -> str | None:
-        """A line from the person, None at the end of input (Ctrl-D)."""
+        """A line from the person, None at the end of input (Ctrl-D). On a terminal, what was
+        typed before the question shows (while an agent thought) is dropped: it would answer a
+        question nobody has seen."""
+        _drop_typeahead(self.inp)
         self.out.write(prompt)
         self.out.flush()
         line = self.inp.readline()
@@ -217,6 +220,17 @@ class Session:
             ([STOPPED] if stopped else [])
         write_log(self.log_path, header(self.game, self.seed, agents, self.game.engine.name), events)
         self.log_written = True
+
+
+def _drop_typeahead(inp) -> None:
+    """Discard the keys a terminal holds that nobody has read yet; nothing for other input."""
+    try:
+        if not inp.isatty():
+            return
+        import termios
+        termios.tcflush(inp.fileno(), termios.TCIFLUSH)
+    except (AttributeError, ValueError, OSError, ImportError):  # no file, closed, not POSIX
+        return
 
 
 def people(game, you: tuple[int, ...], agents: list[str | None]) -> list[tuple[int, ...]]:
