@@ -394,6 +394,10 @@ def test_not_a_terminal_no_colour(monkeypatch, capsys):
     (["volleyball-high", "--option", "mode=solo", "--seat", "1"],
      "vbr: error: --seat 1: no such seat; Volleyball High has one seat, 0"),
     (["siatka", "--agents", "bogus"], "vbr: error: --agents: unknown agent 'bogus'"),
+    (["siatka", "--agents", "bogus"], "vbr: error: --agents: unknown agent 'bogus' (agents: random, first, greedy, "
+                                      "mcts); or human, another person at this terminal\n"),
+    (["siatka", "--agents", "mcts:iterations=0"],
+     "vbr: error: --agents: mcts: iterations must be an integer from 1 to 1000000, not '0'\n"),
     (["siatka", "--agents", "human,human"], "vbr: error: --agents human,human: 2 agents for 1 other seat (seat 1)"),
     (["siatka", "--agents", "random,greedy"], "vbr: error: --agents random,greedy: 2 agents for 1 other seat (seat 1)"),
     (["siatka", "--agents", "mcts:nope=1"], "vbr: error: --agents: mcts: unknown parameter 'nope'"),

@@ -123,7 +123,8 @@ def other_agents(game, you: tuple[int, ...], spec: str) -> list[str | None]:
             raise UsageError(f"--agents {spec}: {n} agents for {len(others)} other "
                              f"seat{'s' if len(others) > 1 else ''} (seat{'s' if len(others) > 1 else ''} {_and(others)}); "
                              "give one agent for all of them, or one per other seat") from None
-        raise UsageError(f"--agents: {exc}; or {HUMAN}, another person at this terminal") from None
+        other = f"; or {HUMAN}, another person at this terminal" if "unknown agent" in str(exc) else ""
+        raise UsageError(f"--agents: {exc}{other}") from None
     out: list[str | None] = [None] * game.seats
     for s, a in zip(others, specs):
         out[s] = a
