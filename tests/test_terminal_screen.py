@@ -232,6 +232,15 @@ def test_bad_entries_are_asked_again_with_a_hint_and_question_mark_shows_the_cho
     r = replay(log)
     assert r.ok, r.message
 
+@pytest.mark.parametrize("word", ["help", "h", "HELP"])
+def test_help_and_h_show_the_choices_and_keys_as_question_mark_does(word):
+    # a person asks for help in words too (docs/play.md, Keys); it said "'help' is not a number"
+    game = vbr.load("siatka", engine="python")
+    _, result, out = session(game, f"{word}\nq\n")
+    assert "is not a number" not in out and "keys: a number and Enter chooses" in out
+    assert out.count("> which tile stands on the next field") == 2 and result.choices == 0
+
+
 def test_a_signed_number_is_no_choice_and_a_digit_of_another_script_no_number(tmp_path):
     # `-1` and `+9` are numbers, just not among the choices 1 to 6 (it said "'-1' is not a number");
     # `²` is a digit to str.isdigit but no number to type (it ended the game: int() refused it).

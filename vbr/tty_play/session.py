@@ -22,6 +22,7 @@ from vbr.tty_play.screen import Board, Screen, event_lines, plain, styled, text_
 from vbr.tty_play.typed import TypedAgent, TypedPlay
 
 QUIT = {"q", "quit", "exit"}
+HELP = {"?", "h", "help"}
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, erase the screen, erase the scrollback
 _WHOLE = re.compile(r"[+-]?[0-9]+")  # a number typed as a choice, its sign included
 KEYS = "keys: a number and Enter chooses, ? the choices, z every zone in full, q leaves"
@@ -150,7 +151,7 @@ class Session:
             answer = self.ask(sc.ask())
             if answer is None or answer.lower() in QUIT:
                 raise Left
-            if answer == "?":
+            if answer.lower() in HELP:
                 self.put(sc.choice_lines() + [text_line(KEYS, "dim")])
                 continue
             if answer.lower() == "z":
