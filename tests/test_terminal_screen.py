@@ -16,6 +16,8 @@ from vbr.cli import main
 from vbr.tty_play.screen import HEIGHT, WIDTH, Board, Screen, event_lines, plain, styled, truncate, width, wrap
 from vbr.tty_play.session import Session
 
+from conftest import ROOT
+
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # control characters a terminal would obey
 BUNDLED = [("siatka", {}), ("siatka", {"abilities": True, "block_marker": True, "rotation": True}),
            ("cattack", {}), ("cattack", {"players": "2"}), ("tanto-cuore-beach-volleyball", {}),
@@ -285,6 +287,15 @@ def test_a_whole_game_answering_1_ends_with_the_result_and_a_log_that_replays(tm
     again = tmp_path / "again.jsonl"
     session(game, "1\n" * 2000, log=again)
     assert again.read_text() == log.read_text()  # the same seed and answers play the same game
+
+
+@pytest.mark.parametrize("agents", [[None, "random"], [None, "human"]], ids=["one-person", "hot-seat"])
+def test_a_game_of_one_choice_ends_after_1_choice_not_1_choices(agents):
+    # tests/fixtures/tune/counted.vbr: seat 0 makes `rounds` choices (1 by default) with one option, then wins
+    game = vbr.load(str(ROOT / "tests" / "fixtures" / "tune" / "counted.vbr"), engine="python")
+    _, result, out = session(game, "", agents=agents)
+    assert result.finished and result.choices == 1
+    assert re.search(r"^result: seat 0 wins after 1 choice(: you won)?$", out, re.M), out
 
 
 def test_a_team_is_played_seat_by_seat_each_with_its_own_view(tmp_path):

@@ -193,13 +193,13 @@ class Session:
             self.put(self.news(sc, 0) + sc.board_lines())
             side = self.board.team_of[seat] if self.board.teamed else seat
             verdict = "a draw" if won is None else ("you won" if won == side else "you lost")
-            self.say(f"result: {out} after {self.state.choices} choices: {verdict}", "result")
+            self.say(f"result: {out} after {_choices(self.state.choices)}: {verdict}", "result")
             return
         self.wipe()
         shared = self.shared(seat)
         events = self.state.log[min(self.shown):]
         self.put(event_lines(events, self.board, shared) + shared.header() + shared.var_lines() + shared.court_lines())
-        self.say(f"result: {out} after {self.state.choices} choices", "result")
+        self.say(f"result: {out} after {_choices(self.state.choices)}", "result")
 
     def shared(self, seat: int) -> Screen:
         """`seat`'s screen narrowed to what every person at the terminal may see: the things each
@@ -221,6 +221,10 @@ class Session:
             ([STOPPED] if stopped else [])
         write_log(self.log_path, header(self.game, self.seed, agents, self.game.engine.name), events)
         self.log_written = True
+
+
+def _choices(n: int) -> str:
+    return f"{n} choice{'' if n == 1 else 's'}"
 
 
 def _drop_typeahead(inp) -> None:
