@@ -69,7 +69,7 @@ def run(args) -> int:
     for line in wrap(clean(f"{game.title}: seed {args.seed}; you play {mine}, against {others}, engine {args.engine}")):
         print(line, file=out)
     print("Type a choice's number and Enter; ? shows the choices again, q or Ctrl-D leaves.", file=out)
-    session = Session(game, args.seed, you, agents, out, sys.stdin, colour=colour, log_path=log, clear=_isatty(out))
+    session = Session(game, args.seed, you, agents, out, sys.stdin, colour=colour, log_path=log, terminal=_isatty(out))
     from vbr import stop_signals
     try:
         with stop_signals.as_ctrl_c():  # a closed terminal (SIGHUP) or a kill keeps the log as Ctrl-C does

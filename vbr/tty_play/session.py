@@ -13,10 +13,12 @@ seats may know them; the end of the game shows only what every person may see.""
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from vbr.errors import VbrError
+from vbr.terminal import clean
 from vbr.agents.spec import HUMAN  # the agent of a seat another person plays here (hot seat)
 from vbr.tty_play.screen import Board, Screen, event_lines, plain, styled, text_line
 from vbr.tty_play.typed import TypedAgent, TypedPlay
@@ -24,6 +26,7 @@ from vbr.tty_play.typed import TypedAgent, TypedPlay
 QUIT = {"q", "quit", "exit"}
 HELP = {"?", "h", "help"}
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, erase the screen, erase the scrollback
+ERASE = "\r\x1b[2K"  # to the start of the line, erase it
 _WHOLE = re.compile(r"[+-]?[0-9]+")  # a number typed as a choice, its sign included
 KEYS = "keys: a number and Enter chooses, ? the choices, z every zone in full, q leaves"
 
@@ -41,11 +44,11 @@ class Left(Exception):
 
 class Session:
     def __init__(self, game, seed: int, seats: tuple[int, ...], agents: list[str | None], out, inp,
-                 colour: bool = False, log_path: Path | None = None, clear: bool = False):
+                 colour: bool = False, log_path: Path | None = None, terminal: bool = False):
         """`game`: the game played (vbr.engines.game, run by the python or c engine); its
         checked model draws the board. `agents`: one spec per seat, None for `seats`, `human`
-        for a seat another person plays here. `clear`: the output is a terminal, which a hand-over
-        between people clears."""
+        for a seat another person plays here. `terminal`: the output is a terminal: a hand-over
+        between people clears it, and a searching agent's seat says it is thinking while it does."""
         self.game = game
         self.seed = seed
         self.you = tuple(seats)
@@ -57,7 +60,7 @@ class Session:
         self.log_written = False  # a game stopped in its set-up has no play to log
         self.board = Board(game)
         self.state = None
-        self.clear = clear
+        self.terminal = terminal
         self.people = people(game, self.you, agents)
         self.shown = [0] * len(self.people)  # per person, events of the log already shown to them
         self.asked: int | None = None  # the person asked last
@@ -79,7 +82,7 @@ class Session:
             while state.result is None:
                 seat = state.pending.seat
                 if seat in agents:
-                    state.apply_index(agents[seat].act())
+                    state.apply_index(self.agent_move(seat, agents[seat]))
                 elif len(state.pending.options) == 1:
                     state.apply_index(0)
                 else:
@@ -105,6 +108,22 @@ class Session:
         agents = {seat: TypedAgent(state, kind, params, stream)
                   for seat, (kind, params, stream) in enumerate(seats) if self.specs[seat] not in (None, HUMAN)}
         return state, agents
+
+    def agent_move(self, seat: int, agent: TypedAgent) -> int:
+        """The agent's choice. On a terminal a searching agent (mcts) may take seconds: a line says
+        it is thinking, and is erased once it has chosen."""
+        from vbr.agents.spec import searches
+        if not (self.terminal and searches(self.specs[seat])):
+            return agent.act()
+        note = [text_line(f"seat {seat} ({clean(self.specs[seat])}) is thinking... (Ctrl-C leaves)", "dim")]
+        self.out.write((styled if self.colour else plain)(note[0]))  # no newline: the line is erased after
+        self.out.flush()
+        try:
+            with _no_echo(self.inp):  # keys typed meanwhile would break the line; they are dropped anyway
+                return agent.act()
+        finally:
+            self.out.write(ERASE)
+            self.out.flush()
 
     def person(self, seat: int) -> int:
         return next(i for i, seats in enumerate(self.people) if seat in seats)
@@ -132,7 +151,7 @@ class Session:
     def wipe(self) -> None:
         """What the last person was shown, gone: a terminal's screen and scrollback cleared;
         other output (a file, a pipe) keeps all, a line marks the hand-over."""
-        if self.clear:
+        if self.terminal:
             self.out.write(CLEAR)
         else:
             self.say("-" * 40, "dim")
@@ -227,6 +246,27 @@ def _choices(n: int) -> str:
     return f"{n} choice{'' if n == 1 else 's'}"
 
 
+@contextmanager
+def _no_echo(inp):
+    """A terminal's input not echoed meanwhile (Ctrl-C still interrupts); nothing for other input."""
+    try:
+        import termios
+        fd = inp.fileno() if inp.isatty() else None
+        saved = termios.tcgetattr(fd) if fd is not None else None
+    except (AttributeError, ValueError, OSError, ImportError):
+        saved = None
+    if saved is None:
+        yield
+        return
+    quiet = list(saved)
+    quiet[3] &= ~termios.ECHO
+    termios.tcsetattr(fd, termios.TCSANOW, quiet)
+    try:
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSANOW, saved)
+
+
 def _drop_typeahead(inp) -> None:
     """Discard the keys a terminal holds that nobody has read yet; nothing for other input."""
     try:
@@ -267,6 +307,5 @@ def _number(number: str) -> str:
 
 
 def _quote(text: str) -> str:
-    from vbr.terminal import clean
     shown = clean(text)
     return repr(shown if len(shown) <= 20 else shown[:20] + "...")
