@@ -243,6 +243,35 @@ def test_help_and_h_show_the_choices_and_keys_as_question_mark_does(word):
     assert out.count("> which tile stands on the next field") == 2 and result.choices == 0
 
 
+ALIKE = """game "Alike"
+seats 2
+kind Coin { value: int }
+zone hand per seat owner
+setup { create Coin(value: 1) in hand[0] times 3 }
+start play
+phase play {
+  choose c from hand[0] by 0 as "which coin"
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("agents, event", [
+    ([None, "random"], "  you (seat 0): which coin -> #0 Coin(value=1)\n"),  # the first of them
+    ([None, "human"], "  seat 0: which coin -> (hidden)\n"),  # the end, for both: seat 1 may not see hand[0]
+], ids=["one-person", "hot-seat"])
+def test_a_choice_among_cards_alike_is_made_for_the_person_as_an_only_option_is(tmp_path, agents, event):
+    # three coins alike in all but their id are one offer (`×3`): asking "your choice (1-1" is
+    # asking nothing (Tanto Cuore asked it over two equal attack cards, and `2` was "not a choice")
+    path = tmp_path / "alike.vbr"
+    path.write_text(ALIKE, encoding="utf-8")
+    game = vbr.load(str(path), engine="python")
+    _, result, out = session(game, "", agents=agents)
+    assert result.finished and result.choices == 1
+    assert "your choice (1-1" not in out and "press Enter" not in out
+    assert event in out
+
+
 def test_a_signed_number_is_no_choice_and_a_digit_of_another_script_no_number(tmp_path):
     # `-1` and `+9` are numbers, just not among the choices 1 to 6 (it said "'-1' is not a number");
     # `²` is a digit to str.isdigit but no number to type (it ended the game: int() refused it).

@@ -158,14 +158,16 @@ class Session:
 
     def decide(self, seat: int) -> int:
         """The option the person at `seat` chooses (an index into the pending options)."""
+        sc = self.screen(seat)
+        offers = sc.offers()
+        n = len(offers)
+        if n == 1:  # cards alike in all but their id: one offer, made as an only option is
+            return offers[0][0]
         who = self.person(seat)
         if len(self.people) > 1 and who != self.asked:
             self.hand_over(who)
         self.asked = who
-        sc = self.screen(seat)
         self.put(self.news(sc, who) + sc.board_lines() + sc.choice_lines())
-        offers = sc.offers()
-        n = len(offers)
         while True:
             answer = self.ask(sc.ask())
             if answer is None or answer.lower() in QUIT:
