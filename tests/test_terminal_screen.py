@@ -155,6 +155,16 @@ def test_choices_are_numbered_with_what_they_choose():
     assert len(lines) == 2 + len(state.legal_actions())
 
 
+def test_a_tile_chosen_shows_among_the_events_as_it_was_offered_without_its_idle_field():
+    # the choice read `#0 Tile(defence=2, ability=A)`; its event said `field=0` (the bench's
+    # "nowhere"), while the tile went to field 1
+    game = vbr.load("siatka", engine="python")
+    _, result, out = session(game, "1\nq\n", seed=7)
+    assert result.choices == 1
+    assert "  you (seat 0): which tile stands on the next field -> #0 Tile(defence=2,\n      ability=A)\n" in out
+    assert "field=0" not in out
+
+
 def test_the_free_fields_shrink_as_tiles_are_placed_and_a_placed_tile_keeps_its_field():
     game = vbr.load("siatka", engine="python")
     state = game.new_state(3)

@@ -610,15 +610,19 @@ def event_lines(events: list[dict], board: Board, screen: Screen) -> list[Line]:
     choice shows the card chosen only when the seat may see that card now (an id alone would
     tell which card it is: ids follow the order the rule file creates things in), and never
     whether it was that seat's only option (that would tell what its hidden hand holds). A card
-    drawn at random (`pick`) is named only when the seat may see it now."""
+    chosen is shown as it was offered, without the fields that placed nothing (`idle_fields`). A
+    card drawn at random (`pick`) is named only when the seat may see it now."""
     from vbr.report import render_events
     lines: list[Line] = []
     for e in events:
         if e.get("t") == "choice":
             seat = e["seat"]
             what = e["action"]
-            if "item" in e:
-                what = e["item"] if what in screen.items else "(hidden)"
+            if "item" in e and what in screen.items:  # as it was offered: without the fields that placed nothing
+                it = Item(e["item"], board)
+                what = it.text(screen.idle_fields([it]).get(it.kind, ()))
+            elif "item" in e:
+                what = "(hidden)"
             prompt = e.get("prompt", "")
             if seat in screen.you:
                 text = f"you (seat {seat}): {prompt} -> {what}" + (" (only option)" if e.get("of") == 1 else "")
