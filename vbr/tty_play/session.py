@@ -13,6 +13,7 @@ seats may know them; the end of the game shows only what every person may see.""
 from __future__ import annotations
 
 import re
+import shutil
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ from pathlib import Path
 from vbr.errors import VbrError
 from vbr.terminal import clean
 from vbr.agents.spec import HUMAN  # the agent of a seat another person plays here (hot seat)
-from vbr.tty_play.screen import Board, Screen, event_lines, plain, styled, text_line
+from vbr.tty_play.screen import HEIGHT, WIDTH, Board, Screen, event_lines, plain, styled, text_line, truncate
 from vbr.tty_play.typed import TypedAgent, TypedPlay
 
 QUIT = {"q", "quit", "exit"}
@@ -52,7 +53,7 @@ class Session:
         self.game = game
         self.seed = seed
         self.you = tuple(seats)
-        self.specs = agents  # one spec per seat; None for the person's seats
+        self.specs = agents  # one spec per seat; None for the person's seats, `human` for other people's
         self.out = out
         self.inp = inp
         self.colour = colour
@@ -115,8 +116,9 @@ class Session:
         from vbr.agents.spec import searches
         if not (self.terminal and searches(self.specs[seat])):
             return agent.act()
-        note = [text_line(f"seat {seat} ({clean(self.specs[seat])}) is thinking... (Ctrl-C leaves)", "dim")]
-        self.out.write((styled if self.colour else plain)(note[0]))  # no newline: the line is erased after
+        room = min(WIDTH, shutil.get_terminal_size((WIDTH, HEIGHT)).columns) - 1  # one line, to erase
+        note = truncate(f"seat {seat} ({clean(self.specs[seat])}) is thinking... (Ctrl-C leaves)", room)
+        self.out.write((styled if self.colour else plain)(text_line(note, "dim")))  # no newline: erased after
         self.out.flush()
         try:
             with _no_echo(self.inp):  # keys typed meanwhile would break the line; they are dropped anyway
