@@ -292,6 +292,15 @@ def test_a_signed_number_is_no_choice_and_a_digit_of_another_script_no_number(tm
     assert result.choices == 1
 
 
+def test_a_control_character_typed_is_repeated_as_backslash_x_once():
+    # the hint showed `'\\x1b[31mabc'` (repr of the cleaned text doubled its backslash)
+    game = vbr.load("siatka", engine="python")
+    _, _, out = session(game, "\x1b[31mabc\n\x07\nq\n")
+    assert "'\\x1b[31mabc' is not a number: type 1 to 6" in out
+    assert "'\\x07' is not a number: type 1 to 6" in out
+    assert "\x1b" not in out and "\x07" not in out and "\\\\x" not in out
+
+
 def test_a_number_of_thousands_of_digits_is_no_choice_and_its_hint_stays_short(tmp_path):
     # 5000 nines is a number, just not one of 1 to 6: it ended the game ("Exceeds the limit (4300
     # digits) for integer string conversion"), and a long number echoed whole fills the screen.

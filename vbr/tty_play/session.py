@@ -311,5 +311,7 @@ def _number(number: str) -> str:
 
 
 def _quote(text: str) -> str:
+    """`text` typed, as a hint repeats it: quoted, control characters as `\\xNN` (once: repr()
+    would double the backslash), cut after 20 characters."""
     shown = clean(text)
-    return repr(shown if len(shown) <= 20 else shown[:20] + "...")
+    return "'" + (shown if len(shown) <= 20 else shown[:20] + "...") + "'"
