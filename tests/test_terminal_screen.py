@@ -282,6 +282,34 @@ def test_a_choice_among_cards_alike_is_made_for_the_person_as_an_only_option_is(
     assert event in out
 
 
+MANY = """game "Many"
+seats 2
+var total: int = 0
+start play
+phase play {
+  choose k from 1..40 by 0 as "pick a number"
+  total += k
+  end winner 0
+}
+"""
+
+
+def test_forty_short_choices_stand_in_columns_so_the_question_stays_on_the_screen(tmp_path):
+    # one a line, forty choices pushed the board and the question off a 24-line screen
+    path = tmp_path / "many.vbr"
+    path.write_text(MANY, encoding="utf-8")
+    game = vbr.load(str(path), engine="python")
+    _, result, out = session(game, "37\n")
+    decision = out[out.index("== Many"):out.index("your choice (1-40,")].rstrip("\n").split("\n")
+    assert len(decision) + 1 <= HEIGHT and max(width(x) for x in decision) <= WIDTH
+    assert decision[2] == "> pick a number"
+    for k in range(1, 41):
+        assert sum(len(re.findall(rf"(?<!\d){k}\) {k}(?!\d)", x)) for x in decision) == 1, k
+    assert decision[3].split() == ["1)", "1", "6)", "6", "11)", "11", "16)", "16", "21)", "21", "26)", "26",
+                                   "31)", "31", "36)", "36"]  # numbered down each column
+    assert result.finished and "  you (seat 0): pick a number -> 37" in out
+
+
 def test_a_signed_number_is_no_choice_and_a_digit_of_another_script_no_number(tmp_path):
     # `-1` and `+9` are numbers, just not among the choices 1 to 6 (it said "'-1' is not a number");
     # `²` is a digit to str.isdigit but no number to type (it ended the game: int() refused it).

@@ -536,6 +536,9 @@ class Screen:
             for kind, fields in kinds.items():
                 lines.append(text_line(truncate(clean(f"{lead}{kind}({'/'.join(fields)}):"), WIDTH), "dim"))
         labels = [labels[i] + (f" \u00d7{n}" if n > 1 else "") for i, n in offers]
+        table = _columns(labels, nw)
+        if table:
+            return lines + table
         for i, label in enumerate(labels, 1):
             lead = f"  {str(i).rjust(nw)}) "
             parts = wrap(label, first=lead, rest=" " * len(lead))
@@ -561,6 +564,30 @@ class Screen:
     def ask(self) -> str:
         n = len(self.offers())
         return f"your choice (1-{n}, ? choices, q leave): "
+
+
+COLUMNS_FROM = 13  # choices listed one a line up to 12; more, when short, in columns
+
+
+def _columns(labels: list[str], nw: int) -> list[Line]:
+    """Many short choices (`1) 1`, `2) 2`, ... `40) 40`) side by side, numbered down each column
+    as `ls` lists files, so that the question above them stays on a 24-line screen; [] when they
+    are few, or too wide for two columns."""
+    if len(labels) < COLUMNS_FROM:
+        return []
+    cells = [(f"{str(i).rjust(nw)}) ", label) for i, label in enumerate(labels, 1)]
+    cw = max(width(a + b) for a, b in cells) + 3  # a cell and the gap after it
+    cols = (WIDTH - 2 + 3) // cw
+    if cols < 2:
+        return []
+    rows = -(-len(cells) // cols)
+    out: list[Line] = []
+    for r in range(rows):
+        line: Line = [("  ", None)]
+        for num, label in cells[r::rows]:
+            line += [(num, "num"), (label + " " * (cw - width(num + label)), None)]
+        out.append(line)
+    return out
 
 
 def _listing(head: str, words: list[str], cap: int | None) -> list[str]:
