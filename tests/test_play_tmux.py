@@ -309,3 +309,22 @@ def test_a_searching_agent_says_it_is_thinking_and_ctrl_c_then_leaves_with_a_log
     assert "seat 1 (mcts:" not in pane.screen()  # erased
     done = replays(log)
     assert done.returncode == 0 and "reproduces exactly" in done.stdout, done.stdout + done.stderr
+
+
+def test_closing_the_terminal_mid_game_still_writes_the_log_so_far(pane, tmp_path):
+    # Closing the window hangs the terminal up (SIGHUP, more than once: the shell passes it on
+    # too). It ended the process at once and the log with it; the log is written as on `q`.
+    log = tmp_path / "closed.jsonl"
+    pane.start(entry() + ["siatka", "--seed", str(SEED), "--log", str(log)], env="NO_COLOR=1")
+    pane.wait_prompt(1)
+    pane.answer("1")
+    pane.wait_prompt(2)
+    pane.tmux("kill-session", "-t", "play")
+    deadline = time.monotonic() + WAIT
+    while not log.exists():
+        assert time.monotonic() < deadline, f"no log at {log} {WAIT} s after the terminal closed"
+        time.sleep(0.05)
+    r = replay(log)
+    assert r.ok, r.message
+    mine = [json.loads(x) for x in log.read_text().splitlines()[1:]]
+    assert [e["seat"] for e in mine if e["t"] == "choice"][:1] == [0]  # the answer given is in it

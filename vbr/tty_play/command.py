@@ -47,8 +47,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args) -> int:
     """0 when the game ends or the person leaves it; errors are reported by `vbr.cli`'s guard
-    (2 on a usage error, 1 when the rule file or the log cannot be read or written, 130 on Ctrl-C,
-    128 + the signal's number on SIGTERM or SIGHUP, the log written as on Ctrl-C)."""
+    (2 on a usage error, 1 when the rule file or the log cannot be read or written), or 128 + the
+    signal's number when Ctrl-C (130), a closed terminal (SIGHUP) or SIGTERM stops it: the log so
+    far is written then too."""
     from vbr.tty_play.screen import wrap
     from vbr.tty_play.session import Session
     game = played_game(args, args.file, parse_options(args.option))  # only the engine's it plays with
@@ -72,21 +73,44 @@ def run(args) -> int:
     session = Session(game, args.seed, you, agents, out, sys.stdin, colour=colour, log_path=log, terminal=_isatty(out))
     from vbr import stop_signals
     try:
-        with stop_signals.as_ctrl_c():  # a closed terminal (SIGHUP) or a kill keeps the log as Ctrl-C does
+        with _leaving_on_hang_up(session):
             result = session.play()
-    except KeyboardInterrupt as exc:
-        print(file=out)
-        written = f", log written to {log}" if session.log_written else ""
-        print(clean("vbr: interrupted; the game was left" + written), file=sys.stderr)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or the terminal closed: a note only if it can be written
+        try:
+            print(file=out)
+            written = f", log written to {log}" if session.log_written else ""
+            print(clean("vbr: interrupted; the game was left" + written), file=sys.stderr)
+        except OSError:
+            pass
         return stop_signals.exit_code(exc)
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, exc.filename or args.log) from None
+    if session.stopped:  # the input ended as the terminal closed: the log is written, the signal told
+        return 128 + session.stopped
     if not result.finished:
         n = result.choices
         print(f"You left the game after {n} choice{'' if n == 1 else 's'}.", file=out)
     if log is not None:
         print(clean(f"log written to {log}"), file=out)
     return 0
+
+
+def _leaving_on_hang_up(session):
+    """While the game is played, SIGHUP (a closed terminal) and SIGTERM raise `Stopped`, a
+    KeyboardInterrupt, as Ctrl-C does: by default they end the process at once, and the log with
+    it. Once: a closed terminal sends SIGHUP more than once (the shell passes it on too). And not
+    once the session is leaving (a closed terminal's input ends too, often first): raised then,
+    it would cut the writing of the log short; the session leaves, and the signal is told after."""
+    import signal
+    from vbr import stop_signals
+
+    def stop(signum, frame):
+        for sig in stop_signals.STOP_SIGNALS:
+            signal.signal(sig, signal.SIG_IGN)
+        session.stopped = signum
+        if not session.leaving:
+            raise stop_signals.Stopped(signum)
+    return stop_signals.raising(stop)
 
 
 def seats_played(game, seat: int) -> tuple[int, ...]:

@@ -65,6 +65,8 @@ class Session:
         self.people = people(game, self.you, agents)
         self.shown = [0] * len(self.people)  # per person, events of the log already shown to them
         self.asked: int | None = None  # the person asked last
+        self.leaving = False  # the game is being left (the input ended, or an error): the log comes next
+        self.stopped = 0  # a stop signal (SIGHUP, SIGTERM) that came as it was left
 
     # -------------------------------------------------------------- output
     def put(self, lines) -> None:
@@ -89,12 +91,15 @@ class Session:
                 else:
                     state.apply_index(self.decide(seat))
         except Left:
+            self.leaving = True
             self.write_log()
             return Outcome(False, state.choices, len(state.log))
         except VbrError as exc:  # an error in the rules: the play up to it, and the error
+            self.leaving = True
             self.write_log(exc)
             raise
         except BaseException as exc:  # the play so far, for whoever looks into what went wrong
+            self.leaving = True
             self.write_log(stopped=isinstance(exc, KeyboardInterrupt))
             raise
         self.finish()
@@ -199,9 +204,16 @@ class Session:
         _drop_typeahead(self.inp)
         self.out.write(prompt)
         self.out.flush()
-        line = self.inp.readline()
+        try:
+            line = self.inp.readline()
+        except OSError:  # the terminal is gone (EIO once it was closed): no more input, as at Ctrl-D
+            line = ""
         if not line:
-            self.out.write("\n")
+            self.leaving = True
+            try:
+                self.out.write("\n")
+            except OSError:
+                pass
             return None
         return line.strip()
 
@@ -238,11 +250,12 @@ class Session:
         land inside the rules' run after a choice), vbr.gamelog.STOPPED last."""
         if self.log_path is None or self.state is None:
             return
-        from vbr.gamelog import STOPPED, fault_event, header, write_log
-        agents = [spec if spec is not None else HUMAN for spec in self.specs]
-        events = self.state.log + ([fault_event(fault, self.game.path)] if fault is not None else []) + \
-            ([STOPPED] if stopped else [])
-        write_log(self.log_path, header(self.game, self.seed, agents, self.game.engine.name), events)
+        with _signals_held():  # a hang-up or Ctrl-C meanwhile: handled after, not half way
+            from vbr.gamelog import STOPPED, fault_event, header, write_log
+            agents = [spec if spec is not None else HUMAN for spec in self.specs]
+            events = self.state.log + ([fault_event(fault, self.game.path)] if fault is not None else []) + \
+                ([STOPPED] if stopped else [])
+            write_log(self.log_path, header(self.game, self.seed, agents, self.game.engine.name), events)
         self.log_written = True
 
 
@@ -269,6 +282,23 @@ def _no_echo(inp):
         yield
     finally:
         termios.tcsetattr(fd, termios.TCSANOW, saved)
+
+
+@contextmanager
+def _signals_held():
+    """SIGHUP, SIGTERM and SIGINT held back meanwhile, and handled after; nothing where the
+    platform cannot hold signals."""
+    import signal
+    held = {getattr(signal, n) for n in ("SIGHUP", "SIGTERM", "SIGINT") if hasattr(signal, n)}
+    try:
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    except (AttributeError, OSError, ValueError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _drop_typeahead(inp) -> None:
