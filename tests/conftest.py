@@ -372,3 +372,13 @@ def first_outcomes(monkeypatch, typed_game) -> None:
     monkeypatch.setattr(python_runtime, "draw_below", first)
     monkeypatch.setattr(python_runtime, "draws_below", lambda S, at, bounds: [0] * len(bounds))
     monkeypatch.setitem(typed_game.engine.namespace, "draw_below", first)
+
+
+def check_problems(path: Path, text: str) -> list[tuple[int, int, str]]:
+    """The errors `text`, written to `path`, gets from the checker: (line, column, message) each."""
+    from vbr.engines.game import checked_model
+    from vbr.errors import VbrCheckError
+    path.write_text(text)
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(path)
+    return [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics]

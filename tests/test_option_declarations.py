@@ -1,18 +1,13 @@
 """An option's declaration is checked where it is written: its default among the values its
 `in { ... }` allows, those values of the default's type, an enum member that exists; a
 `require` reads options alone, and says which word of it is no option."""
-import pytest
 
-from vbr.errors import VbrCheckError
+from conftest import check_problems
 from vbr.engines.game import checked_model
 
 
 def problems(tmp_path, decl: str) -> list[tuple[int, int, str]]:
-    p = tmp_path / "o.vbr"
-    p.write_text('game "x"\nseats 2\nstart p\nenum Pace { slow, normal }\n' + decl + '\nphase p {\n  end draw\n}\n')
-    with pytest.raises(VbrCheckError) as info:
-        checked_model(p)
-    return [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics]
+    return check_problems(tmp_path / "o.vbr", 'game "x"\nseats 2\nstart p\nenum Pace { slow, normal }\n' + decl + '\nphase p {\n  end draw\n}\n')
 
 
 def test_a_default_outside_the_values_the_option_allows_is_an_error_at_the_default(tmp_path):
@@ -61,20 +56,14 @@ def test_a_require_that_fails_in_a_file_without_options_says_its_message_alone(t
 
 def test_a_failed_require_shows_the_options_in_force_as_the_language_writes_them(tmp_path):
     # `spin=True` was Python's spelling; the file and --option write `true`, strings in quotes
-    p = tmp_path / "r.vbr"
-    p.write_text('game "x"\nseats 2\nstart p\noption spin = true\noption mode = "1v1"\noption n = 9\n'
-                 'require n < 7 as "n is below 7"\nphase p {\n  end draw\n}\n')
-    with pytest.raises(VbrCheckError) as info:
-        checked_model(p)
-    [d] = info.value.diagnostics
-    assert d.message == 'n is below 7 (options: spin=true, mode="1v1", n=9)'
+    [(_, _, message)] = check_problems(tmp_path / "r.vbr", 'game "x"\nseats 2\nstart p\noption spin = true\n'
+                                       'option mode = "1v1"\noption n = 9\nrequire n < 7 as "n is below 7"\n'
+                                       'phase p {\n  end draw\n}\n')
+    assert message == 'n is below 7 (options: spin=true, mode="1v1", n=9)'
 
 
 def test_options_no_seats_declaration_holds_for_are_named(tmp_path):
-    p = tmp_path / "s.vbr"
-    p.write_text('game "x"\nstart p\noption players = 3 in { 2, 3 }\nseats 2 when players == 2\n'
-                 'seats 4 when players == 4\nphase p {\n  end draw\n}\n')
-    with pytest.raises(VbrCheckError) as info:
-        checked_model(p)
-    [d] = info.value.diagnostics
-    assert (d.span.line, d.message) == (4, "no `seats ... when` holds for these options (players=3)")
+    [(line, _, message)] = check_problems(tmp_path / "s.vbr", 'game "x"\nstart p\noption players = 3 in { 2, 3 }\n'
+                                          'seats 2 when players == 2\nseats 4 when players == 4\n'
+                                          'phase p {\n  end draw\n}\n')
+    assert (line, message) == (4, "no `seats ... when` holds for these options (players=3)")

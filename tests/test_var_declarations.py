@@ -1,17 +1,12 @@
 """A var's declaration is checked before play where what it says is known then: its range's
 `wrap TO`, a number written as its initial value, and a per-slot initial list's length."""
-import pytest
 
-from vbr.errors import VbrCheckError
+from conftest import check_problems
 from vbr.engines.game import checked_model
 
 
 def problems(tmp_path, decl: str) -> list[tuple[int, int, str]]:
-    p = tmp_path / "v.vbr"
-    p.write_text('game "x"\nseats 2\nstart p\n' + decl + '\nphase p {\n  end draw\n}\n')
-    with pytest.raises(VbrCheckError) as info:
-        checked_model(p)
-    return [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics]
+    return check_problems(tmp_path / "v.vbr", 'game "x"\nseats 2\nstart p\n' + decl + '\nphase p {\n  end draw\n}\n')
 
 
 def test_a_wrap_target_outside_the_range_is_an_error_at_the_range(tmp_path):
