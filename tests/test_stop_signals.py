@@ -105,3 +105,26 @@ def test_with_a_native_thread_of_a_library_a_ctrl_c_is_still_raised_once_the_blo
     done = subprocess.run([sys.executable, "-c", NATIVE], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "['ran', 'block ended', 'raised after']"
+
+
+@pytest.mark.usefixtures("default_stop_signals")
+def test_an_inner_block_takes_over_from_vbrs_own_outer_handling_but_never_from_anothers():
+    # the CLI's guard sets as_ctrl_c around every command; `vbr play` then sets a handler of its
+    # own that ignores a closed terminal's second SIGHUP (it was left out, and the second SIGHUP
+    # cut the writing of the log short); a handler the embedding program set stays
+    from vbr.stop_signals import raising
+
+    def mine(signum, frame):
+        raise KeyboardInterrupt
+
+    with as_ctrl_c():
+        with raising(mine):
+            assert signal.getsignal(signal.SIGTERM) is mine
+        assert signal.getsignal(signal.SIGTERM) is not mine
+
+    def theirs(signum, frame):
+        pass
+
+    signal.signal(signal.SIGTERM, theirs)
+    with raising(mine):
+        assert signal.getsignal(signal.SIGTERM) is theirs

@@ -34,11 +34,13 @@ class Stopped(KeyboardInterrupt):
 @contextmanager
 def raising(handler: Callable[[int, object], None]) -> Iterator[None]:
     """While the block runs, the stop signals call `handler` (which raises) instead of ending
-    the process."""
+    the process: where a signal has its default action, or vbr's own handling from an outer
+    block (as_ctrl_c, which the CLI's guard sets around every command), never in place of a
+    handler of another's."""
     old = {}
     if threading.current_thread() is threading.main_thread():
         for s in STOP_SIGNALS:
-            if signal.getsignal(s) is signal.SIG_DFL:
+            if signal.getsignal(s) in (signal.SIG_DFL, _raise_stopped):
                 old[s] = signal.signal(s, handler)
     try:
         yield
