@@ -9,11 +9,10 @@ a stopped run keeps every game up to the first one it has not received.
 from __future__ import annotations
 
 import itertools
-import os
 from typing import Iterable, Iterator
 
 from vbr.errors import UsageError
-from vbr.sim import RunSpec, check_workers, game_for, play_games
+from vbr.sim import RunSpec, check_workers, game_for, play_games, usable_cores
 
 
 class LocalBackend:
@@ -65,7 +64,7 @@ def default_workers(agents: str | None) -> int:
     from vbr.agents.spec import searches
     if not searches(agents):
         return 1
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return usable_cores()
 
 
 def make_backend(name: str, workers: int | None, address: str | None = None):

@@ -127,7 +127,7 @@ def build_ahead(games: list[tuple[str, dict]]) -> None:
     Ctrl-C or another stop signal stops the builds that run (vbr.engines.c_engine.stop_builds)."""
     wanted = list(dict.fromkeys((str(path), tuple(sorted(options.items()))) for path, options in games))
     wanted = [w for w in wanted if _game_key(*w, "c") not in _GAMES]
-    workers = min(len(wanted), len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+    workers = min(len(wanted), usable_cores())
     if workers < 2:
         return
     from concurrent.futures import ThreadPoolExecutor
@@ -142,6 +142,11 @@ def build_ahead(games: list[tuple[str, dict]]) -> None:
         stop_builds()
         raise
     pool.shutdown()
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity, where the system tells it)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def _load_quietly(path: str, options: tuple) -> None:
