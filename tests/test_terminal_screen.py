@@ -408,6 +408,22 @@ def test_hot_seat_hands_over_between_people_each_shown_only_their_own_view(tmp_p
     assert replay(log).ok
 
 
+def test_hot_seat_end_lists_the_public_zones_and_each_hand_only_as_a_count():
+    # Siatka's hands are seen by their owner only, its discard piles by everyone (rules/siatka.vbr's
+    # zones): at the end, shown to both people at once, each discard pile is listed card by card
+    # and each hand is only counted, none of its cards named.
+    game = vbr.load("siatka", engine="python")
+    s, result, out = session(game, "1\n" * 3000, seed=7, agents=[None, "human"])
+    assert result.finished
+    end = out.rpartition("-" * 40)[2].split("game over")[1]
+    for seat in (0, 1):
+        assert re.search(rf"hidden \(how many\):.* hand\[{seat}\] {len(ids_in(s.state.state, f'hand[{seat}]'))}\b", end)
+        assert not any(shows(end, i) for i in ids_in(s.state.state, f"hand[{seat}]"))
+        pile = ids_in(s.state.state, f"discard[{seat}]")
+        assert pile and all(shows(end, i) for i in pile)
+    assert "(yours)" not in end
+
+
 @pytest.mark.parametrize("answer", ["q\n", ""], ids=["q", "end-of-input"])
 def test_hot_seat_leaving_at_the_hand_over_writes_the_log(tmp_path, answer):
     game = vbr.load("siatka", engine="python")

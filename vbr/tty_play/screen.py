@@ -430,7 +430,8 @@ class Screen:
         return lines
 
     def zone_lines(self, full: bool = False) -> list[Line]:
-        """Every zone the seat may see with its contents; hidden zones as counts. Unless `full`,
+        """Every zone the seat may see with its contents; hidden zones as counts (on a shared
+        screen, also those some person at the terminal may not see). Unless `full`,
         a zone of another seat, or of nobody, takes at most 2 lines, its latest things kept: a
         long discard pile shows as `... 20 more, #8 ..., #9 ...`. The seat's own are never cut."""
         b = self.board
@@ -441,10 +442,13 @@ class Screen:
             if not isinstance(content, list):
                 hidden.append(f"{name} {content}")
                 continue
+            if len(self.zone_items[zone]) != len(content):  # a shared screen: someone may not see it
+                hidden.append(f"{name} {len(content)}")
+                continue
             if not content:
                 empty.append(name)
                 continue
-            mine = b.owns(zone, self.seat)
+            mine = not self.shared and b.owns(zone, self.seat)
             style = "mine" if mine else None
             tag = f"{name} (yours)" if mine else name
             items = self.zone_items[zone]

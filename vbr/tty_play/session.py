@@ -219,7 +219,8 @@ class Session:
 
     def finish(self) -> None:
         """The last events and the board, with the result; with several people at the terminal,
-        only what each of them may see, and the winner named."""
+        the board as every one of them may see it (a zone one of them may not see, as its count),
+        and the winner named."""
         seat = self.you[0]
         out = self.state.outcome()
         won = out.team if self.board.teamed else out.winner
@@ -233,7 +234,7 @@ class Session:
         self.wipe()
         shared = self.shared(seat)
         events = self.state.log[min(self.shown):]
-        self.put(event_lines(events, self.board, shared) + shared.header() + shared.var_lines() + shared.court_lines())
+        self.put(event_lines(events, self.board, shared) + shared.board_lines())
         self.say(f"result: {out} after {_choices(self.state.choices)}", "result")
 
     def shared(self, seat: int) -> Screen:
