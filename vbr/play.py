@@ -5,6 +5,7 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
 from vbr.agents.spec import AgentSpecError, parse_agent, parse_agent_list
+from vbr.analysis.trial import SHARED
 from vbr.engines.game import State as TypedState
 from vbr.ir.layout import OVER
 from vbr.ir.values import NONE
@@ -271,6 +272,20 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
                       track, measures, tuple(restricted))
 
 
+def typed_trial_fields(game, seed: int, agent_names: list[str], restrict: dict | None = None,
+                       log: list | None = None) -> tuple:
+    """`play_typed_game(...).trial_fields()`, its points, score track, measures and restricted
+    counts interned (vbr.analysis.trial.SHARED): what a run keeps of a game (vbr.sim.play_games).
+    A game played in one engine call is read straight from what the engine packed."""
+    whole = None if log is not None or restrict else _one_call(game, agent_names)
+    if whole is not None:
+        return whole.trial_fields(seed)
+    return SHARED.fields(play_typed_game(game, seed, agent_names, restrict, log).trial_fields())
+
+
+_NOT_RESTRICTED = SHARED.one((0, 0))  # the restricted counts of a game no restriction narrowed
+
+
 def _one_call(game, agent_names) -> "_WholeGamePlan | None":
     """How the game's engine plays a whole game in one call (_WholeGamePlan.play), when it can and
     these agents are one `random` per seat of the game; else None."""
@@ -310,6 +325,7 @@ class _WholeGamePlan:
         self.width = 1 + (self.npoints or 0)  # a track row: the choices made, then the points
         self.engine_play = game.engine.whole_games(self.repeating, self.reads)
         self.randoms = ["random"] * program.seats  # the agents of play_game's common call, as a list
+        self.tag = object()  # this plan's keys in SHARED: its measures' dicts by the words read
 
     def play(self, seed: int) -> "_PackedResult":
         """play_typed_game with every seat random and nothing logged or restricted: the whole game
@@ -319,6 +335,57 @@ class _WholeGamePlan:
         if status != OVER:
             _state_of(self.game, words).check()  # a run-time error of the rules: raised, located
         return _PackedResult(self, words, packed)
+
+    def trial_fields(self, seed: int) -> tuple:
+        """`play(seed).trial_fields()`, its points, score track, measures and restricted counts
+        interned (vbr.analysis.trial.SHARED), read straight from the packed words: what a run
+        keeps of a game, without the result object."""
+        status, words, packed = self.engine_play(seed)
+        if status != OVER:
+            _state_of(self.game, words).check()
+        packed = memoryview(packed).cast("q").tolist()
+        at, p = self.at_track, self.npoints
+        read = (self.tag, *packed[self.at_measures:at])
+        measures = SHARED.table.get(read)
+        if measures is None:
+            measures = self.shared_measures(read, packed)
+        return (self.winner(packed), None if p is None else SHARED.one(tuple(packed[9:9 + p])), packed[3],
+                packed[5], packed[4], self.first_side(packed, measures), SHARED.track_of(packed[at:], self.width),
+                measures, _NOT_RESTRICTED)
+
+    def winner(self, packed: list) -> int | None:
+        winner = packed[1]
+        if self.by_team:
+            team = packed[2]
+            return team - 1 if team else None if winner == NONE else self.team_of.get(winner)
+        return None if winner == NONE else winner
+
+    def points(self, packed: list) -> tuple | None:
+        p = self.npoints
+        return tuple(packed[9:9 + p]) if p is not None else None
+
+    def measures(self, packed: list) -> dict:
+        return {name: convert(v) for name, convert, v in zip(self.names, self.convert, packed[self.at_measures:])}
+
+    def shared_measures(self, read: tuple, packed: list) -> dict:
+        """`measures(packed)` as the one dict SHARED holds for them, kept under `read` (this
+        plan's tag and the words read) too."""
+        return SHARED.keyed(read, lambda: SHARED.measures(self.measures(packed)))
+
+    def first_side(self, packed: list, measures: dict) -> int | None:
+        if self.first_mover is not None:
+            return measures[self.first_mover][1]
+        first_any, first_move = packed[6:8]
+        first = None if first_move == NONE else first_move if first_move >= 0 else first_any if first_any >= 0 else None
+        return None if first is None else self.team_of[first] if self.by_team else first
+
+    def score_track(self, packed: list) -> list:
+        flat, w = packed[self.at_track:], self.width
+        if not flat:
+            return []
+        if w == 3:  # two sides' points: the common case written out
+            return list(zip(flat[::3], zip(flat[1::3], flat[2::3])))
+        return list(zip(flat[::w], zip(*[flat[i::w] for i in range(1, w)])))
 
 
 def _plan(game) -> _WholeGamePlan | None:
@@ -379,7 +446,7 @@ class _PackedResult(GameResult):
 
     @_kept
     def winner(self) -> int | None:
-        return self._winner(self._packed)
+        return self._plan.winner(self._packed)
 
     @_kept
     def choices(self) -> int:
@@ -395,7 +462,7 @@ class _PackedResult(GameResult):
 
     @_kept
     def points(self) -> tuple | None:
-        return self._points(self._packed)
+        return self._plan.points(self._packed)
 
     @_kept
     def state(self) -> TypedState:
@@ -403,55 +470,22 @@ class _PackedResult(GameResult):
 
     @_kept
     def measures(self) -> dict:
-        return self._measures(self._packed)
+        return self._plan.measures(self._packed)
 
     @_kept
     def first_side(self) -> int | None:
-        return self._first_side(self._packed, self.measures)
+        return self._plan.first_side(self._packed, self.measures)
 
     @_kept
     def score_track(self) -> list:
-        return self._score_track(self._packed)
+        return self._plan.score_track(self._packed)
 
     def trial_fields(self) -> tuple:
-        """GameResult.trial_fields, read from the packed words in one go (keeping none of them):
-        a run reads every one of them, and reading each as an attribute cost half as much again."""
-        packed = self._packed
-        measures = self._measures(packed)
-        return (self._winner(packed), self._points(packed), packed[3], packed[5], packed[4],
-                self._first_side(packed, measures), self._score_track(packed), measures, self.restricted)
-
-    def _winner(self, packed: list) -> int | None:
-        winner, plan = packed[1], self._plan
-        if plan.by_team:
-            team = packed[2]
-            return team - 1 if team else None if winner == NONE else plan.team_of.get(winner)
-        return None if winner == NONE else winner
-
-    def _points(self, packed: list) -> tuple | None:
-        p = self._plan.npoints
-        return tuple(packed[9:9 + p]) if p is not None else None
-
-    def _measures(self, packed: list) -> dict:
-        plan = self._plan
-        return {name: convert(v) for name, convert, v in zip(plan.names, plan.convert, packed[plan.at_measures:])}
-
-    def _first_side(self, packed: list, measures: dict) -> int | None:
-        plan = self._plan
-        if plan.first_mover is not None:
-            return measures[plan.first_mover][1]
-        first_any, first_move = packed[6:8]
-        first = None if first_move == NONE else first_move if first_move >= 0 else first_any if first_any >= 0 else None
-        return None if first is None else plan.team_of[first] if plan.by_team else first
-
-    def _score_track(self, packed: list) -> list:
-        plan = self._plan
-        flat, w = packed[plan.at_track:], plan.width
-        if not flat:
-            return []
-        if w == 3:  # two sides' points: the common case written out
-            return list(zip(flat[::3], zip(flat[1::3], flat[2::3])))
-        return list(zip(flat[::w], zip(*[flat[i::w] for i in range(1, w)])))
+        """GameResult.trial_fields, read from the packed words in one go (keeping none of them)."""
+        packed, plan = self._packed, self._plan
+        measures = plan.measures(packed)
+        return (plan.winner(packed), plan.points(packed), packed[3], packed[5], packed[4],
+                plan.first_side(packed, measures), plan.score_track(packed), measures, self.restricted)
 
     def __eq__(self, other):
         if not isinstance(other, GameResult):

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Protocol
 
 from vbr import stop_signals
-from vbr.analysis.trial import Trial
+from vbr.analysis.trial import SHARED, Trial
 from vbr.errors import UsageError
 from vbr.seeds import derive
 
@@ -95,7 +95,7 @@ def seatings(agents) -> list[tuple]:
     return out
 
 
-@dataclass
+@dataclass(slots=True)
 class TracedTrial(Trial):
     """A game of a traced run: its Trial, and the steps between phases it took."""
 
@@ -201,24 +201,41 @@ def play_range(spec: RunSpec, start: int, stop: int) -> list[Trial]:
 
 def play_games(spec: RunSpec, start: int, stop: int) -> Iterator[Trial]:
     """Games start..stop-1 of a run, each handed on as soon as it ends: what shows progress game
-    by game and keeps every finished game when a run is stopped inside a chunk."""
+    by game and keeps every finished game when a run is stopped inside a chunk. The games of one
+    seating share one agents list, and their tuples are interned (vbr.analysis.trial.SHARED)."""
     from vbr.engines.events import PhaseSteps
-    from vbr.play import game_model, play_typed_game
+    from vbr.play import game_model, typed_trial_fields
     from vbr.restrict import parse_restrictions
     game = game_for(spec.path, spec.options, spec.engine)
     n_sides = game_sides(game)
     restrict = parse_restrictions(list(spec.restrict), game.program.seats, game_model(game)) if spec.restrict else None
-    for i in range(start, stop):
-        s, agents = spec.deal(i)
+    for i, s, agents in deals(spec, start, stop):
         events = PhaseSteps() if spec.trace else None  # a game's phases are read from its log, as it comes
         try:
-            r = play_typed_game(game, s, agents, restrict, log=events)
+            fields = typed_trial_fields(game, s, agents, restrict, log=events)
         except Exception as exc:
             raise GameFailed(i, s, exc, run_command(spec, s, agents)) from None
         if spec.trace:
-            yield TracedTrial(i, s, agents, n_sides, *r.trial_fields(), events.steps, events.last)
+            yield TracedTrial(i, s, agents, n_sides, *fields, events.steps, events.last)
         else:
-            yield Trial(i, s, agents, n_sides, *r.trial_fields())
+            yield Trial(i, s, agents, n_sides, *fields)
+
+
+def deals(spec: RunSpec, start: int, stop: int) -> Iterator[tuple[int, int, list[str]]]:
+    """(i, seed, agents) of games start..stop-1: `spec.deal(i)`, each seating's agents one list
+    (SHARED's), the seatings worked out once and each deal's seed once."""
+    if spec.deals:
+        for i in range(start, stop):
+            seed, agents = spec.deals[i]
+            yield i, seed, SHARED.agents(list(agents))
+        return
+    plan = [SHARED.agents(list(seating)) for seating in spec.plan()]
+    k, last, seed = len(plan), None, 0
+    for i in range(start, stop):
+        deal, j = divmod(i, k)
+        if deal != last:
+            last, seed = deal, game_seed(spec.seed, deal)
+        yield i, seed, plan[j]
 
 
 def game_sides(game) -> int:
