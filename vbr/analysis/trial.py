@@ -107,16 +107,6 @@ class Interner:
         return (winner, None if points is None else self.one(points), choices, forced, options, first,
                 self.track(track), self.measures(measures), self.one(restricted))
 
-    def trial(self, trial: "Trial") -> "Trial":
-        """`trial`, its agents, points, score track, measures and restricted counts replaced by
-        the interned ones (what a Trial pickled in another process is, unpickled here)."""
-        trial.agents = self.agents(trial.agents)
-        trial.points = None if trial.points is None else self.one(trial.points)
-        trial.score_track = self.track(trial.score_track)
-        trial.measures = self.measures(trial.measures)
-        trial.restricted = self.one(trial.restricted)
-        return trial
-
 
 _AGENTS, _MEASURES = object(), object()  # the tags of Interner's keys for lists and dicts
 SHARED = Interner()  # the process's one Interner: every Trial a run makes or receives uses it
@@ -189,9 +179,13 @@ def _values(cls) -> attrgetter:
     return got
 
 
-def _arrived(cls, *values) -> Trial:
-    """A pickled Trial (or subclass) made again, its values interned by `SHARED`."""
-    return SHARED.trial(cls(*values))
+def _arrived(cls, index, seed, agents, sides, winner, points, choices, forced, options, first_side, score_track,
+             measures, restricted, *more) -> Trial:
+    """A pickled Trial (or subclass, its own fields in `more`) made again, its values interned by
+    `SHARED` (Interner.trial)."""
+    s = SHARED
+    return cls(index, seed, s.agents(agents), sides, winner, None if points is None else s.one(points), choices,
+               forced, options, first_side, s.track(score_track), s.measures(measures), s.one(restricted), *more)
 
 
 def _measures(row: dict) -> dict:
