@@ -141,3 +141,14 @@ def test_games_from_two_worker_processes_are_the_runs_games_sharing_this_process
     assert all(g.agents is here[0].agents and g.measures is h.measures and g.points is h.points
                for g, h in zip(got, here))
     assert len(SHARED) <= SHARED.bound
+
+
+def test_the_games_a_run_plays_are_its_specs_deals_each_seating_one_agents_list():
+    from vbr.sim import deals
+    rotated = RunSpec.of(SIATKA, {}, 5, ["greedy", "random"], 9, engine="c", rotate=True)
+    given = RunSpec(SIATKA, (), 0, ("random", "random"), 3, deals=((11, ("a", "b")), (12, ("b", "a")), (13, ("a", "b"))))
+    for spec in (rotated, given, RunSpec.of(SIATKA, {}, 5, ["random", "random"], 9, engine="c")):
+        got = list(deals(spec, 1, spec.n))
+        assert [(i, s, a) for i, s, a in got] == [(i, *spec.deal(i)) for i in range(1, spec.n)]
+        by_seating = {tuple(a): a for _, _, a in got}
+        assert all(a is by_seating[tuple(a)] for _, _, a in got)

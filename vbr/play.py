@@ -354,6 +354,8 @@ class _WholeGamePlan:
                 measures, _NOT_RESTRICTED)
 
     def winner(self, packed: list) -> int | None:
+        """The game's winner (a seat, or a team in a game of teams; None for a draw), from the
+        words the engine packed, as a list of ints."""
         winner = packed[1]
         if self.by_team:
             team = packed[2]
@@ -361,10 +363,12 @@ class _WholeGamePlan:
         return None if winner == NONE else winner
 
     def points(self, packed: list) -> tuple | None:
+        """The final score, one entry per side; None when the file declares no points."""
         p = self.npoints
         return tuple(packed[9:9 + p]) if p is not None else None
 
     def measures(self, packed: list) -> dict:
+        """The file's measures at the end (measure_values), a new dict."""
         return {name: convert(v) for name, convert, v in zip(self.names, self.convert, packed[self.at_measures:])}
 
     def shared_measures(self, read: tuple, packed: list) -> dict:
@@ -373,6 +377,8 @@ class _WholeGamePlan:
         return SHARED.keyed(read, lambda: SHARED.measures(self.measures(packed)))
 
     def first_side(self, packed: list, measures: dict) -> int | None:
+        """The first mover: the side the file's first-mover measure names, else the side of the
+        first move of a repeating phase (or of the game's first choice)."""
         if self.first_mover is not None:
             return measures[self.first_mover][1]
         first_any, first_move = packed[6:8]
@@ -380,6 +386,7 @@ class _WholeGamePlan:
         return None if first is None else self.team_of[first] if self.by_team else first
 
     def score_track(self, packed: list) -> list:
+        """The score track, new tuples of its own (SHARED.track_of interns them instead)."""
         flat, w = packed[self.at_track:], self.width
         if not flat:
             return []
