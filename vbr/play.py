@@ -5,7 +5,7 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
 from vbr.agents.spec import AgentSpecError, parse_agent, parse_agent_list
-from vbr.analysis.trial import SHARED
+from vbr.analysis.trial import SHARED, SMALL_INT
 from vbr.engines.game import State as TypedState
 from vbr.ir.layout import OVER
 from vbr.ir.values import NONE
@@ -349,9 +349,10 @@ class _WholeGamePlan:
         measures = SHARED.table.get(read)
         if measures is None:
             measures = self.shared_measures(read, packed)
+        options = packed[4]
         return (self.winner(packed), None if p is None else SHARED.one(tuple(packed[9:9 + p])), packed[3],
-                packed[5], packed[4], self.first_side(packed, measures), SHARED.track_of(packed[at:], self.width),
-                measures, _NOT_RESTRICTED)
+                packed[5], options if options <= SMALL_INT else SHARED.one(options), self.first_side(packed, measures),
+                SHARED.track_of(packed[at:], self.width), measures, _NOT_RESTRICTED)
 
     def winner(self, packed: list) -> int | None:
         """The game's winner (a seat, or a team in a game of teams; None for a draw), from the

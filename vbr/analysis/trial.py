@@ -6,8 +6,8 @@ file's declared `points`, sampled after every choice.
 
 A run keeps millions of them, so a Trial is small: it has slots, and the values many games have
 alike are one object shared between them (`SHARED`, an `Interner`): its agents list, its points
-and restricted counts, each (choices, score) pair of its score track and each score in them, and
-its measures dict. Nobody mutates these: a Trial's agents, points, score track pairs and measures
+and restricted counts, each (choices, score) pair of its score track and each score in them, its
+measures dict, and its count of options when it is above SMALL_INT. Nobody mutates these: a Trial's agents, points, score track pairs and measures
 may be another Trial's too, so code that wants other values assigns a new object to the attribute.
 """
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, fields
 from operator import attrgetter
 
 INTERN_BOUND = 1 << 17  # values SHARED holds at most (a million Siatka games have a few thousand)
+SMALL_INT = 256  # Python's own ints up to this are one object each already; a larger count of options is interned
 
 
 class Interner:
@@ -104,8 +105,9 @@ class Interner:
         """GameResult.trial_fields (winner, points, choices, forced, options, first side, score
         track, measures, restricted) with their points, track, measures and restricted interned."""
         winner, points, choices, forced, options, first, track, measures, restricted = values
-        return (winner, None if points is None else self.one(points), choices, forced, options, first,
-                self.track(track), self.measures(measures), self.one(restricted))
+        return (winner, None if points is None else self.one(points), choices, forced,
+                options if options <= SMALL_INT else self.one(options), first, self.track(track),
+                self.measures(measures), self.one(restricted))
 
 
 _AGENTS, _MEASURES = object(), object()  # the tags of Interner's keys for lists and dicts
@@ -185,7 +187,8 @@ def _arrived(cls, index, seed, agents, sides, winner, points, choices, forced, o
     `SHARED` (Interner.trial)."""
     s = SHARED
     return cls(index, seed, s.agents(agents), sides, winner, None if points is None else s.one(points), choices,
-               forced, options, first_side, s.track(score_track), s.measures(measures), s.one(restricted), *more)
+               forced, options if options <= SMALL_INT else s.one(options), first_side, s.track(score_track),
+               s.measures(measures), s.one(restricted), *more)
 
 
 def _measures(row: dict) -> dict:
