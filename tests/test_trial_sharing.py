@@ -162,3 +162,9 @@ def test_equal_counts_of_options_above_small_ints_are_one_object():
     large = [t.options for t in ts if t.options > 256]
     assert len(large) > len(set(large))  # values repeat
     assert all(first.setdefault(o, o) is o for o in large)
+
+
+def test_a_trial_made_by_hand_with_lists_pickles_as_it_is():
+    t = Trial(0, 1, ["random", "random"], 2, 0, [3, 1], 10, 0, 20, 0, [[4, [1, 0]]], {"m": ["int", [2]]})
+    again = pickle.loads(pickle.dumps(t))
+    assert again == t and again.points == [3, 1] and again.score_track == [[4, [1, 0]]]

@@ -37,9 +37,13 @@ class Interner:
         return len(self.table) + len(self.rows)
 
     def one(self, value):
-        """The interned value equal to `value` (a hashable one), or `value` itself."""
+        """The interned value equal to `value`, or `value` itself (also when it cannot be hashed:
+        a list of points in a Trial made by hand)."""
         table = self.table
-        got = table.get(value)
+        try:
+            got = table.get(value)
+        except TypeError:
+            return value
         if got is not None:
             return got
         if len(table) + len(self.rows) < self.bound:
@@ -70,8 +74,11 @@ class Interner:
 
     def track(self, track: list) -> list:
         """A score track (a new list) of the interned (choices, score) pairs equal to its own, each
-        score in them interned too."""
-        out = list(map(self.table.get, track))
+        score in them interned too; a track of lists (made by hand) is left as it is."""
+        try:
+            out = list(map(self.table.get, track))
+        except TypeError:
+            return track
         if None in out:
             one = self.one
             for k, got in enumerate(out):
