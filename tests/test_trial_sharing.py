@@ -10,7 +10,8 @@ import tracemalloc
 
 import vbr
 from conftest import ROOT, RULES
-from vbr.analysis.trial import SHARED, Interner, Trial
+from vbr.analysis.trial import Trial
+from vbr.shared_values import SHARED, Interner
 from vbr.backends import LocalBackend
 from vbr.play import play_game
 from vbr.sim import RunSpec, TracedTrial, game_seed, play_range

@@ -5,11 +5,11 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
 from vbr.agents.spec import AgentSpecError, parse_agent, parse_agent_list
-from vbr.analysis.trial import SHARED, SMALL_INT
 from vbr.engines.game import State as TypedState
 from vbr.ir.layout import OVER
 from vbr.ir.values import NONE
 from vbr.seeds import game_seed_value
+from vbr.shared_values import SHARED, SMALL_INT
 
 
 @dataclass
@@ -275,7 +275,7 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
 def typed_trial_fields(game, seed: int, agent_names: list[str], restrict: dict | None = None,
                        log: list | None = None) -> tuple:
     """`play_typed_game(...).trial_fields()`, its points, score track, measures and restricted
-    counts interned (vbr.analysis.trial.SHARED): what a run keeps of a game (vbr.sim.play_games).
+    counts interned (vbr.shared_values.SHARED): what a run keeps of a game (vbr.sim.play_games).
     A game played in one engine call is read straight from what the engine packed."""
     whole = None if log is not None or restrict else _one_call(game, agent_names)
     if whole is not None:
@@ -338,7 +338,7 @@ class _WholeGamePlan:
 
     def trial_fields(self, seed: int) -> tuple:
         """`play(seed).trial_fields()`, its points, score track, measures and restricted counts
-        interned (vbr.analysis.trial.SHARED), read straight from the packed words: what a run
+        interned (vbr.shared_values.SHARED), read straight from the packed words: what a run
         keeps of a game, without the result object."""
         status, words, packed = self.engine_play(seed)
         if status != OVER:

@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Protocol
 
 from vbr import stop_signals
-from vbr.analysis.trial import SHARED, Trial
+from vbr.analysis.trial import Trial
 from vbr.errors import UsageError
 from vbr.seeds import derive
+from vbr.shared_values import SHARED
 
 MAX_WORKERS = 256
 # new objects between two of the cyclic garbage collector's youngest collections while games are
@@ -202,7 +203,7 @@ def play_range(spec: RunSpec, start: int, stop: int) -> list[Trial]:
 def play_games(spec: RunSpec, start: int, stop: int) -> Iterator[Trial]:
     """Games start..stop-1 of a run, each handed on as soon as it ends: what shows progress game
     by game and keeps every finished game when a run is stopped inside a chunk. The games of one
-    seating share one agents list, and their tuples are interned (vbr.analysis.trial.SHARED)."""
+    seating share one agents list, and their tuples are interned (vbr.shared_values.SHARED)."""
     from vbr.engines.events import PhaseSteps
     from vbr.play import game_model, typed_trial_fields
     from vbr.restrict import parse_restrictions
