@@ -13,46 +13,31 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from itertools import compress
+from operator import neg
 from statistics import fmean
 from typing import Callable
 
 from vbr.analysis import stats as S
+from vbr.analysis.columns import Columns
+from vbr.analysis.score import gap_of, leader_of
 from vbr.analysis.trial import Trial
 
 SIDE_LABELS = ("seat", "team")
 
 
 # ------------------------------------------------------------------------------ one game
-@lru_cache(maxsize=1 << 14)  # a run's games pass through few scores, each many times
-def _leader_of(score: tuple) -> int | None:
-    """The side strictly ahead, else None. Why strictly: a shared top is nobody's lead, so a tie
-    can neither start nor end one."""
-    if len(score) < 2:
-        return None
-    top = max(score)
-    return score.index(top) if score.count(top) == 1 else None
-
-
 def _leaders(track: list) -> list:
-    """The leader (`_leader`) after each score change of a track; two sides' written out, the
+    """The leader (`leader_of`) after each score change of a track; two sides' written out, the
     common case, as a metric reads every game's track."""
     if track and len(track[0][1]) == 2:
         return [0 if a > b else 1 if b > a else None for _, (a, b) in track]
-    return [_leader_of(tuple(s)) for _, s in track]
+    return [leader_of(tuple(s)) for _, s in track]
 
 
 def _gap(score) -> float:
     """Top minus second; a game of one side has nobody to lead."""
-    return _gap_of(tuple(score))
-
-
-@lru_cache(maxsize=1 << 14)
-def _gap_of(score: tuple) -> float:
-    if len(score) < 2:
-        return 0
-    ordered = sorted(score)
-    return ordered[-1] - ordered[-2]
+    return gap_of(tuple(score))
 
 
 def final_margin(t: Trial) -> float:
@@ -159,7 +144,8 @@ RUN_FIELDS = ("arm", "rules", "rule_options", "engine", "restrict")
 # ------------------------------------------------------------------------------ many games
 @dataclass(frozen=True)
 class Metric:
-    """One summary figure: `sample` draws from the trials what its `kind` of interval needs.
+    """One summary figure: `sample` draws from a run's columns (`Columns`) what its `kind` of
+    interval needs.
 
     proportion: (k, n, offset), value k/n − offset; mean: one number per game; ratio: per-game
     numerators and denominators, pooled; quantile: one number per game, at `q`. `each` gives the
@@ -170,111 +156,114 @@ class Metric:
     unit: str  # share | choices | points | count
     kind: str  # proportion | mean | ratio | quantile
     over: str  # the games it is taken over, for the reader and for the reason of a missing value
-    sample: Callable[[list[Trial]], object]
+    sample: Callable[[Columns], object]
     q: float = 0.5
-    # for a paired comparison: from a run's trials, the function giving one game's value (None for
-    # a game it is not taken over; for a ratio, (numerator, denominator)); None: never paired
-    each: Callable[[list[Trial]], Callable[[Trial], object]] | None = None
+    # for a paired comparison: from a run's columns, each game's value in order (None for a game
+    # it is not taken over; for a ratio, (numerator, denominator)); None: never paired
+    each: Callable[[Columns], list] | None = None
 
 
-def _decided(ts):
-    return [t for t in ts if t.winner is not None]
+def _first_mover(c: Columns):
+    """(wins of the side that chose first, decided games with a first side, 0)."""
+    games = [w == f for w, f in zip(c.winner, c.first_side) if w is not None and f is not None]
+    return sum(games), len(games), 0.0
 
 
-def _scored(ts):
-    return [t for t in ts if t.points is not None]
+def _each_first_mover(c: Columns) -> list:
+    return [float(w == f) if w is not None and f is not None else None for w, f in zip(c.winner, c.first_side)]
 
 
-def _sides(ts) -> int:
-    return max((t.sides for t in ts), default=0)
+def _fair_share(c: Columns) -> float:
+    """An equal share of the wins: 1 / sides (0 without games)."""
+    return 1 / c.sides if c.games else 0.0
 
 
-def _wins(ts) -> list[int]:
-    return [sum(1 for t in ts if t.winner == s) for s in range(_sides(ts))]
+def _side_advantage(c: Columns):
+    top = c.top_side()
+    return (c.wins[top] if top is not None else 0), c.games - c.draws, _fair_share(c)
 
 
-def _first_mover(ts):
-    games = [t for t in _decided(ts) if t.first_side is not None]
-    return sum(1 for t in games if t.winner == t.first_side), len(games), 0.0
+def _per_game(column: str, select: str | None = "scored"):
+    """`sample` of a mean or quantile: a column's values as floats, over the games `select` (a
+    column of bools) keeps, or over every game."""
+    if select is None:
+        return lambda c: list(map(float, getattr(c, column)))
+    return lambda c: list(map(float, compress(getattr(c, column), getattr(c, select))))
 
 
-def _top_side(ts) -> int | None:
-    """The side with the most wins (the lowest-numbered one on a tie)."""
-    wins = _wins(ts)
-    return max(range(len(wins)), key=wins.__getitem__) if wins else None
+def _each(column: str, select: str | None = None):
+    """`each` of a metric read off a column: its value as a float, None for a game `select` (a
+    column of bools) leaves out."""
+    if select is None:
+        return lambda c: list(map(float, getattr(c, column)))
+    return lambda c: [float(v) if keep else None for v, keep in zip(getattr(c, column), getattr(c, select))]
 
 
-def _side_advantage(ts):
-    top = _top_side(ts)
-    k = _wins(ts)[top] if top is not None else 0
-    return k, len(_decided(ts)), (1 / _sides(ts) if ts else 0.0)
+def _each_won_by(side: int | None):
+    """`each` of a side's win rate over every game: 1.0 where it won, else 0.0 (a draw too)."""
+    return lambda c: [float(w == side) for w in c.winner]
 
 
-def _per_game(f, select=_scored):
-    return lambda ts: [float(f(t)) for t in select(ts)]
+def _each_won_by_of_decided(side: int | None):
+    """`each` of a side's win share over the decided games: None for a draw."""
+    return lambda c: [float(w == side) if w is not None else None for w in c.winner]
 
 
-def _decided_scored(ts):
-    return _decided(_scored(ts))
+def _wins_top_side(c: Columns) -> list:
+    return _each_won_by_of_decided(c.top_side())(c)
 
 
-_lengths = _per_game(lambda t: t.choices, list)
+def _comebacks(c: Columns):
+    return sum(compress(c.comeback, c.decided_scored)), sum(c.decided_scored), 0.0
 
 
-def _game(value, select=lambda t: True):
-    """`each` of a metric read off every game `select` keeps."""
-    return lambda ts: lambda t: float(value(t)) if select(t) else None
+def _pooled(numerator: str):
+    """`sample` of a ratio: a column's per-game numerators over the choices made."""
+    return lambda c: (list(getattr(c, numerator)), list(c.choices))
 
 
-def _has_points(t: Trial) -> bool:
-    return t.points is not None
+def _each_pooled(numerator: str):
+    return lambda c: list(zip(getattr(c, numerator), c.choices))
 
 
-def _decided_with_points(t: Trial) -> bool:
-    return t.winner is not None and t.points is not None
+_lengths = _per_game("choices", None)
 
 
-def _wins_top_side(ts):
-    top = _top_side(ts)
-    return lambda t: float(t.winner == top) if t.winner is not None else None
-
-
-_each_length = _game(lambda t: t.choices)
+def _ordered_lengths(c: Columns) -> list[float]:
+    """`sample` of a quantile of the length: the lengths in order (what a quantile reads of them),
+    sorted once for all three."""
+    return c.ordered("choices")
 
 METRICS = (
     Metric("first_mover_advantage", "first-mover advantage", "share", "proportion",
-           "decided games with a first side", _first_mover,
-           each=_game(lambda t: t.winner == t.first_side, lambda t: t.winner is not None and t.first_side is not None)),
+           "decided games with a first side", _first_mover, each=_each_first_mover),
     Metric("side_advantage", "side advantage", "share", "proportion", "decided games", _side_advantage,
            each=_wins_top_side),
     Metric("draw_rate", "draw rate", "share", "proportion", "games",
-           lambda ts: (len(ts) - len(_decided(ts)), len(ts), 0.0), each=_game(lambda t: t.winner is None)),
-    Metric("length_mean", "mean length", "choices", "mean", "games", _lengths, each=_each_length),
+           lambda c: (c.draws, c.games, 0.0), each=lambda c: [float(w is None) for w in c.winner]),
+    Metric("length_mean", "mean length", "choices", "mean", "games", _lengths, each=_each("choices")),
     Metric("length_median", "median length", "choices", "quantile", "games",
-           _lengths, 0.5),
+           _ordered_lengths, 0.5),
     Metric("length_p10", "length, 10th percentile", "choices", "quantile", "games",
-           _lengths, 0.1),
+           _ordered_lengths, 0.1),
     Metric("length_p90", "length, 90th percentile", "choices", "quantile", "games",
-           _lengths, 0.9),
-    Metric("points_mean", "points per game", "points", "mean", "games with points", _per_game(points_scored),
-           each=_game(points_scored, _has_points)),
+           _ordered_lengths, 0.9),
+    Metric("points_mean", "points per game", "points", "mean", "games with points", _per_game("points_scored"),
+           each=_each("points_scored", "scored")),
     Metric("lead_changes_mean", "lead changes per game", "count", "mean", "games with points",
-           _per_game(lead_changes), each=_game(lead_changes, _has_points)),
+           _per_game("lead_changes"), each=_each("lead_changes", "scored")),
     Metric("decisiveness_mean", "decisiveness", "share", "mean", "decided games with points",
-           _per_game(decisiveness, _decided_scored), each=_game(decisiveness, _decided_with_points)),
+           _per_game("decisiveness", "decided_scored"), each=_each("decisiveness", "decided_scored")),
     Metric("comeback_rate", "comeback rate", "share", "proportion", "decided games with points",
-           lambda ts: (sum(1 for t in _decided_scored(ts) if comeback(t)), len(_decided_scored(ts)), 0.0),
-           each=_game(comeback, _decided_with_points)),
+           _comebacks, each=_each("comeback", "decided_scored")),
     Metric("largest_lead_mean", "mean largest lead", "points", "mean", "games with points",
-           _per_game(largest_lead), each=_game(largest_lead, _has_points)),
+           _per_game("largest_lead"), each=_each("largest_lead", "scored")),
     Metric("final_margin_mean", "mean final margin", "points", "mean", "games with points",
-           _per_game(final_margin), each=_game(final_margin, _has_points)),
+           _per_game("final_margin"), each=_each("final_margin", "scored")),
     Metric("branching_factor", "branching factor", "count", "ratio", "games",
-           lambda ts: ([t.options for t in ts], [t.choices for t in ts]),
-           each=lambda ts: lambda t: (t.options, t.choices)),
+           _pooled("options"), each=_each_pooled("options")),
     Metric("forced_share", "forced choices", "share", "ratio", "games",
-           lambda ts: ([t.forced for t in ts], [t.choices for t in ts]),
-           each=lambda ts: lambda t: (t.forced, t.choices)),
+           _pooled("forced"), each=_each_pooled("forced")),
 )
 
 METHODS = {"proportion": "Wilson score", "mean": "Student's t", "ratio": "ratio, games as clusters",
@@ -332,38 +321,49 @@ def _r(x):
     return x
 
 
-def _entry(m: Metric, ts: list[Trial]) -> dict:
-    sample = m.sample(ts)
+def _entry(m: Metric, c: Columns) -> dict:
+    sample = m.sample(c)
     value, ci, reason = _estimate(m, sample)
     out = {"value": _r(value), "ci95": _r(ci), "label": m.label, "unit": m.unit, "n": _count(m.kind, sample),
            "over": m.over, "method": METHODS[m.kind]}
     if reason:
         out["reason"] = reason
-    return out | _extra(m.name, ts, value, ci)
+    return out | _extra(m.name, c, value, ci)
 
 
-def _extra(name: str, ts: list[Trial], value, ci) -> dict:
+def _extra(name: str, c: Columns, value, ci) -> dict:
     """The first mover's excess over an equal share, and which side the side advantage is of."""
     if name == "first_mover_advantage" and value is not None:
-        fair = 1 / _sides(ts)
+        fair = 1 / c.sides
         return {"excess": _r(value - fair), "excess_ci95": _r((ci[0] - fair, ci[1] - fair))}
     if name == "side_advantage" and value is not None:
-        return {"side": str(_top_side(ts)), "balance": _r(balance(ts))}
+        return {"side": str(c.top_side()), "balance": _r(_balance(c.wins, c.games))}
     return {}
 
 
 def balance(ts: list[Trial]) -> float | None:
     """Ludii's Balance: 1 − the largest difference between two sides' win rates over all games."""
-    if not ts or _sides(ts) < 2:
+    return _balance(_wins(ts), len(ts))
+
+
+def _balance(wins: list[int], games: int) -> float | None:
+    """`balance` of these wins per side over so many games (None for no games or one side)."""
+    if not games or len(wins) < 2:
         return None
-    rates = [w / len(ts) for w in _wins(ts)]
+    rates = [w / games for w in wins]
     return 1 - (max(rates) - min(rates))
 
 
-def _win_rates(ts: list[Trial]) -> dict:
-    n = len(ts)
+def _wins(ts: list[Trial]) -> list[int]:
+    """Each side's wins, over the most sides of any game."""
+    winners = [t.winner for t in ts]
+    return [winners.count(s) for s in range(max((t.sides for t in ts), default=0))]
+
+
+def _win_rates(c: Columns) -> dict:
+    n = c.games
     return {str(s): {"wins": k, "value": _r(k / n) if n else None, "ci95": _r(S.wilson(k, n))}
-            for s, k in enumerate(_wins(ts))}
+            for s, k in enumerate(c.wins)}
 
 
 def agent_win_rates(trials: list[Trial], side_of_seat: list[int]) -> dict:
@@ -376,13 +376,22 @@ def agent_win_rates(trials: list[Trial], side_of_seat: list[int]) -> dict:
     """
     games: dict[str, int] = {}
     wins: dict[str, int] = {}
-    for t in trials:
-        for name in dict.fromkeys(t.agents):
-            games[name] = games.get(name, 0) + 1
-            won = t.winner is not None and any(side_of_seat[s] == t.winner for s, a in enumerate(t.agents) if a == name)
-            wins[name] = wins.get(name, 0) + won
+    for (agents, winner), n in _seatings_won(trials).items():  # in the order first played
+        for name in dict.fromkeys(agents):
+            games[name] = games.get(name, 0) + n
+            won = winner is not None and any(side_of_seat[s] == winner for s, a in enumerate(agents) if a == name)
+            wins[name] = wins.get(name, 0) + n * won
     return {name: {"games": n, "wins": wins[name], "value": _r(wins[name] / n), "ci95": _r(S.wilson(wins[name], n))}
             for name, n in games.items()}
+
+
+def _seatings_won(trials: list[Trial]) -> dict[tuple, int]:
+    """How many games each (agents in seat order, winner) came out of, in the order first seen."""
+    out: dict[tuple, int] = {}
+    for t in trials:
+        key = (tuple(t.agents), t.winner)
+        out[key] = out.get(key, 0) + 1
+    return out
 
 
 def summarize(trials: list[Trial], side_label: str = "seat", measure_labels: dict | None = None) -> dict:
@@ -390,10 +399,11 @@ def summarize(trials: list[Trial], side_label: str = "seat", measure_labels: dic
     then each of the file's measures (`measure_metrics`), with how many games left it unset."""
     if side_label not in SIDE_LABELS:
         raise ValueError(f"side_label must be one of {SIDE_LABELS}, not {side_label!r}")
-    return {"games": len(trials), "sides": side_label, "win_rate": _win_rates(trials),
-            "metrics": {m.name: _entry(m, trials) for m in METRICS},
-            "measures": {m.name: _entry(m, trials) | _unset(m.name, trials)
-                         for m in measure_metrics(trials, measure_labels)}}
+    c = Columns(trials)
+    return {"games": c.games, "sides": side_label, "win_rate": _win_rates(c),
+            "metrics": {m.name: _entry(m, c) for m in METRICS},
+            "measures": {m.name: _entry(m, c) | _unset(m.name, c)
+                         for m in _measure_metrics(c.measure_kinds(), measure_labels)}}
 
 
 # ------------------------------------------------------------------------------ declared measures
@@ -410,57 +420,65 @@ def measure_metrics(trials: list[Trial], labels: dict | None = None) -> list[Met
     """One metric per declared measure: a side measure as the win rate of the side it names, over
     the decided games that set it ("first server wins"); an int measure as its mean over the games;
     a bool one as the share of games that set it true. `labels` maps a measure to its `as` text."""
+    return _measure_metrics(measure_kinds(trials), labels)
+
+
+def _measure_metrics(kinds: dict[str, str], labels: dict | None) -> list[Metric]:
+    """`measure_metrics` of the measures of these kinds (`measure_kinds`)."""
     out = []
-    for name, kind in measure_kinds(trials).items():
+    for name, kind in kinds.items():
         label = (labels or {}).get(name, name)
         key = f"measure:{name}"
-        is_set, value = _measure_is_set(name), _measure_value(name)
         if kind == "side":
             out.append(Metric(key, f"{label} wins", "share", "proportion", "decided games that set it",
-                              lambda ts, name=name: _measure_side_wins(ts, name),
-                              each=_game(lambda t, v=value: t.winner == v(t), lambda t, s=is_set: t.winner is not None and s(t))))
+                              _measure_side_wins(name), each=_each_measure_side(name)))
         elif kind == "int":
             out.append(Metric(key, f"{label}, mean", "count", "mean", "games that set it",
-                              lambda ts, name=name: [float(v) for v in _measure_values(ts, name)],
-                              each=_game(value, is_set)))
+                              lambda c, name=name: [float(v) for v in c.measure(name) if v is not None],
+                              each=_each_measure(name, float)))
         else:
             out.append(Metric(key, label, "share", "proportion", "games that set it",
-                              lambda ts, name=name: (sum(1 for v in _measure_values(ts, name) if v),
-                                                     len(_measure_values(ts, name)), 0.0),
-                              each=_game(lambda t, v=value: bool(v(t)), is_set)))
+                              _measure_share(name), each=_each_measure(name, lambda v: float(bool(v)))))
     return out
 
 
-def _measure_is_set(name: str) -> Callable[[Trial], bool]:
-    return lambda t: name in t.measures and t.measures[name][1] is not None
+def _measure_side_wins(name: str):
+    """`sample` of a side measure: (wins of the side it names, decided games that set it, 0)."""
+    def sample(c: Columns):
+        games = [w == v for w, v in zip(c.winner, c.measure(name)) if w is not None and v is not None]
+        return sum(games), len(games), 0.0
+    return sample
 
 
-def _measure_value(name: str) -> Callable[[Trial], object]:
-    return lambda t: t.measures[name][1]
+def _each_measure_side(name: str):
+    return lambda c: [float(w == v) if w is not None and v is not None else None
+                      for w, v in zip(c.winner, c.measure(name))]
 
 
-def _measure_values(ts: list[Trial], name: str) -> list:
-    return [t.measures[name][1] for t in ts if name in t.measures and t.measures[name][1] is not None]
+def _measure_share(name: str):
+    """`sample` of a bool measure: (games that set it true, games that set it, 0)."""
+    def sample(c: Columns):
+        values = [v for v in c.measure(name) if v is not None]
+        return sum(1 for v in values if v), len(values), 0.0
+    return sample
 
 
-def _measure_side_wins(ts: list[Trial], name: str):
-    games = [t for t in _decided(ts) if name in t.measures and t.measures[name][1] is not None]
-    return sum(1 for t in games if t.winner == t.measures[name][1]), len(games), 0.0
+def _each_measure(name: str, value: Callable):
+    """`each` of a measure: `value` of its value, None where a game did not set it."""
+    return lambda c: [value(v) if v is not None else None for v in c.measure(name)]
 
 
-def _unset(key: str, trials: list[Trial]) -> dict:
+def _unset(key: str, c: Columns) -> dict:
     """How many games never set the measure (as `unset`, when some did not)."""
-    name = key.split(":", 1)[1]
-    unset = sum(1 for t in trials if name in t.measures and t.measures[name][1] is None)
-    return {"unset": unset, "games": len(trials)} if unset else {}
+    unset = c.unset(key.split(":", 1)[1])
+    return {"unset": unset, "games": c.games} if unset else {}
 
 
 # ------------------------------------------------------------------------------ two runs
-def _win_metrics(a: list[Trial], b: list[Trial], side_label: str, names: list[str] | None = None) -> list[Metric]:
-    sides = min(_sides(a), _sides(b))
+def _win_metrics(a: Columns, b: Columns, side_label: str, names: list[str] | None = None) -> list[Metric]:
     return [Metric(f"win_rate_{s}", f"{side_name(s, side_label, names)} win rate", "share", "proportion", "games",
-                   lambda ts, s=s: (_wins(ts)[s], len(ts), 0.0), each=_game(lambda t, s=s: t.winner == s))
-            for s in range(sides)]
+                   lambda c, s=s: (c.wins[s], c.games, 0.0), each=_each_won_by(s))
+            for s in range(min(a.sides, b.sides))]
 
 
 def side_name(s: int, side_label: str, names: list[str] | None) -> str:
@@ -473,8 +491,8 @@ def _side_advantage_of(side: int, name: str) -> Metric:
     less an equal share. Why fixed: each run's own top side may differ (base favours red, the
     variant blue), and a difference of two different sides' advantages measures nothing."""
     return Metric("side_advantage", f"side advantage of {name}", "share", "proportion", "decided games",
-                  lambda ts: (_wins(ts)[side] if side < _sides(ts) else 0, len(_decided(ts)), 1 / _sides(ts) if ts else 0.0),
-                  each=_game(lambda t: t.winner == side, lambda t: t.winner is not None))
+                  lambda c: (c.wins[side] if side < c.sides else 0, c.games - c.draws, _fair_share(c)),
+                  each=_each_won_by_of_decided(side))
 
 
 def _difference(m: Metric, sa, sb) -> tuple | None:
@@ -490,11 +508,11 @@ def _difference(m: Metric, sa, sb) -> tuple | None:
     return S.diff_quantiles(sa, sb, m.q)
 
 
-def _compare_one(m: Metric, a: list[Trial], b: list[Trial], shown=None, pairs=None) -> dict:
+def _compare_one(m: Metric, a: Columns, b: Columns, shown=None, pairs=None) -> dict:
     sa, sb = m.sample(a), m.sample(b)
     (va, _, ra), (vb, _, rb) = _estimate(m, sa), _estimate(m, sb)
     both = va is not None and vb is not None
-    paired = _paired(m, a, b, pairs) if both and pairs is not None and m.each else None
+    paired = _paired(m, a, b, pairs, sa, sb) if both and pairs is not None and m.each else None
     ci = paired["ci"] if paired else _difference(m, sa, sb) if both else None
     reason = None if ci else f"a: {ra}" if ra else f"b: {rb}" if rb else NO_SPREAD
     out = {"metric": m.name, "label": m.label, "unit": m.unit, "a": _r(va), "b": _r(vb),
@@ -509,33 +527,45 @@ def _compare_one(m: Metric, a: list[Trial], b: list[Trial], shown=None, pairs=No
     return out | {"sentence": sentence(m.label, m.unit, va, vb, ci, reason, shown)}
 
 
-def _paired(m: Metric, a: list[Trial], b: list[Trial], pairs: list[tuple[int, int]]) -> dict | None:
+def _paired(m: Metric, a: Columns, b: Columns, pairs: list[tuple[int, int]], sa, sb) -> dict | None:
     """The paired interval of b − a: centred on the difference of the two runs' values, as wide as
     the per-seed differences of the pairs in which both games count make it (`S.paired_se`), with
     the games per run that two independent runs would need for its width. None: fewer than two
-    such pairs, or differences without spread (all alike), where the unpaired interval stands."""
-    fa, fb = m.each(a), m.each(b)
-    both = [(x, y) for x, y in ((fa(a[i]), fb(b[j])) for i, j in pairs) if x is not None and y is not None]
+    such pairs, or differences without spread (all alike), where the unpaired interval stands.
+    `sa`, `sb`: the metric's samples of a and b."""
+    ea, eb = m.each(a), m.each(b)
+    both = [(x, y) for x, y in ((ea[i], eb[j]) for i, j in pairs) if x is not None and y is not None]
     if len(both) < 2:
         return None
     if m.kind == "ratio":
-        (ya, xa), (yb, xb) = zip(*(x for x, _ in both)), zip(*(y for _, y in both))
-        se = S.paired_ratio_se(list(ya), list(xa), list(yb), list(xb))
-        alone = S.ratio_se(*m.sample(a)), S.ratio_se(*m.sample(b))
-        se_unpaired = math.hypot(*alone) if None not in alone else None
-        va, vb = sum(m.sample(a)[0]) / sum(m.sample(a)[1]), sum(m.sample(b)[0]) / sum(m.sample(b)[1])
+        se, se_unpaired, va, vb = _paired_ratio(both, sa, sb)
     else:
-        se = S.paired_se([y - x for x, y in both])
-        xs, ys = [fa(t) for t in a], [fb(t) for t in b]
-        xs, ys = [x for x in xs if x is not None], [y for y in ys if y is not None]
-        se_x, se_y = S.mean_se(xs), S.mean_se(ys)
-        se_unpaired = math.hypot(se_x, se_y) if se_x is not None and se_y is not None else None
-        va, vb = fmean(xs), fmean(ys)
+        se, se_unpaired, va, vb = _paired_mean(both, ea, eb)
     if not se:  # every pair differs alike (no draw in either run, say): no spread to measure
         return None
     d = vb - va
     return {"ci": (d - S.Z95 * se, d + S.Z95 * se), "pairs": len(both),
             "unpaired_games": S.unpaired_games(len(both), se, se_unpaired)}
+
+
+def _paired_ratio(both: list[tuple], sa, sb) -> tuple:
+    """(paired se, unpaired se or None, value of a, value of b) of a ratio's (numerator,
+    denominator) pairs, the samples of the two runs being sa and sb."""
+    (ya, xa), (yb, xb) = zip(*(x for x, _ in both)), zip(*(y for _, y in both))
+    se = S.paired_ratio_se(list(ya), list(xa), list(yb), list(xb))
+    alone = S.ratio_se(*sa), S.ratio_se(*sb)
+    se_unpaired = math.hypot(*alone) if None not in alone else None
+    return se, se_unpaired, sum(sa[0]) / sum(sa[1]), sum(sb[0]) / sum(sb[1])
+
+
+def _paired_mean(both: list[tuple], ea: list, eb: list) -> tuple:
+    """(paired se, unpaired se or None, mean of a, mean of b) of a per-game figure, from the pairs
+    in which both count and each run's values (None where a game does not count)."""
+    se = S.paired_se([y - x for x, y in both])
+    xs, ys = [x for x in ea if x is not None], [y for y in eb if y is not None]
+    se_x, se_y = S.mean_se(xs), S.mean_se(ys)
+    se_unpaired = math.hypot(se_x, se_y) if se_x is not None and se_y is not None else None
+    return se, se_unpaired, fmean(xs), fmean(ys)
 
 
 NO_SPREAD = "ties fill the order-statistic interval: no standard error can be read off it"
@@ -568,15 +598,16 @@ def compare(a: list[Trial], b: list[Trial], side_label: str = "seat", names: lis
     pairs = pair_up(a, b) if paired else None
     if pairs is not None and not len(pairs) == len(a) == len(b):
         pairs = None  # some games have no partner: b − a is not the mean of the pairs' differences
-    wins = _win_metrics(a, b, side_label, names)
-    shares = list(zip(win_shares(a), win_shares(b)))
-    kinds_b = measure_kinds(b)
-    shared = {name for name, kind in measure_kinds(a).items() if kinds_b.get(name) == kind}
-    measures = [m for m in measure_metrics(a, measure_labels) if m.name.split(":", 1)[1] in shared]
-    others = [*_compared_metrics(a, side_label, names), *measures]
-    rows = [*(_compare_one(m, a, b, shares[s], pairs) for s, m in enumerate(wins)),
-            *(_compare_one(m, a, b, pairs=pairs) for m in others)]
-    twins = same_figures([*wins, *others], a, b)
+    ca, cb = Columns(a), Columns(b)
+    wins = _win_metrics(ca, cb, side_label, names)
+    shares = list(zip(_win_shares(ca), _win_shares(cb)))
+    kinds_b = cb.measure_kinds()
+    shared = {name for name, kind in ca.measure_kinds().items() if kinds_b.get(name) == kind}
+    measures = [m for m in _measure_metrics(ca.measure_kinds(), measure_labels) if m.name.split(":", 1)[1] in shared]
+    others = [*_compared_metrics(ca, side_label, names), *measures]
+    rows = [*(_compare_one(m, ca, cb, shares[s], pairs) for s, m in enumerate(wins)),
+            *(_compare_one(m, ca, cb, pairs=pairs) for m in others)]
+    twins = _same_figures([*wins, *others], ca, cb)
     for r in rows:
         if r["metric"] in twins and r["p"] is not None:
             r["same_as"] = twins[r["metric"]]
@@ -591,33 +622,53 @@ def same_figures(metrics: list[Metric], a: list[Trial], b: list[Trial]) -> dict[
     rate, the first-mover advantage and the file's first-mover measure, the points per game and
     the final margin of a game played to a fixed target. Their differences have the same interval
     up to sign, the same p-value: Holm's correction counts such a figure once."""
-    seen: dict[tuple, str] = {}
+    return _same_figures(metrics, Columns(a), Columns(b))
+
+
+def _same_figures(metrics: list[Metric], a: Columns, b: Columns) -> dict[str, str]:
+    """`same_figures` of two runs' columns."""
+    seen: dict[_Shape, str] = {}
     out = {}
     for m in metrics:
         if m.kind not in ("proportion", "mean") or m.each is None:
             continue
-        shape = _shape(m, a, b)
-        twin = seen.get(shape[0]) or seen.get(shape[1])
+        shape, mirror = _shapes(m, a, b)
+        twin = seen.get(shape) or seen.get(mirror)
         if twin is not None:
             out[m.name] = twin
         else:
-            seen.setdefault(shape[0], m.name)
+            seen.setdefault(shape, m.name)
     return out
 
 
-def _shape(m: Metric, a: list[Trial], b: list[Trial]) -> tuple[tuple, tuple]:
-    """A metric's per-game values over both runs, less the first counted one, and their mirror:
-    (kind, each value or None), as `same_figures` matches them."""
-    fa, fb = m.each(a), m.each(b)
-    games = [f(t) for f, ts in ((fa, a), (fb, b)) for t in ts]
-    first = next((v for v in games if v is not None), 0.0)
-    shifted = tuple(None if v is None else v - first for v in games)
-    return (m.kind, shifted), (m.kind, tuple(None if v is None else -v for v in shifted))
+def _shapes(m: Metric, a: Columns, b: Columns) -> tuple[_Shape, _Shape]:
+    """A metric's per-game values over both runs, less the first counted one, and their mirror,
+    as `same_figures` matches them: which games count, and their values there."""
+    games = m.each(a) + m.each(b)
+    counted = tuple(v is not None for v in games)
+    values = list(compress(games, counted))
+    first = values[0] if values else 0.0
+    shifted = tuple(map(first.__rsub__, values))
+    return _Shape((m.kind, counted, shifted)), _Shape((m.kind, counted, tuple(map(neg, shifted))))
 
 
-def _compared_metrics(a: list[Trial], side_label: str, names: list[str] | None) -> list[Metric]:
+class _Shape:
+    """A key of `same_figures`: a tuple whose hash, over every game of two runs, is taken once."""
+    __slots__ = ("key", "hash")
+
+    def __init__(self, key: tuple):
+        self.key, self.hash = key, hash(key)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _Shape) and self.hash == other.hash and self.key == other.key
+
+
+def _compared_metrics(a: Columns, side_label: str, names: list[str] | None) -> list[Metric]:
     """METRICS, with the side advantage fixed to the side that has it in the base run `a`."""
-    top = _top_side(a)
+    top = a.top_side()
     if top is None:
         return list(METRICS)
     fixed = _side_advantage_of(top, side_name(top, side_label, names))
@@ -631,10 +682,11 @@ def pairing(a: list[Trial], b: list[Trial]) -> dict:
     p_a·p_b, times the pairs). Far above it: the pairing shares the runs' luck, and narrows every
     paired interval; near it: the variants' games went their own ways."""
     pairs = pair_up(a, b)
-    outcomes = sorted({t.winner for t in (*a, *b)}, key=lambda w: (w is None, w))
-    share = {w: (sum(t.winner == w for t in a) / len(a), sum(t.winner == w for t in b) / len(b)) for w in outcomes}
+    wa, wb = [t.winner for t in a], [t.winner for t in b]
+    outcomes = sorted({*wa, *wb}, key=lambda w: (w is None, w))
+    share = {w: (wa.count(w) / len(a), wb.count(w) / len(b)) for w in outcomes}
     return {"pairs": len(pairs), "paired": len(pairs) == len(a) == len(b),
-            "same_winner": sum(a[i].winner == b[j].winner for i, j in pairs),
+            "same_winner": sum(wa[i] == wb[j] for i, j in pairs),
             "same_winner_if_independent": _r(len(pairs) * sum(pa * pb for pa, pb in share.values())),
             "same_first_side": sum(a[i].first_side == b[j].first_side for i, j in pairs)}
 
@@ -668,6 +720,11 @@ def win_shares(ts: list[Trial]) -> list[str]:
     """Each side's win rate in percent, then the draw rate, rounded so that they add up to 100."""
     wins = _wins(ts)
     return percent_shares([*wins, len(ts) - sum(wins)])
+
+
+def _win_shares(c: Columns) -> list[str]:
+    """`win_shares` of a run's columns."""
+    return percent_shares([*c.wins, c.games - sum(c.wins)])
 
 
 # ------------------------------------------------------------------------------ in words
