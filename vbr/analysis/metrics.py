@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from itertools import compress
-from operator import neg
+from functools import partial
+from itertools import compress, repeat
+from operator import is_not, itemgetter, neg, sub
 from statistics import fmean
 from typing import Callable
 
@@ -508,11 +509,14 @@ def _difference(m: Metric, sa, sb) -> tuple | None:
     return S.diff_quantiles(sa, sb, m.q)
 
 
-def _compare_one(m: Metric, a: Columns, b: Columns, shown=None, pairs=None) -> dict:
+def _compare_one(m: Metric, a: Columns, b: Columns, shown=None, pairs=None, per_game=None) -> dict:
+    """One row of `compare`: metric m of runs a and b. `shown`: the text of the two values at the
+    usual digits; `pairs`: the paired games (`_orders`), None for an unpaired comparison;
+    `per_game`: m's `each` of a and of b, where it has one."""
     sa, sb = m.sample(a), m.sample(b)
     (va, _, ra), (vb, _, rb) = _estimate(m, sa), _estimate(m, sb)
     both = va is not None and vb is not None
-    paired = _paired(m, a, b, pairs, sa, sb) if both and pairs is not None and m.each else None
+    paired = _paired(m, per_game, pairs, sa, sb) if both and pairs is not None and per_game else None
     ci = paired["ci"] if paired else _difference(m, sa, sb) if both else None
     reason = None if ci else f"a: {ra}" if ra else f"b: {rb}" if rb else NO_SPREAD
     out = {"metric": m.name, "label": m.label, "unit": m.unit, "a": _r(va), "b": _r(vb),
@@ -527,14 +531,16 @@ def _compare_one(m: Metric, a: Columns, b: Columns, shown=None, pairs=None) -> d
     return out | {"sentence": sentence(m.label, m.unit, va, vb, ci, reason, shown)}
 
 
-def _paired(m: Metric, a: Columns, b: Columns, pairs: list[tuple[int, int]], sa, sb) -> dict | None:
+def _paired(m: Metric, per_game: tuple[list, list], pairs: tuple[list, list], sa, sb) -> dict | None:
     """The paired interval of b − a: centred on the difference of the two runs' values, as wide as
     the per-seed differences of the pairs in which both games count make it (`S.paired_se`), with
     the games per run that two independent runs would need for its width. None: fewer than two
     such pairs, or differences without spread (all alike), where the unpaired interval stands.
-    `sa`, `sb`: the metric's samples of a and b."""
-    ea, eb = m.each(a), m.each(b)
-    both = [(x, y) for x, y in ((ea[i], eb[j]) for i, j in pairs) if x is not None and y is not None]
+    `per_game`: m's `each` of a and of b; `pairs`: the paired games (`_orders`); `sa`, `sb`: m's
+    samples of a and b."""
+    ea, eb = per_game
+    both = [(x, y) for x, y in zip(map(ea.__getitem__, pairs[0]), map(eb.__getitem__, pairs[1]))
+            if x is not None and y is not None]
     if len(both) < 2:
         return None
     if m.kind == "ratio":
@@ -551,8 +557,10 @@ def _paired(m: Metric, a: Columns, b: Columns, pairs: list[tuple[int, int]], sa,
 def _paired_ratio(both: list[tuple], sa, sb) -> tuple:
     """(paired se, unpaired se or None, value of a, value of b) of a ratio's (numerator,
     denominator) pairs, the samples of the two runs being sa and sb."""
-    (ya, xa), (yb, xb) = zip(*(x for x, _ in both)), zip(*(y for _, y in both))
-    se = S.paired_ratio_se(list(ya), list(xa), list(yb), list(xb))
+    in_a, in_b = [x for x, _ in both], [y for _, y in both]
+    first, second = itemgetter(0), itemgetter(1)
+    se = S.paired_ratio_se(list(map(first, in_a)), list(map(second, in_a)),
+                           list(map(first, in_b)), list(map(second, in_b)))
     alone = S.ratio_se(*sa), S.ratio_se(*sb)
     se_unpaired = math.hypot(*alone) if None not in alone else None
     return se, se_unpaired, sum(sa[0]) / sum(sa[1]), sum(sb[0]) / sum(sb[1])
@@ -562,10 +570,13 @@ def _paired_mean(both: list[tuple], ea: list, eb: list) -> tuple:
     """(paired se, unpaired se or None, mean of a, mean of b) of a per-game figure, from the pairs
     in which both count and each run's values (None where a game does not count)."""
     se = S.paired_se([y - x for x, y in both])
-    xs, ys = [x for x in ea if x is not None], [y for y in eb if y is not None]
+    xs, ys = list(filter(_is_value, ea)), list(filter(_is_value, eb))
     se_x, se_y = S.mean_se(xs), S.mean_se(ys)
     se_unpaired = math.hypot(se_x, se_y) if se_x is not None and se_y is not None else None
     return se, se_unpaired, fmean(xs), fmean(ys)
+
+
+_is_value = partial(is_not, None)  # not None
 
 
 NO_SPREAD = "ties fill the order-statistic interval: no standard error can be read off it"
@@ -574,8 +585,13 @@ NO_SPREAD = "ties fill the order-statistic interval: no standard error can be re
 def pair_up(a: list[Trial], b: list[Trial]) -> list[tuple[int, int]]:
     """The games of two runs played on the same deal: (i, j) with a[i] and b[j] of the same seed
     and the same agents in the same seats, in a's order; a game with no partner is left out."""
-    where = {(t.seed, tuple(t.agents)): j for j, t in enumerate(b)}
-    return [(i, where[k]) for i, k in ((i, (t.seed, tuple(t.agents))) for i, t in enumerate(a)) if k in where]
+    where = {(t.seed, *t.agents): j for j, t in enumerate(b)}
+    return [(i, where[k]) for i, k in enumerate([(t.seed, *t.agents) for t in a]) if k in where]
+
+
+def _orders(pairs: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """The paired games as two lists: the games of a, and their partners in b, in step."""
+    return [i for i, _ in pairs], [j for _, j in pairs]
 
 
 def compare(a: list[Trial], b: list[Trial], side_label: str = "seat", names: list[str] | None = None,
@@ -604,14 +620,28 @@ def compare(a: list[Trial], b: list[Trial], side_label: str = "seat", names: lis
     kinds_b = cb.measure_kinds()
     shared = {name for name, kind in ca.measure_kinds().items() if kinds_b.get(name) == kind}
     measures = [m for m in _measure_metrics(ca.measure_kinds(), measure_labels) if m.name.split(":", 1)[1] in shared]
-    others = [*_compared_metrics(ca, side_label, names), *measures]
-    rows = [*(_compare_one(m, ca, cb, shares[s], pairs) for s, m in enumerate(wins)),
-            *(_compare_one(m, ca, cb, pairs=pairs) for m in others)]
-    twins = _same_figures([*wins, *others], ca, cb)
+    metrics = [*wins, *_compared_metrics(ca, side_label, names), *measures]
+    per_game = [_per_game_of(m, ca, cb, pairs is not None) for m in metrics]
+    orders = _orders(pairs) if pairs is not None else None
+    rows = [_compare_one(m, ca, cb, shares[i] if i < len(wins) else None, orders, each)
+            for i, (m, each) in enumerate(zip(metrics, per_game))]
+    twins = _same_figures(metrics, per_game)
     for r in rows:
         if r["metric"] in twins and r["p"] is not None:
             r["same_as"] = twins[r["metric"]]
     return mark_significant(rows)
+
+
+def _per_game_of(m: Metric, a: Columns, b: Columns, paired: bool) -> tuple[list, list] | None:
+    """m's `each` of a and of b, where a comparison reads it (a paired one, or `same_figures`)."""
+    if m.each is None or not (paired or _matched(m)):
+        return None
+    return m.each(a), m.each(b)
+
+
+def _matched(m: Metric) -> bool:
+    """Whether `same_figures` looks for m's twin."""
+    return m.kind in ("proportion", "mean") and m.each is not None
 
 
 def same_figures(metrics: list[Metric], a: list[Trial], b: list[Trial]) -> dict[str, str]:
@@ -622,17 +652,18 @@ def same_figures(metrics: list[Metric], a: list[Trial], b: list[Trial]) -> dict[
     rate, the first-mover advantage and the file's first-mover measure, the points per game and
     the final margin of a game played to a fixed target. Their differences have the same interval
     up to sign, the same p-value: Holm's correction counts such a figure once."""
-    return _same_figures(metrics, Columns(a), Columns(b))
+    ca, cb = Columns(a), Columns(b)
+    return _same_figures(metrics, [(m.each(ca), m.each(cb)) if _matched(m) else None for m in metrics])
 
 
-def _same_figures(metrics: list[Metric], a: Columns, b: Columns) -> dict[str, str]:
-    """`same_figures` of two runs' columns."""
+def _same_figures(metrics: list[Metric], per_game: list) -> dict[str, str]:
+    """`same_figures` of metrics, given each one's `each` of both runs (None where it has none)."""
     seen: dict[_Shape, str] = {}
     out = {}
-    for m in metrics:
-        if m.kind not in ("proportion", "mean") or m.each is None:
+    for m, values in zip(metrics, per_game):
+        if not _matched(m):
             continue
-        shape, mirror = _shapes(m, a, b)
+        shape, mirror = _shapes(m.kind, values[0] + values[1])
         twin = seen.get(shape) or seen.get(mirror)
         if twin is not None:
             out[m.name] = twin
@@ -641,15 +672,15 @@ def _same_figures(metrics: list[Metric], a: Columns, b: Columns) -> dict[str, st
     return out
 
 
-def _shapes(m: Metric, a: Columns, b: Columns) -> tuple[_Shape, _Shape]:
-    """A metric's per-game values over both runs, less the first counted one, and their mirror,
-    as `same_figures` matches them: which games count, and their values there."""
-    games = m.each(a) + m.each(b)
-    counted = tuple(v is not None for v in games)
+def _shapes(kind: str, games: list) -> tuple[_Shape, _Shape]:
+    """A metric's per-game values over both runs (`games`, None where a game does not count),
+    less the first counted one, and their mirror, as `same_figures` matches them: which games
+    count, and their values there."""
+    counted = tuple(map(is_not, games, repeat(None)))
     values = list(compress(games, counted))
     first = values[0] if values else 0.0
-    shifted = tuple(map(first.__rsub__, values))
-    return _Shape((m.kind, counted, shifted)), _Shape((m.kind, counted, tuple(map(neg, shifted))))
+    shifted = tuple(map(sub, values, repeat(first)))
+    return _Shape((kind, counted, shifted)), _Shape((kind, counted, tuple(map(neg, shifted))))
 
 
 class _Shape:
