@@ -7,6 +7,8 @@ quantile too far into the tail for the sample) rather than an interval that only
 from __future__ import annotations
 
 import math
+from itertools import repeat
+from operator import mul, sub
 from statistics import NormalDist, fmean
 
 Z95 = NormalDist().inv_cdf(0.975)  # 1.959963984540054
@@ -42,7 +44,8 @@ def sample_sd(xs: list[float]) -> float:
     in the last place of `statistics.stdev`, which sums in fractions at about a microsecond a
     value (a 100,000-game run's summary spent most of its time there)."""
     m = math.fsum(xs) / len(xs)
-    return math.sqrt(math.fsum((x - m) * (x - m) for x in xs) / (len(xs) - 1))
+    deviations = list(map(sub, xs, repeat(m)))  # x − m; by map, as a summary takes 100,000s
+    return math.sqrt(math.fsum(map(mul, deviations, deviations)) / (len(xs) - 1))
 
 
 def mean_ci(xs: list[float], z: float = Z95) -> tuple[float, float] | None:
@@ -146,7 +149,7 @@ def ratio_se(nums: list[float], dens: list[float]) -> float | None:
     if n < 2 or sum(dens) == 0:
         return None
     r = sum(nums) / sum(dens)
-    resid = sum((y - r * x) ** 2 for y, x in zip(nums, dens))
+    resid = sum(map(pow, map(sub, nums, map(mul, repeat(r), dens)), repeat(2)))  # Σ(y − r·x)²
     return math.sqrt(resid / (n * (n - 1))) / fmean(dens)
 
 
@@ -245,7 +248,7 @@ def paired_ratio_se(ya: list[float], xa: list[float], yb: list[float], xb: list[
     ra, rb = sum(ya) / sum(xa), sum(yb) / sum(xb)
     ma, mb = fmean(xa), fmean(xb)
     us = [(y2 - rb * x2) / mb - (y1 - ra * x1) / ma for y1, x1, y2, x2 in zip(ya, xa, yb, xb)]
-    return math.sqrt(sum(u * u for u in us) / (m * (m - 1)))
+    return math.sqrt(sum(map(mul, us, us)) / (m * (m - 1)))
 
 
 def unpaired_games(m: int, se_paired: float | None, se_unpaired: float | None) -> int | None:
