@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import partial
-from itertools import compress, repeat
-from operator import is_not, itemgetter, neg, sub
+from itertools import compress, islice, repeat
+from operator import eq, is_, is_not, itemgetter, neg, sub
 from statistics import fmean
 from typing import Callable
 
@@ -195,19 +195,24 @@ def _per_game(column: str, select: str | None = "scored"):
 def _each(column: str, select: str | None = None):
     """`each` of a metric read off a column: its value as a float, None for a game `select` (a
     column of bools) leaves out."""
-    if select is None:
-        return lambda c: list(map(float, getattr(c, column)))
-    return lambda c: [float(v) if keep else None for v, keep in zip(getattr(c, column), getattr(c, select))]
+    return lambda c: _floats(getattr(c, column), getattr(c, select) if select else None)
+
+
+def _floats(values: list, keep: list | None) -> list:
+    """Each value as a float, None where `keep` (bools, if given) is false."""
+    if keep is None or all(keep):
+        return list(map(float, values))
+    return [float(v) if k else None for v, k in zip(values, keep)]
 
 
 def _each_won_by(side: int | None):
     """`each` of a side's win rate over every game: 1.0 where it won, else 0.0 (a draw too)."""
-    return lambda c: [float(w == side) for w in c.winner]
+    return lambda c: list(map(float, map(eq, c.winner, repeat(side))))
 
 
 def _each_won_by_of_decided(side: int | None):
     """`each` of a side's win share over the decided games: None for a draw."""
-    return lambda c: [float(w == side) if w is not None else None for w in c.winner]
+    return lambda c: _floats(map(eq, c.winner, repeat(side)), c.decided)
 
 
 def _wins_top_side(c: Columns) -> list:
@@ -241,7 +246,7 @@ METRICS = (
     Metric("side_advantage", "side advantage", "share", "proportion", "decided games", _side_advantage,
            each=_wins_top_side),
     Metric("draw_rate", "draw rate", "share", "proportion", "games",
-           lambda c: (c.draws, c.games, 0.0), each=lambda c: [float(w is None) for w in c.winner]),
+           lambda c: (c.draws, c.games, 0.0), each=lambda c: list(map(float, map(is_, c.winner, repeat(None))))),
     Metric("length_mean", "mean length", "choices", "mean", "games", _lengths, each=_each("choices")),
     Metric("length_median", "median length", "choices", "quantile", "games",
            _ordered_lengths, 0.5),
@@ -539,25 +544,33 @@ def _paired(m: Metric, per_game: tuple[list, list], pairs: tuple[list, list], sa
     `per_game`: m's `each` of a and of b; `pairs`: the paired games (`_orders`); `sa`, `sb`: m's
     samples of a and b."""
     ea, eb = per_game
-    both = [(x, y) for x, y in zip(map(ea.__getitem__, pairs[0]), map(eb.__getitem__, pairs[1]))
-            if x is not None and y is not None]
-    if len(both) < 2:
+    in_a, in_b = _both_count(ea, eb, pairs)
+    if len(in_a) < 2:
         return None
     if m.kind == "ratio":
-        se, se_unpaired, va, vb = _paired_ratio(both, sa, sb)
+        se, se_unpaired, va, vb = _paired_ratio(in_a, in_b, sa, sb)
     else:
-        se, se_unpaired, va, vb = _paired_mean(both, ea, eb)
+        se, se_unpaired, va, vb = _paired_mean(in_a, in_b, ea, eb)
     if not se:  # every pair differs alike (no draw in either run, say): no spread to measure
         return None
     d = vb - va
-    return {"ci": (d - S.Z95 * se, d + S.Z95 * se), "pairs": len(both),
-            "unpaired_games": S.unpaired_games(len(both), se, se_unpaired)}
+    return {"ci": (d - S.Z95 * se, d + S.Z95 * se), "pairs": len(in_a),
+            "unpaired_games": S.unpaired_games(len(in_a), se, se_unpaired)}
 
 
-def _paired_ratio(both: list[tuple], sa, sb) -> tuple:
+def _both_count(ea: list, eb: list, pairs: tuple[list, list]) -> tuple[list, list]:
+    """The values of the pairs' games in a and in b, in step, of the pairs in which both count
+    (neither is None)."""
+    xs, ys = list(map(ea.__getitem__, pairs[0])), list(map(eb.__getitem__, pairs[1]))
+    if None in xs or None in ys:
+        kept = [x is not None and y is not None for x, y in zip(xs, ys)]
+        return list(compress(xs, kept)), list(compress(ys, kept))
+    return xs, ys
+
+
+def _paired_ratio(in_a: list[tuple], in_b: list[tuple], sa, sb) -> tuple:
     """(paired se, unpaired se or None, value of a, value of b) of a ratio's (numerator,
-    denominator) pairs, the samples of the two runs being sa and sb."""
-    in_a, in_b = [x for x, _ in both], [y for _, y in both]
+    denominator) pairs, a's and b's in step, the samples of the two runs being sa and sb."""
     first, second = itemgetter(0), itemgetter(1)
     se = S.paired_ratio_se(list(map(first, in_a)), list(map(second, in_a)),
                            list(map(first, in_b)), list(map(second, in_b)))
@@ -566,10 +579,11 @@ def _paired_ratio(both: list[tuple], sa, sb) -> tuple:
     return se, se_unpaired, sum(sa[0]) / sum(sa[1]), sum(sb[0]) / sum(sb[1])
 
 
-def _paired_mean(both: list[tuple], ea: list, eb: list) -> tuple:
+def _paired_mean(in_a: list, in_b: list, ea: list, eb: list) -> tuple:
     """(paired se, unpaired se or None, mean of a, mean of b) of a per-game figure, from the pairs
-    in which both count and each run's values (None where a game does not count)."""
-    se = S.paired_se([y - x for x, y in both])
+    in which both count (a's values and b's in step) and each run's values (None where a game
+    does not count)."""
+    se = S.paired_se(list(map(sub, in_b, in_a)))
     xs, ys = list(filter(_is_value, ea)), list(filter(_is_value, eb))
     se_x, se_y = S.mean_se(xs), S.mean_se(ys)
     se_unpaired = math.hypot(se_x, se_y) if se_x is not None and se_y is not None else None
@@ -663,38 +677,45 @@ def _same_figures(metrics: list[Metric], per_game: list) -> dict[str, str]:
     for m, values in zip(metrics, per_game):
         if not _matched(m):
             continue
-        shape, mirror = _shapes(m.kind, values[0] + values[1])
-        twin = seen.get(shape) or seen.get(mirror)
-        if twin is not None:
+        twin = seen.setdefault(_Shape(m.kind, values[0] + values[1]), m.name)
+        if twin != m.name:
             out[m.name] = twin
-        else:
-            seen.setdefault(shape, m.name)
     return out
 
 
-def _shapes(kind: str, games: list) -> tuple[_Shape, _Shape]:
-    """A metric's per-game values over both runs (`games`, None where a game does not count),
-    less the first counted one, and their mirror, as `same_figures` matches them: which games
-    count, and their values there."""
-    counted = tuple(map(is_not, games, repeat(None)))
-    values = list(compress(games, counted))
-    first = values[0] if values else 0.0
-    shifted = tuple(map(sub, values, repeat(first)))
-    return _Shape((kind, counted, shifted)), _Shape((kind, counted, tuple(map(neg, shifted))))
-
-
 class _Shape:
-    """A key of `same_figures`: a tuple whose hash, over every game of two runs, is taken once."""
-    __slots__ = ("key", "hash")
+    """A metric's per-game values over both runs (None where a game does not count), as
+    `same_figures` matches them: two shapes are equal when the same games count and their values
+    there, less the first counted one, are equal or each other's negatives.
 
-    def __init__(self, key: tuple):
-        self.key, self.hash = key, hash(key)
+    Why an outline: equal shapes have equal outlines (the kind, the games, which do not count,
+    and how far the first counted values lie from the first), which are quick to hash; the
+    values are compared in full, their sign made alike (`aligned`), only when outlines agree."""
+    __slots__ = ("games", "outline", "hash", "_aligned")
+    PREFIX = 32  # counted values the outline holds
+
+    def __init__(self, kind: str, games: list):
+        self.games = games
+        uncounted = tuple(compress(range(len(games)), map(is_, games, repeat(None))))
+        head = list(islice(filter(_is_value, games), self.PREFIX))
+        first = head[0] if head else 0.0
+        self.outline = (kind, len(games), uncounted, tuple(abs(v - first) for v in head))
+        self.hash = hash(self.outline)
+        self._aligned = None
+
+    def aligned(self) -> list:
+        """The counted values less the first, negated when the first that differs from it is below it."""
+        if self._aligned is None:
+            values = list(filter(_is_value, self.games))
+            shifted = list(map(sub, values, repeat(values[0] if values else 0.0)))
+            self._aligned = list(map(neg, shifted)) if next(filter(None, shifted), 0) < 0 else shifted
+        return self._aligned
 
     def __hash__(self) -> int:
         return self.hash
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, _Shape) and self.hash == other.hash and self.key == other.key
+        return isinstance(other, _Shape) and self.outline == other.outline and self.aligned() == other.aligned()
 
 
 def _compared_metrics(a: Columns, side_label: str, names: list[str] | None) -> list[Metric]:
