@@ -145,3 +145,34 @@ def test_a_paired_comparison_reads_each_games_partner_by_deal():
     # per deal: 12 − 10 and 9 − 5, a mean difference of 3 with a spread of √2 over two pairs
     assert row["diff"] == 3.0 and row["pairs"] == 2
     assert row["ci95"] == pytest.approx([3 - 1.96 * 1.0, 3 + 1.96 * 1.0], abs=1e-3)
+
+
+# ------------------------------------------------------------------------------ one figure twice
+_per_game_value = st.sampled_from([None, 0.0, 1.0, 0.5, 2.0, -1.0])
+
+
+def _figure(name: str, a_values: list, b_values: list, kind: str = "mean") -> M.Metric:
+    """A metric whose games in runs a and b have these values (None: a game it is not taken over);
+    run b has one game more than a."""
+    return M.Metric(name, name, "count", kind, "games", sample=lambda c: [],
+                    each=lambda c: list(a_values if c.games == len(a_values) else b_values))
+
+
+def _values(n: int):
+    return st.lists(_per_game_value, min_size=n, max_size=n)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.integers(1, 5).flatmap(lambda n: st.tuples(_values(n), _values(n + 1), _values(n), _values(n + 1))))
+def test_two_figures_are_one_when_the_same_games_count_and_their_values_differ_by_a_constant_or_mirror(runs):
+    xa, xb, ya, yb = runs
+    x, y = xa + xb, ya + yb  # each figure's games over both runs
+    counted = [(u is None) == (v is None) for u, v in zip(x, y)]
+    pairs = [(u, v) for u, v in zip(x, y) if u is not None and v is not None]
+    shifted = len({u - v for u, v in pairs}) <= 1  # y = x − c
+    mirrored = len({u + v for u, v in pairs}) <= 1  # y = c − x
+    twins = all(counted) and (shifted or mirrored)
+    a, b = [WIRE] * len(xa), [DRAW] * len(xb)
+    assert M.same_figures([_figure("x", xa, xb), _figure("y", ya, yb)], a, b) == ({"y": "x"} if twins else {})
+    # a proportion and a mean are never one figure
+    assert M.same_figures([_figure("x", xa, xb), _figure("y", ya, yb, "proportion")], a, b) == {}
