@@ -176,3 +176,26 @@ def test_two_figures_are_one_when_the_same_games_count_and_their_values_differ_b
     assert M.same_figures([_figure("x", xa, xb), _figure("y", ya, yb)], a, b) == ({"y": "x"} if twins else {})
     # a proportion and a mean are never one figure
     assert M.same_figures([_figure("x", xa, xb), _figure("y", ya, yb, "proportion")], a, b) == {}
+
+
+# ------------------------------------------------------------------------------ one figure alone
+def test_columns_that_walk_the_tracks_when_first_read_hold_the_figures_of_the_games_given():
+    games = list(FOUR)
+    later = Columns(games, walk=False)
+    games.append(WIRE)  # a list that grows afterwards (vbr tune's arms) leaves these columns as they were
+    now = Columns(FOUR)
+    assert later.games == 4 and [getattr(later, f) for f in FIGURES] == [getattr(now, f) for f in FIGURES]
+
+
+def test_tune_reads_each_figure_as_the_summary_gives_it():
+    from vbr.analysis.tune import figure
+    first = {"first": ("side", 1)}
+    games = [trial(t.score_track, t.winner, t.choices, t.forced, t.options, t.first_side, index=i,
+                   points=t.points, measures=first if i % 2 else {"first": ("side", None)})
+             for i, t in enumerate(FOUR * 3)]
+    s = M.summarize(games)
+    entries = {**s["metrics"], **s["measures"], **{f"win_rate:{k}": v for k, v in s["win_rate"].items()}}
+    assert "measure:first" in entries and "win_rate:1" in entries
+    for name, e in entries.items():
+        value, ci, reason = figure(games, name)
+        assert (value, list(ci) if ci else None, reason) == (e["value"], e["ci95"], e.get("reason")), name

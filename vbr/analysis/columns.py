@@ -12,6 +12,7 @@ never changes them.
 """
 from __future__ import annotations
 
+from functools import cached_property
 from itertools import repeat
 from operator import and_, is_not, itemgetter
 
@@ -96,7 +97,13 @@ def _margin(points: tuple | None, w: int | None) -> float:
 
 
 # ------------------------------------------------------------------------------ many games
-_ROW = ("sides", "winner", "first_side", "choices", "forced", "options", *FIGURES)  # a game's numbers
+_ROW = ("sides", "winner", "first_side", "choices", "forced", "options")  # a game's numbers, as Trial holds them
+
+
+def _walked(k: int) -> property:
+    """The column of FIGURES[k]: every game's track walked (`figures`) on the first reading of any
+    of them, so that a caller that reads none (a win rate) walks none."""
+    return property(lambda self: self._figures[k], doc=f"each game's {FIGURES[k]} (`figures`)")
 
 
 class Columns:
@@ -111,13 +118,21 @@ class Columns:
     `ordered(column)`: a column sorted.
     """
 
-    def __init__(self, trials: list[Trial]):
-        """The columns of these trials: one walk of each score track (`figures`).
+    def __init__(self, trials: list[Trial], walk: bool = True):
+        """The columns of these trials (of the games in the list now, should it grow later).
+        `walk`: walk each game's score track now, in the same pass over the games, the cheaper
+        for a caller that reads the figures; else on the first reading of one of them, and not
+        at all for a caller that reads none.
 
         Why rows of numbers only, read apart by `itemgetter`: a row holding a list or a dict stays
         tracked by the garbage collector, and 100,000 of them set off a collection of every object
         there is, which cost more than the figures (and zip(*rows) makes an iterator a row)."""
-        rows = [(t.sides, t.winner, t.first_side, t.choices, t.forced, t.options, *figures(t)) for t in trials]
+        if walk:
+            rows = [(t.sides, t.winner, t.first_side, t.choices, t.forced, t.options, *figures(t)) for t in trials]
+            self._figures = [list(map(itemgetter(k), rows)) for k in range(len(_ROW), len(_ROW) + len(FIGURES))]
+        else:
+            self._trials = list(trials)  # as they are now: `_figures` walks these
+            rows = [(t.sides, t.winner, t.first_side, t.choices, t.forced, t.options) for t in trials]
         for k, name in enumerate(_ROW):
             setattr(self, name, list(map(itemgetter(k), rows)))
         self.points = [t.points for t in trials]
@@ -131,6 +146,15 @@ class Columns:
         self.draws = self.winner.count(None)
         self._measures: dict[str, list] = {}
         self._ordered: dict[str, list] = {}
+
+    @cached_property
+    def _figures(self) -> list[list]:
+        """The columns of FIGURES, in order: one walk of each game's score track (unless
+        __init__ walked them)."""
+        walked = [figures(t) for t in self._trials]
+        return [list(map(itemgetter(k), walked)) for k in range(len(FIGURES))]
+
+    points_scored, lead_changes, largest_lead, final_margin, decisiveness, comeback = map(_walked, range(len(FIGURES)))
 
     def top_side(self) -> int | None:
         """The side with the most wins (the lowest-numbered one on a tie); None without sides."""

@@ -403,13 +403,33 @@ def _seatings_won(trials: list[Trial]) -> dict[tuple, int]:
 def summarize(trials: list[Trial], side_label: str = "seat", measure_labels: dict | None = None) -> dict:
     """Every metric of METRICS over the trials, each with its interval, or none and the reason;
     then each of the file's measures (`measure_metrics`), with how many games left it unset."""
+    return summarize_columns(Columns(trials), side_label, measure_labels)
+
+
+def summarize_columns(c: Columns, side_label: str = "seat", measure_labels: dict | None = None) -> dict:
+    """`summarize` of a run's columns, for a caller that reads more of them."""
     if side_label not in SIDE_LABELS:
         raise ValueError(f"side_label must be one of {SIDE_LABELS}, not {side_label!r}")
-    c = Columns(trials)
     return {"games": c.games, "sides": side_label, "win_rate": _win_rates(c),
             "metrics": {m.name: _entry(m, c) for m in METRICS},
             "measures": {m.name: _entry(m, c) | _unset(m.name, c)
                          for m in _measure_metrics(c.measure_kinds(), measure_labels)}}
+
+
+def summary_entry(c: Columns, name: str) -> dict | None:
+    """`summarize_columns(c)`'s entry of one metric of METRICS or declared measure
+    (`measure:NAME`), worked out alone; None for a name it has no entry of (a measure no game
+    carries)."""
+    if name.startswith("measure:"):
+        m = next((m for m in _measure_metrics(c.measure_kinds(), None) if m.name == name), None)
+        return _entry(m, c) | _unset(name, c) if m else None
+    m = next((m for m in METRICS if m.name == name), None)
+    return _entry(m, c) if m else None
+
+
+def win_rate_entries(c: Columns) -> dict:
+    """`summarize_columns(c)`'s win rates: each side's wins, rate and interval, keyed by side."""
+    return _win_rates(c)
 
 
 # ------------------------------------------------------------------------------ declared measures
