@@ -10,6 +10,7 @@ import json
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
 
 from vbr.analysis import output
@@ -176,16 +177,17 @@ def check_precision(args) -> float | None:
 def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
     """Everything `vbr sim --json` prints: the counts, every metric with its CI, the seatings
     played and, when the seats were rotated, each agent's win rate (`per_agent`), and the speed."""
-    from vbr.analysis.metrics import agent_win_rates, summarize
+    from vbr.analysis.columns import Columns
+    from vbr.analysis.metrics import agent_win_rates, summarize_columns
     from vbr.play import side_names
     game = variant.game
     unit = "team" if any(len(t) != 1 for t in game.program.teams) else "seat"
     trials = result.trials
     n = len(trials)
-    m = summarize(trials, unit, measure_labels(game))
+    columns = Columns(trials)
+    m = summarize_columns(columns, unit, measure_labels(game))
     name_first_mover(m["metrics"], game)
     wins = {s: v["wins"] for s, v in m["win_rate"].items()}
-    points = [t.points for t in trials if t.points]
     return {
         "rules": str(game.path), "title": game.title, "options": game.option_values,
         "games": n, "games_planned": result.spec.n, "interrupted": result.interrupted,
@@ -193,8 +195,8 @@ def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
         "wins": wins, "draws": n - sum(wins.values()),
         "win_rate": {s: v["value"] for s, v in m["win_rate"].items()},
         "ci95": {s: v["ci95"] for s, v in m["win_rate"].items()},
-        "mean_steps": round(sum(t.choices for t in trials) / n, 2) if n else 0.0,
-        "points_per_game": [round(sum(p[i] for p in points) / n, 3) for i in range(len(points[0]))] if points else None,
+        "mean_steps": round(sum(columns.choices) / n, 2) if n else 0.0,
+        "points_per_game": points_per_game(columns.points),
         "metrics": m["metrics"], "measures": m["measures"],
         "restricted": restricted_summary(result.spec.restrict, trials),
         "rotate_seats": result.spec.rotate, "seatings": [list(x) for x in result.spec.plan()],
@@ -203,6 +205,15 @@ def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
         "seconds": round(result.seconds, 3), "games_per_s": result.games_per_s,
         "load_seconds": round(result.load_seconds, 3),
     }
+
+
+def points_per_game(points: list) -> list[float] | None:
+    """Each side's points over all games (`points`: each game's final score, None or empty
+    without points), to 3 decimals; None when no game has points."""
+    scored = [p for p in points if p]
+    if not scored:
+        return None
+    return [round(sum(map(itemgetter(i), scored)) / len(points), 3) for i in range(len(scored[0]))]
 
 
 def restricted_summary(specs, trials) -> dict | None:

@@ -135,13 +135,14 @@ def measure_names(sides: int, declared: list[str]) -> list[str]:
 
 def figure(trials: list, measure: str) -> tuple[float | None, tuple | None, str | None]:
     """(value, 95 % interval, why there is none) of a measure over games, as `vbr sim --json`
-    reports it: the same summary, read at one name."""
-    from vbr.analysis.metrics import summarize
-    s = summarize(trials)
+    reports it: the same summary's figure of that name, worked out alone."""
+    from vbr.analysis.columns import Columns
+    from vbr.analysis.metrics import summary_entry, win_rate_entries
+    games = Columns(trials, walk=False)  # a win rate, or a measure, reads no score track
     if measure.startswith(SIDE_RATE):
-        entry = s["win_rate"].get(measure[len(SIDE_RATE):], {"value": None, "ci95": None})
+        entry = win_rate_entries(games).get(measure[len(SIDE_RATE):], {"value": None, "ci95": None})
     else:
-        entry = s.get("measures", {}).get(measure) or s["metrics"].get(measure)
+        entry = summary_entry(games, measure)
         if entry is None:  # a declared measure no game carried
             return None, None, "not set in any game"
     ci = entry.get("ci95")
