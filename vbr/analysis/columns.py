@@ -16,6 +16,7 @@ from functools import cached_property
 from itertools import repeat
 from operator import and_, is_not, itemgetter
 
+from vbr.analysis.collector import uncollected
 from vbr.analysis.score import gap_of, leader_of
 from vbr.analysis.trial import Trial
 
@@ -124,15 +125,17 @@ class Columns:
         for a caller that reads the figures; else on the first reading of one of them, and not
         at all for a caller that reads none.
 
-        Why rows of numbers only, read apart by `itemgetter`: a row holding a list or a dict stays
-        tracked by the garbage collector, and 100,000 of them set off a collection of every object
-        there is, which cost more than the figures (and zip(*rows) makes an iterator a row)."""
-        if walk:
-            rows = [(t.sides, t.winner, t.first_side, t.choices, t.forced, t.options, *figures(t)) for t in trials]
-            self._figures = [list(map(itemgetter(k), rows)) for k in range(len(_ROW), len(_ROW) + len(FIGURES))]
-        else:
-            self._trials = list(trials)  # as they are now: `_figures` walks these
-            rows = [(t.sides, t.winner, t.first_side, t.choices, t.forced, t.options) for t in trials]
+        Why rows of numbers only, read apart by `itemgetter`, and made `uncollected`: a row
+        holding a list or a dict stays tracked by the garbage collector, and so many new objects
+        set off a collection of every object there is (vbr.analysis.collector), which cost more
+        than the figures (and zip(*rows) makes an iterator a row)."""
+        with uncollected():
+            if walk:
+                rows = [(t.sides, t.winner, t.first_side, t.choices, t.forced, t.options, *figures(t)) for t in trials]
+                self._figures = [list(map(itemgetter(k), rows)) for k in range(len(_ROW), len(_ROW) + len(FIGURES))]
+            else:
+                self._trials = list(trials)  # as they are now: `_figures` walks these
+                rows = [(t.sides, t.winner, t.first_side, t.choices, t.forced, t.options) for t in trials]
         for k, name in enumerate(_ROW):
             setattr(self, name, list(map(itemgetter(k), rows)))
         self.points = [t.points for t in trials]
@@ -151,7 +154,8 @@ class Columns:
     def _figures(self) -> list[list]:
         """The columns of FIGURES, in order: one walk of each game's score track (unless
         __init__ walked them)."""
-        walked = [figures(t) for t in self._trials]
+        with uncollected():
+            walked = [figures(t) for t in self._trials]
         return [list(map(itemgetter(k), walked)) for k in range(len(FIGURES))]
 
     points_scored, lead_changes, largest_lead, final_margin, decisiveness, comeback = map(_walked, range(len(FIGURES)))

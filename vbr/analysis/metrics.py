@@ -20,6 +20,7 @@ from statistics import fmean
 from typing import Callable
 
 from vbr.analysis import stats as S
+from vbr.analysis.collector import uncollected
 from vbr.analysis.columns import Columns
 from vbr.analysis.score import gap_of, leader_of
 from vbr.analysis.trial import Trial
@@ -400,6 +401,7 @@ def _seatings_won(trials: list[Trial]) -> dict[tuple, int]:
     return out
 
 
+@uncollected()
 def summarize(trials: list[Trial], side_label: str = "seat", measure_labels: dict | None = None) -> dict:
     """Every metric of METRICS over the trials, each with its interval, or none and the reason;
     then each of the file's measures (`measure_metrics`), with how many games left it unset."""
@@ -628,6 +630,7 @@ def _orders(pairs: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
     return [i for i, _ in pairs], [j for _, j in pairs]
 
 
+@uncollected()
 def compare(a: list[Trial], b: list[Trial], side_label: str = "seat", names: list[str] | None = None,
             measure_labels: dict | None = None, paired: bool = False) -> list[dict]:
     """Each side's win rate, then every metric of METRICS, then the measures both runs carry: a, b,
@@ -678,6 +681,7 @@ def _matched(m: Metric) -> bool:
     return m.kind in ("proportion", "mean") and m.each is not None
 
 
+@uncollected()
 def same_figures(metrics: list[Metric], a: list[Trial], b: list[Trial]) -> dict[str, str]:
     """Each metric that is an earlier one's figure game for game, by name: the earlier one's name.
     Two proportions or two means are one figure when every game of both runs counts in both or in
@@ -747,6 +751,7 @@ def _compared_metrics(a: Columns, side_label: str, names: list[str] | None) -> l
     return [fixed if m.name == "side_advantage" else m for m in METRICS]
 
 
+@uncollected()
 def pairing(a: list[Trial], b: list[Trial]) -> dict:
     """How alike the paired games of two runs came out: the pairs (`pair_up`), how many had the
     same winner (a draw counts as a winner here) and the same first side, against the number of
