@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import cached_property
 from itertools import repeat
-from operator import and_, is_not, itemgetter
+from operator import and_, is_not, itemgetter, methodcaller
 
 from vbr.analysis.collector import uncollected
 from vbr.analysis.score import gap_of, leader_of
@@ -98,13 +98,16 @@ def _margin(points: tuple | None, w: int | None) -> float:
 
 
 # ------------------------------------------------------------------------------ many games
-_ROW = ("sides", "winner", "first_side", "choices", "forced", "options")  # a game's numbers, as Trial holds them
+_ROW = ("sides", "winner", "first_side", "choices", "forced", "options", "points", "measures")  # Trial's fields
 
 
 def _walked(k: int) -> property:
     """The column of FIGURES[k]: every game's track walked (`figures`) on the first reading of any
     of them, so that a caller that reads none (a win rate) walks none."""
     return property(lambda self: self._figures[k], doc=f"each game's {FIGURES[k]} (`figures`)")
+
+
+_NOT_CARRIED = (None, None)  # the (kind, value) of a measure a game does not carry
 
 
 class Columns:
@@ -120,34 +123,34 @@ class Columns:
     """
 
     def __init__(self, trials: list[Trial], walk: bool = True):
-        """The columns of these trials (of the games in the list now, should it grow later).
-        `walk`: walk each game's score track now, in the same pass over the games, the cheaper
-        for a caller that reads the figures; else on the first reading of one of them, and not
-        at all for a caller that reads none.
+        """The columns of these trials (of the games in the list now, should it grow later), from
+        one pass over them. `walk`: walk each game's score track now, in the same pass, the
+        cheaper for a caller that reads the figures; else on the first reading of one of them,
+        and not at all for a caller that reads none.
 
-        Why rows of numbers only, read apart by `itemgetter`, and made `uncollected`: a row
-        holding a list or a dict stays tracked by the garbage collector, and so many new objects
-        set off a collection of every object there is (vbr.analysis.collector), which cost more
-        than the figures (and zip(*rows) makes an iterator a row)."""
+        Why a row a game, read apart by `itemgetter`, made `uncollected`: so many new objects
+        would set off a collection of every object there is (vbr.analysis.collector), which cost
+        more than the figures; and zip(*rows) makes an iterator a row."""
         with uncollected():
             if walk:
-                rows = [(t.sides, t.winner, t.first_side, t.choices, t.forced, t.options, *figures(t)) for t in trials]
+                rows = [(t.sides, t.winner, t.first_side, t.choices, t.forced, t.options, t.points, t.measures,
+                         *figures(t)) for t in trials]
                 self._figures = [list(map(itemgetter(k), rows)) for k in range(len(_ROW), len(_ROW) + len(FIGURES))]
             else:
                 self._trials = list(trials)  # as they are now: `_figures` walks these
-                rows = [(t.sides, t.winner, t.first_side, t.choices, t.forced, t.options) for t in trials]
-        for k, name in enumerate(_ROW):
-            setattr(self, name, list(map(itemgetter(k), rows)))
-        self.points = [t.points for t in trials]
-        self.measures = [t.measures for t in trials]
-        self.games = len(rows)
+                rows = [(t.sides, t.winner, t.first_side, t.choices, t.forced, t.options, t.points, t.measures)
+                        for t in trials]
+            for k, name in enumerate(_ROW):
+                setattr(self, name, list(map(itemgetter(k), rows)))
+            self.games = len(rows)
+            del rows  # before the collector runs again, which would look through them once more
         self.sides = max(self.sides, default=0)
         self.scored = list(map(is_not, self.points, repeat(None)))
         self.decided = list(map(is_not, self.winner, repeat(None)))
         self.decided_scored = list(map(and_, self.decided, self.scored))
         self.wins = [self.winner.count(s) for s in range(self.sides)]
         self.draws = self.winner.count(None)
-        self._measures: dict[str, list] = {}
+        self._measures: dict[str, tuple[list, int]] = {}
         self._ordered: dict[str, list] = {}
 
     @cached_property
@@ -174,16 +177,23 @@ class Columns:
         """The measures the games carry, in the order the file declares them, with their kinds."""
         kinds: dict[str, str] = {}
         for ms in self.measures:
-            for name, (kind, _) in ms.items():
-                kinds.setdefault(name, kind)
+            if not ms.keys() <= kinds.keys():  # a name not seen yet: most games carry the same
+                for name, (kind, _) in ms.items():
+                    kinds.setdefault(name, kind)
         return kinds
 
     def measure(self, name: str) -> list:
         """A measure's value in each game; None where the game does not carry it or left it unset."""
-        if name not in self._measures:
-            self._measures[name] = [ms[name][1] if name in ms else None for ms in self.measures]
-        return self._measures[name]
+        return self._measure(name)[0]
 
     def unset(self, name: str) -> int:
         """How many games carry the measure but never set it."""
-        return sum(1 for ms in self.measures if name in ms and ms[name][1] is None)
+        return self._measure(name)[1]
+
+    def _measure(self, name: str) -> tuple[list, int]:
+        """(`measure(name)`, `unset(name)`), read once."""
+        if name not in self._measures:
+            entries = list(map(methodcaller("get", name, _NOT_CARRIED), self.measures))  # (kind, value)
+            values = list(map(itemgetter(1), entries))
+            self._measures[name] = values, values.count(None) - entries.count(_NOT_CARRIED)
+        return self._measures[name]
