@@ -3,8 +3,10 @@
 Per game, each metric is a pure function of one `Trial`, read from its score track, its winner
 and its choice counts only; a game's names never enter. Over many games, `summarize` gives every
 metric a value, an interval and the games it is taken over, and `compare` gives the difference
-between two runs (b − a) with an interval of its own. docs/analysis.md defines each metric and
-where it comes from (Browne 2008; Ludii's metrics).
+between two runs (b − a) with an interval of its own; both read a run's games as columns
+(`vbr.analysis.columns`), made once per call, every per-game figure of a game the value of its
+function here. docs/analysis.md defines each metric and where it comes from (Browne 2008;
+Ludii's metrics).
 
 Lead and trail follow the declared points: after each score change the leader is the side with
 strictly the most points, and nobody leads while the top is shared. Every game starts level.
@@ -241,6 +243,7 @@ def _ordered_lengths(c: Columns) -> list[float]:
     sorted once for all three."""
     return c.ordered("choices")
 
+
 METRICS = (
     Metric("first_mover_advantage", "first-mover advantage", "share", "proportion",
            "decided games with a first side", _first_mover, each=_each_first_mover),
@@ -401,13 +404,13 @@ def _seatings_won(trials: list[Trial]) -> dict[tuple, int]:
     return out
 
 
-@uncollected()
 def summarize(trials: list[Trial], side_label: str = "seat", measure_labels: dict | None = None) -> dict:
     """Every metric of METRICS over the trials, each with its interval, or none and the reason;
     then each of the file's measures (`measure_metrics`), with how many games left it unset."""
     return summarize_columns(Columns(trials), side_label, measure_labels)
 
 
+@uncollected()
 def summarize_columns(c: Columns, side_label: str = "seat", measure_labels: dict | None = None) -> dict:
     """`summarize` of a run's columns, for a caller that reads more of them."""
     if side_label not in SIDE_LABELS:
