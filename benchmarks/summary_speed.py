@@ -8,9 +8,7 @@ rounds. The games are played once, in C, and not timed.
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,16 +17,7 @@ sys.path.insert(0, str(ROOT))
 from vbr.analysis.metrics import compare, summarize  # noqa: E402
 from vbr.sim import RunSpec, play_range  # noqa: E402
 
-
-def per_game(fn, games: int, repeat: int) -> float:
-    """The best of `repeat` rounds of fn(), in microseconds of CPU a game."""
-    best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        t = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t)
-    return best / games * 1e6
+from sim_overhead import per_game  # noqa: E402  (benchmarks/ is the script's folder)
 
 
 def option(text: str) -> dict:
