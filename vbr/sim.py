@@ -322,7 +322,8 @@ def chunk_ranges(n: int, workers: int) -> Iterator[tuple[int, int]]:
 @dataclass
 class RunResult:
     spec: RunSpec
-    trials: list[Trial] = field(default_factory=list)
+    trials: list[Trial] = field(default_factory=list)  # the games kept (none when run without `keep`)
+    games: int = 0  # the games finished and handed on (kept or not)
     seconds: float = 0.0  # play alone: loading the game in this process is not counted
     # loading the run's game in this process, before the clock starts: by the backend, or by the
     # command before the run (game_for loads a game once per process, whoever asks first)
@@ -332,6 +333,10 @@ class RunResult:
     exit_code: int = 0
     precise: bool = False  # the run's `watch` said stop: its precision was reached before -n
 
+    def __post_init__(self):
+        """A result made of games already kept counts them."""
+        self.games = self.games or len(self.trials)
+
     @property
     def interrupted(self) -> bool:
         return self.exit_code != 0
@@ -339,7 +344,7 @@ class RunResult:
     @property
     def games_per_s(self) -> float | None:
         """Three significant digits, so that a slow run reads 0.0312, not 0.0."""
-        return float(f"{len(self.trials) / self.seconds:.3g}") if self.seconds > 0 else None
+        return float(f"{self.games / self.seconds:.3g}") if self.seconds > 0 else None
 
 
 class Watch(Protocol):
@@ -350,16 +355,22 @@ class Watch(Protocol):
 
 
 def run(spec: RunSpec, backend, progress: Callable[[int, int], None] | None = None,
-        sink: Callable[[list[Trial]], None] | None = None, watch: Watch | None = None) -> RunResult:
+        sink: Callable[[list[Trial]], None] | None = None, watch: Watch | None = None,
+        keep: bool = True) -> RunResult:
     """Play a whole run on `backend` (vbr.backends: `LocalBackend(1)` plays it in this process),
     or, with a `watch`, up to the first game after which it says stop (whatever the backend: the
     games are seen in their order). Ctrl-C (or SIGTERM, SIGHUP) stops it at once: the games
     finished before the first unfinished one are kept and the result says it was interrupted, so
     callers can still write them out. `progress(done, planned)` is called at the start and after
     every part the backend hands back (a backend hands back each game as it ends, or, from a pool
-    of processes, within vbr.worker_pool.FLUSH_SECONDS of it)."""
+    of processes, within vbr.worker_pool.FLUSH_SECONDS of it).
+
+    `sink(games)` hears each part's games the run keeps, in order, every finished game once; a
+    part is kept and handed to `sink` whole or not at all, Ctrl-C held back meanwhile
+    (stop_signals.deferred), so `sink` and `result.games` agree. `keep`: also keep the games in
+    `result.trials`; without it the run lets each game go once `sink` has had it."""
     with collecting_less():
-        return _run(spec, backend, progress, sink, watch)
+        return _run(spec, backend, progress, sink, watch, keep)
 
 
 @contextmanager
@@ -385,7 +396,7 @@ def keep_out_of_sight() -> None:
     gc.freeze()
 
 
-def _run(spec: RunSpec, backend, progress, sink, watch) -> RunResult:
+def _run(spec: RunSpec, backend, progress, sink, watch, keep: bool) -> RunResult:
     result = RunResult(spec)
     loading = time.perf_counter()
     backend.prepare(spec)
@@ -396,12 +407,14 @@ def _run(spec: RunSpec, backend, progress, sink, watch) -> RunResult:
             if progress:
                 progress(0, spec.n)
             for part in backend.map(spec, chunk_ranges(spec.n, backend.workers)):
-                kept = _keep(result, part, watch)
-                keep_out_of_sight()
-                if sink and kept:
-                    sink(kept)
+                with stop_signals.deferred():
+                    kept = _keep(result, part, watch, keep)
+                    if sink and kept:
+                        sink(kept)
+                if keep:
+                    keep_out_of_sight()
                 if progress:
-                    progress(len(result.trials), spec.n)
+                    progress(result.games, spec.n)
                 if result.precise:
                     break
     except KeyboardInterrupt as exc:
@@ -410,15 +423,17 @@ def _run(spec: RunSpec, backend, progress, sink, watch) -> RunResult:
     return result
 
 
-def _keep(result: RunResult, part: list[Trial], watch: Watch | None) -> list[Trial]:
-    """The games of `part` the run keeps, added to `result`: all of them, or those up to the one
-    after which `watch` says stop (and then `result.precise` is set)."""
-    if watch is None:
+def _keep(result: RunResult, part: list[Trial], watch: Watch | None, keep: bool = True) -> list[Trial]:
+    """The games of `part` the run keeps, counted in `result.games` (and added to `result.trials`
+    if `keep`): all of them, or those up to the one after which `watch` says stop (and then
+    `result.precise` is set)."""
+    if watch is not None:
+        for k, trial in enumerate(part):
+            if watch.add(trial):
+                result.precise = True
+                part = part[:k + 1]
+                break
+    result.games += len(part)
+    if keep:
         result.trials += part
-        return part
-    for k, trial in enumerate(part):
-        result.trials.append(trial)
-        if watch.add(trial):
-            result.precise = True
-            return part[:k + 1]
     return part

@@ -10,6 +10,7 @@ import json
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import compress
 from operator import itemgetter
 from pathlib import Path
 
@@ -131,11 +132,14 @@ def run_spec(variant: Variant, args, agents: list[str], deals=()):
     return replace(spec, deals=tuple(deals), n=len(deals)) if deals else spec
 
 
-def play(variant: Variant, args, agents: list[str], backend, label: str = "", watch=None, deals=()):
+def play(variant: Variant, args, agents: list[str], backend, label: str = "", watch=None, deals=(), sink=None,
+         keep: bool = True):
     """One run of `args.n` games of a variant (or of the given deals), on the given backend, its
     seats rotated when `args.rotate_seats` (as `rotate_seats` decided it); stopped early when
     `watch` (a `sequential.Running` with a target) says so. Progress on a terminal, or wherever
-    `--progress` asks, with the running estimate of `watch`, else of the headline win rate."""
+    `--progress` asks, with the running estimate of `watch`, else of the headline win rate.
+    `sink` and `keep` as `vbr.sim.run` takes them: who hears the games as they come, and whether
+    the result keeps them too."""
     from vbr.progress import Progress
     from vbr.sim import run
     spec = run_spec(variant, args, agents, deals)
@@ -143,7 +147,7 @@ def play(variant: Variant, args, agents: list[str], backend, label: str = "", wa
     progress = Progress.for_terminal(label, quiet=getattr(args, "json", False), force=getattr(args, "progress", None),
                                      estimate=shown.text, may_stop_early=watch is not None and watch.target is not None)
     try:
-        return run(spec, backend, progress, watch=shown)
+        return run(spec, backend, progress, sink=sink, watch=shown, keep=keep)
     finally:
         if progress:
             progress.close()
@@ -174,17 +178,17 @@ def check_precision(args) -> float | None:
     return target
 
 
-def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
+def summary(variant: Variant, result, backend, agents: list[str], games=None) -> dict:
     """Everything `vbr sim --json` prints: the counts, every metric with its CI, the seatings
-    played and, when the seats were rotated, each agent's win rate (`per_agent`), and the speed."""
-    from vbr.analysis.columns import Columns
-    from vbr.analysis.metrics import agent_win_rates, summarize_columns
+    played and, when the seats were rotated, each agent's win rate (`per_agent`), and the speed.
+    `games`: the run's games as a `ColumnStore`, made of `result.trials` when not given."""
+    from vbr.analysis.column_store import ColumnStore
+    from vbr.analysis.metrics import seating_win_rates, summarize_columns
     from vbr.play import side_names
     game = variant.game
     unit = "team" if any(len(t) != 1 for t in game.program.teams) else "seat"
-    trials = result.trials
-    n = len(trials)
-    columns = Columns(trials)
+    columns = games if games is not None else ColumnStore.of(result.trials)
+    n = columns.games
     m = summarize_columns(columns, unit, measure_labels(game))
     name_first_mover(m["metrics"], game)
     wins = {s: v["wins"] for s, v in m["win_rate"].items()}
@@ -196,11 +200,11 @@ def summary(variant: Variant, result, backend, agents: list[str]) -> dict:
         "win_rate": {s: v["value"] for s, v in m["win_rate"].items()},
         "ci95": {s: v["ci95"] for s, v in m["win_rate"].items()},
         "mean_steps": round(sum(columns.choices) / n, 2) if n else 0.0,
-        "points_per_game": points_per_game(columns.points),
+        "points_per_game": points_per_side(columns),
         "metrics": m["metrics"], "measures": m["measures"],
-        "restricted": restricted_summary(result.spec.restrict, trials),
+        "restricted": restricted_summary(result.spec.restrict, columns.restricted, n),
         "rotate_seats": result.spec.rotate, "seatings": [list(x) for x in result.spec.plan()],
-        "per_agent": agent_win_rates(trials, side_of_seat(game)) if result.spec.rotate else None,
+        "per_agent": seating_win_rates(columns.seatings_won(), side_of_seat(game)) if result.spec.rotate else None,
         "backend": backend.name, "workers": backend.workers, "engine": result.spec.engine,
         "seconds": round(result.seconds, 3), "games_per_s": result.games_per_s,
         "load_seconds": round(result.load_seconds, 3),
@@ -216,14 +220,24 @@ def points_per_game(points: list) -> list[float] | None:
     return [round(sum(map(itemgetter(i), scored)) / len(points), 3) for i in range(len(scored[0]))]
 
 
-def restricted_summary(specs, trials) -> dict | None:
-    """Under `--restrict`: the rules in force by seat, and how often they bit: choices narrowed
-    per game, and choices left with no option (played whole)."""
+def points_per_side(games) -> list[float] | None:
+    """`points_per_game` of a ColumnStore's games, read side by side: the sides of the first game
+    with points, each side's points summed over the games with points."""
+    sizes = games.points_size
+    first = next(filter(None, sizes), None)
+    if first is None:
+        return None
+    return [round(sum(compress(games.points_side(i), sizes)) / games.games, 3) for i in range(first)]
+
+
+def restricted_summary(specs, restricted: tuple[int, int], games: int) -> dict | None:
+    """Under `--restrict`: the rules in force by seat, and how often they bit over so many games
+    (`restricted`: the choices narrowed and those left with no option, summed over them): choices
+    narrowed per game, and choices left with no option (played whole)."""
     if not specs:
         return None
-    n = len(trials) or 1
-    return {"rules": list(specs), "narrowed_per_game": round(sum(t.restricted[0] for t in trials) / n, 3),
-            "played_whole": sum(t.restricted[1] for t in trials)}
+    return {"rules": list(specs), "narrowed_per_game": round(restricted[0] / (games or 1), 3),
+            "played_whole": restricted[1]}
 
 
 def name_first_mover(metrics: dict, game) -> None:
@@ -269,9 +283,18 @@ def write_game_rows(path, runs) -> None:
     output.write_rows(Path(path), [row(t, run) for trials, run in runs for t in trials])
 
 
-def finish_trials(args, trials, run: dict) -> None:
-    if getattr(args, "out", None):
-        write_game_rows(args.out, [(trials, run)])
+@contextmanager
+def rows_as_played(path, run: dict):
+    """A sink for a run's games (`vbr.sim.run`) that writes each game's row (`metrics.row`, `run`
+    its run fields) to `path` as it arrives: the file is the whole of `path` once the block ends
+    with a game written, else `path` is left as it was (`output.streamed_rows`). No `path`: a
+    sink that writes nothing."""
+    if not path:
+        yield lambda trials: None
+        return
+    from vbr.analysis.metrics import row
+    with output.streamed_rows(path) as rows:
+        yield lambda trials: rows.add([row(t, run) for t in trials])
 
 
 def say_interrupted(done: int, planned: int, wrote: list[str]) -> None:
@@ -281,28 +304,31 @@ def say_interrupted(done: int, planned: int, wrote: list[str]) -> None:
 
 # ------------------------------------------------------------------------------------- sim
 def cmd_sim(args, game, agents) -> int:
+    """`vbr sim`: the run's games kept as columns (`ColumnStore`) and their `--out` rows written as
+    they arrive, each game let go once both have it; then the summary, the plots, the report."""
+    from vbr.analysis.column_store import ColumnStore
     check_count(args.n)
     check_outputs(args)
     target = check_precision(args)
     args.rotate_seats = rotate_seats(args, agents)
     variant = Variant(game, options_text(game.option_values))
     watch = running(variant, args, agents, target) if target is not None else None
-    with backend_for(args) as backend:
-        result = play(variant, args, agents, backend, watch=watch)
-    if not result.trials:
+    games = ColumnStore()
+    with backend_for(args) as backend, rows_as_played(args.out, run_fields(variant, args, "")) as write_rows:
+        result = play(variant, args, agents, backend, watch=watch, sink=lambda ts: (games.add(ts), write_rows(ts)),
+                      keep=False)
+    if not result.games:
         say_interrupted(0, args.n, [])
         return result.exit_code or INTERRUPTED
-    stats = summary(variant, result, backend, agents)
+    stats = summary(variant, result, backend, agents, games)
     if watch is not None:
         stats["precision"] = precision_summary(watch, result)
     if getattr(args, "skill", None):
         stats["skill"] = skill_summary(stats)
-    finish_trials(args, result.trials, run_fields(variant, args, ""))
     wrote = [args.out] if args.out else []
     if args.plot:
         from vbr.analysis.plots import write_sim_plots
-        paths = write_sim_plots(Path(args.plot), result.trials, plot_view(stats), stats["side_names"], game.title,
-                                agents)
+        paths = write_sim_plots(Path(args.plot), games, plot_view(stats), stats["side_names"], game.title, agents)
         wrote.append(args.plot)
         stats["plots"] = [str(p) for p in paths]
     if args.json:
@@ -311,7 +337,7 @@ def cmd_sim(args, game, agents) -> int:
         from vbr.report import render_stats
         print(render_stats(stats))
     if result.interrupted:
-        say_interrupted(len(result.trials), args.n, wrote)
+        say_interrupted(result.games, args.n, wrote)
         return result.exit_code
     return 0
 

@@ -384,9 +384,15 @@ def agent_win_rates(trials: list[Trial], side_of_seat: list[int]) -> dict:
     played; draws are nobody's wins. Keyed by agent spec, in the order the agents first appear;
     each entry has its games, wins, the rate and its Wilson interval.
     """
+    return seating_win_rates(_seatings_won(trials), side_of_seat)
+
+
+def seating_win_rates(seatings_won: dict[tuple, int], side_of_seat: list[int]) -> dict:
+    """`agent_win_rates` of games counted by (agents in seat order, winner), in the order first
+    played (`_seatings_won`, `ColumnStore.seatings_won`)."""
     games: dict[str, int] = {}
     wins: dict[str, int] = {}
-    for (agents, winner), n in _seatings_won(trials).items():  # in the order first played
+    for (agents, winner), n in seatings_won.items():  # in the order first played
         for name in dict.fromkeys(agents):
             games[name] = games.get(name, 0) + n
             won = winner is not None and any(side_of_seat[s] == winner for s, a in enumerate(agents) if a == name)

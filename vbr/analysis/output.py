@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import csv
 import io
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
-from vbr.atomic_file import can_create_in, write_atomic
+from vbr.atomic_file import can_create_in, streamed, write_atomic
 from vbr.cli_common import refuse_link_out
 from vbr.errors import UsageError
 
@@ -57,13 +59,63 @@ def rows_text(path: Path, rows: list[dict], columns=None) -> str:
         return "".join(dumps(r, sort_keys=False) + "\n" for r in rows)
     if path.suffix.lower() == ".json":
         return dumps(rows, indent=1) + "\n"
-    buf = io.StringIO()
     columns = list(rows[0]) if rows else list(columns or ())
+    return csv_text(rows, columns, header=True)
+
+
+def csv_text(rows: list[dict], columns: list, header: bool) -> str:
+    """These rows as CSV lines of these columns (`rows_text`), after the header line if `header`."""
+    buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow([inert(c) for c in columns])
+    if header:
+        w.writerow([inert(c) for c in columns])
     for r in rows:
         w.writerow([_cell(r.get(c)) if _is_number(r.get(c)) else inert(_cell(r.get(c))) for c in columns])
     return buf.getvalue()
+
+
+class _NoRows(Exception):
+    """A stream of rows that ended with none: its file is left as it was."""
+
+
+class RowStream:
+    """Rows written to a file as they come (`add`), byte for byte what `rows_text` writes of them
+    all (a CSV's columns the first row's); see `streamed_rows`."""
+
+    def __init__(self, f, path: Path):
+        self._file, self._jsonl = f, path.suffix.lower() == ".jsonl"
+        self._columns: list | None = None
+        self.rows = 0
+
+    def add(self, rows: list[dict]) -> None:
+        """These rows appended after those added before."""
+        if not rows:
+            return
+        if self._jsonl:
+            from vbr.json_text import dumps
+            text = "".join(dumps(r, sort_keys=False) + "\n" for r in rows)
+        else:
+            header = self._columns is None
+            if header:
+                self._columns = list(rows[0])
+            text = csv_text(rows, self._columns, header)
+        self._file.write(text.encode("utf-8"))
+        self.rows += len(rows)
+
+
+@contextmanager
+def streamed_rows(path: Path) -> Iterator[RowStream]:
+    """A `RowStream` into `path` (.jsonl or .csv), whose file becomes the whole of `path` once the
+    block ends without an exception and with a row written at least; otherwise `path` is left as
+    it was (vbr.atomic_file.streamed; a special file is written in place as the rows come)."""
+    try:
+        with streamed(Path(path)) as f:
+            stream = RowStream(f, Path(path))
+            yield stream
+            if not stream.rows:
+                raise _NoRows
+    except _NoRows:
+        pass
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -102,7 +102,11 @@ def length_edges(choices: list[int], max_bins: int = MAX_BINS) -> list[int]:
 
 def length_histogram(trials: list[Trial], edges: list[int] | None = None, max_bins: int = MAX_BINS) -> dict:
     """Games per length bin (in choices, forced ones included) and the median length."""
-    choices = [t.choices for t in trials]
+    return lengths_histogram([t.choices for t in trials], edges, max_bins)
+
+
+def lengths_histogram(choices, edges: list[int] | None = None, max_bins: int = MAX_BINS) -> dict:
+    """`length_histogram` of the games of these lengths (a sequence of ints)."""
     edges = length_edges(choices, max_bins) if edges is None else edges
     counts = [0] * max(0, len(edges) - 1)
     for c in choices:
@@ -117,18 +121,28 @@ def final_margin(trial: Trial) -> int | None:
     """The leader's lead over the runner-up at the end. Taken from the score, not the winner:
     a rule file may decide a game by something other than points, and the score still says how
     close it was."""
-    if trial.points is None or len(trial.points) < 2:
+    return score_margin(trial.points)
+
+
+def score_margin(points: tuple | None) -> int | None:
+    """`final_margin` of a game of this final score (None without one, or of fewer than two sides)."""
+    if points is None or len(points) < 2:
         return None
-    top, second = sorted(trial.points, reverse=True)[:2]
+    top, second = sorted(points, reverse=True)[:2]
     return top - second
 
 
 def margin_distribution(trials: list[Trial]) -> dict[int, int]:
     """Games per final margin, in points, smallest margin first; games without a score are left
     out."""
+    return margins_distribution(t.points for t in trials)
+
+
+def margins_distribution(points) -> dict[int, int]:
+    """`margin_distribution` of the games of these final scores (each a tuple, or None)."""
     out: dict[int, int] = {}
-    for t in trials:
-        m = final_margin(t)
+    for p in points:
+        m = score_margin(p)
         if m is not None:
             out[m] = out.get(m, 0) + 1
     return dict(sorted(out.items()))
@@ -520,17 +534,22 @@ def titled(title: str, agents: list[str] | None) -> str:
     return f"{title}, {' | '.join(agents)}" if agents else title
 
 
-def write_sim_plots(directory, trials: list[Trial], summary: dict, side_names: list[str] | None,
+def write_sim_plots(directory, games, summary: dict, side_names: list[str] | None,
                     title: str, agents: list[str] | None = None) -> list[Path]:
     """`vbr sim --plot DIR`: win_rate, length, margin (margin only when games have a score).
-    Without `side_names`, sides are called as the summary counts them: `seat 0`, `team 1`.
-    Each title names the game and, when given, the agents."""
+    `games`: a list of Trials, or their columns (anything with `choices` and `points`, as
+    vbr.analysis.column_store.ColumnStore has). Without `side_names`, sides are called as the
+    summary counts them: `seat 0`, `team 1`. Each title names the game and, when given, the agents."""
     d = _ready(directory)
     summary, side_names, title = shown(summary), shown(side_names), shown(titled(title, agents))
     sides = len(summary["win_rate"])
     paths = draw_win_rate(d, [("", win_rates(summary, side_names))], sides, title)
-    paths += draw_length(d, [("", length_histogram(trials))], title)
-    margins = margin_distribution(trials)
+    if isinstance(games, list):
+        choices, points = [t.choices for t in games], [t.points for t in games]
+    else:
+        choices, points = games.choices, games.points
+    paths += draw_length(d, [("", lengths_histogram(choices))], title)
+    margins = margins_distribution(points)
     if margins:
         paths += draw_margin(d, [("", margins)], title)
     return paths
