@@ -365,9 +365,9 @@ def run(spec: RunSpec, backend, progress: Callable[[int, int], None] | None = No
     every part the backend hands back (a backend hands back each game as it ends, or, from a pool
     of processes, within vbr.worker_pool.FLUSH_SECONDS of it).
 
-    `sink(games)` hears each part's games the run keeps, in order, every finished game once; a
-    part is kept and handed to `sink` whole or not at all, Ctrl-C held back meanwhile
-    (stop_signals.deferred), so `sink` and `result.games` agree. `keep`: also keep the games in
+    `sink(games)` hears each part's games the run keeps, in order, once each, right after the
+    run counts them (`result.games`): a Ctrl-C between the two keeps the part from `sink`, so a
+    caller that counts what `sink` heard counts what it has. `keep`: also keep the games in
     `result.trials`; without it the run lets each game go once `sink` has had it."""
     with collecting_less():
         return _run(spec, backend, progress, sink, watch, keep)
@@ -407,12 +407,11 @@ def _run(spec: RunSpec, backend, progress, sink, watch, keep: bool) -> RunResult
             if progress:
                 progress(0, spec.n)
             for part in backend.map(spec, chunk_ranges(spec.n, backend.workers)):
-                with stop_signals.deferred():
-                    kept = _keep(result, part, watch, keep)
-                    if sink and kept:
-                        sink(kept)
+                kept = _keep(result, part, watch, keep)
                 if keep:
                     keep_out_of_sight()
+                if sink and kept:
+                    sink(kept)
                 if progress:
                     progress(result.games, spec.n)
                 if result.precise:

@@ -166,10 +166,10 @@ class ColumnStore:
         walked = list(map(figures, trials))
         for k, name in enumerate(FIGURES):
             getattr(self, "_" + name).extend(list(map(itemgetter(k), walked)))
-        self._add_points([t.points for t in trials])
-        self._add_measures([t.measures for t in trials])
-        self._seating.extend([self._seating_of(t.agents) for t in trials])
-        self.sides = max(self.sides, max(t.sides for t in trials))
+        self._add_points(list(map(attrgetter("points"), trials)))
+        self._add_measures(list(map(attrgetter("measures"), trials)))
+        self._add_seatings(list(map(attrgetter("agents"), trials)))
+        self.sides = max(self.sides, max(map(attrgetter("sides"), trials)))
         restricted = [t.restricted for t in trials]
         self.restricted[0] += sum(map(itemgetter(0), restricted))
         self.restricted[1] += sum(map(itemgetter(1), restricted))
@@ -178,13 +178,15 @@ class ColumnStore:
 
     def _add_points(self, points: list) -> None:
         """Each game's final score: its size (None without points), and side k's points."""
-        sizes = [None if p is None else len(p) for p in points]
+        sizes = [None if p is None else len(p) for p in points] if None in points else list(map(len, points))
         self._points_size.extend(sizes)
-        most = max((s for s in sizes if s is not None), default=0)
+        most = max(filter(None, sizes), default=0)
         while len(self._points) < most:
             self._points.append(Column(self.games))
+        alike = sizes.count(len(self._points)) == len(sizes)  # every game has every side's points
         for k, column in enumerate(self._points):
-            column.extend([p[k] if p is not None and k < len(p) else None for p in points])
+            column.extend(list(map(itemgetter(k), points)) if alike else
+                          [p[k] if p is not None and k < len(p) else None for p in points])
 
     def _add_measures(self, measures: list) -> None:
         """Each measure's value per game (None where unset or not carried), and how many games do
@@ -200,6 +202,13 @@ class ColumnStore:
             entries = list(map(methodcaller("get", name, _NOT_CARRIED), measures))
             self._not_carried[name] += entries.count(_NOT_CARRIED)
             column.extend(list(map(itemgetter(1), entries)))
+
+    def _add_seatings(self, agents: list) -> None:
+        """Each game's seating, by its agents list: games of one seating mostly share one list
+        (vbr.shared_values), so each list is looked up once per call."""
+        ids = list(map(id, agents))
+        index = {key: self._seating_of(a) for key, a in dict(zip(ids, agents)).items()}
+        self._seating.extend(list(map(index.__getitem__, ids)))
 
     def _seating_of(self, agents) -> int:
         key = tuple(agents)

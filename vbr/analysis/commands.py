@@ -303,6 +303,32 @@ def say_interrupted(done: int, planned: int, wrote: list[str]) -> None:
 
 
 # ------------------------------------------------------------------------------------- sim
+class Kept:
+    """A run's sink (`vbr.sim.run`) that hands its games, a thousand at a time (`flush`: the
+    rest), to a store (`ColumnStore.add`) and to `write` (their `--out` rows), both or neither:
+    Ctrl-C and the stop signals are held back while it does (`stop_signals.deferred`), so the
+    store and the rows hold the same games, every game the sink heard once `flush` has run."""
+
+    EVERY = 1000  # games per hand-over: the signals' holding back costs some µs each time
+
+    def __init__(self, store, write):
+        self.store, self._write = store, write
+        self._pending: list = []
+
+    def __call__(self, trials: list) -> None:
+        self._pending += trials
+        if len(self._pending) >= self.EVERY:
+            self.flush()
+
+    def flush(self) -> None:
+        """The games heard and not yet handed on, handed on."""
+        from vbr import stop_signals
+        with stop_signals.deferred():
+            pending, self._pending = self._pending, []
+            self.store.add(pending)
+            self._write(pending)
+
+
 def cmd_sim(args, game, agents) -> int:
     """`vbr sim`: the run's games kept as columns (`ColumnStore`) and their `--out` rows written as
     they arrive, each game let go once both have it; then the summary, the plots, the report."""
@@ -313,11 +339,12 @@ def cmd_sim(args, game, agents) -> int:
     args.rotate_seats = rotate_seats(args, agents)
     variant = Variant(game, options_text(game.option_values))
     watch = running(variant, args, agents, target) if target is not None else None
-    games = ColumnStore()
     with backend_for(args) as backend, rows_as_played(args.out, run_fields(variant, args, "")) as write_rows:
-        result = play(variant, args, agents, backend, watch=watch, sink=lambda ts: (games.add(ts), write_rows(ts)),
-                      keep=False)
-    if not result.games:
+        kept = Kept(ColumnStore(), write_rows)
+        result = play(variant, args, agents, backend, watch=watch, sink=kept, keep=False)
+        kept.flush()
+    games = kept.store
+    if not games.games:
         say_interrupted(0, args.n, [])
         return result.exit_code or INTERRUPTED
     stats = summary(variant, result, backend, agents, games)
@@ -337,7 +364,7 @@ def cmd_sim(args, game, agents) -> int:
         from vbr.report import render_stats
         print(render_stats(stats))
     if result.interrupted:
-        say_interrupted(result.games, args.n, wrote)
+        say_interrupted(games.games, args.n, wrote)
         return result.exit_code
     return 0
 
