@@ -73,8 +73,12 @@ class Column:
                 self.values = array("d")
             self.values.extend(batch)
         else:
-            self.values = list(self)
+            self._as_list()
             self.values.extend(batch)
+
+    def _as_list(self) -> None:
+        """The column as a list of its values, None as itself."""
+        self.values, self.nones = list(self), False
 
     def _decoded(self, batch: list) -> list:
         """A batch mapped for this array back to the values given."""
@@ -87,7 +91,7 @@ class Column:
         code = _WIDER.get(self.values.typecode)
         ints = all(type(v) in (int, bool) or v is None for v in batch)
         if code is None or not ints:
-            self.values = list(self)
+            self._as_list()
         else:
             old, new = _LOWEST[self.values.typecode], _LOWEST[code]
             self.values = array(code, map({old: new}.get, self.values, self.values) if self.nones else self.values)
