@@ -249,9 +249,8 @@ class ColumnStore:
     @property
     def points(self):
         """Each game's final score: a tuple of its sides' points, None without points."""
-        sides = self._points
-        return (None if size is None else tuple(sides[k][i] for k in range(size))
-                for i, size in enumerate(self._points_size))
+        rows = zip(*self._points) if self._points else repeat((), self.games)  # every side's, per game
+        return (None if size is None else row[:size] for size, row in zip(self._points_size, rows))
 
     @property
     def scored(self) -> array:
