@@ -301,6 +301,14 @@ SLOW = {
     "test_docs.py::test_every_whole_rule_file_passes_the_checker",
     "test_terminal_screen.py::test_the_closure_engine_is_a_usage_error_before_any_game",
     "test_engine_threads.py",
+    # vbr sim's column store and streamed rows (session 30)
+    "test_column_store.py::test_a_run_into_a_store_keeps_a_siatka_game_in_under_a_hundred_bytes",
+    "test_column_store.py::test_a_store_reads_as_the_columns_of_the_same_games_whatever_their_values_and_parts",
+    "test_columns.py::test_one_walk_of_a_track_gives_what_each_per_game_function_gives",
+    "test_columns.py::test_two_figures_are_one_when_the_same_games_count_and_their_values_differ_by_a_constant_or_mirror",
+    "test_sim_streaming.py::test_ctrl_c_keeps_the_rows_and_the_summary_of_the_same_finished_games",
+    "test_sim_streaming.py::test_rows_written_as_games_arrive_are_the_rows_of_the_run_written_at_once",
+    "test_terminal_screen.py::test_play_stopped_by_a_closed_terminal_or_a_kill_writes_its_log_and_exits_with_the_signal",
 }
 
 
