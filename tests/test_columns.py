@@ -7,32 +7,13 @@ from hypothesis import strategies as st
 
 from vbr.analysis import metrics as M
 from vbr.analysis.columns import FIGURES, Columns, figures
-from vbr.analysis.trial import Trial
 
-
-def trial(track, winner, choices, forced=0, options=None, first=0, sides=2, points="final", index=0,
-          agents=None, measures=None):
-    if points == "final":
-        points = track[-1][1] if track else tuple([0] * sides)
-    return Trial(index, 100 + index, agents or ["random"] * sides, sides, winner, points, choices, forced,
-                 options if options is not None else 2 * choices, first, list(track), measures or {})
+from hand_games import DRAW, FOUR, POINTLESS, SEESAW, WIRE, trial
 
 
 def exact(values) -> list:
     """Each value with its type: 0 and 0.0, 1 and True, are different figures in a row."""
     return [(v, type(v)) for v in values]
-
-
-# 1-0, 1-1, 1-2, 2-2, 3-2 in 14 choices, side 0 wins; side 1 chose first
-SEESAW = trial([(2, (1, 0)), (5, (1, 1)), (6, (1, 2)), (9, (2, 2)), (12, (3, 2))], 0, 14,
-               forced=4, options=30, first=1)
-# 1-0, 2-0, 2-1, 3-1 in 10 choices: side 0 leads from the first point to the end
-WIRE = trial([(3, (1, 0)), (4, (2, 0)), (8, (2, 1)), (10, (3, 1))], 0, 10, forced=2, options=25, first=0)
-# 0-1, 1-1 in 5 choices: a draw
-DRAW = trial([(2, (0, 1)), (4, (1, 1))], None, 5, forced=1, options=12, first=0)
-# no points declared; 7 choices, every one forced; side 1 wins and chose first
-POINTLESS = trial([], 1, 7, forced=7, options=7, first=1, points=None)
-FOUR = [SEESAW, WIRE, DRAW, POINTLESS]
 
 
 # ------------------------------------------------------------------------------ one game, one walk
