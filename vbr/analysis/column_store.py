@@ -4,7 +4,8 @@ keeps of each game instead of its `Trial`.
 A `ColumnStore` holds, per game, only the figures a run's summary, plots and per-agent win rates
 read: winner, first side, choices, forced choices, options offered, the final points per side,
 the six score-track figures (`columns.figures`), the seating it was played in (an index into the
-store's `seatings`) and each declared measure's value; and, over all games, the restricted counts'
+store's `seatings`), its seed (with the seating, its deal: what pairs it with the same deal's game
+in another run) and each declared measure's value; and, over all games, the restricted counts'
 totals. Each figure is a `Column`: a typed `array` of the narrowest integer type its values fit
 (or of floats), widened when a value does not fit, None kept as the type's lowest value. A Siatka
 game costs about 25 bytes (a `Trial` about 500).
@@ -127,7 +128,7 @@ class Column:
 
 
 _NOT_CARRIED = (None, None)  # the (kind, value) of a measure a game does not carry
-_FIELDS = ("winner", "first_side", "choices", "forced", "options")  # Trial fields kept as they are
+_FIELDS = ("winner", "first_side", "choices", "forced", "options", "seed")  # Trial fields kept as they are
 
 
 class ColumnStore:
@@ -135,7 +136,7 @@ class ColumnStore:
     read as `columns.Columns` reads (see the module's text).
 
     `add(trials)` appends games (it reads them and keeps none). Readings: the columns winner,
-    first_side, choices, forced, options, FIGURES, seating (an index into `seatings`), points (each
+    first_side, choices, forced, options, seed, FIGURES, seating (an index into `seatings`), points (each
     game's final score, a tuple, or None) and the selections scored, decided, decided_scored;
     counts games, sides (the most of any game), wins, draws, restricted (the restricted counts
     summed); `measure`, `unset`, `measure_kinds`, `ordered`, `top_side`, `seatings_won`, `margins`.
@@ -228,6 +229,7 @@ class ColumnStore:
     forced = property(lambda self: self._forced)
     options = property(lambda self: self._options)
     seating = property(lambda self: self._seating)
+    seed = property(lambda self: self._seed)
     points_scored = property(lambda self: self._points_scored)
     lead_changes = property(lambda self: self._lead_changes)
     largest_lead = property(lambda self: self._largest_lead)

@@ -289,12 +289,20 @@ def rows_as_played(path, run: dict):
     its run fields) to `path` as it arrives: the file is the whole of `path` once the block ends
     with a game written, else `path` is left as it was (`output.streamed_rows`). No `path`: a
     sink that writes nothing."""
+    with arms_rows_as_played(path) as arm:
+        yield arm(run)
+
+
+@contextmanager
+def arms_rows_as_played(path):
+    """`rows_as_played` of several runs into one file: `arm(run)` is the sink of the games of the
+    run whose fields are `run`; the rows in the order the sinks heard the games."""
     if not path:
-        yield lambda trials: None
+        yield lambda run: lambda trials: None
         return
     from vbr.analysis.metrics import row
     with output.streamed_rows(path) as rows:
-        yield lambda trials: rows.add([row(t, run) for t in trials])
+        yield lambda run: lambda trials: rows.add([row(t, run) for t in trials])
 
 
 def say_interrupted(done: int, planned: int, wrote: list[str]) -> None:
@@ -534,9 +542,15 @@ def compare_row(r: dict) -> dict:
             "reason": r.get("reason")}
 
 
+class _Unfinished(Exception):
+    """A comparison stopped before both arms were played: its `--rows` file is left as it was."""
+
+
 def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int:
     """The base and the variant on the same deals, compared pair by pair. With `--base-rows`, the
-    base's games are read from rows already played and only the variant is played, on their deals."""
+    base's games are read from rows already played and only the variant is played, on their deals.
+    Each arm's games are kept as columns (`ColumnStore`) and their `--rows` written as they
+    arrive; stopped before both arms are whole, it writes nothing (`--rows` left as it was)."""
     check_count(args.n)
     check_outputs(args)
     if getattr(args, "rows", None):
@@ -547,41 +561,55 @@ def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int
     else:
         args.rotate_seats = len({tuple(t.agents) for t in reused}) > 1
     deals = [(t.seed, tuple(t.agents)) for t in reused] if reused else ()
-    runs = []
-    with backend_for(args) as backend:
-        if reused:
-            runs.append((RunResult(run_spec(base, args, agents, deals), reused), backend))
-        for label, v in (("base", base), ("variant", variant))[len(runs):]:
-            result = play(v, args, agents, backend, f"{label}: {v.label}", deals=deals)
-            runs.append((result, backend))
-            if result.interrupted:
-                break
-    if len(runs) < 2 or runs[1][0].interrupted or not runs[1][0].trials:
+    runs: list = []  # (result, backend, games) of each arm played or read
+    try:
+        with backend_for(args) as backend, arms_rows_as_played(getattr(args, "rows", None)) as arm:
+            _play_arms(args, (base, variant), agents, backend, arm, reused, deals, runs)
+    except _Unfinished:
         played = runs[1:] if reused else runs
-        say_interrupted(sum(len(r.trials) for r, _ in played), len(deals) or 2 * args.n, [])
+        say_interrupted(sum(g.games for _, _, g in played), len(deals) or 2 * args.n, [])
         return runs[-1][0].exit_code or INTERRUPTED
     return _finish_compare(args, base, variant, agents, runs, reused is not None)
 
 
+def _play_arms(args, variants, agents, backend, arm, reused, deals, runs: list) -> None:
+    """Each arm's (result, backend, ColumnStore of its games) appended to `runs`, its rows handed
+    to `arm(its run fields)` as the games arrive: the base's read from `reused` when given, else
+    played; then the variant's, on the same deals. Raises `_Unfinished` when an arm was stopped,
+    or the variant played no game."""
+    from vbr.analysis.column_store import ColumnStore
+    for label, v in zip(("base", "variant"), variants):
+        kept = Kept(ColumnStore(), arm(run_fields(v, args, label)))
+        if reused and label == "base":
+            kept(reused)
+            result = RunResult(run_spec(v, args, agents, deals), games=len(reused))
+        else:
+            result = play(v, args, agents, backend, f"{label}: {v.label}", deals=deals, sink=kept, keep=False)
+        kept.flush()
+        runs.append((result, backend, kept.store))
+        if result.interrupted:
+            raise _Unfinished
+    if not runs[1][2].games:
+        raise _Unfinished
+
+
 def _finish_compare(args, base, variant, agents, runs, reused: bool) -> int:
-    from vbr.analysis.metrics import compare, pairing
-    (ra, ba), (rb, bb) = runs
-    sa, sb = summary(base, ra, ba, agents), summary(variant, rb, bb, agents)
+    from vbr.analysis.metrics import compare_columns, pair_up_stores, pairing_columns
+    (ra, ba, ga), (rb, bb, gb) = runs
+    sa, sb = summary(base, ra, ba, agents, ga), summary(variant, rb, bb, agents, gb)
     labels = measure_labels(base.game) | measure_labels(variant.game)
-    rows = compare(ra.trials, rb.trials, sa["sides"], sa["side_names"], measure_labels=labels, paired=True)
+    pairs = pair_up_stores(ga, gb)
+    rows = compare_columns(ga, gb, sa["sides"], sa["side_names"], measure_labels=labels, pairs=pairs)
     report = {"base": {"label": base.label, "rules": sa["rules"], "options": sa["options"]},
               "variant": {"label": variant.label, "rules": sb["rules"], "options": sb["options"]},
-              "games": len(rb.trials), "seed": args.seed, "agents": agents, "metrics": rows,
+              "games": gb.games, "seed": args.seed, "agents": agents, "metrics": rows,
               "engine": getattr(args, "engine", "python"), "base_rows": args.base_rows if reused else None,
-              "pairing": pairing(ra.trials, rb.trials), "base_summary": sa, "variant_summary": sb}
+              "pairing": pairing_columns(ga, gb, pairs), "base_summary": sa, "variant_summary": sb}
     if args.out:
         output.write_rows(Path(args.out), [{**compare_row(r), "engine": report["engine"]} for r in rows])
-    if getattr(args, "rows", None):
-        write_game_rows(args.rows, [(ra.trials, run_fields(base, args, "base")),
-                                    (rb.trials, run_fields(variant, args, "variant"))])
     if args.plot:
         from vbr.analysis.plots import write_compare_plots
-        write_compare_plots(Path(args.plot), ra.trials, plot_view(sa), rb.trials, plot_view(sb), base.label, variant.label,
+        write_compare_plots(Path(args.plot), ga, plot_view(sa), gb, plot_view(sb), base.label, variant.label,
                             sa["side_names"], base.game.title, agents)
     if args.json:
         print(json.dumps(report, sort_keys=True))

@@ -635,6 +635,24 @@ def pair_up(a: list[Trial], b: list[Trial]) -> list[tuple[int, int]]:
     return [(i, where[k]) for i, k in enumerate([(t.seed, *t.agents) for t in a]) if k in where]
 
 
+def pair_up_stores(a, b) -> list[tuple[int, int]]:
+    """`pair_up` of two runs kept as `ColumnStore`s (read by their `seed`, `seating` and
+    `seatings`): the same pairs as of the runs' trials. Each deal is keyed by one int (its seed
+    times the seatings of both runs, plus its seating's number among them), cheaper than a tuple."""
+    numbers = {seating: k for k, seating in enumerate(dict.fromkeys([*a.seatings, *b.seatings]))}
+    where = {}
+    for j, key in enumerate(_deal_keys(b, numbers)):
+        where[key] = j
+    return [(i, where[k]) for i, k in enumerate(_deal_keys(a, numbers)) if k in where]
+
+
+def _deal_keys(store, numbers: dict) -> map:
+    """Each game's deal as one int: seed × len(numbers) + its seating's number in `numbers`."""
+    own = [numbers[s] for s in store.seatings]  # the store's seating index -> its number in both
+    size = len(numbers)
+    return map(lambda seed, k: seed * size + own[k], store.seed, store.seating)
+
+
 def _orders(pairs: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
     """The paired games as two lists: the games of a, and their partners in b, in step."""
     return [i for i, _ in pairs], [j for _, j in pairs]
@@ -659,9 +677,19 @@ def compare(a: list[Trial], b: list[Trial], side_label: str = "seat", names: lis
     if side_label not in SIDE_LABELS:
         raise ValueError(f"side_label must be one of {SIDE_LABELS}, not {side_label!r}")
     pairs = pair_up(a, b) if paired else None
-    if pairs is not None and not len(pairs) == len(a) == len(b):
+    return compare_columns(Columns(a), Columns(b), side_label, names, measure_labels, pairs)
+
+
+@uncollected()
+def compare_columns(ca, cb, side_label: str = "seat", names: list[str] | None = None,
+                    measure_labels: dict | None = None, pairs: list[tuple[int, int]] | None = None) -> list[dict]:
+    """`compare` of two runs read as columns (`Columns`, or `ColumnStore`s), `pairs` their paired
+    games (`pair_up`, `pair_up_stores`; None: unpaired): the same rows as `compare` of their
+    trials with `paired` (or without, for None)."""
+    if side_label not in SIDE_LABELS:
+        raise ValueError(f"side_label must be one of {SIDE_LABELS}, not {side_label!r}")
+    if pairs is not None and not len(pairs) == ca.games == cb.games:
         pairs = None  # some games have no partner: b − a is not the mean of the pairs' differences
-    ca, cb = Columns(a), Columns(b)
     wins = _win_metrics(ca, cb, side_label, names)
     shares = list(zip(_win_shares(ca), _win_shares(cb)))
     kinds_b = cb.measure_kinds()
@@ -700,7 +728,11 @@ def same_figures(metrics: list[Metric], a: list[Trial], b: list[Trial]) -> dict[
     rate, the first-mover advantage and the file's first-mover measure, the points per game and
     the final margin of a game played to a fixed target. Their differences have the same interval
     up to sign, the same p-value: Holm's correction counts such a figure once."""
-    ca, cb = Columns(a), Columns(b)
+    return same_figures_columns(metrics, Columns(a), Columns(b))
+
+
+def same_figures_columns(metrics: list[Metric], ca, cb) -> dict[str, str]:
+    """`same_figures` of two runs read as columns (`Columns`, or `ColumnStore`s)."""
     return _same_figures(metrics, [(m.each(ca), m.each(cb)) if _matched(m) else None for m in metrics])
 
 
@@ -768,14 +800,20 @@ def pairing(a: list[Trial], b: list[Trial]) -> dict:
     same winners two independent runs with these win rates would give (Σ over outcomes of
     p_a·p_b, times the pairs). Far above it: the pairing shares the runs' luck, and narrows every
     paired interval; near it: the variants' games went their own ways."""
-    pairs = pair_up(a, b)
-    wa, wb = [t.winner for t in a], [t.winner for t in b]
+    return pairing_columns(Columns(a, walk=False), Columns(b, walk=False), pair_up(a, b))
+
+
+def pairing_columns(ca, cb, pairs: list[tuple[int, int]]) -> dict:
+    """`pairing` of two runs read as columns (`Columns`, or `ColumnStore`s: their `winner` and
+    `first_side`), `pairs` their paired games (`pair_up`, `pair_up_stores`)."""
+    wa, wb = ca.winner, cb.winner
     outcomes = sorted({*wa, *wb}, key=lambda w: (w is None, w))
-    share = {w: (wa.count(w) / len(a), wb.count(w) / len(b)) for w in outcomes}
-    return {"pairs": len(pairs), "paired": len(pairs) == len(a) == len(b),
+    share = {w: (wa.count(w) / ca.games, wb.count(w) / cb.games) for w in outcomes}
+    fa, fb = ca.first_side, cb.first_side
+    return {"pairs": len(pairs), "paired": len(pairs) == ca.games == cb.games,
             "same_winner": sum(wa[i] == wb[j] for i, j in pairs),
             "same_winner_if_independent": _r(len(pairs) * sum(pa * pb for pa, pb in share.values())),
-            "same_first_side": sum(a[i].first_side == b[j].first_side for i, j in pairs)}
+            "same_first_side": sum(fa[i] == fb[j] for i, j in pairs)}
 
 
 def mark_significant(rows: list[dict]) -> list[dict]:

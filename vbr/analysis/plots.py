@@ -555,11 +555,13 @@ def write_sim_plots(directory, games, summary: dict, side_names: list[str] | Non
     return paths
 
 
-def write_compare_plots(directory, a_trials: list[Trial], a_summary: dict, b_trials: list[Trial], b_summary: dict,
+def write_compare_plots(directory, a_trials, a_summary: dict, b_trials, b_summary: dict,
                         a_label: str, b_label: str, side_names: list[str] | None, title: str,
                         agents: list[str] | None = None) -> list[Path]:
     """`vbr compare --plot DIR`: win_rate, length, margin with both variants on each (heights as
-    shares of games, since the variants may have played different numbers), then metrics."""
+    shares of games, since the variants may have played different numbers), then metrics.
+    `a_trials`, `b_trials`: each variant's games, a list of Trials or their columns (as
+    `write_sim_plots` takes them)."""
     d = _ready(directory)
     a_summary, b_summary, a_label, b_label = shown(a_summary), shown(b_summary), shown(a_label), shown(b_label)
     side_names, title = shown(side_names), shown(titled(title, agents))
@@ -567,16 +569,29 @@ def write_compare_plots(directory, a_trials: list[Trial], a_summary: dict, b_tri
     draws = _had_draws(a_summary) or _had_draws(b_summary)
     bars = [(a_label, win_rates(a_summary, side_names, draws)), (b_label, win_rates(b_summary, side_names, draws))]
     paths = draw_win_rate(d, bars, sides, title)
-    edges = length_edges([t.choices for t in a_trials + b_trials])
-    hists = [(a_label, length_histogram(a_trials, edges)), (b_label, length_histogram(b_trials, edges))]
+    (ca, pa), (cb, pb) = _lengths_and_scores(a_trials), _lengths_and_scores(b_trials)
+    edges = length_edges([*_extremes(ca), *_extremes(cb)])
+    hists = [(a_label, lengths_histogram(ca, edges)), (b_label, lengths_histogram(cb, edges))]
     paths += draw_length(d, hists, title)
-    margins = [(a_label, margin_distribution(a_trials)), (b_label, margin_distribution(b_trials))]
+    margins = [(a_label, margins_distribution(pa)), (b_label, margins_distribution(pb))]
     if any(m for _, m in margins):
         paths += draw_margin(d, margins, title)
     pairs = metric_pairs(a_summary, b_summary)
     if pairs:
         paths += draw_metrics(d, pairs, a_label, b_label, title)
     return paths
+
+
+def _lengths_and_scores(games) -> tuple:
+    """(each game's choices, each game's final score) of a list of Trials or of their columns."""
+    if isinstance(games, list):
+        return [t.choices for t in games], [t.points for t in games]
+    return games.choices, games.points
+
+
+def _extremes(values) -> list:
+    """The least and the greatest of these values; none of none."""
+    return [min(values), max(values)] if len(values) else []
 
 
 def write_sweep_plots(directory, rows: list[dict], title: str, side_names: list[str] | None = None,
