@@ -1,0 +1,82 @@
+"""`vbr compare` keeps each arm as a `ColumnStore`: comparing, pairing and the compare plots of
+two stores must say what they say of the two runs' trials, and the `--rows` written as the games
+arrive must be the rows written of all the games at once."""
+import pytest
+
+from vbr.analysis import metrics as M
+from vbr.analysis.column_store import ColumnStore
+from vbr.analysis.commands import arms_rows_as_played, write_game_rows
+from vbr.backends import LocalBackend
+from vbr.sim import RunSpec, game_for, run
+
+BOOKS = [("siatka", {}, {"target": 15}), ("cattack", {"players": 3}, {"players": 3, "target": 5}),
+         ("volleyball-high", {"mode": "solo"}, {"mode": "solo"})]
+
+
+def games(book: str, options: dict, seed: int, n: int = 20, rotate: bool = False) -> list:
+    """n games of a book played by random agents in the python engine."""
+    seats = game_for(f"rules/{book}.vbr", tuple(sorted(options.items())), "python").seats
+    agents = ["random", "greedy"] + ["random"] * (seats - 2) if rotate else ["random"] * seats
+    return run(RunSpec.of(f"rules/{book}.vbr", options, seed, agents, n, engine="python", rotate=rotate),
+               LocalBackend(1)).trials
+
+
+def stored(trials: list) -> ColumnStore:
+    """The trials' store, filled in parts of 7 games, as a run's sink fills it."""
+    store = ColumnStore()
+    for i in range(0, len(trials), 7):
+        store.add(trials[i:i + 7])
+    return store
+
+
+@pytest.mark.parametrize("book,base,variant", BOOKS)
+def test_comparing_two_stores_of_the_same_deals_gives_what_comparing_their_trials_gives(book, base, variant):
+    a, b = games(book, base, 3), games(book, variant, 3)
+    sa, sb = stored(a), stored(b)
+    pairs = M.pair_up_stores(sa, sb)
+    assert pairs == M.pair_up(a, b) == [(i, i) for i in range(len(a))]
+    assert M.compare_columns(sa, sb, "seat", None, {}, pairs) == M.compare(a, b, "seat", None, {}, paired=True)
+    assert M.pairing_columns(sa, sb, pairs) == M.pairing(a, b)
+
+
+@pytest.mark.parametrize("book,base,variant", BOOKS[:2])
+def test_comparing_stores_of_other_deals_is_unpaired_as_comparing_their_trials_is(book, base, variant):
+    a, b = games(book, base, 3), games(book, variant, 4)
+    sa, sb = stored(a), stored(b)
+    pairs = M.pair_up_stores(sa, sb)
+    assert pairs == M.pair_up(a, b) == []
+    assert M.compare_columns(sa, sb, "seat", None, {}, pairs) == M.compare(a, b, "seat", None, {}, paired=True)
+    assert M.compare_columns(sa, sb, "seat", None, {}, None) == M.compare(a, b, "seat", None, {})
+
+
+def test_stores_pair_games_by_seed_and_seating_whatever_their_order_and_seatings():
+    """b's games in reverse order, and its seatings first met in another order than a's: each game
+    still pairs with the game of its own deal (seed and agents in their seats)."""
+    a = games("siatka", {}, 5, n=12, rotate=True)
+    b = list(reversed(games("siatka", {"target": 15}, 5, n=12, rotate=True)))
+    sa, sb = stored(a), stored(b)
+    assert sa.seatings == list(reversed(sb.seatings))
+    pairs = M.pair_up_stores(sa, sb)
+    assert pairs == M.pair_up(a, b) == [(i, 11 - i) for i in range(12)]
+    assert M.compare_columns(sa, sb, "seat", None, {}, pairs) == M.compare(a, b, "seat", None, {}, paired=True)
+    assert M.same_figures_columns(M.METRICS, sa, sb) == M.same_figures(M.METRICS, a, b)
+
+
+def test_a_store_pairs_a_deal_played_twice_with_its_last_game_as_trials_do():
+    a = games("siatka", {}, 6, n=4)
+    b = [*a, *a[:2]]
+    assert M.pair_up_stores(stored(a), stored(b)) == M.pair_up(a, b) == [(0, 4), (1, 5), (2, 2), (3, 3)]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_the_rows_of_two_arms_written_as_their_games_arrive_are_the_rows_written_at_once(tmp_path, suffix):
+    a, b = games("cattack", {"players": 3}, 3, n=9), games("cattack", {"players": 3, "target": 5}, 3, n=9)
+    fields = {"rules": "rules/cattack.vbr", "rule_options": {"players": "3"}, "engine": "python", "restrict": []}
+    runs = [(a, {**fields, "arm": "base"}), (b, {**fields, "arm": "variant"})]
+    write_game_rows(tmp_path / f"once{suffix}", runs)
+    with arms_rows_as_played(tmp_path / f"arriving{suffix}") as arm:
+        for trials, fields in runs:
+            sink = arm(fields)
+            for i in range(0, len(trials), 4):
+                sink(trials[i:i + 4])
+    assert (tmp_path / f"arriving{suffix}").read_bytes() == (tmp_path / f"once{suffix}").read_bytes()
