@@ -80,3 +80,23 @@ def test_the_rows_of_two_arms_written_as_their_games_arrive_are_the_rows_written
             for i in range(0, len(trials), 4):
                 sink(trials[i:i + 4])
     assert (tmp_path / f"arriving{suffix}").read_bytes() == (tmp_path / f"once{suffix}").read_bytes()
+
+
+def test_a_sweeps_analysis_of_stores_is_its_analysis_of_the_same_trials():
+    """Pooled values, entrants (one pick per side, as Volleyball High's schools) and every
+    combination against the first, read from the combinations' stores, are what the pooling and
+    ranking of their trials and `compare` of their trials (Holm over all of them) give."""
+    from vbr.analysis import levels
+    from vbr.analysis.commands import sweep_analysis
+    from vbr.analysis.sweep import Axis
+    axes = [Axis("school0", ("a", "b")), Axis("school1", ("a", "b"))]
+    picks = [("a", "a"), ("a", "b"), ("b", "a")]
+    played = [games("siatka", {}, 3, n=8), games("siatka", {"target": 15}, 3, n=8), games("siatka", {}, 4, n=8)]
+    cells = [(f"{x},{y}", {"school0": x, "school1": y}, ts) for (x, y), ts in zip(picks, played)]
+    got = sweep_analysis(axes, [(label, options, stored(ts)) for label, options, ts in cells], "seat")
+    grid = [levels.Cell(options, ts) for _, options, ts in cells]
+    assert got["pooled"] == levels.pooled(axes, grid)
+    assert got["entrants"] == levels.entrants(axes, grid) and got["entrants"] is not None
+    rows = [{"combination": label, **r} for label, _, ts in cells[1:]
+            for r in M.compare(played[0], ts, "seat", paired=True)]
+    assert got["against_first"]["rows"] == M.mark_significant(rows)

@@ -437,17 +437,27 @@ def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
     agents = arms_agents(agents_spec, [v.game for v in variants])
     args.rotate_seats = rotate_seats(args, agents)
     rows, played, interrupted = [], [], 0  # interrupted: the exit code of what stopped the sweep
-    with backend_for(args) as backend:
+    with backend_for(args) as backend, arms_rows_as_played(getattr(args, "rows", None)) as arm:
         for i, v in enumerate(variants):
-            result = play(v, args, agents, backend, f"[{i + 1}/{len(variants)}] {v.label}")
-            if result.trials:
+            result, games = _play_combination(args, v, agents, backend, f"[{i + 1}/{len(variants)}] {v.label}", arm)
+            if games.games:
                 rows.append({"options": {a.name: v.game.option_values[a.name] for a in axes},
-                             "summary": summary(v, result, backend, agents)})
-                played.append((v, result.trials))
+                             "summary": summary(v, result, backend, agents, games)})
+                played.append((v, games))
             if result.interrupted:
                 interrupted = result.exit_code
                 break
     return _finish_sweep(args, rows, axes, variants, played, interrupted)
+
+
+def _play_combination(args, v: Variant, agents: list[str], backend, label: str, arm) -> tuple:
+    """One combination of a sweep played: its result and its games as a `ColumnStore`, their
+    `--rows` handed to `arm(its run fields)` as they arrive."""
+    from vbr.analysis.column_store import ColumnStore
+    kept = Kept(ColumnStore(), arm(run_fields(v, args, v.label)))
+    result = play(v, args, agents, backend, label, sink=kept, keep=False)
+    kept.flush()
+    return result, kept.store
 
 
 def arms_agents(spec: str | None, games: list) -> list[str]:
@@ -474,16 +484,20 @@ def sweep_analysis(axes, cells: list, unit: str, labels: dict | None = None, nam
     """What a sweep says beyond its table: each option's values pooled over the rest of the grid,
     the values as entrants with their Bradley-Terry ranking (when the grid is one pick per side),
     and every combination against the first, paired, with Holm's correction over all of them.
-    `cells`: (label, the swept options' values as text, trials) per combination, in grid order;
+    `cells`: (label, the swept options' values as text, its games: a `ColumnStore`, or a list of
+    Trials) per combination, in grid order;
     `labels`: what the file calls its measures (`measure_labels`), `names` its sides."""
     from vbr.analysis import levels
-    from vbr.analysis.metrics import compare, mark_significant
-    grid = [levels.Cell(options, ts) for _, options, ts in cells]
-    sides = max((t.sides for c in grid for t in c.trials), default=0)
+    from vbr.analysis.metrics import compare_columns, mark_significant, pair_up_stores
+    from vbr.analysis.column_store import ColumnStore
+    cells = [(label, options, ColumnStore.of(g) if isinstance(g, list) else g) for label, options, g in cells]
+    grid = [levels.Cell(options, games) for _, options, games in cells]
+    sides = max((c.games.sides for c in grid if c.games.games), default=0)
     chosen = levels.entrant_axes(axes, sides)
     vs_first = []
-    for label, _, ts in cells[1:]:
-        rows = compare(cells[0][2], ts, unit, names, measure_labels=labels, paired=True)
+    first = cells[0][2] if cells else None
+    for label, _, games in cells[1:]:
+        rows = compare_columns(first, games, unit, names, labels, pair_up_stores(first, games))
         vs_first += [{"combination": label, **r} for r in rows]
     mark_significant(vs_first)
     return {"pooled": levels.pooled(axes, grid) if len(axes) > 1 else [],
@@ -492,9 +506,9 @@ def sweep_analysis(axes, cells: list, unit: str, labels: dict | None = None, nam
 
 
 def sweep_cells(axes, played: list) -> list:
-    """(label, swept options as text, trials) of each combination played."""
+    """(label, swept options as text, games) of each combination played ((variant, games) each)."""
     from vbr.values import text
-    return [(v.label, {a.name: text(v.game.option_values[a.name]) for a in axes}, ts) for v, ts in played]
+    return [(v.label, {a.name: text(v.game.option_values[a.name]) for a in axes}, games) for v, games in played]
 
 
 def _finish_sweep(args, rows, axes, variants, played, interrupted: int) -> int:
@@ -506,8 +520,7 @@ def _finish_sweep(args, rows, axes, variants, played, interrupted: int) -> int:
     if args.out and rows:
         output.write_rows(Path(args.out), sweep_table(rows))
         wrote.append(args.out)
-    if getattr(args, "rows", None) and played:
-        write_game_rows(args.rows, [(ts, run_fields(v, args, v.label)) for v, ts in played])
+    if getattr(args, "rows", None) and played:  # written as the games arrived
         wrote.append(args.rows)
     if args.plot and rows:
         from vbr.analysis.plots import write_sweep_plots

@@ -20,26 +20,38 @@ from vbr.analysis.trial import Trial
 
 @dataclass
 class Cell:
-    """One combination of a sweep: its swept options' values (as text) and its games."""
+    """One combination of a sweep: its swept options' values (as text) and its games, a list of
+    Trials or their columns (a `ColumnStore`: what `games` reads of it, its games, sides, winner
+    and choices)."""
 
     options: dict
-    trials: list[Trial]
+    trials: list[Trial] | object
+
+    @property
+    def games(self):
+        """The cell's games as columns: the store, or a list of Trials read as `Columns`."""
+        if isinstance(self.trials, list):
+            from vbr.analysis.columns import Columns
+            return Columns(self.trials, walk=False)
+        return self.trials
 
 
 def pooled(axes, cells: list[Cell]) -> list[dict]:
     """For each swept option and each of its values: the games of every combination with that
     value, each side's win rate (Wilson) and the mean length."""
     out = []
+    read = [c.games for c in cells]
     for axis in axes:
         for value in axis.values:
-            ts = [t for c in cells if c.options[axis.name] == value for t in c.trials]
-            if not ts:
+            cs = [g for c, g in zip(cells, read) if c.options[axis.name] == value and g.games]
+            n = sum(g.games for g in cs)
+            if not n:
                 continue
-            sides = max(t.sides for t in ts)
-            wins = [sum(1 for t in ts if t.winner == s) for s in range(sides)]
-            out.append({"option": axis.name, "value": value, "games": len(ts),
-                        "win_rate": [k / len(ts) for k in wins], "ci95": [S.wilson(k, len(ts)) for k in wins],
-                        "mean_length": sum(t.choices for t in ts) / len(ts)})
+            sides = max(g.sides for g in cs)
+            wins = [sum(g.winner.count(s) for g in cs) for s in range(sides)]
+            out.append({"option": axis.name, "value": value, "games": n,
+                        "win_rate": [k / n for k in wins], "ci95": [S.wilson(k, n) for k in wins],
+                        "mean_length": sum(sum(g.choices) for g in cs) / n})
     return out
 
 
@@ -53,7 +65,7 @@ def entrant_axes(axes, sides: int) -> list | None:
 
 def matches(axes, cells: list[Cell]) -> list[tuple[tuple, int | None]]:
     """Every game as (the value each side picked, the winning side or None)."""
-    return [(tuple(c.options[a.name] for a in axes), t.winner) for c in cells for t in c.trials]
+    return [(picks, w) for c in cells for picks in [tuple(c.options[a.name] for a in axes)] for w in c.games.winner]
 
 
 def entrants(axes, cells: list[Cell]) -> dict:
