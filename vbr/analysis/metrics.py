@@ -175,7 +175,7 @@ def _first_mover(c: Columns):
 
 
 def _each_first_mover(c: Columns) -> list:
-    return [float(w == f) if w is not None and f is not None else None for w, f in zip(c.winner, c.first_side)]
+    return [_BOTH[w == f] if w is not None and f is not None else None for w, f in zip(c.winner, c.first_side)]
 
 
 def _fair_share(c: Columns) -> float:
@@ -202,16 +202,31 @@ def _each(column: str, select: str | None = None):
     return lambda c: _floats(getattr(c, column), getattr(c, select) if select else None)
 
 
-def _floats(values: list, keep: list | None) -> list:
+def _floats(values, keep: list | None) -> list:
     """Each value as a float, None where `keep` (bools, if given) is false."""
+    floats = _shared_floats(values)
     if keep is None or all(keep):
-        return list(map(float, values))
-    return [float(v) if k else None for v, k in zip(values, keep)]
+        return floats
+    return [v if k else None for v, k in zip(floats, keep)]
+
+
+def _shared_floats(values, value: Callable = float) -> list:
+    """Each value's `value` (a float; None as None), games of one value sharing one float: a game
+    costs the list's pointer, not a float of its own (a comparison holds many such lists at once)."""
+    values = values if hasattr(values, "__len__") else list(values)
+    try:
+        table = {v: None if v is None else value(v) for v in set(values)}
+        return list(map(table.__getitem__, values))
+    except (KeyError, TypeError):  # a NaN, which is not found again; a value without a hash
+        return [None if v is None else value(v) for v in values]
+
+
+_BOTH = (0.0, 1.0)  # a bool's float, one object each
 
 
 def _each_won_by(side: int | None):
     """`each` of a side's win rate over every game: 1.0 where it won, else 0.0 (a draw too)."""
-    return lambda c: list(map(float, map(eq, c.winner, repeat(side))))
+    return lambda c: list(map(_BOTH.__getitem__, map(eq, c.winner, repeat(side))))
 
 
 def _each_won_by_of_decided(side: int | None):
@@ -503,7 +518,7 @@ def _measure_share(name: str):
 
 def _each_measure(name: str, value: Callable):
     """`each` of a measure: `value` of its value, None where a game did not set it."""
-    return lambda c: [value(v) if v is not None else None for v in c.measure(name)]
+    return lambda c: _shared_floats(c.measure(name), value)
 
 
 def _unset(key: str, c: Columns) -> dict:
