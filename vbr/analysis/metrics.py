@@ -711,11 +711,15 @@ def compare_columns(ca, cb, side_label: str = "seat", names: list[str] | None = 
     shared = {name for name, kind in ca.measure_kinds().items() if kinds_b.get(name) == kind}
     measures = [m for m in _measure_metrics(ca.measure_kinds(), measure_labels) if m.name.split(":", 1)[1] in shared]
     metrics = [*wins, *_compared_metrics(ca, side_label, names), *measures]
-    per_game = [_per_game_of(m, ca, cb, pairs is not None) for m in metrics]
     orders = _orders(pairs) if pairs is not None else None
-    rows = [_compare_one(m, ca, cb, shares[i] if i < len(wins) else None, orders, each)
-            for i, (m, each) in enumerate(zip(metrics, per_game))]
-    twins = _same_figures(metrics, per_game)
+    rows, twins = [], _Twins()
+    for i, m in enumerate(metrics):  # each metric's per-game values let go once read
+        each = _per_game_of(m, ca, cb, pairs is not None)
+        rows.append(_compare_one(m, ca, cb, shares[i] if i < len(wins) else None, orders, each))
+        if _matched(m):
+            twins.see(m, each)
+        del each
+    twins = twins.found
     for r in rows:
         if r["metric"] in twins and r["p"] is not None:
             r["same_as"] = twins[r["metric"]]
@@ -753,15 +757,26 @@ def same_figures_columns(metrics: list[Metric], ca, cb) -> dict[str, str]:
 
 def _same_figures(metrics: list[Metric], per_game: list) -> dict[str, str]:
     """`same_figures` of metrics, given each one's `each` of both runs (None where it has none)."""
-    seen: dict[_Shape, str] = {}
-    out = {}
+    twins = _Twins()
     for m, values in zip(metrics, per_game):
-        if not _matched(m):
-            continue
-        twin = seen.setdefault(_Shape(m.kind, values[0] + values[1]), m.name)
+        if _matched(m):
+            twins.see(m, values)
+    return twins.found
+
+
+class _Twins:
+    """`same_figures` found one metric at a time: `see(m, its each of both runs)` for each matched
+    metric in order; `found` maps each metric that is an earlier one's figure to that one's name.
+    It keeps one list (both runs' values) per distinct shape, not the values handed to it."""
+
+    def __init__(self):
+        self._seen: dict[_Shape, str] = {}
+        self.found: dict[str, str] = {}
+
+    def see(self, m: Metric, values: tuple[list, list]) -> None:
+        twin = self._seen.setdefault(_Shape(m.kind, values[0] + values[1]), m.name)
         if twin != m.name:
-            out[m.name] = twin
-    return out
+            self.found[m.name] = twin
 
 
 class _Shape:
