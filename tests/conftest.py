@@ -309,6 +309,7 @@ SLOW = {
     "test_sim_streaming.py::test_ctrl_c_keeps_the_rows_and_the_summary_of_the_same_finished_games",
     "test_sim_streaming.py::test_rows_written_as_games_arrive_are_the_rows_of_the_run_written_at_once",
     "test_terminal_screen.py::test_play_stopped_by_a_closed_terminal_or_a_kill_writes_its_log_and_exits_with_the_signal",
+    "test_compare_stores.py::test_comparing_two_stores_of_the_same_deals_gives_what_comparing_their_trials_gives",
 }
 
 
