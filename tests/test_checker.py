@@ -1,7 +1,7 @@
 """Names and types: every problem reported at once, with positions; options and variants."""
 import pytest
 
-from conftest import rule_files
+from conftest import check_problems, rule_files
 
 from vbr.errors import OptionError, VbrCheckError
 from vbr.engines.game import checked_model, load
@@ -295,22 +295,14 @@ def test_returns_that_do_not_add_up_to_the_declared_total_are_a_located_error(tm
 
 
 def test_a_problem_in_a_procedure_is_reported_once_however_it_is_called(tmp_path):
-    from vbr.engines.game import checked_model
-    p = write(tmp_path, "d.vbr", 'game "x"\nvar n: int = 0\nstart p\nproc bump() {\n  n = nope\n}\n'
-                                  'phase p {\n  bump()\n  end draw\n}\n')
-    with pytest.raises(VbrCheckError) as info:
-        checked_model(p)
-    assert [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics] == \
+    assert check_problems(tmp_path / "d.vbr", 'game "x"\nvar n: int = 0\nstart p\nproc bump() {\n  n = nope\n}\n'
+                                               'phase p {\n  bump()\n  end draw\n}\n') == \
         [(5, 7, "unknown name `nope`; did you mean `none`?")]
 
 
 def test_a_loop_name_spelled_as_a_reserved_word_is_refused_in_any_loop(tmp_path):
-    from vbr.engines.game import checked_model
-    p = write(tmp_path, "r.vbr", 'game "x"\nvar n: int = 0\nstart p\nphase p {\n  for seats in 1..3 {\n'
-                                  '    n += 1\n  }\n  end draw\n}\n')
-    with pytest.raises(VbrCheckError) as info:
-        checked_model(p)
-    assert [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics] == \
+    assert check_problems(tmp_path / "r.vbr", 'game "x"\nvar n: int = 0\nstart p\nphase p {\n  for seats in 1..3 {\n'
+                                               '    n += 1\n  }\n  end draw\n}\n') == \
         [(5, 3, "`seats` is a reserved word of the language and cannot be a name; choose another name")]
 
 
@@ -432,14 +424,11 @@ def test_a_choice_from_a_list_written_empty_warns_at_the_choice(tmp_path):
 
 def test_the_seat_team_and_court_built_ins_check_their_arguments_types(tmp_path):
     # docs/language.md 6: "`vbr check` reports a wrong number or type of arguments"
-    p = write(tmp_path, "b.vbr", 'game "T"\nseats 4 teams { a: 0 2  b: 1 3 }\nstart p\ncourt {\n  rows 2\n  cols 2\n'
-                                  '  field 1 at row 1 col 1\n}\ndirection up = (0, 1)\nvar c: cell = none\nvar n: int = 0\n'
-                                  'phase p {\n  n = partner(true)\n  n = team_of(c)\n  c = field(true, 1)\n'
-                                  '  c = step(1, up, 0, 1)\n  n = count(reach(c, true, 0, [up]))\n  n = count(cells(c))\n'
-                                  '  n = count(team_seats(up))\n  end draw\n}\n')
-    with pytest.raises(VbrCheckError) as info:
-        checked_model(p)
-    assert [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics] == [
+    assert check_problems(tmp_path / "b.vbr", 'game "T"\nseats 4 teams { a: 0 2  b: 1 3 }\nstart p\ncourt {\n  rows 2\n  cols 2\n'
+                                               '  field 1 at row 1 col 1\n}\ndirection up = (0, 1)\nvar c: cell = none\nvar n: int = 0\n'
+                                               'phase p {\n  n = partner(true)\n  n = team_of(c)\n  c = field(true, 1)\n'
+                                               '  c = step(1, up, 0, 1)\n  n = count(reach(c, true, 0, [up]))\n  n = count(cells(c))\n'
+                                               '  n = count(team_seats(up))\n  end draw\n}\n') == [
         (13, 15, "`partner`'s argument must be seat, not bool"),
         (14, 15, "`team_of`'s argument must be seat, not cell"),
         (15, 13, "`field`'s side must be int, not bool"),
@@ -451,12 +440,9 @@ def test_the_seat_team_and_court_built_ins_check_their_arguments_types(tmp_path)
 
 def test_a_parameter_named_twice_is_an_error_at_the_second_and_an_enum_member_twice_at_the_member(tmp_path):
     # `proc h(a: int, a: int)` passed vbr check: the body could only ever read one of them
-    p = write(tmp_path, "d.vbr", 'game "T"\nseats 2\nstart p\nenum A { x, y }\nenum B { z, y }\n'
-                                  'event e(a: int, a: int)\non e(b, b) {\n  say "x"\n}\nfn f(q, q) = 1\n'
-                                  'proc h(a: int, a: int) {\n  say "x"\n}\nphase p {\n  emit e(1, 2)\n  end draw\n}\n')
-    with pytest.raises(VbrCheckError) as info:
-        checked_model(p)
-    assert [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics] == [
+    assert check_problems(tmp_path / "d.vbr", 'game "T"\nseats 2\nstart p\nenum A { x, y }\nenum B { z, y }\n'
+                                               'event e(a: int, a: int)\non e(b, b) {\n  say "x"\n}\nfn f(q, q) = 1\n'
+                                               'proc h(a: int, a: int) {\n  say "x"\n}\nphase p {\n  emit e(1, 2)\n  end draw\n}\n') == [
         (5, 13, "enum member `y` is already a member of `A`"),
         (6, 17, "parameter `a` appears twice in `e`"),
         (7, 9, "parameter `b` appears twice in `on e`"),
@@ -478,11 +464,8 @@ def test_a_team_name_used_as_a_value_says_teams_are_numbers_in_the_rules(tmp_pat
 def test_an_override_in_a_file_that_extends_nothing_is_an_error(tmp_path):
     # docs/language.md: "`override` of a name the base does not have is an error too"; with no
     # base at all it was accepted silently, as a plain declaration
-    p = write(tmp_path, "o.vbr", 'game "T"\nseats 2\nstart p\noverride var n: int = 0\n'
-                                  'override phase p {\n  end draw\n}\n')
-    with pytest.raises(VbrCheckError) as info:
-        checked_model(p)
-    assert [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics] == [
+    assert check_problems(tmp_path / "o.vbr", 'game "T"\nseats 2\nstart p\noverride var n: int = 0\n'
+                                               'override phase p {\n  end draw\n}\n') == [
         (4, 10, '`override n` overrides nothing: this file `extends` no other file (drop `override`, or add '
                 '`extends "BASE"`)'),
         (5, 10, '`override p` overrides nothing: this file `extends` no other file (drop `override`, or add '
@@ -491,11 +474,8 @@ def test_an_override_in_a_file_that_extends_nothing_is_an_error(tmp_path):
 
 def test_a_const_defined_in_terms_of_itself_is_that_one_error(tmp_path):
     # it came with a second, `cannot be computed before play: arithmetic on none`, at the same const
-    p = write(tmp_path, "c.vbr", 'game "T"\nseats 2\nstart p\nconst C = C + 1\nconst D = 1 / 0\n'
-                                  'phase p {\n  end draw\n}\n')
-    with pytest.raises(VbrCheckError) as info:
-        checked_model(p)
-    assert [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics] == [
+    assert check_problems(tmp_path / "c.vbr", 'game "T"\nseats 2\nstart p\nconst C = C + 1\nconst D = 1 / 0\n'
+                                               'phase p {\n  end draw\n}\n') == [
         (4, 11, "const `C` is defined in terms of itself"),
         (5, 1, "const `D` cannot be computed before play: division by zero")]
 
@@ -539,11 +519,8 @@ def test_growing_joining_or_changing_a_list_in_place_says_lists_are_values(tmp_p
 def test_a_handlers_untyped_parameter_has_the_type_its_event_declares(tmp_path):
     # `event e(k: int)`, `on e(k) when k == "y"`: k is an int there, so the check is the one a
     # typed parameter gets; a handler that types it otherwise is told the event's type
-    p = write(tmp_path, "h.vbr", 'game "T"\nseats 2\nstart p\nevent e(k: int)\non e(k) when k == "y" {\n'
-                                  '  say "y"\n}\non e(k: bool) {\n  say "b"\n}\nphase p {\n  emit e(1)\n  end draw\n}\n')
-    with pytest.raises(VbrCheckError) as info:
-        checked_model(p)
-    assert [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics] == [
+    assert check_problems(tmp_path / "h.vbr", 'game "T"\nseats 2\nstart p\nevent e(k: int)\non e(k) when k == "y" {\n'
+                                               '  say "y"\n}\non e(k: bool) {\n  say "b"\n}\nphase p {\n  emit e(1)\n  end draw\n}\n') == [
         (5, 14, "comparing int with str is always false"),
         (8, 6, "`k` is bool here, but event `e` gives int in its place")]
 
