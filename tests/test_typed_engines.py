@@ -170,7 +170,8 @@ def _result_fields(r) -> tuple:
 
 
 @pytest.mark.parametrize("which", ["siatka", "set-up"])
-def test_play_game_of_a_typed_game_is_the_same_game_and_counts_in_c_as_in_python(tmp_path, which):
+def test_play_game_of_a_typed_game_is_the_same_game_and_counts_in_one_call_of_either_engine_as_answer_by_answer(
+        tmp_path, which):
     from vbr.play import play_game
     path = SIATKA
     if which == "set-up":
@@ -179,7 +180,8 @@ def test_play_game_of_a_typed_game_is_the_same_game_and_counts_in_c_as_in_python
     py, c = load(path, {}, engine="python"), load(path, {}, engine="c")
     for seed in range(12):
         a, b = play_game(py, seed, ["random", "random"]), play_game(c, seed, ["random", "random"])
-        assert _result_fields(a) == _result_fields(b)
+        by_answer = play_game(py, seed, ["random", "random"], record=True)  # a logged game: choice by choice
+        assert _result_fields(a) == _result_fields(b) == _result_fields(by_answer)
         if which == "set-up":  # the first move is the starter's, whom seat 1 named in the set-up phase
             assert b.first_side == b.measures["starter"][1] and b.choices >= 4
         else:  # the book: "The player who first scores 9 points wins"

@@ -197,7 +197,6 @@ def _teamed(game) -> bool:
 
 
 TYPED_AGENTS = ("random", "first", "greedy", "mcts")  # the agents that play through the typed engines (vbr/engines)
-_AGENT_KEY = 0x0  # set below: random_streams.key("agent"), the agents' streams' key
 
 
 def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | None = None,
@@ -205,7 +204,7 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     """One game through a typed engine (vbr.engines.game: `--engine python` or `c`), with what
     balance metrics need: how many options each choice offered, and the score after every choice
     that changed it. Seat s's agent draws from its own stream, seeded from
-    `derive(seed, 7919, s)`: a random seat's pick of k options is one
+    `derive(seed, 7919, s)` (random_streams.agent_stream): a random seat's pick of k options is one
     unbiased draw below k; a first seat takes the first option, drawing nothing; an mcts seat
     searches with the next draw as its seed; a greedy seat
     seeds its imagined worlds and breaks ties from its stream (greedy_choice). Other agents are
@@ -508,11 +507,9 @@ class _PackedResult(GameResult):
 
 def typed_agents(seed: int, agent_names: list[str]) -> list[tuple[str, dict, int]]:
     """Each seat's agent over a typed state: (kind, parameters, its stream's first state), the
-    stream seeded from `derive(seed, 7919, seat)`."""
-    from vbr.seeds import derive
-    from vbr.ir import random_streams as S
-    return [(*typed_agent(name), S.first_state(derive(seed, 7919, seat), _AGENT_KEY))
-            for seat, name in enumerate(agent_names)]
+    stream seeded as random_streams.agent_stream seeds it."""
+    from vbr.ir.random_streams import agent_stream
+    return [(*typed_agent(name), agent_stream(seed, seat)) for seat, name in enumerate(agent_names)]
 
 
 def agent_choice(state, spec: str, seed: int = 0) -> int:
@@ -527,7 +524,7 @@ def agent_choice(state, spec: str, seed: int = 0) -> int:
     kind, params = typed_agent(spec)
     if state.is_terminal():
         raise IllegalActionError("the game is over: there is no choice to make")
-    return typed_decision(state, kind, params, S.first_state(whole_seed(seed), _AGENT_KEY))[0]
+    return typed_decision(state, kind, params, S.first_state(whole_seed(seed), S.AGENT_KEY))[0]
 
 
 def typed_decision(state, kind: str, params: dict, stream: int, allowed: list[int] | None = None) -> tuple[int, int]:
@@ -622,10 +619,3 @@ def _points(state) -> tuple | None:
     at = state.game.program.layout.vars + o[0]
     return tuple(int(v) for v in state.words[at:at + o[1]])
 
-
-def _agent_key() -> int:
-    from vbr.ir.random_streams import key
-    return key("agent")
-
-
-_AGENT_KEY = _agent_key()

@@ -318,7 +318,7 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
     def entry_points(self) -> str:
         p, lay = self.p, self.lay
         init = p.units[p.init]
-        agent_key = R.key("agent")
+        agent_key, agent_salt = R.AGENT_KEY, R.AGENT_SALT
         return f"""
 /* the frame on top run while play runs and the stack reaches above word `floor`; the status.
  * A fault jumps to the caller's jump buffer (vbr_jump): run_above sets its own, a caller that runs
@@ -467,9 +467,9 @@ static void play_to_end(W *S, U *streams, W *stats, W *track, W track_rows) {{
     for (W i = 0; i < POINTS_COUNT; i++) stats[4 + i] = a.points[i];
 }}
 
-/* play.py's seeding of seat s's agent stream from the game's seed: first_state(derive(seed, 7919, s), agent key) */
+/* random_streams.agent_stream: seat s's agent stream from the game's seed, first_state(derive(seed, AGENT_SALT, s), AGENT_KEY) */
 static U vbr_agent_stream(U seed, W seat) {{
-    U x = vbr_mix(seed ^ (U)7919 * VBR_GAMMA);
+    U x = vbr_mix(seed ^ (U){agent_salt} * VBR_GAMMA);
     x = vbr_mix(x ^ (U)seat * VBR_GAMMA);
     return vbr_first_state(vbr_mix(x), {agent_key}ULL);
 }}

@@ -386,7 +386,7 @@ class State:
         (PythonEngine.play_random); a logged game takes its choices one by one, to log them."""
         if self._events is not None:
             from vbr.ir import random_streams as R
-            agent = R.first_state(agent_seed, R.key("agent"))
+            agent = R.first_state(agent_seed, R.AGENT_KEY)
             while self.words[H.STATUS] == CHOICE:
                 agent, i = R.below(agent, self.words[H.NOPTS])
                 self.apply_index(i)

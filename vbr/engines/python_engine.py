@@ -4,6 +4,8 @@ the end or a fault, and never decides a choice itself.
 """
 from __future__ import annotations
 
+from array import array
+
 from vbr.engines.python_runtime import EngineFault, next_words
 from vbr.engines.python_source import python_source
 from vbr.engines.unit_call import call_unit
@@ -15,7 +17,6 @@ from vbr.ir.values import NONE
 
 TRACK_ROWS = 4096  # score changes a game's track keeps (play_seats)
 DRAWN_TOGETHER = 32  # an agent stream's words worked out at once
-AGENT_KEY = R.key("agent")
 
 
 class PythonEngine:
@@ -129,9 +130,59 @@ class PythonEngine:
         stats[1] += auto.offered.count(1)
         return [auto.stream(seat) & R.MASK for seat in range(len(streams))]
 
+    def whole_games(self, repeating: tuple | None, reads: tuple):
+        """A function playing a whole game with every seat random, as CEngine.whole_games does and
+        giving what it gives: `play(seed)` returns (the state's status, its words, and as bytes
+        of 64-bit words in the machine's order: [status, winner, winner's team + 1 or 0, choices,
+        options offered, one-option choices, the first chooser or -1, the first chooser in a
+        repeating phase (none when play reached none; -1 when `repeating` is None), rows of
+        track, the points, the words `reads` names], then the score track's rows, each the
+        choices made and the points). Each seat's stream is random_streams.agent_stream's."""
+        points = self.program.points
+        at, count = (self.layout.vars + points[0], points[1]) if points else (0, 0)
+        phase_word = self.layout.stack + 1  # the running phase's unit (the bottom frame's)
+        seats = range(self.program.seats)
+        everyone = [0] * len(seats)
+
+        def play(seed: int) -> tuple:
+            S = self.new(seed)
+            streams = [R.agent_stream(seed, seat) for seat in seats]
+            stats = [0, 0, -1, 0, *S[at:at + count]]
+            track: list = []
+            first_move = -1 if repeating is None else NONE
+            while repeating is not None and S[H.STATUS] == CHOICE:  # the set-up: up to a repeating phase
+                if repeating[S[phase_word]]:
+                    first_move = S[H.SEAT]
+                    break
+                self._play_one(S, streams, stats, track, at, count)
+            if S[H.STATUS] == CHOICE:
+                self.play_seats(S, streams, everyone, stats, track)
+            packed = [S[H.STATUS], S[H.WINNER], S[H.WINNER_TEAM], S[H.CHOICES], stats[0], stats[1], stats[2],
+                      first_move, stats[3], *stats[4:], *(S[w] for w in reads)]
+            for choices, now in track:
+                packed += (choices, *now)
+            return S[H.STATUS], S, array("q", packed).tobytes()
+        return play
+
+    def _play_one(self, S: list, streams: list[int], stats: list[int], track: list, at: int, count: int) -> None:
+        """One choice of the seat to move, drawn below its options from its stream and counted as
+        play_seats counts it (the C engine's vbr_play_one)."""
+        k, seat = S[H.NOPTS], S[H.SEAT]
+        stats[2] = seat if stats[2] < 0 else stats[2]
+        stats[0] += k
+        stats[1] += k == 1
+        streams[seat], i = R.below(streams[seat], k)
+        self.apply(S, i)
+        now = S[at:at + count]
+        if now != stats[4:]:
+            stats[4:] = now
+            if stats[3] < TRACK_ROWS:
+                track.append((S[H.CHOICES], now))
+                stats[3] += 1
+
     def play_random(self, S: list, agent_seed: int) -> None:
         """Every choice answered uniformly at random from the agents' stream until the end."""
-        self._autoplay(S, RandomAnswers(R.first_state(agent_seed, AGENT_KEY)))
+        self._autoplay(S, RandomAnswers(R.first_state(agent_seed, R.AGENT_KEY)))
 
     def _autoplay(self, S: list, auto: "Autoplay | RandomAnswers") -> None:
         """Choices answered by `auto` as play reaches them (the generated code asks it, `AUTO`),

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import hashlib
 
+from vbr.seeds import derive
+
 NAME = "splitmix64-streams/1"
 MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
@@ -31,9 +33,21 @@ def key(where: str) -> int:
     return int.from_bytes(hashlib.sha256(where.encode()).digest()[:8], "little")
 
 
+AGENT_KEY = key("agent")  # the agents' streams' key
+
+
 def first_state(seed: int, stream_key: int) -> int:
     """A stream's state before its first draw, for a game seeded with `seed` (any int)."""
     return mix((mix(seed & MASK) ^ stream_key) & MASK)
+
+
+AGENT_SALT = 7919  # an agent's stream is seeded from derive(game seed, AGENT_SALT, seat)
+
+
+def agent_stream(seed: int, seat: int) -> int:
+    """The first state of seat `seat`'s agent stream in a game seeded with `seed`: its random
+    picks, an mcts seat's search seeds (vbr.play.typed_agents; the C engine's vbr_agent_stream)."""
+    return first_state(derive(seed, AGENT_SALT, seat), AGENT_KEY)
 
 
 def signed(x: int) -> int:
