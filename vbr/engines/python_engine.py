@@ -187,10 +187,10 @@ class PythonEngine:
     def _autoplay(self, S: list, auto: "Autoplay | RandomAnswers") -> None:
         """Choices answered by `auto` as play reaches them (the generated code asks it, `AUTO`),
         each applied as `apply` applies it, until a seat it does not play is to move or the end."""
-        self.namespace["AUTO"] = auto
+        self.namespace["AUTO"] = auto.pick
         try:
             while S[H.STATUS] == CHOICE:
-                i = auto(S)
+                i = auto.pick(S, S[H.SEAT], S[H.NOPTS])
                 if i < 0:
                     break
                 self.apply(S, i)
@@ -200,16 +200,16 @@ class PythonEngine:
 
 
 class RandomAnswers:
-    """play_random's answers (as Autoplay gives them, counting nothing): of k options, a draw
-    below k from one stream."""
+    """play_random's answers (`pick`, as Autoplay gives them, counting nothing): of k options,
+    a draw below k from one stream."""
 
     def __init__(self, state: int):
         self.state = state
         self.states = self.outs = ()  # the stream's next words (python_runtime.next_words) ...
         self.used = DRAWN_TOGETHER  # ... and how many of them are drawn
 
-    def __call__(self, S: list) -> int:
-        k, d = S[7], self.used  # Header.NOPTS
+    def pick(self, S: list, seat: int, k: int) -> int:
+        d = self.used
         if d == DRAWN_TOGETHER:
             self.states, self.outs = next_words(self.state, DRAWN_TOGETHER)
             d = 0
@@ -226,10 +226,11 @@ class RandomAnswers:
 
 
 class Autoplay:
-    """The random seats of play_seats: called at a choice (the choice's words written,
-    python_source._Unit.answered), it settles the answer before (the points' change, `settle`)
-    and returns the seat's draw below the options from its stream (keeping the options' count
-    in `offered`), or -1 when a seat it does not play (kinds[seat] != 0) is to move."""
+    """The random seats of play_seats: `pick(S, seat, k)` at a choice of k options
+    (python_source._Unit.answered: the choice's words written), settles the answer before (the
+    points' change, `settle`)
+    and returns the seat's draw below k from its stream (keeping k in `offered`), or -1 when a
+    seat it does not play (kinds[seat] != 0) is to move."""
 
     def __init__(self, streams: list[int], kinds, stats: list[int], track: list, at: int, count: int):
         self.streams, self.kinds, self.stats, self.track = streams, kinds, stats, track
@@ -247,15 +248,13 @@ class Autoplay:
         d, states = self.used[seat], self.states[seat]
         return states[d - 1] if states and d else self.streams[seat]
 
-    def __call__(self, S: list) -> int:
+    def pick(self, S: list, seat: int, k: int) -> int:
         if self.pending:
             self.pending = False
             if S[self.at:self.end] != self.points:
                 self.scored(S)
-        seat = S[5]  # Header.SEAT
         if self.kinds[seat]:
             return -1
-        k = S[7]  # Header.NOPTS
         self.offered.append(k)
         d = self.used[seat]
         if d == DRAWN_TOGETHER:

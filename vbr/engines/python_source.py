@@ -1585,29 +1585,30 @@ class _Unit(WordSource):
         self.emit(f"{seat} = {self.expr(t.by)}")
         self.emit(f"if not 0 <= {seat} < {self.p.seats}:")
         self.emit(f"    raise EngineFault({t.no_seat}, {seat})")
+        self.emit(f"S[fp + 2] = {t.next}")
         self.emit(f"S[{lay.options}:{lay.options} + len({opts})] = {opts}")
         self.emit(f"S[{H.NOPTS}] = len({opts})")
         self.emit(f"S[{H.SEAT}] = {seat}")
         self.emit(f"S[{H.SITE}] = {t.site}")
         self.emit(f"S[{H.DEST}] = fp + {FRAME_HEAD + t.slot}")
-        self.emit(f"S[fp + 2] = {t.next}")
-        self.answered(t)
+        self.answered(t, opts, seat)
         self.emit(f"S[{H.STATUS}] = {CHOICE}")
         self.leave()  # an answer in play goes on in this function, whose registers the frame gets when it leaves
         self.emit("return")
 
-    def answered(self, t) -> None:
-        """While an agent answers in play (`AUTO`, python_engine.Autoplay), its answer is applied
-        here as PythonEngine.apply applies it, and play goes on in this function. The agent is
-        asked with the choice's words written (the options, their count, the seat, the site,
-        where the answer lands, the frame's pc), not the status, which only a suspension sets
-        (play goes on, ends or faults, each setting it), nor the registers."""
+    def answered(self, t, opts: str, seat: str) -> None:
+        """While an agent answers in play (`AUTO(S, seat, k)`, python_engine.Autoplay.pick: the
+        option's index, or -1 for a seat it does not play), its answer is applied here as
+        PythonEngine.apply applies it, and play goes on in this function. The agent is asked
+        with the choice's words written (the options, their count, the seat, the site, where the
+        answer lands, the frame's pc), not the status, which only a suspension sets (play goes
+        on, ends or faults, each setting it), nor the registers."""
         i = self.tmp()
-        self.emit(f"if AUTO is not None and ({i} := AUTO(S)) >= 0:")
+        self.emit(f"if AUTO is not None and ({i} := AUTO(S, {seat}, len({opts}))) >= 0:")
         if t.slot in self.regs:  # the frame's word is written back where the function leaves
-            lines = [f"l{t.slot} = S[{self.lay.options} + {i}]"]
+            lines = [f"l{t.slot} = {opts}[{i}]"]
         else:
-            lines = [f"S[fp + {FRAME_HEAD + t.slot}] = S[{self.lay.options} + {i}]"]
+            lines = [f"S[fp + {FRAME_HEAD + t.slot}] = {opts}[{i}]"]
         lines += [f"S[{H.CHOICES}] += 1", f"if S[{H.CHOICES}] > {self.p.limits['choices']}:",
                   f"    S[{H.STATUS}] = {FAULT}", f"    S[{H.FAULT}] = {CHOICE_FAULT}",
                   f"    S[{H.FAULT_A}] = S[{H.FAULT_B}] = {NONE}", "    return"]
