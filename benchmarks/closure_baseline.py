@@ -14,7 +14,9 @@ alike (separate runs of one process against another gave ratios from 0.95 to 2.1
 hour); the ratio of two players is the median of the rounds' ratios.
 
 HOW is one of PLAYS: `closure` (`vbr.play.play_game`, as `vbr sim` played with the closure
-engine), `closure-loop` (its own random-play loop, `State.play_random`), `python` and `c`
+engine), `closure-loop` (its own random-play loop, `State.play_random`), `closure-splitmix` (as
+`closure`, each of its generators replaced by a SplitMix64 stream in Python, `SplitMix`: what the
+typed engines' generator costs the closure engine), `python` and `c`
 (`vbr.play.play_typed_game`, as `vbr sim --engine python|c` plays), `python-loop` (the typed
 Python engine's `State.play_random`), `handwritten` (benchmarks/handwritten_siatka.py, Siatka
 only). The engines draw from different generators, so they play other games of the same rules:
@@ -38,7 +40,7 @@ import tempfile
 import time
 
 CLOSURE_COMMIT = "dd4e08f"  # a commit of main with vbr/interpreter/, the closure engine
-PLAYS = ("closure", "closure-loop", "python", "python-loop", "c", "handwritten")
+PLAYS = ("closure", "closure-loop", "closure-splitmix", "python", "python-loop", "c", "handwritten")
 WARM = 5  # games a player plays before its timing starts (seeds far from the timed ones)
 BLOCK = 20  # games a player plays before the next takes its turn
 _RUNNER = "--player"  # the argument that makes this script a player process
@@ -89,11 +91,14 @@ def _play(tree: str, book: str, how: str):
         if book != "siatka":
             raise RuntimeError("the hand-written game is Siatka's")
         return lambda seed: handwritten_siatka.play_game(seed)[2]
+    if how == "closure-splitmix":
+        from vbr.interpreter import rng
+        rng.generator, rng.copy = SplitMix, lambda r: SplitMix(r.state)
     if how.startswith("closure"):
         import inspect
         game = vbr.load(path, engine="closure") if "engine" in inspect.signature(vbr.load).parameters else vbr.load(path)
         agents = ["random"] * game.seats
-        if how == "closure":
+        if how in ("closure", "closure-splitmix"):
             from vbr.play import play_game
             return lambda seed: play_game(game, seed, agents).choices
         from vbr.interpreter.rng import derive, generator
@@ -115,6 +120,31 @@ def _play(tree: str, book: str, how: str):
     from vbr.play import play_typed_game
     agents = ["random"] * game.seats
     return lambda seed: play_typed_game(game, seed, agents).choices
+
+
+class SplitMix:
+    """A SplitMix64 stream with the methods of `random.Random` the closure engine calls: its
+    numbers are those of vbr.ir.random_streams.next_word, worked out in Python as the typed
+    Python engine works them out (python_runtime.draw_below)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int):
+        self.state = seed & 0xFFFFFFFFFFFFFFFF
+
+    def getrandbits(self, k: int) -> int:
+        s = self.state = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = (s ^ (s >> 30)) * 0xBF58476D1CE4E5B9 & 0xFFFFFFFFFFFFFFFF
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EB & 0xFFFFFFFFFFFFFFFF
+        return (z ^ (z >> 31)) >> (64 - k)
+
+    def random(self) -> float:
+        return self.getrandbits(53) / 9007199254740992
+
+    def shuffle(self, xs: list) -> None:
+        for i in range(len(xs) - 1, 0, -1):
+            j = (self.getrandbits(64) * (i + 1)) >> 64
+            xs[i], xs[j] = xs[j], xs[i]
 
 
 def player(tree: str, book: str, how: str) -> None:
