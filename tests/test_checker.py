@@ -229,6 +229,41 @@ def test_an_int_computed_in_play_may_be_stored_into_a_seat(tmp_path):
     assert load(p).new_state(0).outcome().winner == 1
 
 
+# Seat 3 exists only with four players: the branch that names it is dead with two. With four,
+# seat 3 scores 1 and seat 0 gets seat 3's points (1); with two, seat 0 gets 1.
+SEAT_BY_PLAYERS = ('game "by players"\noption players = 2 in { 2, 4 }\nseats 4 when players == 4\n'
+                   'seats 2 when players == 2\nvar server: seat = 0\nvar score: int per seat = 0\npoints score\n'
+                   'start p\nphase p {\n  if players == 4 {\n    server = 3\n    score[3] += 1\n  }\n'
+                   '  score[0] += if players == 4 then score[3] else 1\n  end winner server\n}\n')
+
+
+@pytest.mark.parametrize("players, winner, points", [("2", 0, (1, 0)), ("4", 3, (1, 0, 0, 1))])
+def test_a_seat_named_in_code_the_options_leave_dead_is_neither_refused_nor_warned_of(tmp_path, players, winner,
+                                                                                     points):
+    p = write(tmp_path, "p.vbr", SEAT_BY_PLAYERS)
+    assert checked_model(p, {"players": players}).diags.warnings == []
+    out = load(p, {"players": players}).new_state(0).outcome()
+    assert (out.winner, out.points) == (winner, points)
+
+
+# Two seats, and without `teams` two teams: 2 is neither, nor -1; `last` is the const 5.
+WARN_BASE = ('game "w"\nseats 2\nconst last = 5\nvar score: int per seat = 0\npoints score\nstart p\nphase p {\n'
+             '  choose x from 1..2 by 0\n  score[0] += x\n  end winner 0\n}\n')
+
+
+@pytest.mark.parametrize("old, new, line, col, message", [
+    ("by 0", "by 2", 8, 25, "`by` is 2, which is no seat (the seats are 0..1"),
+    ("score[0]", "score[last]", 9, 9, "the index of `score` is `last` is 5, which is no seat (the seats are 0..1"),
+    ("winner 0", "winner 0 - 1", 10, 14, "the winner is `0 - 1` is -1, which is no seat (the seats are 0..1"),
+    ("winner 0", "winner team 2", 10, 19, "the winning team is 2, which is no team (the teams are 0..1"),
+])
+def test_a_number_known_before_play_that_is_no_seat_is_warned_of_where_a_seat_or_team_is_used(
+        tmp_path, old, new, line, col, message):
+    p = write(tmp_path, "w.vbr", WARN_BASE.replace(old, new))
+    (w,) = checked_model(p).diags.warnings
+    assert (w.span.line, w.span.col) == (line, col) and w.message.startswith(message)
+
+
 # ------------------------------------------------------------------ choices from zones nothing fills
 
 CARDS_BASE = ('game "cards"\nseats 2\nkind Card { v: int }\nzone hand per seat public\nzone pile public\n'

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from vbr import limits as LIM
 from vbr.builtin_signatures import SIGNATURES
 from vbr.errors import Diagnostic, Diagnostics, OptionError, Span, VbrCheckError
-from vbr.grammar import ast as A
+from vbr.grammar import ast as A, printer
 from vbr.grammar.reserved import RESERVED_WORDS, reserved_message
 from vbr.loader import RuleSet
 from vbr.number_text import whole_number
@@ -595,6 +595,13 @@ def constant_int(m: Model, e: A.Expr, known: dict[str, int | None] | None = None
         case _:
             value = None
     return value if value is not None and abs(value) <= LIM.MAX_INT else None
+
+
+def known_number(e: A.Expr, value: int) -> str:
+    """A number known before play as a message shows it: `3`, or "`first_server` is 2" when the
+    text is not the number itself."""
+    shown = printer.expr(e)
+    return f"`{shown}` is {value}" if shown != str(value) else str(value)
 
 
 def _check_references(m: Model) -> None:

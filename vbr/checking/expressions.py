@@ -6,7 +6,7 @@ the model's diagnostics; a problem's expression counts as `any`, so one mistake 
 from __future__ import annotations
 
 from vbr.builtin_signatures import SIGNATURES
-from vbr.checker import Model, literal_type, type_of
+from vbr.checker import Model, constant_int, known_number, literal_type, type_of
 from vbr.checking import types as T
 from vbr.checking.builtins import CHECKS
 from vbr.checking.constants import Constants, read_in_play
@@ -22,6 +22,7 @@ class ExprChecker:
         self.stack: list[str] = []  # the fns and consts being checked, innermost last
         self.fn_types: dict[str, tuple[list[str], str]] = {}  # fn -> (parameter types, result type)
         self.const_types: dict[str, str] = {}
+        self.not_judged = 0  # how deep in `unjudged` checking is: values known before play are not judged there
 
     def error(self, node: A.Node, msg: str) -> str:
         self.diags.error(node.span, msg)
@@ -34,7 +35,28 @@ class ExprChecker:
         t = self.check(e, scope)
         if not T.compatible(t, want):
             self.diags.error(e.span, f"{what} must be {T.show(want)}, not {T.show(t)}")
+        elif want == "seat":
+            self.owner_known(e, "seat", what)
         return t
+
+    def owner_known(self, e: A.Expr, per: str, what: str) -> None:
+        """A warning when `e`, a seat (`per` "seat") or a team, is a number known before play
+        (checker.constant_int, under the options chosen) that is none of them: play would stop
+        there, or store it as it is. Nothing is judged in code the options leave dead."""
+        value = None if self.not_judged else constant_int(self.m, e)
+        n = self.m.owner_count(per)
+        if value is not None and not 0 <= value < n:
+            self.diags.warning(e.span, f"{what} is {known_number(e, value)}, which is no {per} (the {per}s are "
+                                       f"0..{n - 1} with the options chosen)")
+
+    def unjudged(self, check, *args):
+        """check(*args) with its names and types checked, not its values known before play: for
+        code the options leave dead (never run), or a part checked a second time."""
+        self.not_judged += 1
+        try:
+            return check(*args)
+        finally:
+            self.not_judged -= 1
 
     # ------------------------------------------------------------------ leaves
     def c_IntLit(self, e, scope):
@@ -146,6 +168,7 @@ class ExprChecker:
                 if not slotted.per:
                     return self.error(e, f"`{name}` is not kept per seat or team; it takes no index")
                 self.expect(e.index, scope, "int", "an index")
+                self.owner_known(e.index, slotted.per, f"the index of `{name}`")
                 return "zone" if name in self.m.zones else slotted.type
         t = self.check(e.obj, scope)
         item = T.item_type(t)
@@ -202,7 +225,9 @@ class ExprChecker:
 
     def c_Cond(self, e: A.Cond, scope: Scope) -> str:
         self.expect(e.test, scope, "bool", "the condition")
-        ta, tb = self.check(e.then, scope), self.check(e.orelse, scope)
+        known, value = self.fold(e.test, scope)
+        ta = self.unjudged(self.check, e.then, scope) if known and not value else self.check(e.then, scope)
+        tb = self.unjudged(self.check, e.orelse, scope) if known and value else self.check(e.orelse, scope)
         if not T.compatible(ta, tb):
             self.diags.error(e.span, f"the two branches give {T.show(ta)} and {T.show(tb)}")
         return ta if tb == "none" else tb if ta == "none" else ta

@@ -2,12 +2,11 @@
 arguments, and where each statement may stand (`break` in a loop, `return` in a procedure)."""
 from __future__ import annotations
 
-from vbr.checker import Model, constant_int, keywords, type_of
+from vbr.checker import Model, constant_int, keywords, known_number, type_of
 from vbr.checking import types as T
 from vbr.checking.expressions import ExprChecker
 from vbr.checking.scope import Scope
 from vbr.grammar import ast as A
-from vbr.grammar import printer
 from vbr.grammar.reserved import reserved_message
 
 
@@ -64,7 +63,7 @@ class StmtChecker:
                                          "new list, or keep a collection that grows as things in a zone)")
             elif not T.is_numeric(tt) or not T.is_numeric(vt):
                 self.diags.error(s.span, f"`{s.op}` works on numbers")
-            self.x.check(s.target, scope)  # read as well as written
+            self.x.unjudged(self.x.check, s.target, scope)  # read as well as written (its values judged as the target)
         elif not T.compatible(vt, tt):
             self.diags.error(s.span, f"cannot assign {T.show(vt)} to {T.show(tt)}")
         elif tt == "seat" and vt == "int":
@@ -73,13 +72,13 @@ class StmtChecker:
     def _int_as_seat(self, s: A.Assign) -> None:
         """An int stored into a seat: one known before play (a number, an option, a const, or
         arithmetic on them, under the options chosen: checker.constant_int) must be among the
-        seats. An int computed in play (a var, a parameter) cannot be judged before play."""
-        value = constant_int(self.m, s.value)
+        seats, except in code the options leave dead. An int computed in play (a var, a
+        parameter) cannot be judged before play."""
+        value = None if self.x.not_judged else constant_int(self.m, s.value)
         seats = self.m.seats
         if value is not None and not 0 <= value < seats:
-            shown = printer.expr(s.value)
-            what = f"`{shown}` is {value}" if shown != str(value) else str(value)
-            self.diags.error(s.span, f"cannot assign int to seat: {what}, and the seats are 0..{seats - 1}")
+            self.diags.error(s.span, f"cannot assign int to seat: {known_number(s.value, value)}, and the seats are "
+                                     f"0..{seats - 1}")
 
     def target(self, t: A.Expr, scope: Scope) -> str | None:
         """The type of an assignable expression; None when it cannot be assigned (reported)."""
@@ -103,6 +102,7 @@ class StmtChecker:
             if not var.per:
                 return self._refuse(t, f"`{t.obj.id}` is not kept per seat or team; it takes no index")
             self.x.expect(t.index, scope, "int", "an index")
+            self.x.owner_known(t.index, var.per, f"the index of `{t.obj.id}`")
             return var.type
         if isinstance(t, A.Index) and isinstance(t.obj, A.Name) and scope.lookup(t.obj.id) is None:
             name = t.obj.id
@@ -172,7 +172,7 @@ class StmtChecker:
     def s_If(self, s: A.If, scope: Scope, loop: bool) -> None:
         branches, orelse, dead = self.live(s, scope)
         for blk in dead:
-            self.block(blk, scope, loop)
+            self.x.unjudged(self.block, blk, scope, loop)
         for br in branches:
             self.x.expect(br.test, scope, "bool", "an `if` condition")
             self.block(br.body, scope, loop)
@@ -222,6 +222,7 @@ class StmtChecker:
             item = "any"
         if s.by_team:
             self.x.expect(s.by, scope, "int", "`by team`")
+            self.x.owner_known(s.by, "team", "`by team`")
         else:
             self.x.expect(s.by, scope, "seat", "`by`")
         self.local_name(s.var, s.span)
@@ -263,6 +264,8 @@ class StmtChecker:
 
     def s_EndWinner(self, s: A.EndWinner, scope: Scope, loop: bool) -> None:
         self.x.expect(s.winner, scope, "int" if s.team else "seat", "the winner")
+        if s.team:
+            self.x.owner_known(s.winner, "team", "the winning team")
 
     def s_EndDraw(self, s: A.EndDraw, scope: Scope, loop: bool) -> None:
         pass
