@@ -14,7 +14,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vbr.analysis.metrics import compare, summarize  # noqa: E402
+from vbr.analysis.comparison import compare  # noqa: E402
+from vbr.analysis.metrics import summarize  # noqa: E402
 from vbr.sim import RunSpec, play_range  # noqa: E402
 
 from sim_overhead import per_game  # noqa: E402  (benchmarks/ is the script's folder)

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from vbr.analysis import comparison as C
 from vbr.analysis import metrics as M
 from vbr.analysis.columns import FIGURES, Columns, figures
 
@@ -122,7 +123,7 @@ def test_a_paired_comparison_reads_each_games_partner_by_deal():
     # the same two deals in the other order in b: game i of a pairs with the game of its seed in b
     a = [trial(WIRE.score_track, 0, 10, index=0), trial(DRAW.score_track, None, 5, index=1)]
     b = [trial(DRAW.score_track, None, 9, index=1), trial(WIRE.score_track, 0, 12, index=0)]
-    row = {r["metric"]: r for r in M.compare(a, b, paired=True)}["length_mean"]
+    row = {r["metric"]: r for r in C.compare(a, b, paired=True)}["length_mean"]
     # per deal: 12 − 10 and 9 − 5, a mean difference of 3 with a spread of √2 over two pairs
     assert row["diff"] == 3.0 and row["pairs"] == 2
     assert row["ci95"] == pytest.approx([3 - 1.96 * 1.0, 3 + 1.96 * 1.0], abs=1e-3)
@@ -154,9 +155,9 @@ def test_two_figures_are_one_when_the_same_games_count_and_their_values_differ_b
     mirrored = len({u + v for u, v in pairs}) <= 1  # y = c − x
     twins = all(counted) and (shifted or mirrored)
     a, b = [WIRE] * len(xa), [DRAW] * len(xb)
-    assert M.same_figures([_figure("x", xa, xb), _figure("y", ya, yb)], a, b) == ({"y": "x"} if twins else {})
+    assert C.same_figures([_figure("x", xa, xb), _figure("y", ya, yb)], a, b) == ({"y": "x"} if twins else {})
     # a proportion and a mean are never one figure
-    assert M.same_figures([_figure("x", xa, xb), _figure("y", ya, yb, "proportion")], a, b) == {}
+    assert C.same_figures([_figure("x", xa, xb), _figure("y", ya, yb, "proportion")], a, b) == {}
 
 
 # ------------------------------------------------------------------------------ one figure alone

@@ -3,6 +3,8 @@ two stores must say what they say of the two runs' trials, and the `--rows` writ
 arrive must be the rows written of all the games at once."""
 import pytest
 
+from vbr.analysis import comparison as C
+from vbr.analysis import pairing as P
 from vbr.analysis import metrics as M
 from vbr.analysis.column_store import ColumnStore
 from vbr.analysis.commands import arms_rows_as_played, write_game_rows
@@ -33,20 +35,29 @@ def stored(trials: list) -> ColumnStore:
 def test_comparing_two_stores_of_the_same_deals_gives_what_comparing_their_trials_gives(book, base, variant):
     a, b = games(book, base, 3), games(book, variant, 3)
     sa, sb = stored(a), stored(b)
-    pairs = M.pair_up_stores(sa, sb)
-    assert pairs == M.pair_up(a, b) == [(i, i) for i in range(len(a))]
-    assert M.compare_columns(sa, sb, "seat", None, {}, pairs) == M.compare(a, b, "seat", None, {}, paired=True)
-    assert M.pairing_columns(sa, sb, pairs) == M.pairing(a, b)
+    pairs = P.pair_up_stores(sa, sb)
+    assert pairs == P.pair_up(a, b) == [(i, i) for i in range(len(a))]
+    assert C.compare_columns(sa, sb, "seat", None, {}, pairs) == C.compare(a, b, "seat", None, {}, paired=True)
+    assert P.pairing_columns(sa, sb, pairs) == P.pairing(a, b)
+
+
+def test_two_stores_of_the_same_deals_in_the_same_order_pair_game_k_with_game_k_held_as_two_ranges():
+    """As `vbr compare` plays both arms: the same seeds, in the same order, in one seating."""
+    a, b = games("siatka", {}, 3), games("siatka", {"target": 15}, 3)
+    pairs = P.pair_up_stores(stored(a), stored(b))
+    assert pairs.same_order and pairs.a == pairs.b == range(len(a))
+    reordered = P.pair_up_stores(stored(a), stored(list(reversed(b))))
+    assert not reordered.same_order and list(reordered) == [(i, len(a) - 1 - i) for i in range(len(a))]
 
 
 @pytest.mark.parametrize("book,base,variant", BOOKS[:2])
 def test_comparing_stores_of_other_deals_is_unpaired_as_comparing_their_trials_is(book, base, variant):
     a, b = games(book, base, 3), games(book, variant, 4)
     sa, sb = stored(a), stored(b)
-    pairs = M.pair_up_stores(sa, sb)
-    assert pairs == M.pair_up(a, b) == []
-    assert M.compare_columns(sa, sb, "seat", None, {}, pairs) == M.compare(a, b, "seat", None, {}, paired=True)
-    assert M.compare_columns(sa, sb, "seat", None, {}, None) == M.compare(a, b, "seat", None, {})
+    pairs = P.pair_up_stores(sa, sb)
+    assert pairs == P.pair_up(a, b) == []
+    assert C.compare_columns(sa, sb, "seat", None, {}, pairs) == C.compare(a, b, "seat", None, {}, paired=True)
+    assert C.compare_columns(sa, sb, "seat", None, {}, None) == C.compare(a, b, "seat", None, {})
 
 
 def test_stores_pair_games_by_seed_and_seating_whatever_their_order_and_seatings():
@@ -56,16 +67,16 @@ def test_stores_pair_games_by_seed_and_seating_whatever_their_order_and_seatings
     b = list(reversed(games("siatka", {"target": 15}, 5, n=12, rotate=True)))
     sa, sb = stored(a), stored(b)
     assert sa.seatings == list(reversed(sb.seatings))
-    pairs = M.pair_up_stores(sa, sb)
-    assert pairs == M.pair_up(a, b) == [(i, 11 - i) for i in range(12)]
-    assert M.compare_columns(sa, sb, "seat", None, {}, pairs) == M.compare(a, b, "seat", None, {}, paired=True)
-    assert M.same_figures_columns(M.METRICS, sa, sb) == M.same_figures(M.METRICS, a, b)
+    pairs = P.pair_up_stores(sa, sb)
+    assert pairs == P.pair_up(a, b) == [(i, 11 - i) for i in range(12)]
+    assert C.compare_columns(sa, sb, "seat", None, {}, pairs) == C.compare(a, b, "seat", None, {}, paired=True)
+    assert C.same_figures_columns(M.METRICS, sa, sb) == C.same_figures(M.METRICS, a, b)
 
 
 def test_a_store_pairs_a_deal_played_twice_with_its_last_game_as_trials_do():
     a = games("siatka", {}, 6, n=4)
     b = [*a, *a[:2]]
-    assert M.pair_up_stores(stored(a), stored(b)) == M.pair_up(a, b) == [(0, 4), (1, 5), (2, 2), (3, 3)]
+    assert P.pair_up_stores(stored(a), stored(b)) == P.pair_up(a, b) == [(0, 4), (1, 5), (2, 2), (3, 3)]
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
@@ -98,5 +109,5 @@ def test_a_sweeps_analysis_of_stores_is_its_analysis_of_the_same_trials():
     assert got["pooled"] == levels.pooled(axes, grid)
     assert got["entrants"] == levels.entrants(axes, grid) and got["entrants"] is not None
     rows = [{"combination": label, **r} for label, _, ts in cells[1:]
-            for r in M.compare(played[0], ts, "seat", paired=True)]
-    assert got["against_first"]["rows"] == M.mark_significant(rows)
+            for r in C.compare(played[0], ts, "seat", paired=True)]
+    assert got["against_first"]["rows"] == C.mark_significant(rows)

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from vbr.analysis.metrics import compare, summarize
+from vbr.analysis.comparison import compare
+from vbr.analysis.metrics import summarize
 from vbr.analysis.trial import Trial
 from vbr.cli import main
 from vbr.errors import VbrRuntimeError

@@ -9,6 +9,8 @@ from dataclasses import replace
 
 import pytest
 
+from vbr.analysis import comparison as C
+from vbr.analysis import pairing as P
 from vbr.analysis import metrics as M
 from vbr.analysis import stats as S
 from vbr.analysis.trial import Trial
@@ -365,7 +367,7 @@ def draws(k, n):
 
 def test_compare_proportions_with_newcombe():
     # draw rates 48/80 → 56/70: Newcombe's first example, 0.0524..0.3339
-    row = {r["metric"]: r for r in M.compare(draws(48, 80), draws(56, 70))}["draw_rate"]
+    row = {r["metric"]: r for r in C.compare(draws(48, 80), draws(56, 70))}["draw_rate"]
     assert (row["a"], row["b"], row["diff"]) == (0.6, 0.8, 0.2)
     assert row["ci95"] == [0.0524, 0.3339] and row["excludes_0"] is True
     assert row["sentence"] == "draw rate 60.0 % \u2192 80.0 %, +20.0 percentage points, CI 5.2..33.4"
@@ -374,7 +376,7 @@ def test_compare_proportions_with_newcombe():
 def test_compare_means_with_welch():
     a = [trial([], 0, c, index=i) for i, c in enumerate([1, 2, 3])]
     b = [trial([], 0, c, index=i) for i, c in enumerate([2, 4, 6, 8])]
-    row = {r["metric"]: r for r in M.compare(a, b)}["length_mean"]
+    row = {r["metric"]: r for r in C.compare(a, b)}["length_mean"]
     lo, hi = S.diff_means([1, 2, 3], [2, 4, 6, 8])
     assert (row["diff"], row["ci95"]) == (3.0, [round(lo, 4), round(hi, 4)])
     assert row["excludes_0"] is True  # 0.23..5.77
@@ -382,18 +384,18 @@ def test_compare_means_with_welch():
 
 
 def test_compare_lists_win_rates_then_every_metric():
-    rows = M.compare(FOUR, FOUR)
+    rows = C.compare(FOUR, FOUR)
     assert [r["metric"] for r in rows] == ["win_rate_0", "win_rate_1"] + [m.name for m in M.METRICS]
     assert all(r["diff"] in (0, None) for r in rows)
     assert all(r["significant"] in (False, None) for r in rows)
 
 
 def test_compare_says_why_there_is_no_interval():
-    rows = {r["metric"]: r for r in M.compare([WIRE], [SEESAW])}
+    rows = {r["metric"]: r for r in C.compare([WIRE], [SEESAW])}
     assert rows["length_mean"]["ci95"] is None
     assert rows["length_mean"]["reason"] == "a: too few games to measure a spread"
     assert rows["length_mean"]["sentence"].endswith("no CI (a: too few games to measure a spread)")
-    gone = {r["metric"]: r for r in M.compare([POINTLESS], [POINTLESS])}["points_mean"]
+    gone = {r["metric"]: r for r in C.compare([POINTLESS], [POINTLESS])}["points_mean"]
     assert gone["sentence"] == "points per game: not measured (a: no games with points)"
 
 
@@ -406,14 +408,14 @@ def test_holm_adjusts_p_values_step_down():
 
 def test_significant_means_below_5_percent_after_holm_over_the_figures():
     rows = [{"p": p} for p in (0.01, 0.04, 0.03, None, 0.005)]
-    assert [r["significant"] for r in M.mark_significant(rows)] == [True, False, False, None, True]
+    assert [r["significant"] for r in C.mark_significant(rows)] == [True, False, False, None, True]
 
 
 def test_a_figure_that_is_another_game_for_game_is_one_holm_test():
     # no draws: seat 1's win rate is 1 − seat 0's in every game, and the side advantage of seat 0
     # (seat 0 wins most in a) counts the same games the same way; PAIRED_A/B (seat 0: 5 → 7 of 10,
     # paired) give them one p-value, which Holm adjusts once over the family
-    rows = {r["metric"]: r for r in M.compare(PAIRED_A, PAIRED_B, paired=True)}
+    rows = {r["metric"]: r for r in C.compare(PAIRED_A, PAIRED_B, paired=True)}
     assert rows["win_rate_1"]["same_as"] == "win_rate_0"
     assert rows["side_advantage"]["same_as"] == "win_rate_0"
     assert "same_as" not in rows["win_rate_0"] and "same_as" not in rows["length_mean"]
@@ -421,7 +423,7 @@ def test_a_figure_that_is_another_game_for_game_is_one_holm_test():
     adjusted = dict(zip([r["metric"] for r in family], S.holm([r["p"] for r in family])))
     for name in ("win_rate_0", "win_rate_1", "side_advantage"):
         assert rows[name]["p_holm"] == pytest.approx(adjusted["win_rate_0"], abs=2e-4)  # p rounded to 4 places
-    assert M.tested(list(rows.values())) == len(family)
+    assert C.tested(list(rows.values())) == len(family)
 
 
 def test_a_draw_makes_the_seats_win_rates_two_figures():
@@ -429,7 +431,7 @@ def test_a_draw_makes_the_seats_win_rates_two_figures():
     # advantage (over decided games) no longer equals seat 0's win rate (over all games); seat 0
     # chose first in every game, so over the decided games it is the first-mover advantage
     drawn = [*PAIRED_A[:-1], trial([], None, 11, index=9)]
-    rows = {r["metric"]: r for r in M.compare(drawn, PAIRED_B, paired=True)}
+    rows = {r["metric"]: r for r in C.compare(drawn, PAIRED_B, paired=True)}
     assert "same_as" not in rows["win_rate_1"]
     assert rows["side_advantage"]["same_as"] == "first_mover_advantage"
 
@@ -441,7 +443,7 @@ def test_the_first_mover_measure_is_the_first_mover_figure_once():
         return [replace(t, first_side=t.index % 2, measures={"server": ("side", t.index % 2),
                                                              "other": ("side", t.index // 2 % 2)}) for t in ts]
     a, b = with_measures(PAIRED_A), with_measures(PAIRED_B)
-    rows = {r["metric"]: r for r in M.compare(a, b, paired=True)}
+    rows = {r["metric"]: r for r in C.compare(a, b, paired=True)}
     assert rows["measure:server"]["same_as"] == "first_mover_advantage"
     assert "same_as" not in rows["measure:other"]
 
@@ -455,7 +457,7 @@ PAIRED_B = [trial([], w, c, index=i) for i, (w, c) in enumerate(zip([0] * 7 + [1
 def test_paired_mean_interval_against_a_hand_computation():
     # per-seed differences 2, 1, 3, 1, 3 twice: d̄ = 2, s_d² = 8/9, se = √(8/9)/√10 = 0.29814;
     # 2 ± 1.959964 · 0.29814 = 1.4157..2.5843
-    row = {r["metric"]: r for r in M.compare(PAIRED_A, PAIRED_B, paired=True)}["length_mean"]
+    row = {r["metric"]: r for r in C.compare(PAIRED_A, PAIRED_B, paired=True)}["length_mean"]
     assert (row["diff"], row["ci95"], row["pairs"]) == (2.0, [1.4157, 2.5843], 10)
     assert row["method"] == "paired: per-seed differences"
     # unpaired: s_a² = 42.4/9, s_b² = 22.4/9; se² = (64.8/9)/10 = 0.72 against the paired 0.08888:
@@ -466,35 +468,35 @@ def test_paired_mean_interval_against_a_hand_computation():
 def test_paired_win_rate_interval_against_a_hand_computation():
     # seat 0 wins 5 of 10 in a, 7 of 10 in b; per seed 1 − 0 in two pairs, 0 in eight:
     # d̄ = 0.2, s_d² = (8 · 0.04 + 2 · 0.64) / 9 = 0.17778, se = 0.13333; 0.2 ± 0.26133
-    row = {r["metric"]: r for r in M.compare(PAIRED_A, PAIRED_B, paired=True)}["win_rate_0"]
+    row = {r["metric"]: r for r in C.compare(PAIRED_A, PAIRED_B, paired=True)}["win_rate_0"]
     assert (row["a"], row["b"], row["ci95"]) == (0.5, 0.7, [-0.0613, 0.4613])
 
 
 def test_paired_differences_without_spread_keep_the_unpaired_interval():
     # no draws in either run: every per-seed difference is 0, which measures no spread; a point
     # interval 0..0 would claim a certainty ten games cannot give, so Newcombe's stands
-    row = {r["metric"]: r for r in M.compare(PAIRED_A, PAIRED_B, paired=True)}["draw_rate"]
+    row = {r["metric"]: r for r in C.compare(PAIRED_A, PAIRED_B, paired=True)}["draw_rate"]
     lo, hi = S.diff_proportions(0, 10, 0, 10)
     assert row["method"] == "Newcombe hybrid score" and row["ci95"] == [round(lo, 4), round(hi, 4)]
 
 
 def test_unpaired_comparison_ignores_shared_seeds():
-    row = {r["metric"]: r for r in M.compare(PAIRED_A, PAIRED_B)}["length_mean"]
+    row = {r["metric"]: r for r in C.compare(PAIRED_A, PAIRED_B)}["length_mean"]
     lo, hi = S.diff_means([10, 12, 9, 15, 11] * 2, [12, 13, 12, 16, 14] * 2)
     assert row["ci95"] == [round(lo, 4), round(hi, 4)] and "pairs" not in row
 
 
 def test_runs_that_share_only_some_deals_are_compared_unpaired():
-    row = {r["metric"]: r for r in M.compare(PAIRED_A, PAIRED_B[:9], paired=True)}["length_mean"]
+    row = {r["metric"]: r for r in C.compare(PAIRED_A, PAIRED_B[:9], paired=True)}["length_mean"]
     assert row["method"] == "Welch (normal approximation)" and "pairs" not in row
-    assert M.pairing(PAIRED_A, PAIRED_B[:9])["paired"] is False
+    assert P.pairing(PAIRED_A, PAIRED_B[:9])["paired"] is False
 
 
 def test_games_pair_up_by_seed_and_seating():
     a = [trial([], 0, 5, index=i) for i in range(3)]
     b = [trial([], 0, 5, index=i) for i in (2, 0, 5)]
     b[1].agents = ["greedy", "random"]  # seed 100 in another seating: not the same deal
-    assert M.pair_up(a, b) == [(2, 0)]
+    assert P.pair_up(a, b) == [(2, 0)]
 
 
 # ------------------------------------------------------------------------------ digits shown
@@ -524,7 +526,7 @@ def test_shares_rounded_together_add_up_to_100():
 
 
 def test_compare_calls_the_sides_by_the_games_names():
-    rows = M.compare(FOUR, FOUR, "team", ["team red", "team blue"])
+    rows = C.compare(FOUR, FOUR, "team", ["team red", "team blue"])
     assert [r["label"] for r in rows[:2]] == ["team red win rate", "team blue win rate"]
     assert rows[0]["sentence"].startswith("team red win rate 50.0 %")
 
@@ -533,13 +535,13 @@ def test_compare_takes_the_side_advantage_of_the_base_runs_side_in_both_runs():
     # side 0 wins 7 of 10 in a, side 1 wins 7 of 10 in b: side 0's advantage goes from +20 to −20 points
     a = [trial([], 0 if i < 7 else 1, 5, index=i) for i in range(10)]
     b = [trial([], 1 if i < 7 else 0, 5, index=i) for i in range(10)]
-    row = {r["metric"]: r for r in M.compare(a, b)}["side_advantage"]
+    row = {r["metric"]: r for r in C.compare(a, b)}["side_advantage"]
     assert (row["label"], row["a"], row["b"], row["diff"]) == ("side advantage of seat 0", 0.2, -0.2, -0.4)
 
 
 def test_compared_win_rates_of_three_sides_add_up_to_100():
     thirds = [trial([], s, 5, sides=3, points=None, index=s) for s in range(3)]
-    rows = M.compare(thirds, thirds)[:3]
+    rows = C.compare(thirds, thirds)[:3]
     shown = [float(r["sentence"].split()[4]) for r in rows]  # "seat 0 win rate 33.4 % → 33.4 %, ..."
     assert sum(shown) == pytest.approx(100.0)
 

@@ -328,7 +328,7 @@ def against_first_lines(a: dict) -> list[str]:
     rows = a["rows"]
     if not rows:
         return []
-    from vbr.analysis.metrics import tested as tests_in
+    from vbr.analysis.comparison import tested as tests_in
     tested = tests_in(rows)
     combos = list(dict.fromkeys(r["combination"] for r in rows))
     out = ["", clean(f"against the first combination, {a['first']}, paired by deal"),
@@ -403,7 +403,7 @@ def _compare_text(r: dict) -> str:
         played = f"{counted(r['games'], 'game')} each, seed {r['seed']}, {agents}"
     out = [f"base: {a['label']} ({a['rules']})", f"variant: {b['label']} ({b['rules']})", played]
     out += pairing_lines(r)
-    from vbr.analysis.metrics import tested as tests_in
+    from vbr.analysis.comparison import tested as tests_in
     tested = tests_in(r["metrics"])
     changed = [m for m in r["metrics"] if m.get("significant")]
     out.append("")

@@ -488,7 +488,8 @@ def sweep_analysis(axes, cells: list, unit: str, labels: dict | None = None, nam
     Trials) per combination, in grid order;
     `labels`: what the file calls its measures (`measure_labels`), `names` its sides."""
     from vbr.analysis import levels
-    from vbr.analysis.metrics import compare_columns, mark_significant, pair_up_stores
+    from vbr.analysis.comparison import compare_columns, mark_significant
+    from vbr.analysis.pairing import pair_up_stores
     from vbr.analysis.column_store import ColumnStore
     cells = [(label, options, ColumnStore.of(g) if isinstance(g, list) else g) for label, options, g in cells]
     grid = [levels.Cell(options, games) for _, options, games in cells]
@@ -607,7 +608,8 @@ def _play_arms(args, variants, agents, backend, arm, reused, deals, runs: list) 
 
 
 def _finish_compare(args, base, variant, agents, runs, reused: bool) -> int:
-    from vbr.analysis.metrics import compare_columns, pair_up_stores, pairing_columns
+    from vbr.analysis.comparison import compare_columns
+    from vbr.analysis.pairing import pair_up_stores, pairing_columns
     (ra, ba, ga), (rb, bb, gb) = runs
     sa, sb = summary(base, ra, ba, agents, ga), summary(variant, rb, bb, agents, gb)
     labels = measure_labels(base.game) | measure_labels(variant.game)

@@ -13,12 +13,10 @@ strictly the most points, and nobody leads while the top is shared. Every game s
 """
 from __future__ import annotations
 
-import math
 from array import array
 from dataclasses import dataclass
-from functools import partial
-from itertools import compress, islice, repeat
-from operator import eq, is_, is_not, itemgetter, neg, sub
+from itertools import compress, repeat
+from operator import eq, is_
 from statistics import fmean
 from typing import Callable
 
@@ -164,7 +162,7 @@ class Metric:
     sample: Callable[[Columns], object]
     q: float = 0.5
     # for a paired comparison: from a run's columns, each game's value in order (None for a game
-    # it is not taken over; for a ratio, (numerator, denominator)); None: never paired
+    # it is not taken over; for a ratio, its numerators and its denominators); None: never paired
     each: Callable[[Columns], list] | None = None
 
 
@@ -178,14 +176,14 @@ def _each_first_mover(c: Columns) -> list:
     return [_BOTH[w == f] if w is not None and f is not None else None for w, f in zip(c.winner, c.first_side)]
 
 
-def _fair_share(c: Columns) -> float:
+def fair_share(c: Columns) -> float:
     """An equal share of the wins: 1 / sides (0 without games)."""
     return 1 / c.sides if c.games else 0.0
 
 
 def _side_advantage(c: Columns):
     top = c.top_side()
-    return (c.wins[top] if top is not None else 0), c.games - c.draws, _fair_share(c)
+    return (c.wins[top] if top is not None else 0), c.games - c.draws, fair_share(c)
 
 
 def _per_game(column: str, select: str | None = "scored"):
@@ -224,18 +222,18 @@ def _shared_floats(values, value: Callable = float) -> list:
 _BOTH = (0.0, 1.0)  # a bool's float, one object each
 
 
-def _each_won_by(side: int | None):
+def each_won_by(side: int | None):
     """`each` of a side's win rate over every game: 1.0 where it won, else 0.0 (a draw too)."""
     return lambda c: list(map(_BOTH.__getitem__, map(eq, c.winner, repeat(side))))
 
 
-def _each_won_by_of_decided(side: int | None):
+def each_won_by_of_decided(side: int | None):
     """`each` of a side's win share over the decided games: None for a draw."""
     return lambda c: _floats(map(eq, c.winner, repeat(side)), c.decided)
 
 
 def _wins_top_side(c: Columns) -> list:
-    return _each_won_by_of_decided(c.top_side())(c)
+    return each_won_by_of_decided(c.top_side())(c)
 
 
 def _comebacks(c: Columns):
@@ -243,12 +241,9 @@ def _comebacks(c: Columns):
 
 
 def _pooled(numerator: str):
-    """`sample` of a ratio: a column's per-game numerators over the choices made."""
-    return lambda c: (list(getattr(c, numerator)), list(c.choices))
-
-
-def _each_pooled(numerator: str):
-    return lambda c: list(zip(getattr(c, numerator), c.choices))
+    """`sample` and `each` of a ratio: a column's per-game numerators and the choices made, the
+    run's own columns (read, never changed)."""
+    return lambda c: (getattr(c, numerator), c.choices)
 
 
 _lengths = _per_game("choices", None)
@@ -287,25 +282,20 @@ METRICS = (
     Metric("final_margin_mean", "mean final margin", "points", "mean", "games with points",
            _per_game("final_margin"), each=_each("final_margin", "scored")),
     Metric("branching_factor", "branching factor", "count", "ratio", "games",
-           _pooled("options"), each=_each_pooled("options")),
+           _pooled("options"), each=_pooled("options")),
     Metric("forced_share", "forced choices", "share", "ratio", "games",
-           _pooled("forced"), each=_each_pooled("forced")),
+           _pooled("forced"), each=_pooled("forced")),
 )
 
 METHODS = {"proportion": "Wilson score", "mean": "Student's t", "ratio": "ratio, games as clusters",
            "quantile": "order statistics"}
-DIFF_METHODS = {"proportion": "Newcombe hybrid score", "mean": "Welch (normal approximation)",
-                "ratio": "ratio, games as clusters", "quantile": "Price-Bonett (order statistics)"}
-PAIRED_METHODS = {"proportion": "paired: per-seed differences", "mean": "paired: per-seed differences",
-                  "ratio": "paired: ratio, per-seed differences"}
-ALPHA = 0.05  # the level of every "significant" mark, after Holm's correction over the figures compared
 
 
 def _count(kind: str, sample) -> int:
     return sample[1] if kind == "proportion" else len(sample[0] if kind == "ratio" else sample)
 
 
-def _estimate(m: Metric, sample) -> tuple[float | None, tuple | None, str | None]:
+def estimate(m: Metric, sample) -> tuple[float | None, tuple | None, str | None]:
     """(value, 95% interval, why there is none)."""
     if _count(m.kind, sample) == 0:
         return None, None, f"no {m.over}"
@@ -338,19 +328,19 @@ def _clip(m: Metric, ci: tuple | None) -> tuple | None:
     return (lo, min(hi, 1.0)) if m.unit == "share" else (lo, hi)
 
 
-def _r(x):
+def rounded(x):
     """Four decimals for floats, lists for intervals (JSON has no tuples)."""
     if isinstance(x, float):
         return round(x, 4)
     if isinstance(x, tuple):
-        return [_r(v) for v in x]
+        return [rounded(v) for v in x]
     return x
 
 
 def _entry(m: Metric, c: Columns) -> dict:
     sample = m.sample(c)
-    value, ci, reason = _estimate(m, sample)
-    out = {"value": _r(value), "ci95": _r(ci), "label": m.label, "unit": m.unit, "n": _count(m.kind, sample),
+    value, ci, reason = estimate(m, sample)
+    out = {"value": rounded(value), "ci95": rounded(ci), "label": m.label, "unit": m.unit, "n": _count(m.kind, sample),
            "over": m.over, "method": METHODS[m.kind]}
     if reason:
         out["reason"] = reason
@@ -361,9 +351,9 @@ def _extra(name: str, c: Columns, value, ci) -> dict:
     """The first mover's excess over an equal share, and which side the side advantage is of."""
     if name == "first_mover_advantage" and value is not None:
         fair = 1 / c.sides
-        return {"excess": _r(value - fair), "excess_ci95": _r((ci[0] - fair, ci[1] - fair))}
+        return {"excess": rounded(value - fair), "excess_ci95": rounded((ci[0] - fair, ci[1] - fair))}
     if name == "side_advantage" and value is not None:
-        return {"side": str(c.top_side()), "balance": _r(_balance(c.wins, c.games))}
+        return {"side": str(c.top_side()), "balance": rounded(_balance(c.wins, c.games))}
     return {}
 
 
@@ -388,7 +378,7 @@ def _wins(ts: list[Trial]) -> list[int]:
 
 def _win_rates(c: Columns) -> dict:
     n = c.games
-    return {str(s): {"wins": k, "value": _r(k / n) if n else None, "ci95": _r(S.wilson(k, n))}
+    return {str(s): {"wins": k, "value": rounded(k / n) if n else None, "ci95": rounded(S.wilson(k, n))}
             for s, k in enumerate(c.wins)}
 
 
@@ -413,7 +403,7 @@ def seating_win_rates(seatings_won: dict[tuple, int], side_of_seat: list[int]) -
             games[name] = games.get(name, 0) + n
             won = winner is not None and any(side_of_seat[s] == winner for s, a in enumerate(agents) if a == name)
             wins[name] = wins.get(name, 0) + n * won
-    return {name: {"games": n, "wins": wins[name], "value": _r(wins[name] / n), "ci95": _r(S.wilson(wins[name], n))}
+    return {name: {"games": n, "wins": wins[name], "value": rounded(wins[name] / n), "ci95": rounded(S.wilson(wins[name], n))}
             for name, n in games.items()}
 
 
@@ -440,7 +430,7 @@ def summarize_columns(c: Columns, side_label: str = "seat", measure_labels: dict
     return {"games": c.games, "sides": side_label, "win_rate": _win_rates(c),
             "metrics": {m.name: _entry(m, c) for m in METRICS},
             "measures": {m.name: _entry(m, c) | _unset(m.name, c)
-                         for m in _measure_metrics(c.measure_kinds(), measure_labels)}}
+                         for m in measure_metrics_of(c.measure_kinds(), measure_labels)}}
 
 
 def summary_entry(c: Columns, name: str) -> dict | None:
@@ -448,7 +438,7 @@ def summary_entry(c: Columns, name: str) -> dict | None:
     (`measure:NAME`), worked out alone; None for a name it has no entry of (a measure no game
     carries)."""
     if name.startswith("measure:"):
-        m = next((m for m in _measure_metrics(c.measure_kinds(), None) if m.name == name), None)
+        m = next((m for m in measure_metrics_of(c.measure_kinds(), None) if m.name == name), None)
         return _entry(m, c) | _unset(name, c) if m else None
     m = next((m for m in METRICS if m.name == name), None)
     return _entry(m, c) if m else None
@@ -473,10 +463,10 @@ def measure_metrics(trials: list[Trial], labels: dict | None = None) -> list[Met
     """One metric per declared measure: a side measure as the win rate of the side it names, over
     the decided games that set it ("first server wins"); an int measure as its mean over the games;
     a bool one as the share of games that set it true. `labels` maps a measure to its `as` text."""
-    return _measure_metrics(measure_kinds(trials), labels)
+    return measure_metrics_of(measure_kinds(trials), labels)
 
 
-def _measure_metrics(kinds: dict[str, str], labels: dict | None) -> list[Metric]:
+def measure_metrics_of(kinds: dict[str, str], labels: dict | None) -> list[Metric]:
     """`measure_metrics` of the measures of these kinds (`measure_kinds`)."""
     out = []
     for name, kind in kinds.items():
@@ -528,356 +518,13 @@ def _unset(key: str, c: Columns) -> dict:
 
 
 # ------------------------------------------------------------------------------ two runs
-def _win_metrics(a: Columns, b: Columns, side_label: str, names: list[str] | None = None) -> list[Metric]:
-    return [Metric(f"win_rate_{s}", f"{side_name(s, side_label, names)} win rate", "share", "proportion", "games",
-                   lambda c, s=s: (c.wins[s], c.games, 0.0), each=_each_won_by(s))
-            for s in range(min(a.sides, b.sides))]
-
-
-def side_name(s: int, side_label: str, names: list[str] | None) -> str:
-    """Side s as the game names it (`team red`), else by its number (`seat 1`)."""
-    return names[s] if names and s < len(names) else f"{side_label} {s}"
-
-
-def _side_advantage_of(side: int, name: str) -> Metric:
-    """The side advantage of one side, the same in both runs: its win share over decided games
-    less an equal share. Why fixed: each run's own top side may differ (base favours red, the
-    variant blue), and a difference of two different sides' advantages measures nothing."""
-    return Metric("side_advantage", f"side advantage of {name}", "share", "proportion", "decided games",
-                  lambda c: (c.wins[side] if side < c.sides else 0, c.games - c.draws, _fair_share(c)),
-                  each=_each_won_by_of_decided(side))
-
-
-def _difference(m: Metric, sa, sb) -> tuple | None:
-    """The 95% interval of b − a, by the method that suits the metric's kind."""
-    if m.kind == "proportion":
-        ci = S.diff_proportions(sa[0], sa[1], sb[0], sb[1])
-        shift = sa[2] - sb[2]
-        return (ci[0] + shift, ci[1] + shift) if ci else None
-    if m.kind == "mean":
-        return S.diff_means(sa, sb)
-    if m.kind == "ratio":
-        return S.diff_ratios(*sa, *sb) if sum(sa[1]) and sum(sb[1]) else None
-    return S.diff_quantiles(sa, sb, m.q)
-
-
-def _compare_one(m: Metric, a: Columns, b: Columns, shown=None, pairs=None, per_game=None) -> dict:
-    """One row of `compare`: metric m of runs a and b. `shown`: the text of the two values at the
-    usual digits; `pairs`: the paired games (`_orders`), None for an unpaired comparison;
-    `per_game`: m's `each` of a and of b, where it has one."""
-    sa, sb = m.sample(a), m.sample(b)
-    (va, _, ra), (vb, _, rb) = _estimate(m, sa), _estimate(m, sb)
-    both = va is not None and vb is not None
-    paired = _paired(m, per_game, pairs, sa, sb) if both and pairs is not None and per_game else None
-    ci = paired["ci"] if paired else _difference(m, sa, sb) if both else None
-    reason = None if ci else f"a: {ra}" if ra else f"b: {rb}" if rb else NO_SPREAD
-    out = {"metric": m.name, "label": m.label, "unit": m.unit, "a": _r(va), "b": _r(vb),
-           "diff": _r(vb - va) if both else None, "ci95": _r(ci),
-           "method": PAIRED_METHODS[m.kind] if paired else DIFF_METHODS[m.kind],
-           "excludes_0": (ci[0] > 0 or ci[1] < 0) if ci else None,
-           "p": S.p_value(vb - va, (ci[1] - ci[0]) / (2 * S.Z95)) if ci else None}
-    if paired:
-        out |= {"pairs": paired["pairs"], "unpaired_games": paired["unpaired_games"]}
-    if reason:
-        out["reason"] = reason
-    return out | {"sentence": sentence(m.label, m.unit, va, vb, ci, reason, shown)}
-
-
-def _paired(m: Metric, per_game: tuple[list, list], pairs: tuple[list, list], sa, sb) -> dict | None:
-    """The paired interval of b − a: centred on the difference of the two runs' values, as wide as
-    the per-seed differences of the pairs in which both games count make it (`S.paired_se`), with
-    the games per run that two independent runs would need for its width. None: fewer than two
-    such pairs, or differences without spread (all alike), where the unpaired interval stands.
-    `per_game`: m's `each` of a and of b; `pairs`: the paired games (`_orders`); `sa`, `sb`: m's
-    samples of a and b."""
-    ea, eb = per_game
-    in_a, in_b = _both_count(ea, eb, pairs)
-    if len(in_a) < 2:
-        return None
-    if m.kind == "ratio":
-        se, se_unpaired, va, vb = _paired_ratio(in_a, in_b, sa, sb)
-    else:
-        se, se_unpaired, va, vb = _paired_mean(in_a, in_b, ea, eb)
-    if not se:  # every pair differs alike (no draw in either run, say): no spread to measure
-        return None
-    d = vb - va
-    return {"ci": (d - S.Z95 * se, d + S.Z95 * se), "pairs": len(in_a),
-            "unpaired_games": S.unpaired_games(len(in_a), se, se_unpaired)}
-
-
-def _both_count(ea: list, eb: list, pairs: tuple[list, list]) -> tuple[list, list]:
-    """The values of the pairs' games in a and in b, in step, of the pairs in which both count
-    (neither is None)."""
-    xs, ys = list(map(ea.__getitem__, pairs[0])), list(map(eb.__getitem__, pairs[1]))
-    if None in xs or None in ys:
-        kept = [x is not None and y is not None for x, y in zip(xs, ys)]
-        return list(compress(xs, kept)), list(compress(ys, kept))
-    return xs, ys
-
-
-def _paired_ratio(in_a: list[tuple], in_b: list[tuple], sa, sb) -> tuple:
-    """(paired se, unpaired se or None, value of a, value of b) of a ratio's (numerator,
-    denominator) pairs, a's and b's in step, the samples of the two runs being sa and sb."""
-    first, second = itemgetter(0), itemgetter(1)
-    se = S.paired_ratio_se(list(map(first, in_a)), list(map(second, in_a)),
-                           list(map(first, in_b)), list(map(second, in_b)))
-    alone = S.ratio_se(*sa), S.ratio_se(*sb)
-    se_unpaired = math.hypot(*alone) if None not in alone else None
-    return se, se_unpaired, sum(sa[0]) / sum(sa[1]), sum(sb[0]) / sum(sb[1])
-
-
-def _paired_mean(in_a: list, in_b: list, ea: list, eb: list) -> tuple:
-    """(paired se, unpaired se or None, mean of a, mean of b) of a per-game figure, from the pairs
-    in which both count (a's values and b's in step) and each run's values (None where a game
-    does not count)."""
-    se = S.paired_se(list(map(sub, in_b, in_a)))
-    xs, ys = list(filter(_is_value, ea)), list(filter(_is_value, eb))
-    se_x, se_y = S.mean_se(xs), S.mean_se(ys)
-    se_unpaired = math.hypot(se_x, se_y) if se_x is not None and se_y is not None else None
-    return se, se_unpaired, fmean(xs), fmean(ys)
-
-
-_is_value = partial(is_not, None)  # not None
-
-
-NO_SPREAD = "ties fill the order-statistic interval: no standard error can be read off it"
-
-
-def pair_up(a: list[Trial], b: list[Trial]) -> list[tuple[int, int]]:
-    """The games of two runs played on the same deal: (i, j) with a[i] and b[j] of the same seed
-    and the same agents in the same seats, in a's order; a game with no partner is left out."""
-    where = {(t.seed, *t.agents): j for j, t in enumerate(b)}
-    return [(i, where[k]) for i, k in enumerate([(t.seed, *t.agents) for t in a]) if k in where]
-
-
-def pair_up_stores(a, b) -> list[tuple[int, int]]:
-    """`pair_up` of two runs kept as `ColumnStore`s (read by their `seed`, `seating` and
-    `seatings`): the same pairs as of the runs' trials. Each deal is keyed by one int (its seed
-    times the seatings of both runs, plus its seating's number among them), cheaper than a tuple."""
-    numbers = {seating: k for k, seating in enumerate(dict.fromkeys([*a.seatings, *b.seatings]))}
-    where = {}
-    for j, key in enumerate(_deal_keys(b, numbers)):
-        where[key] = j
-    return [(i, where[k]) for i, k in enumerate(_deal_keys(a, numbers)) if k in where]
-
-
-def _deal_keys(store, numbers: dict) -> map:
-    """Each game's deal as one int: seed × len(numbers) + its seating's number in `numbers`."""
-    own = [numbers[s] for s in store.seatings]  # the store's seating index -> its number in both
-    size = len(numbers)
-    return map(lambda seed, k: seed * size + own[k], store.seed, store.seating)
-
-
-def _orders(pairs: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
-    """The paired games as two lists: the games of a, and their partners in b, in step."""
-    return [i for i, _ in pairs], [j for _, j in pairs]
-
-
-@uncollected()
-def compare(a: list[Trial], b: list[Trial], side_label: str = "seat", names: list[str] | None = None,
-            measure_labels: dict | None = None, paired: bool = False) -> list[dict]:
-    """Each side's win rate, then every metric of METRICS, then the measures both runs carry: a, b,
-    b − a and its 95% interval, whether it excludes 0 (`excludes_0`), its p-value, and
-    `significant`: Holm's adjusted p-value over every figure with an interval (`p_holm`) below
-    ALPHA. The sides are called by `names` (the game's, as `vbr.play.side_names` gives them) when
-    given, and the side advantage is taken in both runs of the side that has it in `a`.
-
-    `paired`: the runs played the same deals (seeds and seatings), and a figure's interval comes
-    from the differences of the games of one deal (`pair_up`), wherever a figure has a value per
-    game (`Metric.each`); quantiles keep their unpaired interval. Only when every game of each run
-    has its partner in the other: else every interval is unpaired. Why lists of trials rather than
-    two summaries: the interval of a difference needs each run's spread, or each pair's difference,
-    not only its two interval ends.
-    """
-    if side_label not in SIDE_LABELS:
-        raise ValueError(f"side_label must be one of {SIDE_LABELS}, not {side_label!r}")
-    pairs = pair_up(a, b) if paired else None
-    return compare_columns(Columns(a), Columns(b), side_label, names, measure_labels, pairs)
-
-
-@uncollected()
-def compare_columns(ca, cb, side_label: str = "seat", names: list[str] | None = None,
-                    measure_labels: dict | None = None, pairs: list[tuple[int, int]] | None = None) -> list[dict]:
-    """`compare` of two runs read as columns (`Columns`, or `ColumnStore`s), `pairs` their paired
-    games (`pair_up`, `pair_up_stores`; None: unpaired): the same rows as `compare` of their
-    trials with `paired` (or without, for None)."""
-    if side_label not in SIDE_LABELS:
-        raise ValueError(f"side_label must be one of {SIDE_LABELS}, not {side_label!r}")
-    if pairs is not None and not len(pairs) == ca.games == cb.games:
-        pairs = None  # some games have no partner: b − a is not the mean of the pairs' differences
-    wins = _win_metrics(ca, cb, side_label, names)
-    shares = list(zip(_win_shares(ca), _win_shares(cb)))
-    kinds_b = cb.measure_kinds()
-    shared = {name for name, kind in ca.measure_kinds().items() if kinds_b.get(name) == kind}
-    measures = [m for m in _measure_metrics(ca.measure_kinds(), measure_labels) if m.name.split(":", 1)[1] in shared]
-    metrics = [*wins, *_compared_metrics(ca, side_label, names), *measures]
-    orders = _orders(pairs) if pairs is not None else None
-    rows, twins = [], _Twins()
-    for i, m in enumerate(metrics):  # each metric's per-game values let go once read
-        each = _per_game_of(m, ca, cb, pairs is not None)
-        rows.append(_compare_one(m, ca, cb, shares[i] if i < len(wins) else None, orders, each))
-        if _matched(m):
-            twins.see(m, each)
-        del each
-    twins = twins.found
-    for r in rows:
-        if r["metric"] in twins and r["p"] is not None:
-            r["same_as"] = twins[r["metric"]]
-    return mark_significant(rows)
-
-
-def _per_game_of(m: Metric, a: Columns, b: Columns, paired: bool) -> tuple[list, list] | None:
-    """m's `each` of a and of b, where a comparison reads it (a paired one, or `same_figures`)."""
-    if m.each is None or not (paired or _matched(m)):
-        return None
-    return m.each(a), m.each(b)
-
-
-def _matched(m: Metric) -> bool:
-    """Whether `same_figures` looks for m's twin."""
-    return m.kind in ("proportion", "mean") and m.each is not None
-
-
-@uncollected()
-def same_figures(metrics: list[Metric], a: list[Trial], b: list[Trial]) -> dict[str, str]:
-    """Each metric that is an earlier one's figure game for game, by name: the earlier one's name.
-    Two proportions or two means are one figure when every game of both runs counts in both or in
-    neither, and where it counts, one's value is the other's shifted or mirrored by a constant:
-    seat 1's win rate and seat 0's in a game without draws, the side advantage and its side's win
-    rate, the first-mover advantage and the file's first-mover measure, the points per game and
-    the final margin of a game played to a fixed target. Their differences have the same interval
-    up to sign, the same p-value: Holm's correction counts such a figure once."""
-    return same_figures_columns(metrics, Columns(a), Columns(b))
-
-
-def same_figures_columns(metrics: list[Metric], ca, cb) -> dict[str, str]:
-    """`same_figures` of two runs read as columns (`Columns`, or `ColumnStore`s)."""
-    return _same_figures(metrics, [(m.each(ca), m.each(cb)) if _matched(m) else None for m in metrics])
-
-
-def _same_figures(metrics: list[Metric], per_game: list) -> dict[str, str]:
-    """`same_figures` of metrics, given each one's `each` of both runs (None where it has none)."""
-    twins = _Twins()
-    for m, values in zip(metrics, per_game):
-        if _matched(m):
-            twins.see(m, values)
-    return twins.found
-
-
-class _Twins:
-    """`same_figures` found one metric at a time: `see(m, its each of both runs)` for each matched
-    metric in order; `found` maps each metric that is an earlier one's figure to that one's name.
-    It keeps one list (both runs' values) per distinct shape, not the values handed to it."""
-
-    def __init__(self):
-        self._seen: dict[_Shape, str] = {}
-        self.found: dict[str, str] = {}
-
-    def see(self, m: Metric, values: tuple[list, list]) -> None:
-        twin = self._seen.setdefault(_Shape(m.kind, values[0] + values[1]), m.name)
-        if twin != m.name:
-            self.found[m.name] = twin
-
-
-class _Shape:
-    """A metric's per-game values over both runs (None where a game does not count), as
-    `same_figures` matches them: two shapes are equal when the same games count and their values
-    there, less the first counted one, are equal or each other's negatives.
-
-    Why an outline: equal shapes have equal outlines (the kind, the games, which do not count,
-    and how far the first counted values lie from the first), which are quick to hash; the
-    values are compared in full, their sign made alike (`aligned`), only when outlines agree."""
-    __slots__ = ("games", "outline", "hash", "_aligned")
-    PREFIX = 32  # counted values the outline holds
-
-    def __init__(self, kind: str, games: list):
-        self.games = games
-        uncounted = tuple(compress(range(len(games)), map(is_, games, repeat(None))))
-        head = list(islice(filter(_is_value, games), self.PREFIX))
-        first = head[0] if head else 0.0
-        self.outline = (kind, len(games), uncounted, tuple(abs(v - first) for v in head))
-        self.hash = hash(self.outline)
-        self._aligned = None
-
-    def aligned(self) -> list:
-        """The counted values less the first, negated when the first that differs from it is below it."""
-        if self._aligned is None:
-            values = list(filter(_is_value, self.games))
-            shifted = list(map(sub, values, repeat(values[0] if values else 0.0)))
-            self._aligned = list(map(neg, shifted)) if next(filter(None, shifted), 0) < 0 else shifted
-        return self._aligned
-
-    def __hash__(self) -> int:
-        return self.hash
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, _Shape) and self.outline == other.outline and self.aligned() == other.aligned()
-
-
-def _compared_metrics(a: Columns, side_label: str, names: list[str] | None) -> list[Metric]:
-    """METRICS, with the side advantage fixed to the side that has it in the base run `a`."""
-    top = a.top_side()
-    if top is None:
-        return list(METRICS)
-    fixed = _side_advantage_of(top, side_name(top, side_label, names))
-    return [fixed if m.name == "side_advantage" else m for m in METRICS]
-
-
-@uncollected()
-def pairing(a: list[Trial], b: list[Trial]) -> dict:
-    """How alike the paired games of two runs came out: the pairs (`pair_up`), how many had the
-    same winner (a draw counts as a winner here) and the same first side, against the number of
-    same winners two independent runs with these win rates would give (Σ over outcomes of
-    p_a·p_b, times the pairs). Far above it: the pairing shares the runs' luck, and narrows every
-    paired interval; near it: the variants' games went their own ways."""
-    return pairing_columns(Columns(a, walk=False), Columns(b, walk=False), pair_up(a, b))
-
-
-def pairing_columns(ca, cb, pairs: list[tuple[int, int]]) -> dict:
-    """`pairing` of two runs read as columns (`Columns`, or `ColumnStore`s: their `winner` and
-    `first_side`), `pairs` their paired games (`pair_up`, `pair_up_stores`)."""
-    wa, wb = ca.winner, cb.winner
-    outcomes = sorted({*wa, *wb}, key=lambda w: (w is None, w))
-    share = {w: (wa.count(w) / ca.games, wb.count(w) / cb.games) for w in outcomes}
-    fa, fb = ca.first_side, cb.first_side
-    return {"pairs": len(pairs), "paired": len(pairs) == ca.games == cb.games,
-            "same_winner": sum(wa[i] == wb[j] for i, j in pairs),
-            "same_winner_if_independent": _r(len(pairs) * sum(pa * pb for pa, pb in share.values())),
-            "same_first_side": sum(fa[i] == fb[j] for i, j in pairs)}
-
-
-def mark_significant(rows: list[dict]) -> list[dict]:
-    """Each row's `p_holm` (Holm over the rows that have a p-value) and `significant` (below ALPHA;
-    None without an interval). A row with `same_as` (the same figure as that metric's row of its
-    `combination`, game for game) is one test with it: left out of the family, it takes that row's
-    adjusted p-value."""
-    family = [r for r in rows if "same_as" not in r]
-    for r, adjusted in zip(family, S.holm([r["p"] for r in family])):
-        r["p_holm"] = _r(adjusted)
-        r["significant"] = adjusted < ALPHA if adjusted is not None else None
-    by_metric = {(r.get("combination"), r.get("metric")): r for r in family}
-    for r in rows:
-        if "same_as" in r:
-            twin = by_metric.get((r.get("combination"), r["same_as"]), {})
-            r["p_holm"] = twin.get("p_holm") if r["p"] is not None else None
-            r["significant"] = twin.get("significant") if r["p"] is not None else None
-    for r in rows:
-        r["p"] = _r(r["p"])
-    return rows
-
-
-def tested(rows: list[dict]) -> int:
-    """How many tests Holm's correction of `rows` (mark_significant) was taken over."""
-    return sum(1 for r in rows if r.get("p_holm") is not None and "same_as" not in r)
-
-
 def win_shares(ts: list[Trial]) -> list[str]:
     """Each side's win rate in percent, then the draw rate, rounded so that they add up to 100."""
     wins = _wins(ts)
     return percent_shares([*wins, len(ts) - sum(wins)])
 
 
-def _win_shares(c: Columns) -> list[str]:
+def win_shares_of(c: Columns) -> list[str]:
     """`win_shares` of a run's columns."""
     return percent_shares([*c.wins, c.games - sum(c.wins)])
 

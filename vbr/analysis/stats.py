@@ -248,7 +248,7 @@ def paired_ratio_se(ya: list[float], xa: list[float], yb: list[float], xb: list[
         return None
     ra, rb = sum(ya) / sum(xa), sum(yb) / sum(xb)
     ma, mb = fmean(xa), fmean(xb)
-    us = [(y2 - rb * x2) / mb - (y1 - ra * x1) / ma for y1, x1, y2, x2 in zip(ya, xa, yb, xb)]
+    us = array("d", ((y2 - rb * x2) / mb - (y1 - ra * x1) / ma for y1, x1, y2, x2 in zip(ya, xa, yb, xb)))
     return math.sqrt(sum(map(mul, us, us)) / (m * (m - 1)))
 
 

@@ -120,7 +120,8 @@ def options_apart(arms: list[R.Arm]) -> list[dict]:
 
 
 def _two(args, arms: list[R.Arm], source: str) -> int:
-    from vbr.analysis.metrics import compare, pairing
+    from vbr.analysis.comparison import compare
+    from vbr.analysis.pairing import pairing
     (va, sa), (vb, sb) = (arm_summary(a, source) for a in arms)
     a, b = arms
     la, lb = (arm.label + "".join(f", {k}={v}" for k, v in shown.items()) + "".join(f", {k} {v}" for k, v in extra.items())
