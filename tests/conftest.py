@@ -193,6 +193,7 @@ SLOW = {
     "test_trace.py::test_rulebook_table_is_current_and_every_passage_is_tested",
     # test_typed_engines.py
     "test_typed_engines.py::test_a_tampered_library_is_rebuilt_not_loaded",
+    "test_typed_engines.py::test_a_whole_game_of_random_seats_in_one_call_is_the_same_in_both_engines_and_answer_by_answer",
     "test_typed_engines.py::test_every_book_and_flow_offers_and_plays_alike_in_python_and_in_c_and_a_book_ends_at_its_target",
     "test_typed_engines.py::test_siatka_plays_the_same_words_in_python_and_in_c",
     "test_typed_engines.py::test_with_nothing_drawn_both_engines_offer_and_end_as_the_rules_of_every_construct_say",

@@ -491,3 +491,14 @@ def test_a_typed_game_answers_seats_options_path_points_choices_and_phase_as_the
         s.apply_index(1)
     assert seen == [("serve", (0, 0), 0), ("reply", (2, 0), 1), ("serve", (2, 2), 2), ("reply", (4, 2), 3)]
     assert s.points() == (4, 4) and s.outcome().winner == 1
+
+
+@pytest.mark.parametrize("path, options", RULES, ids=RULE_IDS)
+def test_a_whole_game_of_random_seats_in_one_call_is_the_same_in_both_engines_and_answer_by_answer(path, options):
+    from vbr.play import play_game
+    py, c = load(path, options, engine="python"), load(path, options, engine="c")
+    agents = ["random"] * py.seats
+    for seed in range(3):
+        a, b = play_game(py, seed, agents), play_game(c, seed, agents)
+        by_answer = play_game(py, seed, agents, record=True)  # a logged game: choice by choice
+        assert _result_fields(a) == _result_fields(b) == _result_fields(by_answer)
