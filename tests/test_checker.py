@@ -567,3 +567,26 @@ def test_a_goto_or_start_naming_a_stage_says_it_is_a_stage_and_its_first_phase(t
     assert [(d.span.line, d.message) for d in info.value.diagnostics] == [
         (3, "`start` names no phase `rally`: `rally` is a stage, and play goes to a phase (its first is `serve`)"),
         (6, "no phase `rally`: `rally` is a stage, and play goes to a phase (its first is `serve`)")]
+
+
+# ------------------------------------------------------------------ a loop's most rounds
+LOOP_BASE = ('game "loop"\nseats 2\noption rounds = 3\nvar n: int = 0\nstart p\nphase p {\n'
+             '  loop max MAX {\n    n += 1\n    if n >= 2 {\n      break\n    }\n  }\n  end winner 0\n}\n')
+
+
+@pytest.mark.parametrize("bound", ["3", "rounds", "rounds * 2 - 1"])
+def test_a_loops_max_is_any_whole_number_known_before_play(tmp_path, bound):
+    p = write(tmp_path, "l.vbr", LOOP_BASE.replace("MAX", bound))
+    assert load(p).new_state(0).outcome().winner == 0  # the loop breaks at its second round, below every bound
+
+
+@pytest.mark.parametrize("bound, message", [
+    ("n", "`max` takes a whole number known before play: a number, an int option, a const, or arithmetic on them"),
+    ("0", "`max` must be at least 1, not 0"),
+    ("rounds - 3", "`max` must be at least 1: `rounds - 3` is 0"),
+    ("true", "`max` must be int, not bool"),
+])
+def test_a_loops_max_that_is_no_whole_number_of_at_least_1_known_before_play_is_refused_there(tmp_path, bound,
+                                                                                             message):
+    assert check_problems(tmp_path / "l.vbr", LOOP_BASE.replace("MAX", bound)) == [(7, 12, message)]
+

@@ -178,6 +178,10 @@ FAULTS = {
     "loop max in a pure loop": (
         "var n: int = 0\nstart p\nphase p {\n  n = 1\n  loop max 3 {\n    n += 1\n  }\n  end draw\n}\n",
         (6, 3), "loop ran more than its `max 3` rounds"),
+    "loop max an option's value": (
+        "option rounds = 2\nconst more = rounds + 1\nvar n: int = 0\nstart p\nphase p {\n  n = 1\n"
+        "  loop max more {\n    n += 1\n  }\n  end draw\n}\n",
+        (8, 3), "loop ran more than its `max more` (3) rounds"),
     "index out of range, second statement of a run": (
         "seats 2\nvar s: int per seat = 0\nvar i: int = 0\nstart p\nphase p {\n  i = 5\n  s[i] = 1\n  end draw\n}\n",
         (8, 3), "`s[5]`: out of 0..1"),

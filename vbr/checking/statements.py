@@ -202,9 +202,21 @@ class StmtChecker:
         self._bounded(s, scope)
 
     def _bounded(self, s: A.Loop | A.While, scope: Scope) -> None:
-        if s.max < 1:
-            self.diags.error(s.span, "`max` must be at least 1")
+        """A loop's `max`: a whole number known before play (checker.constant_int, under the options
+        chosen), at least 1."""
+        if T.compatible(self.x.expect(s.max, scope, "int", "`max`"), "int"):
+            self._most_rounds(s.max)
         self.block(s.body, scope.child(loop=True), True)
+
+    def _most_rounds(self, bound: A.Expr) -> None:
+        value = constant_int(self.m, bound)
+        if value is None:
+            self.diags.error(bound.span, "`max` takes a whole number known before play: a number, an int option, a "
+                                         "const, or arithmetic on them")
+        elif value < 1:
+            said = known_number(bound, value)
+            self.diags.error(bound.span, f"`max` must be at least 1, not {said}" if said == str(value) else
+                             f"`max` must be at least 1: {said}")
 
     def s_Break(self, s: A.Break, scope: Scope, loop: bool) -> None:
         if not loop:

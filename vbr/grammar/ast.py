@@ -195,13 +195,13 @@ class Repeat(Stmt):
 
 
 class Loop(Stmt):
-    max: int
+    max: Expr  # known before play (checker.constant_int)
     body: Block
 
 
 class While(Stmt):
     test: Expr
-    max: int
+    max: Expr  # known before play
     body: Block
 
 

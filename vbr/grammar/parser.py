@@ -47,10 +47,10 @@ SYNTAX_HINTS: list[tuple[str, object, list[str]]] = [
      "phase wherever it is",
      lambda tok, acc: tok.type == "OVERRIDE" and "PHASE" in acc and "STAGE" in acc,
      ['game "g" stage s { override phase p { goto p } }']),
-    ("this takes a number written out, not a name: `seats N`, a loop's `max N` and the court's sizes and places "
-     "are fixed in the text",
+    ("this takes a number written out, not a name: `seats N` and the court's sizes and places are fixed in the "
+     "text",
      lambda tok, acc: tok.type == "NAME" and acc <= {"INT", "MINUS"},
-     ['game "g" phase p { loop max n { } }', 'game "g" seats players', 'game "g" court { rows r }']),
+     ['game "g" seats players', 'game "g" court { rows r }']),
     ("a statement cannot stand here; expected a declaration such as `phase`, `var`, `zone` or `proc`",
      lambda tok, acc: tok.type in _STATEMENT_WORDS and "PHASE" in acc,
      ['game "g" goto p', 'game "g" let x = 1']),

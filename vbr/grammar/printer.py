@@ -160,9 +160,9 @@ def _stmt(s: A.Stmt, d: int) -> str:
         case A.Repeat(count=c, body=b):
             return f"repeat {expr(c)} {block(b, d)}"
         case A.Loop(max=m, body=b):
-            return f"loop max {m} {block(b, d)}"
+            return f"loop max {expr(m)} {block(b, d)}"
         case A.While(test=t, max=m, body=b):
-            return f"while {expr(t)} max {m} {block(b, d)}"
+            return f"while {expr(t)} max {expr(m)} {block(b, d)}"
         case A.Break():
             return "break"
         case A.Continue():

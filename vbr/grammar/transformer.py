@@ -283,10 +283,10 @@ class ToAst(Transformer):
         return A.Repeat(span=self._span(meta, ch), count=ch[0], body=ch[1])
 
     def loop(self, meta, ch):
-        return A.Loop(span=self._span(meta, ch), max=self._int(ch[0]), body=ch[1])
+        return A.Loop(span=self._span(meta, ch), max=ch[0], body=ch[1])
 
     def while_(self, meta, ch):
-        return A.While(span=self._span(meta, ch), test=ch[0], max=self._int(ch[1]), body=ch[2])
+        return A.While(span=self._span(meta, ch), test=ch[0], max=ch[1], body=ch[2])
 
     def brk(self, meta, ch):
         return A.Break(span=self._span(meta, ch))

@@ -11,8 +11,8 @@ from __future__ import annotations
 import hashlib
 from contextlib import contextmanager
 
-from vbr.checker import Model, type_of, measure_slots
-from vbr.grammar import ast as A
+from vbr.checker import Model, constant_int, measure_slots, type_of
+from vbr.grammar import ast as A, printer
 from vbr.court import court_of
 from vbr.errors import Diagnostic
 from vbr.ir import nodes as N
@@ -622,7 +622,7 @@ def _creates_in(m: Model, s, times: int, calling: tuple) -> int | None:
         k = _fixed(m, s.count)
         return None if k is None else _creates(m, s.body.body, times * k, calling)
     if isinstance(s, (A.While, A.Loop)):
-        return _creates(m, s.body.body, times * s.max, calling)
+        return _creates(m, s.body.body, times * constant_int(m, s.max), calling)
     if isinstance(s, A.If):
         counts = [_creates(m, b.body.body, times, calling) for b in s.branches]
         if s.orelse is not None:
@@ -1239,9 +1239,11 @@ class UnitBuilder:
     def _bounded(self, s, scope, test) -> None:
         rounds = self.local("int")
         self.emit(N.SetLocal(s.span, rounds, N.Const("int", 0)))
-        fault = self.pb.fault(f"loop ran more than its `max {s.max}` rounds", s.span)
+        bound = constant_int(self.m, s.max)
+        fault = self.pb.fault(f"loop ran more than its `max {printer.expr(s.max)}` ({bound}) rounds"
+                              if printer.expr(s.max) != str(bound) else f"loop ran more than its `max {bound}` rounds", s.span)
         more = N.Binary("int", "+", N.Local("int", rounds), N.Const("int", 1), s.span, self.pb.overflow_fault(s.span))
-        within = N.Binary("bool", "<=", N.Local("int", rounds), N.Const("int", s.max))
+        within = N.Binary("bool", "<=", N.Local("int", rounds), N.Const("int", bound))
         self._loop(s.span, scope.child(), s.body, test,
                    [N.SetLocal(s.span, rounds, more), N.Check(s.span, within, fault, None)])
 
