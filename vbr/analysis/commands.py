@@ -146,8 +146,9 @@ def play(variant: Variant, args, agents: list[str], backend, label: str = "", wa
     shown = watch or running(variant, args, agents)
     progress = Progress.for_terminal(label, quiet=getattr(args, "json", False), force=getattr(args, "progress", None),
                                      estimate=shown.text, may_stop_early=watch is not None and watch.target is not None)
-    try:
-        return run(spec, backend, progress, sink=sink, watch=shown, keep=keep)
+    try:  # the running estimate is worked out only to be shown, or to stop the run
+        return run(spec, backend, progress, sink=sink, watch=shown if progress or watch is not None else None,
+                   keep=keep)
     finally:
         if progress:
             progress.close()
