@@ -237,10 +237,11 @@ SEAT_BY_PLAYERS = ('game "by players"\noption players = 2 in { 2, 4 }\nseats 4 w
                    '  score[0] += if players == 4 then score[3] else 1\n  end winner server\n}\n')
 
 
+@pytest.mark.parametrize("test", ["players == 4", "count(seats) == 4", "count(seats) > 2"])
 @pytest.mark.parametrize("players, winner, points", [("2", 0, (1, 0)), ("4", 3, (1, 0, 0, 1))])
 def test_a_seat_named_in_code_the_options_leave_dead_is_neither_refused_nor_warned_of(tmp_path, players, winner,
-                                                                                     points):
-    p = write(tmp_path, "p.vbr", SEAT_BY_PLAYERS)
+                                                                                     points, test):
+    p = write(tmp_path, "p.vbr", SEAT_BY_PLAYERS.replace("if players == 4", f"if {test}"))
     assert checked_model(p, {"players": players}).diags.warnings == []
     out = load(p, {"players": players}).new_state(0).outcome()
     assert (out.winner, out.points) == (winner, points)

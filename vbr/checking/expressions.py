@@ -9,7 +9,7 @@ from vbr.builtin_signatures import SIGNATURES
 from vbr.checker import Model, constant_int, known_number, literal_type, type_of
 from vbr.checking import types as T
 from vbr.checking.builtins import CHECKS
-from vbr.checking.constants import Constants, read_in_play
+from vbr.checking.constants import Constants, Evaluator, read_in_play
 from vbr.checking.scope import Scope
 from vbr.grammar import ast as A
 
@@ -337,7 +337,8 @@ class ExprChecker:
         return (known, v) if known and isinstance(v, bool) else (False, None)
 
     def constant(self, e: A.Expr, scope: Scope):
-        """(True, value) when e's value is fixed before play: a literal, an enum member, an option."""
+        """(True, value) when e's value is fixed before play: a literal, an enum member, an option,
+        or what reads nothing play changes, worked out as consts are (`count(seats) == 4`)."""
         match e:
             case A.IntLit(value=v) | A.BoolLit(value=v) | A.StrLit(value=v):
                 return True, v
@@ -348,4 +349,15 @@ class ExprChecker:
                     return True, i
                 if i in self.m.options and i not in self.m.vars:
                     return True, self.m.options[i]
-        return False, None
+        return self._worked_out(e, scope)
+
+    def _worked_out(self, e: A.Expr, scope: Scope):
+        """(True, value) of an expression that reads no local and nothing play changes, worked out
+        by the evaluator of consts; (False, None) when it cannot be (or fails, as play would)."""
+        if any(isinstance(n, A.Name) and scope.lookup(n.id) is not None for n in A.walk(e)) or \
+                read_in_play(self.m, e) is not None:
+            return False, None
+        try:
+            return True, Evaluator(self.values).value(e, {})
+        except Exception:  # noqa: BLE001 — Unknown to the evaluator, or a failure play would meet too
+            return False, None

@@ -170,11 +170,12 @@ class StmtChecker:
         return live, orelse, dead
 
     def s_If(self, s: A.If, scope: Scope, loop: bool) -> None:
+        for br in s.branches:
+            self.x.expect(br.test, scope, "bool", "an `if` condition")
         branches, orelse, dead = self.live(s, scope)
         for blk in dead:
             self.x.unjudged(self.block, blk, scope, loop)
         for br in branches:
-            self.x.expect(br.test, scope, "bool", "an `if` condition")
             self.block(br.body, scope, loop)
         if orelse is not None:
             self.block(orelse, scope, loop)
