@@ -24,6 +24,8 @@ LISTS = ('game "Lists"\nseats 2\nstart one\nvar seen: list of int per seat = [[1
          'phase one {\n  let n = [[count(seen)]]\n  end draw\n}\n')
 # a list of lists worked out in play: not in the typed program yet
 LACKS = "6:12: error: not supported yet: a list worked out in play as an item of a list (such items are lists fixed before play)"
+# ... shown as every located error is (docs/cli.md, Errors): line 6 of LISTS and a caret under its column 12
+QUOTED = ["      let n = [[count(seen)]]", " " * (4 + 11) + "^"]
 
 
 def vbr_cli(*argv, env=None):
@@ -83,7 +85,19 @@ def test_a_construct_the_typed_program_lacks_is_a_located_error_under_every_engi
     f.write_text(LISTS)
     code, out, err = run(capsys, "sim", f, "-n", 2, "--json", "--engine", engine)
     assert code == 1 and out == ""  # no game is played: nothing falls back to play it
-    assert err.splitlines() == [f"{f}:{LACKS}"]
+    assert err.splitlines() == [f"{f}:{LACKS}", *QUOTED]
+
+
+@pytest.mark.parametrize("command", [["run"], ["sim", "-n", "2"], ["graph", "--sim", "2"]])
+def test_a_command_that_plays_shows_a_construct_the_typed_program_lacks_as_vbr_check_does(tmp_path, capsys, command):
+    # docs/cli.md, Errors: every problem in a file is `FILE:LINE:COL: error: MESSAGE` with the source
+    # line and a caret; the commands that play show the one `vbr check` finds, word for word
+    f = tmp_path / "lists.vbr"
+    f.write_text(LISTS)
+    checked = run(capsys, "check", f)
+    played = run(capsys, command[0], f, *command[1:])
+    assert checked[0] == played[0] == 1 and played[1] == ""
+    assert played[2] == checked[2] and played[2].splitlines() == [f"{f}:{LACKS}", *QUOTED]
 
 
 def test_compare_of_an_arm_the_typed_program_lacks_is_the_located_error(tmp_path, capsys):
@@ -93,7 +107,7 @@ def test_compare_of_an_arm_the_typed_program_lacks_is_the_located_error(tmp_path
     lists.write_text(LISTS)
     code, out, err = run(capsys, "compare", plain, lists, "-n", 2, "--json")
     assert code == 1 and out == ""
-    assert err.splitlines() == [f"{lists}:{LACKS}"]
+    assert err.splitlines() == [f"{lists}:{LACKS}", *QUOTED]
 
 
 def test_engine_closure_is_a_usage_error_naming_the_engines(capsys):
@@ -140,7 +154,7 @@ def test_vbr_test_of_a_rule_file_the_typed_program_lacks_fails_at_the_construct_
     (tmp_path / "t.vbr").write_text('tests for "lists.vbr"\n\nscenario "a draw at once" {\n  expect draw\n}\n')
     code, out, err = run(capsys, "test", tmp_path / "t.vbr", "docs/tutorial/bump_test.vbr")
     assert code == 1 and out.endswith(" passed, 1 failed\n") and "PASS docs/tutorial/bump_test.vbr" in out
-    assert err.splitlines() == [f"{tmp_path / 'lists.vbr'}:{LACKS}"]  # no fall-back runs it
+    assert err.splitlines() == [f"{tmp_path / 'lists.vbr'}:{LACKS}", *QUOTED]  # no fall-back runs it
 
 
 def test_vbr_check_reports_a_construct_no_engine_plays_at_its_place(capsys, tmp_path):

@@ -78,7 +78,7 @@ def _guard(fn) -> int:
         print(clean(f"vbr: error: {exc}"), file=sys.stderr)
         return 2
     except EngineUnavailable as exc:
-        print(clean(exc.located()), file=sys.stderr)
+        print(clean(exc.render()), file=sys.stderr)
         return 1
     except BrokenPipeError as exc:  # `vbr run ... | head`: the reader has seen enough
         if _stdout_closed():
@@ -559,7 +559,7 @@ def cmd_test(args) -> int:
             failed += 1
             continue
         except EngineUnavailable as exc:
-            print(clean(exc.located()), file=sys.stderr)
+            print(clean(exc.render()), file=sys.stderr)
             failed += 1
             continue
         for r in results:

@@ -156,6 +156,11 @@ class EngineUnavailable(Exception):
     def located(self) -> str:
         return str(self)
 
+    def render(self) -> str:
+        """The text a command shows for it: `located()`, with the source line and a caret when
+        it is located in a file, as a VbrError renders its problems."""
+        return self.located()
+
 
 class IllegalActionError(ValueError):
     """The action is well formed but not legal in this state (python-chess's IllegalMoveError)."""

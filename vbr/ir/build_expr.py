@@ -7,7 +7,7 @@ arguments bound once to fresh locals, so no engine has a function call inside an
 """
 from __future__ import annotations
 
-from vbr.errors import EngineUnavailable
+from vbr.errors import Diagnostic, EngineUnavailable
 from vbr.grammar import ast as A
 from vbr.checking import types as T
 from vbr.ir import nodes as N
@@ -50,6 +50,10 @@ class Unsupported(EngineUnavailable):
         s = self.span
         where = f"{s.file}:{s.line}:{s.col}: " if s is not None else ""
         return f"{where}error: {self.text()}"
+
+    def render(self) -> str:
+        """The error as `vbr check` shows it: `located()`, then the source line and a caret."""
+        return Diagnostic(self.span, self.text()).render() if self.span is not None else self.located()
 
 
 class Misread(Unsupported):

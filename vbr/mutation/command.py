@@ -89,7 +89,7 @@ def run(args) -> int:
         print(exc.render(), file=sys.stderr)
         return 2
     except EngineUnavailable as exc:  # the typed program cannot express the rule file yet, or no C compiler
-        print(clean(exc.located()), file=sys.stderr)
+        print(clean(exc.render()), file=sys.stderr)
         return 2
     s = report.summary(result.ctx, result)
     if getattr(args, "json", False):
