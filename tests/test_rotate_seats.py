@@ -98,6 +98,24 @@ def test_sim_text_has_a_line_per_agent_with_its_interval(capsys):
     assert "  greedy: " in text and " wins of 8, " in text and "(95% CI " in text
 
 
+SEAT_0_WINS = 'game "Seat 0 wins"\nseats 2\nstart a\nphase a {\n  choose x from 1..2 by 0 as "pick"\n  end winner 0\n}\n'
+
+
+def test_the_per_agent_lines_count_one_win_and_one_seating_in_the_singular(tmp_path, capsys):
+    # seat 0 wins every game: over one deal in both seatings each agent sat there once, so won once;
+    # one agent rotated has one seating, in which it won both games
+    f = tmp_path / "seat0.vbr"
+    f.write_text(SEAT_0_WINS)
+    code, text, _ = run(capsys, "sim", f, "-n", 2, "--agents", "first,random")
+    assert code == 0
+    assert "per agent, seats rotated (2 seatings: first | random, random | first):" in text
+    assert "  first: 1 win of 2, 50.0% " in text and "  random: 1 win of 2, 50.0% " in text
+    code, text, _ = run(capsys, "sim", f, "-n", 2, "--agents", "random", "--rotate-seats")
+    assert code == 0
+    assert "per agent, seats rotated (1 seating: random | random):" in text
+    assert "  random: 2 wins of 2, 100.0% " in text
+
+
 # ----------------------------------------------------------------------------- the default
 def test_rotation_is_on_by_default_when_the_agents_differ_and_a_note_says_so(capsys):
     code, text, err = run(capsys, "sim", "siatka", "-n", 4, "--agents", "greedy,random", "--json")

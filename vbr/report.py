@@ -140,10 +140,10 @@ def agent_lines(s: dict) -> list[str]:
     if not s.get("per_agent"):
         return []
     seatings = ", ".join(" | ".join(x) for x in s["seatings"])
-    out = [f"per agent, seats rotated ({len(s['seatings'])} seatings: {seatings}):"]
+    out = [f"per agent, seats rotated ({counted(len(s['seatings']), 'seating')}: {seatings}):"]
     for name, a in s["per_agent"].items():
         lo, hi = a["ci95"]
-        out.append(f"  {name}: {a['wins']} wins of {a['games']}, {100 * a['value']:.1f}% "
+        out.append(f"  {name}: {counted(a['wins'], 'win')} of {a['games']}, {100 * a['value']:.1f}% "
                    f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
     return out
 
