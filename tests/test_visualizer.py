@@ -692,6 +692,13 @@ def test_a_sim_flag_without_sim_is_a_usage_error_not_ignored(capsys, flag, value
     assert vbr_graph([RALLY, *given, "--sim", "2"]) == 0
 
 
+def test_a_sim_flag_beside_sim_0_says_that_sim_0_plays_no_game(capsys):
+    # docs/cli.md: --sim N runs from 0, no games; a flag for the games is then a usage error, and
+    # the message must not claim that --sim was not given
+    assert vbr_graph([RALLY, "--sim", "0", "--seed", "5"]) == 2
+    assert capsys.readouterr().err == "vbr: error: --seed is for --sim N: --sim 0 plays no game\n"
+
+
 @pytest.mark.parametrize("flag, says", [("--sim", "'many' is not a number of games"),
                                         ("--workers", "'many' is not a number of workers")])
 def test_a_count_that_is_not_a_number_is_said_in_words(capsys, flag, says):

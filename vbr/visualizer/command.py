@@ -37,7 +37,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--expand", action="append", default=[], metavar="PHASE",
                    help="list the choice points play meets inside PHASE (or a procedure drawn as a node), "
                         "procedures included; repeatable")
-    p.add_argument("--sim", type=_count, default=0, metavar="N",
+    p.add_argument("--sim", type=_count, default=None, metavar="N",
                    help="play N games and draw each step's share of the exits from its node, and each node's visits per game")
     p.add_argument("--agents", default=None,
                    help="with --sim: the agents, one for all seats or one per seat (default: uniformly random choices)")
@@ -87,11 +87,12 @@ def check_sim_flags(args) -> None:
     without --sim they would change nothing, so giving one is a UsageError rather than ignored."""
     if args.sim:
         return
+    why = "--sim 0 plays no game" if args.sim == 0 else "without --sim no game is played"
     for flag in ("--agents", "--workers", "--seed", "--engine"):
         if getattr(args, flag[2:]) is not None:
-            raise UsageError(f"{flag} is for --sim N: without --sim no game is played")
+            raise UsageError(f"{flag} is for --sim N: {why}")
     if args.native:
-        raise UsageError("--native is for --sim N: without --sim no game is played")
+        raise UsageError(f"--native is for --sim N: {why}")
 
 
 def _default_workers(args) -> int:
