@@ -280,3 +280,19 @@ def test_a_report_without_graphviz_is_an_error_said_in_words_before_any_game(tmp
     err = capsys.readouterr().err
     assert err.startswith("vbr: error: cannot draw: Graphviz's `dot` program is not installed"), err
     assert "division by zero" not in err and not out.exists()
+
+
+def test_a_report_without_graphviz_does_not_suggest_dot_text_which_it_cannot_write(tmp_path, monkeypatch, capsys):
+    # `vbr graph -o FILE.dot` writes DOT text without Graphviz, so its error suggests it; a report's
+    # -o takes only .html (docs/cli.md), so the same advice would send the user to a usage error
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    monkeypatch.setenv("PATH", str(bin_dir))  # no `dot` to be found
+    bump = str(Path(__file__).resolve().parent.parent / "docs" / "tutorial" / "bump.vbr")
+    assert main(["report", bump, "-n", "2", "--engine", "python",
+                 "-o", str(tmp_path / "r.html")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("vbr: error: cannot draw: Graphviz's `dot` program is not installed"), err
+    assert "FILE.dot" not in err
+    assert main(["graph", bump, "-o", str(tmp_path / "g.svg")]) == 1
+    assert "or write the DOT text with `-o FILE.dot`" in capsys.readouterr().err

@@ -335,34 +335,36 @@ def render(dot_text: str, out_path: str | Path) -> Path:
     package. The file appears whole or not at all: written beside its name, then renamed over it."""
     out = check_output(out_path)
     suffix = out.suffix.lower()
-    data = dot_text.encode("utf-8") if suffix == ".dot" else draw(dot_text, FORMATS[suffix])
+    data = dot_text.encode("utf-8") if suffix == ".dot" else draw(dot_text, FORMATS[suffix], NO_DOT_FOR_FILE)
     _write_atomic(out, data)
     return out
 
 
 NO_DOT = ("cannot draw: Graphviz's `dot` program is not installed (or not on PATH). "
-          "Install Graphviz (`apt install graphviz`, `brew install graphviz`), "
-          "or write the DOT text with `-o FILE.dot`")
+          "Install Graphviz (`apt install graphviz`, `brew install graphviz`)")
+NO_DOT_FOR_FILE = NO_DOT + ", or write the DOT text with `-o FILE.dot`"  # `vbr graph -o`, which can write it
 
 
 def require_dot(out_path: str | Path | None = None) -> None:
-    """A RenderError (NO_DOT) when drawing into `out_path` (any drawing, when None) needs
-    Graphviz's `dot` and none is on the PATH: what a command checks before its games, so that
-    they are not played for a drawing that cannot be made. DOT text (.dot) needs no `dot`."""
+    """A RenderError when drawing into `out_path` (any drawing, when None) needs Graphviz's `dot`
+    and none is on the PATH: what a command checks before its games, so that they are not played
+    for a drawing that cannot be made. DOT text (.dot) needs no `dot`, and only a drawing into a
+    file of its own (`out_path` given) is told it could be written as DOT text instead."""
     import shutil
     if out_path is not None and Path(out_path).suffix.lower() == ".dot":
         return
     if shutil.which("dot") is None:
-        raise RenderError(NO_DOT)
+        raise RenderError(NO_DOT if out_path is None else NO_DOT_FOR_FILE)
 
 
-def draw(dot_text: str, fmt: str) -> bytes:
-    """DOT text drawn by Graphviz's `dot` into `fmt` (svg, png, pdf)."""
+def draw(dot_text: str, fmt: str, missing: str = NO_DOT) -> bytes:
+    """DOT text drawn by Graphviz's `dot` into `fmt` (svg, png, pdf); a RenderError saying
+    `missing` when there is no `dot`."""
     import graphviz
     try:
         return graphviz.Source(dot_text, engine="dot").pipe(format=fmt, quiet=True)
     except graphviz.ExecutableNotFound:
-        raise RenderError(NO_DOT) from None
+        raise RenderError(missing) from None
     except graphviz.CalledProcessError as exc:
         said = (exc.stderr or b"").decode("utf-8", "replace").strip()
         raise RenderError(f"Graphviz's `dot` could not draw the graph: {said or f'exit status {exc.returncode}'}") from None
