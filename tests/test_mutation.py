@@ -350,6 +350,18 @@ def test_the_command_takes_kinds_and_line_ranges():
         assert e.value.code == 2
 
 
+@pytest.mark.parametrize("half", ["40-", "-40"])
+def test_a_line_range_missing_one_end_is_a_usage_error_not_one_line(half, capsys):
+    # docs/cli.md: --lines A-B, or A for one line; `40-` was read as line 40 alone, quietly
+    # narrowing a run its user meant to reach the end of the file
+    parser = argparse.ArgumentParser(prog="vbr")
+    command.add_parser(parser.add_subparsers(dest="command"))
+    with pytest.raises(SystemExit) as e:
+        parser.parse_args(["mutate", "x.vbr", "--lines", half])
+    assert e.value.code == 2
+    assert f"argument --lines: '{half}' is not a line (12) or a range of lines (12-40)" in capsys.readouterr().err
+
+
 def test_either_side_of_and_or_or_is_dropped():
     ms = mutants(parse(MINI, "mini.vbr"))
     got = sorted(m.after for m in ms if m.line == 22 and m.kind == "logic")

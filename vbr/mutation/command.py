@@ -67,9 +67,9 @@ def _seconds(s: str) -> float:
 
 
 def _line_range(s: str) -> tuple[int, int]:
-    first, _, last = s.partition("-")
+    first, dash, last = s.partition("-")
     try:
-        a, b = whole_number(first), whole_number(last or first)
+        a, b = whole_number(first), whole_number(last if dash else first)  # `12-` names no last line
     except ValueError:
         raise argparse.ArgumentTypeError(f"{s!r} is not a line (12) or a range of lines (12-40)") from None
     if a < 1 or b < a:
