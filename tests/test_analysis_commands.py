@@ -573,6 +573,24 @@ def test_sweep_over_an_option_that_changes_the_seats_plays_every_combination(cap
     assert code == 0 and text.splitlines()[0].startswith("Cattack! No.1: sweep of 2 combinations, 2 games each")
 
 
+def test_a_sweep_over_the_seats_records_each_games_own_agents_so_summarize_reads_its_rows(tmp_path, capsys):
+    # Cattack's players=2 games have 2 seats and players=4 games 4: `--agents first` fills every
+    # seat of each, so a players=2 row names 2 agents (4 named seats it does not have, and
+    # `vbr summarize`, which docs/cli.md says reads `vbr sweep --rows`, refused them)
+    rows = tmp_path / "rows.jsonl"
+    code, text, _ = run(capsys, "sweep", "cattack", "--grid", "players=2,4", "-n", 2, "--agents", "first",
+                        "--engine", "python", "--rows", rows)
+    assert code == 0 and text.splitlines()[0] == "Cattack! No.1: sweep of 2 combinations, 2 games each, agents first in every seat"
+    agents = {json.loads(line)["arm"]: json.loads(line)["agents"] for line in rows.read_text().splitlines()}
+    assert agents == {"players=2": ["first"] * 2, "players=4": ["first"] * 4}
+    code, text, err = run(capsys, "summarize", rows)
+    assert code == 0, err
+    base, variant, played = text.splitlines()[:3]
+    assert base.startswith("base: players=2, agents first|first (") and base.endswith("cattack.vbr)")
+    assert variant.startswith("variant: players=4, agents first|first|first|first (")
+    assert played == "2 games from rows of 1 file, agents first in every seat, engine python"
+
+
 def test_agents_per_seat_for_arms_of_different_seats_are_a_usage_error(capsys):
     code, _, err = run(capsys, "sweep", "cattack", "--grid", "players=2,4", "-n", 2, "--agents", "greedy,random")
     assert code == 2

@@ -231,6 +231,16 @@ WIDTH = 100  # the sweep table is cut into blocks of columns no wider than this
 COMPACT_OVER = 6  # more combinations than this: one line each (headline figures), the rest in --out
 
 
+def one_agent_everywhere(runs: list[list[str]]) -> str | None:
+    """The agents of several runs as one header names them: `a | b` when every run had the same
+    agents in the same seats, `a in every seat` when one agent filled every seat of runs with
+    different numbers of seats (a sweep over Cattack's `players`), else None."""
+    if len({tuple(agents) for agents in runs}) == 1:
+        return " | ".join(runs[0])
+    names = {a for agents in runs for a in agents}
+    return f"{min(names)} in every seat" if len(names) == 1 else None
+
+
 def render_sweep(title: str, rows: list[dict], analysis: dict | None = None, out: str | None = None) -> str:
     """The sweep as terminal text no wider than `WIDTH` (but for a name the rule file makes longer):
     up to COMPACT_OVER combinations, a column each and a line per figure, cut into blocks of
@@ -238,8 +248,7 @@ def render_sweep(title: str, rows: list[dict], analysis: dict | None = None, out
     `--out`. Then what `analysis` found (`commands.sweep_analysis`)."""
     first = rows[0]["summary"]
     combos, games = len(rows), first["games"]
-    same_agents = len({tuple(r["summary"]["agents"]) for r in rows}) == 1
-    agents = " | ".join(first["agents"]) if same_agents else "as each column names them"
+    agents = one_agent_everywhere([r["summary"]["agents"] for r in rows]) or "as each column names them"
     out_lines = [f"{title}: sweep of {combos} combination{'s' if combos != 1 else ''}, "
                  f"{games} game{'s' if games != 1 else ''} each, agents "
                  f"{agents}" + (", seats rotated" if first.get("rotate_seats") else "")]
@@ -393,7 +402,8 @@ def render_compare(r: dict) -> str:
 
 def _compare_text(r: dict) -> str:
     a, b = r["base"], r["variant"]
-    agents = (f"agents {' | '.join(r['agents'])}" + _engine_named(r.get("engine"))
+    named = one_agent_everywhere([r["base_summary"]["agents"], r["variant_summary"]["agents"]])
+    agents = (f"agents {named or ' | '.join(r['agents'])}" + _engine_named(r.get("engine"))
               + (", seats rotated" if r["base_summary"].get("rotate_seats") else ""))
     if r.get("source"):
         played = f"{counted(r['games'], 'game')} from {r['source']}, {agents}"

@@ -122,10 +122,15 @@ def note(text: str) -> None:
 
 
 def run_spec(variant: Variant, args, agents: list[str], deals=()):
-    """What `play` plays: `args.n` games from `args.seed`, or the given deals ((seed, agents) each)."""
+    """What `play` plays: `args.n` games from `args.seed`, or the given deals ((seed, agents) each).
+    The agents are those of the variant's seats: a sweep or comparison of games with different
+    numbers of seats names one agent for the most seats (`arms_agents`), of which a game with
+    fewer plays, and records, the first."""
     from dataclasses import replace
 
     from vbr.sim import RunSpec
+    seats = variant.game.seats
+    agents, deals = agents[:seats], [(seed, tuple(dealt[:seats])) for seed, dealt in deals]
     spec = RunSpec.of(variant.game.path, variant.game.options, args.seed, agents, args.n,
                       engine=variant.engine or getattr(args, "engine", "python"),
                       rotate=bool(getattr(args, "rotate_seats", False)), restrict=getattr(args, "restrict", None) or ())
@@ -196,7 +201,7 @@ def summary(variant: Variant, result, backend, agents: list[str], games=None) ->
     return {
         "rules": str(game.path), "title": game.title, "options": game.option_values,
         "games": n, "games_planned": result.spec.n, "interrupted": result.interrupted,
-        "seed": result.spec.seed, "sides": unit, "side_names": side_names(game), "agents": agents,
+        "seed": result.spec.seed, "sides": unit, "side_names": side_names(game), "agents": agents[:game.seats],
         "wins": wins, "draws": n - sum(wins.values()),
         "win_rate": {s: v["value"] for s, v in m["win_rate"].items()},
         "ci95": {s: v["ci95"] for s, v in m["win_rate"].items()},
