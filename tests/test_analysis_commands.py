@@ -598,6 +598,27 @@ def test_agents_per_seat_for_arms_of_different_seats_are_a_usage_error(capsys):
                    "(e.g. --agents greedy), not one per seat\n")
 
 
+def test_compare_of_games_with_different_seats_pairs_their_deals_played_read_or_summarised(tmp_path, capsys):
+    # one agent in every seat: a players=2 and a players=4 game of one seed are one deal (docs/cli.md,
+    # vbr compare: the same deals, seeds and seatings), whether both arms are played, the base read
+    # from its own `vbr sim --out` (`--base-rows`), or the rows summarised again
+    arms = ["cattack", "--base-option", "players=2", "--variant-option", "players=4", "--agents", "first",
+            "--engine", "python"]
+    played_rows, base = tmp_path / "both.jsonl", tmp_path / "base.jsonl"
+    code, played, err = run(capsys, "compare", *arms, "-n", 4, "--rows", played_rows)
+    assert code == 0, err
+    assert played.splitlines()[2:4] == ["4 games each, seed 0, agents first in every seat, engine python",
+                                        "paired: 4 deals played in both (same seeds and seatings); each interval but the"]
+    assert run(capsys, "sim", "cattack", "--option", "players=2", "--agents", "first", "-n", 4, "--engine", "python",
+               "--out", base)[0] == 0
+    code, read, err = run(capsys, "compare", *arms, "--base-rows", base)
+    assert code == 0, err
+    assert read.splitlines()[3] == played.splitlines()[3] and read.splitlines()[5:] == played.splitlines()[5:]
+    code, again, err = run(capsys, "summarize", played_rows)
+    assert code == 0, err
+    assert again.splitlines()[3] == played.splitlines()[3] and again.splitlines()[5:] == played.splitlines()[5:]
+
+
 def test_compare_of_games_with_different_seats_plays_both(capsys):
     # Siatka has 2 seats, Cattack 4: the default agent, random, plays every seat of each (the 4-seat
     # arm got the 2 agents parsed for the base, and its games ended in an IndexError).

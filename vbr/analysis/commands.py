@@ -125,12 +125,14 @@ def run_spec(variant: Variant, args, agents: list[str], deals=()):
     """What `play` plays: `args.n` games from `args.seed`, or the given deals ((seed, agents) each).
     The agents are those of the variant's seats: a sweep or comparison of games with different
     numbers of seats names one agent for the most seats (`arms_agents`), of which a game with
-    fewer plays, and records, the first."""
+    fewer plays, and records, the first; a deal of fewer seats (`--base-rows` of such a game)
+    is played by that one agent in every seat."""
     from dataclasses import replace
 
     from vbr.sim import RunSpec
     seats = variant.game.seats
-    agents, deals = agents[:seats], [(seed, tuple(dealt[:seats])) for seed, dealt in deals]
+    agents = agents[:seats]
+    deals = [(seed, tuple(dealt[:seats]) if len(dealt) >= seats else tuple(agents)) for seed, dealt in deals]
     spec = RunSpec.of(variant.game.path, variant.game.options, args.seed, agents, args.n,
                       engine=variant.engine or getattr(args, "engine", "python"),
                       rotate=bool(getattr(args, "rotate_seats", False)), restrict=getattr(args, "restrict", None) or ())
@@ -650,6 +652,7 @@ def base_rows(args, base: Variant, agents: list[str]) -> list:
     except R.RowsError as exc:
         raise UsageError(f"--base-rows: {exc}") from None
     want = run_fields(base, args, "base")
+    agents = agents[:base.game.seats]  # one agent for the most seats of the arms (`arms_agents`): the base's seats
     key = (want["rules"], tuple(sorted(want["rule_options"].items())), want["engine"], tuple(sorted(agents)),
            tuple(want["restrict"]))
     played = [a for a in merged.arms if a.key[:2] + a.key[3:] == key[:2] + key[3:]]

@@ -56,9 +56,11 @@ class Pairs:
 
 def pair_up(a: list[Trial], b: list[Trial]) -> list[tuple[int, int]]:
     """The games of two runs played on the same deal: (i, j) with a[i] and b[j] of the same seed
-    and the same agents in the same seats, in a's order; a game with no partner is left out."""
-    where = {(t.seed, *t.agents): j for j, t in enumerate(b)}
-    return [(i, where[k]) for i, k in enumerate([(t.seed, *t.agents) for t in a]) if k in where]
+    and the same agents in the same seats, in a's order; a game with no partner is left out. Runs
+    of games with different numbers of seats (Cattack's `players`) compare the seats both have."""
+    k = min((len(t.agents) for t in (*a, *b)), default=0)
+    where = {(t.seed, *t.agents[:k]): j for j, t in enumerate(b)}
+    return [(i, where[key]) for i, key in enumerate([(t.seed, *t.agents[:k]) for t in a]) if key in where]
 
 
 def pair_up_stores(a, b) -> Pairs:
@@ -67,8 +69,11 @@ def pair_up_stores(a, b) -> Pairs:
     order, pair k is game k of both, found by one pass over the two runs' deals; else each deal
     is keyed by one int (its seed times the seatings of both runs, plus its seating's number
     among them), cheaper than a tuple. A deal a run played twice is one game played twice (the
-    same seed and seating give the same game): either of its games pairs alike."""
-    numbers = {seating: k for k, seating in enumerate(dict.fromkeys([*a.seatings, *b.seatings]))}
+    same seed and seating give the same game): either of its games pairs alike. Seatings of
+    different numbers of seats compare the seats both have, as in `pair_up`."""
+    seats = min((len(s) for s in (*a.seatings, *b.seatings)), default=0)
+    numbers = {seating: k for k, seating in enumerate(dict.fromkeys(s[:seats] for s in (*a.seatings, *b.seatings)))}
+    numbers = {s: numbers[s[:seats]] for s in (*a.seatings, *b.seatings)}
     if a.games == b.games and all(map(eq, _deal_keys(a, numbers), _deal_keys(b, numbers))):
         return Pairs(range(a.games), range(b.games))
     where = {}
