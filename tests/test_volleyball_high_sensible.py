@@ -128,20 +128,33 @@ def test_it_attacks_at_once_with_the_highest_hit_card_that_can_send_the_ball_ove
 
 
 def test_it_aims_farthest_from_the_opponents_ready_members_and_passes_nearest_its_own(games):
+    # at "how far" the landings of each Distance are the engine's (a clone plays it); at "where
+    # the ball goes" the options themselves. Over the net if it can: the landing whose nearest
+    # Ready opponent is farthest; else a pass: the landing whose nearest Ready member of its own
+    # is nearest.
     kinds = set()
-    for _, seat, obs, chosen in at(games, "where the ball goes"):
+    for state, seat, obs, chosen in games:
+        if obs["prompt"] == "where the ball goes":
+            options = {x: {x} for x in obs["legal"]}
+        elif obs["prompt"].endswith("how far"):
+            options = {d: landings(state, i) for i, d in enumerate(obs["legal"])}
+        else:
+            continue
         mine, theirs = seat % 2, 1 - seat % 2
         ready = [spot(f) for f, up in members(obs).values() if up]
 
         def gap(x, side):
             return min((steps(spot(x), r) for r in ready if r[0] == side), default=0)
-        over = [x for x in obs["legal"] if x.startswith(f"@{theirs}:")]
-        if over:
+
+        def farthest(spots):
+            return max((gap(x, theirs) for x in spots if x.startswith(f"@{theirs}:")), default=None)
+        if any(farthest(spots) is not None for spots in options.values()):
             kinds.add("attack")
-            assert chosen in over and gap(chosen, theirs) == max(gap(x, theirs) for x in over)
+            assert farthest(options[chosen]) == max(f for f in map(farthest, options.values()) if f is not None)
         else:
             kinds.add("pass")
-            assert gap(chosen, mine) == min(gap(x, mine) for x in obs["legal"])
+            nearest = {o: min(gap(x, mine) for x in spots) for o, spots in options.items()}
+            assert nearest[chosen] == min(nearest.values())
     assert kinds == {"attack", "pass"}
 
 
