@@ -202,6 +202,7 @@ SLOW = {
     "test_typed_search.py::test_python_and_c_mcts_pick_the_same_option_after_the_same_visits",
     "test_typed_search.py::test_with_spread_playouts_a_search_behind_in_pig_banks_a_large_turn_total_as_the_best_response_does",
     # test_visualizer.py
+    "test_volleyball_high_sensible.py",  # a rulebook's player: a game fixture of both engines, 3 s in all
     "test_visualizer.py::test_findings_agree_with_the_networkx_graph",
     "test_visualizer.py::test_sim_with_agents_and_workers_gives_the_same_shares",
     # test_vscode_grammar.py
