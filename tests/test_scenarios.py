@@ -88,7 +88,8 @@ EXPECTED_FAILURES = [
     ("holder", 17, "expectation failed (left side is 1, right side is 0)"),  # seat 0 served to seat 1
     ("two parts", 23, "expectation failed:\n    `side(ball) == 0` is true: left side 0, right side 0\n"
                       "    `number(ball) == 4` is false: left side 3, right side 4"),  # seat 1 (the pick) served to 0's field 3
-    ("no face", 26, "die `green` has no face 9"),  # green is 1..6
+    ("no face", 26, "FILE:26:17: error: die `green` has no face 9\n      force green = 9\n                    ^"),  # green
+    # is 1..6: refused by the checker before play, shown as `vbr check` shows it
     ("illegal choice", 44, "left is not legal here (seat 0: which of the two bounces); legal: forward, backward"),
     ("legal said illegal", 61, "forward should not be legal; legal now: forward, backward "
                                "(seat 0: which of the two bounces)"),
@@ -108,7 +109,7 @@ def test_failing_scenarios_fail_alike_in_the_python_and_c_engines(tmp_path):
         (r.title, r.span.line, r.message) for r in c]
     assert not any(r.ok for r in python)
     got = [(r.title, r.span.line, r.message) for r in python[:-1]]
-    assert got == EXPECTED_FAILURES
+    assert got == [(t, line, m.replace("FILE", str(tmp_path / "t.vbr"))) for t, line, m in EXPECTED_FAILURES]
     assert python[-1].span.line == 106  # `server = pick seats` in siatka.vbr's setup
     assert "the forced pick 7 is not among the items on offer" in python[-1].message
 
@@ -372,6 +373,19 @@ def test_checking_a_scenario_file_reports_every_problem_of_its_steps_located(tmp
         (10, 10, "unknown name `nosuchname`"),
         (13, 3, "unknown option `nosuch` (siatka.vbr has options: abilities, block_marker, rotation, target)"),
     ]
+
+
+@pytest.mark.parametrize("face, shown", [("7", "7"), ("2 * 4", "8 (`2 * 4`)"), ("0", "0")])
+def test_checking_a_scenario_file_refuses_a_forced_face_its_die_lacks(tmp_path, face, shown):
+    """siatka.vbr's green die is 1..6: a face known before play outside them is refused by `vbr
+    check`, at the face, before any scenario runs."""
+    from vbr.errors import VbrCheckError
+    from vbr.scenario import check_file
+    (tmp_path / "t.vbr").write_text(f'tests for "siatka"\nscenario "x" {{\n  force green = 3, {face}\n  start serve\n}}\n')
+    with pytest.raises(VbrCheckError) as caught:
+        check_file(tmp_path / "t.vbr")
+    assert [(d.span.line, d.span.col, d.message) for d in caught.value.diagnostics] == [
+        (3, 20, f"die `green` has no face {shown}")]
 
 
 def test_a_scenario_with_problems_fails_alone_at_its_first_problem(tmp_path):

@@ -188,8 +188,9 @@ def _option_problems(sc: A.Scenario, exc: OptionError) -> list[Diagnostic]:
 
 class StepChecker:
     """The steps of scenarios checked against a rule file's checked model (its options the
-    scenarios'): each phase and die a step names exists, a forced face has the die's type, an
-    expectation is a bool, a `given` block checks as a body of its own (no `return`)."""
+    scenarios'): each phase and die a step names exists, a forced face has the die's type (and,
+    when it is known before play, is one of the die's faces), an expectation is a bool, a `given`
+    block checks as a body of its own (no `return`)."""
 
     def __init__(self, model: Model):
         self.m = copy.copy(model)
@@ -224,8 +225,16 @@ class StepChecker:
         elif k == "force" and step.name not in m.dice:
             m.diags.error(step.span, f"no die `{step.name}`" + m.suggest_or_list(step.name, m.dice, "dice"))
         elif k == "force":
+            faces = x.values.dice.get(step.name)
             for e in step.exprs:
-                x.expect(e, CheckScope(), x.values.die_types[step.name], "a forced face")
+                face = x.values.die_types[step.name]
+                if not T.compatible(x.expect(e, CheckScope(), face, "a forced face"), face) or faces is None:
+                    continue
+                known, v = x.constant(e, CheckScope())
+                if known and v not in faces:  # as play would find it (TypedRunner._force)
+                    text = printer.expr(e)
+                    shown = text if text == str(v) else f"{v} (`{text}`)"
+                    m.diags.error(e.span, f"die `{step.name}` has no face {shown}")
         elif k == "expect":
             x.expect(m.measures_read(step.exprs[0]), CheckScope(), "bool", "an expectation")
         elif k == "winner":
