@@ -56,6 +56,7 @@ SLOW = {
     "test_analysis_commands.py::test_sim_plot_writes_png_and_svg",
     "test_analysis_commands.py::test_sweep_plays_every_combination_in_grid_order",
     "test_analysis_commands.py::test_sweep_plot_draws_each_metric_against_the_swept_option",
+    "test_analysis_commands.py::test_a_sweeps_jsonl_rows_hold_each_swept_option_as_sim_json_holds_it",
     "test_analysis_commands.py::test_sweep_table_names_each_combination",
     "test_analysis_commands.py::test_unwritable_destination_is_refused_before_any_game",
     "test_analysis_commands.py::test_workers_end_when_vbr_is_killed_outright",

@@ -108,6 +108,21 @@ def test_sweep_plays_every_combination_in_grid_order(tmp_path, capsys):
     assert {"games", "first_mover_advantage", "first_mover_advantage lo", "first_mover_advantage hi"} <= set(table[0])
 
 
+def test_a_sweeps_jsonl_rows_hold_each_swept_option_as_sim_json_holds_it(capsys, tmp_path):
+    """A number as a number and a bool as a bool (siatka.vbr: `option target = 9`, `option
+    abilities = false`), as `vbr sim --json` writes a run's options; a CSV cell reads the same."""
+    out, table = tmp_path / "sweep.jsonl", tmp_path / "sweep.csv"
+    for where in (out, table):
+        code, _, err = run(capsys, "sweep", "siatka", "--grid", "target=3,5", "--grid", "abilities=false,true", "-n", 2,
+                           "--engine", "python", "--no-progress", "--out", where)
+        assert code == 0, err
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["target"], r["abilities"]) for r in rows] == [(3, False), (3, True), (5, False), (5, True)]
+    with table.open(newline="") as f:
+        assert [(r["target"], r["abilities"]) for r in csv.DictReader(f)] == [
+            ("3", "false"), ("3", "true"), ("5", "false"), ("5", "true")]
+
+
 def test_sweep_table_names_each_combination(capsys):
     code, text, _ = run(capsys, "sweep", "siatka", "--grid", "target=5,9", "-n", 4)
     assert code == 0

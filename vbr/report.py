@@ -205,11 +205,12 @@ def number(x: float, m: dict) -> str:
 
 
 def sweep_table(rows: list[dict]) -> list[dict]:
-    """One flat row per combination: the swept options, then every figure with its CI bounds."""
+    """One flat row per combination: the swept options (a number or a bool as itself, as `vbr sim
+    --json` writes options; another value as its text), then every figure with its CI bounds."""
     table = []
     for r in rows:
         s = r["summary"]
-        flat = {k: text(v) for k, v in r["options"].items()}
+        flat = {k: v if isinstance(v, (int, float)) else text(v) for k, v in r["options"].items()}
         flat["games"], flat["engine"] = s["games"], s.get("engine")
         for side, name in zip(s["win_rate"], s.get("side_names") or s["win_rate"]):
             flat[f"win_rate {name}"] = s["win_rate"][side]
