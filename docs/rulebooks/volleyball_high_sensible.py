@@ -28,6 +28,8 @@ from pathlib import Path
 
 import vbr
 from vbr.analysis.stats import wilson
+from vbr.court import Court
+from vbr.values import Cell
 
 RULES = Path(__file__).resolve().parents[2] / "rules" / "volleyball-high.vbr"
 
@@ -39,6 +41,7 @@ ROWS, COLS, NET = 2, 4, 1
 HEIGHT = 2 * ROWS + NET
 FIELDS = {f: (2, f) if f <= 4 else (1, f - 4) for f in range(1, 9)}
 SERVE = (0, 4)
+COURT = Court(ROWS, COLS, NET, FIELDS, {"serve": SERVE})
 
 CARD = re.compile(r"#(\d+) Action\((.*)\)")
 MEMBER = re.compile(r"#(\d+) Member\((.*)\)")
@@ -82,29 +85,10 @@ def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
 
 def reach(start: tuple[int, int], n: int, net_cost: int) -> set[tuple[int, int]]:
     """Every cell a movement of exactly n unit steps can end on (the rule file's `reach`, all four
-    directions): it never reverses on an axis, never leaves the court, crosses the net row
-    straight, never ends on it, and pays `net_cost` for entering it (0 for a serve)."""
-    def on_net(x, y):
-        return ROWS <= y < ROWS + NET
-    ends, seen, todo = set(), set(), [(start[0], start[1], 0, 0, 0)]
-    while todo:
-        item = todo.pop()
-        if item in seen:
-            continue
-        seen.add(item)
-        x, y, used, sx, sy = item
-        if used == n:
-            if not on_net(x, y):
-                ends.add((x, y))
-            continue
-        for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-            if (dx and dx * sx < 0) or (dy and dy * sy < 0) or (on_net(x, y) and not dy):
-                continue
-            nx, ny = x + dx, y + dy
-            cost = net_cost if on_net(nx, ny) else 1
-            if 0 <= nx < COLS and 0 <= ny < HEIGHT and used + cost <= n:
-                todo.append((nx, ny, used + cost, sx or dx, sy or dy))
-    return ends
+    directions), as vbr's court works it out (vbr.court.Court.reach): it never reverses on an
+    axis, never leaves the court, crosses the net row straight, never ends on it, and pays
+    `net_cost` for entering it (0 for a serve)."""
+    return {(c[0], c[1]) for c in COURT.reach(Cell(*start), n, 0, [(0, 1), (0, -1), (1, 0), (-1, 0)], net_cost)}
 
 
 class View:
