@@ -581,6 +581,15 @@ def test_a_loops_max_is_any_whole_number_known_before_play(tmp_path, bound):
     assert load(p).new_state(0).outcome().winner == 0  # the loop breaks at its second round, below every bound
 
 
+def test_a_loops_max_below_1_in_code_the_options_leave_dead_is_not_judged(tmp_path):
+    text = LOOP_BASE.replace("  loop max MAX {", "  if rounds > 3 {\n    loop max rounds - 3 {\n      n += 1\n    }\n  }\n"
+                                                 "  loop max rounds {")
+    p = write(tmp_path, "l.vbr", text)  # rounds is 3: the first loop never runs, its max would be 0
+    assert load(p).new_state(0).outcome().winner == 0
+    assert check_problems(tmp_path / "m.vbr", text.replace("if rounds > 3", "if rounds > 2")) == [
+        (8, 14, "`max` must be at least 1: `rounds - 3` is 0")]
+
+
 @pytest.mark.parametrize("bound, message", [
     ("n", "`max` takes a whole number known before play: a number, an int option, a const, or arithmetic on them"),
     ("0", "`max` must be at least 1, not 0"),

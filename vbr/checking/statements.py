@@ -210,11 +210,13 @@ class StmtChecker:
         self.block(s.body, scope.child(loop=True), True)
 
     def _most_rounds(self, bound: A.Expr) -> None:
+        """Refused: a bound play works out (whatever the options), or one below 1 under the options
+        chosen (not judged in code they leave dead)."""
         value = constant_int(self.m, bound)
         if value is None:
             self.diags.error(bound.span, "`max` takes a whole number known before play: a number, an int option, a "
                                          "const, or arithmetic on them")
-        elif value < 1:
+        elif value < 1 and not self.x.not_judged:
             said = known_number(bound, value)
             self.diags.error(bound.span, f"`max` must be at least 1, not {said}" if said == str(value) else
                              f"`max` must be at least 1: {said}")
