@@ -247,6 +247,26 @@ def test_a_seat_named_in_code_the_options_leave_dead_is_neither_refused_nor_warn
     assert (out.winner, out.points) == (winner, points)
 
 
+# Seat 3's procedure is called only where four players play.
+PROC_BY_PLAYERS = ('game "proc by players"\noption players = 2 in { 2, 4 }\nseats 4 when players == 4\n'
+                   'seats 2 when players == 2\nvar server: seat = 0\nvar score: int per seat = 0\npoints score\n'
+                   'start p\nproc fourth() {\n  server = 3\n  score[3] += 1\n}\nphase p {\n  if players == 4 {\n'
+                   '    fourth()\n  }\n  end winner server\n}\n')
+
+
+@pytest.mark.parametrize("players, winner, points", [("2", 0, (0, 0)), ("4", 3, (0, 0, 0, 1))])
+def test_a_procedure_only_code_the_options_leave_dead_calls_is_not_judged(tmp_path, players, winner, points):
+    p = write(tmp_path, "p.vbr", PROC_BY_PLAYERS)
+    assert checked_model(p, {"players": players}).diags.warnings == []
+    out = load(p, {"players": players}).new_state(0).outcome()
+    assert (out.winner, out.points) == (winner, points)
+
+
+def test_a_procedure_live_code_calls_is_judged_under_the_options_chosen(tmp_path):
+    problems = check_problems(tmp_path / "p.vbr", PROC_BY_PLAYERS.replace("if players == 4", "if players > 0"))
+    assert problems == [(10, 3, "cannot assign int to seat: 3, and the seats are 0..1")]
+
+
 # Two seats, and without `teams` two teams: 2 is neither, nor -1; `last` is the const 5.
 WARN_BASE = ('game "w"\nseats 2\nconst last = 5\nvar score: int per seat = 0\npoints score\nstart p\nphase p {\n'
              '  choose x from 1..2 by 0\n  score[0] += x\n  end winner 0\n}\n')

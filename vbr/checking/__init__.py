@@ -56,8 +56,12 @@ def check_bodies(m: Model) -> None:
     s = StmtChecker(m, x)
     _dice(m, x, values)
     _vars(m, x)
+    alive = procs_called(m, s)
     for name, d in m.procs.items():
-        s.body(name, "proc", d.body, d.params)
+        if name in alive:
+            s.body(name, "proc", d.body, d.params)
+        else:  # only code the options leave dead calls it: its names and types checked, not its values
+            x.unjudged(s.body, name, "proc", d.body, d.params)
     for name, d in m.phases.items():
         s.body(name, "phase", d.body)
     for ev, hs in m.handlers.items():
@@ -71,6 +75,26 @@ def check_bodies(m: Model) -> None:
         _returns(m, x)
     if m.setup is not None:
         s.body("setup", "setup", m.setup.body)
+
+
+def procs_called(m: Model, s: StmtChecker) -> set[str]:
+    """The procedures code the options leave alive may call: from every phase, handler and the
+    setup, through the `if` branches the options do not rule out (StmtChecker.live), and on
+    through the procedures so reached. A branch whose condition reads a local counts as alive."""
+    roots = [d.body for d in m.phases.values()] + [h.body for hs in m.handlers.values() for h in hs]
+    todo: list = roots + ([m.setup.body] if m.setup is not None else [])
+    found: set[str] = set()
+    while todo:
+        node = todo.pop()
+        if isinstance(node, A.If):
+            branches, orelse, _ = s.live(node, Scope())
+            todo += [b.test for b in node.branches] + [b.body for b in branches] + ([orelse] if orelse is not None else [])
+            continue
+        if isinstance(node, A.Call) and node.func in m.procs and node.func not in found:
+            found.add(node.func)
+            todo.append(m.procs[node.func].body)
+        todo += node.children()
+    return found
 
 
 def _handler_params(m: Model, h: A.Handler) -> list[A.Param]:
