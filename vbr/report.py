@@ -239,7 +239,7 @@ def one_agent_everywhere(runs: list[list[str]]) -> str | None:
     if len({tuple(agents) for agents in runs}) == 1:
         return " | ".join(runs[0])
     names = {a for agents in runs for a in agents}
-    return f"{min(names)} in every seat" if len(names) == 1 else None
+    return f"{names.pop()} in every seat" if len(names) == 1 else None
 
 
 def render_sweep(title: str, rows: list[dict], analysis: dict | None = None, out: str | None = None) -> str:

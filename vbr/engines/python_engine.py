@@ -175,10 +175,7 @@ class PythonEngine:
         self.apply(S, i)
         now = S[at:at + count]
         if now != stats[4:]:
-            stats[4:] = now
-            if stats[3] < TRACK_ROWS:
-                track.append((S[H.CHOICES], now))
-                stats[3] += 1
+            _scored(S, now, stats, track)
 
     def play_random(self, S: list, agent_seed: int) -> None:
         """Every choice answered uniformly at random from the agents' stream until the end."""
@@ -278,11 +275,17 @@ class Autoplay:
             self.scored(S)
 
     def scored(self, S: list) -> None:
-        now = self.points = S[self.at:self.end]
-        self.stats[4:4 + self.count] = now
-        if self.stats[3] < TRACK_ROWS:
-            self.track.append((S[H.CHOICES], tuple(now)))
-            self.stats[3] += 1
+        self.points = S[self.at:self.end]
+        _scored(S, self.points, self.stats, self.track)
+
+
+def _scored(S: list, now: list, stats: list[int], track: list) -> None:
+    """The points changed to `now`: kept in stats[4:], and a row of `track` (the choices made,
+    the points) while it holds fewer than TRACK_ROWS (counted in stats[3])."""
+    stats[4:4 + len(now)] = now
+    if stats[3] < TRACK_ROWS:
+        track.append((S[H.CHOICES], tuple(now)))
+        stats[3] += 1
 
 
 def _run(units: tuple, S: list) -> None:
