@@ -188,6 +188,27 @@ def test_play_game_of_a_typed_game_is_the_same_game_and_counts_in_one_call_of_ei
             assert b.points[b.winner] == 9 and b.score_track[-1] == (b.choices, b.points)
 
 
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_loop_of_play_game_on_one_game_plays_each_game_as_a_logged_game_plays_it_and_still_checks_its_arguments(
+        engine):
+    import vbr.play
+    from vbr.agents.spec import AgentSpecError
+    from vbr.play import play_game
+    game = load(SIATKA, {}, engine=engine)
+    agents = ["random", "random"]
+    for seed in range(4):
+        looped = play_game(game, seed, agents)
+        assert vbr.play._last_plan[0] is game  # the next call with these agents is a loop's call
+        by_answer = play_game(game, seed, agents, record=True)  # a logged game: choice by choice
+        assert _result_fields(looped) == _result_fields(by_answer)
+    play_game(game, 0, agents)
+    for seed in (-1, 2 ** 63, True, 1.0):  # the seeds `vbr run --seed` refuses, refused in a loop too
+        with pytest.raises((ValueError, TypeError)):
+            play_game(game, seed, agents)
+    with pytest.raises(AgentSpecError):
+        play_game(game, 0, ["random"])
+
+
 def test_play_game_with_record_keeps_a_typed_games_events_the_same_in_both_engines():
     from vbr.play import play_game
     logs = [play_game(load(PIG, {}, engine=e), 5, ["random", "random"], record=True).state.log for e in ("python", "c")]

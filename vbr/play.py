@@ -8,7 +8,7 @@ from vbr.agents.spec import AgentSpecError, parse_agent, parse_agent_list
 from vbr.engines.game import State as TypedState
 from vbr.ir.layout import OVER
 from vbr.ir.values import NONE
-from vbr.seeds import game_seed_value
+from vbr.seeds import SEED_MAX, game_seed_value
 from vbr.shared_values import SHARED, SMALL_INT
 
 
@@ -48,6 +48,11 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
     counts its restricted choices. `seed` is checked as Game.new_state checks it; `agent_names`
     is a list of one spec per seat, or one string as `--agents` takes it (`"mcts"` for every
     seat, `"random,mcts:iterations=50"`); another count of agents is an AgentSpecError."""
+    plan = _last_plan[1] if _last_plan[0] is game else None
+    if (plan is not None and type(seed) is int and 0 <= seed <= SEED_MAX and type(agent_names) is list
+            and agent_names == plan.randoms
+            and not (record or trace or restrict) and log_sink is None):
+        return plan.play(seed)  # the common call of a loop of random games: what the lines below come to
     seed = game_seed_value(seed)
     agent_names = seat_agents(agent_names, game.seats)
     logged = record or trace or log_sink is not None
