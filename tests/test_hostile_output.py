@@ -83,6 +83,28 @@ def test_a_sweep_value_that_is_a_formula_lands_quoted_in_its_csv(tmp_path, capsy
     assert lines[1].startswith("'=1+1,") and lines[2].startswith("'@SUM(A1),")
 
 
+@pytest.mark.parametrize("name", ["-toy.vbr", "t\x1b[2Joy.vbr", "=toy" + RLO + ".vbr", "@\ttoy.vbr"])
+def test_csv_rows_of_a_rule_file_whose_name_starts_like_a_formula_or_holds_controls_summarize_again(
+        tmp_path, capsys, monkeypatch, name):
+    # the rows' cell shows the name as a spreadsheet and a terminal may (quoted, escaped), and
+    # summarize still finds the file the run played
+    (tmp_path / name).write_text(TOY.format(title="Toy", cost="1", say="hi"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "sim", "./" + name, "-n", 4, "--out", "rows.csv")
+    assert code == 0, err
+    cell = (tmp_path / "rows.csv").read_text(encoding="utf-8").splitlines()[1].split(",")
+    assert "\x1b" not in "".join(cell) and RLO not in "".join(cell)
+    code, out, err = run(capsys, "summarize", "rows.csv")
+    assert code == 0, err
+    assert "4 games, from rows of 1 file" in out and "\x1b" not in out + err and RLO not in out + err
+
+
+def test_a_csv_cell_reads_back_as_the_text_it_was_written_from():
+    from vbr.analysis.output import inert, inert_undone
+    for text in ["-x", "=1+1", "a\x1bb", "\\x41 stays", "\tx", "x\x7f\x9f\udc9b" + RLO, "plain", "'quoted"]:
+        assert inert_undone(inert(text)) == text
+
+
 # ------------------------------------------------------------------------------ 3: special files
 def test_rows_written_to_a_named_pipe_reach_its_reader_and_the_pipe_stays(tmp_path):
     fifo = tmp_path / "rows.jsonl"

@@ -41,6 +41,21 @@ def clean(text: object) -> str:
     return _CONTROL.sub(_escape, str(text))
 
 
+_SHOWN = re.compile(r"\\x([0-9a-f]{2})|\\u([0-9a-f]{4})")
+
+
+def _shown_char(m: re.Match) -> str:
+    char = chr(int(m.group(1) or m.group(2), 16))
+    return char if _CONTROL.match(char) else m.group()
+
+
+def unclean(text: str) -> str:
+    """The text `clean` made `text` from: each `\\xNN` or `\\uNNNN` it writes for a character it
+    shows escaped read back as that character (another, such as `\\x41`, is left as written).
+    Exact unless the text held such an escape of its own before `clean`."""
+    return _SHOWN.sub(_shown_char, text)
+
+
 def clean_line(text: object) -> str:
     """`clean`, and the newline too: for text that must stay on one line (a source line)."""
     return clean(text).replace("\n", "\\x0a")

@@ -131,6 +131,16 @@ def inert(text: str) -> str:
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 
+def inert_undone(cell: str) -> str:
+    """The text `inert` made the CSV cell `cell` from: the quote before a formula's first
+    character dropped, the escapes of `clean` read back (vbr.terminal.unclean). Exact unless the
+    text itself started with that quote or held such an escape."""
+    from vbr.terminal import unclean
+    if cell.startswith("'") and cell[1:].startswith(_FORMULA_START):
+        cell = cell[1:]
+    return unclean(cell)
+
+
 def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 

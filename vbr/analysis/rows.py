@@ -14,11 +14,13 @@ import csv
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
+from vbr.analysis.output import inert_undone
 from vbr.analysis.trial import Trial
 
 
@@ -263,12 +265,30 @@ def _from_csv(path: Path, line: int, r: dict) -> dict:
         for k in ("rule_options", "measure_kinds"):  # NAME=VALUE;NAME=VALUE
             if r.get(k) is not None:
                 out[k] = dict(kv.split("=", 1) for kv in r[k].split(";") if kv)
-        for k in ("arm", "rules", "engine"):
-            if k in r:
-                out[k] = r[k]
+        if "engine" in r:
+            out["engine"] = r["engine"]
+        if "arm" in r:
+            out["arm"] = inert_undone(r["arm"])
+        if "rules" in r:
+            out["rules"] = _rule_file(r["rules"])
     except (KeyError, ValueError) as exc:
         raise RowsError(f"{path}:{line}:1: error: not a game row of vbr ({_why(exc)})") from None
     return out
+
+
+@lru_cache(maxsize=256)
+def _rule_file(cell: str) -> str:
+    """The rule file a CSV row names: the name its run was given, which `inert` wrote as `cell`
+    (vbr.analysis.output.inert_undone), unless only `cell` as written names a file."""
+    name = inert_undone(cell)
+    return cell if name != cell and _exists(cell) and not _exists(name) else name
+
+
+def _exists(name: str) -> bool:
+    try:
+        return Path(name).exists()
+    except (OSError, ValueError):  # a name too long, or with a NUL in it: no file
+        return False
 
 
 def _scalar(v: str):
