@@ -189,6 +189,24 @@ def test_the_siatka_files_are_in_canonical_form():
         assert program(parse(path.read_text(), str(path))) == path.read_text(), f"run `vbr fmt {path}`"
 
 
+def test_a_file_parsed_in_four_threads_at_once_keeps_each_of_its_comments_once_in_each():
+    # vbr.sim.build_ahead loads a sweep's files in threads; a tree with another's comments in it
+    # would be kept (the AST cache) and `vbr fmt -w` would then write them twice into the file
+    import threading
+    text = (RULES_DIR / "cattack.vbr").read_text(encoding="utf-8")
+    want = [c.span.line for c in parse(text, "cattack.vbr").comments]
+    own_lines = [n for n, line in enumerate(text.splitlines(), 1) if line.lstrip().startswith("#")]
+    assert set(own_lines) <= set(want) and want == sorted(set(want))  # every comment line, each once
+    got = []
+    threads = [threading.Thread(target=lambda: got.append([c.span.line for c in parse(text, "cattack.vbr").comments]))
+               for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == [want] * 4
+
+
 def test_declared_reserved_words_are_found_outside_strings_and_comments():
     from vbr.grammar.reserved import declared_reserved
     text = ('game "g"\nenum first { a, b }\n# let if = 1\nphase p {\n  say "let any = 2"\n  let x = 1\n}\n'

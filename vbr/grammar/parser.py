@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from functools import lru_cache
 
 from typing import TYPE_CHECKING
@@ -58,6 +59,8 @@ SYNTAX_HINTS: list[tuple[str, object, list[str]]] = [
 
 
 _COMMENTS: list = []  # filled by the lexer while one file is parsed
+_LEXING = threading.Lock()  # held while a text is lexed and its comments read: one at a time, so that
+                            # threads parsing at once (vbr.sim.build_ahead) get their own comments
 
 
 _GRAMMAR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vbr.lark")
@@ -134,12 +137,13 @@ def _parse(text: str, file: str, start: str, line0: int = 1, col0: int = 1, nest
     if line0 == 1 and col0 == 1:
         text = normalize_newlines(text.removeprefix("\ufeff"))
         _count_tokens(text, file)
-    _COMMENTS.clear()
-    try:
-        tree = _lark().parse(text, start=start)
-    except UnexpectedInput as exc:
-        raise _syntax_error(exc, text, file, start, line0, col0) from None
-    comments = _comments(text, file) if start == "start" else []
+    with _LEXING:
+        _COMMENTS.clear()
+        try:
+            tree = _lark().parse(text, start=start)
+        except UnexpectedInput as exc:
+            raise _syntax_error(exc, text, file, start, line0, col0) from None
+        comments = _comments(text, file) if start == "start" else []
     if line0 != 1 or col0 != 1:
         _shift_positions(tree, line0, col0)
     says = _check_nesting(tree, nesting, file, text if line0 == 1 else None)
