@@ -11,7 +11,7 @@ from scipy.optimize import brentq
 from scipy.special import betaln
 
 from conftest import ROOT
-from vbr.analysis.sequential import confidence_sequence, games_needed, log_wealth, next_check
+from vbr.analysis.sequential import concentration, confidence_sequence, games_needed, log_wealth, next_check
 from vbr.cli import main
 
 DIE = ROOT / "tests" / "fixtures" / "valid" / "loaded_die.vbr"
@@ -85,6 +85,31 @@ def test_a_run_that_reaches_n_first_says_the_precision_was_not_reached(capsys):
     code, stdout, _ = sim(capsys, "sim", DIE, "-n", 50, "--precision", 0.02)
     assert code == 0 and "50 games" in stdout.splitlines()[0]
     assert "precision not reached: seat 0 wins" in stdout and "not below 2 percentage points" in stdout
+
+
+def test_without_n_a_run_at_a_precision_may_play_twice_what_a_rate_of_half_needs_and_stops_when_reached(capsys):
+    # a rate of ½ is the widest: the die's 30 % reaches ±5 points before the games ½ needs
+    most = 2 * games_needed(0.05, concentration(0.05))
+    code, stdout, err = sim(capsys, "sim", DIE, "--precision", 0.05, "--json")
+    assert code == 0
+    stats = json.loads(stdout)
+    assert f"--precision 0.05 without -n: at most {most:,} games" in err
+    assert stats["games_planned"] == most and stats["precision"]["reached"]
+    assert stats["games"] <= games_needed(0.05, concentration(0.05))
+
+
+def test_without_n_a_rate_that_never_gets_a_value_stops_at_twice_what_a_rate_of_half_needs(tmp_path, capsys):
+    rules = tmp_path / "unset.vbr"
+    rules.write_text('game "Unset"\nseats 2\nmeasure server: seat first mover as "server"\nstart p\n'
+                     'phase p {\n  choose x from [1, 2] by 0\n  end winner x - 1\n}\n', encoding="utf-8")
+    code, stdout, _ = sim(capsys, "sim", rules, "--precision", 0.2, "--metric", "measure:server", "--json")
+    assert code == 0
+    assert json.loads(stdout)["games"] == 2 * games_needed(0.2, concentration(0.2))
+
+
+def test_without_precision_a_run_plays_100_games(capsys):
+    code, stdout, _ = sim(capsys, "sim", DIE)
+    assert code == 0 and "100 games" in stdout.splitlines()[0]
 
 
 def test_a_target_no_fair_rate_reaches_in_the_games_searched_says_it_needs_more_than_them(capsys):

@@ -163,8 +163,8 @@ def _parser() -> argparse.ArgumentParser:
         q.add_argument("--agents", default="random", help=_agents_help())
         q.add_argument("--option", action="append", metavar="NAME[=VALUE]", help="set a rule option (repeatable)")
 
-    def many_args(q, out_formats=".jsonl or .csv"):
-        q.add_argument("-n", type=integer, default=100, help="games per run (default 100)")
+    def many_args(q, out_formats=".jsonl or .csv", n_help="games per run (default 100)"):
+        q.add_argument("-n", type=integer, default=None if "precision" in n_help else 100, help=n_help)
         q.add_argument("--workers", type=integer, metavar="W",
                        help="play in W processes at once, 1 or more (default: one per core for a run with an "
                             "mcts agent, else 1; on Ray, every CPU it has); the results do not depend on it")
@@ -190,7 +190,7 @@ def _parser() -> argparse.ArgumentParser:
         q.add_argument("--precision", type=decimal, metavar="H",
                        help="stop once the 95%% confidence sequence of the watched rate is narrower than +/-H "
                             "(e.g. 0.02), or at -n games, whichever comes first (docs/analysis.md, \"Stopping at "
-                            "a precision\")")
+                            "a precision\"); without -n, -n is twice the games a rate of 50%% needs for it")
         q.add_argument("--metric", metavar="NAME",
                        help="the rate --precision watches and the progress line shows: win_rate (default: the "
                             "first side's, or with different agents, seats rotated, the first agent's), "
@@ -210,7 +210,8 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("sim", help="play many games and report balance metrics")
     game_args(s)
-    many_args(s, "one row per game: .jsonl or .csv")
+    many_args(s, "one row per game: .jsonl or .csv",
+              "games per run (default 100; with --precision, twice the games a rate of 50%% needs to reach it)")
     precision_args(s)
     s.add_argument("--skill", metavar="PARAM=LOW,HIGH",
                    help="the skill-expression figure: the one agent of --agents with PARAM=HIGH against itself "

@@ -99,14 +99,33 @@ def backend_for(args):
             close()
 
 
+def seatings_per_deal(args, agents: list[str]) -> int:
+    """The games of each deal of the run: its agents' seatings when it rotates seats (as
+    `--rotate-seats` or `--no-rotate-seats` says, else exactly when the agents differ), else 1."""
+    from vbr.sim import seatings
+    chosen = getattr(args, "rotate_seats", None)
+    rotate = len(set(agents)) > 1 if chosen is None else bool(chosen)
+    return len(seatings(agents)) if rotate else 1
+
+
+def precision_games(target: float, per_deal: int) -> int:
+    """`-n` of a run stopped at a precision when none is given: twice the deals a rate of 50 %
+    needs to reach the target (the widest rate: any other reaches it sooner; the room to spare
+    for deals the rate is not taken over), in games, at most MAX_GAMES. A note says so."""
+    from vbr.analysis.sequential import concentration, games_needed
+    from vbr.cli_common import MAX_GAMES
+    n = min(2 * games_needed(target, concentration(target)) * per_deal, MAX_GAMES)
+    note(f"--precision {target:g} without -n: at most {n:,} games, twice what a rate of 50% needs")
+    return n
+
+
 def rotate_seats(args, agents: list[str]) -> bool:
     """Whether the run rotates seats (every deal played in each of the agents' seatings, see
     `vbr.sim.seatings`): as `--rotate-seats` or `--no-rotate-seats` says, else exactly when the
     agents differ, with a note on stderr saying so; and a note when `-n` ends inside a deal."""
-    from vbr.sim import seatings
     chosen = getattr(args, "rotate_seats", None)
+    k = seatings_per_deal(args, agents)
     rotate = len(set(agents)) > 1 if chosen is None else bool(chosen)
-    k = len(seatings(agents)) if rotate else 1
     if rotate and chosen is None:
         note(f"the agents differ, so seats are rotated: every deal is played in each of the {k} seatings "
              f"of the agents (--no-rotate-seats plays each deal once, agents as given)")
@@ -349,9 +368,11 @@ def cmd_sim(args, game, agents) -> int:
     """`vbr sim`: the run's games kept as columns (`ColumnStore`) and their `--out` rows written as
     they arrive, each game let go once both have it; then the summary, the plots, the report."""
     from vbr.analysis.column_store import ColumnStore
+    target = check_precision(args)
+    if args.n is None:
+        args.n = precision_games(target, seatings_per_deal(args, agents)) if target is not None else 100
     check_count(args.n)
     check_outputs(args)
-    target = check_precision(args)
     args.rotate_seats = rotate_seats(args, agents)
     variant = Variant(game, options_text(game.option_values))
     watch = running(variant, args, agents, target) if target is not None else None
