@@ -227,7 +227,7 @@ def parse_file(path: Path, span: Span | None = None, text: str | None = None):
         if kept:
             _write_ast(*kept, tree)
     if len(_parsed) >= 8:
-        _parsed.pop(next(iter(_parsed)))
+        _parsed.pop(next(iter(_parsed), None), None)  # another thread may have taken it
     _parsed[key] = tree
     return tree, text
 
