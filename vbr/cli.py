@@ -163,8 +163,8 @@ def _parser() -> argparse.ArgumentParser:
         q.add_argument("--agents", default="random", help=_agents_help())
         q.add_argument("--option", action="append", metavar="NAME[=VALUE]", help="set a rule option (repeatable)")
 
-    def many_args(q, out_formats=".jsonl or .csv", n_help="games per run (default 100)"):
-        q.add_argument("-n", type=integer, default=None if "precision" in n_help else 100, help=n_help)
+    def many_args(q, out_formats=".jsonl or .csv", n_default=100, n_help="games per run (default 100)"):
+        q.add_argument("-n", type=integer, default=n_default, help=n_help)
         q.add_argument("--workers", type=integer, metavar="W",
                        help="play in W processes at once, 1 or more (default: one per core for a run with an "
                             "mcts agent, else 1; on Ray, every CPU it has); the results do not depend on it")
@@ -210,7 +210,7 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("sim", help="play many games and report balance metrics")
     game_args(s)
-    many_args(s, "one row per game: .jsonl or .csv",
+    many_args(s, "one row per game: .jsonl or .csv", None,  # cmd_sim's default: 100, or by --precision
               "games per run (default 100; with --precision, twice the games a rate of 50%% needs to reach it)")
     precision_args(s)
     s.add_argument("--skill", metavar="PARAM=LOW,HIGH",

@@ -99,13 +99,17 @@ def backend_for(args):
             close()
 
 
-def seatings_per_deal(args, agents: list[str]) -> int:
-    """The games of each deal of the run: its agents' seatings when it rotates seats (as
-    `--rotate-seats` or `--no-rotate-seats` says, else exactly when the agents differ), else 1."""
-    from vbr.sim import seatings
+def rotates(args, agents: list[str]) -> bool:
+    """Whether the run rotates seats: as `--rotate-seats` or `--no-rotate-seats` says, else exactly
+    when the agents differ."""
     chosen = getattr(args, "rotate_seats", None)
-    rotate = len(set(agents)) > 1 if chosen is None else bool(chosen)
-    return len(seatings(agents)) if rotate else 1
+    return len(set(agents)) > 1 if chosen is None else bool(chosen)
+
+
+def seatings_per_deal(args, agents: list[str]) -> int:
+    """The games of each deal of the run: its agents' seatings when it rotates seats, else 1."""
+    from vbr.sim import seatings
+    return len(seatings(agents)) if rotates(args, agents) else 1
 
 
 def precision_games(target: float, per_deal: int) -> int:
@@ -124,8 +128,7 @@ def rotate_seats(args, agents: list[str]) -> bool:
     `vbr.sim.seatings`): as `--rotate-seats` or `--no-rotate-seats` says, else exactly when the
     agents differ, with a note on stderr saying so; and a note when `-n` ends inside a deal."""
     chosen = getattr(args, "rotate_seats", None)
-    k = seatings_per_deal(args, agents)
-    rotate = len(set(agents)) > 1 if chosen is None else bool(chosen)
+    rotate, k = rotates(args, agents), seatings_per_deal(args, agents)
     if rotate and chosen is None:
         note(f"the agents differ, so seats are rotated: every deal is played in each of the {k} seatings "
              f"of the agents (--no-rotate-seats plays each deal once, agents as given)")

@@ -14,7 +14,6 @@ import csv
 import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal, Optional, Union
 
@@ -276,10 +275,11 @@ def _from_csv(path: Path, line: int, r: dict) -> dict:
     return out
 
 
-@lru_cache(maxsize=256)
 def _rule_file(cell: str) -> str:
     """The rule file a CSV row names: the name its run was given, which `inert` wrote as `cell`
     (vbr.analysis.output.inert_undone), unless only `cell` as written names a file."""
+    if "\\" not in cell and not cell.startswith("'"):
+        return cell  # nothing inert changes
     name = inert_undone(cell)
     return cell if name != cell and _exists(cell) and not _exists(name) else name
 
