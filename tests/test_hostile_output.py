@@ -1,6 +1,7 @@
 """Hostile input, round three (issue 38, items 3, 9, 10, 11): what a rule file or an option value
 can make vbr write. TeX in plot text, bidi controls on a terminal and in a report, CSV cells a
 spreadsheet would run, and whole-file writes to special files and links."""
+import json
 import os
 import stat
 import subprocess
@@ -97,6 +98,23 @@ def test_csv_rows_of_a_rule_file_whose_name_starts_like_a_formula_or_holds_contr
     code, out, err = run(capsys, "summarize", "rows.csv")
     assert code == 0, err
     assert "4 games, from rows of 1 file" in out and "\x1b" not in out + err and RLO not in out + err
+
+
+@pytest.mark.parametrize("value", ["a;b=c", "50%3B", "x\x1b[2Jy", "%;%"])
+def test_csv_rows_of_an_option_value_with_a_semicolon_a_percent_or_controls_merge_with_its_jsonl_rows(
+        tmp_path, capsys, value):
+    # the CSV cell `cost=...` holds NAME=VALUE pairs split at `;`: a value's own `;` (and `%`, its
+    # escape) and control characters read back as the value the run was given, so the CSV and the
+    # JSON lines of one run are one arm, each game counted once
+    toy = write_toy(tmp_path)
+    for name in ("rows.csv", "rows.jsonl"):
+        code, _, err = run(capsys, "sim", toy, "-n", 4, "--option", f"cost={value}", "--out", tmp_path / name)
+        assert code == 0, err
+    code, out, err = run(capsys, "summarize", tmp_path / "rows.csv", tmp_path / "rows.jsonl", "--json")
+    assert code == 0, err
+    assert "4 games appear more than once" in err
+    summary = json.loads(out)
+    assert summary["games"] == 4 and summary["options"] == {"cost": value}
 
 
 def test_a_csv_cell_reads_back_as_the_text_it_was_written_from():

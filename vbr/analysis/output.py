@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -155,8 +156,20 @@ def _cell(v) -> str:
         sep = "-" if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v) else ";"
         return sep.join(_cell(x) for x in v)
     if isinstance(v, dict):
-        return ";".join(f"{k}={_cell(x)}" for k, x in v.items())
+        return ";".join(f"{k}={pair_value(_cell(x))}" for k, x in v.items())
     return str(v)
+
+
+def pair_value(text: str) -> str:
+    """A value of a `NAME=VALUE;NAME=VALUE` cell (`_cell` of a dict): its own `%` and `;` written
+    `%25` and `%3B`, so the cell splits at its `;` alone (`pair_value_undone`)."""
+    return text.replace("%", "%25").replace(";", "%3B")
+
+
+def pair_value_undone(text: str) -> str:
+    """The value `pair_value` wrote as `text`; a `%` it did not write (a cell of a vbr before it)
+    stays as it is."""
+    return re.sub("%(25|3B)", lambda m: "%" if m.group(1) == "25" else ";", text)
 
 
 def write_rows(path: Path, rows: list[dict], columns=None) -> None:

@@ -19,7 +19,7 @@ from typing import Annotated, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
-from vbr.analysis.output import inert_undone
+from vbr.analysis.output import inert_undone, pair_value_undone
 from vbr.analysis.trial import Trial
 
 
@@ -263,7 +263,7 @@ def _from_csv(path: Path, line: int, r: dict) -> dict:
         out["restrict"] = r["restrict"].split(";") if r.get("restrict") else []
         for k in ("rule_options", "measure_kinds"):  # NAME=VALUE;NAME=VALUE
             if r.get(k) is not None:
-                out[k] = dict(kv.split("=", 1) for kv in r[k].split(";") if kv)
+                out[k] = _pairs(r[k])
         if "engine" in r:
             out["engine"] = r["engine"]
         if "arm" in r:
@@ -273,6 +273,14 @@ def _from_csv(path: Path, line: int, r: dict) -> dict:
     except (KeyError, ValueError) as exc:
         raise RowsError(f"{path}:{line}:1: error: not a game row of vbr ({_why(exc)})") from None
     return out
+
+
+def _pairs(cell: str) -> dict:
+    """The `NAME=VALUE;NAME=VALUE` cell `output._cell` wrote of a dict, each value as the run gave
+    it: `inert`'s escapes undone, then `output.pair_value`'s (a value's own `;` and `%`). A
+    ValueError for a pair without `=`."""
+    pairs = (kv.split("=", 1) for kv in inert_undone(cell).split(";") if kv)
+    return {k: pair_value_undone(v) for k, v in pairs}
 
 
 def _rule_file(cell: str) -> str:
