@@ -154,6 +154,39 @@ def test_summarize_reads_a_sweeps_rows_back_as_its_table(tmp_path, capsys):
     assert again["analysis"]["against_first"] == swept["analysis"]["against_first"]
 
 
+def test_summarize_of_a_sweeps_rows_gives_its_grid_and_each_swept_option_as_the_sweeps_json(tmp_path, capsys):
+    # cli.md, vbr summarize: `--json` prints what sweep would print with `--json`: the grid as
+    # given, and each combination's swept options as `vbr sim --json` writes options (a number
+    # as a number: bump.vbr's `option target = 3`), not as the rows' text
+    rows = tmp_path / "sweep.csv"
+    code, out, _ = run(capsys, "sweep", BUMP, "--grid", "target=2,3,4", "-n", 4, "--engine", "python", "--json",
+                       "--rows", rows)
+    assert code == 0
+    swept = json.loads(out)
+    code, out, _ = run(capsys, "summarize", rows, "--json")
+    again = json.loads(out)
+    assert [r["options"] for r in again["rows"]] == [r["options"] for r in swept["rows"]] == \
+        [{"target": 2}, {"target": 3}, {"target": 4}]
+    assert again["grid"] == swept["grid"] == {"target": ["2", "3", "4"]}
+    assert again["interrupted"] is swept["interrupted"] is False
+
+
+def test_summarize_of_a_sweeps_rows_takes_its_options_in_the_order_of_its_grid(tmp_path, capsys):
+    # the grid names `abilities` before `target`, which siatka.vbr declares first: the table's
+    # header lines, the pooled values and the grid read back in the sweep's order
+    rows = tmp_path / "sweep.jsonl"
+    code, out, _ = run(capsys, "sweep", "siatka", "--grid", "abilities=false,true", "--grid", "target=1,2", "-n", 2,
+                       "--engine", "python", "--json", "--rows", rows)
+    assert code == 0
+    swept = json.loads(out)
+    code, out, _ = run(capsys, "summarize", rows, "--json")
+    again = json.loads(out)
+    assert list(again["grid"]) == list(swept["grid"]) == ["abilities", "target"]
+    assert [(p["option"], p["value"]) for p in again["analysis"]["pooled"]] == \
+        [(p["option"], p["value"]) for p in swept["analysis"]["pooled"]] == \
+        [("abilities", "false"), ("abilities", "true"), ("target", "1"), ("target", "2")]
+
+
 def test_a_bad_row_is_reported_at_its_line(tmp_path, capsys):
     rows = tmp_path / "games.jsonl"
     assert run(capsys, "sim", BUMP, "-n", 2, "--out", rows)[0] == 0

@@ -10,6 +10,7 @@ the summaries take the game's title and side names from it.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -142,23 +143,33 @@ def _two(args, arms: list[R.Arm], source: str) -> int:
     return 0
 
 
+def in_label_order(names: list[str], label: str) -> list[str]:
+    """The option names in the order the arm's label names them (a sweep's combination,
+    `NAME=VALUE, NAME=VALUE` in the order of its `--grid`), those it does not name after them in
+    their own order."""
+    at = {k: m.start() for k in names if (m := re.search(f"(?:^|, ){re.escape(k)}=", label))}
+    return sorted(names, key=lambda k: (k not in at, at.get(k, 0)))
+
+
 def _many(args, arms: list[R.Arm], source: str) -> int:
     from vbr.analysis.commands import sweep_analysis
     from vbr.analysis.sweep import Axis
     from vbr.report import render_sweep
-    names = [k for k in dict.fromkeys(k for a in arms for k in a.rule_options)
-             if len({a.rule_options.get(k) for a in arms}) > 1]
+    names = in_label_order([k for k in dict.fromkeys(k for a in arms for k in a.rule_options)
+                            if len({a.rule_options.get(k) for a in arms}) > 1], arms[0].label)
     axes = [Axis(k, tuple(dict.fromkeys(a.rule_options.get(k) for a in arms))) for k in names]
     rows, played = [], []
     for arm, extra in zip(arms, told_apart(arms)):
         variant, s = arm_summary(arm, source)
-        rows.append({"options": {k: arm.rule_options.get(k) for k in names} | extra, "summary": s})
+        typed = variant.game.option_values  # as `vbr sweep --json` gives them: a number as a number
+        rows.append({"options": {k: typed.get(k) for k in names} | extra, "summary": s})
         played.append((variant, arm.trials))
     cells = [(arm.label, {k: arm.rule_options.get(k) for k in names}, arm.trials) for arm in arms]
     first = rows[0]["summary"]
     analysis = sweep_analysis(axes, cells, first["sides"], measure_labels(played[0][0].game), first["side_names"])
     if args.json:
-        print(json.dumps({"rows": rows, "analysis": analysis}, sort_keys=True))
+        print(json.dumps({"grid": {a.name: list(a.values) for a in axes}, "rows": rows, "analysis": analysis,
+                          "interrupted": False}, sort_keys=True))
     else:
         print(render_sweep(played[0][0].game.title, rows, analysis))
     return 0
