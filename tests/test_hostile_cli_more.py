@@ -2,6 +2,7 @@
 rows for `vbr summarize` and `vbr compare --base-rows`, ...) and odd command-line values. Each
 ends with a located error or a `vbr: error:` line and its exit code, never an internal error, a
 traceback or a hang."""
+import csv
 import json
 import os
 import re
@@ -67,6 +68,26 @@ def test_a_row_with_a_value_no_vbr_writes_is_an_error_at_its_line(rows, tmp_path
     code, out, err = run(capsys, "summarize", path)
     assert (code, out) == (1, "")
     assert err == f"{path}:2:1: error: not a game row of vbr ({says})\n"
+
+
+@pytest.mark.parametrize("column,cell,says", [
+    ("rule_options", "target", "rule_options: `target` is no NAME=VALUE pair"),
+    ("measure_kinds", "first_server", "measure_kinds: `first_server` is no NAME=VALUE pair"),
+    ("score_track", "x;1-0", "score_track.0.0: Input should be a valid integer"),
+])
+def test_a_csv_cell_no_vbr_writes_is_said_in_the_rows_words_at_its_line(tmp_path, capsys, column, cell, says):
+    # as a JSON row's bad value is said (above), not in the words of Python's unpacking or int()
+    path = tmp_path / "rows.csv"
+    assert run(capsys, "sim", "siatka", "-n", 2, "--engine", "python", "--out", path)[0] == 0
+    with open(path, newline="", encoding="utf-8") as f:
+        table = list(csv.DictReader(f))
+    table[1][column] = cell
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=list(table[0]), lineterminator="\n")
+        w.writeheader()
+        w.writerows(table)
+    code, out, err = run(capsys, "summarize", path)
+    assert (code, out, err) == (1, "", f"{path}:3:1: error: not a game row of vbr ({says})\n")
 
 
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])

@@ -257,13 +257,13 @@ def _from_csv(path: Path, line: int, r: dict) -> dict:
         out["agents"] = r["agents"].split(";") if r.get("agents") else []
         out["score"] = _numbers(r["score"]) if r.get("score") else None
         cells = r["score_track"].split(";") if r.get("score_track") else []
-        out["score_track"] = [[int(c), _numbers(s)] for c, s in zip(cells[::2], cells[1::2])]
+        out["score_track"] = [[_scalar(c), _numbers(s)] for c, s in zip(cells[::2], cells[1::2])]
         if r.get("restricted"):  # `3-0`: choices narrowed, choices played whole
             out["restricted"] = _numbers(r["restricted"])
         out["restrict"] = r["restrict"].split(";") if r.get("restrict") else []
         for k in ("rule_options", "measure_kinds"):  # NAME=VALUE;NAME=VALUE
             if r.get(k) is not None:
-                out[k] = _pairs(r[k])
+                out[k] = _pairs(k, r[k])
         if "engine" in r:
             out["engine"] = r["engine"]
         if "arm" in r:
@@ -275,12 +275,18 @@ def _from_csv(path: Path, line: int, r: dict) -> dict:
     return out
 
 
-def _pairs(cell: str) -> dict:
-    """The `NAME=VALUE;NAME=VALUE` cell `output._cell` wrote of a dict, each value as the run gave
-    it: `inert`'s escapes undone, then `output.pair_value`'s (a value's own `;` and `%`). A
-    ValueError for a pair without `=`."""
-    pairs = (kv.split("=", 1) for kv in inert_undone(cell).split(";") if kv)
-    return {k: pair_value_undone(v) for k, v in pairs}
+def _pairs(column: str, cell: str) -> dict:
+    """The `NAME=VALUE;NAME=VALUE` cell `output._cell` wrote of a dict in `column`, each value as
+    the run gave it: `inert`'s escapes undone, then `output.pair_value`'s (a value's own `;` and
+    `%`). A ValueError naming a pair without `=`."""
+    out = {}
+    for pair in inert_undone(cell).split(";"):
+        name, eq, value = pair.partition("=")
+        if pair and not eq:
+            raise ValueError(f"{column}: `{pair[:100]}` is no NAME=VALUE pair")
+        if pair:
+            out[name] = pair_value_undone(value)
+    return out
 
 
 def _rule_file(cell: str) -> str:
