@@ -293,6 +293,39 @@ def test_rows_naming_a_relative_rule_file_read_from_another_folder_say_where_it_
                                     f"folder the run was played in; this is {elsewhere}")
 
 
+def test_arms_of_one_rule_file_and_options_are_compared_with_the_first_each_under_its_own_name(tmp_path, capsys):
+    # Three runs of bump.vbr under the same options by other agents are three arms; each against
+    # the first is a comparison of its own (cli.md: more arms are a sweep, each against the first),
+    # named by what sets it apart, not two comparisons printed as one under one name.
+    files = []
+    for agents in ("random", "greedy", "first"):
+        files.append(tmp_path / f"{agents}.jsonl")
+        assert run(capsys, "sim", BUMP, "-n", 6, "--engine", "python", "--agents", agents, "--out", files[-1])[0] == 0
+    code, out, _ = run(capsys, "summarize", *files, "--json")
+    against = json.loads(out)["analysis"]["against_first"]
+    assert code == 0 and against["first"].endswith("agents random|random")
+    assert [r["combination"].rsplit(", ", 1)[-1] for r in against["rows"] if r["metric"] == "length_mean"] == \
+        ["agents greedy|greedy", "agents first|first"]
+    code, out, _ = run(capsys, "summarize", *files)
+    assert code == 0 and "figures of the 2 comparisons" in out
+
+
+def test_arms_of_three_rule_files_under_the_same_options_are_told_apart_by_their_files(tmp_path, capsys):
+    # three copies of bump.vbr are three rule files, so three arms: the table names each column's
+    # file and each comparison with the first is one of its own
+    from conftest import ROOT
+    files = []
+    for name in ("one", "two", "three"):
+        (tmp_path / f"{name}.vbr").write_text((ROOT / BUMP).read_text())
+        files.append(tmp_path / f"{name}.csv")
+        assert run(capsys, "sim", tmp_path / f"{name}.vbr", "-n", 4, "--engine", "python", "--out", files[-1])[0] == 0
+    code, out, _ = run(capsys, "summarize", *files, "--json")
+    report = json.loads(out)
+    assert code == 0 and [r["options"] for r in report["rows"]] == [{"rules": str(tmp_path / f"{n}.vbr")}
+                                                                   for n in ("one", "two", "three")]
+    assert len({r["combination"] for r in report["analysis"]["against_first"]["rows"]}) == 2
+
+
 def test_arms_that_differ_by_engine_or_agents_are_told_apart(tmp_path, capsys):
     # Rows of one rule file and options, played through python, through c, and by greedy agents,
     # are three arms: each must be named by what sets it apart (they were printed under the same

@@ -99,10 +99,13 @@ def _one(args, arm: R.Arm, source: str) -> int:
     return 0
 
 
-def told_apart(arms: list[R.Arm]) -> list[dict]:
-    """What sets each arm apart besides its options and rule file: its engine, and its agents,
-    where the arms differ in them (nothing where they do not)."""
+def told_apart(arms: list[R.Arm], rules: bool = False) -> list[dict]:
+    """What sets each arm apart besides its options: its engine, and its agents, and with `rules`
+    its rule file, where the arms differ in them (nothing where they do not)."""
     extra: list[dict] = [{} for _ in arms]
+    if rules and len({a.rules for a in arms}) > 1:
+        for e, a in zip(extra, arms):
+            e["rules"] = a.rules
     if len({a.engine for a in arms}) > 1:
         for e, a in zip(extra, arms):
             e["engine"] = a.engine
@@ -120,13 +123,19 @@ def options_apart(arms: list[R.Arm]) -> list[dict]:
     return [{k: a.rule_options.get(k) for k in names if f"{k}={a.rule_options.get(k)}" not in a.label} for a in arms]
 
 
+def told_labels(arms: list[R.Arm], extras: list[dict]) -> list[str]:
+    """Each arm's label with what sets it apart from the others that it does not name already:
+    the options it differs in (`options_apart`), and its `extras` (`told_apart`)."""
+    return [arm.label + "".join(f", {k}={v}" for k, v in shown.items()) + "".join(f", {k} {v}" for k, v in extra.items())
+            for arm, shown, extra in zip(arms, options_apart(arms), extras)]
+
+
 def _two(args, arms: list[R.Arm], source: str) -> int:
     from vbr.analysis.comparison import compare
     from vbr.analysis.pairing import pairing
     (va, sa), (vb, sb) = (arm_summary(a, source) for a in arms)
     a, b = arms
-    la, lb = (arm.label + "".join(f", {k}={v}" for k, v in shown.items()) + "".join(f", {k} {v}" for k, v in extra.items())
-              for arm, shown, extra in zip(arms, options_apart(arms), told_apart(arms)))
+    la, lb = told_labels(arms, told_apart(arms))
     report = {"base": {"label": la, "rules": sa["rules"], "options": sa["options"]},
               "variant": {"label": lb, "rules": sb["rules"], "options": sb["options"]},
               "games": len(a.trials) if len(a.trials) == len(b.trials) else f"{len(a.trials)} and {len(b.trials)}",
@@ -159,12 +168,16 @@ def _many(args, arms: list[R.Arm], source: str) -> int:
                             if len({a.rule_options.get(k) for a in arms}) > 1], arms[0].label)
     axes = [Axis(k, tuple(dict.fromkeys(a.rule_options.get(k) for a in arms))) for k in names]
     rows, played = [], []
-    for arm, extra in zip(arms, told_apart(arms)):
+    extras = told_apart(arms, rules=True)
+    for arm, extra in zip(arms, extras):
         variant, s = arm_summary(arm, source)
         typed = variant.game.option_values  # as `vbr sweep --json` gives them: a number as a number
         rows.append({"options": {k: typed.get(k) for k in names} | extra, "summary": s})
         played.append((variant, arm.trials))
-    cells = [(arm.label, {k: arm.rule_options.get(k) for k in names}, arm.trials) for arm in arms]
+    labels = [arm.label for arm in arms]
+    if len(set(labels)) < len(labels):  # arms of one label (a run's options) that differ in engine, agents or file
+        labels = told_labels(arms, extras)
+    cells = [(label, {k: arm.rule_options.get(k) for k in names}, arm.trials) for label, arm in zip(labels, arms)]
     first = rows[0]["summary"]
     analysis = sweep_analysis(axes, cells, first["sides"], measure_labels(played[0][0].game), first["side_names"])
     if args.json:
