@@ -326,6 +326,23 @@ def test_arms_of_three_rule_files_under_the_same_options_are_told_apart_by_their
     assert len({r["combination"] for r in report["analysis"]["against_first"]["rows"]}) == 2
 
 
+def test_rows_of_one_rule_file_named_by_a_relative_and_an_absolute_path_are_one_arm(tmp_path, capsys):
+    # cli.md: rows of the same rule file are one arm, a relative path taken from the current
+    # folder; the same run of bump.vbr named both ways is the same games, each counted once
+    from conftest import ROOT
+    rows = {}
+    for name, path in (("relative", BUMP), ("absolute", ROOT / BUMP)):
+        rows[name] = tmp_path / f"{name}.jsonl"
+        assert run(capsys, "sim", path, "-n", 6, "--engine", "python", "--out", rows[name])[0] == 0
+    code, out, err = run(capsys, "summarize", rows["relative"], rows["absolute"], "--json")
+    assert code == 0 and "6 games appear more than once" in err
+    assert json.loads(out)["games"] == 6
+    code, out, err = run(capsys, "compare", BUMP, "--variant-option", "target=1", "--engine", "python",
+                         "--base-rows", rows["absolute"], "--json")
+    assert code == 0, err
+    assert json.loads(out)["base_summary"]["games"] == 6
+
+
 def test_arms_that_differ_by_engine_or_agents_are_told_apart(tmp_path, capsys):
     # Rows of one rule file and options, played through python, through c, and by greedy agents,
     # are three arms: each must be named by what sets it apart (they were printed under the same

@@ -677,8 +677,8 @@ def base_rows(args, base: Variant, agents: list[str]) -> list:
         raise UsageError(f"--base-rows: {exc}") from None
     want = run_fields(base, args, "base")
     agents = agents[:base.game.seats]  # one agent for the most seats of the arms (`arms_agents`): the base's seats
-    key = (want["rules"], tuple(sorted(want["rule_options"].items())), want["engine"], tuple(sorted(agents)),
-           tuple(want["restrict"]))
+    key = (R.same_file(want["rules"]), tuple(sorted(want["rule_options"].items())), want["engine"],
+           tuple(sorted(agents)), tuple(want["restrict"]))
     played = [a for a in merged.arms if a.key[:2] + a.key[3:] == key[:2] + key[3:]]
     arm = next((a for a in played if a.engine == want["engine"]), played[0] if played else None)
     if arm is None:

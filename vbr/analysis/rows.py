@@ -46,6 +46,7 @@ class Arm:
     trials: list[Trial] = field(default_factory=list)
     sides: int = 0  # how many sides every game of the arm has
     where: str = ""  # FILE:LINE of the arm's first row
+    file: str = ""  # the rule file itself (`same_file`), whichever way its rows name it
 
     def check_game(self, sides: int, seats: int) -> None:
         """RowsError, at the arm's first row, unless its games have the sides and seats (one agent
@@ -57,7 +58,7 @@ class Arm:
 
     @property
     def key(self) -> tuple:
-        return (self.rules, tuple(sorted(self.rule_options.items())), self.engine, self.agents, self.restrict)
+        return (self.file or self.rules, tuple(sorted(self.rule_options.items())), self.engine, self.agents, self.restrict)
 
 
 @dataclass
@@ -182,8 +183,21 @@ def _arm_of(r: dict, t: Trial, where: str) -> Arm:
     label = r.get("arm") or ", ".join(f"{k}={v}" for k, v in options.items()) or "no options"
     if restrict and not r.get("arm"):
         label += f" (restricted: {' '.join(restrict)})"
-    return Arm(str(r.get("rules") or ""), options, str(r.get("engine") or "closure"), tuple(sorted(t.agents)), label,
-               restrict, sides=t.sides, where=where)
+    rules = str(r.get("rules") or "")
+    return Arm(rules, options, str(r.get("engine") or "closure"), tuple(sorted(t.agents)), label,
+               restrict, sides=t.sides, where=where, file=same_file(rules))
+
+
+@lru_cache(maxsize=256)
+def same_file(rules: str) -> str:
+    """The rule file a row names, as one name whichever way the row names it (`docs/x.vbr`,
+    `./docs/x.vbr`, its absolute path: a relative one is taken from the current folder): the
+    file's absolute path with its links followed, where it exists; else the name as given."""
+    try:
+        path = Path(rules)
+        return str(path.resolve()) if rules and path.is_file() else rules
+    except (OSError, ValueError, RuntimeError):  # a name too long, with a NUL, a loop of links: no file
+        return rules
 
 
 def read_file(path: Path):
