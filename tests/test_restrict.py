@@ -125,6 +125,20 @@ def test_summarize_keeps_restricted_and_unrestricted_rows_apart(capsys, tmp_path
         "rules": ["0=never:safe,risky"], "narrowed_per_game": 0.0, "played_whole": 20}
 
 
+def test_summarize_merges_rows_of_one_restriction_given_in_other_words(capsys, tmp_path):
+    # `never:safe,risky` and `never:risky,safe`, or the two words in two --restrict rules of one
+    # seat, take away the same options (restrict.py): the same games, one arm, each counted once
+    files = []
+    for n, rules in enumerate((["0=never:safe,risky"], ["0=never:risky,safe"], ["0=never:risky", "0=never:safe"])):
+        files.append(tmp_path / f"rows{n}.csv")
+        sim(capsys, "-n", 10, "--engine", "python", *[x for r in rules for x in ("--restrict", r)], "--out", files[-1])
+    code, out, err = run(capsys, "summarize", *files, "--json")
+    assert code == 0, err
+    assert "20 games appear more than once" in err
+    assert json.loads(out)["restricted"] == {"rules": ["0=never:safe,risky"], "narrowed_per_game": 0.0,
+                                             "played_whole": 10}
+
+
 # ------------------------------------------------------------------------------ vbr importance
 @pytest.mark.parametrize("engine, seed, n", [("python", 1, 2000), ("c", 1, 2000)])
 def test_importance_ranks_each_word_by_the_win_rate_its_seat_loses_without_it(capsys, engine, seed, n):

@@ -87,6 +87,31 @@ def parse_restrictions(specs: list[str] | None, seats: int, model) -> dict[int, 
     return out
 
 
+def same_rules(specs) -> tuple[str, ...]:
+    """`--restrict` values as one text for each set of values that restricts alike, read as
+    `parse_restrictions` reads them without the file: every seat's words in one sorted
+    `SEAT=never:W1,W2` and its `SEAT=pass`, by seat (`0=never:b,a` and `0=never:a` with `0=never:b`
+    are `("0=never:a,b",)`). A value it cannot read is kept as it is, after the others."""
+    never: dict[int, set] = {}
+    passing: set[int] = set()
+    unread = []
+    for spec in specs:
+        seat_text, _, rule = str(spec).partition("=")
+        kind, sep, listed = rule.strip().partition(":")
+        named = {w.strip() for w in listed.split(",") if w.strip()}
+        if not (seat_text.strip().isascii() and seat_text.strip().isdigit()):
+            unread.append(str(spec))
+        elif rule.strip() == "pass":
+            passing.add(int(seat_text))
+        elif kind == "never" and sep and named:
+            never.setdefault(int(seat_text), set()).update(named)
+        else:
+            unread.append(str(spec))
+    rules = [(seat, f"{seat}=never:{','.join(sorted(words))}") for seat, words in never.items()]
+    rules += [(seat, f"{seat}=pass") for seat in passing]
+    return tuple(text for _, text in sorted(rules)) + tuple(sorted(unread))
+
+
 def typed_option_words(state) -> list[frozenset]:
     """The words that name each option of a typed-engine state's pending choice."""
     from vbr.ir.layout import Header as H

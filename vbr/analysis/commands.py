@@ -671,6 +671,7 @@ def base_rows(args, base: Variant, agents: list[str]) -> list:
     and agents, played by either engine (both play the same games; this run's engine first); a
     usage error, listing the arms it holds, when the file has none."""
     from vbr.analysis import rows as R
+    from vbr.restrict import same_rules
     try:
         merged = R.read([args.base_rows])
     except R.RowsError as exc:
@@ -678,7 +679,7 @@ def base_rows(args, base: Variant, agents: list[str]) -> list:
     want = run_fields(base, args, "base")
     agents = agents[:base.game.seats]  # one agent for the most seats of the arms (`arms_agents`): the base's seats
     key = (R.same_file(want["rules"]), tuple(sorted(want["rule_options"].items())), want["engine"],
-           tuple(sorted(agents)), tuple(want["restrict"]))
+           tuple(sorted(agents)), same_rules(want["restrict"]))
     played = [a for a in merged.arms if a.key[:2] + a.key[3:] == key[:2] + key[3:]]
     arm = next((a for a in played if a.engine == want["engine"]), played[0] if played else None)
     if arm is None:

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from vbr.analysis.output import inert_undone, pair_value_undone
 from vbr.analysis.trial import Trial
+from vbr.restrict import same_rules
 
 
 class RowsError(ValueError):
@@ -58,7 +59,8 @@ class Arm:
 
     @property
     def key(self) -> tuple:
-        return (self.file or self.rules, tuple(sorted(self.rule_options.items())), self.engine, self.agents, self.restrict)
+        return (self.file or self.rules, tuple(sorted(self.rule_options.items())), self.engine, self.agents,
+                same_rules(self.restrict))
 
 
 @dataclass
