@@ -343,6 +343,25 @@ def test_rows_of_one_rule_file_named_by_a_relative_and_an_absolute_path_are_one_
     assert json.loads(out)["base_summary"]["games"] == 6
 
 
+def test_a_comparisons_csv_rows_keep_the_measures_only_its_variant_declares(tmp_path, capsys):
+    # bump.vbr with a measure `rallies` (one per point) against bump.vbr without it: the CSV's
+    # columns are every arm's, so the variant's measure reads back as the comparison reported it
+    from conftest import ROOT
+    text = (ROOT / BUMP).read_text()
+    counted = tmp_path / "counted.vbr"
+    counted.write_text(text.replace("option target = 3", "option target = 3\nmeasure rallies: int")
+                       .replace("  score[s] += 1", "  score[s] += 1\n  measure rallies += 1"))
+    for suffix in (".csv", ".jsonl"):
+        rows = tmp_path / f"rows{suffix}"
+        code, out, err = run(capsys, "compare", BUMP, counted, "-n", 6, "--engine", "python", "--json", "--rows", rows)
+        assert code == 0, err
+        played = json.loads(out)["variant_summary"]["measures"]["measure:rallies"]
+        assert played["n"] == 6 and played["value"] >= 3  # the game lasts `target` points at least
+        code, out, err = run(capsys, "summarize", rows, "--json")
+        assert code == 0, err
+        assert json.loads(out)["variant_summary"]["measures"]["measure:rallies"] == played
+
+
 def test_arms_that_differ_by_engine_or_agents_are_told_apart(tmp_path, capsys):
     # Rows of one rule file and options, played through python, through c, and by greedy agents,
     # are three arms: each must be named by what sets it apart (they were printed under the same

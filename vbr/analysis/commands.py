@@ -324,14 +324,16 @@ def rows_as_played(path, run: dict):
 
 
 @contextmanager
-def arms_rows_as_played(path):
+def arms_rows_as_played(path, games=()):
     """`rows_as_played` of several runs into one file: `arm(run)` is the sink of the games of the
-    run whose fields are `run`; the rows in the order the sinks heard the games."""
+    run whose fields are `run`; the rows in the order the sinks heard the games, a CSV's columns
+    those of the runs' `games` (each one's measures: `metrics.row_columns`)."""
     if not path:
         yield lambda run: lambda trials: None
         return
-    from vbr.analysis.metrics import row
-    with output.streamed_rows(path) as rows:
+    from vbr.analysis.metrics import row, row_columns
+    columns = row_columns(m.name for g in games for m in g.program.measures) if games else None
+    with output.streamed_rows(path, columns) as rows:
         yield lambda run: lambda trials: rows.add([row(t, run) for t in trials])
 
 
@@ -469,7 +471,8 @@ def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
     agents = arms_agents(agents_spec, [v.game for v in variants])
     args.rotate_seats = rotate_seats(args, agents)
     rows, played, interrupted = [], [], 0  # interrupted: the exit code of what stopped the sweep
-    with backend_for(args) as backend, arms_rows_as_played(getattr(args, "rows", None)) as arm:
+    games = [v.game for v in variants]
+    with backend_for(args) as backend, arms_rows_as_played(getattr(args, "rows", None), games) as arm:
         for i, v in enumerate(variants):
             result, games = _play_combination(args, v, agents, backend, f"[{i + 1}/{len(variants)}] {v.label}", arm)
             if games.games:
@@ -609,7 +612,8 @@ def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int
     deals = [(t.seed, tuple(t.agents)) for t in reused] if reused else ()
     runs: list = []  # (result, backend, games) of each arm played or read
     try:
-        with backend_for(args) as backend, arms_rows_as_played(getattr(args, "rows", None)) as arm:
+        games = (base.game, variant.game)
+        with backend_for(args) as backend, arms_rows_as_played(getattr(args, "rows", None), games) as arm:
             _play_arms(args, (base, variant), agents, backend, arm, reused, deals, runs)
     except _Unfinished:
         played = runs[1:] if reused else runs

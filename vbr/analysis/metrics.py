@@ -144,6 +144,14 @@ CSV_FIELDS = ("index", "seed", "agents", "winner", "score", "choices", "points_s
 RUN_FIELDS = ("arm", "rules", "rule_options", "engine", "restrict")
 
 
+def row_columns(measures) -> list[str]:
+    """The columns of the rows (`row`, with its run) of games of files that declare these measures
+    (names, in order), as a CSV of several runs' games has them: each run's measures, in the
+    places `row` gives them."""
+    names = list(dict.fromkeys(measures))
+    return [*CSV_FIELDS, *(f"measure:{n}" for n in names), *(["measure_kinds"] if names else []), *RUN_FIELDS]
+
+
 # ------------------------------------------------------------------------------ many games
 @dataclass(frozen=True)
 class Metric:

@@ -81,11 +81,13 @@ class _NoRows(Exception):
 
 class RowStream:
     """Rows written to a file as they come (`add`), byte for byte what `rows_text` writes of them
-    all (a CSV's columns the first row's); see `streamed_rows`."""
+    all (a CSV's columns `columns`, else the first row's, and any other of the first row's after
+    them); see `streamed_rows`."""
 
-    def __init__(self, f, path: Path):
+    def __init__(self, f, path: Path, columns=None):
         self._file, self._jsonl = f, path.suffix.lower() == ".jsonl"
         self._columns: list | None = None
+        self._given = list(columns or ())
         self.rows = 0
 
     def add(self, rows: list[dict]) -> None:
@@ -98,20 +100,21 @@ class RowStream:
         else:
             header = self._columns is None
             if header:
-                self._columns = list(rows[0])
+                self._columns = self._given + [c for c in rows[0] if c not in self._given]
             text = csv_text(rows, self._columns, header)
         self._file.write(text.encode("utf-8"))
         self.rows += len(rows)
 
 
 @contextmanager
-def streamed_rows(path: Path) -> Iterator[RowStream]:
-    """A `RowStream` into `path` (.jsonl or .csv), whose file becomes the whole of `path` once the
+def streamed_rows(path: Path, columns=None) -> Iterator[RowStream]:
+    """A `RowStream` into `path` (.jsonl or .csv; a CSV's columns `columns` where given: rows of
+    several runs may have columns the first lacks), whose file becomes the whole of `path` once the
     block ends without an exception and with a row written at least; otherwise `path` is left as
     it was (vbr.atomic_file.streamed; a special file is written in place as the rows come)."""
     try:
         with streamed(Path(path)) as f:
-            stream = RowStream(f, Path(path))
+            stream = RowStream(f, Path(path), columns)
             yield stream
             if not stream.rows:
                 raise _NoRows
