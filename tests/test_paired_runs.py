@@ -362,6 +362,24 @@ def test_a_comparisons_csv_rows_keep_the_measures_only_its_variant_declares(tmp_
         assert json.loads(out)["variant_summary"]["measures"]["measure:rallies"] == played
 
 
+def test_a_relative_rule_file_is_taken_from_the_folder_summarize_runs_in_each_time(tmp_path, capsys, monkeypatch):
+    # summarised from folder `one`, then (in the same process) from `two`: there `game.vbr` is
+    # two/game.vbr, the file the rows of its absolute path name, so they are one arm
+    from conftest import ROOT
+    for name in ("one", "two"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "game.vbr").write_text((ROOT / BUMP).read_text())
+    monkeypatch.chdir(tmp_path / "two")
+    relative, absolute = tmp_path / "relative.jsonl", tmp_path / "absolute.jsonl"
+    assert run(capsys, "sim", "game.vbr", "-n", 4, "--engine", "python", "--out", relative)[0] == 0
+    assert run(capsys, "sim", tmp_path / "two" / "game.vbr", "-n", 4, "--engine", "python", "--out", absolute)[0] == 0
+    monkeypatch.chdir(tmp_path / "one")
+    assert run(capsys, "summarize", relative, "--json")[0] == 0
+    monkeypatch.chdir(tmp_path / "two")
+    code, out, err = run(capsys, "summarize", relative, absolute, "--json")
+    assert code == 0 and "4 games appear more than once" in err and json.loads(out)["games"] == 4
+
+
 def test_arms_that_differ_by_engine_or_agents_are_told_apart(tmp_path, capsys):
     # Rows of one rule file and options, played through python, through c, and by greedy agents,
     # are three arms: each must be named by what sets it apart (they were printed under the same

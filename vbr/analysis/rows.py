@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -190,11 +191,16 @@ def _arm_of(r: dict, t: Trial, where: str) -> Arm:
                restrict, sides=t.sides, where=where, file=same_file(rules))
 
 
-@lru_cache(maxsize=256)
 def same_file(rules: str) -> str:
     """The rule file a row names, as one name whichever way the row names it (`docs/x.vbr`,
     `./docs/x.vbr`, its absolute path: a relative one is taken from the current folder): the
     file's absolute path with its links followed, where it exists; else the name as given."""
+    return _same_file(rules, os.getcwd())
+
+
+@lru_cache(maxsize=256)
+def _same_file(rules: str, cwd: str) -> str:
+    """`same_file` in the folder `cwd` (the current one: a name is looked up once in each)."""
     try:
         path = Path(rules)
         return str(path.resolve()) if rules and path.is_file() else rules
