@@ -62,6 +62,7 @@ def write_rows(path, rows, **change):
     ({"restrict": 5}, "restrict: Input should be a valid list"),
     ({"measure_kinds": 5}, "measure_kinds: Input should be a valid dictionary"),
     ({"measure_kinds": {"m": "side"}, "measure:m": 7}, "measure 'm' of kind side is 7"),
+    ({"engine": "nonsense"}, "engine: Input should be 'c', 'python' or 'closure'"),  # the engines rows name
 ], ids=lambda x: json.dumps(x) if isinstance(x, dict) else None)
 def test_a_row_with_a_value_no_vbr_writes_is_an_error_at_its_line(rows, tmp_path, capsys, change, says):
     path = write_rows(tmp_path / "bad.jsonl", rows, **change)

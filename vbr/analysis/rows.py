@@ -128,7 +128,7 @@ class GameRow(BaseModel):
     arm: Optional[StrictStr] = None
     rules: Optional[StrictStr] = None
     rule_options: Optional[dict[StrictStr, Scalar]] = None
-    engine: Optional[StrictStr] = None
+    engine: Optional[Literal["c", "python", "closure"]] = None  # the engines that have played games (closure: retired)
     restrict: Optional[list[StrictStr]] = None
 
 
