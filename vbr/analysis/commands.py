@@ -471,8 +471,8 @@ def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
     agents = arms_agents(agents_spec, [v.game for v in variants])
     args.rotate_seats = rotate_seats(args, agents)
     rows, played, interrupted = [], [], 0  # interrupted: the exit code of what stopped the sweep
-    games = [v.game for v in variants]
-    with backend_for(args) as backend, arms_rows_as_played(getattr(args, "rows", None), games) as arm:
+    files = [v.game for v in variants]  # the games of the combinations, whose measures the rows' columns name
+    with backend_for(args) as backend, arms_rows_as_played(getattr(args, "rows", None), files) as arm:
         for i, v in enumerate(variants):
             result, games = _play_combination(args, v, agents, backend, f"[{i + 1}/{len(variants)}] {v.label}", arm)
             if games.games:
@@ -612,8 +612,8 @@ def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int
     deals = [(t.seed, tuple(t.agents)) for t in reused] if reused else ()
     runs: list = []  # (result, backend, games) of each arm played or read
     try:
-        games = (base.game, variant.game)
-        with backend_for(args) as backend, arms_rows_as_played(getattr(args, "rows", None), games) as arm:
+        files = (base.game, variant.game)
+        with backend_for(args) as backend, arms_rows_as_played(getattr(args, "rows", None), files) as arm:
             _play_arms(args, (base, variant), agents, backend, arm, reused, deals, runs)
     except _Unfinished:
         played = runs[1:] if reused else runs

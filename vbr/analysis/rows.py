@@ -80,11 +80,12 @@ def read(paths: list[str]) -> Merged:
         for line, r in read_file(Path(path)):
             t = _trial(path, line, r)
             arm = _arm_of(r, t, f"{path}:{line}")
-            arm = arms.setdefault(arm.key, arm)
+            key = arm.key
+            arm = arms.setdefault(key, arm)
             if t.sides != arm.sides:
                 raise RowsError(f"{path}:{line}:1: error: this game has {t.sides} sides, the games before it of the "
                                 f"same rule file, options and agents {arm.sides}")
-            game = (arm.key, t.seed, tuple(t.agents))
+            game = (key, t.seed, tuple(t.agents))
             if game in seen:
                 duplicates += 1
                 continue
