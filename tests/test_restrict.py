@@ -139,6 +139,20 @@ def test_summarize_merges_rows_of_one_restriction_given_in_other_words(capsys, t
                                              "played_whole": 10}
 
 
+def test_csv_rows_of_a_restriction_given_with_a_leading_tab_read_back_as_given(capsys, tmp_path):
+    # `--restrict` takes `\t0=never:risky` (its seat read stripped); the CSV cell starts like a
+    # formula, so is written quoted (output.inert), and reads back as the rule given: one arm with
+    # the JSON lines of the same run, its rules as sim reported them
+    rule = "\t0=never:risky"
+    csv_rows, json_rows = tmp_path / "rows.csv", tmp_path / "rows.jsonl"
+    stats = sim(capsys, "-n", 6, "--engine", "python", "--restrict", rule, "--out", csv_rows)
+    sim(capsys, "-n", 6, "--engine", "python", "--restrict", rule, "--out", json_rows)
+    code, out, err = run(capsys, "summarize", csv_rows, json_rows, "--json")
+    assert code == 0, err
+    assert "6 games appear more than once" in err
+    assert json.loads(out)["restricted"] == stats["restricted"] and stats["restricted"]["rules"] == [rule]
+
+
 # ------------------------------------------------------------------------------ vbr importance
 @pytest.mark.parametrize("engine, seed, n", [("python", 1, 2000), ("c", 1, 2000)])
 def test_importance_ranks_each_word_by_the_win_rate_its_seat_loses_without_it(capsys, engine, seed, n):

@@ -283,7 +283,7 @@ def _from_csv(path: Path, line: int, r: dict) -> dict:
         out["score_track"] = [[_scalar(c), _numbers(s)] for c, s in zip(cells[::2], cells[1::2])]
         if r.get("restricted"):  # `3-0`: choices narrowed, choices played whole
             out["restricted"] = _numbers(r["restricted"])
-        out["restrict"] = r["restrict"].split(";") if r.get("restrict") else []
+        out["restrict"] = inert_undone(r["restrict"]).split(";") if r.get("restrict") else []
         for k in ("rule_options", "measure_kinds"):  # NAME=VALUE;NAME=VALUE
             if r.get(k) is not None:
                 out[k] = _pairs(k, r[k])
