@@ -100,12 +100,13 @@ def test_csv_rows_of_a_rule_file_whose_name_starts_like_a_formula_or_holds_contr
     assert "4 games, from rows of 1 file" in out and "\x1b" not in out + err and RLO not in out + err
 
 
-@pytest.mark.parametrize("value", ["a;b=c", "50%3B", "x\x1b[2Jy", "%;%"])
+@pytest.mark.parametrize("value", ["a;b=c", "50%3B", "x\x1b[2Jy", "%;%", "a\nb", "a\r\nb", "a\u2028b", "a\x85b"])
 def test_csv_rows_of_an_option_value_with_a_semicolon_a_percent_or_controls_merge_with_its_jsonl_rows(
         tmp_path, capsys, value):
     # the CSV cell `cost=...` holds NAME=VALUE pairs split at `;`: a value's own `;` (and `%`, its
     # escape) and control characters read back as the value the run was given, so the CSV and the
-    # JSON lines of one run are one arm, each game counted once
+    # JSON lines of one run are one arm, each game counted once; a line break in a value (a newline
+    # in a quoted CSV cell; U+2028 and NEL, which JSON writes as they are) ends no row of either file
     toy = write_toy(tmp_path)
     for name in ("rows.csv", "rows.jsonl"):
         code, _, err = run(capsys, "sim", toy, "-n", 4, "--option", f"cost={value}", "--out", tmp_path / name)

@@ -11,6 +11,7 @@ counted once. A JSON-lines file keeps every value's type; a CSV file is read bac
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 import re
@@ -234,7 +235,9 @@ def read_file(path: Path):
 
 
 def _csv(path: Path, text: str):
-    reader = csv.DictReader(text.splitlines())
+    """The rows of CSV text, read as the csv module reads a file opened with `newline=""`: a
+    quoted cell keeps its line breaks (no `splitlines`, which also breaks at U+2028 and others)."""
+    reader = csv.DictReader(io.StringIO(text, newline=""))
     try:
         for r in reader:
             n = reader.line_num
@@ -248,7 +251,9 @@ def _no_constant(name: str):
 
 
 def _jsonl(path: Path, text: str):
-    for n, line in enumerate(text.splitlines(), start=1):
+    """The rows of JSON lines: one a line ended by a newline alone (a `\r` before it is JSON's
+    white space), as JSON may hold U+2028, NEL and other characters `splitlines` breaks at."""
+    for n, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
