@@ -80,7 +80,7 @@ AGENTS = {k.name: k for k in (
     AgentKind("greedy", "one-step lookahead on imagined worlds: a win, else the best points lead",
               (Param("samples", int, 2, (1, 1000), "imagined worlds per option"),)),
     AgentKind("mcts", "information-set Monte Carlo tree search over imagined worlds", (
-        Param("iterations", int, 200, (1, 1_000_000), "playouts per decision"),
+        Param("iterations", int, 200, (1, 1_000_000), "playouts per decision, at least (see budget)"),
         Param("c", float, 0.7, (0.0, 100.0), "UCB exploration constant"),
         Param("rollout", str, "random", ("random", "greedy"),
               "playout policy: uniformly random, or greedy (each option tried, best immediate result)"),
@@ -98,7 +98,8 @@ AGENTS = {k.name: k for k in (
         Param("spread_playouts", int, 8, (0, 100_000),
               "reward=margin: random playouts to the end that set how much a point of lead weighs (0: the leads met)"),
         Param("budget", int, 15000, (0, 1_000_000_000),
-              "also stop once the imagined worlds have run this many blocks of rules (0: no limit)"),
+              "after the iterations, go on while the imagined worlds' work (blocks of rules run and choices made) "
+              "is under this (0: exactly the iterations)"),
         Param("cut", str, "lead", ("even", "lead"),
               "reward=margin: a playout cut by depth counts as even (0.5) or as its points lead says"),
         Param("spread_scale", float, 1.5, (0.01, 100.0),
