@@ -100,6 +100,8 @@ class Model:
         """What follows `no phase `NAME``: a stage's name is said to be one (play goes to a
         phase, the stage's first if that is meant), else a close name or the phases there are."""
         stage = next((st for st in self.stages if st.name == name), None)
+        if stage is None and name in self.procs:
+            return f": `{name}` is a procedure, and a procedure is called, not gone to: write `{name}(...)`"
         if stage is None:
             return self.suggest_or_list(name, self.phases, "phases")
         first = next((p for p in A.walk(stage) if isinstance(p, A.Phase)), None)

@@ -343,7 +343,8 @@ def merge(base: list[A.Decl], own: list[A.Decl]) -> tuple[list[A.Decl], list[Dia
         path = index.get(d.name)
         if d.override:
             if path is None:
-                problems.append(Diagnostic(d.span, f"`override {d.name}` overrides nothing: the base file has no `{d.name}`"))
+                problems.append(Diagnostic(d.span, f"`override {d.name}` overrides nothing: the base file has no "
+                                                   f"`{d.name}`" + _close_base_name(d, base, index)))
                 continue
             out = _replace(out, path, d.model_copy(update={"override": False}))
         elif path is not None and d.name and not isinstance(d, A.Handler):
@@ -352,6 +353,26 @@ def merge(base: list[A.Decl], own: list[A.Decl]) -> tuple[list[A.Decl], list[Dia
         else:
             out.append(d)
     return out, problems
+
+
+def _close_base_name(d: A.Decl, base: list[A.Decl], index: dict[str, tuple]) -> str:
+    """`; did you mean `NAME`?` for the base's declaration closest in spelling to what `d` names,
+    one of `d`'s own sort first (`override phase atack` → `attack`); else the base's names of
+    that sort when they are few (`; its options: target, ...`); else nothing."""
+    same = [name for name, path in index.items() if type(_at(base, path)) is type(d)]
+    for pool in (same, list(index)):
+        close = difflib.get_close_matches(d.name, pool, n=1)
+        if close:
+            return f"; did you mean `{close[0]}`?"
+    sort = _SORTS.get(type(d).__name__)
+    if sort is None or not same or len(same) > 12:
+        return ""
+    return f"; its {sort}: {', '.join(same)}"
+
+
+# what the base's declarations of one sort are called, when they are listed
+_SORTS = {"Option": "options", "Phase": "phases", "Proc": "procedures", "Fn": "functions", "Var": "vars",
+          "Const": "consts", "Die": "dice", "Enum": "enums", "Kind": "kinds", "Zone": "zones", "Event": "events"}
 
 
 def _index(decls: list[A.Decl], prefix: tuple = ()) -> dict[str, tuple]:

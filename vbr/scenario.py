@@ -173,8 +173,8 @@ def check_file(path: Path) -> None:
             continue
         for i in members:
             problems += checker.problems(tree.scenarios[i])
-    if problems:
-        raise VbrCheckError(problems, sources)
+    if problems:  # in the order of the file, whichever options their scenarios set
+        raise VbrCheckError(sorted(problems, key=lambda d: (d.span.file != str(path), d.span.line, d.span.col)), sources)
 
 
 def _option_problems(sc: A.Scenario, exc: OptionError) -> list[Diagnostic]:

@@ -12,6 +12,7 @@ from vbr.checking.builtins import CHECKS
 from vbr.checking.constants import Constants, Evaluator, read_in_play
 from vbr.checking.scope import Scope
 from vbr.grammar import ast as A
+from vbr.grammar.misspelt import keyword_for
 
 
 class ExprChecker:
@@ -112,7 +113,9 @@ class ExprChecker:
             return self.error(e, f"`{name}` names team {i} in `seats ... teams`, but in the rules a team is its "
                                  f"number: write `{i}` (a const `{name.upper()} = {i}` can name it)")
         pool = scope.visible() | m.global_names()
-        return self.error(e, f"unknown name `{name}`" + m.suggest(name, pool))
+        close = m.suggest(name, pool)
+        literal = None if close else keyword_for(name, ("none", "true", "false"))  # `null`, `nil`, `None`
+        return self.error(e, f"unknown name `{name}`" + (f"; did you mean `{literal}`?" if literal else close))
 
     def const(self, name: str, at: A.Node) -> str:
         """A const's type; its value is worked out (and its failure reported) the first time."""
@@ -276,6 +279,8 @@ class ExprChecker:
             return self.error(e, f"`{name}` is a procedure: call it as a statement, not inside an expression")
         sig = SIGNATURES.get(name)
         if sig is None:
+            if name in self.m.phases:
+                return self.error(e, f"`{name}` is a phase, not a function: play goes to it with `goto {name}`")
             return self.error(e, f"unknown function `{name}`" + self.m.suggest(name, set(self.m.fns) | set(SIGNATURES)))
         if not sig.min_args <= len(e.args) <= sig.max_args:
             n = sig.min_args if sig.min_args == sig.max_args else f"{sig.min_args} to {sig.max_args}"

@@ -7,6 +7,7 @@ from vbr.checking import types as T
 from vbr.checking.expressions import ExprChecker
 from vbr.checking.scope import Scope
 from vbr.grammar import ast as A
+from vbr.grammar.misspelt import STATEMENT_KEYWORDS, keyword_for
 from vbr.grammar.reserved import reserved_message
 
 
@@ -17,6 +18,7 @@ class StmtChecker:
         self.diags = model.diags
         self.kind = ""  # of the body being checked: proc, phase, handler, setup
         self.proc: A.Proc | None = None
+        self._misspelt_line: tuple[str, int] | None = None  # where a misspelt statement word was reported
 
     def body(self, name: str, kind: str, body: A.Block, params: list[A.Param] = (), guard: A.Expr | None = None):
         self.kind = kind
@@ -136,12 +138,30 @@ class StmtChecker:
     def s_CallStmt(self, s: A.CallStmt, scope: Scope, loop: bool) -> None:
         c = s.call
         if not isinstance(c, A.Call):
+            if self._misspelt_keyword(c, scope):
+                return
             self.diags.error(s.span, "this expression does nothing on its own; did you mean an assignment (`x = ...`)?")
         elif c.func in self.m.procs:
             d = self.m.procs[c.func]
             self.arguments(c, f"`{d.name}`", d.params, c.args, scope)
         else:
             self.x.check(c, scope)
+
+    def _misspelt_keyword(self, e: A.Expr, scope: Scope) -> bool:
+        """True when `e` stands alone after a misspelt statement word on its line, which is then
+        reported once (`shufle deck[s]` parses as `shufle`, then `deck[s]`: two expressions that
+        do nothing, where the mistake is the word)."""
+        at = (e.span.file, e.span.line)
+        if at == self._misspelt_line:
+            return True
+        if not isinstance(e, A.Name) or scope.lookup(e.id) is not None or e.id in self.m.global_names():
+            return False
+        keyword = keyword_for(e.id, STATEMENT_KEYWORDS)
+        if keyword is None:
+            return False
+        self._misspelt_line = at
+        self.diags.error(e.span, f"`{e.id}` starts no statement; did you mean `{keyword}`?")
+        return True
 
     def arguments(self, at: A.Node, what: str, params: list[A.Param], args: list[A.Expr], scope: Scope) -> None:
         """The arguments of a proc call or an emit: their number, then each one's type."""
@@ -230,6 +250,9 @@ class StmtChecker:
             self.diags.error(s.span, "`continue` outside a loop")
 
     def s_Choose(self, s: A.Choose, scope: Scope, loop: bool) -> None:
+        if self.kind == "given":
+            self.diags.error(s.span, "a `given` block makes no choices: set up the position directly (`move`, "
+                                     "assignments), and make choices with the scenario's `choose` steps after it")
         ts = self.x.check(s.source, scope)
         item = T.item_type(ts)
         if item is None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from vbr.errors import Diagnostic, Span, VbrError, VbrSyntaxError
 from vbr.grammar import ast as A
+from vbr.grammar.misspelt import character_hint, keyword_for, misspelt_statement, value_left_out
 from vbr.grammar.reserved import declared_reserved
 from vbr.limits import MAX_NESTING, MAX_TOKENS
 
@@ -52,6 +53,9 @@ SYNTAX_HINTS: list[tuple[str, object, list[str]]] = [
      "text",
      lambda tok, acc: tok.type == "NAME" and acc <= {"INT", "MINUS"},
      ['game "g" seats players', 'game "g" court { rows r }']),
+    ("`else if` is written `elif`: `if A { ... } elif B { ... } else { ... }`",
+     lambda tok, acc: tok.type == "IF" and acc == {"LBRACE"},
+     ['game "g" phase p { if true { goto p } else if false { goto p } }']),
     ("a statement cannot stand here; expected a declaration such as `phase`, `var`, `zone` or `proc`",
      lambda tok, acc: tok.type in _STATEMENT_WORDS and "PHASE" in acc,
      ['game "g" goto p', 'game "g" let x = 1']),
@@ -280,7 +284,15 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str, start: str, line0:
         col += col0 - 1
     line += line0 - 1
     message = _describe(exc, text, start)
-    if message.startswith(SYNTAX_HINTS[1][0]) and line0 == 1:
+    misspelt = _misspelt_statement(exc, text) if line0 == 1 else None
+    left_out = value_left_out(text, line, col) if line0 == 1 and start == "start" else None
+    if misspelt is not None:
+        col, message = misspelt
+    elif left_out is not None:
+        word = text.split("\n")[line - 1].split()[0]
+        message = f"nothing follows this `=`: write the value (`{word}` on line {line} starts the next declaration)"
+        line, col = left_out
+    elif message.startswith(SYNTAX_HINTS[1][0]) and line0 == 1:
         line, col, message = _unclosed(text, line, col, message)
     elif _declaration_in_block(exc, text) and line0 == 1:
         line, col, message = _unclosed(text[:exc.token.start_pos], line, col, message, f"`{exc.token}` on line {line}")
@@ -289,6 +301,20 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str, start: str, line0:
     # the declaration is the mistake to show first
     declared = declared_reserved(text, file) if start == "start" and line0 == 1 else []
     return VbrSyntaxError(declared + [found], {file: text} if line0 == 1 else None)
+
+
+def _misspelt_statement(exc: UnexpectedInput, text: str) -> tuple[int, str] | None:
+    """(column, message) when the line the parser gave up on starts with a misspelt statement
+    word (`chose c from ...`, `mvoe top(deck) to hand`): the mistake is that word, not the token
+    further on where the parser noticed (vbr/grammar/misspelt.py)."""
+    from lark.exceptions import UnexpectedToken
+    if not isinstance(exc, UnexpectedToken) or exc.token.type == "$END" or exc.line is None:
+        return None
+    found = misspelt_statement(text.split("\n")[exc.line - 1], exc.column)
+    if found is None:
+        return None
+    col, word, keyword = found
+    return col, f"`{word}` starts no statement; did you mean `{keyword}`?"
 
 
 _DECLARATION_WORDS = {"PHASE", "PROC", "FN", "VAR", "CONST", "ZONE", "KIND", "ENUM", "EVENT", "STAGE", "SETUP", "DIE",
@@ -327,7 +353,8 @@ def _unclosed(text: str, line: int, col: int, message: str, first: str = "the en
 def _describe(exc: UnexpectedInput, text: str, start: str) -> str:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
     if isinstance(exc, UnexpectedCharacters):
-        return f"unexpected character {exc.char!r}"
+        fix = character_hint(exc.char)
+        return f"unexpected character {exc.char!r}" + (f"; {fix}" if fix else "")
     if isinstance(exc, UnexpectedEOF):
         return "unexpected end of file" if start == "start" else "unexpected end of the expression"
     if not isinstance(exc, UnexpectedToken):
@@ -340,7 +367,23 @@ def _describe(exc: UnexpectedInput, text: str, start: str) -> str:
     more = f", ... ({len(expected)} in all)" if len(expected) > 8 else ""
     base = f"unexpected {shown}; expected {', '.join(expected[:8])}{more}" if expected else f"unexpected {shown}"
     hint = next((msg for msg, test, _ in SYNTAX_HINTS if test(tok, accepts)), None)
+    keyword = keyword_for(str(tok), _keywords(accepts)) if hint is None and str(tok).isidentifier() else None
+    if keyword is not None:
+        return f"unknown word `{tok}`; did you mean `{keyword}`? (expected {', '.join(expected[:8])}{more})"
     return f"{hint} ({base})" if hint else base
+
+
+def _keywords(accepts: set[str]) -> list[str]:
+    """The words among the terminals the parser would have accepted (`'phase'`, `'winner'`)."""
+    words = []
+    for terminal in accepts:
+        try:
+            pattern = _lark().get_terminal(terminal).pattern
+        except KeyError:
+            continue
+        if pattern.type == "str" and pattern.value.isidentifier():
+            words.append(pattern.value)
+    return sorted(words)
 
 
 def _pretty(terminal: str) -> str:

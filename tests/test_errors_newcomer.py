@@ -1,0 +1,144 @@
+"""The mistakes of an author new to vbr writing a variant of a bundled book: each is reported at the
+mistake itself, saying what to write instead (docs/language.md, "Names", "Layout", section 7)."""
+import pytest
+
+from conftest import check_problems
+
+from vbr.errors import VbrCheckError, VbrSyntaxError
+from vbr.grammar.parser import parse
+
+GAME = 'game "g"\nseats 2\nstart p\nzone deck per seat hidden\nzone hand per seat owner\nvar n: int = 0\n'
+
+
+def _syntax(text: str) -> tuple[int, int, str]:
+    with pytest.raises(VbrSyntaxError) as info:
+        parse(text, "t.vbr")
+    d = info.value.diagnostics[-1]
+    return d.span.line, d.span.col, d.message
+
+
+def _phase(body: str) -> str:
+    return GAME + "phase p {\n" + body + "\n  goto p\n}\n"
+
+
+@pytest.mark.parametrize("line, word, keyword", [
+    ("  chose c from hand[0] by 0", "chose", "choose"),  # was: unexpected 'by', further on
+    ("  mvoe top(deck[0]) to hand[0]", "mvoe", "move"),  # was: unexpected 'top'
+    ("  whlie n < 3 max 3 {\n    n += 1\n  }", "whlie", "while"),  # was: unexpected '<'
+])
+def test_a_misspelt_statement_word_is_shown_at_the_word_with_the_keyword_meant(line, word, keyword):
+    # `chose c from hand[0]` parses as the expressions `chose`, `c`, `from`, `hand[0]` standing
+    # alone, so the parser stops only further on; the mistake is the first word of the line
+    assert _syntax(_phase(line)) == (8, 3, f"`{word}` starts no statement; did you mean `{keyword}`?")
+
+
+def test_a_misspelt_statement_word_that_still_parses_is_one_error_at_the_word(tmp_path):
+    # `shufle deck[0]` is `shufle` and `deck[0]`, each an expression doing nothing: that was two
+    # errors, neither naming `shuffle`
+    assert check_problems(tmp_path / "g.vbr", _phase("  shufle deck[0]")) == [
+        (8, 3, "`shufle` starts no statement; did you mean `shuffle`?")]
+
+
+def test_a_name_the_file_declares_is_not_taken_for_a_misspelt_keyword(tmp_path):
+    text = _phase("  mov deck[0]").replace("var n: int = 0", "var n: int = 0\nvar mov: int = 0")
+    assert [m for _, _, m in check_problems(tmp_path / "g.vbr", text)] == [
+        "this expression does nothing on its own; did you mean an assignment (`x = ...`)?"] * 2
+
+
+@pytest.mark.parametrize("text, expected", [
+    (GAME + 'phsae q {\n  goto q\n}\n', (7, 1, "unknown word `phsae`; did you mean `phase`?")),
+    (GAME + 'variable m: int = 0\n', (7, 1, "unknown word `variable`; did you mean `var`?")),
+    (GAME + 'phase p {\n  end winer 0\n}\n', (8, 7, "unknown word `winer`; did you mean `winner`?")),
+])
+def test_a_misspelt_keyword_where_the_parser_stops_names_the_keyword_meant(text, expected):
+    line, col, message = _syntax(text)
+    assert (line, col) == expected[:2] and message.startswith(expected[2] + " (expected "), message
+
+
+@pytest.mark.parametrize("written, fix", [
+    ('say \u201cserve\u201d', 'a string is written between straight double quotes: "..."'),
+    ("say 'serve'", 'a string is written between double quotes: "..."'),
+    ("if n > 1 && n < 3 { n = 0 }", "write `and`"),
+    ("if !(n > 1) { n = 0 }", "write `not` (`!=` is written without a space)"),
+    ("n = 1;", "statements end without `;`: remove it"),
+])
+def test_a_character_from_another_language_says_what_to_write_instead(written, fix):
+    _, _, message = _syntax(_phase("  " + written))
+    assert message.endswith("; " + fix), message
+
+
+def test_else_if_says_to_write_elif():
+    line, col, message = _syntax(_phase("  if n == 1 {\n    n = 2\n  } else if n == 2 {\n    n = 3\n  }"))
+    assert (line, col) == (10, 10) and message.startswith("`else if` is written `elif`"), message
+
+
+@pytest.mark.parametrize("declaration, col", [("die d =", 7), ("option target =", 15), ("var m: int =  # later", 12)])
+def test_a_value_left_out_at_the_end_of_a_line_is_shown_at_its_equals_sign(declaration, col):
+    # the next declaration's word was read as the value, and the error fell on the word after it
+    text = GAME + declaration + "\n\nvar score: int per seat = 0\nphase p {\n  goto p\n}\n"
+    assert _syntax(text) == (7, col, "nothing follows this `=`: write the value (`var` on line 9 starts the next "
+                                     "declaration)")
+
+
+@pytest.mark.parametrize("word, meant", [("null", "none"), ("nil", "none")])
+def test_another_language_s_word_for_none_is_met_with_none(tmp_path, word, meant):
+    assert check_problems(tmp_path / "g.vbr", _phase(f"  if top(deck[0]) == {word} {{\n    n = 1\n  }}")) == [
+        (8, 22, f"unknown name `{word}`; did you mean `{meant}`?")]
+
+
+def test_a_phase_called_like_a_function_says_to_goto_it(tmp_path):
+    # it said: unknown function `p`; did you mean `...`? (a built-in function close in spelling)
+    text = GAME + "phase p {\n  answer()\n}\nphase answer {\n  goto p\n}\n"
+    assert check_problems(tmp_path / "g.vbr", text) == [
+        (8, 3, "`answer` is a phase, not a function: play goes to it with `goto answer`")]
+
+
+def test_a_goto_of_a_procedure_says_to_call_it(tmp_path):
+    text = GAME + "proc point(s: seat) {\n  n += 1\n}\nphase p {\n  goto point\n}\n"
+    assert check_problems(tmp_path / "g.vbr", text) == [
+        (11, 3, "no phase `point`: `point` is a procedure, and a procedure is called, not gone to: write "
+                "`point(...)`")]
+
+
+def _variant_problems(tmp_path, line: str) -> list[tuple[int, int, str]]:
+    from vbr.engines.game import checked_model
+    (tmp_path / "v.vbr").write_text(f'game "v"\nextends "siatka"\n{line}\n')
+    with pytest.raises(VbrCheckError) as info:
+        checked_model(tmp_path / "v.vbr")
+    return [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics]
+
+
+def test_an_override_of_a_misspelt_name_suggests_the_base_s_name(tmp_path):
+    assert _variant_problems(tmp_path, 'override phase atack "Attack" {\n  goto bounce\n}') == [
+        (3, 10, "`override atack` overrides nothing: the base file has no `atack`; did you mean `attack`?")]
+
+
+def test_an_override_of_an_option_the_base_lacks_lists_the_base_s_options(tmp_path):
+    # siatka.vbr declares the options target, abilities, block_marker and rotation, in that order
+    assert _variant_problems(tmp_path, "override option goal = 5") == [
+        (3, 10, "`override goal` overrides nothing: the base file has no `goal`; its options: target, abilities, "
+                "block_marker, rotation")]
+
+
+def test_a_choose_in_a_given_block_is_refused_by_check_at_the_choose(tmp_path):
+    # section 7: `given` runs statements before play, "no choices"; it failed only when run, and
+    # then as "`choose c` has nothing to choose from" when the zone was empty
+    from vbr.scenario import check_file
+    (tmp_path / "t.vbr").write_text('tests for "siatka"\nscenario "x" {\n  given {\n    choose c from hand[0] by 0\n'
+                                    '  }\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        check_file(tmp_path / "t.vbr")
+    assert [(d.span.line, d.span.col, d.message.split(":")[0]) for d in info.value.diagnostics] == [
+        (4, 5, "a `given` block makes no choices")]
+
+
+def test_a_scenario_file_s_problems_come_in_the_order_of_the_file(tmp_path):
+    # scenarios are checked in groups of the same options: the problem of "b", which sets one,
+    # came after that of "c", which sets none, as "a" does
+    from vbr.scenario import check_file
+    (tmp_path / "t.vbr").write_text('tests for "siatka"\nscenario "a" {\n  expect nope == 1\n}\n'
+                                    'scenario "b" {\n  option target = 5\n  expect phase nowhere\n}\n'
+                                    'scenario "c" {\n  expect phase nowhere\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        check_file(tmp_path / "t.vbr")
+    assert [d.span.line for d in info.value.diagnostics] == [3, 7, 10]

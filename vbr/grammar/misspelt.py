@@ -1,0 +1,95 @@
+"""What a syntax error most likely means when the author misspelt a keyword or wrote another
+language's symbol: the keyword meant (`chose` → `choose`, `variable` → `var`), the fix for a
+character the language has no use for (`&&`, `!`, `;`, a typographic quote), and a line that
+ends with `=` before its value (`die d =`, the next declaration's word then read as the value).
+
+Used by the parser (vbr/grammar/parser.py) to word its errors and by the checker for a misspelt
+statement word that still parses (`shufle deck[s]` reads as two expressions standing alone).
+"""
+from __future__ import annotations
+
+import difflib
+import re
+
+# the words that start a statement (vbr.lark's `_stmt`)
+STATEMENT_KEYWORDS = ("let", "if", "for", "repeat", "loop", "while", "break", "continue", "choose", "move",
+                      "shuffle", "create", "goto", "end", "emit", "say", "return", "reveal", "measure")
+
+# words other languages use for a keyword of this one; a close spelling is found by difflib
+_ALIASES = {
+    "variable": "var", "function": "fn", "func": "fn", "def": "fn", "procedure": "proc", "constant": "const",
+    "elseif": "elif", "elsif": "elif", "foreach": "for", "print": "say", "null": "none", "nil": "none",
+    "None": "none", "True": "true", "False": "false",
+}
+
+# characters the language has no use for, and what to write instead
+_CHARACTERS = {
+    "\u201c": 'a string is written between straight double quotes: "..."',
+    "\u201d": 'a string is written between straight double quotes: "..."',
+    "\u201e": 'a string is written between straight double quotes: "..."',
+    "\u2018": 'a string is written between straight double quotes: "..."',
+    "\u2019": 'a string is written between straight double quotes: "..."',
+    "'": 'a string is written between double quotes: "..."',
+    "&": "write `and`",
+    "|": "write `or`",
+    "!": "write `not` (`!=` is written without a space)",
+    ";": "statements end without `;`: remove it",
+}
+
+
+def character_hint(char: str) -> str | None:
+    """What to write instead of a character the lexer cannot read, or None."""
+    return _CHARACTERS.get(char)
+
+
+def keyword_for(word: str, keywords) -> str | None:
+    """The keyword of `keywords` that `word` most likely misspells, or None. A word that is one
+    of them already means nothing else."""
+    keywords = list(keywords)
+    if word in keywords:
+        return None
+    alias = _ALIASES.get(word)
+    if alias is not None:
+        return alias if alias in keywords else None
+    close = difflib.get_close_matches(word, keywords, n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
+_LEADING_WORD = re.compile(r"([ \t]*)([A-Za-z_][A-Za-z0-9_]*)[ \t]+(?=[A-Za-z_0-9\"(\[-])")
+
+
+def misspelt_statement(line_text: str, error_col: int) -> tuple[int, str, str] | None:
+    """(column, word, keyword) when the line starts with a misspelt statement keyword followed by
+    what that statement takes (`chose c from hand[0] by 0`), before the column where the parser
+    gave up; else None. A name followed by another word cannot start a statement of its own, so
+    such a word is a misspelling, not a name the file declares."""
+    m = _LEADING_WORD.match(line_text)
+    if m is None or m.end(2) >= error_col:
+        return None
+    keyword = keyword_for(m.group(2), STATEMENT_KEYWORDS)
+    return None if keyword is None else (m.start(2) + 1, m.group(2), keyword)
+
+
+# the words that start a declaration, which a value left out before them is read as
+_DECLARATION_KEYWORDS = frozenset({"var", "const", "option", "die", "zone", "kind", "enum", "fn", "proc", "event",
+                                   "phase", "stage", "setup", "court", "direction", "start", "points", "seats",
+                                   "limit", "measure", "require", "returns", "override", "on", "extends"})
+_BLANKED = re.compile(r'"[^"\n]*"|#[^\n]*')
+
+
+def value_left_out(text: str, line: int, col: int) -> tuple[int, int] | None:
+    """(line, column) of an `=` that ends its line with no value after it, when the parser gave up
+    at (`line`, `col`) on the line after, just past a declaration's first word (`die d =` then
+    `var score: ...`: `var` was read as the die's faces, and `score` is where it stopped); else None."""
+    lines = _BLANKED.sub(lambda m: " " * len(m.group()), text).split("\n")
+    if not 1 < line <= len(lines):
+        return None
+    m = re.match(r"[ \t]*([A-Za-z_]+)[ \t]+", lines[line - 1])
+    if m is None or m.group(1) not in _DECLARATION_KEYWORDS or m.end() + 1 != col:
+        return None
+    before = line - 1
+    while before >= 1 and not lines[before - 1].strip():
+        before -= 1
+    if before < 1 or not lines[before - 1].rstrip().endswith("="):
+        return None
+    return before, len(lines[before - 1].rstrip())
