@@ -142,3 +142,30 @@ def test_a_scenario_file_s_problems_come_in_the_order_of_the_file(tmp_path):
     with pytest.raises(VbrCheckError) as info:
         check_file(tmp_path / "t.vbr")
     assert [d.span.line for d in info.value.diagnostics] == [3, 7, 10]
+
+
+@pytest.mark.parametrize("faces, col, read", [("1..n", 12, "it reads `n`"), ("1..count(hand[0])", 18, "it reads `hand`")])
+def test_a_die_whose_faces_read_the_state_says_so_at_what_it_reads(tmp_path, faces, col, read):
+    # it said, at the die: "faces cannot be computed before play: unsupported operand type(s) for
+    # -: 'NoneType' and 'int'" (or "list index out of range"), Python's words
+    text = GAME + f"die d = {faces}\nphase p {{\n  goto p\n}}\n"
+    assert check_problems(tmp_path / "g.vbr", text) == [
+        (7, col, "die `d`'s faces are fixed before play: they may use literals, options, enum members, consts and fns "
+                 f"of them, not vars, zones or cards ({read})")]
+
+
+def test_a_range_ending_in_none_before_play_says_so_in_play_s_words(tmp_path):
+    text = GAME + "die d = 1..none\nphase p {\n  goto p\n}\n"
+    assert check_problems(tmp_path / "g.vbr", text) == [
+        (7, 1, "die `d`'s faces cannot be computed before play: this end of a range is none, not a number")]
+
+
+def test_a_die_with_an_unknown_name_in_its_faces_is_one_error_at_the_name(tmp_path):
+    text = GAME + "die d = 1..six\nphase p {\n  goto p\n}\n"
+    assert check_problems(tmp_path / "g.vbr", text) == [(7, 12, "unknown name `six`")]
+
+
+def test_a_const_that_cannot_be_worked_out_is_reported_once_not_at_each_const_reading_it(tmp_path):
+    text = GAME + "const K = 9223372036854775807 * 2\nconst J = -K\nphase p {\n  goto p\n}\n"
+    assert [(line, msg.split(":")[0]) for line, _, msg in check_problems(tmp_path / "g.vbr", text)] == [
+        (7, "const `K` cannot be computed before play")]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from vbr import limits as LIM
 from vbr.checker import Model, build_model, type_of
 from vbr.checking import types as T
-from vbr.checking.constants import Constants, Failure
+from vbr.checking.constants import Constants, Failure, read_in_play
 from vbr.checking.expressions import ExprChecker
 from vbr.checking.scope import Scope
 from vbr.checking.statements import StmtChecker
@@ -117,7 +117,10 @@ def _handler_params(m: Model, h: A.Handler) -> list[A.Param]:
 
 def _dice(m: Model, x: ExprChecker, values: Constants) -> None:
     for name, d in m.dice.items():
+        before = len(m.diags.errors)
         t = x.check(d.faces, Scope())
+        if len(m.diags.errors) != before:  # faces that do not check (an unknown name) are not worked out
+            continue
         item = T.item_type(t)
         if item is None or t == "zone":
             m.diags.error(d.faces.span, f"a die's faces are a list or a range, not {T.show(t)}")
@@ -125,7 +128,14 @@ def _dice(m: Model, x: ExprChecker, values: Constants) -> None:
         try:
             faces = values.faces(name)
         except Failure as exc:
-            m.diags.error(d.span, f"die `{name}`'s faces cannot be computed before play: {exc}")
+            found = read_in_play(m, d.faces)
+            if found is None or not isinstance(found[0], A.Name):  # (a roll or pick says so itself)
+                m.diags.error(d.span, f"die `{name}`'s faces cannot be computed before play: {exc}")
+            else:  # a var or zone has no value yet: say what was read, not how reading it failed
+                node, via = found
+                m.diags.error(node.span, f"die `{name}`'s faces are fixed before play: they may use literals, options, "
+                                         "enum members, consts and fns of them, not vars, zones or cards"
+                                         + (f" (`{via}` reads `{node.id}`)" if via else f" (it reads `{node.id}`)"))
             continue
         if faces == ():
             m.diags.error(d.span, f"die `{name}` has no faces")

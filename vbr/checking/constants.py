@@ -48,7 +48,7 @@ class Constants:
         except Unknown:
             self.values[name] = Unknown
         except Exception as exc:  # noqa: BLE001 — a Failure, or what play would fail with too (`none + 1`)
-            self.values[name] = None
+            self.values[name] = Unknown  # its failure is reported at it, not again at each const it is read by
             return str(exc)
         return None
 
@@ -186,6 +186,8 @@ class Evaluator:
 
     def v_RangeExpr(self, e: A.RangeExpr, env):
         lo, hi = self.value(e.lo, env), self.value(e.hi, env)
+        if lo is None or hi is None:
+            raise Failure("this end of a range is none, not a number")  # play's words
         fixed = all(isinstance(x, A.IntLit) or (isinstance(x, A.Name) and x.id in self.m.options and x.id not in env
                                                 and x.id not in self.m.vars) for x in (e.lo, e.hi))
         if fixed and type(lo) is int and type(hi) is int and hi - lo < _FOLDED_RANGE:
