@@ -169,3 +169,33 @@ def test_a_const_that_cannot_be_worked_out_is_reported_once_not_at_each_const_re
     text = GAME + "const K = 9223372036854775807 * 2\nconst J = -K\nphase p {\n  goto p\n}\n"
     assert [(line, msg.split(":")[0]) for line, _, msg in check_problems(tmp_path / "g.vbr", text)] == [
         (7, "const `K` cannot be computed before play")]
+
+
+def _warnings(path, text: str) -> list[tuple[int, int, str]]:
+    from vbr.engines.game import checked_model
+    path.write_text(text)
+    return [(d.span.line, d.span.col, d.message) for d in checked_model(path).diags.warnings]
+
+
+def test_a_seat_var_starting_at_no_seat_is_a_warning_at_its_initial_value(tmp_path):
+    # docs/language.md, assignment: a seat known before play that is none of the seats is refused
+    # in an assignment and a warning elsewhere; the initial value passed in silence
+    text = 'game "g"\nseats 2\nstart p\nvar server: seat = 5\nphase p {\n  end winner server\n}\n'
+    assert _warnings(tmp_path / "g.vbr", text) == [
+        (4, 20, "the initial value of `server` is 5, which is no seat (the seats are 0..1 with the options chosen)")]
+
+
+@pytest.mark.parametrize("written, hint", [
+    ("number", "; did you mean `int`?"),
+    ("string", "; there is no string type: strings are for options, titles and `say`"),
+    ("widget", " (types: bool, cell, dir, int, seat, zone, `list of T`, Shot)"),
+])
+def test_an_unknown_type_says_which_type_is_meant_or_lists_the_types(tmp_path, written, hint):
+    text = GAME + f"kind Shot {{ power: {written} }}\nphase p {{\n  goto p\n}}\n"
+    assert check_problems(tmp_path / "g.vbr", text) == [(7, 20, f"unknown type `{written}`{hint}")]
+
+
+def test_an_emit_of_a_procedure_says_to_call_it(tmp_path):
+    text = GAME + "proc point(s: seat) {\n  n += 1\n}\nphase p {\n  emit point(0)\n  goto p\n}\n"
+    assert check_problems(tmp_path / "g.vbr", text) == [
+        (11, 3, "`point` is a procedure, not an event: call it with `point(...)`")]

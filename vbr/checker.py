@@ -137,8 +137,27 @@ def type_of(model: Model, t: A.TypeRef) -> str:
         return "enum:" + t.name
     if t.name in model.kinds:
         return "ent:" + t.name
-    model.diags.error(t.span, f"unknown type `{t.name}`" + model.suggest(t.name, BASE_TYPES | set(model.enums) | set(model.kinds)))
+    model.diags.error(t.span, f"unknown type `{t.name}`" + _type_hint(model, t.name))
     return "any"
+
+
+# other languages' words for a type of this one
+_TYPE_ALIASES = {"number": "int", "integer": "int", "num": "int", "boolean": "bool", "player": "seat",
+                 "position": "cell", "direction": "dir"}
+
+
+def _type_hint(model: Model, name: str) -> str:
+    """What follows `unknown type `NAME``: a close type, the type another language's word means,
+    or the types there are (there is no string type: docs/language.md, 10)."""
+    close = model.suggest(name, BASE_TYPES | set(model.enums) | set(model.kinds))
+    if close:
+        return close
+    if name in ("str", "string", "String", "text"):
+        return "; there is no string type: strings are for options, titles and `say`"
+    if name in _TYPE_ALIASES:
+        return f"; did you mean `{_TYPE_ALIASES[name]}`?"
+    declared = sorted(model.enums) + sorted(model.kinds)
+    return f" (types: {', '.join(sorted(BASE_TYPES))}, `list of T`" + (f", {', '.join(declared)}" if declared else "") + ")"
 
 
 def option_map(options) -> dict:

@@ -148,6 +148,8 @@ def _vars(m: Model, x: ExprChecker) -> None:
         t = x.check(v.decl.init, Scope())
         if not T.compatible(t, v.type) and not (v.per and T.compatible(t, "list:" + v.type)):
             m.diags.error(v.decl.init.span, f"`{name}` is {T.show(v.type)}, its initial value is {T.show(t)}")
+        elif v.type == "seat" and t == "int":  # `var server: seat = 5` with two seats
+            x.owner_known(v.decl.init, "seat", f"the initial value of `{name}`")
         if v.decl.range is not None and not T.is_numeric(v.type):
             m.diags.error(v.decl.range.span, "only a number var takes a range")
         elif v.decl.range is not None:

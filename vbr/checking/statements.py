@@ -310,6 +310,9 @@ class StmtChecker:
 
     def s_Emit(self, s: A.Emit, scope: Scope, loop: bool) -> None:
         ev = self.m.events.get(s.event)
+        if ev is None and s.event in self.m.procs:
+            self.diags.error(s.span, f"`{s.event}` is a procedure, not an event: call it with `{s.event}(...)`")
+            return
         if ev is None:
             self.diags.error(s.span, f"no event `{s.event}` is declared" + self.m.suggest(s.event, self.m.events))
             return
