@@ -199,3 +199,21 @@ def test_an_emit_of_a_procedure_says_to_call_it(tmp_path):
     text = GAME + "proc point(s: seat) {\n  n += 1\n}\nphase p {\n  emit point(0)\n  goto p\n}\n"
     assert check_problems(tmp_path / "g.vbr", text) == [
         (11, 3, "`point` is a procedure, not an event: call it with `point(...)`")]
+
+
+@pytest.mark.parametrize("text, at, word, spaced", [
+    ('game "g"\nvarx: int = 0\n', (2, 1), "varx", "`var x`"),  # it declared a var `x`
+    ('game "g"\nphase_two {\n  goto x\n}\n', (2, 1), "phase_two", "`phase _two`"),  # a phase `_two`
+    ('game "g"\nseats2\n', (2, 1), "seats2", "`seats 2`"),  # two seats
+])
+def test_a_keyword_glued_to_the_word_after_it_is_refused_at_the_whole_word(text, at, word, spaced):
+    # where no name may stand, the lexer read a keyword out of the start of a longer word
+    line, col, message = _syntax(text)
+    assert (line, col) == at and message.startswith(f"unexpected '{word}': it would read as the keyword "), message
+    assert message.endswith(f"written with a space between them ({spaced})"), message
+
+
+def test_a_number_glued_to_the_word_after_it_is_refused_at_the_whole_word():
+    # `3max` read as `3 max`
+    assert _syntax(_phase("  while n < 3max 3 {\n    n += 1\n  }")) == (
+        8, 13, "unexpected '3max': a number and the word after it are written with a space between them")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from vbr.errors import Diagnostic, Span, VbrError, VbrSyntaxError
 from vbr.grammar import ast as A
+from vbr.grammar import glued
 from vbr.grammar.misspelt import character_hint, keyword_for, misspelt_statement, value_left_out
 from vbr.grammar.reserved import declared_reserved
 from vbr.limits import MAX_NESTING, MAX_TOKENS
@@ -84,7 +85,7 @@ def _lark() -> Lark:
     from vbr import private_cache
     with open(_GRAMMAR, encoding="utf-8") as f:
         grammar = f.read()
-    callbacks = {"COMMENT": _COMMENTS.append}
+    callbacks = {"COMMENT": _COMMENTS.append, **{name: glued.check for name in glued.word_terminals(grammar)}}
     path = cache_path(grammar)
     seal_key = b"parser:" + (path or "").encode()
     saved = private_cache.read_sealed(path, seal_key) if path is not None else None
@@ -143,10 +144,13 @@ def _parse(text: str, file: str, start: str, line0: int = 1, col0: int = 1, nest
         _count_tokens(text, file)
     with _LEXING:
         _COMMENTS.clear()
+        glued.SOURCE[0] = text
         try:
             tree = _lark().parse(text, start=start)
         except UnexpectedInput as exc:
             raise _syntax_error(exc, text, file, start, line0, col0) from None
+        except glued.GluedWord as exc:
+            raise _glued_error(exc.at, text, file, line0, col0) from None
         comments = _comments(text, file) if start == "start" else []
     if line0 != 1 or col0 != 1:
         _shift_positions(tree, line0, col0)
@@ -272,6 +276,18 @@ def _shift_positions(tree, line0: int, col0: int) -> None:
             if isinstance(c, Token) and c.line is not None:
                 c.line, c.column = fix(c.line, c.column)
                 c.end_line, c.end_column = fix(c.end_line, c.end_column)
+
+
+def _glued_error(at: int, text: str, file: str, line0: int, col0: int) -> VbrSyntaxError:
+    """A keyword glued to the word after it (vbr/grammar/glued.py), located at the whole word."""
+    start, message = glued.glued_message(text, at)
+    line = text.count("\n", 0, start) + 1
+    col = start - text.rfind("\n", 0, start)
+    if line == 1:
+        col += col0 - 1
+    line += line0 - 1
+    found = Diagnostic(Span(file=file, line=line, col=col, end_line=line, end_col=col), message)
+    return VbrSyntaxError([found], {file: text} if line0 == 1 else None)
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, file: str, start: str, line0: int, col0: int) -> VbrSyntaxError:
