@@ -61,10 +61,20 @@ def test_a_misspelt_keyword_where_the_parser_stops_names_the_keyword_meant(text,
     ("if n > 1 && n < 3 { n = 0 }", "write `and`"),
     ("if !(n > 1) { n = 0 }", "write `not` (`!=` is written without a space)"),
     ("n = 1;", "statements end without `;`: remove it"),
+    ("n\u00a0= 1", "a no-break space: write a plain space"),
+    ("let si\u0142a = 1", "a name is written in the letters A to Z, digits and `_`"),
+    ("for i in 1\u20263 { n = i }", "write `..` for a range"),
+    ("n = 2 \u2212 1", "write `-`"),
+    ("n = max(1; 2)", "separate the items with `,`"),
 ])
 def test_a_character_from_another_language_says_what_to_write_instead(written, fix):
     _, _, message = _syntax(_phase("  " + written))
     assert message.endswith("; " + fix), message
+
+
+def test_a_semicolon_between_a_kind_s_fields_says_to_write_a_comma():
+    assert _syntax(GAME + "kind Shot { power: int; speed: int }\n") == (
+        7, 23, "unexpected character ';'; separate the items with `,`")
 
 
 def test_else_if_says_to_write_elif():

@@ -33,12 +33,27 @@ _CHARACTERS = {
     "&": "write `and`",
     "|": "write `or`",
     "!": "write `not` (`!=` is written without a space)",
-    ";": "statements end without `;`: remove it",
+    "\u00a0": "a no-break space: write a plain space",
+    "\u202f": "a no-break space: write a plain space",
+    "\u200b": "a zero-width space: delete it",
+    "\u2026": "write `..` for a range",
+    "\u2212": "write `-`",
+    "\u2013": "write `-`",
+    "\u2014": "write `-`",
+    "\u00d7": "write `*`",
+    "\u2264": "write `<=`",
+    "\u2265": "write `>=`",
+    "\u2260": "write `!=`",
 }
 
 
-def character_hint(char: str) -> str | None:
-    """What to write instead of a character the lexer cannot read, or None."""
+def character_hint(char: str, before: str = "") -> str | None:
+    """What to write instead of a character the lexer cannot read, or None. `before`: the text
+    up to it (a `;` between the items of a list, a call or a kind's fields is a `,`)."""
+    if char == ";":
+        return "separate the items with `,`" if _in_a_list(before) else "statements end without `;`: remove it"
+    if char.isalpha() and not char.isascii():
+        return "a name is written in the letters A to Z, digits and `_`"
     return _CHARACTERS.get(char)
 
 
@@ -53,6 +68,25 @@ def keyword_for(word: str, keywords) -> str | None:
         return alias if alias in keywords else None
     close = difflib.get_close_matches(word, keywords, n=1, cutoff=0.75)
     return close[0] if close else None
+
+
+_ITEM_LISTS = re.compile(r"\b(kind|enum)\s+\w+\s*$|\bin\s*$")  # before a `{` whose items `,` separates
+
+
+def _in_a_list(before: str) -> bool:
+    """Whether the innermost bracket open at the end of `before` holds items separated by `,`: a
+    `(` or `[`, or the `{` of a kind, an enum or an option's `in { ... }`."""
+    plain = re.sub(r'"[^"\n]*"|#[^\n]*', "", before)
+    depth: list[int] = []
+    for i, ch in enumerate(plain):
+        if ch in "([{":
+            depth.append(i)
+        elif ch in ")]}" and depth:
+            depth.pop()
+    if not depth:
+        return False
+    at = depth[-1]
+    return plain[at] != "{" or _ITEM_LISTS.search(plain[:at]) is not None
 
 
 _LEADING_WORD = re.compile(r"([ \t]*)([A-Za-z_][A-Za-z0-9_]*)[ \t]+(?=[A-Za-z_0-9\"(\[-])")

@@ -369,7 +369,7 @@ def _unclosed(text: str, line: int, col: int, message: str, first: str = "the en
 def _describe(exc: UnexpectedInput, text: str, start: str) -> str:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
     if isinstance(exc, UnexpectedCharacters):
-        fix = character_hint(exc.char)
+        fix = character_hint(exc.char, text[:exc.pos_in_stream])
         return f"unexpected character {exc.char!r}" + (f"; {fix}" if fix else "")
     if isinstance(exc, UnexpectedEOF):
         return "unexpected end of file" if start == "start" else "unexpected end of the expression"
