@@ -227,3 +227,14 @@ def test_a_number_glued_to_the_word_after_it_is_refused_at_the_whole_word():
     # `3max` read as `3 max`
     assert _syntax(_phase("  while n < 3max 3 {\n    n += 1\n  }")) == (
         8, 13, "unexpected '3max': a number and the word after it are written with a space between them")
+
+
+def test_choosing_the_string_pass_in_a_scenario_says_to_write_none(tmp_path):
+    # section 7: `none` picks `pass`; "pass" failed in play as `pass is not legal here ...;
+    # legal: ..., pass`, which reads as a contradiction
+    from vbr.scenario import check_file
+    (tmp_path / "t.vbr").write_text('tests for "siatka"\nscenario "x" {\n  choose "pass"\n}\n')
+    with pytest.raises(VbrCheckError) as info:
+        check_file(tmp_path / "t.vbr")
+    assert [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics] == [
+        (3, 10, 'the option `pass` is the value `none`: write `none`, not the string "pass"')]

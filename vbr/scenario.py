@@ -244,6 +244,8 @@ class StepChecker:
                 m.diags.error(seat.span, f"there is no seat {seat.value}: the seats are 0..{m.seats - 1}")
             elif t not in ("none", "any") and not T.compatible(t, "seat"):
                 m.diags.error(seat.span, f"`expect winner` names a seat (or none), not {T.show(t)}")
+        elif k in ("choose", "legal", "illegal") and isinstance(step.exprs[0], A.StrLit) and step.exprs[0].value == "pass":
+            m.diags.error(step.exprs[0].span, "the option `pass` is the value `none`: write `none`, not the string \"pass\"")
         elif k in ("choose", "legal", "illegal"):
             x.check(step.exprs[0], CheckScope())
 
