@@ -127,7 +127,7 @@ def test_an_override_of_an_option_the_base_lacks_lists_the_base_s_options(tmp_pa
     # siatka.vbr declares the options target, abilities, block_marker and rotation, in that order
     assert _variant_problems(tmp_path, "override option goal = 5") == [
         (3, 10, "`override goal` overrides nothing: the base file has no `goal`; its options: target, abilities, "
-                "block_marker, rotation")]
+                "block_marker, rotation; without `override` it is a declaration of this file's own")]
 
 
 def test_a_choose_in_a_given_block_is_refused_by_check_at_the_choose(tmp_path):
@@ -238,3 +238,15 @@ def test_choosing_the_string_pass_in_a_scenario_says_to_write_none(tmp_path):
         check_file(tmp_path / "t.vbr")
     assert [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics] == [
         (3, 10, 'the option `pass` is the value `none`: write `none`, not the string "pass"')]
+
+
+def test_a_variant_s_second_start_names_start_not_its_inner_key(tmp_path):
+    # it said "`@start` is already defined at ...", a name no file can write
+    assert [m.split(" at ")[0] for _, _, m in _variant_problems(tmp_path, "start serve")] == [
+        "`start` is already defined"]
+
+
+def test_an_override_of_a_limit_the_base_lacks_says_it_is_added_without_override(tmp_path):
+    assert _variant_problems(tmp_path, "override returns(s) = 0 range 0..1") == [
+        (3, 10, "`override returns` overrides nothing: the base file has no `returns`; without `override` it is a "
+                "declaration of this file's own")]

@@ -343,13 +343,18 @@ def merge(base: list[A.Decl], own: list[A.Decl]) -> tuple[list[A.Decl], list[Dia
         path = index.get(d.name)
         if d.override:
             if path is None:
-                problems.append(Diagnostic(d.span, f"`override {d.name}` overrides nothing: the base file has no "
-                                                   f"`{d.name}`" + _close_base_name(d, base, index)))
+                name = d.name.lstrip("@")  # `@start`, `@setup`: a declaration a file has one of
+                close = _close_base_name(d, base, index)
+                if not close.startswith("; did you mean"):
+                    close += "; without `override` it is a declaration of this file's own"
+                problems.append(Diagnostic(d.span, f"`override {name}` overrides nothing: the base file has no "
+                                                   f"`{name}`{close}"))
                 continue
             out = _replace(out, path, d.model_copy(update={"override": False}))
         elif path is not None and d.name and not isinstance(d, A.Handler):
             prev = _at(out, path)
-            problems.append(Diagnostic(d.span, f"`{d.name}` is already defined at {prev.span}; write `override` to replace it"))
+            problems.append(Diagnostic(d.span, f"`{d.name.lstrip('@')}` is already defined at {prev.span}; write `override` "
+                                               "to replace it"))
         else:
             out.append(d)
     return out, problems
