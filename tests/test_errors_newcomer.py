@@ -250,3 +250,21 @@ def test_an_override_of_a_limit_the_base_lacks_says_it_is_added_without_override
     assert _variant_problems(tmp_path, "override returns(s) = 0 range 0..1") == [
         (3, 10, "`override returns` overrides nothing: the base file has no `returns`; without `override` it is a "
                 "declaration of this file's own")]
+
+
+def test_a_base_file_s_error_caused_by_an_override_names_the_override(tmp_path):
+    # siatka.vbr calls take_over(s) with one argument; the variant gives it two parameters
+    found = _variant_problems(tmp_path, "override proc take_over(s: seat, fresh: bool) {\n  holder = s\n}")
+    assert found and all(m == f"`take_over` takes 2 argument(s), not 1 (`take_over` is overridden at {tmp_path / 'v.vbr'}:3:10)"
+                         for _, _, m in found), found
+
+
+def test_a_base_file_s_use_of_an_enum_member_an_override_dropped_names_the_override(tmp_path):
+    found = _variant_problems(tmp_path, "override enum Tactic { rozegranie, mocne_odbicie, superatak }")
+    assert found and all(m == f"unknown name `zaskoczenie` (`zaskoczenie` was declared in the base's `Tactic`, which "
+                              f"{tmp_path / 'v.vbr'}:3:10 overrides without it)" for _, _, m in found), found
+
+
+def test_an_override_of_start_in_a_file_that_extends_nothing_names_start(tmp_path):
+    assert check_problems(tmp_path / "g.vbr", GAME + "override start p\nphase p {\n  goto p\n}\n")[0][2].startswith(
+        "`override start` overrides nothing: this file `extends` no other file")

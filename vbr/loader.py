@@ -191,7 +191,7 @@ def load_rules(name: str | Path, *, tests: Path | None = None, span: Span | None
         except VbrError as exc:
             raise VbrCheckError(exc.diagnostics, sources) from None
     decls: list[A.Decl] = chain[-1][2]
-    problems: list[Diagnostic] = [Diagnostic(d.span, f"`override {d.name}` overrides nothing: this file `extends` no "
+    problems: list[Diagnostic] = [Diagnostic(d.span, f"`override {d.name.lstrip('@')}` overrides nothing: this file `extends` no "
                                                      "other file (drop `override`, or add `extends \"BASE\"`)")
                                   for d in _overrides(decls)]
     for _, _, own in reversed(chain[:-1]):

@@ -12,6 +12,7 @@ from vbr.checker import Model, build_model, type_of
 from vbr.checking import types as T
 from vbr.checking.constants import Constants, Failure, read_in_play
 from vbr.checking.expressions import ExprChecker
+from vbr.checking.override_notes import with_override_notes
 from vbr.checking.scope import Scope
 from vbr.checking.statements import StmtChecker
 from vbr.errors import Diagnostic, OptionError, VbrCheckError
@@ -31,7 +32,7 @@ def checked_model(rules: RuleSet, options: dict | None = None) -> Model:
     check_bodies(model)
     errors = located_errors(model)
     if errors:
-        raise VbrCheckError(errors, rules.sources)
+        raise VbrCheckError(with_override_notes(errors, rules), rules.sources)
     return model
 
 

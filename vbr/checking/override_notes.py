@@ -1,0 +1,80 @@
+"""Why a base file's line is wrong in a variant: the variant's `override` that made it so.
+
+A variant that overrides `proc take_over(s: seat)` with two parameters breaks every call of it in
+the base file; an `override enum Tactic` that leaves out a member breaks every use of that member
+there. The errors are rightly located in the base file, which its author did not touch. Each such
+error gets a note naming the override it follows from: one whose name the message names, or one
+whose base declaration declared a name the message names and the override no longer does.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from vbr.errors import Diagnostic
+from vbr.grammar import ast as A
+from vbr.loader import parse_file
+
+_NAMED = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`")
+
+
+def with_override_notes(errors: list[Diagnostic], rules) -> list[Diagnostic]:
+    """`errors`, each one located in a file `rules` extends that an override of a more derived
+    file explains carrying a note saying so (rules: a vbr.loader.RuleSet)."""
+    chain = list(rules.chain)
+    if len(chain) < 2 or not any(e.span.file in chain[1:] for e in errors):
+        return errors
+    overrides = _overrides(rules, chain)
+    return [_noted(e, overrides, chain) if e.span.file in chain[1:] else e for e in errors]
+
+
+def _overrides(rules, chain: list[str]) -> list[tuple[A.Decl, A.Decl]]:
+    """(override, the base's declaration it replaced), for each declaration of a derived file
+    that replaced one of a file further down the chain."""
+    own: dict[str, dict[str, A.Decl]] = {}  # file -> its own declarations by name
+    for file in chain:
+        try:
+            tree, _ = parse_file(Path(file), text=rules.sources.get(file))
+        except Exception:  # noqa: BLE001 — a file that no longer reads gives no notes
+            tree = None
+        own[file] = {} if tree is None else {d.name: d for d in _walk(tree.decls) if d.name}
+    found = []
+    for i, file in enumerate(chain[:-1]):
+        for name, d in own[file].items():
+            if not getattr(d, "override", False):
+                continue
+            original = next((own[b][name] for b in chain[i + 1:] if name in own[b]), None)
+            if original is not None:
+                found.append((d, original))
+    return found
+
+
+def _walk(decls):
+    for d in decls:
+        yield d
+        if isinstance(d, A.Stage):
+            yield from _walk(d.members)
+
+
+def _noted(e: Diagnostic, overrides: list[tuple[A.Decl, A.Decl]], chain: list[str]) -> Diagnostic:
+    named = set(_NAMED.findall(e.message))
+    for new, old in overrides:
+        if chain.index(new.span.file) >= chain.index(e.span.file):
+            continue  # an override made further down the chain than the error explains nothing there
+        shown = new.name.lstrip("@")
+        if new.name in named:
+            return Diagnostic(e.span, f"{e.message} (`{shown}` is overridden at {new.span})", e.severity)
+        gone = sorted(named & (_words(old) - _words(new))) if isinstance(old, (A.Enum, A.Kind)) else []
+        if gone:
+            return Diagnostic(e.span, f"{e.message} (`{gone[0]}` was declared in the base's `{shown}`, which "
+                                      f"{new.span} overrides without it)", e.severity)
+    return e
+
+
+def _words(d: A.Decl) -> set[str]:
+    """The names an enum declares (its members) or a kind (its fields); none for anything else."""
+    if isinstance(d, A.Enum):
+        return set(d.members)
+    if isinstance(d, A.Kind):
+        return {f.name for f in d.fields}
+    return set()
