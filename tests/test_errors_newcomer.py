@@ -66,6 +66,8 @@ def test_a_misspelt_keyword_where_the_parser_stops_names_the_keyword_meant(text,
     ("for i in 1\u20263 { n = i }", "write `..` for a range"),
     ("n = 2 \u2212 1", "write `-`"),
     ("n = max(1; 2)", "separate the items with `,`"),
+    ('say "serve\u201d', 'this string is not closed on its line: it ends with `\u201d`, which is not a `"`'),
+    ('say "serve', 'this string is not closed on its line; a string cannot hold a line break or a `"`'),
 ])
 def test_a_character_from_another_language_says_what_to_write_instead(written, fix):
     _, _, message = _syntax(_phase("  " + written))

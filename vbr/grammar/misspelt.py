@@ -47,9 +47,14 @@ _CHARACTERS = {
 }
 
 
-def character_hint(char: str, before: str = "") -> str | None:
+def character_hint(char: str, before: str = "", after: str = "") -> str | None:
     """What to write instead of a character the lexer cannot read, or None. `before`: the text
-    up to it (a `;` between the items of a list, a call or a kind's fields is a `,`)."""
+    up to it (a `;` between the items of a list, a call or a kind's fields is a `,`); `after`: the
+    rest of its line (a `"` the line does not close)."""
+    if char == '"':
+        curly = next((c for c in after if c in "\u201c\u201d\u201e"), None)
+        return ("this string is not closed on its line" + (f": it ends with `{curly}`, which is not a `\"`" if curly else
+                "; a string cannot hold a line break or a `\"`"))
     if char == ";":
         return "separate the items with `,`" if _in_a_list(before) else "statements end without `;`: remove it"
     if char.isalpha() and not char.isascii():

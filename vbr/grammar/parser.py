@@ -369,7 +369,8 @@ def _unclosed(text: str, line: int, col: int, message: str, first: str = "the en
 def _describe(exc: UnexpectedInput, text: str, start: str) -> str:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
     if isinstance(exc, UnexpectedCharacters):
-        fix = character_hint(exc.char, text[:exc.pos_in_stream])
+        at = exc.pos_in_stream
+        fix = character_hint(exc.char, text[:at], text[at + 1:].split("\n", 1)[0])
         return f"unexpected character {exc.char!r}" + (f"; {fix}" if fix else "")
     if isinstance(exc, UnexpectedEOF):
         return "unexpected end of file" if start == "start" else "unexpected end of the expression"
