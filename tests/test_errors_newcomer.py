@@ -270,3 +270,14 @@ def test_a_base_file_s_use_of_an_enum_member_an_override_dropped_names_the_overr
 def test_an_override_of_start_in_a_file_that_extends_nothing_names_start(tmp_path):
     assert check_problems(tmp_path / "g.vbr", GAME + "override start p\nphase p {\n  goto p\n}\n")[0][2].startswith(
         "`override start` overrides nothing: this file `extends` no other file")
+
+
+def test_a_fraction_says_numbers_are_whole():
+    line, col, message = _syntax(GAME + "option target = 3.5\n")
+    assert (line, col) == (7, 18) and message.startswith("numbers are whole: there are no fractions"), message
+
+
+def test_a_choice_made_by_its_own_item_says_by_names_a_seat(tmp_path):
+    # it said: unknown name `c`, as `by` is read before the choice is made
+    assert check_problems(tmp_path / "g.vbr", _phase("  choose c from hand[0] by c")) == [
+        (8, 28, "`by` names who makes the choice (a seat), not `c`, the item chosen")]

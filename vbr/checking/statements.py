@@ -258,7 +258,9 @@ class StmtChecker:
         if item is None:
             self.diags.error(s.source.span, f"`choose` picks from a list, a range, an enum or a zone, not {T.show(ts)}")
             item = "any"
-        if s.by_team:
+        if isinstance(s.by, A.Name) and s.by.id == s.var and scope.lookup(s.var) is None:
+            self.diags.error(s.by.span, f"`by` names who makes the choice (a seat), not `{s.var}`, the item chosen")
+        elif s.by_team:
             self.x.expect(s.by, scope, "int", "`by team`")
             self.x.owner_known(s.by, "team", "`by team`")
         else:

@@ -384,6 +384,8 @@ def _describe(exc: UnexpectedInput, text: str, start: str) -> str:
     more = f", ... ({len(expected)} in all)" if len(expected) > 8 else ""
     base = f"unexpected {shown}; expected {', '.join(expected[:8])}{more}" if expected else f"unexpected {shown}"
     hint = next((msg for msg, test, _ in SYNTAX_HINTS if test(tok, accepts)), None)
+    if hint is None and str(tok) == "." and tok.start_pos and text[tok.start_pos - 1:tok.start_pos + 2].replace(".", "").isdigit():
+        hint = "numbers are whole: there are no fractions (`3.5`); count in smaller units, or use `/`, which rounds down"
     keyword = keyword_for(str(tok), _keywords(accepts)) if hint is None and str(tok).isidentifier() else None
     if keyword is not None:
         return f"unknown word `{tok}`; did you mean `{keyword}`? (expected {', '.join(expected[:8])}{more})"
