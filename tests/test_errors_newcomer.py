@@ -25,6 +25,8 @@ def _phase(body: str) -> str:
     ("  chose c from hand[0] by 0", "chose", "choose"),  # was: unexpected 'by', further on
     ("  mvoe top(deck[0]) to hand[0]", "mvoe", "move"),  # was: unexpected 'top'
     ("  whlie n < 3 max 3 {\n    n += 1\n  }", "whlie", "while"),  # was: unexpected '<'
+    ("  If n != 1 {\n    n = 1\n  }", "If", "if"),  # was: unexpected '!='
+    ("  esle {\n    n = 1\n  }", "esle", "else"),  # was: unexpected '{'
 ])
 def test_a_misspelt_statement_word_is_shown_at_the_word_with_the_keyword_meant(line, word, keyword):
     # `chose c from hand[0]` parses as the expressions `chose`, `c`, `from`, `hand[0]` standing
@@ -281,3 +283,14 @@ def test_a_choice_made_by_its_own_item_says_by_names_a_seat(tmp_path):
     # it said: unknown name `c`, as `by` is read before the choice is made
     assert check_problems(tmp_path / "g.vbr", _phase("  choose c from hand[0] by c")) == [
         (8, 28, "`by` names who makes the choice (a seat), not `c`, the item chosen")]
+
+
+def test_an_else_misspelt_after_a_closing_brace_is_shown_at_the_word():
+    assert _syntax(_phase("  if n == 1 {\n    n = 2\n  } esle {\n    n = 3\n  }")) == (
+        10, 5, "`esle` starts no statement; did you mean `else`?")
+
+
+def test_a_misspelt_let_is_one_error_not_one_at_each_use_of_its_name(tmp_path):
+    # `lett m = 1` is `lett`, then `m = 1`: `m` was also an unknown variable there and at each use
+    assert check_problems(tmp_path / "g.vbr", _phase("  lett m = 1\n  n = m + 1")) == [
+        (8, 3, "`lett` starts no statement; did you mean `let`?")]

@@ -50,6 +50,11 @@ class StmtChecker:
         scope.define(s.name, t if t != "none" else "any")
 
     def s_Assign(self, s: A.Assign, scope: Scope, loop: bool) -> None:
+        if (s.span.file, s.span.line) == self._misspelt_line and isinstance(s.target, A.Name) and s.op == "=" \
+                and scope.lookup(s.target.id) is None and s.target.id not in self.m.global_names():
+            # `lett me = 1`: the misspelt `let` is reported; `me` is declared, as the author meant
+            scope.define(s.target.id, self.x.check(s.value, scope))
+            return
         if self._proc_call(s.value) and s.op == "=":
             vt = self.take_result(s.value, scope)
             if vt is None:
@@ -154,7 +159,9 @@ class StmtChecker:
         at = (e.span.file, e.span.line)
         if at == self._misspelt_line:
             return True
-        if not isinstance(e, A.Name) or scope.lookup(e.id) is not None or e.id in self.m.global_names():
+        m = self.m
+        if not isinstance(e, A.Name) or scope.lookup(e.id) is not None or e.id in m.global_names() \
+                or any(e.id in names for names in (m.procs, m.fns, m.phases, m.events, m.dice)):
             return False
         keyword = keyword_for(e.id, STATEMENT_KEYWORDS)
         if keyword is None:

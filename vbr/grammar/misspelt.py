@@ -68,6 +68,8 @@ def keyword_for(word: str, keywords) -> str | None:
     keywords = list(keywords)
     if word in keywords:
         return None
+    if word.lower() in keywords:  # `If`, `GOTO`
+        return word.lower()
     alias = _ALIASES.get(word)
     if alias is not None:
         return alias if alias in keywords else None
@@ -94,18 +96,19 @@ def _in_a_list(before: str) -> bool:
     return plain[at] != "{" or _ITEM_LISTS.search(plain[:at]) is not None
 
 
-_LEADING_WORD = re.compile(r"([ \t]*)([A-Za-z_][A-Za-z0-9_]*)[ \t]+(?=[A-Za-z_0-9\"(\[-])")
+_LEADING_WORD = re.compile(r"([ \t]*\}?[ \t]*)([A-Za-z_][A-Za-z0-9_]*)[ \t]+(?=[A-Za-z_0-9\"(\[{-])")
 
 
 def misspelt_statement(line_text: str, error_col: int) -> tuple[int, str, str] | None:
-    """(column, word, keyword) when the line starts with a misspelt statement keyword followed by
-    what that statement takes (`chose c from hand[0] by 0`), before the column where the parser
+    """(column, word, keyword) when the line starts (after a `}`, if any) with a misspelt
+    statement keyword, `else` or `elif`, followed by what it takes (`chose c from hand[0] by 0`,
+    `} esle {`), before the column where the parser
     gave up; else None. A name followed by another word cannot start a statement of its own, so
     such a word is a misspelling, not a name the file declares."""
     m = _LEADING_WORD.match(line_text)
     if m is None or m.end(2) >= error_col:
         return None
-    keyword = keyword_for(m.group(2), STATEMENT_KEYWORDS)
+    keyword = keyword_for(m.group(2), STATEMENT_KEYWORDS + ("else", "elif"))
     return None if keyword is None else (m.start(2) + 1, m.group(2), keyword)
 
 
