@@ -294,3 +294,9 @@ def test_a_misspelt_let_is_one_error_not_one_at_each_use_of_its_name(tmp_path):
     # `lett m = 1` is `lett`, then `m = 1`: `m` was also an unknown variable there and at each use
     assert check_problems(tmp_path / "g.vbr", _phase("  lett m = 1\n  n = m + 1")) == [
         (8, 3, "`lett` starts no statement; did you mean `let`?")]
+
+
+def test_arithmetic_in_an_option_s_value_says_an_option_is_written_out():
+    line, col, message = _syntax(GAME + "option target = 1 + 2\n")
+    assert (line, col) == (7, 19) and message.startswith(
+        "an option's value is one number, `true`, `false`, a string or an enum member, written out"), message

@@ -386,10 +386,17 @@ def _describe(exc: UnexpectedInput, text: str, start: str) -> str:
     hint = next((msg for msg, test, _ in SYNTAX_HINTS if test(tok, accepts)), None)
     if hint is None and str(tok) == "." and tok.start_pos and text[tok.start_pos - 1:tok.start_pos + 2].replace(".", "").isdigit():
         hint = "numbers are whole: there are no fractions (`3.5`); count in smaller units, or use `/`, which rounds down"
+    if hint is None and tok.type != "$END" and _OPTION_VALUE.match(text[text.rfind("\n", 0, tok.start_pos) + 1:tok.start_pos]):
+        hint = ("an option's value is one number, `true`, `false`, a string or an enum member, written out; work out "
+                "others from it with a `const`")
     keyword = keyword_for(str(tok), _keywords(accepts)) if hint is None and str(tok).isidentifier() else None
     if keyword is not None:
         return f"unknown word `{tok}`; did you mean `{keyword}`? (expected {', '.join(expected[:8])}{more})"
     return f"{hint} ({base})" if hint else base
+
+
+# a line up to the token: an option's value (or the start of one) and no more
+_OPTION_VALUE = re.compile(r"\s*(override\s+)?option\s+\w+\s*=\s*-?\s*\w+\s*$")
 
 
 def _keywords(accepts: set[str]) -> list[str]:
