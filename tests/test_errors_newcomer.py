@@ -300,3 +300,9 @@ def test_arithmetic_in_an_option_s_value_says_an_option_is_written_out():
     line, col, message = _syntax(GAME + "option target = 1 + 2\n")
     assert (line, col) == (7, 19) and message.startswith(
         "an option's value is one number, `true`, `false`, a string or an enum member, written out"), message
+
+
+def test_a_bracket_left_open_at_the_end_of_a_line_is_shown_at_the_bracket():
+    # it was: unexpected 'goto' on the next line, expected ')' or ','
+    assert _syntax(_phase("  n = max(1, 2")) == (8, 10, "this `(` is never closed: its `)` is missing (`goto` on line 9 "
+                                                      "comes first)")

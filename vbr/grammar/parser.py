@@ -57,6 +57,9 @@ SYNTAX_HINTS: list[tuple[str, object, list[str]]] = [
     ("`else if` is written `elif`: `if A { ... } elif B { ... } else { ... }`",
      lambda tok, acc: tok.type == "IF" and acc == {"LBRACE"},
      ['game "g" phase p { if true { goto p } else if false { goto p } }']),
+    ("this `}` closes no block: delete it, or look above for the `{` it was meant to close",
+     lambda tok, acc: tok.type == "RBRACE" and "PHASE" in acc,
+     ['game "g" phase p { goto p } }']),
     ("a statement cannot stand here; expected a declaration such as `phase`, `var`, `zone` or `proc`",
      lambda tok, acc: tok.type in _STATEMENT_WORDS and "PHASE" in acc,
      ['game "g" goto p', 'game "g" let x = 1']),
@@ -301,8 +304,11 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str, start: str, line0:
     line += line0 - 1
     message = _describe(exc, text, start)
     misspelt = _misspelt_statement(exc, text) if line0 == 1 else None
+    bracket = _bracket_left_open(exc, text) if line0 == 1 and misspelt is None else None
     left_out = value_left_out(text, line, col) if line0 == 1 and start == "start" else None
-    if misspelt is not None:
+    if bracket is not None:
+        line, col, message = bracket
+    elif misspelt is not None:
         col, message = misspelt
     elif left_out is not None:
         word = text.split("\n")[line - 1].split()[0]
@@ -317,6 +323,24 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str, start: str, line0:
     # the declaration is the mistake to show first
     declared = declared_reserved(text, file) if start == "start" and line0 == 1 else []
     return VbrSyntaxError(declared + [found], {file: text} if line0 == 1 else None)
+
+
+def _bracket_left_open(exc: UnexpectedInput, text: str) -> tuple[int, int, str] | None:
+    """(line, column, message) at a `(` or `[` left open on an earlier line, when the parser
+    wanted its `)` or `]` at the first token of a later line (vbr/grammar/unclosed.py)."""
+    from lark.exceptions import UnexpectedToken
+
+    from vbr.grammar.unclosed import unclosed_bracket
+    if not isinstance(exc, UnexpectedToken) or exc.token.type == "$END" or exc.line is None:
+        return None
+    if not {"RPAR", "RSQB"} & set(exc.accepts or exc.expected):
+        return None
+    found = unclosed_bracket(text[:exc.token.start_pos])
+    if found is None or found[0] >= exc.line:
+        return None
+    line, col, ch = found
+    closer = ")" if ch == "(" else "]"
+    return line, col, f"this `{ch}` is never closed: its `{closer}` is missing (`{exc.token}` on line {exc.line} comes first)"
 
 
 def _misspelt_statement(exc: UnexpectedInput, text: str) -> tuple[int, str] | None:

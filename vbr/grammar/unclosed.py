@@ -37,15 +37,31 @@ def unclosed_brace(text: str) -> Unclosed | None:
     return misplaced or Unclosed(*stack[-1])
 
 
-def _braces(line: str):
-    """Each `{` and `}` of a line outside its strings and its comment, with its 1-based column."""
+def unclosed_bracket(text: str) -> tuple[int, int, str] | None:
+    """(line, column, bracket) of the innermost `(` or `[` the text leaves open on a line before
+    its last, or None: a token on a later line that the parser met where it wanted the `)` or `]`
+    is the first sign of it, not the mistake."""
+    lines = text.split("\n")
+    stack: list[tuple[int, int, str]] = []
+    for ln, line in enumerate(lines, 1):
+        for col, ch in _braces(line, "()[]"):
+            if ch in "([":
+                stack.append((ln, col, ch))
+            elif stack:
+                stack.pop()
+    return stack[-1] if stack and stack[-1][0] < len(lines) else None
+
+
+def _braces(line: str, which: str = "{}"):
+    """Each `{` and `}` (or the characters of `which`) of a line outside its strings and its
+    comment, with its 1-based column."""
     in_string = False
     for i, ch in enumerate(line):
         if ch == '"':
             in_string = not in_string
         elif not in_string and ch == "#":
             return
-        elif not in_string and ch in "{}":
+        elif not in_string and ch in which:
             yield i + 1, ch
 
 
