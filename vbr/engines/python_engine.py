@@ -4,6 +4,7 @@ the end or a fault, and never decides a choice itself.
 """
 from __future__ import annotations
 
+import threading
 from array import array
 
 from vbr.engines.python_runtime import EngineFault, next_words
@@ -30,7 +31,7 @@ class PythonEngine:
         self.keys = [R.key(k) for k in program.streams]
         self.source = python_source(program)
         tables = program.court_tables or {}
-        namespace = {
+        self._base = {
             "FIELDS_OF": {k: v for k, v in tables.get("fields", {}).items()},
             "DIRS": tuple(program.directions),
             "DEPTH_FAULT": DEPTH_FAULT,
@@ -41,11 +42,28 @@ class PythonEngine:
             "AUTO": None,
             "field_missing": _field_missing,
         }
-        exec(compile(self.source, f"<vbr python engine: {program.title}>", "exec"), namespace)
-        self.namespace = namespace
-        self.units = namespace["UNITS"]
+        self._code = compile(self.source, f"<vbr python engine: {program.title}>", "exec")
+        self._mine = threading.local()  # this thread's namespace of the generated code (namespace)
+        self.namespace  # made now, in the loading thread: a bad program fails at load
         self.step_limit = program.limits["steps"]
         self.choice_limit = program.limits["choices"]
+
+    @property
+    def namespace(self) -> dict:
+        """The generated code's globals for the calling thread: its units (UNITS), and the log
+        (LOG) and in-play agent (AUTO) it hears while this thread runs a state. Each thread has
+        its own, the code run in it once when the thread first plays, so that threads playing
+        at once (docs/api.md, play_game) never hear each other's log or agent."""
+        space = getattr(self._mine, "space", None)
+        if space is None:
+            space = self._mine.space = dict(self._base)
+            exec(self._code, space)
+        return space
+
+    @property
+    def units(self) -> tuple:
+        """The calling thread's functions of the program's units (namespace's UNITS)."""
+        return self.namespace["UNITS"]
 
     def new(self, seed: int, log=None) -> list:
         """A state seeded with `seed`, run to its first choice (or its end)."""
@@ -75,11 +93,12 @@ class PythonEngine:
             fp = len(S)
             S.extend([S[H.FP], unit, 0] + [NONE] * self.program.units[unit].nlocals)
             S[H.FP], S[H.TOP], S[H.DEPTH], S[H.STATUS] = fp, len(S), S[H.DEPTH] + 1, RUNNING
-            self.namespace["LOG"] = log
+            space = self.namespace
+            space["LOG"] = log
             try:
-                self.units[unit](S, fp, 0)
+                space["UNITS"][unit](S, fp, 0)
             finally:
-                self.namespace["LOG"] = None
+                space["LOG"] = None
         return call_unit(S, run)
 
     def goto(self, S: list, unit: int, log=None) -> None:
@@ -94,11 +113,12 @@ class PythonEngine:
         if log is None:
             _run(self.units, S)
             return
-        self.namespace["LOG"] = log
+        space = self.namespace
+        space["LOG"] = log
         try:
-            _run(self.units, S)
+            _run(space["UNITS"], S)
         finally:
-            self.namespace["LOG"] = None
+            space["LOG"] = None
 
     def options(self, S: list) -> list[int]:
         at = self.layout.options
@@ -184,7 +204,8 @@ class PythonEngine:
     def _autoplay(self, S: list, auto: "Autoplay | RandomAnswers") -> None:
         """Choices answered by `auto` as play reaches them (the generated code asks it, `AUTO`),
         each applied as `apply` applies it, until a seat it does not play is to move or the end."""
-        self.namespace["AUTO"] = auto.pick
+        space = self.namespace
+        space["AUTO"] = auto.pick
         try:
             while S[H.STATUS] == CHOICE:
                 i = auto.pick(S, S[H.SEAT], S[H.NOPTS])
@@ -193,7 +214,7 @@ class PythonEngine:
                 self.apply(S, i)
                 auto.settle(S)
         finally:
-            self.namespace["AUTO"] = None
+            space["AUTO"] = None
 
 
 class RandomAnswers:
