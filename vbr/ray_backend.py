@@ -35,7 +35,7 @@ from dataclasses import replace
 from typing import Iterable, Iterator
 
 from vbr.errors import UsageError
-from vbr.sim import GameFailed, RunSpec, check_workers, game_for, in_order, play_games
+from vbr.sim import GameFailed, RunSpec, check_workers, game_for, in_order, play_games, stamped
 
 NEEDS_RAY = "the ray backend needs Ray: pip install 'vbr[ray]'"
 CONNECT_TIMEOUT = 5.0  # seconds a cluster's address has to answer before the run gives up
@@ -86,6 +86,7 @@ class RayBackend:
 
     def map(self, spec: RunSpec, chunks: Iterable[tuple[int, int]]) -> Iterator[list]:
         ray = self._ray
+        spec = stamped(spec)  # the workers load the file again: they check it holds the rules loaded here
         bundled = _bundled_name(spec.path)
         cwd = os.getcwd()
         waiting: set = set()

@@ -13,11 +13,12 @@ of workers.
 from __future__ import annotations
 
 import gc
+import hashlib
 import os
 import time
 from collections import deque
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator, Protocol
 
 from vbr import stop_signals
@@ -59,6 +60,9 @@ class RunSpec:
     # the games to play, given: (seed, agents in seat order) for game i (a run played again on
     # another run's deals, `vbr compare --base-rows`); empty: derived from `seed`
     deals: tuple = ()
+    # rules_digest of the game the command loaded for this run, when it is played in processes that
+    # load the file again (stamped); empty: not checked
+    rules: str = ""
 
     @classmethod
     def of(cls, path, options: dict, seed: int, agents: list[str], n: int,
@@ -118,6 +122,29 @@ def game_for(path: str, options: tuple, engine: str = "python"):
         _GAMES[key] = _GAMES[own] = game
         _LOAD_SECONDS[key] = _LOAD_SECONDS[own] = time.perf_counter() - start
     return game
+
+
+class RulesChanged(ValueError):
+    """A worker process read other rules than the command loaded for its run: the rule file (or
+    one it extends) was changed on disk after the run began."""
+
+
+def rules_digest(game) -> str:
+    """A digest of the rule texts `game` was loaded from: the file and those it extends, in the
+    chain's order (their texts only: a Ray worker finds a bundled file in a folder of its own)."""
+    h = hashlib.sha256()
+    for name in game.rules.chain:
+        data = game.rules.sources[name].encode("utf-8", "surrogatepass")
+        h.update(len(data).to_bytes(8, "little") + data)
+    return h.hexdigest()
+
+
+def stamped(spec: RunSpec) -> RunSpec:
+    """`spec`, for processes that load its rule file again, carrying the rules_digest of the game
+    this process loaded for it (game_for's), so that each of them checks it plays those rules
+    (play_games); `spec` as it is when this process has not loaded that game."""
+    game = _GAMES.get(_game_key(spec.path, spec.options, spec.engine))
+    return spec if game is None or game.model is None else replace(spec, rules=rules_digest(game))
 
 
 def build_ahead(games: list[tuple[str, dict]]) -> None:
@@ -202,12 +229,16 @@ def play_range(spec: RunSpec, start: int, stop: int) -> list[Trial]:
 
 def play_games(spec: RunSpec, start: int, stop: int) -> Iterator[Trial]:
     """Games start..stop-1 of a run, each handed on as soon as it ends: what shows progress game
-    by game and keeps every finished game when a run is stopped inside a chunk. The games of one
+    by game and keeps every finished game when a run is stopped inside a chunk. A spec `stamped`
+    with other rules than this process reads for its file is a RulesChanged. The games of one
     seating share one agents list, and their tuples are interned (vbr.shared_values.SHARED)."""
     from vbr.engines.events import PhaseSteps
     from vbr.play import game_model, typed_trial_fields
     from vbr.restrict import parse_restrictions
     game = game_for(spec.path, spec.options, spec.engine)
+    if spec.rules and rules_digest(game) != spec.rules:
+        raise RulesChanged(f"{spec.path} (or a file it extends) was changed after this run began: a worker process "
+                           "read other rules than the run's; run the command again")
     n_sides = game_sides(game)
     restrict = parse_restrictions(list(spec.restrict), game.program.seats, game_model(game)) if spec.restrict else None
     for i, s, agents in deals(spec, start, stop):

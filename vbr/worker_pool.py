@@ -25,7 +25,7 @@ from multiprocessing.connection import wait
 from typing import Iterable, Iterator
 
 from vbr import stop_signals
-from vbr.sim import COLLECT_EVERY, RunSpec, game_for, play_games
+from vbr.sim import COLLECT_EVERY, RunSpec, game_for, play_games, stamped
 
 PER_WORKER = 2  # chunks sent to a worker ahead of its results: it never waits for the next
 FLUSH_SECONDS = 0.05  # a worker's finished games wait at most this long to be sent
@@ -74,6 +74,8 @@ def map_in_order(ctx, workers: int, spec: RunSpec, chunks: Iterable[tuple[int, i
     on as they arrive: each worker sends its games at most FLUSH_SECONDS after they end, so a run
     shows progress as it goes and keeps, when it is stopped, every game it has received up to the
     first one it has not."""
+    spec = stamped(spec)  # the workers load the file again: they check it holds the rules loaded here
+    chunks = ((stamped(c[0]), *c[1:]) if len(c) == 3 else c for c in chunks)
     pool = [_Worker(ctx, spec) for _ in range(workers)]
     clean = False
     try:
