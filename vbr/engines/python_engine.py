@@ -54,16 +54,25 @@ class PythonEngine:
         (LOG) and in-play agent (AUTO) it hears while this thread runs a state. Each thread has
         its own, the code run in it once when the thread first plays, so that threads playing
         at once (docs/api.md, play_game) never hear each other's log or agent."""
-        space = getattr(self._mine, "space", None)
-        if space is None:
-            space = self._mine.space = dict(self._base)
-            exec(self._code, space)
-        return space
+        try:
+            return self._mine.space
+        except AttributeError:
+            return self._own_namespace()
 
     @property
     def units(self) -> tuple:
         """The calling thread's functions of the program's units (namespace's UNITS)."""
-        return self.namespace["UNITS"]
+        try:
+            return self._mine.units
+        except AttributeError:
+            return self._own_namespace()["UNITS"]
+
+    def _own_namespace(self) -> dict:
+        """The calling thread's namespace, made: the generated code run in a copy of its tables."""
+        space = dict(self._base)
+        exec(self._code, space)
+        self._mine.space, self._mine.units = space, space["UNITS"]
+        return space
 
     def new(self, seed: int, log=None) -> list:
         """A state seeded with `seed`, run to its first choice (or its end)."""
