@@ -273,7 +273,9 @@ class Encoding:
 
     # ------------------------------------------------------------------ the options of a choice
     def option_layout(self) -> list[tuple[str, int, int]]:
-        """(block, offset, size) of one option's features (`option_features`)."""
+        """(block, offset, size) of one option's features (`option_features`), worked out when
+        first asked; `_opt_layout` is set last, so a thread that finds it finds the rest (an
+        encoding is shared by every environment of its game, whatever thread plays it)."""
         if getattr(self, "_opt_layout", None) is None:
             self._members = [x for members in self.model.enums.values() for x in members]
             self._member_index = {x: i for i, x in enumerate(self._members)}
@@ -298,9 +300,9 @@ class Encoding:
                 at += size
             self.option_low = np.array(low, dtype=np.float32)
             self.option_high = np.array(high, dtype=np.float32)
-            self._opt_layout = layout
             self._opt = {name: off for name, off, _ in layout}
             self.option_size = at
+            self._opt_layout = layout
         return self._opt_layout
 
     def option_features(self, state, seat: int, max_actions: int) -> np.ndarray:
