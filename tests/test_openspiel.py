@@ -283,6 +283,18 @@ def test_registering_again_is_harmless_and_a_clash_is_an_error():
         vbr.rl.register_openspiel("siatka", name="vbr_test_no_outcomes", max_chance_outcomes=0)
 
 
+def test_a_rule_file_edited_since_its_registration_is_another_game_not_the_old_one_again(tmp_path):
+    # docs/rl.md: the same file with the same options and settings again returns the same name;
+    # another game under a name already taken is an error. The edited file's rules are another game.
+    path = tmp_path / "race.vbr"
+    path.write_text(RACE)
+    name = vbr.rl.register_openspiel(str(path), name="vbr_test_edited")
+    assert vbr.rl.register_openspiel(str(path), name="vbr_test_edited") == name
+    path.write_text(RACE.replace("total >= 5", "total >= 3"))
+    with pytest.raises(UsageError, match="'vbr_test_edited' is already registered with other rules"):
+        vbr.rl.register_openspiel(str(path), name="vbr_test_edited")
+
+
 def test_without_the_rl_extra_the_error_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "pyspiel", None)  # as if open-spiel were not installed
     with pytest.raises(UsageError, match=r"needs the optional package 'pyspiel'.*pip install 'vbr\[rl\]'"):

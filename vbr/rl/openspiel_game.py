@@ -317,7 +317,9 @@ def register(rule_file, options=None, name: str | None = None, max_actions: int 
             name += "_c"
     elif not isinstance(name, str) or not name or not all(c.isalnum() or c == "_" for c in name):
         raise UsageError(f"an OpenSpiel game name is letters, digits and `_`, not {name!r}")
-    key = (str(game.path), tuple(sorted((k, repr(v)) for k, v in game.options.items())), max_actions,
+    # the rule texts as read (the file and those it extends): the same path edited since is another game
+    rules = tuple(game.rules.sources[f] for f in game.rules.chain)
+    key = (str(game.path), rules, tuple(sorted((k, repr(v)) for k, v in game.options.items())), max_actions,
            max_chance_outcomes, bool(observe_options), engine)
     if name in _REGISTRY:
         if _REGISTRY[name][0] == key:
