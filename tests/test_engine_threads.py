@@ -49,7 +49,7 @@ def test_a_game_recorded_while_other_threads_play_unrecorded_keeps_its_own_event
     alone = _results(game, seeds, ["random", "random"], record=True)
     got: dict = {}
     recorder = threading.Thread(target=lambda: got.update(_results(game, seeds, ["random", "random"], record=True)))
-    others = [threading.Thread(target=_results, args=(game, range(100 + 300 * i, 400 + 300 * i), ["random", "greedy"]))
+    others = [threading.Thread(target=_results, args=(game, range(100 + 50 * i, 150 + 50 * i), ["random", "greedy"]))
               for i in range(3)]
     for w in [recorder, *others]:
         w.start()
