@@ -48,7 +48,8 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
     counts its restricted choices. `seed` is checked as Game.new_state checks it; `agent_names`
     is a list of one spec per seat, or one string as `--agents` takes it (`"mcts"` for every
     seat, `"random,mcts:iterations=50"`); another count of agents is an AgentSpecError."""
-    plan = _last_plan[1] if _last_plan[0] is game else None
+    last = _last_plan  # read once: another thread may set it between two reads
+    plan = last[1] if last[0] is game else None
     if (plan is not None and type(seed) is int and 0 <= seed <= SEED_MAX and type(agent_names) is list
             and agent_names == plan.randoms
             and not (record or trace or restrict) and log_sink is None):
