@@ -134,28 +134,31 @@ def test_an_override_of_an_option_the_base_lacks_lists_the_base_s_options(tmp_pa
                 "block_marker, rotation; without `override` it is a declaration of this file's own")]
 
 
+def _scenario_problems(tmp_path, text: str) -> list[tuple[int, int, str]]:
+    """The problems `vbr check` finds in the scenario file `text`: (line, column, message) each."""
+    from vbr.scenario import check_file
+    (tmp_path / "t.vbr").write_text(text)
+    with pytest.raises(VbrCheckError) as info:
+        check_file(tmp_path / "t.vbr")
+    return [(d.span.line, d.span.col, d.message) for d in info.value.diagnostics]
+
+
 def test_a_choose_in_a_given_block_is_refused_by_check_at_the_choose(tmp_path):
     # section 7: `given` runs statements before play, "no choices"; it failed only when run, and
     # then as "`choose c` has nothing to choose from" when the zone was empty
-    from vbr.scenario import check_file
-    (tmp_path / "t.vbr").write_text('tests for "siatka"\nscenario "x" {\n  given {\n    choose c from hand[0] by 0\n'
-                                    '  }\n}\n')
-    with pytest.raises(VbrCheckError) as info:
-        check_file(tmp_path / "t.vbr")
-    assert [(d.span.line, d.span.col, d.message.split(":")[0]) for d in info.value.diagnostics] == [
+    problems = _scenario_problems(tmp_path, 'tests for "siatka"\nscenario "x" {\n  given {\n'
+                                            '    choose c from hand[0] by 0\n  }\n}\n')
+    assert [(line, col, message.split(":")[0]) for line, col, message in problems] == [
         (4, 5, "a `given` block makes no choices")]
 
 
 def test_a_scenario_file_s_problems_come_in_the_order_of_the_file(tmp_path):
     # scenarios are checked in groups of the same options: the problem of "b", which sets one,
     # came after that of "c", which sets none, as "a" does
-    from vbr.scenario import check_file
-    (tmp_path / "t.vbr").write_text('tests for "siatka"\nscenario "a" {\n  expect nope == 1\n}\n'
-                                    'scenario "b" {\n  option target = 5\n  expect phase nowhere\n}\n'
-                                    'scenario "c" {\n  expect phase nowhere\n}\n')
-    with pytest.raises(VbrCheckError) as info:
-        check_file(tmp_path / "t.vbr")
-    assert [d.span.line for d in info.value.diagnostics] == [3, 7, 10]
+    problems = _scenario_problems(tmp_path, 'tests for "siatka"\nscenario "a" {\n  expect nope == 1\n}\n'
+                                            'scenario "b" {\n  option target = 5\n  expect phase nowhere\n}\n'
+                                            'scenario "c" {\n  expect phase nowhere\n}\n')
+    assert [line for line, _, _ in problems] == [3, 7, 10]
 
 
 @pytest.mark.parametrize("faces, col, read", [("1..n", 12, "it reads `n`"), ("1..count(hand[0])", 18, "it reads `hand`")])
