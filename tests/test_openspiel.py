@@ -171,6 +171,51 @@ def test_a_chance_outcome_that_is_not_offered_is_an_illegal_action():
         state.apply_action(12)
 
 
+DIVIDE = """game "Divide"
+seats 2
+start play
+die d3 = 0..2
+var total: int = 0
+var turn: seat = 0
+phase play {
+  choose n from 0..2 by turn
+  total += 6 / n
+  let r = roll d3
+  total += 6 / r
+  if total >= 9 {
+    end winner turn
+  }
+  turn = other(turn)
+  goto play
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_an_action_stopped_by_an_error_of_the_rules_leaves_the_state_as_it_was(tmp_path, engine):
+    # Choosing 0, or rolling a 0, divides by zero: the error is raised, and the state stays the one
+    # before the action (OpenSpiel's history did not grow), so it still serializes and plays on.
+    from vbr.errors import VbrRuntimeError
+    path = tmp_path / "divide.vbr"
+    path.write_text(DIVIDE)
+    game = pyspiel.load_game(vbr.rl.register_openspiel(str(path), name=f"vbr_divide_{engine}", engine=engine))
+    state = game.new_initial_state()
+    with pytest.raises(VbrRuntimeError, match="division by zero"):
+        state.apply_action(0)  # choose n = 0 (fixed ids: the numbers 0, 1, 2 in order)
+    assert state.history() == [] and state.legal_actions() == [0, 1, 2]
+    assert str(game.deserialize_state(state.serialize())) == str(state)
+    state.apply_action(1)  # n = 1: total 6, then the die
+    assert state.is_chance_node()
+    with pytest.raises(VbrRuntimeError, match="division by zero"):
+        state.apply_action(0)  # the die shows 0
+    assert state.history() == [1] and state.is_chance_node()
+    assert str(game.deserialize_state(state.serialize())) == str(state)
+    state.apply_action(1)  # the die shows 1: total 6 + 6 = 12, seat 0 wins
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+    again = game.deserialize_state(state.serialize())
+    assert again.history() == [1, 1] and str(again) == str(state)
+
+
 def test_max_chance_outcomes_bounds_every_draw_from_the_declarations():
     # rules/siatka.vbr: dice of 6 faces, 2 seats, and 36 things created in setup (6 tiles and 12
     # tactic cards per seat), any of which a shuffle or a pick from a zone might draw among

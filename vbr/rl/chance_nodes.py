@@ -190,18 +190,30 @@ class Position:
         return c
 
     def choose(self, i: int) -> None:
-        """Take option `i` of the pending choice (its index is checked by the caller)."""
+        """Take option `i` of the pending choice (its index is checked by the caller). A step
+        that stops at an error of the rules raises it and leaves the position as it was."""
+        undo = self.base, self.action, self.decided
         self.past.append((self.action, tuple(self.decided)))
         self.base, self.action, self.decided = self.state, i, []
-        self._advance()
+        try:
+            self._advance()
+        except BaseException:
+            self.past.pop()
+            self.base, self.action, self.decided = undo
+            raise
 
     def settle(self, outcome: int) -> None:
-        """Decide the chance node's draw: `outcome` is one of `outcomes`."""
+        """Decide the chance node's draw: `outcome` is one of `outcomes`. A step that stops at an
+        error of the rules raises it and leaves the position as it was."""
         if not any(o == outcome for o, _ in self.need.outcomes):
             raise IllegalActionError(f"chance outcome {outcome} is not one of `{self.need.what}`'s: "
                                      f"{', '.join(str(o) for o, _ in self.need.outcomes)}")
         self.decided.append(int(outcome))
-        self._advance()
+        try:
+            self._advance()
+        except BaseException:
+            self.decided.pop()  # a step that stops at an error of the rules leaves the position as it was
+            raise
 
     def label(self, outcome: int) -> str | None:
         """`roll d: 4`, `pick: #3`, `shuffle deck[0], position 11: 7` (position 11 takes the
