@@ -710,15 +710,17 @@ def test_a_choice_among_cards_keeps_position_ids():
 
 
 def test_option_rows_follow_the_fixed_ids():
-    """Stakes: seat 1 chooses among the seats, ids 2 and 3: row 3 is the number 1 (seat 1); rows 0
-    and 1 (`false`, `true`, not offered) are empty, and so is row 2 (seat 0 is the number 0)."""
+    """Stakes: seat 1 chooses among the seats, ids 2 and 3: rows 2 and 3 are seats 0 and 1, one-hot;
+    rows 0 and 1 (`false`, `true`, not offered) are empty."""
     game = pyspiel.load_game(vbr.rl.register_openspiel(STAKES, name="vbr_test_stakes_rows", observe_options=True))
     state = game.new_initial_state()
     state.apply_action(0)
     observer = game.make_py_observer()
     observer.set_from(state, 1)
     rows = observer.dict["options"]
-    assert rows.shape[0] == 4 and not rows[:3].any() and rows[3].sum() == 1
+    seat = {block: at for block, at, _ in game.spec.encoding.option_layout()}["seat (one-hot)"]
+    assert rows.shape[0] == 4 and not rows[:2].any()
+    assert rows[2, seat] == rows[3, seat + 1] == 1 and rows[2].sum() == rows[3].sum() == 1
 
 
 # ---------------------------------------------------------------------- the engines and the chance nodes

@@ -198,6 +198,39 @@ def test_pig_has_two_fixed_actions_and_masks_them_by_id():
     assert [env.action_text(a) for a in (0, 1)] == ["go_on", "hold"]
 
 
+SEAT_THEN_NUMBER = """game "Seat then number"
+seats 3
+start deal
+var amount: int = 0
+phase deal {
+  choose s from seats by 0 as "who"
+  choose n from 0..2 by s as "how many"
+  amount = n
+  end winner s
+}
+"""
+
+
+def test_an_options_row_tells_seat_0_and_the_number_0_from_an_action_not_offered(tmp_path):
+    # docs/rl.md: a row describes its option, and the rows of actions not offered are zero; so
+    # seat 0 and the number 0 must not be all-zero rows. Seats are one-hot, as in the observation.
+    path = tmp_path / "seat_then_number.vbr"
+    path.write_text(SEAT_THEN_NUMBER)
+    env = vbr.rl.pettingzoo_env(path, observe_options=True)
+    off = {block: at for block, at, _ in env.encoding.option_layout()}
+    env.reset(seed=0)
+    obs = env.observe("seat_0")
+    assert obs["action_mask"].tolist() == [1, 1, 1]  # seats 0, 1, 2
+    for s, row in enumerate(obs["options"]):
+        assert row[off["seat (one-hot)"] + s] == 1 and row.sum() == 1
+    env.step(2)  # seat 2 chooses how many
+    obs = env.observe("seat_2")
+    assert [env.action_text(a) for a in (0, 1, 2)] == ["0", "1", "2"]
+    for n, row in enumerate(obs["options"]):
+        number = off["number (its value, then 1)"]
+        assert row[number:number + 2].tolist() == [n, 1] and row.sum() == n + 1
+
+
 def test_a_game_loaded_by_a_typed_engine_is_played_as_loaded():
     game = vbr.load("siatka", engine="python")
     env = vbr.rl.pettingzoo_env(game)

@@ -335,8 +335,11 @@ def test_each_options_row_says_what_that_option_is_to_the_chooser_alone(name, op
                 assert row[off["direction (one-hot)"] + game.program.names.directions.index(v)] == 1
             elif isinstance(v, bool):
                 assert row[off["false, true"] + int(v)] == 1
+            elif isinstance(v, int) and r.option_type() == "seat":
+                assert row[off["seat (one-hot)"] + v] == 1 and row.sum() == 1
             elif isinstance(v, int):
-                assert row[off["number"]] == v
+                assert row[off["number (its value, then 1)"]:off["number (its value, then 1)"] + 2].tolist() == [v, 1]
+            assert row.any()  # an offered option's row is never that of an action not offered
         # what the chooser cannot see stays unseen: a re-deal of it leaves the rows as they were
         dealt = st.determinize(chooser, seed=1)
         assert np.array_equal(option_features(dealt, chooser, n_actions), rows)

@@ -280,12 +280,13 @@ class Encoding:
             self._members = [x for members in self.model.enums.values() for x in members]
             self._member_index = {x: i for i, x in enumerate(self._members)}
             self._dir_index = {d: i for i, d in enumerate(self.dir_vec)}
-            blocks = [("pass", 1), ("number", 1), ("false, true", 2), ("direction (one-hot)", len(self._dir_index)),
+            blocks = [("pass", 1), ("number (its value, then 1)", 2), ("seat (one-hot)", self.seats),
+                      ("false, true", 2), ("direction (one-hot)", len(self._dir_index)),
                       ("enum member (one-hot over every enum's members)", len(self._members)),
                       ("zone (one-hot)", len(self.zone_names)), ("cell (court place, one-hot)", self.places),
                       ("card or piece: unseen", 1), ("card or piece: kind (one-hot)", len(self.kind_names)),
                       ("card or piece: the zone it lies in (one-hot)", len(self.zone_names))]
-            bounds = {"number": ([-INF], [INF])}
+            bounds = {"number (its value, then 1)": ([-INF, 0], [INF, 1])}
             for kname, fields in zip(self.kind_names, self.kind_fields):
                 for fname, size, lows, highs, *_ in fields:
                     blocks.append((f"card or piece: {kname}.{fname}", size))
@@ -308,8 +309,9 @@ class Encoding:
     def option_features(self, state, seat: int, max_actions: int) -> np.ndarray:
         """One row per action: what the option with that index is, as the observer may see it;
         all zero for a seat that is not asked (the options are the chooser's to see) and for rows
-        past the options. A card or piece in a zone the observer may not look into is only
-        `unseen` (the option's text, `#17`, says no more)."""
+        past the options, and never for an option offered (the number 0 has its 1, seat 0 its
+        one-hot). A card or piece in a zone the observer may not look into is only `unseen` (the
+        option's text, `#17`, says no more)."""
         self.option_layout()
         check_seat(self, seat)
         out = np.zeros((max_actions, self.option_size), dtype=np.float32)
@@ -318,6 +320,7 @@ class Encoding:
             return out
         o = self._opt
         hidden = self.hidden[seat]
+        seats = r.option_type() == "seat"
         for i, v in enumerate(r.options()[:max_actions]):
             row = out[i]
             if v is None:
@@ -338,8 +341,10 @@ class Encoding:
                 row[o["zone (one-hot)"] + int(v)] = 1
             elif isinstance(v, Cell):
                 row[o["cell (court place, one-hot)"] + self._place(v)] = 1
-            elif isinstance(v, int):
-                row[o["number"]] = v
+            elif isinstance(v, int) and seats:
+                row[o["seat (one-hot)"] + v] = 1
+            elif isinstance(v, int):  # the 1 tells the number 0 from an action not offered
+                row[o["number (its value, then 1)"]:o["number (its value, then 1)"] + 2] = v, 1
             elif isinstance(v, str) and v in self._dir_index:
                 row[o["direction (one-hot)"] + self._dir_index[v]] = 1
             elif isinstance(v, str) and v in self._member_index:

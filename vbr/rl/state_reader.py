@@ -71,6 +71,10 @@ class TypedReader:
     def prompt(self) -> str:
         return self.p.choices[int(self.words[H.SITE])].prompt
 
+    def option_type(self) -> str:
+        """The type of the pending choice's options (`seat`, `int`, `ent`, `enum:Move`, ...)."""
+        return self.p.choices[int(self.words[H.SITE])].item
+
     def option_text(self, i: int) -> str:
         site = self.p.choices[int(self.words[H.SITE])]
         return self.p.names.text(site.item, int(self.words[self.lay.options + i]), self.words)
