@@ -231,6 +231,45 @@ def test_an_options_row_tells_seat_0_and_the_number_0_from_an_action_not_offered
         assert row[number:number + 2].tolist() == [n, 1] and row.sum() == n + 1
 
 
+DIVIDE = """game "Divide"
+seats 2
+start play
+var total: int = 0
+var turn: seat = 0
+phase play {
+  choose n from 0..2 by turn
+  total += 6 / n
+  if total >= 9 {
+    end winner turn
+  }
+  turn = other(turn)
+  goto play
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_step_stopped_by_an_error_of_the_rules_leaves_the_environment_as_it_was(tmp_path, engine):
+    # Choosing 0 divides by zero: step raises the located error, and the same seat is still to
+    # choose among the same actions (never a live agent with an empty mask), so play can go on.
+    from vbr.errors import VbrRuntimeError
+    path = tmp_path / "divide.vbr"
+    path.write_text(DIVIDE)
+    env = vbr.rl.pettingzoo_env(vbr.load(path, engine=engine))
+    env.reset(seed=0)
+    env.step(2)  # seat 0: total 3
+    obs, reward, terminated, truncated, _ = env.last()
+    with pytest.raises(VbrRuntimeError, match="division by zero"):
+        env.step(0)
+    assert env.agent_selection == "seat_1"
+    again, *rest = env.last()
+    assert again["action_mask"].tolist() == [1, 1, 1] and np.array_equal(again["observation"], obs["observation"])
+    assert rest[:3] == [reward, terminated, truncated] == [0.0, False, False]
+    env.step(1)  # seat 1: total 9, seat 1 wins
+    assert env.terminations == {"seat_0": True, "seat_1": True}
+    assert env._cumulative_rewards == {"seat_0": -1.0, "seat_1": 1.0}
+
+
 def test_a_game_loaded_by_a_typed_engine_is_played_as_loaded():
     game = vbr.load("siatka", engine="python")
     env = vbr.rl.pettingzoo_env(game)

@@ -130,9 +130,11 @@ class VbrAECEnv(AECEnv):
         if at is None:
             raise IllegalActionError(f"{agent}: action {action!r} is not legal here; the choice `{r.prompt()}` "
                                      f"has actions {legal} (see the action_mask)")
+        after = st.clone()
+        after.apply_index(at)  # a step stopped by an error of the rules raises, and the game stays as it was
+        self.vbr_state = after
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        st.apply_index(at)
         self._settle()
         self._accumulate_rewards()
         if self.render_mode == "human":
