@@ -270,6 +270,36 @@ def test_a_step_stopped_by_an_error_of_the_rules_leaves_the_environment_as_it_wa
     assert env._cumulative_rewards == {"seat_0": -1.0, "seat_1": 1.0}
 
 
+WALKOVER = """game "Walkover"
+seats 2
+start play
+var n: int = 0
+setup {
+  end winner 1
+}
+phase play {
+  choose m from 1..2 by 0
+  n += m
+  end winner 0
+}
+"""
+
+
+def test_a_game_over_in_its_setup_gives_each_agent_its_return_in_last(tmp_path):
+    # Seat 1 wins before anyone chooses: each agent's last() is terminated with its result, +1 for
+    # seat 1 and -1 for seat 0, as OpenSpiel's returns() says of the same file.
+    path = tmp_path / "walkover.vbr"
+    path.write_text(WALKOVER)
+    env = vbr.rl.pettingzoo_env(path)
+    env.reset(seed=0)
+    seen = {}
+    for agent in env.agent_iter():
+        _, reward, terminated, truncated, _ = env.last()
+        seen[agent] = (reward, terminated, truncated)
+        env.step(None)
+    assert seen == {"seat_0": (-1.0, True, False), "seat_1": (1.0, True, False)}
+
+
 def test_a_game_loaded_by_a_typed_engine_is_played_as_loaded():
     game = vbr.load("siatka", engine="python")
     env = vbr.rl.pettingzoo_env(game)

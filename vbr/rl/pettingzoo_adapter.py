@@ -108,6 +108,7 @@ class VbrAECEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._settle()
+        self._accumulate_rewards()  # a game over in its setup has its returns already
         if self.render_mode == "human":
             self.render()
 
