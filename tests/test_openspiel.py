@@ -607,6 +607,29 @@ def test_draws_whose_outcomes_a_seat_cannot_see_add_no_line_to_its_information_s
     assert lines[0] == "seat 0" and len(lines) == 3 and '"options":["call","fold"]' in lines[2]
 
 
+def test_openspiels_playthrough_runs_and_its_public_and_private_observations_hide_the_hands(tmp_path):
+    # OpenSpiel's own playthrough (open_spiel/python/algorithms/generate_playthrough.py) asks an
+    # imperfect-information game for its public and private observations. HIGH_CARD's cards lie in
+    # a hidden deck and in `owner` hands: the public view names no card, and a seat's private view
+    # names its own hand's card only. A kind of observation the game lacks (all players') is None.
+    from open_spiel.python.algorithms import generate_playthrough
+    from open_spiel.python.observation import make_observation
+    path = tmp_path / "high_card.vbr"
+    path.write_text(HIGH_CARD)
+    name = vbr.rl.register_openspiel(str(path), name="vbr_high_card_playthrough")
+    lines = generate_playthrough.playthrough(name, None).splitlines()
+    public = [line for line in lines if line.startswith("PublicObservationString()")]
+    private = {s: [line for line in lines if line.startswith(f"PrivateObservationString({s})")] for s in (0, 1)}
+    assert public and all("Card(" not in line for line in public)
+    assert '"deck": 2, "hand[0]": 1, "hand[1]": 1' in public[-1]  # after the deal, sizes only
+    for seat, other in ((0, 1), (1, 0)):
+        assert f'hand[{seat}]": ["#' in private[seat][-1] and f"hand[{other}]" not in "".join(private[seat])
+    game = pyspiel.load_game(name)
+    every = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                       private_info=pyspiel.PrivateInfoType.ALL_PLAYERS)
+    assert make_observation(game, every) is None
+
+
 def test_the_information_states_docs_rl_shows_are_the_games(tmp_path):
     # docs/rl.md's example: every swap of the shuffle takes its last outcome (position i keeps its
     # card), so the deck stays 1..4 in creation order, its top (4) goes to seat 0 and the 3 to

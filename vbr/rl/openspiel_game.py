@@ -27,6 +27,7 @@ import json
 import numpy as np
 import pyspiel
 
+from vbr.engines.observation import public_view
 from vbr.errors import IllegalActionError, UsageError
 from vbr.rl import common
 from vbr.rl.chance_nodes import Draws, Position, after_setup
@@ -124,9 +125,23 @@ class VbrGame(pyspiel.Game):
         return _registered_game, self.spec.registration
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            return _InfoStateObserver(iig_obs_type, params)
-        return _Observer(self.spec, iig_obs_type, params)
+        """The observer of a kind of observation (OpenSpiel's observer protocol): a seat's own view
+        of the present (the default), its information state (perfect recall), the public view
+        (what every seat sees) or a seat's private view (what it sees beyond the public one); None
+        for a kind the game does not offer (all players' views), as `make_observation` expects."""
+        t = iig_obs_type
+        if params:
+            raise ValueError(f"vbr observers take no parameters, not {params}")
+        single = t is None or t.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        if t is not None and not t.public_info and not t.perfect_recall and single:
+            return _PrivateObserver()
+        if t is not None and t.public_info and not t.perfect_recall and t.private_info == pyspiel.PrivateInfoType.NONE:
+            return _PublicObserver()
+        if t is not None and t.public_info and t.perfect_recall and single:
+            return _InfoStateObserver(t, params)
+        if t is None or (t.public_info and single):
+            return _Observer(self.spec, t, params)
+        return None
 
 
 class _Held:
@@ -279,6 +294,43 @@ class _Observer:
 
     def string_from(self, state, player):
         return json.dumps(state.held.pos.state.observation(player), sort_keys=True)
+
+
+class _PublicObserver:
+    """The public observation: what every seat sees of the present, as a spectator does (the
+    phase, every var, the things of the public zones, the size of every other zone), as JSON;
+    no tensor. The same for every player."""
+
+    def __init__(self):
+        self.tensor = None
+        self.dict = {}
+
+    def set_from(self, state, player):
+        raise ValueError("vbr games have no public observation tensor, only the string")
+
+    def string_from(self, state, player):
+        st = state.held.pos.state
+        return json.dumps({"phase": st.phase, **public_view(st.game, st.words)}, sort_keys=True)
+
+
+class _PrivateObserver:
+    """A seat's private observation: what it sees of the present beyond the public observation
+    (the contents of the non-public zones it may look into, the vars that name a card only it
+    sees, and its prompt and options when it is to choose), as JSON; no tensor."""
+
+    def __init__(self):
+        self.tensor = None
+        self.dict = {}
+
+    def set_from(self, state, player):
+        raise ValueError("vbr games have no private observation tensor, only the string")
+
+    def string_from(self, state, player):
+        st = state.held.pos.state
+        mine, public = st.observation(player), public_view(st.game, st.words)
+        out = {part: {k: v for k, v in mine[part].items() if public[part].get(k) != v} for part in ("vars", "zones")}
+        out.update((k, mine[k]) for k in ("prompt", "legal") if k in mine)
+        return json.dumps(out, sort_keys=True)
 
 
 class _InfoStateObserver:
