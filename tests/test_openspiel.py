@@ -630,6 +630,47 @@ def test_openspiels_playthrough_runs_and_its_public_and_private_observations_hid
     assert make_observation(game, every) is None
 
 
+BLIND_PICK = """game "Blind pick"
+seats 2
+start play
+kind Card { v: int }
+zone hand per seat owner
+zone won public
+setup {
+  for v in 1..3 {
+    create Card(v: v) in hand[1]
+  }
+  shuffle hand[1]
+}
+phase play {
+  choose c from hand[1] by 0 as "blind pick"
+  move c to won
+  if c.v == 3 {
+    end winner 0
+  }
+  end winner 1
+}
+"""
+
+
+def test_action_strings_of_cards_the_chooser_cannot_see_are_the_same_for_every_deal(tmp_path):
+    # Seat 0 picks blind from seat 1's shuffled hand (`owner`: seat 0 may not look in). Its action
+    # strings must not tell the cards apart (by id, the order they were created in: `#2` would be
+    # the winning 3 in every deal): they read `hidden`, as State.observation writes such options.
+    path = tmp_path / "blind_pick.vbr"
+    path.write_text(BLIND_PICK)
+    game = pyspiel.load_game(vbr.rl.register_openspiel(str(path), name="vbr_test_blind_pick"))
+    seen = set()
+    for first in range(3):  # the shuffle: position 2 takes one of 0..2, then position 1 one of 0..1
+        for second in range(2):
+            state = game.new_initial_state()
+            state.apply_action(first)
+            state.apply_action(second)
+            assert state.current_player() == 0
+            seen.add(tuple(state.action_to_string(0, a) for a in state.legal_actions()))
+    assert seen == {("hidden (option 0)", "hidden (option 1)", "hidden (option 2)")}
+
+
 def test_the_information_states_docs_rl_shows_are_the_games(tmp_path):
     # docs/rl.md's example: every swap of the shuffle takes its last outcome (position i keeps its
     # card), so the deck stays 1..4 in creation order, its top (4) goes to seat 0 and the 3 to

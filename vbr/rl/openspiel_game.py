@@ -34,6 +34,7 @@ from vbr.rl.chance_nodes import Draws, Position, after_setup
 from vbr.rl.information_state import Record
 from vbr.rl.observation import encoding
 from vbr.rl.state_reader import reader
+from vbr.values import Ent
 
 # name -> (key, spec): what each registered name plays, so that registering the same rule file
 # again under its name is harmless and a clash is an error, and so that pickled states replay.
@@ -227,6 +228,9 @@ class VbrState(pyspiel.State):
             held.record = held.record.step(pos, actor, int(action))
 
     def _action_to_string(self, player, action):
+        """The option's text as the seat sees it: a card or piece lying in a zone it may not look
+        into is `hidden`, never its id (ids follow the order of creation, so an id would say which
+        card it is), as in State.observation; equal texts are told apart by the action."""
         pos = self.held.pos
         if player == pyspiel.PlayerId.CHANCE:
             return pos.label(action) or f"chance outcome {action}"
@@ -236,7 +240,9 @@ class VbrState(pyspiel.State):
         at = self.held.spec.ids.position(options, action) if mine else None
         if at is None:
             return f"option {action}"
-        texts = [r.option_text(i) for i in range(len(options))]
+        hidden = self.held.spec.encoding.hidden[player]
+        texts = ["hidden" if isinstance(v, Ent) and r.where[v] in hidden else r.option_text(i)
+                 for i, v in enumerate(options)]
         t = texts[at]
         return t if texts.count(t) == 1 else f"{t} (option {action})"
 
