@@ -426,6 +426,11 @@ def test_state_before_reset_is_a_usage_error():
         vbr.rl.pettingzoo_env("siatka").state()
 
 
+def test_action_text_before_reset_is_a_usage_error_saying_so():
+    with pytest.raises(UsageError, match=r"call reset\(\) before action_text\(\)"):
+        vbr.rl.pettingzoo_env("siatka").action_text(0)
+
+
 # ---------------------------------------------------------------------- pickling (multiprocessing, Ray)
 def _snapshot(env) -> tuple:
     """Everything an agent or a learner reads of the environment now."""

@@ -179,6 +179,8 @@ class VbrAECEnv(AECEnv):
     # ------------------------------------------------------------------ for people
     def action_text(self, action: int) -> str:
         """The rule file's text of an action of the seat to choose (`forward`, `#17`, `pass`)."""
+        if self.vbr_state is None:
+            raise UsageError("call reset() before action_text()")
         r = reader(self.vbr_state)
         options = r.options()
         at = self.ids.position(options, int(action))
