@@ -252,6 +252,32 @@ def test_the_win_rates_of_three_sides_add_up_to_100(tmp_path):
     assert shown == ["33.4", "33.3", "33.3"]  # each alone rounds to 33.3: 99.9 in all
 
 
+
+# Every game of it is exactly 1500 choices: seat 0 chooses 1 or 2 until it has chosen 1500 times.
+LONG_GAME = '''game "Long"
+seats 2
+var n: int = 0
+start p
+phase p {
+  choose c from 1..2 by 0
+  n += 1
+  if n >= 1500 {
+    end winner 0
+  }
+  goto p
+}
+'''
+
+
+def test_figures_of_thousands_read_as_vbr_sim_prints_them_not_in_exponent_notation(tmp_path):
+    rules, out = tmp_path / "long.vbr", tmp_path / "long.html"
+    rules.write_text(LONG_GAME)
+    assert main(["report", str(rules), "-n", "4", "-o", str(out)]) == 0
+    rows = {r[0]: r for r in _section_rows(out.read_text(encoding="utf-8"), "simulation")}
+    # every game is 1500 choices long: the mean to 2 places, the median (an order statistic) whole
+    assert rows["mean length"][1:3] == ["1500.00", "1500.00 – 1500.00"]
+    assert rows["median length"][1] == "1500"
+
 # A rule file whose every game fails (a division by zero once a choice is made): a command that
 # says something else has refused before playing a game.
 FAILS_IN_PLAY = '''game "Fails"

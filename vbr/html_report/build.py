@@ -138,10 +138,9 @@ def _simulation_html(stats: dict, trials, game) -> str:
         rows.append(f"<tr><th>win rate, {esc(label)}</th><td>{share} %</td><td>{_pct(lo)} – {_pct(hi)}</td>"
                     f"<td>{esc(stats['wins'][side])} of {esc(stats['games'])} games</td></tr>")
     for key, m in {**stats["metrics"], **stats.get("measures", {})}.items():
-        unit = m.get("unit")
-        value = "—" if m.get("value") is None else _figure(m["value"], unit)
+        value = "—" if m.get("value") is None else _figure(m["value"], m)
         ci = m.get("ci95")
-        interval = f"{_figure(ci[0], unit)} – {_figure(ci[1], unit)}" if ci else esc(m.get("reason", "—"))
+        interval = f"{_figure(ci[0], m)} – {_figure(ci[1], m)}" if ci else esc(m.get("reason", "—"))
         rows.append(f"<tr><th>{esc(m.get('label', key))}</th><td>{value}</td><td>{interval}</td>"
                     f"<td>{esc(m.get('over', ''))}, n = {esc(m.get('n', ''))}</td></tr>")
     table = _table(["figure", "value", "95% CI", "over"], rows, "metrics")
@@ -262,12 +261,16 @@ def _pct(x) -> str:
     return "—" if x is None else f"{100 * x:.1f} %"
 
 
-def _figure(x, unit) -> str:
+def _figure(x, m: dict) -> str:
+    """A figure of metric `m` as `vbr sim` prints it (vbr.report.number): a share in percent to
+    one place, an order statistic of whole counts whole, the rest to 2 places (a mean length of
+    1344.7 choices reads 1344.70, never 1.34e+03)."""
+    from vbr.report import number
     if x is None:
         return "—"
-    if unit == "share":
+    if m.get("unit") == "share":
         return _pct(x)
-    return esc(f"{x:.3g}" if isinstance(x, float) else x)
+    return esc(number(x, m))
 
 
 def _word(value) -> str:
