@@ -522,6 +522,20 @@ def test_bad_seats_agents_and_logs_are_usage_errors(monkeypatch, capsys, argv, m
     assert err.startswith(message) and out == ""
 
 
+
+@pytest.mark.parametrize("agents, given", [
+    ("human:x=1", "x=1"),  # parameters after a colon
+    ("mcts:iterations=5,human,c=2", "c=2"),  # a parameter after `human` belongs to it, not to mcts
+])
+def test_parameters_given_to_human_are_a_usage_error_that_names_human(monkeypatch, capsys, agents, given):
+    # `human` is another person at this terminal: it takes no parameters (docs/play.md). The error
+    # says so of `human`, which the person typed, never of an agent they did not name.
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "cattack", "--agents", agents]) == 2
+    out, err = capsys.readouterr()
+    assert err == f"vbr: error: --agents: human (another person at this terminal) takes no parameters, not '{given}'\n"
+    assert out == "" and "first" not in err
+
 def test_the_closure_engine_is_a_usage_error_before_any_game(monkeypatch, capsys):
     """vbr play plays through the typed engines only (auto, c, python)."""
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))

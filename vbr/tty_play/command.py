@@ -159,7 +159,8 @@ def _without_humans(spec: str) -> tuple[str, set[int], int]:
     """`spec` with each `human` (no agent: another person at this terminal) standing in as `first`,
     which has no parameters; the positions among the agents given of those that were `human`; how
     many agents it gives. An agent starts at a token that is not a `name=value` parameter
-    (vbr.agents.spec's grammar)."""
+    (vbr.agents.spec's grammar). A usage error when `human` is given parameters (`human:x=1`,
+    `human,c=2`): told as `human`'s, never as those of the agent that stands in for it."""
     tokens = [t.strip() for t in spec.split(",")]
     human, k = set(), -1
     for t in tokens:
@@ -167,6 +168,11 @@ def _without_humans(spec: str) -> tuple[str, set[int], int]:
             k += 1
             if t == HUMAN:
                 human.add(k)
+            elif t.split(":", 1)[0].strip() == HUMAN:
+                raise UsageError(f"--agents: {HUMAN} (another person at this terminal) takes no parameters, "
+                                 f"not {t.split(':', 1)[1].strip()!r}")
+        elif t and k in human:
+            raise UsageError(f"--agents: {HUMAN} (another person at this terminal) takes no parameters, not {t!r}")
     return ",".join("first" if t == HUMAN else t for t in tokens), human, k + 1
 
 
