@@ -278,6 +278,15 @@ def test_figures_of_thousands_read_as_vbr_sim_prints_them_not_in_exponent_notati
     assert rows["mean length"][1:3] == ["1500.00", "1500.00 – 1500.00"]
     assert rows["median length"][1] == "1500"
 
+
+def test_the_side_advantage_names_the_side_that_has_it(tmp_path):
+    # seat 1 wins every game: the advantage is seat 1's, and the row says so, as `vbr sim` does
+    rules, out = tmp_path / "one.vbr", tmp_path / "one.html"
+    rules.write_text('game "One"\nseats 2\nstart p\nphase p {\n  choose c from 1..2 by 0\n  end winner 1\n}\n')
+    assert main(["report", str(rules), "-n", "4", "-o", str(out)]) == 0
+    labels = [r[0] for r in _section_rows(out.read_text(encoding="utf-8"), "simulation")]
+    assert "side advantage (seat 1)" in labels, labels
+
 # A rule file whose every game fails (a division by zero once a choice is made): a command that
 # says something else has refused before playing a game.
 FAILS_IN_PLAY = '''game "Fails"

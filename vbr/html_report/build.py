@@ -128,6 +128,7 @@ def proc_title(node: str, params: str) -> str:
 def _simulation_html(stats: dict, trials, game) -> str:
     from vbr.analysis.commands import plot_view
     from vbr.analysis.plots import write_sim_plots
+    from vbr.report import metric_label
     names = stats["side_names"]
     from vbr.analysis.metrics import percent_shares
     shares = percent_shares([*stats["wins"].values(), stats["draws"]])  # rounded to add up to 100
@@ -141,7 +142,8 @@ def _simulation_html(stats: dict, trials, game) -> str:
         value = "—" if m.get("value") is None else _figure(m["value"], m)
         ci = m.get("ci95")
         interval = f"{_figure(ci[0], m)} – {_figure(ci[1], m)}" if ci else esc(m.get("reason", "—"))
-        rows.append(f"<tr><th>{esc(m.get('label', key))}</th><td>{value}</td><td>{interval}</td>"
+        label = metric_label(m, names) if "label" in m else key  # the side advantage names its side, as sim's
+        rows.append(f"<tr><th>{esc(label)}</th><td>{value}</td><td>{interval}</td>"
                     f"<td>{esc(m.get('over', ''))}, n = {esc(m.get('n', ''))}</td></tr>")
     table = _table(["figure", "value", "95% CI", "over"], rows, "metrics")
     with tempfile.TemporaryDirectory() as tmp:
