@@ -536,6 +536,42 @@ def test_parameters_given_to_human_are_a_usage_error_that_names_human(monkeypatc
     assert err == f"vbr: error: --agents: human (another person at this terminal) takes no parameters, not '{given}'\n"
     assert out == "" and "first" not in err
 
+
+# Seat 0 chooses a card from `zone` (its own hand, which it sees, or seat 1's, which it does not)
+# and puts it face down into a deck nobody sees; then a second choice, so that the first shows
+# among the events after it was made.
+FACE_DOWN = '''game "Face down"
+seats 2
+kind Card { value: int }
+zone hand per seat owner
+zone deck per seat hidden
+start p
+setup {
+  for s in seats {
+    create Card(value: 1) in hand[s]
+    create Card(value: 2) in hand[s]
+  }
+}
+phase p {
+  choose c from ZONE by 0 as "which card goes face down"
+  move c to deck[0]
+  choose d from [1, 2] by 0 as "go on"
+  end winner 0
+}
+'''
+
+
+@pytest.mark.parametrize("zone, shown", [
+    ("hand[0]", "you (seat 0): which card goes face down -> #1 Card(value=2)"),  # yours: you saw it as you chose
+    ("hand[1]", "you (seat 0): which card goes face down -> (hidden)"),  # chosen blind: never named
+])
+def test_your_own_choice_names_the_card_you_saw_even_once_it_is_face_down(tmp_path, monkeypatch, capsys, zone, shown):
+    rules = tmp_path / "face_down.vbr"
+    rules.write_text(FACE_DOWN.replace("ZONE", zone))
+    monkeypatch.setattr("sys.stdin", io.StringIO("2\n1\n"))  # the second card (#1 in hand[0]), then go on
+    assert main(["play", str(rules)]) == 0
+    assert shown in capsys.readouterr().out
+
 def test_the_closure_engine_is_a_usage_error_before_any_game(monkeypatch, capsys):
     """vbr play plays through the typed engines only (auto, c, python)."""
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))

@@ -634,7 +634,7 @@ def _fit(spans: list, w: int) -> Line:
 
 
 # ---------------------------------------------------------------------------------------- events
-def event_lines(events: list[dict], board: Board, screen: Screen) -> list[Line]:
+def event_lines(events: list[dict], board: Board, screen: Screen, known=frozenset()) -> list[Line]:
     """The events as the seat may know them, in the rule file's words (`render_events`).
 
     The log is written for replay and holds everything; a person sees less. Another seat's
@@ -642,14 +642,16 @@ def event_lines(events: list[dict], board: Board, screen: Screen) -> list[Line]:
     tell which card it is: ids follow the order the rule file creates things in), and never
     whether it was that seat's only option (that would tell what its hidden hand holds). A card
     chosen is shown as it was offered, without the fields that placed nothing (`idle_fields`). A
-    card drawn at random (`pick`) is named only when the seat may see it now."""
+    choice of the person's own (one of `screen.you`) whose position among `events` is in `known`
+    chose a card the person saw as they chose it: it is shown even when out of sight now (put
+    face down). A card drawn at random (`pick`) is named only when the seat may see it now."""
     from vbr.report import render_events
     lines: list[Line] = []
-    for e in events:
+    for k, e in enumerate(events):
         if e.get("t") == "choice":
             seat = e["seat"]
             what = e["action"]
-            if "item" in e and what in screen.items:  # as it was offered: without the fields that placed nothing
+            if "item" in e and (what in screen.items or (seat in screen.you and k in known)):  # as it was offered: without the fields that placed nothing
                 it = Item(e["item"], board)
                 what = it.text(screen.idle_fields([it]).get(it.kind, ()))
             elif "item" in e:

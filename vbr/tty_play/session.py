@@ -67,6 +67,7 @@ class Session:
         self.asked: int | None = None  # the person asked last
         self.leaving = False  # the game is being left (the input ended, or an error): the log comes next
         self.stopped = 0  # a stop signal (SIGHUP, SIGTERM) that came as it was left
+        self.seen_chosen: set[int] = set()  # log positions of the person's choices of a thing their seat saw
 
     # -------------------------------------------------------------- output
     def put(self, lines) -> None:
@@ -87,9 +88,9 @@ class Session:
                 if seat in agents:
                     state.apply_index(self.agent_move(seat, agents[seat]))
                 elif len(state.pending.options) == 1:
-                    state.apply_index(0)
+                    self.choose(seat, 0)
                 else:
-                    state.apply_index(self.decide(seat))
+                    self.choose(seat, self.decide(seat))
         except Left:
             self.leaving = True
             self.write_log()
@@ -138,11 +139,26 @@ class Session:
     def screen(self, seat: int) -> Screen:
         return Screen(self.board, self.state.observation(seat), seat, self.people[self.person(seat)])
 
+    def choose(self, seat: int, index: int) -> None:
+        """The person's `seat` makes its choice `index`. When it chooses a thing its seat may see,
+        the log position of that choice is kept: the event shows the person the thing they chose
+        even once it is out of sight (put face down), never a thing chosen blind."""
+        obs = self.state.observation(seat)
+        legal = obs.get("legal", [])
+        seen = {d.partition(" ")[0] for content in obs["zones"].values() if isinstance(content, list) for d in content}
+        before = len(self.state.log)
+        self.state.apply_index(index)
+        if index < len(legal) and legal[index] in seen:
+            at = next((i for i in range(before, len(self.state.log)) if self.state.log[i].get("t") == "choice"), None)
+            if at is not None:
+                self.seen_chosen.add(at)
+
     def news(self, screen: Screen, who: int) -> list:
         """The events person `who` has not been shown yet, as `screen` may know them."""
-        events = self.state.log[self.shown[who]:]
+        start = self.shown[who]
+        events = self.state.log[start:]
         self.shown[who] = len(self.state.log)
-        return event_lines(events, self.board, screen)
+        return event_lines(events, self.board, screen, {i - start for i in self.seen_chosen if i >= start})
 
     def hand_over(self, who: int) -> None:
         """Between two people, the screen cleared and the next one asked to press Enter."""
