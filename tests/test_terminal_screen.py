@@ -189,6 +189,32 @@ def test_cards_alike_are_offered_once_with_a_count_and_stand_for_the_first_of_th
     assert sc.ask() == "your choice (1-2, ? choices, q leave): "
 
 
+
+def _alike_in_two_zones(state) -> bool:
+    """A `which arrow card` question whose legal cards include two alike in all but their id, one
+    in the coach's hand and one face up (cattack.vbr's `usable`: either may be played)."""
+    obs = state.observation(state.current_player())
+    if obs["prompt"] != "which arrow card":
+        return False
+    where = {d.partition(" ")[0]: (z, d.partition(" ")[2]) for z, c in obs["zones"].items() if isinstance(c, list) for d in c}
+    cards = [where[a] for a in obs["legal"] if a in where]
+    return any(z1 != z2 and d1 == d2 for z1, d1 in cards for z2, d2 in cards)
+
+
+def test_alike_cards_in_the_hand_and_face_up_are_two_offers_each_naming_its_zone():
+    # In Cattack a coach plays an arrow card from the hand or from the team's face-up cards; the
+    # face-up ones are refilled at once (keep_faceup), the hand only in the next round: which of
+    # two alike cards is played is a choice, so each is offered, with the zone it lies in.
+    game, state = _deep_into("cattack", {"players": 2}, 3, _alike_in_two_zones)
+    sc = screen_of(game, state)
+    assert len(sc.offers()) == len(sc.obs["legal"])  # no two merged
+    lines = [plain(x) for x in sc.choice_lines()[1:]]
+    hand = [line for line in lines if line.endswith(" in hand[0]")]
+    faceup = [line for line in lines if line.endswith(" in faceup[0]")]
+    assert hand and faceup and len(hand) + len(faceup) == len(lines)
+    strip = lambda line: re.sub(r"^\s*\d+\) #\d+ | in \w+\[0\]$", "", line)  # the card, without number, id and zone
+    assert {strip(x) for x in hand} & {strip(x) for x in faceup}
+
 def test_cattack_choices_name_the_field_and_its_side():
     game = vbr.load("cattack", engine="python")
     state = game.new_state(1)

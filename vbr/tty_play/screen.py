@@ -508,16 +508,22 @@ class Screen:
         free = [f"field {n}" for n in sorted(court.fields) if court.field(self.side, n) not in self.placed]
         return wrap("free on your side: " + ", ".join(free), first="  ", rest="    ") if free else []
 
+    def zone_of(self, thing: str) -> str | None:
+        """The zone the seat sees `thing` (`#3`) in, or None."""
+        return next((z for z, items in self.zone_items.items() if any(it.id == thing for it in items)), None)
+
     def offers(self) -> list[tuple[int, int]]:
         """What the person picks from: (index of a legal choice, how many choices it stands for).
-        Cards alike in everything but their id are offered once, as the first of them, with a
-        count: which of two equal cards is played changes nothing a person can see."""
+        Cards alike in everything but their id, in the same zone, are offered once, as the first
+        of them, with a count: which of two equal cards is played changes nothing a person can
+        see. Alike cards in two zones (one in the hand, one face up) are two offers: where the
+        card played comes from is a choice."""
         legal = self.obs.get("legal", [])
         firsts: dict[str, int] = {}
         out: list[list[int]] = []
         for i, action in enumerate(legal):
             it = self.items.get(action)
-            key = f"{it.kind}({it.desc.partition('(')[2]}" if it is not None else None
+            key = f"{self.zone_of(action)}:{it.kind}({it.desc.partition('(')[2]}" if it is not None else None
             if key is not None and key in firsts:
                 out[firsts[key]][1] += 1
                 continue
@@ -539,7 +545,8 @@ class Screen:
             labels, kinds = self._short_labels()
             for kind, fields in kinds.items():
                 lines.append(text_line(truncate(clean(f"{lead}{kind}({'/'.join(fields)}):"), WIDTH), "dim"))
-        labels = [labels[i] + (f" \u00d7{n}" if n > 1 else "") for i, n in offers]
+        where = self._zones_named([i for i, _ in offers])
+        labels = [labels[i] + where.get(i, "") + (f" \u00d7{n}" if n > 1 else "") for i, n in offers]
         table = _columns(labels, nw)
         if table:
             return lines + table
@@ -549,6 +556,15 @@ class Screen:
             lines.append([(lead, "num"), (parts[0][len(lead):], None)])
             lines += [text_line(p) for p in parts[1:]]
         return lines
+
+    def _zones_named(self, indices: list[int]) -> dict[int, str]:
+        """When the things offered lie in more than one zone, each one's zone (` in faceup[0]`),
+        by its index among the legal choices: alike cards of two zones are told apart."""
+        legal = self.obs.get("legal", [])
+        zones = {i: self.zone_of(legal[i]) for i in indices if legal[i] in self.items}
+        if len(set(zones.values())) < 2:
+            return {}
+        return {i: f" in {clean(z)}" for i, z in zones.items() if z is not None}
 
     def _short_labels(self) -> tuple[list[str], dict[str, list[str]]]:
         """Cards as `#3 Tile(2/A)`, and per kind the fields those values are of."""
