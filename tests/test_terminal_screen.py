@@ -598,6 +598,19 @@ def test_your_own_choice_names_the_card_you_saw_even_once_it_is_face_down(tmp_pa
     assert main(["play", str(rules)]) == 0
     assert shown in capsys.readouterr().out
 
+
+@pytest.mark.parametrize("options, sides", [
+    ([], ("team red", "team blue")),  # cattack.vbr: seats 4 teams { red: 0 2 blue: 1 3 }
+    (["--option", "players=2"], ("seat 0", "seat 1")),  # seats 2: each team one seat, drawn as `seat N`
+])
+def test_the_result_names_the_winning_side_as_the_board_does(monkeypatch, capsys, options, sides):
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 600))  # always the first choice, to the end
+    assert main(["play", "cattack", *options, "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    m = re.search(r"^result: (.+) wins \(\d+, \d+\) after \d+ choices: you (won|lost)$", out, re.M)
+    assert m and m.group(1) in sides, out[-300:]
+    assert (m.group(2) == "won") == (m.group(1) == sides[0])  # you play seat 0, of the first side
+
 def test_the_closure_engine_is_a_usage_error_before_any_game(monkeypatch, capsys):
     """vbr play plays through the typed engines only (auto, c, python)."""
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))

@@ -245,13 +245,29 @@ class Session:
             self.put(self.news(sc, 0) + sc.board_lines())
             side = self.board.team_of[seat] if self.board.teamed else seat
             verdict = "a draw" if won is None else ("you won" if won == side else "you lost")
-            self.say(f"result: {out} after {_choices(self.state.choices)}: {verdict}", "result")
+            self.say(f"result: {self.result_text(out)} after {_choices(self.state.choices)}: {verdict}", "result")
             return
         self.wipe()
         shared = self.shared(seat)
         events = self.state.log[min(self.shown):]
         self.put(event_lines(events, self.board, shared) + shared.board_lines())
-        self.say(f"result: {out} after {_choices(self.state.choices)}", "result")
+        self.say(f"result: {self.result_text(out)} after {_choices(self.state.choices)}", "result")
+
+    def result_text(self, out) -> str:
+        """The outcome (`team 0 wins (3, 0)`) with the winning team named as the board names its
+        side: `team red wins (3, 0)` in a game of teams, `seat 1 wins` where each team is one seat."""
+        text = str(out)
+        b = self.board
+        if not out.by_team or out.team is None or not 0 <= out.team < len(b.teams):
+            return text
+        seats = b.teams[out.team]
+        if b.teamed and out.team < len(b.side_names):
+            name = b.side_names[out.team]
+        elif len(seats) == 1:
+            name = f"seat {seats[0]}"
+        else:
+            return text
+        return text.replace(f"team {out.team} wins", f"{name} wins", 1)
 
     def shared(self, seat: int) -> Screen:
         """`seat`'s screen narrowed to what every person at the terminal may see: the things each
