@@ -667,7 +667,8 @@ def event_lines(events: list[dict], board: Board, screen: Screen, known=frozense
         if e.get("t") == "choice":
             seat = e["seat"]
             what = e["action"]
-            if "item" in e and (what in screen.items or (seat in screen.you and k in known)):  # as it was offered: without the fields that placed nothing
+            if "item" in e and (what in screen.items or (seat in screen.you and k in known)):
+                # as it was offered: without the fields that placed nothing
                 it = Item(e["item"], board)
                 what = it.text(screen.idle_fields([it]).get(it.kind, ()))
             elif "item" in e:
