@@ -718,3 +718,18 @@ def test_play_stopped_by_a_closed_terminal_or_a_kill_writes_its_log_and_exits_wi
     replay = subprocess.run([sys.executable, "-m", "vbr", "replay", str(log)], capture_output=True, text=True,
                             timeout=120)
     assert replay.returncode == 0 and "the game was left unfinished, seat 0 to choose" in replay.stdout
+
+
+def test_a_game_stopped_by_an_error_in_the_rules_says_where_its_log_went(tmp_path, monkeypatch, capsys):
+    # the person's answer 2 makes n 4, and `end winner 7` names no seat of two: an error at line 8,
+    # after which the log holds the play up to it, as `vbr run --log` says of its own
+    rules = tmp_path / "late.vbr"
+    rules.write_text('game "Late"\nseats 2\nvar n: int = 0\nstart turn\nphase turn {\n  choose x from 1..2 by 0\n'
+                     '  n += 2 * x\n  if n > 3 {\n    end winner 7\n  }\n  goto turn\n}\n')
+    log = tmp_path / "late.jsonl"
+    monkeypatch.setattr("sys.stdin", io.StringIO("2\n"))
+    assert main(["play", str(rules), "--engine", "python", "--log", str(log)]) == 1
+    out, err = capsys.readouterr()
+    assert out.rstrip().endswith(f"log written to {log} (up to the error)")
+    assert "late.vbr:9:" in err and "no such seat" in err
+    assert log.exists()

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from vbr.cli_common import add_engine_args, check_agents, check_log_target, integer, parse_options, played_game, seed
-from vbr.errors import UsageError
+from vbr.errors import UsageError, VbrError
 from vbr.terminal import SafeStream, clean
 from vbr.agents.spec import HUMAN  # the agent of a seat another person plays at this terminal
 
@@ -83,6 +83,10 @@ def run(args) -> int:
         except OSError:
             pass
         return stop_signals.exit_code(exc)
+    except VbrError:  # an error in the rules: said by the CLI, after where the play so far went
+        if session.log_written:
+            print(clean(f"log written to {log} (up to the error)"), file=out)
+        raise
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, exc.filename or args.log) from None
     if session.stopped:  # the input ended as the terminal closed: the log is written, the signal told
