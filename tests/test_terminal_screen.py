@@ -733,3 +733,14 @@ def test_a_game_stopped_by_an_error_in_the_rules_says_where_its_log_went(tmp_pat
     assert out.rstrip().endswith(f"log written to {log} (up to the error)")
     assert "late.vbr:9:" in err and "no such seat" in err
     assert log.exists()
+
+
+def test_a_drawn_game_says_draw_once(tmp_path, monkeypatch, capsys):
+    # `end draw`: the result line said "draw after 1 choice: a draw"
+    rules = tmp_path / "even.vbr"
+    rules.write_text('game "Even"\nseats 2\nstart turn\nphase turn {\n  choose x from 1..2 by 0\n  end draw\n}\n')
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
+    assert main(["play", str(rules), "--engine", "python"]) == 0
+    out, _ = capsys.readouterr()
+    [line] = [x for x in out.splitlines() if x.startswith("result:")]
+    assert line == "result: draw after 1 choice"

@@ -244,8 +244,8 @@ class Session:
             sc = self.screen(seat)
             self.put(self.news(sc, 0) + sc.board_lines())
             side = self.board.team_of[seat] if self.board.teamed else seat
-            verdict = "a draw" if won is None else ("you won" if won == side else "you lost")
-            self.say(f"result: {self.result_text(out)} after {_choices(self.state.choices)}: {verdict}", "result")
+            verdict = "" if won is None else ": you won" if won == side else ": you lost"  # a draw says so itself
+            self.say(f"result: {self.result_text(out)} after {_choices(self.state.choices)}{verdict}", "result")
             return
         self.wipe()
         shared = self.shared(seat)
