@@ -329,7 +329,7 @@ def test_command_draws_svg_with_simulation_and_options(tmp_path, capsys):
     assert capsys.readouterr() == ("", "")
     svg = out.read_text()
     assert ">100%</text>" in svg  # every game entered `serve` from the start
-    assert "1 visits/game</text>" in svg
+    assert "1 visit/game</text>" in svg and "1 visits/game" not in svg  # `serve`, entered once a game
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -189,7 +189,8 @@ def _node(name: str, data: dict, ctx: _Drawing) -> str:
     if data.get("actors"):
         lines.append(_who(data["actors"]))
     if visits is not None:
-        lines.append(f"{_per_game(visits)} visits/game")
+        shown = _per_game(visits)
+        lines.append(f"{shown} visit{'' if shown == '1' else 's'}/game")
     attrs = {"label": "\n".join(lines)}
     if kind == "proc":
         attrs.update(style="rounded,filled", fillcolor="#eef3fb")
