@@ -574,3 +574,39 @@ async def test_what_the_typed_program_cannot_express_is_reported_on_open_on_save
     path.write_text(edited, encoding="utf-8")
     client.text_document_did_save(T.DidSaveTextDocumentParams(text_document=T.TextDocumentIdentifier(uri=path.as_uri())))
     assert await asyncio.wait_for(_diagnostics(client, path.as_uri()), timeout=60) == []  # the document, not the disk
+
+
+# ------------------------------------------------------------------------------ as an editor meets it
+def edit_doc(client: LanguageClient, path, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
+    """One incremental change, as editors send them: `text` replaces the range from `start` to
+    `end` ((line, character), 0-based, UTF-16). Waits for nothing."""
+    uri = path.as_uri()
+    _versions[uri] += 1
+    client.text_document_did_change(T.DidChangeTextDocumentParams(
+        text_document=T.VersionedTextDocumentIdentifier(uri=uri, version=_versions[uri]),
+        content_changes=[T.TextDocumentContentChangePartial(
+            range=T.Range(start=T.Position(line=start[0], character=start[1]),
+                          end=T.Position(line=end[0], character=end[1])), text=text)]))
+
+
+_SMALL = 'game "Small"\nseats 2\nstart p\nvar n: int = 0\nphase p {\n  n = 1\n  end draw\n}\n'
+
+
+@session
+async def test_a_request_right_after_an_edit_answers_from_the_edited_text(client: LanguageClient, tmp_path):
+    # an edit is analysed once the edits pause (0.3 s), but a request in between must answer
+    # from the text as it is then (docs/cli.md), not from the text before the edit
+    path = tmp_path / "moved.vbr"
+    assert await open_doc(client, path, _SMALL) == []
+    edit_doc(client, path, (1, 0), (1, 0), "# one\n# two\n")  # two lines typed above `seats 2`
+    edited = _SMALL.replace("seats 2\n", "# one\n# two\nseats 2\n")
+    doc = T.TextDocumentIdentifier(uri=path.as_uri())
+    use = position(edited, "n = 1")  # line 7 now; line 5 before the edit
+    hover = await client.text_document_hover_async(T.HoverParams(text_document=doc, position=use))
+    assert hover is not None and "**var** `n`" in hover.contents.value
+    assert "line 6_" in hover.contents.value  # `var n` moved from line 4 to 6
+    (loc,) = await client.text_document_definition_async(T.DefinitionParams(text_document=doc, position=use))
+    assert loc.range.start == position(edited, "var n", into=len("var "))
+    symbols = _flat(await client.text_document_document_symbol_async(T.DocumentSymbolParams(text_document=doc)))
+    assert {(s.name, s.selection_range.start.line) for s in symbols} == {("n", 5), ("p", 6)}
+    assert await _diagnostics(client, path.as_uri()) == []  # the edit's own publish comes too

@@ -134,16 +134,15 @@ class VbrLanguageServer(LanguageServer):
                 self.publish(uri)
 
     def state(self, uri: str) -> Document | None:
-        """The analysis of an open document; None for one the client has not opened (the server
-        reads no file from disk on a request's say-so: `file:///dev/zero` is never read)."""
+        """The analysis of an open document's text as it is now (an edit not yet analysed, its
+        edits not having paused, is analysed first); None for one the client has not opened (the
+        server reads no file from disk on a request's say-so: `file:///dev/zero` is never read)."""
         if uri not in self.workspace.text_documents:
             return None
-        if uri not in self.documents:
-            try:
-                self.analyse(uri)
-            except Exception:
-                return None
-        return self.documents.get(uri)
+        try:
+            return self.analyse(uri)
+        except Exception:
+            return None
 
     # ------------------------------------------------------------------ positions
     def client_range(self, doc, r: an.Range, lines: list[str] | None = None) -> T.Range:
