@@ -610,3 +610,21 @@ async def test_a_request_right_after_an_edit_answers_from_the_edited_text(client
     symbols = _flat(await client.text_document_document_symbol_async(T.DocumentSymbolParams(text_document=doc)))
     assert {(s.name, s.selection_range.start.line) for s in symbols} == {("n", 5), ("p", 6)}
     assert await _diagnostics(client, path.as_uri()) == []  # the edit's own publish comes too
+
+
+@session
+async def test_a_document_whose_path_has_a_space_is_answered_and_checked_after_edits(client: LanguageClient,
+                                                                                   tmp_path):
+    # an editor sends `file:///.../My%20Rules/small.vbr` for it
+    folder = tmp_path / "My Rules"
+    folder.mkdir()
+    path = folder / "small.vbr"
+    assert "%20" in path.as_uri()
+    assert await open_doc(client, path, _SMALL) == []
+    doc = T.TextDocumentIdentifier(uri=path.as_uri())
+    use = position(_SMALL, "n = 1")
+    hover = await client.text_document_hover_async(T.HoverParams(text_document=doc, position=use))
+    assert hover is not None and "**var** `n`" in hover.contents.value
+    edit_doc(client, path, (use.line, use.character), (use.line, use.character + 1), "nn")
+    (d,) = await asyncio.wait_for(_diagnostics(client, path.as_uri()), timeout=30)  # a hang guard only
+    assert d.range.start == use and "`nn`" in d.message

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import re
 from pathlib import Path
+from urllib.parse import unquote
 
 from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
@@ -83,8 +84,13 @@ class VbrLanguageServer(LanguageServer):
 
     def _publish_pending(self, uri: str, pending: dict, built: bool) -> None:
         pending.pop(uri, None)
-        if uri in self.workspace.text_documents:
+        if self.is_open(uri):
             self.publish(uri, built=built, if_changed=built)
+
+    def is_open(self, uri: str) -> bool:
+        """Whether the client has opened the document: pygls keeps it under its URI unquoted
+        (`file:///My%20Rules/x.vbr` as `file:///My Rules/x.vbr`)."""
+        return unquote(uri) in self.workspace.text_documents
 
     # ------------------------------------------------------------------ analysis
     def analyse(self, uri: str) -> Document:
@@ -137,7 +143,7 @@ class VbrLanguageServer(LanguageServer):
         """The analysis of an open document's text as it is now (an edit not yet analysed, its
         edits not having paused, is analysed first); None for one the client has not opened (the
         server reads no file from disk on a request's say-so: `file:///dev/zero` is never read)."""
-        if uri not in self.workspace.text_documents:
+        if not self.is_open(uri):
             return None
         try:
             return self.analyse(uri)
