@@ -613,6 +613,34 @@ async def test_a_request_right_after_an_edit_answers_from_the_edited_text(client
 
 
 @session
+async def test_formatting_or_saving_a_document_never_opened_reads_nothing_from_disk(client: LanguageClient,
+                                                                                  tmp_path):
+    fifo = tmp_path / "never.vbr"
+    os.mkfifo(fifo)  # reading it would wait until something writes to it
+    try:
+        client.text_document_did_save(T.DidSaveTextDocumentParams(
+            text_document=T.TextDocumentIdentifier(uri=fifo.as_uri())))
+        edits = await asyncio.wait_for(client.text_document_formatting_async(T.DocumentFormattingParams(
+            text_document=T.TextDocumentIdentifier(uri=fifo.as_uri()),
+            options=T.FormattingOptions(tab_size=2, insert_spaces=True))), timeout=30)  # a hang guard only
+    except BaseException:
+        await _release(fifo)
+        raise
+    assert edits is None
+
+
+async def _release(fifo) -> None:
+    """Let a server stuck reading `fifo` go on, so that a failure here does not hang the session:
+    the pipe is opened for writing and closed (an end of file to its reader) for a few seconds."""
+    for _ in range(50):
+        try:
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:  # no reader now
+            pass
+        await asyncio.sleep(0.1)
+
+
+@session
 async def test_a_document_whose_path_has_a_space_is_answered_and_checked_after_edits(client: LanguageClient,
                                                                                    tmp_path):
     # an editor sends `file:///.../My%20Rules/small.vbr` for it

@@ -188,7 +188,8 @@ async def did_change(ls: VbrLanguageServer, params: T.DidChangeTextDocumentParam
 
 @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: VbrLanguageServer, params: T.DidSaveTextDocumentParams) -> None:
-    ls.publish(params.text_document.uri, built=True)
+    if ls.is_open(params.text_document.uri):  # a document never opened is not read from disk
+        ls.publish(params.text_document.uri, built=True)
     ls.refresh_readers(_path(params.text_document.uri), params.text_document.uri)
 
 
@@ -364,6 +365,8 @@ def completion(ls: VbrLanguageServer, params: T.CompletionParams):
 def formatting(ls: VbrLanguageServer, params: T.DocumentFormattingParams):
     from vbr.grammar.parser import parse
     from vbr.grammar.printer import program
+    if not ls.is_open(params.text_document.uri):
+        return None  # a document never opened is not read from disk
     doc = ls.workspace.get_text_document(params.text_document.uri)
     text = doc.source
     try:
