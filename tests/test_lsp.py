@@ -656,3 +656,26 @@ async def test_a_document_whose_path_has_a_space_is_answered_and_checked_after_e
     edit_doc(client, path, (use.line, use.character), (use.line, use.character + 1), "nn")
     (d,) = await asyncio.wait_for(_diagnostics(client, path.as_uri()), timeout=30)  # a hang guard only
     assert d.range.start == use and "`nn`" in d.message
+
+
+@session
+async def test_lines_end_where_the_protocol_ends_them(client: LanguageClient, tmp_path):
+    # LSP ends a line at \n, \r\n or \r only, as `vbr check` does; a form feed, NEL or U+2028 in a
+    # comment is a character of its line, so an edit below it lands where the editor made it
+    path = tmp_path / "ends.vbr"
+    text = _SMALL.replace("var n", "# a page\x0cbreak, a NEL\x85here, a line\u2028separator\nvar n")
+    assert await open_doc(client, path, text) == []
+    use = position(text, "n = 1")
+    assert use.line == 6
+    edit_doc(client, path, (use.line, use.character), (use.line, use.character + 1), "nn")
+    (d,) = await asyncio.wait_for(_diagnostics(client, path.as_uri()), timeout=30)  # a hang guard only
+    assert d.range.start == use and d.message.startswith("unknown variable `nn`")  # `nn = 1` assigns it
+    # a file whose lines end with a lone \r (as old Mac files do): `n = 1` is on the sixth line
+    path = tmp_path / "mac.vbr"
+    assert await open_doc(client, path, _SMALL.replace("\n", "\r")) == []
+    doc = T.TextDocumentIdentifier(uri=path.as_uri())
+    use = T.Position(line=5, character=2)
+    hover = await client.text_document_hover_async(T.HoverParams(text_document=doc, position=use))
+    assert hover is not None and "**var** `n`" in hover.contents.value
+    (loc,) = await client.text_document_definition_async(T.DefinitionParams(text_document=doc, position=use))
+    assert loc.range.start == T.Position(line=3, character=4)

@@ -19,7 +19,9 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from vbr.errors import VbrError
+from vbr.grammar.parser import normalize_newlines
 from vbr.lsp import analysis as an
+from vbr.lsp.documents import Workspace
 
 try:
     from importlib.metadata import version as _version
@@ -98,7 +100,7 @@ class VbrLanguageServer(LanguageServer):
         state = self.documents.get(uri)
         if state is None:
             state = self.documents[uri] = Document(_path(uri))
-        text = doc.source
+        text = normalize_newlines(doc.source)  # as `vbr check` reads a file: a lone \r ends a line
         if state.analysis is None or state.analysis.text != text:
             state.analysis = an.analyse(text, state.path, state.cache)
             symbols = an.outline(state.analysis)
@@ -174,6 +176,13 @@ def _path(uri: str) -> str:
 
 
 server = VbrLanguageServer()
+
+
+@server.feature(T.INITIALIZE)
+def initialize(ls: VbrLanguageServer, params: T.InitializeParams) -> None:
+    """Documents whose lines end where LSP ends them (vbr/lsp/documents.py): pygls's workspace,
+    made just before this, gives way to one whose documents split lines so."""
+    ls.protocol._workspace = Workspace.like(ls.workspace, ls._text_document_sync_kind)
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
