@@ -679,3 +679,34 @@ async def test_lines_end_where_the_protocol_ends_them(client: LanguageClient, tm
     assert hover is not None and "**var** `n`" in hover.contents.value
     (loc,) = await client.text_document_definition_async(T.DefinitionParams(text_document=doc, position=use))
     assert loc.range.start == T.Position(line=3, character=4)
+
+
+_RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+@session
+async def test_no_raw_control_character_of_a_rule_file_reaches_the_editor(client: LanguageClient, tmp_path):
+    # ESC ] 0 ; ... BEL retitles a terminal, U+202E reverses the text after it (docs/language.md,
+    # Limits): hover, completion, the outline and diagnostics show them escaped, as `vbr check` does
+    evil = "\x1b]0;owned\x07\u202e"
+    base = tmp_path / f"base{evil}.vbr"  # a base file's name is in a message about it
+    base.write_text('game "Base"\nseats 2\nstart p\nvar n: int = 0\nphase p {\n  end draw\n}\nvar n: int = 1\n',
+                    encoding="utf-8")
+    path = tmp_path / "evil.vbr"
+    text = (f'game "Evil"\nextends "{base.name}"\n# the count {evil}\nvar m: int = 0\n'
+            f'override phase p "title {evil}" {{\n  m = 1\n  end draw\n}}\n')
+    diags = await open_doc(client, path, text)
+    assert any("`n` is defined twice" in d.message and "\\x1b]0;owned\\x07\\u202e" in d.message for d in diags), diags
+    doc = T.TextDocumentIdentifier(uri=path.as_uri())
+    use = position(text, "m = 1")
+    hover = await client.text_document_hover_async(T.HoverParams(text_document=doc, position=use))
+    assert "the count \\x1b]0;owned\\x07\\u202e" in hover.contents.value
+    items = (await client.text_document_completion_async(T.CompletionParams(text_document=doc, position=use))).items
+    (p,) = [i for i in items if i.label == "p"]
+    assert p.detail == 'override phase p "title \\x1b]0;owned\\x07\\u202e"'
+    symbols = _flat(await client.text_document_document_symbol_async(T.DocumentSymbolParams(text_document=doc)))
+    (p,) = [s for s in symbols if s.name == "p"]
+    assert p.detail == 'phase "title \\x1b]0;owned\\x07\\u202e"'
+    shown = [d.message for d in diags] + [hover.contents.value] + [i.detail or "" for i in items] \
+        + [s.name + s.detail for s in symbols]
+    assert not [s for s in shown if _RAW.search(s)]

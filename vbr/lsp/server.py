@@ -4,8 +4,10 @@ Every open document is analysed (analysis.py) when it is opened and once a burst
 pauses, and its problems are published: the checker's errors and warnings, with the same text as
 `vbr check`, each at its range; what the typed program cannot express joins them on open, on
 save, and once the edits have paused a little longer (building the program costs a keystroke's
-analysis again). Requests read the latest analysis: hover, go to definition, find
-references, completion, formatting (`vbr fmt`) and the outline.
+analysis again). Requests read the analysis of the text as it is then: hover, go to definition, find
+references, completion, formatting (`vbr fmt`) and the outline. Text of a rule file in any of
+them (a comment in a hover, a phase's title, a file's name in a message) has its control
+characters escaped, as `vbr check` shows it (vbr.terminal.clean).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from vbr.errors import VbrError
 from vbr.grammar.parser import normalize_newlines
 from vbr.lsp import analysis as an
 from vbr.lsp.documents import Workspace
+from vbr.terminal import clean
 
 try:
     from importlib.metadata import version as _version
@@ -117,7 +120,7 @@ class VbrLanguageServer(LanguageServer):
         a = an.with_refusal(state.analysis) if built else state.analysis
         doc = self.workspace.get_text_document(uri)
         diagnostics = [
-            T.Diagnostic(range=self.client_range(doc, p.range), message=p.message, source="vbr",
+            T.Diagnostic(range=self.client_range(doc, p.range), message=clean(p.message), source="vbr",
                          severity=T.DiagnosticSeverity.Warning if p.severity == "warning" else T.DiagnosticSeverity.Error)
             for p in an.problems(a)
         ]
@@ -300,7 +303,8 @@ def hover(ls: VbrLanguageServer, params: T.HoverParams):
         word, r = a.word_at(*at)
         text = "\n\n---\n\n".join(f"**{s.what}** `{s.name}`\n\n```vbr\n{s.text}\n```\n\n_line {s.range.line + 1}_"
                                    for s in local[0])
-        return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=text), range=ls.client_range(doc, r))
+        return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=clean(text)),
+                       range=ls.client_range(doc, r))
     hit = _lookup(a, *at)
     if hit is None:
         return None
@@ -310,7 +314,7 @@ def hover(ls: VbrLanguageServer, params: T.HoverParams):
     if not sites:
         return None
     parts = [describe(a, d) for d in sites]
-    return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)),
+    return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=clean("\n\n---\n\n".join(parts))),
                    range=ls.client_range(doc, r))
 
 
@@ -360,7 +364,7 @@ def completion(ls: VbrLanguageServer, params: T.CompletionParams):
         what = sites[0].what
         kind = _COMPLETION_KINDS.get(what, T.CompletionItemKind.EnumMember if what.startswith("member")
                                      else T.CompletionItemKind.Variable)
-        items[key] = T.CompletionItem(label=key, kind=kind, detail=sites[0].signature or what)
+        items[key] = T.CompletionItem(label=key, kind=kind, detail=clean(sites[0].signature or what))
     for name, sig in sorted(SIGNATURES.items()):
         items.setdefault(name, T.CompletionItem(label=name, kind=T.CompletionItemKind.Function, detail="built-in",
                                                 documentation=sig.doc))
@@ -404,7 +408,8 @@ def _symbol(ls: VbrLanguageServer, doc, s: an.Symbol) -> T.DocumentSymbol:
     if not (_le(r.start, sel.start) and _le(sel.end, r.end)):  # the protocol wants it inside
         sel = T.Range(start=r.start, end=r.start)
     detail = f'{s.what} "{s.detail}"' if s.detail else s.what  # `phase "Serve"`: the word, then the title
-    return T.DocumentSymbol(name=s.name or s.what, detail=detail, kind=_KINDS.get(s.what, T.SymbolKind.Object),
+    return T.DocumentSymbol(name=clean(s.name or s.what), detail=clean(detail),
+                            kind=_KINDS.get(s.what, T.SymbolKind.Object),
                             range=r, selection_range=sel, children=[_symbol(ls, doc, c) for c in s.children])
 
 
