@@ -710,3 +710,18 @@ async def test_no_raw_control_character_of_a_rule_file_reaches_the_editor(client
     shown = [d.message for d in diags] + [hover.contents.value] + [i.detail or "" for i in items] \
         + [s.name + s.detail for s in symbols]
     assert not [s for s in shown if _RAW.search(s)]
+
+
+@session
+async def test_a_variant_whose_base_file_is_missing_is_checked_again_once_the_base_is_made(client: LanguageClient,
+                                                                                         tmp_path):
+    variant = tmp_path / "variant.vbr"
+    text = 'game "Variant"\nextends "later.vbr"\nsetup {\n  n = 1\n}\n'
+    (d,) = await open_doc(client, variant, text)
+    assert "cannot find rule file" in d.message
+    base = tmp_path / "later.vbr"  # the base file is written (an editor's watcher reports it) ...
+    base.write_text('game "Base"\nseats 2\nstart p\nvar n: int = 0\nphase p {\n  end draw\n}\n', encoding="utf-8")
+    client.workspace_did_change_watched_files(T.DidChangeWatchedFilesParams(
+        changes=[T.FileEvent(uri=base.as_uri(), type=T.FileChangeType.Created)]))
+    # ... and the variant, which uses its `n`, is fine now
+    assert await asyncio.wait_for(_diagnostics(client, variant.as_uri()), timeout=30) == []  # a hang guard only

@@ -252,6 +252,11 @@ class Analysis:
     def lines(self) -> list[str]:
         return self.text.split("\n")
 
+    def reads(self) -> set[str]:
+        """The other files what is known here depends on: those of the chain that were read, and
+        those its problems are in (a base file that could not be found or read is one)."""
+        return (set(self.sources) | {d.span.file for d in self.diagnostics}) - {self.path}
+
     # ------------------------------------------------------------- declarations and uses
     def index(self) -> tuple[dict[str, list[Declared]], dict[str, list[tuple[str, Range]]]]:
         """(name -> its declarations, name -> every use) over the whole chain, built on demand."""

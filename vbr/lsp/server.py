@@ -137,10 +137,9 @@ class VbrLanguageServer(LanguageServer):
 
     def refresh_readers(self, path: str, except_uri: str | None = None) -> None:
         """Check again every open document that reads `path` from disk: a variant that extends
-        it, a scenario file that tests it."""
+        it, a scenario file that tests it, also when it could not be read before (it was missing)."""
         for uri, state in list(self.documents.items()):
-            if uri != except_uri and state.analysis is not None and path in state.analysis.sources \
-                    and path != state.path:
+            if uri != except_uri and state.analysis is not None and path in state.analysis.reads():
                 state.analysis = None
                 self.publish(uri)
 
