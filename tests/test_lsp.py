@@ -725,3 +725,24 @@ async def test_a_variant_whose_base_file_is_missing_is_checked_again_once_the_ba
         changes=[T.FileEvent(uri=base.as_uri(), type=T.FileChangeType.Created)]))
     # ... and the variant, which uses its `n`, is fine now
     assert await asyncio.wait_for(_diagnostics(client, variant.as_uri()), timeout=30) == []  # a hang guard only
+
+
+@session
+async def test_a_scenario_file_testing_rules_up_a_folder_links_to_them_and_sees_them_saved(client: LanguageClient,
+                                                                                         tmp_path):
+    rules = tmp_path / "rules.vbr"
+    rules.write_text('game "Rules"\nseats 2\nstart p\nvar n: int = 0\nphase p {\n  end draw\n}\n', encoding="utf-8")
+    (tmp_path / "tests").mkdir()
+    tests = tmp_path / "tests" / "rules.vbr"
+    text = 'tests for "../rules.vbr"\n\nscenario "n" {\n  expect n == 0\n}\n'
+    assert await open_doc(client, tests, text) == []
+    use = position(text, "n == 0")
+    (loc,) = await client.text_document_definition_async(T.DefinitionParams(
+        text_document=T.TextDocumentIdentifier(uri=tests.as_uri()), position=use))
+    assert loc.uri == rules.as_uri()  # the file's own URI, not `.../tests/../rules.vbr`, which an editor opens again
+    assert loc.range.start == T.Position(line=3, character=4)
+    # the rule file loses `n` and is saved: the scenario file is checked again
+    rules.write_text('game "Rules"\nseats 2\nstart p\nvar m: int = 0\nphase p {\n  end draw\n}\n', encoding="utf-8")
+    client.text_document_did_save(T.DidSaveTextDocumentParams(text_document=T.TextDocumentIdentifier(uri=rules.as_uri())))
+    (d,) = await asyncio.wait_for(_diagnostics(client, tests.as_uri()), timeout=30)  # a hang guard only
+    assert d.range.start == use and "`n`" in d.message

@@ -19,6 +19,7 @@ nothing can be recovered, the server keeps the last good outline (server.py).
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -254,8 +255,10 @@ class Analysis:
 
     def reads(self) -> set[str]:
         """The other files what is known here depends on: those of the chain that were read, and
-        those its problems are in (a base file that could not be found or read is one)."""
-        return (set(self.sources) | {d.span.file for d in self.diagnostics}) - {self.path}
+        those its problems are in (a base file that could not be found or read is one), each
+        path without `..` (`tests for "../rules.vbr"`)."""
+        files = set(self.sources) | {d.span.file for d in self.diagnostics}
+        return {os.path.normpath(f) for f in files} - {os.path.normpath(self.path)}
 
     # ------------------------------------------------------------- declarations and uses
     def index(self) -> tuple[dict[str, list[Declared]], dict[str, list[tuple[str, Range]]]]:

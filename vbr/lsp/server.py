@@ -12,6 +12,7 @@ characters escaped, as `vbr check` shows it (vbr.terminal.clean).
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from pathlib import Path
 from urllib.parse import unquote
@@ -138,6 +139,7 @@ class VbrLanguageServer(LanguageServer):
     def refresh_readers(self, path: str, except_uri: str | None = None) -> None:
         """Check again every open document that reads `path` from disk: a variant that extends
         it, a scenario file that tests it, also when it could not be read before (it was missing)."""
+        path = os.path.normpath(path)
         for uri, state in list(self.documents.items()):
             if uri != except_uri and state.analysis is not None and path in state.analysis.reads():
                 state.analysis = None
@@ -167,7 +169,8 @@ class VbrLanguageServer(LanguageServer):
 
     def location(self, doc, a: an.Analysis, file: str, r: an.Range) -> T.Location:
         lines = [line + "\n" for line in a.sources.get(file, "").split("\n")]
-        return T.Location(uri=from_fs_path(file) or file, range=self.client_range(doc, r, lines))
+        where = os.path.normpath(file)  # `tests for "../rules.vbr"`: the rule file's own URI, no `..` in it
+        return T.Location(uri=from_fs_path(where) or where, range=self.client_range(doc, r, lines))
 
 
 def _path(uri: str) -> str:
