@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 BUMP = ROOT / "docs" / "tutorial" / "bump.vbr"
 CORES = len(os.sched_getaffinity(0))
@@ -87,3 +89,15 @@ def test_ctrl_c_stops_the_builds_running_at_once(tmp_path):
     assert run.returncode == 130, err
     assert time.monotonic() - stopped_at < 30
     assert "Traceback" not in err
+
+
+def test_no_c_build_starts_while_builds_are_stopped_and_one_starts_after(tmp_path, monkeypatch):
+    # a build thread that reaches its compile after Ctrl-C stopped the others would otherwise
+    # start it, and the interpreter would wait for that compile before vbr could end
+    from vbr.engines.c_engine import CEngineUnavailable, build_library, stopped_builds
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    source = "int vbr_answer(void) { return 42; }\n"
+    with stopped_builds():
+        with pytest.raises(CEngineUnavailable, match="the C build was stopped"):
+            build_library(source)
+    assert build_library(source).exists()

@@ -152,22 +152,23 @@ def build_ahead(games: list[tuple[str, dict]]) -> None:
     process may use cores (each load's thread waits on its compiler process), so that game_for
     then finds each loaded: a sweep's or a comparison's C builds take the time of the longest
     rather than of all of them. A load that fails is left for game_for's own load to report.
-    Ctrl-C or another stop signal stops the builds that run (vbr.engines.c_engine.stop_builds)."""
+    Ctrl-C or another stop signal stops the builds that run and those about to start
+    (vbr.engines.c_engine.stopped_builds), and the threads are waited for before it goes on."""
     wanted = list(dict.fromkeys((str(path), tuple(sorted(options.items()))) for path, options in games))
     wanted = [w for w in wanted if _game_key(*w, "c") not in _GAMES]
     workers = min(len(wanted), usable_cores())
     if workers < 2:
         return
     from concurrent.futures import ThreadPoolExecutor
-    from vbr.engines.c_engine import stop_builds
+    from vbr.engines.c_engine import stopped_builds
     pool = ThreadPoolExecutor(workers, thread_name_prefix="vbr-build")
     try:
         with stop_signals.as_ctrl_c():
             for done in [pool.submit(_load_quietly, path, options) for path, options in wanted]:
                 done.result()
     except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        stop_builds()
+        with stopped_builds():
+            pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown()
 

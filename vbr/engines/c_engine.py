@@ -28,12 +28,13 @@ import os
 import platform
 import re
 import resource
-import threading
 import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
+from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 
@@ -214,10 +215,12 @@ def _compile(cc: list[str], src: Path, out: Path, folder: Path) -> None:
                 soft, hard = min(soft, ceiling), min(hard, ceiling)
             resource.setrlimit(limit, (soft, hard))
 
-    proc = subprocess.Popen([*cc, "-o", str(out), str(src), *LINK_FLAGS], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, errors="replace", preexec_fn=bounded,
-                            start_new_session=True)
-    with _COMPILING_LOCK:
+    with _COMPILING_LOCK:  # started and counted at once, or not at all: stopped_builds sees every one
+        if _REFUSING:
+            raise CEngineUnavailable("the C build was stopped")
+        proc = subprocess.Popen([*cc, "-o", str(out), str(src), *LINK_FLAGS], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, errors="replace", preexec_fn=bounded,
+                                start_new_session=True)
         _COMPILING.add(proc)
     try:
         with stop_signals.as_ctrl_c():  # a kill of vbr stops the compiler too, not only a Ctrl-C
@@ -281,16 +284,21 @@ def _built_library(cc: str, out: Path) -> bytes:
         return f.read()
 
 
-_COMPILING: set = set()  # the compiler processes running, in every thread (stop_builds)
-_STOPPED: set = set()  # those stop_builds stopped
+_COMPILING: set = set()  # the compiler processes running, in every thread (stopped_builds)
+_STOPPED: set = set()  # those stopped_builds stopped
+_REFUSING = 0  # stopped_builds blocks open: while above 0, no compiler starts
 _COMPILING_LOCK = threading.Lock()
 
 
-def stop_builds() -> None:
-    """Stop every C compiler this process has running, whichever thread waits for it: each of
-    those builds ends in CEngineUnavailable. For a command stopped while builds run on threads
-    of its own (vbr.sim.build_ahead), which Ctrl-C does not reach."""
+@contextmanager
+def stopped_builds():
+    """While inside: every C compiler this process runs is stopped, whichever thread waits for
+    it, and none starts; each such build ends in CEngineUnavailable. For a command stopped while
+    builds run on threads of its own (vbr.sim.build_ahead), which Ctrl-C does not reach: inside,
+    it waits for those threads, which a compile started after the stop would keep for minutes."""
+    global _REFUSING
     with _COMPILING_LOCK:
+        _REFUSING += 1
         running = list(_COMPILING)
         _STOPPED.update(running)
     for proc in running:
@@ -298,6 +306,11 @@ def stop_builds() -> None:
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+    try:
+        yield
+    finally:
+        with _COMPILING_LOCK:
+            _REFUSING -= 1
 
 
 def _stop(proc: subprocess.Popen) -> None:
