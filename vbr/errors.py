@@ -29,6 +29,13 @@ class Span(BaseModel):
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
 
+    @classmethod
+    def at_offset(cls, file: str, text: str, offset: int, length: int = 0) -> "Span":
+        """The span of `length` characters of `text` from character `offset` (on one line)."""
+        line = text.count("\n", 0, offset) + 1
+        col = offset - text.rfind("\n", 0, offset)
+        return cls(file=file, line=line, col=col, end_line=line, end_col=col + length)
+
 
 @dataclass(frozen=True)
 class Diagnostic:

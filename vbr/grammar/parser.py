@@ -196,8 +196,6 @@ def count_tokens(text: str, file: str, limit: int, chain: bool = False) -> int:
         tok = m.group()
         count += 1 if tok[0] != '"' else 1 + sum(1 for _ in _TOKEN.finditer(tok[1:-1]))
         if count > limit:
-            line = text.count("\n", 0, m.start()) + 1
-            col = m.start() - text.rfind("\n", 0, m.start())
             if chain:
                 message = (f"the files of this `extends` chain have more than {MAX_TOKENS:,} tokens together "
                            "(words, numbers, strings, symbols and comments), the limit on a file's size, for a "
@@ -205,8 +203,7 @@ def count_tokens(text: str, file: str, limit: int, chain: bool = False) -> int:
             else:
                 message = (f"the file has more than {MAX_TOKENS:,} tokens (words, numbers, strings, symbols and "
                            "comments), the limit on a file's size; split it with `extends`")
-            raise VbrSyntaxError(Diagnostic(Span(file=file, line=line, col=col, end_line=line, end_col=col), message),
-                                 {file: text})
+            raise VbrSyntaxError(Diagnostic(Span.at_offset(file, text, m.start()), message), {file: text})
     return count
 
 
@@ -284,8 +281,8 @@ def _shift_positions(tree, line0: int, col0: int) -> None:
 def _glued_error(at: int, text: str, file: str, line0: int, col0: int) -> VbrSyntaxError:
     """A keyword glued to the word after it (vbr/grammar/glued.py), located at the whole word."""
     start, message = glued.glued_message(text, at)
-    line = text.count("\n", 0, start) + 1
-    col = start - text.rfind("\n", 0, start)
+    at_word = Span.at_offset(file, text, start)
+    line, col = at_word.line, at_word.col
     if line == 1:
         col += col0 - 1
     line += line0 - 1

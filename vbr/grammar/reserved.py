@@ -55,8 +55,5 @@ def declared_reserved(text: str, file: str) -> list[Diagnostic]:
     out = []
     for offset, word, what in sorted(found):
         if word in RESERVED_WORDS:
-            line = text.count("\n", 0, offset) + 1
-            col = offset - text.rfind("\n", 0, offset)
-            span = Span(file=file, line=line, col=col, end_line=line, end_col=col + len(word))
-            out.append(Diagnostic(span, reserved_message(word, what)))
+            out.append(Diagnostic(Span.at_offset(file, text, offset, len(word)), reserved_message(word, what)))
     return out
