@@ -44,7 +44,7 @@ class PythonEngine:
         }
         self._code = compile(self.source, f"<vbr python engine: {program.title}>", "exec")
         self._mine = threading.local()  # this thread's namespace of the generated code (namespace)
-        self.namespace  # made now, in the loading thread: a bad program fails at load
+        self._own_namespace()  # the loading thread's, made now: a bad program fails at load
         self.step_limit = program.limits["steps"]
         self.choice_limit = program.limits["choices"]
 

@@ -302,34 +302,37 @@ class _Observer:
         return json.dumps(state.held.pos.state.observation(player), sort_keys=True)
 
 
-class _PublicObserver:
-    """The public observation: what every seat sees of the present, as a spectator does (the
-    phase, every var, the things of the public zones, the size of every other zone), as JSON;
-    no tensor. The same for every player."""
+class _StringObserver:
+    """An observer whose observation is a string only (`string_from`): no tensor."""
+
+    kind = ""  # which observation, for the error of a tensor asked for
 
     def __init__(self):
         self.tensor = None
         self.dict = {}
 
     def set_from(self, state, player):
-        raise ValueError("vbr games have no public observation tensor, only the string")
+        raise ValueError(f"vbr games have no {self.kind} observation tensor, only the string")
+
+
+class _PublicObserver(_StringObserver):
+    """The public observation: what every seat sees of the present, as a spectator does (the
+    phase, every var, the things of the public zones, the size of every other zone), as JSON.
+    The same for every player."""
+
+    kind = "public"
 
     def string_from(self, state, player):
         st = state.held.pos.state
         return json.dumps({"phase": st.phase, **public_view(st.game, st.words)}, sort_keys=True)
 
 
-class _PrivateObserver:
+class _PrivateObserver(_StringObserver):
     """A seat's private observation: what it sees of the present beyond the public observation
     (the contents of the non-public zones it may look into, the vars that name a card only it
-    sees, and its prompt and options when it is to choose), as JSON; no tensor."""
+    sees, and its prompt and options when it is to choose), as JSON."""
 
-    def __init__(self):
-        self.tensor = None
-        self.dict = {}
-
-    def set_from(self, state, player):
-        raise ValueError("vbr games have no private observation tensor, only the string")
+    kind = "private"
 
     def string_from(self, state, player):
         st = state.held.pos.state
