@@ -733,7 +733,8 @@ def test_a_game_stopped_by_an_error_in_the_rules_says_where_its_log_went(tmp_pat
     assert out.rstrip().endswith(f"log written to {log} (up to the error)")
     assert "late.vbr:9:" in err and "no such seat" in err
     last = json.loads(log.read_text().splitlines()[-1])  # the log ends with the error, where it stood
-    assert (last["t"], last["line"], last["col"]) == ("error", 9, 5) and replay(log).ok
+    assert (last["t"], last["line"], last["col"]) == ("error", 9, 5)
+    assert replay(log).message.endswith("reproduces exactly up to this error in the rules (3 events)")
 
 
 def test_a_drawn_game_says_draw_once(tmp_path, monkeypatch, capsys):
