@@ -21,6 +21,7 @@ from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
 from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STEP_FAULT
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
+from vbr.ir.direct_calls import DirectCalls
 from vbr.ir.frames import deepest_chain
 from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, Header as H
 from vbr.ir.observed_words import fixed_fields, observed_vars
@@ -57,7 +58,15 @@ DIRECT_CALL_DEPTH = 32  # the longest chain of calls run as C calls (the C stack
 
 
 def c_source(program: N.Program) -> str:
-    return _Source(program).module()
+    """The program's C file. A procedure that never suspends runs as a C call (`d<unit>`) unless
+    its function would be cut into parts (c_split.py): then it, and what calls it, is pushed."""
+    excluded: frozenset[int] = frozenset()
+    while True:
+        source = _Source(program, excluded)
+        text = source.module()
+        if not source.split_direct:
+            return text
+        excluded |= source.split_direct
 
 
 def runtime() -> str:
@@ -95,7 +104,7 @@ def _pays_steps(unit: N.Unit) -> bool:
 
 
 class _Source(WordSource):
-    def __init__(self, p: N.Program):
+    def __init__(self, p: N.Program, excluded: frozenset[int] = frozenset()):
         super().__init__(p)
         self.tables: dict[tuple, str] = {}  # each constant array once, by its values
         self.reach: dict[int, tuple[str, str, str, str]] = {}  # each reach table's arrays, by its number
@@ -103,6 +112,10 @@ class _Source(WordSource):
         self.reveals = {id(x): k for k, x in enumerate(reveal_sites(p))}  # a reveal's number in its events
         # no recursion and a short chain of calls: a call runs its procedure as a C call (t_Call)
         self.direct_calls = 0 <= deepest_chain(p.units, p.limits["depth"]) <= DIRECT_CALL_DEPTH
+        # ... and a procedure that never suspends runs as a C function of its own, without a pushed frame
+        self.direct = DirectCalls(p, excluded).direct if self.direct_calls else frozenset()
+        self.split_direct: set[int] = set()  # direct procedures whose function would be cut into parts
+        self.in_direct = False  # whether the unit whose code is being written is a `d<unit>` function
         self.zone_kinds = zone_kinds(p)  # the kinds each zone can hold
         self.known_kind: dict[int, int] = {}  # locals that hold, where code is being written, a thing of this kind
 
@@ -138,10 +151,11 @@ class _Source(WordSource):
     # ------------------------------------------------------------------ the file
     def module(self) -> str:
         p = self.p
-        units = [self.unit(u, unit) for u, unit in enumerate(p.units)]
+        units = [self.direct_unit(u, unit) if u in self.direct else self.unit(u, unit) for u, unit in enumerate(p.units)]
         most = max([u.nlocals for u in p.units] + [1])
         head = [runtime(), LOG_HOOK, self.auto_pick(), "typedef void UnitFn(W *S, W fp, W pc);",
                 "".join(f"static void u{u}(W *S, W fp, W pc);\n" for u in range(len(p.units))),
+                "".join(f"static int d{u}({self.direct_params(u)});\n" for u in sorted(self.direct)),
                 f"static const W NONES[{most}] = {{{', '.join(['VBR_NONE'] * most)}}};  /* a frame's fresh locals */",
                 self.constants()]
         table = f"static UnitFn *const UNITS[] = {{{', '.join(f'u{u}' for u in range(len(p.units)))}}};"
@@ -241,6 +255,47 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
         counted_here = not splits(blocks) and not _pays_steps(unit)
         functions = unit_functions(f"u{u}", blocks, self.prologue(counted_here))
         return "\n".join([*self.step_macros(counted_here), "\n\n".join(functions),
+                          "#undef VBR_STEP", "#undef VBR_LEAVE", "#undef VBR_BACK"])
+
+    def direct_params(self, u: int) -> str:
+        return "W *S, W link" + "".join(f", W a{i}" for i in range(self.p.units[u].nparams))
+
+    def direct_unit(self, u: int, unit: N.Unit) -> str:
+        """A procedure that never suspends (vbr.ir.direct_calls) as `d<unit>(S, link, a0, ...)`,
+        which its callers call to run it to its return (direct_call; 0, else 1 when play left it
+        for good): its locals a C array, its frame's
+        head alone written (the link, the unit, the pc word of its last call) and the stack grown
+        by the frame's words as a pushed frame grows it, so that the state's words outside the
+        locals are those of a pushed frame throughout, and a fault of the whole game is located
+        at its rule. When the game ends in it (or in what it calls) its locals are written to
+        its frame's words, as they stand in a pushed frame. `u<unit>`, for a frame pushed by
+        another way (a scenario's `vbr_call`), pops that frame and calls `d<unit>`."""
+        self.unit_at, self.in_direct = u, True
+        blocks = []
+        for b, block in enumerate(unit.blocks):
+            lines = [f"L{b}:", "VBR_STEP();"]
+            groups = statement_groups([self.stmt(s) for s in block.stmts])
+            if len(groups) > 1:
+                names = [self.fresh(f"d{u}_stmts") for _ in groups]
+                self.defs += [function(f"static void {n}(W *S, W *L)", g) for n, g in zip(names, groups)]
+                groups = [[f"{n}(S, L);" for n in names]]
+            blocks.append(lines + groups[0] + self.term(block.term))
+        self.in_direct = False
+        if splits(blocks):
+            self.split_direct.add(u)
+            return ""
+        counted_here = not _pays_steps(unit)
+        n, nparams, size = unit.nlocals, unit.nparams, FRAME_HEAD + unit.nlocals
+        head = [f"W L[{max(n, 1)}];", *(f"L[{i}] = a{i};" for i in range(nparams)),
+                *([f"memcpy(L + {nparams}, NONES, sizeof(W) * {n - nparams});"] if n > nparams else []),
+                *([f"W steps = S[{H.STEPS}];"] if counted_here else []),
+                f"W fp = S[{H.TOP}];", "S[fp] = link;", f"S[fp + 1] = {u};", "S[fp + 2] = 0;",
+                f"S[{H.FP}] = fp;", f"S[{H.TOP}] = fp + {size};", f"S[{H.DEPTH}] += 1;"]
+        direct = function(f"static int d{u}({self.direct_params(u)})", head + [x for b in blocks for x in b])
+        args = "".join(f", S[fp + {FRAME_HEAD + i}]" for i in range(nparams))
+        pushed = function(f"static void u{u}(W *S, W fp, W pc)",
+                          ["(void)pc;", f"S[{H.TOP}] = fp;", f"S[{H.DEPTH}] -= 1;", f"d{u}(S, S[fp]{args});"])
+        return "\n".join([*self.step_macros(counted_here), direct, pushed,
                           "#undef VBR_STEP", "#undef VBR_LEAVE", "#undef VBR_BACK"])
 
     def local(self, slot: int) -> str:
@@ -1145,6 +1200,8 @@ int vbr_goto(W *S, W unit) {{
         return lines
 
     def t_Call(self, t):
+        if t.unit in self.direct:
+            return self.direct_call(t)
         callee = self.p.units[t.unit]
         lines = [f"S[fp + 2] = {t.next};",
                  f"if (S[{H.DEPTH}] >= {self.lay.depth}) vbr_fault(S, {DEPTH_FAULT}, VBR_NONE, VBR_NONE);"]
@@ -1161,6 +1218,25 @@ int vbr_goto(W *S, W unit) {{
         return lines + [f"u{t.unit}(S, nf, 0);",
                         f"if (S[{H.STATUS}] != RUNNING || S[{H.FP}] != fp || S[fp + 2] != {t.next}) return;",
                         "VBR_BACK();", f"goto L{t.next};"]
+
+    def direct_call(self, t) -> list[str]:
+        """A call of a procedure run as a C call (direct_unit): the same tests, in the same order,
+        as a pushed frame's; when it returns (0) play goes on at `next`, else (1: the end, a
+        `goto`) this function leaves too, after the end with its locals in its frame's words."""
+        callee = self.p.units[t.unit]
+        lines = [f"S[fp + 2] = {t.next};",
+                 f"if (S[{H.DEPTH}] >= {self.lay.depth}) vbr_fault(S, {DEPTH_FAULT}, VBR_NONE, VBR_NONE);"]
+        lines += [f"W a{i} = {self.expr(a)};" for i, a in enumerate(t.args)] + [self.store_locals()]
+        lines += [f"if (S[{H.TOP}] + {FRAME_HEAD + callee.nlocals} > {self.lay.words}) "
+                  f"vbr_fault(S, {COPY_FAULT}, VBR_NONE, VBR_NONE);"]
+        call = f"d{t.unit}(S, fp" + "".join(f", a{i}" for i in range(len(t.args))) + ")"
+        ended = [f"    if (S[{H.STATUS}] == OVER) {self.ended_locals()}"] if self.in_direct else []
+        return lines + [f"if ({call}) {{", *ended, f"    {self.leaving}", "}", "VBR_BACK();", f"goto L{t.next};"]
+
+    def ended_locals(self) -> str:
+        """A direct_unit's locals written to its frame's words (the game ended in it)."""
+        n = self.p.units[self.unit_at].nlocals
+        return f"memcpy(S + fp + {FRAME_HEAD}, L, sizeof(W) * {n});" if n else ";"
 
     @staticmethod
     def fresh_locals(at: str, n: int) -> str:
@@ -1185,13 +1261,13 @@ int vbr_goto(W *S, W unit) {{
     def t_Return(self, t):
         value = self.expr(t.value) if t.value is not None else "VBR_NONE"
         return [f"S[{H.RETURNED}] = {value};", self.store_locals(), f"S[{H.FP}] = S[fp];", f"S[{H.TOP}] = fp;", f"S[{H.DEPTH}] -= 1;",
-                "return;"]
+                self.returned]
 
     def t_ReturnList(self, t):
         return [f"W base = {self.expr(t.base)}, n = {self.expr(t.count)}, link = S[fp];",
                 f"if (n > {t.bound}) vbr_fault(S, {t.fault}, n, VBR_NONE);",
                 f"S[{H.RETURNED}] = n;", self.store_locals(), "memmove(S + fp, S + base, sizeof(W) * (size_t)n);",
-                f"S[{H.FP}] = link;", f"S[{H.TOP}] = fp + n;", f"S[{H.DEPTH}] -= 1;", "return;"]
+                f"S[{H.FP}] = link;", f"S[{H.TOP}] = fp + n;", f"S[{H.DEPTH}] -= 1;", self.returned]
 
     def t_Goto(self, t):
         """The goto's phase in a new frame at the stack's base, every other frame dropped; run by
@@ -1204,21 +1280,37 @@ int vbr_goto(W *S, W unit) {{
         tail = [f"S[{H.FP}] = {at};", f"S[{H.TOP}] = {at + FRAME_HEAD + callee.nlocals};", f"S[{H.DEPTH}] = 1;"]
         fresh = self.fresh_locals(f"{at + FRAME_HEAD}", callee.nlocals)
         if t.unit != self.unit_at:
-            return lines + [fresh] + tail + ["return;"]
+            return lines + [fresh] + tail + [self.leaving]
         again = f"memcpy(L, NONES, sizeof(W) * {callee.nlocals});" if callee.nlocals else ";"  # L: the same words
-        return lines + tail + [f"if (fp == {at}) {{", again, "VBR_BACK();", "goto L0;", "}", fresh, "return;"]
+        return lines + tail + [f"if (fp == {at}) {{", again, "VBR_BACK();", "goto L0;", "}", fresh, self.leaving]
 
     def t_End(self, t):
+        lines = self.ended(t)
+        if self.in_direct:  # before `S[STATUS] = OVER;`
+            return lines[:-2] + [self.ended_locals()] + lines[-2:]
+        return lines
+
+    def ended(self, t):
         if t.team:
             voices = self.table([ts[0] if ts else NONE for ts in self.p.teams])
             return [f"W w = {self.expr(t.winner)};",
                     f"if (!(0 <= w && w < {len(self.p.teams)})) vbr_fault(S, {t.fault}, w, VBR_NONE);",
-                    self.store_locals(), f"S[{H.WINNER}] = {voices}[w];", f"S[{H.WINNER_TEAM}] = w + 1;", f"S[{H.STATUS}] = OVER;", "return;"]
+                    self.store_locals(), f"S[{H.WINNER}] = {voices}[w];", f"S[{H.WINNER_TEAM}] = w + 1;", f"S[{H.STATUS}] = OVER;", self.leaving]
         if t.winner is None:
-            return [self.store_locals(), f"S[{H.WINNER}] = VBR_NONE;", f"S[{H.STATUS}] = OVER;", "return;"]
+            return [self.store_locals(), f"S[{H.WINNER}] = VBR_NONE;", f"S[{H.STATUS}] = OVER;", self.leaving]
         return [f"W w = {self.expr(t.winner)};",
                 f"if (!(0 <= w && w < {self.p.seats})) vbr_fault(S, {t.fault}, w, VBR_NONE);",
-                self.store_locals(), f"S[{H.WINNER}] = w;", f"S[{H.STATUS}] = OVER;", "return;"]
+                self.store_locals(), f"S[{H.WINNER}] = w;", f"S[{H.STATUS}] = OVER;", self.leaving]
 
     def t_Fail(self, t):
-        return [f"vbr_fault(S, {t.fault}, VBR_NONE, VBR_NONE);", "return;"]
+        return [f"vbr_fault(S, {t.fault}, VBR_NONE, VBR_NONE);", self.leaving]
+
+    @property
+    def returned(self) -> str:
+        """How the function of the unit being written returns to its caller's frame."""
+        return "return 0;" if self.in_direct else "return;"
+
+    @property
+    def leaving(self) -> str:
+        """How it returns when play leaves it for good (a `goto`, the end, a fault)."""
+        return "return 1;" if self.in_direct else "return;"

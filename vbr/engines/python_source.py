@@ -14,7 +14,7 @@ Inside a unit's function:
   (`S[fp + k]`), except a bound value (an inlined `fn`'s parameter, an aggregate's or a choice's
   item), which is read from a variable and written through to its word;
 - a called procedure's function is called from here, and when it returns into this frame play
-  goes on here; a procedure that never suspends (`_Calls`) has a function of its own,
+  goes on here; a procedure that never suspends (vbr.ir.direct_calls) has a function of its own,
   `d<unit>`, that runs it to its return with no frame pushed (`_Direct`), and play goes on in
   the caller's block after the call as after any statement;
 - the steps taken are counted in a variable and written back where control leaves;
@@ -44,6 +44,7 @@ from vbr.engines.zone_kinds import seq_zones, zone_kinds
 from vbr.ir import nodes as N
 from vbr.ir.never_none import never_none, never_none_vars
 from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STEP_FAULT
+from vbr.ir.direct_calls import DirectCalls
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.layout import CHOICE, FAULT, FRAME_HEAD, ITEMS_PER_STEP, OVER, RUNNING, Header as H
 from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
@@ -71,7 +72,7 @@ def python_source(program: N.Program) -> str:
     head = f"from vbr.engines.python_runtime import {', '.join(RUNTIME)}"
     pads: set[int] = set()
     kinds = zone_kinds(program)
-    calls = _Calls(program)
+    calls = DirectCalls(program)
     vars_nn = never_none_vars(program)
     units = [_Unit(program, u, pads, kinds, calls, vars_nn).function() for u in range(len(program.units))]
     units += [_Direct(program, u, pads, kinds, calls, vars_nn).function() for u in sorted(calls.direct)]
@@ -349,46 +350,12 @@ def _resumes(t: N.Term, direct: frozenset = frozenset()) -> list[int]:
     return []
 
 
-class _Calls:
-    """Which procedures never suspend (`direct`: no choice, no event, calls only of such
-    procedures; the largest such set, so procedures calling each other may be in it), how each
-    may leave its callers for good (`leaves`: "end", "goto", itself or through what it calls),
-    and which keep a frame's words on the stack while they run (`padded`: those that call, copy
-    lists or end the game, where the stack's height or the frame's place can be seen; one that
-    only marks the stack and cuts it back to the mark sees no difference)."""
-
-    def __init__(self, p: N.Program):
-        units = p.units
-        direct = {u for u, unit in enumerate(units) if unit.kind == "proc"
-                  and not any(isinstance(b.term, (N.Choose, N.Emit)) for b in unit.blocks)}
-        while True:
-            out = {u for u in direct if any(isinstance(b.term, N.Call) and b.term.unit not in direct
-                                            for b in units[u].blocks)}
-            if not out:
-                break
-            direct -= out
-        self.direct = frozenset(direct)
-        leaves = {u: {w for b in units[u].blocks for t, w in ((N.End, "end"), (N.Goto, "goto"))
-                      if isinstance(b.term, t)} for u in direct}
-        changed = True
-        while changed:
-            changed = False
-            for u in direct:
-                for b in units[u].blocks:
-                    if isinstance(b.term, N.Call) and not leaves[b.term.unit] <= leaves[u]:
-                        leaves[u] |= leaves[b.term.unit]
-                        changed = True
-        self.leaves = {u: frozenset(w) for u, w in leaves.items()}
-        self.padded = frozenset(u for u in direct if any(
-            isinstance(b.term, (N.Call, N.End)) or any(isinstance(s, N.Collect) for s in b.stmts) for b in units[u].blocks))
-
-
 class _Unit(WordSource):
     """One unit's function."""
 
     left = "return"  # how the function returns when play leaves it for good (a `goto`, the end)
 
-    def __init__(self, p: N.Program, u: int, pads: set[int], zone_kinds: list[frozenset[int]], calls: _Calls,
+    def __init__(self, p: N.Program, u: int, pads: set[int], zone_kinds: list[frozenset[int]], calls: DirectCalls,
                  vars_nn: frozenset[int] = frozenset()):
         super().__init__(p)
         self.u, self.unit, self.pads, self.zone_kinds, self.calls = u, p.units[u], pads, zone_kinds, calls
@@ -1789,7 +1756,7 @@ class _Unit(WordSource):
 
 
 class _Direct(_Unit):
-    """A procedure that never suspends (`_Calls.direct`) as the function `d<unit>(S, st, dp,
+    """A procedure that never suspends (`DirectCalls.direct`) as the function `d<unit>(S, st, dp,
     link, l0, l1, ...)`, which its callers call to run it to its return: `st` the steps so far,
     `dp` the frames on the stack with its own, `link` where its caller's frame starts, then its
     parameters. It returns the steps, or -1 when it went to a phase or ended the game.
@@ -1801,7 +1768,7 @@ class _Direct(_Unit):
 
     left = "return -1"
 
-    def __init__(self, p: N.Program, u: int, pads: set[int], zone_kinds: list[frozenset[int]], calls: _Calls,
+    def __init__(self, p: N.Program, u: int, pads: set[int], zone_kinds: list[frozenset[int]], calls: DirectCalls,
                  vars_nn: frozenset[int] = frozenset()):
         blocks = p.units[u].blocks
         self.padded = u in calls.padded
