@@ -5,13 +5,14 @@ import difflib
 import hashlib
 import os
 import pickle
+import re
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from vbr.errors import Diagnostic, Span, VbrCheckError, VbrError
-from vbr import private_cache
+from vbr import cache_folder, private_cache
 from vbr.grammar import ast as A
 from vbr.grammar.parser import cache_dir, count_tokens, parse
 from vbr.limits import MAX_EXTENDS_DEPTH, MAX_FILE_BYTES, MAX_TOKENS
@@ -236,10 +237,11 @@ def parse_file(path: Path, span: Span | None = None, text: str | None = None):
 # A file's AST is kept in the user's cache directory (`vbr/ast/`, beside the built parser), so
 # that checking a file again unchanged does not parse it (nor load the parser): reading it back
 # costs about a third of parsing. One file per rule file's absolute path, at most `_AST_FILES` of
-# them (the oldest written goes first); each starts with its key, a hash of the code that builds
+# them (the one read or written least recently goes first: vbr.cache_folder); each starts with its key, a hash of the code that builds
 # ASTs, the versions of Python, pydantic and Lark, the path as given (spans name it) and the text,
 # and a file whose key does not match is never read further. Only a parse that succeeded is kept.
 _AST_FILES = 32
+_AST_FILE = re.compile(r"ast-[0-9a-f]{32}\.pickle")
 _AST_CODE = ("grammar/vbr.lark", "grammar/parser.py", "grammar/transformer.py", "grammar/ast.py", "errors.py",
              "limits.py")
 
@@ -286,20 +288,19 @@ def _read_ast(file: str, key: bytes):
         tree = pickle.loads(data)
     except Exception:  # sealed by us, yet not loadable (another Python): parse instead
         return None
-    return tree if isinstance(tree, (A.GameFile, A.TestFile)) else None
+    if not isinstance(tree, (A.GameFile, A.TestFile)):
+        return None
+    cache_folder.touch(Path(file))
+    return tree
 
 
 def _write_ast(file: str, key: bytes, tree) -> None:
-    """Sealed, written under a name of its own and moved into place whole; then the oldest go."""
+    """Sealed, written under a name of its own and moved into place whole; then those used
+    least recently go, past _AST_FILES."""
     try:
         if not private_cache.write_sealed(Path(file), key, pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL)):
             return
-        folder = os.path.dirname(file)
-        kept = [os.path.join(folder, n) for n in os.listdir(folder) if n.startswith("ast-") and n.endswith(".pickle")]
-        if len(kept) > _AST_FILES:
-            kept.sort(key=lambda p: os.stat(p).st_mtime)
-            for old in kept[:len(kept) - _AST_FILES]:
-                os.remove(old)
+        cache_folder.keep_newest(Path(file).parent, _AST_FILE, _AST_FILES)
     except Exception:  # no room, no right, too deep to pickle: nothing is kept
         pass
 

@@ -62,10 +62,10 @@ def untrusted(path: Path, folder: bool = False) -> str | None:
         st = os.stat(path, follow_symlinks=False)
     except OSError:
         return f"{path} cannot be read"
-    return _untrusted_stat(path, st, folder)
+    return untrusted_stat(path, st, folder)
 
 
-def _untrusted_stat(path: Path, st: os.stat_result, folder: bool = False) -> str | None:
+def untrusted_stat(path: Path, st: os.stat_result, folder: bool = False) -> str | None:
     """`untrusted`, of what `st` says of `path`."""
     if st.st_uid != os.geteuid():
         return f"{path} belongs to another user"
@@ -82,17 +82,18 @@ _KINDS = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"), (stat.S_
           (stat.S_ISBLK, "a device"), (stat.S_ISDIR, "a folder"), (stat.S_ISLNK, "a symbolic link"))
 
 
-def open_regular(path: Path, flags: int, mode: int = 0o600) -> int:
+def open_regular(path: Path, flags: int, mode: int = 0o600, dir_fd: int | None = None) -> int:
     """A file descriptor of `path` opened with `flags` (os.O_*), and only if it is a regular file:
     the last part of the path is not followed if it is a link, and the open does not wait
     (O_NONBLOCK: a named pipe would wait for a writer or a reader forever). Anything else at
-    `path` is an OSError whose words say what is there and to delete it, one line."""
+    `path` is an OSError whose words say what is there and to delete it, one line. With
+    `dir_fd`, `path` is a name in the folder open at that descriptor."""
     try:
-        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, mode)
+        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, mode, dir_fd=dir_fd)
     except OSError as exc:
         if exc.errno not in (errno.ELOOP, errno.ENXIO, errno.EISDIR):
             raise
-        raise _not_regular(path, os.lstat(path).st_mode) from None
+        raise _not_regular(path, os.stat(path, dir_fd=dir_fd, follow_symlinks=False).st_mode) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -129,7 +130,7 @@ def read_trusted(path: Path) -> bytes | None:
     except OSError:
         return None
     with os.fdopen(fd, "rb") as f:
-        if _untrusted_stat(path, os.fstat(f.fileno())):
+        if untrusted_stat(path, os.fstat(f.fileno())):
             return None
         return f.read()
 

@@ -10,18 +10,20 @@ c_split.py keeps each generated function to a size the compiler handles in linea
 memory. Past a bound, or on a full disk, the build raises CEngineUnavailable saying which.
 
 The cache lives in the user's cache directory (`$XDG_CACHE_HOME/vbr/c`, mode 0700), one library
-per hash of the generated source and the compiler's version. A rule file loaded by name
+per hash of the generated source and the compiler's version, bounded in size (`$VBR_C_CACHE_MB`,
+the entries used least recently deleted first: vbr.engines.c_cache, which says what an entry is and
+the locks it is used under). A rule file loaded by name
 (vbr.engines.load_key) also leaves a sealed reference from its load key and the compiler's file
 to its library, so loading it again finds the library without generating the C. A library is used only when the
 folder and the file belong to this user and no one else may write them, and when its name's
 hash matches its recorded digest; two processes building the same program build it once (a lock
-file), and a library is written under a temporary name and renamed into place.
+file), and a library is written under a temporary name and renamed into place. A library is
+checked and loaded under its entry's lock, so the bound's pruning never deletes it meanwhile.
 """
 from __future__ import annotations
 
 import ctypes
 import errno
-import fcntl
 import hashlib
 import hmac
 import os
@@ -38,7 +40,8 @@ from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 
-from vbr import private_cache, stop_signals
+from vbr import cache_folder, private_cache, stop_signals
+from vbr.engines import c_cache
 from vbr.errors import EngineUnavailable
 from vbr.engines.python_runtime import EngineFault
 from vbr.engines.unit_call import call_unit
@@ -119,28 +122,56 @@ def compiler_memory() -> int:
     return mb << 20
 
 
+def cache_limit() -> int:
+    """Bytes the C engine's cache folder may hold ($VBR_C_CACHE_MB, in MB: vbr.engines.c_cache)."""
+    try:
+        return c_cache.limit()
+    except ValueError as exc:
+        raise CEngineUnavailable(str(exc)) from None
+
+
 def cached_library(key: str) -> Path | None:
     """The library a load with this key (vbr.engines.load_key) was given before by this compiler,
     when its reference and the library are intact; else None."""
+    found = _referenced(key)
+    if found is None:
+        return None
+    folder, digest = found
+    lib, sums = c_cache.library_files(folder, digest)
+    return lib if _intact(lib, sums, digest) else None
+
+
+def _referenced(key: str) -> tuple[Path, str] | None:
+    """The cache folder and the digest of the library that a load with this key's sealed
+    reference names; None when there is none, or it is not sealed by this user for this key."""
     try:
         folder, cc = cache_dir(), compiler()
-        named = private_cache.read_sealed(_reference_file(folder, key), _reference_key(key, cc))
+        named = private_cache.read_sealed(c_cache.reference_file(folder, key), _reference_key(key, cc))
     except (CEngineUnavailable, OSError):
         return None
     if named is None or not re.fullmatch(rb"[0-9a-f]{64}", named):
         return None
-    digest = named.decode()
-    lib, sums = _library_files(folder, digest)
-    return lib if _intact(lib, sums, digest) else None
+    return folder, named.decode()
 
 
-def _library_files(folder: Path, digest: str) -> tuple[Path, Path]:
-    """The library built from the source with this digest, and its sealed sums file."""
-    return folder / f"vbr-{digest[:32]}.so", folder / f"vbr-{digest[:32]}.sha256"
-
-
-def _reference_file(folder: Path, key: str) -> Path:
-    return folder / f"vbr-load-{key[:32]}.ref"
+def _cached_loaded(key: str) -> ctypes.CDLL | None:
+    """The library cached_library finds, checked and loaded under its entry's shared lock (no
+    prune deletes it meanwhile: vbr.engines.c_cache) and marked as used now; None when none is."""
+    found = _referenced(key)
+    if found is None:
+        return None
+    folder, digest = found
+    lib, sums = c_cache.library_files(folder, digest)
+    if not lib.exists():  # gone: no lock is made for it
+        return None
+    try:
+        with c_cache.locked(folder, digest, shared=True):
+            if not _intact(lib, sums, digest):
+                return None
+            cache_folder.touch(lib)
+            return _loaded(lib)
+    except OSError:
+        return None
 
 
 def _reference_key(key: str, cc: str) -> bytes:
@@ -154,6 +185,13 @@ def _reference_key(key: str, cc: str) -> bytes:
 def build_library(source: str, note=None, key: str | None = None) -> Path:
     """The compiled library of `source`, from the cache or built now (`note` hears of a build);
     with a load key, a reference to it is left for cached_library."""
+    return _with_library(source, note, key, lambda lib: lib)
+
+
+def _with_library(source: str, note, key: str | None, use):
+    """`use(library)` of `source`'s compiled library, from the cache or built now, called under
+    its entry's lock (build_library says the rest). A library found is marked as used now; one
+    built, or a reference written, counts toward the cache's next prune (vbr.engines.c_cache)."""
     if len(source) > MAX_SOURCE:
         raise CEngineUnavailable(f"the rule file makes {len(source):,} characters of C, more than the "
                                  f"{MAX_SOURCE:,} the C engine compiles")
@@ -161,20 +199,23 @@ def build_library(source: str, note=None, key: str | None = None) -> Path:
     version = compiler_version(cc)
     flags = compiler_flags(version)
     digest = hashlib.sha256((version + "\0" + " ".join(flags + LINK_FLAGS) + "\0" + source).encode()).hexdigest()
+    bound = cache_limit()
     folder = cache_dir()
-    lib, sums = _library_files(folder, digest)
+    lib, sums = c_cache.library_files(folder, digest)
     try:
         # a regular file only: a named pipe at its name would hold the open forever
-        lock = private_cache.open_regular(folder / f"vbr-{digest[:32]}.lock", os.O_RDWR | os.O_CREAT)
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not _intact(lib, sums, digest):
+        with c_cache.locked(folder, digest):
+            built = not _intact(lib, sums, digest)
+            if built:
                 _build(cc, flags, source, lib, sums, digest, folder, note)
+            else:
+                cache_folder.touch(lib)
             if key is not None:
-                private_cache.write_sealed(_reference_file(folder, key), _reference_key(key, cc), digest.encode())
-            return lib
-        finally:
-            os.close(lock)
+                private_cache.write_sealed(c_cache.reference_file(folder, key), _reference_key(key, cc),
+                                           digest.encode())
+            if built or key is not None:
+                c_cache.wrote(folder, bound)
+            return use(lib)
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             raise CEngineUnavailable(f"no space left on device: the C engine cannot build in {folder}") from None
@@ -358,8 +399,8 @@ class CEngine:
         self.program = program
         self.layout = program.layout
         self._per_thread = threading.local()  # play_seats's arrays, one set per thread
-        lib = cached_library(key) if key is not None else None
-        self.lib = _loaded(lib or build_library(self.source, note, key))
+        loaded = _cached_loaded(key) if key is not None else None
+        self.lib = loaded if loaded is not None else _with_library(self.source, note, key, _loaded)
         self._bind()
         self.words = self.layout.words
         self.array = ctypes.c_int64 * self.words

@@ -5,6 +5,7 @@ import os
 import re
 import threading
 from functools import lru_cache
+from pathlib import Path
 
 from typing import TYPE_CHECKING
 
@@ -73,6 +74,8 @@ _LEXING = threading.Lock()  # held while a text is lexed and its comments read: 
 
 _GRAMMAR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vbr.lark")
 _OPTIONS = dict(parser="lalr", propagate_positions=True, start=["start", "expr"], maybe_placeholders=False)
+PARSER_FILE = re.compile(r"parser-[0-9a-f]{32}\.lark")  # a built parser's name in the cache (cache_path)
+PARSERS_KEPT = 4  # built parsers kept in the cache: this vbr's, and those used last by others
 
 
 @lru_cache(maxsize=1)
@@ -80,12 +83,14 @@ def _lark() -> Lark:
     """The parser. Building its LALR tables costs a few hundred ms, so the built parser is kept
     in the user's cache folder (`cache_path`), under a name made from the grammar, the options,
     Lark's version and Python's, sealed under the user's secret (vbr.private_cache): a file
-    whose seal does not hold is never unpickled, and the parser is built instead."""
+    whose seal does not hold is never unpickled, and the parser is built instead. A parser loaded
+    is marked as used; writing a new one deletes all but the PARSERS_KEPT used last (those of
+    other grammars, Lark's or Python's: earlier versions of vbr, other checkouts)."""
     import io
 
     from lark import Lark
 
-    from vbr import private_cache
+    from vbr import cache_folder, private_cache
     with open(_GRAMMAR, encoding="utf-8") as f:
         grammar = f.read()
     callbacks = {"COMMENT": _COMMENTS.append, **{name: glued.check for name in glued.word_terminals(grammar)}}
@@ -94,14 +99,17 @@ def _lark() -> Lark:
     saved = private_cache.read_sealed(path, seal_key) if path is not None else None
     if saved is not None:
         try:
-            return Lark.__new__(Lark)._load(io.BytesIO(saved), lexer_callbacks=callbacks)
+            loaded = Lark.__new__(Lark)._load(io.BytesIO(saved), lexer_callbacks=callbacks)
+            cache_folder.touch(Path(path))
+            return loaded
         except Exception:  # noqa: BLE001 — sealed by us, yet not loadable (another Lark): build it
             pass
     parser = Lark(grammar, **_OPTIONS, lexer_callbacks=callbacks)
     if path is not None:
         out = io.BytesIO()
         parser.save(out, exclude_options=("lexer_callbacks",))
-        private_cache.write_sealed(path, seal_key, out.getvalue())
+        if private_cache.write_sealed(path, seal_key, out.getvalue()):
+            cache_folder.keep_newest(Path(path).parent, PARSER_FILE, PARSERS_KEPT)
     return parser
 
 
@@ -114,7 +122,7 @@ def cache_path(grammar: str) -> str | None:
     import lark
     folder = cache_dir()
     key = "\0".join([grammar, repr(sorted(_OPTIONS.items())), lark.__version__, sys.version.split()[0]])
-    name = f"parser-{hashlib.sha256(key.encode()).hexdigest()[:32]}.lark"
+    name = f"parser-{hashlib.sha256(key.encode()).hexdigest()[:32]}.lark"  # PARSER_FILE
     return None if folder is None else os.path.join(folder, name)
 
 
