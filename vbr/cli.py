@@ -313,6 +313,8 @@ def _parser() -> argparse.ArgumentParser:
     graph_parser(sub)
     from vbr.analysis.tune_command import add_parser as tune_parser
     tune_parser(sub)
+    from vbr.cache_command import add_parser as cache_parser
+    cache_parser(sub)
     return p
 
 
