@@ -6,7 +6,9 @@ import re
 import pytest
 
 import vbr
+import vbr.cache_contents as vbr_cache_contents
 import vbr.checking as vbr_checking
+import vbr.engines.c_cache as vbr_c_cache
 import vbr.errors as vbr_errors
 import vbr.gamelog as vbr_gamelog
 import vbr.play as vbr_play
@@ -26,7 +28,8 @@ def things():
     result = play_game(game, 1, ["random", "random"])
     state = game.new_state(1)
     return {"vbr": vbr, "vbr.checking": vbr_checking, "vbr.errors": vbr_errors, "vbr.play": vbr_play,
-            "vbr.gamelog": vbr_gamelog, "Game": game,
+            "vbr.gamelog": vbr_gamelog, "vbr.cache_contents": vbr_cache_contents, "vbr.engines.c_cache": vbr_c_cache,
+            "Game": game,
             "State": state,
             "Action": state.legal_actions()[0], "Outcome": result.state.outcome(), "GameResult": result}
 

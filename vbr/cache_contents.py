@@ -74,9 +74,10 @@ def _c_part(path: Path) -> Part:
             found = c_cache.survey(c)
     except FileNotFoundError:
         return Part("C engine builds", "c/", 0, 0, 0, 0)
-    files = (len(found.libs) + len(found.sums) + len(found.locks) + len(found.refs) + len(found.temps)
+    refs = sum(len(named) for named in found.refs.values())
+    files = (len(found.libs) + len(found.sums) + len(found.locks) + refs + len(found.temps)
              + len(found.temp_folders) + (found.count is not None))
-    return Part("C engine builds", "c/", files, found.size, len(found.libs), len(found.refs))
+    return Part("C engine builds", "c/", files, found.size, len(found.libs), refs)
 
 
 def clear() -> Cleared:

@@ -164,7 +164,7 @@ class _Survey:
     libs: dict[str, Kept] = field(default_factory=dict)
     sums: dict[str, Kept] = field(default_factory=dict)
     locks: dict[str, Kept] = field(default_factory=dict)
-    refs: list[tuple[Kept, str | None]] = field(default_factory=list)  # each with the library it names
+    refs: dict[str | None, list[Kept]] = field(default_factory=dict)  # by the library they name (None: none)
     temps: list[Kept] = field(default_factory=list)
     temp_folders: list[Kept] = field(default_factory=list)
     count: Kept | None = None
@@ -181,7 +181,7 @@ def survey(folder: CacheFolder) -> _Survey:
         if end in by_end:
             by_end[end][kept.name[4:36]] = kept  # vbr-DIGEST.end
         elif end == ".ref":
-            found.refs.append((kept, _named(folder, kept.name)))
+            found.refs.setdefault(_named(folder, kept.name), []).append(kept)
         elif end == ".tmp":
             found.temps.append(kept)
         else:
@@ -270,11 +270,11 @@ def _orphans(folder: CacheFolder, found: _Survey, done: Trimmed) -> None:
                 _unlink_lock(folder, digest)
         except OSError:  # held: a build under way, whose files these are
             continue
-    for kept, named in list(found.refs):
+    for named in list(found.refs):
         if named is not None and (named in found.libs or folder.lstat(f"vbr-{named}.so")):
             continue  # its library is there (or was built since the survey)
-        found.refs.remove((kept, named))
-        _gone(folder, kept, done)
+        for kept in found.refs.pop(named):
+            _gone(folder, kept, done)
 
 
 def _entry(folder: CacheFolder, found: _Survey, digest: str, done: Trimmed) -> int:
@@ -285,13 +285,14 @@ def _entry(folder: CacheFolder, found: _Survey, digest: str, done: Trimmed) -> i
     try:
         with locked(Path(folder.path), digest, wait=False, dir_fd=folder.fd):
             lib = folder.lstat(f"vbr-{digest}.so")
-            if lib is None or lib.st_mtime_ns != found.libs[digest].mtime_ns:
+            if lib is None:  # deleted meanwhile (another prune)
+                return 0
+            if lib.st_mtime_ns != found.libs[digest].mtime_ns:  # used since the survey
                 done.in_use += 1
                 return 0
             for kind in (found.libs, found.sums, found.locks):
                 _gone(folder, kind.pop(digest, None), done)
-            for kept, named in [r for r in found.refs if r[1] == digest]:
-                found.refs.remove((kept, named))
+            for kept in found.refs.pop(digest, []):
                 _gone(folder, kept, done)
             _unlink_lock(folder, digest)
     except OSError:
