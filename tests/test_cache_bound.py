@@ -401,3 +401,10 @@ def test_vbr_cache_refuses_a_folder_others_may_write(tmp_path):
         assert proc.stderr == (f"vbr: error: {cache / 'vbr'} may be written by others (mode 777): vbr neither "
                                "reads nor changes it\n")
     assert mine.exists()
+
+
+def test_vbr_cache_says_a_bound_that_is_no_whole_number_of_megabytes(tmp_path):
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "VBR_C_CACHE_MB": "-5"}
+    proc = subprocess.run([sys.executable, "-m", "vbr", "cache"], capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr == "vbr: error: VBR_C_CACHE_MB='-5' is not a whole number of megabytes\n"
