@@ -243,19 +243,24 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
         """One function per unit: it enters at block `pc`, goes from block to block by `goto`,
         and returns when control moves (a call, a return, a choice, a `goto`, the end)."""
         self.unit_at = u  # t_Goto's: the unit whose blocks are written
-        blocks = []
-        for b, block in enumerate(unit.blocks):
-            lines = [f"L{b}:", "VBR_STEP();"]
-            groups = statement_groups([self.stmt(s) for s in block.stmts])
-            if len(groups) > 1:  # a long block: its statements in functions of their own (c_split.py)
-                names = [self.fresh(f"u{u}_stmts") for _ in groups]
-                self.defs += [function(f"static void {n}(W *S, W *L)", g) for n, g in zip(names, groups)]
-                groups = [[f"{n}(S, L);" for n in names]]
-            blocks.append(lines + groups[0] + self.term(block.term))
+        blocks = self.blocks(unit, f"u{u}")
         counted_here = not splits(blocks) and not _pays_steps(unit)
         functions = unit_functions(f"u{u}", blocks, self.prologue(counted_here))
         return "\n".join([*self.step_macros(counted_here), "\n\n".join(functions),
                           "#undef VBR_STEP", "#undef VBR_LEAVE", "#undef VBR_BACK"])
+
+    def blocks(self, unit: N.Unit, name: str) -> list[list[str]]:
+        """Each block's lines: its label, its step, its statements (those of a long block in
+        functions of their own, `<name>_stmts<k>`: c_split.py) and its terminator."""
+        blocks = []
+        for b, block in enumerate(unit.blocks):
+            groups = statement_groups([self.stmt(s) for s in block.stmts])
+            if len(groups) > 1:
+                names = [self.fresh(f"{name}_stmts") for _ in groups]
+                self.defs += [function(f"static void {n}(W *S, W *L)", g) for n, g in zip(names, groups)]
+                groups = [[f"{n}(S, L);" for n in names]]
+            blocks.append([f"L{b}:", "VBR_STEP();", *groups[0], *self.term(block.term)])
+        return blocks
 
     def direct_params(self, u: int) -> str:
         return "W *S, W link" + "".join(f", W a{i}" for i in range(self.p.units[u].nparams))
@@ -263,23 +268,14 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
     def direct_unit(self, u: int, unit: N.Unit) -> str:
         """A procedure that never suspends (vbr.ir.direct_calls) as `d<unit>(S, link, a0, ...)`,
         which its callers call to run it to its return (direct_call; 0, else 1 when play left it
-        for good): its locals a C array, its frame's
-        head alone written (the link, the unit, the pc word of its last call) and the stack grown
-        by the frame's words as a pushed frame grows it, so that the state's words outside the
-        locals are those of a pushed frame throughout, and a fault of the whole game is located
-        at its rule. When the game ends in it (or in what it calls) its locals are written to
+        for good): its locals a C array, its frame's head alone written (the link, the unit, the
+        pc word of its last call) and the stack grown by the frame's words as a pushed frame grows
+        it, so that the state's words outside the locals are those of a pushed frame throughout,
+        and a fault of the whole game is located at its rule. When the game ends in it (or in what it calls) its locals are written to
         its frame's words, as they stand in a pushed frame. `u<unit>`, for a frame pushed by
         another way (a scenario's `vbr_call`), pops that frame and calls `d<unit>`."""
         self.unit_at, self.in_direct = u, True
-        blocks = []
-        for b, block in enumerate(unit.blocks):
-            lines = [f"L{b}:", "VBR_STEP();"]
-            groups = statement_groups([self.stmt(s) for s in block.stmts])
-            if len(groups) > 1:
-                names = [self.fresh(f"d{u}_stmts") for _ in groups]
-                self.defs += [function(f"static void {n}(W *S, W *L)", g) for n, g in zip(names, groups)]
-                groups = [[f"{n}(S, L);" for n in names]]
-            blocks.append(lines + groups[0] + self.term(block.term))
+        blocks = self.blocks(unit, f"d{u}")
         self.in_direct = False
         if splits(blocks):
             self.split_direct.add(u)
