@@ -89,6 +89,12 @@ def options_of(sc: A.Scenario) -> dict:
     return {s.name: _literal(s.exprs[0]) for s in sc.steps if s.kind == "option"}
 
 
+def options_key(options: dict) -> tuple:
+    """A key equal for equal options only: each value with its type, since Python counts `true`
+    equal to `1` (and `false` to `0`), which are two options' values, one of them refused."""
+    return tuple(sorted((name, type(value).__name__, value) for name, value in options.items()))
+
+
 def run_file(path: Path, rules=None, *, trace: bool = False, step_limit: int | None = None,
              engine: str = "python") -> list[ScenarioResult]:
     """Run every scenario of a file through `engine` ("python" or "c"). `rules`: a RuleSet to run
@@ -106,8 +112,8 @@ def run_file(path: Path, rules=None, *, trace: bool = False, step_limit: int | N
     sources = {**rules.sources, str(path): source}
     scenarios = tree.scenarios
     results: list = [None] * len(scenarios)
-    for options, members in _by_options(scenarios).items():
-        for i, result in zip(members, _run_group([scenarios[i] for i in members], rules, dict(options), sources,
+    for options, members in _by_options(scenarios):
+        for i, result in zip(members, _run_group([scenarios[i] for i in members], rules, options, sources,
                                                  engine, trace, step_limit)):
             results[i] = result
     return results
@@ -140,12 +146,14 @@ def _run_group(scenarios: list[A.Scenario], rules, options: dict, sources: dict,
     return results
 
 
-def _by_options(scenarios: list[A.Scenario]) -> dict[tuple, list[int]]:
-    """The scenarios' indices grouped by the options they set (sorted (name, value) pairs)."""
-    groups: dict[tuple, list[int]] = {}
+def _by_options(scenarios: list[A.Scenario]) -> list[tuple[dict, list[int]]]:
+    """The scenarios' indices grouped by the options they set (by options_key): (the options, the
+    indices) per group."""
+    groups: dict[tuple, tuple[dict, list[int]]] = {}
     for i, sc in enumerate(scenarios):
-        groups.setdefault(tuple(sorted(options_of(sc).items())), []).append(i)
-    return groups
+        options = options_of(sc)
+        groups.setdefault(options_key(options), (options, []))[1].append(i)
+    return list(groups.values())
 
 
 def _result(sc: A.Scenario, runner: "TypedRunner") -> ScenarioResult:
@@ -165,9 +173,9 @@ def check_file(path: Path) -> None:
     tree, rules, source = load_scenarios(path)
     sources = {**rules.sources, str(path): source}
     problems: list[Diagnostic] = []
-    for options, members in _by_options(tree.scenarios).items():
+    for options, members in _by_options(tree.scenarios):
         try:
-            checker = StepChecker(checked_model(rules, dict(options)))
+            checker = StepChecker(checked_model(rules, options))
         except OptionError as exc:
             problems += [p for i in members for p in _option_problems(tree.scenarios[i], exc)]
             continue

@@ -625,9 +625,9 @@ def _scenario_problems(rules, sc: A.Scenario, checkers: dict) -> list[Diagnostic
     """`sc`'s problems: its steps', or the rule file's under its options, or an option refused."""
     from vbr.checking import checked_model
     from vbr.errors import OptionError
-    from vbr.scenario import StepChecker, options_of
+    from vbr.scenario import StepChecker, options_key, options_of
     options = options_of(sc)
-    opt_key = tuple(sorted(options.items()))
+    opt_key = options_key(options)
     try:
         if opt_key not in checkers:
             checkers[opt_key] = StepChecker(checked_model(rules, options))

@@ -1,0 +1,82 @@
+"""A scenario's `option` steps: each scenario plays under its own options' values, and a value of
+the wrong type is refused at its step, whatever options the file's other scenarios set
+(docs/language.md, section 7: `option NAME = VALUE`; docs/cli.md, `vbr check` and `vbr test`)."""
+from vbr.cli import main
+
+RULES = """game "Target"
+seats 2
+start a
+option target = 3
+option fast = false
+var n: int = 0
+phase a {
+  n = target
+  choose x from 1..2 by 0 as "go on?"
+  end draw
+}
+"""
+
+# The first scenario sets a number the option takes; the second sets `true`, which Python counts
+# equal to 1, to the same number option: only the second is wrong.
+TESTS = """tests for "target.vbr"
+
+scenario "target one" {
+  option target = 1
+  expect n == 1  # play has started: `n = target` ran
+  choose 1
+  expect draw
+}
+
+scenario "target true" {
+  option target = true
+  expect true
+}
+
+scenario "fast off" {
+  option fast = false
+  expect not fast
+}
+
+scenario "fast zero" {
+  option fast = 0
+  expect true
+}
+"""
+
+
+def _files(tmp_path):
+    (tmp_path / "target.vbr").write_text(RULES, encoding="utf-8")
+    tests = tmp_path / "target_test.vbr"
+    tests.write_text(TESTS, encoding="utf-8")
+    return tests
+
+
+def test_check_refuses_true_for_a_number_option_though_another_scenario_sets_it_to_1(tmp_path, capsys):
+    tests = _files(tmp_path)
+    assert main(["check", str(tests)]) == 1
+    err = capsys.readouterr().err
+    assert f"{tests}:11:3: error: option `target` is a number, not true" in err
+    assert f"{tests}:21:3: error: option `fast` is true or false, not 0" in err
+    assert ":4:3:" not in err and ":16:3:" not in err  # the good scenarios' steps
+
+
+def test_test_fails_only_the_scenarios_setting_a_value_of_the_wrong_type(tmp_path, capsys):
+    tests = _files(tmp_path)
+    assert main(["test", str(tests)]) == 1
+    out = capsys.readouterr().out
+    assert f"PASS {tests}: target one" in out
+    assert f"FAIL {tests}:11:3: target true" in out
+    assert "option `target` is a number, not true" in out
+    assert f"PASS {tests}: fast off" in out
+    assert f"FAIL {tests}:21:3: fast zero" in out
+    assert out.rstrip().endswith("2 passed, 2 failed")
+
+
+def test_the_language_server_refuses_true_for_a_number_option_after_a_scenario_setting_1(tmp_path):
+    from vbr.lsp.analysis import PieceCache, analyse
+    tests = _files(tmp_path)
+    a = analyse(TESTS, str(tests), PieceCache())
+    assert [(d.span.line, d.span.col, d.message) for d in a.diagnostics] == [
+        (11, 3, "option `target` is a number, not true"),
+        (21, 3, "option `fast` is true or false, not 0"),
+    ]
