@@ -132,7 +132,14 @@ def block(b: A.Block, depth: int) -> str:
     inner = "\n".join(stmt(s, depth + 1) for s in b.body)
     if _CTX and b.body:
         tail = _CTX.lead(b.span.end_line, depth + 1)
-    return "{\n" + inner + ("\n" + tail.rstrip("\n") if tail.strip() else "") + "\n" + IND * depth + "}"
+    return "{\n" + _lines(inner, tail) + "\n" + IND * depth + "}"
+
+
+def _lines(inner: str, tail: str) -> str:
+    """A body's lines (`inner`), then the comments after its last line (`tail`), with no blank
+    line between them the source did not have (an empty body's comments come right after `{`)."""
+    tail = tail.rstrip("\n") if tail.strip() else ""
+    return inner + "\n" + tail if inner and tail else inner or tail
 
 
 def stmt(s: A.Stmt, depth: int) -> str:
@@ -337,8 +344,7 @@ def program(f: A.GameFile | A.TestFile) -> str:
                 lead = _lead(sc, 0)
                 _CTX.done(sc.span.line)
                 body = "\n".join(_lead(s, 1) + IND + _step(s) + _trail(s) for s in sc.steps)
-                rest = _CTX.lead(sc.span.end_line, 1)
-                body += ("\n" + rest.rstrip("\n")) if rest.strip() else ""
+                body = _lines(body, _CTX.lead(sc.span.end_line, 1))
                 parts.append(f"{lead}scenario {_q(sc.title)} {{\n{body}\n}}")
                 _CTX.done(sc.span.end_line)
             rest = _CTX.lead(10**9, 0).rstrip("\n")
