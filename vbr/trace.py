@@ -89,13 +89,17 @@ def scenario_tags(title: str) -> list[str]:
 
 def trace(rules: Path, tests: Path | None) -> tuple[list[Passage], list[tuple[int, str]]]:
     """The passages `rules` cites, each with the scenarios of `tests` whose titles cite it, and
-    the assumptions it states. A `tests` that is missing or not a scenario file is a VbrError."""
-    _, text = parse_file(Path(rules))  # through the loader: a regular rule file of bounded size, or a located error
+    the assumptions it states. A `rules` that is a scenario file, or a `tests` that is missing or
+    not a scenario file, is a VbrError."""
+    from vbr.errors import Diagnostic, VbrCheckError
+    tree, text = parse_file(Path(rules))  # through the loader: a regular rule file of bounded size, or a located error
+    if isinstance(tree, A.TestFile):
+        raise VbrCheckError([Diagnostic(tree.span, "this is a scenario file; `vbr trace` takes a rule file (and its "
+                                                   "scenario file with --tests)")], {str(rules): text})
     passages = citations(text)
     if tests is not None:
         tree, source = parse_file(Path(tests))
         if not isinstance(tree, A.TestFile):
-            from vbr.errors import Diagnostic, VbrCheckError
             raise VbrCheckError([Diagnostic(tree.span, "not a scenario file: it should start with `tests for \"RULES\"`")],
                                 {str(tests): source})
         for sc in tree.scenarios:

@@ -1,0 +1,16 @@
+"""`vbr trace` on input it does not expect: a file of another kind where the rule file goes, a
+rule file whose name a Markdown link cannot hold as it is (docs/cli.md, `vbr trace`)."""
+from vbr.cli import main
+
+RULES = 'game "T"\nseats 2\nstart p\n# [Serve] "the die"\nphase p {\n  end draw\n}\n'
+SCENARIOS = 'tests for "rules.vbr"\n\n# [Serve] a cited comment\nscenario "[Serve] one" {\n  expect true\n}\n'
+
+
+def test_a_scenario_file_given_as_the_rule_file_is_an_error_not_an_empty_table(tmp_path, capsys):
+    (tmp_path / "rules.vbr").write_text(RULES, encoding="utf-8")
+    scenarios = tmp_path / "rules_test.vbr"
+    scenarios.write_text(SCENARIOS, encoding="utf-8")
+    assert main(["trace", str(scenarios)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"{scenarios}:1:1: error: this is a scenario file; `vbr trace` takes a rule file")
