@@ -14,3 +14,18 @@ def test_a_scenario_file_given_as_the_rule_file_is_an_error_not_an_empty_table(t
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith(f"{scenarios}:1:1: error: this is a scenario file; `vbr trace` takes a rule file")
+
+
+def test_a_rule_files_path_with_a_space_and_brackets_is_a_working_markdown_link(tmp_path, monkeypatch, capsys):
+    # CommonMark ends a link's target at a space, and at a `)` it did not open: the path is
+    # percent-encoded, so the table's links lead to the file (`my games/v (2).vbr`)
+    folder = tmp_path / "my games"
+    folder.mkdir()
+    (folder / "v (2).vbr").write_text(RULES, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["trace", "my games/v (2).vbr"]) == 0
+    assert "| Serve | [4](my%20games/v%20%282%29.vbr#L4) | — |" in capsys.readouterr().out
+    page = tmp_path / "pages" / "v.md"
+    page.parent.mkdir()
+    assert main(["trace", "my games/v (2).vbr", "--update", str(page)]) == 0
+    assert "| Serve | [4](../my%20games/v%20%282%29.vbr#L4) | — |" in page.read_text(encoding="utf-8")

@@ -113,8 +113,9 @@ def trace(rules: Path, tests: Path | None) -> tuple[list[Passage], list[tuple[in
 
 
 def markdown(rules: Path, tests: Path | None, rel: str = "") -> str:
+    from urllib.parse import quote
     passages, assumed = trace(rules, tests)
-    name = rel or str(rules)
+    name = quote(rel or str(rules))  # a link's target: a space or a `)` in the path would end it
     out = ["| Book passage | Rule file lines | Scenario tests |", "|---|---|---|"]
     for p in passages:
         lines = ", ".join(f"[{n}]({name}#L{n})" for n in p.lines)
