@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from vbr.cli_common import (HelpFormatter, add_engine_args, asked_engine, check_agents, check_log_target, engine_type,
-                             decimal, file_error, integer, parse_options, played_game, seat_agents, seed, version)
+                             decimal, file_error, file_name, integer, parse_options, played_game, seat_agents, seed, version)
 from vbr.errors import EngineUnavailable, UsageError, VbrError
 from vbr.terminal import SafeStream, clean
 
@@ -203,7 +203,7 @@ def _parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="play one game and print it")
     game_args(r)
-    r.add_argument("--log", help="write the game's events as JSON lines")
+    r.add_argument("--log", type=file_name, help="write the game's events as JSON lines")
     r.add_argument("--quiet", action="store_true", help="only the result")
     add_engine_args(r)
     r.set_defaults(func=cmd_run)
@@ -295,8 +295,8 @@ def _parser() -> argparse.ArgumentParser:
 
     tr = sub.add_parser("trace", help="book passage → rule-file lines → scenario tests, as a Markdown table")
     tr.add_argument("file", help="a rule file")
-    tr.add_argument("--tests", help="the scenario file (default: tests/NAME.vbr beside the rule file)")
-    tr.add_argument("--update", metavar="DOC", help="rewrite the generated part of a Markdown page (.md) instead of printing")
+    tr.add_argument("--tests", type=file_name, help="the scenario file (default: tests/NAME.vbr beside the rule file)")
+    tr.add_argument("--update", metavar="DOC", type=file_name, help="rewrite the generated part of a Markdown page (.md) instead of printing")
     tr.set_defaults(func=cmd_trace)
 
     from vbr.tty_play.command import add_parser as play_parser

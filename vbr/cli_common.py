@@ -40,6 +40,14 @@ def decimal(text: str) -> float:
     return value
 
 
+def file_name(text: str) -> str:
+    """A file argument's type: any name but the empty one, which the commands would take for the
+    flag not given (`--log "$LOG"` with LOG unset would play the game and write no log)."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty file name")
+    return text
+
+
 def seed(text: str) -> int:
     """A `--seed`: a whole number from 0 to 2**63 - 1 (larger ones would be cut down silently)."""
     n = integer(text)
