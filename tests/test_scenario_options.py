@@ -80,3 +80,46 @@ def test_the_language_server_refuses_true_for_a_number_option_after_a_scenario_s
         (11, 3, "option `target` is a number, not true"),
         (21, 3, "option `fast` is true or false, not 0"),
     ]
+
+
+TWICE = """tests for "target.vbr"
+
+scenario "seed twice" {
+  seed 1
+  expect true
+  seed 2
+}
+
+scenario "target twice" {
+  option target = 1
+  option target = 2
+  expect n == 2
+}
+
+scenario "two options, once each" {
+  option target = 1
+  option fast = true
+  seed 4
+  expect fast
+}
+"""
+
+
+def test_a_seed_or_an_option_set_twice_in_one_scenario_is_an_error_at_the_second(tmp_path, capsys):
+    # each applies to the whole scenario (docs/language.md, section 7): of two, one would be
+    # dropped without a word (the first seed was played, the last option)
+    (tmp_path / "target.vbr").write_text(RULES, encoding="utf-8")
+    tests = tmp_path / "twice_test.vbr"
+    tests.write_text(TWICE, encoding="utf-8")
+    assert main(["check", str(tests)]) == 1
+    err = capsys.readouterr().err
+    assert [line for line in err.splitlines() if ": error: " in line] == [
+        f"{tests}:6:3: error: the seed is set twice in this scenario (first on line 4); it applies to the whole "
+        "scenario: set it once",
+        f"{tests}:11:3: error: option `target` is set twice in this scenario (first on line 10); it applies to the "
+        "whole scenario: set it once",
+    ]
+    assert main(["test", str(tests)]) == 1
+    out = capsys.readouterr().out
+    assert f"FAIL {tests}:6:3: seed twice" in out and f"FAIL {tests}:11:3: target twice" in out
+    assert f"PASS {tests}: two options, once each" in out

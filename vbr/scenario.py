@@ -219,7 +219,23 @@ class StepChecker:
         self.m.diags.items.clear()
         for step in sc.steps:
             self._step(step)
+        self._set_once(sc)
         return located_errors(self.m)
+
+    def _set_once(self, sc: A.Scenario) -> None:
+        """A `seed`, and each option, is set at most once: it applies to the whole scenario, so a
+        second value would silently lose to the other (the first seed is played, the last option)."""
+        first: dict[tuple, int] = {}
+        for step in sc.steps:
+            if step.kind not in ("seed", "option"):
+                continue
+            key = (step.kind, step.name if step.kind == "option" else None)
+            if key in first:
+                what = "the seed" if step.kind == "seed" else f"option `{step.name}`"
+                self.m.diags.error(step.span, f"{what} is set twice in this scenario (first on line {first[key]}); "
+                                              "it applies to the whole scenario: set it once")
+            else:
+                first[key] = step.span.line
 
     def _step(self, step: A.ScenarioStep) -> None:
         m, x, k = self.m, self.x, step.kind
