@@ -172,7 +172,8 @@ def log_lines(path: Path) -> Iterator[dict]:
     memory for one line, not for the file: `_Bad` at the first wrong line, at a line longer than
     MAX_LOG_LINE bytes, at JSON nested deeper than MAX_JSON_DEPTH, past MAX_LOG_BYTES in all, and
     for anything but a regular file. Lines end at `\\n` only: a JSON string may hold U+2028 and
-    the like, which `splitlines` cuts."""
+    the like, which `splitlines` cuts. A byte order mark before the header (an editor's) is read
+    past, as in a rule file."""
     from vbr.source_files import Unreadable, regular_file
     try:
         f = regular_file(path)
@@ -191,7 +192,7 @@ def log_lines(path: Path) -> Iterator[dict]:
             if len(raw) > MAX_LOG_LINE and not raw.endswith(b"\n"):
                 raise _Bad(number, f"the line is longer than {MAX_LOG_LINE:,} bytes, the most vbr reads of one event")
             try:
-                text = raw.decode("utf-8").removesuffix("\n")
+                text = raw.decode("utf-8-sig" if number == 1 else "utf-8").removesuffix("\n")  # a BOM an editor put first
             except UnicodeDecodeError:
                 raise _Bad(number, "not a vbr log: not UTF-8 text") from None
             yield _line(number, text)
