@@ -29,3 +29,15 @@ def test_a_rule_files_path_with_a_space_and_brackets_is_a_working_markdown_link(
     page.parent.mkdir()
     assert main(["trace", "my games/v (2).vbr", "--update", str(page)]) == 0
     assert "| Serve | [4](../my%20games/v%20%282%29.vbr#L4) | — |" in page.read_text(encoding="utf-8")
+
+
+def test_update_refuses_a_page_that_is_a_link_to_the_rule_file_and_leaves_the_rules_as_they_were(tmp_path, capsys):
+    # the .md ending alone let a link named .md lead to the rule file, which got the table
+    # appended and no longer parsed
+    rules = tmp_path / "rules.vbr"
+    rules.write_text(RULES, encoding="utf-8")
+    page = tmp_path / "page.md"
+    page.symlink_to(rules)
+    assert main(["trace", str(rules), "--update", str(page)]) == 2
+    assert capsys.readouterr().err.startswith(f"vbr: error: --update {page}: is the rule file or the scenario file")
+    assert rules.read_text(encoding="utf-8") == RULES

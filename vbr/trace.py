@@ -140,13 +140,17 @@ def update_doc(doc: Path, rules: Path, tests: Path | None) -> bool:
     """Rewrite the generated part of a Markdown page (a docs/rulebooks page); True if it
     changed. Its links to the rule file's lines are relative to the page's folder, wherever the
     two are. A page not named .md or .markdown is a UsageError, before anything is read or
-    written (it may be the rule file itself). The page is read as a rule file is (a regular file
+    written (it may be the rule file itself), and so is a page that is the rule file or the
+    scenario file by another name (a link). The page is read as a rule file is (a regular file
     of at most 4 MB of UTF-8: no pipe is waited on, no device read; a ValueError in words
     otherwise) and written whole or not at all."""
     from vbr.atomic_file import write_atomic
     from vbr.errors import UsageError
     if doc.suffix.lower() not in MARKDOWN:
         raise UsageError(f"--update {doc}: give a Markdown page (.md)")
+    if doc.exists() and any(f is not None and f.exists() and os.path.samefile(doc, f) for f in (rules, tests)):
+        raise UsageError(f"--update {doc}: is the rule file or the scenario file itself (a link to it); the table "
+                         "written there would end it")
     text = _page(doc) if doc.exists() else f"# {rules.stem}\n\n{MARKER}\n"
     head = text.split(MARKER)[0]
     rel = Path(os.path.relpath(rules.resolve(), doc.resolve().parent)).as_posix()
