@@ -41,7 +41,7 @@ from vbr.grammar import printer
 from vbr.grammar.expectations import how_it_stands
 from vbr.ir.build import start_phase
 from vbr.ir.build_expr import Unsupported
-from vbr.ir.layout import CHOICE, Header as H
+from vbr.ir.layout import CHOICE, OVER, Header as H
 from vbr.ir.scenario_program import PlannedStep, ScenarioProgram, build_scenario_program
 from vbr.ir.values import NONE
 from vbr.loader import load_rules, parse_file
@@ -410,7 +410,7 @@ class TypedRunner:
                 raise Failed(step.span, "`given` comes before play starts")
             if self._run_rules(planned.given) is None:
                 self.state.check()
-                raise Failed(step.span, "a `given` block may not make choices")
+                raise Failed(step.span, self._given_stopped())
             return
         if k == "start":
             if self.started:
@@ -420,6 +420,16 @@ class TypedRunner:
             return
         self._ensure_started()
         getattr(self, "_" + k)(planned)
+
+    def _given_stopped(self) -> str:
+        """Why a `given` block stopped before its end, from where play stands: the game over (an
+        `end`), else a choice or play handed to a phase (a `goto`, which an engine may have played
+        on to the next choice), in the block or a procedure it calls."""
+        if self.state.words[H.STATUS] == OVER:
+            return ("a `given` block may not end the game (an `end`, here or in a procedure it calls): it sets up a "
+                    "position before play starts")
+        return ("a `given` block may not make choices or start play (a `choose` or a `goto`, here or in a procedure "
+                "it calls): it sets up a position, and the scenario's `start PHASE` and `choose` steps after it play")
 
     def _force(self, planned: PlannedStep) -> None:
         step, S = planned.step, self.state.words
