@@ -370,8 +370,9 @@ class TypedRunner:
         message, _ = self.p.messages[f.fault]
         return message.format(*("none" if x == NONE else str(int(x)) for x in (f.a, f.b)))
 
-    def _text(self, ty: str, v: int) -> str:
-        return self.p.names.text(ty, v, self.state.words if self.state is not None else None)
+    def _text(self, ty: str, v: int, none: str = "pass") -> str:
+        """Value `v` of type `ty` as text; none reads `none` (an option: `pass`, as `choose none` picks it)."""
+        return self.p.names.text(ty, v, self.state.words if self.state is not None else None, none)
 
     def _set_up(self, step) -> int:
         """The rules' setup, with whatever the `force` lines above this step queued."""
@@ -486,7 +487,7 @@ class TypedRunner:
                 got = self.engine.call(self.state.words, unit, None)
             except EngineFault as f:
                 return f"not evaluable ({self._fault_text(f)})"
-            return self._text(self.sp.probe_types[unit], int(got)) if got is not None else "not evaluable"
+            return self._text(self.sp.probe_types[unit], int(got), none="none") if got is not None else "not evaluable"
         parts = planned.parts
         if not parts:
             return ""
