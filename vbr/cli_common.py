@@ -121,11 +121,15 @@ def check_writable(path: str | Path, flag: str) -> None:
 
 def check_log_target(path: str | Path, game, flag: str = "--log") -> None:
     """Before the game: `path` can be written (check_writable) and is none of the rule files
-    `game` was loaded from (the file and those it extends), which a log would replace."""
+    `game` was loaded from (the file and those it extends), nor any other `.vbr` file there is
+    (another game's rules, a scenario file), which a log would replace."""
     check_writable(path, flag)
     target = Path(path)
     if target.exists() and any(Path(src).exists() and os.path.samefile(target, src) for src in game.rules.sources):
         raise UsageError(f"{flag} {path}: is a rule file of this game; a log written there would replace it")
+    if target.is_file() and target.suffix.lower() == ".vbr":
+        raise UsageError(f"{flag} {path}: is a .vbr file (rules or scenarios); a log written there would replace it: "
+                         "give the log a name of its own (.jsonl)")
 
 
 def version() -> str:
