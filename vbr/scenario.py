@@ -529,9 +529,17 @@ class TypedRunner:
             raise Failed(planned.step.span, f"`expect winner` names a seat or `none`, not {self._text(ty, v)}")
         r = self.state.outcome()
         want = None if v == NONE else v
-        if r is None or r.winner != want:
+        if r is None or not self._won(r, want):
             who = "no seat" if want is None else f"seat {want}"
             raise Failed(planned.step.span, f"expected {who} to win, but {how_it_stands(r)}")
+
+    def _won(self, r, seat: int | None) -> bool:
+        """Whether `seat` won the game that ended as `r` (None: no seat won); a team that won as a
+        whole (`end winner team T`) won for each of its seats."""
+        if r.by_team and seat is not None:
+            team_of = self.game.team_of
+            return 0 <= seat < len(team_of) and team_of[seat] == r.team
+        return r.winner == seat
 
     def _draw(self, planned: PlannedStep) -> None:
         r = self.state.outcome()
