@@ -41,3 +41,15 @@ def test_update_refuses_a_page_that_is_a_link_to_the_rule_file_and_leaves_the_ru
     assert main(["trace", str(rules), "--update", str(page)]) == 2
     assert capsys.readouterr().err.startswith(f"vbr: error: --update {page}: is the rule file or the scenario file")
     assert rules.read_text(encoding="utf-8") == RULES
+
+
+def test_a_page_written_by_update_holds_no_raw_control_character_of_the_rules(tmp_path, capsys):
+    # an ASSUMPTION's words come from a comment of the (untrusted) rule file; the page is read in
+    # a terminal too (`cat`), so they are shown as `\xNN`, as the printed table shows them
+    rules = tmp_path / "rules.vbr"
+    rules.write_text(RULES + "# ASSUMPTION: a title \x1b]0;owned\x07 set\n", encoding="utf-8")
+    page = tmp_path / "page.md"
+    assert main(["trace", str(rules), "--update", str(page)]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert "- line [8](rules.vbr#L8): a title \\x1b]0;owned\\x07 set\n" in text
+    assert "\x1b" not in text and "\x07" not in text

@@ -113,7 +113,12 @@ def trace(rules: Path, tests: Path | None) -> tuple[list[Passage], list[tuple[in
 
 
 def markdown(rules: Path, tests: Path | None, rel: str = "") -> str:
+    """The table and the assumptions as Markdown, every control character of the rule file's
+    comments and the scenarios' titles shown as `\\xNN` (vbr.terminal.clean): the page is read in
+    a terminal too."""
     from urllib.parse import quote
+
+    from vbr.terminal import clean
     passages, assumed = trace(rules, tests)
     name = quote(rel or str(rules))  # a link's target: a space or a `)` in the path would end it
     out = ["| Book passage | Rule file lines | Scenario tests |", "|---|---|---|"]
@@ -123,7 +128,7 @@ def markdown(rules: Path, tests: Path | None, rel: str = "") -> str:
         out.append(f"| {_escape(p.tag)} | {lines} | {tests_} |")
     out += ["", "Assumptions where the book is silent:", ""]
     out += [f"- line [{n}]({name}#L{n}): {_escape(t)}" for n, t in assumed]
-    return "\n".join(out) + "\n"
+    return clean("\n".join(out) + "\n")
 
 
 def _escape(s: str) -> str:
