@@ -17,3 +17,9 @@ def test_trace_with_an_empty_file_name_is_a_usage_error(capsys, flag):
     assert main(["trace", "siatka", flag, ""]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.endswith(f"vbr trace: error: argument {flag}: an empty file name\n")
+
+
+def test_play_with_an_empty_log_name_is_a_usage_error(capsys):
+    assert main(["play", "siatka", "--log", ""]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.endswith("vbr play: error: argument --log: an empty file name\n")

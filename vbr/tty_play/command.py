@@ -10,7 +10,8 @@ import os
 import sys
 from pathlib import Path
 
-from vbr.cli_common import add_engine_args, check_agents, check_log_target, integer, parse_options, played_game, seed
+from vbr.cli_common import (add_engine_args, check_agents, check_log_target, file_name, integer, parse_options,
+                             played_game, seed)
 from vbr.errors import UsageError, VbrError
 from vbr.terminal import SafeStream, clean
 from vbr.agents.spec import HUMAN  # the agent of a seat another person plays at this terminal
@@ -38,7 +39,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", metavar="NAME[=VALUE]", help="set a rule option (repeatable)")
     p.add_argument("--seed", type=seed, default=0, metavar="S",
                    help="the seed that fixes every roll, shuffle and agent's pick (default 0)")
-    p.add_argument("--log", metavar="PATH",
+    p.add_argument("--log", metavar="PATH", type=file_name,
                    help="write the game's events as JSON lines (also when you leave early); `vbr replay` checks it")
     add_engine_args(p)
     p.set_defaults(func=run)
