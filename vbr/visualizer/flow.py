@@ -87,9 +87,12 @@ class FlowContext:
     nodes: set[str]
     fold: bool
 
-    def flow(self, body: A.Block, following: list[str] | None = None) -> Flow:
+    def flow(self, body: A.Block, following: list[str] | None = None, params: list[str] = ()) -> Flow:
+        """Walk `body`; `following`: the procedures it is the body of (not walked again when it
+        calls them), `params`: the names its parameters bind there (never an option's)."""
         walker = _Walker(self.model, self.nodes, self.fold)
         walker.following = list(following or [])
+        walker.bound.update(params)
         ways, after = walker.block(body.body, ())
         walker.flow.falls_through = after if NEXT in ways else None
         walker.flow.returns = RETURN in ways
@@ -113,6 +116,7 @@ class _Walker:
         self.quiet = 0  # > 0 inside a procedure drawn as its own node: its exits and actors are its own
         self.env: dict[str, str] = {}  # names bound here (parameters, `let`, loop variables) → how the rules read
         self.args: dict[str, A.Expr] = {}  # the parameters of the procedure or handler walked → this call's arguments
+        self.bound: set[str] = set()  # names the rules bind on the walk (parameters, let, for, choose): never an option
         self.visits = 0  # statements walked
         self.walked: dict[str, set[str]] = {}  # procedure or `on EVENT` → how its first walk could finish
 
@@ -139,15 +143,18 @@ class _Walker:
             case A.For() | A.Repeat() | A.Loop() | A.While():
                 if isinstance(s, A.For):
                     self.env[s.var] = "each of " + self.read(s.source)
+                    self.bound.add(s.var)
                 outs, _ = self.block(s.body.body, guards)
                 return {NEXT} | (outs & {RETURN}), guards
             case A.Let(value=A.Call(func=name, args=args)) | A.Assign(value=A.Call(func=name, args=args)) \
                     if name in self.model.procs:  # a procedure's result taken: its flow is the call's
                 if isinstance(s, A.Let):
                     self.env[s.name] = f"the result of {name}()"
+                    self.bound.add(s.name)
                 return self.call(name, guards, args)
             case A.Let():
                 self.env[s.name] = self.read(s.value)
+                self.bound.add(s.name)
             case A.CallStmt(call=A.Call(func=name, args=args)) if name in self.model.procs:
                 return self.call(name, guards, args)
             case A.Emit():
@@ -183,7 +190,7 @@ class _Walker:
         earlier: list[str] = []
         through: list[Guards] = []
         for br in s.branches:
-            known = static_value(self.model, br.test) if self.fold else None
+            known = static_value(self.model, br.test, bound=frozenset(self.bound)) if self.fold else None
             if known is False:
                 continue
             test = [] if known is True else [_test(self.here(br.test))]
@@ -206,6 +213,7 @@ class _Walker:
     def choose(self, s: A.Choose, guards: Guards) -> tuple[set[str], Guards]:
         """A choice point. Its `else` block runs when nothing is left to choose from."""
         self.flow.choices += 1
+        self.bound.add(s.var)
         actor = ("team " if s.by_team else "") + self.read(s.by)
         if not self.quiet:
             self.flow.actors.add(actor)
@@ -225,14 +233,15 @@ class _Walker:
         if node and not self.quiet:
             self.flow.exits.append(Exit(proc_node(name), guards, self.model.procs[name].span))
         self.following.append(name)
-        saved, saved_args = dict(self.env), self.args
+        saved, saved_args, saved_bound = dict(self.env), self.args, set(self.bound)
         params = [p.name for p in self.model.procs[name].params]
+        self.bound.update(params)
         self.env.update({p: self.read(a) for p, a in zip(params, args)})
         self.args = {p: self.here(a) for p, a in zip(params, args)}
         self.quiet += node
         outs, after = self.block(self.model.procs[name].body.body, guards)
         self.quiet -= node
-        self.env, self.args = saved, saved_args
+        self.env, self.args, self.bound = saved, saved_args, saved_bound
         self.following.pop()
         if RETURN in outs:
             after = guards  # a `return` leaves under conditions this walk does not keep
@@ -250,13 +259,14 @@ class _Walker:
             return self.walked[key], guards
         self.following.append(key)
         leaves = False
-        saved_args = self.args
+        saved_args, saved_bound = self.args, set(self.bound)
         for h in self.model.handlers.get(s.event, []):
             self.args = {p.name: substitute(a, saved_args) for p, a in zip(h.params, s.args)}
+            self.bound = saved_bound | {p.name for p in h.params}
             when = [_test(self.here(h.when))] if h.when is not None else []
             outs, _ = self.block(h.body.body, _and(guards, when))
             leaves |= h.when is None and not outs & {NEXT, RETURN}
-        self.args = saved_args
+        self.args, self.bound = saved_args, saved_bound
         self.following.pop()
         finishes = set() if leaves else {NEXT}
         self.walked.setdefault(key, finishes)

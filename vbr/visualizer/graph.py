@@ -45,7 +45,7 @@ def build_graph(model: Model, procs: bool = False, fold: bool = False) -> nx.DiG
         _add_exits(g, ctx, name, flow.exits, auto=flow.choices == 0)
     for name in sorted(nodes, key=lambda n: (model.procs[n].span.line, n)):
         proc = model.procs[name]
-        flow = ctx.flow(proc.body, following=[name])
+        flow = ctx.flow(proc.body, following=[name], params=[p.name for p in proc.params])
         node = proc_node(name)
         g.add_node(node, kind="proc", label=node, title="(" + ", ".join(p.name for p in proc.params) + ")",
                    stages=[], actors=sorted(flow.actors), auto=flow.choices == 0, span=proc.span,
