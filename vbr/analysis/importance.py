@@ -53,7 +53,9 @@ OUT_COLUMNS = ("word", "what", "drop", "drop lo", "drop hi", "restricted_rate", 
 
 
 def rule_for(seat: int, word: str) -> str:
-    return f"{seat}={'pass' if word == 'pass' else 'never:' + word}"
+    """The restriction that takes `word` away from `seat`: `never:pass` for passing (the seat never
+    passes where it may), not `pass` (which takes away every option but passing)."""
+    return f"{seat}=never:{word}"
 
 
 def importance_of(word: str, what: str, base: dict, restricted: dict, side_of: list[int]) -> Importance:
