@@ -30,8 +30,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("-n", type=_positive, default=100,
                    help="how many mutants that pass the checker to run (default 100; all when the file has fewer)")
     p.add_argument("--seed", type=integer, default=1, help="the seed that samples the mutants (default 1)")
-    p.add_argument("--workers", type=_positive, default=1,
-                   help="processes to run mutants in (default 1); any number gives the same report")
+    p.add_argument("--workers", type=_workers, default=1,
+                   help="processes to run mutants in (default 1, at most 256); any number gives the same report")
     p.add_argument("--kind", action="append", choices=KINDS, dest="kinds", metavar="KIND",
                    help=f"only mutants of this kind (repeatable; one of {', '.join(KINDS)})")
     p.add_argument("--lines", action="append", type=_line_range, metavar="A-B",
@@ -51,6 +51,16 @@ def _positive(s: str) -> int:
     v = integer(s)
     if v < 1:
         raise argparse.ArgumentTypeError(f"{s} is less than 1")
+    return v
+
+
+def _workers(s: str) -> int:
+    """`--workers`: 1 to MAX_WORKERS processes, as for `vbr sim` (each is a whole Python process:
+    a mistyped 100000 would exhaust the machine's memory)."""
+    from vbr.sim import MAX_WORKERS
+    v = _positive(s)
+    if v > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"{s} is more than {MAX_WORKERS}")
     return v
 
 

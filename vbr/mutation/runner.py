@@ -178,6 +178,7 @@ def run(path: Path, tests: Path | None = None, n: int = 100, seed: int = 1, work
     ctx.guard = baseline(ctx)
     result = Result(ctx.path, ctx.tests, seed, n, len(ctx.mutants), len(todo), guard=ctx.guard, ctx=ctx)
     valid = 0
+    workers = min(workers, len(todo))  # a process per mutant at most: each is a whole Python process
     if workers <= 1:
         outcomes = (evaluate(ctx, ctx.mutants[i]) for i in todo)
         pool = None
