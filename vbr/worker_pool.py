@@ -19,6 +19,7 @@ macOS, threads), load the game once, leave Ctrl-C and SIGHUP to vbr and end with
 from __future__ import annotations
 
 import gc
+import itertools
 import time
 from collections import deque
 from multiprocessing.connection import wait
@@ -76,10 +77,13 @@ def map_in_order(ctx, workers: int, spec: RunSpec, chunks: Iterable[tuple[int, i
     first one it has not."""
     spec = stamped(spec)  # the workers load the file again: they check it holds the rules loaded here
     chunks = ((stamped(c[0]), *c[1:]) if len(c) == 3 else c for c in chunks)
-    pool = [_Worker(ctx, spec) for _ in range(workers)]
+    first = list(itertools.islice(chunks, workers))  # a run of 3 chunks starts 3 workers, not --workers
+    if not first:
+        return
+    pool = [_Worker(ctx, spec) for _ in first]
     clean = False
     try:
-        yield from _results(pool, iter(chunks))
+        yield from _results(pool, itertools.chain(first, chunks))
         clean = True
     finally:
         for w in pool:
