@@ -112,6 +112,29 @@ def exit_code(exc: KeyboardInterrupt) -> int:
     return 128 + getattr(exc, "signum", signal.SIGINT)
 
 
+_LEFT_TO_VBR = tuple(getattr(signal, s) for s in ("SIGINT", "SIGHUP") if hasattr(signal, s))
+
+
+@contextmanager
+def starting_a_worker() -> Iterator[None]:
+    """Around the start of a worker process: Ctrl-C and SIGHUP blocked in this thread (held back,
+    not lost: handled as usual once the block ends), so the worker inherits them blocked. One that
+    reaches the process group while the worker still imports vbr, before `in_a_worker` ignores
+    it, then stays pending there instead of printing the worker's KeyboardInterrupt traceback.
+    SIGTERM is left alone: it is how a pool stops its workers."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    from multiprocessing import resource_tracker
+    # started first, as a spawned process's start would start it: starting it unblocks Ctrl-C
+    resource_tracker.ensure_running()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _LEFT_TO_VBR)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def in_a_worker() -> None:
     """Called first in a worker process (a pool's initializer). Ctrl-C, and SIGHUP when a
     terminal closes, reach the whole process group, workers included; vbr alone handles them.
@@ -119,9 +142,10 @@ def in_a_worker() -> None:
     was killed outright (SIGKILL) would otherwise wait for work that will never come, for ever: a
     thread waits for the parent to end and ends the worker with it."""
     import multiprocessing
-    for s in (signal.SIGINT, getattr(signal, "SIGHUP", None)):
-        if s is not None:
-            signal.signal(s, signal.SIG_IGN)
+    for s in _LEFT_TO_VBR:
+        signal.signal(s, signal.SIG_IGN)  # one pending since the start (starting_a_worker) is dropped
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _LEFT_TO_VBR)
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_end_with, args=(parent.sentinel,), name="vbr-end-with-parent", daemon=True).start()

@@ -41,7 +41,8 @@ class _Worker:
     def __init__(self, ctx, spec: RunSpec):
         self.conn, theirs = ctx.Pipe()
         self.process = ctx.Process(target=_serve, args=(theirs, spec), daemon=True, name="vbr-worker")
-        self.process.start()
+        with stop_signals.starting_a_worker():
+            self.process.start()
         theirs.close()  # the worker's end is the worker's alone: its end of file is the worker's end
         self.sent: deque[int] = deque()  # the indices of the chunks it holds, in the order sent
 

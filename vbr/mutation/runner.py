@@ -183,8 +183,9 @@ def run(path: Path, tests: Path | None = None, n: int = 100, seed: int = 1, work
         outcomes = (evaluate(ctx, ctx.mutants[i]) for i in todo)
         pool = None
     else:
-        pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_init,
-                                                         initargs=(str(ctx.path), str(ctx.tests), ctx.guard, engine))
+        with stop_signals.starting_a_worker():
+            pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_init,
+                                                             initargs=(str(ctx.path), str(ctx.tests), ctx.guard, engine))
         outcomes = pool.imap(_work, todo, chunksize=1)
     try:
         for o in outcomes:
