@@ -5,9 +5,10 @@
   the table of the Game flags section and `[run flags]` for the table of the `vbr sim` section;
   and it names no flag the command lacks.
 - Each flag table of a command's section names only flags that command has.
-- Every `vbr ...` command shown in README.md and the docs (a console block's `$ vbr`, a shell
-  block's or an indented `vbr` line, README's `.venv/bin/vbr` lines, and an inline `vbr CMD FILE ...`
-  with no placeholder) is accepted by the command line's parser, flags and choices included.
+- Every `vbr ...` command shown in README.md and the pages of docs/ (a console block's `$ vbr`, a
+  shell block's or an indented `vbr` line, README's `.venv/bin/vbr` lines, and an inline
+  `vbr CMD FILE ...` with no placeholder; a line ending in `\\` goes on on the next) is accepted by
+  the command line's parser, flags and choices included.
 """
 from __future__ import annotations
 
@@ -126,16 +127,28 @@ def test_the_game_flags_are_flags_of_each_command_that_shares_them(command):
 
 
 # ------------------------------------------------------------------------------ commands shown
-DOCS = [ROOT / "README.md", ROOT / "docs" / "cli.md", ROOT / "docs" / "tutorial.md",
-        ROOT / "docs" / "api.md", ROOT / "docs" / "language.md"]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PLACEHOLDER = re.compile(r"\b[A-Z]+\b|\.\.\.|\[|\|")
+
+
+def _joined_lines(doc: Path) -> list[tuple[int, str]]:
+    """The page's lines with their numbers, a line ending in a backslash joined to the next."""
+    out: list[tuple[int, str]] = []
+    carry: tuple[int, str] | None = None
+    for i, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+        if carry:
+            i, line = carry[0], carry[1] + " " + line.strip()
+        carry = (i, line[:-1].rstrip()) if line.endswith("\\") else None
+        if carry is None:
+            out.append((i, line))
+    return out
 
 
 def _shown(doc: Path) -> list[tuple[str, str]]:
     """(where, command) for every whole `vbr` command line the page shows."""
     out = []
     lang = None
-    for i, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+    for i, line in _joined_lines(doc):
         fence = re.match(r"^```(\S*)", line)
         if fence:
             lang = None if lang is not None else fence[1]
@@ -149,7 +162,8 @@ def _shown(doc: Path) -> list[tuple[str, str]]:
             continue
         m = re.match(r"^    (?:\.venv/bin/)?(vbr .*)", line)
         if m:
-            out.append((where, m[1]))
+            if "[" not in m[1].split(" #")[0]:  # a synopsis (`vbr mutate FILE [--tests TESTS] ...`) is no command
+                out.append((where, m[1]))
             continue
         for code in re.findall(r"`(vbr [a-z]+ [^-`][^`]*)`", line):  # inline: a whole command, with its file
             if not PLACEHOLDER.search(code):
