@@ -187,8 +187,11 @@ def _load_quietly(path: str, options: tuple) -> None:
 
 
 def _game_key(path: str, options: tuple, engine: str) -> tuple:
-    """game_for's key: each option's value with its type, since `true` and 1 are equal in Python
-    (and hash alike) but not as the option values a file accepts."""
+    """game_for's key: a file by its absolute path (the same relative path names another file once
+    the process changes folder), a bundled name as it is; each option's value with its type, since
+    `true` and 1 are equal in Python (and hash alike) but not as the option values a file accepts."""
+    if os.path.isfile(path):
+        path = os.path.abspath(path)
     return path, tuple((name, type(value).__name__, value) for name, value in options), engine
 
 
