@@ -143,8 +143,11 @@ def cached_library(key: str) -> Path | None:
 
 def _referenced(key: str) -> tuple[Path, str] | None:
     """The cache folder and the digest of the library that a load with this key's sealed
-    reference names; None when there is none, or it is not sealed by this user for this key."""
+    reference names; None when there is none, or it is not sealed by this user for this key, or
+    the cache cannot be used as it is set (a $VBR_C_CACHE_MB that is no whole number: the build
+    that follows says so, whether or not the library is cached)."""
     try:
+        cache_limit()
         folder, cc = cache_dir(), compiler()
         named = private_cache.read_sealed(c_cache.reference_file(folder, key), _reference_key(key, cc))
     except (CEngineUnavailable, OSError):
