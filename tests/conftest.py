@@ -224,6 +224,8 @@ SLOW = {
     "test_c_build_limits.py::test_engine_auto_plays_through_the_python_engine_with_a_note_when_the_compiler_passes_its_bound",
     "test_c_build_limits.py::test_engine_c_stops_with_the_reason_when_the_compiler_passes_its_memory_bound",
     "test_cache_trust.py::test_a_cache_folder_of_another_user_is_not_used",
+    "test_cache_bound_setting.py::test_a_bad_cache_bound_is_refused_also_when_the_build_is_cached",
+    "test_worker_pool_size.py::test_a_run_of_three_games_with_twenty_workers_starts_three_worker_processes",
     "test_cache_trust.py::test_a_folder_at_the_c_library_or_its_sums_is_named_with_what_to_do",
     "test_hostile_search.py::test_a_closed_c_search_of_20000_iterations_among_4000_options_ends_in_bounded_time",
     "test_replay.py::test_a_run_stopped_by_ctrl_c_writes_a_log_that_replays_up_to_its_last_choice",
