@@ -74,3 +74,38 @@ def test_a_given_block_that_ends_the_game_is_not_said_to_have_made_a_choice(tmp_
         ("goes to a phase", False, 18, CHOICE_OR_GOTO),
         ("chooses in a procedure", False, 25, CHOICE_OR_GOTO),
     ]
+
+
+# `a` says a line and rolls before its choice: a `given` that goes to it stops at the `goto`
+# under both engines, before `a` runs, so neither engine's trace holds `a`'s line or roll
+PLAYS_ON = """game "G"
+seats 2
+start a
+die d6 = 1..6
+var n: int = 0
+phase a {
+  say "a begins"
+  n = roll d6
+  choose y from 1..2 by 1 as "go"
+  end draw
+}
+"""
+
+GOES = """tests for "g.vbr"
+
+scenario "goes to a phase" {
+  given {
+    goto a
+  }
+  expect phase a
+}
+"""
+
+
+@pytest.mark.slow
+def test_a_given_block_that_goes_to_a_phase_stops_at_the_goto_in_both_engines(tmp_path):
+    (tmp_path / "g.vbr").write_text(PLAYS_ON, encoding="utf-8")
+    (tmp_path / "g_test.vbr").write_text(GOES, encoding="utf-8")
+    runs = [run_file(tmp_path / "g_test.vbr", engine=e, trace=True) for e in ("python", "c")]
+    assert [(r.ok, r.message, r.trace) for r in runs[0]] == [(r.ok, r.message, r.trace) for r in runs[1]]
+    assert not any("a begins" in line for _, lines in runs[1][0].trace for line in lines)

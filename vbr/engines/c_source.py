@@ -928,6 +928,18 @@ static void push_unit(W *S, W link, W unit) {{
     S[H_STATUS] = RUNNING;
 }}
 
+/* the unit whose frame was pushed at `top` run until it returns, or play leaves it (a choice, a
+ * `goto` that drops its frame, the end), as the Python engine's call runs it: a `goto` stops
+ * it at the new phase's start, not at that phase's first choice */
+static int run_called(W *S, W top) {{
+    W unit = S[top + 1];
+    while (S[H_STATUS] == RUNNING && S[H_TOP] > top && S[top + 1] == unit) {{
+        W fp = S[H_FP];
+        UNITS[S[fp + 1]](S, fp, S[fp + 2]);
+    }}
+    return (int)S[H_STATUS];
+}}
+
 int vbr_call(W *S, W unit) {{
     W top = S[H_TOP];
     if (top + {FRAME_HEAD} + UNIT_LOCALS[unit] > {lay.words}) {{
@@ -936,7 +948,7 @@ int vbr_call(W *S, W unit) {{
     }}
     push_unit(S, S[H_FP], unit);
     S[H_DEPTH] += 1;
-    return run_above(S, top);
+    return guarded(run_called, S, top);
 }}
 
 int vbr_goto(W *S, W unit) {{
