@@ -20,3 +20,13 @@ def test_a_command_in_another_folder_plays_that_folders_file_of_the_same_relativ
     monkeypatch.chdir(_folder_with_race(tmp_path / "b", 5))
     assert main(["run", "race.vbr", "--quiet", "--engine", "python"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "result: seat 0 wins (5, 0) after 0 choices"
+
+
+def test_a_run_names_the_file_as_its_command_did_after_a_run_named_it_another_way(tmp_path, monkeypatch, capsys):
+    # the same file first by its absolute path, then by a relative one: each run's first line
+    # names it as that run's command did
+    monkeypatch.chdir(_folder_with_race(tmp_path / "a", 3))
+    assert main(["sim", str(tmp_path / "a" / "race.vbr"), "-n", "1", "--engine", "python"]) == 0
+    assert capsys.readouterr().out.startswith(f"Race to 3 ({tmp_path / 'a' / 'race.vbr'}), 1 game")
+    assert main(["sim", "race.vbr", "-n", "1", "--engine", "python"]) == 0
+    assert capsys.readouterr().out.startswith("Race to 3 (race.vbr), 1 game")

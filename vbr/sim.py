@@ -188,11 +188,11 @@ def _load_quietly(path: str, options: tuple) -> None:
 
 def _game_key(path: str, options: tuple, engine: str) -> tuple:
     """game_for's key: a file by its absolute path (the same relative path names another file once
-    the process changes folder), a bundled name as it is; each option's value with its type, since
-    `true` and 1 are equal in Python (and hash alike) but not as the option values a file accepts."""
-    if os.path.isfile(path):
-        path = os.path.abspath(path)
-    return path, tuple((name, type(value).__name__, value) for name, value in options), engine
+    the process changes folder) and by the path as given (the game names its file so: a run's
+    header says it as its command did); each option's value with its type, since `true` and 1
+    are equal in Python (and hash alike) but not as the option values a file accepts."""
+    where = os.path.abspath(path) if os.path.isfile(path) else ""
+    return path, where, tuple((name, type(value).__name__, value) for name, value in options), engine
 
 
 def load_seconds(path: str, options: tuple, engine: str) -> float:
