@@ -54,13 +54,15 @@ def _check_dir(d: Path, flag: str, given) -> None:
 
 def rows_text(path: Path, rows: list[dict], columns=None) -> str:
     """JSON lines keep every value's type; CSV flattens lists and dicts (see `_cell`). A CSV's
-    columns are the first row's, else `columns` (a file of no row has its header still)."""
+    columns are every row's, in the order they first appear (the first row's first: a sweep's
+    combinations may name their sides differently), else `columns` (a file of no row has its
+    header still)."""
     from vbr.json_text import dumps
     if path.suffix.lower() == ".jsonl":
         return "".join(dumps(r, sort_keys=False) + "\n" for r in rows)
     if path.suffix.lower() == ".json":
         return dumps(rows, indent=1) + "\n"
-    columns = list(rows[0]) if rows else list(columns or ())
+    columns = list(dict.fromkeys(c for r in rows for c in r)) if rows else list(columns or ())
     return csv_text(rows, columns, header=True)
 
 
