@@ -2,6 +2,7 @@
 teams red and blue; a file whose player count changes how many seats win): every combination's
 win rates are in `--out` and in the table, each under its own sides' names."""
 import csv
+import re
 
 from vbr.cli import main
 
@@ -27,3 +28,67 @@ def test_sweep_out_csv_keeps_the_win_rates_of_a_combination_whose_sides_are_team
         assert abs(sum(rates) + float(r["draw_rate"]) - 1) < 1e-3
     assert rows[1]["win_rate team red"] and rows[1]["win_rate team blue"]
     assert rows[0]["win_rate team red"] == "" and rows[1]["win_rate seat 0"] == ""
+
+
+RACE = """game "Dice race"
+option players = 2 in { 2, 3 }
+seats 3 when players == 3
+seats 2 when players == 2
+points score
+start turn
+
+var score: int per seat = 0
+var turn_of: seat = 0
+
+die d = 1..6
+
+phase turn {
+  choose n from [1, 2] by turn_of as "how many dice"
+  let r = roll d
+  if r > 3 {
+    score[turn_of] += n
+  }
+  if score[turn_of] >= 3 {
+    end winner turn_of
+  }
+  turn_of = next_seat(turn_of)
+  goto turn
+}
+"""
+
+
+def _wins_lines(text: str) -> dict[str, list[str]]:
+    """The table's `... wins` lines: the side's name, its cell in each column."""
+    out = {}
+    for line in text.splitlines():
+        name, sep, cells = line.partition(" wins ")
+        if sep and not line.startswith(" "):
+            out[name.strip()] = [c for c in re.split(r" {2,}", cells.strip()) if not c.startswith("(")]
+    return out
+
+
+def test_sweep_table_shows_every_side_of_a_combination_with_more_sides_than_the_first(tmp_path, capsys):
+    # players=3 has three seats: the table was cut to the first combination's sides, so its seat
+    # 2's wins were nowhere and its column's shares did not add up; with the 3 seats first, the
+    # 2-seat column had no seat 2 and the sweep ended in an internal error (KeyError)
+    rules = tmp_path / "race.vbr"
+    rules.write_text(RACE)
+    for grid in ("players=2,3", "players=3,2"):
+        code, text, err = run(capsys, "sweep", rules, "--grid", grid, "-n", 20, "--engine", "python")
+        assert code == 0, err
+        wins = _wins_lines(text)
+        assert list(wins) == ["seat 0", "seat 1", "seat 2"]
+        two, three = (0, 1) if grid == "players=2,3" else (1, 0)
+        assert wins["seat 2"][two] == "n/a"
+        for column in (two, three):  # nobody draws a race to 3: each column's shares make 100 %
+            shares = [float(cells[column].rstrip("%")) for cells in wins.values() if cells[column] != "n/a"]
+            assert len(shares) == (2 if column == two else 3) and abs(sum(shares) - 100) < 0.01
+
+
+def test_sweep_table_names_a_side_by_each_of_its_names_when_the_combinations_differ(capsys):
+    # Cattack's players=2 plays seats, players=4 teams: side 0 is seat 0 in one column and team
+    # red in the other, not `seat 0` in both
+    code, text, err = run(capsys, "sweep", "cattack", "--grid", "players=2,4", "-n", 2, "--agents", "first",
+                          "--engine", "python")
+    assert code == 0, err
+    assert list(_wins_lines(text)) == ["seat 0 / team red", "seat 1 / team blue"]

@@ -255,7 +255,7 @@ def render_sweep(title: str, rows: list[dict], analysis: dict | None = None, out
                  f"{agents}" + (", seats rotated" if first.get("rotate_seats") else "")]
     out_lines += _sweep_columns(rows) if len(rows) <= COMPACT_OVER else _sweep_compact(rows, out)
     if analysis:
-        out_lines += analysis_lines(analysis, first)
+        out_lines += analysis_lines(analysis, sweep_side_names(rows))
     return clean("\n".join(x.rstrip() for x in out_lines))
 
 
@@ -275,13 +275,12 @@ def _sweep_columns(rows: list[dict]) -> list[str]:
 
 def _sweep_compact(rows: list[dict], out: str | None) -> list[str]:
     """A line per combination: its options, each side's wins with their interval, the mean length."""
-    first = rows[0]["summary"]
-    names = first.get("side_names") or list(first["win_rate"])
+    names = sweep_side_names(rows)
     labels = [clean(", ".join(f"{k}={text(v)}" for k, v in r["options"].items())) for r in rows]
     cells = []
     for r in rows:
         s, shares = r["summary"], _win_percents(r["summary"])
-        wins = [f"{shares[k]}% ({100 * lo:.1f}..{100 * hi:.1f})" for k, (lo, hi) in enumerate(s["ci95"].values())]
+        wins = [_side_wins(s, shares, k, "{share}% ({lo:.1f}..{hi:.1f})") for k in range(len(names))]
         cells.append(wins + [metric_text(s["metrics"]["length_mean"], ci=False)])
     heads = [clean(f"{n} wins") for n in names] + ["mean length"]
     w0 = max(len(x) for x in labels)
@@ -292,9 +291,9 @@ def _sweep_compact(rows: list[dict], out: str | None) -> list[str]:
     return lines + [f"every figure of every combination, with its 95% CI: {where}"]
 
 
-def analysis_lines(a: dict, first: dict) -> list[str]:
-    """The pooled values, the entrants' ranking, and the combinations that differ from the first."""
-    names = first.get("side_names") or list(first["win_rate"])
+def analysis_lines(a: dict, names: list[str]) -> list[str]:
+    """The pooled values, the entrants' ranking, and the combinations that differ from the first;
+    the sides called by `names` (`sweep_side_names`)."""
     out: list[str] = []
     if a.get("pooled"):
         out += ["", "each value pooled over the rest of the grid (each side's wins, 95% CI; mean length):"]
@@ -363,8 +362,8 @@ def _sweep_lines(rows: list[dict]) -> list[tuple[str, list[str]]]:
     first = rows[0]["summary"]
     lines: list[tuple[str, list[str]]] = [("games", [str(r["summary"]["games"]) for r in rows])]
     shares = [_win_percents(r["summary"]) for r in rows]
-    for k, (side, name) in enumerate(zip(first["win_rate"], first.get("side_names") or first["win_rate"])):
-        lines.append((clean(f"{name} wins"), [f"{shares[i][k]}%  {_interval({**_SHARE, 'ci95': r['summary']['ci95'][side]})}"
+    for k, name in enumerate(sweep_side_names(rows)):
+        lines.append((clean(f"{name} wins"), [_side_wins(r["summary"], shares[i], k, "{share}%  ({lo:.1f}%..{hi:.1f}%)")
                                               for i, r in enumerate(rows)]))
     for name in first.get("per_agent") or {}:
         lines.append((clean(f"agent {name} wins"), [metric_text({**_SHARE, **r["summary"]["per_agent"][name]})
@@ -375,6 +374,29 @@ def _sweep_lines(rows: list[dict]) -> list[tuple[str, list[str]]]:
 
 
 _SHARE = {"value": 0.0, "unit": "share"}
+
+
+def sweep_side_names(rows: list[dict]) -> list[str]:
+    """The sides of a sweep's combinations, side by side: side k's name (`team red`), or where
+    the combinations name it differently (Cattack's players=2 and players=4), each of its names
+    (`seat 0 / team red`); as many as the combination with the most sides has."""
+    names: list[dict] = []
+    for r in rows:
+        s = r["summary"]
+        for k, name in enumerate(s.get("side_names") or [f"{s.get('sides', 'seat')} {side}" for side in s["wins"]]):
+            names += [{}] * (k + 1 - len(names))
+            names[k] = names[k] | {name: None}
+    return [" / ".join(n) for n in names]
+
+
+def _side_wins(s: dict, shares: list[str], k: int, form: str) -> str:
+    """Side k's wins in one combination (`s` its summary, `shares` its `_win_percents`) written as
+    `form` says; `n/a` in a combination without a side k."""
+    sides = list(s["win_rate"])
+    if k >= len(sides):
+        return "n/a"
+    lo, hi = s["ci95"][sides[k]]
+    return form.format(share=shares[k], lo=100 * lo, hi=100 * hi)
 
 
 def _blocks(widths: list[int], room: int) -> list[list[int]]:
