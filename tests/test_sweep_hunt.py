@@ -3,6 +3,7 @@ teams red and blue; a file whose player count changes how many seats win): every
 win rates are in `--out` and in the table, each under its own sides' names."""
 import csv
 import re
+from pathlib import Path
 
 from vbr.cli import main
 
@@ -30,31 +31,7 @@ def test_sweep_out_csv_keeps_the_win_rates_of_a_combination_whose_sides_are_team
     assert rows[0]["win_rate team red"] == "" and rows[1]["win_rate seat 0"] == ""
 
 
-RACE = """game "Dice race"
-option players = 2 in { 2, 3 }
-seats 3 when players == 3
-seats 2 when players == 2
-points score
-start turn
-
-var score: int per seat = 0
-var turn_of: seat = 0
-
-die d = 1..6
-
-phase turn {
-  choose n from [1, 2] by turn_of as "how many dice"
-  let r = roll d
-  if r > 3 {
-    score[turn_of] += n
-  }
-  if score[turn_of] >= 3 {
-    end winner turn_of
-  }
-  turn_of = next_seat(turn_of)
-  goto turn
-}
-"""
+RACE = Path(__file__).parent / "fixtures" / "valid" / "dice_race.vbr"  # 2 or 3 seats, by `players`
 
 
 def _wins_lines(text: str) -> dict[str, list[str]]:
@@ -67,12 +44,11 @@ def _wins_lines(text: str) -> dict[str, list[str]]:
     return out
 
 
-def test_sweep_table_shows_every_side_of_a_combination_with_more_sides_than_the_first(tmp_path, capsys):
+def test_sweep_table_shows_every_side_of_a_combination_with_more_sides_than_the_first(capsys):
     # players=3 has three seats: the table was cut to the first combination's sides, so its seat
     # 2's wins were nowhere and its column's shares did not add up; with the 3 seats first, the
     # 2-seat column had no seat 2 and the sweep ended in an internal error (KeyError)
-    rules = tmp_path / "race.vbr"
-    rules.write_text(RACE)
+    rules = RACE
     for grid in ("players=2,3", "players=3,2"):
         code, text, err = run(capsys, "sweep", rules, "--grid", grid, "-n", 20, "--engine", "python")
         assert code == 0, err
