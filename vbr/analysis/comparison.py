@@ -106,6 +106,8 @@ def _paired(m: Metric, per_game: tuple, pairs: Pairs, sa, sb) -> dict | None:
     if not se:  # every pair differs alike (no draw in either run, say): no spread to measure
         return None
     d = vb - va
+    if m.kind == "proportion":  # a share less a fair share (the side advantage's 1/S): each run's own
+        d += sa[2] - sb[2]
     return {"ci": (d - S.Z95 * se, d + S.Z95 * se), "pairs": n, "unpaired_games": S.unpaired_games(n, se, se_unpaired)}
 
 

@@ -1,0 +1,26 @@
+"""`vbr compare` of two arms with different numbers of sides (a race of 2 seats against the same
+race of 3): each figure's interval is centred on its own difference."""
+import json
+from pathlib import Path
+
+from vbr.cli import main
+
+RACE = Path(__file__).parent / "fixtures" / "valid" / "dice_race.vbr"  # 2 or 3 seats, by `players`
+
+
+def test_paired_side_advantage_interval_is_centred_on_its_difference_when_the_fair_shares_differ(capsys):
+    # docs/analysis.md, Paired runs: the interval is centred on b − a. The side advantage is a
+    # share of decided games less 1/S: 1/2 in the base, 1/3 in the variant, so b − a is not the
+    # difference of the side's win shares, on which its interval was centred
+    code = main(["compare", str(RACE), "--base-option", "players=2", "--variant-option", "players=3",
+                 "-n", "40", "--engine", "python", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    rows = {r["metric"]: r for r in json.loads(out)["metrics"]}
+    side = rows["side_advantage"]
+    assert side["method"].startswith("paired")
+    lo, hi = side["ci95"]
+    assert abs((lo + hi) / 2 - side["diff"]) < 2e-4  # the three are rounded to 4 decimals
+    assert abs(side["diff"] - (side["b"] - side["a"])) < 2e-4
+    win = rows[f"win_rate_{side['label'].rsplit(' ', 1)[-1]}"]  # the same side's win rate: its own centre
+    assert abs((win["ci95"][0] + win["ci95"][1]) / 2 - win["diff"]) < 2e-4
