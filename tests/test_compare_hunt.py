@@ -24,3 +24,24 @@ def test_paired_side_advantage_interval_is_centred_on_its_difference_when_the_fa
     assert abs(side["diff"] - (side["b"] - side["a"])) < 2e-4
     win = rows[f"win_rate_{side['label'].rsplit(' ', 1)[-1]}"]  # the same side's win rate: its own centre
     assert abs((win["ci95"][0] + win["ci95"][1]) / 2 - win["diff"]) < 2e-4
+
+
+BUMP = Path(__file__).resolve().parents[1] / "docs" / "tutorial" / "bump.vbr"  # option target = 3
+
+
+def test_compare_of_a_variant_that_sets_an_option_to_its_default_is_a_usage_error(capsys):
+    # docs/cli.md, vbr compare: comparing a thing with itself is a usage error. `target=3` is
+    # Bump's default and `03` is 3: both arms were one game, played twice and compared
+    for flags in (["--variant-option", "target=3"], ["--base-option", "target=3", "--variant-option", "target=03"],
+                  ["--option", "target=5", "--variant-option", "target=05"]):
+        code = main(["compare", str(BUMP), *flags, "-n", "2", "--engine", "python"])
+        out, err = capsys.readouterr()
+        assert code == 2 and out == ""
+        assert err.startswith("vbr: error: compare needs two different things: the base and the variant are both ")
+
+
+def test_compare_of_a_rule_file_with_itself_by_another_path_is_a_usage_error(capsys, monkeypatch):
+    monkeypatch.chdir(BUMP.parent)
+    code = main(["compare", "bump.vbr", "./bump.vbr", "-n", "2", "--engine", "python"])
+    _, err = capsys.readouterr()
+    assert code == 2 and "the base and the variant are both" in err

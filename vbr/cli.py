@@ -487,8 +487,19 @@ def cmd_compare(args) -> int:
     engine = _compare_engine(args, (args.base, a_opts), (b_file, b_opts))
     base = load_variant(args.base, a_opts, _label(args.base, a_opts, args.variant), engine)
     variant = load_variant(b_file, b_opts, _label(b_file, b_opts, args.variant), engine)
+    _refuse_same_arms(base.game, variant.game)
     agents = arms_agents(args.agents, [base.game, variant.game])  # both arms' seats
     return run_compare(args, base, variant, agents)
+
+
+def _refuse_same_arms(base, variant) -> None:
+    """A UsageError when the two arms of a compare are one game: the same rule file (however its
+    path is written) under the same options in force, which options spelt otherwise
+    (`--variant-option target=3` where 3 is the default, `target=03`) can give."""
+    from vbr.analysis.commands import options_text
+    if Path(base.path).resolve() == Path(variant.path).resolve() and base.option_values == variant.option_values:
+        raise UsageError(f"compare needs two different things: the base and the variant are both {base.path} "
+                         f"under {options_text(base.option_values)}")
 
 
 def _compare_engine(args, base: tuple, variant: tuple) -> str:
