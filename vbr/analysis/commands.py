@@ -431,6 +431,10 @@ def skill_agents(skill: str, agents: list[str], game) -> list[str]:
     if len(set(agents)) != 1:
         raise UsageError("--skill plays one agent against itself: give one agent in --agents (e.g. --agents mcts)")
     base = agents[0]
+    given = [p.partition("=")[0] for p in base.partition(":")[2].split(",")]  # its settings off their default
+    if name.strip() in given:
+        raise UsageError(f"--skill {skill!r}: --agents {base} sets {name.strip()} already, and --skill sets it "
+                         f"to each of its two values: leave it out of --agents")
     low, high = (parse_agents(f"{base}{',' if ':' in base else ':'}{name.strip()}={v}", 1)[0] for v in levels)
     if low == high:
         raise UsageError(f"--skill {skill!r}: the two values make the same agent, {low}")
