@@ -68,3 +68,13 @@ def test_sweep_table_names_a_side_by_each_of_its_names_when_the_combinations_dif
                           "--engine", "python")
     assert code == 0, err
     assert list(_wins_lines(text)) == ["seat 0 / team red", "seat 1 / team blue"]
+
+
+def test_sweep_plot_of_a_side_names_it_by_each_of_its_names_when_the_combinations_differ(tmp_path, capsys):
+    # the plot of side 0's win rate against `players` was labelled `seat 0`, though at players=4
+    # side 0 is team red
+    code, _, err = run(capsys, "sweep", "cattack", "--grid", "players=2,4", "-n", 2, "--agents", "first",
+                       "--engine", "python", "--plot", tmp_path)
+    assert code == 0, err
+    svg = (tmp_path / "sweep_win_rate_0.svg").read_text()
+    assert "seat 0 / team red" in svg

@@ -564,9 +564,10 @@ def _finish_sweep(args, rows, axes, variants, played, interrupted: int) -> int:
         wrote.append(args.rows)
     if args.plot and rows:
         from vbr.analysis.plots import write_sweep_plots
+        from vbr.report import sweep_side_names
         view = [{"options": r["options"], "summary": plot_view(r["summary"])} for r in rows]
         first = rows[0]["summary"]
-        write_sweep_plots(Path(args.plot), view, variants[0].game.title, first["side_names"], first["agents"])
+        write_sweep_plots(Path(args.plot), view, variants[0].game.title, sweep_side_names(rows), first["agents"])
         wrote.append(args.plot)
     if args.json:
         print(json.dumps({"grid": {a.name: list(a.values) for a in axes}, "rows": rows, "analysis": analysis,
