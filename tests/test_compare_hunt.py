@@ -45,3 +45,15 @@ def test_compare_of_a_rule_file_with_itself_by_another_path_is_a_usage_error(cap
     code = main(["compare", "bump.vbr", "./bump.vbr", "-n", "2", "--engine", "python"])
     _, err = capsys.readouterr()
     assert code == 2 and "the base and the variant are both" in err
+
+
+def test_compare_names_a_side_by_each_arms_name_when_the_arms_differ(capsys):
+    # Cattack's players=2 plays seats, players=4 teams: side 0's win rate is seat 0's in the base
+    # and team red's in the variant, and was labelled `seat 0 win rate`
+    code = main(["compare", "cattack", "--base-option", "players=2", "--variant-option", "players=4",
+                 "--agents", "first", "-n", "4", "--engine", "python", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    labels = {r["metric"]: r["label"] for r in json.loads(out)["metrics"]}
+    assert labels["win_rate_0"] == "seat 0 / team red win rate"
+    assert labels["win_rate_1"] == "seat 1 / team blue win rate"

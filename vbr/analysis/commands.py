@@ -552,11 +552,11 @@ def sweep_cells(axes, played: list) -> list:
 
 
 def _finish_sweep(args, rows, axes, variants, played, interrupted: int) -> int:
-    from vbr.report import render_sweep, sweep_table
+    from vbr.report import render_sweep, sweep_side_names, sweep_table
     wrote = []
     first = rows[0]["summary"] if rows else None
     analysis = (sweep_analysis(axes, sweep_cells(axes, played), first["sides"], measure_labels(variants[0].game),
-                               first["side_names"]) if rows else None)
+                               sweep_side_names(rows)) if rows else None)
     if args.out and rows:
         output.write_rows(Path(args.out), sweep_table(rows))
         wrote.append(args.out)
@@ -655,7 +655,9 @@ def _finish_compare(args, base, variant, agents, runs, reused: bool) -> int:
     sa, sb = summary(base, ra, ba, agents, ga), summary(variant, rb, bb, agents, gb)
     labels = measure_labels(base.game) | measure_labels(variant.game)
     pairs = pair_up_stores(ga, gb)
-    rows = compare_columns(ga, gb, sa["sides"], sa["side_names"], measure_labels=labels, pairs=pairs)
+    from vbr.report import sweep_side_names
+    names = sweep_side_names([{"summary": sa}, {"summary": sb}])  # `seat 0 / team red` where the arms differ
+    rows = compare_columns(ga, gb, sa["sides"], names, measure_labels=labels, pairs=pairs)
     report = {"base": {"label": base.label, "rules": sa["rules"], "options": sa["options"]},
               "variant": {"label": variant.label, "rules": sb["rules"], "options": sb["options"]},
               "games": gb.games, "seed": args.seed, "agents": agents, "metrics": rows,
@@ -666,7 +668,7 @@ def _finish_compare(args, base, variant, agents, runs, reused: bool) -> int:
     if args.plot:
         from vbr.analysis.plots import write_compare_plots
         write_compare_plots(Path(args.plot), ga, plot_view(sa), gb, plot_view(sb), base.label, variant.label,
-                            sa["side_names"], base.game.title, agents)
+                            names, base.game.title, agents)
     if args.json:
         print(json.dumps(report, sort_keys=True))
     else:

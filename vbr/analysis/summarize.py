@@ -133,6 +133,7 @@ def told_labels(arms: list[R.Arm], extras: list[dict]) -> list[str]:
 def _two(args, arms: list[R.Arm], source: str) -> int:
     from vbr.analysis.comparison import compare
     from vbr.analysis.pairing import pairing
+    from vbr.report import sweep_side_names
     (va, sa), (vb, sb) = (arm_summary(a, source) for a in arms)
     a, b = arms
     la, lb = told_labels(arms, told_apart(arms))
@@ -141,7 +142,8 @@ def _two(args, arms: list[R.Arm], source: str) -> int:
               "games": len(a.trials) if len(a.trials) == len(b.trials) else f"{len(a.trials)} and {len(b.trials)}",
               "seed": None, "source": source,
               "agents": sa["agents"], "engine": a.engine if a.engine == b.engine else "mixed",
-              "metrics": compare(a.trials, b.trials, sa["sides"], sa["side_names"], paired=True,
+              "metrics": compare(a.trials, b.trials, sa["sides"], sweep_side_names([{"summary": sa}, {"summary": sb}]),
+                                 paired=True,
                                  measure_labels=measure_labels(va.game) | measure_labels(vb.game)),
               "pairing": pairing(a.trials, b.trials), "base_summary": sa, "variant_summary": sb}
     if args.json:
@@ -163,7 +165,7 @@ def in_label_order(names: list[str], label: str) -> list[str]:
 def _many(args, arms: list[R.Arm], source: str) -> int:
     from vbr.analysis.commands import sweep_analysis
     from vbr.analysis.sweep import Axis
-    from vbr.report import render_sweep
+    from vbr.report import render_sweep, sweep_side_names
     names = in_label_order([k for k in dict.fromkeys(k for a in arms for k in a.rule_options)
                             if len({a.rule_options.get(k) for a in arms}) > 1], arms[0].label)
     axes = [Axis(k, tuple(dict.fromkeys(a.rule_options.get(k) for a in arms))) for k in names]
@@ -179,7 +181,7 @@ def _many(args, arms: list[R.Arm], source: str) -> int:
         labels = told_labels(arms, extras)
     cells = [(label, {k: arm.rule_options.get(k) for k in names}, arm.trials) for label, arm in zip(labels, arms)]
     first = rows[0]["summary"]
-    analysis = sweep_analysis(axes, cells, first["sides"], measure_labels(played[0][0].game), first["side_names"])
+    analysis = sweep_analysis(axes, cells, first["sides"], measure_labels(played[0][0].game), sweep_side_names(rows))
     if args.json:
         print(json.dumps({"grid": {a.name: list(a.values) for a in axes}, "rows": rows, "analysis": analysis,
                           "interrupted": False}, sort_keys=True))
