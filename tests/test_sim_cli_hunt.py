@@ -16,3 +16,29 @@ def test_skill_over_a_setting_agents_already_gives_names_both_flags(capsys):
     assert code == 2 and out == ""
     assert err == ("vbr: error: --skill 'iterations=5,20': --agents mcts:iterations=5 sets iterations already, and "
                    "--skill sets it to each of its two values: leave it out of --agents\n")
+
+
+def test_summarize_of_a_sims_rows_counts_a_deal_the_run_played_twice_twice(tmp_path, capsys):
+    # game seeds are 31 bits (vbr.sim.game_seed), so long runs play some deal twice: games 233
+    # and 242 of a run with seed 140448 have one seed. Both are games of the run, and `vbr sim`
+    # counts both; `vbr summarize` of its rows called one a duplicate and counted 242 games
+    from vbr.sim import game_seed
+    assert game_seed(140448, 233) == game_seed(140448, 242)
+    rows = tmp_path / "rows.jsonl"
+    code = main(["sim", str(BUMP), "-n", "243", "--seed", "140448", "--engine", "python", "--out", str(rows)])
+    sim, _ = capsys.readouterr()
+    assert code == 0
+    code = main(["summarize", str(rows)])
+    again, err = capsys.readouterr()
+    assert code == 0 and "more than once" not in err
+    assert again.splitlines()[0].startswith("Bump (") and ", 243 games, from rows of 1 file," in again.splitlines()[0]
+    assert again.splitlines()[2:4] == sim.splitlines()[2:4]  # each seat's wins, as the run counted them
+
+
+def test_summarize_of_a_rows_file_given_twice_still_counts_each_game_once(tmp_path, capsys):
+    rows = tmp_path / "rows.jsonl"
+    assert main(["sim", str(BUMP), "-n", "5", "--engine", "python", "--out", str(rows)]) == 0
+    capsys.readouterr()
+    assert main(["summarize", str(rows), str(rows)]) == 0
+    out, err = capsys.readouterr()
+    assert "5 games appear more than once" in err and ", 5 games, from rows of 2 files," in out.splitlines()[0]

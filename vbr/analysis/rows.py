@@ -4,8 +4,10 @@ write, merged into runs again (`vbr summarize`, `vbr compare --base-rows`).
 A row names what was played (`metrics.RUN_FIELDS`: its arm, rule file, options, engine and
 `--restrict` rules); rows with the same rule file, options, engine, restrictions and agents (in
 any seating) are one *arm*, whatever file or run they came from,
-and a game played twice (the same arm, seed and seating: a file given twice, a run repeated) is
-counted once. A JSON-lines file keeps every value's type; a CSV file is read back from the text
+and a game played twice (the same arm, seed, seating and index in its run: a file given twice, a
+run repeated) is counted once. Not the seed and seating alone: game seeds are 31 bits
+(`vbr.sim.game_seed`), so a run of tens of thousands of games plays some deal twice, at two indices,
+and both games are in it. A JSON-lines file keeps every value's type; a CSV file is read back from the text
 `output.rows_text` writes (`3-2` for a score, `random;greedy` for agents, empty for none).
 """
 from __future__ import annotations
@@ -87,7 +89,7 @@ def read(paths: list[str]) -> Merged:
             if t.sides != arm.sides:
                 raise RowsError(f"{path}:{line}:1: error: this game has {t.sides} sides, the games before it of the "
                                 f"same rule file, options and agents {arm.sides}")
-            game = (key, t.seed, tuple(t.agents))
+            game = (key, t.seed, tuple(t.agents), t.index)
             if game in seen:
                 duplicates += 1
                 continue

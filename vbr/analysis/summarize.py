@@ -35,8 +35,8 @@ def cmd_summarize(args) -> int:
         print("vbr: error: the rows files hold no games", file=sys.stderr)
         return 1
     if merged.duplicates:
-        note(f"{merged.duplicates} games appear more than once (the same rule file, options, engine, seed and "
-             f"seating): each is counted once")
+        note(f"{merged.duplicates} games appear more than once (the same rule file, options, engine, seed, "
+             f"seating and index in its run): each is counted once")
     source = f"rows of {len(args.rows)} file{'s' if len(args.rows) > 1 else ''}"
     lost = [a.rules for a in arms if not Path(a.rules).is_absolute() and not Path(a.rules).exists()]
     try:
