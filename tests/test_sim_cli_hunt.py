@@ -42,3 +42,14 @@ def test_summarize_of_a_rows_file_given_twice_still_counts_each_game_once(tmp_pa
     assert main(["summarize", str(rows), str(rows)]) == 0
     out, err = capsys.readouterr()
     assert "5 games appear more than once" in err and ", 5 games, from rows of 2 files," in out.splitlines()[0]
+
+
+def test_per_agent_and_skill_lines_print_the_share_of_their_counts_not_of_a_rounded_value():
+    # 17 wins of 37 games is 45.946 %: its JSON value, 0.4595 (4 decimals), printed again to one
+    # place read 46.0 %
+    from vbr.report import agent_lines, skill_line
+    random = {"games": 37, "wins": 17, "value": 0.4595, "ci95": [0.3104, 0.6161]}
+    lines = agent_lines({"per_agent": {"random": random}, "seatings": [["first", "random"], ["random", "first"]]})
+    assert lines[1] == "  random: 17 wins of 37, 45.9% (95% CI 31.0-61.6%)"
+    assert skill_line({"high": "greedy:samples=3", "low": "greedy", **random}) == (
+        "skill expression: greedy:samples=3 wins 45.9% (31.0-61.6%) of 37 games against greedy")

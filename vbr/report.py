@@ -143,16 +143,23 @@ def agent_lines(s: dict) -> list[str]:
     out = [f"per agent, seats rotated ({counted(len(s['seatings']), 'seating')}: {seatings}):"]
     for name, a in s["per_agent"].items():
         lo, hi = a["ci95"]
-        out.append(f"  {name}: {counted(a['wins'], 'win')} of {a['games']}, {100 * a['value']:.1f}% "
+        out.append(f"  {name}: {counted(a['wins'], 'win')} of {a['games']}, {_share(a)}% "
                    f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
     return out
+
+
+def _share(a: dict) -> str:
+    """`wins` of `games` in percent to one place, worked out from the counts: `value` is rounded to
+    4 decimals already, and rounding that again can move the last digit (17 of 37 is 45.946 %,
+    whose 0.4595 would print as 46.0 %)."""
+    return f"{100 * a['wins'] / a['games']:.1f}" if a["games"] else f"{100 * a['value']:.1f}"
 
 
 def skill_line(k: dict) -> str:
     """`skill expression: mcts:iterations=400 wins 71.0% (64.4-76.8%) of 200 games against
     mcts:iterations=50`: the `--skill` figure, its Wilson interval over the games."""
     lo, hi = k["ci95"]
-    return (f"skill expression: {k['high']} wins {100 * k['value']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%) of "
+    return (f"skill expression: {k['high']} wins {_share(k)}% ({100 * lo:.1f}-{100 * hi:.1f}%) of "
             f"{k['games']} games against {k['low']}")
 
 
