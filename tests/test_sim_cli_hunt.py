@@ -53,3 +53,16 @@ def test_per_agent_and_skill_lines_print_the_share_of_their_counts_not_of_a_roun
     assert lines[1] == "  random: 17 wins of 37, 45.9% (95% CI 31.0-61.6%)"
     assert skill_line({"high": "greedy:samples=3", "low": "greedy", **random}) == (
         "skill expression: greedy:samples=3 wins 45.9% (31.0-61.6%) of 37 games against greedy")
+
+
+def test_a_run_of_fewer_games_than_workers_starts_a_process_per_game_at_most():
+    # `--workers 6 -n 2`: six processes were started (each a start and a load of the rules) for two
+    # games; two chunks of one game each are all the work there is
+    import multiprocessing
+
+    from vbr.backends import LocalBackend
+    from vbr.sim import RunSpec, run
+    seen = []
+    spec = RunSpec.of(str(BUMP), {}, 0, ["random", "random"], 2)
+    result = run(spec, LocalBackend(6), progress=lambda done, planned: seen.append(len(multiprocessing.active_children())))
+    assert result.games == 2 and max(seen) <= 2

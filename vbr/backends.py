@@ -29,13 +29,15 @@ class LocalBackend:
 
     def map(self, spec: RunSpec, chunks: Iterable[tuple[int, int]]) -> Iterator[list]:
         """The chunks' games in their order: here, each game in a list of its own as soon as it
-        ends; from a pool, in the batches its workers send (vbr.worker_pool)."""
-        if self.workers == 1:
+        ends; from a pool, in the batches its workers send (vbr.worker_pool), of no more processes
+        than the run has games (`--workers 12 -n 2` starts two: each costs a start and a load)."""
+        processes = min(self.workers, spec.n)
+        if processes <= 1:
             for start, stop in chunks:
                 for trial in play_games(spec, start, stop):
                     yield [trial]
             return
-        yield from self._pool_map(spec, chunks)
+        yield from self._pool_map(spec, chunks, processes)
 
     def map_runs(self, chunks: Iterable[tuple[RunSpec, int, int]]) -> Iterator[list]:
         """As `map`, for chunks of several runs, each naming its run: the games in the chunks' order,
@@ -50,11 +52,11 @@ class LocalBackend:
         if first is not None:
             yield from self._pool_map(first[0], itertools.chain([first], chunks))
 
-    def _pool_map(self, spec, chunks):
+    def _pool_map(self, spec, chunks, processes: int | None = None):
         import multiprocessing
 
         from vbr.worker_pool import map_in_order
-        yield from map_in_order(multiprocessing.get_context("spawn"), self.workers, spec, chunks)
+        yield from map_in_order(multiprocessing.get_context("spawn"), processes or self.workers, spec, chunks)
 
 
 def default_workers(agents: str | None) -> int:
