@@ -66,3 +66,14 @@ def test_a_run_of_fewer_games_than_workers_starts_a_process_per_game_at_most():
     spec = RunSpec.of(str(BUMP), {}, 0, ["random", "random"], 2)
     result = run(spec, LocalBackend(6), progress=lambda done, planned: seen.append(len(multiprocessing.active_children())))
     assert result.games == 2 and max(seen) <= 2
+
+
+def test_plot_folder_named_as_the_out_file_is_a_usage_error_before_any_game(tmp_path, capsys):
+    # docs/cli.md: everything is checked before the first game. `--out X.csv --plot X.csv` played
+    # the run, wrote the rows to X.csv, then could not make the folder X.csv and ended in exit 1,
+    # its summary never printed
+    out = tmp_path / "games.csv"
+    code = main(["sim", str(BUMP), "-n", "3", "--engine", "python", "--out", str(out), "--plot", str(out)])
+    printed, err = capsys.readouterr()
+    assert code == 2 and printed == "" and not out.exists()
+    assert err == f"vbr: error: --plot {out}: --out names it as a file; the plots need a folder of their own\n"

@@ -57,7 +57,8 @@ def options_text(options: dict) -> str:
 
 def check_outputs(args) -> None:
     """Before any game: the files and folders this run will write to must be writable, and no two
-    of `--base-rows` (read), `--out` and `--rows` (written) may name the same file."""
+    of `--base-rows` (read), `--out` and `--rows` (written) and `--plot` (a folder) may name the
+    same path."""
     seen: dict = {}
     for flag in ("--base-rows", "--out", "--rows"):
         name = getattr(args, flag[2:].replace("-", "_"), None)
@@ -70,6 +71,9 @@ def check_outputs(args) -> None:
     if getattr(args, "out", None):
         output.check_file(args.out, "--out", (".jsonl", ".csv") if args.command != "sweep" else (".csv", ".jsonl", ".json"))
     if getattr(args, "plot", None):
+        key = Path(args.plot).resolve()
+        if key in seen:
+            raise UsageError(f"--plot {args.plot}: {seen[key]} names it as a file; the plots need a folder of their own")
         output.check_dir(args.plot, "--plot")
 
 
