@@ -77,3 +77,16 @@ def test_plot_folder_named_as_the_out_file_is_a_usage_error_before_any_game(tmp_
     printed, err = capsys.readouterr()
     assert code == 2 and printed == "" and not out.exists()
     assert err == f"vbr: error: --plot {out}: --out names it as a file; the plots need a folder of their own\n"
+
+
+def test_the_text_report_of_an_interrupted_run_says_in_its_first_line_that_it_is_partial(capsys):
+    # Ctrl-C after 79,000 of 1,000,000 games printed `..., 79000 games, seed 0, ...`: stdout, kept
+    # in a file, read as a whole run of 79,000; only stderr said the run was stopped
+    import json
+
+    from vbr.report import render_stats
+    assert main(["sim", str(BUMP), "-n", "4", "--engine", "python", "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert render_stats(stats).splitlines()[0].startswith("Bump (") and ", 4 games, seed 0," in render_stats(stats)
+    stats |= {"interrupted": True, "games_planned": 1000}
+    assert ", 4 games of 1000 (interrupted), seed 0, agents random | random" in render_stats(stats).splitlines()[0]

@@ -59,7 +59,10 @@ def render_stats(s: dict) -> str:
 
 def _stats_text(s: dict) -> str:
     run = f"from {s['source']}" if s.get("source") else f"seed {s['seed']}"
-    out = [f"{s['title']} ({s['rules']}), {counted(s['games'], 'game')}, {run}, agents {' | '.join(s['agents'])}"
+    games = counted(s["games"], "game")
+    if s.get("interrupted"):  # the report of a run stopped early says so itself, wherever stdout goes
+        games += f" of {s['games_planned']} (interrupted)"
+    out = [f"{s['title']} ({s['rules']}), {games}, {run}, agents {' | '.join(s['agents'])}"
            + _engine_named(s.get("engine"))]
     if s.get("options"):
         out.append("options: " + ", ".join(f"{k}={text(v)}" for k, v in s["options"].items()))  # as typed: true, not True
