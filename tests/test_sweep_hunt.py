@@ -32,6 +32,7 @@ def test_sweep_out_csv_keeps_the_win_rates_of_a_combination_whose_sides_are_team
 
 
 RACE = Path(__file__).parent / "fixtures" / "valid" / "dice_race.vbr"  # 2 or 3 seats, by `players`
+BUMP = Path(__file__).resolve().parents[1] / "docs" / "tutorial" / "bump.vbr"
 
 
 def _wins_lines(text: str) -> dict[str, list[str]]:
@@ -78,3 +79,19 @@ def test_sweep_plot_of_a_side_names_it_by_each_of_its_names_when_the_combination
     assert code == 0, err
     svg = (tmp_path / "sweep_win_rate_0.svg").read_text()
     assert "seat 0 / team red" in svg
+
+
+def test_sweep_table_of_a_sweep_stopped_early_says_so_and_claims_no_games_each(capsys):
+    # Ctrl-C in the second of two combinations printed `sweep of 2 combinations, 300000 games
+    # each` above a second column of 159,997 games, and nothing on stdout said it was stopped
+    import json
+
+    from vbr.report import render_sweep
+    code, out, err = run(capsys, "sweep", BUMP, "--grid", "target=3,4", "-n", 4, "--engine", "python", "--json")
+    assert code == 0, err
+    rows = json.loads(out)["rows"]
+    assert render_sweep("Bump", rows).splitlines()[0] == "Bump: sweep of 2 combinations, 4 games each, agents random | random"
+    rows[1]["summary"]["games"] = 3
+    first = render_sweep("Bump", rows, stopped="interrupted: 7 of 8 games played, 2 combinations planned").splitlines()[0]
+    assert first == ("Bump: sweep of 2 combinations, the games each column's `games` line gives, agents random | random "
+                     "(interrupted: 7 of 8 games played, 2 combinations planned)")

@@ -252,17 +252,21 @@ def one_agent_everywhere(runs: list[list[str]]) -> str | None:
     return f"{names.pop()} in every seat" if len(names) == 1 else None
 
 
-def render_sweep(title: str, rows: list[dict], analysis: dict | None = None, out: str | None = None) -> str:
+def render_sweep(title: str, rows: list[dict], analysis: dict | None = None, out: str | None = None,
+                 stopped: str = "") -> str:
     """The sweep as terminal text no wider than `WIDTH` (but for a name the rule file makes longer):
     up to COMPACT_OVER combinations, a column each and a line per figure, cut into blocks of
     columns; more, a line each with the win rates and the mean length, every figure being in
-    `--out`. Then what `analysis` found (`commands.sweep_analysis`)."""
+    `--out`. Then what `analysis` found (`commands.sweep_analysis`). `stopped`: how far a sweep
+    stopped early got (`interrupted: ...`), said on the first line."""
     first = rows[0]["summary"]
     combos, games = len(rows), first["games"]
     agents = one_agent_everywhere([r["summary"]["agents"] for r in rows]) or "as each column names them"
-    out_lines = [f"{title}: sweep of {combos} combination{'s' if combos != 1 else ''}, "
-                 f"{games} game{'s' if games != 1 else ''} each, agents "
-                 f"{agents}" + (", seats rotated" if first.get("rotate_seats") else "")]
+    each = (f"{games} game{'s' if games != 1 else ''} each" if len({r["summary"]["games"] for r in rows}) == 1
+            else "the games each column's `games` line gives")  # a combination stopped early has fewer
+    out_lines = [f"{title}: sweep of {combos} combination{'s' if combos != 1 else ''}, {each}, agents "
+                 f"{agents}" + (", seats rotated" if first.get("rotate_seats") else "")
+                 + (f" ({stopped})" if stopped else "")]
     out_lines += _sweep_columns(rows) if len(rows) <= COMPACT_OVER else _sweep_compact(rows, out)
     if analysis:
         out_lines += analysis_lines(analysis, sweep_side_names(rows))

@@ -577,7 +577,9 @@ def _finish_sweep(args, rows, axes, variants, played, interrupted: int) -> int:
         print(json.dumps({"grid": {a.name: list(a.values) for a in axes}, "rows": rows, "analysis": analysis,
                           "interrupted": bool(interrupted)}, sort_keys=True))
     elif rows:
-        print(render_sweep(variants[0].game.title, rows, analysis, args.out))
+        stopped = (f"interrupted: {sum(r['summary']['games'] for r in rows)} of {args.n * len(variants)} games "
+                   f"played, {len(variants)} combinations planned" if interrupted else "")
+        print(render_sweep(variants[0].game.title, rows, analysis, args.out, stopped))
     if interrupted:
         say_interrupted(sum(r["summary"]["games"] for r in rows), args.n * len(variants), wrote)
         return interrupted
