@@ -172,8 +172,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="where games are played: local processes, or Ray (pip install 'vbr[ray]')")
         q.add_argument("--ray-address", metavar="auto|HOST:PORT", help="a running Ray cluster (default: start a local Ray)")
         q.add_argument("--json", action="store_true", help="print one JSON object")
-        q.add_argument("--out", metavar="FILE", help=f"write the results ({out_formats})")
-        q.add_argument("--plot", metavar="DIR", help="write plots (PNG and SVG) into DIR")
+        q.add_argument("--out", metavar="FILE", type=file_name, help=f"write the results ({out_formats})")
+        q.add_argument("--plot", metavar="DIR", type=file_name, help="write plots (PNG and SVG) into DIR")
         q.add_argument("--rotate-seats", action=argparse.BooleanOptionalAction, default=None,
                        help="play every deal (seed) with the agents in each seating (their cyclic rotations over "
                             "the seats), -n counting games, and report each agent's win rate as well as each "
@@ -198,7 +198,7 @@ def _parser() -> argparse.ArgumentParser:
                             "side or bool measure the rule file declares")
 
     def rows_arg(q):
-        q.add_argument("--rows", metavar="FILE",
+        q.add_argument("--rows", metavar="FILE", type=file_name,
                        help="also write one row per game of every arm played (.jsonl or .csv), for `vbr summarize`")
 
     r = sub.add_parser("run", help="play one game and print it")
@@ -240,7 +240,7 @@ def _parser() -> argparse.ArgumentParser:
     cp.add_argument("--variant-option", action="append", metavar="NAME[=VALUE]", help="an option for the variant only")
     many_args(cp, "one row per metric: .jsonl or .csv")
     rows_arg(cp)
-    cp.add_argument("--base-rows", metavar="ROWS",
+    cp.add_argument("--base-rows", metavar="ROWS", type=file_name,
                     help="read the base's games from per-game rows already played (sim --out, sweep or compare "
                          "--rows; .jsonl or .csv) and play only the variant, on their deals (-n and --seed unused)")
     add_engine_args(cp)
@@ -254,7 +254,7 @@ def _parser() -> argparse.ArgumentParser:
     im.add_argument("--backend", default="local", choices=["local", "ray"], help="where games are played")
     im.add_argument("--ray-address", metavar="auto|HOST:PORT", help="a running Ray cluster")
     im.add_argument("--json", action="store_true", help="print one JSON object")
-    im.add_argument("--out", metavar="FILE", help="write one row per word (.jsonl or .csv)")
+    im.add_argument("--out", metavar="FILE", type=file_name, help="write one row per word (.jsonl or .csv)")
     progress_arg(im)
     add_engine_args(im)
     im.set_defaults(func=cmd_importance, command="importance", plot=None)

@@ -10,7 +10,7 @@ import math
 import sys
 from pathlib import Path
 
-from vbr.cli_common import integer
+from vbr.cli_common import file_name, integer
 from vbr.errors import EngineUnavailable, UsageError, VbrError
 from vbr.number_text import decimal_number, whole_number
 from vbr.terminal import clean
@@ -26,7 +26,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "the checker, run the scenarios against each and report the share they kill and every "
                     "survivor, grouped by the rulebook passage its line cites.")
     p.add_argument("file", help="a rule file, or a bundled rule file's name")
-    p.add_argument("--tests", help="the scenario file (default: tests/NAME.vbr beside the rule file)")
+    p.add_argument("--tests", type=file_name, help="the scenario file (default: tests/NAME.vbr beside the rule file)")
     p.add_argument("-n", type=_positive, default=100,
                    help="how many mutants that pass the checker to run (default 100; all when the file has fewer)")
     p.add_argument("--seed", type=integer, default=1, help="the seed that samples the mutants (default 1)")
