@@ -132,6 +132,14 @@ def check_log_target(path: str | Path, game, flag: str = "--log") -> None:
                          "give the log a name of its own (.jsonl)")
 
 
+def check_not_rule_file(path: str | Path, rule_file: str, flag: str = "-o") -> None:
+    """An output `path` that is not the rule file itself (named as `rule_file`), which writing it
+    would replace: a UsageError when it is."""
+    target, rules = Path(path), Path(rule_file)
+    if target.is_file() and rules.is_file() and os.path.samefile(target, rules):
+        raise UsageError(f"{flag} {path}: is the rule file; the output written there would replace it")
+
+
 def version() -> str:
     """The installed vbr's version, or the checkout's when vbr was never installed."""
     from importlib.metadata import PackageNotFoundError

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from vbr.atomic_file import can_create_in, write_atomic
-from vbr.cli_common import add_engine_args, integer, parse_options, played_game, seed
+from vbr.cli_common import add_engine_args, check_not_rule_file, integer, parse_options, played_game, seed
 from vbr.errors import UsageError
 
 SUFFIXES = (".html", ".htm")
@@ -67,6 +67,7 @@ def run(args) -> int:
     from vbr.terminal import clean
     from vbr.visualizer.render import RenderError, require_dot
     out = check_output(args.output)
+    check_not_rule_file(out, args.file)
     check_count(args.n)
     if args.workers is None:
         from vbr.backends import default_workers

@@ -12,7 +12,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from vbr.cli_common import MAX_GAMES, add_engine_args, parse_options, played_game, seat_agents, seed
+from vbr.cli_common import MAX_GAMES, add_engine_args, check_not_rule_file, parse_options, played_game, seat_agents, seed
 from vbr.number_text import whole_number
 from vbr.errors import UsageError
 
@@ -62,6 +62,7 @@ def run(args) -> int:
     try:
         if args.output is not None:
             check_output(args.output)
+            check_not_rule_file(args.output, args.file)
             require_dot(args.output)
         options = parse_options(args.option)
         game = played_game(args, args.file, options) if args.sim else None  # the game --sim plays
