@@ -6,7 +6,8 @@ from functools import lru_cache
 
 from vbr.agents.spec import AgentSpecError, parse_agent, parse_agent_list
 from vbr.engines.game import State as TypedState
-from vbr.ir.layout import OVER
+from vbr.errors import Diagnostic, VbrRuntimeError
+from vbr.ir.layout import OVER, Header
 from vbr.ir.values import NONE
 from vbr.seeds import SEED_MAX, game_seed_value
 from vbr.shared_values import SHARED, SMALL_INT
@@ -222,7 +223,6 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     whole = None if log is not None or restrict else _one_call(game, agent_names)
     if whole is not None:
         return whole.play(seed)
-    from vbr.ir.layout import Header
     program = game.program
     agents = typed_agents(seed, agent_names)
     teams = program.teams
@@ -540,16 +540,28 @@ def typed_decision(state, kind: str, params: dict, stream: int, allowed: list[in
     greedy: greedy_choice; mcts: a search seeded by the next draw (restricted: a search whose root
     has only the options `allowed`)."""
     from vbr.ir import random_streams as S
-    from vbr.ir.layout import Header
     if kind == "first":
         return (0 if allowed is None else allowed[0]), stream
     if kind == "random":
         stream, choice = S.below(stream, int(state.words[Header.NOPTS]) if allowed is None else len(allowed))
         return (choice if allowed is None else allowed[choice]), stream
-    if kind == "greedy":
-        return greedy_choice(state, params.get("samples", 2), stream, allowed)
-    stream, draw = S.below(stream, 1 << 62)
-    return state.mcts(seed=draw, among=allowed, **search_settings(params)), stream
+    try:
+        if kind == "greedy":
+            return greedy_choice(state, params.get("samples", 2), stream, allowed)
+        stream, draw = S.below(stream, 1 << 62)
+        return state.mcts(seed=draw, among=allowed, **search_settings(params)), stream
+    except VbrRuntimeError as exc:
+        raise imagined_error(exc, state, kind) from None
+
+
+def imagined_error(exc: VbrRuntimeError, state, kind: str) -> VbrRuntimeError:
+    """A run-time error of the rules met in a world an agent imagined (State.determinize), said
+    as such: the game itself did not come there, and may never."""
+    seat, choice = state.current_player(), int(state.words[Header.CHOICES]) + 1
+    note = (f" (in a world seat {seat}'s {kind} agent imagined at choice {choice}, dealing anew what seat {seat} "
+            "cannot see; this game itself did not come there)")
+    return type(exc)([Diagnostic(d.span, d.message + note if i == 0 else d.message)
+                      for i, d in enumerate(exc.diagnostics)], exc.sources)
 
 
 def greedy_choice(state, samples: int, stream: int, allowed: list[int] | None = None) -> tuple[int, int]:
