@@ -134,7 +134,7 @@ def test_sweep_table_names_each_combination(capsys):
 def test_sweep_headline_counts_one_combination_and_one_game_in_the_singular(capsys):
     code, text, _ = run(capsys, "sweep", "docs/tutorial/bump.vbr", "--grid", "target=3", "-n", 1)
     assert code == 0
-    assert text.splitlines()[0] == "Bump: sweep of 1 combination, 1 game each, agents random | random"
+    assert text.splitlines()[0] == "Bump: sweep of 1 combination, 1 game each, seed 0, agents random | random, engine python"
 
 
 def test_a_run_of_one_game_counts_it_in_the_singular(capsys):
@@ -595,7 +595,7 @@ def test_a_sweep_over_the_seats_records_each_games_own_agents_so_summarize_reads
     rows = tmp_path / "rows.jsonl"
     code, text, _ = run(capsys, "sweep", "cattack", "--grid", "players=2,4", "-n", 2, "--agents", "first",
                         "--engine", "python", "--rows", rows)
-    assert code == 0 and text.splitlines()[0] == "Cattack! No.1: sweep of 2 combinations, 2 games each, agents first in every seat"
+    assert code == 0 and text.splitlines()[0] == "Cattack! No.1: sweep of 2 combinations, 2 games each, seed 0, agents first in every seat, engine python"
     agents = {json.loads(line)["arm"]: json.loads(line)["agents"] for line in rows.read_text().splitlines()}
     assert agents == {"players=2": ["first"] * 2, "players=4": ["first"] * 4}
     code, text, err = run(capsys, "summarize", rows)

@@ -210,8 +210,9 @@ def test_every_file_part_names_a_tutorial_file():
 
 
 # ------------------------------------------------------------------------------ commands shown
-_TIMING = [
+_TIMING = [  # and the engine `--engine auto` takes, which depends on what the C build cache holds (docs/cli.md)
     (re.compile(r"[\d.]+ games/s \([\d.]+ s(, loading [\d.]+ s)?\)"), "N games/s (N s)"),
+    (re.compile(r", engines? (c|python)( and (c|python))?\b"), ", engine E"),
     (re.compile(r'"(games_per_s|seconds|load_seconds)": [\d.]+'), r'"\1": N'),
 ]
 

@@ -395,7 +395,8 @@ def test_arms_that_differ_by_engine_or_agents_are_told_apart(tmp_path, capsys):
     assert lines[1].endswith("engine c (docs/tutorial/bump.vbr)")
     code, out, _ = run(capsys, "summarize", files["py"], files["c"], files["greedy"])
     lines = out.splitlines()
-    assert code == 0 and lines[0] == "Bump: sweep of 3 combinations, 4 games each, agents as each column names them"
+    assert code == 0 and lines[0] == ("Bump: sweep of 3 combinations, 4 games each, agents as each column names them, "
+                                  "engines c and python")
     heads = [word for line in lines for word in line.split() if word.startswith(("engine=", "agents="))]
     assert heads == ["engine=python", "engine=c", "agents=random|random", "agents=random|random",  # 1st block
                      "engine=c", "agents=greedy|greedy"]  # the table's 2nd block of columns

@@ -90,8 +90,8 @@ def test_sweep_table_of_a_sweep_stopped_early_says_so_and_claims_no_games_each(c
     code, out, err = run(capsys, "sweep", BUMP, "--grid", "target=3,4", "-n", 4, "--engine", "python", "--json")
     assert code == 0, err
     rows = json.loads(out)["rows"]
-    assert render_sweep("Bump", rows).splitlines()[0] == "Bump: sweep of 2 combinations, 4 games each, agents random | random"
+    assert render_sweep("Bump", rows).splitlines()[0] == "Bump: sweep of 2 combinations, 4 games each, seed 0, agents random | random, engine python"
     rows[1]["summary"]["games"] = 3
     first = render_sweep("Bump", rows, stopped="interrupted: 7 of 8 games played, 2 combinations planned").splitlines()[0]
-    assert first == ("Bump: sweep of 2 combinations, the games each column's `games` line gives, agents random | random "
-                     "(interrupted: 7 of 8 games played, 2 combinations planned)")
+    assert first == ("Bump: sweep of 2 combinations, the games each column's `games` line gives, seed 0, agents "
+                     "random | random, engine python (interrupted: 7 of 8 games played, 2 combinations planned)")

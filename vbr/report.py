@@ -264,8 +264,11 @@ def render_sweep(title: str, rows: list[dict], analysis: dict | None = None, out
     agents = one_agent_everywhere([r["summary"]["agents"] for r in rows]) or "as each column names them"
     each = (f"{games} game{'s' if games != 1 else ''} each" if len({r["summary"]["games"] for r in rows}) == 1
             else "the games each column's `games` line gives")  # a combination stopped early has fewer
-    out_lines = [f"{title}: sweep of {combos} combination{'s' if combos != 1 else ''}, {each}, agents "
-                 f"{agents}" + (", seats rotated" if first.get("rotate_seats") else "")
+    engines = sorted({r["summary"].get("engine") for r in rows} - {None})
+    out_lines = [f"{title}: sweep of {combos} combination{'s' if combos != 1 else ''}, {each}"
+                 + (f", seed {first['seed']}" if first.get("seed") is not None else "") + f", agents {agents}"
+                 + (", seats rotated" if first.get("rotate_seats") else "")
+                 + (f", engine{'s' if len(engines) > 1 else ''} {' and '.join(engines)}" if engines else "")
                  + (f" ({stopped})" if stopped else "")]
     out_lines += _sweep_columns(rows) if len(rows) <= COMPACT_OVER else _sweep_compact(rows, out)
     if analysis:
