@@ -86,7 +86,7 @@ def test_check_imports_no_heavy_library():
 
 
 def test_check_imports_no_networkx():
-    """The turn-flow findings are read from the walk (vbr/visualizer/flow.py), not the graph."""
+    """The turn-flow findings are read from the walk (vbr/turn_flow.py), not the graph."""
     assert "networkx" not in _modules_after_check("rules/siatka.vbr")
 
 

@@ -120,17 +120,19 @@ def test_the_phase_steps_of_a_log_are_the_same_in_both_engines_and_follow_siatka
     the tiles are placed once, then the first serve; [Attack]: each point ends a rally begun by a
     serve, and play resumes with a serve after every point but the game's last."""
     import vbr as package
-    from vbr.engines.events import phase_steps
+    from vbr.flow_steps import flow_steps
     from vbr.play import play_game
+    from vbr.turn_flow import END, START
     games = {e: package.load("siatka", engine=e) for e in ("python", "c")}
     for seed in range(3):
-        steps = {e: phase_steps(play_game(g, seed, ["random", "random"], record=True).state.log) for e, g in games.items()}
+        steps = {e: flow_steps(play_game(g, seed, ["random", "random"], record=True).state.log).steps
+                 for e, g in games.items()}
         assert steps["python"] == steps["c"], seed
         points = sum(play_game(games["c"], seed, ["random", "random"]).points)
-        taken, last = steps["c"]
-        assert (taken[("", "placement")], taken[("placement", "serve")]) == (1, 1)
+        taken = steps["c"]
+        assert (taken[(START, "placement")], taken[("placement", "serve")]) == (1, 1)
         assert (taken[("serve", "bounce")], taken[("bounce", "serve")]) == (points, points - 1)
-        assert last == "bounce"
+        assert taken[("bounce", END)] == 1
 
 
 def test_graph_sim_through_the_c_engine_counts_each_game_entering_placement_once():
@@ -206,9 +208,11 @@ def test_a_traced_run_counts_each_game_s_steps_between_phases_as_its_log_has_the
     # a phase entered at the start, then again after each of its choices but the game's last:
     # 1 step from the start into it and n - 1 from it into itself; the game ends in it
     from vbr.sim import RunSpec, play_range
+    from vbr.turn_flow import END, START
     rules = tmp_path / "round.vbr"
     rules.write_text('game "Round"\nseats 2\noption n = 50\nvar t: int = 0\nstart p\nphase p {\n'
                      '  choose x from [1, 2] by t % 2\n  t += 1\n  if t >= n { end winner 0 }\n  goto p\n}\n',
                      encoding="utf-8")
     trials = play_range(RunSpec.of(rules, {"n": 50}, 0, ["random", "random"], 3, trace=True, engine=engine), 0, 3)
-    assert [(t.steps, t.last_phase) for t in trials] == [({("", "p"): 1, ("p", "p"): 49}, "p")] * 3
+    assert [(t.steps, t.entered) for t in trials] == [({(START, "p"): 1, ("p", "p"): 49, ("p", END): 1},
+                                                         {START: 1, "p": 50, END: 1})] * 3

@@ -527,7 +527,7 @@ def test_a_scenario_file_may_not_name_a_rule_file_outside_its_reach(tmp_path):
 
 def test_check_and_graph_of_procedures_each_calling_the_next_twice_end_and_draw_every_phase(tmp_path):
     # each call is walked under its own conditions: 40 levels of two calls each were 2**40 walks
-    # of p40's body, and `vbr check` never ended (vbr/visualizer/flow.py's WALK_BUDGET bounds it)
+    # of p40's body, and `vbr check` never ended (vbr/turn_flow.py's WALK_BUDGET bounds it)
     text = 'game "Doubling"\nseats 2\nstart one\nvar x: int = 0\n' + "".join(
         f"proc p{i}() {{\n  p{i + 1}()\n  p{i + 1}()\n}}\n" for i in range(40)) + (
         "proc p40() {\n  x += 1\n}\nphase one {\n  p0()\n  choose m from [1, 2] by 0 as \"m\"\n  goto two\n}\n"

@@ -17,7 +17,7 @@ import pytest
 import vbr
 from vbr.cli import main
 from vbr.visualizer.command import simulate
-from vbr.visualizer.graph import END
+from vbr.visualizer.graph import END, START
 
 RALLY = str(Path(__file__).parent / "fixtures" / "valid" / "flow_rally.vbr")
 SEED, N = 11, 12
@@ -40,9 +40,17 @@ def replayed(seed: int, log: Path, capsys) -> tuple[str, list[str]]:
 
 
 def steps_of(phases: list[str]) -> Counter:
-    """A game's steps as the diagram counts them: from "" into the first phase, one per `goto`,
-    and from the last phase to the end."""
-    return Counter(zip(["", *phases], [*phases, END]))
+    """A game's steps as the diagram counts them: from the start into the first phase, then one
+    per `goto`. RALLY's `receive` calls maybe_end() (drawn as a node: it can end the game) each
+    time play enters it: a step into maybe_end() and, when it returns, one back to `receive`;
+    the game ends in it (its only `end`), from `receive` entered last."""
+    assert phases[-1] == "receive"
+    steps = Counter(zip([START, *phases], phases))
+    n = phases.count("receive")
+    steps[("receive", "maybe_end()")] += n
+    steps[("maybe_end()", "receive")] += n - 1
+    steps[("maybe_end()", END)] += 1
+    return steps
 
 
 def test_game_i_of_sim_is_vbr_run_with_the_seed_of_its_row(rows, tmp_path, capsys):
@@ -60,8 +68,8 @@ def test_graph_sim_counts_the_games_sim_plays(rows, tmp_path, capsys):
         expected += steps_of(replayed(r["seed"], tmp_path / "g.jsonl", capsys)[1])
     engine = rows[0]["engine"]
     game = vbr.load(RALLY, engine=engine)  # the games of the engine that played the rows
-    assert simulate(game, N, seed=SEED, engine=engine) == dict(expected)
-    assert simulate(game, N, seed=SEED, workers=2, engine=engine) == dict(expected)
+    assert simulate(game, N, seed=SEED, engine=engine).steps == dict(expected)
+    assert simulate(game, N, seed=SEED, workers=2, engine=engine).steps == dict(expected)
 
 
 def test_a_reports_diagram_counts_the_games_of_its_metrics(rows, tmp_path, capsys):

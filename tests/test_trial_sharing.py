@@ -110,7 +110,7 @@ def test_a_traced_trial_pickles_as_itself():
     ts = run_trials(5, trace=True)
     again = pickle.loads(pickle.dumps(ts))
     assert all(type(t) is TracedTrial for t in again)
-    assert again == ts and again[0].steps == ts[0].steps and again[0].last_phase == ts[0].last_phase
+    assert again == ts and again[0].steps == ts[0].steps and again[0].entered == ts[0].entered
 
 
 def test_trials_pickled_here_and_unpickled_in_a_fresh_process_are_equal_and_shared_there(tmp_path):

@@ -156,10 +156,10 @@ def test_problem_graph_marks_automatic_edges():
 
 @pytest.mark.parametrize("path", [RALLY, EVENTS, PROBLEMS, JUMPS])
 def test_every_step_random_games_take_is_in_the_graph(path):
-    g = graph_of(path)
+    g = build_graph(build_model(load_rules(path)), procs=True, fold=True)  # as `vbr graph --sim` draws it
     taken = command.simulate(vbr.load(path, engine="python"), 15, seed=1)
-    assert taken  # the games went somewhere
-    assert {(u or START, v) for u, v in taken} <= set(g.edges)
+    assert taken.steps  # the games went somewhere
+    assert set(taken.steps) <= set(g.edges)
 
 
 # ------------------------------------------------------------------------------ findings
@@ -296,21 +296,22 @@ def test_overlay_counts_steps_and_greys_unreached_phases():
     # below) the game ends there; with c == 1 it goes to `spin`, which counts n up to 4 through
     # `spun` (spin n=1 -> spun -> spin n=2 -> spun -> spin n=3 -> spun -> spin n=4, draw): three
     # rounds of the loop, then the end from `spin`. `stuck` and `lonely` are never entered.
-    spins = overlay[("toss", "spin")]
+    spins = overlay.steps[("toss", "spin")]
     assert 0 < spins < 10  # ten random choices of two took both ways
-    assert overlay == {("", "toss"): 10, ("toss", END): 10 - spins, ("toss", "spin"): spins,
-                       ("spin", "spun"): 3 * spins, ("spun", "spin"): 3 * spins, ("spin", END): spins}
+    assert overlay.steps == {(START, "toss"): 10, ("toss", END): 10 - spins, ("toss", "spin"): spins,
+                             ("spin", "spun"): 3 * spins, ("spun", "spin"): 3 * spins, ("spin", END): spins}
+    assert overlay.entered == {START: 10, "toss": 10, "spin": 4 * spins, "spun": 3 * spins, END: 10}
 
     dot = to_dot(graph_of(PROBLEMS), overlay)
     for unreached in ("stuck", "lonely"):
         assert 'fillcolor="lightgrey"' in node_attrs(dot, unreached)
     for reached in ("toss", "spin", "spun"):
         assert "fillcolor" not in node_attrs(dot, reached)
-    share = overlay[("toss", "spin")] / sum(n for (u, _), n in overlay.items() if u == "toss")
+    share = spins / sum(n for (u, _), n in overlay.steps.items() if u == "toss")
     assert f'label="c == 1\\n{100 * share:.0f}%"' in edge_attrs(dot, "toss", "spin")
     assert 'label="100%"' in edge_attrs(dot, START, "toss")
-    busiest = max(overlay, key=overlay.get)
-    assert 'penwidth="5.00"' in edge_attrs(dot, busiest[0] or START, busiest[1])
+    busiest = max(overlay.steps, key=overlay.steps.get)
+    assert 'penwidth="5.00"' in edge_attrs(dot, *busiest)
     assert 'color="gray60"' in edge_attrs(dot, "toss", "stuck")  # never taken
 
 
@@ -325,11 +326,12 @@ def test_command_prints_dot_and_warns_about_findings(capsys):
 
 def test_command_draws_svg_with_simulation_and_options(tmp_path, capsys):
     out = tmp_path / "rally.svg"
-    assert vbr_graph([RALLY, "-o", str(out), "--sim", "3", "--seed", "7", "--option", "target=5"]) == 0
+    assert vbr_graph([RALLY, "-o", str(out), "--sim", "3", "--seed", "7", "--option", "target=1"]) == 0
     assert capsys.readouterr() == ("", "")
     svg = out.read_text()
     assert ">100%</text>" in svg  # every game entered `serve` from the start
-    assert "1 visit/game</text>" in svg and "1 visits/game" not in svg  # `serve`, entered once a game
+    # with target 1 the first hit ends the game: `receive`, and maybe_end() it calls, entered once a game
+    assert svg.count("1 visit/game</text>") == 2 and "1 visits/game" not in svg
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -503,7 +505,7 @@ def test_sim_with_agents_and_workers_gives_the_same_shares(tmp_path):
     game = vbr.load(RALLY, engine="python")
     one = command.simulate(game, 120, seed=3, agents=["greedy", "random"], workers=1)
     two = command.simulate(game, 120, seed=3, agents=["greedy", "random"], workers=2)
-    assert one == two and sum(n for (_, v), n in one.items() if v == END) == 120
+    assert one == two and sum(n for (_, v), n in one.steps.items() if v == END) == 120
 
 
 @pytest.mark.parametrize("argv, message", [

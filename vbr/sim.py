@@ -53,7 +53,7 @@ class RunSpec:
     seed: int
     agents: tuple
     n: int
-    trace: bool = False  # also count each game's steps between phases (TracedTrial)
+    trace: bool = False  # also count each game's steps along its turn-flow diagram (TracedTrial)
     engine: str = "python"  # the typed engine that plays it: python or c (vbr/engines)
     rotate: bool = False  # play every deal (seed) in each of the agents' `seatings`
     restrict: tuple = ()  # `--restrict` specs (SEAT=RULE, vbr.restrict): the seat, whoever sits in it
@@ -102,10 +102,11 @@ def seatings(agents) -> list[tuple]:
 
 @dataclass(slots=True)
 class TracedTrial(Trial):
-    """A game of a traced run: its Trial, and the steps between phases it took."""
+    """A game of a traced run: its Trial, and the steps it took along the nodes of its turn-flow
+    diagram (vbr.flow_steps): its phases, "start", "game over" and the procedures drawn as nodes."""
 
-    steps: dict = field(default_factory=dict)  # {(from phase, to phase): count}; from "" at the start
-    last_phase: str = ""  # the phase the game ended in
+    steps: dict = field(default_factory=dict)  # {(from node, to node): count}
+    entered: dict = field(default_factory=dict)  # {node: how often play entered it}
 
 
 def game_for(path: str, options: tuple, engine: str = "python"):
@@ -236,7 +237,7 @@ def play_games(spec: RunSpec, start: int, stop: int) -> Iterator[Trial]:
     by game and keeps every finished game when a run is stopped inside a chunk. A spec `stamped`
     with other rules than this process reads for its file is a RulesChanged. The games of one
     seating share one agents list, and their tuples are interned (vbr.shared_values.SHARED)."""
-    from vbr.engines.events import PhaseSteps
+    from vbr.flow_steps import FlowSteps, drawn_procs
     from vbr.play import game_model, typed_trial_fields
     from vbr.restrict import parse_restrictions
     game = game_for(spec.path, spec.options, spec.engine)
@@ -245,14 +246,15 @@ def play_games(spec: RunSpec, start: int, stop: int) -> Iterator[Trial]:
                            "read other rules than the run's; run the command again")
     n_sides = game_sides(game)
     restrict = parse_restrictions(list(spec.restrict), game.program.seats, game_model(game)) if spec.restrict else None
+    drawn = drawn_procs(game) if spec.trace else frozenset()
     for i, s, agents in deals(spec, start, stop):
-        events = PhaseSteps() if spec.trace else None  # a game's phases are read from its log, as it comes
+        events = FlowSteps(drawn) if spec.trace else None  # a game's steps are read from its log, as it comes
         try:
             fields = typed_trial_fields(game, s, agents, restrict, log=events)
         except Exception as exc:
             raise GameFailed(i, s, exc, run_command(spec, s, agents)) from None
         if spec.trace:
-            yield TracedTrial(i, s, agents, n_sides, *fields, events.steps, events.last)
+            yield TracedTrial(i, s, agents, n_sides, *fields, events.steps, events.entered)
         else:
             yield Trial(i, s, agents, n_sides, *fields)
 

@@ -14,7 +14,7 @@ from importlib import resources
 from itertools import accumulate, chain
 
 from vbr.engines.c_split import function, splits, statement_groups, unit_functions
-from vbr.engines.events import PHASE, PICK, REVEAL, ROLL, SAY, SHUFFLE, reveal_sites, say_sites
+from vbr.engines.events import CALL, PHASE, PICK, RETURN, REVEAL, ROLL, SAY, SHUFFLE, reveal_sites, say_sites
 from vbr.engines.word_source import WordSource
 from vbr.engines.zone_kinds import seq_zones, zone_kinds
 from vbr.ir import nodes as N
@@ -1219,7 +1219,8 @@ int vbr_goto(W *S, W unit) {{
                   "S[nf] = fp;", f"S[nf + 1] = {t.unit};", "S[nf + 2] = 0;"]
         lines += [f"S[nf + {FRAME_HEAD + i}] = a{i};" for i in range(len(t.args))]
         lines += [self.fresh_locals(f"nf + {FRAME_HEAD + len(t.args)}", callee.nlocals - len(t.args)),
-                  f"S[{H.FP}] = nf;", f"S[{H.TOP}] = nf + {FRAME_HEAD + callee.nlocals};", f"S[{H.DEPTH}] += 1;"]
+                  f"S[{H.FP}] = nf;", f"S[{H.TOP}] = nf + {FRAME_HEAD + callee.nlocals};", f"S[{H.DEPTH}] += 1;",
+                  self.told(CALL, t.unit)]
         if not self.direct_calls:
             return lines + ["return;"]  # the run loop (entry_points) runs the procedure
         # run it now; on its return to this frame go on here, else (a choice, a goto, the end) leave
@@ -1237,9 +1238,20 @@ int vbr_goto(W *S, W unit) {{
         lines += [f"W a{i} = {self.expr(a)};" for i, a in enumerate(t.args)] + [self.store_locals()]
         lines += [f"if (S[{H.TOP}] + {FRAME_HEAD + callee.nlocals} > {self.lay.words}) "
                   f"vbr_fault(S, {COPY_FAULT}, VBR_NONE, VBR_NONE);"]
+        lines.append(self.told(CALL, t.unit))
         call = f"d{t.unit}(S, fp" + "".join(f", a{i}" for i in range(len(t.args))) + ")"
         ended = [f"    if (S[{H.STATUS}] == OVER) {self.ended_locals()}"] if self.in_direct else []
         return lines + [f"if ({call}) {{", *ended, f"    {self.leaving}", "}", "VBR_BACK();", f"goto L{t.next};"]
+
+    @staticmethod
+    def told(what: int, unit: int) -> str:
+        """A call of procedure `unit` (CALL) or its return (RETURN) told to a log that listens
+        (vbr.engines.events): without one, a test of a word."""
+        return f"if (VBR_LOGGING(S)) VBR_LOG(S, {what}, {unit}, 0, 0);"
+
+    def returning(self) -> list[str]:
+        """A procedure's return told to a log (`told`); a handler's, a set-up's, not."""
+        return [self.told(RETURN, self.unit_at)] if self.p.units[self.unit_at].kind == "proc" else []
 
     def ended_locals(self) -> str:
         """A direct_unit's locals written to its frame's words (the game ended in it)."""
@@ -1268,13 +1280,13 @@ int vbr_goto(W *S, W unit) {{
 
     def t_Return(self, t):
         value = self.expr(t.value) if t.value is not None else "VBR_NONE"
-        return [f"S[{H.RETURNED}] = {value};", self.store_locals(), f"S[{H.FP}] = S[fp];", f"S[{H.TOP}] = fp;", f"S[{H.DEPTH}] -= 1;",
-                self.returned]
+        return [f"S[{H.RETURNED}] = {value};", *self.returning(), self.store_locals(), f"S[{H.FP}] = S[fp];",
+                f"S[{H.TOP}] = fp;", f"S[{H.DEPTH}] -= 1;", self.returned]
 
     def t_ReturnList(self, t):
         return [f"W base = {self.expr(t.base)}, n = {self.expr(t.count)}, link = S[fp];",
                 f"if (n > {t.bound}) vbr_fault(S, {t.fault}, n, VBR_NONE);",
-                f"S[{H.RETURNED}] = n;", self.store_locals(), "memmove(S + fp, S + base, sizeof(W) * (size_t)n);",
+                f"S[{H.RETURNED}] = n;", *self.returning(), self.store_locals(), "memmove(S + fp, S + base, sizeof(W) * (size_t)n);",
                 f"S[{H.FP}] = link;", f"S[{H.TOP}] = fp + n;", f"S[{H.DEPTH}] -= 1;", self.returned]
 
     def t_Goto(self, t):

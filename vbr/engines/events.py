@@ -7,13 +7,20 @@ each answer and an `end` when the game is over. Every event is made here, from t
 tables and the state's words, so both engines give the same events for the same game, byte for
 byte once written.
 
+A logged game's engine also reports each call of a procedure, as its body is about to run (after
+its arguments), and each return from a procedure (a unit of kind `proc`; a handler's return is not
+one), after the value it gives. A log, `vbr run` and `vbr test --trace` show neither: they are
+kept only in a list of events whose `hears_calls` is true (`CallEvents`, or a traced run's step
+counter, vbr.flow_steps), as `{"t": "call", "proc": name}` and `{"t": "return", "proc": name}`.
+
 The Python engine calls `EventLog(S, what, *args)` (its generated `LOG`). The C engine calls a
 function pointer with integers only, `(S, what, code, n, args)`: `what` is SAY, REVEAL, PHASE,
-ROLL, PICK or SHUFFLE; for SAY `code` is the say's index in `say_sites(program)` and `args` its
+ROLL, PICK, SHUFFLE, CALL or RETURN; for SAY `code` is the say's index in `say_sites(program)` and `args` its
 values; for REVEAL `code` is the reveal's index in `reveal_sites(program)` and `args[0]` the
 zone, thing or value revealed; for PHASE `code` is the unit gone to; for ROLL `code` is the die
 and `args[0]` the face; for PICK `code` is the pick's random stream (which names the pick: see
-`pick_types`) and `args[0]` the item; for SHUFFLE `code` is the zone.
+`pick_types`) and `args[0]` the item; for SHUFFLE `code` is the zone; for CALL and RETURN
+`code` is the procedure's unit.
 """
 from __future__ import annotations
 
@@ -21,7 +28,7 @@ from vbr.ir import nodes as N
 from vbr.ir.layout import OVER, Header as H
 from vbr.ir.values import NONE
 
-SAY, REVEAL, PHASE, ROLL, PICK, SHUFFLE = 0, 1, 2, 3, 4, 5
+SAY, REVEAL, PHASE, ROLL, PICK, SHUFFLE, CALL, RETURN = 0, 1, 2, 3, 4, 5, 6, 7
 
 
 def reveal_sites(program: N.Program) -> list[N.Reveal]:
@@ -48,11 +55,20 @@ def say_sites(program: N.Program) -> list[N.Say]:
     return [s for unit in program.units for block in unit.blocks for s in block.stmts if isinstance(s, N.Say)]
 
 
+class CallEvents(list):
+    """A logged game's list of events that keeps its calls and returns too (see the module's
+    docstring): what a test compares between the engines."""
+
+    hears_calls = True
+
+
 class EventLog:
-    """The events of one game, appended to `events` as they happen."""
+    """The events of one game, appended to `events` as they happen; calls and returns only when
+    `events.hears_calls` is true."""
 
     def __init__(self, program: N.Program, events: list):
         self.p, self.events = program, events
+        self.hears_calls = bool(getattr(events, "hears_calls", False))
         self._says: list[N.Say] | None = None
         self._reveals: list[str] | None = None  # per reveal site, the type of what it shows
         self._picks: dict[int, str] | None = None  # per pick's stream, the type of its items
@@ -62,7 +78,8 @@ class EventLog:
     def __call__(self, S, what: str, *args) -> None:
         """The Python engine's LOG: ('say', pieces, ((type, value), ...)), ('reveal', type, value)
         (the type `zone` for a zone; `items:T` for a list, with its count after), ('phase', unit),
-        ('roll', die, face), ('pick', stream, item) or ('shuffle', zone)."""
+        ('roll', die, face), ('pick', stream, item), ('shuffle', zone), ('call', unit) or
+        ('return', unit)."""
         if what == "say":
             self.say(S, args[0], args[1])
         elif what == "reveal":
@@ -73,6 +90,8 @@ class EventLog:
             self.pick(S, *args)
         elif what == "shuffle":
             self.shuffle(args[0])
+        elif what == "call" or what == "return":
+            self.called(what, args[0])
         else:
             self.phase(args[0])
 
@@ -93,6 +112,8 @@ class EventLog:
             self.pick(S, code, args[0])
         elif what == SHUFFLE:
             self.shuffle(code)
+        elif what == CALL or what == RETURN:
+            self.called("call" if what == CALL else "return", code)
         else:
             self.phase(code)
 
@@ -154,6 +175,12 @@ class EventLog:
 
     def shuffle(self, zone: int) -> None:
         self.events.append({"t": "shuffle", "zone": self.p.names.zones[zone]})
+
+    def called(self, what: str, unit: int) -> None:
+        """A call of procedure `unit` (`what` is `call`) or a return from it (`return`): kept only
+        where the events hear calls."""
+        if self.hears_calls:
+            self.events.append({"t": what, "proc": self.p.units[unit].name})
 
     # ------------------------------------------------------------------ what the game API adds
     def choice(self, S, i: int) -> None:
@@ -222,28 +249,3 @@ class EventLog:
                 word += 1 + self.p.list_caps[(kind, word)] if ty.startswith("list:") else 1
             offsets[kind] = at
         return offsets[kind][field]
-
-
-def phase_steps(events: list[dict]) -> tuple[dict, str]:
-    """A logged game's steps between phases, as a trace counts them:
-    {(from phase, to phase): how many times}, from "" at the start; and the phase it ended in."""
-    counted = PhaseSteps()
-    for e in events:
-        counted.append(e)
-    return counted.steps, counted.last
-
-
-class PhaseSteps:
-    """Stands in for a logged game's list of events (EventLog appends to it) where only its steps
-    between phases are wanted (a traced run): counted as they come (phase_steps), no event kept,
-    so a game of millions of choices takes no more memory than a short one."""
-
-    def __init__(self):
-        self.steps: dict = {}
-        self.last = ""
-
-    def append(self, e: dict) -> None:
-        if e["t"] == "phase":
-            key = (self.last, e["phase"])
-            self.steps[key] = self.steps.get(key, 0) + 1
-            self.last = e["phase"]

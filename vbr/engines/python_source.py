@@ -1634,6 +1634,7 @@ class _Unit(WordSource):
         self.leave()
         self.out += self.frame("fp", t.unit, args)
         self.emit(f"S[{H.DEPTH}] += 1")
+        self.told("call", t.unit)
         # the procedure runs from here; when it returns into this frame, so does this function
         self.emit(f"u{t.unit}(S, S[{H.FP}], 0)")
         self.emit(f"if S[{H.STATUS}] != {RUNNING} or S[{H.FP}] != fp or S[fp + 2] != {t.next}:")
@@ -1655,6 +1656,7 @@ class _Unit(WordSource):
         self.emit(f"if len(S) + {FRAME_HEAD + callee.nlocals} > {self.lay.words}:")
         self.emit("    raise EngineFault(COPY_FAULT)")
         self.before_call(t)
+        self.told("call", t.unit)
         self.emit(f"st = d{t.unit}(S, st, {depth} + 1, {link}" + "".join(", " + a for a in args) + ")")
         leaves = self.calls.leaves[t.unit]
         if leaves:
@@ -1678,6 +1680,17 @@ class _Unit(WordSource):
         self.emit(f"S[fp + 2] = {t.next}")
         self.out += self.store()
 
+    def told(self, what: str, unit: int) -> None:
+        """A call of procedure `unit` (`what` is `call`), or its return (`return`), told to a
+        log that listens (vbr.engines.events): the log reads no word of the state."""
+        self.emit("if LOG is not None:")
+        self.emit(f"    LOG(S, {what!r}, {unit})")
+
+    def returning(self) -> None:
+        """A procedure's return told to a log (`told`); a handler's, a set-up's, not."""
+        if self.unit.kind == "proc":
+            self.told("return", self.u)
+
     def t_Emit(self, t):
         self.check_steps()
         oks = []
@@ -1698,6 +1711,7 @@ class _Unit(WordSource):
         self.check_steps()
         value = self.expr(t.value) if t.value is not None else str(NONE)
         self.emit(f"S[{H.RETURNED}] = {value}")
+        self.returning()
         self.emit(f"S[{H.FP}] = S[fp]")
         self.emit("del S[fp:]")
         self.emit(f"S[{H.TOP}] = fp")
@@ -1708,6 +1722,7 @@ class _Unit(WordSource):
     def t_ReturnList(self, t):
         self.check_steps()
         base, n = self.list_returned(t)
+        self.returning()
         self.emit(f"S[{H.FP}] = S[fp]")
         self.emit(f"S[fp:] = S[{base}:{base} + {n}]")
         self.emit(f"S[{H.TOP}] = len(S)")
@@ -1838,6 +1853,7 @@ class _Direct(_Unit):
         self.check_steps()
         value = self.expr(t.value) if t.value is not None else str(NONE)
         self.emit(f"S[{H.RETURNED}] = {value}")
+        self.returning()
         if self.padded:
             self.emit("del S[b:]")
             self.emit(f"S[{H.TOP}] = b")
@@ -1846,6 +1862,7 @@ class _Direct(_Unit):
     def t_ReturnList(self, t):
         self.check_steps()
         base, n = self.list_returned(t)
+        self.returning()
         self.emit(f"S[b:] = S[{base}:{base} + {n}]")  # a unit giving a list copies it first: padded
         self.emit(f"S[{H.TOP}] = len(S)")
         self.emit("return st")

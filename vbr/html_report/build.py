@@ -100,8 +100,8 @@ def _diagram(graph, overlay, labels: str, games: int, expand: list[str], links: 
 
 
 def _phases(graph, links: dict, overlay, games: int) -> str:
-    from vbr.visualizer.render import _counts, _visits, actor_words
-    visits = _visits(graph, _counts(graph, overlay), games) if overlay else {}
+    from vbr.visualizer.render import _visits, actor_words
+    visits = _visits(graph, overlay, games) if overlay is not None else {}
     rows = []
     for node, data in graph.nodes(data=True):
         if data.get("kind") not in ("phase", "proc"):

@@ -161,8 +161,8 @@ def _warn(model: Model, graph: nx.DiGraph) -> None:
 
 def simulate(game, n: int, seed: int = 0, agents: list[str] | None = None, workers: int = 1,
              engine: str = "python") -> Overlay:
-    """The summed steps between phases of the n games of a run with `seed`: the games `vbr sim`
-    plays (game i is `vbr run --seed game_seed(seed, i)`), with `agents`, or `random` in every
+    """The summed steps along the drawn nodes (vbr.flow_steps) of the n games of a run with
+    `seed`: the games `vbr sim` plays (game i is `vbr run --seed game_seed(seed, i)`), with `agents`, or `random` in every
     seat, through `engine`. With workers > 1 the games are shared among processes; the counts are the same."""
     from vbr.backends import LocalBackend
     from vbr.sim import RunSpec, run
@@ -174,12 +174,10 @@ def simulate(game, n: int, seed: int = 0, agents: list[str] | None = None, worke
 
 
 def overlay_of(trials) -> Overlay:
-    """The steps of a traced run's games (`vbr.sim.TracedTrial`) summed, each game's last phase
-    counted once more as the step to "game over"."""
-    from vbr.visualizer.graph import END
-    total: Overlay = {}
+    """The steps of a traced run's games (`vbr.sim.TracedTrial`) summed, and their entries into
+    each node."""
+    from vbr.flow_steps import FlowCounts
+    total = FlowCounts()
     for t in trials:
-        for key, count in t.steps.items():
-            total[key] = total.get(key, 0) + count
-        total[(t.last_phase, END)] = total.get((t.last_phase, END), 0) + 1
+        total.add(t.steps, t.entered)
     return total

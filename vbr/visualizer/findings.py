@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from vbr.checker import Model
 from vbr.errors import Diagnostic, Span
 from vbr.grammar import ast as A
-from vbr.visualizer.flow import END, Exit, Flow, FlowContext
+from vbr.turn_flow import END, Exit, Flow, FlowContext
 
 
 @dataclass

@@ -26,7 +26,7 @@ from __future__ import annotations
 import networkx as nx
 
 from vbr.checker import Model
-from vbr.visualizer.flow import END, START, Exit, Flow, FlowContext, Guards, jumping_procs, proc_node
+from vbr.turn_flow import END, START, Exit, Flow, FlowContext, Guards, jumping_procs, proc_node
 
 
 def build_graph(model: Model, procs: bool = False, fold: bool = False) -> nx.DiGraph:

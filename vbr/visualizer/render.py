@@ -17,6 +17,7 @@ import networkx as nx
 
 from vbr.atomic_file import write_atomic
 from vbr.errors import UsageError
+from vbr.flow_steps import FlowCounts
 from vbr.terminal import clean
 from vbr.visualizer.graph import END, START
 from vbr.visualizer.labels import MAX_LINES, full, short
@@ -25,7 +26,7 @@ FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
 FONT = "Helvetica"
 UNREACHED = "lightgrey"
 
-Overlay = dict[tuple[str, str], int]
+Overlay = FlowCounts  # what games did along the drawn edges, and how often they entered each node
 
 
 class RenderError(Exception):
@@ -37,15 +38,16 @@ LABELS = ("short", "full", "none")
 
 def to_dot(graph: nx.DiGraph, overlay: Overlay | None = None, labels: str = "short", games: int | None = None,
            expand: Iterable[str] = (), links: dict[str, str] | None = None) -> str:
-    """DOT text for the graph; `overlay` maps (from, to) to how often games took that step
-    (from "" means the start, as in `state.trace`), over `games` games. `labels`: short, full or
+    """DOT text for the graph; `overlay`: how often `games` games took each step between the
+    graph's nodes (a procedure's node entered by its call, left by a `goto`, the end, or its
+    return to its caller's node) and entered each node (vbr.flow_steps). `labels`: short, full or
     none (the full guard is always the edge's tooltip). `expand`: phases (or procedure nodes)
     whose choice points are listed beside them. `links`: node → URL (the report's source lines)."""
     if labels not in LABELS:
         raise UsageError(f"--labels {labels!r}: choose short, full or none")
-    counts = _counts(graph, overlay)
+    counts = overlay.steps if overlay is not None else None
     shares = _shares(counts)
-    visits = _visits(graph, counts, games) if counts is not None else None
+    visits = _visits(graph, overlay, games) if overlay is not None else None
     title = graph.graph.get("title", "turn flow")
     lines = [f"digraph {_q(title)} {{",
              f"  graph [label={_q(title)}, labelloc=t, fontname={_q(FONT)}, compound=true, tooltip={_q(title)}, "
@@ -69,27 +71,6 @@ class _Drawing:
         self.counts, self.visits, self.expand, self.links = counts, visits, expand, links
 
 
-def _counts(graph: nx.DiGraph, overlay: Overlay | None) -> Overlay | None:
-    """Phase-to-phase counts laid onto the drawn edges: a step through a procedure drawn as its
-    own node (bounce → point() → serve) counts on each edge of the way."""
-    if overlay is None:
-        return None
-    out: Overlay = {}
-    procs = {n for n, k in graph.nodes(data="kind") if k == "proc"}
-    for (src, dst), n in overlay.items():
-        src = src or START
-        path = [src, dst]
-        if not graph.has_edge(src, dst) and procs and src in graph and dst in graph:
-            via = graph.subgraph(procs | {src, dst})
-            try:
-                path = nx.shortest_path(via, src, dst)
-            except nx.NetworkXNoPath:
-                path = [src, dst]
-        for key in zip(path, path[1:]):
-            out[key] = out.get(key, 0) + n
-    return out
-
-
 def _shares(counts: Overlay | None) -> dict[tuple[str, str], float]:
     """Each step's share of the exits from its node."""
     if counts is None:
@@ -100,11 +81,10 @@ def _shares(counts: Overlay | None) -> dict[tuple[str, str], float]:
     return {(u, v): n / total[u] for (u, v), n in counts.items() if total[u]}
 
 
-def _visits(graph: nx.DiGraph, counts: Overlay, games: int | None) -> dict[str, float]:
-    """How often play entered each node, per game (the start: once a game)."""
-    entered: dict[str, int] = {}
-    for (_, v), n in counts.items():
-        entered[v] = entered.get(v, 0) + n
+def _visits(graph: nx.DiGraph, overlay: Overlay, games: int | None) -> dict[str, float]:
+    """How often play entered each node, per game (the start: once a game): a phase by a `goto`,
+    a procedure's node by a call, never a node by a return into it."""
+    entered = overlay.entered
     games = games or entered.get(END, 0) or 1
     out = {n: entered.get(n, 0) / games for n in graph.nodes}
     out[START] = 1.0

@@ -4,7 +4,8 @@ procedures it calls and the handlers of the events it emits, collects where play
 (`ChoicePoint`s), and whether the body can fall off its end.
 
 Pure Python over the checked model: `vbr check`'s findings read it without building a graph;
-graph.py turns it into the NetworkX graph that diagrams and reports draw.
+vbr/visualizer/graph.py turns it into the NetworkX graph that diagrams and reports draw, and a
+traced run (vbr.flow_steps) follows the procedures that graph draws as nodes (`jumping_procs`).
 """
 from __future__ import annotations
 
