@@ -227,15 +227,26 @@ def test_a_recursive_call_of_a_drawn_procedure_is_no_step():
     assert counted.entered == {START: 1, "a": 1, "p()": 1, END: 1}
 
 
-def test_volleyball_highs_defences_are_counted_from_their_calls():
-    """[Turn Breakdown] `defend` (rules/volleyball-high.vbr) calls heavy_defence(t) when the
-    incoming ball is a Heavy, else normal_defence(t) (ai_defend() only for the AI side of solo
-    mode): so the two procedures are entered, together, as often as `defend` is; each returns to
-    `defend` or scores the point."""
-    game = vbr.load("volleyball-high", engine="c")
+@pytest.mark.parametrize("mode", ["1v1", "solo"])
+def test_volleyball_highs_defences_are_counted_from_their_calls(mode):
+    """[Turn Breakdown] `defend` (rules/volleyball-high.vbr) calls ai_defend() for the AI's side
+    (side 1 in solo mode: is_ai), else heavy_defence(t) when the incoming ball is a Heavy, else
+    normal_defence(t): so the three procedures are entered, together, as often as `defend` is;
+    each returns to `defend` or scores the point. In solo mode the AI serves through ai_serve()
+    and the players' hits go through hit(). Every step the games took is an arrow of the diagram."""
+    path = "volleyball-high"
+    game = vbr.load(path, {"mode": mode}, engine="c")
     counts = simulate(game, 30, seed=0, engine="c")
     entered = counts.entered
-    assert entered["heavy_defence()"] + entered["normal_defence()"] == entered["defend"] > 0
-    assert entered["heavy_defence()"] > 0 and entered["normal_defence()"] > 0
-    for proc in ("heavy_defence()", "normal_defence()"):
-        assert counts.steps[(proc, "defend")] + counts.steps.get((proc, "point()"), 0) == entered[proc]
+    defences = ("heavy_defence()", "normal_defence()", "ai_defend()")
+    assert sum(entered.get(p, 0) for p in defences) == entered["defend"] > 0
+    assert entered["normal_defence()"] > 0 and entered["hit()"] > 0
+    if mode == "solo":
+        assert entered["ai_defend()"] > 0 and entered["ai_serve()"] > 0
+    else:
+        assert entered["heavy_defence()"] > 0
+    for proc in defences:
+        if entered.get(proc):
+            assert counts.steps[(proc, "defend")] + counts.steps.get((proc, "point()"), 0) == entered[proc]
+    _, _, graph = load_graph(path, {"mode": mode}, fold=True, game=game)
+    assert set(counts.steps) <= set(graph.edges)
