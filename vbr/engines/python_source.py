@@ -17,6 +17,8 @@ Inside a unit's function:
   goes on here; a procedure that never suspends (vbr.ir.direct_calls) has a function of its own,
   `d<unit>`, that runs it to its return with no frame pushed (`_Direct`), and play goes on in
   the caller's block after the call as after any statement;
+- each call of a procedure and its return are told to a log while one listens
+  (vbr.engines.events: CALL and RETURN), a test of `LOG` and nothing more without one;
 - the steps taken are counted in a variable and written back where control leaves;
 - checked arithmetic is written out: the result, then one range test and a none test for each
   operand not known to be a value (a constant, another sum, a count, a zone's item ...), the
