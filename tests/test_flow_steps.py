@@ -18,8 +18,9 @@ from vbr.turn_flow import END, START
 from vbr.visualizer.command import load_graph, simulate
 from vbr.visualizer.render import to_dot
 
-# ask() suspends (a choice: a pushed frame) and calls tally() (never suspends: a direct call),
-# leave() calls note() and goes to b, finish() may end the game; each is called from a phase
+# ask() suspends (a choice: a pushed frame) and calls offers() (it gives a list: written out at
+# its call) and tally() (never suspends: a direct call), leave() calls note() and goes to b,
+# finish() may end the game; each is called from a phase
 CALLS = """game "Calls"
 seats 2
 die d6 = 1..6
@@ -32,8 +33,13 @@ proc tally(n: int): int {
   return hits
 }
 
+proc offers(): list of int {
+  return [1, 2]
+}
+
 proc ask() {
-  choose x from [1, 2] by t
+  let xs = offers()
+  choose x from xs by t
   let h = tally(x)
   say "hits {h}"
 }
@@ -125,6 +131,29 @@ phase a {
 """
 
 
+# as NEST, but the procedure gives a list (so it is written out where it is called) and ends the
+# game itself
+LISTY = """game "Listy"
+seats 2
+var k: int = 0
+start a
+
+proc picks(): list of int {
+  k += 1
+  if k >= 3 {
+    end winner 0
+  }
+  return [1, 2]
+}
+
+phase a {
+  let xs = picks()
+  choose x from xs by 0
+  goto a
+}
+"""
+
+
 def _file(tmp_path, name: str, text: str) -> str:
     path = tmp_path / f"{name}.vbr"
     path.write_text(text, encoding="utf-8")
@@ -148,7 +177,7 @@ def test_a_logged_games_events_calls_and_returns_included_are_the_same_in_python
         python, c = (_events(games[e], seed, CallEvents()) for e in ("python", "c"))
         assert python == c, seed
         kinds |= {(e["t"], e.get("proc")) for e in c if e["t"] in ("call", "return")}
-    called = {"tally", "ask", "finish", "leave", "note"} | ({"down"} if recursive else set())
+    called = {"offers", "tally", "ask", "finish", "leave", "note"} | ({"down"} if recursive else set())
     assert {p for t, p in kinds if t == "call"} == called
     # leave() goes to b and never returns; finish() returns until the game ends in it
     assert {p for t, p in kinds if t == "return"} == called - {"leave"}
@@ -215,6 +244,17 @@ def test_nested_calls_and_their_returns_are_counted_on_the_returns_edges(tmp_pat
     assert f"(taken {2 * n} times: 66.7% of the exits from inner())" in dot  # 2 returns, 1 end
     assert f"(taken {2 * n} times: 40.0% of the exits from outer())" in dot  # 2 returns, 3 calls of inner()
     assert '"a" [label="a\\nby seat 0\\n3 visits/game"' in dot  # returns into a enter nothing
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_procedure_that_gives_a_list_is_counted_from_its_calls_too(tmp_path, engine):
+    """k counts the entries into a, each calling picks(); the third call ends the game in it. Per
+    game: a entered 3 times, picks() called 3 times, returning twice to a, then the end."""
+    path = _file(tmp_path, "listy", LISTY)
+    counts = simulate(vbr.load(path, engine=engine), 5, seed=2, engine=engine)
+    per_game = {(START, "a"): 1, ("a", "picks()"): 3, ("picks()", "a"): 2, ("a", "a"): 2, ("picks()", END): 1}
+    assert counts.steps == {k: v * 5 for k, v in per_game.items()}
+    assert counts.entered == {START: 5, "a": 15, "picks()": 15, END: 5}
 
 
 def test_a_recursive_call_of_a_drawn_procedure_is_no_step():

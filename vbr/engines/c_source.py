@@ -1157,6 +1157,10 @@ int vbr_goto(W *S, W unit) {{
         return ["{", f"    W a[{max(n, 1)}];", *values,
                 f"    if (VBR_LOGGING(S)) VBR_LOG(S, {SAY}, {self.says[id(s)]}, {n}, a);", "}"]
 
+    def s_CallEvent(self, s):
+        """A procedure written out at its call entered or left, told to a log (`told`)."""
+        return [self.told(CALL if s.what == "call" else RETURN, s.unit)]
+
     def s_Reveal(self, s):
         zone = s.what is None
         what = self.expr(s.zone if zone else s.what)

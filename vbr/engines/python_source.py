@@ -1492,6 +1492,10 @@ class _Unit(WordSource):
         pairs = "(" + "".join(f"({a.ty!r}, {c}), " for a, c in zip(s.args, args)) + ")"
         self.logged(lambda: self.emit(f"LOG(S, 'say', {tuple(s.pieces)!r}, {pairs})"))
 
+    def s_CallEvent(self, s):
+        """A procedure written out at its call entered or left, told to a log (`told`)."""
+        self.logged(lambda: self.emit(f"LOG(S, {s.what!r}, {s.unit})"))
+
     def s_Reveal(self, s):
         what = self.hold(self.expr(s.what) if s.what is not None else self.expr(s.zone))
         count = "" if s.count is None else f", {self.expr(s.count)}"

@@ -687,7 +687,7 @@ class UnitBuilder:
         self.x = ExprBuilder(pb, self)
         self.current = self.new_block()
         self.proc_decl = None
-        self.list_return = None  # inside a list-giving proc written out at its call: (base, count, after, bounds)
+        self.list_return = None  # inside a list-giving proc written out at its call: (base, count, after, bounds, unit)
         self.writing_out: list[str] = []  # the list-giving procs being written out, outermost first
         self.taken: list[list[int]] = []  # per expression being built (one inside another): its temporaries
         self.spare: list[int] = []  # temporaries free for the next expression
@@ -1001,8 +1001,10 @@ class UnitBuilder:
                 else:
                     inner.names[p.name] = (value.ty if ty == "any" else ty, slot)
         base, count, after = self.local("int"), self.local("int"), self.new_block()
+        unit = self.pb.unit_index[(c.func, "proc")]  # the procedure's name, to a log
+        self.emit(N.CallEvent(c.span, "call", unit))
         saved = self.proc_decl, self.list_return
-        self.proc_decl, self.list_return = d, (base, count, after, [])
+        self.proc_decl, self.list_return = d, (base, count, after, [], unit)
         self.writing_out.append(c.func)
         try:
             self.block(d.body, inner, None)
@@ -1446,9 +1448,10 @@ class UnitBuilder:
 
     def s_Return(self, s: A.Return, scope, loop):
         if self.list_return is not None:
-            base, count, after, bounds = self.list_return
+            base, count, after, bounds, unit = self.list_return
             seq = self.held_as(self._list_value(s.value, scope), self._result_item(), s.value.span)
             self.emit(N.Collect(s.span, seq, base, count))
+            self.emit(N.CallEvent(s.span, "return", unit))
             bounds.append(seq.bound)
             self.end(N.Jump(s.span, after))
             return

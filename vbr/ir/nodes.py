@@ -461,6 +461,15 @@ class Create(Stmt):
 
 
 @dataclass(eq=False)
+class CallEvent(Stmt):
+    """A call of procedure `unit` written out in the running unit (a procedure that gives a
+    list), `what` "call" where its body begins, "return" where it returns: told to a log that
+    listens, as a Call and a Return are (vbr.engines.events); nothing else."""
+    what: str
+    unit: int
+
+
+@dataclass(eq=False)
 class Say(Stmt):
     """A line of the game's log: its literal pieces (indexes into `Program.texts`) with `args`
     between them, each described by its type (a thing with its kind and fields)."""
