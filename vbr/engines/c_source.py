@@ -1290,7 +1290,8 @@ int vbr_goto(W *S, W unit) {{
     def t_ReturnList(self, t):
         return [f"W base = {self.expr(t.base)}, n = {self.expr(t.count)}, link = S[fp];",
                 f"if (n > {t.bound}) vbr_fault(S, {t.fault}, n, VBR_NONE);",
-                f"S[{H.RETURNED}] = n;", *self.returning(), self.store_locals(), "memmove(S + fp, S + base, sizeof(W) * (size_t)n);",
+                f"S[{H.RETURNED}] = n;", *self.returning(), self.store_locals(),
+                "memmove(S + fp, S + base, sizeof(W) * (size_t)n);",
                 f"S[{H.FP}] = link;", f"S[{H.TOP}] = fp + n;", f"S[{H.DEPTH}] -= 1;", self.returned]
 
     def t_Goto(self, t):

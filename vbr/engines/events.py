@@ -15,10 +15,10 @@ counter, vbr.flow_steps), as `{"t": "call", "proc": name}` and `{"t": "return", 
 
 The Python engine calls `EventLog(S, what, *args)` (its generated `LOG`). The C engine calls a
 function pointer with integers only, `(S, what, code, n, args)`: `what` is SAY, REVEAL, PHASE,
-ROLL, PICK, SHUFFLE, CALL or RETURN; for SAY `code` is the say's index in `say_sites(program)` and `args` its
-values; for REVEAL `code` is the reveal's index in `reveal_sites(program)` and `args[0]` the
-zone, thing or value revealed; for PHASE `code` is the unit gone to; for ROLL `code` is the die
-and `args[0]` the face; for PICK `code` is the pick's random stream (which names the pick: see
+ROLL, PICK, SHUFFLE, CALL or RETURN; for SAY `code` is the say's index in `say_sites(program)`
+and `args` its values; for REVEAL `code` is the reveal's index in `reveal_sites(program)` and
+`args[0]` the zone, thing or value revealed; for PHASE `code` is the unit gone to; for ROLL
+`code` is the die and `args[0]` the face; for PICK `code` is the pick's random stream (which names the pick: see
 `pick_types`) and `args[0]` the item; for SHUFFLE `code` is the zone; for CALL and RETURN
 `code` is the procedure's unit.
 """

@@ -162,8 +162,9 @@ def _warn(model: Model, graph: nx.DiGraph) -> None:
 def simulate(game, n: int, seed: int = 0, agents: list[str] | None = None, workers: int = 1,
              engine: str = "python") -> Overlay:
     """The summed steps along the drawn nodes (vbr.flow_steps) of the n games of a run with
-    `seed`: the games `vbr sim` plays (game i is `vbr run --seed game_seed(seed, i)`), with `agents`, or `random` in every
-    seat, through `engine`. With workers > 1 the games are shared among processes; the counts are the same."""
+    `seed`: the games `vbr sim` plays (game i is `vbr run --seed game_seed(seed, i)`), with
+    `agents`, or `random` in every seat, through `engine`. With workers > 1 the games are shared
+    among processes; the counts are the same."""
     from vbr.backends import LocalBackend
     from vbr.sim import RunSpec, run
     spec = RunSpec.of(game.path, game.options, seed, agents or ["random"] * game.seats, n, trace=True, engine=engine)
