@@ -42,9 +42,18 @@ def resolve(name: str | Path, relative_to: Path | None = None) -> Path:
     for d in bundled_dirs():
         candidates += [d / p, d / f"{p}.vbr", d / "tests" / p]
     for c in candidates:
-        if c.is_file():
+        if _probe(c.is_file):
             return c
     return p  # read_source reports it missing, with the name the user gave
+
+
+def _probe(test) -> bool:
+    """`test()` (a Path's `exists` or `is_file`), False where the file system refuses the name
+    itself (too long, say): reading the file then says why, at the line that names it."""
+    try:
+        return test()
+    except OSError:
+        return False
 
 
 def resolve_extends(name: str, including: Path, span: Span, *, up: bool = False) -> Path:
@@ -66,10 +75,10 @@ def resolve_extends(name: str, including: Path, span: Span, *, up: bool = False)
     target = (including.parent / p).resolve()
     if not up and target != folder and folder not in target.parents:
         raise VbrCheckError([Diagnostic(span, what + " (it leads out of the folder)")])
-    if target.exists() and target.suffix != ".vbr":  # a link named x.vbr to a file that is none
+    if _probe(target.exists) and target.suffix != ".vbr":  # a link named x.vbr to a file that is none
         raise VbrCheckError([Diagnostic(span, what + " (it is a link to a file that is not a .vbr file)")])
     local = including.parent / p
-    if not local.exists() and p.stem in bundled and p.name == name:  # `extends "siatka.vbr"`
+    if not _probe(local.exists) and p.stem in bundled and p.name == name:  # `extends "siatka.vbr"`
         return next(d / p for d in bundled_dirs() if (d / p).is_file())
     return local
 
