@@ -50,3 +50,42 @@ def test_a_rule_file_named_too_long_on_the_command_line_is_an_error_naming_it(tm
     with pytest.raises(VbrError) as info:
         load_rules(tmp_path / TOO_LONG)
     assert info.value.render().startswith(f"{tmp_path / TOO_LONG}: error: cannot read ")
+
+
+def bounded(*args: str, cwd: Path = ROOT, memory: int = 2 << 30) -> subprocess.CompletedProcess:
+    """`vbr ARGS` in a process of its own that may take at most `memory` bytes of address space."""
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    return subprocess.run([sys.executable, "-m", "vbr", *args], capture_output=True, text=True, timeout=HANG_GUARD,
+                          cwd=cwd, preexec_fn=limit)
+
+
+# `setup` making things a number of times fixed before play sizes the typed state's record of
+# things by that number (docs/language.md, Run-time limits, "things"): a thousand rounds of a
+# thousand rounds of `create ... times 10000` asked for a record of 10**10 things, and both
+# engines stopped with `vbr: internal error: MemoryError` before the game began.
+SETUP_OF_TEN_BILLION = ('game "x"\nkind Chip { v: int }\nzone pile public\nsetup {\n  repeat 1000 {\n'
+                        '    repeat 1000 {\n      create Chip(v: 1) in pile times 10000\n    }\n  }\n}\n'
+                        'start p\nphase p {\n  say "{count(pile)}"\n  end draw\n}\n')
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_setup_making_ten_billion_things_stops_at_the_create_past_the_bound(tmp_path, engine):
+    rules = tmp_path / "things.vbr"
+    rules.write_text(SETUP_OF_TEN_BILLION)
+    run = bounded("run", str(rules), "--engine", engine)
+    assert run.returncode == 1 and "Traceback" not in run.stderr and "internal error" not in run.stderr, run.stderr
+    # the first create makes 10,000, a full record; the second round's is the one past it (line 7)
+    assert f"{rules}:7:7: error: more than 10000 things (the `things` bound of this file)" in run.stderr
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_an_option_of_10_to_the_18_as_a_setup_create_count_is_the_located_create_fault(tmp_path, engine):
+    rules = tmp_path / "opt.vbr"
+    rules.write_text('game "x"\noption n = 6\nkind Chip { v: int }\nzone pile public\nsetup {\n'
+                     '  create Chip(v: 1) in pile times n\n}\nstart p\nphase p {\n  end draw\n}\n')
+    run = bounded("run", str(rules), "--engine", engine, "--option", f"n={10 ** 18}")
+    assert run.returncode == 1 and "internal error" not in run.stderr, run.stderr
+    assert f"{rules}:6:3: error: `create ... times 1000000000000000000`: out of 0..10000" in run.stderr

@@ -26,6 +26,7 @@ from vbr.ir.values import INT_MAX, NONE, ROW, Names, cell
 MAX_THINGS = 4096  # most things a game may hold when its `create`s do not fix the number
 MAX_OPTIONS = 4096  # most options a choice may offer
 MAX_CREATE_TIMES = 10_000  # most things one `create ... times n` makes (docs/language.md, Run-time limits)
+MAX_SETUP_THINGS = MAX_CREATE_TIMES  # most things the record holds when `setup` fixes their number: one full create
 COPY_WORDS = 4096  # words for copied lists beyond four per thing (Layout.copies)
 MAX_LIST_FIELD = 16  # most items a thing's list field holds when no `create` fixes it
 MAX_LIST_VAR = 256  # most items a var holding a list holds (docs/language.md, Limits)
@@ -578,14 +579,15 @@ def _var_types(m: Model) -> list[str]:
 def _thing_bound(m: Model) -> int:
     """The most things a game holds: the `create`s that `setup` reaches (through the procedures
     it calls) counted where each runs a fixed number of times, taking the larger branch of an
-    `if`; MAX_THINGS when a phase creates things or a count is not fixed before play."""
+    `if`, at most MAX_SETUP_THINGS (a `create` past it faults, as one past MAX_THINGS does); MAX_THINGS
+    when a phase creates things or a count is not fixed before play."""
     in_play = [d.body for d in m.phases.values()] + [h.body for hs in m.handlers.values() for h in hs]
     if any(isinstance(n, A.Create) for body in _reached(m, in_play) for n in A.walk(body)):
         return MAX_THINGS
     if m.setup is None:
         return 1
     total = _creates(m, m.setup.body.body, 1, ())
-    return MAX_THINGS if total is None else max(total, 1)
+    return MAX_THINGS if total is None else min(max(total, 1), MAX_SETUP_THINGS)
 
 
 def _reached(m: Model, bodies: list) -> list:
