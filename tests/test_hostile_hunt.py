@@ -3,6 +3,7 @@ a log or a name that once ended in a traceback, a raw control character on a ter
 without bound, and now ends in vbr's own words (`FILE:LINE:COL: error: ...`, non-zero exit)."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -89,3 +90,20 @@ def test_an_option_of_10_to_the_18_as_a_setup_create_count_is_the_located_create
     run = bounded("run", str(rules), "--engine", engine, "--option", f"n={10 ** 18}")
     assert run.returncode == 1 and "internal error" not in run.stderr, run.stderr
     assert f"{rules}:6:3: error: `create ... times 1000000000000000000`: out of 0..10000" in run.stderr
+
+
+def test_replay_of_a_log_naming_rules_too_long_for_the_file_system_is_an_error_at_its_header(tmp_path):
+    # a log's header names the rule file it was played from; a log is untrusted, so that name may
+    # be one the file system refuses to look up: Path.is_file() raised, and `vbr replay` printed
+    # `vbr: error: ...` with no line of the log
+    rules = tmp_path / "g.vbr"
+    rules.write_text('game "g"\nstart p\nphase p {\n  end draw\n}\n')
+    log = tmp_path / "g.jsonl"
+    made = vbr("run", str(rules), "--engine", "python", "--log", str(log))
+    assert made.returncode == 0, made.stderr
+    head, *rest = log.read_text().splitlines()
+    log.write_text(head.replace(json.dumps(str(rules)), json.dumps(str(tmp_path / TOO_LONG))) + "\n"
+                   + "\n".join(rest) + "\n")
+    run = vbr("replay", str(log))
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert (run.stdout + run.stderr).startswith(f"{log}:1: error: cannot load the rules this log names: "), run.stderr

@@ -257,7 +257,7 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
                       f"play the same game (replay it with {_engines_drawing(recorded)})")
     _same_format(head)
     rules = head["rules"]
-    if not Path(rules).is_file() and head.get("bundled"):
+    if not _is_file(rules) and head.get("bundled"):
         rules = head["bundled"]  # the log travelled to another machine or checkout
     try:
         loaded = _load(rules, head.get("options") or {}, engine)
@@ -339,6 +339,15 @@ def _same_format(head: dict) -> None:
 def _engines_drawing(generator: str) -> str:
     engines = [e for e in ENGINES if generator_of(e) == generator]
     return " or ".join(f"--engine {e}" for e in engines) if engines else "the vbr that wrote it"
+
+
+def _is_file(name: str) -> bool:
+    """Whether the log's rule file is there; False where the file system refuses the name itself (too
+    long, say), which loading it then says in the log's words."""
+    try:
+        return Path(name).is_file()
+    except OSError:
+        return False
 
 
 def _load(rules, options: dict, engine: str):
