@@ -107,3 +107,48 @@ def test_replay_of_a_log_naming_rules_too_long_for_the_file_system_is_an_error_a
     run = vbr("replay", str(log))
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert (run.stdout + run.stderr).startswith(f"{log}:1: error: cannot load the rules this log names: "), run.stderr
+
+
+# ------------------------------------------------------------------ the language server's input
+def lsp_message(obj: dict) -> bytes:
+    body = json.dumps(obj).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+INITIALIZE = lsp_message({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})
+
+
+def lsp(payload: bytes) -> subprocess.CompletedProcess:
+    """`vbr lsp` given `payload` as its whole input, in 1 GB of address space."""
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    return subprocess.run([sys.executable, "-m", "vbr", "lsp"], input=payload, capture_output=True,
+                          timeout=HANG_GUARD, cwd=ROOT, preexec_fn=limit)
+
+
+def test_an_lsp_message_claiming_a_petabyte_is_refused_in_one_line_without_asking_for_it():
+    # pygls asked for Content-Length bytes at once: the server died of `internal error: MemoryError`
+    run = lsp(INITIALIZE + b"Content-Length: 999999999999999\r\n\r\n{}")
+    assert b'"id": 1' in run.stdout  # the message before it was answered
+    assert run.returncode == 1
+    assert run.stderr.decode() == ("vbr lsp: error: a message of 999,999,999,999,999 bytes (Content-Length), more than "
+                                   "the 67,108,864 a message may have; the server stops\n")
+
+
+def test_an_lsp_message_nested_200000_deep_is_refused_in_one_line_not_a_traceback():
+    deep = b"[" * 200_000 + b"]" * 200_000
+    run = lsp(INITIALIZE + b"Content-Length: %d\r\n\r\n" % len(deep) + deep)
+    assert b'"id": 1' in run.stdout and run.returncode == 1
+    assert run.stderr.decode() == ("vbr lsp: error: a message of JSON nested deeper than 200 levels; the server "
+                                   "stops\n")
+
+
+def test_an_lsp_message_of_brackets_inside_strings_is_no_deeper_than_its_own_nesting(tmp_path):
+    # a rule file's text opened in an editor holds brackets of its own: they are in a string
+    text = 'game "x"\nvar v: list of int = [' + ", ".join(["[1]"] * 500) + "]\n"
+    opened = lsp_message({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": (tmp_path / "x.vbr").as_uri(), "languageId": "vbr", "version": 1, "text": "[" * 300 + text}}})
+    run = lsp(INITIALIZE + opened)
+    assert run.returncode == 0 and b"error" not in run.stderr.lower(), run.stderr

@@ -420,5 +420,10 @@ def _le(a: T.Position, b: T.Position) -> bool:
 
 
 def main() -> int:
-    server.start_io()
-    return 0
+    """Serve on standard input and output until the input ends; 1 when a message was refused
+    (vbr/lsp/bounded_input.py)."""
+    import sys
+    from vbr.lsp.bounded_input import BoundedInput
+    stdin = BoundedInput(sys.stdin.buffer)
+    server.start_io(stdin=stdin)
+    return 1 if stdin.refused else 0
