@@ -152,3 +152,20 @@ def test_an_lsp_message_of_brackets_inside_strings_is_no_deeper_than_its_own_nes
         "uri": (tmp_path / "x.vbr").as_uri(), "languageId": "vbr", "version": 1, "text": "[" * 300 + text}}})
     run = lsp(INITIALIZE + opened)
     assert run.returncode == 0 and b"error" not in run.stderr.lower(), run.stderr
+
+
+def test_summarize_of_rows_naming_rules_too_long_for_the_file_system_says_it_cannot_read_them(tmp_path):
+    # rows are untrusted: the rule file a row names was looked up with Path.exists(), which raised
+    # for a name the file system refuses, and `vbr summarize` said `vbr: error: cannot open ...`
+    rules = tmp_path / "g.vbr"
+    rules.write_text('game "g"\nseats 2\nstart p\nphase p {\n  choose x from [1, 2] by 0\n  end winner 0\n}\n')
+    rows = tmp_path / "rows.jsonl"
+    made = vbr("sim", "-n", "2", "--engine", "python", str(rules), "--out", str(rows), cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    games = [json.loads(line) for line in rows.read_text().splitlines()]
+    rows.write_text("".join(json.dumps({**g, "rules": TOO_LONG}) + "\n" for g in games))
+    run = vbr("summarize", str(rows), cwd=tmp_path)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    first, second = run.stderr.splitlines()[:2]
+    assert first.startswith(f"{TOO_LONG}: error: cannot read {TOO_LONG}: ")
+    assert second.startswith(f"vbr: the rows name {TOO_LONG} as their run was given it")

@@ -38,7 +38,7 @@ def cmd_summarize(args) -> int:
         note(f"{merged.duplicates} games appear more than once (the same rule file, options, engine, seed, "
              f"seating and index in its run): each is counted once")
     source = f"rows of {len(args.rows)} file{'s' if len(args.rows) > 1 else ''}"
-    lost = [a.rules for a in arms if not Path(a.rules).is_absolute() and not Path(a.rules).exists()]
+    lost = [a.rules for a in arms if _lost(a.rules)]
     try:
         if len(arms) == 1:
             return _one(args, arms[0], source)
@@ -55,6 +55,15 @@ def cmd_summarize(args) -> int:
     except R.RowsError as exc:  # an arm whose games do not fit its rule file
         print(str(exc), file=sys.stderr)
         return 1
+
+
+def _lost(rules: str) -> bool:
+    """Whether a rows file's relative rule-file name finds no file from here (one the file system
+    refuses, too long or with a NUL in it, finds none)."""
+    try:
+        return not Path(rules).is_absolute() and not Path(rules).exists()
+    except (OSError, ValueError):
+        return True
 
 
 def variant_of(arm: R.Arm) -> Variant:
