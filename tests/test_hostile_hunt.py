@@ -169,3 +169,39 @@ def test_summarize_of_rows_naming_rules_too_long_for_the_file_system_says_it_can
     first, second = run.stderr.splitlines()[:2]
     assert first.startswith(f"{TOO_LONG}: error: cannot read {TOO_LONG}: ")
     assert second.startswith(f"vbr: the rows name {TOO_LONG} as their run was given it")
+
+
+# Every zone slot has room for every thing (vbr/ir/layout.py: 1 + things words): 4,900 zones per
+# seat of 16 seats in a game that creates things in play (4,096 of them at most) made a state of
+# 78,400 * 4,097 words, 2.6 GB, and `vbr sim --agents mcts` ended in a MemoryError.
+ZONES_PER_SEAT = ('game "x"\nseats 16\nkind Chip { v: int }\n' + "".join(f"zone z{i} per seat hidden\n" for i in range(4900))
+                  + "start p\nphase p {\n  create Chip(v: 1) in z0[0]\n  choose x from [1, 2] by 0\n  end draw\n}\n")
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_zones_past_the_bound_on_a_states_zones_are_refused_at_the_zone_past_it(tmp_path, engine):
+    rules = tmp_path / "zones.vbr"
+    rules.write_text(ZONES_PER_SEAT)
+    run = bounded("sim", "-n", "2", "--agents", "mcts", "--engine", engine, str(rules))
+    assert run.returncode == 1 and "Traceback" not in run.stderr and "MemoryError" not in run.stderr, run.stderr
+    # 16 slots a zone, 4,097 words each: z62 brings 1,008 slots (4,129,776 words), z63 1,024
+    # (4,195,328), past 4 * 1024 * 1024 = 4,194,304; z63 is declared on line 4 + 63
+    assert run.stderr.startswith(f"{rules}:67:1: error: zone `z63` brings the zones to 1,024 slots "), run.stderr
+    assert "of 4,097 words each" in run.stderr and "more than the 4,194,304 words a state's zones may take" in run.stderr
+
+
+def test_a_game_with_a_thousand_zone_slots_of_4096_things_still_loads(tmp_path):
+    # 62 zones per seat of 16 seats and one more: 993 slots of 4,097 words, under 4,194,304
+    from vbr.engines.game import load
+    rules = tmp_path / "zones.vbr"
+    rules.write_text('game "x"\nseats 16\nkind Chip { v: int }\nzone pile hidden\n'
+                     + "".join(f"zone z{i} per seat hidden\n" for i in range(62))
+                     + "start p\nphase p {\n  create Chip(v: 1) in pile\n  end draw\n}\n")
+    assert load(rules, engine="python").new_state(0).is_terminal()
+
+
+def test_the_language_server_shows_zones_past_the_bound_at_the_zone_past_it():
+    from vbr.lsp.analysis import analyse, problems, with_refusal
+    a = with_refusal(analyse(ZONES_PER_SEAT, "/tmp/zones.vbr"))
+    assert [(p.range.line, p.message.split(" brings")[0]) for p in problems(a)
+            if "a state's zones" in p.message] == [(66, "zone `z63`")]  # line 67, counted from 0

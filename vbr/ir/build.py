@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from vbr.checker import Model, constant_int, measure_slots, type_of
 from vbr.grammar import ast as A, printer
 from vbr.court import court_of
-from vbr.errors import Diagnostic
+from vbr.errors import Diagnostic, VbrCheckError
 from vbr.ir import nodes as N
 from vbr.ir.build_expr import ExprBuilder, FnLocals, Scope, Unsupported, ir_type, item_type, stored
 from vbr.ir.frames import frame_bound
@@ -27,6 +27,7 @@ MAX_THINGS = 4096  # most things a game may hold when its `create`s do not fix t
 MAX_OPTIONS = 4096  # most options a choice may offer
 MAX_CREATE_TIMES = 10_000  # most things one `create ... times n` makes (docs/language.md, Run-time limits)
 MAX_SETUP_THINGS = MAX_CREATE_TIMES  # most things the record holds when `setup` fixes their number: one full create
+MAX_ZONE_WORDS = 4 * 1024 * 1024  # most words a state's zones take: zone slots times (1 + things) (docs/language.md)
 COPY_WORDS = 4096  # words for copied lists beyond four per thing (Layout.copies)
 MAX_LIST_FIELD = 16  # most items a thing's list field holds when no `create` fixes it
 MAX_LIST_VAR = 256  # most items a var holding a list holds (docs/language.md, Limits)
@@ -67,6 +68,8 @@ def refusal(m: Model) -> Diagnostic | None:
         build_program(m)
     except Unsupported as exc:
         return Diagnostic(exc.span, exc.text())
+    except VbrCheckError as exc:  # a bound of the typed state the file goes past (_bound_zones)
+        return exc.diagnostics[0]
     return None
 
 
@@ -86,6 +89,7 @@ class ProgramBuilder:
         self.dice: list[tuple[int, ...]] = []
         self.court = court_of(m.court)
         self.things = _thing_bound(m)
+        _bound_zones(m, self.things)
         self.field_at, self.list_cap, self.width = _field_layout(m)
         self.list_vars, self.list_words = _list_var_layout(m)
         self.list_writes = ListWrites(m)
@@ -588,6 +592,21 @@ def _thing_bound(m: Model) -> int:
         return 1
     total = _creates(m, m.setup.body.body, 1, ())
     return MAX_THINGS if total is None else min(max(total, 1), MAX_SETUP_THINGS)
+
+
+def _bound_zones(m: Model, things: int) -> None:
+    """Each zone slot holds room for every thing (1 + things words): a located error at the zone
+    whose slots take the state's zones past MAX_ZONE_WORDS (thousands of zones per seat of 16 seats
+    made a state of gigabytes)."""
+    slots = 0
+    for z in m.zones.values():
+        slots += z.count
+        if slots * (1 + things) > MAX_ZONE_WORDS:
+            raise VbrCheckError([Diagnostic(z.decl.span, (
+                f"zone `{z.decl.name}` brings the zones to {slots:,} slots (one per seat or team of a zone kept per "
+                f"seat or team) of {1 + things:,} words each (one for every thing the game may hold, {things:,}, and "
+                f"one more): more than the {MAX_ZONE_WORDS:,} words a state's zones may take, the limit on zones"))],
+                m.rules.sources)
 
 
 def _reached(m: Model, bodies: list) -> list:
