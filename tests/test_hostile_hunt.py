@@ -205,3 +205,33 @@ def test_the_language_server_shows_zones_past_the_bound_at_the_zone_past_it():
     a = with_refusal(analyse(ZONES_PER_SEAT, "/tmp/zones.vbr"))
     assert [(p.range.line, p.message.split(" brings")[0]) for p in problems(a)
             if "a state's zones" in p.message] == [(66, "zone `z63`")]  # line 67, counted from 0
+
+
+# Every thing's record is as wide as the widest kind's, a list field holding as many items as the
+# longest list literal given it: one `create` in play of a list of 20,000 numbers made each of the
+# 4,096 records 20,001 words wide, a state of 650 MB, and two games of `vbr sim --agents mcts`
+# (which copies states) had not ended after two minutes.
+def long_list_field(items: int) -> str:
+    return ('game "x"\nkind Chip { xs: list of int }\nzone pile public\nstart p\nphase p {\n'
+            f'  create Chip(xs: [{", ".join(["7"] * items)}]) in pile\n  choose x from [1, 2] by 0\n  end draw\n}}\n')
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_list_field_given_20000_items_is_refused_at_its_kind(tmp_path, engine):
+    rules = tmp_path / "field.vbr"
+    rules.write_text(long_list_field(20_000))
+    run = bounded("sim", "-n", "2", "--agents", "mcts", "--engine", engine, str(rules))
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    # the count and 20,000 items: 20,001 words a record; a phase creates, so 4,096 things
+    assert run.stderr.startswith(f"{rules}:2:1: error: kind `Chip`'s record is 20,001 words wide "), run.stderr
+    assert "4,096 things: 81,924,096 words, more than the 4,194,304 words" in run.stderr
+
+
+def test_records_just_within_the_bound_load_and_just_past_it_are_refused(tmp_path):
+    from vbr.engines.game import load
+    within, past = tmp_path / "within.vbr", tmp_path / "past.vbr"
+    within.write_text(long_list_field(1000))  # 4,096 * 1,001 = 4,100,096 words
+    past.write_text(long_list_field(1024))  # 4,096 * 1,025 = 4,198,400 words, past 4,194,304
+    assert load(within, engine="python").new_state(0).legal_actions()
+    with pytest.raises(VbrError, match="the limit on records"):
+        load(past, engine="python")

@@ -28,6 +28,7 @@ MAX_OPTIONS = 4096  # most options a choice may offer
 MAX_CREATE_TIMES = 10_000  # most things one `create ... times n` makes (docs/language.md, Run-time limits)
 MAX_SETUP_THINGS = MAX_CREATE_TIMES  # most things the record holds when `setup` fixes their number: one full create
 MAX_ZONE_WORDS = 4 * 1024 * 1024  # most words a state's zones take: zone slots times (1 + things) (docs/language.md)
+MAX_RECORD_WORDS = 4 * 1024 * 1024  # most words the things' fields take: things times the widest kind's record
 COPY_WORDS = 4096  # words for copied lists beyond four per thing (Layout.copies)
 MAX_LIST_FIELD = 16  # most items a thing's list field holds when no `create` fixes it
 MAX_LIST_VAR = 256  # most items a var holding a list holds (docs/language.md, Limits)
@@ -68,7 +69,7 @@ def refusal(m: Model) -> Diagnostic | None:
         build_program(m)
     except Unsupported as exc:
         return Diagnostic(exc.span, exc.text())
-    except VbrCheckError as exc:  # a bound of the typed state the file goes past (_bound_zones)
+    except VbrCheckError as exc:  # a bound of the typed state the file goes past (_bound_zones, _bound_records)
         return exc.diagnostics[0]
     return None
 
@@ -91,6 +92,7 @@ class ProgramBuilder:
         self.things = _thing_bound(m)
         _bound_zones(m, self.things)
         self.field_at, self.list_cap, self.width = _field_layout(m)
+        _bound_records(m, self.things, self.width, self.list_cap)
         self.list_vars, self.list_words = _list_var_layout(m)
         self.list_writes = ListWrites(m)
         self.max_range = MAX_OPTIONS
@@ -607,6 +609,21 @@ def _bound_zones(m: Model, things: int) -> None:
                 f"seat or team) of {1 + things:,} words each (one for every thing the game may hold, {things:,}, and "
                 f"one more): more than the {MAX_ZONE_WORDS:,} words a state's zones may take, the limit on zones"))],
                 m.rules.sources)
+
+
+def _bound_records(m: Model, things: int, width: int, caps: dict) -> None:
+    """Every thing has a record as wide as the widest kind's (a list field holds as many items as
+    the longest list literal given it): a located error at that kind when the things' records
+    would take more than MAX_RECORD_WORDS (a create giving a list of 20,000 numbers made a state of
+    650 MB)."""
+    if things * width <= MAX_RECORD_WORDS:
+        return
+    kind = max(m.kinds.values(), key=lambda k: sum(1 + caps.get((k.index, f), 0) for f in k.fields))
+    raise VbrCheckError([Diagnostic(kind.decl.span, (
+        f"kind `{kind.decl.name}`'s record is {width:,} words wide (a list field holds as many items as the longest "
+        f"list literal a `create` or an assignment gives it), and the game may hold {things:,} things: "
+        f"{things * width:,} words, more than the {MAX_RECORD_WORDS:,} words the things' records may take, "
+        "the limit on records"))], m.rules.sources)
 
 
 def _reached(m: Model, bodies: list) -> list:
