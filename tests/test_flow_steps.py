@@ -20,10 +20,7 @@ from vbr.visualizer.render import to_dot
 
 # ask() suspends (a choice: a pushed frame) and calls offers() (it gives a list: written out at
 # its call) and tally() (never suspends: a direct call), leave() calls note() and goes to b,
-# finish() may end the game; each is called from a phase. A log is told the calls and returns of
-# the procedures that may end the game or go to a phase (vbr.ir.leaving): ask() (it may end the
-# game), offers() (it may go to b), finish(), leave() and down() (it may end the game at the
-# bottom); not of tally() and note(), which always return
+# finish() may end the game; each is called from a phase
 CALLS = """game "Calls"
 seats 2
 die d6 = 1..6
@@ -37,18 +34,12 @@ proc tally(n: int): int {
 }
 
 proc offers(): list of int {
-  if hits > 1000 {
-    goto b
-  }
   return [1, 2]
 }
 
 proc ask() {
   let xs = offers()
   choose x from xs by t
-  if hits > 1000 {
-    end draw
-  }
   let h = tally(x)
   say "hits {h}"
 }
@@ -88,9 +79,6 @@ phase b {
 proc down(n: int) {
   if n > 0 {
     down(n - 1)
-  }
-  if hits > 1000 {
-    end draw
   }
 }
 """
@@ -189,7 +177,7 @@ def test_a_logged_games_events_calls_and_returns_included_are_the_same_in_python
         python, c = (_events(games[e], seed, CallEvents()) for e in ("python", "c"))
         assert python == c, seed
         kinds |= {(e["t"], e.get("proc")) for e in c if e["t"] in ("call", "return")}
-    called = {"offers", "ask", "finish", "leave"} | ({"down"} if recursive else set())
+    called = {"offers", "tally", "ask", "finish", "leave", "note"} | ({"down"} if recursive else set())
     assert {p for t, p in kinds if t == "call"} == called
     # leave() goes to b and never returns; finish() returns until the game ends in it
     assert {p for t, p in kinds if t == "return"} == called - {"leave"}

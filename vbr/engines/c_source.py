@@ -24,7 +24,6 @@ from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.direct_calls import DirectCalls
 from vbr.ir.frames import deepest_chain
 from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, Header as H
-from vbr.ir.leaving import leaving_units
 from vbr.ir.observed_words import fixed_fields, observed_vars
 from vbr.ir.values import NONE
 
@@ -117,7 +116,6 @@ class _Source(WordSource):
         self.direct = DirectCalls(p, excluded).direct if self.direct_calls else frozenset()
         self.split_direct: set[int] = set()  # direct procedures whose function would be cut into parts
         self.in_direct = False  # whether the unit whose code is being written is a `d<unit>` function
-        self.told_units = leaving_units(p)  # the units whose calls and returns a log is told
         self.zone_kinds = zone_kinds(p)  # the kinds each zone can hold
         self.known_kind: dict[int, int] = {}  # locals that hold, where code is being written, a thing of this kind
 
@@ -1249,12 +1247,10 @@ int vbr_goto(W *S, W unit) {{
         ended = [f"    if (S[{H.STATUS}] == OVER) {self.ended_locals()}"] if self.in_direct else []
         return lines + [f"if ({call}) {{", *ended, f"    {self.leaving}", "}", "VBR_BACK();", f"goto L{t.next};"]
 
-    def told(self, what: int, unit: int) -> str:
+    @staticmethod
+    def told(what: int, unit: int) -> str:
         """A call of procedure `unit` (CALL) or its return (RETURN) told to a log that listens
-        (vbr.engines.events), when `unit` may leave play's phase for good (vbr.ir.leaving):
-        without a log, a test of a word."""
-        if unit not in self.told_units:
-            return ";"
+        (vbr.engines.events): without one, a test of a word."""
         return f"if (VBR_LOGGING(S)) VBR_LOG(S, {what}, {unit}, 0, 0);"
 
     def returning(self) -> list[str]:

@@ -7,10 +7,9 @@ each answer and an `end` when the game is over. Every event is made here, from t
 tables and the state's words, so both engines give the same events for the same game, byte for
 byte once written.
 
-A logged game's engine also reports each call of a procedure that may end the game or go to a
-phase (vbr.ir.leaving: the procedures a turn-flow diagram draws as boxes), as its body is about
-to run (after its arguments), and each return from one (a unit of kind `proc`; a handler's return
-is not one), after the value it gives. A log, `vbr run` and `vbr test --trace` show neither: they are
+A logged game's engine also reports each call of a procedure, as its body is about to run (after
+its arguments), and each return from a procedure (a unit of kind `proc`; a handler's return is not
+one), after the value it gives. A log, `vbr run` and `vbr test --trace` show neither: they are
 kept only in a list of events whose `hears_calls` is true (`CallEvents`, or a traced run's step
 counter, vbr.flow_steps), as `{"t": "call", "proc": name}` and `{"t": "return", "proc": name}`.
 

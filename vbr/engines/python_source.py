@@ -47,7 +47,6 @@ from vbr.ir import nodes as N
 from vbr.ir.never_none import never_none, never_none_vars
 from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STEP_FAULT
 from vbr.ir.direct_calls import DirectCalls
-from vbr.ir.leaving import leaving_units
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.layout import CHOICE, FAULT, FRAME_HEAD, ITEMS_PER_STEP, OVER, RUNNING, Header as H
 from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
@@ -77,9 +76,8 @@ def python_source(program: N.Program) -> str:
     kinds = zone_kinds(program)
     calls = DirectCalls(program)
     vars_nn = never_none_vars(program)
-    told = leaving_units(program)
-    units = [_Unit(program, u, pads, kinds, calls, told, vars_nn).function() for u in range(len(program.units))]
-    units += [_Direct(program, u, pads, kinds, calls, told, vars_nn).function() for u in sorted(calls.direct)]
+    units = [_Unit(program, u, pads, kinds, calls, vars_nn).function() for u in range(len(program.units))]
+    units += [_Direct(program, u, pads, kinds, calls, vars_nn).function() for u in sorted(calls.direct)]
     fns = [_FnBody(program, k, kinds, vars_nn).function() for k in range(len(program.fns))]
     nones = "\n".join([f"P{n} = ({NONE},) * {n}" for n in sorted(pads)] + _cell_answers(program))
     table = "UNITS = (" + "".join(f"u{u}, " for u in range(len(program.units))) + ")"
@@ -360,10 +358,9 @@ class _Unit(WordSource):
     left = "return"  # how the function returns when play leaves it for good (a `goto`, the end)
 
     def __init__(self, p: N.Program, u: int, pads: set[int], zone_kinds: list[frozenset[int]], calls: DirectCalls,
-                 told: frozenset[int], vars_nn: frozenset[int] = frozenset()):
+                 vars_nn: frozenset[int] = frozenset()):
         super().__init__(p)
         self.u, self.unit, self.pads, self.zone_kinds, self.calls = u, p.units[u], pads, zone_kinds, calls
-        self.told_units = told  # the units whose calls and returns a log is told (vbr.ir.leaving)
         self.vars_nn = vars_nn  # the vars that never hold none (vbr.ir.never_none)
         self.direct = calls.direct
         self.out: list[str] = []
@@ -1497,8 +1494,7 @@ class _Unit(WordSource):
 
     def s_CallEvent(self, s):
         """A procedure written out at its call entered or left, told to a log (`told`)."""
-        if s.unit in self.told_units:
-            self.logged(lambda: self.emit(f"LOG(S, {s.what!r}, {s.unit})"))
+        self.logged(lambda: self.emit(f"LOG(S, {s.what!r}, {s.unit})"))
 
     def s_Reveal(self, s):
         what = self.hold(self.expr(s.what) if s.what is not None else self.expr(s.zone))
@@ -1692,10 +1688,7 @@ class _Unit(WordSource):
 
     def told(self, what: str, unit: int) -> None:
         """A call of procedure `unit` (`what` is `call`), or its return (`return`), told to a
-        log that listens (vbr.engines.events), when `unit` may leave play's phase for good
-        (vbr.ir.leaving): the log reads no word of the state."""
-        if unit not in self.told_units:
-            return
+        log that listens (vbr.engines.events): the log reads no word of the state."""
         self.emit("if LOG is not None:")
         self.emit(f"    LOG(S, {what!r}, {unit})")
 
@@ -1797,12 +1790,12 @@ class _Direct(_Unit):
     left = "return -1"
 
     def __init__(self, p: N.Program, u: int, pads: set[int], zone_kinds: list[frozenset[int]], calls: DirectCalls,
-                 told: frozenset[int], vars_nn: frozenset[int] = frozenset()):
+                 vars_nn: frozenset[int] = frozenset()):
         blocks = p.units[u].blocks
         self.padded = u in calls.padded
         self.size = FRAME_HEAD + p.units[u].nlocals
         self.tracks_pc = any(isinstance(b.term, N.End) for b in blocks) and any(isinstance(b.term, N.Call) for b in blocks)
-        super().__init__(p, u, pads, zone_kinds, calls, told, vars_nn)  # which writes blocks (_copy_small_joins)
+        super().__init__(p, u, pads, zone_kinds, calls, vars_nn)  # which writes blocks (_copy_small_joins)
 
     def _registers(self) -> list[int]:
         """Every local it reads or writes, and its parameters."""
