@@ -290,3 +290,35 @@ def test_volleyball_highs_defences_are_counted_from_their_calls(mode):
             assert counts.steps[(proc, "defend")] + counts.steps.get((proc, "point()"), 0) == entered[proc]
     _, _, graph = load_graph(path, {"mode": mode}, fold=True, game=game)
     assert set(counts.steps) <= set(graph.edges)
+
+
+# p() goes to b only when `fast`: under fast=false it always returns, yet it is still drawn as a
+# box of its own (a procedure that can go to a phase as the rules are written), called once a game
+FOLDED = """game "Fold"
+seats 2
+option fast = false
+start a
+proc p() {
+  if fast {
+    goto b
+  }
+}
+phase a {
+  choose x from 1..2 by 0
+  p()
+  goto b
+}
+phase b {
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_drawn_procedure_whose_goto_the_options_rule_out_is_counted_from_its_calls(tmp_path, engine):
+    path = _file(tmp_path, "folded", FOLDED)
+    n = 6
+    counts = simulate(vbr.load(path, engine=engine), n, seed=0, engine=engine)
+    # every game: start -> a, a -> p(), p() returns to a, a -> b, b -> game over
+    assert counts.steps == {(START, "a"): n, ("a", "p()"): n, ("p()", "a"): n, ("a", "b"): n, ("b", END): n}
+    assert counts.entered == {START: n, "a": n, "p()": n, "b": n, END: n}
