@@ -371,11 +371,12 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
         init = p.units[p.init]
         agent_key, agent_salt = R.AGENT_KEY, R.AGENT_SALT
         return f"""
-/* the frame on top run while play runs and the stack reaches above word `floor`; the status.
- * A fault jumps to the caller's jump buffer (vbr_jump): run_above sets its own, a caller that runs
- * many choices in one call (vbr_play_game, vbr_play_many) sets one for all of them. */
-static inline int run_loop(W *S, W floor) {{
-    while (S[H_STATUS] == RUNNING && S[H_TOP] > floor) {{
+/* the frame on top run while play runs; the status. A fault jumps to the caller's jump buffer
+ * (vbr_jump): run_state sets its own, a caller that runs many choices in one call (vbr_play_game,
+ * vbr_play_many) sets one for all of them. `unused`: guarded's argument. */
+static inline int run_loop(W *S, W unused) {{
+    (void)unused;
+    while (S[H_STATUS] == RUNNING) {{
         W fp = S[H_FP];
         UNITS[S[fp + 1]](S, fp, S[fp + 2]);
     }}
@@ -396,9 +397,7 @@ static int guarded(int (*step)(W *, W), W *S, W arg) {{
     return status;
 }}
 
-static int run_above(W *S, W floor) {{ return guarded(run_loop, S, floor); }}
-
-static int run_state(W *S) {{ return run_above(S, -1); }}
+static int run_state(W *S) {{ return guarded(run_loop, S, 0); }}
 
 W vbr_words(void) {{ return {lay.words}; }}
 
@@ -440,7 +439,7 @@ static inline int apply_in(W *S, W i) {{
         return FAULT;
     }}
     S[H_STATUS] = RUNNING;
-    return run_loop(S, -1);
+    return run_loop(S, 0);
 }}
 
 int vbr_apply(W *S, W i) {{ return guarded(apply_in, S, i); }}
@@ -542,7 +541,7 @@ static void play_whole_game(W *S, W *io) {{  /* S: all its words zero, as ctypes
     U streams[VBR_SEATS + 1];
     for (W s = 0; s < VBR_SEATS; s++) streams[s] = vbr_agent_stream(seed, s);
     init_state(S, seed, 1);
-    run_loop(S, -1);
+    run_loop(S, 0);
     W stats[4 + POINTS_COUNT + 1];
     stats[0] = stats[1] = stats[3] = 0;
     stats[2] = -1;
@@ -582,7 +581,7 @@ int vbr_play_game(W *S, W *io) {{
 /* game g of vbr_play_many, inside its jump buffer */
 static void play_many_one(W *S, U seed, U agent_seed) {{
     init_state(S, seed, 0);
-    run_loop(S, -1);
+    run_loop(S, 0);
     U agent = vbr_first_state(agent_seed, {agent_key}ULL);
     while (S[H_STATUS] == CHOICE) apply_in(S, vbr_below_of(&agent, S[H_NOPTS]));
 }}
