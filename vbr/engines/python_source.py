@@ -515,6 +515,11 @@ class _Unit(WordSource):
     def tmp(self) -> str:
         return self.fresh("t")
 
+    def owned(self, code: str, mark: int) -> bool:
+        """Whether code is a temporary taken since `mark` to hold a construct's result: not a
+        local's variable, nor a binding's (those outlive it), so its holder may take it over."""
+        return code[:1] == "t" and code[1:].isdigit() and int(code[1:]) >= mark and code not in self.alias.values()
+
     def hold(self, code: str) -> str:
         """code's value in a name, so that it may be read again."""
         if _simple(code):
@@ -847,14 +852,16 @@ class _Unit(WordSource):
         return f"({a} {e.op} {b})"
 
     def short_circuit(self, e):
+        start = self.n
         a = self.expr(e.left)
-        t = self.tmp()
+        t = a if self.owned(a, start) else self.tmp()
         mark = self.n
         lines, b = self.capture(self.expr, e.right)
         if not lines:
             return f"({a} {e.op} {b})"
         self.n = mark  # the right side's temporaries end with it
-        self.emit(f"{t} = {a}")
+        if t != a:
+            self.emit(f"{t} = {a}")
         self.emit(f"if {t}:" if e.op == "and" else f"if not {t}:")
         self.out += _indent(lines + [f"{t} = {b}"])
         return t
@@ -933,6 +940,8 @@ class _Unit(WordSource):
             self.kind_words[self.local(e.slot)] = self.kind_words[value]
         body = self.expr(e.body)
         self.restore(saved)
+        if self.owned(body, mark):  # the body's own result: it stays the binding's, its name not taken again
+            return body
         self.n = mark  # the binding's temporaries end with it
         if _is_literal(body):
             return body

@@ -153,17 +153,22 @@ class _Flow:
         elif isinstance(n, N.Choose):
             self.grow(self.local[u], n.slot, self.seq_kinds(u, n.seq))
 
-    def kinds(self, u, e) -> frozenset[int]:
-        """The kinds of thing expression e may give in unit (or heavy fn) u."""
+    def kinds(self, u, e, env: dict | None = None) -> frozenset[int]:
+        """The kinds of thing expression e may give in unit (or heavy fn) u; `env`: the kinds of
+        the locals a binding or an aggregate around e holds while e is worked out (a local's
+        other writes are of other times: a statement's locals are taken again by others)."""
         if not isinstance(e, N.Expr) or not e.ty.startswith(("ent", "any")):
             return frozenset()
+        env = env or {}
         if isinstance(e, N.Local):
+            if e.slot in env:
+                return env[e.slot]
             table = self.local[u]
             return table[e.slot] if e.slot < len(table) else self.every
         if isinstance(e, N.Bind):
-            return self.kinds(u, e.body)
+            return self.kinds(u, e.body, {**env, e.slot: self.kinds(u, e.value, env)})
         if isinstance(e, N.IfElse):
-            return self.kinds(u, e.then) | self.kinds(u, e.orelse)
+            return self.kinds(u, e.then, env) | self.kinds(u, e.orelse, env)
         if isinstance(e, N.Builtin) and e.name in ("top", "bottom"):
             return self.zones_kinds(self.zones_of(u, e.args[0]))
         if isinstance(e, N.StackAt):
@@ -175,7 +180,7 @@ class _Flow:
         if isinstance(e, N.ItemAt):
             return self.seq_kinds(u, e.seq)
         if isinstance(e, N.Aggregate) and e.agg in ("first", "max", "min"):
-            return self.kinds(u, e.body)
+            return self.kinds(u, e.body, {**env, e.slot: self.seq_kinds(u, e.seq)})
         return self.every
 
     def seq_kinds(self, u, s) -> frozenset[int]:

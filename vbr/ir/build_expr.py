@@ -609,6 +609,12 @@ class ExprBuilder:
                 inner.names[p.name] = (ALIAS, (a, scope))
                 continue
             v = self.expr(a, scope)
+            if isinstance(v, N.Local):  # a local of the caller: nothing the body runs writes it
+                inner.names[p.name] = (v.ty, v.slot)
+                continue
+            if isinstance(v, N.Global) and v.index is None or isinstance(v, N.Const):
+                inner.names[p.name] = (ALIAS, (a, scope))  # read again where the body reads it: the same value
+                continue
             slot = self.ub.temp(v.ty)
             inner.names[p.name] = (v.ty, slot)
             slots.append((slot, v))
