@@ -594,9 +594,11 @@ class ExprBuilder:
         return N.FnCall(self.pb.fns[fn].body.ty, fn, values, steps)
 
     def _inline(self, e: A.Call, scope: Scope, build):
-        """`fn f(a, b) = body` written out at its call: each argument into a fresh local; a list
-        argument is read where the body reads its parameter (lists never change, so reading it
-        again gives the same items), unless it draws at random."""
+        """`fn f(a, b) = body` written out at its call: each argument into a fresh local, but for
+        a local of the caller, a var or a constant, which the body reads where it reads the
+        parameter (nothing an expression runs writes a var, or a local it did not bind); a list
+        argument is read there too (lists never change, so reading it again gives the same
+        items), unless it draws at random."""
         d = self.m.fns[e.func]
         if e.func in self.ub.inlining:
             raise Unsupported(f"`{e.func}` calls itself", e.span)
