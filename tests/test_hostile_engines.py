@@ -165,6 +165,11 @@ IN_PLAY = {  # test_runtime_limits.py, and the typed program's own constructs ab
                                                  "limit steps 5000\nvar n: int = 0\n"),
     "a procedure calling itself without end": phase("  deeper(1)\n", "var n: int = 0\nproc deeper(k: int) {\n"
                                                     "  n = k\n  deeper(k + 1)\n}\n"),
+    # deeper than Python's own stack goes (about 1,000 calls): the calls push frames, not functions
+    "a procedure calling itself 5000 deep": phase("  deeper(5000)\n", "limit depth 6000\nvar n: int = 0\n"
+                                                 "proc deeper(k: int) {\n  n += 1\n  if k > 0 {\n    deeper(k - 1)\n  }\n}\n"),
+    "a procedure calling itself past limit depth 6000": phase("  deeper(1)\n", "limit depth 6000\nvar n: int = 0\n"
+                                                              "proc deeper(k: int) {\n  n = k\n  deeper(k + 1)\n}\n"),
     "things past any bound": phase("  repeat 100 {\n    create Chip(v: n) in pile times 1000\n  }\n",
                                    "kind Chip { v: int }\nzone pile public\nvar n: int = 0\n"),
     "a division by zero": phase("  n = 7 / (n - n)\n", "var n: int = 3\n"),
@@ -266,6 +271,8 @@ EXPECTED = {
     # out while n counts up, at the phase
     "a phase going to itself without end": (STOPPED, "hostile.vbr:5:1: error: the game ran more than 5000 steps"),
     "a procedure calling itself without end": (STOPPED, "hostile.vbr:3:1: error: calls nest deeper than 200"),
+    "a procedure calling itself 5000 deep": (END, "draw"),  # 5001 frames, under the limit of 6000
+    "a procedure calling itself past limit depth 6000": (STOPPED, "hostile.vbr:4:1: error: calls nest deeper than 6000"),
     "things past any bound": (STOPPED, "hostile.vbr:8:5: error: more than 4096 things"),
     "a division by zero": (STOPPED, "hostile.vbr:5:7: error: division by zero"),
     "two faults in one expression": (STOPPED, "hostile.vbr:6:8: error: division by zero"),  # the left one first

@@ -21,8 +21,7 @@ from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
 from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STEP_FAULT
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
-from vbr.ir.direct_calls import DirectCalls
-from vbr.ir.frames import deepest_chain
+from vbr.ir.direct_calls import DirectCalls, short_chains
 from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, Header as H
 from vbr.ir.observed_words import fixed_fields, observed_vars
 from vbr.ir.values import NONE
@@ -53,8 +52,7 @@ static W vbr_log_draw(W *S, W what, W code, W n, W v) {{
 static inline W vbr_drawn(W *S, W what, W code, W v) {{
     return VBR_LOGGING(S) ? vbr_log_draw(S, what, code, 1, v) : v;
 }}"""
-STACK_ITEMS = 8192  # words of a list worked out in play kept on the C stack (DIRECT_CALL_DEPTH frames of them fit)
-DIRECT_CALL_DEPTH = 32  # the longest chain of calls run as C calls (the C stack holds one function per frame)
+STACK_ITEMS = 8192  # words of a list worked out in play kept on the C stack (direct_calls.DIRECT_CALL_DEPTH frames of them fit)
 
 
 def c_source(program: N.Program) -> str:
@@ -111,9 +109,9 @@ class _Source(WordSource):
         self.says = {id(x): k for k, x in enumerate(say_sites(p))}  # a say's number in its events
         self.reveals = {id(x): k for k, x in enumerate(reveal_sites(p))}  # a reveal's number in its events
         # no recursion and a short chain of calls: a call runs its procedure as a C call (t_Call)
-        self.direct_calls = 0 <= deepest_chain(p.units, p.limits["depth"]) <= DIRECT_CALL_DEPTH
+        self.direct_calls = short_chains(p)
         # ... and a procedure that never suspends runs as a C function of its own, without a pushed frame
-        self.direct = DirectCalls(p, excluded).direct if self.direct_calls else frozenset()
+        self.direct = DirectCalls(p, excluded).direct
         self.split_direct: set[int] = set()  # direct procedures whose function would be cut into parts
         self.in_direct = False  # whether the unit whose code is being written is a `d<unit>` function
         self.zone_kinds = zone_kinds(p)  # the kinds each zone can hold

@@ -14,7 +14,9 @@ Inside a unit's function:
   (`S[fp + k]`), except a bound value (an inlined `fn`'s parameter, an aggregate's or a choice's
   item), which is read from a variable and written through to its word;
 - a called procedure's function is called from here, and when it returns into this frame play
-  goes on here; a procedure that never suspends (vbr.ir.direct_calls) has a function of its own,
+  goes on here (in a program whose chains of calls are short, vbr.ir.direct_calls.short_chains;
+  else the call returns to the run loop, which runs the procedure, so that a deep recursion
+  does not grow Python's stack); a procedure that never suspends (vbr.ir.direct_calls) has a function of its own,
   `d<unit>`, that runs it to its return with no frame pushed (`_Direct`), and play goes on in
   the caller's block after the call as after any statement;
 - each call of a procedure and its return are told to a log while one listens
@@ -46,7 +48,7 @@ from vbr.engines.zone_kinds import seq_zones, zone_kinds
 from vbr.ir import nodes as N
 from vbr.ir.never_none import never_none, never_none_vars
 from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STEP_FAULT
-from vbr.ir.direct_calls import DirectCalls
+from vbr.ir.direct_calls import DirectCalls, short_chains
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.layout import CHOICE, FAULT, FRAME_HEAD, ITEMS_PER_STEP, OVER, RUNNING, Header as H
 from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
@@ -363,6 +365,7 @@ class _Unit(WordSource):
         self.u, self.unit, self.pads, self.zone_kinds, self.calls = u, p.units[u], pads, zone_kinds, calls
         self.vars_nn = vars_nn  # the vars that never hold none (vbr.ir.never_none)
         self.direct = calls.direct
+        self.nested = short_chains(p)  # a pushed call's function called from here (else the run loop calls it)
         self.out: list[str] = []
         self.alias: dict[int, str] = {}
         self.known_kind: dict[int, int] = {}  # slots that hold, for now, a value (a thing of this kind, -1: any)
@@ -1650,6 +1653,9 @@ class _Unit(WordSource):
         self.out += self.frame("fp", t.unit, args)
         self.emit(f"S[{H.DEPTH}] += 1")
         self.told("call", t.unit)
+        if not self.nested:  # the run loop runs the procedure, then this frame from `next`
+            self.emit("return")
+            return
         # the procedure runs from here; when it returns into this frame, so does this function
         self.emit(f"u{t.unit}(S, S[{H.FP}], 0)")
         self.emit(f"if S[{H.STATUS}] != {RUNNING} or S[{H.FP}] != fp or S[fp + 2] != {t.next}:")

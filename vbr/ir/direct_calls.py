@@ -5,6 +5,17 @@ c_source's `d<unit>` functions), and play goes on after the call as after any st
 from __future__ import annotations
 
 from vbr.ir import nodes as N
+from vbr.ir.frames import deepest_chain
+
+DIRECT_CALL_DEPTH = 32  # the longest chain of calls run as calls of an engine's language (its stack holds a function per frame)
+
+
+def short_chains(p: N.Program) -> bool:
+    """Whether no procedure or handler can reach itself through calls and events and no chain of
+    them is longer than DIRECT_CALL_DEPTH: only then does an engine run a call as a call of its
+    own language. Otherwise a call pushes a frame and the engine's loop runs it, so that neither
+    the C stack nor Python's grows with `limit depth` (up to 10,000 frames)."""
+    return 0 <= deepest_chain(p.units, p.limits["depth"]) <= DIRECT_CALL_DEPTH
 
 
 class DirectCalls:
@@ -16,12 +27,12 @@ class DirectCalls:
     only marks the stack and cuts it back to the mark sees no difference).
 
     `excluded`: units an engine cannot run this way (left out, and so is each procedure calling
-    one of them)."""
+    one of them). A program whose chains of calls are not short (short_chains) has none."""
 
     def __init__(self, p: N.Program, excluded: frozenset[int] = frozenset()):
         units = p.units
         direct = {u for u, unit in enumerate(units) if unit.kind == "proc" and u not in excluded
-                  and not any(isinstance(b.term, (N.Choose, N.Emit)) for b in unit.blocks)}
+                  and not any(isinstance(b.term, (N.Choose, N.Emit)) for b in unit.blocks)} if short_chains(p) else set()
         while True:
             out = {u for u in direct if any(isinstance(b.term, N.Call) and b.term.unit not in direct
                                             for b in units[u].blocks)}
