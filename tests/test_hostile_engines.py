@@ -92,6 +92,13 @@ def doubling(levels: int, sign: str = "+") -> str:
                                             for i in range(1, levels + 1))
 
 
+def nested_sums(n: int, inner: str = "1") -> str:
+    """n aggregates, each inside the one before: sum(sum(1 for x1 in 1..2) for x0 in 1..2)."""
+    for i in reversed(range(n)):
+        inner = f"sum({inner} for x{i} in 1..2)"
+    return inner
+
+
 def kind_fields(n: int) -> str:
     return phase_with("v = 1", head="kind card { " + ", ".join(f"f{i}: int" for i in range(n)) + " }\n")
 
@@ -114,6 +121,12 @@ AT_READING = {  # test_hostile_input.py: refused while the file is read, parsed 
         f"const c{i} = c{i - 1} + 1\n" for i in range(1, 1000)) + "var v: int = 0\nstart p\nphase p {\n  v = c999\n  end draw\n}\n",
     "40 doubling fns": 'game "x"\n' + doubling(40) + "const c = g40(1)\n" + phase_with("v = c").split("\n", 1)[1],
     "12 doubling fns": 'game "x"\n' + doubling(12) + "const c = g12(1)\n" + phase_with("v = c").split("\n", 1)[1],
+    "12 nested aggregates": phase_with("v = " + nested_sums(12)),
+    "13 nested aggregates": phase_with("v = " + nested_sums(13)),
+    # Python compiles at most 20 loops nested in one function: past it the Python engine had no source
+    "30 nested aggregates": phase_with("v = " + nested_sums(30)),
+    "13 nested aggregates, 6 of them in a fn": phase_with("v = " + nested_sums(7, "six(1)"),
+                                                          head="fn six(a: int) = " + nested_sums(6, "a") + "\n"),
     "limits above the caps": phase_with("v = 1", head="limit depth 100000000\nlimit steps 999999999999\n"),
     "limits at the caps": phase_with("v = 1", head="".join(f"limit {k} {v}\n" for k, v in L.MAX_USER_LIMITS.items())),
     "a billion columns": phase_with("v = 1", head="court {\n  rows 10\n  cols 1000000000\n}\n"),
@@ -225,6 +238,12 @@ EXPECTED = {
     "a million comments": (REFUSED, f"error: the file has more than {L.MAX_TOKENS:,} tokens"),
     "a chain of a thousand fns": (REFUSED, "the limit on depth through calls is 150"),
     "a chain of fns at the limit": (END, "draw"),
+    "12 nested aggregates": (END, "draw"),  # v = 2**12: each sum adds up its body twice
+    "13 nested aggregates": (REFUSED, "hostile.vbr:4:1: error: this nests 13 loops over lists in one another "
+                                      "(aggregates, comprehensions, `in`), counting into the fns and consts it "
+                                      f"uses; the limit on nested loops is {L.MAX_LOOP_NESTING}"),
+    "30 nested aggregates": (REFUSED, "hostile.vbr:4:1: error: this nests 30 loops over lists"),
+    "13 nested aggregates, 6 of them in a fn": (REFUSED, "hostile.vbr:5:1: error: this nests 13 loops over lists"),
     "a chain of a thousand procs": (REFUSED, "the limit on depth through calls is 150"),
     "a chain of a thousand consts": (REFUSED, "the limit on depth through calls is 150"),
     "40 doubling fns": (REFUSED, "is more than 50,000 expression nodes with every fn it calls written out"),

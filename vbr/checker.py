@@ -804,7 +804,8 @@ class _Body:
     decl: A.Decl
     depth: int = 0
     size: int = 0
-    uses: list[tuple[int, str]] = field(default_factory=list)  # (depth of the use, name)
+    loops: int = 0  # the most loops over a list (LOOPING) nested in one another
+    uses: list[tuple[int, int, str]] = field(default_factory=list)  # (depth of the use, loops around it, name)
 
 
 def _through_calls(m: Model, decls: list[A.Decl]) -> list[Diagnostic]:
@@ -812,8 +813,10 @@ def _through_calls(m: Model, decls: list[A.Decl]) -> list[Diagnostic]:
     them), and the size of each fn and const with every fn call written out (what evaluating one
     may cost). Both are computed without recursion, over the graph of uses; a cycle adds nothing
     (a fn or const defined through itself is reported as such by the compiler; a proc may recurse,
-    bounded at run time by `limit depth`). Each limit is reported once per chain: at the
-    declaration that goes past it while everything it uses stays within."""
+    bounded at run time by `limit depth`). The loops over a list nested in one another are
+    counted into the fns and consts a body uses the same way (procs run on frames of their own).
+    Each limit is reported once per chain: at the declaration that goes past it while everything
+    it uses stays within."""
     callables = {**m.fns, **m.procs, **m.consts}
     bodies: dict[str, _Body] = {}
     roots: list[_Body] = []
@@ -825,6 +828,7 @@ def _through_calls(m: Model, decls: list[A.Decl]) -> list[Diagnostic]:
             roots.append(b)
     depth: dict[str, int] = {}
     size: dict[str, int] = {}
+    loops: dict[str, int] = {}
     cap = LIM.MAX_EXPANDED_SIZE + 1
     for name in bodies:
         if name in depth:
@@ -835,27 +839,33 @@ def _through_calls(m: Model, decls: list[A.Decl]) -> list[Diagnostic]:
             b = bodies[n]
             if done:
                 on_path.discard(n)
-                depth[n] = max([b.depth] + [at + depth.get(u, 0) for at, u in b.uses])
+                depth[n] = max([b.depth] + [at + depth.get(u, 0) for at, _, u in b.uses])
+                loops[n] = 0 if isinstance(b.decl, A.Proc) else _loops_through(b, loops)
                 if isinstance(b.decl, A.Proc):
                     size[n] = 0
                 else:  # a const is computed once: using one costs nothing more
-                    size[n] = min(cap, b.size + sum(size.get(u, 0) for _, u in b.uses if u in m.fns))
+                    size[n] = min(cap, b.size + sum(size.get(u, 0) for _, _, u in b.uses if u in m.fns))
                 continue
             if n in depth or n in on_path:
                 continue
             on_path.add(n)
             stack.append((n, True))
-            stack.extend((u, False) for _, u in b.uses if u not in depth and u not in on_path)
+            stack.extend((u, False) for _, _, u in b.uses if u not in depth and u not in on_path)
     out: list[Diagnostic] = []
     for b in [*bodies.values(), *roots]:
-        d = max([b.depth] + [at + depth.get(u, 0) for at, u in b.uses])
-        if d > LIM.MAX_DEPTH_THROUGH_CALLS and all(depth.get(u, 0) <= LIM.MAX_DEPTH_THROUGH_CALLS for _, u in b.uses):
+        d = max([b.depth] + [at + depth.get(u, 0) for at, _, u in b.uses])
+        if d > LIM.MAX_DEPTH_THROUGH_CALLS and all(depth.get(u, 0) <= LIM.MAX_DEPTH_THROUGH_CALLS for _, _, u in b.uses):
             out.append(Diagnostic(b.decl.span, f"this nests {d} levels deep counting into the functions, procedures "
                                                 f"and consts it uses; the limit on depth through calls is "
                                                 f"{LIM.MAX_DEPTH_THROUGH_CALLS} (a chain of calls too long?)"))
+        nested = _loops_through(b, loops)
+        if nested > LIM.MAX_LOOP_NESTING and all(loops.get(u, 0) <= LIM.MAX_LOOP_NESTING for _, _, u in b.uses):
+            out.append(Diagnostic(b.decl.span, f"this nests {nested} loops over lists in one another (aggregates, "
+                                                f"comprehensions, `in`), counting into the fns and consts it uses; the "
+                                                f"limit on nested loops is {LIM.MAX_LOOP_NESTING}"))
         name = getattr(b.decl, "name", "")
         if isinstance(b.decl, (A.Fn, A.Const)) and size.get(name, 0) > LIM.MAX_EXPANDED_SIZE and all(
-                size.get(u, 0) <= LIM.MAX_EXPANDED_SIZE for _, u in b.uses):
+                size.get(u, 0) <= LIM.MAX_EXPANDED_SIZE for _, _, u in b.uses):
             what = "fn" if isinstance(b.decl, A.Fn) else "const"
             out.append(Diagnostic(b.decl.span, f"{what} `{name}` is more than {LIM.MAX_EXPANDED_SIZE:,} expression "
                                                 "nodes with every fn it calls written out, the limit on expanded size "
@@ -863,18 +873,38 @@ def _through_calls(m: Model, decls: list[A.Decl]) -> list[Diagnostic]:
     return out
 
 
+def _loops_through(b: _Body, loops: dict[str, int]) -> int:
+    """A body's loops over lists nested in one another, counted on into what it uses (a proc's
+    own, 0 in `loops`, start again: its statements run one after another)."""
+    return max([b.loops] + [around + loops.get(u, 0) for _, around, u in b.uses])
+
+
+def _looping(node) -> bool:
+    """Whether an expression goes through a list's items: an aggregate or comprehension, `in`,
+    or a built-in over a list."""
+    return isinstance(node, A.Comprehension) or isinstance(node, A.Binary) and node.op in ("in", "not in") or \
+        isinstance(node, A.Call) and node.func in LIST_BUILTINS
+
+
+LIST_BUILTINS = frozenset({"count", "sum", "max", "min", "any", "all", "first", "index_of"})
+
+
 def _shape(d: A.Decl, callables: dict) -> _Body:
     """Walk one declaration without recursion: its depth (the declaration's body at 1), its node
-    count, and its uses of fns, procs and consts with their depth."""
+    count, its loops over lists nested in one another, and its uses of fns, procs and consts with
+    their depth and the loops around them."""
     b = _Body(d)
-    stack = [(c, 1) for c in d.children()]
+    stack = [(c, 1, 0) for c in d.children()]
     while stack:
-        node, at = stack.pop()
+        node, at, around = stack.pop()
         b.size += 1
         b.depth = max(b.depth, at)
+        if _looping(node):
+            around += 1
+            b.loops = max(b.loops, around)
         if isinstance(node, A.Call) and node.func in callables:
-            b.uses.append((at, node.func))
+            b.uses.append((at, around, node.func))
         elif isinstance(node, A.Name) and node.id in callables:
-            b.uses.append((at, node.id))
-        stack.extend((c, at + 1) for c in node.children())
+            b.uses.append((at, around, node.id))
+        stack.extend((c, at + 1, around) for c in node.children())
     return b

@@ -20,6 +20,7 @@ MAX_INT = 2 ** 63 - 1              # an integer literal's magnitude
 MAX_DECLARATIONS = 5_000           # declarations, with everything `extends` brings in
 MAX_DEPTH_THROUGH_CALLS = 150      # nesting counted into every fn, proc and const a body uses
 MAX_EXPANDED_SIZE = 50_000         # expression nodes of a fn or const with every fn call written out
+MAX_LOOP_NESTING = 12              # loops over lists (aggregates, comprehensions, `in`) nested in one another, into fns
 MAX_FIELDS = 256                   # fields of one kind
 MAX_MEMBERS = 1_000                # members of one enum, values of one option's `in { ... }`
 MAX_COURT_SIDE = 100               # a court's rows, and its cols
