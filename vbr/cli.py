@@ -10,7 +10,7 @@ from pathlib import Path
 from vbr.cli_common import (HelpFormatter, add_engine_args, asked_engine, check_agents, check_log_target, engine_type,
                              decimal, file_error, file_name, integer, parse_options, played_game, seat_agents, seed, version)
 from vbr.errors import EngineUnavailable, UsageError, VbrError
-from vbr.terminal import SafeStream, clean
+from vbr.terminal import SafeStream, clean, write_document
 
 
 # Short commands whose work the file limits bound: no cyclic garbage collection while they run,
@@ -608,7 +608,8 @@ def _strict_flow(scenarios: Path) -> None:
 
 
 def cmd_fmt(args) -> int:
-    """Each file in canonical form, one after another; with --check, a verdict for each; with
+    """Each file in canonical form, one after another (escaped on a terminal, as it is to a file or
+    a pipe: `vbr.terminal.write_document`); with --check, a verdict for each; with
     --write, each file not in canonical form rewritten in place. A file that does not parse is
     reported and left as it is; the others are still done."""
     from vbr.grammar.printer import program
@@ -628,7 +629,7 @@ def cmd_fmt(args) -> int:
         elif args.write:
             failed += _fmt_rewrite(path, text, source)
         else:
-            sys.stdout.write(clean(text))
+            write_document(text)
     return 1 if failed else 0
 
 

@@ -12,10 +12,15 @@ bidi-aware terminal or browser — the directional marks, embeddings, overrides 
 command-line argument or a file name that is not UTF-8, which would reach the terminal as that
 raw byte (0x9b is CSI to a terminal taking 8-bit controls). The rest of the text is left alone,
 so it stays readable.
+
+One kind of output is written as it is where stdout is not a terminal: a whole file vbr makes for
+the user to keep (`vbr fmt`'s rule file, `write_document`), which must read back the same; on a
+terminal it is cleaned too.
 """
 from __future__ import annotations
 
 import re
+import sys
 
 # the characters that reorder text (Unicode's bidi controls) or break it where no newline shows
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029"
@@ -77,3 +82,30 @@ class SafeStream:
 
     def __getattr__(self, name):  # flush, fileno, isatty, encoding, ...
         return getattr(self.stream, name)
+
+
+def on_terminal(stream) -> bool:
+    """Whether `stream` (a `SafeStream`'s own stream for one) writes to a terminal."""
+    stream = stream.stream if isinstance(stream, SafeStream) else stream
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):  # no isatty, or closed
+        return False
+
+
+def write_document(text: str, stream=None) -> None:
+    """`text`, a file vbr made whole (a rule file in canonical form), on `stream` (stdout): on a
+    terminal through `clean`, as everything vbr shows there; to a file or a pipe as it is, in
+    UTF-8, so that what is written reads back as the same file (a rule file's strings have no
+    escapes: a control character in one can be written only as itself)."""
+    stream = sys.stdout if stream is None else stream
+    if on_terminal(stream):
+        stream.write(clean(text))
+        return
+    raw = stream.stream if isinstance(stream, SafeStream) else stream
+    buffer = getattr(raw, "buffer", None)
+    if buffer is None:  # a text stream with no bytes beneath it: as it is, in its own encoding
+        raw.write(text)
+        return
+    raw.flush()  # what was written before goes first
+    buffer.write(text.encode("utf-8"))
