@@ -106,7 +106,7 @@ def test_csv_rows_of_an_option_value_with_a_semicolon_a_percent_or_controls_merg
     # the CSV cell `cost=...` holds NAME=VALUE pairs split at `;`: a value's own `;` (and `%`, its
     # escape) and control characters read back as the value the run was given, so the CSV and the
     # JSON lines of one run are one arm, each game counted once; a line break in a value (a newline
-    # in a quoted CSV cell; U+2028 and NEL, which JSON writes as they are) ends no row of either file
+    # in a quoted CSV cell; U+2028 and NEL, which JSON writes as escapes) ends no row of either file
     toy = write_toy(tmp_path)
     for name in ("rows.csv", "rows.jsonl"):
         code, _, err = run(capsys, "sim", toy, "-n", 4, "--option", f"cost={value}", "--out", tmp_path / name)

@@ -2,7 +2,7 @@
 
 Titles, side names, `say` strings, prompts and items come from the rule file, which is untrusted:
 every rendering here passes them through `vbr.terminal.clean`, so none of their control characters
-reaches a terminal raw (JSON output is escaped by `json.dumps` instead)."""
+reaches a terminal raw (JSON output is escaped by `json.dumps` or `vbr.json_text` instead)."""
 from __future__ import annotations
 
 from vbr.values import text

@@ -5,7 +5,6 @@ vbr/cli.py wires it in with `add_parser(subparsers)`; the parser's default `func
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from pathlib import Path
@@ -104,8 +103,8 @@ def run(args) -> int:
     s = report.summary(result.ctx, result)
     if getattr(args, "json", False):
         s = {k: v for k, v in s.items() if k != "killed_by"} | {"killed_by": s["killed_by"]}
-        json.dump(s, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        from vbr.json_text import dumps
+        sys.stdout.write(dumps(s, indent=2) + "\n")
     else:
         sys.stdout.write(report.text(s))
     return 1 if s["survived"] else 0
