@@ -31,3 +31,6 @@ MAX_USER_LIMITS = {                # the most a rule file may ask for with `limi
     "depth": 10_000,
 }
 
+# ---------------------------------------------------------------- playing (both typed engines)
+MAX_SAY_CHARS = 4_096              # the text of one `say`; past it, cut there and SAY_CUT_MARK added
+SAY_CUT_MARK = f" [... cut: a say writes at most {MAX_SAY_CHARS} characters]"

@@ -27,6 +27,7 @@ from __future__ import annotations
 from vbr.ir import nodes as N
 from vbr.ir.layout import OVER, Header as H
 from vbr.ir.values import NONE
+from vbr.limits import MAX_SAY_CHARS, SAY_CUT_MARK
 
 SAY, REVEAL, PHASE, ROLL, PICK, SHUFFLE, CALL, RETURN = 0, 1, 2, 3, 4, 5, 6, 7
 
@@ -120,18 +121,26 @@ class EventLog:
     def say(self, S, pieces, args) -> None:
         """A hole of type `items:T` is a list: it and the next argument are where its items
         start in S and how many there are (vbr.ir.build, UnitBuilder.s_Say); its items are
-        written as choices are (a thing as `#e`)."""
+        written as choices are (a thing as `#e`). A text longer than MAX_SAY_CHARS is cut there,
+        SAY_CUT_MARK after it (the holes past the cut are not written out)."""
         texts = self.p.texts
         parts = [texts[pieces[0]]]
+        size = len(parts[0])
         args = iter(args)
         for (ty, v), piece in zip(args, pieces[1:]):
+            if size > MAX_SAY_CHARS:
+                break
             if ty.startswith("items:"):
                 start, n = int(v), int(next(args)[1])
                 parts.append(self.list_text(S, ty[len("items:"):], S[start:start + n]))
             else:
                 parts.append(self.describe(S, ty, int(v)))
             parts.append(texts[piece])
-        self.events.append({"t": "say", "text": "".join(parts)})
+            size += len(parts[-2]) + len(parts[-1])
+        text = "".join(parts)
+        if size > MAX_SAY_CHARS:
+            text = text[:MAX_SAY_CHARS] + SAY_CUT_MARK
+        self.events.append({"t": "say", "text": text})
 
     def reveal(self, S, ty: str, v, count=None) -> None:
         """A zone's things, a thing, a value, or a list (`items:T`: its items start at S[v], `count`
