@@ -5,8 +5,8 @@
   `vbr fmt`).
 - JSON (a log, rows, `--json`) writes every control, format and separator character as JSON's
   escape, which reads back as the same text (docs/language.md, Limits, "Writing").
-- The text of one `say` is at most 4,096 characters, cut with a mark past that, in both typed
-  engines (docs/language.md, Run-time limits).
+- The text of one `say`, and a choice's prompt, is at most 4,096 characters, cut with a mark past
+  that, in both typed engines (docs/language.md, Run-time limits); so a log stays one that replays.
 
 The hostile files are written at test time: raw control characters do not belong in the repository.
 """
@@ -179,7 +179,7 @@ def test_mutate_json_is_valid_json_when_the_rules_hold_control_characters(tmp_pa
 
 # ------------------------------------------------------------------------------ 3: say
 LIMIT = 4096
-MARK = " [... cut: a say writes at most 4096 characters]"
+MARK = " [... cut at 4096 characters]"
 
 
 def says_of(capsys, rules, engine) -> list[str]:
@@ -221,3 +221,19 @@ def test_a_long_say_in_a_loop_prints_at_most_the_limit_each_time(tmp_path):
     said = [line for line in lines if line.startswith("  z")]
     assert said == ["  " + "z" * LIMIT + MARK] * 200
     assert len(done.stdout) < 200 * (LIMIT + len(MARK) + 3) + 1000  # the says, and a few short lines
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_prompt_past_the_limit_is_cut_and_its_log_replays(tmp_path, capsys, engine):
+    # a prompt of 1.1 MB was logged whole, in a line longer than the 1 MB replay reads of one event
+    rules = tmp_path / "prompt.vbr"
+    rules.write_text(f'game "Prompt"\nseats 2\nstart p\nphase p {{\n  choose x from 1..2 by 0 as "{"p" * 1_100_000}"\n'
+                     '  end winner x - 1\n}\n', encoding="utf-8")
+    log = tmp_path / "game.jsonl"
+    code, out, err = run(capsys, "run", rules, "--engine", engine, "--log", log)
+    assert code == 0, err
+    assert f"  seat 0: {'p' * LIMIT}{MARK} -> " in out
+    choices = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines() if '"t":"choice"' in x]
+    assert [c["prompt"] for c in choices] == ["p" * LIMIT + MARK]
+    code, out, err = run(capsys, "replay", log)
+    assert code == 0 and "reproduces exactly" in out, err

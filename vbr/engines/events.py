@@ -27,7 +27,7 @@ from __future__ import annotations
 from vbr.ir import nodes as N
 from vbr.ir.layout import OVER, Header as H
 from vbr.ir.values import NONE
-from vbr.limits import MAX_SAY_CHARS, SAY_CUT_MARK
+from vbr.limits import MAX_TEXT_CHARS, TEXT_CUT_MARK
 
 SAY, REVEAL, PHASE, ROLL, PICK, SHUFFLE, CALL, RETURN = 0, 1, 2, 3, 4, 5, 6, 7
 
@@ -48,6 +48,12 @@ def pick_types(program: N.Program) -> dict[int, str]:
     tops = [x for unit in program.units for block in unit.blocks for x in (*block.stmts, block.term)]
     tops += [fn.body for fn in program.fns]
     return {n.stream: n.ty for top in tops if top is not None for n in N.walk(top) if isinstance(n, N.Pick)}
+
+
+def cut(text: str) -> str:
+    """`text` as a game writes it: whole up to MAX_TEXT_CHARS characters; a longer one cut there,
+    TEXT_CUT_MARK after it."""
+    return text if len(text) <= MAX_TEXT_CHARS else text[:MAX_TEXT_CHARS] + TEXT_CUT_MARK
 
 
 def say_sites(program: N.Program) -> list[N.Say]:
@@ -121,14 +127,14 @@ class EventLog:
     def say(self, S, pieces, args) -> None:
         """A hole of type `items:T` is a list: it and the next argument are where its items
         start in S and how many there are (vbr.ir.build, UnitBuilder.s_Say); its items are
-        written as choices are (a thing as `#e`). A text longer than MAX_SAY_CHARS is cut there,
-        SAY_CUT_MARK after it (the holes past the cut are not written out)."""
+        written as choices are (a thing as `#e`). The text is `cut` (the holes past the cut are
+        not written out)."""
         texts = self.p.texts
         parts = [texts[pieces[0]]]
         size = len(parts[0])
         args = iter(args)
         for (ty, v), piece in zip(args, pieces[1:]):
-            if size > MAX_SAY_CHARS:
+            if size > MAX_TEXT_CHARS:
                 break
             if ty.startswith("items:"):
                 start, n = int(v), int(next(args)[1])
@@ -137,10 +143,7 @@ class EventLog:
                 parts.append(self.describe(S, ty, int(v)))
             parts.append(texts[piece])
             size += len(parts[-2]) + len(parts[-1])
-        text = "".join(parts)
-        if size > MAX_SAY_CHARS:
-            text = text[:MAX_SAY_CHARS] + SAY_CUT_MARK
-        self.events.append({"t": "say", "text": text})
+        self.events.append({"t": "say", "text": cut("".join(parts))})
 
     def reveal(self, S, ty: str, v, count=None) -> None:
         """A zone's things, a thing, a value, or a list (`items:T`: its items start at S[v], `count`
@@ -193,11 +196,11 @@ class EventLog:
 
     # ------------------------------------------------------------------ what the game API adds
     def choice(self, S, i: int) -> None:
-        """Option i of the pending choice is about to be taken."""
+        """Option i of the pending choice is about to be taken; its prompt `cut`."""
         p = self.p
         site = p.choices[S[H.SITE]]
         v = int(S[p.layout.options + i])
-        event = {"t": "choice", "seat": int(S[H.SEAT]), "prompt": site.prompt, "action": p.names.text(site.item, v, S),
+        event = {"t": "choice", "seat": int(S[H.SEAT]), "prompt": cut(site.prompt), "action": p.names.text(site.item, v, S),
                  "index": i, "kind": p.names.kind_of(site.item, v), "of": int(S[H.NOPTS])}
         if site.item.startswith("ent") and v != NONE:
             event["item"] = self.thing(S, v)
