@@ -237,3 +237,41 @@ def test_a_prompt_past_the_limit_is_cut_and_its_log_replays(tmp_path, capsys, en
     assert [c["prompt"] for c in choices] == ["p" * LIMIT + MARK]
     code, out, err = run(capsys, "replay", log)
     assert code == 0 and "reproduces exactly" in out, err
+
+
+def card_rules(tmp_path, body: str):
+    """A rule file whose deck holds 200 cards, each with a list of 700 six-digit numbers: a card
+    reads `#N Card(xs=[100000, ...])`, 5,608 characters or more; all of them, over 1 MB."""
+    xs = ", ".join(["100000"] * 700)
+    rules = tmp_path / "cards.vbr"
+    rules.write_text(f'game "Cards"\nseats 2\nkind Card {{ xs: list of int }}\nzone deck public\nstart p\n'
+                     f'setup {{\n  create Card(xs: [{xs}]) in deck times 200\n}}\nphase p {{\n{body}\n}}\n',
+                     encoding="utf-8")
+    return rules
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_reveal_of_long_things_shows_them_together_cut_at_the_limit_and_its_log_replays(tmp_path, capsys, engine):
+    # 200 such cards were logged in one line of over 1 MB, which replay refuses (1 MB a line)
+    rules = card_rules(tmp_path, "  reveal deck\n  choose x from 1..2 by 0\n  end winner x - 1")
+    log = tmp_path / "game.jsonl"
+    code, _, err = run(capsys, "run", rules, "--engine", engine, "--quiet", "--log", log)
+    assert code == 0, err
+    reveals = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines() if '"t":"reveal"' in x]
+    first = "#0 Card(xs=[" + ", ".join(["100000"] * 700) + "])"  # created first: entity 0
+    assert reveals == [{"t": "reveal", "what": "deck", "items": [first[:LIMIT] + MARK]}]
+    code, out, err = run(capsys, "replay", log)
+    assert code == 0 and "reproduces exactly" in out, err
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_chosen_thing_past_the_limit_is_logged_cut(tmp_path, capsys, engine):
+    rules = card_rules(tmp_path, "  choose c from deck by 0\n  end draw")
+    log = tmp_path / "game.jsonl"
+    code, _, err = run(capsys, "run", rules, "--engine", engine, "--quiet", "--log", log)
+    assert code == 0, err
+    choice = next(json.loads(x) for x in log.read_text(encoding="utf-8").splitlines() if '"t":"choice"' in x)
+    n = int(choice["action"].lstrip("#"))
+    assert choice["item"] == (f"#{n} Card(xs=[" + ", ".join(["100000"] * 700) + "])")[:LIMIT] + MARK
+    code, out, err = run(capsys, "replay", log)
+    assert code == 0 and "reproduces exactly" in out, err

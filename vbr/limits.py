@@ -32,5 +32,5 @@ MAX_USER_LIMITS = {                # the most a rule file may ask for with `limi
 }
 
 # ---------------------------------------------------------------- playing (both typed engines)
-MAX_TEXT_CHARS = 4_096             # the text of one `say`, and a choice's prompt, as a game writes them
+MAX_TEXT_CHARS = 4_096             # a say, a prompt, a chosen thing, a reveal's items: as a game writes them
 TEXT_CUT_MARK = f" [... cut at {MAX_TEXT_CHARS} characters]"  # after a text cut there

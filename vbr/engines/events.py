@@ -56,6 +56,20 @@ def cut(text: str) -> str:
     return text if len(text) <= MAX_TEXT_CHARS else text[:MAX_TEXT_CHARS] + TEXT_CUT_MARK
 
 
+def cut_items(items) -> list[str]:
+    """The texts of `items` as a game writes them, together at most MAX_TEXT_CHARS characters:
+    each whole while they fit, the one that goes past cut where they reach it (TEXT_CUT_MARK
+    after it), and none after it (those are not written out)."""
+    kept, room = [], MAX_TEXT_CHARS
+    for item in items:
+        if len(item) > room:
+            kept.append(item[:room] + TEXT_CUT_MARK)
+            break
+        kept.append(item)
+        room -= len(item)
+    return kept
+
+
 def say_sites(program: N.Program) -> list[N.Say]:
     """Every `say` of the program, in one fixed order (unit, block, statement): the C engine
     names a say by its index here."""
@@ -148,22 +162,21 @@ class EventLog:
     def reveal(self, S, ty: str, v, count=None) -> None:
         """A zone's things, a thing, a value, or a list (`items:T`: its items start at S[v], `count`
         of them), as in `reveal pick [1, 2]`. What is shown is written as a value is, but for none,
-        which reads `none` there as in the items, alone or in a list (nothing was passed)."""
+        which reads `none` there as in the items, alone or in a list (nothing was passed). What
+        is revealed is `cut`, and so are its items together (`cut_items`)."""
         v = int(v)
         if ty.startswith("items:"):
             item = ty[len("items:"):]
             words = [int(w) for w in S[v:v + int(count)]]
-            items = [self.describe(S, item, w, "none") for w in words]
-            self.events.append({"t": "reveal", "what": self.list_text(S, item, words, "none"), "items": items})
+            what, items = self.list_text(S, item, words, "none"), (self.describe(S, item, w, "none") for w in words)
         elif ty == "zone":
             z = self.p.layout.zone(v)
-            items = [self.thing(S, int(e)) for e in S[z + 1:z + 1 + S[z]]]
-            self.events.append({"t": "reveal", "what": self.p.names.zones[v], "items": items})
+            what, items = self.p.names.zones[v], (self.thing(S, int(e)) for e in S[z + 1:z + 1 + S[z]])
         elif ty.startswith("ent") and v != NONE:
-            self.events.append({"t": "reveal", "what": self.p.names.text("ent", v), "items": [self.thing(S, v)]})
+            what, items = self.p.names.text("ent", v), [self.thing(S, v)]
         else:
-            what = self.p.names.text(ty, v, S, "none")
-            self.events.append({"t": "reveal", "what": what, "items": [self.describe(S, ty, v, "none")]})
+            what, items = self.p.names.text(ty, v, S, "none"), [self.describe(S, ty, v, "none")]
+        self.events.append({"t": "reveal", "what": cut(what), "items": cut_items(items)})
 
     def list_text(self, S, item: str, words, none: str = "pass") -> str:
         """A list as a log writes it, `[a, b]`, each item as a choice is written (a thing as `#e`;
@@ -196,14 +209,14 @@ class EventLog:
 
     # ------------------------------------------------------------------ what the game API adds
     def choice(self, S, i: int) -> None:
-        """Option i of the pending choice is about to be taken; its prompt `cut`."""
+        """Option i of the pending choice is about to be taken; its prompt and its thing `cut`."""
         p = self.p
         site = p.choices[S[H.SITE]]
         v = int(S[p.layout.options + i])
         event = {"t": "choice", "seat": int(S[H.SEAT]), "prompt": cut(site.prompt), "action": p.names.text(site.item, v, S),
                  "index": i, "kind": p.names.kind_of(site.item, v), "of": int(S[H.NOPTS])}
         if site.item.startswith("ent") and v != NONE:
-            event["item"] = self.thing(S, v)
+            event["item"] = cut(self.thing(S, v))
         self.events.append(event)
 
     def end(self, S) -> None:
