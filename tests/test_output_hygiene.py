@@ -275,3 +275,23 @@ def test_a_chosen_thing_past_the_limit_is_logged_cut(tmp_path, capsys, engine):
     assert choice["item"] == (f"#{n} Card(xs=[" + ", ".join(["100000"] * 700) + "])")[:LIMIT] + MARK
     code, out, err = run(capsys, "replay", log)
     assert code == 0 and "reproduces exactly" in out, err
+
+
+def test_a_name_of_257_characters_is_an_error_at_it_and_one_of_256_plays_and_replays(tmp_path, capsys):
+    # a phase named with 1.1 MB was written whole on its `phase` line of the log, which replay refuses
+    def rules(name: str):
+        path = tmp_path / f"n{len(name)}.vbr"
+        path.write_text(f'game "N"\nseats 2\nstart {name}\nphase {name} {{\n  choose x from 1..2 by 0\n'
+                        '  end winner x - 1\n}\n', encoding="utf-8")
+        return path
+
+    long = rules("p" * 257)
+    code, _, err = run(capsys, "check", long)
+    assert code == 1
+    assert err.startswith(f"{long}:3:7: error: this name has 257 characters, more than the 256 a name may have")
+    log = tmp_path / "game.jsonl"
+    code, _, err = run(capsys, "run", rules("p" * 256), "--quiet", "--log", log)
+    assert code == 0, err
+    assert {"t": "phase", "phase": "p" * 256} in [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    code, out, err = run(capsys, "replay", log)
+    assert code == 0 and "reproduces exactly" in out, err

@@ -13,6 +13,7 @@ MAX_EXTENDS_DEPTH = 16             # files in one `extends` chain, the file itse
 
 # ---------------------------------------------------------------- parsing
 MAX_TOKENS = 50_000                # words, numbers, strings, symbols and comments in one file (holes count)
+MAX_NAME_CHARS = 256               # characters of one name (a word outside strings and comments, not a number)
 MAX_NESTING = 100                  # levels of the parse tree: each operator, call, statement, block
 MAX_INT = 2 ** 63 - 1              # an integer literal's magnitude
 

@@ -14,7 +14,7 @@ from vbr.grammar import ast as A
 from vbr.grammar import glued
 from vbr.grammar.misspelt import character_hint, keyword_for, misspelt_statement, value_left_out
 from vbr.grammar.reserved import declared_reserved
-from vbr.limits import MAX_NESTING, MAX_TOKENS
+from vbr.limits import MAX_NAME_CHARS, MAX_NESTING, MAX_TOKENS
 
 if TYPE_CHECKING:
     from lark import Lark, Tree
@@ -198,10 +198,17 @@ def _count_tokens(text: str, file: str) -> None:
 def count_tokens(text: str, file: str, limit: int, chain: bool = False) -> int:
     """The file's tokens; more than `limit` is a located error at the token past it, raised before
     Lark builds anything for the text (parsing and checking cost memory and time in proportion to
-    the tokens). `chain`: the limit is what is left for the files of an `extends` chain."""
+    the tokens). `chain`: the limit is what is left for the files of an `extends` chain. A name
+    (a word outside strings and comments that does not start with a digit) longer than
+    MAX_NAME_CHARS is a located error too: a name is written whole on every line of a log and of
+    `vbr run` that names it. (A number's limit is on its value: vbr.grammar.transformer.)"""
     count = 0
     for m in _TOKEN.finditer(text):
         tok = m.group()
+        if len(tok) > MAX_NAME_CHARS and tok[0] not in '"#' and not tok[0].isdigit():  # a name
+            raise VbrSyntaxError(Diagnostic(Span.at_offset(file, text, m.start()),
+                                            f"this name has {len(tok):,} characters, more than the {MAX_NAME_CHARS} a "
+                                            "name may have (the limit on a name)"), {file: text})
         count += 1 if tok[0] != '"' else 1 + sum(1 for _ in _TOKEN.finditer(tok[1:-1]))
         if count > limit:
             if chain:
