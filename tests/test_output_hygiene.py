@@ -5,8 +5,9 @@
   `vbr fmt`).
 - JSON (a log, rows, `--json`) writes every control, format and separator character as JSON's
   escape, which reads back as the same text (docs/language.md, Limits, "Writing").
-- The text of one `say`, and a choice's prompt, is at most 4,096 characters, cut with a mark past
-  that, in both typed engines (docs/language.md, Run-time limits); so a log stays one that replays.
+- A text a game writes (a `say`, a choice's prompt and chosen thing, a reveal's items together) is
+  at most 4,096 characters, cut with a mark past that, in both typed engines, and a name at most
+  256 (docs/language.md, Limits); so a log's every line stays one that replay reads.
 
 The hostile files are written at test time: raw control characters do not belong in the repository.
 """
