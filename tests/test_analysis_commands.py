@@ -199,7 +199,7 @@ def test_sweep_plot_draws_each_metric_against_the_swept_option(tmp_path, capsys)
 
 
 @pytest.mark.parametrize("grid,says", [
-    (["target=5,x"], "option `target` is a number, not 'x'"),
+    (["target=5,x"], "option `target` is a whole number, not 'x'"),
     (["targt=5,9"], "unknown option `targt` (siatka.vbr has options: abilities, block_marker, rotation, target)"),
     (["target=5,5"], "a value is listed twice"),
     (["target"], "expected NAME=V1,V2,..."),
@@ -283,7 +283,7 @@ def test_compare_of_a_thing_with_itself_is_a_usage_error(capsys):
     (["sim", "siatka", "--workers", "-4"], "--workers must be at least 1"),
     (["sim", "siatka", "--ray-address", "auto"], "--ray-address is for --backend ray"),
     (["sim", "siatka", "--out", "games.txt"], "must end in .jsonl or .csv"),
-    (["compare", "siatka", "--variant-option", "target=x"], "option `target` is a number, not 'x'"),
+    (["compare", "siatka", "--variant-option", "target=x"], "option `target` is a whole number, not 'x'"),
 ])
 def test_bad_run_requests_are_usage_errors(capsys, argv, says):
     code, out, err = run(capsys, *argv)

@@ -25,9 +25,9 @@ def run(capsys, *argv):
     (["sim", BUMP, "--agents", "nonsense"], "vbr: error: unknown agent 'nonsense'"),
     (["sim", BUMP, "--option", "=3"], "vbr: error: --option '=3': expected NAME or NAME=VALUE"),
     (["sim", BUMP, "--option", "nope=1"], "vbr: error: unknown option `nope`"),
-    (["run", BUMP, "--option", "target=abc"], "vbr: error: option `target` is a number, not 'abc'"),
+    (["run", BUMP, "--option", "target=abc"], "vbr: error: option `target` is a whole number, not 'abc'"),
     # `--option target` alone sets it to true, spelt as the language spells it (not Python's True)
-    (["run", BUMP, "--option", "target"], "vbr: error: option `target` is a number, not true\n"),
+    (["run", BUMP, "--option", "target"], "vbr: error: option `target` is a whole number, not true: write one in the digits 0-9, such as 3 (its default)\n"),
 ])
 def test_usage_errors_exit_2_with_one_vbr_error_line(capsys, argv, message):
     code, out, err = run(capsys, *argv)
@@ -43,7 +43,7 @@ def test_a_flag_given_to_a_number_option_is_refused_after_the_file_was_played_at
     # `--option target`
     assert run(capsys, "tune", BUMP, "--option", "target=1..4", "--target", "length_mean=20", "-n", "400")[0] == 1
     code, out, err = run(capsys, "run", BUMP, "--option", "target")
-    assert code == 2 and err.startswith("vbr: error: option `target` is a number, not true")
+    assert code == 2 and err.startswith("vbr: error: option `target` is a whole number, not true")
 
 
 def test_option_error_names_no_location_in_the_rule_file(capsys):
@@ -462,8 +462,8 @@ def test_a_decimal_flag_takes_only_ascii_decimals(capsys, argv, names, given):
 
 @pytest.mark.parametrize("given", ["\u0663", "1_0", "\uff13"])
 @pytest.mark.parametrize("argv,template,message", [
-    (["run", BUMP, "--option"], "target={}", "vbr: error: option `target` is a number, not {!r}"),
-    (["sweep", BUMP, "-n", "1", "--grid"], "target=1,{}", "vbr: error: option `target` is a number, not {!r}"),
+    (["run", BUMP, "--option"], "target={}", "vbr: error: option `target` is a whole number, not {!r}: write one in the digits 0-9, such as 3 (its default)"),
+    (["sweep", BUMP, "-n", "1", "--grid"], "target=1,{}", "vbr: error: option `target` is a whole number, not {!r}: write one in the digits 0-9, such as 3 (its default)"),
     (["run", BUMP, "--agents"], "mcts:iterations={}",
      "vbr: error: mcts: iterations must be an integer from 1 to 1000000, not {!r}"),
     (["run", BUMP, "--agents"], "mcts:c={}", "vbr: error: mcts: c must be a number from 0 to 100, not {!r}"),

@@ -55,7 +55,7 @@ def test_check_refuses_true_for_a_number_option_though_another_scenario_sets_it_
     tests = _files(tmp_path)
     assert main(["check", str(tests)]) == 1
     err = capsys.readouterr().err
-    assert f"{tests}:11:3: error: option `target` is a number, not true" in err
+    assert f"{tests}:11:3: error: option `target` is a whole number, not true" in err
     assert f"{tests}:21:3: error: option `fast` is true or false, not 0" in err
     assert ":4:3:" not in err and ":16:3:" not in err  # the good scenarios' steps
 
@@ -66,7 +66,7 @@ def test_test_fails_only_the_scenarios_setting_a_value_of_the_wrong_type(tmp_pat
     out = capsys.readouterr().out
     assert f"PASS {tests}: target one" in out
     assert f"FAIL {tests}:11:3: target true" in out
-    assert "option `target` is a number, not true" in out
+    assert "option `target` is a whole number, not true" in out
     assert f"PASS {tests}: fast off" in out
     assert f"FAIL {tests}:21:3: fast zero" in out
     assert out.rstrip().endswith("2 passed, 2 failed")
@@ -77,7 +77,7 @@ def test_the_language_server_refuses_true_for_a_number_option_after_a_scenario_s
     tests = _files(tmp_path)
     a = analyse(TESTS, str(tests), PieceCache())
     assert [(d.span.line, d.span.col, d.message) for d in a.diagnostics] == [
-        (11, 3, "option `target` is a number, not true"),
+        (11, 3, "option `target` is a whole number, not true: write one in the digits 0-9, such as 3 (its default)"),
         (21, 3, "option `fast` is true or false, not 0"),
     ]
 

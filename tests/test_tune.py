@@ -198,7 +198,7 @@ def test_sigterm_during_a_search_prints_what_the_finished_games_say_and_exits_wi
     (("--option", "edge=5..2", "--target", "win_rate:0=0.5"), "the range's low end 5 is above its high end 2"),
     (("--option", "edge=0..5", "--target", "win_rate:0=1.5"), "a share lies from 0 to 1"),
     (("--option", "edge=0..5", "--target", "win_rate:0=half"), "'half' is not a number"),
-    (("--option", "edge=a,b", "--target", "win_rate:0=0.5"), "option `edge` is a number, not 'a'"),
+    (("--option", "edge=a,b", "--target", "win_rate:0=0.5"), "option `edge` is a whole number, not 'a'"),
     (("--option", "edge=0..40", "--target", "win_rate:0=0.5", "-n", 5), "-n 5 cannot play the first round"),
 ])
 def test_bad_input_is_a_usage_error_before_any_game(capsys, argv, said):

@@ -344,7 +344,7 @@ def test_command_reports_errors_without_a_traceback(argv, message, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    ([RALLY, "--option", "target=many"], "vbr: error: option `target` is a number, not 'many'"),
+    ([RALLY, "--option", "target=many"], "vbr: error: option `target` is a whole number, not 'many'"),
     ([RALLY, "--option", "fast"], "vbr: error: unknown option `fast`"),
     ([RALLY, "--option", "=5"], "vbr: error: --option '=5': expected NAME or NAME=VALUE"),
     ([RALLY, "-o", "out.gif"], "vbr: error: cannot write out.gif: give a file ending in .svg, .png, .pdf or .dot"),

@@ -7,6 +7,7 @@ are type-checked by vbr.checking (`checked_model`) into the same `Diagnostics`, 
 from __future__ import annotations
 
 import difflib
+import math
 from dataclasses import dataclass, field
 
 from vbr import limits as LIM
@@ -15,7 +16,7 @@ from vbr.errors import Diagnostic, Diagnostics, OptionError, Span, VbrCheckError
 from vbr.grammar import ast as A, printer
 from vbr.grammar.reserved import RESERVED_WORDS, reserved_message
 from vbr.loader import RuleSet
-from vbr.number_text import whole_number
+from vbr.number_text import decimal_number, whole_number
 
 BASE_TYPES = {"int", "bool", "seat", "cell", "dir", "zone"}
 RESERVED = {"seats", "teams", "none", "true", "false"}
@@ -434,6 +435,40 @@ def _given(raw) -> str:
     return repr(raw)
 
 
+def _not_bool(name: str, raw) -> str:
+    """Why a value given for a true-or-false option is refused; a value given as text (on the
+    command line, or to `vbr.load`) is told the other spellings text may use."""
+    if not isinstance(raw, str):
+        return f"option `{name}` is true or false, not {_given(raw)}"
+    if not raw.strip():
+        return f"option `{name}` is given no value: give true or false (yes/no and on/off also do)"
+    return f"option `{name}` is true or false (yes/no and on/off also do), not {_given(raw)}"
+
+
+def _not_whole(name: str, raw, default: int) -> str:
+    """Why a value given for a number option is refused, and what to give instead: the whole
+    number a decimal spelling of one stands for (`1e1`, `9.0`: write 10, 9), else the default as
+    an example. Options are whole numbers, as every number of the language is."""
+    if isinstance(raw, str) and not raw.strip():
+        return f"option `{name}` is given no value: give a whole number, such as {default} (its default)"
+    said = f"option `{name}` is a whole number, not {_given(raw)}"
+    whole = _whole_meant(raw)
+    if whole is not None:
+        return f"{said}: write {whole}"
+    return f"{said}: write one in the digits 0-9, such as {default} (its default)"
+
+
+def _whole_meant(raw) -> int | None:
+    """The whole number a decimal value stands for (`1e1`, `9.0`, 9.0 itself: 10, 9, 9); None for
+    a value that is no decimal number in ASCII, or one with a fraction, or beyond 2**53 (where a
+    float no longer holds every whole number)."""
+    try:
+        x = raw if isinstance(raw, float) else decimal_number(raw.strip()) if isinstance(raw, str) else None
+    except ValueError:
+        return None
+    return int(x) if x is not None and math.isfinite(x) and x.is_integer() and abs(x) <= 2 ** 53 else None
+
+
 def _python_scalar(raw):
     """A numpy scalar given for an option (np.int64(5), np.bool_(True), np.str_: options swept
     with numpy) as the Python value it holds; anything else as it is."""
@@ -452,9 +487,9 @@ def _apply_option(m: Model, name: str, raw) -> str | None:
     value = parse_option_value(raw) if isinstance(raw, str) else raw
     default = m.options[name]
     if isinstance(default, bool) and not isinstance(value, bool):
-        return f"option `{name}` is true or false, not {_given(raw)}"
+        return _not_bool(name, raw)
     if isinstance(default, int) and not isinstance(default, bool) and (isinstance(value, bool) or not isinstance(value, int)):
-        return f"option `{name}` is a number, not {_given(raw)}"
+        return _not_whole(name, raw, default)
     if isinstance(default, _Text):
         value = _Text(str(raw) if not isinstance(raw, bool) else ("true" if raw else "false"))
     elif isinstance(default, str) and value not in m.enums.get(m.member_enum.get(default, ""), []):
