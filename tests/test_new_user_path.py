@@ -62,3 +62,54 @@ def test_the_library_refuses_a_decimal_option_with_the_same_advice():
     from vbr.errors import OptionError
     with pytest.raises(OptionError, match=r"option `target` is a whole number, not 9\.0: write 9$"):
         vbr.load("siatka", {"target": 9.0})
+
+
+# ------------------------------------------------------------------------------ figures rounded once
+def test_a_share_shown_in_percent_is_rounded_once_from_its_full_value():
+    # 4 of 21 is 19.048 %: JSON keeps 0.1905 (four decimals), but the text rounds 19.048, not 19.05
+    import json
+
+    from vbr.analysis.rounding import rounded
+    from vbr.report import number
+    four_of_21, fourteen_of_17 = rounded(4 / 21), rounded(14 / 17)
+    assert json.dumps([four_of_21, fourteen_of_17]) == "[0.1905, 0.8235]" and four_of_21 == 0.1905
+    assert number(four_of_21, {"unit": "share"}) == "19.0%"
+    assert number(fourteen_of_17, {"unit": "share"}) == "82.4%"  # 82.353 %, not 0.8235's 82.3
+
+
+def test_a_mean_shown_to_two_places_is_rounded_once_from_its_full_value():
+    # 50 / 101 is 0.49505: to two places 0.50; its four decimals, 0.4950, would print as 0.49
+    from vbr.analysis.rounding import rounded
+    from vbr.report import number
+    assert number(rounded(50 / 101), {"unit": "count", "method": "mean"}) == "0.50"
+
+
+def test_a_rounded_figure_keeps_its_full_value_when_sent_to_another_process():
+    import pickle
+
+    from vbr.analysis.rounding import exact, rounded
+    [lo, hi] = pickle.loads(pickle.dumps(rounded((4 / 21, 14 / 17))))
+    assert (lo, hi) == (0.1905, 0.8235) and (exact(lo), exact(hi)) == (4 / 21, 14 / 17)
+
+
+def _wilson(k: int, n: int) -> tuple[float, float]:
+    """Wilson's score interval (Wilson 1927), written out here from its formula."""
+    import math
+    z = 1.959963984540054
+    centre, half = (k + z * z / 2) / (n + z * z), z / (n + z * z) * math.sqrt(k * (n - k) / n + z * z / 4)
+    return centre - half, centre + half
+
+
+def test_vbr_sim_prints_the_interval_of_its_counts_rounded_once(capsys):
+    # In these 29 games the first mover wins 23: Wilson's upper end is 0.901539, 90.2 %; the
+    # summary's four decimals, 0.9015, printed again to one place, showed 90.1 %.
+    import json
+    command = ("sim", BUMP, "-n", "29", "--seed", "1", "--no-progress")
+    code, out, _ = run(capsys, *command, "--json")
+    entry = json.loads(out)["metrics"]["first_mover_advantage"]
+    k, n = round(entry["value"] * entry["n"]), entry["n"]
+    lo, hi = _wilson(k, n)
+    assert entry["ci95"] == [round(lo, 4), round(hi, 4)]  # the JSON keeps its four decimals
+    code, out, _ = run(capsys, *command)
+    line = next(x for x in out.splitlines() if "first-mover advantage" in x)
+    assert line.split()[-2:] == [f"{100 * k / n:.1f}%", f"({100 * lo:.1f}%..{100 * hi:.1f}%)"]

@@ -5,8 +5,9 @@ every rendering here passes them through `vbr.terminal.clean`, so none of their 
 reaches a terminal raw (JSON output is escaped by `json.dumps` or `vbr.json_text` instead)."""
 from __future__ import annotations
 
-from vbr.values import text
+from vbr.analysis.rounding import exact
 from vbr.terminal import clean
+from vbr.values import text
 
 
 def render_events(events: list[dict]) -> list[str]:
@@ -69,8 +70,7 @@ def _stats_text(s: dict) -> str:
     names = s.get("side_names") or [f"{s.get('sides', 'seat')} {k}" for k in s["wins"]]
     shares = _win_percents(s)
     for (side, wins), name, share in zip(s["wins"].items(), names, shares):
-        lo, hi = s["ci95"][side]
-        out.append(f"  {name}: {counted(wins, 'win')}, {share}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
+        out.append(f"  {name}: {counted(wins, 'win')}, {share}% (95% CI {_percents(s['ci95'][side], '-')}%)")
     if s["draws"]:
         out.append(f"  draws: {s['draws']}, {shares[-1]}%")
     out += agent_lines(s)
@@ -115,15 +115,14 @@ def _points(share: float | None) -> str:
     """A half width in percentage points, cut (not rounded) to two decimals: a width just below its
     target never prints as the target itself."""
     import math
-    return "none" if share is None else f"\u00b1{math.floor(10_000 * share) / 100:.2f}"
+    return "none" if share is None else f"\u00b1{math.floor(10_000 * exact(share)) / 100:.2f}"
 
 
 def precision_line(p: dict) -> str:
     """Where a run with `--precision` stopped, and why: its watched rate with its 95 % confidence
     sequence, and the target it reached or did not."""
-    lo, hi = p["cs95"] if p.get("cs95") else (0.0, 1.0)
-    value = "none" if p["value"] is None else f"{100 * p['value']:.1f}%"
-    rate = f"{p['label']} {value} (95% confidence sequence {100 * lo:.1f}-{100 * hi:.1f}%)"
+    value = "none" if p["value"] is None else f"{_percent(p['value'])}%"
+    rate = f"{p['label']} {value} (95% confidence sequence {_percents(p.get('cs95') or (0.0, 1.0), '-')}%)"
     half, target = _points(p.get("half_width")), f"{100 * p['target']:g}"
     if p["reached"]:
         return f"precision reached: {rate}, half width {half} < {target} percentage points"
@@ -145,9 +144,8 @@ def agent_lines(s: dict) -> list[str]:
     seatings = ", ".join(" | ".join(x) for x in s["seatings"])
     out = [f"per agent, seats rotated ({counted(len(s['seatings']), 'seating')}: {seatings}):"]
     for name, a in s["per_agent"].items():
-        lo, hi = a["ci95"]
         out.append(f"  {name}: {counted(a['wins'], 'win')} of {a['games']}, {_share(a)}% "
-                   f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
+                   f"(95% CI {_percents(a['ci95'], '-')}%)")
     return out
 
 
@@ -155,14 +153,13 @@ def _share(a: dict) -> str:
     """`wins` of `games` in percent to one place, worked out from the counts: `value` is rounded to
     4 decimals already, and rounding that again can move the last digit (17 of 37 is 45.946 %,
     whose 0.4595 would print as 46.0 %)."""
-    return f"{100 * a['wins'] / a['games']:.1f}" if a["games"] else f"{100 * a['value']:.1f}"
+    return f"{100 * a['wins'] / a['games']:.1f}" if a["games"] else _percent(a["value"])
 
 
 def skill_line(k: dict) -> str:
     """`skill expression: mcts:iterations=400 wins 71.0% (64.4-76.8%) of 200 games against
     mcts:iterations=50`: the `--skill` figure, its Wilson interval over the games."""
-    lo, hi = k["ci95"]
-    return (f"skill expression: {k['high']} wins {_share(k)}% ({100 * lo:.1f}-{100 * hi:.1f}%) of "
+    return (f"skill expression: {k['high']} wins {_share(k)}% ({_percents(k['ci95'], '-')}%) of "
             f"{k['games']} games against {k['low']}")
 
 
@@ -205,8 +202,20 @@ def _interval(m: dict) -> str:
     return f"({number(lohi[0], m)}..{number(lohi[1], m)})"
 
 
+def _percent(x: float) -> str:
+    """A share in percent to one place, rounded once from its full value (`rounding.exact`)."""
+    return f"{100 * exact(x):.1f}"
+
+
+def _percents(ci, between: str) -> str:
+    """An interval of shares in percent, `lo{between}hi`, each end rounded once (`_percent`)."""
+    return f"{_percent(ci[0])}{between}{_percent(ci[1])}"
+
+
 def number(x: float, m: dict) -> str:
-    """Shares in percent; order statistics of whole counts whole (a median of 9 choices is 9)."""
+    """Shares in percent; order statistics of whole counts whole (a median of 9 choices is 9); the
+    rest to 2 places. Each rounded once, from the figure's full value (`rounding.exact`)."""
+    x = exact(x)
     if m.get("unit") == "share":
         return f"{100 * x:.1f}%"
     if m.get("method") == "order statistics" and float(x).is_integer():
@@ -413,7 +422,7 @@ def _side_wins(s: dict, shares: list[str], k: int, form: str) -> str:
     if k >= len(sides):
         return "n/a"
     lo, hi = s["ci95"][sides[k]]
-    return form.format(share=shares[k], lo=100 * lo, hi=100 * hi)
+    return form.format(share=shares[k], lo=100 * exact(lo), hi=100 * exact(hi))
 
 
 def _blocks(widths: list[int], room: int) -> list[list[int]]:
@@ -471,7 +480,7 @@ def _holm_note(m: dict) -> str:
     """For a figure whose own interval excludes 0 but which Holm's correction does not keep."""
     if not m.get("excludes_0"):
         return ""
-    return f" (its CI excludes 0: p {m['p']:.3f}, {m['p_holm']:.2f} after Holm)"
+    return f" (its CI excludes 0: p {exact(m['p']):.3f}, {exact(m['p_holm']):.2f} after Holm)"
 
 
 def pairing_lines(r: dict) -> list[str]:
@@ -484,7 +493,7 @@ def pairing_lines(r: dict) -> list[str]:
     out = [f"paired: {counted(p['pairs'], 'deal')} played in both (same seeds and seatings); each interval but the",
            "  quantiles' is taken over the per-deal differences",
            f"  same winner in {p['same_winner']} of {p['pairs']} pairs "
-           f"({p['same_winner_if_independent']:.0f} if they were independent games), "
+           f"({exact(p['same_winner_if_independent']):.0f} if they were independent games), "
            f"same first side in {p['same_first_side']}"]
     head = next((m for m in r["metrics"] if m["metric"] == "win_rate_0"), None)
     if head and head.get("unpaired_games"):

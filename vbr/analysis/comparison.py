@@ -16,8 +16,9 @@ from vbr.analysis import stats as S
 from vbr.analysis.collector import uncollected
 from vbr.analysis.columns import Columns
 from vbr.analysis.metrics import (METRICS, SIDE_LABELS, Metric, each_won_by, each_won_by_of_decided, estimate,
-                                  fair_share, measure_metrics_of, rounded, sentence, win_shares_of)
+                                  fair_share, measure_metrics_of, sentence, win_shares_of)
 from vbr.analysis.pairing import Pairs, pair_up
+from vbr.analysis.rounding import rounded
 from vbr.analysis.trial import Trial
 
 DIFF_METHODS = {"proportion": "Newcombe hybrid score", "mean": "Welch (normal approximation)",

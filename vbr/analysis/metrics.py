@@ -23,6 +23,7 @@ from typing import Callable
 from vbr.analysis import stats as S
 from vbr.analysis.collector import uncollected
 from vbr.analysis.columns import Columns
+from vbr.analysis.rounding import rounded
 from vbr.analysis.score import gap_of, leader_of
 from vbr.analysis.trial import Trial
 
@@ -334,15 +335,6 @@ def _clip(m: Metric, ci: tuple | None) -> tuple | None:
         return None
     lo, hi = max(ci[0], 0.0), ci[1]
     return (lo, min(hi, 1.0)) if m.unit == "share" else (lo, hi)
-
-
-def rounded(x):
-    """Four decimals for floats, lists for intervals (JSON has no tuples)."""
-    if isinstance(x, float):
-        return round(x, 4)
-    if isinstance(x, tuple):
-        return [rounded(v) for v in x]
-    return x
 
 
 def _entry(m: Metric, c: Columns) -> dict:

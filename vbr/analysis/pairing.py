@@ -12,6 +12,7 @@ from operator import eq
 
 from vbr.analysis.collector import uncollected
 from vbr.analysis.columns import Columns
+from vbr.analysis.rounding import rounded
 from vbr.analysis.trial import Trial
 
 
@@ -110,7 +111,7 @@ def pairing_columns(ca, cb, pairs) -> dict:
     fa, fb = ca.first_side, cb.first_side
     return {"pairs": len(pairs), "paired": len(pairs) == ca.games == cb.games,
             "same_winner": _same(wa, wb, pairs),
-            "same_winner_if_independent": round(len(pairs) * sum(pa * pb for pa, pb in share.values()), 4),
+            "same_winner_if_independent": rounded(len(pairs) * sum(pa * pb for pa, pb in share.values())),
             "same_first_side": _same(fa, fb, pairs)}
 
 

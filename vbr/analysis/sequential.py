@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from vbr.analysis import stats as S
+from vbr.analysis.rounding import Rounded, rounded
 from vbr.analysis.trial import Trial
 
 ALPHA = 0.05
@@ -228,10 +229,10 @@ class Running:
         """What `vbr sim --json` says of a run stopped at a precision (`precision`)."""
         ci = self.interval()
         return {"metric": self.measure.name, "label": self.measure.label, "target": self.target,
-                "value": None if self.value is None else round(self.value, 6), "cs95": [_r(x) for x in ci] if ci else None,
-                "half_width": round(half_width(ci), 6) if ci else None, "deals": self.deals, "games": self.games,
+                "value": None if self.value is None else Rounded(self.value, 6), "cs95": [_r(x) for x in ci] if ci else None,
+                "half_width": Rounded(half_width(ci), 6) if ci else None, "deals": self.deals, "games": self.games,
                 "method": "beta-binomial mixture confidence sequence", "concentration": self.c}
 
 
 def _r(x):
-    return round(x, 4) if isinstance(x, float) else x
+    return rounded(x) if isinstance(x, float) else x

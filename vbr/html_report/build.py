@@ -260,7 +260,9 @@ def _table(head: list[str], rows: list[str], cls: str = "") -> str:
 
 
 def _pct(x) -> str:
-    return "—" if x is None else f"{100 * x:.1f} %"
+    """A share in percent to one place, rounded once from its full value (`rounding.exact`)."""
+    from vbr.analysis.rounding import exact
+    return "—" if x is None else f"{100 * exact(x):.1f} %"
 
 
 def _figure(x, m: dict) -> str:
