@@ -134,6 +134,47 @@ def test_an_override_of_an_option_the_base_lacks_lists_the_base_s_options(tmp_pa
                 "block_marker, rotation; without `override` it is a declaration of this file's own")]
 
 
+@pytest.mark.parametrize("default, was, now", [('"7"', "a number", "a string"), ("yes", "a number", "a member of an enum")])
+def test_an_override_of_an_option_with_another_type_is_refused_at_its_value(tmp_path, default, was, now):
+    # siatka.vbr:16 declares `option target = 9` and compares `score[s] >= target`: a string
+    # default failed there, in the base file (`>=` works on numbers, not str), not at the change
+    [(line, col, message)] = _variant_problems(tmp_path, f"override option target = {default}")
+    assert (line, col) == (3, 26)
+    assert message.startswith(f"an `override option` keeps the option's type: the base's `target` is {was} (declared at ")
+    assert message.endswith(f"siatka.vbr:16:1), and its rules use it so; give {was} here, not {now}")
+
+
+def test_an_override_of_an_option_with_its_own_type_is_taken(tmp_path):
+    from vbr.engines.game import checked_model
+    (tmp_path / "v.vbr").write_text('game "v"\nextends "siatka"\noverride option abilities = true\n')
+    assert checked_model(tmp_path / "v.vbr").options["abilities"] is True
+
+
+def test_a_value_left_out_before_an_override_is_shown_at_its_equals_sign(tmp_path):
+    # `override` is also a name: it was read as the option's value, and the enum after it as a
+    # second `Face` ("already defined"), with `free` then unknown wherever the variant used it
+    text = ("override option target =\noverride enum Face { diagonal, straight, sideways, free }\n"
+            "override die movement = [diagonal, free, straight, straight, sideways, sideways]")
+    assert _syntax(f'game "v"\nextends "siatka"\n{text}\n') == (
+        3, 24, "nothing follows this `=`: write the value (`override` on line 4 starts the next declaration)")
+
+
+def test_an_enum_member_alone_on_the_line_after_an_equals_sign_is_the_value():
+    parsed = parse('game "g"\nenum M { on, off }\noption mode =\n  on\n', "t.vbr")
+    assert parsed.decls[-1].default.id == "on"
+
+
+@pytest.mark.parametrize("number, fix", [
+    ("1e1", ": write 10"), ("2E3", ": write 2000"), ("1e+2", ": write 100"),
+    ("1e-3", ", and are whole: count in smaller units, or use `/`, which rounds down"),
+    ("5e30", ", and are at most 9223372036854775807"),
+])
+def test_a_number_with_an_exponent_says_how_to_write_it(number, fix):
+    # it said: a number and the word after it are written with a space between them (`1 e1`)
+    assert _syntax(GAME + f"option target = {number}\n") == (
+        7, 17, f"unexpected '{number}': numbers are written in the digits alone, without an exponent{fix}")
+
+
 def _scenario_problems(tmp_path, text: str) -> list[tuple[int, int, str]]:
     """The problems `vbr check` finds in the scenario file `text`: (line, column, message) each."""
     from vbr.scenario import check_file

@@ -14,6 +14,7 @@ import re
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _LITERAL = re.compile(r'"([a-z_]+)"')
+_EXPONENT = re.compile(r"[0-9]+[eE][+-]?[0-9]+(?![A-Za-z0-9_.])")  # `1e1`, `2E-3`: a number in scientific notation
 # the grammar's named terminals that read a word or a number (vbr.lark)
 _NAMED = ("NAME", "INT", "OWNER_KIND", "VISIBILITY", "ORDERED", "WRAP", "CLAMP", "FIRST_MOVER", "BY_TEAM", "OPTIONAL",
           "END_POS", "AGG")
@@ -55,6 +56,9 @@ def glued_message(text: str, at: int) -> tuple[int, str]:
     if text[at - 1].isdigit():  # a number, then a word: `3max`
         while start and text[start - 1].isdigit():
             start -= 1
+        exponent = _EXPONENT.match(text, start)
+        if exponent:
+            return start, _exponent_message(exponent.group())
         word = _WORD.match(text, start).group()
         return start, f"unexpected '{word}': a number and the word after it are written with a space between them"
     while start and text[start - 1] in _WORD_CHARS:
@@ -63,3 +67,15 @@ def glued_message(text: str, at: int) -> tuple[int, str]:
     head, rest = text[start:at], text[at:start + len(word)]
     return start, (f"unexpected '{word}': it would read as the keyword `{head}` and then `{rest}`; a keyword and "
                    f"the word after it are written with a space between them (`{head} {rest}`)")
+
+
+def _exponent_message(number: str) -> str:
+    """Why `1e1` is refused: the language's numbers are whole and written in the digits alone;
+    the digits to write where the number is a whole one a 64-bit integer holds (`1e1`: 10)."""
+    mantissa, power = map(int, re.split("[eE]", number))
+    said = f"unexpected '{number}': numbers are written in the digits alone, without an exponent"
+    if power < 0:
+        return f"{said}, and are whole: count in smaller units, or use `/`, which rounds down"
+    if power > 19 or mantissa * 10 ** power > 2 ** 63 - 1:
+        return f"{said}, and are at most 9223372036854775807"
+    return f"{said}: write {mantissa * 10 ** power}"

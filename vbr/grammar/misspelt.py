@@ -135,3 +135,26 @@ def value_left_out(text: str, line: int, col: int) -> tuple[int, int] | None:
     if before < 1 or not lines[before - 1].rstrip().endswith("="):
         return None
     return before, len(lines[before - 1].rstrip())
+
+
+def keyword_read_as_value(decls: list, text: str) -> tuple[int, int, int, str] | None:
+    """(line, column of the `=`, line of the word, the word) of the first declaration whose `=`
+    ends its line and whose value is a declaration's first word on a later line (`option target =`
+    then `override enum Face ...`: `override` is also a name, so it parsed as the option's value
+    and the rest of its line as another declaration); else None. A word alone on its line is
+    taken for the value it reads as (an enum member named `start`). `value_left_out` finds the same mistake
+    where the parse stops."""
+    lines = _BLANKED.sub(lambda m: " " * len(m.group()), text).split("\n")
+    for d in decls:
+        value = getattr(d, "default", None) or getattr(d, "value", None) or getattr(d, "init", None)
+        name, span = getattr(value, "id", None), getattr(value, "span", None)
+        if name not in _DECLARATION_KEYWORDS or span is None or span.line <= d.span.line:
+            continue
+        if not lines[span.line - 1][span.col - 1 + len(name):].strip():  # the word alone: a value on a line of its own
+            continue
+        before = span.line - 1
+        while before >= 1 and not lines[before - 1].strip():
+            before -= 1
+        if before >= 1 and lines[before - 1].rstrip().endswith("="):
+            return before, len(lines[before - 1].rstrip()), span.line, name
+    return None

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 from vbr.errors import Diagnostic, Span, VbrError, VbrSyntaxError
 from vbr.grammar import ast as A
 from vbr.grammar import glued
-from vbr.grammar.misspelt import character_hint, keyword_for, misspelt_statement, value_left_out
+from vbr.grammar.misspelt import (character_hint, keyword_for, keyword_read_as_value, misspelt_statement,
+                                  value_left_out)
 from vbr.grammar.reserved import declared_reserved
 from vbr.limits import MAX_NAME_CHARS, MAX_NESTING, MAX_TOKENS
 
@@ -168,6 +169,8 @@ def _parse(text: str, file: str, start: str, line0: int = 1, col0: int = 1, nest
     says = _check_nesting(tree, nesting, file, text if line0 == 1 else None)
     try:
         result = ToAst(file, lambda t, ln, c, tok: _parse(t, file, "expr", ln, c, nesting - says.get(id(tok), 0))).transform(tree)
+        if start == "start" and line0 == 1 and isinstance(result, A.GameFile):
+            _refuse_keyword_read_as_value(result, text, file)
         if comments:
             result = result.model_copy(update={"comments": comments})
         return result
@@ -303,6 +306,18 @@ def _glued_error(at: int, text: str, file: str, line0: int, col0: int) -> VbrSyn
     line += line0 - 1
     found = Diagnostic(Span(file=file, line=line, col=col, end_line=line, end_col=col), message)
     return VbrSyntaxError([found], {file: text} if line0 == 1 else None)
+
+
+def _refuse_keyword_read_as_value(result: A.GameFile, text: str, file: str) -> None:
+    """A syntax error at an `=` that ends its line when the next declaration's first word was
+    read as its value (`misspelt.keyword_read_as_value`): the same error `value_left_out` gives
+    where the parse stops, instead of errors at the declarations after it."""
+    found = keyword_read_as_value(result.decls, text)
+    if found is not None:
+        line, col, at, word = found
+        message = f"nothing follows this `=`: write the value (`{word}` on line {at} starts the next declaration)"
+        raise VbrSyntaxError([Diagnostic(Span(file=file, line=line, col=col, end_line=line, end_col=col), message)],
+                             {file: text})
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, file: str, start: str, line0: int, col0: int) -> VbrSyntaxError:
