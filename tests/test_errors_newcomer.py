@@ -175,6 +175,24 @@ def test_a_number_with_an_exponent_says_how_to_write_it(number, fix):
         7, 17, f"unexpected '{number}': numbers are written in the digits alone, without an exponent{fix}")
 
 
+@pytest.mark.parametrize("body, col", [("  n = 1..6.5", 12), ("  n = n + 0.5", 13), ("  n = 3.5", 9)])
+def test_a_number_with_a_fraction_says_numbers_are_whole(body, col):
+    # `1..6.5` and `n + 0.5` said only: unexpected '5'; expected a name (`6.` read as a field's dot)
+    line, at, message = _syntax(_phase(body))
+    assert (line, at) == (8, col)
+    assert message.startswith("numbers are whole: there are no fractions (`3.5`); count in smaller units"), message
+
+
+def test_a_misspelt_pick_is_named_at_the_word(tmp_path):
+    # it said: unexpected 'seats'; expected '(', '[', 'break', ... (31 in all)
+    assert _syntax(_phase("  n = pik seats")) == (8, 7, "unknown word `pik`; did you mean `pick`?")
+
+
+def test_a_misspelt_roll_before_a_die_s_name_suggests_roll(tmp_path):
+    text = _phase("  n = rol d").replace("var n: int = 0", "var n: int = 0\ndie d = 1..6")
+    assert check_problems(tmp_path / "g.vbr", text)[0] == (9, 7, "unknown name `rol`; did you mean `roll`?")
+
+
 def _scenario_problems(tmp_path, text: str) -> list[tuple[int, int, str]]:
     """The problems `vbr check` finds in the scenario file `text`: (line, column, message) each."""
     from vbr.scenario import check_file

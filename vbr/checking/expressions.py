@@ -114,8 +114,9 @@ class ExprChecker:
                                  f"number: write `{i}` (a const `{name.upper()} = {i}` can name it)")
         pool = scope.visible() | m.global_names()
         close = m.suggest(name, pool)
-        literal = None if close else keyword_for(name, ("none", "true", "false"))  # `null`, `nil`, `None`
-        return self.error(e, f"unknown name `{name}`" + (f"; did you mean `{literal}`?" if literal else close))
+        # `null`, `nil`, `None`; `rol serve_die`, `pik seats`: the words that start an expression
+        word = None if close else keyword_for(name, ("none", "true", "false", "roll", "pick"))
+        return self.error(e, f"unknown name `{name}`" + (f"; did you mean `{word}`?" if word else close))
 
     def const(self, name: str, at: A.Node) -> str:
         """A const's type; its value is worked out (and its failure reported) the first time."""

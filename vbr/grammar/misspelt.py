@@ -112,6 +112,21 @@ def misspelt_statement(line_text: str, error_col: int) -> tuple[int, str, str] |
     return None if keyword is None else (m.start(2) + 1, m.group(2), keyword)
 
 
+EXPRESSION_KEYWORDS = ("roll", "pick")  # the words that start an expression and take one after them
+_WORD_BEFORE = re.compile(r"([A-Za-z_]\w*)[ \t]+$")
+
+
+def misspelt_expression_word(line_text: str, error_col: int) -> tuple[int, str, str] | None:
+    """(column, word, keyword) when the word just before the column where the parser gave up is a
+    misspelt `roll` or `pick` (`pik seats`, `rol d`): a name cannot be followed by another
+    expression, so the parser stopped at what the keyword would have taken; else None."""
+    m = _WORD_BEFORE.search(line_text[:error_col - 1])
+    if m is None:
+        return None
+    keyword = keyword_for(m.group(1), EXPRESSION_KEYWORDS)
+    return None if keyword is None else (m.start(1) + 1, m.group(1), keyword)
+
+
 # the words that start a declaration, which a value left out before them is read as
 _DECLARATION_KEYWORDS = frozenset({"var", "const", "option", "die", "zone", "kind", "enum", "fn", "proc", "event",
                                    "phase", "stage", "setup", "court", "direction", "start", "points", "seats",

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from vbr.errors import Diagnostic, Span, VbrError, VbrSyntaxError
 from vbr.grammar import ast as A
 from vbr.grammar import glued
-from vbr.grammar.misspelt import (character_hint, keyword_for, keyword_read_as_value, misspelt_statement,
-                                  value_left_out)
+from vbr.grammar.misspelt import (character_hint, keyword_for, keyword_read_as_value, misspelt_expression_word,
+                                  misspelt_statement, value_left_out)
 from vbr.grammar.reserved import declared_reserved
 from vbr.limits import MAX_NAME_CHARS, MAX_NESTING, MAX_TOKENS
 
@@ -372,16 +372,22 @@ def _bracket_left_open(exc: UnexpectedInput, text: str) -> tuple[int, int, str] 
 
 def _misspelt_statement(exc: UnexpectedInput, text: str) -> tuple[int, str] | None:
     """(column, message) when the line the parser gave up on starts with a misspelt statement
-    word (`chose c from ...`, `mvoe top(deck) to hand`): the mistake is that word, not the token
+    word (`chose c from ...`, `mvoe top(deck) to hand`), or the word before where it gave up is a
+    misspelt `roll` or `pick` (`server = pik seats`): the mistake is that word, not the token
     further on where the parser noticed (vbr/grammar/misspelt.py)."""
     from lark.exceptions import UnexpectedToken
     if not isinstance(exc, UnexpectedToken) or exc.token.type == "$END" or exc.line is None:
         return None
-    found = misspelt_statement(text.split("\n")[exc.line - 1], exc.column)
-    if found is None:
-        return None
-    col, word, keyword = found
-    return col, f"`{word}` starts no statement; did you mean `{keyword}`?"
+    line_text = text.split("\n")[exc.line - 1]
+    found = misspelt_statement(line_text, exc.column)
+    if found is not None:
+        col, word, keyword = found
+        return col, f"`{word}` starts no statement; did you mean `{keyword}`?"
+    found = misspelt_expression_word(line_text, exc.column)
+    if found is not None:
+        col, word, keyword = found
+        return col, f"unknown word `{word}`; did you mean `{keyword}`?"
+    return None
 
 
 _DECLARATION_WORDS = {"PHASE", "PROC", "FN", "VAR", "CONST", "ZONE", "KIND", "ENUM", "EVENT", "STAGE", "SETUP", "DIE",
@@ -435,7 +441,7 @@ def _describe(exc: UnexpectedInput, text: str, start: str) -> str:
     more = f", ... ({len(expected)} in all)" if len(expected) > 8 else ""
     base = f"unexpected {shown}; expected {', '.join(expected[:8])}{more}" if expected else f"unexpected {shown}"
     hint = next((msg for msg, test, _ in SYNTAX_HINTS if test(tok, accepts)), None)
-    if hint is None and str(tok) == "." and tok.start_pos and text[tok.start_pos - 1:tok.start_pos + 2].replace(".", "").isdigit():
+    if hint is None and _fraction_at(tok, text):
         hint = "numbers are whole: there are no fractions (`3.5`); count in smaller units, or use `/`, which rounds down"
     if hint is None and tok.type != "$END" and _OPTION_VALUE.match(text[text.rfind("\n", 0, tok.start_pos) + 1:tok.start_pos]):
         hint = ("an option's value is one number, `true`, `false`, a string or an enum member, written out; work out "
@@ -444,6 +450,15 @@ def _describe(exc: UnexpectedInput, text: str, start: str) -> str:
     if keyword is not None:
         return f"unknown word `{tok}`; did you mean `{keyword}`? (expected {', '.join(expected[:8])}{more})"
     return f"{hint} ({base})" if hint else base
+
+
+def _fraction_at(tok, text: str) -> bool:
+    """Whether the parser stopped inside a number with a fraction: at its point (`3.5` where a
+    number ends a value) or at the digits after it (`1..6.5`, where `6.` reads as a field's dot)."""
+    at = tok.start_pos or 0
+    if str(tok) == ".":
+        return at > 0 and text[at - 1:at + 2].replace(".", "").isdigit()
+    return tok.type == "INT" and at > 1 and text[at - 1] == "." and text[at - 2].isdigit()
 
 
 # a line up to the token: an option's value (or the start of one) and no more
