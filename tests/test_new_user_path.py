@@ -113,3 +113,22 @@ def test_vbr_sim_prints_the_interval_of_its_counts_rounded_once(capsys):
     code, out, _ = run(capsys, *command)
     line = next(x for x in out.splitlines() if "first-mover advantage" in x)
     assert line.split()[-2:] == [f"{100 * k / n:.1f}%", f"({100 * lo:.1f}%..{100 * hi:.1f}%)"]
+
+
+# ------------------------------------------------------------------------------ an option given twice
+def test_an_option_given_two_values_is_a_usage_error_naming_both(capsys):
+    # the later value won, silently: `--option target=3 --option target=5` played to 5
+    code, out, err = run(capsys, "run", BUMP, "--option", "target=3", "--option", "target=5")
+    assert code == 2 and out == ""
+    assert err == "vbr: error: --option target is given twice, as 3 and as 5: give it once\n"
+
+
+def test_an_option_given_its_one_value_twice_is_taken(capsys):
+    once = run(capsys, "run", BUMP, "--seed", "4", "--option", "target=2")
+    assert run(capsys, "run", BUMP, "--seed", "4", "--option", "target=2", "--option", " target = 2 ") == once
+
+
+def test_a_variant_option_given_two_values_names_its_own_flag(capsys):
+    code, _, err = run(capsys, "compare", BUMP, "-n", "1", "--variant-option", "target=5", "--variant-option", "target")
+    assert code == 2
+    assert err == "vbr: error: --variant-option target is given twice, as 5 and as true: give it once\n"

@@ -479,8 +479,8 @@ def cmd_compare(args) -> int:
     from vbr.analysis.commands import arms_agents, load_variant
     from vbr.analysis.commands import cmd_compare as run_compare
     shared = parse_options(args.option)
-    a_opts = {**shared, **parse_options(args.base_option)}
-    b_opts = {**shared, **parse_options(args.variant_option)}
+    a_opts = {**shared, **parse_options(args.base_option, "--base-option")}
+    b_opts = {**shared, **parse_options(args.variant_option, "--variant-option")}
     b_file = args.variant or args.base
     if b_file == args.base and a_opts == b_opts:
         raise UsageError("compare needs two different things: a variant file, or --variant-option/--base-option")

@@ -56,17 +56,27 @@ def seed(text: str) -> int:
     return n
 
 
-def parse_options(items: list[str] | None) -> dict[str, object]:
+def parse_options(items: list[str] | None, flag: str = "--option") -> dict[str, object]:
     """`--option` values: `NAME` alone means true; `NAME=VALUE` keeps VALUE as a string (the
     checker converts it to the option's type and checks it). Spaces around the name and the value
-    are dropped."""
+    are dropped; `flag` names the flag in errors. One name given two different values is a usage
+    error: which was meant is not for vbr to guess (the same value twice is one)."""
     out: dict[str, object] = {}
     for item in items or []:
         name, eq, value = item.partition("=")
         if not name.strip():
-            raise UsageError(f"--option {item!r}: expected NAME or NAME=VALUE")
-        out[name.strip()] = value.strip() if eq else True
+            raise UsageError(f"{flag} {item!r}: expected NAME or NAME=VALUE")
+        name, value = name.strip(), value.strip() if eq else True
+        if name in out and out[name] != value:
+            raise UsageError(f"{flag} {name} is given twice, as {_as_given(out[name])} and as {_as_given(value)}: "
+                             "give it once")
+        out[name] = value
     return out
+
+
+def _as_given(value) -> str:
+    """An `--option` value as typed: `5`, `''`; `true` for the name alone."""
+    return "true" if value is True else value if value else "''"
 
 
 _REASONS = {errno.ENOENT: "no such file", errno.EISDIR: "is a directory", errno.ENOTDIR: "a part of the path is not a folder",
