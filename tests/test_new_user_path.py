@@ -132,3 +132,10 @@ def test_a_variant_option_given_two_values_names_its_own_flag(capsys):
     code, _, err = run(capsys, "compare", BUMP, "-n", "1", "--variant-option", "target=5", "--variant-option", "target")
     assert code == 2
     assert err == "vbr: error: --variant-option target is given twice, as 5 and as true: give it once\n"
+
+
+def test_a_precision_out_of_range_is_said_as_it_was_typed(capsys):
+    # `--precision 2` (2 percentage points meant) said: ..., not 2.0
+    code, _, err = run(capsys, "sim", BUMP, "-n", "10", "--precision", "2")
+    assert code == 2
+    assert err.endswith("(a half width of a rate: 0.02 is \u00b12 percentage points), not 2\n")

@@ -208,7 +208,7 @@ def check_precision(args) -> float | None:
     target = getattr(args, "precision", None)
     if target is not None and not 0 < target < 0.5:
         raise UsageError(f"--precision must be above 0 and below 0.5 (a half width of a rate: 0.02 is "
-                         f"\u00b12 percentage points), not {target}")
+                         f"\u00b12 percentage points), not {target:g}")
     return target
 
 
