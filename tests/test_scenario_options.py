@@ -123,3 +123,27 @@ def test_a_seed_or_an_option_set_twice_in_one_scenario_is_an_error_at_the_second
     out = capsys.readouterr().out
     assert f"FAIL {tests}:6:3: seed twice" in out and f"FAIL {tests}:11:3: target twice" in out
     assert f"PASS {tests}: two options, once each" in out
+
+
+def _checked(tmp_path, capsys, steps: str) -> tuple[int, str]:
+    (tmp_path / "target.vbr").write_text(RULES, encoding="utf-8")
+    tests = tmp_path / "t.vbr"
+    tests.write_text(f'tests for "target.vbr"\n\nscenario "s" {{\n{steps}\n  expect true\n}}\n', encoding="utf-8")
+    code = main(["check", str(tests)])
+    return code, capsys.readouterr().err
+
+
+def test_a_string_of_digits_is_no_number_in_a_scenario(tmp_path, capsys):
+    # `"5"` is a string in the language; it was read as the command line reads text, and set 5
+    code, err = _checked(tmp_path, capsys, '  option target = "5"')
+    assert code == 1 and ':4:3: error: option `target` is a whole number, not "5": write 5' in err
+
+
+def test_yes_is_no_true_in_a_scenario(tmp_path, capsys):
+    # on the command line `--option fast=yes` is true; in the language `yes` is a name, not `true`
+    code, err = _checked(tmp_path, capsys, "  option fast = yes")
+    assert code == 1 and ":4:3: error: option `fast` is true or false, not yes\n" in err
+
+
+def test_a_scenario_s_number_and_true_set_their_options(tmp_path, capsys):
+    assert _checked(tmp_path, capsys, "  option target = 5\n  option fast = true") == (0, "")

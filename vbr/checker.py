@@ -361,6 +361,23 @@ class _Text(str):
     """A string option value (as opposed to an enum member, also a str at run time)."""
 
 
+class Written(str):
+    """An option's value as a scenario's `option` step writes it in the language: a "string" or
+    an enum member's name (`Written.text`, `Written.name`), never text to read as a number or as
+    true (`"5"` is no number, `yes` no `true`), as a value given on the command line is."""
+    quoted: bool = False
+
+    @classmethod
+    def text(cls, value: str) -> "Written":
+        out = cls(value)
+        out.quoted = True
+        return out
+
+    @classmethod
+    def name(cls, value: str) -> "Written":
+        return cls(value)
+
+
 def literal_type(m: Model, v) -> str:
     if isinstance(v, _Text):
         return "str"
@@ -432,13 +449,15 @@ def _given(raw) -> str:
     or a scenario's `true` as the language spells it, text quoted."""
     if isinstance(raw, bool):
         return "true" if raw else "false"
+    if isinstance(raw, Written):
+        return f'"{raw}"' if raw.quoted else str(raw)
     return repr(raw)
 
 
 def _not_bool(name: str, raw) -> str:
     """Why a value given for a true-or-false option is refused; a value given as text (on the
     command line, or to `vbr.load`) is told the other spellings text may use."""
-    if not isinstance(raw, str):
+    if not isinstance(raw, str) or isinstance(raw, Written):
         return f"option `{name}` is true or false, not {_given(raw)}"
     if not raw.strip():
         return f"option `{name}` is given no value: give true or false (yes/no and on/off also do)"
@@ -484,7 +503,7 @@ def _apply_option(m: Model, name: str, raw) -> str | None:
         return (f"unknown option `{name}` ({m.rules.path.name} has options: {avail})"
                 + m.suggest(name, m.option_decls))
     raw = _python_scalar(raw)
-    value = parse_option_value(raw) if isinstance(raw, str) else raw
+    value = parse_option_value(raw) if isinstance(raw, str) and not isinstance(raw, Written) else raw
     default = m.options[name]
     if isinstance(default, bool) and not isinstance(value, bool):
         return _not_bool(name, raw)
@@ -492,6 +511,8 @@ def _apply_option(m: Model, name: str, raw) -> str | None:
         return _not_whole(name, raw, default)
     if isinstance(default, _Text):
         value = _Text(str(raw) if not isinstance(raw, bool) else ("true" if raw else "false"))
+    elif isinstance(value, Written):
+        value = str(value)  # an enum member's name (or a string, refused below unless it names one)
     elif isinstance(default, str) and value not in m.enums.get(m.member_enum.get(default, ""), []):
         allowed = ", ".join(m.enums.get(m.member_enum.get(default, ""), []))
         return f"option `{name}` is one of {allowed}, not {_given(raw)}"

@@ -24,7 +24,7 @@ import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vbr.checker import Model
+from vbr.checker import Model, Written
 from vbr.checking import checked_model, located_errors
 from vbr.checking import types as T
 from vbr.checking.constants import Constants, Failure
@@ -275,11 +275,16 @@ class StepChecker:
 
 
 def _literal(e: A.Expr):
+    """An `option` step's value as the checker takes it: a number or true/false as itself, a
+    string or a name as written (`Written`: never read as a number or as true, as command-line
+    text is)."""
     match e:
-        case A.IntLit(value=v) | A.BoolLit(value=v) | A.StrLit(value=v):
+        case A.IntLit(value=v) | A.BoolLit(value=v):
             return v
+        case A.StrLit(value=v):
+            return Written.text(v)
         case A.Name(id=i):
-            return i
+            return Written.name(i)
     return None
 
 
