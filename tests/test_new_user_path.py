@@ -139,3 +139,20 @@ def test_a_precision_out_of_range_is_said_as_it_was_typed(capsys):
     code, _, err = run(capsys, "sim", BUMP, "-n", "10", "--precision", "2")
     assert code == 2
     assert err.endswith("(a half width of a rate: 0.02 is \u00b12 percentage points), not 2\n")
+
+
+# ------------------------------------------------------------------------------ files of the wrong sort
+def test_a_folder_given_as_a_rule_file_names_the_rule_files_in_it(capsys, tmp_path):
+    for name in ("b.vbr", "a.vbr", "c.vbr", "d.vbr", "notes.txt"):
+        (tmp_path / name).write_text('game "x"\n')
+    code, out, err = run(capsys, "check", str(tmp_path))
+    assert code == 1 and out == ""
+    assert err == f"{tmp_path}: error: {tmp_path} is a directory, not a rule file: name a .vbr file in it (a.vbr, b.vbr, c.vbr, ...)\n"
+
+
+def test_a_rule_file_given_to_replay_is_said_to_be_no_log(capsys):
+    # it said: not a vbr log line: Expecting value (Python's words for a line that is no JSON)
+    code, out, err = run(capsys, "replay", BUMP)
+    assert code == 1
+    assert err == (f"{BUMP}:1: error: not a vbr log line: not JSON (expecting value at column 1); "
+                   "a log holds the JSON lines `vbr run --log FILE` writes\n")

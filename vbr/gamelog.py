@@ -142,7 +142,10 @@ def _parse(line: int, raw: str, model: type[BaseModel]):
         why = getattr(exc, "msg", None) or str(exc)
         if "sys.set_int_max_str_digits" in why:  # Python's bound on digits, and a setting of Python's to lift it
             why = "an integer of thousands of digits"
-        raise _Bad(line, f"not a vbr log line: {why}") from None
+        elif isinstance(exc, json.JSONDecodeError):
+            why = f"not JSON ({why[:1].lower() + why[1:]} at column {exc.colno})"
+        what = "; a log holds the JSON lines `vbr run --log FILE` writes" if line == 1 else ""
+        raise _Bad(line, f"not a vbr log line: {why}{what}") from None
     if not isinstance(data, dict):
         raise _Bad(line, f"not a vbr log line: a JSON {type(data).__name__ if data is not None else 'null'}, "
                          "not an object")

@@ -132,13 +132,24 @@ def _unreadable(path: Path, exc: Unreadable) -> str:
     if exc.kind == "missing":
         return _not_found(path)
     if exc.kind == "directory":
-        return f"{path} is a directory, not a rule file"
+        return f"{path} is a directory, not a rule file" + _files_in(path)
     if exc.kind == "special":
         return (f"{path} is not a regular file (a device, a pipe or a socket); "
                 "vbr reads rule files only from regular files")
     if exc.kind == "too big":
         return _too_big(path)
     return f"cannot read {path}: {exc.detail}"
+
+
+def _files_in(folder: Path) -> str:
+    """`: name a .vbr file in it (a.vbr, b.vbr, ...)`, the first few the folder holds, or nothing."""
+    try:
+        names = sorted(p.name for p in folder.glob("*.vbr"))
+    except OSError:
+        return ""
+    if not names:
+        return ""
+    return f": name a .vbr file in it ({', '.join(names[:3])}{', ...' if len(names) > 3 else ''})"
 
 
 def _too_big(path: Path) -> str:
