@@ -73,12 +73,13 @@ def test_a_choice_the_restriction_would_empty_is_played_whole_and_counted(capsys
 
 @pytest.mark.parametrize("spec, message", [
     ("0=never:sometimes", "`sometimes` names no option of this file; it can name: boo, pass, risky, safe"),
+    ("0=never:rsiky", "`rsiky` names no option of this file; did you mean `risky`?"),
     ("2=pass", "the seats are 0..1"),
     ("x", "expected SEAT=RULE"),
     ("\u00b2=pass", "expected SEAT=RULE"),  # a digit to str.isdigit, no seat number (int() refused it)
     ("0=always:safe", "a rule is never:WORD[,WORD...] or pass"),
 ])
-def test_a_restriction_that_names_nothing_is_a_usage_error_listing_what_it_could(capsys, spec, message):
+def test_a_restriction_that_names_nothing_is_a_usage_error_naming_what_it_could(capsys, spec, message):
     code, _, err = run(capsys, "sim", TOY, "-n", 5, "--restrict", spec)
     assert code == 2 and message in err
 

@@ -11,6 +11,7 @@ still generates the legal choices; the play loop only hands the seat's agent the
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 from vbr.errors import UsageError
@@ -81,8 +82,9 @@ def parse_restrictions(specs: list[str] | None, seats: int, model) -> dict[int, 
             raise UsageError(f"--restrict {spec}: a rule is never:WORD[,WORD...] or pass")
         unknown = [w for w in named if w not in words]
         if unknown:
-            raise UsageError(f"--restrict {spec}: `{unknown[0]}` names no option of this file; it can name: "
-                             + ", ".join(sorted(words)))
+            close = difflib.get_close_matches(unknown[0], sorted(words), n=1)
+            meant = f"; did you mean `{close[0]}`?" if close else f"; it can name: {', '.join(sorted(words))}"
+            raise UsageError(f"--restrict {spec}: `{unknown[0]}` names no option of this file{meant}")
         out[seat] = Restriction(old.never | frozenset(named), old.only_pass)
     return out
 
