@@ -147,3 +147,14 @@ def test_yes_is_no_true_in_a_scenario(tmp_path, capsys):
 
 def test_a_scenario_s_number_and_true_set_their_options(tmp_path, capsys):
     assert _checked(tmp_path, capsys, "  option target = 5\n  option fast = true") == (0, "")
+
+
+def test_a_string_and_a_name_of_one_spelling_are_each_refused_as_written(tmp_path, capsys):
+    (tmp_path / "target.vbr").write_text(RULES, encoding="utf-8")
+    tests = tmp_path / "t.vbr"
+    tests.write_text('tests for "target.vbr"\n\nscenario "a" {\n  option fast = "yes"\n  expect true\n}\n\n'
+                     'scenario "b" {\n  option fast = yes\n  expect true\n}\n', encoding="utf-8")
+    assert main(["check", str(tests)]) == 1
+    err = capsys.readouterr().err
+    assert ':4:3: error: option `fast` is true or false, not "yes"\n' in err
+    assert ":9:3: error: option `fast` is true or false, not yes\n" in err

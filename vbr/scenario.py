@@ -91,8 +91,10 @@ def options_of(sc: A.Scenario) -> dict:
 
 def options_key(options: dict) -> tuple:
     """A key equal for equal options only: each value with its type, since Python counts `true`
-    equal to `1` (and `false` to `0`), which are two options' values, one of them refused."""
-    return tuple(sorted((name, type(value).__name__, value) for name, value in options.items()))
+    equal to `1` (and `false` to `0`), which are two options' values, one of them refused; and
+    a string `"fast"` apart from the name `fast` (`Written`), which an error writes each as given."""
+    return tuple(sorted((name, type(value).__name__, getattr(value, "quoted", False), value)
+                        for name, value in options.items()))
 
 
 def run_file(path: Path, rules=None, *, trace: bool = False, step_limit: int | None = None,
