@@ -62,7 +62,11 @@ def test_play_parse_agents_reads_specs():
     ("nonsense", 2, "unknown agent 'nonsense' (agents: random, first, greedy, mcts)"),
     ("mcts:iters=3", 2, "mcts: unknown parameter 'iters' "
                         "(parameters: iterations, c, rollout, depth, reward, greedy_moves, worlds, widen, tree, inner_c, "
-                        "spread_playouts, budget, cut, spread_scale, extend, confidence)"),
+                        "spread_playouts, budget, cut, spread_scale, extend, confidence); did you mean iterations?"),
+    ("Random", 2, "unknown agent 'Random' (agents: random, first, greedy, mcts); did you mean random?"),
+    ("greedy:samples=1e1", 2, "greedy: samples must be an integer from 1 to 1000, not '1e1': write 10"),
+    ("greedy:samples=8.0", 2, "greedy: samples must be an integer from 1 to 1000, not '8.0': write 8"),
+    ("greedy:samples=1e4", 2, "greedy: samples must be an integer from 1 to 1000, not '1e4'"),  # 10000: out of range
     ("random:samples=3", 2, "random: unknown parameter 'samples' (parameters: none)"),
     ("mcts:iterations=x", 2, "mcts: iterations must be an integer from 1 to 1000000, not 'x'"),
     ("mcts:iterations=2.5", 2, "mcts: iterations must be an integer from 1 to 1000000, not '2.5'"),

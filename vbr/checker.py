@@ -7,7 +7,6 @@ are type-checked by vbr.checking (`checked_model`) into the same `Diagnostics`, 
 from __future__ import annotations
 
 import difflib
-import math
 from dataclasses import dataclass, field
 
 from vbr import limits as LIM
@@ -16,7 +15,7 @@ from vbr.errors import Diagnostic, Diagnostics, OptionError, Span, VbrCheckError
 from vbr.grammar import ast as A, printer
 from vbr.grammar.reserved import RESERVED_WORDS, reserved_message
 from vbr.loader import RuleSet
-from vbr.number_text import decimal_number, whole_number
+from vbr.number_text import whole_meant, whole_number
 
 BASE_TYPES = {"int", "bool", "seat", "cell", "dir", "zone"}
 RESERVED = {"seats", "teams", "none", "true", "false"}
@@ -471,21 +470,10 @@ def _not_whole(name: str, raw, default: int) -> str:
     if isinstance(raw, str) and not raw.strip():
         return f"option `{name}` is given no value: give a whole number, such as {default} (its default)"
     said = f"option `{name}` is a whole number, not {_given(raw)}"
-    whole = _whole_meant(raw)
+    whole = whole_meant(raw)
     if whole is not None:
         return f"{said}: write {whole}"
     return f"{said}: write one in the digits 0-9, such as {default} (its default)"
-
-
-def _whole_meant(raw) -> int | None:
-    """The whole number a decimal value stands for (`1e1`, `9.0`, 9.0 itself: 10, 9, 9); None for
-    a value that is no decimal number in ASCII, or one with a fraction, or beyond 2**53 (where a
-    float no longer holds every whole number)."""
-    try:
-        x = raw if isinstance(raw, float) else decimal_number(raw.strip()) if isinstance(raw, str) else None
-    except ValueError:
-        return None
-    return int(x) if x is not None and math.isfinite(x) and x.is_integer() and abs(x) <= 2 ** 53 else None
 
 
 def _python_scalar(raw):

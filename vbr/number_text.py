@@ -9,6 +9,7 @@ so these stand in for them where a caller already catches that.
 """
 from __future__ import annotations
 
+import math
 import re
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")
@@ -31,3 +32,15 @@ def decimal_number(text: str) -> float:
     if not isinstance(text, str) or len(text) > MAX_DIGITS or not _DECIMAL.fullmatch(text):
         raise ValueError(f"not a decimal number in the digits 0-9: {text!r}")
     return float(text)
+
+
+def whole_meant(value) -> int | None:
+    """The whole number a decimal stands for, given as text or as a float (`1e1`, `9.0`, 9.0: 10,
+    9, 9), for an error to say which whole number to write; None for what is no decimal number in
+    ASCII, one with a fraction, or one beyond 2**53 (where a float no longer holds every whole
+    number)."""
+    try:
+        x = value if isinstance(value, float) else decimal_number(value.strip()) if isinstance(value, str) else None
+    except ValueError:
+        return None
+    return int(x) if x is not None and math.isfinite(x) and x.is_integer() and abs(x) <= 2 ** 53 else None

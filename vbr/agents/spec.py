@@ -13,11 +13,12 @@ back the same name and parameters.
 """
 from __future__ import annotations
 
+import difflib
 import numbers
 from dataclasses import dataclass
 
 from vbr.errors import UsageError
-from vbr.number_text import decimal_number, whole_number
+from vbr.number_text import decimal_number, whole_meant, whole_number
 
 
 class AgentSpecError(UsageError):
@@ -41,7 +42,9 @@ class Param:
         except ValueError:
             value = None
         if value is None or not self.admits(value):
-            raise AgentSpecError(f"{agent}: {self.name} must be {self.domain()}, not {raw!r}")
+            whole = whole_meant(raw) if self.type is int else None
+            fix = f": write {whole}" if whole is not None and self.admits(whole) else ""
+            raise AgentSpecError(f"{agent}: {self.name} must be {self.domain()}, not {raw!r}{fix}")
         return value
 
     def admits(self, value) -> bool:
@@ -112,11 +115,17 @@ AGENTS = {k.name: k for k in (
 )}
 
 
+def _close(word: str, names) -> str:
+    """`; did you mean NAME?` for the name of `names` closest to a misspelt `word`, else nothing."""
+    close = difflib.get_close_matches(word.lower(), list(names), n=1)
+    return f"; did you mean {close[0]}?" if close else ""
+
+
 def agent_class(name: str):
     try:
         return AGENTS[name]
     except KeyError:
-        raise AgentSpecError(f"unknown agent {name!r} (agents: {', '.join(AGENTS)})") from None
+        raise AgentSpecError(f"unknown agent {name!r} (agents: {', '.join(AGENTS)})" + _close(name, AGENTS)) from None
 
 
 def check_settings(agent: str, settings: dict) -> dict:
@@ -177,7 +186,7 @@ def _parse_group(head: str, extra: list[str]) -> tuple[str, dict]:
             raise AgentSpecError(f"{name}: {key!r} needs a value ({key}=VALUE)")
         if key not in declared:
             names = ", ".join(declared) or "none"
-            raise AgentSpecError(f"{name}: unknown parameter {key!r} (parameters: {names})")
+            raise AgentSpecError(f"{name}: unknown parameter {key!r} (parameters: {names})" + _close(key, declared))
         if key in given:
             raise AgentSpecError(f"{name}: {key} is given twice")
         given[key] = declared[key].parse(name, raw)
