@@ -156,3 +156,12 @@ def test_a_rule_file_given_to_replay_is_said_to_be_no_log(capsys):
     assert code == 1
     assert err == (f"{BUMP}:1: error: not a vbr log line: not JSON (expecting value at column 1); "
                    "a log holds the JSON lines `vbr run --log FILE` writes\n")
+
+
+def test_a_misspelt_command_suggests_the_command_meant(capsys):
+    # argparse said: argument COMMAND: invalid choice: 'chek' (choose from 'check', 'run', ...)
+    code, out, err = run(capsys, "chek", BUMP)
+    assert code == 2 and out == ""
+    usage, message = err.splitlines()
+    assert usage.startswith("usage: vbr ")
+    assert message.startswith("vbr: error: unknown command 'chek'; did you mean check? (commands: check, run, sim, ")

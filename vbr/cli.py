@@ -50,6 +50,8 @@ def _dispatch(argv: list[str]) -> int:
     if not argv:
         parser.print_help(sys.stderr)
         return 2
+    if not argv[0].startswith("-") and argv[0] not in parser.command_names:
+        return _unknown_command(parser, argv[0])
     try:
         args, extra = parser.parse_known_args(argv)
         if extra:  # said by the command's own parser, so the usage shown is the command's
@@ -135,6 +137,18 @@ def _silence_stdout() -> None:
         pass
 
 
+def _unknown_command(parser: argparse.ArgumentParser, word: str) -> int:
+    """A first word that is no command (`vbr chek`): the usage, then the command meant where one is
+    close, and the commands; exit 2."""
+    import difflib
+    close = difflib.get_close_matches(word, parser.command_names, n=1)
+    parser.print_usage(sys.stderr)
+    meant = f"; did you mean {close[0]}?" if close else ""
+    print(f"vbr: error: unknown command {word!r}{meant} (commands: {', '.join(parser.command_names)})",
+          file=sys.stderr)
+    return 2
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="vbr", description="Rules language for volleyball tabletop games.")
     p.add_argument("--version", action="version", version=f"vbr {version()}")
@@ -144,8 +158,10 @@ def _parser() -> argparse.ArgumentParser:
     def add_parser(name, **kw):
         q = add(name, formatter_class=HelpFormatter, **kw)
         q.set_defaults(parser=q)
+        p.command_names.append(name)
         return q
     sub.add_parser = add_parser
+    p.command_names = []
 
     c = sub.add_parser("check", help="check rule files (and scenario files)")
     c.add_argument("files", nargs="+")
