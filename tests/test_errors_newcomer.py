@@ -331,6 +331,14 @@ def test_a_base_file_s_use_of_an_enum_member_an_override_dropped_names_the_overr
                               f"{tmp_path / 'v.vbr'}:3:10 overrides without it)" for _, _, m in found), found
 
 
+def test_a_base_file_s_error_at_a_use_of_an_overridden_fn_names_the_override(tmp_path):
+    # siatka.vbr:194 `choose d from bounces_of(face) ...` wants a list; the variant's fn gives the
+    # Face itself. The error was at the base's line alone, with nothing to tie it to the variant.
+    [(line, col, message)] = _variant_problems(tmp_path, "override fn bounces_of(f: Face) = f")
+    assert message == ("`choose` picks from a list, a range, an enum or a zone, not Face (`bounces_of`, used here, "
+                       f"is overridden at {tmp_path / 'v.vbr'}:3:10)")
+
+
 def test_an_override_of_start_in_a_file_that_extends_nothing_names_start(tmp_path):
     assert check_problems(tmp_path / "g.vbr", GAME + "override start p\nphase p {\n  goto p\n}\n")[0][2].startswith(
         "`override start` overrides nothing: this file `extends` no other file")

@@ -3,8 +3,10 @@
 A variant that overrides `proc take_over(s: seat)` with two parameters breaks every call of it in
 the base file; an `override enum Tactic` that leaves out a member breaks every use of that member
 there. The errors are rightly located in the base file, which its author did not touch. Each such
-error gets a note naming the override it follows from: one whose name the message names, or one
-whose base declaration declared a name the message names and the override no longer does.
+error gets a note naming the override it follows from: one whose name the message names, one
+whose base declaration declared a name the message names and the override no longer does, or
+else one whose name is written where the error points (`fn bounces_of` overridden to give a
+Face, where the base's `choose d from bounces_of(face)` wants a list).
 """
 from __future__ import annotations
 
@@ -25,7 +27,22 @@ def with_override_notes(errors: list[Diagnostic], rules) -> list[Diagnostic]:
     if len(chain) < 2 or not any(e.span.file in chain[1:] for e in errors):
         return errors
     overrides = _overrides(rules, chain)
-    return [_noted(e, overrides, chain) if e.span.file in chain[1:] else e for e in errors]
+    return [_noted(e, overrides, chain, _pointed_at(e, rules.sources)) if e.span.file in chain[1:] else e
+            for e in errors]
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_STRING = re.compile(r'"[^"\n]*"')
+
+
+def _pointed_at(e: Diagnostic, sources: dict) -> set[str]:
+    """The names written where the error points, from its column to the end of its line (strings
+    left out): `bounces_of` of `choose d from bounces_of(face) by holder` at `bounces_of`."""
+    lines = (sources.get(e.span.file) or "").split("\n")
+    if not 1 <= e.span.line <= len(lines):
+        return set()
+    rest = _STRING.sub('""', lines[e.span.line - 1][max(e.span.col - 1, 0):].split("#", 1)[0])
+    return set(_WORD.findall(rest))
 
 
 def _overrides(rules, chain: list[str]) -> list[tuple[A.Decl, A.Decl]]:
@@ -56,7 +73,11 @@ def _walk(decls):
             yield from _walk(d.members)
 
 
-def _noted(e: Diagnostic, overrides: list[tuple[A.Decl, A.Decl]], chain: list[str]) -> Diagnostic:
+def _noted(e: Diagnostic, overrides: list[tuple[A.Decl, A.Decl]], chain: list[str],
+           pointed: set[str] = frozenset()) -> Diagnostic:
+    """`e` with a note naming the override it follows from: one the message names, one whose
+    enum or kind lost a name the message names, else one written where the error points
+    (`pointed`, its line from its column on); `e` itself when none is."""
     named = set(_NAMED.findall(e.message))
     for new, old in overrides:
         if chain.index(new.span.file) >= chain.index(e.span.file):
@@ -68,6 +89,10 @@ def _noted(e: Diagnostic, overrides: list[tuple[A.Decl, A.Decl]], chain: list[st
         if gone:
             return Diagnostic(e.span, f"{e.message} (`{gone[0]}` was declared in the base's `{shown}`, which "
                                       f"{new.span} overrides without it)", e.severity)
+    for new, _ in overrides:
+        if chain.index(new.span.file) < chain.index(e.span.file) and new.name in pointed:
+            return Diagnostic(e.span, f"{e.message} (`{new.name.lstrip('@')}`, used here, is overridden at "
+                                      f"{new.span})", e.severity)
     return e
 
 
