@@ -165,3 +165,15 @@ def test_a_misspelt_command_suggests_the_command_meant(capsys):
     usage, message = err.splitlines()
     assert usage.startswith("usage: vbr ")
     assert message.startswith("vbr: error: unknown command 'chek'; did you mean check? (commands: check, run, sim, ")
+
+
+@pytest.mark.parametrize("given, meant", [("composition=printd", "printed"), ("round_refill=both_team", "both_teams")])
+def test_a_misspelt_value_of_an_option_of_listed_values_suggests_the_value_meant(capsys, given, meant):
+    # cattack.vbr: composition is printed or fifteen; round_refill both_teams or conceding_team
+    code, _, err = run(capsys, "run", "cattack", "--option", given)
+    assert code == 2 and err.startswith("vbr: error: option `") and err.endswith(f"; did you mean {meant}?\n")
+
+
+def test_a_value_far_from_every_listed_one_suggests_none(capsys):
+    code, _, err = run(capsys, "run", "cattack", "--option", "players=5")
+    assert code == 2 and err == "vbr: error: option `players` is one of 2, 3, 4, not '5'\n"

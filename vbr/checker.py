@@ -476,6 +476,16 @@ def _not_whole(name: str, raw, default: int) -> str:
     return f"{said}: write one in the digits 0-9, such as {default} (its default)"
 
 
+def _close_value(raw, allowed: list[str]) -> str:
+    """`; did you mean printed?` for the allowed value a misspelt one is closest to (`printd`,
+    `1V1`), else nothing."""
+    if not isinstance(raw, str):
+        return ""
+    lower = {v.lower(): v for v in allowed}
+    close = difflib.get_close_matches(raw.strip().lower(), list(lower), n=1)
+    return f"; did you mean {lower[close[0]]}?" if close else ""
+
+
 def _python_scalar(raw):
     """A numpy scalar given for an option (np.int64(5), np.bool_(True), np.str_: options swept
     with numpy) as the Python value it holds; anything else as it is."""
@@ -502,12 +512,13 @@ def _apply_option(m: Model, name: str, raw) -> str | None:
     elif isinstance(value, Written):
         value = str(value)  # an enum member's name (or a string, refused below unless it names one)
     elif isinstance(default, str) and value not in m.enums.get(m.member_enum.get(default, ""), []):
-        allowed = ", ".join(m.enums.get(m.member_enum.get(default, ""), []))
-        return f"option `{name}` is one of {allowed}, not {_given(raw)}"
+        members = m.enums.get(m.member_enum.get(default, ""), [])
+        return f"option `{name}` is one of {', '.join(members)}, not {_given(raw)}" + _close_value(raw, members)
     if d.choices:
         allowed = [literal_value(m, c) for c in d.choices]
         if value not in allowed:
-            return f"option `{name}` is one of {', '.join(map(str, allowed))}, not {_given(raw)}"
+            shown = [str(v) for v in allowed]
+            return f"option `{name}` is one of {', '.join(shown)}, not {_given(raw)}" + _close_value(raw, shown)
     m.options[name] = value
     return None
 
