@@ -159,6 +159,12 @@ def test_a_value_left_out_before_an_override_is_shown_at_its_equals_sign(tmp_pat
         3, 24, "nothing follows this `=`: write the value (`override` on line 4 starts the next declaration)")
 
 
+@pytest.mark.parametrize("declaration, col", [("die d =", 7), ("const k =", 9), ("var m: int =", 12)])
+def test_any_value_left_out_before_an_override_is_shown_at_its_equals_sign(declaration, col):
+    assert _syntax(f'game "v"\nextends "siatka"\n{declaration}\noverride option target = 5\n') == (
+        3, col, "nothing follows this `=`: write the value (`override` on line 4 starts the next declaration)")
+
+
 def test_an_enum_member_alone_on_the_line_after_an_equals_sign_is_the_value():
     parsed = parse('game "g"\nenum M { on, off }\noption mode =\n  on\n', "t.vbr")
     assert parsed.decls[-1].default.id == "on"

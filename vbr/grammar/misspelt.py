@@ -152,6 +152,9 @@ def value_left_out(text: str, line: int, col: int) -> tuple[int, int] | None:
     return before, len(lines[before - 1].rstrip())
 
 
+_VALUE_FIELDS = ("default", "value", "init", "faces")  # what follows a declaration's `=`: option, const, var, die
+
+
 def keyword_read_as_value(decls: list, text: str) -> tuple[int, int, int, str] | None:
     """(line, column of the `=`, line of the word, the word) of the first declaration whose `=`
     ends its line and whose value is a declaration's first word on a later line (`option target =`
@@ -161,7 +164,7 @@ def keyword_read_as_value(decls: list, text: str) -> tuple[int, int, int, str] |
     where the parse stops."""
     lines = _BLANKED.sub(lambda m: " " * len(m.group()), text).split("\n")
     for d in decls:
-        value = getattr(d, "default", None) or getattr(d, "value", None) or getattr(d, "init", None)
+        value = next((v for v in (getattr(d, f, None) for f in _VALUE_FIELDS) if v is not None), None)
         name, span = getattr(value, "id", None), getattr(value, "span", None)
         if name not in _DECLARATION_KEYWORDS or span is None or span.line <= d.span.line:
             continue
