@@ -158,3 +158,13 @@ def test_a_string_and_a_name_of_one_spelling_are_each_refused_as_written(tmp_pat
     err = capsys.readouterr().err
     assert ':4:3: error: option `fast` is true or false, not "yes"\n' in err
     assert ":9:3: error: option `fast` is true or false, not yes\n" in err
+
+
+def test_a_scenario_s_misspelt_enum_member_is_refused_with_the_member_meant(tmp_path, capsys):
+    # volleyball-high.vbr: `option school0 = hawk`, a member of its enum of schools (no `in { ... }`)
+    tests = tmp_path / "t.vbr"
+    tests.write_text('tests for "volleyball-high"\n\nscenario "s" {\n  option school0 = miracel\n  expect true\n}\n',
+                     encoding="utf-8")
+    assert main(["check", str(tests)]) == 1
+    assert (":4:3: error: option `school0` is one of hawk, panther, spartan, volcano, miracle, not miracel; "
+            "did you mean miracle?\n" in capsys.readouterr().err)

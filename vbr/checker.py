@@ -507,10 +507,10 @@ def _apply_option(m: Model, name: str, raw) -> str | None:
         return _not_bool(name, raw)
     if isinstance(default, int) and not isinstance(default, bool) and (isinstance(value, bool) or not isinstance(value, int)):
         return _not_whole(name, raw, default)
+    if isinstance(value, Written):
+        value = str(value)  # an enum member's name (or a string, refused below unless it names one)
     if isinstance(default, _Text):
         value = _Text(str(raw) if not isinstance(raw, bool) else ("true" if raw else "false"))
-    elif isinstance(value, Written):
-        value = str(value)  # an enum member's name (or a string, refused below unless it names one)
     elif isinstance(default, str) and value not in m.enums.get(m.member_enum.get(default, ""), []):
         members = m.enums.get(m.member_enum.get(default, ""), [])
         return f"option `{name}` is one of {', '.join(members)}, not {_given(raw)}" + _close_value(raw, members)
