@@ -382,3 +382,10 @@ def test_a_bracket_left_open_at_the_end_of_a_line_is_shown_at_the_bracket():
     # it was: unexpected 'goto' on the next line, expected ')' or ','
     assert _syntax(_phase("  n = max(1, 2")) == (8, 10, "this `(` is never closed: its `)` is missing (`goto` on line 9 "
                                                       "comes first)")
+
+
+def test_roll_written_as_a_call_says_to_write_the_die_after_it():
+    # `roll` takes a die's name after it (docs/language.md, `roll`); `roll(d)` read as a call
+    # stopped at the `(` with "expected a name"
+    assert _syntax(_phase("  n = roll(d6)")) == (8, 7, "`roll` takes the die's name after it, without parentheses: "
+                                                        "`roll d6`")

@@ -127,6 +127,23 @@ def misspelt_expression_word(line_text: str, error_col: int) -> tuple[int, str, 
     return None if keyword is None else (m.start(1) + 1, m.group(1), keyword)
 
 
+_ROLL_CALLED = re.compile(r"\broll[ \t]*$")
+_DIE_NAME = re.compile(r"\([ \t]*([A-Za-z_]\w*)[ \t]*\)")
+
+
+def roll_called(line_text: str, error_col: int) -> tuple[int, str] | None:
+    """(the column of `roll`, what to write) when the parser gave up at a `(` just after it
+    (`roll(d)`, written as a call): `roll` takes the die's name after it, without parentheses;
+    else None."""
+    if line_text[error_col - 1:error_col] != "(":
+        return None
+    m = _ROLL_CALLED.search(line_text[:error_col - 1])
+    if m is None:
+        return None
+    die = _DIE_NAME.match(line_text, error_col - 1)
+    return m.start() + 1, f"roll {die.group(1)}" if die else "roll DIE"
+
+
 # the words that start a declaration, which a value left out before them is read as
 _DECLARATION_KEYWORDS = frozenset({"var", "const", "option", "die", "zone", "kind", "enum", "fn", "proc", "event",
                                    "phase", "stage", "setup", "court", "direction", "start", "points", "seats",

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from vbr.errors import Diagnostic, Span, VbrError, VbrSyntaxError
 from vbr.grammar import ast as A
 from vbr.grammar import glued
-from vbr.grammar.misspelt import (character_hint, keyword_for, keyword_read_as_value, misspelt_expression_word,
+from vbr.grammar.misspelt import (character_hint, keyword_for, keyword_read_as_value, misspelt_expression_word, roll_called,
                                   misspelt_statement, value_left_out)
 from vbr.grammar.reserved import declared_reserved
 from vbr.limits import MAX_NAME_CHARS, MAX_NESTING, MAX_TOKENS
@@ -390,6 +390,10 @@ def _misspelt_statement(exc: UnexpectedInput, text: str) -> tuple[int, str] | No
     if found is not None:
         col, word, keyword = found
         return col, f"unknown word `{word}`; did you mean `{keyword}`?"
+    found = roll_called(line_text, exc.column)
+    if found is not None:
+        col, written = found
+        return col, f"`roll` takes the die's name after it, without parentheses: `{written}`"
     return None
 
 
