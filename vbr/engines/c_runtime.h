@@ -25,11 +25,13 @@ enum { RUNNING = 0, CHOICE = 1, OVER = 2, FAULT = 3 };
  * signal mask), else the C library's. */
 #if defined(__GNUC__)
 #define VBR_COLD __attribute__((noinline, noreturn, cold))
+#define VBR_APART __attribute__((noinline))
 typedef void *vbr_jmp_buf[5];
 #define VBR_SETJMP(b) __builtin_setjmp(b)
 #define VBR_LONGJMP(b) __builtin_longjmp(b, 1)
 #else
 #define VBR_COLD
+#define VBR_APART
 typedef jmp_buf vbr_jmp_buf;
 #define VBR_SETJMP(b) setjmp(b)
 #define VBR_LONGJMP(b) longjmp(b, 1)

@@ -1000,7 +1000,7 @@ int vbr_goto(W *S, W unit) {{
             lines += ["W n = hi < lo ? 0 : hi - lo + 1;"]
             return lines + ["for (W i = 0; i < n; i++) out[i] = lo + i;", "return n;"]
         if isinstance(s, N.Items):
-            return [f"out[{i}] = {self.expr(x)};" for i, x in enumerate(s.items)] + [f"return {len(s.items)};"]
+            return self.items_lines(s.items)
         if isinstance(s, N.StackItems):
             return [f"W n = {self.local(s.count)};", f"memcpy(out, S + {self.local(s.base)}, sizeof(W) * (size_t)n);",
                     "return n;"]
@@ -1042,6 +1042,22 @@ int vbr_goto(W *S, W unit) {{
         if isinstance(s, N.ReachSearch):
             return self.reach_search_lines(s)
         raise AssertionError(f"no C rule for the sequence {type(s).__name__}")
+
+    def items_lines(self, items: list[N.Expr]) -> list[str]:
+        """A list literal's body: its items written to out in order. Items all fixed before play
+        are copied from a table; others past STMT_LINES go, a run of them at a time, into
+        functions of their own (`static void NAME(W *S, W *L, W *out)`), called in order, so
+        that no function grows with the literal (a C compiler's time grows faster than linearly
+        with one function's size)."""
+        if items and all(isinstance(x, N.Const) for x in items):
+            return [f"memcpy(out, {self.table([x.value for x in items])}, sizeof(W) * {len(items)});",
+                    f"return {len(items)};"]
+        groups = statement_groups([[f"out[{i}] = {self.expr(x)};"] for i, x in enumerate(items)])
+        if len(groups) > 1:
+            names = [self.fresh("items") for _ in groups]
+            self.defs += [function(f"VBR_APART static void {n}(W *S, W *L, W *out)", g) for n, g in zip(names, groups)]
+            groups = [[f"{n}(S, L, out);" for n in names]]
+        return groups[0] + [f"return {len(items)};"]
 
     def var_items_lines(self, s: N.VarItems) -> list[str]:
         return [f"W w = {self.list_word(s)};", "memcpy(out, S + w + 1, sizeof(W) * (size_t)S[w]);", "return S[w];"]

@@ -536,10 +536,11 @@ class _Unit(WordSource):
         the statements a later one needs."""
         held = [self.tmp() for _ in exprs]  # named before any operand's own temporaries
         parts = [self.capture(self.expr, e) for e in exprs]
+        last = max((i for i, (lines, _) in enumerate(parts) if lines), default=-1)  # the last with statements
         codes = []
         for i, (lines, code) in enumerate(parts):
             self.out += lines
-            if any(later for later, _ in parts[i + 1:]) and not _is_literal(code):
+            if i < last and not _is_literal(code):
                 self.emit(f"{held[i]} = {code}")
                 code = held[i]
             codes.append(code)
