@@ -50,3 +50,68 @@ def test_two_list_literals_of_12000_items_build_and_sum_right(tmp_path, engine):
     got = _vbr(["run", rules, "--engine", engine], tmp_path)
     assert got.returncode == 0, got.stderr
     assert _results(got.stdout) == ["result: seat 1 wins after 0 choices"]
+
+
+# ------------------------------------------------------------------------ the C source's bound
+_MIX = " + ".join(f"(a * {k} + {k}) % {k + 7}" for k in range(1, 13))  # a fn written out at each call
+_HEAD = ['game "Heavy"', "seats 2", "var x: int = 0", f"fn mix(a: int) = {_MIX}"]  # `fn mix` on line 4
+_TOO_MUCH_C = "more than the 2,000,000 the C engine compiles (its limit on generated C)"
+
+
+def _too_much_c(tmp_path, lines: list[str], engine: str = "c") -> subprocess.CompletedProcess:
+    rules = tmp_path / "heavy.vbr"
+    rules.write_text("\n".join(lines) + "\n")
+    return _vbr(["run", rules, "--engine", engine], tmp_path)
+
+
+def _no_library_built(tmp_path) -> bool:
+    return not list((tmp_path / "cache").glob("vbr/c/*.so"))
+
+
+def test_a_phase_whose_c_passes_the_source_bound_is_the_located_error_at_the_phase(tmp_path):
+    """1,500 statements, each writing `mix` out: the phase makes nearly all the C, no one
+    statement much of it."""
+    got = _too_much_c(tmp_path, [*_HEAD, "start play", 'phase play "Play" {', *["  x = mix(x)"] * 1500,
+                                 "  end winner x % 2", "}"])
+    assert got.returncode == 1
+    first = got.stderr.splitlines()[0]
+    assert first.startswith(f"{tmp_path / 'heavy.vbr'}:6:1: error: the C engine cannot run here: the rule file makes ")
+    assert _TOO_MUCH_C in first and first.endswith(" of them are phase `play`'s")
+    assert got.stderr.splitlines()[1:] == ['    phase play "Play" {', "    ^"]
+    assert "Traceback" not in got.stderr and _no_library_built(tmp_path)
+
+
+def test_a_statement_whose_c_passes_the_source_bound_is_the_located_error_at_the_statement(tmp_path):
+    """One list literal of 1,600 calls of `mix`, on line 7: that statement makes most of the C."""
+    got = _too_much_c(tmp_path, [*_HEAD, "start play", "phase play {", "  x = count([" + ", ".join(["mix(x)"] * 1600)
+                                 + "])", "  end winner x % 2", "}"])
+    assert got.returncode == 1
+    first = got.stderr.splitlines()[0]
+    assert first.startswith(f"{tmp_path / 'heavy.vbr'}:7:3: error: the C engine cannot run here: ")
+    assert _TOO_MUCH_C in first and first.endswith(" of them are this statement's")
+    assert "Traceback" not in got.stderr and _no_library_built(tmp_path)
+
+
+def test_c_passing_the_source_bound_spread_over_many_phases_is_the_error_at_the_first_line(tmp_path):
+    """40 phases of 40 statements writing `mix` out: none makes half the C, so the file is
+    blamed, at its first line, and the message names the limit and the rule making the most."""
+    lines = [*_HEAD, "start p0"]
+    for k in range(40):
+        lines += [f"phase p{k} {{", *["  x = mix(x)"] * 40, f"  goto p{k + 1}" if k < 39 else "  end winner x % 2", "}"]
+    got = _too_much_c(tmp_path, lines)
+    assert got.returncode == 1
+    first = got.stderr.splitlines()[0]
+    assert first.startswith(f"{tmp_path / 'heavy.vbr'}:1:1: error: the C engine cannot run here: the rule file makes ")
+    assert _TOO_MUCH_C in first and "; the most of them a rule makes, about " in first
+    assert first.endswith("'s") and "are phase `p" in first
+    assert got.stderr.splitlines()[1:] == ['    game "Heavy"', "    ^"]
+
+
+def test_engine_auto_plays_a_file_past_the_source_bound_through_python_with_a_note(tmp_path):
+    """The file of one statement past the bound (above): an error of the C engine's, not of the rules."""
+    got = _too_much_c(tmp_path, [*_HEAD, "start play", "phase play {", "  x = count([" + ", ".join(["mix(x)"] * 1600)
+                                 + "])", "  end winner x % 2", "}"], engine="auto")
+    assert got.returncode == 0, got.stderr
+    notes = [line for line in got.stderr.splitlines() if _TOO_MUCH_C in line]
+    assert len(notes) == 1 and notes[0].endswith("; playing through the python engine")
+    assert ", engine python" in got.stdout and len(_results(got.stdout)) == 1

@@ -42,7 +42,7 @@ from pathlib import Path
 
 from vbr import cache_folder, private_cache, stop_signals
 from vbr.engines import c_cache
-from vbr.errors import EngineUnavailable
+from vbr.errors import Diagnostic, EngineUnavailable, Span
 from vbr.engines.python_runtime import EngineFault
 from vbr.engines.unit_call import call_unit
 from vbr.ir import nodes as N
@@ -71,6 +71,51 @@ class CEngineUnavailable(EngineUnavailable):
 
     def located(self) -> str:
         return f"vbr: error: the C engine cannot run here: {self}"
+
+
+class SourceTooLarge(CEngineUnavailable):
+    """A rule file whose C would pass MAX_SOURCE, located at the rule that makes most of it
+    (too_large): an error of the rule file, which `--engine auto` plays through Python."""
+
+    def __init__(self, message: str, span: Span):
+        super().__init__(message)
+        self.span = span
+
+    def located(self) -> str:
+        return f"{self.span}: error: the C engine cannot run here: {self}"
+
+    def render(self) -> str:
+        return Diagnostic(self.span, f"the C engine cannot run here: {self}").render()
+
+
+def too_large(program: N.Program, module) -> SourceTooLarge:
+    """The error for a program whose C (module, a c_source.CModule) passes MAX_SOURCE, at the
+    smallest rule that makes more than half of it: a statement (a `fn` is written out at each
+    call, so a call of a long one may be it), else a phase, procedure or handler (a procedure
+    built for several kinds of arguments counting each); else at the file's first line,
+    naming the rule that makes the most."""
+    total = len(module.text)
+    head = (f"the rule file makes {total:,} characters of C, more than the {MAX_SOURCE:,} the C engine "
+            f"compiles (its limit on generated C)")
+    chars, span = module.largest
+    if span is not None and 2 * chars > total:
+        return SourceTooLarge(f"{head}; about {chars:,} of them are this statement's", span)
+    by_rule: dict[tuple, int] = {}
+    for unit, n in zip(program.units, module.unit_chars):
+        key = (unit.kind, unit.name.split(" #")[0], unit.span)
+        by_rule[key] = by_rule.get(key, 0) + n
+    (kind, name, span), chars = max(by_rule.items(), key=lambda kv: kv[1])
+    rule = {"proc": "procedure", "handler": "handler"}.get(kind, kind)
+    if kind == "handler":
+        what = f"the handler `{name}`"
+    elif name == kind:
+        what = f"`{name}`"
+    else:
+        what = f"{rule} `{name}`"
+    if 2 * chars > total:
+        return SourceTooLarge(f"{head}; about {chars:,} of them are {what}'s", span)
+    first_line = Span(file=span.file, line=1, col=1, end_line=1, end_col=1)
+    return SourceTooLarge(f"{head}; the most of them a rule makes, about {chars:,}, are {what}'s", first_line)
 
 
 def compiler() -> str:
@@ -438,9 +483,13 @@ class CEngine:
 
     @cached_property
     def source(self) -> str:
-        """The program's C (generated when first read: a cached load has no need of it)."""
-        from vbr.engines.c_source import c_source
-        return c_source(self.program)
+        """The program's C (generated when first read: a cached load has no need of it); past
+        MAX_SOURCE characters a SourceTooLarge, located."""
+        from vbr.engines.c_source import c_module
+        module = c_module(self.program)
+        if len(module.text) > MAX_SOURCE:
+            raise too_large(self.program, module)
+        return module.text
 
     def new(self, seed: int, log=None):
         """A state seeded with `seed`, run to its first choice; `log` (an events.EventLog) hears its events."""

@@ -10,6 +10,7 @@ stay in the program's tables on the Python side.
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import dataclass
 from importlib import resources
 from itertools import accumulate, chain
 
@@ -17,6 +18,7 @@ from vbr.engines.c_split import function, splits, statement_groups, unit_functio
 from vbr.engines.events import CALL, PHASE, PICK, RETURN, REVEAL, ROLL, SAY, SHUFFLE, reveal_sites, say_sites
 from vbr.engines.word_source import WordSource
 from vbr.engines.zone_kinds import seq_zones, zone_kinds
+from vbr.errors import Span
 from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
 from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STEP_FAULT
@@ -55,15 +57,32 @@ static inline W vbr_drawn(W *S, W what, W code, W v) {{
 STACK_ITEMS = 8192  # words of a list worked out in play kept on the C stack (direct_calls.DIRECT_CALL_DEPTH frames of them fit)
 
 
+@dataclass
+class CModule:
+    """A program's C file, and which of the rules made how much of it (what a file too large to
+    compile is blamed on): the characters of C each unit's functions, and the definitions made
+    while they were written, take; and the statement or terminator whose C (with the definitions
+    made while it was written) is the largest, with its size and place (None in a program of none)."""
+    text: str
+    unit_chars: list[int]
+    largest: tuple[int, Span | None] = (0, None)
+
+
 def c_source(program: N.Program) -> str:
-    """The program's C file. A procedure that never suspends runs as a C call (`d<unit>`) unless
-    its function would be cut into parts (c_split.py): then it, and what calls it, is pushed."""
+    """The program's C file (c_module's text)."""
+    return c_module(program).text
+
+
+def c_module(program: N.Program) -> CModule:
+    """The program's C file and what made it. A procedure that never suspends runs as a C call
+    (`d<unit>`) unless its function would be cut into parts (c_split.py): then it, and what
+    calls it, is pushed."""
     excluded: frozenset[int] = frozenset()
     while True:
         source = _Source(program, excluded)
         text = source.module()
         if not source.split_direct:
-            return text
+            return CModule(text, source.unit_chars, source.largest)
         excluded |= source.split_direct
 
 
@@ -116,6 +135,8 @@ class _Source(WordSource):
         self.in_direct = False  # whether the unit whose code is being written is a `d<unit>` function
         self.zone_kinds = zone_kinds(p)  # the kinds each zone can hold
         self.known_kind: dict[int, int] = {}  # locals that hold, where code is being written, a thing of this kind
+        self.unit_chars: list[int] = []  # CModule's
+        self.largest: tuple[int, Span | None] = (0, None)  # CModule's
 
     @contextmanager
     def item_slot(self, slot: int, seq: N.Seq):
@@ -149,7 +170,7 @@ class _Source(WordSource):
     # ------------------------------------------------------------------ the file
     def module(self) -> str:
         p = self.p
-        units = [self.direct_unit(u, unit) if u in self.direct else self.unit(u, unit) for u, unit in enumerate(p.units)]
+        units = [self.measured_unit(u, unit) for u, unit in enumerate(p.units)]
         most = max([u.nlocals for u in p.units] + [1])
         head = [runtime(), LOG_HOOK, self.auto_pick(), "typedef void UnitFn(W *S, W fp, W pc);",
                 "".join(f"static void u{u}(W *S, W fp, W pc);\n" for u in range(len(p.units))),
@@ -159,6 +180,25 @@ class _Source(WordSource):
         table = f"static UnitFn *const UNITS[] = {{{', '.join(f'u{u}' for u in range(len(p.units)))}}};"
         return "\n\n".join(head + self.defs + units + [table, self.search_constants(), self.entry_points(),
                                           resources.files("vbr.engines").joinpath("c_search.h").read_text()]) + "\n"
+
+    def measured_unit(self, u: int, unit: N.Unit) -> str:
+        """The unit's C (direct_unit or unit), its size and the definitions made meanwhile counted
+        in unit_chars."""
+        before = len(self.defs)
+        text = self.direct_unit(u, unit) if u in self.direct else self.unit(u, unit)
+        self.unit_chars.append(len(text) + sum(len(d) + 2 for d in self.defs[before:]))
+        return text
+
+    def measured(self, write, node) -> list[str]:
+        """write(node)'s lines (a statement's or a terminator's); their size, with the definitions
+        made meanwhile, kept in `largest` when the largest yet (each line counted as written in
+        a function of its own, indented once)."""
+        before = len(self.defs)
+        lines = write(node)
+        chars = sum(len(x) + 5 for x in lines) + sum(len(d) + 2 for d in self.defs[before:])
+        if chars > self.largest[0] and node.span is not None:
+            self.largest = (chars, node.span)
+        return lines
 
     def auto_pick(self) -> str:
         """A whole game's random seats answered where each choice is made (play_to_end): the
@@ -252,12 +292,12 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
         functions of their own, `<name>_stmts<k>`: c_split.py) and its terminator."""
         blocks = []
         for b, block in enumerate(unit.blocks):
-            groups = statement_groups([self.stmt(s) for s in block.stmts])
+            groups = statement_groups([self.measured(self.stmt, s) for s in block.stmts])
             if len(groups) > 1:
                 names = [self.fresh(f"{name}_stmts") for _ in groups]
                 self.defs += [function(f"static void {n}(W *S, W *L)", g) for n, g in zip(names, groups)]
                 groups = [[f"{n}(S, L);" for n in names]]
-            blocks.append([f"L{b}:", "VBR_STEP();", *groups[0], *self.term(block.term)])
+            blocks.append([f"L{b}:", "VBR_STEP();", *groups[0], *self.measured(self.term, block.term)])
         return blocks
 
     def direct_params(self, u: int) -> str:
