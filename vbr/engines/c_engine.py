@@ -92,30 +92,48 @@ def too_large(program: N.Program, module) -> SourceTooLarge:
     """The error for a program whose C (module, a c_source.CModule) passes MAX_SOURCE, at the
     smallest rule that makes more than half of it: a statement (a `fn` is written out at each
     call, so a call of a long one may be it), else a phase, procedure or handler (a procedure
-    built for several kinds of arguments counting each); else at the file's first line,
-    naming the rule that makes the most."""
+    built for several kinds of arguments counting each), or a scenario file's steps (the units
+    of its `given` blocks and of the values its steps name), at that file's first line; else at
+    the rule file's first line, naming the rule that makes the most."""
     total = len(module.text)
-    head = (f"the rule file makes {total:,} characters of C, more than the {MAX_SOURCE:,} the C engine "
-            f"compiles (its limit on generated C)")
+    scenarios = any(u.kind in _SCENARIO_UNITS for u in program.units)
+    maker = "the rule file with these scenarios makes" if scenarios else "the rule file makes"
+    head = f"{maker} {total:,} characters of C, more than the {MAX_SOURCE:,} the C engine compiles (its limit on generated C)"
     chars, span = module.largest
     if span is not None and 2 * chars > total:
-        return SourceTooLarge(f"{head}; about {chars:,} of them are this statement's", span)
+        return SourceTooLarge(f"{head}; about {chars:,} of them come from this statement", span)
     by_rule: dict[tuple, int] = {}
     for unit, n in zip(program.units, module.unit_chars):
-        key = (unit.kind, unit.name.split(" #")[0], unit.span)
+        key = _rule_of(unit)
         by_rule[key] = by_rule.get(key, 0) + n
-    (kind, name, span), chars = max(by_rule.items(), key=lambda kv: kv[1])
-    rule = {"proc": "procedure", "handler": "handler"}.get(kind, kind)
-    if kind == "handler":
-        what = f"the handler `{name}`"
-    elif name == kind:
-        what = f"`{name}`"
-    else:
-        what = f"{rule} `{name}`"
+    (what, span), chars = max(by_rule.items(), key=lambda kv: kv[1])
     if 2 * chars > total:
-        return SourceTooLarge(f"{head}; about {chars:,} of them are {what}'s", span)
-    first_line = Span(file=span.file, line=1, col=1, end_line=1, end_col=1)
-    return SourceTooLarge(f"{head}; the most of them a rule makes, about {chars:,}, are {what}'s", first_line)
+        return SourceTooLarge(f"{head}; about {chars:,} of them come from {what}", span)
+    first_line = _first_line(program.units[0].span.file if program.units else span.file)
+    return SourceTooLarge(f"{head}; the most from one rule, about {chars:,}, come from {what}", first_line)
+
+
+_SCENARIO_UNITS = ("given", "probe")  # a scenario program's units (vbr.ir.scenario_program)
+
+
+def _rule_of(unit: N.Unit) -> tuple[str, Span]:
+    """What the rule file (or scenario file) calls the rule a unit is built from (phase `serve`),
+    and where to point at it; a procedure built for several kinds of arguments, or a scenario
+    file's steps, give one."""
+    name = unit.name.split(" #")[0]
+    if unit.kind in _SCENARIO_UNITS:
+        return "the scenarios' steps", _first_line(unit.span.file)
+    if unit.kind == "handler":
+        return f"the handler `{name}`", unit.span
+    if unit.kind == "proc":
+        return f"procedure `{name}`", unit.span
+    if name == unit.kind:  # setup
+        return f"`{name}`", unit.span
+    return f"{unit.kind} `{name}`", unit.span
+
+
+def _first_line(file: str) -> Span:
+    return Span(file=file, line=1, col=1, end_line=1, end_col=1)
 
 
 def compiler() -> str:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import threading
 from array import array
+from functools import cached_property
 
 from vbr.engines.python_runtime import EngineFault, next_words
-from vbr.engines.python_source import python_source
+from vbr.engines.python_source import python_parts, python_source
 from vbr.engines.unit_call import call_unit
 from vbr.ir import nodes as N
 from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT
@@ -18,6 +19,7 @@ from vbr.ir.values import NONE
 
 TRACK_ROWS = 4096  # score changes a game's track keeps (play_seats)
 DRAWN_TOGETHER = 32  # an agent stream's words worked out at once
+COMPILED_CHARS = 100_000  # characters of generated Python compiled at once (the compiler's memory grows with them)
 
 
 class PythonEngine:
@@ -29,7 +31,6 @@ class PythonEngine:
         self.program = program
         self.layout = program.layout
         self.keys = [R.key(k) for k in program.streams]
-        self.source = python_source(program)
         tables = program.court_tables or {}
         self._base = {
             "FIELDS_OF": {k: v for k, v in tables.get("fields", {}).items()},
@@ -42,11 +43,17 @@ class PythonEngine:
             "AUTO": None,
             "field_missing": _field_missing,
         }
-        self._code = compile(self.source, f"<vbr python engine: {program.title}>", "exec")
+        name = f"<vbr python engine: {program.title}>"
+        self._codes = [compile(text, name, "exec") for text in _runs(python_parts(program), COMPILED_CHARS)]
         self._mine = threading.local()  # this thread's namespace of the generated code (namespace)
         self._own_namespace()  # the loading thread's, made now: a bad program fails at load
         self.step_limit = program.limits["steps"]
         self.choice_limit = program.limits["choices"]
+
+    @cached_property
+    def source(self) -> str:
+        """The generated module's text (made again when read: the engine keeps only its code)."""
+        return python_source(self.program)
 
     @property
     def namespace(self) -> dict:
@@ -70,7 +77,8 @@ class PythonEngine:
     def _own_namespace(self) -> dict:
         """The calling thread's namespace, made: the generated code run in a copy of its tables."""
         space = dict(self._base)
-        exec(self._code, space)
+        for code in self._codes:
+            exec(code, space)
         self._mine.space, self._mine.units = space, space["UNITS"]
         return space
 
@@ -330,3 +338,17 @@ def _run(units: tuple, S: list) -> None:
 
 def _field_missing(side: int, number: int, fault: int):
     raise EngineFault(fault, side, number)
+
+
+def _runs(parts: list[str], chars: int) -> list[str]:
+    """The parts joined, in order, into texts of at most `chars` characters (a longer part a text
+    of its own)."""
+    runs: list[list[str]] = [[]]
+    size = 0
+    for part in parts:
+        if runs[-1] and size + len(part) > chars:
+            runs.append([])
+            size = 0
+        runs[-1].append(part)
+        size += len(part) + 2
+    return ["\n\n".join(run) + "\n" for run in runs]

@@ -73,6 +73,14 @@ def team_table(p: N.Program) -> tuple[int, ...]:
 
 
 def python_source(program: N.Program) -> str:
+    """The program's module: python_parts, one after the other."""
+    return "\n\n".join(python_parts(program)) + "\n"
+
+
+def python_parts(program: N.Program) -> list[str]:
+    """The program's module in parts, each whole statements of it, to be run in order in one
+    namespace: the imports, the constants, a function per fn body and unit, the table of units.
+    Compiled part by part, the compiler's memory grows with the largest part, not the program."""
     head = f"from vbr.engines.python_runtime import {', '.join(RUNTIME)}"
     pads: set[int] = set()
     kinds = zone_kinds(program)
@@ -83,7 +91,7 @@ def python_source(program: N.Program) -> str:
     fns = [_FnBody(program, k, kinds, vars_nn).function() for k in range(len(program.fns))]
     nones = "\n".join([f"P{n} = ({NONE},) * {n}" for n in sorted(pads)] + _cell_answers(program))
     table = "UNITS = (" + "".join(f"u{u}, " for u in range(len(program.units))) + ")"
-    return "\n\n".join([head, nones, *fns, *units, table]) + "\n"
+    return [head, nones, *fns, *units, table]
 
 
 def _cell_answers(p: N.Program) -> list[str]:
