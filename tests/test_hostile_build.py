@@ -7,6 +7,7 @@ of its source, not with the whole. Each `vbr` runs as a process of its own with 
 happens); the times are only hang guards (speed is measured in benchmarks/hostile_build.py)."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -172,3 +173,65 @@ def test_a_scenario_file_whose_steps_pass_the_c_source_bound_is_the_error_at_its
                             "these scenarios makes ")
     assert _TOO_MUCH_C in first and first.endswith(" of them come from the scenarios' steps")
     assert got.stdout.splitlines()[-1] == "0 passed, 1 failed"
+
+
+# ------------------------------------------------------------------------ long chains of blocks
+def test_a_phase_calling_2000_procedures_in_turn_plays_under_the_python_engine(tmp_path):
+    """Each call ends a block, and the Python engine wrote each block inside the one before it
+    (a RecursionError, `vbr: internal error`, past about 1,000). Procedure q<i> adds i % 3:
+    0 + 1 + 2 over 666 rounds, then 0 and 1, 1,999 in all: odd, so seat 1 wins. The `if` first
+    makes a join (a block with two ways in) that heads the chain."""
+    procs = "".join(f"proc q{i}() {{\n  x = x + {i % 3}\n}}\n" for i in range(2000))
+    calls = "".join(f"  q{i}()\n" for i in range(2000))
+    rules = tmp_path / "procs.vbr"
+    rules.write_text(f'game "Procedures"\nseats 2\nvar x: int = 0\n{procs}start p\nphase p {{\n'
+                     f"  if x == 0 {{\n    x = 0\n  }}\n{calls}  end winner x % 2\n}}\n")
+    got = _vbr(["run", rules, "--engine", "python"], tmp_path)
+    assert got.returncode == 0, got.stderr
+    assert _results(got.stdout) == ["result: seat 1 wins after 0 choices"]
+
+
+# Under each typed engine: load the file, play seed 1 with random seats to the end, and say how it
+# ended and the steps it counted, or the located error.
+BOTH_ENGINES = r"""
+import json, sys
+from vbr.engines.game import load
+from vbr.errors import VbrError
+from vbr.ir.layout import Header as H
+
+def outcome(engine):
+    game = load(sys.argv[1], {}, engine=engine)
+    try:
+        s = game.new_state(1)
+        s.play_random(2)
+    except VbrError as e:
+        return {"stopped": e.render()}
+    return {"end": str(s.outcome()), "steps": int(s.words[H.STEPS])}
+
+print(json.dumps({"python": outcome("python"), "c": outcome("c")}))
+"""
+
+
+@pytest.mark.parametrize("steps", [1_000_000, 250])
+def test_a_chain_of_300_procedure_calls_counts_the_same_steps_under_both_engines(tmp_path, steps):
+    """The Python engine dispatches on every 49th block of the chain instead of writing it in
+    place: the steps it counts, and where a step limit met in the chain stops play, are the C
+    engine's. 300 calls and their returns are 600 steps and more: `limit steps 250` stops play
+    in one of the procedures, the same in both."""
+    procs = "".join(f"proc q{i}() {{\n  x = x + {i % 3}\n}}\n" for i in range(300))
+    calls = "".join(f"  q{i}()\n" for i in range(300))
+    rules = tmp_path / "chain.vbr"
+    rules.write_text(f'game "Chain"\nseats 2\nstart p\nlimit steps {steps}\nvar x: int = 0\n{procs}phase p {{\n'
+                     f"{calls}  end winner x % 2\n}}\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    run = subprocess.run([sys.executable, "-c", BOTH_ENGINES, str(rules)], capture_output=True, text=True, env=env,
+                         timeout=HANG_GUARD, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-3000:]
+    got = json.loads(run.stdout.splitlines()[-1])
+    assert got["python"] == got["c"]
+    if steps == 250:  # in one of the procedures, at its `proc`
+        stopped = got["python"]["stopped"]
+        assert re.match(rf"{re.escape(str(rules))}:\d+:1: error: the game ran more than 250 steps", stopped)
+        assert stopped.splitlines()[1].startswith("    proc q")
+    else:  # 0 + 1 + 2 over 100 rounds: 300, even
+        assert got["python"]["end"] == "seat 0 wins" and got["python"]["steps"] > 600

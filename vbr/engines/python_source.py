@@ -61,6 +61,7 @@ _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod"}
 _CELL_FNS = ("number", "side", "row", "col", "in_court", "on_net")
 REGISTERS = 40  # the most locals of a unit held in Python variables
 COPIED_LINES = 120  # the most lines a join written out at each way in adds to its unit
+INLINED = 48  # the most blocks written one inside the other (each a few calls deep in the writer)
 
 
 def team_table(p: N.Program) -> tuple[int, ...]:
@@ -395,7 +396,39 @@ class _Unit(WordSource):
         self.cycle = self._in_cycle()
         self.tested = False  # whether the steps were tested since they last grew, where lines are being written
         self.copying = False  # whether a resumption's block is being written out where a choice is answered
+        self._cut_long_chains()
         self._copy_small_joins(entries)
+        self._cut_long_chains()
+
+    def _cut_long_chains(self) -> None:
+        """A block that is no label is written where the block before it goes on to it (`goto`),
+        by a call of `block` within that block's: a chain of thousands of them (a phase calling a
+        thousand procedures in turn, each call ending a block) went past Python's recursion
+        limit. Each block more than INLINED deep in such a chain becomes a label (dispatched on,
+        as a join is), which changes nothing of what it does. The blocks that are no label go on
+        from one to the next without a loop (a loop's head has two ways in)."""
+        blocks, labels = self.unit.blocks, set(self.labels)
+        succ = [_successors(b.term, self.direct) for b in blocks]
+        ways_in = [0] * len(blocks)  # from blocks not yet placed, to a block that is no label
+        for ways_on in succ:
+            for s in ways_on:
+                if s not in labels:
+                    ways_in[s] += 1
+        depth = [0] * len(blocks)
+        todo = [b for b in range(len(blocks)) if ways_in[b] == 0]
+        while todo:
+            b = todo.pop()
+            for s in succ[b]:
+                if s in labels:
+                    continue
+                depth[s] = max(depth[s], depth[b] + 1)
+                ways_in[s] -= 1
+                if ways_in[s] == 0:
+                    if depth[s] > INLINED:
+                        labels.add(s)
+                        depth[s] = 0
+                    todo.append(s)
+        self.labels = sorted(labels)
 
     def _copy_small_joins(self, entries: set[int]) -> None:
         """A join (a block with several ways in) on no loop and never resumed at, whose lines are
@@ -417,7 +450,7 @@ class _Unit(WordSource):
                 else:
                     seen.add(nxt)
                     todo.append((nxt, iter(_successors(blocks[nxt].term, self.direct))))
-        joins = set(self.labels) - entries - cycle
+        joins = {b for b in self.labels if self.preds[b] > 1} - entries - cycle
         for b in order:
             if b in joins and len(self.capture(self.block, b)[0]) * (self.preds[b] - 1) <= COPIED_LINES:
                 self.labels.remove(b)
