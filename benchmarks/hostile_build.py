@@ -84,7 +84,7 @@ def vars_(n: int) -> str:
 
 def zones(n: int) -> str:
     head = ["kind Chip { v: int }", *[f"zone z{i} public" for i in range(n)]]
-    return _game(head, ["create Chip(v: 1) in z0", *[f"move top of z{i} to z{i + 1}" for i in range(n - 1)]])
+    return _game(head, ["create Chip(v: 1) in z0", *[f"move top(z{i}) to z{i + 1}" for i in range(n - 1)]])
 
 
 def kinds(n: int) -> str:

@@ -235,3 +235,45 @@ def test_a_chain_of_300_procedure_calls_counts_the_same_steps_under_both_engines
         assert stopped.splitlines()[1].startswith("    proc q")
     else:  # 0 + 1 + 2 over 100 rounds: 300, even
         assert got["python"]["end"] == "seat 0 wins" and got["python"]["steps"] > 600
+
+
+def test_the_python_engine_of_a_phase_of_3000_ifs_is_built_in_bounded_memory(tmp_path):
+    """Each `if` ends in a join (a block with two ways in), which the Python engine writes out
+    at each way in while it is short: written so without end, the copies made the phase's code
+    four times longer (100,000 lines; 430 MB to compile), and finding the blocks on a loop took
+    time quadratic in the blocks. Now the copies add at most COPIED_BUDGET lines to a unit.
+    Each `if x >= i` holds (x is i then), so x ends at 3001: seat 1 wins."""
+    from vbr.engines.game import load
+    from vbr.engines.python_engine import PythonEngine
+
+    rules = tmp_path / "ifs.vbr"
+    ifs = "".join(f"  if x >= {i} {{\n    x = x + 1\n  }}\n" for i in range(1, 3001))
+    rules.write_text(f'game "Ifs"\nseats 2\nvar x: int = 1\nstart p\nphase p {{\n{ifs}  end winner x % 2\n}}\n')
+    game = load(rules, {}, engine="python")
+    assert str(game.new_state(0).outcome()) == "seat 1 wins"
+    tracemalloc.start()
+    try:
+        PythonEngine(game.program)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 200 << 20
+
+
+@pytest.mark.parametrize("succ, looped", [
+    ([], set()),
+    ([[1], [2], []], set()),  # a chain
+    ([[0]], {0}),  # a block that goes on to itself
+    ([[1], [2], [0], [2]], {0, 1, 2}),  # 3 goes into the loop 0 -> 1 -> 2 -> 0, and is on none
+    ([[1, 3], [2], [1], [4], [3, 5], []], {1, 2, 3, 4}),  # two loops, 1 <-> 2 and 3 <-> 4, from 0
+])
+def test_the_blocks_on_a_loop_are_those_a_path_leads_back_to(succ, looped):
+    from vbr.ir.cycles import on_cycle
+    assert on_cycle(succ) == looped
+
+
+def test_the_blocks_on_a_loop_of_200000_are_found_without_recursion():
+    from vbr.ir.cycles import on_cycle
+    n = 200_000
+    assert on_cycle([[i + 1] for i in range(n - 1)] + [[0]]) == set(range(n))
+    assert on_cycle([[i + 1] for i in range(n - 1)] + [[]]) == set()

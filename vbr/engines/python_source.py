@@ -46,6 +46,7 @@ from vbr.engines.python_narrowing import narrowed_loop, skeleton
 from vbr.engines.word_source import WordSource
 from vbr.engines.zone_kinds import seq_zones, zone_kinds
 from vbr.ir import nodes as N
+from vbr.ir.cycles import on_cycle
 from vbr.ir.never_none import never_none, never_none_vars
 from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STEP_FAULT
 from vbr.ir.direct_calls import DirectCalls, short_chains
@@ -61,6 +62,7 @@ _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod"}
 _CELL_FNS = ("number", "side", "row", "col", "in_court", "on_net")
 REGISTERS = 40  # the most locals of a unit held in Python variables
 COPIED_LINES = 120  # the most lines a join written out at each way in adds to its unit
+COPIED_BUDGET = 2_000  # the most lines joins written out at each way in add to one unit (the books': 500 at most)
 INLINED = 48  # the most blocks written one inside the other (each a few calls deep in the writer)
 
 
@@ -433,7 +435,9 @@ class _Unit(WordSource):
     def _copy_small_joins(self, entries: set[int]) -> None:
         """A join (a block with several ways in) on no loop and never resumed at, whose lines are
         few, is written out at each way in rather than dispatched on: successors first, so that a
-        join's size counts the joins copied into it."""
+        join's size counts the joins copied into it; until the copies have added COPIED_BUDGET
+        lines to the unit (a phase of thousands of `if`s grew fourfold, and the compiler's memory
+        with it)."""
         blocks, cycle = self.unit.blocks, self.cycle
         order, seen = [], set()
         for start in range(len(blocks)):  # post-order: each block after the blocks it goes on to
@@ -451,9 +455,14 @@ class _Unit(WordSource):
                     seen.add(nxt)
                     todo.append((nxt, iter(_successors(blocks[nxt].term, self.direct))))
         joins = {b for b in self.labels if self.preds[b] > 1} - entries - cycle
+        budget = COPIED_BUDGET
         for b in order:
-            if b in joins and len(self.capture(self.block, b)[0]) * (self.preds[b] - 1) <= COPIED_LINES:
+            if b not in joins:
+                continue
+            added = len(self.capture(self.block, b)[0]) * (self.preds[b] - 1)
+            if added <= min(COPIED_LINES, budget):
                 self.labels.remove(b)
+                budget -= added
 
     def _written_since_entry(self) -> list[set[int]]:
         """Per block, the registers that may have changed since the function was entered, by the
@@ -477,19 +486,7 @@ class _Unit(WordSource):
     def _in_cycle(self) -> set[int]:
         """The blocks on a loop of the unit's flow (a suspension and its resumption count as a way on)."""
         blocks = self.unit.blocks
-        succ = [set(_successors(b.term, self.direct)) | set(_resumes(b.term, self.direct)) for b in blocks]
-        on = set()
-        for start in range(len(blocks)):
-            seen, todo = set(), list(succ[start])
-            while todo:
-                b = todo.pop()
-                if b == start:
-                    on.add(start)
-                    break
-                if b not in seen:
-                    seen.add(b)
-                    todo.extend(succ[b])
-        return on
+        return on_cycle([list(_successors(b.term, self.direct)) + list(_resumes(b.term, self.direct)) for b in blocks])
 
     def _registers(self) -> list[int]:
         """The locals held in Python variables: all in a small unit, else the most used in loops."""
