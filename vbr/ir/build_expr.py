@@ -73,6 +73,7 @@ _NUMBERS = ("int", "seat", "none", "any")  # what arithmetic and ordering read (
 _KEPT = (N.Local, N.Global, N.Field, N.FieldOfAny, N.StackAt, N.ItemAt, N.Lookup, N.FnCall, N.Returned, N.Bind,
          N.IfElse, N.Pick, N.Roll)
 HEAVY_FN = 1024  # expression nodes of a fn with the fns it calls written out, from which it is called, not written out
+WRITTEN_OUT = 20_000  # expression nodes of light fns a unit's own code writes out; past them it calls them (no steps)
 
 
 def _never_equal(a: str, b: str) -> bool:
@@ -472,8 +473,9 @@ class ExprBuilder:
 
     def x_Call(self, e: A.Call, scope: Scope):
         if e.func in self.m.fns:
-            if self.pb.fn_size(e.func) >= HEAVY_FN and not any(self.is_list(a, scope) for a in e.args):
-                return self._fn_call(e, scope)
+            size = self.pb.fn_size(e.func)
+            if not any(self.is_list(a, scope) for a in e.args) and (size >= HEAVY_FN or not self._written_out(size)):
+                return self._fn_call(e, scope, heavy=size >= HEAVY_FN)
             return self._inline(e, scope, self.expr)
         if e.func in self.m.procs:
             raise Unsupported("a procedure's result inside an expression (only `let x = f(...)`)", e.span)
@@ -586,11 +588,29 @@ class ExprBuilder:
         fault = self.pb.fault("`owner` of {0}, which is no zone", e.span)
         return N.Lookup("seat", list(self.m.zone_owner), x, fault)
 
-    def _fn_call(self, e: A.Call, scope: Scope) -> N.Expr:
-        """A heavy fn called: its body built once for these argument types, its arguments here."""
+    def _written_out(self, size: int) -> bool:
+        """Whether a light fn of `size` nodes (with the fns it calls written out) called here is
+        written out: always inside a fn's body (bounded by the limit on expanded size) or inside
+        a fn being written out (its caller counted it whole); in a unit's own code, while the fns
+        written out there come to at most WRITTEN_OUT nodes. Past that it is called, as a heavy
+        fn is: a phase calling a fn of 760 nodes in 1,000 statements wrote out 760,000 nodes,
+        which the Python engine took 30 s and 3.7 GB to compile. The bundled books write out at
+        most about 1,000 nodes a unit."""
+        ub = self.ub
+        if isinstance(ub, FnLocals) or ub.inlining:
+            return True
+        if ub.written_out + size > WRITTEN_OUT:
+            return False
+        ub.written_out += size
+        return True
+
+    def _fn_call(self, e: A.Call, scope: Scope, heavy: bool = True) -> N.Expr:
+        """A fn called: its body built once for these argument types, its arguments here. A heavy
+        fn called from a unit pays a step per 64 of its nodes (docs/language.md, `limit`); a light
+        one (called past WRITTEN_OUT) pays none, as when it is written out."""
         values = [self.expr(a, scope) for a in e.args]
         fn = self.pb.fn_body(e.func, tuple(v.ty for v in values), e.span)
-        steps = 0 if isinstance(self.ub, FnLocals) else self.pb.fn_size(e.func) // 64
+        steps = 0 if isinstance(self.ub, FnLocals) or not heavy else self.pb.fn_size(e.func) // 64
         return N.FnCall(self.pb.fns[fn].body.ty, fn, values, steps)
 
     def _inline(self, e: A.Call, scope: Scope, build):
