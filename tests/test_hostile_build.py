@@ -329,3 +329,41 @@ def test_a_fault_in_a_light_fn_called_past_the_written_out_nodes_is_located_in_t
     got = _both_engines(rules, tmp_path)
     assert got["python"] == got["c"]
     assert got["python"]["stopped"].startswith(f"{rules}:11:24: error: division by zero")
+
+
+def _list_fn_calls(n: int) -> str:
+    """`k` takes a list (so it is written out at each call: a fn body is built for values, not
+    lists) and is h6 of its count: 1,018 nodes (its call of h6 and h6's 1,015, `count`, `xs`).
+    Line 14 holds the first of the n statements calling it, column 11 the call."""
+    fns = "fn h0(a: int) = (a * 3 + 1) % 1000\n" + "".join(
+        f"fn h{i}(a: int) = (h{i - 1}(a) + h{i - 1}(a + 1)) % 1000\n" for i in range(1, 7))
+    body = "  x = x + k([x])\n" * n
+    return (f'game "Listed"\nseats 2\nvar x: int = 1\n{fns}fn k(xs: list of int) = h6(count(xs))\nstart p\n'
+            f"phase p {{\n{body}  end winner x % 2\n}}\n")
+
+
+def test_a_fn_given_a_list_written_out_past_the_limit_is_an_error_at_the_call_that_passes_it(tmp_path):
+    """49 calls write out 49,882 nodes; the 50th brings them to 50,900, past the 50,000 of
+    MAX_WRITTEN_OUT (500 such calls took 15 s and 1.9 GB to build under `--engine python`)."""
+    from vbr import limits as L
+    assert L.MAX_WRITTEN_OUT == 50_000
+    rules = tmp_path / "listed.vbr"
+    rules.write_text(_list_fn_calls(500))
+    for args in (["check", rules], ["run", rules, "--engine", "python"], ["run", rules, "--engine", "c"]):
+        got = _vbr(args, tmp_path)
+        assert got.returncode == 1, (args, got.stderr)
+        assert got.stderr.splitlines()[0] == (
+            f"{rules}:63:11: error: `k` written out here (1,018 expression nodes with the fns it calls; a fn given a "
+            "list is written out at each call) brings the fns written out in this file to 50,900 nodes, more than "
+            "50,000, the limit on written-out fns")
+
+
+def test_a_fn_given_a_list_written_out_within_the_limit_plays(tmp_path):
+    x = 1
+    for _ in range(49):
+        x = x + _h(6, 1)  # count([x]) is 1
+    rules = tmp_path / "listed.vbr"
+    rules.write_text(_list_fn_calls(49))
+    got = _vbr(["run", rules, "--engine", "python"], tmp_path)
+    assert got.returncode == 0, got.stderr
+    assert _results(got.stdout) == [f"result: seat {x % 2} wins after 0 choices"]

@@ -461,7 +461,7 @@ def test_the_language_reference_lists_every_limit_with_its_value():
     doc = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text()
     section = doc[doc.index("### Reading, parsing and checking"):doc.index("### Run-time limits")]
     values = [L.MAX_FILE_BYTES, L.MAX_EXTENDS_DEPTH, L.MAX_TOKENS, L.MAX_NESTING, L.MAX_INT, L.MAX_DECLARATIONS,
-              L.MAX_DEPTH_THROUGH_CALLS, L.MAX_EXPANDED_SIZE, L.MAX_FIELDS, L.MAX_MEMBERS, L.MAX_COURT_SIDE,
+              L.MAX_DEPTH_THROUGH_CALLS, L.MAX_EXPANDED_SIZE, L.MAX_WRITTEN_OUT, L.MAX_FIELDS, L.MAX_MEMBERS, L.MAX_COURT_SIDE,
               L.MAX_LITERAL_RANGE]
     rows = [line for line in section.splitlines() if line.startswith("| ")]
     for value in values:

@@ -22,6 +22,7 @@ MAX_DECLARATIONS = 5_000           # declarations, with everything `extends` bri
 MAX_DEPTH_THROUGH_CALLS = 150      # nesting counted into every fn, proc and const a body uses
 MAX_EXPANDED_SIZE = 50_000         # expression nodes of a fn or const with every fn call written out
 MAX_LOOP_NESTING = 12              # loops over lists (aggregates, comprehensions, `in`) nested in one another, into fns
+MAX_WRITTEN_OUT = 50_000           # expression nodes of fns written out at their calls, in the whole file
 MAX_FIELDS = 256                   # fields of one kind
 MAX_MEMBERS = 1_000                # members of one enum, values of one option's `in { ... }`
 MAX_COURT_SIDE = 100               # a court's rows, and its cols

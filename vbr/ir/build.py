@@ -105,6 +105,7 @@ class ProgramBuilder:
         self.fns: list[N.FnBody] = []
         self._fn_keys: dict[tuple, int | None] = {}
         self._fn_sizes: dict[str, int] = {}
+        self.written_out = 0  # nodes of fns written out at their calls in units' own code (ExprBuilder._inline)
         self.unit_index: dict[tuple[str, str], int] = {}
         self.units: list[N.Unit] = []
         limits = m.limits  # these are messages 0..5 of every program (STEP_FAULT ... ITEMS_FAULT)

@@ -7,7 +7,8 @@ arguments bound once to fresh locals, so no engine has a function call inside an
 """
 from __future__ import annotations
 
-from vbr.errors import Diagnostic, EngineUnavailable
+from vbr import limits as LIM
+from vbr.errors import Diagnostic, EngineUnavailable, VbrCheckError
 from vbr.grammar import ast as A
 from vbr.checking import types as T
 from vbr.ir import nodes as N
@@ -474,7 +475,7 @@ class ExprBuilder:
     def x_Call(self, e: A.Call, scope: Scope):
         if e.func in self.m.fns:
             size = self.pb.fn_size(e.func)
-            if not any(self.is_list(a, scope) for a in e.args) and (size >= HEAVY_FN or not self._written_out(size)):
+            if not any(self.is_list(a, scope) for a in e.args) and (size >= HEAVY_FN or not self._may_write_out(size)):
                 return self._fn_call(e, scope, heavy=size >= HEAVY_FN)
             return self._inline(e, scope, self.expr)
         if e.func in self.m.procs:
@@ -588,21 +589,35 @@ class ExprBuilder:
         fault = self.pb.fault("`owner` of {0}, which is no zone", e.span)
         return N.Lookup("seat", list(self.m.zone_owner), x, fault)
 
-    def _written_out(self, size: int) -> bool:
+    def _may_write_out(self, size: int) -> bool:
         """Whether a light fn of `size` nodes (with the fns it calls written out) called here is
         written out: always inside a fn's body (bounded by the limit on expanded size) or inside
         a fn being written out (its caller counted it whole); in a unit's own code, while the fns
-        written out there come to at most WRITTEN_OUT nodes. Past that it is called, as a heavy
-        fn is: a phase calling a fn of 760 nodes in 1,000 statements wrote out 760,000 nodes,
-        which the Python engine took 30 s and 3.7 GB to compile. The bundled books write out at
-        most about 1,000 nodes a unit."""
+        written out there come to at most WRITTEN_OUT nodes, and those of the whole file to at
+        most the limit on written-out fns. Past that it is called, as a heavy fn is: a phase
+        calling a fn of 1,015 nodes in 1,000 statements wrote out a million nodes, which the
+        Python engine took 30 s and 3.7 GB to compile. The bundled books write out at most about
+        1,000 nodes a unit."""
         ub = self.ub
         if isinstance(ub, FnLocals) or ub.inlining:
             return True
-        if ub.written_out + size > WRITTEN_OUT:
-            return False
+        return ub.written_out + size <= WRITTEN_OUT and self.pb.written_out + size <= LIM.MAX_WRITTEN_OUT
+
+    def _count_written_out(self, e: A.Call) -> None:
+        """Count fn `e.func` written out at call `e` in a unit's own code (_inline); past the
+        file's limit on written-out fns, a located error at the call (a fn given a list, which
+        is written out at each call, called thousands of times)."""
+        ub = self.ub
+        if isinstance(ub, FnLocals) or ub.inlining:
+            return
+        size = self.pb.fn_size(e.func)
         ub.written_out += size
-        return True
+        self.pb.written_out += size
+        if self.pb.written_out > LIM.MAX_WRITTEN_OUT:
+            raise VbrCheckError([Diagnostic(e.span, (
+                f"`{e.func}` written out here ({size:,} expression nodes with the fns it calls; a fn given a list "
+                f"is written out at each call) brings the fns written out in this file to {self.pb.written_out:,} "
+                f"nodes, more than {LIM.MAX_WRITTEN_OUT:,}, the limit on written-out fns"))], self.m.rules.sources)
 
     def _fn_call(self, e: A.Call, scope: Scope, heavy: bool = True) -> N.Expr:
         """A fn called: its body built once for these argument types, its arguments here. A heavy
@@ -622,6 +637,7 @@ class ExprBuilder:
         d = self.m.fns[e.func]
         if e.func in self.ub.inlining:
             raise Unsupported(f"`{e.func}` calls itself", e.span)
+        self._count_written_out(e)
         inner = Scope()
         slots = []
         for p, a in zip(d.params, e.args):
