@@ -354,8 +354,8 @@ def test_a_fn_given_a_list_written_out_past_the_limit_is_an_error_at_the_call_th
         assert got.returncode == 1, (args, got.stderr)
         assert got.stderr.splitlines()[0] == (
             f"{rules}:63:11: error: `k` written out here (1,018 expression nodes with the fns it calls; a fn given a "
-            "list is written out at each call) brings the fns written out in this file to 50,900 nodes, more than "
-            "50,000, the limit on written-out fns")
+            "list is written out at each call) brings what this file writes out at its calls to 50,900 nodes, more "
+            "than 50,000, the limit on written-out calls")
 
 
 def test_a_fn_given_a_list_written_out_within_the_limit_plays(tmp_path):
@@ -367,3 +367,22 @@ def test_a_fn_given_a_list_written_out_within_the_limit_plays(tmp_path):
     got = _vbr(["run", rules, "--engine", "python"], tmp_path)
     assert got.returncode == 0, got.stderr
     assert _results(got.stdout) == [f"result: seat {x % 2} wins after 0 choices"]
+
+
+def test_a_procedure_giving_a_list_written_out_past_the_limit_is_an_error_at_the_call_that_passes_it(tmp_path):
+    """`g` gives a list, so each call writes its body out (no call depth added): 101 statements,
+    707 nodes (each `y = (y + i) % 1000` 7: the assignment, y, two operators, y, i, 1000; the
+    `return [y, y + 1]` 6 and the block 1); 70 calls bring 49,490 + 707 = 50,197 past the
+    50,000 (400 calls took 6.6 s and 830 MB under `--engine python`). The 71st call, `let a70`,
+    is on line 6 + 102 + 2 + 2 * 70 = 250."""
+    stmts = "".join(f"  y = (y + {i}) % 1000\n" for i in range(100))
+    calls = "".join(f"  let a{k} = g()\n  x = x + count(a{k})\n" for k in range(400))
+    rules = tmp_path / "procs.vbr"
+    rules.write_text(f'game "Procs"\nseats 2\nvar x: int = 0\nvar y: int = 0\nproc g(): list of int {{\n{stmts}'
+                     f"  return [y, y + 1]\n}}\nstart p\nphase p {{\n{calls}  end winner x % 2\n}}\n")
+    got = _vbr(["check", rules], tmp_path)
+    assert got.returncode == 1
+    assert got.stderr.splitlines()[0] == (
+        f"{rules}:250:13: error: `g` written out here (707 nodes of its body; a procedure that gives a list is written "
+        "out at each call) brings what this file writes out at its calls to 50,197 nodes, more than 50,000, the limit "
+        "on written-out calls")

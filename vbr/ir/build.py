@@ -105,7 +105,7 @@ class ProgramBuilder:
         self.fns: list[N.FnBody] = []
         self._fn_keys: dict[tuple, int | None] = {}
         self._fn_sizes: dict[str, int] = {}
-        self.written_out = 0  # nodes of fns written out at their calls in units' own code (ExprBuilder._inline)
+        self.written_out = 0  # nodes of fns and list-giving procs written out at their calls (ExprBuilder.count_written_out)
         self.unit_index: dict[tuple[str, str], int] = {}
         self.units: list[N.Unit] = []
         limits = m.limits  # these are messages 0..5 of every program (STEP_FAULT ... ITEMS_FAULT)
@@ -1023,6 +1023,8 @@ class UnitBuilder:
         d = self.m.procs[c.func]
         if c.func in self.writing_out:
             return self._called_list(c, scope)
+        self.x.count_written_out(c, sum(1 for _ in A.walk(d.body)), "nodes of its body; a procedure that gives a list "
+                                                                     "is written out at each call")
         inner = Scope()
         for a, p in zip(c.args, d.params):
             ty = ir_type(type_of(self.m, p.type)) if p.type else "any"

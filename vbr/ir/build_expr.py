@@ -594,7 +594,7 @@ class ExprBuilder:
         written out: always inside a fn's body (bounded by the limit on expanded size) or inside
         a fn being written out (its caller counted it whole); in a unit's own code, while the fns
         written out there come to at most WRITTEN_OUT nodes, and those of the whole file to at
-        most the limit on written-out fns. Past that it is called, as a heavy fn is: a phase
+        most the limit on written-out calls. Past that it is called, as a heavy fn is: a phase
         calling a fn of 1,015 nodes in 1,000 statements wrote out a million nodes, which the
         Python engine took 30 s and 3.7 GB to compile. The bundled books write out at most about
         1,000 nodes a unit."""
@@ -604,20 +604,28 @@ class ExprBuilder:
         return ub.written_out + size <= WRITTEN_OUT and self.pb.written_out + size <= LIM.MAX_WRITTEN_OUT
 
     def _count_written_out(self, e: A.Call) -> None:
-        """Count fn `e.func` written out at call `e` in a unit's own code (_inline); past the
-        file's limit on written-out fns, a located error at the call (a fn given a list, which
-        is written out at each call, called thousands of times)."""
+        """Count fn `e.func` written out at call `e` in a unit's own code (_inline): see
+        count_written_out."""
         ub = self.ub
         if isinstance(ub, FnLocals) or ub.inlining:
             return
         size = self.pb.fn_size(e.func)
         ub.written_out += size
+        self.count_written_out(e, size, "expression nodes with the fns it calls; a fn given a list is written out "
+                                        "at each call")
+
+    def count_written_out(self, e: A.Call, size: int, what: str) -> None:
+        """Count `size` nodes of `e.func` written out at call `e` (a fn, or a procedure that gives
+        a list); past the file's limit on written-out calls, a located error at the call (a fn
+        given a list, or such a procedure, called thousands of times: 500 calls of a fn of 1,018
+        nodes took 15 s and 1.9 GB to build under `--engine python`). `what` says what the size
+        counts and why the call is written out."""
         self.pb.written_out += size
         if self.pb.written_out > LIM.MAX_WRITTEN_OUT:
             raise VbrCheckError([Diagnostic(e.span, (
-                f"`{e.func}` written out here ({size:,} expression nodes with the fns it calls; a fn given a list "
-                f"is written out at each call) brings the fns written out in this file to {self.pb.written_out:,} "
-                f"nodes, more than {LIM.MAX_WRITTEN_OUT:,}, the limit on written-out fns"))], self.m.rules.sources)
+                f"`{e.func}` written out here ({size:,} {what}) brings what this file writes out at its calls to "
+                f"{self.pb.written_out:,} nodes, more than {LIM.MAX_WRITTEN_OUT:,}, the limit on written-out calls"))],
+                self.m.rules.sources)
 
     def _fn_call(self, e: A.Call, scope: Scope, heavy: bool = True) -> N.Expr:
         """A fn called: its body built once for these argument types, its arguments here. A heavy
