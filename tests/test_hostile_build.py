@@ -386,3 +386,28 @@ def test_a_procedure_giving_a_list_written_out_past_the_limit_is_an_error_at_the
         f"{rules}:250:13: error: `g` written out here (707 nodes of its body; a procedure that gives a list is written "
         "out at each call) brings what this file writes out at its calls to 50,197 nodes, more than 50,000, the limit "
         "on written-out calls")
+
+
+# ------------------------------------------------------------------------ consts of doubling fns
+def test_4900_consts_each_of_a_fn_that_doubles_11_times_check_and_play(tmp_path):
+    """g<i> calls g<i-1> twice, 11 levels (24,000 nodes written out, within the limit on
+    expanded size). Checking each const looked into every fn for what play changes once per
+    path through the calls (2^11 times a const: 55 ms, 4.5 minutes for the file), and worked
+    each call out again; now each fn is looked into once, and a call worked out once for its
+    arguments. c4899 = g11(4899), worked out here: its parity names the winner."""
+    from functools import lru_cache
+
+    @lru_cache(maxsize=None)
+    def g(level: int, a: int) -> int:
+        return a if level == 0 else (g(level - 1, a) + g(level - 1, a + 1)) % 1000
+
+    fns = "fn g0(a: int) = a\n" + "".join(f"fn g{i}(a: int) = (g{i - 1}(a) + g{i - 1}(a + 1)) % 1000\n"
+                                          for i in range(1, 12))
+    consts = "".join(f"const c{k} = g11({k})\n" for k in range(4900))
+    rules = tmp_path / "consts.vbr"
+    rules.write_text(f'game "Consts"\nseats 2\nvar x: int = 0\n{fns}{consts}start p\nphase p {{\n  x = c4899\n'
+                     "  end winner x % 2\n}\n")
+    checked = _vbr(["check", rules], tmp_path, timeout=60)
+    assert checked.returncode == 0, checked.stderr
+    got = _vbr(["run", rules, "--engine", "python"], tmp_path, timeout=60)
+    assert _results(got.stdout) == [f"result: seat {g(11, 4899) % 2} wins after 0 choices"]
