@@ -411,3 +411,18 @@ def test_4900_consts_each_of_a_fn_that_doubles_11_times_check_and_play(tmp_path)
     assert checked.returncode == 0, checked.stderr
     got = _vbr(["run", rules, "--engine", "python"], tmp_path, timeout=60)
     assert _results(got.stdout) == [f"result: seat {g(11, 4899) % 2} wins after 0 choices"]
+
+
+def test_a_list_argument_calling_a_doubling_fn_in_1500_statements_builds_and_plays(tmp_path):
+    """`k` takes a list, so whether its argument draws at random is asked at each call: the
+    question looked into g11 and the fns it calls once per path (2^11 a call: 9.6 s for 300
+    calls). x = count([g11(x)]) is 1 whatever g11 gives: seat 1 wins."""
+    fns = "fn g0(a: int) = a\n" + "".join(f"fn g{i}(a: int) = (g{i - 1}(a) + g{i - 1}(a + 1)) % 1000\n"
+                                          for i in range(1, 12))
+    rules = tmp_path / "draws.vbr"
+    body = "  x = k([g11(x)])\n" * 1500
+    rules.write_text(f'game "Draws"\nseats 2\nvar x: int = 0\n{fns}fn k(xs: list of int) = count(xs)\nstart p\n'
+                     f"phase p {{\n{body}  end winner x % 2\n}}\n")
+    got = _vbr(["run", rules, "--engine", "python"], tmp_path, timeout=120)
+    assert got.returncode == 0, got.stderr
+    assert _results(got.stdout) == ["result: seat 1 wins after 0 choices"]

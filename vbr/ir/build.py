@@ -105,6 +105,7 @@ class ProgramBuilder:
         self.fns: list[N.FnBody] = []
         self._fn_keys: dict[tuple, int | None] = {}
         self._fn_sizes: dict[str, int] = {}
+        self.fn_draws: dict[str, bool] = {}  # whether working out a fn may draw at random (ExprBuilder._draws)
         self.written_out = 0  # nodes of fns and list-giving procs written out at their calls (ExprBuilder.count_written_out)
         self.unit_index: dict[tuple[str, str], int] = {}
         self.units: list[N.Unit] = []

@@ -675,12 +675,16 @@ class ExprBuilder:
         return body
 
     def _draws(self, e: A.Expr, seen: frozenset = frozenset()) -> bool:
-        """Whether working out `e` may draw at random: a `roll` or `pick` in it or in a fn it calls."""
+        """Whether working out `e` may draw at random: a `roll` or `pick` in it or in a fn it calls
+        (each fn looked into once for the program, ProgramBuilder.fn_draws: fns each calling the
+        one before twice were looked into 2^n times at each call)."""
         for node in A.walk(e):
             if isinstance(node, (A.Roll, A.Pick)):
                 return True
             if isinstance(node, A.Call) and node.func in self.m.fns and node.func not in seen:
-                if self._draws(self.m.fns[node.func].body, seen | {node.func}):
+                if node.func not in self.pb.fn_draws:
+                    self.pb.fn_draws[node.func] = self._draws(self.m.fns[node.func].body, seen | {node.func})
+                if self.pb.fn_draws[node.func]:
                     return True
         return False
 
