@@ -1,6 +1,6 @@
 """How the build of a rule file grows with it: generated rule files of one shape each (a long list
 literal, many statements, phases, procedures, fns, vars, zones, kinds, handlers, blocks, lets,
-choices), at a size n and at 2n, through `vbr check`, `vbr run --engine python` and
+choices, fns written out at many calls, consts of doubling fns, deep expressions), at a size n and at 2n, through `vbr check`, `vbr run --engine python` and
 `vbr run --engine c` (each a process of its own, the C engine with a cache folder of its own so
 that it builds). Prints each command's CPU seconds (the process and its compiler) and peak
 resident memory at n and 2n, and the ratio of the CPU seconds: about 2 is linear, about 4
@@ -101,6 +101,46 @@ def choices(n: int) -> str:
     return _game([], [f"choose c{i} from [1, 2, 3] by {i % 2}\n  x = x + c{i}" for i in range(n)])
 
 
+def _doubling(levels: int, first: str = "a") -> list[str]:
+    """g0..g<levels>, each calling the one before twice."""
+    return [f"fn g0(a: int) = {first}"] + [f"fn g{i}(a: int) = (g{i - 1}(a) + g{i - 1}(a + 1)) % 1000"
+                                           for i in range(1, levels + 1)]
+
+
+def light_fn_calls(n: int) -> str:
+    """A fn of 1,015 nodes written out (just under a heavy fn's 1,024) called in n statements."""
+    return _game(_doubling(6, "(a * 3 + 1) % 1000"), ["x = g6(x)"] * n)
+
+
+def list_fn_calls(n: int) -> str:
+    """A fn given a list (always written out) calling one of 1,015 nodes: past 49 calls, the limit."""
+    return _game(_doubling(6, "(a * 3 + 1) % 1000") + ["fn k(xs: list of int) = g6(count(xs))"], ["x = x + k([x])"] * n)
+
+
+def list_proc_calls(n: int) -> str:
+    """A procedure giving a list (written out at each call) of 20 statements, called n times."""
+    proc = "proc g(): list of int {\n" + "".join(f"  x = (x + {i}) % 1000\n" for i in range(20)) + "  return [x]\n}"
+    return _game([proc], [f"let a{k} = g()\n  x = x + count(a{k})" for k in range(n)])
+
+
+def consts(n: int) -> str:
+    """n consts, each of a fn doubling 11 times (24,000 nodes written out)."""
+    return _game(_doubling(11) + [f"const c{k} = g11({k})" for k in range(n)], [f"x = c{n - 1}"])
+
+
+def draws_asked(n: int) -> str:
+    """n calls of a fn given a list whose argument calls a fn doubling 11 times."""
+    return _game(_doubling(11) + ["fn k(xs: list of int) = count(xs)"], ["x = k([g11(x)])"] * n)
+
+
+def deep_expressions(n: int) -> str:
+    """n statements, each an expression 45 levels deep."""
+    e = "x"
+    for i in range(45):
+        e = f"({e} + {i % 7})" if i % 2 else f"({e} * 1)"
+    return _game([], [f"x = {e} % 1000"] * n)
+
+
 SHAPES = {  # name -> (the rule file of size n, n)
     "list literal": (list_literal, 12_000),
     "list of reads": (list_of_reads, 12_000),
@@ -117,6 +157,12 @@ SHAPES = {  # name -> (the rule file of size n, n)
     "kinds": (kinds, 1_000),
     "handlers": (handlers, 1_000),
     "choices": (choices, 1_000),
+    "light fn calls": (light_fn_calls, 1_000),
+    "list fn calls": (list_fn_calls, 20),
+    "list proc calls": (list_proc_calls, 150),
+    "consts": (consts, 2_000),
+    "draws asked": (draws_asked, 1_000),
+    "deep expressions": (deep_expressions, 100),
 }
 
 COMMANDS = {"check": ["check"], "python": ["run", "--engine", "python"], "c": ["run", "--engine", "c"]}
