@@ -76,10 +76,10 @@ def test_engine_auto_plays_through_the_python_engine_with_a_note_when_the_compil
 
 
 def test_a_rule_file_whose_c_would_pass_the_source_bound_is_not_compiled(tmp_path):
-    """1,500 statements each writing out a fn of 12 terms: over 2,000,000 characters of C."""
-    terms = " + ".join(f"(a * {k} + {k}) % {k + 7}" for k in range(1, 13))
-    lines = ['game "Heavy"', "seats 2", "start play", "var x: int = 0", f"fn mix(a: int) = {terms}",
-             'phase play "Play" {', *["  x = mix(x)"] * 1500, "  end winner x % 2", "}"]
+    """2,500 choices, each about 1,000 characters of C: over 2,000,000. (A fn written out at
+    each of 1,500 calls was the recipe until light fns past 20,000 nodes a unit were called.)"""
+    lines = ['game "Heavy"', "seats 2", "start play", 'phase play "Play" {',
+             *[f"  choose c{i} from [1, 2, 3] by {i % 2}" for i in range(2500)], "  end draw", "}"]
     rules = tmp_path / "heavy.vbr"
     rules.write_text("\n".join(lines) + "\n")
     got = _vbr(["run", rules, "--engine", "c"], tmp_path, timeout=300)

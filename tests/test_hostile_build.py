@@ -57,9 +57,17 @@ def test_two_list_literals_of_12000_items_build_and_sum_right(tmp_path, engine):
 
 
 # ------------------------------------------------------------------------ the C source's bound
-_MIX = " + ".join(f"(a * {k} + {k}) % {k + 7}" for k in range(1, 13))  # a fn written out at each call
-_HEAD = ['game "Heavy"', "seats 2", "var x: int = 0", f"fn mix(a: int) = {_MIX}"]  # `fn mix` on line 4
+# A choice is about 1,000 characters of C (its options, its pick, its answer), so 2,500 pass the
+# 2,000,000 the C engine compiles; a fn is no longer a way to pass it, since light fns past
+# 20,000 nodes a unit are called, not written out.
 _TOO_MUCH_C = "more than the 2,000,000 the C engine compiles (its limit on generated C)"
+_LIST_FN = ("fn h0(a: int) = (a * 3 + 1) % 1000\n" + "".join(
+    f"fn h{i}(a: int) = (h{i - 1}(a) + h{i - 1}(a + 1)) % 1000\n" for i in range(1, 7))
+    + "fn k(xs: list of int) = h6(count(xs))\n")  # lines 4-11: `k` is written out at each call
+
+
+def _choices(n: int, first: int = 0) -> list[str]:
+    return [f"  choose c{i} from [1, 2, 3] by {i % 2}" for i in range(first, first + n)]
 
 
 def _too_much_c(tmp_path, lines: list[str], engine: str = "c") -> subprocess.CompletedProcess:
@@ -73,35 +81,41 @@ def _no_library_built(tmp_path) -> bool:
 
 
 def test_a_phase_whose_c_passes_the_source_bound_is_the_located_error_at_the_phase(tmp_path):
-    """1,500 statements, each writing `mix` out: the phase makes nearly all the C, no one
-    statement much of it."""
-    got = _too_much_c(tmp_path, [*_HEAD, "start play", 'phase play "Play" {', *["  x = mix(x)"] * 1500,
-                                 "  end winner x % 2", "}"])
+    """2,500 choices in one phase: it makes nearly all the C, no one statement much of it."""
+    got = _too_much_c(tmp_path, ['game "Heavy"', "seats 2", "start play", 'phase play "Play" {', *_choices(2500),
+                                 "  end draw", "}"])
     assert got.returncode == 1
     first = got.stderr.splitlines()[0]
-    assert first.startswith(f"{tmp_path / 'heavy.vbr'}:6:1: error: the C engine cannot run here: the rule file makes ")
+    assert first.startswith(f"{tmp_path / 'heavy.vbr'}:4:1: error: the C engine cannot run here: the rule file makes ")
     assert _TOO_MUCH_C in first and first.endswith(" of them come from phase `play`")
     assert got.stderr.splitlines()[1:] == ['    phase play "Play" {', "    ^"]
     assert "Traceback" not in got.stderr and _no_library_built(tmp_path)
 
 
+def _one_heavy_statement() -> list[str]:
+    """Line 14 calls `k` 48 times in one list (48,864 nodes written out, within the limit on
+    written-out calls: about 1,100,000 characters of C); phase q's 1,000 choices bring the C
+    past the bound."""
+    return ['game "Heavy"', "seats 2", "var x: int = 0", *_LIST_FN.splitlines(), "start p", "phase p {",
+            "  x = count([" + ", ".join(["k([x])"] * 48) + "])", "  goto q", "}", "phase q {", *_choices(1000),
+            "  end winner x % 2", "}"]
+
+
 def test_a_statement_whose_c_passes_the_source_bound_is_the_located_error_at_the_statement(tmp_path):
-    """One list literal of 1,600 calls of `mix`, on line 7: that statement makes most of the C."""
-    got = _too_much_c(tmp_path, [*_HEAD, "start play", "phase play {", "  x = count([" + ", ".join(["mix(x)"] * 1600)
-                                 + "])", "  end winner x % 2", "}"])
+    got = _too_much_c(tmp_path, _one_heavy_statement())
     assert got.returncode == 1
     first = got.stderr.splitlines()[0]
-    assert first.startswith(f"{tmp_path / 'heavy.vbr'}:7:3: error: the C engine cannot run here: ")
+    assert first.startswith(f"{tmp_path / 'heavy.vbr'}:14:3: error: the C engine cannot run here: ")
     assert _TOO_MUCH_C in first and first.endswith(" of them come from this statement")
     assert "Traceback" not in got.stderr and _no_library_built(tmp_path)
 
 
 def test_c_passing_the_source_bound_spread_over_many_phases_is_the_error_at_the_first_line(tmp_path):
-    """40 phases of 40 statements writing `mix` out: none makes half the C, so the file is
-    blamed, at its first line, and the message names the limit and the rule making the most."""
-    lines = [*_HEAD, "start p0"]
+    """40 phases of 60 choices: none makes half the C, so the file is blamed, at its first
+    line, and the message names the limit and the rule making the most."""
+    lines = ['game "Heavy"', "seats 2", "start p0"]
     for k in range(40):
-        lines += [f"phase p{k} {{", *["  x = mix(x)"] * 40, f"  goto p{k + 1}" if k < 39 else "  end winner x % 2", "}"]
+        lines += [f"phase p{k} {{", *_choices(60, 60 * k), f"  goto p{k + 1}" if k < 39 else "  end draw", "}"]
     got = _too_much_c(tmp_path, lines)
     assert got.returncode == 1
     first = got.stderr.splitlines()[0]
@@ -113,8 +127,7 @@ def test_c_passing_the_source_bound_spread_over_many_phases_is_the_error_at_the_
 
 def test_engine_auto_plays_a_file_past_the_source_bound_through_python_with_a_note(tmp_path):
     """The file of one statement past the bound (above): an error of the C engine's, not of the rules."""
-    got = _too_much_c(tmp_path, [*_HEAD, "start play", "phase play {", "  x = count([" + ", ".join(["mix(x)"] * 1600)
-                                 + "])", "  end winner x % 2", "}"], engine="auto")
+    got = _too_much_c(tmp_path, _one_heavy_statement(), engine="auto")
     assert got.returncode == 0, got.stderr
     notes = [line for line in got.stderr.splitlines() if _TOO_MUCH_C in line]
     assert len(notes) == 1 and notes[0].endswith("; playing through the python engine")
