@@ -398,9 +398,11 @@ class _Unit(WordSource):
         self.cycle = self._in_cycle()
         self.tested = False  # whether the steps were tested since they last grew, where lines are being written
         self.copying = False  # whether a resumption's block is being written out where a choice is answered
+        self.resumed_room = COPIED_BUDGET  # lines `resumed` may yet copy into the function
         self._cut_long_chains()
         self._copy_small_joins(entries)
         self._cut_long_chains()
+        self.resumed_room = COPIED_BUDGET  # the joins' sizes measured, the function's own copies start
 
     def _cut_long_chains(self) -> None:
         """A block that is no label is written where the block before it goes on to it (`goto`),
@@ -1640,7 +1642,9 @@ class _Unit(WordSource):
 
     def resumed(self, b: int) -> list[str]:
         """Where play goes on after a choice answered in play: block b written out here when it
-        is small (and this is not already such a copy), else dispatched on."""
+        is small (and this is not already such a copy), until such copies have added
+        COPIED_BUDGET lines to the function (a phase of 4,000 choices doubled: 250,000 lines,
+        840 MB to compile), else dispatched on."""
         tested = self.tested
         if not self.copying:
             self.copying = True
@@ -1649,7 +1653,8 @@ class _Unit(WordSource):
             finally:
                 self.copying = False
             self.tested = tested
-            if len(lines) <= COPIED_LINES:
+            if len(lines) <= min(COPIED_LINES, self.resumed_room):
+                self.resumed_room -= len(lines)
                 return lines
         return [f"pc = {b}", "continue"]
 
