@@ -274,7 +274,6 @@ class Evaluator:
         except TypeError:  # the arguments' types are checked: only a none gets here
             raise Failure(f"`{e.func}` of none") from None
 
-
     def _fn_value(self, d: A.Fn, args: list):
         """Fn `d`'s value for these arguments: worked out once for the whole model (a fn reads
         nothing but its arguments, consts and options before play), each later call spending

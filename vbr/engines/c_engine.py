@@ -90,8 +90,8 @@ class SourceTooLarge(CEngineUnavailable):
 
 def too_large(program: N.Program, module) -> SourceTooLarge:
     """The error for a program whose C (module, a c_source.CModule) passes MAX_SOURCE, at the
-    smallest rule that makes more than half of it: a statement (a `fn` is written out at each
-    call, so a call of a long one may be it), else a phase, procedure or handler (a procedure
+    smallest rule that makes more than half of it: a statement (a `fn` given a list is written
+    out at each call, so a list of such calls may be it), else a phase, procedure or handler (a procedure
     built for several kinds of arguments counting each), or a scenario file's steps (the units
     of its `given` blocks and of the values its steps name), at that file's first line; else at
     the rule file's first line, naming the rule that makes the most."""

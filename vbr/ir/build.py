@@ -724,7 +724,7 @@ class UnitBuilder:
         self.pb, self.m, self.unit = pb, pb.m, unit
         self.name = unit.name
         self.inlining: list[str] = []
-        self.written_out = 0  # nodes of light fns written out in this unit's own code (ExprBuilder._written_out)
+        self.written_out = 0  # nodes of fns written out in this unit's own code (ExprBuilder._may_write_out)
         self.x = ExprBuilder(pb, self)
         self.current = self.new_block()
         self.proc_decl = None
