@@ -523,3 +523,18 @@ def test_a_whole_game_of_random_seats_in_one_call_is_the_same_in_both_engines_an
         a, b = play_game(py, seed, agents), play_game(c, seed, agents)
         by_answer = play_game(py, seed, agents, record=True)  # a logged game: choice by choice
         assert _result_fields(a) == _result_fields(b) == _result_fields(by_answer)
+
+
+def test_a_phase_ending_the_game_after_calls_of_procedures_that_never_suspend_leaves_the_same_words(tmp_path):
+    # the C engine sets the frame's pc word to where play goes on before each such call (as a
+    # pushed frame's call does); the phase's `end` then leaves it there, and so must Python
+    path = tmp_path / "pc.vbr"
+    path.write_text('game "pc word"\nseats 2\nvar n: int = 0\nproc bump(k: int) {\n  n += k\n}\nstart p\n'
+                    'phase p {\n  bump(1)\n  bump(2)\n  end winner 0\n}\n')
+    ends = []
+    for engine in ("python", "c"):
+        s = load(path, {}, engine=engine).new_state(1)
+        s.play_random(2)
+        assert s.outcome().winner == 0
+        ends.append([int(x) for x in s.words_in_use()])
+    assert ends[0] == ends[1]

@@ -1738,11 +1738,13 @@ class _Unit(WordSource):
         self.goto(t.next)
 
     def before_call(self, t) -> None:
-        """Lines a direct call needs before it (none for a unit's function)."""
+        """Lines a direct call needs before it: the frame's pc word set to where play goes on
+        after it, as the C engine sets it (so a game this unit ends later leaves that word)."""
+        self.emit(f"S[fp + 2] = {t.next}")
 
     def ended_in_call(self, t) -> None:
-        """The game ended in a procedure this frame called at `t`: the frame written back."""
-        self.emit(f"S[fp + 2] = {t.next}")
+        """The game ended in a procedure this frame called at `t`: the frame written back (its pc
+        word was, before the call)."""
         self.out += self.store()
 
     def told(self, what: str, unit: int) -> None:
