@@ -183,6 +183,11 @@ IN_PLAY = {  # test_runtime_limits.py, and the typed program's own constructs ab
                                                  "proc deeper(k: int) {\n  n += 1\n  if k > 0 {\n    deeper(k - 1)\n  }\n}\n"),
     "a procedure calling itself past limit depth 6000": phase("  deeper(1)\n", "limit depth 6000\nvar n: int = 0\n"
                                                               "proc deeper(k: int) {\n  n = k\n  deeper(k + 1)\n}\n"),
+    # an emit pushes the frames of all its handlers at once, so 201 handlers pass `limit depth` (200)
+    "an event of 201 handlers": phase("  emit ping()\n", "var n: int = 0\nevent ping()\n" + "".join(
+        f"on ping() {{\n  n += {i % 3}\n}}\n" for i in range(201))),
+    "an event of 199 handlers": phase("  emit ping()\n", "var n: int = 0\nevent ping()\n" + "".join(
+        f"on ping() {{\n  n += {i % 3}\n}}\n" for i in range(199))),
     "things past any bound": phase("  repeat 100 {\n    create Chip(v: n) in pile times 1000\n  }\n",
                                    "kind Chip { v: int }\nzone pile public\nvar n: int = 0\n"),
     "a division by zero": phase("  n = 7 / (n - n)\n", "var n: int = 3\n"),
@@ -292,6 +297,9 @@ EXPECTED = {
     "a procedure calling itself without end": (STOPPED, "hostile.vbr:3:1: error: calls nest deeper than 200"),
     "a procedure calling itself 5000 deep": (END, "draw"),  # 5001 frames, under the limit of 6000
     "a procedure calling itself past limit depth 6000": (STOPPED, "hostile.vbr:4:1: error: calls nest deeper than 6000"),
+    "an event of 201 handlers": (STOPPED, "hostile.vbr:609:3: error: `emit ping` runs its handlers on frames of their "
+                                          "own, pushed at once: with the frames below them, more than 200 (`limit depth`)"),
+    "an event of 199 handlers": (END, "draw"),  # the phase's frame and 199 handlers': 200 frames, at the limit
     "things past any bound": (STOPPED, "hostile.vbr:8:5: error: more than 4096 things"),
     "a division by zero": (STOPPED, "hostile.vbr:5:7: error: division by zero"),
     "two faults in one expression": (STOPPED, "hostile.vbr:6:8: error: division by zero"),  # the left one first

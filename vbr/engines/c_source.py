@@ -1325,7 +1325,7 @@ int vbr_goto(W *S, W unit) {{
         lines += [f"S[fp + 2] = {t.next};", self.store_locals()]
         for i in reversed(range(len(t.handlers))):
             callee = self.p.units[t.handlers[i]]
-            body = [f"if (S[{H.DEPTH}] >= {self.lay.depth}) vbr_fault(S, {DEPTH_FAULT}, VBR_NONE, VBR_NONE);",
+            body = [f"if (S[{H.DEPTH}] >= {self.lay.depth}) vbr_fault(S, {t.depth_fault}, VBR_NONE, VBR_NONE);",
                     f"W nf = S[{H.TOP}];",
                     f"if (nf + {FRAME_HEAD + callee.nlocals} > {self.lay.words}) vbr_fault(S, {COPY_FAULT}, VBR_NONE, VBR_NONE);",
                     f"S[nf] = S[{H.FP}];", f"S[nf + 1] = {t.handlers[i]};", "S[nf + 2] = 0;"]

@@ -1670,11 +1670,12 @@ class _Unit(WordSource):
             lines.append(f"S += P{pad}")
         return lines + [f"S[{H.TOP}] = len(S)"]
 
-    def push(self, unit: int, link: str, args: list[str]) -> None:
-        """A frame of `unit` on top of the stack, its first locals `args`."""
+    def push(self, unit: int, link: str, args: list[str], too_deep: int = DEPTH_FAULT) -> None:
+        """A frame of `unit` on top of the stack, its first locals `args`; past `limit depth`, the
+        fault `too_deep`."""
         callee = self.p.units[unit]
         self.emit(f"if S[{H.DEPTH}] >= {self.lay.depth}:")
-        self.emit("    raise EngineFault(DEPTH_FAULT)")
+        self.emit(f"    raise EngineFault({too_deep})")
         held = [self.hold(a) for a in args]
         self.emit(f"if len(S) + {FRAME_HEAD + callee.nlocals} > {self.lay.words}:")
         self.emit("    raise EngineFault(COPY_FAULT)")
@@ -1770,7 +1771,7 @@ class _Unit(WordSource):
         args = [self.local(a) for a in t.args]
         for i in reversed(range(len(t.handlers))):
             self.emit(f"if {oks[i]}:")
-            lines, _ = self.capture(self.push, t.handlers[i], f"S[{H.FP}]", args)
+            lines, _ = self.capture(self.push, t.handlers[i], f"S[{H.FP}]", args, t.depth_fault)
             self.out += _indent(lines)
         self.emit("return")
 

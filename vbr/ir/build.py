@@ -1433,7 +1433,9 @@ class UnitBuilder:
                 inner.names[p.name] = (ir_type(type_of(self.m, p.type)) if p.type else ty, slot)
             guards.append(self.x.cond(h.when, inner))
         after = self.new_block()
-        self.end(N.Emit(s.span, units, guards, words, after))
+        deep = self.pb.fault(f"`emit {s.event}` runs its handlers on frames of their own, pushed at once: with the "
+                             f"frames below them, more than {self.m.limits['depth']} (`limit depth`)", s.span)
+        self.end(N.Emit(s.span, units, guards, words, after, deep))
         self.current = after
         self.emit(N.Release(s.span, mark))
 

@@ -577,11 +577,13 @@ class Call(Term):
 class Emit(Term):
     """`emit EVENT(args)`: the arguments are already in locals `args`; each handler's `when`
     (in `guards`, None for none) is asked in order, reading them; then every handler whose guard
-    held is called with them, the first first, and play goes on at `next` when the last returns."""
+    held is called with them, the first first, and play goes on at `next` when the last returns.
+    Their frames are pushed at once: one past `limit depth` faults with `depth_fault`."""
     handlers: list[int]
     guards: list
     args: list[int]
     next: int
+    depth_fault: int = 1  # build.DEPTH_FAULT, the message of a call too deep, unless the builder gives its own
 
 
 @dataclass(eq=False)
