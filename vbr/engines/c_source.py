@@ -23,7 +23,7 @@ from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
 from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STEP_FAULT
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
-from vbr.ir.direct_calls import DirectCalls, short_chains
+from vbr.ir.direct_calls import DirectCalls
 from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, Header as H
 from vbr.ir.observed_words import fixed_fields, observed_vars
 from vbr.ir.values import NONE
@@ -128,9 +128,10 @@ class _Source(WordSource):
         self.says = {id(x): k for k, x in enumerate(say_sites(p))}  # a say's number in its events
         self.reveals = {id(x): k for k, x in enumerate(reveal_sites(p))}  # a reveal's number in its events
         # no recursion and a short chain of calls: a call runs its procedure as a C call (t_Call)
-        self.direct_calls = short_chains(p)
+        calls = DirectCalls(p, excluded)
+        self.direct_calls = calls.short
         # ... and a procedure that never suspends runs as a C function of its own, without a pushed frame
-        self.direct = DirectCalls(p, excluded).direct
+        self.direct = calls.direct
         self.split_direct: set[int] = set()  # direct procedures whose function would be cut into parts
         self.in_direct = False  # whether the unit whose code is being written is a `d<unit>` function
         self.zone_kinds = zone_kinds(p)  # the kinds each zone can hold

@@ -49,7 +49,7 @@ from vbr.ir import nodes as N
 from vbr.ir.cycles import on_cycle
 from vbr.ir.never_none import never_none, never_none_vars
 from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STEP_FAULT
-from vbr.ir.direct_calls import DirectCalls, short_chains
+from vbr.ir.direct_calls import DirectCalls
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.layout import CHOICE, FAULT, FRAME_HEAD, ITEMS_PER_STEP, OVER, RUNNING, Header as H
 from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
@@ -376,7 +376,7 @@ class _Unit(WordSource):
         self.u, self.unit, self.pads, self.zone_kinds, self.calls = u, p.units[u], pads, zone_kinds, calls
         self.vars_nn = vars_nn  # the vars that never hold none (vbr.ir.never_none)
         self.direct = calls.direct
-        self.nested = short_chains(p)  # a pushed call's function called from here (else the run loop calls it)
+        self.nested = calls.short  # a pushed call's function called from here (else the run loop calls it)
         self.out: list[str] = []
         self.alias: dict[int, str] = {}
         self.known_kind: dict[int, int] = {}  # slots that hold, for now, a value (a thing of this kind, -1: any)

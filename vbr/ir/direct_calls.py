@@ -31,8 +31,9 @@ class DirectCalls:
 
     def __init__(self, p: N.Program, excluded: frozenset[int] = frozenset()):
         units = p.units
+        self.short = short_chains(p)  # whether an engine runs a call as a call of its own language
         direct = {u for u, unit in enumerate(units) if unit.kind == "proc" and u not in excluded
-                  and not any(isinstance(b.term, (N.Choose, N.Emit)) for b in unit.blocks)} if short_chains(p) else set()
+                  and not any(isinstance(b.term, (N.Choose, N.Emit)) for b in unit.blocks)} if self.short else set()
         while True:
             out = {u for u in direct if any(isinstance(b.term, N.Call) and b.term.unit not in direct
                                             for b in units[u].blocks)}
