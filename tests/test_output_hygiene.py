@@ -255,27 +255,29 @@ def card_rules(tmp_path, body: str):
 def test_a_reveal_of_long_things_shows_them_together_cut_at_the_limit_and_its_log_replays(tmp_path, capsys, engine):
     # 200 such cards were logged in one line of over 1 MB, which replay refuses (1 MB a line)
     rules = card_rules(tmp_path, "  reveal deck\n  choose x from 1..2 by 0\n  end winner x - 1")
-    log = tmp_path / "game.jsonl"
-    code, _, err = run(capsys, "run", rules, "--engine", engine, "--quiet", "--log", log)
-    assert code == 0, err
-    reveals = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines() if '"t":"reveal"' in x]
+    reveals = [e for e in logged_and_replayed(tmp_path, capsys, rules, engine) if e["t"] == "reveal"]
     first = "#0 Card(xs=[" + ", ".join(["100000"] * 700) + "])"  # created first: entity 0
     assert reveals == [{"t": "reveal", "what": "deck", "items": [first[:LIMIT] + MARK]}]
-    code, out, err = run(capsys, "replay", log)
-    assert code == 0 and "reproduces exactly" in out, err
 
 
 @pytest.mark.parametrize("engine", ["python", "c"])
 def test_a_chosen_thing_past_the_limit_is_logged_cut(tmp_path, capsys, engine):
     rules = card_rules(tmp_path, "  choose c from deck by 0\n  end draw")
+    choice = next(e for e in logged_and_replayed(tmp_path, capsys, rules, engine) if e["t"] == "choice")
+    n = int(choice["action"].lstrip("#"))
+    assert choice["item"] == (f"#{n} Card(xs=[" + ", ".join(["100000"] * 700) + "])")[:LIMIT] + MARK
+
+
+def logged_and_replayed(tmp_path, capsys, rules, engine: str) -> list[dict]:
+    """The events of `vbr run RULES --engine ENGINE --log`, once `vbr replay` of the log has said it
+    reproduces exactly."""
     log = tmp_path / "game.jsonl"
     code, _, err = run(capsys, "run", rules, "--engine", engine, "--quiet", "--log", log)
     assert code == 0, err
-    choice = next(json.loads(x) for x in log.read_text(encoding="utf-8").splitlines() if '"t":"choice"' in x)
-    n = int(choice["action"].lstrip("#"))
-    assert choice["item"] == (f"#{n} Card(xs=[" + ", ".join(["100000"] * 700) + "])")[:LIMIT] + MARK
+    events = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
     code, out, err = run(capsys, "replay", log)
     assert code == 0 and "reproduces exactly" in out, err
+    return events
 
 
 def test_a_name_of_257_characters_is_an_error_at_it_and_one_of_256_plays_and_replays(tmp_path, capsys):
