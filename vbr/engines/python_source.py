@@ -1739,13 +1739,15 @@ class _Unit(WordSource):
         self.goto(t.next)
 
     def before_call(self, t) -> None:
-        """Lines a direct call needs before it: the frame's pc word set to where play goes on
-        after it, as the C engine sets it (so a game this unit ends later leaves that word)."""
-        self.emit(f"S[fp + 2] = {t.next}")
+        """Lines a direct call needs before it: in a unit that may end the game in its own frame,
+        the frame's pc word `next`, as a pushed call (and the C engine's direct call) leaves it, so
+        that a game ending here after the call holds the same words."""
+        if any(isinstance(b.term, N.End) for b in self.unit.blocks):
+            self.emit(f"S[fp + 2] = {t.next}")
 
     def ended_in_call(self, t) -> None:
-        """The game ended in a procedure this frame called at `t`: the frame written back (its pc
-        word was, before the call)."""
+        """The game ended in a procedure this frame called at `t`: the frame written back."""
+        self.emit(f"S[fp + 2] = {t.next}")
         self.out += self.store()
 
     def told(self, what: str, unit: int) -> None:
