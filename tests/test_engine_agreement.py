@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from vbr.engines.game import load
+from vbr.errors import VbrRuntimeError
 from vbr.play import play_game
 
 
@@ -54,3 +55,55 @@ def test_a_game_ending_in_the_phase_that_called_a_procedure_holds_the_same_words
         assert var_values(result.state) == {"n": 12, "rounds": 4}
         ends[engine] = [int(w) for w in result.state.words_in_use()]
     assert ends["python"] == ends["c"]
+
+
+DRAWS_AT_THE_LIMIT = """game "Draws at the step limit"
+seats 2
+limit steps LIMIT
+zone z public ordered
+die d = 1..6
+var n: int = 0
+start a
+phase a {
+  choose x from [1, 2] by 0
+  if x == 1 {
+    n += 1
+  }
+  shuffle z
+  n += roll d
+  if x == 1 {
+    n += 1
+  }
+  n += pick [1, 2, 3]
+  goto a
+}
+"""
+
+
+def _cut_game(tmp_path, limit: int, engine: str) -> tuple[list[str], str]:
+    """The kinds of the events logged, and the error, of the game answering x = 1 under `limit`."""
+    game = loaded(tmp_path, DRAWS_AT_THE_LIMIT.replace("LIMIT", str(limit)), engine)
+    log: list = []
+    state = game.new_state(0, log)
+    with pytest.raises(VbrRuntimeError) as stopped:
+        state.apply_index(0)
+    return [e["t"] for e in log], stopped.value.render().splitlines()[0]
+
+
+@pytest.mark.parametrize("limit, logged", [
+    (4, ["phase", "choice"]),                      # stopped at step 5's block, before it shuffles
+    (5, ["phase", "choice", "shuffle", "roll"]),   # step 5 shuffles and rolls
+    (6, ["phase", "choice", "shuffle", "roll"]),   # stopped at step 7's block, before it picks
+])
+def test_a_draw_past_the_step_limit_is_not_logged_and_both_engines_log_the_same(tmp_path, limit, logged):
+    """Steps (blocks run): 1 the start, 2 the choice's block, 3 the block the answer resumes
+    (`if x == 1`), 4 its `n += 1`, 5 the block that shuffles, rolls and tests `x == 1`, 6 its
+    `n += 1`, 7 the block that picks and goes to `a`. A game stopped by `limit steps N` stops at
+    the start of step N + 1's block, before anything in it is drawn: the log holds the draws of
+    the blocks within the limit only, in both engines (the Python engine tested the limit only
+    after the draws of the blocks that follow a choice, and logged them: a whole round's
+    shuffle, roll and pick past any limit from 2 to 6)."""
+    for engine in ("python", "c"):
+        kinds, error = _cut_game(tmp_path, limit, engine)
+        assert kinds == logged, engine
+        assert error.endswith(f"error: the game ran more than {limit} steps (`limit steps`)"), error

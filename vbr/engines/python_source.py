@@ -342,6 +342,17 @@ def _draws(e) -> bool:
     return any(isinstance(n, _IMPURE) for n in N.walk(e))
 
 
+def draws_logged(x, p: N.Program) -> bool:
+    """Whether running statement or expression `x` may draw, and so tell a log of the draw: a
+    `shuffle`, a `roll` or a `pick` in it, or a call of a heavy fn whose body draws."""
+    for n in N.walk(x):
+        if isinstance(n, (N.Roll, N.Pick, N.Shuffle)):
+            return True
+        if isinstance(n, N.FnCall) and draws_logged(p.fns[n.fn].body, p):
+            return True
+    return False
+
+
 def _successors(t: N.Term, direct: frozenset = frozenset()) -> list[int]:
     """The blocks a terminator goes on to without leaving the unit's function (a call of a
     procedure in `direct` returns into it)."""
@@ -689,12 +700,17 @@ class _Unit(WordSource):
         base = self.n
         body, test_lines, test = [], [], ""
         saved, self.out = self.out, body
+        drawn = False  # whether the step limit was tested before a draw of this block
         for s in block.stmts:
             self.n = base
+            if not drawn and draws_logged(s, self.p):
+                drawn = self.limit_before_draw()
             getattr(self, "s_" + type(s).__name__)(s)
         self.n = base
         if isinstance(term, N.Branch):
             end = len(body)
+            if not drawn and draws_logged(term.test, self.p):
+                self.limit_before_draw()
             test = self.expr(term.test)
             test_lines = body[end:]
             del body[end:]
@@ -721,6 +737,14 @@ class _Unit(WordSource):
             getattr(self, "t_" + type(term).__name__)(term)
         self.n = base
         self.current = outer
+
+    def limit_before_draw(self) -> bool:
+        """The step limit's test before a draw, which a log is told of as it is drawn: a block
+        whose step passed the limit faults before its first draw, as before any line of it in the
+        C engine (whose blocks test the limit first), not after the draw is logged."""
+        self.emit(f"if st > {self.limit}:")
+        self.emit(f"    raise EngineFault({STEP_FAULT})")
+        return True
 
     def check_steps(self) -> None:
         """The step limit's test, before play can be seen: a choice, a log, a call, a return, a
