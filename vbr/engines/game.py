@@ -151,7 +151,11 @@ class State:
 
     def words_in_use(self) -> list[int]:
         """The state's words up to its top: equal in every engine for the same game and answers
-        (a Python engine's comparisons leave bools, which equal 1 and 0)."""
+        (a Python engine's comparisons leave bools, which equal 1 and 0). A state stopped at a
+        run-time error holds the same error (its message and the values it names) in every engine,
+        but not always the same other words: the steps counted and the running frames' words (their
+        pc and locals) are as far as each engine had written them back (the C engine keeps them in
+        C variables while a unit runs)."""
         return self.words[:self.words[H.TOP]]
 
     def is_terminal(self) -> bool:
