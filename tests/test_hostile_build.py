@@ -483,3 +483,18 @@ def test_choices_past_the_copied_lines_play_the_same_games_under_both_engines(tm
     rules.write_text("\n".join(lines + ["  end winner x % 2", "}"]) + "\n")
     got = _both_engines(rules, tmp_path)
     assert got["python"] == got["c"] and "end" in got["python"]
+
+
+def test_3000_statements_calling_a_heavy_fn_that_calls_another_twice_eleven_deep_build_under_python(tmp_path):
+    """Whether a statement may draw (the step limit is then tested before it) looks into the heavy
+    fns it calls: once per fn, not once per path through their calls (2,048 walks of `g0` at each
+    of the 3,000 calls took 55 s; a generous hang guard here). g11(i) sums g0 = (a % 7) over
+    a = i..i+11 taken with multiplicity C(11, k) at i + k: v = g11(2999) at the end."""
+    fns = "fn g0(a: int) = a % 7\n" + "".join(f"fn g{i}(a: int) = g{i - 1}(a) + g{i - 1}(a + 1)\n" for i in range(1, 12))
+    calls = "".join(f"  v = g11({i})\n" for i in range(3000))
+    rules = tmp_path / "heavy.vbr"
+    rules.write_text(f'game "x"\nseats 2\nvar v: int = 0\n{fns}start p\nphase p {{\n{calls}  say "{{v}}"\n  end draw\n}}\n')
+    got = _vbr(["run", rules, "--engine", "python"], tmp_path, timeout=40)
+    assert got.returncode == 0, got.stderr
+    from math import comb
+    assert f"  {sum(comb(11, k) * ((2999 + k) % 7) for k in range(12))}" in got.stdout.splitlines()

@@ -40,6 +40,7 @@ source: names are numbers, texts are indexes into the program's tables.
 from __future__ import annotations
 
 import re
+import weakref
 
 from vbr.engines.events import revealed_type
 from vbr.engines.python_narrowing import narrowed_loop, skeleton
@@ -342,14 +343,23 @@ def _draws(e) -> bool:
     return any(isinstance(n, _IMPURE) for n in N.walk(e))
 
 
+_FN_DRAWS: "weakref.WeakKeyDictionary[N.Program, dict[int, bool]]" = weakref.WeakKeyDictionary()
+
+
 def draws_logged(x, p: N.Program) -> bool:
     """Whether running statement or expression `x` may draw, and so tell a log of the draw: a
-    `shuffle`, a `roll` or a `pick` in it, or a call of a heavy fn whose body draws."""
+    `shuffle`, a `roll` or a `pick` in it, or a call of a heavy fn whose body draws (each fn's
+    answer worked out once per program: a fn calling another twice, eleven deep, is 2,048 walks
+    of the last at each call otherwise)."""
+    known = _FN_DRAWS.setdefault(p, {})
     for n in N.walk(x):
         if isinstance(n, (N.Roll, N.Pick, N.Shuffle)):
             return True
-        if isinstance(n, N.FnCall) and draws_logged(p.fns[n.fn].body, p):
-            return True
+        if isinstance(n, N.FnCall):
+            if n.fn not in known:
+                known[n.fn] = draws_logged(p.fns[n.fn].body, p)
+            if known[n.fn]:
+                return True
     return False
 
 
