@@ -934,14 +934,14 @@ def _loops_through(b: _Body, loops: dict[str, int]) -> int:
     return max([b.loops] + [around + loops.get(u, 0) for _, around, u in b.uses])
 
 
+LIST_BUILTINS = frozenset({"count", "sum", "max", "min", "any", "all", "first", "index_of"})  # loops over a list
+
+
 def _looping(node) -> bool:
     """Whether an expression goes through a list's items: an aggregate or comprehension, `in`,
     or a built-in over a list."""
     return isinstance(node, A.Comprehension) or isinstance(node, A.Binary) and node.op in ("in", "not in") or \
         isinstance(node, A.Call) and node.func in LIST_BUILTINS
-
-
-LIST_BUILTINS = frozenset({"count", "sum", "max", "min", "any", "all", "first", "index_of"})
 
 
 def _shape(d: A.Decl, callables: dict) -> _Body:

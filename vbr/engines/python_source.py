@@ -398,6 +398,7 @@ class _Unit(WordSource):
         self.vars_nn = vars_nn  # the vars that never hold none (vbr.ir.never_none)
         self.direct = calls.direct
         self.nested = calls.short  # a pushed call's function called from here (else the run loop calls it)
+        self.ends_game = any(isinstance(b.term, N.End) for b in self.unit.blocks)  # the game may end in this frame
         self.out: list[str] = []
         self.alias: dict[int, str] = {}
         self.known_kind: dict[int, int] = {}  # slots that hold, for now, a value (a thing of this kind, -1: any)
@@ -1776,7 +1777,7 @@ class _Unit(WordSource):
         """Lines a direct call needs before it: in a unit that may end the game in its own frame,
         the frame's pc word `next`, as a pushed call (and the C engine's direct call) leaves it, so
         that a game ending here after the call holds the same words."""
-        if any(isinstance(b.term, N.End) for b in self.unit.blocks):
+        if self.ends_game:
             self.emit(f"S[fp + 2] = {t.next}")
 
     def ended_in_call(self, t) -> None:
