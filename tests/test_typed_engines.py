@@ -189,6 +189,22 @@ def test_play_game_of_a_typed_game_is_the_same_game_and_counts_in_one_call_of_ei
 
 
 @pytest.mark.parametrize("engine", ["python", "c"])
+def test_words_in_use_hold_the_pending_choice_only_while_a_choice_waits(engine):
+    from vbr.ir.layout import Header as H
+    from vbr.play import play_game
+    game = load(SIATKA, {}, engine=engine)
+    lay = game.program.layout
+    waiting = game.new_state(1).words_in_use()
+    assert waiting[H.NOPTS] == len(game.new_state(1).legal_actions()) > 0
+    for seed in range(3):
+        ended = play_game(game, seed, ["random", "random"]).state
+        assert ended.is_terminal()
+        words = ended.words_in_use()
+        assert [words[H.NOPTS], words[H.SEAT], words[H.SITE], words[H.DEST]] == [0, 0, 0, 0]
+        assert words[lay.options:lay.options + lay.max_options] == [0] * lay.max_options
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
 def test_a_loop_of_play_game_on_one_game_plays_each_game_as_a_logged_game_plays_it_and_still_checks_its_arguments(
         engine):
     import vbr.play

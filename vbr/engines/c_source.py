@@ -234,8 +234,8 @@ static inline void vbr_auto_after(W *S, VbrAuto *a) {{
     if (changed) vbr_auto_track(S, a);
 }}
 
-/* The pick of `seat` among the k options of the choice its unit has just written (the one before
- * it accounted for first), counted as apply_in counts it: the option's index, or -1 when the
+/* The pick of `seat` among the k options of the choice its unit has just made (the one before
+ * it accounted for first; the choice's words are not written), counted as apply_in counts it: the option's index, or -1 when the
  * choice passed the limit (the state then at that fault) */
 static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
     vbr_auto_after(S, a);
@@ -1256,12 +1256,14 @@ int vbr_goto(W *S, W unit) {{
             lines += ["opts[k++] = VBR_NONE;"]
         lines += [f"W seat = {self.expr(t.by)};",
                   f"if (!(0 <= seat && seat < {self.p.seats})) vbr_fault(S, {t.no_seat}, seat, VBR_NONE);",
-                  self.store_locals(), f"memcpy(S + {lay.options}, opts, sizeof(W) * (size_t)k);", f"S[{H.NOPTS}] = k;",
-                  f"S[{H.SEAT}] = seat;", f"S[{H.SITE}] = {t.site};", f"S[{H.DEST}] = fp + {FRAME_HEAD + t.slot};",
-                  f"S[fp + 2] = {t.next};",
+                  self.store_locals(), f"S[fp + 2] = {t.next};",
+                  # a random seat of a whole game picks at once: the choice's words are not written
+                  # (they are in use only while a choice waits: TypedState.words_in_use)
                   "VbrAuto *a = vbr_auto;",
                   "if (a) {", "    W i = vbr_auto_pick(S, a, k, seat);", "    if (i < 0) return;",
                   f"    {slot} = opts[i];", f"    goto L{t.next};", "}",
+                  f"memcpy(S + {lay.options}, opts, sizeof(W) * (size_t)k);", f"S[{H.NOPTS}] = k;",
+                  f"S[{H.SEAT}] = seat;", f"S[{H.SITE}] = {t.site};", f"S[{H.DEST}] = fp + {FRAME_HEAD + t.slot};",
                   f"S[{H.STATUS}] = CHOICE;", "return;"]
         return lines
 

@@ -150,13 +150,21 @@ class State:
         return self._events.events if self._events is not None else None
 
     def words_in_use(self) -> list[int]:
-        """The state's words up to its top: equal in every engine for the same game and answers
-        (a Python engine's comparisons leave bools, which equal 1 and 0). A state stopped at a
-        run-time error holds the same error (its message and the values it names) in every engine,
-        but not always the same other words: the steps counted and the running frames' words (their
-        pc and locals) are as far as each engine had written them back (the C engine keeps them in
-        C variables while a unit runs)."""
-        return self.words[:self.words[H.TOP]]
+        """The state's words up to its top, a new list: equal in every engine for the same game and
+        answers (a Python engine's comparisons leave bools, which equal 1 and 0). The pending
+        choice's words (its options, their count, seat, site and destination) are in use only while
+        a choice waits, and read as 0 at the end or a run-time error: a whole game played in one
+        call (vbr.play) answers its random seats where each choice is made, without writing them. A
+        state stopped at a run-time error holds the same error (its message and the values it
+        names) in every engine, but not always the same other words: the steps counted and the
+        running frames' words (their pc and locals) are as far as each engine had written them back
+        (the C engine keeps them in C variables while a unit runs)."""
+        words = self.words[:self.words[H.TOP]]
+        if words[H.STATUS] != CHOICE:
+            lay = self.game.program.layout
+            words[H.SEAT] = words[H.SITE] = words[H.NOPTS] = words[H.DEST] = 0
+            words[lay.options:lay.options + lay.max_options] = [0] * lay.max_options
+        return words
 
     def is_terminal(self) -> bool:
         return self.words[H.STATUS] != CHOICE
