@@ -262,9 +262,10 @@ class RandomAnswers:
 
 class Autoplay:
     """The random seats of play_seats: `pick(S, seat, k)` at a choice of k options
-    (python_source._Unit.answered: the choice's words written) settles the answer before (the
-    points' change, `settle`) and returns the seat's draw below k from its stream (keeping k in
-    `offered`), or -1 when a seat it does not play (kinds[seat] != 0) is to move."""
+    (python_source._Unit.answered: the frame's pc written, not the choice's other words) settles
+    the answer before (the points' change, `settle`) and returns the seat's draw below k from its
+    stream (keeping k in `offered`), or -1 when a seat it does not play (kinds[seat] != 0) is to
+    move."""
 
     def __init__(self, streams: list[int], kinds, stats: list[int], track: list, at: int, count: int):
         self.streams, self.kinds, self.stats, self.track = streams, kinds, stats, track

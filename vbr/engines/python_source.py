@@ -1647,12 +1647,12 @@ class _Unit(WordSource):
         self.emit(f"if not 0 <= {seat} < {self.p.seats}:")
         self.emit(f"    raise EngineFault({t.no_seat}, {seat})")
         self.emit(f"S[fp + 2] = {t.next}")
+        self.answered(t, opts, seat)
         self.emit(f"S[{lay.options}:{lay.options} + len({opts})] = {opts}")
         self.emit(f"S[{H.NOPTS}] = len({opts})")
         self.emit(f"S[{H.SEAT}] = {seat}")
         self.emit(f"S[{H.SITE}] = {t.site}")
         self.emit(f"S[{H.DEST}] = fp + {FRAME_HEAD + t.slot}")
-        self.answered(t, opts, seat)
         self.emit(f"S[{H.STATUS}] = {CHOICE}")
         self.leave()  # an answer in play goes on in this function, whose registers the frame gets when it leaves
         self.emit("return")
@@ -1661,9 +1661,10 @@ class _Unit(WordSource):
         """While an agent answers in play (`AUTO(S, seat, k)`, python_engine.Autoplay.pick: the
         option's index, or -1 for a seat it does not play), its answer is applied here as
         PythonEngine.apply applies it, and play goes on in this function. The agent is asked
-        with the choice's words written (the options, their count, the seat, the site, where the
-        answer lands, the frame's pc), not the status, which only a suspension sets (play goes
-        on, ends or faults, each setting it), nor the registers."""
+        with the frame's pc written but not the choice's other words (the options, their count,
+        the seat, the site, where the answer lands: in use only while a choice waits, written
+        when it does), nor the status, which only a suspension sets (play goes on, ends or
+        faults, each setting it), nor the registers."""
         i = self.tmp()
         self.emit(f"if AUTO is not None and ({i} := AUTO(S, {seat}, len({opts}))) >= 0:")
         if t.slot in self.regs:  # the frame's word is written back where the function leaves
