@@ -3,7 +3,10 @@ heaviest chain of calls when no procedure can call itself, else `limit depth` fr
 largest unit; and the temporaries of one statement's expressions are free for the next."""
 from __future__ import annotations
 
+import pytest
+
 from vbr.engines.game import load
+from vbr.errors import VbrError
 from vbr.ir.layout import FRAME_HEAD
 
 CHAIN = """game "Chain"
@@ -92,3 +95,33 @@ def test_the_games_of_two_shared_temporaries_end_as_their_sums_say_in_both_engin
     for engine in ("python", "c"):
         state = load(path, {}, engine=engine).new_state(1)
         assert state.is_terminal() and state.outcome().winner == (7 + 18) % 2
+
+
+def diamond(events: int, head: str = "") -> str:
+    """`events` events of two handlers each, every handler emitting the next event."""
+    decls = "".join(f"event e{i}()\n" for i in range(events))
+    handlers = "".join(f"on e{i}() {{\n  emit e{i + 1}()\n}}\n" * 2 for i in range(events - 1))
+    last = f"on e{events - 1}() {{\n  x += 1\n}}\n" * 2
+    return (f'game "Diamond"\nseats 2\nstart play\n{head}var x: int = 0\n{decls}{handlers}{last}'
+            'phase play "Play" {\n  emit e0()\n  end winner 0\n}\n')
+
+
+def test_an_emits_waiting_handlers_count_their_own_frames_only(tmp_path):
+    # an emit pushes both handlers' frames; the one running pushes the
+    # next two above it, and its sibling waits with its frame alone: 2 frames a level, not the sum
+    # of both handlers' whole chains (which doubles at each level: 2^40 frames' words for 40)
+    p = _program(tmp_path, diamond(40))
+    play = next(u for u in p.units if u.kind == "phase")
+    handlers = [u for u in p.units if u.kind == "handler"]
+    assert len(handlers) == 80
+    # at the deepest, the phase's frame and every handler's: the 2 of each level, once each
+    assert p.layout.frames == sum(FRAME_HEAD + u.nlocals for u in [play, *handlers]) < 5 * 81
+
+
+def test_a_game_of_forty_levels_of_two_handlers_stops_at_its_step_limit_in_c(tmp_path):
+    # the handlers run 2 + 4 + ... + 2^40 times: the step limit stops the game (once the state
+    # was sized by the sum of the chains, 10^13 words, and the C engine's allocation failed)
+    path = tmp_path / "rules.vbr"
+    path.write_text(diamond(40, head="limit steps 500\n"))
+    with pytest.raises(VbrError, match=r"the game ran more than 500 steps"):
+        load(path, {}, engine="c").new_state(0)

@@ -46,7 +46,7 @@ def _heaviest(units: list[N.Unit], depth_limit: int, copies: bool) -> tuple[int,
         own = FRAME_HEAD + units[u].nlocals + (_copies(units[u]) if copies else 0)
         most_words, most_frames = 0, 0
         for block in units[u].blocks:
-            above = _above(block.term, chain)
+            above = _above(block.term, chain, units)
             if above is None:
                 return None
             most_words, most_frames = max(most_words, above[0]), max(most_frames, above[1])
@@ -63,7 +63,7 @@ def _heaviest(units: list[N.Unit], depth_limit: int, copies: bool) -> tuple[int,
     return most_words, most_frames
 
 
-def _above(term: N.Term, chain) -> tuple[int, int] | None:
+def _above(term: N.Term, chain, units: list[N.Unit]) -> tuple[int, int] | None:
     """(words, frames) a unit's term may put on the stack above the unit's own frame."""
     if isinstance(term, N.Call):
         return chain(term.unit)
@@ -71,8 +71,10 @@ def _above(term: N.Term, chain) -> tuple[int, int] | None:
         each = [chain(h) for h in term.handlers]
         if None in each:
             return None
-        # every handler's frame is pushed at once; the one running may have more above its own
-        return (sum(w for w, _ in each), len(each) - 1 + max(f for _, f in each))
+        # every handler's frame is pushed at once, and only the one running has more above its own
+        # (the sum of their whole chains grew as 2^n for n events each with two handlers emitting the next)
+        heads = [FRAME_HEAD + units[h].nlocals for h in term.handlers]
+        return (sum(heads) + max(w - head for (w, _), head in zip(each, heads)), len(each) - 1 + max(f for _, f in each))
     return (0, 0)
 
 
