@@ -34,5 +34,6 @@ MAX_USER_LIMITS = {                # the most a rule file may ask for with `limi
 }
 
 # ---------------------------------------------------------------- playing (both typed engines)
+MAX_STATE_WORDS = 4 * 1024 * 1024  # a whole state's words (32 MiB), refused at load (vbr/ir/state_bound.py)
 MAX_TEXT_CHARS = 4_096             # a say, a prompt, a chosen thing, a reveal's items: as a game writes them
 TEXT_CUT_MARK = f" [... cut at {MAX_TEXT_CHARS} characters]"  # after a text cut there

@@ -48,6 +48,7 @@ from vbr.engines.unit_call import call_unit
 from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
 from vbr.ir.layout import CHOICE, Header as H
+from vbr.ir.rule_names import SCENARIO_UNITS, first_line, rule_of
 
 # -ffp-contract=off: no fused multiply-adds, so the search's doubles are Python's, bit for bit;
 # -fno-semantic-interposition: the library's own entry points may be inlined into each other
@@ -96,7 +97,7 @@ def too_large(program: N.Program, module) -> SourceTooLarge:
     of its `given` blocks and of the values its steps name), at that file's first line; else at
     the rule file's first line, naming the rule that makes the most."""
     total = len(module.text)
-    scenarios = any(u.kind in _SCENARIO_UNITS for u in program.units)
+    scenarios = any(u.kind in SCENARIO_UNITS for u in program.units)
     maker = "the rule file with these scenarios makes" if scenarios else "the rule file makes"
     head = f"{maker} {total:,} characters of C, more than the {MAX_SOURCE:,} the C engine compiles (its limit on generated C)"
     chars, span = module.largest
@@ -104,36 +105,13 @@ def too_large(program: N.Program, module) -> SourceTooLarge:
         return SourceTooLarge(f"{head}; about {chars:,} of them come from this statement", span)
     by_rule: dict[tuple, int] = {}
     for unit, n in zip(program.units, module.unit_chars):
-        key = _rule_of(unit)
+        key = rule_of(unit)
         by_rule[key] = by_rule.get(key, 0) + n
     (what, span), chars = max(by_rule.items(), key=lambda kv: kv[1])
     if 2 * chars > total:
         return SourceTooLarge(f"{head}; about {chars:,} of them come from {what}", span)
-    first_line = _first_line(program.units[0].span.file if program.units else span.file)
-    return SourceTooLarge(f"{head}; the most from one rule, about {chars:,}, come from {what}", first_line)
-
-
-_SCENARIO_UNITS = ("given", "probe")  # a scenario program's units (vbr.ir.scenario_program)
-
-
-def _rule_of(unit: N.Unit) -> tuple[str, Span]:
-    """What the rule file (or scenario file) calls the rule a unit is built from (phase `serve`),
-    and where to point at it; a procedure built for several kinds of arguments, or a scenario
-    file's steps, give one."""
-    name = unit.name.split(" #")[0]
-    if unit.kind in _SCENARIO_UNITS:
-        return "the scenarios' steps", _first_line(unit.span.file)
-    if unit.kind == "handler":
-        return f"the handler `{name}`", unit.span
-    if unit.kind == "proc":
-        return f"procedure `{name}`", unit.span
-    if name == unit.kind:  # setup
-        return f"`{name}`", unit.span
-    return f"{unit.kind} `{name}`", unit.span
-
-
-def _first_line(file: str) -> Span:
-    return Span(file=file, line=1, col=1, end_line=1, end_col=1)
+    at = first_line(program.units[0].span.file if program.units else span.file)
+    return SourceTooLarge(f"{head}; the most from one rule, about {chars:,}, come from {what}", at)
 
 
 def compiler() -> str:

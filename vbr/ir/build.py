@@ -21,6 +21,7 @@ from vbr.ir.frames import frame_bound
 from vbr.ir.list_writes import ListWrites
 from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, make_layout
 from vbr.ir.simplify import simplify
+from vbr.ir.state_bound import bound_state, widest_kind
 from vbr.ir.values import INT_MAX, NONE, ROW, Names, cell
 
 MAX_THINGS = 4096  # most things a game may hold when its `create`s do not fix the number
@@ -69,7 +70,7 @@ def refusal(m: Model) -> Diagnostic | None:
         build_program(m)
     except Unsupported as exc:
         return Diagnostic(exc.span, exc.text())
-    except VbrCheckError as exc:  # a bound of the typed state the file goes past (_bound_zones, _bound_records)
+    except VbrCheckError as exc:  # a bound of the typed state the file goes past (_bound_zones, _bound_records, bound_state)
         return exc.diagnostics[0]
     return None
 
@@ -319,6 +320,7 @@ class ProgramBuilder:
         layout = make_layout(len(self.streams), fn_words, self.things, self.width,
                              len(m.zone_names), options, FRAME_HEAD + max(u.nlocals for u in self.units),
                              m.limits["depth"], *self._stack_room(), values=m.nvals + self.list_words)
+        bound_state(m, layout, self.units, self.list_vars, self.list_cap)
         rows = {name: (layout.vars + at, cap, item_type(m.vars[name].type)) for name, (at, cap) in self.list_vars.items()}
         names = Names({k: list(v) for k, v in m.enums.items()}, list(m.directions), list(m.zone_names),
                       self._cell_text(), self.texts, rows, self.lits)
@@ -620,7 +622,7 @@ def _bound_records(m: Model, things: int, width: int, caps: dict) -> None:
     650 MB)."""
     if things * width <= MAX_RECORD_WORDS:
         return
-    kind = max(m.kinds.values(), key=lambda k: sum(1 + caps.get((k.index, f), 0) for f in k.fields))
+    kind = widest_kind(m, caps)
     raise VbrCheckError([Diagnostic(kind.decl.span, (
         f"kind `{kind.decl.name}`'s record is {width:,} words wide (a list field holds as many items as the longest "
         f"list literal a `create` or an assignment gives it), and the game may hold {things:,} things: "
