@@ -168,3 +168,58 @@ def test_a_scenario_s_misspelt_enum_member_is_refused_with_the_member_meant(tmp_
     assert main(["check", str(tests)]) == 1
     assert (":4:3: error: option `school0` is one of hawk, panther, spartan, volcano, miracle, not miracel; "
             "did you mean miracle?\n" in capsys.readouterr().err)
+
+
+# An enum option and a string option: in the language a member is a name (`slow`) and a string is
+# quoted (`"plain"`), and neither is the other (docs/language.md, `option`: a scenario's value is
+# read as the language writes it). A quoted member was taken for the member, and a name for text.
+KINDS = """game "Kinds"
+seats 2
+start a
+enum Pace { slow, normal }
+option pace = normal
+option label = "plain"
+phase a {
+  end winner 0
+}
+"""
+
+
+def _kinds_checked(tmp_path, capsys, steps: str) -> tuple[int, str]:
+    (tmp_path / "kinds.vbr").write_text(KINDS, encoding="utf-8")
+    tests = tmp_path / "t.vbr"
+    tests.write_text(f'tests for "kinds.vbr"\n\nscenario "s" {{\n{steps}\n  expect winner 0\n}}\n', encoding="utf-8")
+    code = main(["check", str(tests)])
+    return code, capsys.readouterr().err
+
+
+def test_a_quoted_member_for_an_enum_option_is_refused_at_its_step(tmp_path, capsys):
+    code, err = _kinds_checked(tmp_path, capsys, '  option pace = "slow"')
+    assert code == 1 and (':4:3: error: option `pace` is a Pace, one of slow, normal, written without quotes: '
+                          'write slow, not the string "slow"\n') in err
+
+
+def test_a_quoted_misspelt_member_is_refused_with_the_member_meant(tmp_path, capsys):
+    code, err = _kinds_checked(tmp_path, capsys, '  option pace = "slwo"')
+    assert code == 1 and ':4:3: error: option `pace` is a Pace, one of slow, normal, written without quotes: ' \
+                         'not the string "slwo"; did you mean slow?\n' in err
+
+
+def test_a_name_for_a_string_option_is_refused_at_its_step(tmp_path, capsys):
+    code, err = _kinds_checked(tmp_path, capsys, "  option label = fancy")
+    assert code == 1 and ':4:3: error: option `label` is a string, written in quotes: write "fancy", not the name ' \
+                         'fancy\n' in err
+
+
+def test_a_member_unquoted_and_a_string_quoted_set_their_options(tmp_path, capsys):
+    assert _kinds_checked(tmp_path, capsys, '  option pace = slow\n  option label = "fancy"') == (0, "")
+
+
+def test_vbr_test_fails_the_scenario_with_the_quoted_member_at_its_step(tmp_path, capsys):
+    (tmp_path / "kinds.vbr").write_text(KINDS, encoding="utf-8")
+    tests = tmp_path / "t.vbr"
+    tests.write_text('tests for "kinds.vbr"\n\nscenario "quoted" {\n  option pace = "slow"\n  expect winner 0\n}\n\n'
+                     'scenario "named" {\n  option pace = slow\n  expect winner 0\n}\n', encoding="utf-8")
+    assert main(["test", "--engine", "python", str(tests)]) == 1
+    out = capsys.readouterr().out
+    assert f"FAIL {tests}:4:3: quoted" in out and f"PASS {tests}: named" in out

@@ -453,6 +453,21 @@ def _given(raw) -> str:
     return repr(raw)
 
 
+def _written_wrong(m: Model, name: str, default, value: "Written") -> str | None:
+    """Why a scenario's value is refused for an option of a string or an enum, or None: as in the
+    language, a string is written in quotes (`"2v2"`) and an enum member without (`hawk`), and
+    the one is never the other (a command-line value has no quotes to tell them apart)."""
+    if isinstance(default, _Text) and not value.quoted:
+        return f'option `{name}` is a string, written in quotes: write "{value}", not the name {value}'
+    if isinstance(default, str) and not isinstance(default, _Text) and value.quoted:
+        enum = m.member_enum.get(default, "")
+        members = m.enums.get(enum, [])
+        fix = f"write {value}, not the string \"{value}\"" if value in members else f"not the string \"{value}\""
+        return (f"option `{name}` is a {enum}, one of {', '.join(members)}, written without quotes: {fix}"
+                + ("" if value in members else _close_value(value, members)))
+    return None
+
+
 def _not_bool(name: str, raw) -> str:
     """Why a value given for a true-or-false option is refused; a value given as text (on the
     command line, or to `vbr.load`) is told the other spellings text may use."""
@@ -508,7 +523,10 @@ def _apply_option(m: Model, name: str, raw) -> str | None:
     if isinstance(default, int) and not isinstance(default, bool) and (isinstance(value, bool) or not isinstance(value, int)):
         return _not_whole(name, raw, default)
     if isinstance(value, Written):
-        value = str(value)  # an enum member's name (or a string, refused below unless it names one)
+        wrong = _written_wrong(m, name, default, value)
+        if wrong:
+            return wrong
+        value = str(value)  # an enum member's name, or a string's text
     if isinstance(default, _Text):
         value = _Text(str(raw) if not isinstance(raw, bool) else ("true" if raw else "false"))
     elif isinstance(default, str) and value not in m.enums.get(m.member_enum.get(default, ""), []):
