@@ -194,9 +194,28 @@ def test_a_misspelt_pick_is_named_at_the_word(tmp_path):
     assert _syntax(_phase("  n = pik seats")) == (8, 7, "unknown word `pik`; did you mean `pick`?")
 
 
-def test_a_misspelt_roll_before_a_die_s_name_suggests_roll(tmp_path):
-    text = _phase("  n = rol d").replace("var n: int = 0", "var n: int = 0\ndie d = 1..6")
-    assert check_problems(tmp_path / "g.vbr", text)[0] == (9, 7, "unknown name `rol`; did you mean `roll`?")
+@pytest.mark.parametrize("line", ["  n = rol d", "  let v = rol d\n  n = v"])
+def test_a_misspelt_roll_before_a_die_s_name_is_one_error_suggesting_roll(tmp_path, line):
+    # `n = rol d` parses as `n = rol`, then `d` standing alone: it was also "this expression does
+    # nothing on its own" at the `d`, which is no mistake of the author's
+    text = _phase(line).replace("var n: int = 0", "var n: int = 0\ndie d = 1..6")
+    col = line.index("rol") + 1
+    assert check_problems(tmp_path / "g.vbr", text) == [(9, col, "unknown name `rol`; did you mean `roll`?")]
+
+
+def test_a_misspelt_roll_starting_a_line_is_one_error_suggesting_roll(tmp_path):
+    # `rol d` is the names `rol` and `d`, each standing alone: that was two errors of "does nothing",
+    # neither naming `roll`; a roll alone does nothing either, so the error says to keep its value
+    text = _phase("  rol d").replace("var n: int = 0", "var n: int = 0\ndie d = 1..6")
+    assert check_problems(tmp_path / "g.vbr", text) == [
+        (9, 3, "unknown name `rol`; did you mean `roll`? (`roll ...` gives a value: keep it, `x = roll ...`)")]
+
+
+def test_a_name_standing_alone_on_the_next_line_after_a_misspelt_roll_is_still_reported(tmp_path):
+    text = _phase("  n = rol d\n  n").replace("var n: int = 0", "var n: int = 0\ndie d = 1..6")
+    assert check_problems(tmp_path / "g.vbr", text) == [
+        (9, 7, "unknown name `rol`; did you mean `roll`?"),
+        (10, 3, "this expression does nothing on its own; did you mean an assignment (`x = ...`)?")]
 
 
 def _scenario_problems(tmp_path, text: str) -> list[tuple[int, int, str]]:

@@ -12,7 +12,7 @@ from vbr.checking.builtins import CHECKS
 from vbr.checking.constants import Constants, Evaluator, read_in_play
 from vbr.checking.scope import Scope
 from vbr.grammar import ast as A
-from vbr.grammar.misspelt import keyword_for
+from vbr.grammar.misspelt import EXPRESSION_KEYWORDS, keyword_for
 
 
 class ExprChecker:
@@ -24,6 +24,7 @@ class ExprChecker:
         self.fn_types: dict[str, tuple[list[str], str]] = {}  # fn -> (parameter types, result type)
         self.const_types: dict[str, str] = {}
         self.not_judged = 0  # how deep in `unjudged` checking is: values known before play are not judged there
+        self.misspelt_line: tuple[str, int] | None = None  # where a misspelt `roll` or `pick` was reported
 
     def error(self, node: A.Node, msg: str) -> str:
         self.diags.error(node.span, msg)
@@ -115,7 +116,9 @@ class ExprChecker:
         pool = scope.visible() | m.global_names()
         close = m.suggest(name, pool)
         # `null`, `nil`, `None`; `rol serve_die`, `pik seats`: the words that start an expression
-        word = None if close else keyword_for(name, ("none", "true", "false", "roll", "pick"))
+        word = None if close else keyword_for(name, ("none", "true", "false", *EXPRESSION_KEYWORDS))
+        if word in EXPRESSION_KEYWORDS:  # what follows it on its line (`d` of `rol d`) stands alone: the statements say nothing of it
+            self.misspelt_line = (e.span.file, e.span.line)
         return self.error(e, f"unknown name `{name}`" + (f"; did you mean `{word}`?" if word else close))
 
     def const(self, name: str, at: A.Node) -> str:

@@ -7,7 +7,7 @@ from vbr.checking import types as T
 from vbr.checking.expressions import ExprChecker
 from vbr.checking.scope import Scope
 from vbr.grammar import ast as A
-from vbr.grammar.misspelt import STATEMENT_KEYWORDS, keyword_for
+from vbr.grammar.misspelt import EXPRESSION_KEYWORDS, STATEMENT_KEYWORDS, keyword_for
 from vbr.grammar.reserved import reserved_message
 
 
@@ -143,8 +143,8 @@ class StmtChecker:
     def s_CallStmt(self, s: A.CallStmt, scope: Scope, loop: bool) -> None:
         c = s.call
         if not isinstance(c, A.Call):
-            if self._misspelt_keyword(c, scope):
-                return
+            if self._misspelt_keyword(c, scope) or (s.span.file, s.span.line) == self.x.misspelt_line:
+                return  # the misspelt word is the error (`x = rol d`: `d` stands alone after `rol`)
             self.diags.error(s.span, "this expression does nothing on its own; did you mean an assignment (`x = ...`)?")
         elif c.func in self.m.procs:
             d = self.m.procs[c.func]
@@ -164,10 +164,15 @@ class StmtChecker:
                 or any(e.id in names for names in (m.procs, m.fns, m.phases, m.events, m.dice)):
             return False
         keyword = keyword_for(e.id, STATEMENT_KEYWORDS)
-        if keyword is None:
+        word = keyword_for(e.id, EXPRESSION_KEYWORDS) if keyword is None else None
+        if keyword is None and word is None:
             return False
         self._misspelt_line = at
-        self.diags.error(e.span, f"`{e.id}` starts no statement; did you mean `{keyword}`?")
+        if word is not None:  # `rol d`: a roll alone does nothing either
+            self.diags.error(e.span, f"unknown name `{e.id}`; did you mean `{word}`? (`{word} ...` gives a value: "
+                                     f"keep it, `x = {word} ...`)")
+        else:
+            self.diags.error(e.span, f"`{e.id}` starts no statement; did you mean `{keyword}`?")
         return True
 
     def arguments(self, at: A.Node, what: str, params: list[A.Param], args: list[A.Expr], scope: Scope) -> None:

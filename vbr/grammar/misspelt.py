@@ -14,6 +14,9 @@ import re
 # the words that start a statement (vbr.lark's `_stmt`)
 STATEMENT_KEYWORDS = ("let", "if", "for", "repeat", "loop", "while", "break", "continue", "choose", "move",
                       "shuffle", "create", "goto", "end", "emit", "say", "return", "reveal", "measure")
+# the words that start an expression and take one after them (`roll d`, `pick seats`): misspelt,
+# what follows parses as a statement of its own
+EXPRESSION_KEYWORDS = ("roll", "pick")
 
 # words other languages use for a keyword of this one; a close spelling is found by difflib
 _ALIASES = {
