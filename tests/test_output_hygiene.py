@@ -240,6 +240,39 @@ def test_a_prompt_past_the_limit_is_cut_and_its_log_replays(tmp_path, capsys, en
     assert code == 0 and "reproduces exactly" in out, err
 
 
+def long_prompt_state(tmp_path, engine: str, chars: int = 1_100_000):
+    """A game of `engine` at its first choice, whose prompt is `chars` characters `p`."""
+    import vbr
+    rules = tmp_path / "prompt.vbr"
+    rules.write_text(f'game "Prompt"\nseats 2\nstart p\nphase p {{\n  choose x from 1..2 by 0 as "{"p" * chars}"\n'
+                     '  end winner x - 1\n}\n', encoding="utf-8")
+    game = vbr.load(rules, engine=engine)
+    return game, game.new_state(0)
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_what_a_seat_observes_of_a_prompt_past_the_limit_is_cut_as_a_log_writes_it(tmp_path, engine):
+    # State.observation, which `vbr play` and the RL environments show, gave the whole 1.1 MB
+    _, state = long_prompt_state(tmp_path, engine)
+    assert state.observation(0)["prompt"] == "p" * LIMIT + MARK
+
+
+def test_terminal_play_shows_a_prompt_past_the_limit_cut(tmp_path):
+    # the screen wrapped the whole prompt above the choices (of 1.1 MB, 14,000 lines of 78 `p`s,
+    # each cut from what was left of the prompt: minutes of work before the screen showed)
+    from vbr.tty_play.screen import Board, Screen, plain
+    game, state = long_prompt_state(tmp_path, "python", 10_000)
+    lines = [plain(x) for x in Screen(Board(game), state.observation(0), 0).choice_lines()]
+    assert sum(line.count("p") for line in lines) == LIMIT
+    assert lines[-3].endswith("p" + MARK) and lines[-2:] == ["  1) 1", "  2) 2"]
+
+
+def test_an_information_state_writes_a_prompt_past_the_limit_cut(tmp_path):
+    from vbr.rl.information_state import view
+    _, state = long_prompt_state(tmp_path, "python", 10_000)
+    assert view(state, 0, False)["choose"] == "5:3 " + "p" * LIMIT + MARK  # the `choose` at line 5, column 3
+
+
 def card_rules(tmp_path, body: str):
     """A rule file whose deck holds 200 cards, each with a list of 700 six-digit numbers: a card
     reads `#N Card(xs=[100000, ...])`, 5,608 characters or more; all of them, over 1 MB."""

@@ -3,16 +3,16 @@
 `observation(game, words, seat)` reads the state's words (either engine's: the same words) and
 the program's tables: the phase, every var (a var kept per seat or team as one entry per slot,
 `score[0]`), the contents of each zone the seat may look into (each thing as `#e Kind(field=...)`)
-and the size of each other zone, and, when the seat is to choose, the choice's prompt and its
-options. A thing lying in a zone the seat may not look into reads `hidden`, wherever it is named
-(a var, a list, an option, a field of a thing it sees): ids follow creation order, so an id
-would name the card. A var or field that holds none reads `none`.
+and the size of each other zone, and, when the seat is to choose, the choice's prompt (cut, as a
+game writes it: vbr.engines.events.cut) and its options. A thing lying in a zone the seat may not
+look into reads `hidden`, wherever it is named (a var, a list, an option, a field of a thing it
+sees): ids follow creation order, so an id would name the card. A var or field that holds none reads `none`.
 `public_view(game, words)` is what a spectator sees: the vars, the public zones' things, the
 other zones' sizes; a thing outside the public zones reads `hidden` there too.
 """
 from __future__ import annotations
 
-from vbr.engines.events import EventLog
+from vbr.engines.events import EventLog, cut
 from vbr.ir.build_expr import item_type
 from vbr.ir.layout import CHOICE, Header as H
 from vbr.ir.values import NONE
@@ -33,7 +33,7 @@ def observation(game, words, seat: int, phase: str | None) -> dict:
            "zones": _zones(game, words, lambda z: z not in hidden, seen)}
     if int(words[H.STATUS]) == CHOICE and int(words[H.SEAT]) == seat:
         site = p.choices[int(words[H.SITE])]
-        obs["prompt"] = site.prompt
+        obs["prompt"] = cut(site.prompt)  # as a game writes it (a log's choice, `vbr run`)
         obs["legal"] = [seen(site.item, int(words[lay.options + i])) for i in range(int(words[H.NOPTS]))]
     return obs
 

@@ -17,7 +17,8 @@ seat cannot see (in a var, a list, a field or an option) is written `unseen`. A 
   cannot see leaves no trace) and `over` (the outcome, at the end);
 - every var (`var NAME`), its value as text (cards as above; none as `none`);
 - every zone (`zone NAME`): its contents in order when the seat may look in, else its size;
-- when the seat itself is asked to choose: `choose` (the statement's line:column and prompt) and
+- when the seat itself is asked to choose: `choose` (the statement's line:column and prompt, cut as a
+  game writes it: vbr.engines.events.cut) and
   `options` (each option as text, cards as above): the number of legal actions.
 
 The string is its lines: `seat S` first, then one line per change of view (a JSON object of the
@@ -30,6 +31,7 @@ import json
 
 import weakref
 
+from vbr.engines.events import cut
 from vbr.ir.layout import Header as H
 from vbr.ir.values import NONE, ROW
 from vbr.rl.state_reader import reader
@@ -90,7 +92,7 @@ def view(st, seat: int, at_chance: bool, memo: dict | None = None) -> dict:
         out["zone " + name] = str(len(items)) if z in hidden else [show("ent", int(e)) for e in items]
     if chooser == seat:
         site = p.choices[int(words[H.SITE])]
-        out["choose"] = f"{getattr(site.span, 'line', '?')}:{getattr(site.span, 'col', '?')} {site.prompt}"
+        out["choose"] = f"{getattr(site.span, 'line', '?')}:{getattr(site.span, 'col', '?')} {cut(site.prompt)}"
         out["options"] = [show(site.item, int(v)) for v in st.options()]
     return out
 
