@@ -125,3 +125,26 @@ def test_a_game_of_forty_levels_of_two_handlers_stops_at_its_step_limit_in_c(tmp
     path.write_text(diamond(40, head="limit steps 500\n"))
     with pytest.raises(VbrError, match=r"the game ran more than 500 steps"):
         load(path, {}, engine="c").new_state(0)
+
+
+def three_handlers(deep: int) -> str:
+    """An event of three handlers of 20 `let`s each; handler `deep` calls a chain of five procedures
+    of 30 `let`s each, the last summing a list it builds (1 + ... + 50 = 1,275) into `x`."""
+    handlers = "".join(f"on go() {{\n" + "".join(f"  let h{h}_{i} = {i}\n" for i in range(20))
+                       + ("  deep1()\n" if h == deep else "") + f"  x += h{h}_0\n}}\n" for h in range(3))
+    procs = "".join(f"proc deep{k}() {{\n" + "".join(f"  let d{k}_{i} = {i}\n" for i in range(30))
+                    + (f"  deep{k + 1}()\n" if k < 5 else "  x += sum(v for v in every(n for n in 1..50))\n")
+                    + f"  x += d{k}_0\n}}\n" for k in range(1, 6))
+    return ('game "Three"\nseats 2\nstart play\nvar x: int = 0\nevent go()\n' + handlers + procs
+            + 'phase play "Play" {\n  emit go()\n  end winner x % 2\n}\n')
+
+
+@pytest.mark.parametrize("deep", [0, 1, 2])
+def test_the_room_an_emit_keeps_holds_whichever_handler_calls_deepest_in_both_engines(tmp_path, deep):
+    # a state too small for the frames would stop the game (the lists ... fill the state); x ends
+    # at 1,275 (every `let` read into x is 0), odd: seat 1 wins
+    path = tmp_path / "rules.vbr"
+    path.write_text(three_handlers(deep))
+    for engine in ("python", "c"):
+        state = load(path, {}, engine=engine).new_state(0)
+        assert state.is_terminal() and state.outcome().winner == 1
