@@ -195,6 +195,21 @@ def test_the_text_report_names_each_measure_and_how_often_it_was_unset(tmp_path,
     assert "; unset in " in unset and " of 200 games" in unset
 
 
+def test_the_sweep_table_has_a_line_for_each_measure_with_each_combinations_value(tmp_path, capsys):
+    # docs/language.md `measure`: `vbr sweep` summarises the measures as `vbr sim` does; an option
+    # the rules never read leaves every game as it was, so each column shows the sim's figure
+    path = write(tmp_path, RACE.replace("start pre\n", "start pre\noption unused = 0\n"))
+    stats = sim_json(capsys, path, "-n", 200, "--seed", 5)
+    code, out, err = run(capsys, "sweep", path, "--grid", "unused=0,1", "-n", 200, "--seed", 5)
+    assert code == 0, err
+    table = out[:out.index("against the first combination")] if "against the first" in out else out
+    for key, label in (("measure:starter", "starter wins"), ("measure:turns", "turns, mean"), ("measure:long", "long")):
+        line = next(x for x in table.splitlines() if x.startswith(label + " "))
+        m = stats["measures"][key]
+        shown = f"{100 * m['value']:.1f}%" if m["unit"] == "share" else f"{m['value']:.2f}"
+        assert line.split()[len(label.split())::2] == [shown, shown], line
+
+
 # ------------------------------------------------------------------------------ the figures
 def trial(i: int, winner, measures: dict) -> Trial:
     return Trial(i, i, ["random", "random"], 2, winner, None, 3, 0, 6, 0, [], measures)

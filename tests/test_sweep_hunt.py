@@ -36,9 +36,10 @@ BUMP = Path(__file__).resolve().parents[1] / "docs" / "tutorial" / "bump.vbr"
 
 
 def _wins_lines(text: str) -> dict[str, list[str]]:
-    """The table's `... wins` lines: the side's name, its cell in each column."""
+    """The table's `... wins` lines: the side's name, its cell in each column (the sides' lines,
+    above the metrics: a declared measure's line, `first server wins`, comes after them)."""
     out = {}
-    for line in text.splitlines():
+    for line in text.split("first-mover advantage")[0].splitlines():
         name, sep, cells = line.partition(" wins ")
         if sep and not line.startswith(" "):
             out[name.strip()] = [c for c in re.split(r" {2,}", cells.strip()) if not c.startswith("(")]

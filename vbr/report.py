@@ -396,6 +396,12 @@ def _sweep_lines(rows: list[dict]) -> list[tuple[str, list[str]]]:
                                                     for r in rows]))
     for key, m in first["metrics"].items():
         lines.append((m["label"], [metric_text(r["summary"]["metrics"][key]) for r in rows]))
+    measures: dict = {}  # the rule files' declared measures, as `vbr sim` lists them (n/a where a file has none)
+    for r in rows:
+        measures |= {k: m for k, m in r["summary"].get("measures", {}).items() if k not in measures}
+    for key, m in measures.items():
+        lines.append((clean(m["label"]), [metric_text(r["summary"]["measures"][key])
+                                          if key in r["summary"].get("measures", {}) else "n/a" for r in rows]))
     return lines
 
 
