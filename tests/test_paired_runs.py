@@ -187,6 +187,21 @@ def test_summarize_of_a_sweeps_rows_takes_its_options_in_the_order_of_its_grid(t
         [("abilities", "false"), ("abilities", "true"), ("target", "1"), ("target", "2")]
 
 
+def test_summarize_of_rows_of_several_files_heads_an_option_one_file_lacks_as_n_a(tmp_path, capsys):
+    # three arms are printed as a sweep, the options the arms differ in heading their columns;
+    # safe_or_risky.vbr declares no `target`, and its column said `target=pass` (the text of a
+    # passed choice), a value no option takes
+    other = "tests/fixtures/valid/safe_or_risky.vbr"
+    for name, file, more in (("a.jsonl", BUMP, ["--option", "target=2"]), ("b.jsonl", BUMP, []),
+                             ("c.jsonl", other, [])):
+        assert run(capsys, "sim", file, "-n", 4, "--engine", "python", "--out", tmp_path / name, *more)[0] == 0
+    code, out, err = run(capsys, "summarize", tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "c.jsonl")
+    assert code == 0, err
+    heads = [line.split() for line in out.splitlines() if line.startswith(" ") and "=" in line.split()[0]]
+    assert ["target=2", "target=3"] in heads and ["target=n/a"] in heads and [f"rules={other}"] in heads
+    assert "pass" not in out
+
+
 def test_a_bad_row_is_reported_at_its_line(tmp_path, capsys):
     rows = tmp_path / "games.jsonl"
     assert run(capsys, "sim", BUMP, "-n", 2, "--out", rows)[0] == 0

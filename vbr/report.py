@@ -285,8 +285,14 @@ def render_sweep(title: str, rows: list[dict], analysis: dict | None = None, out
     return clean("\n".join(x.rstrip() for x in out_lines))
 
 
+def _setting(name: str, value) -> str:
+    """`NAME=VALUE` of a combination's head; `NAME=n/a` for an option its rule file does not have
+    (`vbr summarize` of the rows of several files), whose value is None: no option's value is."""
+    return f"{name}={'n/a' if value is None else text(value)}"
+
+
 def _sweep_columns(rows: list[dict]) -> list[str]:
-    heads = [[clean(f"{k}={text(v)}") for k, v in r["options"].items()] for r in rows]
+    heads = [[clean(_setting(k, v)) for k, v in r["options"].items()] for r in rows]
     lines = _sweep_lines(rows)
     w0 = max(len(a) for a, _ in lines)
     widths = [max(*map(len, h), *(len(v[i]) for _, v in lines)) for i, h in enumerate(heads)]
@@ -302,7 +308,7 @@ def _sweep_columns(rows: list[dict]) -> list[str]:
 def _sweep_compact(rows: list[dict], out: str | None) -> list[str]:
     """A line per combination: its options, each side's wins with their interval, the mean length."""
     names = sweep_side_names(rows)
-    labels = [clean(", ".join(f"{k}={text(v)}" for k, v in r["options"].items())) for r in rows]
+    labels = [clean(", ".join(_setting(k, v) for k, v in r["options"].items())) for r in rows]
     cells = []
     for r in rows:
         s, shares = r["summary"], _win_percents(r["summary"])
