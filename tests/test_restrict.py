@@ -84,6 +84,36 @@ def test_a_restriction_that_names_nothing_is_a_usage_error_naming_what_it_could(
     assert code == 2 and message in err
 
 
+NUMBERS = """game "Numbers"
+seats 2
+start play
+phase play {
+  choose n from 1..3 by 0 as "n"
+  choose b from [true, false] by 1 as "b"
+  if n == 3 and b { end winner 0 }
+  end winner 1
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_number_or_a_truth_value_names_the_options_whose_text_it_is(capsys, tmp_path, engine):
+    # cli.md: never:WORD takes away an option whose text is the word, a number among them; seat 0
+    # wins only with n = 3 and seat 1's b true, so taking 1 and 2 (`01` is 1) from seat 0 and
+    # false from seat 1 leaves seat 0 every game, each of both seats' choices narrowed (these
+    # words were refused: `1` names no option of this file; it can name: )
+    path = tmp_path / "numbers.vbr"
+    path.write_text(NUMBERS, encoding="utf-8")
+    code, out, err = run(capsys, "sim", path, "-n", 20, "--json", "--engine", engine,
+                         "--restrict", "0=never:01,2", "--restrict", "1=never:false")
+    assert code == 0, err
+    stats = json.loads(out)
+    assert stats["wins"] == {"0": 20, "1": 0}
+    assert stats["restricted"]["narrowed_per_game"] == 2.0 and stats["restricted"]["played_whole"] == 0
+    code, _, err = run(capsys, "sim", path, "-n", 2, "--restrict", "0=never:several")
+    assert code == 2 and "it can name: false, true, a whole number" in err
+
+
 @pytest.mark.parametrize("engine", ["python", "c"])
 def test_a_restricted_mcts_seat_never_takes_what_is_taken_away_under_the_typed_engines(capsys, engine):
     # never:safe leaves seat 0 only risky, which wins 1 in 6 whatever the search prefers

@@ -477,7 +477,7 @@ def cmd_importance(args) -> int:
 def _check_restrictions(args, game, agents: list[str]) -> None:
     """`--restrict` read before any game is played: a UsageError for one that names nothing."""
     from vbr.restrict import parse_restrictions
-    parse_restrictions(args.restrict, game.seats, game.model)
+    parse_restrictions(args.restrict, game.seats, game.model, {c.item for c in game.program.choices})
 
 
 def cmd_sweep(args) -> int:

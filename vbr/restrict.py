@@ -2,9 +2,9 @@
 the win rate it loses measures what those options are worth.
 
 A restriction is `SEAT=RULE` (`--restrict 0=never:superatak`): `never:WORD[,WORD...]` takes away
-every option that WORD names — an option whose text is WORD (an enum member, a number, `pass`), a
-thing of kind WORD, or a thing with an enum field whose member is WORD (Siatka's `never:mocne_odbicie`
-is every Mocne odbicie card) — and `pass` takes away every option but `pass` where a choice may be
+every option that WORD names — an option whose text is WORD (an enum member, a number, `true` or
+`false`, `pass`), a thing of kind WORD, or a thing with an enum field whose member is WORD
+(Siatka's `never:mocne_odbicie` is every Mocne odbicie card) — and `pass` takes away every option but `pass` where a choice may be
 passed. A choice whose every option is taken away is played unrestricted, and counted. The engine
 still generates the legal choices; the play loop only hands the seat's agent the ones it may take
 (vbr.play.typed_decision's `allowed`), so any agent plays restricted.
@@ -57,11 +57,35 @@ def _optional_choices(model):
                 yield node
 
 
-def parse_restrictions(specs: list[str] | None, seats: int, model) -> dict[int, Restriction]:
+NUMBERED = frozenset({"int", "seat", "team"})  # the types of options whose text is a whole number
+
+
+def value_words(items) -> dict[str, str]:
+    """The words that name options by their value, given the types of the options the file's
+    choices offer (`ChoiceSite.item` of each): `true` and `false` where one offers a bool. A
+    whole number, which any choice offering numbers may offer, is `takes_numbers`'s."""
+    return {"true": "a true-or-false option", "false": "a true-or-false option"} if "bool" in items else {}
+
+
+def takes_numbers(items) -> bool:
+    """Whether some choice offers numbers (a whole number, a seat, a team), so that a whole
+    number names options: `never:1` in a file of `choose x from 1..3`."""
+    return bool(NUMBERED & set(items))
+
+
+def _whole(word: str) -> bool:
+    digits = word[1:] if word[:1] == "-" else word
+    return digits.isascii() and digits.isdigit()
+
+
+def parse_restrictions(specs: list[str] | None, seats: int, model, items=()) -> dict[int, Restriction]:
     """`--restrict` values as restrictions by seat; a UsageError for a malformed one, a seat that
-    is not one, or a word the file cannot offer (listing the words it can)."""
+    is not one, or a word the file cannot offer (listing the words it can). `items`: the types of
+    the options the file's choices offer (`ChoiceSite.item`), whose values a word may name too
+    (`value_words`, `takes_numbers`)."""
     out: dict[int, Restriction] = {}
-    words = nameable_words(model)
+    words = nameable_words(model) | value_words(items)
+    numbers = takes_numbers(items)
     for spec in specs or []:
         seat_text, sep, rule = spec.partition("=")
         if not sep or not (seat_text.strip().isascii() and seat_text.strip().isdigit()):
@@ -80,11 +104,13 @@ def parse_restrictions(specs: list[str] | None, seats: int, model) -> dict[int, 
         named = [w.strip() for w in listed.split(",") if w.strip()]
         if kind != "never" or not sep or not named:
             raise UsageError(f"--restrict {spec}: a rule is never:WORD[,WORD...] or pass")
-        unknown = [w for w in named if w not in words]
+        unknown = [w for w in named if w not in words and not (numbers and _whole(w))]
         if unknown:
             close = difflib.get_close_matches(unknown[0], sorted(words), n=1)
-            meant = f"; did you mean `{close[0]}`?" if close else f"; it can name: {', '.join(sorted(words))}"
+            can = sorted(words) + (["a whole number"] if numbers else [])
+            meant = f"; did you mean `{close[0]}`?" if close else f"; it can name: {', '.join(can) or 'nothing'}"
             raise UsageError(f"--restrict {spec}: `{unknown[0]}` names no option of this file{meant}")
+        named = [str(int(w)) if numbers and _whole(w) else w for w in named]  # `01` names what `1` does
         out[seat] = Restriction(old.never | frozenset(named), old.only_pass)
     return out
 

@@ -245,7 +245,8 @@ def play_games(spec: RunSpec, start: int, stop: int) -> Iterator[Trial]:
         raise RulesChanged(f"{spec.path} (or a file it extends) was changed after this run began: a worker process "
                            "read other rules than the run's; run the command again")
     n_sides = game_sides(game)
-    restrict = parse_restrictions(list(spec.restrict), game.program.seats, game_model(game)) if spec.restrict else None
+    restrict = (parse_restrictions(list(spec.restrict), game.program.seats, game_model(game),
+                                   {c.item for c in game.program.choices}) if spec.restrict else None)
     drawn = drawn_procs(game) if spec.trace else frozenset()
     for i, s, agents in deals(spec, start, stop):
         events = FlowSteps(drawn) if spec.trace else None  # a game's steps are read from its log, as it comes
