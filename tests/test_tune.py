@@ -247,3 +247,15 @@ def test_the_answer_is_the_value_most_surely_close_not_a_lucky_estimate_from_few
 def test_a_target_is_a_number_or_a_percent():
     assert parse_target("win_rate:0=50%") == Target("win_rate:0", 0.5)
     assert parse_target("length_mean = 12.5") == Target("length_mean", 12.5)
+
+
+def test_a_value_s_share_is_shown_rounded_once_from_its_full_value_as_vbr_sim_shows_it():
+    # 17 wins of 37 games is 45.946 %: vbr sim prints 45.9 %; tune printed 46.0 %, rounding the
+    # four decimals of its JSON (0.4595) again (docs/analysis.md: each figure rounded once)
+    from vbr.analysis.trial import Trial
+    from vbr.analysis.tune_command import arm_json, with_ci
+    arm = Arm(5, trials=[Trial(i, i, ["random", "random"], 2, 0 if i < 17 else 1, None, 3, 0, 6, 0, [], {})
+                         for i in range(37)])
+    arm.judge("win_rate:0")
+    assert arm.estimate == 0.4595  # what --json gives
+    assert with_ci(arm_json(arm), "share").startswith("45.9 % (")

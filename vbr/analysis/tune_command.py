@@ -225,15 +225,19 @@ def to_json(s: Search, v: Verdict, game, label: str, unit: str, backend) -> dict
 
 
 def fmt(x: float | None, unit: str) -> str:
+    """A figure as text, rounded once from its full value (`rounding.exact`), as `vbr sim` shows it."""
+    from vbr.analysis.rounding import exact
     if x is None:
         return "-"
+    x = exact(x)
     return f"{100 * x:.1f} %" if unit == "share" else f"{x:.2f}"
 
 
 def fmt_ci(ci, unit: str) -> str:
+    from vbr.analysis.rounding import exact
     if not ci:
         return "no CI"
-    lo, hi = ci
+    lo, hi = map(exact, ci)
     return f"{100 * lo:.1f}-{100 * hi:.1f} %" if unit == "share" else f"{lo:.2f}-{hi:.2f}"
 
 
