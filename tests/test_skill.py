@@ -39,3 +39,27 @@ def test_skill_plays_one_agent_at_two_settings_seats_rotated_and_says_how_often_
 def test_a_bad_skill_request_is_a_usage_error(capsys, argv, says):
     code, _, err = sim(capsys, "sim", DIE, *argv)
     assert code == 2 and says in err
+
+
+def test_skill_in_a_game_of_one_seat_is_a_usage_error_not_an_internal_one(tmp_path, capsys):
+    # one seat, no second side to play the lower setting: the run ended in `internal error:
+    # StopIteration` (exit 3) after its games
+    path = tmp_path / "solo.vbr"
+    path.write_text('game "Solo"\nseats 1\nstart play\nphase play {\n  choose x from [1, 2] by 0 as "x"\n'
+                    '  end winner 0\n}\n', encoding="utf-8")
+    code, _, err = sim(capsys, "sim", path, "-n", 2, "--agents", "greedy", "--skill", "samples=1,4")
+    assert code == 2 and "the game has no second side with seats" in err
+
+
+def test_skill_is_refused_where_rotating_the_seats_puts_both_settings_on_one_side(capsys):
+    # Cattack for 3 (teams red: seats 0 and 2, blue: seat 1): the settings sit [4, 1, 4], whose
+    # rotations [1, 4, 4] and [4, 4, 1] put both on team red, and a red win counted as a win of
+    # each: samples=4 "won" every game of those seatings against samples=1
+    code, _, err = sim(capsys, "sim", "cattack", "--option", "players=3", "-n", 3, "--agents", "greedy",
+                       "--skill", "samples=1,4", "--engine", "python")
+    assert code == 2 and "puts both settings on one side" in err
+    # four players, teams red 0 2 and blue 1 3: the settings sit [4, 1, 4, 1], then [1, 4, 1, 4]
+    code, out, err = sim(capsys, "sim", "cattack", "-n", 2, "--agents", "greedy", "--skill", "samples=1,4",
+                         "--engine", "python")
+    assert code == 0, err
+    assert "skill expression: greedy:samples=4 wins" in out and "of 2 games against greedy:samples=1" in out

@@ -442,7 +442,27 @@ def skill_agents(skill: str, agents: list[str], game) -> list[str]:
     low, high = (parse_agents(f"{base}{',' if ':' in base else ':'}{name.strip()}={v}", 1)[0] for v in levels)
     if low == high:
         raise UsageError(f"--skill {skill!r}: the two values make the same agent, {low}")
-    return [high if side == 0 else low for side in side_of_seat(game)]
+    seated = [high if side == 0 else low for side in side_of_seat(game)]
+    refuse_mixed_sides(skill, seated, side_of_seat(game))
+    return seated
+
+
+def refuse_mixed_sides(skill: str, seated: list[str], sides: list[int]) -> None:
+    """A UsageError when the skill figure would not be one setting against the other: a game with
+    no second side that has seats (one seat; a solo game against a side the rules play), or one
+    where rotating the seats puts both settings on one side (teams of unequal size, Cattack's
+    `players=3`), whose wins would count for both."""
+    from vbr.sim import seatings
+    if len(set(seated)) < 2:
+        raise UsageError(f"--skill {skill!r}: the game has no second side with seats, so the two settings "
+                         f"cannot play against each other")
+    for seating in seatings(seated):
+        for side in set(sides):
+            if len({agent for agent, s in zip(seating, sides) if s == side}) > 1:
+                raise UsageError(f"--skill {skill!r}: rotating the seats puts both settings on one side (seats "
+                                 f"{', '.join(str(k) for k, s in enumerate(sides) if s == side)} play "
+                                 f"{' | '.join(a for a, s in zip(seating, sides) if s == side)}), whose wins "
+                                 f"would count for both: the skill figure needs the sides' seats rotated whole")
 
 
 def skill_summary(stats: dict) -> dict:
