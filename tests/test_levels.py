@@ -5,6 +5,7 @@ import math
 import pytest
 
 from vbr.analysis import levels as L
+from vbr.analysis import stats as S
 from vbr.analysis.sweep import Axis
 from vbr.analysis.trial import Trial
 
@@ -30,6 +31,20 @@ def test_a_value_is_pooled_over_the_rest_of_the_grid():
     assert a0["mean_length"] == pytest.approx((10 + 11 + 10 + 11 + 12 + 13) / 6)
     b1 = pooled[("pick1", "b")]  # a-b and b-b: seat 0 won 3, seat 1 won 1 + 1, one draw
     assert (b1["games"], b1["win_rate"]) == (6, [3 / 6, 2 / 6])
+
+
+def test_a_pooled_value_s_interval_counts_the_games_of_one_deal_as_one_cluster():
+    # `dud` changes nothing: its two cells are the same 10 deals played twice, 6 won by seat 0.
+    # Wilson over 20 games would claim twice the games there are; with each deal a cluster of two
+    # alike games, p = 0.6, se² = p(1 − p)/(m − 1) over m = 10 deals, so the design effect is
+    # (p(1 − p)/9) / (p(1 − p)/20) = 20/9, the effective games 20 / (20/9) = 9, the wins 12 / (20/9) = 5.4
+    winners = [0, 0, 0, 1, 1, 0, 1, 0, 0, 1]
+    cells = [L.Cell({"dud": d, "edge": "1"}, games(winners)) for d in ("a", "b")]
+    axes = [Axis("dud", ("a", "b")), Axis("edge", ("1",))]
+    one = {(p["option"], p["value"]): p for p in L.pooled(axes, cells)}[("edge", "1")]
+    assert one["games"] == 20 and one["win_rate"][0] == pytest.approx(0.6)
+    assert one["ci95"][0] == pytest.approx(S.wilson(5.4, 9))
+    assert one["ci95"][0][1] - one["ci95"][0][0] > S.wilson(6, 10)[1] - S.wilson(6, 10)[0]
 
 
 def test_one_swept_option_per_side_over_the_same_values_are_entrants():

@@ -98,7 +98,7 @@ def _margin(points: tuple | None, w: int | None) -> float:
 
 
 # ------------------------------------------------------------------------------ many games
-_ROW = ("sides", "winner", "first_side", "choices", "forced", "options", "points", "measures")  # Trial's fields
+_ROW = ("sides", "winner", "first_side", "choices", "forced", "options", "points", "measures", "seed")  # Trial's fields
 
 
 def _walked(k: int) -> property:
@@ -115,7 +115,7 @@ class Columns:
     read only.
 
     Columns of `Trial` fields: winner, first_side, choices, forced, options, points (the final
-    score, None without declared points), measures (each game's dict); of `figures`: FIGURES;
+    score, None without declared points), measures (each game's dict), seed; of `figures`: FIGURES;
     of selections (bools): scored (the game has points), decided (it has a winner),
     decided_scored (both). Counts: games, sides (the most of any game, 0 for none), wins (per
     side, 0..sides-1), draws. `measure(name)` and `unset(name)`: a declared measure's values;
@@ -134,12 +134,12 @@ class Columns:
         with uncollected():
             if walk:
                 rows = [(t.sides, t.winner, t.first_side, t.choices, t.forced, t.options, t.points, t.measures,
-                         *figures(t)) for t in trials]
+                         t.seed, *figures(t)) for t in trials]
                 self._figures = [list(map(itemgetter(k), rows)) for k in range(len(_ROW), len(_ROW) + len(FIGURES))]
             else:
                 self._trials = list(trials)  # as they are now: `_figures` walks these
-                rows = [(t.sides, t.winner, t.first_side, t.choices, t.forced, t.options, t.points, t.measures)
-                        for t in trials]
+                rows = [(t.sides, t.winner, t.first_side, t.choices, t.forced, t.options, t.points, t.measures,
+                         t.seed) for t in trials]
             for k, name in enumerate(_ROW):
                 setattr(self, name, list(map(itemgetter(k), rows)))
             self.games = len(rows)

@@ -38,7 +38,9 @@ class Cell:
 
 def pooled(axes, cells: list[Cell]) -> list[dict]:
     """For each swept option and each of its values: the games of every combination with that
-    value, each side's win rate (Wilson) and the mean length."""
+    value, each side's win rate and the mean length. The interval is Wilson's with the games of
+    one deal (seed) as a cluster (`stats.clustered_wilson`): the combinations play the same deals,
+    so a value's games are not independent."""
     out = []
     read = [c.games for c in cells]
     for axis in axes:
@@ -50,9 +52,23 @@ def pooled(axes, cells: list[Cell]) -> list[dict]:
             sides = max(g.sides for g in cs)
             wins = [sum(g.winner.count(s) for g in cs) for s in range(sides)]
             out.append({"option": axis.name, "value": value, "games": n,
-                        "win_rate": [k / n for k in wins], "ci95": [S.wilson(k, n) for k in wins],
+                        "win_rate": [k / n for k in wins], "ci95": _by_deal(cs, sides),
                         "mean_length": sum(sum(g.choices) for g in cs) / n})
     return out
+
+
+def _by_deal(games: list, sides: int) -> list:
+    """Each side's win rate's interval over these cells' games (each a `Cell.games`), the games of
+    one seed a cluster."""
+    deal: dict = {}  # seed -> [games, wins of side 0, wins of side 1, ...]
+    for g in games:
+        for seed, winner in zip(g.seed, g.winner):
+            counts = deal.setdefault(seed, [0] * (sides + 1))
+            counts[0] += 1
+            if winner is not None:
+                counts[winner + 1] += 1
+    dens = [c[0] for c in deal.values()]
+    return [S.clustered_wilson([c[s + 1] for c in deal.values()], dens) for s in range(sides)]
 
 
 def entrant_axes(axes, sides: int) -> list | None:

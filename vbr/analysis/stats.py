@@ -163,6 +163,25 @@ def ratio_ci(nums: list[float], dens: list[float], z: float = Z95) -> tuple[floa
     return (r - z * se, r + z * se)
 
 
+def clustered_wilson(nums: list[float], dens: list[float], z: float = Z95) -> tuple[float, float] | None:
+    """Wilson's interval of the share Σyᵢ / Σxᵢ over clusters i (cluster i holds xᵢ games, yᵢ of
+    them successes), on the effective number of games n / deff: deff, the design effect, is
+    `ratio_se`² over the variance p(1 − p)/n independent games would give, and at least 1.
+
+    Why: games of one cluster (the games of one deal under several options: a sweep's value
+    pooled over the rest of its grid) share their draws and are not independent, so Wilson's
+    interval over all n games would be too narrow (for k identical copies of each game, about √k
+    times); Kish's effective sample size keeps Wilson's behaviour near 0 and 1 (Korn & Graubard
+    1998 use it so for proportions from clustered samples). One game per cluster gives deff near
+    1 (exactly 1 at p = 0 or 1, where the games have no spread to measure)."""
+    n, k = sum(dens), sum(nums)
+    if n == 0:
+        return None
+    p, se = k / n, ratio_se(nums, dens)
+    deff = max(1.0, se * se / (p * (1 - p) / n)) if se is not None and 0 < p < 1 else 1.0
+    return wilson(k / deff, n / deff, z)
+
+
 def diff_proportions(ka: int, na: int, kb: int, nb: int, z: float = Z95) -> tuple[float, float] | None:
     """Of p_b − p_a, from the two Wilson intervals (lᵢ, uᵢ) (Newcombe's hybrid score, method 10):
 
