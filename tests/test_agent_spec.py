@@ -123,3 +123,25 @@ def test_describe_agents_lists_every_agent_and_parameter():
         for p in kind.params:
             assert f"{p.name}=" in text and p.help in text
     assert "iterations=200" in text and "an integer from 1 to 1000000" in text
+
+
+@pytest.mark.parametrize("spec, message", [
+    # docs/analysis.md: greedy_moves is "with rollout=greedy", spread_playouts, spread_scale and cut
+    # "with reward=margin", confidence "with extend": without them the search is the same search,
+    # and the spec (and every summary naming the agent) said a setting it never used
+    ("mcts:greedy_moves=3", "mcts: greedy_moves does nothing without rollout=greedy (rollout is random)"),
+    ("mcts:reward=win,cut=even", "mcts: cut does nothing without reward=margin (reward is win)"),
+    ("mcts:reward=win,spread_playouts=4", "mcts: spread_playouts does nothing without reward=margin"),
+    ("mcts:spread_scale=2,reward=win", "mcts: spread_scale does nothing without reward=margin"),
+    ("mcts:extend=1,confidence=2", "mcts: confidence does nothing without extend above 1 (extend is 1)"),
+])
+def test_a_setting_the_other_settings_leave_nothing_to_do_is_refused(spec, message):
+    with pytest.raises(AgentSpecError) as info:
+        parse_agent_list(spec, 2)
+    assert str(info.value).startswith(message)
+
+
+@pytest.mark.parametrize("spec", ["mcts:rollout=greedy,greedy_moves=3", "mcts:reward=win,cut=lead",
+                                  "mcts:extend=2,confidence=2", "mcts:greedy_moves=0", "mcts:reward=win"])
+def test_a_setting_beside_what_it_needs_or_at_its_default_is_taken(spec):
+    assert parse_agent_list(spec, 2)

@@ -190,7 +190,30 @@ def _parse_group(head: str, extra: list[str]) -> tuple[str, dict]:
         if key in given:
             raise AgentSpecError(f"{name}: {key} is given twice")
         given[key] = declared[key].parse(name, raw)
-    return name, {p.name: given.get(p.name, p.default) for p in kind.params}
+    params = {p.name: given.get(p.name, p.default) for p in kind.params}
+    _refuse_idle(name, {k: v for k, v in given.items() if v != declared[k].default}, params)
+    return name, params
+
+
+# A setting that does something only beside another: (the other, whether its value lets it act, in words)
+NEEDS = {
+    "greedy_moves": ("rollout", lambda v: v == "greedy", "rollout=greedy"),
+    "spread_playouts": ("reward", lambda v: v == "margin", "reward=margin"),
+    "spread_scale": ("reward", lambda v: v == "margin", "reward=margin"),
+    "cut": ("reward", lambda v: v == "margin", "reward=margin"),
+    "confidence": ("extend", lambda v: v > 1, "extend above 1"),
+}
+
+
+def _refuse_idle(name: str, given: dict, params: dict) -> None:
+    """An AgentSpecError for a setting given off its default where the settings in force leave it
+    nothing to do (`mcts:greedy_moves=3` with random playouts, `cut=even` with reward=win): the
+    agent would play as without it, and the spec would say otherwise."""
+    for key in given:
+        other, acts, needed = NEEDS.get(key, (None, None, None))
+        if other in params and not acts(params[other]):
+            raise AgentSpecError(f"{name}: {key} does nothing without {needed} ({other} is "
+                                 f"{_text(params[other])}): give {needed} too, or leave {key} out")
 
 
 def parse_agent(spec: str) -> tuple[str, dict]:
