@@ -155,6 +155,18 @@ def test_with_the_seats_rotated_a_deal_in_both_seatings_is_one_observation(capsy
     assert p["label"] == "random wins"
 
 
+def test_with_the_seats_rotated_the_games_a_rate_of_half_needs_count_every_seating(capsys):
+    # -n counts games, and the sequence deals: with two seatings a rate of ½ needs its deals twice
+    # over in games (the note before the run says so of its most); the line said the deals' number
+    # of games, an -n that stops half way
+    code, stdout, _ = sim(capsys, "sim", DIE, "-n", 50, "--agents", "random,greedy", "--precision", 0.1, "--json")
+    assert code == 0
+    p = json.loads(stdout)["precision"]
+    assert not p["reached"] and p["games_needed_at_half"] == 2 * games_needed(0.1, p["concentration"])
+    code, stdout, _ = sim(capsys, "sim", DIE, "-n", 50, "--agents", "random,greedy", "--precision", 0.1)
+    assert f"a rate of 50% needs about {2 * games_needed(0.1, p['concentration']):,} games (raise -n)" in stdout
+
+
 @pytest.mark.parametrize("argv,says", [
     (["--precision", "0.5"], "--precision must be above 0 and below 0.5"),
     (["--precision", "0"], "--precision must be above 0 and below 0.5"),

@@ -417,9 +417,11 @@ def cmd_sim(args, game, agents) -> int:
 
 def precision_summary(watch, result) -> dict:
     """A run with `--precision`: the watched measure, its confidence sequence, whether the target
-    was reached (else how many games a rate of 50 % would need), over the games kept."""
+    was reached (else how many games a rate of 50 % would need: the deals it needs, each played in
+    every seating, as `-n` counts games), over the games kept."""
     from vbr.analysis.sequential import games_needed
-    return watch.report() | {"reached": result.precise, "games_needed_at_half": games_needed(watch.target, watch.c)}
+    return watch.report() | {"reached": result.precise,
+                             "games_needed_at_half": games_needed(watch.target, watch.c) * watch.per_deal}
 
 
 def skill_agents(skill: str, agents: list[str], game) -> list[str]:
