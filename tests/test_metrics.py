@@ -472,6 +472,23 @@ def test_paired_win_rate_interval_against_a_hand_computation():
     assert (row["a"], row["b"], row["ci95"]) == (0.5, 0.7, [-0.0613, 0.4613])
 
 
+def test_paired_interval_of_runs_with_the_seats_rotated_takes_each_deal_as_one_cluster():
+    # ten deals, each played in both seatings with the same outcome in both (the roll decides):
+    # seat 0's win differs by +1 in deal 0, by −1 in deals 8 and 9, by 0 elsewhere, in each of
+    # its two pairs. The two pairs of a deal are one observation twice: over the deals d̄ = −0.1,
+    # Σ(d − d̄)² = 1.21 + 7 · 0.01 + 2 · 0.81 = 2.9, se = √(2.9 / 9 / 10); the twenty pairs taken
+    # as independent gave √(5.8 / 19 / 20), a third narrower
+    def run(winners):
+        return [replace(trial([], w, 10, index=2 * k + s), seed=100 + k, agents=seating)
+                for k, w in enumerate(winners) for s, seating in enumerate((["greedy", "random"], ["random", "greedy"]))]
+    a = run([1, 0, 0, 0, 0, 1, 1, 1, 0, 0])
+    b = run([0, 0, 0, 0, 0, 1, 1, 1, 1, 1])
+    row = {r["metric"]: r for r in C.compare(a, b, paired=True)}["win_rate_0"]
+    half = 1.959964 * math.sqrt(2.9 / 9 / 10)
+    assert row["diff"] == -0.1 and row["pairs"] == 20
+    assert row["ci95"] == [round(-0.1 - half, 4), round(-0.1 + half, 4)]
+
+
 def test_paired_differences_without_spread_keep_the_unpaired_interval():
     # no draws in either run: every per-seed difference is 0, which measures no spread; a point
     # interval 0..0 would claim a certainty ten games cannot give, so Newcombe's stands

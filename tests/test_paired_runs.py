@@ -45,6 +45,15 @@ def test_compare_pairs_its_arms_by_deal_and_says_what_an_unpaired_run_would_need
     assert "the pairing is weak" not in out
 
 
+def test_compare_with_the_seats_rotated_counts_its_pairs_as_games_of_fewer_deals(capsys):
+    # two agents: each deal (seed) is played in both seatings, two pairs a deal; the line said
+    # "8 deals played in both" of the 4 deals the 8 games were dealt
+    code, out, err = run(capsys, "compare", BUMP, "--variant-option", "target=5", "-n", 8, "--seed", 1,
+                         "--agents", "first,random", "--engine", "python")
+    assert code == 0, err
+    assert "paired: 8 games of 4 deals played in both (same seeds and seatings)" in out
+
+
 def test_compare_json_gives_paired_intervals_and_holm_adjusted_marks(capsys):
     code, out, _ = run(capsys, "compare", BUMP, "--variant-option", "target=5", "-n", 60, "--json")
     r = json.loads(out)

@@ -502,7 +502,9 @@ def pairing_lines(r: dict) -> list[str]:
     if not p or not p.get("paired", bool(p["pairs"])):
         shared = f"only {p['pairs']} deals were" if p and p["pairs"] else "no deal was"
         return [f"unpaired: {shared} played in both variants; the intervals treat the runs as independent"]
-    out = [f"paired: {counted(p['pairs'], 'deal')} played in both (same seeds and seatings); each interval but the",
+    played = (counted(p["pairs"], "deal") if p.get("deals", p["pairs"]) == p["pairs"]
+              else f"{counted(p['pairs'], 'game')} of {counted(p['deals'], 'deal')}")  # the seats rotated
+    out = [f"paired: {played} played in both (same seeds and seatings); each interval but the",
            "  quantiles' is taken over the per-deal differences",
            f"  same winner in {p['same_winner']} of {p['pairs']} pairs "
            f"({exact(p['same_winner_if_independent']):.0f} if they were independent games), "

@@ -61,14 +61,15 @@ def _difference(m: Metric, sa, sb) -> tuple | None:
     return S.diff_quantiles(sa, sb, m.q)
 
 
-def _compare_one(m: Metric, a: Columns, b: Columns, shown=None, pairs=None, per_game=None) -> dict:
+def _compare_one(m: Metric, a: Columns, b: Columns, shown=None, pairs=None, per_game=None, deals=None) -> dict:
     """One row of `compare`: metric m of runs a and b. `shown`: the text of the two values at the
     usual digits; `pairs`: the paired games (a `Pairs`), None for an unpaired comparison;
-    `per_game`: m's `each` of a and of b, where it has one."""
+    `per_game`: m's `each` of a and of b, where it has one; `deals`: each pair's deal where a deal
+    holds several pairs (`_deals_of`), else None."""
     sa, sb = m.sample(a), m.sample(b)
     (va, _, ra), (vb, _, rb) = estimate(m, sa), estimate(m, sb)
     both = va is not None and vb is not None
-    paired = _paired(m, per_game, pairs, sa, sb) if both and pairs is not None and per_game else None
+    paired = _paired(m, per_game, pairs, sa, sb, deals) if both and pairs is not None and per_game else None
     ci = paired["ci"] if paired else _difference(m, sa, sb) if both else None
     reason = None if ci else f"a: {ra}" if ra else f"b: {rb}" if rb else NO_SPREAD
     out = {"metric": m.name, "label": m.label, "unit": m.unit, "a": rounded(va), "b": rounded(vb),
@@ -83,27 +84,32 @@ def _compare_one(m: Metric, a: Columns, b: Columns, shown=None, pairs=None, per_
     return out | {"sentence": sentence(m.label, m.unit, va, vb, ci, reason, shown)}
 
 
-def _paired(m: Metric, per_game: tuple, pairs: Pairs, sa, sb) -> dict | None:
+def _paired(m: Metric, per_game: tuple, pairs: Pairs, sa, sb, deals=None) -> dict | None:
     """The paired interval of b − a: centred on the difference of the two runs' values, as wide as
     the per-seed differences of the pairs in which both games count make it (`S.paired_se`), with
     the games per run that two independent runs would need for its width. None: fewer than two
     such pairs, or differences without spread (all alike), where the unpaired interval stands.
     `per_game`: m's `each` of a and of b (of a ratio: its numerators and its denominators);
-    `pairs`: the paired games; `sa`, `sb`: m's samples of a and b."""
+    `pairs`: the paired games; `sa`, `sb`: m's samples of a and b; `deals`: each pair's deal, when
+    a deal holds several pairs (the seats rotated), whose differences are then one cluster
+    (`S.clustered_paired_se`; a ratio's numerators and denominators summed over each deal)."""
     ea, eb = per_game
     if m.kind == "ratio":
         (ya, xa), (yb, xb) = ea, eb
         n = len(pairs)
         if n < 2:
             return None
-        se, se_unpaired, va, vb = _paired_ratio(_picked(ya, pairs.a, pairs), _picked(xa, pairs.a, pairs),
-                                                _picked(yb, pairs.b, pairs), _picked(xb, pairs.b, pairs), sa, sb)
+        sums = [_picked(ya, pairs.a, pairs), _picked(xa, pairs.a, pairs), _picked(yb, pairs.b, pairs),
+                _picked(xb, pairs.b, pairs)]
+        if deals is not None:
+            sums = [_by_deal(v, deals) for v in sums]
+        se, se_unpaired, va, vb = _paired_ratio(*sums, sa, sb)
     else:
-        in_a, in_b = _both_count(ea, eb, pairs)
+        in_a, in_b, kept = _both_count(ea, eb, pairs, deals)
         n = len(in_a)
         if n < 2:
             return None
-        se, se_unpaired, va, vb = _paired_mean(in_a, in_b, ea, eb)
+        se, se_unpaired, va, vb = _paired_mean(in_a, in_b, ea, eb, kept)
     if not se:  # every pair differs alike (no draw in either run, say): no spread to measure
         return None
     d = vb - va
@@ -118,14 +124,31 @@ def _picked(values, order, pairs: Pairs):
     return values if pairs.same_order else list(map(values.__getitem__, order))
 
 
-def _both_count(ea: list, eb: list, pairs: Pairs) -> tuple[list, list]:
+def _both_count(ea: list, eb: list, pairs: Pairs, deals=None) -> tuple[list, list, list | None]:
     """The values of the pairs' games in a and in b, in step, of the pairs in which both count
-    (neither is None): a's and b's own lists when pair k is game k of both and every game counts."""
+    (neither is None): a's and b's own lists when pair k is game k of both and every game counts;
+    and the deals of those pairs (None without `deals`)."""
     xs, ys = _picked(ea, pairs.a, pairs), _picked(eb, pairs.b, pairs)
     if None in xs or None in ys:
         kept = [x is not None and y is not None for x, y in zip(xs, ys)]
-        return list(compress(xs, kept)), list(compress(ys, kept))
-    return xs, ys
+        return (list(compress(xs, kept)), list(compress(ys, kept)),
+                list(compress(deals, kept)) if deals is not None else None)
+    return xs, ys, deals
+
+
+def _by_deal(values, deals: list) -> list:
+    """`values` (one a pair) summed over each deal, in the order the deals first come."""
+    sums: dict = {}
+    for v, deal in zip(values, deals):
+        sums[deal] = sums.get(deal, 0) + v
+    return list(sums.values())
+
+
+def _deals_of(a, pairs: Pairs) -> list | None:
+    """Each pair's deal (the seed of its game of run a, `a.seed`), where some deal holds several
+    pairs (a run with the seats rotated); None where every pair is a deal of its own."""
+    seeds = _picked(a.seed, pairs.a, pairs)
+    return list(seeds) if len(set(seeds)) < len(seeds) else None
 
 
 def _paired_ratio(ya, xa, yb, xb, sa, sb) -> tuple:
@@ -137,11 +160,12 @@ def _paired_ratio(ya, xa, yb, xb, sa, sb) -> tuple:
     return se, se_unpaired, sum(sa[0]) / sum(sa[1]), sum(sb[0]) / sum(sb[1])
 
 
-def _paired_mean(in_a: list, in_b: list, ea: list, eb: list) -> tuple:
+def _paired_mean(in_a: list, in_b: list, ea: list, eb: list, deals=None) -> tuple:
     """(paired se, unpaired se or None, mean of a, mean of b) of a per-game figure, from the pairs
-    in which both count (a's values and b's in step) and each run's values (None where a game
-    does not count)."""
-    se = S.paired_se(array("d", map(sub, in_b, in_a)))  # 8 bytes a pair
+    in which both count (a's values and b's in step; `deals`: their deals, where a deal holds
+    several) and each run's values (None where a game does not count)."""
+    ds = array("d", map(sub, in_b, in_a))  # 8 bytes a pair
+    se = S.paired_se(ds) if deals is None else S.clustered_paired_se(ds, deals)
     xs = ea if None not in ea else list(filter(_is_value, ea))
     ys = eb if None not in eb else list(filter(_is_value, eb))
     se_x, se_y = S.mean_se(xs), S.mean_se(ys)
@@ -194,10 +218,11 @@ def compare_columns(ca, cb, side_label: str = "seat", names: list[str] | None = 
     measures = [m for m in measure_metrics_of(ca.measure_kinds(), measure_labels) if m.name.split(":", 1)[1] in shared]
     metrics = [*wins, *_compared_metrics(ca, side_label, names), *measures]
     pairs = Pairs.of(pairs) if pairs is not None else None
+    deals = _deals_of(ca, pairs) if pairs is not None else None
     rows, twins = [], _Twins()
     for i, m in enumerate(metrics):  # each metric's per-game values let go once read
         each = _per_game_of(m, ca, cb, pairs is not None)
-        rows.append(_compare_one(m, ca, cb, shares[i] if i < len(wins) else None, pairs, each))
+        rows.append(_compare_one(m, ca, cb, shares[i] if i < len(wins) else None, pairs, each, deals))
         if _matched(m):
             twins.see(m, each)
         del each

@@ -102,14 +102,16 @@ def pairing(a: list[Trial], b: list[Trial]) -> dict:
 
 
 def pairing_columns(ca, cb, pairs) -> dict:
-    """`pairing` of two runs read as columns (`Columns`, or `ColumnStore`s: their `winner` and
-    `first_side`), `pairs` their paired games (`pair_up`, `pair_up_stores`)."""
+    """`pairing` of two runs read as columns (`Columns`, or `ColumnStore`s: their `winner`,
+    `first_side` and `seed`), `pairs` their paired games (`pair_up`, `pair_up_stores`); `deals`:
+    the seeds the pairs were played on (fewer than the pairs where the seats were rotated)."""
     pairs = Pairs.of(pairs)
     wa, wb = ca.winner, cb.winner
     outcomes = sorted({*wa, *wb}, key=lambda w: (w is None, w))
     share = {w: (wa.count(w) / ca.games, wb.count(w) / cb.games) for w in outcomes}
     fa, fb = ca.first_side, cb.first_side
-    return {"pairs": len(pairs), "paired": len(pairs) == ca.games == cb.games,
+    seeds = ca.seed if pairs.same_order else [ca.seed[i] for i in pairs.a]
+    return {"pairs": len(pairs), "deals": len(set(seeds)), "paired": len(pairs) == ca.games == cb.games,
             "same_winner": _same(wa, wb, pairs),
             "same_winner_if_independent": rounded(len(pairs) * sum(pa * pb for pa, pb in share.values())),
             "same_first_side": _same(fa, fb, pairs)}

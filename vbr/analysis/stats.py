@@ -258,6 +258,22 @@ def paired_se(ds: list[float]) -> float | None:
     return mean_se(ds)
 
 
+def clustered_paired_se(ds: list[float], deals: list) -> float | None:
+    """The standard error of the mean of per-pair differences dᵢ when the pairs come in clusters
+    (`deals[i]`: pair i's deal, a game seed): the ratio estimator's over the deals (`ratio_se` of
+    each deal's summed differences over its pairs), which is `paired_se` when no deal repeats.
+
+    Why: with the seats rotated, a deal is played in every seating, and its pairs share their
+    draws, so their differences are not independent: s_d/√m over the games would be too narrow
+    (greedy against random on a dice game of rallies: by a fifth to a quarter)."""
+    sums: dict = {}
+    for d, deal in zip(ds, deals):
+        total = sums.setdefault(deal, [0.0, 0])
+        total[0] += d
+        total[1] += 1
+    return ratio_se([t[0] for t in sums.values()], [t[1] for t in sums.values()])
+
+
 def paired_ratio_se(ya: list[float], xa: list[float], yb: list[float], xb: list[float]) -> float | None:
     """Of R_b − R_a for two pooled ratios over paired games i: √(Σuᵢ² / (m(m − 1))), with
     uᵢ = (y_bᵢ − R_b·x_bᵢ)/x̄_b − (y_aᵢ − R_a·x_aᵢ)/x̄_a, the difference of the two ratios'
