@@ -54,6 +54,36 @@ def test_compare_with_the_seats_rotated_counts_its_pairs_as_games_of_fewer_deals
     assert "paired: 8 games of 4 deals played in both (same seeds and seatings)" in out
 
 
+DICE = """game "Dice"
+seats 2
+die d6 = 1..6
+die d4 = 1..4
+start p
+phase p {
+  choose x from [1, 2] by 0
+ABOVE  let r = roll d6
+BELOW  if r >= 4 { end winner 0 }
+  end winner 1
+}
+"""
+
+
+@pytest.mark.parametrize("above, below, alike", [
+    ("", "  let z = roll d6\n", True),  # added below the roll the winner hangs on: its numbers stay
+    ("  let z = roll d4\n", "", True),  # another die's roll: a stream of its own
+    ("  let z = roll d6\n", "", False),  # the same die's, above it: the roll is the second d6 now
+])
+def test_a_roll_added_to_a_variant_leaves_the_others_numbers_alone_as_analysis_md_says(tmp_path, capsys, above,
+                                                                                      below, alike):
+    base, variant = tmp_path / "base.vbr", tmp_path / "variant.vbr"
+    base.write_text(DICE.replace("ABOVE", "").replace("BELOW", ""), encoding="utf-8")
+    variant.write_text(DICE.replace("ABOVE", above).replace("BELOW", below), encoding="utf-8")
+    code, out, err = run(capsys, "compare", base, variant, "-n", 40, "--json", "--engine", "python")
+    assert code == 0, err
+    pairing = json.loads(out)["pairing"]
+    assert (pairing["same_winner"] == 40) is alike
+
+
 def test_compare_json_gives_paired_intervals_and_holm_adjusted_marks(capsys):
     code, out, _ = run(capsys, "compare", BUMP, "--variant-option", "target=5", "-n", 60, "--json")
     r = json.loads(out)
