@@ -196,6 +196,24 @@ def test_in_a_game_of_teams_an_agent_wins_with_the_team_of_its_seats():
     assert rates["a"]["games"] == rates["b"]["games"] == 2
 
 
+def test_a_note_says_when_a_seating_puts_different_agents_on_one_side(tmp_path, capsys):
+    # Cattack for 3: team red is seats 0 and 2, blue seat 1. greedy,random,random rotated puts
+    # greedy beside random on red (random | random | greedy, then random | greedy | random): a red
+    # win there is a win of both, and the agents' wins add up to the games and those red wins
+    rows = tmp_path / "rows.jsonl"
+    code, out, err = run(capsys, "sim", "cattack", "--option", "players=3", "-n", 6, "--agents",
+                         "greedy,random,random", "--engine", "python", "--json", "--out", rows)
+    assert code == 0, err
+    assert "different agents share a side (seats 0, 2: " in err
+    per = json.loads(out)["per_agent"]
+    shared = sum(1 for r in rows_of(rows) if r["winner"] == 0 and r["agents"][0] != r["agents"][2])
+    assert per["greedy"]["wins"] + per["random"]["wins"] == 6 + shared
+    # four players, teams 0 2 and 1 3: each seating keeps a team to one agent, nothing to say
+    code, _, err = run(capsys, "sim", "cattack", "-n", 2, "--agents", "greedy,random,greedy,random",
+                       "--engine", "python")
+    assert code == 0 and "share a side" not in err
+
+
 def test_a_rotated_sweep_has_a_line_and_columns_per_agent(tmp_path, capsys):
     out = tmp_path / "sweep.csv"
     code, text, _ = run(capsys, "sweep", "siatka", "-n", 4, "--agents", "greedy,random", "--grid", "target=3,5",

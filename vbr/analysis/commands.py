@@ -383,6 +383,11 @@ def cmd_sim(args, game, agents) -> int:
     check_count(args.n)
     check_outputs(args)
     args.rotate_seats = rotate_seats(args, agents)
+    if args.rotate_seats and mixed_side(agents, side_of_seat(game)):
+        seats, shared = mixed_side(agents, side_of_seat(game))
+        note(f"in some seatings different agents share a side (seats {', '.join(map(str, seats))}: "
+             f"{' | '.join(shared)}): a side's win counts for each of its agents, so the agents' wins add up to "
+             f"more than the games")
     variant = Variant(game, options_text(game.option_values))
     watch = running(variant, args, agents, target) if target is not None else None
     with backend_for(args) as backend, rows_as_played(args.out, run_fields(variant, args, "")) as write_rows:
@@ -454,17 +459,28 @@ def refuse_mixed_sides(skill: str, seated: list[str], sides: list[int]) -> None:
     no second side that has seats (one seat; a solo game against a side the rules play), or one
     where rotating the seats puts both settings on one side (teams of unequal size, Cattack's
     `players=3`), whose wins would count for both."""
-    from vbr.sim import seatings
     if len(set(seated)) < 2:
         raise UsageError(f"--skill {skill!r}: the game has no second side with seats, so the two settings "
                          f"cannot play against each other")
-    for seating in seatings(seated):
-        for side in set(sides):
-            if len({agent for agent, s in zip(seating, sides) if s == side}) > 1:
-                raise UsageError(f"--skill {skill!r}: rotating the seats puts both settings on one side (seats "
-                                 f"{', '.join(str(k) for k, s in enumerate(sides) if s == side)} play "
-                                 f"{' | '.join(a for a, s in zip(seating, sides) if s == side)}), whose wins "
-                                 f"would count for both: the skill figure needs the sides' seats rotated whole")
+    mixed = mixed_side(seated, sides)
+    if mixed:
+        seats, agents = mixed
+        raise UsageError(f"--skill {skill!r}: rotating the seats puts both settings on one side (seats "
+                         f"{', '.join(map(str, seats))} play {' | '.join(agents)}), whose wins "
+                         f"would count for both: the skill figure needs the sides' seats rotated whole")
+
+
+def mixed_side(agents: list[str], sides: list[int]) -> tuple[list[int], list[str]] | None:
+    """The first side that some seating of the agents (`vbr.sim.seatings`) fills with different
+    agents, as (its seats, their agents in that seating); None when every seating keeps each side
+    to one agent."""
+    from vbr.sim import seatings
+    for seating in seatings(agents):
+        for side in dict.fromkeys(sides):
+            seats = [k for k, s in enumerate(sides) if s == side]
+            if len({seating[k] for k in seats}) > 1:
+                return seats, [seating[k] for k in seats]
+    return None
 
 
 def skill_summary(stats: dict) -> dict:
