@@ -198,6 +198,10 @@ def test_sigterm_during_a_search_prints_what_the_finished_games_say_and_exits_wi
     (("--option", "edge=5..2", "--target", "win_rate:0=0.5"), "the range's low end 5 is above its high end 2"),
     (("--option", "edge=0..5", "--target", "win_rate:0=1.5"), "a share lies from 0 to 1"),
     (("--option", "edge=0..5", "--target", "win_rate:0=half"), "'half' is not a number"),
+    # cli.md: a share is given as 0.5 or 50%; a length of 20% was read as 0.2 choices
+    (("--option", "edge=0..5", "--target", "length_mean=20%"),
+     "--target length_mean: mean length is not a share (its unit: choices), so it takes no percent: write the "
+     "number (20)"),
     (("--option", "edge=a,b", "--target", "win_rate:0=0.5"), "option `edge` is a whole number, not 'a'"),
     (("--option", "edge=0..40", "--target", "win_rate:0=0.5", "-n", 5), "-n 5 cannot play the first round"),
 ])

@@ -106,6 +106,7 @@ def parse_tuned(item: str) -> Tuned:
 class Target:
     measure: str  # a name `figure` reads: a metric, `win_rate:S` or `measure:NAME`
     value: float
+    percent: bool = field(default=False, compare=False)  # given as a percent (`50%`): only a share's may be
 
 
 def parse_target(text: str) -> Target:
@@ -119,7 +120,7 @@ def parse_target(text: str) -> Target:
         raise UsageError(f"--target {text!r}: {raw!r} is not a number (e.g. 0.5, or 50%)") from None
     if not math.isfinite(value):
         raise UsageError(f"--target {text!r}: the value must be a finite number")
-    return Target(measure, value)
+    return Target(measure, value, raw.endswith("%"))
 
 
 # ------------------------------------------------------------------------------ the measure

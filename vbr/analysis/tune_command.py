@@ -151,12 +151,15 @@ def declared_measures(game) -> list:
 
 def check_measure(game, target: Target) -> tuple[str, str]:
     """(label, unit) of the target's measure; a UsageError listing every name when it is unknown,
-    or when a share is given a value outside 0..1."""
+    when a share is given a value outside 0..1, or a figure that is no share a percent."""
     from vbr.play import sides
     names = measure_names(sides(game), [m.name for m in declared_measures(game)])
     if target.measure not in names:
         raise UsageError(f"unknown measure `{target.measure}`; --target can name: {', '.join(names)}")
     label, unit = measure_label(game, target.measure)
+    if target.percent and unit != "share":  # `length_mean=20%` was taken as 0.2 choices
+        raise UsageError(f"--target {target.measure}: {label} is not a share (its unit: {unit}), so it takes no "
+                         f"percent: write the number ({100 * target.value:g})")
     if unit == "share" and not 0 <= target.value <= 1:
         raise UsageError(f"--target {target.measure}: a share lies from 0 to 1 (or 0% to 100%), not {target.value:g}")
     return label, unit
