@@ -9,7 +9,9 @@ import sys
 import pytest
 
 from conftest import ROOT
-from vbr.analysis.tune import Arm, Target, Tuned, first_grid, parse_target
+from vbr.analysis import stats as S
+from vbr.analysis.trial import Trial
+from vbr.analysis.tune import Arm, Target, Tuned, figure, first_grid, parse_target
 from vbr.cli import main
 
 COIN = ROOT / "tests" / "fixtures" / "tune" / "weighted_coin.vbr"  # seat 0 wins min(edge, 20)/20 of games
@@ -263,3 +265,33 @@ def test_a_value_s_share_is_shown_rounded_once_from_its_full_value_as_vbr_sim_sh
     arm.judge("win_rate:0")
     assert arm.estimate == 0.4595  # what --json gives
     assert with_ci(arm_json(arm), "share").startswith("45.9 % (")
+
+
+# ------------------------------------------------------------------------------ rotated seats
+DEAL_WINNERS = [0, 0, 0, 1, 1, 0, 1, 0, 0, 1]  # seat 0 wins 6 of 10 deals
+
+
+def deal_games(seeds: list[int]) -> list[Trial]:
+    """Games with these seeds, game i won by seat DEAL_WINNERS[i // 2] (each deal's outcome)."""
+    return [Trial(index=i, seed=seed, agents=["a", "b"] if i % 2 == 0 else ["b", "a"], sides=2,
+                  winner=DEAL_WINNERS[i // 2], points=None, choices=3, forced=0, options=6, first_side=0)
+            for i, seed in enumerate(seeds)]
+
+
+def test_a_side_win_rate_with_the_seats_rotated_takes_each_deal_s_two_games_as_one_cluster():
+    # ten deals, each played in both seatings with the same winner: 12 of 20 games won by seat 0,
+    # but the second game of a deal says nothing the first did not. Over the m = 10 deals p = 0.6
+    # and se² = p(1 − p)/(m − 1), where 20 independent games would give p(1 − p)/20: a design
+    # effect of 20/9, so Wilson on 20/(20/9) = 9 games, 12/(20/9) = 5.4 wins; about √2 as wide as
+    # Wilson over the 20 games taken as independent
+    value, ci, _ = figure(deal_games([100 + i // 2 for i in range(20)]), "win_rate:0")
+    assert value == pytest.approx(0.6)
+    assert ci == pytest.approx(S.wilson(5.4, 9), abs=1e-4)
+    lo, hi = S.wilson(12, 20)
+    assert 1.3 < (ci[1] - ci[0]) / (hi - lo) < 1.6
+
+
+def test_a_side_win_rate_with_one_game_a_deal_is_wilson_s_over_the_games():
+    value, ci, _ = figure(deal_games([100 + i for i in range(20)]), "win_rate:0")
+    assert value == pytest.approx(0.6)
+    assert ci == pytest.approx(S.wilson(12, 20), abs=1e-4)

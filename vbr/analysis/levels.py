@@ -60,15 +60,9 @@ def pooled(axes, cells: list[Cell]) -> list[dict]:
 def _by_deal(games: list, sides: int) -> list:
     """Each side's win rate's interval over these cells' games (each a `Cell.games`), the games of
     one seed a cluster."""
-    deal: dict = {}  # seed -> [games, wins of side 0, wins of side 1, ...]
-    for g in games:
-        for seed, winner in zip(g.seed, g.winner):
-            counts = deal.setdefault(seed, [0] * (sides + 1))
-            counts[0] += 1
-            if winner is not None:
-                counts[winner + 1] += 1
-    dens = [c[0] for c in deal.values()]
-    return [S.clustered_wilson([c[s + 1] for c in deal.values()], dens) for s in range(sides)]
+    seeds = [seed for g in games for seed in g.seed]
+    winners = [w for g in games for w in g.winner]
+    return [S.clustered_share([w == s for w in winners], seeds) for s in range(sides)]
 
 
 def entrant_axes(axes, sides: int) -> list | None:

@@ -444,9 +444,15 @@ def summary_entry(c: Columns, name: str) -> dict | None:
     return _entry(m, c) if m else None
 
 
-def win_rate_entries(c: Columns) -> dict:
-    """`summarize_columns(c)`'s win rates: each side's wins, rate and interval, keyed by side."""
-    return _win_rates(c)
+def win_rate_entries(c: Columns, by_deal: bool = False) -> dict:
+    """`summarize_columns(c)`'s win rates: each side's wins, rate and interval, keyed by side.
+    `by_deal`: the interval takes the games of one seed (a deal, with the seats rotated) as one
+    cluster (`stats.clustered_share`), which is Wilson's over the games when no seed repeats."""
+    rates = _win_rates(c)
+    if by_deal:
+        for s, entry in rates.items():
+            entry["ci95"] = rounded(S.clustered_share([w == int(s) for w in c.winner], c.seed))
+    return rates
 
 
 # ------------------------------------------------------------------------------ declared measures

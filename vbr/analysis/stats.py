@@ -172,14 +172,34 @@ def clustered_wilson(nums: list[float], dens: list[float], z: float = Z95) -> tu
     pooled over the rest of its grid) share their draws and are not independent, so Wilson's
     interval over all n games would be too narrow (for k identical copies of each game, about √k
     times); Kish's effective sample size keeps Wilson's behaviour near 0 and 1 (Korn & Graubard
-    1998 use it so for proportions from clustered samples). One game per cluster gives deff near
-    1 (exactly 1 at p = 0 or 1, where the games have no spread to measure)."""
+    1998 use it so for proportions from clustered samples). One game per cluster is Wilson's
+    interval itself: the games are then independent, and deff, n/(n − 1) there, would only be the
+    ratio estimator's small-sample factor."""
     n, k = sum(dens), sum(nums)
     if n == 0:
         return None
+    if max(dens) <= 1:
+        return wilson(k, n, z)
     p, se = k / n, ratio_se(nums, dens)
     deff = max(1.0, se * se / (p * (1 - p) / n)) if se is not None and 0 < p < 1 else 1.0
     return wilson(k / deff, n / deff, z)
+
+
+def cluster_totals(values, clusters) -> tuple[list[float], list[int]]:
+    """Each cluster's sum of `values` and its number of them (`clusters[i]`: value i's cluster, any
+    hashable key), in the order the clusters first come."""
+    totals: dict = {}
+    for v, key in zip(values, clusters):
+        t = totals.setdefault(key, [0, 0])
+        t[0] += v
+        t[1] += 1
+    return [t[0] for t in totals.values()], [t[1] for t in totals.values()]
+
+
+def clustered_share(hits, clusters, z: float = Z95) -> tuple[float, float] | None:
+    """`clustered_wilson` of the share of true `hits`, the hits with one key of `clusters` a
+    cluster (a game seed: the games of one deal); Wilson's interval when no key repeats."""
+    return clustered_wilson(*cluster_totals(hits, clusters), z)
 
 
 def diff_proportions(ka: int, na: int, kb: int, nb: int, z: float = Z95) -> tuple[float, float] | None:
@@ -266,12 +286,7 @@ def clustered_paired_se(ds: list[float], deals: list) -> float | None:
     Why: with the seats rotated, a deal is played in every seating, and its pairs share their
     draws, so their differences are not independent: s_d/√m over the games would be too narrow
     (greedy against random on a dice game of rallies: by a fifth to a quarter)."""
-    sums: dict = {}
-    for d, deal in zip(ds, deals):
-        total = sums.setdefault(deal, [0.0, 0])
-        total[0] += d
-        total[1] += 1
-    return ratio_se([t[0] for t in sums.values()], [t[1] for t in sums.values()])
+    return ratio_se(*cluster_totals(ds, deals))
 
 
 def paired_ratio_se(ya: list[float], xa: list[float], yb: list[float], xb: list[float]) -> float | None:

@@ -136,12 +136,14 @@ def measure_names(sides: int, declared: list[str]) -> list[str]:
 
 def figure(trials: list, measure: str) -> tuple[float | None, tuple | None, str | None]:
     """(value, 95 % interval, why there is none) of a measure over games, as `vbr sim --json`
-    reports it: the same summary's figure of that name, worked out alone."""
+    reports it: the same summary's figure of that name, worked out alone; but a side's win rate
+    takes the games of one deal as one cluster (`win_rate_entries(by_deal=True)`): with the seats
+    rotated, a deal's games share its draws and are not independent."""
     from vbr.analysis.columns import Columns
     from vbr.analysis.metrics import summary_entry, win_rate_entries
     games = Columns(trials, walk=False)  # a win rate, or a measure, reads no score track
     if measure.startswith(SIDE_RATE):
-        entry = win_rate_entries(games).get(measure[len(SIDE_RATE):], {"value": None, "ci95": None})
+        entry = win_rate_entries(games, by_deal=True).get(measure[len(SIDE_RATE):], {"value": None, "ci95": None})
     else:
         entry = summary_entry(games, measure)
         if entry is None:  # a declared measure no game carried
