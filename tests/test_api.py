@@ -190,6 +190,26 @@ def test_state_mcts_takes_the_settings_the_mcts_agent_takes(settings, message):
         state.mcts(**settings)
 
 
+@pytest.mark.parametrize("settings, message", [
+    # docs/api.md: a setting the others leave nothing to do is "refused as --agents refuses it":
+    # one rule for both (tests/test_agent_spec.py holds the spec's side)
+    ({"greedy_moves": 3}, r"^mcts: greedy_moves does nothing without rollout=greedy \(rollout is random\)"),
+    ({"reward": "win", "cut": "even"}, r"^mcts: cut does nothing without reward=margin \(reward is win\)"),
+    ({"reward": "win", "spread_playouts": 4}, r"^mcts: spread_playouts does nothing without reward=margin"),
+    ({"reward": "win", "spread_scale": 2}, r"^mcts: spread_scale does nothing without reward=margin"),
+    ({"extend": 1, "confidence": 2}, r"^mcts: confidence does nothing without extend above 1 \(extend is 1\)"),
+])
+def test_state_mcts_refuses_a_setting_the_others_leave_nothing_to_do_as_agent_specs_do(settings, message):
+    state = vbr.load("siatka", engine="python").new_state(1)
+    with pytest.raises(vbr_errors.UsageError, match=message):
+        state.mcts(**settings)
+
+
+def test_state_mcts_takes_a_setting_beside_what_it_needs():
+    state = vbr.load("siatka", engine="python").new_state(1)
+    assert state.mcts(iterations=10, rollout="greedy", greedy_moves=2, seed=1) in range(len(state.legal_actions()))
+
+
 def test_state_mcts_names_its_parameters_for_a_setting_it_lacks():
     state = vbr.load("siatka", engine="python").new_state(1)
     with pytest.raises(TypeError, match=r"^mcts: unknown parameter 'iters' \(parameters: iterations, c, "):

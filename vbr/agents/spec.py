@@ -133,7 +133,9 @@ def check_settings(agent: str, settings: dict) -> dict:
     returned as Python ints, floats and strings (numpy's numbers too are taken): each a parameter
     of `agent` (else a TypeError naming its parameters, as for an unknown keyword), of the
     parameter's type and within its range (else an AgentSpecError saying which values it takes:
-    `mcts: iterations must be an integer from 1 to 1000000, not 0`)."""
+    `mcts: iterations must be an integer from 1 to 1000000, not 0`), and refused as a spec's are
+    where the other settings leave one nothing to do (`_refuse_idle`: greedy_moves=3 without
+    rollout='greedy')."""
     declared = {p.name: p for p in agent_class(agent).params}
     checked = {}
     for key, value in settings.items():
@@ -148,6 +150,8 @@ def check_settings(agent: str, settings: dict) -> dict:
         if not ok:
             raise AgentSpecError(f"{agent}: {key} must be {param.domain()}, not {value!r}")
         checked[key] = value if param.type is str else param.type(value)
+    params = {name: checked.get(name, p.default) for name, p in declared.items()}
+    _refuse_idle(agent, {k: v for k, v in checked.items() if v != declared[k].default}, params)
     return checked
 
 
