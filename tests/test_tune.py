@@ -139,7 +139,7 @@ def test_a_range_with_no_value_near_the_target_says_so_with_the_closest_values(c
     code, out, _ = tune(capsys, COIN, "--option", "edge=0..3", "--target", "win_rate:0=0.5", "-n", 800, "--seed", 1,
                         "--engine", "python")
     assert code == 1
-    assert "no value of edge brings seat 0 win rate near 50.0 %: every value's interval lies below it" in out
+    assert "no value of edge brings seat 0 win rate near 50.0%: every value's interval lies below it" in out
     assert "closest: edge = 3:" in out
     code, r, _ = tune_json(capsys, COIN, "--option", "edge=0..3", "--target", "win_rate:0=0.5", "-n", 800,
                            "--seed", 1, "--engine", "python")
@@ -264,7 +264,28 @@ def test_a_value_s_share_is_shown_rounded_once_from_its_full_value_as_vbr_sim_sh
                          for i in range(37)])
     arm.judge("win_rate:0")
     assert arm.estimate == 0.4595  # what --json gives
-    assert with_ci(arm_json(arm), "share").startswith("45.9 % (")
+    assert with_ci(arm_json(arm), "share").startswith("45.9% (")
+
+
+@pytest.mark.parametrize("ci, unit, text", [
+    # docs/cli.md: vbr sim writes a metric's interval `(-3.4%..10.3%)`; `-14.2-20.5 %` read as a
+    # subtraction, or as an interval from -14.2 to -20.5
+    ((-0.142, 0.205), "share", "-14.2%..20.5%"),
+    ((0.331, 0.668), "share", "33.1%..66.8%"),
+    ((-1.5, 2.25), "count", "-1.50..2.25"),
+])
+def test_an_interval_is_written_with_two_dots_between_its_ends_as_vbr_sim_writes_one(ci, unit, text):
+    from vbr.analysis.tune_command import fmt_ci
+    assert fmt_ci(ci, unit) == text
+
+
+def test_the_progress_line_ends_with_the_best_value_of_the_last_round(capsys):
+    # docs/cli.md: the progress line shows "the best value after the last finished round"; the
+    # last line was drawn at the last game, before that round was judged, and named the round before's
+    code, r, err = tune_json(capsys, COIN, "--option", "edge=0..40", "--target", "win_rate:0=0.5", "-n", 400,
+                             "--progress")
+    assert r["rounds"] > 1
+    assert f"best edge={r['answer']['value']}: " in err.splitlines()[-1]
 
 
 # ------------------------------------------------------------------------------ rotated seats

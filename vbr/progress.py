@@ -50,6 +50,14 @@ class Progress:
             self.start, self.counted_from = now, done
         if done < total and self.last is not None and now - self.last < self.every:
             return
+        self.draw(done, total)
+
+    def draw(self, done: int, total: int) -> None:
+        """The line now, whenever the last was drawn (a caller's estimate that changed after the
+        last game: `vbr tune`'s best value once its last round is judged)."""
+        now = time.perf_counter()
+        if self.start is None:
+            self.start, self.counted_from = now, done
         self.last = now
         played = done - self.counted_from  # the games played since the clock started
         elapsed = (now - self.start) * done / played if played > 0 else 0.0  # rate and time left of those games

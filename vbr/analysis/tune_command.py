@@ -82,6 +82,9 @@ def run(args) -> int:
                                          may_stop_early=True)  # a decided search does not spend the rest
         try:
             found = search(tuned, target, spec, args.n, backend, progress, on_round=best.update, choice=choice)
+            if progress:  # the line's last draw came before the last round was judged
+                best.update(found)
+                progress.draw(found.spent, args.n)
         finally:
             if progress:
                 progress.close()
@@ -233,15 +236,15 @@ def fmt(x: float | None, unit: str) -> str:
     if x is None:
         return "-"
     x = exact(x)
-    return f"{100 * x:.1f} %" if unit == "share" else f"{x:.2f}"
+    return f"{100 * x:.1f}%" if unit == "share" else f"{x:.2f}"
 
 
 def fmt_ci(ci, unit: str) -> str:
-    from vbr.analysis.rounding import exact
+    """An interval as `vbr sim` writes a metric's: its two ends, each as `fmt` writes a figure,
+    joined by `..` (`-14.2%..20.5%`: a dash between them would read as a minus)."""
     if not ci:
         return "no CI"
-    lo, hi = map(exact, ci)
-    return f"{100 * lo:.1f}-{100 * hi:.1f} %" if unit == "share" else f"{lo:.2f}-{hi:.2f}"
+    return f"{fmt(ci[0], unit)}..{fmt(ci[1], unit)}"
 
 
 def with_ci(a: dict, unit: str) -> str:
