@@ -65,6 +65,14 @@ def test_a_restricted_seat_wins_as_often_as_its_remaining_options_make_it(capsys
     assert stats["restricted"] == {"rules": [rule], "narrowed_per_game": 1.0, "played_whole": 0}
 
 
+def test_the_restricted_play_line_gives_the_choices_narrowed_per_game_to_two_places_as_importance_does(capsys):
+    # docs/cli.md: seat 0 makes one choice a game, and never:risky narrows each: 1.00 per game
+    # (the line said 1.0, where vbr importance's table says 1.00 of the same figure)
+    code, out, err = run(capsys, "sim", TOY, "-n", 20, "--restrict", "0=never:risky")
+    assert code == 0, err
+    assert "restricted play (0=never:risky): 1.00 choices narrowed per game, 0 left with no option" in out
+
+
 def test_a_choice_the_restriction_would_empty_is_played_whole_and_counted(capsys):
     stats = sim(capsys, "-n", 50, "--restrict", "0=never:safe,risky")
     assert stats["restricted"]["played_whole"] == 50 and stats["restricted"]["narrowed_per_game"] == 0

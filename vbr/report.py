@@ -78,7 +78,7 @@ def _stats_text(s: dict) -> str:
         out.append(skill_line(s["skill"]))
     if s.get("restricted"):
         r = s["restricted"]
-        out.append(f"restricted play ({', '.join(r['rules'])}): {r['narrowed_per_game']} choices narrowed per game, "
+        out.append(f"restricted play ({', '.join(r['rules'])}): {r['narrowed_per_game']:.2f} choices narrowed per game, "
                    f"{r['played_whole']} left with no option and played whole")
     out.append(f"mean choices per game: {s['mean_steps']}")
     if s.get("points_per_game"):
