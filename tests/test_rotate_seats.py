@@ -6,6 +6,7 @@ import json
 import pytest
 
 import vbr
+from vbr.analysis import stats as S
 from vbr.analysis.metrics import agent_win_rates
 from vbr.analysis.trial import Trial
 from vbr.cli import main
@@ -184,8 +185,35 @@ def test_an_agents_win_rate_counts_its_wins_in_every_seat():
     assert list(rates) == ["a", "b"]
     assert (rates["a"]["wins"], rates["a"]["games"], rates["a"]["value"]) == (3, 6, 0.5)
     assert (rates["b"]["wins"], rates["b"]["games"], rates["b"]["value"]) == (2, 6, 0.3333)
-    # Wilson at 3/6: (0.5 + 1.96²/12 ± 1.96·√(0.25/6 + 1.96²/144)) / (1 + 1.96²/6) = 0.1876..0.8124
-    assert rates["a"]["ci95"] == pytest.approx([0.1876, 0.8124], abs=1e-4)
+    # each deal's two games a cluster: a won 1, 2 and 0 of its deals' 2 games, p = 1/2, so
+    # se² = Σ(yᵢ − 2p)²/(m(m − 1))/2² = (0 + 1 + 1)/6/4 = 1/12 over m = 3 deals, where 6
+    # independent games give p(1 − p)/6 = 1/24: a design effect of 2, Wilson at 1.5 of 3 games
+    assert rates["a"]["ci95"] == pytest.approx(S.wilson(1.5, 3), abs=1e-4)
+
+
+def test_an_agents_win_rate_over_deals_of_one_game_each_is_wilson_s_over_the_games():
+    # the same six outcomes, each game a deal of its own (seed i): Wilson at 3/6,
+    # (0.5 + 1.96²/12 ± 1.96·√(0.25/6 + 1.96²/144)) / (1 + 1.96²/6) = 0.1876..0.8124
+    trials = [trial(0, "ab", 0), trial(1, "ba", 0), trial(2, "ab", 0), trial(3, "ba", 1),
+              trial(4, "ab", None), trial(5, "ba", 0)]
+    for i, t in enumerate(trials):
+        t.seed = 100 + i
+    assert agent_win_rates(trials, [0, 1])["a"]["ci95"] == pytest.approx([0.1876, 0.8124], abs=1e-4)
+
+
+def test_an_agents_win_rate_over_deals_whose_seatings_it_wins_alike_is_about_root_two_wider():
+    # ten deals, a winning both seatings of deals 0, 3, 4 and 7 and losing both of the others:
+    # 8 of 20 games, but the second game of a deal says nothing the first did not. Over the
+    # m = 10 deals p = 0.4 and se² = p(1 − p)/(m − 1), where 20 games give p(1 − p)/20: a design
+    # effect of 20/9, so Wilson on 9 games and 8/(20/9) = 3.6 wins
+    a_wins = {0, 3, 4, 7}
+    trials = [trial(i, "ab" if i % 2 == 0 else "ba", (i % 2) if i // 2 in a_wins else 1 - i % 2)
+              for i in range(20)]
+    rate = agent_win_rates(trials, [0, 1])["a"]
+    assert (rate["wins"], rate["games"]) == (8, 20)
+    assert rate["ci95"] == pytest.approx(S.wilson(3.6, 9), abs=1e-4)
+    lo, hi = S.wilson(8, 20)
+    assert 1.3 < (rate["ci95"][1] - rate["ci95"][0]) / (hi - lo) < 1.6
 
 
 def test_in_a_game_of_teams_an_agent_wins_with_the_team_of_its_seats():

@@ -138,7 +138,8 @@ def precision_line(p: dict) -> str:
 
 def agent_lines(s: dict) -> list[str]:
     """With the seats rotated: the seatings, then each agent's wins over every seating it played,
-    with its Wilson interval. Nothing for a run that kept its seats."""
+    with its interval (Wilson's, each deal's games a cluster: `metrics.agent_win_rates`). Nothing
+    for a run that kept its seats."""
     if not s.get("per_agent"):
         return []
     seatings = ", ".join(" | ".join(x) for x in s["seatings"])
@@ -158,7 +159,7 @@ def _share(a: dict) -> str:
 
 def skill_line(k: dict) -> str:
     """`skill expression: mcts:iterations=400 wins 71.0% (64.4-76.8%) of 200 games against
-    mcts:iterations=50`: the `--skill` figure, its Wilson interval over the games."""
+    mcts:iterations=50`: the `--skill` figure, with the higher setting's interval of `per_agent`."""
     return (f"skill expression: {k['high']} wins {_share(k)}% ({_percents(k['ci95'], '-')}%) of "
             f"{k['games']} games against {k['low']}")
 

@@ -305,10 +305,11 @@ class ColumnStore:
         return self.measure(name).count(None) - self._not_carried[name]
 
     def seatings_won(self) -> dict[tuple, int]:
-        """How many games each (agents in seat order, winner) came out of, in the order first seen."""
+        """How many games each (agents in seat order, winner, seed) came out of, in the order first
+        seen: the seed is the game's deal, which it shares with the deal's other seatings."""
         seatings = self.seatings
-        won = Counter(zip(self._seating, self._winner))
-        return {(seatings[k], w): n for (k, w), n in won.items()}
+        won = Counter(zip(self._seating, self._winner, self._seed))
+        return {(seatings[k], w, seed): n for (k, w, seed), n in won.items()}
 
     def nbytes(self) -> int:
         """The memory the per-game columns take."""

@@ -388,30 +388,46 @@ def agent_win_rates(trials: list[Trial], side_of_seat: list[int]) -> dict:
 
     An agent wins a game when the winning side is the side (`side_of_seat[seat]`) of a seat it
     played; draws are nobody's wins. Keyed by agent spec, in the order the agents first appear;
-    each entry has its games, wins, the rate and its Wilson interval.
+    each entry has its games, wins, the rate and its interval: Wilson's with the games of one deal
+    (seed) a cluster (`stats.clustered_wilson`), as a deal played in every seating shares its
+    draws between its games; Wilson's over the games when no deal repeats.
     """
     return seating_win_rates(_seatings_won(trials), side_of_seat)
 
 
 def seating_win_rates(seatings_won: dict[tuple, int], side_of_seat: list[int]) -> dict:
-    """`agent_win_rates` of games counted by (agents in seat order, winner), in the order first
-    played (`_seatings_won`, `ColumnStore.seatings_won`)."""
-    games: dict[str, int] = {}
-    wins: dict[str, int] = {}
-    for (agents, winner), n in seatings_won.items():  # in the order first played
-        for name in dict.fromkeys(agents):
-            games[name] = games.get(name, 0) + n
-            won = winner is not None and any(side_of_seat[s] == winner for s, a in enumerate(agents) if a == name)
-            wins[name] = wins.get(name, 0) + n * won
-    return {name: {"games": n, "wins": wins[name], "value": rounded(wins[name] / n), "ci95": rounded(S.wilson(wins[name], n))}
-            for name, n in games.items()}
+    """`agent_win_rates` of games counted by (agents in seat order, winner, seed), in the order
+    first played (`_seatings_won`, `ColumnStore.seatings_won`)."""
+    wins: dict[str, dict] = {}  # agent -> seed -> its wins in that deal's games
+    games: dict[str, dict] = {}  # agent -> seed -> the deal's games it played
+    roles: dict[tuple, list] = {}  # (agents, winner) -> (agent's wins, agent's games) of each agent in it
+    for (agents, winner, seed), n in seatings_won.items():  # in the order first played
+        key = (agents, winner)
+        if key not in roles:
+            roles[key] = [(wins.setdefault(name, {}), games.setdefault(name, {}), _won(name, agents, winner, side_of_seat))
+                          for name in dict.fromkeys(agents)]
+        for w, g, won in roles[key]:
+            g[seed] = g.get(seed, 0) + n
+            if won:
+                w[seed] = w.get(seed, 0) + n
+    out = {}
+    for name, g in games.items():
+        nums, dens = [wins[name].get(seed, 0) for seed in g], list(g.values())
+        k, n = sum(nums), sum(dens)
+        out[name] = {"games": n, "wins": k, "value": rounded(k / n), "ci95": rounded(S.clustered_wilson(nums, dens))}
+    return out
+
+
+def _won(name: str, agents: tuple, winner: int | None, side_of_seat: list[int]) -> bool:
+    """Whether the agent won a game of this seating: the winning side is the side of a seat it played."""
+    return winner is not None and any(side_of_seat[s] == winner for s, a in enumerate(agents) if a == name)
 
 
 def _seatings_won(trials: list[Trial]) -> dict[tuple, int]:
-    """How many games each (agents in seat order, winner) came out of, in the order first seen."""
+    """How many games each (agents in seat order, winner, seed) came out of, in the order first seen."""
     out: dict[tuple, int] = {}
     for t in trials:
-        key = (tuple(t.agents), t.winner)
+        key = (tuple(t.agents), t.winner, t.seed)
         out[key] = out.get(key, 0) + 1
     return out
 
