@@ -74,6 +74,44 @@ def test_bradley_terry_of_two_entrants_against_a_hand_computation():
     assert a["theta_ci95"] == (pytest.approx(a["theta"] - half, abs=1e-6), pytest.approx(a["theta"] + half, abs=1e-6))
 
 
+def test_bradley_terry_of_games_each_a_deal_of_its_own_keeps_the_fisher_interval():
+    # four deals of one game each: the interval of the hand computation above, 1/3 for θ_a
+    fit = L.bradley_terry(["a", "b"], [("a", "b")] * 3 + [("b", "a")], deals=[1, 2, 3, 4])
+    half = 1.959964 * math.sqrt(1 / 3)
+    assert fit["ranking"][0]["theta_ci95"] == (pytest.approx(math.log(3) / 2 - half, abs=1e-6),
+                                               pytest.approx(math.log(3) / 2 + half, abs=1e-6))
+
+
+def test_bradley_terry_takes_the_games_of_one_deal_as_one_cluster():
+    # the four games above, each deal played twice alike (the seats rotated, the deal deciding):
+    # taken as 8 independent games θ_a's variance would be 1/(4 · 8 · 0.75 · 0.25) = 1/6, half of
+    # what the 4 deals allow. The sandwich over the G = 4 deals: a deal's score for θ_a is
+    # 2 · (1 − 0.75) = 0.5 when a wins, −2 · 0.75 = −1.5 when b wins; Σ s² = 3 · 0.25 + 2.25 = 3,
+    # and B = G/(G − 1) · 3 = 4 (−4 off the diagonal); C = [[1/6, −1/6], [−1/6, 1/6]], so
+    # (C·B·C)_aa = 4 · (2/6)² = 4/9: the four games' 1/3 by G/(G − 1) = 4/3, as clustered_wilson's
+    # design effect k·m/(m − 1) of k copies of m deals
+    wins = [("a", "b")] * 6 + [("b", "a")] * 2
+    deals = [1, 1, 2, 2, 3, 3, 4, 4]
+    fit = L.bradley_terry(["a", "b"], wins, deals=deals)
+    a = fit["ranking"][0]
+    assert a["theta"] == pytest.approx(math.log(3) / 2)
+    half = 1.959964 * math.sqrt(4 / 9)
+    assert a["theta_ci95"] == (pytest.approx(a["theta"] - half, abs=1e-6), pytest.approx(a["theta"] + half, abs=1e-6))
+    independent = L.bradley_terry(["a", "b"], wins)["ranking"][0]["theta_ci95"]
+    assert (a["theta_ci95"][1] - a["theta_ci95"][0]) / (independent[1] - independent[0]) == pytest.approx(math.sqrt(8 / 3))
+
+
+def test_an_entrant_s_win_rate_takes_the_games_of_one_deal_as_one_cluster():
+    # a-b and b-a play the same ten deals (seeds 500..509), a winning both games of deals 0..5
+    # and losing both of 6..9: 12 of 20 games, but over the m = 10 deals p = 0.6 and
+    # se² = p(1 − p)/(m − 1): a design effect of 20/9, Wilson at 12/(20/9) = 5.4 of 9 games
+    cells = [L.Cell({"pick0": "a", "pick1": "b"}, games([0] * 6 + [1] * 4)),
+             L.Cell({"pick0": "b", "pick1": "a"}, games([1] * 6 + [0] * 4))]
+    a = L.entrants(PICKS, cells)["entrants"]["a"]
+    assert (a["games"], a["wins"]) == (20, 12)
+    assert a["ci95"] == pytest.approx(S.wilson(5.4, 9))
+
+
 def test_bradley_terry_meets_its_likelihood_equations():
     # at the maximum of the likelihood each entrant's expected wins equal its wins (Zermelo 1929)
     wins = [("a", "b")] * 5 + [("b", "a")] * 2 + [("b", "c")] * 4 + [("c", "b")] * 3 + [("a", "c")] * 6 + [("c", "a")]

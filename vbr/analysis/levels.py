@@ -73,28 +73,34 @@ def entrant_axes(axes, sides: int) -> list | None:
     return list(axes)
 
 
-def matches(axes, cells: list[Cell]) -> list[tuple[tuple, int | None]]:
-    """Every game as (the value each side picked, the winning side or None)."""
-    return [(picks, w) for c in cells for picks in [tuple(c.options[a.name] for a in axes)] for w in c.games.winner]
+def matches(axes, cells: list[Cell]) -> list[tuple[tuple, int | None, int]]:
+    """Every game as (the value each side picked, the winning side or None, its seed)."""
+    return [(picks, w, seed) for c in cells for picks in [tuple(c.options[a.name] for a in axes)]
+            for w, seed in zip(c.games.winner, c.games.seed)]
 
 
 def entrants(axes, cells: list[Cell]) -> dict:
     """Each value as an entrant: its games (mirror matches left out), wins, win rate with its
-    Wilson interval; and, for two sides, the Bradley-Terry ranking (`bradley_terry`)."""
+    interval (Wilson's, the games of one deal a cluster: `stats.clustered_share`); and, for two
+    sides, the Bradley-Terry ranking (`bradley_terry`, the games of one deal a cluster too). The
+    combinations play the same deals, so games of one seed share its draws."""
     values = list(axes[0].values)
     games = matches(axes, cells)
     table = {}
     for v in values:
-        mine = [(picks, w) for picks, w in games if v in picks and len(set(picks)) > 1]
-        won = sum(1 for picks, w in mine if w is not None and picks[w] == v)
+        mine = [(picks, w, seed) for picks, w, seed in games if v in picks and len(set(picks)) > 1]
+        hits = [w is not None and picks[w] == v for picks, w, _ in mine]
+        won = sum(hits)
         table[v] = {"games": len(mine), "wins": won, "value": won / len(mine) if mine else None,
-                    "ci95": S.wilson(won, len(mine))}
-    ranking = bradley_terry(values, [(p[w], p[1 - w]) for p, w in games
-                                     if w is not None and p[0] != p[1]]) if len(axes) == 2 else None
+                    "ci95": S.clustered_share(hits, [seed for _, _, seed in mine])}
+    decided = [(p[w], p[1 - w], seed) for p, w, seed in games if w is not None and p[0] != p[1]]
+    ranking = bradley_terry(values, [(a, b) for a, b, _ in decided],
+                            deals=[seed for _, _, seed in decided]) if len(axes) == 2 else None
     return {"options": [a.name for a in axes], "entrants": table, "ranking": ranking}
 
 
-def bradley_terry(values: list[str], wins: list[tuple[str, str]], iterations: int = 10_000) -> dict:
+def bradley_terry(values: list[str], wins: list[tuple[str, str]], iterations: int = 10_000,
+                  deals: list | None = None) -> dict:
     """The Bradley-Terry model fitted to (winner, loser) pairs: P(i beats j) = πᵢ/(πᵢ + πⱼ).
 
     Fitted by Hunter's (2004) MM iteration, πᵢ ← Wᵢ / Σⱼ nᵢⱼ/(πᵢ + πⱼ), until no log-strength
@@ -104,6 +110,14 @@ def bradley_terry(values: list[str], wins: list[tuple[str, str]], iterations: in
     where Iᵢᵢ = Σⱼ nᵢⱼpᵢⱼ(1 − pᵢⱼ) and Iᵢⱼ = −nᵢⱼpᵢⱼ(1 − pᵢⱼ). The fit exists only when every
     entrant both won and lost a game against the others (more exactly, when every entrant can be
     reached from every other by a chain of wins); else `reason` says which did not.
+
+    `deals`: each game's deal (its seed), in step with `wins`. Where a deal holds several games
+    (a sweep's combinations play the same deals, each in every seating when the seats rotate),
+    they share its draws, and Cᵢᵢ is at least the cluster-robust (sandwich) variance
+    (C·B·C)ᵢᵢ, with B = G/(G − 1)·Σ_d s_d s_dᵀ over the G deals, s_d the deal's summed scores
+    (1 − pᵢⱼ to the winner i, −(1 − pᵢⱼ) to the loser j): Huber-White, with the small-sample
+    factor of the cluster estimators in `stats`. Taken at least C, as `stats.clustered_wilson`
+    takes a design effect of at least 1; games of distinct deals keep C.
     """
     k = len(values)
     at = {v: i for i, v in enumerate(values)}
@@ -127,13 +141,38 @@ def bradley_terry(values: list[str], wins: list[tuple[str, str]], iterations: in
             break
     theta = [math.log(x) for x in pi]
     cov = _centred_inverse(_information(w, theta))
+    var = [cov[i][i] for i in range(k)]
+    if deals is not None and len(set(deals)) < len(deals):
+        var = list(map(max, var, _sandwich(cov, theta, [(at[a], at[b]) for a, b in wins], deals)))
     rows = []
     for i, v in enumerate(values):
-        half = S.Z95 * math.sqrt(max(cov[i][i], 0.0))
+        half = S.Z95 * math.sqrt(max(var[i], 0.0))
         rows.append({"value": v, "theta": theta[i], "theta_ci95": (theta[i] - half, theta[i] + half),
                      "vs_average": _logistic(theta[i]),
                      "vs_average_ci95": (_logistic(theta[i] - half), _logistic(theta[i] + half))})
     return {"ranking": sorted(rows, key=lambda r: -r["theta"]), "games": len(wins)}
+
+
+def _sandwich(cov, theta, games: list[tuple[int, int]], deals: list) -> list[float]:
+    """The diagonal of C·B·C (`bradley_terry`): each deal's summed score vector s_d, then
+    G/(G − 1)·Σ_d ((C·s_d)ᵢ)² for each entrant i. `games`: (winner, loser) indices. One deal
+    has no spread between deals to measure: zeros, which leave C as it is (as `stats.ratio_se`
+    gives no standard error of one cluster)."""
+    k = len(theta)
+    scores: dict = {}
+    for (i, j), deal in zip(games, deals):
+        s = scores.setdefault(deal, [0.0] * k)
+        q = 1 - _logistic(theta[i] - theta[j])
+        s[i] += q
+        s[j] -= q
+    g = len(scores)
+    out = [0.0] * k
+    if g < 2:
+        return out
+    for s in scores.values():
+        for i in range(k):
+            out[i] += math.fsum(cov[i][j] * s[j] for j in range(k)) ** 2
+    return [v * g / (g - 1) for v in out]
 
 
 def _logistic(x: float) -> float:
