@@ -26,8 +26,8 @@ ones is tried only when one of them is in contention), and every value it report
 interval from its own games. What it gives up: on a long monotone range bisection needs fewer
 games, and a narrow peak between two grid values that are both out of contention is never found.
 
-The intervals are each 95 %, as `vbr sim` reports them, not simultaneous over the values or the
-rounds: a value can drop out of contention by chance. It is never dropped for good; each round
+The intervals are each 95 %, as `vbr sim` reports them (but a side's win rate, whose interval takes
+the games of one deal as one cluster: `figure`), not simultaneous over the values or the rounds: a value can drop out of contention by chance. It is never dropped for good; each round
 judges every value again from all its games.
 
 Game i at every value is game i of the run with the search's seed (`vbr.sim.game_seed`): common
