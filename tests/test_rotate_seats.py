@@ -251,3 +251,21 @@ def test_a_rotated_sweep_has_a_line_and_columns_per_agent(tmp_path, capsys):
     assert any(line.startswith("agent greedy wins ") for line in text.splitlines())
     header = out.read_text().splitlines()[0].split(",")
     assert {"win_rate agent greedy", "win_rate agent greedy lo", "win_rate agent random hi"} <= set(header)
+
+
+def test_a_seat_s_win_rate_in_a_summary_takes_each_deal_s_games_as_one_cluster():
+    from vbr.analysis.metrics import summarize
+    # ten deals, each played in both seatings, seat 0 winning both games of 6 deals and seat 1 both
+    # of the other 4: over the 10 deals p = 0.6, se² = p(1 − p)/9 against p(1 − p)/20 for 20
+    # independent games, a design effect of 20/9: Wilson on 9 games and 5.4 wins
+    deal_winner = [0, 0, 1, 0, 1, 0, 0, 1, 0, 1]
+    games = [Trial(index=i, seed=100 + i // 2, agents=["a", "b"] if i % 2 == 0 else ["b", "a"], sides=2,
+                   winner=deal_winner[i // 2], points=None, choices=3, forced=0, options=6, first_side=0)
+             for i in range(20)]
+    rate = summarize(games)["win_rate"]["0"]
+    assert rate["value"] == pytest.approx(0.6)
+    assert rate["ci95"] == pytest.approx(S.wilson(5.4, 9), abs=1e-4)
+    # a deal played once each: Wilson over the games, as without rotation
+    once = [Trial(index=i, seed=100 + i, agents=g.agents, sides=2, winner=g.winner, points=None, choices=3,
+                  forced=0, options=6, first_side=0) for i, g in enumerate(games)]
+    assert summarize(once)["win_rate"]["0"]["ci95"] == pytest.approx(S.wilson(12, 20), abs=1e-4)

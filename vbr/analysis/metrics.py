@@ -14,6 +14,7 @@ strictly the most points, and nobody leads while the top is shared. Every game s
 from __future__ import annotations
 
 from array import array
+from collections import Counter
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import eq, is_
@@ -377,8 +378,14 @@ def _wins(ts: list[Trial]) -> list[int]:
 
 
 def _win_rates(c: Columns) -> dict:
-    n = c.games
-    return {str(s): {"wins": k, "value": rounded(k / n) if n else None, "ci95": rounded(S.wilson(k, n))}
+    """Each side's wins, rate and interval, keyed by side. The interval is Wilson's over the games;
+    where a deal (a game seed) was played more than once (the seats rotated, each deal played in
+    every seating), its games share the deal's draws and are one cluster (`stats.clustered_share`)."""
+    n, seeds = c.games, c.seed
+    deals = Counter(seeds)
+    return {str(s): {"wins": k, "value": rounded(k / n) if n else None,
+                     "ci95": rounded(S.wilson(k, n) if len(deals) == n else
+                                     S.clustered_share([w == s for w in c.winner], seeds, sizes=deals))}
             for s, k in enumerate(c.wins)}
 
 
@@ -460,15 +467,10 @@ def summary_entry(c: Columns, name: str) -> dict | None:
     return _entry(m, c) if m else None
 
 
-def win_rate_entries(c: Columns, by_deal: bool = False) -> dict:
-    """`summarize_columns(c)`'s win rates: each side's wins, rate and interval, keyed by side.
-    `by_deal`: the interval takes the games of one seed (a deal, with the seats rotated) as one
-    cluster (`stats.clustered_share`), which is Wilson's over the games when no seed repeats."""
-    rates = _win_rates(c)
-    if by_deal:
-        for s, entry in rates.items():
-            entry["ci95"] = rounded(S.clustered_share([w == int(s) for w in c.winner], c.seed))
-    return rates
+def win_rate_entries(c: Columns) -> dict:
+    """`summarize_columns(c)`'s win rates (`_win_rates`): each side's wins, rate and interval,
+    keyed by side."""
+    return _win_rates(c)
 
 
 # ------------------------------------------------------------------------------ declared measures

@@ -26,8 +26,8 @@ ones is tried only when one of them is in contention), and every value it report
 interval from its own games. What it gives up: on a long monotone range bisection needs fewer
 games, and a narrow peak between two grid values that are both out of contention is never found.
 
-The intervals are each 95 %, as `vbr sim` reports them (but a side's win rate, whose interval takes
-the games of one deal as one cluster: `figure`), not simultaneous over the values or the rounds: a value can drop out of contention by chance. It is never dropped for good; each round
+The intervals are each 95 %, as `vbr sim` reports them, not simultaneous over the values or the
+rounds: a value can drop out of contention by chance. It is never dropped for good; each round
 judges every value again from all its games.
 
 Game i at every value is game i of the run with the search's seed (`vbr.sim.game_seed`): common
@@ -136,14 +136,12 @@ def measure_names(sides: int, declared: list[str]) -> list[str]:
 
 def figure(trials: list, measure: str) -> tuple[float | None, tuple | None, str | None]:
     """(value, 95 % interval, why there is none) of a measure over games, as `vbr sim --json`
-    reports it: the same summary's figure of that name, worked out alone; but a side's win rate
-    takes the games of one deal as one cluster (`win_rate_entries(by_deal=True)`): with the seats
-    rotated, a deal's games share its draws and are not independent."""
+    reports it: the same summary's figure of that name, worked out alone."""
     from vbr.analysis.columns import Columns
     from vbr.analysis.metrics import summary_entry, win_rate_entries
     games = Columns(trials, walk=False)  # a win rate, or a measure, reads no score track
     if measure.startswith(SIDE_RATE):
-        entry = win_rate_entries(games, by_deal=True).get(measure[len(SIDE_RATE):], {"value": None, "ci95": None})
+        entry = win_rate_entries(games).get(measure[len(SIDE_RATE):], {"value": None, "ci95": None})
     else:
         entry = summary_entry(games, measure)
         if entry is None:  # a declared measure no game carried
