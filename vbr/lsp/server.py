@@ -25,6 +25,7 @@ from vbr.errors import VbrError
 from vbr.grammar.parser import normalize_newlines
 from vbr.lsp import analysis as an
 from vbr.lsp.documents import Workspace
+from vbr.lsp.protocol import VbrProtocol
 from vbr.terminal import clean
 
 try:
@@ -69,7 +70,8 @@ BUILD_PAUSE_S = 1.0  # ... and its typed program built (an.with_refusal) once no
 
 class VbrLanguageServer(LanguageServer):
     def __init__(self):
-        super().__init__("vbr", VERSION, text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
+        super().__init__("vbr", VERSION, text_document_sync_kind=T.TextDocumentSyncKind.Incremental,
+                         protocol_cls=VbrProtocol)
         self.documents: dict[str, Document] = {}
         self._pending: dict[str, asyncio.TimerHandle] = {}
         self._building: dict[str, asyncio.TimerHandle] = {}

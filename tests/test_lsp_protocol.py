@@ -1,0 +1,70 @@
+"""`vbr lsp` keeps JSON-RPC's contract with the editor, spoken to over stdio as raw messages (a
+client library would refuse to send the malformed ones): every request gets one reply under its
+own id (JSON-RPC 2.0, "Response object"; LSP's error codes)."""
+import json
+import subprocess
+import sys
+
+from conftest import ROOT
+
+HANG_GUARD = 120  # seconds: a guard against a hang only
+
+PIG = ROOT / "examples" / "pig.vbr"
+URI = PIG.as_uri()
+
+
+def message(obj: dict) -> bytes:
+    body = json.dumps(obj).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def request(msg_id, method: str, params) -> bytes:
+    return message({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
+
+
+def notification(method: str, params) -> bytes:
+    return message({"jsonrpc": "2.0", "method": method, "params": params})
+
+
+INITIALIZE = request(0, "initialize", {"capabilities": {}}) + notification("initialized", {})
+OPEN = notification("textDocument/didOpen", {"textDocument": {
+    "uri": URI, "languageId": "vbr", "version": 1, "text": PIG.read_text(encoding="utf-8")}})
+
+
+def session(payload: bytes) -> list[dict]:
+    """Every message `vbr lsp` writes for `payload` (ended by shutdown and exit), in order."""
+    payload += request("bye", "shutdown", None) + notification("exit", None)
+    run = subprocess.run([sys.executable, "-m", "vbr", "lsp"], input=payload, capture_output=True,
+                         timeout=HANG_GUARD, cwd=ROOT)
+    out, messages = run.stdout, []
+    while out:
+        head, _, rest = out.partition(b"\r\n\r\n")
+        length = int(next(line for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
+                      .split(b":")[1])
+        messages.append(json.loads(rest[:length]))
+        out = rest[length:]
+    return messages
+
+
+def replies(messages: list[dict]) -> dict:
+    """The replies among `messages`, by id."""
+    return {m["id"]: m for m in messages if "id" in m and "method" not in m}
+
+
+def test_a_request_whose_params_do_not_fit_gets_an_invalid_params_error_under_its_id():
+    # pygls failed to read them while decoding the JSON, logged it and never answered: an
+    # editor waited for the reply for ever
+    hover = "textDocument/hover"
+    payload = INITIALIZE + OPEN + b"".join([
+        request(1, hover, {"textDocument": {"uri": URI}}),  # no position
+        request(2, hover, {"textDocument": {"uri": URI}, "position": {"line": -1, "character": 0}}),  # not a uinteger
+        request("three", "textDocument/completion", {"textDocument": {"uri": URI}, "position": {"line": "a"}}),
+        request(4, "textDocument/definition", None),
+        request(5, hover, {"textDocument": {"uri": URI}, "position": {"line": 21, "character": 5}}),  # `score`
+    ])
+    got = replies(session(payload))
+    for msg_id in (1, 2, "three", 4):
+        assert got[msg_id]["error"]["code"] == -32602, got[msg_id]  # JSON-RPC's "Invalid params"
+        assert "result" not in got[msg_id]
+    assert "**var** `score`" in got[5]["result"]["contents"]["value"]  # the server reads on
+    assert got["bye"] == {"jsonrpc": "2.0", "id": "bye", "result": None}
