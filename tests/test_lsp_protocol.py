@@ -68,3 +68,22 @@ def test_a_request_whose_params_do_not_fit_gets_an_invalid_params_error_under_it
         assert "result" not in got[msg_id]
     assert "**var** `score`" in got[5]["result"]["contents"]["value"]  # the server reads on
     assert got["bye"] == {"jsonrpc": "2.0", "id": "bye", "result": None}
+
+
+def test_a_request_before_initialize_gets_server_not_initialized_and_the_session_goes_on():
+    # pygls answered with an internal error (-32603) carrying its Python traceback
+    hover = {"textDocument": {"uri": URI}, "position": {"line": 21, "character": 5}}
+    got = replies(session(request(1, "textDocument/hover", hover) + INITIALIZE + OPEN
+                          + request(2, "textDocument/hover", hover)))
+    assert got[1]["error"]["code"] == -32002 and "data" not in got[1]["error"]  # LSP's ServerNotInitialized
+    assert "capabilities" in got[0]["result"]
+    assert "**var** `score`" in got[2]["result"]["contents"]["value"]
+
+
+def test_a_request_after_shutdown_gets_invalid_request():
+    # pygls logged `Server shutting down. No more requests!` and never answered it
+    payload = INITIALIZE + request(1, "shutdown", None) + request(2, "textDocument/documentSymbol",
+                                                                  {"textDocument": {"uri": URI}})
+    got = replies(session(payload))
+    assert got[1] == {"jsonrpc": "2.0", "id": 1, "result": None}
+    assert got[2]["error"]["code"] == -32600  # JSON-RPC's Invalid Request

@@ -6,13 +6,19 @@ JSON; a request whose params do not fit (`textDocument/hover` without a `positio
 line -1) failed there, before pygls knew it was a request: it was logged and never answered, so
 the client waited for its reply for ever. Here such a request is answered with the error
 `Invalid params` (-32602) under its own id.
+
+LSP also says what a request outside the session gets: before `initialize`, the error
+`ServerNotInitialized` (-32002; pygls answered with an internal error and its traceback), and
+after `shutdown`, `InvalidRequest` (-32600; pygls logged it and never answered).
 """
 from __future__ import annotations
 
 from typing import Any
 
-from pygls.exceptions import JsonRpcException
+from lsprotocol.types import EXIT, INITIALIZE
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest, JsonRpcServerNotInitialized
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import RPCRequest
 
 
 class _Unreadable:
@@ -34,7 +40,8 @@ def _request_id(data: Any):
 
 
 class VbrProtocol(LanguageServerProtocol):
-    """LanguageServerProtocol whose requests with unreadable params get an error reply."""
+    """LanguageServerProtocol whose requests with unreadable params, before `initialize` or after
+    `shutdown`, get an error reply."""
 
     def structure_message(self, data: dict[str, Any]):
         try:
@@ -49,4 +56,19 @@ class VbrProtocol(LanguageServerProtocol):
         if isinstance(message, _Unreadable):
             self._send_response(message.id, None, message.error.to_response_error())
             return
+        refused = self._outside_session(message)
+        if refused is not None:
+            self._send_response(message.id, None, refused.to_response_error())
+            return
         super().handle_message(message)
+
+    def _outside_session(self, message) -> JsonRpcException | None:
+        """The error a request gets before `initialize` or after `shutdown`; None for any other
+        message."""
+        if not isinstance(message, RPCRequest) or message.method == EXIT:
+            return None
+        if self._shutdown:
+            return JsonRpcInvalidRequest("the server is shut down: no request but exit is answered")
+        if self._workspace is None and message.method != INITIALIZE:
+            return JsonRpcServerNotInitialized("the server is not initialized: send initialize first")
+        return None
