@@ -171,6 +171,25 @@ def test_a_chance_outcome_that_is_not_offered_is_an_illegal_action():
         state.apply_action(12)
 
 
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_an_action_once_the_game_is_over_is_illegal_and_leaves_the_state_as_it_was(tmp_path, engine):
+    # The state kept the words of its last choice's options: action 0 was taken as that choice's
+    # first option again, OpenSpiel's history grew by an action that never happened, and the
+    # information states, replayed from that history, failed with an AttributeError
+    path = tmp_path / "race.vbr"
+    path.write_text(RACE)
+    game = pyspiel.load_game(vbr.rl.register_openspiel(str(path), name=f"vbr_race_over_{engine}", engine=engine))
+    state = game.new_initial_state()
+    for _ in range(3):
+        state.apply_action(1)  # 2 each time (fixed ids: 1 and 2 are actions 0 and 1): 2, 4, 6
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]  # seat 0 reached 5 first
+    for action in (0, 1):
+        with pytest.raises(IllegalActionError, match="the game is over"):
+            state.apply_action(action)
+    assert state.history() == [1, 1, 1] and state.legal_actions() == [] and state.returns() == [1.0, -1.0]
+    assert state.information_state_string(1).startswith("seat 1")
+
 DIVIDE = """game "Divide"
 seats 2
 start play

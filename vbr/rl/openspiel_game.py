@@ -215,6 +215,8 @@ class VbrState(pyspiel.State):
             actor = None
             pos.settle(action)
         else:
+            if pos.state.is_terminal():
+                raise IllegalActionError(f"action {action} is not legal here: the game is over")
             r = reader(pos.state)
             options, ids = r.options(), held.spec.ids
             at = ids.position(options, int(action))

@@ -94,6 +94,10 @@ class TypedReader:
         return [Ent(int(e)) for e in self.words[at + 1:at + 1 + int(self.words[at])]]
 
     def options(self) -> list:
+        """The pending choice's options, decoded; none when no seat is to choose (the words of
+        the last choice's options stay in a state that is over: they are offered no more)."""
+        if self.chooser is None:
+            return []
         site = self.p.choices[int(self.words[H.SITE])]
         at = self.lay.options
         return [decode(self.p, site.item, int(v)) for v in self.words[at:at + int(self.words[H.NOPTS])]]
