@@ -211,6 +211,36 @@ phase deal {
 """
 
 
+
+def test_once_the_game_is_over_actions_have_no_text_and_stepping_on_says_to_reset(tmp_path):
+    # The state kept its last choice's options: action_text(0) read the text of one of them, a
+    # choice no longer offered. Once every agent had taken its None step, step() and last()
+    # raised a bare KeyError naming the last agent
+    path = tmp_path / "seat_then_number.vbr"
+    path.write_text(SEAT_THEN_NUMBER)
+    env = vbr.rl.pettingzoo_env(str(path))
+    env.reset(seed=0)
+    assert env.action_text(1) == "1"
+    for odd in (1.5, "x"):  # read as step() reads an action: 1.5 was action 1, "x" a bare ValueError of int()
+        with pytest.raises(IllegalActionError):
+            env.action_text(odd)
+    env.step(1)  # seat 0 names seat 1 (the ids are the numbers 0, 1, 2)
+    assert env.agent_selection == "seat_1"
+    env.step(0)  # seat 1 takes 0: seat 1 wins
+    assert env.vbr_state.is_terminal() and all(env.terminations.values())
+    with pytest.raises(IllegalActionError, match="action 0 is not legal here: the game is over"):
+        env.action_text(0)
+    assert all(not env.observe(a)["action_mask"].any() for a in env.possible_agents)
+    for agent in env.agent_iter():
+        assert env.last()[1] == (1.0 if agent == "seat_1" else -1.0)
+        env.step(None)
+    assert env.agents == []
+    for call, what in ((lambda: env.step(0), "step"), (lambda: env.step(None), "step"), (env.last, "last")):
+        with pytest.raises(UsageError, match=rf"the game is over .*: call reset\(\) before {what}\(\)"):
+            call()
+    env.reset(seed=1)
+    assert env.agents == ["seat_0", "seat_1", "seat_2"] and env.observe("seat_0")["action_mask"].tolist() == [1, 1, 1]
+
 def test_an_options_row_tells_seat_0_and_the_number_0_from_an_action_not_offered(tmp_path):
     # docs/rl.md: a row describes its option, and the rows of actions not offered are zero; so
     # seat 0 and the number 0 must not be all-zero rows. Seats are one-hot, as in the observation.

@@ -113,24 +113,14 @@ class VbrAECEnv(AECEnv):
             self.render()
 
     def step(self, action):
+        self._playing("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         st = self.vbr_state
-        if st is None:
-            raise UsageError("call reset() before step()")
         r = reader(st)
-        options = r.options()
-        legal = ", ".join(map(str, self.ids.legal(options)))
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise IllegalActionError(f"{agent}: {action!r} is not an action (legal: {legal})") from None
-        at = self.ids.position(options, a) if a == action else None
-        if at is None:
-            raise IllegalActionError(f"{agent}: action {action!r} is not legal here; the choice `{r.prompt()}` "
-                                     f"has actions {legal} (see the action_mask)")
+        at = self._position(r, action, f"{agent}: ")
         after = st.clone()
         after.apply_index(at)  # a step stopped by an error of the rules raises, and the game stays as it was
         self.vbr_state = after
@@ -140,6 +130,35 @@ class VbrAECEnv(AECEnv):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def last(self, observe: bool = True):
+        self._playing("last()")
+        return super().last(observe)
+
+    def _playing(self, what: str) -> None:
+        """A usage error unless a game has been reset and has agents left to act: once the game is
+        over and every agent has taken its `None` step, none is left, until `reset()`."""
+        if self.vbr_state is None:
+            raise UsageError(f"call reset() before {what}")
+        if not self.agents:
+            raise UsageError(f"the game is over and every agent has left it: call reset() before {what}")
+
+    def _position(self, r, action, who: str = "") -> int:
+        """The position among the pending options of the one whose id is `action` (an int, or a
+        numpy integer); an IllegalActionError for anything else, and once the game is over."""
+        options = r.options()
+        legal = ", ".join(map(str, self.ids.legal(options)))
+        if r.chooser is None:
+            raise IllegalActionError(f"{who}action {action!r} is not legal here: the game is over")
+        try:
+            a = int(action)
+        except (TypeError, ValueError, OverflowError):
+            raise IllegalActionError(f"{who}{action!r} is not an action (legal: {legal})") from None
+        at = self.ids.position(options, a) if a == action else None
+        if at is None:
+            raise IllegalActionError(f"{who}action {action!r} is not legal here; the choice `{r.prompt()}` "
+                                     f"has actions {legal} (see the action_mask)")
+        return at
 
     def _settle(self) -> None:
         """After a move: either the game is over (rewards, every agent terminated) or a seat is
@@ -182,11 +201,7 @@ class VbrAECEnv(AECEnv):
         if self.vbr_state is None:
             raise UsageError("call reset() before action_text()")
         r = reader(self.vbr_state)
-        options = r.options()
-        at = self.ids.position(options, int(action))
-        if at is None:
-            raise IllegalActionError(f"action {action!r} is not legal here (legal: {', '.join(map(str, self.ids.legal(options)))})")
-        return r.option_text(at)
+        return r.option_text(self._position(r, action))
 
     def render(self):
         if self.render_mode is None:
