@@ -118,6 +118,21 @@ def test_strings_from_the_rule_file_are_escaped(tmp_path):
     assert "&lt;script&gt;alert(" in text
 
 
+
+def test_the_trace_links_to_the_lines_of_its_citations_past_a_form_feed_in_a_comment(tmp_path):
+    # the trace counted lines with str.splitlines, which also ends one at a form feed: the
+    # citation on line 5 linked to line 7 of the source, the assumption on line 7 to line 9
+    rules = tmp_path / "ff.vbr"
+    rules.write_text('game "FF"\n# a page break \x0c here, a line separator \u2028 too\nseats 2\nstart a\n'
+                     '# [Setup 4] the cited rule\nphase a {\n  end draw  # ASSUMPTION: a draw\n}\n', encoding="utf-8")
+    out = tmp_path / "ff.html"
+    assert main(["report", str(rules), "-n", "2", "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert re.findall(r'<a href="#src0-(\d+)">(\d+)</a>', text) == [("5", "5")]
+    assert '<a href="#src0-7">line 7</a>: a draw' in text
+    source_line_5 = re.search(r'id="src0-5"[^\n]*', text).group(0)
+    assert "[Setup 4] the cited rule" in source_line_5
+
 @pytest.mark.parametrize("extra, message", [
     (["--expand", "nowhere"], "--expand nowhere: no phase or procedure node of that name"),
     (["--labels", "long"], "argument --labels: invalid choice: 'long'"),

@@ -227,6 +227,15 @@ def test_an_equivalence_can_name_the_code_it_covers():
     assert covered == [(7, "b: 2", "b: 1"), (7, "b: 2", "b: 3"), (8, "a: 3", "a: 4"), (13, "end draw", "(deleted)")]
 
 
+
+def test_an_equivalence_below_a_form_feed_in_a_comment_covers_its_own_line():
+    # the lines were split by str.splitlines, which ends one at a form feed too: the equivalence
+    # named the line after the one it was written on, and covered no mutant
+    text = ('game "x"\n# a page break \x0c here\nseats 2\nstart p\n'
+            'phase p {\n  end draw  # EQUIVALENT(delete): the only statement\n}\n')
+    assert [(e.line, e.kinds) for e in runner.equivalences(text)] == [(6, ("delete",))]
+    assert [m.line for m in mutants(parse(text, "x.vbr")) if m.kind == "delete"] == [6]
+
 PICKS = '''game "Picks"
 seats 2
 const FACES = [1, 2, 3, 4, 5, 6]

@@ -15,6 +15,15 @@ def test_citations_and_matching():
     assert scenario_tags("[A] [B, c] text [D]") == ["A", "B, c"]
 
 
+
+def test_lines_are_numbered_as_vbr_numbers_them_past_a_form_feed_in_a_comment():
+    # str.splitlines also ends a line at a form feed, a vertical tab or U+2028, which a comment
+    # may hold (`vbr check` accepts it): every citation and assumption below one was two lines off
+    from vbr.trace import assumptions
+    text = 'game "x"\n# a page break \x0c, a separator \u2028 and a tab \x0b\r\nseats 2\r# [Setup 4]\n# ASSUMPTION: none\n'
+    assert {t: p.lines for t, p in citations(text).items()} == {"Setup 4": [4]}
+    assert assumptions(text) == [(5, "none")]
+
 @pytest.mark.parametrize("rules", rule_files(), ids=lambda p: p.stem)
 def test_every_rule_file_cites_the_book_and_states_assumptions(rules):
     text = rules.read_text()

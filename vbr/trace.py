@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from vbr.grammar import ast as A
+from vbr.grammar.parser import normalize_newlines
 from vbr.loader import parse_file
 
 _CITE = re.compile(r"\[([^\[\]]+)\]")
@@ -35,9 +36,16 @@ def _comment(line: str) -> str:
     return ""
 
 
+def source_lines(text: str) -> list[str]:
+    """`text`'s lines as vbr numbers them (a `Span`'s line, an editor's): ended by `\n`, `\r\n` or a
+    lone `\r` only. `str.splitlines` also ends a line at a form feed, a vertical tab, `\x1c`..`\x1e`,
+    NEL and U+2028/U+2029, which a comment may hold: every line after one was numbered one too far."""
+    return normalize_newlines(text).split("\n")
+
+
 def citations(text: str) -> dict[str, Passage]:
     out: dict[str, Passage] = {}
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(source_lines(text), 1):
         for tag in _CITE.findall(_comment(line)):
             out.setdefault(tag.strip(), Passage(tag.strip())).lines.append(n)
     return out
@@ -45,7 +53,7 @@ def citations(text: str) -> dict[str, Passage]:
 
 def assumptions(text: str) -> list[tuple[int, str]]:
     out = []
-    lines = text.splitlines()
+    lines = source_lines(text)
     for n, line in enumerate(lines, 1):
         c = _comment(line)
         if "ASSUMPTION" in c:

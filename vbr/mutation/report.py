@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from vbr.grammar import ast as A
 from vbr.mutation.mutants import Mutant
 from vbr.mutation.runner import Context, Result, equivalences
-from vbr.trace import citations
+from vbr.trace import citations, source_lines
 
 
 @dataclass
@@ -31,7 +31,7 @@ def passages_by_line(ctx: Context) -> dict[int, list[str]]:
     for tag, p in citations(ctx.text).items():
         for n in p.lines:
             cited.setdefault(n, []).append(tag)
-    lines = ctx.text.splitlines()
+    lines = source_lines(ctx.text)
     out: dict[int, list[str]] = {}
     for d in _decls(ctx.tree.decls):
         top = d.span.line

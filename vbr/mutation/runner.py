@@ -258,9 +258,9 @@ def equivalences(text: str) -> list[Equivalence]:
     the change contains it (`EQUIVALENT(number "field: 0"): ...`); with `→ "text"` as well, only
     those whose code after the change contains that (`EQUIVALENT(number "n > 0" → "n > -1"): ...`).
     On its own line, the reason may go on over the comment lines below it, up to the code."""
-    from vbr.trace import _comment
+    from vbr.trace import _comment, source_lines
     out: list[Equivalence] = []
-    lines = text.splitlines()
+    lines = source_lines(text)
     for n, line in enumerate(lines, 1):
         found = _EQUIV.search(_comment(line))
         if not found:
