@@ -157,6 +157,24 @@ async def test_a_syntax_error_keeps_the_rest_of_the_file(client: LanguageClient,
     assert "refill" not in names
 
 
+
+@session
+async def test_an_unclosed_block_is_reported_with_the_text_of_vbr_check_not_as_the_end_of_the_file(
+        client: LanguageClient, tmp_path):
+    # a piece parsed alone ends where the next declaration starts, and its parse said "(the end of
+    # the file comes first)" where vbr check says "(`phase` on line N comes first)"
+    text = SIATKA.read_text(encoding="utf-8")
+    path = tmp_path / "unclosed.vbr"
+    bad = text.replace("    refill(s)\n  }\n", "    refill(s)\n", 1)  # setup's `for` loses its `}`
+    assert bad != text
+    diags = await open_doc(client, path, bad)
+    path.write_text(bad, encoding="utf-8")
+    expected = vbr_check(path)
+    assert len(expected) == 1 and "comes first" in next(iter(expected))[3] and "end of the file" not in str(expected)
+    assert expected <= as_found(diags)
+    assert not [d for d in diags if "the end of the file comes first" in d.message]
+
+
 # ------------------------------------------------------------------------------ names
 @session
 async def test_hover_shows_the_declaration_its_comment_and_the_passage(client: LanguageClient):

@@ -498,6 +498,7 @@ def analyse(text: str, path: str, cache: PieceCache | None = None) -> Analysis:
     decls = [d for p in pieces for d in p.decls]
     scenarios = [s for p in pieces for s in p.scenarios]
     diags: list[Diagnostic] = []
+    whole = None
     if broken:
         whole = cache.parse_whole(text, path)
         if not isinstance(whole, VbrError):  # the cut was wrong, the file is fine
@@ -505,7 +506,7 @@ def analyse(text: str, path: str, cache: PieceCache | None = None) -> Analysis:
             decls = list(whole.decls) if isinstance(whole, A.GameFile) else []
             scenarios = list(whole.scenarios) if isinstance(whole, A.TestFile) else []
     for p in broken:
-        diags += p.error.diagnostics
+        diags += _piece_errors(p, whole)
     spoiled = {w for p in broken for w in _WORD.findall(p.text)}
     a = Analysis(path, text, kind, [], decls, scenarios, bool(broken), {path: text}, {})
     a.trees[path] = list(scenarios) if kind == "tests" else list(decls)
@@ -524,6 +525,18 @@ def analyse(text: str, path: str, cache: PieceCache | None = None) -> Analysis:
     diags += more
     a.diagnostics = _dedupe(diags)
     return a
+
+
+def _piece_errors(piece: Piece, whole) -> list[Diagnostic]:
+    """The syntax errors of a broken piece: the whole file's (vbr check's, word for word) when
+    the whole parse stopped inside this piece, else the piece's own. A piece parsed alone ends
+    where the next declaration starts, so its own message can only say that the end of the file
+    came first, where the whole parse names what did (`phase` on line 54)."""
+    if isinstance(whole, VbrError) and whole.diagnostics:
+        line = whole.diagnostics[0].span.line
+        if piece.start <= line < piece.start + piece.text.count("\n") + (not piece.text.endswith("\n")):
+            return list(whole.diagnostics)
+    return list(piece.error.diagnostics)
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
