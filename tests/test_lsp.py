@@ -175,6 +175,21 @@ async def test_an_unclosed_block_is_reported_with_the_text_of_vbr_check_not_as_t
     assert not [d for d in diags if "the end of the file comes first" in d.message]
 
 
+@session
+async def test_a_file_without_its_game_line_is_an_error_at_its_first_declaration_as_vbr_check_says(
+        client: LanguageClient, tmp_path):
+    # the comments above the first declaration were parsed alone, as the header: "unexpected end
+    # of file" at line 1, column 1, where vbr check names the first declaration's word
+    text = SIATKA.read_text(encoding="utf-8")
+    path = tmp_path / "headless.vbr"
+    bad = text.replace('game "Siatka"\n', "", 1)
+    assert bad != text
+    diags = await open_doc(client, path, bad)
+    path.write_text(bad, encoding="utf-8")
+    expected = vbr_check(path)
+    assert len(expected) == 1 and "unexpected end of file" not in str(expected)
+    assert as_found([d for d in diags if d.severity == T.DiagnosticSeverity.Error]) == expected
+
 # ------------------------------------------------------------------------------ names
 @session
 async def test_hover_shows_the_declaration_its_comment_and_the_passage(client: LanguageClient):

@@ -99,7 +99,8 @@ class Piece:
 def cut(text: str) -> tuple[str, list[tuple[int, str]]]:
     """The file's kind ("game" or "tests") and its pieces: (first line, text), in order. The
     first piece holds the header (`game "..."` or `tests for "..."`) and whatever precedes the first
-    declaration."""
+    declaration; in a file without a header, the first declaration too (the comments above it
+    alone would fail as an empty file, where the file fails at that declaration)."""
     lines = text.split("\n")
     kind = "game"
     for line in lines:
@@ -113,10 +114,7 @@ def cut(text: str) -> tuple[str, list[tuple[int, str]]]:
     for i, line in enumerate(lines):
         if not seen_header:
             if line.strip() and not line.lstrip().startswith("#"):
-                seen_header = True
-                if not re.match(r"(game|tests)\b", line.strip()):  # no header: cut at declarations from here
-                    if i and pattern.match(line):
-                        cuts.append(i)
+                seen_header = True  # the header, or in a file without one, the first declaration
             continue
         if pattern.match(line):
             cuts.append(i)
