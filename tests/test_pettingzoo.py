@@ -156,6 +156,29 @@ def test_ansi_render_shows_public_zones_and_only_the_sizes_of_the_others():
     assert "hand[0]: " in text and "unseen" in text.split("hand[0]: ")[1].splitlines()[0]
 
 
+
+def test_ansi_render_names_the_seat_to_choose_but_not_what_it_is_asked():
+    # Siatka asks "Rozegranie: roll again?" only of a seat holding a Rozegranie card: the render
+    # wrote the prompt of the pending choice, telling a spectator what a hand it shows as
+    # "3 unseen" holds (the observations show another seat's prompt to nobody)
+    env = vbr.rl.pettingzoo_env("siatka", render_mode="ansi")
+    for seed in range(20):
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            seat = env.possible_agents.index(agent)
+            if env.vbr_state.observation(seat).get("prompt") == "Rozegranie: roll again?":
+                text = env.render()
+                assert text.splitlines()[-1] == f"  seat {seat} to choose"
+                assert "Rozegranie" not in text and f"hand[{seat}]: " in text and "unseen" in text
+                return
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    pytest.fail("no seat was asked to roll again in 20 random games")
+
 def test_without_the_rl_extra_the_error_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if pettingzoo were not installed
     with pytest.raises(UsageError, match=r"needs the optional package 'pettingzoo'.*pip install 'vbr\[rl\]'"):

@@ -191,7 +191,9 @@ def slug(text: str) -> str:
 def public_text(state) -> str:
     """A typed game's state as a spectator sees it: the phase, every var, the public zones'
     things, the other zones' sizes (vbr.engines.observation.public_view), and the end or who is
-    to choose."""
+    to choose. Not what the seat is asked: which `choose` asks can tell what a hidden hand holds
+    (Siatka asks "Rozegranie: roll again?" only of a seat holding a Rozegranie card), so it is
+    the chooser's to see, as in the observations."""
     from vbr.engines.observation import public_view
     from vbr.rl.state_reader import reader
     r = reader(state)
@@ -204,7 +206,7 @@ def public_text(state) -> str:
     if state.is_terminal():
         lines.append(f"  over: {state.outcome()}")
     elif r.chooser is not None:
-        lines.append(f"  seat {r.chooser} to choose: {r.prompt()}")
+        lines.append(f"  seat {r.chooser} to choose")
     return "\n".join(lines)
 
 
