@@ -31,12 +31,16 @@ OPEN = notification("textDocument/didOpen", {"textDocument": {
     "uri": URI, "languageId": "vbr", "version": 1, "text": PIG.read_text(encoding="utf-8")}})
 
 
+def serve(payload: bytes) -> subprocess.CompletedProcess:
+    """`vbr lsp` given `payload`, ended by shutdown and exit, as its whole input."""
+    payload += request("bye", "shutdown", None) + notification("exit", None)
+    return subprocess.run([sys.executable, "-m", "vbr", "lsp"], input=payload, capture_output=True,
+                          timeout=HANG_GUARD, cwd=ROOT)
+
+
 def session(payload: bytes) -> list[dict]:
     """Every message `vbr lsp` writes for `payload` (ended by shutdown and exit), in order."""
-    payload += request("bye", "shutdown", None) + notification("exit", None)
-    run = subprocess.run([sys.executable, "-m", "vbr", "lsp"], input=payload, capture_output=True,
-                         timeout=HANG_GUARD, cwd=ROOT)
-    out, messages = run.stdout, []
+    out, messages = serve(payload).stdout, []
     while out:
         head, _, rest = out.partition(b"\r\n\r\n")
         length = int(next(line for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
@@ -87,3 +91,21 @@ def test_a_request_after_shutdown_gets_invalid_request():
     got = replies(session(payload))
     assert got[1] == {"jsonrpc": "2.0", "id": 1, "result": None}
     assert got[2]["error"]["code"] == -32600  # JSON-RPC's Invalid Request
+
+
+
+def test_messages_it_cannot_read_are_logged_in_one_line_each_never_as_a_traceback():
+    # pygls logged them through `logging`, which printed each with its Python traceback (twenty
+    # to sixty lines) into the editor's log
+    broken = b'{"jsonrpc": "2.0", "id": 9, "method": '
+    payload = (INITIALIZE + OPEN + b"Content-Length: %d\r\n\r\n" % len(broken) + broken
+               + request(1, "textDocument/hover", {"textDocument": {"uri": URI}})
+               + request(2, "textDocument/rename", {"textDocument": {"uri": URI}, "position": {"line": 0, "character": 0},
+                                                    "newName": "x"}))
+    run = serve(payload)
+    err = run.stderr.decode()
+    assert "Traceback" not in err and err.strip(), err
+    lines = err.splitlines()
+    assert all(line.startswith("vbr lsp: ") for line in lines), err
+    assert any("JSONDecodeError" in line for line in lines), err
+    assert run.returncode == 0

@@ -425,7 +425,9 @@ def main() -> int:
     """Serve on standard input and output until the input ends; 1 when a message was refused
     (vbr/lsp/bounded_input.py)."""
     import sys
+    from vbr.lsp import log_lines
     from vbr.lsp.bounded_input import BoundedInput
+    log_lines.install()
     stdin = BoundedInput(sys.stdin.buffer)
     server.start_io(stdin=stdin)
     return 1 if stdin.refused else 0
