@@ -175,6 +175,23 @@ async def test_an_unclosed_block_is_reported_with_the_text_of_vbr_check_not_as_t
     assert not [d for d in diags if "the end of the file comes first" in d.message]
 
 
+
+@session
+async def test_a_declaration_line_typed_twice_is_reported_as_vbr_check_reports_it(client: LanguageClient, tmp_path):
+    # the first copy, cut off alone, left its `{` open to "the end of the file"; the whole parse
+    # (vbr check) stops on the next line, the second copy, which that block takes in
+    text = SIATKA.read_text(encoding="utf-8")
+    path = tmp_path / "twice.vbr"
+    bad = text.replace("proc play_card(c: Card) {\n", "proc play_card(c: Card) {\nproc play_card(c: Card) {\n", 1)
+    assert bad != text
+    diags = await open_doc(client, path, bad)
+    path.write_text(bad, encoding="utf-8")
+    expected = vbr_check(path)
+    second = position(bad, "proc play_card(c: Card)", nth=1)
+    assert [(line, col) for line, col, _, _ in expected] == [(second.line + 1, len("proc play_card(c") + 1)]
+    assert expected <= as_found(diags)
+    assert not [d for d in diags if "the end of the file comes first" in d.message]
+
 @session
 async def test_a_file_without_its_game_line_is_an_error_at_its_first_declaration_as_vbr_check_says(
         client: LanguageClient, tmp_path):

@@ -527,12 +527,13 @@ def analyse(text: str, path: str, cache: PieceCache | None = None) -> Analysis:
 
 def _piece_errors(piece: Piece, whole) -> list[Diagnostic]:
     """The syntax errors of a broken piece: the whole file's (vbr check's, word for word) when
-    the whole parse stopped inside this piece, else the piece's own. A piece parsed alone ends
-    where the next declaration starts, so its own message can only say that the end of the file
-    came first, where the whole parse names what did (`phase` on line 54)."""
+    the whole parse stopped inside this piece or on the line after it (where the next
+    declaration starts: a block this piece left open takes it in), else the piece's own. A piece
+    parsed alone ends where the next declaration starts, so its own message can only say that the
+    end of the file came first, where the whole parse names what did (`phase` on line 54)."""
     if isinstance(whole, VbrError) and whole.diagnostics:
         line = whole.diagnostics[0].span.line
-        if piece.start <= line < piece.start + piece.text.count("\n") + (not piece.text.endswith("\n")):
+        if piece.start <= line <= piece.start + piece.text.count("\n") + (not piece.text.endswith("\n")):
             return list(whole.diagnostics)
     return list(piece.error.diagnostics)
 
