@@ -241,6 +241,13 @@ def test_max_chance_outcomes_bounds_every_draw_from_the_declarations():
     assert pyspiel.load_game(vbr.rl.register_openspiel("siatka")).max_chance_outcomes() == 36
 
 
+
+def test_numpy_integers_are_whole_numbers_of_max_actions_and_max_chance_outcomes():
+    name = vbr.rl.register_openspiel("siatka", name="vbr_siatka_numpy_bounds", max_actions=np.int64(40),
+                                     max_chance_outcomes=np.int32(50))
+    game = pyspiel.load_game(name)
+    assert game.num_distinct_actions() == 40 and game.max_chance_outcomes() == 50
+
 def test_a_draw_beyond_the_bound_is_an_error_naming_the_draw():
     line = vbr.load("siatka", engine="python").path.read_text().splitlines().index("    shuffle deck[s]") + 1
     game = pyspiel.load_game(vbr.rl.register_openspiel("siatka", name="vbr_test_small_bound", max_chance_outcomes=6))

@@ -121,6 +121,15 @@ def test_the_action_space_is_derived_from_the_declarations():
     assert env.action_space("seat_0").n == 37 == int(env.game.new_state(0).words[H.THINGS]) + 1
 
 
+
+def test_a_numpy_integer_is_a_whole_number_of_max_actions():
+    # a bound read from a numpy array (a config, a sweep) was refused: "max_actions must be a
+    # whole number of at least 1, not np.int64(40)"
+    env = vbr.rl.pettingzoo_env("siatka", max_actions=np.int64(40))
+    assert env.action_space("seat_0").n == 40 and type(env.max_actions) is int
+    with pytest.raises(UsageError, match="at least 1"):
+        vbr.rl.pettingzoo_env("siatka", max_actions=np.int64(0))
+
 def test_a_choice_with_more_options_than_the_action_space_is_a_clear_error():
     env = vbr.rl.pettingzoo_env("siatka", max_actions=1)
     with pytest.raises(UsageError, match=r"siatka.vbr:\d+:\d+: the choice `.*` offers \d+ options, more than the 1 "

@@ -77,12 +77,14 @@ def resolve_action_ids(game, first_state, max_actions):
 
 
 def _resolve(name: str, given, derive) -> int:
-    """A bound the user gave (a whole number ≥ 1, else a usage error), or the derived one."""
+    """A bound the user gave (a whole number ≥ 1: an int, or a numpy integer taken as the int it
+    holds; else a usage error), or the derived one."""
     if given is None:
         return derive()
-    if isinstance(given, bool) or not isinstance(given, int) or given < 1:
+    import numpy as np
+    if isinstance(given, bool) or not isinstance(given, (int, np.integer)) or given < 1:
         raise UsageError(f"{name} must be a whole number of at least 1, not {given!r}")
-    return given
+    return int(given)
 
 
 def seat_returns(state) -> list[float]:
