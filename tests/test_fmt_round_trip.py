@@ -43,3 +43,12 @@ def test_a_blank_line_before_the_only_comment_of_a_block_is_kept_once():
     text = HEAD + "phase a {\n\n  # c\n}\n"
     once = program(parse(text, "e.vbr"))
     assert once == text
+
+
+def test_a_trailing_comment_below_a_form_feed_in_a_comment_stays_on_its_line():
+    # whether a comment stood on its own line was judged from lines cut by str.splitlines, which
+    # also ends one at a form feed: below one, each comment was judged by the line above its own,
+    # and a trailing comment under a blank line was moved onto a line of its own
+    text = ('game "F"\n# a page break \x0c here\nseats 2\nstart a\nvar n: int = 0\n\nphase a {\n\n'
+            '  n += 1  # trailing\n  # own\n  end draw\n}\n')
+    assert program(parse(text, "f.vbr")) == text  # already canonical: left as it is

@@ -271,7 +271,9 @@ def _position(node: Tree) -> tuple[int, int]:
 
 
 def _comments(text: str, file: str) -> list[A.Comment]:
-    lines = text.splitlines()
+    # the lines as the lexer counts them (the newlines are normalized): str.splitlines also ends one
+    # at a form feed or U+2028, and every comment below such a one was judged by the line above it
+    lines = text.split("\n")
     out = []
     for tok in _COMMENTS:
         before = lines[tok.line - 1][: tok.column - 1] if tok.line <= len(lines) else ""
