@@ -190,6 +190,38 @@ def test_an_action_once_the_game_is_over_is_illegal_and_leaves_the_state_as_it_w
     assert state.history() == [1, 1, 1] and state.legal_actions() == [] and state.returns() == [1.0, -1.0]
     assert state.information_state_string(1).startswith("seat 1")
 
+
+GROW = """game "Grow"
+seats 2
+start play
+var total: int = 0
+var turn: seat = 0
+phase play {
+  choose n from 1..total + 1 by turn as "how many"
+  total += n
+  if total >= 9 {
+    end winner turn
+  }
+  turn = other(turn)
+  goto play
+}
+"""
+
+
+def test_an_action_to_a_choice_too_large_for_the_action_space_leaves_the_state_as_it_was(tmp_path):
+    # the error came after the position had moved on: the history said one action while the
+    # state offered seat 0 the actions 0..3, one past num_distinct_actions (3)
+    path = tmp_path / "grow.vbr"
+    path.write_text(GROW)
+    game = pyspiel.load_game(vbr.rl.register_openspiel(str(path), name="vbr_grow_too_large"))
+    assert game.num_distinct_actions() == 3
+    state = game.new_initial_state()
+    state.apply_action(0)  # seat 0 takes 1
+    with pytest.raises(UsageError, match="offers 4 options, more than the 3 actions"):
+        state.apply_action(1)  # seat 1 takes 2: total 3, and seat 0 would be offered 1..4
+    assert state.history() == [0] and state.current_player() == 1 and state.legal_actions() == [0, 1]
+    assert str(game.deserialize_state(state.serialize())) == str(state)
+
 DIVIDE = """game "Divide"
 seats 2
 start play

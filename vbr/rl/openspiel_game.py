@@ -209,8 +209,10 @@ class VbrState(pyspiel.State):
         return self.held.spec.ids.legal(reader(pos.state).options())
 
     def _apply_action(self, action):
+        """Take a choice or a chance outcome. One that stops at an error (of the rules, or a choice
+        or a draw too large for the game's bounds) raises it and leaves the state as it was."""
         held = self.held
-        pos = held.pos
+        pos = held.pos.copy()
         if pos.need is not None:
             actor = None
             pos.settle(action)
@@ -226,6 +228,7 @@ class VbrState(pyspiel.State):
             actor = r.chooser
             pos.choose(at)
         held.spec.check(pos)
+        held.pos = pos
         if held.record is not None:
             held.record = held.record.step(pos, actor, int(action))
 

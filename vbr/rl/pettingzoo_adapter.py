@@ -123,6 +123,7 @@ class VbrAECEnv(AECEnv):
         at = self._position(r, action, f"{agent}: ")
         after = st.clone()
         after.apply_index(at)  # a step stopped by an error of the rules raises, and the game stays as it was
+        self.ids.check(after)  # ... and so does one that comes to a choice too large for the action space
         self.vbr_state = after
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
