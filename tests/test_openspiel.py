@@ -222,6 +222,15 @@ def test_an_action_to_a_choice_too_large_for_the_action_space_leaves_the_state_a
     assert state.history() == [0] and state.current_player() == 1 and state.legal_actions() == [0, 1]
     assert str(game.deserialize_state(state.serialize())) == str(state)
 
+
+def test_a_states_text_shows_the_rule_files_control_characters_escaped(tmp_path):
+    # str(state), which OpenSpiel's tools and users print, held the prompt as written
+    path = tmp_path / "esc.vbr"
+    path.write_text('game "Esc"\nseats 2\nstart a\nphase a {\n  choose k from 1..2 by 0 as "pick \x1b[2J"\n'
+                    '  end draw\n}\n', encoding="utf-8")
+    state = pyspiel.load_game(vbr.rl.register_openspiel(str(path), name="vbr_esc_text")).new_initial_state()
+    assert str(state).endswith("seat 0 pick \\x1b[2J: 1 | 2") and "\x1b" not in str(state)
+
 DIVIDE = """game "Divide"
 seats 2
 start play

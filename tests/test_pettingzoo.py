@@ -223,6 +223,20 @@ def test_ansi_render_names_the_seat_to_choose_but_not_what_it_is_asked():
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     pytest.fail("no seat was asked to roll again in 20 random games")
 
+
+def test_human_render_prints_the_rule_files_control_characters_escaped(tmp_path, capsys):
+    # the title went to the terminal as written: `\x1b[2J` cleared the screen
+    path = tmp_path / "esc.vbr"
+    path.write_text('game "Esc \x1b[2J\u202e"\nseats 2\nstart a\nphase a {\n  choose k from 1..2 by 0\n  end draw\n}\n',
+                    encoding="utf-8")
+    env = vbr.rl.pettingzoo_env(str(path), render_mode="human")
+    env.reset(seed=0)
+    out = capsys.readouterr().out
+    assert out.startswith("Esc \\x1b[2J\\u202e — phase a\n") and "\x1b" not in out and "\u202e" not in out
+    env = vbr.rl.pettingzoo_env(str(path), render_mode="ansi")
+    env.reset(seed=0)
+    assert env.render() == out.rstrip("\n")  # the same text, returned
+
 def test_without_the_rl_extra_the_error_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if pettingzoo were not installed
     with pytest.raises(UsageError, match=r"needs the optional package 'pettingzoo'.*pip install 'vbr\[rl\]'"):

@@ -195,9 +195,11 @@ def public_text(state) -> str:
     things, the other zones' sizes (vbr.engines.observation.public_view), and the end or who is
     to choose. Not what the seat is asked: which `choose` asks can tell what a hidden hand holds
     (Siatka asks "Rozegranie: roll again?" only of a seat holding a Rozegranie card), so it is
-    the chooser's to see, as in the observations."""
+    the chooser's to see, as in the observations. The rule file's text (its title, a text var)
+    has its control characters escaped (vbr.terminal.clean): `render_mode="human"` prints it."""
     from vbr.engines.observation import public_view
     from vbr.rl.state_reader import reader
+    from vbr.terminal import clean
     r = reader(state)
     view = public_view(state.game, state.words)
     lines = [f"{state.game.title} — phase {state.phase or '(setup)'}",
@@ -209,14 +211,17 @@ def public_text(state) -> str:
         lines.append(f"  over: {state.outcome()}")
     elif r.chooser is not None:
         lines.append(f"  seat {r.chooser} to choose")
-    return "\n".join(lines)
+    return clean("\n".join(lines))
 
 
 def full_text(state) -> str:
     """Everything in a typed game's state (for OpenSpiel's `str(state)`: two states print alike
-    when equal): the phase, every var, every zone's things, and the end or the pending choice."""
+    when equal): the phase, every var, every zone's things, and the end or the pending choice.
+    The rule file's text (a prompt, a text var) has its control characters escaped
+    (vbr.terminal.clean): the string is printed."""
     from vbr.engines.observation import full_view
     from vbr.rl.state_reader import reader
+    from vbr.terminal import clean
     view, r = full_view(state.game, state.words), reader(state)
     lines = [f"phase {state.phase}", " ".join(f"{n}={v}" for n, v in view["vars"].items())]
     lines += [f"{name}: " + " ".join(items) for name, items in view["zones"].items()]
@@ -225,4 +230,4 @@ def full_text(state) -> str:
     elif r.chooser is not None:
         options = " | ".join(r.option_text(i) for i in range(len(r.options())))
         lines.append(f"seat {r.chooser} {r.prompt()}: {options}")
-    return "\n".join(lines)
+    return clean("\n".join(lines))
