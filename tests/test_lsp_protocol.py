@@ -109,3 +109,13 @@ def test_messages_it_cannot_read_are_logged_in_one_line_each_never_as_a_tracebac
     assert all(line.startswith("vbr lsp: ") for line in lines), err
     assert any("JSONDecodeError" in line for line in lines), err
     assert run.returncode == 0
+
+
+def test_exit_without_shutdown_ends_the_server_with_exit_code_1_and_after_it_with_0():
+    # LSP, `exit`: "The server should exit with success code 0 if the shutdown request has been
+    # received before; otherwise with error code 1". It ended with 0 either way
+    def run(payload: bytes) -> int:
+        return subprocess.run([sys.executable, "-m", "vbr", "lsp"], input=payload, capture_output=True,
+                              timeout=HANG_GUARD, cwd=ROOT).returncode
+    assert run(INITIALIZE + notification("exit", None)) == 1
+    assert run(INITIALIZE + request(1, "shutdown", None) + notification("exit", None)) == 0

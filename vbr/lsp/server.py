@@ -421,13 +421,20 @@ def _le(a: T.Position, b: T.Position) -> bool:
     return (a.line, a.character) <= (b.line, b.character)
 
 
+@server.feature(T.EXIT)
+def exit_notification(ls: VbrLanguageServer, params=None) -> None:
+    """The client says exit: remembered, for the exit code (main)."""
+    ls.exit_without_shutdown = not ls.protocol._shutdown
+
+
 def main() -> int:
-    """Serve on standard input and output until the input ends; 1 when a message was refused
-    (vbr/lsp/bounded_input.py)."""
+    """Serve on standard input and output until the input ends or the client says exit; 1 when a
+    message was refused (vbr/lsp/bounded_input.py), and when the client said exit without
+    shutdown first, as LSP asks ("otherwise with error code 1")."""
     import sys
     from vbr.lsp import log_lines
     from vbr.lsp.bounded_input import BoundedInput
     log_lines.install()
     stdin = BoundedInput(sys.stdin.buffer)
     server.start_io(stdin=stdin)
-    return 1 if stdin.refused else 0
+    return 1 if stdin.refused or getattr(server, "exit_without_shutdown", False) else 0
