@@ -192,6 +192,23 @@ async def test_a_declaration_line_typed_twice_is_reported_as_vbr_check_reports_i
     assert expected <= as_found(diags)
     assert not [d for d in diags if "the end of the file comes first" in d.message]
 
+
+@session
+async def test_a_block_left_open_does_not_hide_the_syntax_error_of_the_next_declaration(client: LanguageClient,
+                                                                                         tmp_path):
+    # the whole parse (vbr check) stops on the first line of refill, which play_card's open block
+    # takes in: both broken pieces were given that error, and refill's own `)` went unreported
+    text = SIATKA.read_text(encoding="utf-8")
+    path = tmp_path / "two_broken.vbr"
+    bad = text.replace('  say "seat {holder} plays {c.tactic}"\n}\n', '  say "seat {holder} plays {c.tactic}"\n', 1)
+    bad = bad.replace("    move top(deck[s]) to hand[s]\n", "    move top(deck[s]) to hand[s] )\n", 1)
+    assert bad.count("\n") == text.count("\n") - 1
+    diags = await open_doc(client, path, bad)
+    path.write_text(bad, encoding="utf-8")
+    assert vbr_check(path) <= as_found(diags)  # the first, as vbr check says it
+    stray = position(bad, "to hand[s] )", into=len("to hand[s] "))
+    assert any(d.range.start == stray and "unexpected ')'" in d.message for d in diags), diags
+
 @session
 async def test_a_file_without_its_game_line_is_an_error_at_its_first_declaration_as_vbr_check_says(
         client: LanguageClient, tmp_path):

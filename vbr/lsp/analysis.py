@@ -503,8 +503,9 @@ def analyse(text: str, path: str, cache: PieceCache | None = None) -> Analysis:
             broken, header = [], whole
             decls = list(whole.decls) if isinstance(whole, A.GameFile) else []
             scenarios = list(whole.scenarios) if isinstance(whole, A.TestFile) else []
+    taker = _whole_error_taker(broken, whole)
     for p in broken:
-        diags += _piece_errors(p, whole)
+        diags += whole.diagnostics if p is taker else p.error.diagnostics
     spoiled = {w for p in broken for w in _WORD.findall(p.text)}
     a = Analysis(path, text, kind, [], decls, scenarios, bool(broken), {path: text}, {})
     a.trees[path] = list(scenarios) if kind == "tests" else list(decls)
@@ -525,17 +526,20 @@ def analyse(text: str, path: str, cache: PieceCache | None = None) -> Analysis:
     return a
 
 
-def _piece_errors(piece: Piece, whole) -> list[Diagnostic]:
-    """The syntax errors of a broken piece: the whole file's (vbr check's, word for word) when
-    the whole parse stopped inside this piece or on the line after it (where the next
-    declaration starts: a block this piece left open takes it in), else the piece's own. A piece
-    parsed alone ends where the next declaration starts, so its own message can only say that the
-    end of the file came first, where the whole parse names what did (`phase` on line 54)."""
-    if isinstance(whole, VbrError) and whole.diagnostics:
-        line = whole.diagnostics[0].span.line
+def _whole_error_taker(broken: list[Piece], whole) -> Piece | None:
+    """The broken piece whose syntax errors are shown as the whole file's parse gives them (vbr
+    check's, word for word): the first whose lines, or the line after them (where the next
+    declaration starts: a block the piece left open takes it in), hold the whole parse's error.
+    A piece parsed alone ends where the next declaration starts, so its own message can only say
+    that the end of the file came first, where the whole parse names what did (`phase` on line
+    54). The other broken pieces keep their own errors: the whole parse stops at its first."""
+    if not isinstance(whole, VbrError) or not whole.diagnostics:
+        return None
+    line = whole.diagnostics[0].span.line
+    for piece in broken:
         if piece.start <= line <= piece.start + piece.text.count("\n") + (not piece.text.endswith("\n")):
-            return list(whole.diagnostics)
-    return list(piece.error.diagnostics)
+            return piece
+    return None
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
