@@ -239,6 +239,8 @@ SLOW = {
     "test_cache_trust.py::test_a_named_pipe_at_the_c_build_lock_is_refused_at_once_in_one_line",
     "test_cache_trust.py::test_a_named_pipe_at_a_cached_file_is_not_read_and_is_made_again",
     "test_hostile_build.py",  # building generated rule files at their bounds: 40 s in all
+    "test_hostile_hunt.py",  # rule files at the bounds, both engines: 11 s of the fast tier at 63d8527
+    "test_hostile_compiler.py",  # compilers that sleep, fail or write junk: 10 s of the fast tier at 63d8527
     "test_cache_trust.py::test_a_named_pipe_as_the_secret_is_named_in_a_warning_not_waited_on",
     "test_cache_trust.py::test_a_cache_folder_others_may_write_is_not_used_and_a_warning_says_so",
     "test_cache_trust.py::test_a_planted_c_engine_with_a_matching_digest_is_never_loaded",
