@@ -191,29 +191,13 @@ def test_an_action_once_the_game_is_over_is_illegal_and_leaves_the_state_as_it_w
     assert state.information_state_string(1).startswith("seat 1")
 
 
-GROW = """game "Grow"
-seats 2
-start play
-var total: int = 0
-var turn: seat = 0
-phase play {
-  choose n from 1..total + 1 by turn as "how many"
-  total += n
-  if total >= 9 {
-    end winner turn
-  }
-  turn = other(turn)
-  goto play
-}
-"""
+GROW = ROOT / "tests" / "fixtures" / "valid" / "grow.vbr"
 
 
-def test_an_action_to_a_choice_too_large_for_the_action_space_leaves_the_state_as_it_was(tmp_path):
+def test_an_action_to_a_choice_too_large_for_the_action_space_leaves_the_state_as_it_was():
     # the error came after the position had moved on: the history said one action while the
     # state offered seat 0 the actions 0..3, one past num_distinct_actions (3)
-    path = tmp_path / "grow.vbr"
-    path.write_text(GROW)
-    game = pyspiel.load_game(vbr.rl.register_openspiel(str(path), name="vbr_grow_too_large"))
+    game = pyspiel.load_game(vbr.rl.register_openspiel(str(GROW), name="vbr_grow_too_large"))
     assert game.num_distinct_actions() == 3
     state = game.new_initial_state()
     state.apply_action(0)  # seat 0 takes 1

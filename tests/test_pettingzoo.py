@@ -17,6 +17,8 @@ from vbr.errors import IllegalActionError, UsageError
 from vbr.ir.layout import Header as H
 from vbr.rl.common import seat_returns
 
+from conftest import ROOT
+
 CONFIGS = [("siatka", {}), ("cattack", {"players": 4}), ("cattack", {"players": 2}),
            ("tanto-cuore-beach-volleyball", {}), ("volleyball-high", {"mode": "1v1"}),
            ("volleyball-high", {"mode": "2v2"})]
@@ -138,31 +140,15 @@ def test_a_choice_with_more_options_than_the_action_space_is_a_clear_error():
 
 
 
-GROW = """game "Grow"
-seats 2
-start play
-var total: int = 0
-var turn: seat = 0
-phase play {
-  choose n from 1..total + 1 by turn as "how many"
-  total += n
-  if total >= 9 {
-    end winner turn
-  }
-  turn = other(turn)
-  goto play
-}
-"""
+GROW = ROOT / "tests" / "fixtures" / "valid" / "grow.vbr"
 
 
-def test_a_step_to_a_choice_too_large_for_the_action_space_leaves_the_environment_as_it_was(tmp_path):
+def test_a_step_to_a_choice_too_large_for_the_action_space_leaves_the_environment_as_it_was():
     # Grow's choices offer 1..total+1, which its declarations do not bound: the action space is
     # 3 (the largest of its values, 2 seats or false and true, plus one for a pass). After 1 and 2,
     # seat 0 would be offered 1..4. The error came after the step was taken: seat_1 stayed
     # selected with a mask of zeros while the state asked seat 0 to choose among 4
-    path = tmp_path / "grow.vbr"
-    path.write_text(GROW)
-    env = vbr.rl.pettingzoo_env(str(path))
+    env = vbr.rl.pettingzoo_env(str(GROW))
     assert env.max_actions == 3
     env.reset(seed=0)
     env.step(0)  # seat 0 takes 1
