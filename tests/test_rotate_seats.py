@@ -269,3 +269,148 @@ def test_a_seat_s_win_rate_in_a_summary_takes_each_deal_s_games_as_one_cluster()
     once = [Trial(index=i, seed=100 + i, agents=g.agents, sides=2, winner=g.winner, points=None, choices=3,
                   forced=0, options=6, first_side=0) for i, g in enumerate(games)]
     assert summarize(once)["win_rate"]["0"]["ci95"] == pytest.approx(S.wilson(12, 20), abs=1e-4)
+
+
+# ------------------------------------------------------------------ every summary interval
+def dealt(figures: list[dict], plays: int, order=None) -> list[Trial]:
+    """Each deal's game (`figures[d]`, Trial fields beside the defaults) played `plays` times on
+    the deal's seed, alike each time (a second seating changes nothing here), the deals' games
+    together; `order`: the games' positions shuffled so."""
+    games = [Trial(index=0, seed=500 + d, agents=["a", "b"], sides=2, winner=0, points=None, choices=5, forced=0,
+                   options=10, first_side=0) for d in range(len(figures)) for _ in range(plays)]
+    for i, t in enumerate(games):
+        t.index = i
+        for name, value in figures[i // plays].items():
+            setattr(t, name, value)
+    return [games[k] for k in order] if order else games
+
+
+def test_a_proportion_of_deals_played_twice_alike_is_wilson_s_of_one_game_a_deal_on_m_minus_1_deals():
+    from vbr.analysis.metrics import summarize
+    # 10 deals, 3 of them drawn, and a bool measure true in 6; each deal played twice alike. Over
+    # the m = 10 deals p = 0.3 and se² = p(1 − p)/(m − 1), where 20 independent games give
+    # p(1 − p)/20: a design effect of 20/9, so Wilson on 9 games and 0.3·9 = 2.7 draws: the
+    # interval of one game a deal (3 of 10) but for the ratio estimator's m/(m − 1)
+    figures = [{"winner": None if d < 3 else 0, "measures": {"long": ("bool", d not in (0, 3, 5, 7))}}
+               for d in range(10)]
+    twice, once = summarize(dealt(figures, 2)), summarize(dealt(figures, 1))
+    draws = twice["metrics"]["draw_rate"]
+    assert (draws["value"], draws["n"], draws["method"]) == (0.3, 20, "Wilson score, deals as clusters")
+    assert draws["ci95"] == pytest.approx(S.wilson(2.7, 9), abs=1e-4)
+    assert twice["measures"]["measure:long"]["ci95"] == pytest.approx(S.wilson(0.6 * 9, 9), abs=1e-4)
+    # every seed once: Wilson over the games, as before, and about √2 narrower
+    assert once["metrics"]["draw_rate"]["ci95"] == pytest.approx(S.wilson(3, 10), abs=1e-4)
+    assert once["metrics"]["draw_rate"]["method"] == "Wilson score"
+    lo, hi = S.wilson(6, 20)
+    assert 1.3 < (draws["ci95"][1] - draws["ci95"][0]) / (hi - lo) < 1.6
+
+
+def test_a_mean_of_deals_played_twice_alike_is_the_interval_of_one_game_a_deal():
+    from vbr.analysis.metrics import summarize
+    # lengths 10, 12, 14, 16, 18, each deal twice: each deal's sum is twice its game, so the ratio
+    # estimator's se over the 5 deals is s/√5 of one game a deal, s² = (16 + 4 + 0 + 4 + 16)/4 = 10:
+    # 14 ± t₄·√2, with Student's t at the deals less one, as the 5 games of one a deal give
+    figures = [{"choices": 10 + 2 * d, "options": 20 + 4 * d} for d in range(5)]
+    twice, once = summarize(dealt(figures, 2)), summarize(dealt(figures, 1))
+    mean = twice["metrics"]["length_mean"]
+    half = S.student_t(4) * 2 ** 0.5
+    assert (mean["value"], mean["method"]) == (14, "Student's t, deals as clusters")
+    assert mean["ci95"] == pytest.approx([14 - half, 14 + half], abs=1e-4)
+    assert once["metrics"]["length_mean"]["ci95"] == pytest.approx([14 - half, 14 + half], abs=1e-4)
+    assert once["metrics"]["length_mean"]["method"] == "Student's t"
+    # the 10 games as if independent: s² = 80/9 over 10, 14 ± t₉·√(8/9), far narrower
+    assert S.mean_ci([10 + 2 * d for d in range(5) for _ in range(2)]) == pytest.approx(
+        (14 - S.student_t(9) * (8 / 9) ** 0.5, 14 + S.student_t(9) * (8 / 9) ** 0.5), abs=1e-9)
+
+
+def test_a_pooled_ratio_of_deals_played_twice_alike_is_the_interval_of_one_game_a_deal():
+    from vbr.analysis.metrics import summarize
+    # options over choices 6/3, 10/4, 12/4, 8/4, each deal twice: R = 36/15 = 2.4, the residuals
+    # y − R·x of one game a deal −1.2, 0.4, 2.4, −1.6 (squares 9.92), se = √(9.92/(4·3))/3.75 =
+    # 0.242457, and each deal's sums (2y, 2x) give the same: 2.4 ± 1.959964·0.242457
+    figures = [{"options": y, "choices": x} for y, x in ((6, 3), (10, 4), (12, 4), (8, 4))]
+    twice, once = summarize(dealt(figures, 2)), summarize(dealt(figures, 1))
+    ratio = twice["metrics"]["branching_factor"]
+    assert (ratio["value"], ratio["method"]) == (2.4, "ratio, deals as clusters")
+    assert ratio["ci95"] == pytest.approx([1.9248, 2.8752], abs=1e-4)
+    assert once["metrics"]["branching_factor"]["ci95"] == pytest.approx([1.9248, 2.8752], abs=1e-4)
+    assert once["metrics"]["branching_factor"]["method"] == "ratio, games as clusters"
+    # the 8 games as if independent: se = √(19.84/(8·7))/3.75 = 0.158725, √(7/6)·√2 narrower
+    assert S.ratio_ci([6, 6, 10, 10, 12, 12, 8, 8], [3, 3, 4, 4, 4, 4, 4, 4]) == pytest.approx(
+        (2.4 - S.Z95 * 0.158725, 2.4 + S.Z95 * 0.158725), abs=1e-5)
+
+
+def test_a_quantile_of_deals_played_twice_alike_has_the_ranks_of_one_game_a_deal():
+    from vbr.analysis.metrics import summarize
+    # lengths 1..100, each deal twice. One game a deal: the median's textbook ranks X₍₄₀₎..X₍₆₁₎,
+    # 40..61. Twice: at or below the median 50.5 are the first 50 deals' games, p = 0.5 with a
+    # design effect of 2m/(m − 1) = 200/99 (as for a proportion), so the ranks of 200 games are
+    # 100.5 ∓ 1.959964·√(200/99 · 200 · 0.25) = 100.5 ∓ 19.698: ⌊80.80⌋ = 80 and ⌈120.20⌉ = 121,
+    # whose games are deal 40's second and deal 61's first: 40..61 again
+    figures = [{"choices": d + 1} for d in range(100)]
+    twice, once = summarize(dealt(figures, 2)), summarize(dealt(figures, 1))
+    median = twice["metrics"]["length_median"]
+    assert (median["value"], median["method"]) == (50.5, "order statistics, deals as clusters")
+    assert median["ci95"] == [40, 61]
+    assert once["metrics"]["length_median"]["ci95"] == [40, 61]
+    assert once["metrics"]["length_median"]["method"] == "order statistics"
+    # the 200 games as if independent: ranks 100.5 ∓ 13.859, X₍₈₆₎..X₍₁₁₅₎ = 43..58
+    assert S.quantile_ci(sorted(float(d) for d in range(1, 101) for _ in range(2)), 0.5) == (43, 58)
+
+
+def test_a_deals_games_need_not_be_played_together_to_be_one_cluster():
+    from vbr.analysis.metrics import summarize
+    # the games of test_a_mean_of_deals_..., each deal's two apart (0 5 1 6 ... as the run lists them)
+    figures = [{"choices": 10 + 2 * d, "options": 20 + 4 * d, "winner": d % 2} for d in range(5)]
+    together = summarize(dealt(figures, 2))
+    apart = summarize(dealt(figures, 2, order=[0, 2, 4, 6, 8, 1, 3, 5, 7, 9]))
+    assert apart["metrics"] == together["metrics"]
+    assert apart["win_rate"] == together["win_rate"]
+
+
+def test_a_figure_no_deal_counts_twice_keeps_the_independent_games_interval():
+    from vbr.analysis.metrics import summarize
+    # each deal played twice, but the int measure set in its first game only: its 6 games are each
+    # a deal's only one, and its interval is Student's over them, as in a run of unique seeds
+    figures = [{"choices": 4 + d} for d in range(6)]
+    games = dealt(figures, 2)
+    for t in games:
+        t.measures = {"serves": ("int", t.choices if t.index % 2 == 0 else None)}
+    entry = summarize(games)["measures"]["measure:serves"]
+    assert entry["method"] == "Student's t"
+    assert entry["ci95"] == pytest.approx(S.mean_ci([4, 5, 6, 7, 8, 9]), abs=1e-4)
+
+
+@pytest.mark.parametrize("seeds, values, expected", [
+    # every deal two games in a row, as a rotated run plays them
+    ([7, 7, 3, 3, 9, 9], [1, 2, 3, 4, 5, 6], ([3, 7, 11], [2, 2, 2])),
+    # an odd -n: the last deal in its first seating only
+    ([7, 7, 3, 3, 9], [1, 2, 3, 4, 5], ([3, 7, 5], [2, 2, 1])),
+    # a deal's games apart (rows merged from several runs), the deals in the order first come
+    ([7, 3, 9, 7, 3, 9], [1, 3, 5, 2, 4, 6], ([3, 7, 11], [2, 2, 2])),
+    # a game the figure is not taken over (None) left out, and a deal with none counted dropped
+    ([7, 7, 3, 3, 9, 9], [1, None, None, None, 5, 6], ([1, 11], [1, 2])),
+])
+def test_deals_sum_each_deals_games_whatever_their_order(seeds, values, expected):
+    from vbr.analysis.deals import Deals
+    deals = Deals(seeds)
+    assert deals.repeated and deals.deals == len(set(seeds))
+    assert deals.totals(values) == expected
+
+
+def test_deals_of_unique_seeds_are_not_repeated():
+    from vbr.analysis.deals import Deals
+    assert not Deals([4, 5, 6]).repeated
+
+
+def test_one_deal_in_both_seatings_has_no_spread_between_deals_to_measure():
+    from vbr.analysis.metrics import summarize
+    # -n 2 rotated: one deal, two games. A mean's or a ratio's spread is between deals, and there is
+    # one; a proportion's design effect cannot be read and is 1 (Wilson over the games, as before)
+    games = dealt([{"choices": 7, "options": 12}], 2)
+    games[1].choices, games[1].winner = 9, 1
+    ms = summarize(games)["metrics"]
+    assert ms["length_mean"]["value"] == 8 and ms["length_mean"]["ci95"] is None
+    assert ms["length_mean"]["reason"] == "the games are of one deal: no spread between deals to measure"
+    assert ms["branching_factor"]["ci95"] is None
+    assert summarize(games)["win_rate"]["0"]["ci95"] == pytest.approx(S.wilson(1, 2), abs=1e-4)

@@ -219,7 +219,7 @@ def number(x: float, m: dict) -> str:
     x = exact(x)
     if m.get("unit") == "share":
         return f"{100 * x:.1f}%"
-    if m.get("method") == "order statistics" and float(x).is_integer():
+    if str(m.get("method")).startswith("order statistics") and float(x).is_integer():  # deals as clusters too
         return str(int(x))
     return f"{x:.2f}"
 

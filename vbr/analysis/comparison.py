@@ -234,8 +234,10 @@ def compare_columns(ca, cb, side_label: str = "seat", names: list[str] | None = 
 
 
 def _per_game_of(m: Metric, a: Columns, b: Columns, paired: bool) -> tuple[list, list] | None:
-    """m's `each` of a and of b, where a comparison reads it (a paired one, or `same_figures`)."""
-    if m.each is None or not (paired or _matched(m)):
+    """m's `each` of a and of b, where a comparison reads it (a paired one, or `same_figures`); a
+    quantile keeps its unpaired interval, as the quantile of differences is not the difference of
+    quantiles."""
+    if m.each is None or m.kind == "quantile" or not (paired or _matched(m)):
         return None
     return m.each(a), m.each(b)
 

@@ -14,16 +14,16 @@ strictly the most points, and nobody leads while the top is shared. Every game s
 from __future__ import annotations
 
 from array import array
-from collections import Counter
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import eq, is_
+from operator import eq, is_, le
 from statistics import fmean
 from typing import Callable
 
 from vbr.analysis import stats as S
 from vbr.analysis.collector import uncollected
 from vbr.analysis.columns import Columns
+from vbr.analysis.deals import Deals
 from vbr.analysis.rounding import rounded
 from vbr.analysis.score import gap_of, leader_of
 from vbr.analysis.trial import Trial
@@ -162,7 +162,9 @@ class Metric:
 
     proportion: (k, n, offset), value k/n − offset; mean: one number per game; ratio: per-game
     numerators and denominators, pooled; quantile: one number per game, at `q`. `each` gives the
-    same per game, for the differences of paired games (`compare(..., paired=True)`).
+    same game by game, in the games' order: what a run's interval sums over each deal where a deal
+    holds several games (`_by_deal`), and, but for a quantile, what a paired comparison takes the
+    differences of (`compare(..., paired=True)`).
     """
     name: str
     label: str
@@ -171,8 +173,8 @@ class Metric:
     over: str  # the games it is taken over, for the reader and for the reason of a missing value
     sample: Callable[[Columns], object]
     q: float = 0.5
-    # for a paired comparison: from a run's columns, each game's value in order (None for a game
-    # it is not taken over; for a ratio, its numerators and its denominators); None: never paired
+    # from a run's columns, each game's value in order (None for a game it is not taken over; for
+    # a ratio, its numerators and its denominators); None: never paired, nor clustered by deal
     each: Callable[[Columns], list] | None = None
 
 
@@ -274,11 +276,11 @@ METRICS = (
            lambda c: (c.draws, c.games, 0.0), each=lambda c: list(map(float, map(is_, c.winner, repeat(None))))),
     Metric("length_mean", "mean length", "choices", "mean", "games", _lengths, each=_each("choices")),
     Metric("length_median", "median length", "choices", "quantile", "games",
-           _ordered_lengths, 0.5),
+           _ordered_lengths, 0.5, each=_each("choices")),
     Metric("length_p10", "length, 10th percentile", "choices", "quantile", "games",
-           _ordered_lengths, 0.1),
+           _ordered_lengths, 0.1, each=_each("choices")),
     Metric("length_p90", "length, 90th percentile", "choices", "quantile", "games",
-           _ordered_lengths, 0.9),
+           _ordered_lengths, 0.9, each=_each("choices")),
     Metric("points_mean", "points per game", "points", "mean", "games with points", _per_game("points_scored"),
            each=_each("points_scored", "scored")),
     Metric("lead_changes_mean", "lead changes per game", "count", "mean", "games with points",
@@ -299,35 +301,64 @@ METRICS = (
 
 METHODS = {"proportion": "Wilson score", "mean": "Student's t", "ratio": "ratio, games as clusters",
            "quantile": "order statistics"}
+CLUSTERED_METHODS = {"proportion": "Wilson score, deals as clusters", "mean": "Student's t, deals as clusters",
+                     "ratio": "ratio, deals as clusters", "quantile": "order statistics, deals as clusters"}
 
 
 def _count(kind: str, sample) -> int:
     return sample[1] if kind == "proportion" else len(sample[0] if kind == "ratio" else sample)
 
 
-def estimate(m: Metric, sample) -> tuple[float | None, tuple | None, str | None]:
-    """(value, 95% interval, why there is none)."""
+def estimate(m: Metric, sample, by_deal: tuple | None = None) -> tuple[float | None, tuple | None, str | None]:
+    """(value, 95% interval, why there is none). `by_deal`: the sample's games summed over each
+    deal (`_by_deal`), where a deal holds several of them: the interval then takes each deal's
+    games as one cluster; None: the games are independent."""
     if _count(m.kind, sample) == 0:
         return None, None, f"no {m.over}"
     if m.kind == "ratio" and not sum(sample[1]):
         return None, None, "no choices were made"
-    value, ci = _value_and_ci(m, sample)
+    value, ci = _value_and_ci(m, sample, by_deal)
+    if ci is None and by_deal is not None and m.kind in ("mean", "ratio"):  # one deal: its sums are one value
+        return value, None, f"the {m.over} are of one deal: no spread between deals to measure"
     if ci is None:
         few = "for an interval at this quantile" if m.kind == "quantile" else "to measure a spread"
         return value, None, f"too few {m.over} {few}"
     return value, ci, None
 
 
-def _value_and_ci(m: Metric, sample) -> tuple[float, tuple | None]:
+def _value_and_ci(m: Metric, sample, by_deal: tuple | None) -> tuple[float, tuple | None]:
+    """The value and its interval, one rule per kind: independent games' (Wilson, Student's t,
+    the ratio's over games, order statistics), or with `by_deal` the same taken over deals
+    (`stats.clustered_wilson`, `clustered_mean_ci`, `ratio_ci` of the deals' sums,
+    `clustered_quantile_ci`)."""
     if m.kind == "proportion":
         k, n, off = sample
-        lo, hi = S.wilson(k, n)
+        lo, hi = S.wilson(k, n) if by_deal is None else S.clustered_wilson(*by_deal)
         return k / n - off, (lo - off, hi - off)
     if m.kind == "mean":
-        return fmean(sample), _clip(m, S.mean_ci(sample))
+        return fmean(sample), _clip(m, S.mean_ci(sample) if by_deal is None else S.clustered_mean_ci(*by_deal))
     if m.kind == "ratio":
-        return sum(sample[0]) / sum(sample[1]), S.ratio_ci(*sample)
-    return S.quantile(sample, m.q), S.quantile_ci(sample, m.q)
+        return sum(sample[0]) / sum(sample[1]), S.ratio_ci(*(sample if by_deal is None else by_deal))
+    ci = S.quantile_ci(sample, m.q) if by_deal is None else S.clustered_quantile_ci(sample, m.q, *by_deal)
+    return S.quantile(sample, m.q), ci
+
+
+def _by_deal(m: Metric, c: Columns, sample, deals: Deals | None) -> tuple | None:
+    """What `estimate` needs to take the games of one deal as one cluster: m's per-game values
+    (`each`) summed over each deal, with each deal's games counted, over the deals with a game m is
+    taken over (`Deals.totals`); of a ratio, its numerators' and denominators' sums; of a quantile,
+    each deal's games at or below the sample quantile, and its games. None where no deal holds two
+    of those games (every seed unique: the interval is then the independent games' own)."""
+    if deals is None or not deals.repeated or m.each is None:
+        return None
+    if m.kind == "ratio":
+        nums, dens = m.each(c)
+        return deals.totals(nums)[0], deals.totals(dens)[0]
+    values = m.each(c)
+    if m.kind == "quantile":
+        values = list(map(le, values, repeat(S.quantile(sample, m.q))))  # at or below it (bools)
+    sums, counts = deals.totals(values)
+    return (sums, counts) if max(counts, default=0) > 1 else None
 
 
 def _clip(m: Metric, ci: tuple | None) -> tuple | None:
@@ -338,11 +369,14 @@ def _clip(m: Metric, ci: tuple | None) -> tuple | None:
     return (lo, min(hi, 1.0)) if m.unit == "share" else (lo, hi)
 
 
-def _entry(m: Metric, c: Columns) -> dict:
+def _entry(m: Metric, c: Columns, deals: Deals) -> dict:
+    """m's summary entry over the run's columns; `deals`: the run's games grouped by deal
+    (`Deals`), whose games, where a deal holds several, the interval takes as one cluster."""
     sample = m.sample(c)
-    value, ci, reason = estimate(m, sample)
+    by_deal = _by_deal(m, c, sample, deals) if _count(m.kind, sample) else None
+    value, ci, reason = estimate(m, sample, by_deal)
     out = {"value": rounded(value), "ci95": rounded(ci), "label": m.label, "unit": m.unit, "n": _count(m.kind, sample),
-           "over": m.over, "method": METHODS[m.kind]}
+           "over": m.over, "method": (METHODS if by_deal is None else CLUSTERED_METHODS)[m.kind]}
     if reason:
         out["reason"] = reason
     return out | _extra(m.name, c, value, ci)
@@ -377,15 +411,16 @@ def _wins(ts: list[Trial]) -> list[int]:
     return [winners.count(s) for s in range(max((t.sides for t in ts), default=0))]
 
 
-def _win_rates(c: Columns) -> dict:
+def _win_rates(c: Columns, deals: Deals | None = None) -> dict:
     """Each side's wins, rate and interval, keyed by side. The interval is Wilson's over the games;
     where a deal (a game seed) was played more than once (the seats rotated, each deal played in
-    every seating), its games share the deal's draws and are one cluster (`stats.clustered_share`)."""
-    n, seeds = c.games, c.seed
-    deals = Counter(seeds)
+    every seating), its games share the deal's draws and are one cluster (`stats.clustered_wilson`
+    of each deal's wins and games). `deals`: the run's games by deal (`Deals`), when made already."""
+    n = c.games
+    deals = Deals(c.seed) if deals is None else deals
     return {str(s): {"wins": k, "value": rounded(k / n) if n else None,
-                     "ci95": rounded(S.wilson(k, n) if len(deals) == n else
-                                     S.clustered_share([w == s for w in c.winner], seeds, sizes=deals))}
+                     "ci95": rounded(S.clustered_wilson(*deals.totals(list(map(eq, c.winner, repeat(s)))))
+                                     if deals.repeated else S.wilson(k, n))}
             for s, k in enumerate(c.wins)}
 
 
@@ -450,9 +485,10 @@ def summarize_columns(c: Columns, side_label: str = "seat", measure_labels: dict
     """`summarize` of a run's columns, for a caller that reads more of them."""
     if side_label not in SIDE_LABELS:
         raise ValueError(f"side_label must be one of {SIDE_LABELS}, not {side_label!r}")
-    return {"games": c.games, "sides": side_label, "win_rate": _win_rates(c),
-            "metrics": {m.name: _entry(m, c) for m in METRICS},
-            "measures": {m.name: _entry(m, c) | _unset(m.name, c)
+    deals = Deals(c.seed)
+    return {"games": c.games, "sides": side_label, "win_rate": _win_rates(c, deals),
+            "metrics": {m.name: _entry(m, c, deals) for m in METRICS},
+            "measures": {m.name: _entry(m, c, deals) | _unset(m.name, c)
                          for m in measure_metrics_of(c.measure_kinds(), measure_labels)}}
 
 
@@ -462,9 +498,9 @@ def summary_entry(c: Columns, name: str) -> dict | None:
     carries)."""
     if name.startswith("measure:"):
         m = next((m for m in measure_metrics_of(c.measure_kinds(), None) if m.name == name), None)
-        return _entry(m, c) | _unset(name, c) if m else None
+        return _entry(m, c, Deals(c.seed)) | _unset(name, c) if m else None
     m = next((m for m in METRICS if m.name == name), None)
-    return _entry(m, c) if m else None
+    return _entry(m, c, Deals(c.seed)) if m else None
 
 
 def win_rate_entries(c: Columns) -> dict:

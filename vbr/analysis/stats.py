@@ -100,7 +100,7 @@ def quantile(xs: list[float], q: float) -> float:
     return s[lo] + (h - lo) * (s[hi] - s[lo])
 
 
-def quantile_ranks(n: int, q: float, z: float = Z95) -> tuple[int, int] | None:
+def quantile_ranks(n: int, q: float, z: float = Z95, deff: float = 1.0) -> tuple[int, int] | None:
     """The 1-based ranks (j, k) of the order statistics that bound the q-quantile with 95%.
 
     Why: [X₍ⱼ₎, X₍ₖ₎] covers the true q-quantile exactly when j ≤ B < k, where B, the number of
@@ -109,17 +109,18 @@ def quantile_ranks(n: int, q: float, z: float = Z95) -> tuple[int, int] | None:
     k = ⌈nq + ½ + z·√(nq(1−q))⌉, rounded outward so coverage stays at or above 95% (it does for
     every n up to 400 at q = 0.05, 0.1, 0.25, 0.5, 0.9: tested). For the median this gives the
     textbook ranks: n = 10 → X₍₂₎..X₍₉₎, n = 100 → X₍₄₀₎..X₍₆₁₎. Too few observations to reach
-    that far into a tail: None.
+    that far into a tail: None. `deff`: B's variance nq(1 − q) multiplied by a design effect, for
+    observations in clusters (`clustered_quantile_ci`); 1 for independent ones.
     """
-    s = z * math.sqrt(n * q * (1 - q))
+    s = z * math.sqrt(deff * n * q * (1 - q))
     j, k = math.floor(n * q + 0.5 - s), math.ceil(n * q + 0.5 + s)
     return (j, k) if 1 <= j and k <= n else None
 
 
-def quantile_ci(xs: list[float], q: float, z: float = Z95) -> tuple[float, float] | None:
+def quantile_ci(xs: list[float], q: float, z: float = Z95, deff: float = 1.0) -> tuple[float, float] | None:
     """Distribution-free: the order statistics at `quantile_ranks` (no assumption of normality,
-    which game lengths, skewed by long games, do not satisfy)."""
-    ranks = quantile_ranks(len(xs), q, z)
+    which game lengths, skewed by long games, do not satisfy); `deff` as there."""
+    ranks = quantile_ranks(len(xs), q, z, deff)
     if ranks is None:
         return None
     s = sorted(xs)
@@ -181,9 +182,54 @@ def clustered_wilson(nums: list[float], dens: list[float], z: float = Z95) -> tu
         return None
     if max(dens) <= 1:
         return wilson(k, n, z)
-    p, se = k / n, ratio_se(nums, dens)
-    deff = max(1.0, se * se / (p * (1 - p) / n)) if se is not None and 0 < p < 1 else 1.0
+    deff = design_effect(nums, dens)
     return wilson(k / deff, n / deff, z)
+
+
+def design_effect(nums: list[float], dens: list[float]) -> float:
+    """Of the share p = Σyᵢ / Σxᵢ of n = Σxᵢ games over clusters i (cluster i holds xᵢ games, yᵢ of
+    them successes): `ratio_se`² over p(1 − p)/n, the variance n independent games would give
+    (Kish's deff), taken at least 1; 1 where it cannot be read (p = 0 or 1, a single cluster)."""
+    n, k = sum(dens), sum(nums)
+    p, se = (k / n if n else 0.0), ratio_se(nums, dens)
+    return max(1.0, se * se / (p * (1 - p) / n)) if se is not None and 0 < p < 1 else 1.0
+
+
+def clustered_mean_ci(sums: list[float], counts: list[int], z: float = Z95) -> tuple[float, float] | None:
+    """Of the mean of games that come in clusters (cluster i: counts[i] games whose values sum to
+    sums[i]): Σsᵢ / Σcᵢ ± t·`ratio_se`(sums, counts), t Student's with one degree of freedom fewer
+    than the clusters; `mean_ci` of the values when every cluster is one game.
+
+    Why: the mean of games is the ratio of the clusters' sums to their games, and the games of one
+    cluster (a deal played in every seating) share their draws, so s/√n over the games would be too
+    narrow where they move together: for k identical copies of each game, by √k. The ratio
+    estimator's standard error over the clusters (Cochran 1977, §6.4) is then s/√m of one game per
+    cluster, m the clusters; t's degrees of freedom are the clusters less one, as a survey's
+    variance over its clusters has them (Korn & Graubard 1999)."""
+    if max(counts, default=0) <= 1:
+        return mean_ci(sums, z)
+    se = ratio_se(sums, counts)
+    if se is None:
+        return None
+    m = math.fsum(sums) / sum(counts)
+    t = student_t(len(sums) - 1, z)
+    return (m - t * se, m + t * se)
+
+
+def clustered_quantile_ci(xs: list[float], q: float, below: list[int], counts: list[int],
+                          z: float = Z95) -> tuple[float, float] | None:
+    """`quantile_ci` of the q-quantile of games that come in clusters, with the binomial variance
+    behind its ranks multiplied by the design effect (`design_effect`) of the share of games at or
+    below the sample quantile (cluster i: counts[i] games, below[i] of them at or below it);
+    `quantile_ci` itself when every cluster is one game.
+
+    Why (Woodruff 1952; Francisco & Fuller 1991): the order-statistic interval is the interval of
+    the share F(Q) = q carried back through the sorted sample, so for clustered games it needs that
+    share's clustered variance, read as Kish's design effect. Deterministic and one pass over the
+    clusters, where a bootstrap over the deals would sort the games again hundreds of times."""
+    if max(counts, default=0) <= 1:
+        return quantile_ci(xs, q, z)
+    return quantile_ci(xs, q, z, design_effect(below, counts))
 
 
 def cluster_totals(values, clusters) -> tuple[list[float], list[int]]:
