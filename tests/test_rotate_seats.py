@@ -274,10 +274,11 @@ def test_a_seat_s_win_rate_in_a_summary_takes_each_deal_s_games_as_one_cluster()
 # ------------------------------------------------------------------ every summary interval
 def dealt(figures: list[dict], plays: int, order=None) -> list[Trial]:
     """Each deal's game (`figures[d]`, Trial fields beside the defaults) played `plays` times on
-    the deal's seed, alike each time (a second seating changes nothing here), the deals' games
-    together; `order`: the games' positions shuffled so."""
-    games = [Trial(index=0, seed=500 + d, agents=["a", "b"], sides=2, winner=0, points=None, choices=5, forced=0,
-                   options=10, first_side=0) for d in range(len(figures)) for _ in range(plays)]
+    the deal's seed, in the seatings a, b and b, a in turn, alike each time (a second seating
+    changes nothing here), the deals' games together; `order`: the games' positions shuffled so."""
+    games = [Trial(index=0, seed=500 + d, agents=["a", "b"] if k % 2 == 0 else ["b", "a"], sides=2, winner=0,
+                   points=None, choices=5, forced=0, options=10, first_side=0)
+             for d in range(len(figures)) for k in range(plays)]
     for i, t in enumerate(games):
         t.index = i
         for name, value in figures[i // plays].items():
@@ -414,3 +415,17 @@ def test_one_deal_in_both_seatings_has_no_spread_between_deals_to_measure():
     assert ms["length_mean"]["reason"] == "the games are of one deal: no spread between deals to measure"
     assert ms["branching_factor"]["ci95"] is None
     assert summarize(games)["win_rate"]["0"]["ci95"] == pytest.approx(S.wilson(1, 2), abs=1e-4)
+
+
+def test_seeds_that_repeat_in_a_run_of_one_seating_are_independent_games_with_plain_intervals():
+    from vbr.analysis.metrics import summarize
+    # a run's game seeds are 31 bits, so a long run meets a seed twice by chance: two games drawn
+    # independently, with the same agents in the same seats. Only a deal played in several
+    # seatings (the seats rotated) shares its draws by design: here the intervals are the plain
+    # ones, Wilson's over 20 games, as if every seed were new
+    deal_winner = [0, 0, 1, 0, 1, 0, 0, 1, 0, 1]
+    games = [Trial(index=i, seed=100 + i // 2, agents=["a", "b"], sides=2, winner=deal_winner[i // 2], points=None,
+                   choices=3, forced=0, options=6, first_side=0) for i in range(20)]
+    summary = summarize(games)
+    assert summary["win_rate"]["0"]["ci95"] == pytest.approx(S.wilson(12, 20), abs=1e-4)
+    assert "deals as clusters" not in summary["metrics"]["draw_rate"]["method"]

@@ -242,6 +242,8 @@ class ColumnStore:
         """The seatings played (agents in seat order), in the order first played."""
         return list(self._seatings)
 
+    seatings_played = property(lambda self: len(self._seatings), doc="how many seatings the games were played in")
+
     points_size = property(lambda self: self._points_size, doc="each game's number of points (None without points)")
 
     def points_side(self, k: int) -> Column:

@@ -118,7 +118,7 @@ class Columns:
     score, None without declared points), measures (each game's dict), seed; of `figures`: FIGURES;
     of selections (bools): scored (the game has points), decided (it has a winner),
     decided_scored (both). Counts: games, sides (the most of any game, 0 for none), wins (per
-    side, 0..sides-1), draws. `measure(name)` and `unset(name)`: a declared measure's values;
+    side, 0..sides-1), draws, seatings_played (the seatings of agents the games were played in). `measure(name)` and `unset(name)`: a declared measure's values;
     `ordered(column)`: a column sorted.
     """
 
@@ -143,6 +143,7 @@ class Columns:
             for k, name in enumerate(_ROW):
                 setattr(self, name, list(map(itemgetter(k), rows)))
             self.games = len(rows)
+            self.seatings_played = len({tuple(t.agents) for t in trials})
             del rows  # before the collector runs again, which would look through them once more
         self.sides = max(self.sides, default=0)
         self.scored = list(map(is_not, self.points, repeat(None)))

@@ -411,13 +411,21 @@ def _wins(ts: list[Trial]) -> list[int]:
     return [winners.count(s) for s in range(max((t.sides for t in ts), default=0))]
 
 
+def run_deals(c: Columns) -> Deals:
+    """The run's games by deal, where it played its deals more than once by design: in more than
+    one seating (the seats rotated). In a run of one seating a seed that repeats does so by chance
+    (a run's game seeds are 31 bits: about 230 repeats in a million games), and its games are
+    independent draws, whose plain intervals stand."""
+    return Deals(c.seed if c.seatings_played > 1 else [])
+
+
 def _win_rates(c: Columns, deals: Deals | None = None) -> dict:
     """Each side's wins, rate and interval, keyed by side. The interval is Wilson's over the games;
     where a deal (a game seed) was played more than once (the seats rotated, each deal played in
     every seating), its games share the deal's draws and are one cluster (`stats.clustered_wilson`
     of each deal's wins and games). `deals`: the run's games by deal (`Deals`), when made already."""
     n = c.games
-    deals = Deals(c.seed) if deals is None else deals
+    deals = run_deals(c) if deals is None else deals
     return {str(s): {"wins": k, "value": rounded(k / n) if n else None,
                      "ci95": rounded(S.clustered_wilson(*deals.totals(list(map(eq, c.winner, repeat(s)))))
                                      if deals.repeated else S.wilson(k, n))}
@@ -485,7 +493,7 @@ def summarize_columns(c: Columns, side_label: str = "seat", measure_labels: dict
     """`summarize` of a run's columns, for a caller that reads more of them."""
     if side_label not in SIDE_LABELS:
         raise ValueError(f"side_label must be one of {SIDE_LABELS}, not {side_label!r}")
-    deals = Deals(c.seed)
+    deals = run_deals(c)
     return {"games": c.games, "sides": side_label, "win_rate": _win_rates(c, deals),
             "metrics": {m.name: _entry(m, c, deals) for m in METRICS},
             "measures": {m.name: _entry(m, c, deals) | _unset(m.name, c)
@@ -498,9 +506,9 @@ def summary_entry(c: Columns, name: str) -> dict | None:
     carries)."""
     if name.startswith("measure:"):
         m = next((m for m in measure_metrics_of(c.measure_kinds(), None) if m.name == name), None)
-        return _entry(m, c, Deals(c.seed)) | _unset(name, c) if m else None
+        return _entry(m, c, run_deals(c)) | _unset(name, c) if m else None
     m = next((m for m in METRICS if m.name == name), None)
-    return _entry(m, c, Deals(c.seed)) if m else None
+    return _entry(m, c, run_deals(c)) if m else None
 
 
 def win_rate_entries(c: Columns) -> dict:
