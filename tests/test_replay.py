@@ -1,9 +1,11 @@
 """Logs and replay (vbr/gamelog.py): an honest log always replays, options that read alike are
 told apart, a broken or changed log is reported at its own line, and a log is written whole."""
 import json
+import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -304,16 +306,22 @@ def test_a_log_of_a_game_stopped_before_its_first_choice_replays_to_the_error(tm
 
 
 def test_a_run_stopped_by_ctrl_c_writes_a_log_that_replays_up_to_its_last_choice(tmp_path):
-    # mcts at 100,000 iterations a decision: a game of Siatka takes many seconds, stopped after 2.
-    # The C engine is built first, so that the 2 seconds go to play, not to a cold build on a busy machine.
-    load_typed("siatka", {}, engine="c")
+    # mcts at 100,000 iterations a decision: a game of Siatka takes many seconds, stopped once the
+    # run has printed its first choice (a fixed wait let a busy machine stop it before any)
     log = tmp_path / "stopped.jsonl"
     run = subprocess.Popen([sys.executable, "-m", "vbr", "run", "siatka", "--agents", "mcts:iterations=100000",
-                            "--engine", "c", "--log", str(log), "--quiet"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2)
-    run.send_signal(signal.SIGINT)
-    _, err = run.communicate(timeout=120)
+                            "--engine", "c", "--log", str(log)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    guard = threading.Timer(120, run.kill)  # against a hang only
+    guard.start()
+    try:
+        while " -> " not in (run.stdout.readline() or " -> "):  # a choice's line, or the end of its output
+            pass
+        run.send_signal(signal.SIGINT)
+        _, err = run.communicate(timeout=120)
+    finally:
+        guard.cancel()
     assert run.returncode == 130
     assert err.splitlines() == [f"vbr: log written to {log} (up to the last choice before the interruption)",
                                 "vbr: interrupted"]
