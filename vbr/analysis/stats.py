@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections import Counter
-from itertools import compress, repeat
+from itertools import repeat
 from operator import mul, sub
 from statistics import NormalDist, fmean
+
+from vbr.analysis.deals import Deals
 
 Z95 = NormalDist().inv_cdf(0.975)  # 1.959963984540054
 
@@ -234,25 +235,21 @@ def clustered_quantile_ci(xs: list[float], q: float, below: list[int], counts: l
 
 def cluster_totals(values, clusters) -> tuple[list[float], list[int]]:
     """Each cluster's sum of `values` and its number of them (`clusters[i]`: value i's cluster, any
-    hashable key), in the order the clusters first come."""
-    totals: dict = {}
-    for v, key in zip(values, clusters):
-        t = totals.setdefault(key, [0, 0])
-        t[0] += v
-        t[1] += 1
-    return [t[0] for t in totals.values()], [t[1] for t in totals.values()]
+    hashable key), in the order the clusters first come (`vbr.analysis.deals.Deals`)."""
+    deals = Deals(clusters)
+    if not deals.repeated:
+        return list(values), [1] * deals.games
+    return deals.totals(values)
 
 
-def clustered_share(hits, clusters, z: float = Z95, sizes: Counter | None = None) -> tuple[float, float] | None:
+def clustered_share(hits, clusters, z: float = Z95) -> tuple[float, float] | None:
     """`clustered_wilson` of the share of true `hits`, the hits with one key of `clusters` a
-    cluster (a game seed: the games of one deal); Wilson's interval when no key repeats. Counted
-    by `Counter`s, so a million games take a fraction of a second; `sizes`, `Counter(clusters)`
-    when the caller has it (several shares over the same games)."""
-    games = Counter(clusters) if sizes is None else sizes  # each cluster's games, in order first come
-    if len(games) == len(clusters):
-        return wilson(sum(hits), len(clusters), z)
-    won = Counter(compress(clusters, hits))
-    return clustered_wilson(list(map(won.__getitem__, games)), list(games.values()), z)
+    cluster (a game seed: the games of one deal); Wilson's interval when no key repeats."""
+    hits = list(map(int, hits))
+    deals = Deals(clusters)
+    if not deals.repeated:
+        return wilson(sum(hits), deals.games, z)
+    return clustered_wilson(*deals.totals(hits), z)
 
 
 def diff_proportions(ka: int, na: int, kb: int, nb: int, z: float = Z95) -> tuple[float, float] | None:
