@@ -118,8 +118,9 @@ class Columns:
     score, None without declared points), measures (each game's dict), seed; of `figures`: FIGURES;
     of selections (bools): scored (the game has points), decided (it has a winner),
     decided_scored (both). Counts: games, sides (the most of any game, 0 for none), wins (per
-    side, 0..sides-1), draws, seatings_played (the seatings of agents the games were played in). `measure(name)` and `unset(name)`: a declared measure's values;
-    `ordered(column)`: a column sorted.
+    side, 0..sides-1), draws, seatings_played (the seatings of agents the games were played in).
+    `measure(name)` and `unset(name)`: a declared measure's values; `ordered(column)`: a column
+    sorted.
     """
 
     def __init__(self, trials: list[Trial], walk: bool = True):

@@ -102,7 +102,7 @@ def _paired(m: Metric, per_game: tuple, pairs: Pairs, sa, sb, deals=None) -> dic
         sums = [_picked(ya, pairs.a, pairs), _picked(xa, pairs.a, pairs), _picked(yb, pairs.b, pairs),
                 _picked(xb, pairs.b, pairs)]
         if deals is not None:
-            sums = [_by_deal(v, deals) for v in sums]
+            sums = [S.cluster_totals(v, deals)[0] for v in sums]
         se, se_unpaired, va, vb = _paired_ratio(*sums, sa, sb)
     else:
         in_a, in_b, kept = _both_count(ea, eb, pairs, deals)
@@ -136,17 +136,13 @@ def _both_count(ea: list, eb: list, pairs: Pairs, deals=None) -> tuple[list, lis
     return xs, ys, deals
 
 
-def _by_deal(values, deals: list) -> list:
-    """`values` (one a pair) summed over each deal, in the order the deals first come."""
-    sums: dict = {}
-    for v, deal in zip(values, deals):
-        sums[deal] = sums.get(deal, 0) + v
-    return list(sums.values())
-
-
 def _deals_of(a, pairs: Pairs) -> list | None:
     """Each pair's deal (the seed of its game of run a, `a.seed`), where some deal holds several
-    pairs (a run with the seats rotated); None where every pair is a deal of its own."""
+    pairs of a run played in more than one seating (the seats rotated); None where every pair is a
+    deal of its own, or the run was of one seating (a seed repeated there by chance: two
+    independent pairs, as `metrics.run_deals` takes them)."""
+    if a.seatings_played <= 1:
+        return None
     seeds = _picked(a.seed, pairs.a, pairs)
     return list(seeds) if len(set(seeds)) < len(seeds) else None
 
