@@ -620,3 +620,21 @@ def test_a_loops_max_that_is_no_whole_number_of_at_least_1_known_before_play_is_
                                                                                              message):
     assert check_problems(tmp_path / "l.vbr", LOOP_BASE.replace("MAX", bound)) == [(7, 12, message)]
 
+
+
+def test_an_override_of_seats_replaces_every_seats_declaration_of_the_base(tmp_path):
+    # docs/language.md, `extends`: `override` "replaces the base's declaration of that name". A
+    # base may declare `seats` several times, each with its `when`; `override seats 2` replaced
+    # only the last of them (`seats 2 when players == 2`), so under the default players=4 the
+    # variant still had 4 seats, silently
+    write(tmp_path, "sb.vbr", 'game "B"\noption players = 4 in { 2, 4 }\nseats 4 when players == 4\n'
+                              'seats 2 when players == 2\nstart p\nphase p {\n  end draw\n}\n')
+    v = write(tmp_path, "sv.vbr", 'game "V"\nextends "sb.vbr"\noverride seats 3\n')
+    assert load(v).seats == 3
+    assert load(v, {"players": 2}).seats == 3
+    # several `override seats ... when` replace the base's together, in the variant's order
+    w = write(tmp_path, "sw.vbr", 'game "W"\nextends "sb.vbr"\noverride option players = 4 in { 3, 4 }\n'
+                                  'override seats 3 when players == 3\noverride seats 5 when players == 4\n')
+    assert load(w).seats == 5
+    assert load(w, {"players": 3}).seats == 3
+

@@ -350,8 +350,8 @@ def merge(base: list[A.Decl], own: list[A.Decl]) -> tuple[list[A.Decl], list[Dia
     Stages are looked into, so that a variant can override one phase inside a stage.
     """
     problems: list[Diagnostic] = []
-    index = _index(base)
-    out = list(base)
+    out, own = _override_seats(base, own)
+    index = _index(out)
     for d in own:
         if isinstance(d, A.Handler) and not d.override:
             out.append(d)
@@ -383,6 +383,22 @@ def merge(base: list[A.Decl], own: list[A.Decl]) -> tuple[list[A.Decl], list[Dia
         else:
             out.append(d)
     return out, problems
+
+
+def _override_seats(base: list[A.Decl], own: list[A.Decl]) -> tuple[list[A.Decl], list[A.Decl]]:
+    """A variant's `override seats` declarations replace every `seats` declaration of the base
+    together (a base may have several, each with its `when`): they take the place of the base's
+    first one, in the variant's order. Gives the base so changed and the variant's declarations
+    left to merge. A variant without `override seats`, or a base without `seats`, is left as it is
+    (`merge` then says what is wrong with it)."""
+    mine = [d for d in own if isinstance(d, A.Seats) and d.override]
+    where = [i for i, d in enumerate(base) if isinstance(d, A.Seats)]
+    if not mine or not where:
+        return list(base), own
+    new = [d.model_copy(update={"override": False}) for d in mine]
+    out = [d for i, d in enumerate(base) if i not in where]
+    out[where[0]:where[0]] = new
+    return out, [d for d in own if not (isinstance(d, A.Seats) and d.override)]
 
 
 _OPTION_KINDS = {A.IntLit: "a number", A.BoolLit: "true or false", A.StrLit: "a string", A.Name: "a member of an enum"}
