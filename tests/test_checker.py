@@ -638,3 +638,17 @@ def test_an_override_of_seats_replaces_every_seats_declaration_of_the_base(tmp_p
     assert load(w).seats == 5
     assert load(w, {"players": 3}).seats == 3
 
+
+def test_a_name_overridden_twice_in_one_file_is_an_error(tmp_path):
+    # the second `override option target` silently replaced the first: a variant that meant the
+    # first (written above, and read first) played with the second's value
+    write(tmp_path, "tb.vbr", 'game "B"\nseats 2\noption target = 9\nstart p\nphase p {\n  end draw\n}\n')
+    assert check_problems(tmp_path / "tv.vbr", 'game "V"\nextends "tb.vbr"\noverride option target = 5\n'
+                                                'override option target = 3\n') == [
+        (4, 10, "`target` is overridden twice in this file; the first `override` is at "
+                f"{tmp_path / 'tv.vbr'}:3:10, and this one would silently replace it: keep one")]
+    # an override, then a plain declaration of the same name: the second is a duplicate of the
+    # variant's own, not of the base's
+    assert check_problems(tmp_path / "tw.vbr", 'game "V"\nextends "tb.vbr"\noverride option target = 5\n'
+                                                'option target = 3\n') == [
+        (4, 1, f"`target` is defined twice; the first is at {tmp_path / 'tw.vbr'}:3:10")]

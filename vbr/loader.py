@@ -352,7 +352,15 @@ def merge(base: list[A.Decl], own: list[A.Decl]) -> tuple[list[A.Decl], list[Dia
     problems: list[Diagnostic] = []
     out, own = _override_seats(base, own)
     index = _index(out)
+    overridden: dict[str, A.Decl] = {}  # this file's overrides by name: a second one of a name is refused
     for d in own:
+        if d.override and d.name in overridden and not isinstance(d, A.Handler):
+            problems.append(Diagnostic(d.span, f"`{d.name.lstrip('@')}` is overridden twice in this file; the first "
+                                               f"`override` is at {overridden[d.name].span}, and this one would "
+                                               "silently replace it: keep one"))
+            continue
+        if d.override:
+            overridden[d.name] = d
         if isinstance(d, A.Handler) and not d.override:
             out.append(d)
             continue
@@ -376,6 +384,8 @@ def merge(base: list[A.Decl], own: list[A.Decl]) -> tuple[list[A.Decl], list[Dia
                 problems.append(changed)
                 continue
             out = _replace(out, path, d.model_copy(update={"override": False}))
+        elif d.name in overridden:
+            problems.append(Diagnostic(d.span, f"`{d.name.lstrip('@')}` is defined twice; the first is at {overridden[d.name].span}"))
         elif path is not None and d.name and not isinstance(d, A.Handler):
             prev = _at(out, path)
             problems.append(Diagnostic(d.span, f"`{d.name.lstrip('@')}` is already defined at {prev.span}; write `override` "
