@@ -456,7 +456,7 @@ class TypedRunner:
         if S[H.STATUS] != CHOICE:
             over = self.state.outcome()
             raise Failed(planned.step.span, "no choice is pending" + (f" (the game is over: {over})" if over else ""))
-        v, ty = self._value(planned)
+        v, ty = self._option_value(planned)
         for i, o, item in self._options():
             if _same(ty, v, item, o):
                 self.state.apply_index(i)
@@ -506,9 +506,24 @@ class TypedRunner:
             lines.append(f"`{c.text}` is {shown(c.whole)}{sides}")
         return ":\n    " + "\n    ".join(lines)
 
-    def _legal(self, planned: PlannedStep, want: bool = True) -> None:
+    def _option_value(self, planned: PlannedStep) -> tuple[int, str]:
+        """The value a `choose`, `expect legal` or `expect illegal` step names. One written as
+        something else than `none` that comes out none (`first(c for c in hand[1] if ...)` that
+        found nothing) fails the step: it would name `pass`, so `choose` would pass and `expect
+        illegal` hold whatever is on offer."""
         v, ty = self._value(planned)
+        e = planned.step.exprs[0]
+        if v == NONE and not isinstance(e, A.NoneLit):
+            raise Failed(e.span, f"`{printer.expr(e)}` is none here, so it names no option (write `none` to name "
+                                 "`pass`)")
+        return v, ty
+
+    def _legal(self, planned: PlannedStep, want: bool = True) -> None:
+        v, ty = self._option_value(planned)
         options = self._options()
+        if not options and not want:
+            raise Failed(planned.step.span, f"{self._text(ty, v)} should not be legal; legal now: "
+                                            f"{self._nothing_pending()}, so this tests nothing")
         if any(_same(ty, v, item, o) for _, o, item in options) != want:
             shown = ", ".join(self._text(item, o) for _, o, item in options) + self._asking() if options \
                 else self._nothing_pending()
