@@ -408,3 +408,14 @@ def test_roll_written_as_a_call_says_to_write_the_die_after_it():
     # stopped at the `(` with "expected a name"
     assert _syntax(_phase("  n = roll(d6)")) == (8, 7, "`roll` takes the die's name after it, without parentheses: "
                                                         "`roll d6`")
+
+
+@pytest.mark.parametrize("sort", ["seat", "side"])
+def test_adding_to_a_seat_or_side_measure_is_refused_at_check(tmp_path, sort):
+    # docs/language.md, `measure`: a seat or side measure starts unset and names who; `+=` on
+    # one passed `vbr check` and stopped play with "arithmetic on none" at the statement
+    text = GAME + f"measure who: {sort}\nmeasure turns: int\nphase p {{\n  measure turns += 1\n" \
+                  "  measure who += 1\n  end draw\n}\n"
+    assert check_problems(tmp_path / "m.vbr", text) == [
+        (11, 3, f"`measure who += ...`: a {sort} measure names a {sort}, and starts unset (none), so there is "
+                "nothing to add to; set it with `measure who = ...` (an int measure counts)")]

@@ -64,7 +64,13 @@ class StmtChecker:
         tt = self.target(s.target, scope)
         if tt is None:
             return
-        if s.op != "=":
+        if s.op != "=" and self._seat_measure(s.target):
+            short = s.target.id.split(" ", 1)[1]
+            sort = self.m.measures[short].type
+            self.diags.error(s.span, f"`measure {short} {s.op} ...`: a {sort} measure names a {sort}, and starts "
+                                     f"unset (none), so there is nothing to add to; set it with `measure {short} = "
+                                     f"...` (an int measure counts)")
+        elif s.op != "=":
             if tt.startswith("list:"):
                 self.diags.error(s.span, f"`{s.op}` works on numbers: a list cannot grow or shrink (give it a whole "
                                          "new list, or keep a collection that grows as things in a zone)")
@@ -75,6 +81,13 @@ class StmtChecker:
             self.diags.error(s.span, f"cannot assign {T.show(vt)} to {T.show(tt)}")
         elif tt == "seat" and vt == "int":
             self._int_as_seat(s)
+
+    def _seat_measure(self, target: A.Expr) -> bool:
+        """Whether `target` is a seat or side measure (`measure first_server`)."""
+        if not (isinstance(target, A.Name) and target.id.startswith("measure ")):
+            return False
+        d = self.m.measures.get(target.id.split(" ", 1)[1])
+        return d is not None and d.type in ("seat", "side")
 
     def _int_as_seat(self, s: A.Assign) -> None:
         """An int stored into a seat: one known before play (a number, an option, a const, or
