@@ -245,7 +245,11 @@ def test_a_scenario_file_s_problems_come_in_the_order_of_the_file(tmp_path):
     assert [line for line, _, _ in problems] == [3, 7, 10]
 
 
-@pytest.mark.parametrize("faces, col, read", [("1..n", 12, "it reads `n`"), ("1..count(hand[0])", 18, "it reads `hand`")])
+@pytest.mark.parametrize("faces, col, read", [("1..n", 12, "it reads `n`"), ("1..count(hand[0])", 18, "it reads `hand`"),
+                                               # a var read where its none does no harm before play: the
+                                               # checker passed it and the typed program refused it as "not
+                                               # supported yet: die `d`'s faces are not fixed before play"
+                                               ("[n, 2]", 10, "it reads `n`")])
 def test_a_die_whose_faces_read_the_state_says_so_at_what_it_reads(tmp_path, faces, col, read):
     # it said, at the die: "faces cannot be computed before play: unsupported operand type(s) for
     # -: 'NoneType' and 'int'" (or "list index out of range"), Python's words

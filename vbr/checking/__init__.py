@@ -126,17 +126,19 @@ def _dice(m: Model, x: ExprChecker, values: Constants) -> None:
         if item is None or t == "zone":
             m.diags.error(d.faces.span, f"a die's faces are a list or a range, not {T.show(t)}")
             continue
+        found = read_in_play(m, d.faces)
+        if found is not None and isinstance(found[0], A.Name):
+            # a var, zone or kind has no value yet: say what was read (a var read before play is
+            # none to the evaluator, so `[home, 2]` of `var home` would be worked out as [none, 2])
+            node, via = found
+            m.diags.error(node.span, f"die `{name}`'s faces are fixed before play: they may use literals, options, "
+                                     "enum members, consts and fns of them, not vars, zones or cards"
+                                     + (f" (`{via}` reads `{node.id}`)" if via else f" (it reads `{node.id}`)"))
+            continue
         try:
             faces = values.faces(name)
-        except Failure as exc:
-            found = read_in_play(m, d.faces)
-            if found is None or not isinstance(found[0], A.Name):  # (a roll or pick says so itself)
-                m.diags.error(d.span, f"die `{name}`'s faces cannot be computed before play: {exc}")
-            else:  # a var or zone has no value yet: say what was read, not how reading it failed
-                node, via = found
-                m.diags.error(node.span, f"die `{name}`'s faces are fixed before play: they may use literals, options, "
-                                         "enum members, consts and fns of them, not vars, zones or cards"
-                                         + (f" (`{via}` reads `{node.id}`)" if via else f" (it reads `{node.id}`)"))
+        except Failure as exc:  # (a roll or pick says so itself)
+            m.diags.error(d.span, f"die `{name}`'s faces cannot be computed before play: {exc}")
             continue
         if faces == ():
             m.diags.error(d.span, f"die `{name}` has no faces")
