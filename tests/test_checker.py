@@ -652,3 +652,16 @@ def test_a_name_overridden_twice_in_one_file_is_an_error(tmp_path):
     assert check_problems(tmp_path / "tw.vbr", 'game "V"\nextends "tb.vbr"\noverride option target = 5\n'
                                                 'option target = 3\n') == [
         (4, 1, f"`target` is defined twice; the first is at {tmp_path / 'tw.vbr'}:3:10")]
+
+
+@pytest.mark.parametrize("decl, what", [("var home: int = 0", "var"), ("const home = 1", "const"),
+                                        ("option home = 2", "option"), ("zone home public", "zone"),
+                                        ("direction home = (0, 1)", "direction")])
+def test_an_enum_member_named_as_a_var_or_other_value_is_an_error_at_the_member(tmp_path, decl, what):
+    # docs/language.md: "A name is declared once per file"; a name is read as a var (const,
+    # option) before an enum member (5.2), so `var x: Side = home` read the var, and the author
+    # got a type error far from the cause (or none at all: `die d = [home, away]`)
+    text = f'game "T"\nseats 2\nstart p\nenum Side {{ home, away }}\n{decl}\nphase p {{\n  end draw\n}}\n'
+    problems = check_problems(tmp_path / "e.vbr", text)
+    assert problems[0] == (4, 13, f"enum member `home` has the name of {what} `home` (at {tmp_path / 'e.vbr'}:5:1), "
+                                  "which hides it wherever the name is read; rename one")

@@ -224,6 +224,7 @@ def _first_pass(m: Model, decls: list[A.Decl]) -> None:
             _refuse_reserved(m, key, d.span)
         elif isinstance(d, A.Fn) and key in builtin_names():
             m.diags.error(d.span, f"`{key}` is a built-in function; choose another name")
+    named = seen
     for d in decls:
         seen: set[str] = set()
         for param in getattr(d, "params", None) or ([d.param] if isinstance(d, A.Returns) else []):
@@ -240,6 +241,10 @@ def _first_pass(m: Model, decls: list[A.Decl]) -> None:
                         _refuse_reserved(m, mem, span, "an enum member")
                     if mem in m.member_enum:
                         m.diags.error(span, f"enum member `{mem}` is already a member of `{m.member_enum[mem]}`")
+                    elif type(named.get(mem)) in _VALUE_DECLS:
+                        other = named[mem]
+                        m.diags.error(span, f"enum member `{mem}` has the name of {_VALUE_DECLS[type(other)]} `{mem}` "
+                                            f"(at {other.span}), which hides it wherever the name is read; rename one")
                     m.member_enum[mem] = d.name
             case A.Option():
                 m.option_decls[d.name] = d
@@ -253,6 +258,12 @@ def _first_pass(m: Model, decls: list[A.Decl]) -> None:
             if f.name in k.fields:
                 m.diags.error(f.span, f"field `{f.name}` appears twice in kind `{k.decl.name}`")
             k.fields[f.name] = (i, type_of(m, f.type))
+
+
+# the declarations whose names are read as values where an enum member's is, and come first
+# (docs/language.md, 5.2): one of them named as a member hides the member
+_VALUE_DECLS = {A.Var: "var", A.Const: "const", A.Option: "option", A.Zone: "zone", A.Direction: "direction",
+                A.Kind: "kind", A.Enum: "enum"}
 
 
 def _refuse_reserved(m: Model, word: str, span: Span, what: str = "a name") -> None:
