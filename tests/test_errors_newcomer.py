@@ -360,6 +360,14 @@ def test_a_base_file_s_use_of_an_enum_member_an_override_dropped_names_the_overr
                               f"{tmp_path / 'v.vbr'}:3:10 overrides without it)" for _, _, m in found), found
 
 
+def test_a_base_file_s_goto_to_a_phase_of_a_stage_an_override_replaced_names_the_override(tmp_path):
+    # siatka.vbr's phases serve, bounce and attack live in `stage rally`; `override phase rally`
+    # replaces the whole stage, and the base's `goto serve` said only "no phase `serve`"
+    found = _variant_problems(tmp_path, "override phase rally {\n  goto placement\n}")
+    assert found and all(m == "no phase `serve` (phases: placement, rally) (`serve` was declared in the base's "
+                              f"`rally`, which {tmp_path / 'v.vbr'}:3:10 overrides without it)" for _, _, m in found), found
+
+
 def test_a_base_file_s_error_at_a_use_of_an_overridden_fn_names_the_override(tmp_path):
     # siatka.vbr:194 `choose d from bounces_of(face) ...` wants a list; the variant's fn gives the
     # Face itself. The error was at the base's line alone, with nothing to tie it to the variant.

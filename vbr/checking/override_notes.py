@@ -4,8 +4,8 @@ A variant that overrides `proc take_over(s: seat)` with two parameters breaks ev
 the base file; an `override enum Tactic` that leaves out a member breaks every use of that member
 there. The errors are rightly located in the base file, which its author did not touch. Each such
 error gets a note naming the override it follows from: one whose name the message names, one
-whose base declaration declared a name the message names and the override no longer does, or
-else one whose name is written where the error points (`fn bounces_of` overridden to give a
+whose base declaration (an enum, a kind, a stage) declared a name the message names and the
+override no longer does, or else one whose name is written where the error points (`fn bounces_of` overridden to give a
 Face, where the base's `choose d from bounces_of(face)` wants a list).
 """
 from __future__ import annotations
@@ -76,7 +76,7 @@ def _walk(decls):
 def _noted(e: Diagnostic, overrides: list[tuple[A.Decl, A.Decl]], chain: list[str],
            pointed: set[str] = frozenset()) -> Diagnostic:
     """`e` with a note naming the override it follows from: one the message names, one whose
-    enum or kind lost a name the message names, else one written where the error points
+    enum, kind or stage lost a name the message names, else one written where the error points
     (`pointed`, its line from its column on); `e` itself when none is."""
     named = set(_NAMED.findall(e.message))
     for new, old in overrides:
@@ -85,7 +85,7 @@ def _noted(e: Diagnostic, overrides: list[tuple[A.Decl, A.Decl]], chain: list[st
         shown = new.name.lstrip("@")
         if new.name in named:
             return Diagnostic(e.span, f"{e.message} (`{shown}` is overridden at {new.span})", e.severity)
-        gone = sorted(named & (_words(old) - _words(new))) if isinstance(old, (A.Enum, A.Kind)) else []
+        gone = sorted(named & (_words(old) - _words(new))) if isinstance(old, (A.Enum, A.Kind, A.Stage)) else []
         if gone:
             return Diagnostic(e.span, f"{e.message} (`{gone[0]}` was declared in the base's `{shown}`, which "
                                       f"{new.span} overrides without it)", e.severity)
@@ -97,9 +97,12 @@ def _noted(e: Diagnostic, overrides: list[tuple[A.Decl, A.Decl]], chain: list[st
 
 
 def _words(d: A.Decl) -> set[str]:
-    """The names an enum declares (its members) or a kind (its fields); none for anything else."""
+    """The names an enum declares (its members), a kind (its fields) or a stage (its phases and
+    stages, to any depth); none for anything else."""
     if isinstance(d, A.Enum):
         return set(d.members)
     if isinstance(d, A.Kind):
         return {f.name for f in d.fields}
+    if isinstance(d, A.Stage):
+        return {m.name for m in _walk(d.members)}
     return set()
