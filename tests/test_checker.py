@@ -665,3 +665,16 @@ def test_an_enum_member_named_as_a_var_or_other_value_is_an_error_at_the_member(
     problems = check_problems(tmp_path / "e.vbr", text)
     assert problems[0] == (4, 13, f"enum member `home` has the name of {what} `home` (at {tmp_path / 'e.vbr'}:5:1), "
                                   "which hides it wherever the name is read; rename one")
+
+
+def test_a_measure_nothing_sets_is_a_warning_at_its_declaration(tmp_path):
+    # docs/language.md, `measure`: the rules set a measure where they decide it; one declared and
+    # never set passed `vbr check` silently, and `vbr sim` reported it as 0 in every game
+    from vbr.visualizer.findings import findings
+    p = write(tmp_path, "m.vbr", 'game "T"\nseats 2\nstart p\nmeasure turns: int\nmeasure who: seat\n'
+                                 'measure done: bool\nphase p {\n  measure turns += 1\n  end draw\n}\n')
+    assert [(d.span.line, d.severity, d.message) for d in findings(checked_model(p))] == [
+        (5, "warning", "measure `who` is never set: every game reports it unset, as it starts (`measure who = ...` "
+                       "sets it)"),
+        (6, "warning", "measure `done` is never set: every game reports it false, as it starts (`measure done = ...` "
+                       "sets it)")]

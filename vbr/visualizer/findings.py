@@ -1,6 +1,6 @@
 """Flaws in a turn flow that show before anyone plays: phases play can never reach, phases play
-can never leave or can leave only on some paths, loops that go round without anyone choosing, and
-events nothing emits (their handlers never run).
+can never leave or can leave only on some paths, loops that go round without anyone choosing,
+events nothing emits (their handlers never run), and measures nothing sets.
 
 boardgame.io notices an endless loop of automatic phase ends only while a game runs; here the
 same loop is a cycle of automatic transitions, found ahead of time. These are warnings, not
@@ -32,7 +32,7 @@ def findings(model: Model) -> list[Diagnostic]:
     the checker found, in file order."""
     phases, first = _walk(model)
     found = (_unreachable(phases, first, model) + _dead_ends(phases) + _open_ends(phases) + _automatic_cycles(phases)
-             + _never_emitted(model) + model.diags.warnings)  # the checker's own (a choice from a zone nothing fills)
+             + _never_emitted(model) + _never_set(model) + model.diags.warnings)  # the checker's own (a choice from a zone nothing fills)
     return sorted(found, key=lambda d: (d.span.file, d.span.line, d.span.col))
 
 
@@ -85,6 +85,21 @@ def _never_emitted(model: Model) -> list[Diagnostic]:
         found.append(Diagnostic(ev.span, f"event `{name}` is never emitted: {ran} (`emit {name}(...)` makes it "
                                          "happen)", "warning"))
     return found
+
+
+_STARTS = {"seat": "unset", "side": "unset", "int": "0", "bool": "false"}
+
+
+def _never_set(model: Model) -> list[Diagnostic]:
+    """Measures no `measure NAME = ...` (or `+=`, `-=`) in the file sets: every game reports
+    them as they start."""
+    bodies = [d.body for group in (model.phases, model.procs) for d in group.values()]
+    bodies += [h.body for hs in model.handlers.values() for h in hs]
+    bodies += [model.setup.body] if model.setup else []
+    set_ = {n.target.id for b in bodies for n in A.walk(b) if isinstance(n, A.Assign) and isinstance(n.target, A.Name)}
+    return [Diagnostic(d.span, f"measure `{short}` is never set: every game reports it {_STARTS.get(d.type, 'unset')}, "
+                               f"as it starts (`measure {short} = ...` sets it)", "warning")
+            for short, d in model.measures.items() if d.name not in set_]
 
 
 def _dead_ends(phases: dict[str, _Phase]) -> list[Diagnostic]:
