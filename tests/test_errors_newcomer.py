@@ -368,6 +368,16 @@ def test_a_base_file_s_goto_to_a_phase_of_a_stage_an_override_replaced_names_the
                               f"`rally`, which {tmp_path / 'v.vbr'}:3:10 overrides without it)" for _, _, m in found), found
 
 
+def test_a_base_file_s_error_at_a_built_in_a_variant_s_procedure_replaced_names_the_procedure(tmp_path):
+    # docs/language.md, section 6: a `proc` named as a built-in "takes the built-in's place
+    # everywhere in the file", the base included: siatka.vbr's `count(hand[s]) < 3` then said only
+    # "`count` is a procedure", with nothing to tie it to the variant
+    found = _variant_problems(tmp_path, "proc count(z: zone) {\n  say \"counted\"\n}")
+    note = f"(`count` is the procedure declared at {tmp_path / 'v.vbr'}:3:1, which takes the place of the built-in " \
+           "`count` in the whole file)"
+    assert found and all(m.endswith(note) for _, _, m in found), found
+
+
 def test_a_base_file_s_error_at_a_use_of_an_overridden_fn_names_the_override(tmp_path):
     # siatka.vbr:194 `choose d from bounces_of(face) ...` wants a list; the variant's fn gives the
     # Face itself. The error was at the base's line alone, with nothing to tie it to the variant.

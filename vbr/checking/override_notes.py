@@ -5,14 +5,18 @@ the base file; an `override enum Tactic` that leaves out a member breaks every u
 there. The errors are rightly located in the base file, which its author did not touch. Each such
 error gets a note naming the override it follows from: one whose name the message names, one
 whose base declaration (an enum, a kind, a stage) declared a name the message names and the
-override no longer does, or else one whose name is written where the error points (`fn bounces_of` overridden to give a
-Face, where the base's `choose d from bounces_of(face)` wants a list).
+override no longer does, or else one whose name is written where the error points (`fn
+bounces_of` overridden to give a Face, where the base's `choose d from bounces_of(face)` wants a
+list). A procedure a variant
+declares with a built-in's name (`proc max`) takes the built-in's place in the base too: an error
+naming it gets a note saying so.
 """
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from vbr.builtin_signatures import SIGNATURES
 from vbr.errors import Diagnostic
 from vbr.grammar import ast as A
 from vbr.loader import parse_file
@@ -58,11 +62,11 @@ def _overrides(rules, chain: list[str]) -> list[tuple[A.Decl, A.Decl]]:
     found = []
     for i, file in enumerate(chain[:-1]):
         for name, d in own[file].items():
-            if not getattr(d, "override", False):
-                continue
             original = next((own[b][name] for b in chain[i + 1:] if name in own[b]), None)
-            if original is not None:
+            if original is not None and getattr(d, "override", False):
                 found.append((d, original))
+            elif original is None and isinstance(d, A.Proc) and name in SIGNATURES:
+                found.append((d, None))  # a new procedure named as a built-in: it takes its place in the base too
     return found
 
 
@@ -83,14 +87,19 @@ def _noted(e: Diagnostic, overrides: list[tuple[A.Decl, A.Decl]], chain: list[st
         if chain.index(new.span.file) >= chain.index(e.span.file):
             continue  # an override made further down the chain than the error explains nothing there
         shown = new.name.lstrip("@")
+        if old is None:
+            if new.name in named:
+                return Diagnostic(e.span, f"{e.message} (`{shown}` is the procedure declared at {new.span}, which "
+                                          f"takes the place of the built-in `{shown}` in the whole file)", e.severity)
+            continue
         if new.name in named:
             return Diagnostic(e.span, f"{e.message} (`{shown}` is overridden at {new.span})", e.severity)
         gone = sorted(named & (_words(old) - _words(new))) if isinstance(old, (A.Enum, A.Kind, A.Stage)) else []
         if gone:
             return Diagnostic(e.span, f"{e.message} (`{gone[0]}` was declared in the base's `{shown}`, which "
                                       f"{new.span} overrides without it)", e.severity)
-    for new, _ in overrides:
-        if chain.index(new.span.file) < chain.index(e.span.file) and new.name in pointed:
+    for new, old in overrides:
+        if old is not None and chain.index(new.span.file) < chain.index(e.span.file) and new.name in pointed:
             return Diagnostic(e.span, f"{e.message} (`{new.name.lstrip('@')}`, used here, is overridden at "
                                       f"{new.span})", e.severity)
     return e
