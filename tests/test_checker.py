@@ -678,3 +678,16 @@ def test_a_measure_nothing_sets_is_a_warning_at_its_declaration(tmp_path):
                        "sets it)"),
         (6, "warning", "measure `done` is never set: every game reports it false, as it starts (`measure done = ...` "
                        "sets it)")]
+
+
+def test_an_option_value_under_which_no_seats_declaration_holds_is_a_warning_at_the_value(tmp_path):
+    # docs/language.md, `seats`: "if none holds, the options are rejected". A variant widening
+    # Cattack's `players` to `in { 2, 5 }` passed `vbr check`, and `--option players=5` was then
+    # refused at load; the check can try each value its `in { ... }` allows
+    p = write(tmp_path, "s.vbr", 'game "T"\noption players = 2 in { 2, 3, 5 }\nseats 3 when players == 3\n'
+                                 'seats 2 when players < 3\nstart p\nphase p {\n  end draw\n}\n')
+    model = checked_model(p)
+    assert [(d.span.line, d.span.col, d.severity, d.message) for d in model.diags.items] == [
+        (2, 31, "warning", "with `players = 5`, which its `in { ... }` allows, no `seats ... when` holds (the other "
+                           "options as chosen): a game under it is refused")]
+    assert model.seats == 2

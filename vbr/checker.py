@@ -180,6 +180,7 @@ def build_model(rules: RuleSet, options: dict[str, object] | None = None) -> Mod
     _first_pass(m, decls)
     _apply_options(m, options)
     _choose_seats(m, [d for d in decls if isinstance(d, A.Seats)])
+    _seats_for_each_value(m, [d for d in decls if isinstance(d, A.Seats)])
     for d in decls:
         if isinstance(d, A.Require):
             _require(m, d)
@@ -283,6 +284,31 @@ def _choose_seats(m: Model, decls: list[A.Seats]) -> None:
     if not m.teams:
         m.teams = [[s] for s in range(m.seats)]
         m.team_of = list(range(m.seats))
+
+
+def _seats_for_each_value(m: Model, decls: list[A.Seats]) -> None:
+    """A warning at each value an option's `in { ... }` allows under which no `seats ... when`
+    holds, the other options as chosen: play under it would be refused before it starts. Only
+    when every `seats` has a `when` and they hold for the options chosen."""
+    if not decls or any(d.when is None for d in decls) or m.diags.errors:
+        return
+    named = {n.id for d in decls for n in A.walk(d.when) if isinstance(n, A.Name)}
+    for name, od in m.option_decls.items():
+        if name not in named or not od.choices:
+            continue
+        chosen = m.options[name]
+        for c in od.choices:
+            v = literal_value(m, c)
+            if v is None or v == chosen:
+                continue
+            m.options[name] = v
+            before = list(m.diags.items)
+            holds = any(option_condition(m, d.when) for d in decls)
+            m.diags.items[:] = before
+            if not holds:
+                m.diags.warning(c.span, f"with `{name} = {_shown(v)}`, which its `in {{ ... }}` allows, no `seats ... "
+                                        "when` holds (the other options as chosen): a game under it is refused")
+        m.options[name] = chosen
 
 
 def _require(m: Model, d: A.Require) -> None:
