@@ -144,6 +144,21 @@ def test_a_side_measure_outside_the_sides_faults_where_it_is_set(tmp_path, engin
     assert ":6:" in str(err.value.located() if hasattr(err.value, "located") else err.value)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_seat_measure_outside_the_seats_faults_where_it_is_set(tmp_path, engine):
+    # as a side measure does: a seat measure given 2 in play with two seats was stored, and `vbr
+    # sim` then counted the game as one that left it unset, though the rules set it in every game
+    from vbr.sim import game_for
+    from vbr.play import play_game
+    path = write(tmp_path, 'game "M"\nseats 2\nvar k: int = 2\nmeasure m: seat\nstart p\nphase p {\n'
+                           '  measure m = k\n  end winner 0\n}\n')
+    with pytest.raises(VbrRuntimeError) as err:
+        game = game_for(str(path), (), engine)
+        play_game(game, 1, ["random", "random"])
+    assert err.value.diagnostics[0].span.line == 7
+    assert err.value.diagnostics[0].message == "`measure m` = 2 is out of its range 0..1"
+
+
 # ------------------------------------------------------------------------------ in a sim
 @pytest.mark.parametrize("engine", ENGINES)
 def test_the_first_mover_after_set_up_wins_as_the_hand_computation_says(tmp_path, capsys, engine):

@@ -671,7 +671,9 @@ def _measure(m: Model, d: A.Measure) -> None:
     init = {"seat": A.NoneLit, "side": A.NoneLit, "int": lambda span: A.IntLit(span=span, value=0),
             "bool": lambda span: A.BoolLit(span=span, value=False)}[d.type](span=d.span)
     var_type = "int" if d.type == "side" else d.type
-    rng = A.VarRange(span=d.span, lo=0, hi=(len(m.teams) or m.seats) - 1) if d.type == "side" else None
+    # a seat or side measure holds one, or play stops where it is set (a seat var stores any int)
+    rng = A.VarRange(span=d.span, lo=0, hi=(len(m.teams) or m.seats) - 1) if d.type == "side" \
+        else A.VarRange(span=d.span, lo=0, hi=m.seats - 1) if d.type == "seat" else None
     var = A.Var(span=d.span, name=d.name, type=A.TypeRef(span=d.span, name=var_type), init=init, range=rng)
     m.vars[d.name] = Slotted(var, m.nvals, 1, None, var_type)
     m.nvals += 1
