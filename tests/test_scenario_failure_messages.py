@@ -95,3 +95,40 @@ def test_an_option_step_whose_value_comes_out_none_fails_instead_of_naming_pass(
     # `expect illegal` with no choice on offer held whatever it named
     assert (over.ok, over.message) == (False, "#0 should not be legal; legal now: nothing (the game is over: "
                                               "draw), so this tests nothing")
+
+
+DICE = """game "D"
+seats 2
+start a
+die d = 1..6
+var got: int = 0
+phase a {
+  got = roll d
+  choose x from 1..2 by 0 as "go"
+  end draw
+}
+"""
+
+LEFT_OVER = """tests for "d.vbr"
+
+scenario "two faces forced, one rolled" {
+  force d = 4, 5
+  expect got == 4
+}
+
+scenario "one face forced, one rolled" {
+  force d = 4
+  expect got == 4
+}
+"""
+
+
+def test_a_forced_value_play_never_takes_fails_the_scenario(tmp_path):
+    # docs/language.md, section 7: `force` gives "the next rolls of the die"; a face queued for
+    # a roll that never came left the scenario passing, though its author counted on that roll
+    (tmp_path / "d.vbr").write_text(DICE, encoding="utf-8")
+    (tmp_path / "d_test.vbr").write_text(LEFT_OVER, encoding="utf-8")
+    left, taken = run_file(tmp_path / "d_test.vbr", engine="python")
+    assert (left.ok, left.message) == (False, "1 value was forced for `d` and never rolled: play made no more rolls "
+                                              "of it before the scenario ended")
+    assert taken.ok

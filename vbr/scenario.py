@@ -348,6 +348,25 @@ class TypedRunner:
                     where = f"line {step.span.line} ({printer.step_line(step)})"
                     self.events.append((where, render_events(self.log[seen:])))
                     seen = len(self.log)
+        self._all_forced_taken()
+
+    def _all_forced_taken(self) -> None:
+        """Every value a `force` queued was rolled or picked by the end: one left over is a draw
+        the scenario counted on that play never made, so the steps after it tested another game."""
+        last = {}
+        for planned in self.plan:
+            if planned.step.kind == "force":
+                last[planned.queue] = planned
+        S = self.state.words
+        for queue, planned in last.items():
+            at = self.p.forced_at[queue]
+            left = int(S[at + 1]) - int(S[at])
+            if left > 0:
+                pick, name = planned.step.name == "pick", planned.step.name
+                many = "value was" if left == 1 else "values were"
+                raise Failed(planned.step.span, f"{left} {many} forced for `{name}` and never "
+                                                f"{'picked' if pick else 'rolled'}: play made no more "
+                                                f"{'picks' if pick else 'rolls of it'} before the scenario ended")
 
     # ------------------------------------------------------------------ the engine
     def _call(self, unit: int, step) -> int | None:
