@@ -591,6 +591,21 @@ def test_a_phase_whose_every_branch_hands_play_on_is_no_open_end(tmp_path):
     assert findings(build_model(load_rules(p))) == []
 
 
+def test_a_phase_ending_in_a_loop_without_break_is_no_open_end(tmp_path):
+    # docs/language.md, `loop`: it "runs the block until a `break`, a `goto` or an `end`", and a
+    # round past its `max` is an error; with no `break` nothing after it runs. The walk took it
+    # to fall through, so a phase whose last statement is such a loop was an open end
+    p = tmp_path / "loop.vbr"
+    p.write_text(OPEN_END.replace('  choose k from [1, 2] by 0 as "k"\n  n = k\n  if n == 1 {\n    goto b\n  }',
+                                  '  loop max 5 {\n    choose k from [1, 2] by 0 as "k"\n    n += k\n    if n > 3 {\n'
+                                  '      goto b\n    }\n  }'))
+    assert findings(build_model(load_rules(p))) == []
+    # with a `break`, play goes on after the loop, and falls off the phase's end
+    p.write_text(p.read_text().replace("      goto b\n", "      break\n    }\n    if n == 3 {\n      goto b\n"))
+    (found,) = findings(build_model(load_rules(p)))
+    assert found.message.startswith("phase `a` can reach its end without a `goto` or `end`")
+
+
 def test_the_open_end_really_stops_a_game_with_an_error(tmp_path):
     """What the finding warns of: choosing 2 falls off `a`'s end."""
     from vbr.errors import VbrError

@@ -22,7 +22,7 @@ END = "game over"
 
 # Ways a block can finish without handing play on: it falls off its end, or a statement sends
 # control elsewhere in the same body (`return` out of a procedure, `break`/`continue` in a loop).
-NEXT, RETURN, LOOP = "next", "return", "loop"
+NEXT, RETURN, LOOP, BREAK = "next", "return", "loop", "break"
 
 Guards = tuple[str, ...]
 
@@ -146,7 +146,10 @@ class _Walker:
                     self.env[s.var] = "each of " + self.read(s.source)
                     self.bound.add(s.var)
                 outs, _ = self.block(s.body.body, guards)
-                return {NEXT} | (outs & {RETURN}), guards
+                # a `loop` ends only by `break` (or by leaving the body: `goto`, `end`, `return`);
+                # past its `max` it is an error, so without a `break` nothing after it runs
+                after = {NEXT} if not isinstance(s, A.Loop) or BREAK in outs else set()
+                return after | (outs & {RETURN}), guards
             case A.Let(value=A.Call(func=name, args=args)) | A.Assign(value=A.Call(func=name, args=args)) \
                     if name in self.model.procs:  # a procedure's result taken: its flow is the call's
                 if isinstance(s, A.Let):
@@ -160,7 +163,9 @@ class _Walker:
                 return self.call(name, guards, args)
             case A.Emit():
                 return self.emit(s, guards)
-            case A.Break() | A.Continue():
+            case A.Break():
+                return {BREAK}, guards
+            case A.Continue():
                 return {LOOP}, guards
             case A.Return():
                 return {RETURN}, guards
