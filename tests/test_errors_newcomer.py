@@ -441,3 +441,12 @@ def test_adding_to_a_seat_or_side_measure_is_refused_at_check(tmp_path, sort):
     assert check_problems(tmp_path / "m.vbr", text) == [
         (11, 3, f"`measure who += ...`: a {sort} measure names a {sort}, and starts unset (none), so there is "
                 "nothing to add to; set it with `measure who = ...` (an int measure counts)")]
+
+
+def test_a_measure_named_as_a_var_is_refused_at_check(tmp_path):
+    # docs/language.md, section 7: a scenario's `expect` "sees its measures, by name"; a measure
+    # named as a var passed the check, and `expect n == 1` read the var, never the measure
+    text = GAME + "measure n: int\nphase p {\n  measure n += 1\n  end draw\n}\n"
+    assert check_problems(tmp_path / "m.vbr", text) == [
+        (7, 1, "measure `n` has the name of var `n`: a scenario's `expect n` would read that, never the measure; "
+               "give the measure a name of its own")]

@@ -626,6 +626,7 @@ def _second_pass(m: Model, decls: list[A.Decl]) -> None:
     for d in decls:  # after every const is known
         if isinstance(d, A.Limit):
             _limit(m, d)
+    _measure_names(m)
     _check_references(m)
 
 
@@ -678,6 +679,18 @@ def _measure(m: Model, d: A.Measure) -> None:
     m.vars[d.name] = Slotted(var, m.nvals, 1, None, var_type)
     m.nvals += 1
     m.measures[d.short] = d
+
+
+def _measure_names(m: Model) -> None:
+    """A measure may not have a name the file gives a value (a var, a const, ...): a scenario's
+    `expect NAME` would read that, never the measure."""
+    sorts = (("var", m.vars), ("const", m.consts), ("option", m.option_decls), ("enum member", m.member_enum),
+             ("direction", m.directions), ("zone", m.zones), ("enum", m.enums), ("kind", m.kinds))
+    for short, d in m.measures.items():
+        sort = next((what for what, names in sorts if short in names), None)
+        if sort is not None:
+            m.diags.error(d.span, f"measure `{short}` has the name of {sort} `{short}`: a scenario's `expect {short}` "
+                                  "would read that, never the measure; give the measure a name of its own")
 
 
 def _limit(m: Model, d: A.Limit) -> None:
