@@ -691,3 +691,14 @@ def test_an_option_value_under_which_no_seats_declaration_holds_is_a_warning_at_
         (2, 31, "warning", "with `players = 5`, which its `in { ... }` allows, no `seats ... when` holds (the other "
                            "options as chosen): a game under it is refused")]
     assert model.seats == 2
+
+
+def test_an_option_nothing_reads_is_a_warning_at_its_declaration(tmp_path):
+    # an option whose value is ignored: `--option fast=false` was accepted and changed nothing.
+    # An option read anywhere (a body, a const, a `seats ... when`, a `say` hole) is no finding
+    from vbr.visualizer.findings import findings
+    p = write(tmp_path, "o.vbr", 'game "T"\noption fast = true\noption target = 3\noption shown = 1\n'
+                                 'option players = 2 in { 2, 3 }\nconst T = target\nseats 3 when players == 3\n'
+                                 'seats 2 when players == 2\nstart p\nphase p {\n  say "{shown}"\n  end winner T - 3\n}\n')
+    assert [(d.span.line, d.message) for d in findings(checked_model(p))] == [
+        (2, "option `fast` is never read: every value of it plays the same game (the rules name it nowhere)")]

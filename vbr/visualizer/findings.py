@@ -1,6 +1,6 @@
 """Flaws in a turn flow that show before anyone plays: phases play can never reach, phases play
 can never leave or can leave only on some paths, loops that go round without anyone choosing,
-events nothing emits (their handlers never run), and measures nothing sets.
+events nothing emits (their handlers never run), measures nothing sets, and options nothing reads.
 
 boardgame.io notices an endless loop of automatic phase ends only while a game runs; here the
 same loop is a cycle of automatic transitions, found ahead of time. These are warnings, not
@@ -32,7 +32,7 @@ def findings(model: Model) -> list[Diagnostic]:
     the checker found, in file order."""
     phases, first = _walk(model)
     found = (_unreachable(phases, first, model) + _dead_ends(phases) + _open_ends(phases) + _automatic_cycles(phases)
-             + _never_emitted(model) + _never_set(model) + model.diags.warnings)  # the checker's own (a choice from a zone nothing fills)
+             + _never_emitted(model) + _never_set(model) + _never_read(model) + model.diags.warnings)  # the checker's own (a choice from a zone nothing fills)
     return sorted(found, key=lambda d: (d.span.file, d.span.line, d.span.col))
 
 
@@ -100,6 +100,15 @@ def _never_set(model: Model) -> list[Diagnostic]:
     return [Diagnostic(d.span, f"measure `{short}` is never set: every game reports it {_STARTS.get(d.type, 'unset')}, "
                                f"as it starts (`measure {short} = ...` sets it)", "warning")
             for short, d in model.measures.items() if d.name not in set_]
+
+
+def _never_read(model: Model) -> list[Diagnostic]:
+    """Options that nothing in the file names: whatever value is chosen, play is the same."""
+    named = {n.id for d in model.rules.decls if not isinstance(d, A.Option) for n in A.walk(d)
+             if isinstance(n, A.Name)}
+    return [Diagnostic(d.span, f"option `{name}` is never read: every value of it plays the same game (the rules "
+                               "name it nowhere)", "warning")
+            for name, d in model.option_decls.items() if name not in named]
 
 
 def _dead_ends(phases: dict[str, _Phase]) -> list[Diagnostic]:
