@@ -9,14 +9,14 @@ a measure of each kind, two games of a deal alike in part), not played, and not 
 from __future__ import annotations
 
 import argparse
-import gc
 import random
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from best_cpu import best_cpu_seconds  # noqa: E402  (benchmarks/, this script's own folder)
 
 from vbr.analysis.column_store import ColumnStore  # noqa: E402
 from vbr.analysis.metrics import summarize_columns  # noqa: E402
@@ -55,17 +55,6 @@ def store_of(games: int, per_deal: int) -> ColumnStore:
     return store
 
 
-def seconds(fn, repeat: int) -> float:
-    """The best of `repeat` rounds of fn(), in seconds of CPU."""
-    best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        t = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t)
-    return best
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1_000_000)
@@ -74,7 +63,7 @@ def main(argv=None) -> int:
     print(f"{args.games} made-up games, summarize_columns, best of {args.repeat}")
     for per_deal, what in ((1, "every seed once"), (2, "each seed twice")):
         store = store_of(args.games, per_deal)
-        print(f"{what:16}: {seconds(lambda: summarize_columns(store), args.repeat):6.2f} s")
+        print(f"{what:16}: {best_cpu_seconds(lambda: summarize_columns(store), args.repeat):6.2f} s")
         del store
     return 0
 

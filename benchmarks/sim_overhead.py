@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gc
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from best_cpu import best_cpu_seconds  # noqa: E402  (benchmarks/, this script's own folder)
 
 from vbr.analysis.metrics import summarize  # noqa: E402
 from vbr.play import play_game  # noqa: E402
@@ -25,13 +25,7 @@ from vbr.sim import RunSpec, collecting_less, game_for, play_games  # noqa: E402
 
 def per_game(fn, games: int, repeat: int) -> float:
     """The best of `repeat` rounds of fn(), in microseconds of CPU a game."""
-    best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        t = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t)
-    return best / games * 1e6
+    return best_cpu_seconds(fn, repeat) / games * 1e6
 
 
 def play_each(game, n: int, seats: list[str]) -> None:
