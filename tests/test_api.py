@@ -422,3 +422,21 @@ def test_numpy_option_values_are_the_python_values_they_hold():
     assert game.option_values["target"] == 5 and game.option_values["abilities"] is True
     assert json.loads(json.dumps(header(game, 1, ["random", "random"], "python")))["options"] == {
         "target": 5, "abilities": True}
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_state_mcts_takes_numpy_indices_in_among_and_answers_a_python_int(engine):
+    # docs/api.md: `among`, the indices a restricted seat may take; the answer is an index into
+    # legal_actions(), the same in both engines: with a single one allowed, that one
+    np = pytest.importorskip("numpy")
+    state = vbr.load("siatka", engine=engine).new_state(1)
+    pick = state.mcts(iterations=10, seed=1, among=np.array([2]))
+    assert pick == 2 and type(pick) is int
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+@pytest.mark.parametrize("among", [[None], "1", [True], 3, [0.5]])
+def test_state_mcts_refuses_an_among_of_no_option_indices_as_a_value_error(engine, among):
+    state = vbr.load("siatka", engine=engine).new_state(1)
+    with pytest.raises(ValueError, match="among must name some of the 6 options"):
+        state.mcts(iterations=10, seed=1, among=among)

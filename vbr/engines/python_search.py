@@ -102,6 +102,7 @@ stops the search with that fault (EngineFault here; the C engine reports it the 
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import dataclass
 
 from vbr.engines.python_runtime import EngineFault
@@ -241,10 +242,17 @@ def mcts_visits(engine, words, seat: int, params: SearchParams, seed: int,
 
 
 def root_options(n: int, among: list[int] | None) -> list[int]:
-    """The options a search may take at a root of n options: `among` in increasing order, or all."""
+    """The options a search may take at a root of n options: `among` in increasing order, as
+    Python ints (numpy's integers taken as theirs), or all. Anything but a non-empty collection of
+    option indices (a bool, a string, None, a position out of range) is a ValueError."""
     if among is None:
         return list(range(n))
-    allowed = sorted(set(among))
+    try:
+        if isinstance(among, (str, bytes)) or any(isinstance(i, bool) for i in among):
+            raise TypeError
+        allowed = sorted({operator.index(i) for i in among})
+    except TypeError:
+        allowed = []
     if not allowed or allowed[0] < 0 or allowed[-1] >= n:
         raise ValueError(f"among must name some of the {n} options, not {among!r}")
     return allowed
