@@ -440,3 +440,33 @@ def test_state_mcts_refuses_an_among_of_no_option_indices_as_a_value_error(engin
     state = vbr.load("siatka", engine=engine).new_state(1)
     with pytest.raises(ValueError, match="among must name some of the 6 options"):
         state.mcts(iterations=10, seed=1, among=among)
+
+
+@pytest.mark.parametrize("restrict", [["0=never:superatak"], {5: "R"}, {0: "never:superatak"}, {True: "R"}, "0=never:superatak"])
+def test_play_game_refuses_a_restrict_that_is_no_mapping_of_its_seats_to_restrictions(restrict):
+    # docs/api.md: restrict is a dict of seat to vbr.restrict.Restriction (parse_restrictions makes
+    # them); a list of --restrict's words was silently ignored, a seat the game lacks too
+    from vbr.restrict import Restriction
+    game = vbr.load("siatka", engine="python")
+    restrict = {k: Restriction(never=frozenset({"superatak"})) if v == "R" else v for k, v in restrict.items()} \
+        if isinstance(restrict, dict) else restrict
+    with pytest.raises(vbr_errors.UsageError, match=r"^restrict maps seats \(0\.\.1\) to vbr\.restrict\.Restriction"):
+        play_game(game, 1, ["random", "random"], restrict=restrict)
+
+
+def test_play_game_takes_a_numpy_integer_seat_in_restrict_as_that_seat():
+    np = pytest.importorskip("numpy")
+    from vbr.restrict import parse_restrictions
+    game = vbr.load("siatka", {"abilities": True}, engine="python")
+    by_int = parse_restrictions(["0=never:superatak"], game.seats, game.model)
+    by_numpy = {np.int64(0): by_int[0]}
+    played = play_game(game, 1, ["random", "random"], restrict=by_numpy)
+    assert played.restricted[0] > 0  # seat 0 was offered a superatak, and was held back from it
+    assert played.trial_fields() == play_game(game, 1, ["random", "random"], restrict=by_int).trial_fields()
+
+
+@pytest.mark.parametrize("spec", [["random"], None, 3])
+def test_agent_choice_refuses_a_spec_that_is_no_text_as_an_agent_spec_error(spec):
+    state = vbr.load("siatka", engine="python").new_state(1)
+    with pytest.raises(vbr_errors.UsageError, match="agent_choice takes one agent spec as text"):
+        vbr_play.agent_choice(state, spec)

@@ -1,6 +1,7 @@
 """Playing whole games through the API: agents in seats, a seed, an optional log."""
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
@@ -57,6 +58,7 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
         return plan.play(seed)  # the common call of a loop of random games: what the lines below come to
     seed = game_seed_value(seed)
     agent_names = seat_agents(agent_names, game.seats)
+    restrict = seat_restrictions(restrict, game.seats)
     logged = record or trace or log_sink is not None
     return play_typed_game(game, seed, agent_names, restrict,
                            log=(log_sink if log_sink is not None else []) if logged else None)
@@ -74,6 +76,28 @@ def seat_agents(agent_names, seats: int) -> list[str]:
     except TypeError:  # not a sequence of strings (an unhashable item)
         raise AgentSpecError(f"play_game takes one agent spec per seat ({seats} here), not {agent_names!r}") from None
     return agent_names if type(agent_names) is list else list(agent_names)
+
+
+def seat_restrictions(restrict, seats: int) -> dict | None:
+    """play_game's `restrict` checked: None, or a mapping of seats (0..seats-1; numpy's integers
+    taken as theirs) to vbr.restrict.Restriction, as parse_restrictions makes; anything else (a
+    list of --restrict words, a seat the game lacks, a restriction as text) is a UsageError saying
+    what restrict takes: a restriction that would be ignored, or fail mid-game, is refused first."""
+    from vbr.errors import UsageError
+    from vbr.restrict import Restriction
+    if restrict is None:
+        return None
+    checked = {}
+    try:
+        for seat, restriction in restrict.items():
+            n = operator.index(seat) if not isinstance(seat, bool) else -1
+            if not (0 <= n < seats and isinstance(restriction, Restriction)):
+                raise TypeError
+            checked[n] = restriction
+    except (TypeError, AttributeError):
+        raise UsageError(f"restrict maps seats (0..{seats - 1}) to vbr.restrict.Restriction, as "
+                         f"vbr.restrict.parse_restrictions makes them; not {restrict!r}") from None
+    return checked
 
 
 @lru_cache(maxsize=64)
@@ -527,6 +551,9 @@ def agent_choice(state, spec: str, seed: int = 0) -> int:
     from vbr.errors import IllegalActionError
     from vbr.ir import random_streams as S
     from vbr.seeds import whole_seed
+    if not isinstance(spec, str):
+        raise AgentSpecError(f"agent_choice takes one agent spec as text (\"greedy\", \"mcts:iterations=400\"), "
+                             f"not {spec!r}")
     kind, params = typed_agent(spec)
     if state.is_terminal():
         raise IllegalActionError("the game is over: there is no choice to make")
