@@ -470,3 +470,24 @@ def test_agent_choice_refuses_a_spec_that_is_no_text_as_an_agent_spec_error(spec
     state = vbr.load("siatka", engine="python").new_state(1)
     with pytest.raises(vbr_errors.UsageError, match="agent_choice takes one agent spec as text"):
         vbr_play.agent_choice(state, spec)
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+@pytest.mark.parametrize("position", ["array", "array0d_float", True, "numpy_true"])
+def test_apply_index_refuses_what_is_no_integer_position_as_illegal_leaving_the_state(engine, position):
+    # docs/api.md: apply_index takes an int or a numpy integer; np.array([1]) raised a raw
+    # TypeError, and True was taken as option 1 (though seeds and seats refuse a bool)
+    np = pytest.importorskip("numpy")
+    i = {"array": np.array([1]), "array0d_float": np.array(1.0), "numpy_true": np.True_}.get(position, position)
+    state = vbr.load("siatka", engine=engine).new_state(1)
+    before = state.words_in_use()
+    with pytest.raises(IllegalActionError, match=r"is not legal here: there are 6 options \(0\.\.5\)"):
+        state.apply_index(i)
+    assert state.words_in_use() == before and state.choices == 0
+
+
+@pytest.mark.parametrize("text", [5, None, b"0 pass"])
+def test_action_parse_of_what_is_no_text_is_an_invalid_action(text):
+    from vbr.actions import Action
+    with pytest.raises(InvalidActionError, match="is not an action"):
+        Action.parse(text)

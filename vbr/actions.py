@@ -18,6 +18,10 @@ class Action:
 
     @classmethod
     def parse(cls, s: str) -> "Action":
+        """The action the text `s` names; anything else (no `SEAT VALUE`, or no string) is an
+        InvalidActionError."""
+        if not isinstance(s, str):
+            raise InvalidActionError(f"{s!r} is not an action (expected the text `SEAT VALUE`, e.g. `0 pass`)")
         head, _, rest = s.strip().partition(" ")
         if not (head.isascii() and head.isdigit()) or not rest:  # `²` is a digit to isdigit, not to int()
             raise InvalidActionError(f"{s!r} is not an action (expected `SEAT VALUE`, e.g. `0 pass`)")

@@ -185,11 +185,15 @@ class State:
 
     def apply_index(self, i: int) -> None:
         """Take option `i` (0-based) of the pending choice: an int, or an integer of numpy's
-        (`np.argmax(...)`); anything else, or a position out of range, an IllegalActionError."""
+        (`np.argmax(...)`); anything else (a bool, numpy's too, a float, an array), or a position
+        out of range, an IllegalActionError, the state left as it was."""
         n = self.words[H.NOPTS] if self.words[H.STATUS] == CHOICE else 0
         if not isinstance(i, int) and hasattr(i, "__index__"):
-            i = i.__index__()  # np.int64: the same position as a Python int
-        if not (isinstance(i, int) and 0 <= i < n):
+            try:
+                i = i.__index__()  # np.int64: the same position as a Python int
+            except TypeError:  # np.array([1]): an array, no integer
+                pass
+        if isinstance(i, bool) or not (isinstance(i, int) and 0 <= i < n):  # True is no position
             if self.words[H.STATUS] == OVER:
                 raise IllegalActionError(f"option {i!r} is not legal here: the game is over")
             if self.words[H.STATUS] == FAULT:
