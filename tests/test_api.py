@@ -384,6 +384,11 @@ def test_a_move_after_an_error_in_the_rules_names_the_error(tmp_path, engine):
         state.apply_index(0)
     with pytest.raises(IllegalActionError, match=re.escape(f"legal: none (the game stopped at an error in its rules: {f}:7:7: division by zero)")):
         state.apply("0 1")
+    # a search or an agent asked for its choice names the error too, not "the game is over"
+    with pytest.raises(IllegalActionError, match=re.escape(f"{stopped}: there is no choice to search")):
+        state.mcts(iterations=5)
+    with pytest.raises(IllegalActionError, match=re.escape(f"{stopped}: there is no choice to make")):
+        vbr_play.agent_choice(state, "greedy")
 
 
 @pytest.mark.parametrize("log", [True, "game.jsonl"])

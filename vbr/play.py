@@ -556,7 +556,7 @@ def agent_choice(state, spec: str, seed: int = 0) -> int:
                              f"not {spec!r}")
     kind, params = typed_agent(spec)
     if state.is_terminal():
-        raise IllegalActionError("the game is over: there is no choice to make")
+        raise IllegalActionError(f"{state.no_choice_reason()}: there is no choice to make")
     return typed_decision(state, kind, params, S.first_state(whole_seed(seed), S.AGENT_KEY))[0]
 
 

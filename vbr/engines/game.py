@@ -373,7 +373,7 @@ class State:
         params = SearchParams(**checked, **({"iterations": 0} if by_budget else {}))
         engine, seat = self.game.engine, self.current_player()
         if seat is None:
-            raise IllegalActionError("the game is over: there is no choice to search")
+            raise IllegalActionError(f"{self.no_choice_reason()}: there is no choice to search")
         try:
             if hasattr(engine, "mcts"):
                 return engine.mcts(self.words, seat, params, seed, among)
@@ -392,6 +392,13 @@ class State:
         if hasattr(engine, "mcts_visits"):
             return engine.mcts_visits(self.words, seat, params, seed)
         return mcts_visits(engine, self.words, seat, params, seed)
+
+    def no_choice_reason(self) -> str:
+        """Why a state waits for no choice, for an IllegalActionError: `the game is over`, or
+        the error in its rules it stopped at (FILE:LINE:COL: MESSAGE)."""
+        if self.words[H.STATUS] == FAULT:
+            return f"the game stopped at an error in its rules ({self._fault_text()})"
+        return "the game is over"
 
     def check(self) -> None:
         """Raise the located run-time error the state stopped at, if it stopped at one."""
