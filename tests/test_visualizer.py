@@ -350,6 +350,8 @@ def test_command_reports_errors_without_a_traceback(argv, message, capsys):
     ([RALLY, "-o", "out.gif"], "vbr: error: cannot write out.gif: give a file ending in .svg, .png, .pdf or .dot"),
     ([RALLY, "-o", "nowhere/out.svg", "--sim", "100000000"],  # refused before a game: this returns at all
      "vbr: error: cannot write nowhere/out.svg: the folder nowhere does not exist"),
+    ([RALLY, "-o", "/proc/out.dot", "--sim", "3"],  # a folder no file can be created in, said before a game
+     "vbr: error: cannot write /proc/out.dot: cannot write in /proc: "),
 ])
 def test_command_reports_a_bad_option_as_a_usage_error(argv, message, capsys):
     assert vbr_graph(argv) == 2

@@ -15,7 +15,7 @@ from typing import Iterable
 
 import networkx as nx
 
-from vbr.atomic_file import write_atomic
+from vbr.atomic_file import can_create_in, write_atomic
 from vbr.errors import UsageError
 from vbr.flow_steps import FlowCounts
 from vbr.terminal import clean
@@ -299,8 +299,8 @@ def _attrs(**attrs) -> str:
 
 # ---------------------------------------------------------------------------------- files
 def check_output(out_path: str | Path) -> Path:
-    """The file `render` can write: a known format, in a folder that exists. Checked before any
-    work, so that a long `--sim` is not wasted on a name that cannot be written."""
+    """The file `render` can write: a known format, in a folder that exists and takes a new file.
+    Checked before any work, so that a long `--sim` is not wasted on a name that cannot be written."""
     out = Path(out_path)
     if out.suffix.lower() not in (*FORMATS, ".dot"):
         raise UsageError(f"cannot write {out}: give a file ending in .svg, .png, .pdf or .dot")
@@ -308,6 +308,9 @@ def check_output(out_path: str | Path) -> Path:
         raise UsageError(f"cannot write {out}: it is a directory")
     if not out.parent.is_dir():
         raise UsageError(f"cannot write {out}: the folder {out.parent} does not exist")
+    why = can_create_in(out.parent)
+    if why is not None:
+        raise UsageError(f"cannot write {out}: cannot write in {out.parent}: {why}")
     return out
 
 
