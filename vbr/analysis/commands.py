@@ -56,9 +56,16 @@ def options_text(options: dict) -> str:
 
 
 def check_outputs(args) -> None:
-    """Before any game: the files and folders this run will write to must be writable, and no two
-    of `--base-rows` (read), `--out` and `--rows` (written) and `--plot` (a folder) may name the
-    same path."""
+    """Before any game: the files and folders this run will write to must be writable, neither
+    `--out` nor `--rows` may be a rule file of the run (writing it would replace the rules), and
+    no two of `--base-rows` (read), `--out` and `--rows` (written) and `--plot` (a folder) may name
+    the same path."""
+    from vbr.cli_common import check_not_rule_file
+    for flag in ("--out", "--rows"):
+        name = getattr(args, flag[2:], None)
+        for rules in (getattr(args, a, None) for a in ("file", "base", "variant")):
+            if name and rules:
+                check_not_rule_file(name, rules, flag)
     seen: dict = {}
     for flag in ("--base-rows", "--out", "--rows"):
         name = getattr(args, flag[2:].replace("-", "_"), None)
