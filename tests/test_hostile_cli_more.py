@@ -91,6 +91,19 @@ def test_a_csv_cell_no_vbr_writes_is_said_in_the_rows_words_at_its_line(tmp_path
     assert (code, out, err) == (1, "", f"{path}:3:1: error: not a game row of vbr ({says})\n")
 
 
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_rows_of_vbr_importance_are_said_to_be_no_game_rows_not_an_older_vbrs(tmp_path, capsys, suffix):
+    # summarize reads per-game rows (docs/cli.md); importance writes one row per word, which no vbr
+    # ever wrote as game rows: "rows written by an older vbr lack them: play the run again" misled
+    path = tmp_path / f"words{suffix}"
+    assert run(capsys, "importance", BUMP, "-n", 2, "--engine", "python", "--out", path)[0] == 0
+    code, out, err = run(capsys, "summarize", path)
+    assert (code, out) == (1, "")
+    assert err.startswith(f"{path}:{1 if suffix == '.jsonl' else 2}:1: error: not a game row of vbr (no index, seed "
+                          "or winner: per-game rows are what `vbr sim --out`"), err
+    assert "older vbr" not in err
+
+
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
 def test_a_row_with_nan_or_infinity_is_an_error_at_its_line(rows, tmp_path, capsys, constant):
     path = tmp_path / "bad.jsonl"
