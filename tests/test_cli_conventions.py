@@ -391,9 +391,11 @@ def test_play_is_a_command_of_vbr(capsys):
 
 
 def test_any_file_that_cannot_be_opened_is_said_in_words(capsys):
+    # a page in a folder that does not exist is a usage error, found before the table is made
+    # (docs/cli.md, `vbr trace`), as `-o` of graph and report is
     code, out, err = run(capsys, "trace", BUMP, "--update", "nowhere/doc.md")
-    assert code == 1 and out == ""
-    assert err == "vbr: error: cannot open nowhere/doc.md: no such file\n"
+    assert code == 2 and out == ""
+    assert err == "vbr: error: --update nowhere/doc.md: the folder nowhere does not exist\n"
 
 
 def test_a_log_over_a_rule_file_of_the_game_is_refused_and_the_rules_are_kept(tmp_path, capsys):

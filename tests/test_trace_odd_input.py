@@ -53,3 +53,13 @@ def test_a_page_written_by_update_holds_no_raw_control_character_of_the_rules(tm
     text = page.read_text(encoding="utf-8")
     assert "- line [8](rules.vbr#L8): a title \\x1b]0;owned\\x07 set\n" in text
     assert "\x1b" not in text and "\x07" not in text
+
+
+def test_update_of_a_page_in_a_folder_that_does_not_exist_is_a_usage_error(tmp_path, capsys):
+    # as `vbr graph -o` and `vbr report -o` say it (docs/cli.md): exit 2, in words, before any work
+    rules = tmp_path / "rules.vbr"
+    rules.write_text(RULES, encoding="utf-8")
+    page = tmp_path / "nowhere" / "page.md"
+    assert main(["trace", str(rules), "--update", str(page)]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"vbr: error: --update {page}: the folder {page.parent} does not exist\n")
