@@ -91,6 +91,15 @@ def test_a_csv_cell_no_vbr_writes_is_said_in_the_rows_words_at_its_line(tmp_path
     assert (code, out, err) == (1, "", f"{path}:3:1: error: not a game row of vbr ({says})\n")
 
 
+def test_a_rows_file_given_twice_is_summarised_as_its_games_from_one_file(rows, tmp_path, capsys):
+    # docs/cli.md: a game that appears twice (a file given twice) is counted once, with a note
+    path = write_rows(tmp_path / "games.jsonl", rows)
+    code, out, err = run(capsys, "summarize", path, path)
+    assert code == 0
+    assert ", 3 games, from rows of 1 file," in out.splitlines()[0], out
+    assert "3 games appear more than once" in err
+
+
 @pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
 def test_rows_of_vbr_importance_are_said_to_be_no_game_rows_not_an_older_vbrs(tmp_path, capsys, suffix):
     # summarize reads per-game rows (docs/cli.md); importance writes one row per word, which no vbr

@@ -10,6 +10,7 @@ the summaries take the game's title and side names from it.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from dataclasses import replace
@@ -37,7 +38,8 @@ def cmd_summarize(args) -> int:
     if merged.duplicates:
         note(f"{merged.duplicates} games appear more than once (the same rule file, options, engine, seed, "
              f"seating and index in its run): each is counted once")
-    source = f"rows of {len(args.rows)} file{'s' if len(args.rows) > 1 else ''}"
+    files = len({os.path.realpath(name) for name in args.rows})  # a file given twice is one file
+    source = f"rows of {files} file{'s' if files > 1 else ''}"
     lost = [a.rules for a in arms if _lost(a.rules)]
     try:
         if len(arms) == 1:
