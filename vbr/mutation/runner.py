@@ -188,20 +188,20 @@ def run(path: Path, tests: Path | None = None, n: int = 100, seed: int = 1, work
                                                              initargs=(str(ctx.path), str(ctx.tests), ctx.guard, engine))
         outcomes = pool.imap(_work, todo, chunksize=1)
     try:
-        for o in outcomes:
-            if valid >= n:
-                break
-            result.tried.append(o)
-            if o.status != "invalid":
-                valid += 1
-            if valid >= n:
-                break
+        pending = iter(outcomes)
+        while valid < n:  # the bounds are looked at before each mutant is started, the first too
             if len(result.tried) >= ATTEMPTS_PER_MUTANT * n:
                 result.stopped = f"the bound of {ATTEMPTS_PER_MUTANT * n} mutants tried ({ATTEMPTS_PER_MUTANT} × n)"
                 break
             if time.monotonic() - started > seconds:
                 result.stopped = f"the time bound ({seconds:g} s)"
                 break
+            o = next(pending, None)
+            if o is None:
+                break
+            result.tried.append(o)
+            if o.status != "invalid":
+                valid += 1
     finally:
         if pool is not None:
             pool.terminate()
