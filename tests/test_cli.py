@@ -187,3 +187,17 @@ def test_a_run_with_an_mcts_agent_takes_a_worker_per_core_unless_told(capsys):
                            *(("--workers", given) if given else ()))
         assert code == 0
         assert json.loads(out)["workers"] == expected
+
+
+def test_vbr_test_given_a_rule_file_names_the_scenario_file_beside_it(tmp_path, capsys):
+    # `vbr test siatka` names the bundled rule file (docs/cli.md, naming rule files), not its
+    # scenarios: the error says where they are, tests/NAME.vbr beside it, as `vbr mutate` looks
+    rules = tmp_path / "g.vbr"
+    rules.write_text('game "G"\nseats 2\nstart p\nphase p {\n  end draw\n}\n', encoding="utf-8")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "g.vbr").write_text('tests for "../g.vbr"\n', encoding="utf-8")
+    assert main(["test", str(rules)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "0 passed, 1 failed\n"
+    assert err.startswith(f"{rules}:1:1: error: not a scenario file: it should start with `tests for \"RULES\"` "
+                          f"(this is a rule file; its scenarios are in {tmp_path / 'tests' / 'g.vbr'})\n"), err

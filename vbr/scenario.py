@@ -79,7 +79,10 @@ def load_scenarios(path: Path):
 def _scenario_tree(path: Path):
     tree, source = parse_file(Path(path))
     if not isinstance(tree, A.TestFile):
-        raise VbrCheckError([Diagnostic(tree.span, "not a scenario file: it should start with `tests for \"RULES\"`")],
+        beside = Path(path).parent / "tests" / Path(path).name  # where a rule file's scenarios are kept
+        kept = isinstance(tree, A.GameFile) and beside.is_file()
+        hint = f" (this is a rule file; its scenarios are in {beside})" if kept else ""
+        raise VbrCheckError([Diagnostic(tree.span, f"not a scenario file: it should start with `tests for \"RULES\"`{hint}")],
                             {str(path): source})
     return tree, source
 
