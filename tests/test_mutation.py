@@ -409,6 +409,7 @@ def test_a_run_starts_no_mutant_after_its_time_bound_and_says_so(tmp_path, capsy
     out = capsys.readouterr().out
     assert code == 0  # no mutant counted, so none survived
     assert "stopped early, at the time bound (0 s): 0 mutants tried" in out
+    assert "  killed of counted by kind: none counted\n" in out  # not a line that ends at its colon
 
 
 def test_returns_are_not_mutated_and_measures_are():

@@ -121,7 +121,8 @@ def text(s: dict) -> str:
            f"  seed {s['seed']}, {s['checked']} mutants checked of {pool} (n {s['n']}); "
            f"{s['invalid']} rejected by the checker and {s['equivalent']} marked equivalent, neither counted; "
            f"step guard {s['step_guard']}",
-           "  killed of counted by kind: " + ", ".join(_kind_text(k, v) for k, v in s["by_kind"].items())]
+           "  killed of counted by kind: " + (", ".join(_kind_text(k, v) for k, v in s["by_kind"].items())
+                                              or "none counted")]
     if s.get("stopped"):
         out.insert(2, f"  stopped early, at {s['stopped']}: {s['tried']} mutants tried, {s['invalid']} of them "
                       "rejected by the checker")
