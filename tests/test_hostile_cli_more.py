@@ -100,16 +100,30 @@ def test_a_rows_file_given_twice_is_summarised_as_its_games_from_one_file(rows, 
     assert "3 games appear more than once" in err
 
 
-@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
-def test_rows_of_vbr_importance_are_said_to_be_no_game_rows_not_an_older_vbrs(tmp_path, capsys, suffix):
-    # summarize reads per-game rows (docs/cli.md); importance writes one row per word, which no vbr
-    # ever wrote as game rows: "rows written by an older vbr lack them: play the run again" misled
-    path = tmp_path / f"words{suffix}"
-    assert run(capsys, "importance", BUMP, "-n", 2, "--engine", "python", "--out", path)[0] == 0
+@pytest.mark.parametrize("argv,line", [
+    (["importance", BUMP, "-n", 2, "--out", "{path}.jsonl"], 1),
+    (["importance", BUMP, "-n", 2, "--out", "{path}.csv"], 2),
+    (["sweep", BUMP, "--grid", "target=2,3", "-n", 2, "--out", "{path}.csv"], 2),
+    (["sim", BUMP, "-n", 2, "--json"], 1),  # its summary, saved from stdout
+])
+def test_rows_of_another_kind_are_said_to_be_no_game_rows_not_an_older_vbrs(tmp_path, capsys, argv, line):
+    # summarize reads per-game rows (docs/cli.md); importance writes one row per word, a sweep's
+    # --out one per combination, --json a summary, none of which any vbr wrote as game rows:
+    # "rows written by an older vbr lack them: play the run again" misled
+    path = str(tmp_path / "other")
+    argv = [str(a).format(path=path) for a in argv] + ["--engine", "python"]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    if "--out" not in argv:
+        path += ".jsonl"
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(out)
+    else:
+        path = argv[argv.index("--out") + 1]
     code, out, err = run(capsys, "summarize", path)
     assert (code, out) == (1, "")
-    assert err.startswith(f"{path}:{1 if suffix == '.jsonl' else 2}:1: error: not a game row of vbr (no index, seed "
-                          "or winner: per-game rows are what `vbr sim --out`"), err
+    assert err.startswith(f"{path}:{line}:1: error: not a game row of vbr (no index or winner: per-game rows are "
+                          "what `vbr sim --out`"), err
     assert "older vbr" not in err
 
 

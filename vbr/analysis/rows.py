@@ -167,11 +167,11 @@ def _measure_fits(kind: str, value, sides: range) -> bool:
 
 
 def _trial(path, line: int, r: dict) -> Trial:
-    """The game row `r` (at `path`:`line`) holds; RowsError saying it is no game row at all (none of
-    index, seed and winner: the rows of another command), naming the columns it lacks, or every
+    """The game row `r` (at `path`:`line`) holds; RowsError saying it is no game row at all (neither
+    index nor winner: the rows of another command, or a summary), naming the columns it lacks, or every
     column whose value no vbr writes (GameRow)."""
-    if not any(k in r for k in ("index", "seed", "winner")):  # another file's rows: not an older vbr's
-        raise RowsError(f"{path}:{line}:1: error: not a game row of vbr (no index, seed or winner: per-game rows are "
+    if not any(k in r for k in ("index", "winner")):  # another file's rows (a summary has a seed): no older vbr's
+        raise RowsError(f"{path}:{line}:1: error: not a game row of vbr (no index or winner: per-game rows are "
                         f"what `vbr sim --out`, `vbr sweep --rows` and `vbr compare --rows` write, not `vbr "
                         f"importance --out` or a summary's)")
     need = [k for k in ("index", "seed", "agents", "sides", "winner", "choices", "forced", "first_side", "score_track")
