@@ -43,3 +43,25 @@ def test_trace_refuses_a_device_or_a_pipe_without_reading_it(tmp_path, path):
     proc = vbr("trace", path, cwd=tmp_path)  # the timeout guards against a hang on the pipe
     assert proc.returncode == 1
     assert "is not a regular file (a device, a pipe or a socket)" in proc.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ["graph", "{rules}", "-o", "{rules}/out.dot"],
+    ["report", "{rules}", "-n", "2", "-o", "{rules}/out.html"],
+    ["importance", "{rules}", "-n", "2", "--out", "{rules}/out.csv"],
+    ["trace", "{rules}", "--update", "{rules}/out.md"],
+    ["sim", "{rules}", "-n", "2", "--plot", "{rules}/plots"],
+    ["run", "{rules}", "--log", "{rules}/out.jsonl"],
+])
+def test_an_output_inside_a_file_says_the_file_is_not_a_folder(tmp_path, capsys, argv):
+    # `-o rules.vbr/out.svg`: the folder exists, as a file; "the folder rules.vbr does not exist"
+    # sent the user looking for a folder that was missing
+    from vbr.cli import main
+    rules = tmp_path / "rules.vbr"
+    rules.write_text('game "G"\nseats 2\nstart p\nphase p {\n  choose x from 1..2 by 0\n  end winner 0\n}\n',
+                     encoding="utf-8")
+    argv = [a.format(rules=rules) for a in argv]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("vbr: error: ") and err.endswith(f": {rules} is not a folder\n"), err

@@ -134,6 +134,14 @@ def _open_in_place(path: Path):
     return os.fdopen(fd, "wb")
 
 
+def no_folder(folder: Path) -> str:
+    """Why an output cannot go into `folder`, which is not a directory: it does not exist, or it is
+    a file (`-o rules.vbr/out.svg`)."""
+    if os.path.lexists(folder):
+        return f"{folder} is not a folder"
+    return f"the folder {folder} does not exist"
+
+
 def can_create_in(folder: Path) -> str | None:
     """None if a file can be created in `folder`, else why not (in words)."""
     try:

@@ -111,10 +111,10 @@ def check_writable(path: str | Path, flag: str) -> None:
     p = Path(path)
     if p.is_dir():
         raise UsageError(f"{flag} {path}: is a directory")
+    from vbr.atomic_file import no_folder, special_file
     if not p.parent.is_dir():
-        raise UsageError(f"{flag} {path}: the folder {p.parent} does not exist")
+        raise UsageError(f"{flag} {path}: {no_folder(p.parent)}")
     refuse_link_out(p, flag)
-    from vbr.atomic_file import special_file
     if special_file(p):  # opened only to write (a named pipe: its reader would take our close for the end)
         if not os.access(p, os.W_OK):
             raise UsageError(f"{flag}: cannot write {path}: permission denied")

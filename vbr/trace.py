@@ -157,12 +157,12 @@ def update_doc(doc: Path, rules: Path, tests: Path | None) -> bool:
     and a page that is the rule file or the scenario file by another name (a link). The page is read as a rule file is (a regular file
     of at most 4 MB of UTF-8: no pipe is waited on, no device read; a ValueError in words
     otherwise) and written whole or not at all."""
-    from vbr.atomic_file import write_atomic
+    from vbr.atomic_file import no_folder, write_atomic
     from vbr.errors import UsageError
     if doc.suffix.lower() not in MARKDOWN:
         raise UsageError(f"--update {doc}: give a Markdown page (.md)")
     if not doc.parent.is_dir():
-        raise UsageError(f"--update {doc}: the folder {doc.parent} does not exist")
+        raise UsageError(f"--update {doc}: {no_folder(doc.parent)}")
     if doc.exists() and any(f is not None and f.exists() and os.path.samefile(doc, f) for f in (rules, tests)):
         raise UsageError(f"--update {doc}: is the rule file or the scenario file itself (a link to it); the table "
                          "written there would end it")

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from vbr.atomic_file import can_create_in, streamed, write_atomic
+from vbr.atomic_file import can_create_in, no_folder, streamed, write_atomic
 from vbr.cli_common import refuse_link_out
 from vbr.errors import UsageError
 
@@ -46,7 +46,7 @@ def check_dir(path: str | Path, flag: str) -> Path:
 
 def _check_dir(d: Path, flag: str, given) -> None:
     if not d.is_dir():
-        raise UsageError(f"{flag} {given}: the folder {d} does not exist")
+        raise UsageError(f"{flag} {given}: {no_folder(d)}")
     why = can_create_in(d)
     if why is not None:
         raise UsageError(f"{flag} {given}: cannot write into {d}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from vbr.atomic_file import can_create_in, write_atomic
+from vbr.atomic_file import can_create_in, no_folder, write_atomic
 from vbr.cli_common import add_engine_args, check_not_rule_file, integer, parse_options, played_game, seed
 from vbr.errors import UsageError
 
@@ -49,7 +49,7 @@ def check_output(path: str) -> Path:
     if out.is_dir():
         raise UsageError(f"-o {path}: is a directory")
     if not out.parent.is_dir():
-        raise UsageError(f"-o {path}: the folder {out.parent} does not exist")
+        raise UsageError(f"-o {path}: {no_folder(out.parent)}")
     why = can_create_in(out.parent)
     if why is not None:
         raise UsageError(f"-o {path}: cannot write in {out.parent}: {why}")

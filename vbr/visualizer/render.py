@@ -15,7 +15,7 @@ from typing import Iterable
 
 import networkx as nx
 
-from vbr.atomic_file import can_create_in, write_atomic
+from vbr.atomic_file import can_create_in, no_folder, write_atomic
 from vbr.errors import UsageError
 from vbr.flow_steps import FlowCounts
 from vbr.terminal import clean
@@ -307,7 +307,7 @@ def check_output(out_path: str | Path) -> Path:
     if out.is_dir():
         raise UsageError(f"cannot write {out}: it is a directory")
     if not out.parent.is_dir():
-        raise UsageError(f"cannot write {out}: the folder {out.parent} does not exist")
+        raise UsageError(f"cannot write {out}: {no_folder(out.parent)}")
     why = can_create_in(out.parent)
     if why is not None:
         raise UsageError(f"cannot write {out}: cannot write in {out.parent}: {why}")
