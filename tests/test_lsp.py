@@ -95,6 +95,13 @@ def vbr_check(path) -> set[tuple[int, int, str, str]]:
     return {(int(m[1]), int(m[2]), m[3], m[4]) for m in map(head.match, run.stderr.splitlines()) if m}
 
 
+async def open_broken(client: LanguageClient, path, bad: str) -> tuple[list[T.Diagnostic], set]:
+    """The diagnostics of `bad` opened as `path`, and what `vbr check` prints of it (written there)."""
+    diags = await open_doc(client, path, bad)
+    path.write_text(bad, encoding="utf-8")
+    return diags, vbr_check(path)
+
+
 def as_found(diags: list[T.Diagnostic]) -> set[tuple[int, int, str, str]]:
     sev = {T.DiagnosticSeverity.Error: "error", T.DiagnosticSeverity.Warning: "warning"}
     return {(d.range.start.line + 1, d.range.start.character + 1, sev[d.severity], d.message) for d in diags}
@@ -127,11 +134,8 @@ async def test_an_error_arrives_at_its_range_with_the_text_of_vbr_check(client: 
 @session
 async def test_all_problems_at_once(client: LanguageClient, tmp_path):
     text = SIATKA.read_text(encoding="utf-8")
-    path = tmp_path / "two.vbr"
     bad = text.replace("var ball: cell = none", "var ball: cel = none").replace("goto bounce", "goto bounse", 1)
-    diags = await open_doc(client, path, bad)
-    path.write_text(bad, encoding="utf-8")
-    expected = vbr_check(path)
+    diags, expected = await open_broken(client, tmp_path / "two.vbr", bad)
     assert len([e for e in expected if e[2] == "error"]) >= 2
     assert as_found(diags) == expected
 
@@ -157,23 +161,18 @@ async def test_a_syntax_error_keeps_the_rest_of_the_file(client: LanguageClient,
     assert "refill" not in names
 
 
-
 @session
 async def test_an_unclosed_block_is_reported_with_the_text_of_vbr_check_not_as_the_end_of_the_file(
         client: LanguageClient, tmp_path):
     # a piece parsed alone ends where the next declaration starts, and its parse said "(the end of
     # the file comes first)" where vbr check says "(`phase` on line N comes first)"
     text = SIATKA.read_text(encoding="utf-8")
-    path = tmp_path / "unclosed.vbr"
     bad = text.replace("    refill(s)\n  }\n", "    refill(s)\n", 1)  # setup's `for` loses its `}`
     assert bad != text
-    diags = await open_doc(client, path, bad)
-    path.write_text(bad, encoding="utf-8")
-    expected = vbr_check(path)
+    diags, expected = await open_broken(client, tmp_path / "unclosed.vbr", bad)
     assert len(expected) == 1 and "comes first" in next(iter(expected))[3] and "end of the file" not in str(expected)
     assert expected <= as_found(diags)
     assert not [d for d in diags if "the end of the file comes first" in d.message]
-
 
 
 @session
@@ -181,12 +180,9 @@ async def test_a_declaration_line_typed_twice_is_reported_as_vbr_check_reports_i
     # the first copy, cut off alone, left its `{` open to "the end of the file"; the whole parse
     # (vbr check) stops on the next line, the second copy, which that block takes in
     text = SIATKA.read_text(encoding="utf-8")
-    path = tmp_path / "twice.vbr"
     bad = text.replace("proc play_card(c: Card) {\n", "proc play_card(c: Card) {\nproc play_card(c: Card) {\n", 1)
     assert bad != text
-    diags = await open_doc(client, path, bad)
-    path.write_text(bad, encoding="utf-8")
-    expected = vbr_check(path)
+    diags, expected = await open_broken(client, tmp_path / "twice.vbr", bad)
     second = position(bad, "proc play_card(c: Card)", nth=1)
     assert [(line, col) for line, col, _, _ in expected] == [(second.line + 1, len("proc play_card(c") + 1)]
     assert expected <= as_found(diags)
@@ -199,15 +195,14 @@ async def test_a_block_left_open_does_not_hide_the_syntax_error_of_the_next_decl
     # the whole parse (vbr check) stops on the first line of refill, which play_card's open block
     # takes in: both broken pieces were given that error, and refill's own `)` went unreported
     text = SIATKA.read_text(encoding="utf-8")
-    path = tmp_path / "two_broken.vbr"
     bad = text.replace('  say "seat {holder} plays {c.tactic}"\n}\n', '  say "seat {holder} plays {c.tactic}"\n', 1)
     bad = bad.replace("    move top(deck[s]) to hand[s]\n", "    move top(deck[s]) to hand[s] )\n", 1)
     assert bad.count("\n") == text.count("\n") - 1
-    diags = await open_doc(client, path, bad)
-    path.write_text(bad, encoding="utf-8")
-    assert vbr_check(path) <= as_found(diags)  # the first, as vbr check says it
+    diags, expected = await open_broken(client, tmp_path / "two_broken.vbr", bad)
+    assert expected <= as_found(diags)  # the first, as vbr check says it
     stray = position(bad, "to hand[s] )", into=len("to hand[s] "))
     assert any(d.range.start == stray and "unexpected ')'" in d.message for d in diags), diags
+
 
 @session
 async def test_a_file_without_its_game_line_is_an_error_at_its_first_declaration_as_vbr_check_says(
@@ -215,14 +210,12 @@ async def test_a_file_without_its_game_line_is_an_error_at_its_first_declaration
     # the comments above the first declaration were parsed alone, as the header: "unexpected end
     # of file" at line 1, column 1, where vbr check names the first declaration's word
     text = SIATKA.read_text(encoding="utf-8")
-    path = tmp_path / "headless.vbr"
     bad = text.replace('game "Siatka"\n', "", 1)
     assert bad != text
-    diags = await open_doc(client, path, bad)
-    path.write_text(bad, encoding="utf-8")
-    expected = vbr_check(path)
+    diags, expected = await open_broken(client, tmp_path / "headless.vbr", bad)
     assert len(expected) == 1 and "unexpected end of file" not in str(expected)
     assert as_found([d for d in diags if d.severity == T.DiagnosticSeverity.Error]) == expected
+
 
 # ------------------------------------------------------------------------------ names
 @session

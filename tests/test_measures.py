@@ -133,24 +133,14 @@ def test_a_seat_measure_in_a_game_of_teams_records_the_team_the_seat_plays_for(t
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_a_side_measure_outside_the_sides_faults_where_it_is_set(tmp_path, engine):
-    from vbr.sim import game_for
-    from vbr.play import play_game
-    path = write(tmp_path, 'game "M"\nseats 2\nmeasure m: side\nstart p\nphase p {\n  measure m = 2\n'
-                           '  end winner 0\n}\n')
-    with pytest.raises(VbrRuntimeError) as err:
-        game = game_for(str(path), (), engine)
-        play_game(game, 1, ["random", "random"])
-    assert ":6:" in str(err.value.located() if hasattr(err.value, "located") else err.value)
-
-
-@pytest.mark.parametrize("engine", ENGINES)
-def test_a_seat_measure_outside_the_seats_faults_where_it_is_set(tmp_path, engine):
-    # as a side measure does: a seat measure given 2 in play with two seats was stored, and `vbr
+@pytest.mark.parametrize("kind", ["side", "seat"])
+def test_a_seat_or_side_measure_outside_its_range_faults_where_it_is_set(tmp_path, engine, kind):
+    # two seats, two sides: 2 names neither. A seat measure given 2 in play was stored, and `vbr
     # sim` then counted the game as one that left it unset, though the rules set it in every game
+    # (a var, so that the checker cannot see the value)
     from vbr.sim import game_for
     from vbr.play import play_game
-    path = write(tmp_path, 'game "M"\nseats 2\nvar k: int = 2\nmeasure m: seat\nstart p\nphase p {\n'
+    path = write(tmp_path, f'game "M"\nseats 2\nvar k: int = 2\nmeasure m: {kind}\nstart p\nphase p {{\n'
                            '  measure m = k\n  end winner 0\n}\n')
     with pytest.raises(VbrRuntimeError) as err:
         game = game_for(str(path), (), engine)

@@ -125,10 +125,11 @@ def test_a_seed_or_an_option_set_twice_in_one_scenario_is_an_error_at_the_second
     assert f"PASS {tests}: two options, once each" in out
 
 
-def _checked(tmp_path, capsys, steps: str) -> tuple[int, str]:
-    (tmp_path / "target.vbr").write_text(RULES, encoding="utf-8")
+def _checked(tmp_path, capsys, steps: str, rules: str = RULES, expect: str = "true") -> tuple[int, str]:
+    """`vbr check`'s exit code and stderr of a scenario of `steps`, then `expect EXPECT`, for `rules`."""
+    (tmp_path / "rules.vbr").write_text(rules, encoding="utf-8")
     tests = tmp_path / "t.vbr"
-    tests.write_text(f'tests for "target.vbr"\n\nscenario "s" {{\n{steps}\n  expect true\n}}\n', encoding="utf-8")
+    tests.write_text(f'tests for "rules.vbr"\n\nscenario "s" {{\n{steps}\n  expect {expect}\n}}\n', encoding="utf-8")
     code = main(["check", str(tests)])
     return code, capsys.readouterr().err
 
@@ -186,11 +187,7 @@ phase a {
 
 
 def _kinds_checked(tmp_path, capsys, steps: str) -> tuple[int, str]:
-    (tmp_path / "kinds.vbr").write_text(KINDS, encoding="utf-8")
-    tests = tmp_path / "t.vbr"
-    tests.write_text(f'tests for "kinds.vbr"\n\nscenario "s" {{\n{steps}\n  expect winner 0\n}}\n', encoding="utf-8")
-    code = main(["check", str(tests)])
-    return code, capsys.readouterr().err
+    return _checked(tmp_path, capsys, steps, KINDS, "winner 0")
 
 
 def test_a_quoted_member_for_an_enum_option_is_refused_at_its_step(tmp_path, capsys):
