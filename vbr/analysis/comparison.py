@@ -16,7 +16,7 @@ from vbr.analysis import stats as S
 from vbr.analysis.collector import uncollected
 from vbr.analysis.columns import Columns
 from vbr.analysis.metrics import (METRICS, SIDE_LABELS, Metric, each_won_by, each_won_by_of_decided, estimate,
-                                  fair_share, measure_metrics_of, sentence, win_shares_of)
+                                  fair_share, measure_metrics_of, run_deals, sentence, win_shares_of)
 from vbr.analysis.pairing import Pairs, pair_up
 from vbr.analysis.rounding import rounded
 from vbr.analysis.trial import Trial
@@ -139,9 +139,9 @@ def _both_count(ea: list, eb: list, pairs: Pairs, deals=None) -> tuple[list, lis
 def _deals_of(a, pairs: Pairs) -> list | None:
     """Each pair's deal (the seed of its game of run a, `a.seed`), where some deal holds several
     pairs of a run played in more than one seating (the seats rotated); None where every pair is a
-    deal of its own, or the run was of one seating (a seed repeated there by chance: two
-    independent pairs, as `metrics.run_deals` takes them)."""
-    if a.seatings_played <= 1:
+    deal of its own, or the run's deals are no clusters (`run_deals`: a run of one seating, where a
+    seed repeats by chance)."""
+    if not run_deals(a).repeated:
         return None
     seeds = _picked(a.seed, pairs.a, pairs)
     return list(seeds) if len(set(seeds)) < len(seeds) else None
