@@ -5,6 +5,8 @@ from conftest import scenario_files
 from vbr.loader import parse_file
 from vbr.scenario import run_file
 
+RULES_FILE = scenario_files()[0].parent.parent / "siatka.vbr"  # what `tests for "siatka"` names
+
 
 @pytest.fixture(params=["python", pytest.param("c", marks=pytest.mark.slow)])
 def engine(request):
@@ -102,7 +104,8 @@ EXPECTED_FAILURES = [
 
 def test_failing_scenarios_fail_alike_in_the_python_and_c_engines(tmp_path):
     """Each fails at its line with the message the test expects, the same in both engines; a
-    forced pick not on offer fails at the pick of the rule file, naming the value."""
+    forced pick not on offer fails at the step that ran into it, its message the rule file's
+    error at the pick, naming the value."""
     (tmp_path / "t.vbr").write_text(FAILING)
     python, c = run_file(tmp_path / "t.vbr", engine="python"), run_file(tmp_path / "t.vbr", engine="c")
     assert [(r.title, r.span.line, r.message) for r in python] == [
@@ -110,8 +113,11 @@ def test_failing_scenarios_fail_alike_in_the_python_and_c_engines(tmp_path):
     assert not any(r.ok for r in python)
     got = [(r.title, r.span.line, r.message) for r in python[:-1]]
     assert got == [(t, line, m.replace("FILE", str(tmp_path / "t.vbr"))) for t, line, m in EXPECTED_FAILURES]
-    assert python[-1].span.line == 106  # `server = pick seats` in siatka.vbr's setup
-    assert "the forced pick 7 is not among the items on offer" in python[-1].message
+    assert python[-1].span.line == 84  # `start serve`, which runs siatka.vbr's setup
+    said = python[-1].message.splitlines()
+    assert said[0] == "`start serve` met a run-time error of the rules:"
+    assert said[1].startswith(f"  {RULES_FILE}:106:")  # `server = pick seats` in siatka.vbr's setup
+    assert "the forced pick 7 is not among the items on offer" in said[1]
 
 
 def test_a_failing_expectation_is_reported_at_its_line(tmp_path, engine):
@@ -121,6 +127,20 @@ def test_a_failing_expectation_is_reported_at_its_line(tmp_path, engine):
     (r,) = run_file(tmp_path / "t.vbr", engine=engine)
     assert not r.ok and r.span.line == 7
     assert r.message == "expectation failed (left side is 0, right side is 1)"
+
+
+def test_a_run_time_error_of_the_rules_fails_at_the_step_that_ran_into_it(tmp_path, engine):
+    """The scenario's own step is where the failure is reported (what the author wrote and can
+    change), the rules' located error its message: with no ball on court, siatka.vbr's bounce
+    phase reads `number(ball)` of none at its first statement that asks for the ball's field."""
+    (tmp_path / "t.vbr").write_text(
+        'tests for "siatka"\nscenario "no ball" {\n  given {\n    server = 0\n    holder = 0\n  }\n'
+        '  force movement = straight\n  start bounce\n  expect holder == 1\n}\n')
+    (r,) = run_file(tmp_path / "t.vbr", engine=engine)
+    assert not r.ok and (r.span.file, r.span.line) == (str(tmp_path / "t.vbr"), 8)  # `start bounce`
+    said = r.message.splitlines()
+    assert said[0] == "`start bounce` met a run-time error of the rules:"
+    assert said[1].startswith(f"  {RULES_FILE}:") and said[1].endswith("error: `number` of none")
 
 
 def test_forcing_a_face_the_die_lacks_is_an_error(tmp_path, engine):

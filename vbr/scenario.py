@@ -304,6 +304,16 @@ class Failed(Exception):
         self.span, self.message = span, message
 
 
+def _met_while(step: A.ScenarioStep, exc: VbrError) -> Exception:
+    """A run-time error met while `step` ran, as its scenario fails with it: an error the rule
+    file's code raised is a failure located at the step, the error (with its place in the rule
+    file) its message; an error of the scenario's own code (a `given` block) stays as it is."""
+    if exc.span.file == step.span.file:
+        return exc
+    said = "\n".join("  " + line if line else line for line in exc.render().splitlines())
+    return Failed(step.span, f"`{printer.step_line(step)}` met a run-time error of the rules:\n{said}")
+
+
 def scenario_program(model, scenarios: list[A.Scenario], engine: str, step_limit: int | None = None):
     """(the ScenarioProgram of `scenarios` under `model`, its Game run by `engine`)."""
     sp = build_scenario_program(model, scenarios)
@@ -346,6 +356,8 @@ class TypedRunner:
                 self._step(planned)
             except IllegalActionError as exc:
                 raise Failed(step.span, str(exc)) from None
+            except VbrError as exc:
+                raise _met_while(step, exc) from None
             finally:
                 if self.log is not None and len(self.log) > seen:
                     where = f"line {step.span.line} ({printer.step_line(step)})"
