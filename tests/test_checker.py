@@ -680,6 +680,21 @@ def test_a_measure_nothing_sets_is_a_warning_at_its_declaration(tmp_path):
                        "sets it)")]
 
 
+def test_a_measure_a_variants_override_stops_setting_is_a_warning_at_that_override(tmp_path):
+    # a variant's `override phase p` without the base's `measure turns += 1`: the warning sat at
+    # the base file's declaration, which the variant's author cannot change, and named no override
+    from vbr.visualizer.findings import findings
+    base = write(tmp_path, "base.vbr", 'game "B"\nseats 2\nstart p\nmeasure turns: int\nmeasure who: seat\n'
+                                       'phase p {\n  measure turns += 1\n  end draw\n}\n')
+    variant = write(tmp_path, "v.vbr", 'game "V"\nextends "base.vbr"\noverride phase p {\n  end draw\n}\n')
+    assert [(d.span.file, d.span.line, d.message) for d in findings(checked_model(variant))] == [
+        (str(base), 5, "measure `who` is never set: every game reports it unset, as it starts (`measure who = ...` "
+                       "sets it)"),  # set nowhere, in the base either: at its declaration, as in any file
+        (str(variant), 3, f"measure `turns` is never set: this `override` replaces the base's declaration at {base}:6:1, "
+                          "which set it, and nothing sets it now: every game reports it 0, as it starts "
+                          "(`measure turns = ...` sets it)")]
+
+
 def test_an_option_value_under_which_no_seats_declaration_holds_is_a_warning_at_the_value(tmp_path):
     # docs/language.md, `seats`: "if none holds, the options are rejected". A variant widening
     # Cattack's `players` to `in { 2, 5 }` passed `vbr check`, and `--option players=5` was then

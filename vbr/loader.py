@@ -166,6 +166,7 @@ class RuleSet:
     sources: dict[str, str] = field(default_factory=dict)
     chain: list[str] = field(default_factory=list)  # files, most derived first
     problems: list[Diagnostic] = field(default_factory=list)  # from merging: reported by the checker
+    replaced: list = field(default_factory=list)  # (a base's declaration, the `override` that replaced it)
 
 
 def load_rules(name: str | Path, *, tests: Path | None = None, span: Span | None = None) -> RuleSet:
@@ -215,11 +216,12 @@ def load_rules(name: str | Path, *, tests: Path | None = None, span: Span | None
     problems: list[Diagnostic] = [Diagnostic(d.span, f"`override {d.name.lstrip('@')}` overrides nothing: this file `extends` no "
                                                      "other file (drop `override`, or add `extends \"BASE\"`)")
                                   for d in _overrides(decls)]
+    replaced: list[tuple[A.Decl, A.Decl]] = []
     for _, _, own in reversed(chain[:-1]):
-        decls, more = merge(decls, own)
+        decls, more = merge(decls, own, replaced)
         problems += more
     top_path, top, _ = chain[0]
-    return RuleSet(top_path, top.title, decls, sources, [str(p) for p, _, _ in chain], problems)
+    return RuleSet(top_path, top.title, decls, sources, [str(p) for p, _, _ in chain], problems, replaced)
 
 
 def parse_file(path: Path, span: Span | None = None, text: str | None = None):
@@ -343,11 +345,14 @@ def _key(d: A.Decl) -> str:
     return f"{type(d).__name__}:{d.name}" if isinstance(d, (A.Handler,)) else d.name
 
 
-def merge(base: list[A.Decl], own: list[A.Decl]) -> tuple[list[A.Decl], list[Diagnostic]]:
+def merge(base: list[A.Decl], own: list[A.Decl],
+          replaced: list | None = None) -> tuple[list[A.Decl], list[Diagnostic]]:
     """A variant's declarations over its base's: `override` replaces, anything else must be new.
 
     Handlers are never replaced by name (several may listen to one event); they are added.
     Stages are looked into, so that a variant can override one phase inside a stage.
+    `replaced`, when given, gets (the base's declaration, the `override` that replaced it) for
+    each replacement made (`override seats` aside).
     """
     problems: list[Diagnostic] = []
     out, own = _override_seats(base, own)
@@ -383,6 +388,8 @@ def merge(base: list[A.Decl], own: list[A.Decl]) -> tuple[list[A.Decl], list[Dia
             if changed:
                 problems.append(changed)
                 continue
+            if replaced is not None:
+                replaced.append((_at(out, path), d))
             out = _replace(out, path, d.model_copy(update={"override": False}))
         elif d.name in overridden:
             problems.append(Diagnostic(d.span, f"`{d.name.lstrip('@')}` is defined twice; the first is at {overridden[d.name].span}"))

@@ -576,8 +576,10 @@ def _check_rules(a: Analysis, title: str, decls: list[A.Decl]) -> list[Diagnosti
     if parents:
         base = load_rules(resolve_extends(parents[0].path, Path(a.path), parents[0].span))
         a.sources.update({k: v for k, v in base.sources.items() if k != a.path})
-        merged, more = merge(base.decls, own)
-        rules = RuleSet(Path(a.path), title, merged, dict(a.sources), [a.path] + base.chain, base.problems + more)
+        replaced = list(base.replaced)
+        merged, more = merge(base.decls, own, replaced)
+        rules = RuleSet(Path(a.path), title, merged, dict(a.sources), [a.path] + base.chain, base.problems + more,
+                        replaced)
         _chain_trees(a, base.chain)
     else:
         rules = RuleSet(Path(a.path), title, own, {a.path: a.text}, [a.path], [])

@@ -92,14 +92,31 @@ _STARTS = {"seat": "unset", "side": "unset", "int": "0", "bool": "false"}
 
 def _never_set(model: Model) -> list[Diagnostic]:
     """Measures no `measure NAME = ...` (or `+=`, `-=`) in the file sets: every game reports
-    them as they start."""
+    them as they start. When a variant's `override` replaced the base's declarations that set
+    one, the warning is at that `override`, naming what it replaced."""
     bodies = [d.body for group in (model.phases, model.procs) for d in group.values()]
     bodies += [h.body for hs in model.handlers.values() for h in hs]
     bodies += [model.setup.body] if model.setup else []
-    set_ = {n.target.id for b in bodies for n in A.walk(b) if isinstance(n, A.Assign) and isinstance(n.target, A.Name)}
-    return [Diagnostic(d.span, f"measure `{short}` is never set: every game reports it {_STARTS.get(d.type, 'unset')}, "
-                               f"as it starts (`measure {short} = ...` sets it)", "warning")
-            for short, d in model.measures.items() if d.name not in set_]
+    set_ = set().union(*(_assigned(b) for b in bodies))
+    found = []
+    for short, d in model.measures.items():
+        if d.name in set_:
+            continue
+        starts = _STARTS.get(d.type, "unset")
+        dropped = [(old, new) for old, new in model.rules.replaced if d.name in _assigned(old)]
+        found += [Diagnostic(new.span, f"measure `{short}` is never set: this `override` replaces the base's "
+                                       f"declaration at {old.span}, which set it, and nothing sets it now: every "
+                                       f"game reports it {starts}, as it starts (`measure {short} = ...` sets it)",
+                             "warning") for old, new in dropped]
+        if not dropped:
+            found.append(Diagnostic(d.span, f"measure `{short}` is never set: every game reports it {starts}, "
+                                            f"as it starts (`measure {short} = ...` sets it)", "warning"))
+    return found
+
+
+def _assigned(node) -> set[str]:
+    """The names `node`'s assignments set (a measure's is `measure NAME`)."""
+    return {n.target.id for n in A.walk(node) if isinstance(n, A.Assign) and isinstance(n.target, A.Name)}
 
 
 def _never_read(model: Model) -> list[Diagnostic]:
