@@ -294,16 +294,28 @@ CARDS_BASE = ('game "cards"\nseats 2\nkind Card { v: int }\nzone hand per seat p
 
 def _findings(path):
     from vbr.visualizer.findings import findings
-    return [d for d in findings(checked_model(path)) if "nothing ever" in d.message]
+    return [d for d in findings(checked_model(path)) if "nothing to choose from" in d.message]
 
 
-def test_an_override_of_setup_that_creates_nothing_warns_at_the_choice_it_empties(tmp_path):
+def test_a_choice_from_a_zone_nothing_fills_warns_at_the_choice(tmp_path):
+    p = write(tmp_path, "p.vbr", CARDS_BASE.replace("create Card(v: 1) in hand[s] times 2", 'say "none"'))
+    (w,) = _findings(p)
+    assert w.severity == "warning" and (w.span.file, w.span.line, w.span.col) == (str(p), 13, 3)
+    assert w.message == ("`choose c` chooses from `hand`, which nothing ever creates things in or moves things to: "
+                         "it will have nothing to choose from")
+
+
+def test_an_override_of_setup_that_creates_nothing_warns_at_the_override_naming_the_choice_it_empties(tmp_path):
+    # the variant's author can change the override, not the base's `choose` (and an editor shows
+    # the variant's own file): the warning is at the override that dropped the base's `create`s
     base = write(tmp_path, "base.vbr", CARDS_BASE)
     assert _findings(base) == []
     v = write(tmp_path, "v.vbr", 'game "v"\nextends "base.vbr"\noverride setup {\n  say "no cards"\n}\n')
     (w,) = _findings(v)
-    assert w.severity == "warning" and w.span.file.endswith("base.vbr") and (w.span.line, w.span.col) == (13, 3)
-    assert w.message.startswith("`choose c` chooses from `hand`, which nothing ever creates things in")
+    assert w.severity == "warning" and (w.span.file, w.span.line) == (str(v), 3)
+    assert w.message == (f"`choose c` (at {base}:13:3) chooses from `hand`, which nothing creates things in or moves "
+                         f"things to any more: this `override` replaces the base's declaration at {base}:7:1, which "
+                         "did; it will have nothing to choose from")
 
 
 def test_a_zone_filled_through_a_zone_parameter_counts_as_filled(tmp_path):

@@ -806,7 +806,26 @@ def _warn_choices_from_zones_never_filled(m: Model, decls: list[A.Decl]) -> None
     program ever creates things in or moves things to: it will have nothing to offer (an
     `override setup` that leaves out the `create`s, say). A destination the text does not name
     (a zone parameter, a fn's result) may be any zone that is handed around (in a call, a
-    `let`, a fn): those zones count as filled."""
+    `let`, a fn): those zones count as filled. When a variant's `override` replaced the base's
+    declaration that filled the zone, the warning is at that `override`."""
+    named, loose = _zones_filled(m, decls)
+    if loose:
+        named |= _zones_handed_around(m, decls)
+    for d in decls:
+        for node in A.walk(d):
+            if isinstance(node, A.Choose) and not node.optional and node.orelse is None:
+                zone = _zone_named(m, node.source)
+                if zone is not None and zone not in named:
+                    _warn_never_filled(m, node, zone)
+                elif _written_empty(node.source):
+                    m.diags.warning(node.span, f"`choose {node.var}` chooses from a list that is always empty: "
+                                               "it will have nothing to choose from (add `optional` or an "
+                                               "`else` block, or give it options)")
+
+
+def _zones_filled(m: Model, decls) -> tuple[set[str], bool]:
+    """(the zones `decls` create things in or move things to by name, whether any `create` or
+    `move` has a destination the text does not name)."""
     named: set[str] = set()
     loose = False
     for d in decls:
@@ -817,20 +836,20 @@ def _warn_choices_from_zones_never_filled(m: Model, decls: list[A.Decl]) -> None
                     loose = True
                 else:
                     named.add(zone)
-    if loose:
-        named |= _zones_handed_around(m, decls)
-    for d in decls:
-        for node in A.walk(d):
-            if isinstance(node, A.Choose) and not node.optional and node.orelse is None:
-                zone = _zone_named(m, node.source)
-                if zone is not None and zone not in named:
-                    m.diags.warning(node.span, f"`choose {node.var}` chooses from `{zone}`, which nothing ever "
-                                               "creates things in or moves things to: it will have nothing "
-                                               "to choose from")
-                elif _written_empty(node.source):
-                    m.diags.warning(node.span, f"`choose {node.var}` chooses from a list that is always empty: "
-                                               "it will have nothing to choose from (add `optional` or an "
-                                               "`else` block, or give it options)")
+    return named, loose
+
+
+def _warn_never_filled(m: Model, choose: A.Choose, zone: str) -> None:
+    """The warning that `choose` takes from `zone`, which nothing fills: at each `override` that
+    replaced a base declaration filling it, else at the `choose`."""
+    dropped = [(old, new) for old, new in m.rules.replaced if zone in _zones_filled(m, [old])[0]]
+    for old, new in dropped:
+        m.diags.warning(new.span, f"`choose {choose.var}` (at {choose.span}) chooses from `{zone}`, which nothing "
+                                  f"creates things in or moves things to any more: this `override` replaces the "
+                                  f"base's declaration at {old.span}, which did; it will have nothing to choose from")
+    if not dropped:
+        m.diags.warning(choose.span, f"`choose {choose.var}` chooses from `{zone}`, which nothing ever "
+                                     "creates things in or moves things to: it will have nothing to choose from")
 
 
 def _written_empty(e: A.Expr) -> bool:
