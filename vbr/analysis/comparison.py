@@ -15,14 +15,18 @@ from statistics import fmean
 from vbr.analysis import stats as S
 from vbr.analysis.collector import uncollected
 from vbr.analysis.columns import Columns
-from vbr.analysis.metrics import (METRICS, SIDE_LABELS, Metric, each_won_by, each_won_by_of_decided, estimate,
-                                  fair_share, measure_metrics_of, run_deals, sentence, win_shares_of)
+from vbr.analysis.deals import Deals
+from vbr.analysis.metrics import (METRICS, SIDE_LABELS, Metric, _by_deal, _count, each_won_by, each_won_by_of_decided,
+                                  estimate, fair_share, measure_metrics_of, run_deals, sentence, win_shares_of)
 from vbr.analysis.pairing import Pairs, pair_up
 from vbr.analysis.rounding import rounded
 from vbr.analysis.trial import Trial
 
 DIFF_METHODS = {"proportion": "Newcombe hybrid score", "mean": "Welch (normal approximation)",
                 "ratio": "ratio, games as clusters", "quantile": "Price-Bonett (order statistics)"}
+CLUSTERED_DIFF_METHODS = {"proportion": "Newcombe hybrid score, deals as clusters",
+                          "mean": "normal approximation, deals as clusters", "ratio": "ratio, deals as clusters",
+                          "quantile": "Price-Bonett (order statistics), deals as clusters"}
 PAIRED_METHODS = {"proportion": "paired: per-seed differences", "mean": "paired: per-seed differences",
                   "ratio": "paired: ratio, per-seed differences"}
 ALPHA = 0.05  # the level of every "significant" mark, after Holm's correction over the figures compared
@@ -48,33 +52,43 @@ def _side_advantage_of(side: int, name: str) -> Metric:
                   each=each_won_by_of_decided(side))
 
 
-def _difference(m: Metric, sa, sb) -> tuple | None:
-    """The 95% interval of b − a, by the method that suits the metric's kind."""
+def _difference(m: Metric, sa, sb, ca=None, cb=None) -> tuple | None:
+    """The 95% interval of b − a, by the method that suits the metric's kind, each run's part as
+    wide as its own games make it: `ca`, `cb`, the run's sample summed over its deals (`_by_deal`)
+    where a deal holds several of the games m is taken over (the seats rotated), whose games are
+    then one cluster in that run's part (`S.diff_proportions` from its clustered Wilson interval,
+    `S.diff_means` and `S.diff_ratios` from its clusters' standard error, `S.diff_quantiles` from
+    its clustered order statistics); None: the run's games are independent, its part the plain one."""
     if m.kind == "proportion":
-        ci = S.diff_proportions(sa[0], sa[1], sb[0], sb[1])
+        ci = S.diff_proportions(sa[0], sa[1], sb[0], sb[1], clusters_a=ca, clusters_b=cb)
         shift = sa[2] - sb[2]
         return (ci[0] + shift, ci[1] + shift) if ci else None
     if m.kind == "mean":
-        return S.diff_means(sa, sb)
+        return S.diff_means(sa, sb, clusters_x=ca, clusters_y=cb)
     if m.kind == "ratio":
-        return S.diff_ratios(*sa, *sb) if sum(sa[1]) and sum(sb[1]) else None
-    return S.diff_quantiles(sa, sb, m.q)
+        return S.diff_ratios(*sa, *sb, clusters_a=ca, clusters_b=cb) if sum(sa[1]) and sum(sb[1]) else None
+    return S.diff_quantiles(sa, sb, m.q, clusters_x=ca, clusters_y=cb)
 
 
-def _compare_one(m: Metric, a: Columns, b: Columns, shown=None, pairs=None, per_game=None, deals=None) -> dict:
+def _compare_one(m: Metric, a: Columns, b: Columns, shown=None, pairs=None, per_game=None, deals=None,
+                 runs_deals: tuple[Deals, Deals] | None = None) -> dict:
     """One row of `compare`: metric m of runs a and b. `shown`: the text of the two values at the
     usual digits; `pairs`: the paired games (a `Pairs`), None for an unpaired comparison;
     `per_game`: m's `each` of a and of b, where it has one; `deals`: each pair's deal where a deal
-    holds several pairs (`_deals_of`), else None."""
+    holds several pairs (`_deals_of`), else None; `runs_deals`: each run's games by deal
+    (`run_deals`), whose deals of several games are clusters of that run's part of an unpaired
+    interval (made here when not given)."""
     sa, sb = m.sample(a), m.sample(b)
-    (va, _, ra), (vb, _, rb) = estimate(m, sa), estimate(m, sb)
+    da, db = runs_deals or (run_deals(a), run_deals(b))
+    ca, cb = _clusters(m, a, sa, da), _clusters(m, b, sb, db)
+    (va, _, ra), (vb, _, rb) = estimate(m, sa, ca), estimate(m, sb, cb)
     both = va is not None and vb is not None
     paired = _paired(m, per_game, pairs, sa, sb, deals) if both and pairs is not None and per_game else None
-    ci = paired["ci"] if paired else _difference(m, sa, sb) if both else None
+    ci = paired["ci"] if paired else _difference(m, sa, sb, ca, cb) if both else None
     reason = None if ci else f"a: {ra}" if ra else f"b: {rb}" if rb else NO_SPREAD
+    methods = PAIRED_METHODS if paired else DIFF_METHODS if ca is None and cb is None else CLUSTERED_DIFF_METHODS
     out = {"metric": m.name, "label": m.label, "unit": m.unit, "a": rounded(va), "b": rounded(vb),
-           "diff": rounded(vb - va) if both else None, "ci95": rounded(ci),
-           "method": PAIRED_METHODS[m.kind] if paired else DIFF_METHODS[m.kind],
+           "diff": rounded(vb - va) if both else None, "ci95": rounded(ci), "method": methods[m.kind],
            "excludes_0": (ci[0] > 0 or ci[1] < 0) if ci else None,
            "p": S.p_value(vb - va, (ci[1] - ci[0]) / (2 * S.Z95)) if ci else None}
     if paired:
@@ -82,6 +96,14 @@ def _compare_one(m: Metric, a: Columns, b: Columns, shown=None, pairs=None, per_
     if reason:
         out["reason"] = reason
     return out | {"sentence": sentence(m.label, m.unit, va, vb, ci, reason, shown)}
+
+
+def _clusters(m: Metric, c: Columns, sample, deals: Deals) -> tuple | None:
+    """m's sample of run c summed over its deals (`_by_deal`: of a proportion or a mean, each
+    deal's sum and games; of a ratio, its summed numerators and denominators; of a quantile, its
+    games at or below the sample quantile, and its games), where a deal holds several of the games
+    m is taken over; None where it has none to sum, or every game m counts is a deal of its own."""
+    return _by_deal(m, c, sample, deals) if _count(m.kind, sample) else None
 
 
 def _paired(m: Metric, per_game: tuple, pairs: Pairs, sa, sb, deals=None) -> dict | None:
@@ -136,12 +158,12 @@ def _both_count(ea: list, eb: list, pairs: Pairs, deals=None) -> tuple[list, lis
     return xs, ys, deals
 
 
-def _deals_of(a, pairs: Pairs) -> list | None:
+def _deals_of(a, pairs: Pairs, deals: Deals | None = None) -> list | None:
     """Each pair's deal (the seed of its game of run a, `a.seed`), where some deal holds several
     pairs of a run played in more than one seating (the seats rotated); None where every pair is a
     deal of its own, or the run's deals are no clusters (`run_deals`: a run of one seating, where a
-    seed repeats by chance)."""
-    if not run_deals(a).repeated:
+    seed repeats by chance). `deals`: a's `run_deals`, when made already."""
+    if not (deals or run_deals(a)).repeated:
         return None
     seeds = _picked(a.seed, pairs.a, pairs)
     return list(seeds) if len(set(seeds)) < len(seeds) else None
@@ -214,11 +236,12 @@ def compare_columns(ca, cb, side_label: str = "seat", names: list[str] | None = 
     measures = [m for m in measure_metrics_of(ca.measure_kinds(), measure_labels) if m.name.split(":", 1)[1] in shared]
     metrics = [*wins, *_compared_metrics(ca, side_label, names), *measures]
     pairs = Pairs.of(pairs) if pairs is not None else None
-    deals = _deals_of(ca, pairs) if pairs is not None else None
+    runs_deals = run_deals(ca), run_deals(cb)
+    deals = _deals_of(ca, pairs, runs_deals[0]) if pairs is not None else None
     rows, twins = [], _Twins()
     for i, m in enumerate(metrics):  # each metric's per-game values let go once read
         each = _per_game_of(m, ca, cb, pairs is not None)
-        rows.append(_compare_one(m, ca, cb, shares[i] if i < len(wins) else None, pairs, each, deals))
+        rows.append(_compare_one(m, ca, cb, shares[i] if i < len(wins) else None, pairs, each, deals, runs_deals))
         if _matched(m):
             twins.see(m, each)
         del each

@@ -128,14 +128,16 @@ def quantile_ci(xs: list[float], q: float, z: float = Z95, deff: float = 1.0) ->
     return (s[ranks[0] - 1], s[ranks[1] - 1])
 
 
-def quantile_se(xs: list[float], q: float, z: float = Z95) -> float | None:
-    """(X₍ₖ₎ − X₍ⱼ₎) / 2z: the standard error implied by the order-statistic interval.
+def quantile_se(xs: list[float], q: float, z: float = Z95, deff: float = 1.0) -> float | None:
+    """(X₍ₖ₎ − X₍ⱼ₎) / 2z: the standard error implied by the order-statistic interval
+    (`quantile_ci`, its ranks widened by the design effect `deff` for observations in clusters;
+    1 for independent ones).
 
     Why: it is the McKean & Schrader (1984) estimate of the sample median's standard error, which
     Price & Bonett (2002) use for the difference of two medians; it needs no density estimate and
     no resampling. Zero when ties fill the interval: then no standard error can be read off.
     """
-    ci = quantile_ci(xs, q, z)
+    ci = quantile_ci(xs, q, z, deff)
     if ci is None or ci[1] == ci[0]:
         return None
     return (ci[1] - ci[0]) / (2 * z)
@@ -228,9 +230,13 @@ def clustered_quantile_ci(xs: list[float], q: float, below: list[int], counts: l
     the share F(Q) = q carried back through the sorted sample, so for clustered games it needs that
     share's clustered variance, read as Kish's design effect. Deterministic and one pass over the
     clusters, where a bootstrap over the deals would sort the games again hundreds of times."""
-    if max(counts, default=0) <= 1:
-        return quantile_ci(xs, q, z)
-    return quantile_ci(xs, q, z, design_effect(below, counts))
+    return quantile_ci(xs, q, z, clusters_deff(below, counts))
+
+
+def clusters_deff(nums: list[float], dens: list[float]) -> float:
+    """`design_effect` of the share Σyᵢ / Σxᵢ where some cluster holds two games or more; 1 where
+    every cluster is one game (independent games, whose interval is the plain one)."""
+    return design_effect(nums, dens) if max(dens, default=0) > 1 else 1.0
 
 
 def cluster_totals(values, clusters) -> tuple[list[float], list[int]]:
@@ -252,21 +258,46 @@ def clustered_share(hits, clusters, z: float = Z95) -> tuple[float, float] | Non
     return clustered_wilson(*deals.totals(hits), z)
 
 
-def diff_proportions(ka: int, na: int, kb: int, nb: int, z: float = Z95) -> tuple[float, float] | None:
-    """Of p_b − p_a, from the two Wilson intervals (lᵢ, uᵢ) (Newcombe's hybrid score, method 10):
+def share_ci(k: float, n: float, clusters: tuple | None = None, z: float = Z95) -> tuple[float, float] | None:
+    """The 95% interval of the share k/n: Wilson's over n independent games, or, given the games'
+    `clusters` (each cluster's successes and its games, summing to k and n: the games of one deal),
+    `clustered_wilson`'s, on the effective number of games. None without games."""
+    return wilson(k, n, z) if clusters is None else clustered_wilson(*clusters, z)
+
+
+def newcombe(pa: float, a: tuple[float, float], pb: float, b: tuple[float, float]) -> tuple[float, float]:
+    """Of p_b − p_a, from each share's own 95% interval (l, u), which holds its share (Newcombe's
+    hybrid score, method 10):
 
         d − √((p_b − l_b)² + (u_a − p_a)²)  ..  d + √((u_b − p_b)² + (p_a − l_a)²)
 
-    Why: it inherits Wilson's good behaviour near 0 and 1 and for small n, where p̂ ± z·√(Σ p̂q̂/n)
-    is too narrow, and it needs no iteration (Newcombe 1998, Stat. Med. 17:873; for 56/70 − 48/80
-    his Table II gives 0.0524..0.3339: tested).
+    Why: each side of the difference takes its variance from the distance of one share to the
+    interval's end on that side, so the difference keeps whatever the two intervals know: Wilson's
+    good behaviour near 0 and 1 and for small n, where p̂ ± z·√(Σ p̂q̂/n) is too narrow, and, for a
+    share whose games come in clusters, its design effect (Zou & Donner 2008, Stat. Med. 27:1693,
+    recover the variances so from any two intervals). No iteration.
     """
-    a, b = wilson(ka, na, z), wilson(kb, nb, z)
-    if a is None or b is None:
-        return None
-    pa, pb = ka / na, kb / nb
     d = pb - pa
     return (d - math.hypot(pb - b[0], a[1] - pa), d + math.hypot(b[1] - pb, pa - a[0]))
+
+
+def diff_proportions(ka: float, na: float, kb: float, nb: float, z: float = Z95,
+                     clusters_a: tuple | None = None, clusters_b: tuple | None = None) -> tuple[float, float] | None:
+    """Of p_b − p_a = kb/nb − ka/na by `newcombe` from each share's interval (`share_ci`): Wilson's
+    of its games, or, for a share given its `clusters` (each cluster's successes and games), its
+    clustered Wilson interval, so that each run's part of the difference is as wide as its own
+    games make it. None where a share has no games.
+
+    Without clusters this is Newcombe's own method 10 (Newcombe 1998, Stat. Med. 17:873; for
+    56/70 − 48/80 his Table II gives 0.0524..0.3339: tested). With them, a run whose deals' games
+    agree (a deal's two games won alike) brings a wider interval than its games taken one by one;
+    one whose deals' games disagree brings Wilson's own, as `clustered_wilson` takes its design
+    effect at least 1.
+    """
+    a, b = share_ci(ka, na, clusters_a, z), share_ci(kb, nb, clusters_b, z)
+    if a is None or b is None:
+        return None
+    return newcombe(ka / na, a, kb / nb, b)
 
 
 def diff_normal(a: float, se_a: float | None, b: float, se_b: float | None,
@@ -282,34 +313,59 @@ def diff_normal(a: float, se_a: float | None, b: float, se_b: float | None,
     return (b - a - half, b - a + half)
 
 
-def diff_means(xs: list[float], ys: list[float], z: float = Z95) -> tuple[float, float] | None:
-    """Of ȳ − x̄: Welch's unpooled standard error √(s_x²/n_x + s_y²/n_y), with z in place of t.
+def clustered_mean_se(xs: list[float], clusters: tuple | None = None) -> float | None:
+    """The standard error of the mean of xs: s/√n (`mean_se`) for independent games; given the
+    games' `clusters` (each cluster's sum of xs and its games: the games of one deal), the ratio
+    estimator's over the clusters (`ratio_se`), as `clustered_mean_ci` takes it (and `mean_se`
+    where every cluster is one game). None below two games, or two clusters.
+
+    Why: where a cluster's games move together (a deal's two games alike) s/√n is too narrow, and
+    where they move against each other (a deal's two seatings mirrored) too wide; the clusters'
+    sums carry both."""
+    if clusters is None or max(clusters[1], default=0) <= 1:
+        return mean_se(xs)
+    return ratio_se(*clusters)
+
+
+def diff_means(xs: list[float], ys: list[float], z: float = Z95,
+               clusters_x: tuple | None = None, clusters_y: tuple | None = None) -> tuple[float, float] | None:
+    """Of ȳ − x̄, each mean with its own standard error (`clustered_mean_se`), by `diff_normal`:
+    for two runs of independent games Welch's unpooled √(s_x²/n_x + s_y²/n_y), with z in place of
+    t; a run given its `clusters` (each cluster's sum and its games) brings its clusters' standard
+    error instead. None below two games a run.
 
     Why unpooled: two variants of a game need not have the same spread of lengths or scores, and
     pooling would assume they do; why z: the samples are large (see `mean_ci`).
     """
     if len(xs) < 2 or len(ys) < 2:
         return None
-    return diff_normal(fmean(xs), mean_se(xs), fmean(ys), mean_se(ys), z)
+    return diff_normal(fmean(xs), clustered_mean_se(xs, clusters_x), fmean(ys), clustered_mean_se(ys, clusters_y), z)
 
 
-def diff_ratios(na: list[float], da: list[float], nb: list[float], db: list[float],
-                z: float = Z95) -> tuple[float, float] | None:
-    """Of R_b − R_a for two pooled ratios, each with its cluster standard error (`ratio_se`)."""
-    se_a, se_b = ratio_se(na, da), ratio_se(nb, db)
+def diff_ratios(na: list[float], da: list[float], nb: list[float], db: list[float], z: float = Z95,
+                clusters_a: tuple | None = None, clusters_b: tuple | None = None) -> tuple[float, float] | None:
+    """Of R_b − R_a for two pooled ratios (R = Σn / Σd), each with its cluster standard error
+    (`ratio_se`): of its games, or, for a run given its `clusters` (each cluster's summed
+    numerators and summed denominators: the games of one deal added up), of those."""
+    se_a, se_b = ratio_se(*(clusters_a or (na, da))), ratio_se(*(clusters_b or (nb, db)))
     if se_a is None or se_b is None:
         return None
     return diff_normal(sum(na) / sum(da), se_a, sum(nb) / sum(db), se_b, z)
 
 
-def diff_quantiles(xs: list[float], ys: list[float], q: float, z: float = Z95) -> tuple[float, float] | None:
+def diff_quantiles(xs: list[float], ys: list[float], q: float, z: float = Z95,
+                   clusters_x: tuple | None = None, clusters_y: tuple | None = None) -> tuple[float, float] | None:
     """Of Q_y(q) − Q_x(q), each quantile's standard error from its order-statistic interval
     (`quantile_se`): the Price & Bonett (2002) interval for a difference of medians, applied at q.
+    A run given its `clusters` (each cluster's games at or below its sample quantile, and its
+    games) reads its standard error off its clustered interval (`clustered_quantile_ci`: the ranks
+    widened by the design effect of that share).
 
     Why not a bootstrap: this is deterministic and instant at any sample size, and like the
     bootstrap it assumes nothing about the shape of the distribution.
     """
-    se_x, se_y = quantile_se(xs, q, z), quantile_se(ys, q, z)
+    se_x = quantile_se(xs, q, z, clusters_deff(*clusters_x) if clusters_x else 1.0)
+    se_y = quantile_se(ys, q, z, clusters_deff(*clusters_y) if clusters_y else 1.0)
     if se_x is None or se_y is None:
         return None
     return diff_normal(quantile(xs, q), se_x, quantile(ys, q), se_y, z)
