@@ -146,6 +146,18 @@ def test_a_paired_figure_without_spread_falls_back_to_the_clustered_unpaired_int
     assert row["ci95"] == rounded((-half, half)) and row["method"] == "Newcombe hybrid score, deals as clusters"
 
 
+def test_the_unpaired_run_a_paired_one_is_weighed_against_is_played_with_the_same_deals_as_clusters():
+    # ten deals in both seatings, each deal's two games alike; seat 0 wins deals 1–4 and 8–9 in a
+    # (p = 0.6), deals 0–4 in b (0.5). Paired over the deals: se² = 2.9/9/10 (test_metrics).
+    # Unpaired, each run's deals as clusters: a's residuals 0.8 (6) and −1.2 (4), se² = 9.6/90/4;
+    # b's ±1, se² = 10/90/4; together 0.054444. Two such runs need 20 · 0.054444 / 0.032222 = 33.8,
+    # 34 games each; with every game taken as independent it read 17.
+    def run(winners):
+        return rotated(alike(winners, [10] * 10), 100)
+    row = rows_of(run([1, 0, 0, 0, 0, 1, 1, 1, 0, 0]), run([0, 0, 0, 0, 0, 1, 1, 1, 1, 1]), paired=True)["win_rate_0"]
+    assert row["pairs"] == 20 and row["unpaired_games"] == math.ceil(20 * (9.6 + 10) / 360 / (2.9 / 90))
+
+
 # --------------------------------------------------------------------------- through the CLI
 def sim(tmp_path, capsys, seed: int, *options) -> list[dict]:
     out = tmp_path / f"seed{seed}.jsonl"

@@ -83,7 +83,7 @@ def _compare_one(m: Metric, a: Columns, b: Columns, shown=None, pairs=None, per_
     ca, cb = _clusters(m, a, sa, da), _clusters(m, b, sb, db)
     (va, _, ra), (vb, _, rb) = estimate(m, sa, ca), estimate(m, sb, cb)
     both = va is not None and vb is not None
-    paired = _paired(m, per_game, pairs, sa, sb, deals) if both and pairs is not None and per_game else None
+    paired = _paired(m, per_game, pairs, sa, sb, deals, (ca, cb)) if both and pairs is not None and per_game else None
     ci = paired["ci"] if paired else _difference(m, sa, sb, ca, cb) if both else None
     reason = None if ci else f"a: {ra}" if ra else f"b: {rb}" if rb else NO_SPREAD
     methods = PAIRED_METHODS if paired else DIFF_METHODS if ca is None and cb is None else CLUSTERED_DIFF_METHODS
@@ -106,7 +106,7 @@ def _clusters(m: Metric, c: Columns, sample, deals: Deals) -> tuple | None:
     return _by_deal(m, c, sample, deals) if _count(m.kind, sample) else None
 
 
-def _paired(m: Metric, per_game: tuple, pairs: Pairs, sa, sb, deals=None) -> dict | None:
+def _paired(m: Metric, per_game: tuple, pairs: Pairs, sa, sb, deals=None, clusters=(None, None)) -> dict | None:
     """The paired interval of b − a: centred on the difference of the two runs' values, as wide as
     the per-seed differences of the pairs in which both games count make it (`S.paired_se`), with
     the games per run that two independent runs would need for its width. None: fewer than two
@@ -114,7 +114,10 @@ def _paired(m: Metric, per_game: tuple, pairs: Pairs, sa, sb, deals=None) -> dic
     `per_game`: m's `each` of a and of b (of a ratio: its numerators and its denominators);
     `pairs`: the paired games; `sa`, `sb`: m's samples of a and b; `deals`: each pair's deal, when
     a deal holds several pairs (the seats rotated), whose differences are then one cluster
-    (`S.clustered_paired_se`; a ratio's numerators and denominators summed over each deal)."""
+    (`S.clustered_paired_se`; a ratio's numerators and denominators summed over each deal);
+    `clusters`: each run's sample summed over its deals (`_clusters`), or None, for the unpaired
+    standard error that `unpaired_games` weighs the paired one against (two independent runs
+    played as these were, each deal in every seating)."""
     ea, eb = per_game
     if m.kind == "ratio":
         (ya, xa), (yb, xb) = ea, eb
@@ -125,13 +128,13 @@ def _paired(m: Metric, per_game: tuple, pairs: Pairs, sa, sb, deals=None) -> dic
                 _picked(xb, pairs.b, pairs)]
         if deals is not None:
             sums = [S.cluster_totals(v, deals)[0] for v in sums]
-        se, se_unpaired, va, vb = _paired_ratio(*sums, sa, sb)
+        se, se_unpaired, va, vb = _paired_ratio(*sums, sa, sb, clusters)
     else:
         in_a, in_b, kept = _both_count(ea, eb, pairs, deals)
         n = len(in_a)
         if n < 2:
             return None
-        se, se_unpaired, va, vb = _paired_mean(in_a, in_b, ea, eb, kept)
+        se, se_unpaired, va, vb = _paired_mean(in_a, in_b, ea, eb, kept, clusters)
     if not se:  # every pair differs alike (no draw in either run, say): no spread to measure
         return None
     d = vb - va
@@ -169,24 +172,25 @@ def _deals_of(a, pairs: Pairs, deals: Deals | None = None) -> list | None:
     return list(seeds) if len(set(seeds)) < len(seeds) else None
 
 
-def _paired_ratio(ya, xa, yb, xb, sa, sb) -> tuple:
+def _paired_ratio(ya, xa, yb, xb, sa, sb, clusters=(None, None)) -> tuple:
     """(paired se, unpaired se or None, value of a, value of b) of a ratio from the pairs' numerators
-    and denominators (ya, xa of a; yb, xb of b; in step), the samples of the two runs being sa and sb."""
-    se = S.paired_ratio_se(ya, xa, yb, xb)
-    alone = S.ratio_se(*sa), S.ratio_se(*sb)
+    and denominators (ya, xa of a; yb, xb of b; in step), the samples of the two runs being sa and sb;
+    `clusters`: each run's sample summed over its deals (`_clusters`), or None, for the unpaired se."""
+    alone = [S.ratio_se(*(c or s)) for s, c in zip((sa, sb), clusters)]
     se_unpaired = math.hypot(*alone) if None not in alone else None
-    return se, se_unpaired, sum(sa[0]) / sum(sa[1]), sum(sb[0]) / sum(sb[1])
+    return S.paired_ratio_se(ya, xa, yb, xb), se_unpaired, sum(sa[0]) / sum(sa[1]), sum(sb[0]) / sum(sb[1])
 
 
-def _paired_mean(in_a: list, in_b: list, ea: list, eb: list, deals=None) -> tuple:
+def _paired_mean(in_a: list, in_b: list, ea: list, eb: list, deals=None, clusters=(None, None)) -> tuple:
     """(paired se, unpaired se or None, mean of a, mean of b) of a per-game figure, from the pairs
     in which both count (a's values and b's in step; `deals`: their deals, where a deal holds
-    several) and each run's values (None where a game does not count)."""
+    several) and each run's values (None where a game does not count); `clusters`: each run's
+    values summed over its deals (`_clusters`), or None, for the unpaired se."""
     ds = array("d", map(sub, in_b, in_a))  # 8 bytes a pair
     se = S.paired_se(ds) if deals is None else S.clustered_paired_se(ds, deals)
     xs = ea if None not in ea else list(filter(_is_value, ea))
     ys = eb if None not in eb else list(filter(_is_value, eb))
-    se_x, se_y = S.mean_se(xs), S.mean_se(ys)
+    se_x, se_y = S.clustered_mean_se(xs, clusters[0]), S.clustered_mean_se(ys, clusters[1])
     se_unpaired = math.hypot(se_x, se_y) if se_x is not None and se_y is not None else None
     return se, se_unpaired, fmean(xs), fmean(ys)
 
