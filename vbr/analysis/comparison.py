@@ -16,8 +16,9 @@ from vbr.analysis import stats as S
 from vbr.analysis.collector import uncollected
 from vbr.analysis.columns import Columns
 from vbr.analysis.deals import Deals
-from vbr.analysis.metrics import (METRICS, SIDE_LABELS, Metric, _by_deal, _count, each_won_by, each_won_by_of_decided,
-                                  estimate, fair_share, measure_metrics_of, run_deals, sentence, win_shares_of)
+from vbr.analysis.metrics import (METRICS, SIDE_LABELS, Metric, by_deal_sums, each_won_by, each_won_by_of_decided,
+                                  estimate, fair_share, measure_metrics_of, run_deals, sample_games, sentence,
+                                  win_shares_of)
 from vbr.analysis.pairing import Pairs, pair_up
 from vbr.analysis.rounding import rounded
 from vbr.analysis.trial import Trial
@@ -54,7 +55,7 @@ def _side_advantage_of(side: int, name: str) -> Metric:
 
 def _difference(m: Metric, sa, sb, ca=None, cb=None) -> tuple | None:
     """The 95% interval of b − a, by the method that suits the metric's kind, each run's part as
-    wide as its own games make it: `ca`, `cb`, the run's sample summed over its deals (`_by_deal`)
+    wide as its own games make it: `ca`, `cb`, the run's sample summed over its deals (`by_deal_sums`)
     where a deal holds several of the games m is taken over (the seats rotated), whose games are
     then one cluster in that run's part (`S.diff_proportions` from its clustered Wilson interval,
     `S.diff_means` and `S.diff_ratios` from its clusters' standard error, `S.diff_quantiles` from
@@ -99,11 +100,11 @@ def _compare_one(m: Metric, a: Columns, b: Columns, shown=None, pairs=None, per_
 
 
 def _clusters(m: Metric, c: Columns, sample, deals: Deals) -> tuple | None:
-    """m's sample of run c summed over its deals (`_by_deal`: of a proportion or a mean, each
+    """m's sample of run c summed over its deals (`by_deal_sums`: of a proportion or a mean, each
     deal's sum and games; of a ratio, its summed numerators and denominators; of a quantile, its
     games at or below the sample quantile, and its games), where a deal holds several of the games
     m is taken over; None where it has none to sum, or every game m counts is a deal of its own."""
-    return _by_deal(m, c, sample, deals) if _count(m.kind, sample) else None
+    return by_deal_sums(m, c, sample, deals) if sample_games(m.kind, sample) else None
 
 
 def _paired(m: Metric, per_game: tuple, pairs: Pairs, sa, sb, deals=None, clusters=(None, None)) -> dict | None:

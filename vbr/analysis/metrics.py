@@ -163,7 +163,7 @@ class Metric:
     proportion: (k, n, offset), value k/n − offset; mean: one number per game; ratio: per-game
     numerators and denominators, pooled; quantile: one number per game, at `q`. `each` gives the
     same game by game, in the games' order: what a run's interval sums over each deal where a deal
-    holds several games (`_by_deal`), and, but for a quantile, what a paired comparison takes the
+    holds several games (`by_deal_sums`), and, but for a quantile, what a paired comparison takes the
     differences of (`compare(..., paired=True)`).
     """
     name: str
@@ -305,15 +305,16 @@ CLUSTERED_METHODS = {"proportion": "Wilson score, deals as clusters", "mean": "S
                      "ratio": "ratio, deals as clusters", "quantile": "order statistics, deals as clusters"}
 
 
-def _count(kind: str, sample) -> int:
+def sample_games(kind: str, sample) -> int:
+    """How many games a metric's sample of `kind` is taken over."""
     return sample[1] if kind == "proportion" else len(sample[0] if kind == "ratio" else sample)
 
 
 def estimate(m: Metric, sample, by_deal: tuple | None = None) -> tuple[float | None, tuple | None, str | None]:
     """(value, 95% interval, why there is none). `by_deal`: the sample's games summed over each
-    deal (`_by_deal`), where a deal holds several of them: the interval then takes each deal's
+    deal (`by_deal_sums`), where a deal holds several of them: the interval then takes each deal's
     games as one cluster; None: the games are independent."""
-    if _count(m.kind, sample) == 0:
+    if sample_games(m.kind, sample) == 0:
         return None, None, f"no {m.over}"
     if m.kind == "ratio" and not sum(sample[1]):
         return None, None, "no choices were made"
@@ -343,7 +344,7 @@ def _value_and_ci(m: Metric, sample, by_deal: tuple | None) -> tuple[float, tupl
     return S.quantile(sample, m.q), ci
 
 
-def _by_deal(m: Metric, c: Columns, sample, deals: Deals | None) -> tuple | None:
+def by_deal_sums(m: Metric, c: Columns, sample, deals: Deals | None) -> tuple | None:
     """What `estimate` needs to take the games of one deal as one cluster: m's per-game values
     (`each`) summed over each deal, with each deal's games counted, over the deals with a game m is
     taken over (`Deals.totals`); of a ratio, its numerators' and denominators' sums; of a quantile,
@@ -373,9 +374,9 @@ def _entry(m: Metric, c: Columns, deals: Deals) -> dict:
     """m's summary entry over the run's columns; `deals`: the run's games grouped by deal
     (`Deals`), whose games, where a deal holds several, the interval takes as one cluster."""
     sample = m.sample(c)
-    by_deal = _by_deal(m, c, sample, deals) if _count(m.kind, sample) else None
+    by_deal = by_deal_sums(m, c, sample, deals) if sample_games(m.kind, sample) else None
     value, ci, reason = estimate(m, sample, by_deal)
-    out = {"value": rounded(value), "ci95": rounded(ci), "label": m.label, "unit": m.unit, "n": _count(m.kind, sample),
+    out = {"value": rounded(value), "ci95": rounded(ci), "label": m.label, "unit": m.unit, "n": sample_games(m.kind, sample),
            "over": m.over, "method": (METHODS if by_deal is None else CLUSTERED_METHODS)[m.kind]}
     if reason:
         out["reason"] = reason
