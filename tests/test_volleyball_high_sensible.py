@@ -1,8 +1,8 @@
 """The sensible player of docs/rulebooks/volleyball-high.md (docs/rulebooks/volleyball_high_sensible.py)
-does what the page says it does: "it never flips up or rearranges, runs with the nearest member,
-defends with its highest DEF first, attacks at once with its highest HIT card into the space
-farthest from the opponent's Ready members, passes to the space nearest its own, commits
-⌈HIT/2⌉+1 cards against a Heavy, always uses its Decoys, Digs and optional draws".
+does what the page says it does: "it never pays to flip a member up and never rearranges, runs
+with the nearest member, defends with its highest DEF first, attacks at once with its highest HIT
+card into the space farthest from the opponent's Ready members, passes to the space nearest its
+own, commits ⌈HIT/2⌉+1 cards against a Heavy, always uses its Decoys, Digs and optional draws".
 
 Each check plays whole games with the player and looks at every choice of one kind; where a
 check needs to know where a card can go, the engine says it (a clone plays the card and lists

@@ -1,9 +1,9 @@
 """The "sensible player" of docs/rulebooks/volleyball-high.md, and the two tables measured with it.
 
-The player (docs/rulebooks/volleyball-high.md, "Simulation"): it never flips up or rearranges,
-runs with the nearest member, defends with its highest DEF first, attacks at once with its
-highest HIT card into the space farthest from the opponent's Ready members, passes to the space
-nearest its own, commits ⌈HIT/2⌉+1 cards against a Heavy, always uses its Decoys, Digs and
+The player (docs/rulebooks/volleyball-high.md, "Simulation"): it never pays to flip a member up
+and never rearranges, runs with the nearest member, defends with its highest DEF first, attacks
+at once with its highest HIT card into the space farthest from the opponent's Ready members,
+passes to the space nearest its own, commits ⌈HIT/2⌉+1 cards against a Heavy, always uses its Decoys, Digs and
 optional draws. Where that description does not decide a choice, it takes the first legal
 option (`FIRST` below names those prompts).
 
@@ -142,7 +142,7 @@ def not_pass(view: View) -> int:
 
 
 def pass_(view: View) -> int:
-    """Never: `pass` (no line-up change, no flip-up)."""
+    """Never: `pass` (no line-up change, no flip-up paid for)."""
     return view.legal.index("pass")
 
 
@@ -219,7 +219,7 @@ POLICY = {
     "how far": how_far,
     "where the ball goes": where,
     "flip a DOWN member back up?": pass_,  # never flips up
-    "Michael: flip up which member?": pass_,  # never flips up, even for free
+    "Michael: flip up which member?": first,  # the card's flip-up is an order, not a choice to pass
     "Akame: draw 3 cards?": yes,  # an optional draw
     # Not decided by the description: the first legal option.
     "running to the ball: discard a card": first,
