@@ -36,6 +36,18 @@ def test_json_nested_past_the_limit_is_a_located_error(log, capsys):
     assert code == 1 and f"{log}:3: error: not a vbr log line: JSON nested deeper than 32 levels" in text
 
 
+def test_a_line_of_escaped_quotes_is_read_once_and_reported_where_it_is(log):
+    # an unterminated string of 400,000 escaped quotes: reading it as a string again from each of
+    # its quotes takes hours; read once, it is the located error of a JSON string never closed
+    lines = lines_of(log)
+    lines.insert(2, '"' + '\\"' * 400_000)
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "vbr", "replay", str(log)], capture_output=True, text=True,
+                          timeout=120)  # a hang guard: it takes well under a second
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"{log}:3: error: not a vbr log line: not JSON (unterminated string"), done.stderr
+
+
 def test_a_line_past_the_limit_is_a_located_error(log, capsys):
     lines = lines_of(log)
     lines.insert(2, json.dumps({"t": "say", "text": "a" * (gamelog.MAX_LOG_LINE + 10)}))

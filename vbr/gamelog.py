@@ -214,7 +214,9 @@ def _line(number: int, text: str) -> dict:
     return e
 
 
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+# a string; an unterminated one runs to the end of the line, so that each character is read once
+# (not again from each of its escaped quotes, which is quadratic in the line)
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?')
 _BRACKET = re.compile(r"[\[\]{}]")
 
 
