@@ -48,6 +48,16 @@ def test_a_line_of_escaped_quotes_is_read_once_and_reported_where_it_is(log):
     assert done.stderr.startswith(f"{log}:3: error: not a vbr log line: not JSON (unterminated string"), done.stderr
 
 
+def test_a_json_error_names_its_column_once(log, capsys):
+    lines = lines_of(log)
+    lines.insert(2, '{"t":"say","text":"cut')
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, text = replay(capsys, log)
+    # Python's message ends "starting at" itself: the column is said once, not "at at column"
+    assert code == 1 and f"{log}:3: error: not a vbr log line: not JSON (unterminated string starting at column 19)" \
+        in text, text
+
+
 def test_a_line_past_the_limit_is_a_located_error(log, capsys):
     lines = lines_of(log)
     lines.insert(2, json.dumps({"t": "say", "text": "a" * (gamelog.MAX_LOG_LINE + 10)}))

@@ -143,6 +143,7 @@ def _parse(line: int, raw: str, model: type[BaseModel]):
         if "sys.set_int_max_str_digits" in why:  # Python's bound on digits, and a setting of Python's to lift it
             why = "an integer of thousands of digits"
         elif isinstance(exc, json.JSONDecodeError):
+            why = why.removesuffix(" at")  # "Unterminated string starting at": the column follows
             why = f"not JSON ({why[:1].lower() + why[1:]} at column {exc.colno})"
         what = "; a log holds the JSON lines `vbr run --log FILE` writes" if line == 1 else ""
         raise _Bad(line, f"not a vbr log line: {why}{what}") from None
