@@ -230,6 +230,7 @@ SLOW = {
     "test_hostile_search.py::test_a_closed_c_search_of_20000_iterations_among_4000_options_ends_in_bounded_time",
     "test_replay.py::test_a_run_stopped_by_ctrl_c_writes_a_log_that_replays_up_to_its_last_choice",
     "test_replay.py::test_a_logged_run_of_many_choices_takes_the_memory_of_a_short_one",
+    "test_replay.py::test_a_replay_of_many_choices_takes_the_memory_of_a_short_one",
     "test_replay.py::test_a_ctrl_c_met_while_c_runs_a_logged_set_up_is_taken_once_it_returns_and_the_log_replays",
     "test_engine_choice.py::test_random_games_play_in_python_unless_a_cached_c_build_is_sooner_and_find_the_same",
     "test_engine_choice.py::test_mcts_plays_in_c_however_few_its_games",

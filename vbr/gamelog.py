@@ -282,7 +282,7 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
         if game.fault is not None:  # what the replay stopped at, said in full
             bad.message += "\n" + game.fault.render()
         raise
-    if stopped and len(game.log) > count:
+    if stopped and game.made() > count:
         return ReplayResult(True, f"{path}: reproduces exactly up to where the run was stopped, inside the rules' "
                                   f"run ({count} events; the replay goes on past them)")
     if game.fault is not None:
@@ -306,10 +306,11 @@ def _compare(game: "_Replaying", logged: Iterator[dict]) -> tuple[int, bool]:
                 raise _Bad(line + 1, "a log ends at its `stopped` line: nothing follows it")
             return j, True
         if e["t"] != "choice":
-            _same_event(game.log, j, e)
+            _same_event(game, j, e)
             continue
         # everything before this choice came out as logged, and nothing more
-        _nothing_more(game.log, j)
+        _nothing_more(game, j)
+        game.forget(j)  # compared: a replay keeps the events since the last choice, not the game's
         seat = game.seat()
         if seat is None:
             raise _Bad(line, "the logged choice is not on replay: " + game.why_no_choice())
@@ -323,8 +324,8 @@ def _compare(game: "_Replaying", logged: Iterator[dict]) -> tuple[int, bool]:
             raise _Bad(line, f"the logged choice {e['seat']} {e['action']} (option {i}, {e.get('kind', 'any kind')}) "
                              f"is not legal on replay: seat {seat} is offered {listed}")
         game.apply(i)
-        _same_event(game.log, j, e)
-    _nothing_more(game.log, count)
+        _same_event(game, j, e)
+    _nothing_more(game, count)
     return count, False
 
 
@@ -367,7 +368,8 @@ class _Replaying:
     is the error, and `log` ends with its `fault_event`, as `vbr run --log` writes it."""
 
     def __init__(self, game, seed: int):
-        self.log = []
+        self.log = []  # the events made since the first `forgotten`
+        self.forgotten = 0
         self.fault: VbrError | None = None
         self.state = None
         self.rules = game.path
@@ -375,6 +377,19 @@ class _Replaying:
             self.state = game.new_state(seed, log=self.log)
         except VbrError as exc:
             self._stop(exc)
+
+    def made(self) -> int:
+        """How many events the game has made so far."""
+        return self.forgotten + len(self.log)
+
+    def event(self, k: int) -> dict | None:
+        """The game's `k`-th event (not one forgotten), or None if it has not made it."""
+        return self.log[k - self.forgotten] if k < self.made() else None
+
+    def forget(self, upto: int) -> None:
+        """Let go of the events before the `upto`-th, compared already."""
+        del self.log[:upto - self.forgotten]
+        self.forgotten = max(self.forgotten, upto)
 
     def why_no_choice(self) -> str:
         if self.fault is not None:
@@ -414,19 +429,19 @@ def _how_it_ended(outcome, seat: int | None) -> str:
     return "the game was left unfinished"
 
 
-def _same_event(produced: list, k: int, logged: dict) -> None:
+def _same_event(game: _Replaying, k: int, logged: dict) -> None:
     """The replay's k-th event is the log's (the game has made every event up to its next choice
     when this is asked); else `_Bad` at the log's line, quoting both (cut to MAX_SHOWN)."""
-    if k >= len(produced):
+    a = game.event(k)
+    if a is None:
         raise _Bad(k + 2, f"differs on replay: the replay has no such event\n  logged:   {shown(logged)}")
-    a = produced[k]
     if logged["t"] == "choice" and "index" not in logged:  # logged before choices kept index and kind
         a = {key: v for key, v in a.items() if key not in ("index", "kind")}
     if dumps(a) != dumps(logged):
         raise _Bad(k + 2, f"differs on replay\n  logged:   {shown(logged)}\n  replayed: {shown(a)}")
 
 
-def _nothing_more(produced: list, upto: int) -> None:
+def _nothing_more(game: _Replaying, upto: int) -> None:
     """The replay made no event the log lacks before line `upto + 2`."""
-    if len(produced) > upto:
-        raise _Bad(upto + 2, f"differs on replay: the replay has another event here\n  replayed: {shown(produced[upto])}")
+    if game.made() > upto:
+        raise _Bad(upto + 2, f"differs on replay: the replay has another event here\n  replayed: {shown(game.event(upto))}")
