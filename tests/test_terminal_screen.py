@@ -246,6 +246,55 @@ def test_another_seats_hidden_pick_and_only_option_are_not_told():
     assert lines[6:] == ["  point to seat 1: 0-1", "game over: seat 1 wins (0, 1)"]
 
 
+DECLINES = """game "Declines"
+seats 2
+start p
+kind Card { v: int }
+zone hand per seat owner
+zone table public
+setup {
+  create Card(v: 1) in hand[1]
+  create Card(v: 2) in table
+}
+phase p {
+  choose c from hand[1] where c.v == 1 by 1 optional as "play your secret card?"
+  choose t from table by 1 optional as "take the table's card?"
+  choose x from [1, 2] by 0 as "which"
+  end winner 0
+}
+"""
+
+
+def test_another_seats_declined_choice_over_a_hand_hidden_from_you_is_not_shown(tmp_path):
+    # Seat 1 is asked "play your secret card?" only because its hidden hand holds such a card
+    # (docs/language.md, `choose`: with nothing but `pass` on offer, no choice is made), so
+    # `seat 1: play your secret card? -> pass` would tell seat 0 what that hand holds; a declined
+    # choice over the public table tells nothing hidden and shows.
+    rules = tmp_path / "declines.vbr"
+    rules.write_text(DECLINES, encoding="utf-8")
+    game = vbr.load(rules, engine="python")
+    # seat 1 is another person here (hot seat): Enter, then pass twice (pass is each choice's last
+    # option); seat 0: Enter, then 1
+    _, result, out = session(game, "\n2\n2\n\n1\n", agents=[None, "human"])
+    assert result.finished
+    seat0 = out.split("seat 0, press Enter to see your screen (q leaves): ")[1]
+    assert "seat 1: take the table's card? -> pass" in seat0
+    assert "secret" not in seat0  # neither on seat 0's screen nor on the end both see
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_siatka_never_shows_that_the_other_seat_declined_a_tactic_card_it_holds(engine):
+    # rules/siatka.vbr asks "Rozegranie: roll again?" and the like only of a holder whose hidden
+    # hand holds that card; in this game (seed 1) seat 1's random agent declines such choices
+    game = vbr.load("siatka", engine=engine)
+    s, result, out = session(game, "1\n" * 400, seed=1)
+    assert result.finished
+    declined = [e for e in s.state.log if e["t"] == "choice" and e["seat"] == 1 and e["action"] == "pass"]
+    assert declined and all(e["prompt"].split(":")[0] in ("Rozegranie", "Mocne odbicie", "Atak z zaskoczenia",
+                                                         "Superatak") for e in declined)
+    assert not re.search(r"^ +seat 1: .* -> pass$", out, re.M)
+
+
 @given(st.text(alphabet=st.sampled_from("ab cd\u00e9\u4e2d\u0301-"), max_size=300))
 def test_wrapped_lines_never_pass_80_columns(text):
     for line in wrap(text, first="  ", rest="    "):

@@ -650,7 +650,7 @@ def _fit(spans: list, w: int) -> Line:
 
 
 # ---------------------------------------------------------------------------------------- events
-def event_lines(events: list[dict], board: Board, screen: Screen, known=frozenset()) -> list[Line]:
+def event_lines(events: list[dict], board: Board, screen: Screen, known=frozenset(), unseen=frozenset()) -> list[Line]:
     """The events as the seat may know them, in the rule file's words (`render_events`).
 
     The log is written for replay and holds everything; a person sees less. Another seat's
@@ -660,13 +660,18 @@ def event_lines(events: list[dict], board: Board, screen: Screen, known=frozense
     chosen is shown as it was offered, without the fields that placed nothing (`idle_fields`). A
     choice of the person's own (one of `screen.you`) whose position among `events` is in `known`
     chose a card the person saw as they chose it: it is shown even when out of sight now (put
-    face down). A card drawn at random (`pick`) is named only when the seat may see it now."""
+    face down). A choice of another seat's declined (`pass`) whose position is in `unseen` is not
+    shown at all: it offered things the person may not see, and was put only because there was
+    something to choose (`where` over a hidden hand), so that it was put at all would tell what
+    the hand holds. A card drawn at random (`pick`) is named only when the seat may see it now."""
     from vbr.report import render_events
     lines: list[Line] = []
     for k, e in enumerate(events):
         if e.get("t") == "choice":
             seat = e["seat"]
             what = e["action"]
+            if k in unseen and seat not in screen.you and e.get("kind") == "none":
+                continue
             if "item" in e and (what in screen.items or (seat in screen.you and k in known)):
                 # as it was offered: without the fields that placed nothing
                 it = Item(e["item"], board)

@@ -68,6 +68,7 @@ class Session:
         self.leaving = False  # the game is being left (the input ended, or an error): the log comes next
         self.stopped = 0  # a stop signal (SIGHUP, SIGTERM) that came as it was left
         self.seen_chosen: set[int] = set()  # log positions of the person's choices of a thing their seat saw
+        self.unseen: dict[int, frozenset[int]] = {}  # log positions of choices offering `pass`: who may not see them
 
     # -------------------------------------------------------------- output
     def put(self, lines) -> None:
@@ -85,12 +86,15 @@ class Session:
         try:
             while state.result is None:
                 seat = state.pending.seat
+                before, unseen = len(state.log), self.unseen_by(seat)
                 if seat in agents:
                     state.apply_index(self.agent_move(seat, agents[seat]))
                 elif len(state.pending.options) == 1:
                     self.choose(seat, 0)
                 else:
                     self.choose(seat, self.decide(seat))
+                if unseen:
+                    self.unseen[self.choice_at(before)] = unseen
         except Left:
             self.leaving = True
             self.write_log()
@@ -149,16 +153,39 @@ class Session:
         before = len(self.state.log)
         self.state.apply_index(index)
         if index < len(legal) and legal[index] in seen:
-            at = next((i for i in range(before, len(self.state.log)) if self.state.log[i].get("t") == "choice"), None)
+            at = self.choice_at(before)
             if at is not None:
                 self.seen_chosen.add(at)
+
+    def choice_at(self, before: int) -> int | None:
+        """The log position of the choice just made, whose events begin at `before`."""
+        return next((i for i in range(before, len(self.state.log)) if self.state.log[i].get("t") == "choice"), None)
+
+    def unseen_by(self, seat: int) -> frozenset[int]:
+        """The people, other than the one playing `seat`, who may not see every thing the pending
+        choice of `seat` offers, when it offers `pass`. Such a choice is put to `seat` only when
+        there is something to choose (a `where` over a hidden hand): declined, it must not show
+        them that it was put, which would tell what the hand holds."""
+        st = self.state.state
+        offered = [st.option_text(i) for i in range(len(st.options()))]
+        if not any(kind == "none" for _, kind in offered):
+            return frozenset()
+        things = {text for text, kind in offered if kind == "thing"}
+        return frozenset(who for who, seats in enumerate(self.people)
+                         if seat not in seats and not things <= self.seen_by(seats))
+
+    def seen_by(self, seats: tuple[int, ...]) -> set[str]:
+        """The ids (`#3`) of the things any of `seats` may see now."""
+        return {d.partition(" ")[0] for s in seats for content in self.state.observation(s)["zones"].values()
+                if isinstance(content, list) for d in content}
 
     def news(self, screen: Screen, who: int) -> list:
         """The events person `who` has not been shown yet, as `screen` may know them."""
         start = self.shown[who]
         events = self.state.log[start:]
         self.shown[who] = len(self.state.log)
-        return event_lines(events, self.board, screen, {i - start for i in self.seen_chosen if i >= start})
+        return event_lines(events, self.board, screen, {i - start for i in self.seen_chosen if i >= start},
+                           {i - start for i, people in self.unseen.items() if i >= start and who in people})
 
     def hand_over(self, who: int) -> None:
         """Between two people, the screen cleared and the next one asked to press Enter."""
@@ -249,8 +276,10 @@ class Session:
             return
         self.wipe()
         shared = self.shared(seat)
-        events = self.state.log[min(self.shown):]
-        self.put(event_lines(events, self.board, shared) + shared.board_lines())
+        start = min(self.shown)
+        events = self.state.log[start:]
+        self.put(event_lines(events, self.board, shared, unseen={i - start for i in self.unseen if i >= start})
+                 + shared.board_lines())
         self.say(f"result: {self.result_text(out)} after {_choices(self.state.choices)}", "result")
 
     def result_text(self, out) -> str:
