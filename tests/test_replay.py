@@ -149,8 +149,42 @@ def test_a_log_cut_short_is_reported_where_it_ends(tmp_path):
     all_lines = lines(log)
     log.write_text("\n".join(all_lines[:-1]) + "\n", encoding="utf-8")  # the `end` event lost
     r = replay(log)
-    assert r.message.startswith(f"{log}:{len(all_lines)}: error: differs on replay: the replay has another event"), \
-        r.message
+    assert r.message == (f"{log}:{len(all_lines)}: error: differs on replay: the log ends here, and the replay goes "
+                         f"on (is the log cut short?)\n  replayed: {all_lines[-1]}")  # the event lost
+
+
+def test_a_log_replayed_under_its_rules_changed_since_says_they_changed(tmp_path):
+    log = play(tmp_path, ALIKE, [0, 0])
+    rules = tmp_path / "g.vbr"
+    rules.write_text(ALIKE.replace('say "x is', 'say "now x is'), encoding="utf-8")
+    r = replay(log)
+    say = next(i for i, x in enumerate(lines(log), start=1) if '"t":"say"' in x)
+    assert r.message.startswith(f"{log}:{say}: error: differs on replay"), r.message
+    assert r.message.endswith(f"\nnote: {rules} has changed since this log was recorded (its text, or that of a file "
+                              "it extends, is not the one played then): the replay plays the rules as they are now")
+    assert "recorded by vbr" not in r.message  # the same vbr wrote it
+
+
+def test_a_log_another_vbr_recorded_that_differs_names_both_versions(tmp_path):
+    from vbr import __version__
+    log = play(tmp_path, ALIKE, [0, 0])
+    rewrite(log, 1, lambda h: {**h, "vbr": "0.0.1"})
+    assert replay(log).ok  # another version alone is no fault
+    say = next(i for i, x in enumerate(lines(log), start=1) if '"t":"say"' in x)
+    rewrite(log, say, lambda e: {**e, "text": "edited"})
+    r = replay(log)
+    assert r.message.startswith(f"{log}:{say}: error: differs on replay"), r.message
+    assert r.message.endswith(f"\nnote: this log was recorded by vbr 0.0.1, and this is vbr {__version__}: a change "
+                              "in vbr between the two may play the game otherwise"), r.message
+    assert "has changed since" not in r.message  # the rules are the ones it was played with
+
+
+def test_a_log_names_the_digest_of_its_rule_texts_and_the_engines_write_the_same(tmp_path):
+    import hashlib
+    rules = tmp_path / "g.vbr"
+    rules.write_text(ALIKE, encoding="utf-8")
+    digests = {header(load(rules, engine), 5, ["random"] * 2, engine)["rules_digest"] for engine in ("python", "c")}
+    assert digests == {"sha256:" + hashlib.sha256(ALIKE.encode()).hexdigest()}
 
 
 def test_replay_of_a_game_left_early_says_it_was_left(tmp_path, capsys):

@@ -50,16 +50,25 @@ def generator_of(engine: str) -> str:
     return NAME
 
 
+def rules_digest(game) -> str:
+    """The texts `game` was loaded from (its rule file, then each file it extends), as a log's
+    header keeps them: a replay under rules changed since can say so."""
+    import hashlib
+    rules = game.rules
+    text = "\0".join(rules.sources[name] for name in rules.chain)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def header(game, seed: int, agents: list[str], engine: str) -> dict:
-    """A log's first line: the rules (`game`'s path and options), seed and agents, the engine
-    (python or c) that played it, its random generator and the format of its events
-    (TYPED_LOG_FORMAT)."""
+    """A log's first line: the rules (`game`'s path, the digest of its texts and its options),
+    seed and agents, the engine (python or c) that played it, its random generator and the format
+    of its events (TYPED_LOG_FORMAT)."""
     from vbr.loader import bundled_dirs
     path = game.path.resolve()
     bundled = next((str(path.relative_to(d.resolve()).with_suffix("")) for d in bundled_dirs()
                     if path.is_relative_to(d.resolve())), None)
     return {"t": "header", "vbr": __version__, "rules": str(path), "bundled": bundled,
-            "options": game.options, "seed": seed, "agents": agents,
+            "rules_digest": rules_digest(game), "options": game.options, "seed": seed, "agents": agents,
             "engine": engine, "generator": generator_of(engine), "format": TYPED_LOG_FORMAT}
 
 
@@ -94,6 +103,7 @@ class Header(BaseModel):
     vbr: StrictStr
     rules: StrictStr
     bundled: Optional[StrictStr] = None
+    rules_digest: Optional[StrictStr] = Field(default=None, pattern="^sha256:[0-9a-f]{64}$")  # none: not kept
     options: dict[StrictStr, Union[StrictBool, StrictInt, StrictStr]] = {}
     seed: StrictInt = Field(ge=0, le=SEED_MAX)
     agents: list[StrictStr] = []
@@ -281,6 +291,7 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
     except _Bad as bad:
         if game.fault is not None:  # what the replay stopped at, said in full
             bad.message += "\n" + game.fault.render()
+        bad.message += "".join("\n" + note for note in _changed_since(head, loaded))
         raise
     if stopped and game.made() > count:
         return ReplayResult(True, f"{path}: reproduces exactly up to where the run was stopped, inside the rules' "
@@ -325,7 +336,9 @@ def _compare(game: "_Replaying", logged: Iterator[dict]) -> tuple[int, bool]:
                              f"is not legal on replay: seat {seat} is offered {listed}")
         game.apply(i)
         _same_event(game, j, e)
-    _nothing_more(game, count)
+    if game.made() > count:
+        raise _Bad(count + 2, "differs on replay: the log ends here, and the replay goes on (is the log cut short?)"
+                              f"\n  replayed: {shown(game.event(count))}")
     return count, False
 
 
@@ -341,6 +354,19 @@ def _same_format(head: dict) -> None:
                   f"this vbr's typed engines write and replay format {TYPED_LOG_FORMAT} "
                   f"({_TYPED_LOG_FORMATS[TYPED_LOG_FORMAT]}), so the two cannot be compared: "
                   + ("record the game again" if recorded < TYPED_LOG_FORMAT else "replay it with the vbr that wrote it"))
+
+
+def _changed_since(head: dict, game) -> list[str]:
+    """Why a replay of the log `head` begins may differ where nothing in the log was edited: the
+    rules' texts are not those it was played with (its `rules_digest`), or another vbr wrote it."""
+    notes = []
+    if head.get("rules_digest") not in (None, rules_digest(game)):
+        notes.append(f"note: {game.path} has changed since this log was recorded (its text, or that of a file it "
+                     "extends, is not the one played then): the replay plays the rules as they are now")
+    if head["vbr"] != __version__:
+        notes.append(f"note: this log was recorded by vbr {head['vbr']}, and this is vbr {__version__}: "
+                     "a change in vbr between the two may play the game otherwise")
+    return notes
 
 
 def _engines_drawing(generator: str) -> str:
