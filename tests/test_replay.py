@@ -104,7 +104,8 @@ def test_a_broken_header_is_reported_at_line_1(tmp_path, change, words):
     (lambda e: {**e, "index": 1.0}, "index: Input should be a valid integer"),
     (lambda e: '["choice"]', "a JSON list, not an object"),
     (lambda e: '{"t": "choice", "seat": NaN}', "NaN is not a number JSON allows"),
-], ids=["seat a string", "no action", "index a float", "an array", "NaN"])
+    (lambda e: '{"t": "choice", "seat": 0, "action": "go", "x": -1e400}', "-1e400 is a number too large to read"),
+], ids=["seat a string", "no action", "index a float", "an array", "NaN", "past the largest float"])
 def test_a_broken_choice_is_reported_at_its_line(tmp_path, change, words):
     log = play(tmp_path, ALIKE, [0, 0])
     k = next(i for i, x in enumerate(lines(log), start=1) if '"t":"choice"' in x)

@@ -145,9 +145,19 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or exponent; one past the largest float (`1e400`, which Python
+    reads as infinity and a message would quote as `Infinity`) is refused."""
+    import math
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:40]} is a number too large to read")
+    return value
+
+
 def _parse(line: int, raw: str, model: type[BaseModel]):
     try:
-        data = json.loads(raw, parse_constant=_no_constant)
+        data = json.loads(raw, parse_constant=_no_constant, parse_float=_finite)
     except ValueError as exc:  # JSONDecodeError is a ValueError, as is a refused Infinity or NaN
         why = getattr(exc, "msg", None) or str(exc)
         if "sys.set_int_max_str_digits" in why:  # Python's bound on digits, and a setting of Python's to lift it
