@@ -77,6 +77,24 @@ def test_a_divergence_quotes_a_bounded_excerpt_of_a_long_line(log, capsys):
     assert len(text) < 2_000 and "more characters)" in text
 
 
+@pytest.mark.parametrize("field,value", [("options", {"a" * 900_000: 1}), ("rules", "/nowhere/" + "a" * 900_000),
+                                         ("bundled", "b" * 900_000)], ids=["option name", "rules", "bundled"])
+def test_a_header_naming_rules_of_a_huge_name_gets_a_bounded_message(log, capsys, field, value):
+    # the rules cannot be loaded; the message saying so quotes the name, cut (it was 1.8 MB of a
+    # path said twice)
+    lines = lines_of(log)
+    head = {**json.loads(lines[0]), field: value}
+    if field == "rules":
+        head["bundled"] = None  # no bundled name (siatka) to fall back on
+    if field == "bundled":
+        head["rules"] = "/nowhere/siatka.vbr"  # no file there: the bundled name is tried
+    lines[0] = json.dumps(head)
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, text = replay(capsys, log)
+    assert code == 1 and text.startswith(f"{log}:1: error: cannot load the rules this log names: "), text[:500]
+    assert len(text) < 3_000 and "more characters)" in text
+
+
 def test_a_log_past_the_file_limit_is_a_located_error(log, capsys, monkeypatch):
     monkeypatch.setattr(gamelog, "MAX_LOG_BYTES", 2_000)  # the bound's logic, on a log of a few KB
     code, text = replay(capsys, log)

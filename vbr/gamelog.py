@@ -182,6 +182,7 @@ MAX_LOG_BYTES = 256 * 1024 * 1024  # a log file, read at most this much
 MAX_LOG_LINE = 1024 * 1024  # one line (one event) of a log
 MAX_JSON_DEPTH = 32  # arrays and objects inside each other on one line
 MAX_SHOWN = 300  # characters of an event a message quotes
+MAX_QUOTED = 2000  # characters of a message about the header's rules (a path, an option), quoting it
 
 
 def read_log(path: Path) -> tuple[dict, list[dict]]:
@@ -253,8 +254,12 @@ def _too_deep(text: str) -> bool:
 
 def shown(event: dict) -> str:
     """An event as a message quotes it: its JSON, cut to MAX_SHOWN characters."""
-    text = dumps(event)
-    return text if len(text) <= MAX_SHOWN else f"{text[:MAX_SHOWN]}… ({len(text) - MAX_SHOWN:,} more characters)"
+    return cut(dumps(event), MAX_SHOWN)
+
+
+def cut(text: str, most: int) -> str:
+    """`text` cut to `most` characters, the cut saying how many more there were."""
+    return text if len(text) <= most else f"{text[:most]}… ({len(text) - most:,} more characters)"
 
 
 def replay(path: Path, engine: str | None = None) -> ReplayResult:
@@ -288,7 +293,7 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
     try:
         loaded = _load(rules, head.get("options") or {}, engine)
     except (VbrError, ValueError) as exc:
-        raise _Bad(1, f"cannot load the rules this log names: {exc}") from None
+        raise _Bad(1, cut(f"cannot load the rules this log names: {exc}", MAX_QUOTED)) from None
     except EngineUnavailable as exc:
         others = [e for e in ENGINES if e != engine and generator_of(e) == drawn]
         hint = f" (--engine {' or '.join(others)} draws from the same generator)" if others else ""
@@ -374,7 +379,7 @@ def _changed_since(head: dict, game) -> list[str]:
         notes.append(f"note: {game.path} has changed since this log was recorded (its text, or that of a file it "
                      "extends, is not the one played then): the replay plays the rules as they are now")
     if head["vbr"] != __version__:
-        notes.append(f"note: this log was recorded by vbr {head['vbr']}, and this is vbr {__version__}: "
+        notes.append(f"note: this log was recorded by vbr {cut(head['vbr'], 40)}, and this is vbr {__version__}: "
                      "a change in vbr between the two may play the game otherwise")
     return notes
 
