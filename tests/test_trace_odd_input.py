@@ -63,3 +63,28 @@ def test_update_of_a_page_in_a_folder_that_does_not_exist_is_a_usage_error(tmp_p
     assert main(["trace", str(rules), "--update", str(page)]) == 2
     out, err = capsys.readouterr()
     assert (out, err) == ("", f"vbr: error: --update {page}: the folder {page.parent} does not exist\n")
+
+
+def test_many_passages_and_many_cited_scenarios_are_paired_in_time_that_grows_with_them_not_their_product(tmp_path):
+    # 100,000 passages (a hundred citations a comment line) and 6,000 scenario citations: trying
+    # every passage for every citation took many minutes; looked up, about a second
+    import subprocess
+    import sys
+    rules = ['game "T"', "seats 2", "start p", "phase p {", "  end draw", "}"]
+    rules += ["# " + "".join(f"[S{j * 100 + i}, part block{i % 10}]" for i in range(100)) for j in range(1000)]
+    (tmp_path / "rules.vbr").write_text("\n".join(rules) + "\n", encoding="utf-8")
+    scenarios = ['tests for "rules.vbr"']
+    for s in range(600):
+        scenarios += ['scenario "' + "".join(f"[S{s * 10 + i}, block{i} x]" for i in range(10)) + f' {s}" {{',
+                      "  start p", "}"]
+    (tmp_path / "tests.vbr").write_text("\n".join(scenarios) + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "vbr", "trace", str(tmp_path / "rules.vbr"), "--tests",
+                           str(tmp_path / "tests.vbr")], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=300)  # a hang guard
+    assert done.returncode == 0, done.stderr
+    rows = {line.split(" | ")[0]: line for line in done.stdout.splitlines() if line.startswith("| S")}
+    assert len(rows) == 100_000
+    # [S42, part block2] is cited by scenario 4's [S42, block2 x] (the same section and word), by no other
+    title = "".join(f"[S{40 + i}, block{i} x]" for i in range(10)) + " 4"
+    assert rows["| S42, part block2"].endswith(f" | {title} |")
+    assert rows["| S6000, part block0"].endswith(" | — |")  # cited by no scenario

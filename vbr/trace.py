@@ -81,12 +81,20 @@ def matches(passage: str, cited: str) -> bool:
     """Does a scenario citing `cited` test the rule citing `passage`? The same passage, or the
     same section where the finer part names the same thing (`Variant 1, Block` ~ `Variant 1,
     Block (Blok, B)`), or a whole section's rule for any part of it."""
-    if passage == cited:
-        return True
-    if _section(passage) != _section(cited):
-        return False
-    mine = _words(passage)
-    return not mine or bool(mine & _words(cited))
+    return not _filed_under(passage).isdisjoint(_looked_up(cited))
+
+
+def _filed_under(passage: str) -> set[tuple]:
+    """The keys a passage is found by: itself, and its section's words, or its whole section when
+    its finer part names nothing."""
+    section, words = _section(passage), _words(passage)
+    return {("passage", passage)} | ({("word", section, w) for w in words} if words else {("section", section)})
+
+
+def _looked_up(cited: str) -> set[tuple]:
+    """The keys a citation finds the passages it `matches` by."""
+    section = _section(cited)
+    return {("passage", cited), ("section", section)} | {("word", section, w) for w in _words(cited)}
 
 
 def scenario_tags(title: str) -> list[str]:
@@ -110,14 +118,28 @@ def trace(rules: Path, tests: Path | None) -> tuple[list[Passage], list[tuple[in
         if not isinstance(tree, A.TestFile):
             raise VbrCheckError([Diagnostic(tree.span, "not a scenario file: it should start with `tests for \"RULES\"`")],
                                 {str(tests): source})
+        tested = _Index(passages.values())
         for sc in tree.scenarios:
             for tag in scenario_tags(sc.title):
-                tag = tag.strip()
-                for p in passages.values():
-                    if not matches(p.tag, tag):
-                        continue
+                for p in tested.matching(tag.strip()):
                     p.tests.append(sc.title)
     return list(passages.values()), assumptions(text)
+
+
+class _Index:
+    """Passages found by the citations they `matches`, through their keys, not by trying each (a
+    file of many passages and many scenarios took time that grew with their product)."""
+
+    def __init__(self, passages):
+        self.filed: dict[tuple, list[Passage]] = {}
+        for p in passages:
+            for key in _filed_under(p.tag):
+                self.filed.setdefault(key, []).append(p)
+
+    def matching(self, cited: str) -> list[Passage]:
+        """The passages `matches(passage, cited)` holds for, each once."""
+        found = (p for key in _looked_up(cited) for p in self.filed.get(key, []))
+        return list({id(p): p for p in found}.values())
 
 
 def markdown(rules: Path, tests: Path | None, rel: str = "") -> str:
