@@ -730,6 +730,16 @@ def test_question_mark_and_z(tmp_path):
     assert out.count("== Siatka |") == 2  # the screen, and z's whole board
 
 
+def test_the_help_and_the_first_lines_of_play_name_every_key_z_too(monkeypatch, capsys):
+    # docs/play.md, Keys: a number, ?, z and q; z was in neither, so a player found it only in the docs
+    assert main(["play", "--help"]) == 0
+    assert "z to see every zone in full" in " ".join(capsys.readouterr().out.split())
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert main(["play", "siatka"]) == 0
+    assert ("Type a choice's number and Enter; ? shows the choices again, z every zone in full, q or Ctrl-D leaves."
+            in capsys.readouterr().out)
+
+
 def test_the_screen_shows_the_vars_a_player_plays_with_not_the_files_measures(tmp_path):
     # a measure is a figure for reports that play never reads: `measure rallies=1` was shown
     f = tmp_path / "m.vbr"

@@ -25,7 +25,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "play", help="play a game yourself, in the terminal, against agents",
         description="Play one seat of a game (in a game of teams, every seat of that team) against agents. "
                     "The screen shows what that seat may see; type the number of a choice and Enter, "
-                    "? to see the choices again, q or Ctrl-D to leave (the log so far is written). "
+                    "? to see the choices again, z to see every zone in full, q or Ctrl-D to leave (the log so "
+                    "far is written). "
                     "See docs/play.md.")
     p.add_argument("file", help="a .vbr file, or a bundled rule file's name (e.g. siatka)")
     p.add_argument("--seat", type=integer, default=0, metavar="N",
@@ -70,7 +71,8 @@ def run(args) -> int:
     mine = f"seat {args.seat}" if len(you) == 1 else f"seats {_and(you)}"
     for line in wrap(clean(f"{game.title}: seed {args.seed}; you play {mine}, against {others}, engine {args.engine}")):
         print(line, file=out)
-    print("Type a choice's number and Enter; ? shows the choices again, q or Ctrl-D leaves.", file=out)
+    print("Type a choice's number and Enter; ? shows the choices again, z every zone in full, q or Ctrl-D leaves.",
+          file=out)
     session = Session(game, args.seed, you, agents, out, sys.stdin, colour=colour, log_path=log, terminal=_isatty(out))
     from vbr import stop_signals
     try:
