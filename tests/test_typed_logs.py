@@ -138,6 +138,19 @@ def test_a_log_of_another_version_of_the_generator_is_refused(tmp_path):
     assert "the vbr that wrote it" in r.message
 
 
+def test_a_log_naming_no_generator_is_refused_saying_so(tmp_path):
+    # it said "this log was recorded with none named"
+    log = tmp_path / "c.jsonl"
+    assert vbr("run", "siatka", "--engine", "python", "--log", log, "--quiet").returncode == 0
+    lines = log.read_text().split("\n")
+    lines[0] = json.dumps({k: v for k, v in json.loads(lines[0]).items() if k != "generator"})
+    log.write_text("\n".join(lines))
+    r = replay(log)
+    assert not r.ok and r.message == (f"{log}:1: error: this log names no random generator (its header has no "
+                                      "`generator`), so it cannot be known to be the game --engine python plays, "
+                                      f"drawing from {R.NAME}: record the game again")
+
+
 def test_a_typed_log_of_the_format_before_draws_were_logged_is_refused_as_older_not_as_differing(tmp_path):
     """A typed engine's log of format 1, as vbr wrote it before the typed engines logged draws:
     no `format` in its header and no roll, pick or shuffle lines."""

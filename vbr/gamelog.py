@@ -282,7 +282,10 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
         raise _Bad(1, "this log was recorded by the closure engine, which this vbr no longer has, so it cannot "
                       "be played again: record the game again with --engine python or c")
     engine = engine or head["engine"]
-    recorded, drawn = head.get("generator") or "none named", generator_of(engine)
+    recorded, drawn = head.get("generator"), generator_of(engine)
+    if recorded is None:
+        raise _Bad(1, f"this log names no random generator (its header has no `generator`), so it cannot be known to "
+                      f"be the game --engine {engine} plays, drawing from {drawn}: record the game again")
     if recorded != drawn:
         raise _Bad(1, f"this log was recorded with {recorded}; --engine {engine} draws from {drawn}, so it cannot "
                       f"play the same game (replay it with {_engines_drawing(recorded)})")
