@@ -285,7 +285,7 @@ SLOW = {
     "test_rotate_seats.py::test_sweep_and_compare_rotate_the_seats_of_every_run",
     "test_rotate_seats.py::test_the_python_engine_plays_each_deal_in_both_seatings",
     "test_typed_logs.py::test_a_changed_event_in_a_typed_log_is_reported_at_its_line",
-    "test_typed_logs.py::test_a_header_naming_an_unknown_engine_is_not_a_vbr_log",
+    "test_typed_logs.py::test_a_log_of_an_engine_this_vbr_does_not_have_is_refused_naming_it_and_replays_through_one_it_has",
     "test_typed_logs.py::test_a_log_of_another_version_of_the_generator_is_refused",
     "test_typed_logs.py::test_a_run_time_error_shows_the_typed_game_up_to_it",
     "test_typed_logs.py::test_a_typed_log_replays_through_its_engine_and_through_the_other",

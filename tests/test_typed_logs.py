@@ -179,12 +179,16 @@ def test_a_typed_log_of_a_newer_format_is_refused_naming_both_formats(tmp_path):
     assert r.message.endswith("replay it with the vbr that wrote it")
 
 
-def test_a_header_naming_an_unknown_engine_is_not_a_vbr_log(tmp_path):
+def test_a_log_of_an_engine_this_vbr_does_not_have_is_refused_naming_it_and_replays_through_one_it_has(tmp_path):
+    # a newer vbr's engine: it was "not a vbr log line (engine: String should match pattern ...)"
     log = tmp_path / "c.jsonl"
     assert vbr("run", "siatka", "--engine", "python", "--log", log, "--quiet").returncode == 0
     log.write_text(log.read_text().replace('"engine":"python"', '"engine":"fortran"', 1))
     r = replay(log)
-    assert not r.ok and r.message.startswith(f"{log}:1: error: not a vbr log line (engine:")
+    assert not r.ok and r.message == (f"{log}:1: error: this log was recorded by the fortran engine, which this vbr "
+                                      "does not have (it has python and c): replay it with --engine python or c, or "
+                                      "with the vbr that wrote it")
+    assert replay(log, "python").ok  # the same generator: the same game
 
 
 def test_replay_with_an_engine_there_is_not_is_a_usage_error(tmp_path):

@@ -108,7 +108,7 @@ class Header(BaseModel):
     seed: StrictInt = Field(ge=0, le=SEED_MAX)
     agents: list[StrictStr] = []
     # none: a log of the closure engine's, which this vbr no longer replays
-    engine: Optional[StrictStr] = Field(default=None, pattern="^(python|c)$")
+    engine: Optional[StrictStr] = Field(default=None, max_length=200)
     generator: Optional[StrictStr] = Field(default=None, max_length=200)
     format: Optional[StrictInt] = Field(default=None, ge=1, le=SEED_MAX)  # none: 1
 
@@ -281,6 +281,10 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
     if head.get("engine") is None:
         raise _Bad(1, "this log was recorded by the closure engine, which this vbr no longer has, so it cannot "
                       "be played again: record the game again with --engine python or c")
+    if engine is None and head["engine"] not in ENGINES:
+        raise _Bad(1, f"this log was recorded by the {cut(head['engine'], 40)} engine, which this vbr does not have "
+                      f"(it has {' and '.join(ENGINES)}): replay it with --engine {' or '.join(ENGINES)}, or with the "
+                      "vbr that wrote it")
     engine = engine or head["engine"]
     recorded, drawn = head.get("generator"), generator_of(engine)
     if recorded is None:
