@@ -71,8 +71,9 @@ def run(args) -> int:
     mine = f"seat {args.seat}" if len(you) == 1 else f"seats {_and(you)}"
     for line in wrap(clean(f"{game.title}: seed {args.seed}; you play {mine}, against {others}, engine {args.engine}")):
         print(line, file=out)
-    print("Type a choice's number and Enter; ? shows the choices again, z every zone in full, q or Ctrl-D leaves.",
-          file=out)
+    for line in wrap("Type a choice's number and Enter; ? shows the choices again, z every zone in full, q or "
+                     "Ctrl-D leaves."):
+        print(line, file=out)
     session = Session(game, args.seed, you, agents, out, sys.stdin, colour=colour, log_path=log, terminal=_isatty(out))
     from vbr import stop_signals
     try:
