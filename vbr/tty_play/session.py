@@ -93,8 +93,9 @@ class Session:
                     self.choose(seat, 0)
                 else:
                     self.choose(seat, self.decide(seat))
-                if unseen:
-                    self.unseen[self.choice_at(before)] = unseen
+                at = self.choice_at(before) if unseen else None
+                if at is not None:
+                    self.unseen[at] = unseen
         except Left:
             self.leaving = True
             self.write_log()
