@@ -98,6 +98,25 @@ def test_a_broken_header_is_reported_at_line_1(tmp_path, change, words):
     assert r.message.startswith(f"{log}:1: error: ") and words in r.message, r.message
 
 
+def test_a_header_with_keys_of_a_later_vbr_is_refused_naming_the_version_that_wrote_it(tmp_path):
+    from vbr import __version__
+    log = play(tmp_path, ALIKE, [0, 0])
+    rewrite(log, 1, lambda h: {**h, "vbr": "9.0.0", "variant": "beach"})
+    r = replay(log)
+    assert r.message == (f"{log}:1: error: this log's header has `variant`, which vbr {__version__} does not know: "
+                         "it was written by vbr 9.0.0; replay it with that vbr")
+    rewrite(log, 1, lambda h: {**h, "vbr": __version__})  # this vbr's header never has it: edited
+    assert replay(log).message == f"{log}:1: error: not a vbr log line (variant: Extra inputs are not permitted)"
+
+
+def test_a_header_key_of_a_megabyte_is_quoted_cut(tmp_path):
+    log = play(tmp_path, ALIKE, [0, 0])
+    rewrite(log, 1, lambda h: {**h, "k" * 900_000: 1})
+    r = replay(log)
+    assert r.message.startswith(f"{log}:1: error: not a vbr log line (kkk") and len(r.message) < 3_000
+    assert r.message.endswith("more characters)")
+
+
 @pytest.mark.parametrize("change,words", [
     (lambda e: {**e, "seat": "0"}, "seat: Input should be a valid integer"),
     (lambda e: {k: v for k, v in e.items() if k != "action"}, "action: Field required"),

@@ -173,9 +173,22 @@ def _parse(line: int, raw: str, model: type[BaseModel]):
     try:
         model.model_validate(data)
     except ValidationError as exc:
+        if model is Header:
+            _later_header(data, exc.errors())
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'line'}: {e['msg']}" for e in exc.errors())
-        raise _Bad(line, f"not a vbr log line ({problems})") from None
+        raise _Bad(line, cut(f"not a vbr log line ({problems})", MAX_QUOTED)) from None
     return data
+
+
+def _later_header(head: dict, errors: list) -> None:
+    """`_Bad` saying so when the only fault of a header is keys this vbr does not know and another
+    vbr wrote it (a later one's keys)."""
+    by = head.get("vbr")
+    if not isinstance(by, str) or by == __version__ or any(e["type"] != "extra_forbidden" for e in errors):
+        return
+    keys = ", ".join(f"`{cut(str(e['loc'][0]), 40)}`" for e in errors[:5]) + (", ..." if len(errors) > 5 else "")
+    raise _Bad(1, f"this log's header has {keys}, which vbr {__version__} does not know: it was written by vbr "
+                  f"{cut(by, 40)}; replay it with that vbr")
 
 
 MAX_LOG_BYTES = 256 * 1024 * 1024  # a log file, read at most this much
