@@ -185,6 +185,23 @@ def test_a_log_replayed_under_its_rules_changed_since_says_they_changed(tmp_path
     assert "recorded by vbr" not in r.message  # the same vbr wrote it
 
 
+def test_a_log_of_a_variant_replayed_after_its_base_changed_says_the_rules_changed(tmp_path):
+    # the digest covers the file the variant extends too
+    (tmp_path / "base.vbr").write_text(ALIKE, encoding="utf-8")
+    variant = tmp_path / "variant.vbr"
+    variant.write_text('game "v"\nextends "base.vbr"\n', encoding="utf-8")
+    game = load(variant)
+    st = game.new_state(5, log=[])
+    for i in (0, 0):
+        st.apply_index(i)
+    log = tmp_path / "v.jsonl"
+    write_log(log, header(game, 5, ["random"] * 2, "python"), st.log)
+    assert replay(log).ok
+    (tmp_path / "base.vbr").write_text(ALIKE.replace('say "x is', 'say "now x is'), encoding="utf-8")
+    r = replay(log)
+    assert not r.ok and f"\nnote: {variant} has changed since this log was recorded" in r.message, r.message
+
+
 def test_a_log_another_vbr_recorded_that_differs_names_both_versions(tmp_path):
     from vbr import __version__
     log = play(tmp_path, ALIKE, [0, 0])
