@@ -392,8 +392,9 @@ def _same_format(head: dict) -> None:
 
 
 def _changed_since(head: dict, game) -> list[str]:
-    """Why a replay of the log `head` begins may differ where nothing in the log was edited: the
-    rules' texts are not those it was played with (its `rules_digest`), or another vbr wrote it."""
+    """Notes on why a replay of the log whose header is `head` may differ where nothing in the log
+    was edited: the rules' texts are not those it was played with (its `rules_digest`), or another
+    vbr wrote it."""
     notes = []
     if head.get("rules_digest") not in (None, rules_digest(game)):
         notes.append(f"note: {game.path} has changed since this log was recorded (its text, or that of a file it "

@@ -127,8 +127,8 @@ def trace(rules: Path, tests: Path | None) -> tuple[list[Passage], list[tuple[in
 
 
 class _Index:
-    """Passages found by the citations they `matches`, through their keys, not by trying each (a
-    file of many passages and many scenarios took time that grew with their product)."""
+    """Passages found by the citations they `matches`, through their keys, not by trying each: the
+    pairing takes time that grows with the passages and the citations, not with their product."""
 
     def __init__(self, passages):
         self.filed: dict[tuple, list[Passage]] = {}
