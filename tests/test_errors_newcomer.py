@@ -379,7 +379,7 @@ def test_a_base_file_s_error_at_a_built_in_a_variant_s_procedure_replaced_names_
 
 
 def test_a_base_file_s_error_at_a_use_of_an_overridden_fn_names_the_override(tmp_path):
-    # siatka.vbr:194 `choose d from bounces_of(face) ...` wants a list; the variant's fn gives the
+    # siatka.vbr:203 `choose d from bounces_of(face) ...` wants a list; the variant's fn gives the
     # Face itself. The error was at the base's line alone, with nothing to tie it to the variant.
     [(line, col, message)] = _variant_problems(tmp_path, "override fn bounces_of(f: Face) = f")
     assert message == ("`choose` picks from a list, a range, an enum or a zone, not Face (`bounces_of`, used here, "
