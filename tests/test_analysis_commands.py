@@ -200,7 +200,7 @@ def test_sweep_plot_draws_each_metric_against_the_swept_option(tmp_path, capsys)
 
 @pytest.mark.parametrize("grid,says", [
     (["target=5,x"], "option `target` is a whole number, not 'x'"),
-    (["targt=5,9"], "unknown option `targt` (siatka.vbr has options: abilities, block_marker, rotation, target)"),
+    (["targt=5,9"], "unknown option `targt` (siatka.vbr has options: abilities, block_marker, r_ability, rotation, target)"),
     (["target=5,5"], "a value is listed twice"),
     (["target"], "expected NAME=V1,V2,..."),
     ([], "a sweep needs at least one --grid"),

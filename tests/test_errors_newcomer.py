@@ -128,10 +128,10 @@ def test_an_override_of_a_misspelt_name_suggests_the_base_s_name(tmp_path):
 
 
 def test_an_override_of_an_option_the_base_lacks_lists_the_base_s_options(tmp_path):
-    # siatka.vbr declares the options target, abilities, block_marker and rotation, in that order
+    # siatka.vbr declares the options target, abilities, block_marker, rotation and r_ability, in that order
     assert _variant_problems(tmp_path, "override option goal = 5") == [
         (3, 10, "`override goal` overrides nothing: the base file has no `goal`; its options: target, abilities, "
-                "block_marker, rotation; without `override` it is a declaration of this file's own")]
+                "block_marker, rotation, r_ability; without `override` it is a declaration of this file's own")]
 
 
 @pytest.mark.parametrize("default, was, now", [('"7"', "a number", "a string"), ("yes", "a number", "a member of an enum")])
@@ -379,7 +379,7 @@ def test_a_base_file_s_error_at_a_built_in_a_variant_s_procedure_replaced_names_
 
 
 def test_a_base_file_s_error_at_a_use_of_an_overridden_fn_names_the_override(tmp_path):
-    # siatka.vbr:203 `choose d from bounces_of(face) ...` wants a list; the variant's fn gives the
+    # siatka.vbr:211 `choose d from bounces_of(face) ...` wants a list; the variant's fn gives the
     # Face itself. The error was at the base's line alone, with nothing to tie it to the variant.
     [(line, col, message)] = _variant_problems(tmp_path, "override fn bounces_of(f: Face) = f")
     assert message == ("`choose` picks from a list, a range, an enum or a zone, not Face (`bounces_of`, used here, "

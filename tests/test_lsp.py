@@ -608,7 +608,7 @@ def test_a_scenario_files_step_problems_and_refused_option_are_diagnostics_at_th
     assert [(line, col, message) for line, col, _, message in _said(a)] == [
         (4, 17, "a forced face must be int, not dir"),
         (5, 3, "no die `nodie` (dice: movement, green)"),
-        (9, 3, "unknown option `nosuch` (siatka.vbr has options: abilities, block_marker, rotation, target)"),
+        (9, 3, "unknown option `nosuch` (siatka.vbr has options: abilities, block_marker, r_ability, rotation, target)"),
     ]
 
 

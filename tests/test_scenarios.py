@@ -393,7 +393,7 @@ def test_checking_a_scenario_file_reports_every_problem_of_its_steps_located(tmp
         (6, 10, "an expectation must be bool, not int"),
         (8, 5, "`return` ends a procedure or a handler; a `given` block ends by running off its end"),
         (10, 10, "unknown name `nosuchname`"),
-        (13, 3, "unknown option `nosuch` (siatka.vbr has options: abilities, block_marker, rotation, target)"),
+        (13, 3, "unknown option `nosuch` (siatka.vbr has options: abilities, block_marker, r_ability, rotation, target)"),
     ]
 
 
@@ -428,7 +428,7 @@ def test_each_option_a_scenario_sets_wrongly_is_reported_at_its_own_step(tmp_pat
     with pytest.raises(VbrCheckError) as caught:
         check_file(tmp_path / "t.vbr")
     found = [(d.span.line, d.message) for d in caught.value.diagnostics]
-    assert found == [(3, "unknown option `trget` (siatka.vbr has options: abilities, block_marker, rotation, target); "
+    assert found == [(3, "unknown option `trget` (siatka.vbr has options: abilities, block_marker, r_ability, rotation, target); "
                          "did you mean `target`?"),
                      (4, "option `abilities` is true or false, not 7")]
     [result] = run_file(tmp_path / "t.vbr")
