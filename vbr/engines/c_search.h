@@ -39,17 +39,18 @@ void vbr_search_fault(W *out) {
 typedef struct {
     W *place, *zone, *pool, *items, *pool_kind, *pool_side;  /* L_THINGS words each: the planning's */
     W *dealt_place, *dealt_zone, *planned_item, *pool_start;  /* the plan: pool p's places from pool_start[p] */
+    W *planned_at;  /* per thing: its place's index in the plan (dealt_place), -1 for a thing not redealt */
     W npools;
 } VbrDeal;
 
 static int vbr_deal_open(VbrDeal *d) {
     size_t n = (size_t)L_THINGS + 1;
-    W *block = malloc(10 * n * sizeof(W));
+    W *block = malloc(11 * n * sizeof(W));
     if (!block) return -2;
     d->place = block; d->zone = block + n; d->pool = block + 2 * n;
     d->items = block + 3 * n; d->pool_kind = block + 4 * n; d->pool_side = block + 5 * n;
     d->dealt_place = block + 6 * n; d->dealt_zone = block + 7 * n; d->planned_item = block + 8 * n;
-    d->pool_start = block + 9 * n;
+    d->pool_start = block + 9 * n; d->planned_at = block + 10 * n;
     d->npools = 0;
     return 0;
 }
@@ -59,6 +60,7 @@ static void vbr_deal_close(VbrDeal *d) { free(d->place); }
 /* The plan of S's deal for `seat`. */
 static void vbr_deal_plan(const W *S, W seat, VbrDeal *d) {
     W nplaces = 0, npools = 0, g = 0;
+    memset(d->planned_at, 0xff, (size_t)L_THINGS * sizeof(W));  /* every thing -1 */
     for (W h = 0; h < HIDDEN_OF[seat][0]; h++) {
         W z = HIDDEN_OF[seat][1 + h], at = L_ZONES + z * L_ZONE_SIZE, side = ZONE_SIDE[z];
         for (W w = at + 1; w <= at + S[at]; w++) {
@@ -73,6 +75,7 @@ static void vbr_deal_plan(const W *S, W seat, VbrDeal *d) {
         for (W k = 0; k < nplaces; k++) {
             if (d->pool[k] != p) continue;
             d->dealt_place[g] = d->place[k]; d->dealt_zone[g] = d->zone[k]; d->planned_item[g] = S[d->place[k]];
+            d->planned_at[S[d->place[k]]] = g;
             g++;
         }
     }
@@ -81,8 +84,9 @@ static void vbr_deal_plan(const W *S, W seat, VbrDeal *d) {
 }
 
 /* S, a copy of the state the plan was made from, dealt anew from `seed`: each pool's things
- * shuffled and dealt back to its places in reverse (the first place gets the shuffle's last), each
- * random stream restarted. */
+ * shuffled and dealt back to its places in reverse (the first place gets the shuffle's last); at
+ * a pending choice of things, each option naming a thing redealt renamed to the thing dealt into
+ * its place; each random stream restarted. */
 static void vbr_deal(W *S, U seed, VbrDeal *d) {
     U st = vbr_first_state(seed, VBR_DETERMINIZE_KEY);
     for (W p = 0; p < d->npools; p++) {
@@ -98,6 +102,11 @@ static void vbr_deal(W *S, U seed, VbrDeal *d) {
             S[L_ZONE_OF + e] = d->dealt_zone[a + k];
         }
     }
+    if (S[H_STATUS] == CHOICE && SITE_OFFERS_THINGS[S[H_SITE]])
+        for (W i = 0; i < S[H_NOPTS]; i++) {
+            W v = S[L_OPTIONS + i];
+            if (v >= 0 && v < L_THINGS && d->planned_at[v] >= 0) S[L_OPTIONS + i] = S[d->dealt_place[d->planned_at[v]]];
+        }
     for (W k = 0; k < L_NSTREAMS; k++) S[L_STREAMS + k] = (W)vbr_first_state(seed, STREAM_KEYS[k]);
 }
 

@@ -338,7 +338,8 @@ class State:
     def determinize(self, seat: int, seed: int) -> "State":
         """A copy in which everything `seat` cannot see is dealt anew and every random stream
         reseeded from `seed` (vbr.engines.python_search.determinize; any whole number, numpy's
-        too); the same words in either engine."""
+        too); the same words in either engine. At a pending choice of things, an option naming a
+        thing dealt anew names the thing now dealt into its place; no other word is renamed."""
         seat, seed = self._seat(seat), whole_seed(seed)
         engine = self.game.engine
         if hasattr(engine, "determinize"):

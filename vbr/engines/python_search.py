@@ -14,6 +14,14 @@ the last down: position i swaps with a draw below i + 1) and then dealt in rever
 shuffled list into the places in order, pools in the order their first place was met. Each thing
 dealt gets its new zone. The draws come from a stream seeded by `seed` with key "determinize";
 then every random stream k of the copy restarts from `first_state(seed, key(streams[k]))`.
+At a pending choice whose site offers things (`Program.choices[site].item` a thing's type), each
+option naming a thing dealt anew is renamed to the thing now dealt into that thing's old place
+(whoever chooses): the options are again the things in the places offered, as many and in the
+same order, and the real ids of hidden things are not among them. A condition the choice put on
+its items is not asked again. No other word is renamed: a var, a frame's local (a `for`'s item),
+the items a `for` or a `let` copied onto the stack, or a thing's field that names a thing dealt
+anew still names it, wherever it now lies (so the promise is that the zones, the things' zones
+and the pending options agree, not that such words follow the deal).
 
 The search is SO-ISMCTS (single-observer information-set MCTS, Cowling, Powley and Whitehouse 2012):
 every iteration imagines a world, all worlds share one tree, a child counts how often it was
@@ -145,6 +153,7 @@ def redeal(p, S, seat: int, seed: int, keys: list[int]) -> None:
         side = p.zone_side[z]
         for w in range(at + 1, at + 1 + S[at]):
             pools.setdefault((S[lay.kinds + S[w]], side), []).append((w, z))
+    dealt = {}  # a thing redealt -> the thing dealt into its place
     for places in pools.values():
         items = [S[w] for w, _ in places]
         for i in range(len(items) - 1, 0, -1):
@@ -152,8 +161,12 @@ def redeal(p, S, seat: int, seed: int, keys: list[int]) -> None:
             items[i], items[j] = items[j], items[i]
         items.reverse()
         for (w, z), e in zip(places, items):
+            dealt[int(S[w])] = e
             S[w] = e
             S[lay.zone_of + e] = z
+    if S[H.STATUS] == CHOICE and p.choices[S[H.SITE]].item.startswith("ent"):
+        for at in range(lay.options, lay.options + int(S[H.NOPTS])):
+            S[at] = dealt.get(int(S[at]), S[at])
     for k, key in enumerate(keys):
         S[lay.streams + k] = R.signed(R.first_state(seed, key))
 
