@@ -1,8 +1,9 @@
 """What a closed search tree observes of a world (python_search._Search.observe and
 observed_words, c_search.h's vbr_observe): the game's vars, a var holding a list as its count and
 its items, the zones' counts and the things the seat may see with their fields; not the words a
-heavy fn works in (layout.values on), nor the room a list keeps past its count. Python and C key
-their trees alike, so both search the same tree and pick the same options."""
+heavy fn works in (layout.values on), nor the room a list keeps past its count, nor which card a
+var names when the card lies where the seat may not look. Python and C key their trees alike, so
+both search the same tree and pick the same options."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -246,3 +247,131 @@ def test_a_row_wider_than_a_mask_word_is_observed_past_its_first_64_words_alike_
     assert p.layout.width > 64  # the list's count and its room for 70 items, then mark
     assert fixed_fields(p)[0] < 1 << 64
     assert _same_visits(py, c, seeds=range(2), plies=1, iterations=40) >= 8
+
+
+# Seat 0 settles for a draw or gambles: seat 1 draws one of four cards unseen (noted in `drawn`)
+# and seat 0 must name it. Gambling wins 1 in 4, worth less than the draw's half.
+GAMBLE = """game "Gamble"
+seats 2
+start open
+
+kind Card { v: int }
+
+zone deck per seat hidden ordered
+zone hand per seat owner
+
+var drawn: Card = none
+
+setup {
+  for v in 0..3 {
+    create Card(v: v) in deck[1]
+  }
+}
+
+phase open "Open" {
+  choose m from [0, 1] by 0 as "settle for a draw (0) or gamble (1)"
+  if m == 0 {
+    end draw
+  }
+  shuffle deck[1]
+  drawn = top(deck[1])
+  move drawn to hand[1]
+  choose g from 0..3 by 0 as "which card did seat 1 draw"
+  if g == drawn.v {
+    end winner 0
+  }
+  end winner 1
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def gamble(tmp_path_factory):
+    path = tmp_path_factory.mktemp("observed") / "gamble.vbr"
+    path.write_text(GAMBLE)
+    return load(path, {}, engine="python"), load(path, {}, engine="c")
+
+
+def test_a_var_naming_a_card_the_seat_cannot_see_is_observed_as_hidden_whichever_card_it_is(gamble):
+    game = gamble[0]
+    state = game.new_state(0)
+    state.apply_index(1)  # gamble: seat 1 has drawn, seat 0 is to name the card
+    lay, drawn = game.program.layout, game.program.layout.vars  # `drawn` is the only var
+    search = _search(game, state)
+    world = list(state.words)
+    hand = lay.zone(game.program.names.zones.index("hand[1]"))
+    assert world[hand] == 1 and world[drawn] == world[hand + 1] and 0 <= world[drawn] < 4
+    seen = search.observe(world)
+    for other in range(4):  # any of the four cards: the same observation
+        named = list(world)
+        named[drawn] = other
+        assert search.observe(named) == seen, other
+    unset = list(world)
+    unset[drawn] = PS.NONE
+    assert search.observe(unset) != seen  # whether the var names a card at all is seen
+
+
+@pytest.mark.parametrize("engine", [0, 1], ids=["python", "c"])
+def test_a_closed_search_does_not_gamble_on_naming_a_card_it_will_not_see(gamble, engine):
+    """A closed tree that told its worlds apart by the drawn card's id would learn to name it
+    in each, and so gamble every time."""
+    state = gamble[engine].new_state(0)
+    picks = {state.mcts(iterations=300, budget=0, seed=k, tree="closed", reward="win") for k in range(6)}
+    assert picks == {0}
+
+
+# Each turn a seat draws a card unseen by the other, notes it (`drawn`, kept per seat) and plays a
+# card of its hand to the table, the last two noted in `pair`: vars naming cards that lie where a
+# seat may not look, cards that were hidden and now lie on the table, and none.
+NOTED = """game "Noted"
+seats 2
+points score
+start turn
+
+kind Card { v: int }
+
+zone deck per seat hidden ordered
+zone hand per seat owner
+zone table public
+
+var score: int per seat = 0
+var player: seat = 0
+var moves: int = 0
+var drawn: Card per seat = none
+var pair: list of Card = []
+
+setup {
+  for s in seats {
+    for v in 0..5 {
+      create Card(v: v + s) in deck[s]
+    }
+    shuffle deck[s]
+    move top(deck[s]) to hand[s]
+  }
+}
+
+phase turn "A turn" {
+  drawn[player] = top(deck[player])
+  move drawn[player] to hand[player]
+  choose c from hand[player] by player as "play a card"
+  move c to table
+  pair = [drawn[player], c]
+  score[player] += c.v
+  moves += 1
+  if moves >= 6 {
+    if score[0] > score[1] {
+      end winner 0
+    }
+    end winner 1
+  }
+  player = other(player)
+  goto turn
+}
+"""
+
+
+def test_python_and_c_search_the_same_closed_tree_over_vars_naming_hidden_cards(tmp_path):
+    path = tmp_path / "noted.vbr"
+    path.write_text(NOTED)
+    py, c = load(path, {}, engine="python"), load(path, {}, engine="c")
+    assert _same_visits(py, c, seeds=range(4), plies=1, iterations=60) >= 16

@@ -67,3 +67,15 @@ def _set_words(program: N.Program, stmt: N.Stmt):
                 yield target.kind, ((1 << (1 + cap)) - 1) << target.pos
                 return
         yield None, every
+
+
+def thing_vars(program: N.Program) -> tuple[list[bool], list[bool]]:
+    """Which of the observed vars' words name things (so that a search hides those it may not
+    see): per plain word (observed_vars' first count), whether its var holds a thing; per var
+    holding a list (in observed_vars' order), whether its items are things."""
+    plain, lists = observed_vars(program)
+    types = program.var_types
+    words = [w < len(types) and types[w].startswith("ent") for w in range(plain)]
+    vars_at = program.layout.vars
+    items = {first - vars_at: item for first, _, item in program.names.rows.values()}
+    return words, [str(items.get(at, "")).startswith("ent") for at, _, _ in lists]
