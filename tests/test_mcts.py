@@ -202,6 +202,63 @@ def test_the_worlds_a_search_imagines_deal_the_hidden_card_whatever_it_is(tmp_pa
         assert len(imagined) == 4 and min(imagined.values()) >= 30, imagined
 
 
+# Seat 0 settles for a draw or takes one of seat 1's three cards unseen, winning when it is the
+# highest: 1 in 3, worth less than the draw's half. A search that told its own unseen options apart
+# by what the cards are would expect to take the highest every time, and so steal.
+STEAL = """
+    game "Steal"
+    seats 2
+    start open
+
+    kind Card { v: int }
+
+    zone deck per seat hidden ordered
+    zone hand per seat owner
+    zone table public
+
+    setup {
+      for v in 0..5 {
+        create Card(v: v) in deck[1]
+      }
+      shuffle deck[1]
+      repeat 3 {
+        move top(deck[1]) to hand[1]
+      }
+    }
+
+    phase open "Open" {
+      choose m from [0, 1] by 0 as "settle for a draw (0) or steal (1)"
+      if m == 0 {
+        end draw
+      }
+      choose c from hand[1] by 0 as "take a card unseen"
+      move c to table
+      if c.v > max(every(d.v for d in hand[1])) {
+        end winner 0
+      }
+      end winner 1
+    }
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("tree", ["open", "closed"])
+def test_mcts_does_not_expect_to_take_the_best_of_cards_it_takes_unseen(tmp_path, engine, tree):
+    state = load(write(tmp_path, "steal", STEAL), engine=engine).new_state(0)
+    assert picked_texts(state, range(6), iterations=300, budget=0, reward="win", tree=tree) == {"0"}
+
+
+def test_python_and_c_search_a_choice_of_unseen_cards_alike(tmp_path):
+    from vbr.engines import python_search as PS
+    path = write(tmp_path, "steal", STEAL)
+    py, c = load(path, engine="python"), load(path, engine="c")
+    for tree in ("open", "closed"):
+        params = PS.SearchParams(iterations=120, budget=0, reward="win", tree=tree)
+        for seed in range(4):
+            a, b = py.new_state(seed), c.new_state(seed)
+            assert PS.mcts_visits(py.engine, a.words, 0, params, seed) == c.engine.mcts_visits(b.words, 0, params, seed)
+
+
 def test_mcts_guesses_a_hidden_card_no_better_than_chance(tmp_path):
     """One card in four: a seat that could see it would win every game; 20 of 40 or more would
     happen by chance at 1 in 4 less than once in ten thousand."""

@@ -23,7 +23,7 @@
 #define VBR_LEAD_SCALE 2.0
 #define VBR_KEY_WORDS (4 + L_WIDTH)               /* the chooser's seat, the key's tag, its words, the observation */
 #define VBR_OBSERVE_SEED 0x1234567ULL  /* python_search.OBSERVE_SEED */
-enum { KEY_PLAIN = 0, KEY_SEEN = 1, KEY_HIDDEN = 2, KEY_ROOT = 3 };
+enum { KEY_PLAIN = 0, KEY_SEEN = 1, KEY_HIDDEN = 2, KEY_ROOT = 3, KEY_UNSEEN = 4 };
 
 static __thread W vbr_search_fault_words[3];
 
@@ -265,12 +265,14 @@ static W vbr_observe(const VbrSearch *s, const W *world) {
     return (W)vbr_mix(h ^ VBR_OBSERVE_SEED);
 }
 
+/* Option i's key (python_search._Search.keys): the chooser's seat, a tag and its words, the observation. */
 static void vbr_option_key(const VbrSearch *s, const W *world, W i, int root, W obs, W *key) {
     W v = world[L_OPTIONS + i];
     memset(key, 0, VBR_KEY_WORDS * sizeof(W));
     key[0] = world[H_SEAT];
     if (root) { key[1] = KEY_ROOT; key[2] = i; }
     else if (!SITE_OFFERS_THINGS[world[H_SITE]] || v == VBR_NONE) { key[1] = KEY_PLAIN; key[2] = v; }
+    else if (s->hidden[v] && world[H_SEAT] == s->seat && s->zone_hidden[world[L_ZONE_OF + v]]) { key[1] = KEY_UNSEEN; key[2] = i; }
     else if (s->hidden[v]) {
         key[1] = KEY_HIDDEN; key[2] = world[L_KINDS + v];
         memcpy(key + 3, world + L_FIELDS + v * L_WIDTH, L_WIDTH * sizeof(W));
