@@ -109,6 +109,8 @@ SLOW = {
     "test_mcts.py::test_mcts_beats_random",
     "test_mcts.py::test_same_seed_gives_the_same_game",
     "test_mcts.py::test_mcts_does_not_expect_to_take_the_best_of_cards_it_takes_unseen",
+    # test_redeal_pending_choice.py
+    "test_redeal_pending_choice.py::test_an_agent_taking_a_card_unseen_wins_no_more_than_chance",
     # test_mutation.py
     "test_mutation.py::test_equivalent_survivors_are_listed_apart_with_the_reason",
     "test_mutation.py::test_sampling_is_fixed_by_the_seed",

@@ -132,7 +132,7 @@ def at_least(wins: int, n: int) -> float:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize("agent", ["mcts:iterations=50", "greedy"])
+@pytest.mark.parametrize("agent", ["mcts:iterations=50,budget=0", "greedy"])
 def test_an_agent_taking_a_card_unseen_wins_no_more_than_chance(tmp_path, engine, agent):
     """Which of two unseen cards is the higher is a coin toss to seat 0: 30 wins of 40 or more
     happen by chance about once in a thousand (at_least(30, 40)). A search whose worlds named the
