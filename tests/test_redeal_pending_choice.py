@@ -1,8 +1,8 @@
 """A world dealt anew (State.determinize) while a choice is pending whose options are things hidden
-from the dealing seat: each option names the thing now dealt into its thing's old place, so the
-options are again what the chooser's zone holds, the real cards are not named, and the search and
-greedy agents, which imagine such worlds, do not learn the cards they cannot see; alike in the
-python and the c engine."""
+from the dealing seat: every thing keeps its id and its place and what it is is dealt, so the
+options, and the card a paused `for` is at, are the cards now in the places they named; no word
+names the real card behind a hidden place, and the search and greedy agents, which imagine such
+worlds, do not learn the cards they cannot see; alike in the python and the c engine."""
 import math
 import textwrap
 
@@ -87,6 +87,12 @@ def zone(state, name):
     return [int(x) for x in state.words[at + 1:at + 1 + int(state.words[at])]]
 
 
+def values(state, name):
+    """The `v` of each card of zone `name`, in order (Card's only field)."""
+    lay = state.game.program.layout
+    return [int(state.words[lay.fields + e * lay.width]) for e in zone(state, name)]
+
+
 def options(state):
     lay = state.game.program.layout
     return [int(x) for x in state.words[lay.options:lay.options + len(state.legal_actions())]]
@@ -96,18 +102,18 @@ def options(state):
 def test_a_world_dealt_for_the_other_seat_offers_the_cards_now_in_the_choosers_hand(tmp_path, engine):
     state = load(tmp_path, "play", PLAY, engine).new_state(3)
     assert state.current_player() == 1 and options(state) == zone(state, "hand[1]")
-    moved = 0
+    dealt = 0
     for seed in range(30):
         world = state.determinize(0, seed)
-        hand, deck = zone(world, "hand[1]"), zone(world, "deck[1]")
-        moved += hand != zone(state, "hand[1]")
-        assert options(world) == hand, seed  # option i: the card at the i-th place of the hand
+        hand, deck = values(world, "hand[1]"), values(world, "deck[1]")
+        dealt += hand != values(state, "hand[1]")
+        assert options(world) == zone(world, "hand[1]"), seed  # option i: the card at the i-th place of the hand
         for i, card in enumerate(hand):
             after = world.clone()
             after.apply_index(i)
-            assert zone(after, "table") == [card] and zone(after, "deck[1]") == deck
-            assert zone(after, "hand[1]") == hand[:i] + hand[i + 1:]
-    assert moved > 20  # the hand was dealt anew (3 of 6 cards in order: the same in 1 of 120)
+            assert values(after, "table") == [card] and values(after, "deck[1]") == deck
+            assert values(after, "hand[1]") == hand[:i] + hand[i + 1:]
+    assert dealt > 20  # the hand was dealt anew (3 of 6 cards in order: the same in 1 of 120)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -115,7 +121,7 @@ def test_a_world_dealt_for_the_chooser_keeps_its_options(tmp_path, engine):
     state = load(tmp_path, "play", PLAY, engine).new_state(3)
     for seed in range(10):
         world = state.determinize(1, seed)
-        assert options(world) == options(state) and zone(world, "hand[1]") == zone(state, "hand[1]")
+        assert options(world) == options(state) and values(world, "hand[1]") == values(state, "hand[1]")
 
 
 def test_python_and_c_deal_a_pending_choices_options_alike(tmp_path):
@@ -124,6 +130,54 @@ def test_python_and_c_deal_a_pending_choices_options_alike(tmp_path):
         a, b = py.new_state(game_seed), c.new_state(game_seed)
         for seed in range(10):
             assert a.determinize(0, seed).words_in_use() == b.determinize(0, seed).words_in_use()
+
+
+# Seat 1 goes through its hand card by card, playing each or keeping it.
+LOOP = """
+    game "One by one"
+    seats 2
+    start play
+
+    kind Card { v: int }
+
+    zone deck per seat hidden ordered
+    zone hand per seat owner
+    zone table public
+
+    setup {
+      for v in 0..5 {
+        create Card(v: v) in deck[1]
+      }
+      shuffle deck[1]
+      repeat 3 {
+        move top(deck[1]) to hand[1]
+      }
+    }
+
+    phase play "Play" {
+      for c in hand[1] {
+        choose m from [0, 1] by 1 as "play this card (1) or keep it (0)"
+        if m == 1 {
+          move c to table
+        }
+      }
+      end draw
+    }
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_for_paused_in_a_world_dealt_anew_goes_on_with_the_card_now_in_its_place(tmp_path, engine):
+    """The `for`'s card and the list it goes through name places of seat 1's hand: in seat 0's
+    worlds they are the cards dealt there, not the real ones (which may lie in the deck there)."""
+    state = load(tmp_path, "loop", LOOP, engine).new_state(0)
+    for seed in range(20):
+        world = state.determinize(0, seed)
+        hand, deck = values(world, "hand[1]"), values(world, "deck[1]")
+        world.apply_index(1)  # play the first card
+        assert values(world, "table") == hand[:1] and values(world, "deck[1]") == deck
+        world.apply_index(1)  # and the second
+        assert values(world, "table") == hand[:2] and values(world, "hand[1]") == hand[2:]
 
 
 def at_least(wins: int, n: int) -> float:

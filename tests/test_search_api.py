@@ -46,32 +46,31 @@ def test_a_field_set_in_a_clone_stays_in_the_clone(engine):
 def _pooled_shuffle(state, seat: int, seed: int) -> list[int]:
     """The words of `state` determinized for `seat` by the plain algorithm: pool the things of the
     zones hidden from the seat by (kind, side), shuffle each pool (Fisher-Yates, drawing from the
-    determinizing stream of `seed`), deal it back from its end in place order; at a pending choice
-    of things, rename each option that names a thing dealt away to the thing now in its place;
-    then restart every random stream of the game from `seed`."""
+    determinizing stream of `seed`) and deal it back from its end into the pool's places in order;
+    then give each place its own thing back, carrying what the thing dealt there is (its revealed
+    flag and its fields), so that every id stays where it was; then restart every random stream of
+    the game from `seed`."""
     from vbr.engines.python_search import DETERMINIZE_KEY
     from vbr.ir import random_streams as R
-    from vbr.ir.layout import CHOICE, Header
     p = state.game.program
-    lay, words = p.layout, [int(w) for w in state.words]
+    lay, before = p.layout, [int(w) for w in state.words]
+    words = list(before)
     stream = R.first_state(seed, DETERMINIZE_KEY)
     pools: dict = {}
     for z in p.hidden[seat]:
         at = lay.zone(z)
         for w in range(at + 1, at + 1 + words[at]):
-            pools.setdefault((words[lay.kinds + words[w]], p.zone_side[z]), []).append((w, z))
-    now_in_place_of = {}
+            pools.setdefault((words[lay.kinds + words[w]], p.zone_side[z]), []).append(w)
     for places in pools.values():
-        items = [words[w] for w, _ in places]
+        items = [words[w] for w in places]
         for i in range(len(items) - 1, 0, -1):
             stream, j = R.below(stream, i + 1)
             items[i], items[j] = items[j], items[i]
-        for (w, z), thing in zip(places, reversed(items)):
-            now_in_place_of[words[w]] = thing
-            words[w], words[lay.zone_of + thing] = thing, z
-    if words[Header.STATUS] == CHOICE and p.choices[words[Header.SITE]].item.startswith("ent"):
-        at = lay.options
-        words[at:at + words[Header.NOPTS]] = [now_in_place_of.get(v, v) for v in words[at:at + words[Header.NOPTS]]]
+        for w, dealt in zip(places, reversed(items)):
+            own = words[w]
+            words[lay.revealed + own] = before[lay.revealed + dealt]
+            row, dealt_row = lay.fields + own * lay.width, lay.fields + dealt * lay.width
+            words[row:row + lay.width] = before[dealt_row:dealt_row + lay.width]
     for k, where in enumerate(p.streams):
         words[lay.streams + k] = R.signed(R.first_state(seed, R.key(where)))
     return words

@@ -33,61 +33,53 @@ void vbr_search_fault(W *out) {
 
 /* --------------------------------------------------------------------------- determinization */
 
-/* How a state is dealt anew for a seat (python_search.redeal): the places of the things hidden
- * from it (each a word of a hidden zone), grouped by pool (a kind on a side), each pool's places
- * in the order the zones hold them, and the things they hold in the state it was planned from. */
+/* How a state is dealt anew for a seat (python_search.redeal): the things lying in the zones
+ * hidden from it, grouped by pool (a kind on a side), each pool's in the order the zones hold them. */
 typedef struct {
-    W *place, *zone, *pool, *items, *pool_kind, *pool_side;  /* L_THINGS words each: the planning's */
-    W *dealt_place, *dealt_zone, *planned_item, *pool_start;  /* the plan: pool p's places from pool_start[p] */
-    W *planned_at;  /* per thing: its place's index in the plan (dealt_place), -1 for a thing not redealt */
+    W *pool, *items, *pool_kind, *pool_side;  /* L_THINGS words each: the planning's */
+    W *planned_item, *pool_start;  /* the plan: pool p's things from pool_start[p] */
     W npools;
 } VbrDeal;
 
+#define VBR_REVEALED (L_ZONE_OF + L_THINGS)  /* the things' revealed flags (vbr/ir/layout.py) */
+
 static int vbr_deal_open(VbrDeal *d) {
     size_t n = (size_t)L_THINGS + 1;
-    W *block = malloc(11 * n * sizeof(W));
+    W *block = malloc(6 * n * sizeof(W));
     if (!block) return -2;
-    d->place = block; d->zone = block + n; d->pool = block + 2 * n;
-    d->items = block + 3 * n; d->pool_kind = block + 4 * n; d->pool_side = block + 5 * n;
-    d->dealt_place = block + 6 * n; d->dealt_zone = block + 7 * n; d->planned_item = block + 8 * n;
-    d->pool_start = block + 9 * n; d->planned_at = block + 10 * n;
+    d->pool = block; d->items = block + n; d->pool_kind = block + 2 * n; d->pool_side = block + 3 * n;
+    d->planned_item = block + 4 * n; d->pool_start = block + 5 * n;
     d->npools = 0;
     return 0;
 }
 
-static void vbr_deal_close(VbrDeal *d) { free(d->place); }
+static void vbr_deal_close(VbrDeal *d) { free(d->pool); }
 
 /* The plan of S's deal for `seat`. */
 static void vbr_deal_plan(const W *S, W seat, VbrDeal *d) {
-    W nplaces = 0, npools = 0, g = 0;
-    memset(d->planned_at, 0xff, (size_t)L_THINGS * sizeof(W));  /* every thing -1 */
+    W nthings = 0, npools = 0, g = 0;
     for (W h = 0; h < HIDDEN_OF[seat][0]; h++) {
         W z = HIDDEN_OF[seat][1 + h], at = L_ZONES + z * L_ZONE_SIZE, side = ZONE_SIDE[z];
         for (W w = at + 1; w <= at + S[at]; w++) {
             W kind = S[L_KINDS + S[w]], p = 0;
             while (p < npools && !(d->pool_kind[p] == kind && d->pool_side[p] == side)) p++;
             if (p == npools) { d->pool_kind[p] = kind; d->pool_side[p] = side; npools++; }
-            d->place[nplaces] = w; d->zone[nplaces] = z; d->pool[nplaces] = p; nplaces++;
+            d->items[nthings] = S[w]; d->pool[nthings] = p; nthings++;
         }
     }
     for (W p = 0; p < npools; p++) {
         d->pool_start[p] = g;
-        for (W k = 0; k < nplaces; k++) {
-            if (d->pool[k] != p) continue;
-            d->dealt_place[g] = d->place[k]; d->dealt_zone[g] = d->zone[k]; d->planned_item[g] = S[d->place[k]];
-            d->planned_at[S[d->place[k]]] = g;
-            g++;
-        }
+        for (W k = 0; k < nthings; k++)
+            if (d->pool[k] == p) d->planned_item[g++] = d->items[k];
     }
     d->pool_start[npools] = g;
     d->npools = npools;
 }
 
-/* S, a copy of the state the plan was made from, dealt anew from `seed`: each pool's things
- * shuffled and dealt back to its places in reverse (the first place gets the shuffle's last); at
- * a pending choice of things, each option naming a thing redealt renamed to the thing dealt into
- * its place; each random stream restarted. */
-static void vbr_deal(W *S, U seed, VbrDeal *d) {
+/* S, a copy of `src`, the state the plan was made from, dealt anew from `seed`: each pool's things
+ * shuffled, and the i-th thing of the pool (in place order) given the revealed flag and the fields
+ * `src` gives the i-th from the shuffle's end; each random stream restarted. */
+static void vbr_deal(W *S, const W *src, U seed, VbrDeal *d) {
     U st = vbr_first_state(seed, VBR_DETERMINIZE_KEY);
     for (W p = 0; p < d->npools; p++) {
         W a = d->pool_start[p], n = d->pool_start[p + 1] - a;
@@ -97,16 +89,11 @@ static void vbr_deal(W *S, U seed, VbrDeal *d) {
             d->items[i] = d->items[j]; d->items[j] = t;
         }
         for (W k = 0; k < n; k++) {
-            W e = d->items[n - 1 - k];
-            S[d->dealt_place[a + k]] = e;
-            S[L_ZONE_OF + e] = d->dealt_zone[a + k];
+            W e = d->planned_item[a + k], from = d->items[n - 1 - k];
+            S[VBR_REVEALED + e] = src[VBR_REVEALED + from];
+            memcpy(S + L_FIELDS + e * L_WIDTH, src + L_FIELDS + from * L_WIDTH, (size_t)L_WIDTH * sizeof(W));
         }
     }
-    if (S[H_STATUS] == CHOICE && SITE_OFFERS_THINGS[S[H_SITE]])
-        for (W i = 0; i < S[H_NOPTS]; i++) {
-            W v = S[L_OPTIONS + i];
-            if (v >= 0 && v < L_THINGS && d->planned_at[v] >= 0) S[L_OPTIONS + i] = S[d->dealt_place[d->planned_at[v]]];
-        }
     for (W k = 0; k < L_NSTREAMS; k++) S[L_STREAMS + k] = (W)vbr_first_state(seed, STREAM_KEYS[k]);
 }
 
@@ -114,8 +101,8 @@ int vbr_determinize(W *S, W *out, W seat, U seed) {
     VbrDeal d;
     if (seat < 0 || seat >= VBR_SEATS || vbr_deal_open(&d)) return -2;
     memcpy(out, S, (size_t)S[H_TOP] * sizeof(W));
-    vbr_deal_plan(out, seat, &d);
-    vbr_deal(out, seed, &d);
+    vbr_deal_plan(S, seat, &d);
+    vbr_deal(out, S, seed, &d);
     vbr_deal_close(&d);
     return 0;
 }
@@ -478,7 +465,7 @@ static int vbr_spread_playouts(VbrSearch *s, W k) {
         s->agent += VBR_GAMMA;
         U world_seed = vbr_mix(s->agent);
         memcpy(s->world, s->root_words, (size_t)s->root_words[H_TOP] * sizeof(W));
-        vbr_deal(s->world, world_seed, &s->deal);
+        vbr_deal(s->world, s->root_words, world_seed, &s->deal);
         while (s->world[H_STATUS] == CHOICE) {
             W n = s->world[H_NOPTS];
             if (vbr_search_apply(s->world, n > 1 ? vbr_below_of(&s->agent, n) : 0)) return -1;
@@ -498,7 +485,7 @@ static W vbr_iterate(VbrSearch *s) {
     s->agent += VBR_GAMMA;
     U world_seed = vbr_mix(s->agent);
     memcpy(s->world, s->root_words, (size_t)s->root_words[H_TOP] * sizeof(W));
-    vbr_deal(s->world, world_seed, &s->deal);
+    vbr_deal(s->world, s->root_words, world_seed, &s->deal);
     W len = vbr_descend(s, s->world);
     if (len < 0) return len;
     if (vbr_playout(s, s->world, r)) return -1;
@@ -564,9 +551,9 @@ static int vbr_search_open(VbrSearch *s, W *S, W seat, const double *params, U a
     s->key_at = malloc(((size_t)s->key_mask + 1) * sizeof(W));
     s->key_stamp = calloc((size_t)s->key_mask + 1, sizeof(W));
     s->hidden = calloc((size_t)L_THINGS + 1, 1);
-    if (vbr_deal_open(&s->deal)) s->deal.place = NULL;
+    if (vbr_deal_open(&s->deal)) s->deal.pool = NULL;
     else vbr_deal_plan(S, seat, &s->deal);  /* every world is the root dealt anew */
-    if (!s->world || !s->trial || !s->keys || !s->key_option || !s->untried || !s->legal || !s->hidden || !s->deal.place
+    if (!s->world || !s->trial || !s->keys || !s->key_option || !s->untried || !s->legal || !s->hidden || !s->deal.pool
         || !s->key_at || !s->key_stamp)
         return -2;
     for (W h = 0; h < HIDDEN_OF[seat][0]; h++) {
@@ -580,7 +567,7 @@ static int vbr_search_open(VbrSearch *s, W *S, W seat, const double *params, U a
 static void vbr_search_close(VbrSearch *s) {
     free(s->nodes); free(s->path); free(s->slots); free(s->world); free(s->trial); free(s->keys); free(s->key_option);
     free(s->untried); free(s->legal); free(s->hidden); free(s->key_at); free(s->key_stamp);
-    if (s->deal.place) vbr_deal_close(&s->deal);
+    if (s->deal.pool) vbr_deal_close(&s->deal);
 }
 
 /* The work a tree of `budget` may go on to while its answer is not confident: budget * extend. */

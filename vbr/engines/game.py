@@ -338,8 +338,9 @@ class State:
     def determinize(self, seat: int, seed: int) -> "State":
         """A copy in which everything `seat` cannot see is dealt anew and every random stream
         reseeded from `seed` (vbr.engines.python_search.determinize; any whole number, numpy's
-        too); the same words in either engine. At a pending choice of things, an option naming a
-        thing dealt anew names the thing now dealt into its place; no other word is renamed."""
+        too); the same words in either engine. Every thing keeps its id and its place, and what
+        it is (its fields) is dealt, so a pending choice's options, vars and paused loops name the
+        things now in the places they named."""
         seat, seed = self._seat(seat), whole_seed(seed)
         engine = self.game.engine
         if hasattr(engine, "determinize"):

@@ -8,20 +8,22 @@ engine's `apply`.
 
 Determinization (`determinize(engine, words, seat, seed)`): a copy of the state in which every
 thing `seat` may not look into (the zones of `Program.hidden[seat]`) is dealt anew. Hidden things
-of one kind and one side (`Program.zone_side`) form a pool: its places are taken zone by zone in
-increasing zone order, each zone's from the bottom up; its things are shuffled (Fisher-Yates from
-the last down: position i swaps with a draw below i + 1) and then dealt in reverse order of the
-shuffled list into the places in order, pools in the order their first place was met. Each thing
-dealt gets its new zone. The draws come from a stream seeded by `seed` with key "determinize";
-then every random stream k of the copy restarts from `first_state(seed, key(streams[k]))`.
-At a pending choice whose site offers things (`Program.choices[site].item` a thing's type), each
-option naming a thing dealt anew is renamed to the thing now dealt into that thing's old place
-(whoever chooses): the options are again the things in the places offered, as many and in the
-same order, and the real ids of hidden things are not among them. A condition the choice put on
-its items is not asked again. No other word is renamed: a var, a frame's local (a `for`'s item),
-the items a `for` or a `let` copied onto the stack, or a thing's field that names a thing dealt
-anew still names it, wherever it now lies (so the promise is that the zones, the things' zones
-and the pending options agree, not that such words follow the deal).
+of one kind and one side (`Program.zone_side`) form a pool, its things taken zone by zone in
+increasing zone order, each zone's from the bottom up, pools in the order their first thing was
+met. A pool's list of things is shuffled (Fisher-Yates from the last down: position i swaps with
+a draw below i + 1) and reversed, and then its i-th thing (in place order) takes what the i-th of
+that list held: its revealed flag and its fields (all `width` words). Every thing keeps its id
+and its place; what it is moves. The draws come from a stream seeded by `seed` with key
+"determinize"; then every random stream k of the copy restarts from
+`first_state(seed, key(streams[k]))`.
+So every word that names a thing (a pending choice's options, a var, a local of a paused frame, the
+items a `for` or a `let` copied onto the stack, a field) names, after the deal, the thing in the
+place it named before, whatever it now is: the options of a choice pending for another seat are
+still what that seat's zone offers, and no word names the real card behind a hidden place. (The
+same world as dealing the things themselves into the places, up to which id each bears.) What
+is not dealt anew: a relation the rules kept between a hidden thing and another (a field naming
+it) follows the place, not the card; a condition a pending choice put on its items is not asked
+again of the cards now in their places.
 
 The search is SO-ISMCTS (single-observer information-set MCTS, Cowling, Powley and Whitehouse 2012):
 every iteration imagines a world, all worlds share one tree, a child counts how often it was
@@ -148,29 +150,27 @@ def stream_keys(p) -> list[int]:
 
 
 def redeal(p, S, seat: int, seed: int, keys: list[int]) -> None:
-    """Determinize the state S in place; `keys` are the program's stream keys."""
-    lay = p.layout
+    """Determinize the state S in place (see the module's docstring); `keys` are the program's stream keys."""
+    lay, width = p.layout, p.layout.width
     state = R.first_state(seed, DETERMINIZE_KEY)
-    pools: dict[tuple[int, int], list[tuple[int, int]]] = {}  # (kind, side) -> its places (word, zone)
+    pools: dict[tuple[int, int], list[int]] = {}  # (kind, side) -> its things, in place order
     for z in p.hidden[seat]:
         at = lay.zone(z)
         side = p.zone_side[z]
         for w in range(at + 1, at + 1 + S[at]):
-            pools.setdefault((S[lay.kinds + S[w]], side), []).append((w, z))
-    dealt = {}  # a thing redealt -> the thing dealt into its place
-    for places in pools.values():
-        items = [S[w] for w, _ in places]
+            e = int(S[w])
+            pools.setdefault((int(S[lay.kinds + e]), side), []).append(e)
+    for things in pools.values():
+        items = list(things)
         for i in range(len(items) - 1, 0, -1):
             state, j = R.below(state, i + 1)
             items[i], items[j] = items[j], items[i]
         items.reverse()
-        for (w, z), e in zip(places, items):
-            dealt[int(S[w])] = e
-            S[w] = e
-            S[lay.zone_of + e] = z
-    if S[H.STATUS] == CHOICE and p.choices[S[H.SITE]].item.startswith("ent"):
-        for at in range(lay.options, lay.options + int(S[H.NOPTS])):
-            S[at] = dealt.get(int(S[at]), S[at])
+        contents = {e: (S[lay.revealed + e], S[lay.fields + e * width:lay.fields + (e + 1) * width]) for e in things}
+        for e, source in zip(things, items):
+            revealed, row = contents[source]
+            S[lay.revealed + e] = revealed
+            S[lay.fields + e * width:lay.fields + (e + 1) * width] = row
     for k, key in enumerate(keys):
         S[lay.streams + k] = R.signed(R.first_state(seed, key))
 
