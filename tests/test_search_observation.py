@@ -249,8 +249,9 @@ def test_a_row_wider_than_a_mask_word_is_observed_past_its_first_64_words_alike_
     assert _same_visits(py, c, seeds=range(2), plies=1, iterations=40) >= 8
 
 
-# Seat 0 settles for a draw or gambles: seat 1 draws one of four cards unseen (noted in `drawn`)
-# and seat 0 must name it. Gambling wins 1 in 4, worth less than the draw's half.
+# Seat 0 settles for a draw or gambles: the four cards it has seen on the table go into seat 1's
+# hidden deck, seat 1 draws one unseen (noted in `drawn`) and seat 0 must name it. Gambling wins 1
+# in 4, worth less than the draw's half.
 GAMBLE = """game "Gamble"
 seats 2
 start open
@@ -259,12 +260,13 @@ kind Card { v: int }
 
 zone deck per seat hidden ordered
 zone hand per seat owner
+zone table public
 
 var drawn: Card = none
 
 setup {
   for v in 0..3 {
-    create Card(v: v) in deck[1]
+    create Card(v: v) in table
   }
 }
 
@@ -272,6 +274,9 @@ phase open "Open" {
   choose m from [0, 1] by 0 as "settle for a draw (0) or gamble (1)"
   if m == 0 {
     end draw
+  }
+  while not empty(table) max 4 {
+    move top(table) to deck[1]
   }
   shuffle deck[1]
   drawn = top(deck[1])
@@ -311,11 +316,23 @@ def test_a_var_naming_a_card_the_seat_cannot_see_is_observed_as_hidden_whichever
     assert search.observe(unset) != seen  # whether the var names a card at all is seen
 
 
-@pytest.mark.parametrize("engine", [0, 1], ids=["python", "c"])
-def test_a_closed_search_does_not_gamble_on_naming_a_card_it_will_not_see(gamble, engine):
-    """A closed tree that told its worlds apart by the drawn card's id would learn to name it
-    in each, and so gamble every time."""
-    state = gamble[engine].new_state(0)
+# The same, the drawn card noted in a field of a note everyone sees rather than in a var.
+GAMBLE_FIELD = GAMBLE.replace("kind Card { v: int }", "kind Card { v: int }\nkind Note { card: Card }").replace(
+    "zone table public", "zone table public\nzone notes public").replace(
+    "var drawn: Card = none", "var unused: int = 0").replace(
+    "    create Card(v: v) in table\n  }", "    create Card(v: v) in table\n  }\n  create Note(card: none) in notes").replace(
+    "  drawn = top(deck[1])\n  move drawn to hand[1]", "  let note = top(notes)\n  note.card = top(deck[1])\n  move note.card to hand[1]").replace(
+    "g == drawn.v", "g == top(hand[1]).v")
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+@pytest.mark.parametrize("rules", [GAMBLE, GAMBLE_FIELD], ids=["a var", "a field"])
+def test_a_closed_search_does_not_gamble_on_naming_a_card_it_will_not_see(tmp_path, engine, rules):
+    """A closed tree that told its worlds apart by the drawn card's id (noted in a var, or in a
+    field of a card everyone sees) would learn to name it in each, and so gamble every time."""
+    path = tmp_path / "gamble.vbr"
+    path.write_text(rules)
+    state = load(path, {}, engine=engine).new_state(0)
     picks = {state.mcts(iterations=300, budget=0, seed=k, tree="closed", reward="win") for k in range(6)}
     assert picks == {0}
 
@@ -370,8 +387,17 @@ phase turn "A turn" {
 """
 
 
-def test_python_and_c_search_the_same_closed_tree_over_vars_naming_hidden_cards(tmp_path):
+# NOTED with each card played noting the card the other seat drew last, and the table's top card
+# noting the card played and the one drawn: fields naming cards hidden, once hidden, seen, and none.
+NOTED_FIELDS = NOTED.replace("kind Card { v: int }", "kind Card { v: int, last: Card, two: list of Card }").replace(
+    "create Card(v: v + s) in deck[s]", "create Card(v: v + s, two: []) in deck[s]").replace(
+    "  pair = [drawn[player], c]", "  pair = [drawn[player], c]\n  c.last = drawn[other(player)]\n"
+    "  let top_card = top(table)\n  top_card.two = [c, drawn[player]]")
+
+
+@pytest.mark.parametrize("rules", [NOTED, NOTED_FIELDS], ids=["vars", "fields"])
+def test_python_and_c_search_the_same_closed_tree_over_words_naming_hidden_cards(tmp_path, rules):
     path = tmp_path / "noted.vbr"
-    path.write_text(NOTED)
+    path.write_text(rules)
     py, c = load(path, {}, engine="python"), load(path, {}, engine="c")
     assert _same_visits(py, c, seeds=range(4), plies=1, iterations=60) >= 16

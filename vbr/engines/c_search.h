@@ -197,42 +197,36 @@ static W vbr_child(const VbrSearch *s, W node, const W *key) {
     return -1;
 }
 
+/* What a word naming thing e shows the searching seat (python_search._Search.thing_seen): -1 when
+ * e lies where the seat may not look, -2 - its kind when it lay hidden from the seat at the root,
+ * else e (none too). */
+static W vbr_thing_seen(const VbrSearch *s, const W *world, W e) {
+    if (e < 0 || e >= L_THINGS) return e;
+    W z = world[L_ZONE_OF + e];
+    if (z >= 0 && z < L_NZONES && s->zone_hidden[z]) return -1;
+    return s->hidden[e] ? -2 - world[L_KINDS + e] : e;
+}
+
 /* tree=closed: what the searching seat observes of a world, hashed (python_search._Search.observe
  * and observed_words): the sum over the observed words, the i-th w, of mix(w ^ i * GAMMA), mixed
  * with the seed; the words: the vars' own (L_PLAIN_VARS plain words, then each list var's slots,
- * a slot's count and its items: LIST_VARS; a word naming a thing, THING_VARS or a list of things,
- * -1 when the thing lies where the seat may not look, -2 - its kind and its fields when it was
- * hidden at the root, else its id), then zone by zone its count and, in a zone the seat
+ * a slot's count and its items: LIST_VARS), then zone by zone its count and, in a zone the seat
  * may see, each thing (its id, or -1 - its kind for a thing hidden from the seat at the root)
- * followed by its fields (but those of FIXED_FIELDS for a thing the root had and the seat saw).
+ * followed by its fields (but those of FIXED_FIELDS for a thing the root had and the seat saw);
+ * a word naming a thing (THING_VARS, a list var's items when LIST_VARS says so, THING_FIELDS) as
+ * vbr_thing_seen shows it.
  * The terms do not wait for one another: the processor works several out at once. */
 static W vbr_observe(const VbrSearch *s, const W *world) {
     U h = 0, k = 0;
 #define VBR_SEE(v) (k += VBR_GAMMA, h += vbr_mix((U)(v) ^ k))
-/* a var's word naming thing e, as python_search._Search.thing_seen shows it */
-#define VBR_SEE_THING(e) do { \
-        W e_ = (e), z_ = e_ >= 0 && e_ < L_THINGS ? world[L_ZONE_OF + e_] : -1; \
-        if (e_ < 0 || e_ >= L_THINGS) VBR_SEE(e_); \
-        else if (z_ >= 0 && z_ < L_NZONES && s->zone_hidden[z_]) VBR_SEE(-1); \
-        else if (s->hidden[e_]) { \
-            VBR_SEE(-2 - world[L_KINDS + e_]); \
-            for (W f_ = 0; f_ < L_WIDTH; f_++) VBR_SEE(world[L_FIELDS + e_ * L_WIDTH + f_]); \
-        } else VBR_SEE(e_); \
-    } while (0)
-    for (W w = 0; w < L_PLAIN_VARS; w++) {
-        if (THING_VARS[w]) VBR_SEE_THING(world[L_VARS + w]);
-        else VBR_SEE(world[L_VARS + w]);
-    }
+    for (W w = 0; w < L_PLAIN_VARS; w++) VBR_SEE(THING_VARS[w] ? vbr_thing_seen(s, world, world[L_VARS + w]) : world[L_VARS + w]);
     for (W l = 0; l < L_NLIST_VARS; l++) {
         W cap = LIST_VARS[l][2];
         for (W t = 0; t < LIST_VARS[l][1]; t++) {
             const W *slot = world + L_VARS + LIST_VARS[l][0] + t * (1 + cap);
             W n = slot[0] < 0 ? 0 : slot[0] > cap ? cap : slot[0];
             VBR_SEE(slot[0]);
-            for (W i = 1; i <= n; i++) {
-                if (LIST_VARS[l][3]) VBR_SEE_THING(slot[i]);
-                else VBR_SEE(slot[i]);
-            }
+            for (W i = 1; i <= n; i++) VBR_SEE(LIST_VARS[l][3] ? vbr_thing_seen(s, world, slot[i]) : slot[i]);
         }
     }
     for (W z = 0; z < L_NZONES; z++) {
@@ -243,11 +237,17 @@ static W vbr_observe(const VbrSearch *s, const W *world) {
             W e = world[w], hidden = s->hidden[e];
             VBR_SEE(hidden ? -1 - world[L_KINDS + e] : e);
             U fixed = !hidden && e < s->root_things ? FIXED_FIELDS[world[L_KINDS + e]] : 0;
-            for (W f = 0; f < L_WIDTH; f++)
-                if (f >= 64 || !(fixed >> f & 1)) VBR_SEE(world[L_FIELDS + e * L_WIDTH + f]);
+            const W *things = THING_FIELDS[world[L_KINDS + e]];  /* how many, then the words naming things */
+            for (W f = 0, next = 1; f < L_WIDTH; f++) {
+                int thing = next <= things[0] && things[next] == f;
+                next += thing;
+                if (f >= 64 || !(fixed >> f & 1)) {
+                    W v = world[L_FIELDS + e * L_WIDTH + f];
+                    VBR_SEE(thing ? vbr_thing_seen(s, world, v) : v);
+                }
+            }
         }
     }
-#undef VBR_SEE_THING
 #undef VBR_SEE
     return (W)vbr_mix(h ^ VBR_OBSERVE_SEED);
 }

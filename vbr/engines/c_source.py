@@ -25,7 +25,7 @@ from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEM
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.direct_calls import DirectCalls
 from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, Header as H
-from vbr.ir.observed_words import fixed_fields, observed_vars, thing_vars
+from vbr.ir.observed_words import fixed_fields, observed_vars, thing_fields, thing_vars
 from vbr.ir.values import NONE
 
 _ARITH = {"+": "vbr_add", "-": "vbr_sub", "*": "vbr_mul", "/": "vbr_div", "%": "vbr_mod"}
@@ -260,6 +260,8 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
         thing_sites = [int(c.item.startswith("ent")) for c in p.choices]
         plain, lists = observed_vars(p)
         thing_words, thing_lists = thing_vars(p)
+        kind_things = [[len(w), *w] for w in thing_fields(p)] or [[0]]
+        things_width = max(len(w) for w in kind_things)
         return "\n".join([
             f"#define VBR_SEATS {p.seats}", f"#define VBR_TEAMS {len(p.teams)}",
             f"#define L_WORDS {lay.words}", f"#define L_STREAMS {lay.streams}", f"#define L_NSTREAMS {lay.nstreams}",
@@ -276,6 +278,8 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
             f"static const W LIST_VARS[][4] = {{{', '.join(_array([*v, t]) for v, t in zip(lists, thing_lists)) or '{0, 0, 0, 0}'}}};"
             "  /* per list var: its first word past L_VARS, its slots, a slot's room in items, 1 when they are things */",
             f"static const W THING_VARS[] = {_array(thing_words)};  /* per plain var word: 1 when it names a thing */",
+            f"static const W THING_FIELDS[][{things_width}] = {{{', '.join(_array(w + [0] * (things_width - len(w))) for w in kind_things)}}};"
+            "  /* per kind: how many row words name things, then those words */",
             f"static const U FIXED_FIELDS[] = {{{', '.join(f'{m}ULL' for m in fixed_fields(p)) or '0'}}};"
             "  /* per kind: the row words no statement sets (observed_words.fixed_fields) */",
         ])

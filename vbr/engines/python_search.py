@@ -122,7 +122,7 @@ from dataclasses import dataclass
 from vbr.engines.python_runtime import EngineFault
 from vbr.ir import random_streams as R
 from vbr.ir.layout import CHOICE, FAULT, Header as H
-from vbr.ir.observed_words import fixed_fields, observed_vars, thing_vars
+from vbr.ir.observed_words import fixed_fields, observed_vars, thing_fields, thing_vars
 from vbr.ir.values import NONE
 
 LEAD_SCALE = 2.0
@@ -364,6 +364,7 @@ class _Search:
         self.zone_hidden = set(p.hidden[seat])
         self.var_words = observed_vars(p)
         self.thing_words, self.thing_lists = thing_vars(p)
+        self.thing_fields = [frozenset(words) for words in thing_fields(p)]
         self.root_things = int(words[H.THINGS])  # made by the root: their fixed fields go with their ids
         self.seen_fields = [[i for i in range(lay.width) if not fixed >> i & 1] for fixed in fixed_fields(p)]
         self.team_of = [0] * p.seats
@@ -530,15 +531,15 @@ class _Search:
 
     def observed_words(self, world):
         """The words the searching seat observes of `world`, in order (vbr.ir.observed_words): the
-        vars' words (a var holding a list: per slot its count, then its items; a word naming a
-        thing as `thing_seen` gives it), then zone by zone its count and, in a zone the seat may
-        see, each thing (its id, or -1 - its kind for a thing hidden from the seat at the root)
-        followed by its fields, but for a thing the root had and the seat saw there, not those no
-        statement sets (fixed_fields: its id tells them)."""
+        vars' words (a var holding a list: per slot its count, then its items), then zone by zone
+        its count and, in a zone the seat may see, each thing (its id, or -1 - its kind for a thing
+        hidden from the seat at the root) followed by its fields, but for a thing the root had and
+        the seat saw there, not those no statement sets (fixed_fields: its id tells them); a word
+        naming a thing (thing_vars, thing_fields) as `thing_seen` gives it."""
         lay, (plain, lists) = self.p.layout, self.var_words
         for w in range(plain):
             if self.thing_words[w]:
-                yield from self.thing_seen(world, int(world[lay.vars + w]))
+                yield self.thing_seen(world, int(world[lay.vars + w]))
             else:
                 yield world[lay.vars + w]
         for (at, slots, cap), things in zip(lists, self.thing_lists):
@@ -548,7 +549,7 @@ class _Search:
                 items = world[base + 1:base + 1 + min(max(int(world[base]), 0), cap)]
                 if things:
                     for e in items:
-                        yield from self.thing_seen(world, int(e))
+                        yield self.thing_seen(world, int(e))
                 else:
                     yield from items
         everything = range(lay.width)
@@ -564,25 +565,24 @@ class _Search:
                 hidden = e in self.hidden
                 yield -1 - kind if hidden else e
                 f = lay.fields + e * lay.width
+                things = self.thing_fields[kind]
                 for i in everything if hidden or e >= self.root_things else self.seen_fields[kind]:
-                    yield world[f + i]
+                    yield self.thing_seen(world, int(world[f + i])) if i in things else world[f + i]
 
-    def thing_seen(self, world, e: int):
-        """The words a var naming thing `e` shows the searching seat: -1 when `e` lies in a zone
-        the seat may not look into (State.observation's `hidden`: its id would tell the card);
-        -2 - its kind and then its fields when it was hidden from the seat at the root (its id
-        differs from world to world); else `e` itself (none too)."""
+    def thing_seen(self, world, e: int) -> int:
+        """What a word naming thing `e` (a var's, a list's item, a field's) shows the searching
+        seat: -1 when `e` lies in a zone the seat may not look into (State.observation's `hidden`:
+        the id would tell the card); -2 - its kind when it lay hidden from the seat at the root
+        (its id tells where it lay then, which the seat did not see; what it is, where it lies now,
+        the zones show); else `e` itself (none, too)."""
         lay = self.p.layout
         if not 0 <= e < lay.things:  # none
-            yield e
-        elif int(world[lay.zone_of + e]) in self.zone_hidden:
-            yield -1
-        elif e in self.hidden:
-            yield -2 - int(world[lay.kinds + e])
-            f = lay.fields + e * lay.width
-            yield from world[f:f + lay.width]
-        else:
-            yield e
+            return e
+        if int(world[lay.zone_of + e]) in self.zone_hidden:
+            return -1
+        if e in self.hidden:
+            return -2 - int(world[lay.kinds + e])
+        return e
 
     def playout(self, world) -> list[float]:
         """Play on to the end (or `depth` choices): each team's reward."""

@@ -79,3 +79,20 @@ def thing_vars(program: N.Program) -> tuple[list[bool], list[bool]]:
     vars_at = program.layout.vars
     items = {first - vars_at: item for first, _, item in program.names.rows.values()}
     return words, [str(items.get(at, "")).startswith("ent") for at, _, _ in lists]
+
+
+def thing_fields(program: N.Program) -> list[list[int]]:
+    """Per kind, the words of its things' rows that name things (so that a search hides those it
+    may not see), in increasing order: a field holding a thing, and the room for items of a field
+    holding a list of things (not its count)."""
+    out = []
+    for k, (_, names, types) in enumerate(program.kinds):
+        words = []
+        for name, ty in zip(names, types):
+            pos = program.field_at[(k, name)]
+            if ty.startswith("ent"):
+                words.append(pos)
+            elif ty.startswith("list:ent"):
+                words += range(pos + 1, pos + 1 + program.list_caps.get((k, pos), 0))
+        out.append(sorted(words))
+    return out
