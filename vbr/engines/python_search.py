@@ -20,8 +20,9 @@ So every word that names a thing (a pending choice's options, a var, a local of 
 items a `for` or a `let` copied onto the stack, a field) names, after the deal, the thing in the
 place it named before, whatever it now is: the options of a choice pending for another seat are
 still what that seat's zone offers, and no word names the real card behind a hidden place. (The
-same world as dealing the things themselves into the places, up to which id each bears.) What
-is not dealt anew: a relation the rules kept between a hidden thing and another (a field naming
+same world as dealing the things themselves into the places, up to which id each bears; so a
+hidden thing's id no longer tells what it is, as its order of creation does in play.) What the
+deal does not redo: a relation the rules kept between a hidden thing and another (a field naming
 it) follows the place, not the card; a condition a pending choice put on its items is not asked
 again of the cards now in their places.
 
@@ -34,11 +35,10 @@ hidden then, offered to the searching seat itself while it lies where that seat 
 index among the options (the seat takes it unseen: by where it lies, not by what it is); a thing
 that was hidden then otherwise by its kind and its fields (all `width` words: another seat's choice
 among things it may see, as single-observer ISMCTS sees the other seats' moves); any other value by
-itself; a node's
-children are told apart by the chooser's seat, that key and, with `tree=closed`, what the searching
-seat observes of the world when the choice comes (`_Search.observe`; with `tree=open` 0, so the tree
-is open-loop over chance). A choice with a single option makes no node (in a playout it still counts
-towards `depth` and `greedy_moves`). The answer is the root's most visited option; `mcts_choice`
+itself. A node's children are told apart by the chooser's seat, that key and, with `tree=closed`,
+what the searching seat observes of the world when the choice comes (`_Search.observe`; with
+`tree=open` 0, so the tree is open-loop over chance). A choice with a single option makes no node
+(in a playout it still counts towards `depth` and `greedy_moves`). The answer is the root's most visited option; `mcts_choice`
 stops the search as soon as the most visited option leads every other by more than a bound on the
 iterations left (over all trees: the iterations still owed plus the work still under the budget's
 reach, budget * extend, each iteration adding at least one to the work), which cannot change the
