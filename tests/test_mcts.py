@@ -241,16 +241,27 @@ STEAL = """
 """
 
 
+# The same with six cards seat 0 has seen on the table, put into seat 1's deck and shuffled
+# there before seat 1 takes three: their ids tell seat 0 what they are, not where they went.
+STEAL_SEEN = STEAL.replace("create Card(v: v) in deck[1]", "create Card(v: v) in table").replace(
+    "      shuffle deck[1]\n      repeat 3 {\n        move top(deck[1]) to hand[1]\n      }\n", "").replace(
+    "        end draw\n      }\n",
+    "        end draw\n      }\n      while not empty(table) max 6 {\n        move top(table) to deck[1]\n      }\n"
+    "      shuffle deck[1]\n      repeat 3 {\n        move top(deck[1]) to hand[1]\n      }\n")
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("tree", ["open", "closed"])
-def test_mcts_does_not_expect_to_take_the_best_of_cards_it_takes_unseen(tmp_path, engine, tree):
-    state = load(write(tmp_path, "steal", STEAL), engine=engine).new_state(0)
+@pytest.mark.parametrize("rules", [STEAL, STEAL_SEEN], ids=["dealt-unseen", "seen-then-shuffled"])
+def test_mcts_does_not_expect_to_take_the_best_of_cards_it_takes_unseen(tmp_path, engine, tree, rules):
+    state = load(write(tmp_path, "steal", rules), engine=engine).new_state(0)
     assert picked_texts(state, range(6), iterations=300, budget=0, reward="win", tree=tree) == {"0"}
 
 
-def test_python_and_c_search_a_choice_of_unseen_cards_alike(tmp_path):
+@pytest.mark.parametrize("rules", [STEAL, STEAL_SEEN], ids=["dealt-unseen", "seen-then-shuffled"])
+def test_python_and_c_search_a_choice_of_unseen_cards_alike(tmp_path, rules):
     from vbr.engines import python_search as PS
-    path = write(tmp_path, "steal", STEAL)
+    path = write(tmp_path, "steal", rules)
     py, c = load(path, engine="python"), load(path, engine="c")
     for tree in ("open", "closed"):
         params = PS.SearchParams(iterations=120, budget=0, reward="win", tree=tree)

@@ -259,7 +259,7 @@ static void vbr_option_key(const VbrSearch *s, const W *world, W i, int root, W 
     key[0] = world[H_SEAT];
     if (root) { key[1] = KEY_ROOT; key[2] = i; }
     else if (!SITE_OFFERS_THINGS[world[H_SITE]] || v == VBR_NONE) { key[1] = KEY_PLAIN; key[2] = v; }
-    else if (s->hidden[v] && world[H_SEAT] == s->seat && s->zone_hidden[world[L_ZONE_OF + v]]) { key[1] = KEY_UNSEEN; key[2] = i; }
+    else if (world[H_SEAT] == s->seat && s->zone_hidden[world[L_ZONE_OF + v]]) { key[1] = KEY_UNSEEN; key[2] = i; }
     else if (s->hidden[v]) {
         key[1] = KEY_HIDDEN; key[2] = world[L_KINDS + v];
         memcpy(key + 3, world + L_FIELDS + v * L_WIDTH, L_WIDTH * sizeof(W));

@@ -30,12 +30,12 @@ The search is SO-ISMCTS (single-observer information-set MCTS, Cowling, Powley a
 every iteration imagines a world, all worlds share one tree, a child counts how often it was
 available and UCB is `value + k * sqrt(ln(available) / visits)` (k: `c` at the root, `inner_c` below
 it), the first of equal bounds (in option order) taken. An option's key: at the root, its index;
-elsewhere a thing by its id when it was visible to the searching seat at the root; a thing that was
-hidden then, offered to the searching seat itself while it lies where that seat may not look, by its
-index among the options (the seat takes it unseen: by where it lies, not by what it is); a thing
-that was hidden then otherwise by its kind and its fields (all `width` words: another seat's choice
-among things it may see, as single-observer ISMCTS sees the other seats' moves); any other value by
-itself. A node's children are told apart by the chooser's seat, that key and, with `tree=closed`,
+elsewhere a thing offered to the searching seat itself while it lies where that seat may not look
+by its index among the options (the seat takes it unseen, by where it lies, not by what it is:
+State.observation shows it as `hidden`); else a thing by its id when it was visible to the
+searching seat at the root, by its kind and its fields (all `width` words) when it was hidden then
+(another seat's choice among things it may see, as single-observer ISMCTS sees the other seats'
+moves); any other value by itself. A node's children are told apart by the chooser's seat, that key and, with `tree=closed`,
 what the searching seat observes of the world when the choice comes (`_Search.observe`; with
 `tree=open` 0, so the tree is open-loop over chance). A choice with a single option makes no node
 (in a playout it still counts towards `depth` and `greedy_moves`). The answer is the root's most visited option; `mcts_choice`
@@ -471,7 +471,7 @@ class _Search:
             v = int(world[at + i])
             if not things or v == NONE:
                 k = (PLAIN, v)
-            elif v in self.hidden and mine and int(world[lay.zone_of + v]) in self.zone_hidden:
+            elif mine and int(world[lay.zone_of + v]) in self.zone_hidden:
                 k = (UNSEEN, i)
             elif v in self.hidden:
                 f = lay.fields + v * lay.width
