@@ -328,3 +328,56 @@ def test_step_limit_in_a_playout_reaches_the_caller(tmp_path, engine):
     state = load(write(tmp_path, "loop", LOOP), engine=engine).new_state(0)
     with pytest.raises(VbrRuntimeError, match=r"ran more than 500 steps \(`limit steps`\)"):
         state.mcts(iterations=20, seed=1)
+
+
+# Seat 0 is in the second team (b), seat 1 in the first (a): a points var kept per seat is read
+# seat by seat and summed per team, one kept per team team by team. Seat 0's `1` scores for its own
+# side; seat 1's choice of one option then waits, so the game is not over and the side's points
+# lead is what both agents weigh (mcts: a playout cut after one choice, reward=margin).
+TEAM_POINTS = """
+    game "Team points"
+    seats 2 teams {{ a: 1  b: 0 }}
+    points score
+    var score: int per {per} = 0
+    start p
+    phase p {{
+      choose k from [0, 1] by 0 as "score?"
+      if k == 1 {{
+        score[{scored}] += 1
+      }}
+      choose j from [0] by 1 as "wait"
+      end draw
+    }}
+"""
+
+# Four seats in two teams: seat 0's `1` scores for its teammate, seat 2, which is its side's point
+FOUR_SEATS = """
+    game "Team mates"
+    seats 4 teams { a: 0 2  b: 1 3 }
+    points score
+    var score: int per seat = 0
+    start p
+    phase p {
+      choose k from [0, 1] by 0 as "score for the mate?"
+      if k == 1 {
+        score[2] += 1
+      }
+      choose j from [0] by 1 as "wait"
+      end draw
+    }
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("text", [TEAM_POINTS.format(per="seat", scored=0), TEAM_POINTS.format(per="team", scored=1),
+                                  FOUR_SEATS], ids=["per seat, teams out of seat order", "per team", "a teammate's point"])
+def test_search_and_greedy_weigh_points_for_the_choosing_seats_own_team(tmp_path, engine, text):
+    # mcts read a per-seat var as per team whenever there were as many teams as seats (and greedy
+    # a per-team var as per seat), so both played for the other side; greedy counted a teammate's
+    # points against the seat
+    from vbr.play import greedy_choice
+    game = load(write(tmp_path, "team_points", text), engine=engine)
+    state = game.new_state(seed=0)
+    picks = {state.mcts(iterations=50, depth=1, budget=0, seed=seed) for seed in range(4)}
+    assert picks == {1}
+    assert {greedy_choice(state, 2, seed)[0] for seed in range(4)} == {1}

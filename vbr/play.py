@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from vbr.agents.spec import AgentSpecError, parse_agent, parse_agent_list
 from vbr.engines.game import State as TypedState
+from vbr.engines.python_search import team_points
 from vbr.errors import Diagnostic, VbrRuntimeError
 from vbr.ir.layout import OVER, Header
 from vbr.ir.values import NONE
@@ -611,7 +612,7 @@ def greedy_choice(state, samples: int, stream: int, allowed: list[int] | None = 
             stream, seed = S.below(stream, 1 << 62)
             world = state.determinize(seat, seed)
             world.apply_index(i)
-            total += _typed_value(world, seat, side)
+            total += _typed_value(world, side)
         if best_score is None or total > best_score:
             best, best_score = [i], total
         elif total == best_score:
@@ -622,19 +623,19 @@ def greedy_choice(state, samples: int, stream: int, allowed: list[int] | None = 
     return best[pick], stream
 
 
-def _typed_value(world, seat: int, team: int) -> float:
-    """A world's worth to `seat` of `team`: a win 1000, a loss -1000, else its side's points lead."""
+def _typed_value(world, team: int) -> float:
+    """A world's worth to `team`: a win 1000, a loss -1000, else its points lead over the best
+    other team (python_search.team_points: a points var kept per seat summed per team)."""
     out = world.outcome()
     if out is not None:
         if out.team is None:
             return 0.0
         return 1000.0 if out.team == team else -1000.0
-    pts = _points(world)
+    pts = team_points(world.game.program, world.words)
     if not pts:
         return 0.0
-    side = seat if len(pts) == world.game.program.seats else team
-    others = [p for j, p in enumerate(pts) if j != side]
-    return float(pts[side] - (max(others) if others else 0))
+    others = [p for j, p in enumerate(pts) if j != team]
+    return float(pts[team] - (max(others) if others else 0))
 
 
 @lru_cache(maxsize=64)

@@ -355,12 +355,12 @@ static W vbr_descend(VbrSearch *s, W *world) {
 static int vbr_leads(const W *world, W *lead) {
     W pts[VBR_TEAMS];
     if (POINTS_AT < 0 || POINTS_COUNT <= 0) return 0;
-    if (POINTS_COUNT == VBR_TEAMS) {
+    if (POINTS_BY_TEAM) {
         for (W t = 0; t < VBR_TEAMS; t++) pts[t] = world[POINTS_AT + t];
-    } else if (POINTS_COUNT == VBR_SEATS) {
+    } else {
         for (W t = 0; t < VBR_TEAMS; t++) pts[t] = 0;
         for (W s = 0; s < VBR_SEATS; s++) pts[TEAM_OF[s]] += world[POINTS_AT + s];
-    } else return 0;
+    }
     for (W t = 0; t < VBR_TEAMS; t++) {
         W best = pts[t];
         int found = 0;

@@ -209,6 +209,7 @@ class _Source(WordSource):
         points = p.points or (-1, 0)
         return f"""#define POINTS_AT {lay.vars + points[0] if p.points else -1}
 #define POINTS_COUNT {points[1]}
+#define POINTS_BY_TEAM {int(p.points_by_team)}  /* the points var is kept per team, else per seat */
 typedef struct VbrAuto {{
     U *streams;
     W *track, track_rows, offered, ones, first, rows, points[POINTS_COUNT + 1];

@@ -145,6 +145,23 @@ def determinize(engine, words, seat: int, seed: int):
     return S
 
 
+def team_points(p, words) -> list[int] | None:
+    """Each team's points in the state `words`: the points var as it is when kept per team, its
+    seats' points summed per team when kept per seat; None when the file keeps no points."""
+    if p.points is None or not p.points[1]:
+        return None
+    base, count = p.points
+    at = p.layout.vars + base
+    pts = [int(x) for x in words[at:at + count]]
+    if p.points_by_team:
+        return pts
+    total = [0] * len(p.teams)
+    for t, seats in enumerate(p.teams):
+        for seat in seats:
+            total[t] += pts[seat]
+    return total
+
+
 def stream_keys(p) -> list[int]:
     return [R.key(where) for where in p.streams]
 
@@ -676,20 +693,7 @@ class _Search:
         return [0.5 + 0.5 * math.tanh(x / LEAD_SCALE) for x in lead]
 
     def team_points(self, world) -> list[int] | None:
-        p = self.p
-        if p.points is None or not p.points[1]:
-            return None
-        base, count = p.points
-        at = p.layout.vars + base
-        pts = [int(x) for x in world[at:at + count]]
-        if count == len(p.teams):
-            return pts
-        if count == p.seats:
-            total = [0] * len(p.teams)
-            for seat, x in enumerate(pts):
-                total[self.team_of[seat]] += x
-            return total
-        return None
+        return team_points(self.p, world)
 
     def root_visits(self, n: int) -> list[int]:
         visits = [0] * n

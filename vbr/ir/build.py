@@ -324,13 +324,14 @@ class ProgramBuilder:
         rows = {name: (layout.vars + at, cap, item_type(m.vars[name].type)) for name, (at, cap) in self.list_vars.items()}
         names = Names({k: list(v) for k, v in m.enums.items()}, list(m.directions), list(m.zone_names),
                       self._cell_text(), self.texts, rows, self.lits)
-        points = None
+        points, points_by_team = None, False
         if m.points is not None and m.points.var in m.vars:
             v = m.vars[m.points.var]
-            points = (v.base, v.count)
+            points, points_by_team = (v.base, v.count), v.per == "team"
         p = N.Program(m.title, m.seats, [list(t) for t in m.teams], layout, self.units, init, self.dice,
                       list(m.dice), self.die_types, self.texts, self.messages, self.choices, self.streams, names,
                       points, dict(m.limits))
+        p.points_by_team = points_by_team
         p.kinds = [(k.decl.name, list(k.fields), [t for _, t in k.fields.values()]) for k in m.kinds.values()]
         p.var_types = _var_types(m)
         p.measures = measure_slots(m)

@@ -689,6 +689,7 @@ class Program:
     limits: dict[str, int]
     by_team: bool = False
     source_hash: str = ""
+    points_by_team: bool = False  # the points var is kept per team (else, when there is one, per seat)
     kinds: list = field(default_factory=list)  # (name, field names, field types) per kind
     var_types: list[str] = field(default_factory=list)  # per var slot
     court_tables: dict | None = None  # build.py's ProgramBuilder._court_tables
