@@ -43,3 +43,40 @@ def test_asking_a_team_with_no_seat_is_a_located_error_when_it_is_asked(tmp_path
         state.apply("0 0")  # n becomes 1: the next choice asks team 1, the rules' own
     assert str(caught.value).startswith(f"{f}:6:3: error: `by team 1`: that team has no seat to answer "
                                         "(the rules play it)")
+
+
+# Two teams of two seats whose points are kept per seat: team a (seats 0, 2) scores 1 + 2 after
+# the first choice; after the second, seat 1's +1 and seat 3's -1 leave team b at 0, and nothing
+# changes for either team; team a wins.
+SEAT_POINTS = """game "Seat points"
+seats 4 teams { a: 0 2  b: 1 3 }
+points score
+var score: int per seat = 0
+start p
+phase p {
+  choose x from [1, 2] by 0 as "one"
+  score[0] += 1
+  score[2] += 2
+  choose y from [1, 2] by 1 as "two"
+  score[1] += 1
+  score[3] -= 1
+  choose z from [1, 2] by 2 as "three"
+  end winner team 0
+}
+"""
+
+
+@pytest.mark.parametrize("agents", ["random", "first"])  # random: the whole game in one engine call
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_game_of_teams_keeping_points_per_seat_gives_each_teams_points_summed(tmp_path, engine, agents):
+    # a run's points are one entry per side (vbr.analysis.trial.Trial): the seats' points were
+    # reported as the teams', so `vbr sim` said each team scored what its first seat did, and the
+    # margins and leads were worked out over four entries for two sides
+    from vbr.play import play_game
+    f = tmp_path / "seat_points.vbr"
+    f.write_text(SEAT_POINTS)
+    game = load(f, engine=engine)
+    r = play_game(game, 3, [agents] * 4)
+    assert (r.winner, r.points, r.score_track) == (0, (3, 0), [(1, (3, 0))])
+    assert r.trial_fields()[1] == (3, 0) and r.trial_fields()[6] == [(1, (3, 0))]
+    assert r.state.points() == (1, 1, 2, -1)  # the var itself, seat by seat

@@ -298,8 +298,33 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     at = program.layout.vars
     measures = measure_values(game, lambda base: None if state.words[at + base] == NONE else int(state.words[at + base]))
     first_side = _first_mover(game, measures, first_side)
-    return GameResult(winner, out.points, int(state.words[Header.CHOICES]), state, stats[1], stats[0], first_side,
+    points, fold = out.points, side_points(program)
+    if fold is not None and points is not None:
+        points, track = fold(points), folded_track(track, fold)
+    return GameResult(winner, points, int(state.words[Header.CHOICES]), state, stats[1], stats[0], first_side,
                       track, measures, tuple(restricted))
+
+
+def side_points(program):
+    """How a game's points read one entry per side (GameResult.points, a Trial's): None where the
+    points var already does (a file without teams of several seats, or one keeping its points per
+    team); else a function summing a tuple of the seats' points per team."""
+    if program.points is None or program.points_by_team or all(len(t) == 1 for t in program.teams):
+        return None
+    teams = [tuple(t) for t in program.teams]
+    return lambda pts: tuple(sum(pts[s] for s in seats) for seats in teams)
+
+
+def folded_track(track: list, fold) -> list:
+    """A score track of the seats' points as the sides' (`fold`, side_points'), a row kept only
+    where the sides' points changed from the row before."""
+    out, last = [], None
+    for choices, pts in track:
+        now = fold(pts)
+        if now != last:
+            out.append((choices, now))
+            last = now
+    return out
 
 
 def typed_trial_fields(game, seed: int, agent_names: list[str], restrict: dict | None = None,
@@ -353,6 +378,7 @@ class _WholeGamePlan:
         self.at_measures = 9 + (self.npoints or 0)
         self.at_track = self.at_measures + len(self.reads)
         self.width = 1 + (self.npoints or 0)  # a track row: the choices made, then the points
+        self.fold = side_points(program)  # the seats' points summed per team, where sides are teams
         self.engine_play = game.engine.whole_games(self.repeating, self.reads)
         self.randoms = ["random"] * program.seats  # the agents of play_game's common call, as a list
         self.tag = object()  # this plan's keys in SHARED: its measures' dicts by the words read
@@ -380,9 +406,12 @@ class _WholeGamePlan:
         if measures is None:
             measures = self.shared_measures(read, packed)
         options = packed[4]
-        return (self.winner(packed), None if p is None else SHARED.one(tuple(packed[9:9 + p])), packed[3],
+        points, track = None if p is None else tuple(packed[9:9 + p]), SHARED.track_of(packed[at:], self.width)
+        if self.fold is not None:
+            points, track = self.fold(points), folded_track(track, self.fold)
+        return (self.winner(packed), None if p is None else SHARED.one(points), packed[3],
                 packed[5], options if options <= SMALL_INT else SHARED.one(options), self.first_side(packed, measures),
-                SHARED.track_of(packed[at:], self.width), measures, _NOT_RESTRICTED)
+                track, measures, _NOT_RESTRICTED)
 
     def winner(self, packed: list) -> int | None:
         """The game's winner (a seat, or a team in a game of teams; None for a draw), from the
@@ -396,7 +425,9 @@ class _WholeGamePlan:
     def points(self, packed: list) -> tuple | None:
         """The final score, one entry per side; None when the file declares no points."""
         p = self.npoints
-        return tuple(packed[9:9 + p]) if p is not None else None
+        if p is None:
+            return None
+        return tuple(packed[9:9 + p]) if self.fold is None else self.fold(packed[9:9 + p])
 
     def measures(self, packed: list) -> dict:
         """The file's measures at the end (measure_values), a new dict."""
@@ -421,9 +452,10 @@ class _WholeGamePlan:
         flat, w = packed[self.at_track:], self.width
         if not flat:
             return []
-        if w == 3:  # two sides' points: the common case written out
+        if w == 3 and self.fold is None:  # two sides' points: the common case written out
             return list(zip(flat[::3], zip(flat[1::3], flat[2::3])))
-        return list(zip(flat[::w], zip(*[flat[i::w] for i in range(1, w)])))
+        track = list(zip(flat[::w], zip(*[flat[i::w] for i in range(1, w)])))
+        return track if self.fold is None else folded_track(track, self.fold)
 
 
 def _plan(game) -> _WholeGamePlan | None:
