@@ -328,6 +328,19 @@ def test_one_game_has_values_without_spread():
     assert ms["first_mover_advantage"]["ci95"] == [round(x, 4) for x in S.wilson(1, 1)]
 
 
+def test_a_figure_that_can_be_negative_keeps_its_interval_below_zero():
+    # side 0 wins each game behind by 1 or by 3 (metrics.final_margin: negative when a side won
+    # without the most points), and an int measure records the same: the mean's interval was cut
+    # at 0 as a count's is, which left (0, -0.16) around a mean of -2
+    games = [trial([(1, (0, behind))], 0, 1, index=i, seed=200 + i, measures={"net": ("int", -behind)})
+             for i, behind in enumerate([1, 1, 3, 3])]
+    summary = M.summarize(games)
+    half = S.student_t(3) * math.sqrt(4 / 3) / math.sqrt(4)  # s² of -1, -1, -3, -3 is 4/3
+    for figure in (summary["metrics"]["final_margin_mean"], summary["measures"]["measure:net"]):
+        assert figure["value"] == -2.0
+        assert figure["ci95"] == pytest.approx((-2.0 - half, -2.0 + half), abs=1e-4)
+
+
 def test_games_without_points_have_no_score_figures():
     ms = M.summarize([POINTLESS, POINTLESS])["metrics"]
     for name in ("points_mean", "lead_changes_mean", "decisiveness_mean", "comeback_rate",

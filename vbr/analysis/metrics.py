@@ -176,6 +176,7 @@ class Metric:
     # from a run's columns, each game's value in order (None for a game it is not taken over; for
     # a ratio, its numerators and its denominators); None: never paired, nor clustered by deal
     each: Callable[[Columns], list] | None = None
+    least: float | None = 0.0  # the least value a game's figure can take, a mean's interval cut there; None: any
 
 
 def _first_mover(c: Columns):
@@ -292,7 +293,7 @@ METRICS = (
     Metric("largest_lead_mean", "mean largest lead", "points", "mean", "games with points",
            _per_game("largest_lead"), each=_each("largest_lead", "scored")),
     Metric("final_margin_mean", "mean final margin", "points", "mean", "games with points",
-           _per_game("final_margin"), each=_each("final_margin", "scored")),
+           _per_game("final_margin"), each=_each("final_margin", "scored"), least=None),  # a side may win behind
     Metric("branching_factor", "branching factor", "count", "ratio", "games",
            _pooled("options"), each=_pooled("options")),
     Metric("forced_share", "forced choices", "share", "ratio", "games",
@@ -363,10 +364,12 @@ def by_deal_sums(m: Metric, c: Columns, sample, deals: Deals | None) -> tuple | 
 
 
 def _clip(m: Metric, ci: tuple | None) -> tuple | None:
-    """A normal interval cut to what the metric can be: no share above 100 %, no count below 0."""
+    """A normal interval cut to what the metric can be: no share above 100 %, nothing below the
+    least a game's figure can be (`Metric.least`: 0 for a count; a margin or an int measure may
+    be negative)."""
     if ci is None:
         return None
-    lo, hi = max(ci[0], 0.0), ci[1]
+    lo, hi = ci if m.least is None else (max(ci[0], m.least), ci[1])
     return (lo, min(hi, 1.0)) if m.unit == "share" else (lo, hi)
 
 
@@ -547,7 +550,7 @@ def measure_metrics_of(kinds: dict[str, str], labels: dict | None) -> list[Metri
         elif kind == "int":
             out.append(Metric(key, f"{label}, mean", "count", "mean", "games that set it",
                               lambda c, name=name: [float(v) for v in c.measure(name) if v is not None],
-                              each=_each_measure(name, float)))
+                              each=_each_measure(name, float), least=None))  # an int of either sign
         else:
             out.append(Metric(key, label, "share", "proportion", "games that set it",
                               _measure_share(name), each=_each_measure(name, lambda v: float(bool(v)))))
