@@ -540,6 +540,93 @@ def test_another_seats_hidden_choice_is_not_in_a_seats_information_state(tmp_pat
     assert "#" not in laid[1].information_state_string(1)
 
 
+# Seat 1 is dealt the 1 or the 2 face down; `hint` stands for what, in the deal of the 2 only,
+# happens between two changes of the public `n` before seat 0 calls or folds: QUIET asks seat 1
+# whether to show its 2 (it passes), ROLLED rolls a die whose face nobody keeps.
+DEALT = """game "Dealt"
+seats 2
+start play
+
+kind Card { v: int }
+enum Move { call, fold }
+die d6 = 1..6
+
+zone deck hidden ordered
+zone hand per seat owner
+zone shown public
+
+var n: int = 0
+
+setup {
+  create Card(v: 1) in deck
+  create Card(v: 2) in deck
+  shuffle deck
+  move top(deck) to hand[1]
+}
+
+phase play "Play" {
+  n = 1
+  hint
+  n = 2
+  choose m from [call, fold] by 0 as "call or fold"
+  if m == fold {
+    end draw
+  }
+  end winner 0
+}
+"""
+QUIET = DEALT.replace("  hint\n", """  choose c from hand[1] where c.v == 2 by 1 optional as "show the 2?"
+  if c != none {
+    move c to shown
+  }
+""")
+ROLLED = DEALT.replace("  hint\n", """  if any(c.v == 2 for c in hand[1]) {
+    let face = roll d6
+  }
+""")
+
+
+def dealt_at_seat_0s_choice(tmp_path, rules, engine):
+    """The game of `rules` in its two deals (the shuffle's one swap: outcome 0 puts the 1 on top,
+    outcome 1 keeps the 2 there), each at seat 0's choice: seat 1 passes where it is asked, a
+    die shows its first face."""
+    path = tmp_path / "dealt.vbr"
+    path.write_text(rules)
+    game = pyspiel.load_game(vbr.rl.register_openspiel(path, name=f"vbr_test_dealt_{len(rules)}_{engine}",
+                                                       engine=engine))
+    states = []
+    for outcome in (0, 1):
+        state = game.new_initial_state()
+        state.apply_action(outcome)
+        while state.current_player() != 0:
+            if state.is_chance_node():
+                state.apply_action(state.chance_outcomes()[0][0])
+            else:
+                state.apply_action(next(a for a in state.legal_actions() if state.action_to_string(1, a) == "pass"))
+        assert [c.split()[1] for c in state.vbr_state().observation(1)["zones"]["hand[1]"]] == [f"Card(v={outcome + 1})"]
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_another_seats_passed_choice_over_its_hidden_hand_is_not_in_a_seats_information_state(tmp_path, engine):
+    # seat 1 is asked `show the 2?` only when it holds the 2: passed, it changes nothing seat 0
+    # sees, as a player's silent decision not to play a card is not seen at a table; so seat 0
+    # cannot tell the deals apart, and seat 1, which sees its hand, can
+    ones, twos = dealt_at_seat_0s_choice(tmp_path, QUIET, engine)
+    assert ones.information_state_string(0) == twos.information_state_string(0)
+    assert ones.information_state_string(1) != twos.information_state_string(1)
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_draw_made_only_for_a_hidden_hand_does_not_split_a_seats_information_state(tmp_path, engine):
+    # the die is rolled only in the deal of the 2, between `n = 1` and `n = 2`: a view taken at
+    # that draw would show seat 0 `n` at 1, a line the other deal lacks
+    ones, twos = dealt_at_seat_0s_choice(tmp_path, ROLLED, engine)
+    assert ones.information_state_string(0) == twos.information_state_string(0)
+    assert '"var n":"1"' not in twos.information_state_string(0)
+
+
 def test_no_card_id_appears_in_information_states_though_the_observation_json_has_them():
     state = siatka_setup()
     assert "#" in state.observation_string(0)  # State.observation writes `#24 Card(...)`

@@ -9,6 +9,8 @@ look into reads `hidden`, wherever it is named (a var, a list, an option, a fiel
 sees): ids follow creation order, so an id would name the card. A var or field that holds none reads `none`.
 `public_view(game, words)` is what a spectator sees: the vars, the public zones' things, the
 other zones' sizes; a thing outside the public zones reads `hidden` there too.
+`passable_elsewhere(game, words, seat)` says when even *that* a choice is asked is not for `seat`
+to know: another seat's choice it may pass.
 """
 from __future__ import annotations
 
@@ -36,6 +38,19 @@ def observation(game, words, seat: int, phase: str | None) -> dict:
         obs["prompt"] = cut(site.prompt)  # as a game writes it (a log's choice, `vbr run`)
         obs["legal"] = [seen(site.item, int(words[lay.options + i])) for i in range(int(words[H.NOPTS]))]
     return obs
+
+
+def passable_elsewhere(game, words, seat: int) -> bool:
+    """Whether the pending choice is another seat's that offers `pass`. Such a choice is asked
+    only when there is something to choose (`optional` skips itself when nothing but `pass` is
+    left), and what there is may turn on what `seat` may not see (a `where` over a hidden hand):
+    passed, it leaves nothing `seat` sees, so `seat` must not learn it was asked, as no player
+    sees another's silent decision not to play a card. Any such choice counts, also one over
+    public things, since its `where` may read a hidden zone."""
+    if int(words[H.STATUS]) != CHOICE or int(words[H.SEAT]) == seat:
+        return False
+    at = game.program.layout.options
+    return any(int(v) == NONE for v in words[at:at + int(words[H.NOPTS])])
 
 
 def _vars(game, words, text) -> dict:

@@ -1,20 +1,23 @@
 """Information states (perfect recall) for the OpenSpiel games: what one seat has seen and done.
 
 A seat's information state is its action-observation history: the seat's *view* of the game at
-the start and after every transition (choice or chance outcome), with its own choices between,
-each view written as what changed since the previous one; a transition that changes nothing the
-seat sees adds nothing. Everything in it is something the seat saw or did, so two histories the
-seat cannot tell apart give the same sequence; and each earlier information state of the seat is
-a prefix of a later one (cut just before the seat's own choice), which is perfect recall.
+the start and wherever a seat is to choose or the game ends, with its own choices between, each
+view written as what changed since the previous one; a view that changes nothing adds nothing.
+No view is taken at a draw, nor by a seat while another decides a choice it may pass
+(vbr.engines.observation.passable_elsewhere): whether either comes at all may turn on hidden
+things, and a view taken there would split what the seat sees next into two lines. Everything in
+it is something the seat saw or did, so two histories the seat cannot tell apart give the same
+sequence; and each earlier information state of the seat is a prefix of a later one (cut just
+before the seat's own choice), which is perfect recall.
 
 A *view* is what `State.observation` shows, made safe to remember: cards and pieces are written
 by kind and fields, never by id (ids follow creation order, so an id would tell which of two
 identical copies a hidden shuffle put where, or name a card lying face down), and a card the
 seat cannot see (in a var, a list, a field or an option) is written `unseen`. A view holds:
 
-- `phase` (`none` before the first phase and at the end), `to choose` (the seat asked to choose, `none` at the end: the observation tensor's
-  "to choose" block; at a chance node it stays what it was, so that a draw whose outcome the seat
-  cannot see leaves no trace) and `over` (the outcome, at the end);
+- `phase` (`none` before the first phase and at the end), `to choose` (the seat asked to choose,
+  `none` before the first choice and at the end: the observation tensor's "to choose" block) and `over` (the
+  outcome, at the end);
 - every var (`var NAME`), its value as text (cards as above; none as `none`);
 - every zone (`zone NAME`): its contents in order when the seat may look in, else its size;
 - when the seat itself is asked to choose: `choose` (the statement's line:column and prompt, cut as a
@@ -32,6 +35,7 @@ import json
 import weakref
 
 from vbr.engines.events import cut
+from vbr.engines.observation import passable_elsewhere
 from vbr.ir.layout import Header as H
 from vbr.ir.values import NONE, ROW
 from vbr.rl.state_reader import reader
@@ -135,8 +139,10 @@ class Record:
 
     @classmethod
     def start(cls, pos) -> "Record":
+        """The seats' first views: of the game as setup left it before its first draw (nothing
+        hidden has happened yet), or at its first choice."""
         seats = pos.state.game.seats
-        return cls([(None, f"seat {s}") for s in range(seats)], [{} for _ in range(seats)])._observe(pos)
+        return cls([(None, f"seat {s}") for s in range(seats)], [{} for _ in range(seats)])._observe(pos, True)
 
     def step(self, pos, actor: int | None, action: int) -> "Record":
         """The record after `actor` (None for chance) took `action`, `pos` being where it led."""
@@ -145,13 +151,19 @@ class Record:
             chains[actor] = (chains[actor], f"> {action}")
         return Record(chains, self.last)._observe(pos)
 
-    def _observe(self, pos) -> "Record":
+    def _observe(self, pos, start: bool = False) -> "Record":
+        """Each seat's view where `pos` stands, added when it changed. No view is taken at a draw
+        after the start, nor by a seat while another decides a choice it may pass
+        (observation.passable_elsewhere): whether either comes may turn on hidden things, and a
+        view taken there would split what the seat sees next into two lines."""
         st, at_chance = pos.state, pos.need is not None
+        if at_chance and not start:
+            return self
         chains, last, memo = self.chains, self.last[:], {}
         for s in range(len(chains)):
+            if not at_chance and passable_elsewhere(st.game, st.words, s):
+                continue
             v = view(st, s, at_chance, memo)
-            if at_chance:  # a draw does not announce itself: whose turn it was stays as the seat saw it
-                v["to choose"] = last[s].get("to choose", "none")
             line = _diff(last[s], v)
             if line is not None:
                 chains[s] = (chains[s], line)
