@@ -540,50 +540,17 @@ def test_another_seats_hidden_choice_is_not_in_a_seats_information_state(tmp_pat
     assert "#" not in laid[1].information_state_string(1)
 
 
-# Seat 1 is dealt the 1 or the 2 face down; `hint` stands for what, in the deal of the 2 only,
-# happens between two changes of the public `n` before seat 0 calls or folds: QUIET asks seat 1
-# whether to show its 2 (it passes), ROLLED rolls a die whose face nobody keeps.
-DEALT = """game "Dealt"
-seats 2
-start play
-
-kind Card { v: int }
-enum Move { call, fold }
-die d6 = 1..6
-
-zone deck hidden ordered
-zone hand per seat owner
-zone shown public
-
-var n: int = 0
-
-setup {
-  create Card(v: 1) in deck
-  create Card(v: 2) in deck
-  shuffle deck
-  move top(deck) to hand[1]
-}
-
-phase play "Play" {
-  n = 1
-  hint
-  n = 2
-  choose m from [call, fold] by 0 as "call or fold"
-  if m == fold {
-    end draw
-  }
-  end winner 0
-}
-"""
-QUIET = DEALT.replace("  hint\n", """  choose c from hand[1] where c.v == 2 by 1 optional as "show the 2?"
+QUIET = ROOT / "tests" / "fixtures" / "valid" / "quiet_card.vbr"
+# QUIET with a die rolled, its face kept nowhere, in the deal of the 2 only, in place of seat 1's
+# choice: between the two changes of the public `n`
+ROLLED = QUIET.read_text().replace("""  choose c from hand[1] where c.v == 2 by 1 optional as "show the 2?"
   if c != none {
     move c to shown
   }
-""")
-ROLLED = DEALT.replace("  hint\n", """  if any(c.v == 2 for c in hand[1]) {
+""", """  if any(c.v == 2 for c in hand[1]) {
     let face = roll d6
   }
-""")
+""").replace("enum Move { call, fold }\n", "enum Move { call, fold }\ndie d6 = 1..6\n")
 
 
 def dealt_at_seat_0s_choice(tmp_path, rules, engine):
@@ -613,7 +580,7 @@ def test_another_seats_passed_choice_over_its_hidden_hand_is_not_in_a_seats_info
     # seat 1 is asked `show the 2?` only when it holds the 2: passed, it changes nothing seat 0
     # sees, as a player's silent decision not to play a card is not seen at a table; so seat 0
     # cannot tell the deals apart, and seat 1, which sees its hand, can
-    ones, twos = dealt_at_seat_0s_choice(tmp_path, QUIET, engine)
+    ones, twos = dealt_at_seat_0s_choice(tmp_path, QUIET.read_text(), engine)
     assert ones.information_state_string(0) == twos.information_state_string(0)
     assert ones.information_state_string(1) != twos.information_state_string(1)
 
@@ -622,6 +589,7 @@ def test_another_seats_passed_choice_over_its_hidden_hand_is_not_in_a_seats_info
 def test_a_draw_made_only_for_a_hidden_hand_does_not_split_a_seats_information_state(tmp_path, engine):
     # the die is rolled only in the deal of the 2, between `n = 1` and `n = 2`: a view taken at
     # that draw would show seat 0 `n` at 1, a line the other deal lacks
+    assert "roll d6" in ROLLED and "show the 2?" not in ROLLED
     ones, twos = dealt_at_seat_0s_choice(tmp_path, ROLLED, engine)
     assert ones.information_state_string(0) == twos.information_state_string(0)
     assert '"var n":"1"' not in twos.information_state_string(0)

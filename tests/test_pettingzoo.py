@@ -555,3 +555,23 @@ def test_a_pickled_environment_mid_game_plays_on_as_the_original(engine):
         copy.step(a)
     assert _snapshot(copy) == _snapshot(env) and not copy.agents
     assert str(copy.vbr_state.outcome()) == str(env.vbr_state.outcome())
+
+
+def test_seat_0s_observation_at_its_turn_holds_no_trace_of_a_choice_seat_1_passed():
+    # seat 1 is asked `show the 2?` only when dealt the 2 face down; passed, it changes nothing
+    # seat 0 sees (docs/rl.md, "Whose turn it is"), so at seat 0's turn its observation and mask
+    # are the same in both deals
+    env = vbr.rl.pettingzoo_env(vbr.load(ROOT / "tests" / "fixtures" / "valid" / "quiet_card.vbr", engine="python"))
+    seen = {}
+    for seed in range(40):
+        env.reset(seed=seed)
+        dealt = env.vbr_state.observation(1)["zones"]["hand[1]"][0].split()[1]
+        if env.agent_selection == "seat_1":
+            assert dealt == "Card(v=2)"
+            pass_at = next(a for a in np.flatnonzero(env.observe("seat_1")["action_mask"]) if env.action_text(a) == "pass")
+            env.step(int(pass_at))
+        assert env.agent_selection == "seat_0"
+        obs = env.observe("seat_0")
+        seen.setdefault(dealt, (obs["observation"].tolist(), obs["action_mask"].tolist()))
+    assert set(seen) == {"Card(v=1)", "Card(v=2)"}
+    assert seen["Card(v=1)"] == seen["Card(v=2)"]
