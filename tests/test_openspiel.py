@@ -18,6 +18,7 @@ import vbr.rl
 from conftest import ROOT
 from vbr.engines.game import State as TypedState
 from vbr.errors import IllegalActionError, UsageError
+from vbr.rl.information_state import view
 from vbr.rl.state_reader import reader
 
 CONFIGS = [("siatka", {}), ("cattack", {"players": 4}), ("cattack", {"players": 2}),
@@ -595,10 +596,72 @@ def test_a_draw_made_only_for_a_hidden_hand_does_not_split_a_seats_information_s
     assert '"var n":"1"' not in twos.information_state_string(0)
 
 
-def test_no_card_id_appears_in_information_states_though_the_observation_json_has_them():
+def test_no_card_id_appears_in_information_states_nor_observation_strings_though_state_observation_has_them():
     state = siatka_setup()
-    assert "#" in state.observation_string(0)  # State.observation writes `#24 Card(...)`
-    assert all("#" not in state.information_state_string(s) for s in range(2))
+    assert "#" in json.dumps(state.vbr_state().observation(0))  # State.observation writes `#24 Card(...)`
+    assert all("#" not in state.information_state_string(s) + state.observation_string(s) for s in range(2))
+
+
+COPIES = """game "Copies"
+seats 2
+start play
+
+kind Card { v: int }
+enum Move { call, fold }
+
+zone deck hidden ordered
+zone hand per seat owner
+zone table public
+
+setup {
+  create Card(v: 1) in table
+  create Card(v: 1) in deck
+  create Card(v: 2) in deck
+  shuffle deck
+  move top(deck) to hand[1]
+  move top(table) to hand[1]
+}
+
+phase play "Play" {
+  choose c from hand[1] where c.v == 1 by 1 as "play a 1 face up"
+  move c to table
+  choose m from [call, fold] by 0 as "call: seat 1 still holds a 1?"
+  if m == fold {
+    end draw
+  }
+  if top(hand[1]).v == 1 {
+    end winner 0
+  }
+  end winner 1
+}
+"""
+
+
+def test_observation_strings_do_not_tell_which_of_two_identical_cards_was_played(tmp_path):
+    # The first 1 (#0, created first) is dealt to seat 1 face up, with the 1 or the 2 of the
+    # face-down deck; seat 1 plays a 1 face up. Seat 0 sees a 1 on the table and one card in seat
+    # 1's hand: at a table it cannot tell whether seat 1 still holds a 1. By id it could: the
+    # deck's 1 (#1) on the table means the 1 dealt face up (#0) is still in seat 1's hand.
+    from open_spiel.python.observation import make_observation
+    path = tmp_path / "copies.vbr"
+    path.write_text(COPIES)
+    game = pyspiel.load_game(vbr.rl.register_openspiel(path, name="vbr_test_copies"))
+    public = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                                                private_info=pyspiel.PrivateInfoType.NONE))
+    private = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False, public_info=False,
+                                                                 private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER))
+    seen, tables = set(), set()
+    for outcome in (0, 1):  # the shuffle's swap: 0 puts the deck's 1 on top, 1 leaves the 2 there
+        for played in range(2 - outcome):  # holding two 1s, seat 1 may play either
+            state = game.new_initial_state()
+            state.apply_action(outcome)
+            state.apply_action(state.legal_actions()[played])
+            assert state.current_player() == 0
+            tables.add(tuple(state.vbr_state().observation(0)["zones"]["table"]))
+            seen.add((state.observation_string(0), public.string_from(state, 0), private.string_from(state, 0),
+                      state.information_state_string(0)))
+    assert tables == {("#0 Card(v=1)",), ("#1 Card(v=1)",)}  # State.observation: the referee's ids
+    assert len(seen) == 1
 
 
 def random_playouts(game, games, seed, steps=None):
@@ -727,9 +790,9 @@ def test_openspiels_playthrough_runs_and_its_public_and_private_observations_hid
     public = [line for line in lines if line.startswith("PublicObservationString()")]
     private = {s: [line for line in lines if line.startswith(f"PrivateObservationString({s})")] for s in (0, 1)}
     assert public and all("Card(" not in line for line in public)
-    assert '"deck": 2, "hand[0]": 1, "hand[1]": 1' in public[-1]  # after the deal, sizes only
+    assert '"zone deck": "2", "zone hand[0]": "1", "zone hand[1]": "1"' in public[-1]  # after the deal, sizes only
     for seat, other in ((0, 1), (1, 0)):
-        assert f'hand[{seat}]": ["#' in private[seat][-1] and f"hand[{other}]" not in "".join(private[seat])
+        assert f'hand[{seat}]": ["Card(' in private[seat][-1] and f"hand[{other}]" not in "".join(private[seat])
     game = pyspiel.load_game(name)
     every = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
                                        private_info=pyspiel.PrivateInfoType.ALL_PLAYERS)
@@ -993,7 +1056,7 @@ def test_a_game_through_openspiels_chance_nodes_shows_what_the_typed_engine_show
     direct = direct_play(name, options, steps)
     assert len(steps) > 10 and len(direct) == len(seen)
     for views, st in zip(seen, direct):
-        assert views == [json.dumps(st.observation(s), sort_keys=True) for s in range(game.num_players())]
+        assert views == [json.dumps(view(st, s, False), sort_keys=True) for s in range(game.num_players())]
 
 
 def test_pig_through_chance_nodes_follows_the_rules_roll_by_roll():
@@ -1004,7 +1067,7 @@ def test_pig_through_chance_nodes_follows_the_rules_roll_by_roll():
     state = game.new_initial_state()
 
     def shown():
-        return json.loads(state.observation_string(0))["vars"]
+        return {k[4:]: v for k, v in json.loads(state.observation_string(0)).items() if k.startswith("var ")}
 
     for action, expect in [(0, None), (3, {"turn_total": "4", "turn": "0"}), (0, None),
                            (5, {"turn_total": "10", "turn": "0"}),

@@ -77,11 +77,8 @@ def _vars(game, words, text) -> dict:
 def public_view(game, words) -> dict:
     """What a spectator sees: every var as text (as `vbr run` would write it), the things of
     each public zone and the size of every other zone."""
-    p, lay = game.program, game.program.layout
-    public = set()
-    for z in game.model.zones.values():
-        if z.decl.visibility == "public":
-            public.update(range(z.base, z.base + z.count))
+    p, public = game.program, public_zones(game)
+    lay = p.layout
 
     def seen(ty: str, v: int) -> str:
         if ty.startswith("ent") and v != NONE and int(words[lay.zone_of + v]) not in public:
@@ -89,6 +86,11 @@ def public_view(game, words) -> dict:
         return p.names.text(ty, v, words)
 
     return {"vars": _vars(game, words, seen), "zones": _zones(game, words, public.__contains__, seen)}
+
+
+def public_zones(game) -> set[int]:
+    """The zones every seat may look into (declared `public`), by index."""
+    return {i for z in game.model.zones.values() if z.decl.visibility == "public" for i in range(z.base, z.base + z.count)}
 
 
 def full_view(game, words) -> dict:

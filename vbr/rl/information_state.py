@@ -35,19 +35,20 @@ import json
 import weakref
 
 from vbr.engines.events import cut
-from vbr.engines.observation import passable_elsewhere
+from vbr.engines.observation import passable_elsewhere, public_zones
 from vbr.ir.layout import Header as H
 from vbr.ir.values import NONE, ROW
 from vbr.rl.state_reader import reader
 
 
-def view(st, seat: int, at_chance: bool, memo: dict | None = None) -> dict:
+def view(st, seat: int | None, at_chance: bool, memo: dict | None = None) -> dict:
     """What `seat` sees of `st` (a typed game's decision state, end, or state stopped at a draw),
-    flat: entry name -> text or list of texts. No card id appears. `memo`: the texts of things
-    that read alike to every seat (no thing in their fields), shared by the views of one state."""
+    flat: entry name -> text or list of texts; `seat` None: what a spectator sees (the public
+    zones' contents). No card id appears. `memo`: the texts of things that read alike to every
+    viewer (no thing in their fields), shared by the views of one state."""
     game, r = st.game, reader(st)
     p, words = game.program, st.words
-    hidden = set(p.hidden[seat])
+    hidden = set(p.hidden[seat]) if seat is not None else set(range(len(p.names.zones))) - public_zones(game)
     plans, width, fields_at = _plans(game), p.layout.width, p.layout.fields
     memo = {} if memo is None else memo
 
@@ -94,7 +95,7 @@ def view(st, seat: int, at_chance: bool, memo: dict | None = None) -> dict:
     for z, name in enumerate(p.names.zones):
         items = r.zone(z)
         out["zone " + name] = str(len(items)) if z in hidden else [show("ent", int(e)) for e in items]
-    if chooser == seat:
+    if seat is not None and chooser == seat:
         site = p.choices[int(words[H.SITE])]
         out["choose"] = f"{getattr(site.span, 'line', '?')}:{getattr(site.span, 'col', '?')} {cut(site.prompt)}"
         out["options"] = [show(site.item, int(v)) for v in st.options()]

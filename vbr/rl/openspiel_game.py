@@ -27,11 +27,10 @@ import json
 import numpy as np
 import pyspiel
 
-from vbr.engines.observation import public_view
 from vbr.errors import IllegalActionError, UsageError
 from vbr.rl import common
 from vbr.rl.chance_nodes import Draws, Position, after_setup
-from vbr.rl.information_state import Record
+from vbr.rl.information_state import Record, view
 from vbr.rl.observation import encoding
 from vbr.rl.state_reader import reader
 from vbr.values import Ent
@@ -273,7 +272,7 @@ class VbrState(pyspiel.State):
 
 class _Observer:
     """OpenSpiel's observer protocol over observation.py: `tensor` (flat) and `dict`, filled by
-    `set_from(state, player)`; `string_from` gives the seat's view as JSON (State.observation)."""
+    `set_from(state, player)`; `string_from` gives the seat's view of the present as JSON (`_view`)."""
 
     def __init__(self, spec: _Spec, iig_obs_type, params):
         if params:
@@ -304,7 +303,7 @@ class _Observer:
             self.dict["options"][:] = self.ids.rows(self.encoding.option_features(st, player, self.max_actions), offered)
 
     def string_from(self, state, player):
-        return json.dumps(state.held.pos.state.observation(player), sort_keys=True)
+        return json.dumps(_view(state, player), sort_keys=True)
 
 
 class _StringObserver:
@@ -328,8 +327,7 @@ class _PublicObserver(_StringObserver):
     kind = "public"
 
     def string_from(self, state, player):
-        st = state.held.pos.state
-        return json.dumps({"phase": st.phase, **public_view(st.game, st.words)}, sort_keys=True)
+        return json.dumps(_view(state, None), sort_keys=True)
 
 
 class _PrivateObserver(_StringObserver):
@@ -340,11 +338,20 @@ class _PrivateObserver(_StringObserver):
     kind = "private"
 
     def string_from(self, state, player):
-        st = state.held.pos.state
-        mine, public = st.observation(player), public_view(st.game, st.words)
-        out = {part: {k: v for k, v in mine[part].items() if public[part].get(k) != v} for part in ("vars", "zones")}
-        out.update((k, mine[k]) for k in ("prompt", "legal") if k in mine)
-        return json.dumps(out, sort_keys=True)
+        mine, public = _view(state, player, turn=False), _view(state, None)
+        return json.dumps({k: v for k, v in mine.items() if public.get(k) != v}, sort_keys=True)
+
+
+def _view(state, seat: int | None, turn: bool = True) -> dict:
+    """What `seat` (None: a spectator) sees of an OpenSpiel state's present, as an information
+    state writes a view (information_state.view): a card by kind and fields, never by id, which
+    would tell which of two identical copies it is, and so where it has been out of sight.
+    `turn`: with whose turn it is (`to choose`), which a spectator's view never has."""
+    pos = state.held.pos
+    shown = view(pos.state, seat, pos.need is not None)
+    if seat is None or not turn:
+        del shown["to choose"]
+    return shown
 
 
 class _InfoStateObserver:
