@@ -625,8 +625,8 @@ setup {
 phase play "Play" {
   choose c from hand[1] where c.v == 1 by 1 as "play a 1 face up"
   move c to table
-  choose m from [call, fold] by 0 as "call: seat 1 still holds a 1?"
-  if m == fold {
+  choose claim from table by 0 optional as "take the 1 played: seat 1 still holds a 1?"
+  if claim == none {
     end draw
   }
   if top(hand[1]).v == 1 {
@@ -637,7 +637,7 @@ phase play "Play" {
 """
 
 
-def test_observation_strings_do_not_tell_which_of_two_identical_cards_was_played(tmp_path):
+def test_observation_and_action_strings_do_not_tell_which_of_two_identical_cards_was_played(tmp_path):
     # The first 1 (#0, created first) is dealt to seat 1 face up, with the 1 or the 2 of the
     # face-down deck; seat 1 plays a 1 face up. Seat 0 sees a 1 on the table and one card in seat
     # 1's hand: at a table it cannot tell whether seat 1 still holds a 1. By id it could: the
@@ -659,7 +659,7 @@ def test_observation_strings_do_not_tell_which_of_two_identical_cards_was_played
             assert state.current_player() == 0
             tables.add(tuple(state.vbr_state().observation(0)["zones"]["table"]))
             seen.add((state.observation_string(0), public.string_from(state, 0), private.string_from(state, 0),
-                      state.information_state_string(0)))
+                      state.information_state_string(0), tuple(state.action_to_string(0, a) for a in state.legal_actions())))
     assert tables == {("#0 Card(v=1)",), ("#1 Card(v=1)",)}  # State.observation: the referee's ids
     assert len(seen) == 1
 
@@ -825,7 +825,7 @@ phase play {
 def test_action_strings_of_cards_the_chooser_cannot_see_are_the_same_for_every_deal(tmp_path):
     # Seat 0 picks blind from seat 1's shuffled hand (`owner`: seat 0 may not look in). Its action
     # strings must not tell the cards apart (by id, the order they were created in: `#2` would be
-    # the winning 3 in every deal): they read `hidden`, as State.observation writes such options.
+    # the winning 3 in every deal): they read `unseen`, as its information state writes them.
     path = tmp_path / "blind_pick.vbr"
     path.write_text(BLIND_PICK)
     game = pyspiel.load_game(vbr.rl.register_openspiel(str(path), name="vbr_test_blind_pick"))
@@ -837,7 +837,7 @@ def test_action_strings_of_cards_the_chooser_cannot_see_are_the_same_for_every_d
             state.apply_action(second)
             assert state.current_player() == 0
             seen.add(tuple(state.action_to_string(0, a) for a in state.legal_actions()))
-    assert seen == {("hidden (option 0)", "hidden (option 1)", "hidden (option 2)")}
+    assert seen == {("unseen (option 0)", "unseen (option 1)", "unseen (option 2)")}
 
 
 def test_the_information_states_docs_rl_shows_are_the_games(tmp_path):
@@ -1047,7 +1047,8 @@ def test_a_game_through_openspiels_chance_nodes_shows_what_the_typed_engine_show
             continue
         seen.append([state.observation_string(s) for s in range(game.num_players())])
         action = rng.choice(state.legal_actions())
-        steps.append([state.action_to_string(state.current_player(), action), []])
+        referee = state.vbr_state().legal_actions()  # the bundled games' actions are positions (docs/rl.md)
+        steps.append([referee[state.legal_actions().index(action)].text, []])
         state.apply_action(action)
     if not state.is_chance_node():
         seen.append([state.observation_string(s) for s in range(game.num_players())])

@@ -47,10 +47,46 @@ def view(st, seat: int | None, at_chance: bool, memo: dict | None = None) -> dic
     zones' contents). No card id appears. `memo`: the texts of things that read alike to every
     viewer (no thing in their fields), shared by the views of one state."""
     game, r = st.game, reader(st)
-    p, words = game.program, st.words
+    p = game.program
     hidden = set(p.hidden[seat]) if seat is not None else set(range(len(p.names.zones))) - public_zones(game)
-    plans, width, fields_at = _plans(game), p.layout.width, p.layout.fields
-    memo = {} if memo is None else memo
+    show = _writer(st, r, hidden, {} if memo is None else memo)
+
+    def shown_var(ty: str, v) -> str:
+        """A var's value; none reads `none`, as in State.observation (`pass` is an option's)."""
+        if ty.startswith("list:"):
+            return "[" + ", ".join("none" if x == NONE else show(ty[5:], x) for x in v) + "]"
+        return "none" if v == NONE else show(ty, v)
+
+    chooser = None if at_chance else st.current_player()
+    out = {"phase": "none" if st.phase is None else st.phase, "to choose": "none" if chooser is None else str(chooser)}
+    if st.is_terminal():
+        out["over"] = str(st.outcome())
+    for slot, n in enumerate(game.var_names):
+        out["var " + n] = shown_var(*r.raw_var(slot))
+    for z, name in enumerate(p.names.zones):
+        items = r.zone(z)
+        out["zone " + name] = str(len(items)) if z in hidden else [show("ent", int(e)) for e in items]
+    if seat is not None and chooser == seat:
+        site = p.choices[int(st.words[H.SITE])]
+        out["choose"] = f"{getattr(site.span, 'line', '?')}:{getattr(site.span, 'col', '?')} {cut(site.prompt)}"
+        out["options"] = option_texts(st, seat)
+    return out
+
+
+def option_texts(st, seat: int) -> list[str]:
+    """The pending choice's options as `seat`, the seat asked, sees them: as a view writes them."""
+    r = reader(st)
+    show = _writer(st, r, set(st.game.program.hidden[seat]), {})
+    item = st.game.program.choices[int(st.words[H.SITE])].item
+    return [show(item, int(v)) for v in st.options()]
+
+
+def _writer(st, r, hidden: set, memo: dict):
+    """`show(type, value)`: a value as a view writes it, for a viewer who may not look into the
+    zones `hidden`: a card by kind and fields (a card in a card's field by its kind only: no
+    cycles), `unseen` where it lies in a zone of `hidden`; never by id."""
+    p, words = st.game.program, st.words
+    plans, width, fields_at = _plans(st.game), p.layout.width, p.layout.fields
 
     def thing(e: int) -> str:
         name, plan, nested = plans[r.kind[e]]
@@ -74,32 +110,11 @@ def view(st, seat: int | None, at_chance: bool, memo: dict | None = None) -> dic
         if ty.startswith("ent") and v != NONE:
             if r.where[v] in hidden:
                 return "unseen"
-            # a card inside a card's field: its kind (no cycles, no ids)
             return plans[r.kind[v]][0] if depth else thing(v)
         if ty.startswith(ROW) and v != NONE:  # an item of a list of lists: that list
             return "[" + ", ".join(show(item, w, depth) for item, w in p.names.row(ty, v, words)) + "]"
         return p.names.text(ty, v)
-
-    def shown_var(ty: str, v) -> str:
-        """A var's value; none reads `none`, as in State.observation (`pass` is an option's)."""
-        if ty.startswith("list:"):
-            return "[" + ", ".join("none" if x == NONE else show(ty[5:], x) for x in v) + "]"
-        return "none" if v == NONE else show(ty, v)
-
-    chooser = None if at_chance else st.current_player()
-    out = {"phase": "none" if st.phase is None else st.phase, "to choose": "none" if chooser is None else str(chooser)}
-    if st.is_terminal():
-        out["over"] = str(st.outcome())
-    for slot, n in enumerate(game.var_names):
-        out["var " + n] = shown_var(*r.raw_var(slot))
-    for z, name in enumerate(p.names.zones):
-        items = r.zone(z)
-        out["zone " + name] = str(len(items)) if z in hidden else [show("ent", int(e)) for e in items]
-    if seat is not None and chooser == seat:
-        site = p.choices[int(words[H.SITE])]
-        out["choose"] = f"{getattr(site.span, 'line', '?')}:{getattr(site.span, 'col', '?')} {cut(site.prompt)}"
-        out["options"] = [show(site.item, int(v)) for v in st.options()]
-    return out
+    return show
 
 
 _PLANS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()

@@ -30,10 +30,9 @@ import pyspiel
 from vbr.errors import IllegalActionError, UsageError
 from vbr.rl import common
 from vbr.rl.chance_nodes import Draws, Position, after_setup
-from vbr.rl.information_state import Record, view
+from vbr.rl.information_state import Record, option_texts, view
 from vbr.rl.observation import encoding
 from vbr.rl.state_reader import reader
-from vbr.values import Ent
 
 # name -> (key, spec): what each registered name plays, so that registering the same rule file
 # again under its name is harmless and a clash is an error, and so that pickled states replay.
@@ -232,9 +231,11 @@ class VbrState(pyspiel.State):
             held.record = held.record.step(pos, actor, int(action))
 
     def _action_to_string(self, player, action):
-        """The option's text as the seat sees it: a card or piece lying in a zone it may not look
-        into is `hidden`, never its id (ids follow the order of creation, so an id would say which
-        card it is), as in State.observation; equal texts are told apart by the action."""
+        """The option's text as the seat sees it, as its information state writes its options
+        (information_state.option_texts): a card or piece by kind and fields, `unseen` where it
+        lies in a zone the seat may not look into, never by id (ids follow the order of creation,
+        so an id would say which card it is, or which of two identical copies); equal texts are
+        told apart by the action."""
         pos = self.held.pos
         if player == pyspiel.PlayerId.CHANCE:
             return pos.label(action) or f"chance outcome {action}"
@@ -244,9 +245,7 @@ class VbrState(pyspiel.State):
         at = self.held.spec.ids.position(options, action) if mine else None
         if at is None:
             return f"option {action}"
-        hidden = self.held.spec.encoding.hidden[player]
-        texts = ["hidden" if isinstance(v, Ent) and r.where[v] in hidden else r.option_text(i)
-                 for i, v in enumerate(options)]
+        texts = option_texts(pos.state, player)
         t = texts[at]
         return t if texts.count(t) == 1 else f"{t} (option {action})"
 
