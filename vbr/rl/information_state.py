@@ -69,12 +69,12 @@ def view(st, seat: int | None, at_chance: bool, memo: dict | None = None) -> dic
     if seat is not None and chooser == seat:
         site = p.choices[int(st.words[H.SITE])]
         out["choose"] = f"{getattr(site.span, 'line', '?')}:{getattr(site.span, 'col', '?')} {cut(site.prompt)}"
-        out["options"] = option_texts(st, seat)
+        out["options"] = [show(site.item, int(v)) for v in st.options()]
     return out
 
 
 def option_texts(st, seat: int) -> list[str]:
-    """The pending choice's options as `seat`, the seat asked, sees them: as a view writes them."""
+    """The pending choice's options as `seat`, the seat asked, sees them: as its view's `options`."""
     r = reader(st)
     show = _writer(st, r, set(st.game.program.hidden[seat]), {})
     item = st.game.program.choices[int(st.words[H.SITE])].item
