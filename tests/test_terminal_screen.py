@@ -258,28 +258,45 @@ setup {
 }
 phase p {
   choose c from hand[1] where c.v == 1 by 1 optional as "play your secret card?"
-  choose t from table by 1 optional as "take the table's card?"
+  choose t from table where any(c.v == 1 for c in hand[1]) by 1 optional as "take the table's card?"
+  choose u from table by 1 as "touch the table's card"
   choose x from [1, 2] by 0 as "which"
   end winner 0
 }
 """
 
 
-def test_another_seats_declined_choice_over_a_hand_hidden_from_you_is_not_shown(tmp_path):
+def test_another_seats_declined_choice_is_not_shown_as_it_may_turn_on_a_hidden_hand(tmp_path):
     # Seat 1 is asked "play your secret card?" only because its hidden hand holds such a card
     # (docs/language.md, `choose`: with nothing but `pass` on offer, no choice is made), so
-    # `seat 1: play your secret card? -> pass` would tell seat 0 what that hand holds; a declined
-    # choice over the public table tells nothing hidden and shows.
+    # `seat 1: play your secret card? -> pass` would tell seat 0 what that hand holds; so would
+    # the declined "take the table's card?", whose options are public but whose `where` reads
+    # the hand. A choice seat 1 made shows, over the public table.
     rules = tmp_path / "declines.vbr"
     rules.write_text(DECLINES, encoding="utf-8")
     game = vbr.load(rules, engine="python")
     # seat 1 is another person here (hot seat): Enter, then pass twice (pass is each choice's last
-    # option); seat 0: Enter, then 1
+    # option), its only option taken for it; seat 0: Enter, then 1
     _, result, out = session(game, "\n2\n2\n\n1\n", agents=[None, "human"])
     assert result.finished
     seat0 = out.split("seat 0, press Enter to see your screen (q leaves): ")[1]
-    assert "seat 1: take the table's card? -> pass" in seat0
-    assert "secret" not in seat0  # neither on seat 0's screen nor on the end both see
+    assert "seat 1: touch the table's card -> #1 Card(v=2)\n" in seat0
+    assert "secret" not in seat0 and "take the table" not in seat0  # on seat 0's screen and the end both see
+
+
+def test_a_searching_agent_says_it_thinks_only_at_a_choice_it_may_not_pass(tmp_path):
+    # on a terminal, "seat 1 (mcts...) is thinking..." came before each of its choices, so the
+    # note before "play your secret card?" told seat 0 that seat 1's hidden hand holds such a
+    # card even when it was passed: the note comes only where nobody learns more from it
+    rules = tmp_path / "declines.vbr"
+    rules.write_text(DECLINES, encoding="utf-8")
+    game = vbr.load(rules, engine="python")
+    out = io.StringIO()
+    s = Session(game, 3, (0,), [None, "mcts:iterations=4"], out, io.StringIO("1\n"), terminal=True)
+    assert s.play().finished
+    asked = [e["prompt"] for e in s.state.log if e["t"] == "choice" and e["seat"] == 1]
+    assert asked == ["play your secret card?", "take the table's card?", "touch the table's card"]
+    assert "is thinking" not in out.getvalue()  # the third has one option: taken at once, no note
 
 
 @pytest.mark.parametrize("engine", ["python", "c"])

@@ -123,9 +123,11 @@ class Session:
 
     def agent_move(self, seat: int, agent: TypedAgent) -> int:
         """The agent's choice. On a terminal a searching agent (mcts) may take seconds: a line says
-        it is thinking, and is erased once it has chosen."""
+        it is thinking, and is erased once it has chosen; not at a choice of one option (taken at
+        once), nor at one it may pass (unseen_by: that it was asked may tell what its hand holds)."""
         from vbr.agents.spec import searches
-        if not (self.terminal and searches(self.specs[seat])):
+        if (not (self.terminal and searches(self.specs[seat])) or len(self.state.pending.options) == 1
+                or self.unseen_by(seat)):
             return agent.act()
         room = min(WIDTH, shutil.get_terminal_size((WIDTH, HEIGHT)).columns) - 1  # one line, to erase
         note = truncate(f"seat {seat} ({clean(self.specs[seat])}) is thinking... (Ctrl-C leaves)", room)
@@ -163,22 +165,14 @@ class Session:
         return next((i for i in range(before, len(self.state.log)) if self.state.log[i].get("t") == "choice"), None)
 
     def unseen_by(self, seat: int) -> frozenset[int]:
-        """The people, other than the one playing `seat`, who may not see every thing the pending
-        choice of `seat` offers, when it offers `pass`. Such a choice is put to `seat` only when
-        there is something to choose (a `where` over a hidden hand): declined, it must not show
-        them that it was put, which would tell what the hand holds."""
+        """The people, other than the one playing `seat`, from whom the pending choice of `seat`
+        is kept when `seat` declines it: every other person, when it offers `pass`
+        (vbr.engines.observation.passable_elsewhere: such a choice is put only when there is
+        something to choose, which may turn on a hand they may not see); else nobody."""
         st = self.state.state
-        offered = [st.option_text(i) for i in range(len(st.options()))]
-        if not any(kind == "none" for _, kind in offered):
+        if not any(kind == "none" for _, kind in (st.option_text(i) for i in range(len(st.options())))):
             return frozenset()
-        things = {text for text, kind in offered if kind == "thing"}
-        return frozenset(who for who, seats in enumerate(self.people)
-                         if seat not in seats and not things <= self.seen_by(seats))
-
-    def seen_by(self, seats: tuple[int, ...]) -> set[str]:
-        """The ids (`#3`) of the things any of `seats` may see now."""
-        return {d.partition(" ")[0] for s in seats for content in self.state.observation(s)["zones"].values()
-                if isinstance(content, list) for d in content}
+        return frozenset(who for who, seats in enumerate(self.people) if seat not in seats)
 
     def news(self, screen: Screen, who: int) -> list:
         """The events person `who` has not been shown yet, as `screen` may know them."""
