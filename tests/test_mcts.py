@@ -12,6 +12,7 @@ import vbr
 from vbr.errors import VbrRuntimeError
 from vbr.play import play_game
 
+from card_games import six_cards
 from conftest import RULES
 
 ENGINES = ("python", "c")
@@ -205,27 +206,7 @@ def test_the_worlds_a_search_imagines_deal_the_hidden_card_whatever_it_is(tmp_pa
 # Seat 0 settles for a draw or takes one of seat 1's three cards unseen, winning when it is the
 # highest: 1 in 3, worth less than the draw's half. A search that told its own unseen options apart
 # by what the cards are would expect to take the highest every time, and so steal.
-STEAL = """
-    game "Steal"
-    seats 2
-    start open
-
-    kind Card { v: int }
-
-    zone deck per seat hidden ordered
-    zone hand per seat owner
-    zone table public
-
-    setup {
-      for v in 0..5 {
-        create Card(v: v) in deck[1]
-      }
-      shuffle deck[1]
-      repeat 3 {
-        move top(deck[1]) to hand[1]
-      }
-    }
-
+STEAL = six_cards("Steal", "open", 3, """
     phase open "Open" {
       choose m from [0, 1] by 0 as "settle for a draw (0) or steal (1)"
       if m == 0 {
@@ -238,7 +219,7 @@ STEAL = """
       }
       end winner 1
     }
-"""
+""")
 
 
 # The same with six cards seat 0 has seen on the table, put into seat 1's deck and shuffled

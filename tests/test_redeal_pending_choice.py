@@ -11,59 +11,22 @@ import pytest
 import vbr
 from vbr.play import play_game
 
+from card_games import six_cards
+
 ENGINES = ("python", "c")
 
 # Seat 1 holds three cards of six (the rest in its hidden deck, so seat 0 pools hand and deck:
 # one kind on one side) and plays one of them.
-PLAY = """
-    game "Play a card"
-    seats 2
-    start play
-
-    kind Card { v: int }
-
-    zone deck per seat hidden ordered
-    zone hand per seat owner
-    zone table public
-
-    setup {
-      for v in 0..5 {
-        create Card(v: v) in deck[1]
-      }
-      shuffle deck[1]
-      repeat 3 {
-        move top(deck[1]) to hand[1]
-      }
-    }
-
+PLAY = six_cards("Play a card", "play", 3, """
     phase play "Play" {
       choose c from hand[1] by 1 as "play a card"
       move c to table
       end draw
     }
-"""
+""")
 
 # Seat 0 takes one of seat 1's two cards unseen and wins when it is the higher.
-STEAL = """
-    game "Steal"
-    seats 2
-    start steal
-
-    kind Card { v: int }
-
-    zone deck per seat hidden ordered
-    zone hand per seat owner
-    zone table public
-
-    setup {
-      for v in 0..5 {
-        create Card(v: v) in deck[1]
-      }
-      shuffle deck[1]
-      move top(deck[1]) to hand[1]
-      move top(deck[1]) to hand[1]
-    }
-
+STEAL = six_cards("Steal", "steal", 2, """
     phase steal "Steal" {
       choose c from hand[1] by 0 as "take a card unseen"
       move c to table
@@ -72,7 +35,7 @@ STEAL = """
       }
       end winner 1
     }
-"""
+""")
 
 
 def load(tmp_path, name, text, engine):
@@ -133,27 +96,7 @@ def test_python_and_c_deal_a_pending_choices_options_alike(tmp_path):
 
 
 # Seat 1 goes through its hand card by card, playing each or keeping it.
-LOOP = """
-    game "One by one"
-    seats 2
-    start play
-
-    kind Card { v: int }
-
-    zone deck per seat hidden ordered
-    zone hand per seat owner
-    zone table public
-
-    setup {
-      for v in 0..5 {
-        create Card(v: v) in deck[1]
-      }
-      shuffle deck[1]
-      repeat 3 {
-        move top(deck[1]) to hand[1]
-      }
-    }
-
+LOOP = six_cards("One by one", "play", 3, """
     phase play "Play" {
       for c in hand[1] {
         choose m from [0, 1] by 1 as "play this card (1) or keep it (0)"
@@ -163,7 +106,7 @@ LOOP = """
       }
       end draw
     }
-"""
+""")
 
 
 @pytest.mark.parametrize("engine", ENGINES)
