@@ -93,7 +93,8 @@ def test_sim_names_options_as_they_are_typed(capsys):
     """The options line reads back as `--option` values: the language's true/false, not Python's."""
     code, out, _ = run(capsys, "sim", "siatka", "-n", "3", "--option", "rotation")
     assert code == 0
-    assert "options: target=9, abilities=false, block_marker=false, rotation=true" in out.splitlines()
+    assert ("options: target=9, abilities=false, block_marker=false, rotation=true, r_ability=every_bounce"
+            in out.splitlines())  # in the order the rule file declares them
 
 
 def test_unknown_option_and_agent_are_usage_errors(capsys):

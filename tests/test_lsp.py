@@ -336,7 +336,7 @@ async def test_completion_offers_names_keywords_and_options(client: LanguageClie
     labels = {i.label for i in result.items}
     declared = set(re.findall(r"^\s*(?:override\s+)?(?:phase|proc|fn|var|zone|kind|option|die|enum)\s+(\w+)", text, re.M))
     options = set(re.findall(r"^option (\w+)", text, re.M))
-    assert options == {"target", "abilities", "block_marker", "rotation"}
+    assert options == {"target", "abilities", "block_marker", "r_ability", "rotation"}
     assert declared <= labels
     assert {"goto", "choose", "phase", "let"} <= labels  # keywords
     assert {"other", "field", "top"} <= labels  # built-in functions
