@@ -80,3 +80,44 @@ def test_a_game_of_teams_keeping_points_per_seat_gives_each_teams_points_summed(
     assert (r.winner, r.points, r.score_track) == (0, (3, 0), [(1, (3, 0))])
     assert r.trial_fields()[1] == (3, 0) and r.trial_fields()[6] == [(1, (3, 0))]
     assert r.state.points() == (1, 1, 2, -1)  # the var itself, seat by seat
+
+
+# Two teams of one seat, listed out of seat order: team a is seat 1, team b seat 0. Seat 0 chooses
+# first and scores 1 for its team (b); seat 1 scores 3 for its team (a) and wins. Every side
+# figure is a team's: the winner team a (0), the points (a 3, b 1), the first mover seat 0's team
+# b (1), the side measure team_of(1) = 0.
+REVERSED_TEAMS = """game "Reversed teams"
+seats 2 teams { a: 1  b: 0 }
+points score
+var score: int per team = 0
+measure chooser: seat first mover as "first chooser"
+measure second: side as "team of seat 1"
+start p
+phase p {
+  choose x from [1, 2] by 0 as "one"
+  measure chooser = 0
+  measure second = team_of(1)
+  score[team_of(0)] += 1
+  choose y from [1, 2] by 1 as "two"
+  score[team_of(1)] += 3
+  end winner 1
+}
+"""
+
+
+@pytest.mark.parametrize("agents", ["random", "first"])  # random: the whole game in one engine call
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_teams_listed_out_of_seat_order_are_counted_by_team(tmp_path, engine, agents):
+    # one-seat teams were counted by seat: the winner and the first mover were seats while the
+    # points and a side measure were teams, so `vbr sim` said "seat 0" of team a's points, gave
+    # margins below zero and a side measure the other team's win rate
+    from vbr.play import play_game, side_names
+    from vbr.sim import game_sides
+    f = tmp_path / "reversed_teams.vbr"
+    f.write_text(REVERSED_TEAMS)
+    game = load(f, engine=engine)
+    r = play_game(game, 3, [agents] * 2)
+    assert (r.winner, r.points, r.first_side, r.score_track) == (0, (3, 1), 1, [(1, (0, 1)), (2, (3, 1))])
+    assert r.measures == {"chooser": ("side", 1), "second": ("side", 0)}
+    assert r.trial_fields()[:2] == (0, (3, 1))
+    assert (game_sides(game), side_names(game)) == (2, ["team a", "team b"])

@@ -223,8 +223,8 @@ def _side_of(game) -> list[int]:
 
 
 def _teamed(game) -> bool:
-    """Games where a team has several seats, or none (a side the rules play), are won, and
-    counted, by team (under either engine: Game.by_team)."""
+    """Games where a team has several seats, or none (a side the rules play), or the teams are not
+    the seats in order, are won, and counted, by team (under either engine: Game.by_team)."""
     return game.by_team
 
 
@@ -252,7 +252,7 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     agents = typed_agents(seed, agent_names)
     teams = program.teams
     team_of = {s: t for t, seats in enumerate(teams) for s in seats}
-    by_team = any(len(t) != 1 for t in teams)
+    by_team = _teamed(game)
     state = game.new_state(seed, log)
     engine = game.engine
     streams = [a[2] for a in agents]
@@ -298,18 +298,19 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     at = program.layout.vars
     measures = measure_values(game, lambda base: None if state.words[at + base] == NONE else int(state.words[at + base]))
     first_side = _first_mover(game, measures, first_side)
-    points, fold = out.points, side_points(program)
+    points, fold = out.points, side_points(game)
     if fold is not None and points is not None:
         points, track = fold(points), folded_track(track, fold)
     return GameResult(winner, points, int(state.words[Header.CHOICES]), state, stats[1], stats[0], first_side,
                       track, measures, tuple(restricted))
 
 
-def side_points(program):
+def side_points(game):
     """How a game's points read one entry per side (GameResult.points, a Trial's): None where the
-    points var already does (a file without teams of several seats, or one keeping its points per
-    team); else a function summing a tuple of the seats' points per team."""
-    if program.points is None or program.points_by_team or all(len(t) == 1 for t in program.teams):
+    points var already does (a game not counted by team, or one keeping its points per team); else
+    a function summing a tuple of the seats' points per team."""
+    program = game.program
+    if program.points is None or program.points_by_team or not _teamed(game):
         return None
     teams = [tuple(t) for t in program.teams]
     return lambda pts: tuple(sum(pts[s] for s in seats) for seats in teams)
@@ -370,7 +371,7 @@ class _WholeGamePlan:
         self.names = tuple(m.name for m in program.measures)
         self.reads = tuple(program.layout.vars + m.base for m in program.measures)
         self.first_mover = next((m.name for m in program.measures if m.first_mover), None)
-        self.by_team = any(len(t) != 1 for t in program.teams)
+        self.by_team = _teamed(game)
         self.team_of = {s: t for t, seats in enumerate(program.teams) for s in seats}
         side = dict(enumerate(_side_of(game))).get  # a seat's side; None for none or no seat
         self.convert = tuple(_measure_reader(m, side) for m in program.measures)
@@ -378,7 +379,7 @@ class _WholeGamePlan:
         self.at_measures = 9 + (self.npoints or 0)
         self.at_track = self.at_measures + len(self.reads)
         self.width = 1 + (self.npoints or 0)  # a track row: the choices made, then the points
-        self.fold = side_points(program)  # the seats' points summed per team, where sides are teams
+        self.fold = side_points(game)  # the seats' points summed per team, where sides are teams
         self.engine_play = game.engine.whole_games(self.repeating, self.reads)
         self.randoms = ["random"] * program.seats  # the agents of play_game's common call, as a list
         self.tag = object()  # this plan's keys in SHARED: its measures' dicts by the words read

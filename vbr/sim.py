@@ -278,9 +278,9 @@ def deals(spec: RunSpec, start: int, stop: int) -> Iterator[tuple[int, int, list
 
 
 def game_sides(game) -> int:
-    """How many sides can win a typed engine's game: its teams when a team has several seats (or none)."""
-    teams = game.program.teams
-    return len(teams) if any(len(t) != 1 for t in teams) else game.program.seats
+    """How many sides can win a typed engine's game: its teams when games are counted by team
+    (Game.by_team), else its seats."""
+    return len(game.program.teams) if game.by_team else game.program.seats
 
 
 class GameFailed(Exception):

@@ -227,7 +227,7 @@ def summary(variant: Variant, result, backend, agents: list[str], games=None) ->
     from vbr.analysis.metrics import seating_win_rates, summarize_columns
     from vbr.play import side_names
     game = variant.game
-    unit = "team" if any(len(t) != 1 for t in game.program.teams) else "seat"
+    unit = "team" if game.by_team else "seat"
     columns = games if games is not None else ColumnStore.of(result.trials)
     n = columns.games
     m = summarize_columns(columns, unit, measure_labels(game))

@@ -112,8 +112,9 @@ class Game:
 
     @property
     def by_team(self) -> bool:
-        """Whether games are won, and counted, by team: a team has several seats, or none."""
-        return any(len(t) != 1 for t in self.program.teams)
+        """Whether games are won, and counted, by team: a team has several seats, or none, or the
+        teams are not the seats in order (`teams { a: 1  b: 0 }`: team 0 is seat 1)."""
+        return self.program.teams != [[s] for s in range(self.program.seats)]
 
     @property
     def var_names(self) -> list[str]:
