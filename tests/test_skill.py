@@ -63,3 +63,15 @@ def test_skill_is_refused_where_rotating_the_seats_puts_both_settings_on_one_sid
                          "--engine", "python")
     assert code == 0, err
     assert "skill expression: greedy:samples=4 wins" in out and "of 2 games against greedy:samples=1" in out
+
+
+def test_skill_names_the_higher_setting_where_seat_0_is_not_in_the_first_team(tmp_path, capsys):
+    # teams a (seats 1, 3) and b (seats 0, 2): HIGH sat in team a's seats, so seat 0, the first
+    # agent, which the skill line takes for HIGH, was LOW: the line said samples=1 was the higher
+    # setting. Team a wins every game, whoever plays: each setting wins its seating, 50%.
+    path = tmp_path / "second_team_first.vbr"
+    path.write_text('game "Second team first"\nseats 4 teams { a: 1 3  b: 0 2 }\nstart play\nphase play {\n'
+                    '  choose x from [1, 2] by 0 as "x"\n  end winner team 0\n}\n', encoding="utf-8")
+    code, out, err = sim(capsys, "sim", path, "-n", 4, "--agents", "greedy", "--skill", "samples=1,4")
+    assert code == 0, err
+    assert "skill expression: greedy:samples=4 wins 50.0% (" in out and "of 4 games against greedy:samples=1" in out

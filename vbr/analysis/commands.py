@@ -438,7 +438,7 @@ def precision_summary(watch, result) -> dict:
 
 def skill_agents(skill: str, agents: list[str], game) -> list[str]:
     """`--skill PARAM=LOW,HIGH`: the one agent of `--agents` at two values of one parameter, one
-    agent per seat, HIGH in the seats of the first side and LOW in the others (the seats are then
+    agent per seat, HIGH in the seats of seat 0's side and LOW in the others (the seats are then
     rotated, so each plays every seat). HIGH comes first, so it is the headline (`--precision`,
     the progress line, the `skill` line)."""
     from vbr.play import parse_agents
@@ -456,8 +456,9 @@ def skill_agents(skill: str, agents: list[str], game) -> list[str]:
     low, high = (parse_agents(f"{base}{',' if ':' in base else ':'}{name.strip()}={v}", 1)[0] for v in levels)
     if low == high:
         raise UsageError(f"--skill {skill!r}: the two values make the same agent, {low}")
-    seated = [high if side == 0 else low for side in side_of_seat(game)]
-    refuse_mixed_sides(skill, seated, side_of_seat(game))
+    sides = side_of_seat(game)
+    seated = [high if side == sides[0] else low for side in sides]
+    refuse_mixed_sides(skill, seated, sides)
     return seated
 
 
