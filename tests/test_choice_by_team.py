@@ -105,16 +105,22 @@ phase p {
 """
 
 
+# the same game keeping its points per seat: seat 0's 1 is team b's, seat 1's 3 team a's
+REVERSED_TEAMS_SEAT_POINTS = (REVERSED_TEAMS.replace("int per team", "int per seat")
+                              .replace("score[team_of(0)]", "score[0]").replace("score[team_of(1)]", "score[1]"))
+
+
 @pytest.mark.parametrize("agents", ["random", "first"])  # random: the whole game in one engine call
 @pytest.mark.parametrize("engine", ["python", "c"])
-def test_teams_listed_out_of_seat_order_are_counted_by_team(tmp_path, engine, agents):
+@pytest.mark.parametrize("rules", [REVERSED_TEAMS, REVERSED_TEAMS_SEAT_POINTS], ids=["per_team", "per_seat"])
+def test_teams_listed_out_of_seat_order_are_counted_by_team(tmp_path, engine, agents, rules):
     # one-seat teams were counted by seat: the winner and the first mover were seats while the
     # points and a side measure were teams, so `vbr sim` said "seat 0" of team a's points, gave
     # margins below zero and a side measure the other team's win rate
     from vbr.play import play_game, side_names
     from vbr.sim import game_sides
     f = tmp_path / "reversed_teams.vbr"
-    f.write_text(REVERSED_TEAMS)
+    f.write_text(rules)
     game = load(f, engine=engine)
     r = play_game(game, 3, [agents] * 2)
     assert (r.winner, r.points, r.first_side, r.score_track) == (0, (3, 1), 1, [(1, (0, 1)), (2, (3, 1))])
