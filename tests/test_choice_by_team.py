@@ -127,3 +127,20 @@ def test_teams_listed_out_of_seat_order_are_counted_by_team(tmp_path, engine, ag
     assert r.measures == {"chooser": ("side", 1), "second": ("side", 0)}
     assert r.trial_fields()[:2] == (0, (3, 1))
     assert (game_sides(game), side_names(game)) == (2, ["team a", "team b"])
+
+
+def test_a_file_naming_its_one_seat_teams_in_seat_order_reports_them_by_name(tmp_path, capsys):
+    # `teams { red: 0  blue: 1 }`: each side is one seat and its team, counted alike; `vbr sim`
+    # called them `seat 0` and `seat 1`, not the names the file gave them. Seat 1 (blue) scores 3
+    # to red's 1 and wins every game.
+    import json
+    from vbr.cli import main
+    from vbr.play import side_names
+    f = tmp_path / "named_teams.vbr"
+    f.write_text(REVERSED_TEAMS.replace("teams { a: 1  b: 0 }", "teams { red: 0  blue: 1 }"))
+    assert side_names(load(f)) == ["team red", "team blue"]
+    assert main(["sim", str(f), "-n", "4", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["sides"], out["side_names"], out["wins"]) == ("team", ["team red", "team blue"], {"0": 0, "1": 4})
+    assert main(["sim", str(f), "-n", "4"]) == 0
+    assert "  team blue: 4 wins, 100.0% (" in capsys.readouterr().out

@@ -193,11 +193,17 @@ def sides(game) -> int:
 
 
 def side_names(game) -> list[str]:
-    """The sides as the rule file names them (its team names), else `seat N`."""
-    if _teamed(game):
-        names = _team_names(game)
-        return [f"team {n}" for n in names] if names else [f"team {i}" for i in range(sides(game))]
-    return [f"seat {i}" for i in range(game.seats)]
+    """The sides as the rule file names them (its team names: also where each team is one seat,
+    the seats in order, each side then that seat and its team), else `seat N`."""
+    names = _team_names(game)
+    if names:
+        return [f"team {n}" for n in names]
+    return [f"team {i}" for i in range(sides(game))] if _teamed(game) else [f"seat {i}" for i in range(game.seats)]
+
+
+def side_unit(game) -> str:
+    """What a side is called: `team` in a game of teams or a file that names its teams, else `seat`."""
+    return "team" if _teamed(game) or _team_names(game) else "seat"
 
 
 def _team_names(game) -> list[str] | None:

@@ -225,9 +225,9 @@ def summary(variant: Variant, result, backend, agents: list[str], games=None) ->
     `games`: the run's games as a `ColumnStore`, made of `result.trials` when not given."""
     from vbr.analysis.column_store import ColumnStore
     from vbr.analysis.metrics import seating_win_rates, summarize_columns
-    from vbr.play import side_names
+    from vbr.play import side_names, side_unit
     game = variant.game
-    unit = "team" if game.by_team else "seat"
+    unit = side_unit(game)
     columns = games if games is not None else ColumnStore.of(result.trials)
     n = columns.games
     m = summarize_columns(columns, unit, measure_labels(game))
