@@ -823,3 +823,28 @@ def test_a_drawn_game_says_draw_once(tmp_path, monkeypatch, capsys):
     out, _ = capsys.readouterr()
     [line] = [x for x in out.splitlines() if x.startswith("result:")]
     assert line == "result: draw after 1 choice"
+
+
+OUT_OF_ORDER = """game "Crossed"
+seats 2 teams { north: 1  south: 0 }
+points score
+var score: int per team = 0
+start p
+phase p {
+  choose x from [1, 2] by 0 as "which"
+  score[0] += x
+  end winner team 0
+}
+"""
+
+
+def test_one_seat_teams_listed_out_of_seat_order_are_named_by_team_in_play(tmp_path):
+    # team north is seat 1 (docs/language.md, `teams`: numbered in the order written), and the
+    # points (1, 0) are in team order: north's win read `seat 1 wins (1, 0)`, as if the point were
+    # seat 0's; the board now names the sides by team, as vbr sim does (Game.by_team)
+    rules = tmp_path / "crossed.vbr"
+    rules.write_text(OUT_OF_ORDER, encoding="utf-8")
+    game = vbr.load(rules, engine="python")
+    _, result, out = session(game, "1\n", seats=(0,), agents=[None, "random"])
+    assert result.finished
+    assert out.rstrip().splitlines()[-1] == "result: team north wins (1, 0) after 1 choice: you lost"

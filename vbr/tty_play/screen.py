@@ -115,7 +115,7 @@ class Board:
         self.team_of = list(game.team_of)
         self.teams = [list(t) for t in game.program.teams]
         self.side_names = [clean(n) for n in side_names(game)]
-        self.teamed = any(len(t) != 1 for t in self.teams)
+        self.teamed = game.by_team  # won and counted by team (vbr.engines.game.Game.by_team)
         self.kind_fields = {k.decl.name: list(k.fields) for k in model.kinds.values()}
         self.kind_types = {name: {f: t for f, (_, t) in k.fields.items()} for name, k in model.kinds.items()}
         self.zone_owner = dict(zip(model.zone_names, model.zone_owner))
