@@ -84,6 +84,7 @@ def test_play_parse_agents_reads_specs():
                                     "NAME:PARAM=VALUE,... (mcts:iterations=400,c=0.7)"),
     ("random,random,random", 2, "3 agents given for 2 seats (give one, or one per seat)"),
     ("mcts:c=1,random", 4, "2 agents given for 4 seats (give one, or one per seat)"),
+    ("random,random", 1, "2 agents given for 1 seat (give one, or one per seat)"),
 ])
 def test_bad_spec_error_names_what_is_allowed(spec, seats, message):
     with pytest.raises(AgentSpecError) as info:

@@ -144,3 +144,14 @@ def test_a_file_naming_its_one_seat_teams_in_seat_order_reports_them_by_name(tmp
     assert (out["sides"], out["side_names"], out["wins"]) == ("team", ["team red", "team blue"], {"0": 0, "1": 4})
     assert main(["sim", str(f), "-n", "4"]) == 0
     assert "  team blue: 4 wins, 100.0% (" in capsys.readouterr().out
+
+
+def test_vbr_run_names_the_winning_team_as_the_file_names_it(tmp_path, capsys):
+    # team north is team 0 (the order written) and seat 1: `vbr run` said `team 0 wins (2, 0)`,
+    # a number where vbr sim and vbr play say `team north`
+    from vbr.cli import main
+    f = tmp_path / "crossed.vbr"
+    f.write_text('game "Crossed"\nseats 2 teams { north: 1  south: 0 }\npoints score\nvar score: int per team = 0\n'
+                 'start p\nphase p {\n  choose x from [2] by 0 as "which"\n  score[0] += x\n  end winner team 0\n}\n')
+    assert main(["run", str(f), "--quiet"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "result: team north wins (2, 0) after 1 choices"

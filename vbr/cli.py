@@ -406,7 +406,7 @@ def cmd_run(args) -> int:
     from vbr import stop_signals
     from vbr.atomic_file import streamed
     from vbr.gamelog import fault_event, header
-    from vbr.play import play_typed_game
+    from vbr.play import outcome_text, play_typed_game
     from vbr.run_events import RunEvents
     game, agents = _load(args)
     if args.log:  # before the game: finding out after it that the log cannot be written wastes it
@@ -435,7 +435,7 @@ def cmd_run(args) -> int:
         if args.log:
             print(clean(f"log written to {args.log} (up to the error)"))
         raise fault
-    print(clean(f"result: {result.state.outcome()} after {result.choices} choices"))
+    print(clean(f"result: {outcome_text(game, result.state.outcome())} after {result.choices} choices"))
     if args.log:
         print(clean(f"log written to {args.log}"))
     return 0

@@ -201,6 +201,16 @@ def side_names(game) -> list[str]:
     return [f"team {i}" for i in range(sides(game))] if _teamed(game) else [f"seat {i}" for i in range(game.seats)]
 
 
+def outcome_text(game, out) -> str:
+    """`str(out)` (`team 1 wins (2, 5)`), the winning team called as `side_names` calls it
+    (`team north wins (2, 5)`) in a game won and counted by team."""
+    text = str(out)
+    names = side_names(game)
+    if out.by_team and game.by_team and out.team is not None and 0 <= out.team < len(names):
+        return text.replace(f"team {out.team} wins", f"{names[out.team]} wins", 1)
+    return text
+
+
 def side_unit(game) -> str:
     """What a side is called: `team` in a game of teams or a file that names its teams, else `seat`."""
     return "team" if _teamed(game) or _team_names(game) else "seat"

@@ -267,7 +267,8 @@ def parse_agent_list(spec: str | None, seats: int) -> list[str]:
     if len(specs) == 1:
         return specs * seats
     if len(specs) != seats:
-        raise AgentSpecError(f"{len(specs)} agents given for {seats} seats (give one, or one per seat)")
+        raise AgentSpecError(f"{len(specs)} agents given for {seats} seat{'s' if seats != 1 else ''} "
+                             "(give one, or one per seat)")
     return specs
 
 
