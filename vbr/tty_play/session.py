@@ -169,10 +169,10 @@ class Session:
         is kept when `seat` declines it: every other person, when it offers `pass`
         (vbr.engines.observation.passable_elsewhere: such a choice is put only when there is
         something to choose, which may turn on a hand they may not see); else nobody."""
+        from vbr.engines.observation import passable_elsewhere
         st = self.state.state
-        if not any(kind == "none" for _, kind in (st.option_text(i) for i in range(len(st.options())))):
-            return frozenset()
-        return frozenset(who for who, seats in enumerate(self.people) if seat not in seats)
+        return frozenset(who for who, seats in enumerate(self.people)
+                         if seat not in seats and passable_elsewhere(st.game, st.words, seats[0]))
 
     def news(self, screen: Screen, who: int) -> list:
         """The events person `who` has not been shown yet, as `screen` may know them."""
