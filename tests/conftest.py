@@ -20,8 +20,9 @@ settings.load_profile(os.environ.get("VBR_HYPOTHESIS", "ci"))
 # The slow tier: a test marked `@pytest.mark.slow`, or named here ("file", or "file::test" with the
 # test's name without its parameters). The fast tier, `pytest -m "not slow"`, is the inner loop;
 # CI and scripts/test.sh run both. Named here: every test that took over 0.4 s (all its parameters
-# together) in one run of the whole suite with --durations=0 on a busy 2-core machine, and the
-# like among tests added since (README, "Tests"). A name here that matches no test fails the
+# together) in one run of the whole suite with --durations=0 on a busy 2-core machine, every fast
+# test that took over 0.6 s in a run of the fast tier alone on the slower machine of b79818f, and
+# the like among tests added since (README, "Tests"). A name here that matches no test fails the
 # collection, so the list cannot rot.
 SLOW = {
     # whole files: their fast tests are few and brief
@@ -322,6 +323,114 @@ SLOW = {
     "test_sim_streaming.py::test_rows_written_as_games_arrive_are_the_rows_of_the_run_written_at_once",
     "test_terminal_screen.py::test_play_stopped_by_a_closed_terminal_or_a_kill_writes_its_log_and_exits_with_the_signal",
     "test_compare_stores.py::test_comparing_two_stores_of_the_same_deals_gives_what_comparing_their_trials_gives",
+    # over 0.6 s in the fast tier's run at b79818f: whole files, then tests by file
+    "test_c_load_cache.py", "test_cli_docs.py", "test_column_store.py", "test_hostile_search.py",
+    "test_importance_pass.py", "test_lsp_protocol.py", "test_ray_backend.py", "test_rl_threads.py",
+    "test_rules_changed.py", "test_typed_logs.py", "test_worker_start_ctrl_c.py",
+    # test_analysis_commands.py
+    "test_analysis_commands.py::test_sweep_over_an_option_that_changes_the_seats_plays_every_combination",
+    # test_api.py
+    "test_api.py::test_a_numpy_integer_seed_plays_the_game_of_the_same_int",
+    "test_api.py::test_state_mcts_takes_a_setting_beside_what_it_needs",
+    "test_api.py::test_state_mcts_takes_numpy_numbers_as_the_same_settings",
+    "test_api.py::test_the_api_examples_run",
+    # test_cache_bound.py
+    "test_cache_bound.py::test_a_bound_that_is_no_whole_number_of_megabytes_stops_the_c_engine_saying_so",
+    "test_cache_bound.py::test_vbr_cache_clear_deletes_vbrs_files_and_leaves_everything_else",
+    "test_cache_bound.py::test_vbr_cache_refuses_a_folder_others_may_write",
+    # test_chance_program.py
+    "test_chance_program.py::test_a_books_setup_with_the_same_outcomes_deals_the_same_in_python_and_c",
+    # test_cli.py
+    "test_cli.py::test_a_reader_that_closes_the_pipe_early_ends_vbr_quietly_with_0",
+    "test_cli.py::test_a_run_with_an_mcts_agent_takes_a_worker_per_core_unless_told",
+    "test_cli.py::test_run_writes_its_log_when_the_reader_closes_the_pipe_early",
+    # test_docs_examples.py
+    "test_docs_examples.py::test_every_command_shown_in_analysis_prints_what_is_shown",
+    # test_draw_events.py
+    "test_draw_events.py::test_the_python_and_the_c_engine_log_the_same_draws_of_a_book",
+    # test_engine_default.py
+    "test_engine_default.py::test_a_compiler_that_fails_without_a_word_is_named_with_its_exit_status",
+    # test_flow_steps.py
+    "test_flow_steps.py::test_volleyball_highs_defences_are_counted_from_their_calls",
+    # test_hostile_cli_more.py
+    "test_hostile_cli_more.py::test_a_grid_of_a_billion_combinations_is_a_usage_error_before_any_is_made",
+    "test_hostile_cli_more.py::test_a_report_through_a_link_out_of_its_folder_is_refused_saying_why",
+    "test_hostile_cli_more.py::test_an_xdg_cache_home_that_is_a_file_leaves_the_c_engine_out_in_words",
+    "test_hostile_cli_more.py::test_games_of_more_sides_than_their_rule_file_are_refused_before_they_are_counted",
+    "test_hostile_cli_more.py::test_plots_show_control_characters_escaped_and_their_svg_is_xml",
+    "test_hostile_cli_more.py::test_the_report_page_shows_a_rule_files_control_characters_escaped",
+    "test_hostile_cli_more.py::test_trace_update_of_a_page_that_is_no_text_file_is_refused_unread",
+    "test_hostile_cli_more.py::test_tune_over_a_range_of_10_to_the_18_values_plays_without_listing_them",
+    # test_hostile_input.py
+    "test_hostile_input.py::test_check_and_graph_of_procedures_each_calling_the_next_twice_end_and_draw_every_phase",
+    # test_hostile_output.py
+    "test_hostile_output.py::test_a_log_to_a_named_pipe_reaches_its_reader_whole",
+    "test_hostile_output.py::test_a_log_to_dev_stdout_that_is_a_pipe_is_written_into_it",
+    "test_hostile_output.py::test_a_run_stopped_while_logging_to_a_named_pipe_ends_its_log_where_it_stopped_and_it_replays",
+    # test_lsp.py
+    "test_lsp.py::test_a_block_left_open_does_not_hide_the_syntax_error_of_the_next_declaration",
+    "test_lsp.py::test_a_declaration_line_typed_twice_is_reported_as_vbr_check_reports_it",
+    "test_lsp.py::test_a_file_without_its_game_line_is_an_error_at_its_first_declaration_as_vbr_check_says",
+    "test_lsp.py::test_an_unclosed_block_is_reported_with_the_text_of_vbr_check_not_as_the_end_of_the_file",
+    "test_lsp.py::test_what_the_typed_program_cannot_express_is_reported_on_open_on_save_and_once_edits_pause",
+    # test_mcts.py
+    "test_mcts.py::test_mcts_at_any_seat_of_a_team_game_picks_its_own_teams_win",
+    "test_mcts.py::test_mcts_expects_each_seat_to_play_for_its_own_team",
+    # test_new_user_path.py
+    "test_new_user_path.py::test_a_misspelt_value_of_an_option_of_listed_values_suggests_the_value_meant",
+    "test_new_user_path.py::test_yes_and_on_play_the_game_true_plays_as_the_error_says",
+    # test_openspiel.py
+    "test_openspiel.py::test_a_registered_game_pickles_and_loads_in_a_process_that_never_registered_it",
+    "test_openspiel.py::test_openspiels_playthrough_runs_and_its_public_and_private_observations_hide_the_hands",
+    "test_openspiel.py::test_pig_written_in_vbr_plays_openspiels_own_pig_move_for_move",
+    # test_output_hygiene.py
+    "test_output_hygiene.py::test_a_long_say_in_a_loop_prints_at_most_the_limit_each_time",
+    # test_paired_runs.py
+    "test_paired_runs.py::test_arms_of_three_rule_files_under_the_same_options_are_told_apart_by_their_files",
+    "test_paired_runs.py::test_summarize_of_a_sweeps_rows_takes_its_options_in_the_order_of_its_grid",
+    # test_pettingzoo.py
+    "test_pettingzoo.py::test_a_deep_copy_of_an_environment_plays_on_apart_from_it",
+    "test_pettingzoo.py::test_a_pickled_environment_mid_game_plays_on_as_the_original",
+    "test_pettingzoo.py::test_pettingzoo_state_space_test_passes_and_every_state_lies_in_the_state_space",
+    "test_pettingzoo.py::test_the_state_is_the_same_under_the_python_and_c_engines",
+    # test_precision.py
+    "test_precision.py::test_a_run_stops_on_the_first_mover_or_a_declared_measure_and_covers_its_known_rate",
+    # test_replay.py
+    "test_replay.py::test_a_log_the_disk_will_not_take_whole_is_an_error_naming_it_and_leaves_no_file",
+    "test_replay.py::test_a_run_stopped_inside_its_set_up_in_python_writes_a_log_that_replays_up_to_where_it_stopped",
+    # test_replay_limits.py
+    "test_replay_limits.py::test_a_line_of_escaped_quotes_is_read_once_and_reported_where_it_is",
+    # test_restrict.py
+    "test_restrict.py::test_a_restricted_mcts_seat_never_takes_what_is_taken_away_under_the_typed_engines",
+    "test_restrict.py::test_importance_out_csv_writes_the_interval_as_two_numeric_columns",
+    # test_scenario_options.py
+    "test_scenario_options.py::test_a_scenario_s_misspelt_enum_member_is_refused_with_the_member_meant",
+    # test_search_observation.py
+    "test_search_observation.py::test_a_heavy_fns_working_words_are_not_observed",
+    "test_search_observation.py::test_python_and_c_search_the_same_closed_tree_past_a_heavy_fns_working_words",
+    # test_sim_cli_hunt.py
+    "test_sim_cli_hunt.py::test_a_run_of_fewer_games_than_workers_starts_a_process_per_game_at_most",
+    # test_state_bound.py
+    "test_state_bound.py::test_check_reports_the_state_bound_at_the_limit_line",
+    "test_state_bound.py::test_limit_depth_10000_over_a_procedure_of_2000_lets_is_refused_at_its_limit_line",
+    "test_state_bound.py::test_list_vars_past_the_bound_are_refused_at_the_var_taking_the_most",
+    "test_state_bound.py::test_the_command_line_gives_the_state_bound_as_one_located_error",
+    "test_state_bound.py::test_the_default_depth_over_the_same_procedure_loads",
+    # test_sweep_hunt.py
+    "test_sweep_hunt.py::test_sweep_plot_of_a_side_names_it_by_each_of_its_names_when_the_combinations_differ",
+    # test_terminal_screen.py
+    "test_terminal_screen.py::test_a_searching_agent_says_it_thinks_only_at_a_choice_it_may_not_pass",
+    "test_terminal_screen.py::test_hot_seat_leaving_at_the_hand_over_writes_the_log",
+    "test_terminal_screen.py::test_the_court_puts_the_seat_at_the_bottom_with_the_ball_where_it_is",
+    # test_trace_odd_input.py
+    "test_trace_odd_input.py::test_many_passages_and_many_cited_scenarios_are_paired_in_time_that_grows_with_them_not_their_product",
+    # test_trial_sharing.py
+    "test_trial_sharing.py::test_a_kept_siatka_game_costs_a_few_hundred_bytes",
+    "test_trial_sharing.py::test_games_from_two_worker_processes_are_the_runs_games_sharing_this_process_values",
+    "test_trial_sharing.py::test_trials_pickled_here_and_unpickled_in_a_fresh_process_are_equal_and_shared_there",
+    # test_visualizer.py
+    "test_visualizer.py::test_a_sim_flag_without_sim_is_a_usage_error_not_ignored",
+    "test_visualizer.py::test_the_committed_diagram_is_the_one_its_rule_file_draws",
 }
 
 
