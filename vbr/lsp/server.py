@@ -169,6 +169,15 @@ class VbrLanguageServer(LanguageServer):
         p = doc.position_codec.position_from_client_units(doc.lines, pos)
         return p.line, p.character
 
+    def at_request(self, params):
+        """(the document, its analysis, the request's (line, col) in server units) for a request
+        naming a position in an open document (`state`'s rules); None for one not open."""
+        state = self.state(params.text_document.uri)
+        if state is None:
+            return None
+        doc = self.workspace.get_text_document(params.text_document.uri)
+        return doc, state.analysis, self.server_position(doc, params.position)
+
     def location(self, doc, a: an.Analysis, file: str, r: an.Range) -> T.Location:
         lines = [line + "\n" for line in a.sources.get(file, "").split("\n")]
         where = os.path.normpath(file)  # `tests for "../rules.vbr"`: the rule file's own URI, no `..` in it
@@ -252,12 +261,10 @@ def _local(a: an.Analysis, line: int, col: int):
 
 @server.feature(T.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: VbrLanguageServer, params: T.DefinitionParams):
-    state = ls.state(params.text_document.uri)
-    if state is None:
+    request = ls.at_request(params)
+    if request is None:
         return None
-    doc = ls.workspace.get_text_document(params.text_document.uri)
-    a = state.analysis
-    at = ls.server_position(doc, params.position)
+    doc, a, at = request
     local = _local(a, *at)
     if local is not None:
         return [ls.location(doc, a, a.path, s.range) for s in local[0]]
@@ -271,12 +278,10 @@ def definition(ls: VbrLanguageServer, params: T.DefinitionParams):
 
 @server.feature(T.TEXT_DOCUMENT_REFERENCES)
 def references(ls: VbrLanguageServer, params: T.ReferenceParams):
-    state = ls.state(params.text_document.uri)
-    if state is None:
+    request = ls.at_request(params)
+    if request is None:
         return None
-    doc = ls.workspace.get_text_document(params.text_document.uri)
-    a = state.analysis
-    at = ls.server_position(doc, params.position)
+    doc, a, at = request
     local = _local(a, *at)
     if local is not None:
         sites, uses = local
@@ -296,12 +301,10 @@ def references(ls: VbrLanguageServer, params: T.ReferenceParams):
 
 @server.feature(T.TEXT_DOCUMENT_HOVER)
 def hover(ls: VbrLanguageServer, params: T.HoverParams):
-    state = ls.state(params.text_document.uri)
-    if state is None:
+    request = ls.at_request(params)
+    if request is None:
         return None
-    doc = ls.workspace.get_text_document(params.text_document.uri)
-    a = state.analysis
-    at = ls.server_position(doc, params.position)
+    doc, a, at = request
     local = _local(a, *at)
     if local is not None:
         word, r = a.word_at(*at)
@@ -346,12 +349,10 @@ def describe(a: an.Analysis, d: an.Declared) -> str:
 def completion(ls: VbrLanguageServer, params: T.CompletionParams):
     from vbr.builtin_signatures import SIGNATURES
     from vbr.highlight import grammar_keywords
-    state = ls.state(params.text_document.uri)
-    if state is None:
+    request = ls.at_request(params)
+    if request is None:
         return None
-    doc = ls.workspace.get_text_document(params.text_document.uri)
-    a = state.analysis
-    line, col = ls.server_position(doc, params.position)
+    doc, a, (line, col) = request
     declared, _ = a.index()
     items: dict[str, T.CompletionItem] = {}
     text = a.lines[line] if line < len(a.lines) else ""
