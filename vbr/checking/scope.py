@@ -1,13 +1,14 @@
-"""The local names a body sees while it is checked: each block a scope, each name its type."""
+"""The local names a body sees: each block a scope, each name its entry (the checker's: its type;
+the typed program's builder, vbr.ir: its type and slot)."""
 from __future__ import annotations
 
 
 class Scope:
-    """One block's names (`names`: name -> type), inside `parent`'s; `loop`: a loop's body."""
+    """One block's names (`names`: name -> entry), inside `parent`'s; `loop`: a loop's body."""
 
     def __init__(self, parent: "Scope | None" = None, loop: bool = False):
         self.parent = parent
-        self.names: dict[str, str] = {}
+        self.names: dict = {}
         self.loop = loop
 
     def child(self, loop: bool = False) -> "Scope":
@@ -16,8 +17,8 @@ class Scope:
     def define(self, name: str, type_: str) -> None:
         self.names[name] = type_
 
-    def lookup(self, name: str) -> str | None:
-        """The type of local `name`, or None when no block around defines it."""
+    def lookup(self, name: str):
+        """The entry of local `name`, or None when no block around defines it."""
         s = self
         while s is not None:
             if name in s.names:

@@ -16,7 +16,8 @@ from vbr.grammar import ast as A, printer
 from vbr.court import court_of
 from vbr.errors import Diagnostic, VbrCheckError
 from vbr.ir import nodes as N
-from vbr.ir.build_expr import ExprBuilder, FnLocals, Scope, Unsupported, ir_type, item_type, stored
+from vbr.checking.scope import Scope
+from vbr.ir.build_expr import ExprBuilder, FnLocals, Unsupported, ir_type, item_type, stored
 from vbr.ir.frames import frame_bound
 from vbr.ir.list_writes import ListWrites
 from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, make_layout

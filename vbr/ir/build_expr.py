@@ -11,6 +11,7 @@ from vbr import limits as LIM
 from vbr.errors import Diagnostic, EngineUnavailable, VbrCheckError
 from vbr.grammar import ast as A
 from vbr.checking import types as T
+from vbr.checking.scope import Scope
 from vbr.ir import nodes as N
 from vbr.ir.values import LIT, NONE, ROW
 
@@ -115,24 +116,6 @@ class FnLocals:
     def temp(self, ty: str) -> int:
         """An expression's own local: in a fn's body, never shared."""
         return self.local(ty)
-
-
-class Scope:
-    """Names visible in a body: each a local slot and its type; a child sees its parent's."""
-
-    def __init__(self, parent: "Scope | None" = None):
-        self.parent, self.names = parent, {}
-
-    def lookup(self, name: str):
-        s = self
-        while s is not None:
-            if name in s.names:
-                return s.names[name]
-            s = s.parent
-        return None
-
-    def child(self) -> "Scope":
-        return Scope(self)
 
 
 class ExprBuilder:

@@ -25,7 +25,8 @@ from vbr.grammar import printer
 from vbr.grammar.expectations import comparisons
 from vbr.ir import nodes as N
 from vbr.ir.build import ProgramBuilder, UnitBuilder
-from vbr.ir.build_expr import Scope, Unsupported
+from vbr.checking.scope import Scope
+from vbr.ir.build_expr import Unsupported
 
 
 @dataclass
