@@ -1,11 +1,15 @@
 """`vbr sweep` over an option that changes the game's sides (Cattack's `players`: two seats, or
 teams red and blue; a file whose player count changes how many seats win): every combination's
-win rates are in `--out` and in the table, each under its own sides' names."""
+win rates are in `--out` (a column per side index, the side's name in each row) and in the
+table, each under its own sides' names."""
 import csv
 import re
 from pathlib import Path
 
 from vbr.cli import main
+
+RACE = Path(__file__).parent / "fixtures" / "valid" / "dice_race.vbr"  # 2 or 3 seats, by `players`
+BUMP = Path(__file__).resolve().parents[1] / "docs" / "tutorial" / "bump.vbr"
 
 
 def run(capsys, *argv):
@@ -14,25 +18,43 @@ def run(capsys, *argv):
     return code, out, err
 
 
-def test_sweep_out_csv_keeps_the_win_rates_of_a_combination_whose_sides_are_teams(tmp_path, capsys):
-    # players=2 plays seat 0 against seat 1, players=4 team red against team blue: a CSV whose
-    # columns were the first row's only had no cell for team red's or team blue's win rate
+def test_sweep_out_csv_keys_win_rates_by_side_index_with_each_rows_side_name_as_data(tmp_path, capsys):
+    # players=2 plays seat 0 against seat 1, players=4 team red against team blue: the columns
+    # were keyed by the side's name (`win_rate seat 0`, `win_rate team red`), so each row filled a
+    # different pair of columns, team red's trailing after the metrics; a spreadsheet needs one
+    # column per side whatever its name in a row
     out = tmp_path / "sweep.csv"
     code, _, err = run(capsys, "sweep", "cattack", "--grid", "players=2,4", "-n", 4, "--agents", "first",
                        "--engine", "python", "--out", out)
     assert code == 0, err
+    header = next(csv.reader(out.open()))
+    assert header[:11] == ["players", "games", "engine",
+                           "side_0", "win_rate_0", "win_rate_0 lo", "win_rate_0 hi",
+                           "side_1", "win_rate_1", "win_rate_1 lo", "win_rate_1 hi"]
+    assert not [c for c in header if c.startswith("win_rate ")]  # no name-keyed side columns
     rows = list(csv.DictReader(out.open()))
     assert [r["players"] for r in rows] == ["2", "4"]
+    assert [(r["side_0"], r["side_1"]) for r in rows] == [("seat 0", "seat 1"), ("team red", "team blue")]
     for r in rows:  # every game is won by one side or drawn: the side's win rates and the draws make 1
-        rates = [float(v) for k, v in r.items() if k.startswith("win_rate ") and not k.endswith((" lo", " hi")) and v]
-        assert len(rates) == 2
+        rates = [float(r[f"win_rate_{k}"]) for k in (0, 1)]
         assert abs(sum(rates) + float(r["draw_rate"]) - 1) < 1e-3
-    assert rows[1]["win_rate team red"] and rows[1]["win_rate team blue"]
-    assert rows[0]["win_rate team red"] == "" and rows[1]["win_rate seat 0"] == ""
+        for k in (0, 1):
+            assert float(r[f"win_rate_{k} lo"]) <= float(r[f"win_rate_{k}"]) <= float(r[f"win_rate_{k} hi"])
 
 
-RACE = Path(__file__).parent / "fixtures" / "valid" / "dice_race.vbr"  # 2 or 3 seats, by `players`
-BUMP = Path(__file__).resolve().parents[1] / "docs" / "tutorial" / "bump.vbr"
+def test_sweep_out_csv_has_every_sides_columns_before_the_metrics_when_a_later_combination_has_more(tmp_path, capsys):
+    # players=2 then players=3: seat 2 exists in the second row only; its columns came after
+    # every metric, and the first row has none of its cells
+    out = tmp_path / "sweep.csv"
+    code, _, err = run(capsys, "sweep", RACE, "--grid", "players=2,3", "-n", 4, "--engine", "python", "--out", out)
+    assert code == 0, err
+    header = next(csv.reader(out.open()))
+    assert header.index("win_rate_2 hi") < header.index("first_mover_advantage")
+    two, three = csv.DictReader(out.open())
+    assert (two["side_2"], two["win_rate_2"], two["win_rate_2 lo"]) == ("", "", "")
+    assert three["side_2"] == "seat 2"
+    for row, sides in ((two, 2), (three, 3)):  # nobody draws a race to 3: the side's rates make 1
+        assert abs(sum(float(row[f"win_rate_{k}"]) for k in range(sides)) - 1) < 1e-3
 
 
 def _wins_lines(text: str) -> dict[str, list[str]]:

@@ -225,16 +225,24 @@ def number(x: float, m: dict) -> str:
 
 
 def sweep_table(rows: list[dict]) -> list[dict]:
-    """One flat row per combination: the swept options (a number or a bool as itself, as `vbr sim
-    --json` writes options; another value as its text), then every figure with its CI bounds."""
+    """One flat row per combination, every row with the same columns in the same order: the swept
+    options (a number or a bool as itself, as `vbr sim --json` writes options; another value as
+    its text), then for each side k of the combination with the most sides `side_k` (its name in
+    this combination: `seat 0`, `team red`) and `win_rate_k` with its CI bounds (empty where this
+    combination has no side k), then every figure with its CI bounds."""
+    sides = max((len(r["summary"]["win_rate"]) for r in rows), default=0)
     table = []
     for r in rows:
         s = r["summary"]
         flat = {k: v if isinstance(v, (int, float)) else text(v) for k, v in r["options"].items()}
         flat["games"], flat["engine"] = s["games"], s.get("engine")
-        for side, name in zip(s["win_rate"], s.get("side_names") or s["win_rate"]):
-            flat[f"win_rate {name}"] = s["win_rate"][side]
-            flat[f"win_rate {name} lo"], flat[f"win_rate {name} hi"] = s["ci95"][side]
+        keys = list(s["win_rate"])
+        names = s.get("side_names") or [f"{s.get('sides', 'seat')} {side}" for side in keys]
+        for k in range(sides):
+            side = keys[k] if k < len(keys) else None
+            flat[f"side_{k}"] = names[k] if side is not None else None
+            flat[f"win_rate_{k}"] = s["win_rate"][side] if side is not None else None
+            flat[f"win_rate_{k} lo"], flat[f"win_rate_{k} hi"] = s["ci95"][side] if side is not None else (None, None)
         for name, a in (s.get("per_agent") or {}).items():
             flat[f"win_rate agent {name}"] = a["value"]
             flat[f"win_rate agent {name} lo"], flat[f"win_rate agent {name} hi"] = a["ci95"]
