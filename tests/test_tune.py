@@ -154,6 +154,27 @@ def test_the_text_report_names_the_engine_that_played(capsys, engine):
     code, out, _ = tune(capsys, COIN, "--option", "edge=0..3", "--target", "win_rate:0=0.5", "-n", 40, "--engine", engine)
     assert code in (0, 1) and out.splitlines()[1].endswith(f", engine {engine}")
 
+def test_a_first_mover_target_is_labelled_with_the_files_first_mover_measure_as_vbr_sim_labels_it(capsys):
+    # Siatka's `measure first_server: seat first mover as "first server"` defines its first mover:
+    # tune said only `first-mover advantage`, not whose first move, where vbr sim says `(first server)`
+    argv = ("siatka", "--option", "target=5,9", "--target", "first_mover_advantage=0.5", "-n", 4, "--engine", "python")
+    code, out, _ = tune(capsys, *argv, "--no-progress")
+    assert code in (0, 1)
+    assert out.splitlines()[0].startswith("Siatka: tuning target in 5,9 to bring first-mover advantage (first server) ")
+    assert "first-mover advantage (first server), 95% CI" in out.splitlines()[2]
+    _, r, _ = tune_json(capsys, *argv)
+    main(["sim", "siatka", "-n", "2", "--engine", "python", "--json"])
+    sim = json.loads(capsys.readouterr().out)
+    assert r["label"] == sim["metrics"]["first_mover_advantage"]["label"] == "first-mover advantage (first server)"
+
+
+def test_a_first_mover_target_of_a_file_without_a_first_mover_measure_is_the_first_choice_s(capsys):
+    # the tutorial's Bump declares no first-mover measure: its first mover is whoever makes the first choice
+    code, r, _ = tune_json(capsys, ROOT / "docs" / "tutorial" / "bump.vbr", "--option", "target=2,3", "--target",
+                           "first_mover_advantage=0.5", "-n", 4, "--engine", "python")
+    assert code in (0, 1) and r["label"] == "first-mover advantage (first choice)"
+
+
 # ------------------------------------------------------------------------------ stopped
 @pytest.mark.slow
 def test_sigterm_during_a_search_prints_what_the_finished_games_say_and_exits_with_the_signal():

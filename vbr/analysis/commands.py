@@ -282,12 +282,18 @@ def restricted_summary(specs, restricted: tuple[int, int], games: int) -> dict |
 
 
 def name_first_mover(metrics: dict, game) -> None:
-    """Say in the first-mover figure's label whose first move it is: the file's first-mover
-    measure's, or the first choice's when the file declares none."""
+    """Say in the first-mover figure's label whose first move it is (`first_mover_label`)."""
     entry = metrics.get("first_mover_advantage")
-    first = next((m for m in game.program.measures if m.first_mover), None)
     if entry is not None:
-        entry["label"] += f" ({first.label})" if first is not None else " (first choice)"
+        entry["label"] = first_mover_label(entry["label"], game)
+
+
+def first_mover_label(label: str, game) -> str:
+    """The first-mover figure's `label` saying whose first move it is: the file's first-mover
+    measure's (`first-mover advantage (first server)`), or the first choice's when the file
+    declares none."""
+    first = next((m for m in game.program.measures if m.first_mover), None)
+    return label + (f" ({first.label})" if first is not None else " (first choice)")
 
 
 def measure_labels(game) -> dict[str, str]:

@@ -169,6 +169,9 @@ def check_measure(game, target: Target) -> tuple[str, str]:
 
 
 def measure_label(game, measure: str) -> tuple[str, str]:
+    """(label, unit) of a measure --target names, as `vbr sim` labels it: the first-mover
+    advantage with whose first move it is (`commands.first_mover_label`)."""
+    from vbr.analysis.commands import first_mover_label
     from vbr.analysis.metrics import METRICS
     from vbr.play import side_names
     if measure.startswith(SIDE_RATE):
@@ -179,7 +182,7 @@ def measure_label(game, measure: str) -> tuple[str, str]:
             return f"{m.label}, mean", "count"
         return (f"{m.label} wins" if m.type in ("seat", "side") else m.label), "share"
     m = next(m for m in METRICS if m.name == measure)
-    return m.label, m.unit
+    return (first_mover_label(m.label, game) if measure == "first_mover_advantage" else m.label), m.unit
 
 
 def base_spec(args, game, fixed: dict):
