@@ -6,7 +6,10 @@ word names — against unrestricted play; its win rate is compared with its win 
 deals unrestricted. The drop is the mean of the per-deal differences (won unrestricted minus won
 restricted, each 1, 0 or -1), pooled over the seats the word ever took an option from, with a
 paired normal interval: the same seeds keep the rest of the game alike (under the typed engines,
-every draw the restriction does not touch is the same draw).
+every draw the restriction does not touch is the same draw). Where the differences cannot give
+one (fewer than two, or all alike: the seat won every deal in one run and none in the other),
+the interval is Newcombe's from the two win rates' Wilson intervals, as `vbr compare` falls back
+to it (`drop_ci`).
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ class Importance:
     narrowed_per_game: float  # choices the restriction narrowed, per game
     played_whole: int  # choices it would have emptied (played unrestricted)
     games: int
+    paired: bool = True  # the interval is the paired one (else Newcombe's: `drop_ci`)
 
     def row(self) -> dict:
         r4 = (lambda x: None if x is None else round(x, 4))
@@ -61,22 +65,43 @@ def rule_for(seat: int, word: str) -> str:
 def importance_of(word: str, what: str, base: dict, restricted: dict, side_of: list[int]) -> Importance:
     """One word's figure from the runs: `base[seat]` and `restricted[seat]` are each the trials of
     the same deals, in the same order, unrestricted and with `seat` restricted."""
-    diffs, won_r, won_b, narrowed, whole = [], 0, 0, 0, 0
+    diffs, wins_r, wins_b, deals, narrowed, whole = [], [], [], [], 0, 0
     for seat, trials in restricted.items():
         side = side_of[seat]
         whole += sum(t.restricted[1] for t in trials)
         if not any(t.restricted[0] for t in trials):
             continue  # the word never took an option from this seat: nothing of it to measure there
         for t_base, t_restricted in zip(base[seat], trials):
-            b, r = t_base.winner == side, t_restricted.winner == side
-            diffs.append(float(b) - float(r))
-            won_b += b
-            won_r += r
+            b, r = int(t_base.winner == side), int(t_restricted.winner == side)
+            diffs.append(float(b - r))
+            wins_b.append(b)
+            wins_r.append(r)
+            deals.append(t_base.seed)
             narrowed += t_restricted.restricted[0]
     n = len(diffs)
     if not n:
         return Importance(word, what, None, None, 0.0, 0.0, 0.0, whole, 0)
-    return Importance(word, what, fmean(diffs), S.mean_ci(diffs), won_r / n, won_b / n, narrowed / n, whole, n)
+    ci, paired = drop_ci(diffs, wins_r, wins_b, deals)
+    return Importance(word, what, fmean(diffs), ci, sum(wins_r) / n, sum(wins_b) / n, narrowed / n, whole, n, paired)
+
+
+def drop_ci(diffs: list[float], wins_r: list[int], wins_b: list[int], deals: list) -> tuple[tuple | None, bool]:
+    """(the drop's 95% interval, whether it is the paired one). `diffs[i]`: pair i's won
+    unrestricted less won restricted; `wins_r[i]`, `wins_b[i]`: its wins, restricted and not;
+    `deals[i]`: its deal (seed), shared by the seats' pairs of one deal.
+
+    The paired normal interval of the differences (`stats.mean_ci`) where they have spread. Where
+    they have none, or are fewer than two (every deal won unrestricted and lost restricted, or
+    lost in both), it would be a point, certainty that a few deals do not give: then the drop is
+    taken as the difference of the two win rates, with Newcombe's interval from their Wilson
+    intervals (`stats.diff_proportions`; as `vbr compare` does where its paired differences are all
+    alike), the games of one deal one cluster (`stats.clustered_wilson`: the seats' pairs of a
+    deal share its draws)."""
+    if len(diffs) >= 2 and len(set(diffs)) > 1:
+        return S.mean_ci(diffs), True
+    n = len(diffs)
+    return S.diff_proportions(sum(wins_r), n, sum(wins_b), n, clusters_a=S.cluster_totals(wins_r, deals),
+                              clusters_b=S.cluster_totals(wins_b, deals)), False
 
 
 def ranked(figures: list[Importance]) -> list[Importance]:
@@ -99,9 +124,12 @@ def render(title: str, figures: list[Importance], agents: list[str], games: int)
             out.append(f"  {f.word:<{width}}  {'—':>7}  {why:<15}  {0:>13}  {f.what}"
                        + (f" ({choices(f.played_whole)} offered nothing else)" if f.played_whole else ""))
             continue
-        ci = f"{100 * f.ci95[0]:+.1f}..{100 * f.ci95[1]:+.1f}" if f.ci95 else "no interval"
+        ci = f"{100 * f.ci95[0]:+.1f}..{100 * f.ci95[1]:+.1f}" + ("" if f.paired else "*") if f.ci95 else "no interval"
         out.append(f"  {f.word:<{width}}  {100 * f.drop:>+6.1f}%  {ci:<15}  {f.narrowed_per_game:>13.2f}  {f.what}"
                    + (f" ({choices(f.played_whole)} played whole)" if f.played_whole else ""))
+    if any(f.ci95 and not f.paired for f in figures):
+        out += ["  * not paired: the per-deal differences were all alike (or fewer than two), so Newcombe's",
+                "    interval of the difference of the two win rates, from their Wilson intervals"]
     return "\n".join(out)
 
 
