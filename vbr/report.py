@@ -137,17 +137,30 @@ def precision_line(p: dict) -> str:
 
 
 def agent_lines(s: dict) -> list[str]:
-    """With the seats rotated: the seatings, then each agent's wins over every seating it played,
-    with its interval (Wilson's, each deal's games a cluster: `metrics.agent_win_rates`). Nothing
-    for a run that kept its seats."""
+    """With the seats rotated: the seatings (and how many a deal, where deals differ in theirs),
+    then each agent's wins over every seating it played, with its interval (Wilson's, each deal's
+    games a cluster: `metrics.agent_win_rates`) and, where the sides differ in size, its games and
+    the wins of its side on each side. Nothing for a run that kept its seats."""
     if not s.get("per_agent"):
         return []
     seatings = ", ".join(" | ".join(x) for x in s["seatings"])
-    out = [f"per agent, seats rotated ({counted(len(s['seatings']), 'seating')}: {seatings}):"]
+    per_deal = s.get("seatings_per_deal", len(s["seatings"]))
+    each = f", {per_deal} a deal" if per_deal != len(s["seatings"]) else ""
+    out = [f"per agent, seats rotated ({counted(len(s['seatings']), 'seating')}{each}: {seatings}):"]
     for name, a in s["per_agent"].items():
         out.append(f"  {name}: {counted(a['wins'], 'win')} of {a['games']}, {_share(a)}% "
-                   f"(95% CI {_percents(a['ci95'], '-')}%)")
+                   f"(95% CI {_percents(a['ci95'], '-')}%){_sides_text(a, s.get('side_names', []))}")
     return out
+
+
+def _sides_text(a: dict, names: list[str]) -> str:
+    """Where the sides differ in size (`sides` in an agent's entry): `; on team red 14 of 15 won,
+    team blue 14 of 15`, its games on each side and how many that side won."""
+    if not a.get("sides"):
+        return ""
+    on = [f"on {names[int(side)] if int(side) < len(names) else 'side ' + side}: {e['wins']} of {e['games']}"
+          for side, e in a["sides"].items()]
+    return f"; {on[0]} won, {', '.join(on[1:])}" if len(on) > 1 else f"; {on[0]} won"
 
 
 def _share(a: dict) -> str:

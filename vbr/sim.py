@@ -2,8 +2,9 @@
 
 Game i of a run with seed S is the game `vbr run FILE --seed game_seed(S, i)` plays (`play_game`
 with that seed and the run's agents), wherever it runs; in a run with its seats rotated, game i is
-deal i // k played in seating i % k of the k `seatings` of the agents, with the deal's seed
-`game_seed(S, i // k)`. Wherever it runs: one process, a pool of them, or a Ray
+deal i // k played in seating i % k of the k seatings of that deal (`vbr.seating.seating_cycle`:
+the rotations of the agents, the same for every deal where the sides are of one size), with the
+deal's seed `game_seed(S, i // k)`. Wherever it runs: one process, a pool of them, or a Ray
 cluster (`vbr.backends`). Every command that plays many games plays these: `vbr sim`, `sweep`,
 `compare`, `graph --sim` and `report` (docs/cli.md, "Seeds"). Work is cut into chunks of consecutive games; chunks are
 made lazily (a run of a billion games holds no list of a billion indices) and their results come
@@ -24,6 +25,7 @@ from typing import Callable, Iterable, Iterator, Protocol
 from vbr import stop_signals
 from vbr.analysis.trial import Trial
 from vbr.errors import UsageError
+from vbr.seating import seating_cycle, seatings  # noqa: F401 (seatings: the rotations, named here too)
 from vbr.seeds import derive
 from vbr.shared_values import SHARED
 
@@ -55,7 +57,7 @@ class RunSpec:
     n: int
     trace: bool = False  # also count each game's steps along its turn-flow diagram (TracedTrial)
     engine: str = "python"  # the typed engine that plays it: python or c (vbr/engines)
-    rotate: bool = False  # play every deal (seed) in each of the agents' `seatings`
+    rotate: bool = False  # play every deal (seed) in each of its seatings (`cycle`)
     restrict: tuple = ()  # `--restrict` specs (SEAT=RULE, vbr.restrict): the seat, whoever sits in it
     # the games to play, given: (seed, agents in seat order) for game i (a run played again on
     # another run's deals, `vbr compare --base-rows`); empty: derived from `seed`
@@ -63,41 +65,41 @@ class RunSpec:
     # rules_digest of the game the command loaded for this run, when it is played in processes that
     # load the file again (stamped); empty: not checked
     rules: str = ""
+    # the side of each seat (its team in a game of teams), which a rotation over sides of unequal
+    # size balances (vbr.seating.seating_cycle); empty: the seats' cyclic rotations
+    sides: tuple = ()
 
     @classmethod
     def of(cls, path, options: dict, seed: int, agents: list[str], n: int,
-           trace: bool = False, engine: str = "python", rotate: bool = False, restrict=()) -> "RunSpec":
+           trace: bool = False, engine: str = "python", rotate: bool = False, restrict=(), sides=()) -> "RunSpec":
         return cls(str(path), tuple(sorted(options.items())), seed, tuple(agents), n, trace, engine, rotate,
-                   tuple(restrict))
+                   tuple(restrict), sides=tuple(sides))
+
+    def cycle(self) -> list[list[tuple]]:
+        """The seatings of each deal: deal d is played in those of `cycle()[d % len(cycle())]`, in
+        order. The `seating_cycle` of the agents over `sides` when the run rotates seats, else the
+        agents as given; for given `deals`, their seatings in order, as one deal's."""
+        if self.deals:
+            return [list(dict.fromkeys(tuple(a) for _, a in self.deals))]
+        return seating_cycle(self.agents, self.sides) if self.rotate else [[tuple(self.agents)]]
 
     def plan(self) -> list[tuple]:
-        """The seatings each deal is played in, in order: all of `seatings(agents)` when the run
-        rotates seats, else the agents as given; for given `deals`, their seatings in order."""
-        if self.deals:
-            return list(dict.fromkeys(tuple(a) for _, a in self.deals))
-        return seatings(self.agents) if self.rotate else [tuple(self.agents)]
+        """Every seating the run plays, in the order first played (`cycle`)."""
+        return list(dict.fromkeys(s for deal in self.cycle() for s in deal))
+
+    @property
+    def per_deal(self) -> int:
+        """The games of each deal: its seatings."""
+        return len(self.cycle()[0])
 
     def deal(self, i: int) -> tuple[int, list[str]]:
         """Game i's seed, and its agents in seat order."""
         if self.deals:
             seed, agents = self.deals[i]
             return seed, list(agents)
-        plan = self.plan()
-        deal, k = divmod(i, len(plan))
-        return game_seed(self.seed, deal), list(plan[k])
-
-
-def seatings(agents) -> list[tuple]:
-    """The distinct cyclic rotations of the agents over the seats, the given order first: seating k
-    puts the agent given for seat (s + k) mod n in seat s. Two agents: (a, b), then (b, a); agents
-    that repeat give fewer seatings ((a, b, a, b) has two)."""
-    agents = tuple(agents)
-    out: list[tuple] = []
-    for k in range(len(agents)):
-        seating = agents[k:] + agents[:k]
-        if seating not in out:
-            out.append(seating)
-    return out
+        cycle = self.cycle()
+        deal, k = divmod(i, len(cycle[0]))
+        return game_seed(self.seed, deal), list(cycle[deal % len(cycle)][k])
 
 
 @dataclass(slots=True)
@@ -268,13 +270,13 @@ def deals(spec: RunSpec, start: int, stop: int) -> Iterator[tuple[int, int, list
             seed, agents = spec.deals[i]
             yield i, seed, SHARED.agents(list(agents))
         return
-    plan = [SHARED.agents(list(seating)) for seating in spec.plan()]
-    k, last, seed = len(plan), None, 0
+    cycle = [[SHARED.agents(list(seating)) for seating in seatings] for seatings in spec.cycle()]
+    k, last, seed = len(cycle[0]), None, 0
     for i in range(start, stop):
         deal, j = divmod(i, k)
         if deal != last:
             last, seed = deal, game_seed(spec.seed, deal)
-        yield i, seed, plan[j]
+        yield i, seed, cycle[deal % len(cycle)][j]
 
 
 def game_sides(game) -> int:

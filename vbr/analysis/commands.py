@@ -117,10 +117,11 @@ def rotates(args, agents: list[str]) -> bool:
     return len(set(agents)) > 1 if chosen is None else bool(chosen)
 
 
-def seatings_per_deal(args, agents: list[str]) -> int:
-    """The games of each deal of the run: its agents' seatings when it rotates seats, else 1."""
-    from vbr.sim import seatings
-    return len(seatings(agents)) if rotates(args, agents) else 1
+def seatings_per_deal(args, agents: list[str], sides=()) -> int:
+    """The games of each deal of the run: its agents' seatings over the seats' `sides`
+    (`vbr.seating.seating_cycle`) when it rotates seats, else 1."""
+    from vbr.seating import seating_cycle
+    return len(seating_cycle(agents, sides)[0]) if rotates(args, agents) else 1
 
 
 def precision_games(target: float, per_deal: int) -> int:
@@ -134,15 +135,19 @@ def precision_games(target: float, per_deal: int) -> int:
     return n
 
 
-def rotate_seats(args, agents: list[str]) -> bool:
-    """Whether the run rotates seats (every deal played in each of the agents' seatings, see
-    `vbr.sim.seatings`): as `--rotate-seats` or `--no-rotate-seats` says, else exactly when the
-    agents differ, with a note on stderr saying so; and a note when `-n` ends inside a deal."""
+def rotate_seats(args, agents: list[str], sides=()) -> bool:
+    """Whether the run rotates seats (every deal played in each of its seatings over the seats'
+    `sides`, see `vbr.seating.seating_cycle`): as `--rotate-seats` or `--no-rotate-seats` says,
+    else exactly when the agents differ, with a note on stderr saying so; and a note when `-n`
+    ends inside a deal."""
+    from vbr.seating import balanced_cycle
     chosen = getattr(args, "rotate_seats", None)
-    rotate, k = rotates(args, agents), seatings_per_deal(args, agents)
+    rotate, k = rotates(args, agents), seatings_per_deal(args, agents, sides)
     if rotate and chosen is None:
-        note(f"the agents differ, so seats are rotated: every deal is played in each of the {k} seatings "
-             f"of the agents (--no-rotate-seats plays each deal once, agents as given)")
+        which = ("seatings that put each agent given once on every side in turn" if balanced_cycle(agents, sides)
+                 else "seatings of the agents")
+        note(f"the agents differ, so seats are rotated: every deal is played in each of the {k} {which} "
+             f"(--no-rotate-seats plays each deal once, agents as given)")
     if args.n % k:
         note(f"-n {args.n} is not a multiple of the {k} seatings: the last deal is played in the first "
              f"{args.n % k} of them only")
@@ -168,7 +173,8 @@ def run_spec(variant: Variant, args, agents: list[str], deals=()):
     deals = [(seed, tuple(dealt[:seats]) if len(dealt) >= seats else tuple(agents)) for seed, dealt in deals]
     spec = RunSpec.of(variant.game.path, variant.game.options, args.seed, agents, args.n,
                       engine=variant.engine or getattr(args, "engine", "python"),
-                      rotate=bool(getattr(args, "rotate_seats", False)), restrict=getattr(args, "restrict", None) or ())
+                      rotate=bool(getattr(args, "rotate_seats", False)), restrict=getattr(args, "restrict", None) or (),
+                      sides=side_of_seat(variant.game))
     return replace(spec, deals=tuple(deals), n=len(deals)) if deals else spec
 
 
@@ -199,15 +205,16 @@ def running(variant: Variant, args, agents: list[str], target: float | None = No
     (`vbr.analysis.sequential.Running`), with `target` the half width that stops the run."""
     from vbr.analysis.sequential import Running, measures
     from vbr.play import side_names
-    from vbr.sim import seatings
+    from vbr.seating import seating_cycle
     rotated = bool(getattr(args, "rotate_seats", False))
     declared = tuple((m.name, m.type, m.label) for m in variant.game.program.measures)
-    known = measures(side_names(variant.game), agents, rotated, side_of_seat(variant.game), declared)
+    sides = side_of_seat(variant.game)
+    known = measures(side_names(variant.game), agents, rotated, sides, declared)
     name = getattr(args, "metric", None) or "win_rate"
     if name not in known:
         raise UsageError(f"--metric {name}: not a measure a run can be stopped on; the measures are "
                          f"{', '.join(known)}")
-    return Running(known[name], len(seatings(agents)) if rotated else 1, target)
+    return Running(known[name], len(seating_cycle(agents, sides)[0]) if rotated else 1, target)
 
 
 def check_precision(args) -> float | None:
@@ -226,6 +233,7 @@ def summary(variant: Variant, result, backend, agents: list[str], games=None) ->
     from vbr.analysis.column_store import ColumnStore
     from vbr.analysis.metrics import seating_win_rates, summarize_columns
     from vbr.play import side_names, side_unit
+    from vbr.seating import unequal_sides
     game = variant.game
     unit = side_unit(game)
     columns = games if games is not None else ColumnStore.of(result.trials)
@@ -245,7 +253,9 @@ def summary(variant: Variant, result, backend, agents: list[str], games=None) ->
         "metrics": m["metrics"], "measures": m["measures"],
         "restricted": restricted_summary(result.spec.restrict, columns.restricted, n),
         "rotate_seats": result.spec.rotate, "seatings": [list(x) for x in result.spec.plan()],
-        "per_agent": seating_win_rates(columns.seatings_won(), side_of_seat(game)) if result.spec.rotate else None,
+        "seatings_per_deal": result.spec.per_deal,
+        "per_agent": (seating_win_rates(columns.seatings_won(), side_of_seat(game), unequal_sides(side_of_seat(game)))
+                      if result.spec.rotate else None),
         "backend": backend.name, "workers": backend.workers, "engine": result.spec.engine,
         "seconds": round(result.seconds, 3), "games_per_s": result.games_per_s,
         "load_seconds": round(result.load_seconds, 3),
@@ -392,15 +402,21 @@ def cmd_sim(args, game, agents) -> int:
     from vbr.analysis.column_store import ColumnStore
     target = check_precision(args)
     if args.n is None:
-        args.n = precision_games(target, seatings_per_deal(args, agents)) if target is not None else 100
+        args.n = precision_games(target, seatings_per_deal(args, agents, side_of_seat(game))) if target is not None else 100
     check_count(args.n)
     check_outputs(args)
-    args.rotate_seats = rotate_seats(args, agents)
-    if args.rotate_seats and mixed_side(agents, side_of_seat(game)):
-        seats, shared = mixed_side(agents, side_of_seat(game))
+    sides = side_of_seat(game)
+    args.rotate_seats = rotate_seats(args, agents, sides)
+    if args.rotate_seats and mixed_side(agents, sides):
+        seats, shared = mixed_side(agents, sides)
         note(f"in some seatings different agents share a side (seats {', '.join(map(str, seats))}: "
              f"{' | '.join(shared)}): a side's win counts for each of its agents, so the agents' wins add up to "
              f"more than the games")
+    if args.rotate_seats:
+        from vbr.play import side_names
+        spread = spread_note(agents, sides, side_names(game))
+        if spread:
+            note(spread)
     variant = Variant(game, options_text(game.option_values))
     watch = running(variant, args, agents, target) if target is not None else None
     with backend_for(args) as backend, rows_as_played(args.out, run_fields(variant, args, "")) as write_rows:
@@ -484,12 +500,46 @@ def refuse_mixed_sides(skill: str, seated: list[str], sides: list[int]) -> None:
                          f"would count for both: the skill figure needs the sides' seats rotated whole")
 
 
+def spread_note(agents: list[str], sides: list[int], names: list[str]) -> str | None:
+    """For a rotated run on sides of unequal size (`vbr.seating.unequal_sides`): which seatings it
+    plays and how often each agent sits on each side over them (`vbr.seating.spread`), in the
+    words of `names` (the sides' names). None where the sides are of one size."""
+    from vbr.report import counted
+    from vbr.seating import balanced_cycle, seating_cycle, side_seats, spread, unequal_sides
+    if not unequal_sides(sides):
+        return None
+    teams = side_seats(sides)
+    sizes = ", ".join(f"{names[sides[seats[0]]]} {counted(len(seats), 'seat')}" for seats in teams)
+    cycle = seating_cycle(agents, sides)
+    played = f"{counted(sum(map(len, cycle)), 'seating')}"
+    if balanced_cycle(agents, sides):
+        filler = next(a for a in agents if agents.count(a) > 1)
+        players = " and ".join(a for a in dict.fromkeys(agents) if a != filler)
+        every = f"every {len(cycle)} deals" if len(cycle) > 1 else "each deal"
+        head = (f"the sides differ in size ({sizes}), so the seatings are side-balanced: each deal puts "
+                f"{players} on every side once, {every} in every seat of a side as often, {filler} in the "
+                f"other seats; over the {played} of {counted(len(cycle), 'deal')}")
+    else:
+        head = (f"the sides differ in size ({sizes}), and rotating over the seats puts an agent on a side "
+                f"as often as the side has seats: no side-balanced seatings for these agents (they need one "
+                f"agent given more than once and every other once, at most {len(teams) * min(map(len, teams))} of "
+                f"them); over the {played}")
+    return f"{head}, " + "; ".join(_spread_text(name, entry, names) for name, entry in spread(cycle, sides).items())
+
+
+def _spread_text(name: str, entry: dict, names: list[str]) -> str:
+    """`random on team red in 4, team blue in 2 (on both at once in 2)`."""
+    on = ", ".join(f"{names[side]} in {k}" for side, k in entry["sides"].items() if side < len(names))
+    several = f" (on several sides at once in {entry['several']})" if entry["several"] else ""
+    return f"{name} on {on}{several}"
+
+
 def mixed_side(agents: list[str], sides: list[int]) -> tuple[list[int], list[str]] | None:
-    """The first side that some seating of the agents (`vbr.sim.seatings`) fills with different
-    agents, as (its seats, their agents in that seating); None when every seating keeps each side
-    to one agent."""
-    from vbr.sim import seatings
-    for seating in seatings(agents):
+    """The first side that some seating of the agents (`vbr.seating.seating_cycle`) fills with
+    different agents, as (its seats, their agents in that seating); None when every seating keeps
+    each side to one agent."""
+    from vbr.seating import seating_cycle
+    for seating in (one for deal in seating_cycle(agents, sides) for one in deal):
         for side in dict.fromkeys(sides):
             seats = [k for k, s in enumerate(sides) if s == side]
             if len({seating[k] for k in seats}) > 1:
@@ -529,7 +579,7 @@ def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
         refuse_same_values("--grid", a.name, [c[a.name] for c in combos],
                            [v.game.option_values[a.name] for v in variants])
     agents = arms_agents(agents_spec, [v.game for v in variants])
-    args.rotate_seats = rotate_seats(args, agents)
+    args.rotate_seats = rotate_seats(args, agents, side_of_seat(variants[0].game))
     rows, played, interrupted = [], [], 0  # interrupted: the exit code of what stopped the sweep
     files = [v.game for v in variants]  # the games of the combinations, whose measures the rows' columns name
     with backend_for(args) as backend, arms_rows_as_played(getattr(args, "rows", None), files) as arm:
@@ -669,7 +719,7 @@ def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int
         output.check_file(args.rows, "--rows")
     reused = base_rows(args, base, agents) if getattr(args, "base_rows", None) else None
     if reused is None:
-        args.rotate_seats = rotate_seats(args, agents)
+        args.rotate_seats = rotate_seats(args, agents, side_of_seat(base.game))
     else:
         args.rotate_seats = len({tuple(t.agents) for t in reused}) > 1
     deals = [(t.seed, tuple(t.agents)) for t in reused] if reused else ()

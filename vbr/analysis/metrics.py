@@ -449,9 +449,10 @@ def agent_win_rates(trials: list[Trial], side_of_seat: list[int]) -> dict:
     return seating_win_rates(_seatings_won(trials), side_of_seat)
 
 
-def seating_win_rates(seatings_won: dict[tuple, int], side_of_seat: list[int]) -> dict:
+def seating_win_rates(seatings_won: dict[tuple, int], side_of_seat: list[int], by_side: bool = False) -> dict:
     """`agent_win_rates` of games counted by (agents in seat order, winner, seed), in the order
-    first played (`_seatings_won`, `ColumnStore.seatings_won`)."""
+    first played (`_seatings_won`, `ColumnStore.seatings_won`). `by_side`: each agent's entry also
+    has `sides`, its games and wins on each side (`side_games`)."""
     wins: dict[str, dict] = {}  # agent -> seed -> its wins in that deal's games
     games: dict[str, dict] = {}  # agent -> seed -> the deal's games it played
     roles: dict[tuple, list] = {}  # (agents, winner) -> (agent's wins, agent's games) of each agent in it
@@ -469,6 +470,24 @@ def seating_win_rates(seatings_won: dict[tuple, int], side_of_seat: list[int]) -
         nums, dens = [wins[name].get(seed, 0) for seed in g], list(g.values())
         k, n = sum(nums), sum(dens)
         out[name] = {"games": n, "wins": k, "value": rounded(k / n), "ci95": rounded(S.clustered_wilson(nums, dens))}
+    if by_side:
+        for name, sides in side_games(seatings_won, side_of_seat).items():
+            out[name]["sides"] = sides
+    return out
+
+
+def side_games(seatings_won: dict[tuple, int], side_of_seat: list[int]) -> dict[str, dict]:
+    """For each agent, on each side (by number, as text, in order): the games in which it had a seat
+    on that side, and how many of them that side won. A game in which it sat on two sides counts
+    on both."""
+    every = sorted(set(side_of_seat))
+    out: dict[str, dict] = {}
+    for (agents, winner, _), n in seatings_won.items():
+        for name in dict.fromkeys(agents):
+            entry = out.setdefault(name, {str(side): {"games": 0, "wins": 0} for side in every})
+            for side in {side_of_seat[s] for s, a in enumerate(agents) if a == name}:
+                entry[str(side)]["games"] += n
+                entry[str(side)]["wins"] += n if winner == side else 0
     return out
 
 

@@ -200,7 +200,7 @@ class Search:
 
     @property
     def seatings(self) -> int:
-        return len(self.base.plan())
+        return self.base.per_deal
 
     def measured(self) -> list[Arm]:
         return [a for a in self.arms.values() if a.estimate is not None]

@@ -187,15 +187,17 @@ def measure_label(game, measure: str) -> tuple[str, str]:
 
 def base_spec(args, game, fixed: dict):
     """What every game of the search shares: file, fixed options, seed, agents, engine, seating."""
-    from vbr.analysis.commands import note
+    from vbr.analysis.commands import note, side_of_seat
     from vbr.cli_common import seat_agents
-    from vbr.sim import RunSpec, seatings
+    from vbr.seating import seating_cycle
+    from vbr.sim import RunSpec
     agents = seat_agents(args, game, args.agents)
+    sides = side_of_seat(game)
     rotate = len(set(agents)) > 1 if args.rotate_seats is None else args.rotate_seats
     if rotate and args.rotate_seats is None:
         note(f"the agents differ, so seats are rotated: every deal is played in each of the "
-             f"{len(seatings(agents))} seatings of the agents (--no-rotate-seats plays each deal once)")
-    return RunSpec.of(game.path, fixed, args.seed, agents, 0, engine=args.engine, rotate=rotate)
+             f"{len(seating_cycle(agents, sides)[0])} seatings of the agents (--no-rotate-seats plays each deal once)")
+    return RunSpec.of(game.path, fixed, args.seed, agents, 0, engine=args.engine, rotate=rotate, sides=sides)
 
 
 # ------------------------------------------------------------------------------ the report
