@@ -62,7 +62,7 @@ def balanced_cycle(agents, sides) -> list[list[tuple]] | None:
     side the players there sit, in the order given, from position (p0 + d) mod size of the side's
     seats on, in deal d, so over lcm(sizes) deals each player sits in every seat of a side equally
     often; the filler takes the other seats. t0 and p0 are the side and position the first player
-    is given, so that where the agents as given are a seating of the plan, deal 0 plays them first.
+    is given, so that with one player deal 0 plays the agents as given first.
     Each seating puts a player on one side only; the filler may sit on several at once."""
     agents, teams = tuple(agents), side_seats(sides)
     if len(sides) != len(agents) or not unequal_sides(sides):
