@@ -270,7 +270,7 @@ def deals(spec: RunSpec, start: int, stop: int) -> Iterator[tuple[int, int, list
             seed, agents = spec.deals[i]
             yield i, seed, SHARED.agents(list(agents))
         return
-    cycle = [[SHARED.agents(list(seating)) for seating in seatings] for seatings in spec.cycle()]
+    cycle = [[SHARED.agents(list(seating)) for seating in one_deal] for one_deal in spec.cycle()]
     k, last, seed = len(cycle[0]), None, 0
     for i in range(start, stop):
         deal, j = divmod(i, k)

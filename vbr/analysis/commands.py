@@ -412,7 +412,7 @@ def cmd_sim(args, game, agents) -> int:
         note(f"in some seatings different agents share a side (seats {', '.join(map(str, seats))}: "
              f"{' | '.join(shared)}): a side's win counts for each of its agents, so the agents' wins add up to "
              f"more than the games")
-    if args.rotate_seats:
+    if args.rotate_seats and len(set(agents)) > 1:
         from vbr.play import side_names
         spread = spread_note(agents, sides, side_names(game))
         if spread:
@@ -517,7 +517,7 @@ def spread_note(agents: list[str], sides: list[int], names: list[str]) -> str | 
         players = " and ".join(a for a in dict.fromkeys(agents) if a != filler)
         every = f"every {len(cycle)} deals" if len(cycle) > 1 else "each deal"
         head = (f"the sides differ in size ({sizes}), so the seatings are side-balanced: each deal puts "
-                f"{players} on every side once, {every} in every seat of a side as often, {filler} in the "
+                f"{players} on every side once, and {every} in each seat of a side equally often, {filler} in the "
                 f"other seats; over the {played} of {counted(len(cycle), 'deal')}")
     else:
         head = (f"the sides differ in size ({sizes}), and rotating over the seats puts an agent on a side "
@@ -528,7 +528,7 @@ def spread_note(agents: list[str], sides: list[int], names: list[str]) -> str | 
 
 
 def _spread_text(name: str, entry: dict, names: list[str]) -> str:
-    """`random on team red in 4, team blue in 2 (on both at once in 2)`."""
+    """`random on team red in 4, team blue in 2 (on several sides at once in 2)`."""
     on = ", ".join(f"{names[side]} in {k}" for side, k in entry["sides"].items() if side < len(names))
     several = f" (on several sides at once in {entry['several']})" if entry["several"] else ""
     return f"{name} on {on}{several}"
