@@ -225,9 +225,10 @@ def test_in_a_game_of_teams_an_agent_wins_with_the_team_of_its_seats():
 
 
 def test_a_note_says_when_a_seating_puts_different_agents_on_one_side(tmp_path, capsys):
-    # Cattack for 3: team red is seats 0 and 2, blue seat 1. greedy,random,random rotated puts
-    # greedy beside random on red (random | random | greedy, then random | greedy | random): a red
-    # win there is a win of both, and the agents' wins add up to the games and those red wins
+    # Cattack for 3: team red is seats 0 and 2, blue seat 1. greedy,random,random with the seats
+    # rotated puts greedy on each team once a deal (vbr.seating), on red beside random (greedy |
+    # random | random, or random | random | greedy): a red win there is a win of both, and the
+    # agents' wins add up to the games and those red wins
     rows = tmp_path / "rows.jsonl"
     code, out, err = run(capsys, "sim", "cattack", "--option", "players=3", "-n", 6, "--agents",
                          "greedy,random,random", "--engine", "python", "--json", "--out", rows)

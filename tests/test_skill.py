@@ -52,9 +52,10 @@ def test_skill_in_a_game_of_one_seat_is_a_usage_error_not_an_internal_one(tmp_pa
 
 
 def test_skill_is_refused_where_rotating_the_seats_puts_both_settings_on_one_side(capsys):
-    # Cattack for 3 (teams red: seats 0 and 2, blue: seat 1): the settings sit [4, 1, 4], whose
-    # rotations [1, 4, 4] and [4, 4, 1] put both on team red, and a red win counted as a win of
-    # each: samples=4 "won" every game of those seatings against samples=1
+    # Cattack for 3 (teams red: seats 0 and 2, blue: seat 1): the settings sit [4, 1, 4], and every
+    # seating that puts samples=1 on red puts samples=4 there too (vbr.seating: the one given once
+    # goes to each team in turn), a red win counted as a win of each: samples=4 "won" every game of
+    # those seatings against samples=1
     code, _, err = sim(capsys, "sim", "cattack", "--option", "players=3", "-n", 3, "--agents", "greedy",
                        "--skill", "samples=1,4", "--engine", "python")
     assert code == 2 and "puts both settings on one side" in err
