@@ -1,7 +1,9 @@
 """`vbr importance`'s interval of a drop is never a point: where the per-deal differences are all
 alike (the seat won every deal unrestricted and lost every one restricted, or won all in both) or
 fewer than two, it is Newcombe's interval of the two win rates' difference from their Wilson
-intervals, as `vbr compare` falls back to it; elsewhere the paired one, as before."""
+intervals, as `vbr compare` falls back to it; elsewhere the paired one, over the deals: the seats'
+differences of one deal (the same deal, restricted on each seat) are one cluster, not independent
+pairs."""
 from __future__ import annotations
 
 import json
@@ -92,3 +94,87 @@ def test_differences_with_spread_keep_the_paired_interval():
     half = 3.182446305284263 * math.sqrt(1 / 3) / 2
     assert f.paired and f.drop == 0.5
     assert abs(f.ci95[0] - (0.5 - half)) < 2e-3 and abs(f.ci95[1] - (0.5 + half)) < 2e-3
+
+
+# ------------------------------------------------------------------------------ a deal is one cluster
+# A coin decides each deal: on 1, seat 0 may `go` (and win), then seat 1 may (and win); on 0, or
+# if both stall, a draw. The `first` agent stalls, so every deal is a draw unrestricted; with
+# `never:stall` on either seat, that seat wins every deal the coin showed 1 and draws the rest. The
+# coin is rolled before any choice, so a deal's coin is the same in every run: in each deal the two
+# seats' differences are the same (−1 on a 1, 0 on a 0), one observation counted twice.
+STALL = '''game "Stall"
+seats 2
+enum Move { stall, go }
+die coin = [0, 1]
+start play
+phase play {
+  let c = roll coin
+  if c == 1 {
+    choose a from [stall, go] by 0 as "first"
+    if a == go {
+      end winner 0
+    }
+    choose b from [stall, go] by 1 as "second"
+    if b == go {
+      end winner 1
+    }
+  }
+  end draw
+}
+'''
+
+T19, T39 = 2.093024, 2.022691  # Student's t, 97.5 % points at 19 and 39 degrees of freedom (tables)
+
+
+def test_the_seats_differences_of_one_deal_are_one_cluster_not_two_independent_pairs(tmp_path, capsys):
+    path = tmp_path / "stall.vbr"
+    path.write_text(STALL)
+    assert main(["importance", str(path), "--engine", "python", "--json", "-n", "20", "--agents", "first"]) == 0
+    stall = {r["word"]: r for r in json.loads(capsys.readouterr().out)["importance"]}["stall"]
+    # p: the share of deals whose coin showed 1, each won restricted by both seats and drawn unrestricted
+    p = stall["restricted_rate"]
+    heads = round(20 * p)
+    assert stall["base_rate"] == 0.0 and stall["drop"] == -p and 0 < heads < 20 and stall["games"] == 40
+    # over the 20 deals: the deals' mean differences, −1 on `heads` of them and 0 on the rest, have
+    # s² = 20·p(1 − p)/19, so the interval is −p ± t(19)·√(p(1 − p)/19)
+    half = T19 * math.sqrt(p * (1 - p) / 19)
+    lo, hi = stall["ci95"]
+    assert abs(lo - (-p - half)) < 2e-4 and abs(hi - (-p + half)) < 2e-4
+    # the 40 differences pooled as independent pairs gave −p ± t(39)·√(p(1 − p)/39), narrower by
+    # √(39/19)·t(19)/t(39), about 1.48: half the information counted twice
+    pooled = T39 * math.sqrt(p * (1 - p) / 39)
+    assert abs((hi - lo) / 2 / pooled - math.sqrt(39 / 19) * T19 / T39) < 2e-3
+
+
+def test_a_second_seat_whose_differences_copy_the_first_s_adds_no_deal_and_leaves_the_interval_as_it_was():
+    # four deals drawn unrestricted; restricted, a seat wins deals 0 and 2: differences −1, 0, −1, 0
+    # for each seat. One seat: −1/2 ± t(3)·√(1/3)/2. Both: the same four deals, the same interval
+    # (pooled as eight pairs it was −1/2 ± t(7)·√(2/7)/√8, 0.45 where it is 0.92)
+    base = [trial(s, None) for s in range(4)]
+    restricted = {seat: [trial(s, seat if s % 2 == 0 else None, narrowed=1) for s in range(4)] for seat in (0, 1)}
+    half = 3.182446305284263 * math.sqrt(1 / 3) / 2
+    for seats in ((0,), (0, 1)):
+        f = importance_of("w", "a member of M", {s: base for s in seats}, {s: restricted[s] for s in seats}, [0, 1])
+        assert f.paired and f.drop == -0.5 and f.games == 4 * len(seats)
+        assert abs(f.ci95[0] - (-0.5 - half)) < 2e-3 and abs(f.ci95[1] - (-0.5 + half)) < 2e-3
+
+
+def wilson_half(n: int) -> float:
+    """Wilson's interval of n/2 of n games is 1/2 ± z·√(1/4n + z²/4n²)/(1 + z²/n)."""
+    z2 = Z95 * Z95
+    return Z95 * math.sqrt(1 / (4 * n) + z2 / (4 * n * n)) / (1 + z2 / n)
+
+
+def test_deals_whose_mean_difference_is_the_same_fall_back_to_newcombe_not_a_point():
+    # seat 0 wins every deal unrestricted and loses it restricted (difference 1); restricting seat 1
+    # changes nothing (0): each deal's mean difference is 1/2, no spread over the deals, so the
+    # clustered interval would be the point 1/2. Newcombe's instead: unrestricted the two seats win
+    # 3 of 6 games (each deal's share 1/2: no design effect above 1), Wilson 1/2 ± wilson_half(6);
+    # restricted 0 of 6, Wilson up to z²/(6 + z²): 1/2 − √(wilson_half² + wilson_end²) .. 1/2 + wilson_half
+    base = [trial(s, 0) for s in range(3)]
+    restricted = {0: [trial(s, 1, narrowed=1) for s in range(3)], 1: [trial(s, 0, narrowed=1) for s in range(3)]}
+    f = importance_of("w", "a member of M", {0: base, 1: base}, restricted, [0, 1])
+    assert f.drop == 0.5 and not f.paired
+    assert abs(f.ci95[0] - (0.5 - math.hypot(wilson_half(6), wilson_end(6)))) < 1e-9
+    assert abs(f.ci95[1] - (0.5 + wilson_half(6))) < 1e-9
+

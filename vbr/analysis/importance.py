@@ -5,9 +5,10 @@ kinds, `pass`), each seat in turn plays the same deals (seeds) restricted — ne
 word names — against unrestricted play; its win rate is compared with its win rate in the same
 deals unrestricted. The drop is the mean of the per-deal differences (won unrestricted minus won
 restricted, each 1, 0 or -1), pooled over the seats the word ever took an option from, with a
-paired normal interval: the same seeds keep the rest of the game alike (under the typed engines,
-every draw the restriction does not touch is the same draw). Where the differences cannot give
-one (fewer than two, or all alike: the seat won every deal in one run and none in the other),
+paired interval: the same seeds keep the rest of the game alike (under the typed engines, every
+draw the restriction does not touch is the same draw), and the seats' differences of one deal are
+one cluster, as they share its draws. Where the deals cannot give one (fewer than two, or every
+deal's differences alike on average: the seat won every deal in one run and none in the other),
 the interval is Newcombe's from the two win rates' Wilson intervals, as `vbr compare` falls back
 to it (`drop_ci`).
 """
@@ -90,15 +91,20 @@ def drop_ci(diffs: list[float], wins_r: list[int], wins_b: list[int], deals: lis
     unrestricted less won restricted; `wins_r[i]`, `wins_b[i]`: its wins, restricted and not;
     `deals[i]`: its deal (seed), shared by the seats' pairs of one deal.
 
-    The paired normal interval of the differences (`stats.mean_ci`) where they have spread. Where
-    they have none, or are fewer than two (every deal won unrestricted and lost restricted, or
-    lost in both), it would be a point, certainty that a few deals do not give: then the drop is
-    taken as the difference of the two win rates, with Newcombe's interval from their Wilson
-    intervals (`stats.diff_proportions`; as `vbr compare` does where its paired differences are all
-    alike), the games of one deal one cluster (`stats.clustered_wilson`: the seats' pairs of a
-    deal share its draws)."""
-    if len(diffs) >= 2 and len(set(diffs)) > 1:
-        return S.mean_ci(diffs), True
+    The paired interval takes each deal as one cluster (`stats.clustered_mean_ci` of the deals'
+    summed differences: the ratio estimator over the deals, t at the deals less one), as the
+    seats' pairs of one deal are the same deal played with the restriction on each seat and share
+    its draws: pooled as independent pairs, s/√n over the pairs would be too narrow where they
+    move together (for every seat's difference alike in a deal, by about √seats). With every deal
+    one pair it is the paired t interval of the differences (`stats.mean_ci`). Where the deals'
+    mean differences have no spread, or are fewer than two (every deal won unrestricted and lost
+    restricted, or lost in both), it would be a point, certainty that a few deals do not give:
+    then the drop is taken as the difference of the two win rates, with Newcombe's interval from
+    their Wilson intervals (`stats.diff_proportions`; as `vbr compare` does where its paired
+    differences are all alike), each deal's games one cluster (`stats.clustered_wilson`)."""
+    sums, counts = S.cluster_totals(diffs, deals)
+    if len({total / games for total, games in zip(sums, counts)}) > 1:  # exact: whole sums over whole counts
+        return S.clustered_mean_ci(sums, counts), True
     n = len(diffs)
     return S.diff_proportions(sum(wins_r), n, sum(wins_b), n, clusters_a=S.cluster_totals(wins_r, deals),
                               clusters_b=S.cluster_totals(wins_b, deals)), False
@@ -128,7 +134,7 @@ def render(title: str, figures: list[Importance], agents: list[str], games: int)
         out.append(f"  {f.word:<{width}}  {100 * f.drop:>+6.1f}%  {ci:<15}  {f.narrowed_per_game:>13.2f}  {f.what}"
                    + (f" ({choices(f.played_whole)} played whole)" if f.played_whole else ""))
     if any(f.ci95 and not f.paired for f in figures):
-        out += ["  * not paired: the per-deal differences were all alike (or fewer than two), so Newcombe's",
+        out += ["  * not paired: the per-deal differences were all alike (or fewer than two deals), so Newcombe's",
                 "    interval of the difference of the two win rates, from their Wilson intervals"]
     return "\n".join(out)
 
