@@ -178,3 +178,10 @@ def test_deals_whose_mean_difference_is_the_same_fall_back_to_newcombe_not_a_poi
     assert abs(f.ci95[0] - (0.5 - math.hypot(wilson_half(6), wilson_end(6)))) < 1e-9
     assert abs(f.ci95[1] - (0.5 + wilson_half(6))) < 1e-9
 
+
+def test_the_header_counts_one_deal_in_the_singular(tmp_path, capsys):
+    path = tmp_path / "pick.vbr"
+    path.write_text(PICK)
+    assert main(["importance", str(path), "--engine", "python", "-n", "1", "--agents", "first"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert "(1 deal per seat, agents first | first;" in header

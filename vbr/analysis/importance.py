@@ -117,7 +117,8 @@ def ranked(figures: list[Importance]) -> list[Importance]:
 
 def render(title: str, figures: list[Importance], agents: list[str], games: int) -> str:
     """The ranking as a table no wider than 100 columns."""
-    out = [f"{title}: what each option is worth to the seat that has it ({games} deals per seat, agents "
+    from vbr.report import counted
+    out = [f"{title}: what each option is worth to the seat that has it ({counted(games, 'deal')} per seat, agents "
            f"{' | '.join(agents)}; drop = the restricted seat's lost win rate, paired per deal, 95% CI)"]
     if not figures:
         out.append("  no word to weigh: the file has no enum member or kind, and no choice that may be passed")
@@ -128,20 +129,15 @@ def render(title: str, figures: list[Importance], agents: list[str], games: int)
         if f.narrowed_per_game == 0:
             why = "never offered" if not f.played_whole else "never avoidable"
             out.append(f"  {f.word:<{width}}  {'—':>7}  {why:<15}  {0:>13}  {f.what}"
-                       + (f" ({choices(f.played_whole)} offered nothing else)" if f.played_whole else ""))
+                       + (f" ({counted(f.played_whole, 'choice')} offered nothing else)" if f.played_whole else ""))
             continue
         ci = f"{100 * f.ci95[0]:+.1f}..{100 * f.ci95[1]:+.1f}" + ("" if f.paired else "*") if f.ci95 else "no interval"
         out.append(f"  {f.word:<{width}}  {100 * f.drop:>+6.1f}%  {ci:<15}  {f.narrowed_per_game:>13.2f}  {f.what}"
-                   + (f" ({choices(f.played_whole)} played whole)" if f.played_whole else ""))
+                   + (f" ({counted(f.played_whole, 'choice')} played whole)" if f.played_whole else ""))
     if any(f.ci95 and not f.paired for f in figures):
         out += ["  * not paired: the per-deal differences were all alike (or fewer than two deals), so Newcombe's",
                 "    interval of the difference of the two win rates, from their Wilson intervals"]
     return "\n".join(out)
-
-
-def choices(n: int) -> str:
-    """`1 choice`, `2 choices`."""
-    return f"{n} choice" if n == 1 else f"{n} choices"
 
 
 def _over_runs(progress, total: int, per_run: int):
@@ -181,18 +177,18 @@ def cmd_importance(args, game, agents: list[str]) -> int:
     progress = _over_runs(shown, args.n * (1 + len(words) * game.seats), args.n) if shown else None
     played = [0]  # games of the runs finished so far, for a stop between two runs
 
-    def counted(result):
+    def tally(result):
         played[0] += len(result.trials)
         return result
 
     try:
         with backend_for(args) as backend:
-            base = counted(run(spec(), backend, progress))
+            base = tally(run(spec(), backend, progress))
             if base.interrupted:
                 say_interrupted(len(base.trials), args.n, [])
                 return base.exit_code or INTERRUPTED
             for word, what in words.items():
-                runs = {s: counted(run(spec((rule_for(s, word),)), backend, progress)) for s in seats}
+                runs = {s: tally(run(spec((rule_for(s, word),)), backend, progress)) for s in seats}
                 stopped = [r.exit_code for r in runs.values() if r.interrupted]
                 if stopped:
                     say_interrupted(sum(len(r.trials) for r in runs.values()), args.n * game.seats, [])
