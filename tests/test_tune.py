@@ -160,12 +160,25 @@ def test_a_first_mover_target_is_labelled_with_the_files_first_mover_measure_as_
     argv = ("siatka", "--option", "target=5,9", "--target", "first_mover_advantage=0.5", "-n", 4, "--engine", "python")
     code, out, _ = tune(capsys, *argv, "--no-progress")
     assert code in (0, 1)
-    assert out.splitlines()[0].startswith("Siatka: tuning target in 5,9 to bring first-mover advantage (first server) ")
+    assert out.splitlines()[0].startswith(
+        "Siatka: tuning target in 5,9 to bring first_mover_advantage — first-mover advantage (first server) — to 50.0%")
     assert "first-mover advantage (first server), 95% CI" in out.splitlines()[2]
     _, r, _ = tune_json(capsys, *argv)
     main(["sim", "siatka", "-n", "2", "--engine", "python", "--json"])
     sim = json.loads(capsys.readouterr().out)
     assert r["label"] == sim["metrics"]["first_mover_advantage"]["label"] == "first-mover advantage (first server)"
+
+
+def test_the_header_names_a_label_with_brackets_of_its_own_after_its_name_and_any_other_label_before_it(capsys):
+    # the first-mover label ends in whose first move it is, `(first server)`: the header read
+    # `first-mover advantage (first server) (first_mover_advantage)`, two bracketed parts in a row
+    from vbr.analysis.tune_command import named
+    assert named("first-mover advantage (first server)", "first_mover_advantage") == \
+        "first_mover_advantage — first-mover advantage (first server) —"
+    assert named("mean length", "length_mean") == "mean length (length_mean)"  # as docs/cli.md shows it
+    code, out, _ = tune(capsys, COUNTED, "--option", "rounds=2,3", "--target", "length_mean=3", "-n", 8,
+                        "--engine", "python", "--no-progress")
+    assert code in (0, 1) and " to bring mean length (length_mean) to 3.00" in out.splitlines()[0]
 
 
 def test_a_first_mover_target_of_a_file_without_a_first_mover_measure_is_the_first_choice_s(capsys):

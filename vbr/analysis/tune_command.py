@@ -261,7 +261,7 @@ def render(r: dict) -> str:
     from vbr.terminal import clean
     unit, name = r["unit"], r["option"]
     values = f"{r['values']['range'][0]}..{r['values']['range'][1]}" if "range" in r["values"] else ",".join(r["values"]["set"])
-    out = [f"{r['title']}: tuning {name} in {values} to bring {r['label']} ({r['measure']}) to {fmt(r['target'], unit)}",
+    out = [f"{r['title']}: tuning {name} in {values} to bring {named(r['label'], r['measure'])} to {fmt(r['target'], unit)}",
            f"agents {' | '.join(r['agents'])}, seed {r['seed']}, {r['games']} of {r['budget']} games in {r['rounds']} "
            + ("round" if r["rounds"] == 1 else "rounds") + (f", engine {r['engine']}" if r.get("engine") else ""),
            f"  {name:>10}  {'games':>6}  {r['label']}, 95% CI"]
@@ -273,6 +273,14 @@ def render(r: dict) -> str:
         out.append(f"  {str(a['value']):>10}  {a['games']:>6}  {est}{ci}{mark}")
     out += answer_lines(r)
     return clean("\n".join(out))
+
+
+def named(label: str, measure: str) -> str:
+    """A measure as the report's first line names it: its label, then its name in brackets
+    (`mean length (length_mean)`); a label that ends in brackets of its own (`first-mover
+    advantage (first server)`) after its name, set off by dashes, not two bracketed parts in a row
+    (`first_mover_advantage — first-mover advantage (first server) —`)."""
+    return f"{measure} — {label} —" if label.endswith(")") else f"{label} ({measure})"
 
 
 def answer_lines(r: dict) -> list[str]:
