@@ -128,3 +128,80 @@ def test_an_inner_block_takes_over_from_vbrs_own_outer_handling_but_never_from_a
     signal.signal(signal.SIGTERM, theirs)
     with raising(mine):
         assert signal.getsignal(signal.SIGTERM) is theirs
+
+
+# ---------------------------------------------------------------- held: deferred, set once for a loop
+def ctrl_c_in_a_held_loop(where: int) -> list[str]:
+    """What happened, in order, in a `held` loop of three `deferred` blocks, a SIGINT sent to this
+    process inside the `where`-th block (or, for -1, between the first and the second)."""
+    from vbr.stop_signals import held
+    seen = []
+    with pytest.raises(KeyboardInterrupt):
+        with held():
+            for k in range(3):
+                if k == 1 and where == -1:
+                    os.kill(os.getpid(), signal.SIGINT)
+                    sum(range(1000))  # a call into Python, where the handler runs
+                    seen.append("ran between")
+                with deferred():
+                    if k == where:
+                        os.kill(os.getpid(), signal.SIGINT)
+                    for _ in range(1000):  # calls into Python, where a handler would run
+                        seen.append(f"ran in {k}") if f"ran in {k}" not in seen else None
+                    seen.append(f"block {k} ended")
+    seen.append("raised after")
+    return seen
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_inside_held_a_ctrl_c_in_a_deferred_block_is_raised_once_that_block_ends(threads):
+    # not at the end of the loop: a replay stopped by Ctrl-C stops at the choice it was at
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    if threads == 2:
+        other.start()
+    try:
+        assert ctrl_c_in_a_held_loop(1) == ["ran in 0", "block 0 ended", "ran in 1", "block 1 ended", "raised after"]
+    finally:
+        stop.set()
+        if threads == 2:
+            other.join()
+
+
+def test_inside_held_a_ctrl_c_outside_the_deferred_blocks_is_raised_at_once():
+    assert ctrl_c_in_a_held_loop(-1) == ["ran in 0", "block 0 ended", "raised after"]
+
+
+def test_held_gives_the_handlers_back_and_a_ctrl_c_after_it_is_raised_at_once():
+    from vbr.stop_signals import held
+    with held():
+        assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with pytest.raises(KeyboardInterrupt):
+        with deferred():
+            pass
+        os.kill(os.getpid(), signal.SIGINT)
+        sum(range(1000))
+
+
+def test_inside_held_a_ctrl_c_in_a_block_that_raises_is_still_raised():
+    # the block's own error gives way to the stop: the run is stopped, not dropped
+    from vbr.stop_signals import held
+    with pytest.raises(KeyboardInterrupt):
+        with held(), deferred():
+            os.kill(os.getpid(), signal.SIGINT)
+            sum(range(1000))
+            raise ValueError("the block's own error")
+
+
+@pytest.mark.usefixtures("default_stop_signals")
+def test_inside_held_a_sigterm_under_as_ctrl_c_is_held_and_raised_with_its_number():
+    from vbr.stop_signals import held
+    with as_ctrl_c():
+        with pytest.raises(KeyboardInterrupt) as stopped:
+            with held():
+                with deferred():
+                    os.kill(os.getpid(), signal.SIGTERM)
+                    sum(range(1000))
+                    reached = True
+        assert reached and stopped.value.signum == signal.SIGTERM

@@ -61,8 +61,7 @@ def _raise_stopped(signum: int, frame) -> None:
 _DEFERRED = (signal.SIGINT, *STOP_SIGNALS)
 
 
-@contextmanager
-def deferred() -> Iterator[None]:
+def deferred() -> AbstractContextManager[None]:
     """While the block runs (C that calls back into Python), Ctrl-C and the stop signals are held
     back, and once it ends they are handled as usual (Ctrl-C's KeyboardInterrupt raised then).
     Python runs a signal's handler at the next function it enters, a callback from C too, where
@@ -70,7 +69,15 @@ def deferred() -> Iterator[None]:
     and the callback's work with it. Only the main thread runs handlers, so elsewhere nothing
     changes. The signals are blocked (two system calls) when the main thread is the process's
     only thread; with others, Python's or a library's own (OpenBLAS starts some when NumPy is
-    imported), which the system could hand a signal to, their handlers only note it meanwhile."""
+    imported), which the system could hand a signal to, their handlers only note it meanwhile.
+    Inside `held`, the block costs next to nothing."""
+    if _hold is not None and threading.current_thread() is threading.main_thread():
+        return _hold  # its handlers note the signals while the block runs
+    return _deferring()
+
+
+@contextmanager
+def _deferring() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -94,6 +101,64 @@ def deferred() -> Iterator[None]:
             signal.signal(s, handler)
     if heard:
         old[heard[0]](heard[0], None)
+
+
+class _Hold:
+    """The stop signals' handlers while `held` runs: a signal met inside a `deferred` block (the
+    hold entered as a context manager, `depth` deep) is noted, and handled by its own handler once
+    the outermost such block ends; met anywhere else, it is handled at once, as it would be."""
+
+    def __init__(self, handlers: dict):
+        self.handlers = handlers  # each signal's own handler, by signal
+        self.depth = 0
+        self.heard: list[int] = []
+
+    def hear(self, signum: int, frame) -> None:
+        if self.depth:
+            self.heard.append(signum)
+        else:
+            self.handlers[signum](signum, frame)
+
+    def __enter__(self) -> None:
+        self.depth += 1
+
+    def __exit__(self, *exc) -> None:
+        self.depth -= 1
+        if not self.depth and self.heard:  # also when the block raised: a stop is never dropped
+            signum = self.heard[0]
+            self.heard.clear()
+            self.handlers[signum](signum, None)  # Ctrl-C's raises KeyboardInterrupt
+
+
+_hold: _Hold | None = None  # the main thread's `held` block, while one runs
+
+
+@contextmanager
+def held() -> Iterator[None]:
+    """Around a loop that runs many `deferred` blocks (a replay's choices, each a call into C that
+    calls back): the signals' handlers are changed once, for the whole loop, and each `deferred`
+    inside it then costs a count, not a look at the process's threads and two system calls. The
+    promise is `deferred`'s: a signal met inside a `deferred` block is handled once that block
+    ends (Ctrl-C's KeyboardInterrupt raised then); met elsewhere in the loop, in Python, it is
+    handled at once, as without `held`. A signal whose handler is not Python's (SIG_DFL, SIG_IGN)
+    keeps its action. Only the main thread handles signals: elsewhere, and inside an outer
+    `held`, nothing changes. Handlers set by others inside the block are replaced by the ones
+    before it when it ends, so it is for loops that set none."""
+    global _hold
+    if _hold is not None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handlers = {s: h for s in _DEFERRED if callable(h := signal.getsignal(s))}
+    hold = _Hold(handlers)
+    for s in handlers:
+        signal.signal(s, hold.hear)
+    _hold = hold
+    try:
+        yield
+    finally:
+        _hold = None
+        for s, handler in handlers.items():
+            signal.signal(s, handler)
 
 
 def _alone() -> bool:
