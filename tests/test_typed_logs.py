@@ -69,6 +69,42 @@ def test_a_logged_game_is_the_game_played_without_a_log():
         assert sum(e["t"] == "choice" for e in events) == plain.choices
 
 
+def first_options_log(game, seed: int, choices: int, log: list) -> list:
+    """The log of `game` seeded with `seed`, option 0 taken at each of its first `choices` choices."""
+    state = game.new_state(seed, log=log)
+    for _ in range(choices):
+        state.apply_index(0)
+    return state.log
+
+
+def test_logged_games_of_one_c_engine_played_in_turn_each_hear_their_own_events():
+    # the C engine hands every logged call's events to the log of the state it runs, whichever
+    # state of the same game ran before (its hook is made once and given each call's log)
+    python, c = (load(ROOT / "rules" / "siatka.vbr", {}, engine=e) for e in ("python", "c"))
+    a, b = c.new_state(1, log=[]), c.new_state(2, log=[])
+    for _ in range(6):
+        a.apply_index(0)
+        b.apply_index(0)
+    assert a.log == first_options_log(python, 1, 6, []) and b.log == first_options_log(python, 2, 6, [])
+    assert a.log != b.log
+
+
+class RefusesPicks(list):
+    """A log that takes every event but a pick (which C hands over), where it raises."""
+
+    def append(self, event) -> None:
+        if event["t"] == "pick":
+            raise RuntimeError("no picks")
+        super().append(event)
+
+
+def test_a_log_that_fails_in_a_c_call_raises_once_c_returns_and_the_next_logged_game_hears_its_events():
+    python, c = (load(ROOT / "rules" / "siatka.vbr", {}, engine=e) for e in ("python", "c"))
+    with pytest.raises(RuntimeError, match="no picks"):
+        first_options_log(c, 1, 6, RefusesPicks())
+    assert first_options_log(c, 1, 6, []) == first_options_log(python, 1, 6, [])
+
+
 @pytest.mark.parametrize("engine", ["python", "c"])
 def test_siatkas_log_keeps_the_score_as_the_book_counts_it(engine):
     """[Attack] a point moves the scorer's marker one space; [End of the Game] the game ends at

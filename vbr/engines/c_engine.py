@@ -493,7 +493,7 @@ class CEngine:
         if log is None:
             self.lib.vbr_new(S, seed & R.MASK)
         else:
-            with _Hook(log) as hook:
+            with self._hook(log) as hook:
                 self.lib.vbr_new_logged(S, seed & R.MASK, hook.address)
         return S
 
@@ -511,11 +511,10 @@ class CEngine:
         """Every frame dropped and play started in phase `unit`, run to a choice or the end."""
         self._logged(S, log, self.lib.vbr_goto, unit)
 
-    @staticmethod
-    def _logged(S, log, fn, *args) -> int:
+    def _logged(self, S, log, fn, *args) -> int:
         if log is None:
             return fn(S, *args)
-        with _Hook(log) as hook:
+        with self._hook(log) as hook:
             S[H.LOG] = hook.address
             try:
                 return fn(S, *args)
@@ -530,8 +529,21 @@ class CEngine:
         if log is None:
             self.lib.vbr_apply(S, i)
         else:
-            with _Hook(log) as hook:
+            with self._hook(log) as hook:
                 self.lib.vbr_apply_logged(S, i, hook.address)
+
+    def _hook(self, log) -> "_Hook":
+        """This thread's hook (made once: C runs without the GIL, so two threads never share one),
+        handing C's events to `log` (an events.EventLog) while it is entered; a new one where this
+        thread's is in use already."""
+        mine = self._per_thread
+        hook = getattr(mine, "hook", None)
+        if hook is None:
+            hook = mine.hook = _Hook()
+        elif hook.log is not None:
+            hook = _Hook()
+        hook.log = log
+        return hook
 
     def play_random(self, S, agent_seed: int) -> None:
         self.lib.vbr_play_random(S, agent_seed & R.MASK)
@@ -671,15 +683,16 @@ _LOG_FN = ctypes.CFUNCTYPE(None, ctypes.POINTER(ctypes.c_int64), ctypes.c_int64,
 
 class _Hook:
     """A function C calls with each event of a logged call (the `hook` of vbr_new_logged and
-    vbr_apply_logged), handing it to `log` (an events.EventLog). An error in `log` is raised once
+    vbr_apply_logged), handing it to `log` (an events.EventLog, set before the hook is entered,
+    let go when it is left: one hook serves call after call). An error in `log` is raised once
     C has returned: it cannot pass through C's frames; so is a Ctrl-C (or SIGTERM, SIGHUP) met
     meanwhile (stop_signals.deferred), which would otherwise be dropped with the event heard."""
 
-    def __init__(self, log):
-        self.log, self.failed = log, []
+    def __init__(self):
+        self.log, self.failed = None, []
         self.fn = _LOG_FN(self.hear)  # kept here: C may call it only while it is alive
         self.address = ctypes.cast(self.fn, ctypes.c_void_p).value
-        self._signals = stop_signals.deferred()
+        self._signals = None
 
     def hear(self, S, what, code, n, args) -> None:
         if not self.failed:
@@ -689,10 +702,13 @@ class _Hook:
                 self.failed.append(exc)
 
     def __enter__(self) -> "_Hook":
+        self._signals = stop_signals.deferred()
         self._signals.__enter__()
         return self
 
     def __exit__(self, *exc) -> None:
-        self._signals.__exit__(*exc)  # a signal met in C: its handler now (Ctrl-C's raises)
-        if self.failed and exc[0] is None:
-            raise self.failed[0]
+        failed, signals = self.failed, self._signals
+        self.log, self.failed, self._signals = None, [], None  # free for the next call
+        signals.__exit__(*exc)  # a signal met in C: its handler now (Ctrl-C's raises)
+        if failed and exc[0] is None:
+            raise failed[0]
