@@ -475,6 +475,35 @@ def test_a_ctrl_c_met_while_c_runs_a_logged_set_up_is_taken_once_it_returns_and_
                                             "seat 0 to choose)")
 
 
+# Two says after the choice: C hands both over in the call that takes it.
+TWO_SAYS = ('game "x"\nseats 2\nstart p\nphase p {\n  choose y from [1, 2] by 0\n'
+            '  say "first {y}"\n  say "second {y}"\n  end draw\n}\n')
+
+
+def test_a_ctrl_c_met_while_c_hands_over_an_event_of_a_replay_stops_it_once_that_call_returns(tmp_path, capsys,
+                                                                                              monkeypatch):
+    # the replay holds Ctrl-C back once for all its calls into C (stop_signals.held), not per call:
+    # a Ctrl-C met while C hands over the first say is taken once C has handed over the second,
+    # and the replay ends as a command stopped by Ctrl-C does, with no event dropped with a traceback
+    from vbr.cli import main
+    from vbr.engines.events import PHASE, SAY, EventLog
+    log = play(tmp_path, TWO_SAYS, [1])
+    heard, dropped = [], []
+    monkeypatch.setattr(sys, "unraisablehook", dropped.append)  # where ctypes reports an exception it drops
+    from_c = EventLog.from_c
+
+    def ctrl_c_at_the_first_say(self, S, what, *args):
+        if what == SAY and SAY not in heard:
+            os.kill(os.getpid(), signal.SIGINT)
+        from_c(self, S, what, *args)
+        heard.append(what)
+
+    monkeypatch.setattr(EventLog, "from_c", ctrl_c_at_the_first_say)
+    assert main(["replay", str(log), "--engine", "c"]) == 130
+    assert capsys.readouterr().err == "vbr: interrupted\n"
+    assert heard == [PHASE, SAY, SAY] and dropped == []
+
+
 def test_a_stopped_line_ends_a_log(tmp_path, capsys):
     from vbr.cli import main
     log = play(tmp_path, ALIKE, [2, 1])

@@ -24,7 +24,7 @@ from typing import Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
-from vbr import __version__
+from vbr import __version__, stop_signals
 from vbr.atomic_file import write_atomic
 from vbr.errors import EngineUnavailable, VbrError
 
@@ -320,14 +320,15 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
         from vbr.engines.c_engine import CEngineUnavailable
         why = str(exc) if isinstance(exc, CEngineUnavailable) else exc.located()  # its located() is a whole `vbr: error:` line
         raise _Bad(1, f"the {engine} engine cannot replay this log: {why}{hint}") from None
-    game = _Replaying(loaded, head["seed"])
-    try:
-        count, stopped = _compare(game, logged)
-    except _Bad as bad:
-        if game.fault is not None:  # what the replay stopped at, said in full
-            bad.message += "\n" + game.fault.render()
-        bad.message += "".join("\n" + note for note in _changed_since(head, loaded))
-        raise
+    with stop_signals.held():  # each logged call into C holds Ctrl-C back at the cost of a count, not system calls
+        game = _Replaying(loaded, head["seed"])
+        try:
+            count, stopped = _compare(game, logged)
+        except _Bad as bad:
+            if game.fault is not None:  # what the replay stopped at, said in full
+                bad.message += "\n" + game.fault.render()
+            bad.message += "".join("\n" + note for note in _changed_since(head, loaded))
+            raise
     if stopped and game.made() > count:
         return ReplayResult(True, f"{path}: reproduces exactly up to where the run was stopped, inside the rules' "
                                   f"run ({count} events; the replay goes on past them)")
