@@ -419,7 +419,8 @@ def cmd_run(args) -> int:
         if log is not None:
             events.write(header(game, args.seed, agents, args.engine))
         try:
-            with stop_signals.as_ctrl_c():  # SIGTERM and SIGHUP write the log as Ctrl-C does
+            # SIGTERM and SIGHUP write the log as Ctrl-C does; each logged call into C holds them back (held)
+            with stop_signals.as_ctrl_c(), stop_signals.held():
                 result = play_typed_game(game, args.seed, agents, log=events)
         except VbrError as exc:
             fault = exc
