@@ -156,9 +156,10 @@ def held() -> Iterator[None]:
     try:
         yield
     finally:
-        _hold = None
-        for s, handler in handlers.items():
-            signal.signal(s, handler)
+        with hold:  # a signal met while the handlers are given back is handled once they all are
+            _hold = None
+            for s, handler in handlers.items():
+                signal.signal(s, handler)
 
 
 def _alone() -> bool:
