@@ -170,12 +170,14 @@ def test_deals_whose_mean_difference_is_the_same_fall_back_to_newcombe_not_a_poi
     # changes nothing (0): each deal's mean difference is 1/2, no spread over the deals, so the
     # clustered interval would be the point 1/2. Newcombe's instead: unrestricted the two seats win
     # 3 of 6 games (each deal's share 1/2: no design effect above 1), Wilson 1/2 ± wilson_half(6);
-    # restricted 0 of 6, Wilson up to z²/(6 + z²): 1/2 − √(wilson_half² + wilson_end²) .. 1/2 + wilson_half
+    # restricted 0 of 6 games in 3 deals, nothing varying to read a design effect from, so counted
+    # as its 3 deals (stats.design_effect), Wilson up to z²/(3 + z²):
+    # 1/2 − √(wilson_half(6)² + wilson_end(3)²) .. 1/2 + wilson_half(6)
     base = [trial(s, 0) for s in range(3)]
     restricted = {0: [trial(s, 1, narrowed=1) for s in range(3)], 1: [trial(s, 0, narrowed=1) for s in range(3)]}
     f = importance_of("w", "a member of M", {0: base, 1: base}, restricted, [0, 1])
     assert f.drop == 0.5 and not f.paired
-    assert abs(f.ci95[0] - (0.5 - math.hypot(wilson_half(6), wilson_end(6)))) < 1e-9
+    assert abs(f.ci95[0] - (0.5 - math.hypot(wilson_half(6), wilson_end(3)))) < 1e-9
     assert abs(f.ci95[1] - (0.5 + wilson_half(6))) < 1e-9
 
 

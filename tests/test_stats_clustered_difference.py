@@ -48,6 +48,17 @@ def test_a_share_whose_deals_are_each_won_once_keeps_wilsons_interval_as_its_des
     assert ci == S.diff_proportions(10, 20, 6, 20)
 
 
+def test_a_share_no_deal_ever_showed_counts_its_deals_not_its_games():
+    # 0 of 40 games in 20 deals of 2: nothing varies, so nothing tells how far a deal's two games
+    # move together; taken as together (deff 2), it is Wilson's 0 of 20, up to z²/(20 + z²), not
+    # 0 of 40's z²/(40 + z²). So is 20 of 20 deals won; deals of 1, 2 and 3 games hold as much as
+    # (1 + 2 + 3)² / (1 + 4 + 9) = 36/14 clusters of equal size would
+    assert S.clustered_wilson([0] * 20, [2] * 20) == pytest.approx(S.wilson(0, 20))
+    assert S.clustered_wilson([0] * 20, [2] * 20)[1] == pytest.approx(Z * Z / (20 + Z * Z))
+    assert S.clustered_wilson([2] * 20, [2] * 20) == pytest.approx(S.wilson(20, 20))
+    assert S.clustered_wilson([0, 0, 0], [1, 2, 3]) == pytest.approx(S.wilson(0, 36 / 14))
+
+
 def test_newcombe_takes_any_two_intervals_that_hold_their_shares():
     # p_a = 0.5 in (0.4, 0.7), p_b = 0.2 in (0.1, 0.25): −0.3 − √(0.1² + 0.2²) .. −0.3 + √(0.05² + 0.1²)
     lo, hi = S.newcombe(0.5, (0.4, 0.7), 0.2, (0.1, 0.25))

@@ -192,8 +192,16 @@ def clustered_wilson(nums: list[float], dens: list[float], z: float = Z95) -> tu
 def design_effect(nums: list[float], dens: list[float]) -> float:
     """Of the share p = Σyᵢ / Σxᵢ of n = Σxᵢ games over clusters i (cluster i holds xᵢ games, yᵢ of
     them successes): `ratio_se`² over p(1 − p)/n, the variance n independent games would give
-    (Kish's deff), taken at least 1; 1 where it cannot be read (p = 0 or 1, a single cluster)."""
+    (Kish's deff), taken at least 1; 1 for a single cluster, where it cannot be read.
+
+    At p = 0 or 1 nothing varies to read it from, and the games of a cluster are taken to move
+    together (intra-cluster correlation 1): deff = Σxᵢ² / Σxᵢ, n over Kish's effective number of
+    clusters (Σxᵢ)² / Σxᵢ², the games a cluster holds where all hold as many. So a share no deal's
+    games ever showed counts its deals, not its games: 0 of 20 deals played in 2 seatings is as
+    sure as 0 of 20 games, never as 0 of 40."""
     n, k = sum(dens), sum(nums)
+    if n and k in (0, n) and len(dens) > 1:
+        return max(1.0, math.fsum(x * x for x in dens) / n)
     p, se = (k / n if n else 0.0), ratio_se(nums, dens)
     return max(1.0, se * se / (p * (1 - p) / n)) if se is not None and 0 < p < 1 else 1.0
 
