@@ -1,6 +1,7 @@
 """A run's games kept as compact columns (vbr.analysis.column_store), filled part by part: every
 figure reads as `Columns` of the same trials gives it, game for game, and what the summaries read
 of it is what they read of the trials; a game costs tens of bytes, not the hundreds of a Trial."""
+import gc
 import tracemalloc
 
 import pytest
@@ -108,19 +109,27 @@ def test_a_run_into_a_store_keeps_a_siatka_game_in_under_a_hundred_bytes():
     """A Trial costs about 500 bytes kept (tests/test_trial_sharing.py); the store's figures of a
     Siatka game fit bytes and shorts but for one float (25 bytes), its arrays growing by an
     eighth at a time: 100 bytes a game is a generous bound. The games are played once before, so
-    that the values games share (vbr.shared_values) are there already: they are not per game."""
-    spec = RunSpec.of("rules/siatka.vbr", {}, 2, ["random", "random"], 20_000, engine="c")
+    that the values games share (vbr.shared_values) are there already: they are not per game.
+    Memory is read after a full collection, which empties CPython's free lists: else the
+    thousands of short-lived tuples a run frees and the free lists keep (freed, not kept by the
+    run) count as traced, some 600 KB whatever the number of games, 150 bytes a game at 4,000.
+    So read, 4,000 games keep about 33 bytes a game (20,000: 31); a store keeping the Trials too,
+    over 400."""
+    games = 4_000
+    spec = RunSpec.of("rules/siatka.vbr", {}, 2, ["random", "random"], games, engine="c")
     run(spec, LocalBackend(1), sink=ColumnStore().add, keep=False)
     store = ColumnStore()
+    gc.collect()
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
         result = run(spec, LocalBackend(1), sink=store.add, keep=False)
+        gc.collect()
         kept = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
-    assert result.games == store.games == 20_000 and result.trials == []
-    assert kept / 20_000 < 100, kept / 20_000
+    assert result.games == store.games == games and result.trials == []
+    assert kept / games < 100, kept / games
 
 
 def test_a_store_made_of_one_game_at_a_time_equals_one_made_at_once():
