@@ -34,14 +34,19 @@ def test_sim_plays_the_same_games_through_the_python_and_the_c_engine(tmp_path):
 
 
 def test_greedy_and_mcts_seats_play_the_same_games_through_the_python_and_the_c_engine(tmp_path):
+    # one deal in both seatings (the agents differ, so the seats are rotated): each agent in each
+    # seat; the search at its default budget (past 20 iterations), seconds a game in python. In one
+    # process: the games are the same in any number of workers (test_cli.py's one and two workers)
     rows = {}
     for engine in ("python", "c"):
         out = tmp_path / f"{engine}.jsonl"
-        done = vbr("sim", "siatka", "-n", 4, "--agents", "greedy,mcts:iterations=20", "--engine", engine, "--out", out)
+        done = vbr("sim", "siatka", "-n", 2, "--agents", "greedy,mcts:iterations=20", "--engine", engine, "--out", out,
+                   "--workers", 1)
         assert done.returncode == 0, done.stderr
         rows[engine] = [json.loads(line) for line in out.read_text().splitlines()]
         assert {r.pop("engine") for r in rows[engine]} == {engine}
-    assert rows["python"] == rows["c"] and len(rows["c"]) == 4
+    assert rows["python"] == rows["c"] and len(rows["c"]) == 2
+    assert [r["agents"] for r in rows["c"]] == [["greedy", "mcts:iterations=20"], ["mcts:iterations=20", "greedy"]]
 
 
 def test_sim_json_names_the_engine():
