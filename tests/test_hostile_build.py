@@ -264,22 +264,25 @@ def test_the_python_engine_of_a_phase_of_3000_ifs_is_built_in_bounded_memory(tmp
     at each way in while it is short: written so without end, the copies made the phase's code
     four times longer (100,000 lines; 430 MB to compile), and finding the blocks on a loop took
     time quadratic in the blocks. Now the copies add at most COPIED_BUDGET lines to a unit.
-    Each `if x >= i` holds (x is i then), so x ends at 3001: seat 1 wins."""
-    from vbr.engines.game import load
+    Each `if x >= i` holds (x is i then), so x ends at 3001: seat 1 wins. The engine measured is
+    the one that plays (built once: as vbr.engines.game.load builds it)."""
+    from vbr.engines.game import Game, checked_model
     from vbr.engines.python_engine import PythonEngine
+    from vbr.ir.build import build_program
 
     rules = tmp_path / "ifs.vbr"
     ifs = "".join(f"  if x >= {i} {{\n    x = x + 1\n  }}\n" for i in range(1, 3001))
     rules.write_text(f'game "Ifs"\nseats 2\nvar x: int = 1\nstart p\nphase p {{\n{ifs}  end winner x % 2\n}}\n')
-    game = load(rules, {}, engine="python")
-    assert str(game.new_state(0).outcome()) == "seat 1 wins"
+    model = checked_model(rules)
+    program = build_program(model)
     tracemalloc.start()
     try:
-        PythonEngine(game.program)
+        engine = PythonEngine(program)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert peak < 200 << 20
+    assert str(Game(program, engine, model, rules).new_state(0).outcome()) == "seat 1 wins"
 
 
 @pytest.mark.parametrize("succ, looped", [
@@ -459,6 +462,7 @@ def test_the_python_engine_of_a_phase_of_2000_choices_is_built_in_bounded_memory
     choices before, 210 MB now; bounded here at 280 MB)."""
     from vbr.engines.game import load
     from vbr.engines.python_engine import PythonEngine
+    from vbr.ir.build import build_program
 
     rules = tmp_path / "choices.vbr"
     rules.write_text("\n".join(['game "Choices"', "seats 2", "start play", "phase play {", *_choices(2000),
