@@ -112,7 +112,7 @@ def test_a_run_into_a_store_keeps_a_siatka_game_in_under_a_hundred_bytes():
     that the values games share (vbr.shared_values) are there already: they are not per game.
     Memory is read after a full collection, which empties CPython's free lists: else the
     thousands of short-lived tuples a run frees and the free lists keep (freed, not kept by the
-    run) count as traced, some 600 KB whatever the number of games, 150 bytes a game at 4,000.
+    run) count as traced, some 550 KB once there are thousands, 135 bytes a game at 4,000.
     So read, 4,000 games keep about 33 bytes a game (20,000: 31); a store keeping the Trials too,
     over 400."""
     games = 4_000

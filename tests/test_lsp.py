@@ -505,7 +505,7 @@ def test_edits_parsed_a_declaration_at_a_time_equal_a_whole_parse():
     cache = PieceCache()
     rnd = random.Random(3)
     # every kind of edit once, in a random order, then two more of any kinds: each kind met
-    # after others (16 edits of random kinds met four to six of them)
+    # after others (16 edits of random kinds took twice the parsing to meet them)
     kinds = rnd.sample(EDITS, len(EDITS)) + [rnd.choice(EDITS) for _ in range(2)]
     for kind in kinds:
         kind, edited, touched = _edit(rnd, text, decls, kind)

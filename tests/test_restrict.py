@@ -223,7 +223,7 @@ def test_importance_with_mcts_seats_runs_under_the_typed_engines(capsys, engine)
     # a search of 50 iterations (budget=0: no more) tells `safe` (wins 1/2) from `risky` (1/6)
     # and takes safe, so taking safe away costs its seat 1/2 - 1/6 = 1/3, and risky nothing. In
     # this process (--workers 1; an mcts agent's default is a worker per core): a pool of workers
-    # starts for each of the command's 9 runs, some 20 s of starting for 2 s of play, and the
+    # starts for each of the command's 9 runs, some 20 s of CPU (under C, 2 s of play), and the
     # games are the same in any number of workers (test_cli.py's one and two workers)
     code, out, err = run(capsys, "importance", TOY, "-n", 300, "--seed", 1, "--engine", engine,
                          "--agents", "mcts:iterations=50,budget=0", "--json", "--workers", 1)

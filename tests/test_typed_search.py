@@ -676,7 +676,7 @@ def test_mcts_at_its_defaults_wins_over_75_percent_of_its_games_against_greedy_a
     # deal the lower end of a confidence sequence for the mean score (vbr/analysis/sequential.py,
     # valid at every number of deals at once, so it may be watched deal by deal) at 0.1 %, the
     # test passing as soon as it is above 75 %; else, after MOST_DEALS deals, Student's t's lower
-    # bound over their scores at 0.4 %. A book won nearly every time passes within 30 to 70
+    # bound over their scores at 0.4 %. A book won nearly every time passes within 30 to 75
     # deals; cattack, the lowest (about 84 %), plays all 100, its t bound near 76 %.
     from vbr.analysis.sequential import confidence_sequence
     from vbr.analysis.stats import mean_ci
