@@ -11,6 +11,7 @@ from statistics import NormalDist
 
 import pytest
 
+from conftest import one_worker_at_a_time
 from vbr.engines import python_search as PS
 from vbr.engines.game import load
 from vbr.errors import VbrRuntimeError
@@ -572,7 +573,16 @@ def _pig_regret():
     return module
 
 
-def _regrets_against_hold_at_20(games, **settings):
+@pytest.fixture(scope="module")
+def best_response(tmp_path_factory):
+    """pig_regret's best response to hold at 20 (W, B), kept in the system's temporary folder:
+    worked out (some 8 s) and written by one worker at a time, so that none reads the file
+    while another writes it."""
+    with one_worker_at_a_time("pig best response", tmp_path_factory):
+        return _pig_regret().cached_best_response()
+
+
+def _regrets_against_hold_at_20(best_response, games, **settings):
     """Each game's regret of mcts against hold at 20 in Pig to 100, each deal played with it in
     either seat: over the search's decisions between rolling and holding, the best response's
     worth of the better option minus its worth of the option taken (benchmarks/pig_regret.py's
@@ -580,7 +590,7 @@ def _regrets_against_hold_at_20(games, **settings):
     the best response's (the performance difference lemma: against a fixed opponent Pig is a
     one-player game of chance), with far less noise than counting wins."""
     pr = _pig_regret()
-    W, B = pr.cached_best_response()
+    W, B = best_response
     g = load(PIG, {}, engine="c")
     at = g.program.layout.vars
     out = []
@@ -608,7 +618,8 @@ def _mean_and_se(xs):
 
 
 @pytest.mark.slow
-def test_margin_rewards_win_pig_far_more_often_against_hold_at_20_than_win_loss_rewards_with_full_playouts():
+def test_margin_rewards_win_pig_far_more_often_against_hold_at_20_than_win_loss_rewards_with_full_playouts(
+        best_response):
     # Random playouts to 100 bank a few points a turn, so every banked point looks decisive and a
     # win/loss search holds on small totals; a lead at a horizon does not mislead it so. Measured
     # by regret (the expected win rate each gives away, _regrets_against_hold_at_20) over 40 games
@@ -616,13 +627,14 @@ def test_margin_rewards_win_pig_far_more_often_against_hold_at_20_than_win_loss_
     # difference's standard error about 4 points (counting wins needed 400 games each for 3): the
     # margin search's expected win rate must be at least 15 points above, over 3.5 standard errors
     # above no difference and over 5 below the difference expected.
-    margin, se_margin = _mean_and_se(_regrets_against_hold_at_20(40))
-    win_loss, se_win_loss = _mean_and_se(_regrets_against_hold_at_20(40, reward="win", depth=0))
+    margin, se_margin = _mean_and_se(_regrets_against_hold_at_20(best_response, 40))
+    win_loss, se_win_loss = _mean_and_se(_regrets_against_hold_at_20(best_response, 40, reward="win", depth=0))
     assert win_loss - margin >= 0.15, (margin, se_margin, win_loss, se_win_loss)
 
 
 @pytest.mark.slow
-def test_the_defaults_win_pig_against_hold_at_20_more_often_than_an_open_tree_exploring_alike_below_the_root():
+def test_the_defaults_win_pig_against_hold_at_20_more_often_than_an_open_tree_exploring_alike_below_the_root(
+        best_response):
     # With c = 0.7 at every node the nodes below the root choose nearly uniformly (a margin
     # reward's options differ by hundredths), so `hold` is scored against an opponent who often
     # hands the dice back for nothing and the search holds too early; the defaults (closed tree,
@@ -635,14 +647,15 @@ def test_the_defaults_win_pig_against_hold_at_20_more_often_than_an_open_tree_ex
     # needed 2,000 games each for 1.6): the defaults must be at least 2.5 points ahead, about 4
     # standard errors above no difference and some 5 below the difference expected (5.4 points
     # over these games).
-    defaults, se_defaults = _mean_and_se(_regrets_against_hold_at_20(100))
+    defaults, se_defaults = _mean_and_se(_regrets_against_hold_at_20(best_response, 100))
     uniform_below, se_uniform_below = _mean_and_se(_regrets_against_hold_at_20(
-        100, depth=10, tree="open", inner_c=0.0, spread_playouts=0, budget=0, cut="even", spread_scale=1.0))
+        best_response, 100, depth=10, tree="open", inner_c=0.0, spread_playouts=0, budget=0, cut="even",
+        spread_scale=1.0))
     assert uniform_below - defaults >= 0.025, (defaults, se_defaults, uniform_below, se_uniform_below)
 
 
 @pytest.mark.slow
-def test_the_defaults_expected_win_rate_against_hold_at_20_passes_53_percent_by_the_regret_measure():
+def test_the_defaults_expected_win_rate_against_hold_at_20_passes_53_percent_by_the_regret_measure(best_response):
     # Against a fixed opponent Pig is a one-player game of chance: value iteration gives the best
     # response's win probability (55.49 % with the seats rotated) and each decision's worth of
     # rolling and of holding; a game's regret (the best worth minus the worth taken, summed over
@@ -652,7 +665,7 @@ def test_the_defaults_expected_win_rate_against_hold_at_20_passes_53_percent_by_
     # (53.9 % over 1,000 games; the issue's mark is 52 % of 2,000 games, where one run's standard
     # error is 1.1 points). The bound, 0.0249 a game (53 %), lies 8 standard errors above it.
     pr = _pig_regret()
-    W, B = pr.cached_best_response()
+    W, B = best_response
     best = (W[0, 0, 0] + B[0, 0]) / 2
     mean, se, _ = pr.regret(load(PIG, {}, engine="c"), "mcts", 400, W, B)
     assert abs(best - 0.5549) < 0.0001
