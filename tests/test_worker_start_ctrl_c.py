@@ -16,11 +16,12 @@ BUMP = Path(__file__).parent.parent / "docs" / "tutorial" / "bump.vbr"
 
 def test_ctrl_c_reaching_a_worker_while_it_starts_prints_no_traceback_and_it_plays_its_games(capfd):
     spec = RunSpec.of(BUMP, {}, 0, ["random", "random"], 3, engine="python")
-    worker = _Worker(multiprocessing.get_context("spawn"), spec)
+    context = multiprocessing.get_context("spawn")
+    worker = _Worker(context, spec, context.RawValue("q", -1))  # no chunk cancelled
     try:
         # sent right after the start: a spawned worker takes far longer than this to import vbr
         os.kill(worker.process.pid, signal.SIGINT)
-        worker.send((0, 3))
+        worker.send((spec, 0, 3), 0)
         games = []
         while True:
             kind, value = worker.conn.recv()  # an EOFError here: the worker died of the Ctrl-C

@@ -8,7 +8,6 @@ a stopped run keeps every game up to the first one it has not received.
 """
 from __future__ import annotations
 
-import itertools
 from typing import Iterable, Iterator
 
 from vbr.errors import UsageError
@@ -16,12 +15,22 @@ from vbr.sim import RunSpec, check_workers, game_for, play_games, usable_cores
 
 
 class LocalBackend:
-    """This process (`workers == 1`), or a pool of processes (vbr/worker_pool.py)."""
+    """This process (`workers == 1`), or a pool of processes (vbr/worker_pool.py). Used in a `with`
+    block, the backend keeps its pool from run to run until the block ends, so a command that plays
+    several runs starts at most `workers` processes in all; used without, each call starts a pool
+    of its own and stops it when its games are done."""
 
     name = "local"
 
     def __init__(self, workers: int | None = 1):
         self.workers = check_workers(1 if workers is None else workers)
+        self._pool = None  # the pool kept inside a `with` block, once a run has needed one
+        self._keeping = False
+
+    @property
+    def processes_started(self) -> int:
+        """The worker processes the kept pool has started so far (0 outside a `with` block)."""
+        return self._pool.started if self._pool is not None else 0
 
     def prepare(self, spec: RunSpec) -> None:
         """Load the game here before the clock starts, so games/s counts play alone."""
@@ -31,32 +40,51 @@ class LocalBackend:
         """The chunks' games in their order: here, each game in a list of its own as soon as it
         ends; from a pool, in the batches its workers send (vbr.worker_pool), of no more processes
         than the run has games (`--workers 12 -n 2` starts two: each costs a start and a load)."""
-        processes = min(self.workers, spec.n)
-        if processes <= 1:
+        if min(self.workers, spec.n) <= 1:
             for start, stop in chunks:
                 for trial in play_games(spec, start, stop):
                     yield [trial]
             return
-        yield from self._pool_map(spec, chunks, processes)
+        yield from self.map_runs((spec, start, stop) for start, stop in chunks)
 
     def map_runs(self, chunks: Iterable[tuple[RunSpec, int, int]]) -> Iterator[list]:
         """As `map`, for chunks of several runs, each naming its run: the games in the chunks' order,
         played in one pool, so a search over an option's values (vbr tune) starts no pool per value."""
-        chunks = iter(chunks)
         if self.workers == 1:
             for spec, start, stop in chunks:
                 for trial in play_games(spec, start, stop):
                     yield [trial]
             return
-        first = next(chunks, None)
-        if first is not None:
-            yield from self._pool_map(first[0], itertools.chain([first], chunks))
-
-    def _pool_map(self, spec, chunks, processes: int | None = None):
         import multiprocessing
 
-        from vbr.worker_pool import map_in_order
-        yield from map_in_order(multiprocessing.get_context("spawn"), processes or self.workers, spec, chunks)
+        from vbr.worker_pool import Pool
+        context = multiprocessing.get_context("spawn")
+        if not self._keeping:
+            pool = Pool(context, self.workers, kept=False)
+            clean = False
+            try:
+                yield from pool.map(chunks)
+                clean = True
+            finally:
+                pool.close(at_once=not clean)
+            return
+        if self._pool is None:
+            self._pool = Pool(context, self.workers)
+        yield from self._pool.map(chunks)
+
+    def close(self) -> None:
+        """Stop the kept pool's workers (they have no chunk left: each run took all its games)."""
+        self._keeping = False
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
+
+    def __enter__(self) -> "LocalBackend":
+        self._keeping = True
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def default_workers(agents: str | None) -> int:

@@ -38,19 +38,19 @@ class WorkerEnded(ChildProcessError):
 
 
 class _Worker:
-    def __init__(self, ctx, spec: RunSpec):
+    def __init__(self, ctx, spec: RunSpec, cancelled):
         self.conn, theirs = ctx.Pipe()
-        self.process = ctx.Process(target=_serve, args=(theirs, spec), daemon=True, name="vbr-worker")
+        self.process = ctx.Process(target=_serve, args=(theirs, spec, cancelled), daemon=True, name="vbr-worker")
         with stop_signals.starting_a_worker():
             self.process.start()
         theirs.close()  # the worker's end is the worker's alone: its end of file is the worker's end
         self.sent: deque[int] = deque()  # the indices of the chunks it holds, in the order sent
 
-    def send(self, chunk: tuple) -> None:
-        """Hand the worker a chunk; a worker that has ended is a WorkerEnded, never the
-        BrokenPipeError its pipe raises (which the CLI would take for a closed stdout)."""
+    def send(self, chunk: tuple, number: int) -> None:
+        """Hand the worker a chunk, numbered in its pool; a worker that has ended is a WorkerEnded,
+        never the BrokenPipeError its pipe raises (which the CLI would take for a closed stdout)."""
         try:
-            self.conn.send(chunk)
+            self.conn.send((number, chunk))
         except OSError:
             raise self.ended() from None
 
@@ -71,27 +71,75 @@ class _Worker:
         self.conn.close()
 
 
-def map_in_order(ctx, workers: int, spec: RunSpec, chunks: Iterable[tuple[int, int]]) -> Iterator[list]:
-    """The games of `play_range(spec, start, stop)` for each chunk, in the order of `chunks`, handed
-    on as they arrive: each worker sends its games at most FLUSH_SECONDS after they end, so a run
-    shows progress as it goes and keeps, when it is stopped, every game it has received up to the
-    first one it has not."""
-    spec = stamped(spec)  # the workers load the file again: they check it holds the rules loaded here
-    chunks = ((stamped(c[0]), *c[1:]) if len(c) == 3 else c for c in chunks)
-    first = list(itertools.islice(chunks, workers))  # a run of 3 chunks starts 3 workers, not --workers
-    if not first:
-        return
-    pool = [_Worker(ctx, spec) for _ in first]
-    clean = False
-    try:
-        yield from _results(pool, itertools.chain(first, chunks))
-        clean = True
-    finally:
-        for w in pool:
-            w.stop(at_once=not clean)
+class Pool:
+    """At most `most` worker processes, started as runs need them and kept for the next run until
+    `close`: a command that plays several runs (a sweep, a comparison, vbr importance) starts its
+    workers once. A run that fails or is stopped (Ctrl-C, a worker that ended) stops the workers
+    at once, and a later run starts new ones; a run whose reader had enough (a precision reached)
+    has the chunks still in the workers cut short and keeps the workers (`kept`; else it stops them
+    at once too)."""
+
+    def __init__(self, ctx, most: int, kept: bool = True):
+        self.ctx, self.most, self.kept = ctx, most, kept
+        self.workers: list[_Worker] = []
+        self.started = 0  # worker processes this pool has started, over all its runs
+        self._cancelled = ctx.RawValue("q", -1)  # the workers drop the chunks numbered below it
+        self._numbers = itertools.count()
+
+    def map(self, chunks: Iterable[tuple]) -> Iterator[list]:
+        """The games of each chunk (spec, start, stop), in the order of `chunks`, handed on as they
+        arrive: each worker sends its games at most FLUSH_SECONDS after they end, so a run shows
+        progress as it goes and keeps, when it is stopped, every game it has received up to the
+        first one it has not."""
+        stamp = _stamper()
+        chunks = ((stamp(spec), start, stop) for spec, start, stop in chunks)
+        first = list(itertools.islice(chunks, self.most))  # a run of 3 chunks needs 3 workers, not `most`
+        if not first:
+            return
+        while len(self.workers) < len(first):
+            self.workers.append(_Worker(self.ctx, first[0][0], self._cancelled))
+            self.started += 1
+        try:
+            yield from _results(self.workers, itertools.chain(first, chunks), self._numbers)
+        except GeneratorExit:  # the reader had enough: the chunks still out are dropped
+            if self.kept:
+                self._drop_sent()
+            else:
+                self.close(at_once=True)
+            raise
+        except BaseException:
+            self.close(at_once=True)
+            raise
+
+    def _drop_sent(self) -> None:
+        self._cancelled.value = next(self._numbers)
+        try:
+            while any(w.sent for w in self.workers):
+                _receive(self.workers, {}, {})
+        except WorkerEnded:
+            self.close(at_once=True)
+        for w in self.workers:
+            w.sent.clear()
+
+    def close(self, at_once: bool = False) -> None:
+        workers, self.workers = self.workers, []
+        for w in workers:
+            w.stop(at_once)
 
 
-def _results(pool: list[_Worker], chunks: Iterator[tuple[int, int]]) -> Iterator[list]:
+def _stamper():
+    """`stamped`, once for each spec it is given (a run's chunks share theirs): the workers load
+    the file again, and check it holds the rules loaded here."""
+    stamps: dict[int, tuple[RunSpec, RunSpec]] = {}
+
+    def stamp(spec: RunSpec) -> RunSpec:
+        if id(spec) not in stamps:
+            stamps[id(spec)] = (spec, stamped(spec))  # the spec kept, so that its id is not reused
+        return stamps[id(spec)][1]
+    return stamp
+
+
+def _results(pool: list[_Worker], chunks: Iterator[tuple], numbers: Iterator[int]) -> Iterator[list]:
     got: dict[int, list] = {}  # games received, by the index of their chunk, not yet handed on
     ended: dict[int, BaseException | None] = {}  # chunks a worker is done with: None, or what they raised
     sent = handed = 0
@@ -105,7 +153,7 @@ def _results(pool: list[_Worker], chunks: Iterator[tuple[int, int]]) -> Iterator
             if chunk is None:
                 more = False
                 break
-            w.send(chunk)
+            w.send(chunk, next(numbers))
             w.sent.append(sent)
             sent += 1
         while True:  # in the order sent: a failure is raised where its chunk comes
@@ -143,26 +191,29 @@ def _receive(pool: list[_Worker], got: dict[int, list], ended: dict[int, BaseExc
 GAMES, DONE, FAILED = "games", "done", "failed"  # what a worker sends: games of its chunk, its end, its failure
 
 
-def _serve(conn, spec: RunSpec) -> None:
-    """A worker: chunks in; the games of a chunk out in batches (FLUSH_SECONDS), then the chunk's
-    end (or the exception it raised, after the games before it), until told to stop. A chunk is
-    (start, stop) of the run the pool was started for, or (spec, start, stop) of any run
-    (`vbr.backends.LocalBackend.map_runs`); each game is loaded once per worker."""
+def _serve(conn, spec: RunSpec, cancelled) -> None:
+    """A worker: numbered chunks (spec, start, stop) in; the games of a chunk out in batches
+    (FLUSH_SECONDS), then the chunk's end (or the exception it raised, after the games before it),
+    until told to stop. A chunk numbered below `cancelled` (its run's reader had enough) ends
+    before its next game. Each game is loaded once per worker, `spec`'s first."""
     stop_signals.in_a_worker()
     gc.set_threshold(max(gc.get_threshold()[0], COLLECT_EVERY))  # this process plays games until it ends
     game_for(spec.path, spec.options, spec.engine)
     while True:
         try:
-            chunk = conn.recv()
+            message = conn.recv()
         except EOFError:  # vbr has ended
             return
-        if chunk is None:
+        if message is None:
             return
+        number, chunk = message
         batch: list = []
         sent = time.monotonic()
         try:
-            for trial in play_games(*chunk) if len(chunk) == 3 else play_games(spec, *chunk):
+            for trial in play_games(*chunk) if cancelled.value <= number else ():
                 batch.append(trial)
+                if cancelled.value > number:
+                    break
                 if time.monotonic() - sent >= FLUSH_SECONDS:
                     conn.send((GAMES, batch))
                     batch, sent = [], time.monotonic()

@@ -95,19 +95,14 @@ def check_count(n: int) -> int:
 
 @contextmanager
 def backend_for(args):
-    """One backend for a whole command: a sweep or a comparison starts Ray (or checks the workers)
-    once, not once per run, and always shuts down what it started."""
+    """One backend for a whole command: a sweep or a comparison starts Ray, or its local worker
+    processes, once, not once per run, and always shuts down what it started."""
     from vbr.backends import default_workers, make_backend
     workers = args.workers
     if workers is None and args.backend == "local":
         workers = default_workers(getattr(args, "agents", None))
-    backend = make_backend(args.backend, workers, getattr(args, "ray_address", None))
-    try:
+    with make_backend(args.backend, workers, getattr(args, "ray_address", None)) as backend:
         yield backend
-    finally:
-        close = getattr(backend, "close", None)
-        if close:
-            close()
 
 
 def rotates(args, agents: list[str]) -> bool:
