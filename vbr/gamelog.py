@@ -27,13 +27,17 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from vbr import __version__, stop_signals
 from vbr.atomic_file import write_atomic
 from vbr.errors import EngineUnavailable, VbrError
+from vbr.json_text import dumper
 
 SEED_MAX = 2 ** 63 - 1  # the seeds `vbr run --seed` takes
 
 
+_CANONICAL = dumper(sort_keys=True, separators=(",", ":"))
+
+
 def dumps(event: dict) -> str:
-    from vbr.json_text import dumps as json_text
-    return json_text(event, sort_keys=True, separators=(",", ":"))
+    """`event` as a log's line: canonical JSON (keys sorted, no spaces; vbr.json_text's escapes)."""
+    return _CANONICAL(event)
 
 
 ENGINES = ("python", "c")  # the engines that record and replay logs
@@ -156,6 +160,12 @@ def _finite(text: str) -> float:
 
 
 def _parse(line: int, raw: str, model: type[BaseModel]):
+    """The line `raw` read as JSON and checked against `model`; `_Bad` at `line` saying what is wrong."""
+    return _validated(line, _loaded(line, raw), model)
+
+
+def _loaded(line: int, raw: str):
+    """The line `raw` read as JSON, an object; `_Bad` at `line` where it is not."""
     try:
         data = json.loads(raw, parse_constant=_no_constant, parse_float=_finite)
     except ValueError as exc:  # JSONDecodeError is a ValueError, as is a refused Infinity or NaN
@@ -170,6 +180,11 @@ def _parse(line: int, raw: str, model: type[BaseModel]):
     if not isinstance(data, dict):
         raise _Bad(line, f"not a vbr log line: a JSON {type(data).__name__ if data is not None else 'null'}, "
                          "not an object")
+    return data
+
+
+def _validated(line: int, data: dict, model: type[BaseModel]) -> dict:
+    """`data`, a line's object, if `model` takes it; else `_Bad` at `line` naming each problem."""
     try:
         model.model_validate(data)
     except ValidationError as exc:
@@ -212,6 +227,13 @@ def log_lines(path: Path) -> Iterator[dict]:
     for anything but a regular file. Lines end at `\\n` only: a JSON string may hold U+2028 and
     the like, which `splitlines` cuts. A byte order mark before the header (an editor's) is read
     past, as in a rule file."""
+    for number, text in _log_texts(path):
+        yield _line(number, text)
+
+
+def _log_texts(path: Path) -> Iterator[tuple[int, str]]:
+    """Each line of a log, numbered from 1, as text (its `\\n` off), unparsed: `_Bad` as
+    `log_lines` says but for what a line holds."""
     from vbr.source_files import Unreadable, regular_file
     try:
         f = regular_file(path)
@@ -233,7 +255,7 @@ def log_lines(path: Path) -> Iterator[dict]:
                 text = raw.decode("utf-8-sig" if number == 1 else "utf-8").removesuffix("\n")  # a BOM an editor put first
             except UnicodeDecodeError:
                 raise _Bad(number, "not a vbr log: not UTF-8 text") from None
-            yield _line(number, text)
+            yield number, text
         if number == 0:
             raise _Bad(1, "the log is empty")
 
@@ -243,10 +265,8 @@ def _line(number: int, text: str) -> dict:
         raise _Bad(number, f"not a vbr log line: JSON nested deeper than {MAX_JSON_DEPTH} levels")
     if number == 1:
         return _parse(1, text, Header)
-    e = _parse(number, text, Event)
-    if e["t"] == "choice":
-        _parse(number, text, ChoiceEvent)
-    return e
+    e = _loaded(number, text)
+    return _validated(number, e, ChoiceEvent if e.get("t") == "choice" else Event)  # a choice is an Event
 
 
 # a string; an unterminated one runs to the end of the line, so that each character is read once
@@ -257,6 +277,8 @@ _BRACKET = re.compile(r"[\[\]{}]")
 
 def _too_deep(text: str) -> bool:
     """Whether arrays and objects nest deeper than MAX_JSON_DEPTH (strings' contents aside)."""
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:  # too few brackets, in strings or not
+        return False
     depth = 0
     for b in _BRACKET.findall(_JSON_STRING.sub("", text)):
         depth += 1 if b in "[{" else -1
@@ -289,8 +311,8 @@ def replay(path: Path, engine: str | None = None) -> ReplayResult:
 
 
 def _replay(path: Path, engine: str | None) -> ReplayResult:
-    logged = log_lines(path)
-    head = next(logged)
+    logged = _log_texts(path)
+    head = _line(*next(logged))
     if head.get("engine") is None:
         raise _Bad(1, "this log was recorded by the closure engine, which this vbr no longer has, so it cannot "
                       "be played again: record the game again with --engine python or c")
@@ -339,13 +361,18 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
                         game.outcome())
 
 
-def _compare(game: "_Replaying", logged: Iterator[dict]) -> tuple[int, bool]:
-    """Each logged event against the replay's, each logged choice applied; the number of events,
-    and whether the log ends at STOPPED (the replay may then have made more); `_Bad` at the first
-    line that differs, and at a STOPPED line that is not the last."""
+def _compare(game: "_Replaying", logged: Iterator[tuple[int, str]]) -> tuple[int, bool]:
+    """Each logged event (the log's lines after its header, numbered, as text) against the
+    replay's, each logged choice applied; the number of events, and whether the log ends at
+    STOPPED (the replay may then have made more); `_Bad` at the first line that differs, and at a
+    STOPPED line that is not the last. A line that is the replay's event as vbr writes it, byte
+    for byte, is that event; any other line is read and checked (`_line`), and compared as JSON."""
     count = 0
-    for j, e in enumerate(logged):  # the log is read as it is replayed: a divergence stops the reading
-        line, count = j + 2, j + 1
+    for j, (line, text) in enumerate(logged):  # the log is read as it is replayed: a divergence stops the reading
+        count = j + 1
+        if _written_as_made(game, j, text):
+            continue
+        e = _line(line, text)
         if e["t"] == STOPPED["t"]:
             if dumps(e) != dumps(STOPPED):
                 raise _Bad(line, f"not a vbr log line: a `stopped` line has nothing but `t` ({shown(e)})")
@@ -371,7 +398,8 @@ def _compare(game: "_Replaying", logged: Iterator[dict]) -> tuple[int, bool]:
             raise _Bad(line, f"the logged choice {e['seat']} {e['action']} (option {i}, {e.get('kind', 'any kind')}) "
                              f"is not legal on replay: seat {seat} is offered {listed}")
         game.apply(i)
-        _same_event(game, j, e)
+        if _made(game, j) != text:
+            _same_event(game, j, e)
     if game.made() > count:
         raise _Bad(count + 2, "differs on replay: the log ends here, and the replay goes on (is the log cut short?)"
                               f"\n  replayed: {shown(game.event(count))}")
@@ -502,6 +530,24 @@ def _same_event(game: _Replaying, k: int, logged: dict) -> None:
         a = {key: v for key, v in a.items() if key not in ("index", "kind")}
     if dumps(a) != dumps(logged):
         raise _Bad(k + 2, f"differs on replay\n  logged:   {shown(logged)}\n  replayed: {shown(a)}")
+
+
+def _made(game: _Replaying, k: int) -> str | None:
+    """The replay's k-th event as vbr writes it in a log (`dumps`), or None if it has not made it."""
+    a = game.event(k)
+    return None if a is None else dumps(a)
+
+
+def _written_as_made(game: _Replaying, k: int, text: str) -> bool:
+    """Whether the log's line `text`, its k-th event, is the replay's k-th event as vbr writes it,
+    byte for byte, and reading it would find it so: an event the engine made is an object naming
+    its kind, with no number JSON does not allow (the engines' values are integers), and `text`
+    is no deeper than MAX_JSON_DEPTH. A choice, which the replay makes only once it is applied,
+    and a `stopped` line, which ends the log, are read."""
+    a = game.event(k)
+    if a is None or a["t"] in ("choice", STOPPED["t"]) or dumps(a) != text:
+        return False
+    return not _too_deep(text)
 
 
 def _nothing_more(game: _Replaying, upto: int) -> None:

@@ -63,3 +63,9 @@ def dumps(value, **how) -> str:
     """`json.dumps(value, ensure_ascii=False, **how)`, each character that does not show as itself
     written as JSON's escape for it (see the module's docstring)."""
     return _escaped(json.dumps(value, ensure_ascii=False, **how))
+
+
+def dumper(**how):
+    """`dumps` with `how` fixed, its encoder made once: for text written a value at a time."""
+    encode = json.JSONEncoder(ensure_ascii=False, **how).encode
+    return lambda value: _escaped(encode(value))
