@@ -119,7 +119,7 @@ def test_the_fast_tier_leaves_out_the_tests_conftest_names_slow_and_the_slow_tie
     assert fast and slow and not set(fast) & set(slow)
     assert not any("::test_mcts_beats_random[" in t for t in fast)
     assert sum("::test_mcts_beats_random[" in t for t in slow) == 4
-    assert any("::test_mcts_at_any_seat_of_a_team_game_picks_its_own_teams_win[" in t for t in fast)
+    assert any("::test_forced_choice_returns_0_without_searching[" in t for t in fast)
 
 
 @pytest.mark.slow
