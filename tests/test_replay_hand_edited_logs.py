@@ -8,15 +8,21 @@ RULES = ('game "x"\nseats 2\nstart p\nphase p {\n  choose x from 1..3 by 0 as "p
          '  say "x is {x}"\n  end draw\n}\n')
 
 
-def test_a_log_saved_with_a_byte_order_mark_still_replays(tmp_path, capsys):
-    # Notepad and some other editors put U+FEFF before the first line of a UTF-8 file they save;
-    # a rule file is read past it, and so is a log (it was `Unexpected UTF-8 BOM (decode using
-    # utf-8-sig)`, Python's advice, exit 1)
+def logged_game(tmp_path, capsys):
+    """The log `vbr run --log` writes of a game of RULES (its output read and dropped)."""
     rules = tmp_path / "x.vbr"
     rules.write_text(RULES, encoding="utf-8")
     log = tmp_path / "x.jsonl"
     assert main(["run", str(rules), "--engine", "python", "--quiet", "--log", str(log)]) == 0
     capsys.readouterr()
+    return log
+
+
+def test_a_log_saved_with_a_byte_order_mark_still_replays(tmp_path, capsys):
+    # Notepad and some other editors put U+FEFF before the first line of a UTF-8 file they save;
+    # a rule file is read past it, and so is a log (it was `Unexpected UTF-8 BOM (decode using
+    # utf-8-sig)`, Python's advice, exit 1)
+    log = logged_game(tmp_path, capsys)
     log.write_bytes(b"\xef\xbb\xbf" + log.read_bytes())
     assert main(["replay", str(log)]) == 0
     assert capsys.readouterr().out == f"{log}: reproduces exactly (4 events, draw)\n"
@@ -27,11 +33,7 @@ def test_a_log_whose_lines_were_rewritten_with_spaces_and_keys_reversed_still_re
     # writes it back (`json.dumps` with its default spacing, keys in another order) changes no event:
     # replay compares what each line says, so the log still reproduces, its choice lines included
     import json
-    rules = tmp_path / "x.vbr"
-    rules.write_text(RULES, encoding="utf-8")
-    log = tmp_path / "x.jsonl"
-    assert main(["run", str(rules), "--engine", "python", "--quiet", "--log", str(log)]) == 0
-    capsys.readouterr()
+    log = logged_game(tmp_path, capsys)
     lines = log.read_text(encoding="utf-8").splitlines()
     rewritten = [lines[0]] + [json.dumps(dict(reversed(json.loads(line).items()))) for line in lines[1:]]
     assert all(a != b for a, b in zip(lines[1:], rewritten[1:]))  # every event's line is another text
@@ -46,11 +48,7 @@ def test_a_rewritten_line_that_says_something_else_is_named_quoting_both_events(
     # the other side of the above: a line in another spacing whose event is not the replay's is the
     # first that differs, quoted as vbr writes it beside the replay's
     import json
-    rules = tmp_path / "x.vbr"
-    rules.write_text(RULES, encoding="utf-8")
-    log = tmp_path / "x.jsonl"
-    assert main(["run", str(rules), "--engine", "python", "--quiet", "--log", str(log)]) == 0
-    capsys.readouterr()
+    log = logged_game(tmp_path, capsys)
     lines = log.read_text(encoding="utf-8").splitlines()
     say = next(k for k, line in enumerate(lines) if '"t":"say"' in line)
     event = json.loads(lines[say])
