@@ -9,21 +9,11 @@ import vbr
 from vbr.analysis import stats as S
 from vbr.analysis.metrics import agent_win_rates
 from vbr.analysis.trial import Trial
-from vbr.cli import main
+from cli_runs import rows_of, run
 from vbr.play import play_game
 from vbr.sim import RunSpec, game_seed, seatings
 
 NOTE = "the agents differ, so seats are rotated"
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def rows_of(path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
 # ------------------------------------------------------------------------------ the seatings

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from vbr.analysis import stats as S
-from vbr.cli import main
+from cli_runs import rows_of, run
 from vbr.seating import seating_cycle, seatings, spread
 from vbr.sim import RunSpec, game_seed
 
@@ -17,16 +17,6 @@ PAIR_AND_ONE = [0, 1, 0]  # Cattack for 3: team red is seats 0 and 2, team blue 
 # a pair against one seat in which the pair (team red) wins every game, whoever sits where
 RED_WINS = ('game "Red wins"\nseats 3 teams { red: 0 2 blue: 1 }\nstart a\nphase a {\n'
             '  choose x from 1..2 by 0 as "pick"\n  end winner team 0\n}\n')
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def rows_of(path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
 def side_of(agent: str, seating, sides) -> set:
