@@ -181,3 +181,40 @@ def test_sides_of_one_size_have_no_spread_note_and_no_per_side_entries(capsys):
     assert code == 0, err
     assert "sides differ in size" not in err
     assert all("sides" not in a for a in json.loads(text)["per_agent"].values())
+
+
+# ------------------------------------------------------------ sweeps and comparisons of sides
+# a game whose teams an option changes, its seats kept: a pair against one seat, or three seats on
+# their own. Two agents given once and one given twice seat side-balanced on the pair against one
+# (2 seatings a deal, seating_cycle) and in the 3 rotations on three sides of one seat each
+SPLIT = ('game "Split"\noption split = false\nseats 3 teams { red: 0 2 blue: 1 } when not split\n'
+         'seats 3 when split\nstart a\nphase a {\n  choose x from 1..2 by 0 as "pick"\n  end winner 0\n}\n')
+
+
+def test_a_sweep_whose_combinations_seat_differently_notes_each_combination_s_seatings(tmp_path, capsys):
+    rules = tmp_path / "split.vbr"
+    rules.write_text(SPLIT)
+    assert len(seating_cycle(["first", "random", "random"], [0, 1, 0])[0]) == 2
+    assert len(seating_cycle(["first", "random", "random"], [0, 1, 2])[0]) == 3
+    code, _, err = run(capsys, "sweep", rules, "--grid", "split=false,true", "--agents", "first,random,random",
+                       "-n", 4, "--engine", "python")
+    assert code == 0, err
+    assert ("every deal is played in each of the 2 seatings that put each agent given once on every side in turn "
+            "(split=false); in each of the 3 seatings of the agents (split=true)") in err
+    # 4 games are two whole deals of 2 seatings, but end inside the second deal of 3
+    assert "-n 4 is not a multiple of the 3 seatings of split=true" in err
+    assert "not a multiple of the 2 seatings" not in err
+
+
+def test_a_comparison_whose_arms_seat_differently_says_its_unpaired_games(tmp_path, capsys):
+    # the base plays deal 0 as first | random | random and random | first | random, deal 1 as
+    # random | random | first and random | first | random (balanced_cycle); the variant deal 0 in
+    # the 3 rotations and deal 1 as given: only deal 0's two seatings of the base are in both
+    rules = tmp_path / "split.vbr"
+    rules.write_text(SPLIT)
+    code, text, err = run(capsys, "compare", rules, "--variant-option", "split=true", "--agents",
+                          "first,random,random", "-n", 4, "--engine", "python")
+    assert code == 0, err
+    assert "(as printed); in each of the 3 seatings of the agents (split=true)" in err
+    assert ("unpaired: only 2 games were played in both variants with the same seed and seating; the intervals "
+            "treat the runs as independent") in text

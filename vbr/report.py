@@ -522,8 +522,10 @@ def pairing_lines(r: dict) -> list[str]:
     would have been as precise."""
     p = r.get("pairing")
     if not p or not p.get("paired", bool(p["pairs"])):
-        shared = f"only {p['pairs']} deals were" if p and p["pairs"] else "no deal was"
-        return [f"unpaired: {shared} played in both variants; the intervals treat the runs as independent"]
+        shared = (f"only {counted(p['pairs'], 'game')} {'was' if p['pairs'] == 1 else 'were'}" if p and p["pairs"]
+                  else "no game was")
+        return [f"unpaired: {shared} played in both variants with the same seed and seating; the intervals treat "
+                f"the runs as independent"]
     played = (counted(p["pairs"], "deal") if p.get("deals", p["pairs"]) == p["pairs"]
               else f"{counted(p['pairs'], 'game')} of {counted(p['deals'], 'deal')}")  # the seats rotated
     out = [f"paired: {played} played in both (same seeds and seatings); each interval but the",

@@ -130,22 +130,36 @@ def precision_games(target: float, per_deal: int) -> int:
     return n
 
 
-def rotate_seats(args, agents: list[str], sides=()) -> bool:
+def rotate_seats(args, agents: list[str], sides=(), arms=()) -> bool:
     """Whether the run rotates seats (every deal played in each of its seatings over the seats'
     `sides`, see `vbr.seating.seating_cycle`): as `--rotate-seats` or `--no-rotate-seats` says,
     else exactly when the agents differ, with a note on stderr saying so; and a note when `-n`
-    ends inside a deal."""
+    ends inside a deal. `arms`, (label, sides) of each game a sweep or comparison plays, stand
+    for `sides` where the games' sides differ: the notes then give each game's seatings."""
     from vbr.seating import balanced_cycle
     chosen = getattr(args, "rotate_seats", None)
-    rotate, k = rotates(args, agents), seatings_per_deal(args, agents, sides)
+    rotate = rotates(args, agents)
+    kinds: dict[tuple, list[str]] = {}  # (seatings a deal, balanced) -> the labels of the games that have them
+    for label, arm_sides in (arms or [("", sides)]):
+        key = (seatings_per_deal(args, agents, arm_sides), bool(balanced_cycle(agents, arm_sides)))
+        kinds.setdefault(key, []).append(label)
+    named = len(kinds) > 1  # the games differ in their seatings: each kind names its games
+
+    def which(k: int, balanced: bool, labels: list[str]) -> str:
+        kind = "seatings that put each agent given once on every side in turn" if balanced else "seatings of the agents"
+        return f"{k} {kind}" + (f" ({', '.join(labels)})" if named else "")
     if rotate and chosen is None:
-        which = ("seatings that put each agent given once on every side in turn" if balanced_cycle(agents, sides)
-                 else "seatings of the agents")
-        note(f"the agents differ, so seats are rotated: every deal is played in each of the {k} {which} "
+        each = "; in each of the ".join(which(k, b, labels) for (k, b), labels in kinds.items())
+        note(f"the agents differ, so seats are rotated: every deal is played in each of the {each} "
              f"(--no-rotate-seats plays each deal once, agents as given)")
-    if args.n % k:
-        note(f"-n {args.n} is not a multiple of the {k} seatings: the last deal is played in the first "
-             f"{args.n % k} of them only")
+    by_count: dict[int, list[str]] = {}
+    for (k, _), labels in kinds.items():
+        by_count.setdefault(k, []).extend(labels)
+    for k, labels in by_count.items():
+        if args.n % k:
+            of = f" of {', '.join(labels)}" if len(by_count) > 1 else ""
+            note(f"-n {args.n} is not a multiple of the {k} seatings{of}: the last deal is played in the first "
+                 f"{args.n % k} of them only")
     return rotate
 
 
@@ -574,7 +588,7 @@ def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
         refuse_same_values("--grid", a.name, [c[a.name] for c in combos],
                            [v.game.option_values[a.name] for v in variants])
     agents = arms_agents(agents_spec, [v.game for v in variants])
-    args.rotate_seats = rotate_seats(args, agents, side_of_seat(variants[0].game))
+    args.rotate_seats = rotate_seats(args, agents, arms=[(v.label, side_of_seat(v.game)) for v in variants])
     rows, played, interrupted = [], [], 0  # interrupted: the exit code of what stopped the sweep
     files = [v.game for v in variants]  # the games of the combinations, whose measures the rows' columns name
     with backend_for(args) as backend, arms_rows_as_played(getattr(args, "rows", None), files) as arm:
@@ -714,7 +728,7 @@ def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int
         output.check_file(args.rows, "--rows")
     reused = base_rows(args, base, agents) if getattr(args, "base_rows", None) else None
     if reused is None:
-        args.rotate_seats = rotate_seats(args, agents, side_of_seat(base.game))
+        args.rotate_seats = rotate_seats(args, agents, arms=[(a.label, side_of_seat(a.game)) for a in (base, variant)])
     else:
         args.rotate_seats = len({tuple(t.agents) for t in reused}) > 1
     deals = [(t.seed, tuple(t.agents)) for t in reused] if reused else ()
