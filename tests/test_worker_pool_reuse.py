@@ -102,3 +102,21 @@ def test_the_kept_pool_s_workers_end_with_the_with_block():
         kept = [p for p in multiprocessing.active_children() if p.name == "vbr-worker"]
         assert len(kept) == 2
     assert not any(p.is_alive() for p in kept)
+
+
+def test_a_kept_worker_killed_between_runs_is_replaced_and_the_next_run_plays_all_its_games():
+    # a worker that ends while idle (killed by hand, or by the system for memory) held no chunk:
+    # the next run starts another in its place and gets every game, as a new pool would
+    import os
+    import signal
+    first = RunSpec.of(BUMP, {}, 8, ["random", "random"], 20, engine="python")
+    second = RunSpec.of(BUMP, {}, 9, ["random", "random"], 20, engine="python")
+    expected = [t.seed for t in run(second, LocalBackend(1)).trials]
+    with LocalBackend(2) as backend:
+        run(first, backend)
+        victim = next(p for p in multiprocessing.active_children() if p.name == "vbr-worker")
+        os.kill(victim.pid, signal.SIGKILL)
+        victim.join(10)
+        again = run(second, backend)
+        assert backend.processes_started == 3
+    assert [t.seed for t in again.trials] == expected

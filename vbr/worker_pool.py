@@ -96,6 +96,7 @@ class Pool:
         first = list(itertools.islice(chunks, self.most))  # a run of 3 chunks needs 3 workers, not `most`
         if not first:
             return
+        self._drop_ended()
         while len(self.workers) < len(first):
             self.workers.append(_Worker(self.ctx, first[0][0], self._cancelled))
             self.started += 1
@@ -110,6 +111,17 @@ class Pool:
         except BaseException:
             self.close(at_once=True)
             raise
+
+    def _drop_ended(self) -> None:
+        """The kept workers that ended between runs (killed while idle: they held no chunk) are
+        let go, so that the run starts others in their place instead of failing on their pipes."""
+        alive = []
+        for w in self.workers:
+            if w.process.is_alive():
+                alive.append(w)
+            else:
+                w.stop(at_once=True)
+        self.workers = alive
 
     def _drop_sent(self) -> None:
         self._cancelled.value = next(self._numbers)
