@@ -228,6 +228,18 @@ def test_an_equivalence_can_name_the_code_it_covers():
 
 
 
+def test_equivalences_stacked_above_one_line_each_keep_their_own_reason():
+    # the first mark's reason ran on over the second mark's line, up to the code
+    text = ('game "x"\nseats 2\nkind T { a: int, b: int }\nzone z public\nstart p\nsetup {\n'
+            '  # EQUIVALENT(number "a: 1" → "a: 0"): a is never read\n'
+            '  # EQUIVALENT(number "b: 2" → "b: 3"): b is never\n'
+            '  # read either\n'
+            '  create T(a: 1, b: 2) in z\n}\nphase p {\n  end draw\n}\n')
+    eq = runner.equivalences(text)
+    assert [(e.line, e.text, e.after, e.why) for e in eq] == \
+           [(10, "a: 1", "a: 0", "a is never read"), (10, "b: 2", "b: 3", "b is never read either")]
+
+
 def test_an_equivalence_below_a_form_feed_in_a_comment_covers_its_own_line():
     # the lines were split by str.splitlines, which ends one at a form feed too: the equivalence
     # named the line after the one it was written on, and covered no mutant

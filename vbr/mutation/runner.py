@@ -257,7 +257,8 @@ def equivalences(text: str) -> list[Equivalence]:
     above it (the next line of code). With "text", only the mutants of that line whose code before
     the change contains it (`EQUIVALENT(number "field: 0"): ...`); with `→ "text"` as well, only
     those whose code after the change contains that (`EQUIVALENT(number "n > 0" → "n > -1"): ...`).
-    On its own line, the reason may go on over the comment lines below it, up to the code."""
+    On its own line, the reason may go on over the comment lines below it, up to the code or up to
+    the next mark (marks stacked above one line of code each keep their own reason)."""
     from vbr.trace import _comment, source_lines
     out: list[Equivalence] = []
     lines = source_lines(text)
@@ -269,8 +270,11 @@ def equivalences(text: str) -> list[Equivalence]:
         why = [found.group(4).strip()]
         if line.strip().startswith("#"):
             target = n + 1
+            reason_goes_on = True  # over the comment lines below, up to the code or the next mark
             while target <= len(lines) and lines[target - 1].strip().startswith("#"):
-                why.append(_comment(lines[target - 1]).strip())  # the reason goes on to the code
+                reason_goes_on = reason_goes_on and not _EQUIV.search(_comment(lines[target - 1]))
+                if reason_goes_on:
+                    why.append(_comment(lines[target - 1]).strip())
                 target += 1
         kinds = tuple(k.strip() for k in found.group(1).split(","))
         out.append(Equivalence(target, kinds, found.group(2) or "", " ".join(w for w in why if w), found.group(3) or ""))
