@@ -84,8 +84,11 @@ static inline void vbr_restore(vbr_jmp_buf *saved) {
     }
 }
 
-static inline void vbr_operands(W *S, W a, W b, W f) {
-    if (a == VBR_NONE || b == VBR_NONE) vbr_fault(S, f + 2, VBR_NONE, VBR_NONE);
+/* The operands of an arithmetic operator that are none fault with message f + 2. `tested` (a
+ * constant) names the operands that may be none, 1 the first and 2 the second: the generated
+ * code leaves out the test of one that never is (vbr/ir/never_none.py). */
+static inline void vbr_operands(W *S, W a, W b, int tested, W f) {
+    if (((tested & 1) && a == VBR_NONE) || ((tested & 2) && b == VBR_NONE)) vbr_fault(S, f + 2, VBR_NONE, VBR_NONE);
 }
 
 static inline W vbr_fits(W *S, W r, int over, W f) {
@@ -99,30 +102,31 @@ static inline W vbr_known(W *S, W v, W f) {
     return v;
 }
 
-/* -1, 0 or 1 as a is below, at or above b; a side that is none faults with message f. */
-static inline int vbr_compare(W *S, W a, W b, W f) {
-    if (a == VBR_NONE || b == VBR_NONE) vbr_fault(S, f, VBR_NONE, VBR_NONE);
-    return (a > b) - (a < b);
+/* Whether a and b stand in order `op` (0: <, 1: <=, 2: >, 3: >=; a constant); a side that is
+ * none, of those `tested` names (as vbr_operands), faults with message f. */
+static inline W vbr_order(W *S, W a, W b, int op, int tested, W f) {
+    if (((tested & 1) && a == VBR_NONE) || ((tested & 2) && b == VBR_NONE)) vbr_fault(S, f, VBR_NONE, VBR_NONE);
+    return op == 0 ? a < b : op == 1 ? a <= b : op == 2 ? a > b : a >= b;
 }
 
-static inline W vbr_add(W *S, W a, W b, W f) {
-    W r; vbr_operands(S, a, b, f);
+static inline W vbr_add(W *S, W a, W b, int tested, W f) {
+    W r; vbr_operands(S, a, b, tested, f);
     return vbr_fits(S, r, __builtin_add_overflow(a, b, &r), f);
 }
 
-static inline W vbr_sub(W *S, W a, W b, W f) {
-    W r; vbr_operands(S, a, b, f);
+static inline W vbr_sub(W *S, W a, W b, int tested, W f) {
+    W r; vbr_operands(S, a, b, tested, f);
     return vbr_fits(S, r, __builtin_sub_overflow(a, b, &r), f);
 }
 
-static inline W vbr_mul(W *S, W a, W b, W f) {
-    W r; vbr_operands(S, a, b, f);
+static inline W vbr_mul(W *S, W a, W b, int tested, W f) {
+    W r; vbr_operands(S, a, b, tested, f);
     return vbr_fits(S, r, __builtin_mul_overflow(a, b, &r), f);
 }
 
 /* Rounds towards minus infinity, as Python's //. */
-static inline W vbr_div(W *S, W a, W b, W f) {
-    vbr_operands(S, a, b, f);
+static inline W vbr_div(W *S, W a, W b, int tested, W f) {
+    vbr_operands(S, a, b, tested, f);
     if (b == 0) vbr_fault(S, f + 1, VBR_NONE, VBR_NONE);
     W q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
@@ -130,16 +134,16 @@ static inline W vbr_div(W *S, W a, W b, W f) {
 }
 
 /* Takes the divisor's sign, as Python's %. */
-static inline W vbr_mod(W *S, W a, W b, W f) {
-    vbr_operands(S, a, b, f);
+static inline W vbr_mod(W *S, W a, W b, int tested, W f) {
+    vbr_operands(S, a, b, tested, f);
     if (b == 0) vbr_fault(S, f + 1, VBR_NONE, VBR_NONE);
     W r = a % b;
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
 }
 
-static inline W vbr_neg(W *S, W a, W f) {
-    vbr_operands(S, a, 0, f);
+static inline W vbr_neg(W *S, W a, int tested, W f) {
+    vbr_operands(S, a, 0, tested, f);
     return -a;
 }
 

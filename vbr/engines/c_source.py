@@ -25,12 +25,14 @@ from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEM
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.direct_calls import DirectCalls
 from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, Header as H
+from vbr.ir.never_none import never_none, never_none_slots, never_none_vars
 from vbr.ir.observed_words import fixed_fields, observed_vars, thing_fields, thing_vars
 from vbr.ir.values import NONE
 
 _ARITH = {"+": "vbr_add", "-": "vbr_sub", "*": "vbr_mul", "/": "vbr_div", "%": "vbr_mod"}
 _CELL_FNS = ("number", "side", "row", "col", "in_court", "on_net")
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+_ORDER = {"<": 0, "<=": 1, ">": 2, ">=": 3}  # vbr_order's op
 # the events of a logged game (vbr/engines/events.py) go to the function its state names, if any
 LOG_HOOK = f"""typedef void VbrLogFn(W *S, W what, W code, W n, const W *args);
 #define H_LOG {H.LOG}
@@ -136,6 +138,8 @@ class _Source(WordSource):
         self.in_direct = False  # whether the unit whose code is being written is a `d<unit>` function
         self.zone_kinds = zone_kinds(p)  # the kinds each zone can hold
         self.known_kind: dict[int, int] = {}  # locals that hold, where code is being written, a thing of this kind
+        self.vars_nn = never_none_vars(p)  # the vars that never hold none (vbr.ir.never_none)
+        self.slots_nn: frozenset[int] = frozenset()  # the locals of the code being written that never hold none
         self.unit_chars: list[int] = []  # CModule's
         self.largest: tuple[int, Span | None] = (0, None)  # CModule's
 
@@ -289,6 +293,7 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
         """One function per unit: it enters at block `pc`, goes from block to block by `goto`,
         and returns when control moves (a call, a return, a choice, a `goto`, the end)."""
         self.unit_at = u  # t_Goto's: the unit whose blocks are written
+        self.slots_nn = never_none_slots(self.p, unit, self.vars_nn)
         blocks = self.blocks(unit, f"u{u}")
         counted_here = not splits(blocks) and not _pays_steps(unit)
         functions = unit_functions(f"u{u}", blocks, self.prologue(counted_here))
@@ -321,6 +326,7 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
         its frame's words, as they stand in a pushed frame. `u<unit>`, for a frame pushed by
         another way (a scenario's `vbr_call`), pops that frame and calls `d<unit>`."""
         self.unit_at, self.in_direct = u, True
+        self.slots_nn = never_none_slots(self.p, unit, self.vars_nn)
         blocks = self.blocks(unit, f"d{u}")
         self.in_direct = False
         if splits(blocks):
@@ -647,6 +653,16 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 """
 
     # ------------------------------------------------------------------ expressions
+    def nn(self, e: N.Expr) -> bool:
+        """Whether e never gives none where its code is being written (vbr.ir.never_none: the
+        vars, the unit's locals, and the locals bound to things of a known kind)."""
+        return never_none(e, self.p, self.vars_nn, lambda x: x.slot in self.slots_nn or x.slot in self.known_kind)
+
+    def tested(self, *operands: N.Expr) -> int:
+        """The runtime's mask of the operands that may be none (1: the first, 2: the second):
+        the others' none tests are left out."""
+        return sum(1 << i for i, x in enumerate(operands) if not self.nn(x))
+
     def index_call(self, i: str, n: int, fault: int) -> str:
         return f"vbr_index(S, {i}, {n}, {fault})"
 
@@ -687,7 +703,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
     def x_Unary(self, e):
         if e.op == "not":
             return f"(W)(!{self.expr(e.operand)})"
-        return f"vbr_neg(S, {self.expr(e.operand)}, {e.fault})"
+        return f"vbr_neg(S, {self.expr(e.operand)}, {self.tested(e.operand)}, {e.fault})"
 
     def x_Binary(self, e):
         if e.op not in ("and", "or") and _unordered([e.left, e.right]):
@@ -705,16 +721,18 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 
     def binary(self, e, a: str, b: str) -> str:
         if e.op in _ARITH:
-            return f"{_ARITH[e.op]}(S, {a}, {b}, {e.fault})"
+            return f"{_ARITH[e.op]}(S, {a}, {b}, {self.tested(e.left, e.right)}, {e.fault})"
         if e.op == "and":
             return f"(W)({a} && {b})"
         if e.op == "or":
             return f"(W)({a} || {b})"
         if e.fault >= 0:  # `<`, `<=`, `>`, `>=` of the rules: of none, a fault
-            return f"(W)(vbr_compare(S, {a}, {b}, {e.fault}) {e.op} 0)"
+            return f"vbr_order(S, {a}, {b}, {_ORDER[e.op]}, {self.tested(e.left, e.right)}, {e.fault})"
         return f"(W)({a} {e.op} {b})"
 
     def x_Known(self, e):
+        if self.nn(e.value):
+            return self.expr(e.value)
         return f"vbr_known(S, {self.expr(e.value)}, {e.fault})"
 
     def x_IfElse(self, e):
@@ -813,9 +831,10 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         made = self.fn_bodies
         if k not in made:
             name = self.fresh("fn")
-            saved, self.known_kind = self.known_kind, {}  # its locals are its own
+            saved = self.known_kind, self.slots_nn
+            self.known_kind, self.slots_nn = {}, frozenset()  # its locals are its own
             self.function(name, [f"return {self.expr(self.p.fns[k].body)};"])
-            self.known_kind = saved
+            self.known_kind, self.slots_nn = saved
             made[k] = name
         return made[k]
 
@@ -834,9 +853,11 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         with self.item_slot(e.slot, e.seq):
             body = self.expr(e.body)
             cond = self.expr(e.cond) if e.cond is not None else None
-        none_item = f"if (b == VBR_NONE) vbr_fault(S, {e.fault}, VBR_NONE, VBR_NONE);"  # `max`, `min`
+            tested = 0 if self.nn(e.body) else 2  # (vbr_operands' mask) the sum so far is never none
+        # `max`, `min`: an item that is none faults
+        none_item = f"if (b == VBR_NONE) vbr_fault(S, {e.fault}, VBR_NONE, VBR_NONE);" if tested else ""
         start, each = {
-            "sum": ("0", f"r = vbr_add(S, r, {body}, {e.fault});"),
+            "sum": ("0", f"r = vbr_add(S, r, {body}, {tested}, {e.fault});"),
             "count": ("0", "r += 1;"),
             "any": ("0", f"if ({body}) return 1;"),
             "all": ("1", f"if (!({body})) return 0;"),

@@ -48,7 +48,7 @@ from vbr.engines.word_source import WordSource
 from vbr.engines.zone_kinds import seq_zones, zone_kinds
 from vbr.ir import nodes as N
 from vbr.ir.cycles import on_cycle
-from vbr.ir.never_none import never_none, never_none_vars
+from vbr.ir.never_none import never_none, never_none_slots, never_none_vars
 from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STEP_FAULT
 from vbr.ir.direct_calls import DirectCalls
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
@@ -528,33 +528,8 @@ class _Unit(WordSource):
 
     def _never_none_slots(self) -> set[int]:
         """Locals no write of this unit can leave none in (so arithmetic on them skips that test):
-        the largest set whose every write is a value known not to be none."""
-        writes: dict[int, list] = {}
-        banned = set(range(self.unit.nparams))
-        for block in self.unit.blocks:
-            for x in [*block.stmts, block.term]:
-                for n in N.walk(x):
-                    if isinstance(n, N.SetLocal):
-                        writes.setdefault(n.slot, []).append(n.value)
-                    elif isinstance(n, N.Bind):
-                        writes.setdefault(n.slot, []).append(n.value)
-                    elif isinstance(n, N.BindSeq):
-                        writes.setdefault(n.slot, []).append(n.value)
-                    elif isinstance(n, (N.Aggregate, N.Comprehension)):
-                        src = n.seq if isinstance(n, N.Aggregate) else n.source
-                        if not isinstance(src, (N.ZoneItems, N.RangeItems, N.KindItems)):
-                            banned.add(n.slot)
-                    elif isinstance(n, N.Choose):
-                        banned.add(n.slot)
-                    elif isinstance(n, N.Emit):
-                        pass
-        nn = set(writes) - banned
-        while True:
-            self.never_none = nn
-            drop = {s for s in nn if not all(self.nn(v) for v in writes[s])}
-            if not drop:
-                return nn
-            nn = nn - drop
+        vbr.ir.never_none's."""
+        return set(never_none_slots(self.p, self.unit, self.vars_nn))
 
     def nn(self, e) -> bool:
         """True when expression e never gives none (vbr.ir.never_none, with what this unit knows

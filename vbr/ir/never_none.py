@@ -32,6 +32,34 @@ def never_none_vars(program: N.Program) -> frozenset[int]:
         kept -= dropped
 
 
+def never_none_slots(program: N.Program, unit: N.Unit, vars_nn) -> frozenset[int]:
+    """The locals of `unit` no write of it can leave none in (an engine reads them where the rules
+    need a value without testing them): the largest set whose every write (`SetLocal`, `Bind`,
+    `BindSeq`) is a value never none, the vars in `vars_nn` never holding none. A parameter, a
+    choice's slot and the item slot of an aggregate or a comprehension over items that may be
+    none are never in it."""
+    writes: dict[int, list[N.Expr]] = {}
+    banned = set(range(unit.nparams))
+    for block in unit.blocks:
+        for x in [*block.stmts, block.term]:
+            for n in N.walk(x):
+                if isinstance(n, (N.SetLocal, N.Bind, N.BindSeq)):
+                    writes.setdefault(n.slot, []).append(n.value)
+                elif isinstance(n, (N.Aggregate, N.Comprehension)):
+                    src = n.seq if isinstance(n, N.Aggregate) else n.source
+                    if not isinstance(src, (N.ZoneItems, N.RangeItems, N.KindItems)):
+                        banned.add(n.slot)
+                elif isinstance(n, N.Choose):
+                    banned.add(n.slot)
+    kept = set(writes) - banned
+    while True:
+        dropped = {s for s in kept
+                   if not all(never_none(v, program, vars_nn, lambda x: x.slot in kept) for v in writes[s])}
+        if not dropped:
+            return frozenset(kept)
+        kept -= dropped
+
+
 def never_none(e: N.Expr, program: N.Program, vars_nn, local=None) -> bool:
     """Whether `e` can never give none, the vars in `vars_nn` never holding it; a local's answer
     is `local(e)`'s (an engine's knowledge of one unit's locals), else no."""
