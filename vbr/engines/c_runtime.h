@@ -153,7 +153,7 @@ static inline W vbr_abs(W *S, W a, W f) {
 }
 
 static inline W vbr_index(W *S, W i, W n, W f) {
-    if (i < 0 || i >= n) vbr_fault(S, f, i, VBR_NONE);
+    if ((U)i >= (U)n) vbr_fault(S, f, i, VBR_NONE);  /* n >= 0: i < 0 or i >= n */
     return i;
 }
 
@@ -201,7 +201,7 @@ static inline W vbr_distance(W *S, W a, W b, W f) {
 }
 
 static inline W vbr_other(W *S, W x, W f) {
-    if (x == 0 || x == 1) return 1 - x;
+    if ((U)x <= 1) return 1 - x;
     vbr_fault(S, f, x, VBR_NONE);
     return 0;
 }
@@ -246,11 +246,19 @@ static W vbr_step_paying(W *S, W c, W right, W forward, W side, W n, W cost, W c
     return (x + CELL_BIAS) * CELL_SPAN + (y + CELL_BIAS);
 }
 
+/* Whether cell c lies in the grid of cols by height cells that the court tables cover (its
+ * place there in *at); none faults with message f. */
+static inline int vbr_in_grid(W *S, W c, W cols, W height, W *at, W f) {
+    if (c == VBR_NONE) vbr_fault(S, f, VBR_NONE, VBR_NONE);
+    U x = (U)((c >> 16) - CELL_BIAS), y = (U)((c & 0xFFFF) - CELL_BIAS);  /* below 0: past the end */
+    *at = (W)(x * (U)height + y);
+    return x < (U)cols && y < (U)height;
+}
+
 static inline W vbr_on_court(W *S, W c, const W *table, W dflt, const W *spaces, const W *answers, W nspaces,
                              W cols, W height, W f) {
-    if (c == VBR_NONE) vbr_fault(S, f, VBR_NONE, VBR_NONE);
-    W x = (c >> 16) - CELL_BIAS, y = (c & 0xFFFF) - CELL_BIAS;  /* c >= 0: an encoded cell */
-    if (0 <= x && x < cols && 0 <= y && y < height) return table[x * height + y];
+    W at;
+    if (vbr_in_grid(S, c, cols, height, &at, f)) return table[at];
     for (W i = 0; i < nspaces; i++) if (spaces[i] == c) return answers[i];
     return dflt;
 }

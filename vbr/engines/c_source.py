@@ -919,7 +919,9 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             return f"field_of(S, {a[0]}, {a[1]}, {f})"
         if name in _CELL_FNS:
             t = self.p.court_tables
-            _, default, answers = t[name]
+            table, default, answers = t[name]
+            if not answers and len(set(table)) == 1:  # one answer in the grid, another outside it
+                return f"(vbr_in_grid(S, {a[0]}, {t['cols']}, {t['height']}, &(W){{0}}, {f}) ? {_w(table[0])} : {_w(default)})"
             return (f"vbr_on_court(S, {a[0]}, CT_{name}, {_w(default)}, SPACES, CA_{name}, {len(answers)}, "
                     f"{t['cols']}, {t['height']}, {f})")
         if name == "step_paying":
