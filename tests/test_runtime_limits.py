@@ -105,7 +105,10 @@ MAX = 2 ** 63 - 1
     (MAX, "  n += 1\n", "5:3"),  # a compound assignment is located at its statement
     (MAX, "  n -= 0 - 1\n", "5:3"),
     (3, f"  n = sum(x for x in [{MAX}, n])\n", "5:7"),  # at the `sum`
-], ids=["sum", "product", "difference", "+=", "-=", "sum()"])
+    # -MAX less 1 and -1 plus -MAX are -2**63: past -MAX without passing 64 bits
+    (MAX, "  n = 0 - n - 1\n", "5:7"),
+    (MAX, "  n = 0 - 1 + (0 - n)\n", "5:7"),
+], ids=["sum", "product", "difference", "+=", "-=", "sum()", "difference to -2**63", "sum to -2**63"])
 def test_integers_past_64_bits_are_a_located_error(tmp_path, start, body, at):
     message = fails_alike(tmp_path, phase(body, f"var n: int = {start}\n"))
     assert f"g.vbr:{at}: error: a result out of the range of integers (-9223372036854775807..9223372036854775807)" \

@@ -86,13 +86,15 @@ static inline void vbr_restore(vbr_jmp_buf *saved) {
 
 /* The operands of an arithmetic operator that are none fault with message f + 2. `tested` (a
  * constant) names the operands that may be none, 1 the first and 2 the second: the generated
- * code leaves out the test of one that never is (vbr/ir/never_none.py). */
+ * code leaves out the test of one that never is (vbr/ir/never_none.py); and 4 when the result
+ * may be none (INT64_MIN) without overflowing, which faults with message f as an overflow does
+ * (a sum with a term >= 0 never is: c_source.py's may_reach_none). */
 static inline void vbr_operands(W *S, W a, W b, int tested, W f) {
     if (((tested & 1) && a == VBR_NONE) || ((tested & 2) && b == VBR_NONE)) vbr_fault(S, f + 2, VBR_NONE, VBR_NONE);
 }
 
-static inline W vbr_fits(W *S, W r, int over, W f) {
-    if (over || r == INT64_MIN) vbr_fault(S, f, VBR_NONE, VBR_NONE);
+static inline W vbr_fits(W *S, W r, int over, int tested, W f) {
+    if (over || ((tested & 4) && r == INT64_MIN)) vbr_fault(S, f, VBR_NONE, VBR_NONE);
     return r;
 }
 
@@ -111,17 +113,17 @@ static inline W vbr_order(W *S, W a, W b, int op, int tested, W f) {
 
 static inline W vbr_add(W *S, W a, W b, int tested, W f) {
     W r; vbr_operands(S, a, b, tested, f);
-    return vbr_fits(S, r, __builtin_add_overflow(a, b, &r), f);
+    return vbr_fits(S, r, __builtin_add_overflow(a, b, &r), tested, f);
 }
 
 static inline W vbr_sub(W *S, W a, W b, int tested, W f) {
     W r; vbr_operands(S, a, b, tested, f);
-    return vbr_fits(S, r, __builtin_sub_overflow(a, b, &r), f);
+    return vbr_fits(S, r, __builtin_sub_overflow(a, b, &r), tested, f);
 }
 
 static inline W vbr_mul(W *S, W a, W b, int tested, W f) {
     W r; vbr_operands(S, a, b, tested, f);
-    return vbr_fits(S, r, __builtin_mul_overflow(a, b, &r), f);
+    return vbr_fits(S, r, __builtin_mul_overflow(a, b, &r), tested, f);
 }
 
 /* Rounds towards minus infinity, as Python's //. */

@@ -116,6 +116,19 @@ def _array(values) -> str:
     return "{" + ", ".join(["VBR_NONE" if v == NONE else f"((W){v}LL)" for v in map(int, values)]) + "}"
 
 
+def _may_reach_none(e: N.Binary) -> bool:
+    """Whether `+`, `-` or `*` of operands that are not none can give INT64_MIN (none) without
+    overflowing: not a sum with a constant term >= 0, nor a difference of a constant >= 0 or
+    less a constant <= 0 (every operand is above INT64_MIN)."""
+    def at_least_0(x):
+        return isinstance(x, N.Const) and x.value != NONE and x.value >= 0
+    if e.op == "+":
+        return not (at_least_0(e.left) or at_least_0(e.right))
+    if e.op == "-":
+        return not (at_least_0(e.left) or isinstance(e.right, N.Const) and e.right.value != NONE and e.right.value <= 0)
+    return True
+
+
 def _pays_steps(unit: N.Unit) -> bool:
     """Whether a statement or terminator of the unit calls a fn that pays steps (x_FnCall)."""
     nodes = (node for b in unit.blocks for node in [*b.stmts, b.term])
@@ -721,7 +734,8 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 
     def binary(self, e, a: str, b: str) -> str:
         if e.op in _ARITH:
-            return f"{_ARITH[e.op]}(S, {a}, {b}, {self.tested(e.left, e.right)}, {e.fault})"
+            tested = self.tested(e.left, e.right) | (4 if _may_reach_none(e) else 0)
+            return f"{_ARITH[e.op]}(S, {a}, {b}, {tested}, {e.fault})"
         if e.op == "and":
             return f"(W)({a} && {b})"
         if e.op == "or":
@@ -857,7 +871,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         # `max`, `min`: an item that is none faults
         none_item = f"if (b == VBR_NONE) vbr_fault(S, {e.fault}, VBR_NONE, VBR_NONE);" if tested else ""
         start, each = {
-            "sum": ("0", f"r = vbr_add(S, r, {body}, {tested}, {e.fault});"),
+            "sum": ("0", f"r = vbr_add(S, r, {body}, {tested | 4}, {e.fault});"),
             "count": ("0", "r += 1;"),
             "any": ("0", f"if ({body}) return 1;"),
             "all": ("1", f"if (!({body})) return 0;"),
