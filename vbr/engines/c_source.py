@@ -189,11 +189,11 @@ class _Source(WordSource):
     def module(self) -> str:
         p = self.p
         units = [self.measured_unit(u, unit) for u, unit in enumerate(p.units)]
-        most = max([u.nlocals for u in p.units] + [1])
+        most = max([u.nlocals for u in p.units] + [fn.nlocals for fn in p.fns] + [1])
         head = [runtime(), LOG_HOOK, self.auto_pick(), "typedef void UnitFn(W *S, W fp, W pc);",
                 "".join(f"static void u{u}(W *S, W fp, W pc);\n" for u in range(len(p.units))),
                 "".join(f"static int d{u}({self.direct_params(u)});\n" for u in sorted(self.direct)),
-                f"static const W NONES[{most}] = {{{', '.join(['VBR_NONE'] * most)}}};  /* a frame's fresh locals */",
+                f"static const W NONES[{most}] = {{{', '.join(['VBR_NONE'] * most)}}};  /* a frame's fresh locals, a fn's block after its call */",
                 self.constants()]
         table = f"static UnitFn *const UNITS[] = {{{', '.join(f'u{u}' for u in range(len(p.units)))}}};"
         return "\n\n".join(head + self.defs + units + [table, self.search_constants(), self.entry_points(),
@@ -837,7 +837,7 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         self.function(name, [*pay, *(f"W a{i} = {self.expr(a)};" for i, a in enumerate(e.args)),
                              *(f"S[{base + i}] = a{i};" for i in range(len(e.args))),
                              f"W r = {self.fn_body(e.fn)}(S, S + {base});",
-                             f"for (W i = 0; i < {n}; i++) S[{base} + i] = VBR_NONE;", "return r;"])
+                             self.fresh_locals(str(base), n), "return r;"])
         return f"{name}(S, L)"
 
     def fn_body(self, k: int) -> str:
