@@ -1279,13 +1279,16 @@ int vbr_goto(W *S, W unit) {{
     def t_Choose(self, t):
         lay, slot = self.lay, self.local(t.slot)
         bound = max(t.seq.bound, 1)
-        lines = [*self.items(t.seq), self.array("opts", bound + 1), "W k = 0;", "for (W i = 0; i < n; i++) {"]
-        if t.cond is not None:
+        lines = self.items(t.seq)
+        if t.cond is None and not t.repeats and not t.optional:  # the options are the items, as they stand
+            lines += ["const W *opts = xs;", "W k = n;"]
+        elif t.cond is not None:
             with self.item_slot(t.slot, t.seq):
                 cond = self.expr(t.cond)
-            lines += [f"    {slot} = xs[i];", f"    if ({cond}) opts[k++] = xs[i];", "}"]
+            lines += [self.array("opts", bound + 1), "W k = 0;", "for (W i = 0; i < n; i++) {",
+                      f"    {slot} = xs[i];", f"    if ({cond}) opts[k++] = xs[i];", "}"]
         else:
-            lines += ["    opts[k++] = xs[i];", "}"]
+            lines += [self.array("opts", bound + 1), "W k = 0;", "for (W i = 0; i < n; i++) opts[k++] = xs[i];"]
         if t.repeats:  # each value once, where it first comes
             lines += self.first_of_each(bound)
         if t.optional or t.empty != t.next:
