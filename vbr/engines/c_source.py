@@ -254,10 +254,10 @@ static inline void vbr_auto_after(W *S, VbrAuto *a) {{
 
 /* The pick of `seat` among the k options of the choice its unit has just made (the one before
  * it accounted for first; the choice's words are not written), counted as apply_in counts it:
- * the option's index, or -1 when the choice passed the limit (the state then at that fault) */
+ * the option's index, or -1 when the choice passed the limit (the state then at that fault).
+ * The first chooser is known: play_to_end keeps it at the choice it starts from. */
 static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
     vbr_auto_after(S, a);
-    if (a->first < 0) a->first = seat;
     a->offered += k;
     a->ones += k == 1;
     W i = vbr_below_of(&a->streams[seat], k);
