@@ -855,11 +855,24 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
     def items(self, seq: N.Seq) -> list[str]:
         """Lines that make `xs` (the items, read only) and `n` (how many) of a sequence inside an
         expression, which changes no zone: a zone's own words, a fixed list's table, else a copy."""
-        if isinstance(seq, N.ZoneItems):
-            return [f"W zb = {self.zone_word(self.expr(seq.zone))};", "W n = S[zb];", "const W *xs = S + zb + 1;"]
+        zone = self.zone_items_word(seq)
+        if zone is not None:
+            return [f"W zb = {zone};", "W n = S[zb];", "const W *xs = S + zb + 1;"]
         if isinstance(seq, N.Items) and seq.items and all(isinstance(x, N.Const) for x in seq.items):
             return [f"const W *xs = {self.table([x.value for x in seq.items])};", f"W n = {len(seq.items)};"]
         return [self.array("buf", seq.bound), f"W n = {self.seq(seq)}(S, L, buf);", "const W *xs = buf;"]
+
+    def zone_items_word(self, seq: N.Seq) -> str | None:
+        """Where the zone whose items a sequence gives starts (an expression), when it gives a
+        zone's items: a zone's, or a choice between two such sequences (its test first, then
+        the chosen one's zone, as seq_body works them out); else None."""
+        if isinstance(seq, N.ZoneItems):
+            return self.zone_word(self.expr(seq.zone))
+        if isinstance(seq, N.ChooseSeq):
+            then, orelse = self.zone_items_word(seq.then), self.zone_items_word(seq.orelse)
+            if then is not None and orelse is not None:
+                return f"({self.expr(seq.test)} ? {then} : {orelse})"
+        return None
 
     def x_Aggregate(self, e):
         name = self.fresh("agg")
