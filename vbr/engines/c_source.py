@@ -808,7 +808,15 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         return f"S[{q}] < S[{q + 1}] && ((v = S[{q + 2} + S[{q}]]), (S[{q}] += 1), 1)"
 
     def x_Contains(self, e):
-        return self.search(e, "contains", "1", "0")
+        """`x in seq`; of a thing (a local bound to a thing of a known kind) in a zone's items,
+        whether the thing's zone is that zone: a thing lies in one zone, the one its zone word
+        names (move_lines and s_Create keep both)."""
+        zone = self.items_zone(e.seq) if isinstance(e.item, N.Local) and e.item.slot in self.known_kind else None
+        if zone is None:
+            return self.search(e, "contains", "1", "0")
+        name = self.fresh("contains")
+        self.function(name, [f"W x = {self.expr(e.item)};", f"W z = {zone};", f"return S[{self.lay.zone_of} + x] == z;"])
+        return f"{name}(S, L)"
 
     def x_SeqEqual(self, e):
         name = self.fresh("same_items")
@@ -855,21 +863,21 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
     def items(self, seq: N.Seq) -> list[str]:
         """Lines that make `xs` (the items, read only) and `n` (how many) of a sequence inside an
         expression, which changes no zone: a zone's own words, a fixed list's table, else a copy."""
-        zone = self.zone_items_word(seq)
+        zone = self.items_zone(seq)
         if zone is not None:
-            return [f"W zb = {zone};", "W n = S[zb];", "const W *xs = S + zb + 1;"]
+            return [f"W zb = {self.zone_word(zone)};", "W n = S[zb];", "const W *xs = S + zb + 1;"]
         if isinstance(seq, N.Items) and seq.items and all(isinstance(x, N.Const) for x in seq.items):
             return [f"const W *xs = {self.table([x.value for x in seq.items])};", f"W n = {len(seq.items)};"]
         return [self.array("buf", seq.bound), f"W n = {self.seq(seq)}(S, L, buf);", "const W *xs = buf;"]
 
-    def zone_items_word(self, seq: N.Seq) -> str | None:
-        """Where the zone whose items a sequence gives starts (an expression), when it gives a
-        zone's items: a zone's, or a choice between two such sequences (its test first, then
-        the chosen one's zone, as seq_body works them out); else None."""
+    def items_zone(self, seq: N.Seq) -> str | None:
+        """The zone (an expression) whose items a sequence gives, when it gives a zone's items:
+        a zone's, or a choice between two such sequences (its test first, then the chosen
+        one's zone, as seq_body works them out); else None."""
         if isinstance(seq, N.ZoneItems):
-            return self.zone_word(self.expr(seq.zone))
+            return self.expr(seq.zone)
         if isinstance(seq, N.ChooseSeq):
-            then, orelse = self.zone_items_word(seq.then), self.zone_items_word(seq.orelse)
+            then, orelse = self.items_zone(seq.then), self.items_zone(seq.orelse)
             if then is not None and orelse is not None:
                 return f"({self.expr(seq.test)} ? {then} : {orelse})"
         return None
