@@ -109,6 +109,14 @@ def _unordered(operands: list) -> bool:
     return sum(not (isinstance(x, settled) or (isinstance(x, N.Global) and x.index is None)) for x in operands) >= 2
 
 
+def _quiet(x: N.Expr) -> bool:
+    """Whether working out x can neither fault nor draw: a constant, a local, the value a call
+    returned, or a var's word (by a constant index in range)."""
+    if isinstance(x, N.Global) and isinstance(x.index, N.Const):
+        return 0 <= x.index.value < x.count
+    return isinstance(x, (N.Const, N.Local, N.Returned)) or isinstance(x, N.Global) and x.index is None
+
+
 def _array(values) -> str:
     """The values as a C initializer, each written as _w writes it (tables may be large)."""
     if not values:
@@ -1270,9 +1278,13 @@ int vbr_goto(W *S, W unit) {{
                         f"    vbr_put(S, {self.zone_word('d')}, e, 0);", f"    S[{lay.zone_of} + e] = d;", "}"]
 
     def s_Say(self, s):
-        """The holes are worked out with a log and without, left to right; only the log waits on one."""
+        """The holes are worked out with a log and without, left to right (one may fault or
+        draw); only the log waits on one. Holes that can do neither are worked out for a log alone."""
         n = len(s.args)
         values = [f"    a[{i}] = {self.expr(x)};" for i, x in enumerate(s.args)]
+        if all(map(_quiet, s.args)):
+            return ["if (VBR_LOGGING(S)) {", f"    W a[{max(n, 1)}];", *values,
+                    f"    VBR_LOG(S, {SAY}, {self.says[id(s)]}, {n}, a);", "}"]
         return ["{", f"    W a[{max(n, 1)}];", *values,
                 f"    if (VBR_LOGGING(S)) VBR_LOG(S, {SAY}, {self.says[id(s)]}, {n}, a);", "}"]
 
