@@ -892,7 +892,8 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 
     def x_Aggregate(self, e):
         name = self.fresh("agg")
-        items = self.items(e.seq)
+        counted = e.agg == "count" and e.cond is None  # each item bound in turn: the last is left bound
+        items = self.items(e.seq) if counted else self.loop_items(e.seq)
         with self.item_slot(e.slot, e.seq):
             body = self.expr(e.body)
             cond = self.expr(e.cond) if e.cond is not None else None
@@ -908,14 +909,28 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
             "max": ("VBR_NONE", f"{{ W b = {body}; {none_item} if (r == VBR_NONE || b > r) r = b; }}"),
             "min": ("VBR_NONE", f"{{ W b = {body}; {none_item} if (r == VBR_NONE || b < r) r = b; }}"),
         }[e.agg]
-        if e.agg == "count" and e.cond is None:  # each item bound in turn: the last is left bound
+        if counted:
             self.function(name, [*items, f"if (n > 0) {self.local(e.slot)} = xs[n - 1];", "return n;"])
             return f"{name}(S, L)"
-        skip = [f"    if (!({cond})) continue;"] if cond is not None else []
+        skip = [f"if (!({cond})) continue;"] if cond is not None else []
         self.function(name, [*items, *self.count_items(e.seq), f"W r = {start};",
-                             "for (W i = 0; i < n; i++) {", f"    {self.local(e.slot)} = xs[i];", *skip,
-                             f"    {each}", "}", "return r;"])
+                             *self.each_item(e.seq, e.slot, [*skip, each]), "return r;"])
         return f"{name}(S, L)"
+
+    def loop_items(self, seq: N.Seq) -> list[str]:
+        """The lines each_item's loop needs first: `items`' (none for a kind's things)."""
+        return [] if isinstance(seq, N.KindItems) else self.items(seq)
+
+    def each_item(self, seq: N.Seq, slot: int, body: list[str]) -> list[str]:
+        """A loop running `body` with each of seq's items in turn bound in `slot`: a kind's
+        things straight from the things' kind words, in the order the things were made; else
+        the items loop_items made."""
+        bind = f"    {self.local(slot)} = "
+        if isinstance(seq, N.KindItems):
+            return [f"for (W e = 0, things = S[{H.THINGS}]; e < things; e++) {{",
+                    f"    if (S[{self.lay.kinds} + e] != {seq.kind}) continue;", f"{bind}e;",
+                    *("    " + x for x in body), "}"]
+        return ["for (W i = 0; i < n; i++) {", f"{bind}xs[i];", *("    " + x for x in body), "}"]
 
     def count_items(self, seq: N.Seq) -> list[str]:
         """Lines that count the items an aggregate or a comprehension is about to go through
@@ -1312,14 +1327,14 @@ int vbr_goto(W *S, W unit) {{
     def t_Choose(self, t):
         lay, slot = self.lay, self.local(t.slot)
         bound = max(t.seq.bound, 1)
-        lines = self.items(t.seq)
+        lines = self.items(t.seq) if t.cond is None else self.loop_items(t.seq)
         if t.cond is None and not t.repeats and not t.optional:  # the options are the items, as they stand
             lines += ["const W *opts = xs;", "W k = n;"]
         elif t.cond is not None:
             with self.item_slot(t.slot, t.seq):
                 cond = self.expr(t.cond)
-            lines += [self.array("opts", bound + 1), "W k = 0;", "for (W i = 0; i < n; i++) {",
-                      f"    {slot} = xs[i];", f"    if ({cond}) opts[k++] = xs[i];", "}"]
+            lines += [self.array("opts", bound + 1), "W k = 0;",
+                      *self.each_item(t.seq, t.slot, [f"if ({cond}) opts[k++] = {slot};"])]
         else:
             lines += [self.array("opts", bound + 1), "W k = 0;", "for (W i = 0; i < n; i++) opts[k++] = xs[i];"]
         if t.repeats:  # each value once, where it first comes
