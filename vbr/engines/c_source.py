@@ -1159,13 +1159,12 @@ int vbr_goto(W *S, W unit) {{
                 body = self.seq(s.body)
             return [f"{self.local(s.slot)} = {value};", f"return {body}(S, L, out);"]
         if isinstance(s, N.Comprehension):
-            source = self.seq(s.source)
+            items = self.loop_items(s.source)
             with self.item_slot(s.slot, s.source):
-                skip = [f"    if (!({self.expr(s.cond)})) continue;"] if s.cond is not None else []
+                skip = [f"if (!({self.expr(s.cond)})) continue;"] if s.cond is not None else []
                 body = self.expr(s.body)
-            return [self.array("xs", s.source.bound), f"W n = {source}(S, L, xs), k = 0;", *self.count_items(s.source),
-                    "for (W i = 0; i < n; i++) {", f"    {self.local(s.slot)} = xs[i];", *skip,
-                    f"    out[k++] = {body};", "}", "return k;"]
+            return [*items, "W k = 0;", *self.count_items(s.source),
+                    *self.each_item(s.source, s.slot, [*skip, f"out[k++] = {body};"]), "return k;"]
         if isinstance(s, N.VarItems):
             return self.var_items_lines(s)
         if isinstance(s, N.ReachSearch):
