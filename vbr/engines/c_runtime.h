@@ -187,6 +187,17 @@ static inline W vbr_find(W *S, const W *sorted, W n, W key, W f) {
     return 0;
 }
 
+/* vbr_find for keys that are cells: a cell of the grid of cols by height cells found by its
+ * place in `at` (per cell of the grid, its index among the sorted keys, -1: none), another
+ * sought among the keys. */
+static inline W vbr_find_cell(W *S, const W *sorted, W n, const W *at, W cols, W height, W key, W f) {
+    U x = (U)((key >> 16) - CELL_BIAS), y = (U)((key & 0xFFFF) - CELL_BIAS);  /* below 0: past the end */
+    if (!(x < (U)cols && y < (U)height)) return vbr_find(S, sorted, n, key, f);
+    W k = at[x * (U)height + y];
+    if (k < 0) vbr_fault(S, f, key, VBR_NONE);
+    return k;
+}
+
 static inline W vbr_cell_at(W *S, W side, W row, W col, W cols, W height, W f, W too_far) {
     W x, y;
     if (side == 0) { x = col - 1; y = row - 1; }

@@ -27,7 +27,7 @@ from vbr.ir.direct_calls import DirectCalls
 from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, Header as H
 from vbr.ir.never_none import never_none, never_none_slots, never_none_vars
 from vbr.ir.observed_words import fixed_fields, observed_vars, thing_fields, thing_vars
-from vbr.ir.values import NONE
+from vbr.ir.values import NONE, cell_xy
 
 _ARITH = {"+": "vbr_add", "-": "vbr_sub", "*": "vbr_mul", "/": "vbr_div", "%": "vbr_mod"}
 _CELL_FNS = ("number", "side", "row", "col", "in_court", "on_net")
@@ -1007,21 +1007,29 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
     def zone_word(self, zone: str) -> str:
         return f"({self.lay.zones} + ({zone}) * {self.lay.zone_size})"
 
-    def reach_arrays(self, table: int) -> tuple[str, str, str, str]:
+    def reach_arrays(self, table: int) -> tuple[str, str, str, str, str]:
         """A `reach` table as arrays: the sorted starts, and per (start, distance, side) row where
-        its ends begin and how many (made once per table: each is large)."""
+        its ends begin and how many, and per cell of the court tables' grid the place of that cell
+        among the starts (-1: none) (made once per table: each is large)."""
         if table not in self.reach:
             self.reach[table] = self._reach_arrays(table)
         return self.reach[table]
 
-    def _reach_arrays(self, table: int) -> tuple[str, str, str, str]:
+    def _reach_arrays(self, table: int) -> tuple[str, str, str, str, str]:
         rows = self.p.reach_tables[table]
         starts = sorted({k[0] for k in rows})
         ends = [rows[(start, d, side)] for start in starts for d in range(65) for side in (0, 1)]
         sizes = [len(e) for e in ends]
         begin = list(accumulate(sizes, initial=0))[:-1]
         cells = list(chain.from_iterable(ends))
-        return self.table(starts), self.table(begin), self.table(sizes), self.table(cells or [0])
+        t = self.p.court_tables
+        at = [-1] * (t["cols"] * t["height"])
+        for k, start in enumerate(starts):
+            x, y = cell_xy(start)
+            if 0 <= x < t["cols"] and 0 <= y < t["height"]:
+                at[x * t["height"] + y] = k
+        return (self.table(starts), self.table(begin), self.table(sizes), self.table(cells or [0]),
+                self.table(at or [-1]))
 
     def scenario_entry_points(self) -> str:
         """What a scenario's runner (vbr.typed_scenario) needs: a state before anything has run, a
@@ -1142,10 +1150,12 @@ int vbr_goto(W *S, W unit) {{
         if isinstance(s, N.FieldItems):
             return [f"W w = {self.items_word(s)};", "memcpy(out, S + w + 1, sizeof(W) * (size_t)S[w]);", "return S[w];"]
         if isinstance(s, N.ReachItems):
-            keys, starts, sizes, cells = self.reach_arrays(s.table)
+            keys, starts, sizes, cells, at = self.reach_arrays(s.table)
+            t = self.p.court_tables
             return [f"W start = {self.expr(s.start)}, dist = {self.expr(s.dist)}, side = {self.expr(s.side)} == 0 ? 0 : 1;",
                     f"if (dist < 0 || dist > 64) vbr_fault(S, {s.fault + 1}, dist, VBR_NONE);",
-                    f"W k = vbr_find(S, {keys}, {len(self.p.reach_tables[s.table]) // 130}, start, {s.fault});",
+                    f"W k = vbr_find_cell(S, {keys}, {len(self.p.reach_tables[s.table]) // 130}, {at}, {t['cols']}, "
+                    f"{t['height']}, start, {s.fault});",
                     f"W row = (k * 65 + dist) * 2 + side;",
                     f"memcpy(out, {cells} + {starts}[row], sizeof(W) * (size_t){sizes}[row]);", f"return {sizes}[row];"]
         if isinstance(s, N.KindItems):
