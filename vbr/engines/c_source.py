@@ -1362,12 +1362,11 @@ int vbr_goto(W *S, W unit) {{
                   f"if (!(0 <= seat && seat < {self.p.seats})) vbr_fault(S, {t.no_seat}, seat, VBR_NONE);",
                   # a random seat of a whole game picks at once: the choice's words are not written
                   # (they are in use only while a choice waits: TypedState.words_in_use), nor the
-                  # frame's, unless the choice passes the limit (as a choice that waits leaves them)
-                  "VbrAuto *a = vbr_auto;",
+                  # steps, unless the choice passes the limit (as a choice that waits leaves them)
+                  f"S[fp + 2] = {t.next};", "VbrAuto *a = vbr_auto;",
                   "if (a) {", "    W i = vbr_auto_pick(S, a, k, seat);",
-                  f"    if (i < 0) {{ {self.store_locals()} S[fp + 2] = {t.next}; {self.leaving} }}",
-                  f"    {slot} = opts[i];", f"    goto L{t.next};", "}",
-                  self.store_locals(), f"S[fp + 2] = {t.next};",
+                  f"    if (i < 0) {{ {self.store_locals()} {self.leaving} }}",
+                  f"    {slot} = opts[i];", f"    goto L{t.next};", "}", self.store_locals(),
                   f"memcpy(S + {lay.options}, opts, sizeof(W) * (size_t)k);", f"S[{H.NOPTS}] = k;",
                   f"S[{H.SEAT}] = seat;", f"S[{H.SITE}] = {t.site};", f"S[{H.DEST}] = fp + {FRAME_HEAD + t.slot};",
                   f"S[{H.STATUS}] = CHOICE;", "return;"]
