@@ -282,6 +282,18 @@ static inline W vbr_zone_items(const W *S, W z, W *out) {
     return n;
 }
 
+/* The items of the zone at z where they lie (*xs) and how many. */
+static inline W vbr_zone_view(const W *S, W z, const W **xs) {
+    *xs = S + z + 1;
+    return S[z];
+}
+
+/* The n items of a fixed list's table (*xs) and how many. */
+static inline W vbr_table_view(const W *table, W n, const W **xs) {
+    *xs = table;
+    return n;
+}
+
 /* Thing e out of the zone at z; the items above it move down one word, the freed word is 0.
  * Sought from the top down: a thing is taken near the top more often than not (as drawn), and
  * then there are few items above it to move. */

@@ -109,6 +109,11 @@ def _unordered(operands: list) -> bool:
     return sum(not (isinstance(x, settled) or (isinstance(x, N.Global) and x.index is None)) for x in operands) >= 2
 
 
+def _fixed_items(seq: N.Seq) -> bool:
+    """Whether seq is a list literal of constants (items fixed before play: a table)."""
+    return isinstance(seq, N.Items) and bool(seq.items) and all(isinstance(x, N.Const) for x in seq.items)
+
+
 def _quiet(x: N.Expr) -> bool:
     """Whether working out x can neither fault nor draw: a constant, a local, the value a call
     returned, or a var's word (by a constant index in range)."""
@@ -874,9 +879,29 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         zone = self.items_zone(seq)
         if zone is not None:
             return [f"W zb = {self.zone_word(zone)};", "W n = S[zb];", "const W *xs = S + zb + 1;"]
-        if isinstance(seq, N.Items) and seq.items and all(isinstance(x, N.Const) for x in seq.items):
+        if _fixed_items(seq):
             return [f"const W *xs = {self.table([x.value for x in seq.items])};", f"W n = {len(seq.items)};"]
+        if isinstance(seq, N.ChooseSeq) and self.seen_in_place(seq):
+            name = self.fresh("view")
+            self.function(name, [f"return {self.view(seq)};"], "W *S, W *L, const W **xs")
+            return ["const W *xs;", f"W n = {name}(S, L, &xs);"]
         return [self.array("buf", seq.bound), f"W n = {self.seq(seq)}(S, L, buf);", "const W *xs = buf;"]
+
+    def seen_in_place(self, seq: N.Seq) -> bool:
+        """Whether seq's items lie somewhere as they are (view): a zone's, a fixed list's, or
+        either of two such by a test."""
+        if isinstance(seq, N.ChooseSeq):
+            return self.seen_in_place(seq.then) and self.seen_in_place(seq.orelse)
+        return isinstance(seq, N.ZoneItems) or _fixed_items(seq)
+
+    def view(self, seq: N.Seq) -> str:
+        """An expression (in a function with `const W **xs`) pointing *xs at the items of a
+        sequence seen_in_place and giving how many (a choice's test first, then the chosen one's)."""
+        if isinstance(seq, N.ChooseSeq):
+            return f"({self.expr(seq.test)} ? {self.view(seq.then)} : {self.view(seq.orelse)})"
+        if isinstance(seq, N.ZoneItems):
+            return f"vbr_zone_view(S, {self.zone_word(self.expr(seq.zone))}, xs)"
+        return f"vbr_table_view({self.table([x.value for x in seq.items])}, {len(seq.items)}, xs)"
 
     def items_zone(self, seq: N.Seq) -> str | None:
         """The zone (an expression) whose items a sequence gives, when it gives a zone's items:
