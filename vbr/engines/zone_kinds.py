@@ -60,6 +60,10 @@ def seq_zones(p: N.Program, s: N.Seq, slots: list | None = None) -> frozenset[in
     return None
 
 
+_WRITING = (N.FnCall, N.SetLocal, N.Bind, N.BindSeq, N.Collect, N.Mark, N.Aggregate, N.Comprehension, N.Choose)
+_MOVING = (N.Create, N.MoveOne, N.MoveAll, N.Call, N.Emit)  # the statements `moves` reads
+
+
 class _Flow:
     def __init__(self, p: N.Program):
         self.p = p
@@ -85,26 +89,41 @@ class _Flow:
         self.changed = False
 
     def run(self) -> list[frozenset[int]]:
+        """Each round goes through the nodes that write a local or put things in a zone, in the
+        program's order, until a round changes nothing (found once: a round walks no tree)."""
+        sites = self.sites()
         self.changed = True
         while self.changed:
             self.changed = False
-            for u, unit in enumerate(self.p.units):
-                for b in unit.blocks:
-                    for s in [*b.stmts, b.term]:
-                        self.statement(u, s)
-            for k, fn in enumerate(self.p.fns):
-                for n in N.walk(fn.body):
-                    self.writes(("fn", k), n)
+            for u, n, moves in sites:
+                if moves:
+                    self.moves(u, n)
+                else:
+                    self.writes(u, n)
         return self.zone
+
+    def sites(self) -> list[tuple]:
+        """(unit or ("fn", k), node, whether it is a statement of `moves`) for every node of the
+        program `writes` or `moves` reads, in the program's order: each statement's nodes, then
+        the statement; then each heavy fn's nodes."""
+        sites = []
+        for u, unit in enumerate(self.p.units):
+            for b in unit.blocks:
+                for s in [*b.stmts, b.term]:
+                    sites += [(u, n, False) for n in N.walk(s) if isinstance(n, _WRITING)]
+                    if isinstance(s, _MOVING):
+                        sites.append((u, s, True))
+        for k, fn in enumerate(self.p.fns):
+            sites += [(("fn", k), n, False) for n in N.walk(fn.body) if isinstance(n, _WRITING)]
+        return sites
 
     def grow(self, table: list, i: int, kinds: frozenset[int]) -> None:
         if i < len(table) and not kinds <= table[i]:
             table[i] = table[i] | kinds
             self.changed = True
 
-    def statement(self, u: int, s) -> None:
-        for n in N.walk(s):
-            self.writes(u, n)
+    def moves(self, u: int, s) -> None:
+        """What statement s puts into a zone, or hands to a unit's parameters or result."""
         if isinstance(s, N.Create):
             self.into(u, s.dest, frozenset({s.kind}))
         elif isinstance(s, N.MoveOne):
