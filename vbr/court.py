@@ -24,6 +24,10 @@ class Court:
         self._reached: dict[tuple, tuple] = {}  # reach's answers (see reach)
         self._cells: dict[int, tuple] = {}  # cells' answers, per side
 
+    def geometry(self) -> tuple:
+        """What every answer of the court depends on: courts of equal geometry answer alike."""
+        return self.rows, self.cols, self.net, tuple(sorted(self.fields.items())), tuple(sorted(self.spaces.items()))
+
     def table(self, method: str) -> tuple[dict, object]:
         """`method`'s answer for every cell where it can differ from its answer off the court,
         and that answer: so `number`, `side`, `row`, `col`, `in_court` and `on_net` of a cell are

@@ -20,6 +20,7 @@ from vbr.checking.scope import Scope
 from vbr.ir.build_expr import ExprBuilder, FnLocals, Unsupported, ir_type, item_type, stored
 from vbr.ir.frames import frame_bound
 from vbr.ir.list_writes import ListWrites
+from vbr.ir.reach_tables import reach_table
 from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, make_layout
 from vbr.ir.simplify import simplify
 from vbr.ir.state_bound import bound_state, widest_kind
@@ -99,6 +100,7 @@ class ProgramBuilder:
         self.list_writes = ListWrites(m)
         self.max_range = MAX_OPTIONS
         self.reach_tables: list[dict] = []
+        self.reach_bounds: list[int] = []  # each table's longest row
         self.lits: dict[str, list[tuple]] = {}  # an item type -> the lists of it fixed before play (LIT values)
         self._lit_index: dict[tuple, int] = {}
         # no list fixed before play is longer than the file's longest list literal (or range of literals)
@@ -162,26 +164,15 @@ class ProgramBuilder:
         return self._lit_index[key]
 
     def reach_table(self, dirs: tuple[int, ...], net_cost: int) -> int:
-        """The table of `reach` with these directions and net cost: every start on or next to the
-        court (and every declared space), every distance 0..64 a movement on this court can
-        take, both sides; each row the ends in the court's order (Court.reach)."""
+        """The index of the table of `reach` with these directions and net cost
+        (vbr.ir.reach_tables) in `reach_tables`; its rows' longest in `reach_bounds`."""
         key = (dirs, net_cost)
         if key not in self._reach_keys:
-            from vbr.values import Cell
-            court = self.court
             vecs = [self.m.directions[list(self.m.directions)[d]] for d in dirs]
-            starts = [Cell(x, y) for x in range(-1, court.cols + 1) for y in range(-1, court.height + 1)]
-            starts += [c for c in court._cell_space if c not in starts]
-            longest = court.cols + court.height + 1
-            table = {}
-            for c in starts:
-                for side in (0, 1):
-                    by_distance = court.reach_all(c, longest, side, vecs, net_cost)
-                    for d in range(0, 65):
-                        ends = by_distance[d] if d <= longest else ()
-                        table[(cell(*c), d, side)] = [cell(*x) for x in ends]
+            table, bound = reach_table(self.court, vecs, net_cost)
             self._reach_keys[key] = len(self.reach_tables)
             self.reach_tables.append(table)
+            self.reach_bounds.append(bound)
         return self._reach_keys[key]
 
     def fn_size(self, name: str) -> int:

@@ -842,8 +842,7 @@ class ExprBuilder:
         fault = self.pb.fault("`reach` from {0}, a position the court's table does not hold", e.span)
         self.pb.fault("`reach` distance {0} is out of 0..64", e.span)
         start, dist, side = self.expr(e.args[0], scope), self.expr(e.args[1], scope), self.side(e.args[2], scope, "reach")
-        bound = max(len(v) for v in self.pb.reach_tables[table].values())
-        return N.ReachItems("cell", bound, start, dist, side, table, fault)
+        return N.ReachItems("cell", self.pb.reach_bounds[table], start, dist, side, table, fault)
 
     def _reach_in_play(self, e: A.Call, dirs: N.Seq, net: N.Expr, scope: Scope) -> N.Seq:
         """`reach` whose directions or net cost are known only in play: the court's search, then."""
