@@ -185,8 +185,9 @@ def build_model(rules: RuleSet, options: dict[str, object] | None = None) -> Mod
         if isinstance(d, A.Require):
             _require(m, d)
     _second_pass(m, decls)
-    _warn_choices_from_zones_never_filled(m, decls)
-    sizes = _check_sizes(m, decls)
+    nodes = [node for d in decls for node in A.walk(d)]  # every node of every declaration, walked once
+    _warn_choices_from_zones_never_filled(m, nodes)
+    sizes = _check_sizes(m, decls, nodes)
     if sizes:  # past a limit, compiling could recurse too deep or work without end: stop here
         m.diags.items += sizes
         raise VbrCheckError(sorted(m.diags.errors, key=lambda d: (d.span.file, d.span.line, d.span.col)),
@@ -801,41 +802,45 @@ def _check_court(m: Model, c: A.Court) -> None:
 # --------------------------------------------------------------------- zones nothing fills
 
 
-def _warn_choices_from_zones_never_filled(m: Model, decls: list[A.Decl]) -> None:
+def _warn_choices_from_zones_never_filled(m: Model, nodes: list[A.Node]) -> None:
     """Warn at each `choose` (with no `optional` and no `else`) from a zone that nothing in the
     program ever creates things in or moves things to: it will have nothing to offer (an
     `override setup` that leaves out the `create`s, say). A destination the text does not name
     (a zone parameter, a fn's result) may be any zone that is handed around (in a call, a
     `let`, a fn): those zones count as filled. When a variant's `override` replaced the base's
-    declaration that filled the zone, the warning is at that `override`."""
-    named, loose = _zones_filled(m, decls)
+    declaration that filled the zone, the warning is at that `override`. `nodes`: every node of
+    the declarations."""
+    named, loose = _zones_filled_by(m, nodes)
     if loose:
-        named |= _zones_handed_around(m, decls)
-    for d in decls:
-        for node in A.walk(d):
-            if isinstance(node, A.Choose) and not node.optional and node.orelse is None:
-                zone = _zone_named(m, node.source)
-                if zone is not None and zone not in named:
-                    _warn_never_filled(m, node, zone)
-                elif _written_empty(node.source):
-                    m.diags.warning(node.span, f"`choose {node.var}` chooses from a list that is always empty: "
-                                               "it will have nothing to choose from (add `optional` or an "
-                                               "`else` block, or give it options)")
+        named |= _zones_handed_around(m, nodes)
+    for node in nodes:
+        if isinstance(node, A.Choose) and not node.optional and node.orelse is None:
+            zone = _zone_named(m, node.source)
+            if zone is not None and zone not in named:
+                _warn_never_filled(m, node, zone)
+            elif _written_empty(node.source):
+                m.diags.warning(node.span, f"`choose {node.var}` chooses from a list that is always empty: "
+                                           "it will have nothing to choose from (add `optional` or an "
+                                           "`else` block, or give it options)")
 
 
 def _zones_filled(m: Model, decls) -> tuple[set[str], bool]:
     """(the zones `decls` create things in or move things to by name, whether any `create` or
     `move` has a destination the text does not name)."""
+    return _zones_filled_by(m, [node for d in decls for node in A.walk(d)])
+
+
+def _zones_filled_by(m: Model, nodes: list[A.Node]) -> tuple[set[str], bool]:
+    """_zones_filled of the declarations whose every node is `nodes`."""
     named: set[str] = set()
     loose = False
-    for d in decls:
-        for node in A.walk(d):
-            if isinstance(node, (A.Create, A.Move)):
-                zone = _zone_named(m, node.dest)
-                if zone is None:
-                    loose = True
-                else:
-                    named.add(zone)
+    for node in nodes:
+        if isinstance(node, (A.Create, A.Move)):
+            zone = _zone_named(m, node.dest)
+            if zone is None:
+                loose = True
+            else:
+                named.add(zone)
     return named, loose
 
 
@@ -868,32 +873,33 @@ def _zone_named(m: Model, e: A.Expr) -> str | None:
     return e.id if isinstance(e, A.Name) and e.id in m.zones else None
 
 
-def _zones_handed_around(m: Model, decls: list[A.Decl]) -> set[str]:
+def _zones_handed_around(m: Model, nodes: list[A.Node]) -> set[str]:
     """The zones named in a call's arguments, a `let`, a fn's body or a destination the text does
-    not name directly: where a zone may travel to a `move` or `create` elsewhere."""
+    not name directly: where a zone may travel to a `move` or `create` elsewhere. `nodes`: every
+    node of the declarations."""
     out: set[str] = set()
-    for d in decls:
-        for node in A.walk(d):
-            if isinstance(node, A.Call):
-                parts = node.args
-            elif isinstance(node, A.Let):
-                parts = [node.value]
-            elif isinstance(node, A.Fn):
-                parts = [node.body]
-            elif isinstance(node, (A.Create, A.Move)):
-                parts = [node.dest]
-            else:
-                continue
-            out |= {n.id for part in parts for n in A.walk(part) if isinstance(n, A.Name) and n.id in m.zones}
+    for node in nodes:
+        if isinstance(node, A.Call):
+            parts = node.args
+        elif isinstance(node, A.Let):
+            parts = [node.value]
+        elif isinstance(node, A.Fn):
+            parts = [node.body]
+        elif isinstance(node, (A.Create, A.Move)):
+            parts = [node.dest]
+        else:
+            continue
+        out |= {n.id for part in parts for n in A.walk(part) if isinstance(n, A.Name) and n.id in m.zones}
     return out
 
 
 # ------------------------------------------------------------------------------------ limits
 
 
-def _check_sizes(m: Model, decls: list[A.Decl]) -> list[Diagnostic]:
+def _check_sizes(m: Model, decls: list[A.Decl], nodes: list[A.Node]) -> list[Diagnostic]:
     """The limits of vbr/limits.py that only the whole model shows: counts, sizes, and depth and
-    size counted through calls. Each problem is located and names its limit."""
+    size counted through calls. Each problem is located and names its limit. `nodes`: every node
+    of `decls`."""
     out: list[Diagnostic] = []
 
     def error(span: Span, message: str) -> None:
@@ -918,13 +924,12 @@ def _check_sizes(m: Model, decls: list[A.Decl]) -> list[Diagnostic]:
                     if it.what in ("rows", "cols", "net") and not low <= it.values[0] <= LIM.MAX_COURT_SIDE:
                         error(it.span, f"a court has {low} to {LIM.MAX_COURT_SIDE} {it.what if low else 'net rows'}, "
                                        f"not {it.values[0]:,} (the limit on a court's size)")
-    for d in decls:
-        for node in A.walk(d):
-            if isinstance(node, A.RangeExpr):
-                lo, hi = _fixed_int(m, node.lo), _fixed_int(m, node.hi)
-                if lo is not None and hi is not None and hi - lo + 1 > LIM.MAX_LITERAL_RANGE:
-                    error(node.span, f"the range {lo}..{hi} has {hi - lo + 1:,} items; a range written with "
-                                     f"fixed ends has at most {LIM.MAX_LITERAL_RANGE:,}, the limit on ranges")
+    for node in nodes:
+        if isinstance(node, A.RangeExpr):
+            lo, hi = _fixed_int(m, node.lo), _fixed_int(m, node.hi)
+            if lo is not None and hi is not None and hi - lo + 1 > LIM.MAX_LITERAL_RANGE:
+                error(node.span, f"the range {lo}..{hi} has {hi - lo + 1:,} items; a range written with "
+                                 f"fixed ends has at most {LIM.MAX_LITERAL_RANGE:,}, the limit on ranges")
     out += _through_calls(m, decls)
     return out
 
