@@ -433,3 +433,20 @@ def test_returns_are_not_mutated_and_measures_are():
         (3, "number", "n = -1"), (3, "number", "n = 1"),
         (8, "delete", "(deleted)"), (8, "number", "measure m += 1"), (8, "number", "measure m += 3"),
         (9, "delete", "(deleted)")]
+
+
+def test_the_scenarios_read_at_the_start_judge_every_mutant_in_this_process_and_in_workers(mini):
+    # a scenario added to the file while a run goes on is not one of its scenarios: the mutant
+    # that drops the 6's bonus survives the scenarios the run read (none rolls a 6), in this
+    # process and in a worker started after the edit, though the file on disk now kills it
+    import multiprocessing
+    ctx = runner.context(mini)
+    dropped = next(i for i, m in enumerate(ctx.mutants) if m.line == 14 and m.kind == "delete")
+    (mini.parent / "tests" / "mini.vbr").write_text(TESTS + SIX)
+    ctx.guard = runner.baseline(ctx)
+    assert runner.evaluate(ctx, ctx.mutants[dropped]).status == "survived"
+    with multiprocessing.get_context("spawn").Pool(1, initializer=runner._init, initargs=(ctx,)) as pool:
+        assert pool.apply(runner._work, (dropped,)).status == "survived"
+    now = runner.context(mini)  # the file as it is now kills it
+    now.guard = runner.baseline(now)
+    assert runner.evaluate(now, now.mutants[dropped]).status == "killed"

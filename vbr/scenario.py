@@ -71,12 +71,13 @@ def format_trace(result: ScenarioResult) -> list[str]:
 
 def load_scenarios(path: Path):
     """(the scenario file's tree, the RuleSet it tests, its text); a VbrCheckError for a rule file."""
-    tree, source = _scenario_tree(path)
+    tree, source = scenario_file(path)
     rules = load_rules(tree.rules, tests=Path(path), span=tree.span)
     return tree, rules, source
 
 
-def _scenario_tree(path: Path):
+def scenario_file(path: Path):
+    """(the scenario file's tree, its text), read once; a VbrCheckError for another kind of file."""
     tree, source = parse_file(Path(path))
     if not isinstance(tree, A.TestFile):
         beside = Path(path).parent / "tests" / Path(path).name  # where a rule file's scenarios are kept
@@ -101,11 +102,13 @@ def options_key(options: dict) -> tuple:
 
 
 def run_file(path: Path, rules=None, *, trace: bool = False, step_limit: int | None = None,
-             engine: str = "python") -> list[ScenarioResult]:
+             engine: str = "python", read=None) -> list[ScenarioResult]:
     """Run every scenario of a file through `engine` ("python" or "c"). `rules`: a RuleSet to run
     them against instead of the file the scenarios name (`vbr mutate` runs them against each
     mutant); `trace`: keep the events between steps in each result (`format_trace`);
-    `step_limit`: a lower step limit than the rule file's, for each scenario. A scenario that
+    `step_limit`: a lower step limit than the rule file's, for each scenario; `read`: the file as
+    `scenario_file` read it before (`vbr mutate` runs the scenarios it read at its start against
+    every mutant, whatever the file holds by then), else it is read now. A scenario that
     does not check, or fails, fails alone; a rule file the typed program cannot express raises
     Unsupported (located), one the C engine cannot be built for CEngineUnavailable."""
     if engine not in ENGINES:
@@ -113,7 +116,7 @@ def run_file(path: Path, rules=None, *, trace: bool = False, step_limit: int | N
     if rules is None:
         tree, rules, source = load_scenarios(path)
     else:
-        tree, source = _scenario_tree(path)
+        tree, source = read or scenario_file(path)
     sources = {**rules.sources, str(path): source}
     scenarios = tree.scenarios
     results: list = [None] * len(scenarios)

@@ -28,7 +28,7 @@ from vbr.grammar.parser import parse
 from vbr.checking import checked_model
 from vbr.loader import RuleSet, load_rules, merge, parse_file, resolve
 from vbr.mutation.mutants import Mutant, apply, mutants
-from vbr.scenario import run_file
+from vbr.scenario import run_file, scenario_file
 
 GUARD_FACTOR = 10
 GUARD_FLOOR = 10_000
@@ -48,6 +48,7 @@ class Context:
     tree: A.GameFile
     text: str
     mutants: list[Mutant]
+    scenarios: tuple = ()  # the scenario file as read once at the start (vbr.scenario.scenario_file)
     guard: int = 0
     engine: str = "python"  # what runs the scenarios: python or c (vbr.scenario.run_file)
 
@@ -103,8 +104,8 @@ def context(path: Path, tests: Path | None = None) -> Context:
         raise MissingFileError([Diagnostic(Span(file=str(tests), line=0, col=0, end_line=0, end_col=0),
                                            "no scenario file here: vbr mutate runs the scenarios of tests/NAME.vbr "
                                            "beside the rule file, or of the file --tests names")])
-    parse_file(tests)  # a missing or broken scenario file is reported before any work
-    return Context(path, tests, tree, text, mutants(tree))
+    read = scenario_file(tests)  # a missing or broken scenario file is reported before any work
+    return Context(path, tests, tree, text, mutants(tree), read)
 
 
 def baseline(ctx: Context) -> int:
@@ -112,7 +113,7 @@ def baseline(ctx: Context) -> int:
     must pass. Returns the step guard for the mutants."""
     rules = ruleset(ctx.path, printer.program(ctx.tree))
     model = checked_model(rules, {})
-    results = run_file(ctx.tests, rules, engine=ctx.engine)
+    results = run_file(ctx.tests, rules, engine=ctx.engine, read=ctx.scenarios or None)
     failed = [r for r in results if not r.ok]
     if failed:
         r = failed[0]
@@ -131,7 +132,7 @@ def evaluate(ctx: Context, m: Mutant) -> Outcome:
     except VbrError as exc:
         return Outcome(m.index, "invalid", _first_line(exc.render()))
     try:
-        results = run_file(ctx.tests, rules, step_limit=ctx.guard, engine=ctx.engine)
+        results = run_file(ctx.tests, rules, step_limit=ctx.guard, engine=ctx.engine, read=ctx.scenarios or None)
     except VbrError as exc:  # the scenario file does not compile against the mutant
         return Outcome(m.index, "killed", _first_line(exc.render()))
     except EngineUnavailable as exc:  # a mutant the typed engine cannot express: not judged
@@ -185,7 +186,7 @@ def run(path: Path, tests: Path | None = None, n: int = 100, seed: int = 1, work
     else:
         with stop_signals.starting_a_worker():
             pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_init,
-                                                             initargs=(str(ctx.path), str(ctx.tests), ctx.guard, engine))
+                                                             initargs=(ctx,))
         outcomes = pool.imap(_work, todo, chunksize=1)
     try:
         pending = iter(outcomes)
@@ -220,11 +221,11 @@ def _none_selected(ctx: Context) -> str:
 _CTX: Context | None = None
 
 
-def _init(path: str, tests: str, guard: int, engine: str) -> None:
+def _init(ctx: Context) -> None:
+    """A worker: the run's context, with the rule file and scenarios as the run read them."""
     global _CTX
     stop_signals.in_a_worker()
-    _CTX = context(Path(path), Path(tests))
-    _CTX.guard, _CTX.engine = guard, engine
+    _CTX = ctx
 
 
 def _work(i: int) -> Outcome:
