@@ -31,6 +31,16 @@ SLOW = {
     "test_parser_cache.py", "test_play_tmux.py",
     "test_rl_observation.py", "test_engine_option.py", "test_hostile_engines.py", "test_typed_constructs.py",
     "test_typed_generated.py", "test_c_build_stopped.py", "test_c_sanitized.py",
+    "test_worker_pool_reuse.py",  # every test starts worker processes (spawn), 1 to 2 s each
+    # over 0.9 s each in the fast tier, one process, at ca22920
+    "test_hostile_cli_more.py::test_plots_replace_no_file_through_a_link_out_of_their_folder",
+    "test_metrics.py::test_two_sides_read_as_the_general_definition_reads_them_with_a_third_side_that_never_scores",
+    "test_trace.py::test_a_printed_table_links_the_rule_file_from_the_current_folder",
+    "test_parser.py::test_a_file_parsed_in_four_threads_at_once_keeps_each_of_its_comments_once_in_each",
+    "test_analysis_commands.py::test_a_sweep_over_the_seats_records_each_games_own_agents_so_summarize_reads_its_rows",
+    "test_api.py::test_summarizing_play_games_results_gives_the_figures_vbr_sim_prints",
+    "test_output_hygiene.py::test_a_reveal_of_long_things_shows_them_together_cut_at_the_limit_and_its_log_replays",
+    "test_mutation.py::test_the_scenarios_read_at_the_start_judge_every_mutant_in_this_process_and_in_workers",
     # test_engine_default.py: a vbr process of its own each
     "test_engine_default.py::test_without_a_c_compiler_the_default_plays_through_python_with_a_one_line_note",
     "test_engine_default.py::test_engine_c_without_a_compiler_stops_with_the_reason_and_plays_nothing",
