@@ -1,6 +1,6 @@
 """Where the time of one `vbr.play.play_game` call of a random C game goes, layer by layer: CPU µs a
 game of the whole call, of the one-call plan's `play` (the result object, no argument checks), of
-the C engine's whole-game function (`CEngine.whole_games`: the ctypes call, the new state's array,
+the C engine's whole-game function (`CEngine.whole_games`: the ctypes call into the thread's own state,
 the packed words copied out), and of the generated C alone (the program's C source compiled by
 the system compiler with the engine's flags into a test program that plays the games in a loop of
 its own, no Python in between). The Python layers take turns in blocks in one process; the test
@@ -42,7 +42,6 @@ int main(int argc, char **argv) {
     for (long g = 0; g < n; g++) {
         io[0] = (W)(0x9E3779B97F4A7C15ULL * (U)(g + 1));
         io[1] = 0; io[2] = 7; io[3] = 0; io[4] = 7; io[5] = 7 + 64; io[6] = 4096;
-        memset(S, 0, sizeof(W) * vbr_words());  /* as ctypes makes a new state's array */
         vbr_play_game(S, io);
         choices += io[7 + 3];
     }

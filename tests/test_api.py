@@ -276,6 +276,35 @@ def test_a_game_result_played_in_one_engine_call_pickles_as_a_game_result():
         (result.winner, result.points, result.choices, result.score_track)
 
 
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_a_one_call_results_state_read_after_later_games_is_the_state_its_own_game_ended_in(engine):
+    # the same game played choice by choice (a recorded game never takes the one-call path) ends
+    # in the same words; later games of the same thread must not show through
+    game = vbr.load("siatka", engine=engine)
+    first = play_game(game, 3, "random")
+    later = [play_game(game, seed, "random") for seed in range(4, 14)]
+    step_by_step = play_game(game, 3, "random", record=True).state
+    assert first.state.words_in_use() == step_by_step.words_in_use()
+    assert first.state.is_terminal() and first.state.outcome() == step_by_step.outcome()
+    assert later[-1].state.words_in_use() == play_game(game, 13, "random", record=True).state.words_in_use()
+
+
+def test_one_call_results_of_the_c_engine_do_not_each_hold_a_state():
+    # a loop that keeps its results (a list of 2,000 games) must not keep 2,000 states: Siatka's
+    # state is 706 words (5,648 bytes), its result's own fields a few hundred bytes
+    import tracemalloc
+    game = vbr.load("siatka", engine="c")
+    state_bytes = 8 * game.engine.words
+    play_game(game, 0, "random")
+    tracemalloc.start()
+    try:
+        kept = [play_game(game, seed, "random") for seed in range(2000)]
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(kept) == 2000 and held < 2000 * state_bytes / 4, held
+
+
 def test_an_option_the_chooser_cannot_see_is_hidden_in_its_observation_but_named_in_legal_actions(tmp_path):
     # docs/api.md: legal_actions() is the referee's view (ids, which follow creation order: #0 is
     # the card of value 1); the chooser's fair view is observation(seat)["legal"]

@@ -406,8 +406,18 @@ class _WholeGamePlan:
         typed_agents seeds them, so the same game, counts and rows as the loop choice by choice."""
         status, words, packed = self.engine_play(seed)
         if status != OVER:
-            _state_of(self.game, words).check()  # a run-time error of the rules: raised, located
-        return _PackedResult(self, words, packed)
+            self.raise_fault(seed, words)
+        return _PackedResult(self, seed, words, packed)
+
+    def raise_fault(self, seed: int, words) -> None:
+        """Raise the located run-time error of the rules game `seed` ended in (its words, or None
+        when the engine kept none: then they are played again)."""
+        _state_of(self.game, self.engine_play.words(seed) if words is None else words).check()
+
+    def final_state(self, seed: int, words) -> TypedState:
+        """The state game `seed` ended in: over `words`, or, when the engine kept none, over the
+        words of the game played again (the same seed, the same game, word for word)."""
+        return _state_of(self.game, self.engine_play.words(seed) if words is None else words)
 
     def trial_fields(self, seed: int) -> tuple:
         """`play(seed).trial_fields()`, its points, score track, measures and restricted counts
@@ -415,7 +425,7 @@ class _WholeGamePlan:
         keeps of a game, without the result object."""
         status, words, packed = self.engine_play(seed)
         if status != OVER:
-            _state_of(self.game, words).check()
+            self.raise_fault(seed, words)
         packed = memoryview(packed).cast("q").tolist()
         at, p = self.at_track, self.npoints
         read = (self.tag, *packed[self.at_measures:at])
@@ -517,10 +527,12 @@ class _PackedResult(GameResult):
     """The GameResult of a game _WholeGamePlan.play played in one call, read from the words the
     engine packed (CEngine.whole_games: bytes of 64-bit words) when a field is first read (and kept),
     so a caller pays only for what it reads. The same fields and values, equality and repr as a
-    GameResult made with them."""
+    GameResult made with them. The C engine keeps no words of the game's end: its `state`, when
+    read, is the game played again from its seed (a few µs), so a result holds a few hundred
+    bytes, not a state's."""
 
-    def __init__(self, plan: _WholeGamePlan, words, packed: bytes):
-        self._plan, self._words, self._bytes = plan, words, packed
+    def __init__(self, plan: _WholeGamePlan, seed: int, words, packed: bytes):
+        self._plan, self._seed, self._words, self._bytes = plan, seed, words, packed
 
     def __reduce__(self):
         """Pickled as the GameResult it reads as (its plan holds the engine's functions), so a
@@ -553,7 +565,7 @@ class _PackedResult(GameResult):
 
     @_kept
     def state(self) -> TypedState:
-        return _state_of(self._plan.game, self._words)
+        return self._plan.final_state(self._seed, self._words)
 
     @_kept
     def measures(self) -> dict:

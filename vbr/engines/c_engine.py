@@ -568,9 +568,12 @@ class CEngine:
         `repeating` (per unit whether it is a repeating phase; None: the first move is the game's
         first choice) and `reads` (words whose values at the end are wanted): `play(seed)` runs
         vbr_play_game (c_source.py: each seat's stream seeded from `seed` as vbr.play seeds it)
-        and returns (the state's status, its words, and as bytes of 64-bit words in the machine's
-        order: vbr_play_game's result (9 words, the points, the words read), then the score
-        track's rows, each the choices made and the points, one after the other)."""
+        and returns (the state's status, None: the state's words are not kept, and as bytes (a
+        bytearray) of 64-bit words in the machine's order: vbr_play_game's result (9 words, the points, the words
+        read), then the score track's rows, each the choices made and the points, one after the
+        other). The game is played in words of the thread's own, used again by its next game;
+        `play.words(seed)` plays it again into a new array and returns that: the game's final
+        state, the same words as the play left (the same seed, the same game)."""
         width = 1 + (self.program.points[1] if self.program.points else 0)
         flags = list(repeating or ())
         at_flags = 7
@@ -583,17 +586,31 @@ class CEngine:
         mine = threading.local()  # each thread its own words in and out: C runs without the GIL
 
         def own_io() -> tuple:
-            io = (ctypes.c_int64 * (at_track + TRACK_ROWS * width))(*head, *flags, *reads)
-            octets = memoryview(io).cast("B")
-            mine.io = (io, octets, octets.cast("q"), (ctypes.c_uint64 * 1).from_buffer(io))
+            octets = bytearray(8 * (at_track + TRACK_ROWS * width))  # sliced as it is: a copy in one step
+            io = (ctypes.c_int64 * (at_track + TRACK_ROWS * width)).from_buffer(octets)
+            io[:len(head) + len(flags) + len(reads)] = [*head, *flags, *reads]
+            mine.io = (io, octets, (ctypes.c_uint64 * 1).from_buffer(io), new_state())
             return mine.io
 
         def play(seed: int) -> tuple:
-            io, octets, words, seed_word = getattr(mine, "io", None) or own_io()
+            try:
+                io, octets, seed_word, S = mine.io
+            except AttributeError:
+                io, octets, seed_word, S = own_io()
             seed_word[0] = seed & mask
-            S = new_state()  # a new array: all its words zero, as vbr_play_game takes it
             status = call(S, io)  # both ctypes arrays of words: passed as pointers without argtypes' checks
-            return status, S, octets[out_from:track_from + words[rows_at] * row_octets].tobytes()
+            return status, None, octets[out_from:track_from + io[rows_at] * row_octets]
+
+        def final_words(seed: int):
+            try:
+                io, _, seed_word, _ = mine.io
+            except AttributeError:
+                io, _, seed_word, _ = own_io()
+            seed_word[0] = seed & mask
+            S = new_state()
+            call(S, io)
+            return S
+        play.words = final_words
         return play
 
     def _seat_buffers(self, seats: int, nstats: int):

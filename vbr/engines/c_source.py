@@ -612,12 +612,13 @@ static U vbr_agent_stream(U seed, W seat) {{
  * first chooser or -1, the first chooser in a repeating phase (none when play reached none; -1
  * when no flags were given), rows of track, the points, then the words read]; a row of track
  * (the choices made, then the points) each time the points change, while there is room. */
-static void play_whole_game(W *S, W *io) {{  /* S: all its words zero, as ctypes makes a new array */
+static void play_whole_game(W *S, W *io) {{  /* S: any words of a state's size, written over */
     U seed = (U)io[0];
     const W *repeating = io[1] ? io + io[1] : 0, *reads = io + io[2];
     W nreads = io[3], *out = io + io[4], *track = io + io[5], track_rows = io[6];
     U streams[VBR_SEATS + 1];
     for (W s = 0; s < VBR_SEATS; s++) streams[s] = vbr_agent_stream(seed, s);
+    memset(S, 0, sizeof(W) * {lay.words});  /* as a new state's array: the same words at the end */
     init_state(S, seed, 1);
     run_loop(S, 0);
     W stats[4 + POINTS_COUNT + 1];
@@ -639,7 +640,7 @@ static void play_whole_game(W *S, W *io) {{  /* S: all its words zero, as ctypes
     for (W i = 0; i < nreads; i++) out[9 + POINTS_COUNT + i] = S[reads[i]];
 }}
 
-/* play_whole_game in its own jump buffer; S: a state's words, all zero */
+/* play_whole_game in its own jump buffer; S: a state's words, whatever they hold */
 int vbr_play_game(W *S, W *io) {{
     vbr_jmp_buf jb;
     vbr_jmp_buf *saved = vbr_jump;

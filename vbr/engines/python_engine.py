@@ -174,7 +174,8 @@ class PythonEngine:
         options offered, one-option choices, the first chooser or -1, the first chooser in a
         repeating phase (none when play reached none; -1 when `repeating` is None), rows of
         track, the points, the words `reads` names], then the score track's rows, each the
-        choices made and the points). Each seat's stream is random_streams.agent_stream's."""
+        choices made and the points). Each seat's stream is random_streams.agent_stream's.
+        `play.words(seed)` is the words of the game's end, played again."""
         points = self.program.points
         at, count = (self.layout.vars + points[0], points[1]) if points else (0, 0)
         phase_word = self.layout.stack + 1  # the running phase's unit (the bottom frame's)
@@ -199,6 +200,7 @@ class PythonEngine:
             for choices, now in track:
                 packed += (choices, *now)
             return S[H.STATUS], S, array("q", packed).tobytes()
+        play.words = lambda seed: play(seed)[1]  # the game's final state, played again (CEngine.whole_games)
         return play
 
     def _play_one(self, S: list, streams: list[int], stats: list[int], track: list, at: int, count: int) -> None:
