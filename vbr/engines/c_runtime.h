@@ -1,8 +1,9 @@
 /* The C engine's runtime: what the generated C of a typed program calls. Each function is the
- * C engine's rule for one operation and mirrors the function of the same name in
- * python_runtime.py; the differential tests hold the two equal. A state is an array of 64-bit
- * words laid out as vbr/ir/layout.py says. No text of a rule file is ever part of this file or
- * of the generated code: names are numbers, texts stay in Python's tables. */
+ * C engine's rule for one operation: the twin of python_runtime.py's function of the same name
+ * where it has one, else of what python_source.py writes out in place (vbr_order: a comparison;
+ * vbr_below_of: random_streams.below); the differential tests hold the two equal. A state is an
+ * array of 64-bit words laid out as vbr/ir/layout.py says. No text of a rule file is ever part
+ * of this file or of the generated code: names are numbers, texts stay in Python's tables. */
 #include <stdint.h>
 #include <string.h>
 #include <setjmp.h>
