@@ -25,6 +25,7 @@ from typing import Callable, Iterable, Iterator, Protocol
 from vbr import stop_signals
 from vbr.analysis.trial import Trial
 from vbr.errors import UsageError
+from vbr.kept_games import KeptGames
 from vbr.seating import seating_cycle, seatings  # noqa: F401 (seatings: the rotations, named here too)
 from vbr.seeds import derive
 from vbr.shared_values import SHARED
@@ -36,8 +37,16 @@ MAX_WORKERS = 256
 # its time in `vbr sim` (benchmarks/sim_overhead.py)
 COLLECT_EVERY = 20_000
 
-_GAMES: dict = {}  # per process: compiled games by (path, options, engine) (_game_key), loaded once
-_LOAD_SECONDS: dict = {}  # per process: how long loading each of _GAMES took, by the same keys
+# compiled games game_for keeps per process (a Siatka game: about 0.4 MB resident in python, 0.6 MB
+# in C), the least recently used let go first. A command plays one game at a time, or a few side by
+# side: a compare its two arms (and under `--engine auto` the base again through python), a sweep
+# one combination at a time per process, `vbr tune` a round of at most 9 values of a range
+# (vbr.analysis.tune.GRID) beside its base game. 16 keeps each of these loaded once, and bounds
+# what a sweep over many option sets, a long tune or a long-lived process holds. One let go is
+# loaded again when asked for: a C game from its build cache (vbr.engine_choice.C_LOAD_SECONDS)
+GAMES_KEPT = 16
+
+_GAMES = KeptGames(GAMES_KEPT)  # per process: game_for's games by _game_key, with each load's time
 
 
 def game_seed(seed: int, i: int) -> int:
@@ -112,18 +121,19 @@ class TracedTrial(Trial):
 
 
 def game_for(path: str, options: tuple, engine: str = "python"):
-    """The game a run plays through a typed engine (python or c), loaded once per process.
-    Kept under the path it was asked by and the file's own (a bundled name's file), so a run's
-    spec, which names the game's own path, finds the game a command loaded by name."""
+    """The game a run plays through a typed engine (python or c), loaded once per process while
+    it is among the GAMES_KEPT most recently asked for; one let go is loaded again from its file
+    when asked for. Kept under the path it was asked by and the file's own (a bundled name's
+    file), both let go at once, so a run's spec, which names the game's own path, finds the game
+    a command loaded by name."""
     key = _game_key(path, options, engine)
-    game = _GAMES.get(key)
-    if game is None:
-        from vbr.engines.game import load
-        start = time.perf_counter()
-        game = load(path, dict(options), engine=engine)
-        own = _game_key(str(game.path), options, engine)
-        _GAMES[key] = _GAMES[own] = game
-        _LOAD_SECONDS[key] = _LOAD_SECONDS[own] = time.perf_counter() - start
+    loaded = _GAMES.get(key)
+    if loaded is not None:
+        return loaded.game
+    from vbr.engines.game import load
+    start = time.perf_counter()
+    game = load(path, dict(options), engine=engine)
+    _GAMES.keep([key, _game_key(str(game.path), options, engine)], game, time.perf_counter() - start)
     return game
 
 
@@ -145,16 +155,20 @@ def rules_digest(game) -> str:
 def stamped(spec: RunSpec) -> RunSpec:
     """`spec`, for processes that load its rule file again, carrying the rules_digest of the game
     this process loaded for it (game_for's), so that each of them checks it plays those rules
-    (play_games); `spec` as it is when this process has not loaded that game."""
-    game = _GAMES.get(_game_key(spec.path, spec.options, spec.engine))
+    (play_games); `spec` as it is when this process does not hold that game (never loaded it, or
+    let it go: game_for keeps GAMES_KEPT games)."""
+    loaded = _GAMES.get(_game_key(spec.path, spec.options, spec.engine))
+    game = loaded.game if loaded is not None else None
     return spec if game is None or game.model is None else replace(spec, rules=rules_digest(game))
 
 
 def build_ahead(games: list[tuple[str, dict]]) -> None:
     """The C engine's games of several (rule file, options) loaded now, as many at once as the
     process may use cores (each load's thread waits on its compiler process), so that game_for
-    then finds each loaded: a sweep's or a comparison's C builds take the time of the longest
-    rather than of all of them. A load that fails is left for game_for's own load to report.
+    then finds each loaded (of more than GAMES_KEPT, the last loaded; the others are built, and
+    load again from the build cache on disk): a sweep's or a comparison's C builds take the time
+    of the longest rather than of all of them. A load that fails is left for game_for's own load
+    to report.
     Ctrl-C or another stop signal stops the builds that run and those about to start
     (vbr.engines.c_engine.stopped_builds), and the threads are waited for before it goes on."""
     wanted = list(dict.fromkeys((str(path), tuple(sorted(options.items()))) for path, options in games))
@@ -199,8 +213,12 @@ def _game_key(path: str, options: tuple, engine: str) -> tuple:
 
 
 def load_seconds(path: str, options: tuple, engine: str) -> float:
-    """How long game_for took to load that game in this process (0.0 if it has not loaded it)."""
-    return _LOAD_SECONDS.get(_game_key(path, options, engine), 0.0)
+    """How long the load of the game game_for holds for that file, options and engine took in this
+    process: of a game let go and loaded again, that last load's time, what this process spent
+    to have the game it plays now (a C build loaded again from its cache on disk takes less than
+    the build did). 0.0 when this process holds no such game (never loaded it, or let it go)."""
+    loaded = _GAMES.get(_game_key(path, options, engine))
+    return loaded.seconds if loaded is not None else 0.0
 
 
 def played_game(path, options: dict, engine: str, note) -> tuple[str, object]:
@@ -366,7 +384,7 @@ class RunResult:
     games: int = 0  # the games finished and handed on (kept or not)
     seconds: float = 0.0  # play alone: loading the game in this process is not counted
     # loading the run's game in this process, before the clock starts: by the backend, or by the
-    # command before the run (game_for loads a game once per process, whoever asks first)
+    # command before the run (game_for keeps the game it loads, whoever asks first; load_seconds)
     load_seconds: float = 0.0
     # not 0: the run was stopped (Ctrl-C, SIGTERM, SIGHUP), and vbr exits with this once it has
     # written what the run played

@@ -128,7 +128,7 @@ def check_values(game, tuned: Tuned, fixed: dict, engine: str) -> None:
     if engine == "c":
         build_ahead([(game.path, fixed | {tuned.name: value}) for value in tuned.values])
     typed = [game_for(str(game.path), tuple(sorted((fixed | {tuned.name: value}).items())), engine)
-             .option_values[tuned.name] for value in tuned.values]  # loading checks each (and keeps its game)
+             .option_values[tuned.name] for value in tuned.values]  # loading checks each (game_for keeps the last)
     refuse_same_values("--option", tuned.name, tuned.values, typed)
 
 

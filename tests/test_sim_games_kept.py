@@ -1,0 +1,119 @@
+"""A process keeps the games it loads for its runs (vbr.sim.game_for), at most GAMES_KEPT of them:
+the least recently asked for is let go, under every key it was kept by, and loaded again from its
+file when asked for again, the same game. A sweep over many option sets, a long tune or a
+long-lived process holds no more games than that, however many it plays."""
+from __future__ import annotations
+
+import gc
+import weakref
+
+from vbr.kept_games import KeptGames
+from vbr.play import play_game
+from vbr.sim import GAMES_KEPT, game_for, load_seconds
+
+# a race to `target` points, whose every option value is another game (another load)
+RACE = """game "Race to a target"
+option target = 3
+seats 2
+points score
+var score: int per seat = 0
+var turn_of: seat = 0
+die d = 1..6
+start turn
+
+phase turn {
+  choose n from [1, 2] by turn_of as "how many points to try for"
+  if roll d > 2 * n {
+    score[turn_of] += n
+  }
+  if score[turn_of] >= target {
+    end winner turn_of
+  }
+  turn_of = next_seat(turn_of)
+  goto turn
+}
+"""
+
+
+def _race(tmp_path) -> str:
+    path = tmp_path / "race.vbr"
+    path.write_text(RACE, encoding="utf-8")
+    return str(path)
+
+
+def _target(n: int) -> tuple:
+    return (("target", n),)
+
+
+def _alive(refs: dict) -> list:
+    gc.collect()
+    return [n for n, ref in refs.items() if ref() is not None]
+
+
+def _games(game, seeds=(1, 2, 3)) -> list:
+    """Each seed's game played by two random seats: its outcome and its whole log."""
+    played = []
+    for seed in seeds:
+        log: list = []
+        played.append((play_game(game, seed, ["random", "random"], log_sink=log).trial_fields(), log))
+    return played
+
+
+def test_loading_more_option_sets_than_games_kept_leaves_only_the_last_games_kept_alive(tmp_path):
+    path = _race(tmp_path)
+    targets = range(1, GAMES_KEPT + 3)
+    refs = {n: weakref.ref(game_for(path, _target(n), "python")) for n in targets}
+    assert _alive(refs) == list(targets)[-GAMES_KEPT:]
+
+
+def test_a_game_let_go_is_loaded_again_when_asked_for_and_plays_the_same_games_for_the_same_seeds(tmp_path):
+    path = _race(tmp_path)
+    first = game_for(path, _target(3), "python")
+    before = _games(first)
+    for n in range(4, 4 + GAMES_KEPT):
+        game_for(path, _target(n), "python")
+    assert load_seconds(path, _target(3), "python") == 0.0  # let go: this process holds no such game
+    again = game_for(path, _target(3), "python")
+    assert again is not first  # loaded again from the file
+    assert load_seconds(path, _target(3), "python") > 0.0  # the time of that second load
+    assert _games(again) == before
+
+
+def test_the_game_asked_for_most_recently_stays_while_more_than_games_kept_others_are_loaded(tmp_path):
+    path = _race(tmp_path)
+    kept = game_for(path, _target(1), "python")
+    oldest = weakref.ref(game_for(path, _target(2), "python"))
+    for n in range(3, 3 + GAMES_KEPT):
+        game_for(path, _target(n), "python")
+        assert game_for(path, _target(1), "python") is kept  # asked for again after each load
+    assert _alive({2: oldest}) == []
+
+
+def test_a_game_kept_under_the_path_it_was_asked_by_and_its_files_own_is_let_go_under_both(tmp_path, monkeypatch):
+    # asked as ./race.vbr, the game names its file race.vbr: kept under both, found by either
+    monkeypatch.chdir(tmp_path)
+    _race(tmp_path)
+    game = game_for("./race.vbr", _target(3), "python")
+    assert str(game.path) == "race.vbr"
+    assert game_for("race.vbr", _target(3), "python") is game
+    ref = weakref.ref(game)
+    del game
+    for n in range(4, 4 + GAMES_KEPT):
+        game_for("race.vbr", _target(n), "python")
+    assert _alive({3: ref}) == []  # under neither key any more
+    assert game_for("./race.vbr", _target(3), "python") is game_for("race.vbr", _target(3), "python")
+
+
+def test_a_key_a_later_load_was_kept_under_stays_with_it_when_the_earlier_game_is_let_go():
+    # two loads of one file asked by two paths: the second is kept under the file's own path too
+    games = KeptGames(2)
+    earlier, later, other = object(), object(), object()
+    games.keep(["asked", "own"], earlier, 1.0)
+    games.keep(["asked again", "own"], later, 2.0)
+    assert games.get("own").game is later
+    games.get("asked again")
+    games.keep(["another"], other, 3.0)  # three games: the earlier, least recently used, goes
+    assert "asked" not in games
+    assert games.get("own") == (later, 2.0)
+    assert games.games() == [other, later]
+
