@@ -82,7 +82,7 @@ def layers(game) -> dict:
 
     def plan_call(seeds):
         for s in seeds:
-            plan_play(s)
+            plan_play(game, s)
 
     def engine_call(seeds):
         for s in seeds:

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import gc
 import weakref
+from dataclasses import replace
 
 from vbr.kept_games import KeptGames
 from vbr.play import play_game
-from vbr.sim import GAMES_KEPT, game_for, load_seconds
+from vbr.sim import GAMES_KEPT, RunSpec, game_for, load_seconds, play_range
 
 # a race to `target` points, whose every option value is another game (another load)
 RACE = """game "Race to a target"
@@ -117,3 +118,18 @@ def test_a_key_a_later_load_was_kept_under_stays_with_it_when_the_earlier_game_i
     assert games.get("own") == (later, 2.0)
     assert games.games() == [other, later]
 
+
+
+def test_a_game_let_go_after_runs_played_it_in_both_engines_is_freed(tmp_path):
+    # what a run works out once per game (its whole-game plan in C, its diagram's nodes, its
+    # repeating phases) is kept no longer than the game: a sweep's worker frees each combination
+    played = []
+    for engine in ("c", "python"):
+        spec = RunSpec.of(_race(tmp_path), {"target": 2}, 1, ["random", "random"], 4, engine=engine, trace=True)
+        assert len(play_range(spec, 0, 4)) == 4
+        assert len(play_range(replace(spec, trace=False), 0, 4)) == 4
+        played.append(weakref.ref(game_for(spec.path, spec.options, engine)))
+    for n in range(3, 3 + GAMES_KEPT):  # as many other games, each played
+        spec = RunSpec.of(_race(tmp_path), {"target": n}, 1, ["random", "random"], 1, engine="python")
+        play_range(spec, 0, 1)
+    assert _alive(dict(enumerate(played))) == []

@@ -19,12 +19,12 @@ each node: a return into a caller's node enters nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
+from vbr.kept_games import per_game
 from vbr.turn_flow import END, START, jumping_procs, proc_node
 
 
-@lru_cache(maxsize=32)
+@per_game
 def drawn_procs(game) -> frozenset[str]:
     """The procedures a diagram of a loaded game (vbr.engines.game.Game) draws as nodes: those that
     can end the game or go to a phase, over the checked model under the game's options, as

@@ -1,11 +1,24 @@
 """The games a process keeps once it has loaded them (vbr.sim.game_for): a fixed number at most,
 the least recently used let go first, each kept under every key it was asked by, together with
-how long the load that made it took."""
+how long the load that made it took; and what is worked out once for a game (`per_game`), kept
+no longer than the game, so that a game let go is freed."""
 from __future__ import annotations
 
+import functools
 import threading
+import weakref
 from collections import OrderedDict
-from typing import Hashable, Iterable, NamedTuple
+from typing import Callable, Hashable, Iterable, NamedTuple, TypeVar
+
+# The games vbr.sim.game_for keeps per process: a command plays one game at a time, or a few side by side (a compare its two arms, and under
+# `--engine auto` the base again through python; a sweep one combination at a time per process;
+# `vbr tune` a round of at most 9 values of a range, vbr.analysis.tune.GRID, beside its base game).
+# 16 keeps each of these loaded once, and bounds what a sweep over many option sets, a long tune
+# or a long-lived process holds (a Siatka game: about 0.4 MB resident in python, 0.6 MB in C).
+GAMES_KEPT = 16
+
+T = TypeVar("T")
+_MISSING = object()
 
 
 class Loaded(NamedTuple):
@@ -75,3 +88,18 @@ class KeptGames:
         for key in self._keys_of(loaded):
             del self._by_key[key]
 
+
+
+def per_game(work: Callable[[object], T]) -> Callable[[object], T]:
+    """`work(game)` worked out once for each game and kept while the game is, no longer (keyed
+    weakly): a game KeptGames lets go is not held alive by what was worked out for it, so what
+    `work` gives must not hold the game either. Threads asking at once may each work it out."""
+    values: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    @functools.wraps(work)
+    def worked_out(game) -> T:
+        value = values.get(game, _MISSING)
+        if value is _MISSING:
+            value = values[game] = work(game)
+        return value
+    return worked_out

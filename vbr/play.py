@@ -11,6 +11,7 @@ from vbr.engines.python_search import team_points
 from vbr.errors import Diagnostic, VbrRuntimeError
 from vbr.ir.layout import OVER, Header
 from vbr.ir.values import NONE
+from vbr.kept_games import per_game
 from vbr.seeds import SEED_MAX, game_seed_value
 from vbr.shared_values import SHARED, SMALL_INT
 
@@ -56,7 +57,7 @@ def play_game(game, seed: int, agent_names: list[str], record: bool = False, tra
     if (plan is not None and type(seed) is int and 0 <= seed <= SEED_MAX and type(agent_names) is list
             and agent_names == plan.randoms
             and not (record or trace or restrict) and log_sink is None):
-        return plan.play(seed)  # the common call of a loop of random games: what the lines below come to
+        return plan.play(game, seed)  # the common call of a loop of random games: what the lines below come to
     seed = game_seed_value(seed)
     agent_names = seat_agents(agent_names, game.seats)
     restrict = seat_restrictions(restrict, game.seats)
@@ -140,7 +141,7 @@ def game_model(game):
     return game.model
 
 
-@lru_cache(maxsize=32)
+@per_game
 def repeating_phases(game) -> frozenset:
     """The phases on a cycle of the file's turn flow (vbr graph): play comes back to them. The
     others are its set-up phases (Siatka's tile placement): the game's first move, for the
@@ -263,7 +264,7 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     choice logged."""
     whole = None if log is not None or restrict else _one_call(game, agent_names)
     if whole is not None:
-        return whole.play(seed)
+        return whole.play(game, seed)
     program = game.program
     agents = typed_agents(seed, agent_names)
     teams = program.teams
@@ -351,7 +352,7 @@ def typed_trial_fields(game, seed: int, agent_names: list[str], restrict: dict |
     A game played in one engine call is read straight from what the engine packed."""
     whole = None if log is not None or restrict else _one_call(game, agent_names)
     if whole is not None:
-        return whole.trial_fields(seed)
+        return whole.trial_fields(game, seed)
     return SHARED.fields(play_typed_game(game, seed, agent_names, restrict, log).trial_fields())
 
 
@@ -381,7 +382,7 @@ class _WholeGamePlan:
     points, the measures' words and the score track lie in the packed words."""
 
     def __init__(self, game):
-        self.game, program = game, game.program
+        program = game.program  # the game itself is not kept: a plan is kept per_game, while the game is
         repeating = _repeating_units(game) if set_up_matters(game) else frozenset()
         self.repeating = tuple(int(u in repeating) for u in range(len(program.units))) if repeating else None
         self.names = tuple(m.name for m in program.measures)
@@ -400,32 +401,28 @@ class _WholeGamePlan:
         self.randoms = ["random"] * program.seats  # the agents of play_game's common call, as a list
         self.tag = object()  # this plan's keys in SHARED: its measures' dicts by the words read
 
-    def play(self, seed: int) -> "_PackedResult":
-        """play_typed_game with every seat random and nothing logged or restricted: the whole game
-        in one engine call (CEngine.whole_games), its seats' streams seeded by the engine as
-        typed_agents seeds them, so the same game, counts and rows as the loop choice by choice."""
+    def play(self, game, seed: int) -> "_PackedResult":
+        """play_typed_game of `game` (this plan's) with every seat random and nothing logged or
+        restricted: the whole game in one engine call (CEngine.whole_games), its seats' streams
+        seeded by the engine as typed_agents seeds them, so the same game, counts and rows as the
+        loop choice by choice."""
         status, words, packed = self.engine_play(seed)
         if status != OVER:
-            self.raise_fault(seed, words)
-        return _PackedResult(self, seed, words, packed)
+            self.final_state(game, seed, words).check()  # a run-time error of the rules: raised, located
+        return _PackedResult(self, game, seed, words, packed)
 
-    def raise_fault(self, seed: int, words) -> None:
-        """Raise the located run-time error of the rules game `seed` ended in (its words, or None
-        when the engine kept none: then they are played again)."""
-        _state_of(self.game, self.engine_play.words(seed) if words is None else words).check()
+    def final_state(self, game, seed: int, words) -> TypedState:
+        """The state game `seed` of `game` ended in: over `words`, or, when the engine kept none,
+        over the words of the game played again (the same seed, the same game, word for word)."""
+        return _state_of(game, self.engine_play.words(seed) if words is None else words)
 
-    def final_state(self, seed: int, words) -> TypedState:
-        """The state game `seed` ended in: over `words`, or, when the engine kept none, over the
-        words of the game played again (the same seed, the same game, word for word)."""
-        return _state_of(self.game, self.engine_play.words(seed) if words is None else words)
-
-    def trial_fields(self, seed: int) -> tuple:
+    def trial_fields(self, game, seed: int) -> tuple:
         """`play(seed).trial_fields()`, its points, score track, measures and restricted counts
         interned (vbr.shared_values.SHARED), read straight from the packed words: what a run
         keeps of a game, without the result object."""
         status, words, packed = self.engine_play(seed)
         if status != OVER:
-            self.raise_fault(seed, words)
+            self.final_state(game, seed, words).check()
         packed = memoryview(packed).cast("q").tolist()
         at, p = self.at_track, self.npoints
         read = (self.tag, *packed[self.at_measures:at])
@@ -494,7 +491,7 @@ def _plan(game) -> _WholeGamePlan | None:
     return plan
 
 
-@lru_cache(maxsize=32)
+@per_game
 def _plans(game) -> _WholeGamePlan | None:
     return _WholeGamePlan(game) if hasattr(game.engine, "whole_games") else None
 
@@ -531,8 +528,8 @@ class _PackedResult(GameResult):
     read, is the game played again from its seed (a few µs), so a result holds a few hundred
     bytes, not a state's."""
 
-    def __init__(self, plan: _WholeGamePlan, seed: int, words, packed: bytes):
-        self._plan, self._seed, self._words, self._bytes = plan, seed, words, packed
+    def __init__(self, plan: _WholeGamePlan, game, seed: int, words, packed: bytes):
+        self._plan, self._game, self._seed, self._words, self._bytes = plan, game, seed, words, packed
 
     def __reduce__(self):
         """Pickled as the GameResult it reads as (its plan holds the engine's functions), so a
@@ -565,7 +562,7 @@ class _PackedResult(GameResult):
 
     @_kept
     def state(self) -> TypedState:
-        return self._plan.final_state(self._seed, self._words)
+        return self._plan.final_state(self._game, self._seed, self._words)
 
     @_kept
     def measures(self) -> dict:

@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Iterator, Protocol
 from vbr import stop_signals
 from vbr.analysis.trial import Trial
 from vbr.errors import UsageError
-from vbr.kept_games import KeptGames
+from vbr.kept_games import GAMES_KEPT, KeptGames
 from vbr.seating import seating_cycle, seatings  # noqa: F401 (seatings: the rotations, named here too)
 from vbr.seeds import derive
 from vbr.shared_values import SHARED
@@ -37,14 +37,6 @@ MAX_WORKERS = 256
 # its time in `vbr sim` (benchmarks/sim_overhead.py)
 COLLECT_EVERY = 20_000
 
-# compiled games game_for keeps per process (a Siatka game: about 0.4 MB resident in python, 0.6 MB
-# in C), the least recently used let go first. A command plays one game at a time, or a few side by
-# side: a compare its two arms (and under `--engine auto` the base again through python), a sweep
-# one combination at a time per process, `vbr tune` a round of at most 9 values of a range
-# (vbr.analysis.tune.GRID) beside its base game. 16 keeps each of these loaded once, and bounds
-# what a sweep over many option sets, a long tune or a long-lived process holds. One let go is
-# loaded again when asked for: a C game from its build cache (vbr.engine_choice.C_LOAD_SECONDS)
-GAMES_KEPT = 16
 
 _GAMES = KeptGames(GAMES_KEPT)  # per process: game_for's games by _game_key, with each load's time
 
