@@ -409,7 +409,9 @@ class _WholeGamePlan:
         status, words, packed = self.engine_play(seed)
         if status != OVER:
             self.final_state(game, seed, words).check()  # a run-time error of the rules: raised, located
-        return _PackedResult(self, game, seed, words, packed)
+        result = _new_result(_PackedResult)  # no __init__: type() calling one costs a tenth of a call
+        result._plan, result._game, result._seed, result._words, result._bytes = self, game, seed, words, packed
+        return result
 
     def final_state(self, game, seed: int, words) -> TypedState:
         """The state game `seed` of `game` ended in: over `words`, or, when the engine kept none,
@@ -497,6 +499,7 @@ def _plans(game) -> _WholeGamePlan | None:
 
 
 _last_plan: tuple = (None, None)  # (a game, its _plan)
+_new_result = object.__new__
 
 
 def _state_of(game, words) -> TypedState:
@@ -524,12 +527,10 @@ class _PackedResult(GameResult):
     """The GameResult of a game _WholeGamePlan.play played in one call, read from the words the
     engine packed (CEngine.whole_games: bytes of 64-bit words) when a field is first read (and kept),
     so a caller pays only for what it reads. The same fields and values, equality and repr as a
-    GameResult made with them. The C engine keeps no words of the game's end: its `state`, when
-    read, is the game played again from its seed (a few µs), so a result holds a few hundred
-    bytes, not a state's."""
-
-    def __init__(self, plan: _WholeGamePlan, game, seed: int, words, packed: bytes):
-        self._plan, self._game, self._seed, self._words, self._bytes = plan, game, seed, words, packed
+    GameResult made with them. Made by _WholeGamePlan.play, which sets its plan, game, seed,
+    words (None when the engine kept none) and packed bytes. The C engine keeps no words of the
+    game's end: its `state`, when read, is the game played again from its seed (a few µs), so a
+    result holds a few hundred bytes, not a state's."""
 
     def __reduce__(self):
         """Pickled as the GameResult it reads as (its plan holds the engine's functions), so a
