@@ -91,6 +91,23 @@ def test_a_csv_cell_no_vbr_writes_is_said_in_the_rows_words_at_its_line(tmp_path
     assert (code, out, err) == (1, "", f"{path}:3:1: error: not a game row of vbr ({says})\n")
 
 
+@pytest.mark.parametrize("cut,cells", [(lambda row: row[:13], 13), (lambda row: row + ["extra"], None)],
+                         ids=["cut short", "a cell past the header"])
+def test_a_csv_row_of_more_or_fewer_cells_than_its_header_is_an_error_at_its_line(tmp_path, capsys, cut, cells):
+    # every row vbr writes has a cell per column; a file cut off inside a row (a run killed
+    # while another program copied it) ended in an internal error, a row of more cells lost them
+    path = tmp_path / "rows.csv"
+    assert run(capsys, "sim", BUMP, "-n", 2, "--engine", "python", "--out", path)[0] == 0
+    with open(path, newline="", encoding="utf-8") as f:
+        header, first, second = list(csv.reader(f))
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        csv.writer(f, lineterminator="\n").writerows([header, first, cut(second)])
+    cells = len(header) + 1 if cells is None else cells
+    code, out, err = run(capsys, "summarize", path)
+    assert (code, out, err) == (1, "", f"{path}:3:1: error: not a game row of vbr (it has {cells} cells; "
+                                       f"the header names {len(header)} columns)\n")
+
+
 def test_a_rows_file_given_twice_is_summarised_as_its_games_from_one_file(rows, tmp_path, capsys):
     # docs/cli.md: a game that appears twice (a file given twice) is counted once, with a note
     path = write_rows(tmp_path / "games.jsonl", rows)

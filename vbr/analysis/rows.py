@@ -249,9 +249,19 @@ def _csv(path: Path, text: str):
     try:
         for r in reader:
             n = reader.line_num
+            _whole(path, n, r, len(set(reader.fieldnames)))
             yield n, _from_csv(path, n, r)
     except csv.Error as exc:
         raise RowsError(f"{path}:{reader.reader.line_num}:1: error: not CSV ({exc})") from None  # the line it read
+
+
+def _whole(path: Path, line: int, r: dict, columns: int) -> None:
+    """A RowsError unless the CSV row `r` has a cell for each of the header's `columns`, as every
+    row vbr writes has (a row cut short, or one with cells past the header, was not)."""
+    cells = sum(v is not None for k, v in r.items() if k is not None) + len(r.get(None) or ())
+    if cells != columns:
+        raise RowsError(f"{path}:{line}:1: error: not a game row of vbr (it has {cells} cells; "
+                        f"the header names {columns} columns)")
 
 
 def _no_constant(name: str):
