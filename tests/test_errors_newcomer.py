@@ -86,6 +86,15 @@ def test_else_if_says_to_write_elif():
     assert (line, col) == (10, 10) and message.startswith("`else if` is written `elif`"), message
 
 
+def test_a_stray_word_after_the_last_declaration_says_the_end_of_the_file_could_come_in_words():
+    # where the file may end, the parser's name for its end, `$END`, headed the list of what was
+    # expected: "expected $END, 'const', 'court', ..."
+    line, col, message = _syntax(_phase("") + "foo\n")
+    assert (line, col) == (11, 1)
+    assert message.startswith("unexpected 'foo'; expected the end of the file, 'const', 'court', "), message
+    assert "$" not in message, message
+
+
 @pytest.mark.parametrize("declaration, col", [("die d =", 7), ("option target =", 15), ("var m: int =  # later", 12)])
 def test_a_value_left_out_at_the_end_of_a_line_is_shown_at_its_equals_sign(declaration, col):
     # the next declaration's word was read as the value, and the error fell on the word after it

@@ -446,7 +446,9 @@ def _describe(exc: UnexpectedInput, text: str, start: str) -> str:
     accepts = set(exc.accepts or exc.expected)
     end = "end of file" if start == "start" else "end of the expression"  # a `{hole}` of a `say`
     shown = end if tok.type == "$END" else repr(str(tok))
-    expected = sorted(_pretty(t) for t in accepts)
+    expected = sorted(_pretty(t) for t in accepts if t != "$END")
+    if "$END" in accepts:  # lark's name for the end of the text, in words
+        expected.insert(0, "the end of the file" if start == "start" else "the end of the expression")
     more = f", ... ({len(expected)} in all)" if len(expected) > 8 else ""
     base = f"unexpected {shown}; expected {', '.join(expected[:8])}{more}" if expected else f"unexpected {shown}"
     hint = next((msg for msg, test, _ in SYNTAX_HINTS if test(tok, accepts)), None)
