@@ -202,3 +202,19 @@ def test_vbr_test_given_a_rule_file_names_the_scenario_file_beside_it(tmp_path, 
     assert out == "0 passed, 1 failed\n"
     assert err.startswith(f"{rules}:1:1: error: not a scenario file: it should start with `tests for \"RULES\"` "
                           f"(this is a rule file; its scenarios are in {tmp_path / 'tests' / 'g.vbr'})\n"), err
+
+
+def test_vbr_test_indents_every_problem_of_a_failing_scenario_under_its_fail_line(tmp_path, capsys):
+    # a scenario whose steps do not check fails with every problem of its steps (docs/cli.md,
+    # vbr test); only the first was indented under `FAIL`, the others stood at the margin as if
+    # they were problems of the file outside any scenario
+    tests = tmp_path / "t.vbr"
+    tests.write_text('tests for "siatka"\nscenario "x" {\n  start nophase\n  force nodie = 1\n}\n', encoding="utf-8")
+    assert main(["test", str(tests)]) == 1
+    out, _ = capsys.readouterr()
+    fail, *said, count = out.splitlines()
+    assert fail == f"FAIL {tests}:3:3: x" and count == "0 passed, 1 failed"
+    assert [line[:2] for line in said] == ["  "] * 6, out
+    assert said[0].startswith(f"  {tests}:3:3: error: no phase `nophase`") and said[1] == "        start nophase"
+    assert said[3].startswith(f"  {tests}:4:3: error: no die `nodie`") and said[4] == "        force nodie = 1"
+    assert said[2].index("^") == said[1].index("start") and said[5].index("^") == said[4].index("force")

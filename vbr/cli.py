@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -599,7 +600,7 @@ def cmd_test(args) -> int:
                 print(clean(f"PASS {path}: {r.title}"))
             else:
                 failed += 1
-                print(clean(f"FAIL {r.span}: {r.title}\n  {r.message}"))
+                print(clean(f"FAIL {r.span}: {r.title}\n" + textwrap.indent(r.message, "  ")))
                 if args.trace:
                     print(clean("\n".join(format_trace(r))))
     print(f"{passed} passed, {failed} failed")

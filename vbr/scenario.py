@@ -313,9 +313,7 @@ def _met_while(step: A.ScenarioStep, exc: VbrError) -> Exception:
     file) its message; an error of the scenario's own code (a `given` block) stays as it is."""
     if exc.span.file == step.span.file:
         return exc
-    first, *excerpt = exc.render().splitlines()
-    said = "".join("\n  " + line if line else "\n" for line in excerpt)
-    return Failed(step.span, f"`{printer.step_line(step)}` met a run-time error of the rules: {first}{said}")
+    return Failed(step.span, f"`{printer.step_line(step)}` met a run-time error of the rules: {exc.render()}")
 
 
 def scenario_program(model, scenarios: list[A.Scenario], engine: str, step_limit: int | None = None):
