@@ -64,6 +64,9 @@ def test_play_parse_agents_reads_specs():
                         "(parameters: iterations, c, rollout, depth, reward, greedy_moves, worlds, widen, tree, inner_c, "
                         "spread_playouts, budget, cut, spread_scale, extend, confidence); did you mean iterations?"),
     ("Random", 2, "unknown agent 'Random' (agents: random, first, greedy, mcts); did you mean random?"),
+    # `vbr play --agents human` is a hot seat (docs/play.md); elsewhere no person is at a seat
+    ("random,human", 2, "unknown agent 'human' (agents: random, first, greedy, mcts); human, a person at the "
+                        "terminal, plays only in `vbr play`"),
     ("greedy:samples=1e1", 2, "greedy: samples must be an integer from 1 to 1000, not '1e1': write 10"),
     ("greedy:samples=8.0", 2, "greedy: samples must be an integer from 1 to 1000, not '8.0': write 8"),
     ("greedy:samples=1e4", 2, "greedy: samples must be an integer from 1 to 1000, not '1e4'"),  # 10000: out of range

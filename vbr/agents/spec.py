@@ -125,7 +125,8 @@ def agent_class(name: str):
     try:
         return AGENTS[name]
     except KeyError:
-        raise AgentSpecError(f"unknown agent {name!r} (agents: {', '.join(AGENTS)})" + _close(name, AGENTS)) from None
+        hint = f"; {HUMAN}, a person at the terminal, plays only in `vbr play`" if name == HUMAN else _close(name, AGENTS)
+        raise AgentSpecError(f"unknown agent {name!r} (agents: {', '.join(AGENTS)})" + hint) from None
 
 
 def check_settings(agent: str, settings: dict) -> dict:
