@@ -34,6 +34,10 @@ def test_skill_plays_one_agent_at_two_settings_seats_rotated_and_says_how_often_
     (["--agents", "greedy", "--skill", "samples=1"], "expected PARAM=LOW,HIGH"),
     (["--agents", "greedy", "--skill", "samples=2,2"], "the two values make the same agent"),
     (["--agents", "greedy", "--skill", "budget=1,4"], "unknown parameter 'budget'"),
+    # without --agents the agent is random, which has no parameter: that said only `random: unknown
+    # parameter 'samples' (parameters: none)`, not that --skill varies the agent --agents names
+    (["--skill", "samples=1,4"], "--skill 'samples=1,4': random has no parameters; --skill sets a parameter of "
+                                 "the agent --agents names (--agents greedy --skill samples=1,8"),
     (["--agents", "greedy", "--skill", "samples=1,4", "--no-rotate-seats"], "it does not go with --no-rotate-seats"),
 ])
 def test_a_bad_skill_request_is_a_usage_error(capsys, argv, says):

@@ -472,6 +472,7 @@ def skill_agents(skill: str, agents: list[str], game) -> list[str]:
     agent per seat, HIGH in the seats of seat 0's side and LOW in the others (the seats are then
     rotated, so each plays every seat). HIGH comes first, so it is the headline (`--precision`,
     the progress line, the `skill` line)."""
+    from vbr.agents.spec import AGENTS, parse_agent
     from vbr.play import parse_agents
     name, eq, values = skill.partition("=")
     levels = [v.strip() for v in values.split(",")]
@@ -484,6 +485,10 @@ def skill_agents(skill: str, agents: list[str], game) -> list[str]:
     if name.strip() in given:
         raise UsageError(f"--skill {skill!r}: --agents {base} sets {name.strip()} already, and --skill sets it "
                          f"to each of its two values: leave it out of --agents")
+    agent = parse_agent(base)[0]
+    if not AGENTS[agent].params:  # random, the default of --agents, or first
+        raise UsageError(f"--skill {skill!r}: {agent} has no parameters; --skill sets a parameter of the agent "
+                         "--agents names (--agents greedy --skill samples=1,8, --agents mcts --skill iterations=50,400)")
     low, high = (parse_agents(f"{base}{',' if ':' in base else ':'}{name.strip()}={v}", 1)[0] for v in levels)
     if low == high:
         raise UsageError(f"--skill {skill!r}: the two values make the same agent, {low}")
