@@ -258,6 +258,13 @@ def test_a_syntax_error_names_the_words_a_terminal_stands_for_not_its_grammar_na
         "unexpected 'secret'; expected 'hidden', 'owner', 'team' or 'public'"
 
 
+def test_a_nul_byte_is_shown_where_it_stands_not_at_the_first_line():
+    # it was shown at 1:1, the caret under `game "T"`; lines count as elsewhere: after a
+    # byte-order mark, `\r\n` one line end
+    assert _syntax_problem('\ufeffgame "T"\r\nseats 2  \x00\r\n') == (2, 10, "the file contains NUL bytes; is it text?")
+    assert _syntax_problem('game "T"\n\x00') == (2, 1, "the file contains NUL bytes; is it text?")
+
+
 def test_every_named_terminal_of_the_grammar_has_words_for_errors():
     from vbr.grammar.parser import _TERMINAL_WORDS, _lark
     named = {t.name for t in _lark().terminals if re.fullmatch(r"[A-Z_]+", t.name) and not t.name.startswith("__")}

@@ -152,8 +152,13 @@ def _parse(text: str, file: str, start: str, line0: int = 1, col0: int = 1, nest
     from lark.exceptions import UnexpectedInput, VisitError
 
     from vbr.grammar.transformer import ToAst
-    if "\x00" in text:
-        raise VbrSyntaxError(Diagnostic(Span(file=file), "the file contains NUL bytes; is it text?"))
+    if "\x00" in text:  # shown at the first, its line counted as the file's lines are (below)
+        plain = normalize_newlines(text.removeprefix("\ufeff")) if line0 == 1 and col0 == 1 else text
+        at = Span.at_offset(file, plain, plain.index("\x00"), 1)
+        if at.line == 1:
+            at = at.model_copy(update={"col": at.col + col0 - 1, "end_col": at.end_col + col0 - 1})
+        at = at.model_copy(update={"line": at.line + line0 - 1, "end_line": at.end_line + line0 - 1})
+        raise VbrSyntaxError(Diagnostic(at, "the file contains NUL bytes; is it text?"))
     if line0 == 1 and col0 == 1:
         text = normalize_newlines(text.removeprefix("\ufeff"))
         _count_tokens(text, file)
