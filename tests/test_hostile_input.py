@@ -82,6 +82,14 @@ def test_a_missing_file_has_no_invented_position_and_a_near_bundled_name():
     assert info.value.render() == "siatk: error: cannot find rule file 'siatk'; did you mean siatka?"
 
 
+def test_a_missing_file_in_capitals_is_offered_the_bundled_name_it_spells():
+    # bundled names are lower case; `SIATKA` got the list of every bundled file, no suggestion,
+    # where a misspelt agent (`Random`) is offered `random`
+    with pytest.raises(VbrError) as info:
+        load_rules("SIATKA")
+    assert info.value.render() == "SIATKA: error: cannot find rule file 'SIATKA'; did you mean siatka?"
+
+
 def test_a_missing_file_s_name_reaches_the_terminal_with_its_control_characters_escaped():
     with pytest.raises(VbrError) as info:
         load_rules("si\x1b[2Jatk")

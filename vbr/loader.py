@@ -101,7 +101,7 @@ def _nowhere(path: Path, message: str, span: Span | None) -> VbrError:
 
 def _not_found(path: Path) -> str:
     bundled = bundled_names()
-    close = difflib.get_close_matches(path.stem if path.suffix == ".vbr" else str(path), bundled, n=1)
+    close = difflib.get_close_matches((path.stem if path.suffix == ".vbr" else str(path)).lower(), bundled, n=1)
     if close:
         return f"cannot find rule file {str(path)!r}; did you mean {close[0]}?"
     hint = f" (bundled rule files: {', '.join(bundled)})" if bundled else ""
