@@ -21,6 +21,9 @@ def test_check_ok(capsys):
 @pytest.mark.parametrize("content,expect", [
     (b"", "error: the file is empty"),
     (b'game "x"\n\xff\xfe\n', ":2:1: error: the file is not valid UTF-8"),
+    # a file saved as UTF-16 (Notepad's "Unicode") says so, not only that its first byte is wrong
+    ('game "x"\n'.encode("utf-16"), ":1:1: error: the file is not valid UTF-8 (byte 0xff); it starts with a UTF-16 "
+                                      "byte-order mark: save it as UTF-8"),
     (b'game "x"\nphase p { goto }\n', ":2:16: error: unexpected '}'"),
 ])
 def test_bad_files_give_located_errors_without_traceback(tmp_path, capsys, content, expect):

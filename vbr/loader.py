@@ -121,8 +121,9 @@ def read_source(path: Path, span: Span | None = None) -> str:
     except UnicodeDecodeError as exc:
         line = normalize_newlines(data[: exc.start].decode("utf-8", "replace")).count("\n") + 1
         col = exc.start - max(data.rfind(b"\n", 0, exc.start), data.rfind(b"\r", 0, exc.start))
+        utf16 = "; it starts with a UTF-16 byte-order mark: save it as UTF-8" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
         raise VbrError.at(Span(file=str(path), line=line, col=col, end_line=line, end_col=col),
-                          f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
+                          f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x}){utf16}") from None
     if not text.strip():
         raise VbrError.at(Span(file=str(path)), "the file is empty; a rule file starts with `game \"Title\"`")
     return text
