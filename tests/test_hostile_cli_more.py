@@ -108,6 +108,22 @@ def test_a_csv_row_of_more_or_fewer_cells_than_its_header_is_an_error_at_its_lin
                                        f"the header names {len(header)} columns)\n")
 
 
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_rows_saved_with_a_byte_order_mark_and_crlf_line_ends_summarise_as_the_rows_themselves(
+        tmp_path, capsys, suffix):
+    # a spreadsheet's "CSV UTF-8" starts with a byte-order mark and ends lines with \r\n: the
+    # CSV's first column read `\ufeffindex` ("a game row without index (rows written by an older
+    # vbr lack them ...)") and JSON lines failed with Python's own "decode using utf-8-sig"
+    path = tmp_path / f"rows{suffix}"
+    assert run(capsys, "sim", BUMP, "-n", 3, "--engine", "python", "--out", path)[0] == 0
+    code, plain, _ = run(capsys, "summarize", path)
+    assert code == 0
+    saved = tmp_path / f"saved{suffix}"
+    saved.write_bytes(b"\xef\xbb\xbf" + path.read_bytes().replace(b"\n", b"\r\n"))
+    code, out, err = run(capsys, "summarize", saved)
+    assert (code, err) == (0, "") and out == plain
+
+
 def test_a_rows_file_given_twice_is_summarised_as_its_games_from_one_file(rows, tmp_path, capsys):
     # docs/cli.md: a game that appears twice (a file given twice) is counted once, with a note
     path = write_rows(tmp_path / "games.jsonl", rows)

@@ -220,14 +220,15 @@ def _same_file(rules: str, cwd: str) -> str:
 
 def read_file(path: Path):
     """(line number, row as a dict) for each row of a .jsonl or .csv file: a regular file (no
-    device is read, no pipe waited on) of UTF-8 text."""
+    device is read, no pipe waited on) of UTF-8 text; a byte-order mark before it (a spreadsheet's
+    "CSV UTF-8") is dropped, as from a rule file or a log."""
     from vbr.source_files import Unreadable, regular_file
     suffix = path.suffix.lower()
     if suffix not in (".jsonl", ".csv"):
         raise RowsError(f"{path}: error: a rows file ends in .jsonl or .csv")
     try:
         with regular_file(path) as f:
-            text = f.read().decode("utf-8")
+            text = f.read().decode("utf-8").removeprefix("\ufeff")
     except Unreadable as exc:
         reason = {"missing": "no such file", "directory": "is a directory"}.get(exc.kind) or exc.detail or exc.kind
         raise RowsUnreadable(f"cannot read {path}: {reason}") from None
