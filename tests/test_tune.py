@@ -229,6 +229,9 @@ def test_sigterm_during_a_search_prints_what_the_finished_games_say_and_exits_wi
 # ------------------------------------------------------------------------------ usage errors
 @pytest.mark.parametrize("argv,said", [
     (("--option", "nope=0..5", "--target", "win_rate:0=0.5"), "unknown option `nope` (weighted_coin.vbr has options: edge)"),
+    # a misspelt option is offered the one meant, as `vbr run --option` offers it
+    (("--option", "egde=0..5", "--target", "win_rate:0=0.5"),
+     "unknown option `egde` (weighted_coin.vbr has options: edge); did you mean `edge`?"),
     (("--option", "edge=0..5", "--target", "speed=0.5"), "unknown measure `speed`; --target can name: first_mover_advantage"),
     (("--option", "edge=3", "--target", "win_rate:0=0.5"), "vbr tune needs an option to tune"),
     (("--option", "edge=5..2", "--target", "win_rate:0=0.5"), "the range's low end 5 is above its high end 2"),

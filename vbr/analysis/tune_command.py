@@ -117,7 +117,8 @@ def check_values(game, tuned: Tuned, fixed: dict, engine: str) -> None:
     declared = game.option_values
     if tuned.name not in declared:
         names = ", ".join(sorted(declared)) or "none"
-        raise UsageError(f"unknown option `{tuned.name}` ({game.path.name} has options: {names})")
+        raise UsageError(f"unknown option `{tuned.name}` ({game.path.name} has options: {names})"
+                         + game.model.suggest(tuned.name, declared))
     if tuned.name in fixed:
         raise UsageError(f"option `{tuned.name}` is both tuned and fixed (--option {tuned.name}=...)")
     if tuned.is_range:
