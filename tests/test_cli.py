@@ -35,6 +35,16 @@ def test_bad_files_give_located_errors_without_traceback(tmp_path, capsys, conte
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize("argv", [["run", ""], ["check", "", "siatka"], ["test", ""], ["graph", ""]])
+def test_an_empty_rule_file_name_is_a_usage_error_not_the_current_folder(capsys, argv):
+    # `vbr run "$RULES"` with the variable unset: Path("") is ".", which was reported as
+    # `.: error: . is a directory, not a rule file`, naming a folder the user never wrote
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err == ("vbr: error: an empty rule file name: give a .vbr file's path or a bundled rule file's name "
+                   "(cattack, siatka, tanto-cuore-beach-volleyball, volleyball-high)\n")
+
+
 def test_missing_file_and_directory(tmp_path, capsys):
     code, _, err = run(capsys, "check", str(tmp_path / "nope.vbr"))
     assert code == 1 and "cannot find rule file" in err and "siatka" in err

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from vbr.errors import Diagnostic, Span, VbrCheckError, VbrError
+from vbr.errors import Diagnostic, Span, UsageError, VbrCheckError, VbrError
 from vbr import cache_folder, private_cache
 from vbr.grammar import ast as A
 from vbr.grammar.parser import cache_dir, count_tokens, parse
@@ -33,7 +33,11 @@ def bundled_names() -> list[str]:
 
 
 def resolve(name: str | Path, relative_to: Path | None = None) -> Path:
-    """A path as given, relative to the including file, or a bundled rule file's name."""
+    """A path as given, relative to the including file, or a bundled rule file's name. An empty
+    name (an unset shell variable's) is a UsageError: as a path it would be the current folder."""
+    if isinstance(name, str) and not name:
+        raise UsageError("an empty rule file name: give a .vbr file's path or a bundled rule file's name ("
+                         + ", ".join(bundled_names()) + ")")
     p = Path(name)
     candidates = []
     if relative_to is not None and not p.is_absolute():
