@@ -45,6 +45,13 @@ def test_an_empty_rule_file_name_is_a_usage_error_not_the_current_folder(capsys,
                    "(cattack, siatka, tanto-cuore-beach-volleyball, volleyball-high)\n")
 
 
+@pytest.mark.parametrize("argv,name", [(["replay", ""], "log"), (["summarize", ""], "ROWS")])
+def test_an_empty_log_or_rows_name_is_a_usage_error_not_the_current_folder(capsys, argv, name):
+    # `vbr replay ""` said `cannot read : is a directory` (exit 1), `vbr summarize ""` named `.`
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "") and err.endswith(f"error: argument {name}: an empty file name\n"), err
+
+
 def test_missing_file_and_directory(tmp_path, capsys):
     code, _, err = run(capsys, "check", str(tmp_path / "nope.vbr"))
     assert code == 1 and "cannot find rule file" in err and "siatka" in err

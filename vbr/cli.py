@@ -277,12 +277,12 @@ def _parser() -> argparse.ArgumentParser:
     im.set_defaults(func=cmd_importance, command="importance", plot=None)
 
     sm = sub.add_parser("summarize", help="merge per-game rows of earlier runs and summarise them again")
-    sm.add_argument("rows", nargs="+", metavar="ROWS", help="files of per-game rows (.jsonl or .csv)")
+    sm.add_argument("rows", nargs="+", metavar="ROWS", type=file_name, help="files of per-game rows (.jsonl or .csv)")
     sm.add_argument("--json", action="store_true", help="print one JSON object")
     sm.set_defaults(func=cmd_summarize, command="summarize")
 
     rp = sub.add_parser("replay", help="re-run a log and say whether it reproduces exactly")
-    rp.add_argument("log")
+    rp.add_argument("log", type=file_name)
     rp.add_argument("--engine", type=engine_type(("python", "c")), metavar="{python,c}",
                     help="replay through this engine (default: the one the log names); a log drawn from another "
                          "random generator, or recorded by the retired closure engine, is refused")
