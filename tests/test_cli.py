@@ -52,6 +52,13 @@ def test_an_empty_log_or_rows_name_is_a_usage_error_not_the_current_folder(capsy
     assert (code, out) == (2, "") and err.endswith(f"error: argument {name}: an empty file name\n"), err
 
 
+@pytest.mark.parametrize("command", ["graph", "report"])
+def test_an_empty_output_name_is_refused_as_empty_not_as_the_current_folder(capsys, command):
+    # `-o ""` said `cannot write .: give a file ending in .svg, ...` (`-o : ...` for report)
+    code, out, err = run(capsys, command, "docs/tutorial/bump.vbr", "-o", "")
+    assert (code, out) == (2, "") and err.endswith(f"vbr {command}: error: argument -o/--output: an empty file name\n"), err
+
+
 def test_missing_file_and_directory(tmp_path, capsys):
     code, _, err = run(capsys, "check", str(tmp_path / "nope.vbr"))
     assert code == 1 and "cannot find rule file" in err and "siatka" in err

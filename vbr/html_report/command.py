@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from vbr.atomic_file import can_create_in, no_folder, write_atomic
-from vbr.cli_common import add_engine_args, check_not_rule_file, integer, parse_options, played_game, seed
+from vbr.cli_common import add_engine_args, check_not_rule_file, file_name, integer, parse_options, played_game, seed
 from vbr.errors import UsageError
 
 SUFFIXES = (".html", ".htm")
@@ -25,7 +25,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "a simulation's balance metrics with their 95% CIs and plots, the rulebook trace "
                     "(passage → rule lines → scenarios), the assumptions and the options used.")
     p.add_argument("file", help="a .vbr rule file, or a bundled rule file's name (e.g. siatka)")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.html", help="the page to write")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.html", type=file_name, help="the page to write")
     p.add_argument("--option", action="append", metavar="NAME[=VALUE]", help="set a rule option (repeatable)")
     p.add_argument("-n", type=integer, default=200, help="games to simulate (default 200)")
     p.add_argument("--agents", default="random", help="one agent for all seats, or one per seat (default random)")

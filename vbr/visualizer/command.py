@@ -12,7 +12,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from vbr.cli_common import MAX_GAMES, add_engine_args, check_not_rule_file, parse_options, played_game, seat_agents, seed
+from vbr.cli_common import (MAX_GAMES, add_engine_args, check_not_rule_file, file_name, parse_options, played_game,
+                             seat_agents, seed)
 from vbr.number_text import whole_number
 from vbr.errors import UsageError
 
@@ -27,7 +28,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser("graph", help="draw the turn-flow diagram",
                               description="Draw a rule file's turn flow.")
     p.add_argument("file", help="a .vbr rule file, or a bundled rule file's name")
-    p.add_argument("-o", "--output", help="write OUT.svg, .png or .pdf (drawn by Graphviz) or .dot; "
+    p.add_argument("-o", "--output", type=file_name, help="write OUT.svg, .png or .pdf (drawn by Graphviz) or .dot; "
                                           "without it, DOT text goes to stdout")
     p.add_argument("--option", action="append", default=[], metavar="NAME[=VALUE]",
                    help="set a rule option (NAME alone means true); repeatable")
