@@ -4,6 +4,9 @@ once when its fields are read several times, and a part the body repeats with th
 faults and the words are the C engine's."""
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 import pytest
 
 from vbr.engines.game import load
@@ -23,6 +26,21 @@ phase one {{
   create Card(value: 2) in hand[0]
   choose k from hand[0] by 0 optional
   end winner if big(k) == 1000 then 0 else 1
+}}
+"""
+OWN_LOCALS = f"""game "Heavy"
+seats 2
+start one
+kind Card {{ value: int }}
+zone hand per seat public
+fn v(c: Card) = if c.value > 3 then c.value * 2 else c.value + 1
+fn w(c: Card) = {PARTS}
+fn others(c: Card) = sum(y.value for y in hand[0] if y != c)
+fn big(c: Card, d: Card) = others(c) * 1000 + others(c) + others(d){" + w(d)" * 8}
+phase one {{
+  create Card(value: 5) in hand[0]
+  choose k from hand[0] by 0
+  end winner if big(k, k) == 1000 then 0 else 1
 }}
 """
 
@@ -60,3 +78,15 @@ def test_a_heavy_fn_of_none_faults_at_its_first_field_in_both_engines(games):
             s.apply_index(2)  # no card: k is none
         messages.append(str(e.value))
     assert messages[0] == messages[1] and ".value" in messages[0] and "heavy.vbr:6:" in messages[0]
+
+
+def test_a_part_binding_its_own_local_written_twice_is_worked_out_once(tmp_path):
+    # big(c, d) = others(c) * 1000 + others(c) + others(d) + w(d) + ... (8 times): the two
+    # others(c), each a sum binding its own y, are one value, remembered at 2 places; others(d)
+    # sums over another parameter, so it is not theirs; the 8 w(d) are one value, remembered at 8
+    path = tmp_path / "own_locals.vbr"
+    path.write_text(OWN_LOCALS)
+    game = load(path, {}, engine="python")
+    assert [fn.name for fn in game.program.fns] == ["big"]
+    places = Counter(re.findall(r"if (c\d+) is None:", game.engine.source))
+    assert sorted(places.values()) == [2, 8]

@@ -39,8 +39,10 @@ source: names are numbers, texts are indexes into the program's tables.
 """
 from __future__ import annotations
 
+import math
 import re
 import weakref
+from collections import Counter
 
 from vbr.engines.events import revealed_type
 from vbr.engines.python_narrowing import narrowed_loop, skeleton
@@ -240,66 +242,142 @@ def _invariants(body: list, slot: int, p: N.Program) -> list[N.Expr]:
     return found
 
 
-class _Unshared(Exception):
-    """A subexpression whose value may differ between its occurrences."""
+class _Tangled(Exception):
+    """A body whose bindings share a local, or whose local is read outside its binding, or
+    whose node occurs twice."""
 
 
 _BINDERS = (N.Bind, N.BindSeq, N.Aggregate, N.Comprehension)
+_BOUND_AFTER = ("value", "seq", "source")  # a binder's field after which its local is bound
 _UNKEYED = ("span", "fault", "forced_fault", "slot")  # a fault's id names where; the value is the same
+_OPEN = math.inf  # a shape's threshold keeping every local read as the binding it names
 
 
-def _same_values(body: N.Expr, nparams: int, p: N.Program) -> list[list]:
-    """A heavy fn body's subexpressions that occur more than once with the same meaning (the
-    same nodes and constants, reading the same parameters, binding their own locals alike): each
-    group gives one value wherever it is first worked out, as nothing a fn body runs changes the
-    state or a parameter. The largest such, not inside another."""
-    binders = [n.slot for n in N.walk(body) if isinstance(n, _BINDERS)]
-    if any(b < nparams for b in binders):
-        return []
-    param = {i: i for i in range(nparams)}  # a local bound once, to a parameter -> the parameter
-    for n in N.walk(body):
-        if isinstance(n, N.Bind) and isinstance(n.value, N.Local) and n.value.slot in param and binders.count(n.slot) == 1:
-            param[n.slot] = param[n.value.slot]
+class _Shapes:
+    """The shape of each node of a heavy fn body: its type, its fields (its sub-expressions'
+    shapes) and the locals it reads, a number per distinct shape. A local a binding inside the
+    node binds is the binding it names, counted in bindings out from the read (de Bruijn), so
+    that two copies of a node binding their own locals alike have one shape; a parameter, or a
+    local bound (once) to one outside the node, is that parameter; a node reading any other
+    local bound outside it, or one no binding in the body binds, or drawing, has none. Each node
+    is visited once and each shape made once from its parts' numbers (`shape`), so keying a
+    body takes time in proportion to its size times its nesting of bindings. Raises _Tangled
+    for a body whose bindings are not each their own local, read only inside it, on a tree."""
 
-    def key(x):
-        names: dict[int, int] = {}
+    def __init__(self, binders: Counter, param: dict[int, int], p: N.Program):
+        self.binders, self.param, self.p = binders, param, p
+        self.scope: dict[int, int] = {}  # the slot of each binding around the node visited -> its depth
+        self.read: dict[int, int | None] = {}  # a local read -> the bindings out to the one it names
+        self.reach: dict[int, int] = {}  # a node -> how far out of it its reads go (-1: not out of it)
+        self.foreign: dict[int, int] = {}  # the same for reads of a local that is no parameter
+        self.unshared: set[int] = set()  # nodes that draw or read a local nothing binds
+        self.numbers: dict[tuple, int] = {}  # a shape, its parts by number -> its number
+        self.made: dict[tuple[int, float], int] = {}  # (a node, within) -> its shape's number (`shape`)
+        self.draws: dict[int, bool] = {}  # a heavy fn -> whether its body draws
 
-        def go(n):
-            if isinstance(n, N.Local):
-                if n.slot in names:
-                    return ("local", names[n.slot])
-                if n.slot in param:
-                    return ("param", param[n.slot])
-                raise _Unshared
-            if isinstance(n, _IMPURE) or isinstance(n, N.FnCall) and _draws(p.fns[n.fn].body):
-                raise _Unshared
-            parts = [type(n).__name__]
+    def visit(self, n) -> None:
+        """Note what `n` and each node below it read, its bindings around them as in `scope`."""
+        if id(n) in self.reach:
+            raise _Tangled
+        reach = foreign = -1
+        if isinstance(n, N.Local):
+            if n.slot in self.scope:
+                reach = len(self.scope) - 1 - self.scope[n.slot]
+                foreign = -1 if n.slot in self.param else reach
+                self.read[id(n)] = reach
+            elif n.slot in self.binders:
+                raise _Tangled
+            else:
+                self.read[id(n)] = None
+                if n.slot not in self.param:
+                    self.unshared.add(id(n))
+        else:
+            if isinstance(n, _IMPURE) or isinstance(n, N.FnCall) and self.fn_draws(n.fn):
+                self.unshared.add(id(n))
+            inside = 0
+            for name, v in vars(n).items():
+                for c in v if isinstance(v, list) else [v]:
+                    if isinstance(c, (N.Expr, N.Seq)):
+                        self.visit(c)
+                        reach = max(reach, self.reach[id(c)] - inside)
+                        foreign = max(foreign, self.foreign[id(c)] - inside)
+                        if id(c) in self.unshared:
+                            self.unshared.add(id(n))
+                if isinstance(n, _BINDERS) and name in _BOUND_AFTER:
+                    inside = 1
+                    self.scope[n.slot] = len(self.scope)
+            if inside:
+                del self.scope[n.slot]
+        self.reach[id(n)], self.foreign[id(n)] = max(reach, -1), max(foreign, -1)
+
+    def fn_draws(self, k: int) -> bool:
+        """Whether heavy fn `k`'s body draws (_draws), looked into once."""
+        if k not in self.draws:
+            self.draws[k] = _draws(self.p.fns[k].body)
+        return self.draws[k]
+
+    def key(self, n) -> int | None:
+        """The number of `n`'s shape, or None when it has none."""
+        if id(n) in self.unshared or self.foreign[id(n)] >= 0:
+            return None
+        return self.shape(n, 0)
+
+    def shape(self, n, within: float) -> int:
+        """The number of `n`'s shape where the bindings `within` out of it are inside the node
+        keyed (_OPEN: all of them): a read out past them names its parameter."""
+        if self.reach[id(n)] < within:
+            within = _OPEN
+        made = self.made.get((id(n), within))
+        if made is not None:
+            return made
+        if isinstance(n, N.Local):
+            out = self.read.get(id(n))
+            part = ("param", self.param.get(n.slot)) if out is None or out >= within else ("local", out)
+        else:
+            parts, inside = [type(n).__name__], 0
             for name, v in vars(n).items():
                 if name in _UNKEYED:
                     continue
                 if isinstance(v, (N.Expr, N.Seq)):
-                    parts.append(go(v))
+                    parts.append(self.shape(v, within + inside))
                 elif isinstance(v, list):
-                    parts.append(tuple(go(i) if isinstance(i, (N.Expr, N.Seq)) else repr(i) for i in v))
+                    parts.append(tuple(self.shape(i, within + inside) if isinstance(i, (N.Expr, N.Seq)) else repr(i)
+                                       for i in v))
                 else:
                     parts.append(repr(v))
-                if isinstance(n, _BINDERS) and name in ("value", "seq", "source"):
-                    names[n.slot] = len(names)  # bound after its value, for the body
+                if isinstance(n, _BINDERS) and name in _BOUND_AFTER:
+                    inside = 1
             if isinstance(n, _BINDERS):
-                names.setdefault(n.slot, len(names))
-                parts.append(("binds", names[n.slot]))
-            return tuple(parts)
-        try:
-            return go(x)
-        except _Unshared:
-            return None
+                parts.append("binds")
+            part = tuple(parts)
+        made = self.made[(id(n), within)] = self.numbers.setdefault(part, len(self.numbers))
+        return made
 
-    keys = {id(n): key(n) for n in N.walk(body) if isinstance(n, N.Expr) and not isinstance(n, _CHEAP)
+
+def _same_values(body: N.Expr, nparams: int, p: N.Program) -> list[list]:
+    """A heavy fn body's subexpressions that occur more than once with the same meaning (the
+    same nodes and constants, reading the same parameters, binding their own locals alike: one
+    _Shapes key): each group gives one value wherever it is first worked out, as nothing a fn
+    body runs changes the state or a parameter. The largest such, not inside another. None in
+    a body whose bindings are tangled (_Tangled; the builder gives each binding its own local)."""
+    nodes = list(N.walk(body))
+    binders = Counter(n.slot for n in nodes if isinstance(n, _BINDERS))
+    if any(b < nparams for b in binders):
+        return []
+    param = {i: i for i in range(nparams)}  # a local bound once, to a parameter -> the parameter
+    for n in nodes:
+        if isinstance(n, N.Bind) and isinstance(n.value, N.Local) and n.value.slot in param and binders[n.slot] == 1:
+            param[n.slot] = param[n.value.slot]
+    shapes = _Shapes(binders, param, p)
+    try:
+        if any(c > 1 for c in binders.values()):
+            raise _Tangled
+        shapes.visit(body)
+    except _Tangled:
+        return []
+    keys = {id(n): shapes.key(n) for n in nodes if isinstance(n, N.Expr) and not isinstance(n, _CHEAP)
             and not (isinstance(n, N.Global) and n.index is None)}
-    count: dict = {}
-    for k in keys.values():
-        if k is not None:
-            count[k] = count.get(k, 0) + 1
+    count = Counter(k for k in keys.values() if k is not None)
     groups: dict = {}
 
     def pick(x) -> None:
