@@ -44,6 +44,24 @@ phase one {{
 }}
 """
 
+CALLS_A_ROLL = f"""game "Heavy"
+seats 2
+start one
+kind Card {{ value: int }}
+zone hand per seat public
+die d = 1..1000
+fn v(c: Card) = if c.value > 3 then c.value * 2 else c.value + 1
+fn w(c: Card) = {PARTS}
+fn rolled(c: Card) = roll d + {PARTS.replace("v(", "w(")}
+fn middle(c: Card) = rolled(c) + w(c)
+fn big(c: Card) = ROLLS + {PARTS.replace("v(", "w(")}
+phase one {{
+  create Card(value: 5) in hand[0]
+  create Card(value: 2) in hand[0]
+  choose k from hand[0] by 0
+  end winner if big(k) % 2 == 0 then 0 else 1
+}}
+"""
 
 @pytest.fixture(scope="module")
 def games(tmp_path_factory):
@@ -90,3 +108,21 @@ def test_a_part_binding_its_own_local_written_twice_is_worked_out_once(tmp_path)
     assert [fn.name for fn in game.program.fns] == ["big"]
     places = Counter(re.findall(r"if (c\d+) is None:", game.engine.source))
     assert sorted(places.values()) == [2, 8]
+
+
+@pytest.mark.parametrize("rolls", ["middle(c) - middle(c)", "sum(middle(c) for y in hand[0])"], ids=["twice", "loop"])
+def test_a_call_of_a_fn_calling_a_fn_that_rolls_rolls_at_each_call_in_both_engines(tmp_path, rolls):
+    # middle(c) calls rolled(c), which rolls a die of 1,000 faces: each call of middle(c) in big,
+    # twice or once per round of a loop, is a roll of its own, not one value remembered (which
+    # would make big(k) even whatever was rolled); the C engine rolls at each call, and the Python
+    # engine gives its outcome and words for each seed
+    path = tmp_path / "calls_a_roll.vbr"
+    path.write_text(CALLS_A_ROLL.replace("ROLLS", rolls))
+    games = [load(path, {}, engine=engine) for engine in ("python", "c")]
+    assert [fn.name for fn in games[0].program.fns] == ["rolled", "middle", "big"]
+    for seed in range(4):
+        states = [g.new_state(seed) for g in games]
+        for s in states:
+            s.apply_index(0)
+        assert states[0].words_in_use() == states[1].words_in_use()
+        assert str(states[0].outcome()) == str(states[1].outcome())

@@ -213,7 +213,7 @@ def _invariants(body: list, slot: int, p: N.Program) -> list[N.Expr]:
             d = src.union(*(visit(c, inner) for c in (x.cond, x.body) if c is not None)) - own
         else:
             d = frozenset().union(*(visit(c, env) for c in N.sub_exprs(x)))
-            if isinstance(x, _IMPURE) or isinstance(x, N.FnCall) and (x.steps or _draws(p.fns[x.fn].body)):
+            if isinstance(x, _IMPURE) or isinstance(x, N.FnCall) and (x.steps or _fn_draws(x.fn, p)):
                 d = d | varies
         deps[id(x)] = d
         return d
@@ -273,7 +273,6 @@ class _Shapes:
         self.unshared: set[int] = set()  # nodes that draw or read a local nothing binds
         self.numbers: dict[tuple, int] = {}  # a shape, its parts by number -> its number
         self.made: dict[tuple[int, float], int] = {}  # (a node, within) -> its shape's number (`shape`)
-        self.draws: dict[int, bool] = {}  # a heavy fn -> whether its body draws
 
     def visit(self, n) -> None:
         """Note what `n` and each node below it read, its bindings around them as in `scope`."""
@@ -292,7 +291,7 @@ class _Shapes:
                 if n.slot not in self.param:
                     self.unshared.add(id(n))
         else:
-            if isinstance(n, _IMPURE) or isinstance(n, N.FnCall) and self.fn_draws(n.fn):
+            if isinstance(n, _IMPURE) or isinstance(n, N.FnCall) and _fn_draws(n.fn, self.p):
                 self.unshared.add(id(n))
             inside = 0
             for name, v in vars(n).items():
@@ -309,12 +308,6 @@ class _Shapes:
             if inside:
                 del self.scope[n.slot]
         self.reach[id(n)], self.foreign[id(n)] = max(reach, -1), max(foreign, -1)
-
-    def fn_draws(self, k: int) -> bool:
-        """Whether heavy fn `k`'s body draws (_draws), looked into once."""
-        if k not in self.draws:
-            self.draws[k] = _draws(self.p.fns[k].body)
-        return self.draws[k]
 
     def key(self, n) -> int | None:
         """The number of `n`'s shape, or None when it has none."""
@@ -417,28 +410,26 @@ def counts_items(e, p: N.Program) -> bool:
     return False
 
 
-def _draws(e) -> bool:
-    return any(isinstance(n, _IMPURE) for n in N.walk(e))
-
-
 _FN_DRAWS: "weakref.WeakKeyDictionary[N.Program, dict[int, bool]]" = weakref.WeakKeyDictionary()
 
 
 def draws_logged(x, p: N.Program) -> bool:
     """Whether running statement or expression `x` may draw, and so tell a log of the draw: a
-    `shuffle`, a `roll` or a `pick` in it, or a call of a heavy fn whose body draws (each fn's
-    answer worked out once per program: a fn calling another twice, eleven deep, is 2,048 walks
-    of the last at each call otherwise)."""
-    known = _FN_DRAWS.setdefault(p, {})
+    `shuffle`, a `roll` or a `pick` in it, or a call of a heavy fn that may draw (_fn_draws)."""
     for n in N.walk(x):
-        if isinstance(n, (N.Roll, N.Pick, N.Shuffle)):
+        if isinstance(n, (N.Roll, N.Pick, N.Shuffle)) or isinstance(n, N.FnCall) and _fn_draws(n.fn, p):
             return True
-        if isinstance(n, N.FnCall):
-            if n.fn not in known:
-                known[n.fn] = draws_logged(p.fns[n.fn].body, p)
-            if known[n.fn]:
-                return True
     return False
+
+
+def _fn_draws(k: int, p: N.Program) -> bool:
+    """Whether a call of heavy fn `k` may draw: its body draws, or calls a fn that may (each
+    fn's answer worked out once per program: a fn calling another twice, eleven deep, is 2,048
+    walks of the last at each call otherwise)."""
+    known = _FN_DRAWS.setdefault(p, {})
+    if k not in known:
+        known[k] = draws_logged(p.fns[k].body, p)
+    return known[k]
 
 
 def _successors(t: N.Term, direct: frozenset = frozenset()) -> list[int]:
