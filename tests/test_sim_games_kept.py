@@ -8,6 +8,8 @@ import gc
 import weakref
 from dataclasses import replace
 
+import pytest
+
 from vbr.kept_games import KeptGames
 from vbr.play import play_game
 from vbr.sim import GAMES_KEPT, RunSpec, game_for, load_seconds, play_range
@@ -133,3 +135,22 @@ def test_a_game_let_go_after_runs_played_it_in_both_engines_is_freed(tmp_path):
         spec = RunSpec.of(_race(tmp_path), {"target": n}, 1, ["random", "random"], 1, engine="python")
         play_range(spec, 0, 1)
     assert _alive(dict(enumerate(played))) == []
+
+
+def test_a_game_let_go_keeps_its_rules_for_the_runs_handed_to_workers_and_a_changed_file_is_refused(tmp_path):
+    # a tune of more values than GAMES_KEPT lets the first go before its runs are handed on: the
+    # workers must still be told which rules to check, and this process must not play an edited
+    # file's rules for a game it loaded before the edit
+    from vbr.engines.game import load
+    from vbr.sim import RulesChanged, rules_digest, stamped
+    path = _race(tmp_path)
+    before = rules_digest(load(path, {"target": 1}, engine="python"))
+    first = RunSpec.of(path, {"target": 1}, 1, ["random", "random"], 4, engine="python")
+    game_for(path, _target(1), "python")
+    for n in range(2, GAMES_KEPT + 3):
+        game_for(path, _target(n), "python")
+    assert load_seconds(path, _target(1), "python") == 0.0  # let go
+    assert stamped(first).rules == before
+    (tmp_path / "race.vbr").write_text(RACE.replace("2 * n", "3 * n"), encoding="utf-8")
+    with pytest.raises(RulesChanged, match="race.vbr .* was changed after this process first loaded it"):
+        game_for(path, _target(1), "python")

@@ -38,6 +38,10 @@ MAX_WORKERS = 256
 COLLECT_EVERY = 20_000
 
 
+# per process: the rules_digest of each game game_for loaded, by its keys, as first loaded (kept
+# when the game is let go: a few dozen bytes a game), which stamped hands on and a later load of
+# the same game must match
+_DIGESTS: dict = {}
 _GAMES = KeptGames(GAMES_KEPT)  # per process: game_for's games by _game_key, with each load's time
 
 
@@ -117,7 +121,8 @@ def game_for(path: str, options: tuple, engine: str = "python"):
     it is among the GAMES_KEPT most recently asked for; one let go is loaded again from its file
     when asked for. Kept under the path it was asked by and the file's own (a bundled name's
     file), both let go at once, so a run's spec, which names the game's own path, finds the game
-    a command loaded by name."""
+    a command loaded by name. A game loaded again whose rule texts differ from its first load's
+    (the file was edited meanwhile) is a RulesChanged: a process plays one set of rules."""
     key = _game_key(path, options, engine)
     loaded = _GAMES.get(key)
     if loaded is not None:
@@ -125,7 +130,13 @@ def game_for(path: str, options: tuple, engine: str = "python"):
     from vbr.engines.game import load
     start = time.perf_counter()
     game = load(path, dict(options), engine=engine)
-    _GAMES.keep([key, _game_key(str(game.path), options, engine)], game, time.perf_counter() - start)
+    keys = [key, _game_key(str(game.path), options, engine)]
+    digest = rules_digest(game) if game.model is not None else None
+    first = _DIGESTS.setdefault(keys[0], _DIGESTS.setdefault(keys[1], digest))
+    if first != digest:  # loaded again once let go, and the file changed since it was first loaded
+        raise RulesChanged(f"{path} (or a file it extends) was changed after this process first loaded it: "
+                           "its runs would play other rules than before; run the command again")
+    _GAMES.keep(keys, game, time.perf_counter() - start)
     return game
 
 
@@ -146,12 +157,11 @@ def rules_digest(game) -> str:
 
 def stamped(spec: RunSpec) -> RunSpec:
     """`spec`, for processes that load its rule file again, carrying the rules_digest of the game
-    this process loaded for it (game_for's), so that each of them checks it plays those rules
-    (play_games); `spec` as it is when this process does not hold that game (never loaded it, or
-    let it go: game_for keeps GAMES_KEPT games)."""
-    loaded = _GAMES.get(_game_key(spec.path, spec.options, spec.engine))
-    game = loaded.game if loaded is not None else None
-    return spec if game is None or game.model is None else replace(spec, rules=rules_digest(game))
+    this process loaded for it (game_for's, as first loaded: also once let go), so that each of
+    them checks it plays those rules (play_games); `spec` as it is when this process never
+    loaded that game (or loaded one without a checked model)."""
+    digest = _DIGESTS.get(_game_key(spec.path, spec.options, spec.engine))
+    return spec if digest is None else replace(spec, rules=digest)
 
 
 def build_ahead(games: list[tuple[str, dict]]) -> None:
