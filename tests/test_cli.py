@@ -231,6 +231,28 @@ def test_vbr_test_given_a_rule_file_names_the_scenario_file_beside_it(tmp_path, 
                           f"(this is a rule file; its scenarios are in {tmp_path / 'tests' / 'g.vbr'})\n"), err
 
 
+def test_vbr_test_of_a_missing_scenario_file_calls_it_one_and_names_the_bundled_scenarios(tmp_path, monkeypatch, capsys):
+    # `vbr test rules/tests/siatka.vbr` away from the checkout said `cannot find rule file ...; did
+    # you mean siatka?`, and `vbr test siatka` is the rule file, not its scenarios
+    from vbr.loader import bundled_dirs
+    monkeypatch.chdir(tmp_path)
+    assert main(["test", "rules/tests/siatka.vbr"]) == 1
+    out, err = capsys.readouterr()
+    kept = bundled_dirs()[0] / "tests" / "siatka.vbr"
+    assert out == "0 passed, 1 failed\n"
+    assert err == (f"rules/tests/siatka.vbr: error: cannot find scenario file 'rules/tests/siatka.vbr'; "
+                   f"did you mean {kept}, the scenarios of the bundled siatka?\n")
+    assert main(["test", str(kept)]) == 0  # the file named runs
+    capsys.readouterr()
+
+
+def test_vbr_test_of_a_folder_says_it_is_no_scenario_file(tmp_path, capsys):
+    (tmp_path / "a.vbr").write_text('tests for "../g.vbr"\n', encoding="utf-8")
+    assert main(["test", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"{tmp_path}: error: {tmp_path} is a directory, not a scenario file: name a .vbr file in it (a.vbr)\n"
+
+
 def test_vbr_test_indents_every_problem_of_a_failing_scenario_under_its_fail_line(tmp_path, capsys):
     # a scenario whose steps do not check fails with every problem of its steps (docs/cli.md,
     # vbr test); only the first was indented under `FAIL`, the others stood at the margin as if

@@ -44,7 +44,7 @@ def test_rulebook_table_is_current_and_every_passage_is_tested(rules):
 
 
 @pytest.mark.parametrize("name, says", [
-    ("nowhere.vbr", "cannot find"),  # a file that is not there
+    ("nowhere.vbr", "cannot find scenario file"),  # a file that is not there (not a `rule file`)
     ("rules.vbr", "not a scenario file"),  # a rule file, not scenarios
 ])
 def test_a_tests_file_that_is_missing_or_no_scenario_file_is_an_error_not_an_empty_column(tmp_path, capsys, name, says):

@@ -19,6 +19,10 @@ from vbr.limits import MAX_EXTENDS_DEPTH, MAX_FILE_BYTES, MAX_TOKENS
 from vbr.source_files import Unreadable, decode, is_rule_text, normalize_newlines, read_bytes
 
 
+RULE_FILE, SCENARIO_FILE = "rule file", "scenario file"  # what a file is read as (its errors say which)
+_STARTS = {RULE_FILE: '`game "Title"`', SCENARIO_FILE: '`tests for "RULES"`'}
+
+
 def bundled_dirs() -> list[Path]:
     """Where bundled rule files live: inside an installed wheel, or the checkout's rules/."""
     here = Path(__file__).resolve().parent
@@ -103,7 +107,9 @@ def _nowhere(path: Path, message: str, span: Span | None) -> VbrError:
     return MissingFileError([Diagnostic(Span(file=str(path), line=0, col=0, end_line=0, end_col=0), message)])
 
 
-def _not_found(path: Path) -> str:
+def _not_found(path: Path, kind: str = RULE_FILE) -> str:
+    if kind == SCENARIO_FILE:
+        return _scenarios_not_found(path)
     bundled = bundled_names()
     close = difflib.get_close_matches((path.stem if path.suffix == ".vbr" else str(path)).lower(), bundled, n=1)
     if close:
@@ -112,14 +118,24 @@ def _not_found(path: Path) -> str:
     return f"cannot find rule file {str(path)!r}{hint}"
 
 
-def read_source(path: Path, span: Span | None = None) -> str:
+def _scenarios_not_found(path: Path) -> str:
+    """A missing scenario file in words, naming the bundled scenario file its name is closest to
+    by its full path (which every command takes, wherever it is run)."""
+    kept = {p.stem: p for d in bundled_dirs() for p in sorted((d / "tests").glob("*.vbr"))}
+    close = difflib.get_close_matches(path.stem.lower(), list(kept), n=1)
+    hint = f"; did you mean {kept[close[0]]}, the scenarios of the bundled {close[0]}?" if close else ""
+    return f"cannot find scenario file {str(path)!r}{hint}"
+
+
+def read_source(path: Path, span: Span | None = None, kind: str = RULE_FILE) -> str:
     """The text of a rule or scenario file: a regular file (not a device, a pipe or a directory)
     of at most `limits.MAX_FILE_BYTES`, in UTF-8. A byte-order mark is dropped, and line ends
-    (`\\r\\n` or a lone `\\r`) become `\\n`, so positions count lines as editors do."""
+    (`\\r\\n` or a lone `\\r`) become `\\n`, so positions count lines as editors do. `kind`
+    (RULE_FILE or SCENARIO_FILE): what the file is read as, which its errors call it."""
     try:
         data = read_bytes(path)
     except Unreadable as exc:
-        raise _nowhere(path, _unreadable(path, exc), span) from None
+        raise _nowhere(path, _unreadable(path, exc, kind), span) from None
     try:
         text = decode(data)
     except UnicodeDecodeError as exc:
@@ -129,20 +145,20 @@ def read_source(path: Path, span: Span | None = None) -> str:
         raise VbrError.at(Span(file=str(path), line=line, col=col, end_line=line, end_col=col),
                           f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x}){utf16}") from None
     if not text.strip():
-        raise VbrError.at(Span(file=str(path)), "the file is empty; a rule file starts with `game \"Title\"`")
+        raise VbrError.at(Span(file=str(path)), f"the file is empty; a {kind} starts with {_STARTS[kind]}")
     return text
 
 
-def _unreadable(path: Path, exc: Unreadable) -> str:
+def _unreadable(path: Path, exc: Unreadable, kind: str) -> str:
     if exc.kind == "missing":
-        return _not_found(path)
+        return _not_found(path, kind)
     if exc.kind == "directory":
-        return f"{path} is a directory, not a rule file" + _files_in(path)
+        return f"{path} is a directory, not a {kind}" + _files_in(path)
     if exc.kind == "special":
         return (f"{path} is not a regular file (a device, a pipe or a socket); "
-                "vbr reads rule files only from regular files")
+                f"vbr reads {kind}s only from regular files")
     if exc.kind == "too big":
-        return _too_big(path)
+        return _too_big(path, kind)
     return f"cannot read {path}: {exc.detail}"
 
 
@@ -157,8 +173,8 @@ def _files_in(folder: Path) -> str:
     return f": name a .vbr file in it ({', '.join(names[:3])}{', ...' if len(names) > 3 else ''})"
 
 
-def _too_big(path: Path) -> str:
-    return f"{path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB, the most vbr reads from a rule file"
+def _too_big(path: Path, kind: str = RULE_FILE) -> str:
+    return f"{path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB, the most vbr reads from a {kind}"
 
 
 @dataclass
@@ -229,17 +245,19 @@ def load_rules(name: str | Path, *, tests: Path | None = None, span: Span | None
     return RuleSet(top_path, top.title, decls, sources, [str(p) for p, _, _ in chain], problems, replaced)
 
 
-def parse_file(path: Path, span: Span | None = None, text: str | None = None):
-    """The file's AST and text (`text`: as `read_source` gave it, already read). The file is read
+def parse_file(path: Path, span: Span | None = None, text: str | None = None, kind: str = RULE_FILE):
+    """The file's AST and text (`text`: as `read_source` gave it, already read; `kind`: what it is
+    read as, which its errors call it, as `read_source`'s). The file is read
     every time; the last few ASTs are kept by (path, text), so a file read twice unchanged (`vbr
     check` looks at what a file is, then loads it) is parsed once. ASTs are frozen, so sharing one
     is safe."""
-    text = read_source(path, span) if text is None else text
+    text = read_source(path, span, kind) if text is None else text
     if not is_rule_text(path, text):
         # not named as a rule file and not one: say so without showing any of it (a log or a
         # command line may name any file the user can read)
-        raise _nowhere(path, f"{path} is not a rule file: a rule file starts with `game \"Title\"`, a scenario "
-                             "file with `tests for \"RULES\"`", span)
+        other = SCENARIO_FILE if kind == RULE_FILE else RULE_FILE
+        raise _nowhere(path, f"{path} is not a {kind}: a {kind} starts with {_STARTS[kind]}, a {other} "
+                             f"with {_STARTS[other]}", span)
     key = (str(path), text)
     tree = _parsed.get(key)
     if tree is not None:

@@ -44,7 +44,7 @@ from vbr.ir.build_expr import Unsupported
 from vbr.ir.layout import CHOICE, OVER, Header as H
 from vbr.ir.scenario_program import PlannedStep, ScenarioProgram, build_scenario_program
 from vbr.ir.values import NONE
-from vbr.loader import load_rules, parse_file
+from vbr.loader import SCENARIO_FILE, load_rules, parse_file
 from vbr.report import render_events
 
 ENGINES = ("python", "c")  # what runs scenarios; `vbr test --engine auto` takes python
@@ -78,7 +78,7 @@ def load_scenarios(path: Path):
 
 def scenario_file(path: Path):
     """(the scenario file's tree, its text), read once; a VbrCheckError for another kind of file."""
-    tree, source = parse_file(Path(path))
+    tree, source = parse_file(Path(path), kind=SCENARIO_FILE)
     if not isinstance(tree, A.TestFile):
         beside = Path(path).parent / "tests" / Path(path).name  # where a rule file's scenarios are kept
         kept = isinstance(tree, A.GameFile) and beside.is_file()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from vbr.grammar import ast as A
 from vbr.grammar.parser import normalize_newlines
-from vbr.loader import parse_file
+from vbr.loader import SCENARIO_FILE, parse_file
 
 _CITE = re.compile(r"\[([^\[\]]+)\]")
 
@@ -114,7 +114,7 @@ def trace(rules: Path, tests: Path | None) -> tuple[list[Passage], list[tuple[in
                                                    "scenario file with --tests)")], {str(rules): text})
     passages = citations(text)
     if tests is not None:
-        tree, source = parse_file(Path(tests))
+        tree, source = parse_file(Path(tests), kind=SCENARIO_FILE)
         if not isinstance(tree, A.TestFile):
             raise VbrCheckError([Diagnostic(tree.span, "not a scenario file: it should start with `tests for \"RULES\"`")],
                                 {str(tests): source})
