@@ -168,3 +168,17 @@ def test_vbr_check_reports_a_construct_no_engine_plays_at_its_place(capsys, tmp_
 def test_vbr_check_passes_a_file_the_typed_program_expresses(capsys):
     code, out, err = run(capsys, "check", "siatka")
     assert code == 0 and out.strip().endswith("siatka.vbr: ok"), err
+
+
+@pytest.mark.parametrize("argv,meant", [
+    (["run", "siatka", "--engine", "C"], "c"),
+    (["sim", "siatka", "-n", 2, "--engine", "Python"], "python"),
+    (["test", "rules/tests/siatka.vbr", "--engine", "C"], "c"),
+    (["mutate", "siatka", "--engine", "pyhton"], "python"),
+])
+def test_an_engine_misspelt_or_in_capitals_is_a_usage_error_naming_the_engine_meant(capsys, argv, meant):
+    # `--engine C` was argparse's `invalid choice: 'C'` (test, mutate) or `no engine 'C'` with no hint
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    last = err.splitlines()[-1]
+    assert f"argument --engine: no engine {argv[-1]!r}; did you mean {meant}? (engines: " in last, last

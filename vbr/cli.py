@@ -293,7 +293,7 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--strict", action="store_true",
                    help="also fail a file whose rule file's turn flow has warnings (as `vbr check --strict`)")
     t.add_argument("--trace", action="store_true", help="print the events between the steps of each failing scenario")
-    t.add_argument("--engine", choices=("auto", "python", "c"), default="auto",
+    t.add_argument("--engine", type=engine_type(("auto", "python", "c")), default="auto", metavar="{auto,python,c}",
                    help="what runs the scenarios: auto (the default) takes python, the typed program's own "
                         "engine; c gives the same steps and verdicts, and builds a C library for each set of "
                         "options the file's scenarios name (slower than python for a file run once); a rule "

@@ -9,7 +9,7 @@ import math
 import sys
 from pathlib import Path
 
-from vbr.cli_common import file_name, integer
+from vbr.cli_common import engine_type, file_name, integer
 from vbr.errors import EngineUnavailable, UsageError, VbrError
 from vbr.number_text import decimal_number, whole_number
 from vbr.terminal import clean
@@ -38,7 +38,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--max-seconds", type=_seconds, default=None, metavar="S",
                    help="start no mutant after S seconds (default 600); at most 10 × n mutants are tried in any case")
-    p.add_argument("--engine", choices=("auto", "python", "c"), default="auto",
+    p.add_argument("--engine", type=engine_type(("auto", "python", "c")), default="auto", metavar="{auto,python,c}",
                    help="what runs the scenarios: auto (the default) and python take the typed program's own "
                         "Python engine, which runs a mutant with no build; c compiles every mutant (seconds "
                         "each). A rule file using a construct the typed program cannot express yet is an error")
