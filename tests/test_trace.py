@@ -100,3 +100,33 @@ def test_a_printed_table_links_the_rule_file_from_the_current_folder(tmp_path, m
     monkeypatch.chdir(tmp_path)
     assert main(["trace", str(RULES / "siatka.vbr")]) == 0
     assert set(re.findall(r"\]\(([^)#]+)#L\d+\)", capsys.readouterr().out)) == {(RULES / "siatka.vbr").resolve().as_posix()}
+
+
+def test_a_rule_file_citing_nothing_says_so_instead_of_empty_headings_and_names_where_scenarios_were_looked_for(
+        tmp_path, capsys):
+    # docs/cli.md, `vbr trace`: it printed a table head with no rows and an empty `Assumptions`
+    # heading (docs/tutorial/bump.vbr cites no book), and said nothing of the scenario file
+    from vbr.cli import main
+    from vbr.trace import NO_ASSUMPTION, NO_PASSAGE
+    rules = tmp_path / "plain.vbr"
+    rules.write_text('game "T"\nseats 2\nstart p\nphase p {\n  end draw\n}\n')
+    assert main(["trace", str(rules)]) == 0
+    out, err = capsys.readouterr()
+    assert out == f"{NO_PASSAGE}\n\n{NO_ASSUMPTION}\n"
+    assert "cites no rulebook passage" in NO_PASSAGE and "states no assumption" in NO_ASSUMPTION
+    assert err == (f"vbr: no scenario file at {tmp_path / 'tests' / 'plain.vbr'}, where vbr trace looks for one: "
+                   "no passage is shown as tested (name the scenario file with --tests)\n")
+
+
+def test_a_rule_file_citing_passages_but_no_assumption_keeps_its_table_and_says_no_assumption(tmp_path, capsys):
+    from vbr.cli import main
+    from vbr.trace import NO_ASSUMPTION
+    rules = tmp_path / "rules.vbr"
+    rules.write_text('game "T"\nstart p\n# [Serve] "the die"\nphase p {\n  end draw\n}\n')
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "rules.vbr").write_text('tests for "../rules.vbr"\nscenario "[Serve] x" {\n}\n')
+    assert main(["trace", str(rules)]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["| Book passage | Rule file lines | Scenario tests |", "|---|---|---|",
+                                f"| Serve | [3]({rules.as_posix()}#L3) | [Serve] x |", "", NO_ASSUMPTION]
+    assert err == ""

@@ -9,7 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from vbr.cli_common import (HelpFormatter, add_engine_args, asked_engine, check_agents, check_log_target, engine_type,
-                             decimal, file_error, file_name, integer, parse_options, played_game, seat_agents, seed, version)
+                             decimal, file_error, file_name, integer, note, parse_options, played_game, seat_agents, seed,
+                             version)
 from vbr.errors import EngineUnavailable, UsageError, VbrError
 from vbr.terminal import SafeStream, clean, write_document
 
@@ -680,17 +681,19 @@ def cmd_trace(args) -> int:
     from vbr.loader import resolve
     from vbr.trace import markdown
     path = resolve(args.file)
-    if args.tests:  # named: a file that is missing or holds no scenarios is an error
-        tests = Path(args.tests)
-    else:  # tests/NAME.vbr beside the rule file, when there is one
-        tests = path.parent / "tests" / path.name
-        tests = tests if tests.is_file() else None
+    # named: a file that is missing or holds no scenarios is an error; else tests/NAME.vbr beside
+    # the rule file, when there is one
+    looked = Path(args.tests) if args.tests else path.parent / "tests" / path.name
+    tests = looked if args.tests or looked.is_file() else None
     if args.update:
         from vbr.trace import update_doc
         changed = update_doc(Path(args.update), path, tests)
         print(clean(f"{args.update}: {'updated' if changed else 'up to date'}"))
-        return 0
-    sys.stdout.write(clean(markdown(path, tests, _from_here(path))))
+    else:
+        sys.stdout.write(clean(markdown(path, tests, _from_here(path))))
+    if tests is None:  # said after the table, so that an error in the files comes alone
+        note(f"no scenario file at {looked}, where vbr trace looks for one: no passage is shown as tested "
+             "(name the scenario file with --tests)")
     return 0
 
 

@@ -145,20 +145,25 @@ class _Index:
 def markdown(rules: Path, tests: Path | None, rel: str = "") -> str:
     """The table and the assumptions as Markdown, every control character of the rule file's
     comments and the scenarios' titles shown as `\\xNN` (vbr.terminal.clean): the page is read in
-    a terminal too."""
+    a terminal too. A file that cites no passage, or states no assumption, gets a sentence saying
+    so in place of an empty table or an empty list."""
     from urllib.parse import quote
 
     from vbr.terminal import clean
     passages, assumed = trace(rules, tests)
     name = quote(rel or str(rules))  # a link's target: a space or a `)` in the path would end it
-    out = ["| Book passage | Rule file lines | Scenario tests |", "|---|---|---|"]
+    out = ["| Book passage | Rule file lines | Scenario tests |", "|---|---|---|"] if passages else [NO_PASSAGE]
     for p in passages:
         lines = ", ".join(f"[{n}]({name}#L{n})" for n in p.lines)
         tests_ = "<br>".join(_escape(t) for t in dict.fromkeys(p.tests)) or "—"
         out.append(f"| {_escape(p.tag)} | {lines} | {tests_} |")
-    out += ["", "Assumptions where the book is silent:", ""]
+    out += ["", "Assumptions where the book is silent:", ""] if assumed else ["", NO_ASSUMPTION]
     out += [f"- line [{n}]({name}#L{n}): {_escape(t)}" for n, t in assumed]
     return clean("\n".join(out) + "\n")
+
+
+NO_PASSAGE = "The rule file cites no rulebook passage (a comment such as `# [Serve] ...`)."
+NO_ASSUMPTION = "The rule file states no assumption (a comment such as `# ASSUMPTION: ...`)."
 
 
 def _escape(s: str) -> str:
