@@ -109,6 +109,24 @@ def test_a_header_with_keys_of_a_later_vbr_is_refused_naming_the_version_that_wr
     assert replay(log).message == f"{log}:1: error: not a vbr log line (variant: Extra inputs are not permitted)"
 
 
+@pytest.mark.parametrize("make,why", [
+    (lambda p: None, "no such file"),
+    (lambda p: p.mkdir(), "is a directory"),
+    (lambda p: os.mkfifo(p), "not a regular file (a device, a pipe or a socket)"),
+])
+def test_a_log_that_cannot_be_read_is_said_as_vbr_replay_says_it_with_no_line(tmp_path, capsys, make, why):
+    # docs/api.md: `.message` is what `vbr replay` prints; replay() said `LOG:1: error: not a vbr
+    # log: no such file`, a line of a file that was never read, where the CLI said `vbr: error:
+    # cannot read LOG: no such file`
+    from vbr.cli import main
+    log = tmp_path / "game.jsonl"
+    make(log)
+    r = replay(log)
+    assert (r.ok, r.message) == (False, f"vbr: error: cannot read {log}: {why}")
+    assert main(["replay", str(log)]) == 1
+    assert capsys.readouterr() == ("", r.message + "\n")
+
+
 def test_a_header_key_of_a_megabyte_is_quoted_cut(tmp_path):
     log = play(tmp_path, ALIKE, [0, 0])
     rewrite(log, 1, lambda h: {**h, "k" * 900_000: 1})

@@ -563,13 +563,8 @@ def _agents_help() -> str:
 
 def cmd_replay(args) -> int:
     from vbr.gamelog import replay
-    path = Path(args.log)
-    if not path.is_file():  # the reason in words, as for a rule file
-        reason = "is a directory" if path.is_dir() else "no such file" if not path.exists() else "not a regular file"
-        print(clean(f"vbr: error: cannot read {args.log}: {reason}"), file=sys.stderr)
-        return 1
     try:
-        r = replay(path, args.engine)
+        r = replay(Path(args.log), args.engine)  # a log it cannot read is said in words, as a rule file is
     except OSError as exc:
         print(clean(f"vbr: error: {file_error(exc, 'read')}"), file=sys.stderr)
         return 1

@@ -145,6 +145,17 @@ class _Bad(Exception):
         self.line, self.message = line, message
 
 
+class _Unread(_Bad):
+    """A log that cannot be read at all (missing, a folder, a device): `message` says why, and no
+    line is at fault."""
+
+    def __init__(self, why: str):
+        super().__init__(0, why)
+
+
+_WHY_UNREAD = {"missing": "no such file", "directory": "is a directory"}  # as vbr.cli_common.file_error says them
+
+
 def _no_constant(name: str):
     raise ValueError(f"{name} is not a number JSON allows")
 
@@ -238,7 +249,7 @@ def _log_texts(path: Path) -> Iterator[tuple[int, str]]:
     try:
         f = regular_file(path)
     except Unreadable as exc:
-        raise _Bad(1, f"not a vbr log: {exc.detail or exc.kind}") from None
+        raise _Unread(_WHY_UNREAD.get(exc.kind) or (exc.detail or exc.kind).lower()) from None
     with f:
         read, number = 0, 0
         while True:
@@ -303,9 +314,12 @@ def replay(path: Path, engine: str | None = None) -> ReplayResult:
     line that differs, and says which. A log the closure engine recorded (its header names no
     engine) is refused, saying to record it again; so is a log drawn from another random generator
     than the engine's, naming both, and a log of another format of events than this vbr writes
-    (TYPED_LOG_FORMAT), naming both."""
+    (TYPED_LOG_FORMAT), naming both. A log that cannot be read at all is said as `vbr replay` says
+    it, `vbr: error: cannot read LOG: no such file`; any other wrong log at its line, `LOG:N: error: ...`."""
     try:
         return _replay(path, engine)
+    except _Unread as unread:  # as the CLI says a file it cannot read: no line to point at
+        return ReplayResult(False, f"vbr: error: cannot read {path}: {unread.message}")
     except _Bad as bad:
         return ReplayResult(False, f"{path}:{bad.line}: error: {bad.message}")
 
