@@ -35,7 +35,7 @@ def test_bad_files_give_located_errors_without_traceback(tmp_path, capsys, conte
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize("argv", [["run", ""], ["check", "", "siatka"], ["test", ""], ["graph", ""]])
+@pytest.mark.parametrize("argv", [["run", ""], ["check", "", "siatka"], ["graph", ""]])
 def test_an_empty_rule_file_name_is_a_usage_error_not_the_current_folder(capsys, argv):
     # `vbr run "$RULES"` with the variable unset: Path("") is ".", which was reported as
     # `.: error: . is a directory, not a rule file`, naming a folder the user never wrote
@@ -43,6 +43,15 @@ def test_an_empty_rule_file_name_is_a_usage_error_not_the_current_folder(capsys,
     assert (code, out) == (2, "")
     assert err == ("vbr: error: an empty rule file name: give a .vbr file's path or a bundled rule file's name "
                    "(cattack, siatka, tanto-cuore-beach-volleyball, volleyball-high)\n")
+
+
+def test_an_empty_scenario_file_name_is_a_usage_error_calling_it_a_scenario_file(capsys):
+    # `vbr test "$TESTS"` with the variable unset said `an empty rule file name`, of a command that
+    # takes scenario files
+    code, out, err = run(capsys, "test", "")
+    assert (code, out) == (2, "")
+    assert err == ("vbr: error: an empty scenario file name: give a scenario file's path (a rule file's scenarios "
+                   "are kept in tests/NAME.vbr beside it)\n")
 
 
 @pytest.mark.parametrize("argv,name", [(["replay", ""], "log"), (["summarize", ""], "ROWS")])

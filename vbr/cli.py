@@ -573,11 +573,11 @@ def cmd_replay(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from vbr.loader import resolve
+    from vbr.loader import SCENARIO_FILE, resolve
     from vbr.scenario import format_trace
     passed = failed = 0
     for name in args.files:
-        path = resolve(name)
+        path = resolve(name, kind=SCENARIO_FILE)
         try:
             if args.strict:
                 _strict_flow(path)

@@ -36,9 +36,13 @@ def bundled_names() -> list[str]:
     return sorted(names)
 
 
-def resolve(name: str | Path, relative_to: Path | None = None) -> Path:
+def resolve(name: str | Path, relative_to: Path | None = None, kind: str = RULE_FILE) -> Path:
     """A path as given, relative to the including file, or a bundled rule file's name. An empty
-    name (an unset shell variable's) is a UsageError: as a path it would be the current folder."""
+    name (an unset shell variable's) is a UsageError naming `kind`, what the file is wanted as: as
+    a path it would be the current folder."""
+    if isinstance(name, str) and not name and kind == SCENARIO_FILE:
+        raise UsageError("an empty scenario file name: give a scenario file's path (a rule file's scenarios are "
+                         "kept in tests/NAME.vbr beside it)")
     if isinstance(name, str) and not name:
         raise UsageError("an empty rule file name: give a .vbr file's path or a bundled rule file's name ("
                          + ", ".join(bundled_names()) + ")")
