@@ -83,11 +83,9 @@ class Interner:
         pairs, as `track` gives, found by the rows themselves."""
         if not flat:
             return []
-        rows = zip(flat[::3], flat[1::3], flat[2::3]) if width == 3 else zip(*[flat[i::width] for i in range(width)])
-        out = tuple(map(self.rows.get, rows))  # zip's row tuples are reused: one lookup a row, nothing made
-        if None not in out:
-            return list(out)  # a list as long as the track: one from an iterator has room to spare
-        out = list(out)
+        words = iter(flat)  # zipped with itself: each row's words in turn, nothing sliced
+        rows = zip(words, words, words) if width == 3 else zip(*[words] * width)  # two sides' points: written out
+        out = list(map(self.rows.get, rows))  # zip's row tuples are reused: one lookup a row, nothing made
         if None in out:
             one = self.one
             for k, got in enumerate(out):
