@@ -149,6 +149,12 @@ def test_vbr_load_of_the_closure_engine_is_a_value_error_naming_the_engines():
         vbr.load("siatka", engine="closure")
 
 
+@pytest.mark.parametrize("engine,meant", [("C", "c"), ("Python", "python"), ("pyhton", "python")])
+def test_vbr_load_of_an_engine_misspelt_or_in_capitals_is_a_value_error_naming_the_engine_meant(engine, meant):
+    with pytest.raises(ValueError, match=rf"^no engine '{engine}'; did you mean {meant}\? \(engines: auto, c, python\)$"):
+        vbr.load("siatka", engine=engine)
+
+
 def test_vbr_test_of_a_rule_file_the_typed_program_lacks_fails_at_the_construct_and_runs_the_rest(tmp_path, capsys):
     (tmp_path / "lists.vbr").write_text(LISTS)
     (tmp_path / "t.vbr").write_text('tests for "lists.vbr"\n\nscenario "a draw at once" {\n  expect draw\n}\n')

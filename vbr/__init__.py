@@ -34,10 +34,19 @@ def _options(options) -> dict:
 
 
 def check_engine(engine: str) -> None:
-    """A ValueError for an engine vbr does not have, naming the ones it has."""
+    """A ValueError for an engine vbr does not have (no_engine's words)."""
     if engine not in ENGINES:
-        retired = "; the closure engine was retired" if engine == "closure" else ""
-        raise ValueError(f"no engine {engine!r} (engines: {', '.join(ENGINES)}){retired}")
+        raise ValueError(no_engine(engine))
+
+
+def no_engine(engine, choices: tuple = ENGINES) -> str:
+    """The words for an engine not among `choices`: the one meant where one is close (`C`,
+    `pyhton`: did you mean c?), the ones there are, and for `closure` that it was retired."""
+    import difflib
+    close = difflib.get_close_matches(str(engine).lower(), choices, n=1)
+    meant = f"; did you mean {close[0]}?" if close else ""
+    retired = "; the closure engine was retired" if engine == "closure" else ""
+    return f"no engine {engine!r}{meant} (engines: {', '.join(choices)}){retired}"
 
 
 def _load(path, options: dict, engine: str):

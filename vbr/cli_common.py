@@ -8,7 +8,6 @@ subcommand to it; they all take these from here, and this module imports no comm
 from __future__ import annotations
 
 import argparse
-import difflib
 import errno
 import os
 from pathlib import Path
@@ -181,13 +180,12 @@ def engine_type(choices: tuple = ENGINE_CHOICES):
     """An `--engine` value's type: one of `choices`, else a usage error naming them, with the one
     meant where one is close (`C`, `pyhton`: `did you mean c?`), and for `closure` saying that
     engine was retired."""
+    from vbr import no_engine
+
     def engine(text: str) -> str:
         if text in choices:
             return text
-        close = difflib.get_close_matches(text.lower(), choices, n=1)
-        meant = f"; did you mean {close[0]}?" if close else ""
-        retired = "; the closure engine was retired" if text == "closure" else ""
-        raise argparse.ArgumentTypeError(f"no engine {text!r}{meant} (engines: {', '.join(choices)}){retired}")
+        raise argparse.ArgumentTypeError(no_engine(text, choices))
     return engine
 
 
