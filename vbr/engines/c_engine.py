@@ -569,11 +569,11 @@ class CEngine:
         first choice) and `reads` (words whose values at the end are wanted): `play(seed)` runs
         vbr_play_game (c_source.py: each seat's stream seeded from `seed` as vbr.play seeds it)
         and returns (the state's status, None: the state's words are not kept, and as bytes (a
-        bytearray) of 64-bit words in the machine's order: vbr_play_game's result (9 words, the points, the words
-        read), then the score track's rows, each the choices made and the points, one after the
-        other). The game is played in words of the thread's own, used again by its next game;
-        `play.words(seed)` plays it again into a new array and returns that: the game's final
-        state, the same words as the play left (the same seed, the same game)."""
+        bytearray) of 64-bit words in the machine's order: vbr_play_game's result (9 words, the
+        points, the words read), then the score track's rows, each the choices made and the
+        points, one after the other). The game is played in words of the thread's own, used again
+        by its next game; `play.words(seed)` plays it again into a new array and returns that: the
+        game's final state, the same words as the play left (the same seed, the same game)."""
         width = 1 + (self.program.points[1] if self.program.points else 0)
         flags = list(repeating or ())
         at_flags = 7
