@@ -13,14 +13,15 @@ from vbr.engines.game import load
 from vbr.errors import VbrRuntimeError
 
 PARTS = " + ".join(["v(c)"] * 10)
-HEAVY = f"""game "Heavy"
+HEAD = f"""game "Heavy"
 seats 2
 start one
 kind Card {{ value: int }}
 zone hand per seat public
 fn v(c: Card) = if c.value > 3 then c.value * 2 else c.value + 1
 fn w(c: Card) = {PARTS}
-fn big(c: Card) = {PARTS.replace("v(", "w(")}
+"""  # a card kind, a hand, and v and w, light fns of a card
+HEAVY = HEAD + f"""fn big(c: Card) = {PARTS.replace("v(", "w(")}
 phase one {{
   create Card(value: 5) in hand[0]
   create Card(value: 2) in hand[0]
@@ -28,14 +29,7 @@ phase one {{
   end winner if big(k) == 1000 then 0 else 1
 }}
 """
-OWN_LOCALS = f"""game "Heavy"
-seats 2
-start one
-kind Card {{ value: int }}
-zone hand per seat public
-fn v(c: Card) = if c.value > 3 then c.value * 2 else c.value + 1
-fn w(c: Card) = {PARTS}
-fn others(c: Card) = sum(y.value for y in hand[0] if y != c)
+OWN_LOCALS = HEAD + f"""fn others(c: Card) = sum(y.value for y in hand[0] if y != c)
 fn big(c: Card, d: Card) = others(c) * 1000 + others(c) + others(d){" + w(d)" * 8}
 phase one {{
   create Card(value: 5) in hand[0]
@@ -44,14 +38,7 @@ phase one {{
 }}
 """
 
-CALLS_A_ROLL = f"""game "Heavy"
-seats 2
-start one
-kind Card {{ value: int }}
-zone hand per seat public
-die d = 1..1000
-fn v(c: Card) = if c.value > 3 then c.value * 2 else c.value + 1
-fn w(c: Card) = {PARTS}
+CALLS_A_ROLL = HEAD + f"""die d = 1..1000
 fn rolled(c: Card) = roll d + {PARTS.replace("v(", "w(")}
 fn middle(c: Card) = rolled(c) + w(c)
 fn big(c: Card) = ROLLS + {PARTS.replace("v(", "w(")}
