@@ -682,3 +682,29 @@ def test_a_list_kept_from_a_per_seat_var_holds_through_continue_and_a_procedure_
     # the third round's r is [7] as found, not [8], so the loop does not break. Option 2 is then
     # [8]; deep calls itself twice, the third call giving seat 2 [0]: c stays [8].
     assert said(tmp_path, THROUGH_CALLS, engine, picks=[2]) == ["[1]", "[7]", "[8] [[1], [5, 6], [0]]"]
+
+
+NEGATIVE_TABLE = """game "Offsets"
+seats 2
+start one
+const N = 4
+const STEPS = [[-1, 0], [0, -N], [2 - 3, N * 2 - 1]]
+die shift = -2..-1
+die drift = [-N, N / 3 - 2]
+phase one {
+  say "{STEPS} {STEPS[1][1]}"
+  say "{roll shift < 0} {roll drift in [-4, -1]}"
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_negative_and_worked_out_numbers_fixed_before_play_fill_tables_and_dice_faces(tmp_path, engine):
+    # docs/language.md, `die`: "The faces are a list or a range computed before play", and 5.3:
+    # "A list may hold lists fixed before play". -N is -4; 2 - 3 is -1; N * 2 - 1 is 7; N / 3 - 2
+    # is 1 - 2 = -1. Each face of `shift` (-2, -1) is below 0, each of `drift` is -4 or -1.
+    assert said(tmp_path, NEGATIVE_TABLE, engine) == [
+        "[[-1, 0], [0, -4], [-1, 7]] -4",
+        "true true",
+    ]

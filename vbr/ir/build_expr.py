@@ -13,7 +13,7 @@ from vbr.grammar import ast as A
 from vbr.checking import types as T
 from vbr.checking.scope import Scope
 from vbr.ir import nodes as N
-from vbr.ir.values import LIT, NONE, ROW
+from vbr.ir.values import INT_MAX, LIT, NONE, ROW
 
 ALIAS = "alias"  # a scope entry naming a list a fn was given: (ALIAS, (the argument, the caller's scope))
 
@@ -72,6 +72,25 @@ _NUMBERS = ("int", "seat", "none", "any")  # what arithmetic and ordering read (
 
 
 # where a value is read from that may hold none: a bool read so is a condition that may be none
+_ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+               "/": lambda a, b: a // b, "%": lambda a, b: a % b}
+
+
+def _fixed_number(x: N.Expr) -> bool:
+    """Whether `x` is a number fixed before play (not none)."""
+    return isinstance(x, N.Const) and x.ty in ("int", "seat") and x.value != NONE
+
+
+def _worked_out(op: str, left: N.Expr, right: N.Expr) -> N.Const | None:
+    """`left op right` (`+ - * / %`) as a number fixed before play, when both sides are and the
+    result is a number of the language; None when play must work it out (and fault: a division
+    by zero, a result out of range), or it is no number known now."""
+    if not (_fixed_number(left) and _fixed_number(right)) or op in ("/", "%") and right.value == 0:
+        return None
+    value = _ARITHMETIC[op](left.value, right.value)
+    return N.Const("int", value) if -INT_MAX <= value <= INT_MAX else None
+
+
 _KEPT = (N.Local, N.Global, N.Field, N.FieldOfAny, N.StackAt, N.ItemAt, N.Lookup, N.FnCall, N.Returned, N.Bind,
          N.IfElse, N.Pick, N.Roll)
 HEAVY_FN = 1024  # expression nodes of a fn with the fns it calls written out, from which it is called, not written out
@@ -330,6 +349,8 @@ class ExprBuilder:
                 return N.Const("bool", int(not operand.value))
             return N.Unary("bool", "not", operand)
         self._numbers(e.op, [(e.operand, operand)])
+        if _fixed_number(operand):  # `-3`: a number fixed before play (a die's face, an item of a table)
+            return N.Const("int", -operand.value)
         return N.Unary("int", "neg", operand, e.span, self.pb.overflow_fault(e.span))
 
     @staticmethod
@@ -375,6 +396,9 @@ class ExprBuilder:
         self._numbers(op, [(e.left, left), (e.right, right)])
         if op in ("<", "<=", ">", ">="):
             return N.Binary("bool", op, left, right, e.span, self.pb.fault(f"`{op}` compares numbers, not none", e.span))
+        fixed = _worked_out(op, left, right)
+        if fixed is not None:
+            return fixed
         return N.Binary("int", op, left, right, e.span, self.pb.overflow_fault(e.span))
 
     def x_Cond(self, e: A.Cond, scope: Scope):
