@@ -107,3 +107,31 @@ def test_a_draw_past_the_step_limit_is_not_logged_and_both_engines_log_the_same(
         kinds, error = _cut_game(tmp_path, limit, engine)
         assert kinds == logged, engine
         assert error.endswith(f"error: the game ran more than {limit} steps (`limit steps`)"), error
+
+
+SLOT_SET_BY_A_ROLL = """game "A slot chosen by a roll"
+seats 2
+die d = 1..6
+die big = [9223372036854775807]
+var n: int per seat = 0
+start a
+phase a {
+  n[roll d % 2] = roll big + roll d
+  end winner 0
+}
+"""
+
+
+def test_a_slot_whose_index_and_value_both_draw_logs_the_same_draws_in_both_engines(tmp_path):
+    """`n[roll d % 2] = roll big + roll d`: the value is worked out first, then the slot's index
+    (the C engine's order; the Python engine rolled the index's die first when its index was
+    more than a name). The value's sum passes the largest integer, 2^63 - 1, whatever d shows,
+    so the game stops there, after the value's two rolls and before the index's: both engines
+    log `roll big`, `roll d`, and the same located error."""
+    for engine in ("python", "c"):
+        log: list = []
+        with pytest.raises(VbrRuntimeError) as stopped:
+            play_game(loaded(tmp_path, SLOT_SET_BY_A_ROLL, engine), 0, "random", log_sink=log)
+        assert [(e["t"], e.get("die")) for e in log if e["t"] == "roll"] == [("roll", "big"), ("roll", "d")], engine
+        assert stopped.value.render().splitlines()[0].endswith(
+            ":8:19: error: a result out of the range of integers (-9223372036854775807..9223372036854775807)"), engine

@@ -1485,6 +1485,8 @@ class _Unit(WordSource):
     def s_SetGlobal(self, s):
         v = self.expr(s.value)
         if s.lo is None:
+            if s.target.index is not None:  # the value first, then the slot's index (as C does), though
+                v = self.hold(v)  # the index's own draws are held in names before the line
             self.emit(f"S[{self.global_word(s.target)}] = {v}")
             return
         if s.overflow in ("wrap", "clamp") or not _is_name(v):
