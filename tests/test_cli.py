@@ -185,6 +185,28 @@ def test_a_reader_that_closes_the_pipe_early_ends_vbr_quietly_with_0():
     assert p.wait(timeout=120) == 0 and err == b""
 
 
+def test_a_reader_that_closes_the_pipe_before_an_error_is_told_does_not_make_it_a_success(tmp_path):
+    """`vbr check BAD 2>&1 | true`: stdout and stderr are one pipe whose reader has gone before
+    vbr writes. The file has an error (an unknown variable), so check fails: the pipe breaking
+    under the error's own line leaves the exit code 1, not the 0 of a reader that saw enough of
+    a command's output (it was 0, the broken file passing for a checked one)."""
+    import os
+    import subprocess
+    import sys
+    bad = tmp_path / "bad.vbr"
+    bad.write_text('game "Bad"\nseats 2\nstart p\nphase p {\n  x = 1\n  end winner 0\n}\n')
+    good = tmp_path / "good.vbr"
+    good.write_text('game "Good"\nseats 2\nstart p\nphase p {\n  end winner 0\n}\n')
+    codes = {}
+    for f in (bad, good):
+        read, write = os.pipe()
+        os.close(read)  # the reader is gone before vbr starts
+        p = subprocess.Popen([sys.executable, "-m", "vbr", "check", str(f)], stdout=write, stderr=write)
+        os.close(write)
+        codes[f.name] = p.wait(timeout=120)
+    assert codes == {"bad.vbr": 1, "good.vbr": 0}
+
+
 def test_a_broken_pipe_that_is_not_stdout_is_an_error_not_a_quiet_end(capsys):
     from vbr.cli import _guard
 

@@ -87,7 +87,7 @@ def _guard(fn) -> int:
     except BrokenPipeError as exc:  # `vbr run ... | head`: the reader has seen enough
         if _stdout_closed():
             _silence_stdout()
-            return 0
+            return _broken_pipe_code()
         print(clean(f"vbr: error: {file_error(exc)}"), file=sys.stderr)
         return 1
     except OSError as exc:
@@ -127,6 +127,21 @@ def _stdout_closed() -> bool:
     poll = select.poll()
     poll.register(fd, select.POLLOUT)
     return any(events & select.POLLERR for _, events in poll.poll(0))
+
+
+def _broken_pipe_code() -> int:
+    """The exit code of a command whose stdout's reader has gone: 0, the quiet end it asks for;
+    but 1 when the pipe broke under stderr, as a problem was being told (`vbr check BAD 2>&1 |
+    head -1`: the file still has errors), stderr then silenced as stdout is."""
+    if not getattr(sys.stderr, "broken", False):
+        return 0
+    import os
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stderr.fileno())
+    except OSError:
+        pass
+    return 1
 
 
 def _silence_stdout() -> None:

@@ -75,9 +75,14 @@ class SafeStream:
 
     def __init__(self, stream):
         self.stream = stream
+        self.broken = False  # a write met a pipe whose reader had gone
 
     def write(self, text: str) -> int:
-        self.stream.write(self._KEEP_CR.sub(_escape, text))
+        try:
+            self.stream.write(self._KEEP_CR.sub(_escape, text))
+        except BrokenPipeError:
+            self.broken = True
+            raise
         return len(text)
 
     def __getattr__(self, name):  # flush, fileno, isatty, encoding, ...
