@@ -708,3 +708,22 @@ def test_negative_and_worked_out_numbers_fixed_before_play_fill_tables_and_dice_
         "[[-1, 0], [0, -4], [-1, 7]] -4",
         "true true",
     ]
+
+
+FLOORED = """game "Floored"
+seats 2
+start one
+var a: int = -7
+phase one {
+  say "{-7 / 2} {-7 % 3} {7 / -2} {7 % -3}"
+  say "{a / 2} {a % 3} {-a / -2} {-a % -3}"
+  end winner 0
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_division_of_numbers_fixed_before_play_floors_as_division_in_play_does(tmp_path, engine):
+    # docs/language.md: `/` and `%` floor (-7 / 2 is -4, -7 % 3 is 2); the first line is worked out
+    # when the rules are built, the second in play from a var: the two must agree
+    assert said(tmp_path, FLOORED, engine) == ["-4 2 -4 -2", "-4 2 -4 -2"]

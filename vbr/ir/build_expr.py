@@ -71,7 +71,7 @@ _NUMBERS = ("int", "seat", "none", "any")  # what arithmetic and ordering read (
 # any: a value of no type known here, whose unit for each call is built with the types it gives)
 
 
-# where a value is read from that may hold none: a bool read so is a condition that may be none
+# what `+ - * / %` of two numbers fixed before play give (the language's `/` and `%` floor, as Python's)
 _ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
                "/": lambda a, b: a // b, "%": lambda a, b: a % b}
 
@@ -91,6 +91,7 @@ def _worked_out(op: str, left: N.Expr, right: N.Expr) -> N.Const | None:
     return N.Const("int", value) if -INT_MAX <= value <= INT_MAX else None
 
 
+# where a value is read from that may hold none: a bool read so is a condition that may be none
 _KEPT = (N.Local, N.Global, N.Field, N.FieldOfAny, N.StackAt, N.ItemAt, N.Lookup, N.FnCall, N.Returned, N.Bind,
          N.IfElse, N.Pick, N.Roll)
 HEAVY_FN = 1024  # expression nodes of a fn with the fns it calls written out, from which it is called, not written out
