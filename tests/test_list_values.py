@@ -691,30 +691,10 @@ const N = 4
 const STEPS = [[-1, 0], [0, -N], [2 - 3, N * 2 - 1]]
 die shift = -2..-1
 die drift = [-N, N / 3 - 2]
+var a: int = -7
 phase one {
   say "{STEPS} {STEPS[1][1]}"
   say "{roll shift < 0} {roll drift in [-4, -1]}"
-  end winner 0
-}
-"""
-
-
-@pytest.mark.parametrize("engine", ENGINES)
-def test_negative_and_worked_out_numbers_fixed_before_play_fill_tables_and_dice_faces(tmp_path, engine):
-    # docs/language.md, `die`: "The faces are a list or a range computed before play", and 5.3:
-    # "A list may hold lists fixed before play". -N is -4; 2 - 3 is -1; N * 2 - 1 is 7; N / 3 - 2
-    # is 1 - 2 = -1. Each face of `shift` (-2, -1) is below 0, each of `drift` is -4 or -1.
-    assert said(tmp_path, NEGATIVE_TABLE, engine) == [
-        "[[-1, 0], [0, -4], [-1, 7]] -4",
-        "true true",
-    ]
-
-
-FLOORED = """game "Floored"
-seats 2
-start one
-var a: int = -7
-phase one {
   say "{-7 / 2} {-7 % 3} {7 / -2} {7 % -3}"
   say "{a / 2} {a % 3} {-a / -2} {-a % -3}"
   end winner 0
@@ -723,7 +703,17 @@ phase one {
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_division_of_numbers_fixed_before_play_floors_as_division_in_play_does(tmp_path, engine):
-    # docs/language.md: `/` and `%` floor (-7 / 2 is -4, -7 % 3 is 2); the first line is worked out
-    # when the rules are built, the second in play from a var: the two must agree
-    assert said(tmp_path, FLOORED, engine) == ["-4 2 -4 -2", "-4 2 -4 -2"]
+def test_negative_and_worked_out_numbers_fixed_before_play_fill_tables_and_dice_faces_and_floor_as_in_play(
+        tmp_path, engine):
+    # docs/language.md, `die`: "The faces are a list or a range computed before play", and 5.3:
+    # "A list may hold lists fixed before play". -N is -4; 2 - 3 is -1; N * 2 - 1 is 7; N / 3 - 2
+    # is 1 - 2 = -1. Each face of `shift` (-2, -1) is below 0, each of `drift` is -4 or -1. And
+    # `/` and `%` round down (-7 / 2 is -4, -7 % 3 is 2): the third line is worked out when the
+    # rules are built, the fourth in play from a var, and the two agree.
+    assert said(tmp_path, NEGATIVE_TABLE, engine) == [
+        "[[-1, 0], [0, -4], [-1, 7]] -4",
+        "true true",
+        "-4 2 -4 -2",
+        "-4 2 -4 -2",
+    ]
+
