@@ -4,7 +4,7 @@
 #           and vbr with its plain dependencies (`pip install -e .`), nothing more;
 #   --test  (the default) what the whole test suite drives for real: the Debian packages graphviz, tmux (terminal
 #           play), chromium (the HTML report), nodejs and npm (the VS Code extension), gcc (the C
-#           engine, `--engine c`); vbr with its `test` extra (Ray, OpenSpiel, PettingZoo, the
+#           engine, `--engine c`), python3-dev (its call of a whole game); vbr with its `test` extra (Ray, OpenSpiel, PettingZoo, the
 #           language server, pytest, Playwright...); the extension's node packages.
 # Debian packages already present (their command found) are not installed again; apt-get runs as
 # root, or through sudo.
@@ -25,6 +25,9 @@ if [ "$job" = test ]; then
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
   command -v cc >/dev/null 2>&1 || missing+=(gcc)  # the C engine (`--engine c`) compiles its rule file's C; Debian's gcc brings the libasan and libubsan tests/test_c_sanitized.py links
+  # Python's headers: the C engine's call of a whole game (vbr/engines/whole_game_call.c) compiles against them
+  python3 -c 'import os, sys, sysconfig; sys.exit(not os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+    || missing+=(python3-dev)
 fi
 if [ "${#missing[@]}" -gt 0 ]; then
   sudo=""

@@ -78,6 +78,25 @@ def test_a_planted_c_engine_with_a_matching_digest_is_never_loaded(cache, tmp_pa
     assert not marker.exists()
 
 
+def test_a_planted_whole_game_caller_with_a_matching_digest_is_never_loaded(cache, tmp_path):
+    """The compiled module a run of random games calls the C engine through
+    (vbr/engines/whole_game_call.c) is cached beside the engines, under the same seal."""
+    import hashlib
+    marker = tmp_path / MARK
+    assert vbr(cache, "run", "siatka", "--engine", "c", "--quiet").returncode == 0
+    engines = set((cache / "vbr" / "c").glob("vbr-*.so"))
+    assert vbr(cache, "sim", "siatka", "-n", "3", "--engine", "c", "--workers", "1").returncode == 0
+    (lib,) = set((cache / "vbr" / "c").glob("vbr-*.so")) - engines
+    src = tmp_path / "evil.c"
+    src.write_text(f'#include <stdlib.h>\n__attribute__((constructor)) static void run(void) {{ system("touch {marker}"); }}\n'
+                   'void *PyInit_vbr_whole_game_call(void) { return 0; }\n')
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(lib), str(src)], check=True)
+    lib.with_suffix(".sha256").write_text(hashlib.sha256(lib.read_bytes()).hexdigest())
+    proc = vbr(cache, "sim", "siatka", "-n", "3", "--engine", "c", "--workers", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert not marker.exists()
+
+
 def test_a_cache_folder_others_may_write_is_not_used_and_a_warning_says_so(cache, tmp_path):
     marker = tmp_path / MARK
     folder = cache / "vbr"

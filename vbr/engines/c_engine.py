@@ -1,6 +1,8 @@
 """The C engine: a typed program's generated C (c_source.py), compiled by the system's C
-compiler into a shared library, cached, and called through ctypes. A state is an array of
-64-bit words (`vbr.ir.layout`), the same words the Python engine keeps in a list.
+compiler into a shared library, cached, and called through ctypes; a whole random game, the
+call a run of many games makes, through a small compiled module of its own (whole_game_call.c,
+built once per Python and cached alike), which costs a tenth of a call through libffi. A state
+is an array of 64-bit words (`vbr.ir.layout`), the same words the Python engine keeps in a list.
 
 A build is bounded: a generated source of more than `MAX_SOURCE` characters is not compiled, the
 compiler runs with at most `compiler_memory()` bytes of address space, `BUILD_CPU` seconds of
@@ -26,6 +28,8 @@ import ctypes
 import errno
 import hashlib
 import hmac
+import importlib.machinery
+import importlib.util
 import os
 import platform
 import re
@@ -33,11 +37,14 @@ import resource
 import shutil
 import signal
 import subprocess
+import sys
+import sysconfig
 import tempfile
 import threading
 import time
 from contextlib import contextmanager
 from functools import cached_property
+from importlib import resources
 from pathlib import Path
 
 from vbr import cache_folder, private_cache, stop_signals
@@ -198,9 +205,10 @@ def _referenced(key: str) -> tuple[Path, str] | None:
     return folder, named.decode()
 
 
-def _cached_loaded(key: str) -> ctypes.CDLL | None:
+def _cached_loaded(key: str, load=None):
     """The library cached_library finds, checked and loaded under its entry's shared lock (no
-    prune deletes it meanwhile: vbr.engines.c_cache) and marked as used now; None when none is."""
+    prune deletes it meanwhile: vbr.engines.c_cache) and marked as used now; None when none is.
+    `load(path)` loads it (default `_loaded`, an engine's library through ctypes)."""
     found = _referenced(key)
     if found is None:
         return None
@@ -213,7 +221,7 @@ def _cached_loaded(key: str) -> ctypes.CDLL | None:
             if not _intact(lib, sums, digest):
                 return None
             cache_folder.touch(lib)
-            return _loaded(lib)
+            return (load or _loaded)(lib)
     except OSError:
         return None
 
@@ -232,16 +240,17 @@ def build_library(source: str, note=None, key: str | None = None) -> Path:
     return _with_library(source, note, key, lambda lib: lib)
 
 
-def _with_library(source: str, note, key: str | None, use):
+def _with_library(source: str, note, key: str | None, use, more_flags: tuple = ()):
     """`use(library)` of `source`'s compiled library, from the cache or built now, called under
-    its entry's lock (build_library says the rest). A library found is marked as used now; one
-    built, or a reference written, counts toward the cache's next prune (vbr.engines.c_cache)."""
+    its entry's lock (build_library says the rest); `more_flags` go to the compiler after its
+    usual ones. A library found is marked as used now; one built, or a reference written, counts
+    toward the cache's next prune (vbr.engines.c_cache)."""
     if len(source) > MAX_SOURCE:
         raise CEngineUnavailable(f"the rule file makes {len(source):,} characters of C, more than the "
                                  f"{MAX_SOURCE:,} the C engine compiles")
     cc = compiler()
     version = compiler_version(cc)
-    flags = compiler_flags(version)
+    flags = compiler_flags(version) + list(more_flags)
     digest = hashlib.sha256((version + "\0" + " ".join(flags + LINK_FLAGS) + "\0" + source).encode()).hexdigest()
     bound = cache_limit()
     folder = cache_dir()
@@ -433,6 +442,49 @@ def _loaded(lib: Path) -> ctypes.CDLL:
     return loaded
 
 
+CALLER_MODULE = "vbr_whole_game_call"  # whole_game_call.c's PyInit_ names it
+_CALLER: list = []  # the module whole_game_caller found, or None: looked for once per process
+_CALLER_LOCK = threading.Lock()
+
+
+def whole_game_caller():
+    """The compiled module (whole_game_call.c) whose Player calls vbr_play_game without
+    libffi, built against this Python's headers once per Python and compiler and cached as the
+    engines are; None when it cannot be (no Python.h, or no build or load): CEngine.whole_games
+    then calls through ctypes, which plays the same games more slowly."""
+    if not _CALLER:
+        with _CALLER_LOCK:
+            if not _CALLER:
+                _CALLER.append(_built_caller())
+    return _CALLER[0]
+
+
+def _built_caller():
+    include = sysconfig.get_paths().get("include") or ""
+    if not os.path.isfile(os.path.join(include, "Python.h")):
+        return None
+    made_for = f"/* {sys.implementation.cache_tag} {sys.version.split()[0]} {sysconfig.get_config_var('EXT_SUFFIX')} */\n"
+    source = made_for + resources.files("vbr.engines").joinpath("whole_game_call.c").read_text()
+    key = hashlib.sha256(("whole-game-call\0" + source).encode()).hexdigest()
+    try:
+        found = _cached_loaded(key, _extension)
+        return found if found is not None else _with_library(source, None, key, _extension, ("-I" + include,))
+    except CEngineUnavailable:
+        return None
+
+
+def _extension(lib: Path):
+    """The Python extension module built at `lib`, imported; else CEngineUnavailable."""
+    try:
+        loader = importlib.machinery.ExtensionFileLoader(CALLER_MODULE, str(lib))
+        module = importlib.util.module_from_spec(importlib.util.spec_from_loader(CALLER_MODULE, loader))
+        loader.exec_module(module)
+        module.Player
+    except (ImportError, OSError, AttributeError) as exc:
+        raise CEngineUnavailable(f"the C engine's caller cannot be loaded ({exc})") from None
+    return module
+
+
 class CEngine:
     """Runs one typed program's states in C. The same interface as PythonEngine, on ctypes arrays."""
 
@@ -573,7 +625,9 @@ class CEngine:
         points, the words read), then the score track's rows, each the choices made and the
         points, one after the other). The game is played in words of the thread's own, used again
         by its next game; `play.words(seed)` plays it again into a new array and returns that: the
-        game's final state, the same words as the play left (the same seed, the same game)."""
+        game's final state, the same words as the play left (the same seed, the same game).
+        `play` is whole_game_caller's Player when that module is at hand, else a call through
+        ctypes: the same games, the same results."""
         width = 1 + (self.program.points[1] if self.program.points else 0)
         flags = list(repeating or ())
         at_flags = 7
@@ -611,7 +665,13 @@ class CEngine:
             call(S, io)
             return S
         play.words = final_words
-        return play
+        caller = whole_game_caller()
+        if caller is None:
+            return play
+        io, octets, _, S = own_io()  # this thread's words; play gives every other thread its own
+        return caller.Player(ctypes.cast(call, ctypes.c_void_p).value, ctypes.addressof(S), ctypes.addressof(io),
+                             len(octets), rows_at, out_from, track_from, row_octets, (S, io, octets), play,
+                             final_words)
 
     def _seat_buffers(self, seats: int, nstats: int):
         """The arrays play_seats hands to C, made once per engine and thread (C runs without the
