@@ -203,6 +203,27 @@ def test_a_log_replayed_under_its_rules_changed_since_says_they_changed(tmp_path
     assert "recorded by vbr" not in r.message  # the same vbr wrote it
 
 
+def test_a_moved_log_whose_bundled_book_plays_otherwise_names_the_book_played_not_a_change(tmp_path):
+    """A log's `bundled` is played when the file it names is not here (a log from another
+    machine); a header whose `bundled` is another book than the one played then is no change of
+    that book: the note says which file was missing and which book was played instead."""
+    log = tmp_path / "s.jsonl"
+    game = load("siatka")
+    st = game.new_state(3, log=[])
+    st.play_random(3)
+    write_log(log, header(game, 3, ["random", "random"], "python"), st.log)
+    head, *rest = lines(log)
+    moved = json.loads(head) | {"rules": str(tmp_path / "gone" / "siatka.vbr")}
+    log.write_text("\n".join([json.dumps(moved), *rest]) + "\n", encoding="utf-8")
+    assert replay(log).ok  # the bundled siatka, the book played
+    log.write_text("\n".join([json.dumps(moved | {"bundled": "cattack"}), *rest]) + "\n", encoding="utf-8")
+    r = replay(log)
+    assert not r.ok and "has changed since" not in r.message, r.message
+    assert r.message.endswith(f"\nnote: this log names {tmp_path / 'gone' / 'siatka.vbr'}, which is not here, so the "
+                              "replay played the bundled cattack its header names instead, and that is not the text "
+                              "the log was played with (another version of the book, or another book)"), r.message
+
+
 def test_a_log_of_a_variant_replayed_after_its_base_changed_says_the_rules_changed(tmp_path):
     # the digest covers the file the variant extends too
     (tmp_path / "base.vbr").write_text(ALIKE, encoding="utf-8")

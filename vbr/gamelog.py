@@ -363,7 +363,7 @@ def _replay(path: Path, engine: str | None) -> ReplayResult:
         except _Bad as bad:
             if game.fault is not None:  # what the replay stopped at, said in full
                 bad.message += "\n" + game.fault.render()
-            bad.message += "".join("\n" + note for note in _changed_since(head, loaded))
+            bad.message += "".join("\n" + note for note in _changed_since(head, loaded, rules))
             raise
     if stopped and game.made() > count:
         return ReplayResult(True, f"{path}: reproduces exactly up to where the run was stopped, inside the rules' "
@@ -434,14 +434,20 @@ def _same_format(head: dict) -> None:
                   + ("record the game again" if recorded < TYPED_LOG_FORMAT else "replay it with the vbr that wrote it"))
 
 
-def _changed_since(head: dict, game) -> list[str]:
+def _changed_since(head: dict, game, played: str) -> list[str]:
     """Notes on why a replay of the log whose header is `head` may differ where nothing in the log
     was edited: the rules' texts are not those it was played with (its `rules_digest`), or another
-    vbr wrote it."""
+    vbr wrote it. `played` names the rules the replay loaded: the header's `bundled` when the file
+    it names is not here."""
     notes = []
     if head.get("rules_digest") not in (None, rules_digest(game)):
-        notes.append(f"note: {game.path} has changed since this log was recorded (its text, or that of a file it "
-                     "extends, is not the one played then): the replay plays the rules as they are now")
+        if played != head["rules"]:
+            notes.append(f"note: this log names {cut(head['rules'], 200)}, which is not here, so the replay played the "
+                         f"bundled {cut(played, 40)} its header names instead, and that is not the text the log was "
+                         "played with (another version of the book, or another book)")
+        else:
+            notes.append(f"note: {game.path} has changed since this log was recorded (its text, or that of a file "
+                         "it extends, is not the one played then): the replay plays the rules as they are now")
     if head["vbr"] != __version__:
         notes.append(f"note: this log was recorded by vbr {cut(head['vbr'], 40)}, and this is vbr {__version__}: "
                      "a change in vbr between the two may play the game otherwise")
