@@ -154,3 +154,32 @@ def test_a_game_let_go_keeps_its_rules_for_the_runs_handed_to_workers_and_a_chan
     (tmp_path / "race.vbr").write_text(RACE.replace("2 * n", "3 * n"), encoding="utf-8")
     with pytest.raises(RulesChanged, match="race.vbr .* was changed after this process first loaded it"):
         game_for(path, _target(1), "python")
+
+
+def test_a_sweeps_cells_keep_no_games_so_no_more_than_games_kept_stay_alive(tmp_path):
+    from vbr.analysis.commands import load_variant
+    path = _race(tmp_path)
+    targets = range(1, GAMES_KEPT + 5)
+    cells, refs = [], {}
+    for n in targets:
+        cells.append(load_variant(path, {"target": n}, None, "python"))
+        refs[n] = weakref.ref(game_for(path, _target(n), "python"))  # the game the cell was loaded from
+    assert _alive(refs) == list(targets)[-GAMES_KEPT:]
+    # what a sweep reads of every cell is kept without the game
+    assert [(c.label, c.option_values["target"], c.seats, c.sides) for c in cells] == \
+        [(f"target={n}", n, 2, [0, 1]) for n in targets]
+
+
+def test_a_sweep_of_more_cells_than_games_kept_plays_each_cell_under_its_own_option(tmp_path, capsys):
+    # each cell's game is let go and loaded again to be played: a race to 1 point ends sooner than
+    # a race to 20, so the cells' mean choices a game rise with the target
+    import json
+
+    from vbr.cli import main
+    path = _race(tmp_path)
+    top = GAMES_KEPT + 4
+    assert main(["sweep", path, "--grid", "target=" + ",".join(map(str, range(1, top + 1))), "-n", "30", "--engine", "python", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert [r["options"]["target"] for r in rows] == list(range(1, top + 1))
+    steps = [r["summary"]["mean_steps"] for r in rows]
+    assert steps[0] < steps[len(steps) // 2] < steps[-1]

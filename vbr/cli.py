@@ -522,7 +522,7 @@ def cmd_compare(args) -> int:
     base = load_variant(args.base, a_opts, _label(args.base, a_opts, args.variant), engine)
     variant = load_variant(b_file, b_opts, _label(b_file, b_opts, args.variant), engine)
     _refuse_same_arms(base.game, variant.game)
-    agents = arms_agents(args.agents, [base.game, variant.game])  # both arms' seats
+    agents = arms_agents(args.agents, [base.seats, variant.seats])  # both arms' seats
     return run_compare(args, base, variant, agents)
 
 

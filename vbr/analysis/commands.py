@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import contextmanager
-from dataclasses import dataclass
 from itertools import compress
 from operator import itemgetter
 from pathlib import Path
@@ -21,14 +20,27 @@ from vbr.sim import RunResult
 INTERRUPTED = 130
 
 
-@dataclass
 class Variant:
-    """One side of a comparison, or one cell of a sweep: a loaded game, its label, and the engine
-    it plays in when that is its own (a sweep's cell under --engine auto: vbr.engine_choice)."""
+    """One side of a comparison, or one cell of a sweep: its game, its label, the engine it plays
+    in when that is its own (a sweep's cell under --engine auto: vbr.engine_choice), and what a
+    sweep reads of every cell before and after its games (the option values, seats, sides and the
+    measures' names). Made with `loaded_as`, the (path, options, engine) vbr.sim.game_for loaded
+    the game by, a variant keeps no game of its own: `game` asks game_for, which keeps at most
+    GAMES_KEPT games at once, so a sweep of thousands of cells holds a few games, loading a
+    cell's again when it is played."""
 
-    game: object
-    label: str
-    engine: str = ""
+    def __init__(self, game, label: str, engine: str = "", loaded_as: tuple | None = None):
+        self.label, self.engine = label, engine
+        self.option_values, self.seats, self.sides = game.option_values, game.seats, side_of_seat(game)
+        self.measure_names = tuple(m.name for m in game.program.measures)
+        self._game, self._loaded_as = (None, loaded_as) if loaded_as else (game, None)
+
+    @property
+    def game(self):
+        if self._loaded_as is None:
+            return self._game
+        from vbr.sim import game_for
+        return game_for(*self._loaded_as)
 
 
 def load_variant(file, options: dict, label: str | None, engine: str) -> Variant:
@@ -36,18 +48,19 @@ def load_variant(file, options: dict, label: str | None, engine: str) -> Variant
     the command and its runs (vbr.sim.game_for), and its label (by default its options in force)."""
     from vbr.engines.c_engine import CEngineUnavailable
     from vbr.sim import game_for
+    key = tuple(sorted(options.items()))
     try:
-        game = game_for(str(file), tuple(sorted(options.items())), engine)
+        game = game_for(str(file), key, engine)
     except CEngineUnavailable as exc:  # which of a sweep's or a comparison's games would not build
         raise CEngineUnavailable(f"{exc} (the game under {label or options_text(options)})") from None
-    return Variant(game, label or options_text(game.option_values))
+    return Variant(game, label or options_text(game.option_values), loaded_as=(str(file), key, engine))
 
 
 def chosen_variant(file, options: dict, label: str, choice, games: int) -> Variant:
     """load_variant through the engine `choice` (a vbr.engine_choice.EngineChoice) picks for
     `games` games of `file` under `options`."""
     engine, game = choice.load(options, games)
-    return Variant(game, label, engine)
+    return Variant(game, label, engine, loaded_as=(str(file), tuple(sorted(options.items())), engine))
 
 
 def options_text(options: dict) -> str:
@@ -360,15 +373,15 @@ def rows_as_played(path, run: dict):
 
 
 @contextmanager
-def arms_rows_as_played(path, games=()):
+def arms_rows_as_played(path, variants=()):
     """`rows_as_played` of several runs into one file: `arm(run)` is the sink of the games of the
     run whose fields are `run`; the rows in the order the sinks heard the games, a CSV's columns
-    those of the runs' `games` (each one's measures: `metrics.row_columns`)."""
+    those of the runs' `variants` (each one's measures: `metrics.row_columns`)."""
     if not path:
         yield lambda run: lambda trials: None
         return
     from vbr.analysis.metrics import row, row_columns
-    columns = row_columns(m.name for g in games for m in g.program.measures) if games else None
+    columns = row_columns(name for v in variants for name in v.measure_names) if variants else None
     with output.streamed_rows(path, columns) as rows:
         yield lambda run: lambda trials: rows.add([row(t, run) for t in trials])
 
@@ -591,16 +604,15 @@ def cmd_sweep(args, file, base_options: dict, agents_spec: str | None) -> int:
         variants = [load_variant(file, combo, combo_label(combo, axes), args.engine) for combo in combos]
     for a in axes:  # `1` and `01` name one value: its games would be played twice
         refuse_same_values("--grid", a.name, [c[a.name] for c in combos],
-                           [v.game.option_values[a.name] for v in variants])
-    agents = arms_agents(agents_spec, [v.game for v in variants])
-    args.rotate_seats = rotate_seats(args, agents, arms=[(v.label, side_of_seat(v.game)) for v in variants])
+                           [v.option_values[a.name] for v in variants])
+    agents = arms_agents(agents_spec, [v.seats for v in variants])
+    args.rotate_seats = rotate_seats(args, agents, arms=[(v.label, v.sides) for v in variants])
     rows, played, interrupted = [], [], 0  # interrupted: the exit code of what stopped the sweep
-    files = [v.game for v in variants]  # the games of the combinations, whose measures the rows' columns name
-    with backend_for(args) as backend, arms_rows_as_played(getattr(args, "rows", None), files) as arm:
+    with backend_for(args) as backend, arms_rows_as_played(getattr(args, "rows", None), variants) as arm:
         for i, v in enumerate(variants):
             result, games = _play_combination(args, v, agents, backend, f"[{i + 1}/{len(variants)}] {v.label}", arm)
             if games.games:
-                rows.append({"options": {a.name: v.game.option_values[a.name] for a in axes},
+                rows.append({"options": {a.name: v.option_values[a.name] for a in axes},
                              "summary": summary(v, result, backend, agents, games)})
                 played.append((v, games))
             if result.interrupted:
@@ -619,12 +631,13 @@ def _play_combination(args, v: Variant, agents: list[str], backend, label: str, 
     return result, kept.store
 
 
-def arms_agents(spec: str | None, games: list) -> list[str]:
-    """One agent spec per seat for runs of `games` (a sweep's combinations, a compare's arms):
-    for the most seats any of them has when their seats differ (a game plays the first of them),
-    which only one agent for every seat can give; else one per seat of them all."""
+def arms_agents(spec: str | None, seat_counts: list[int]) -> list[str]:
+    """One agent spec per seat for runs of games of these numbers of seats (a sweep's
+    combinations, a compare's arms): for the most seats any of them has when their seats differ
+    (a game plays the first of them), which only one agent for every seat can give; else one per
+    seat of them all."""
     from vbr.play import parse_agents
-    seats = sorted({g.seats for g in games})
+    seats = sorted(set(seat_counts))
     if len(seats) == 1:
         return parse_agents(spec, seats[0])
     try:
@@ -668,7 +681,7 @@ def sweep_analysis(axes, cells: list, unit: str, labels: dict | None = None, nam
 def sweep_cells(axes, played: list) -> list:
     """(label, swept options as text, games) of each combination played ((variant, games) each)."""
     from vbr.values import text
-    return [(v.label, {a.name: text(v.game.option_values[a.name]) for a in axes}, games) for v, games in played]
+    return [(v.label, {a.name: text(v.option_values[a.name]) for a in axes}, games) for v, games in played]
 
 
 def _finish_sweep(args, rows, axes, variants, played, interrupted: int) -> int:
@@ -733,14 +746,13 @@ def cmd_compare(args, base: Variant, variant: Variant, agents: list[str]) -> int
         output.check_file(args.rows, "--rows")
     reused = base_rows(args, base, agents) if getattr(args, "base_rows", None) else None
     if reused is None:
-        args.rotate_seats = rotate_seats(args, agents, arms=[(a.label, side_of_seat(a.game)) for a in (base, variant)])
+        args.rotate_seats = rotate_seats(args, agents, arms=[(a.label, a.sides) for a in (base, variant)])
     else:
         args.rotate_seats = len({tuple(t.agents) for t in reused}) > 1
     deals = [(t.seed, tuple(t.agents)) for t in reused] if reused else ()
     runs: list = []  # (result, backend, games) of each arm played or read
     try:
-        files = (base.game, variant.game)
-        with backend_for(args) as backend, arms_rows_as_played(getattr(args, "rows", None), files) as arm:
+        with backend_for(args) as backend, arms_rows_as_played(getattr(args, "rows", None), (base, variant)) as arm:
             _play_arms(args, (base, variant), agents, backend, arm, reused, deals, runs)
     except _Unfinished:
         played = runs[1:] if reused else runs

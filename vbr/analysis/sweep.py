@@ -49,7 +49,7 @@ def refuse_same_values(flag: str, name: str, texts, values) -> None:
         seen.setdefault(key, typed)
 
 
-MAX_COMBINATIONS = 10_000  # a sweep's combinations: each is loaded before the first game
+MAX_COMBINATIONS = 10_000  # a sweep's combinations: each is loaded (and let go) before the first game
 
 
 def combinations(axes: list[Axis], base: dict | None = None) -> list[dict]:
