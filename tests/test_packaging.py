@@ -18,6 +18,7 @@ def test_wheel_bundles_rules_and_runs_outside_the_repository(tmp_path):
     assert "vbr/_bundled_rules/siatka.vbr" in names
     assert "vbr/_bundled_rules/tests/siatka.vbr" in names
     assert "vbr/grammar/vbr.lark" in names
+    assert {"vbr/engines/c_runtime.h", "vbr/engines/whole_game_call.c"} <= set(names)  # C the engine compiles
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
                    check=True, capture_output=True)
@@ -99,7 +100,9 @@ def test_the_demo_installs_no_debian_package_where_dot_is_found(tmp_path):
 
 def test_the_test_command_installs_what_the_tests_drive_then_runs_every_test(tmp_path):
     record = run_script(tmp_path, "test.sh")
-    assert record == ["apt-get update -qq", "apt-get install -y -qq graphviz tmux chromium nodejs npm gcc",
+    headers, *record = record  # the look for Python's headers, which the C engine's caller compiles against
+    assert headers.startswith("python3 -c ") and "Python.h" in headers
+    assert record == ["apt-get update -qq", "apt-get install -y -qq graphviz tmux chromium nodejs npm gcc python3-dev",
                       f"{PIP} .[test]", "npm ci --no-audit --no-fund --loglevel=error",
                       ".venv/bin/vbr check rules/*.vbr rules/tests/*.vbr",
                       ".venv/bin/python -m pytest -q -n auto --dist worksteal --durations=20"]
