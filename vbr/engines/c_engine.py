@@ -1,8 +1,8 @@
 """The C engine: a typed program's generated C (c_source.py), compiled by the system's C
 compiler into a shared library, cached, and called through ctypes; a whole random game, the
 call a run of many games makes, through a small compiled module of its own (whole_game_call.c,
-built once per Python and cached alike), which costs a tenth of a call through libffi. A state
-is an array of 64-bit words (`vbr.ir.layout`), the same words the Python engine keeps in a list.
+built once per Python and cached alike), which costs a fifth of the Python-side work of a call
+through ctypes (docs/performance.md). A state is an array of 64-bit words (`vbr.ir.layout`), the same words the Python engine keeps in a list.
 
 A build is bounded: a generated source of more than `MAX_SOURCE` characters is not compiled, the
 compiler runs with at most `compiler_memory()` bytes of address space, `BUILD_CPU` seconds of
