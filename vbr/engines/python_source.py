@@ -472,6 +472,8 @@ class _Unit(WordSource):
         self.alias: dict[int, str] = {}
         self.known_kind: dict[int, int] = {}  # slots that hold, for now, a value (a thing of this kind, -1: any)
         self.kind_words: dict[str, str] = {}  # a zone item's variable -> a variable holding its kind
+        # a heavy fn's thing parameter -> (its offset among the things' words, {kind: whether it is of it})
+        self.param_checks: dict[str, tuple[str, dict[int, str]]] = {}
         self.memo: dict[int, str] = {}  # a loop's invariant expression (by id) -> the variable remembering it
         self.limit = p.limits["steps"]
         blocks = self.unit.blocks
@@ -926,6 +928,9 @@ class _Unit(WordSource):
         at = lay.fields + f.pos
         if isinstance(f.obj, N.Local) and self.known_kind.get(f.obj.slot) == f.kind:
             return f"{at} + {obj} * {lay.width}"
+        checked = self.param_checks.get(obj)
+        if checked is not None and f.kind in checked[1]:
+            return f"({at} + {checked[0]} if {checked[1][f.kind]} else fault({f.fault}, {obj}))"
         if _simple(obj):
             t, first = obj, obj
         else:
@@ -2031,6 +2036,7 @@ class _FnBody(_Unit):
         WordSource.__init__(self, p)
         self.k, self.zone_kinds, self.vars_nn = k, zone_kinds, vars_nn
         self.out, self.known_kind, self.kind_words, self.memo = [], {}, {}, {}
+        self.param_checks = {}
         self.alias = {i: f"a{i}" for i in range(p.fns[k].nparams)}
         self.regs, self.never_none, self.dirty, self.current = [], set(), [set()], 0
         self.limit = p.limits["steps"]
@@ -2049,18 +2055,25 @@ class _FnBody(_Unit):
 
     def kinds_read_once(self, body: N.Expr) -> None:
         """A parameter holding a thing (or none) whose fields the body reads more than once:
-        its kind is read once, on entry (-1 for none), and each field read tests that."""
+        its kind is read once, on entry (-1 for none), and with it, whether it is of each kind a
+        field read asks for and where its words begin: each field read tests a flag."""
         nparams = self.p.fns[self.k].nparams
         param = {i: i for i in range(nparams)}  # a local -> the parameter it is bound to
         for n in N.walk(body):
             if isinstance(n, N.Bind) and isinstance(n.value, N.Local) and n.value.slot in param:
                 param[n.slot] = param[n.value.slot]
-        reads = [param[n.obj.slot] for n in N.walk(body) if isinstance(n, N.Field) and isinstance(n.obj, N.Local)
-                 and n.obj.slot in param and n.obj.ty.startswith("ent")]
-        for i in sorted(set(reads)):
-            if reads.count(i) >= 2:
+        reads = [(param[n.obj.slot], n.kind) for n in N.walk(body) if isinstance(n, N.Field)
+                 and isinstance(n.obj, N.Local) and n.obj.slot in param and n.obj.ty.startswith("ent")]
+        for i in sorted({i for i, _ in reads}):
+            if sum(j == i for j, _ in reads) >= 2:
                 self.emit(f"k{i} = S[{self.lay.kinds} + a{i}] if a{i} != {NONE} else -1")
                 self.kind_words[f"a{i}"] = f"k{i}"
+                self.emit(f"o{i} = a{i} * {self.lay.width}")  # read only once the kind is the field's
+                flags = {}
+                for kind in sorted({kind for j, kind in reads if j == i}):
+                    flags[kind] = f"q{i}_{kind}"
+                    self.emit(f"{flags[kind]} = k{i} == {kind}")
+                self.param_checks[f"a{i}"] = (f"o{i}", flags)
 
     def set_local(self, slot: int, code: str) -> None:
         self.emit(f"s{slot} = {code}")
