@@ -55,6 +55,7 @@ from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STE
 from vbr.ir.direct_calls import DirectCalls
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.layout import CHOICE, FAULT, FRAME_HEAD, ITEMS_PER_STEP, OVER, RUNNING, Header as H
+from vbr.ir.signs import never_negative
 from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
 
 RUNTIME = ("EngineFault", "add", "sub", "mul", "div", "mod", "neg", "absolute", "index", "thing_word", "other",
@@ -397,6 +398,21 @@ def _nesting(code: str) -> int:
         elif ch in ")]":
             depth -= 1
     return deepest
+
+
+def _signed_ends(e: N.Binary, lo: bool, hi: bool) -> tuple[bool, bool]:
+    """The ends of the range a checked `+`, `-` or `*` of operands in range must still test,
+    given which operands are never negative (vbr.ir.signs): such a term keeps a sum from falling
+    below its other term, a difference from rising above its first, and a product of two from
+    falling below 0."""
+    left, right = never_negative(e.left), never_negative(e.right)
+    if e.op == "+" and (left or right):
+        lo = False
+    elif e.op == "-":
+        lo, hi = lo and not left, hi and not right
+    elif e.op == "*" and left and right:
+        lo = False
+    return lo, hi
 
 
 def counts_items(e, p: N.Program) -> bool:
@@ -1007,12 +1023,17 @@ class _Unit(WordSource):
             py = "//" if op == "/" else "%"
             return f"({a} {py} {b} if {' and '.join(tests)} else {slow})" if tests else f"({a} {py} {b})"
         lo, hi = self.bounds_to_test(op, a, b)
+        lo, hi = _signed_ends(e, lo, hi)
         a_first, a = self.named(a)
         b_first, b = self.named(b)
+        if not (lo or hi) and not self.none_tests(e, a, b):
+            return f"({a_first} {op} {b_first})"
         r = self.tmp()
         value = f"({r} := {a_first} {op} {b_first})"
         if lo and hi:
             rng = f"{-INT_MAX} <= {value} <= {INT_MAX}"
+        elif not (lo or hi):  # only the none tests: the top end, which no result passes, names the value
+            rng = f"{value} <= {INT_MAX}"
         else:
             rng = f"{value} <= {INT_MAX}" if hi else f"{value} >= {-INT_MAX}"
         tests = " and ".join([rng] + self.none_tests(e, a, b))
