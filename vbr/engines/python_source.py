@@ -1032,8 +1032,6 @@ class _Unit(WordSource):
         value = f"({r} := {a_first} {op} {b_first})"
         if lo and hi:
             rng = f"{-INT_MAX} <= {value} <= {INT_MAX}"
-        elif not (lo or hi):  # only the none tests: the top end, which no result passes, names the value
-            rng = f"{value} <= {INT_MAX}"
         else:
             rng = f"{value} <= {INT_MAX}" if hi else f"{value} >= {-INT_MAX}"
         tests = " and ".join([rng] + self.none_tests(e, a, b))
