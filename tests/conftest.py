@@ -293,6 +293,7 @@ SLOW = {
     "test_restrict.py::test_importance_with_mcts_seats_runs_under_the_typed_engines",
     "test_restrict.py::test_importance_stopped_by_sigterm_in_a_word_s_runs_exits_with_the_signal_s_code",
     "test_builds_ahead.py",
+    "test_whole_game_call.py::test_without_pythons_headers_a_run_in_c_plays_the_same_games_through_ctypes",
     "test_rotate_seats.py::test_a_rotated_sweep_has_a_line_and_columns_per_agent",
     "test_rotate_seats.py::test_rotation_is_off_by_default_when_every_seat_has_the_same_agent",
     "test_rotate_seats.py::test_sim_rows_cover_every_seating_of_each_deal_and_replay_with_their_agents",

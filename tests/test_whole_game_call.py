@@ -4,6 +4,12 @@ byte for byte, on every bundled book, and refuses a call it cannot serve with a 
 than a crash. Its cached build is loaded only when its seal holds (tests/test_cache_trust.py)."""
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
 import threading
 
 import pytest
@@ -50,3 +56,30 @@ def test_a_player_refuses_a_call_without_one_whole_number_with_a_type_error(call
     _, plan = _plan("siatka")
     with pytest.raises(TypeError):
         call(plan.engine_play)
+
+
+def test_without_pythons_headers_a_run_in_c_plays_the_same_games_through_ctypes(tmp_path):
+    """A machine without Python's headers (no python3-dev) cannot build the caller: the run still
+    plays in C, through ctypes, and prints what the compiled call prints. The compiler here is the
+    real one behind a wrapper that refuses any compile naming Python's headers."""
+    real = shutil.which("cc") or shutil.which("gcc")
+    wrapper = tmp_path / "cc"
+    wrapper.write_text(f"""#!/bin/sh
+case " $* " in *" -I{sysconfig.get_paths()['include']} "*) echo "fatal error: Python.h: No such file" >&2; exit 1;; esac
+exec {real} "$@"
+""")
+    wrapper.chmod(0o755)
+
+    def sim(cache: str, cc: str) -> str:
+        env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / cache), "CC": cc}
+        run = subprocess.run([sys.executable, "-m", "vbr", "sim", "siatka", "-n", "300", "--engine", "c", "--json",
+                              "--workers", "1"], env=env, capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0, run.stderr
+        return run.stdout
+
+    without, with_headers = sim("refused", str(wrapper)), sim("built", real)
+    keep = ("wins", "draws", "win_rate", "mean_steps", "metrics")
+    assert {k: json.loads(without)[k] for k in keep} == {k: json.loads(with_headers)[k] for k in keep}
+    built = {p.name for p in (tmp_path / "built" / "vbr" / "c").glob("vbr-*.so")}
+    refused = {p.name for p in (tmp_path / "refused" / "vbr" / "c").glob("vbr-*.so")}
+    assert refused < built and len(built - refused) == 1  # the caller, built only where the headers are
