@@ -89,7 +89,6 @@ class KeptGames:
             del self._by_key[key]
 
 
-
 def per_game(work: Callable[[object], T]) -> Callable[[object], T]:
     """`work(game)` worked out once for each game and kept while the game is, no longer (keyed
     weakly): a game KeptGames lets go is not held alive by what was worked out for it, so what

@@ -479,9 +479,10 @@ def _extension(lib: Path):
         loader = importlib.machinery.ExtensionFileLoader(CALLER_MODULE, str(lib))
         module = importlib.util.module_from_spec(importlib.util.spec_from_loader(CALLER_MODULE, loader))
         loader.exec_module(module)
-        module.Player
-    except (ImportError, OSError, AttributeError) as exc:
+    except (ImportError, OSError) as exc:
         raise CEngineUnavailable(f"the C engine's caller cannot be loaded ({exc})") from None
+    if not hasattr(module, "Player"):
+        raise CEngineUnavailable(f"the C engine's caller at {lib} has no Player")
     return module
 
 
@@ -656,10 +657,7 @@ class CEngine:
             return status, None, octets[out_from:track_from + io[rows_at] * row_octets]
 
         def final_words(seed: int):
-            try:
-                io, _, seed_word, _ = mine.io
-            except AttributeError:
-                io, _, seed_word, _ = own_io()
+            io, _, seed_word, _ = getattr(mine, "io", None) or own_io()
             seed_word[0] = seed & mask
             S = new_state()
             call(S, io)

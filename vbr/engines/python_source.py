@@ -1026,7 +1026,8 @@ class _Unit(WordSource):
         lo, hi = _signed_ends(e, lo, hi)
         a_first, a = self.named(a)
         b_first, b = self.named(b)
-        if not (lo or hi) and not self.none_tests(e, a, b):
+        nones = self.none_tests(e, a, b)
+        if not (lo or hi or nones):
             return f"({a_first} {op} {b_first})"
         r = self.tmp()
         value = f"({r} := {a_first} {op} {b_first})"
@@ -1034,7 +1035,7 @@ class _Unit(WordSource):
             rng = f"{-INT_MAX} <= {value} <= {INT_MAX}"
         else:
             rng = f"{value} <= {INT_MAX}" if hi else f"{value} >= {-INT_MAX}"
-        tests = " and ".join([rng] + self.none_tests(e, a, b))
+        tests = " and ".join([rng] + nones)
         return f"({r} if {tests} else {_ARITH[op]}({a}, {b}, {f}))"
 
     def none_tests(self, e, a: str, b: str) -> list[str]:
