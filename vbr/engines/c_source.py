@@ -25,6 +25,7 @@ from vbr.ir.build import CELL_FAULT, CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEM
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.direct_calls import DirectCalls
 from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, Header as H
+from vbr.ir.ranges import ValueRanges
 from vbr.ir.never_none import never_none, never_none_slots, never_none_vars
 from vbr.ir.observed_words import fixed_fields, observed_vars, thing_fields, thing_vars
 from vbr.ir.values import NONE, cell_xy
@@ -150,7 +151,7 @@ def _pays_steps(unit: N.Unit) -> bool:
 
 class _Source(WordSource):
     def __init__(self, p: N.Program, excluded: frozenset[int] = frozenset()):
-        super().__init__(p)
+        super().__init__(p, ValueRanges(p))
         self.tables: dict[tuple, str] = {}  # each constant array once, by its values
         self.reach: dict[int, tuple[str, str, str, str]] = {}  # each reach table's arrays, by its number
         self.says = {id(x): k for k, x in enumerate(say_sites(p))}  # a say's number in its events
@@ -318,7 +319,7 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
     def unit(self, u: int, unit: N.Unit) -> str:
         """One function per unit: it enters at block `pc`, goes from block to block by `goto`,
         and returns when control moves (a call, a return, a choice, a `goto`, the end)."""
-        self.unit_at = u  # t_Goto's: the unit whose blocks are written
+        self.unit_at = self.range_unit = u  # t_Goto's: the unit whose blocks are written
         self.slots_nn = never_none_slots(self.p, unit, self.vars_nn)
         blocks = self.blocks(unit, f"u{u}")
         counted_here = not splits(blocks) and not _pays_steps(unit)
@@ -351,7 +352,8 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
         and a fault of the whole game is located at its rule. When the game ends in it (or in what it calls) its locals are written to
         its frame's words, as they stand in a pushed frame. `u<unit>`, for a frame pushed by
         another way (a scenario's `vbr_call`), pops that frame and calls `d<unit>`."""
-        self.unit_at, self.in_direct = u, True
+        self.unit_at = self.range_unit = u
+        self.in_direct = True
         self.slots_nn = never_none_slots(self.p, unit, self.vars_nn)
         blocks = self.blocks(unit, f"d{u}")
         self.in_direct = False
@@ -704,9 +706,9 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 
     def x_Lookup(self, e):
         table = self.table(e.table)
-        if e.fault < 0:
+        if e.fault < 0 and not self.in_range(e.index, len(e.table)):
             return f"vbr_lookup_or_none({table}, {len(e.table)}, {self.expr(e.index)})"
-        return f"{table}[vbr_index(S, {self.expr(e.index)}, {len(e.table)}, {e.fault})]"
+        return f"{table}[{self.checked_index(e.index, len(e.table), e.fault)}]"
 
     def table(self, values) -> str:
         """A constant array of these values, shared by every node that asks for the same one."""
@@ -867,10 +869,10 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
         made = self.fn_bodies
         if k not in made:
             name = self.fresh("fn")
-            saved = self.known_kind, self.slots_nn
-            self.known_kind, self.slots_nn = {}, frozenset()  # its locals are its own
+            saved = self.known_kind, self.slots_nn, self.range_unit
+            self.known_kind, self.slots_nn, self.range_unit = {}, frozenset(), None  # its locals are its own
             self.function(name, [f"return {self.expr(self.p.fns[k].body)};"])
-            self.known_kind, self.slots_nn = saved
+            self.known_kind, self.slots_nn, self.range_unit = saved
             made[k] = name
         return made[k]
 

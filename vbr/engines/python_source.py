@@ -55,6 +55,7 @@ from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STE
 from vbr.ir.direct_calls import DirectCalls
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.layout import CHOICE, FAULT, FRAME_HEAD, ITEMS_PER_STEP, OVER, RUNNING, Header as H
+from vbr.ir.ranges import ValueRanges
 from vbr.ir.signs import never_negative
 from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
 
@@ -92,10 +93,10 @@ def python_parts(program: N.Program) -> list[str]:
     pads: set[int] = set()
     kinds = zone_kinds(program)
     calls = DirectCalls(program)
-    vars_nn = never_none_vars(program)
-    units = [_Unit(program, u, pads, kinds, calls, vars_nn).function() for u in range(len(program.units))]
-    units += [_Direct(program, u, pads, kinds, calls, vars_nn).function() for u in sorted(calls.direct)]
-    fns = [_FnBody(program, k, kinds, vars_nn).function() for k in range(len(program.fns))]
+    vars_nn, ranges = never_none_vars(program), ValueRanges(program)
+    units = [_Unit(program, u, pads, kinds, calls, vars_nn, ranges).function() for u in range(len(program.units))]
+    units += [_Direct(program, u, pads, kinds, calls, vars_nn, ranges).function() for u in sorted(calls.direct)]
+    fns = [_FnBody(program, k, kinds, vars_nn, ranges).function() for k in range(len(program.fns))]
     nones = "\n".join([f"P{n} = ({NONE},) * {n}" for n in sorted(pads)] + _cell_answers(program))
     table = "UNITS = (" + "".join(f"u{u}, " for u in range(len(program.units))) + ")"
     return [head, nones, *fns, *units, table]
@@ -477,8 +478,9 @@ class _Unit(WordSource):
     left = "return"  # how the function returns when play leaves it for good (a `goto`, the end)
 
     def __init__(self, p: N.Program, u: int, pads: set[int], zone_kinds: list[frozenset[int]], calls: DirectCalls,
-                 vars_nn: frozenset[int] = frozenset()):
-        super().__init__(p)
+                 vars_nn: frozenset[int], ranges: ValueRanges):
+        super().__init__(p, ranges)
+        self.range_unit = u
         self.u, self.unit, self.pads, self.zone_kinds, self.calls = u, p.units[u], pads, zone_kinds, calls
         self.vars_nn = vars_nn  # the vars that never hold none (vbr.ir.never_none)
         self.direct = calls.direct
@@ -931,10 +933,10 @@ class _Unit(WordSource):
     def x_Lookup(self, e):
         table = tuple(e.table)
         i = self.expr(e.index)
-        if e.fault < 0:
+        if e.fault < 0 and not self.in_range(e.index, len(table)):
             t = self.tmp()
             return f"({table!r}[{t}] if 0 <= ({t} := {i}) < {len(table)} else {NONE})"
-        return f"{table!r}[{self.index_call(i, len(table), e.fault)}]"
+        return f"{table!r}[{self.checked_index(e.index, len(table), e.fault, i)}]"
 
     def field_word(self, f) -> str:
         lay = self.lay
@@ -1023,7 +1025,7 @@ class _Unit(WordSource):
             py = "//" if op == "/" else "%"
             return f"({a} {py} {b} if {' and '.join(tests)} else {slow})" if tests else f"({a} {py} {b})"
         lo, hi = self.bounds_to_test(op, a, b)
-        lo, hi = _signed_ends(e, lo, hi)
+        lo, hi = (False, False) if self.ranges.arith_fits(e, self.range_unit) else _signed_ends(e, lo, hi)
         a_first, a = self.named(a)
         b_first, b = self.named(b)
         nones = self.none_tests(e, a, b)
@@ -1290,12 +1292,14 @@ class _Unit(WordSource):
         a = self.operands(e.args)
         seats = self.p.seats
         if name == "other":
+            if self.in_range(e.args[0], 2):
+                return f"(1 - {a[0]})"
             t = self.tmp()
             return f"(1 - {t} if 0 <= ({t} := {a[0]}) <= 1 else other({t}, {f}))"
         if name == "next_seat":
-            return f"({self.index_call(a[0], seats, f)} + 1) % {seats}"
+            return f"({self.checked_index(e.args[0], seats, f, a[0])} + 1) % {seats}"
         if name == "team_of":
-            return f"{team_table(self.p)!r}[{self.index_call(a[0], seats, f)}]"
+            return f"{team_table(self.p)!r}[{self.checked_index(e.args[0], seats, f, a[0])}]"
         if name == "abs":
             return f"absolute({a[0]}, {f})"
         if name in ("max", "min"):
@@ -1394,7 +1398,7 @@ class _Unit(WordSource):
             return f"S[{b}:{b} + {self.local(s.count)}]"
         if isinstance(s, N.TableItems):
             rows = tuple(tuple(r) for r in s.rows)
-            return f"{rows!r}[{self.index_call(self.expr(s.index), len(rows), s.fault)}]"
+            return f"{rows!r}[{self.checked_index(s.index, len(rows), s.fault)}]"
         if isinstance(s, N.FieldItems):
             w = self.hold(self.items_word(s))
             return f"S[{w} + 1:{w} + 1 + S[{w}]]"
@@ -1961,12 +1965,12 @@ class _Direct(_Unit):
     left = "return -1"
 
     def __init__(self, p: N.Program, u: int, pads: set[int], zone_kinds: list[frozenset[int]], calls: DirectCalls,
-                 vars_nn: frozenset[int] = frozenset()):
+                 vars_nn: frozenset[int], ranges: ValueRanges):
         blocks = p.units[u].blocks
         self.padded = u in calls.padded
         self.size = FRAME_HEAD + p.units[u].nlocals
         self.tracks_pc = any(isinstance(b.term, N.End) for b in blocks) and any(isinstance(b.term, N.Call) for b in blocks)
-        super().__init__(p, u, pads, zone_kinds, calls, vars_nn)  # which writes blocks (_copy_small_joins)
+        super().__init__(p, u, pads, zone_kinds, calls, vars_nn, ranges)  # which writes blocks (_copy_small_joins)
 
     def _registers(self) -> list[int]:
         """Every local it reads or writes, and its parameters."""
@@ -2052,8 +2056,9 @@ class _FnBody(_Unit):
     no one (after a fault the words are not looked at): `x_FnCall` leaves the block's words none
     without writing them one by one."""
 
-    def __init__(self, p: N.Program, k: int, zone_kinds: list[frozenset[int]], vars_nn: frozenset[int] = frozenset()):
-        WordSource.__init__(self, p)
+    def __init__(self, p: N.Program, k: int, zone_kinds: list[frozenset[int]], vars_nn: frozenset[int],
+                 ranges: ValueRanges):
+        WordSource.__init__(self, p, ranges)
         self.k, self.zone_kinds, self.vars_nn = k, zone_kinds, vars_nn
         self.out, self.known_kind, self.kind_words, self.memo = [], {}, {}, {}
         self.param_checks = {}

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from vbr.ir import nodes as N
 from vbr.ir.layout import FRAME_HEAD, Header as H
+from vbr.ir.ranges import ValueRanges
 
 
 class WordSource:
-    def __init__(self, p: N.Program):
+    def __init__(self, p: N.Program, ranges: ValueRanges):
         self.p, self.lay = p, p.layout
+        self.ranges = ranges  # the numbers vars and locals can hold (vbr.ir.ranges)
+        self.range_unit: int | None = None  # the unit whose locals the code being written reads (None: a fn's)
         self.defs: list[str] = []
         self.n = 0
         self.fn_bodies: dict[int, str] = {}  # a heavy fn's body (Program.fns) -> its generated function
@@ -29,6 +32,16 @@ class WordSource:
     def index_call(self, i: str, n: int, fault: int) -> str:
         """An expression giving i when 0 <= i < n, else faulting with message `fault`."""
         raise NotImplementedError
+
+    def checked_index(self, e: N.Expr, n: int, fault: int, code: str | None = None) -> str:
+        """e's code (`code` when it is written already) as an index below n: as it is where e
+        always lies in 0..n-1 (`in_range`), else tested by `index_call`."""
+        code = self.expr(e) if code is None else code
+        return code if self.in_range(e, n) else self.index_call(code, n, fault)
+
+    def in_range(self, e: N.Expr, n: int) -> bool:
+        """Whether e, where its code is being written, always gives a number in 0..n-1 (vbr.ir.ranges)."""
+        return self.ranges.within(e, self.range_unit, 0, n - 1)
 
     def field_word(self, f) -> str:
         """An expression giving where a thing's field lies (checked), for a Field or FieldOfAny."""
@@ -50,17 +63,17 @@ class WordSource:
         at = self.lay.vars + g.base
         if g.index is None:
             return str(at)
-        return f"{at} + {self.index_call(self.expr(g.index), g.count, g.fault)}"
+        return f"{at} + {self.checked_index(g.index, g.count, g.fault)}"
 
     def list_word(self, v: N.VarItems) -> str:
         """Where a list var's record (its count, then its items) starts."""
         at = self.lay.vars + v.at
         if v.index is None:
             return str(at)
-        return f"{at} + {self.index_call(self.expr(v.index), v.count, v.fault)} * {1 + v.bound}"
+        return f"{at} + {self.checked_index(v.index, v.count, v.fault)} * {1 + v.bound}"
 
     def x_ZoneAt(self, e):
-        return f"({e.base} + {self.index_call(self.expr(e.index), e.count, e.fault)})"
+        return f"({e.base} + {self.checked_index(e.index, e.count, e.fault)})"
 
     def x_Field(self, e):
         return f"S[{self.field_word(e)}]"
