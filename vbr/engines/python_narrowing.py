@@ -131,8 +131,8 @@ def narrowed_loop(u, kind: int, sk: Skeleton, head: str, var: str, through: list
     u.emit(f"        {at} = {v}")
     u.emit("        break")
     u.emit(f"if {at} is not None:")
-    zone = f"{lay.zones} + {z} * {lay.zone_size}"
-    u.emit(f"    {rest} = sorted({{{x} for {z} in {sk.zones} if 0 <= {z} < {lay.nzones} "
+    zone = u.tmp()
+    u.emit(f"    {rest} = sorted({{{x} for {z} in {sk.zones} if 0 <= {z} < {lay.nzones} for {zone} in (ZONE_AT[{z}],) "
            f"for {x} in S[{zone} + 1:{zone} + 1 + S[{zone}]] if {x} > {at} and S[{lay.kinds} + {x}] == {kind}}})")
     u.emit(f"    for {v} in {rest}:")
     u.out += ["        " + line for line in through[2:] + u.capture(each)[0]]

@@ -97,9 +97,18 @@ def python_parts(program: N.Program) -> list[str]:
     units = [_Unit(program, u, pads, kinds, calls, vars_nn, ranges).function() for u in range(len(program.units))]
     units += [_Direct(program, u, pads, kinds, calls, vars_nn, ranges).function() for u in sorted(calls.direct)]
     fns = [_FnBody(program, k, kinds, vars_nn, ranges).function() for k in range(len(program.fns))]
-    nones = "\n".join([f"P{n} = ({NONE},) * {n}" for n in sorted(pads)] + _cell_answers(program))
+    nones = "\n".join([f"P{n} = ({NONE},) * {n}" for n in sorted(pads)] + _cell_answers(program) + _address_tables(program))
     table = "UNITS = (" + "".join(f"u{u}, " for u in range(len(program.units))) + ")"
     return [head, nones, *fns, *units, table]
+
+
+def _address_tables(p: N.Program) -> list[str]:
+    """Where each zone starts (`ZONE_AT[zone]`), and where field `pos` of each thing lies
+    (`FIELD_AT<pos>[thing]`): read from a tuple, a word's place costs no arithmetic."""
+    lay = p.layout
+    tables = [f"ZONE_AT = tuple(range({lay.zones}, {lay.zones + lay.nzones * lay.zone_size}, {lay.zone_size}))"]
+    return tables + [f"FIELD_AT{pos} = tuple(range({lay.fields + pos}, {lay.fields + pos + lay.things * lay.width}, "
+                     f"{lay.width}))" for pos in range(lay.width)]
 
 
 def _cell_answers(p: N.Program) -> list[str]:
@@ -945,7 +954,7 @@ class _Unit(WordSource):
             return self.field_of_any(f, obj)
         at = lay.fields + f.pos
         if isinstance(f.obj, N.Local) and self.known_kind.get(f.obj.slot) == f.kind:
-            return f"{at} + {obj} * {lay.width}"
+            return f"FIELD_AT{f.pos}[{obj}]"
         checked = self.param_checks.get(obj)
         if checked is not None and f.kind in checked[1]:
             return f"({at} + {checked[0]} if {checked[1][f.kind]} else fault({f.fault}, {obj}))"
@@ -959,8 +968,7 @@ class _Unit(WordSource):
             test = f"{self.kind_words[obj]} == {f.kind}"
         elif not self.nn(f.obj):
             test = f"{first} != {NONE} and S[{lay.kinds} + {t}] == {f.kind}"
-        at = lay.fields + f.pos
-        return f"({at} + {t} * {lay.width} if {test} else fault({f.fault}, {t}))"
+        return f"(FIELD_AT{f.pos}[{t}] if {test} else fault({f.fault}, {t}))"
 
     def field_of_any(self, f, obj: str) -> str:
         """Where a field several kinds have lies in thing e: its word by e's kind (`positions`, -1
@@ -1260,7 +1268,7 @@ class _Unit(WordSource):
     def count(self, e, r: str) -> str:
         """How many items: the item's local is left holding the last, as a loop over them would."""
         if isinstance(e.seq, N.ZoneItems):
-            zb = self.hold(self.zone_word(self.expr(e.seq.zone)))
+            zb = self.hold(self.zone_word(self.expr(e.seq.zone), e.seq.zone))
             self.emit(f"{r} = S[{zb}]")
             last = f"S[{zb} + {r}]"
         else:
@@ -1286,7 +1294,7 @@ class _Unit(WordSource):
             z = self.expr(e.args[0])
             t = self.tmp()
             pick = f"S[{t} + S[{t}]]" if name == "top" else f"S[{t} + 1]"
-            return f"({pick} if S[({t} := {self.zone_word(z)})] else {NONE})"
+            return f"({pick} if S[({t} := {self.zone_word(z, e.args[0])})] else {NONE})"
         if name in ("step", "step_paying"):
             return self.step(e.args, f) if name == "step" else self.step_paying(e.args, f)
         a = self.operands(e.args)
@@ -1373,16 +1381,20 @@ class _Unit(WordSource):
         t = self.p.court_tables
         return (f"step_paying({c}, *DIRS[{d}], {side}, {n}, {cost}, {t['cols']}, {t['rows']}, {t['net']}, {f})")
 
-    def zone_word(self, zone: str) -> str:
+    def zone_word(self, zone: str, e: N.Expr | None = None) -> str:
+        """Where zone `zone` (the code of expression e) starts: read from ZONE_AT where e is
+        always a zone (vbr.ir.ranges), worked out otherwise."""
         if _is_literal(zone):
             return str(self.lay.zones + int(zone) * self.lay.zone_size)
+        if e is not None and self.ranges.within(e, self.range_unit, 0, self.lay.nzones - 1):
+            return f"ZONE_AT[{zone}]"
         return f"{self.lay.zones} + {zone if _simple(zone) else '(' + zone + ')'} * {self.lay.zone_size}"
 
     # ------------------------------------------------------------------ sequences
     def seq_list(self, s: N.Seq) -> str:
         """Code of a sequence's items as a list, a tuple or a range (never a list another holds)."""
         if isinstance(s, N.ZoneItems):
-            zb = self.hold(self.zone_word(self.expr(s.zone)))
+            zb = self.hold(self.zone_word(self.expr(s.zone), s.zone))
             return f"S[{zb} + 1:{zb} + 1 + S[{zb}]]"
         if isinstance(s, N.RangeItems):
             lo, hi = self.operands([s.lo, s.hi])
@@ -1577,40 +1589,40 @@ class _Unit(WordSource):
         self.emit(f"del S[{self.local(s.slot)}:]")
         self.emit(f"S[{H.TOP}] = len(S)")
 
-    def move(self, what: str, d: str, bottom: bool, fault: int) -> list[str]:
+    def move(self, what: str, d: str, dest: N.Expr, bottom: bool, fault: int) -> list[str]:
         """Thing `what` out of its zone (the items above it down one word, the freed word 0) and
         onto zone d (python_runtime's take_out and put; put on the top written out)."""
         lay = self.lay
         z, n, k = self.tmp(), self.tmp(), self.tmp()
         lines = [f"if {what} == {NONE}:", f"    raise EngineFault({fault})",
-                 f"{z} = {lay.zones} + S[{lay.zone_of} + {what}] * {lay.zone_size}", f"{n} = S[{z}]",
+                 f"{z} = ZONE_AT[S[{lay.zone_of} + {what}]]", f"{n} = S[{z}]",  # a thing is in a zone
                  f"{k} = S.index({what}, {z} + 1, {z} + 1 + {n})", f"if {k} < {z} + {n}:",
                  f"    S[{k}:{z} + {n}] = S[{k} + 1:{z} + 1 + {n}]", f"S[{z} + {n}] = 0", f"S[{z}] = {n} - 1"]
         if bottom:
-            lines.append(f"put(S, {self.zone_word(d)}, {what}, True)")
+            lines.append(f"put(S, {self.zone_word(d, dest)}, {what}, True)")
         else:
-            lines += [f"{z} = {self.zone_word(d)}", f"{n} = S[{z}]", f"S[{z} + 1 + {n}] = {what}", f"S[{z}] = {n} + 1"]
+            lines += [f"{z} = {self.zone_word(d, dest)}", f"{n} = S[{z}]", f"S[{z} + 1 + {n}] = {what}", f"S[{z}] = {n} + 1"]
         return lines + [f"S[{lay.zone_of} + {what}] = {d}"]
 
     def s_MoveOne(self, s):
         d = self.hold(self.expr(s.dest))
         what = self.tmp()
         self.emit(f"{what} = {self.expr(s.what)}")
-        self.out += self.move(what, d, s.bottom, s.fault)
+        self.out += self.move(what, d, s.dest, s.bottom, s.fault)
 
     def s_MoveAll(self, s):
         xs = self.hold(self.seq_list(s.seq))
         d = self.hold(self.expr(s.dest))
         x = self.tmp()
         self.emit(f"for {x} in {'reversed(' + xs + ')' if s.bottom else xs}:")
-        self.out += _indent(self.move(x, d, s.bottom, s.fault))
+        self.out += _indent(self.move(x, d, s.dest, s.bottom, s.fault))
 
     def s_Shuffle(self, s):
         zone = self.hold(self.expr(s.zone))
         if s.undecided >= 0:
-            self.emit(f"decided_shuffle(S, {self.zone_word(zone)}, {self.p.forced_at[s.forced]}, {s.undecided})")
+            self.emit(f"decided_shuffle(S, {self.zone_word(zone, s.zone)}, {self.p.forced_at[s.forced]}, {s.undecided})")
         else:
-            self.emit(f"shuffle(S, {self.zone_word(zone)}, {self.lay.streams + s.stream})")
+            self.emit(f"shuffle(S, {self.zone_word(zone, s.zone)}, {self.lay.streams + s.stream})")
         self.emit("if LOG is not None:")
         self.emit(f"    LOG(S, 'shuffle', {zone})")
 
@@ -1638,7 +1650,7 @@ class _Unit(WordSource):
                 body += [f"S[{r} + {at}] = len({v})", f"S[{r} + {at + 1}:{r} + {at + 1} + len({v})] = {v}"]
             else:
                 body.append(f"S[{r} + {at}] = {v}")
-        body += [f"put(S, {self.zone_word(d)}, {e}, False)", f"S[{lay.zone_of} + {e}] = {d}"]
+        body += [f"put(S, {self.zone_word(d, s.dest)}, {e}, False)", f"S[{lay.zone_of} + {e}] = {d}"]
         self.out += _indent(body)
 
     def logged(self, fn) -> None:
