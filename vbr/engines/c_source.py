@@ -322,6 +322,7 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
         self.unit_at = self.range_unit = u  # t_Goto's: the unit whose blocks are written
         self.slots_nn = never_none_slots(self.p, unit, self.vars_nn)
         blocks = self.blocks(unit, f"u{u}")
+        self.range_unit = None  # code written past the unit's blocks reads no local of it
         counted_here = not splits(blocks) and not _pays_steps(unit)
         functions = unit_functions(f"u{u}", blocks, self.prologue(counted_here))
         return "\n".join([*self.step_macros(counted_here), "\n\n".join(functions),
@@ -356,7 +357,7 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
         self.in_direct = True
         self.slots_nn = never_none_slots(self.p, unit, self.vars_nn)
         blocks = self.blocks(unit, f"d{u}")
-        self.in_direct = False
+        self.in_direct, self.range_unit = False, None
         if splits(blocks):
             self.split_direct.add(u)
             return ""
