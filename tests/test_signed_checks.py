@@ -1,5 +1,5 @@
 """Checked sums, differences and products whose operands are known never to be negative
-(vbr/ir/signs.py), which the Python engine tests at one end of the range only: each still faults
+(their ranges, vbr/ir/ranges.py), which the Python engine tests at one end of the range only: each still faults
 exactly where a result leaves -9223372036854775807..9223372036854775807 (docs/language.md: a
 result out of the range of integers is a run-time error), at the same line in both engines, and
 gives the value in range otherwise."""

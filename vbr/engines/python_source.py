@@ -56,7 +56,6 @@ from vbr.ir.direct_calls import DirectCalls
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.layout import CHOICE, FAULT, FRAME_HEAD, ITEMS_PER_STEP, OVER, RUNNING, Header as H
 from vbr.ir.ranges import ValueRanges
-from vbr.ir.signs import never_negative
 from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
 
 RUNTIME = ("EngineFault", "add", "sub", "mul", "div", "mod", "neg", "absolute", "index", "thing_word", "other",
@@ -408,21 +407,6 @@ def _nesting(code: str) -> int:
         elif ch in ")]":
             depth -= 1
     return deepest
-
-
-def _signed_ends(e: N.Binary, lo: bool, hi: bool) -> tuple[bool, bool]:
-    """The ends of the range a checked `+`, `-` or `*` of operands in range must still test,
-    given which operands are never negative (vbr.ir.signs): such a term keeps a sum from falling
-    below its other term, a difference from rising above its first, and a product of two from
-    falling below 0."""
-    left, right = never_negative(e.left), never_negative(e.right)
-    if e.op == "+" and (left or right):
-        lo = False
-    elif e.op == "-":
-        lo, hi = lo and not left, hi and not right
-    elif e.op == "*" and left and right:
-        lo = False
-    return lo, hi
 
 
 def counts_items(e, p: N.Program) -> bool:
@@ -1033,7 +1017,8 @@ class _Unit(WordSource):
             py = "//" if op == "/" else "%"
             return f"({a} {py} {b} if {' and '.join(tests)} else {slow})" if tests else f"({a} {py} {b})"
         lo, hi = self.bounds_to_test(op, a, b)
-        lo, hi = (False, False) if self.ranges.arith_fits(e, self.range_unit) else _signed_ends(e, lo, hi)
+        low, high = self.ranges.arith_ends(e, self.range_unit)
+        lo, hi = lo and low, hi and high
         a_first, a = self.named(a)
         b_first, b = self.named(b)
         nones = self.none_tests(e, a, b)

@@ -80,9 +80,6 @@ class ValueRanges:
         body, whose locals may hold anything); None when it never gives a value."""
         return _Ranges(self, unit).of(e)
 
-    def items(self, seq: N.Seq, unit: int | None) -> Range | None:
-        return _Ranges(self, unit).items(seq)
-
     def stacked(self, unit: int | None, slot: int) -> list[N.Seq] | None:
         """The seqs whose items local `slot` of `unit` points at, when only Collects write it."""
         return None if unit is None else self._writes.stacked[unit].get(slot)
@@ -92,13 +89,14 @@ class ValueRanges:
         r = self.of(e, unit)
         return r is not None and lo <= r[0] and r[1] <= hi
 
-    def arith_fits(self, e: N.Binary, unit: int | None) -> bool:
-        """Whether `e` (+ - *), on numbers, always gives one of the language's: no overflow test."""
+    def arith_ends(self, e: N.Binary, unit: int | None) -> tuple[bool, bool]:
+        """(whether the result of `e` (+ - *) on numbers may fall below the language's numbers,
+        whether it may rise above them): the ends its overflow test must look at."""
         a, b = numbers(self.of(e.left, unit)), numbers(self.of(e.right, unit))
         if a is None or b is None:
-            return False
+            return True, True
         lo, hi = arith(e.op, a, b)
-        return -INT_MAX <= lo and hi <= INT_MAX
+        return lo < -INT_MAX, hi > INT_MAX
 
     def _solve(self) -> None:
         growths: dict[tuple, int] = {}
