@@ -494,7 +494,7 @@ class _Unit(WordSource):
             for s in _successors(b.term, self.direct):
                 self.preds[s] += 1
             entries.update(_resumes(b.term, self.direct))
-        self.labels = sorted(b for b in range(len(blocks)) if b in entries or self.preds[b] > 1)
+        self.set_labels(b for b in range(len(blocks)) if b in entries or self.preds[b] > 1)
         self.regs = self._registers()
         self.never_none = self._never_none_slots()
         self.dirty = self._written_since_entry()
@@ -507,6 +507,11 @@ class _Unit(WordSource):
         self._copy_small_joins(entries)
         self._cut_long_chains()
         self.resumed_room = COPIED_BUDGET  # the joins' sizes measured, the function's own copies start
+
+    def set_labels(self, labels) -> None:
+        """The blocks dispatched on: `labels` in order, and `label_set` to test membership."""
+        self.labels = sorted(labels)
+        self.label_set = set(self.labels)
 
     def _cut_long_chains(self) -> None:
         """A block that is no label is written where the block before it goes on to it (`goto`),
@@ -536,7 +541,7 @@ class _Unit(WordSource):
                         labels.add(s)
                         depth[s] = 0
                     todo.append(s)
-        self.labels = sorted(labels)
+        self.set_labels(labels)
 
     def _copy_small_joins(self, entries: set[int]) -> None:
         """A join (a block with several ways in) on no loop and never resumed at, whose lines are
@@ -568,6 +573,7 @@ class _Unit(WordSource):
             added = len(self.capture(self.block, b)[0]) * (self.preds[b] - 1)
             if added <= min(COPIED_LINES, budget):
                 self.labels.remove(b)
+                self.label_set.discard(b)
                 budget -= added
 
     def _written_since_entry(self) -> list[set[int]]:
@@ -783,13 +789,13 @@ class _Unit(WordSource):
             test_lines = body[end:]
             del body[end:]
         self.out = saved
-        ahead = isinstance(term, (N.Jump, N.Branch)) and not set(_successors(term, self.direct)) & set(self.labels) and \
+        ahead = isinstance(term, (N.Jump, N.Branch)) and not set(_successors(term, self.direct)) & self.label_set and \
             _quiet(body + test_lines + [test])
         steps = (0 if paid else 1) + ahead
         if steps:
             self.emit(f"st += {steps}")
             self.tested = False
-            if b in self.labels and b in self.cycle:
+            if b in self.label_set and b in self.cycle:
                 self.check_steps()
         self.out += body
         if isinstance(term, N.Branch):
@@ -823,7 +829,7 @@ class _Unit(WordSource):
             self.tested = True
 
     def goto(self, b: int, paid: bool = False) -> None:
-        if b in self.labels:
+        if b in self.label_set:
             self.emit(f"pc = {b}")
             self.emit("continue")
         else:
