@@ -118,6 +118,7 @@ class PythonEngine:
                 space["UNITS"][unit](S, fp, 0)
             finally:
                 space["LOG"] = None
+                S[H.TOP] = len(S)
         return call_unit(S, run)
 
     def goto(self, S: list, unit: int, log=None) -> None:
@@ -332,13 +333,17 @@ def _scored(S: list, now: list, stats: list[int], track: list) -> None:
 
 
 def _run(units: tuple, S: list) -> None:
-    """Each unit's function runs the frame on top until the state is no longer running."""
+    """Each unit's function runs the frame on top until the state is no longer running. The
+    generated code keeps the state's words in use as long as the list (Header.TOP is len(S)
+    throughout) and writes TOP only here, where play leaves it."""
     try:
         while S[0] == RUNNING:  # Header.STATUS
             fp = S[4]  # Header.FP
             units[S[fp + 1]](S, fp, S[fp + 2])
     except EngineFault as f:
         S[H.STATUS], S[H.FAULT], S[H.FAULT_A], S[H.FAULT_B] = FAULT, f.fault, f.a, f.b
+    finally:
+        S[H.TOP] = len(S)
 
 
 def _field_missing(side: int, number: int, fault: int):

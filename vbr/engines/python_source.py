@@ -1571,14 +1571,12 @@ class _Unit(WordSource):
         self.set_local(s.base, "len(S)")
         self.set_local(s.count, f"len({xs})")
         self.emit(f"S += {xs}")
-        self.emit(f"S[{H.TOP}] = len(S)")
 
     def s_Mark(self, s):
-        self.set_local(s.slot, f"S[{H.TOP}]")
+        self.set_local(s.slot, "len(S)")
 
     def s_Release(self, s):
         self.emit(f"del S[{self.local(s.slot)}:]")
-        self.emit(f"S[{H.TOP}] = len(S)")
 
     def move(self, what: str, d: str, dest: N.Expr, bottom: bool, fault: int) -> list[str]:
         """Thing `what` out of its zone (the items above it down one word, the freed word 0) and
@@ -1782,7 +1780,7 @@ class _Unit(WordSource):
         if pad:
             self.pads.add(pad)
             lines.append(f"S += P{pad}")
-        return lines + [f"S[{H.TOP}] = len(S)"]
+        return lines
 
     def push(self, unit: int, link: str, args: list[str], too_deep: int = DEPTH_FAULT) -> None:
         """A frame of `unit` on top of the stack, its first locals `args`; past `limit depth`, the
@@ -1898,7 +1896,6 @@ class _Unit(WordSource):
         self.returning()
         self.emit(f"S[{H.FP}] = S[fp]")
         self.emit("del S[fp:]")
-        self.emit(f"S[{H.TOP}] = fp")
         self.emit(f"S[{H.DEPTH}] -= 1")
         self.emit(f"S[{H.STEPS}] = st")
         self.emit("return")
@@ -1909,7 +1906,6 @@ class _Unit(WordSource):
         self.returning()
         self.emit(f"S[{H.FP}] = S[fp]")
         self.emit(f"S[fp:] = S[{base}:{base} + {n}]")
-        self.emit(f"S[{H.TOP}] = len(S)")
         self.emit(f"S[{H.DEPTH}] -= 1")
         self.emit(f"S[{H.STEPS}] = st")
         self.emit("return")
@@ -1996,10 +1992,10 @@ class _Direct(_Unit):
             lines.append("pw = 0")
         if self.padded:
             self.pads.add(self.size)
-            lines += ["b = len(S)", f"S += P{self.size}", f"S[{H.TOP}] = len(S)"]
+            lines += ["b = len(S)", f"S += P{self.size}"]
             place = [f"S[b:b + {self.size}] = {self.frame_words('pw' if self.tracks_pc else '0')}", f"S[{H.FP}] = b"]
         else:
-            place = [f"S[{H.FP}] = len(S)", f"S += {self.frame_words('0')}", f"S[{H.TOP}] = len(S)"]
+            place = [f"S[{H.FP}] = len(S)", f"S += {self.frame_words('0')}"]
         if len(self.labels) > 1 or self.preds[0]:
             body = ["pc = 0", "while True:", *_indent(body)]
         lines += ["try:", *_indent(body), "except EngineFault as e:", "    if not e.placed:", "        e.placed = True",
@@ -2040,7 +2036,6 @@ class _Direct(_Unit):
         self.returning()
         if self.padded:
             self.emit("del S[b:]")
-            self.emit(f"S[{H.TOP}] = b")
         self.emit("return st")
 
     def t_ReturnList(self, t):
@@ -2048,7 +2043,6 @@ class _Direct(_Unit):
         base, n = self.list_returned(t)
         self.returning()
         self.emit(f"S[b:] = S[{base}:{base} + {n}]")  # a unit giving a list copies it first: padded
-        self.emit(f"S[{H.TOP}] = len(S)")
         self.emit("return st")
 
 
