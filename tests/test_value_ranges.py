@@ -98,3 +98,30 @@ def test_an_index_only_values_in_range_reach_is_not_tested(tmp_path):
     assert "index(" not in load(path, engine="python").engine.source
     path.write_text(SEAT_INDEX.format(options="[0, 1, 2]"), encoding="utf-8")
     assert "index(" in load(path, engine="python").engine.source
+
+
+NONE_TEST = """game "None tests"
+seats 2
+var x: int = 0
+start a
+phase a {{
+  choose v from [3, 5] by 0{optional}
+  x = v
+  if x >= 4 {{
+    end winner 1
+  }}
+  end winner 0
+}}
+"""
+
+
+@pytest.mark.parametrize("optional, tested", [("", False), (" optional", True)])
+def test_a_value_whose_range_excludes_none_is_compared_without_a_none_test(tmp_path, optional, tested):
+    """x holds what a choice of 3 or 5 gave: its range excludes none, so `x >= 4` is written
+    without testing x for none (none there is a run-time error, docs/language.md) in the
+    Python engine's source; an optional choice may give none (a pass), and then the test stays."""
+    path = tmp_path / "none.vbr"
+    path.write_text(NONE_TEST.format(optional=optional), encoding="utf-8")
+    source = load(path, engine="python").engine.source
+    compare = next(line for line in source.splitlines() if ">= 4" in line)
+    assert (str(NONE) in compare) is tested
