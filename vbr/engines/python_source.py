@@ -621,8 +621,8 @@ class _Unit(WordSource):
 
     def nn(self, e) -> bool:
         """True when expression e never gives none (vbr.ir.never_none, with what this unit knows
-        of its locals)."""
-        return never_none(e, self.p, self.vars_nn, self._local_nn) or self.ranges.within(e, self.range_unit, -INT_MAX, INT_MAX)
+        of its locals, or its range)."""
+        return never_none(e, self.p, self.vars_nn, self._local_nn) or self.ranged_never_none(e)
 
     def _local_nn(self, e: N.Local) -> bool:
         return e.slot in self.never_none or e.slot in self.known_kind

@@ -7,6 +7,7 @@ from __future__ import annotations
 from vbr.ir import nodes as N
 from vbr.ir.layout import FRAME_HEAD, Header as H
 from vbr.ir.ranges import ValueRanges
+from vbr.ir.values import INT_MAX
 
 
 class WordSource:
@@ -42,6 +43,10 @@ class WordSource:
     def in_range(self, e: N.Expr, n: int) -> bool:
         """Whether e, where its code is being written, always gives a number in 0..n-1 (vbr.ir.ranges)."""
         return self.ranges.within(e, self.range_unit, 0, n - 1)
+
+    def ranged_never_none(self, e: N.Expr) -> bool:
+        """Whether e, where its code is being written, never gives none by its range (vbr.ir.ranges)."""
+        return self.ranges.within(e, self.range_unit, -INT_MAX, INT_MAX)
 
     def field_word(self, f) -> str:
         """An expression giving where a thing's field lies (checked), for a Field or FieldOfAny."""
