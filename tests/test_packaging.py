@@ -85,12 +85,13 @@ def run_script(tmp_path, script: str, present: tuple[str, ...] = ()) -> list[str
 
 
 PIP = ".venv/bin/python -m pip install -q --disable-pip-version-check -e"
+COMPILE = ".venv/bin/python -m compileall -q vbr"  # vbr's modules compiled once, not in every vbr process
 
 
 def test_the_demo_installs_graphviz_and_the_package_alone_then_runs_the_main_job(tmp_path):
     record = run_script(tmp_path, "demo.sh")
-    assert record[:3] == ["apt-get update -qq", "apt-get install -y -qq graphviz", f"{PIP} ."]
-    assert [line.split()[:2] for line in record[3:]] == [[".venv/bin/vbr", c] for c in ("run", "replay", "sim", "graph")]
+    assert record[:4] == ["apt-get update -qq", "apt-get install -y -qq graphviz", f"{PIP} .", COMPILE]
+    assert [line.split()[:2] for line in record[4:]] == [[".venv/bin/vbr", c] for c in ("run", "replay", "sim", "graph")]
 
 
 def test_the_demo_installs_no_debian_package_where_dot_is_found(tmp_path):
@@ -103,7 +104,7 @@ def test_the_test_command_installs_what_the_tests_drive_then_runs_every_test(tmp
     headers, *record = record  # the look for Python's headers, which the C engine's caller compiles against
     assert headers.startswith("python3 -c ") and "Python.h" in headers
     assert record == ["apt-get update -qq", "apt-get install -y -qq graphviz tmux chromium nodejs npm gcc python3-dev",
-                      f"{PIP} .[test]", "npm ci --no-audit --no-fund --loglevel=error",
+                      f"{PIP} .[test]", "npm ci --no-audit --no-fund --loglevel=error", COMPILE,
                       ".venv/bin/vbr check rules/*.vbr rules/tests/*.vbr",
                       ".venv/bin/python -m pytest -q -n auto --dist worksteal --durations=20"]
 
