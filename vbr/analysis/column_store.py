@@ -21,7 +21,7 @@ from collections import Counter
 from itertools import repeat
 from operator import and_, attrgetter, is_not, itemgetter, methodcaller
 
-from vbr.analysis.collector import uncollected
+from vbr.collector import uncollected
 from vbr.analysis.columns import FIGURES, figures
 
 _WIDER = {"b": "h", "h": "i", "i": "q"}  # the next integer type, when a value does not fit

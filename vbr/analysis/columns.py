@@ -16,7 +16,7 @@ from functools import cached_property
 from itertools import repeat
 from operator import and_, is_not, itemgetter, methodcaller
 
-from vbr.analysis.collector import uncollected
+from vbr.collector import uncollected
 from vbr.analysis.score import gap_of, leader_of
 from vbr.analysis.trial import Trial
 
@@ -130,7 +130,7 @@ class Columns:
         and not at all for a caller that reads none.
 
         Why a row a game, read apart by `itemgetter`, made `uncollected`: so many new objects
-        would set off a collection of every object there is (vbr.analysis.collector), which cost
+        would set off a collection of every object there is (vbr.collector), which cost
         more than the figures; and zip(*rows) makes an iterator a row."""
         with uncollected():
             if walk:

@@ -13,7 +13,7 @@ from operator import add, is_, is_not, neg, sub
 from statistics import fmean
 
 from vbr.analysis import stats as S
-from vbr.analysis.collector import uncollected
+from vbr.collector import uncollected
 from vbr.analysis.columns import Columns
 from vbr.analysis.deals import Deals
 from vbr.analysis.metrics import (METRICS, SIDE_LABELS, Metric, by_deal_sums, each_won_by, each_won_by_of_decided,

@@ -21,7 +21,7 @@ from statistics import fmean
 from typing import Callable
 
 from vbr.analysis import stats as S
-from vbr.analysis.collector import uncollected
+from vbr.collector import uncollected
 from vbr.analysis.columns import Columns
 from vbr.analysis.deals import Deals
 from vbr.analysis.rounding import rounded

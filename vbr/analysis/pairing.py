@@ -10,7 +10,7 @@ from __future__ import annotations
 from array import array
 from operator import eq
 
-from vbr.analysis.collector import uncollected
+from vbr.collector import uncollected
 from vbr.analysis.columns import Columns
 from vbr.analysis.rounding import rounded
 from vbr.analysis.trial import Trial

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 from itertools import accumulate, chain
 
-from vbr.collection_pause import collection_paused
+from vbr.collector import uncollected
 from vbr.engines.c_split import function, splits, statement_groups, unit_functions
 from vbr.engines.events import CALL, PHASE, PICK, RETURN, REVEAL, ROLL, SAY, SHUFFLE, reveal_sites, say_sites
 from vbr.engines.word_source import WordSource
@@ -72,7 +72,7 @@ class CModule:
     largest: tuple[int, Span | None] = (0, None)
 
 
-@collection_paused
+@uncollected()
 def c_source(program: N.Program) -> str:
     """The program's C file (c_module's text)."""
     return c_module(program).text

@@ -10,7 +10,7 @@ from __future__ import annotations
 import operator
 
 from vbr.checking import checked_model as check_rules
-from vbr.collection_pause import collection_paused
+from vbr.collector import uncollected
 from vbr.engines.events import EventLog
 from vbr.engines.load_key import load_key
 from vbr.errors import IllegalActionError, VbrRuntimeError
@@ -35,7 +35,7 @@ def load(path, options: dict | None = None, engine: str = "python", note=None) -
     return Game(program, make_engine(program, engine, note, key), model, model.rules.path, options)
 
 
-@collection_paused
+@uncollected()
 def checked_model(path, options: dict | None = None):
     """The checked model (vbr.checker.Model) of rule file `path` under `options`, every body
     type-checked: a VbrCheckError for a file with errors. What a game is built from, and all a

@@ -8,7 +8,7 @@ import threading
 from array import array
 from functools import cached_property
 
-from vbr.collection_pause import collection_paused
+from vbr.collector import uncollected
 from vbr.engines.python_runtime import EngineFault, next_words
 from vbr.engines.python_source import python_parts, python_source
 from vbr.engines.unit_call import call_unit
@@ -28,7 +28,7 @@ class PythonEngine:
 
     name = "python"
 
-    @collection_paused
+    @uncollected()
     def __init__(self, program: N.Program):
         self.program = program
         self.layout = program.layout

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from contextlib import contextmanager
 
-from vbr.collection_pause import collection_paused
+from vbr.collector import uncollected
 from vbr.checker import Model, constant_int, measure_slots, type_of
 from vbr.grammar import ast as A, printer
 from vbr.court import court_of
@@ -39,7 +39,7 @@ MAX_LIST_VAR = 256  # most items a var holding a list holds (docs/language.md, L
 STEP_FAULT, DEPTH_FAULT, CHOICE_FAULT, CELL_FAULT, COPY_FAULT, ITEMS_FAULT = 0, 1, 2, 3, 4, 5  # every program's first messages
 
 
-@collection_paused
+@uncollected()
 def build_program(m: Model) -> N.Program:
     return ProgramBuilder(m).build()
 
