@@ -27,8 +27,10 @@ from closure_baseline import CLOSURE_COMMIT, HERE, WARM, _play, repo_root, tree_
 
 BOOKS = ("siatka", "cattack", "tanto-cuore-beach-volleyball", "volleyball-high")
 _RUN = "--run"  # the argument that makes this script a player: --run TREE BOOK HOW N
-# a player's environment: no PYTHONPATH, and one hash seed, so that sets and dicts of strings go
-# through their items in one order (two runs count alike)
+# a player's environment: no PYTHONPATH, one hash seed, so that sets and dicts of strings go
+# through their items in one order (two runs count alike), and a cache folder of the run's own
+# (XDG_CACHE_HOME, set by main): a test run beside it, writing the user's cache, once made the
+# players that played nothing count more than those that played
 _ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONPATH"}, "PYTHONHASHSEED": "0"}
 
 
@@ -73,7 +75,8 @@ def main(argv=None) -> int:
     if shutil.which("valgrind") is None:
         print("valgrind is not installed: nothing to count with")
         return 1
-    with tree_at(args.commit) as old:
+    with tree_at(args.commit) as old, tempfile.TemporaryDirectory() as cache:
+        _ENV["XDG_CACHE_HOME"] = cache
         for book in args.books.split(","):
             closure = per_game(old, book, "closure", args.games)
             typed = per_game(repo_root(), book, "python", args.games)
