@@ -27,7 +27,7 @@ from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.direct_calls import DirectCalls
 from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, Header as H
 from vbr.ir.ranges import ValueRanges
-from vbr.ir.never_none import never_none, never_none_slots, never_none_vars
+from vbr.ir.never_none import never_none_slots, never_none_vars
 from vbr.ir.observed_words import fixed_fields, observed_vars, thing_fields, thing_vars
 from vbr.ir.values import NONE, cell_xy
 
@@ -685,12 +685,6 @@ void vbr_play_many(const U *seeds, const U *agent_seeds, W n, W *S, W *winners, 
 """
 
     # ------------------------------------------------------------------ expressions
-    def nn(self, e: N.Expr) -> bool:
-        """Whether e never gives none where its code is being written (vbr.ir.never_none: the
-        vars, the unit's locals, and the locals bound to things of a known kind), or by its range."""
-        return never_none(e, self.p, self.vars_nn, lambda x: x.slot in self.slots_nn or x.slot in self.known_kind) or \
-            self.ranged_never_none(e)
-
     def tested(self, *operands: N.Expr) -> int:
         """The runtime's mask of the operands that may be none (1: the first, 2: the second):
         the others' none tests are left out."""

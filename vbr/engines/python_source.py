@@ -50,7 +50,7 @@ from vbr.engines.word_source import WordSource
 from vbr.engines.zone_kinds import seq_zones, zone_kinds
 from vbr.ir import nodes as N
 from vbr.ir.cycles import on_cycle
-from vbr.ir.never_none import never_none, never_none_slots, never_none_vars
+from vbr.ir.never_none import never_none_slots, never_none_vars
 from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STEP_FAULT
 from vbr.ir.direct_calls import DirectCalls
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
@@ -494,9 +494,9 @@ class _Unit(WordSource):
             for s in _successors(b.term, self.direct):
                 self.preds[s] += 1
             entries.update(_resumes(b.term, self.direct))
-        self.set_labels(b for b in range(len(blocks)) if b in entries or self.preds[b] > 1)
+        self.labels = {b for b in range(len(blocks)) if b in entries or self.preds[b] > 1}  # the blocks dispatched on
         self.regs = self._registers()
-        self.never_none = self._never_none_slots()
+        self.slots_nn = self._never_none_slots()
         self.dirty = self._written_since_entry()
         self.current = 0  # the block whose lines are being written
         self.cycle = self._in_cycle()
@@ -507,11 +507,6 @@ class _Unit(WordSource):
         self._copy_small_joins(entries)
         self._cut_long_chains()
         self.resumed_room = COPIED_BUDGET  # the joins' sizes measured, the function's own copies start
-
-    def set_labels(self, labels) -> None:
-        """The blocks dispatched on: `labels` in order, and `label_set` to test membership."""
-        self.labels = sorted(labels)
-        self.label_set = set(self.labels)
 
     def _cut_long_chains(self) -> None:
         """A block that is no label is written where the block before it goes on to it (`goto`),
@@ -541,7 +536,7 @@ class _Unit(WordSource):
                         labels.add(s)
                         depth[s] = 0
                     todo.append(s)
-        self.set_labels(labels)
+        self.labels = labels
 
     def _copy_small_joins(self, entries: set[int]) -> None:
         """A join (a block with several ways in) on no loop and never resumed at, whose lines are
@@ -573,7 +568,6 @@ class _Unit(WordSource):
             added = len(self.capture(self.block, b)[0]) * (self.preds[b] - 1)
             if added <= min(COPIED_LINES, budget):
                 self.labels.remove(b)
-                self.label_set.discard(b)
                 budget -= added
 
     def _written_since_entry(self) -> list[set[int]]:
@@ -619,13 +613,6 @@ class _Unit(WordSource):
         vbr.ir.never_none's."""
         return set(never_none_slots(self.p, self.unit, self.vars_nn))
 
-    def nn(self, e) -> bool:
-        """True when expression e never gives none (vbr.ir.never_none, with what this unit knows
-        of its locals, or its range)."""
-        return never_none(e, self.p, self.vars_nn, self._local_nn) or self.ranged_never_none(e)
-
-    def _local_nn(self, e: N.Local) -> bool:
-        return e.slot in self.never_none or e.slot in self.known_kind
 
     # ------------------------------------------------------------------ writing lines
     def emit(self, line: str) -> None:
@@ -680,12 +667,12 @@ class _Unit(WordSource):
         written = set().union(*self.dirty)
         if self.preds[0] == 0 and len(self.labels) > 1:
             first, _ = self.capture(self.block, 0)
-            rest, _ = self.capture(self.dispatch, self.labels[1:])
+            rest, _ = self.capture(self.dispatch, sorted(self.labels)[1:])
             entered = ["if pc == 0:", *_indent(self.fresh_frame() + ["for _ in (0,):", *_indent(first)]), "else:",
                        *_indent(self.read(self.regs) or ["pass"]), "while True:", *_indent(rest)]
             lines = [f"def u{u}(S, fp, pc):", f"    st = S[{H.STEPS}]", "    try:", *_indent(_indent(entered))]
         else:
-            body, _ = self.capture(self.dispatch, self.labels)
+            body, _ = self.capture(self.dispatch, sorted(self.labels))
             lines = [f"def u{u}(S, fp, pc):", *_indent(self.load()), f"    st = S[{H.STEPS}]", "    try:",
                      "        while True:", *_indent(_indent(_indent(body)))]
         lines += ["    except EngineFault as e:", "        if not e.placed:  # raised here, not in a procedure called from here",
@@ -789,13 +776,13 @@ class _Unit(WordSource):
             test_lines = body[end:]
             del body[end:]
         self.out = saved
-        ahead = isinstance(term, (N.Jump, N.Branch)) and not set(_successors(term, self.direct)) & self.label_set and \
+        ahead = isinstance(term, (N.Jump, N.Branch)) and not set(_successors(term, self.direct)) & self.labels and \
             _quiet(body + test_lines + [test])
         steps = (0 if paid else 1) + ahead
         if steps:
             self.emit(f"st += {steps}")
             self.tested = False
-            if b in self.label_set and b in self.cycle:
+            if b in self.labels and b in self.cycle:
                 self.check_steps()
         self.out += body
         if isinstance(term, N.Branch):
@@ -829,7 +816,7 @@ class _Unit(WordSource):
             self.tested = True
 
     def goto(self, b: int, paid: bool = False) -> None:
-        if b in self.label_set:
+        if b in self.labels:
             self.emit(f"pc = {b}")
             self.emit("continue")
         else:
@@ -1982,7 +1969,7 @@ class _Direct(_Unit):
     def function(self) -> str:
         body = []
         saved, self.out = self.out, body
-        self.dispatch(self.labels)
+        self.dispatch(sorted(self.labels))
         self.out = saved
         nparams = self.unit.nparams
         head = [f"def d{self.u}(S, st, dp, link" + "".join(f", l{s}" for s in range(nparams)) + "):"]
@@ -2060,7 +2047,7 @@ class _FnBody(_Unit):
         self.out, self.known_kind, self.kind_words, self.memo = [], {}, {}, {}
         self.param_checks = {}
         self.alias = {i: f"a{i}" for i in range(p.fns[k].nparams)}
-        self.regs, self.never_none, self.dirty, self.current = [], set(), [set()], 0
+        self.regs, self.slots_nn, self.dirty, self.current = [], set(), [set()], 0
         self.limit = p.limits["steps"]
 
     def function(self) -> str:

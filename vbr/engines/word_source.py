@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from vbr.ir import nodes as N
 from vbr.ir.layout import FRAME_HEAD, Header as H
+from vbr.ir.never_none import never_none
 from vbr.ir.ranges import ValueRanges
 from vbr.ir.values import INT_MAX
 
@@ -44,9 +45,15 @@ class WordSource:
         """Whether e, where its code is being written, always gives a number in 0..n-1 (vbr.ir.ranges)."""
         return self.ranges.within(e, self.range_unit, 0, n - 1)
 
-    def ranged_never_none(self, e: N.Expr) -> bool:
-        """Whether e, where its code is being written, never gives none by its range (vbr.ir.ranges)."""
-        return self.ranges.within(e, self.range_unit, -INT_MAX, INT_MAX)
+    def nn(self, e: N.Expr) -> bool:
+        """Whether e never gives none where its code is being written: by vbr.ir.never_none (the
+        vars of `vars_nn`, the locals of `slots_nn`, a local bound to a thing of a kind known
+        there, `known_kind`: each engine's source keeps these) or by its range (vbr.ir.ranges)."""
+        return never_none(e, self.p, self.vars_nn, self._local_nn) or \
+            self.ranges.within(e, self.range_unit, -INT_MAX, INT_MAX)
+
+    def _local_nn(self, e: N.Local) -> bool:
+        return e.slot in self.slots_nn or e.slot in self.known_kind
 
     def field_word(self, f) -> str:
         """An expression giving where a thing's field lies (checked), for a Field or FieldOfAny."""
