@@ -24,7 +24,7 @@ def test_parse_agent_fills_in_defaults():
     assert parse_agent("mcts:iterations=7") == ("mcts", {"iterations": 7, "c": 0.7, "rollout": "random", "depth": 3,
                                                          "reward": "margin", "greedy_moves": 0, "worlds": 1, "widen": 0.0,
                                                          "tree": "closed", "inner_c": 0.1, "spread_playouts": 8,
-                                                         "budget": 15000, "cut": "lead", "spread_scale": 1.5,
+                                                         "budget": 6000, "cut": "lead", "spread_scale": 1.5,
                                                          "extend": 4.0, "confidence": 1.0})
     assert parse_agent("random") == ("random", {})
 

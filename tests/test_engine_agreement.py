@@ -66,15 +66,11 @@ var n: int = 0
 start a
 phase a {
   choose x from [1, 2] by 0
-  if x == 1 {
-    n += 1
+  for i in 1..2 {
+    shuffle z
+    n += roll d
+    n += pick [1, 2, 3]
   }
-  shuffle z
-  n += roll d
-  if x == 1 {
-    n += 1
-  }
-  n += pick [1, 2, 3]
   goto a
 }
 """
@@ -90,19 +86,20 @@ def _cut_game(tmp_path, limit: int, engine: str) -> tuple[list[str], str]:
     return [e["t"] for e in log], stopped.value.render().splitlines()[0]
 
 
+ROUND = ["shuffle", "roll", "pick"]
+
+
 @pytest.mark.parametrize("limit, logged", [
-    (4, ["phase", "choice"]),                      # stopped at step 5's block, before it shuffles
-    (5, ["phase", "choice", "shuffle", "roll"]),   # step 5 shuffles and rolls
-    (6, ["phase", "choice", "shuffle", "roll"]),   # stopped at step 7's block, before it picks
+    (2, ["phase", "choice"]),                          # stopped at step 3, before the first round
+    (3, ["phase", "choice", *ROUND]),                  # step 3 starts the first round
+    (4, ["phase", "choice", *ROUND, *ROUND]),          # step 4 the second
+    (5, ["phase", "choice", *ROUND, *ROUND, "phase"]),  # step 5 ends the loop; the goto is step 6
 ])
 def test_a_draw_past_the_step_limit_is_not_logged_and_both_engines_log_the_same(tmp_path, limit, logged):
-    """Steps (blocks run): 1 the start, 2 the choice's block, 3 the block the answer resumes
-    (`if x == 1`), 4 its `n += 1`, 5 the block that shuffles, rolls and tests `x == 1`, 6 its
-    `n += 1`, 7 the block that picks and goes to `a`. A game stopped by `limit steps N` stops at
-    the start of step N + 1's block, before anything in it is drawn: the log holds the draws of
-    the blocks within the limit only, in both engines (the Python engine tested the limit only
-    after the draws of the blocks that follow a choice, and logged them: a whole round's
-    shuffle, roll and pick past any limit from 2 to 6)."""
+    """Steps (units started, loop heads reached: vbr.ir.steps): 1 the set-up, 2 phase a, which
+    waits on its choice; then 3, 4 and 5 the loop's head (two rounds, then done) and 6 phase a
+    again. A game stopped by `limit steps N` stops where step N + 1 is counted, before anything
+    after it is drawn: the log holds the draws within the limit only, the same in both engines."""
     for engine in ("python", "c"):
         kinds, error = _cut_game(tmp_path, limit, engine)
         assert kinds == logged, engine

@@ -1,5 +1,5 @@
-"""Run-time limits (issue 17) under the typed engines: `limit steps` bounds the blocks a game runs
-(every loop's rounds among them), integers are 64-bit, a range built in play and a choice have a
+"""Run-time limits (issue 17) under the typed engines: `limit steps` bounds the units a game starts
+and the rounds its loops go, integers are 64-bit, a range built in play and a choice have a
 largest size (4,096: docs/language.md). Each limit stops the game with a located error, the same
 in the Python and the C engine."""
 import pytest

@@ -56,7 +56,7 @@ class ScenarioResult:
     span: Span
     ok: bool
     message: str = ""
-    steps: int = 0  # transfers of control the engine counted (what its step limit bounds)
+    steps: int = 0  # the steps the engine counted (units started, loop heads reached: its step limit's count)
     trace: list = field(default_factory=list)  # with trace=True: (step, event lines) after each step
 
 

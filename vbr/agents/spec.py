@@ -100,8 +100,8 @@ AGENTS = {k.name: k for k in (
         Param("inner_c", float, 0.1, (0.0, 100.0), "UCB exploration constant below the root (0: c)"),
         Param("spread_playouts", int, 8, (0, 100_000),
               "reward=margin: random playouts to the end that set how much a point of lead weighs (0: the leads met)"),
-        Param("budget", int, 15000, (0, 1_000_000_000),
-              "after the iterations, go on while the imagined worlds' work (blocks of rules run and choices made) "
+        Param("budget", int, 6000, (0, 1_000_000_000),
+              "after the iterations, go on while the imagined worlds' work (steps of rules run and choices made) "
               "is under this (0: exactly the iterations)"),
         Param("cut", str, "lead", ("even", "lead"),
               "reward=margin: a playout cut by depth counts as even (0.5) or as its points lead says"),

@@ -138,7 +138,7 @@ typedef struct {
     double fixed_spread;  /* > 0: the spread from the spread playouts (vbr_spread_playouts), scaled */
     double spread_scale;
     const W *allowed;  /* NULL, or per root option: nonzero when the root may take it */
-    W iterations, work;  /* iterations run; the blocks of rules run and the choices made by their worlds */
+    W iterations, work;  /* iterations run; the steps counted and the choices made by their worlds */
     double c, inner_c, widen;  /* inner_c: the UCB constant below the root */
 } VbrSearch;
 

@@ -27,6 +27,7 @@ from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.direct_calls import DirectCalls
 from vbr.ir.layout import FRAME_HEAD, ITEMS_PER_STEP, Header as H
 from vbr.ir.ranges import ValueRanges
+from vbr.ir.steps import stepped_blocks
 from vbr.ir.never_none import never_none_slots, never_none_vars
 from vbr.ir.observed_words import fixed_fields, observed_vars, thing_fields, thing_vars
 from vbr.ir.values import NONE, cell_xy
@@ -331,16 +332,19 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
                           "#undef VBR_STEP", "#undef VBR_LEAVE", "#undef VBR_BACK"])
 
     def blocks(self, unit: N.Unit, name: str) -> list[list[str]]:
-        """Each block's lines: its label, its step, its statements (those of a long block in
-        functions of their own, `<name>_stmts<k>`: c_split.py) and its terminator."""
+        """Each block's lines: its label, its step where it costs one (vbr.ir.steps), its
+        statements (those of a long block in functions of their own, `<name>_stmts<k>`:
+        c_split.py) and its terminator."""
         blocks = []
+        stepped = stepped_blocks(unit)
         for b, block in enumerate(unit.blocks):
             groups = statement_groups([self.measured(self.stmt, s) for s in block.stmts])
             if len(groups) > 1:
                 names = [self.fresh(f"{name}_stmts") for _ in groups]
                 self.defs += [function(f"static void {n}(W *S, W *L)", g) for n, g in zip(names, groups)]
                 groups = [[f"{n}(S, L);" for n in names]]
-            blocks.append([f"L{b}:", "VBR_STEP();", *groups[0], *self.measured(self.term, block.term)])
+            step = ["VBR_STEP();"] if b in stepped else []
+            blocks.append([f"L{b}:", *step, *groups[0], *self.measured(self.term, block.term)])
         return blocks
 
     def direct_params(self, u: int) -> str:
@@ -390,8 +394,8 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
         return [f"W *restrict L = S + fp + {FRAME_HEAD};", *([f"W steps = S[{H.STEPS}];"] if counted_here else [])]
 
     def step_macros(self, counted_here: bool) -> list[str]:
-        """The unit's block head VBR_STEP (a step counted against the `steps` limit), VBR_LEAVE
-        (where control may reach the frame's words or the steps by another way: another unit's
+        """VBR_STEP at the head of a block that costs a step (vbr.ir.steps), VBR_LEAVE (where
+        control may reach the frame's words or the steps by another way: another unit's
         function, or leaving the unit) and VBR_BACK (after another unit's function returns).
         Counted in a C variable `steps` when `counted_here` (a unit in one function, calling no
         fn that pays steps), written to the state's word at each VBR_LEAVE and at a step fault;

@@ -48,8 +48,8 @@ those options only, so every iteration goes to them, and the answer is the most 
 The settings (`SearchParams`, the `mcts` agent's parameters):
 - `iterations`, `c`: iterations per decision (at least), the UCB constant at the root.
 - `budget`: after `iterations`, a tree goes on iterating while its work is under its share of the
-  budget (with `worlds`, shared as the iterations are); the work of an iteration is the blocks of
-  rules its world ran and the choices it made, from the root's state to the playout's end
+  budget (with `worlds`, shared as the iterations are); the work of an iteration is the steps
+  its world counted (vbr.ir.steps: units started, loop heads reached) and the choices it made, from the root's state to the playout's end
   (`Header.STEPS` and `Header.CHOICES`, counted alike by both engines), so cheap iterations buy
   more of them and the decision is the same on any machine. 0: exactly `iterations`. A greedy
   playout's trial copies and the spread playouts are not counted.
@@ -207,7 +207,7 @@ class SearchParams:
     tree: str = "closed"
     inner_c: float = 0.1
     spread_playouts: int = 8
-    budget: int = 15000
+    budget: int = 6000
     cut: str = "lead"
     spread_scale: float = 1.5
     extend: float = 4.0
@@ -395,7 +395,7 @@ class _Search:
         self.root_team = self.team_of[seat]
         self.spread = [0, 0]  # the searching team's leads at playouts' ends: their count, their sum of squares
         self.iterations = 0
-        self.work = 0  # the blocks of rules run and the choices made by the iterations' worlds
+        self.work = 0  # the steps counted and the choices made by the iterations' worlds
         self.fixed_spread = self.spread_playouts(params.spread_playouts) if self.margin else None
 
     def draw_below(self, n: int) -> int:

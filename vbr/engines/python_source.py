@@ -40,7 +40,6 @@ source: names are numbers, texts are indexes into the program's tables.
 from __future__ import annotations
 
 import math
-import re
 import weakref
 from collections import Counter
 
@@ -55,6 +54,7 @@ from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STE
 from vbr.ir.direct_calls import DirectCalls
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.layout import CHOICE, FAULT, FRAME_HEAD, ITEMS_PER_STEP, OVER, RUNNING, Header as H
+from vbr.ir.steps import stepped_blocks
 from vbr.ir.ranges import ValueRanges
 from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
 
@@ -129,16 +129,6 @@ def _cell_answers(p: N.Program) -> list[str]:
 
 def _indent(lines: list[str]) -> list[str]:
     return ["    " + x for x in lines]
-
-
-_CALL = re.compile(r"\b(\w+)\(")
-_QUIET_CALLS = {"len", "list", "range", "reversed", "append", "tuple"}
-
-
-def _quiet(lines: list[str]) -> bool:
-    """Lines that cannot fault and that nothing outside sees run: no raise, no call but of a
-    Python built-in that cannot fail here (no runtime function, no log, no agent, no unit)."""
-    return not any("raise" in x or any(m not in _QUIET_CALLS for m in _CALL.findall(x)) for x in lines)
 
 
 def _is_literal(code: str) -> bool:
@@ -500,7 +490,7 @@ class _Unit(WordSource):
         self.dirty = self._written_since_entry()
         self.current = 0  # the block whose lines are being written
         self.cycle = self._in_cycle()
-        self.tested = False  # whether the steps were tested since they last grew, where lines are being written
+        self.stepped = stepped_blocks(self.unit)  # the blocks that cost a step
         self.copying = False  # whether a resumption's block is being written out where a choice is answered
         self.resumed_room = COPIED_BUDGET  # lines `resumed` may yet copy into the function
         self._cut_long_chains()
@@ -676,13 +666,9 @@ class _Unit(WordSource):
             lines = [f"def u{u}(S, fp, pc):", *_indent(self.load()), f"    st = S[{H.STEPS}]", "    try:",
                      "        while True:", *_indent(_indent(_indent(body)))]
         lines += ["    except EngineFault as e:", "        if not e.placed:  # raised here, not in a procedure called from here",
-                 "            e.placed = True", *_indent(_indent(_indent(self.past_limit()))), f"            S[{H.STEPS}] = st", *_indent(_indent(_indent(self.store(written)))),
+                 "            e.placed = True", f"            S[{H.STEPS}] = st", *_indent(_indent(_indent(self.store(written)))),
                  "        raise"]
         return "\n".join(lines)
-
-    def past_limit(self) -> list[str]:
-        """A fault's handler's lines that make a fault raised past the step limit the limit's."""
-        return [f"if st > {self.limit}:", f"    e.fault, e.a, e.b = {STEP_FAULT}, {NONE}, {NONE}"]
 
     def runs(self, slots=None) -> list[list[int]]:
         """The registers (or those of `slots`) in runs of consecutive slots."""
@@ -745,82 +731,30 @@ class _Unit(WordSource):
         self.out += _indent(self.capture(self.dispatch, labels[:mid])[0])
         self.out += self.capture(self.dispatch, labels[mid:])[0]
 
-    def block(self, b: int, paid: bool = False) -> None:
-        """Block b's lines, its step counted first (unless the block before counted it, `paid`).
-        A block whose lines can neither fault nor be seen (`_quiet`) and that goes on to blocks
-        written inside it counts their step with its own: a step limit passed there faults
-        before those lines instead of after them, which nothing can tell apart.
-        The limit is tested where a block is dispatched on (every loop goes through one) and
-        before whatever can see play (`check_steps`), not in every block: a fault raised while
-        the steps are past the limit is the step limit's (`function`), as the block that passed
-        it would have raised it first, and nothing between could be seen. No temporary
+    def block(self, b: int) -> None:
+        """Block b's lines: where it costs a step (vbr.ir.steps), the step counted and the limit
+        tested first, as in the C engine; then its statements and its terminator. No temporary
         outlives its statement, so each statement names its temporaries afresh from the number
         the block started at (a function's locals are few)."""
-        block, term = self.unit.blocks[b], self.unit.blocks[b].term
+        block = self.unit.blocks[b]
         outer, self.current = self.current, b
         base = self.n
-        body, test_lines, test = [], [], ""
-        saved, self.out = self.out, body
-        drawn = False  # whether the step limit was tested before a draw of this block
+        if b in self.stepped:
+            self.pay(1)
         for s in block.stmts:
             self.n = base
-            if not drawn and draws_logged(s, self.p):
-                drawn = self.limit_before_draw()
             getattr(self, "s_" + type(s).__name__)(s)
         self.n = base
-        if isinstance(term, N.Branch):
-            end = len(body)
-            if not drawn and draws_logged(term.test, self.p):
-                self.limit_before_draw()
-            test = self.expr(term.test)
-            test_lines = body[end:]
-            del body[end:]
-        self.out = saved
-        ahead = isinstance(term, (N.Jump, N.Branch)) and not set(_successors(term, self.direct)) & self.labels and \
-            _quiet(body + test_lines + [test])
-        steps = (0 if paid else 1) + ahead
-        if steps:
-            self.emit(f"st += {steps}")
-            self.tested = False
-            if b in self.labels and b in self.cycle:
-                self.check_steps()
-        self.out += body
-        if isinstance(term, N.Branch):
-            self.out += test_lines
-            self.emit(f"if {test}:")
-            tested = self.tested
-            self.out += _indent(self.capture(self.goto, term.then, ahead)[0])
-            self.tested = tested
-            self.goto(term.orelse, ahead)
-        elif isinstance(term, N.Jump):
-            self.goto(term.target, ahead)
-        else:
-            getattr(self, "t_" + type(term).__name__)(term)
+        getattr(self, "t_" + type(block.term).__name__)(block.term)
         self.n = base
         self.current = outer
 
-    def limit_before_draw(self) -> bool:
-        """The step limit's test before a draw, which a log is told of as it is drawn: a block
-        whose step passed the limit faults before its first draw, as before any line of it in the
-        C engine (whose blocks test the limit first), not after the draw is logged."""
-        self.emit(f"if st > {self.limit}:")
-        self.emit(f"    raise EngineFault({STEP_FAULT})")
-        return True
-
-    def check_steps(self) -> None:
-        """The step limit's test, before play can be seen: a choice, a log, a call, a return, a
-        `goto`, the end. None where they were tested since they last grew."""
-        if not self.tested:
-            self.emit(f"if st > {self.limit}:")
-            self.emit(f"    raise EngineFault({STEP_FAULT})")
-            self.tested = True
-
-    def goto(self, b: int, paid: bool = False) -> None:
+    def goto(self, b: int) -> None:
         if b in self.labels:
             self.emit(f"pc = {b}")
             self.emit("continue")
         else:
-            self.block(b, paid)
+            self.block(b)
 
     # ------------------------------------------------------------------ locals
     def local(self, slot: int) -> str:
@@ -1633,8 +1567,7 @@ class _Unit(WordSource):
         """Lines run only while a log listens, the state written back first as the log may read it."""
         self.emit("if LOG is not None:")
         lines, _ = self.capture(fn)
-        self.out += _indent([f"if st > {self.limit}:", f"    raise EngineFault({STEP_FAULT})", f"S[{H.STEPS}] = st",
-                             *self.store(), *lines])
+        self.out += _indent([f"S[{H.STEPS}] = st", *self.store(), *lines])
 
     def s_Say(self, s):
         """The holes are worked out with a log and without (one that draws draws either way, one
@@ -1663,7 +1596,6 @@ class _Unit(WordSource):
         self.goto(t.orelse)
 
     def t_Choose(self, t):
-        self.check_steps()
         lay = self.lay
         opts = self.tmp()
         if t.cond is None:
@@ -1744,14 +1676,12 @@ class _Unit(WordSource):
         is small (and this is not already such a copy), until such copies have added
         COPIED_BUDGET lines to the function (a phase of 4,000 choices doubled: 250,000 lines,
         840 MB to compile), else dispatched on."""
-        tested = self.tested
         if not self.copying:
             self.copying = True
             try:
                 lines, _ = self.capture(self.block, b)
             finally:
                 self.copying = False
-            self.tested = tested
             if len(lines) <= min(COPIED_LINES, self.resumed_room):
                 self.resumed_room -= len(lines)
                 return lines
@@ -1782,7 +1712,6 @@ class _Unit(WordSource):
         self.emit(f"S[{H.DEPTH}] += 1")
 
     def t_Call(self, t):
-        self.check_steps()
         if t.unit in self.direct:
             self.direct_call(t, f"S[{H.DEPTH}]", "fp")
             return
@@ -1834,7 +1763,6 @@ class _Unit(WordSource):
             else:
                 self.emit(f"    if S[{H.STATUS}] == {OVER}:")
                 self.out += _indent(_indent(ended)) + ["    " + self.left]
-        self.tested = False  # the steps it took
         self.goto(t.next)
 
     def before_call(self, t) -> None:
@@ -1861,7 +1789,6 @@ class _Unit(WordSource):
             self.told("return", self.u)
 
     def t_Emit(self, t):
-        self.check_steps()
         oks = []
         for guard in t.guards:
             ok = self.tmp()
@@ -1877,7 +1804,6 @@ class _Unit(WordSource):
         self.emit("return")
 
     def t_Return(self, t):
-        self.check_steps()
         value = self.expr(t.value) if t.value is not None else str(NONE)
         self.emit(f"S[{H.RETURNED}] = {value}")
         self.returning()
@@ -1888,7 +1814,6 @@ class _Unit(WordSource):
         self.emit("return")
 
     def t_ReturnList(self, t):
-        self.check_steps()
         base, n = self.list_returned(t)
         self.returning()
         self.emit(f"S[{H.FP}] = S[fp]")
@@ -1906,7 +1831,6 @@ class _Unit(WordSource):
         return base, n
 
     def t_Goto(self, t):
-        self.check_steps()
         self.logged(lambda: self.emit(f"LOG(S, 'phase', {t.unit})"))
         self.emit(f"del S[{self.lay.stack}:]")
         self.out += self.frame("-1", t.unit, [])
@@ -1915,7 +1839,6 @@ class _Unit(WordSource):
         self.emit(self.left)
 
     def t_End(self, t):
-        self.check_steps()
         if t.winner is None:
             self.emit(f"S[{H.WINNER}] = {NONE}")
         else:
@@ -1986,7 +1909,7 @@ class _Direct(_Unit):
         if len(self.labels) > 1 or self.preds[0]:
             body = ["pc = 0", "while True:", *_indent(body)]
         lines += ["try:", *_indent(body), "except EngineFault as e:", "    if not e.placed:", "        e.placed = True",
-                  *_indent(_indent(self.past_limit())), f"        S[{H.STEPS}] = st", *_indent(_indent(place)), f"        S[{H.DEPTH}] = dp", "    raise"]
+                  f"        S[{H.STEPS}] = st", *_indent(_indent(place)), f"        S[{H.DEPTH}] = dp", "    raise"]
         return "\n".join(head + _indent(lines))
 
     def frame_words(self, pc: str) -> str:
@@ -2006,7 +1929,6 @@ class _Direct(_Unit):
         self.emit(f"S[{H.DEPTH}] = dp")
 
     def t_Call(self, t):
-        self.check_steps()
         self.direct_call(t, "dp", "b")
 
     def before_call(self, t) -> None:
@@ -2017,7 +1939,6 @@ class _Direct(_Unit):
         self.emit(f"S[b:b + {self.size}] = {self.frame_words(str(t.next))}")
 
     def t_Return(self, t):
-        self.check_steps()
         value = self.expr(t.value) if t.value is not None else str(NONE)
         self.emit(f"S[{H.RETURNED}] = {value}")
         self.returning()
@@ -2026,7 +1947,6 @@ class _Direct(_Unit):
         self.emit("return st")
 
     def t_ReturnList(self, t):
-        self.check_steps()
         base, n = self.list_returned(t)
         self.returning()
         self.emit(f"S[b:] = S[{base}:{base} + {n}]")  # a unit giving a list copies it first: padded

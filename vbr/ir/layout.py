@@ -15,7 +15,7 @@ from dataclasses import dataclass
 class Header:
     STATUS = 0   # RUNNING, CHOICE, OVER or FAULT
     WINNER = 1   # the winning seat or team, NONE for a draw
-    STEPS = 2    # blocks run so far (the `steps` limit)
+    STEPS = 2    # steps counted so far (the `steps` limit: vbr.ir.steps)
     CHOICES = 3  # choices made so far (the `choices` limit)
     FP = 4       # where the top frame starts (-1: none)
     SEAT = 5     # at a choice: who answers

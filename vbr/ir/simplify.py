@@ -1,6 +1,6 @@
 """Fewer, longer blocks: jumps to empty blocks go straight on, and a block that only one jump
 reaches is joined to the block that jumps there. The program means the same; each engine runs
-fewer blocks (a step of the `steps` limit is a block entered, in every engine alike).
+fewer blocks.
 """
 from __future__ import annotations
 
