@@ -111,11 +111,11 @@ def test_a_statement_whose_c_passes_the_source_bound_is_the_located_error_at_the
 
 
 def test_c_passing_the_source_bound_spread_over_many_phases_is_the_error_at_the_first_line(tmp_path):
-    """40 phases of 60 choices: none makes half the C, so the file is blamed, at its first
-    line, and the message names the limit and the rule making the most."""
+    """40 phases of 70 choices (about 2.3 million characters of C): none makes half the C, so the
+    file is blamed, at its first line, and the message names the limit and the rule making the most."""
     lines = ['game "Heavy"', "seats 2", "start p0"]
     for k in range(40):
-        lines += [f"phase p{k} {{", *_choices(60, 60 * k), f"  goto p{k + 1}" if k < 39 else "  end draw", "}"]
+        lines += [f"phase p{k} {{", *_choices(70, 70 * k), f"  goto p{k + 1}" if k < 39 else "  end draw", "}"]
     got = _too_much_c(tmp_path, lines)
     assert got.returncode == 1
     first = got.stderr.splitlines()[0]
@@ -170,12 +170,12 @@ with open("/proc/self/status") as status:
 
 
 def test_the_python_engine_of_a_long_scenario_is_built_without_compiling_its_source_at_once(tmp_path):
-    """The scenario's program has a unit per value its 1,200 steps name (2 MB of Python): the
+    """The scenario's program has a unit per value its 1,500 steps name (2 MB of Python): the
     compiler's memory for it all at once (a hundred times the text) took the process 200 MB
     higher; part by part, the process's peak is about 70 MB (the file's parse cache empty here,
     as on a first run). Bounded at 150 MB."""
     (tmp_path / "pig.vbr").write_text((ROOT / "examples" / "pig.vbr").read_text())
-    (tmp_path / "long.vbr").write_text(_long_pig_scenario(400))
+    (tmp_path / "long.vbr").write_text(_long_pig_scenario(500))
     env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     run = subprocess.run([sys.executable, "-c", LONG_SCENARIO_ENGINE, str(tmp_path / "long.vbr")], capture_output=True,
                          text=True, env=env, timeout=HANG_GUARD, cwd=ROOT)

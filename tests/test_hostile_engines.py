@@ -274,7 +274,9 @@ EXPECTED = {
     "a range of two million": (STOPPED, "hostile.vbr:5:12: error: the range 1..2000000 holds more than 4096 numbers"),
     "a range past the integers": (STOPPED, "hostile.vbr:5:12: error: the range "
                                            "-9223372036854775807..9223372036854775807 holds more than 4096 numbers"),
-    "40 doubling procs in a for over a per-seat list": (STOPPED, "hostile.vbr:8:1: error: the game ran more than "
+    # steps 1-3: the set-up, phase `one`, the for's head; then a step as each proc starts, p39's
+    # calls in preorder: the 999,998th start of that tree of calls is p3's (`proc p3` on line 16)
+    "40 doubling procs in a for over a per-seat list": (STOPPED, "hostile.vbr:16:1: error: the game ran more than "
                                                                  "1000000 steps"),
     "a choice from a million numbers filtered": (END, "draw"),
     "every of a million numbers": (END, "draw"),

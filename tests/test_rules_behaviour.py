@@ -1080,7 +1080,7 @@ def test_a_fn_named_as_a_built_in_is_refused_where_it_is_declared(tmp_path, engi
 
 
 UNCOUNTED = """game "x"
-limit steps 4
+limit steps 2
 kind C { v: int }
 zone z public
 var n: int = 0
@@ -1099,13 +1099,14 @@ phase p {
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_steps_count_control_transfers_not_a_creates_things_a_ranges_numbers_or_a_choices_options(tmp_path, engine):
-    # docs/language.md, Run-time limits: entering p, the choice, the `if` and its branch, `end`: 5
-    # steps, one past `limit steps 4`; the 50 things, 50 numbers and 50 options are not steps
-    _, log = played(tmp_path, UNCOUNTED.replace("limit steps 4", "limit steps 5"), engine, answers=[49])
+def test_steps_count_units_started_not_a_creates_things_a_ranges_numbers_or_a_choices_options(tmp_path, engine):
+    # docs/language.md, Run-time limits: the set-up and the start of phase p are the game's 2
+    # steps; the 50 things, the 50 numbers, the 50 options, the choice, the `if` and `end` cost
+    # none, so `limit steps 2` plays to the end and `limit steps 1` stops where p starts
+    _, log = played(tmp_path, UNCOUNTED, engine, answers=[49])
     assert said(log) == ["50 50"]
-    err, log = fault(tmp_path, UNCOUNTED, engine, answers=[49])
-    assert "more than 4 steps" in err.message and where(err) == (7, 1) and said(log) == ["50 50"]
+    err, log = fault(tmp_path, UNCOUNTED.replace("limit steps 2", "limit steps 1"), engine)
+    assert "more than 1 steps" in err.message and where(err) == (7, 1) and said(log) == []
 
 
 @pytest.mark.parametrize("engine", ENGINES)
