@@ -85,7 +85,10 @@ class WordSource:
         return f"{at} + {self.checked_index(v.index, v.count, v.fault)} * {1 + v.bound}"
 
     def x_ZoneAt(self, e):
-        return f"({e.base} + {self.checked_index(e.index, e.count, e.fault)})"
+        """Slot `index` of a per-seat zone: its first zone's number plus the index (the first zone
+        of all: the index alone)."""
+        index = self.checked_index(e.index, e.count, e.fault)
+        return f"({index})" if e.base == 0 else f"({e.base} + {index})"
 
     def x_Field(self, e):
         return f"S[{self.field_word(e)}]"
