@@ -4,6 +4,7 @@ carries, and a cache folder others may write is not used at all. Each planted pa
 would create a marker file; the tests run the real CLI in a subprocess with its own cache."""
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,12 +30,23 @@ def vbr(cache: Path, *args):
                           env=env, timeout=600)
 
 
-@pytest.fixture
-def cache(tmp_path):
-    """A cache made by a first real run: the parser and the engines' files exist."""
-    cache = tmp_path / "cache"
+def copied(made: Path, tmp_path: Path) -> Path:
+    """A test's own copy of a cache folder a run made, its files' and folders' modes kept (the
+    cache's secret with it, so its sums still hold)."""
+    return Path(shutil.copytree(made, tmp_path / "cache", symlinks=True))
+
+
+@pytest.fixture(scope="module")
+def checked_once(tmp_path_factory):
+    cache = tmp_path_factory.mktemp("checked") / "cache"
     assert vbr(cache, "check", "siatka").returncode == 0
     return cache
+
+
+@pytest.fixture
+def cache(checked_once, tmp_path):
+    """A cache made by a first real run: the parser and the engines' files exist."""
+    return copied(checked_once, tmp_path)
 
 
 def test_a_planted_parser_cache_is_never_unpickled(cache, tmp_path):
@@ -179,14 +191,19 @@ def vbr_within_guard(cache: Path, *args):
                           env=env, timeout=HANG_GUARD)
 
 
-@pytest.fixture
-def built(tmp_path):
-    """A cache in which bump was played through the C engine: its parser, parse, library, sums,
-    lock and load reference are there."""
-    cache = tmp_path / "cache"
+@pytest.fixture(scope="module")
+def built_once(tmp_path_factory):
+    cache = tmp_path_factory.mktemp("built") / "cache"
     proc = vbr_within_guard(cache, "run", BUMP, "--engine", "c", "--quiet")
     assert proc.returncode == 0, proc.stderr
     return cache
+
+
+@pytest.fixture
+def built(built_once, tmp_path):
+    """A cache in which bump was played through the C engine: its parser, parse, library, sums,
+    lock and load reference are there."""
+    return copied(built_once, tmp_path)
 
 
 def as_named_pipe(path: Path) -> None:
