@@ -49,10 +49,11 @@ The settings (`SearchParams`, the `mcts` agent's parameters):
 - `iterations`, `c`: iterations per decision (at least), the UCB constant at the root.
 - `budget`: after `iterations`, a tree goes on iterating while its work is under its share of the
   budget (with `worlds`, shared as the iterations are); the work of an iteration is the steps
-  its world counted (vbr.ir.steps: units started, loop heads reached) and the choices it made, from the root's state to the playout's end
-  (`Header.STEPS` and `Header.CHOICES`, counted alike by both engines), so cheap iterations buy
-  more of them and the decision is the same on any machine. 0: exactly `iterations`. A greedy
-  playout's trial copies and the spread playouts are not counted.
+  its world counted (vbr.ir.steps: units started, loop heads reached) and the choices it made,
+  from the root's state to the playout's end (`Header.STEPS` and `Header.CHOICES`, counted
+  alike by both engines), so cheap iterations buy more of them and the decision is the same on
+  any machine. 0: exactly `iterations`. A greedy playout's trial copies and the spread playouts
+  are not counted.
 - `extend`, `confidence`: past its budget a tree goes on, up to `extend` times the budget (its
   reach: int(budget * extend)), while its answer is not confident; whether it is, is asked after
   every CONFIDENCE_EVERY-th iteration (by the tree's count) once the iterations and the budget are
