@@ -5,8 +5,8 @@ constructs the typed program adds) gives the same located error, or the same end
 Each file's end is also worked out by hand from its text (EXPECTED): refused while read or checked,
 at the limit it passes; stopped in play, at the rule that faults; or played to its end.
 
-The typed engines keep their own bounds (a unit started or a loop's head reached is a step; a choice offers, and a range
-built in play holds, at most 4,096; docs/cli.md, docs/language.md)."""
+The typed engines keep their own bounds (a unit started or a loop's head reached is a step; a
+choice offers, and a range built in play holds, at most 4,096; docs/cli.md, docs/language.md)."""
 from __future__ import annotations
 
 import json
@@ -268,7 +268,7 @@ EXPECTED = {
     "nested repeats": (STOPPED, "hostile.vbr:4:1: error: the game ran more than 1000000 steps"),  # the default
     "nested bounded loops": (STOPPED, "hostile.vbr:5:1: error: the game ran more than 20000 steps"),
     "a loop of skipped choices": (STOPPED, "hostile.vbr:5:1: error: the game ran more than 5000 steps"),
-    # items of a comprehension are no steps (units started and loop rounds are, docs/language.md `limit`), and
+    # items of a comprehension are no steps (units started and loop rounds are: docs/language.md), and
     # a range built in play holds 4,096 at most: a million items of work end the game
     "nested comprehensions": (END, "draw"),
     "a range of two million": (STOPPED, "hostile.vbr:5:12: error: the range 1..2000000 holds more than 4096 numbers"),
