@@ -54,7 +54,7 @@ from vbr.ir.build import CHOICE_FAULT, COPY_FAULT, DEPTH_FAULT, ITEMS_FAULT, STE
 from vbr.ir.direct_calls import DirectCalls
 from vbr.ir.chance_program import CAPACITY as DECIDED_ROOM
 from vbr.ir.layout import CHOICE, FAULT, FRAME_HEAD, ITEMS_PER_STEP, OVER, RUNNING, Header as H
-from vbr.ir.steps import stepped_blocks
+from vbr.ir.steps import flow_successors, stepped_blocks
 from vbr.ir.ranges import ValueRanges
 from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
 
@@ -581,8 +581,7 @@ class _Unit(WordSource):
     # ------------------------------------------------------------------ analysis
     def _in_cycle(self) -> set[int]:
         """The blocks on a loop of the unit's flow (a suspension and its resumption count as a way on)."""
-        blocks = self.unit.blocks
-        return on_cycle([list(_successors(b.term, self.direct)) + list(_resumes(b.term, self.direct)) for b in blocks])
+        return on_cycle([flow_successors(b.term) for b in self.unit.blocks])
 
     def _registers(self) -> list[int]:
         """The locals held in Python variables: all in a small unit, else the most used in loops."""
@@ -1968,7 +1967,6 @@ class _FnBody(_Unit):
         self.param_checks = {}
         self.alias = {i: f"a{i}" for i in range(p.fns[k].nparams)}
         self.regs, self.slots_nn, self.dirty, self.current = [], set(), [set()], 0
-        self.limit = p.limits["steps"]
 
     def function(self) -> str:
         body = self.p.fns[self.k].body
