@@ -1,5 +1,5 @@
 """MCTS iterations per CPU-second on Siatka and Pig: the typed program's search in its Python
-engine (vbr/engines/python_search.py) and in C (c_search.h); then `vbr sim`-like runs of mcts
+engine (vbr/engines/python_search.py) and in C (c_search.c); then `vbr sim`-like runs of mcts
 against random in C, seats alternated, and the CPU time they take.
 
     python benchmarks/typed_search.py [--blocks 3] [--positions 8] [--games 200] [--json]

@@ -1,6 +1,6 @@
 """The search agent (mcts) on choices of thousands of options: its time grows with the options
 and iterations, not with their product squared. A node's options are told apart by their keys,
-found through a hash table (vbr/engines/c_search.h vbr_key_met); the C search compared each
+found through a hash table (vbr/engines/c_search.c vbr_key_met); the C search compared each
 option's key with every key before it, so a choice of 4,000 numbers cost 8 million comparisons
 at every node of every iteration (a decision of a rule file with 3,000 cards took 35 s at
 iterations=1, its budget of work running thousands of iterations). Both engines pick alike."""

@@ -1,5 +1,5 @@
 """What a closed search tree observes of a world (python_search._Search.observe and
-observed_words, c_search.h's vbr_observe): the game's vars, a var holding a list as its count and
+observed_words, c_search.c's vbr_observe): the game's vars, a var holding a list as its count and
 its items, the zones' counts and the things the seat may see with their fields; not the words a
 heavy fn works in (layout.values on), nor the room a list keeps past its count, nor which card a
 var names when the card lies where the seat may not look. Python and C key their trees alike, so

@@ -1,5 +1,5 @@
 """Determinization and information-set MCTS over the typed engines (vbr/engines/python_search.py and
-its C twin c_search.h): the same words and the same decisions in Python and in C for the same
+its C twin c_search.c): the same words and the same decisions in Python and in C for the same
 seed, a deal that keeps what the seat sees and redeals what it does not, and a search that plays
 Pig sensibly."""
 from __future__ import annotations

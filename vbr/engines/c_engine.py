@@ -244,11 +244,11 @@ def build_library(source: str, note=None, key: str | None = None) -> Path:
     return _with_library(source, note, key, lambda lib: lib)
 
 
-def _with_library(source: str, note, key: str | None, use, more_flags: tuple = ()):
+def _with_library(source: str, note, key: str | None, use, more_flags: tuple = (), what: str = "the C engine"):
     """`use(library)` of `source`'s compiled library, from the cache or built now, called under
     its entry's lock (build_library says the rest); `more_flags` go to the compiler after its
-    usual ones. A library found is marked as used now; one built, or a reference written, counts
-    toward the cache's next prune (vbr.engines.c_cache)."""
+    usual ones; `note` hears "building <what>". A library found is marked as used now; one built,
+    or a reference written, counts toward the cache's next prune (vbr.engines.c_cache)."""
     if len(source) > MAX_SOURCE:
         raise CEngineUnavailable(f"the rule file makes {len(source):,} characters of C, more than the "
                                  f"{MAX_SOURCE:,} the C engine compiles")
@@ -264,7 +264,7 @@ def _with_library(source: str, note, key: str | None, use, more_flags: tuple = (
         with c_cache.locked(folder, digest):
             built = not _intact(lib, sums, digest)
             if built:
-                _build(cc, flags, source, lib, sums, digest, folder, note)
+                _build(cc, flags, source, lib, sums, digest, folder, note, what)
             else:
                 cache_folder.touch(lib)
             if key is not None:
@@ -281,12 +281,13 @@ def _with_library(source: str, note, key: str | None, use, more_flags: tuple = (
         raise CEngineUnavailable(f"the C engine cannot build{where}: {why}") from None
 
 
-def _build(cc: str, flags: list[str], source: str, lib: Path, sums: Path, digest: str, folder: Path, note) -> None:
+def _build(cc: str, flags: list[str], source: str, lib: Path, sums: Path, digest: str, folder: Path, note,
+           what: str) -> None:
     """Compile `source` into `lib`, its sealed hash into `sums` (the caller holds the lock)."""
     for target in (lib, sums):  # a folder at either name would stop the build only once it is done
         private_cache.refuse_folder(target)
     if note is not None:
-        note(f"building the C engine ({len(source.splitlines())} lines of C)")
+        note(f"building {what} ({len(source.splitlines())} lines of C)")
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
         src = Path(tmp) / "engine.c"
         src.write_text(source)
@@ -434,15 +435,53 @@ def _seal_key(digest: str) -> bytes:
     return b"c-engine:" + digest.encode()
 
 
-def _loaded(lib: Path) -> ctypes.CDLL:
-    """The built library `lib` loaded, with the functions every build of vbr's C has; else
-    CEngineUnavailable (a compiler that wrote something else: CC names what made it)."""
+ENGINE_FUNCTIONS = ("vbr_new", "vbr_apply", "vbr_play_game", "vbr_play_many", "vbr_game", "vbr_apply_logged")
+SEARCH_FUNCTIONS = ("vbr_mcts", "vbr_mcts_visits", "vbr_determinize", "vbr_search_fault")
+
+
+def _loaded(lib: Path, functions: tuple = ENGINE_FUNCTIONS) -> ctypes.CDLL:
+    """The built library `lib` loaded, with the `functions` every build of its source has (a
+    program's, else the search library's); else CEngineUnavailable (a compiler that wrote
+    something else: CC names what made it)."""
     try:
         loaded = ctypes.CDLL(str(lib))
-        for name in ("vbr_new", "vbr_apply", "vbr_play_game", "vbr_play_many", "vbr_mcts", "vbr_apply_logged"):
+        for name in functions:
             getattr(loaded, name)
     except (OSError, AttributeError) as exc:
         raise CEngineUnavailable(f"the library the C compiler `{compiler()}` built cannot be loaded ({exc})") from None
+    return loaded
+
+
+_SEARCH: dict = {}  # (cache folder, compiler, width) -> the search library loaded from there
+_SEARCH_LOCK = threading.Lock()
+
+
+def search_library(width: int, note=None) -> ctypes.CDLL:
+    """The search library (c_search.c, c_source.search_source) of the programs whose things have
+    `width` words: one source for all of them, built once per compiler and cached and trusted as
+    a program's library is (the first search of a process builds it when the cache has none;
+    `note` hears of that), loaded once per process; its functions typed. Each takes the
+    program's VbrGame (CEngine.game) first."""
+    from vbr.engines.c_source import search_source
+    where = (str(cache_dir()), compiler(), width)
+    with _SEARCH_LOCK:
+        if where not in _SEARCH:
+            source = search_source(width)
+            key = hashlib.sha256(("search-library\0" + source).encode()).hexdigest()
+            found = _cached_loaded(key, _search_loaded)
+            _SEARCH[where] = found if found is not None else \
+                _with_library(source, note, key, _search_loaded, what="the C engine's search")
+        return _SEARCH[where]
+
+
+def _search_loaded(lib: Path) -> ctypes.CDLL:
+    loaded = _loaded(lib, SEARCH_FUNCTIONS)
+    W, U, V = ctypes.c_int64, ctypes.c_uint64, ctypes.c_void_p
+    P, D = ctypes.POINTER(W), ctypes.POINTER(ctypes.c_double)
+    loaded.vbr_determinize.argtypes, loaded.vbr_determinize.restype = [V, P, P, W, U], ctypes.c_int
+    loaded.vbr_mcts.argtypes, loaded.vbr_mcts.restype = [V, P, W, D, U, P], W
+    loaded.vbr_mcts_visits.argtypes, loaded.vbr_mcts_visits.restype = [V, P, W, D, U, P, P], W
+    loaded.vbr_search_fault.argtypes, loaded.vbr_search_fault.restype = [P], None
     return loaded
 
 
@@ -499,6 +538,7 @@ class CEngine:
         """`key`: the program's load key (vbr.engines.load_key), when it has one."""
         self.program = program
         self.layout = program.layout
+        self._note = note  # hears of the search library's build, when a search first needs it
         self._per_thread = threading.local()  # play_seats's arrays, one set per thread
         loaded = _cached_loaded(key) if key is not None else None
         flags = SCENARIO_FLAGS if any(u.kind in SCENARIO_UNITS for u in program.units) else ()
@@ -522,12 +562,8 @@ class CEngine:
         self._play_game.restype = ctypes.c_int
         self.lib.vbr_play_many.argtypes = [ctypes.POINTER(U), ctypes.POINTER(U), W, P, P, P, P]
         self.lib.vbr_play_many.restype = None
-        self.lib.vbr_determinize.argtypes, self.lib.vbr_determinize.restype = [P, P, W, U], ctypes.c_int
-        D = ctypes.POINTER(ctypes.c_double)
-        self.lib.vbr_mcts.argtypes, self.lib.vbr_mcts.restype = [P, W, D, U, P], W
-        self.lib.vbr_mcts_visits.argtypes = [P, W, D, U, P, P]
-        self.lib.vbr_mcts_visits.restype = W
-        self.lib.vbr_search_fault.argtypes, self.lib.vbr_search_fault.restype = [P], None
+        self.lib.vbr_game.argtypes, self.lib.vbr_game.restype = [], ctypes.c_void_p
+        self.game = ctypes.c_void_p(self.lib.vbr_game())  # the program as the search library reads it
         self.lib.vbr_new_logged.argtypes, self.lib.vbr_new_logged.restype = [P, U, W], ctypes.c_int
         self.lib.vbr_apply_logged.argtypes, self.lib.vbr_apply_logged.restype = [P, W, W], ctypes.c_int
         if hasattr(self.lib, "vbr_call"):  # a scenario's program, a chance program, a file with `returns`
@@ -706,7 +742,7 @@ class CEngine:
         out = self.array()
         if not 0 <= seat < self.program.seats:
             raise ValueError(f"no seat {seat}: the game has {self.program.seats}")
-        if self.lib.vbr_determinize(S, out, seat, seed & R.MASK):
+        if search_library(self.layout.width, self._note).vbr_determinize(self.game, S, out, seat, seed & R.MASK):
             raise MemoryError("the C engine could not allocate the determinization's scratch")
         return out
 
@@ -716,14 +752,17 @@ class CEngine:
         when given. A fault in an imagined world raises EngineFault with its message and arguments."""
         self._search_arguments(S, seat)
         mask = self._root_mask(S, among)
-        return self._searched(self.lib.vbr_mcts(S, seat, self._numbers(params), seed & R.MASK, mask))
+        search = search_library(self.layout.width, self._note)
+        return self._searched(search, search.vbr_mcts(self.game, S, seat, self._numbers(params), seed & R.MASK, mask))
 
     def mcts_visits(self, S, seat: int, params, seed: int, among: list[int] | None = None) -> tuple[int, list[int]]:
         """python_search.mcts_visits in C: (the option, the root's visits per option)."""
         self._search_arguments(S, seat)
         mask = self._root_mask(S, among)
         visits = (ctypes.c_int64 * max(1, S[H.NOPTS]))()
-        answer = self._searched(self.lib.vbr_mcts_visits(S, seat, self._numbers(params), seed & R.MASK, visits, mask))
+        search = search_library(self.layout.width, self._note)
+        answer = self._searched(search, search.vbr_mcts_visits(self.game, S, seat, self._numbers(params), seed & R.MASK,
+                                                               visits, mask))
         return answer, list(visits)[:S[H.NOPTS]]
 
     @staticmethod
@@ -747,10 +786,11 @@ class CEngine:
         if not 0 <= seat < self.program.seats:
             raise ValueError(f"no seat {seat}: the game has {self.program.seats}")
 
-    def _searched(self, answer: int) -> int:
+    @staticmethod
+    def _searched(search, answer: int) -> int:
         if answer == -1:
             fault = (ctypes.c_int64 * 3)()
-            self.lib.vbr_search_fault(fault)
+            search.vbr_search_fault(fault)
             raise EngineFault(*(int(x) for x in fault))
         if answer < 0:
             raise MemoryError("the C engine could not allocate the search's tree")

@@ -22,6 +22,25 @@ enum { H_STATUS = 0, H_WINNER = 1, H_STEPS = 2, H_CHOICES = 3, H_FP = 4, H_SEAT 
        H_FAULT_A = 15, H_FAULT_B = 16 };
 enum { RUNNING = 0, CHOICE = 1, OVER = 2, FAULT = 3 };
 
+/* What the search library (c_search.c, built once for all the programs of a thing's width)
+ * knows of a program: its layout (vbr/ir/layout.py), the tables c_source.py's search_constants
+ * writes, and its vbr_apply. A program's library gives its own through vbr_game(). */
+typedef struct VbrGame {
+    W seats, teams, words, streams, nstreams, vars, things, kinds, zone_of, fields, width, zones, nzones,
+      zone_size, options, max_options, plain_vars, nlist_vars, points_at, points_count, points_by_team;
+    const W *team_of, *zone_side;
+    const W *hidden_of;  /* per seat, hidden_width words: how many zones are hidden from it, then those zones */
+    W hidden_width;
+    const W *site_offers_things;  /* per choice site: 1 when its options are things */
+    const U *stream_keys;
+    const W *list_vars;  /* per list var, 4 words: its first word past vars, its slots, a slot's room, 1 for things */
+    const W *thing_vars;  /* per plain var word: 1 when it names a thing */
+    const W *thing_fields;  /* per kind, thing_fields_width words: how many row words name things, then those words */
+    W thing_fields_width;
+    const U *fixed_fields;  /* per kind: the row words no statement sets (observed_words.fixed_fields) */
+    int (*apply)(W *S, W i);
+} VbrGame;
+
 /* A fault leaves the running code at once: GCC's and Clang's own setjmp (a few instructions, no
  * signal mask), else the C library's. */
 #if defined(__GNUC__)

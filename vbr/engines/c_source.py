@@ -2,8 +2,9 @@
 
 `c_source(program)` gives one C file: c_runtime.h, per block of each unit a function
 `u<unit>(S, fp, pc)` that enters at block pc and returns when control moves,
-the tables of blocks, and the entry points `vbr_new`, `vbr_apply`, `vbr_play_random`,
-`vbr_play_many`. It mirrors python_source.py rule for rule. Nothing of the rule file's text is in
+the tables of blocks, the entry points `vbr_new`, `vbr_apply`, `vbr_play_random`,
+`vbr_play_many`, and `vbr_game()`, the program as the search library (`search_source()`, built
+once for every program) reads it. It mirrors python_source.py rule for rule. Nothing of the rule file's text is in
 the source: every number is written by this module from an int, names are numbers, and texts
 stay in the program's tables on the Python side.
 """
@@ -90,6 +91,23 @@ def c_module(program: N.Program) -> CModule:
         if not source.split_direct:
             return CModule(text, source.unit_chars, source.largest)
         excluded |= source.split_direct
+
+
+# The program's VbrGame (c_runtime.h), made of search_constants' names, for the search library
+GAME_DESCRIPTION = """static const VbrGame VBR_GAME = {
+    VBR_SEATS, VBR_TEAMS, L_WORDS, L_STREAMS, L_NSTREAMS, L_VARS, L_THINGS, L_KINDS, L_ZONE_OF, L_FIELDS, L_WIDTH,
+    L_ZONES, L_NZONES, L_ZONE_SIZE, L_OPTIONS, L_MAX_OPTIONS, L_PLAIN_VARS, L_NLIST_VARS, POINTS_AT, POINTS_COUNT,
+    POINTS_BY_TEAM, TEAM_OF, ZONE_SIDE, &HIDDEN_OF[0][0], sizeof HIDDEN_OF[0] / sizeof(W), SITE_OFFERS_THINGS,
+    STREAM_KEYS, &LIST_VARS[0][0], THING_VARS, &THING_FIELDS[0][0], sizeof THING_FIELDS[0] / sizeof(W), FIXED_FIELDS,
+    vbr_apply};
+const VbrGame *vbr_game(void) { return &VBR_GAME; }"""
+
+
+def search_source(width: int) -> str:
+    """The search library's C for the programs whose things have `width` words (c_search.c
+    after c_runtime.h): the same text for all of them."""
+    return f"#define VBR_WIDTH {int(width)}\n" + runtime() + "\n" + \
+        resources.files("vbr.engines").joinpath("c_search.c").read_text()
 
 
 def runtime() -> str:
@@ -214,7 +232,7 @@ class _Source(WordSource):
                 self.constants()]
         table = f"static UnitFn *const UNITS[] = {{{', '.join(f'u{u}' for u in range(len(p.units)))}}};"
         return "\n\n".join(head + self.defs + units + [table, self.search_constants(), self.entry_points(),
-                                          resources.files("vbr.engines").joinpath("c_search.h").read_text()]) + "\n"
+                                                       GAME_DESCRIPTION]) + "\n"
 
     def measured_unit(self, u: int, unit: N.Unit) -> str:
         """The unit's C (direct_unit or unit), its size and the definitions made meanwhile counted
@@ -286,7 +304,8 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
 }}"""
 
     def search_constants(self) -> str:
-        """What code that searches over states (c_search.h) may know of this program's layout."""
+        """What the play loops and the search (c_search.c, through GAME_DESCRIPTION) may know of
+        this program's layout."""
         p, lay = self.p, self.lay
         from vbr.engines.python_source import team_table
         hidden = [[len(h), *h] for h in p.hidden]

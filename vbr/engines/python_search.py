@@ -1,6 +1,6 @@
 """Determinization and information-set Monte Carlo tree search over the typed engines' states.
 
-This module is the reference; vbr/engines/c_search.h is the same search in C, and for the same
+This module is the reference; vbr/engines/c_search.c is the same search in C, and for the same
 state, seat, parameters and seed both give the same words (`determinize`) and the same option
 (`mcts_choice`; `mcts_visits` also gives the root's visits per option). The functions take
 either engine (PythonEngine or CEngine): they read and write the state's words and call the
@@ -229,7 +229,7 @@ class SearchParams:
             raise ValueError(f"search parameters out of range: {self}")
 
     def numbers(self) -> list[float]:
-        """The settings as the C search reads them (c_search.h, VbrParams): numbers in field order."""
+        """The settings as the C search reads them (c_search.c, VbrParams): numbers in field order."""
         return [float(self.iterations), float(self.c), float(self.depth), float(REWARDS.index(self.reward)),
                 float(ROLLOUTS.index(self.rollout)), float(self.greedy_moves), float(self.worlds), float(self.widen),
                 float(TREES.index(self.tree)), float(self.inner_c), float(self.spread_playouts), float(self.budget),

@@ -1,27 +1,64 @@
 /* Determinization and information-set Monte Carlo tree search over a program's states, in C.
  * The same search as vbr/engines/python_search.py, whose docstring is the definition (how a world
  * is dealt, how options are keyed, the order of the agent stream's draws): for the same state,
- * seat, parameters and seed both give the same words and the same option. Generic code: it is
- * compiled into every program's library after the program's search constants (L_*, TEAM_OF,
- * ZONE_SIDE, HIDDEN_OF, SITE_OFFERS_THINGS, STREAM_KEYS, POINTS_AT, POINTS_COUNT) and calls the
- * engine's vbr_apply. Memory: a node pool grown with realloc, freed before vbr_mcts returns.
+ * seat, parameters and seed both give the same words and the same option. A library of its own,
+ * built once for all the programs whose things have VBR_WIDTH words (c_source.search_source
+ * defines it before c_runtime.h, whose VbrGame it reads: a key's size known to the compiler):
+ * what it knows of a program's layout, and the program's vbr_apply, come from the VbrGame the
+ * program's library's vbr_game() gives, the first argument of each function here (-2 from one
+ * of another width). Memory: a node pool grown with realloc,
+ * freed before vbr_mcts returns.
  *
- *   int vbr_determinize(W *S, W *out, W seat, U seed)   0, or -2 for a seat out of range / no memory
- *   W vbr_mcts(W *S, W seat, const double *params, U seed, const W *allowed)
+ *   int vbr_determinize(const VbrGame *g, W *S, W *out, W seat, U seed)
+ *       0, or -2 for a seat out of range / no memory
+ *   W vbr_mcts(const VbrGame *g, W *S, W seat, const double *params, U seed, const W *allowed)
  *       the option index; -1 when an imagined world faulted (vbr_search_fault gives its message
  *       id and arguments); -2 for a state not at a choice, a seat out of range, no option
  *       allowed, or no memory. Stops early once the remaining iterations cannot change the answer
  *       (mcts_choice). `params`: P_COUNT numbers, python_search.SearchParams.numbers. `allowed`:
  *       NULL, or a word per option, nonzero for the options the root may take (`among`).
- *   W vbr_mcts_visits(W *S, W seat, const double *params, U seed, W *visits, const W *allowed)
+ *   W vbr_mcts_visits(const VbrGame *g, W *S, W seat, const double *params, U seed, W *visits, const W *allowed)
  *       the same search even for a single option and never stopped early, the root's visits per
  *       option into `visits`. */
 #include <math.h>
+
+/* The program's layout, as the VbrGame `g` in scope gives it (each function here has one) */
+#define VBR_SEATS (g->seats)
+#define VBR_TEAMS (g->teams)
+#define L_WORDS (g->words)
+#define L_STREAMS (g->streams)
+#define L_NSTREAMS (g->nstreams)
+#define L_VARS (g->vars)
+#define L_THINGS (g->things)
+#define L_KINDS (g->kinds)
+#define L_ZONE_OF (g->zone_of)
+#define L_FIELDS (g->fields)
+#define L_WIDTH VBR_WIDTH  /* a thing's words: the library is built for one width (search_source), g->width */
+#define L_ZONES (g->zones)
+#define L_NZONES (g->nzones)
+#define L_ZONE_SIZE (g->zone_size)
+#define L_OPTIONS (g->options)
+#define L_MAX_OPTIONS (g->max_options)
+#define L_PLAIN_VARS (g->plain_vars)
+#define L_NLIST_VARS (g->nlist_vars)
+#define POINTS_AT (g->points_at)
+#define POINTS_COUNT (g->points_count)
+#define POINTS_BY_TEAM (g->points_by_team)
+#define TEAM_OF (g->team_of)
+#define ZONE_SIDE (g->zone_side)
+#define HIDDEN_OF(seat, i) (g->hidden_of[(seat) * g->hidden_width + (i)])  /* per seat: how many, then the zones */
+#define SITE_OFFERS_THINGS (g->site_offers_things)
+#define STREAM_KEYS (g->stream_keys)
+#define LIST_VARS(l, i) (g->list_vars[(l) * 4 + (i)])
+#define THING_VARS (g->thing_vars)
+#define THING_FIELDS(kind) (g->thing_fields + (kind) * g->thing_fields_width)
+#define FIXED_FIELDS (g->fixed_fields)
 
 #define VBR_DETERMINIZE_KEY 0x31e77123b7b5b9eaULL /* random_streams.key("determinize") */
 #define VBR_MCTS_KEY 0x43c6ac1ffdfca906ULL        /* random_streams.key("mcts") */
 #define VBR_LEAD_SCALE 2.0
 #define VBR_KEY_WORDS (4 + L_WIDTH)               /* the chooser's seat, the key's tag, its words, the observation */
+#define VBR_NODE_KEY(s, k) ((s)->node_keys + (k) * VBR_KEY_WORDS)
 #define VBR_OBSERVE_SEED 0x1234567ULL  /* python_search.OBSERVE_SEED */
 enum { KEY_PLAIN = 0, KEY_SEEN = 1, KEY_HIDDEN = 2, KEY_ROOT = 3, KEY_UNSEEN = 4 };
 
@@ -39,11 +76,13 @@ typedef struct {
     W *pool, *items, *pool_kind, *pool_side;  /* L_THINGS words each: the planning's */
     W *planned_item, *pool_start;  /* the plan: pool p's things from pool_start[p] */
     W npools;
+    const VbrGame *g;
 } VbrDeal;
 
 #define VBR_REVEALED (L_ZONE_OF + L_THINGS)  /* the things' revealed flags (vbr/ir/layout.py) */
 
-static int vbr_deal_open(VbrDeal *d) {
+static int vbr_deal_open(const VbrGame *g, VbrDeal *d) {
+    d->g = g;
     size_t n = (size_t)L_THINGS + 1;
     W *block = malloc(6 * n * sizeof(W));
     if (!block) return -2;
@@ -57,9 +96,10 @@ static void vbr_deal_close(VbrDeal *d) { free(d->pool); }
 
 /* The plan of S's deal for `seat`. */
 static void vbr_deal_plan(const W *S, W seat, VbrDeal *d) {
-    W nthings = 0, npools = 0, g = 0;
-    for (W h = 0; h < HIDDEN_OF[seat][0]; h++) {
-        W z = HIDDEN_OF[seat][1 + h], at = L_ZONES + z * L_ZONE_SIZE, side = ZONE_SIDE[z];
+    const VbrGame *g = d->g;
+    W nthings = 0, npools = 0, placed = 0;
+    for (W h = 0; h < HIDDEN_OF(seat, 0); h++) {
+        W z = HIDDEN_OF(seat, 1 + h), at = L_ZONES + z * L_ZONE_SIZE, side = ZONE_SIDE[z];
         for (W w = at + 1; w <= at + S[at]; w++) {
             W kind = S[L_KINDS + S[w]], p = 0;
             while (p < npools && !(d->pool_kind[p] == kind && d->pool_side[p] == side)) p++;
@@ -68,11 +108,11 @@ static void vbr_deal_plan(const W *S, W seat, VbrDeal *d) {
         }
     }
     for (W p = 0; p < npools; p++) {
-        d->pool_start[p] = g;
+        d->pool_start[p] = placed;
         for (W k = 0; k < nthings; k++)
-            if (d->pool[k] == p) d->planned_item[g++] = d->items[k];
+            if (d->pool[k] == p) d->planned_item[placed++] = d->items[k];
     }
-    d->pool_start[npools] = g;
+    d->pool_start[npools] = placed;
     d->npools = npools;
 }
 
@@ -80,6 +120,7 @@ static void vbr_deal_plan(const W *S, W seat, VbrDeal *d) {
  * shuffled, and the i-th thing of the pool (in place order) given the revealed flag and the fields
  * `src` gives the i-th from the shuffle's end; each random stream restarted. */
 static void vbr_deal(W *S, const W *src, U seed, VbrDeal *d) {
+    const VbrGame *g = d->g;
     U st = vbr_first_state(seed, VBR_DETERMINIZE_KEY);
     for (W p = 0; p < d->npools; p++) {
         W a = d->pool_start[p], n = d->pool_start[p + 1] - a;
@@ -97,9 +138,9 @@ static void vbr_deal(W *S, const W *src, U seed, VbrDeal *d) {
     for (W k = 0; k < L_NSTREAMS; k++) S[L_STREAMS + k] = (W)vbr_first_state(seed, STREAM_KEYS[k]);
 }
 
-int vbr_determinize(W *S, W *out, W seat, U seed) {
+int vbr_determinize(const VbrGame *g, W *S, W *out, W seat, U seed) {
     VbrDeal d;
-    if (seat < 0 || seat >= VBR_SEATS || vbr_deal_open(&d)) return -2;
+    if (g->width != VBR_WIDTH || seat < 0 || seat >= VBR_SEATS || vbr_deal_open(g, &d)) return -2;
     memcpy(out, S, (size_t)S[H_TOP] * sizeof(W));
     vbr_deal_plan(S, seat, &d);
     vbr_deal(out, S, seed, &d);
@@ -116,19 +157,20 @@ enum { P_ITERATIONS, P_C, P_DEPTH, P_REWARD, P_ROLLOUT, P_GREEDY_MOVES, P_WORLDS
 #define VBR_CONFIDENCE_EVERY 16  /* past the budget, confidence is checked after every 16th iteration */
 
 typedef struct {
-    W key[VBR_KEY_WORDS];
     W visits, available, side, first, next, nchildren, parent;  /* first child, next sibling, parent: pool indexes, -1 none */
     double total, squares;  /* the rewards' sum, and (a root child's) sum of squares */
 } VbrNode;
 
 typedef struct {
+    const VbrGame *g;
     VbrNode *nodes;
+    W *node_keys;  /* node k's key: VBR_KEY_WORDS words from k * VBR_KEY_WORDS */
     W *path, used, cap;
     W *slots, nslots;  /* the children by parent and key: open addressing, 2 * cap slots, -1 empty */
     W *root_words, *world, *trial, *keys, *key_option, *untried, *legal;
     W *key_at, *key_stamp, key_mask, stamp;  /* a choice's keys by hash (vbr_choose): open addressing, stamped per choice */
     char *hidden;  /* per thing: in a zone the searching seat could not see at the root */
-    char zone_hidden[L_NZONES + 1];  /* per zone: hidden from the searching seat */
+    char *zone_hidden;  /* per zone: hidden from the searching seat */
     W closed;  /* tree=closed: a node's children are told apart by what the searching seat observes */
     W root_things;  /* the things made by the root: their FIXED_FIELDS words go with their ids */
     VbrDeal deal;
@@ -144,22 +186,28 @@ typedef struct {
 
 /* Where a child of `parent` with `key` is looked for first among the slots. */
 static U vbr_slot_of(const VbrSearch *s, W parent, const W *key) {
+    const VbrGame *g = s->g;
     U h = (U)parent;
     for (W i = 0; i < VBR_KEY_WORDS; i++) h = (h + (U)key[i]) * VBR_GAMMA;
     return vbr_mix(h) & (U)(s->nslots - 1);
 }
 
 static void vbr_slot_put(VbrSearch *s, W k) {
-    U i = vbr_slot_of(s, s->nodes[k].parent, s->nodes[k].key);
+    const VbrGame *g = s->g;
+    U i = vbr_slot_of(s, s->nodes[k].parent, VBR_NODE_KEY(s, k));
     while (s->slots[i] >= 0) i = (i + 1) & (U)(s->nslots - 1);
     s->slots[i] = k;
 }
 
 static int vbr_search_grow(VbrSearch *s) {
+    const VbrGame *g = s->g;
     W cap = s->cap ? 2 * s->cap : 64;
     VbrNode *nodes = realloc(s->nodes, (size_t)cap * sizeof(VbrNode));
     if (!nodes) return -2;
     s->nodes = nodes;
+    W *keys = realloc(s->node_keys, (size_t)cap * VBR_KEY_WORDS * sizeof(W));
+    if (!keys) return -2;
+    s->node_keys = keys;
     W *path = realloc(s->path, (size_t)cap * sizeof(W));
     if (!path) return -2;
     s->path = path;
@@ -176,10 +224,12 @@ static int vbr_search_grow(VbrSearch *s) {
 }
 
 static W vbr_new_node(VbrSearch *s, W parent, const W *key, W side) {
+    const VbrGame *g = s->g;
     if (s->used == s->cap && vbr_search_grow(s)) return -2;
     W k = s->used++;
     VbrNode *n = &s->nodes[k];
-    if (key) memcpy(n->key, key, sizeof n->key); else memset(n->key, 0, sizeof n->key);
+    if (key) memcpy(VBR_NODE_KEY(s, k), key, VBR_KEY_WORDS * sizeof(W));
+    else memset(VBR_NODE_KEY(s, k), 0, VBR_KEY_WORDS * sizeof(W));
     n->visits = 0; n->available = 1; n->side = side; n->first = -1; n->nchildren = 0; n->parent = parent;
     n->total = 0.0; n->squares = 0.0;
     if (parent >= 0) {
@@ -191,9 +241,10 @@ static W vbr_new_node(VbrSearch *s, W parent, const W *key, W side) {
 
 /* The child of `node` with `key`, or -1. */
 static W vbr_child(const VbrSearch *s, W node, const W *key) {
+    const VbrGame *g = s->g;
     U i = vbr_slot_of(s, node, key);
     for (W k; (k = s->slots[i]) >= 0; i = (i + 1) & (U)(s->nslots - 1))
-        if (s->nodes[k].parent == node && !memcmp(s->nodes[k].key, key, sizeof s->nodes[k].key)) return k;
+        if (s->nodes[k].parent == node && !memcmp(VBR_NODE_KEY(s, k), key, VBR_KEY_WORDS * sizeof(W))) return k;
     return -1;
 }
 
@@ -201,6 +252,7 @@ static W vbr_child(const VbrSearch *s, W node, const W *key) {
  * e lies where the seat may not look, -2 - its kind when it lay hidden from the seat at the root,
  * else e (none too). */
 static W vbr_thing_seen(const VbrSearch *s, const W *world, W e) {
+    const VbrGame *g = s->g;
     if (e < 0 || e >= L_THINGS) return e;
     W z = world[L_ZONE_OF + e];
     if (z >= 0 && z < L_NZONES && s->zone_hidden[z]) return -1;
@@ -217,16 +269,17 @@ static W vbr_thing_seen(const VbrSearch *s, const W *world, W e) {
  * vbr_thing_seen shows it.
  * The terms do not wait for one another: the processor works several out at once. */
 static W vbr_observe(const VbrSearch *s, const W *world) {
+    const VbrGame *g = s->g;
     U h = 0, k = 0;
 #define VBR_SEE(v) (k += VBR_GAMMA, h += vbr_mix((U)(v) ^ k))
     for (W w = 0; w < L_PLAIN_VARS; w++) VBR_SEE(THING_VARS[w] ? vbr_thing_seen(s, world, world[L_VARS + w]) : world[L_VARS + w]);
     for (W l = 0; l < L_NLIST_VARS; l++) {
-        W cap = LIST_VARS[l][2];
-        for (W t = 0; t < LIST_VARS[l][1]; t++) {
-            const W *slot = world + L_VARS + LIST_VARS[l][0] + t * (1 + cap);
+        W cap = LIST_VARS(l, 2);
+        for (W t = 0; t < LIST_VARS(l, 1); t++) {
+            const W *slot = world + L_VARS + LIST_VARS(l, 0) + t * (1 + cap);
             W n = slot[0] < 0 ? 0 : slot[0] > cap ? cap : slot[0];
             VBR_SEE(slot[0]);
-            for (W i = 1; i <= n; i++) VBR_SEE(LIST_VARS[l][3] ? vbr_thing_seen(s, world, slot[i]) : slot[i]);
+            for (W i = 1; i <= n; i++) VBR_SEE(LIST_VARS(l, 3) ? vbr_thing_seen(s, world, slot[i]) : slot[i]);
         }
     }
     for (W z = 0; z < L_NZONES; z++) {
@@ -237,7 +290,7 @@ static W vbr_observe(const VbrSearch *s, const W *world) {
             W e = world[w], hidden = s->hidden[e];
             VBR_SEE(hidden ? -1 - world[L_KINDS + e] : e);
             U fixed = !hidden && e < s->root_things ? FIXED_FIELDS[world[L_KINDS + e]] : 0;
-            const W *things = THING_FIELDS[world[L_KINDS + e]];  /* how many, then the words naming things */
+            const W *things = THING_FIELDS(world[L_KINDS + e]);  /* how many, then the words naming things */
             for (W f = 0, next = 1; f < L_WIDTH; f++) {
                 int thing = next <= things[0] && things[next] == f;
                 next += thing;
@@ -254,6 +307,7 @@ static W vbr_observe(const VbrSearch *s, const W *world) {
 
 /* Option i's key (python_search._Search.keys): the chooser's seat, a tag and its words, the observation. */
 static void vbr_option_key(const VbrSearch *s, const W *world, W i, int root, W obs, W *key) {
+    const VbrGame *g = s->g;
     W v = world[L_OPTIONS + i];
     memset(key, 0, VBR_KEY_WORDS * sizeof(W));
     key[0] = world[H_SEAT];
@@ -268,8 +322,8 @@ static void vbr_option_key(const VbrSearch *s, const W *world, W i, int root, W 
 }
 
 /* Option i applied to the world; -1 (the fault kept) when the world faulted. */
-static int vbr_search_apply(W *world, W i) {
-    if (vbr_apply(world, i) != FAULT) return 0;
+static int vbr_search_apply(const VbrGame *g, W *world, W i) {
+    if (g->apply(world, i) != FAULT) return 0;
     vbr_search_fault_words[0] = world[H_FAULT];
     vbr_search_fault_words[1] = world[H_FAULT_A];
     vbr_search_fault_words[2] = world[H_FAULT_B];
@@ -283,6 +337,7 @@ static double vbr_ucb(const VbrSearch *s, const VbrNode *n, double c) {
 /* Whether a key equal to `key` is among this choice's first `nk` keys; if not, it is noted as
  * the nk-th (a hash table, so a choice of thousands of options costs time linear in them). */
 static int vbr_key_met(VbrSearch *s, const W *key, W nk) {
+    const VbrGame *g = s->g;
     U h = 0;
     for (W i = 0; i < VBR_KEY_WORDS; i++) h = (h + (U)key[i]) * VBR_GAMMA;
     for (U at = vbr_mix(h) & (U)s->key_mask;; at = (at + 1) & (U)s->key_mask) {
@@ -299,6 +354,7 @@ static int vbr_key_met(VbrSearch *s, const W *key, W nk) {
  * (a draw among them when several) while widening allows another child or no tried key is legal
  * here, else the first best UCB bound among the legal ones. */
 static W vbr_choose(VbrSearch *s, W node, W *world, int root) {
+    const VbrGame *g = s->g;
     W n = world[H_NOPTS], nk = 0, nu = 0, nl = 0, obs = s->closed && !root ? vbr_observe(s, world) : 0;
     s->stamp++;
     for (W i = 0; i < n; i++) {
@@ -330,7 +386,7 @@ static W vbr_choose(VbrSearch *s, W node, W *world, int root) {
             if (u > best) { best = u; child = s->legal[l]; option = s->key_option[s->legal[l + 1]]; }
         }
     }
-    if (vbr_search_apply(world, option)) return -1;
+    if (vbr_search_apply(s->g, world, option)) return -1;
     return child;
 }
 
@@ -341,7 +397,7 @@ static W vbr_descend(VbrSearch *s, W *world) {
     s->path[len++] = node;
     while (world[H_STATUS] == CHOICE && s->nodes[node].visits) {
         if (world[H_NOPTS] == 1) {
-            if (vbr_search_apply(world, 0)) return -1;
+            if (vbr_search_apply(s->g, world, 0)) return -1;
             continue;
         }
         node = vbr_choose(s, node, world, 0);
@@ -352,7 +408,7 @@ static W vbr_descend(VbrSearch *s, W *world) {
 }
 
 /* Each team's points lead over the best other team into `lead`; 0 when the file keeps no points. */
-static int vbr_leads(const W *world, W *lead) {
+static int vbr_leads(const VbrGame *g, const W *world, W *lead) {
     W pts[VBR_TEAMS];
     if (POINTS_AT < 0 || POINTS_COUNT <= 0) return 0;
     if (POINTS_BY_TEAM) {
@@ -371,20 +427,21 @@ static int vbr_leads(const W *world, W *lead) {
     return 1;
 }
 
-static void vbr_estimate(const W *world, double *r) {
+static void vbr_estimate(const VbrGame *g, const W *world, double *r) {
     W lead[VBR_TEAMS];
-    int have = vbr_leads(world, lead);
+    int have = vbr_leads(g, world, lead);
     for (W t = 0; t < VBR_TEAMS; t++) r[t] = have ? 0.5 + 0.5 * tanh((double)lead[t] / VBR_LEAD_SCALE) : 0.5;
 }
 
 /* The team that won a finished world, or -1 for a draw. */
-static W vbr_won(const W *world) {
+static W vbr_won(const VbrGame *g, const W *world) {
     W w = world[H_WINNER];  /* H_WINNER_TEAM: a team as a whole won, its index + 1 */
     return world[H_WINNER_TEAM] ? world[H_WINNER_TEAM] - 1 : w == VBR_NONE ? -1 : TEAM_OF[w];
 }
 
 /* The greedy playout choice (python_search._Search.greedy_option); -1 when a trial faulted. */
 static W vbr_greedy_option(VbrSearch *s, W *world, W n) {
+    const VbrGame *g = s->g;
     s->agent += VBR_GAMMA;
     U seed = vbr_mix(s->agent);
     W team = TEAM_OF[world[H_SEAT]], nbest = 0, lead[VBR_TEAMS];
@@ -392,11 +449,11 @@ static W vbr_greedy_option(VbrSearch *s, W *world, W n) {
     for (W i = 0; i < n; i++) {
         memcpy(s->trial, world, (size_t)world[H_TOP] * sizeof(W));
         for (W k = 0; k < L_NSTREAMS; k++) s->trial[L_STREAMS + k] = (W)vbr_first_state(seed, STREAM_KEYS[k]);
-        if (vbr_search_apply(s->trial, i)) return -1;
+        if (vbr_search_apply(s->g, s->trial, i)) return -1;
         double worth;
-        if (s->trial[H_STATUS] == CHOICE) worth = vbr_leads(s->trial, lead) ? (double)lead[team] : 0.0;
+        if (s->trial[H_STATUS] == CHOICE) worth = vbr_leads(g, s->trial, lead) ? (double)lead[team] : 0.0;
         else {
-            W won = vbr_won(s->trial);
+            W won = vbr_won(g, s->trial);
             worth = won < 0 ? 0.0 : won == team ? VBR_GREEDY_WIN : -VBR_GREEDY_WIN;
         }
         if (i == 0 || worth > top) { top = worth; nbest = 0; s->legal[nbest++] = i; }
@@ -409,8 +466,9 @@ static W vbr_greedy_option(VbrSearch *s, W *world, W n) {
  * spread); `cut`: a playout cut by `depth`, whose outcome is 0.5, or with cut=lead the margin score
  * itself (python_search._Search.with_margin). */
 static void vbr_with_margin(VbrSearch *s, const W *world, double *r, int cut) {
+    const VbrGame *g = s->g;
     W lead[VBR_TEAMS];
-    if (!vbr_leads(world, lead)) return;
+    if (!vbr_leads(g, world, lead)) return;
     double spread = s->fixed_spread;
     if (spread <= 0.0) {
         W x = lead[s->root_team];
@@ -427,13 +485,14 @@ static void vbr_with_margin(VbrSearch *s, const W *world, double *r, int cut) {
 
 /* Rewards per team into r; -1 when a world faulted. */
 static int vbr_playout(VbrSearch *s, W *world, double *r) {
+    const VbrGame *g = s->g;
     W left = s->depth ? s->depth : -1, moves = 0;
     while (world[H_STATUS] == CHOICE) {
         if (left == 0) {
             if (s->margin) {
                 for (W t = 0; t < VBR_TEAMS; t++) r[t] = 0.5;
                 vbr_with_margin(s, world, r, 1);
-            } else vbr_estimate(world, r);
+            } else vbr_estimate(g, world, r);
             return 0;
         }
         left--;
@@ -445,9 +504,9 @@ static int vbr_playout(VbrSearch *s, W *world, double *r) {
             } else i = vbr_below_of(&s->agent, n);
         }
         moves++;
-        if (vbr_search_apply(world, i)) return -1;
+        if (vbr_search_apply(s->g, world, i)) return -1;
     }
-    W team = vbr_won(world);
+    W team = vbr_won(g, world);
     for (W t = 0; t < VBR_TEAMS; t++) r[t] = team < 0 ? 0.5 : t == team ? 1.0 : 0.0;
     if (s->margin) vbr_with_margin(s, world, r, 0);
     return 0;
@@ -457,8 +516,9 @@ static int vbr_playout(VbrSearch *s, W *world, double *r) {
  * (python_search._Search.spread_playouts) into s->fixed_spread, left 0 when k is 0 or the file
  * keeps no points; -1 when a world faulted. */
 static int vbr_spread_playouts(VbrSearch *s, W k) {
+    const VbrGame *g = s->g;
     W lead[VBR_TEAMS], start;
-    if (!k || !vbr_leads(s->root_words, lead)) return 0;
+    if (!k || !vbr_leads(g, s->root_words, lead)) return 0;
     start = lead[s->root_team];
     double squares = 0.0;
     for (W p = 0; p < k; p++) {
@@ -468,9 +528,9 @@ static int vbr_spread_playouts(VbrSearch *s, W k) {
         vbr_deal(s->world, s->root_words, world_seed, &s->deal);
         while (s->world[H_STATUS] == CHOICE) {
             W n = s->world[H_NOPTS];
-            if (vbr_search_apply(s->world, n > 1 ? vbr_below_of(&s->agent, n) : 0)) return -1;
+            if (vbr_search_apply(s->g, s->world, n > 1 ? vbr_below_of(&s->agent, n) : 0)) return -1;
         }
-        vbr_leads(s->world, lead);
+        vbr_leads(g, s->world, lead);
         double x = (double)(lead[s->root_team] - start);
         squares += x * x;
     }
@@ -481,6 +541,7 @@ static int vbr_spread_playouts(VbrSearch *s, W k) {
 }
 
 static W vbr_iterate(VbrSearch *s) {
+    const VbrGame *g = s->g;
     double r[VBR_TEAMS];
     s->agent += VBR_GAMMA;
     U world_seed = vbr_mix(s->agent);
@@ -505,10 +566,11 @@ static W vbr_iterate(VbrSearch *s) {
  * every other root child in mean reward by more than `z` standard errors of the difference, each
  * child visited at least twice (python_search._Search.confident). */
 static int vbr_confident(const VbrSearch *s, double z) {
+    const VbrGame *g = s->g;
     W a = -1;
     for (W k = s->nodes[0].first; k >= 0; k = s->nodes[k].next) {
         const VbrNode *n = &s->nodes[k];
-        if (a < 0 || n->visits > s->nodes[a].visits || (n->visits == s->nodes[a].visits && n->key[2] < s->nodes[a].key[2]))
+        if (a < 0 || n->visits > s->nodes[a].visits || (n->visits == s->nodes[a].visits && VBR_NODE_KEY(s, k)[2] < VBR_NODE_KEY(s, a)[2]))
             a = k;
     }
     if (a < 0 || s->nodes[a].visits < 2) return 0;
@@ -528,12 +590,14 @@ static int vbr_confident(const VbrSearch *s, double z) {
 
 /* Adds the root's visits per option to `visits`. */
 static void vbr_root_visits(const VbrSearch *s, W n, W *visits) {
+    const VbrGame *g = s->g;
     for (W k = s->nodes[0].first; k >= 0; k = s->nodes[k].next)
-        if (s->nodes[k].key[2] < n) visits[s->nodes[k].key[2]] += s->nodes[k].visits;
+        if (VBR_NODE_KEY(s, k)[2] < n) visits[VBR_NODE_KEY(s, k)[2]] += s->nodes[k].visits;
 }
 
-static int vbr_search_open(VbrSearch *s, W *S, W seat, const double *params, U agent) {
+static int vbr_search_open(const VbrGame *g, VbrSearch *s, W *S, W seat, const double *params, U agent) {
     memset(s, 0, sizeof *s);
+    s->g = g;
     s->seat = seat; s->c = params[P_C]; s->depth = (W)params[P_DEPTH]; s->root_words = S;
     s->margin = params[P_REWARD] == 1.0; s->greedy = params[P_ROLLOUT] == 1.0;
     s->greedy_moves = (W)params[P_GREEDY_MOVES]; s->widen = params[P_WIDEN];
@@ -551,21 +615,22 @@ static int vbr_search_open(VbrSearch *s, W *S, W seat, const double *params, U a
     s->key_at = malloc(((size_t)s->key_mask + 1) * sizeof(W));
     s->key_stamp = calloc((size_t)s->key_mask + 1, sizeof(W));
     s->hidden = calloc((size_t)L_THINGS + 1, 1);
-    if (vbr_deal_open(&s->deal)) s->deal.pool = NULL;
+    s->zone_hidden = calloc((size_t)L_NZONES + 1, 1);
+    if (vbr_deal_open(g, &s->deal)) s->deal.pool = NULL;
     else vbr_deal_plan(S, seat, &s->deal);  /* every world is the root dealt anew */
     if (!s->world || !s->trial || !s->keys || !s->key_option || !s->untried || !s->legal || !s->hidden || !s->deal.pool
-        || !s->key_at || !s->key_stamp)
+        || !s->key_at || !s->key_stamp || !s->zone_hidden)
         return -2;
-    for (W h = 0; h < HIDDEN_OF[seat][0]; h++) {
-        W at = L_ZONES + HIDDEN_OF[seat][1 + h] * L_ZONE_SIZE;
+    for (W h = 0; h < HIDDEN_OF(seat, 0); h++) {
+        W at = L_ZONES + HIDDEN_OF(seat, 1 + h) * L_ZONE_SIZE;
         for (W w = at + 1; w <= at + S[at]; w++) s->hidden[S[w]] = 1;
-        s->zone_hidden[HIDDEN_OF[seat][1 + h]] = 1;
+        s->zone_hidden[HIDDEN_OF(seat, 1 + h)] = 1;
     }
     return vbr_new_node(s, -1, NULL, -1) < 0 ? -2 : 0;
 }
 
 static void vbr_search_close(VbrSearch *s) {
-    free(s->nodes); free(s->path); free(s->slots); free(s->world); free(s->trial); free(s->keys); free(s->key_option);
+    free(s->nodes); free(s->node_keys); free(s->zone_hidden); free(s->path); free(s->slots); free(s->world); free(s->trial); free(s->keys); free(s->key_option);
     free(s->untried); free(s->legal); free(s->hidden); free(s->key_at); free(s->key_stamp);
     if (s->deal.pool) vbr_deal_close(&s->deal);
 }
@@ -592,8 +657,9 @@ static int vbr_settled(const VbrSearch *s, W n, const W *visits, W left, W *now)
 /* `worlds` trees, one after the other on one agent stream, their root visits summed into `visits`
  * (n words); the option most visited, or a negative code. With `settle`, the search stops as
  * soon as the remaining iterations cannot change which option is most visited. */
-static W vbr_search_root(W *S, W seat, const double *params, U seed, W *visits, int settle, const W *allowed) {
-    if (S[H_STATUS] != CHOICE || seat < 0 || seat >= VBR_SEATS) return -2;
+static W vbr_search_root(const VbrGame *g, W *S, W seat, const double *params, U seed, W *visits, int settle,
+                         const W *allowed) {
+    if (g->width != VBR_WIDTH || S[H_STATUS] != CHOICE || seat < 0 || seat >= VBR_SEATS) return -2;
     W n = S[H_NOPTS], iterations = (W)params[P_ITERATIONS], worlds = (W)params[P_WORLDS], answer = 0;
     W budget_all = (W)params[P_BUDGET], shares = 0, stop = 0, reach_all = 0, reaches = 0;
     U agent = vbr_first_state(seed, VBR_MCTS_KEY);
@@ -609,7 +675,7 @@ static W vbr_search_root(W *S, W seat, const double *params, U seed, W *visits, 
         if (!share && !budget) break;
         W reach = vbr_reach(budget, params);  /* the work this tree may extend to */
         shares += share; reaches += reach;
-        answer = vbr_search_open(&s, S, seat, params, agent);
+        answer = vbr_search_open(g, &s, S, seat, params, agent);
         s.allowed = allowed;
         if (answer == 0 && s.margin) answer = vbr_spread_playouts(&s, (W)params[P_SPREAD_PLAYOUTS]);
         while (answer == 0 && (s.iterations < share || s.work < budget
@@ -643,12 +709,12 @@ static W vbr_allowed_count(const W *S, const W *allowed) {
     return k;
 }
 
-W vbr_mcts_visits(W *S, W seat, const double *params, U seed, W *visits, const W *allowed) {
+W vbr_mcts_visits(const VbrGame *g, W *S, W seat, const double *params, U seed, W *visits, const W *allowed) {
     if (S[H_STATUS] != CHOICE || !vbr_allowed_count(S, allowed)) return -2;
-    return vbr_search_root(S, seat, params, seed, visits, 0, allowed);
+    return vbr_search_root(g, S, seat, params, seed, visits, 0, allowed);
 }
 
-W vbr_mcts(W *S, W seat, const double *params, U seed, const W *allowed) {
+W vbr_mcts(const VbrGame *g, W *S, W seat, const double *params, U seed, const W *allowed) {
     if (S[H_STATUS] != CHOICE) return -2;
     W k = vbr_allowed_count(S, allowed);
     if (!k) return -2;
@@ -657,7 +723,7 @@ W vbr_mcts(W *S, W seat, const double *params, U seed, const W *allowed) {
     }
     W *visits = malloc((size_t)(S[H_NOPTS] + 1) * sizeof(W));
     if (!visits) return -2;
-    W answer = vbr_search_root(S, seat, params, seed, visits, 1, allowed);
+    W answer = vbr_search_root(g, S, seat, params, seed, visits, 1, allowed);
     free(visits);
     return answer;
 }
