@@ -539,6 +539,7 @@ class CEngine:
         self.program = program
         self.layout = program.layout
         self._note = note  # hears of the search library's build, when a search first needs it
+        self._search = None  # the search library, found at the first search (`search`)
         self._per_thread = threading.local()  # play_seats's arrays, one set per thread
         loaded = _cached_loaded(key) if key is not None else None
         flags = SCENARIO_FLAGS if any(u.kind in SCENARIO_UNITS for u in program.units) else ()
@@ -742,7 +743,7 @@ class CEngine:
         out = self.array()
         if not 0 <= seat < self.program.seats:
             raise ValueError(f"no seat {seat}: the game has {self.program.seats}")
-        if search_library(self.layout.width, self._note).vbr_determinize(self.game, S, out, seat, seed & R.MASK):
+        if self.search.vbr_determinize(self.game, S, out, seat, seed & R.MASK):
             raise MemoryError("the C engine could not allocate the determinization's scratch")
         return out
 
@@ -752,7 +753,7 @@ class CEngine:
         when given. A fault in an imagined world raises EngineFault with its message and arguments."""
         self._search_arguments(S, seat)
         mask = self._root_mask(S, among)
-        search = search_library(self.layout.width, self._note)
+        search = self.search
         return self._searched(search, search.vbr_mcts(self.game, S, seat, self._numbers(params), seed & R.MASK, mask))
 
     def mcts_visits(self, S, seat: int, params, seed: int, among: list[int] | None = None) -> tuple[int, list[int]]:
@@ -760,10 +761,19 @@ class CEngine:
         self._search_arguments(S, seat)
         mask = self._root_mask(S, among)
         visits = (ctypes.c_int64 * max(1, S[H.NOPTS]))()
-        search = search_library(self.layout.width, self._note)
+        search = self.search
         answer = self._searched(search, search.vbr_mcts_visits(self.game, S, seat, self._numbers(params), seed & R.MASK,
                                                                visits, mask))
         return answer, list(visits)[:S[H.NOPTS]]
+
+    @property
+    def search(self) -> ctypes.CDLL:
+        """The search library of this program's thing width (search_library), found at the
+        first search and kept: finding it looks at the cache folder and the compiler."""
+        found = self._search
+        if found is None:
+            found = self._search = search_library(self.layout.width, self._note)
+        return found
 
     @staticmethod
     def _root_mask(S, among: list[int] | None):

@@ -3,10 +3,11 @@
 `c_source(program)` gives one C file: c_runtime.h, per block of each unit a function
 `u<unit>(S, fp, pc)` that enters at block pc and returns when control moves,
 the tables of blocks, the entry points `vbr_new`, `vbr_apply`, `vbr_play_random`,
-`vbr_play_many`, and `vbr_game()`, the program as the search library (`search_source()`, built
-once for every program) reads it. It mirrors python_source.py rule for rule. Nothing of the rule file's text is in
-the source: every number is written by this module from an int, names are numbers, and texts
-stay in the program's tables on the Python side.
+`vbr_play_many`, and `vbr_game()`, the program as the search library reads it (`search_source`,
+one library for all the programs whose things take as many words). It mirrors python_source.py
+rule for rule. Nothing of the rule file's text is in the source: every number is written by
+this module from an int, names are numbers, and texts stay in the program's tables on the Python
+side.
 """
 from __future__ import annotations
 
