@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from vbr.engines.c_engine import search_library
 from vbr.engines.game import load
 from vbr.engines.python_search import SearchParams
 
@@ -72,3 +73,14 @@ def test_a_program_whose_things_take_more_words_has_a_search_library_of_its_own(
     assert (option, visits) == load(wide, {}, engine="python").new_state(1).mcts_visits(PARAMS, 7)
     assert option in (3, 4)  # a chip with a = 4: the two that win
     assert search_builds(notes) == 2
+
+
+def test_the_search_library_of_one_width_refuses_a_program_of_another(notes, tmp_path):
+    wide = tmp_path / "wide.vbr"
+    wide.write_text(WIDE, encoding="utf-8")
+    game = load(wide, {}, engine="c")
+    state = game.new_state(1)
+    engine = game.engine
+    assert engine.search.vbr_mcts(engine.game, state.words, 0, engine._numbers(PARAMS), 7, None) in (3, 4)  # a winning chip
+    narrower = search_library(0)
+    assert narrower.vbr_mcts(engine.game, state.words, 0, engine._numbers(PARAMS), 7, None) == -2

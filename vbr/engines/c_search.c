@@ -3,11 +3,11 @@
  * is dealt, how options are keyed, the order of the agent stream's draws): for the same state,
  * seat, parameters and seed both give the same words and the same option. A library of its own,
  * built once for all the programs whose things have VBR_WIDTH words (c_source.search_source
- * defines it before c_runtime.h, whose VbrGame it reads: a key's size known to the compiler):
- * what it knows of a program's layout, and the program's vbr_apply, come from the VbrGame the
- * program's library's vbr_game() gives, the first argument of each function here (-2 from one
- * of another width). Memory: a node pool grown with realloc,
- * freed before vbr_mcts returns.
+ * defines it before c_runtime.h, whose VbrGame it reads: a key's size known to the compiler).
+ * What it knows of a program's layout, and the program's vbr_apply, come from the VbrGame the
+ * program's library's vbr_game() gives, the first argument of each function here; a VbrGame of
+ * another width is refused (-2). Memory: a node pool grown with realloc, freed before vbr_mcts
+ * returns.
  *
  *   int vbr_determinize(const VbrGame *g, W *S, W *out, W seat, U seed)
  *       0, or -2 for a seat out of range / no memory
@@ -33,7 +33,7 @@
 #define L_KINDS (g->kinds)
 #define L_ZONE_OF (g->zone_of)
 #define L_FIELDS (g->fields)
-#define L_WIDTH VBR_WIDTH  /* a thing's words: the library is built for one width (search_source), g->width */
+#define L_WIDTH VBR_WIDTH  /* a thing's words: g->width, which the entry points check */
 #define L_ZONES (g->zones)
 #define L_NZONES (g->nzones)
 #define L_ZONE_SIZE (g->zone_size)
