@@ -439,6 +439,11 @@ SLOW = {
     "test_trial_sharing.py::test_a_kept_siatka_game_costs_a_few_hundred_bytes",
     "test_trial_sharing.py::test_games_from_two_worker_processes_are_the_runs_games_sharing_this_process_values",
     "test_trial_sharing.py::test_trials_pickled_here_and_unpickled_in_a_fresh_process_are_equal_and_shared_there",
+    # over 0.6 s each in the fast tier, one process, at f270d49
+    "test_c_search_library.py",
+    "test_cache_trust.py::test_a_planted_whole_game_caller_with_a_matching_digest_is_never_loaded",
+    "test_cli.py::test_vbr_test_of_a_missing_scenario_file_calls_it_one_and_names_the_bundled_scenarios",
+    "test_cli.py::test_a_reader_that_closes_the_pipe_before_an_error_is_told_does_not_make_it_a_success",
     # test_visualizer.py
     "test_visualizer.py::test_a_sim_flag_without_sim_is_a_usage_error_not_ignored",
     "test_visualizer.py::test_the_committed_diagram_is_the_one_its_rule_file_draws",
