@@ -27,7 +27,7 @@ enum { RUNNING = 0, CHOICE = 1, OVER = 2, FAULT = 3 };
  * writes, and its vbr_apply. A program's library gives its own through vbr_game(). */
 typedef struct VbrGame {
     W seats, teams, words, streams, nstreams, vars, things, kinds, zone_of, fields, width, zones, nzones,
-      zone_size, options, max_options, plain_vars, nlist_vars, points_at, points_count, points_by_team;
+      zone_size, options, max_options, plain_vars, nlist_vars, points_at, points_count, points_by_team, nkinds;
     const W *team_of, *zone_side;
     const W *hidden_of;  /* per seat, hidden_width words: how many zones are hidden from it, then those zones */
     W hidden_width;

@@ -173,6 +173,7 @@ typedef struct {
     char *zone_hidden;  /* per zone: hidden from the searching seat */
     W closed;  /* tree=closed: a node's children are told apart by what the searching seat observes */
     W root_things;  /* the things made by the root: their FIXED_FIELDS words go with their ids */
+    W *field_plan, *plan_at;  /* tree=closed, per kind: the row words observed (vbr_field_plans) */
     VbrDeal deal;
     U agent;
     W seat, depth, margin, greedy, greedy_moves, root_team, cut_lead;  /* cut_lead: cut=lead */
@@ -259,12 +260,39 @@ static W vbr_thing_seen(const VbrSearch *s, const W *world, W e) {
     return s->hidden[e] ? -2 - world[L_KINDS + e] : e;
 }
 
+/* Per kind, the row words vbr_observe reads of a thing, in order, each as 2 * its place + 1 when it
+ * names a thing: from plan_at[4 * kind] on, plan_at[4 * kind + 1] of them for a thing the root had
+ * and the seat saw (the words FIXED_FIELDS leaves out left out), from plan_at[4 * kind + 2] on,
+ * plan_at[4 * kind + 3] of them (every word) for any other. -2 for no memory. */
+static int vbr_field_plans(VbrSearch *s) {
+    const VbrGame *g = s->g;
+    W nkinds = g->nkinds, used = 0;
+    s->plan_at = malloc(4 * ((size_t)nkinds + 1) * sizeof(W));
+    s->field_plan = malloc(2 * ((size_t)nkinds + 1) * L_WIDTH * sizeof(W));
+    if (!s->plan_at || !s->field_plan) return -2;
+    for (W kind = 0; kind < nkinds; kind++) {
+        const W *things = THING_FIELDS(kind);  /* how many, then the words naming things */
+        for (W every = 0; every < 2; every++) {
+            U fixed = every ? 0 : FIXED_FIELDS[kind];
+            s->plan_at[4 * kind + 2 * every] = used;
+            for (W f = 0, next = 1; f < L_WIDTH; f++) {
+                int thing = next <= things[0] && things[next] == f;
+                next += thing;
+                if (f >= 64 || !(fixed >> f & 1)) s->field_plan[used++] = 2 * f + thing;
+            }
+            s->plan_at[4 * kind + 2 * every + 1] = used - s->plan_at[4 * kind + 2 * every];
+        }
+    }
+    return 0;
+}
+
 /* tree=closed: what the searching seat observes of a world, hashed (python_search._Search.observe
  * and observed_words): the sum over the observed words, the i-th w, of mix(w ^ i * GAMMA), mixed
  * with the seed; the words: the vars' own (L_PLAIN_VARS plain words, then each list var's slots,
  * a slot's count and its items: LIST_VARS), then zone by zone its count and, in a zone the seat
  * may see, each thing (its id, or -1 - its kind for a thing hidden from the seat at the root)
- * followed by its fields (but those of FIXED_FIELDS for a thing the root had and the seat saw);
+ * followed by its fields (but those of FIXED_FIELDS for a thing the root had and the seat saw:
+ * vbr_field_plans);
  * a word naming a thing (THING_VARS, a list var's items when LIST_VARS says so, THING_FIELDS) as
  * vbr_thing_seen shows it.
  * The terms do not wait for one another: the processor works several out at once. */
@@ -286,18 +314,14 @@ static W vbr_observe(const VbrSearch *s, const W *world) {
         W at = L_ZONES + z * L_ZONE_SIZE;
         VBR_SEE(world[at]);
         if (s->zone_hidden[z]) continue;
-        for (W w = at + 1; w <= at + world[at]; w++) {
-            W e = world[w], hidden = s->hidden[e];
-            VBR_SEE(hidden ? -1 - world[L_KINDS + e] : e);
-            U fixed = !hidden && e < s->root_things ? FIXED_FIELDS[world[L_KINDS + e]] : 0;
-            const W *things = THING_FIELDS(world[L_KINDS + e]);  /* how many, then the words naming things */
-            for (W f = 0, next = 1; f < L_WIDTH; f++) {
-                int thing = next <= things[0] && things[next] == f;
-                next += thing;
-                if (f >= 64 || !(fixed >> f & 1)) {
-                    W v = world[L_FIELDS + e * L_WIDTH + f];
-                    VBR_SEE(thing ? vbr_thing_seen(s, world, v) : v);
-                }
+        for (W w = at + 1, end = at + world[at]; w <= end; w++) {
+            W e = world[w], kind = world[L_KINDS + e], hidden = s->hidden[e];
+            VBR_SEE(hidden ? -1 - kind : e);
+            const W *plan = s->plan_at + 4 * kind + (!hidden && e < s->root_things ? 0 : 2);
+            const W *words = s->field_plan + plan[0], *row = world + L_FIELDS + e * L_WIDTH;
+            for (W j = 0; j < plan[1]; j++) {
+                W v = row[words[j] >> 1];
+                VBR_SEE(words[j] & 1 ? vbr_thing_seen(s, world, v) : v);
             }
         }
     }
@@ -616,6 +640,7 @@ static int vbr_search_open(const VbrGame *g, VbrSearch *s, W *S, W seat, const d
     s->key_stamp = calloc((size_t)s->key_mask + 1, sizeof(W));
     s->hidden = calloc((size_t)L_THINGS + 1, 1);
     s->zone_hidden = calloc((size_t)L_NZONES + 1, 1);
+    if (vbr_field_plans(s)) return -2;
     if (vbr_deal_open(g, &s->deal)) s->deal.pool = NULL;
     else vbr_deal_plan(S, seat, &s->deal);  /* every world is the root dealt anew */
     if (!s->world || !s->trial || !s->keys || !s->key_option || !s->untried || !s->legal || !s->hidden || !s->deal.pool
@@ -632,6 +657,7 @@ static int vbr_search_open(const VbrGame *g, VbrSearch *s, W *S, W seat, const d
 static void vbr_search_close(VbrSearch *s) {
     free(s->nodes); free(s->node_keys); free(s->zone_hidden); free(s->path); free(s->slots); free(s->world); free(s->trial); free(s->keys); free(s->key_option);
     free(s->untried); free(s->legal); free(s->hidden); free(s->key_at); free(s->key_stamp);
+    free(s->field_plan); free(s->plan_at);
     if (s->deal.pool) vbr_deal_close(&s->deal);
 }
 

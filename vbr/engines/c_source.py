@@ -98,7 +98,7 @@ def c_module(program: N.Program) -> CModule:
 GAME_DESCRIPTION = """static const VbrGame VBR_GAME = {
     VBR_SEATS, VBR_TEAMS, L_WORDS, L_STREAMS, L_NSTREAMS, L_VARS, L_THINGS, L_KINDS, L_ZONE_OF, L_FIELDS, L_WIDTH,
     L_ZONES, L_NZONES, L_ZONE_SIZE, L_OPTIONS, L_MAX_OPTIONS, L_PLAIN_VARS, L_NLIST_VARS, POINTS_AT, POINTS_COUNT,
-    POINTS_BY_TEAM, TEAM_OF, ZONE_SIDE, &HIDDEN_OF[0][0], sizeof HIDDEN_OF[0] / sizeof(W), SITE_OFFERS_THINGS,
+    POINTS_BY_TEAM, L_NKINDS, TEAM_OF, ZONE_SIDE, &HIDDEN_OF[0][0], sizeof HIDDEN_OF[0] / sizeof(W), SITE_OFFERS_THINGS,
     STREAM_KEYS, &LIST_VARS[0][0], THING_VARS, &THING_FIELDS[0][0], sizeof THING_FIELDS[0] / sizeof(W), FIXED_FIELDS,
     vbr_apply};
 const VbrGame *vbr_game(void) { return &VBR_GAME; }"""
@@ -324,6 +324,7 @@ static inline W vbr_auto_pick(W *S, VbrAuto *a, W k, W seat) {{
             f"#define L_ZONE_OF {lay.zone_of}", f"#define L_FIELDS {lay.fields}", f"#define L_WIDTH {lay.width}",
             f"#define L_ZONES {lay.zones}", f"#define L_NZONES {lay.nzones}", f"#define L_ZONE_SIZE {lay.zone_size}",
             f"#define L_OPTIONS {lay.options}", f"#define L_MAX_OPTIONS {lay.max_options}",
+            f"#define L_NKINDS {len(p.kinds)}",
             f"static const W TEAM_OF[] = {_array(team_table(p))};",
             f"static const W ZONE_SIDE[] = {_array(p.zone_side)};",
             f"static const W HIDDEN_OF[][{width}] = {{{rows}}};  /* per seat: how many, then the zones */",
