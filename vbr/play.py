@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from vbr.agents.spec import AgentSpecError, parse_agent, parse_agent_list
 from vbr.engines.game import State as TypedState
+from vbr.engines.python_runtime import FIRST_SEAT, GREEDY_SEAT
 from vbr.engines.python_search import team_points
 from vbr.errors import Diagnostic, VbrRuntimeError
 from vbr.ir.layout import OVER, Header
@@ -246,6 +247,8 @@ def _teamed(game) -> bool:
 
 
 TYPED_AGENTS = ("random", "first", "greedy", "mcts")  # the agents that play through the typed engines (vbr/engines)
+# the seats engine.play_seats plays on (random, and where the engine can, greedy and first); 1: by hand
+SEAT_KINDS = {"random": 0, "greedy": GREEDY_SEAT, "first": FIRST_SEAT}
 
 
 def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | None = None,
@@ -274,7 +277,8 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     engine = game.engine
     streams = [a[2] for a in agents]
     restrict = restrict or {}
-    kinds = [0 if a[0] == "random" and seat not in restrict else 1 for seat, a in enumerate(agents)]
+    kinds = [1 if seat in restrict else SEAT_KINDS.get(a[0], 1) for seat, a in enumerate(agents)]
+    samples = [a[1].get("samples", 2) for a in agents]
     restricted = [0, 0]
     points = _points(state)
     stats = [0, 0, -1, 0, *(points or ())]
@@ -285,7 +289,8 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     by_hand = [1] * len(kinds)  # in the set-up phases every seat plays by hand, to see where each choice is
     while True:
         if log is None:  # the random seats' run of turns in one call; a logged game takes each by hand
-            streams = engine.play_seats(state.words, streams, kinds if first_move is not None else by_hand, stats, track)
+            streams = engine.play_seats(state.words, streams, kinds if first_move is not None else by_hand, stats, track,
+                                        samples)
             state.check()
         if state.is_terminal():
             break
@@ -634,7 +639,9 @@ def typed_decision(state, kind: str, params: dict, stream: int, allowed: list[in
         return (choice if allowed is None else allowed[choice]), stream
     try:
         if kind == "greedy":
-            return greedy_choice(state, params.get("samples", 2), stream, allowed)
+            in_engine = getattr(state.game.engine, "greedy_choice", None)  # the C engine's, the same answer
+            got = in_engine(state.words, params.get("samples", 2), stream, allowed) if in_engine else None
+            return got if got is not None else greedy_choice(state, params.get("samples", 2), stream, allowed)
         stream, draw = S.below(stream, 1 << 62)
         return state.mcts(seed=draw, among=allowed, **search_settings(params)), stream
     except VbrRuntimeError as exc:

@@ -50,7 +50,7 @@ from pathlib import Path
 from vbr import cache_folder, private_cache, stop_signals
 from vbr.engines import c_cache
 from vbr.errors import Diagnostic, EngineUnavailable, Span
-from vbr.engines.python_runtime import EngineFault
+from vbr.engines.python_runtime import GREEDY_SEAT, EngineFault
 from vbr.engines.unit_call import call_unit
 from vbr.ir import nodes as N
 from vbr.ir import random_streams as R
@@ -436,7 +436,7 @@ def _seal_key(digest: str) -> bytes:
 
 
 ENGINE_FUNCTIONS = ("vbr_new", "vbr_apply", "vbr_play_game", "vbr_play_many", "vbr_game", "vbr_apply_logged")
-SEARCH_FUNCTIONS = ("vbr_mcts", "vbr_mcts_visits", "vbr_determinize", "vbr_search_fault")
+SEARCH_FUNCTIONS = ("vbr_mcts", "vbr_mcts_visits", "vbr_determinize", "vbr_search_fault", "vbr_greedy", "vbr_greedy_pick")
 
 
 def _loaded(lib: Path, functions: tuple = ENGINE_FUNCTIONS) -> ctypes.CDLL:
@@ -482,6 +482,7 @@ def _search_loaded(lib: Path) -> ctypes.CDLL:
     loaded.vbr_mcts.argtypes, loaded.vbr_mcts.restype = [V, P, W, D, U, P], W
     loaded.vbr_mcts_visits.argtypes, loaded.vbr_mcts_visits.restype = [V, P, W, D, U, P, P], W
     loaded.vbr_search_fault.argtypes, loaded.vbr_search_fault.restype = [P], None
+    loaded.vbr_greedy.argtypes, loaded.vbr_greedy.restype = [V, P, W, ctypes.POINTER(U), P, W], W
     return loaded
 
 
@@ -555,7 +556,7 @@ class CEngine:
         for name, args in (("vbr_new", [P, U]), ("vbr_apply", [P, W]), ("vbr_play_random", [P, U])):
             fn = getattr(self.lib, name)
             fn.argtypes, fn.restype = args, ctypes.c_int
-        self.lib.vbr_play_seats.argtypes = [P, ctypes.POINTER(U), P, P, P, W]
+        self.lib.vbr_play_seats.argtypes = [P, ctypes.POINTER(U), P, P, P, W, ctypes.c_void_p, P]
         self.lib.vbr_play_seats.restype = ctypes.c_int
         self.lib.vbr_play_game.argtypes = [P, P]
         self.lib.vbr_play_game.restype = ctypes.c_int
@@ -643,8 +644,12 @@ class CEngine:
     def play_random(self, S, agent_seed: int) -> None:
         self.lib.vbr_play_random(S, agent_seed & R.MASK)
 
-    def play_seats(self, S, streams: list[int], kinds: list[int], stats: list[int], track: list) -> list[int]:
-        """PythonEngine.play_seats, in C: the same answers, streams, stats and rows."""
+    def play_seats(self, S, streams: list[int], kinds: list[int], stats: list[int], track: list,
+                   samples: list[int] | None = None) -> list[int]:
+        """PythonEngine.play_seats, in C: the same answers, streams, stats and rows; and seats of
+        two more kinds play here too: FIRST_SEAT the first option, GREEDY_SEAT vbr_greedy's
+        (play.greedy_choice's) with samples[seat] worlds, but for a choice where an imagined world
+        faults, left to be made by hand."""
         n = len(streams)
         st, kd, sa, buf = self._seat_buffers(n, len(stats))
         st[:n] = [x & R.MASK for x in streams]
@@ -652,7 +657,11 @@ class CEngine:
         sa[:len(stats)] = stats
         width = 1 + (self.program.points[1] if self.program.points else 0)
         before = stats[3]
-        self.lib.vbr_play_seats(S, st, kd, sa, buf, TRACK_ROWS)  # rows land at their place in the game's track
+        pick = ctx = None
+        if GREEDY_SEAT in kinds:
+            pick = ctypes.cast(self.search.vbr_greedy_pick, ctypes.c_void_p)
+            ctx = (ctypes.c_int64 * (1 + n))(self.game.value, *(samples or [0] * n))
+        self.lib.vbr_play_seats(S, st, kd, sa, buf, TRACK_ROWS, pick, ctx)  # rows land at their place in the game's track
         stats[:] = sa[:len(stats)]
         rows = buf[before * width:stats[3] * width]
         track += [(rows[r], tuple(rows[r + 1:r + width])) for r in range(0, len(rows), width)]
@@ -746,6 +755,20 @@ class CEngine:
         if self.search.vbr_determinize(self.game, S, out, seat, seed & R.MASK):
             raise MemoryError("the C engine could not allocate the determinization's scratch")
         return out
+
+    def greedy_choice(self, S, samples: int, stream: int, allowed: list[int] | None = None) -> tuple[int, int] | None:
+        """play.greedy_choice for the seat to move at S's pending choice, in C (vbr_greedy): the
+        same (option, stream left); None when an imagined world met a run-time error of the rules,
+        which play.greedy_choice, playing the choice again, raises located."""
+        n = len(allowed) if allowed is not None else int(S[H.NOPTS])
+        state = (ctypes.c_uint64 * 1)(stream & R.MASK)
+        listed = None if allowed is None else (ctypes.c_int64 * max(1, n))(*allowed)
+        answer = self.search.vbr_greedy(self.game, S, samples, state, listed, n)
+        if answer == -1:
+            return None
+        if answer < 0:
+            raise MemoryError("the C engine could not allocate the greedy agent's worlds")
+        return int(answer), int(state[0])
 
     def mcts(self, S, seat: int, params, seed: int, among: list[int] | None = None) -> int:
         """The option SO-ISMCTS picks for `seat` at S's pending choice under `params` (a

@@ -753,3 +753,69 @@ W vbr_mcts(const VbrGame *g, W *S, W seat, const double *params, U seed, const W
     free(visits);
     return answer;
 }
+
+/* ------------------------------------------------------------------------------ the greedy agent */
+
+/* A world's worth to `team` (play._typed_value): a win VBR_GREEDY_WIN, a loss its negative, a draw
+ * 0; before the end the team's points less the best other team's (less 0 when there is none), 0
+ * when the file keeps no points. */
+static double vbr_greedy_value(const VbrGame *g, const W *world, W team) {
+    if (world[H_STATUS] == OVER) {
+        W won = vbr_won(g, world);
+        return won < 0 ? 0.0 : won == team ? VBR_GREEDY_WIN : -VBR_GREEDY_WIN;
+    }
+    if (POINTS_AT < 0 || POINTS_COUNT <= 0) return 0.0;
+    W n = POINTS_BY_TEAM ? POINTS_COUNT : VBR_TEAMS, pts[n];
+    for (W t = 0; t < n; t++) pts[t] = POINTS_BY_TEAM ? world[POINTS_AT + t] : 0;
+    if (!POINTS_BY_TEAM)
+        for (W s = 0; s < VBR_SEATS; s++) pts[TEAM_OF[s]] += world[POINTS_AT + s];
+    W best = 0;
+    int found = 0;
+    for (W t = 0; t < n; t++)
+        if (t != team && (!found || pts[t] > best)) { best = pts[t]; found = 1; }
+    return (double)(pts[team] - best);
+}
+
+/* The greedy agent's choice at S's pending choice for the seat to move (play.greedy_choice, the
+ * definition, whose draws from *stream it makes in the same order): each of the `n` candidates
+ * (`allowed`, option indexes, or NULL for every option) tried on `samples` worlds the seat may
+ * imagine (each dealt as vbr_determinize deals, seeded by a draw below 2^62), the best summed
+ * worth taken, ties broken by a draw. The option; -1 when an imagined world faulted (the caller
+ * plays the choice again where it can say where); -2 for a state not at a choice, no candidate,
+ * or no memory. */
+W vbr_greedy(const VbrGame *g, W *S, W samples, U *stream, const W *allowed, W n) {
+    if (g->width != VBR_WIDTH || S[H_STATUS] != CHOICE || n < 1 || samples < 1) return -2;
+    if (n == 1) return allowed ? allowed[0] : 0;
+    W seat = S[H_SEAT], team = TEAM_OF[seat], nbest = 0, answer = -2;
+    VbrDeal d;
+    W *world = calloc((size_t)L_WORDS, sizeof(W)), *best = malloc((size_t)n * sizeof(W));
+    if (!world || !best || vbr_deal_open(g, &d)) { free(world); free(best); return -2; }
+    vbr_deal_plan(S, seat, &d);
+    double top = 0.0;
+    for (W c = 0; c < n; c++) {
+        W option = allowed ? allowed[c] : c;
+        double total = 0.0;
+        for (W k = 0; k < samples; k++) {
+            U seed = (U)vbr_below_of(stream, (W)1 << 62);
+            memcpy(world, S, (size_t)S[H_TOP] * sizeof(W));
+            memset(world + S[H_TOP], 0, (size_t)(L_WORDS - S[H_TOP]) * sizeof(W));  /* as a new state's array */
+            vbr_deal(world, S, seed, &d);
+            if (g->apply(world, option) == FAULT) { answer = -1; goto done; }
+            total += vbr_greedy_value(g, world, team);
+        }
+        if (c == 0 || total > top) { top = total; nbest = 0; }
+        if (c == 0 || total >= top) best[nbest++] = option;
+    }
+    answer = nbest == 1 ? best[0] : best[vbr_below_of(stream, nbest)];
+done:
+    vbr_deal_close(&d);
+    free(world); free(best);
+    return answer;
+}
+
+/* vbr_play_seats' VbrPick for greedy seats: ctx[0] the program's VbrGame, ctx[1 + seat] that
+ * seat's samples. */
+W vbr_greedy_pick(const W *ctx, W *S, U *stream) {
+    const VbrGame *g = (const VbrGame *)(intptr_t)ctx[0];
+    return vbr_greedy(g, S, ctx[1 + S[H_SEAT]], stream, NULL, S[H_NOPTS]);
+}

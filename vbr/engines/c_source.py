@@ -570,14 +570,13 @@ int vbr_play_random(W *S, U agent_seed) {{
     return (int)S[H_STATUS];
 }}
 
-/* One choice of the seat to move, drawn below its options from streams[seat], counted in stats
- * (vbr_play_seats says how). */
-static inline void vbr_play_one(W *S, U *streams, W *stats, W *track, W track_rows) {{
+/* Option i of the seat to move taken, counted in stats (vbr_play_seats says how). */
+static inline void vbr_play_index(W *S, W i, W *stats, W *track, W track_rows) {{
     W k = S[H_NOPTS], seat = S[H_SEAT];
     if (stats[2] < 0) stats[2] = seat;
     stats[0] += k;
     stats[1] += k == 1;
-    apply_in(S, vbr_below_of(&streams[seat], k));
+    apply_in(S, i);
     int changed = 0;
     for (W i = 0; i < POINTS_COUNT; i++) {{
         if (S[POINTS_AT + i] != stats[4 + i]) changed = 1;
@@ -591,17 +590,44 @@ static inline void vbr_play_one(W *S, U *streams, W *stats, W *track, W track_ro
     }}
 }}
 
+/* One choice of the seat to move, drawn below its options from streams[seat], counted in stats. */
+static inline void vbr_play_one(W *S, U *streams, W *stats, W *track, W track_rows) {{
+    vbr_play_index(S, vbr_below_of(&streams[S[H_SEAT]], S[H_NOPTS]), stats, track, track_rows);
+}}
+
 /* Play on while the seat to move is a random one (kinds[seat] == 0), its pick of k options one
- * draw below k from its stream (streams[seat]); stop at the end or where another seat is to move.
- * stats: [options offered, choices with one option, the first chooser's seat or -1, rows of
- * track, then the points as they last were]; a row of track (the choices made, then the points)
- * is appended, while there is room for it, each time the points change. */
-int vbr_play_seats(W *S, U *streams, const W *kinds, W *stats, W *track, W track_rows) {{
+ * draw below k from its stream (streams[seat]), a first one (VBR_FIRST: the first option, no
+ * draw), or one whose agent `pick` plays (kinds[seat] == VBR_PICKED, pick not NULL:
+ * pick(ctx, S, &streams[seat]) gives the option); stop at the end,
+ * where another seat is to move, or where pick gives no option (below 0: that seat's stream left
+ * as it was, for the choice to be made by hand). stats: [options offered, choices with one
+ * option, the first chooser's seat or -1, rows of track, then the points as they last were]; a row
+ * of track (the choices made, then the points) is appended, while there is room for it, each time
+ * the points change. */
+int vbr_play_seats(W *S, U *streams, const W *kinds, W *stats, W *track, W track_rows, VbrPick pick, const W *ctx) {{
     vbr_jmp_buf jb;
     vbr_jmp_buf *saved = vbr_jump;
     vbr_jump = &jb;
     if (!VBR_SETJMP(jb))
-        while (S[H_STATUS] == CHOICE && kinds[S[H_SEAT]] == 0) vbr_play_one(S, streams, stats, track, track_rows);
+        while (S[H_STATUS] == CHOICE) {{
+            W seat = S[H_SEAT];
+            if (kinds[seat] == 0) {{
+                vbr_play_one(S, streams, stats, track, track_rows);
+                continue;
+            }}
+            if (kinds[seat] == VBR_FIRST) {{
+                vbr_play_index(S, 0, stats, track, track_rows);
+                continue;
+            }}
+            if (kinds[seat] != VBR_PICKED || !pick) break;
+            U before = streams[seat];
+            W i = pick(ctx, S, &streams[seat]);
+            if (i < 0 || i >= S[H_NOPTS]) {{
+                streams[seat] = before;
+                break;
+            }}
+            vbr_play_index(S, i, stats, track, track_rows);
+        }}
     vbr_restore(saved);
     return (int)S[H_STATUS];
 }}

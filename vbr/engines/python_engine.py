@@ -154,9 +154,12 @@ class PythonEngine:
         S[H.STATUS] = RUNNING
         self.run(S, log)
 
-    def play_seats(self, S: list, streams: list[int], kinds: list[int], stats: list[int], track: list) -> list[int]:
+    def play_seats(self, S: list, streams: list[int], kinds: list[int], stats: list[int], track: list,
+                   samples: list[int] | None = None) -> list[int]:
         """Play on while the seat to move is random (kinds[seat] == 0): its pick of k options is one
-        draw below k from its stream. `stats` = [options offered, one-option choices, the first
+        draw below k from its stream; a seat of any other kind (python_runtime's GREEDY_SEAT and
+        FIRST_SEAT too, which the C engine plays on, a greedy one with its `samples`) is left to
+        be played by hand. `stats` = [options offered, one-option choices, the first
         chooser or -1, rows of `track`, then the points as they last were]; `track` gets
         (choices made, points) each time the points change, while it holds fewer than TRACK_ROWS.
         Returns the streams as they are left."""

@@ -13,6 +13,11 @@ from vbr.ir.values import CELL_BIAS, CELL_SPAN, INT_MAX, NONE
 _GAMMA, _MASK, _TWO64 = R.GAMMA, R.MASK, 1 << 64
 
 
+# play_seats' kinds of seat besides random (0) and by hand (1): played on by the C engine
+# (c_runtime.h's VBR_PICKED and VBR_FIRST), by hand by the Python engine
+GREEDY_SEAT, FIRST_SEAT = 2, 3
+
+
 class EngineFault(Exception):
     """A located run-time error: message `fault` of the program, naming `a` and `b`. `placed`
     once the generated function it was raised in has written the state back as it stood there
