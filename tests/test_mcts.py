@@ -362,3 +362,24 @@ def test_search_and_greedy_weigh_points_for_the_choosing_seats_own_team(tmp_path
     picks = {state.mcts(iterations=50, depth=1, budget=0, seed=seed) for seed in range(4)}
     assert picks == {1}
     assert {greedy_choice(state, 2, seed)[0] for seed in range(4)} == {1}
+
+
+@pytest.mark.parametrize("spec", ["mcts:iterations=40,budget=0", "mcts:iterations=1,budget=300,tree=open"])
+def test_an_mcts_agents_decision_is_state_mcts_with_its_settings_and_the_next_draw(spec):
+    # play.typed_decision makes each mcts decision under the agent's settings checked once
+    # (agent_search_params); the answer is State.mcts's under the same settings and seed
+    from vbr import play
+    from vbr.ir import random_streams as R
+    game = load(RULES / "siatka.vbr")
+    kind, params = play.typed_agent(spec)
+    settings = play.search_settings(params)
+    state, agent, searched = game.new_state(4), R.first_state(4, R.AGENT_KEY), 0
+    while not state.is_terminal() and searched < 8:
+        if len(state.legal_actions()) > 1:
+            stream = R.first_state(searched, R.AGENT_KEY)
+            left, draw = R.below(stream, 1 << 62)
+            assert play.typed_decision(state, kind, params, stream) == (state.mcts(seed=draw, **settings), left)
+            searched += 1
+        agent, i = R.below(agent, len(state.legal_actions()))
+        state.apply_index(i)
+    assert searched == 8

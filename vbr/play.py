@@ -643,7 +643,7 @@ def typed_decision(state, kind: str, params: dict, stream: int, allowed: list[in
             got = in_engine(state.words, params.get("samples", 2), stream, allowed) if in_engine else None
             return got if got is not None else greedy_choice(state, params.get("samples", 2), stream, allowed)
         stream, draw = S.below(stream, 1 << 62)
-        return state.mcts(seed=draw, among=allowed, **search_settings(params)), stream
+        return state.mcts_with(agent_search_params(tuple(search_settings(params).items())), draw, allowed), stream
     except VbrRuntimeError as exc:
         raise imagined_error(exc, state, kind) from None
 
@@ -717,6 +717,14 @@ def typed_agent(name: str) -> tuple[str, dict]:
 
 SEARCH_SETTINGS = ("iterations", "c", "depth", "reward", "rollout", "greedy_moves", "worlds", "widen", "tree", "inner_c", "spread_playouts", "budget",
                    "cut", "spread_scale", "extend", "confidence")
+
+
+@lru_cache(maxsize=64)
+def agent_search_params(settings: tuple):
+    """An mcts agent's settings ((name, value) pairs of search_settings) checked and made the
+    python_search.SearchParams State.mcts makes of them: once per agent spec, not per decision."""
+    from vbr.engines.game import search_params
+    return search_params(dict(settings))
 
 
 def search_settings(params: dict) -> dict:

@@ -366,16 +366,16 @@ class State:
         checked as the agent spec's parameter (vbr.agents.spec.check_settings: `c=nan`, `widen=2`
         or `iterations=0` with `budget=0` is an AgentSpecError, a name the agent lacks a TypeError);
         `iterations=0` with a budget searches as long as the budget allows."""
-        from vbr.engines.python_runtime import EngineFault
-        from vbr.engines.python_search import SearchParams, mcts_choice
-        from vbr.agents.spec import check_settings
         seed = whole_seed(seed)
         given = {k: v for k, v in (("iterations", iterations), ("c", c), ("depth", depth)) if v is not None}
-        chosen = {**given, **settings}
-        # iterations=0 beside a budget: the budget alone bounds the search (no agent spec says it)
-        by_budget = chosen.get("iterations") == 0 and chosen.get("budget", SearchParams.budget) != 0
-        checked = check_settings("mcts", {k: v for k, v in chosen.items() if not (by_budget and k == "iterations")})
-        params = SearchParams(**checked, **({"iterations": 0} if by_budget else {}))
+        return self.mcts_with(search_params({**given, **settings}), seed, among)
+
+    def mcts_with(self, params, seed: int, among: list[int] | None = None) -> int:
+        """`mcts` under settings already checked and made a python_search.SearchParams
+        (search_params), `seed` a Python int: the same search, the same answer, without checking
+        the settings again (an agent's every decision)."""
+        from vbr.engines.python_runtime import EngineFault
+        from vbr.engines.python_search import mcts_choice
         engine, seat = self.game.engine, self.current_player()
         if seat is None:
             raise IllegalActionError(f"{self.no_choice_reason()}: there is no choice to search")
@@ -456,6 +456,18 @@ class State:
     @staticmethod
     def _shown(v: int) -> str:
         return "none" if v == NONE else str(int(v))
+
+
+def search_params(chosen: dict):
+    """State.mcts's settings (a dict of its keyword arguments) checked as an agent spec's are
+    (vbr.agents.spec.check_settings) and made a python_search.SearchParams; iterations=0 beside a
+    budget searches as long as the budget allows."""
+    from vbr.agents.spec import check_settings
+    from vbr.engines.python_search import SearchParams
+    # iterations=0 beside a budget: the budget alone bounds the search (no agent spec says it)
+    by_budget = chosen.get("iterations") == 0 and chosen.get("budget", SearchParams.budget) != 0
+    checked = check_settings("mcts", {k: v for k, v in chosen.items() if not (by_budget and k == "iterations")})
+    return SearchParams(**checked, **({"iterations": 0} if by_budget else {}))
 
 
 def _unpickled_state(game: Game, words: list) -> State:
