@@ -759,8 +759,11 @@ class CEngine:
     def greedy_choice(self, S, samples: int, stream: int, allowed: list[int] | None = None) -> tuple[int, int] | None:
         """play.greedy_choice for the seat to move at S's pending choice, in C (vbr_greedy): the
         same (option, stream left); None when an imagined world met a run-time error of the rules,
-        which play.greedy_choice, playing the choice again, raises located."""
+        which play.greedy_choice, playing the choice again, raises located, or when there is no
+        choice to make or no option allowed, which play.greedy_choice refuses."""
         n = len(allowed) if allowed is not None else int(S[H.NOPTS])
+        if n < 1 or S[H.STATUS] != CHOICE:
+            return None
         state = (ctypes.c_uint64 * 1)(stream & R.MASK)
         listed = None if allowed is None else (ctypes.c_int64 * max(1, n))(*allowed)
         answer = self.search.vbr_greedy(self.game, S, samples, state, listed, n)
