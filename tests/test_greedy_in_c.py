@@ -72,4 +72,3 @@ def test_no_choice_of_a_greedy_or_first_seat_comes_back_to_python_in_the_c_engin
     py = load(ROOT / "rules" / "siatka.vbr", {}, engine="python")
     assert play_typed_game(py, 1, ["greedy", "first"]).choices == result.choices
     assert set(decided) == {"greedy", "first"}  # the Python engine makes them one by one
-

@@ -288,7 +288,7 @@ def play_typed_game(game, seed: int, agent_names: list[str], restrict: dict | No
     first_move = None if repeating else -1  # -1: the first choice of all (stats[2])
     by_hand = [1] * len(kinds)  # in the set-up phases every seat plays by hand, to see where each choice is
     while True:
-        if log is None:  # the random seats' run of turns in one call; a logged game takes each by hand
+        if log is None:  # the turns the engine plays (SEAT_KINDS) in one call; a logged game takes each by hand
             streams = engine.play_seats(state.words, streams, kinds if first_move is not None else by_hand, stats, track,
                                         samples)
             state.check()
