@@ -72,3 +72,25 @@ def test_no_choice_of_a_greedy_or_first_seat_comes_back_to_python_in_the_c_engin
     py = load(ROOT / "rules" / "siatka.vbr", {}, engine="python")
     assert play_typed_game(py, 1, ["greedy", "first"]).choices == result.choices
     assert set(decided) == {"greedy", "first"}  # the Python engine makes them one by one
+
+
+def test_a_greedy_seat_of_many_samples_hands_play_back_to_python_at_times_and_plays_the_same_game(monkeypatch):
+    # 1,000 worlds an option: the C engine's loop hands a greedy choice back once its call has
+    # tried c_engine.PICKED_WORLDS worlds (so Ctrl-C is heard between calls), and the game is the
+    # one played choice by choice (a logged game takes every choice by hand)
+    from vbr.engines.c_engine import PICKED_WORLDS
+    decided = []
+    real = play.typed_decision
+    monkeypatch.setattr(play, "typed_decision", lambda state, kind, *rest: decided.append(kind) or real(state, kind, *rest))
+    c = load(ROOT / "rules" / "siatka.vbr", {}, engine="c")
+    agents = ["greedy:samples=1000", "random"]
+    result = play_typed_game(c, 2, agents)
+    handed_back = len(decided)
+    by_hand = play_typed_game(c, 2, agents, log=[])  # every choice of the greedy seat by hand
+    every = decided[handed_back:].count("greedy")
+    # a choice of k > 1 options tries 1,000 k >= 2,000 worlds, so a call makes at most
+    # PICKED_WORLDS // 2,000 + 1 of them before it hands the next back
+    assert set(decided[:handed_back]) == {"greedy"} and every > 2 * (PICKED_WORLDS // 2000 + 1)
+    assert 2 <= handed_back < every
+    assert (result.winner, result.points, result.choices, result.score_track) == \
+           (by_hand.winner, by_hand.points, by_hand.choices, by_hand.score_track)

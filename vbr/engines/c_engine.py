@@ -67,6 +67,9 @@ LINK_FLAGS = ["-lm"]  # after the source: the search's log, sqrt and tanh
 # against 34 s at -O2)
 SCENARIO_FLAGS = ("-O0",)
 TRACK_ROWS = 4096  # score changes a game's track keeps (play_seats)
+# the imagined worlds a play_seats call's greedy seats may try (vbr_greedy_pick) before it hands play
+# back, so that Ctrl-C, heard between calls, stops a run of many samples within a fraction of a second
+PICKED_WORLDS = 1 << 14
 BUILD_CPU = 300  # seconds of CPU each compiler process may take
 BUILD_TIMEOUT = 900  # seconds of wall clock a compile may take (a busy machine stretches the CPU's 300)
 BUILD_IDLE = 60  # seconds a compile may go on without using any CPU (a compiler that hangs), where /proc tells
@@ -649,7 +652,8 @@ class CEngine:
         """PythonEngine.play_seats, in C: the same answers, streams, stats and rows; and seats of
         two more kinds play here too: FIRST_SEAT the first option, GREEDY_SEAT vbr_greedy's
         (play.greedy_choice's) with samples[seat] worlds, but for a choice where an imagined world
-        faults, left to be made by hand."""
+        faults, left to be made by hand, as is the next greedy choice once the call's greedy seats
+        have tried PICKED_WORLDS worlds."""
         n = len(streams)
         st, kd, sa, buf = self._seat_buffers(n, len(stats))
         st[:n] = [x & R.MASK for x in streams]
@@ -660,7 +664,7 @@ class CEngine:
         pick = ctx = None
         if GREEDY_SEAT in kinds:
             pick = ctypes.cast(self.search.vbr_greedy_pick, ctypes.c_void_p)
-            ctx = (ctypes.c_int64 * (1 + n))(self.game.value, *(samples or [0] * n))
+            ctx = (ctypes.c_int64 * (2 + n))(self.game.value, PICKED_WORLDS, *(samples or [0] * n))
         self.lib.vbr_play_seats(S, st, kd, sa, buf, TRACK_ROWS, pick, ctx)  # rows land at their place in the game's track
         stats[:] = sa[:len(stats)]
         rows = buf[before * width:stats[3] * width]

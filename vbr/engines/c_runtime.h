@@ -24,7 +24,7 @@ enum { RUNNING = 0, CHOICE = 1, OVER = 2, FAULT = 3 };
 
 /* An agent vbr_play_seats hands a seat's choices to (kinds[seat] == VBR_PICKED): the option it
  * takes at S's pending choice, drawing from *stream; below 0 for none (c_search.c's vbr_greedy_pick). */
-typedef W (*VbrPick)(const W *ctx, W *S, U *stream);
+typedef W (*VbrPick)(W *ctx, W *S, U *stream);
 enum { VBR_PICKED = 2, VBR_FIRST = 3 };  /* vbr_play_seats' kinds of seat besides random (0) and by hand (1) */
 
 /* What the search library (c_search.c, built once for all the programs of a thing's width)

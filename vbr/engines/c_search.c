@@ -813,9 +813,16 @@ done:
     return answer;
 }
 
-/* vbr_play_seats' VbrPick for greedy seats: ctx[0] the program's VbrGame, ctx[1 + seat] that
- * seat's samples. */
-W vbr_greedy_pick(const W *ctx, W *S, U *stream) {
+/* vbr_play_seats' VbrPick for greedy seats: ctx[0] the program's VbrGame, ctx[1] the imagined
+ * worlds its choices may still try (each choice of n > 1 options tries samples * n), ctx[2 + seat]
+ * that seat's samples. Once that work is spent, -3 for every choice of more than one option: the
+ * call hands play back to its caller (which hears Ctrl-C between calls), to go on in another. */
+W vbr_greedy_pick(W *ctx, W *S, U *stream) {
     const VbrGame *g = (const VbrGame *)(intptr_t)ctx[0];
-    return vbr_greedy(g, S, ctx[1 + S[H_SEAT]], stream, NULL, S[H_NOPTS]);
+    W n = S[H_NOPTS], samples = ctx[2 + S[H_SEAT]];
+    if (n > 1) {
+        if (ctx[1] <= 0) return -3;
+        ctx[1] -= samples * n;
+    }
+    return vbr_greedy(g, S, samples, stream, NULL, n);
 }

@@ -604,7 +604,7 @@ static inline void vbr_play_one(W *S, U *streams, W *stats, W *track, W track_ro
  * option, the first chooser's seat or -1, rows of track, then the points as they last were]; a row
  * of track (the choices made, then the points) is appended, while there is room for it, each time
  * the points change. */
-int vbr_play_seats(W *S, U *streams, const W *kinds, W *stats, W *track, W track_rows, VbrPick pick, const W *ctx) {{
+int vbr_play_seats(W *S, U *streams, const W *kinds, W *stats, W *track, W track_rows, VbrPick pick, W *ctx) {{
     vbr_jmp_buf jb;
     vbr_jmp_buf *saved = vbr_jump;
     vbr_jump = &jb;
