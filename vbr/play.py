@@ -639,9 +639,9 @@ def typed_decision(state, kind: str, params: dict, stream: int, allowed: list[in
         return (choice if allowed is None else allowed[choice]), stream
     try:
         if kind == "greedy":
-            in_engine = getattr(state.game.engine, "greedy_choice", None)  # the C engine's, the same answer
-            got = in_engine(state.words, params.get("samples", 2), stream, allowed) if in_engine else None
-            return got if got is not None else greedy_choice(state, params.get("samples", 2), stream, allowed)
+            samples, in_engine = params.get("samples", 2), getattr(state.game.engine, "greedy_choice", None)
+            got = in_engine(state.words, samples, stream, allowed) if in_engine else None  # C's: the same answer
+            return got if got is not None else greedy_choice(state, samples, stream, allowed)
         stream, draw = S.below(stream, 1 << 62)
         return state.mcts_with(agent_search_params(tuple(search_settings(params).items())), draw, allowed), stream
     except VbrRuntimeError as exc:

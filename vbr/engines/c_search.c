@@ -432,8 +432,9 @@ static W vbr_descend(VbrSearch *s, W *world) {
 }
 
 /* Each team's points lead over the best other team into `lead`; 0 when the file keeps no points. */
-static int vbr_leads(const VbrGame *g, const W *world, W *lead) {
-    W pts[VBR_TEAMS];
+/* Each team's points into `pts` (python_search.team_points: kept per team, or the seats' summed
+ * per team); 0 when the file keeps no points. */
+static int vbr_team_points(const VbrGame *g, const W *world, W *pts) {
     if (POINTS_AT < 0 || POINTS_COUNT <= 0) return 0;
     if (POINTS_BY_TEAM) {
         for (W t = 0; t < VBR_TEAMS; t++) pts[t] = world[POINTS_AT + t];
@@ -441,6 +442,12 @@ static int vbr_leads(const VbrGame *g, const W *world, W *lead) {
         for (W t = 0; t < VBR_TEAMS; t++) pts[t] = 0;
         for (W s = 0; s < VBR_SEATS; s++) pts[TEAM_OF[s]] += world[POINTS_AT + s];
     }
+    return 1;
+}
+
+static int vbr_leads(const VbrGame *g, const W *world, W *lead) {
+    W pts[VBR_TEAMS];
+    if (!vbr_team_points(g, world, pts)) return 0;
     for (W t = 0; t < VBR_TEAMS; t++) {
         W best = pts[t];
         int found = 0;
@@ -764,14 +771,10 @@ static double vbr_greedy_value(const VbrGame *g, const W *world, W team) {
         W won = vbr_won(g, world);
         return won < 0 ? 0.0 : won == team ? VBR_GREEDY_WIN : -VBR_GREEDY_WIN;
     }
-    if (POINTS_AT < 0 || POINTS_COUNT <= 0) return 0.0;
-    W n = POINTS_BY_TEAM ? POINTS_COUNT : VBR_TEAMS, pts[n];
-    for (W t = 0; t < n; t++) pts[t] = POINTS_BY_TEAM ? world[POINTS_AT + t] : 0;
-    if (!POINTS_BY_TEAM)
-        for (W s = 0; s < VBR_SEATS; s++) pts[TEAM_OF[s]] += world[POINTS_AT + s];
-    W best = 0;
+    W pts[VBR_TEAMS], best = 0;
+    if (!vbr_team_points(g, world, pts)) return 0.0;
     int found = 0;
-    for (W t = 0; t < n; t++)
+    for (W t = 0; t < VBR_TEAMS; t++)
         if (t != team && (!found || pts[t] > best)) { best = pts[t]; found = 1; }
     return (double)(pts[team] - best);
 }
